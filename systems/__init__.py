@@ -1,0 +1,1 @@
+"""Built-in rules systems (installed as the import package ``tabletop_systems``)."""

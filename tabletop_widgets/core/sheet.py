@@ -1,0 +1,79 @@
+"""Declarative character-sheet layout: a system says *what* to show, widgets decide *how*."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+#: Field kinds the generic CharacterSheet knows how to render.
+FIELD_KINDS = (
+    "input",     # an editable number (int trait)
+    "text",      # an editable short text (str trait)
+    "longtext",  # an editable multi-line text
+    "choice",    # an editable value picked from ``choices`` (or a data table named by ``source``)
+    "flag",      # an editable bool
+    "derived",   # read-only, recomputed by the model
+    "resource",  # current value with +/- controls against ``max_trait``
+    "list",      # a list of dict items (abilities, equipment...) with ``item_fields``
+)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One row of a sheet.
+
+    name         trait name on the Character
+    label        ``{"en", "ru"}``
+    kind         one of FIELD_KINDS
+    min/max      bounds for inputs and resources (``None`` = unbounded); ``max_trait`` names the
+                 trait holding a resource's maximum
+    choices      for ``choice``: a sequence of ``(value, {"en","ru"})``
+    source       for ``choice``/``list``: the name of a data table the system exposes through
+                 ``GameSystem.data(source)`` (e.g. ``"weapons"``)
+    item_fields  for ``list``: the columns of one item (Fields whose name is the item key)
+    help         tooltip text (``{"en","ru"}``), e.g. a formula
+    extra        anything system-specific the widget may use (die label, badge, column...)
+    """
+
+    name: str
+    label: Mapping[str, str]
+    kind: str = "input"
+    min: int | None = None
+    max: int | None = None
+    max_trait: str | None = None
+    choices: Sequence[tuple[Any, Mapping[str, str]]] = ()
+    source: str | None = None
+    item_fields: Sequence["Field"] = ()
+    help: Mapping[str, str] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.kind not in FIELD_KINDS:
+            raise ValueError(f"field {self.name!r}: unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A block of the sheet. ``layout`` hints the arrangement: ``"grid"`` (label/value pairs in
+    ``columns`` columns), ``"tree"`` (a parameter tree; fields carry ``extra["tier"]`` and
+    ``extra["parent"]``), ``"resources"``, ``"table"`` (one list field), ``"text"``."""
+
+    id: str
+    label: Mapping[str, str]
+    fields: Sequence[Field]
+    layout: str = "grid"
+    columns: int = 2
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    sections: Sequence[Section]
+
+    def fields(self) -> list[Field]:
+        return [f for s in self.sections for f in s.fields]
+
+    def field(self, name: str) -> Field:
+        for f in self.fields():
+            if f.name == name:
+                return f
+        raise KeyError(name)

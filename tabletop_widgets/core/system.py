@@ -1,0 +1,292 @@
+"""The GameSystem contract: what a rules system gives the generic widgets, magics and table.
+
+Systems subclass :class:`GameSystem` in ``systems/<slug>/__init__.py`` and expose an instance as
+``SYSTEM`` (named by the entry point). Everything here is plain data and pure functions:
+no ipywidgets, no I/O. Bilingual text is ``{"en": ..., "ru": ...}``.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from .i18n import DEFAULT_LOCALE, T, tr
+from .problems import Problem, RuleError
+from .sheet import Sheet
+
+
+# --------------------------------------------------------------------------------------------
+# Checks
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option a check takes (shown by the dice tray as a control).
+
+    kind: ``"int"`` (spin box between ``min`` and ``max``), ``"choice"`` (``choices`` is a
+    sequence of ``(value, label)``), ``"bool"``, ``"text"``.
+    """
+
+    name: str
+    label: Mapping[str, str]
+    kind: str = "int"
+    default: Any = 0
+    min: int | None = None
+    max: int | None = None
+    choices: Sequence[tuple[Any, Mapping[str, str]]] = ()
+    help: Mapping[str, str] | None = None
+    gm_only: bool = False
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A named check the tray offers for a character (e.g. RET ``attention``,
+    Seasons ``wits+investigation``)."""
+
+    id: str
+    label: Mapping[str, str]
+    options: Sequence[OptionSpec] = ()
+    group: Mapping[str, str] = field(default_factory=lambda: T("Checks", "Проверки"))
+    notation: str = ""  # the roll in the system's notation, e.g. "L5+3" (for display and %roll)
+    help: Mapping[str, str] | None = None
+
+    def option(self, name: str) -> OptionSpec:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A change to a character's resource that a roll or action causes, as data.
+
+    ``trait`` is the Character trait to change; ``delta`` is added (negative to spend).
+    The widgets apply effects through ``GameSystem.apply_effects`` (which clamps by the rules),
+    never by writing traits themselves.
+    """
+
+    trait: str
+    delta: int
+    reason: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class CheckResult:
+    """The outcome of ``roll_check``.
+
+    success  True/False for pass/fail checks; None when the check has no pass/fail (a choice roll)
+    total    the final number compared (or the success count for pools)
+    margin   total - difficulty when there is one
+    degree   the system's degree of success/failure (int or a code), with ``degree_label``
+    critical ``"success"``, ``"failure"`` or None
+    roll     the dice as a ``tabletop_widgets.dice.RollResult`` (breakdown, per-die flags)
+    outcome  the bilingual one-line verdict shown to players
+    effects  resource changes as data (Luck spent, Sanity restored...), not yet applied
+    details  anything else system-specific (e.g. fail degree die, ladder steps)
+    """
+
+    check_id: str
+    label: Mapping[str, str]
+    success: bool | None
+    total: int | None
+    roll: Any = None
+    margin: int | None = None
+    degree: Any = None
+    degree_label: Mapping[str, str] | None = None
+    critical: str | None = None
+    outcome: Mapping[str, str] = field(default_factory=dict)
+    effects: list[Effect] = field(default_factory=list)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, locale: str = DEFAULT_LOCALE) -> str:
+        head = tr(self.label, locale)
+        breakdown = self.roll.text(locale) if hasattr(self.roll, "text") else (str(self.roll) if self.roll is not None else "")
+        verdict = tr(self.outcome, locale)
+        parts = [p for p in (head + ":", breakdown, "→ " + verdict if verdict else "") if p]
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        import html
+        roll_html = self.roll._repr_html_() if hasattr(self.roll, "_repr_html_") else html.escape(str(self.roll or ""))
+        cls = {True: "tt-pass", False: "tt-fail", None: ""}[self.success]
+        return (f'<div class="tt-check {cls}"><b>{html.escape(tr(self.label))}</b> {roll_html} '
+                f'<span class="tt-outcome">{html.escape(tr(self.outcome))}</span></div>')
+
+
+# --------------------------------------------------------------------------------------------
+# Combat
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ConditionSpec:
+    """An entry of the system's conditions catalogue.
+
+    duration   default duration in ``unit`` (None: until removed)
+    unit       ``"rounds"``, ``"turns"`` (of the bearer), ``"scene"``, ``"until_removed"``
+    ticks_at   ``"start"`` or ``"end"`` of the bearer's turn: when a round/turn duration counts down
+    stacks     whether several instances add up (Seasons: -3 each)
+    effect     bilingual short description of the mechanical effect
+    """
+
+    id: str
+    label: Mapping[str, str]
+    effect: Mapping[str, str]
+    duration: int | None = None
+    unit: str = "until_removed"
+    ticks_at: str = "end"
+    stacks: bool = False
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One combatant's initiative as rolled: ``key`` sorts descending (a tuple: the system's
+    tie-break chain, e.g. ``(successes, dexterity, d10 roll-off)``); ``text`` shows it."""
+
+    combatant_id: str
+    key: tuple
+    text: Mapping[str, str]
+    roll: Any = None
+
+
+@dataclass(frozen=True)
+class InitiativeOrder:
+    """The result of ``GameSystem.roll_initiative``: ids in turn order, the rolls, and the
+    tie-breaks that decided neighbours with equal primary scores (bilingual notes)."""
+
+    order: Sequence[str]
+    rolls: Mapping[str, InitiativeRoll]
+    tiebreaks: Sequence[Mapping[str, str]] = ()
+
+
+@dataclass
+class DamageOutcome:
+    """What applying damage or healing did: trait changes ``{trait: (old, new)}``, notes for the
+    log, and the state the target is now in."""
+
+    changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    notes: list[Mapping[str, str]] = field(default_factory=list)
+    defeated: bool = False
+    state: Mapping[str, str] | None = None  # e.g. {"en": "unconscious", "ru": "без сознания"}
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------
+# The system
+# --------------------------------------------------------------------------------------------
+class GameSystem:
+    """Base class of a rules system. Subclasses set the class attributes and override methods.
+
+    Required: ``slug``, ``title``, ``Character``, ``sheet``, ``checks``, ``roll_check``,
+    ``check_distribution``, ``validate``, and the combat hooks ``health``, ``roll_initiative``,
+    ``apply_damage``, ``conditions``.
+    """
+
+    slug: str = ""
+    title: Mapping[str, str] = {}
+    Character: type = object
+    sheet: Sheet = Sheet(())
+    #: GM-configurable readings of ambiguous rules (spec §11): name -> default
+    default_rules: Mapping[str, Any] = {}
+
+    def __init__(self, **rules: Any):
+        unknown = set(rules) - set(self.default_rules)
+        if unknown:
+            raise ValueError(f"{self.slug}: unknown rules option(s) {sorted(unknown)}; "
+                             f"known: {sorted(self.default_rules)}")
+        self.rules: dict[str, Any] = {**self.default_rules, **rules}
+
+    def with_rules(self, **rules: Any) -> "GameSystem":
+        """A copy of this system with some GM-configurable rules changed."""
+        return type(self)(**{**self.rules, **rules})
+
+    def __repr__(self) -> str:
+        return f"<GameSystem {self.slug}: {tr(self.title)}>"
+
+    # -- data --------------------------------------------------------------------------------
+    def data(self, table: str) -> list[dict[str, Any]]:
+        """A data table (spec §8) by name: a list of rows with ``en``/``ru`` names."""
+        raise KeyError(f"{self.slug}: no data table {table!r}")
+
+    def data_tables(self) -> list[str]:
+        return []
+
+    # -- checks ------------------------------------------------------------------------------
+    def checks(self, character) -> list[CheckSpec]:
+        raise NotImplementedError
+
+    def check(self, character, check_id: str) -> CheckSpec:
+        for c in self.checks(character):
+            if c.id == check_id:
+                return c
+        raise RuleError("unknown_check", T(f"{self.slug}: no check named {check_id!r}",
+                                          f"{self.slug}: нет проверки {check_id!r}"))
+
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
+                   **options: Any) -> CheckResult:
+        raise NotImplementedError
+
+    def check_distribution(self, character, check_id: str, **options: Any):
+        """Exact distribution (``tabletop_widgets.dice.Distribution``) of the check's total,
+        with ``p_pass`` set when the check has pass/fail."""
+        raise NotImplementedError
+
+    def chance(self, character, check_id: str, **options: Any) -> Fraction:
+        """Exact probability that the check succeeds with these options."""
+        dist = self.check_distribution(character, check_id, **options)
+        if dist.p_pass is None:
+            raise RuleError("no_pass_fail", T(f"check {check_id!r} has no success or failure",
+                                             f"у проверки {check_id!r} нет успеха или провала"))
+        return dist.p_pass
+
+    def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
+        """Apply resource effects by the rules; returns ``{trait: (old, new)}``.
+        The default adds deltas; systems override to clamp (e.g. Luck never below 0)."""
+        changes: dict[str, tuple[Any, Any]] = {}
+        for e in effects:
+            old = getattr(character, e.trait)
+            setattr(character, e.trait, old + e.delta)
+            first = changes.get(e.trait, (old, None))[0]
+            changes[e.trait] = (first, getattr(character, e.trait))
+        return changes
+
+    # -- creation and advancement ---------------------------------------------------------------
+    def validate(self, character) -> list[Problem]:
+        raise NotImplementedError
+
+    # -- dice words for %roll ---------------------------------------------------------------------
+    def dice_words(self) -> list:
+        """``tabletop_widgets.dice.DiceWord`` objects this system adds to the notation."""
+        return []
+
+    # -- combat -----------------------------------------------------------------------------------
+    def health(self, character) -> tuple[int, int]:
+        """(current, max) of the resource the tracker shows as the combatant's health."""
+        raise NotImplementedError
+
+    def is_defeated(self, character) -> bool:
+        current, _ = self.health(character)
+        return current <= 0
+
+    def conditions(self) -> list[ConditionSpec]:
+        return []
+
+    def roll_initiative(self, combatants: Mapping[str, Any], *, rng: random.Random | None = None,
+                        **options: Any) -> InitiativeOrder:
+        """Roll initiative for ``{combatant_id: character}`` by the system's rules, breaking
+        ties by its own chain (reported in ``tiebreaks``); deterministic given the rng."""
+        raise NotImplementedError
+
+    def damage_options(self, character) -> list[OptionSpec]:
+        """Options the tracker offers when applying damage (hit zone, damage kind, piercing...)."""
+        return []
+
+    def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
+        raise NotImplementedError
+
+    def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
+        raise NotImplementedError

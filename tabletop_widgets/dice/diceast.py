@@ -1,0 +1,189 @@
+"""The parse tree of dice notation (what the text says, before anything is rolled).
+
+Every node keeps ``pos``/``end`` (0-based, into the original text) so errors found while rolling
+point at the right place. Modifiers are kept in written order; the roller applies them in the
+fixed order of NOTATION.md (``MOD_ORDER``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+#: stage of each modifier kind: min/max, explode, reroll, unique, keep/drop, count, marks/sort
+MOD_ORDER = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5,
+             "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 7}
+
+
+@dataclass
+class Compare:
+    """A compare point: ``op`` in ``= != < > <= >=`` (``<>`` is stored as ``!=``) and an integer
+    value or a sub-expression (``cs<=(10+5)``), evaluated once per roll."""
+
+    op: str
+    value: Union[int, "Node"]
+    pos: int = 0
+
+    def test(self, v, target=None) -> bool:
+        t = self.value if target is None else target
+        op = self.op
+        if op == "=":
+            return v == t
+        if op == "!=":
+            return v != t
+        if op == ">":
+            return v > t
+        if op == ">=":
+            return v >= t
+        if op == "<":
+            return v < t
+        return v <= t
+
+    def __str__(self):
+        v = self.value if isinstance(self.value, int) else "(…)"
+        return f"{self.op}{v}"
+
+
+@dataclass
+class Mod:
+    """One dice/group modifier.
+
+    kind      min | max | explode | reroll | unique | keep | select | success | failure | double
+              | crit | sort
+    variant   explode: "explode" | "compound" | "penetrate" | "compound_penetrate";
+              reroll: "until" | "once" | "add"; unique: "until" | "once";
+              keep: "kh" | "kl" | "dh" | "dl"; select: "keep" | "drop"; crit: "cs" | "cf";
+              sort: "asc" | "desc"
+    n         min/max value, keep/drop count, explosion cap (None: up to the per-die limit)
+    cp        the compare point (None: the default for the kind, e.g. the highest face)
+    text      as written, for rendering
+    """
+
+    kind: str
+    variant: str = ""
+    n: int | None = None
+    cp: Compare | None = None
+    pos: int = 0
+    text: str = ""
+
+
+@dataclass
+class Node:
+    pos: int
+    end: int
+
+    label: str | None = field(default=None, init=False)
+
+
+@dataclass
+class Num(Node):
+    value: int
+
+
+@dataclass
+class Var(Node):
+    name: str
+
+
+@dataclass
+class Faces:
+    """The faces of a die: ``sides`` for ``dN`` (1..N), or an explicit list (``dF``, ``d{...}``)."""
+
+    sides: int | None = None
+    values: tuple[int, ...] | None = None
+    computed: "Node | None" = None  # d(expr)
+    text: str = ""
+
+    def face_list(self) -> tuple[int, ...]:
+        if self.values is not None:
+            return self.values
+        return tuple(range(1, self.sides + 1))
+
+    @property
+    def lo(self) -> int:
+        return min(self.values) if self.values is not None else 1
+
+    @property
+    def hi(self) -> int:
+        return max(self.values) if self.values is not None else self.sides
+
+
+@dataclass
+class Dice(Node):
+    count: Union[int, Node]       # literal count or a computed one
+    faces: Faces
+    mods: list[Mod]
+    text: str                     # the term as written, e.g. "4d6kh3"
+
+
+@dataclass
+class Group(Node):
+    members: list[Node]
+    mods: list[Mod]
+    text: str
+    brace: str = "{"
+
+
+@dataclass
+class Unary(Node):
+    op: str
+    operand: Node
+
+
+@dataclass
+class BinOp(Node):
+    op: str  # + - * / // % ^
+    left: Node
+    right: Node
+
+
+@dataclass
+class Func(Node):
+    name: str
+    args: list[Node]
+
+
+@dataclass
+class Paren(Node):
+    inner: Node
+
+
+@dataclass
+class Expression:
+    """A whole parsed line (one repetition of it)."""
+
+    text: str
+    root: Node
+    check_op: str | None = None       # spaced comparison / vs / dc
+    check_target: Node | None = None
+    check_pos: int | None = None
+    adv: str | None = None            # "adv" | "dis"
+    repeat: int = 1
+    comment: str | None = None
+    labels: list[str] = field(default_factory=list)
+    word: object | None = None        # a system word's parsed expression (root unused then)
+
+
+def walk(node: Node):
+    """Yield ``node`` and every node below it (iteratively: trees can be deep)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (Unary,)):
+            stack.append(n.operand)
+        elif isinstance(n, BinOp):
+            stack.extend((n.right, n.left))
+        elif isinstance(n, Func):
+            stack.extend(reversed(n.args))
+        elif isinstance(n, Paren):
+            stack.append(n.inner)
+        elif isinstance(n, Group):
+            stack.extend(reversed(n.members))
+        elif isinstance(n, Dice):
+            if isinstance(n.count, Node):
+                stack.append(n.count)
+            if n.faces.computed is not None:
+                stack.append(n.faces.computed)
+            for m in reversed(n.mods):
+                if m.cp is not None and isinstance(m.cp.value, Node):
+                    stack.append(m.cp.value)

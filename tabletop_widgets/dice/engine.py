@@ -1,0 +1,664 @@
+"""The roller: evaluates a parse tree with an injected ``random.Random`` into a result tree.
+
+Modifiers of a dice term apply in the fixed order of NOTATION.md whatever the written order:
+min/max clamp, explode, reroll, unique, keep/drop, success counting, crit marks and sort.
+Values are exact (``int`` or ``Fraction`` after ``/``); the total is floored at the end.
+"""
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+from . import limits
+from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
+                      Unary, Var)
+from .errors import DiceError, DiceLimitError
+from .parser import parse
+from .results import (BinOpNode, Check, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
+                      ParenNode, RollResult, UnaryNode)
+
+
+class Context:
+    __slots__ = ("rng", "dice", "notes", "variables", "text")
+
+    def __init__(self, rng: random.Random, variables, text: str):
+        self.rng = rng
+        self.dice = 0
+        self.notes: list[dict] = []
+        self.variables = variables
+        self.text = text
+
+    def note(self, en: str, ru: str) -> None:
+        n = {"en": en, "ru": ru}
+        if n not in self.notes:
+            self.notes.append(n)
+
+    def err(self, msg: str, pos, ru: str | None = None, cls=DiceError):
+        return cls(msg, pos, self.text, message_ru=ru)
+
+    def count_dice(self, n: int, pos: int) -> None:
+        self.dice += n
+        if self.dice > limits.MAX_DICE:
+            raise self.err(f"too many dice: this roll needs more than {limits.MAX_DICE:,} "
+                           "(explosions and rerolls included)", pos,
+                           ru=f"слишком много кубиков: бросок требует больше {limits.MAX_DICE:,} "
+                              "(с учётом взрывов и перебросов)", cls=DiceLimitError)
+
+
+def _check_size(ctx: Context, v, pos: int):
+    if abs(v) > limits.MAX_ABS:
+        raise ctx.err(f"number too large (beyond ±10^30) at this operation", pos,
+                      ru="слишком большое число (больше ±10^30) в этой операции", cls=DiceLimitError)
+    return v
+
+
+def _norm(v):
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return int(v.numerator)
+    return v
+
+
+def _round_half_away(v) -> int:
+    f = Fraction(v)
+    n = math.floor(abs(f) + Fraction(1, 2))
+    return n if f >= 0 else -n
+
+
+# --------------------------------------------------------------------------------------------
+# expressions
+# --------------------------------------------------------------------------------------------
+def evaluate(node: Node, ctx: Context):
+    t = type(node)
+    if t is Num:
+        return LiteralNode(node.value, str(node.value), node.label)
+    if t is Dice:
+        return eval_dice(node, ctx)
+    if t is BinOp:
+        return eval_binop(node, ctx)
+    if t is Unary:
+        inner = evaluate(node.operand, ctx)
+        v = -inner.value if node.op == "-" else inner.value
+        return UnaryNode(node.op, inner, v, node.label)
+    if t is Paren:
+        inner = evaluate(node.inner, ctx)
+        return ParenNode(inner, inner.value, node.label)
+    if t is Group:
+        return eval_group(node, ctx)
+    if t is Func:
+        return eval_func(node, ctx)
+    if t is Var:
+        return eval_var(node, ctx)
+    raise ctx.err(f"cannot evaluate {t.__name__}", node.pos)  # pragma: no cover
+
+
+def eval_var(node: Var, ctx: Context):
+    if ctx.variables is None or node.name not in ctx.variables:
+        known = ", ".join(sorted(map(str, ctx.variables or {}))[:12]) or "none"
+        raise ctx.err(f"unknown variable @{node.name} (known: {known})", node.pos,
+                      ru=f"неизвестная переменная @{node.name} (известны: {known})")
+    v = ctx.variables[node.name]
+    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+        raise ctx.err(f"variable @{node.name} is {v!r}, not a whole number", node.pos,
+                      ru=f"переменная @{node.name} равна {v!r}, а не целому числу")
+    _check_size(ctx, v, node.pos)
+    return LiteralNode(v, f"@{node.name}", node.label)
+
+
+def eval_binop(node: BinOp, ctx: Context):
+    # iterate down the left spine: long sums are left-deep trees and must not recurse per term
+    spine = []
+    n = node
+    while type(n) is BinOp and n.op != "^":
+        spine.append(n)
+        n = n.left
+    acc = evaluate(n, ctx) if type(n) is not BinOp else eval_power(n, ctx)
+    for b in reversed(spine):
+        right = evaluate(b.right, ctx)
+        acc = BinOpNode(b.op, acc, right, _arith(ctx, b.op, acc.value, right.value, b.pos), b.label)
+    return acc
+
+
+def eval_power(node: BinOp, ctx: Context):
+    base = evaluate(node.left, ctx)
+    exp = evaluate(node.right, ctx)
+    return BinOpNode("^", base, exp, _arith(ctx, "^", base.value, exp.value, node.pos), node.label)
+
+
+def _arith(ctx: Context, op: str, a, b, pos: int):
+    if op == "+":
+        v = a + b
+    elif op == "-":
+        v = a - b
+    elif op == "*":
+        v = a * b
+    elif op in ("/", "//", "%"):
+        if b == 0:
+            raise ctx.err("division by zero", pos, ru="деление на ноль")
+        if op == "/":
+            v = Fraction(a) / Fraction(b)
+        elif op == "//":
+            v = math.floor(Fraction(a) / Fraction(b))
+        else:
+            v = Fraction(a) - Fraction(b) * math.floor(Fraction(a) / Fraction(b))
+    elif op == "^":
+        if isinstance(b, Fraction) and b.denominator != 1:
+            raise ctx.err("the exponent must be a whole number", pos, ru="показатель степени должен быть целым")
+        b = int(b)
+        if a == 0 and b < 0:
+            raise ctx.err("division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)")
+        if abs(a) > 1 and abs(b) * math.log2(abs(float(a))) > 110:
+            raise ctx.err("number too large (beyond ±10^30) at this power", pos,
+                          ru="слишком большое число (больше ±10^30) в этой степени", cls=DiceLimitError)
+        v = Fraction(a) ** b if b < 0 or isinstance(a, Fraction) else a ** b
+    else:  # pragma: no cover
+        raise ctx.err(f"unknown operator {op}", pos)
+    return _check_size(ctx, _norm(v), pos)
+
+
+def eval_func(node: Func, ctx: Context):
+    args = [evaluate(a, ctx) for a in node.args]
+    vals = [a.value for a in args]
+    name = node.name
+    if name == "floor":
+        v = math.floor(vals[0])
+    elif name == "ceil":
+        v = math.ceil(vals[0])
+    elif name == "round":
+        v = _round_half_away(vals[0])
+    elif name == "abs":
+        v = abs(vals[0])
+    elif name == "min":
+        v = min(vals)
+    else:
+        v = max(vals)
+    return FuncNode(name, args, _norm(v), node.label)
+
+
+def _int_value(ctx: Context, node: Node, what: str, lo: int, hi: int, cls=DiceError):
+    res = evaluate(node, ctx)
+    v = res.value
+    if isinstance(v, Fraction):
+        raise ctx.err(f"{what} must be a whole number, got {v}", node.pos, ru=f"{what}: нужно целое число, получено {v}")
+    if v < lo:
+        raise ctx.err(f"{what} must be at least {lo}, got {v}", node.pos, ru=f"{what}: нужно не меньше {lo}, получено {v}")
+    if v > hi:
+        raise ctx.err(f"{what} must be at most {hi:,}, got {v:,}", node.pos,
+                      ru=f"{what}: нужно не больше {hi:,}, получено {v:,}", cls=DiceLimitError)
+    return v, res
+
+
+def _cp_value(ctx: Context, cp: Compare | None) -> Compare | None:
+    if cp is None or isinstance(cp.value, int):
+        return cp
+    res = evaluate(cp.value, ctx)
+    return Compare(cp.op, math.floor(res.value), cp.pos)
+
+
+# --------------------------------------------------------------------------------------------
+# dice
+# --------------------------------------------------------------------------------------------
+class _Roller:
+    """Rolls one kind of die for a term, with the term's clamps."""
+
+    __slots__ = ("rng", "sides", "values", "lo_clamp", "hi_clamp", "label")
+
+    def __init__(self, rng, faces: Faces, sides: int | None, lo_clamp, hi_clamp):
+        self.rng = rng
+        self.values = faces.values
+        self.sides = sides
+        self.lo_clamp = lo_clamp
+        self.hi_clamp = hi_clamp
+        self.label = faces.text if faces.values is not None else sides
+
+    def raw(self) -> int:
+        if self.values is None:
+            return self.rng.randrange(self.sides) + 1
+        return self.values[self.rng.randrange(len(self.values))]
+
+    def clamp(self, v: int) -> int:
+        if self.lo_clamp is not None and v < self.lo_clamp:
+            v = self.lo_clamp
+        if self.hi_clamp is not None and v > self.hi_clamp:
+            v = self.hi_clamp
+        return v
+
+    def die(self, added_by=None) -> Die:
+        r = self.raw()
+        v = self.clamp(r)
+        return Die(self.label, v, raw=r if r != v else None, added_by=added_by)
+
+    @property
+    def hi(self) -> int:
+        top = max(self.values) if self.values is not None else self.sides
+        return self.clamp(top)
+
+    @property
+    def lo(self) -> int:
+        bottom = min(self.values) if self.values is not None else 1
+        return self.clamp(bottom)
+
+
+def eval_dice(node: Dice, ctx: Context) -> DiceNode:
+    if isinstance(node.count, int):
+        count = node.count
+    else:
+        count, _ = _int_value(ctx, node.count, "the number of dice", 0, limits.MAX_DICE, DiceLimitError)
+    faces = node.faces
+    sides = faces.sides
+    if faces.computed is not None:
+        sides, _ = _int_value(ctx, faces.computed, "the number of faces", 1, limits.MAX_FACES)
+    lo_clamp = hi_clamp = None
+    for m in node.mods:
+        if m.kind == "min":
+            lo_clamp = m.n if lo_clamp is None else max(lo_clamp, m.n)
+        elif m.kind == "max":
+            hi_clamp = m.n if hi_clamp is None else min(hi_clamp, m.n)
+    roller = _Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
+    ctx.count_dice(count, node.pos)
+    dice = [roller.die() for _ in range(count)]
+    mods = node.mods
+    if not mods:
+        if sides == 20 and faces.values is None:
+            _auto_crits(dice, 20)
+        return DiceNode(node.text, dice, sum(d.value for d in dice), label=node.label)
+    notes: list[str] = []
+    staged = sorted(mods, key=lambda m: _STAGE[m.kind])  # stable: written order within a stage
+    success = failure = double = None
+    crit_marks = []
+    for m in staged:
+        k = m.kind
+        if k == "explode":
+            if faces.computed is not None and m.n is None and _all_faces(roller, _cp_value(ctx, m.cp), default="hi"):
+                raise ctx.err(f"'{m.text}' explodes on every face: it would never stop", m.pos,
+                              ru=f"'{m.text}' взрывается на каждой грани: взрывы не закончатся")
+            dice = _explode(ctx, roller, dice, m, node)
+        elif k == "reroll":
+            if faces.computed is not None and m.variant == "until" and _all_faces(roller, _cp_value(ctx, m.cp), default="lo"):
+                raise ctx.err(f"'{m.text}' rerolls every face: it would never stop", m.pos,
+                              ru=f"'{m.text}' перебрасывает каждую грань: переброс не закончится")
+            dice = _reroll(ctx, roller, dice, m, node)
+        elif k == "unique":
+            dice = _unique(ctx, roller, dice, m, node)
+        elif k == "keep":
+            _keep(dice, m)
+        elif k == "select":
+            cp = _cp_value(ctx, m.cp)
+            for d in dice:
+                if d.counted and (cp.test(d.value) != (m.variant == "keep")):
+                    d.dropped = True
+                    d.kept = False
+        elif k == "success":
+            success = _cp_value(ctx, m.cp)
+        elif k == "failure":
+            failure = _cp_value(ctx, m.cp)
+        elif k == "double":
+            double = _cp_value(ctx, m.cp)
+        elif k == "crit":
+            crit_marks.append(m)
+        elif k == "sort":
+            dice = sorted(dice, key=lambda d: d.value, reverse=(m.variant == "desc"))
+    value, succ, fails = _count(dice, success, failure, double)
+    if crit_marks:
+        for m in crit_marks:
+            cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi if m.variant == "cs" else roller.lo)
+            for d in dice:
+                if d.counted and cp.test(d.value):
+                    d.crit = "success" if m.variant == "cs" else "failure"
+    elif sides == 20 and faces.values is None:
+        _auto_crits(dice, 20)
+    return DiceNode(node.text, dice, value, successes=succ, failures=fails, label=node.label, notes=notes)
+
+
+_STAGE = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5,
+          "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 8}
+
+
+def _auto_crits(dice, top):
+    for d in dice:
+        if d.counted and d.added_by is None:
+            if d.value == top:
+                d.crit = "success"
+            elif d.value == 1:
+                d.crit = "failure"
+
+
+def _all_faces(roller: _Roller, cp: Compare | None, default: str) -> bool:
+    if cp is None:
+        return roller.lo == roller.hi
+    if roller.values is not None:
+        return all(cp.test(roller.clamp(v)) for v in roller.values)
+    lo, hi = roller.lo, roller.hi
+    if hi - lo <= 4096:
+        return all(cp.test(v) for v in range(lo, hi + 1))
+    return cp.test(lo) and cp.test(hi) and cp.op not in ("=", "!=")
+
+
+def _count(dice, success, failure, double):
+    if success is None:
+        return sum(d.value for d in dice if d.counted), None, None
+    succ = fails = 0
+    for d in dice:
+        if not d.counted:
+            continue
+        if success.test(d.value):
+            d.success = True
+            if double is not None and double.test(d.value):
+                d.double = True
+                succ += 2
+            else:
+                succ += 1
+        if failure is not None and failure.test(d.value):
+            d.failure = True
+            fails += 1
+    return succ - fails, succ, (fails if failure is not None else None)
+
+
+def _explode(ctx, roller: _Roller, dice, m: Mod, node: Dice):
+    cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi)
+    cap = m.n if m.n is not None else limits.MAX_EXPLOSIONS
+    cap = min(cap, limits.MAX_EXPLOSIONS)
+    variant = m.variant
+    out = []
+    hit_limit = False
+    for d in dice:
+        out.append(d)
+        if not d.counted:
+            continue
+        if variant in ("explode", "penetrate"):
+            cur = d
+            test_value = d.value
+            k = 0
+            while cp.test(test_value) and k < cap:
+                ctx.count_dice(1, node.pos)
+                cur.exploded = True
+                nd = roller.die(added_by="explode" if variant == "explode" else "penetrate")
+                test_value = nd.value
+                if variant == "penetrate":
+                    nd.raw = nd.value
+                    nd.value -= 1
+                out.append(nd)
+                cur = nd
+                k += 1
+            if k == limits.MAX_EXPLOSIONS and cp.test(test_value):
+                hit_limit = True
+        else:  # compound (optionally penetrating): extra rolls add into the same die
+            parts = [d.value]
+            last = d.value
+            k = 0
+            while cp.test(last) and k < cap:
+                ctx.count_dice(1, node.pos)
+                nd = roller.die()
+                last = nd.value
+                parts.append(nd.value - 1 if variant == "compound_penetrate" else nd.value)
+                k += 1
+            if k == limits.MAX_EXPLOSIONS and cp.test(last):
+                hit_limit = True
+            if k:
+                d.exploded = True
+                d.raw = d.value
+                d.value = sum(parts)
+                d.note = "+".join(str(p) for p in parts)
+    if hit_limit:
+        ctx.note(f"a die exploded {limits.MAX_EXPLOSIONS} times: explosions stopped there",
+                 f"кубик взорвался {limits.MAX_EXPLOSIONS} раз: взрывы остановлены")
+    return out
+
+
+def _reroll(ctx, roller: _Roller, dice, m: Mod, node: Dice):
+    cp = _cp_value(ctx, m.cp) or Compare("=", roller.lo)
+    out = []
+    if m.variant == "add":
+        # d20's ra: reroll the first matching die once and add the new die (both count)
+        done = False
+        for d in dice:
+            out.append(d)
+            if not done and d.counted and cp.test(d.value):
+                ctx.count_dice(1, node.pos)
+                out.append(roller.die(added_by="reroll"))
+                done = True
+        return out
+    cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
+    hit_limit = False
+    for d in dice:
+        out.append(d)
+        if not d.counted:
+            continue
+        cur = d
+        k = 0
+        while cp.test(cur.value) and k < cap:
+            ctx.count_dice(1, node.pos)
+            cur.rerolled = True
+            cur.kept = False
+            nd = roller.die(added_by="reroll")
+            out.append(nd)
+            cur = nd
+            k += 1
+        if m.variant == "until" and k == cap and cp.test(cur.value):
+            hit_limit = True
+    if hit_limit:
+        ctx.note(f"a die was rerolled {limits.MAX_EXPLOSIONS} times: rerolls stopped there",
+                 f"кубик переброшен {limits.MAX_EXPLOSIONS} раз: перебросы остановлены")
+    return out
+
+
+def _unique(ctx, roller: _Roller, dice, m: Mod, node: Dice):
+    cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
+    seen = set()
+    out = []
+    hit_limit = False
+    for d in dice:
+        out.append(d)
+        if not d.counted:
+            continue
+        cur = d
+        k = 0
+        while cur.value in seen and k < cap:
+            ctx.count_dice(1, node.pos)
+            cur.rerolled = True
+            cur.kept = False
+            nd = roller.die(added_by="reroll")
+            out.append(nd)
+            cur = nd
+            k += 1
+        if cur.value in seen and m.variant == "until":
+            hit_limit = True
+        seen.add(cur.value)
+    if hit_limit:
+        ctx.note("some dice could not be made unique (not enough faces): duplicates kept",
+                 "не все кубики удалось сделать разными (мало граней): повторы оставлены")
+    return out
+
+
+def _keep(dice, m: Mod):
+    live = [(i, d) for i, d in enumerate(dice) if d.counted]
+    n = max(0, m.n or 0)
+    if m.variant in ("kh", "dh"):
+        order = sorted(live, key=lambda x: (-x[1].value, x[0]))
+    else:
+        order = sorted(live, key=lambda x: (x[1].value, x[0]))
+    if m.variant in ("kh", "kl"):
+        losers = order[n:]
+    else:
+        losers = order[:n]
+    for _, d in losers:
+        d.dropped = True
+        d.kept = False
+
+
+# --------------------------------------------------------------------------------------------
+# groups
+# --------------------------------------------------------------------------------------------
+def eval_group(node: Group, ctx: Context) -> GroupNode:
+    members = [evaluate(m, ctx) for m in node.members]
+    mods = node.mods
+    if len(members) == 1 and mods:
+        inner = members[0]
+        while isinstance(inner, ParenNode):
+            inner = inner.inner
+        if not isinstance(inner, DiceNode):
+            raise ctx.err("modifiers on a one-member group act on its dice, so the member must be "
+                          "a single dice term (like {4d6}kh3); use {a, b} to compare several",
+                          node.pos, ru="модификаторы группы из одного элемента действуют на его "
+                                       "кубики: элемент должен быть одним термом вида {4d6}kh3")
+        dice = inner.rolled
+        success = failure = None
+        for m in sorted(mods, key=lambda m: _STAGE[m.kind]):
+            if m.kind == "keep":
+                _keep(dice, m)
+            elif m.kind == "select":
+                cp = _cp_value(ctx, m.cp)
+                for d in dice:
+                    if d.counted and (cp.test(d.value) != (m.variant == "keep")):
+                        d.dropped, d.kept = True, False
+            elif m.kind == "success":
+                success = _cp_value(ctx, m.cp)
+            elif m.kind == "failure":
+                failure = _cp_value(ctx, m.cp)
+            elif m.kind == "sort":
+                inner.rolled = dice = sorted(dice, key=lambda d: d.value, reverse=m.variant == "desc")
+            elif m.kind == "crit":
+                cp = _cp_value(ctx, m.cp)
+                for d in dice:
+                    if d.counted and cp is not None and cp.test(d.value):
+                        d.crit = "success" if m.variant == "cs" else "failure"
+        if success is not None and inner.successes is not None:
+            raise ctx.err("the member already counts successes", node.pos,
+                          ru="элемент уже считает успехи")
+        value, succ, fails = _count(dice, success, failure, None)
+        if success is None and inner.successes is not None:
+            value, succ, fails = inner.value, inner.successes, inner.failures
+        inner.value = value
+        inner.successes = succ
+        inner.failures = fails
+        return GroupNode(_suffix(node), members, [True], value, successes=succ, label=node.label)
+    values = [m.value for m in members]
+    kept = [True] * len(members)
+    success = failure = None
+    order = list(range(len(members)))
+    for m in sorted(mods, key=lambda m: _STAGE[m.kind]):
+        if m.kind == "keep":
+            live = [i for i in range(len(members)) if kept[i]]
+            n = max(0, m.n or 0)
+            hi_first = sorted(live, key=lambda i: (-values[i], i))
+            lo_first = sorted(live, key=lambda i: (values[i], i))
+            if m.variant == "kh":
+                losers = hi_first[n:]
+            elif m.variant == "kl":
+                losers = lo_first[n:]
+            elif m.variant == "dh":
+                losers = hi_first[:n]
+            else:
+                losers = lo_first[:n]
+            for i in losers:
+                kept[i] = False
+        elif m.kind == "select":
+            cp = _cp_value(ctx, m.cp)
+            for i in range(len(members)):
+                if kept[i] and cp.test(values[i]) != (m.variant == "keep"):
+                    kept[i] = False
+        elif m.kind == "success":
+            success = _cp_value(ctx, m.cp)
+        elif m.kind == "failure":
+            failure = _cp_value(ctx, m.cp)
+        elif m.kind == "sort":
+            order = sorted(order, key=lambda i: values[i], reverse=m.variant == "desc")
+        elif m.kind == "crit":
+            pass  # crit marks on groups are display-only and have no die to mark
+    succ_flags = [False] * len(members)
+    fail_flags = [False] * len(members)
+    if success is None:
+        value = sum((values[i] for i in range(len(members)) if kept[i]), 0)
+        succ = None
+    else:
+        succ = fails = 0
+        for i in range(len(members)):
+            if not kept[i]:
+                continue
+            if success.test(values[i]):
+                succ_flags[i] = True
+                succ += 1
+            if failure is not None and failure.test(values[i]):
+                fail_flags[i] = True
+                fails += 1
+        value = succ - fails
+    if order != list(range(len(members))):
+        members = [members[i] for i in order]
+        kept = [kept[i] for i in order]
+        succ_flags = [succ_flags[i] for i in order]
+        fail_flags = [fail_flags[i] for i in order]
+    return GroupNode(_suffix(node), members, kept, _norm(value), success=succ_flags, failure=fail_flags,
+                     successes=succ, label=node.label)
+
+
+def _suffix(node: Group) -> str:
+    return "".join(m.text for m in node.mods)
+
+
+# --------------------------------------------------------------------------------------------
+# the public entry point
+# --------------------------------------------------------------------------------------------
+def roll_expression(expr: Expression, rng: random.Random, variables=None, locale="en") -> RollResult:
+    ctx = Context(rng, variables, expr.text)
+    results = []
+    for _ in range(expr.repeat):
+        if expr.word is not None:
+            r = expr.word.roll(rng)
+            r.expression = expr.text
+            r.comment = expr.comment
+            r.locale = locale
+            results.append(r)
+            continue
+        notes_before = len(ctx.notes)
+        tree = evaluate(expr.root, ctx)
+        exact = tree.value
+        total = math.floor(exact)
+        successes = _successes(tree)
+        check = None
+        if expr.check_op is not None:
+            target_node = evaluate(expr.check_target, ctx)
+            target = math.floor(target_node.value)
+            from .words import check_from
+            check = check_from(total, expr.check_op, target)
+            check.target_tree = target_node  # type: ignore[attr-defined]
+        notes = list(ctx.notes[notes_before:]) if expr.repeat > 1 else ctx.notes
+        if isinstance(exact, Fraction):
+            notes = notes + [{"en": f"exact value {exact} rounded down to {total}",
+                              "ru": f"точное значение {exact} округлено вниз до {total}"}]
+        results.append(RollResult(expression=expr.text, tree=tree, total=total, exact=exact,
+                                  successes=successes, check=check, labels=list(expr.labels),
+                                  comment=expr.comment, notes=notes, locale=locale))
+    if expr.repeat == 1:
+        return results[0]
+    return RollResult(expression=expr.text, tree=None, total=sum(r.total for r in results),
+                      exact=sum(r.total for r in results), results=results, labels=list(expr.labels),
+                      comment=expr.comment, locale=locale)
+
+
+def _successes(tree) -> int | None:
+    """The success count when the whole expression is a counting term (or a sum of them)."""
+    if isinstance(tree, (DiceNode, GroupNode)):
+        return tree.successes
+    if isinstance(tree, ParenNode):
+        return _successes(tree.inner)
+    if isinstance(tree, BinOpNode) and tree.op in "+-":
+        a, b = _successes(tree.left), _successes(tree.right)
+        if a is not None and b is not None:
+            return a + b if tree.op == "+" else a - b
+    return None
+
+
+def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") -> RollResult:
+    if seed is not None and rng is not None:
+        raise DiceError("give either seed or rng, not both", None, expr if isinstance(expr, str) else None,
+                        message_ru="укажите либо seed, либо rng, но не оба")
+    if locale not in ("en", "ru"):
+        raise DiceError(f"unknown locale {locale!r}: expected 'en' or 'ru'")
+    if rng is None:
+        rng = random.Random(seed) if seed is not None else random.Random()
+    elif not hasattr(rng, "randrange"):
+        raise DiceError(f"rng must be a random.Random, got {type(rng).__name__}")
+    parsed = parse(expr, variables)
+    result = roll_expression(parsed, rng, variables, locale)
+    result.seed = seed
+    return result

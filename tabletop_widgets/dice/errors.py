@@ -1,0 +1,39 @@
+"""The one error family of the dice engine."""
+from __future__ import annotations
+
+
+class DiceError(ValueError):
+    """Bad dice input or a breached limit.
+
+    ``position`` is the 0-based index into the expression text where the problem is (``None``
+    when it concerns the whole expression); ``expression`` is that text; the message says what
+    was expected there. ``caret()`` draws the text with a caret under the position.
+    """
+
+    def __init__(self, message: str, position: int | None = None, expression: str | None = None,
+                 *, message_ru: str | None = None):
+        self.message = message
+        self.message_ru = message_ru
+        self.position = position
+        self.expression = expression
+        where = f" (at position {position})" if position is not None else ""
+        super().__init__(message + where)
+
+    def text(self, locale: str = "en") -> str:
+        return (self.message_ru or self.message) if locale == "ru" else self.message
+
+    def caret(self, locale: str = "en") -> str:
+        """Two lines: the expression and a caret under the bad position, then the message."""
+        msg = self.text(locale)
+        if self.expression is None or self.position is None:
+            return msg
+        pos = max(0, min(self.position, len(self.expression)))
+        # keep long inputs readable: a window of 70 characters around the position
+        start = max(0, pos - 50)
+        shown = self.expression[start:start + 70].replace("\n", " ")
+        prefix = "…" if start else ""
+        return f"{prefix}{shown}\n{' ' * (len(prefix) + pos - start)}^\n{msg}"
+
+
+class DiceLimitError(DiceError):
+    """A limit of NOTATION.md was breached (too many dice, too deep, too large for exact odds)."""

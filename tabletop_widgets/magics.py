@@ -1,0 +1,204 @@
+"""IPython magics: ``%roll``, ``%%roll`` (and later ``%sheet``, ``%combat``).
+
+Flags are split off by hand (argparse would eat ``-1d4`` in ``%roll 1d20 -1d4``), and the magics
+are registered with ``@no_var_expand`` so ``{3,5}kh1`` arrives intact.
+"""
+from __future__ import annotations
+
+import html
+import random
+import re
+import shlex
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+
+from .dice import DiceError, distribution, roll
+from .dice import limits
+
+USAGE = """%roll [-n N] [--seed S] [--prob] [--locale en|ru] [--] EXPR
+%%roll [flags]   (one expression per line; 'label: EXPR' names a line)
+
+Examples:  %roll 4d6kh3    %roll 1d20+5 >= 15    %roll -n 6 4d6kh3    %roll --prob 3d6
+           %roll 10d10>=6f1    %roll 1d20 -1d4    %roll {3,5}kh1
+"""
+
+
+def RollMagicError(text: str, cause: DiceError | None = None) -> UsageError:
+    """A bad ``%roll``. IPython prints a ``UsageError`` (exactly that class) as a short message
+    without a traceback; the DiceError, when there is one, rides along as ``.dice_error``."""
+    err = UsageError(text)
+    err.dice_error = cause
+    err.message = text
+    return err
+
+
+_FLAG = re.compile(r"\s*(--[a-z]+|-n)\b")
+
+
+def split_flags(line: str) -> tuple[dict, str]:
+    """Take the leading flags off ``line``; the rest is dice text, untouched.
+
+    ``-n N``, ``--seed S``, ``--prob``, ``--locale L``; ``--`` ends the flags. A leading ``-``
+    followed by a digit or ``d`` is dice (``%roll -1d4``), not a flag."""
+    opts = {"n": 1, "seed": None, "prob": False, "locale": "en"}
+    i = 0
+    while True:
+        m = _FLAG.match(line, i)
+        if not m:
+            break
+        flag = m.group(1)
+        i = m.end()
+        if flag == "--":
+            break
+        if flag == "--prob":
+            opts["prob"] = True
+            continue
+        if flag in ("-n", "--seed", "--locale", "--repeat"):
+            m2 = re.compile(r"\s+(\S+)").match(line, i)
+            if not m2:
+                raise RollMagicError(f"{flag} needs a value\n\n{USAGE}")
+            value = m2.group(1)
+            i = m2.end()
+            if flag in ("-n", "--repeat", "--seed"):
+                if not re.fullmatch(r"-?\d{1,18}", value):
+                    raise RollMagicError(f"{flag} takes a whole number, got {value!r}")
+                v = int(value)
+                if flag == "--seed":
+                    opts["seed"] = v
+                else:
+                    if not 1 <= v <= limits.MAX_REPEAT:
+                        raise RollMagicError(f"-n must be 1..{limits.MAX_REPEAT}, got {v}")
+                    opts["n"] = v
+            else:
+                if value not in ("en", "ru"):
+                    raise RollMagicError(f"--locale takes en or ru, got {value!r}")
+                opts["locale"] = value
+            continue
+        raise RollMagicError(f"unknown flag {flag}\n\n{USAGE}")
+    rest = line[i:]
+    if rest.lstrip().startswith("-- "):
+        rest = rest.lstrip()[3:]
+    return opts, rest.strip()
+
+
+def _strip_quotes(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+class CellRolls:
+    """The results of ``%%roll``: one labelled row per line."""
+
+    def __init__(self, rows, locale="en"):
+        self.rows = rows  # (label, result)
+        self.locale = locale
+
+    def __iter__(self):
+        return iter(r for _, r in self.rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return self.rows[i][1]
+
+    def __repr__(self):
+        return "\n".join(f"{label}: {r.text(self.locale)}" for label, r in self.rows)
+
+    def _repr_html_(self):
+        body = "".join(f"<tr><th style='text-align:right;padding-right:1em'>{html.escape(label)}</th>"
+                       f"<td>{r.html(self.locale) if hasattr(r, 'html') else r._repr_html_()}</td></tr>"
+                       for label, r in self.rows)
+        return f'<table class="tt-roll-table">{body}</table>'
+
+
+@magics_class
+class TabletopMagics(Magics):
+    def __init__(self, shell=None):
+        super().__init__(shell)
+        self.rng = random.Random()
+
+    def _rng(self, seed):
+        return random.Random(seed) if seed is not None else self.rng
+
+    def _variables(self):
+        """Variables for ``@name``: the bound sheet's character (``%sheet``), when there is one."""
+        ns = self.shell.user_ns if self.shell is not None else {}
+        char = ns.get("_tt_character")
+        if char is None:
+            return None
+        return {n: getattr(char, n) for n in char.trait_names()
+                if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)}
+
+    def _one(self, text: str, opts: dict, rng):
+        text = _strip_quotes(text.strip())
+        if not text:
+            raise RollMagicError("nothing to roll: give an expression such as 1d20+5\n\n" + USAGE)
+        try:
+            if opts["prob"]:
+                dist = distribution(text, variables=self._variables())
+                return _ProbView(dist, opts["locale"])
+            if opts["n"] > 1:
+                text = f"{opts['n']}#{text}"
+            return roll(text, rng=rng, variables=self._variables(), locale=opts["locale"])
+        except DiceError as exc:
+            raise RollMagicError(exc.caret(opts["locale"]), exc) from None
+
+    @no_var_expand
+    @line_cell_magic
+    def roll(self, line: str, cell: str | None = None):
+        """Roll dice. ``%roll 4d6kh3``, ``%roll 1d20+5 >= 15``, ``%roll -n 6 4d6kh3``,
+        ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each."""
+        opts, rest = split_flags(line)
+        rng = self._rng(opts["seed"])
+        if cell is None:
+            return self._one(rest, opts, rng)
+        if rest:
+            raise RollMagicError(f"%%roll takes flags on its first line, not an expression ({rest!r}); "
+                                 "put expressions on the following lines")
+        rows = []
+        for lineno, raw in enumerate(cell.splitlines(), 1):
+            text = raw.strip()
+            if not text or text.startswith("#"):
+                continue
+            label = text
+            m = re.match(r"([^:{}\[\]@#]+?)\s*:\s*(\S.*)$", text)
+            if m and not re.search(r"\d\s*$", m.group(1)):
+                label, text = m.group(1).strip(), m.group(2)
+            try:
+                rows.append((label, self._one(text, opts, rng)))
+            except UsageError as exc:
+                raise RollMagicError(f"line {lineno}: {exc.message}", exc.dice_error) from None
+        return CellRolls(rows, opts["locale"])
+
+
+class _ProbView:
+    def __init__(self, dist, locale):
+        self.dist = dist
+        self.locale = locale
+
+    def __repr__(self):
+        d = self.dist
+        lines = [f"{d.expression}: mean {float(d.mean):.3f}"]
+        if d.p_pass is not None:
+            lines[0] += f", P(pass) = {d.p_pass} ≈ {float(d.p_pass):.4%}"
+        for v, p, ge in d.table()[:40]:
+            lines.append(f"{v:>6}  {float(p):8.4%}  ≥ {float(ge):8.4%}")
+        if d.truncated_mass:
+            lines.append(f"cut off: {float(d.truncated_mass):.2e}")
+        return "\n".join(lines)
+
+    def _repr_html_(self):
+        hl = None
+        return self.dist.html(self.locale, highlight=hl)
+
+
+def load_ipython_extension(ipython):
+    ipython.register_magics(TabletopMagics)
+
+
+def unload_ipython_extension(ipython):
+    # IPython keeps no public unregister; re-registering on reload replaces the class
+    pass
