@@ -113,6 +113,9 @@ class CellRolls:
                        for label, r in self.rows)
         return f'<table class="tt-roll-table">{body}</table>'
 
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": repr(self), "text/html": self._repr_html_()}
+
 
 @magics_class
 class TabletopMagics(Magics):
@@ -191,8 +194,10 @@ class _ProbView:
         return "\n".join(lines)
 
     def _repr_html_(self):
-        hl = None
-        return self.dist.html(self.locale, highlight=hl)
+        return self.dist.html(self.locale)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": repr(self), "text/html": self._repr_html_()}
 
 
 def load_ipython_extension(ipython):

@@ -112,6 +112,9 @@ class CharacterModel(HasTraits):
                     f"unknown field {name!r}", f"неизвестное поле {name!r}"), field=name))
                 continue
             trait = cls.class_traits()[name]
+            if value is None and getattr(trait, "allow_none", False):
+                merged[name] = None
+                continue
             try:
                 merged[name] = trait.validate(probe, copy.deepcopy(value))
             except TraitError as exc:

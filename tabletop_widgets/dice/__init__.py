@@ -12,8 +12,10 @@ from .words import DiceWord, check_from, register_word, registered_words, unregi
 def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") -> RollResult:
     """Roll ``expr`` (NOTATION.md). ``seed`` or ``rng`` (a ``random.Random``) make it
     reproducible; ``variables`` maps ``@name`` / ``@{Имя}`` to integers."""
-    from .engine import roll as _roll
-    return _roll(expr, seed=seed, rng=rng, variables=variables, locale=locale)
+    return _engine_roll(expr, seed=seed, rng=rng, variables=variables, locale=locale)
+
+
+from .engine import roll as _engine_roll  # noqa: E402  (after the public types it returns)
 
 
 def distribution(expr: str, *, variables=None) -> Distribution:

@@ -14,6 +14,7 @@ from . import limits
 from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
                       Unary, Var)
 from .errors import DiceError, DiceLimitError
+from .fast import Fallback, ReplayRNG, compile_expression
 from .parser import parse
 from .results import (BinOpNode, Check, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
                       ParenNode, RollResult, UnaryNode)
@@ -69,27 +70,22 @@ def _round_half_away(v) -> int:
 # expressions
 # --------------------------------------------------------------------------------------------
 def evaluate(node: Node, ctx: Context):
-    t = type(node)
-    if t is Num:
-        return LiteralNode(node.value, str(node.value), node.label)
-    if t is Dice:
-        return eval_dice(node, ctx)
-    if t is BinOp:
-        return eval_binop(node, ctx)
-    if t is Unary:
-        inner = evaluate(node.operand, ctx)
-        v = -inner.value if node.op == "-" else inner.value
-        return UnaryNode(node.op, inner, v, node.label)
-    if t is Paren:
-        inner = evaluate(node.inner, ctx)
-        return ParenNode(inner, inner.value, node.label)
-    if t is Group:
-        return eval_group(node, ctx)
-    if t is Func:
-        return eval_func(node, ctx)
-    if t is Var:
-        return eval_var(node, ctx)
-    raise ctx.err(f"cannot evaluate {t.__name__}", node.pos)  # pragma: no cover
+    return _DISPATCH[type(node)](node, ctx)
+
+
+def _eval_num(node: Num, ctx: Context):
+    return LiteralNode(node.value, str(node.value), node.label)
+
+
+def _eval_unary(node: Unary, ctx: Context):
+    inner = evaluate(node.operand, ctx)
+    v = -inner.value if node.op == "-" else inner.value
+    return UnaryNode(node.op, inner, v, node.label)
+
+
+def _eval_paren(node: Paren, ctx: Context):
+    inner = evaluate(node.inner, ctx)
+    return ParenNode(inner, inner.value, node.label)
 
 
 def eval_var(node: Var, ctx: Context):
@@ -249,19 +245,27 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     if faces.computed is not None:
         sides, _ = _int_value(ctx, faces.computed, "the number of faces", 1, limits.MAX_FACES)
     lo_clamp = hi_clamp = None
-    for m in node.mods:
+    for m in node.mods if node.mods else ():
         if m.kind == "min":
             lo_clamp = m.n if lo_clamp is None else max(lo_clamp, m.n)
         elif m.kind == "max":
             hi_clamp = m.n if hi_clamp is None else min(hi_clamp, m.n)
-    roller = _Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
-    ctx.count_dice(count, node.pos)
-    dice = [roller.die() for _ in range(count)]
+    ctx.dice += count
+    if ctx.dice > limits.MAX_DICE:
+        ctx.count_dice(0, node.pos)
     mods = node.mods
     if not mods:
-        if sides == 20 and faces.values is None:
-            _auto_crits(dice, 20)
-        return DiceNode(node.text, dice, sum(d.value for d in dice), label=node.label)
+        # the common case: no per-die flags, so keep only the faces (Die objects come lazily)
+        randrange = ctx.rng.randrange
+        if faces.values is None:
+            vals = [randrange(sides) + 1 for _ in range(count)]
+            return DiceNode(node.text, None, sum(vals), label=node.label, faces=vals, label_faces=sides)
+        fv = faces.values
+        n = len(fv)
+        vals = [fv[randrange(n)] for _ in range(count)]
+        return DiceNode(node.text, None, sum(vals), label=node.label, faces=vals, label_faces=faces.text)
+    roller = _Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
+    dice = [roller.die() for _ in range(count)]
     notes: list[str] = []
     staged = sorted(mods, key=lambda m: _STAGE[m.kind])  # stable: written order within a stage
     success = failure = double = None
@@ -591,6 +595,10 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
                      successes=succ, label=node.label)
 
 
+_DISPATCH = {Num: _eval_num, Dice: None, BinOp: None, Unary: _eval_unary, Paren: _eval_paren,
+             Group: None, Func: None, Var: None}
+
+
 def _suffix(node: Group) -> str:
     return "".join(m.text for m in node.mods)
 
@@ -598,8 +606,72 @@ def _suffix(node: Group) -> str:
 # --------------------------------------------------------------------------------------------
 # the public entry point
 # --------------------------------------------------------------------------------------------
+class LazyRollResult(RollResult):
+    """A result from the fast path: the tree is rebuilt on first access by replaying the
+    recorded faces through the ordinary evaluator (see ``fast.py``)."""
+
+    def __init__(self, expr: Expression, total, rec, successes, check, locale):
+        self.expression = expr.text
+        self.total = total
+        self.exact = total
+        self._expr = expr
+        self._rec = rec
+        if successes is not None:
+            self.successes = successes
+        if check is not None:
+            self.check = check
+        self.labels = list(expr.labels)
+        self.notes = []
+        self.results = []
+        if expr.comment is not None:
+            self.comment = expr.comment
+        self.locale = locale
+
+    @property
+    def tree(self):
+        tree = self.__dict__.get("_tree")
+        if tree is None:
+            ctx = Context(ReplayRNG(self._rec), None, self.expression)
+            tree = evaluate(self._expr.root, ctx)
+            if tree.value != self.total:  # pragma: no cover - guarded by a property test
+                raise AssertionError(f"fast path disagrees for {self.expression!r}")
+            self.__dict__["_tree"] = tree
+        return tree
+
+    @tree.setter
+    def tree(self, value):
+        self.__dict__["_tree"] = value
+
+
+_NO_PLAN = object()
+
+
 def roll_expression(expr: Expression, rng: random.Random, variables=None, locale="en") -> RollResult:
+    plan = expr.__dict__.get("_plan", _NO_PLAN)
+    if plan is _NO_PLAN:
+        plan = expr.__dict__["_plan"] = compile_expression(expr)
+    if plan is not None:
+        rec: list = []
+        try:
+            randrange = rng.randrange
+            total = plan[0](randrange, rec)
+            target = plan[1](randrange, rec) if plan[1] is not None else None
+            if len(rec) > limits.MAX_DICE:
+                raise Fallback
+        except Fallback:
+            ctx = Context(ReplayRNG(rec, rng), variables, expr.text)
+            return _roll_once(expr, ctx, locale, ctx.notes)
+        counts = expr.__dict__.get("_counts")
+        if counts is None:
+            counts = expr.__dict__["_counts"] = _counts_successes(expr.root)
+        check = None
+        if target is not None:
+            from .words import check_from
+            check = check_from(total, expr.check_op, target)
+        return LazyRollResult(expr, total, rec, total if counts else None, check, locale)
     ctx = Context(rng, variables, expr.text)
+    if expr.repeat == 1 and expr.word is None:
+        return _roll_once(expr, ctx, locale, ctx.notes)
     results = []
     for _ in range(expr.repeat):
         if expr.word is not None:
@@ -609,30 +681,49 @@ def roll_expression(expr: Expression, rng: random.Random, variables=None, locale
             r.locale = locale
             results.append(r)
             continue
-        notes_before = len(ctx.notes)
-        tree = evaluate(expr.root, ctx)
-        exact = tree.value
-        total = math.floor(exact)
-        successes = _successes(tree)
-        check = None
-        if expr.check_op is not None:
-            target_node = evaluate(expr.check_target, ctx)
-            target = math.floor(target_node.value)
-            from .words import check_from
-            check = check_from(total, expr.check_op, target)
-            check.target_tree = target_node  # type: ignore[attr-defined]
-        notes = list(ctx.notes[notes_before:]) if expr.repeat > 1 else ctx.notes
-        if isinstance(exact, Fraction):
-            notes = notes + [{"en": f"exact value {exact} rounded down to {total}",
-                              "ru": f"точное значение {exact} округлено вниз до {total}"}]
-        results.append(RollResult(expression=expr.text, tree=tree, total=total, exact=exact,
-                                  successes=successes, check=check, labels=list(expr.labels),
-                                  comment=expr.comment, notes=notes, locale=locale))
+        before = len(ctx.notes)
+        r = _roll_once(expr, ctx, locale, None)
+        r.notes = list(ctx.notes[before:]) + list(r.notes)
+        results.append(r)
     if expr.repeat == 1:
         return results[0]
-    return RollResult(expression=expr.text, tree=None, total=sum(r.total for r in results),
-                      exact=sum(r.total for r in results), results=results, labels=list(expr.labels),
-                      comment=expr.comment, locale=locale)
+    return RollResult(expr.text, None, sum(r.total for r in results), results=results,
+                      labels=list(expr.labels), comment=expr.comment, locale=locale)
+
+
+def _roll_once(expr: Expression, ctx: Context, locale: str, notes) -> RollResult:
+    tree = evaluate(expr.root, ctx)
+    exact = tree.value
+    if type(exact) is int:
+        total = exact
+    else:
+        total = math.floor(exact)
+        notes = list(notes or ()) + [{"en": f"exact value {exact} rounded down to {total}",
+                                      "ru": f"точное значение {exact} округлено вниз до {total}"}]
+    counts = expr.__dict__.get("_counts")
+    if counts is None:
+        counts = expr.__dict__["_counts"] = _counts_successes(expr.root)
+    successes = _successes(tree) if counts else None
+    check = None
+    if expr.check_op is not None:
+        target_node = evaluate(expr.check_target, ctx)
+        from .words import check_from
+        check = check_from(total, expr.check_op, math.floor(target_node.value))
+        check.target_tree = target_node  # type: ignore[attr-defined]
+    return RollResult(expr.text, tree, total, exact, successes=successes, check=check,
+                      labels=list(expr.labels) if expr.labels else None, comment=expr.comment,
+                      notes=notes, locale=locale)
+
+
+def _counts_successes(node) -> bool:
+    """Whether the expression's value is a success count (a counting term or a +/- of them)."""
+    while isinstance(node, Paren):
+        node = node.inner
+    if isinstance(node, (Dice, Group)):
+        return any(m.kind == "success" for m in node.mods)
+    if isinstance(node, BinOp) and node.op in "+-":
+        return _counts_successes(node.left) and _counts_successes(node.right)
+    return False
 
 
 def _successes(tree) -> int | None:
@@ -662,3 +753,7 @@ def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") 
     result = roll_expression(parsed, rng, variables, locale)
     result.seed = seed
     return result
+
+
+_DISPATCH.update({Dice: eval_dice, BinOp: eval_binop, Group: eval_group, Func: eval_func,
+                  Var: eval_var})

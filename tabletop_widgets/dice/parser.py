@@ -144,7 +144,11 @@ class Parser:
         word = match_word(self.text, self.i)
         if word is not None:
             end = len(self.text.rstrip())
-            parsed = word.parse(self.src, self.i, end)
+            from .words import _wants_variables
+            if _wants_variables(word.parse):
+                parsed = word.parse(self.src, self.i, end, variables=self.variables)
+            else:
+                parsed = word.parse(self.src, self.i, end)
             return Expression(text=self.src, root=Num(self.i, end, 0), repeat=repeat,
                               comment=self.comment, word=parsed)
         expr = Expression(text=self.src, root=None, repeat=repeat, comment=self.comment)  # type: ignore[arg-type]
@@ -774,7 +778,7 @@ def parse(text: str, variables=None) -> Expression:
     if not isinstance(text, str):
         raise DiceError(f"expected the expression as text, got {type(text).__name__}", None, None,
                         message_ru="выражение должно быть строкой")
-    cacheable = "@" not in text
+    cacheable = variables is None and "@" not in text
     if cacheable:
         hit = _CACHE.get(text)
         if hit is not None:

@@ -113,11 +113,15 @@ def node_text(node, locale: str) -> str:
     return s
 
 
-def verdict_text(check, locale: str) -> str:
+def verdict_text(check, locale: str, with_margin: bool = True) -> str:
+    """"pass (margin +2)" / "fail (short by 1)"; the margin only for >= and > checks (for a
+    contest or an equality it means nothing to a player)."""
+    word = w("pass" if check.passed else "fail", locale)
+    if not with_margin or check.op not in (">=", ">"):
+        return word
     if check.passed:
-        return f"{w('pass', locale)} ({w('margin', locale)} {check.margin:+d})"
-    return f"{w('fail', locale)} ({w('short', locale)} {abs(check.margin)})" if check.op in (">=", ">") \
-        else w("fail", locale)
+        return f"{word} ({w('margin', locale)} {check.margin:+d})"
+    return f"{word} ({w('short', locale)} {abs(check.margin)})"
 
 
 def render_text(r: RollResult, locale: str = "en") -> str:
@@ -127,14 +131,18 @@ def render_text(r: RollResult, locale: str = "en") -> str:
             lines.append(f"{w('total', locale)}: {r.total}")
         return "\n".join(lines)
     body = node_text(r.tree, locale) if r.tree is not None else r.expression
-    if isinstance(r.tree, WordNode) and r.check is None and r.successes is None:
+    if not r.show_total:
+        s = body
+    elif isinstance(r.tree, WordNode) and r.check is None and r.successes is None:
         s = body if body.rstrip().endswith(f"= {r.total}") else f"{body} = {r.total}"
     elif r.successes is not None and r.check is None:
         s = f"{body} = {count_noun(r.total, 'success', locale)}"
     else:
         s = f"{body} = {r.total}"
-    if r.check is not None:
+    if r.check is not None and r.show_total:
         s += f" {OP_SYMBOL.get(r.check.op, r.check.op)} {r.check.target} → {verdict_text(r.check, locale)}"
+    elif r.check is not None:
+        s += f" → {verdict_text(r.check, locale, with_margin=False)}"
     if r.notes:
         s += " (" + "; ".join(n.get(locale, n.get("en", "")) for n in r.notes) + ")"
     if r.comment:
@@ -237,19 +245,23 @@ def render_html(r: RollResult, locale: str = "en", css: bool = True) -> str:
         return (f'{head}<div class="tt-roll tt-roll-repeat"><ol>{rows}</ol>'
                 f'<div>{w("total", locale)}: <span class="tt-total">{r.total}</span></div></div>')
     body = node_html(r.tree, locale) if r.tree is not None else html.escape(r.expression)
-    if r.successes is not None and r.check is None:
+    if not r.show_total:
+        total = ""
+    elif r.successes is not None and r.check is None:
         total = f'<span class="tt-total">{html.escape(count_noun(r.total, "success", locale))}</span>'
     else:
         total = f'<span class="tt-total">{r.total}</span>'
     verdict = ""
     if r.check is not None:
         cls = "tt-pass" if r.check.passed else "tt-fail"
-        verdict = (f' {html.escape(OP_SYMBOL.get(r.check.op, r.check.op))} {r.check.target} → '
-                   f'<span class="{cls}">{html.escape(verdict_text(r.check, locale))}</span>')
+        shown = r.show_total
+        target = f' {html.escape(OP_SYMBOL.get(r.check.op, r.check.op))} {r.check.target}' if shown else ""
+        verdict = (f'{target} → <span class="{cls}">'
+                   f'{html.escape(verdict_text(r.check, locale, with_margin=shown))}</span>')
     notes = "".join(f'<div class="tt-note">{html.escape(n.get(locale, n.get("en", "")))}</div>' for n in r.notes)
     comment = f' <span class="tt-label"># {html.escape(r.comment)}</span>' if r.comment else ""
     return (f'{head}<div class="tt-roll" role="status" aria-label="{html.escape(render_text(r, locale))}">'
-            f'{body} = {total}{verdict}{comment}{notes}</div>')
+            f'{body}{" = " + total if total else ""}{verdict}{comment}{notes}</div>')
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from typing import Any, Iterator, Mapping, Sequence, Union
 Number = Union[int, Fraction]
 
 
-@dataclass
 class Die:
     """One physical die roll.
 
@@ -21,44 +20,62 @@ class Die:
     dropped     removed by keep/drop/unique
     rerolled    this roll was replaced by a reroll (struck through, not counted)
     exploded    this die triggered an explosion (another die follows it)
-    added_by    ``"explode"``, ``"compound"``, ``"penetrate"``, ``"reroll"`` (``ra``) or None
+    added_by    ``"explode"``, ``"penetrate"``, ``"reroll"`` or None
     success / failure / double   set by success counting
     crit        ``"success"`` / ``"failure"`` marks (display only) or None
     raw         the face before clamping (``min``/``max``) or penetration's -1
+    note        e.g. the parts of a compounded die (``"6+6+3"``)
     """
 
-    faces: Any
-    value: int
-    kept: bool = True
-    dropped: bool = False
-    rerolled: bool = False
-    exploded: bool = False
+    # defaults live on the class: a die only stores what differs (rolling stays cheap)
+    kept = True
+    dropped = False
+    rerolled = False
+    exploded = False
     added_by: str | None = None
-    success: bool = False
-    failure: bool = False
-    double: bool = False
+    success = False
+    failure = False
+    double = False
     crit: str | None = None
     raw: int | None = None
     note: str | None = None
+
+    def __init__(self, faces, value: int, *, raw: int | None = None, added_by: str | None = None,
+                 **flags):
+        self.faces = faces
+        self.value = value
+        if raw is not None:
+            self.raw = raw
+        if added_by is not None:
+            self.added_by = added_by
+        for k, v in flags.items():
+            setattr(self, k, v)
 
     @property
     def counted(self) -> bool:
         return self.kept and not self.dropped and not self.rerolled
 
+    def __repr__(self) -> str:
+        flags = [k for k in ("dropped", "rerolled", "exploded", "success", "failure", "double")
+                 if getattr(self, k)]
+        extra = f" {','.join(flags)}" if flags else ""
+        return f"<Die d{self.faces}={self.value}{extra}>"
+
 
 class Node:
     """Base of result-tree nodes. ``value`` is the node's number; ``label`` an optional tag."""
 
-    value: Number
-    label: str | None = None
+    __slots__ = ()
 
     def children(self) -> Sequence["Node"]:
         return ()
 
     def walk(self) -> Iterator["Node"]:
-        yield self
-        for c in self.children():
-            yield from c.walk()
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            yield n
+            stack.extend(reversed(n.children()))
 
     def dice(self) -> list[Die]:
         out: list[Die] = []
@@ -67,104 +84,143 @@ class Node:
         return out
 
 
-@dataclass
 class LiteralNode(Node):
-    value: Number
-    text: str = ""
-    label: str | None = None
+    __slots__ = ("value", "text", "label")
+
+    def __init__(self, value, text: str = "", label: str | None = None):
+        self.value = value
+        self.text = text
+        self.label = label
 
 
-@dataclass
 class DiceNode(Node):
     """A rolled dice term (``4d6kh3``, ``d%``, ``3dF``, ``d{1,2,4}``) with its modifiers.
 
     ``rolled`` lists every die in rolling order (including rerolled-away and dropped ones).
     ``successes`` is set when the term counts successes (its value is then the count).
+    Plain terms (no modifiers) keep only the faces and build their Die objects when asked.
     """
 
-    text: str
-    rolled: list[Die]
-    value: Number
-    successes: int | None = None
-    failures: int | None = None
-    label: str | None = None
-    notes: list[str] = field(default_factory=list)
+    __slots__ = ("text", "_rolled", "_faces", "_label_faces", "value", "successes", "failures",
+                 "label", "notes")
+
+    def __init__(self, text: str, rolled, value, successes=None, failures=None, label=None,
+                 notes=None, faces=None, label_faces=None):
+        self.text = text
+        self._rolled = rolled
+        self._faces = faces
+        self._label_faces = label_faces
+        self.value = value
+        self.successes = successes
+        self.failures = failures
+        self.label = label
+        self.notes = notes if notes is not None else []
+
+    @property
+    def rolled(self) -> list[Die]:
+        if self._rolled is None:
+            self._rolled = [Die(self._label_faces, v) for v in self._faces]
+            top = self._label_faces
+            if top == 20:
+                for d in self._rolled:
+                    if d.value == 20:
+                        d.crit = "success"
+                    elif d.value == 1:
+                        d.crit = "failure"
+        return self._rolled
+
+    @rolled.setter
+    def rolled(self, dice) -> None:
+        self._rolled = dice
 
 
-@dataclass
 class GroupNode(Node):
     """A group ``{a, b}`` / ``(a, b)``: members are sub-trees; ``kept[i]`` says whether member i
-    counts after keep/drop; ``success[i]`` marks counted members."""
+    counts after keep/drop; ``success[i]`` marks counted members. ``text`` is the modifiers."""
 
-    text: str
-    members: list[Node]
-    kept: list[bool]
-    value: Number
-    success: list[bool] = field(default_factory=list)
-    failure: list[bool] = field(default_factory=list)
-    successes: int | None = None
-    label: str | None = None
+    __slots__ = ("text", "members", "kept", "value", "success", "failure", "successes", "label")
+
+    def __init__(self, text, members, kept, value, success=None, failure=None, successes=None,
+                 label=None):
+        self.text = text
+        self.members = members
+        self.kept = kept
+        self.value = value
+        self.success = success or []
+        self.failure = failure or []
+        self.successes = successes
+        self.label = label
 
     def children(self):
         return self.members
 
 
-@dataclass
 class UnaryNode(Node):
-    op: str
-    operand: Node
-    value: Number
-    label: str | None = None
+    __slots__ = ("op", "operand", "value", "label")
+
+    def __init__(self, op, operand, value, label=None):
+        self.op = op
+        self.operand = operand
+        self.value = value
+        self.label = label
 
     def children(self):
         return (self.operand,)
 
 
-@dataclass
 class BinOpNode(Node):
-    op: str
-    left: Node
-    right: Node
-    value: Number
-    label: str | None = None
+    __slots__ = ("op", "left", "right", "value", "label")
+
+    def __init__(self, op, left, right, value, label=None):
+        self.op = op
+        self.left = left
+        self.right = right
+        self.value = value
+        self.label = label
 
     def children(self):
         return (self.left, self.right)
 
 
-@dataclass
 class FuncNode(Node):
-    name: str
-    args: list[Node]
-    value: Number
-    label: str | None = None
+    __slots__ = ("name", "args", "value", "label")
+
+    def __init__(self, name, args, value, label=None):
+        self.name = name
+        self.args = args
+        self.value = value
+        self.label = label
 
     def children(self):
         return self.args
 
 
-@dataclass
 class ParenNode(Node):
-    inner: Node
-    value: Number
-    label: str | None = None
+    __slots__ = ("inner", "value", "label")
+
+    def __init__(self, inner, value, label=None):
+        self.inner = inner
+        self.value = value
+        self.label = label
 
     def children(self):
         return (self.inner,)
 
 
-@dataclass
 class WordNode(Node):
     """A system word's roll (RET ``L5``...). ``breakdown`` is its own bilingual rendering;
     ``rolled`` its dice for the HTML view."""
 
-    word: str
-    text: str
-    rolled: list[Die]
-    value: Number
-    breakdown: Mapping[str, str] = field(default_factory=dict)
-    label: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("word", "text", "rolled", "value", "breakdown", "label", "details")
+
+    def __init__(self, word, text, rolled, value, breakdown=None, label=None, details=None):
+        self.word = word
+        self.text = text
+        self.rolled = rolled
+        self.value = value
+        self.breakdown = breakdown or {}
+        self.label = label
+        self.details = details or {}
 
 
 @dataclass
@@ -177,7 +233,6 @@ class Check:
     margin: int
 
 
-@dataclass
 class RollResult:
     """What ``roll()`` returns.
 
@@ -192,18 +247,36 @@ class RollResult:
     notes       bilingual notes (limits reached, rounding applied, dialect rules fired)
     """
 
-    expression: str
-    tree: Node | None
-    total: int
-    exact: Number = 0
+    results: list = ()
+    labels: list = ()
+    notes: list = ()
+    comment: str | None = None
+    seed: int | None = None
     successes: int | None = None
     check: Check | None = None
-    results: list["RollResult"] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    comment: str | None = None
-    notes: list[Mapping[str, str]] = field(default_factory=list)
-    seed: int | None = None
-    locale: str = "en"
+    show_total: bool = True
+
+    def __init__(self, expression: str, tree: Node | None, total: int, exact: Number = None, *,
+                 successes: int | None = None, check: Check | None = None, results=None,
+                 labels=None, comment: str | None = None, notes=None, seed: int | None = None,
+                 locale: str = "en"):
+        self.expression = expression
+        self.tree = tree
+        self.total = total
+        self.exact = total if exact is None else exact
+        if successes is not None:
+            self.successes = successes
+        if check is not None:
+            self.check = check
+        # fresh lists: callers (system words, the tray) may append notes or labels
+        self.results = list(results) if results else []
+        self.labels = list(labels) if labels else []
+        self.notes = list(notes) if notes else []
+        if comment is not None:
+            self.comment = comment
+        if seed is not None:
+            self.seed = seed
+        self.locale = locale
 
     @property
     def dice(self) -> list[Die]:
@@ -246,4 +319,5 @@ class RollResult:
         return result_json(self)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"application/vnd.tabletop.roll+json": self.to_json()}
+        return {"text/plain": self.text(), "text/html": self._repr_html_(),
+                "application/vnd.tabletop.roll+json": self.to_json()}

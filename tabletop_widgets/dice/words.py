@@ -13,7 +13,8 @@ comments (``# ...``) and the result rendering; the word parses and rolls the res
         examples=("L5", "L5+3 >= 8", "L3 luck 2", "L4 vs L3"),
     ))
 
-``parse(text, start, end)`` must parse ``text[start:end]`` (positions are absolute, so errors
+``parse(text, start, end)`` (or ``parse(text, start, end, variables=...)`` when it declares a
+``variables`` parameter: then it receives the caller's ``@name`` mapping, or None) must parse ``text[start:end]`` (positions are absolute, so errors
 point into the user's text) and return an object with
 
 * ``roll(rng: random.Random) -> RollResult`` — build the result with ``word_result(...)``;
@@ -59,10 +60,26 @@ def register_word(word: DiceWord) -> None:
     if not isinstance(word.pattern, re.Pattern):
         raise TypeError("DiceWord.pattern must be a compiled regular expression")
     _WORDS[word.name] = word
+    _forget_parses()
 
 
 def unregister_word(name: str) -> None:
-    _WORDS.pop(name, None)
+    if _WORDS.pop(name, None) is not None:
+        _forget_parses()
+
+
+def _forget_parses() -> None:
+    """Words change what text means: drop cached parses."""
+    from .parser import _CACHE
+    _CACHE.clear()
+
+
+def _wants_variables(parse) -> bool:
+    import inspect
+    try:
+        return "variables" in inspect.signature(parse).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _load_system_words() -> None:
@@ -79,6 +96,7 @@ def _load_system_words() -> None:
             continue
         for w in system.dice_words():
             _WORDS.setdefault(w.name, w)
+    _forget_parses()
 
 
 def registered_words() -> list[DiceWord]:
@@ -100,14 +118,18 @@ def match_word(text: str, pos: int) -> DiceWord | None:
 def word_result(expression: str, word: str, total: int, dice: Sequence[Die],
                 breakdown: Mapping[str, str], *, check: Check | None = None,
                 successes: int | None = None, notes: Sequence[Mapping[str, str]] = (),
-                details: Mapping[str, Any] | None = None) -> RollResult:
+                details: Mapping[str, Any] | None = None, show_total: bool = True) -> RollResult:
     """Build the RollResult of a word roll. ``breakdown`` is the word's own bilingual one-line
     rendering of its dice (e.g. ``"L5: d10 [10!] → d12 [7] = 17"``); the engine appends the
-    total, the check verdict and the notes."""
+    total, the check verdict and the notes. ``show_total=False`` when the total means nothing
+    to a player (RET's fail: the breakdown says it all); ``total`` is still set for code."""
     node = WordNode(word=word, text=expression, rolled=list(dice), value=total,
                     breakdown=dict(breakdown), details=dict(details or {}))
-    return RollResult(expression=expression, tree=node, total=int(total), exact=total,
-                      successes=successes, check=check, notes=list(notes))
+    result = RollResult(expression, node, int(total), total, successes=successes, check=check,
+                        notes=list(notes))
+    if not show_total:
+        result.show_total = False
+    return result
 
 
 def check_from(total: int, op: str, target: int) -> Check:

@@ -1,0 +1,73 @@
+# tabletop-widgets: `make play` (serve the dashboards), `make test` (all tests), `make bench`.
+#
+# Everything installs into ./.venv; a stamp file per extra means pip runs again only when
+# pyproject.toml changes (or the venv is new). pip may warn about missing local index
+# directories from the machine's pip config: harmless.
+
+PYTHON3     ?= python3
+VENV        ?= .venv
+PY          := $(VENV)/bin/python
+PORT        ?= 8866
+HOST        ?= 127.0.0.1
+TABLETOP_DB ?= $(HOME)/.local/share/tabletop-widgets/table.db
+PYTEST_ARGS ?=
+CHROMIUM    ?= /usr/bin/chromium
+
+export TABLETOP_DB
+
+.PHONY: play test bench chromium screenshots clean-venv
+
+$(PY):
+	$(PYTHON3) -m venv $(VENV)
+
+# one stamp per extra, rebuilt when pyproject.toml (or the venv itself) is newer
+$(VENV)/.stamp-voila: pyproject.toml | $(PY)
+	$(PY) -m pip install -e '.[voila]'
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(PY)
+	$(PY) -m pip install -e '.[test]'
+	touch $@
+
+play: $(VENV)/.stamp-voila
+	@mkdir -p "$(dir $(TABLETOP_DB))"
+	@echo ""
+	@echo "  Dice page:  http://$(HOST):$(PORT)/voila/render/dice.ipynb"
+	@echo "  All pages:  http://$(HOST):$(PORT)/"
+	@echo "  (table store: $(TABLETOP_DB); stop with Ctrl-C)"
+	@echo ""
+	$(PY) -m voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
+
+# Debian's chromium for the browser tests: installed when missing and we are root (as in CI).
+# Elsewhere the browser tests skip with the reason (and fail when CI is set).
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  : ; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing Debian chromium for the browser tests"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-dejavu-core; \
+	else \
+	  echo "note: $(CHROMIUM) not found and not root: browser tests (tests/ui) will skip"; \
+	fi
+
+test: $(VENV)/.stamp-test chromium
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.stamp-test
+	@if [ -f bench/run.py ]; then \
+	  $(PY) bench/run.py; \
+	else \
+	  found=0; \
+	  for f in bench/*.py; do \
+	    [ -f "$$f" ] || continue; found=1; \
+	    echo "== $$f"; $(PY) "$$f" || exit $$?; \
+	  done; \
+	  [ $$found = 1 ] || echo "no benchmarks in bench/"; \
+	fi
+
+# refresh docs/screenshots/*.png from the browser tests
+screenshots: $(VENV)/.stamp-test chromium
+	TT_SCREENSHOTS=1 $(PY) -m pytest tests/ui -q
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,227 @@
+"""A compiled fast path for the most common rolls.
+
+For expressions built only from numbers, plain dice, dice with one keep/drop, a success count or
+a plain explosion, groups of those with one keep/drop, ``+ - * //``, signs and parentheses, the
+parse tree is compiled once into closures that compute just the value and record every face drawn.
+The full result tree (per-die flags, rendering) is built only when someone looks at it, by
+replaying the recorded faces through the ordinary evaluator, so both paths agree by construction
+(a property test checks that they do). Anything unusual (a limit reached, a division by zero)
+abandons the fast path and re-runs the ordinary evaluator on the same faces, so results, notes
+and errors are exactly the ordinary ones.
+"""
+from __future__ import annotations
+
+from . import limits
+from .diceast import BinOp, Dice, Expression, Group, Num, Paren, Unary
+
+
+class Fallback(Exception):
+    """The fast path declines: re-run the ordinary evaluator on the recorded faces."""
+
+
+class ReplayRNG:
+    """Feeds recorded ``randrange`` results back, then continues with the real rng."""
+
+    __slots__ = ("rec", "i", "rng")
+
+    def __init__(self, rec, rng=None):
+        self.rec = rec
+        self.i = 0
+        self.rng = rng
+
+    def randrange(self, n):
+        i = self.i
+        if i < len(self.rec):
+            self.i = i + 1
+            return self.rec[i]
+        if self.rng is None:
+            raise AssertionError("replay ran past the recorded faces")
+        v = self.rng.randrange(n)
+        self.rec.append(v)
+        self.i += 1
+        return v
+
+
+def compile_expression(expr: Expression):
+    """``fn(randrange, rec) -> value`` for the root, or None when the fast path does not apply."""
+    if expr.word is not None or expr.repeat != 1:
+        return None
+    root = _compile(expr.root)
+    if root is None:
+        return None
+    if expr.check_op is None:
+        return root, None
+    target = _compile(expr.check_target)
+    if target is None:
+        return None
+    return root, target
+
+
+def _compile(node):
+    t = type(node)
+    if t is Num:
+        v = node.value
+        return lambda rr, rec: v
+    if t is Paren:
+        return _compile(node.inner)
+    if t is Unary:
+        inner = _compile(node.operand)
+        if inner is None:
+            return None
+        if node.op == "-":
+            return lambda rr, rec: -inner(rr, rec)
+        return inner
+    if t is BinOp:
+        if node.op not in ("+", "-", "*", "//"):
+            return None
+        a, b = _compile(node.left), _compile(node.right)
+        if a is None or b is None:
+            return None
+        op = node.op
+        if op == "+":
+            return lambda rr, rec: a(rr, rec) + b(rr, rec)
+        if op == "-":
+            return lambda rr, rec: a(rr, rec) - b(rr, rec)
+        if op == "*":
+            return lambda rr, rec: a(rr, rec) * b(rr, rec)
+
+        def floordiv(rr, rec):
+            x = a(rr, rec)
+            y = b(rr, rec)
+            if y == 0:
+                raise Fallback
+            return x // y
+        return floordiv
+    if t is Dice:
+        return _compile_dice(node)
+    if t is Group:
+        return _compile_group(node)
+    return None
+
+
+def _compile_dice(node: Dice):
+    if not isinstance(node.count, int) or node.faces.computed is not None:
+        return None
+    n = node.count
+    values = node.faces.values
+    sides = node.faces.sides
+    mods = node.mods
+    if values is not None:
+        if mods:
+            return None
+        fv = values
+        k = len(fv)
+
+        def custom(rr, rec):
+            idx = [rr(k) for _ in range(n)]
+            rec.extend(idx)
+            return sum(fv[i] for i in idx)
+        return custom
+    if not mods:
+        if n == 1:
+            def one(rr, rec):
+                v = rr(sides)
+                rec.append(v)
+                return v + 1
+            return one
+
+        def plain(rr, rec):
+            idx = [rr(sides) for _ in range(n)]
+            rec.extend(idx)
+            return sum(idx) + n
+        return plain
+    if len(mods) != 1:
+        return None
+    m = mods[0]
+    if m.kind == "keep":
+        keep = max(0, m.n or 0)
+        variant = m.variant
+        if variant == "kh":
+            lo, hi = max(n - keep, 0), n
+        elif variant == "kl":
+            lo, hi = 0, min(keep, n)
+        elif variant == "dh":
+            lo, hi = 0, max(n - keep, 0)
+        else:  # dl
+            lo, hi = min(keep, n), n
+        count = hi - lo
+
+        def keepdrop(rr, rec):
+            idx = [rr(sides) for _ in range(n)]
+            rec.extend(idx)
+            idx.sort()
+            return sum(idx[lo:hi]) + count
+        return keepdrop
+    if m.kind == "success" and isinstance(m.cp.value, int):
+        test = _tester(m.cp.op, m.cp.value - 1)  # compare on 0-based faces
+
+        def counting(rr, rec):
+            idx = [rr(sides) for _ in range(n)]
+            rec.extend(idx)
+            return sum(1 for i in idx if test(i))
+        return counting
+    if m.kind == "explode" and m.variant == "explode" and (m.cp is None or isinstance(m.cp.value, int)):
+        test = _tester("=", sides - 1) if m.cp is None else _tester(m.cp.op, m.cp.value - 1)
+        cap = min(m.n if m.n is not None else limits.MAX_EXPLOSIONS, limits.MAX_EXPLOSIONS)
+
+        def explode(rr, rec):
+            idx = [rr(sides) for _ in range(n)]
+            rec.extend(idx)
+            total = sum(idx) + n
+            for i in idx:
+                k = 0
+                while test(i) and k < cap:
+                    i = rr(sides)
+                    rec.append(i)
+                    total += i + 1
+                    k += 1
+                if k == limits.MAX_EXPLOSIONS:
+                    raise Fallback  # the ordinary path adds the note about the limit
+            if len(rec) > limits.MAX_DICE:
+                raise Fallback
+            return total
+        return explode
+    return None
+
+
+def _compile_group(node: Group):
+    if len(node.members) < 2:
+        return None
+    members = [_compile(m) for m in node.members]
+    if any(m is None for m in members):
+        return None
+    if not node.mods:
+        return lambda rr, rec: sum(m(rr, rec) for m in members)
+    if len(node.mods) != 1 or node.mods[0].kind != "keep":
+        return None
+    m = node.mods[0]
+    k = len(members)
+    keep = max(0, m.n or 0)
+    variant = m.variant
+    if variant == "kh":
+        lo, hi = max(k - keep, 0), k
+    elif variant == "kl":
+        lo, hi = 0, min(keep, k)
+    elif variant == "dh":
+        lo, hi = 0, max(k - keep, 0)
+    else:
+        lo, hi = min(keep, k), k
+
+    def group(rr, rec):
+        vals = sorted(f(rr, rec) for f in members)
+        return sum(vals[lo:hi])
+    return group
+
+
+def _tester(op: str, t: int):
+    if op == "=":
+        return lambda v: v == t
+    if op == "!=":
+        return lambda v: v != t
+    if op == ">":
+        return lambda v: v > t
+    if op == ">=":
+        return lambda v: v >= t
+    if op == "<":
+        return lambda v: v < t
+    return lambda v: v <= t

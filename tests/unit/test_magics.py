@@ -1,0 +1,97 @@
+"""%roll and %%roll through IPython's test shell (globalipapp), rich output via the formatter."""
+import pytest
+from IPython.core.error import UsageError
+from IPython.testing.globalipapp import start_ipython
+
+from tabletop_widgets.dice import RollResult
+
+
+@pytest.fixture(scope="module")
+def ip():
+    shell = start_ipython()
+    shell.run_line_magic("load_ext", "tabletop_widgets")
+    return shell
+
+
+def test_line_magic_returns_rich_result(ip):
+    r = ip.run_line_magic("roll", "--seed 7 4d6kh3")
+    assert isinstance(r, RollResult) and 3 <= r.total <= 18
+    data, _ = ip.display_formatter.format(r)
+    assert {"text/plain", "text/html", "application/vnd.tabletop.roll+json"} <= set(data)
+    assert "tt-die" in data["text/html"] and "4d6kh3 [" in data["text/plain"]
+    assert data["application/vnd.tabletop.roll+json"]["total"] == r.total
+
+
+def test_seed_reproduces(ip):
+    a = ip.run_line_magic("roll", "--seed 11 10d10>=6")
+    b = ip.run_line_magic("roll", "--seed 11 10d10>=6")
+    assert str(a) == str(b)
+
+
+def test_negative_dice_after_expression_not_eaten_by_argparse(ip):
+    r = ip.run_line_magic("roll", "--seed 1 1d20 -1d4")
+    assert r.expression == "1d20 -1d4"
+    r = ip.run_line_magic("roll", "-1d4+10")
+    assert 6 <= r.total <= 9
+
+
+def test_no_variable_expansion(ip):
+    ip.user_ns["x"] = 99
+    r = ip.run_line_magic("roll", "{3,5}kh1")
+    assert r.total == 5
+    r = ip.run_cell("%roll {3,5}kh1 + {x}")
+    assert not r.success  # {x} is not expanded to 99: it is a (bad) group of an unknown word
+
+
+def test_repeat_flag(ip):
+    r = ip.run_line_magic("roll", "-n 6 --seed 3 4d6kh3")
+    assert len(r.results) == 6
+
+
+def test_quotes_are_stripped(ip):
+    assert ip.run_line_magic("roll", '"2d1+1"').total == 3
+
+
+def test_locale_ru(ip):
+    r = ip.run_line_magic("roll", "--locale ru --seed 2 6d10>=6")
+    data, _ = ip.display_formatter.format(r)
+    assert any(w in data["text/plain"] for w in ("успех", "успеха", "успехов"))
+
+
+def test_error_is_short_with_caret_no_traceback(ip, capsys):
+    res = ip.run_cell("%roll 2x6")
+    assert not res.success and type(res.error_in_exec) is UsageError
+    msg = str(res.error_in_exec)
+    assert msg.splitlines()[0] == "2x6" and msg.splitlines()[1] == " ^"
+    assert res.error_in_exec.dice_error.position == 1
+    err = capsys.readouterr()
+    assert "Traceback" not in err.out + err.err
+
+
+def test_bad_flags(ip):
+    for line in ["-n", "-n x 1d6", "-n 0 1d6", "--locale fr 1d6", "--nope 1d6", ""]:
+        res = ip.run_cell(f"%roll {line}")
+        assert not res.success and type(res.error_in_exec) is UsageError, line
+
+
+def test_cell_magic_rolls_each_line_with_labels(ip):
+    c = ip.run_cell_magic("roll", "--seed 4", "attack: 1d20+5\ndamage: 2d6+3\n\n# a comment line\n4d6kh3")
+    assert [label for label, _ in c.rows] == ["attack", "damage", "4d6kh3"]
+    assert 6 <= c[0].total <= 25 and 5 <= c[1].total <= 15
+    data, _ = ip.display_formatter.format(c)
+    assert "attack" in data["text/html"] and "attack: 1d20" in data["text/plain"]
+
+
+def test_cell_magic_error_names_the_line(ip):
+    res = ip.run_cell("%%roll\n1d20\n2d")
+    assert not res.success and str(res.error_in_exec).startswith("line 2: 2d")
+
+
+def test_cell_magic_rejects_expression_on_first_line(ip):
+    res = ip.run_cell("%%roll 1d20\n2d6")
+    assert not res.success
+
+
+def test_display_hook_runs(ip, capsys):
+    res = ip.run_cell("%roll --seed 5 1d1+1")
+    assert res.success and res.result.total == 2
