@@ -1,0 +1,215 @@
+"""Р.Э.Т. — «Разум, Эмоции, Тело» (R.E.T. — Mind, Emotions, Body): the ``ret`` rules system.
+
+    from tabletop_systems.ret import Character, SYSTEM
+    c = Character(attention=5, intuition=3, physique=4)
+    SYSTEM.chance(c, "attention", difficulty=8, luck=2)
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from traitlets import Bool
+
+from tabletop_widgets.core import (CheckResult, ConditionSpec, DamageOutcome, Effect, GameSystem,
+                                   InitiativeOrder, OptionSpec, Problem, T)
+
+from . import checks as _checks
+from . import combat as _combat
+from . import data as _data
+from . import rules as _rules
+from .checks import Divider, apply_divider, contest
+from .level import LevelRoll, chance_at_least, die_label, level_die, level_roll, roll_outcomes
+from .model import Character
+from .sheet import SHEET
+from .words import make_word
+
+__all__ = ["Character", "SYSTEM", "RetSystem", "Divider", "LevelRoll", "level_roll", "level_die",
+           "die_label", "roll_outcomes", "chance_at_least", "apply_divider", "contest"]
+
+
+class RetSystem(GameSystem):
+    """The R.E.T. rules as a GameSystem (spec ``rules/ret.md``)."""
+
+    slug = "ret"
+    title = T("R.E.T. — Mind, Emotions, Body", "Р.Э.Т. — Разум, Эмоции, Тело")
+    Character = Character
+    sheet = SHEET
+    default_rules = dict(_rules.DEFAULT_RULES)
+
+    # -- data -----------------------------------------------------------------------------------
+    def data(self, table: str) -> list[dict[str, Any]]:
+        try:
+            return _data.table(table)
+        except KeyError:
+            raise KeyError(f"ret: no data table {table!r}") from None
+
+    def data_tables(self) -> list[str]:
+        return _data.table_names()
+
+    # -- checks ---------------------------------------------------------------------------------
+    def checks(self, character) -> list:
+        return _checks.catalogue(character)
+
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
+                   **options: Any) -> CheckResult:
+        return _checks.roll(character, check_id, options, self.rules, rng)
+
+    def check_distribution(self, character, check_id: str, **options: Any):
+        return _checks.distribution(character, check_id, options, self.rules)
+
+    def outcome_distribution(self, character, check_id: str, **options: Any) -> dict[str, Fraction]:
+        """P of each of the five outcomes (passed with success ... critically failed)."""
+        return _checks.outcome_distribution(character, check_id, options, self.rules)
+
+    def contest(self, attacker: LevelRoll | None, defender: LevelRoll | None) -> str:
+        """``"attacker"`` or ``"defender"`` (ties to the defender, L502)."""
+        return contest(attacker, defender, self.rules)
+
+    def contest_chance(self, attacker: Mapping[str, Any], defender: Mapping[str, Any] | None) -> Fraction:
+        return _checks.contest_chance(attacker, defender, self.rules)
+
+    def level_roll(self, level: int, *, rng: random.Random | None = None, **kw) -> LevelRoll:
+        return level_roll(level, rng=rng, rules=self.rules, **kw)
+
+    def divide(self, total: int | None, divider: Any, *, fail: bool = False, on_fail: str | None = None) -> int:
+        """The divider (spec §5.7): ``max(0, total) // D + base``."""
+        return apply_divider(total, _checks.resolve_divider(divider), fail=fail,
+                             on_fail=on_fail or self.rules["divider_on_fail"])
+
+    def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
+        """Luck never below 0 (L355) and may exceed max; Health/Sanity gains capped at max
+        (L327, L343), losses may go negative."""
+        changes: dict[str, tuple[Any, Any]] = {}
+        for e in effects:
+            old = getattr(character, e.trait)
+            if isinstance(character.traits()[e.trait], Bool):
+                new = e.delta > 0
+            elif e.trait == "luck":
+                new = max(0, old + e.delta)
+            elif e.trait in ("health", "sanity"):
+                mx = getattr(character, f"{e.trait}_max")
+                new = old + e.delta
+                if e.delta > 0:
+                    new = max(old, min(mx, new))
+                elif new < 0 and new < old:
+                    setattr(character, f"stabilised_{e.trait}", False)     # A19
+            else:
+                new = old + e.delta
+            setattr(character, e.trait, new)
+            first = changes.get(e.trait, (old, None))[0]
+            changes[e.trait] = (first, getattr(character, e.trait))
+        return changes
+
+    def apply_result(self, character, result: CheckResult) -> dict[str, tuple[Any, Any]]:
+        """Apply a check's effects and state changes (stabilised flags, conditions gained or
+        removed, ultimates marked used)."""
+        changes = self.apply_effects(character, result.effects)
+        det = result.details
+        for k, v in (det.get("set") or {}).items():
+            changes[k] = (getattr(character, k), v)
+            setattr(character, k, v)
+        conds = list(character.conditions)
+        for cid in det.get("add_conditions") or []:
+            if cid != "dead" and not any(x.get("id") == cid for x in conds):
+                conds.append({"id": cid, "source": result.check_id})
+        removed = set(det.get("remove_conditions") or [])
+        conds = [x for x in conds if x.get("id") not in removed]
+        if conds != list(character.conditions):
+            changes["conditions"] = (list(character.conditions), conds)
+            character.conditions = conds
+        if det.get("use_token"):
+            tokens = [t for t in character.tokens if t.get("name") != det["use_token"] or t.get("persistent_uses")]
+            changes["tokens"] = (list(character.tokens), tokens)
+            character.tokens = tokens
+        if det.get("set_ability_used"):
+            abilities = [dict(a) for a in character.abilities]
+            for a in abilities:
+                if a.get("name") == det["set_ability_used"]:
+                    a["used"] = True
+            character.abilities = abilities
+        return changes
+
+    # -- creation and advancement -----------------------------------------------------------------
+    def validate(self, character) -> list[Problem]:
+        return _rules.validate(character, self.rules)
+
+    def cost(self, level_from: int, level_to: int, scheme: str | None = None) -> int:
+        return _rules.cost(level_from, level_to, scheme or self.rules["costing"], self.rules)
+
+    def raise_parameter(self, character, param: str, **kw) -> dict:
+        return _rules.raise_parameter(character, param, self.rules, **kw)
+
+    def raise_ability(self, character, name: str, **kw) -> dict:
+        return _rules.raise_ability(character, name, self.rules, **kw)
+
+    def convert_ability(self, character, name: str, new_name: str, **kw) -> dict:
+        return _rules.convert_ability(character, name, new_name, self.rules, **kw)
+
+    def convert_flaw(self, character, name: str, new_name: str, base_param: str, **kw) -> dict:
+        return _rules.convert_flaw(character, name, new_name, base_param, self.rules, **kw)
+
+    def gain_ability(self, character, name: str, kind: str, base_param: str, **kw) -> dict:
+        return _rules.gain_ability(character, name, kind, base_param, self.rules, **kw)
+
+    def start_game_session(self, character) -> dict:
+        return _rules.start_game_session(character)
+
+    # -- dice words ---------------------------------------------------------------------------------
+    def dice_words(self) -> list:
+        return [make_word(self.rules)]
+
+    # -- combat -----------------------------------------------------------------------------------
+    def health(self, character) -> tuple[int, int]:
+        return character.health, character.health_max
+
+    def is_defeated(self, character) -> bool:
+        """Dead, in coma, unconscious or doomed; a mook at 0 Health (L1739). Negative Health
+        alone is not defeat: survival rolls decide (L574)."""
+        if character.dead or any(character.has_condition(x) for x in ("coma", "unconscious", "doom")):
+            return True
+        return character.is_npc and character.npc_tier == "mook" and character.health <= 0
+
+    def conditions(self) -> list[ConditionSpec]:
+        out = []
+        for r in _data.table("conditions"):
+            out.append(ConditionSpec(
+                id=r["id"], label=T(r["en"], r["ru"]), effect=T(r["effect_en"], r["effect_ru"]),
+                duration=r.get("duration"), unit=r.get("unit", "turns" if r.get("duration") else "until_removed"),
+                ticks_at=r.get("ticks_at", "start"), stacks=bool(r.get("stacks", False)),
+                data={k: v for k, v in r.items() if k not in ("id", "en", "ru", "effect_en", "effect_ru")}))
+        return out
+
+    def roll_initiative(self, combatants: Mapping[str, Any], *, rng: random.Random | None = None,
+                        **options: Any) -> InitiativeOrder:
+        """Options: ``luck`` {id: declared Luck}, ``pcs`` (ids of player characters; default: every
+        non-NPC), ``sides`` {id: "allies"/"opponents"} with ``group_mode=True`` for block order."""
+        return _combat.roll_initiative(combatants, rng=rng, rules=self.rules, luck=options.get("luck"),
+                                       pcs=options.get("pcs"), sides=options.get("sides"),
+                                       group_mode=bool(options.get("group_mode")))
+
+    def damage_options(self, character) -> list[OptionSpec]:
+        return [
+            OptionSpec("location", T("Hit location", "Куда попали"), "choice", "body", choices=(
+                ("body", T("Body", "Тело")), ("head", T("Head (×2 Health, ×1 Sanity)", "Голова (×2 Здоровья, ×1 Рассудка)")),
+                ("arms", T("Arms", "Руки")), ("legs", T("Legs", "Ноги")))),
+            OptionSpec("dual_wield", T("Two weapons (×2)", "Два оружия (×2)"), "bool", False),
+            OptionSpec("armour_applies", T("Armour applies", "Броня защищает"), "bool", True,
+                       help=T("off for powers that ignore armour", "выкл. для сил, игнорирующих броню")),
+            OptionSpec("sanity", T("Sanity harm (mental)", "Урон Рассудку"), "bool", False),
+        ]
+
+    def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
+        loc = options.pop("location", "body")
+        return _combat.apply_damage(character, amount, self.rules, location=loc,
+                                    head=options.pop("head", loc == "head"), **options)
+
+    def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
+        return _combat.apply_healing(character, amount, self.rules, **options)
+
+    def tick_conditions(self, character, at: str = "start") -> DamageOutcome:
+        return _combat.tick_conditions(character, self.rules, at=at)
+
+
+SYSTEM = RetSystem()

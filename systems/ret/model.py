@@ -1,0 +1,429 @@
+"""The RET character model (spec §3): the 12 stored leaves, the derived tree and indicators,
+resources, abilities, flaws, equipment — a pure traitlets model (no widgets)."""
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+from traitlets import Bool, Dict, Int, List, Unicode
+
+from tabletop_widgets.core import CharacterModel, Problem, T
+
+from .params import PARAMS, TIER1, TIER2, TIER3, TREE, ancestors, label
+
+ABILITY_KINDS = ("skill", "talent", "ultimate")
+FLAW_SEVERITIES = {"light": 12, "moderate": 15, "severe": 20}      # L1668-1670
+NPC_TIERS = ("mook", "regular", "important", "boss")
+TEMP_ARMOUR_KINDS = ("skin", "shield")
+ARMOUR_LOCATIONS = ("body", "head", "arms", "legs")
+WEAPON_KINDS = ("melee", "ranged", "thrown")
+ITEM_KINDS = ("single_use", "multi_use", "resource", "functional_active", "functional_passive")
+PC_MAX_LEVEL = 7            # L285: level 8 is for the GM's strongest creatures
+ABILITY_MAX_LEVEL = 7       # L410, L422
+
+
+class OptInt(Int):
+    """An Int that may be None. (``CharacterModel.check_dict`` calls ``trait.validate`` directly,
+    which skips traitlets' own ``allow_none`` handling, so None is accepted here.)"""
+
+    def validate(self, obj, value):
+        if value is None:
+            return None
+        return super().validate(obj, value)
+
+
+def _param(default: int = 3):
+    return Int(default, min=0, max=8, help="tier-III parameter level (0..7 PC, 0..8 NPC)").tag(persist=True)
+
+
+def _derived(help_text: str):
+    return Int(0, help=help_text).tag(derived=True)
+
+
+class Character(CharacterModel):
+    """An RET character. Only the 12 tier-III parameters are inputs; tiers II/I and the
+    indicators are derived (spec §3.1, §3.3). NPCs may override any node (spec §3.8)."""
+
+    SYSTEM = "ret"
+    SCHEMA = 1
+
+    # -- identity (spec §4.1, §10.1) -------------------------------------------------------------
+    name = Unicode("", help="character name").tag(persist=True)
+    player = Unicode("").tag(persist=True)
+    concept = Unicode("").tag(persist=True)
+    gender = Unicode("").tag(persist=True)
+    age = Unicode("").tag(persist=True)
+    height = Unicode("").tag(persist=True)
+    weight = Unicode("").tag(persist=True)
+    appearance = Unicode("").tag(persist=True)
+    avatar = Unicode("", help="image URL or path").tag(persist=True)
+    theme_music = Unicode("").tag(persist=True)
+    backstory = Unicode("", help="квента").tag(persist=True)
+    world = Unicode("").tag(persist=True)
+    notes = Unicode("").tag(persist=True)
+
+    is_npc = Bool(False).tag(persist=True)
+    npc_tier = Unicode("regular", help="mook / regular / important / boss (L1735-1740)").tag(persist=True)
+    #: NPC node overrides {node: level}; descendants inherit unless overridden (spec §3.8, A47)
+    overrides = Dict(help="NPC overrides of any tree node").tag(persist=True)
+
+    # -- tier III: the 12 inputs (spec §3.1) ------------------------------------------------------
+    education = _param()
+    wits = _param()
+    attention = _param()
+    intuition = _param()
+    inspiration = _param()
+    charisma = _param()
+    composure = _param()
+    leadership = _param()
+    physique = _param()
+    endurance = _param()
+    fine_motor = _param()
+    body_control = _param()
+
+    # -- tiers II and I (derived, floor of the average of the two children, L49-52) ----------------
+    intellect = _derived("(Education + Wits) // 2")
+    perception = _derived("(Attention + Intuition) // 2")
+    empathy = _derived("(Inspiration + Charisma) // 2")
+    will = _derived("(Composure + Leadership) // 2")
+    strength = _derived("(Physique + Endurance) // 2")
+    agility = _derived("(Fine Motor + Body Control) // 2")
+    mind = _derived("(Intellect + Perception) // 2")
+    emotions = _derived("(Empathy + Will) // 2")
+    body = _derived("(Strength + Agility) // 2")
+
+    # -- indicators (spec §3.3) -------------------------------------------------------------------
+    level = _derived("(Mind + Emotions + Body) // 3 (L371)")
+    health_max = _derived("2 × Body (L323)")
+    sanity_max = _derived("Mind + Emotions (L338)")
+    luck_max = _derived("2 × Level (L362) or the GM's value")
+    strike_power = _derived("Strength // 2 (L379)")
+    speed = _derived("= Agility (L387)")
+
+    # -- resources (None = start at the maximum) ---------------------------------------------------
+    health = OptInt(None, allow_none=True, help="current Health; may be negative").tag(persist=True)
+    sanity = OptInt(None, allow_none=True, help="current Sanity; may be negative").tag(persist=True)
+    luck = OptInt(None, allow_none=True, min=0, help="current Luck; >= 0, may exceed max").tag(persist=True)
+    luck_max_override = OptInt(None, allow_none=True, min=0, help="GM-set Luck maximum (A51)").tag(persist=True)
+    temp_armour = Int(0, min=0, help="temporary armour pool (L1417-1427)").tag(persist=True)
+    temp_armour_kind = Unicode("skin", help="skin (after armour) / shield (before armour)").tag(persist=True)
+    temp_armour_expiry = Unicode("").tag(persist=True)
+    stabilised_health = Bool(False).tag(persist=True)
+    stabilised_sanity = Bool(False).tag(persist=True)
+    dead = Bool(False).tag(persist=True)
+    aim_bonus = Int(0, min=0).tag(persist=True)
+    cover_bonus = Int(0, min=0).tag(persist=True)
+    cover_shield_only = Bool(False, help="cover bonus from a shield: parry only (L1002)").tag(persist=True)
+
+    # -- development points (spec §7.1) -----------------------------------------------------------
+    dp = Int(0, min=0, help="common pool (recommended costing)").tag(persist=True)
+    dp_params = Int(0, min=0, help="parameter pool (simplified costing)").tag(persist=True)
+    dp_abilities = Int(0, min=0, help="ability pool (simplified costing)").tag(persist=True)
+    dp_log = List(help="spend log: {target, from, to, cost, pool}").tag(persist=True)
+
+    # -- lists ----------------------------------------------------------------------------------
+    abilities = List(help="skills, talents, ultimates (spec §3.4)").tag(persist=True)
+    flaws = List(help="flaws (spec §3.5)").tag(persist=True)
+    weapons = List().tag(persist=True)
+    armour = List().tag(persist=True)
+    items = List().tag(persist=True)
+    money = Unicode("").tag(persist=True)
+    conditions = List(help="active conditions {id, duration, magnitude, source, notes}").tag(persist=True)
+    tokens = List(help="tokens {name, kind flat/die_level, amount, applies_to, condition}").tag(persist=True)
+
+    # ---------------------------------------------------------------------------------------------
+    def __init__(self, **values: Any):
+        self._prev_max: dict[str, int] = {}
+        super().__init__(**values)
+
+    # -- derivation -----------------------------------------------------------------------------
+    @staticmethod
+    def compute_tree(values: Mapping[str, Any]) -> dict[str, int]:
+        """Effective levels of all 21 nodes from tier-III values and NPC overrides."""
+        over = {k: int(v) for k, v in (values.get("overrides") or {}).items() if k in PARAMS}
+        v: dict[str, int] = {}
+        for leaf in TIER3:
+            if leaf in over:
+                v[leaf] = over[leaf]
+                continue
+            inherited = next((over[a] for a in ancestors(leaf) if a in over), None)
+            v[leaf] = inherited if inherited is not None else int(values.get(leaf, 3))
+        for node in TIER2 + TIER1:                     # tier II before tier I (L49-52)
+            a, b = TREE[node]
+            v[node] = over[node] if node in over else (v[a] + v[b]) // 2
+        return v
+
+    @staticmethod
+    def compute_indicators(tree: Mapping[str, int], luck_max_override: int | None = None) -> dict[str, int]:
+        level = (tree["mind"] + tree["emotions"] + tree["body"]) // 3        # L371
+        return {
+            "level": level,
+            "health_max": 2 * tree["body"],                                 # L323
+            "sanity_max": tree["mind"] + tree["emotions"],                  # L338
+            "luck_max": 2 * level if luck_max_override is None else luck_max_override,   # L362, A51
+            "strike_power": tree["strength"] // 2,                          # L379
+            "speed": tree["agility"],                                        # L387
+        }
+
+    def _derive(self) -> None:
+        values = {n: getattr(self, n) for n in TIER3}
+        values["overrides"] = self.overrides
+        tree = self.compute_tree(values)
+        for node in TIER2 + TIER1:
+            setattr(self, node, tree[node])
+        for k, val in self.compute_indicators(tree, self.luck_max_override).items():
+            setattr(self, k, val)
+        # current resources: start at max; follow a changed max (A40); never above max (L327, L343)
+        for cur, mx in (("health", "health_max"), ("sanity", "sanity_max")):
+            new_max = getattr(self, mx)
+            old_max = self._prev_max.get(mx)
+            value = getattr(self, cur)
+            if value is None:
+                value = new_max
+            elif old_max is not None and new_max > old_max:
+                value = min(new_max, value + (new_max - old_max))
+            setattr(self, cur, min(value, new_max))
+            self._prev_max[mx] = new_max
+        if self.luck is None:
+            # NPCs have no Luck unless the GM gives them some (A38)
+            self.luck = 0 if self.is_npc else self.luck_max
+
+    # -- lookups --------------------------------------------------------------------------------
+    def value(self, node: str) -> int:
+        """Effective level of any of the 21 parameters (NPC overrides included)."""
+        if node in TIER3:
+            values = {n: getattr(self, n) for n in TIER3}
+            values["overrides"] = self.overrides
+            return self.compute_tree(values)[node]
+        if node in PARAMS:
+            return getattr(self, node)
+        raise KeyError(node)
+
+    def ability(self, name: str) -> dict | None:
+        for a in self.abilities:
+            if a.get("name") == name or a.get("id") == name:
+                return a
+        return None
+
+    def has_condition(self, cid: str) -> bool:
+        return any(c.get("id") == cid for c in self.conditions)
+
+    def update(self, **values: Any) -> None:
+        """All-or-nothing update; lowering a maximum clamps the current value (A40)."""
+        if any(k in values for k in TIER3 + ["overrides", "luck_max_override"]):
+            merged = {n: getattr(self, n) for n in self.persisted_traits()}
+            merged.update(values)
+            try:
+                ind = self.compute_indicators(self.compute_tree(merged), merged.get("luck_max_override"))
+            except (TypeError, ValueError):
+                ind = None
+            if ind is not None:
+                for cur, mx in (("health", "health_max"), ("sanity", "sanity_max")):
+                    if cur not in values and getattr(self, cur) is not None and getattr(self, cur) > ind[mx]:
+                        values[cur] = ind[mx]
+        super().update(**values)
+
+    # -- hard limits on raw values (spec §4.3 shape errors V1, V2, V8, V9, V10, V16) -------------
+    @classmethod
+    def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
+        problems: list[Problem] = []
+        npc = bool(values.get("is_npc"))
+        cap = 8 if npc else PC_MAX_LEVEL
+        for leaf in TIER3:
+            v = values.get(leaf)
+            if not isinstance(v, int) or isinstance(v, bool):
+                problems.append(Problem("param_missing", T(
+                    f"Parameter {label(leaf)['en']} is missing or not a whole number.",
+                    f"Параметр {label(leaf)['ru']} не задан или не целое число."), field=leaf))
+            elif not 0 <= v <= cap:
+                problems.append(Problem("param_range", T(
+                    f"{label(leaf)['en']} = {v}: player characters can have levels 0–7 (level 8 is "
+                    f"reserved for the GM's strongest creatures).",
+                    f"{label(leaf)['ru']} = {v}: у персонажей игроков уровни 0–7 (8-й уровень — только "
+                    f"для сильнейших существ мастера)."), field=leaf))
+        if values.get("npc_tier", "regular") not in NPC_TIERS:
+            problems.append(Problem("bad_npc_tier", T(
+                f"NPC tier must be one of {', '.join(NPC_TIERS)}",
+                f"категория NPC должна быть одной из: {', '.join(NPC_TIERS)}"), field="npc_tier"))
+        over = values.get("overrides") or {}
+        for k, v in over.items():
+            if k not in PARAMS or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 8:
+                problems.append(Problem("bad_override", T(
+                    f"override {k!r}={v!r}: expected a parameter id and a level 0..8",
+                    f"переопределение {k!r}={v!r}: ожидались параметр и уровень 0..8"), field="overrides"))
+        if over and not npc:
+            problems.append(Problem("override_pc", T(
+                "only NPCs may override tree nodes", "переопределять узлы дерева можно только NPC"),
+                field="overrides"))
+        if values.get("temp_armour_kind", "skin") not in TEMP_ARMOUR_KINDS:
+            problems.append(Problem("bad_temp_armour_kind", T(
+                "temporary armour kind must be skin or shield",
+                "вид временной брони: skin (кожа) или shield (щит)"), field="temp_armour_kind"))
+        problems += _check_abilities(values.get("abilities") or [])
+        problems += _check_flaws(values.get("flaws") or [])
+        problems += _check_list(values, "weapons", {"name": str, "damage": int})
+        problems += _check_armour(values.get("armour") or [])
+        problems += _check_list(values, "items", {"name": str})
+        problems += _check_list(values, "conditions", {"id": str})
+        problems += _check_list(values, "tokens", {"name": str})
+        # V16: current Health / Sanity not above maximum
+        if not any(p.field in TIER3 or p.field == "overrides" for p in problems):
+            try:
+                ind = cls.compute_indicators(cls.compute_tree(values), values.get("luck_max_override"))
+            except (TypeError, ValueError):
+                ind = None
+            if ind:
+                for cur, mx, en, ru in (("health", "health_max", "Health", "Здоровье"),
+                                        ("sanity", "sanity_max", "Sanity", "Рассудок")):
+                    v = values.get(cur)
+                    if v is not None and v > ind[mx]:
+                        problems.append(Problem(f"{cur}_above_max", T(
+                            f"{en} cannot exceed its maximum ({ind[mx]}).",
+                            f"{ru} не может превышать максимум ({ind[mx]})."), field=cur))
+        return problems
+
+
+def _bad(field: str, code: str, en: str, ru: str) -> Problem:
+    return Problem(code, T(en, ru), field=field)
+
+
+def _check_list(values: Mapping[str, Any], key: str, shape: Mapping[str, type]) -> list[Problem]:
+    out = []
+    for i, item in enumerate(values.get(key) or []):
+        if not isinstance(item, Mapping):
+            out.append(_bad(key, "bad_item", f"{key}[{i}] must be a mapping",
+                            f"{key}[{i}] должен быть словарём"))
+            continue
+        for k, typ in shape.items():
+            v = item.get(k)
+            if not isinstance(v, typ) or isinstance(v, bool) or (typ is str and not v.strip()):
+                out.append(_bad(key, "bad_item", f"{key}[{i}].{k} must be a {typ.__name__}",
+                                f"{key}[{i}].{k}: ожидается {typ.__name__}"))
+    return out
+
+
+def _check_abilities(abilities: list) -> list[Problem]:
+    out: list[Problem] = []
+    seen: set[str] = set()
+    talents = {a.get("name") for a in abilities if isinstance(a, Mapping) and a.get("kind") == "talent"}
+    for i, a in enumerate(abilities):
+        if not isinstance(a, Mapping):
+            out.append(_bad("abilities", "bad_item", f"abilities[{i}] must be a mapping",
+                            f"abilities[{i}] должен быть словарём"))
+            continue
+        name = a.get("name")
+        if not isinstance(name, str) or not name.strip():
+            out.append(_bad("abilities", "ability_name", f"abilities[{i}] needs a name",
+                            f"у способности {i} нет названия"))
+            name = f"#{i}"
+        elif name in seen:                                                       # V10
+            out.append(_bad("abilities", "ability_duplicate", f"Two abilities are named {name}.",
+                            f"Две способности называются «{name}»."))
+        seen.add(name)
+        kind = a.get("kind")
+        if kind not in ABILITY_KINDS:
+            out.append(_bad("abilities", "ability_kind", f"{name}: kind must be skill, talent or ultimate",
+                            f"{name}: вид — навык (skill), талант (talent) или ультимативная (ultimate)"))
+        if kind == "ultimate":
+            if a.get("parent_talent") not in talents:
+                out.append(_bad("abilities", "ultimate_parent",
+                                f"Ultimate {name} must name one of your talents as its parent talent.",
+                                f"Ультимативная способность «{name}» должна ссылаться на ваш талант."))
+        elif a.get("base_param") not in PARAMS:                                  # V8
+            out.append(_bad("abilities", "ability_base",
+                            f"Skill {name} has no base parameter; the GM assigns one (e.g. Fine Motor "
+                            f"for Lockpicking).",
+                            f"У способности «{name}» нет основы; её назначает мастер (например, Мелкая "
+                            f"моторика для взлома)."))
+        lv = a.get("level")
+        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= ABILITY_MAX_LEVEL:   # V9
+            out.append(_bad("abilities", "ability_level", f"{name}: level {lv} is outside 1–7.",
+                            f"{name}: уровень {lv} вне диапазона 1–7."))
+        sc = a.get("sanity_cost", 0)
+        if not isinstance(sc, int) or isinstance(sc, bool) or sc < 0:
+            out.append(_bad("abilities", "ability_sanity_cost", f"{name}: Sanity cost must be a whole number >= 0",
+                            f"{name}: цена в Рассудке — целое число >= 0"))
+        div = a.get("divider")
+        if isinstance(div, str) and div.strip():
+            try:
+                d_, _, b_ = div.replace("(", "").replace(")", "").partition("+")
+                div = [int(d_), int(b_ or 0)]
+            except ValueError:
+                div = "bad"
+        elif isinstance(div, str):
+            div = None
+        if div is not None and not (isinstance(div, (list, tuple)) and len(div) == 2
+                                    and all(isinstance(x, int) for x in div) and div[0] >= 1 and div[1] >= 0):
+            out.append(_bad("abilities", "ability_divider", f"{name}: divider must be [D >= 1, base >= 0]",
+                            f"{name}: делитель — [D >= 1, основа >= 0]"))
+    return out
+
+
+def _check_flaws(flaws: list) -> list[Problem]:
+    out: list[Problem] = []
+    for i, f in enumerate(flaws):
+        if not isinstance(f, Mapping):
+            out.append(_bad("flaws", "bad_item", f"flaws[{i}] must be a mapping", f"flaws[{i}] должен быть словарём"))
+            continue
+        name = f.get("name") or f"#{i}"
+        if f.get("severity") not in FLAW_SEVERITIES:
+            out.append(_bad("flaws", "flaw_severity", f"{name}: severity must be light, moderate or severe",
+                            f"{name}: сила — лёгкий, средний или сильный"))
+        if f.get("base_param", "composure") not in PARAMS:
+            out.append(_bad("flaws", "flaw_base", f"{name}: unknown base parameter", f"{name}: неизвестная основа"))
+        lv = f.get("level", 1)
+        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= 7:     # A35: cap 7
+            out.append(_bad("flaws", "flaw_level", f"{name}: flaw level {lv} is outside 1–7.",
+                            f"{name}: уровень недостатка {lv} вне 1–7."))
+        st = f.get("strength")
+        if st is not None and (not isinstance(st, int) or isinstance(st, bool)):
+            out.append(_bad("flaws", "flaw_strength", f"{name}: strength must be a whole number",
+                            f"{name}: сила недостатка — целое число"))
+    return out
+
+
+def _check_armour(pieces: list) -> list[Problem]:
+    out: list[Problem] = []
+    for i, p in enumerate(pieces):
+        if not isinstance(p, Mapping):
+            out.append(_bad("armour", "bad_item", f"armour[{i}] must be a mapping", f"armour[{i}] должен быть словарём"))
+            continue
+        for k in ("defence", "durability"):
+            v = p.get(k)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                out.append(_bad("armour", "armour_value", f"armour[{i}].{k} must be a whole number >= 0",
+                                f"armour[{i}].{k}: целое число >= 0"))
+        locs = armour_locations(p)
+        if locs is None or any(l not in ARMOUR_LOCATIONS for l in locs):
+            out.append(_bad("armour", "armour_locations",
+                            f"armour[{i}].locations must be among {', '.join(ARMOUR_LOCATIONS)}",
+                            f"armour[{i}].locations: из {', '.join(ARMOUR_LOCATIONS)}"))
+    return out
+
+
+def armour_locations(piece: Mapping[str, Any]) -> list[str] | None:
+    """The locations an armour piece covers: a list, or a comma-separated text from the sheet."""
+    locs = piece.get("locations", ["body"])
+    if isinstance(locs, str):
+        return [x.strip() for x in locs.split(",") if x.strip()] or ["body"]
+    if isinstance(locs, (list, tuple)):
+        return list(locs)
+    return None
+
+
+def ability_divider(a: Mapping[str, Any]) -> tuple[int, int] | None:
+    """An ability's fixed divider (L642) as (D, base), from ``[4, 2]`` or ``"4+2"``."""
+    div = a.get("divider")
+    if div is None or (isinstance(div, str) and not div.strip()):
+        return None
+    if isinstance(div, str):
+        d_, _, b_ = div.replace("(", "").replace(")", "").partition("+")
+        return int(d_), int(b_ or 0)
+    return int(div[0]), int(div[1])
+
+
+def new_ability(name: str, kind: str, base_param: str | None, level: int, **extra: Any) -> dict:
+    a = {"name": name, "kind": kind, "base_param": base_param, "level": level,
+         "is_superpower": False, "sanity_cost": 0, "divider": None, "notes": ""}
+    a.update(copy.deepcopy(extra))
+    return a

@@ -1,0 +1,309 @@
+"""The RET roll word for ``%roll`` (spec §5.15): ``L`` followed by a level digit.
+
+Grammar (spaces are free between parts)::
+
+    expr    := side [ ">=" target ] [ divider ]
+             | side "vs" side [ "x" N ]
+    side    := "L" level { "+" n ["[" name "]"] | "-" n ["[" name "]"] | "luck" n | "dl" ("+"|"-") n }
+    target  := integer | difficulty preset (trivial, low, medium, elevated, high, very_high,
+               extreme, impossible)
+    divider := "//" D [ "+" base ] | "/" preset (strict, normal, generous)
+
+Examples: ``L5``, ``L0``, ``L5+3 >= 8``, ``L5 >= medium``, ``L3 luck 2``, ``L3+3 luck 2``,
+``L5 dl-1``, ``L3+3 vs L4``, ``L4 vs L3 x2``, ``L6+3 // 4+2``, ``L6 /normal``,
+``L3 +3[skill] +2[luck]`` (a bonus labelled ``luck`` is declared Luck: burnt on a fail).
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping
+
+from tabletop_widgets.core import T
+from tabletop_widgets.dice import DiceError, DiceWord, Distribution
+from tabletop_widgets.dice.results import Check
+
+from .checks import (FAIL_KEY, Divider, _score_dist, apply_divider, contest, divider_presets,
+                     level_dice, resolve_difficulty, roll_result_for)
+from .level import MAX_LEVEL, level_roll, roll_outcomes
+
+PATTERN = re.compile(r"L\d")
+MAX_DEFENCES = 10
+MAX_NUMBER = 10_000
+
+
+@dataclass
+class Side:
+    level: int
+    bonus: int = 0
+    luck: int = 0
+    shift: int = 0
+    bonuses: list = field(default_factory=list)
+    text: str = ""
+
+    def kwargs(self) -> dict:
+        return {"level": self.level, "bonus": self.bonus, "luck": self.luck, "shift": self.shift}
+
+
+class _Parser:
+    def __init__(self, text: str, start: int, end: int):
+        self.text, self.pos, self.end = text, start, end
+
+    def error(self, en: str, ru: str, pos: int | None = None):
+        raise DiceError(en, self.pos if pos is None else pos, self.text, message_ru=ru)
+
+    def ws(self):
+        while self.pos < self.end and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self, s: str) -> bool:
+        self.ws()
+        return self.text.startswith(s, self.pos) and self.pos + len(s) <= self.end
+
+    def peek_word(self, w: str) -> bool:
+        self.ws()
+        m = re.compile(rf"{w}(?![A-Za-z_])", re.I).match(self.text, self.pos, self.end)
+        return m is not None
+
+    def eat(self, s: str) -> bool:
+        if self.peek(s):
+            self.pos += len(s)
+            return True
+        return False
+
+    def number(self, what_en: str, what_ru: str) -> int:
+        self.ws()
+        m = re.compile(r"\d+").match(self.text, self.pos, self.end)
+        if not m:
+            self.error(f"expected {what_en} (a whole number)", f"ожидалось {what_ru} (целое число)")
+        v = int(m.group())
+        if v > MAX_NUMBER:
+            self.error(f"{what_en} is too large (at most {MAX_NUMBER})", f"{what_ru}: слишком много (максимум {MAX_NUMBER})")
+        self.pos = m.end()
+        return v
+
+    def name(self) -> str | None:
+        self.ws()
+        m = re.compile(r"[A-Za-zА-Яа-яЁё_][A-Za-zА-Яа-яЁё_ ]*?(?=\s*(?:$|//|/|>=|≥|\+|-|vs\b|x\d|\[|\]))",
+                       re.I).match(self.text, self.pos, self.end)
+        if not m:
+            return None
+        self.pos = m.end()
+        return m.group().strip()
+
+    def side(self) -> Side:
+        self.ws()
+        begin = self.pos
+        if not (self.text.startswith("L", self.pos) or self.text.startswith("l", self.pos)):
+            self.error("expected a level roll like L5", "ожидался бросок уровня вида L5")
+        self.pos += 1
+        m = re.compile(r"\d+").match(self.text, self.pos, self.end)
+        if not m:
+            self.error("expected a level 0..8 after L", "после L ожидался уровень 0..8")
+        lv = int(m.group())
+        if lv > MAX_LEVEL:
+            self.error(f"level {lv} is out of range: levels are 0..8", f"уровень {lv} вне диапазона 0..8")
+        self.pos = m.end()
+        side = Side(level=lv)
+        while True:
+            self.ws()
+            if self.pos >= self.end:
+                break
+            ch = self.text[self.pos]
+            if ch in "+-" and not self.text.startswith("->", self.pos):
+                sign = 1 if ch == "+" else -1
+                self.pos += 1
+                n = self.number("a bonus", "бонус")
+                tag = None
+                if self.eat("["):
+                    tag_start = self.pos
+                    close = self.text.find("]", self.pos, self.end)
+                    if close < 0:
+                        self.error("missing ] after the bonus name", "нет ] после названия бонуса", tag_start - 1)
+                    tag = self.text[tag_start:close].strip()
+                    self.pos = close + 1
+                if tag and tag.lower() in ("luck", "удача"):
+                    if sign < 0:
+                        self.error("Luck cannot be negative", "Удача не может быть отрицательной")
+                    side.luck += n
+                else:
+                    side.bonus += sign * n
+                    side.bonuses.append((tag or "bonus", sign * n))
+                continue
+            if self.peek_word("luck") or self.peek_word("удача"):
+                self.pos += 4 if self.text[self.pos] in "lL" else 5
+                side.luck += self.number("the Luck declared", "заявленная Удача")
+                continue
+            if self.peek("dl"):
+                self.pos += 2
+                self.ws()
+                if self.pos < self.end and self.text[self.pos] in "+-":
+                    sign = 1 if self.text[self.pos] == "+" else -1
+                    self.pos += 1
+                else:
+                    self.error("expected + or - after dl (a die-level shift)", "после dl ожидался + или -")
+                side.shift += sign * self.number("a die-level shift", "сдвиг уровня куба")
+                continue
+            break
+        side.text = self.text[begin:self.pos].strip()
+        return side
+
+
+def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression":
+    end = len(text) if end is None else end
+    p = _Parser(text, start, end)
+    first = p.side()
+    expr = LevelExpression(text=text[start:end].strip(), attacker=first)
+    if p.peek_word("vs"):
+        p.pos += 2
+        expr.defender = p.side()
+        if p.peek_word("x") or (p.peek("x") and p.text[p.pos + 1:p.pos + 2].isdigit()):
+            p.pos += 1
+            npos = p.pos
+            n = p.number("the number of defences", "число защит")
+            if not 1 <= n <= MAX_DEFENCES:
+                p.error(f"between 1 and {MAX_DEFENCES} defences", f"от 1 до {MAX_DEFENCES} защит", npos)
+            expr.defences = n
+    else:
+        if p.eat(">=") or p.eat("≥"):
+            p.ws()
+            tpos = p.pos
+            neg = p.eat("-")
+            p.ws()
+            if p.pos < p.end and p.text[p.pos].isdigit():
+                expr.target = (-1 if neg else 1) * p.number("a difficulty", "сложность")
+            else:
+                name = p.name()
+                if not name:
+                    p.error("expected a difficulty: a number or a preset such as medium",
+                            "ожидалась сложность: число или название, например medium", tpos)
+                try:
+                    expr.target = resolve_difficulty(name)
+                except Exception:
+                    p.error(f"unknown difficulty {name!r}", f"неизвестная сложность {name!r}", tpos)
+        if p.eat("//"):
+            p.ws()
+            dpos = p.pos
+            d = p.number("the divider", "делитель")
+            if d < 1:
+                p.error("the divider must be at least 1", "делитель должен быть не меньше 1", dpos)
+            base = p.number("the divider base", "основа делителя") if p.eat("+") else 0
+            expr.divider = Divider(d, base)
+        elif p.eat("/"):
+            ppos = p.pos
+            name = (p.name() or "").lower()
+            presets = divider_presets()
+            if name not in presets:
+                p.error("expected a divider preset: strict, normal or generous",
+                        "ожидался делитель: strict, normal или generous", ppos)
+            expr.divider = presets[name]
+    p.ws()
+    if p.pos < p.end:
+        p.error(f"unexpected {p.text[p.pos:p.end]!r}", f"неожиданное {p.text[p.pos:p.end]!r}")
+    return expr
+
+
+@dataclass
+class LevelExpression:
+    text: str
+    attacker: Side
+    defender: Side | None = None
+    defences: int = 1
+    target: int | None = None
+    divider: Divider | None = None
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def _roll_side(self, side: Side, rng):
+        return level_roll(side.level, bonus=side.bonus, luck=side.luck, shift=side.shift, rng=rng,
+                          rules=self.rules, bonuses=side.bonuses)
+
+    def roll(self, rng: random.Random | None = None):
+        rng = rng if rng is not None else random.Random()
+        att = self._roll_side(self.attacker, rng)
+        if self.defender is not None:
+            defs = [self._roll_side(self.defender, rng) for _ in range(self.defences)]
+            won = [contest(att, d, self.rules) == "attacker" for d in defs]
+            dtotal = defs[0].total if not defs[0].fail else 0
+            check = Check(op="vs", target=int(dtotal), passed=any(won),
+                          margin=(att.total or 0) - int(dtotal))
+            vs = "; ".join(d.breakdown()["en"] for d in defs)
+            vs_ru = "; ".join(d.breakdown()["ru"] for d in defs)
+            note = T(f"attacker wins {sum(won)} of {len(won)}" if len(won) > 1 else
+                     ("attacker wins" if won[0] else "defender wins (ties go to the defender)"),
+                     f"атакующий выигрывает {sum(won)} из {len(won)}" if len(won) > 1 else
+                     ("побеждает атакующий" if won[0] else "побеждает защитник (ничья — защитнику)"))
+            extra = [die for d in defs for die in level_dice(d)]
+            return roll_result_for(
+                att, self.text, check=check, notes=[note], extra_dice=extra,
+                breakdown=T(f"{att.breakdown(False)['en']} vs {vs}", f"{att.breakdown(False)['ru']} против {vs_ru}"),
+                successes=sum(won) if self.defences > 1 else None, show_total=False,
+                extra_details={"defences": [{"total": d.total, "fail": d.fail, "fail_degree": d.fail_degree}
+                                            for d in defs], "won": won, "hits": sum(won)})
+        check = None
+        if self.target is not None:
+            total = att.total if att.total is not None else 0
+            check = Check(op=">=", target=self.target, passed=(not att.fail) and total >= self.target,
+                          margin=total - self.target)
+        if self.divider is None:
+            return roll_result_for(att, self.text, check=check)
+        value = apply_divider(att.total, self.divider, fail=att.fail,
+                              on_fail=self.rules.get("divider_on_fail", "zero"))
+        return roll_result_for(
+            att, self.text, total=value, extra_details={"divider": str(self.divider), "level_total": att.total},
+            breakdown=T(f"{att.breakdown()['en']} → // {self.divider.d} + {self.divider.base}",
+                        f"{att.breakdown()['ru']} → // {self.divider.d} + {self.divider.base}"))
+
+    def distribution(self) -> Distribution:
+        a_out, cut = roll_outcomes(rules=self.rules, **self.attacker.kwargs())
+        if self.defender is not None:
+            d_out, dcut = roll_outcomes(rules=self.rules, **self.defender.kwargs())
+            a, d = _score_dist(a_out), _score_dist(d_out)
+            can_hit = self.rules.get("double_fail_attack_can_hit", True)
+            pmf: dict[int, Fraction] = {}
+            for ka, pa in a.items():
+                q = sum((pd for kd, pd in d.items()
+                         if ((can_hit and ka[1] > kd[1]) if (ka[0] == 0 and kd[0] == 0) else ka > kd)),
+                        Fraction(0))
+                # hits ~ Binomial(defences, q) given the attack outcome
+                from math import comb
+                for h in range(self.defences + 1):
+                    pmf[h] = pmf.get(h, 0) + pa * comb(self.defences, h) * q ** h * (1 - q) ** (self.defences - h)
+            p_pass = 1 - pmf.get(0, Fraction(0))
+            return Distribution(pmf, p_pass=p_pass, expression=self.text, outcome="hits")
+        if self.divider is not None:
+            on_fail = self.rules.get("divider_on_fail", "zero")
+            pmf = {}
+            for o, q in a_out.items():
+                v = apply_divider(None if o[0] == "fail" else o[1], self.divider, fail=o[0] == "fail", on_fail=on_fail)
+                pmf[v] = pmf.get(v, 0) + q
+            return Distribution(pmf, truncated_mass=cut, expression=self.text, outcome="divided")
+        pmf = {}
+        for o, q in a_out.items():
+            k = FAIL_KEY if o[0] == "fail" else o[1]
+            pmf[k] = pmf.get(k, 0) + q
+        p_pass = None
+        if self.target is not None:
+            p_pass = sum((q for o, q in a_out.items() if o[0] == "ok" and o[1] >= self.target), Fraction(0))
+        return Distribution(pmf, truncated_mass=cut, p_pass=p_pass, expression=self.text, outcome="total",
+                            notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")])
+
+
+def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
+    rules = dict(rules or {})
+
+    def _parse(text: str, start: int, end: int) -> LevelExpression:
+        expr = parse(text, start, end)
+        expr.rules = rules
+        return expr
+
+    return DiceWord(
+        name="L", system="ret", pattern=PATTERN, parse=_parse,
+        help=T("RET level roll: L<level>[+mod] [luck N] [dl±N] [>= difficulty] [// D+base | /preset] "
+               "or L<level> vs L<level> [xN]",
+               "Бросок уровня Р.Э.Т.: L<уровень>[+бонус] [luck N] [dl±N] [>= сложность] [// D+основа | "
+               "/пресет] или L<уровень> vs L<уровень> [xN]"),
+        examples=("L5", "L0", "L5+3 >= 8", "L5 >= medium", "L3 luck 2", "L3+3 luck 2", "L5 dl-1",
+                  "L3+3 vs L4", "L4 vs L3 x2", "L6+3 // 4+2", "L6 /normal", "L3 +3[skill] +2[luck]"),
+    )
