@@ -1,0 +1,342 @@
+"""Seasons combat and harm (spec §6, §7.2-7.4, §7.6): initiative with roll-offs, attacks,
+damage and Pain, quick fights, threats, healing, conditions and objects. Pure functions over
+Character models; operations that change a character say so and refuse illegal moves with
+``RuleError`` before changing anything."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from tabletop_widgets.core import (ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll,
+                                   RuleError, T)
+
+from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
+
+# -----------------------------------------------------------------------------------------------
+# Health (L93, L707-709, L720-725)
+# -----------------------------------------------------------------------------------------------
+STATES = {
+    "unhurt": T("unhurt", "невредим"),
+    "wounded": T("wounded", "ранен"),
+    "pain": T("in pain (-3 to all checks)", "боль (-3 ко всем проверкам)"),
+    "pain_suppressed": T("wounded, pain suppressed", "ранен, боль подавлена"),
+    "out": T("out of the story", "выбыл из сюжета"),
+}
+
+ZERO_HEALTH = {
+    "storyteller_choice": T("out of the story: the Storyteller decides what it means (L722)",
+                            "выбыл из сюжета: Рассказчик решает, что это значит (L722)"),
+    "death": T("out of the story: dead", "выбыл из сюжета: погиб"),
+    "incapacitated": T("out of the story: bedridden by injuries", "выбыл из сюжета: прикован к постели"),
+    "captured": T("out of the story: captured", "выбыл из сюжета: в плену"),
+}
+
+
+def health(c) -> tuple[int, int]:
+    return c.health_remaining, c.health_max
+
+
+def health_state_id(c) -> str:
+    if c.is_out:
+        return "out"
+    if c.in_pain:
+        return "pain_suppressed" if c.pain_suppressed else "pain"
+    return "wounded" if c.damage else "unhurt"
+
+
+def health_state(c) -> dict[str, str]:
+    return dict(STATES[health_state_id(c)])
+
+
+def _snapshot(c, names: Sequence[str]) -> dict[str, Any]:
+    return {n: getattr(c, n) for n in names}
+
+
+_TRACKED = ("damage", "pain_suppressed", "pain_failed_this_scene", "damaged_this_scene",
+            "first_aid_used_this_scene")
+
+
+def _changes(before: Mapping[str, Any], c) -> dict[str, tuple[Any, Any]]:
+    return {n: (v, getattr(c, n)) for n, v in before.items() if getattr(c, n) != v}
+
+
+def _outcome(c, before, notes, rules, **details) -> DamageOutcome:
+    notes = list(notes)
+    if c.is_out:
+        notes.append(ZERO_HEALTH[rules["zero_health_outcome"]])
+    return DamageOutcome(changes=_changes(before, c), notes=notes, defeated=c.is_out,
+                         state=health_state(c), details={"health": health(c), **details})
+
+
+def apply_damage(c, amount: int, rules: Mapping[str, Any]) -> DamageOutcome:
+    """Fill ``amount`` health levels (L93). Clamped at Health (§11 #27); new damage ends Pain
+    suppression and allows a new attempt (L708, §11 #7); it opens first aid for this scene but
+    never re-opens it after an attempt (L723-724, §11 #9)."""
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        raise ValueError(f"damage must be a whole number >= 0, not {amount!r}")
+    before = _snapshot(c, _TRACKED)
+    notes = []
+    if amount == 0:
+        return _outcome(c, before, [T("no damage", "урона нет")], rules)
+    new = min(c.health_max, c.damage + amount)
+    if c.damage + amount > c.health_max:
+        notes.append(T("damage beyond Health is lost (clamped)", "урон сверх здоровья не учитывается"))
+    c.update(damage=new, pain_suppressed=False, pain_failed_this_scene=False, damaged_this_scene=True)
+    if c.in_pain and not before["damage"] * 2 >= c.health_max:
+        notes.append(T("Pain: -3 to all checks (L708)", "Боль: -3 ко всем проверкам (L708)"))
+    return _outcome(c, before, notes, rules, amount=amount)
+
+
+def apply_healing(c, amount: int, rules: Mapping[str, Any], source: str = "other") -> DamageOutcome:
+    """Remove ``amount`` levels of damage, never below 0 (spec §7.2). Pain ends by itself when the
+    damage drops below half (L708). ``source`` is only reported (rest / first_aid / treatment)."""
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        raise ValueError(f"healing must be a whole number >= 0, not {amount!r}")
+    before = _snapshot(c, _TRACKED)
+    c.update(damage=max(0, c.damage - amount))
+    notes = []
+    if before["damage"] * 2 >= c.health_max and not c.in_pain:
+        notes.append(T("Pain ends", "Боль проходит"))
+    return _outcome(c, before, notes, rules, amount=amount, source=source)
+
+
+def is_defeated(c) -> bool:
+    return bool(c.is_out)
+
+
+# -----------------------------------------------------------------------------------------------
+# Initiative (L727-731): Intelligence + Wits + Resolve, ties broken by 1d10 roll-offs
+# -----------------------------------------------------------------------------------------------
+MAX_ROLLOFF_ROUNDS = 50
+
+
+def _rolloff(ids: list[str], rng: random.Random, prefix: dict[str, tuple], notes: list, depth: int = 0) -> list[str]:
+    """Order tied ids by 1d10 (higher first); equal rolls roll again (L730). After
+    MAX_ROLLOFF_ROUNDS equal rounds (practically never) the given order stands, reported."""
+    if len(ids) <= 1:
+        return list(ids)
+    if depth >= MAX_ROLLOFF_ROUNDS:
+        notes.append(T(f"roll-off undecided after {depth} rounds: {', '.join(ids)} keep their listed order",
+                       f"переброс не решён за {depth} раундов: {', '.join(ids)} в порядке списка"))
+        return list(ids)
+    rolls = {i: rng.randint(1, 10) for i in ids}
+    for i in ids:
+        prefix[i] = prefix[i] + (rolls[i],)
+    notes.append(T("roll-off " + ", ".join(f"{i} {rolls[i]}" for i in ids),
+                   "переброс " + ", ".join(f"{i} {rolls[i]}" for i in ids)))
+    out: list[str] = []
+    for v in sorted(set(rolls.values()), reverse=True):
+        same = [i for i in ids if rolls[i] == v]
+        out += _rolloff(same, rng, prefix, notes, depth + 1)
+    return out
+
+
+def roll_initiative(combatants: Mapping[str, Any], rng: random.Random | None = None) -> InitiativeOrder:
+    """Descending static initiative (L731); ties decided by 1d10 roll-offs, re-rolled while equal
+    (L730). Tied groups are resolved from the highest initiative down, members in the given order,
+    so the result is deterministic given the rng."""
+    rng = rng if rng is not None else random.Random()
+    values = {cid: c.initiative for cid, c in combatants.items()}
+    keys: dict[str, tuple] = {cid: (v,) for cid, v in values.items()}
+    order: list[str] = []
+    tiebreaks: list[dict[str, str]] = []
+    for v in sorted(set(values.values()), reverse=True):
+        tied = [cid for cid in combatants if values[cid] == v]
+        if len(tied) > 1:
+            notes: list = []
+            group = _rolloff(tied, rng, keys, notes)
+            tiebreaks.append(T(f"initiative {v} tied ({', '.join(tied)}): " + "; ".join(n["en"] for n in notes)
+                               + f" → {', '.join(group)}",
+                               f"инициатива {v} равна ({', '.join(tied)}): " + "; ".join(n["ru"] for n in notes)
+                               + f" → {', '.join(group)}"))
+            order += group
+        else:
+            order += tied
+    rolls = {cid: InitiativeRoll(cid, keys[cid],
+                                 T(f"initiative {values[cid]}" + (f", roll-off {list(keys[cid][1:])}" if len(keys[cid]) > 1 else ""),
+                                   f"инициатива {values[cid]}" + (f", переброс {list(keys[cid][1:])}" if len(keys[cid]) > 1 else "")))
+             for cid in combatants}
+    return InitiativeOrder(order=order, rolls=rolls, tiebreaks=tiebreaks)
+
+
+def initiative_for_round(previous: InitiativeOrder, combatants: Mapping[str, Any], rules: Mapping[str, Any],
+                         rng: random.Random | None = None) -> InitiativeOrder:
+    """The order of a new round: the same order every round (L729, §11 #22 default), or fresh
+    roll-offs for ties when the GM option ``reroll_ties_each_round`` is on."""
+    if rules["reroll_ties_each_round"]:
+        return roll_initiative(combatants, rng)
+    return previous
+
+
+def insert_combatant(order: InitiativeOrder, combatants: Mapping[str, Any], new_id: str) -> InitiativeOrder:
+    """Insert a late joiner by initiative value, after everyone with the same value (the book is
+    silent, spec §6.2 default)."""
+    v = combatants[new_id].initiative
+    ids = [i for i in order.order if i != new_id]
+    pos = len(ids)
+    for k, cid in enumerate(ids):
+        if combatants[cid].initiative < v:
+            pos = k
+            break
+    ids.insert(pos, new_id)
+    rolls = dict(order.rolls)
+    rolls[new_id] = InitiativeRoll(new_id, (v,), T(f"initiative {v} (joined late)", f"инициатива {v} (присоединился)"))
+    return InitiativeOrder(order=ids, rolls=rolls, tiebreaks=list(order.tiebreaks) + [
+        T(f"{new_id} joined at place {pos + 1}", f"{new_id} вступил на место {pos + 1}")])
+
+
+# -----------------------------------------------------------------------------------------------
+# Round economy (L66, L83-86, L90, spec §6.3)
+# -----------------------------------------------------------------------------------------------
+@dataclass
+class RoundActions:
+    """What each combatant used this round: one normal action, distinct instant checks once each."""
+
+    rules: Mapping[str, Any]
+    normal_used: set = field(default_factory=set)
+    instants_used: dict = field(default_factory=dict)
+
+    def use_normal(self, cid: str) -> None:
+        if cid in self.normal_used:
+            raise RuleError("normal_used", T("only one normal action per round (L84, L90)",
+                                             "только одно обычное действие за раунд (L84, L90)"))
+        if not self.rules["instants_with_normal"] and self.instants_used.get(cid):
+            raise RuleError("instants_taken", T("instant actions were taken instead of the normal one (L66)",
+                                                "вместо обычного действия совершены мгновенные (L66)"))
+        self.normal_used.add(cid)
+
+    def use_instant(self, cid: str, check_id: str) -> None:
+        used = self.instants_used.setdefault(cid, set())
+        if check_id in used:
+            raise RuleError("instant_repeated", T("the same instant check only once per round (L83)",
+                                                  "одну и ту же мгновенную проверку — раз в раунд (L83)"))
+        if not self.rules["instants_with_normal"] and cid in self.normal_used:
+            raise RuleError("normal_taken", T("a normal action was taken this round (L66)",
+                                              "в этом раунде уже было обычное действие (L66)"))
+        used.add(check_id)
+
+    def check_duration(self, duration: str, check_id: str = "") -> None:
+        """Extended checks are not allowed in round time (L85-86)."""
+        if duration == "extended" and not (check_id in ("first_aid", "first_aid_skill")
+                                           and self.rules["first_aid_in_rounds"]):
+            raise RuleError("extended_in_rounds", T("extended checks only in dramatic time (L85-86)",
+                                                    "длительные проверки только в драматическом времени (L85-86)"))
+
+    def new_round(self) -> None:
+        self.normal_used.clear()
+        self.instants_used.clear()
+
+
+# -----------------------------------------------------------------------------------------------
+# Quick fights (L98-101)
+# -----------------------------------------------------------------------------------------------
+def quick_fight_takedowns(successes: int, primary_id: str, primary_pd: int,
+                          others: Mapping[str, int]) -> list[str]:
+    """Mooks taken out by one attack: the primary target on the first success, then one more per
+    further success among mooks whose PD is not above the primary's (L100). ``others`` lists
+    ``{id: PD}`` in the attacker's order of choice."""
+    if successes < 1:
+        return []
+    eligible = [mid for mid, pd in others.items() if mid != primary_id and pd <= primary_pd]
+    return [primary_id] + eligible[: successes - 1]
+
+
+# -----------------------------------------------------------------------------------------------
+# Objects (L790-826)
+# -----------------------------------------------------------------------------------------------
+def structure_max(size: int) -> int:
+    """Structure = 2 x Size (L792) for new objects; printed table values are kept as data (§11 #29)."""
+    return 2 * size
+
+
+def effective_durability(durability: int, armour_piercing: int = 0) -> int:
+    """AP lowers Durability, never below 0 (L825, §11 #12)."""
+    return max(0, durability - armour_piercing)
+
+
+def effective_armour(armour: int, armour_piercing: int = 0) -> int:
+    """AP also helps against a being's armour (L826): armour - AP, never below 0 (§11 #11)."""
+    return max(0, armour - armour_piercing)
+
+
+def damage_object(obj: Mapping[str, Any], amount: int) -> dict[str, Any]:
+    """A copy of ``obj`` with ``amount`` more Structure damage; ``destroyed`` when full (L792)."""
+    new = dict(obj)
+    smax = obj.get("structure_max") or obj.get("structure") or structure_max(obj["size"])
+    new["structure_damage"] = min(smax, obj.get("structure_damage", 0) + amount)
+    new["structure_left"] = smax - new["structure_damage"]
+    new["destroyed"] = new["structure_damage"] >= smax
+    return new
+
+
+def repair_object(obj: Mapping[str, Any], successes: int, rules: Mapping[str, Any]) -> dict[str, Any]:
+    """A successful repair restores all Structure (§11 #28 default) or ``successes`` levels."""
+    new = dict(obj)
+    if successes < 1:
+        return new
+    if rules["repair_restores"] == "all":
+        new["structure_damage"] = 0
+    else:
+        new["structure_damage"] = max(0, obj.get("structure_damage", 0) - successes)
+    new["destroyed"] = False
+    return new
+
+
+# -----------------------------------------------------------------------------------------------
+# Conditions (L684-716)
+# -----------------------------------------------------------------------------------------------
+_UNITS = {"day": "scene", "hour": "scene", "minute": "rounds", "damage": "until_removed"}
+
+
+def condition_catalogue() -> list[ConditionSpec]:
+    out = []
+    for r in load_table("conditions"):
+        attr, skill = CONDITION_CHECK[r["kind"]]
+        out.append(ConditionSpec(
+            id=r["id"], label=T(r["en"], r["ru"]),
+            effect=T(f"-3 to {r['applies_to_en']}", f"-3 на {r['applies_to_ru']}"),
+            duration=None, unit="until_removed", ticks_at="start", stacks=True,
+            data={"kind": r["kind"], "penalty": STANDARD_MODIFIER, "retry_interval": r["retry_interval"],
+                  "removal_check": f"{attr}+{skill}", "ends": T(r["ends_en"], r["ends_ru"]),
+                  "line": r["line"], "group": r.get("group")}))
+    return out
+
+
+def condition_entry(condition_id: str, *, removal_difficulty: int = 3, category: str = "",
+                    applies_to: str = "") -> dict[str, Any]:
+    """The ``conditions`` list item for a catalogue condition."""
+    spec = next((s for s in condition_catalogue() if s.id == condition_id), None)
+    if spec is None:
+        raise RuleError("unknown_condition", T(f"no condition {condition_id!r}", f"нет Состояния {condition_id!r}"))
+    item = {"id": spec.id, "name": spec.label["en"], "kind": spec.data["kind"], "penalty": STANDARD_MODIFIER,
+            "applies_to": applies_to or spec.effect["en"], "removal_difficulty": removal_difficulty,
+            "retry_interval": spec.data["retry_interval"], "expires": spec.data["ends"]["en"]}
+    if category:
+        item["category"] = category
+    return item
+
+
+def condition_penalty(c, category: str | None = None, *, include_pain: bool = True) -> int:
+    """Total penalty of conditions that fit a check of ``category`` (physical/mental/social):
+    -3 each, stacking (L687, L775). Sickness counts for the category chosen for it (§11 #39);
+    other conditions count when their ``category`` matches or none is set. Pain counts for
+    every check while active (L708)."""
+    n = 0
+    for cond in c.conditions:
+        if cond.get("id") == "pain":
+            continue
+        cat = cond.get("category")
+        if category is None or not cat or cat == category:
+            n += 1
+    if include_pain and c.pain_active:
+        n += 1
+    return -STANDARD_MODIFIER * n
+
+
+def interval_checks(duration: int, interval: int) -> int:
+    """How many recurring checks an exposure of ``duration`` brings, one at the end of each full
+    ``interval`` (L78: 60 minutes in a blizzard, a check every 15 -> 4)."""
+    if interval <= 0:
+        raise ValueError("interval must be positive")
+    return duration // interval

@@ -1,0 +1,66 @@
+"""Drama points (spec §7.1; L146-147, L737-742): spending on one check, chapter awards, story reset."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from tabletop_widgets.core import Effect, RuleError, T
+
+from .rules import STANDARD_MODIFIER
+
+
+@dataclass
+class DramaLedger:
+    """The Drama spent on ONE check. ``per_character`` (default, §11 #3): each character may spend
+    1 point on it (the roller for +3, each opponent for -3); ``per_check``: 1 point in total.
+    Spending is declared before the dice unless ``drama_after_roll`` (§11 #4)."""
+
+    rules: Mapping[str, Any]
+    spenders: dict = field(default_factory=dict)  # spender id -> "boost_own" / "hinder_opponent"
+    rolled: bool = False
+
+    def spend(self, spender_id: str, character, mode: str = "boost_own") -> Effect:
+        if mode not in ("boost_own", "hinder_opponent"):
+            raise ValueError(f"mode must be 'boost_own' or 'hinder_opponent', not {mode!r}")
+        if self.rolled and not self.rules["drama_after_roll"]:
+            raise RuleError("drama_after_roll", T("Drama is spent before the dice are rolled.",
+                                                  "Драму тратят до броска."))
+        if not character.is_player_character:
+            raise RuleError("npc_drama", T("NPCs have no Drama points (L739)", "У NPC нет пунктов Драмы (L739)"))
+        if character.drama < 1:
+            raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
+        if spender_id in self.spenders:
+            raise RuleError("drama_twice", T("only 1 Drama point per check (L742)",
+                                             "только 1 пункт Драмы на проверку (L742)"))
+        if self.rules["drama_limit"] == "per_check" and self.spenders:
+            raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check (L742)",
+                                                 "на одну проверку можно потратить только 1 пункт Драмы (L742)"))
+        self.spenders[spender_id] = mode
+        return Effect("drama", -1, T("Drama spent", "Потрачен пункт Драмы"))
+
+    @property
+    def pool_modifier(self) -> int:
+        """+3 for the roller's point, -3 for each opponent's point (L741, L763, L773)."""
+        return sum(STANDARD_MODIFIER if m == "boost_own" else -STANDARD_MODIFIER for m in self.spenders.values())
+
+
+def chapter_award(c, *, archetype: int = 0, goal: int = 0, problem: int = 0, extras: int = 0) -> Effect:
+    """End-of-chapter Drama (L742): 0-5 each for Archetype, Goal and Problem (0 when it did not come
+    up, spec §7.1 default), plus +1 per memorable moment (unlimited)."""
+    if not c.is_player_character:
+        raise RuleError("npc_drama", T("NPCs have no Drama points (L739)", "У NPC нет пунктов Драмы (L739)"))
+    for name, v in (("archetype", archetype), ("goal", goal), ("problem", problem)):
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 5:
+            raise RuleError("award_range", T(f"{name} award is 0–5, not {v!r}", f"награда за {name}: 0–5, а не {v!r}"))
+    if not isinstance(extras, int) or extras < 0:
+        raise RuleError("award_range", T("extras are a count >= 0", "дополнительные пункты — число >= 0"))
+    total = archetype + goal + problem + extras
+    return Effect("drama", total, T(f"chapter award: {total}", f"награда за главу: {total}"))
+
+
+def new_story_drama(c, rules: Mapping[str, Any]) -> int:
+    """Drama at the start of a new story (L740): reset to PRE + MAN + COM, both up and down
+    (default), or only raised when lower (``drama_reset = "only_if_lower"``)."""
+    if rules["drama_reset"] == "only_if_lower":
+        return max(c.drama, c.drama_start)
+    return c.drama_start

@@ -1,0 +1,259 @@
+"""The Seasons character: traits named by the spec glossary's code ids (spec §3)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
+
+from tabletop_widgets.core import CharacterModel, Problem, T, ValidationError
+
+from .rules import (ATTRIBUTES, CONDITION_KINDS, SKILLS, TIERS, budgets, label)
+
+
+def _attr(name: str):
+    return Int(1, help=f"{name} (1-5 for humans; L127-129)").tag(persist=True)
+
+
+def _skill(name: str):
+    return Int(0, help=f"{name} (0-5 for humans; L133-135)").tag(persist=True)
+
+
+def _derived(help_text: str, default: Any = 0, kind=Int):
+    return kind(default, help=help_text).tag(derived=True)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# Shapes of list items: key -> (required, test, en description, ru description)
+_ItemShape = Mapping[str, tuple[bool, Callable[[Any], bool], str, str]]
+
+_STR = (lambda v: isinstance(v, str), "text", "текст")
+_INT0 = (lambda v: _is_int(v) and v >= 0, "a whole number >= 0", "целое число >= 0")
+_INT1 = (lambda v: _is_int(v) and v >= 1, "a whole number >= 1", "целое число >= 1")
+_INT = (_is_int, "a whole number", "целое число")
+_BOOL = (lambda v: isinstance(v, bool), "true or false", "да или нет")
+
+
+def _shape(**keys) -> _ItemShape:
+    return {k: (req, test, en, ru) for k, (req, (test, en, ru)) in keys.items()}
+
+
+ITEM_SHAPES: dict[str, _ItemShape] = {
+    "specializations": _shape(
+        skill=(True, (lambda v: v in SKILLS, "a skill id", "код навыка")),
+        name=(True, (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty name", "непустое название")),
+        rating=(True, _INT1)),
+    "conditions": _shape(
+        name=(True, (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty name", "непустое название")),
+        kind=(True, (lambda v: v in CONDITION_KINDS, "physical, mental or social",
+                     "физическое, ментальное или социальное")),
+        id=(False, _STR), penalty=(False, _INT0), applies_to=(False, _STR),
+        removal_difficulty=(False, _INT0), retry_interval=(False, _STR), expires=(False, _STR),
+        category=(False, _STR)),
+    "weapons": _shape(
+        name=(True, _STR), attack_bonus=(False, _INT0), armour_piercing=(False, _INT0),
+        skill=(False, (lambda v: v in ("melee", "ranged"), "melee or ranged", "melee или ranged")),
+        attribute=(False, (lambda v: v in ("strength", "dexterity"), "strength or dexterity",
+                           "strength или dexterity"))),
+    "armour": _shape(name=(True, _STR), penalty=(True, _INT0), worn=(False, _BOOL)),
+    "tools": _shape(name=(True, _STR), bonus=(False, _INT), applies_to=(False, _STR),
+                    penalty_to_opponents=(False, _INT0)),
+    "objects": _shape(name=(True, _STR), size=(True, _INT1), structure_damage=(False, _INT0),
+                      durability=(False, _INT0), structure_max=(False, _INT0)),
+    "pending_bonus_dice": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR)),
+    "pending_penalties": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR)),
+}
+
+
+class Character(CharacterModel):
+    """A Seasons character (spec §3). Attributes accept any integer >= 1 and skills >= 0 with no
+    upper bound (creatures and the epic cap exceed 5, spec §3 "Model vs validation"); the cap
+    and the creation budgets are checked by ``SYSTEM.validate``."""
+
+    SYSTEM = "seasons"
+    SCHEMA = 1
+
+    # -- identity (§3.1) ----------------------------------------------------------------------
+    name = Unicode("", help="Character name").tag(persist=True)
+    archetype = Unicode("", help="Archetype: one-word role (L108-111)").tag(persist=True)
+    goal = Unicode("", help="The one active Goal (L112, L265)").tag(persist=True)
+    problems = List(Unicode(), help="Problems: -3 when relevant (L114-118)").tag(persist=True)
+    advantages = List(Unicode(), help="Advantages: +3 when relevant (L120-123)").tag(persist=True)
+    tier = Enum(TIERS, default_value="novice", help="Experience tier (L178-185)").tag(persist=True)
+    storyteller_approved = Bool(False, help="Storyteller approved a tier above Novice / odd Size").tag(persist=True)
+    is_player_character = Bool(True, help="NPCs have no Drama (L739)").tag(persist=True)
+    notes = Unicode("", help="Free notes").tag(persist=True)
+
+    # -- attributes (§3.2) and skills (§3.3) ----------------------------------------------------
+    intelligence = _attr("Intelligence")
+    wits = _attr("Wits")
+    resolve = _attr("Resolve")
+    presence = _attr("Presence")
+    manipulation = _attr("Manipulation")
+    composure = _attr("Composure")
+    strength = _attr("Strength")
+    dexterity = _attr("Dexterity")
+    stamina = _attr("Stamina")
+
+    athletics = _skill("Athletics")
+    melee = _skill("Melee")
+    ranged = _skill("Ranged Combat")
+    larceny = _skill("Larceny")
+    drive = _skill("Drive")
+    survival = _skill("Survival")
+    science = _skill("Science")
+    occult = _skill("Occult")
+    medicine = _skill("Medicine")
+    investigation = _skill("Investigation")
+    crafts = _skill("Crafts")
+    expression = _skill("Expression")
+    leadership = _skill("Leadership")
+    intimidation = _skill("Intimidation")
+    persuasion = _skill("Persuasion")
+    animal_ken = _skill("Animal Ken")
+    socialize = _skill("Socialize")
+    empathy = _skill("Empathy")
+
+    specializations = List(Dict(), help="[{skill, name, rating}] (L137-141)").tag(persist=True)
+    size = Int(5, help="Size: 5 adult, 4 teenager, 3 child (L148)").tag(persist=True)
+
+    # -- resources and trackers (§3.7) ----------------------------------------------------------
+    drama = Int(0, help="Drama points; start = Presence + Manipulation + Composure (L147)").tag(persist=True)
+    damage = Int(0, help="Health levels filled with damage (L93)").tag(persist=True)
+    conditions = List(Dict(), help="Active conditions, -3 each (L684-716)").tag(persist=True)
+    pain_suppressed = Bool(False, help="Pain suppressed until new damage or scene end (L708)").tag(persist=True)
+    pain_failed_this_scene = Bool(False, help="A suppression roll failed this scene (L708)").tag(persist=True)
+    damaged_this_scene = Bool(False, help="Took damage this scene: first aid possible (L723)").tag(persist=True)
+    first_aid_used_this_scene = Bool(False, help="First aid already attempted this scene (L724)").tag(persist=True)
+    treated_today = Bool(False, help="Treatment already rolled today (L725)").tag(persist=True)
+    pending_bonus_dice = List(Dict(), help="Queued bonuses: aim, previous successes... (L766, L771)").tag(persist=True)
+    pending_penalties = List(Dict(), help="Queued penalties: frightened... (L624)").tag(persist=True)
+
+    # -- gear (§3.8) ------------------------------------------------------------------------
+    weapons = List(Dict(), help="[{name, attack_bonus, armour_piercing, skill, attribute}]").tag(persist=True)
+    armour = List(Dict(), help="[{name, penalty, worn}] (L774)").tag(persist=True)
+    tools = List(Dict(), help="[{name, bonus, applies_to, penalty_to_opponents}] (L765, L830)").tag(persist=True)
+    objects = List(Dict(), help="[{name, size, structure_damage, durability}] (L792-793)").tag(persist=True)
+
+    # -- derived (§3.5) -----------------------------------------------------------------------
+    physical_defence = _derived("PD = Stamina (L45, L174)")
+    social_defence = _derived("SD = Composure (L45, L175)")
+    mental_defence = _derived("MD = Resolve (L45, L176)")
+    initiative = _derived("Intelligence + Wits + Resolve (L172, L731)")
+    speed = _derived("Strength + Dexterity + Stamina metres per round (L171, L735)")
+    drama_start = _derived("Presence + Manipulation + Composure (L147, L740)")
+    health_max = _derived("2 x Size (L173, L722)")
+    health_remaining = _derived("health_max - damage")
+    is_out = _derived("damage >= health_max: out of the story (L722)", False, Bool)
+    in_pain = _derived("2 x damage >= health_max (L708)", False, Bool)
+    pain_active = _derived("Pain and not suppressed: -3 to all checks (L708)", False, Bool)
+    armour_penalty = _derived("the highest worn armour penalty (L774)")
+    attribute_points_budget = _derived("15 + 5 per tier step (L182-184)")
+    skill_points_budget = _derived("25 + 10 per tier step (L182-184)")
+    specialization_points_budget = _derived("10 + 6 per tier step (L182-184)")
+    attribute_points_spent = _derived("sum of (attribute - 1)")
+    skill_points_spent = _derived("sum of skills")
+    specialization_points_spent = _derived("sum of specialization ratings")
+
+    def __init__(self, **values: Any):
+        super().__init__(**values)
+        if "drama" not in values:  # a new character starts with PRE + MAN + COM Drama (L147)
+            self.drama = self.drama_start if self.is_player_character else 0
+
+    def _derive(self) -> None:
+        self.physical_defence = self.stamina
+        self.social_defence = self.composure
+        self.mental_defence = self.resolve
+        self.initiative = self.intelligence + self.wits + self.resolve
+        self.speed = self.strength + self.dexterity + self.stamina
+        self.drama_start = self.presence + self.manipulation + self.composure
+        self.health_max = 2 * self.size
+        self.health_remaining = self.health_max - self.damage
+        self.is_out = self.damage >= self.health_max
+        self.in_pain = 2 * self.damage >= self.health_max and self.damage > 0
+        self.pain_active = self.in_pain and not self.pain_suppressed
+        # Several armours do not stack: the best one worn counts (our reading; the book has one).
+        worn = [a.get("penalty", 0) for a in self.armour if a.get("worn", True)]
+        self.armour_penalty = max(worn, default=0)
+        a, s, p = budgets(self.tier)
+        self.attribute_points_budget, self.skill_points_budget, self.specialization_points_budget = a, s, p
+        self.attribute_points_spent = sum(getattr(self, n) - 1 for n in ATTRIBUTES)
+        self.skill_points_spent = sum(getattr(self, n) for n in SKILLS)
+        self.specialization_points_spent = sum(sp.get("rating", 0) for sp in self.specializations)
+
+    @validate(*ATTRIBUTES, *SKILLS, "size", "drama", "damage", *ITEM_SHAPES)
+    def _validate_assignment(self, proposal):
+        """Direct assignment obeys the same hard limits as construction (and changes nothing)."""
+        name, value = proposal["trait"].name, proposal["value"]
+        values = {n: getattr(self, n) for n in self.persisted_traits()}
+        values[name] = value
+        errors = [p for p in type(self).check_values(values) if p.field == name and p.severity == "error"]
+        if errors:
+            raise AssignmentError(errors)
+        return value
+
+    # -- helpers ----------------------------------------------------------------------------
+    def specialization_rating(self, skill: str, name: str | None = None) -> int:
+        """The highest rating among this skill's specializations (named one if given; §11 #18)."""
+        ratings = [sp["rating"] for sp in self.specializations
+                   if sp["skill"] == skill and (name is None or sp["name"] == name)]
+        return max(ratings, default=0)
+
+    @classmethod
+    def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
+        problems: list[Problem] = []
+        for name in ATTRIBUTES:
+            v = values[name]
+            if isinstance(v, bool) or v < 1:
+                lab = label(name)
+                problems.append(Problem("attribute_floor", T(
+                    f"{lab['en']} is {v!r}; attributes start at 1 (L129)",
+                    f"{lab['ru']}: {v!r}; атрибуты начинаются с 1 (L129)"), field=name))
+        for name in SKILLS:
+            v = values[name]
+            if isinstance(v, bool) or v < 0:
+                lab = label(name)
+                problems.append(Problem("skill_floor", T(
+                    f"{lab['en']} is {v!r}; skills range from 0 (L133)",
+                    f"{lab['ru']}: {v!r}; навыки начинаются с 0 (L133)"), field=name))
+        for name, low in (("size", 1), ("drama", 0), ("damage", 0)):
+            v = values[name]
+            if isinstance(v, bool) or v < low:
+                problems.append(Problem(f"{name}_range", T(
+                    f"{name} must be a whole number >= {low}, not {v!r}",
+                    f"{name}: нужно целое число >= {low}, а не {v!r}"), field=name))
+        for list_name, shape in ITEM_SHAPES.items():
+            problems.extend(_check_items(list_name, values[list_name], shape))
+        return problems
+
+
+class AssignmentError(ValidationError, TraitError):
+    """A bad value assigned to a trait: a ValidationError that traitlets also understands."""
+
+
+def _check_items(list_name: str, items: list, shape: _ItemShape) -> list[Problem]:
+    out: list[Problem] = []
+    for i, item in enumerate(items):
+        where = f"{list_name}[{i}]"
+        if not isinstance(item, Mapping):
+            out.append(Problem("bad_item", T(f"{where} must be a mapping", f"{where}: нужен словарь"),
+                               field=list_name))
+            continue
+        for key, (required, test, en, ru) in shape.items():
+            if key not in item:
+                if required:
+                    out.append(Problem("missing_key", T(f"{where} lacks {key!r}", f"{where}: нет ключа {key!r}"),
+                                       field=list_name))
+                continue
+            if not test(item[key]):
+                out.append(Problem("bad_item", T(f"{where}.{key} must be {en}, not {item[key]!r}",
+                                                 f"{where}.{key}: нужно {ru}, а не {item[key]!r}"),
+                                   field=list_name))
+        unknown = set(item) - set(shape)
+        if unknown:
+            out.append(Problem("unknown_key", T(f"{where}: unknown key(s) {sorted(unknown)}",
+                                                f"{where}: неизвестные ключи {sorted(unknown)}"),
+                               field=list_name))
+    return out
