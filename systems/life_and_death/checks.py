@@ -1,0 +1,388 @@
+"""Named checks (spec §5.3, §5.7, §5.11): check ids -> pool and success penalty, rolling, exact odds."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T, count
+from tabletop_widgets.dice import Die, Distribution, check_from, word_result
+
+from . import data
+from .dice import PoolResult, net_law, read_faces, roll_faces
+from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, SKILL_KEY_RE, skill_def, skill_id_of
+
+HELMET_ALERTNESS_DICE = {"none": 0, "open": -1, "closed": -2}   # L159-L160
+MAX_POOL = 100   # a sanity limit for exact odds (the rules' pools stay below 20)
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """How a check id reads for a character: dice, success penalty and why."""
+
+    check_id: str
+    pool: int
+    penalty: int
+    label: Mapping[str, str]
+    kind: str                    # parameter / skill / untrained / related / initiative / will / coordination
+    notes: tuple = ()
+
+
+def _skill_label(key: str) -> dict[str, str]:
+    sid, _, spec = key.partition(":")
+    d = skill_def(sid)
+    en, ru = (d["en"], d["ru"]) if d else (sid.replace("_", " "), sid.replace("_", " "))
+    if spec:
+        en, ru = f"{en} ({spec})", f"{ru} ({spec})"
+    return T(en, ru)
+
+
+def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int = 0, retry: int = 1,
+            attackers: int = 1, joint: bool = False) -> PoolSpec:
+    """Pool and success penalty for ``check_id`` (§5.11 table). Raises ValueError on a bad id."""
+    if not isinstance(check_id, str):
+        raise ValueError(f"check id must be a string, got {check_id!r}")
+    if not isinstance(dice_mod, int) or isinstance(dice_mod, bool):
+        raise ValueError("dice_mod must be a whole number")
+    if not isinstance(retry, int) or retry < 1:
+        raise ValueError("retry is the attempt number, 1 or more")
+    retry_dice = retry_penalty(retry, rules)
+    notes = []
+    helmet = HELMET_ALERTNESS_DICE.get(character.helmet, 0)
+    if check_id in PARAMS:
+        pool = character.param(check_id)
+        if check_id == "alertness" and helmet:
+            pool += helmet                                            # L159-L160
+            notes.append(T(f"helmet {helmet} dice", f"шлем {helmet} куб."))
+        spec = PoolSpec(check_id, pool, 0, PARAM_LABELS[check_id], "parameter")
+    elif check_id == "initiative":
+        spec = PoolSpec(check_id, character.initiative_pool, 0, T("Initiative", "Инициатива"), "initiative")
+    elif check_id == "will":
+        spec = PoolSpec(check_id, character.will, 0, T("Will", "Сила воли"), "will")   # A-41
+    elif check_id == "coordination":
+        # L252: Dex + Alert - number of simultaneous attackers; joint casting: no minus (L333)
+        n = 0 if joint else int(attackers)
+        spec = PoolSpec(check_id, character.dexterity + character.alertness - n,
+                        0, T("Coordination", "Слаженность"), "coordination")
+    elif "+" in check_id:
+        param, _, key = check_id.partition("+")
+        if param not in PARAMS:
+            raise ValueError(f"unknown parameter {param!r} in check id {check_id!r}")
+        if param not in SKILL_PARAMS:
+            raise ValueError(f"no skills hang off {param} (L20, L86): {check_id!r}")
+        if not SKILL_KEY_RE.match(key):
+            raise ValueError(f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)")
+        d = skill_def(skill_id_of(key))
+        if d and d.get("param") and d["param"] != param:
+            raise ValueError(f"{skill_id_of(key)} is rolled with {d['param']}, not {param} "
+                             f"(use {d['param']}+{key})")
+        base = character.param(param)
+        if param == "alertness" and helmet:
+            base += helmet                                             # L159-L160 (Alertness-based skills)
+            notes.append(T(f"helmet {helmet} dice", f"шлем {helmet} куб."))
+        lvl = character.skill_level(key)
+        label = T(f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
+                  f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}")
+        if lvl > 0:
+            spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
+        else:
+            sid = skill_id_of(key)
+            related = [k for k in character.skills
+                       if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0]
+            if related and ":" in key:
+                # L33: a related specialization of the same skill: no success is removed.
+                add = max(character.skill_level(k) for k in related) if rules.get("other_spec_adds_level") else 0
+                spec = PoolSpec(check_id, base + add, 0, label, "related",
+                                (T("related specialization: no -1", "родственная специализация: без -1"),))
+            else:
+                spec = PoolSpec(check_id, base, 1, label, "untrained",
+                                (T("untrained: -1 success", "нет навыка: -1 успех"),))
+    else:
+        raise ValueError(f"unknown check id {check_id!r}: use a parameter, parameter+skill, "
+                         f"initiative, will or coordination")
+    pool = spec.pool + dice_mod - retry_dice
+    if pool > MAX_POOL:
+        raise ValueError(f"a pool of {pool} dice is too large (at most {MAX_POOL})")
+    if retry_dice:
+        notes.append(T(f"retry -{retry_dice} dice", f"повтор -{retry_dice} куб."))
+    return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
+
+
+def retry_penalty(attempt: int, rules: Mapping[str, Any]) -> int:
+    """L208: each further attempt out of combat gets -1 die; [DEFAULT] cumulative (attempt k:
+    -(k-1)), OPTION retry_penalty="flat" (-1 for every retry). In combat there is none (L210):
+    the tracker passes retry=1."""
+    if attempt <= 1:
+        return 0
+    return 1 if rules.get("retry_penalty") == "flat" else attempt - 1
+
+
+def _difficulty(difficulty: Any) -> int:
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 1:
+        raise ValueError(f"difficulty must be a whole number >= 1 (A-57), got {difficulty!r}")
+    return difficulty
+
+
+def _epic(epic: Any) -> int:
+    if not isinstance(epic, int) or isinstance(epic, bool) or epic < 0:
+        raise ValueError(f"epic dice must be a whole number >= 0, got {epic!r}")
+    return epic
+
+
+_KNOWN_OPTIONS = {"difficulty", "epic", "dice_mod", "retry", "attackers", "joint", "faces"}
+
+
+def _split_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(options) - _KNOWN_OPTIONS
+    if unknown:
+        raise ValueError(f"unknown check option(s) {sorted(unknown)}; known: {sorted(_KNOWN_OPTIONS)}")
+    return dict(options)
+
+
+def distribution(character, check_id: str, rules: Mapping[str, Any], **options: Any) -> Distribution:
+    """Exact law of the net successes, with p_pass = P(net >= difficulty) (§5.9, §5.11)."""
+    if isinstance(check_id, str) and check_id.startswith("cast:"):
+        return cast_distribution(character, check_id, rules, **options)
+    o = _split_options(options)
+    diff = _difficulty(o.pop("difficulty", 1))
+    epic = _epic(o.pop("epic", 0))
+    o.pop("faces", None)
+    spec = resolve(character, check_id, rules, **o)
+    law = net_law(max(0, spec.pool), spec.penalty, epic)
+    p = sum((v for k, v in law.items() if k >= diff), Fraction(0))
+    return Distribution(law, p_pass=p, expression=f"ld {spec.pool}" + (" -1s" if spec.penalty else "")
+                        + (f" e{epic}" if epic else "") + f" dc {diff}", outcome="total")
+
+
+def faces_dice(faces: list[int], fumble: bool) -> list[Die]:
+    out = []
+    for f in faces:
+        out.append(Die(10, f, success=f >= 6, failure=(f == 1 and fumble),
+                       crit="success" if f == 10 else ("failure" if f == 1 and fumble else None)))
+    return out
+
+
+def breakdown(r: PoolResult) -> dict[str, str]:
+    faces = ", ".join(str(f) for f in r.faces) or "-"
+    extra_en, extra_ru = [], []
+    if r.penalty:
+        extra_en.append(f"-{r.penalty} untrained")
+        extra_ru.append(f"-{r.penalty} без навыка")
+    if r.epic:
+        extra_en.append(f"+{r.epic} epic")
+        extra_ru.append(f"+{r.epic} эпик")
+    en = f"ld {r.pool}: [{faces}] → {r.raw} succ., {r.crits} crit, {r.ones} ones"
+    ru = f"ld {r.pool}: [{faces}] → успехов {r.raw}, критов {r.crits}, единиц {r.ones}"
+    if extra_en:
+        en += " (" + ", ".join(extra_en) + ")"
+        ru += " (" + ", ".join(extra_ru) + ")"
+    en += f" = {r.net}" + (" — critical failure" if r.fumble else "")
+    ru += f" = {r.net}" + (" — критический провал" if r.fumble else "")
+    return T(en, ru)
+
+
+OUTCOME_TEXT = {
+    "success": T("success", "успех"),
+    "failure": T("failure", "неудача"),
+    "critical_failure": T("critical failure", "критический провал"),
+    "rolled": T("rolled", "брошено"),
+}
+
+
+def roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None,
+         **options: Any) -> CheckResult:
+    if isinstance(check_id, str) and check_id.startswith("cast:"):
+        return cast_roll(character, check_id, rules, rng=rng, **options)
+    o = _split_options(options)
+    diff = _difficulty(o.pop("difficulty", 1))
+    epic = _epic(o.pop("epic", 0))
+    forced = o.pop("faces", None)
+    spec = resolve(character, check_id, rules, **o)
+    if epic:
+        if rules.get("mode") == "quick" or character.mode == "quick":
+            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game (L347).",
+                                                    "В быстрой игре эпик-дайсы не используются (L347)."))
+        if epic > character.epic_dice:
+            raise RuleError("not_enough_epic_dice", T(f"Only {character.epic_dice} epic dice left.",
+                                                      f"Осталось эпик-дайсов: {character.epic_dice}."))
+    if spec.pool <= 0 and rules.get("pool_nonpositive") == "forbid":
+        raise RuleError("empty_pool", T("The pool has no dice (A-09).", "В пуле нет кубиков (A-09)."))
+    rng = rng if rng is not None else random.Random()
+    faces = list(forced) if forced is not None else roll_faces(spec.pool, rng)
+    r = read_faces(faces, penalty=spec.penalty, epic=epic, difficulty=diff, pool=spec.pool,
+                   fumble_basis=rules.get("fumble_basis", "net"))
+    return make_result(check_id, spec, r, diff, epic)
+
+
+def make_result(check_id: str, spec: PoolSpec, r: PoolResult, diff: int, epic: int) -> CheckResult:
+    notation = f"ld {spec.pool}" + (" -1s" if spec.penalty else "") + (f" e{epic}" if epic else "") + f" dc {diff}"
+    rr = word_result(notation, "ld", r.net, faces_dice(r.faces, r.fumble), breakdown(r),
+                     check=check_from(r.net, ">=", diff), successes=r.net,
+                     notes=list(spec.notes), details={"crits": r.crits, "ones": r.ones, "raw": r.raw,
+                                                      "fumble": r.fumble})
+    effects = [Effect("epic_dice", -epic, T("epic dice spent", "потрачены эпик-дайсы"))] if epic else []
+    outcome = OUTCOME_TEXT[r.outcome]
+    return CheckResult(
+        check_id=check_id, label=spec.label, success=r.passed, total=r.net, roll=rr,
+        margin=r.net - diff, degree=r.net,
+        degree_label=T(count(r.net, "success", "en"), count(r.net, "success", "ru")),
+        critical="failure" if r.fumble else ("success" if r.crits and r.passed else None),
+        outcome=T(f"{outcome['en']} ({r.net}/{diff})", f"{outcome['ru']} ({r.net}/{diff})"),
+        effects=effects, options={"difficulty": diff, "epic": epic},
+        details={"faces": r.faces, "successes": r.net, "passed": r.passed, "raw": r.raw, "crits": r.crits, "ones": r.ones, "net": r.net,
+                 "fumble": r.fumble, "pool": spec.pool, "penalty": spec.penalty, "kind": spec.kind,
+                 "outcome": r.outcome, "difficulty": diff, "pool_result": r})
+
+
+def option_specs(with_coordination: bool = False) -> tuple[OptionSpec, ...]:
+    opts = [
+        OptionSpec("difficulty", T("Difficulty (successes)", "Сложность (успехов)"), "int", 1, 1, 10,
+                   help=T("1 ordinary ... 5 edge of ability (L200-L206)", "1 обычное ... 5 на грани (L200-L206)")),
+        OptionSpec("dice_mod", T("Extra dice ±", "Доп. кубики ±"), "int", 0, -10, 10),
+        OptionSpec("retry", T("Attempt no. (out of combat)", "Попытка № (вне боя)"), "int", 1, 1, 20,
+                   help=T("Each further attempt: -1 die (L208)", "Каждая следующая попытка: -1 кубик (L208)")),
+        OptionSpec("epic", T("Epic dice to spend", "Потратить эпик-дайсов"), "int", 0, 0, 20,
+                   help=T("+1 success each (L351)", "+1 успех каждый (L351)")),
+    ]
+    if with_coordination:
+        opts.append(OptionSpec("attackers", T("Simultaneous attackers", "Одновременных атакующих"), "int", 1, 1, 10))
+        opts.append(OptionSpec("joint", T("Joint casting (no minus)", "Совместное плетение (без минуса)"), "bool", False))
+    return tuple(opts)
+
+
+def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
+    out: list[CheckSpec] = []
+    opts = option_specs()
+    g_params = T("Parameters", "Параметры")
+    for p in PARAMS:
+        s = resolve(character, p, rules)
+        out.append(CheckSpec(p, PARAM_LABELS[p], opts, g_params, notation=f"ld {s.pool}"))
+    g_skills = T("Skills", "Навыки")
+    keys = set(character.skills)
+    for r in data.rows("skills"):
+        if r.get("param") and not r.get("branched"):
+            keys.add(r["id"])
+    for key in sorted(keys):
+        param = character.skill_param(key)
+        if not param:
+            continue
+        cid = f"{param}+{key}"
+        s = resolve(character, cid, rules)
+        out.append(CheckSpec(cid, s.label, opts, g_skills,
+                             notation=f"ld {s.pool}" + (" -1s" if s.penalty else ""),
+                             help=T("untrained: parameter dice, -1 success (L33)",
+                                    "без навыка: кубики параметра, -1 успех (L33)") if s.penalty else None))
+    g_other = T("Other", "Другое")
+    out.append(CheckSpec("initiative", T("Initiative", "Инициатива"), opts, g_other,
+                         notation=f"ld {character.initiative_pool}"))
+    out.append(CheckSpec("will", T("Will", "Сила воли"), opts, g_other, notation=f"ld {character.will}"))
+    for key in sorted(character.skills):
+        if character.skill_param(key) == "complexity" and character.skill_level(key) > 0:
+            out.append(CheckSpec(f"cast:{key}", T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
+                                 cast_option_specs(character), T("Energetics", "Энергетика"),
+                                 notation=f"ld {character.complexity + character.skill_level(key)}-…",
+                                 help=T("Complexity + skill − target complexity − spell complexity; difficulty = spell level (L35, L286)",
+                                        "Сложность + навык − сложность цели − сложность заклинания; сложность броска = уровень (L35, L286)")))
+    out.append(CheckSpec("coordination", T("Coordination", "Слаженность"), option_specs(True), g_other,
+                         notation=f"ld {character.dexterity + character.alertness}-N"))
+    return out
+
+
+# -- casting as a named check (spec §7.1, §10.2 "Cast spell") -----------------------------------------
+_CAST_OPTIONS = {"functions", "triggers", "form", "pinpoint", "transmutation", "style_sections", "mind_complexity",
+                 "facet", "complexity_factor", "brightness", "own_reserve", "zone", "target_complexity", "epic",
+                 "level", "faces"}
+
+
+def _cast_args(character, check_id: str, options: Mapping[str, Any]):
+    from .magic import SpellDesign
+    unknown = set(options) - _CAST_OPTIONS
+    if unknown:
+        raise ValueError(f"unknown cast option(s) {sorted(unknown)}; known: {sorted(_CAST_OPTIONS)}")
+    key = check_id.split(":", 1)[1]
+    if not SKILL_KEY_RE.match(key):
+        raise ValueError(f"malformed skill key {key!r} in {check_id!r}")
+    o = dict(options)
+    extra = {k: o.pop(k) for k in ("target_complexity", "epic", "level", "faces") if k in o}
+    return key, SpellDesign(**o), extra
+
+
+def cast_option_specs(character) -> tuple[OptionSpec, ...]:
+    forms = tuple((k, T(k, r)) for k, r in (("basic", "базовая"), ("simple", "простая"), ("sharpened", "заострённая"),
+                                              ("complex", "сложная")))
+    facets = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("facets"))
+    zones = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones"))
+    return (
+        OptionSpec("brightness", T("Brightness", "Яркость"), "int", 1, 1, max(1, character.power)),
+        OptionSpec("functions", T("Functions / effects", "Функции / эффекты"), "int", 0, 0, 10),
+        OptionSpec("triggers", T("Triggers", "Триггеры"), "int", 0, 0, 10),
+        OptionSpec("form", T("Form", "Форма"), "choice", "basic", choices=forms),
+        OptionSpec("pinpoint", T("Pinpoint (+3)", "Точечное (+3)"), "bool", False),
+        OptionSpec("transmutation", T("Transmutation (+4)", "Трансмутация (+4)"), "bool", False),
+        OptionSpec("mind_complexity", T("Sentient mind complexity", "Сложность разума"), "int", 0, 0, 10),
+        OptionSpec("facet", T("Facet", "Грань"), "choice", "umsear", choices=facets),
+        OptionSpec("target_complexity", T("Target complexity", "Сложность цели"), "int", 0, 0, 10),
+        OptionSpec("zone", T("Zone", "Зона"), "choice", "torso", choices=zones),
+        OptionSpec("own_reserve", T("From own EP", "Из своего запаса EP"), "bool", False),
+        OptionSpec("level", T("Spell level (override)", "Уровень (вручную)"), "int", 0, 0, 10),
+        OptionSpec("epic", T("Epic dice to spend", "Потратить эпик-дайсов"), "int", 0, 0, 20),
+    )
+
+
+def cast_distribution(character, check_id: str, rules: Mapping[str, Any], **options: Any) -> Distribution:
+    from .magic import casting_pool, spell_complexity, spell_level
+    key, design, extra = _cast_args(character, check_id, options)
+    skill = character.skill_level(key)
+    cx = spell_complexity(design, skill, rules)
+    lvl = spell_level(cx, rules, extra.get("level") or None)
+    pool = casting_pool(character.complexity, skill, int(extra.get("target_complexity", 0)), cx, design.zone)
+    pen = 0 if skill > 0 else 1
+    law = net_law(max(0, pool), pen, int(extra.get("epic", 0)))
+    p = sum((v for k, v in law.items() if k >= lvl), Fraction(0))
+    return Distribution(law, p_pass=p, expression=f"ld {pool} dc {lvl}", outcome="total")
+
+
+def cast_roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None,
+              **options: Any) -> CheckResult:
+    from .magic import cast
+    key, design, extra = _cast_args(character, check_id, options)
+    epic = _epic(extra.get("epic", 0))
+    if epic > character.epic_dice:
+        raise RuleError("not_enough_epic_dice", T(f"Only {character.epic_dice} epic dice left.",
+                                                  f"Осталось эпик-дайсов: {character.epic_dice}."))
+    res = cast(character, key, design, target_complexity=int(extra.get("target_complexity", 0)), epic=epic,
+               level=extra.get("level") or None, rng=rng if rng is not None else random.Random(),
+               faces=extra.get("faces"), rules=rules)
+    spec = PoolSpec(check_id, res.pool, res.roll.penalty, T(f"Cast ({key})", f"Заклинание ({key})"), "cast",
+                    tuple(res.notes))
+    out = make_result(check_id, spec, res.roll, res.level, 0)
+    out.effects = list(res.effects)
+    verdicts = {"as_designed": T("spell created as designed", "заклинание создано"),
+                "basic_spell": T("only a basic level-1 spell of the style (L35)", "вышло лишь базовое заклинание 1-го уровня (L35)"),
+                "nothing": T("no spell", "заклинание не создано"),
+                "nothing_fumble": T("no spell; the energy escapes control (L194)", "заклинания нет; энергия вышла из-под контроля (L194)"),
+                "gm": T("failed: the GM decides (L35)", "неудача: решает Мастер (L35)")}
+    out.outcome = verdicts[res.outcome]
+    out.details.update(cast_outcome=res.outcome, spell_complexity=res.complexity, spell_level=res.level,
+                       spell=res.parameters)
+    return out
+
+
+class RetryTracker:
+    """Out-of-combat retry counts per (character, action under its conditions) (L208-L210).
+    ``attempt(...)`` returns the attempt number to pass as ``retry``; ``new_scene()`` resets
+    (a scene change or the end of a skip-time)."""
+
+    def __init__(self):
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def attempt(self, character_id: str, action_key: str, in_combat: bool = False) -> int:
+        if in_combat:
+            return 1                                     # L210: no retry penalty in combat
+        k = (character_id, action_key)
+        self.counts[k] = self.counts.get(k, 0) + 1
+        return self.counts[k]
+
+    def new_scene(self) -> None:
+        self.counts.clear()

@@ -1,0 +1,440 @@
+"""The Life&Death's Game character (spec §3): traits named by the spec glossary code ids."""
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Mapping
+
+from traitlets import Bool, Dict, Float, Int, List, Unicode
+
+from tabletop_widgets.core import CharacterModel, Problem, T
+
+from . import data
+from .options import DEFAULT_RULES
+
+PARAMS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
+SKILL_PARAMS = ("might", "dexterity", "alertness", "complexity")  # L86: no skills under Power/Luck
+PHYSICAL_PARAMS = ("might", "dexterity", "alertness")             # L55, L369
+PARAM_LABELS = {
+    "might": T("Might", "Сила"), "dexterity": T("Dexterity", "Ловкость"),
+    "alertness": T("Alertness", "Восприятие"), "complexity": T("Complexity", "Сложность"),
+    "power": T("Power", "Яркость"), "luck": T("Luck", "Удача"),
+}
+POOLS = ("hp", "ep", "sp", "ip")
+SKILL_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*(?::[a-z0-9_]+)?$")
+AGES = ("child", "adolescent", "young", "adult")
+HELMETS = ("none", "open", "closed")
+ITEM_CATEGORIES = ("weapon", "armour", "simple", "money", "potion", "amulet", "artifact", "pet")
+RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
+FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
+COINS = ("fire", "agate", "emerald", "azure")
+
+
+def round_to_half(x: float) -> float:
+    """Nearest multiple of 0.5, halves up (L158 "rounded to 0.5 kg"; spec §3.10)."""
+    import math
+    return math.floor(x * 2 + 0.5) / 2
+
+
+def skill_id_of(key: str) -> str:
+    return key.split(":", 1)[0]
+
+
+def skill_def(skill_id: str) -> dict | None:
+    return data.row("skills", skill_id)
+
+
+def feature_def(feature_id: str) -> dict | None:
+    return data.row("features", feature_id)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_map(m: Any, keys) -> bool:
+    return isinstance(m, Mapping) and all((keys is None or k in keys) and _is_int(v) for k, v in m.items())
+
+
+class Character(CharacterModel):
+    """A Life&Death's Game character.
+
+    The six parameters hold their *final* values (spec §3.0: what the sheet shows and every
+    formula uses). The creation layers that explain them are kept alongside: ``race_params``
+    (racial values), ``age``, ``param_points`` (free age points), ``param_advances`` (level-ups
+    and a higher-level start) and the feature modifiers of ``features``; ``validate()`` checks
+    that the layers add up.
+    """
+
+    SYSTEM: ClassVar[str] = "life_and_death"
+    SCHEMA: ClassVar[int] = 1
+    RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
+
+    # -- story ---------------------------------------------------------------------------------
+    name = Unicode("", help="Given name + optional nickname (L132)").tag(persist=True)
+    race = Unicode("", help="Race id from the races table (L43)").tag(persist=True)
+    race_params = Dict(help="Racial starting parameters (L45); empty = free-form").tag(persist=True)
+    age = Unicode("", help="Age category: child/adolescent/young/adult (L49-L78)").tag(persist=True)
+    mode = Unicode("campaign", help="quick or campaign (L7)").tag(persist=True)
+    stage = Unicode("creation", help="creation (budgets checked) or play").tag(persist=True)
+    faith = Unicode("", help="Patron deity id (L133-L142)").tag(persist=True)
+    affinity = Unicode("", help="Source id with Source affinity (L107)").tag(persist=True)
+    direction = Unicode("", help="Energetics direction H or C (L90)").tag(persist=True)
+    belief = Unicode("", help="Belief / mentality (L9)").tag(persist=True)
+    notes = Unicode("").tag(persist=True)
+
+    # -- parameters (final values, §3.1) ---------------------------------------------------------
+    might = Int(1, help="Might (final)").tag(persist=True)
+    dexterity = Int(1, help="Dexterity (final)").tag(persist=True)
+    alertness = Int(1, help="Alertness (final)").tag(persist=True)
+    complexity = Int(1, help="Complexity (final)").tag(persist=True)
+    power = Int(1, help="Power / Brightness (final)").tag(persist=True)
+    luck = Int(1, help="Luck (final)").tag(persist=True)
+    param_points = Dict(help="Free age points per parameter (L55)").tag(persist=True)
+    param_advances = Dict(help="Level-up / high-start increases per parameter (L369, L377)").tag(persist=True)
+
+    # -- skills and features ------------------------------------------------------------------
+    skills = Dict(help="skill key (id or id:specialization) -> level (L80-L84)").tag(persist=True)
+    skill_xp = Dict(help="skill key -> XP counter 0-5 (L357)").tag(persist=True)
+    custom_skills = Dict(help="ad-hoc skill id -> its parameter, for skills not in the data").tag(persist=True)
+    features = List(help="[{id, level, origin, note}] (L92-L109)").tag(persist=True)
+
+    # -- progression ------------------------------------------------------------------------------
+    xp = Int(0, help="Cumulative character XP (L359)").tag(persist=True)
+    pending_improvements = Int(0, help="Level-up choices not yet taken (L361)").tag(persist=True)
+    surprises_pending = Int(0, help="Surprises the GM owes for the next session (L371)").tag(persist=True)
+    reputation = Int(1, help="Never 0 unless Inconspicuous (L343)").tag(persist=True)
+    epic_dice = Int(0, help="0..|reputation| (L349)").tag(persist=True)
+
+    # -- health (current values; None = full) -------------------------------------------------------
+    base_hp = Int(10, help="Race base HP (race table, absent from the seed; GM enters it)").tag(persist=True)
+    hp = Int(None, allow_none=True, help="Current HP").tag(persist=True)
+    ep = Int(None, allow_none=True, help="Current EP (pattern health)").tag(persist=True)
+    sp = Int(None, allow_none=True, help="Current SP (soul health)").tag(persist=True)
+    ip = Int(None, allow_none=True, help="Current IP (idea health)").tag(persist=True)
+    wounds = List(help="[{zone, kind, note}] lasting injuries (L260-L268)").tag(persist=True)
+
+    # -- inventory ----------------------------------------------------------------------------------
+    inventory = List(help="[{name, category, rarity, cost, weight_kg, equipped, damage, protection, min_might}]").tag(persist=True)
+    helmet = Unicode("none", help="none / open / closed (L158-L160)").tag(persist=True)
+    money = Dict(help="{fire, agate, emerald, azure} coins (L164)").tag(persist=True)
+    forms = List(help="Shapeshifter forms [{creature, tier, might, dexterity, alertness, start_*}]").tag(persist=True)
+    pets = List(help="[{creature, behaviour, note}] (L178-L182)").tag(persist=True)
+    familiar = Dict(help="Familiar summary {creature, note} (L184-L188)").tag(persist=True)
+
+    # -- derived (§3.2-§3.4) ---------------------------------------------------------------------------
+    initiative = Int(0, help="Dexterity + Alertness (L24, L125)").tag(derived=True)
+    initiative_pool = Int(0, help="Initiative + 2 Speed - 1 closed helmet (L220, L159)").tag(derived=True)
+    will = Int(0, help="Power + Complexity (L25, L128)").tag(derived=True)
+    magic_defence = Int(0, help="= Complexity (L126)").tag(derived=True)
+    carry_capacity_kg = Int(0, help="(Might + Athletics) x 5 kg (L127)").tag(derived=True)
+    hp_max = Int(0).tag(derived=True)
+    ep_max = Int(0, help="Complexity + Power (L128)").tag(derived=True)
+    sp_max = Int(0, help="Complexity + Luck (L129)").tag(derived=True)
+    ip_max = Int(0, help="Power + Luck (L130)").tag(derived=True)
+    base_damage = Int(0, help="By age: 0/0/1/1 (L57)").tag(derived=True)
+    hand_damage = Int(0, help="Base damage + Claws level (L131)").tag(derived=True)
+    level = Int(1, help="1 + xp // 20 (L359)").tag(derived=True)
+    xp_to_next = Int(20).tag(derived=True)
+    inv_points = Int(10, help="10 (+10 Well-Stocked) (L146)").tag(derived=True)
+    inv_points_spent = Float(0.0).tag(derived=True)
+    carried_weight_kg = Float(0.0).tag(derived=True)
+    armour_level = Int(0, help="Worn armour + natural armour").tag(derived=True)
+    natural_armour = Int(0, help="Natural armour protection (L108)").tag(derived=True)
+    max_forms = Int(0, help="1 + 2 x Transformation with Shapeshifter (L84, L109)").tag(derived=True)
+    mutant = Bool(False, help="Has a bought mutation (L97)").tag(derived=True)
+    parameter_layers = Dict(help="param -> {racial, age_mod, points, advances, base, feature_mod, final} (§3.0)").tag(derived=True)
+    skill_budget = Dict(help="param -> {used, budget} skill points at creation (L82)").tag(derived=True)
+    feature_points = Dict(help="{age, negative, available, cost} (L94-L104)").tag(derived=True)
+
+    # ---------------------------------------------------------------------------------------------
+    def __init__(self, **values: Any):
+        self._prev_max: dict[str, int] = {}
+        super().__init__(**values)
+
+    def update(self, **values: Any) -> None:
+        """All-or-nothing update; current pools given explicitly are kept as given (a bulk change
+        of a max in the same update must not shift them, e.g. ``load_dict``)."""
+        super().update(**values)
+        for pool in POOLS:
+            if pool in values:
+                setattr(self, pool, values[pool])
+
+    # -- queries ------------------------------------------------------------------------------------
+    def param(self, p: str) -> int:
+        return getattr(self, p)
+
+    def skill_level(self, key: str) -> int:
+        v = self.skills.get(key, 0)
+        return v if _is_int(v) else 0
+
+    def feature_level(self, feature_id: str) -> int:
+        """Total level of a feature (all instances); 0 if absent."""
+        return sum(int(f.get("level", 0)) for f in self.features if f.get("id") == feature_id)
+
+    def has_feature(self, feature_id: str) -> bool:
+        return any(f.get("id") == feature_id for f in self.features)
+
+    def feature_note(self, feature_id: str) -> str:
+        for f in self.features:
+            if f.get("id") == feature_id and f.get("note"):
+                return str(f["note"])
+        return ""
+
+    def skill_param(self, key: str) -> str | None:
+        """The parameter a skill hangs off: skill data, then the sheet's custom_skills."""
+        sid = skill_id_of(key)
+        d = skill_def(sid)
+        if d and d.get("param"):
+            return d["param"]
+        p = self.custom_skills.get(sid) or self.custom_skills.get(key)
+        return p if p in SKILL_PARAMS else None
+
+    def feature_mod(self, p: str) -> int:
+        """Sum of the features' modifiers to parameter ``p`` (L102-L103). A feature instance may
+        carry its own ``param_mods`` (ad-hoc features); otherwise the feature data's, per level."""
+        total = 0
+        for f in self.features:
+            mods = f.get("param_mods")
+            if mods is None:
+                d = feature_def(str(f.get("id", ""))) or {}
+                mods = d.get("param_mods") or {}
+                total += int(mods.get(p, 0)) * int(f.get("level", 0))
+            else:
+                total += int(mods.get(p, 0))  # instance mods are totals
+        return total
+
+    def age_mod(self, p: str) -> int:
+        """Age swap of L62-L76 (needs racial values). [DEFAULT A-04] the condition gates both halves."""
+        a = data.row("ages", self.age) if self.age else None
+        if not a or not self.race_params:
+            return 0
+        minus_ok = int(self.race_params.get(a["minus"], 1)) > 1
+        scope = self.RULES.get("age_swap_scope", "whole_swap")
+        if p == a["minus"]:
+            return -1 if minus_ok else 0
+        if p == a["plus"]:
+            if not (minus_ok or scope == "minus_only"):
+                return 0
+            if int(self.race_params.get(p, 1)) + 1 > 5 and self.RULES.get("age_swap_overflow", "clamp") != "error":
+                return 0                      # [DEFAULT A-04] clamp the overflow to 5 (validate warns)
+            return 1
+        return 0
+
+    def param_layers(self, p: str) -> dict[str, int]:
+        """The layers of spec §3.0 as far as they are recorded. Free-form characters (no
+        ``race_params``) take the racial layer as whatever makes the final value add up."""
+        points = int(self.param_points.get(p, 0))
+        adv = int(self.param_advances.get(p, 0))
+        fmod = self.feature_mod(p)
+        final = self.param(p)
+        if self.race_params:
+            racial = int(self.race_params.get(p, 1))
+            age = self.age_mod(p)
+        else:
+            age = 0
+            racial = final - fmod - points - adv
+        base = racial + age + points + adv
+        return {"racial": racial, "age_mod": age, "points": points, "advances": adv,
+                "base": base, "feature_mod": fmod, "final": final, "computed_final": base + fmod}
+
+    def base_param(self, p: str) -> int:
+        """``param.base`` = final - feature modifiers (used for skill budgets, L103)."""
+        return self.param(p) - self.feature_mod(p)
+
+    def worn(self, category: str) -> dict | None:
+        for it in self.inventory:
+            if it.get("category") == category and it.get("equipped"):
+                return it
+        return None
+
+    # -- derivation ------------------------------------------------------------------------------------
+    def _derive(self) -> None:
+        rules = self.RULES
+        dex, alert, cx, pw, lk, mi = (self.dexterity, self.alertness, self.complexity,
+                                      self.power, self.luck, self.might)
+        self.initiative = dex + alert                                      # L24, L125
+        pool = self.initiative + (2 if self.has_feature("speed") else 0)   # L220
+        if self.helmet == "closed":
+            pool -= 1                                                      # L159 [DEFAULT: a die]
+        self.initiative_pool = max(0, pool)
+        self.will = pw + cx                                                # L25
+        self.magic_defence = cx                                            # L126
+        self.carry_capacity_kg = (mi + self.skill_level("athletics")) * 5  # L127
+        self.ep_max = cx + pw                                              # L128
+        self.sp_max = cx + lk                                              # L129
+        self.ip_max = pw + lk                                              # L130
+        # HP (A-02): race base HP + Might above the racial value.
+        if rules.get("hp_formula") == "manual":
+            hp_max = self.base_hp
+        else:
+            might_used = mi if rules.get("hp_include_feature_might", True) else mi - self.feature_mod("might")
+            if self.race_params and "might" in self.race_params:
+                ref = int(self.race_params["might"])
+            else:
+                ref = mi - self.feature_mod("might") - int(self.param_points.get("might", 0)) \
+                    - int(self.param_advances.get("might", 0))
+            hp_max = self.base_hp + might_used - ref
+        self.hp_max = hp_max
+        a = data.row("ages", self.age) if self.age else None
+        self.base_damage = int(a["base_damage"]) if a else 0               # L57
+        self.hand_damage = self.base_damage + self.feature_level("claws")  # L131
+        self.level = 1 + max(0, self.xp) // 20                             # L359
+        self.xp_to_next = 20 - max(0, self.xp) % 20
+        self.inv_points = 10 + (10 if self.has_feature("well_stocked") else 0)  # L146
+        from .inventory import carried_weight, inventory_cost, natural_armour_protection
+        self.inv_points_spent = float(inventory_cost(self))
+        self.carried_weight_kg = float(carried_weight(self))
+        nat = natural_armour_protection(self.feature_level("natural_armour"), self.age)
+        self.natural_armour = nat
+        worn = self.worn("armour")
+        body = int(worn.get("protection", 0)) if worn else 0
+        if rules.get("natural_armour_stacking") == "max":
+            self.armour_level = max(body, nat)
+        else:
+            self.armour_level = body + nat
+        self.max_forms = (1 + 2 * self.skill_level("transformation")) if self.has_feature("shapeshifter") else 0
+        self.mutant = any(self._is_bought_mutation(f) for f in self.features)
+        self.parameter_layers = {p: self.param_layers(p) for p in PARAMS}
+        used = {p: 0 for p in SKILL_PARAMS}
+        for key in self.skills:
+            sp = self.skill_param(key)
+            if sp:
+                used[sp] += self.skill_level(key)
+        self.skill_budget = {p: {"used": used[p], "budget": self.base_param(p)} for p in SKILL_PARAMS}
+        from .rules import feature_budget
+        self.feature_points = feature_budget(self)
+        self._follow_pools()
+
+    def _is_bought_mutation(self, f: Mapping) -> bool:
+        d = feature_def(str(f.get("id", ""))) or {}
+        kind = f.get("kind") or d.get("kind")
+        if kind != "mutation":
+            return False
+        if f.get("origin") == "racial":
+            return False
+        # Raising a racial feature is not a mutation (A-35) unless the option says so.
+        racial = any(g.get("id") == f.get("id") and g.get("origin") == "racial" for g in self.features)
+        return not racial or bool(self.RULES.get("racial_upgrade_is_mutation"))
+
+    def _follow_pools(self) -> None:
+        """Current pools: full on a new character; raising a max raises current by the same delta
+        (§3.4, OPTION raise_current_with_max); always clamped to the max."""
+        for pool in POOLS:
+            mx = getattr(self, pool + "_max")
+            cur = getattr(self, pool)
+            prev = self._prev_max.get(pool)
+            if cur is None or (prev is not None and cur == prev):
+                cur = mx                                   # undamaged pools follow their max (§3.4)
+            elif prev is not None and mx > prev and self.RULES.get("raise_current_with_max", True):
+                cur += mx - prev
+            cur = min(cur, mx)
+            if pool != "hp":
+                cur = max(0, cur)
+            setattr(self, pool, cur)
+            self._prev_max[pool] = mx
+
+    # -- hard limits on raw values ------------------------------------------------------------------
+    @classmethod
+    def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
+        probs: list[Problem] = []
+        hi = 10 if (cls.RULES.get("allow_params_above_5") or cls.RULES.get("feature_param_overflow") == "allow") else 5
+
+        def bad(field: str, en: str, ru: str, code: str = "bad_value") -> None:
+            probs.append(Problem(code, T(en, ru), field=field))
+
+        for p in PARAMS:
+            v = values.get(p)
+            if not _is_int(v) or not 1 <= v <= hi:
+                bad(p, f"{p} must be a whole number from 1 to {hi} (is {v!r}).",
+                    f"{p} должен быть целым числом от 1 до {hi} (сейчас {v!r}).", "E_PARAM_RANGE")
+        for key in ("param_points", "param_advances", "race_params"):
+            for p, v in values.get(key, {}).items():
+                if p not in PARAMS or not _is_int(v):
+                    bad(key, f"{key}: {p!r} -> {v!r} is not a parameter and a whole number.",
+                        f"{key}: {p!r} -> {v!r} — нужен параметр и целое число.")
+        for k, v in values.get("skills", {}).items():
+            if not isinstance(k, str) or not SKILL_KEY_RE.match(k):
+                bad("skills", f"Malformed skill key {k!r} (use id or id:specialization, lower case).",
+                    f"Неверный ключ навыка {k!r} (id или id:специализация, строчными).")
+            elif not _is_int(v) or not 0 <= v <= 10:
+                bad("skills", f"Skill {k} level must be a whole number from 0 to 10 (is {v!r}).",
+                    f"Уровень навыка {k} — целое число от 0 до 10 (сейчас {v!r}).")
+        for k, v in values.get("skill_xp", {}).items():
+            if not isinstance(k, str) or not SKILL_KEY_RE.match(k) or not _is_int(v) or not 0 <= v <= 5:
+                bad("skill_xp", f"Skill XP {k!r} must be 0-5 (is {v!r}).",
+                    f"Опыт навыка {k!r} — от 0 до 5 (сейчас {v!r}).")
+        for k, v in values.get("custom_skills", {}).items():
+            if v not in SKILL_PARAMS:
+                bad("custom_skills", f"Skill {k!r}: parameter must be one of {', '.join(SKILL_PARAMS)}.",
+                    f"Навык {k!r}: параметр — один из {', '.join(SKILL_PARAMS)}.")
+        for i, f in enumerate(values.get("features", [])):
+            if not isinstance(f, Mapping) or not isinstance(f.get("id"), str) or not f.get("id") \
+                    or not _is_int(f.get("level", 1)) or f.get("level", 1) < 0 \
+                    or f.get("origin", "bought") not in FEATURE_ORIGINS \
+                    or not isinstance(f.get("note", ""), str) \
+                    or f.get("kind", "positive") not in ("positive", "negative", "mutation") \
+                    or not _int_map(f.get("param_mods", {}), PARAMS) \
+                    or not _int_map(f.get("skill_caps", {}), None):
+                bad("features", f"Feature #{i + 1} must be {{id, level >= 0, origin, note, kind, param_mods}} (is {f!r}).",
+                    f"Особенность №{i + 1} должна быть {{id, level >= 0, origin, note, kind, param_mods}} (сейчас {f!r}).")
+        for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0),
+                        ("base_hp", 0)):
+            v = values.get(key)
+            if not _is_int(v) or v < lo:
+                bad(key, f"{key} must be a whole number >= {lo} (is {v!r}).",
+                    f"{key} — целое число >= {lo} (сейчас {v!r}).")
+        for key in ("ep", "sp", "ip"):
+            v = values.get(key)
+            if v is not None and v < 0:
+                bad(key, f"{key} cannot be negative.", f"{key} не может быть отрицательным.")
+        if values.get("age") not in ("",) + AGES:
+            bad("age", f"Unknown age category {values.get('age')!r}.", f"Неизвестная возрастная категория {values.get('age')!r}.")
+        if values.get("helmet") not in HELMETS:
+            bad("helmet", "Helmet must be none, open or closed.", "Шлем: нет, открытый или закрытый.")
+        if values.get("direction") not in ("", "H", "C"):
+            bad("direction", "Energetics direction must be H or C.", "Направление энергетики: H или C.")
+        if values.get("mode") not in ("quick", "campaign"):
+            bad("mode", "Mode must be quick or campaign.", "Режим: quick или campaign.")
+        if values.get("stage") not in ("creation", "play"):
+            bad("stage", "Stage must be creation or play.", "Этап: creation или play.")
+        for c, v in values.get("money", {}).items():
+            if c not in COINS or not _is_int(v) or v < 0:
+                bad("money", f"Money: {c!r} -> {v!r} (coins: {', '.join(COINS)}, whole numbers >= 0).",
+                    f"Деньги: {c!r} -> {v!r} (монеты: {', '.join(COINS)}, целые >= 0).")
+        for i, it in enumerate(values.get("inventory", [])):
+            if not isinstance(it, Mapping) or it.get("category") not in ITEM_CATEGORIES \
+                    or it.get("rarity", "common") not in tuple(RARITY_MULT):
+                bad("inventory", f"Item #{i + 1} needs a category ({', '.join(ITEM_CATEGORIES)}) and a rarity.",
+                    f"Предмету №{i + 1} нужны категория ({', '.join(ITEM_CATEGORIES)}) и редкость.")
+                continue
+            for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
+                if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
+                    bad("inventory", f"Item #{i + 1}: {num} must be a number >= 0.",
+                        f"Предмет №{i + 1}: {num} — число >= 0.")
+            for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
+                if num in it and (not _is_int(it[num]) or it[num] < lo):
+                    bad("inventory", f"Item #{i + 1}: {num} must be a whole number >= {lo}.",
+                        f"Предмет №{i + 1}: {num} — целое число >= {lo}.")
+            if not isinstance(it.get("name", ""), str):
+                bad("inventory", f"Item #{i + 1}: name must be text.", f"Предмет №{i + 1}: название — текст.")
+            if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):
+                bad("inventory", f"Item #{i + 1}: unknown container {it['container']!r}.",
+                    f"Предмет №{i + 1}: неизвестное вместилище {it['container']!r}.")
+            eff = it.get("effects", [])
+            if not isinstance(eff, (list, tuple)) or not all(isinstance(e, str) for e in eff):
+                bad("inventory", f"Item #{i + 1}: effects must be a list of effect ids.",
+                    f"Предмет №{i + 1}: effects — список эффектов.")
+        for key in ("wounds", "forms", "pets"):
+            for i, it in enumerate(values.get(key, [])):
+                if not isinstance(it, Mapping):
+                    bad(key, f"{key} #{i + 1} must be a mapping.", f"{key} №{i + 1} должен быть словарём.")
+                elif any(k in it and it[k] is not None and not isinstance(it[k], str)
+                         for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")):
+                    bad(key, f"{key} #{i + 1}: names and notes must be text.",
+                        f"{key} №{i + 1}: названия и заметки — текст.")
+                elif key == "forms":
+                    nums = ("tier", "might", "dexterity", "alertness", "start_might", "start_dexterity", "start_alertness")
+                    if any(n in it and (not _is_int(it[n]) or it[n] < 0) for n in nums):
+                        bad(key, f"Form #{i + 1}: tier and parameters must be whole numbers >= 0.",
+                            f"Ипостась №{i + 1}: уровень и параметры — целые числа >= 0.")
+        return probs
