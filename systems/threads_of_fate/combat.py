@@ -1,0 +1,367 @@
+"""Combat of Threads of Fate (spec §6) as pure functions: what the fragment states plus the GM-entered
+defaults it needs (manoeuvres, wound thresholds and equipment values are missing from the book)."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping
+
+from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.problems import RuleError
+from tabletop_widgets.core.system import (CheckResult, ConditionSpec, DamageOutcome, InitiativeOrder,
+                                          InitiativeRoll, OptionSpec)
+from tabletop_widgets.dice.distribution import Distribution
+
+from . import tables
+from .checks import attack_damage, kept_die_pmf, net_dice, roll_check, roll_kept
+from .rules import CHARACTERISTICS, rule
+
+GM_PROMPT_ZERO = T("0 HP or less: unconscious or dying? The rules are not in this fragment: the GM decides.",
+                   "0 ЕЗ или меньше: без сознания или при смерти? Правил нет во фрагменте: решает мастер.")
+
+
+def health(ch) -> tuple[int, int]:
+    return (ch.hp if ch.hp is not None else 0, ch.hp_max if ch.hp_max is not None else 0)
+
+
+def is_defeated(ch) -> bool:
+    return health(ch)[0] <= 0 or "dead" in ch.conditions or "unconscious" in ch.conditions
+
+
+# ------------------------------------------------------------------------------------------------
+# Attack and Defense check (§6.5, §6.6)
+# ------------------------------------------------------------------------------------------------
+def durability_of(ch, rules=None) -> int:
+    """Durability with the GM's reading of the Combat robot's 'size modifier' (A26)."""
+    if ch.has_attribute("combat_robot") and rule(rules, "robot_dur_base") == "sbp":
+        return max(0, (ch.sbp() or 0) + ch.constitution_mod) + ch.durability_gm
+    return ch.durability
+
+
+def target_immune(target, kind: str | None) -> bool:
+    if kind is None:
+        return False
+    return kind in target.immunities or (kind == "poison" and target.has_attribute("combat_robot"))   # L514
+
+
+def target_resists(target, kind: str | None) -> bool:
+    if kind is None:
+        return False
+    return kind in target.resistances or (kind == "contaminating" and target.has_attribute("combat_robot"))
+
+
+def resolve_attack(attacker, target, check_id: str = "valor", *, rng: random.Random | None = None,
+                   damage_kind: str | None = None, rules=None, **options) -> CheckResult:
+    """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
+    a natural 20 always costs at least 1 HP (L114) unless the target is immune (A21). The Damage is
+    reported in ``details`` (apply it with ``apply_damage(..., durability=False)``)."""
+    if check_id not in ("valor", "valor_unarmed", "marksmanship"):
+        raise RuleError("not_attack", T("attacks use valor, valor_unarmed or marksmanship", "атака — это Дб или Мт"))
+    if target.defense is None:
+        raise RuleError("needs_gm_value", T("the target's Defense needs GM-entered size values",
+                                            "для Защиты цели мастер должен ввести значения размера"))
+    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=target.defense, **options)
+    immune = target_immune(target, damage_kind)
+    kept = res.details.get("kept") or 0
+    if res.details.get("bought") in ("success", "failure"):
+        # A13: a bought minimal success deals min_success_damage before Durability
+        raw = res.details["damage_before_durability"]
+        dmg = 0 if immune else max(0, raw - durability_of(target, rules))
+    else:
+        dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, rules, immune)
+    if dmg and target_resists(target, damage_kind):
+        dmg = max(1 if kept == 20 else 0, dmg // 2)                             # A39: halve, round down
+    res.details.update({"damage": dmg, "target_defense": target.defense, "target_durability": durability_of(target, rules),
+                        "damage_kind": damage_kind, "immune": immune})
+    res.outcome = T(f"{res.outcome['en']}; Damage {dmg}", f"{res.outcome['ru']}; Повреждения {dmg}")
+    return res
+
+
+def contest_defense_bonus(target, rules=None) -> int:
+    """Under the Contest rule the defender rolls d20 in place of Base Defense (L150):
+    d20 + mDEX + ADB + SDB; the size part of BDEF is dropped unless ``contest_keep_sbp`` (A9)."""
+    if target.defense is None:
+        raise RuleError("needs_gm_value", T("the target's Defense needs GM-entered size values",
+                                            "для Защиты цели мастер должен ввести значения размера"))
+    bonus = target.defense - target.base_defense
+    if rule(rules, "contest_keep_sbp"):
+        bonus += target.base_defense - 10
+    return bonus
+
+
+def contest_attack(attacker, target, check_id: str = "valor", *, rng: random.Random | None = None,
+                   damage_kind: str | None = None, rules=None, **options) -> dict[str, Any]:
+    """An attack under the Contest rule (L150-151, §5.8): Damage = attacker total - defender total
+    (minus Durability) when positive; a tie changes nothing."""
+    from .checks import contest_verdict
+    rng = rng if rng is not None else random.Random()
+    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=0, **options)
+    d_bonus = contest_defense_bonus(target, rules)
+    d_kept, d_dice, _ = roll_kept(0, rng)
+    d_total = d_kept + d_bonus
+    winner, margin = contest_verdict(res.total, d_total)
+    dmg = 0
+    if winner == "a":
+        dmg = attack_damage(res.total, d_total, durability_of(target, rules), res.details["kept"], rules,
+                            target_immune(target, damage_kind))
+    return {"attack": res, "defense_dice": d_dice, "defense_total": d_total, "winner": winner, "margin": margin,
+            "damage": dmg}
+
+
+def attack_damage_distribution(bonus: int, defense: int, durability: int = 0, net: int = 0) -> Distribution:
+    """Exact distribution of the Damage of one attack (§6.5)."""
+    pmf: dict[int, Fraction] = {}
+    for x, p in kept_die_pmf(net).items():
+        d = attack_damage(x + bonus, defense, durability, x)
+        pmf[d] = pmf.get(d, Fraction(0)) + p
+    p_hit = sum((p for d, p in pmf.items() if d > 0), Fraction(0))
+    return Distribution(pmf, p_pass=p_hit, expression="attack damage", outcome="total")
+
+
+def defense_check(ch, difficulty: int, *, rng: random.Random | None = None, rules=None, **options) -> CheckResult:
+    """Hazard Defense check (L354-357): d20 + (DEF - BDEF) vs DC; 1 Damage per point short,
+    reduced by Durability by default (A20)."""
+    res = roll_check(ch, "defense_check", rng=rng, rules=rules, difficulty=difficulty, **options)
+    raw = max(0, difficulty - res.total)
+    dmg = max(0, raw - durability_of(ch, rules)) if rule(rules, "durability_vs_defense_check") else raw
+    res.details.update({"raw_damage": raw, "damage": dmg})
+    return res
+
+
+# ------------------------------------------------------------------------------------------------
+# Damage and healing (§6.7-6.9)
+# ------------------------------------------------------------------------------------------------
+def damage_options() -> list[OptionSpec]:
+    return [
+        OptionSpec("kind", T("Damage kind", "Вид Повреждений"), "choice", "",
+                   choices=(("", T("ordinary", "обычные")), ("poison", T("Poison", "Ядовитые")),
+                            ("contaminating", T("Contaminating", "Загрязняющие")))),
+        OptionSpec("durability", T("Subtract Durability", "Вычесть Прочность"), "bool", True,
+                   help=T("off when the amount already had Durability taken off (attack results)",
+                          "выключите, если Прочность уже учтена (результат атаки)")),
+        OptionSpec("natural20", T("Natural 20 (at least 1)", "Натуральная 20 (не меньше 1)"), "bool", False),
+        OptionSpec("ignore_protection", T("Ignore protection (Harm)", "Без учёта защиты (Ущерб)"), "bool", False),
+    ]
+
+
+def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool = True, natural20: bool = False,
+                 ignore_protection: bool = False, rules=None) -> DamageOutcome:
+    """Take Damage: Durability (L347), immunity/resistance (L514; A39 halve), natural-20 minimum (L114, A21).
+    HP may go below 0; the GM decides what 0 or less means (thresholds missing, A37)."""
+    if amount < 0:
+        raise RuleError("negative_damage", T("Damage cannot be negative", "Повреждения не могут быть отрицательными"))
+    kind = kind or None
+    notes = []
+    if target_immune(ch, kind) and not ignore_protection:
+        dmg = 0
+        notes.append(T(f"immune to {kind} Damage", f"Иммунитет к Повреждениям: {kind}"))
+    else:
+        dmg = amount
+        dur = durability_of(ch, rules)
+        if durability and not ignore_protection and dur:
+            dmg = max(0, dmg - dur)
+            notes.append(T(f"Durability {dur}", f"Прочность {dur}"))
+        if target_resists(ch, kind) and not ignore_protection:
+            dmg //= 2
+            notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
+        if natural20:
+            dmg = max(1, dmg)
+    old = ch.hp if ch.hp is not None else 0
+    new = old - dmg
+    ch.hp = new
+    out = DamageOutcome(changes={"hp": (old, new)} if dmg else {}, notes=notes, defeated=new <= 0,
+                        details={"damage": dmg, "raw": amount})
+    if ch.dangerous_wound_threshold is not None and dmg >= ch.dangerous_wound_threshold:
+        out.notes.append(T("Dangerous wound (GM-entered threshold): CON check", "Опасная рана (порог мастера): проверка Выносливости"))
+        out.details["dangerous_wound"] = True
+    if new <= 0:
+        out.state = GM_PROMPT_ZERO
+        out.details["gm_prompt"] = True
+    return out
+
+
+def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> DamageOutcome:
+    """Restore HP up to the maximum. A Combat robot cannot be healed by Medicine or anything that
+    heals the living; use Repair (L514). Medicine heals a patient once per day (L439, A28)."""
+    if amount < 0:
+        raise RuleError("negative_healing", T("healing cannot be negative", "лечение не может быть отрицательным"))
+    robot = ch.has_attribute("combat_robot")
+    if robot and source in ("medicine", "living"):
+        raise RuleError("robot_no_medicine", T("a Combat robot is repaired, not healed: use Repair (L514)",
+                                               "Боевого робота чинят, а не лечат: используйте Ремонт (L514)"))
+    if not robot and source == "repair":
+        raise RuleError("repair_living", T("Repair restores Combat robots, not living beings",
+                                           "Ремонт восстанавливает Боевых роботов, а не живых"))
+    if source in ("medicine", "repair") and ch.medicine_today and rule(rules, "medicine_once_per") == "patient":  # A28
+        raise RuleError("medicine_once_per_day", T("this patient was already healed by Medicine today (L439)",
+                                                   "этого пациента уже лечили Медициной сегодня (L439)"))
+    old = ch.hp if ch.hp is not None else 0
+    cap = ch.hp_max if ch.hp_max is not None else old + amount
+    new = max(old, min(cap, old + amount))
+    ch.hp = new
+    changes = {"hp": (old, new)} if new != old else {}
+    if source in ("medicine", "repair"):
+        ch.medicine_today = True
+        changes["medicine_today"] = (False, True)
+    return DamageOutcome(changes=changes, defeated=new <= 0, details={"healed": new - old},
+                         state=GM_PROMPT_ZERO if new <= 0 else None)
+
+
+def medicine_heal_amount(total: int) -> int:
+    """Medicine vs 10: 1 HP + 1 per full 5 points of margin (L439)."""
+    return 1 + (total - 10) // 5 if total >= 10 else 0
+
+
+MEDICINE_HEAL_DC = 10       # L439
+MEDICINE_REVIVE_DC = 15     # L440
+
+
+def medicine_turns(skill: int, modifier: int) -> int:
+    """Medicine in combat takes max(1, 10 - skill - modifier) turns (L441)."""
+    return max(1, 10 - skill - modifier)
+
+
+@dataclass
+class Treatment:
+    """Medicine in progress during combat (L441): interrupted when the medic loses HP >= Will
+    (cumulative by default, A29), and must restart."""
+
+    medic_will: int
+    turns_left: int
+    hp_lost: int = 0
+    interrupted: bool = False
+    rules: Mapping[str, Any] | None = None
+
+    def medic_hit(self, hp_lost: int) -> bool:
+        cumulative = rule(self.rules, "medicine_interrupt") == "cumulative"
+        self.hp_lost = self.hp_lost + hp_lost if cumulative else hp_lost
+        if self.hp_lost >= self.medic_will:
+            self.interrupted = True
+        return self.interrupted
+
+    def tick(self) -> bool:
+        """One turn passes; True when the treatment is complete (roll the check then)."""
+        if self.interrupted:
+            raise RuleError("treatment_interrupted", T("the treatment was interrupted: start again",
+                                                       "лечение прервано: начните заново"))
+        self.turns_left = max(0, self.turns_left - 1)
+        return self.turns_left == 0
+
+
+def start_treatment(medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None) -> Treatment:
+    m = getattr(medic, characteristic + "_mod")          # A30: the modifier used for the check
+    return Treatment(medic.will, medicine_turns(getattr(medic, skill), m), rules=rules)
+
+
+# ------------------------------------------------------------------------------------------------
+# Initiative (§6.2, A38)
+# ------------------------------------------------------------------------------------------------
+TYPE_RANK = {"hero": 2, "persona": 1, "extra": 0}
+
+
+def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None = None, rules=None,
+                    mode: str | None = None) -> InitiativeOrder:
+    """Order by Reaction (L323), static by default or d20 + Reaction; ties by DEX score, then heroes
+    before personas before extras, then a d20 roll-off standing in for the GM's choice (reported; the
+    GM may reorder), then the order the combatants were given."""
+    rng = rng if rng is not None else random.Random()
+    mode = mode or rule(rules, "initiative_mode")
+    if mode not in ("static", "rolled"):
+        raise RuleError("bad_mode", T("initiative mode is static or rolled", "порядок: static или rolled"))
+    rolls: dict[str, InitiativeRoll] = {}
+    n = len(combatants)
+    for i, (cid, ch) in enumerate(combatants.items()):
+        die = rng.randint(1, 20) if mode == "rolled" else None
+        primary = ch.reaction + (die or 0)
+        rolloff = rng.randint(1, 20)
+        key = (primary, ch.effective_score("dexterity"), TYPE_RANK.get(ch.entity_type, 0), rolloff, n - i)
+        text = T(f"{'d20 ' + str(die) + ' + ' if die else ''}Reaction {ch.reaction} = {primary}",
+                 f"{'к20 ' + str(die) + ' + ' if die else ''}Реакция {ch.reaction} = {primary}")
+        rolls[cid] = InitiativeRoll(cid, key, text, roll=die)
+    order = sorted(rolls, key=lambda c: rolls[c].key, reverse=True)
+    names = ("DEX score", "heroes before personas before extras", "d20 roll-off (GM may reorder)", "listed order")
+    names_ru = ("значение Ловкости", "герои перед персонами и статистами", "бросок к20 (мастер может поменять)",
+                "порядок в списке")
+    tiebreaks = []
+    for a, b in zip(order, order[1:]):
+        ka, kb = rolls[a].key, rolls[b].key
+        if ka[0] != kb[0]:
+            continue
+        for j in range(1, 5):
+            if ka[j] != kb[j]:
+                tiebreaks.append({"en": f"{a} before {b}: tie on Reaction {ka[0]}, broken by {names[j - 1]} ({ka[j]} vs {kb[j]})",
+                                  "ru": f"{a} раньше {b}: равная Реакция {ka[0]}, решил {names_ru[j - 1]} ({ka[j]} против {kb[j]})",
+                                  "pair": (a, b), "by": names[j - 1]})
+                break
+    return InitiativeOrder(order, rolls, tiebreaks)
+
+
+# ------------------------------------------------------------------------------------------------
+# Conditions (§6.8)
+# ------------------------------------------------------------------------------------------------
+def conditions() -> list[ConditionSpec]:
+    """The conditions the fragment names (§6.8); most effects are GM-applied (``data["gm_entered"]``)."""
+    return [ConditionSpec(row["id"], T(row["en"], row["ru"]), T(row["effect"], row["effect_ru"]),
+                          duration=1 if row["unit"] == "scene" else None, unit=row["unit"],
+                          data={"line": row["line"], "gm_entered": row["gm_entered"]})
+            for row in tables.load("conditions")]
+
+
+def implied_conditions(ch) -> list[str]:
+    """Conditions that follow from zero values (L363): CON 0 -> dead; any other characteristic,
+    Reaction or Speed at 0 -> immobile; Will 0 -> obedient."""
+    out = []
+    eff = ch.effective
+    if eff.get("constitution", 1) == 0:
+        out.append("dead")
+    if any(eff.get(c, 1) == 0 for c in CHARACTERISTICS if c != "constitution") or ch.reaction == 0 or ch.speed == 0:
+        out.append("immobile")
+    if ch.will == 0:
+        out.append("obedient")
+    if ch.hp is not None and ch.hp <= 0:
+        out.append("gm_prompt_zero_hp")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Medicine (§6.9) and the turn (§6.4)
+# ------------------------------------------------------------------------------------------------
+def medicine(medic, patient, *, mode: str = "heal", characteristic: str | None = None,
+             rng: random.Random | None = None, rules=None, **options) -> dict[str, Any]:
+    """Medicine on a living patient, Repair on a Combat robot (L436-442, L514).
+    ``mode``: ``heal`` (vs 10: 1 HP + 1 per full 5 of margin, once per day per patient),
+    ``revive`` (vs 15: consciousness, no HP), ``first_aid`` (the higher of INT/WIS modifiers, L438).
+    The HP are returned as ``heal``; apply them with ``apply_healing(patient, n, source=...)``."""
+    robot = patient.has_attribute("combat_robot")
+    skill = "repair" if robot else "medicine"
+    if medic is patient and robot:
+        raise RuleError("robot_self_repair", T("a Combat robot cannot Repair itself (L514)",
+                                               "Боевой робот не может ремонтировать сам себя (L514)"))
+    if mode not in ("heal", "revive", "first_aid"):
+        raise RuleError("bad_mode", T("mode is heal, revive or first_aid", "режим: heal, revive или first_aid"))
+    once = rule(rules, "medicine_once_per")
+    if mode == "heal" and once == "patient" and patient.medicine_today:
+        raise RuleError("medicine_once_per_day", T("this patient was already healed today (L439)",
+                                                   "этого пациента уже лечили сегодня (L439)"))
+    if mode == "heal" and once == "medic" and medic.medicine_given_today:
+        raise RuleError("medicine_once_per_day", T("this medic has already healed today (L439, A28)",
+                                                   "этот лекарь уже лечил сегодня (L439, A28)"))
+    if characteristic is None:
+        if mode == "first_aid":
+            characteristic = max(("intelligence", "wisdom"), key=lambda c: getattr(medic, c + "_mod"))
+        else:
+            characteristic = "intelligence"
+    dc = MEDICINE_REVIVE_DC if mode == "revive" else MEDICINE_HEAL_DC
+    res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, rules=rules, difficulty=dc, **options)
+    heal = medicine_heal_amount(res.total) if (mode == "heal" and res.success) else 0
+    if mode == "heal" and once == "medic":
+        medic.medicine_given_today = True
+    return {"check": res, "heal": heal, "revived": mode == "revive" and bool(res.success), "source": skill,
+            "combat_turns": medicine_turns(getattr(medic, skill), getattr(medic, characteristic + "_mod"))}
+
+
+def turn_slots() -> list[dict[str, Any]]:
+    """[DEFAULT] per-turn slots the tracker offers (§6.4): one Manoeuvre, one Quick action."""
+    return [{"id": "manoeuvre", **T("Manoeuvre", "Маневр"), "count": 1},
+            {"id": "quick_action", **T("Quick action", "Быстрое действие"), "count": 1}]

@@ -1,0 +1,421 @@
+"""The Threads of Fate character model (spec §3): inputs, derived values, hard input limits."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from traitlets import Bool, Dict, Int, List, Unicode
+
+from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.model import CharacterModel
+from tabletop_widgets.core.problems import Problem
+
+from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX,
+                    SIZE_HP_MULT, SIZE_SBP, SIZES, SKILLS, mod)
+
+ATTRIBUTE_CODES = ("augmented", "combat_robot", "martial_arts", "veteran")
+WEAPON_KINDS = ("melee", "unarmed", "ranged", "thrown", "bow")
+DAMAGE_KINDS = ("poison", "contaminating")
+
+
+class OptInt(Int):
+    """An Int that may be None (a GM-entered value not entered yet).
+
+    Work-around: ``CharacterModel.check_dict`` calls ``trait.validate`` directly, which skips
+    traitlets' ``allow_none`` handling, so a plain ``OptInt(None, allow_none=True)`` fails to round-trip.
+    """
+
+    def validate(self, obj, value):
+        if value is None and self.allow_none:
+            return None
+        return super().validate(obj, value)
+
+
+class Character(CharacterModel):
+    """A hero, persona or extra of Threads of Fate. Trait names are the spec's code ids (§3.9)."""
+
+    SYSTEM = "threads_of_fate"
+    SCHEMA = 1
+
+    # -- header (§4.1, §10.1) ------------------------------------------------------------------
+    name = Unicode("", help="Name").tag(persist=True)
+    concept = Unicode("", help="Concept paragraph (L249-250)").tag(persist=True)
+    entity_type = Unicode("hero", help="hero / persona / extra (L62-65)").tag(persist=True)
+    stage = Unicode("creation", help="creation: §4 budgets apply; play: after creation").tag(persist=True)
+    size = Unicode("medium", help="Size (L303)").tag(persist=True)
+    gm_approved_size = Bool(False, help="GM approved a non-Medium hero (L303)").tag(persist=True)
+    quadruped = Bool(False, help="Speed x2 on the ground (L318)").tag(persist=True)
+    flying = Bool(False, help="Speed x3 while flying (L319)").tag(persist=True)
+    size_hp_mult = OptInt(None, allow_none=True, help="GM-entered HP multiplier for this size (table missing, X6)").tag(persist=True)
+    size_sbp = OptInt(None, allow_none=True, help="GM-entered size bonus/penalty (table missing, X6)").tag(persist=True)
+
+    # -- primary characteristics (§3.2): base score + bonuses ------------------------------------
+    strength = Int(10, help="Strength score (bought)").tag(persist=True)
+    dexterity = Int(10, help="Dexterity score (bought)").tag(persist=True)
+    constitution = Int(10, help="Constitution score (bought)").tag(persist=True)
+    intelligence = Int(10, help="Intelligence score (bought)").tag(persist=True)
+    wisdom = Int(10, help="Wisdom score (bought)").tag(persist=True)
+    charm = Int(10, help="Charm score (bought)").tag(persist=True)
+
+    # §3.2: ordinary bonuses (capped at 20 for heroes), stimulant/implant bonuses (uncapped), drain
+    for _c in CHARACTERISTICS:
+        locals()[_c + "_bonus"] = Int(0, help="ordinary bonus (capped at 20, L274)").tag(persist=True)
+        locals()[_c + "_implant"] = Int(0, help="stimulant/implant bonus (may exceed 20, L274)").tag(persist=True)
+        locals()[_c + "_drain"] = Int(0, help="temporary loss (poison, disease; L362)").tag(persist=True)
+    del _c
+
+    # -- skills (§3.6): value = XP invested ------------------------------------------------------
+    athletics = Int(0).tag(persist=True)
+    weapons = Int(0).tag(persist=True)
+    sleight = Int(0).tag(persist=True)
+    perception = Int(0).tag(persist=True)
+    communication = Int(0).tag(persist=True)
+    unarmed = Int(0).tag(persist=True)
+    stealth = Int(0).tag(persist=True)
+    shooting = Int(0).tag(persist=True)
+    warfare = Int(0).tag(persist=True)
+    survival = Int(0).tag(persist=True)
+    performance = Int(0).tag(persist=True)
+    art = Int(0).tag(persist=True)
+    medicine = Int(0).tag(persist=True)
+    science = Int(0).tag(persist=True)
+    animals = Int(0).tag(persist=True)
+    repair = Int(0).tag(persist=True)
+    trade = Int(0).tag(persist=True)
+    driving = Int(0).tag(persist=True)
+    custom_skills = List(Dict(), help="GM-added basic skills and split skills: {code, en, ru, kind, parent, characteristics, value}").tag(persist=True)
+    expert_access = List(Unicode(), help="Expert skills accessible through Tricks or GM decision").tag(persist=True)
+
+    # -- narrative components (§3.7) --------------------------------------------------------------
+    attributes = List(Dict(), help="Attributes: {code, name, expert_access, notes}").tag(persist=True)
+    tricks = List(Dict(), help="Tricks: {name, text, expert_access} (catalogue missing)").tag(persist=True)
+    flaws = List(Dict(), help="Flaws: {name, text}").tag(persist=True)
+    facets = List(Dict(), help="Facets: {name, heads, tails}").tag(persist=True)
+    bonds = List(Dict(), help="Bonds: {name, text}").tag(persist=True)
+    roles = Unicode("", help="Role (Амплуа), missing in the fragment").tag(persist=True)
+    wealth = Unicode("", help="Wealth, GM-entered (L259)").tag(persist=True)
+    changes = List(Dict(), help="Augmented Changes: {name, effect}").tag(persist=True)
+    change_activations_used = Int(0, help="Augmented activations used this meeting (L499)").tag(persist=True)
+
+    # -- resources (§3.8) -------------------------------------------------------------------------
+    threads = Int(2, help="Threads of Fate 0-5 (L164)").tag(persist=True)
+    threads_bought = Int(0, help="Threads bought with XP this meeting (L167-168)").tag(persist=True)
+    xp_free = Int(0, help="Unspent XP after creation").tag(persist=True)
+    xp_total = Int(0, help="XP earned in play").tag(persist=True)
+    bonus_xp = OptInt(None, allow_none=True, help="XP for refused Attributes (None: automatic, L263)").tag(persist=True)
+    xp_log = List(Dict(), help="XP ledger: {reason, amount}").tag(persist=True)
+    hp = OptInt(None, allow_none=True, help="Current Health Units").tag(persist=True)
+    conditions = List(Unicode(), help="Condition tags (§6.8)").tag(persist=True)
+    gm_caprice_used = Bool(False, help="GM used a Caprice on this hero this scene (L209)").tag(persist=True)
+    medicine_today = Bool(False, help="Healed by Medicine today (L439)").tag(persist=True)
+    medicine_given_today = Bool(False, help="Has healed someone with Medicine today (A28 'per medic' reading)").tag(persist=True)
+    dangerous_wound_threshold = OptInt(None, allow_none=True, help="GM-entered (rule missing)").tag(persist=True)
+    speed_drain = Int(0).tag(persist=True)
+    will_drain = Int(0).tag(persist=True)
+    reaction_drain = Int(0).tag(persist=True)
+
+    # -- equipment (§3.4, §7.7: values GM-entered) --------------------------------------------------
+    weapons_list = List(Dict(), help="Weapons: {name, kind, dmb, light, cumbersome, reload, built_in, equipped}").tag(persist=True)
+    armour_name = Unicode("").tag(persist=True)
+    armour_bonus = Int(0, help="ADB, GM-entered (L344)").tag(persist=True)
+    armour_max_dex = OptInt(None, allow_none=True, help="Armour's DEX-modifier cap (L346)").tag(persist=True)
+    shield_name = Unicode("").tag(persist=True)
+    shield_bonus = Int(0, help="SDB, GM-entered (L345)").tag(persist=True)
+    shield_max_dex = OptInt(None, allow_none=True, help="Shield's DEX-modifier cap (L346)").tag(persist=True)
+    durability_gm = Int(0, help="Durability from material/creature, GM-entered (L347)").tag(persist=True)
+    immunities = List(Unicode(), help="Damage kinds this creature is immune to").tag(persist=True)
+    resistances = List(Unicode(), help="Damage kinds this creature resists (halved)").tag(persist=True)
+    equipment = Unicode("").tag(persist=True)
+    notes = Unicode("").tag(persist=True)
+
+    # -- derived -----------------------------------------------------------------------------------
+    strength_mod = Int(0).tag(derived=True)
+    dexterity_mod = Int(0).tag(derived=True)
+    constitution_mod = Int(0).tag(derived=True)
+    intelligence_mod = Int(0).tag(derived=True)
+    wisdom_mod = Int(0).tag(derived=True)
+    charm_mod = Int(0).tag(derived=True)
+    hp_max = OptInt(None, allow_none=True, help="CON x size multiplier (L313)").tag(derived=True)
+    speed = OptInt(None, allow_none=True, help="max(1,(DEX+CON)//4) + SBP, x2 quadruped, x3 flying (L316-319)").tag(derived=True)
+    will = Int(1, help="max(1,(INT+WIS)//4) (L321)").tag(derived=True)
+    reaction = Int(1, help="max(1,(DEX+WIS)//4) (L323)").tag(derived=True)
+    effective = Dict(help="Effective characteristic scores after bonuses and drain").tag(derived=True)
+    dexterity_mod_effective = Int(0, help="DEX modifier after armour/shield caps (L346)").tag(derived=True)
+    base_defense = OptInt(None, allow_none=True, help="10 - SBP (L341)").tag(derived=True)
+    defense = OptInt(None, allow_none=True, help="BDEF + mDEX + ADB + SDB (L340)").tag(derived=True)
+    durability = Int(0, help="Durability (L347; robot L511)").tag(derived=True)
+    valor_unarmed = Int(0, help="Unarmed + mSTR + mDEX + DMB (L336)").tag(derived=True)
+    valor = Int(0, help="Valor with the first melee weapon (DMB 0 if none is entered)").tag(derived=True)
+    marksmanship = Int(0, help="Shooting + mDEX + DMB of the first ranged weapon (L338)").tag(derived=True)
+    attacks = List(Dict(), help="One row per weapon: rating and the 0-XP Hindrance").tag(derived=True)
+    char_points_spent = Int(60, help="Sum of bought scores (L271)").tag(derived=True)
+    skill_cap = Int(10, help="No skill above Intelligence (L370)").tag(derived=True)
+    skill_xp_spent = Int(0).tag(derived=True)
+    creation_xp = Int(10, help="10 XP + 5 per refused Attribute (L263, L268)").tag(derived=True)
+    creation_xp_left = Int(10).tag(derived=True)
+    access = List(Unicode(), help="Expert skills this character may use").tag(derived=True)
+    attribute_codes = List(Unicode()).tag(derived=True)
+    augmented_pool = Int(0, help="max(1, 1 + mCON) activations per meeting (L499)").tag(derived=True)
+    augmented_max_changes = Int(0, help="max(1, mCON) Changes (L498)").tag(derived=True)
+    robot_max_weapons = Int(0, help="max(0, 1 + mCON) built-in weapons (L512, A25)").tag(derived=True)
+    martial_arts_active = Bool(False).tag(derived=True)
+    gm_missing = List(Dict(), help="Values the fragment lacks and the GM must enter").tag(derived=True)
+
+    def __init__(self, **values: Any):
+        if values.get("entity_type") == "extra" and "threads" not in values:
+            values = {**values, "threads": 0}          # extras never hold Threads (L64)
+        super().__init__(**values)
+
+    # ---------------------------------------------------------------------------------------------
+    def has_attribute(self, code: str) -> bool:
+        return code in self.attribute_codes
+
+    def has_access(self, skill: str) -> bool:
+        return skill in self.access
+
+    def skill_value(self, code: str) -> int:
+        if code in SKILLS:
+            return getattr(self, code)
+        for s in self.custom_skills:
+            if s.get("code") == code:
+                return int(s.get("value", 0))
+        raise KeyError(code)
+
+    def sbp(self) -> int | None:
+        """Signed size bonus/penalty (§3.5): + for large; GM-entered where the table is missing."""
+        if self.size_sbp is not None:
+            return self.size_sbp
+        return SIZE_SBP.get(self.size)
+
+    def hp_multiplier(self) -> int | None:
+        if self.size_hp_mult is not None:
+            return self.size_hp_mult
+        return SIZE_HP_MULT.get(self.size)
+
+    def effective_score(self, char: str) -> int:
+        return self.effective.get(char, getattr(self, char))
+
+    def _derive(self) -> None:
+        hero = self.entity_type == "hero"
+        eff = {}
+        for c in CHARACTERISTICS:
+            # §3.2: effective = max(0, min(20 if hero, base + bonus) + implant - drain)  (L274, L362)
+            capped = getattr(self, c) + getattr(self, c + "_bonus")
+            if hero:
+                capped = min(HERO_MAX, capped)
+            eff[c] = max(0, capped + getattr(self, c + "_implant") - getattr(self, c + "_drain"))
+        self.effective = eff
+        for c in CHARACTERISTICS:
+            setattr(self, c + "_mod", mod(eff[c]))
+        codes = []
+        access: list[str] = []
+        for a in self.attributes:
+            code = a.get("code") or ""
+            if code:
+                codes.append(code)
+            access += [s for s in a.get("expert_access", []) if s in EXPERT_SKILLS]
+        if "veteran" in codes and not any("warfare" in a.get("expert_access", []) for a in self.attributes):
+            access.append("warfare")  # L534: Veteran always gives Warfare
+        for t in self.tricks:
+            access += [s for s in t.get("expert_access", []) if s in EXPERT_SKILLS]
+        access += [s for s in self.expert_access if s in EXPERT_SKILLS]
+        self.attribute_codes = codes
+        self.access = sorted(set(access))
+
+        missing: list[dict[str, Any]] = []
+        sbp = self.sbp()
+        mult = self.hp_multiplier()
+        con, dex, intl, wis = eff["constitution"], eff["dexterity"], eff["intelligence"], eff["wisdom"]
+        # §3.3: HP = CON x size multiplier (L313-314)
+        new_max = con * mult if mult is not None else None
+        if mult is None:
+            missing.append({"field": "size_hp_mult", **T(f"HP multiplier for size {self.size} (size table missing)",
+                                                          f"множитель ЕЗ для размера {self.size} (таблицы размеров нет)")})
+        if sbp is None:
+            missing.append({"field": "size_sbp", **T(f"size bonus/penalty for size {self.size}",
+                                                      f"бонус/штраф размера для размера {self.size}")})
+        old_max = self.hp_max
+        self.hp_max = new_max
+        # §3.9 software rule: an undamaged character's hp follows hp_max; otherwise it is clamped.
+        if new_max is not None:
+            if self.hp is None or (old_max is not None and self.hp == old_max):
+                self.hp = new_max
+            elif self.hp > new_max:
+                self.hp = new_max
+        # Speed pipeline (L316-319, L325, A7)
+        if sbp is None:
+            self.speed = None
+        else:
+            s = max(1, max(1, (dex + con) // 4) + sbp)
+            if self.flying:
+                s *= 3
+            elif self.quadruped:
+                s *= 2
+            self.speed = max(0, s - self.speed_drain)
+        self.will = max(0, max(1, (intl + wis) // 4) - self.will_drain)          # L321, L325, A8
+        self.reaction = max(0, max(1, (dex + wis) // 4) - self.reaction_drain)   # L323, L325, A8
+
+        # Attributes (§8.6)
+        mcon = mod(con)
+        self.augmented_pool = max(1, 1 + mcon) if "augmented" in codes else 0
+        self.augmented_max_changes = max(1, mcon) if "augmented" in codes else 0
+        self.robot_max_weapons = max(0, 1 + mcon) if "combat_robot" in codes else 0
+        robot = "combat_robot" in codes
+
+        # Combat (§3.4)
+        mdex = mod(dex)
+        caps = [c for c in (self.armour_max_dex, self.shield_max_dex) if c is not None]
+        mdex_eff = min([mdex] + caps)
+        self.dexterity_mod_effective = mdex_eff
+        equipped = [w for w in self.weapons_list if w.get("equipped", True)]
+        martial = ("martial_arts" in codes and not caps
+                   and not any(w.get("cumbersome") for w in equipped))   # L527, L530
+        self.martial_arts_active = martial
+        if sbp is None:
+            self.base_defense = None
+            self.defense = None
+        else:
+            self.base_defense = 10 - sbp                                   # L341
+            adb = self.armour_bonus + (3 if robot else 0)                  # L511
+            self.defense = self.base_defense + mdex_eff + adb + self.shield_bonus + (mod(wis) if martial else 0)
+        if robot:
+            base = mult if mult is not None else 0                        # A26: size multiplier
+            self.durability = max(0, base + mcon) + self.durability_gm
+        else:
+            self.durability = self.durability_gm
+        mstr = mod(eff["strength"])
+        unarmed_dmb = 1 if martial else 0                                   # L527
+        self.valor_unarmed = self.unarmed + mstr + mdex_eff + unarmed_dmb
+        rows = [{"name": "unarmed", "kind": "unarmed", "skill": "unarmed",
+                 "rating": self.valor_unarmed, "hindrance": self.unarmed == 0, "dmb": unarmed_dmb}]
+        valor = marks = None
+        for w in self.weapons_list:
+            kind = w.get("kind", "melee")
+            dmb = int(w.get("dmb", 0))
+            if w.get("built_in") and robot and sbp is not None:
+                dmb += sbp                                                  # L512
+            if kind in ("melee", "unarmed"):
+                skill = "weapons" if kind == "melee" else "unarmed"
+                rating = getattr(self, skill) + mstr + mdex_eff + dmb       # L336
+                if valor is None and kind == "melee":
+                    valor = rating
+            else:
+                skill = "shooting"
+                if kind in ("bow", "thrown"):
+                    dmb += mstr                                             # L338, A48
+                rating = self.shooting + mdex_eff + dmb
+                if marks is None:
+                    marks = rating
+            rows.append({"name": w.get("name", ""), "kind": kind, "skill": skill, "rating": rating,
+                         "hindrance": getattr(self, skill) == 0, "dmb": dmb})
+        self.attacks = rows
+        # no melee weapon entered yet: armed Valor with DMB 0 (the weapon's DMB is GM-entered)
+        self.valor = valor if valor is not None else self.weapons + mstr + mdex_eff
+        self.marksmanship = marks if marks is not None else self.shooting + mdex_eff
+
+        # creation book-keeping (§4)
+        self.char_points_spent = sum(getattr(self, c) for c in CHARACTERISTICS)
+        self.skill_cap = intl
+        spent = sum(getattr(self, s) for s in SKILLS) + sum(int(s.get("value", 0)) for s in self.custom_skills)
+        self.skill_xp_spent = spent
+        auto_bonus = 5 * max(0, 2 - len(self.attributes))
+        self.creation_xp = 10 + (self.bonus_xp if self.bonus_xp is not None else auto_bonus)
+        self.creation_xp_left = self.creation_xp - spent
+        if not self.armour_name and not self.weapons_list:
+            missing.append({"field": "weapons_list", **T("weapons, armour and shields: values are GM-entered (tables missing)",
+                                                         "оружие, доспехи, щиты: значения вводит мастер (таблиц нет)")})
+        if self.dangerous_wound_threshold is None:
+            missing.append({"field": "dangerous_wound_threshold",
+                            **T("Dangerous wound threshold (rule missing)", "порог Опасной раны (правила нет)")})
+        self.gm_missing = missing
+
+    # -- hard limits on raw values ---------------------------------------------------------------
+    @classmethod
+    def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
+        problems: list[Problem] = []
+        et = values.get("entity_type")
+        if et not in ENTITY_TYPES:
+            problems.append(Problem("bad_entity_type", T(f"entity type must be one of {', '.join(ENTITY_TYPES)}",
+                                                         f"тип должен быть одним из: {', '.join(ENTITY_TYPES)}"),
+                                    field="entity_type"))
+        if values.get("stage") not in ("creation", "play"):
+            problems.append(Problem("bad_stage", T("stage must be 'creation' or 'play'",
+                                                   "этап должен быть 'creation' или 'play'"), field="stage"))
+        if values.get("size") not in SIZES:
+            problems.append(Problem("bad_size", T(f"size must be one of {', '.join(SIZES)}",
+                                                  f"размер должен быть одним из: {', '.join(SIZES)}"), field="size"))
+        # §3.2 / §3.9: a hero's score is 1-20; NPCs (and personas, A46) have no cap but cannot be negative.
+        lo, hi = (1, HERO_MAX) if et == "hero" else (0, 999)
+        for c in CHARACTERISTICS:
+            v = values.get(c)
+            if v is not None and not lo <= v <= hi:
+                lab = CHAR_LABELS[c]
+                problems.append(Problem("characteristic_range", T(
+                    f"{lab['en']} must be between {lo} and {hi} (got {v})",
+                    f"{lab['ru']}: допустимо от {lo} до {hi} (указано {v})"), field=c))
+        for c in CHARACTERISTICS:
+            for suffix in ("_implant", "_drain"):
+                v = values.get(c + suffix)
+                if v is not None and v < 0:
+                    problems.append(Problem("negative", T(f"{c}{suffix} cannot be negative",
+                                                          f"{c}{suffix} не может быть отрицательным"), field=c + suffix))
+        for s in SKILLS:
+            v = values.get(s)
+            if v is not None and not 0 <= v <= 99:
+                problems.append(Problem("skill_range", T(f"{s}: a skill value is 0 or more (got {v})",
+                                                         f"{s}: значение Навыка не может быть отрицательным ({v})"),
+                                        field=s))
+        for name in ("threads", "threads_bought", "xp_free", "xp_total", "change_activations_used", "armour_bonus",
+                     "shield_bonus", "durability_gm", "speed_drain", "will_drain", "reaction_drain"):
+            v = values.get(name)
+            if v is not None and v < 0:
+                problems.append(Problem("negative", T(f"{name} cannot be negative", f"{name} не может быть отрицательным"),
+                                        field=name))
+        if values.get("threads") is not None and values["threads"] > 99:
+            problems.append(Problem("negative", T("threads: too many", "threads: слишком много"), field="threads"))
+        bx = values.get("bonus_xp")
+        if bx is not None and bx < 0:
+            problems.append(Problem("negative", T("bonus_xp cannot be negative", "bonus_xp не может быть отрицательным"),
+                                    field="bonus_xp"))
+        for name in ("size_hp_mult",):
+            v = values.get(name)
+            if v is not None and v < 1:
+                problems.append(Problem("bad_multiplier", T("the HP multiplier is at least 1", "множитель ЕЗ не меньше 1"),
+                                        field=name))
+        problems += _check_items(values, "attributes", required=("name", "code"), lists=("expert_access",))
+        for key in ("tricks", "flaws", "facets", "bonds", "changes", "xp_log"):
+            problems += _check_items(values, key, required=("name",) if key != "xp_log" else ("reason",))
+        for i, w in enumerate(values.get("weapons_list") or []):
+            if w.get("kind", "melee") not in WEAPON_KINDS:
+                problems.append(Problem("bad_item", T(f"weapon {i + 1}: kind must be one of {', '.join(WEAPON_KINDS)}",
+                                                      f"оружие {i + 1}: вид должен быть одним из {', '.join(WEAPON_KINDS)}"),
+                                        field="weapons_list"))
+            if not isinstance(w.get("dmb", 0), int) or isinstance(w.get("dmb", 0), bool):
+                problems.append(Problem("bad_item", T(f"weapon {i + 1}: dmb must be a whole number",
+                                                      f"оружие {i + 1}: БПв должен быть целым"), field="weapons_list"))
+        for i, s in enumerate(values.get("custom_skills") or []):
+            ok = (isinstance(s.get("code"), str) and s.get("code") and s.get("code") not in SKILLS
+                  and isinstance(s.get("value", 0), int) and s.get("value", 0) >= 0
+                  and s.get("kind", "basic") in ("basic", "expert"))
+            if not ok:
+                problems.append(Problem("bad_item", T(
+                    f"custom skill {i + 1}: needs a new code, kind basic/expert and a value of 0 or more",
+                    f"свой навык {i + 1}: нужен новый код, вид basic/expert и значение от 0"), field="custom_skills"))
+        for name in ("expert_access",):
+            bad = [s for s in values.get(name) or [] if s not in EXPERT_SKILLS]
+            if bad:
+                problems.append(Problem("bad_item", T(f"not expert skills: {', '.join(bad)}",
+                                                      f"это не Экспертные навыки: {', '.join(bad)}"), field=name))
+        return problems
+
+
+def _check_items(values, key, required=("name",), lists=()) -> list[Problem]:
+    out = []
+    for i, item in enumerate(values.get(key) or []):
+        if not any(isinstance(item.get(r), str) and item.get(r) for r in required):
+            out.append(Problem("bad_item", T(f"{key} item {i + 1} needs a {' or '.join(required)}",
+                                             f"{key}, элемент {i + 1}: нужно поле {' или '.join(required)}"), field=key))
+        for lname in lists:
+            if lname in item and not (isinstance(item[lname], list) and all(isinstance(x, str) for x in item[lname])):
+                out.append(Problem("bad_item", T(f"{key} item {i + 1}: {lname} must be a list of codes",
+                                                 f"{key}, элемент {i + 1}: {lname} должен быть списком кодов"), field=key))
+    return out
