@@ -92,16 +92,16 @@ SHEET = Sheet((
         Field("carried_weight_kg", T("Carried, kg", "Несёт, кг"), "derived"),
     ), columns=2),
     Section("skills", T("Skills", "Навыки"), (
-        Field("skills", T("Skills", "Навыки"), "list", source="skills",
+        Field("skills", T("Skills", "Навыки"), "mapping", source="skills",
               help=T("Parameter + skill dice; level ≤ parameter (L103); points per parameter = its level (L82)",
                      "Кубики параметр + навык; уровень ≤ параметра (L103); очков на навыки параметра = его уровень (L82)"),
               item_fields=(Field("key", T("Skill", "Навык"), "choice", source="skills"),
                            Field("level", T("Level", "Уровень"), "input", min=0, max=5)),
-              extra={"mapping": True, "group_by": "param"}),
+              extra={"group_by": "param"}),
         Field("skill_budget", T("Skill points used / available", "Очки навыков: потрачено / доступно"), "derived"),
-        Field("skill_xp", T("Skill XP (0-5)", "Опыт навыков (0-5)"), "list", extra={"mapping": True},
+        Field("skill_xp", T("Skill XP (0-5)", "Опыт навыков (0-5)"), "mapping",
               help=T("5 XP → +1 level (L357)", "5 опыта → +1 уровень (L357)")),
-        Field("custom_skills", T("Own skills: parameter", "Свои навыки: параметр"), "list", extra={"mapping": True}),
+        Field("custom_skills", T("Own skills: parameter", "Свои навыки: параметр"), "mapping"),
     ), layout="table"),
     Section("features", T("Features", "Особенности"), (
         Field("features", T("Features", "Особенности"), "list", source="features", item_fields=(
@@ -130,7 +130,7 @@ SHEET = Sheet((
                                                                 ("closed", T("closed", "закрытый"))),
               help=T("Closed: −2 Alertness, −1 initiative; open: −1 Alertness, head armour −1 (L158-L160)",
                      "Закрытый: −2 Восприятие, −1 инициатива; открытый: −1 Восприятие, броня головы −1 (L158-L160)")),
-        Field("money", T("Money", "Деньги"), "list", extra={"mapping": True, "keys": ("fire", "agate", "emerald", "azure")},
+        Field("money", T("Money", "Деньги"), "mapping", extra={"keys": ("fire", "agate", "emerald", "azure")},
               help=T("1 InvP = 1 fire = 10 agate; emerald = 10 fire; azure = 10 emerald; 20 coins = 0.5 kg (L164)",
                      "1 ОИ = 1 огневик = 10 агатников; изумрудник = 10 огневиков; лазурник = 10 изумрудников; 20 монет = 0,5 кг (L164)")),
         Field("inv_points_spent", T("InvP spent", "Потрачено ОИ"), "derived"),
@@ -157,7 +157,7 @@ SHEET = Sheet((
                 ("aggressive", T("aggressive", "агрессивный")), ("passive", T("passive", "пассивный")),
                 ("cowardly", T("cowardly", "трусливый")))),
             Field("note", T("Note", "Заметка"), "text"))),
-        Field("familiar", T("Familiar", "Фамильяр"), "list", extra={"mapping": True}),
+        Field("familiar", T("Familiar", "Фамильяр"), "mapping"),
     ), layout="table"),
     Section("advancement", T("Level-up", "Повышение уровня"), (
         Field("pending_improvements", T("Improvements to choose", "Улучшений к выбору"), "input", min=0,

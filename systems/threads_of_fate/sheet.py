@@ -74,7 +74,7 @@ _health = Section("health", T("Health", "Здоровье"), (
                  "при 0 и меньше решает мастер: без сознания или при смерти")),
     Field("dangerous_wound_threshold", T("Dangerous wound threshold", "Порог Опасной раны"), "input", min=1,
           help=GM_HELP, extra=GM),
-    Field("conditions", T("Conditions", "Состояния"), "list", source="conditions", extra={"item_kind": "tag"}),
+    Field("conditions", T("Conditions", "Состояния"), "tags", source="conditions"),
     Field("medicine_today", T("Healed by Medicine today", "Лечился Медициной сегодня"), "flag",
           help=T("Medicine heals a patient once a day (L439)", "Медицина лечит раз в день")),
     Field("medicine_given_today", T("Healed someone today", "Лечил сегодня"), "flag",
@@ -118,8 +118,8 @@ _combat = Section("combat", T("Combat", "Бой"), (
     Field("weapons_list", T("Weapons", "Оружие"), "list", item_fields=_weapon_items),
     Field("attacks", T("Attacks", "Атаки"), "derived", help=T("rating per weapon; 0 XP in the skill: Hindrance (L380)",
                                                              "рейтинг по оружию; 0 ОО в навыке — Помеха")),
-    Field("immunities", T("Immunities", "Иммунитеты"), "list", extra={"item_kind": "tag", "choices": ["poison", "contaminating"]}),
-    Field("resistances", T("Resistances", "Сопротивления"), "list", extra={"item_kind": "tag", "choices": ["poison", "contaminating"]}),
+    Field("immunities", T("Immunities", "Иммунитеты"), "tags", extra={"choices": ["poison", "contaminating"]}),
+    Field("resistances", T("Resistances", "Сопротивления"), "tags", extra={"choices": ["poison", "contaminating"]}),
 ), columns=3)
 
 _skill_fields = []
@@ -133,8 +133,8 @@ for _s, (_en, _ru, _chars_of) in SKILLS.items():
                "вложенные Очки опыта; не выше Интеллекта; 0 — с Помехой"
                + ("; без доступа: 5 + модификатор" if expert else ""))))
 _skills = Section("skills", T("Skills", "Навыки"), tuple(_skill_fields) + (
-    Field("expert_access", T("Expert access (Tricks, GM)", "Доступ к Экспертным (Трюки, мастер)"), "list",
-          extra={"item_kind": "tag", "choices": list(EXPERT_SKILLS)}),
+    Field("expert_access", T("Expert access (Tricks, GM)", "Доступ к Экспертным (Трюки, мастер)"), "tags",
+          extra={"choices": list(EXPERT_SKILLS)}),
     Field("access", T("Expert skills accessible", "Доступные Экспертные навыки"), "derived"),
     Field("custom_skills", T("GM-added and split skills", "Навыки мастера и разделённые"), "list", item_fields=(
         Field("code", T("Code", "Код"), "text"), Field("en", T("Name (en)", "Название (en)"), "text"),

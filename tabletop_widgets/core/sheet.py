@@ -14,6 +14,9 @@ FIELD_KINDS = (
     "derived",   # read-only, recomputed by the model
     "resource",  # current value with +/- controls against ``max_trait``
     "list",      # a list of dict items (abilities, equipment...) with ``item_fields``
+    "tags",      # a list of short strings (conditions, immunities), optionally from ``choices``/``source``
+    "mapping",   # a dict name -> value (skills by code id, money by coin); ``item_fields`` may
+                 # describe the value, ``choices``/``source`` the allowed names
 )
 
 
