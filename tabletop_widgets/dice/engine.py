@@ -423,24 +423,8 @@ def _reroll(ctx, roller: _Roller, dice, m: Mod, node: Dice):
                 done = True
         return out
     cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
-    hit_limit = False
-    for d in dice:
-        out.append(d)
-        if not d.counted:
-            continue
-        cur = d
-        k = 0
-        while cp.test(cur.value) and k < cap:
-            ctx.count_dice(1, node.pos)
-            cur.rerolled = True
-            cur.kept = False
-            nd = roller.die(added_by="reroll")
-            out.append(nd)
-            cur = nd
-            k += 1
-        if m.variant == "until" and k == cap and cp.test(cur.value):
-            hit_limit = True
-    if hit_limit:
+    out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, lambda v, seen: cp.test(v))
+    if hit_limit and m.variant == "until":
         ctx.note(f"a die was rerolled {limits.MAX_EXPLOSIONS} times: rerolls stopped there",
                  f"кубик переброшен {limits.MAX_EXPLOSIONS} раз: перебросы остановлены")
     return out
@@ -448,8 +432,19 @@ def _reroll(ctx, roller: _Roller, dice, m: Mod, node: Dice):
 
 def _unique(ctx, roller: _Roller, dice, m: Mod, node: Dice):
     cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
-    seen = set()
+    out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, lambda v, seen: v in seen)
+    if hit_limit and m.variant == "until":
+        ctx.note("some dice could not be made unique (not enough faces): duplicates kept",
+                 "не все кубики удалось сделать разными (мало граней): повторы оставлены")
+    return out
+
+
+def _reroll_while(ctx, roller: _Roller, dice, node: Dice, cap: int, again):
+    """Reroll each counted die while ``again(value, values_settled_so_far)`` holds, at most
+    ``cap`` times; the replaced rolls stay in the list, struck. Returns the new list and whether
+    some die still wanted a reroll when the cap stopped it."""
     out = []
+    seen: set = set()
     hit_limit = False
     for d in dice:
         out.append(d)
@@ -457,21 +452,17 @@ def _unique(ctx, roller: _Roller, dice, m: Mod, node: Dice):
             continue
         cur = d
         k = 0
-        while cur.value in seen and k < cap:
+        while again(cur.value, seen) and k < cap:
             ctx.count_dice(1, node.pos)
             cur.rerolled = True
             cur.kept = False
-            nd = roller.die(added_by="reroll")
-            out.append(nd)
-            cur = nd
+            cur = roller.die(added_by="reroll")
+            out.append(cur)
             k += 1
-        if cur.value in seen and m.variant == "until":
+        if k == cap and again(cur.value, seen):
             hit_limit = True
         seen.add(cur.value)
-    if hit_limit:
-        ctx.note("some dice could not be made unique (not enough faces): duplicates kept",
-                 "не все кубики удалось сделать разными (мало граней): повторы оставлены")
-    return out
+    return out, hit_limit
 
 
 def _keep(dice, m: Mod):

@@ -134,16 +134,7 @@ def _compile_dice(node: Dice):
         return None
     m = mods[0]
     if m.kind == "keep":
-        keep = max(0, m.n or 0)
-        variant = m.variant
-        if variant == "kh":
-            lo, hi = max(n - keep, 0), n
-        elif variant == "kl":
-            lo, hi = 0, min(keep, n)
-        elif variant == "dh":
-            lo, hi = 0, max(n - keep, 0)
-        else:  # dl
-            lo, hi = min(keep, n), n
+        lo, hi = _kept_slice(m, n)
         count = hi - lo
 
         def keepdrop(rr, rec):
@@ -194,23 +185,24 @@ def _compile_group(node: Group):
         return lambda rr, rec: sum(m(rr, rec) for m in members)
     if len(node.mods) != 1 or node.mods[0].kind != "keep":
         return None
-    m = node.mods[0]
-    k = len(members)
-    keep = max(0, m.n or 0)
-    variant = m.variant
-    if variant == "kh":
-        lo, hi = max(k - keep, 0), k
-    elif variant == "kl":
-        lo, hi = 0, min(keep, k)
-    elif variant == "dh":
-        lo, hi = 0, max(k - keep, 0)
-    else:
-        lo, hi = min(keep, k), k
+    lo, hi = _kept_slice(node.mods[0], len(members))
 
     def group(rr, rec):
         vals = sorted(f(rr, rec) for f in members)
         return sum(vals[lo:hi])
     return group
+
+
+def _kept_slice(m, n: int) -> tuple[int, int]:
+    """The slice of the ascending-sorted values that a keep/drop modifier keeps."""
+    keep = max(0, m.n or 0)
+    if m.variant == "kh":
+        return max(n - keep, 0), n
+    if m.variant == "kl":
+        return 0, min(keep, n)
+    if m.variant == "dh":
+        return 0, max(n - keep, 0)
+    return min(keep, n), n  # dl
 
 
 def _tester(op: str, t: int):

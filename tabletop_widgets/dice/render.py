@@ -67,6 +67,18 @@ def die_text(d: Die) -> str:
     return s
 
 
+def _spine(node):
+    """A left-deep chain of binary operations as (leftmost operand, operations in order): long
+    sums are rendered by iterating, never by recursing once per term."""
+    parts = []
+    n = node
+    while type(n) is BinOpNode and n.op != "^" and (n is node or n.label is None):
+        parts.append(n)
+        n = n.left
+    parts.reverse()
+    return n, parts
+
+
 def node_text(node, locale: str) -> str:
     t = type(node)
     if t is LiteralNode:
@@ -77,14 +89,9 @@ def node_text(node, locale: str) -> str:
         if node.op == "^":
             s = f"{node_text(node.left, locale)} ^ {node_text(node.right, locale)}"
         else:
-            # iterate the left spine (long sums must not recurse per term)
-            parts = []
-            n = node
-            while type(n) is BinOpNode and n.op != "^" and (n is node or n.label is None):
-                parts.append(n)
-                n = n.left
-            s = node_text(n, locale)
-            for b in reversed(parts):
+            base, parts = _spine(node)
+            s = node_text(base, locale)
+            for b in parts:
                 s = f"{s} {b.op} {node_text(b.right, locale)}"
     elif t is UnaryNode:
         s = f"{node.op}{node_text(node.operand, locale)}"
@@ -133,8 +140,10 @@ def render_text(r: RollResult, locale: str = "en") -> str:
     body = node_text(r.tree, locale) if r.tree is not None else r.expression
     if not r.show_total:
         s = body
-    elif isinstance(r.tree, WordNode) and r.check is None and r.successes is None:
-        s = body if body.rstrip().endswith(f"= {r.total}") else f"{body} = {r.total}"
+    elif isinstance(r.tree, WordNode) and body.rstrip().endswith(f"= {r.total}"):
+        s = body.rstrip()  # the word's own breakdown already ends with its total
+    elif isinstance(r.tree, WordNode) and r.successes is None:
+        s = f"{body} = {r.total}"
     elif r.successes is not None and r.check is None:
         s = f"{body} = {count_noun(r.total, 'success', locale)}"
     else:
@@ -204,13 +213,9 @@ def node_html(node, locale: str) -> str:
         if node.op == "^":
             s = f"{node_html(node.left, locale)} ^ {node_html(node.right, locale)}"
         else:
-            parts = []
-            n = node
-            while type(n) is BinOpNode and n.op != "^" and (n is node or n.label is None):
-                parts.append(n)
-                n = n.left
-            s = node_html(n, locale)
-            for b in reversed(parts):
+            base, parts = _spine(node)
+            s = node_html(base, locale)
+            for b in parts:
                 s = f"{s} {html.escape(b.op)} {node_html(b.right, locale)}"
     elif t is UnaryNode:
         s = f"{html.escape(node.op)}{node_html(node.operand, locale)}"

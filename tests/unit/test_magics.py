@@ -1,6 +1,7 @@
 """%roll and %%roll through IPython's test shell (globalipapp), rich output via the formatter."""
 import pytest
 from IPython.core.error import UsageError
+from IPython.terminal.interactiveshell import TerminalInteractiveShell
 from IPython.testing.globalipapp import start_ipython
 
 from tabletop_widgets.dice import RollResult
@@ -8,7 +9,8 @@ from tabletop_widgets.dice import RollResult
 
 @pytest.fixture(scope="module")
 def ip():
-    shell = start_ipython()
+    start_ipython()  # the process-wide test shell; returns None when another test started it
+    shell = TerminalInteractiveShell.instance()
     shell.run_line_magic("load_ext", "tabletop_widgets")
     return shell
 
