@@ -1,0 +1,232 @@
+"""Seats, roles, secret tokens and links.
+
+Every seat has its own 128-bit secret token (``secrets.token_urlsafe(16)``), shown once in the
+seat's link ``?table=<id>&seat=<token>`` and stored only as its sha256 (fine for random
+tokens: there is nothing to brute-force). A query string is user-controlled, so the token is a
+capability, never a claim like ``?role=gm``.
+
+Roles: ``gm`` (everything, sees every event), ``player`` (owns one character; sees public events
+and those addressed to their seat), ``observer`` (reads public events only).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+from urllib.parse import parse_qs, urlencode
+
+from .events import jsonable
+from .fairdice import FairDice
+from .store import (AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PREFIX, SeatRecord,
+                    Store, TableInfo)
+
+TOKEN_BYTES = 16  # 128 bits
+_SEAT_RE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+_TABLE_RE = re.compile(r"^[A-Za-z0-9_-]{4,64}$")
+
+#: action -> roles allowed. Player actions on a character are further limited to their own.
+ACTIONS: dict[str, frozenset[str]] = {
+    "read": frozenset({"gm", "player", "observer"}),
+    "roll": frozenset({"gm", "player"}),
+    "roll.hidden": frozenset({"gm", "player"}),  # a player's hidden roll: that player and the GM
+    "check": frozenset({"gm", "player"}),
+    "character.edit": frozenset({"gm", "player"}),
+    "character.create": frozenset({"gm"}),
+    "combat": frozenset({"gm"}),
+    "note": frozenset({"gm"}),
+    "message": frozenset({"gm", "player"}),
+    "view.hidden": frozenset({"gm"}),
+    "seat.manage": frozenset({"gm"}),
+    "table.close": frozenset({"gm"}),
+}
+#: actions a player may take only on the character their seat owns
+OWN_CHARACTER_ACTIONS = frozenset({"check", "character.edit"})
+
+
+class SeatError(PermissionError):
+    """No token, a wrong token, or a token for another table: nothing of the table is loaded.
+    ``message`` is bilingual."""
+
+    def __init__(self, code: str, en: str, ru: str):
+        super().__init__(en)
+        self.code = code
+        self.message = {"en": en, "ru": ru}
+
+
+class PermissionDenied(PermissionError):
+    """The seat's role may not do this (a forged widget message, a stale button...)."""
+
+    def __init__(self, action: str, role: str, detail: str = ""):
+        msg = f"a {role} seat may not do {action!r}" + (f": {detail}" if detail else "")
+        super().__init__(msg)
+        self.action, self.role = action, role
+
+
+def register_action(action: str, roles: Sequence[str]) -> None:
+    """Add a role action (for event kinds registered by other packages)."""
+    bad = set(roles) - set(ROLES)
+    if bad:
+        raise ValueError(f"unknown roles {sorted(bad)}")
+    ACTIONS[action] = frozenset(roles)
+
+
+def role_can(role: str, action: str) -> bool:
+    return role in ACTIONS.get(action, frozenset())
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("_", "x").replace("-", "y")
+
+
+def check_seat_id(seat: str) -> str:
+    if not isinstance(seat, str) or not _SEAT_RE.match(seat):
+        raise ValueError(f"seat id must be 1-40 letters, digits, '_' or '-', not {seat!r}")
+    return seat
+
+
+def audiences_for(role: str, seat: str) -> list[str] | None:
+    """The audiences a seat may read (``None``: all of them, for the GM)."""
+    if role == "gm":
+        return None
+    if role == "player":
+        return [AUDIENCE_ALL, SEAT_AUDIENCE_PREFIX + seat]
+    return [AUDIENCE_ALL]
+
+
+def view_for(role: str, seat: str) -> str:
+    """The snapshot view of a seat: seats that see the same events share it."""
+    if role == "gm":
+        return "gm"
+    if role == "player":
+        return SEAT_AUDIENCE_PREFIX + seat
+    return "observer"
+
+
+def visible(audience: str, role: str, seat: str) -> bool:
+    allowed = audiences_for(role, seat)
+    return allowed is None or audience in allowed
+
+
+# --------------------------------------------------------------------------------------------
+# links
+# --------------------------------------------------------------------------------------------
+def link(table_id: str, token: str, base: str = "") -> str:
+    """``<base>?table=<id>&seat=<token>``."""
+    return f"{base}?{urlencode({'table': table_id, 'seat': token})}"
+
+
+def parse_query(query: str | None) -> tuple[str | None, str | None]:
+    """``(table_id, token)`` from a query string (``QUERY_STRING`` in a Voila kernel)."""
+    if not query:
+        return None, None
+    q = parse_qs(query.lstrip("?"), keep_blank_values=True)
+    table = (q.get("table") or [None])[0]
+    token = (q.get("seat") or [None])[0]
+    return (table or None), (token or None)
+
+
+# --------------------------------------------------------------------------------------------
+# creating a table
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatSpec:
+    seat: str
+    role: str
+    name: str = ""
+    character_id: str | None = None
+
+
+@dataclass
+class CreatedTable:
+    """What :func:`create_table` returns. ``tokens`` (seat -> secret) exist only here: keep the
+    links, the store has only hashes."""
+
+    table: TableInfo
+    seats: list[SeatRecord]
+    tokens: dict[str, str]
+    seed_hash: str
+
+    def links(self, base: str = "") -> dict[str, str]:
+        return {seat: link(self.table.table_id, tok, base) for seat, tok in self.tokens.items()}
+
+    @property
+    def table_id(self) -> str:
+        return self.table.table_id
+
+
+def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[str, Any]], *,
+                 title: str = "", characters: Mapping[str, Mapping[str, Any]] | None = None,
+                 hidden_characters: Sequence[str] = (), table_id: str | None = None,
+                 options: Mapping[str, Any] | None = None, validate_characters: bool = True) -> CreatedTable:
+    """Create a table: the seats (at least one GM), a token per seat, the seed commitment, and
+    the first events (``table.opened``, then a ``character.set`` per character; characters
+    listed in ``hidden_characters`` are GM-only)."""
+    from .events import validate as validate_payload
+
+    specs = [s if isinstance(s, SeatSpec) else SeatSpec(**s) for s in seats]
+    if not any(s.role == "gm" for s in specs):
+        raise ValueError("a table needs at least one GM seat")
+    ids = [check_seat_id(s.seat) for s in specs]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"duplicate seat ids in {ids}")
+    characters = dict(characters or {})
+    for s in specs:
+        if s.role not in ROLES:
+            raise ValueError(f"seat {s.seat!r}: role must be one of {ROLES}, not {s.role!r}")
+        if s.role == "player" and s.character_id is not None and s.character_id not in characters:
+            raise ValueError(f"seat {s.seat!r} owns character {s.character_id!r}, which is not given")
+    from .. import __version__, get_system
+    try:
+        system_obj = get_system(system)  # fails early for an unknown system
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+    if validate_characters and characters:
+        model = system_obj.Character
+        for cid, data in characters.items():
+            errors = [p for p in model.check_dict(data) if p.severity == "error"]
+            if errors:
+                raise ValueError(f"character {cid!r}: " + "; ".join(str(p) for p in errors))
+    table_id = table_id or new_table_id()
+    if not _TABLE_RE.match(table_id):
+        raise ValueError(f"table id must be 4-64 letters, digits, '_' or '-', not {table_id!r}")
+    dice = FairDice.new()
+    info = TableInfo(table_id=table_id, system=system, title=title, created=time.time(),
+                     seed_hash=dice.seed_hash, options=dict(options or {}))
+    tokens = {s.seat: new_token() for s in specs}
+    records = [SeatRecord(table_id, s.seat, s.role, hash_token(tokens[s.seat]), s.character_id, s.name)
+               for s in specs]
+    gm = next(s.seat for s in specs if s.role == "gm")
+    opened = validate_payload("table.opened", {
+        "system": system, "title": title, "seed_hash": dice.seed_hash,
+        "seats": [{"seat": s.seat, "role": s.role, "name": s.name, "character_id": s.character_id}
+                  for s in specs],
+        "options": jsonable(dict(options or {})),
+        # verify replays checks with the system's code: record which version rolled them
+        "software": {"tabletop_widgets": __version__}})
+    events = [NewEvent("table.opened", gm, opened)]
+    owners = {s.character_id: s.seat for s in specs if s.character_id}
+    for cid, data in characters.items():
+        payload = validate_payload("character.set", {"character_id": cid, "data": jsonable(dict(data)),
+                                                     "owner": owners.get(cid)})
+        events.append(NewEvent("character.set", gm, payload,
+                               audience=AUDIENCE_GM if cid in hidden_characters else AUDIENCE_ALL))
+    store.create_table(info, dice.seed, records, events)
+    return CreatedTable(table=info, seats=records, tokens=tokens, seed_hash=dice.seed_hash)
+
+
+def reissue_token(store: Store, table_id: str, seat: str) -> str:
+    """A new token for ``seat`` (the old link stops working); returns the new token."""
+    token = new_token()
+    store.set_token_hash(table_id, seat, hash_token(token))
+    return token

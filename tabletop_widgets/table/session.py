@@ -1,0 +1,474 @@
+"""A seat's session at a shared table: what one Voila kernel holds.
+
+``TableSession.join(store, table_id, token)`` looks the token up by its hash; no token, a wrong
+token or a token of another table raise :class:`~.seats.SeatError` before anything of the table is
+read. The session then rebuilds its view's state from the latest snapshot plus later events, with
+the audience filter in the store's query: hidden rolls, GM-only characters and GM notes never
+enter a player's or observer's process.
+
+Every action checks the seat's role in Python (``can`` / ``require``): widget messages can be
+forged and a disabled button still fires. Writes go through :meth:`Store.write`: under the
+table's write lock the session first applies the events it had not seen yet, then validates
+against that state, rolls with the fair-dice stream of the next roll index, and appends the
+outcome. It applies its own events at once (``data_version`` ignores its own commits).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from .events import EventError, jsonable, kind as event_kind, validate
+from .fairdice import rng_for
+from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
+from .seats import (PermissionDenied, SeatError, audiences_for, hash_token, parse_query, role_can,
+                    view_for, OWN_CHARACTER_ACTIONS)
+from .state import TableState
+from .store import (AUDIENCE_ALL, AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Event, NewEvent, SeatRecord,
+                    Snapshot, Store, TableInfo, WriteTx, audience_ok, open_store)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SNAPSHOT_EVERY = 200
+#: kinds that only dedicated methods write (their content must come from the fair dice or the table)
+RESERVED_KINDS = frozenset({"roll", "check", "table.opened", "table.closed"})
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """A named check of the table's system: ``check("mind", "c1", difficulty=3)``."""
+
+    check_id: str
+    character_id: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def check(check_id: str, character_id: str | None = None, **options: Any) -> CheckRequest:
+    return CheckRequest(check_id, character_id, options)
+
+
+def check_json(result) -> dict[str, Any]:
+    """A ``CheckResult`` as JSON (deterministic: ``verify`` recomputes and compares it)."""
+    roll = result.roll
+    return jsonable({
+        "check_id": result.check_id, "label": dict(result.label), "success": result.success,
+        "total": result.total, "margin": result.margin, "degree": result.degree,
+        "degree_label": dict(result.degree_label) if result.degree_label else None,
+        "critical": result.critical, "outcome": dict(result.outcome),
+        "effects": [{"trait": e.trait, "delta": e.delta, "reason": dict(e.reason)} for e in result.effects],
+        "roll": roll.to_json() if hasattr(roll, "to_json") else jsonable(roll),
+        "details": result.details,
+    })
+
+
+def system_for(table: TableInfo):
+    """The table's GameSystem with the GM's rule options (``options["rules"]``) applied."""
+    from .. import get_system
+    system = get_system(table.system)
+    rules = dict(table.options.get("rules") or {})
+    return system.with_rules(**rules) if rules else system
+
+
+class TableSession:
+    """Use :meth:`join` (or :meth:`from_query`), not the constructor."""
+
+    def __init__(self, store: Store, table: TableInfo, seat: SeatRecord, *,
+                 snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, _token_checked: bool = False):
+        if not _token_checked:
+            raise TypeError("use TableSession.join(store, table_id, token)")
+        self.store = store
+        self.table = table
+        self._seat = seat
+        self.view = view_for(seat.role, seat.seat)
+        self.audiences = audiences_for(seat.role, seat.seat)
+        self.snapshot_every = snapshot_every
+        self._listeners: list[Callable[[list[Event]], None]] = []
+        self._lock = threading.RLock()  # widget handlers and the follower may run on different threads
+        self._system = None
+        snap = store.latest_snapshot(table.table_id, self.view)
+        self.state = TableState.from_json(dict(snap.state)) if snap else TableState(table.table_id)
+        self._snap_events = self.state.events
+        self._follower = Follower(store, table.table_id, audiences=self.audiences,
+                                  after_seq=self.state.seq, callback=self._on_followed)
+        self._apply(store.events(table.table_id, after_seq=self.state.seq, audiences=self.audiences))
+        self._follower.last_seq = self.state.seq
+        self._follower._first = False
+        self._maybe_snapshot()
+
+    # -- joining -----------------------------------------------------------------------------
+    @classmethod
+    def join(cls, store: Store, table_id: str | None, token: str | None, **kw: Any) -> "TableSession":
+        if not table_id or not token:
+            raise SeatError("no_token", "This page needs a seat link (…?table=<id>&seat=<token>). "
+                            "Ask your GM for yours.",
+                            "Для этой страницы нужна ссылка места (…?table=<id>&seat=<token>). "
+                            "Попросите её у ведущего.")
+        seat = store.seat_by_token_hash(str(table_id), hash_token(str(token)))
+        if seat is None:
+            # same answer for an unknown table and a wrong token: the link says nothing
+            raise SeatError("bad_token", "This seat link is not valid (wrong or expired token). "
+                            "Ask your GM for a new link.",
+                            "Ссылка места недействительна (неверный или устаревший токен). "
+                            "Попросите у ведущего новую ссылку.")
+        return cls(store, store.get_table(seat.table_id), seat, _token_checked=True, **kw)
+
+    @classmethod
+    def from_query(cls, query: str | None = None, store: Store | None = None, **kw: Any) -> "TableSession":
+        """Join from a query string (default: ``QUERY_STRING``, as Voila sets it; when
+        preheating, call ``voila.utils.wait_for_request()`` first)."""
+        if query is None:
+            query = os.environ.get("QUERY_STRING", "")
+        table_id, token = parse_query(query)
+        if not table_id or not token:
+            return cls.join(store, None, None)  # raises SeatError without touching the store
+        return cls.join(store if store is not None else open_store(), table_id, token, **kw)
+
+    @classmethod
+    def from_voila(cls, store: Store | None = None, **kw: Any) -> "TableSession":
+        """Join from the Voila request that opened this kernel: waits for the request when the
+        kernel was preheated (``voila.utils.wait_for_request``; a no-op otherwise), then reads
+        ``QUERY_STRING``. Raises :class:`SeatError` (show its bilingual ``message``) for a
+        missing or wrong token, before anything of the table is read."""
+        try:
+            from voila.utils import wait_for_request
+        except ImportError:
+            pass
+        else:
+            wait_for_request()
+        return cls.from_query(os.environ.get("QUERY_STRING") or "", store=store, **kw)
+
+    # -- who am I -----------------------------------------------------------------------------
+    @property
+    def seat(self) -> str:
+        return self._seat.seat
+
+    @property
+    def role(self) -> str:
+        return self._seat.role
+
+    @property
+    def name(self) -> str:
+        return self._seat.name
+
+    @property
+    def character_id(self) -> str | None:
+        return self._seat.character_id
+
+    @property
+    def table_id(self) -> str:
+        return self.table.table_id
+
+    @property
+    def system(self):
+        if self._system is None:
+            self._system = system_for(self.table)
+        return self._system
+
+    def __repr__(self) -> str:
+        return f"<TableSession {self.table_id} seat={self.seat} role={self.role} v{self.state.version}>"
+
+    # -- roles ---------------------------------------------------------------------------------
+    def can(self, action: str, character_id: str | None = None) -> bool:
+        """Whether this seat may do ``action`` (on ``character_id`` for character actions)."""
+        if not role_can(self.role, action):
+            return False
+        if self.state.closed and action not in ("read",):
+            return False
+        if self.role == "player" and action in OWN_CHARACTER_ACTIONS and character_id is not None:
+            return character_id == self.character_id
+        return True
+
+    def require(self, action: str, character_id: str | None = None) -> None:
+        if self.state.closed and action != "read":
+            raise PermissionDenied(action, self.role, "the table is closed")
+        if not self.can(action, character_id):
+            detail = (f"character {character_id!r} is not theirs"
+                      if role_can(self.role, action) and character_id is not None else "")
+            raise PermissionDenied(action, self.role, detail)
+
+    def _own_audience(self, hidden: bool) -> str:
+        if not hidden:
+            return AUDIENCE_ALL
+        return AUDIENCE_GM if self.role == "gm" else SEAT_AUDIENCE_PREFIX + self.seat
+
+    # -- applying events -----------------------------------------------------------------------
+    def _apply(self, events: Sequence[Event]) -> list[Event]:
+        applied = []
+        for e in events:
+            if self.audiences is not None and e.audience not in self.audiences:
+                continue  # defence in depth: the query already filtered
+            if e.seq > self.state.seq:
+                self.state.apply(e)
+                applied.append(e)
+        return applied
+
+    def _notify(self, events: list[Event]) -> None:
+        if not events:
+            return
+        for fn in list(self._listeners):
+            try:
+                fn(events)
+            except Exception:
+                log.exception("table listener failed")
+        self._maybe_snapshot()
+
+    def _on_followed(self, events: list[Event]) -> None:
+        with self._lock:
+            applied = self._apply(events)
+        self._notify(applied)
+
+    def on_events(self, callback: Callable[[list[Event]], None]) -> Callable[[], None]:
+        """Call ``callback(events)`` with every batch of newly applied events (followed or
+        written here). Returns a function that unsubscribes."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def poll(self) -> list[Event]:
+        """Apply events other processes wrote since the last poll; returns them."""
+        return self._follower.poll()
+
+    def follow(self, interval: float = DEFAULT_INTERVAL, max_interval: float = DEFAULT_MAX_INTERVAL,
+               idle_after: float = DEFAULT_IDLE_AFTER):
+        """Start the asyncio follower in the running loop (the kernel's); returns the task."""
+        f = self._follower
+        f.interval, f.max_interval, f.idle_after = interval, max_interval, idle_after
+        f.current_interval = interval
+        return f.start()
+
+    def stop(self) -> None:
+        self._follower.stop()
+
+    @property
+    def follower(self) -> Follower:
+        return self._follower
+
+    def _maybe_snapshot(self) -> None:
+        if self.snapshot_every and self.state.events - self._snap_events >= self.snapshot_every:
+            self.snapshot()
+
+    def snapshot(self) -> Snapshot:
+        snap = Snapshot(self.table_id, self.view, self.state.version, self.state.seq,
+                        self.state.to_json(), time.time())
+        self.store.save_snapshot(snap)
+        self._snap_events = self.state.events
+        return snap
+
+    # -- writing -------------------------------------------------------------------------------
+    def _write(self, make: Callable[[WriteTx], Sequence[NewEvent]], *, close: bool = False) -> list[Event]:
+        pending: list[Event] = []
+
+        def build(tx: WriteTx) -> Sequence[NewEvent]:
+            # catch up under the lock: validation sees the state the new events follow
+            pending.extend(self._apply(tx.events_after(self.state.seq, self.audiences)))
+            return make(tx)
+
+        try:
+            with self._lock:
+                if close:
+                    self.table, stored = self.store.close_table(self.table_id, build)
+                else:
+                    stored = self.store.write(self.table_id, build)
+                pending.extend(self._apply(stored))
+                self._follower.advance(pending)
+        finally:
+            self._notify(pending)
+        return stored
+
+    def record(self, kind: str, payload: Mapping[str, Any], *, audience: str = AUDIENCE_ALL) -> Event:
+        """Append an outcome of kind ``kind`` (role-checked, payload validated). Rolls, checks
+        and opening/closing have their own methods."""
+        if kind in RESERVED_KINDS:
+            raise PermissionDenied(kind, self.role, f"use the session's own method for {kind!r}")
+        spec = event_kind(kind)
+        if spec.action is None:
+            raise PermissionDenied(kind, self.role, "written by the table itself")
+        data = validate(kind, payload)
+        character_id = data.get("character_id") if kind.startswith("character.") else None
+        self.require(spec.action, character_id)
+        self._check_audience(audience)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            if kind.startswith("character.") and character_id not in self.state.characters:
+                self.require("character.create")
+            self.require(spec.action, character_id)
+            if (kind == "character.update" and audience != AUDIENCE_GM
+                    and self.character_audience(character_id) == AUDIENCE_GM):
+                raise EventError(f"character {character_id!r} is GM-only: reveal it with "
+                                 "set_character(..., hidden=False) before public updates")
+            if kind.startswith("character."):
+                self._validate_character(character_id, data)
+            return [NewEvent(kind, self.seat, data, audience)]
+
+        return self._write(make)[-1]
+
+    def _check_audience(self, audience: str) -> None:
+        if not audience_ok(audience):
+            raise EventError(f"bad audience {audience!r}")
+        if self.role != "gm" and audience not in (AUDIENCE_ALL, SEAT_AUDIENCE_PREFIX + self.seat):
+            raise PermissionDenied("audience", self.role, f"cannot address {audience!r}")
+
+    def _validate_character(self, character_id: str, data: Mapping[str, Any]) -> None:
+        if "data" in data:
+            merged = dict(data["data"])
+        else:
+            merged = {**self.state.characters.get(character_id, {}), **data["changes"]}
+        model = self.system.Character
+        errors = [p for p in model.check_dict(merged) if p.severity == "error"]
+        if errors:
+            raise EventError(f"character {character_id!r}: " + "; ".join(str(p) for p in errors))
+
+    # convenience wrappers --------------------------------------------------------------------
+    def set_character(self, character_id: str, data: Mapping[str, Any], *, hidden: bool = False,
+                      owner: str | None = None) -> Event:
+        payload: dict[str, Any] = {"character_id": character_id, "data": jsonable(dict(data))}
+        if owner is not None or character_id not in self.state.characters:
+            payload["owner"] = owner
+        return self.record("character.set", payload,
+                           audience=AUDIENCE_GM if hidden else AUDIENCE_ALL)
+
+    def character_audience(self, character_id: str) -> str:
+        """Who may see this character: ``"all"``, or ``"gm"`` for a GM-only one (an NPC)."""
+        return self.state.character_audience.get(character_id, AUDIENCE_ALL)
+
+    def update_character(self, character_id: str, changes: Mapping[str, Any], *, reason=None,
+                         hidden: bool | None = None) -> Event:
+        """Record trait values after a change. By default the update is seen by whoever sees
+        the character (a GM-only NPC's damage stays GM-only)."""
+        if hidden is None:
+            audience = self.character_audience(character_id)
+        else:
+            audience = AUDIENCE_GM if hidden else AUDIENCE_ALL
+        return self.record("character.update", {"character_id": character_id,
+                                                "changes": jsonable(dict(changes)), "reason": reason},
+                           audience=audience)
+
+    def note(self, text: str, title: str | None = None) -> Event:
+        """A GM note: only GM seats ever load it."""
+        return self.record("note", {"text": text, "title": title}, audience=AUDIENCE_GM)
+
+    def say(self, text: str) -> Event:
+        return self.record("message", {"text": text})
+
+    def set_combat(self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None) -> list[Event]:
+        """The combat tracker after a GM action. With ``public`` (the state without hidden
+        combatants, NPC hit points...), players get only that; the GM's view gets ``state``."""
+        self.require("combat")
+        full = validate("combat.state", {"state": jsonable(dict(state))})
+        pub = validate("combat.state", {"state": jsonable(dict(public))}) if public is not None else None
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("combat")
+            if pub is None:
+                return [NewEvent("combat.state", self.seat, full, AUDIENCE_ALL)]
+            # public first: GM's view applies both and ends on the full state
+            return [NewEvent("combat.state", self.seat, pub, AUDIENCE_ALL),
+                    NewEvent("combat.state", self.seat, full, AUDIENCE_GM)]
+
+        return self._write(make)
+
+    # -- dice ----------------------------------------------------------------------------------
+    def roll(self, what: "str | CheckRequest", hidden: bool = False, *, variables=None,
+             label: str | None = None, locale: str = "en") -> Event:
+        """Roll a dice expression or a named check (:func:`check`) with the table's fair dice
+        (stream = the next roll index) and append the outcome. ``hidden``: only the GM (and the
+        roller) see it. Returns the stored event (``event.payload["result"]``)."""
+        if isinstance(what, CheckRequest):
+            return self._roll_check(what, hidden, locale)
+        if not isinstance(what, str) or not what.strip():
+            raise EventError("roll needs a dice expression or a check(...)")
+        self.require("roll.hidden" if hidden else "roll")
+        audience = self._own_audience(hidden)
+        from ..dice import roll as dice_roll
+        variables = dict(variables) if variables else None
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("roll.hidden" if hidden else "roll")
+            index = tx.next_roll
+            result = dice_roll(what, rng=rng_for(tx.secret_seed(), index), variables=variables, locale=locale)
+            payload = validate("roll", {"index": index, "expr": what, "variables": variables,
+                                        "label": label, "hidden": hidden,
+                                        "result": jsonable(result.to_json()), "text": result.text(locale)})
+            return [NewEvent("roll", self.seat, payload, audience, roll=index)]
+
+        return self._write(make)[0]
+
+    def _roll_check(self, req: CheckRequest, hidden: bool, locale: str) -> Event:
+        cid = req.character_id or self.character_id
+        if cid is None:
+            raise EventError("which character? pass check(check_id, character_id)")
+        self.require("roll.hidden" if hidden else "roll")
+        self.require("check", cid)
+        # a check carries the sheet it was rolled with (for verify): a GM-only character's
+        # checks are GM-only whatever ``hidden`` says
+        audience = self._own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM)
+        system = self.system
+        options = jsonable(dict(req.options))
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("check", cid)
+            data = self.state.characters.get(cid)
+            if data is None:
+                raise EventError(f"no character {cid!r} at this table (or not visible to this seat)")
+            model = system.Character.from_dict(data)
+            spec = system.check(model, req.check_id)
+            if self.role != "gm":
+                known = {o.name: o for o in spec.options}
+                for name in options:
+                    if name not in known:
+                        raise EventError(f"check {req.check_id!r} has no option {name!r}")
+                    if known[name].gm_only:
+                        raise PermissionDenied(f"option {name}", self.role, "GM-only option")
+            index = tx.next_roll
+            result = system.roll_check(model, req.check_id, rng=rng_for(tx.secret_seed(), index), **options)
+            payload = validate("check", {
+                "index": index, "system": system.slug, "check_id": req.check_id, "character_id": cid,
+                "character": jsonable(data), "options": options, "hidden": hidden,
+                "result": check_json(result), "text": result.text(locale)})
+            out = [NewEvent("check", self.seat, payload, audience, roll=index)]
+            if result.effects:
+                changes = system.apply_effects(model, result.effects)
+                if changes:
+                    upd = validate("character.update", {
+                        "character_id": cid, "changes": jsonable({k: v[1] for k, v in changes.items()}),
+                        "reason": {"check": req.check_id, "index": index}})
+                    out.append(NewEvent("character.update", self.seat, upd, audience))
+            return out
+
+        stored = self._write(make)
+        return stored[0]
+
+    # -- closing -------------------------------------------------------------------------------
+    def close_table(self) -> TableInfo:
+        """GM: close the table and reveal the fair-dice seed (then anyone can ``verify``)."""
+        self.require("table.close")
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            payload = validate("table.closed", {"seed": tx.secret_seed().hex(),
+                                                "seed_hash": self.table.seed_hash})
+            return [NewEvent("table.closed", self.seat, payload, AUDIENCE_ALL)]
+
+        self._write(make, close=True)
+        return self.table
+
+    # -- views ---------------------------------------------------------------------------------
+    def events(self, after_seq: int = 0) -> list[Event]:
+        """This seat's visible log from the store (filtered in the query)."""
+        return self.store.events(self.table_id, after_seq=after_seq, audiences=self.audiences)
+
+    def character(self, character_id: str | None = None):
+        """The character as the system's model (a fresh object built from the state)."""
+        cid = character_id or self.character_id
+        if cid not in self.state.characters:
+            raise KeyError(f"no character {cid!r} visible at this seat")
+        return self.system.Character.from_dict(self.state.characters[cid])
+
+
+def rebuild(store: Store, table_id: str, audiences: Sequence[str] | None = None) -> TableState:
+    """The state of ``table_id`` folded from its whole log (no snapshot), for checks and tools."""
+    state = TableState(table_id)
+    for e in store.events(table_id, audiences=audiences):
+        state.apply(e)
+    return state

@@ -1,0 +1,132 @@
+"""The folded state of one view of a table: plain JSON data rebuilt from snapshot + events.
+
+``TableState.apply(event)`` is the reducer; it never rolls or runs rules (events are outcomes).
+Widgets bind to this (or to models built from ``characters``); other packages add reducers for
+their own kinds with :func:`reducer`.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .store import Event
+
+LOG_LIMIT = 500  # entries of the shared log kept in the state (older ones stay in the store)
+_REDUCERS: dict[str, Callable[["TableState", Event], None]] = {}
+
+
+def reducer(kind: str):
+    """Decorator: ``@reducer("combat.turn") def _(state, event): ...``."""
+    def deco(fn):
+        _REDUCERS[kind] = fn
+        return fn
+    return deco
+
+
+@dataclass
+class TableState:
+    table_id: str
+    version: int = 0  # version of the last applied event (versions of unseen events are skipped)
+    seq: int = 0      # seq of the last applied event
+    system: str = ""
+    title: str = ""
+    seed_hash: str = ""
+    seed: str | None = None  # revealed when closed
+    closed: bool = False
+    seats: dict[str, dict[str, Any]] = field(default_factory=dict)
+    characters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    owners: dict[str, str | None] = field(default_factory=dict)
+    character_audience: dict[str, str] = field(default_factory=dict)  # "gm" for GM-only characters
+    combat: dict[str, Any] | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    rolls: int = 0    # roll events this view has seen
+    events: int = 0   # events this view has applied
+    extra: dict[str, Any] = field(default_factory=dict)  # state of registered kinds
+
+    def apply(self, event: Event) -> None:
+        if event.seq <= self.seq:
+            return  # already applied (a writer's own event arriving again)
+        fn = _REDUCERS.get(event.kind)
+        if fn is not None:
+            fn(self, event)
+        self.version, self.seq = event.version, event.seq
+        self.events += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return copy.deepcopy({k: getattr(self, k) for k in self.__dataclass_fields__})
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "TableState":
+        known = {k: copy.deepcopy(v) for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+    def _log(self, event: Event, **entry: Any) -> None:
+        self.log.append({"seq": event.seq, "version": event.version, "kind": event.kind,
+                         "actor": event.actor, "audience": event.audience, "created": event.created,
+                         **entry})
+        if len(self.log) > LOG_LIMIT:
+            del self.log[: len(self.log) - LOG_LIMIT]
+
+
+@reducer("table.opened")
+def _opened(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.system, state.title, state.seed_hash = p["system"], p["title"], p["seed_hash"]
+    state.seats = {s["seat"]: {k: v for k, v in s.items() if k != "seat"} for s in p["seats"]}
+
+
+@reducer("table.closed")
+def _closed(state: TableState, e: Event) -> None:
+    state.closed, state.seed = True, e.payload["seed"]
+    state._log(e, text=f"table closed; seed {e.payload['seed']}")
+
+
+@reducer("roll")
+def _roll(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.rolls += 1
+    state._log(e, index=p["index"], expr=p["expr"], label=p.get("label"), hidden=p["hidden"],
+               total=p["result"].get("total"), text=p["text"], result=p["result"])
+
+
+@reducer("check")
+def _check(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.rolls += 1
+    state._log(e, index=p["index"], check_id=p["check_id"], character_id=p["character_id"],
+               hidden=p["hidden"], total=p["result"].get("total"),
+               success=p["result"].get("success"), text=p["text"], result=p["result"])
+
+
+@reducer("character.set")
+def _char_set(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.characters[p["character_id"]] = copy.deepcopy(p["data"])
+    state.character_audience[p["character_id"]] = e.audience
+    if "owner" in p:
+        state.owners[p["character_id"]] = p["owner"]
+
+
+@reducer("character.update")
+def _char_update(state: TableState, e: Event) -> None:
+    p = e.payload
+    ch = state.characters.setdefault(p["character_id"], {})
+    ch.update(copy.deepcopy(p["changes"]))
+
+
+@reducer("combat.state")
+def _combat(state: TableState, e: Event) -> None:
+    state.combat = copy.deepcopy(e.payload["state"])
+
+
+@reducer("note")
+def _note(state: TableState, e: Event) -> None:
+    state.notes.append({"seq": e.seq, "actor": e.actor, "text": e.payload["text"],
+                        "title": e.payload.get("title"), "audience": e.audience})
+
+
+@reducer("message")
+def _message(state: TableState, e: Event) -> None:
+    state._log(e, text=e.payload["text"])

@@ -1,0 +1,366 @@
+"""The table store interface: what every backend (SQLite now, PostgreSQL later) implements.
+
+The store is an append-only, totally ordered event log per table plus three small tables
+(tables, seats, snapshots). It knows nothing about rules, roles or widgets: the session
+(:mod:`.session`) does the role checks and builds the events; the store only keeps them.
+
+Semantics every backend must give (the store test suite, ``tests/table/test_store.py``, checks
+them against each backend through one parametrised fixture):
+
+* ``seq`` is one global, strictly increasing order over all tables (gaps allowed: other tables).
+  Within a table, seq order is commit order: an event committed later has a higher ``seq`` than
+  every event of that table committed before it, so a reader that has everything up to
+  ``seq = s`` and then reads ``seq > s`` misses nothing. (SQLite: writers are serialised by
+  ``BEGIN IMMEDIATE``. PostgreSQL: take ``nextval`` only after the table row's lock, else a
+  sequence value taken earlier can commit later and a follower would skip it.)
+* ``version`` numbers a table's events 1, 2, 3 ... with no gaps; ``UNIQUE(table_id, version)``
+  is the optimistic lock. ``roll`` (the fair-dice roll index) is 0, 1, 2 ... with no gaps among
+  the events that carry one; ``UNIQUE(table_id, roll)``.
+* :meth:`Store.write` runs its ``build`` callback while holding the table's write lock (SQLite:
+  ``BEGIN IMMEDIATE``; PostgreSQL: ``SELECT ... FOR UPDATE`` on the table's row), so what
+  ``build`` reads through the :class:`WriteTx` (head version, next roll index, events after a
+  ``seq``) cannot change before the commit. Nothing is written if ``build`` raises.
+* Audience filtering happens in the query (``audiences=``), so rows a reader may not see are
+  never loaded into its process.
+* :meth:`Store.watch` gives a cheap change detector for followers (SQLite: ``PRAGMA
+  data_version``; PostgreSQL: ``LISTEN`` + a slow safety poll). Like SQLite's ``data_version``,
+  a watch need not report the store object's *own* commits: writers apply their own events
+  from the return value of :meth:`Store.write`.
+"""
+from __future__ import annotations
+
+import abc
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+ROLES = ("gm", "player", "observer")
+
+#: Audience values: everyone at the table, GM seats only, or GM seats plus one seat.
+AUDIENCE_ALL = "all"
+AUDIENCE_GM = "gm"
+SEAT_AUDIENCE_PREFIX = "seat:"
+
+
+# --------------------------------------------------------------------------------------------
+# errors
+# --------------------------------------------------------------------------------------------
+class StoreError(Exception):
+    """Base class of the table store's errors."""
+
+
+class TableNotFound(StoreError, KeyError):
+    def __init__(self, table_id: str):
+        super().__init__(f"no table {table_id!r} in this store")
+        self.table_id = table_id
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.args[0]
+
+
+class TableExists(StoreError):
+    pass
+
+
+class TableClosed(StoreError):
+    """The table was closed (its seed revealed): no more events may be appended."""
+
+
+class VersionConflict(StoreError):
+    """Another writer appended first (``expected_version`` was not the head, or a UNIQUE
+    constraint on ``(table_id, version)`` / ``(table_id, roll)`` fired). Catch up and retry."""
+
+    def __init__(self, table_id: str, expected: int | None, actual: int | None):
+        super().__init__(f"table {table_id!r}: expected version {expected}, head is {actual}")
+        self.table_id, self.expected, self.actual = table_id, expected, actual
+
+
+class SchemaError(StoreError):
+    """The database file was written by an incompatible version of this package."""
+
+
+# --------------------------------------------------------------------------------------------
+# records
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableInfo:
+    """A table as readers see it. ``seed`` is ``None`` until the table is closed (then the hex
+    seed whose commitment ``seed_hash`` was published at creation)."""
+
+    table_id: str
+    system: str
+    title: str
+    created: float
+    seed_hash: str
+    closed: float | None = None
+    seed: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed is not None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A seat: ``seat`` is a short id (``gm``, ``alice``), ``token_hash`` the hex sha256 of its
+    secret token (the token itself is never stored)."""
+
+    table_id: str
+    seat: str
+    role: str
+    token_hash: str
+    character_id: str | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append. ``roll`` is the fair-dice roll index for roll events (take it from
+    :attr:`WriteTx.next_roll` inside :meth:`Store.write`), else ``None``."""
+
+    kind: str
+    actor: str
+    payload: Mapping[str, Any]
+    audience: str = AUDIENCE_ALL
+    roll: int | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """A stored event."""
+
+    seq: int
+    table_id: str
+    version: int
+    kind: str
+    actor: str
+    audience: str
+    payload: Mapping[str, Any]
+    created: float
+    roll: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "table_id": self.table_id, "version": self.version,
+                "kind": self.kind, "actor": self.actor, "audience": self.audience,
+                "payload": self.payload, "created": self.created, "roll": self.roll}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A folded state of one *view* of a table (``"gm"``, ``"observer"``, ``"seat:<id>"``) at
+    ``version`` / ``seq``: the state of exactly the events that view may see."""
+
+    table_id: str
+    view: str
+    version: int
+    seq: int
+    state: Mapping[str, Any]
+    created: float
+
+
+@dataclass(frozen=True)
+class Head:
+    """A table's head: its last ``version`` (0 when empty), last ``seq`` (0 when empty) and the
+    next fair-dice roll index."""
+
+    version: int
+    seq: int
+    next_roll: int
+
+
+# --------------------------------------------------------------------------------------------
+# the interface
+# --------------------------------------------------------------------------------------------
+class WriteTx(abc.ABC):
+    """What :meth:`Store.write` hands its ``build`` callback, valid only during the call."""
+
+    table_id: str
+    head: Head
+
+    @property
+    def version(self) -> int:
+        return self.head.version
+
+    @property
+    def next_roll(self) -> int:
+        return self.head.next_roll
+
+    @abc.abstractmethod
+    def events_after(self, seq: int, audiences: Sequence[str] | None = None) -> list[Event]:
+        """Events of this table with ``seq`` greater than ``seq`` (in the transaction's view)."""
+
+    @abc.abstractmethod
+    def secret_seed(self) -> bytes:
+        """The table's fair-dice seed (secret until the table closes): only for rolling."""
+
+
+Build = Callable[[WriteTx], Sequence[NewEvent]]
+
+
+class Watch(abc.ABC):
+    """A change detector for one table (or the whole store). ``changed()`` is cheap and
+    non-blocking; ``wait(timeout)`` waits at most ``timeout`` seconds and says whether something
+    may have changed (false positives are allowed, false negatives are not, except for the
+    store's own commits)."""
+
+    @abc.abstractmethod
+    def changed(self) -> bool:
+        ...
+
+    async def wait(self, timeout: float) -> bool:
+        import asyncio
+        await asyncio.sleep(timeout)
+        return self.changed()
+
+    def close(self) -> None:
+        pass
+
+
+class Store(abc.ABC):
+    """The table store. Backends: :class:`tabletop_widgets.table.sqlite.SQLiteStore`;
+    PostgreSQL (issue 11) implements the same methods with the same semantics."""
+
+    url: str = ""
+
+    # -- tables and seats --------------------------------------------------------------------
+    @abc.abstractmethod
+    def create_table(self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord],
+                     events: Sequence[NewEvent] = ()) -> list[Event]:
+        """Create a table with its seats and first events in one transaction.
+        ``table.seed`` must be ``None`` (the seed stays secret until :meth:`close_table`).
+        Raises :class:`TableExists`."""
+
+    @abc.abstractmethod
+    def get_table(self, table_id: str) -> TableInfo:
+        """Raises :class:`TableNotFound`. The seed is included only once the table is closed."""
+
+    @abc.abstractmethod
+    def list_tables(self) -> list[TableInfo]:
+        ...
+
+    @abc.abstractmethod
+    def close_table(self, table_id: str, build: Build | None = None) -> tuple[TableInfo, list[Event]]:
+        """Like :meth:`write` (``build`` returns the last events, e.g. ``table.closed`` with the
+        seed from ``tx.secret_seed()``), and in the same transaction mark the table closed, which
+        reveals its seed in :meth:`get_table`. Raises :class:`TableClosed` if already closed."""
+
+    @abc.abstractmethod
+    def seats(self, table_id: str) -> list[SeatRecord]:
+        ...
+
+    @abc.abstractmethod
+    def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
+        """The seat of ``table_id`` whose token hashes to ``token_hash``, or ``None``."""
+
+    @abc.abstractmethod
+    def add_seat(self, seat: SeatRecord) -> None:
+        ...
+
+    @abc.abstractmethod
+    def set_token_hash(self, table_id: str, seat: str, token_hash: str) -> None:
+        """Replace a seat's token (the old link stops working)."""
+
+    # -- events --------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def write(self, table_id: str, build: Build) -> list[Event]:
+        """Under the table's write lock: call ``build(tx)``, append the events it returns with
+        versions ``head+1, head+2 ...`` and commit; return the stored events. Raises
+        :class:`TableNotFound`, :class:`TableClosed`, :class:`VersionConflict` (a ``roll`` index
+        other than the next one: taken, or leaving a gap), ``ValueError`` (bad audience),
+        ``TypeError`` (not a :class:`NewEvent`), or whatever ``build`` raised; then nothing is
+        written."""
+
+    def append(self, table_id: str, events: Sequence[NewEvent], *,
+               expected_version: int | None = None) -> list[Event]:
+        """Append ``events`` atomically. With ``expected_version``, raise
+        :class:`VersionConflict` unless the table's head is exactly that version."""
+        events = list(events)
+
+        def build(tx: WriteTx) -> Sequence[NewEvent]:
+            if expected_version is not None and tx.version != expected_version:
+                raise VersionConflict(table_id, expected_version, tx.version)
+            return events
+
+        return self.write(table_id, build)
+
+    @abc.abstractmethod
+    def events(self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None,
+               limit: int | None = None) -> list[Event]:
+        """Events of ``table_id`` with ``seq > after_seq`` in ``seq`` order; ``audiences``
+        (e.g. ``["all", "seat:alice"]``) filters in the query; ``None`` means every event."""
+
+    @abc.abstractmethod
+    def head(self, table_id: str) -> Head:
+        ...
+
+    # -- snapshots -----------------------------------------------------------------------------
+    @abc.abstractmethod
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Store a snapshot (idempotent: the same view and version twice keeps the first)."""
+
+    @abc.abstractmethod
+    def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None:
+        ...
+
+    # -- following -----------------------------------------------------------------------------
+    @abc.abstractmethod
+    def watch(self, table_id: str | None = None) -> Watch:
+        ...
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    @abc.abstractmethod
+    def close(self) -> None:
+        ...
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------------------------
+# helpers shared by backends
+# --------------------------------------------------------------------------------------------
+def audience_ok(audience: str) -> bool:
+    if audience in (AUDIENCE_ALL, AUDIENCE_GM):
+        return True
+    return audience.startswith(SEAT_AUDIENCE_PREFIX) and len(audience) > len(SEAT_AUDIENCE_PREFIX)
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON for payloads and snapshots (sorted keys, no NaN)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def default_db_path() -> Path:
+    """``$TABLETOP_DB``, else ``$XDG_DATA_HOME/tabletop-widgets/table.db`` (default
+    ``~/.local/share/tabletop-widgets/table.db``)."""
+    env = os.environ.get("TABLETOP_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tabletop-widgets" / "table.db"
+
+
+def open_store(where: str | os.PathLike | None = None, **options: Any) -> Store:
+    """Open the store at ``where`` (default: ``$TABLETOP_DB`` or the user data directory).
+    ``postgresql://...`` selects the PostgreSQL backend (issue 11); anything else is a SQLite
+    file path (``sqlite:///path`` also accepted). The file and its directory are created."""
+    if where is None:
+        where = os.environ.get("TABLETOP_DB") or default_db_path()
+    text = os.fspath(where)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            from .postgres import PostgresStore  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise StoreError("the PostgreSQL table store is not available in this version "
+                             f"(TABLETOP_DB={text.split('@')[-1]!r}); see issue 11") from exc
+        return PostgresStore(text, **options)
+    if text.startswith("sqlite:///"):
+        text = text[len("sqlite:///"):]  # sqlite:///rel/path, sqlite:////abs/path
+    from .sqlite import SQLiteStore
+    return SQLiteStore(Path(text).expanduser(), **options)
