@@ -162,7 +162,7 @@ def render_text(r: RollResult, locale: str = "en") -> str:
 # --------------------------------------------------------------------------------------------
 # HTML
 # --------------------------------------------------------------------------------------------
-_CSS = ("<style>.tt-roll{font-family:system-ui,sans-serif;line-height:1.7}"
+ROLL_CSS = ("<style>.tt-roll{font-family:system-ui,sans-serif;line-height:1.7}"
         ".tt-die{display:inline-block;min-width:1.6em;padding:0 .3em;margin:0 .1em;border:1px solid #8a8a8a;"
         "border-radius:4px;text-align:center;background:#fafafa;font-variant-numeric:tabular-nums}"
         ".tt-die.tt-dropped{opacity:.5;text-decoration:line-through}"
@@ -243,10 +243,16 @@ def node_html(node, locale: str) -> str:
     return s
 
 
-def render_html(r: RollResult, locale: str = "en", css: bool = True) -> str:
-    head = _CSS if css else ""
+_CSS = ROLL_CSS  # old private name
+
+
+def render_html(r: RollResult, locale: str = "en", css: bool = True, live: bool = True) -> str:
+    """The breakdown as HTML. ``css=False`` leaves out the <style> block (include ``ROLL_CSS``
+    once yourself); ``live=False`` leaves out ``role="status"`` for pages that announce results
+    through their own live region."""
+    head = ROLL_CSS if css else ""
     if r.results:
-        rows = "".join(f"<li>{render_html(sub, locale, css=False)}</li>" for sub in r.results)
+        rows = "".join(f"<li>{render_html(sub, locale, css=False, live=False)}</li>" for sub in r.results)
         return (f'{head}<div class="tt-roll tt-roll-repeat"><ol>{rows}</ol>'
                 f'<div>{w("total", locale)}: <span class="tt-total">{r.total}</span></div></div>')
     body = node_html(r.tree, locale) if r.tree is not None else html.escape(r.expression)
@@ -265,7 +271,8 @@ def render_html(r: RollResult, locale: str = "en", css: bool = True) -> str:
                    f'{html.escape(verdict_text(r.check, locale, with_margin=shown))}</span>')
     notes = "".join(f'<div class="tt-note">{html.escape(n.get(locale, n.get("en", "")))}</div>' for n in r.notes)
     comment = f' <span class="tt-label"># {html.escape(r.comment)}</span>' if r.comment else ""
-    return (f'{head}<div class="tt-roll" role="status" aria-label="{html.escape(render_text(r, locale))}">'
+    role = ' role="status"' if live else ""
+    return (f'{head}<div class="tt-roll"{role} aria-label="{html.escape(render_text(r, locale))}">'
             f'{body}{" = " + total if total else ""}{verdict}{comment}{notes}</div>')
 
 

@@ -310,9 +310,10 @@ class RollResult:
         from .render import render_html
         return render_html(self, self.locale)
 
-    def html(self, locale: str | None = None) -> str:
+    def html(self, locale: str | None = None, *, css: bool = True, live: bool = True) -> str:
+        """HTML breakdown; see ``render.render_html`` for ``css`` and ``live``."""
         from .render import render_html
-        return render_html(self, locale or self.locale)
+        return render_html(self, locale or self.locale, css=css, live=live)
 
     def to_json(self) -> dict[str, Any]:
         from .render import result_json

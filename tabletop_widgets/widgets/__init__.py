@@ -1,4 +1,11 @@
-"""Views: widgets that render dice, sheets and tables (the dice page for now)."""
-from .roller import RollerPage, dice_page
+"""Views: the dice page, character sheet, dice tray, roll log and combat tracker.
 
-__all__ = ["RollerPage", "dice_page"]
+Widgets are generic over a ``GameSystem``: they render what the system declares and call its
+rules; none of them computes a rule itself.
+"""
+from .dice_anim import DiceAnim
+from .log import LogEntry, RollLog
+from .roller import RollerPage, dice_page
+from .tray import DiceTray, show_tray
+
+__all__ = ["DiceAnim", "DiceTray", "LogEntry", "RollLog", "RollerPage", "dice_page", "show_tray"]
