@@ -60,7 +60,7 @@ SHEET = Sheet((
     ) + (
         Field("parameter_layers", T("Parameter layers", "Слои параметров"), "derived",
               help=T("racial + age + points + advances + features = final (§3.0)", "раса + возраст + очки + рост + особенности = итог (§3.0)")),
-        Field("param_points", T("Age points per parameter", "Очки возраста по параметрам"), "list",
+        Field("param_points", T("Age points per parameter", "Очки возраста по параметрам"), "mapping",
               help=T("Free points from age: 0/1/2/3 (L55)", "Свободные очки возраста: 0/1/2/3 (L55)")),
         Field("initiative", T("Initiative", "Инициатива"), "derived", help=T("Dexterity + Alertness (L24)", "Ловкость + Восприятие (L24)")),
         Field("will", T("Will", "Сила воли"), "derived", help=T("Power + Complexity (L25)", "Яркость + Сложность (L25)")),

@@ -6,6 +6,7 @@ rules; none of them computes a rule itself.
 from .dice_anim import DiceAnim
 from .log import LogEntry, RollLog
 from .roller import RollerPage, dice_page
+from .sheet import CharacterSheet, show_sheet
 from .tray import DiceTray, show_tray
 
-__all__ = ["DiceAnim", "DiceTray", "LogEntry", "RollLog", "RollerPage", "dice_page", "show_tray"]
+__all__ = ["CharacterSheet", "DiceAnim", "DiceTray", "LogEntry", "RollLog", "RollerPage", "dice_page", "show_sheet", "show_tray"]
