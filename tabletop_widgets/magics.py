@@ -11,7 +11,7 @@ import re
 import shlex
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 
 from .dice import DiceError, distribution, roll
 from .dice import limits
@@ -175,6 +175,47 @@ class TabletopMagics(Magics):
             except UsageError as exc:
                 raise RollMagicError(f"line {lineno}: {exc.message}", exc.dice_error) from None
         return CellRolls(rows, opts["locale"])
+
+    @no_var_expand
+    @line_magic
+    def sheet(self, line: str):
+        """``%sheet hero``: show the character sheet of ``hero`` (a system's Character) and bind
+        it, so ``%roll 1d20+@attention`` reads the character's values."""
+        from .core.model import CharacterModel
+        from .widgets import show_sheet
+        character = _lookup(self.shell, line, "sheet")
+        if not isinstance(character, CharacterModel):
+            raise UsageError(f"%sheet: {line.strip()!r} is a {type(character).__name__}, not a character "
+                             "(make one with a system's Character class, e.g. tabletop_systems.ret.Character())")
+        self.shell.user_ns["_tt_character"] = character
+        return show_sheet(character)
+
+    @no_var_expand
+    @line_magic
+    def combat(self, line: str):
+        """``%combat ret`` (a system's slug): show a combat tracker for that system."""
+        from . import available_systems, get_system
+        from .widgets import show_combat
+        slug = line.strip() or None
+        if slug is None:
+            raise UsageError(f"%combat needs a system: one of {', '.join(available_systems())}")
+        try:
+            system = get_system(slug)
+        except KeyError as exc:
+            raise UsageError(f"%combat: {exc.args[0]}") from None
+        return show_combat(system)
+
+
+def _lookup(shell, line: str, what: str):
+    name = line.strip()
+    if not name:
+        raise UsageError(f"%{what} needs the name of a variable, e.g. %{what} hero")
+    if not name.isidentifier():
+        raise UsageError(f"%{what}: {name!r} is not a variable name")
+    ns = shell.user_ns if shell is not None else {}
+    if name not in ns:
+        raise UsageError(f"%{what}: no variable named {name!r} in this notebook")
+    return ns[name]
 
 
 class _ProbView:

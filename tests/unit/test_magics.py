@@ -97,3 +97,20 @@ def test_cell_magic_rejects_expression_on_first_line(ip):
 def test_display_hook_runs(ip, capsys):
     res = ip.run_cell("%roll --seed 5 1d1+1")
     assert res.success and res.result.total == 2
+
+
+def test_sheet_magic_shows_and_binds(ip):
+    from tabletop_systems.ret import Character
+    from tabletop_widgets.widgets import CharacterSheet
+    ip.user_ns["hero"] = Character(attention=6)
+    w = ip.run_line_magic("sheet", "hero")
+    assert isinstance(w, CharacterSheet)
+    r = ip.run_line_magic("roll", "1d1+@attention")
+    assert r.total == 7
+
+
+@pytest.mark.parametrize("line", ["", "nope", "1x", "x"])
+def test_sheet_magic_errors(ip, line):
+    ip.user_ns["x"] = 5
+    res = ip.run_cell(f"%sheet {line}")
+    assert not res.success and type(res.error_in_exec) is UsageError
