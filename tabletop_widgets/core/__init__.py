@@ -1,4 +1,5 @@
 """Core contracts: the GameSystem protocol, character model base, sheet layout, i18n, registry."""
+from .combat import Combat, Combatant, clone_character
 from .i18n import LOCALES, T, count, plural_ru, tr
 from .model import CharacterModel
 from .problems import Problem, RuleError, ValidationError
@@ -8,6 +9,7 @@ from .system import (CheckResult, CheckSpec, ConditionSpec, DamageOutcome, Effec
                      InitiativeOrder, InitiativeRoll, OptionSpec)
 
 __all__ = [
+    "Combat", "Combatant", "clone_character",
     "LOCALES", "T", "count", "plural_ru", "tr", "CharacterModel", "Problem", "RuleError",
     "ValidationError", "available_systems", "get_system", "register_system", "unregister_system",
     "Field", "Section", "Sheet", "CheckResult", "CheckSpec", "ConditionSpec", "DamageOutcome",

@@ -7,6 +7,7 @@ from .dice_anim import DiceAnim
 from .log import LogEntry, RollLog
 from .roller import RollerPage, dice_page
 from .sheet import CharacterSheet, show_sheet
+from .tracker import CombatTracker, show_combat
 from .tray import DiceTray, show_tray
 
-__all__ = ["CharacterSheet", "DiceAnim", "DiceTray", "LogEntry", "RollLog", "RollerPage", "dice_page", "show_sheet", "show_tray"]
+__all__ = ["CharacterSheet", "CombatTracker", "DiceAnim", "DiceTray", "LogEntry", "RollLog", "RollerPage", "dice_page", "show_combat", "show_sheet", "show_tray"]

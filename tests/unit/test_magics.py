@@ -114,3 +114,11 @@ def test_sheet_magic_errors(ip, line):
     ip.user_ns["x"] = 5
     res = ip.run_cell(f"%sheet {line}")
     assert not res.success and type(res.error_in_exec) is UsageError
+
+
+def test_combat_magic(ip):
+    from tabletop_widgets.widgets import CombatTracker
+    assert isinstance(ip.run_line_magic("combat", "seasons"), CombatTracker)
+    for line in ["", "nope"]:
+        res = ip.run_cell(f"%combat {line}")
+        assert not res.success and type(res.error_in_exec) is UsageError

@@ -1,0 +1,862 @@
+"""The combat tracker: a view of :class:`~tabletop_widgets.core.combat.Combat` for any system.
+
+Combatants in turn order with health bars, the current turn highlighted, the round counter,
+buttons for next/previous/delay/initiative/undo, and a panel for the selected combatant: damage
+and healing with the system's damage options, conditions from the system's catalogue with
+durations, rename, reorder, remove. Nothing here computes a rule: every change is a Combat
+action (an event), every rule a GameSystem method. Every handler asks ``can(action)`` first
+(a viewer can forge widget messages; a disabled button still fires).
+"""
+from __future__ import annotations
+
+import html
+import random
+import re
+from typing import Any, Callable
+
+import ipywidgets as widgets
+import traitlets
+
+from tabletop_widgets.core.combat import Combat, clone_character
+from tabletop_widgets.core.i18n import count, tr
+from tabletop_widgets.core.problems import RuleError, ValidationError
+
+#: How many recent events the tracker's log shows (newest first).
+LOG_LINES = 8
+
+#: Every user-facing string of the tracker, in English and Russian.
+TEXTS: dict[str, dict[str, str]] = {
+    "title": {"en": "Combat", "ru": "Бой"},
+    "round": {"en": "Round", "ru": "Раунд"},
+    "not_started": {"en": "Not started", "ru": "Не начат"},
+    "turn_of": {"en": "Turn", "ru": "Ход"},
+    "start": {"en": "Start ▶", "ru": "Начать ▶"},
+    "next": {"en": "Next ▶", "ru": "Дальше ▶"},
+    "next_tip": {"en": "End this turn; the next combatant able to act starts (defeated are skipped)",
+                 "ru": "Закончить ход; ходит следующий, кто может (выбывшие пропускаются)"},
+    "prev": {"en": "◀ Back", "ru": "◀ Назад"},
+    "prev_tip": {"en": "Back to the previous turn (defeated are skipped)",
+                 "ru": "Вернуться к предыдущему ходу (выбывшие пропускаются)"},
+    "delay": {"en": "Delay", "ru": "Отложить"},
+    "delay_tip": {"en": "The current combatant holds the turn and acts later (Act now)",
+                  "ru": "Текущий участник откладывает ход и ходит позже («Ходить сейчас»)"},
+    "initiative": {"en": "Roll initiative", "ru": "Бросить инициативу"},
+    "initiative_tip": {"en": "Roll initiative for everyone by the system's rules",
+                       "ru": "Бросить инициативу всем по правилам системы"},
+    "initiative_late_tip": {"en": "Roll initiative for those who have none yet (they join the order by it)",
+                            "ru": "Бросить инициативу тем, у кого её ещё нет (они встанут в очередь по ней)"},
+    "undo": {"en": "↶ Undo", "ru": "↶ Отменить"},
+    "undo_tip": {"en": "Undo the last action", "ru": "Отменить последнее действие"},
+    "end": {"en": "End", "ru": "Завершить"},
+    "end_tip": {"en": "End the combat (round 0)", "ru": "Завершить бой (раунд 0)"},
+    "tiebreaks": {"en": "Tie-breaks", "ru": "Ничьи"},
+    "empty": {"en": "No combatants yet: add some below.", "ru": "Участников пока нет: добавьте ниже."},
+    "defeated": {"en": "Out", "ru": "Выбыл"},
+    "defeated_tip": {"en": "Defeated (skipped in turn order); click to mark or unmark",
+                     "ru": "Выбыл (пропускается в очереди); нажмите, чтобы отметить или снять"},
+    "hidden": {"en": "Hidden", "ru": "Скрыт"},
+    "hidden_tip": {"en": "Hidden from players", "ru": "Скрыт от игроков"},
+    "delayed": {"en": "delaying", "ru": "ждёт"},
+    "act_now": {"en": "Act now", "ru": "Ходить сейчас"},
+    "act_now_tip": {"en": "This delaying combatant acts now, after the current turn",
+                    "ru": "Отложивший ход участник ходит сейчас, после текущего хода"},
+    "select_tip": {"en": "Select to damage, heal, add conditions, rename",
+                   "ru": "Выбрать: урон, лечение, состояния, имя"},
+    "selected": {"en": "Selected", "ru": "Выбран"},
+    "none_selected": {"en": "Select a combatant by its name.", "ru": "Выберите участника по имени."},
+    "amount": {"en": "Amount", "ru": "Сколько"},
+    "amount_tip": {"en": "Damage or healing amount", "ru": "Урон или лечение"},
+    "damage": {"en": "Damage", "ru": "Урон"},
+    "damage_tip": {"en": "Apply damage by the system's rules (with the options shown)",
+                   "ru": "Нанести урон по правилам системы (с указанными параметрами)"},
+    "heal": {"en": "Heal", "ru": "Лечить"},
+    "heal_tip": {"en": "Heal by the system's rules", "ru": "Лечить по правилам системы"},
+    "conditions": {"en": "Conditions", "ru": "Состояния"},
+    "condition_tip": {"en": "A condition from the system's catalogue", "ru": "Состояние из каталога системы"},
+    "duration": {"en": "Turns", "ru": "Ходов"},
+    "duration_tip": {"en": "Duration in the bearer's turns (0: the catalogue's default / until removed)",
+                     "ru": "Длительность в ходах носителя (0: по каталогу / пока не снимут)"},
+    "add_condition": {"en": "Add", "ru": "Добавить"},
+    "add_condition_tip": {"en": "Add the condition", "ru": "Добавить состояние"},
+    "remove_condition_tip": {"en": "Remove this condition", "ru": "Снять это состояние"},
+    "rename": {"en": "Rename", "ru": "Переименовать"},
+    "rename_tip": {"en": "Rename the selected combatant", "ru": "Переименовать выбранного участника"},
+    "up": {"en": "▲", "ru": "▲"},
+    "up_tip": {"en": "Move up in the order", "ru": "Выше в очереди"},
+    "down": {"en": "▼", "ru": "▼"},
+    "down_tip": {"en": "Move down in the order", "ru": "Ниже в очереди"},
+    "remove": {"en": "Remove", "ru": "Убрать"},
+    "remove_tip": {"en": "Remove from the combat", "ru": "Убрать из боя"},
+    "new_name": {"en": "Name", "ru": "Имя"},
+    "new_name_tip": {"en": "Name of the new combatant", "ru": "Имя нового участника"},
+    "template": {"en": "Based on", "ru": "По образцу"},
+    "template_tip": {"en": "A fresh character, or a copy of a combatant (e.g. another goblin)",
+                     "ru": "Новый персонаж или копия участника (например, ещё один гоблин)"},
+    "blank": {"en": "new character", "ru": "новый персонаж"},
+    "copy_of": {"en": "copy of", "ru": "копия:"},
+    "add_hidden": {"en": "hidden", "ru": "скрыт"},
+    "add": {"en": "Add", "ru": "Добавить"},
+    "add_tip": {"en": "Add the combatant to the end of the order", "ru": "Добавить участника в конец очереди"},
+    "log": {"en": "Log", "ru": "Журнал"},
+    "not_allowed": {"en": "You are not allowed to do that.", "ru": "Вам это делать нельзя."},
+    "need_name": {"en": "Type a name first.", "ru": "Сначала введите имя."},
+    "locale_tip": {"en": "Language", "ru": "Язык"},
+    "init_none": {"en": "—", "ru": "—"},
+    "health": {"en": "Health", "ru": "Здоровье"},
+    "place": {"en": "place", "ru": "место"},
+}
+
+_CSS = """
+<style>
+.tt-tracker { max-width: 860px; margin: 12px auto; padding: 14px 18px; gap: 8px;
+  border: 1px solid #d8d8e0; border-radius: 10px; background: #fbfbfd;
+  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #24243a; }
+.tt-tracker .widget-html, .tt-tracker .widget-html-content { margin: 0; line-height: 1.4; height: auto; }
+.tt-tracker .jupyter-button { width: auto; padding: 0 12px; }
+.tt-tracker .widget-inline-hbox .widget-label { width: auto; min-width: 0; padding-right: 6px; }
+.tt-tracker-header { align-items: center; justify-content: space-between; width: 100%; }
+.tt-tracker-title h2 { margin: 0; font-size: 1.45em; font-weight: 600; }
+.tt-tracker-title .tt-system { color: #6a6a80; font-weight: 400; font-size: 0.8em; }
+.tt-round .tt-round-box { display: inline-block; padding: 4px 12px; border-radius: 14px;
+  background: #2f3b6b; color: #fff; font-weight: 600; }
+.tt-round .tt-round-box.tt-idle { background: #c9c9d6; color: #33334a; }
+.tt-tracker-toolbar { gap: 6px; flex-wrap: wrap; align-items: center; }
+.tt-tracker-toolbar .jupyter-button, .tt-tracker-toolbar button { margin: 0; border-radius: 6px;
+  height: 32px; }
+.tt-tracker .tt-next { min-width: 104px; font-weight: 600; }
+.tt-tiebreaks { font-size: 0.85em; color: #55556a; }
+.tt-tiebreaks ul { margin: 2px 0 0; padding-left: 1.4em; }
+.tt-combatants { gap: 4px; border-top: 1px solid #e4e4ec; padding-top: 6px; }
+.tt-combatant { align-items: center; gap: 8px; padding: 3px 8px; border-radius: 8px;
+  border: 1px solid #e6e6ee; background: #fff; min-height: 38px; }
+.tt-combatant > .widget-html { align-self: center; }
+.tt-combatant .widget-html-content { display: flex; align-items: center; min-height: 26px; flex-wrap: wrap; }
+.tt-combatant.tt-current { border: 2px solid #3556d1; background: #eef2ff;
+  box-shadow: 0 0 0 2px rgba(53, 86, 209, 0.15); }
+.tt-combatant.tt-is-defeated { background: #f3f3f5; color: #8a8a99; }
+.tt-combatant.tt-is-defeated .tt-select button, .tt-combatant.tt-is-defeated .tt-select { text-decoration: line-through; }
+.tt-combatant.tt-is-hidden { border-style: dashed; opacity: 0.85; }
+.tt-combatant.tt-is-selected { outline: 2px solid #f0b429; }
+.tt-turn-marker { width: 26px; text-align: center; font-weight: 700; color: #3556d1; }
+.tt-turn-marker .tt-place { color: #9a9aae; font-weight: 400; }
+.tt-tracker .tt-select { width: 130px; margin: 0; height: 30px; text-align: left;
+  background: transparent; font-weight: 600; font-size: 1em; overflow: hidden; text-overflow: ellipsis; }
+.tt-tracker .tt-select:hover { background: #f0f0f6; }
+.tt-init { width: 140px; font-size: 0.85em; color: #4a4a60; overflow: hidden; }
+.tt-init .tt-init-box { display: inline-block; max-width: 136px; padding: 1px 6px; border-radius: 6px;
+  background: #f2f2f7; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.tt-hp { width: 130px; }
+.tt-hp .tt-hp-bar { flex: 1 1 auto; width: 100%; position: relative; height: 18px; border-radius: 9px; background: #e8e8ef; overflow: hidden; }
+.tt-hp .tt-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 9px; }
+.tt-hp .tt-hp-text { position: absolute; width: 100%; text-align: center; font-size: 0.8em;
+  line-height: 18px; font-weight: 600; color: #1f1f2e; }
+.tt-hp-ok { background: #7cc68a; } .tt-hp-hurt { background: #f2c14e; } .tt-hp-low { background: #e9776b; }
+.tt-hp-out { background: #b9b9c6; }
+.tt-combatant > * { flex-shrink: 0; }
+.tt-combatant > .tt-row-conditions { flex: 1 1 0; min-width: 0; font-size: 0.8em; overflow: hidden; }
+.tt-row-conditions .widget-html-content { min-width: 0; max-width: 100%; overflow: hidden; }
+.tt-chip { display: inline-block; margin: 1px 3px 1px 0; padding: 1px 7px; border-radius: 10px;
+  background: #fde8c8; color: #6b4300; white-space: nowrap; max-width: 100%; overflow: hidden;
+  text-overflow: ellipsis; box-sizing: border-box; min-width: 0; flex: 0 1 auto; }
+.tt-chip.tt-tag-delayed { background: #dfe7ff; color: #26408f; }
+.tt-chip.tt-tag-hidden { background: #e6e6ee; color: #4d4d63; }
+.tt-tracker .tt-row-toggle { width: 70px; height: 28px; margin: 0; font-size: 0.82em; }
+.tt-tracker .tt-act-now { height: 28px; margin: 0; font-size: 0.82em; flex: 0 0 auto; }
+.tt-tracker .tt-row-toggle { flex: 0 0 auto; }
+.tt-tracker-panel { border: 1px solid #e4e4ec; border-radius: 8px; padding: 8px 12px; gap: 6px;
+  background: #fff; }
+.tt-panel-head { font-weight: 600; }
+.tt-panel-row { gap: 6px; align-items: center; flex-wrap: wrap; }
+.tt-panel-row .widget-label { min-width: 0; }
+.tt-tracker .tt-amount { width: 150px; }
+.tt-tracker .tt-damage-options { gap: 4px 10px; flex-wrap: wrap; align-items: center; }
+.tt-tracker .tt-damage-options .widget-inline-hbox { width: auto; }
+.tt-tracker .tt-condition-remove { height: 24px; margin: 0; font-size: 0.8em; border-radius: 12px;
+  background: #fde8c8; }
+.tt-add-row { gap: 6px; align-items: center; flex-wrap: wrap; }
+.tt-tracker-status .tt-msg { padding: 4px 10px; border-radius: 6px; background: #eef6ee; color: #1e5b2a;
+  font-size: 0.9em; }
+.tt-tracker-status .tt-msg.tt-error { background: #fff4f4; color: #9b1c1c; border: 1px solid #f0b8b8; }
+.tt-tracker-log { font-size: 0.82em; color: #55556a; }
+.tt-tracker-log ol { margin: 2px 0 0; padding-left: 1.8em; max-height: 140px; overflow-y: auto; }
+.tt-tracker-log li { line-height: 1.35; }
+</style>
+"""
+
+
+def _t(key: str, locale: str) -> str:
+    return TEXTS[key].get(locale) or TEXTS[key]["en"]
+
+
+def _allow_all(action: str) -> bool:
+    return True
+
+
+def _hp_class(cur: int, mx: int, defeated: bool) -> str:
+    if defeated:
+        return "tt-hp-out"
+    if mx <= 0 or cur * 2 > mx:
+        return "tt-hp-ok"
+    if cur * 4 > mx:
+        return "tt-hp-hurt"
+    return "tt-hp-low"
+
+
+class _Row:
+    """The widgets of one combatant's line (updated in place, never rebuilt)."""
+
+    def __init__(self, tracker: "CombatTracker", cid: str):
+        self.cid = cid
+        self.marker = widgets.HTML()
+        self.marker.add_class("tt-turn-marker")
+        self.select = widgets.Button()
+        self.select.add_class("tt-select")
+        self.init = widgets.HTML()
+        self.init.add_class("tt-init")
+        self.hp = widgets.HTML()
+        self.hp.add_class("tt-hp")
+        self.tags = widgets.HTML()
+        self.tags.add_class("tt-row-conditions")
+        self.act_now = widgets.Button()
+        self.act_now.add_class("tt-act-now")
+        self.defeated = widgets.ToggleButton()
+        self.defeated.add_class("tt-row-toggle")
+        self.defeated.add_class("tt-defeated-toggle")
+        self.hidden = widgets.ToggleButton()
+        self.hidden.add_class("tt-row-toggle")
+        self.hidden.add_class("tt-hidden-toggle")
+        self.box = widgets.HBox([self.marker, self.select, self.init, self.hp, self.tags,
+                                 self.act_now, self.defeated, self.hidden])
+        self.box.add_class("tt-combatant")
+        self.box.add_class(f"tt-id-{re.sub(r'[^A-Za-z0-9_-]', '_', cid)}")
+        self._updating = False
+        self.select.on_click(lambda _b: tracker.select(cid))
+        self.act_now.on_click(lambda _b: tracker.act_now(cid))
+        self.defeated.observe(lambda ch: None if self._updating else tracker.set_defeated(cid, ch["new"]),
+                              names="value")
+        self.hidden.observe(lambda ch: None if self._updating else tracker.set_hidden(cid, ch["new"]),
+                            names="value")
+
+    def update(self, tracker: "CombatTracker", place: int) -> None:
+        loc = tracker.locale
+        combat = tracker.combat
+        c = combat.combatant(self.cid)
+        current = combat.current == self.cid
+        flags = (("tt-current", current), ("tt-is-defeated", c.defeated), ("tt-is-hidden", c.hidden),
+                 ("tt-is-delayed", c.delayed), ("tt-is-selected", tracker.selected == self.cid))
+        classes = [k for k in self.box._dom_classes if k not in dict(flags)] + [k for k, on in flags if on]
+        if list(self.box._dom_classes) != classes:
+            self.box._dom_classes = classes      # one message: no flicker of two highlighted rows
+        self.marker.value = ("▶" if current else f'<span class="tt-place">{place}</span>')
+        self.marker.tooltip = _t("turn_of", loc) if current else f"{_t('place', loc)} {place}"
+        self.select.description = c.name
+        self.select.tooltip = f"{c.name}: {_t('select_tip', loc)}"
+        if c.initiative:
+            text = tracker._names_in(tr(c.initiative.get("text"), loc))
+            roll = c.initiative.get("roll") or {}
+            detail = tr({k: v for k, v in roll.items() if k in ("en", "ru")}, loc) if roll else ""
+            title = html.escape(f"{text} — {detail}" if detail and detail != text else text, quote=True)
+            self.init.value = f'<span class="tt-init-box" title="{title}">{html.escape(text)}</span>'
+        else:
+            self.init.value = f'<span class="tt-init-box">{_t("init_none", loc)}</span>'
+        cur, mx = c.health
+        frac = 0 if mx <= 0 else max(0.0, min(1.0, cur / mx))
+        label = html.escape(f"{cur} / {mx}")
+        self.hp.value = (f'<div class="tt-hp-bar" role="meter" aria-label="{_t("health", loc)}" '
+                         f'aria-valuenow="{cur}" aria-valuemin="0" aria-valuemax="{mx}" title="{_t("health", loc)} {label}">'
+                         f'<div class="tt-hp-fill {_hp_class(cur, mx, c.defeated)}" style="width:{frac * 100:.0f}%"></div>'
+                         f'<div class="tt-hp-text">{label}</div></div>')
+        chips = []
+        if c.delayed:
+            chips.append(f'<span class="tt-chip tt-tag-delayed">{_t("delayed", loc)}</span>')
+        for inst in c.conditions:
+            label = html.escape(tracker.condition_label(inst["id"]))
+            left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
+            effect = html.escape(tracker.condition_effect(inst["id"]), quote=True)
+            chips.append(f'<span class="tt-chip tt-condition" title="{label}{left}: {effect}">{label}{left}</span>')
+        self.tags.value = "".join(chips)
+        self.act_now.description = _t("act_now", loc)
+        self.act_now.tooltip = _t("act_now_tip", loc)
+        self.act_now.layout.display = "" if c.delayed and combat.started else "none"
+        self._updating = True
+        try:
+            self.defeated.value = c.defeated
+            self.hidden.value = c.hidden
+        finally:
+            self._updating = False
+        self.defeated.description = _t("defeated", loc)
+        self.defeated.tooltip = _t("defeated_tip", loc)
+        self.hidden.description = _t("hidden", loc)
+        self.hidden.tooltip = _t("hidden_tip", loc)
+        self.hidden.layout.display = "" if tracker.audience == "gm" else "none"
+
+
+class CombatTracker(widgets.VBox):
+    """A combat tracker for any GameSystem.
+
+    Parameters
+    ----------
+    system : GameSystem
+        The rules (or give ``combat``: an existing :class:`Combat`, whose system is used).
+    combat : Combat, optional
+        The state machine to show (a new empty one by default).
+    locale : {"en", "ru"}
+    can : callable, optional
+        ``can(action) -> bool``, asked in every handler before acting (default: allow all).
+        Actions: add, remove, rename, move, initiative, next, prev, delay, act_now, end, damage,
+        heal, condition, defeated, hidden, undo.
+    audience : {"gm", "player"}
+        ``"player"`` leaves hidden combatants out of the list.
+    rng : random.Random, optional
+        Dice for initiative (when ``combat`` is not given).
+    """
+
+    locale = traitlets.Unicode("en", help="Language of every label: 'en' or 'ru'")
+    audience = traitlets.Unicode("gm", help="'gm' sees everything; 'player' does not see hidden combatants")
+    selected = traitlets.Unicode(None, allow_none=True, help="Id of the combatant the panel acts on")
+    message = traitlets.Unicode("", help="The last status or error message (plain text)")
+
+    @traitlets.validate("locale")
+    def _valid_locale(self, proposal):
+        if proposal["value"] not in ("en", "ru"):
+            raise traitlets.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
+        return proposal["value"]
+
+    @traitlets.validate("audience")
+    def _valid_audience(self, proposal):
+        if proposal["value"] not in ("gm", "player"):
+            raise traitlets.TraitError("audience must be 'gm' or 'player'")
+        return proposal["value"]
+
+    def __init__(self, system=None, *, combat: Combat | None = None, locale: str = "en",
+                 can: Callable[[str], bool] | None = None, audience: str = "gm",
+                 rng: random.Random | None = None, **kwargs: Any):
+        if combat is None:
+            if system is None:
+                raise ValueError("give a system or a combat")
+            if isinstance(system, str):
+                from tabletop_widgets.core.registry import get_system
+                system = get_system(system)
+            combat = Combat(system, rng=rng)
+        self.combat = combat
+        self.system = combat.system
+        self.can = can or _allow_all
+        self._rows: dict[str, _Row] = {}
+        super().__init__(**kwargs)
+        self.locale = locale
+        self.audience = audience
+
+        self.style_block = widgets.HTML(_CSS)
+        self.style_block.add_class("tt-style")
+        self.title = widgets.HTML()
+        self.title.add_class("tt-tracker-title")
+        self.round_label = widgets.HTML()
+        self.round_label.add_class("tt-round")
+        self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")], value=locale,
+                                                   style={"button_width": "44px"})
+        self.locale_toggle.add_class("tt-locale")
+        header = widgets.HBox([self.title, self.round_label, self.locale_toggle])
+        header.add_class("tt-tracker-header")
+
+        def button(cls, style=""):
+            b = widgets.Button(button_style=style)
+            b.add_class(cls)
+            return b
+
+        self.prev_button = button("tt-prev")
+        self.next_button = button("tt-next", "primary")
+        self.delay_button = button("tt-delay")
+        self.initiative_button = button("tt-initiative", "info")
+        self.undo_button = button("tt-undo")
+        self.end_button = button("tt-end")
+        toolbar = widgets.HBox([self.prev_button, self.next_button, self.delay_button,
+                                self.initiative_button, self.undo_button, self.end_button])
+        toolbar.add_class("tt-tracker-toolbar")
+        self.tiebreak_view = widgets.HTML()
+        self.tiebreak_view.add_class("tt-tiebreaks")
+        self.list_box = widgets.VBox()
+        self.list_box.add_class("tt-combatants")
+        self.empty_note = widgets.HTML()
+        self.empty_note.add_class("tt-empty")
+
+        # the panel for the selected combatant
+        self.panel_head = widgets.HTML()
+        self.panel_head.add_class("tt-panel-head")
+        self.amount = widgets.BoundedIntText(value=1, min=0, max=9999, layout=widgets.Layout(width="150px"),
+                                             style={"description_width": "initial"})
+        self.amount.add_class("tt-amount")
+        self.damage_button = button("tt-damage", "danger")
+        self.heal_button = button("tt-heal", "success")
+        self.options_box = widgets.HBox()
+        self.options_box.add_class("tt-damage-options")
+        self._option_widgets: dict[str, widgets.Widget] = {}
+        self._options_for: tuple | None = None
+        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
+        harm_row.add_class("tt-panel-row")
+        self.condition_picker = widgets.Dropdown(layout=widgets.Layout(width="260px"),
+                                                 style={"description_width": "initial"})
+        self.condition_picker.add_class("tt-condition-picker")
+        self.condition_duration = widgets.BoundedIntText(value=0, min=0, max=999, layout=widgets.Layout(width="110px"),
+                                                         style={"description_width": "initial"})
+        self.condition_duration.add_class("tt-condition-duration")
+        self.add_condition_button = button("tt-add-condition")
+        self.conditions_box = widgets.HBox()
+        self.conditions_box.add_class("tt-panel-conditions")
+        cond_row = widgets.HBox([self.condition_picker, self.condition_duration, self.add_condition_button,
+                                 self.conditions_box])
+        cond_row.add_class("tt-panel-row")
+        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"))
+        self.rename_text.add_class("tt-rename")
+        self.rename_button = button("tt-rename-button")
+        self.up_button = button("tt-move-up")
+        self.down_button = button("tt-move-down")
+        self.remove_button = button("tt-remove", "warning")
+        for b in (self.up_button, self.down_button):
+            b.layout.width = "40px"
+        edit_row = widgets.HBox([self.rename_text, self.rename_button, self.up_button, self.down_button,
+                                 self.remove_button])
+        edit_row.add_class("tt-panel-row")
+        self.panel_body = widgets.VBox([harm_row, self.options_box, cond_row, edit_row])
+        self.panel = widgets.VBox([self.panel_head, self.panel_body])
+        self.panel.add_class("tt-tracker-panel")
+
+        # adding combatants
+        self.new_name = widgets.Text(layout=widgets.Layout(width="230px"), style={"description_width": "initial"})
+        self.new_name.add_class("tt-new-name")
+        self.new_template = widgets.Dropdown(layout=widgets.Layout(width="260px"), style={"description_width": "initial"})
+        self.new_template.add_class("tt-new-template")
+        self.new_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
+        self.new_hidden.add_class("tt-new-hidden")
+        self.add_button = button("tt-add")
+        add_row = widgets.HBox([self.new_name, self.new_template, self.new_hidden, self.add_button])
+        add_row.add_class("tt-add-row")
+        self.add_box = add_row
+
+        self.status = widgets.HTML()
+        self.status.add_class("tt-tracker-status")
+        self.status.add_class("tt-live")
+        self.log_view = widgets.HTML()
+        self.log_view.add_class("tt-tracker-log")
+
+        self.children = [self.style_block, header, toolbar, self.tiebreak_view, self.empty_note,
+                         self.list_box, self.status, self.panel, self.add_box, self.log_view]
+        self.add_class("tt-tracker")
+
+        self.prev_button.on_click(lambda _b: self.previous_turn())
+        self.next_button.on_click(lambda _b: self.next_turn())
+        self.delay_button.on_click(lambda _b: self.delay())
+        self.initiative_button.on_click(lambda _b: self.roll_initiative())
+        self.undo_button.on_click(lambda _b: self.undo())
+        self.end_button.on_click(lambda _b: self.end())
+        self.damage_button.on_click(lambda _b: self.damage_selected())
+        self.heal_button.on_click(lambda _b: self.heal_selected())
+        self.add_condition_button.on_click(lambda _b: self.add_condition_selected())
+        self.rename_button.on_click(lambda _b: self.rename(self.selected, self.rename_text.value))
+        self.up_button.on_click(lambda _b: self.move_by(self.selected, -1))
+        self.down_button.on_click(lambda _b: self.move_by(self.selected, +1))
+        self.remove_button.on_click(lambda _b: self.remove(self.selected))
+        self.add_button.on_click(lambda _b: self.add_from_form())
+        self.new_name.on_msg(self._on_new_name_msg)
+        self.locale_toggle.observe(self._on_locale_toggle, names="value")
+        self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])
+        self._unsubscribe = self.combat.observe(lambda _e: self.render())
+        self.render()
+
+    # ------------------------------------------------------------------------------------------
+    # Actions (each asks ``can`` first; errors are shown, nothing half-applied)
+    # ------------------------------------------------------------------------------------------
+    def _run(self, action: str, fn: Callable[[], Any]) -> Any:
+        if not self.can(action):
+            self._say(_t("not_allowed", self.locale), error=True)
+            return None
+        try:
+            event = fn()
+        except (RuleError, ValidationError) as exc:
+            msg = exc.message if isinstance(exc, RuleError) and hasattr(exc, "message") else None
+            self._say(tr(msg, self.locale) if msg else (exc.messages(self.locale) if isinstance(exc, ValidationError)
+                                                        else str(exc)), error=True)
+            return None
+        except (ValueError, TypeError, KeyError) as exc:
+            self._say(str(exc), error=True)
+            return None
+        if isinstance(event, dict):
+            self._say(self.describe(event))
+        return event
+
+    def next_turn(self):
+        return self._run("next", self.combat.next_turn)
+
+    def previous_turn(self):
+        return self._run("prev", self.combat.previous_turn)
+
+    def delay(self):
+        return self._run("delay", self.combat.delay)
+
+    def act_now(self, cid: str):
+        return self._run("act_now", lambda: self.combat.act_now(cid))
+
+    def end(self):
+        return self._run("end", self.combat.end)
+
+    def roll_initiative(self, ids=None, **options):
+        """Roll for ``ids``; by default for those still without initiative when some have it
+        (late joiners are merged into the order), else for everyone."""
+        if ids is None:
+            missing = self._without_initiative()
+            if missing and len(missing) < len(self.combat.ids):
+                ids = missing
+        return self._run("initiative", lambda: self.combat.roll_initiative(ids, **options))
+
+    def _without_initiative(self) -> list[str]:
+        return [c.id for c in self.combat.combatants() if c.initiative is None]
+
+    def undo(self):
+        return self._run("undo", self.combat.undo)
+
+    def add_combatant(self, character=None, *, name: str | None = None, cid: str | None = None,
+                      hidden: bool = False):
+        """Add a character (default: a fresh ``system.Character()``) under ``name``."""
+        def act():
+            ch = character if character is not None else self.system.Character()
+            nm = (name or getattr(ch, "name", "") or "").strip()
+            if not nm and not cid:
+                raise RuleError("need_name", TEXTS["need_name"])
+            return self.combat.add(cid, ch, name=nm or None, hidden=hidden)
+        return self._run("add", act)
+
+    def add_from_form(self):
+        template = self.new_template.value
+        name = self.new_name.value.strip()
+        if not name:
+            if not self.can("add"):
+                return self._run("add", lambda: None)
+            self._say(_t("need_name", self.locale), error=True)
+            return None
+        if template and template in self.combat:
+            ch = clone_character(self.combat.character(template))
+        else:
+            ch = self.system.Character()
+        if "name" in ch.traits():
+            try:
+                ch.name = name
+            except Exception:  # noqa: BLE001 - a name the model refuses stays only in the tracker
+                pass
+        event = self.add_combatant(ch, name=name, hidden=self.new_hidden.value)
+        if event:
+            self.new_name.value = ""
+        return event
+
+    def remove(self, cid):
+        event = self._run("remove", lambda: self.combat.remove(self._need_selected(cid)))
+        if event and self.selected == cid:
+            self.selected = None
+        return event
+
+    def rename(self, cid, name: str):
+        return self._run("rename", lambda: self.combat.rename(self._need_selected(cid), name))
+
+    def move_by(self, cid, step: int):
+        def act():
+            cid_ = self._need_selected(cid)
+            return self.combat.move(cid_, self.combat.order.index(cid_) + step)
+        return self._run("move", act)
+
+    def set_defeated(self, cid: str, value):
+        event = self._run("defeated", lambda: self.combat.set_defeated(cid, value))
+        if event is None:
+            self.render()   # a refused toggle springs back
+        return event
+
+    def set_hidden(self, cid: str, value: bool):
+        event = self._run("hidden", lambda: self.combat.set_hidden(cid, value))
+        if event is None:
+            self.render()
+        return event
+
+    def damage(self, cid: str, amount: int, **options):
+        return self._run("damage", lambda: self.combat.damage(cid, amount, **options))
+
+    def heal(self, cid: str, amount: int, **options):
+        return self._run("heal", lambda: self.combat.heal(cid, amount, **options))
+
+    def damage_selected(self):
+        return self._run("damage", lambda: self.combat.damage(self._need_selected(self.selected),
+                                                              int(self.amount.value), **self.damage_option_values()))
+
+    def heal_selected(self):
+        return self._run("heal", lambda: self.combat.heal(self._need_selected(self.selected), int(self.amount.value)))
+
+    def add_condition(self, cid: str, condition: str, duration: int | None = None):
+        return self._run("condition", lambda: self.combat.add_condition(cid, condition, duration=duration))
+
+    def remove_condition(self, cid: str, uid: int):
+        return self._run("condition", lambda: self.combat.remove_condition(cid, uid))
+
+    def add_condition_selected(self):
+        dur = int(self.condition_duration.value) or None
+        return self._run("condition", lambda: self.combat.add_condition(
+            self._need_selected(self.selected), self.condition_picker.value, duration=dur))
+
+    def select(self, cid: str | None):
+        if cid is not None and cid not in self.combat:
+            return
+        self.selected = cid
+
+    def damage_option_values(self) -> dict:
+        return {name: w.value for name, w in self._option_widgets.items()}
+
+    def _need_selected(self, cid):
+        if not cid or cid not in self.combat:
+            raise RuleError("none_selected", TEXTS["none_selected"])
+        return cid
+
+    # ------------------------------------------------------------------------------------------
+    # Text
+    # ------------------------------------------------------------------------------------------
+    def condition_label(self, cond_id: str) -> str:
+        spec = self.combat._catalogue.get(cond_id)
+        return tr(spec.label, self.locale) if spec else cond_id
+
+    def condition_effect(self, cond_id: str) -> str:
+        spec = self.combat._catalogue.get(cond_id)
+        return tr(spec.effect, self.locale) if spec else ""
+
+    @staticmethod
+    def _id_pattern(ids) -> str:
+        ids = sorted((i for i in ids if i), key=len, reverse=True)
+        return r"(?<![\w])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w])"
+
+    def _secret_ids(self) -> set:
+        """Ids this audience must not see (hidden combatants, for players)."""
+        if self.audience == "gm":
+            return set()
+        return {c.id for c in self.combat.combatants() if c.hidden}
+
+    def _names_in(self, text: str) -> str:
+        """System texts name combatants by id: show their names instead."""
+        if not self.combat.ids:
+            return text
+        return re.sub(self._id_pattern(self.combat.ids), lambda m: self.combat.name(m.group(1)), text)
+
+    def describe(self, event: dict) -> str:
+        text = self.combat.describe(event, self.locale, skip=self._secret_ids())
+        notes = [tr(n, self.locale) for n in event.get("notes", []) if isinstance(n, dict)]
+        if event.get("state"):
+            notes.append(tr(event["state"], self.locale))
+        return text + (" — " + "; ".join(notes) if notes else "")
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message = text
+        cls = "tt-msg tt-error" if error else "tt-msg"
+        role = "alert" if error else "status"
+        self.status.value = f'<div class="{cls}" role="{role}" aria-live="polite">{html.escape(text)}</div>' if text else ""
+
+    # ------------------------------------------------------------------------------------------
+    # Rendering
+    # ------------------------------------------------------------------------------------------
+    def _on_locale_toggle(self, change):
+        self.locale = change["new"]
+
+    def _on_new_name_msg(self, _widget, content, _buffers):
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.add_from_form()
+
+    def render(self) -> None:
+        loc = self.locale
+        combat = self.combat
+        if self.locale_toggle.value != loc:
+            self.locale_toggle.value = loc
+        self.locale_toggle.tooltip = _t("locale_tip", loc)
+        self.title.value = (f'<h2>{_t("title", loc)} <span class="tt-system">· '
+                            f'{html.escape(tr(self.system.title, loc))}</span></h2>')
+        if combat.started:
+            cur = combat.name(combat.current) if combat.current else "—"
+            if combat.current and self.audience != "gm" and combat.combatant(combat.current).hidden:
+                cur = "?"
+            self.round_label.value = (f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
+                                      f'<b class="tt-round-number">{combat.round}</b> · {_t("turn_of", loc)}: '
+                                      f'<span class="tt-current-name">{html.escape(cur)}</span></span>')
+        else:
+            self.round_label.value = f'<span class="tt-round-box tt-idle">{_t("not_started", loc)}</span>'
+        for key, b in (("prev", self.prev_button), ("delay", self.delay_button),
+                       ("initiative", self.initiative_button), ("undo", self.undo_button), ("end", self.end_button)):
+            b.description = _t(key, loc)
+            b.tooltip = _t(f"{key}_tip", loc)
+        missing = self._without_initiative()
+        if missing and len(missing) < len(combat.ids):
+            self.initiative_button.tooltip = _t("initiative_late_tip", loc)
+        self.next_button.description = _t("next" if combat.started else "start", loc)
+        self.next_button.tooltip = _t("next_tip", loc)
+        self.prev_button.disabled = not combat.started
+        self.delay_button.disabled = not combat.started
+        self.end_button.disabled = not combat.started
+        self.undo_button.disabled = not combat.can_undo
+        self.next_button.disabled = not combat.ids
+        self.initiative_button.disabled = not combat.ids
+        secret = self._secret_ids()
+        tiebreaks = [t for t in combat.tiebreaks
+                     if not secret or not re.search(self._id_pattern(secret), tr(t, "en"))]
+        self.tiebreak_view.layout.display = "" if tiebreaks else "none"
+        if tiebreaks:
+            items = "".join(f"<li>{html.escape(self._names_in(tr(t, loc)))}</li>" for t in tiebreaks)
+            self.tiebreak_view.value = f'<b>{_t("tiebreaks", loc)}:</b><ul>{items}</ul>'
+        else:
+            self.tiebreak_view.value = ""
+        self._render_rows()
+        self._render_panel()
+        self._render_add()
+        lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(combat.events[-LOG_LINES:])
+                 if self.audience == "gm" or not self._is_hidden_event(e)]
+        self.log_view.value = (f'<b>{_t("log", loc)}</b><ol reversed>{"".join(lines)}</ol>' if lines else "")
+
+    def _is_hidden_event(self, event) -> bool:
+        secret = self._secret_ids()
+        return any(event.get(k) in secret for k in ("id", "to", "from") if event.get(k) is not None)
+
+    def _render_rows(self) -> None:
+        combat = self.combat
+        for cid in list(self._rows):
+            if cid not in combat:
+                del self._rows[cid]
+        shown = [c.id for c in combat.combatants(audience=self.audience)]
+        boxes = []
+        for cid in shown:
+            if cid not in self._rows:
+                self._rows[cid] = _Row(self, cid)
+            boxes.append(self._rows[cid].box)
+        # the row losing the highlight first, so that the page never shows two current rows
+        places = {cid: place for place, cid in enumerate(shown, 1)}
+        for cid in sorted(shown, key=lambda i: i == combat.current):
+            self._rows[cid].update(self, places[cid])
+        if [id(b) for b in self.list_box.children] != [id(b) for b in boxes]:
+            self.list_box.children = boxes
+        self.empty_note.value = "" if shown else f'<i>{_t("empty", self.locale)}</i>'
+        self.empty_note.layout.display = "none" if shown else ""
+
+    def _render_panel(self) -> None:
+        loc = self.locale
+        combat = self.combat
+        cid = self.selected if self.selected in combat else None
+        if self.audience != "gm" and cid and combat.combatant(cid).hidden:
+            cid = None
+        self.panel_body.layout.display = "" if cid else "none"
+        if not cid:
+            self.panel_head.value = f'<span>{_t("none_selected", loc)}</span>'
+            return
+        c = combat.combatant(cid)
+        self.panel_head.value = f'{_t("selected", loc)}: <span class="tt-selected-name">{html.escape(c.name)}</span>'
+        self.amount.description = _t("amount", loc)
+        self.amount.tooltip = _t("amount_tip", loc)
+        self.damage_button.description = _t("damage", loc)
+        self.damage_button.tooltip = _t("damage_tip", loc)
+        self.heal_button.description = _t("heal", loc)
+        self.heal_button.tooltip = _t("heal_tip", loc)
+        self._render_options(c.character)
+        specs = self.system.conditions()
+        opts = [(tr(s.label, loc), s.id) for s in specs]
+        if list(self.condition_picker.options) != opts:
+            keep = self.condition_picker.value
+            self.condition_picker.options = opts
+            values = [v for _, v in opts]
+            if values:
+                self.condition_picker.value = keep if keep in values else values[0]
+        self.condition_picker.description = _t("conditions", loc)
+        self.condition_picker.tooltip = _t("condition_tip", loc)
+        self.condition_picker.disabled = not opts
+        self.condition_duration.description = _t("duration", loc)
+        self.condition_duration.tooltip = _t("duration_tip", loc)
+        self.add_condition_button.description = _t("add_condition", loc)
+        self.add_condition_button.tooltip = _t("add_condition_tip", loc)
+        self.add_condition_button.disabled = not opts
+        chip_sig = (cid, loc, tuple((i["uid"], i["remaining"]) for i in c.conditions))
+        if chip_sig != getattr(self, "_chips_for", None):   # new buttons only when they change
+            chips = []
+            for inst in c.conditions:
+                left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
+                b = widgets.Button(description=f"✕ {self.condition_label(inst['id'])}{left}",
+                                   tooltip=f"{_t('remove_condition_tip', loc)}: {self.condition_effect(inst['id'])}",
+                                   layout=widgets.Layout(width="auto"))
+                b.add_class("tt-condition-remove")
+                b.on_click(lambda _b, uid=inst["uid"], who=cid: self.remove_condition(who, uid))
+                chips.append(b)
+            for old in self.conditions_box.children:
+                old.close()
+            self.conditions_box.children = chips
+            self._chips_for = chip_sig
+        if self.rename_text.value == "" or getattr(self, "_rename_for", None) != cid:
+            self.rename_text.value = c.name
+            self._rename_for = cid
+        self.rename_text.tooltip = _t("rename_tip", loc)
+        self.rename_button.description = _t("rename", loc)
+        self.rename_button.tooltip = _t("rename_tip", loc)
+        for key, b in (("up", self.up_button), ("down", self.down_button), ("remove", self.remove_button)):
+            b.description = _t(key, loc)
+            b.tooltip = _t(f"{key}_tip", loc)
+
+    def _render_options(self, character) -> None:
+        """Controls for ``system.damage_options`` (rebuilt when the options or locale change)."""
+        loc = self.locale
+        specs = list(self.system.damage_options(character))
+        sig = (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices)) for s in specs))
+        if sig == self._options_for:
+            return
+        old = self.damage_option_values()
+        made: dict[str, widgets.Widget] = {}
+        for s in specs:
+            label = tr(s.label, loc)
+            tip = tr(s.help, loc) if s.help else label
+            value = old.get(s.name, s.default)
+            if s.kind == "choice":
+                choices = [(tr(lab, loc), v) for v, lab in s.choices]
+                values = [v for _, v in choices]
+                w = widgets.Dropdown(options=choices, value=value if value in values else s.default,
+                                     description=label, style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="auto", min_width="220px"))
+            elif s.kind == "bool":
+                w = widgets.Checkbox(value=bool(value), description=label, indent=False,
+                                     layout=widgets.Layout(width="auto"))
+            elif s.kind == "int":
+                lo = s.min if s.min is not None else -9999
+                hi = s.max if s.max is not None else 9999
+                w = widgets.BoundedIntText(value=max(lo, min(hi, int(value or 0))), min=lo, max=hi, description=label,
+                                           style={"description_width": "initial"}, layout=widgets.Layout(width="150px"))
+            else:
+                w = widgets.Text(value=str(value or ""), description=label, style={"description_width": "initial"})
+            w.tooltip = tip
+            w.add_class("tt-damage-option")
+            w.add_class(f"tt-option-{s.name}")
+            made[s.name] = w
+        self._option_widgets = made
+        self.options_box.children = list(made.values())
+        self.options_box.layout.display = "" if made else "none"
+        self._options_for = sig
+
+    def _render_add(self) -> None:
+        loc = self.locale
+        combat = self.combat
+        self.add_box.layout.display = "" if self.can("add") else "none"
+        self.new_name.description = _t("new_name", loc)
+        self.new_name.tooltip = _t("new_name_tip", loc)
+        self.new_name.placeholder = _t("new_name_tip", loc)
+        opts = [(_t("blank", loc), "")] + [(f"{_t('copy_of', loc)} {combat.name(i)}", i) for i in combat.ids]
+        if list(self.new_template.options) != opts:
+            keep = self.new_template.value
+            self.new_template.options = opts
+            self.new_template.value = keep if keep in [v for _, v in opts] else ""
+        self.new_template.description = _t("template", loc)
+        self.new_template.tooltip = _t("template_tip", loc)
+        self.new_hidden.description = _t("add_hidden", loc)
+        self.new_hidden.tooltip = _t("hidden_tip", loc)
+        self.add_button.description = _t("add", loc)
+        self.add_button.tooltip = _t("add_tip", loc)
+
+
+def show_combat(system, locale: str = "en", *, characters=None, **kwargs: Any) -> CombatTracker:
+    """A combat tracker for ``system`` (a GameSystem or its slug); ``characters`` (a list of the
+    system's Characters or ``{id: Character}``) are added in that order."""
+    tracker = CombatTracker(system, locale=locale, **kwargs)
+    if characters:
+        items = characters.items() if hasattr(characters, "items") else [(None, c) for c in characters]
+        for cid, ch in items:
+            tracker.combat.add(cid, ch)
+    return tracker
