@@ -12,10 +12,11 @@ HOST        ?= 127.0.0.1
 TABLETOP_DB ?= $(HOME)/.local/share/tabletop-widgets/table.db
 PYTEST_ARGS ?=
 CHROMIUM    ?= /usr/bin/chromium
+PG_TEST_DIR ?= /tmp/tabletop-pg-$(shell id -u)
 
 export TABLETOP_DB
 
-.PHONY: play test bench chromium screenshots clean-venv
+.PHONY: play test bench chromium postgres postgres-stop screenshots clean-venv
 
 $(PY):
 	$(PYTHON3) -m venv $(VENV)
@@ -30,7 +31,7 @@ $(VENV)/.stamp-test: pyproject.toml | $(PY)
 	touch $@
 
 play: $(VENV)/.stamp-voila
-	@mkdir -p "$(dir $(TABLETOP_DB))"
+	@case "$(TABLETOP_DB)" in postgres://*|postgresql://*) ;; *) mkdir -p "$(dir $(TABLETOP_DB))";; esac
 	@echo ""
 	@echo "  Dice page:  http://$(HOST):$(PORT)/voila/render/dice.ipynb"
 	@echo "  All pages:  http://$(HOST):$(PORT)/"
@@ -50,11 +51,30 @@ chromium:
 	  echo "note: $(CHROMIUM) not found and not root: browser tests (tests/ui) will skip"; \
 	fi
 
-test: $(VENV)/.stamp-test chromium
-	$(PY) -m pytest $(PYTEST_ARGS)
+# A throwaway PostgreSQL (127.0.0.1, data under $(PG_TEST_DIR)) for the PostgreSQL store tests:
+# started by scripts/pg-test-server (which apt-installs Debian's postgresql if missing) when we
+# are root, as in CI, and left running for the next `make test` (`make postgres-stop` ends it).
+# An explicit TABLETOP_TEST_POSTGRES wins. Elsewhere those tests skip with the reason (and fail
+# when CI is set).
+postgres:
+	@if [ -n "$$TABLETOP_TEST_POSTGRES" ]; then \
+	  echo "PostgreSQL tests on the server in TABLETOP_TEST_POSTGRES"; \
+	elif [ "$$(id -u)" = "0" ]; then \
+	  scripts/pg-test-server start --dir "$(PG_TEST_DIR)"; \
+	else \
+	  echo "note: not root and TABLETOP_TEST_POSTGRES unset: PostgreSQL tests will skip (eval \$$(scripts/pg-test-server) starts one)"; \
+	fi
 
-bench: $(VENV)/.stamp-test
-	@if [ -f bench/run.py ]; then \
+postgres-stop:
+	scripts/pg-test-server stop --dir "$(PG_TEST_DIR)"
+
+test: $(VENV)/.stamp-test chromium postgres
+	@if [ -z "$$TABLETOP_TEST_POSTGRES" ] && [ -f "$(PG_TEST_DIR)/env" ]; then . "$(PG_TEST_DIR)/env"; fi; \
+	  echo "$(PY) -m pytest $(PYTEST_ARGS)"; $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.stamp-test postgres
+	@if [ -z "$$TABLETOP_TEST_POSTGRES" ] && [ -f "$(PG_TEST_DIR)/env" ]; then . "$(PG_TEST_DIR)/env"; fi; \
+	if [ -f bench/run.py ]; then \
 	  $(PY) bench/run.py; \
 	else \
 	  found=0; \

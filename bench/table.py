@@ -1,4 +1,4 @@
-"""Benchmark: shared-table propagation latency between processes (the SQLite store).
+"""Benchmark: shared-table propagation latency between processes (SQLite and PostgreSQL stores).
 
 One process (the GM's kernel) writes events; N follower processes (players' kernels), each with a
 ``TableSession`` following at the default poll (``PRAGMA data_version`` every 100 ms), note when
@@ -10,9 +10,18 @@ Idle CPU: after the writes, the followers keep polling with nothing to read; the
 an idle window (from /proc) as a percentage of one core. Measured at the 100 ms poll, i.e. before
 the idle back-off (which starts after 30 s without events and slows the poll to 1 s).
 
+PostgreSQL column (issue 11): the same rows on the PostgreSQL store, when a server is given
+(``--postgres URL``, else ``$TABLETOP_BENCH_POSTGRES`` or ``$TABLETOP_TEST_POSTGRES``; each row
+uses a throwaway schema, dropped afterwards). Followers there are woken by LISTEN/NOTIFY (push),
+with the same 100 ms loop as a fallback. Throughput: one table, 12 followers, one writer
+appending as fast as it can (one event per transaction, through ``TableSession.say``) for a few
+seconds; "sustained" counts the events every follower has applied divided by the time from the
+first write until the last follower had them all.
+
 The browser-level column (click -> another page's DOM through Voila) comes with the browser tests.
 
 Run: make bench, or .venv/bin/python bench/table.py [--quick] [--events N] [--followers 2,6,12]
+     [--postgres URL | --no-postgres] [--throughput-seconds S]
 """
 from __future__ import annotations
 
@@ -27,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
 
@@ -66,17 +76,46 @@ def pct(values, q):
     return values[k]
 
 
-def run(n_followers: int, n_events: int, idle_window: float, tmp: str) -> dict:
-    db = os.path.join(tmp, f"bench{n_followers}.db")
-    store = open_store(db)
-    seats = [SeatSpec("gm", "gm")] + [SeatSpec(f"p{k}", "player", f"P{k}") for k in range(n_followers)]
-    made = create_table(store, "ret", seats, validate_characters=False)
-    gm = TableSession.join(store, made.table_id, made.tokens["gm"])
-    run_for = 25 + n_events * 0.4 + idle_window
-    procs = [subprocess.Popen([sys.executable, __file__, "--follower", db, made.table_id,
-                               made.tokens[f"p{k}"], str(run_for)],
+class Backend:
+    """Where a row's table lives: a fresh SQLite file, or a fresh PostgreSQL schema."""
+
+    def __init__(self, name: str, tmp: str, pg_url: str | None = None):
+        self.name, self.tmp, self.pg_url = name, tmp, pg_url
+        self.made: list[str] = []
+
+    def new_db(self, tag: str) -> str:
+        if self.name == "sqlite":
+            return os.path.join(self.tmp, f"bench-{tag}.db")
+        schema = f"bench_{tag}_{uuid.uuid4().hex[:8]}"
+        self.made.append(schema)
+        sep = "&" if "?" in self.pg_url else "?"
+        return f"{self.pg_url}{sep}tabletop_schema={schema}"
+
+    def cleanup(self) -> None:
+        if self.name != "postgres" or not self.made:
+            return
+        import psycopg
+        with psycopg.connect(self.pg_url, autocommit=True) as conn:
+            for schema in self.made:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+    def describe(self) -> str:
+        if self.name == "sqlite":
+            return "SQLite (WAL, synchronous=FULL), poll PRAGMA data_version every 100 ms"
+        import psycopg
+        with psycopg.connect(self.pg_url) as conn:
+            ver = conn.execute("SHOW server_version").fetchone()[0]
+            fsync = conn.execute("SHOW fsync").fetchone()[0]
+            sync = conn.execute("SHOW synchronous_commit").fetchone()[0]
+            host = conn.info.host
+        return (f"PostgreSQL {ver} on {host} (fsync={fsync}, synchronous_commit={sync}), "
+                "LISTEN/NOTIFY push + 100 ms loop")
+
+
+def start_followers(db: str, table: str, tokens: list[str], run_for: float):
+    procs = [subprocess.Popen([sys.executable, __file__, "--follower", db, table, tok, str(run_for)],
                               stdout=subprocess.PIPE, text=True, bufsize=1)
-             for k in range(n_followers)]
+             for tok in tokens]
     arrivals: list[dict[int, float]] = [dict() for _ in procs]
     ready = [threading.Event() for _ in procs]
 
@@ -92,8 +131,20 @@ def run(n_followers: int, n_events: int, idle_window: float, tmp: str) -> dict:
     for t in threads:
         t.start()
     for r in ready:
-        if not r.wait(60):
+        if not r.wait(90):
             raise SystemExit("a follower did not start")
+    return procs, arrivals
+
+
+def run(backend: Backend, n_followers: int, n_events: int, idle_window: float) -> dict:
+    db = backend.new_db(f"lat{n_followers}")
+    store = open_store(db)
+    seats = [SeatSpec("gm", "gm")] + [SeatSpec(f"p{k}", "player", f"P{k}") for k in range(n_followers)]
+    made = create_table(store, "ret", seats, validate_characters=False)
+    gm = TableSession.join(store, made.table_id, made.tokens["gm"])
+    run_for = 25 + n_events * 0.4 + idle_window
+    procs, arrivals = start_followers(db, made.table_id, [made.tokens[f"p{k}"] for k in range(n_followers)],
+                                      run_for)
     time.sleep(1.0)  # let imports and first polls settle
     rnd = random.Random(1)
     sent: dict[int, float] = {}
@@ -120,10 +171,45 @@ def run(n_followers: int, n_events: int, idle_window: float, tmp: str) -> dict:
         p.kill()
         p.wait()
     store.close()
-    return {"followers": n_followers, "events": n_events, "samples": len(lat), "lost": lost,
+    return {"backend": backend.name, "followers": n_followers, "events": n_events,
+            "samples": len(lat), "lost": lost,
             "median_ms": statistics.median(lat), "p95_ms": pct(lat, 0.95), "max_ms": max(lat),
             "write_ms": statistics.median(write_ms), "idle_cpu_pct": statistics.mean(idle),
             "idle_cpu_max_pct": max(idle)}
+
+
+def throughput(backend: Backend, n_followers: int = 12, seconds: float = 5.0) -> dict:
+    """One writer as fast as it can on one table, ``n_followers`` following."""
+    db = backend.new_db(f"tp{n_followers}")
+    store = open_store(db)
+    seats = [SeatSpec("gm", "gm")] + [SeatSpec(f"p{k}", "player", f"P{k}") for k in range(n_followers)]
+    made = create_table(store, "ret", seats, validate_characters=False)
+    gm = TableSession.join(store, made.table_id, made.tokens["gm"], snapshot_every=0)
+    procs, arrivals = start_followers(db, made.table_id, [made.tokens[f"p{k}"] for k in range(n_followers)],
+                                      seconds + 90)
+    time.sleep(1.0)
+    sent: dict[int, float] = {}
+    t_start = time.time()
+    while time.time() - t_start < seconds:
+        t0 = time.time()
+        sent[gm.say("x").seq] = t0
+    t_end = time.time()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(len(a) < len(sent) for a in arrivals):
+        time.sleep(0.02)
+    complete = [max(a.values()) for a in arrivals if len(a) >= len(sent)]
+    lost = sum(seq not in a for a in arrivals for seq in sent)
+    t_all = max(complete) if len(complete) == len(arrivals) else float("nan")
+    lat = [(a[seq] - t0) * 1000 for a in arrivals for seq, t0 in sent.items() if seq in a]
+    for p in procs:
+        p.kill()
+        p.wait()
+    store.close()
+    return {"backend": backend.name, "followers": n_followers, "events": len(sent),
+            "write_per_s": len(sent) / (t_end - t_start),
+            "sustained_per_s": len(sent) / (t_all - t_start),
+            "drain_ms": (t_all - t_end) * 1000, "lag_median_ms": statistics.median(lat),
+            "lag_p95_ms": pct(lat, 0.95), "lost": lost}
 
 
 def main() -> None:
@@ -135,27 +221,58 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=None)
     ap.add_argument("--followers", default="2,6,12")
     ap.add_argument("--idle", type=float, default=None, help="idle window in seconds")
+    ap.add_argument("--postgres", default=None, help="postgresql:// URL (default: $TABLETOP_BENCH_POSTGRES "
+                    "or $TABLETOP_TEST_POSTGRES)")
+    ap.add_argument("--no-postgres", action="store_true")
+    ap.add_argument("--only", choices=["sqlite", "postgres"], default=None)
+    ap.add_argument("--throughput-seconds", type=float, default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     n_events = args.events or (15 if args.quick else 40)
     idle = args.idle or (3.0 if args.quick else 10.0)
-    rows = []
+    tp_seconds = args.throughput_seconds or (3.0 if args.quick else 5.0)
+    pg_url = None if args.no_postgres else (args.postgres or os.environ.get("TABLETOP_BENCH_POSTGRES")
+                                            or os.environ.get("TABLETOP_TEST_POSTGRES"))
+    names = ["sqlite"] + (["postgres"] if pg_url else [])
+    if args.only:
+        names = [n for n in names if n == args.only]
+    rows, tps, described = [], [], {}
     with tempfile.TemporaryDirectory(prefix="tt-bench-") as tmp:
-        for n in [int(x) for x in args.followers.split(",")]:
-            rows.append(run(n, n_events, idle, tmp))
+        for name in names:
+            backend = Backend(name, tmp, pg_url)
+            try:
+                described[name] = backend.describe()
+                for n in [int(x) for x in args.followers.split(",")]:
+                    rows.append(run(backend, n, n_events, idle))
+                tps.append(throughput(backend, 12, tp_seconds))
+            finally:
+                backend.cleanup()
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"latency": rows, "throughput": tps, "backends": described}, indent=2))
         return
-    print(f"Shared table, SQLite store, process level, default poll 100 ms "
-          f"({os.cpu_count()} CPUs, {n_events} writes per row)")
-    print(f"{'followers':>9} | {'median ms':>9} | {'p95 ms':>7} | {'max ms':>7} | {'write ms':>8} | "
-          f"{'idle CPU/follower':>17} | {'lost':>4} | browser")
-    print("-" * 92)
+    print(f"Shared table, process level ({os.cpu_count()} CPUs, {n_events} writes per row, "
+          f"writes 150-350 ms apart)")
+    for name, text in described.items():
+        print(f"  {name}: {text}")
+    if not pg_url:
+        print("  postgres: not measured (no --postgres URL / TABLETOP_TEST_POSTGRES)")
+    print(f"{'store':>8} | {'followers':>9} | {'median ms':>9} | {'p95 ms':>7} | {'max ms':>7} | "
+          f"{'write ms':>8} | {'idle CPU/follower':>17} | {'lost':>4} | browser")
+    print("-" * 103)
     for r in rows:
-        print(f"{r['followers']:>9} | {r['median_ms']:>9.1f} | {r['p95_ms']:>7.1f} | {r['max_ms']:>7.1f} | "
-              f"{r['write_ms']:>8.1f} | {r['idle_cpu_pct']:>6.2f}% (max {r['idle_cpu_max_pct']:.2f}%) | "
-              f"{r['lost']:>4} | (later)")
-    print("target: median <= 150 ms at the default poll; idle CPU < 1% of a core per kernel")
+        print(f"{r['backend']:>8} | {r['followers']:>9} | {r['median_ms']:>9.1f} | {r['p95_ms']:>7.1f} | "
+              f"{r['max_ms']:>7.1f} | {r['write_ms']:>8.1f} | {r['idle_cpu_pct']:>6.2f}% "
+              f"(max {r['idle_cpu_max_pct']:.2f}%) | {r['lost']:>4} | (later)")
+    print()
+    print(f"Throughput: one table, one writer flat out for {tp_seconds:g} s, 12 followers")
+    print(f"{'store':>8} | {'events':>6} | {'writes/s':>8} | {'sustained/s':>11} | {'drain ms':>8} | "
+          f"{'lag median':>10} | {'lag p95':>8} | {'lost':>4}")
+    print("-" * 86)
+    for t in tps:
+        print(f"{t['backend']:>8} | {t['events']:>6} | {t['write_per_s']:>8.0f} | {t['sustained_per_s']:>11.0f} | "
+              f"{t['drain_ms']:>8.0f} | {t['lag_median_ms']:>8.1f}ms | {t['lag_p95_ms']:>6.1f}ms | {t['lost']:>4}")
+    print("targets: SQLite median <= 150 ms at the default poll; PostgreSQL median < 100 ms (push); "
+          "idle CPU < 1% of a core per kernel")
 
 
 if __name__ == "__main__":

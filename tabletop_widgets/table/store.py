@@ -220,8 +220,9 @@ class Watch(abc.ABC):
 
 
 class Store(abc.ABC):
-    """The table store. Backends: :class:`tabletop_widgets.table.sqlite.SQLiteStore`;
-    PostgreSQL (issue 11) implements the same methods with the same semantics."""
+    """The table store. Backends: :class:`tabletop_widgets.table.sqlite.SQLiteStore` (the
+    embedded default) and :class:`tabletop_widgets.table.postgres.PostgresStore` (several
+    machines; the ``postgres`` extra), with the same methods and semantics."""
 
     url: str = ""
 
@@ -348,17 +349,19 @@ def default_db_path() -> Path:
 
 def open_store(where: str | os.PathLike | None = None, **options: Any) -> Store:
     """Open the store at ``where`` (default: ``$TABLETOP_DB`` or the user data directory).
-    ``postgresql://...`` selects the PostgreSQL backend (issue 11); anything else is a SQLite
-    file path (``sqlite:///path`` also accepted). The file and its directory are created."""
+    ``postgresql://...`` (or ``postgres://``) selects the PostgreSQL backend (needs the
+    ``postgres`` extra: psycopg 3; ``?tabletop_schema=name`` picks a schema); anything else is a
+    SQLite file path (``sqlite:///path`` also accepted). The file and its directory are created."""
     if where is None:
         where = os.environ.get("TABLETOP_DB") or default_db_path()
     text = os.fspath(where)
     if text.startswith(("postgresql://", "postgres://")):
         try:
-            from .postgres import PostgresStore  # type: ignore[import-not-found]
+            from .postgres import PostgresStore
         except ImportError as exc:
-            raise StoreError("the PostgreSQL table store is not available in this version "
-                             f"(TABLETOP_DB={text.split('@')[-1]!r}); see issue 11") from exc
+            raise StoreError("the PostgreSQL table store needs psycopg 3: pip install "
+                             f"'tabletop-widgets[postgres]' (TABLETOP_DB=...@{text.split('@')[-1]}; "
+                             f"{exc})") from exc
         return PostgresStore(text, **options)
     if text.startswith("sqlite:///"):
         text = text[len("sqlite:///"):]  # sqlite:///rel/path, sqlite:////abs/path
