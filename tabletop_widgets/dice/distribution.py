@@ -48,6 +48,23 @@ class Distribution(Mapping[int, Fraction]):
         if total != 1:
             raise ValueError(f"probabilities sum to {total}, not 1")
 
+    @classmethod
+    def _trusted(cls, pmf: dict, *, truncated_mass: Fraction = Fraction(0),
+                 p_pass: Fraction | None = None, expression: str = "", outcome: str = "total",
+                 notes: Iterable = ()) -> "Distribution":
+        """Build without re-validating: ``pmf`` must already map ``int -> Fraction`` (no zeros)
+        and sum exactly to ``1 - truncated_mass`` (the exact engine guarantees this by integer
+        arithmetic). The dict is copied in sorted order."""
+        self = cls.__new__(cls)
+        self._pmf = dict(sorted(pmf.items()))
+        self._keys = list(self._pmf)
+        self.truncated_mass = truncated_mass
+        self.p_pass = p_pass
+        self.expression = expression
+        self.outcome = outcome
+        self.notes = list(notes)
+        return self
+
     # -- mapping protocol ----------------------------------------------------------------------
     def __getitem__(self, k: int) -> Fraction:
         return self._pmf.get(k, Fraction(0))
