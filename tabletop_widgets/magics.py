@@ -142,7 +142,7 @@ class TabletopMagics(Magics):
         try:
             if opts["prob"]:
                 dist = distribution(text, variables=self._variables())
-                return _ProbView(dist, opts["locale"])
+                return _ProbView(dist, opts["locale"], _highlight_for(text))
             if opts["n"] > 1:
                 text = f"{opts['n']}#{text}"
             return roll(text, rng=rng, variables=self._variables(), locale=opts["locale"])
@@ -219,26 +219,54 @@ def _lookup(shell, line: str, what: str):
 
 
 class _ProbView:
-    def __init__(self, dist, locale):
+    """``%roll --prob``: the exact distribution as a table, with the rows that pass a check
+    (against a fixed target) highlighted."""
+
+    def __init__(self, dist, locale, highlight=None):
         self.dist = dist
         self.locale = locale
+        self.highlight = highlight
 
     def __repr__(self):
         d = self.dist
-        lines = [f"{d.expression}: mean {float(d.mean):.3f}"]
+        try:
+            head = f"{d.expression}: mean {float(d.mean):.3f}"
+        except DiceError:
+            head = f"{d.expression}:"
         if d.p_pass is not None:
-            lines[0] += f", P(pass) = {d.p_pass} ≈ {float(d.p_pass):.4%}"
+            head += f", P(pass) = {d.p_pass} ≈ {float(d.p_pass):.4%}"
+        lines = [head]
         for v, p, ge in d.table()[:40]:
-            lines.append(f"{v:>6}  {float(p):8.4%}  ≥ {float(ge):8.4%}")
+            lines.append(f"{d.label(v, self.locale):>6}  {float(p):8.4%}  ≥ {float(ge):8.4%}")
+        if len(d) > 40:
+            lines.append(f"… {len(d) - 40} more values")
         if d.truncated_mass:
             lines.append(f"cut off: {float(d.truncated_mass):.2e}")
         return "\n".join(lines)
 
     def _repr_html_(self):
-        return self.dist.html(self.locale)
+        return self.dist.html(self.locale, highlight=self.highlight)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return {"text/plain": repr(self), "text/html": self._repr_html_()}
+
+
+def _highlight_for(text: str):
+    """(op, target) when ``text`` is a check against a fixed number, for the --prob picture."""
+    from .dice.diceast import Num, Unary
+    from .dice.parser import parse
+    try:
+        expr = parse(text)
+    except DiceError:
+        return None
+    target = expr.check_target
+    if expr.check_op is None or target is None:
+        return None
+    if isinstance(target, Num):
+        return expr.check_op, target.value
+    if isinstance(target, Unary) and target.op == "-" and isinstance(target.operand, Num):
+        return expr.check_op, -target.operand.value
+    return None
 
 
 def load_ipython_extension(ipython):

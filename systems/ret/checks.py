@@ -701,7 +701,8 @@ def distribution(c, check_id: str, options: Mapping[str, Any], rules: Mapping[st
         n = p.extra["faces"]
         return Distribution({v: Fraction(1, n) for v in range(1, n + 1)}, expression=f"d{n}")
     if _threshold_outcome(c, p, rules) is not None:                 # guaranteed outcome, no roll
-        return Distribution({FAIL_KEY: Fraction(1)}, p_pass=Fraction(0), expression=p.notation)
+        return Distribution({FAIL_KEY: Fraction(1)}, p_pass=Fraction(0), expression=p.notation,
+                            special={FAIL_KEY: T("fail", "провал")})
     outcomes, cut = roll_outcomes(p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rules=rules)
     if p.special == "sanity_test":
         div, harm = p.extra["divider"], p.extra["harm"]
@@ -721,7 +722,8 @@ def distribution(c, check_id: str, options: Mapping[str, Any], rules: Mapping[st
     if p.difficulty is not None:
         p_pass = sum((q for o, q in outcomes.items() if o[0] == "ok" and o[1] >= p.difficulty), Fraction(0))
     return Distribution(pmf, truncated_mass=cut, p_pass=p_pass, expression=p.notation, outcome="total",
-                        notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")])
+                        notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")],
+                            special={FAIL_KEY: T("fail", "провал")})
 
 
 def outcome_distribution(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Fraction]:

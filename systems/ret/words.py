@@ -287,7 +287,8 @@ class LevelExpression:
         if self.target is not None:
             p_pass = sum((q for o, q in a_out.items() if o[0] == "ok" and o[1] >= self.target), Fraction(0))
         return Distribution(pmf, truncated_mass=cut, p_pass=p_pass, expression=self.text, outcome="total",
-                            notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")])
+                            notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")],
+                            special={FAIL_KEY: T("fail", "провал")})
 
 
 def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:

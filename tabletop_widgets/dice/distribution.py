@@ -20,15 +20,21 @@ class Distribution(Mapping[int, Fraction]):
     The probabilities sum to ``1 - truncated_mass``: for unbounded explosions and rerolls the tail
     beyond the computed depth is cut off and *reported* here, never silently dropped or
     renormalised. ``p_pass`` is the exact chance that a check passes (None when the expression
-    is not a check); for checks the outcomes are the *margins* (total - target) unless
-    ``outcome`` says ``"total"``.
+    is not a check); for checks the outcomes are the totals (``exact.margin_distribution`` gives
+    total - target). ``special`` marks outcomes that are not numbers (RET's fail has no total: a
+    word files it under a sentinel key with a label, e.g. ``{-1000: {"en": "fail", "ru":
+    "провал"}}``); the mean and variance are taken over the numeric outcomes only, and the
+    renderings show the label.
     """
 
-    __slots__ = ("_pmf", "_keys", "truncated_mass", "p_pass", "expression", "outcome", "notes")
+    __slots__ = ("_pmf", "_keys", "truncated_mass", "p_pass", "expression", "outcome", "notes",
+                 "special")
 
     def __init__(self, pmf: Mapping[int, Fraction] | Iterable[tuple[int, Fraction]], *,
                  truncated_mass: Fraction = Fraction(0), p_pass: Fraction | None = None,
-                 expression: str = "", outcome: str = "total", notes: Iterable = ()):
+                 expression: str = "", outcome: str = "total", notes: Iterable = (),
+                 special: Mapping[int, Mapping[str, str]] | None = None):
+        self.special = dict(special or {})
         items = pmf.items() if isinstance(pmf, Mapping) else pmf
         clean: dict[int, Fraction] = {}
         for k, p in items:
@@ -56,6 +62,7 @@ class Distribution(Mapping[int, Fraction]):
         and sum exactly to ``1 - truncated_mass`` (the exact engine guarantees this by integer
         arithmetic). The dict is copied in sorted order."""
         self = cls.__new__(cls)
+        self.special = {}
         self._pmf = dict(sorted(pmf.items()))
         self._keys = list(self._pmf)
         self.truncated_mass = truncated_mass
@@ -107,15 +114,33 @@ class Distribution(Mapping[int, Fraction]):
     def mass(self) -> Fraction:
         return 1 - self.truncated_mass
 
+    def _numeric(self):
+        if not self.special:
+            return self._pmf.items(), self.mass
+        items = [(k, p) for k, p in self._pmf.items() if k not in self.special]
+        return items, sum((p for _, p in items), Fraction(0))
+
     @property
     def mean(self) -> Fraction:
-        """Mean of the computed part (conditional on not being cut off when truncated)."""
-        return sum((k * p for k, p in self._pmf.items()), Fraction(0)) / self.mass
+        """Mean of the computed part (conditional on not being cut off when truncated, and on a
+        numeric outcome when some outcomes are ``special``)."""
+        items, mass = self._numeric()
+        if not mass:
+            raise DiceError("no numeric outcomes: the mean is undefined")
+        return sum((k * p for k, p in items), Fraction(0)) / mass
 
     @property
     def variance(self) -> Fraction:
         m = self.mean
-        return sum(((k - m) ** 2 * p for k, p in self._pmf.items()), Fraction(0)) / self.mass
+        items, mass = self._numeric()
+        return sum(((k - m) ** 2 * p for k, p in items), Fraction(0)) / mass
+
+    def label(self, k: int, locale: str = "en") -> str:
+        """How outcome ``k`` is shown: its number, or the label of a special outcome."""
+        if k in self.special:
+            lab = self.special[k]
+            return lab.get(locale) or lab.get("en") or str(k)
+        return str(k)
 
     @property
     def stdev(self) -> float:

@@ -729,6 +729,26 @@ def _covers_all(cp: Compare | None, faces: Faces, default_high: bool) -> bool:
     return hi <= t
 
 
+def _clamped(node: Dice) -> Faces:
+    """The faces a die can show after its min/max clamps (``3d6min6`` always shows 6), so that
+    an explosion or reroll that would never stop is refused for clamped dice too."""
+    lo = max((m.n for m in node.mods if m.kind == "min"), default=None)
+    hi = min((m.n for m in node.mods if m.kind == "max"), default=None)
+    faces = node.faces
+    if lo is None and hi is None:
+        return faces
+    if faces.values is None and faces.sides > 100_000:
+        return faces  # too many to list; the engine's per-die limit still bounds the roll
+
+    def clamp(v):
+        if lo is not None and v < lo:
+            v = lo
+        if hi is not None and v > hi:
+            v = hi
+        return v
+    return Faces(values=tuple(sorted({clamp(v) for v in faces.face_list()})), text=faces.text)
+
+
 def _check_dice_mods(p: Parser, node: Dice) -> None:
     _check_counting(p, node.mods)
     explodes = [m for m in node.mods if m.kind == "explode"]
@@ -736,13 +756,14 @@ def _check_dice_mods(p: Parser, node: Dice) -> None:
         raise p.err(f"only one explosion per term ('{explodes[1].text}' repeats it)", explodes[1].pos,
                     ru="только один взрыв на терм")
     static = node.faces.computed is None
+    faces = _clamped(node) if static else node.faces
     for m in node.mods:
-        if m.kind == "explode" and static and m.n is None and _covers_all(m.cp, node.faces, True):
+        if m.kind == "explode" and static and m.n is None and _covers_all(m.cp, faces, True):
             raise p.err(f"'{m.text}' explodes on every face of d{node.faces.text}: it would never stop "
                         "(use xo to explode once, or a narrower condition)", m.pos,
                         ru=f"'{m.text}' взрывается на каждой грани d{node.faces.text}: взрывы не "
                            "закончатся (используйте xo или более узкое условие)")
-        if m.kind == "reroll" and m.variant == "until" and static and _covers_all(m.cp, node.faces, False):
+        if m.kind == "reroll" and m.variant == "until" and static and _covers_all(m.cp, faces, False):
             raise p.err(f"'{m.text}' rerolls every face of d{node.faces.text}: it would never stop "
                         "(use ro to reroll once)", m.pos,
                         ru=f"'{m.text}' перебрасывает каждую грань d{node.faces.text}: переброс не "

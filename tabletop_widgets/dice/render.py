@@ -320,7 +320,10 @@ def distribution_html(dist, locale: str = "en", highlight=None, max_rows: int = 
         # keep the rows with the most mass, in value order
         keep = sorted(sorted(rows, key=lambda r: -r[1])[:max_rows], key=lambda r: r[0])
         rows = keep
-    mean = dist.mean if len(dist) else Fraction(0)
+    try:
+        mean = dist.mean if len(dist) else Fraction(0)
+    except Exception:  # only special outcomes (e.g. a certain fail): no mean to show
+        mean = None
     hl_values = set()
     if highlight is not None:
         op, target = highlight
@@ -330,10 +333,12 @@ def distribution_html(dist, locale: str = "en", highlight=None, max_rows: int = 
     for v, p, ge in rows:
         width = 0 if peak == 0 else float(p / peak) * 100
         cls = ' class="tt-hl"' if v in hl_values else ""
-        lines.append(f"<tr{cls}><td>{v}</td><td>{pct(p)}</td><td>{pct(ge)}</td>"
+        shown = html.escape(dist.label(v, locale)) if hasattr(dist, "label") else v
+        lines.append(f"<tr{cls}><td>{shown}</td><td>{pct(p)}</td><td>{pct(ge)}</td>"
                      f'<td class="tt-bar-cell"><div class="tt-bar" style="width:{width:.1f}%"></div></td></tr>')
     extra = []
-    extra.append(f'<span class="tt-mean">{w("mean", locale)}: <b>{float(mean):.3f}</b></span>')
+    if mean is not None:
+        extra.append(f'<span class="tt-mean">{w("mean", locale)}: <b>{float(mean):.3f}</b></span>')
     if dist.p_pass is not None:
         extra.append(f'<span class="tt-pchance">{w("chance", locale)} ({w("pass", locale)}): '
                      f'<b>{pct(dist.p_pass)}</b></span>')

@@ -422,3 +422,13 @@ def test_not_text_input():
         roll(None)  # type: ignore[arg-type]
     with pytest.raises(DiceError):
         roll("1d6", seed=1, rng=random.Random(1))
+
+
+@pytest.mark.parametrize("expr", ["3d6min6!", "d6min6r6", "2d6max1!=1", "d6min7!"])
+def test_clamped_dice_that_would_never_stop_are_refused(expr):
+    with pytest.raises(DiceError, match="never stop"):
+        roll(expr, seed=1)
+
+
+def test_clamped_dice_that_can_stop_are_fine():
+    assert roll("3d6min5!", seed=1).total >= 15
