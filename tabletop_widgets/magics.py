@@ -132,8 +132,11 @@ class TabletopMagics(Magics):
         char = ns.get("_tt_character")
         if char is None:
             return None
-        return {n: getattr(char, n) for n in char.trait_names()
-                if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)}
+        from .dice.words import CHARACTER_KEY
+        values = {n: getattr(char, n) for n in char.trait_names()
+                  if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)}
+        values[CHARACTER_KEY] = char
+        return values
 
     def _one(self, text: str, opts: dict, rng):
         text = _strip_quotes(text.strip())

@@ -145,12 +145,20 @@ class ConditionSpec:
 @dataclass(frozen=True)
 class InitiativeRoll:
     """One combatant's initiative as rolled: ``key`` sorts descending (a tuple: the system's
-    tie-break chain, e.g. ``(successes, dexterity, d10 roll-off)``); ``text`` shows it."""
+    tie-break chain, e.g. ``(successes, dexterity, d10 roll-off)``); ``text`` shows it.
+
+    skip_rounds  rounds this combatant sits out from the start (RET: a critical fail on the
+                 initiative roll loses the first round)
+    effects      resource changes the roll causes (Luck spent, Sanity...), applied by the tracker
+                 through ``GameSystem.apply_effects``
+    """
 
     combatant_id: str
     key: tuple
     text: Mapping[str, str]
     roll: Any = None
+    skip_rounds: int = 0
+    effects: Sequence["Effect"] = ()
 
 
 @dataclass(frozen=True)
@@ -290,3 +298,23 @@ class GameSystem:
 
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
         raise NotImplementedError
+
+    def healing_options(self, character) -> list[OptionSpec]:
+        """Options the tracker offers when healing (which resource, first aid, a healing pool...)."""
+        return []
+
+    def on_turn(self, character, when: str, *, rng: random.Random | None = None,
+                conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
+        """Ongoing effects at the ``"start"`` or ``"end"`` of this character's turn (bleeding,
+        regeneration, a state that deals damage each turn). ``conditions`` are the combatant's
+        active conditions as the tracker holds them (``{"id", "duration", "data"}``). Return
+        what happened (the tracker records it as an event; replay never calls this again), or
+        None when nothing does."""
+        return None
+
+    def condition_changed(self, character, condition_id: str, active: bool,
+                          **data: Any) -> DamageOutcome | None:
+        """The tracker added (``active``) or removed a condition from the system's catalogue:
+        reflect it on the character when the rules say so (e.g. RET "unconscious" makes the
+        character defeated). Return the trait changes, or None when the character is unchanged."""
+        return None

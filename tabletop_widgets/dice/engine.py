@@ -90,7 +90,7 @@ def _eval_paren(node: Paren, ctx: Context):
 
 def eval_var(node: Var, ctx: Context):
     if ctx.variables is None or node.name not in ctx.variables:
-        known = ", ".join(sorted(map(str, ctx.variables or {}))[:12]) or "none"
+        known = ", ".join(sorted(k for k in map(str, ctx.variables or {}) if not k.startswith("__"))[:12]) or "none"
         raise ctx.err(f"unknown variable @{node.name} (known: {known})", node.pos,
                       ru=f"неизвестная переменная @{node.name} (известны: {known})")
     v = ctx.variables[node.name]

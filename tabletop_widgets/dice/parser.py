@@ -353,7 +353,7 @@ class Parser:
             raise self.err("empty variable name", start, ru="пустое имя переменной")
         node = Var(start, self.i, name)
         if self.variables is not None and name not in self.variables:
-            known = ", ".join(sorted(map(str, self.variables))[:12]) or "none"
+            known = ", ".join(sorted(k for k in map(str, self.variables) if not k.startswith("__"))[:12]) or "none"
             raise self.err(f"unknown variable @{name} (known: {known})", start,
                            ru=f"неизвестная переменная @{name} (известны: {known})")
         if self.text[self.i:self.i + 1] in ("d", "D") and self._dice_follows():

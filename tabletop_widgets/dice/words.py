@@ -51,6 +51,11 @@ class DiceWord:
     examples: Sequence[str] = ()
 
 
+#: The key under which ``variables`` carries the bound character itself (``%sheet hero`` in a
+#: notebook, the tray's character), for words that roll a character's named checks such as RET's
+#: ``%roll agility`` or ``%roll skill "Lockpicking" luck 1``. Words must not assume it is there.
+CHARACTER_KEY = "__character__"
+
 _WORDS: dict[str, DiceWord] = {}
 _loaded_entry_points = False
 
@@ -141,5 +146,5 @@ def check_from(total: int, op: str, target: int) -> Check:
                  margin=int(total) - int(target))
 
 
-__all__ = ["DiceWord", "WordExpression", "register_word", "unregister_word", "registered_words",
+__all__ = ["CHARACTER_KEY", "DiceWord", "WordExpression", "register_word", "unregister_word", "registered_words",
            "match_word", "word_result", "check_from", "Distribution", "Fraction"]

@@ -442,8 +442,9 @@ class DiceTray(widgets.VBox):
             self.roll_log.add_roll(result, who=self.who)
         return result
 
-    def variables(self) -> dict[str, int]:
-        """The character's integer traits, for ``@name`` in the notation."""
+    def variables(self) -> dict:
+        """The character's integer traits, for ``@name`` in the notation (and the character
+        itself under ``CHARACTER_KEY``)."""
         if self.character is None:
             return {}
         out = {}
@@ -453,6 +454,8 @@ class DiceTray(widgets.VBox):
             value = getattr(self.character, name, None)
             if isinstance(value, int) and not isinstance(value, bool):
                 out[name] = value
+        from tabletop_widgets.dice.words import CHARACTER_KEY
+        out[CHARACTER_KEY] = self.character  # for system words that roll named checks
         return out
 
     def close(self) -> None:
