@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+#: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.table import (FairDice, SeatSpec, TableSession, check, commitment, create_table,
                                     rng_for, verify_table)
@@ -65,9 +68,8 @@ def _tamper(db, sql, args=()):
     conn.close()
 
 
+@SQLITE_ONLY
 def test_verify_cli_detects_tampering(played, store, store_url, backend, capsys):
-    if backend != "sqlite":
-        pytest.skip("tampering goes through the SQLite file")
     made, gm, bob, rolls = played
     gm.close_table()
     tid = made.table_id
@@ -93,9 +95,8 @@ def test_verify_cli_detects_tampering(played, store, store_url, backend, capsys)
     assert proc.returncode == 1 and "does not match the seed" in proc.stderr
 
 
+@SQLITE_ONLY
 def test_verify_detects_deleted_and_reordered_rolls(played, store, store_url, backend):
-    if backend != "sqlite":
-        pytest.skip("tampering goes through the SQLite file")
     made, gm, bob, rolls = played
     gm.close_table()
     _tamper(store_url, "DELETE FROM events WHERE seq = ?", (rolls[2].seq,))  # a bad GM roll erased
@@ -104,9 +105,8 @@ def test_verify_detects_deleted_and_reordered_rolls(played, store, store_url, ba
     assert any("roll index 3" in p for p in rep.problems)
 
 
+@SQLITE_ONLY
 def test_verify_detects_wrong_seed(played, store, store_url, backend):
-    if backend != "sqlite":
-        pytest.skip("tampering goes through the SQLite file")
     made, gm, bob, rolls = played
     gm.close_table()
     _tamper(store_url, "UPDATE tables SET seed = ? WHERE table_id = ?", ("00" * 32, made.table_id))

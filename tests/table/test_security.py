@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+#: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+
 from tabletop_widgets.table import (EventError, PermissionDenied, SeatError, SeatSpec, TableSession,
                                     check, create_table, parse_query)
 from tabletop_widgets.table.seats import hash_token
@@ -52,9 +55,8 @@ def test_no_or_wrong_token_loads_nothing(store, table):
     assert set(spy.calls) <= {"seat_by_token_hash"}
 
 
+@SQLITE_ONLY
 def test_tokens_only_hashed(store, store_url, table, backend):
-    if backend != "sqlite":
-        pytest.skip("reads the SQLite file")
     # the database file holds hashes, never a token
     store.close()
     raw = b"".join(p.read_bytes() for p in __import__("pathlib").Path(store_url).parent.glob("table.db*"))
