@@ -1,0 +1,89 @@
+"""The architecture's rules, checked on the source: imports point downwards only, no eval/exec,
+no module-level random (randomness is injected)."""
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PKG = ROOT / "tabletop_widgets"
+SYSTEMS = ROOT / "systems"
+
+UI = ("ipywidgets", "anywidget", "tabletop_widgets.widgets", "tabletop_widgets.magics", "IPython")
+FORBIDDEN = {
+    # layer: modules it must never import
+    "systems": UI + ("tabletop_widgets.table",),
+    "core": UI + ("tabletop_widgets.table", "tabletop_systems"),
+    "dice": UI + ("tabletop_widgets.table", "tabletop_systems"),
+    "table": UI,
+}
+
+
+def _modules(folder: Path):
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against the module's package
+                rel = path.relative_to(ROOT).with_suffix("").parts
+                base = list(rel[:-node.level])
+                if base and base[0] == "systems":
+                    base[0] = "tabletop_systems"
+                yield ".".join(base + ([node.module] if node.module else [])), node.lineno
+            else:
+                yield node.module or "", node.lineno
+
+
+LAYERS = [("systems", SYSTEMS), ("core", PKG / "core"), ("dice", PKG / "dice"), ("table", PKG / "table")]
+
+
+@pytest.mark.parametrize("layer,folder", LAYERS, ids=[name for name, _ in LAYERS])
+def test_imports_point_downwards(layer, folder):
+    bad = []
+    for path in _modules(folder):
+        for name, line in _imports(path):
+            if any(name == f or name.startswith(f + ".") for f in FORBIDDEN[layer]):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def _calls(path: Path):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield node
+
+
+ALL_CODE = _modules(PKG) + _modules(SYSTEMS)
+
+
+def test_no_eval_or_exec():
+    bad = [f"{p.relative_to(ROOT)}:{c.lineno}" for p in ALL_CODE for c in _calls(p)
+           if isinstance(c.func, ast.Name) and c.func.id in ("eval", "exec", "compile")]
+    assert not bad, bad
+
+
+def test_no_module_level_random():
+    """``random.Random(...)`` instances are injected; ``random.randint`` & co. would use the
+    hidden global generator and make rolls unreproducible."""
+    bad = []
+    for p in ALL_CODE:
+        for c in _calls(p):
+            f = c.func
+            if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "random"
+                    and f.attr not in ("Random", "SystemRandom")):
+                bad.append(f"{p.relative_to(ROOT)}:{c.lineno} random.{f.attr}()")
+    assert not bad, bad
+
+
+def test_no_python_round_in_rules():
+    """Rules say floor (or half away from zero): Python's banker's round() never decides a rule."""
+    bad = [f"{p.relative_to(ROOT)}:{c.lineno}" for p in _modules(SYSTEMS) + _modules(PKG / "core")
+           + _modules(PKG / "dice") for c in _calls(p) if isinstance(c.func, ast.Name) and c.func.id == "round"]
+    assert not bad, bad
