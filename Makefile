@@ -33,7 +33,9 @@ $(VENV)/.stamp-test: pyproject.toml | $(PY)
 play: $(VENV)/.stamp-voila
 	@case "$(TABLETOP_DB)" in postgres://*|postgresql://*) ;; *) mkdir -p "$(dir $(TABLETOP_DB))";; esac
 	@echo ""
+	@echo "  Start here: http://$(HOST):$(PORT)/voila/render/index.ipynb"
 	@echo "  Dice page:  http://$(HOST):$(PORT)/voila/render/dice.ipynb"
+	@echo "  New table:  http://$(HOST):$(PORT)/voila/render/lobby.ipynb"
 	@echo "  All pages:  http://$(HOST):$(PORT)/"
 	@echo "  (table store: $(TABLETOP_DB); stop with Ctrl-C)"
 	@echo ""

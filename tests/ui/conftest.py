@@ -87,12 +87,23 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def voila_url(tmp_path_factory, chromium_path):
+def voila_tmp(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("voila")
+
+
+@pytest.fixture(scope="session")
+def voila_db(voila_tmp) -> Path:
+    """The TABLETOP_DB file of the Voila server (tests create tables in it)."""
+    return voila_tmp / "table.db"
+
+
+@pytest.fixture(scope="session")
+def voila_url(voila_tmp, voila_db, chromium_path):
     """Base URL of a Voila server serving notebooks/ (started once per session)."""
-    tmp = tmp_path_factory.mktemp("voila")
+    tmp = voila_tmp
     log_path = tmp / "voila.log"
     port = _free_port()
-    env = {**os.environ, "TABLETOP_DB": str(tmp / "table.db"), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "TABLETOP_DB": str(voila_db), "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
            "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaExecutor.timeout=120",
            "--show_tracebacks=True"]

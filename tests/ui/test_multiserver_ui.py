@@ -1,0 +1,205 @@
+"""Two Voila servers (different ports, as if on two machines) sharing one PostgreSQL through
+``TABLETOP_DB``: the GM rolls on server A, and the roll reaches a player's page on server B
+without the player touching anything (issue 11).
+
+Needs Debian's chromium (see conftest.py) and a PostgreSQL server in ``TABLETOP_TEST_POSTGRES``
+(``make test`` as root starts one with scripts/pg-test-server). Without either the test skips
+with the reason, and fails when ``CI`` is set. Each run uses a fresh schema, dropped afterwards.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+START_TIMEOUT = float(os.environ.get("TT_VOILA_START_TIMEOUT", "120"))
+
+
+def in_ci() -> bool:  # the same rule as conftest.py
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+pytestmark = pytest.mark.ui
+
+LOAD_TIMEOUT = 120_000
+ARRIVE_TIMEOUT = 30_000
+
+
+def _skip_or_fail(reason: str):
+    if in_ci():
+        pytest.fail(f"CI is set and the multi-server test cannot run: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def shared_db():
+    """A fresh schema on the test PostgreSQL: the ``TABLETOP_DB`` both servers get."""
+    base = os.environ.get("TABLETOP_TEST_POSTGRES")
+    if not base:
+        _skip_or_fail("TABLETOP_TEST_POSTGRES is not set (`make test` as root starts a server; "
+                      "or eval $(scripts/pg-test-server))")
+    try:
+        import psycopg
+        from psycopg import sql
+    except ImportError:
+        _skip_or_fail("psycopg is not installed (pip install -e '.[postgres]')")
+    try:
+        with psycopg.connect(base, connect_timeout=5) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        _skip_or_fail(f"PostgreSQL at TABLETOP_TEST_POSTGRES is not reachable: {str(exc).strip()}")
+    schema = f"ui_{uuid.uuid4().hex[:12]}"
+    sep = "&" if "?" in base else "?"
+    yield f"{base}{sep}tabletop_schema={schema}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return kids
+
+
+def _start_voila(tmp, name: str, db: str):
+    log_path = tmp / f"voila-{name}.log"
+    port = _free_port()
+    env = {**os.environ, "TABLETOP_DB": db, "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
+           "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaExecutor.timeout=120",
+           "--show_tracebacks=True"]
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return proc, log, log_path, f"http://127.0.0.1:{port}"
+
+
+def _wait_ready(proc, log, log_path, base):
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.flush()
+            tail = log_path.read_text(errors="replace")[-3000:]
+            pytest.fail(f"voila did not start (exit {proc.poll()}); log:\n{tail}", pytrace=False)
+        time.sleep(0.25)
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory, chromium_path, shared_db):
+    """Two Voila servers on different ports, one PostgreSQL: ``(url_a, url_b, db, pids)``."""
+    tmp = tmp_path_factory.mktemp("voila2")
+    servers = [_start_voila(tmp, name, shared_db) for name in ("a", "b")]
+    try:
+        for s in servers:
+            _wait_ready(*s)
+        yield servers[0][3], servers[1][3], shared_db, [s[0].pid for s in servers]
+    finally:
+        for proc, log, _, _ in servers:
+            proc.terminate()
+        for proc, log, _, _ in servers:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+            log.close()
+
+
+def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, watch_page):
+    from tabletop_widgets import get_system
+    from tabletop_widgets.table import SeatSpec, create_table, link, open_store
+
+    url_a, url_b, db, pids = two_servers
+    with open_store(db) as store:
+        made = create_table(store, "ret", [SeatSpec("gm", "gm", "Gina"),
+                                           SeatSpec("bob", "player", "Bob", "c1")],
+                            title="Two servers", characters={"c1": get_system("ret").Character().to_dict()})
+    gm_url = link(made.table_id, made.tokens["gm"], f"{url_a}/voila/render/table.ipynb")
+    bob_url = link(made.table_id, made.tokens["bob"], f"{url_b}/voila/render/table.ipynb")
+
+    gm_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    bob_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    gm, bob = gm_ctx.new_page(), bob_ctx.new_page()
+    gm_watch, bob_watch = watch_page(gm), watch_page(bob)
+    try:
+        gm.goto(gm_url, timeout=LOAD_TIMEOUT)
+        bob.goto(bob_url, timeout=LOAD_TIMEOUT)
+        expect(gm.locator(".tt-table-view.tt-table-gm")).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(bob.locator(".tt-table-view.tt-table-player")).to_be_visible(timeout=LOAD_TIMEOUT)
+        bob_log = bob.locator(".tt-table-log li")
+        before = bob_log.count()
+
+        box = gm.locator(".tt-table-tray .tt-tray-notation input")
+        box.fill("3d6+100")
+        t0 = time.monotonic()
+        box.press("Enter")
+        # the GM's own page shows it (written on server A) ...
+        expect(gm.locator(".tt-table-log li").filter(has_text="3d6+100")).to_have_count(1,
+                                                                                     timeout=ARRIVE_TIMEOUT)
+        # ... and the player's page on server B gets it without a click: LISTEN/NOTIFY in B's kernel
+        expect(bob_log.filter(has_text="3d6+100")).to_have_count(1, timeout=ARRIVE_TIMEOUT)
+        arrived = time.monotonic() - t0
+        assert bob_log.count() == before + 1
+        print(f"GM Enter on server A -> player's DOM on server B: {arrived * 1000:.0f} ms")
+
+        # a few more, timed in the player's page itself (requestAnimationFrame polling)
+        lat = [arrived]
+        for i in range(4):
+            n = bob_log.count()
+            box.fill(f"1d6+{200 + i}")
+            t0 = time.monotonic()
+            box.press("Enter")
+            bob.wait_for_function("n => document.querySelectorAll('.tt-table-log li').length > n",
+                                  arg=n, timeout=ARRIVE_TIMEOUT)
+            lat.append(time.monotonic() - t0)
+        print("GM Enter on A -> player's DOM on B (ms):", [round(x * 1000) for x in lat])
+
+        # and back: the player's roll on B reaches the GM on A
+        pbox = bob.locator(".tt-table-tray .tt-tray-notation input")
+        pbox.fill("2d4+50")
+        pbox.press("Enter")
+        expect(gm.locator(".tt-table-log li").filter(has_text="2d4+50")).to_have_count(1,
+                                                                                    timeout=ARRIVE_TIMEOUT)
+        # memory of a table seat: each server runs one kernel here (deploy.md quotes this)
+        for name, pid in zip("AB", pids):
+            kernels = [f"{_rss_mb(k):.0f}" for k in _children(pid)]
+            print(f"server {name}: voila {_rss_mb(pid):.0f} MB RSS, kernels {kernels} MB RSS")
+        assert gm_watch.problems() == [] and bob_watch.problems() == []
+    finally:
+        gm_ctx.close()
+        bob_ctx.close()
