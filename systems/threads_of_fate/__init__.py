@@ -14,10 +14,11 @@ from tabletop_widgets.core.problems import Problem, RuleError
 from tabletop_widgets.core.system import (CheckResult, CheckSpec, ConditionSpec, DamageOutcome, Effect, GameSystem,
                                           InitiativeOrder, OptionSpec)
 
-from . import attributes, checks, combat, fate, tables, validation
+from . import attributes, checks, combat, fate, forms, tables, validation
 from .model import Character
-from .rules import DEFAULT_RULES, THREADS_CAP
+from .rules import DEFAULT_RULES, SIZE_LABELS, SIZE_TABLE_KEYS, SIZES, THREADS_CAP, check_rules, size_values
 from .sheet import SHEET
+from .fate import Scene
 from .words import parse_t20, parse_trouble, t20_word, trouble_word
 
 
@@ -28,10 +29,89 @@ class ThreadsOfFateSystem(GameSystem):
     sheet = SHEET
     default_rules = DEFAULT_RULES
 
+    def __init__(self, **rules: Any):
+        super().__init__(**rules)
+        problems = check_rules(self.rules)
+        if problems:
+            raise ValueError("threads_of_fate: bad rules option(s): " + "; ".join(problems))
+        # The Character bound to these rules: its derived values (Speed floor A7, the campaign size
+        # table X6, robot Durability A26) follow the GM's options. Default rules keep the plain class.
+        self.Character = Character if self.rules == DEFAULT_RULES else Character.bound(self.rules)
+
+    def bind_character(self, character):
+        """The same character (a fresh copy from ``to_dict``) bound to this system's rules."""
+        return self.Character.from_dict(character.to_dict())
+
+    # -- campaign size table (X6: the book's table is missing) ------------------------------------------
+    def size_table(self) -> list[dict[str, Any]]:
+        """Every size class with its HP multiplier and size bonus/penalty: the GM's campaign values over
+        the cells the fragment gives; ``gm_entered`` marks the GM's cells, ``missing`` what is still unknown."""
+        table = self.rules.get("size_table") or {}
+        rows = []
+        for r in tables.load("sizes"):
+            gm = table.get(r["code"]) or {}
+            hm, sbp = size_values(r["code"], self.rules)
+            rows.append({**r, "hp_multiplier": hm, "sbp": sbp, "base_defense": None if sbp is None else 10 - sbp,
+                         "gm_entered": sorted(k for k in SIZE_TABLE_KEYS if gm.get(k) is not None),
+                         "missing": [k for k, v in (("hp_multiplier", hm), ("sbp", sbp)) if v is None]})
+        return rows
+
+    def with_size_table(self, table: Mapping[str, Mapping[str, int]]) -> "ThreadsOfFateSystem":
+        """A copy of this system whose campaign size table has the GM's values (merged over any already
+        entered): ``{"small": {"hp_multiplier": 2}, "huge": {"hp_multiplier": 6, "sbp": 2}}``.
+        Bad values raise ``ValueError`` and change nothing."""
+        merged = {k: dict(v) for k, v in (self.rules.get("size_table") or {}).items()}
+        if not isinstance(table, Mapping):
+            raise ValueError("threads_of_fate: size_table must be a mapping / size_table: нужен словарь")
+        for size, row in table.items():
+            merged[size] = {**merged.get(size, {}), **(dict(row) if isinstance(row, Mapping) else {"?": row})}
+        return self.with_rules(size_table=merged)
+
+    def choose_size(self, character, size: str, *, keep_overrides: bool = False) -> dict:
+        """A character picks a size class; its HP multiplier and size bonus come from the campaign table
+        (the per-character GM overrides are cleared unless ``keep_overrides``). Refuses (``RuleError``,
+        nothing changed) an unknown size; a hero needs GM approval for a size other than Medium (L303)."""
+        if size not in SIZES:
+            raise RuleError("bad_size", T(f"size must be one of {', '.join(SIZES)}",
+                                          f"размер должен быть одним из: {', '.join(SIZES)}"))
+        values: dict[str, Any] = {"size": size}
+        if not keep_overrides:
+            values.update(size_hp_mult=None, size_sbp=None)
+        changes = fate._set(character, **values)
+        hm, sbp = size_values(size, self.rules)
+        missing = [k for k, v in (("hp_multiplier", hm), ("sbp", sbp)) if v is None]
+        notes = []
+        if missing:
+            lab = SIZE_LABELS[size]
+            notes.append(T(f"the campaign size table has no {', '.join(missing)} for {lab['en']}: the GM enters it",
+                           f"в таблице размеров кампании нет {', '.join(missing)} для размера «{lab['ru']}»: вводит мастер"))
+        if character.entity_type == "hero" and size != "medium" and not character.gm_approved_size:
+            notes.append(T("a hero of this size needs the GM's approval (L303)",
+                           "герою такого размера нужно согласие мастера (L303)"))
+        return {"changes": changes, "missing": missing, "notes": notes}
+
+    def stealthy_speed(self, character) -> int | None:
+        """Speed while moving stealthily: halved, rounded down (L403, L154); None until size values exist."""
+        return character.speed_stealthy
+
+    def stealth_move(self, character, group: Sequence[str] = (), *, rng: random.Random | None = None,
+                     **options) -> dict:
+        """Move stealthily (L403): Speed halves; the Stealth check (DEX by default) takes -1 per helped
+        creature and the positive size bonus of larger ones. ``group`` lists the helped creatures' sizes.
+        Hiding is impossible while watched (L403): that is the GM's call, not modelled."""
+        sbp_of = {s: size_values(s, self.rules)[1] for s in SIZES}
+        penalty = checks.group_stealth_penalty(list(group), sbp_of) if group else 0
+        characteristic = options.pop("characteristic", "dexterity")
+        opts = {**options, "bonus": options.get("bonus", 0) + penalty}
+        res = self.roll_check(character, f"{characteristic}+stealth", rng=rng, **opts)
+        return {"check": res, "speed": self.stealthy_speed(character), "group_penalty": penalty}
+
     # -- data ---------------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
         if table == "difficulty_ladder" and self.rules.get("difficulty_ladder"):
             return [dict(r) for r in self.rules["difficulty_ladder"]]
+        if table == "sizes":
+            return self.size_table()
         try:
             return tables.load(table)
         except KeyError:
@@ -52,7 +132,10 @@ class ThreadsOfFateSystem(GameSystem):
         return CheckSpec(check_id, plan.label, checks._options(plan.kind == "skill"))
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options) -> CheckResult:
-        return checks.roll_check(character, check_id, rng=rng, rules=self.rules, **options)
+        res = checks.roll_check(character, check_id, rng=rng, rules=self.rules, **options)
+        if not res.details.get("static"):
+            forms.remember(character, res)          # %roll reroll re-rolls the last check (M3)
+        return res
 
     def check_distribution(self, character, check_id: str, **options):
         if check_id == "trouble":
@@ -60,7 +143,9 @@ class ThreadsOfFateSystem(GameSystem):
         return checks.check_distribution(character, check_id, rules=self.rules, **options)
 
     def reroll(self, character, previous: CheckResult, *, rng: random.Random | None = None) -> CheckResult:
-        return checks.reroll(character, previous, rng=rng, rules=self.rules)
+        res = checks.reroll(character, previous, rng=rng, rules=self.rules)
+        forms.remember(character, res)
+        return res
 
     def roll_trouble(self, character=None, *, rng: random.Random | None = None, **options) -> CheckResult:
         return checks.roll_trouble(rng=rng, rules=self.rules, character=character, **options)
@@ -171,6 +256,10 @@ class ThreadsOfFateSystem(GameSystem):
     def invoke_caprice(self, character, caprice_id: str = "C1", **kw) -> dict:
         return fate.invoke_caprice(character, caprice_id, rules=self.rules, **kw)
 
+    def new_scene(self, name: str = "") -> "fate.Scene":
+        """A scene object holding the GM's once-per-hero Caprice limit (L209); pass it to ``invoke_caprice``."""
+        return fate.Scene(name)
+
     def hand_of_fate(self, contributions) -> dict:
         return fate.hand_of_fate(contributions, self.rules)
 
@@ -179,7 +268,7 @@ class ThreadsOfFateSystem(GameSystem):
 
     # -- dice words -----------------------------------------------------------------------------------
     def dice_words(self) -> list:
-        return [t20_word(self.rules), trouble_word(self.rules)]
+        return [t20_word(self.rules), trouble_word(self.rules)] + forms.form_words(self.rules)
 
     # -- combat ---------------------------------------------------------------------------------------
     def health(self, character) -> tuple[int, int]:
@@ -223,8 +312,31 @@ class ThreadsOfFateSystem(GameSystem):
     def apply_healing(self, character, amount: int, **options) -> DamageOutcome:
         return combat.apply_healing(character, amount, rules=self.rules, **options)
 
+    def healing_options(self, character) -> list[OptionSpec]:
+        return combat.healing_options(character)
+
+    def on_turn(self, character, when: str, *, rng: random.Random | None = None, conditions=()) -> DamageOutcome | None:
+        return combat.on_turn(character, when, rng=rng, conditions=conditions, rules=self.rules)
+
+    def condition_changed(self, character, condition_id: str, active: bool, **data) -> DamageOutcome | None:
+        return combat.condition_changed(character, condition_id, active, **data)
+
+    # -- Medicine in progress (L441), saved with the medic ----------------------------------------------
+    def begin_treatment(self, medic, patient: str = "", *, skill: str = "medicine",
+                        characteristic: str = "intelligence") -> dict:
+        return combat.begin_treatment(medic, patient, skill=skill, characteristic=characteristic, rules=self.rules)
+
+    def treatment_turn(self, medic) -> dict:
+        return combat.treatment_turn(medic, self.rules)
+
+    def end_treatment(self, medic) -> dict:
+        return combat.end_treatment(medic)
+
+    def treatment_status(self, medic) -> dict | None:
+        return dict(medic.treatment) or None
+
 
 SYSTEM = ThreadsOfFateSystem()
 
-__all__ = ["Character", "SYSTEM", "ThreadsOfFateSystem", "parse_t20", "parse_trouble", "t20_word", "trouble_word", "attributes", "checks",
+__all__ = ["Character", "SYSTEM", "Scene", "ThreadsOfFateSystem", "parse_t20", "parse_trouble", "t20_word", "trouble_word", "attributes", "checks",
            "combat", "fate", "tables", "validation"]

@@ -51,6 +51,14 @@ def target_resists(target, kind: str | None) -> bool:
     return kind in target.resistances or (kind == "contaminating" and target.has_attribute("combat_robot"))
 
 
+def resist(dmg: int, rules=None) -> int:
+    """Resistance (L514) is not defined in the fragment (A39): halve, rounding down (default), or the
+    GM's flat reduction ``resistance_flat`` (``resistance="flat"``); never below 0."""
+    if rule(rules, "resistance") == "flat":
+        return max(0, dmg - rule(rules, "resistance_flat"))
+    return dmg // 2
+
+
 def resolve_attack(attacker, target, check_id: str = "valor", *, rng: random.Random | None = None,
                    damage_kind: str | None = None, rules=None, **options) -> CheckResult:
     """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
@@ -71,7 +79,7 @@ def resolve_attack(attacker, target, check_id: str = "valor", *, rng: random.Ran
     else:
         dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, rules, immune)
     if dmg and target_resists(target, damage_kind):
-        dmg = max(1 if kept == 20 else 0, dmg // 2)                             # A39: halve, round down
+        dmg = max(1 if kept == 20 else 0, resist(dmg, rules))                   # A39 (GM option); nat 20 >= 1
     res.details.update({"damage": dmg, "target_defense": target.defense, "target_durability": durability_of(target, rules),
                         "damage_kind": damage_kind, "immune": immune})
     res.outcome = T(f"{res.outcome['en']}; Damage {dmg}", f"{res.outcome['ru']}; Повреждения {dmg}")
@@ -163,8 +171,12 @@ def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool =
             dmg = max(0, dmg - dur)
             notes.append(T(f"Durability {dur}", f"Прочность {dur}"))
         if target_resists(ch, kind) and not ignore_protection:
-            dmg //= 2
-            notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
+            dmg = resist(dmg, rules)
+            if rule(rules, "resistance") == "flat":
+                n = rule(rules, "resistance_flat")
+                notes.append(T(f"resistant to {kind}: -{n}", f"Сопротивление ({kind}): -{n}"))
+            else:
+                notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
         if natural20:
             dmg = max(1, dmg)
     old = ch.hp if ch.hp is not None else 0
@@ -178,6 +190,16 @@ def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool =
     if new <= 0:
         out.state = GM_PROMPT_ZERO
         out.details["gm_prompt"] = True
+    if dmg and ch.treatment and not ch.treatment.get("interrupted"):
+        # L441: a medic treating in combat who loses HP >= Will is interrupted (A29: cumulative by default)
+        t = Treatment.from_dict(ch.treatment, rules)
+        before = dict(ch.treatment)
+        if t.medic_hit(dmg):
+            out.notes.append(T("the treatment is interrupted (HP lost >= Will, L441)",
+                               "лечение прервано (потеряно ЕЗ не меньше Воли, L441)"))
+            out.details["treatment_interrupted"] = True
+        ch.treatment = t.to_dict()
+        out.changes["treatment"] = (before, dict(ch.treatment))
     return out
 
 
@@ -225,13 +247,31 @@ def medicine_turns(skill: int, modifier: int) -> int:
 @dataclass
 class Treatment:
     """Medicine in progress during combat (L441): interrupted when the medic loses HP >= Will
-    (cumulative by default, A29), and must restart."""
+    (cumulative by default, A29), and must restart. Saved with the medic as ``Character.treatment``
+    (:meth:`to_dict` / :meth:`from_dict`), so a saved game resumes the treatment."""
 
     medic_will: int
     turns_left: int
     hp_lost: int = 0
     interrupted: bool = False
     rules: Mapping[str, Any] | None = None
+    patient: str = ""
+    skill: str = "medicine"
+    characteristic: str = "intelligence"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"patient": self.patient, "turns_left": self.turns_left, "hp_lost": self.hp_lost,
+                "medic_will": self.medic_will, "interrupted": self.interrupted, "skill": self.skill,
+                "characteristic": self.characteristic}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], rules=None) -> "Treatment":
+        from .model import _check_treatment
+        problems = _check_treatment(dict(data)) if data else [None]
+        if problems:
+            raise RuleError("bad_treatment", T("not a saved treatment", "это не сохранённое лечение"))
+        return cls(data["medic_will"], data["turns_left"], data["hp_lost"], data["interrupted"], rules,
+                   data["patient"], data["skill"], data["characteristic"])
 
     def medic_hit(self, hp_lost: int) -> bool:
         cumulative = rule(self.rules, "medicine_interrupt") == "cumulative"
@@ -249,9 +289,40 @@ class Treatment:
         return self.turns_left == 0
 
 
-def start_treatment(medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None) -> Treatment:
+def start_treatment(medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None,
+                    patient: str = "") -> Treatment:
+    if skill not in ("medicine", "repair") or characteristic not in CHARACTERISTICS:
+        raise RuleError("bad_option", T("treatment uses Medicine or Repair with a characteristic",
+                                        "лечение — это Медицина или Ремонт с характеристикой"))
     m = getattr(medic, characteristic + "_mod")          # A30: the modifier used for the check
-    return Treatment(medic.will, medicine_turns(getattr(medic, skill), m), rules=rules)
+    return Treatment(medic.will, medicine_turns(getattr(medic, skill), m), rules=rules, patient=patient,
+                     skill=skill, characteristic=characteristic)
+
+
+def begin_treatment(medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence",
+                    rules=None) -> dict:
+    """Start Medicine in combat (L441) and save it with the medic; returns ``{trait: (old, new)}``."""
+    t = start_treatment(medic, skill, characteristic, rules, patient)
+    old = dict(medic.treatment)
+    medic.treatment = t.to_dict()
+    return {"treatment": (old, dict(medic.treatment))}
+
+
+def treatment_turn(medic, rules=None) -> dict:
+    """One of the medic's turns passes on the saved treatment; ``done`` when the check is due."""
+    if not medic.treatment:
+        raise RuleError("no_treatment", T("no treatment in progress", "лечение не идёт"))
+    t = Treatment.from_dict(medic.treatment, rules)
+    old = dict(medic.treatment)
+    done = t.tick()
+    medic.treatment = t.to_dict()
+    return {"done": done, "changes": {"treatment": (old, dict(medic.treatment))}, "turns_left": t.turns_left}
+
+
+def end_treatment(medic) -> dict:
+    old = dict(medic.treatment)
+    medic.treatment = {}
+    return {"treatment": (old, {})} if old else {}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -292,7 +363,7 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
             if ka[j] != kb[j]:
                 tiebreaks.append({"en": f"{a} before {b}: tie on Reaction {ka[0]}, broken by {names[j - 1]} ({ka[j]} vs {kb[j]})",
                                   "ru": f"{a} раньше {b}: равная Реакция {ka[0]}, решил {names_ru[j - 1]} ({ka[j]} против {kb[j]})",
-                                  "pair": (a, b), "by": names[j - 1]})
+                                  "pair": (a, b), "ids": [a, b], "by": names[j - 1]})
                 break
     return InitiativeOrder(order, rolls, tiebreaks)
 
@@ -365,3 +436,57 @@ def turn_slots() -> list[dict[str, Any]]:
     """[DEFAULT] per-turn slots the tracker offers (§6.4): one Manoeuvre, one Quick action."""
     return [{"id": "manoeuvre", **T("Manoeuvre", "Маневр"), "count": 1},
             {"id": "quick_action", **T("Quick action", "Быстрое действие"), "count": 1}]
+
+
+# ------------------------------------------------------------------------------------------------
+# Tracker hooks: healing options, turn effects, catalogue conditions
+# ------------------------------------------------------------------------------------------------
+HEALING_SOURCES = (("", T("other (rest, GM)", "другое (отдых, мастер)")),
+                   ("medicine", T("Medicine (once a day per patient)", "Медицина (раз в день на пациента)")),
+                   ("living", T("other means that heal the living", "иные средства для живых")),
+                   ("repair", T("Repair (Combat robot)", "Ремонт (Боевой робот)")))
+
+
+def healing_options(ch) -> list[OptionSpec]:
+    """The tracker's healing choices; ``apply_healing(ch, n, source=...)`` accepts them. A Combat robot is
+    only repaired (L514); a living being is never repaired."""
+    robot = ch.has_attribute("combat_robot")
+    allowed = [c for c in HEALING_SOURCES if (c[0] in ("", "repair")) == robot or c[0] == ""]
+    return [OptionSpec("source", T("Healing by", "Чем лечат"), "choice", "", choices=tuple(allowed),
+                       help=T("Medicine and Repair heal a patient once a day (L439, L514)",
+                              "Медицина и Ремонт лечат пациента раз в день (L439, L514)"))]
+
+
+def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutcome | None:
+    """The fragment has no per-turn damage or regeneration. At the end of the medic's own turn a saved
+    treatment (L441) counts one turn down; when it is complete the Medicine check is due."""
+    if when not in ("start", "end"):
+        raise RuleError("bad_option", T("when is 'start' or 'end'", "when: 'start' или 'end'"))
+    if when != "end" or not ch.treatment or ch.treatment.get("interrupted"):
+        return None
+    r = treatment_turn(ch, rules)
+    note = (T("treatment complete: roll the Medicine check now (L441)", "лечение завершено: бросьте проверку Медицины (L441)")
+            if r["done"] else T(f"treatment: {r['turns_left']} turn(s) left", f"лечение: осталось очередей {r['turns_left']}"))
+    return DamageOutcome(changes=r["changes"], notes=[note], defeated=is_defeated(ch),
+                         details={"treatment_done": r["done"], "turns_left": r["turns_left"]})
+
+
+def condition_changed(ch, condition_id: str, active: bool, **data) -> DamageOutcome | None:
+    """The tracker added/removed a catalogue condition: mirror it in ``Character.conditions`` (which
+    ``is_defeated`` reads: dead and unconscious defeat the character, §6.8)."""
+    known = {c.id for c in conditions()}
+    if condition_id not in known:
+        raise RuleError("unknown_condition", T(f"no condition {condition_id!r} in the catalogue",
+                                               f"нет состояния {condition_id!r} в каталоге"))
+    old = list(ch.conditions)
+    if active and condition_id not in old:
+        new = old + [condition_id]
+    elif not active and condition_id in old:
+        new = [c for c in old if c != condition_id]
+    else:
+        return None
+    ch.conditions = new
+    state = None
+    if condition_id in ("dead", "unconscious") and active:
+        state = next(c.label for c in conditions() if c.id == condition_id)
+    return DamageOutcome(changes={"conditions": (old, list(new))}, defeated=is_defeated(ch), state=state)

@@ -5,7 +5,8 @@ applies the change and returns ``{trait: (old, new)}`` (plus details where usefu
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
@@ -66,9 +67,23 @@ def end_scene(ch) -> dict:
     return _set(ch, gm_caprice_used=False)
 
 
+def _check_gain(ch, n: int, rules) -> None:
+    """A22 ``thread_overflow="refused"``: L164's "no more than 5 Threads at one moment" read as a refusal:
+    a gain that would take the hero past 5 does not happen (nothing changes)."""
+    if rule(rules, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
+        raise RuleError("threads_cap", T(f"the hero holds {ch.threads} Threads: gaining {n} would pass 5 (L164); "
+                                         "in this campaign the gain is refused",
+                                         f"у героя {ch.threads} Нитей: ещё {n} — больше 5 (L164); "
+                                         "в этой кампании такое получение запрещено"), have=ch.threads, n=n)
+
+
 def gain_threads(ch, n: int = 1, rules=None) -> dict:
-    """Extend Threads; never more than 5 held, the excess is lost (L164, A22)."""
+    """Extend Threads; never more than 5 held (L164). A22 (GM option ``thread_overflow``): ``lost`` (default)
+    the excess is lost; ``refused`` a gain past 5 is refused with ``RuleError``."""
     _uses_threads(ch)
+    if n < 0:
+        raise RuleError("bad_amount", T("gain 0 or more Threads", "можно получить 0 Нитей или больше"))
+    _check_gain(ch, n, rules)
     new = min(THREADS_CAP, ch.threads + n)
     lost = ch.threads + n - new
     out = _set(ch, threads=new)
@@ -207,7 +222,7 @@ def unique_move_cost(without_attribute: str) -> tuple[int, int]:
 # Caprices (§7.1.6)
 # ------------------------------------------------------------------------------------------------
 def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=None, refuse: bool = False,
-                   approved: bool = True, rules=None) -> dict:
+                   approved: bool = True, rules=None, scene: "Scene | None" = None, hero_id: str | None = None) -> dict:
     """A Caprice of Fate enters play for ``ch`` (L207-227).
 
     ``by``: ``player`` (the hero's own player), ``gm`` (once per hero per scene, free, L209) or
@@ -215,13 +230,24 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
     serious enough (L208; C4 needs approval, L225). ``refuse``: the player makes Move M1 (1 Thread):
     the Caprice does not enter play and no Thread is gained (L210-211); with 0 Threads refusal is
     impossible and the Thread is gained.
+
+    ``scene`` (a :class:`Scene`) with ``hero_id``: the GM's once-per-hero-per-scene limit is kept by the
+    scene object instead of the character's ``gm_caprice_used`` flag (A45: only GM Caprices count).
     """
+    if by not in ("player", "gm", "other_player"):
+        raise RuleError("bad_option", T("by is player, gm or other_player", "by: player, gm или other_player"))
+    if scene is not None and not hero_id:
+        raise RuleError("needs_hero", T("with a scene, say which hero (hero_id)", "со сценой укажите героя (hero_id)"))
     if caprice_id not in CAPRICES:
         raise RuleError("unknown_caprice", T(f"no Caprice {caprice_id!r}", f"нет Каприза {caprice_id!r}"))
     _uses_threads(ch)
-    if by == "gm" and ch.gm_caprice_used:
+    if by == "gm" and scene is not None:
+        scene.check_gm_caprice(hero_id)
+    elif by == "gm" and ch.gm_caprice_used:
         raise RuleError("gm_caprice_once", T("the GM has already used a Caprice on this hero in this scene (L209)",
                                              "мастер уже применил Каприз к этому герою в этой сцене (L209)"))
+    if approved and not (refuse and ch.threads >= 1):
+        _check_gain(ch, 1, rules)                      # A22 "refused": checked before anything changes
     if by == "other_player":
         if by_hero is None:
             raise RuleError("needs_hero", T("which hero breaks the Thread (M13)?", "чей герой обрывает Нить (M13)?"))
@@ -229,7 +255,10 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
         if by_hero.threads < 1:
             raise RuleError("not_enough_threads", T("Hand of Fate (M13) needs 1 Thread", "«Рука Судьбы» (M13) требует 1 Нить"))
     out: dict[str, Any] = {"caprice": caprice_id}
-    if by == "gm":
+    if by == "gm" and scene is not None:
+        scene.record_gm_caprice(hero_id)
+        out["scene"] = scene.to_dict()
+    elif by == "gm":
         out["changes"] = _set(ch, gm_caprice_used=True)
     if by == "other_player":
         out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate (M13)", "Рука Судьбы (M13)"), rules)
@@ -246,8 +275,61 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
 
 
 def common_trouble(characters: Iterable, rules=None) -> dict:
-    """GM-initiated Common Trouble "Catastrophe!": +1 Thread to every hero and persona present (L238)."""
-    return {id(c): gain_threads(c, 1, rules) for c in characters if c.entity_type != "extra"}
+    """GM-initiated Common Trouble "Catastrophe!": +1 Thread to every hero and persona present (L238).
+    With ``thread_overflow="refused"`` (A22) a hero already at 5 gains nothing (``{"refused": True}``)."""
+    out = {}
+    for c in characters:
+        if c.entity_type == "extra":
+            continue
+        if rule(rules, "thread_overflow") == "refused" and c.threads + 1 > THREADS_CAP:
+            out[id(c)] = {"refused": True}
+        else:
+            out[id(c)] = gain_threads(c, 1, rules)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# The scene (L209): the GM's once-per-hero Caprice limit
+# ------------------------------------------------------------------------------------------------
+@dataclass
+class Scene:
+    """One scene of play. The GM may use a Caprice once on each hero taking part (L209); players' own
+    Caprices and Move M13 do not count (A45). Pure data: ``to_dict`` / ``from_dict`` round-trip (JSON)."""
+
+    name: str = ""
+    gm_caprices: list[str] = field(default_factory=list)     # hero ids the GM used a Caprice on
+
+    SCHEMA: ClassVar[int] = 1
+
+    def gm_caprice_available(self, hero_id: str) -> bool:
+        return hero_id not in self.gm_caprices
+
+    def check_gm_caprice(self, hero_id: str) -> None:
+        if not self.gm_caprice_available(hero_id):
+            raise RuleError("gm_caprice_once", T(f"the GM has already used a Caprice on {hero_id} in this scene (L209)",
+                                                 f"мастер уже применил Каприз к {hero_id} в этой сцене (L209)"))
+
+    def record_gm_caprice(self, hero_id: str) -> None:
+        self.check_gm_caprice(hero_id)
+        self.gm_caprices.append(hero_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "threads_of_fate.scene", "schema": self.SCHEMA, "name": self.name,
+                "gm_caprices": list(self.gm_caprices)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Scene":
+        ok = (isinstance(data, Mapping) and data.get("kind") == "threads_of_fate.scene"
+              and data.get("schema") == cls.SCHEMA and isinstance(data.get("name", ""), str)
+              and isinstance(data.get("gm_caprices", []), list)
+              and all(isinstance(h, str) for h in data.get("gm_caprices", []))
+              and len(set(data.get("gm_caprices", []))) == len(data.get("gm_caprices", [])))
+        if not ok:
+            raise RuleError("bad_scene", T("not a saved Threads of Fate scene (kind, schema 1, name, gm_caprices: "
+                                           "distinct hero ids)",
+                                           "это не сохранённая сцена «Нитей судьбы» (kind, schema 1, name, "
+                                           "gm_caprices: разные id героев)"))
+        return cls(data.get("name", ""), list(data.get("gm_caprices", [])))
 
 
 # ------------------------------------------------------------------------------------------------

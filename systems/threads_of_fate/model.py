@@ -1,7 +1,7 @@
 """The Threads of Fate character model (spec §3): inputs, derived values, hard input limits."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from traitlets import Bool, Dict, Int, List, Unicode
 
@@ -9,8 +9,8 @@ from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
 from tabletop_widgets.core.problems import Problem
 
-from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX,
-                    SIZE_HP_MULT, SIZE_SBP, SIZES, SKILLS, mod)
+from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, DEFAULT_RULES, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX,
+                    SIZES, SKILLS, mod, rule, size_values)
 
 ATTRIBUTE_CODES = ("augmented", "combat_robot", "martial_arts", "veteran")
 WEAPON_KINDS = ("melee", "unarmed", "ranged", "thrown", "bow")
@@ -35,6 +35,10 @@ class Character(CharacterModel):
 
     SYSTEM = "threads_of_fate"
     SCHEMA = 1
+    #: The GM-configurable rules (spec §11) derived values honour. ``SYSTEM.with_rules(...).Character``
+    #: is a subclass bound to that system's rules (see :meth:`bound`); the rules are campaign settings,
+    #: not character data, so ``to_dict`` never saves them.
+    RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
 
     # -- header (§4.1, §10.1) ------------------------------------------------------------------
     name = Unicode("", help="Name").tag(persist=True)
@@ -108,6 +112,8 @@ class Character(CharacterModel):
     gm_caprice_used = Bool(False, help="GM used a Caprice on this hero this scene (L209)").tag(persist=True)
     medicine_today = Bool(False, help="Healed by Medicine today (L439)").tag(persist=True)
     medicine_given_today = Bool(False, help="Has healed someone with Medicine today (A28 'per medic' reading)").tag(persist=True)
+    treatment = Dict(help="Medicine in progress in combat (L441): {patient, turns_left, hp_lost, medic_will, "
+                          "interrupted, skill, characteristic}; empty when none").tag(persist=True)
     dangerous_wound_threshold = OptInt(None, allow_none=True, help="GM-entered (rule missing)").tag(persist=True)
     speed_drain = Int(0).tag(persist=True)
     will_drain = Int(0).tag(persist=True)
@@ -136,6 +142,7 @@ class Character(CharacterModel):
     charm_mod = Int(0).tag(derived=True)
     hp_max = OptInt(None, allow_none=True, help="CON x size multiplier (L313)").tag(derived=True)
     speed = OptInt(None, allow_none=True, help="max(1,(DEX+CON)//4) + SBP, x2 quadruped, x3 flying (L316-319)").tag(derived=True)
+    speed_stealthy = OptInt(None, allow_none=True, help="Speed while moving stealthily: Speed // 2 (L403)").tag(derived=True)
     will = Int(1, help="max(1,(INT+WIS)//4) (L321)").tag(derived=True)
     reaction = Int(1, help="max(1,(DEX+WIS)//4) (L323)").tag(derived=True)
     effective = Dict(help="Effective characteristic scores after bonuses and drain").tag(derived=True)
@@ -166,6 +173,24 @@ class Character(CharacterModel):
         super().__init__(**values)
 
     # ---------------------------------------------------------------------------------------------
+    @property
+    def rules(self) -> Mapping[str, Any]:
+        """The rules this character's derived values follow (the bound system's, else the defaults)."""
+        return self.RULES
+
+    @classmethod
+    def bound(cls, rules: Mapping[str, Any]) -> type:
+        """A subclass of this Character whose derived values follow ``rules`` (cached per rules)."""
+        key = repr(sorted((k, repr(v)) for k, v in rules.items()))
+        cache = Character.__dict__.get("_bound_cache")
+        if cache is None:
+            cache = {}
+            Character._bound_cache = cache
+        if (cls, key) not in cache:
+            cache[(cls, key)] = type(cls.__name__, (cls,), {"RULES": dict(rules), "__module__": cls.__module__,
+                                                            "__qualname__": cls.__qualname__})
+        return cache[(cls, key)]
+
     def has_attribute(self, code: str) -> bool:
         return code in self.attribute_codes
 
@@ -184,12 +209,12 @@ class Character(CharacterModel):
         """Signed size bonus/penalty (§3.5): + for large; GM-entered where the table is missing."""
         if self.size_sbp is not None:
             return self.size_sbp
-        return SIZE_SBP.get(self.size)
+        return size_values(self.size, self.rules)[1]      # the campaign size table (X6), else the book's cells
 
     def hp_multiplier(self) -> int | None:
         if self.size_hp_mult is not None:
             return self.size_hp_mult
-        return SIZE_HP_MULT.get(self.size)
+        return size_values(self.size, self.rules)[0]
 
     def effective_score(self, char: str) -> int:
         return self.effective.get(char, getattr(self, char))
@@ -245,12 +270,14 @@ class Character(CharacterModel):
         if sbp is None:
             self.speed = None
         else:
-            s = max(1, max(1, (dex + con) // 4) + sbp)
+            # A7: the floor after SBP is a GM option (default 1; 0 lets a Tiny creature stand still)
+            s = max(rule(self.rules, "speed_min_after_sbp"), max(1, (dex + con) // 4) + sbp)
             if self.flying:
                 s *= 3
             elif self.quadruped:
                 s *= 2
             self.speed = max(0, s - self.speed_drain)
+        self.speed_stealthy = None if self.speed is None else self.speed // 2     # L403: halve, round down (L154)
         self.will = max(0, max(1, (intl + wis) // 4) - self.will_drain)          # L321, L325, A8
         self.reaction = max(0, max(1, (dex + wis) // 4) - self.reaction_drain)   # L323, L325, A8
 
@@ -277,7 +304,9 @@ class Character(CharacterModel):
             self.base_defense = 10 - sbp                                   # L341
             adb = self.armour_bonus + (3 if robot else 0)                  # L511
             self.defense = self.base_defense + mdex_eff + adb + self.shield_bonus + (mod(wis) if martial else 0)
-        if robot:
+        if robot and rule(self.rules, "robot_dur_base") == "sbp":
+            self.durability = max(0, (sbp or 0) + mcon) + self.durability_gm   # A26 "sbp" reading
+        elif robot:
             base = mult if mult is not None else 0                        # A26: size multiplier
             self.durability = max(0, base + mcon) + self.durability_gm
         else:
@@ -400,12 +429,32 @@ class Character(CharacterModel):
                 problems.append(Problem("bad_item", T(
                     f"custom skill {i + 1}: needs a new code, kind basic/expert and a value of 0 or more",
                     f"свой навык {i + 1}: нужен новый код, вид basic/expert и значение от 0"), field="custom_skills"))
+        problems += _check_treatment(values.get("treatment"))
         for name in ("expert_access",):
             bad = [s for s in values.get(name) or [] if s not in EXPERT_SKILLS]
             if bad:
                 problems.append(Problem("bad_item", T(f"not expert skills: {', '.join(bad)}",
                                                       f"это не Экспертные навыки: {', '.join(bad)}"), field=name))
         return problems
+
+
+TREATMENT_KEYS = {"patient": str, "turns_left": int, "hp_lost": int, "medic_will": int, "interrupted": bool,
+                  "skill": str, "characteristic": str}
+
+
+def _check_treatment(t) -> list[Problem]:
+    """A saved treatment in progress (L441) must have every key with the right type (or be empty)."""
+    if not t:
+        return []
+    bad = sorted(k for k, typ in TREATMENT_KEYS.items()
+                 if not isinstance(t.get(k), typ) or (typ is int and isinstance(t.get(k), bool))
+                 or (typ is int and t.get(k) < 0))
+    bad += sorted(set(t) - set(TREATMENT_KEYS))
+    if bad:
+        return [Problem("bad_treatment", T(f"treatment: bad or missing {', '.join(bad)}",
+                                           f"лечение: неверные или отсутствующие поля {', '.join(bad)}"),
+                        field="treatment")]
+    return []
 
 
 def _check_items(values, key, required=("name",), lists=()) -> list[Problem]:

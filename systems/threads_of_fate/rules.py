@@ -91,7 +91,8 @@ DEFAULT_RULES: dict[str, Any] = {
     "contest_keep_sbp": False,         # A9
     "refresh_mode": "meeting",         # L164-165 ("milestone")
     "xp_threads_mode": "start_3",      # A18 ("between_scenes_5", "xp_as_threads")
-    "thread_overflow": "lost",         # A22 ("kept" is not allowed by L164; only "lost")
+    "thread_overflow": "lost",         # A22: "lost" (the Caprice enters play, the excess Thread is lost) or
+                                       # "refused" (L164 "no more than 5 at one moment": a gain past 5 is refused)
     "trouble_allow_adv": False,        # A11
     "catastrophe_controllable": False,  # A12
     "min_success_damage": 1,           # A13
@@ -100,13 +101,70 @@ DEFAULT_RULES: dict[str, Any] = {
     "robot_dur_base": "hp_multiplier",  # A26 ("sbp")
     "robot_factor_clamp": 0,           # A24 (None: no clamp)
     "veteran_trouble_margin": False,   # A34
-    "resistance": "half",              # A39 ("flat:<n>" not modelled; see damage options)
+    "resistance": "half",              # A39: "half" (round down) or "flat" (minus resistance_flat)
+    "resistance_flat": 2,              # A39 "flat" reading: the GM's flat reduction per hit
+    "speed_min_after_sbp": 1,          # A7: Speed's floor after SBP (1; 0 lets a Tiny creature stand still)
+    "size_table": None,                # X6: campaign size table {size: {"hp_multiplier": n, "sbp": n}}
     "medicine_once_per": "patient",    # A28
     "medicine_interrupt": "cumulative",  # A29 ("single_hit")
     "dex_cap_scope": "all_checks",     # A31 ("defense_only")
     "trouble_band_names": None,        # A33: {"A": {"en","ru"}, ...} overrides
     "difficulty_ladder": None,         # A50: list of {"en","ru","dc"}; None = placeholder ladder
 }
+
+
+SIZE_TABLE_KEYS = ("hp_multiplier", "sbp")
+
+
+def check_rules(rules: Mapping[str, Any]) -> list[str]:
+    """Problems with GM-configured rule values (bilingual "en / ru" strings); empty when fine."""
+    out = []
+    choices = {"adv_order": ("cancel_then_cap", "cap_then_cancel"), "refresh_mode": ("meeting", "milestone"),
+               "xp_threads_mode": ("start_3", "between_scenes_5", "xp_as_threads"),
+               "thread_overflow": ("lost", "refused"), "initiative_mode": ("static", "rolled"),
+               "robot_dur_base": ("hp_multiplier", "sbp"), "resistance": ("half", "flat"),
+               "medicine_once_per": ("patient", "medic"), "medicine_interrupt": ("cumulative", "single_hit"),
+               "dex_cap_scope": ("all_checks", "defense_only")}
+    for name, allowed in choices.items():
+        if name in rules and rules[name] not in allowed:
+            out.append(f"{name} must be one of {', '.join(allowed)} (got {rules[name]!r}) / "
+                       f"{name}: допустимо {', '.join(allowed)} (указано {rules[name]!r})")
+    for name, lo in (("resistance_flat", 0), ("speed_min_after_sbp", 0)):
+        v = rules.get(name)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < lo):
+            out.append(f"{name} must be a whole number >= {lo} (got {v!r}) / "
+                       f"{name}: целое число не меньше {lo} (указано {v!r})")
+    table = rules.get("size_table")
+    if table is not None:
+        if not isinstance(table, Mapping):
+            out.append("size_table must map size codes to {hp_multiplier, sbp} / "
+                       "size_table: словарь «размер — {hp_multiplier, sbp}»")
+        else:
+            for size, row in table.items():
+                if size not in SIZES:
+                    out.append(f"size_table: unknown size {size!r} / size_table: неизвестный размер {size!r}")
+                    continue
+                if not isinstance(row, Mapping) or set(row) - set(SIZE_TABLE_KEYS):
+                    out.append(f"size_table[{size}]: only hp_multiplier and sbp / "
+                               f"size_table[{size}]: только hp_multiplier и sbp")
+                    continue
+                hm, sb = row.get("hp_multiplier"), row.get("sbp")
+                if hm is not None and (not isinstance(hm, int) or isinstance(hm, bool) or hm < 1):
+                    out.append(f"size_table[{size}]: the HP multiplier is a whole number >= 1 (got {hm!r}) / "
+                               f"size_table[{size}]: множитель ЕЗ — целое не меньше 1 (указано {hm!r})")
+                if sb is not None and (not isinstance(sb, int) or isinstance(sb, bool) or not -10 <= sb <= 10):
+                    out.append(f"size_table[{size}]: the size bonus is a whole number -10..10 (got {sb!r}) / "
+                               f"size_table[{size}]: БШР — целое от -10 до 10 (указано {sb!r})")
+    return out
+
+
+def size_values(size: str, rules: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
+    """(hp_multiplier, sbp) of a size class: the campaign table (GM-entered once per size, X6) over the
+    cells the fragment gives (§3.5)."""
+    row = ((rules or {}).get("size_table") or {}).get(size) or {}
+    hm = row.get("hp_multiplier")
+    sb = row.get("sbp")
+    return (hm if hm is not None else SIZE_HP_MULT.get(size), sb if sb is not None else SIZE_SBP.get(size))
 
 
 def mod(score: int) -> int:

@@ -34,17 +34,19 @@ _char_fields = []
 for _c in CHARACTERISTICS:
     lab = CHAR_LABELS[_c]
     _char_fields += [
-        Field(_c, lab, "input", min=1, max=20, extra={"column": "score", "row": _c},
+        Field(_c, lab, "input", min=1, max=20, extra={"column": "score", "row": _c, "column_label": T("Score", "Значение")},
               help=T("1 point = 1 score; 1-18 at creation, at most 20 later (L271-276)",
                      "1 очко = 1 единица; при создании 1-18, позже не выше 20")),
         Field(_c + "_mod", T(f"{lab['en']} modifier", f"Модификатор: {lab['ru']}"), "derived",
               help=T("floor((score - 10) / 2) (L295)", "(значение - 10) / 2, с округлением вниз"),
-              extra={"column": "mod", "row": _c, "signed": True, "check": _c}),
-        Field(_c + "_bonus", T("bonus", "бонус"), "input", extra={"column": "bonus", "row": _c},
+              extra={"column": "mod", "row": _c, "signed": True, "check": _c,
+                     "column_label": T("Modifier", "Модификатор")}),
+        Field(_c + "_bonus", T("bonus", "бонус"), "input", extra={"column": "bonus", "row": _c, "column_label": T("Bonus", "Бонус")},
               help=T("ordinary bonus; the score stays at most 20 (L274)", "обычный бонус; не выше 20")),
         Field(_c + "_implant", T("stimulant / implant", "стимулятор / имплантат"), "input", min=0,
-              extra={"column": "implant", "row": _c}, help=T("may exceed 20 (L274)", "может превышать 20")),
-        Field(_c + "_drain", T("drain", "потеря"), "input", min=0, extra={"column": "drain", "row": _c},
+              extra={"column": "implant", "row": _c,
+                     "column_label": T("Stimulant / implant", "Стимулятор / имплантат")}, help=T("may exceed 20 (L274)", "может превышать 20")),
+        Field(_c + "_drain", T("drain", "потеря"), "input", min=0, extra={"column": "drain", "row": _c, "column_label": T("Drain", "Потеря")},
               help=T("poison, disease; at 0 every check with it fails (L362-363)", "яд, болезнь; при 0 — провал всех проверок")),
     ]
 _chars = Section("characteristics", T("Characteristics", "Характеристики"), tuple(_char_fields) + (
@@ -63,6 +65,8 @@ _secondary = Section("secondary", T("Secondary", "Вторичные"), (
           help=T("max(1, (INT + WIS) / 4) (L321)", "max(1, (Ин + Мд) / 4)")),
     Field("reaction", T("Reaction", "Реакция"), "derived", extra={"check": "reaction"},
           help=T("max(1, (DEX + WIS) / 4); acting order (L323)", "max(1, (Лв + Мд) / 4); очерёдность")),
+    Field("speed_stealthy", T("Speed (stealthy)", "Скорость (скрытно)"), "derived",
+          help=T("moving stealthily halves Speed, rounded down (L403)", "скрытное передвижение: Скорость вдвое меньше")),
     Field("speed_drain", T("Speed lost", "Потеря Скорости"), "input", min=0),
     Field("will_drain", T("Will lost", "Потеря Воли"), "input", min=0),
     Field("reaction_drain", T("Reaction lost", "Потеря Реакции"), "input", min=0),
@@ -79,6 +83,10 @@ _health = Section("health", T("Health", "Здоровье"), (
           help=T("Medicine heals a patient once a day (L439)", "Медицина лечит раз в день")),
     Field("medicine_given_today", T("Healed someone today", "Лечил сегодня"), "flag",
           help=T("used when the GM limits Medicine per medic (A28)", "если мастер ограничивает Медицину по лекарю")),
+    Field("treatment", T("Treatment in progress", "Идёт лечение"), "derived",
+          help=T("Medicine in combat takes max(1, 10 - skill - modifier) turns; losing HP >= Will interrupts it (L441)",
+                 "Медицина в бою: max(1, 10 - Навык - модификатор) очередей; потеря ЕЗ >= Воли прерывает (L441)"),
+          extra={"method": "treatment_status", "persisted": True}),
 ), layout="resources")
 
 _weapon_items = (
