@@ -181,6 +181,26 @@ class LifeAndDeathSystem(GameSystem):
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
         return combat.apply_healing(character, amount, rules=self.rules, **options)
 
+    def healing_options(self, character) -> list[OptionSpec]:
+        return combat.healing_options(character, self.rules)
+
+    def on_turn(self, character, when: str, *, rng=None, conditions=()) -> DamageOutcome | None:
+        return combat.on_turn(character, when, rng=rng, conditions=conditions, rules=self.rules)
+
+    def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
+        return combat.condition_changed(character, condition_id, active, data, rules=self.rules)
+
+    def initiative_options(self) -> list[OptionSpec]:
+        """Options ``roll_initiative`` accepts: ``epic={combatant_id: n}`` (L351)."""
+        return combat.initiative_options()
+
+    def add_wound(self, character, kind: str, zone: str | None = None, note: str = "") -> dict:
+        """Record a Wounds entry (A-36: recorded only; a lethal kind means dead)."""
+        return combat.add_wound(character, kind, zone, note)
+
+    def remove_wound(self, character, index: int) -> dict:
+        return combat.remove_wound(character, index)
+
     def resolve_attack(self, att, dfn, weapon_damage: int, armour: int = 0, **kw):
         return combat.resolve_attack(att, dfn, weapon_damage, armour, rules=self.rules, **kw)
 

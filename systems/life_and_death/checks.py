@@ -42,11 +42,11 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
             attackers: int = 1, joint: bool = False) -> PoolSpec:
     """Pool and success penalty for ``check_id`` (§5.11 table). Raises ValueError on a bad id."""
     if not isinstance(check_id, str):
-        raise ValueError(f"check id must be a string, got {check_id!r}")
+        raise _err("bad_check", f"check id must be a string, got {check_id!r}", f"id проверки — строка, а не {check_id!r}")
     if not isinstance(dice_mod, int) or isinstance(dice_mod, bool):
-        raise ValueError("dice_mod must be a whole number")
+        raise _err("bad_option", "dice_mod must be a whole number", "dice_mod — целое число")
     if not isinstance(retry, int) or retry < 1:
-        raise ValueError("retry is the attempt number, 1 or more")
+        raise _err("bad_option", "retry is the attempt number, 1 or more", "retry — номер попытки, от 1")
     retry_dice = retry_penalty(retry, rules)
     notes = []
     helmet = HELMET_ALERTNESS_DICE.get(character.helmet, 0)
@@ -68,15 +68,18 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
     elif "+" in check_id:
         param, _, key = check_id.partition("+")
         if param not in PARAMS:
-            raise ValueError(f"unknown parameter {param!r} in check id {check_id!r}")
+            raise _err("bad_check", f"unknown parameter {param!r} in check id {check_id!r}", f"неизвестный параметр {param!r} в проверке {check_id!r}")
         if param not in SKILL_PARAMS:
-            raise ValueError(f"no skills hang off {param} (L20, L86): {check_id!r}")
+            raise _err("bad_check", f"no skills hang off {param} (L20, L86): {check_id!r}", f"у параметра {param} нет навыков (L20, L86): {check_id!r}")
         if not SKILL_KEY_RE.match(key):
-            raise ValueError(f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)")
+            raise _err("bad_check", f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)", f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)")
         d = skill_def(skill_id_of(key))
-        if d and d.get("param") and d["param"] != param:
-            raise ValueError(f"{skill_id_of(key)} is rolled with {d['param']}, not {param} "
-                             f"(use {d['param']}+{key})")
+        # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
+        # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
+        known = character.skill_param(key, rules) if d else None
+        if known and known != param:
+            raise _err("wrong_param", f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
+                       f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})")
         base = character.param(param)
         if param == "alertness" and helmet:
             base += helmet                                             # L159-L160 (Alertness-based skills)
@@ -99,14 +102,21 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
                 spec = PoolSpec(check_id, base, 1, label, "untrained",
                                 (T("untrained: -1 success", "нет навыка: -1 успех"),))
     else:
-        raise ValueError(f"unknown check id {check_id!r}: use a parameter, parameter+skill, "
-                         f"initiative, will or coordination")
+        raise _err("unknown_check", f"unknown check id {check_id!r}: use a parameter, parameter+skill, "
+                                    f"initiative, will or coordination",
+                   f"неизвестная проверка {check_id!r}: параметр, параметр+навык, initiative, will или coordination")
     pool = spec.pool + dice_mod - retry_dice
     if pool > MAX_POOL:
-        raise ValueError(f"a pool of {pool} dice is too large (at most {MAX_POOL})")
+        raise _err("pool_too_large", f"a pool of {pool} dice is too large (at most {MAX_POOL})",
+                   f"пул из {pool} кубиков слишком велик (не больше {MAX_POOL})")
     if retry_dice:
         notes.append(T(f"retry -{retry_dice} dice", f"повтор -{retry_dice} куб."))
     return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
+
+
+def _err(code: str, en: str, ru: str) -> RuleError:
+    """A bilingual refusal; RuleError is a ValueError, so callers catching ValueError still do."""
+    return RuleError(code, T(en, ru))
 
 
 def retry_penalty(attempt: int, rules: Mapping[str, Any]) -> int:
@@ -261,10 +271,12 @@ def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
     g_skills = T("Skills", "Навыки")
     keys = set(character.skills)
     for r in data.rows("skills"):
-        if r.get("param") and not r.get("branched"):
+        # built-in skills, also those whose parameter comes from a reading (A-56 unstated_skill_params);
+        # a skill needing a feature (Transformation: Shapeshifter, L84) only for characters who have it
+        if not r.get("branched") and (not r.get("requires_feature") or character.has_feature(r["requires_feature"])):
             keys.add(r["id"])
     for key in sorted(keys):
-        param = character.skill_param(key)
+        param = character.skill_param(key, rules)
         if not param:
             continue
         cid = f"{param}+{key}"
@@ -278,7 +290,7 @@ def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
                          notation=f"ld {character.initiative_pool}"))
     out.append(CheckSpec("will", T("Will", "Сила воли"), opts, g_other, notation=f"ld {character.will}"))
     for key in sorted(character.skills):
-        if character.skill_param(key) == "complexity" and character.skill_level(key) > 0:
+        if character.skill_param(key, rules) == "complexity" and character.skill_level(key) > 0:
             out.append(CheckSpec(f"cast:{key}", T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
                                  cast_option_specs(character), T("Energetics", "Энергетика"),
                                  notation=f"ld {character.complexity + character.skill_level(key)}-…",

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import (ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll,
-                                   RuleError, T)
+from tabletop_widgets.core import (ConditionSpec, DamageOutcome, Effect, InitiativeOrder, InitiativeRoll,
+                                   OptionSpec, RuleError, T)
 from tabletop_widgets.dice import Distribution
 
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
@@ -32,8 +32,8 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
     Ties [DEFAULT A-06]: higher pool, then higher Dexterity, then a d10 roll-off (repeated until
     it separates; a final fallback on the id keeps the order total). Dice are rolled in the
     order of ``combatants``; roll-off dice only where needed, in order, after all pools."""
+    epic = _initiative_epic(combatants, epic, rules)     # checked before any die is rolled
     rng = rng if rng is not None else random.Random()
-    epic = epic or {}
     results: dict[str, PoolResult] = {}
     for cid, c in combatants.items():
         fs = list(faces[cid]) if faces and cid in faces else roll_faces(c.initiative_pool, rng)
@@ -95,16 +95,55 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
         else:
             why = T(f"{a} before {b}: still tied, ordered by id (GM may swap)",
                     f"{a} раньше {b}: ничья, порядок по имени (Мастер может поменять)")
-        tiebreaks.append(why)
+        tiebreaks.append({**why, "ids": [a, b]})      # the tracker shows names for these ids
     rolls = {}
     for cid in combatants:
         r = results[cid]
+        n_epic = int(epic.get(cid, 0))
+        extra = (f" (+{n_epic} epic)", f" (+{n_epic} эпик)") if n_epic else ("", "")
         rolls[cid] = InitiativeRoll(
             cid, (r.net,) + sort_key(cid)[1:],
-            T(f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}] = {r.net}",
-              f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}] = {r.net}"),
-            roll=r)
+            T(f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[0]} = {r.net}",
+              f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[1]} = {r.net}"),
+            roll=r,
+            # L351 [DEFAULT §6.3]: epic dice spent on the initiative roll leave the sheet; the
+            # tracker applies this through apply_effects.
+            effects=(Effect("epic_dice", -n_epic, T("epic dice spent on initiative", "эпик-дайсы на инициативу")),)
+            if n_epic else ())
     return InitiativeOrder(order=order, rolls=rolls, tiebreaks=tiebreaks)
+
+
+def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[str, Any]) -> dict[str, int]:
+    """``epic``: ``{combatant_id: n}`` epic dice each spends on initiative (L351). Refused as a
+    whole (RuleError, nothing rolled) on a bad count, an unknown id, too few dice or a quick game."""
+    if not epic:
+        return {}
+    if not isinstance(epic, Mapping):
+        raise RuleError("bad_epic", T("Initiative epic dice are given per combatant: {id: count}.",
+                                      "Эпик-дайсы на инициативу задаются по участникам: {id: число}."))
+    out = {}
+    for cid, n in epic.items():
+        if cid not in combatants:
+            raise RuleError("bad_epic", T(f"No combatant {cid!r} to spend epic dice.", f"Нет участника {cid!r} для эпик-дайсов."))
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise RuleError("bad_epic", T(f"Epic dice for {cid}: a whole number >= 0 (is {n!r}).",
+                                          f"Эпик-дайсы для {cid}: целое число >= 0 (сейчас {n!r})."))
+        c = combatants[cid]
+        if n and (rules.get("mode") == "quick" or getattr(c, "mode", "campaign") == "quick"):
+            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game (L347).",
+                                                    "В быстрой игре эпик-дайсы не используются (L347)."))
+        if n > getattr(c, "epic_dice", 0):
+            raise RuleError("not_enough_epic_dice", T(f"{cid} has only {c.epic_dice} epic dice.",
+                                                      f"У {cid} только {c.epic_dice} эпик-дайсов."))
+        out[cid] = n
+    return out
+
+
+def initiative_options() -> list[OptionSpec]:
+    """Options ``roll_initiative`` takes (the tracker passes them as given)."""
+    return [OptionSpec("epic", T("Epic dice on initiative, per combatant {id: n}", "Эпик-дайсы на инициативу {id: n}"),
+                       "text", {}, help=T("+1 success each, spent from the sheet (L351)",
+                                          "+1 успех каждый, списываются с листа (L351)"))]
 
 
 # -- start of combat and coordination (§6.2, L252-L254) ------------------------------------------------
@@ -419,12 +458,22 @@ def damage_distribution(att_pool: int, def_pool: int | None, weapon_damage: int,
 
 
 # -- applying damage and health states (§6.10-§6.12) -------------------------------------------------------
+LETHAL_WOUNDS = ("decapitated", "skull_pierced")
+POOL_LABELS = {"hp": T("HP", "HP"), "ep": T("EP (pattern)", "EP (узор)"), "sp": T("SP (soul)", "SP (душа)"),
+               "ip": T("IP (idea)", "IP (идея)")}
+
+
 def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
-    if any(w.get("kind") in ("decapitated", "skull_pierced") for w in c.wounds):
+    """dead (a lethal wound, L264/L268, or the GM's / tracker's ``status``), incapacitated
+    (``status``, or HP <= 0 by OPTION zero_hp_state, A-10), wounded, healthy."""
+    if any(w.get("kind") in LETHAL_WOUNDS for w in c.wounds) or getattr(c, "status", "") == "dead":
         return "dead"
+    if getattr(c, "status", "") == "incapacitated":
+        return "incapacitated"
     if c.hp is not None and c.hp <= 0:
         z = rules.get("zero_hp_state", "incapacitated")
-        return "healthy" if z == "none" else z
+        if z != "none":
+            return z
     return "healthy" if c.hp == c.hp_max else "wounded"
 
 
@@ -432,19 +481,42 @@ STATE_LABELS = {"healthy": T("healthy", "здоров"), "wounded": T("wounded",
                 "incapacitated": T("incapacitated", "недееспособен"), "dead": T("dead", "мёртв")}
 
 
+def _bad(code: str, en: str, ru: str) -> RuleError:
+    return RuleError(code, T(en, ru))
+
+
+def _amount(amount: Any, what: str) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        raise _bad("bad_amount", f"{what} must be a whole number >= 0 (is {amount!r}).",
+                   f"{'Урон' if what == 'Damage' else 'Лечение'} — целое число >= 0 (сейчас {amount!r}).")
+    return amount
+
+
+def _outcome(c, changes: dict, notes: list, rules: Mapping[str, Any], **details) -> DamageOutcome:
+    state = health_state(c, rules)
+    return DamageOutcome(changes=changes, notes=notes, defeated=state in ("dead", "incapacitated"),
+                         state=STATE_LABELS.get(state, T(state, state)), details={**details, "state": state})
+
+
 def apply_damage(c, amount: int, *, damage_type: str = "physical", zone: str = "torso",
                  transforming: bool = False, spell: bool = False, undead: bool = False, heads: int = 1,
                  rules: Mapping[str, Any] = DEFAULT_RULES, note: str = "") -> DamageOutcome:
-    """Reduce the pool matching the damage type (§3.4 [DEFAULT]); zone effects add Wounds."""
-    if not isinstance(amount, int) or amount < 0:
-        raise ValueError("damage must be a whole number >= 0")
+    """Reduce the pool matching the damage type (§3.4 [DEFAULT]); zone effects add Wounds.
+    Doubled while the target transforms (L119): the option, or the character's ``transforming``.
+    ``details["wound"]`` names a wound recorded here (the tracker need not add its condition)."""
+    _amount(amount, "Damage")
     pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     if damage_type not in pools:
-        raise ValueError(f"unknown damage type {damage_type!r}")
+        raise _bad("bad_damage_type", f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
+                   f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).")
     if zone not in ZONE_PENALTY:
-        raise ValueError(f"unknown zone {zone!r}")
+        raise _bad("bad_zone", f"Unknown hit zone {zone!r} (known: {', '.join(ZONE_PENALTY)}).",
+                   f"Неизвестная зона {zone!r} (известны: {', '.join(ZONE_PENALTY)}).")
+    if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
+        raise _bad("bad_heads", "Heads: a whole number >= 1.", "Голов: целое число >= 1.")
     pool = pools[damage_type]
-    dmg = amount * 2 if transforming else amount                 # L119
+    doubled = bool(transforming) or bool(getattr(c, "transforming", False))
+    dmg = amount * 2 if doubled else amount                       # L119
     changes: dict = {}
     notes: list = []
     old = getattr(c, pool)
@@ -459,27 +531,201 @@ def apply_damage(c, amount: int, *, damage_type: str = "physical", zone: str = "
             changes["wounds"] = (list(c.wounds), wounds)
             c.wounds = wounds
     changes[pool] = (old, getattr(c, pool))
-    if transforming:
+    if doubled:
         notes.append(T("doubled: target is transforming (L119)", "удвоено: цель в трансформации (L119)"))
     if eff is not None:
         notes.append(eff.label)
-    state = health_state(c, rules)
-    return DamageOutcome(changes=changes, notes=notes, defeated=state in ("dead", "incapacitated"),
-                         state=STATE_LABELS.get(state, T(state, state)),
-                         details={"pool": pool, "damage": dmg, "zone_effect": eff.kind if eff else None,
-                                  "state": state})
+    return _outcome(c, changes, notes, rules, pool=pool, damage=dmg, zone_effect=eff.kind if eff else None,
+                    wound=eff.kind if eff else None)
 
 
-def apply_healing(c, amount: int, *, pool: str = "hp", rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome:
-    if not isinstance(amount, int) or amount < 0:
-        raise ValueError("healing must be a whole number >= 0")
+def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionSpec]:
+    """What the tracker offers when healing: the pool (HP/EP/SP/IP, §3.4) or, equivalently, the
+    damage type being healed (mapped by OPTION damage_type_pools), and whether to lift a state
+    the GM set. The seed gives no recovery rules (A-10): amounts are the GM's."""
+    pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+    return [
+        OptionSpec("pool", T("Pool to restore", "Какой запас восстановить"), "choice", "hp",
+                   choices=tuple((k, POOL_LABELS[k]) for k in ("hp", "ep", "sp", "ip")),
+                   help=T("Physical → HP, pattern → EP, spiritual → SP, idea → IP (L128-L130, L328)",
+                          "Физический → HP, узорный → EP, духовный → SP, идейный → IP (L128-L130, L328)")),
+        OptionSpec("damage_type", T("Or: damage type healed", "Или: тип исцеляемого урона"), "choice", "",
+                   choices=(("", T("(use the pool)", "(по запасу)")),) + tuple(
+                       (k, T(k, {"physical": "физический", "pattern": "узорный", "spiritual": "духовный",
+                                 "idea": "идейный"}.get(k, k))) for k in pools)),
+        OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «недееспособен», поставленное Мастером"),
+                   "bool", False, gm_only=True),
+    ]
+
+
+def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", clear_status: bool = False,
+                  rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome:
+    """Restore a pool up to its max (no rules for recovery in the seed, A-10: the GM sets the
+    amount). ``damage_type`` picks the pool by OPTION damage_type_pools instead of ``pool``."""
+    _amount(amount, "Healing")
+    if damage_type:
+        pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+        if damage_type not in pools:
+            raise _bad("bad_damage_type", f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
+                       f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).")
+        pool = pools[damage_type]
     if pool not in ("hp", "ep", "sp", "ip"):
-        raise ValueError(f"unknown pool {pool!r}")
+        raise _bad("bad_pool", f"Unknown pool {pool!r} (hp, ep, sp, ip).", f"Неизвестный запас {pool!r} (hp, ep, sp, ip).")
     old = getattr(c, pool)
-    setattr(c, pool, min(getattr(c, pool + "_max"), old + amount))
-    state = health_state(c, rules)
-    return DamageOutcome(changes={pool: (old, getattr(c, pool))}, defeated=state in ("dead", "incapacitated"),
-                         state=STATE_LABELS.get(state), details={"state": state})
+    changes: dict = {}
+    notes: list = []
+    with c.hold_trait_notifications():
+        setattr(c, pool, min(getattr(c, pool + "_max"), old + amount))
+        if clear_status and getattr(c, "status", "") == "incapacitated":
+            c.status = ""
+            changes["status"] = ("incapacitated", "")
+            notes.append(T("no longer incapacitated (GM)", "больше не недееспособен (Мастер)"))
+    changes[pool] = (old, getattr(c, pool))
+    return _outcome(c, changes, notes, rules, pool=pool, healed=getattr(c, pool) - old)
+
+
+# -- ongoing effects and tracker conditions (§6.10, §6.12) ------------------------------------------------
+WOUND_CONDITIONS = {"limb_broken": "limb", "limb_severed": "limb", "tail_severed": "tail", "face_lost": "head_face",
+                    "skull_pierced_wound": "head_skull", "head_severed": "neck"}
+
+
+def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Sequence[Mapping[str, Any]] = (),
+            rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome | None:
+    """Per-turn effects at the start/end of the character's own turn.
+
+    * L119: a transformation lasts "until the character's next action": the start of its next
+      turn clears ``transforming`` (damage is no longer doubled).
+    * The seed has no bleeding, burning or regeneration rules (A-10). [DEFAULT] the GM records an
+      ongoing effect of a spell or style (L305 "unless the style says otherwise", L318
+      "accelerated regeneration") as the condition ``ongoing_damage`` (data ``amount``,
+      ``damage_type``, ``when``) or ``regeneration`` (data ``amount``, ``pool``, ``when``);
+      ``when`` defaults to ``"start"``. They apply here, in the order the tracker lists them.
+    Bad condition data -> RuleError, nothing applied."""
+    if when not in ("start", "end"):
+        raise _bad("bad_when", f"'when' is start or end (is {when!r}).", f"'when' — start или end (сейчас {when!r}).")
+    steps = []
+    for inst in conditions or ():
+        cid = inst.get("id") if isinstance(inst, Mapping) else None
+        if cid not in ("ongoing_damage", "regeneration"):
+            continue
+        # the catalogue's data are the defaults (amount 1, physical / HP, at the start)
+        d = {**dict(_CATALOGUE_DATA.get(cid, {})), **dict(inst.get("data") or {})}
+        at = d.get("when", "start")
+        if at not in ("start", "end"):
+            raise _bad("bad_when", f"{cid}: 'when' is start or end (is {at!r}).", f"{cid}: 'when' — start или end (сейчас {at!r}).")
+        amount = _amount(d.get("amount", 0), "Damage" if cid == "ongoing_damage" else "Healing")
+        if cid == "ongoing_damage":
+            dt = d.get("damage_type", "physical")
+            pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+            if dt not in pools:
+                raise _bad("bad_damage_type", f"{cid}: unknown damage type {dt!r}.", f"{cid}: неизвестный тип урона {dt!r}.")
+            if at == when and amount:
+                steps.append(("damage", amount, {"damage_type": dt}))
+        else:
+            pool = d.get("pool", "hp")
+            if pool not in ("hp", "ep", "sp", "ip"):
+                raise _bad("bad_pool", f"{cid}: unknown pool {pool!r}.", f"{cid}: неизвестный запас {pool!r}.")
+            if at == when and amount:
+                steps.append(("heal", amount, {"pool": pool}))
+    changes: dict = {}
+    notes: list = []
+    if when == "start" and getattr(c, "transforming", False):
+        c.transforming = False
+        changes["transforming"] = (True, False)
+        notes.append(T("transformation over: damage no longer doubled (L119)",
+                       "трансформация закончилась: урон больше не удваивается (L119)"))
+    for kind, amount, kw in steps:
+        if kind == "damage":
+            o = apply_damage(c, amount, rules=rules, **kw)
+            notes.append(T(f"ongoing damage {amount} ({kw['damage_type']})", f"продолжающийся урон {amount} ({kw['damage_type']})"))
+        else:
+            o = apply_healing(c, amount, rules=rules, **kw)
+            notes.append(T(f"regeneration +{amount} {kw['pool'].upper()}", f"регенерация +{amount} {kw['pool'].upper()}"))
+        for k, (a, b) in o.changes.items():
+            changes[k] = (changes[k][0] if k in changes else a, b)
+        notes.extend(n for n in o.notes if n not in notes)
+    if not changes:
+        return None
+    return _outcome(c, changes, notes, rules)
+
+
+def condition_changed(c, condition_id: str, active: bool, data: Mapping[str, Any] | None = None, *,
+                      rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome | None:
+    """Reflect a catalogue condition the tracker added (``active``) or removed on the character:
+
+    * ``transforming`` -> ``c.transforming`` (damage doubled, L119);
+    * ``dead`` / ``incapacitated`` -> ``c.status`` (defeated; removing lifts only that state —
+      a lethal wound keeps the character dead);
+    * a wound condition (``limb_broken``...) -> a Wounds entry ``{zone, kind, note}`` (data
+      ``note``; data ``record=False`` when ``apply_damage`` already recorded it); removing it
+      removes the latest entry of that kind;
+    * the others (held action, not participating, spells, ongoing effects) leave the sheet alone.
+    """
+    data = dict(data or {})
+    known = {s.id for s in CONDITIONS}
+    if condition_id not in known:
+        raise _bad("unknown_condition", f"Unknown condition {condition_id!r}.", f"Неизвестное состояние {condition_id!r}.")
+    changes: dict = {}
+    notes: list = []
+    if condition_id == "transforming":
+        if bool(c.transforming) != bool(active):
+            changes["transforming"] = (c.transforming, bool(active))
+            c.transforming = bool(active)
+    elif condition_id in ("dead", "incapacitated"):
+        old = c.status
+        if active and not (condition_id == "incapacitated" and old == "dead"):
+            new = condition_id
+        elif not active and old == condition_id:
+            new = ""
+        else:
+            new = old
+        if new != old:
+            c.status = new
+            changes["status"] = (old, new)
+    elif condition_id in WOUND_CONDITIONS:
+        note = data.get("note", "")
+        if not isinstance(note, str):
+            raise _bad("bad_note", "A wound note is text.", "Заметка о травме — текст.")
+        wounds = list(c.wounds)
+        if active and data.get("record", True):
+            wounds.append({"zone": WOUND_CONDITIONS[condition_id], "kind": condition_id, "note": note})
+            notes.append(T(f"wound recorded: {condition_id}", f"травма записана: {condition_id}"))
+        elif not active:
+            idx = next((i for i in range(len(wounds) - 1, -1, -1) if wounds[i].get("kind") == condition_id), None)
+            if idx is not None:
+                del wounds[idx]
+                notes.append(T(f"wound removed: {condition_id}", f"травма снята: {condition_id}"))
+        if wounds != list(c.wounds):
+            changes["wounds"] = (list(c.wounds), wounds)
+            c.wounds = wounds
+    if not changes:
+        return None
+    return _outcome(c, changes, notes, rules)
+
+
+def add_wound(c, kind: str, zone: str | None = None, note: str = "") -> dict:
+    """Record a wound (A-36: no mechanical effect; a lethal kind makes the character dead).
+    ``kind`` is a ``wound_kinds`` id or free text (then ``zone`` is needed). Returns the entry."""
+    from . import data as _data
+    row = _data.row("wound_kinds", kind) if isinstance(kind, str) else None
+    if not isinstance(kind, str) or not kind.strip():
+        raise _bad("bad_wound", "A wound needs a kind.", "У травмы должен быть вид.")
+    if zone is None:
+        zone = (row or {}).get("zone", "")
+    entry = {"zone": zone, "kind": kind.strip(), "note": note}
+    c.update(wounds=list(c.wounds) + [entry])          # all-or-nothing: ValidationError on a bad zone
+    return entry
+
+
+def remove_wound(c, index: int) -> dict:
+    """Remove the wound at ``index`` (0-based; a healed or mistaken entry). Returns it."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(c.wounds):
+        raise _bad("bad_wound_index", f"No wound #{index!r} (there are {len(c.wounds)}).",
+                   f"Нет травмы №{index!r} (всего {len(c.wounds)}).")
+    wounds = list(c.wounds)
+    gone = wounds.pop(index)
+    c.wounds = wounds
+    return gone
 
 
 def transformed_damage(amount: int, transforming: bool) -> int:
@@ -543,6 +789,16 @@ CONDITIONS = [
     ConditionSpec("failed_coordination", T("Failed coordination", "Провал слаженности"),
                   T("Does not attack in round 1 (L252).", "Не атакует в первом раунде (L252)."),
                   duration=1, unit="rounds", ticks_at="end"),
+    ConditionSpec("ongoing_damage", T("Ongoing damage", "Продолжающийся урон"),
+                  T("GM-set per-turn damage of a spell or style (data: amount, damage_type, when) [DEFAULT, A-10].",
+                    "Урон каждый ход от заклинания или стиля, задаёт Мастер (amount, damage_type, when) [по умолчанию, A-10]."),
+                  duration=None, unit="rounds", ticks_at="end", stacks=True,
+                  data={"amount": 1, "damage_type": "physical", "when": "start"}),
+    ConditionSpec("regeneration", T("Regeneration", "Регенерация"),
+                  T("GM-set per-turn healing, e.g. an accelerated-regeneration spell (L318) (data: amount, pool, when).",
+                    "Лечение каждый ход, например заклинание ускоренной регенерации (L318) (amount, pool, when)."),
+                  duration=None, unit="rounds", ticks_at="end", stacks=True,
+                  data={"amount": 1, "pool": "hp", "when": "start"}),
     ConditionSpec("spell_active", T("Spell active", "Действует заклинание"),
                   T("Lasts brightness rounds, or ends at once when it takes effect (L307).",
                     "Длится «яркость» раундов или кончается, как только подействует (L307)."),
@@ -622,3 +878,6 @@ def resolve_counterattack(att: PoolResult, counter: PoolResult, *, att_weapon: i
 def dodge_spell(cast_net: int, dodge_net: int) -> bool:
     """[DEFAULT A-21] dodging a visible spell: opposed, ties to the dodger; True = dodged."""
     return cast_net <= dodge_net
+
+
+_CATALOGUE_DATA = {s.id: s.data for s in CONDITIONS}

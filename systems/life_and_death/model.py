@@ -27,6 +27,8 @@ ITEM_CATEGORIES = ("weapon", "armour", "simple", "money", "potion", "amulet", "a
 RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
 FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
 COINS = ("fire", "agate", "emerald", "azure")
+STATUSES = ("", "incapacitated", "dead")                           # §6.12 (GM / tracker states)
+WOUND_ZONES = ("", "torso", "limb", "tail", "neck", "head_face", "head_skull")   # L258-L268; "" = unspecified
 
 
 def round_to_half(x: float) -> float:
@@ -106,12 +108,18 @@ class Character(CharacterModel):
     epic_dice = Int(0, help="0..|reputation| (L349)").tag(persist=True)
 
     # -- health (current values; None = full) -------------------------------------------------------
-    base_hp = Int(10, help="Race base HP (race table, absent from the seed; GM enters it)").tag(persist=True)
+    base_hp = Int(None, allow_none=True,
+                  help="Race base HP (race table, absent from the seed); None = the race row's, else the "
+                       "rules' default_base_hp").tag(persist=True)
     hp = Int(None, allow_none=True, help="Current HP").tag(persist=True)
     ep = Int(None, allow_none=True, help="Current EP (pattern health)").tag(persist=True)
     sp = Int(None, allow_none=True, help="Current SP (soul health)").tag(persist=True)
     ip = Int(None, allow_none=True, help="Current IP (idea health)").tag(persist=True)
-    wounds = List(help="[{zone, kind, note}] lasting injuries (L260-L268)").tag(persist=True)
+    wounds = List(help="[{zone, kind, note}] lasting injuries (L260-L268; no mechanical effect, A-36)").tag(persist=True)
+    status = Unicode("", help="State set by the GM / tracker on top of HP: '', 'incapacitated' or 'dead' "
+                              "(§6.12)").tag(persist=True)
+    transforming = Bool(False, help="Mid-transformation: all damage taken is doubled until the character's "
+                                    "next action (L119)").tag(persist=True)
 
     # -- inventory ----------------------------------------------------------------------------------
     inventory = List(help="[{name, category, rarity, cost, weight_kg, equipped, damage, protection, min_might}]").tag(persist=True)
@@ -142,6 +150,10 @@ class Character(CharacterModel):
     natural_armour = Int(0, help="Natural armour protection (L108)").tag(derived=True)
     max_forms = Int(0, help="1 + 2 x Transformation with Shapeshifter (L84, L109)").tag(derived=True)
     mutant = Bool(False, help="Has a bought mutation (L97)").tag(derived=True)
+    is_shapeshifter = Bool(False, help="Has the Shapeshifter feature: the forms sheet applies (L109-L111)").tag(derived=True)
+    uses_reputation = Bool(True, help="Campaign game: reputation and epic dice apply (L47, L347)").tag(derived=True)
+    hp_base = Int(10, help="Base HP in use: entered, else the race's, else the rules' default (A-02)").tag(derived=True)
+    wound_count = Int(0, help="Number of recorded wounds").tag(derived=True)
     parameter_layers = Dict(help="param -> {racial, age_mod, points, advances, base, feature_mod, final} (§3.0)").tag(derived=True)
     skill_budget = Dict(help="param -> {used, budget} skill points at creation (L82)").tag(derived=True)
     feature_points = Dict(help="{age, negative, available, cost} (L94-L104)").tag(derived=True)
@@ -180,14 +192,39 @@ class Character(CharacterModel):
                 return str(f["note"])
         return ""
 
-    def skill_param(self, key: str) -> str | None:
+    def skill_param(self, key: str, rules: Mapping[str, Any] | None = None) -> str | None:
         """The parameter a skill hangs off: skill data, then the sheet's custom_skills."""
         sid = skill_id_of(key)
         d = skill_def(sid)
         if d and d.get("param"):
             return d["param"]
         p = self.custom_skills.get(sid) or self.custom_skills.get(key)
-        return p if p in SKILL_PARAMS else None
+        if p in SKILL_PARAMS:
+            return p
+        # A-56 [DEFAULT]: a built-in skill whose parameter the seed does not state (Survival,
+        # Transformation) takes the rules' reading (OPTION unstated_skill_params; {} = none).
+        if d is not None:
+            p = ((rules if rules is not None else self.RULES).get("unstated_skill_params") or {}).get(sid)
+            return p if p in SKILL_PARAMS else None
+        return None
+
+    def effective_base_hp(self) -> int:
+        """Base HP in use (A-02): as entered; else the race row's ``base_hp``; else the rules'
+        ``default_base_hp`` (house default 10; None = no default -> 0 and a validation error)."""
+        if self.base_hp is not None:
+            return self.base_hp
+        r = data.row("races", self.race) if self.race else None
+        if r and isinstance(r.get("base_hp"), int):
+            return int(r["base_hp"])
+        d = self.RULES.get("default_base_hp", 10)
+        return int(d) if d is not None else 0
+
+    def base_hp_missing(self) -> bool:
+        """No base HP anywhere and the rules give no default (OPTION default_base_hp=None)."""
+        if self.base_hp is not None:
+            return False
+        r = data.row("races", self.race) if self.race else None
+        return not (r and isinstance(r.get("base_hp"), int)) and self.RULES.get("default_base_hp", 10) is None
 
     def feature_mod(self, p: str) -> int:
         """Sum of the features' modifiers to parameter ``p`` (L102-L103). A feature instance may
@@ -264,8 +301,10 @@ class Character(CharacterModel):
         self.sp_max = cx + lk                                              # L129
         self.ip_max = pw + lk                                              # L130
         # HP (A-02): race base HP + Might above the racial value.
+        base_hp = self.effective_base_hp()
+        self.hp_base = base_hp
         if rules.get("hp_formula") == "manual":
-            hp_max = self.base_hp
+            hp_max = base_hp
         else:
             might_used = mi if rules.get("hp_include_feature_might", True) else mi - self.feature_mod("might")
             if self.race_params and "might" in self.race_params:
@@ -273,7 +312,7 @@ class Character(CharacterModel):
             else:
                 ref = mi - self.feature_mod("might") - int(self.param_points.get("might", 0)) \
                     - int(self.param_advances.get("might", 0))
-            hp_max = self.base_hp + might_used - ref
+            hp_max = base_hp + might_used - ref
         self.hp_max = hp_max
         a = data.row("ages", self.age) if self.age else None
         self.base_damage = int(a["base_damage"]) if a else 0               # L57
@@ -294,6 +333,9 @@ class Character(CharacterModel):
             self.armour_level = body + nat
         self.max_forms = (1 + 2 * self.skill_level("transformation")) if self.has_feature("shapeshifter") else 0
         self.mutant = any(self._is_bought_mutation(f) for f in self.features)
+        self.is_shapeshifter = self.has_feature("shapeshifter")
+        self.uses_reputation = self.mode != "quick" and rules.get("mode", "campaign") != "quick"
+        self.wound_count = len(self.wounds)
         self.parameter_layers = {p: self.param_layers(p) for p in PARAMS}
         used = {p: 0 for p in SKILL_PARAMS}
         for key in self.skills:
@@ -377,8 +419,14 @@ class Character(CharacterModel):
                     or not _int_map(f.get("skill_caps", {}), None):
                 bad("features", f"Feature #{i + 1} must be {{id, level >= 0, origin, note, kind, param_mods}} (is {f!r}).",
                     f"Особенность №{i + 1} должна быть {{id, level >= 0, origin, note, kind, param_mods}} (сейчас {f!r}).")
-        for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0),
-                        ("base_hp", 0)):
+        v = values.get("base_hp")
+        if v is not None and (not _is_int(v) or v < 0):
+            bad("base_hp", f"base_hp must be a whole number >= 0 or empty (is {v!r}).",
+                f"base_hp — целое число >= 0 или пусто (сейчас {v!r}).")
+        if values.get("status") not in STATUSES:
+            bad("status", f"Status must be empty, incapacitated or dead (is {values.get('status')!r}).",
+                f"Состояние: пусто, «недееспособен» или «мёртв» (сейчас {values.get('status')!r}).")
+        for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:
                 bad(key, f"{key} must be a whole number >= {lo} (is {v!r}).",
@@ -432,6 +480,12 @@ class Character(CharacterModel):
                          for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")):
                     bad(key, f"{key} #{i + 1}: names and notes must be text.",
                         f"{key} №{i + 1}: названия и заметки — текст.")
+                elif key == "wounds" and (not isinstance(it.get("kind"), str) or not it.get("kind")
+                                          or it.get("zone", "") not in WOUND_ZONES):
+                    bad(key, f"Wound #{i + 1} needs a kind and a zone ({', '.join(z for z in WOUND_ZONES if z)}) "
+                             f"(is {dict(it)!r}).",
+                        f"Травме №{i + 1} нужны вид и зона ({', '.join(z for z in WOUND_ZONES if z)}) "
+                        f"(сейчас {dict(it)!r}).")
                 elif key == "forms":
                     nums = ("tier", "might", "dexterity", "alertness", "start_might", "start_dexterity", "start_alertness")
                     if any(n in it and (not _is_int(it[n]) or it[n] < 0) for n in nums):

@@ -46,4 +46,14 @@ DEFAULT_RULES: dict = {
     "transform_tier_includes_humanoid": False,       # A-34
     "luck_targeting": "lowest_roll",                 # A-40; or "gm"
     "gm_allows_guardians": False,                    # L117
+    # -- readings added when closing the gaps (not in the spec's §11.1 list; see README) --------------
+    # A-02 / §3.3: the seed gives no base HP and the race list is absent. A character whose base HP
+    # was never entered (``base_hp=None``) and whose race row has none uses this house default;
+    # None = no default: the GM must enter it (validate() reports E_BASE_HP_MISSING, hp_max counts 0).
+    "default_base_hp": 10,
+    # A-56: the seed states no parameter for Survival (L324) or Transformation (L84). L86 puts every
+    # non-energetics skill under Might, Dexterity or Alertness; [DEFAULT] Survival -> Alertness ("not
+    # get into trouble in unfamiliar surroundings", L17), Transformation -> Might (the body, L15, L55).
+    # Skill data and the sheet's custom_skills win; {} = not stated: the check id names the parameter.
+    "unstated_skill_params": {"survival": "alertness", "transformation": "might"},
 }

@@ -52,6 +52,13 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
     cap = 10 if rules.get("allow_params_above_5") else 5
     plab = PARAM_LABELS
 
+    # -- base HP: OPTION default_base_hp=None means the GM must enter it -----------------------
+    if c.base_hp is None and rules.get("default_base_hp", 10) is None:
+        r = data.row("races", c.race) if c.race else None
+        if not (r and isinstance(r.get("base_hp"), int)):
+            out.append(_p("E_BASE_HP_MISSING", "Enter the race's base HP (the seed gives none and there is no default).",
+                          "Укажите базовое HP расы (в книге его нет, значения по умолчанию нет).", "base_hp"))
+
     # -- parameters (L59, L102, L55) ---------------------------------------------------------------
     a = data.row("ages", c.age) if c.age else None
     for p in PARAMS:

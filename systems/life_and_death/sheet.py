@@ -5,6 +5,8 @@ from tabletop_widgets.core import Field, Section, Sheet, T
 
 from .model import PARAM_LABELS, PARAMS
 
+STATUS_CHOICES = (("", T("by HP", "по HP")), ("incapacitated", T("incapacitated", "недееспособен")),
+                  ("dead", T("dead", "мёртв")))
 AGE_CHOICES = (("child", T("Child (<13)", "Ребёнок (<13)")), ("adolescent", T("Adolescent (13-18)", "Подросток (13-18)")),
                ("young", T("Young (19-39)", "Юный (19-39)")), ("adult", T("Adult (40+)", "Взрослый (40+)")))
 RARITY_CHOICES = (("common", T("common", "обычный")), ("rare", T("rare ×2", "редкий ×2")), ("unique", T("unique ×3", "уникальный ×3")))
@@ -16,7 +18,7 @@ ORIGIN_CHOICES = tuple((k, T(en, ru)) for k, en, ru in (
     ("racial", "racial", "расовая"), ("bought", "bought", "куплена"), ("negative", "negative", "отрицательная"),
     ("levelup", "level-up", "за уровень"), ("surprise", "surprise", "сюрприз")))
 ZONE_CHOICES = tuple((k, T(en, ru)) for k, en, ru in (
-    ("limb", "leg / arm / wing", "нога / рука / крыло"), ("tail", "tail", "хвост"), ("neck", "neck", "шея"),
+    ("torso", "torso", "корпус"), ("limb", "leg / arm / wing", "нога / рука / крыло"), ("tail", "tail", "хвост"), ("neck", "neck", "шея"),
     ("head_face", "head: ear / eye / nose", "голова: ухо / глаз / нос"), ("head_skull", "head: skull", "голова: череп")))
 
 _PARAM_HELP = {
@@ -43,10 +45,10 @@ SHEET = Sheet((
         Field("xp_to_next", T("XP to next level", "Опыта до уровня"), "derived"),
         Field("reputation", T("Reputation", "Репутация"), "input",
               help=T("Never 0 unless Inconspicuous (L343); campaign only", "Не бывает 0 без «неприметности» (L343); только кампания"),
-              extra={"campaign_only": True}),
+              extra={"campaign_only": True, "visible_if": "uses_reputation"}),
         Field("epic_dice", T("Epic dice", "Эпик-дайсы"), "input", min=0,
               help=T("Max = |reputation|; +1 success each (L349, L351)", "Максимум = |репутация|; +1 успех каждый (L349, L351)"),
-              extra={"campaign_only": True}),
+              extra={"campaign_only": True, "visible_if": "uses_reputation"}),
         Field("faith", T("Choice of faith", "Выбор веры"), "choice", source="deities"),
         Field("affinity", T("Affinity", "Сродство"), "choice", source="sources",
               help=T("Only with Source affinity (L107)", "Только с «сродством с истоком» (L107)")),
@@ -74,11 +76,22 @@ SHEET = Sheet((
               help=T("Complexity + Luck (L129)", "Сложность + Удача (L129)")),
         Field("ip", T("IP (idea)", "IP (идея)"), "resource", min=0, max_trait="ip_max",
               help=T("Power + Luck (L130)", "Яркость + Удача (L130)")),
-        Field("base_hp", T("Race base HP", "Базовое HP расы"), "input", min=0),
-        Field("wounds", T("Wounds", "Травмы"), "list", item_fields=(
+        Field("base_hp", T("Race base HP", "Базовое HP расы"), "input", min=0,
+              help=T("Empty: the race's base HP, else the GM default (10 unless changed, A-02)",
+                     "Пусто: базовое HP расы, иначе значение Мастера (10, если не изменено, A-02)")),
+        Field("hp_base", T("Base HP in use", "Базовое HP в расчёте"), "derived"),
+        Field("status", T("State", "Состояние"), "choice", choices=STATUS_CHOICES,
+              help=T("Set by the GM or the tracker; HP ≤ 0 also incapacitates (§6.12)",
+                     "Ставит Мастер или трекер; HP ≤ 0 тоже делает недееспособным (§6.12)")),
+        Field("transforming", T("Transforming (damage ×2)", "Трансформация (урон ×2)"), "flag",
+              help=T("Until the character's next action (L119)", "До следующего действия персонажа (L119)")),
+        Field("wounds", T("Wounds", "Травмы"), "list", source="wound_kinds", item_fields=(
             Field("zone", T("Zone", "Зона"), "choice", choices=ZONE_CHOICES),
-            Field("kind", T("Injury", "Травма"), "text"),
-            Field("note", T("Note", "Заметка"), "text"))),
+            Field("kind", T("Injury", "Травма"), "choice", source="wound_kinds"),
+            Field("note", T("Note", "Заметка"), "text")),
+              help=T("Recorded only: the seed gives wounds no mechanical effect (A-36); remove a healed one",
+                     "Только запись: механики травм в книге нет (A-36); вылеченную удалите")),
+        Field("wound_count", T("Wounds recorded", "Травм записано"), "derived"),
     ), layout="resources"),
     Section("derived", T("Additional fields", "Дополнительные поля"), (
         Field("initiative_pool", T("Initiative pool", "Пул инициативы"), "derived",
@@ -146,10 +159,13 @@ SHEET = Sheet((
             Field("start_might", T("Start Might", "Нач. Сила"), "input", min=1),
             Field("start_dexterity", T("Start Dexterity", "Нач. Ловкость"), "input", min=1),
             Field("start_alertness", T("Start Alertness", "Нач. Восприятие"), "input", min=1))),
+        Field("is_shapeshifter", T("Shapeshifter", "Оборотень"), "derived",
+              help=T("Has the Shapeshifter feature: this section applies (L109-L111)",
+                     "Есть особенность «оборотень»: раздел применяется (L109-L111)")),
         Field("max_forms", T("Max forms", "Макс. ипостасей"), "derived",
               help=T("1 + 2 × Transformation (L84, L109); Σ tier ≤ 10, tier ≤ Luck (L113)",
                      "1 + 2 × трансформация (L84, L109); Σ уровней ≤ 10, уровень ≤ Удачи (L113)")),
-    ), layout="table", extra={"only_with_feature": "shapeshifter"}),
+    ), layout="table", extra={"visible_if": "is_shapeshifter"}),
     Section("companions", T("Pets and familiar", "Питомцы и фамильяр"), (
         Field("pets", T("Pets", "Питомцы"), "list", item_fields=(
             Field("creature", T("Creature", "Существо"), "choice", source="creatures"),

@@ -2,8 +2,11 @@
 
     ld <pool> [dc K] [-Ns|+Ns] [eN] [vs ld <pool> [-Ns|+Ns] [eN]] [dmg W [armour A]] [zone Z] [maxhp H]
 
-``<pool>`` is an integer expression (``4``, ``3+2-1``) or, when a character is bound, sheet keys
-(``dexterity+alertness``) or a check id (``dexterity+stealth``, which brings the untrained rule).
+``<pool>`` is an integer expression (``4``, ``3+2-1``) or, when a character is bound (``%sheet`` or
+the dice tray: ``variables[CHARACTER_KEY]``), sheet keys (``dexterity+alertness``, ``init``), a check
+id (``dexterity+stealth``, which brings the untrained rule and the helmet's Alertness dice) or a
+skill alone (``ld stealth`` = its parameter + the skill). Without a bound character those forms
+raise a DiceError saying a character must be bound.
 """
 from __future__ import annotations
 
@@ -15,7 +18,10 @@ from typing import Any, Mapping
 from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution, check_from, word_result
 
+from tabletop_widgets.dice.words import CHARACTER_KEY
+
 from .checks import breakdown, faces_dice, resolve
+from .model import SKILL_KEY_RE
 from .combat import ZONE_PENALTY, damage_distribution, resolve_attack
 from .dice import net_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
@@ -31,7 +37,8 @@ _TOKEN = re.compile(r"""
   | (?P<bad>.)
 """, re.VERBOSE)
 KEYWORDS = {"ld", "dc", "vs", "dmg", "armour", "armor", "zone", "maxhp"}
-SHEET_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck", "initiative", "will")
+SHEET_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck", "initiative", "init", "will")
+PARAM_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
 
 
 @dataclass
@@ -209,27 +216,46 @@ class _Parser:
                 break
         return s
 
+    def _check(self, check_id, pos):
+        try:
+            spec = resolve(self.character, check_id, self.rules)
+        except ValueError as e:
+            ru = e.text("ru") if hasattr(e, "text") else f"проверка {check_id!r} невозможна: {e}"
+            raise DiceError(str(e), pos, self.text, message_ru=ru) from None
+        return spec
+
     def sheet_value(self, name, pos, sign):
+        name_l = name.lower()
         if self.character is None:
-            raise DiceError(f"{name!r} needs a character bound to the roll", pos, self.text,
-                            message_ru=f"для {name!r} нужен привязанный персонаж")
+            raise DiceError(f"{name!r} reads a character sheet: bind a character first (%sheet <name> or the "
+                            f"dice tray), or give a number of dice", pos, self.text,
+                            message_ru=f"{name!r} берётся из листа персонажа: сначала привяжите персонажа "
+                                       f"(%sheet <имя> или лоток кубиков) или укажите число кубиков")
         c = self.character
         # a check id such as dexterity+stealth is written with '+' between tokens: handle pairs
         k2, v2, p2 = self.peek()
-        if name in ("might", "dexterity", "alertness", "complexity") and k2 == "op" and v2 == "+":
+        if name_l in PARAM_KEYS and k2 == "op" and v2 == "+":
             k3, v3, p3 = self.toks[self.i + 1] if self.i + 1 < len(self.toks) else (None, None, self.end)
-            if k3 == "name" and v3 not in SHEET_KEYS and v3 not in KEYWORDS:
+            if k3 == "name" and v3.lower() not in SHEET_KEYS and v3.lower() not in KEYWORDS:
                 self.i += 2
-                try:
-                    spec = resolve(c, f"{name}+{v3}", self.rules)
-                except ValueError as e:
-                    raise DiceError(str(e), p3, self.text) from None
+                spec = self._check(f"{name_l}+{v3.lower()}", p3)
                 return sign * spec.pool, spec.penalty
-        if name not in SHEET_KEYS:
-            raise DiceError(f"unknown sheet key {name!r}", pos, self.text, message_ru=f"неизвестный ключ {name!r}")
-        if name in ("initiative",):
-            return sign * c.initiative_pool, 0
-        return sign * getattr(c, name), 0
+        if name_l in ("initiative", "init"):
+            return sign * c.initiative_pool, 0          # Dex + Alert + 2 Speed - 1 closed helmet (L220, L159)
+        if name_l == "alertness":
+            return sign * self._check("alertness", pos).pool, 0      # helmet dice (L159-L160)
+        if name_l in SHEET_KEYS:
+            return sign * getattr(c, name_l), 0
+        # a skill alone: its parameter + the skill (untrained rule included)
+        key = name_l
+        param = c.skill_param(key) if SKILL_KEY_RE.match(key) else None
+        if param is None:
+            raise DiceError(f"unknown sheet key or skill {name!r} (a parameter, init, will, or a skill with a "
+                            f"known parameter; else write <parameter>+{name})", pos, self.text,
+                            message_ru=f"неизвестный ключ или навык {name!r} (параметр, init, will или навык с "
+                                       f"известным параметром; иначе пишите <параметр>+{name})")
+        spec = self._check(f"{param}+{key}", pos)
+        return sign * spec.pool, spec.penalty
 
     def parse(self) -> LdExpression:
         left = self.side()
@@ -275,19 +301,33 @@ class _Parser:
 
 
 def parse_ld(text: str, start: int = 0, end: int | None = None, *, character=None,
-             rules: Mapping[str, Any] = DEFAULT_RULES) -> LdExpression:
+             rules: Mapping[str, Any] | None = None) -> LdExpression:
     end = len(text) if end is None else end
+    if rules is None:     # a system built with_rules() gives its characters its rules (RULES)
+        rules = getattr(character, "RULES", None) or DEFAULT_RULES
     return _Parser(text, start, end, character, rules).parse()
+
+
+def parse_word(text: str, start: int, end: int, variables: Mapping[str, Any] | None = None) -> LdExpression:
+    """The %roll entry point: the bound character (``%sheet`` / the tray) comes in ``variables``."""
+    character = variables.get(CHARACTER_KEY) if variables else None
+    if character is not None and not hasattr(character, "skill_param"):
+        raise DiceError("the bound character is not a Life&Death character", start, text,
+                        message_ru="привязанный персонаж — не из Life&Death")
+    return parse_ld(text, start, end, character=character)
 
 
 LD_WORD = DiceWord(
     name="ld", system="life_and_death",
     pattern=re.compile(r"ld(?![A-Za-z0-9_])"),
-    parse=lambda text, start, end: parse_ld(text, start, end),
+    parse=parse_word,
     help=T("Life&Death d10 pool: ld <dice> [dc K] [-1s] [eN] [vs ld <dice>] [dmg W armour A zone Z maxhp H]; "
+           "<dice> is a number or, with a bound character, dexterity+stealth, stealth, init, will...; "
            "6+ succeeds, 10 is a crit, 1s with no success are a critical failure",
            "Пул d10 Life&Death: ld <кубики> [dc K] [-1s] [eN] [vs ld <кубики>] [dmg W armour A zone Z maxhp H]; "
+           "<кубики> — число или, с привязанным персонажем, dexterity+stealth, stealth, init, will...; "
            "успех на 6+, 10 — крит, единицы без успехов — критический провал"),
     examples=("ld 4", "ld 4 dc 2", "ld 3 -1s dc 1", "ld 6 e2 dc 3", "ld 5 vs ld 3",
-              "ld 6 vs ld 4 dmg 3 armour 2 zone limb maxhp 10"),
+              "ld 6 vs ld 4 dmg 3 armour 2 zone limb maxhp 10",
+              "ld dexterity+stealth dc 2", "ld stealth dc 2", "ld init", "ld will vs ld 3"),
 )
