@@ -461,7 +461,10 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables
 # contest: d20+8 vs d20+6
 # ------------------------------------------------------------------------------------------------
 _SIDE = r"[dDtTтТдД]20\s*(?:[+-]\s*\d{1,4}\s*)*(?:(?:adv|hin|dis|пр|пом)\d{0,2}\s*)*"
-CONTEST_PATTERN = re.compile(_SIDE + r"(?:vs|против)\s*[dDtTтТдД]20(?![0-9])", re.IGNORECASE)
+# As a %roll word the contest must start with this system's own t20: a plain ``d20+8 vs d20+6``
+# keeps the generic notation's meaning (a check, ties pass) whatever systems are installed.
+CONTEST_PATTERN = re.compile(r"[tTтТ]" + _SIDE[len("[dDtTтТдД]"):] + r"(?:vs|против)\s*[dDtTтТдД]20(?![0-9])",
+                             re.IGNORECASE)
 _D20 = re.compile(r"[dDtTтТдД]20(?![0-9])")
 
 

@@ -626,6 +626,8 @@ class LazyRollResult(RollResult):
             tree = evaluate(self._expr.root, ctx)
             if tree.value != self.total:  # pragma: no cover - guarded by a property test
                 raise AssertionError(f"fast path disagrees for {self.expression!r}")
+            if self.check is not None and self._expr.check_target is not None:
+                self.check.target_tree = evaluate(self._expr.check_target, ctx)
             self.__dict__["_tree"] = tree
         return tree
 

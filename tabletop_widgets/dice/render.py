@@ -131,6 +131,21 @@ def verdict_text(check, locale: str, with_margin: bool = True) -> str:
     return f"{word} ({w('short', locale)} {abs(check.margin)})"
 
 
+def _target_tree(r: RollResult):
+    """The check target's own tree when it rolled dice (``1d20+5 vs 1d20+3``), else None."""
+    if r.tree is None:  # builds a lazy result's trees, the target's included
+        return None
+    tt = getattr(r.check, "target_tree", None)
+    if tt is None or not any(True for _ in tt.dice()):
+        return None
+    return tt
+
+
+def _target_text(r: RollResult, locale: str) -> str:
+    tt = _target_tree(r)
+    return str(r.check.target) if tt is None else f"{node_text(tt, locale)} = {r.check.target}"
+
+
 def render_text(r: RollResult, locale: str = "en") -> str:
     if r.results:
         lines = [f"{i + 1}: {render_text(sub, locale)}" for i, sub in enumerate(r.results)]
@@ -149,7 +164,7 @@ def render_text(r: RollResult, locale: str = "en") -> str:
     else:
         s = f"{body} = {r.total}"
     if r.check is not None and r.show_total:
-        s += f" {OP_SYMBOL.get(r.check.op, r.check.op)} {r.check.target} → {verdict_text(r.check, locale)}"
+        s += f" {OP_SYMBOL.get(r.check.op, r.check.op)} {_target_text(r, locale)} → {verdict_text(r.check, locale)}"
     elif r.check is not None:
         s += f" → {verdict_text(r.check, locale, with_margin=False)}"
     if r.notes:
@@ -266,7 +281,10 @@ def render_html(r: RollResult, locale: str = "en", css: bool = True, live: bool 
     if r.check is not None:
         cls = "tt-pass" if r.check.passed else "tt-fail"
         shown = r.show_total
-        target = f' {html.escape(OP_SYMBOL.get(r.check.op, r.check.op))} {r.check.target}' if shown else ""
+        tt = _target_tree(r) if shown else None
+        shown_target = (f"{node_html(tt, locale)} = {r.check.target}" if tt is not None
+                        else str(r.check.target))
+        target = f' {html.escape(OP_SYMBOL.get(r.check.op, r.check.op))} {shown_target}' if shown else ""
         verdict = (f'{target} → <span class="{cls}">'
                    f'{html.escape(verdict_text(r.check, locale, with_margin=shown))}</span>')
     notes = "".join(f'<div class="tt-note">{html.escape(n.get(locale, n.get("en", "")))}</div>' for n in r.notes)

@@ -448,7 +448,7 @@ def test_contest_form_odds_and_roll():
     r = roll("t20+3 adv vs t20+5", rng=random.Random(1))
     assert r.tree.details["winner"] in ("a", "b", "tie") and len(r.tree.rolled) == 3
     with pytest.raises(DiceError):
-        roll("d20+8 vs d20+6 extra")
+        roll("t20+8 vs d20+6 extra")
 
 
 def test_contest_tie_changes_nothing():
@@ -456,7 +456,7 @@ def test_contest_tie_changes_nothing():
         def randint(self, a, b):
             return 10
 
-    r = roll("d20+6 vs d20+6", rng=Fixed())
+    r = roll("t20+6 vs t20+6", rng=Fixed())
     assert r.tree.details["winner"] == "tie" and not r.check.passed
     assert any("tie" in n["en"] for n in r.notes)
 
@@ -488,7 +488,7 @@ def test_reroll_needs_a_thread():
 
 @pytest.mark.parametrize("text,p", [
     ("dist d20+5 adv vs 15", Fraction(319, 400)), ("dist t20+5 vs 15", Fraction(11, 20)),
-    ("dist t20+5 adv3 hin1 vs 15", Fraction(7271, 8000)), ("dist d20+8 vs d20+6", Fraction(229, 400)),
+    ("dist t20+5 adv3 hin1 vs 15", Fraction(7271, 8000)), ("dist t20+8 vs t20+6", Fraction(229, 400)),
     ("dist attack 7 vs 18", Fraction(1, 2)),
 ])
 def test_dist_forms(text, p):
@@ -535,3 +535,14 @@ def test_matrix_columns_have_translated_labels():
         assert len(labels) == 1                                            # one header per column
         label = dict(next(iter(labels)))
         assert label["en"] and label["ru"] and label["en"] != label["ru"]
+
+
+def test_plain_d20_contest_keeps_the_generic_meaning():
+    """Installing this system must not change what generic notation means: ``d20+8 vs d20+6``
+    is the generic check (ties pass), not this system's contest (ties are no success)."""
+    from tabletop_widgets.dice import chance
+    r = roll("d20+8 vs d20+6", seed=1)
+    assert r.check is not None and r.check.op == ">="
+    assert chance("1d20+6", ">=", 0) == 1  # sanity
+    from tabletop_widgets.dice import distribution
+    assert distribution("d20+8 vs d20+6").p_pass == Fraction(247, 400)  # P(a + 2 >= b), brute force
