@@ -13,7 +13,7 @@ from tabletop_widgets.core.i18n import count
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
-from .rules import (AIM_BONUS, ATTRIBUTES, DEFAULT_DIFFICULTY, HELP_CAP, SKILLS, STANDARD_MODIFIER,
+from .rules import (AIM_BONUS, ATTRIBUTE_GROUPS, ATTRIBUTES, DEFAULT_DIFFICULTY, HELP_CAP, SKILLS, STANDARD_MODIFIER,
                     label, load_table)
 
 OPPOSITION_LABELS = {
@@ -142,11 +142,15 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         opts.append(_o("weapon", "Weapon", "Оружие", kind="choice", default="",
                        choices=[("", T("none", "нет"))] + [(w["name"], T(w["name"], w["name"]))
                                                            for w in character.weapons]))
+    auto = sheet_defaults(preset, character, {}, rules)
     opts += [
         _o("tool_bonus", "Tool / weapon / vehicle bonus", "Бонус инструмента / оружия / транспорта", min=0,
            help=T("+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic (L765)",
                   "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический (L765)")),
-        _o("advantage", "Advantage (+3)", "Преимущество (+3)", min=0, max=rules["max_advantages_per_check"]),
+        _o("advantage", "Advantage (+3)", "Преимущество (+3)", min=0, max=rules["max_advantages_per_check"],
+           default=auto["advantage"],
+           help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
+           if auto["advantage"] else None),
         _o("drama", "Spend Drama (+3)", "Потратить Драму (+3)", kind="bool", default=False),
         _o("aim", "Aimed / waited (+2)", "Ожидание (+2)", kind="bool", default=False),
         _o("help", "Helpers (+1 each, max +5)", "Помощники (+1 каждый, не больше +5)", min=0),
@@ -154,8 +158,16 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         _o("previous", "Previous successes bonus", "Бонус предыдущих успехов", min=0),
         _o("situation", "Situation (-3...+3)", "Ситуация (-3...+3)", min=-3, max=3),
         _o("bonus", "Other bonus", "Прочий бонус", min=0),
-        _o("problem", "Problem (-3)", "Проблема (-3)", kind="bool", default=False),
-        _o("conditions", "Relevant conditions (-3 each)", "Подходящие Состояния (-3 каждое)", min=0),
+        _o("problem", "Problem (-3)", "Проблема (-3)", kind="bool", default=auto["problem"],
+           help=T(f"active: {character.active_problem}", f"активная: {character.active_problem}")
+           if auto["problem"] else None),
+        _o("conditions", "Relevant conditions (-3 each)", "Подходящие Состояния (-3 каждое)", min=0,
+           default=auto["conditions"],
+           help=T("automatic: " + (", ".join(auto["condition_names"]) or "none"),
+                  "автоматически: " + (", ".join(auto["condition_names"]) or "нет"))),
+        _o("pending", "Use queued bonuses / penalties", "Учесть отложенные бонусы / штрафы", kind="bool",
+           default=True, help=T("queued: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "none"),
+                                "в очереди: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "нет"))),
         _o("opponent_drama", "Opponents spending Drama (-3 each)", "Соперники тратят Драму (-3 каждый)", min=0),
         _o("penalty", "Other penalty", "Прочий штраф", min=0),
         _o("pain", "Pain (-3, automatic while active)", "Боль (-3, автоматически)", kind="bool",
@@ -163,6 +175,106 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         _o("rule_of_10", "Rule of 10 dice", "Правило 10 дайсов", kind="bool", default=rules["rule_of_10"]),
     ]
     return opts
+
+
+# -----------------------------------------------------------------------------------------------
+# What the sheet brings to a check by itself (spec §10.1, §10.2, §7.10, §7.3)
+# -----------------------------------------------------------------------------------------------
+#: Which checks a catalogue condition penalises when its item names no ``category`` (spec §7.3):
+#: "all", an attribute group (physical / mental / social), a skill, attribute or check id.
+#: Situational ones ("near the phobia's source", "against the manipulator") are read as "all":
+#: a condition the tracker lists as active is taken to be relevant now; the tray can override.
+CONDITION_SCOPES = {
+    "depression": "all", "phobia": "all", "megalomania": "social", "fixation": "mental",
+    "paranoia": "social", "guilty_conscience": "social", "ptsd": "social",
+    "multiple_personalities": "mental", "memory_lapses": "mental", "hallucinations": "investigation",
+    "sickness": "physical",  # the Storyteller picks the category per instance (§11 #39)
+    "emotional_sway": "all", "hunger_thirst_fatigue": "physical",
+}
+#: Check kinds that never take sheet modifiers: the hazard or the roll-off rolls, not the character.
+_NO_SHEET = ("threat", "explosion", "rolloff")
+
+
+def attribute_group(attribute: str | None) -> str | None:
+    for group, names in ATTRIBUTE_GROUPS.items():
+        if attribute in names:
+            return group
+    return None
+
+
+def scope_fits(scope: str, preset: "Preset", attribute: str | None) -> bool:
+    """Does a modifier aimed at ``scope`` fit this check? "" / "all" fit every check; otherwise the
+    check id, its skill, its attribute, its attribute group, or "attack" for attacks."""
+    scope = (scope or "").strip().lower()
+    if scope in ("", "all"):
+        return True
+    names = {preset.id, preset.skill, attribute, attribute_group(attribute)}
+    if preset.attack:
+        names.add("attack")
+    return scope in names
+
+
+def _is_previous(item: Mapping[str, Any]) -> bool:
+    return str(item.get("source", "")).strip().lower().replace("_", " ").startswith("previous")
+
+
+def relevant_conditions(preset: "Preset", character, attribute: str | None, skip: int | None = None) -> list[str]:
+    """Names of the character's conditions that penalise this check (-3 each, L687, L775).
+    ``skip``: the index of a condition being shaken off (it does not hinder its own removal)."""
+    names = []
+    for i, cond in enumerate(character.conditions):
+        if cond.get("id") == "pain" or i == skip:
+            continue  # Pain follows damage (pain_active), never counted twice (L708)
+        scope = cond.get("category") or CONDITION_SCOPES.get(cond.get("id", ""), "all")
+        if scope_fits(scope, preset, attribute):
+            names.append(cond.get("name", cond.get("id", "?")))
+    return names
+
+
+def sheet_defaults(preset: "Preset", character, options: Mapping[str, Any],
+                   rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The defaults a check takes from the sheet: the active Problem (-3) and Advantage (+3)
+    (spec §10.1: "the active ones pre-fill the dice tray"), the relevant conditions (-3 each,
+    stacking, L687, L775) and the relevant queued bonuses/penalties (spec §7.10). Explicit options
+    override each of them (``pending=False`` skips the queue)."""
+    out: dict[str, Any] = {"advantage": 0, "problem": False, "conditions": 0, "condition_names": [],
+                           "pending": [], "notes": {}}
+    if preset.special in _NO_SHEET:
+        return out
+    attribute = options.get("attribute", preset.attribute)
+    # auto_sheet_modifiers off: §11 #43 read literally, Problem / Advantage / conditions count only
+    # when ticked in the tray (Pain has its own auto_pain).
+    auto_sheet = rules is not None and bool(rules.get("auto_sheet_modifiers", False))
+    names: list[str] = []
+    if auto_sheet:
+        if character.active_advantage and character.active_advantage in character.advantages:
+            out["advantage"] = 1
+            out["notes"]["active_advantage"] = character.active_advantage
+        if character.active_problem and character.active_problem in character.problems:
+            out["problem"] = True
+            out["notes"]["active_problem"] = character.active_problem
+        names = relevant_conditions(preset, character, attribute)
+    out["conditions"], out["condition_names"] = len(names), names
+    if names:
+        out["notes"]["conditions_applied"] = names
+    if options.get("pending", True):
+        # §11 #36: the previous-success carry-over only helps checks that need a single success
+        # (not attacks, damage, treatment or contests).
+        contest = preset.opposition == "contest" or options.get("opponent_pool") is not None
+        no_previous = bool(preset.attack) or contest or preset.id in ("treatment", "first_aid")
+        aim_given = bool(options.get("aim"))
+        for kind, items, sign in (("bonus", character.pending_bonus_dice, 1),
+                                  ("penalty", character.pending_penalties, -1)):
+            for i, item in enumerate(items):
+                if not scope_fits(item.get("applies_to", ""), preset, attribute):
+                    continue
+                if kind == "bonus" and _is_previous(item) and no_previous:
+                    continue
+                if kind == "bonus" and aim_given and str(item.get("source", "")).lower() == "aim":
+                    continue  # aim is at most +2 per check (§11 #33): the option already gives it
+                out["pending"].append({"kind": kind, "index": i, "source": item["source"],
+                                       "dice": sign * item["dice"], "applies_to": item.get("applies_to", "")})
+    return out
 
 
 # -----------------------------------------------------------------------------------------------
@@ -213,7 +325,7 @@ _KNOWN_OPTIONS = {"difficulty", "targets", "durability", "armour_piercing", "arm
                   "specialization", "weapon", "tool_bonus", "advantage", "drama", "aim", "help",
                   "preparation", "previous", "situation", "bonus", "problem", "conditions",
                   "opponent_drama", "penalty", "pain", "rule_of_10", "attribute", "dice",
-                  "armour_applies"}
+                  "armour_applies", "pending"}
 
 
 def _int_option(options, name, default=0, low=0):
@@ -292,8 +404,14 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     plan.add("tool", T("Tool / weapon", "Инструмент / оружие"), tool)
 
     # -- bonuses (L762-771) -----------------------------------------------------------------
-    adv = options.get("advantage", 0)
-    adv = int(adv) if isinstance(adv, bool) else _int_option(options, "advantage", 0)
+    auto = sheet_defaults(preset, character, options, rules)
+    overridden = {"advantage": "active_advantage", "problem": "active_problem", "conditions": "conditions_applied"}
+    used_defaults = {k: v for k, v in auto["notes"].items()
+                     if not any(opt in options and note == k for opt, note in overridden.items())}
+    if used_defaults:
+        plan.notes["sheet_defaults"] = used_defaults
+    adv = options.get("advantage", auto["advantage"])
+    adv = int(adv) if isinstance(adv, bool) else _int_option(options, "advantage", auto["advantage"])
     if adv > rules["max_advantages_per_check"]:
         raise RuleError("too_many_advantages", T(
             f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check (L123)",
@@ -314,9 +432,31 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     plan.add("bonus", T("Bonus", "Бонус"), _int_option(options, "bonus", 0))
 
     # -- penalties (L773-777) ---------------------------------------------------------------
-    if options.get("problem"):
+    if options.get("problem", auto["problem"]):
         plan.add("problem", T("Problem", "Проблема"), -STANDARD_MODIFIER)
-    plan.add("conditions", T("Conditions", "Состояния"), -STANDARD_MODIFIER * _int_option(options, "conditions", 0))
+    # Conditions: -3 each, stacking (L687, L775); by default the sheet's relevant ones (sheet_defaults).
+    plan.add("conditions", T("Conditions", "Состояния"),
+             -STANDARD_MODIFIER * _int_option(options, "conditions", auto["conditions"]))
+    # Queued bonuses / penalties (spec §7.10): each relevant one is its own term; roll_check consumes them.
+    # Aim is at most +2 per check (§11 #33) and help at most +5 (L767), queued or not.
+    caps = {"aim": (AIM_BONUS, AIM_BONUS if options.get("aim") else 0),
+            "help": (HELP_CAP, min(HELP_CAP, helpers))}
+    capped: dict[str, int] = {}
+    for item in auto["pending"]:
+        src = str(item["source"]).strip().lower()
+        if src in caps and item["dice"] > 0:
+            capped[src] = capped.get(src, 0) + item["dice"]
+            continue
+        plan.add(f"pending:{item['source']}", T(f"Queued: {item['source']}", f"Отложено: {item['source']}"),
+                 item["dice"])
+    for src, total in capped.items():
+        cap, already = caps[src]
+        value = max(0, min(cap - already, total))
+        if value < total:
+            plan.warnings.append(T(f"queued {src} capped at +{cap} per check", f"отложенное «{src}» ограничено +{cap}"))
+        plan.add(f"pending:{src}", T(f"Queued: {src}", f"Отложено: {src}"), value)
+    if auto["pending"]:
+        plan.notes["pending_used"] = auto["pending"]
     opp_drama = _int_option(options, "opponent_drama", 0)
     if rules["drama_limit"] == "per_check" and opp_drama + plan.drama_spent > 1:
         raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check (L742)",
@@ -487,5 +627,5 @@ def preset_spec(preset: Preset, character, rules: Mapping[str, Any]) -> CheckSpe
                      group=group, notation=notation, help=help_text)
 
 
-__all__ = ["Preset", "PoolPlan", "presets", "resolve_preset", "generic_id", "build_pool", "option_specs",
+__all__ = ["CONDITION_SCOPES", "relevant_conditions", "sheet_defaults", "scope_fits", "attribute_group", "Preset", "PoolPlan", "presets", "resolve_preset", "generic_id", "build_pool", "option_specs",
            "plan_distribution", "roll_plan", "roll_rolloff", "rolloff_distribution", "preset_spec"]

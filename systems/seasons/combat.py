@@ -33,6 +33,23 @@ ZERO_HEALTH = {
 }
 
 
+#: ``out_state`` labels (spec §6.5, §10.3): the 0-health outcomes of L722 and leaving the fight (L90, L93).
+OUT_STATE_LABELS = {
+    "": T("in play", "в игре"),
+    "out": T("out of the story (the Storyteller decides what it means)", "выбыл из сюжета (решает Рассказчик)"),
+    "dead": T("dead", "погиб"),
+    "incapacitated": T("bedridden by injuries", "прикован к постели ранами"),
+    "captured": T("captured", "в плену"),
+    "fled": T("fled", "сбежал"),
+    "surrendered": T("surrendered", "сдался"),
+}
+#: zero_health_outcome (§11 #26) -> out_state
+ZERO_HEALTH_STATE = {"storyteller_choice": "out", "death": "dead", "incapacitated": "incapacitated",
+                     "captured": "captured"}
+#: out_state values that come from 0 health (healing may end them) vs leaving the fight by choice.
+ZERO_HEALTH_STATES = ("out", "dead", "incapacitated", "captured")
+
+
 def health(c) -> tuple[int, int]:
     return c.health_remaining, c.health_max
 
@@ -46,7 +63,11 @@ def health_state_id(c) -> str:
 
 
 def health_state(c) -> dict[str, str]:
-    return dict(STATES[health_state_id(c)])
+    """The state the tracker shows: ``{"en", "ru", "id"}``; the out_state wins when set."""
+    if c.out_state:
+        return {**OUT_STATE_LABELS[c.out_state], "id": c.out_state}
+    sid = health_state_id(c)
+    return {**STATES[sid], "id": sid}
 
 
 def _snapshot(c, names: Sequence[str]) -> dict[str, Any]:
@@ -54,7 +75,7 @@ def _snapshot(c, names: Sequence[str]) -> dict[str, Any]:
 
 
 _TRACKED = ("damage", "pain_suppressed", "pain_failed_this_scene", "damaged_this_scene",
-            "first_aid_used_this_scene")
+            "first_aid_used_this_scene", "out_state")
 
 
 def _changes(before: Mapping[str, Any], c) -> dict[str, tuple[Any, Any]]:
@@ -64,17 +85,32 @@ def _changes(before: Mapping[str, Any], c) -> dict[str, tuple[Any, Any]]:
 def _outcome(c, before, notes, rules, **details) -> DamageOutcome:
     notes = list(notes)
     if c.is_out:
-        notes.append(ZERO_HEALTH[rules["zero_health_outcome"]])
-    return DamageOutcome(changes=_changes(before, c), notes=notes, defeated=c.is_out,
-                         state=health_state(c), details={"health": health(c), **details})
+        key = {v: k for k, v in ZERO_HEALTH_STATE.items()}.get(c.out_state, rules["zero_health_outcome"])
+        notes.append(ZERO_HEALTH[key])
+    return DamageOutcome(changes=_changes(before, c), notes=notes, defeated=bool(c.defeated),
+                         state=health_state(c), details={"health": health(c), "out_state": c.out_state,
+                                                         **details})
 
 
-def apply_damage(c, amount: int, rules: Mapping[str, Any]) -> DamageOutcome:
+def zero_health_state(rules: Mapping[str, Any], outcome: str = "") -> str:
+    """The out_state a character takes on reaching 0 health: ``outcome`` when the GM picks one for
+    this blow (out / dead / incapacitated / captured), else the rules option (§11 #26, L722)."""
+    if outcome:
+        if outcome not in ZERO_HEALTH_STATES:
+            raise RuleError("bad_outcome", T(
+                f"0-health outcome must be one of {list(ZERO_HEALTH_STATES)}, not {outcome!r}",
+                f"исход при 0 здоровья: одно из {list(ZERO_HEALTH_STATES)}, а не {outcome!r}"))
+        return outcome
+    return ZERO_HEALTH_STATE[rules["zero_health_outcome"]]
+
+
+def apply_damage(c, amount: int, rules: Mapping[str, Any], outcome: str = "") -> DamageOutcome:
     """Fill ``amount`` health levels (L93). Clamped at Health (§11 #27); new damage ends Pain
     suppression and allows a new attempt (L708, §11 #7); it opens first aid for this scene but
     never re-opens it after an attempt (L723-724, §11 #9)."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
         raise ValueError(f"damage must be a whole number >= 0, not {amount!r}")
+    state = zero_health_state(rules, outcome)  # refuses a bad outcome before anything changes
     before = _snapshot(c, _TRACKED)
     notes = []
     if amount == 0:
@@ -82,7 +118,10 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any]) -> DamageOutcome:
     new = min(c.health_max, c.damage + amount)
     if c.damage + amount > c.health_max:
         notes.append(T("damage beyond Health is lost (clamped)", "урон сверх здоровья не учитывается"))
-    c.update(damage=new, pain_suppressed=False, pain_failed_this_scene=False, damaged_this_scene=True)
+    values = dict(damage=new, pain_suppressed=False, pain_failed_this_scene=False, damaged_this_scene=True)
+    if new >= c.health_max and c.out_state not in ZERO_HEALTH_STATES:
+        values["out_state"] = state  # 0 health: out of the story, as the genre says (L93, L722)
+    c.update(**values)
     if c.in_pain and not before["damage"] * 2 >= c.health_max:
         notes.append(T("Pain: -3 to all checks (L708)", "Боль: -3 ко всем проверкам (L708)"))
     return _outcome(c, before, notes, rules, amount=amount)
@@ -93,16 +132,40 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any], source: str = "other
     damage drops below half (L708). ``source`` is only reported (rest / first_aid / treatment)."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
         raise ValueError(f"healing must be a whole number >= 0, not {amount!r}")
+    if amount and c.out_state == "dead":
+        raise RuleError("dead", T("the dead do not heal (clear the 'dead' state first if the Storyteller allows)",
+                                  "мёртвые не лечатся (сначала снимите «погиб», если Рассказчик позволит)"))
     before = _snapshot(c, _TRACKED)
-    c.update(damage=max(0, c.damage - amount))
+    values: dict[str, Any] = dict(damage=max(0, c.damage - amount))
     notes = []
+    if values["damage"] < c.health_max and c.out_state in ("out", "incapacitated"):
+        values["out_state"] = ""  # back above 0 health: back in play (a captive stays captured)
+        notes.append(T("back in play", "снова в игре"))
+    elif c.out_state == "captured" and values["damage"] < c.health_max:
+        notes.append(T("healed, but still captured until rescued (L722)",
+                       "вылечен, но в плену до спасения (L722)"))
+    c.update(**values)
     if before["damage"] * 2 >= c.health_max and not c.in_pain:
         notes.append(T("Pain ends", "Боль проходит"))
     return _outcome(c, before, notes, rules, amount=amount, source=source)
 
 
 def is_defeated(c) -> bool:
-    return bool(c.is_out)
+    """0 health, fled or surrendered (L90, L93, L722)."""
+    return bool(c.defeated)
+
+
+def set_out_state(c, state: str, rules: Mapping[str, Any]) -> DamageOutcome:
+    """Mark how the character left the fight (``fled``, ``surrendered``, or a 0-health outcome), or
+    ``""`` to bring them back (only possible with health left)."""
+    if state not in OUT_STATE_LABELS:
+        raise RuleError("bad_out_state", T(f"out state must be one of {sorted(OUT_STATE_LABELS)}, not {state!r}",
+                                           f"состояние выбывания: одно из {sorted(OUT_STATE_LABELS)}, а не {state!r}"))
+    if state == "" and c.is_out:
+        raise RuleError("still_out", T("no health left: heal first (L722)", "здоровья нет: сначала лечение (L722)"))
+    before = _snapshot(c, _TRACKED)
+    c.update(out_state=state)
+    return _outcome(c, before, [OUT_STATE_LABELS[state]], rules)
 
 
 # -----------------------------------------------------------------------------------------------
@@ -146,10 +209,11 @@ def roll_initiative(combatants: Mapping[str, Any], rng: random.Random | None = N
         if len(tied) > 1:
             notes: list = []
             group = _rolloff(tied, rng, keys, notes)
-            tiebreaks.append(T(f"initiative {v} tied ({', '.join(tied)}): " + "; ".join(n["en"] for n in notes)
-                               + f" → {', '.join(group)}",
-                               f"инициатива {v} равна ({', '.join(tied)}): " + "; ".join(n["ru"] for n in notes)
-                               + f" → {', '.join(group)}"))
+            tiebreaks.append({**T(f"initiative {v} tied ({', '.join(tied)}): " + "; ".join(n["en"] for n in notes)
+                                  + f" → {', '.join(group)}",
+                                  f"инициатива {v} равна ({', '.join(tied)}): " + "; ".join(n["ru"] for n in notes)
+                                  + f" → {', '.join(group)}"),
+                              "ids": list(group)})
             order += group
         else:
             order += tied
@@ -166,7 +230,9 @@ def initiative_for_round(previous: InitiativeOrder, combatants: Mapping[str, Any
     roll-offs for ties when the GM option ``reroll_ties_each_round`` is on."""
     if rules["reroll_ties_each_round"]:
         return roll_initiative(combatants, rng)
-    return previous
+    if list(previous.order) == list(combatants) or set(previous.order) == set(combatants):
+        return previous
+    return keep_order(previous, combatants)
 
 
 def insert_combatant(order: InitiativeOrder, combatants: Mapping[str, Any], new_id: str) -> InitiativeOrder:
@@ -183,7 +249,20 @@ def insert_combatant(order: InitiativeOrder, combatants: Mapping[str, Any], new_
     rolls = dict(order.rolls)
     rolls[new_id] = InitiativeRoll(new_id, (v,), T(f"initiative {v} (joined late)", f"инициатива {v} (присоединился)"))
     return InitiativeOrder(order=ids, rolls=rolls, tiebreaks=list(order.tiebreaks) + [
-        T(f"{new_id} joined at place {pos + 1}", f"{new_id} вступил на место {pos + 1}")])
+        {**T(f"{new_id} joined at place {pos + 1}", f"{new_id} вступил на место {pos + 1}"), "ids": [new_id]}])
+
+
+def keep_order(previous: InitiativeOrder, combatants: Mapping[str, Any]) -> InitiativeOrder:
+    """The previous order for the combatants still present, late joiners inserted by initiative
+    (spec §6.2, §10.3 item 1: "reuse each round; insert late joiners by initiative")."""
+    ids = [i for i in previous.order if i in combatants]
+    order = InitiativeOrder(order=ids, rolls={i: r for i, r in previous.rolls.items() if i in combatants},
+                            tiebreaks=[t for t in previous.tiebreaks
+                                       if all(i in combatants for i in t.get("ids", ()))])
+    for cid in combatants:
+        if cid not in ids:
+            order = insert_combatant(order, combatants, cid)
+    return order
 
 
 # -----------------------------------------------------------------------------------------------
@@ -303,6 +382,117 @@ def condition_catalogue() -> list[ConditionSpec]:
     return out
 
 
+#: Conditions the tracker may set that are not penalties on the sheet (spec §6.5, §6.9, §10.3).
+TRACKER_CONDITIONS = (
+    ConditionSpec("fled", T("Fled", "Сбежал"), T("out of the fight (L90)", "вне боя (L90)"),
+                  data={"out_state": "fled", "line": 90}),
+    ConditionSpec("surrendered", T("Surrendered", "Сдался"), T("out of the fight (L90, L93)", "вне боя (L90, L93)"),
+                  data={"out_state": "surrendered", "line": 93}),
+    ConditionSpec("exposed", T("Exposed to a threat (fire, acid, electricity)",
+                               "Под действием угрозы (огонь, кислота, ток)"),
+                  T("at the start of each own turn: threat dice - PD, successes = damage (L673, L679)",
+                    "в начале каждого своего хода: дайсы угрозы - ФЗ, успехи = урон (L673, L679)"),
+                  unit="until_removed", ticks_at="start",
+                  data={"dice": 6, "armour_applies": False, "line": 679,
+                        "help": T("data: dice (6 minor ... 10 deadly, more if supernatural), armour_applies",
+                                  "данные: dice (6 незначительная ... 10 смертельная), armour_applies")}),
+)
+
+
+def condition_spec(condition_id: str) -> ConditionSpec:
+    spec = next((s for s in (*condition_catalogue(), *TRACKER_CONDITIONS) if s.id == condition_id), None)
+    if spec is None:
+        raise RuleError("unknown_condition", T(f"no condition {condition_id!r}", f"нет Состояния {condition_id!r}"))
+    return spec
+
+
+_ENTRY_DATA = {"removal_difficulty": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+                                      "a whole number >= 0", "целое число >= 0"),
+               "category": (lambda v: isinstance(v, str), "text", "текст"),
+               "applies_to": (lambda v: isinstance(v, str), "text", "текст")}
+
+
+def condition_changed(c, condition_id: str, active: bool, rules: Mapping[str, Any], **data: Any) -> DamageOutcome | None:
+    """The tracker added (``active``) or removed a catalogue condition (spec §7.3, §10.3).
+
+    Sheet conditions (the -3 ones) are added to / removed from ``c.conditions`` — checks then
+    count them automatically (-3 each, stacking, L687, L775); ``data`` may carry
+    ``removal_difficulty``, ``category`` (physical / mental / social / all / a skill; sickness:
+    the Storyteller's pick, §11 #39) and ``applies_to``; other keys are the tracker's own and
+    ignored. "fled" / "surrendered" set ``out_state`` (defeated, L90, L93). Pain follows damage
+    by itself and "exposed" acts in ``on_turn``: neither changes the character here."""
+    spec = condition_spec(condition_id)
+    before = _snapshot(c, _TRACKED + ("conditions",))
+    if condition_id in ("fled", "surrendered"):
+        if active and c.out_state != condition_id and c.out_state not in ZERO_HEALTH_STATES:
+            c.update(out_state=condition_id)
+        elif not active and c.out_state == condition_id:
+            c.update(out_state="")
+        else:
+            return None
+        return _outcome(c, before, [spec.label if active else T(f"back in the fight", "снова в бою")], rules)
+    if condition_id in ("pain", "exposed"):
+        return None
+    if active:
+        bad = [f"{k}: {en}" for k, (test, en, ru) in _ENTRY_DATA.items() if k in data and not test(data[k])]
+        if bad:
+            raise RuleError("bad_condition_data", T("bad condition data: " + "; ".join(bad),
+                                                    "неверные данные Состояния: " + "; ".join(bad)))
+        entry = condition_entry(condition_id, removal_difficulty=data.get("removal_difficulty", 3),
+                                category=data.get("category", ""), applies_to=data.get("applies_to", ""))
+        c.update(conditions=[*c.conditions, entry])
+        note = T(f"{spec.label['en']}: -3 to {entry['applies_to']}", f"{spec.label['ru']}: -3")
+    else:
+        idx = [i for i, cond in enumerate(c.conditions) if cond.get("id") == condition_id]
+        if not idx:
+            return None
+        c.update(conditions=[cond for i, cond in enumerate(c.conditions) if i != idx[-1]])
+        note = T(f"{spec.label['en']} ends", f"{spec.label['ru']}: проходит")
+    return _outcome(c, before, [note], rules)
+
+
+def on_turn(system, c, when: str, rng: random.Random | None, conditions: Sequence[Mapping[str, Any]]) -> DamageOutcome | None:
+    """Ongoing effects at the start of the bearer's turn (spec §6.9, §7.4, §10.3 item 5): each
+    "exposed" condition rolls its threat dice - PD and the successes are damage (fire, acid,
+    electricity: every round while in the zone, L675, L679). At the end of the turn, queued help
+    that was not used lapses (L767: help is for this round's check). The -3 conditions have no
+    per-turn effect: they last until removed, their retry intervals are a day / an hour / a
+    minute (L690), i.e. dramatic time; the tracker's own duration counts them down if given."""
+    if when not in ("start", "end"):
+        raise ValueError(f"when must be 'start' or 'end', not {when!r}")
+    if when == "end":
+        # Help is for the helped character's check in round time (L767): queued help that this
+        # turn did not use lapses at its end (help given after the turn waits for the next one).
+        lapsed = [b for b in c.pending_bonus_dice if str(b.get("source", "")).strip().lower() == "help"]
+        if not lapsed:
+            return None
+        before = _snapshot(c, _TRACKED + ("pending_bonus_dice",))
+        c.update(pending_bonus_dice=[b for b in c.pending_bonus_dice if b not in lapsed])
+        return _outcome(c, before, [T(f"unused help lapses (+{sum(b['dice'] for b in lapsed)})",
+                                      f"неиспользованная помощь пропадает (+{sum(b['dice'] for b in lapsed)})")],
+                        system.rules, lapsed=lapsed)
+    exposures = [cond for cond in conditions if cond.get("id") == "exposed"]
+    if not exposures:
+        return None
+    rng = rng if rng is not None else random.Random()
+    before = _snapshot(c, _TRACKED)
+    notes, threats = [], []
+    for cond in exposures:
+        data = dict(cond.get("data") or {})
+        dice = data.get("dice", 6)
+        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
+            raise RuleError("bad_threat_dice", T(f"threat dice must be a whole number >= 0, not {dice!r}",
+                                                 f"дайсы угрозы: целое число >= 0, а не {dice!r}"))
+        result = system.threat(c, dice, rng=rng, armour_applies=bool(data.get("armour_applies", False)))
+        damage = result.details.get("damage", 0)
+        apply_damage(c, damage, system.rules)
+        threats.append({"dice": dice, "pool": result.details["pool"], "faces": result.details["faces"],
+                        "successes": result.total, "damage": damage, "trace": result.details["trace"]})
+        notes.append(T(f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
+                       f"угроза {dice} дайсов - ФЗ: {result.details['trace']} → урон {damage}"))
+    return _outcome(c, before, notes, system.rules, threats=threats)
+
+
 def condition_entry(condition_id: str, *, removal_difficulty: int = 3, category: str = "",
                     applies_to: str = "") -> dict[str, Any]:
     """The ``conditions`` list item for a catalogue condition."""
@@ -319,15 +509,17 @@ def condition_entry(condition_id: str, *, removal_difficulty: int = 3, category:
 
 def condition_penalty(c, category: str | None = None, *, include_pain: bool = True) -> int:
     """Total penalty of conditions that fit a check of ``category`` (physical/mental/social):
-    -3 each, stacking (L687, L775). Sickness counts for the category chosen for it (§11 #39);
-    other conditions count when their ``category`` matches or none is set. Pain counts for
-    every check while active (L708)."""
+    -3 each, stacking (L687, L775). A condition's scope is its ``category`` (sickness: the one
+    chosen for it, §11 #39) or the catalogue's default (``checks.CONDITION_SCOPES``; free-text
+    conditions: all checks). Pain counts for every check while active (L708). Checks count them
+    by themselves (``checks.sheet_defaults``), also by skill or check id."""
+    from .checks import CONDITION_SCOPES
     n = 0
     for cond in c.conditions:
         if cond.get("id") == "pain":
             continue
-        cat = cond.get("category")
-        if category is None or not cat or cat == category:
+        scope = cond.get("category") or CONDITION_SCOPES.get(cond.get("id", ""), "all")
+        if category is None or scope in ("all", category):
             n += 1
     if include_pain and c.pain_active:
         n += 1

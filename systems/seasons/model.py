@@ -67,6 +67,12 @@ ITEM_SHAPES: dict[str, _ItemShape] = {
 }
 
 
+#: ``out_state`` values: "" in play; the 0-health outcomes of L722 (§11 #26); leaving the fight (L90, L93).
+OUT_STATES = ("", "out", "dead", "incapacitated", "captured", "fled", "surrendered")
+#: States that take a character out of the fight even with health left (L90: flees / surrenders).
+OUT_STATES_DEFEATED = ("out", "dead", "incapacitated", "captured", "fled", "surrendered")
+
+
 class Character(CharacterModel):
     """A Seasons character (spec §3). Attributes accept any integer >= 1 and skills >= 0 with no
     upper bound (creatures and the epic cap exceed 5, spec §3 "Model vs validation"); the cap
@@ -81,6 +87,12 @@ class Character(CharacterModel):
     goal = Unicode("", help="The one active Goal (L112, L265)").tag(persist=True)
     problems = List(Unicode(), help="Problems: -3 when relevant (L114-118)").tag(persist=True)
     advantages = List(Unicode(), help="Advantages: +3 when relevant (L120-123)").tag(persist=True)
+    # The "active" markers of spec §10.1: which Problem / Advantage is relevant now (this scene or
+    # this check). Checks apply them by default (-3 / +3, L316, L390); the options still override.
+    # An empty string means none; a marker not in its list is ignored (warning, not an error, so
+    # removing the item from the list never fails).
+    active_problem = Unicode("", help="The Problem relevant now: -3 on checks by default (L316)").tag(persist=True)
+    active_advantage = Unicode("", help="The Advantage relevant now: +3 on checks by default (L390)").tag(persist=True)
     tier = Enum(TIERS, default_value="novice", help="Experience tier (L178-185)").tag(persist=True)
     storyteller_approved = Bool(False, help="Storyteller approved a tier above Novice / odd Size").tag(persist=True)
     is_player_character = Bool(True, help="NPCs have no Drama (L739)").tag(persist=True)
@@ -130,6 +142,9 @@ class Character(CharacterModel):
     treated_today = Bool(False, help="Treatment already rolled today (L725)").tag(persist=True)
     pending_bonus_dice = List(Dict(), help="Queued bonuses: aim, previous successes... (L766, L771)").tag(persist=True)
     pending_penalties = List(Dict(), help="Queued penalties: frightened... (L624)").tag(persist=True)
+    # How the character left the fight/story (spec §6.5, §10.3; L90, L93, L722): "" while in play.
+    out_state = Unicode("", help="'' in play; out / dead / incapacitated / captured (0 health, L722) "
+                                 "or fled / surrendered (L90, L93)").tag(persist=True)
 
     # -- gear (§3.8) ------------------------------------------------------------------------
     weapons = List(Dict(), help="[{name, attack_bonus, armour_piercing, skill, attribute}]").tag(persist=True)
@@ -150,6 +165,7 @@ class Character(CharacterModel):
     in_pain = _derived("2 x damage >= health_max (L708)", False, Bool)
     pain_active = _derived("Pain and not suppressed: -3 to all checks (L708)", False, Bool)
     armour_penalty = _derived("the highest worn armour penalty (L774)")
+    defeated = _derived("out of the fight: 0 health, fled or surrendered (L90, L93, L722)", False, Bool)
     attribute_points_budget = _derived("15 + 5 per tier step (L182-184)")
     skill_points_budget = _derived("25 + 10 per tier step (L182-184)")
     specialization_points_budget = _derived("10 + 6 per tier step (L182-184)")
@@ -174,6 +190,7 @@ class Character(CharacterModel):
         self.is_out = self.damage >= self.health_max
         self.in_pain = 2 * self.damage >= self.health_max and self.damage > 0
         self.pain_active = self.in_pain and not self.pain_suppressed
+        self.defeated = self.is_out or self.out_state in OUT_STATES_DEFEATED
         # Several armours do not stack: the best one worn counts (our reading; the book has one).
         worn = [a.get("penalty", 0) for a in self.armour if a.get("worn", True)]
         self.armour_penalty = max(worn, default=0)
@@ -183,7 +200,7 @@ class Character(CharacterModel):
         self.skill_points_spent = sum(getattr(self, n) for n in SKILLS)
         self.specialization_points_spent = sum(sp.get("rating", 0) for sp in self.specializations)
 
-    @validate(*ATTRIBUTES, *SKILLS, "size", "drama", "damage", *ITEM_SHAPES)
+    @validate(*ATTRIBUTES, *SKILLS, "size", "drama", "damage", "out_state", *ITEM_SHAPES)
     def _validate_assignment(self, proposal):
         """Direct assignment obeys the same hard limits as construction (and changes nothing)."""
         name, value = proposal["trait"].name, proposal["value"]
@@ -226,6 +243,22 @@ class Character(CharacterModel):
                     f"{name}: нужно целое число >= {low}, а не {v!r}"), field=name))
         for list_name, shape in ITEM_SHAPES.items():
             problems.extend(_check_items(list_name, values[list_name], shape))
+        for name, list_name, en, ru in (("active_problem", "problems", "Problem", "Проблема"),
+                                        ("active_advantage", "advantages", "Advantage", "Преимущество")):
+            v = values.get(name, "")
+            if not isinstance(v, str):
+                problems.append(Problem("bad_active", T(f"{name} must be text, not {v!r}",
+                                                        f"{name}: нужен текст, а не {v!r}"), field=name))
+            elif v and v not in values.get(list_name, ()):
+                problems.append(Problem("active_not_listed", T(
+                    f"the active {en} {v!r} is not in the list: it is ignored by checks",
+                    f"активная {ru} {v!r} не в списке: проверки её не учитывают"),
+                    field=name, severity="warning"))
+        v = values.get("out_state", "")
+        if v not in OUT_STATES:
+            problems.append(Problem("bad_out_state", T(
+                f"out_state must be one of {sorted(OUT_STATES)}, not {v!r}",
+                f"out_state: одно из {sorted(OUT_STATES)}, а не {v!r}"), field="out_state"))
         return problems
 
 

@@ -62,6 +62,10 @@ DEFAULT_RULES: dict[str, Any] = {
     "warn_mundane_over_5": True,             # L769, L774, L777 (§11 #34)
     "ambush_mode": "sneaker_rolls",          # L83 vs L525 (§11 #41)
     "auto_pain": True,                       # L708 (§11 #43)
+    # The active Problem / Advantage markers and the relevant conditions apply to checks by
+    # themselves (the lead's reading of spec §10.1 "the active ones pre-fill the dice tray");
+    # False: §11 #43 literally, they count only when ticked in the tray. The queue is always used.
+    "auto_sheet_modifiers": False,  # §11 #43: only Pain applies by itself; the rest when ticked
 }
 
 #: Allowed values of the string/int options (checked by the system constructor).

@@ -4,6 +4,9 @@ from __future__ import annotations
 from tabletop_widgets.core import Field, Section, Sheet, T
 
 from .rules import ATTRIBUTE_GROUPS, SKILLS, TIERS, label, load_table
+from .combat import OUT_STATE_LABELS
+
+OUT_STATE_CHOICES = tuple((k, v) for k, v in OUT_STATE_LABELS.items())
 
 _GROUP_LABELS = {"mental": T("Mental", "Умственные"), "social": T("Social", "Социальные"),
                  "physical": T("Physical", "Физические")}
@@ -50,6 +53,18 @@ SHEET = Sheet((
         Field("advantages", T("Advantages (+3)", "Преимущества (+3)"), "list", source="advantages",
               help=T("one relevant Advantage per check: +3 (L390)", "одно подходящее Преимущество на проверку: +3 (L390)"),
               extra={"badge": "+3", "item": "text", "free_text": True}),
+        Field("active_problem", T("Active Problem (-3)", "Активная Проблема (-3)"), "choice",
+              help=T("the Problem relevant now (this scene / this check): every check takes -3 unless the "
+                     "tray unticks it; empty = none (L316)",
+                     "Проблема, важная сейчас (сцена / проверка): -3 к каждой проверке, пока её не снимут "
+                     "в лотке; пусто = нет (L316)"),
+              extra={"choices_from": "problems", "allow_empty": True, "badge": "-3", "free_text": True}),
+        Field("active_advantage", T("Active Advantage (+3)", "Активное Преимущество (+3)"), "choice",
+              help=T("the Advantage relevant now: every check takes +3 unless the tray unticks it; "
+                     "empty = none (L390)",
+                     "Преимущество, важное сейчас: +3 к каждой проверке, пока его не снимут в лотке; "
+                     "пусто = нет (L390)"),
+              extra={"choices_from": "advantages", "allow_empty": True, "badge": "+3", "free_text": True}),
     ), layout="grid", columns=2),
     Section("attributes", T("Attributes", "Атрибуты"), tuple(_attr_fields), columns=3,
             extra={"rows": {g: list(n) for g, n in ATTRIBUTE_GROUPS.items()}}),
@@ -112,13 +127,23 @@ SHEET = Sheet((
               extra={"badge": "-3"}),
         Field("pain_suppressed", T("Pain suppressed", "Боль подавлена"), "flag"),
         Field("is_out", T("Out of the story", "Выбыл из сюжета"), "derived", extra={"badge": "OUT"}),
+        Field("out_state", T("Out of the fight as", "Выбыл как"), "choice", choices=OUT_STATE_CHOICES,
+              help=T("set at 0 health by the GM option zero_health_outcome (L722), or fled / surrendered (L90, L93)",
+                     "ставится при 0 здоровья по опции zero_health_outcome (L722) или сбежал / сдался (L90, L93)")),
+        Field("defeated", T("Defeated", "Выведен из боя"), "derived",
+              help=T("0 health, fled or surrendered", "0 здоровья, сбежал или сдался"), extra={"badge": "OUT"}),
         Field("conditions", T("Conditions (-3 each)", "Состояния (-3 каждое)"), "list", source="conditions",
+              help=T("each -3 on the checks it affects, stacking, applied automatically (L687, L775); "
+                     "category: physical / mental / social / all / a skill",
+                     "каждое -3 на проверки, которые затрагивает, складываются, учитываются сами (L687, L775); "
+                     "категория: physical / mental / social / all / навык"),
               item_fields=(Field("name", T("Name", "Название"), "text"),
                            Field("kind", T("Kind", "Вид"), "choice",
                                  choices=(("physical", T("physical", "физическое")),
                                           ("mental", T("mental", "ментальное")),
                                           ("social", T("social", "социальное")))),
                            Field("applies_to", T("Applies to", "Действует на"), "text"),
+                           Field("category", T("Category", "Категория"), "text"),
                            Field("removal_difficulty", T("Removal difficulty", "Сложность снятия"), "input", min=0),
                            Field("retry_interval", T("Retry every", "Повтор через"), "text"),
                            Field("expires", T("Ends when", "Проходит"), "text"))),
@@ -157,12 +182,18 @@ SHEET = Sheet((
     ), layout="grid", columns=1),
     Section("pending", T("Pending modifiers", "Отложенные модификаторы"), (
         Field("pending_bonus_dice", T("Bonuses for the next check", "Бонусы к следующей проверке"), "list",
-              help=T("aim +2, previous successes, inspiration, preparation (L766-771)",
-                     "ожидание +2, предыдущие успехи, вдохновение, подготовка (L766-771)"),
+              help=T("aim +2, help +1, previous successes, inspiration, preparation (L766-771); used up by "
+                     "the next check they fit. Applies to: empty = any check, or a check id, skill, "
+                     "attribute, physical / mental / social, attack",
+                     "ожидание +2, помощь +1, предыдущие успехи, вдохновение, подготовка (L766-771); "
+                     "тратятся следующей подходящей проверкой. Для: пусто = любая, или id проверки, навык, "
+                     "атрибут, physical / mental / social, attack"),
               item_fields=(Field("source", T("Source", "Источник"), "text"),
                            Field("dice", T("Dice", "Дайсы"), "input"),
                            Field("applies_to", T("Applies to", "Для"), "text"))),
         Field("pending_penalties", T("Penalties for the next check", "Штрафы к следующей проверке"), "list",
+              help=T("frightened -3... (L624); used up by the next check they fit",
+                     "запуган -3... (L624); тратятся следующей подходящей проверкой"),
               item_fields=(Field("source", T("Source", "Источник"), "text"),
                            Field("dice", T("Dice", "Дайсы"), "input"),
                            Field("applies_to", T("Applies to", "Для"), "text"))),

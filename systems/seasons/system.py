@@ -9,7 +9,7 @@ from tabletop_widgets.core import (CheckResult, CheckSpec, DamageOutcome, Effect
                                    OptionSpec, Problem, RuleError, T)
 
 from . import combat, creation, drama
-from .checks import (build_pool, generic_id, plan_distribution, preset_spec, presets, resolve_preset,
+from .checks import (relevant_conditions, build_pool, generic_id, plan_distribution, preset_spec, presets, resolve_preset,
                      roll_plan, roll_rolloff, rolloff_distribution)
 from .model import Character
 from .rules import ATTRIBUTES, DEFAULT_RULES, RULE_CHOICES, SKILLS, load_table, table_names
@@ -57,12 +57,39 @@ class SeasonsSystem(GameSystem):
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
                    **options: Any) -> CheckResult:
+        """Roll a check. Besides the options, the sheet brings by itself (``checks.sheet_defaults``):
+        the active Problem (-3) and Advantage (+3), the relevant conditions (-3 each, stacking),
+        Pain (``auto_pain``) and the relevant queued bonuses/penalties, which this roll CONSUMES
+        (removed from the character, listed in ``details["pending_consumed"]``; ``pending=False``
+        keeps them; ``restore_pending`` puts them back). Explicit options override each default.
+        Threats, explosions and roll-offs take nothing from the sheet."""
         rng = rng if rng is not None else random.Random()
         preset = resolve_preset(check_id)
         if preset.special == "rolloff":
             return roll_rolloff(preset, rng)
         plan = build_pool(preset, character, self.rules, options)
-        return roll_plan(preset, plan, rng, options)
+        result = roll_plan(preset, plan, rng, options)
+        used = plan.notes.get("pending_used", [])
+        if used:
+            # The queue is consumed by the roll (spec §7.10 "consumed by the next relevant check");
+            # what was taken is reported so the log/undo can show it (``restore_pending``).
+            result.details["pending_consumed"] = self._consume_pending(character, used)
+        return result
+
+    def _consume_pending(self, character, used) -> list[dict[str, Any]]:
+        drop = {(u["kind"], u["index"]) for u in used}
+        taken = [dict(u) for u in used]
+        character.update(
+            pending_bonus_dice=[b for i, b in enumerate(character.pending_bonus_dice) if ("bonus", i) not in drop],
+            pending_penalties=[p for i, p in enumerate(character.pending_penalties) if ("penalty", i) not in drop])
+        for t in taken:
+            t.pop("index", None)
+        return taken
+
+    def restore_pending(self, character, consumed: Sequence[Mapping[str, Any]]) -> None:
+        """Put back what a roll consumed (``result.details["pending_consumed"]``), e.g. on undo."""
+        for item in consumed:
+            self.add_pending(character, item["source"], int(item["dice"]), item.get("applies_to", ""))
 
     def check_distribution(self, character, check_id: str, **options: Any):
         preset = resolve_preset(check_id)
@@ -87,7 +114,9 @@ class SeasonsSystem(GameSystem):
 
     # -- creation and advancement (spec §4, §7.5) -------------------------------------------------
     def validate(self, character, *, at_creation: bool = False) -> list[Problem]:
-        return creation.validate(character, self.rules, at_creation=at_creation)
+        out = creation.validate(character, self.rules, at_creation=at_creation)
+        values = {n: getattr(character, n) for n in character.persisted_traits()}
+        return out + [p for p in type(character).check_values(values) if p.code == "active_not_listed"]
 
     def can_finalize(self, character) -> bool:
         return creation.can_finalize(self.validate(character, at_creation=True), self.rules)
@@ -135,10 +164,14 @@ class SeasonsSystem(GameSystem):
     def health_state(self, character) -> dict[str, str]:
         return combat.health_state(character)
 
-    def conditions(self):
-        return combat.condition_catalogue()
-
-    def roll_initiative(self, combatants, *, rng=None, **options: Any):
+    def roll_initiative(self, combatants, *, rng=None, previous=None, **options: Any):
+        """Initiative (L727-731). ``previous`` (an InitiativeOrder): a new round or a late joiner —
+        the previous order is kept and newcomers are inserted by initiative (spec §6.2), unless
+        ``reroll_ties_each_round`` (§11 #22), which rolls everything again."""
+        if options:
+            raise ValueError(f"unknown initiative option(s) {sorted(options)}; known: ['previous']")
+        if previous is not None:
+            return combat.initiative_for_round(previous, combatants, self.rules, rng)
         return combat.roll_initiative(combatants, rng)
 
     def initiative_for_round(self, previous, combatants, *, rng=None):
@@ -151,22 +184,84 @@ class SeasonsSystem(GameSystem):
         return combat.RoundActions(self.rules)
 
     def damage_options(self, character) -> list[OptionSpec]:
+        rule_state = combat.ZERO_HEALTH_STATE[self.rules["zero_health_outcome"]]
         return [OptionSpec("quick_fight_mook", T("Rank-and-file (quick fight)", "Рядовой (проходной бой)"),
                            kind="bool", default=False,
                            help=T("mooks have no health track: any damage takes them out (L100)",
-                                  "у рядовых нет здоровья: любой урон выводит из боя (L100)"))]
+                                  "у рядовых нет здоровья: любой урон выводит из боя (L100)")),
+                OptionSpec("outcome", T("At 0 health", "При 0 здоровья"), kind="choice", default="",
+                           choices=(("", T(f"by the rules: {combat.OUT_STATE_LABELS[rule_state]['en']}",
+                                           f"по правилам: {combat.OUT_STATE_LABELS[rule_state]['ru']}")),
+                                    *((k, combat.OUT_STATE_LABELS[k]) for k in combat.ZERO_HEALTH_STATES)),
+                           help=T("what going out means this time: genre-dependent (L722, §11 #26)",
+                                  "что значит выбывание на этот раз: зависит от жанра (L722, §11 #26)"))]
 
-    def apply_damage(self, character, amount: int, *, quick_fight_mook: bool = False, **options: Any) -> DamageOutcome:
+    def apply_damage(self, character, amount: int, *, quick_fight_mook: bool = False, outcome: str = "",
+                     **options: Any) -> DamageOutcome:
         if options:
             raise ValueError(f"unknown damage option(s) {sorted(options)}")
         if quick_fight_mook and amount > 0:  # L100: one success takes a mook out
             amount = character.health_max - character.damage
-        return combat.apply_damage(character, amount, self.rules)
+        return combat.apply_damage(character, amount, self.rules, outcome)
+
+    HEALING_SOURCES = {
+        "other": T("other / Storyteller", "другое / Рассказчик"),
+        "rest": T("night's rest (+1 a night, L723)", "ночь отдыха (+1 за ночь, L723)"),
+        "first_aid": T("first aid (+1 once per scene, L723-724)", "первая помощь (+1 раз за сцену, L723-724)"),
+        "treatment": T("treatment (+1 per success, once a day, L725)", "лечение (+1 за успех, раз в день, L725)"),
+    }
+
+    def healing_options(self, character) -> list[OptionSpec]:
+        """What the tracker asks when healing: the source (first aid and treatment mark their
+        once-per-scene / once-per-day flags, spec §7.2). To roll them, use ``first_aid`` / ``treatment``."""
+        return [OptionSpec("source", T("Healing source", "Источник лечения"), kind="choice", default="other",
+                           choices=tuple(self.HEALING_SOURCES.items()),
+                           help=T("first aid only in the scene of the damage, once; treatment once a day",
+                                  "первая помощь — только в сцене урона, один раз; лечение — раз в день"))]
 
     def apply_healing(self, character, amount: int, *, source: str = "other", **options: Any) -> DamageOutcome:
         if options:
             raise ValueError(f"unknown healing option(s) {sorted(options)}")
-        return combat.apply_healing(character, amount, self.rules, source)
+        if source not in self.HEALING_SOURCES:
+            raise RuleError("bad_healing_source", T(
+                f"healing source must be one of {sorted(self.HEALING_SOURCES)}, not {source!r}",
+                f"источник лечения: одно из {sorted(self.HEALING_SOURCES)}, а не {source!r}"))
+        if source == "first_aid" and amount:
+            if not character.damaged_this_scene:
+                raise RuleError("no_fresh_damage", T("first aid only in the scene the damage was taken",
+                                                     "первая помощь — только в сцене получения урона"))
+            if character.first_aid_used_this_scene:
+                raise RuleError("first_aid_used", T("first aid already attempted this scene",
+                                                    "первая помощь в этой сцене уже оказывалась"))
+            if amount > 1:
+                raise RuleError("first_aid_one", T("first aid heals 1 level (L724)", "первая помощь лечит 1 уровень (L724)"))
+        if source == "treatment" and amount and character.treated_today:
+            raise RuleError("treated_today", T("treatment already rolled today", "лечение сегодня уже было"))
+        outcome = combat.apply_healing(character, amount, self.rules, source)
+        flags = {"first_aid": "first_aid_used_this_scene", "treatment": "treated_today"}
+        if source in flags and amount:
+            old = getattr(character, flags[source])
+            character.update(**{flags[source]: True})
+            if not old:
+                outcome.changes[flags[source]] = (old, True)
+        return outcome
+
+    # -- leaving the fight, per-turn effects, tracker conditions (spec §6.5, §6.9, §7.3, §10.3) ----
+    def leave_fight(self, character, how: str) -> DamageOutcome:
+        """``how``: "fled" / "surrendered" (L90, L93), a 0-health outcome, or "" to come back."""
+        return combat.set_out_state(character, how, self.rules)
+
+    def conditions(self):
+        """The -3 conditions of §7.3 (data/conditions.json), then the tracker's own: fled,
+        surrendered (out of the fight) and exposed (a threat each turn)."""
+        return [*combat.condition_catalogue(), *combat.TRACKER_CONDITIONS]
+
+    def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
+        return combat.condition_changed(character, condition_id, active, self.rules, **data)
+
+    def on_turn(self, character, when: str, *, rng: random.Random | None = None,
+                conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
+        return combat.on_turn(self, character, when, rng, conditions)
 
     def attack(self, attacker, target, kind: str = "melee", *, weapon: str | Mapping | None = None,
                rng: random.Random | None = None, targets_pd: Sequence[int] | None = None,
@@ -331,8 +426,15 @@ class SeasonsSystem(GameSystem):
     def shake_off_condition(self, character, index: int, *, rng: random.Random | None = None,
                             **options: Any) -> CheckResult:
         """Retry after the condition's interval (L690): success removes it."""
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(character.conditions):
+            raise RuleError("no_condition", T(f"no condition number {index!r}", f"нет Состояния номер {index!r}"))
         cond = character.conditions[index]
         options.setdefault("difficulty", cond.get("removal_difficulty", 3))
+        check_id = f"resist_{cond['kind']}_condition"
+        preset = resolve_preset(check_id)
+        # The condition being shaken off does not hinder its own removal; the others still do.
+        options.setdefault("conditions", len(relevant_conditions(
+            preset, character, options.get("attribute", preset.attribute), skip=index)))
         result = self.roll_check(character, f"resist_{cond['kind']}_condition", rng=rng, **options)
         if result.success:
             character.update(conditions=[c for k, c in enumerate(character.conditions) if k != index])

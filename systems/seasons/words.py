@@ -7,6 +7,8 @@ and ``rolloff A B C``.
     pool 6 contest 4            contest: more successes wins (L59)
     pool 14 --no-r10            the rule of 10 dice off (L55)
     pool 8 diff 3 [threat]
+    pool wits+investigation diff 3      a named check of the bound character (%sheet / the tray)
+    pool sneak+2[cloak] diff max(2,3)   a preset id, plus extra dice
     rolloff Ann Bob Cid         1d10 each, ties roll again (L730)
 """
 from __future__ import annotations
@@ -20,7 +22,11 @@ from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Die, check_from, word_result
 
 from .pool import contest_distribution, contest_winner, pool_distribution, roll_pool
-from .checks import pool_breakdown
+from tabletop_widgets.core import RuleError
+from tabletop_widgets.dice.words import CHARACTER_KEY
+
+from .checks import build_pool, pool_breakdown, resolve_preset
+from .rules import DEFAULT_RULES
 
 _WS = re.compile(r"\s*")
 _INT = re.compile(r"\d+")
@@ -201,7 +207,36 @@ class PoolExpression:
         return contest_distribution(self.pool, self.opponent, rule_of_10=self.rule_of_10, expression=self.text)
 
 
-def parse_pool(text: str, start: int, end: int, variables: Mapping[str, int] | None = None) -> PoolExpression:
+_CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(?:\+[A-Za-z_][A-Za-z_0-9]*)?")
+
+
+def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
+    """``pool wits+investigation ...`` / ``pool sneak ...``: the bound character's pool for a named
+    check (spec §5.13) before the difficulty, which the word's own ``diff`` gives. The sheet's
+    defaults apply (active Problem / Advantage, relevant conditions, Pain) except the queued
+    bonuses: a %roll line never consumes the queue (use the tray or ``SYSTEM.roll_check``)."""
+    name = m.group()
+    character = p.variables.get(CHARACTER_KEY) if p.variables is not None else None
+    if character is None:
+        raise p.error(f"the named check {name!r} needs a bound character (%sheet or the tray's character)",
+                      f"для именованной проверки {name!r} нужен привязанный персонаж (%sheet или персонаж лотка)")
+    try:
+        preset = resolve_preset(name)
+        if preset.special is not None:
+            raise ValueError(f"{name!r} is not a character's pool")
+        plan = build_pool(preset, character, DEFAULT_RULES, {"difficulty": 0, "pending": False})
+    except (ValueError, RuleError) as exc:
+        msg = getattr(exc, "message", None)
+        en = msg["en"] if isinstance(msg, Mapping) else str(exc)
+        ru = msg["ru"] if isinstance(msg, Mapping) else str(exc)
+        raise p.error(f"cannot build the pool of {name!r}: {en}", f"не удалось собрать запас {name!r}: {ru}") from None
+    p.pos = m.end()
+    for key, _lab, value in plan.terms:
+        terms.append((key, value))
+    return sum(v for _, _, v in plan.terms)
+
+
+def parse_pool(text: str, start: int, end: int, variables: Mapping[str, Any] | None = None) -> PoolExpression:
     """Parse ``text[start:end]``. ``variables`` (optional; the DiceWord contract does not pass it
     yet) resolves ``@name`` / ``@{Имя}`` sheet values, e.g. ``pool @dexterity+@larceny+2-1 diff 4``."""
     p = _Parser(text, start, end, variables)
@@ -213,7 +248,14 @@ def parse_pool(text: str, start: int, end: int, variables: Mapping[str, int] | N
     if p.pos >= p.end:
         raise p.error("expected the pool size after 'pool', e.g. 'pool 7'",
                       "после «pool» ожидался размер запаса, например «pool 7»")
-    base = p.sum(terms)
+    m = _CHECK_NAME.match(text, p.pos, end)
+    if m and not text.startswith("max(", p.pos):
+        base = _named_check(p, m, terms)
+        p.skip()
+        if p.pos < end and text[p.pos] in "+-" and not text.startswith("--", p.pos):
+            base += p.sum(terms)  # extra bonuses / penalties after the check: +2[knife]-1
+    else:
+        base = p.sum(terms)
     expr = PoolExpression(text=text[start:end].strip(), base=base, terms=terms)
     seen = set()
     while not p.at_end():
@@ -291,8 +333,10 @@ def parse_rolloff(text: str, start: int, end: int) -> RolloffExpression:
 
 POOL_WORD = DiceWord(
     name="pool", system="seasons", pattern=re.compile(r"pool\b"), parse=parse_pool,
-    help=T("Seasons d10 pool: pool N [diff D | diff max(a,b)] [contest M] [--no-r10]; successes on 6+",
-           "Запас d10 «Времён Года»: pool N [diff D | diff max(a,b)] [contest M] [--no-r10]; успех на 6+"),
+    help=T("Seasons d10 pool: pool N | pool <attribute>+<skill> (bound character) [diff D | diff max(a,b)] "
+           "[contest M] [--no-r10]; successes on 6+",
+           "Запас d10 «Времён Года»: pool N | pool <атрибут>+<навык> (привязанный персонаж) [diff D | diff max(a,b)] "
+           "[contest M] [--no-r10]; успех на 6+"),
     examples=("pool 7", "pool 3+2+2[lockpicks]-1 diff 4", "pool 5 diff max(2,3,1)", "pool 6 contest 4",
               "pool 14 --no-r10", "pool 8 diff 3 [threat]"))
 ROLLOFF_WORD = DiceWord(

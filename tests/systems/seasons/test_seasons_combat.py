@@ -154,7 +154,7 @@ def test_quick_fight_mook_option():
     mook = Character(stamina=2)
     out = SYSTEM.apply_damage(mook, 1, quick_fight_mook=True)
     assert out.defeated and mook.is_out
-    assert [o.name for o in SYSTEM.damage_options(mook)] == ["quick_fight_mook"]
+    assert [o.name for o in SYSTEM.damage_options(mook)] == ["quick_fight_mook", "outcome"]
 
 
 def test_pain_suppression_cycle():
@@ -236,7 +236,8 @@ def test_objects():
 # -- conditions --------------------------------------------------------------------------------
 def test_condition_catalogue():
     cat = SYSTEM.conditions()
-    assert len(cat) == 14 and all(isinstance(c, ConditionSpec) and c.stacks for c in cat)
+    assert len(cat) == 17 and all(isinstance(c, ConditionSpec) for c in cat)
+    assert all(c.stacks for c in cat[:14]) and [c.id for c in cat[14:]] == ["fled", "surrendered", "exposed"]
     by_id = {c.id: c for c in cat}
     assert by_id["pain"].data["removal_check"] == "stamina+athletics"
     assert by_id["phobia"].data["removal_check"] == "resolve+occult"
