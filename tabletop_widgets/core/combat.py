@@ -23,6 +23,24 @@ Turn pointer decisions (the bugs other trackers shipped, notes-landscape §3 ite
 * equal initiatives are ordered by the system's own tie-break chain, rolled once and recorded in
   the event (with the tie-break notes shown), never re-sorted by name or by the viewer.
 
+Ongoing effects (the system's hooks, each called once, live, on a scratch copy of the character;
+the outcome is recorded in the event as an ``"effects"`` entry and replay only sets the recorded
+values, so undo restores and replay never calls a hook again):
+
+* ``system.on_turn(character, "start"|"end", rng=..., conditions=[...])`` when a combatant's turn
+  starts or ends (next, delay, act now, the turn passing on after a removal; going back a turn
+  and ending the combat call none). Each turn boundary is hooked once: going back a turn and
+  forwards again, or delaying and then acting, does not call it a second time. The conditions given are those active when the boundary is reached
+  (before durations count down). A start effect that defeats the combatant is shown; the GM
+  passes the turn on. An end effect that defeats them takes them out of the turn search.
+* ``system.condition_changed(character, id, active, **data)`` when a catalogue condition is
+  added or removed, and when one runs out (or comes back by going back a turn).
+* ``InitiativeRoll.effects`` through ``system.apply_effects``, and ``InitiativeRoll.skip_rounds``
+  (the combatant is skipped in the first rounds it would have acted in).
+
+When an effect changes the system's verdict (``is_defeated``), the GM's defeated mark is cleared
+so the rules decide again.
+
 Condition durations are counted in turns of one combatant (the bearer, or the one given as
 ``ticks_on``): each combatant counts the turns it started and ended; an instance added when that
 count was ``b`` has ``duration - (count - b)`` left and is active while that is positive
@@ -35,6 +53,7 @@ import copy
 import dataclasses
 import json
 import random
+import re
 from typing import Any, Callable, Iterable, Mapping
 
 from .i18n import DEFAULT_LOCALE, T, tr
@@ -134,7 +153,8 @@ def _diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list
 
 @dataclasses.dataclass
 class Combatant:
-    """One combatant as the tracker shows it (a read-only view; change it through events)."""
+    """One combatant as the tracker shows it (a read-only view; change it through events).
+    ``skip_until``: the last round it sits out (``InitiativeRoll.skip_rounds``), or None."""
 
     id: str
     name: str
@@ -146,6 +166,7 @@ class Combatant:
     initiative: dict | None
     conditions: list[dict]
     health: tuple[int, int]
+    skip_until: int | None = None
 
 
 class Combat:
@@ -177,6 +198,7 @@ class Combat:
         self.tiebreaks: list[dict] = []
         self._c: dict[str, dict] = {}           # id -> combat-side data of a combatant
         self._turns: dict[str, list[int]] = {}  # id -> [turns started, turns ended]
+        self._hooked: dict[str, list[int]] = {}  # id -> highest [started, ended] counts hooked
         self._next_uid = 1
 
     # ---------------------------------------------------------------------------------------
@@ -209,7 +231,7 @@ class Combat:
         return {
             "round": self.round, "current": self.current, "order": list(self.order),
             "tiebreaks": _jcopy(self.tiebreaks), "next_uid": self._next_uid,
-            "turns": _jcopy(self._turns), "combatants": _jcopy(self._c),
+            "turns": _jcopy(self._turns), "hooked": _jcopy(self._hooked), "combatants": _jcopy(self._c),
             "characters": {cid: _persisted(self._objects[cid]) for cid in characters if cid in self._objects},
         }
 
@@ -220,6 +242,7 @@ class Combat:
         self.tiebreaks = _jcopy(snap["tiebreaks"])
         self._next_uid = snap["next_uid"]
         self._turns = _jcopy(snap["turns"])
+        self._hooked = _jcopy(snap.get("hooked", {}))
         self._c = _jcopy(snap["combatants"])
         for cid, values in snap["characters"].items():
             _set_traits(self._objects[cid], values)
@@ -264,8 +287,22 @@ class Combat:
             return bool(mark)
         return bool(self.system.is_defeated(self._objects[cid]))
 
-    def can_act(self, cid: str) -> bool:
-        return not self.is_defeated(cid) and not self._c[cid]["delayed"]
+    def can_act(self, cid: str, *, round: int | None = None) -> bool:
+        """Able to take a turn in ``round`` (default: the current one): not defeated, not
+        delaying, not sitting out that round (``InitiativeRoll.skip_rounds``)."""
+        return (not self.is_defeated(cid) and not self._c[cid]["delayed"]
+                and not self.skips(cid, self.round if round is None else round))
+
+    def skips(self, cid: str, round: int) -> bool:
+        """Whether ``cid`` sits out ``round`` (its initiative roll said so)."""
+        self._need(cid)
+        until = self._c[cid].get("skip_until")
+        return bool(until) and 1 <= round <= int(until)
+
+    def skip_until(self, cid: str) -> int | None:
+        """The last round ``cid`` sits out (None: none), as recorded by its initiative roll."""
+        self._need(cid)
+        return self._c[cid].get("skip_until") or None
 
     def conditions(self, cid: str, *, include_expired: bool = False) -> list[dict]:
         """Condition instances on ``cid`` with ``remaining`` (None: no countdown) and ``active``."""
@@ -285,7 +322,7 @@ class Combat:
         return Combatant(id=cid, name=d["name"], character=ch, hidden=d["hidden"], delayed=d["delayed"],
                          defeated=self.is_defeated(cid), defeated_override=d["defeated"],
                          initiative=copy.deepcopy(d["initiative"]), conditions=self.conditions(cid),
-                         health=tuple(self.system.health(ch)))
+                         health=tuple(self.system.health(ch)), skip_until=d.get("skip_until") or None)
 
     def combatants(self, *, audience: str = "gm") -> list[Combatant]:
         """Combatants in turn order; ``audience="player"`` leaves out the hidden ones."""
@@ -293,6 +330,155 @@ class Combat:
         if audience != "gm":
             out = [c for c in out if not c.hidden]
         return out
+
+    # ---------------------------------------------------------------------------------------
+    # What players may see (the shared table sends them this, never the full state)
+    # ---------------------------------------------------------------------------------------
+    def secret_ids(self) -> set[str]:
+        """Ids players must not learn about: hidden now, or hidden when they left the combat."""
+        flag: dict[str, bool] = {}
+        for e in self.events:
+            if e.get("type") == "add":
+                flag[e["id"]] = bool(e.get("hidden"))
+            elif e.get("type") == "set_hidden":
+                flag[e["id"]] = bool(e.get("value"))
+        for cid, data in self._c.items():
+            flag[cid] = bool(data["hidden"])
+        return {cid for cid, hidden in flag.items() if hidden}
+
+    def _secret_matcher(self, secret: set[str]) -> Callable[[Any], bool]:
+        """A test for text (or bilingual text) naming a secret combatant by id or name."""
+        names = {self._c[c]["name"] for c in secret if c in self._c}
+        for e in self.events:       # names they had when they left
+            if e.get("type") in ("add", "rename") and e.get("id") in secret:
+                names.add(e.get("name") or "")
+        words = sorted((w for w in {*secret, *names} if w), key=len, reverse=True)
+        if not words:
+            return lambda _text: False
+        pattern = re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in words) + r")(?![\w])")
+
+        def mentions(text: Any) -> bool:
+            if isinstance(text, Mapping):
+                return any(mentions(v) for k, v in text.items() if k not in ("pair", "ids"))
+            if isinstance(text, (list, tuple)):
+                return any(mentions(v) for v in text)
+            return bool(pattern.search(str(text)))
+        return mentions
+
+    @staticmethod
+    def tiebreak_ids(note: Mapping) -> list[str]:
+        """The combatant ids a tie-break note names (its ``"ids"`` or ``"pair"``), or []."""
+        ids = note.get("ids") if isinstance(note, Mapping) else None
+        if ids is None and isinstance(note, Mapping):
+            ids = note.get("pair")
+        return [str(i) for i in ids] if isinstance(ids, (list, tuple)) else []
+
+    def _public_tiebreaks(self, notes: Iterable[Mapping], secret: set[str], mentions) -> list:
+        out = []
+        for note in notes:
+            ids = self.tiebreak_ids(note)
+            if ids and secret & set(ids):
+                continue
+            if mentions(note):
+                continue
+            out.append(note)
+        return out
+
+    def events_for(self, audience: str = "gm") -> list[dict]:
+        """The log as ``audience`` may read it. ``"gm"``: every event. ``"player"``: events
+        about hidden combatants left out (as ``combatants(audience="player")`` does), hidden
+        ids taken out of initiative and act-now orders, hook outcomes about them dropped, and
+        roll texts or tie-break notes naming them removed. (Not replayable: it is for showing.)"""
+        if audience == "gm":
+            return _jcopy(self.events)
+        secret = self.secret_ids()
+        if not secret:
+            return _jcopy(self.events)
+        mentions = self._secret_matcher(secret)
+        out = []
+        for e in self.events:
+            if any(isinstance(e.get(k), str) and e.get(k) in secret for k in ("id", "to", "from", "current")):
+                continue
+            e = _jcopy(e)
+            if e.get("type") == "initiative":
+                e["ids"] = [c for c in e["ids"] if c not in secret]
+                e["order"] = [c for c in e["order"] if c not in secret]
+                e["rolls"] = {c: ({**r, "text": "?", "roll": None} if mentions(r) else r)
+                              for c, r in e["rolls"].items() if c not in secret}
+                e["tiebreaks"] = self._public_tiebreaks(e.get("tiebreaks", []), secret, mentions)
+                if "skip" in e:
+                    e["skip"] = {c: v for c, v in e["skip"].items() if c not in secret}
+            elif e.get("type") == "act_now":
+                e["order"] = [c for c in e["order"] if c not in secret]
+            elif e.get("type") == "add_condition" and e.get("ticks_on") in secret:
+                e["ticks_on"] = "hidden"
+            if "effects" in e:
+                e["effects"] = [x for x in e["effects"] if x.get("id") not in secret]
+            out.append(e)
+        return out
+
+    def public_state(self, audience: str = "player") -> dict:
+        """:meth:`state` as ``audience`` may see it (``"gm"``: the full state). For players:
+        hidden combatants removed with their characters, turn counts and undo-free data; a
+        hidden combatant whose turn it is becomes an anonymous ``hidden-N`` named ``"?"``;
+        tie-break notes and initiative texts naming hidden combatants removed; conditions
+        ticking on a hidden combatant point at its alias. Plain JSON, for a players' kernel."""
+        full = self.state()
+        if audience == "gm":
+            return full
+        secret = self.secret_ids()
+        mentions = self._secret_matcher(secret)
+        hidden_ids = [c for c in full["order"] if c in secret] + sorted(secret - set(full["order"]))
+        alias = {cid: f"hidden-{i}" for i, cid in enumerate(hidden_ids, 1)}
+        combatants = {cid: d for cid, d in full["combatants"].items() if cid not in secret}
+        for d in combatants.values():
+            for inst in d["conditions"]:
+                inst["ticks_on"] = alias.get(inst["ticks_on"], inst["ticks_on"])
+            if d.get("initiative") and mentions(d["initiative"].get("text")):
+                d["initiative"] = {**d["initiative"], "text": "?", "roll": None}
+        current = full["current"]
+        if current in secret:
+            current = alias[current]
+            combatants[current] = {"name": "?", "hidden": True, "delayed": False, "defeated": None,
+                                   "initiative": None, "conditions": [], "skip_until": None, "character": {}}
+        order = [alias.get(c, c) for c in full["order"] if c not in secret or alias.get(c) == current]
+        needed = set(combatants) | {i["ticks_on"] for d in combatants.values() for i in d["conditions"]}
+        turns = {alias.get(c, c): v for c, v in full["turns"].items()
+                 if alias.get(c, c) in needed and (c not in secret or c in alias)}
+        hooked = {alias.get(c, c): v for c, v in full.get("hooked", {}).items() if alias.get(c, c) in turns}
+        return {"round": full["round"], "current": current, "order": order,
+                "tiebreaks": self._public_tiebreaks(full["tiebreaks"], secret, mentions),
+                "next_uid": full["next_uid"], "turns": turns, "hooked": hooked, "combatants": combatants}
+
+    @classmethod
+    def from_state(cls, system, state: Mapping[str, Any], events: Iterable[Mapping] = ()) -> "Combat":
+        """A read-only copy from a :meth:`state` or :meth:`public_state` (and the log lines
+        to show, e.g. :meth:`events_for`): for a players' kernel that may not hold the full
+        log. Its actions still work on the copy, but undo starts empty."""
+        combat = cls(system)
+        state = _jcopy(jsonable(dict(state)))
+        combat.events = _jcopy(jsonable(list(events)))
+        if not state:
+            return combat
+        combat.round = int(state.get("round", 0))
+        combat.current = state.get("current")
+        combat.order = list(state.get("order", []))
+        combat.tiebreaks = list(state.get("tiebreaks", []))
+        combat._next_uid = int(state.get("next_uid", 1))
+        combat._turns = {k: list(v) for k, v in (state.get("turns") or {}).items()}
+        combat._hooked = {k: list(v) for k, v in (state.get("hooked") or combat._turns).items()}
+        for cid, data in (state.get("combatants") or {}).items():
+            values = data.pop("character", None) or {}
+            ch = system.Character()
+            try:
+                _set_traits(ch, values)
+            except Exception:  # noqa: BLE001 - an anonymous "?" or a partial character: keep what loads
+                pass
+            data.setdefault("skip_until", None)
+            combat._objects[cid] = ch
+            combat._c[cid] = data
+        combat._check()
+        return combat
 
     def new_id(self, base: str) -> str:
         """A fresh id from a name: ``goblin``, ``goblin_2``, ... (never reused in this log)."""
@@ -345,6 +531,12 @@ class Combat:
                 event.update(current=nxt, round=self.round + (1 if wrapped else 0))
             else:   # the last one leaves: the combat is over
                 event.update(current=None, round=0)
+        if event.get("current") is not None:
+            twins: dict = {}
+            effects = self._expiry_effects(twins, event)
+            effects += self._turn_effect(twins, event["current"], "start")
+            if effects:
+                event["effects"] = effects
         return self.apply(event)
 
     def rename(self, cid: str, name: str) -> dict:
@@ -377,6 +569,9 @@ class Combat:
                        "Система вернула порядок, не совпадающий с участниками.")
         rolls = {cid: {"key": jsonable(r.key), "text": jsonable(r.text), "roll": _roll_record(r.roll)}
                  for cid, r in result.rolls.items()}
+        for cid, r in result.rolls.items():
+            if int(getattr(r, "skip_rounds", 0) or 0) > 0:
+                rolls[cid]["skip_rounds"] = int(r.skip_rounds)
         if set(ids) == set(self.order):
             order = rolled
         else:
@@ -395,24 +590,66 @@ class Combat:
                     except TypeError:
                         continue
                 order.insert(pos, cid)
-        return self.apply({"type": "initiative", "ids": ids, "order": order, "rolls": rolls,
-                           "tiebreaks": jsonable(list(result.tiebreaks)),
-                           "options": jsonable(options)})
+        event = {"type": "initiative", "ids": ids, "order": order, "rolls": rolls,
+                 "tiebreaks": jsonable(list(result.tiebreaks)), "options": jsonable(options)}
+        skip = {}
+        for cid, r in rolls.items():
+            if r.get("skip_rounds"):
+                if not self.started or cid == self.current:
+                    first = self.round + 1
+                else:   # mid-combat: their first turn is this round if they come after the current one
+                    first = self.round + (1 if order.index(cid) < order.index(self.current) else 0)
+                skip[cid] = first + r["skip_rounds"] - 1
+        if skip:
+            event["skip"] = skip
+        twins: dict = {}
+        effects = []
+        for cid, r in result.rolls.items():
+            roll_effects = list(getattr(r, "effects", ()) or ())
+            if roll_effects:
+                reasons = [e.reason for e in roll_effects if getattr(e, "reason", None)]
+                entry = self._effect_entry(
+                    twins, cid, "initiative", lambda ch, fx=roll_effects: self.system.apply_effects(ch, fx),
+                    notes=reasons)
+                if entry:
+                    effects.append(entry)
+        if effects:
+            event["effects"] = effects
+        return self.apply(event)
 
     def next_turn(self) -> dict:
         """End the current turn and start the next one able to act (the first, when starting)."""
         if not self.order:
             raise _err("empty", "There is nobody in the combat.", "В бою никого нет.")
+        twins: dict = {}
+        effects: list = []
         if self.current is None:
-            nxt, wrapped = self._scan(-1, +1)
+            first = max(1, self.round)
+            last = first + max([0] + [int(d.get("skip_until") or 0) for d in self._c.values()])
+            nxt = None
+            for rnd in range(first, last + 1):     # everyone sitting out round 1: round 2 starts
+                nxt, _ = self._scan(-1, +1, base=rnd)
+                if nxt is not None:
+                    break
             if nxt is None:
                 raise self._nobody()
-            return self.apply({"type": "next", "from": None, "to": nxt, "round": max(1, self.round)})
-        nxt, wrapped = self._scan(self.order.index(self.current), +1)
-        if nxt is None:
-            raise self._nobody()
-        return self.apply({"type": "next", "from": self.current, "to": nxt,
-                           "round": self.round + (1 if wrapped else 0)})
+            event = {"type": "next", "from": None, "to": nxt, "round": rnd}
+        else:
+            frm = self.current
+            effects += self._turn_effect(twins, frm, "end")
+            out = {frm} if effects and self._defeated_after(frm, effects[-1]) else set()
+            idx = self.order.index(frm)
+            nxt, wrapped = self._scan(idx, +1, exclude=out)
+            if nxt is None and out:   # the end effect took out the last one able to act
+                nxt, wrapped = self._scan(idx, +1)
+            if nxt is None:
+                raise self._nobody()
+            event = {"type": "next", "from": frm, "to": nxt, "round": self.round + (1 if wrapped else 0)}
+        effects += self._expiry_effects(twins, event)
+        effects += self._turn_effect(twins, event["to"], "start")
+        if effects:
+            event["effects"] = effects
+        return self.apply(event)
 
     def previous_turn(self) -> dict:
         """Go back to the previous turn of someone able to act (defeated ones are skipped)."""
@@ -424,7 +661,11 @@ class Combat:
         new_round = self.round - (1 if wrapped else 0)
         if new_round < 1:
             raise _err("first_turn", "This is the first turn of the combat.", "Это первый ход боя.")
-        return self.apply({"type": "prev", "from": self.current, "to": prv, "round": new_round})
+        event = {"type": "prev", "from": self.current, "to": prv, "round": new_round}
+        effects = self._expiry_effects({}, event)    # going back never calls on_turn
+        if effects:
+            event["effects"] = effects
+        return self.apply(event)
 
     def delay(self) -> dict:
         """The current combatant holds their turn: they are skipped until they act with
@@ -436,8 +677,12 @@ class Combat:
         if nxt is None:
             raise _err("nobody_else", "Nobody else can act: there is no one to delay for.",
                        "Больше никто не может действовать: откладывать ход не для кого.")
-        return self.apply({"type": "delay", "id": self.current, "to": nxt,
-                           "round": self.round + (1 if wrapped else 0)})
+        event = {"type": "delay", "id": self.current, "to": nxt, "round": self.round + (1 if wrapped else 0)}
+        twins: dict = {}
+        effects = self._expiry_effects(twins, event) + self._turn_effect(twins, nxt, "start")
+        if effects:
+            event["effects"] = effects
+        return self.apply(event)
 
     def act_now(self, cid: str) -> dict:
         """A delaying combatant acts now: the current turn ends and ``cid`` takes the place
@@ -449,7 +694,14 @@ class Combat:
             raise _err("not_started", "The combat has not started.", "Бой ещё не начался.")
         order = [i for i in self.order if i != cid]
         order.insert(order.index(self.current) + 1, cid)
-        return self.apply({"type": "act_now", "id": cid, "from": self.current, "order": order})
+        event = {"type": "act_now", "id": cid, "from": self.current, "order": order}
+        twins: dict = {}
+        effects = self._turn_effect(twins, self.current, "end")
+        effects += self._expiry_effects(twins, event)
+        effects += self._turn_effect(twins, cid, "start")   # not again when the delayed turn had started
+        if effects:
+            event["effects"] = effects
+        return self.apply(event)
 
     def end(self) -> dict:
         """End the combat: round 0, no current turn (combatants and their state stay)."""
@@ -462,14 +714,16 @@ class Combat:
         return self._harm("damage", cid, amount, options)
 
     def heal(self, cid: str, amount: int, **options: Any) -> dict:
-        """Healing through ``system.apply_healing``."""
+        """Healing through ``system.apply_healing`` (options from ``system.healing_options``)."""
         return self._harm("heal", cid, amount, options)
 
     def add_condition(self, cid: str, condition: str, *, duration: int | None = None,
-                      ticks_on: str | None = None) -> dict:
+                      ticks_on: str | None = None, data: Mapping[str, Any] | None = None) -> dict:
         """Put a condition from ``system.conditions()`` on ``cid``. ``duration`` (default: the
         catalogue's) counts down at the start or end (``ticks_at``) of the turns of ``ticks_on``
-        (default: the bearer)."""
+        (default: the bearer). ``data`` (plain JSON, e.g. a penalty the GM chose) is kept with
+        the instance and given to ``system.condition_changed(character, id, active, **data)``,
+        whose outcome is recorded in the event."""
         self._need(cid)
         spec = self._catalogue.get(condition)
         if spec is None:
@@ -486,18 +740,34 @@ class Combat:
         if not spec.stacks and any(c["id"] == condition for c in self.conditions(cid)):
             raise _err("already_has", f"{self.name(cid)} already has {tr(spec.label)}.",
                        f"У {self.name(cid)} уже есть «{tr(spec.label, 'ru')}».")
+        if data is not None and not isinstance(data, Mapping):
+            raise _err("bad_data", "Condition data is a mapping of names to values.",
+                       "Данные состояния — словарь «имя: значение».")
+        data = jsonable(dict(data or {}))
         unit = spec.unit if duration is None or spec.unit in COUNTED_UNITS else "rounds"
         at = 0 if spec.ticks_at == "start" else 1
-        return self.apply({"type": "add_condition", "id": cid, "condition": condition,
-                           "uid": self._next_uid, "duration": duration, "unit": unit,
-                           "ticks_at": spec.ticks_at, "ticks_on": ticks_on,
-                           "base": self._turns.get(ticks_on, [0, 0])[at]})
+        event = {"type": "add_condition", "id": cid, "condition": condition,
+                 "uid": self._next_uid, "duration": duration, "unit": unit,
+                 "ticks_at": spec.ticks_at, "ticks_on": ticks_on,
+                 "base": self._turns.get(ticks_on, [0, 0])[at]}
+        if data:
+            event["data"] = data
+        entry = self._condition_effect({}, cid, condition, True, data, uid=event["uid"])
+        if entry:
+            event["effects"] = [entry]
+        return self.apply(event)
 
     def remove_condition(self, cid: str, uid: int) -> dict:
         self._need(cid)
-        if not any(c["uid"] == uid for c in self._c[cid]["conditions"]):
+        inst = next((c for c in self.conditions(cid, include_expired=True) if c["uid"] == uid), None)
+        if inst is None:
             raise _err("no_condition", "No such condition on this combatant.", "У участника нет такого состояния.")
-        return self.apply({"type": "remove_condition", "id": cid, "uid": uid})
+        event = {"type": "remove_condition", "id": cid, "uid": uid}
+        if inst["active"]:     # one that ran out was already reported as inactive
+            entry = self._condition_effect({}, cid, inst["id"], False, inst.get("data") or {}, uid=uid)
+            if entry:
+                event["effects"] = [entry]
+        return self.apply(event)
 
     def set_defeated(self, cid: str, value: bool | None) -> dict:
         """Mark ``cid`` defeated (True) or not (False) by the GM; None follows the rules again."""
@@ -526,9 +796,12 @@ class Combat:
         event.setdefault("v", EVENT_VERSION)
         event["seq"] = len(self.events)
         touched: tuple = ()
-        if kind in ("damage", "heal", "remove"):     # the only events after which a character
-            touched = (event.get("id"),)              # may differ when undone (remove: re-added)
-        elif kind == "undo" and self._undo:
+        if kind in ("damage", "heal", "remove"):     # the events after which a character may
+            touched = (event.get("id"),)              # differ when undone (remove: re-added),
+        if isinstance(event.get("effects"), list):    # and those with recorded hook outcomes
+            touched += tuple(x.get("id") for x in event["effects"]
+                             if isinstance(x, Mapping) and isinstance(x.get("id"), str))
+        if kind == "undo" and self._undo:
             touched = tuple(self._undo[-1][1]["characters"])
         before = self._snapshot(touched)
         try:
@@ -546,6 +819,24 @@ class Combat:
             callback(event)
         return event
 
+    def _tick(self, cid: str, at: int, delta: int) -> None:
+        """Count a turn start (``at=0``) or end (1) of ``cid`` (or uncount it), keeping the
+        highest count whose boundary the system's ``on_turn`` has seen."""
+        counts = self._turns.setdefault(cid, [0, 0])
+        counts[at] += delta
+        hooked = self._hooked.setdefault(cid, [0, 0])
+        if counts[at] > hooked[at]:
+            hooked[at] = counts[at]
+
+    def _apply_effects(self, e: Mapping) -> None:
+        """Set the recorded outcomes of the system's hooks (never calling a hook)."""
+        for entry in e.get("effects") or ():
+            cid = entry["id"]
+            self._need(cid)
+            _set_traits(self._objects[cid], {k: v[1] for k, v in (entry.get("changes") or {}).items()})
+            if entry.get("follow_rules"):
+                self._c[cid]["defeated"] = None
+
     def _on_add(self, e: dict) -> None:
         cid = e["id"]
         if cid in self._c:
@@ -556,8 +847,9 @@ class Combat:
         _set_traits(obj, e["character"])
         self._objects[cid] = obj
         self._c[cid] = {"name": e["name"], "hidden": bool(e.get("hidden")), "delayed": False,
-                        "defeated": None, "initiative": None, "conditions": []}
+                        "defeated": None, "initiative": None, "conditions": [], "skip_until": None}
         self._turns.setdefault(cid, [0, 0])
+        self._hooked.setdefault(cid, list(self._turns[cid]))
         self.order.insert(max(0, min(int(e.get("position", len(self.order))), len(self.order))), cid)
 
     def _on_remove(self, e: dict) -> None:
@@ -572,7 +864,8 @@ class Combat:
             if self.current is not None:
                 self._need(self.current)
                 self._c[self.current]["delayed"] = False
-                self._turns[self.current][0] += 1
+                self._tick(self.current, 0, +1)
+        self._apply_effects(e)
 
     def _on_rename(self, e: dict) -> None:
         self._need(e["id"])
@@ -588,39 +881,45 @@ class Combat:
         if sorted(e["order"]) != sorted(self.order):
             raise _err("bad_order", "The recorded order does not match the combatants.",
                        "Записанный порядок не совпадает с участниками.")
+        skip = e.get("skip") or {}
         for cid, roll in e["rolls"].items():
             self._need(cid)
             self._c[cid]["initiative"] = roll
+            self._c[cid]["skip_until"] = int(skip[cid]) if skip.get(cid) else None
         self.order = list(e["order"])
         self.tiebreaks = list(e.get("tiebreaks", []))
+        self._apply_effects(e)
 
     def _on_next(self, e: dict) -> None:
         to = e["to"]
         self._need(to)
         if e.get("from") is not None:
             self._need(e["from"])
-            self._turns[e["from"]][1] += 1
+            self._tick(e["from"], 1, +1)
         self.current = to
         self.round = int(e["round"])
-        self._turns[to][0] += 1
+        self._tick(to, 0, +1)
+        self._apply_effects(e)
 
     def _on_prev(self, e: dict) -> None:
         self._need(e["from"])
         self._need(e["to"])
-        self._turns[e["from"]][0] -= 1
+        self._tick(e["from"], 0, -1)
         self.current = e["to"]
         self.round = int(e["round"])
-        self._turns[e["to"]][1] -= 1
+        self._tick(e["to"], 1, -1)
+        self._apply_effects(e)
 
     def _on_delay(self, e: dict) -> None:
         cid, to = e["id"], e["to"]
         self._need(cid)
         self._need(to)
-        self._turns[cid][0] -= 1            # the turn was not taken: it is not counted
+        self._tick(cid, 0, -1)            # the turn was not taken: it is not counted
         self._c[cid]["delayed"] = True
         self.current = to
         self.round = int(e["round"])
-        self._turns[to][0] += 1
+        self._tick(to, 0, +1)
+        self._apply_effects(e)
 
     def _on_act_now(self, e: dict) -> None:
         cid = e["id"]
@@ -630,11 +929,12 @@ class Combat:
                        "Записанный порядок не совпадает с участниками.")
         if e.get("from") is not None:
             self._need(e["from"])
-            self._turns[e["from"]][1] += 1
+            self._tick(e["from"], 1, +1)
         self._c[cid]["delayed"] = False
         self.order = list(e["order"])
         self.current = cid
-        self._turns[cid][0] += 1
+        self._tick(cid, 0, +1)
+        self._apply_effects(e)
 
     def _on_end(self, e: dict) -> None:
         self.round = 0
@@ -652,13 +952,17 @@ class Combat:
         self._need(e["id"])
         inst = {k: e[k] for k in ("uid", "duration", "unit", "ticks_at", "ticks_on", "base")}
         inst["id"] = e["condition"]
+        if e.get("data"):
+            inst["data"] = dict(e["data"])
         self._c[e["id"]]["conditions"].append(inst)
         self._next_uid = max(self._next_uid, int(e["uid"]) + 1)
+        self._apply_effects(e)
 
     def _on_remove_condition(self, e: dict) -> None:
         self._need(e["id"])
         conds = self._c[e["id"]]["conditions"]
         self._c[e["id"]]["conditions"] = [c for c in conds if c["uid"] != e["uid"]]
+        self._apply_effects(e)
 
     def _on_set_defeated(self, e: dict) -> None:
         self._need(e["id"])
@@ -686,17 +990,25 @@ class Combat:
         return _err("nobody_can_act", "Nobody can act: everyone is defeated or delaying.",
                     "Никто не может действовать: все выбыли или отложили ход.")
 
-    def _scan(self, idx: int, step: int, *, exclude: str | None = None) -> tuple[str | None, bool]:
+    def _scan(self, idx: int, step: int, *, exclude: Any = None,
+              base: int | None = None) -> tuple[str | None, bool]:
         """The first combatant able to act from ``idx`` in direction ``step`` (wrapping), and
-        whether the search wrapped past the end (forwards) or the start (backwards)."""
+        whether the search wrapped past the end (forwards) or the start (backwards). Whether
+        one can act is judged in the round it would act in (``base``, default the current
+        round, one more or less after wrapping): someone sitting out a round is skipped only
+        in that round. ``exclude``: an id or a set of ids to pass over."""
         n = len(self.order)
+        excluded = set(exclude) if isinstance(exclude, (set, frozenset, list, tuple)) else {exclude}
+        base = self.round if base is None else base
         for k in range(1, n + 1):
             raw = idx + step * k
             if idx < 0 and raw >= n:
                 break
             cid = self.order[raw % n]
-            if cid != exclude and self.can_act(cid):
-                return cid, raw >= n or raw < 0
+            wrapped = raw >= n or raw < 0
+            rnd = base + (step if wrapped else 0)
+            if cid not in excluded and self.can_act(cid, round=rnd):
+                return cid, wrapped
         return None, False
 
     def _remaining(self, inst: Mapping) -> int | None:
@@ -712,10 +1024,13 @@ class Combat:
             raise _err("bad_amount", "The amount is a whole number of 0 or more.",
                        "Количество — целое число от 0.")
         ch = self._objects[cid]
-        allowed = {o.name for o in self.system.damage_options(ch)} if kind == "damage" else None
-        if allowed is not None and set(options) - allowed:
+        specs = self.system.damage_options(ch) if kind == "damage" else self.system.healing_options(ch)
+        allowed = {o.name for o in specs}
+        if set(options) - allowed:
             bad = ", ".join(sorted(set(options) - allowed))
-            raise _err("bad_option", f"Unknown damage option(s): {bad}.", f"Неизвестные параметры урона: {bad}.")
+            if kind == "damage":
+                raise _err("bad_option", f"Unknown damage option(s): {bad}.", f"Неизвестные параметры урона: {bad}.")
+            raise _err("bad_option", f"Unknown healing option(s): {bad}.", f"Неизвестные параметры лечения: {bad}.")
         twin = clone_character(ch)
         before = _persisted(twin)
         health_before = list(self.system.health(twin))
@@ -727,6 +1042,84 @@ class Combat:
                            "notes": jsonable(list(getattr(outcome, "notes", []))),
                            "state": jsonable(getattr(outcome, "state", None)),
                            "defeated": bool(self.system.is_defeated(twin))})
+
+    # ---------------------------------------------------------------------------------------
+    # The system's hooks (called live on scratch copies; the outcomes go into the event)
+    # ---------------------------------------------------------------------------------------
+    def _effect_entry(self, twins: dict, cid: str, hook: str, call: Callable[[Any], Any], *,
+                      notes: Iterable = (), **info: Any) -> dict | None:
+        """Call a hook on ``cid``'s scratch copy (kept in ``twins`` so several hooks in one
+        event build on each other); what it changed as an ``effects`` entry, or None."""
+        if cid not in twins:
+            twins[cid] = clone_character(self._objects[cid])
+        twin = twins[cid]
+        before = _persisted(twin)
+        health_before = list(self.system.health(twin))
+        was = bool(self.system.is_defeated(twin))
+        outcome = call(twin)
+        changes = _diff(before, _persisted(twin))
+        all_notes = jsonable(list(notes) + list(getattr(outcome, "notes", None) or []))
+        state = jsonable(getattr(outcome, "state", None))
+        if not changes and not all_notes and state is None:
+            return None
+        now = bool(self.system.is_defeated(twin))
+        return {"id": cid, "hook": hook, **jsonable(info), "changes": changes, "notes": all_notes,
+                "state": state, "health": [health_before, list(self.system.health(twin))],
+                "defeated": now, "follow_rules": was != now}
+
+    def _defeated_after(self, cid: str, entry: Mapping) -> bool:
+        mark = self._c[cid]["defeated"]
+        return bool(entry["defeated"]) if entry.get("follow_rules") or mark is None else bool(mark)
+
+    def _hook_conditions(self, cid: str) -> list[dict]:
+        """``cid``'s active conditions as ``on_turn`` gets them."""
+        return [{"id": i["id"], "uid": i["uid"], "duration": i.get("duration"), "remaining": i["remaining"],
+                 "unit": i.get("unit"), "data": copy.deepcopy(i.get("data") or {})}
+                for i in self.conditions(cid)]
+
+    def _turn_effect(self, twins: dict, cid: str, when: str) -> list[dict]:
+        """``system.on_turn`` at the start or end of ``cid``'s turn, unless that boundary
+        (this count of started or ended turns) was hooked already (back and forth again)."""
+        at = 0 if when == "start" else 1
+        if self._turns.get(cid, [0, 0])[at] + 1 <= self._hooked.get(cid, [0, 0])[at]:
+            return []
+        conditions = self._hook_conditions(cid)
+        entry = self._effect_entry(twins, cid, "on_turn",
+                                   lambda ch: self.system.on_turn(ch, when, rng=self.rng, conditions=conditions),
+                                   when=when)
+        return [entry] if entry else []
+
+    def _condition_effect(self, twins: dict, cid: str, condition: str, active: bool,
+                          data: Mapping[str, Any], **info: Any) -> dict | None:
+        return self._effect_entry(
+            twins, cid, "condition_changed",
+            lambda ch: self.system.condition_changed(ch, condition, active, **dict(data)),
+            condition=condition, active=active, **info)
+
+    def _expiry_effects(self, twins: dict, event: dict) -> list[dict]:
+        """``system.condition_changed`` for the conditions a turn event makes run out (or come
+        back, going back a turn): the event is tried on the state and the state put back."""
+        def actives() -> dict:
+            return {(cid, i["uid"]): i for cid in self.order
+                    for i in self.conditions(cid, include_expired=True) if i["remaining"] is not None}
+        before = actives()
+        if not before:
+            return []
+        snap = self._snapshot()
+        try:
+            getattr(self, f"_on_{event['type']}")({k: v for k, v in event.items() if k != "effects"})
+            after = actives()
+        finally:
+            self._restore(snap)
+        out = []
+        for key, inst in before.items():
+            now = after.get(key)
+            if now is not None and now["active"] != inst["active"]:
+                entry = self._condition_effect(twins, key[0], inst["id"], now["active"],
+                                               inst.get("data") or {}, uid=inst["uid"], expired=not now["active"])
+                if entry:
+                    out.append(entry)
+        return out
 
     def _check(self) -> None:
         """Invariants after every event (a forged or corrupt event is refused by them)."""
@@ -741,9 +1134,56 @@ class Combat:
     # Text
     # ---------------------------------------------------------------------------------------
     def describe(self, event: Mapping, locale: str = DEFAULT_LOCALE, *, skip: Iterable[str] = ()) -> str:
-        """One line for the log saying what an event did (names as they are now); ids in
-        ``skip`` (hidden from this reader) are left out of lists."""
+        """One line for the log saying what an event did (names as they are now), with what the
+        system's hooks did (turn effects, conditions, initiative costs); ids in ``skip``
+        (hidden from this reader) are left out of lists."""
         skip = set(skip)
+        line = self._describe(event, locale, skip)
+        parts = []
+        for x in event.get("effects") or ():
+            if not isinstance(x, Mapping) or x.get("id") in skip:
+                continue
+            same = (x.get("hook") == "condition_changed" and x.get("id") == event.get("id")
+                    and event.get("type") in ("add_condition", "remove_condition"))
+            if same:            # "Oleg: + Depression" says the rest already
+                change = self._effect_change(x)
+                line += f" ({change})" if change else ""
+                continue
+            parts.append(self.describe_effect(x, locale))
+        return line + "".join(f"; {p}" for p in parts if p)
+
+    @staticmethod
+    def _effect_change(entry: Mapping) -> str:
+        health = entry.get("health")
+        if health and health[0] != health[1]:
+            return f"{health[0][0]}→{health[1][0]} / {health[1][1]}"
+        return ", ".join(f"{t} {a}→{b}" for t, (a, b) in (entry.get("changes") or {}).items()
+                         if not isinstance(a, (list, dict)))
+
+    def describe_effect(self, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
+        """One recorded hook outcome (an ``effects`` entry) in words."""
+        ru = locale == "ru"
+        cid = entry.get("id")
+        who = self._c[cid]["name"] if cid in self._c else str(cid)
+        hook = entry.get("hook")
+        if hook == "on_turn":
+            what = (("начало хода" if ru else "start of turn") if entry.get("when") == "start"
+                    else ("конец хода" if ru else "end of turn"))
+        elif hook == "condition_changed":
+            spec = self._catalogue.get(entry.get("condition"))
+            label = tr(spec.label, locale) if spec else str(entry.get("condition"))
+            if entry.get("expired"):
+                what = f"{label} {'закончилось' if ru else 'ends'}"
+            else:
+                what = f"{'+' if entry.get('active') else '−'} {label}"
+        elif hook == "initiative":
+            what = "инициатива" if ru else "initiative"
+        else:
+            what = str(hook)
+        change = self._effect_change(entry)
+        return f"{who} ({what})" + (f": {change}" if change else "")
+
+    def _describe(self, event: Mapping, locale: str, skip: set) -> str:
         ru = locale == "ru"
 
         def nm(cid):

@@ -2,9 +2,12 @@
 
 Combatants in turn order with health bars, the current turn highlighted, the round counter,
 buttons for next/previous/delay/initiative/undo, and a panel for the selected combatant: damage
-and healing with the system's damage options, conditions from the system's catalogue with
-durations, rename, reorder, remove. Nothing here computes a rule: every change is a Combat
-action (an event), every rule a GameSystem method. Every handler asks ``can(action)`` first
+and healing with the system's damage and healing options, conditions from the system's catalogue
+with durations, rename, reorder, remove. What the system's hooks do at turn starts and ends, on
+conditions and on initiative (``on_turn``, ``condition_changed``, ``InitiativeRoll.effects`` and
+``skip_rounds``) is done by the Combat and shown here: in the status line, the log and the list.
+Nothing here computes a rule: every change is a Combat action (an event), every rule a GameSystem
+method. Every handler asks ``can(action)`` first
 (a viewer can forge widget messages; a disabled button still fires).
 """
 from __future__ import annotations
@@ -70,7 +73,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "damage_tip": {"en": "Apply damage by the system's rules (with the options shown)",
                    "ru": "Нанести урон по правилам системы (с указанными параметрами)"},
     "heal": {"en": "Heal", "ru": "Лечить"},
-    "heal_tip": {"en": "Heal by the system's rules", "ru": "Лечить по правилам системы"},
+    "heal_tip": {"en": "Heal by the system's rules (with the healing options shown)",
+                 "ru": "Лечить по правилам системы (с указанными параметрами лечения)"},
+    "damage_options": {"en": "Damage", "ru": "Урон"},
+    "heal_options": {"en": "Healing", "ru": "Лечение"},
+    "sits_out": {"en": "sits out until round {n}", "ru": "пропускает до раунда {n}"},
+    "sits_out_tip": {"en": "Skipped in the turn order through round {last} (its initiative roll)",
+                     "ru": "Пропускается в очереди до конца раунда {last} (по броску инициативы)"},
     "conditions": {"en": "Conditions", "ru": "Состояния"},
     "condition_tip": {"en": "A condition from the system's catalogue", "ru": "Состояние из каталога системы"},
     "duration": {"en": "Turns", "ru": "Ходов"},
@@ -171,6 +180,15 @@ _CSS = """
 .tt-tracker .tt-amount { width: 150px; }
 .tt-tracker .tt-damage-options { gap: 4px 10px; flex-wrap: wrap; align-items: center; }
 .tt-tracker .tt-damage-options .widget-inline-hbox { width: auto; }
+.tt-tracker .tt-option-group { gap: 4px 10px; flex-wrap: nowrap; align-items: center; padding-left: 8px;
+  border-left: 3px solid #e9a39b; }
+.tt-tracker .tt-option-group > .tt-damage-options, .tt-tracker .tt-option-group > .tt-heal-options {
+  flex: 1 1 0; min-width: 0; gap: 4px 10px; flex-wrap: wrap; align-items: center; }
+.tt-tracker .tt-heal-options .widget-inline-hbox { width: auto; flex-shrink: 0; }
+.tt-tracker .tt-option-caption { flex: 0 0 auto; align-self: center; }
+.tt-tracker .tt-heal-option-group { border-left-color: #8fd19b; }
+.tt-tracker .tt-option-caption { font-size: 0.82em; font-weight: 600; color: #6a6a80; min-width: 64px; }
+.tt-chip.tt-tag-skip { background: #ece4fb; color: #4b2a8f; }
 .tt-tracker .tt-condition-remove { height: 24px; margin: 0; font-size: 0.8em; border-radius: 12px;
   background: #fde8c8; }
 .tt-add-row { gap: 6px; align-items: center; flex-wrap: wrap; }
@@ -269,6 +287,10 @@ class _Row:
         chips = []
         if c.delayed:
             chips.append(f'<span class="tt-chip tt-tag-delayed">{_t("delayed", loc)}</span>')
+        if c.skip_until and combat.round <= c.skip_until:
+            tip = html.escape(_t("sits_out_tip", loc).format(last=c.skip_until), quote=True)
+            chips.append(f'<span class="tt-chip tt-tag-skip" title="{tip}">'
+                         f'{html.escape(_t("sits_out", loc).format(n=c.skip_until + 1))}</span>')
         for inst in c.conditions:
             label = html.escape(tracker.condition_label(inst["id"]))
             left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
@@ -391,6 +413,20 @@ class CombatTracker(widgets.VBox):
         self.options_box.add_class("tt-damage-options")
         self._option_widgets: dict[str, widgets.Widget] = {}
         self._options_for: tuple | None = None
+        self.heal_options_box = widgets.HBox()
+        self.heal_options_box.add_class("tt-heal-options")
+        self._heal_option_widgets: dict[str, widgets.Widget] = {}
+        self._heal_options_for: tuple | None = None
+        self.damage_caption = widgets.HTML()
+        self.damage_caption.add_class("tt-option-caption")
+        self.heal_caption = widgets.HTML()
+        self.heal_caption.add_class("tt-option-caption")
+        self.damage_options_row = widgets.HBox([self.damage_caption, self.options_box])
+        self.damage_options_row.add_class("tt-option-group")
+        self.damage_options_row.add_class("tt-damage-option-group")
+        self.heal_options_row = widgets.HBox([self.heal_caption, self.heal_options_box])
+        self.heal_options_row.add_class("tt-option-group")
+        self.heal_options_row.add_class("tt-heal-option-group")
         harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
         harm_row.add_class("tt-panel-row")
         self.condition_picker = widgets.Dropdown(layout=widgets.Layout(width="260px"),
@@ -416,7 +452,7 @@ class CombatTracker(widgets.VBox):
         edit_row = widgets.HBox([self.rename_text, self.rename_button, self.up_button, self.down_button,
                                  self.remove_button])
         edit_row.add_class("tt-panel-row")
-        self.panel_body = widgets.VBox([harm_row, self.options_box, cond_row, edit_row])
+        self.panel_body = widgets.VBox([harm_row, self.damage_options_row, self.heal_options_row, cond_row, edit_row])
         self.panel = widgets.VBox([self.panel_head, self.panel_body])
         self.panel.add_class("tt-tracker-panel")
 
@@ -584,7 +620,8 @@ class CombatTracker(widgets.VBox):
                                                               int(self.amount.value), **self.damage_option_values()))
 
     def heal_selected(self):
-        return self._run("heal", lambda: self.combat.heal(self._need_selected(self.selected), int(self.amount.value)))
+        return self._run("heal", lambda: self.combat.heal(self._need_selected(self.selected),
+                                                          int(self.amount.value), **self.heal_option_values()))
 
     def add_condition(self, cid: str, condition: str, duration: int | None = None):
         return self._run("condition", lambda: self.combat.add_condition(cid, condition, duration=duration))
@@ -604,6 +641,9 @@ class CombatTracker(widgets.VBox):
 
     def damage_option_values(self) -> dict:
         return {name: w.value for name, w in self._option_widgets.items()}
+
+    def heal_option_values(self) -> dict:
+        return {name: w.value for name, w in self._heal_option_widgets.items()}
 
     def _need_selected(self, cid):
         if not cid or cid not in self.combat:
@@ -627,22 +667,53 @@ class CombatTracker(widgets.VBox):
         return r"(?<![\w])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w])"
 
     def _secret_ids(self) -> set:
-        """Ids this audience must not see (hidden combatants, for players)."""
+        """Ids this audience must not see (hidden combatants, now or when they left, for players)."""
         if self.audience == "gm":
             return set()
-        return {c.id for c in self.combat.combatants() if c.hidden}
+        return self.combat.secret_ids()
 
     def _names_in(self, text: str) -> str:
-        """System texts name combatants by id: show their names instead."""
+        """System texts name combatants by id: show their names instead (whole words only)."""
         if not self.combat.ids:
             return text
         return re.sub(self._id_pattern(self.combat.ids), lambda m: self.combat.name(m.group(1)), text)
 
+    def tiebreak_text(self, note) -> str:
+        """A tie-break note in the tracker's locale with combatant names: the ids the note
+        lists (``"ids"`` or ``"pair"``) are replaced by names, or put in front when the text
+        does not name them; a note without them falls back to replacing any combatant id."""
+        text = tr(note, self.locale)
+        ids = [i for i in Combat.tiebreak_ids(note) if i in self.combat]
+        if not ids:
+            return self._names_in(text)
+        pattern = self._id_pattern(ids)
+        if re.search(pattern, text):
+            return re.sub(pattern, lambda m: self.combat.name(m.group(1)), text)
+        return f"{' · '.join(self.combat.name(i) for i in ids)}: {text}"
+
+    def visible_tiebreaks(self) -> list:
+        """The tie-break notes this audience may read."""
+        if self.audience == "gm":
+            return list(self.combat.tiebreaks)
+        secret = self.combat.secret_ids()
+        return self.combat._public_tiebreaks(self.combat.tiebreaks, secret, self.combat._secret_matcher(secret))
+
+    def visible_events(self) -> list:
+        """The log as this audience may read it (``Combat.events_for``)."""
+        return self.combat.events if self.audience == "gm" else self.combat.events_for("player")
+
     def describe(self, event: dict) -> str:
-        text = self.combat.describe(event, self.locale, skip=self._secret_ids())
+        secret = self._secret_ids()
+        text = self.combat.describe(event, self.locale, skip=secret)
         notes = [tr(n, self.locale) for n in event.get("notes", []) if isinstance(n, dict)]
         if event.get("state"):
             notes.append(tr(event["state"], self.locale))
+        for entry in event.get("effects") or ():
+            if not isinstance(entry, dict) or entry.get("id") in secret:
+                continue
+            notes += [tr(n, self.locale) for n in entry.get("notes", []) if isinstance(n, dict)]
+            if entry.get("state"):
+                notes.append(tr(entry["state"], self.locale))
         return text + (" — " + "; ".join(notes) if notes else "")
 
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -693,25 +764,18 @@ class CombatTracker(widgets.VBox):
         self.undo_button.disabled = not combat.can_undo
         self.next_button.disabled = not combat.ids
         self.initiative_button.disabled = not combat.ids
-        secret = self._secret_ids()
-        tiebreaks = [t for t in combat.tiebreaks
-                     if not secret or not re.search(self._id_pattern(secret), tr(t, "en"))]
+        tiebreaks = self.visible_tiebreaks()
         self.tiebreak_view.layout.display = "" if tiebreaks else "none"
         if tiebreaks:
-            items = "".join(f"<li>{html.escape(self._names_in(tr(t, loc)))}</li>" for t in tiebreaks)
+            items = "".join(f"<li>{html.escape(self.tiebreak_text(t))}</li>" for t in tiebreaks)
             self.tiebreak_view.value = f'<b>{_t("tiebreaks", loc)}:</b><ul>{items}</ul>'
         else:
             self.tiebreak_view.value = ""
         self._render_rows()
         self._render_panel()
         self._render_add()
-        lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(combat.events[-LOG_LINES:])
-                 if self.audience == "gm" or not self._is_hidden_event(e)]
+        lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(self.visible_events()[-LOG_LINES:])]
         self.log_view.value = (f'<b>{_t("log", loc)}</b><ol reversed>{"".join(lines)}</ol>' if lines else "")
-
-    def _is_hidden_event(self, event) -> bool:
-        secret = self._secret_ids()
-        return any(event.get(k) in secret for k in ("id", "to", "from") if event.get(k) is not None)
 
     def _render_rows(self) -> None:
         combat = self.combat
@@ -794,13 +858,33 @@ class CombatTracker(widgets.VBox):
             b.tooltip = _t(f"{key}_tip", loc)
 
     def _render_options(self, character) -> None:
-        """Controls for ``system.damage_options`` (rebuilt when the options or locale change)."""
+        """Controls for ``system.damage_options`` and ``system.healing_options`` (each rebuilt
+        when its options or the locale change)."""
         loc = self.locale
-        specs = list(self.system.damage_options(character))
-        sig = (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices)) for s in specs))
-        if sig == self._options_for:
-            return
-        old = self.damage_option_values()
+        self.damage_caption.value = html.escape(_t("damage_options", loc))
+        self.heal_caption.value = html.escape(_t("heal_options", loc))
+        for kind, specs in (("damage", self.system.damage_options(character)),
+                            ("heal", self.system.healing_options(character))):
+            specs = list(specs)
+            sig = (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices))
+                              for s in specs))
+            if kind == "damage":
+                if sig != self._options_for:
+                    self._option_widgets = self._option_controls(specs, self.damage_option_values(), "tt-damage-option")
+                    self.options_box.children = list(self._option_widgets.values())
+                    self._options_for = sig
+                self.options_box.layout.display = "" if specs else "none"
+                self.damage_options_row.layout.display = "" if specs else "none"
+            else:
+                if sig != self._heal_options_for:
+                    self._heal_option_widgets = self._option_controls(specs, self.heal_option_values(), "tt-heal-option")
+                    self.heal_options_box.children = list(self._heal_option_widgets.values())
+                    self._heal_options_for = sig
+                self.heal_options_row.layout.display = "" if specs else "none"
+
+    def _option_controls(self, specs, old: dict, cls: str) -> dict:
+        """One control per OptionSpec (keeping the values already chosen)."""
+        loc = self.locale
         made: dict[str, widgets.Widget] = {}
         for s in specs:
             label = tr(s.label, loc)
@@ -823,13 +907,10 @@ class CombatTracker(widgets.VBox):
             else:
                 w = widgets.Text(value=str(value or ""), description=label, style={"description_width": "initial"})
             w.tooltip = tip
-            w.add_class("tt-damage-option")
+            w.add_class(cls)
             w.add_class(f"tt-option-{s.name}")
             made[s.name] = w
-        self._option_widgets = made
-        self.options_box.children = list(made.values())
-        self.options_box.layout.display = "" if made else "none"
-        self._options_for = sig
+        return made
 
     def _render_add(self) -> None:
         loc = self.locale

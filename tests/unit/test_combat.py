@@ -315,7 +315,22 @@ def test_replay_of_damage_does_not_call_the_rules(slug, monkeypatch):
 # conditions
 # ------------------------------------------------------------------------------------------------
 def _timed_condition(combat: Combat):
-    return combat.system.conditions()[0].id
+    """A catalogue condition that does not take its bearer out of the fight (the systems'
+    ``condition_changed`` / ``on_turn`` may make some, like a coma, defeat the character)."""
+    return neutral_condition(combat.system)
+
+
+def neutral_condition(system) -> str:
+    for spec in system.conditions():
+        ch = system.Character(name="Probe")
+        system.condition_changed(ch, spec.id, True)
+        held = [{"id": spec.id, "uid": 1, "duration": 3, "remaining": 3, "unit": "turns", "data": {}}]
+        for _ in range(3):
+            for when in ("start", "end"):
+                system.on_turn(ch, when, rng=random.Random(0), conditions=held)
+        if not system.is_defeated(ch):
+            return spec.id
+    pytest.skip(f"{system.slug}: every condition takes its bearer out")
 
 
 def test_condition_ticks_on_the_bearers_turns(slug):

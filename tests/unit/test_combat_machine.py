@@ -6,9 +6,15 @@ damage / heal / defeat / hide / conditions / undo keep the issue's invariants:
 * the current combatant exists unless the combat is empty (or not started);
 * the order is deterministic: replaying the log (with other dice) gives the same state;
 * skip-defeated works both ways: next and previous land on someone able to act, and everyone
-  they passed over was defeated or delaying;
+  they passed over was defeated, delaying or sitting out that round (judged before the action:
+  a system's ``on_turn`` may defeat the one whose turn just started, which the GM then sees);
 * undo restores the exact previous state (``end`` included);
-* a refused action changes nothing and logs nothing.
+* a refused action changes nothing and logs nothing;
+* the system's hooks (turn effects, conditions, initiative effects) are recorded, never re-run.
+
+Run for every installed system and for ``Skirmish`` (tests/unit/test_combat_hooks.py), a small
+system registered at run time whose hooks do something (bleeding, regeneration, knock-outs,
+lost rounds, Luck spent on initiative), so the machine covers them whatever the real systems do.
 """
 from __future__ import annotations
 
@@ -24,24 +30,36 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.core.combat import Combat
 
+from test_combat_hooks import Skirmish
+
 NAMES = ("Ann", "Bob", "Cid", "Goblin", "Orc")
 
 
 def _passed_over(order, start, end, step):
-    """Ids strictly between ``start`` and ``end`` walking ``step`` through ``order`` (wrapping)."""
+    """``(id, wrapped)`` strictly between ``start`` and ``end`` walking ``step`` through
+    ``order`` (wrapping); ``wrapped``: past the end (forwards) or the start (backwards)."""
     n = len(order)
     i = order.index(start)
     out = []
+    wrapped = False
     for _ in range(n):
-        i = (i + step) % n
+        raw = i + step
+        wrapped = wrapped or raw >= n or raw < 0
+        i = raw % n
         if order[i] == end:
             return out
-        out.append(order[i])
+        out.append((order[i], wrapped))
     return out
 
 
-def machine_for(slug: str):
-    system = get_system(slug)
+def _able(combat: Combat) -> dict:
+    """Who could act in the rounds around the current one, before an action."""
+    return {(cid, r): combat.can_act(cid, round=r) for cid in combat.ids
+            for r in range(max(1, combat.round - 1), combat.round + 2)}
+
+
+def machine_for(slug: str, system=None):
+    system = system or get_system(slug)
     conditions = [c.id for c in system.conditions()]
 
     class CombatMachine(RuleBasedStateMachine):
@@ -82,10 +100,11 @@ def machine_for(slug: str):
             cid = self.pick(index)
             was_current = self.combat.current == cid
             old_order = self.combat.ids
+            able, rnd = _able(self.combat), self.combat.round
             if self.act(lambda: self.combat.remove(cid)) and was_current and self.combat.current:
                 # the turn passed forwards: only those unable to act were passed over
                 skipped = _passed_over(old_order, cid, self.combat.current, +1)
-                assert all(not self.combat.can_act(s) for s in skipped if s in self.combat)
+                assert all(not able[(s, rnd + w)] for s, w in skipped)
 
         @precondition(lambda self: len(self.combat) > 0)
         @rule(index=st.integers(0, 10), to=st.integers(0, 10))
@@ -106,24 +125,34 @@ def machine_for(slug: str):
         def next_turn(self):
             before = self.combat.current
             order = self.combat.ids
+            able, rnd = _able(self.combat), self.combat.round
             event = self.act(self.combat.next_turn)
             if event:
                 now = self.combat.current
-                assert self.combat.can_act(now)
+                if before is None:
+                    assert self.combat.round >= 1
+                else:
+                    # able to act when the turn came (a start effect may have defeated them since),
+                    # or the one whose own end effect took out the last one able to act
+                    ended = [x for x in event.get("effects", []) if x.get("when") == "end"]
+                    assert able.get((now, self.combat.round), False) or (now == before and ended)
                 if before is not None and now != before:
-                    assert all(not self.combat.can_act(s) for s in _passed_over(order, before, now, +1))
+                    assert all(not able[(s, rnd + w)] for s, w in _passed_over(order, before, now, +1))
+                assert "start" not in [x.get("when") for x in event.get("effects", []) if x["id"] != now]
 
         @rule()
         def previous_turn(self):
             before = self.combat.current
             order = self.combat.ids
+            able, rnd = _able(self.combat), self.combat.round
             event = self.act(self.combat.previous_turn)
             if event:
                 now = self.combat.current
-                assert self.combat.can_act(now)
+                assert able[(now, self.combat.round)]
                 assert self.combat.round >= 1
+                assert all(x["hook"] == "condition_changed" for x in event.get("effects", []))
                 if now != before:
-                    assert all(not self.combat.can_act(s) for s in _passed_over(order, before, now, -1))
+                    assert all(not able[(s, rnd - w)] for s, w in _passed_over(order, before, now, -1))
 
         @rule()
         def delay(self):
@@ -139,7 +168,8 @@ def machine_for(slug: str):
         def harm(self, index, amount, heal):
             cid = self.pick(index)
             if heal:
-                self.act(lambda: self.combat.heal(cid, amount))
+                opts = {o.name: o.default for o in system.healing_options(self.combat.character(cid))}
+                self.act(lambda: self.combat.heal(cid, amount, **opts))
             else:
                 opts = {o.name: o.default for o in system.damage_options(self.combat.character(cid))}
                 self.act(lambda: self.combat.damage(cid, amount, **opts))
@@ -162,6 +192,14 @@ def machine_for(slug: str):
         def condition(self, index, cond, duration):
             self.act(lambda: self.combat.add_condition(self.pick(index), conditions[cond % len(conditions)],
                                                        duration=duration))
+
+        @precondition(lambda self: len(self.combat) > 0 and bool(conditions))
+        @rule(index=st.integers(0, 10), which=st.integers(0, 10))
+        def uncondition(self, index, which):
+            cid = self.pick(index)
+            held = self.combat.conditions(cid, include_expired=True)
+            if held:
+                self.act(lambda: self.combat.remove_condition(cid, held[which % len(held)]["uid"]))
 
         @rule()
         def end(self):
@@ -193,9 +231,19 @@ def machine_for(slug: str):
         @invariant()
         def log_replays_to_the_same_state(self):
             log = json.loads(json.dumps(self.combat.events))
+            calls = len(getattr(system, "calls", ()))
             again = Combat.replay(system, None, log, rng=random.Random(12345))
             assert again.state() == self.combat.state()
             assert again.ids == self.combat.ids
+            assert len(getattr(system, "calls", ())) == calls       # replay never calls a hook
+
+        @invariant()
+        def players_never_see_hidden_combatants(self):
+            c = self.combat
+            secret = c.secret_ids()
+            public = c.public_state()
+            assert not secret & set(public["combatants"]) and not secret & set(public["order"])
+            assert not any(e.get("id") in secret for e in c.events_for("player"))
 
     CombatMachine.__name__ = f"CombatMachine_{slug}"
     return CombatMachine
@@ -208,3 +256,23 @@ for _slug in available_systems():
     _machine = machine_for(_slug)
     _machine.TestCase.settings = _SETTINGS
     globals()[f"TestCombatMachine_{_slug}"] = _machine.TestCase
+
+
+class _SkirmishMachine(machine_for("skirmish", Skirmish())):
+    """Skirmish with knock-outs, bleeding and lost rounds in play: initiative spends Luck and
+    some fighters fumble it."""
+
+    @precondition(lambda self: 0 < len(self.combat) < 6)
+    @rule(fumbles=st.integers(0, 2))
+    def fumble(self, fumbles):
+        """A frail fighter who may lose rounds on the initiative roll."""
+        self.act(lambda: self.combat.add(None, Skirmish.Character(name="Imp", fumbles=fumbles, hp=3)))
+
+    @precondition(lambda self: len(self.combat) > 0)
+    @rule()
+    def lucky_initiative(self):
+        self.act(lambda: self.combat.roll_initiative(spend_luck=True))
+
+
+_SkirmishMachine.TestCase.settings = _SETTINGS
+TestCombatMachine_skirmish = _SkirmishMachine.TestCase
