@@ -23,7 +23,7 @@ from .checks import Divider, apply_divider, contest
 from .level import LevelRoll, chance_at_least, die_label, level_die, level_roll, roll_outcomes
 from .model import Character
 from .sheet import SHEET
-from .words import make_word
+from .words import make_check_word, make_prob_word, make_word
 
 __all__ = ["Character", "SYSTEM", "RetSystem", "Divider", "LevelRoll", "level_roll", "level_die",
            "die_label", "roll_outcomes", "chance_at_least", "apply_divider", "contest"]
@@ -158,7 +158,9 @@ class RetSystem(GameSystem):
 
     # -- dice words ---------------------------------------------------------------------------------
     def dice_words(self) -> list:
-        return [make_word(self.rules)]
+        """``L`` (level rolls), ``ret_check`` (the bound character's named checks: ``agility``,
+        ``skill "Lockpicking" luck 1``) and ``prob`` (exact odds: ``prob L5+3 >= 8``)."""
+        return [make_word(self.rules), make_check_word(self.rules), make_prob_word()]
 
     # -- combat -----------------------------------------------------------------------------------
     def health(self, character) -> tuple[int, int]:
@@ -208,8 +210,63 @@ class RetSystem(GameSystem):
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
         return _combat.apply_healing(character, amount, self.rules, **options)
 
+    def healing_options(self, character) -> list[OptionSpec]:
+        """Which resource (Health / Sanity), stabilise, and a healing item of the character
+        (medkit, potion, adrenaline: its roll total is the amount, 0 lets it roll itself)."""
+        return _combat.healing_options(character)
+
     def tick_conditions(self, character, at: str = "start") -> DamageOutcome:
         return _combat.tick_conditions(character, self.rules, at=at)
+
+    def on_turn(self, character, when: str, *, rng: random.Random | None = None,
+                conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
+        """Burning / poison / bleeding damage and regeneration at the start of the bearer's turn
+        (spec §6.13); durations are the tracker's."""
+        return _combat.on_turn(character, when, self.rules, conditions=conditions)
+
+    def condition_changed(self, character, condition_id: str, active: bool,
+                          **data: Any) -> DamageOutcome | None:
+        """Mirror a catalogue condition on the character: penalties reach the rolls, coma /
+        unconscious / doom make it defeated, ``dead`` is final death."""
+        return _combat.condition_changed(character, condition_id, active, self.rules, **data)
+
+    # -- tracker-side rules as pure functions ---------------------------------------------------
+    def turn_state(self, character, *, tense: bool = False) -> _combat.TurnState:
+        """A fresh turn's economy (Speed steps, attack, action, social gesture; L742)."""
+        return _combat.TurnState.start(character, self.rules, tense=tense)
+
+    def extra_turn(self, character, state: _combat.TurnState, round_no: int) -> dict:
+        """Buy the next extra turn (3 Sanity, then defence refusal; spec §6.4)."""
+        return _combat.extra_turn(character, state, round_no, self.rules)
+
+    def end_extra_turn(self, state: _combat.TurnState, self_control_passed: bool | None) -> bool:
+        return _combat.end_extra_turn(state, self_control_passed)
+
+    def turn_limits(self, character) -> dict:
+        """What the character's states allow this turn (coma, unconscious, doom, panic, rage,
+        defence refusal...): move / attack / action / social / extra turns / defence."""
+        return _combat.turn_limits(character)
+
+    def after_act(self, character, act: str, **kw) -> DamageOutcome:
+        """What a move / attack / action / noise cancels: cover, hidden, aim, movement block."""
+        return _combat.after_act(character, act, **kw)
+
+    def combat_over(self, combatants: Mapping[str, Any], sides: Mapping[str, str], *,
+                    unwilling: Sequence[str] = ()) -> str | None:
+        return _combat.combat_over(combatants, sides, unwilling=unwilling)
+
+    def loot_queue(self, combatants: Mapping[str, Any], *, mode: str = "initiative", **kw) -> dict:
+        return _combat.loot_queue(combatants, mode=mode, rules=self.rules, **kw)
+
+    def split_loot(self, money: int, ids: Sequence[str]) -> dict[str, int]:
+        return _combat.split_loot(money, ids)
+
+    def loot_dispute(self, rolls: Mapping[str, LevelRoll | None]) -> tuple[str | None, list[str]]:
+        return _combat.loot_dispute(rolls)
+
+    def use_item(self, character, name: str, *, rng: random.Random | None = None, **kw) -> DamageOutcome:
+        """Use an item (a charge, its effect); without a ``total`` it rolls itself with ``rng``."""
+        return _combat.use_item(character, name, self.rules, rng=rng, **kw)
 
 
 SYSTEM = RetSystem()

@@ -54,14 +54,32 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
     luck = luck or {}
     ids = list(combatants)
     is_pc = {i: (i in pcs) if pcs is not None else not getattr(combatants[i], "is_npc", False) for i in ids}
+    for i, n in luck.items():
+        if i not in combatants:
+            raise RuleError("unknown_combatant", T(f"Luck declared for unknown {i}", f"Удача заявлена за неизвестного {i}"))
+        have = int(getattr(combatants[i], "luck", 0) or 0)
+        if int(n) < 0 or int(n) > have:
+            raise RuleError("not_enough_luck", T(f"{i}: Luck declared must be 0..{have}",
+                                                 f"{i}: заявленная Удача должна быть 0..{have}"))
     rolls: dict[str, LevelRoll] = {}
     for i in ids:
         c = combatants[i]
         s, f, parts = auto_modifiers(c, "perception")
         rolls[i] = level_roll(c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s,
                               rng=rng, rules=rules, bonuses=parts)
+    speed_mode = rules.get("initiative_speed")
+    if speed_mode not in (None, "tiebreak", "bonus"):
+        raise RuleError("bad_rule", T("initiative_speed is None, 'tiebreak' or 'bonus'",
+                                      "initiative_speed: None, 'tiebreak' или 'bonus'"))
+    speed = {i: int(getattr(combatants[i], "speed", 0) or 0) for i in ids}
     primary = {i: initiative_score(rolls[i]) for i in ids}
+    if speed_mode == "bonus":                   # L729 reading 1: Speed moves a success up the queue
+        primary = {i: (s[0], s[1] + speed[i]) if s[0] == 2 else s for i, s in primary.items()}
     pc_key = {i: (1 if is_pc[i] else 0) if rules.get("pcs_win_ties", True) else 0 for i in ids}
+    if speed_mode == "tiebreak":                # L729 reading 2: higher Speed first among equals
+        pc_key = {i: (pc_key[i], speed[i]) for i in ids}
+    else:
+        pc_key = {i: (pc_key[i], 0) for i in ids}
     rolloffs: dict[str, list] = {i: [] for i in ids}
     tiebreaks: list[dict] = []
     # roll-offs among groups still tied after the PC priority
@@ -87,22 +105,28 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
             pending = nxt
             if not pending:
                 break
-        tiebreaks.append(T(f"tie {names}: roll-off of Perception" + (
+        tiebreaks.append({**T(f"tie {names}: roll-off of Perception" + (
             "; still tied — kept in the given order" if pending else ""),
-            f"ничья {names}: переброс Восприятия" + ("; снова ничья — порядок как задан" if pending else "")))
+            f"ничья {names}: переброс Восприятия" + ("; снова ничья — порядок как задан" if pending else "")),
+            "ids": list(members), "kind": "roll_off"})
     # PC-over-NPC ties reported
     by_primary: dict[tuple, list[str]] = {}
     for i in ids:
         by_primary.setdefault(primary[i], []).append(i)
     for score, members in by_primary.items():
-        if len({pc_key[m] for m in members}) > 1:
-            tiebreaks.insert(0, T(f"tie {', '.join(members)}: player characters act first (L727)",
-                                  f"ничья {', '.join(members)}: персонажи игроков ходят первыми (L727)"))
+        if len({pc_key[m][0] for m in members}) > 1:
+            tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first (L727)",
+                                     f"ничья {', '.join(members)}: персонажи игроков ходят первыми (L727)"),
+                                 "ids": list(members), "kind": "pcs_first"})
+        if speed_mode == "tiebreak" and len({speed[m] for m in members}) > 1:
+            tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first (L729)",
+                                  f"ничья {', '.join(members)}: первым ходит тот, у кого выше Скорость (L729)"),
+                              "ids": list(members), "kind": "speed"})
 
     def full_key(i):
         ro = tuple(x for pair in rolloffs[i] for x in pair)
         ro = ro + (-99,) * (2 * ROLL_OFF_LIMIT - len(ro))
-        return (primary[i], pc_key[i]) + ro + (-ids.index(i),)
+        return (primary[i],) + pc_key[i] + ro + (-ids.index(i),)
 
     order = sorted(ids, key=full_key, reverse=True)
     if group_mode and sides:
@@ -112,14 +136,17 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
         for i in order:
             blocks.setdefault(sides.get(i, "opponents"), []).append(i)
         order = [i for side in blocks for i in blocks[side]]
-        tiebreaks.append(T(f"group mode: {' → '.join(blocks)}", f"групповой режим: {' → '.join(blocks)}"))
+        tiebreaks.append({**T(f"group mode: {' → '.join(blocks)}", f"групповой режим: {' → '.join(blocks)}"),
+                          "ids": list(order), "kind": "group_mode"})
     out_rolls = {}
     for i in ids:
         res = rolls[i]
         rr = roll_result_for(res, f"L{res.level}", extra_details={
             "effects": initiative_effects(res),                   # Luck/Sanity as data, not applied
             "skips_round_1": res.fail and res.critical})
-        out_rolls[i] = InitiativeRoll(combatant_id=i, key=full_key(i), text=_init_text(res), roll=rr)
+        out_rolls[i] = InitiativeRoll(combatant_id=i, key=full_key(i), text=_init_text(res), roll=rr,
+                                      skip_rounds=1 if (res.fail and res.critical) else 0,   # L732
+                                      effects=tuple(initiative_effects(res)))
     return InitiativeOrder(order=order, rolls=out_rolls, tiebreaks=tiebreaks)
 
 
@@ -136,15 +163,16 @@ def initiative_effects(res: LevelRoll) -> list[Effect]:
 
 
 def skips_round_1(order: InitiativeOrder, cid: str) -> bool:
-    return order.rolls[cid].key[0] == (0, 0)
+    return order.rolls[cid].skip_rounds > 0 or order.rolls[cid].key[0] == (0, 0)
 
 
 def round_order(order: InitiativeOrder, round_no: int, initiator: str | None = None) -> list[str]:
     """Turn order of a round: in round 1 the initiator acts first (L731) — once only (A24) — and
     critical initiative fails skip their turn (L732)."""
     ids = list(order.order)
+    ids = [i for i in ids if i == initiator or not (
+        order.rolls[i].skip_rounds >= round_no or (round_no == 1 and skips_round_1(order, i)))]
     if round_no == 1:
-        ids = [i for i in ids if not skips_round_1(order, i) or i == initiator]
         if initiator in ids:
             ids.remove(initiator)
             ids.insert(0, initiator)
@@ -205,6 +233,13 @@ def buy_extra_turn(c, state: TurnState, round_no: int, rules: Mapping[str, Any])
     self-control roll then follows at the end of that extra turn), the second costs refusing all
     defence and needs a stabilised (or non-negative) Sanity. Speed is not refreshed (L760)."""
     effects: list[Effect] = []
+    mode = rules.get("extra_turns", "allowed")
+    if mode == "forbidden" or (mode == "not_round_1" and round_no <= 1):
+        raise RuleError("extra_turns_off", T(
+            "The GM does not allow extra turns in this fight." if mode == "forbidden" else
+            "No extra turns in round 1 of this fight.",
+            "Мастер не разрешает доп. ходы в этом бою." if mode == "forbidden" else
+            "В 1-м раунде этого боя доп. ходов нет."))
     blocked = [x.get("id") for x in c.conditions if x.get("id") in ("rage", "panic", "doom", "unconscious", "coma")]
     if blocked and not (blocked == ["stunned"]):
         raise RuleError("no_extra_turns", T(f"No extra turns while in state {blocked[0]}.",
@@ -537,7 +572,7 @@ def _finish(c, out: DamageOutcome, rules: Mapping[str, Any]) -> DamageOutcome:
     out.details["survival_roll_when"] = rules.get("survival_roll_timing", "immediate")   # A20
     out.details["self_control_roll"] = (not c.dead and c.sanity < 0 and not c.stabilised_sanity
                                         and not c.has_condition("coma"))
-    out.defeated = bool(c.dead or c.has_condition("coma") or c.has_condition("unconscious"))
+    out.defeated = not able(c)          # dead, coma, unconscious, doom; a mook at 0 Health
     out.state = _state(c)
     return out
 
@@ -580,8 +615,73 @@ def blast(c, raw: int, rules: Mapping[str, Any], *, dodged: bool = False,
     return _finish(c, out, rules)
 
 
-def apply_healing(c, amount: int, rules: Mapping[str, Any] | None = None, *, resource: str = "health") -> DamageOutcome:
-    """Restore Health (or Sanity), never above the maximum (L327, L343)."""
+HEAL_RESOURCES = ("health", "sanity")
+
+
+def apply_healing(c, amount: int, rules: Mapping[str, Any] | None = None, *, resource: str = "health",
+                  item: str | None = None, stabilise: bool = False, fail: bool = False,
+                  rng: random.Random | None = None, in_combat: bool = True, healer=None) -> DamageOutcome:
+    """Restore Health (or Sanity), never above the maximum (L327, L343).
+
+    ``item``: heal with an item of ``healer`` (default ``c``) by :func:`use_item` — ``amount`` is
+    then the roll total the item names (0 or None: the item rolls itself with ``rng``);
+    ``stabilise``: mark the negative resource stabilised (no survival / self-control roll until
+    new harm, A19). Bad options raise before anything changes."""
+    if resource not in HEAL_RESOURCES:
+        raise RuleError("bad_resource", T(f"heal health or sanity, not {resource!r}",
+                                          f"лечится здоровье или рассудок, а не {resource!r}"))
+    try:
+        amount = int(amount or 0)
+    except (TypeError, ValueError):
+        raise RuleError("bad_amount", T("the amount must be a whole number", "количество должно быть целым числом")) from None
+    if amount < 0:
+        raise RuleError("bad_amount", T("healing cannot be negative", "лечение не может быть отрицательным"))
+    if item:
+        # the item decides what it restores (a medkit Health, adrenaline Sanity): the resource
+        # chosen in the tracker only matters for plain healing, and a different pick is noted
+        user = healer if healer is not None else c
+        spec = next((_item_spec(it) for it in user.items if it.get("name") == item), None)
+        own = (spec or {}).get("restores")
+        if spec is not None and own not in HEAL_RESOURCES:
+            raise RuleError("item_does_not_heal", T(f"{item} does not restore Health or Sanity.",
+                                                    f"«{item}» не восстанавливает ни Здоровье, ни Рассудок."))
+        out = use_item(user, item, rules, total=amount or None, fail=fail, in_combat=in_combat, target=c, rng=rng)
+        if own and own != resource:
+            out.notes.append(T(f"{item} restores {own}", f"«{item}» восстанавливает "
+                               f"{'Здоровье' if own == 'health' else 'Рассудок'}"))
+        resource = own or resource
+    else:
+        out = _heal(c, amount, rules, resource)
+    if stabilise:
+        flag = f"stabilised_{resource}"
+        if getattr(c, resource) < 0 and not getattr(c, flag):
+            out.changes[flag] = (False, True)
+            setattr(c, flag, True)
+            out.notes.append(T(f"{resource} stabilised", "стабилизирован" if resource == "health" else "рассудок стабилизирован"))
+        out = _finish(c, out, rules or {})
+    return out
+
+
+def healing_options(c) -> list:
+    from tabletop_widgets.core import OptionSpec
+    items = [it for it in c.items if _item_spec(it).get("restores") in HEAL_RESOURCES]
+    opts = [OptionSpec("resource", T("Restore", "Восстановить"), "choice", "health", choices=(
+                ("health", T("Health", "Здоровье")), ("sanity", T("Sanity", "Рассудок")))),
+            OptionSpec("stabilise", T("Stabilise (no survival / self-control roll until new harm)",
+                                      "Стабилизировать (без бросков выживания / самоконтроля до нового вреда)"),
+                       "bool", False)]
+    if items:
+        opts.append(OptionSpec("item", T("Use an item (the amount is its roll total; 0 rolls it)",
+                                         "Предмет (количество — итог его броска; 0 — бросить)"), "choice", "",
+                               choices=(("", T("none", "нет")),) + tuple(
+                                   (it["name"], T(f"{it['name']} ({_item_spec(it)['restores'].capitalize()})",
+                                                  f"{it['name']} ({'Здоровье' if _item_spec(it)['restores'] == 'health' else 'Рассудок'})"))
+                                   for it in items),
+                               help=T("the item decides what it restores", "предмет сам определяет, что восстанавливает")))
+    return opts
+
+
+def _heal(c, amount: int, rules: Mapping[str, Any] | None, resource: str) -> DamageOutcome:
     out = DamageOutcome()
     mx = c.health_max if resource == "health" else c.sanity_max
     old = getattr(c, resource)
@@ -620,7 +720,7 @@ def tick_conditions(c, rules: Mapping[str, Any], *, at: str = "start") -> Damage
         burning = any(x.get("id") == "burning" for x in kept)
         out = apply_damage(c, dot, rules, armour_applies=burning)
     if hot:
-        h = apply_healing(c, hot, rules)
+        h = _heal(c, hot, rules, "health")
         out.changes.update(h.changes)
     out.details["expired"] = expired
     out.details["dot"] = dot
@@ -650,12 +750,26 @@ def in_reach(weapon: Mapping[str, Any], distance: int) -> bool:
     return distance <= int(weapon.get("reach", 1))
 
 
+def _item_spec(it: Mapping[str, Any]) -> dict:
+    """An item of ``c.items`` merged over its preset row of the items table (§8.11)."""
+    preset = data.row("items", it["preset"]) if it.get("preset") else {}
+    return {**preset, **it}
+
+
 def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int | None = None,
-             fail: bool = False, in_combat: bool = True, target=None) -> DamageOutcome:
+             fail: bool = False, in_combat: bool = True, target=None, rng: random.Random | None = None,
+             expect: str | None = None) -> DamageOutcome:
     """Use an item from ``c.items`` (spec §7.4, §8.11): spend a charge (medkit 5 -> 4, L1461)
     and apply its effect to ``target`` (default ``c``): a fixed amount plus, when the item names
-    a roll, ``total`` through its divider (healing potion +3; medkit 3 + Fine Motor via 4 (+2);
-    adrenaline Endurance via 4 (+2))."""
+    a roll, its total through the item's divider (healing potion +3; medkit 3 + Fine Motor via 4
+    (+2); adrenaline Endurance via 4 (+2)).
+
+    ``total``/``fail`` give the roll as made at the table; with neither, the item rolls itself
+    with ``rng``: the user's named parameter, or the patient's Endurance for a medkit when the GM
+    reads A30 that way (``medkit_roll="patient_endurance"``). That roll's own effects (Luck for a
+    fail, Sanity for success dice) are applied to whoever rolled, like any roll, and reported in
+    ``details["roll"]``. Everything is checked before anything changes."""
+    from . import checks as _checks
     rules = rules or {}
     target = target if target is not None else c
     items = copy.deepcopy(list(c.items))
@@ -663,16 +777,26 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
     if idx is None:
         raise RuleError("no_item", T(f"No item named {name}.", f"Нет предмета «{name}»."))
     it = items[idx]
-    preset = {}
-    if it.get("preset"):
-        preset = data.row("items", it["preset"])
-    spec = {**preset, **it}
+    spec = _item_spec(it)
     if in_combat and spec.get("in_combat") is False:
         raise RuleError("out_of_combat_only", T(f"{name} can only be used out of combat.",
                                                 f"«{name}» применяется только вне боя."))
+    if expect is not None and spec.get("restores") != expect:
+        raise RuleError("item_restores_other", T(
+            f"{name} does not restore {expect}.", f"«{name}» не восстанавливает {'здоровье' if expect == 'health' else 'рассудок'}."))
+    if "charges" in it and it["charges"] <= 0:
+        raise RuleError("no_charges", T(f"{name} has no charges left.", f"У «{name}» не осталось зарядов."))
+    check = None
+    roller = None
+    if spec.get("divider") and total is None and not fail and spec.get("roll"):
+        param = spec["roll"]
+        roller = c
+        if spec.get("id", it.get("preset")) == "medkit" and rules.get("medkit_roll", "healer") == "patient_endurance":
+            roller, param = target, "endurance"                                 # A30
+        check = _checks.roll(roller, param, {}, rules, rng if rng is not None else random.Random())
+        total, fail = check.total, bool(check.details.get("fail"))
+    # -- nothing has changed so far; now apply
     if "charges" in it:
-        if it["charges"] <= 0:
-            raise RuleError("no_charges", T(f"{name} has no charges left.", f"У «{name}» не осталось зарядов."))
         it["charges"] -= 1
     elif spec.get("kind", "single_use") == "single_use":
         items.pop(idx)
@@ -682,10 +806,27 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
                                 on_fail=rules.get("divider_on_fail", "zero"))
     c.items = items
     out = DamageOutcome()
+    roll_changes = {}
+    if check is not None and check.effects:
+        from . import SYSTEM as _SYSTEM
+        roll_changes = _SYSTEM.apply_effects(roller, check.effects)
     if spec.get("restores") in ("health", "sanity") and amount:
-        out = apply_healing(target, amount, rules, resource=spec["restores"])
+        out = _heal(target, amount, rules, spec["restores"])
+    elif spec.get("restores") is None and amount:
+        out.details["bonus"] = amount                   # e.g. a berserk potion's Body-branch bonus
+    if roll_changes:
+        if roller is target:
+            for k, (old, new) in roll_changes.items():
+                first = out.changes.get(k, (old, None))[0]
+                out.changes[k] = (first, getattr(target, k))
+        out.details["roller_changes"] = roll_changes
+    if check is not None:
+        out.details["roll"] = check
+        out.notes.append(T(f"{name}: {check.label['en']} {check.outcome.get('en', '')}",
+                           f"{name}: {check.label['ru']} {check.outcome.get('ru', '')}"))
     out.details["amount"] = amount
     out.details["charges"] = it.get("charges")
+    out.details["total"] = total
     return out
 
 
@@ -754,3 +895,327 @@ def called_shot_rider(part: str, attack: LevelRoll, resistance: LevelRoll | None
     if contest(attack, resistance, rules) == "defender":
         return None
     return CALLED_SHOT_RIDERS[part][1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Tracker hooks (core contract): per-turn effects, catalogue conditions mirrored on the sheet
+# ---------------------------------------------------------------------------------------------
+TURN_POINTS = ("start", "end")
+
+
+def on_turn(c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapping[str, Any]] = ()
+            ) -> DamageOutcome | None:
+    """Ongoing effects of the active states at ``when`` of the bearer's own turn (spec §6.13:
+    burning, poison, bleeding as Health damage; regeneration as healing; default at the start,
+    L1492-1495). ``conditions`` are the tracker's instances (``{"id", "duration", "data"}``;
+    ``data`` may override the amount: ``{"dot": 3}`` or ``{"amount": 3}``); without them the
+    character's own list is read. Durations are the tracker's to count: nothing else changes.
+    DoT counts as Health damage (survival prompt, coma -> death, L328)."""
+    if when not in TURN_POINTS:
+        raise RuleError("bad_turn_point", T(f"when is 'start' or 'end', not {when!r}",
+                                            f"when: 'start' или 'end', а не {when!r}"))
+    cat = {r["id"]: r for r in data.table("conditions")}
+    insts = list(conditions) if conditions else [
+        {"id": x.get("id"), "duration": x.get("duration"), "data": x} for x in c.conditions]
+    if c.dead:
+        return None
+    fire, dot, hot, sources = 0, 0, 0, []
+    for inst in insts:
+        spec = cat.get(inst.get("id"))
+        if spec is None:
+            continue
+        extra = dict(inst.get("data") or {})
+        if extra.get("ticks_at", spec.get("ticks_at", "start")) != when:
+            continue
+        d = int(extra.get("dot", extra.get("amount", spec.get("dot", 0)))) if (spec.get("dot") or "dot" in extra) else 0
+        h = int(extra.get("hot", extra.get("amount", spec.get("hot", 0)))) if (spec.get("hot") or "hot" in extra) else 0
+        d, h = max(0, d), max(0, h)
+        if d or h:
+            sources.append(inst["id"])
+        if inst["id"] == "burning":
+            fire += d
+        else:
+            dot += d
+        hot += h
+    if not (fire or dot or hot):
+        return None
+    out = DamageOutcome()
+    # burning: armour applies and wears (L1492); poison and bleeding act inside the body
+    for amount, through_armour in ((fire, True), (dot, False)):
+        if not amount:
+            continue
+        part = apply_damage(c, amount, rules, armour_applies=through_armour)
+        for k, (old, new) in part.changes.items():
+            first = out.changes.get(k, (old, None))[0]
+            out.changes[k] = (first, new)
+        out.notes.extend(part.notes)
+        out.details["health_loss"] = out.details.get("health_loss", 0) + part.details.get("health_loss", 0)
+    if fire or dot:
+        out.notes.insert(0, T(f"{', '.join(sources)}: {fire + dot} damage", f"{', '.join(sources)}: {fire + dot} урона"))
+    if hot:
+        h = _heal(c, hot, rules, "health")
+        for k, (old, new) in h.changes.items():
+            first = out.changes.get(k, (old, None))[0]
+            out.changes[k] = (first, new)
+        out.notes.append(T(f"regeneration +{hot}", f"регенерация +{hot}"))
+    out = _finish(c, out, rules)
+    dot = fire + dot
+    out.details.update(dot=dot, hot=hot, sources=sources, when=when)
+    return out
+
+
+#: conditions that end the character's part in the fight (spec §6.12-§6.13)
+DEFEATING = ("coma", "unconscious", "doom", "dead")
+
+
+def condition_changed(c, cid: str, active: bool, rules: Mapping[str, Any], **extra: Any) -> DamageOutcome | None:
+    """Mirror a catalogue condition the tracker added/removed on the character, so its die-level
+    and flat penalties reach every roll (auto modifiers read ``c.conditions``) and the defeating
+    states (coma, unconscious, doom) make the character defeated. ``dead`` sets final death (and
+    its removal undoes it: the GM is always right, L13). Leaving cover drops the cover bonus.
+    Stacking conditions (bleeding, injuries) add/remove one instance each call. Unknown ids:
+    None (a tracker-only marker)."""
+    cat = {r["id"]: r for r in data.table("conditions")}
+    if cid not in cat:
+        return None
+    spec = cat[cid]
+    out = DamageOutcome()
+    old = [dict(x) for x in c.conditions]
+    conds = [dict(x) for x in c.conditions]
+    if cid == "dead":
+        if bool(c.dead) != bool(active):
+            out.changes["dead"] = (c.dead, bool(active))
+            c.dead = bool(active)
+    elif active:
+        if spec.get("stacks") or not any(x.get("id") == cid for x in conds):
+            conds.append({"id": cid, "source": "tracker", **{k: v for k, v in extra.items() if v is not None}})
+    else:
+        idx = [i for i, x in enumerate(conds) if x.get("id") == cid]
+        if idx:
+            if spec.get("stacks"):
+                conds.pop(idx[-1])
+            else:
+                conds = [x for x in conds if x.get("id") != cid]
+        if cid == "in_cover" and (c.cover_bonus or c.cover_shield_only):
+            out.changes["cover_bonus"] = (c.cover_bonus, 0)
+            c.cover_bonus, c.cover_shield_only = 0, False
+    if conds != old:
+        out.changes["conditions"] = (old, conds)
+        c.conditions = conds
+    if not out.changes:
+        return None
+    if spec.get("shift") or spec.get("flat"):
+        out.notes.append(T(f"{spec['en']}: {spec['effect_en']}", f"{spec['ru']}: {spec['effect_ru']}"))
+    out = _finish(c, out, rules)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# What a move, an attack or an action cancels (spec §6.8-§6.9, §10 automation)
+# ---------------------------------------------------------------------------------------------
+ACTS = ("move", "attack", "action", "noise", "heal", "defence")
+
+
+def after_act(c, act: str, *, leaves_cover: bool | None = None, reveals: bool | None = None) -> DamageOutcome:
+    """Bookkeeping after the character ``act``\\ s (one of :data:`ACTS`):
+
+    * cover (L994-995): a move or an attack cancels the cover declaration and its bonus; healing
+      and other actions inside the cover do not (``leaves_cover`` overrides the GM's call);
+    * hidden (L1129, L1654): an attack or noise reveals the position (``reveals`` overrides);
+    * aim (L939): any non-defensive action other than the aimed attack loses the aim bonus;
+    * movement block (L1014): a later attack cancels it.
+
+    Returns the trait changes and ``details["remove_conditions"]`` for the tracker's own list."""
+    if act not in ACTS:
+        raise RuleError("bad_act", T(f"act is one of {', '.join(ACTS)}", f"действие: {', '.join(ACTS)}"))
+    out = DamageOutcome()
+    removed = []
+    cover_off = leaves_cover if leaves_cover is not None else act in ("move", "attack")
+    if cover_off and (c.cover_bonus or c.has_condition("in_cover")):
+        if c.cover_bonus:
+            out.changes["cover_bonus"] = (c.cover_bonus, 0)
+            c.cover_bonus, c.cover_shield_only = 0, False
+        removed.append("in_cover")
+    hide_off = reveals if reveals is not None else act in ("attack", "noise")
+    if hide_off and c.has_condition("hidden"):
+        removed.append("hidden")
+    if act == "action" and c.aim_bonus:
+        out.changes["aim_bonus"] = (c.aim_bonus, 0)
+        c.aim_bonus = 0
+    if act == "attack" and c.has_condition("movement_block"):
+        removed.append("movement_block")
+    if removed:
+        old = [dict(x) for x in c.conditions]
+        new = [x for x in old if x.get("id") not in removed]
+        if new != old:
+            out.changes["conditions"] = (old, new)
+            c.conditions = new
+    out.details["remove_conditions"] = removed
+    for r in removed:
+        out.notes.append({"in_cover": T("leaves cover", "выходит из укрытия"),
+                          "hidden": T("reveals the position", "раскрывает позицию"),
+                          "movement_block": T("movement block cancelled", "блок передвижения отменён")}[r])
+    return out
+
+
+def extra_turn(c, state: TurnState, round_no: int, rules: Mapping[str, Any]) -> dict:
+    """Buy the next extra turn (spec §6.4) and say what the tracker must do: ``effects`` (3
+    Sanity for the first, applied through ``apply_effects``), ``add_conditions`` (the second
+    refuses defence: ``defence_refused`` until the start of the next turn, A22, visible to all),
+    ``self_control_at_end`` (Sanity went below 0: a self-control roll at the end of this extra
+    turn, L762). Refused purchases raise before anything changes."""
+    snapshot = copy.copy(state)
+    try:
+        effects = buy_extra_turn(c, state, round_no, rules)
+    except RuleError:
+        state.__dict__.update(snapshot.__dict__)
+        raise
+    add = ["defence_refused"] if state.extra_turns_taken == 2 else []
+    duration = None if rules.get("defence_refusal_duration", "until_next_turn") != "until_next_turn" else 1
+    return {"number": state.extra_turns_taken, "effects": effects, "add_conditions": add,
+            "condition_duration": duration if add else None,
+            "self_control_at_end": state.extra_turns_taken == 1 and state.sanity_went_negative,
+            "speed_left": state.speed_left,
+            "note": T(f"extra turn {state.extra_turns_taken}" + (": 3 Sanity" if not add else ": defence refused"),
+                      f"доп. ход {state.extra_turns_taken}" + (": 3 Рассудка" if not add else ": отказ от защиты"))}
+
+
+def end_extra_turn(state: TurnState, self_control_passed: bool | None) -> bool:
+    """Record the self-control roll made at the end of the 3-Sanity extra turn (L762). Returns
+    whether a second extra turn (defence refusal) may still be declared."""
+    if self_control_passed is False:
+        state.failed_self_control = True
+    return state.extra_turns_taken == 1 and not state.failed_self_control
+
+
+# ---------------------------------------------------------------------------------------------
+# End of combat and loot (spec §6.14, L1133-1144)
+# ---------------------------------------------------------------------------------------------
+def able(c) -> bool:
+    """Able to continue: not dead, in coma, unconscious or doomed; a mook at 0 Health is out."""
+    if c.dead or any(c.has_condition(x) for x in ("coma", "unconscious", "doom")):
+        return False
+    return not (c.is_npc and c.npc_tier == "mook" and c.health <= 0)
+
+
+def combat_over(combatants: Mapping[str, Any], sides: Mapping[str, str], *,
+                unwilling: Sequence[str] = ()) -> str | None:
+    """The side left standing when the other has nobody able **and** willing to go on (dead,
+    unconscious, surrendered, fled: pass the last two as ``unwilling``) (L1135); None while the
+    fight goes on, ``"none"`` when nobody is left on either side."""
+    standing = {side: False for side in set(sides.values())}
+    for cid, c in combatants.items():
+        side = sides.get(cid)
+        if side is None:
+            raise RuleError("no_side", T(f"{cid} has no side", f"у {cid} нет стороны"))
+        if cid not in unwilling and able(c):
+            standing[side] = True
+    left = [s for s, ok in standing.items() if ok]
+    if len(left) > 1:
+        return None
+    return left[0] if left else "none"
+
+
+LOOT_MODES = ("initiative", "new", "seating")
+
+
+def loot_queue(combatants: Mapping[str, Any], *, mode: str = "initiative", order: Sequence[str] | None = None,
+               seating: Sequence[str] | None = None, rng: random.Random | None = None,
+               rules: Mapping[str, Any] | None = None, include_unable: bool = False) -> dict:
+    """The moderated loot queue (L1139-1141): in the fight's initiative ``order``, a ``new``
+    initiative roll, or the players' ``seating`` order; only those able to search take part
+    (unless ``include_unable``). Each gets ``loot_actions`` actions (the GM may allow two: one
+    to help an ally, one for loot, L1141)."""
+    rules = rules or {}
+    if mode not in LOOT_MODES:
+        raise RuleError("bad_loot_mode", T(f"loot order is one of {', '.join(LOOT_MODES)}",
+                                           f"порядок добычи: {', '.join(LOOT_MODES)}"))
+    new_order = None
+    if mode == "initiative":
+        if order is None:
+            raise RuleError("no_order", T("the initiative order is needed", "нужен порядок инициативы"))
+        ids = list(order)
+    elif mode == "seating":
+        if seating is None:
+            raise RuleError("no_seating", T("the seating order is needed", "нужен порядок рассадки"))
+        ids = list(seating)
+    else:
+        new_order = roll_initiative(combatants, rng=rng, rules=rules)
+        ids = list(new_order.order)
+    unknown = [i for i in ids if i not in combatants]
+    if unknown:
+        raise RuleError("unknown_combatant", T(f"unknown: {', '.join(unknown)}", f"неизвестны: {', '.join(unknown)}"))
+    queue = [i for i in ids if include_unable or able(combatants[i])]
+    return {"queue": queue, "actions": int(rules.get("loot_actions", 1)), "initiative": new_order}
+
+
+def split_loot(money: int, ids: Sequence[str]) -> dict[str, int]:
+    """Money split equally (L1142); the remainder goes one by one from the front of the queue."""
+    if not ids:
+        raise RuleError("no_candidates", T("nobody to share with", "не с кем делить"))
+    if money < 0:
+        raise RuleError("bad_amount", T("money cannot be negative", "деньги не могут быть отрицательными"))
+    q, r = divmod(int(money), len(ids))
+    return {i: q + (1 if n < r else 0) for n, i in enumerate(ids)}
+
+
+def loot_dispute(rolls: Mapping[str, LevelRoll | None]) -> tuple[str | None, list[str]]:
+    """A dispute over one trophy (L1144): contest rolls, symmetric (no defender): the best
+    (non-fail total, then the milder d4 fail) wins; a tie returns ``(None, tied ids)`` to re-roll
+    between them (spec §5.6)."""
+    if not rolls:
+        raise RuleError("no_candidates", T("nobody claims it", "никто не претендует"))
+    score = {i: (initiative_score(r) if r is not None else (0, -1)) for i, r in rolls.items()}
+    best = max(score.values())
+    top = [i for i, s in score.items() if s == best]
+    return (top[0], []) if len(top) == 1 else (None, top)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the active states allow this turn (spec §6.13 table; §10 "condition action limits")
+# ---------------------------------------------------------------------------------------------
+_LIMITS = {
+    # state: (turn, move, attack, action, social, extra_turns, defence)
+    "dead": (False, False, False, False, False, False, "none"),
+    "coma": (False, False, False, False, False, False, "none"),               # L1512-1520
+    "unconscious": (False, False, False, False, False, False, "none"),        # L1522-1530
+    "doom": (True, False, False, False, True, False, "none"),                 # L1532-1540: beg / bargain
+    "panic": (True, True, False, False, True, False, "dodge_only"),           # L1542-1550: flee
+    "rage": (True, True, True, False, True, False, "any"),                    # L1552-1561
+}
+_DEF_RANK = {"any": 3, "limited": 2, "dodge_only": 1, "none": 0}
+
+
+def turn_limits(c) -> dict:
+    """What the character may do on its turn given its states: ``turn`` (has one at all),
+    ``move``/``attack``/``action``/``social``, ``extra_turns``, ``defence`` (``any``,
+    ``limited``, ``dodge_only`` or ``none``), ``psych_resist`` (unconscious: immune to
+    psychological influence, so nothing to resist) and the bilingual ``reasons``. A state's
+    resistance roll on the bearer's own turn is always allowed (it spends the action on a
+    success, L1497); ``stunned`` retries may use extra turns (L1570)."""
+    out = {"turn": True, "move": True, "attack": True, "action": True, "social": True,
+           "extra_turns": True, "defence": "any", "psych_resist": True, "reasons": []}
+    cat = {r["id"]: r for r in data.table("conditions")}
+    ids = [x.get("id") for x in c.conditions] + (["dead"] if c.dead else [])
+    for cid in dict.fromkeys(ids):
+        lim = _LIMITS.get(cid)
+        spec = cat.get(cid, {})
+        if lim is None:
+            d = spec.get("defence")
+            if d in _DEF_RANK and _DEF_RANK[d] < _DEF_RANK[out["defence"]]:
+                out["defence"] = d
+                ru = {"none": "нет", "dodge_only": "только уклонение", "limited": "ограничена"}[d]
+                out["reasons"].append(T(f"{spec['en']}: defence {d.replace('_', ' ')}",
+                                        f"{spec['ru']}: защита — {ru}"))
+            continue
+        for k, allowed in zip(("turn", "move", "attack", "action", "social", "extra_turns"), lim[:6]):
+            out[k] = out[k] and allowed
+        if _DEF_RANK[lim[6]] < _DEF_RANK[out["defence"]]:
+            out["defence"] = lim[6]
+        if cid == "unconscious":
+            out["psych_resist"] = False
+        label = spec or {"en": cid, "ru": cid, "effect_en": "", "effect_ru": ""}
+        out["reasons"].append(T(f"{label['en']}: {label.get('effect_en', '')}", f"{label['ru']}: {label.get('effect_ru', '')}"))
+    if not out["turn"]:
+        out.update(move=False, attack=False, action=False, social=False, extra_turns=False)
+    return out

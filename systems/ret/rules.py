@@ -62,6 +62,10 @@ DEFAULT_RULES: dict[str, Any] = {
     "medkit_roll": "healer",               # A30: or "patient_endurance" (who rolls the total)
     "weapon_change_costs_action": False,   # A54: bulky items always cost the action
     "luck_pick": "weighted",               # A39: or "uniform"
+    "initiative_speed": None,              # L729: None (off), "tiebreak" or "bonus" (Speed added)
+    "extra_turns": "allowed",              # L712: or "forbidden" (fast cinematic fights)
+                                           #   or "not_round_1" (restricted in round 1 only)
+    "loot_actions": 1,                     # L1141: the GM may allow 2 (one to help, one for loot)
 }
 
 

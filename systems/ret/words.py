@@ -12,6 +12,14 @@ Grammar (spaces are free between parts)::
 Examples: ``L5``, ``L0``, ``L5+3 >= 8``, ``L5 >= medium``, ``L3 luck 2``, ``L3+3 luck 2``,
 ``L5 dl-1``, ``L3+3 vs L4``, ``L4 vs L3 x2``, ``L6+3 // 4+2``, ``L6 /normal``,
 ``L3 +3[skill] +2[luck]`` (a bonus labelled ``luck`` is declared Luck: burnt on a fail).
+
+Two more words (spec §5.15):
+
+* ``ret_check`` — the bound character's named checks (``variables[CHARACTER_KEY]``, set by
+  ``%sheet`` or the tray): ``agility``, ``attention luck 2 >= 8``, ``skill "Lockpicking" luck 1``,
+  ``talent Hacking difficulty high dl-1``, ``dodge +2[cover]``, ``ловкость +1``; rolled by the
+  system's ``roll_check`` (condition penalties, tokens; Luck/Sanity effects shown, not applied).
+* ``prob`` — exact odds instead of a roll: ``prob L5+3 >= 8`` (like ``%roll --prob``).
 """
 from __future__ import annotations
 
@@ -21,13 +29,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
 
-from tabletop_widgets.core import T
+from tabletop_widgets.core import RuleError, T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution
+from tabletop_widgets.dice.words import CHARACTER_KEY
 from tabletop_widgets.dice.results import Check
 
 from .checks import (FAIL_KEY, Divider, _score_dist, apply_divider, contest, divider_presets,
                      level_dice, resolve_difficulty, roll_result_for)
 from .level import MAX_LEVEL, level_roll, roll_outcomes
+from .params import LABELS as _PARAM_LABELS, TREE_ORDER as _TREE_ORDER
 
 PATTERN = re.compile(r"L\d")
 MAX_DEFENCES = 10
@@ -307,4 +317,304 @@ def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
                "/пресет] или L<уровень> vs L<уровень> [xN]"),
         examples=("L5", "L0", "L5+3 >= 8", "L5 >= medium", "L3 luck 2", "L3+3 luck 2", "L5 dl-1",
                   "L3+3 vs L4", "L4 vs L3 x2", "L6+3 // 4+2", "L6 /normal", "L3 +3[skill] +2[luck]"),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Character-bound names (spec §5.15: ``%roll agility``, ``%roll skill "Lockpicking" luck 1``)
+# ---------------------------------------------------------------------------------------------
+
+#: the named checks a bound character rolls by its code id
+NAMED_CHECKS = tuple(_TREE_ORDER) + ("dodge", "parry", "attack_melee", "attack_ranged", "mental_defence",
+                                     "psych_resist", "initiative", "survival", "self_control")
+#: single-word Russian labels of the parameters (``%roll ловкость``)
+RU_NAMES = {lab["ru"].lower(): pid for pid, lab in _PARAM_LABELS.items() if " " not in lab["ru"]}
+RU_NAMES.update({"уклонение": "dodge", "парирование": "parry", "инициатива": "initiative"})
+ABILITY_WORDS = {"skill": "skill", "навык": "skill", "talent": "talent", "талант": "talent",
+                 "ultimate": "ultimate", "ульта": "ultimate"}
+_ALL_NAMES = sorted(set(NAMED_CHECKS) | set(RU_NAMES) | set(ABILITY_WORDS), key=len, reverse=True)
+CHECK_PATTERN = re.compile(r"(?:" + "|".join(re.escape(n) for n in _ALL_NAMES) + r")(?![\w])", re.I)
+PROB_PATTERN = re.compile(r"prob(?![\w])", re.I)
+
+
+def _rule_error(exc: RuleError, pos: int, text: str) -> DiceError:
+    return DiceError(exc.message.get("en", str(exc)), pos, text, message_ru=exc.message.get("ru"))
+
+
+@dataclass
+class CheckExpression:
+    """A named check of the bound character, rolled by the system's own ``roll_check`` rules
+    (automatic condition penalties, tokens, Luck and Sanity effects as notes, not applied)."""
+
+    text: str
+    character: Any
+    check_id: str
+    options: dict
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def roll(self, rng: random.Random | None = None):
+        from . import checks as _checks
+        rng = rng if rng is not None else random.Random()
+        try:
+            res = _checks.roll(self.character, self.check_id, self.options, self.rules, rng)
+        except RuleError as exc:
+            raise _rule_error(exc, None, self.text) from None
+        rr = res.roll
+        if rr is None:      # a guaranteed outcome (beyond the -3 x max threshold) or a choice roll
+            from tabletop_widgets.dice import word_result
+            rr = word_result(self.text, "L", res.total or 0, [], res.outcome, show_total=res.total is not None)
+        head = T(f"{res.label['en']}: {res.outcome.get('en', '')}", f"{res.label['ru']}: {res.outcome.get('ru', '')}")
+        notes = [head]
+        if res.effects:
+            en = ", ".join(f"{e.trait} {e.delta:+d}" for e in res.effects)
+            notes.append(T(f"effects (not applied): {en}", f"последствия (не применены): {en}"))
+        rr.notes = notes + list(rr.notes or [])
+        if rr.tree is not None and hasattr(rr.tree, "details"):
+            rr.tree.details.update({"check_id": self.check_id, "degree": res.degree,
+                                    "effects": [(e.trait, e.delta) for e in res.effects]})
+        return rr
+
+    def distribution(self) -> Distribution:
+        from . import checks as _checks
+        try:
+            d = _checks.distribution(self.character, self.check_id, self.options, self.rules)
+        except RuleError as exc:
+            raise _rule_error(exc, None, self.text) from None
+        d.expression = self.text
+        return d
+
+
+def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=None,
+                rules: Mapping[str, Any] | None = None) -> CheckExpression:
+    """``agility``, ``attention luck 2 >= 8``, ``skill "Lockpicking" luck 1``,
+    ``talent Hacking difficulty high dl-1``, ``dodge +2[cover]`` — the bound character's check.
+
+    Options: ``luck N``, ``+N`` / ``-N`` (``[name]`` labels it; ``[luck]`` declares Luck),
+    ``dl±N`` or ``shift ±N``, ``>= D`` or ``difficulty D`` (a number or a preset), ``token NAME``."""
+    from . import checks as _checks
+    from .model import Character as _RetCharacter
+    end = len(text) if end is None else end
+    p = _Parser(text, start, end)
+    p.ws()
+    m = CHECK_PATTERN.match(text, p.pos, end)
+    if not m:
+        p.error("expected a parameter or ability name such as agility or skill \"Lockpicking\"",
+                "ожидалось имя параметра или способности, например agility или skill \"Взлом\"")
+    word = m.group().lower()
+    name_pos = p.pos
+    p.pos = m.end()
+    if word in ABILITY_WORDS:
+        kind = ABILITY_WORDS[word]
+        p.ws()
+        if p.eat(":"):
+            p.ws()
+        q = text[p.pos:p.pos + 1] if p.pos < end else ""
+        closing = {'"': '"', "'": "'", "«": "»", "“": "”"}.get(q)
+        if closing:
+            close = text.find(closing, p.pos + 1, end)
+            if close < 0:
+                p.error(f"missing closing {closing} after the {kind} name", f"нет закрывающей {closing} после имени")
+            name = text[p.pos + 1:close].strip()
+            p.pos = close + 1
+        else:
+            mm = re.compile(r"[^\s\"'«»+\-><=≥\[\]]+").match(text, p.pos, end)
+            if not mm:
+                p.error(f"expected the {kind}'s name (in quotes when it has spaces)",
+                        "ожидалось имя способности (в кавычках, если в нём есть пробелы)")
+            name = mm.group()
+            p.pos = mm.end()
+        if not name:
+            p.error(f"the {kind} name is empty", "пустое имя способности")
+        check_id = f"{kind}:{name}"
+    else:
+        check_id = RU_NAMES.get(word, word)
+    options: dict[str, Any] = {}
+    bonuses = 0
+    while True:
+        p.ws()
+        if p.pos >= end:
+            break
+        ch = text[p.pos]
+        opt_pos = p.pos
+        if ch in "+-":
+            sign = 1 if ch == "+" else -1
+            p.pos += 1
+            n = p.number("a bonus", "бонус")
+            tag = None
+            if p.eat("["):
+                close = text.find("]", p.pos, end)
+                if close < 0:
+                    p.error("missing ] after the bonus name", "нет ] после названия бонуса")
+                tag = text[p.pos:close].strip().lower()
+                p.pos = close + 1
+            if tag in ("luck", "удача"):
+                if sign < 0:
+                    p.error("Luck cannot be negative", "Удача не может быть отрицательной", opt_pos)
+                options["luck"] = options.get("luck", 0) + n
+            else:
+                bonuses += sign * n
+            continue
+        if p.peek_word("luck") or p.peek_word("удача"):
+            p.pos += 4 if text[p.pos] in "lL" else 5
+            options["luck"] = options.get("luck", 0) + p.number("the Luck declared", "заявленная Удача")
+            continue
+        if p.peek("dl") or p.peek_word("shift") or p.peek_word("сдвиг"):
+            p.pos += 2 if text.startswith(("dl", "DL", "Dl", "dL"), p.pos) else 5
+            p.ws()
+            sign = 1
+            if p.pos < end and text[p.pos] in "+-":
+                sign = 1 if text[p.pos] == "+" else -1
+                p.pos += 1
+            options["shift"] = options.get("shift", 0) + sign * p.number("a die-level shift", "сдвиг уровня куба")
+            continue
+        if p.eat(">=") or p.eat("≥") or p.peek_word("difficulty") or p.peek_word("diff") or p.peek_word("сложность"):
+            for w in ("difficulty", "diff", "сложность"):
+                if p.peek_word(w):
+                    p.pos += len(w)
+                    break
+            p.ws()
+            tpos = p.pos
+            neg = p.eat("-")
+            p.ws()
+            if p.pos < end and text[p.pos].isdigit():
+                options["difficulty"] = (-1 if neg else 1) * p.number("a difficulty", "сложность")
+            else:
+                mm = re.compile(r"[A-Za-zА-Яа-яЁё_]+(?:[ _][A-Za-zА-Яа-яЁё]+)?").match(text, p.pos, end)
+                dname = mm.group() if mm else ""
+                # a two-word preset ("very high") only when it is one; else the first word
+                try:
+                    options["difficulty"] = resolve_difficulty(dname)
+                    p.pos = mm.end()
+                except Exception:
+                    first = dname.split(" ")[0] if dname else ""
+                    try:
+                        options["difficulty"] = resolve_difficulty(first)
+                        p.pos += len(first)
+                    except Exception:
+                        p.error("expected a difficulty: a number or a preset such as medium",
+                                "ожидалась сложность: число или название, например medium", tpos)
+            continue
+        if p.peek_word("token") or p.peek_word("токен"):
+            p.pos += 5
+            p.ws()
+            mm = re.compile(r"\"([^\"]*)\"|([^\s]+)").match(text, p.pos, end)
+            if not mm:
+                p.error("expected the token's name", "ожидалось имя токена")
+            options["token"] = mm.group(1) if mm.group(1) is not None else mm.group(2)
+            p.pos = mm.end()
+            continue
+        p.error(f"unexpected {text[p.pos:end]!r}: expected luck N, +N, dl±N, >= difficulty or token NAME",
+                f"неожиданное {text[p.pos:end]!r}: ожидалось luck N, +N, dl±N, >= сложность или token ИМЯ")
+    if bonuses:
+        options["bonus"] = bonuses
+    character = (variables or {}).get(CHARACTER_KEY) if variables is not None else None
+    if character is None:
+        raise DiceError(f"{check_id!r} is a character's check: bind a RET character first "
+                        "(%sheet hero, or roll from the tray)", name_pos, text,
+                        message_ru=f"{check_id!r} — проверка персонажа: сначала привяжите персонажа "
+                                   "Р.Э.Т. (%sheet герой или бросок из лотка)")
+    if not isinstance(character, _RetCharacter):
+        raise DiceError(f"the bound character is not a RET character: {check_id!r} is a RET check",
+                        name_pos, text,
+                        message_ru=f"привязанный персонаж не из Р.Э.Т.: {check_id!r} — проверка Р.Э.Т.")
+    rules = dict(rules or {})
+    try:
+        _checks.plan(character, check_id, options, rules)
+    except RuleError as exc:
+        raise _rule_error(exc, name_pos, text) from None
+    if options.get("luck", 0) > (character.luck or 0):
+        raise DiceError(f"only {character.luck} Luck to declare", name_pos, text,
+                        message_ru=f"можно заявить только {character.luck} Удачи")
+    return CheckExpression(text=text[start:end].strip(), character=character, check_id=check_id,
+                           options=options, rules=rules)
+
+
+def make_check_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
+    rules = dict(rules or {})
+
+    def _parse(text: str, start: int, end: int, variables=None) -> CheckExpression:
+        return parse_check(text, start, end, variables=variables, rules=rules)
+
+    return DiceWord(
+        name="ret_check", system="ret", pattern=CHECK_PATTERN, parse=_parse,
+        help=T("RET check of the bound character: <parameter> | skill \"Name\" | talent \"Name\" "
+               "[luck N] [+N] [dl±N] [>= difficulty] [token NAME]",
+               "Проверка привязанного персонажа Р.Э.Т.: <параметр> | skill \"Имя\" | talent \"Имя\" "
+               "[luck N] [+N] [dl±N] [>= сложность] [token ИМЯ]"),
+        examples=("agility", "attention luck 2 >= 8", 'skill "Lockpicking" luck 1',
+                  'talent "Hacking" difficulty high', "dodge +2[cover] dl-1"),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# ``prob EXPR``: the exact-odds query of spec §5.15 (``%roll prob L5+3 >= 12``), the same as
+# ``%roll --prob`` but as a word, so it works wherever notation is accepted
+# ---------------------------------------------------------------------------------------------
+def _fmt_p(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator} ≈ {float(p) * 100:.2f}%" if p not in (0, 1) else f"{int(p)}"
+
+
+@dataclass
+class ProbExpression:
+    text: str
+    inner_text: str
+    inner: Any
+    variables: Any = None
+
+    def distribution(self) -> Distribution:
+        from tabletop_widgets.dice.exact import distribution as _dist
+        return _dist(self.inner, variables=self.variables)
+
+    def roll(self, rng: random.Random | None = None):
+        from tabletop_widgets.dice import word_result
+        d = self.distribution()
+        if d.p_pass is not None:
+            en = f"P({self.inner_text}) = {_fmt_p(d.p_pass)}"
+            ru = f"В({self.inner_text}) = {_fmt_p(d.p_pass)}"
+            total = int(d.p_pass * 100)
+        else:
+            rows = sorted(d.items())
+            special = getattr(d, "special", None) or {}
+            parts_en = [f"{special[k]['en'] if k in special else k}: {_fmt_p(q)}" for k, q in rows[:12]]
+            parts_ru = [f"{special[k]['ru'] if k in special else k}: {_fmt_p(q)}" for k, q in rows[:12]]
+            more = len(rows) - 12
+            en = f"P({self.inner_text}): " + "; ".join(parts_en) + (f"; … {more} more" if more > 0 else "")
+            ru = f"В({self.inner_text}): " + "; ".join(parts_ru) + (f"; … ещё {more}" if more > 0 else "")
+            total = 0
+        return word_result(self.text, "prob", total, [], T(en, ru), show_total=False,
+                           details={"p_pass": d.p_pass, "distribution": d})
+
+
+def parse_prob(text: str, start: int = 0, end: int | None = None, *, variables=None) -> ProbExpression:
+    from tabletop_widgets.dice.parser import Parser
+    end = len(text) if end is None else end
+    m = PROB_PATTERN.match(text, start, end)
+    pos = m.end() if m else start
+    while pos < end and text[pos].isspace():
+        pos += 1
+    if pos >= end:
+        raise DiceError("prob needs an expression, e.g. prob L5+3 >= 8", pos, text,
+                        message_ru="после prob нужно выражение, например prob L5+3 >= 8")
+    inner_text = text[pos:end]
+    try:
+        inner = Parser(inner_text, variables).parse_line()
+    except DiceError as exc:
+        raise DiceError(exc.message, None if exc.position is None else exc.position + pos, text,
+                        message_ru=exc.message_ru) from None
+    if inner.repeat > 1:
+        raise DiceError("prob takes one roll, not a repetition", pos, text,
+                        message_ru="prob считает один бросок, без повторений")
+    return ProbExpression(text=text[start:end].strip(), inner_text=inner_text.strip(), inner=inner,
+                          variables=variables)
+
+
+def make_prob_word() -> DiceWord:
+    def _parse(text: str, start: int, end: int, variables=None) -> ProbExpression:
+        return parse_prob(text, start, end, variables=variables)
+
+    return DiceWord(
+        name="prob", system="ret", pattern=PROB_PATTERN, parse=_parse,
+        help=T("Exact odds instead of a roll: prob EXPR (e.g. prob L5+3 >= 8)",
+               "Точная вероятность вместо броска: prob ВЫРАЖЕНИЕ (например prob L5+3 >= 8)"),
+        examples=("prob L5+3 >= 8", "prob L3 luck 2", "prob L4 vs L3"),
     )
