@@ -170,7 +170,9 @@ class TabletopMagics(Magics):
             if not text or text.startswith("#"):
                 continue
             label = text
-            m = re.match(r"([^:{}\[\]@#]+?)\s*:\s*(\S.*)$", text)
+            # "label: expression" (a space after the colon, so word forms such as
+            # skill:"Safe Cracking" are not split)
+            m = re.match(r"([^:{}\[\]@#]+?)\s*:\s+(\S.*)$", text)
             if m and not re.search(r"\d\s*$", m.group(1)):
                 label, text = m.group(1).strip(), m.group(2)
             try:

@@ -122,3 +122,10 @@ def test_combat_magic(ip):
     for line in ["", "nope"]:
         res = ip.run_cell(f"%combat {line}")
         assert not res.success and type(res.error_in_exec) is UsageError
+
+
+def test_cell_labels_need_a_space_after_the_colon(ip):
+    c = ip.run_cell_magic("roll", "--seed 1", "hit: 1d20")
+    assert [label for label, _ in c.rows] == ["hit"]
+    res = ip.run_cell("%%roll\nx:1d6")
+    assert not res.success  # "x:1d6" is one expression (and not valid notation)

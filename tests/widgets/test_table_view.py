@@ -372,7 +372,23 @@ def test_the_follower_task_updates_the_view_without_interaction(table):
         p2.close()
         return [e.text() for e in p2.roll_log.entries]
 
-    texts = asyncio.run(run())
+    # a fresh loop in a thread of its own: Playwright's sync API (browser tests earlier in the
+    # same session) keeps an event loop running on the main thread, where asyncio.run() refuses
+    import threading
+    out: dict = {}
+
+    def in_thread():
+        try:
+            out["texts"] = asyncio.run(run())
+        except BaseException as exc:  # re-raised below, in the test's thread
+            out["error"] = exc
+
+    t = threading.Thread(target=in_thread)
+    t.start()
+    t.join(timeout=60)
+    if "error" in out:
+        raise out["error"]
+    texts = out.get("texts")
     assert texts and "42" in texts[-1]
 
 
