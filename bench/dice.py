@@ -77,11 +77,19 @@ def table(cold: bool, budget: float) -> list[float]:
             def them():
                 d20.roll(theirs)
 
-        def ours_text():
-            str(roll(expr, rng=rng))
+        if cold:
+            def ours_text():
+                our_parser._CACHE.clear()
+                str(roll(expr, rng=rng))
 
-        def them_text():
-            str(d20.roll(theirs))
+            def them_text():
+                str(roller.roll(theirs, allow_comments=True))
+        else:
+            def ours_text():
+                str(roll(expr, rng=rng))
+
+            def them_text():
+                str(d20.roll(theirs))
         t_ours = per_call(ours, budget)
         t_them = per_call(them, budget)
         t_ours_txt = per_call(ours_text, budget)
