@@ -18,10 +18,12 @@ appending as fast as it can (one event per transaction, through ``TableSession.s
 seconds; "sustained" counts the events every follower has applied divided by the time from the
 first write until the last follower had them all.
 
-The browser-level column (click -> another page's DOM through Voila) comes with the browser tests.
+Browser level (a GM's roll clicked in Chromium -> the other pages' DOMs, through one Voila server,
+one kernel per page): ``bench/table_browser.py``, which ``make bench`` runs after this file; pass
+``--browser`` here to run it from this script as well (same rows, printed after these tables).
 
 Run: make bench, or .venv/bin/python bench/table.py [--quick] [--events N] [--followers 2,6,12]
-     [--postgres URL | --no-postgres] [--throughput-seconds S]
+     [--postgres URL | --no-postgres] [--throughput-seconds S] [--browser]
 """
 from __future__ import annotations
 
@@ -227,6 +229,8 @@ def main() -> None:
     ap.add_argument("--only", choices=["sqlite", "postgres"], default=None)
     ap.add_argument("--throughput-seconds", type=float, default=None)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--browser", action="store_true",
+                    help="also run the browser-level bench (bench/table_browser.py) for the same rows")
     args = ap.parse_args()
     n_events = args.events or (15 if args.quick else 40)
     idle = args.idle or (3.0 if args.quick else 10.0)
@@ -247,8 +251,15 @@ def main() -> None:
                 tps.append(throughput(backend, 12, tp_seconds))
             finally:
                 backend.cleanup()
+    browser = None
+    if args.browser:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import table_browser
+        n_rolls = 8 if args.quick else 20
+        browser = table_browser.run(sorted({int(x) for x in args.followers.split(",")}), n_rolls, 240.0)
     if args.json:
-        print(json.dumps({"latency": rows, "throughput": tps, "backends": described}, indent=2))
+        print(json.dumps({"latency": rows, "throughput": tps, "backends": described, "browser": browser},
+                         indent=2))
         return
     print(f"Shared table, process level ({os.cpu_count()} CPUs, {n_events} writes per row, "
           f"writes 150-350 ms apart)")
@@ -257,12 +268,12 @@ def main() -> None:
     if not pg_url:
         print("  postgres: not measured (no --postgres URL / TABLETOP_TEST_POSTGRES)")
     print(f"{'store':>8} | {'followers':>9} | {'median ms':>9} | {'p95 ms':>7} | {'max ms':>7} | "
-          f"{'write ms':>8} | {'idle CPU/follower':>17} | {'lost':>4} | browser")
-    print("-" * 103)
+          f"{'write ms':>8} | {'idle CPU/follower':>17} | {'lost':>4}")
+    print("-" * 93)
     for r in rows:
         print(f"{r['backend']:>8} | {r['followers']:>9} | {r['median_ms']:>9.1f} | {r['p95_ms']:>7.1f} | "
               f"{r['max_ms']:>7.1f} | {r['write_ms']:>8.1f} | {r['idle_cpu_pct']:>6.2f}% "
-              f"(max {r['idle_cpu_max_pct']:.2f}%) | {r['lost']:>4} | (later)")
+              f"(max {r['idle_cpu_max_pct']:.2f}%) | {r['lost']:>4}")
     print()
     print(f"Throughput: one table, one writer flat out for {tp_seconds:g} s, 12 followers")
     print(f"{'store':>8} | {'events':>6} | {'writes/s':>8} | {'sustained/s':>11} | {'drain ms':>8} | "
@@ -273,6 +284,12 @@ def main() -> None:
               f"{t['drain_ms']:>8.0f} | {t['lag_median_ms']:>8.1f}ms | {t['lag_p95_ms']:>6.1f}ms | {t['lost']:>4}")
     print("targets: SQLite median <= 150 ms at the default poll; PostgreSQL median < 100 ms (push); "
           "idle CPU < 1% of a core per kernel")
+    print()
+    if browser is not None:
+        table_browser.print_table(browser, 8 if args.quick else 20)
+    else:
+        print("Browser level (click in one page -> DOM of the others, through Voila): "
+              "bench/table_browser.py (make bench runs it next; or pass --browser)")
 
 
 if __name__ == "__main__":

@@ -144,6 +144,11 @@ register_kind("check", action="check", fields={
     "character": (_D, True), "options": (_D, True), "hidden": (_B, True), "result": (_D, True),
     "text": (_S, True)},
     doc="A named check of the system for a character (its sheet as rolled, the options, the outcome).")
+register_kind("initiative", action="combat", fields={
+    "index": (_I, True), "system": (_S, True), "ids": (_L, True), "characters": (_D, True),
+    "options": (_D, True), "hidden": (_B, True), "result": (_D, True), "text": (_S, True)},
+    doc="Initiative rolled by the system with the fair-dice stream of roll number `index`: the "
+        "combatants' sheets as rolled, the options, the outcome (order, keys, texts, tie-breaks).")
 register_kind("character.set", action="character.edit", fields={
     "character_id": (_S, True), "data": (_D, True), "owner": (_S + _N, False)},
     doc="A whole character sheet (new or replaced).")

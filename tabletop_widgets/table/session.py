@@ -11,6 +11,10 @@ forged and a disabled button still fires. Writes go through :meth:`Store.write`:
 table's write lock the session first applies the events it had not seen yet, then validates
 against that state, rolls with the fair-dice stream of the next roll index, and appends the
 outcome. It applies its own events at once (``data_version`` ignores its own commits).
+
+Initiative is rolled the same way (:meth:`TableSession.roll_initiative`: the next roll index, the
+system's ``roll_initiative`` with that stream, an ``initiative`` outcome event), with the tracker's
+``combat.state`` in the same transaction.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
 from .seats import (PermissionDenied, SeatError, audiences_for, hash_token, parse_query, role_can,
                     view_for, OWN_CHARACTER_ACTIONS)
-from .state import TableState
+from .state import TableState, reducer
 from .store import (AUDIENCE_ALL, AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Event, NewEvent, SeatRecord,
                     Snapshot, Store, TableInfo, WriteTx, audience_ok, open_store)
 
@@ -34,7 +38,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_SNAPSHOT_EVERY = 200
 #: kinds that only dedicated methods write (their content must come from the fair dice or the table)
-RESERVED_KINDS = frozenset({"roll", "check", "table.opened", "table.closed"})
+RESERVED_KINDS = frozenset({"roll", "check", "initiative", "table.opened", "table.closed"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,36 @@ def check_json(result) -> dict[str, Any]:
         "roll": roll.to_json() if hasattr(roll, "to_json") else jsonable(roll),
         "details": result.details,
     })
+
+
+def initiative_json(result) -> dict[str, Any]:
+    """A system's ``InitiativeOrder`` as JSON (deterministic: ``verify`` re-rolls and compares):
+    the system's order, each combatant's key, text, roll, rounds sat out and effects, and the
+    tie-break notes."""
+    rolls = {}
+    for cid, r in result.rolls.items():
+        rolls[str(cid)] = {
+            "key": jsonable(r.key), "text": jsonable(dict(r.text) if isinstance(r.text, Mapping) else r.text),
+            "roll": jsonable(r.roll), "skip_rounds": int(getattr(r, "skip_rounds", 0) or 0),
+            "effects": [{"trait": e.trait, "delta": e.delta, "reason": jsonable(getattr(e, "reason", None))}
+                        for e in (getattr(r, "effects", ()) or ())]}
+    return jsonable({"order": [str(c) for c in result.order], "rolls": rolls,
+                     "tiebreaks": list(result.tiebreaks)})
+
+
+def initiative_text(outcome: Mapping[str, Any], names: Mapping[str, str] | None = None,
+                    locale: str = "en") -> str:
+    """One line for the log: ``Initiative: Aria 14, Goblin 9``."""
+    names = names or {}
+    parts = []
+    for cid in outcome.get("order", []):
+        r = (outcome.get("rolls") or {}).get(cid) or {}
+        text = r.get("text")
+        if isinstance(text, Mapping):
+            text = text.get(locale) or text.get("en") or ""
+        parts.append(f"{names.get(cid, cid)} {text}".strip())
+    head = "Инициатива" if locale == "ru" else "Initiative"
+    return f"{head}: " + ", ".join(parts)
 
 
 def system_for(table: TableInfo):
@@ -356,16 +390,11 @@ class TableSession:
         """The combat tracker after a GM action. With ``public`` (the state without hidden
         combatants, NPC hit points...), players get only that; the GM's view gets ``state``."""
         self.require("combat")
-        full = validate("combat.state", {"state": jsonable(dict(state))})
-        pub = validate("combat.state", {"state": jsonable(dict(public))}) if public is not None else None
+        events = self._combat_events(state, public)
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("combat")
-            if pub is None:
-                return [NewEvent("combat.state", self.seat, full, AUDIENCE_ALL)]
-            # public first: GM's view applies both and ends on the full state
-            return [NewEvent("combat.state", self.seat, pub, AUDIENCE_ALL),
-                    NewEvent("combat.state", self.seat, full, AUDIENCE_GM)]
+            return events
 
         return self._write(make)
 
@@ -394,6 +423,67 @@ class TableSession:
             return [NewEvent("roll", self.seat, payload, audience, roll=index)]
 
         return self._write(make)[0]
+
+    def roll_initiative(self, characters: Mapping[str, Mapping[str, Any]], *,
+                        options: Mapping[str, Any] | None = None, hidden: bool = False,
+                        combat: Callable[[Any, dict[str, Any]], "tuple[Mapping, Mapping | None] | None"] | None = None,
+                        names: Mapping[str, str] | None = None, locale: str = "en") -> list[Event]:
+        """GM: roll initiative with the table's fair dice and record the outcome.
+
+        ``characters``: ``{combatant_id: sheet values}`` (``Character.to_dict()``) of those who
+        roll, in the order given to the system. Inside the write transaction the session takes
+        the next roll index ``i``, calls ``system.roll_initiative`` with ``rng_for(seed, i)`` on
+        characters rebuilt from those values, and appends an ``initiative`` event (index, ids,
+        values, options and the outcome: order, keys, texts, tie-breaks), which ``verify``
+        re-rolls and checks.
+
+        ``combat(rng, outcome)``, when given, runs in the same transaction with a fresh
+        ``rng_for(seed, i)`` (the same stream) and the recorded outcome: the tracker rolls its
+        own Combat with it and returns ``(full_state, public_state)`` for ``combat.state``
+        events appended in the same transaction (as :meth:`set_combat` writes them), or
+        ``None``. An exception there aborts the whole write.
+
+        ``hidden`` (or any GM-only character among ``characters``): only GM seats get the
+        ``initiative`` event. Returns the stored events (the ``initiative`` event first)."""
+        self.require("combat")
+        if not characters:
+            raise EventError("nobody to roll initiative for")
+        system = self.system
+        values = {str(cid): jsonable(dict(v)) for cid, v in characters.items()}
+        opts = jsonable(dict(options or {}))
+        secret = hidden or any(self.character_audience(cid) == AUDIENCE_GM for cid in values)
+        audience = AUDIENCE_GM if secret else AUDIENCE_ALL
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("combat")
+            index = tx.next_roll
+            models = {cid: system.Character.from_dict(v) for cid, v in values.items()}
+            result = system.roll_initiative(models, rng=rng_for(tx.secret_seed(), index), **opts)
+            outcome = initiative_json(result)
+            if sorted(outcome["order"]) != sorted(values):
+                raise EventError("the system's initiative order does not match the combatants")
+            payload = validate("initiative", {
+                "index": index, "system": system.slug, "ids": list(values), "characters": values,
+                "options": opts, "hidden": bool(secret), "result": outcome,
+                "text": initiative_text(outcome, names, locale)})
+            out = [NewEvent("initiative", self.seat, payload, audience, roll=index)]
+            if combat is not None:
+                states = combat(rng_for(tx.secret_seed(), index), outcome)
+                if states is not None:
+                    full, public = states
+                    out += self._combat_events(full, public)
+            return out
+
+        return self._write(make)
+
+    def _combat_events(self, state: Mapping[str, Any], public: Mapping[str, Any] | None) -> list[NewEvent]:
+        full = validate("combat.state", {"state": jsonable(dict(state))})
+        if public is None:
+            return [NewEvent("combat.state", self.seat, full, AUDIENCE_ALL)]
+        pub = validate("combat.state", {"state": jsonable(dict(public))})
+        # public first: GM's view applies both and ends on the full state
+        return [NewEvent("combat.state", self.seat, pub, AUDIENCE_ALL),
+                NewEvent("combat.state", self.seat, full, AUDIENCE_GM)]
 
     def _roll_check(self, req: CheckRequest, hidden: bool, locale: str) -> Event:
         cid = req.character_id or self.character_id
@@ -464,6 +554,14 @@ class TableSession:
         if cid not in self.state.characters:
             raise KeyError(f"no character {cid!r} visible at this seat")
         return self.system.Character.from_dict(self.state.characters[cid])
+
+
+@reducer("initiative")
+def _initiative(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.rolls += 1
+    state._log(e, index=p["index"], ids=list(p["ids"]), hidden=p["hidden"], text=p["text"],
+               result=p["result"])
 
 
 def rebuild(store: Store, table_id: str, audiences: Sequence[str] | None = None) -> TableState:

@@ -23,6 +23,12 @@ The combat tracker is shared as ``combat.state`` events written by the GM in one
 the players' copy is a *public projection* (hidden combatants removed, a hidden current
 combatant shown as "?"), the GM's copy carries the Combat event itself, so a GM's kernel rebuilds
 the tracker with :meth:`Combat.replay` over those events.
+
+Initiative is dice, so it uses the table's fair dice: the GM's Combat is a :class:`TableCombat`
+whose ``roll_initiative`` goes through :meth:`TableSession.roll_initiative`. In one write
+transaction the session takes the next roll index, records an ``initiative`` outcome event
+(``verify`` re-rolls it from the seed), and the Combat rolls with the same index's stream; its
+``combat.state`` events go out in that transaction.
 """
 from __future__ import annotations
 
@@ -38,6 +44,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
+from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.dice.results import Die
 from tabletop_widgets.table import EventError, PermissionDenied, check as check_request
@@ -458,6 +465,33 @@ def _character_from(system, values: Mapping[str, Any]):
     return ch
 
 
+class TableCombat(Combat):
+    """The GM's Combat at a shared table: ``roll_initiative`` (the tracker's "Roll initiative"
+    button, or a call) is handed to ``roller(ids, options)``, which rolls through the table
+    session with the fair dice (:meth:`TableView._roll_initiative`); without a roller it rolls
+    as a plain Combat. Replaying events never rolls, so replay is unchanged."""
+
+    roller: Callable[[Any, dict], dict] | None = None
+
+    def roll_initiative(self, ids=None, **options: Any) -> dict:
+        if self.roller is None:
+            return super().roll_initiative(ids, **options)
+        return self.roller(ids, options)
+
+    def roll_initiative_with(self, rng, ids=None, **options: Any) -> dict:
+        """Roll with ``rng`` (the table's stream for this roll index) instead of ``self.rng``."""
+        saved = self.rng
+        self.rng = rng
+        try:
+            return super().roll_initiative(ids, **options)
+        finally:
+            self.rng = saved
+
+
+def _norm(value: Any) -> Any:
+    return json.loads(json.dumps(jsonable(value), sort_keys=True))
+
+
 def gm_combat_events(session) -> list[dict]:
     """The Combat events the GM seats wrote, in order (read from the log)."""
     out = []
@@ -702,7 +736,7 @@ class TableView(widgets.VBox):
     def _replay_gm_combat(self) -> Combat:
         self._combat_writing = True
         try:
-            combat = Combat(self.system)
+            combat = TableCombat(self.system)
             for e in gm_combat_events(self.session):
                 try:
                     combat.apply(e)
@@ -710,7 +744,59 @@ class TableView(widgets.VBox):
                     log.exception("combat event %s does not apply", e.get("seq"))
         finally:
             self._combat_writing = False
+        combat.roller = self._roll_initiative
         return combat
+
+    def _roll_initiative(self, ids, options: dict) -> dict | None:
+        """GM: the tracker's "Roll initiative", through the table's fair dice. The session
+        reserves the next roll index inside its write transaction, rolls the system's initiative
+        with that index's stream and records an ``initiative`` event; in the same transaction
+        the tracker's Combat rolls with the same stream (so it gets the same outcome, checked
+        here) and its state goes out as ``combat.state`` events."""
+        if not self.session.can("combat"):
+            self._say("error", TEXTS["not_allowed"])
+            return None
+        combat = self.tracker.combat
+        ids = list(combat.order if ids is None else ids)
+        for cid in ids:
+            if cid not in combat:
+                raise RuleError("unknown_combatant", T(f"No combatant {cid!r}.", f"Нет участника {cid!r}."))
+        if not ids:
+            raise RuleError("nobody", T("Nobody to roll initiative for.", "Некому бросать инициативу."))
+        characters = {cid: jsonable(combat.character(cid).to_dict()) for cid in ids}
+        hidden = bool(set(ids) & secret_combatants(combat))
+        names = {cid: combat.name(cid) for cid in ids}
+        rolled: dict[str, Any] = {}
+
+        def in_combat(rng, outcome):
+            self._combat_writing = True
+            try:
+                event = combat.roll_initiative_with(rng, ids, **options)
+            finally:
+                self._combat_writing = False
+            rolled["event"] = event
+            got = event.get("rolls") or {}
+            same = (sorted(got) == sorted(outcome["rolls"])
+                    and all(_norm(got[c].get("key")) == outcome["rolls"][c]["key"]
+                            and _norm(got[c].get("text")) == outcome["rolls"][c]["text"] for c in got)
+                    and _norm(event.get("tiebreaks") or []) == outcome["tiebreaks"])
+            if not same:
+                raise RuntimeError("the tracker's initiative differs from the table's fair roll "
+                                   "(the system's roll_initiative is not deterministic given its rng)")
+            return {"format": COMBAT_FORMAT, "event": event}, public_combat(combat)
+
+        try:
+            self.session.roll_initiative(characters, options=options, hidden=hidden, combat=in_combat,
+                                         names=names, locale=self.locale)
+        except Exception as exc:
+            if "event" in rolled:   # the Combat moved but nothing was written: back to the log
+                self._reload_gm_combat()
+            if isinstance(exc, (PermissionDenied, EventError, RuntimeError)):
+                self._refused(exc)
+                return None
+            raise
+        self._pull_from_combat()
+        return rolled["event"]
 
     def _build_notes(self) -> None:
         self.note_title = widgets.Text(style={"description_width": "initial"},
@@ -1088,6 +1174,9 @@ class TableView(widgets.VBox):
                                 if isinstance(x.get("delta"), int))
             self.roll_log.add(who=who, what=mark(what), breakdown=roll.get("text", ""),
                          outcome=r.get("outcome") or "", success=r.get("success"), effects=effects)
+        elif kind == "initiative":
+            what = T("Initiative", "Инициатива")
+            self.roll_log.add(who=who, what=mark(what), breakdown=e.get("text", ""))
         elif kind == "message":
             self.roll_log.add(who=who, what=e.get("text", ""))
         elif kind == "table.closed":
@@ -1109,8 +1198,8 @@ def show_table(session, locale: str = "en", **kwargs: Any) -> TableView:
     return TableView(session, locale=locale, **kwargs)
 
 
-__all__ = ["TableView", "TableTray", "StoredRoll", "StoredCheck", "public_combat", "restore_combat",
-           "secret_combatants", "show_table"]
+__all__ = ["TableView", "TableTray", "TableCombat", "StoredRoll", "StoredCheck", "public_combat",
+           "restore_combat", "secret_combatants", "show_table"]
 
 
 def seat_error_page(error, locale: str = "en") -> widgets.HTML:
