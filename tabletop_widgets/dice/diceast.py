@@ -14,6 +14,21 @@ MOD_ORDER = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep":
              "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 7}
 
 
+def compare_fn(op: str, t):
+    """A one-argument test ``v op t`` for a compare point's operator (``<>`` stored as ``!=``)."""
+    if op == "=":
+        return lambda v: v == t
+    if op == "!=":
+        return lambda v: v != t
+    if op == ">":
+        return lambda v: v > t
+    if op == ">=":
+        return lambda v: v >= t
+    if op == "<":
+        return lambda v: v < t
+    return lambda v: v <= t
+
+
 @dataclass
 class Compare:
     """A compare point: ``op`` in ``= != < > <= >=`` (``<>`` is stored as ``!=``) and an integer

@@ -101,16 +101,7 @@ class _Ctx:
         return cls(msg, pos, self.text, message_ru=ru)
 
 
-def _norm(v):
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return int(v.numerator)
-    return v
-
-
-def _round_half_away(v) -> int:
-    f = Fraction(v)
-    n = math.floor(abs(f) + Fraction(1, 2))
-    return n if f >= 0 else -n
+from .engine import _norm, _round_half_away  # noqa: E402  (one rule for both: rolled and exact)
 
 
 def _check_abs(ctx, d: W, pos):

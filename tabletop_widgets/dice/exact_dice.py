@@ -31,6 +31,7 @@ from functools import lru_cache
 from math import comb
 
 from . import exact_core as core
+from .diceast import compare_fn
 from .errors import DiceError
 from .exact_core import W, add, mixture, nfold, point
 
@@ -41,18 +42,7 @@ _STAGE = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5,
 BUDGET: core.Budget | None = None
 
 
-def _test(op: str, t):
-    if op == "=":
-        return lambda v: v == t
-    if op == "!=":
-        return lambda v: v != t
-    if op == ">":
-        return lambda v: v > t
-    if op == ">=":
-        return lambda v: v >= t
-    if op == "<":
-        return lambda v: v < t
-    return lambda v: v <= t
+_test = compare_fn
 
 
 def _lt(a: int, b: int, thr: Fraction) -> bool:

@@ -12,7 +12,7 @@ and errors are exactly the ordinary ones.
 from __future__ import annotations
 
 from . import limits
-from .diceast import BinOp, Dice, Expression, Group, Num, Paren, Unary
+from .diceast import BinOp, Dice, Expression, Group, Num, Paren, Unary, compare_fn
 
 
 class Fallback(Exception):
@@ -205,15 +205,4 @@ def _kept_slice(m, n: int) -> tuple[int, int]:
     return min(keep, n), n  # dl
 
 
-def _tester(op: str, t: int):
-    if op == "=":
-        return lambda v: v == t
-    if op == "!=":
-        return lambda v: v != t
-    if op == ">":
-        return lambda v: v > t
-    if op == ">=":
-        return lambda v: v >= t
-    if op == "<":
-        return lambda v: v < t
-    return lambda v: v <= t
+_tester = compare_fn
