@@ -247,6 +247,7 @@ class CharacterSheet(widgets.VBox):
 
         self.sections: dict[str, widgets.Widget] = {}
         self.section_titles: dict[str, tuple[widgets.HTML, Any]] = {}
+        self._visibility: list[tuple[widgets.Widget, str]] = []
         body = [self._build_section(s) for s in self.system.sheet.sections]
         self.body = widgets.GridBox(body, layout=widgets.Layout(
             grid_template_columns="repeat(2, minmax(0, 1fr))", grid_auto_flow="row dense", width="100%"))
@@ -323,7 +324,21 @@ class CharacterSheet(widgets.VBox):
             box.add_class("tt-wide")
         self.sections[section.id] = box
         self.section_titles[section.id] = (title, section.label)
+        self._conditional(box, section.extra.get("visible_if"))
+        for view in views:
+            self._conditional(view.widget, view.field.extra.get("visible_if"))
         return box
+
+    def _conditional(self, widget: widgets.Widget, trait: str | None) -> None:
+        """``extra["visible_if"]`` names a boolean trait: the section or field shows only while it
+        is true (e.g. a shapeshifter's forms), following every change."""
+        if not trait or not self.character.has_trait(trait):
+            return
+        self._visibility.append((widget, trait))
+        self._apply_visibility(widget, trait)
+
+    def _apply_visibility(self, widget: widgets.Widget, trait: str) -> None:
+        widget.layout.display = None if getattr(self.character, trait) else "none"
 
     def _tree(self, section, fields) -> widgets.Widget:
         """A parameter tree as columns: each root on top, its children below, their leaves under
@@ -489,6 +504,9 @@ class CharacterSheet(widgets.VBox):
     def _on_character(self, change) -> None:
         name = change["name"]
         self.ctx.forget_checks()
+        for widget, trait in self._visibility:
+            if trait == name:
+                self._apply_visibility(widget, trait)
         for view in self._watchers.get(name, ()):
             view.refresh()
         if name == "name":

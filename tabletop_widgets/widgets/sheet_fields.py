@@ -172,6 +172,14 @@ def choice_options(ctx: SheetContext, field, current: Any = None) -> list[tuple[
         opts = [(tr(row_label(r), loc), row_id(r)) for r in ctx.rows(field.source)]
     elif field.extra.get("choices"):
         opts = [(ctx.label_for(v), v) for v in field.extra["choices"]]
+    elif field.extra.get("choices_from"):
+        # picked from one of the character's own lists (Seasons: the active Problem is one of
+        # the character's Problems); list items are names or rows with a name
+        items = getattr(ctx.character, field.extra["choices_from"], None) or []
+        names = [str(i.get("name") or i.get("en") or "") if isinstance(i, Mapping) else str(i) for i in items]
+        opts = [(n, n) for n in dict.fromkeys(names) if n]
+        if field.extra.get("allow_empty"):
+            opts.insert(0, (t("none", loc), ""))
     else:
         opts = []
     values = [v for _, v in opts]
@@ -430,6 +438,8 @@ class ScalarView(FieldView):
         f = self.field
         trait = self.ctx.trait(f.name)
         self.control, to_w, to_m = make_control(self.ctx, f, trait, current=getattr(self.ctx.character, f.name))
+        if f.extra.get("choices_from"):
+            self.names.add(f.extra["choices_from"])  # new items in that list become options
         self.control.add_class("tt-control")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
         self.dots = widgets.HTML()
@@ -448,6 +458,8 @@ class ScalarView(FieldView):
         self.widget = widgets.VBox([row, self.problem])
 
     def refresh(self) -> None:
+        if self.field.extra.get("choices_from") and hasattr(self, "binding"):
+            self.relabel()  # the options follow the character's list
         if self.field.extra.get("dots"):
             v = getattr(self.ctx.character, self.field.name)
             top = max(self.field.max or 5, v if isinstance(v, int) else 0)

@@ -142,3 +142,55 @@ def test_a_fifth_system_renders_and_edits(homebrew):
     sheet.locale = "ru"
     assert "Лампа" in gear.rows_box.children[1].children[0].value      # the kind, from the table
     assert "Показатели" in sheet.section_titles["stats"][0].value
+
+
+def test_visible_if_and_choices_from_hints():
+    """A section shown only while a boolean trait is true, and a choice picked from one of the
+    character's own lists, both following changes live (generic hints any system may use)."""
+    import traitlets
+    from tabletop_widgets.core import CharacterModel, Field, GameSystem, Section, Sheet, T
+    from tabletop_widgets.core.registry import register_system, unregister_system
+    from tabletop_widgets.widgets import CharacterSheet
+
+    class Hero(CharacterModel):
+        SYSTEM = "hinted"
+        shifter = traitlets.Bool(False).tag(persist=True)
+        form = traitlets.Unicode("").tag(persist=True)
+        quirks = traitlets.List(traitlets.Unicode()).tag(persist=True)
+        active_quirk = traitlets.Unicode("").tag(persist=True)
+
+    class Hinted(GameSystem):
+        slug = "hinted"
+        title = T("Hinted", "С подсказками")
+        Character = Hero
+        sheet = Sheet((
+            Section("main", T("Main", "Главное"), (
+                Field("shifter", T("Shapeshifter", "Оборотень"), "flag"),
+                Field("quirks", T("Quirks", "Причуды"), "tags"),
+                Field("active_quirk", T("Active quirk", "Активная причуда"), "choice",
+                      extra={"choices_from": "quirks", "allow_empty": True}),
+            )),
+            Section("forms", T("Forms", "Облики"), (Field("form", T("Form", "Облик"), "text"),),
+                    extra={"visible_if": "shifter"}),
+        ))
+
+        def validate(self, character):
+            return []
+
+    register_system(Hinted())
+    try:
+        hero = Hero(quirks=["Greedy"])
+        sheet = CharacterSheet(hero)
+        forms = sheet.sections["forms"]
+        assert forms.layout.display == "none"
+        hero.shifter = True
+        assert forms.layout.display is None
+        hero.shifter = False
+        assert forms.layout.display == "none"
+        control = sheet.views["active_quirk"].control
+        values = lambda: [v for _, v in control.options] if control.options and isinstance(control.options[0], tuple) else list(control.options)  # noqa: E731
+        assert "Greedy" in values() and "Brave" not in values()
+        hero.quirks = ["Greedy", "Brave"]
+        assert "Brave" in values()
+    finally:
+        unregister_system("hinted")
