@@ -1,7 +1,8 @@
-"""Exact odds vs the roller (part 1; part 2 in ``test_exact_sampling_more.py``), for constructs
-icepool cannot express (reroll-and-add, keep/drop after chain explosions, penetration,
-counting over exploded dice, unique dice, ...): 100,000 seeded ``roll()``s agree with
-``distribution()`` by a chi-square test at a fixed seed (deterministic: it never flakes).
+"""Exact odds vs the roller, for constructs icepool cannot express (reroll-and-add, keep/drop
+after chain explosions, penetration, counting over exploded dice, unique dice, groups with
+fractional members, computed counts/faces/compare points, reroll-until with selectors,
+arithmetic and functions of dice): 100,000 seeded ``roll()``s agree with ``distribution()`` by a
+chi-square test at a fixed seed (deterministic: it never flakes).
 """
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ CASES = [
     ("2d6!p+1d6!!p", 13),
     ("6d10>=8!>=9f1dbl=10", 14),
     ("3d4u+4d6uokh3", 19),
+    ("{2d6/3, 1d4, 1d6-1}kh2+(1d4)d4", 15),
+    ("2d(1d4+2)!>=(1d3+4)", 16),
+    ("4d6r<3k>3dl1", 17),
+    ("round(2d6/3)*1d4-max(1d6,2)+5d6ra6ro1", 18),
 ]
 
 
