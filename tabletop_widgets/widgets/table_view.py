@@ -319,15 +319,7 @@ class TableTray(DiceTray):
             return None
         p = event.payload
         result = StoredRoll(p["result"], {self.locale: p.get("text", "")})
-        self.last_error = None
-        self.last_result = result
-        self.last_kind = "notation"
-        self.last_changes = {}
-        self.last_effects_error = None
-        self._mark_last(None)
-        self._render_error()
-        self._render_result()
-        self._animate(result)
+        self.show_notation_result(result)
         return result
 
 

@@ -429,6 +429,13 @@ class DiceTray(widgets.VBox):
         except ValueError as exc:
             self._show_error(exc)
             return None
+        self.show_notation_result(result)
+        if self.roll_log is not None:
+            self.roll_log.add_roll(result, who=self.who)
+        return result
+
+    def show_notation_result(self, result) -> None:
+        """Show a notation roll's result (rolled here, or by a shared table for this tray)."""
         self.last_error = None
         self.last_result = result
         self.last_kind = "notation"
@@ -438,9 +445,6 @@ class DiceTray(widgets.VBox):
         self._render_error()
         self._render_result()
         self._animate(result)
-        if self.roll_log is not None:
-            self.roll_log.add_roll(result, who=self.who)
-        return result
 
     def variables(self) -> dict:
         """The character's integer traits, for ``@name`` in the notation (and the character
