@@ -42,13 +42,15 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
+from . import chain
 from .store import (Event, Head, NewEvent, SchemaError, SeatRecord, Snapshot, Store, StoreError,
                     TableClosed, TableExists, TableInfo, TableNotFound, VersionConflict, Watch,
                     WriteTx, audience_ok, dumps, ROLES)
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+#: 2: events carry the chain hash (see chain.py); settings live in tabletop_meta
+SCHEMA_VERSION = 2
 DEFAULT_SAFETY_POLL = 2.0
 READ_RECONNECT_WAIT = 2.0  # seconds a read waits for the server to come back (writes: reconnect_timeout)
 SCHEMA_PARAM = "tabletop_schema"
@@ -89,6 +91,7 @@ CREATE TABLE IF NOT EXISTS events (
     roll      BIGINT,                              -- fair-dice roll index (roll events only)
     payload   TEXT NOT NULL,                       -- canonical JSON, byte for byte as written
     created   DOUBLE PRECISION NOT NULL,
+    hash      TEXT,                                -- chain hash (see chain.py)
     UNIQUE (table_id, version),
     UNIQUE (table_id, roll)
 );
@@ -104,7 +107,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 )
 """
 
-_EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll"
+_EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll, hash"
 _TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
 _SEAT_COLS = "table_id, seat, role, token_hash, character_id, name"
 
@@ -144,7 +147,7 @@ def channel_name(schema: str, table_id: str | None) -> str:
 
 def _event(r) -> Event:
     return Event(seq=r[0], table_id=r[1], version=r[2], kind=r[3], actor=r[4], audience=r[5],
-                 payload=json.loads(r[6]), created=r[7], roll=r[8])
+                 payload=json.loads(r[6]), created=r[7], roll=r[8], hash=r[9] or "")
 
 
 class _Tx(WriteTx):
@@ -161,6 +164,26 @@ class _Tx(WriteTx):
         if not self.live:
             raise StoreError("the write transaction is over")
         return bytes.fromhex(self._seed)
+
+    def token_hash(self, seat: str) -> str | None:
+        if not self.live:
+            raise StoreError("the write transaction is over")
+        row = self._conn.execute("SELECT token_hash FROM seats WHERE table_id = %s AND seat = %s",
+                                 (self.table_id, seat)).fetchone()
+        return row[0] if row else None
+
+    def set_token_hash(self, seat: str, token_hash: str) -> None:
+        if not self.live:
+            raise StoreError("the write transaction is over")
+        try:
+            with self._conn.transaction():  # a savepoint: a clash leaves the write usable
+                cur = self._conn.execute(
+                    "UPDATE seats SET token_hash = %s WHERE table_id = %s AND seat = %s",
+                    (token_hash, self.table_id, seat))
+        except pg_errors.UniqueViolation as exc:
+            raise StoreError(f"seat {seat!r}: token already in use") from exc
+        if cur.rowcount != 1:
+            raise StoreError(f"table {self.table_id!r} has no seat {seat!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -508,7 +531,13 @@ class PostgresStore(Store):
             if has_meta:
                 row = conn.execute("SELECT value FROM tabletop_meta WHERE key = 'schema_version'").fetchone()
                 version = int(row[0]) if row else 0
-            if version == 0:
+            if version == 1:
+                # schema 1 -> 2: the chain hash; hashes for the events stored before
+                conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT")
+                chain.backfill(conn, placeholder="%s")
+                conn.execute("UPDATE tabletop_meta SET value = %s WHERE key = 'schema_version'",
+                             (str(SCHEMA_VERSION),))
+            elif version == 0:
                 for stmt in SCHEMA.split(";"):
                     if stmt.strip():
                         conn.execute(stmt)
@@ -710,12 +739,19 @@ class PostgresStore(Store):
         version, seq, roll = conn.execute(
             "SELECT COALESCE(MAX(version), 0), COALESCE(MAX(seq), 0), COALESCE(MAX(roll), -1) "
             "FROM events WHERE table_id = %s", (table_id,)).fetchone()
-        return Head(int(version), int(seq), int(roll) + 1)
+        row = conn.execute("SELECT hash FROM events WHERE table_id = %s AND version = %s",
+                           (table_id, version)).fetchone()
+        return Head(int(version), int(seq), int(roll) + 1, (row[0] or "") if row else "")
 
     @staticmethod
     def _insert(conn, table_id: str, head: Head, events: list[NewEvent]) -> list[Event]:
         stored: list[Event] = []
         version, next_roll = head.version, head.next_roll
+        prev = head.hash
+        if version == 0:
+            (seed_hash,) = conn.execute("SELECT seed_hash FROM tables WHERE table_id = %s",
+                                        (table_id,)).fetchone()
+            prev = chain.genesis(table_id, seed_hash)
         for ev in events:
             if not isinstance(ev, NewEvent):
                 raise TypeError(f"build must return NewEvent objects, got {type(ev).__name__}")
@@ -728,16 +764,20 @@ class PostgresStore(Store):
             version += 1
             created = time.time()
             payload = dumps(dict(ev.payload))
+            prev = chain.event_hash(prev, table_id=table_id, version=version, kind=ev.kind,
+                                    actor=ev.actor, audience=ev.audience, roll=ev.roll,
+                                    payload=json.loads(payload), created=created)
             try:
                 (seq,) = conn.execute(
-                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created) "
-                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
-                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created)).fetchone()
+                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, "
+                    "hash) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
+                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created,
+                     prev)).fetchone()
             except pg_errors.UniqueViolation as exc:
                 raise VersionConflict(table_id, version - 1, None) from exc
             stored.append(Event(seq=seq, table_id=table_id, version=version, kind=ev.kind,
                                 actor=ev.actor, audience=ev.audience, payload=json.loads(payload),
-                                created=created, roll=ev.roll))
+                                created=created, roll=ev.roll, hash=prev))
         return stored
 
     def _notify(self, conn, table_id: str, stored: list[Event]) -> None:
@@ -797,13 +837,14 @@ class PostgresStore(Store):
 
     def head(self, table_id: str) -> Head:
         rows = self._read(
-            "SELECT COALESCE(MAX(e.version), 0), COALESCE(MAX(e.seq), 0), COALESCE(MAX(e.roll), -1) "
+            "SELECT COALESCE(MAX(e.version), 0), COALESCE(MAX(e.seq), 0), COALESCE(MAX(e.roll), -1), "
+            "(SELECT h.hash FROM events h WHERE h.table_id = t.table_id ORDER BY h.version DESC LIMIT 1) "
             "FROM tables t LEFT JOIN events e ON e.table_id = t.table_id WHERE t.table_id = %s "
             "GROUP BY t.table_id", (table_id,))
         if not rows:
             raise TableNotFound(table_id)
-        version, seq, roll = rows[0]
-        return Head(int(version), int(seq), int(roll) + 1)
+        version, seq, roll, head_hash = rows[0]
+        return Head(int(version), int(seq), int(roll) + 1, head_hash or "")
 
     # -- snapshots -----------------------------------------------------------------------------
     def save_snapshot(self, snapshot: Snapshot) -> None:
@@ -823,6 +864,29 @@ class PostgresStore(Store):
         r = rows[0]
         return Snapshot(table_id=r[0], view=r[1], version=int(r[2]), seq=int(r[3]), state=json.loads(r[4]),
                         created=r[5])
+
+    # -- store-wide settings ------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM tabletop_meta WHERE key = %s", (key,))
+        return rows[0][0] if rows else None
+
+    def update_meta(self, key: str, fn) -> str | None:
+        if key == "schema_version":
+            raise ValueError("schema_version is the store's own setting")
+
+        def body(conn):
+            # one updater of this key at a time (the row may not exist yet: lock its name)
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"tabletop-meta:{key}",))
+            row = conn.execute("SELECT value FROM tabletop_meta WHERE key = %s", (key,)).fetchone()
+            new = fn(row[0] if row else None)
+            if new is None:
+                conn.execute("DELETE FROM tabletop_meta WHERE key = %s", (key,))
+            else:
+                conn.execute("INSERT INTO tabletop_meta (key, value) VALUES (%s, %s) "
+                             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, str(new)))
+            return new
+
+        return self._transaction(body)
 
     # -- following -----------------------------------------------------------------------------
     def _max_seq(self, table_id: str | None) -> int:

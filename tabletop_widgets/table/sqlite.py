@@ -9,19 +9,27 @@ reconnects in the child.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
+from urllib.parse import quote
 
-from .store import (Event, Head, NewEvent, SchemaError, SeatRecord, Snapshot, Store, StoreError,
-                    TableClosed, TableExists, TableInfo, TableNotFound, VersionConflict, Watch,
-                    WriteTx, audience_ok, dumps, ROLES)
+from . import chain
+from .store import (Event, Head, NewEvent, NotAStore, SchemaError, SeatRecord, Snapshot, Store,
+                    StoreError, TableClosed, TableExists, TableInfo, TableNotFound, VersionConflict,
+                    Watch, WriteTx, audience_ok, dumps, ROLES)
 
-SCHEMA_VERSION = 1
+#: 2: events carry the chain hash; the tabletop_meta table; the file is marked (application_id)
+SCHEMA_VERSION = 2
+#: ``PRAGMA application_id`` of our files ("TTW1"): a file without it is never written to,
+#: unless it is empty or an unmarked store of schema 1 (then it is upgraded)
+APPLICATION_ID = 0x54545731
+OUR_TABLES = frozenset({"tables", "seats", "events", "snapshots", "tabletop_meta", "sqlite_sequence"})
 
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS tables (
@@ -53,6 +61,7 @@ CREATE TABLE IF NOT EXISTS events (
     roll      INTEGER,                             -- fair-dice roll index (roll events only)
     payload   TEXT NOT NULL,                       -- JSON
     created   REAL NOT NULL,
+    hash      TEXT,                                -- chain hash (see chain.py)
     UNIQUE (table_id, version),
     UNIQUE (table_id, roll)
 );
@@ -66,7 +75,26 @@ CREATE TABLE IF NOT EXISTS snapshots (
     created   REAL NOT NULL,
     PRIMARY KEY (table_id, view, version)
 );
+CREATE TABLE IF NOT EXISTS tabletop_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
+
+_UMASK_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def private_files():
+    """Files and directories created inside are private to their owner (0600 / 0700) from the
+    start: umask 077 around the creation (the umask is per process: a lock keeps two stores of
+    one process from interleaving their restores)."""
+    with _UMASK_LOCK:
+        old = os.umask(0o077)
+        try:
+            yield
+        finally:
+            os.umask(old)
 
 
 class _Tx(WriteTx):
@@ -84,6 +112,24 @@ class _Tx(WriteTx):
         if not self.live:
             raise StoreError("the write transaction is over")
         return bytes.fromhex(self._seed)
+
+    def token_hash(self, seat: str) -> str | None:
+        if not self.live:
+            raise StoreError("the write transaction is over")
+        row = self._conn.execute("SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?",
+                                 (self.table_id, seat)).fetchone()
+        return row[0] if row else None
+
+    def set_token_hash(self, seat: str, token_hash: str) -> None:
+        if not self.live:
+            raise StoreError("the write transaction is over")
+        try:
+            cur = self._conn.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
+                                     (token_hash, self.table_id, seat))
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"seat {seat!r}: token already in use") from exc
+        if cur.rowcount != 1:
+            raise StoreError(f"table {self.table_id!r} has no seat {seat!r}")
 
 
 class _DataVersionWatch(Watch):
@@ -120,50 +166,104 @@ class SQLiteStore(Store):
         self._conn: sqlite3.Connection | None = None
         self._pid = -1
         self._commits = 0  # commits through this object (data_version does not count them)
-        fresh = False
-        if str(self.path) != ":memory:":
+        if str(self.path) != ":memory:" and not self.path.parent.exists():
             # the file holds the tables' secret seeds: keep it private to its owner
-            if not self.path.parent.exists():
+            with private_files():
                 self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            fresh = not self.path.exists()
         self._connect()
-        if fresh:
-            try:
-                os.chmod(self.path, 0o600)  # SQLite gives -wal/-shm the main file's mode
-            except OSError:
-                pass
 
     # -- connection --------------------------------------------------------------------------
+    def _classify(self) -> str:
+        """What the file is, read without writing a byte: ``"new"`` (missing, empty, or an
+        empty database), ``"ours"``, ``"legacy"`` (an unmarked store of schema 1). Anything else
+        raises :class:`NotAStore`."""
+        if str(self.path) == ":memory:" or not self.path.exists():
+            return "new"
+        try:
+            if self.path.stat().st_size == 0:
+                return "new"
+            with open(self.path, "rb") as f:
+                magic = f.read(16)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read the table store: {exc.strerror or exc}") from exc
+        if magic != b"SQLite format 3\x00":
+            raise NotAStore(str(self.path), foreign=False)
+        try:
+            ro = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?mode=ro", uri=True,
+                                 timeout=self.busy_timeout)
+            try:
+                app_id = ro.execute("PRAGMA application_id").fetchone()[0]
+                version = ro.execute("PRAGMA user_version").fetchone()[0]
+                names = {r[0] for r in ro.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            finally:
+                ro.close()
+        except sqlite3.DatabaseError as exc:
+            raise NotAStore(str(self.path), foreign=False, detail=str(exc)) from exc
+        if app_id == APPLICATION_ID:
+            return "ours"
+        if app_id == 0 and version == 0 and not names:
+            return "new"
+        if (app_id == 0 and version == 1 and {"tables", "seats", "events", "snapshots"} <= names
+                and names <= OUR_TABLES):
+            return "legacy"
+        raise NotAStore(str(self.path), foreign=True,
+                        detail=f"application_id {app_id}, tables {sorted(names)[:6]}")
+
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout, isolation_level=None,
-                               check_same_thread=False)
+        kind = self._classify()  # before anything that writes (journal_mode, schema)
+        try:
+            with private_files():  # the main file, -wal and -shm: 0600 from the start
+                conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout,
+                                       isolation_level=None, check_same_thread=False)
+                try:
+                    self._setup(conn, kind)
+                except BaseException:
+                    conn.close()
+                    raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the table store cannot be opened: {exc}") from exc
+        self._conn, self._pid = conn, os.getpid()
+        return conn
+
+    def _setup(self, conn: sqlite3.Connection, kind: str) -> None:
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal" and str(self.path) != ":memory:":
-            conn.close()
             raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode!r}); "
                              "is it on a network filesystem?")
         conn.execute(f"PRAGMA synchronous = {self.synchronous}")
         conn.execute("PRAGMA foreign_keys = ON")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
-                    for stmt in SCHEMA.split(";"):
-                        if stmt.strip():
-                            conn.execute(stmt)
-                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        elif version > SCHEMA_VERSION:
-            conn.close()
-            raise SchemaError(f"{self.path}: table schema {version} is newer than this "
-                              f"tabletop-widgets understands ({SCHEMA_VERSION}); upgrade it")
-        self._conn, self._pid = conn, os.getpid()
-        return conn
+        if kind == "ours" and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # look again under the write lock: another kernel may have set the file up meanwhile
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if app_id not in (0, APPLICATION_ID) or (app_id == 0 and version not in (0, 1)):
+                raise NotAStore(str(self.path), foreign=True, detail=f"application_id {app_id}")
+            if version > SCHEMA_VERSION:
+                raise SchemaError(f"{self.path}: table schema {version} is newer than this "
+                                  f"tabletop-widgets understands ({SCHEMA_VERSION}); upgrade it")
+            if version == 0:
+                if names:
+                    raise NotAStore(str(self.path), foreign=True, detail=f"tables {sorted(names)[:6]}")
+                for stmt in SCHEMA.split(";"):
+                    if stmt.strip():
+                        conn.execute(stmt)
+            elif version == 1:
+                # schema 1 -> 2: the chain hash, the settings table; hashes for the old events
+                conn.execute("ALTER TABLE events ADD COLUMN hash TEXT")
+                conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, "
+                             "value TEXT NOT NULL)")
+                chain.backfill(conn)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     def _c(self) -> sqlite3.Connection:
         if self._conn is None or self._pid != os.getpid():
@@ -306,11 +406,18 @@ class SQLiteStore(Store):
         version, seq, roll = conn.execute(
             "SELECT COALESCE(MAX(version), 0), COALESCE(MAX(seq), 0), COALESCE(MAX(roll), -1) "
             "FROM events WHERE table_id = ?", (table_id,)).fetchone()
-        return Head(version, seq, roll + 1)
+        row = conn.execute("SELECT hash FROM events WHERE table_id = ? AND version = ?",
+                           (table_id, version)).fetchone()
+        return Head(version, seq, roll + 1, (row[0] or "") if row else "")
 
     def _insert(self, conn, table_id: str, head: Head, events: list[NewEvent]) -> list[Event]:
         stored: list[Event] = []
         version, next_roll = head.version, head.next_roll
+        prev = head.hash
+        if version == 0:
+            (seed_hash,) = conn.execute("SELECT seed_hash FROM tables WHERE table_id = ?",
+                                        (table_id,)).fetchone()
+            prev = chain.genesis(table_id, seed_hash)
         for ev in events:
             if not isinstance(ev, NewEvent):
                 raise TypeError(f"build must return NewEvent objects, got {type(ev).__name__}")
@@ -323,18 +430,21 @@ class SQLiteStore(Store):
             version += 1
             created = time.time()
             payload = dumps(dict(ev.payload))
+            prev = chain.event_hash(prev, table_id=table_id, version=version, kind=ev.kind,
+                                    actor=ev.actor, audience=ev.audience, roll=ev.roll,
+                                    payload=json.loads(payload), created=created)
             try:
                 cur = conn.execute(
-                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created) "
-                    "VALUES (?,?,?,?,?,?,?,?)",
-                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created))
+                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, "
+                    "hash) VALUES (?,?,?,?,?,?,?,?,?)",
+                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev))
             except sqlite3.IntegrityError as exc:
                 if "UNIQUE" in str(exc):
                     raise VersionConflict(table_id, version - 1, None) from exc
                 raise
             stored.append(Event(seq=cur.lastrowid, table_id=table_id, version=version, kind=ev.kind,
                                 actor=ev.actor, audience=ev.audience, payload=json.loads(payload),
-                                created=created, roll=ev.roll))
+                                created=created, roll=ev.roll, hash=prev))
         return stored
 
     def write(self, table_id: str, build, *, _close: bool = False) -> list[Event]:
@@ -365,7 +475,7 @@ class SQLiteStore(Store):
         return stored
 
     def _select_events(self, conn, table_id, after_seq, audiences, limit) -> list[Event]:
-        sql = ("SELECT seq, table_id, version, kind, actor, audience, payload, created, roll "
+        sql = ("SELECT seq, table_id, version, kind, actor, audience, payload, created, roll, hash "
                "FROM events WHERE table_id = ? AND seq > ?")
         args: list = [table_id, int(after_seq)]
         if audiences is not None:
@@ -379,7 +489,7 @@ class SQLiteStore(Store):
             sql += " LIMIT ?"
             args.append(int(limit))
         return [Event(seq=r[0], table_id=r[1], version=r[2], kind=r[3], actor=r[4], audience=r[5],
-                      payload=json.loads(r[6]), created=r[7], roll=r[8])
+                      payload=json.loads(r[6]), created=r[7], roll=r[8], hash=r[9] or "")
                 for r in conn.execute(sql, args).fetchall()]
 
     def events(self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None,
@@ -415,6 +525,30 @@ class SQLiteStore(Store):
             return None
         r = rows[0]
         return Snapshot(table_id=r[0], view=r[1], version=r[2], seq=r[3], state=json.loads(r[4]), created=r[5])
+
+    # -- store-wide settings ------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM tabletop_meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def update_meta(self, key: str, fn: Callable[[str | None], str | None]) -> str | None:
+        with self._lock:
+            conn = self._c()
+            self._begin(conn)
+            try:
+                row = conn.execute("SELECT value FROM tabletop_meta WHERE key = ?", (key,)).fetchone()
+                new = fn(row[0] if row else None)
+                if new is None:
+                    conn.execute("DELETE FROM tabletop_meta WHERE key = ?", (key,))
+                else:
+                    conn.execute("INSERT INTO tabletop_meta (key, value) VALUES (?, ?) "
+                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, str(new)))
+                conn.execute("COMMIT")
+                self._commits += 1
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return new
 
     # -- following -----------------------------------------------------------------------------
     def watch(self, table_id: str | None = None) -> Watch:

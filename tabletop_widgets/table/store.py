@@ -81,6 +81,27 @@ class SchemaError(StoreError):
     """The database file was written by an incompatible version of this package."""
 
 
+class NotAStore(StoreError):
+    """The file is not a table store: not a database at all (``foreign=False``), or another
+    program's database (``foreign=True``), which is left exactly as it was. ``message`` is
+    bilingual."""
+
+    def __init__(self, path: str, *, foreign: bool, detail: str = ""):
+        if foreign:
+            en = (f"{path} is another program's SQLite database, not a tabletop-widgets table store; "
+                  "it was left untouched. Choose another file for TABLETOP_DB.")
+            ru = (f"{path} — база SQLite другой программы, а не хранилище столов tabletop-widgets; "
+                  "она не изменена. Укажите другой файл в TABLETOP_DB.")
+        else:
+            en = (f"{path} is not a tabletop-widgets table store: it is not a database (a wrong "
+                  "file, or a damaged one). Choose another file for TABLETOP_DB.")
+            ru = (f"{path} — не хранилище столов tabletop-widgets: это не база данных (не тот файл "
+                  "или повреждённый). Укажите другой файл в TABLETOP_DB.")
+        super().__init__(en + (f" ({detail})" if detail else ""))
+        self.path, self.foreign = path, foreign
+        self.message = {"en": en, "ru": ru}
+
+
 # --------------------------------------------------------------------------------------------
 # records
 # --------------------------------------------------------------------------------------------
@@ -141,11 +162,14 @@ class Event:
     payload: Mapping[str, Any]
     created: float
     roll: int | None = None
+    #: the chain hash (:mod:`.chain`): covers the previous event's hash and this event's content
+    hash: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "table_id": self.table_id, "version": self.version,
                 "kind": self.kind, "actor": self.actor, "audience": self.audience,
-                "payload": self.payload, "created": self.created, "roll": self.roll}
+                "payload": self.payload, "created": self.created, "roll": self.roll,
+                "hash": self.hash}
 
 
 @dataclass(frozen=True)
@@ -163,12 +187,13 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Head:
-    """A table's head: its last ``version`` (0 when empty), last ``seq`` (0 when empty) and the
-    next fair-dice roll index."""
+    """A table's head: its last ``version`` (0 when empty), last ``seq`` (0 when empty), the
+    next fair-dice roll index and the last event's chain hash (``""`` when empty)."""
 
     version: int
     seq: int
     next_roll: int
+    hash: str = ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,6 +220,14 @@ class WriteTx(abc.ABC):
     @abc.abstractmethod
     def secret_seed(self) -> bytes:
         """The table's fair-dice seed (secret until the table closes): only for rolling."""
+
+    @abc.abstractmethod
+    def token_hash(self, seat: str) -> str | None:
+        """The seat's current token hash (``None``: no such seat), as of this transaction."""
+
+    @abc.abstractmethod
+    def set_token_hash(self, seat: str, token_hash: str) -> None:
+        """Replace the seat's token in this transaction (with the event that records it)."""
 
 
 Build = Callable[[WriteTx], Sequence[NewEvent]]
@@ -305,6 +338,16 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None:
         ...
+
+    # -- store-wide settings ------------------------------------------------------------------
+    @abc.abstractmethod
+    def get_meta(self, key: str) -> str | None:
+        """A store-wide setting (e.g. the lobby key's hash), or ``None``."""
+
+    @abc.abstractmethod
+    def update_meta(self, key: str, fn: Callable[[str | None], str | None]) -> str | None:
+        """Atomically replace a setting with ``fn(old)`` (``None`` deletes it); returns the new
+        value. Concurrent updates of the store (other kernels) are serialised."""
 
     # -- following -----------------------------------------------------------------------------
     @abc.abstractmethod

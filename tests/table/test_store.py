@@ -77,7 +77,7 @@ def test_append_versions_and_seq(store):
     assert all(isinstance(e, Event) and e.table_id == "t1" for e in log)
     assert store.events("t1", after_seq=a[1].seq) == c
     assert [e.version for e in store.events("t1", limit=2)] == [1, 2]
-    assert store.head("t1") == Head(version=4, seq=c[0].seq, next_roll=0)
+    assert store.head("t1") == Head(version=4, seq=c[0].seq, next_roll=0, hash=c[0].hash)
 
 
 def test_expected_version_conflict(store):
