@@ -16,17 +16,19 @@ came up, never the command), and follows the others' writes (:mod:`.follow`).
 """
 from .events import EventError, register_kind
 from .fairdice import FairDice, commitment, rng_for
-from .seats import (ACTIONS, CreatedTable, PermissionDenied, SeatError, SeatSpec, create_table, link,
-                    parse_query, register_action, reissue_token)
+from .lobbykey import LobbyKeyError, check_lobby_key, lobby_mode, prepare_lobby_key
+from .seats import (ACTIONS, CreatedTable, PermissionDenied, SeatError, SeatSpec, TableSetupError,
+                    create_table, link, parse_query, register_action, reissue_token)
 from .session import CheckRequest, TableSession, check, rebuild
 from .state import TableState, reducer
-from .store import (Event, Head, NewEvent, SeatRecord, Snapshot, Store, StoreError, TableClosed,
+from .store import (Event, Head, NewEvent, NotAStore, SeatRecord, Snapshot, Store, StoreError, TableClosed,
                     TableExists, TableInfo, TableNotFound, VersionConflict, Watch, WriteTx,
                     default_db_path, open_store)
 from .verify import Report, verify_table
 
 __all__ = ["ACTIONS", "CheckRequest", "CreatedTable", "Event", "EventError", "FairDice", "Head",
-           "NewEvent", "PermissionDenied", "Report", "SeatError", "SeatRecord", "SeatSpec", "Snapshot",
+           "LobbyKeyError", "NewEvent", "NotAStore", "PermissionDenied", "TableSetupError",
+           "check_lobby_key", "lobby_mode", "prepare_lobby_key", "Report", "SeatError", "SeatRecord", "SeatSpec", "Snapshot",
            "Store", "StoreError", "TableClosed", "TableExists", "TableInfo", "TableNotFound",
            "TableSession", "TableState", "VersionConflict", "Watch", "WriteTx", "check", "commitment",
            "create_table", "default_db_path", "link", "open_store", "parse_query", "rebuild",

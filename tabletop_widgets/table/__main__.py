@@ -3,16 +3,21 @@
     python -m tabletop_widgets.table create DB --system ret --seat gm:gm:Alice \\
         --seat bob:player:Bob:c1 --character c1=bob.json [--base URL] [--title T] [--json]
     python -m tabletop_widgets.table links DB TABLE [--seat SEAT ...] [--base URL] [--json]
-    python -m tabletop_widgets.table verify DB TABLE [--seed HEX]
+    python -m tabletop_widgets.table verify DB TABLE [--commitment HEX] [--head HEX] [--seed HEX]
+    python -m tabletop_widgets.table lobby-key DB [--no-lobby-key | --new]
 
-``DB`` is a SQLite path (or ``-`` for ``$TABLETOP_DB`` / the default). Tokens are stored only as
-hashes, so ``links`` issues *new* tokens (the seats' old links stop working).
-Exit status: 0 fine, 1 verification failed, 2 usage or lookup error.
+``DB`` is a SQLite path or a ``postgresql://`` URL (or ``-`` for ``$TABLETOP_DB`` / the default).
+Tokens are stored only as hashes, so ``links`` issues *new* tokens (the seats' old links stop
+working). ``verify --commitment/--head`` take what a player copied from their seat. ``lobby-key``
+makes sure the lobby has a key (generated and printed once when there is none; ``$TABLETOP_LOBBY_KEY``
+sets a chosen one) or, with ``--no-lobby-key``, records that the lobby runs without one.
+Exit status: 0 fine, 1 verification failed, 2 usage, lookup or I/O error (never a traceback).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .seats import SeatSpec, create_table, link, reissue_token
@@ -73,59 +78,91 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("db")
     v.add_argument("table")
     v.add_argument("--seed", default=None, help="the secret seed (hex), to check an open table")
+    v.add_argument("--commitment", default=None,
+                   help="the dice commitment you copied from your seat: must be this table's")
+    v.add_argument("--head", default=None,
+                   help="the head hash you copied from your seat: must be a link of this log")
+
+    lb = sub.add_parser("lobby-key", help="make sure the lobby asks for a key (print a new one once)")
+    lb.add_argument("db")
+    mode = lb.add_mutually_exclusive_group()
+    mode.add_argument("--no-lobby-key", action="store_true",
+                      help="let anyone who reaches the server create tables (explicit no-key mode)")
+    mode.add_argument("--new", action="store_true", help="replace the key with a new one")
 
     args = ap.parse_args(argv)
     try:
-        if args.cmd == "create":
-            with _store(args.db) as store:
-                made = create_table(store, args.system, args.seat, title=args.title,
-                                    characters=dict(args.character), hidden_characters=args.hidden,
-                                    table_id=args.table_id)
-            links = made.links(args.base)
-            if args.json:
-                print(json.dumps({"table": made.table_id, "seed_hash": made.seed_hash, "links": links,
-                                  "roles": {s.seat: s.role for s in made.seats}}, indent=2))
-            else:
-                print(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
-                for s in made.seats:
-                    print(f"  {s.seat:12} {s.role:8} {links[s.seat]}")
-                print("Keep these links: only their hashes are stored.")
-            return 0
-        if args.cmd == "links":
-            with _store(args.db) as store:
-                seats = store.seats(args.table)
-                wanted = set(args.seat) if args.seat else {s.seat for s in seats}
-                unknown = wanted - {s.seat for s in seats}
-                if unknown:
-                    print(f"error: table {args.table} has no seat(s) {sorted(unknown)}", file=sys.stderr)
-                    return 2
-                out = {}
-                for s in seats:
-                    if s.seat in wanted:
-                        out[s.seat] = (s.role, link(args.table, reissue_token(store, args.table, s.seat), args.base))
-            if args.json:
-                print(json.dumps({k: {"role": r, "link": u} for k, (r, u) in out.items()}, indent=2))
-            else:
-                for seat, (role, url) in out.items():
-                    print(f"  {seat:12} {role:8} {url}")
-                print("New tokens issued: the previous links of these seats no longer work.")
-            return 0
-        if args.cmd == "verify":
-            from .verify import verify_table
-            with _store(args.db) as store:
-                try:
-                    rep = verify_table(store, args.table, seed_hex=args.seed)
-                except ValueError as exc:
-                    print(f"error: {exc}", file=sys.stderr)
-                    return 2
-            print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
-            if not rep.ok:
-                print("VERIFY FAILED: the log does not match the table's fair-dice seed", file=sys.stderr)
-            return 0 if rep.ok else 1
-    except (StoreError, KeyError, ValueError) as exc:
+        return _run(args)
+    except (StoreError, KeyError, ValueError, OSError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"error: {msg}", file=sys.stderr)
         return 2
+    except Exception as exc:  # a driver's own error (sqlite3, psycopg...): still no traceback
+        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
+    if args.cmd == "create":
+        with _store(args.db) as store:
+            made = create_table(store, args.system, args.seat, title=args.title,
+                                characters=dict(args.character), hidden_characters=args.hidden,
+                                table_id=args.table_id)
+        links = made.links(args.base)
+        if args.json:
+            print(json.dumps({"table": made.table_id, "seed_hash": made.seed_hash, "links": links,
+                              "roles": {s.seat: s.role for s in made.seats}}, indent=2))
+        else:
+            print(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
+            for s in made.seats:
+                print(f"  {s.seat:12} {s.role:8} {links[s.seat]}")
+            print("Keep these links: only their hashes are stored.")
+        return 0
+    if args.cmd == "links":
+        with _store(args.db) as store:
+            seats = store.seats(args.table)
+            wanted = set(args.seat) if args.seat else {s.seat for s in seats}
+            unknown = wanted - {s.seat for s in seats}
+            if unknown:
+                print(f"error: table {args.table} has no seat(s) {sorted(unknown)}", file=sys.stderr)
+                return 2
+            out = {}
+            for s in seats:
+                if s.seat in wanted:
+                    out[s.seat] = (s.role, link(args.table, reissue_token(store, args.table, s.seat), args.base))
+        if args.json:
+            print(json.dumps({k: {"role": r, "link": u} for k, (r, u) in out.items()}, indent=2))
+        else:
+            for seat, (role, url) in out.items():
+                print(f"  {seat:12} {role:8} {url}")
+            print("New tokens issued: the previous links of these seats no longer work.")
+        return 0
+    if args.cmd == "verify":
+        from .verify import verify_table
+        with _store(args.db) as store:
+            rep = verify_table(store, args.table, seed_hex=args.seed, commitment=args.commitment,
+                               head=args.head)
+        print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
+        if not rep.ok:
+            print("VERIFY FAILED: the log was changed, or does not match the table's "
+                  "fair-dice seed or what you saved", file=sys.stderr)
+        return 0 if rep.ok else 1
+    if args.cmd == "lobby-key":
+        from .lobbykey import prepare_lobby_key
+        key = os.environ.get("TABLETOP_LOBBY_KEY") or None
+        if args.no_lobby_key and key:
+            raise ValueError("TABLETOP_LOBBY_KEY is set and --no-lobby-key given: choose one")
+        with _store(args.db) as store:
+            made = prepare_lobby_key(store, key=key, disabled=args.no_lobby_key, renew=args.new)
+        if args.no_lobby_key:
+            print("  Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.")
+        elif made:
+            print(f"  Lobby key (shown once, stored only hashed): {made}")
+        elif key:
+            print("  Lobby key: set from TABLETOP_LOBBY_KEY.")
+        else:
+            print("  Lobby key: already set (stored hashed; `lobby-key --new` replaces it).")
+        return 0
     return 2
 
 

@@ -161,3 +161,5 @@ register_kind("note", action="note", fields={"text": (_S, True), "title": (_S + 
               doc="A GM note (audience gm).")
 register_kind("message", action="message", fields={"text": (_S, True)},
               doc="A chat line.")
+register_kind("seat.reissued", action=None, fields={"seat": (_S, True), "role": (_S, True)},
+              doc="The GM gave a seat a new link (the old one stopped working); never the token.")

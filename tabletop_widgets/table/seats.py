@@ -24,6 +24,11 @@ from .store import (AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PR
                     Store, TableInfo)
 
 TOKEN_BYTES = 16  # 128 bits
+#: bounds checked in Python whatever the lobby's widgets allow (a forged message can send any value)
+MAX_SEATS = 24
+MAX_NAME = 60        # a seat's display name
+MAX_TITLE = 120      # a table's title
+MAX_CHARACTERS = 64
 _SEAT_RE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _TABLE_RE = re.compile(r"^[A-Za-z0-9_-]{4,64}$")
 
@@ -49,6 +54,16 @@ OWN_CHARACTER_ACTIONS = frozenset({"check", "character.edit"})
 class SeatError(PermissionError):
     """No token, a wrong token, or a token for another table: nothing of the table is loaded.
     ``message`` is bilingual."""
+
+    def __init__(self, code: str, en: str, ru: str):
+        super().__init__(en)
+        self.code = code
+        self.message = {"en": en, "ru": ru}
+
+
+class TableSetupError(ValueError):
+    """A table that cannot be created as asked (too many seats, a name too long...): nothing
+    is written. ``message`` is bilingual, for the lobby to show."""
 
     def __init__(self, code: str, en: str, ru: str):
         super().__init__(en)
@@ -175,6 +190,7 @@ def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[s
     from .events import validate as validate_payload
 
     specs = [s if isinstance(s, SeatSpec) else SeatSpec(**s) for s in seats]
+    _check_bounds(specs, title, characters)
     if not any(s.role == "gm" for s in specs):
         raise ValueError("a table needs at least one GM seat")
     ids = [check_seat_id(s.seat) for s in specs]
@@ -225,8 +241,61 @@ def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[s
     return CreatedTable(table=info, seats=records, tokens=tokens, seed_hash=dice.seed_hash)
 
 
-def reissue_token(store: Store, table_id: str, seat: str) -> str:
-    """A new token for ``seat`` (the old link stops working); returns the new token."""
+def _check_bounds(specs: Sequence[SeatSpec], title: Any, characters: Any) -> None:
+    """Seat count, names and title within bounds, before anything else is looked at."""
+    if len(specs) > MAX_SEATS:
+        raise TableSetupError("too_many_seats",
+                              f"A table has at most {MAX_SEATS} seats (GM, players and observers "
+                              f"together); {len(specs)} were asked for.",
+                              f"За столом не больше {MAX_SEATS} мест (ведущий, игроки и зрители "
+                              f"вместе), а запрошено {len(specs)}.")
+    for s in specs:
+        if not isinstance(s.name, str) or len(s.name) > MAX_NAME:
+            shown = s.name[:20] + "…" if isinstance(s.name, str) else repr(s.name)[:20]
+            raise TableSetupError("name_too_long",
+                                  f"A seat's name has at most {MAX_NAME} characters ({shown!r} is "
+                                  f"{len(s.name) if isinstance(s.name, str) else '?'}).",
+                                  f"Имя места — не длиннее {MAX_NAME} символов ({shown!r}: "
+                                  f"{len(s.name) if isinstance(s.name, str) else '?'}).")
+        if s.character_id is not None and (not isinstance(s.character_id, str)
+                                           or not _SEAT_RE.match(s.character_id)):
+            raise TableSetupError("bad_character_id",
+                                  f"A character id is 1-40 letters, digits, '_' or '-', not "
+                                  f"{str(s.character_id)[:50]!r}.",
+                                  f"Код персонажа — от 1 до 40 латинских букв, цифр, '_' или '-', а "
+                                  f"не {str(s.character_id)[:50]!r}.")
+    if not isinstance(title, str) or len(title) > MAX_TITLE:
+        raise TableSetupError("title_too_long",
+                              f"A table's name has at most {MAX_TITLE} characters.",
+                              f"Название стола — не длиннее {MAX_TITLE} символов.")
+    if characters is not None and len(characters) > MAX_CHARACTERS:
+        raise TableSetupError("too_many_characters",
+                              f"A new table has at most {MAX_CHARACTERS} characters.",
+                              f"У нового стола не больше {MAX_CHARACTERS} персонажей.")
+
+
+def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "operator") -> str:
+    """A new token for ``seat`` (the old link stops working at once, also in a page still open
+    with it); returns the new token. On an open table the change is recorded as a
+    ``seat.reissued`` event (never the token). A GM at the table uses
+    ``TableSession.reissue_seat``."""
+    from .events import validate
+    from .store import TableClosed
+
+    known = {s.seat: s for s in store.seats(table_id)}
+    if seat not in known:
+        raise ValueError(f"table {table_id!r} has no seat {seat!r}")
     token = new_token()
-    store.set_token_hash(table_id, seat, hash_token(token))
+    new_hash = hash_token(token)
+    audience = SEAT_AUDIENCE_PREFIX + seat if known[seat].role == "player" else AUDIENCE_GM
+
+    def build(tx):
+        tx.set_token_hash(seat, new_hash)
+        return [NewEvent("seat.reissued", actor,
+                         validate("seat.reissued", {"seat": seat, "role": known[seat].role}), audience)]
+
+    try:
+        store.write(table_id, build)
+    except TableClosed:
+        store.set_token_hash(table_id, seat, new_hash)  # a closed table's log stays as it closed
     return token

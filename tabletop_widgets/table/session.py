@@ -297,6 +297,7 @@ class TableSession:
         def build(tx: WriteTx) -> Sequence[NewEvent]:
             # catch up under the lock: validation sees the state the new events follow
             pending.extend(self._apply(tx.events_after(self.state.seq, self.audiences)))
+            self._check_token(tx)  # a reissued link stops working at once, open pages too
             return make(tx)
 
         try:
@@ -554,6 +555,65 @@ class TableSession:
         if cid not in self.state.characters:
             raise KeyError(f"no character {cid!r} visible at this seat")
         return self.system.Character.from_dict(self.state.characters[cid])
+
+    # -- trust: the chain head, the commitment, reissued links (issue 14) ----------------------
+    @property
+    def commitment(self) -> str:
+        """The table's full dice commitment (sha256 of the secret seed, published at creation):
+        a player copies it and passes it to ``verify --commitment`` after the table closes."""
+        return self.table.seed_hash
+
+    @property
+    def head(self) -> str:
+        """The chain hash of the last event this seat has: it covers every earlier event of the
+        table, hidden ones included, and moves only when this seat gets an event (so it tells
+        nothing about hidden ones). A player copies it and passes it to ``verify --head``."""
+        seq = self.state.seq
+        cached = getattr(self, "_head_cache", None)
+        if cached is None or cached[0] != seq:
+            got = self.store.events(self.table_id, after_seq=seq - 1, audiences=self.audiences, limit=1)
+            cached = (seq, got[0].hash if got and got[0].seq == seq else "")
+            self._head_cache = cached
+        return cached[1]
+
+    def _check_token(self, tx: WriteTx) -> None:
+        """Inside a write: the seat's token must still be the one this session joined with."""
+        if tx.token_hash(self.seat) != self._seat.token_hash:
+            raise SeatError("link_replaced", "Your seat link was replaced by the GM: this page no "
+                            "longer acts at the table. Ask your GM for the new link.",
+                            "Ведущий заменил ссылку вашего места: эта страница больше не действует "
+                            "за столом. Попросите у ведущего новую ссылку.")
+
+    def link_replaced(self) -> bool:
+        """Whether the GM has reissued this seat's link since this session joined (then every
+        action fails); a view asks when a ``seat.reissued`` event for its seat arrives."""
+        return self.store.seat_by_token_hash(self.table_id, self._seat.token_hash) is None
+
+    def reissue_seat(self, seat: str) -> str:
+        """GM: give ``seat`` a new secret token and return it (the new link is
+        ``seats.link(table_id, token, base)``). The old link stops working at once: joining
+        with it fails, and a page still open with it fails on its next action. Recorded as a
+        ``seat.reissued`` event (the token is never stored or logged) for the GM and that seat."""
+        import dataclasses
+        from .seats import hash_token, new_token
+        self.require("seat.manage")
+        known = {s.seat: s for s in self.store.seats(self.table_id)}
+        if seat not in known:
+            raise EventError(f"this table has no seat {seat!r}")
+        token = new_token()
+        new_hash = hash_token(token)
+        audience = SEAT_AUDIENCE_PREFIX + seat if known[seat].role == "player" else AUDIENCE_GM
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("seat.manage")
+            tx.set_token_hash(seat, new_hash)
+            payload = validate("seat.reissued", {"seat": seat, "role": known[seat].role})
+            return [NewEvent("seat.reissued", self.seat, payload, audience)]
+
+        self._write(make)
+        if seat == self.seat:
+            self._seat = dataclasses.replace(self._seat, token_hash=new_hash)
+        return token
 
 
 @reducer("initiative")

@@ -1,5 +1,12 @@
 """Replay a table's log and check every roll against the revealed fair-dice seed.
 
+First the hash chain (:mod:`.chain`): every event's stored hash must be the hash of the previous
+one and its own content, so an edited, deleted, renumbered or reordered event breaks a link. A
+rewrite that recomputes every later hash keeps the links but changes the head: a player who saved
+the head (``TableSession.head``, shown on every seat) passes it as ``head=`` (CLI ``--head``) and
+verify fails unless it is one of the chain's links; ``commitment=`` (``--commitment``) must be the
+table's dice commitment.
+
 Dice rolls, named checks and initiative (``initiative`` events: ``system.roll_initiative`` re-run
 on the recorded sheets with ``rng_for(seed, index)``) are re-rolled and compared; the tracker
 states written in an initiative's transaction must show that outcome, and a tracker initiative
@@ -9,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import chain
 from .events import jsonable
 from .fairdice import FairDice
 from .store import Store
@@ -22,6 +30,9 @@ class Report:
     checked: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: the table's dice commitment and the chain's last hash (the head every seat ends on)
+    commitment: str = ""
+    head: str = ""
 
     @property
     def ok(self) -> bool:
@@ -31,9 +42,11 @@ class Report:
         head = (f"table {self.table_id}: {self.events} events, {self.rolls} rolls, "
                 f"{self.checked} checked against the seed")
         notes = "".join("\n  note: " + n for n in self.notes)
+        hashes = (f"\n  dice commitment: {self.commitment}" if self.commitment else "") + \
+                 (f"\n  head of the log: {self.head}" if self.head else "")
         if self.ok:
-            return head + ": OK" + notes
-        return (head + f": {len(self.problems)} problem(s)" + notes + "\n"
+            return head + ": OK" + hashes + notes
+        return (head + f": {len(self.problems)} problem(s)" + hashes + notes + "\n"
                 + "\n".join("  - " + p for p in self.problems))
 
 
@@ -42,25 +55,62 @@ def _norm(x: Any) -> Any:
     return json.loads(json.dumps(jsonable(x), sort_keys=True))
 
 
-def verify_table(store: Store, table_id: str, *, seed_hex: str | None = None) -> Report:
-    """Check a table's log. ``seed_hex`` is needed only while the table is open (an operator
-    checking with the secret seed); a closed table's revealed seed is used otherwise.
-    Raises ``ValueError`` when no seed is available."""
+def _saved_hash(value: str | None, what: str) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if not chain.is_hash(text):
+        raise ValueError(f"the {what} must be the full 64 hexadecimal digits you copied from the "
+                         f"table page, not {str(value)[:80]!r}")
+    return text
+
+
+def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | None = None,
+                 commitment: str | None = None, head: str | None = None) -> Report:
+    """Check a table's log: the hash chain, then every roll against the seed.
+
+    ``commitment`` and ``head`` are what a player saved from their seat (``session.commitment``
+    and ``session.head``; a ``session`` passed here supplies both): verify fails unless the
+    commitment is this table's and the head is one of the chain's links (so nothing before it
+    was rewritten, and the log was not cut short before it). ``seed_hex`` is needed only while
+    the table is open (an operator checking with the secret seed); a closed table's revealed seed
+    is used otherwise. Raises ``ValueError`` when no seed is available or a saved hash is not a
+    full hash."""
     from ..dice import roll as dice_roll
     from .session import check_json, initiative_json, system_for
 
+    if session is not None:
+        commitment = session.commitment if commitment is None else commitment
+        head = session.head if head is None else head
+    commitment = _saved_hash(commitment, "dice commitment")
+    head = _saved_hash(head, "head")
     table = store.get_table(table_id)
-    rep = Report(table_id)
+    rep = Report(table_id, commitment=table.seed_hash)
     seed_hex = seed_hex or table.seed
     if seed_hex is None:
         raise ValueError(f"table {table_id!r} is still open: its seed is revealed when the GM closes it")
+    if commitment is not None and commitment != table.seed_hash.lower():
+        rep.problems.append(f"the dice commitment you saved ({commitment}) is not this table's "
+                            f"({table.seed_hash}): this is not the table you played, or it was replaced")
     try:
         dice = FairDice.revealed(seed_hex, table.seed_hash)
     except ValueError as exc:
         rep.problems.append(f"seed: {exc} (commitment {table.seed_hash})")
         return rep
-    events = store.events(table_id)
+    try:
+        events = store.events(table_id)
+    except ValueError as exc:  # a payload that is no longer JSON
+        rep.problems.append(f"the log cannot be read (edited or damaged): {exc}")
+        return rep
     rep.events = len(events)
+    links = _check_chain(table_id, table.seed_hash, events, rep)
+    rep.head = events[-1].hash if events else ""
+    if table.is_closed and (not events or events[-1].kind != "table.closed"):
+        rep.problems.append("the table is closed but its log does not end with table.closed: "
+                            "the end of the log was cut off")
+    if head is not None and head not in links:
+        rep.problems.append(f"the head you saved ({head}) is not in this log: events up to it were "
+                            "rewritten, or the log was cut short after it")
     if events and events[0].kind == "table.opened":
         from .. import __version__
         rolled_with = (events[0].payload.get("software") or {}).get("tabletop_widgets")
@@ -139,6 +189,29 @@ def verify_table(store: Store, table_id: str, *, seed_hex: str | None = None) ->
         else:
             rep.checked += 1
     return rep
+
+
+def _check_chain(table_id: str, seed_hash: str, events, rep: Report) -> set[str]:
+    """Recompute every link; report each event whose stored hash is not the hash of the previous
+    one and its own content. Returns the hashes that check out (a saved head must be one)."""
+    prev = chain.genesis(table_id, seed_hash)
+    good: set[str] = set()
+    intact = True
+    for e in events:
+        want = chain.hash_of(prev, e)
+        if e.hash != want:
+            where = f"event seq={e.seq} version={e.version} ({e.kind})"
+            if not e.hash:
+                rep.problems.append(f"{where}: has no chain hash")
+            else:
+                rep.problems.append(f"{where}: its chain hash does not match its content and the "
+                                    "event before it: the log was edited, or an event removed, "
+                                    "renumbered or moved, here")
+            intact = False
+        elif intact:
+            good.add(want)
+        prev = e.hash or want
+    return good
 
 
 def _combat_initiative(e) -> dict | None:

@@ -6,6 +6,10 @@ system's own ``Character`` class from what its sheet declares), how many observe
 *Create table* button. The result is one link per seat (GM, each player, each observer):
 ``<base>?table=<id>&seat=<token>``. Tokens exist only in these links (the store keeps hashes),
 so the links are shown once, to copy.
+
+Creating a table asks for the server's lobby key (class ``tt-lobby-key``; see
+:mod:`tabletop_widgets.table.lobbykey`): checked in Python, wrong keys rate-limited in the store,
+and the seat count and names bounded by ``create_table`` whatever the widgets send.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import traitlets as t
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.core.registry import available_systems, get_system
+from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
+from tabletop_widgets.table.store import StoreError
 
 MAX_PLAYERS = 8
 MAX_OBSERVERS = 4
@@ -46,6 +52,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "failed": T("The table was not created: {why}", "Стол не создан: {why}"),
     "locale_tip": T("Language", "Язык"),
     "default_title": T("Friday game", "Игра в пятницу"),
+    "lobby_key": T("Lobby key", "Ключ лобби"),
+    "lobby_key_tip": T("The key whoever runs the server got when starting it",
+                       "Ключ, который получил тот, кто запустил сервер"),
+    "bounds": T("A table from the lobby has 1 to {players} players and at most {observers} observers.",
+                "У стола из лобби от 1 до {players} игроков и не больше {observers} зрителей."),
+    "no_key_mode": T("This server's lobby runs without a key: anyone who reaches it can create tables.",
+                     "Лобби этого сервера работает без ключа: столы может создавать любой, кто до него дошёл."),
 }
 
 
@@ -149,18 +162,28 @@ class Lobby(widgets.VBox):
         self.seats_box.add_class("tt-lobby-seats")
         self.create_button = widgets.Button(button_style="primary")
         self.create_button.add_class("tt-lobby-create")
+        self.key = widgets.Password(style=style)
+        self.key.add_class("tt-lobby-key")
+        self.key_note = widgets.HTML()
+        self.key_note.add_class("tt-lobby-key-note")
         self.error = widgets.HTML()
         self.error.add_class("tt-lobby-error")
         self.links = widgets.HTML()
         self.links.add_class("tt-lobby-links")
-        super().__init__([self.style_block, header, grid, self.seats_box, self.create_button, self.error,
-                          self.links], **kwargs)
+        super().__init__([self.style_block, header, grid, self.seats_box, self.key, self.key_note,
+                          self.create_button, self.error, self.links], **kwargs)
         self.add_class("tt-lobby")
         self.locale = locale
         self._sync_rows()
         self.players.observe(lambda _c: self._sync_rows(), names="value")
         self.create_button.on_click(lambda _b: self.create())
         self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
+        try:
+            self.key_mode = lobby_mode(self.store)
+        except StoreError as exc:
+            self.key_mode = "unset"
+            self._error = getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES}
+        self.key.layout.display = "none" if self.key_mode == "open" else None
         self._render()
 
     @property
@@ -176,6 +199,20 @@ class Lobby(widgets.VBox):
         from tabletop_widgets.table import SeatSpec, create_table
         if not self.can("create"):
             self._error = {"en": "not allowed", "ru": "нельзя"}
+            return self._render()
+        try:
+            # first: nothing of the form is looked at for someone without the key
+            check_lobby_key(self.store, self.key.value)
+        except LobbyKeyError as exc:
+            self._error = exc.message
+            self.key.value = ""
+            return self._render()
+        except StoreError as exc:
+            self._error = getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES}
+            return self._render()
+        if not (1 <= int(self.players.value) <= MAX_PLAYERS and 0 <= int(self.observers.value) <= MAX_OBSERVERS):
+            self._error = {loc: _t("bounds", loc, players=MAX_PLAYERS, observers=MAX_OBSERVERS)
+                           for loc in LOCALES}
             return self._render()
         rows = [(p.value.strip(), c.value.strip()) for p, c in self.seat_rows]
         if any(not p or not c for p, c in rows):
@@ -193,16 +230,19 @@ class Lobby(widgets.VBox):
         try:
             self.created = create_table(self.store, system.slug, seats, title=self.table_title.value.strip(),
                                         characters=characters)
-        except (ValueError, OSError) as exc:
-            self._error = {loc: _t("failed", loc, why=str(exc)) for loc in LOCALES}
+        except (ValueError, OSError, StoreError) as exc:
+            why = getattr(exc, "message", None) or {}
+            self._error = {loc: _t("failed", loc, why=why.get(loc) or str(exc)) for loc in LOCALES}
             return self._render()
+        self.key.value = ""  # the key does not stay in the page
         self._error = None
         self._render()
         return self.created
 
     # -- drawing --------------------------------------------------------------------------------
     def _sync_rows(self) -> None:
-        n = int(self.players.value)
+        # a forged message may raise the widget's max: never build more rows than the lobby offers
+        n = max(0, min(int(self.players.value), MAX_PLAYERS))
         while len(self.seat_rows) < n:
             i = len(self.seat_rows)
             p = widgets.Text(value=f"Player {i + 1}", style={"description_width": "initial"})
@@ -252,6 +292,10 @@ class Lobby(widgets.VBox):
         self.system.options = [(tr(get_system(s).title, loc), s) for s in available_systems()]
         self.system.value = value
         self._label_rows()
+        self.key.description = _t("lobby_key", loc)
+        self.key.tooltip = _t("lobby_key_tip", loc)
+        self.key_note.value = (f"<p>{html.escape(_t('no_key_mode', loc))}</p>"
+                               if getattr(self, "key_mode", None) == "open" else "")
         self.create_button.description = _t("create", loc)
         self.create_button.tooltip = _t("create_tip", loc)
         self.error.value = (f'<div role="alert">{html.escape(tr(self._error, loc))}</div>'
