@@ -24,8 +24,18 @@ from .seats import SeatSpec, create_table, link, reissue_token
 from .store import StoreError, open_store
 
 
-def _store(db: str):
-    return open_store(None if db == "-" else db)
+def _store(db: str, *, create: bool = False):
+    """Open the store; only ``create`` makes a new SQLite file (verify and links never do)."""
+    where = None if db == "-" else db
+    if not create:
+        from pathlib import Path
+        from .store import default_db_path
+        text = str(where) if where is not None else (os.environ.get("TABLETOP_DB") or str(default_db_path()))
+        if not text.startswith(("postgresql://", "postgres://")):
+            path = Path(text[len("sqlite:///"):] if text.startswith("sqlite:///") else text).expanduser()
+            if not path.exists():
+                raise StoreError(f"{path}: no table store there (check the path)")
+    return open_store(where)
 
 
 def _seat(text: str) -> SeatSpec:
@@ -104,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args) -> int:
     if args.cmd == "create":
-        with _store(args.db) as store:
+        with _store(args.db, create=True) as store:
             made = create_table(store, args.system, args.seat, title=args.title,
                                 characters=dict(args.character), hidden_characters=args.hidden,
                                 table_id=args.table_id)
@@ -152,7 +162,7 @@ def _run(args) -> int:
         key = os.environ.get("TABLETOP_LOBBY_KEY") or None
         if args.no_lobby_key and key:
             raise ValueError("TABLETOP_LOBBY_KEY is set and --no-lobby-key given: choose one")
-        with _store(args.db) as store:
+        with _store(args.db, create=True) as store:
             made = prepare_lobby_key(store, key=key, disabled=args.no_lobby_key, renew=args.new)
         if args.no_lobby_key:
             print("  Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.")
