@@ -11,6 +11,7 @@ from ipywidgets.widgets.widget import _instances
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.table import SeatError, SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table.lobbykey import prepare_lobby_key
 from tabletop_widgets.widgets.lobby import Lobby, sample_character
 from tabletop_widgets.widgets.table_view import (TableView, public_combat, seat_error_page,
                                                  secret_combatants)
@@ -323,6 +324,8 @@ def test_sheet_edit_is_shared_and_a_refused_edit_springs_back(table):
 def test_lobby_creates_a_table_with_working_links(tmp_path):
     store = open_store(str(tmp_path / "lobby.db"))
     lobby = Lobby(store, base="http://x/voila/render/table.ipynb")
+    lobby_key = prepare_lobby_key(store)                          # the server's lobby key
+    frontend_update(lobby.key, value=lobby_key)
     frontend_update(lobby.players, value=3)
     frontend_update(lobby.observers, value=1)
     frontend_update(lobby.system, index=lobby.system.options.index(next(o for o in lobby.system.options if o[1] == "seasons")))
@@ -336,6 +339,7 @@ def test_lobby_creates_a_table_with_working_links(tmp_path):
     lobby.locale = "ru"
     assert "Ссылки мест" in lobby.links.value
     # empty names are refused with a message, nothing created
+    lobby.key.value = lobby_key
     lobby.seat_rows[0][0].value = ""
     lobby.created = None
     assert lobby.create() is None and 'role="alert"' in lobby.error.value and lobby.created is None
