@@ -13,6 +13,7 @@ TABLETOP_DB ?= $(HOME)/.local/share/tabletop-widgets/table.db
 PYTEST_ARGS ?=
 CHROMIUM    ?= /usr/bin/chromium
 PG_TEST_DIR ?= /tmp/tabletop-pg-$(shell id -u)
+NO_LOBBY_KEY ?=
 
 export TABLETOP_DB
 
@@ -30,8 +31,12 @@ $(VENV)/.stamp-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -e '.[test]'
 	touch $@
 
+# The lobby asks for a key before it creates a table: `make play` sets one in the store (generated
+# and printed once when there is none; TABLETOP_LOBBY_KEY=... sets a chosen one, stored hashed).
+# `make play NO_LOBBY_KEY=1` lets anyone who reaches the server create tables, and says so.
+# Opening the store creates its directory (0700) and file (0600) private.
 play: $(VENV)/.stamp-voila
-	@case "$(TABLETOP_DB)" in postgres://*|postgresql://*) ;; *) mkdir -p "$(dir $(TABLETOP_DB))";; esac
+	@$(PY) -m tabletop_widgets.table lobby-key "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,)
 	@echo ""
 	@echo "  Start here: http://$(HOST):$(PORT)/voila/render/index.ipynb"
 	@echo "  Dice page:  http://$(HOST):$(PORT)/voila/render/dice.ipynb"

@@ -261,6 +261,14 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         page.locator(".tt-index a.tt-index-link", has_text="New table").click()
         expect(page.locator(".tt-lobby")).to_be_visible(timeout=LOAD_TIMEOUT)
         assert page.url.endswith("/voila/render/lobby.ipynb")
+        # the lobby asks for the server's key: a wrong one creates nothing, the right one does
+        from tabletop_widgets.table import prepare_lobby_key
+        lobby_key = prepare_lobby_key(str(voila_db), renew=True)
+        page.locator(".tt-lobby-key input").fill("not the key")
+        page.locator(".tt-lobby-create").click()
+        expect(page.locator(".tt-lobby-error")).to_contain_text("lobby key is wrong", timeout=STEP_TIMEOUT)
+        expect(page.locator(".tt-lobby-links a")).to_have_count(0)
+        page.locator(".tt-lobby-key input").fill(lobby_key)
         page.locator(".tt-lobby-create").click()
         links = page.locator(".tt-lobby-links a")
         expect(links).to_have_count(3, timeout=STEP_TIMEOUT)   # GM + 2 players by default
