@@ -276,3 +276,26 @@ def test_operator_reissue_is_recorded_too(game, store, store_url, open_store_at)
         bob.say("old page")
     assert TableSession.join(open_store_at(store_url), made.table_id, token).seat == "bob"
     assert [e.payload["seat"] for e in store.events(made.table_id) if e.kind == "seat.reissued"] == ["bob"]
+
+
+def test_a_store_of_schema_1_is_upgraded_on_both_backends(store, store_url, backend, open_store_at,
+                                                          ret_sheet):
+    """A store from before the chain: the hash column gone, schema 1. Opening it upgrades it in
+    place (the old events hashed in order), and the table plays and verifies on."""
+    made = create_table(store, "ret", [SeatSpec("gm", "gm")], characters={"c": ret_sheet})
+    gm = TableSession.join(store, made.table_id, made.tokens["gm"])
+    gm.roll("3d6")
+    before = [e.hash for e in store.events(made.table_id)]
+    store.close()
+    sql(store_url, backend, "ALTER TABLE events DROP COLUMN hash")
+    if backend == "sqlite":
+        sql(store_url, backend, "PRAGMA user_version = 1")
+        sql(store_url, backend, "PRAGMA application_id = 0")
+    else:
+        sql(store_url, backend, "UPDATE tabletop_meta SET value = '1' WHERE key = 'schema_version'")
+    again = open_store_at(store_url)
+    assert [e.hash for e in again.events(made.table_id)] == before
+    gm = TableSession.join(again, made.table_id, made.tokens["gm"])
+    gm.roll("1d6")
+    gm.close_table()
+    assert verify_table(again, made.table_id, head=gm.head).ok
