@@ -42,6 +42,21 @@ def scrub(text: str) -> str:
     return _QUERY_RE.sub(one_query, text)
 
 
+def voila_logging_config() -> dict:
+    """Voila's ``logging_config`` that applies :class:`ScrubSecrets` to Voila's own log and to
+    tornado's (the same as in the repository's ``voila.json``; for a launcher that starts Voila
+    elsewhere: ``--Voila.logging_config=<this as JSON>`` or ``Voila(logging_config=...)``)."""
+    return {
+        "filters": {"tabletop_scrub": {"()": f"{__name__}.ScrubSecrets"}},
+        "handlers": {
+            "console": {"filters": ["tabletop_scrub"]},
+            "tabletop_tornado": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
+                                 "level": "WARNING", "filters": ["tabletop_scrub"]},
+        },
+        "loggers": {"tornado": {"handlers": ["tabletop_tornado"], "propagate": False}},
+    }
+
+
 class ScrubSecrets(logging.Filter):
     """A logging filter that scrubs seat tokens (and other secrets) from query strings in a
     record's message and traceback text. It never drops a record."""

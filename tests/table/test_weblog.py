@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop_widgets.table.weblog import ScrubSecrets, scrub
+from tabletop_widgets.table.weblog import ScrubSecrets, scrub, voila_logging_config
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,6 +39,12 @@ def test_filter_scrubs_messages_args_and_tracebacks():
     ScrubSecrets().filter(record)
     text = logging.Formatter().format(record)
     assert "ZZZ" not in text and "seat=[secret]" in text
+
+
+def test_voila_json_carries_the_scrubbing_config():
+    import json
+    config = json.loads((ROOT / "voila.json").read_text())
+    assert config["Voila"]["logging_config"] == voila_logging_config()
 
 
 def _free_port() -> int:
