@@ -3,7 +3,6 @@ hashed, wrong keys rate-limited across kernels), the no-key mode is only ever ex
 seats and names are bounded in Python whatever a forged widget message sends."""
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from tabletop_widgets.table import (NotAStore, SeatSpec, StoreError, TableSession, create_table,
+from tabletop_widgets.table import (NotAStore, SeatSpec, TableSession, create_table,
                                     open_store, verify_table)
 from tabletop_widgets.table.__main__ import main as cli
 from tabletop_widgets.table.sqlite import APPLICATION_ID, SCHEMA_VERSION
