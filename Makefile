@@ -31,15 +31,7 @@ $(VENV)/.stamp-test: pyproject.toml | $(PY)
 	touch $@
 
 play: $(VENV)/.stamp-voila
-	@case "$(TABLETOP_DB)" in postgres://*|postgresql://*) ;; *) mkdir -p "$(dir $(TABLETOP_DB))";; esac
-	@echo ""
-	@echo "  Start here: http://$(HOST):$(PORT)/voila/render/index.ipynb"
-	@echo "  Dice page:  http://$(HOST):$(PORT)/voila/render/dice.ipynb"
-	@echo "  New table:  http://$(HOST):$(PORT)/voila/render/lobby.ipynb"
-	@echo "  All pages:  http://$(HOST):$(PORT)/"
-	@echo "  (table store: $(TABLETOP_DB); stop with Ctrl-C)"
-	@echo ""
-	$(PY) -m voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
+	$(PY) -m tabletop_widgets play --host "$(HOST)" --port "$(PORT)" --db "$(TABLETOP_DB)"
 
 # Debian's chromium for the browser tests: installed when missing and we are root (as in CI).
 # Elsewhere the browser tests skip with the reason (and fail when CI is set).
