@@ -63,6 +63,7 @@ postgres-stop:
 	scripts/pg-test-server stop --dir "$(PG_TEST_DIR)"
 
 test: $(VENV)/.stamp-test chromium postgres
+	$(PY) -m ruff check .
 	@if [ -z "$$TABLETOP_TEST_POSTGRES" ] && [ -f "$(PG_TEST_DIR)/env" ]; then . "$(PG_TEST_DIR)/env"; fi; \
 	  echo "$(PY) -m pytest $(PYTEST_ARGS)"; $(PY) -m pytest $(PYTEST_ARGS)
 
