@@ -71,7 +71,7 @@ def _share_dependencies(venv: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory, chromium_path):
+def installed(tmp_path_factory):
     """(venv, the wheel) with the wheel installed in the fresh venv."""
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
@@ -125,7 +125,7 @@ def test_the_installed_package_runs_without_the_checkout(installed, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def served(installed, tmp_path_factory):
+def served(installed, tmp_path_factory, chromium_path):
     """``tabletop-widgets play`` of the installed wheel, started from a directory that is not the
     checkout and holds a hostile voila.json. Yields (base URL, db path, log path)."""
     venv, _ = installed

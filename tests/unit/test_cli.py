@@ -198,3 +198,11 @@ def test_verify_usage_errors_match(capsys):
     err_b = capsys.readouterr().err
     assert a.value.code == b.value.code == 2
     assert err_a == err_b and "required" in err_a
+
+
+def test_play_without_voila_says_how_to_get_it(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "voila.app", None)  # as if the voila extra were not installed
+    code = cli.main(["play", "--db", str(tmp_path / "t.db")])
+    assert code == 2
+    assert "serving the pages needs Voila: pip install 'tabletop-widgets[voila]'" in capsys.readouterr().err
+    assert not (tmp_path / "t.db").exists()
