@@ -36,15 +36,7 @@ $(VENV)/.stamp-test: pyproject.toml | $(PY)
 # `make play NO_LOBBY_KEY=1` lets anyone who reaches the server create tables, and says so.
 # Opening the store creates its directory (0700) and file (0600) private.
 play: $(VENV)/.stamp-voila
-	@$(PY) -m tabletop_widgets.table lobby-key "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,)
-	@echo ""
-	@echo "  Start here: http://$(HOST):$(PORT)/voila/render/index.ipynb"
-	@echo "  Dice page:  http://$(HOST):$(PORT)/voila/render/dice.ipynb"
-	@echo "  New table:  http://$(HOST):$(PORT)/voila/render/lobby.ipynb"
-	@echo "  All pages:  http://$(HOST):$(PORT)/"
-	@echo "  (table store: $(TABLETOP_DB); stop with Ctrl-C)"
-	@echo ""
-	$(PY) -m voila notebooks --no-browser --Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
+	$(PY) -m tabletop_widgets play --host "$(HOST)" --port "$(PORT)" --db "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,)
 
 # Debian's chromium for the browser tests: installed when missing and we are root (as in CI).
 # Elsewhere the browser tests skip with the reason (and fail when CI is set).
@@ -76,6 +68,7 @@ postgres-stop:
 	scripts/pg-test-server stop --dir "$(PG_TEST_DIR)"
 
 test: $(VENV)/.stamp-test chromium postgres
+	$(PY) -m ruff check .
 	@if [ -z "$$TABLETOP_TEST_POSTGRES" ] && [ -f "$(PG_TEST_DIR)/env" ]; then . "$(PG_TEST_DIR)/env"; fi; \
 	  echo "$(PY) -m pytest $(PYTEST_ARGS)"; $(PY) -m pytest $(PYTEST_ARGS)
 

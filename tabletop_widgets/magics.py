@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import random
 import re
-import shlex
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand

@@ -69,7 +69,7 @@ def explosion_dice(level: int, rules: Mapping[str, Any]) -> tuple[int, ...]:
     """
     faces, _ = LEVEL_DIE[level]
     if rules.get("penalty_explosion") == "level_ladder":
-        return tuple(LEVEL_DIE[l][0] for l in range(level + 1, MAX_LEVEL + 1))
+        return tuple(LEVEL_DIE[lv][0] for lv in range(level + 1, MAX_LEVEL + 1))
     return LADDER[LADDER.index(faces) + 1:]
 
 

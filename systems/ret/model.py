@@ -394,7 +394,7 @@ def _check_armour(pieces: list) -> list[Problem]:
                 out.append(_bad("armour", "armour_value", f"armour[{i}].{k} must be a whole number >= 0",
                                 f"armour[{i}].{k}: целое число >= 0"))
         locs = armour_locations(p)
-        if locs is None or any(l not in ARMOUR_LOCATIONS for l in locs):
+        if locs is None or any(loc not in ARMOUR_LOCATIONS for loc in locs):
             out.append(_bad("armour", "armour_locations",
                             f"armour[{i}].locations must be among {', '.join(ARMOUR_LOCATIONS)}",
                             f"armour[{i}].locations: из {', '.join(ARMOUR_LOCATIONS)}"))

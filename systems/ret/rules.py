@@ -84,7 +84,7 @@ def step_cost(level_from: int, scheme: str, rules: Mapping[str, Any]) -> int:
 def cost(level_from: int, level_to: int, scheme: str, rules: Mapping[str, Any] | None = None) -> int:
     """Total DP from ``level_from`` to ``level_to`` (0 when not raising)."""
     rules = {**DEFAULT_RULES, **(rules or {})}
-    return sum(step_cost(l, scheme, rules) for l in range(level_from, level_to))
+    return sum(step_cost(lv, scheme, rules) for lv in range(level_from, level_to))
 
 
 def conversion_cost(scheme: str) -> int:

@@ -430,7 +430,7 @@ def condition_changed(c, condition_id: str, active: bool, rules: Mapping[str, An
             c.update(out_state="")
         else:
             return None
-        return _outcome(c, before, [spec.label if active else T(f"back in the fight", "снова в бою")], rules)
+        return _outcome(c, before, [spec.label if active else T("back in the fight", "снова в бою")], rules)
     if condition_id in ("pain", "exposed"):
         return None
     if active:

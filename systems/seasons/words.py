@@ -165,7 +165,7 @@ class PoolExpression:
         return self.base - self.difficulty
 
     def trace(self) -> str:
-        parts = " ".join(f"{'-' if v < 0 else '+'} {abs(v)}" + (f"[{l}]" if l else "") for l, v in self.terms)
+        parts = " ".join(f"{'-' if v < 0 else '+'} {abs(v)}" + (f"[{label}]" if label else "") for label, v in self.terms)
         parts = parts.lstrip("+ ")
         if self.difficulty:
             parts += f" - {self.difficulty}[diff]"

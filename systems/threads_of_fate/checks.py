@@ -16,7 +16,7 @@ from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.results import Check, Die
 from tabletop_widgets.dice.words import word_result
 
-from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, EXPERT_SKILLS, SECONDARIES, SECONDARY_LABELS,
+from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, SECONDARIES, SECONDARY_LABELS,
                     SKILLS, net_dice, rule, signed, skill_label)
 from . import tables
 

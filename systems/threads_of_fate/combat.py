@@ -3,7 +3,7 @@ defaults it needs (manoeuvres, wound thresholds and equipment values are missing
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -14,7 +14,7 @@ from tabletop_widgets.core.system import (CheckResult, ConditionSpec, DamageOutc
 from tabletop_widgets.dice.distribution import Distribution
 
 from . import tables
-from .checks import attack_damage, kept_die_pmf, net_dice, roll_check, roll_kept
+from .checks import attack_damage, kept_die_pmf, roll_check, roll_kept
 from .rules import CHARACTERISTICS, rule
 
 GM_PROMPT_ZERO = T("0 HP or less: unconscious or dying? The rules are not in this fragment: the GM decides.",

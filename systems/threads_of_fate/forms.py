@@ -608,7 +608,7 @@ class DistForm:
 def parse_dist(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> DistForm:
     """``dist <form>``: ``dist t20+5 adv vs 15`` (``d20`` is read as ``t20``), ``dist static ...``,
     ``dist attack VAL vs 18``, ``dist d20+8 vs d20+6``, ``dist check ...``, ``dist defcheck vs 20``."""
-    from .words import PATTERN as T20_PATTERN, parse_t20
+    from .words import parse_t20
     end = len(text) if end is None else end
     sc = _Scan(text, start, end)
     sc.match(DIST_PATTERN)

@@ -9,7 +9,7 @@ from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
 from tabletop_widgets.core.problems import Problem
 
-from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, DEFAULT_RULES, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX,
+from .rules import (CHAR_LABELS, CHARACTERISTICS, DEFAULT_RULES, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX,
                     SIZES, SKILLS, mod, rule, size_values)
 
 ATTRIBUTE_CODES = ("augmented", "combat_robot", "martial_arts", "veteran")

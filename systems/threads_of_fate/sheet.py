@@ -4,13 +4,15 @@ from __future__ import annotations
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.sheet import Field, Section, Sheet
 
-from .rules import (BASIC_SKILLS, CHAR_LABELS, CHARACTERISTICS, ENTITY_LABELS, ENTITY_TYPES, EXPERT_SKILLS,
+from .rules import (CHAR_LABELS, CHARACTERISTICS, ENTITY_LABELS, ENTITY_TYPES, EXPERT_SKILLS,
                     SIZE_LABELS, SIZES, SKILLS)
 
 GM = {"gm_entered": True}
 GM_HELP = T("GM-entered: the fragment does not contain this table", "вводит мастер: во фрагменте нет этой таблицы")
 
-_choices = lambda keys, labels: tuple((k, labels[k]) for k in keys)
+def _choices(keys, labels):
+    return tuple((k, labels[k]) for k in keys)
+
 
 _header = Section("header", T("Hero", "Герой"), (
     Field("name", T("Name", "Имя"), "text"),

@@ -6,7 +6,7 @@ from typing import Iterable
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 
-from .rules import (CHAR_LABELS, CHARACTERISTICS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SIZE_LABELS, SKILLS,
+from .rules import (CHAR_LABELS, CHARACTERISTICS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS,
                     THREADS_CAP, rule, skill_label)
 
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.errors import DiceError
-from tabletop_widgets.dice.results import Check, Die, RollResult
+from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import DiceWord, word_result
 
 from .rules import net_dice, rule, signed

@@ -113,7 +113,7 @@ def _roll_record(roll: Any) -> dict | None:
     if hasattr(roll, "dice") and not callable(roll.dice):
         out["dice"] = [{"faces": jsonable(getattr(d, "faces", None)), "value": getattr(d, "value", None),
                         "kept": bool(getattr(d, "kept", True))} for d in roll.dice]
-    if hasattr(roll, "total") and isinstance(getattr(roll, "total"), int):
+    if hasattr(roll, "total") and isinstance(roll.total, int):
         out["total"] = roll.total
     elif dataclasses.is_dataclass(roll):
         out["data"] = jsonable(roll)

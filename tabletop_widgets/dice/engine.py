@@ -16,7 +16,7 @@ from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod,
 from .errors import DiceError, DiceLimitError
 from .fast import Fallback, ReplayRNG, compile_expression
 from .parser import parse
-from .results import (BinOpNode, Check, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
+from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
                       ParenNode, RollResult, UnaryNode)
 
 
@@ -49,7 +49,7 @@ class Context:
 
 def _check_size(ctx: Context, v, pos: int):
     if abs(v) > limits.MAX_ABS:
-        raise ctx.err(f"number too large (beyond ±10^30) at this operation", pos,
+        raise ctx.err("number too large (beyond ±10^30) at this operation", pos,
                       ru="слишком большое число (больше ±10^30) в этой операции", cls=DiceLimitError)
     return v
 

@@ -460,7 +460,6 @@ class Parser:
 
     # -- dice ------------------------------------------------------------------------------------
     def parse_dice(self, start: int, count) -> Node:
-        d_pos = self.i
         self.i += 1  # the 'd'
         faces: Faces
         c = self.text[self.i:self.i + 1]
@@ -640,7 +639,7 @@ class Parser:
                 self.i += 3
                 cp = self.parse_cp("=", required=True)
                 mods.append(Mod("double", cp=cp, pos=pos, text=t[pos:self.i]))
-            elif c in ("k", "p") or (c == "d" and not t[self.i + 1:self.i + 2] in ("%", "F", "{", "(")):
+            elif c in ("k", "p") or (c == "d" and t[self.i + 1:self.i + 2] not in ("%", "F", "{", "(")):
                 nxt = t[self.i + 1:self.i + 2]
                 if c == "k":
                     base = "k"

@@ -4,9 +4,9 @@ Nodes carry their value and, for dice, per-die flags. Rendering lives in ``rende
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, Sequence, Union
+from typing import Any, Iterator, Sequence, Union
 
 Number = Union[int, Fraction]
 

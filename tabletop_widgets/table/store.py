@@ -248,7 +248,7 @@ class Watch(abc.ABC):
         await asyncio.sleep(timeout)
         return self.changed()
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional: most watches hold nothing to release
         pass
 
 

@@ -121,7 +121,7 @@ class Binding:
             except ValueError as exc:
                 if isinstance(exc, ValidationError):
                     raise
-                raise ValidationError([Problem("bad_input", T(str(exc), str(exc)), field=self.name)])
+                raise ValidationError([Problem("bad_input", T(str(exc), str(exc)), field=self.name)]) from exc
             self._busy = True
             try:
                 self.commit(self.model, self.name, value)

@@ -57,6 +57,7 @@ def test_kill_9_mid_transaction(store, store_url, backend):
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         t.join(timeout=10)
+        proc.stdout.close()
         acked_all.extend(acked)
 
         # a fresh connection after every crash, as a restarted kernel would open

@@ -8,13 +8,13 @@ import sys
 
 import pytest
 
-#: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
-SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.table import (FairDice, SeatSpec, TableSession, check, commitment, create_table,
                                     rng_for, verify_table)
 from tabletop_widgets.table.__main__ import main as cli
+
+#: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 
 def test_streams_and_commitment():

@@ -205,6 +205,7 @@ def test_kill_9_while_holding_the_table_lock(pg, pg_url):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+        proc.stdout.close()
     t0 = time.monotonic()
     (e,) = pg.append("crash", [ev(text="next")])
     assert time.monotonic() - t0 < 5

@@ -202,4 +202,8 @@ def test_restart_mid_run_followers_catch_up(private_server):
         for p in procs:
             p.kill()
             p.wait(timeout=10)
+        for t in threads:
+            t.join(timeout=10)
+        for p in procs:
+            p.stdout.close()
         store.close()

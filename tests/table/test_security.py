@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-#: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
-SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-
 from tabletop_widgets.table import (EventError, PermissionDenied, SeatError, SeatSpec, TableSession,
                                     check, create_table, parse_query)
 from tabletop_widgets.table.seats import hash_token
+
+#: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from tabletop_widgets.dice import DiceError
 from tabletop_widgets.table import (EventError, SeatSpec, TableClosed, TableSession, check, create_table,
                                     rebuild)
 from tabletop_widgets.table.follow import Follower
@@ -84,7 +85,7 @@ def test_check_effects_and_character_validation(store_url, open_store_at, made):
         bob.update_character("c1", {"no_such_trait": 1})
     with pytest.raises(EventError):
         bob.roll(check("mind", "c1", no_such_option=1))
-    with pytest.raises(Exception):
+    with pytest.raises(DiceError, match="number of faces"):
         bob.roll("1d")  # bad notation: nothing written
     assert bob.store.head(made.table_id).next_roll == 1
 

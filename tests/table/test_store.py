@@ -142,7 +142,10 @@ def test_audience_filter_in_query(store):
     make_table(store)
     store.append("t1", [ev(text="pub"), ev(text="gm only", audience="gm"),
                         ev(text="to alice", audience="seat:alice"), ev(text="to bob", audience="seat:bob")])
-    texts = lambda aud: [e.payload.get("text") for e in store.events("t1", audiences=aud)][1:]
+
+    def texts(aud):
+        return [e.payload.get("text") for e in store.events("t1", audiences=aud)][1:]
+
     assert texts(None) == ["pub", "gm only", "to alice", "to bob"]
     assert texts(["all", "seat:alice"]) == ["pub", "to alice"]
     assert texts(["all"]) == ["pub"]

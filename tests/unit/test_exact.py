@@ -287,10 +287,14 @@ def _gen_count(r):
     if r.random() < 0.5:
         f = r.randint(1, 2)
         text += f"f<={f}" if f > 1 else "f1"
-        fail = (lambda x: x <= f)
+
+        def fail(x):
+            return x <= f
     if r.random() < 0.3:
         text += f"dbl={m}"
-        dbl = (lambda x: x == m)
+
+        def dbl(x):
+            return x == m
     return text, (lambda: n @ count_map(m, succ, fail, dbl))
 
 

@@ -1,5 +1,4 @@
 """The system-word registry: a fake system word plugs into roll() and renders."""
-import random
 import re
 from fractions import Fraction
 

@@ -7,7 +7,6 @@ import json
 
 import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets.widget import _instances
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.table import SeatError, SeatSpec, TableSession, create_table, open_store

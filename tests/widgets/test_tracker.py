@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+import traitlets
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core.combat import Combat
@@ -306,7 +307,7 @@ def test_a_replayed_combat_renders_the_same(slug):
 def test_bad_construction():
     with pytest.raises(ValueError):
         CombatTracker()
-    with pytest.raises(Exception):
+    with pytest.raises(traitlets.TraitError, match="unknown locale 'fr'"):
         CombatTracker(SYSTEMS[0], locale="fr")
 
 

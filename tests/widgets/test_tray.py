@@ -247,7 +247,7 @@ def test_locale_switches_live():
     assert tray.roll_button.description == "Бросить"
     assert tray.check_button("strength").description == "Сила"
     assert tray.result_view.value != en
-    with pytest.raises(Exception):
+    with pytest.raises(traitlets.TraitError, match="unknown locale 'de'"):
         tray.locale = "de"
 
 

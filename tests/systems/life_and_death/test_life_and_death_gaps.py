@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop_systems.life_and_death import SYSTEM, Character, data
+from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.dice import net_law
 from tabletop_widgets.core import DamageOutcome, Effect, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError, roll

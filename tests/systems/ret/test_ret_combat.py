@@ -47,14 +47,18 @@ def test_initiative_deterministic_fallback():
 def test_TV_B29_three_pairs_and_speed():
     c = Character()
     st = combat.TurnState.start(c)
-    st.use("attack"); st.use("action"); st.move(2)
+    st.use("attack")
+    st.use("action")
+    st.move(2)
     eff = combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
     assert [(e.trait, e.delta) for e in eff] == [("sanity", -3)]
     SYSTEM.apply_effects(c, eff)
     assert st.attack_available and st.action_available and st.speed_left == 1
-    st.use("attack"); st.use("action")
+    st.use("attack")
+    st.use("action")
     assert combat.buy_extra_turn(c, st, 1, SYSTEM.rules) == [] and st.defence_refused
-    st.use("attack"); st.use("action")
+    st.use("attack")
+    st.use("action")
     with pytest.raises(RuleError, match="At most two"):
         combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
     with pytest.raises(RuleError):
@@ -95,7 +99,8 @@ def test_TV_D49_extra_turn_with_low_sanity():
 
 def test_tense_situation_two_actions():
     st = combat.TurnState.start(Character(), tense=True)
-    st.use("action"); st.use("action")
+    st.use("action")
+    st.use("action")
     with pytest.raises(RuleError):
         st.use("action")
 
@@ -265,7 +270,7 @@ def test_TV_D47_shield_absorbs_all():
 
 def test_TV_D71_skin_absorbs_the_minimum():
     t = Character(temp_armour=2, temp_armour_kind="skin", armour=[{"name": "a", "defence": 2, "durability": 4}])
-    out = SYSTEM.apply_damage(t, 2)
+    SYSTEM.apply_damage(t, 2)
     assert t.health == 6 and t.temp_armour == 1 and t.armour[0]["durability"] == 3
 
 
@@ -301,7 +306,7 @@ def test_TV_D48_coma_damage():
 
 def test_TV_B56_mooks():
     m = Character(is_npc=True, npc_tier="mook")
-    out = SYSTEM.apply_damage(m, 6)
+    SYSTEM.apply_damage(m, 6)
     assert m.health == 0 and m.dead and SYSTEM.is_defeated(m)
     m = Character(is_npc=True, npc_tier="mook")
     SYSTEM.apply_damage(m, 6, sanity=True)

@@ -391,7 +391,8 @@ def test_extra_turns_bookkeeping():
     c = Character()
     c.sanity = 2
     st = SYSTEM.turn_state(c)
-    st.use("attack"); st.move(1)
+    st.use("attack")
+    st.move(1)
     first = SYSTEM.extra_turn(c, st, 1)
     assert first["number"] == 1 and [(e.trait, e.delta) for e in first["effects"]] == [("sanity", -3)]
     assert first["self_control_at_end"] and not first["add_conditions"]

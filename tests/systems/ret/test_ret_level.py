@@ -231,7 +231,7 @@ def test_success_counts_level_3():
 
 
 def test_max_totals():
-    assert [max_total(l) for l in range(9)] == [153, 154, 155, 156, 150, 142, 132, 120, 100]
+    assert [max_total(lv) for lv in range(9)] == [153, 154, 155, 156, 150, 142, 132, 120, 100]
 
 
 def _brute(level):

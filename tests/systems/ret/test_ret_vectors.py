@@ -224,7 +224,8 @@ def _():
     st = combat.TurnState.start(c)
     pairs = 1
     for _ in range(2):
-        st.use("attack"); st.use("action")
+        st.use("attack")
+        st.use("action")
         SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, SYSTEM.rules))
         pairs += 1
     assert pairs == 3 and c.sanity == 3 and st.defence_refused and st.speed_left == 3
@@ -395,7 +396,7 @@ def _():
 
 @vector("TV-B52")
 def _():
-    got = [flaw_difficulty({"severity": s, "level": l}, l) for s in ("light", "moderate", "severe") for l in (3, 5)]
+    got = [flaw_difficulty({"severity": s, "level": lv}, lv) for s in ("light", "moderate", "severe") for lv in (3, 5)]
     assert got == [6, 2, 9, 5, 14, 10]
 
 
@@ -552,7 +553,7 @@ def _():
 
 @vector("TV-D8")
 def _():
-    assert [die_label(l) for l in (2, 8, 9, -1)] == ["d6-1", "d100", "d100", "d6-3"]
+    assert [die_label(lv) for lv in (2, 8, 9, -1)] == ["d6-1", "d100", "d100", "d6-3"]
 
 
 @vector("TV-D9")
@@ -973,7 +974,7 @@ def _():
              (2, 4, 0, 0, F(1, 3)), (4, 8, 0, 0, F(1, 8)), (5, 8, 0, 0, F(3, 10)), (6, 12, 0, 0, F(1, 12)),
              (7, 20, 0, 0, F(1, 20)), (3, 8, 3, 0, F(1, 3)), (7, 54, 0, 0, F(67, 2000)), (6, 32, 0, 4, F(1, 48)),
              (3, 50, 0, 0, F(7, 115200))]
-    assert [chance_at_least(l, t, bonus=b, luck=k) for l, t, b, k, _ in cases] == [p for *_, p in cases]
+    assert [chance_at_least(lv, t, bonus=b, luck=k) for lv, t, b, k, _ in cases] == [p for *_, p in cases]
 
 
 @vector("TV-D68")
@@ -1024,7 +1025,7 @@ def _():
 def _():
     cases = [(3, -10, 0, F(5, 6)), (3, 6, 5, F(5, 6)), (0, 0, 0, F(2, 3)), (7, 120, 0, F(1, 2000)),
              (7, 121, 0, F(0)), (3, 156, 0, F(1, 11520000)), (3, 157, 0, F(0))]
-    assert [chance_at_least(l, t, luck=k) for l, t, k, _ in cases] == [p for *_, p in cases]
+    assert [chance_at_least(lv, t, luck=k) for lv, t, k, _ in cases] == [p for *_, p in cases]
 
 
 @vector("TV-D74")

@@ -3,6 +3,7 @@ from fractions import Fraction as F
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from tabletop_systems.ret import SYSTEM, chance_at_least
 from tabletop_systems.ret.checks import FAIL_KEY, contest_chance
@@ -121,8 +122,6 @@ def test_word_uses_system_rules():
     e = w.parse("L6 /normal", 0, 10)
     assert e.roll(Scripted(1, 3)).total == 2
 
-
-from hypothesis import given, settings, strategies as st
 
 
 @settings(max_examples=60, deadline=None)

@@ -63,7 +63,10 @@ def test_impossible_pool_has_zero_chance(pool):
 @pytest.mark.parametrize("a,b", [(1, 1), (3, 2), (4, 4), (6, 4), (0, 3), (12, 5), (2, 0)])
 def test_contest_matches_icepool(a, b):
     die = icepool.d10 >= 6
-    side = lambda n: (n @ die) if n > 0 else icepool.Die([0])
+
+    def side(n):
+        return (n @ die) if n > 0 else icepool.Die([0])
+
     ra, aa = split_pool(max(a, 0))
     rb, ab = split_pool(max(b, 0))
     margin = (side(ra) + aa) - (side(rb) + ab)

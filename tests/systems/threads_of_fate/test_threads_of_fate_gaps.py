@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from tabletop_systems.threads_of_fate import SYSTEM, Character, Scene, checks, combat, fate, forms
+from tabletop_systems.threads_of_fate import SYSTEM, Character, Scene, checks, combat, forms
 from tabletop_widgets.core.problems import RuleError, ValidationError
 from tabletop_widgets.core.system import DamageOutcome, OptionSpec
 from tabletop_widgets.dice import roll

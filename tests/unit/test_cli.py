@@ -1,0 +1,267 @@
+"""The ``tabletop-widgets`` command in-process: its version, its ``play`` settings and errors (the
+served pages themselves are tested from an installed wheel in ``tests/ui/test_wheel_ui.py``), and
+``verify`` answering exactly as ``python -m tabletop_widgets.table verify``."""
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tabletop_widgets
+from tabletop_widgets import cli
+from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table.__main__ import main as table_main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_version_is_the_package_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"tabletop-widgets {tabletop_widgets.__version__}"
+
+
+def test_version_has_one_source():
+    """pyproject reads the version from the package; the changelog names the released one."""
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in text and 'version = {attr = "tabletop_widgets.__version__"}' in text
+    assert f"## [{tabletop_widgets.__version__}]" in (ROOT / "CHANGELOG.md").read_text()
+
+
+def test_python_dash_m_runs_the_same_command(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "tabletop_widgets", "--version"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == f"tabletop-widgets {tabletop_widgets.__version__}"
+
+
+def test_no_command_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main([])
+    assert exit_.value.code == 2
+    assert "play" in capsys.readouterr().err
+
+
+def test_the_dashboards_are_in_the_package():
+    folder = cli.notebooks_dir()
+    for page in ("index.ipynb", "dice.ipynb", "lobby.ipynb", "table.ipynb", "play_ret.ipynb",
+                 "gallery/sheet.ipynb"):
+        assert (folder / page).is_file(), page
+    # the shipped Voila settings are the repository's voila.json (one source)
+    assert json.loads((folder / "voila.json").read_text()) == json.loads((ROOT / "voila.json").read_text())
+
+
+def test_play_settings_default_and_voila_arguments():
+    args = cli.build_parser().parse_args(["play"])
+    settings = cli.PlaySettings.from_args(args)
+    assert settings == cli.PlaySettings(host="127.0.0.1", port=8866, db=None, voila_args=())
+    assert (settings.lobby_key, settings.no_lobby_key, settings.new_lobby_key) == (None, False, False)
+    argv = settings.voila_argv(Path("/pages"))
+    assert argv[0] == "/pages" and "--no-browser" in argv and "--port=8866" in argv
+    assert "--Voila.ip=127.0.0.1" in argv and "--Voila.port_retries=0" in argv
+
+    args = cli.build_parser().parse_args(["play", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db",
+                                          "--", "--theme=dark"])
+    settings = cli.PlaySettings.from_args(args)
+    assert (settings.host, settings.port, settings.db, settings.voila_args) == ("0.0.0.0", 9000, "x.db",
+                                                                                 ("--theme=dark",))
+    assert settings.voila_argv(Path("/p"))[-1] == "--theme=dark"
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "-1", "http", "80.5", ""])
+def test_a_bad_port_is_refused_with_the_reason(port, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["play", "--port", port])
+    assert exit_.value.code == 2
+    assert "the port must be a whole number from 1 to 65535" in capsys.readouterr().err
+
+
+def test_messages_follow_the_locale(monkeypatch, capsys):
+    assert cli.locale_from_env({"LANG": "ru_RU.UTF-8"}) == "ru"
+    assert cli.locale_from_env({"LC_ALL": "en_US.UTF-8", "LANG": "ru_RU.UTF-8"}) == "en"
+    assert cli.locale_from_env({}) == "en"
+    monkeypatch.setenv("LC_ALL", "ru_RU.UTF-8")
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--port", "0"])
+    assert "порт — целое число от 1 до 65535" in capsys.readouterr().err
+
+
+def test_every_message_exists_in_english_and_russian():
+    for key, text in cli.TEXTS.items():
+        assert set(text) == {"en", "ru"} and all(text.values()), key
+        assert text["en"] != text["ru"], key
+    for _, label in cli.START_PAGES:
+        assert label["en"] and label["ru"]
+
+
+def test_db_paths_are_made_absolute_and_urls_kept(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.normalise_db("t/table.db") == str(tmp_path / "t" / "table.db")
+    assert cli.normalise_db("sqlite:///rel.db") == str(tmp_path / "rel.db")
+    assert cli.normalise_db("a/../b/table.db") == str(tmp_path / "b" / "table.db")
+    url = "postgresql://u:p@db.example:5432/tabletop"
+    assert cli.normalise_db(url) == url
+    env = cli.PlaySettings(db="t/table.db").environment({"KEEP": "1"})
+    assert env == {"KEEP": "1", "TABLETOP_DB": str(tmp_path / "t" / "table.db")}
+    assert cli.PlaySettings().environment({"TABLETOP_DB": "/x.db"}) == {"TABLETOP_DB": "/x.db"}
+    with pytest.raises(cli.CommandError, match="--db is empty"):
+        cli.normalise_db("  ")
+
+
+def test_the_store_folder_is_created_or_the_reason_given(tmp_path):
+    db = tmp_path / "a" / "b" / "table.db"
+    cli.prepare_store_folder(str(db))
+    assert db.parent.is_dir() and not db.exists()
+    assert (db.parent.stat().st_mode & 0o777) == 0o700  # private, like the store makes it
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(cli.CommandError, match="cannot create the folder"):
+        cli.prepare_store_folder(str(blocker / "sub" / "table.db"))
+    cli.prepare_store_folder("postgresql://u@h/db")  # nothing to create
+
+
+def _play(*argv):
+    return cli.PlaySettings.from_args(cli.build_parser().parse_args(["play", *argv]))
+
+
+def test_play_sets_the_lobby_key_once_and_keeps_it(tmp_path):
+    from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
+
+    db = str(tmp_path / "t.db")
+    first = cli.prepare_lobby(_play(), db, {})
+    assert first.startswith("Lobby key (shown once")
+    key = first.rsplit(": ", 1)[1]
+    with open_store(db) as store:
+        assert lobby_mode(store) == "key"
+        check_lobby_key(store, key)  # the printed key opens the lobby
+        with pytest.raises(LobbyKeyError):
+            check_lobby_key(store, key + "x")
+    # the next start keeps it and prints no key
+    again = cli.prepare_lobby(_play(), db, {})
+    assert again.startswith("Lobby key: already set") and key not in again
+    with open_store(db) as store:
+        check_lobby_key(store, key)
+    # a chosen key (argument or environment) replaces it
+    assert cli.prepare_lobby(_play("--lobby-key", "table-night"), db, {}) == "Lobby key: set as given (stored hashed)."
+    cli.prepare_lobby(_play(), db, {"TABLETOP_LOBBY_KEY": "from-env"})
+    with open_store(db) as store:
+        check_lobby_key(store, "from-env")
+        with pytest.raises(LobbyKeyError):
+            check_lobby_key(store, "table-night")
+
+
+def test_play_without_a_lobby_key_is_explicit(tmp_path):
+    from tabletop_widgets.table.lobbykey import check_lobby_key, lobby_mode
+
+    db = str(tmp_path / "t.db")
+    line = cli.prepare_lobby(_play("--no-lobby-key"), db, {})
+    assert "NO KEY" in line and "anyone" in line
+    with open_store(db) as store:
+        assert lobby_mode(store) == "open"
+        check_lobby_key(store, None)
+    # without the option the next start puts a key back
+    assert cli.prepare_lobby(_play(), db, {}).startswith("Lobby key (shown once")
+    with pytest.raises(cli.CommandError, match="not both"):
+        cli.prepare_lobby(_play("--no-lobby-key"), db, {"TABLETOP_LOBBY_KEY": "k"})
+    with pytest.raises(SystemExit):  # argparse: not allowed together
+        _play("--no-lobby-key", "--lobby-key", "k")
+
+
+def test_play_refuses_a_store_that_is_not_ours(tmp_path):
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (t TEXT)")
+    before = other.read_bytes()
+    with pytest.raises(cli.CommandError, match="cannot open the table store"):
+        cli.prepare_lobby(_play(), str(other), {})
+    assert other.read_bytes() == before
+
+
+def test_a_busy_port_is_refused_before_voila_starts(tmp_path, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = cli.main(["play", "--port", str(port), "--db", str(tmp_path / "t.db")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"port {port} on 127.0.0.1 is already in use" in err and "--port" in err
+
+
+def test_banner_names_the_pages_and_the_store():
+    text = cli.banner(cli.PlaySettings(port=9001), "/data/table.db")
+    assert "http://127.0.0.1:9001/voila/render/index.ipynb" in text
+    assert "http://127.0.0.1:9001/voila/render/lobby.ipynb" in text
+    assert "/data/table.db" in text
+    ru = cli.banner(cli.PlaySettings(port=9001), "/data/table.db", "ru")
+    assert "Новый стол:" in ru and "хранилище столов: /data/table.db" in ru
+
+
+# -- verify: the table CLI's arguments and exit status -------------------------------------------
+
+@pytest.fixture
+def closed_table(tmp_path):
+    db = str(tmp_path / "table.db")
+    with open_store(db) as store:
+        made = create_table(store, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob")])
+    gm = TableSession.join(open_store(db), made.table_id, made.tokens["gm"])
+    bob = TableSession.join(open_store(db), made.table_id, made.tokens["bob"])
+    rolls = [gm.roll("2d6+3"), bob.roll("4d6kh3"), gm.roll("1d20", hidden=True)]
+    gm.close_table()
+    return db, made.table_id, rolls
+
+
+def _both(argv, capsys):
+    """Exit status and output of the table CLI and of ``tabletop-widgets``, for the same argv."""
+    a = table_main(["verify", *argv])
+    out_a = capsys.readouterr()
+    b = cli.main(["verify", *argv])
+    out_b = capsys.readouterr()
+    return (a, out_a.out, out_a.err), (b, out_b.out, out_b.err)
+
+
+def test_verify_matches_the_table_cli(closed_table, capsys):
+    db, table_id, rolls = closed_table
+    ours, theirs = _both([db, table_id], capsys)
+    assert ours == theirs and ours[0] == 0 and "OK" in ours[1]
+
+    ours, theirs = _both([db, "no-such-table"], capsys)
+    assert ours == theirs and ours[0] == 2
+
+    # a changed die is caught the same way
+    e = rolls[1]
+    res = dict(e.payload["result"])
+    res["dice"] = [dict(d) for d in res["dice"]]
+    kept = [d for d in res["dice"] if d["counted"]]
+    kept[0]["value"] = 6 if kept[0]["value"] != 6 else 5
+    res["total"] = sum(d["value"] for d in kept)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps({**e.payload, "result": res}), e.seq))
+    conn.commit()
+    conn.close()
+    ours, theirs = _both([db, table_id], capsys)
+    assert ours == theirs and ours[0] == 1 and "VERIFY FAILED" in ours[2]
+
+
+def test_verify_usage_errors_match(capsys):
+    with pytest.raises(SystemExit) as a:
+        table_main(["verify"])
+    err_a = capsys.readouterr().err
+    with pytest.raises(SystemExit) as b:
+        cli.main(["verify"])
+    err_b = capsys.readouterr().err
+    assert a.value.code == b.value.code == 2
+    assert err_a == err_b and "required" in err_a
+
+
+def test_play_without_voila_says_how_to_get_it(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "voila.app", None)  # as if the voila extra were not installed
+    code = cli.main(["play", "--db", str(tmp_path / "t.db")])
+    assert code == 2
+    assert "serving the pages needs Voila: pip install 'tabletop-widgets[voila]'" in capsys.readouterr().err
+    assert not (tmp_path / "t.db").exists()
