@@ -22,6 +22,7 @@ import traitlets
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.registry import get_system
+from tabletop_widgets.front import stylesheet
 
 from .sheet_fields import (DerivedView, FieldView, ResourceView, SheetContext, make_view,
                            close_tree, problems_html, section_actions)
@@ -56,114 +57,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "not_allowed": {"en": "you may not do this", "ru": "вам нельзя это делать"},
 }
 
-_CSS = """
-<style>
-.tt-sheet { max-width: 1180px; margin: 10px auto; padding: 14px 18px 18px; gap: 12px;
-  background: #fbf8f1; border: 1px solid #d6cdb8; border-radius: 12px;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #2b2a26; box-sizing: border-box; }
-.tt-sheet-header { align-items: center; justify-content: space-between; width: 100%; gap: 12px;
-  flex-wrap: wrap; border-bottom: 2px solid #3b3a36; padding-bottom: 8px; }
-.tt-sheet-title h2 { margin: 0; font-size: 1.6em; font-weight: 700; letter-spacing: .01em; }
-.tt-sheet-title .tt-system { font-size: .95em; color: #6b6456; font-variant: small-caps; }
-.tt-sheet-tools { align-items: center; gap: 8px; flex-wrap: wrap; }
-.tt-sheet-tools .widget-button, .tt-sheet-tools .jupyter-button { margin: 0; }
-.tt-sheet-download a { color: #1d5fa8; font-weight: 600; }
-.tt-sheet-status .tt-ok { color: #2d6a2d; }
-.tt-sheet-problems { width: 100%; }
-.tt-sheet-problems .tt-summary { margin: 0; padding: 6px 12px; border-radius: 8px; background: #fff8e6;
-  border: 1px solid #ecd48a; }
-.tt-sheet-problems .tt-summary.tt-clean { background: #f1f8ef; border-color: #b9dcb1; color: #2d6a2d; }
-.tt-sheet-problems summary { cursor: pointer; font-weight: 600; }
-.tt-sheet-body { gap: 12px; align-items: start; }
-.tt-section { box-sizing: border-box; min-width: 0; background: #fff; margin: 0 !important;
-  border: 1px solid #d6cdb8; border-radius: 10px; padding: 8px 12px 10px; gap: 4px; }
-.tt-section.tt-wide { grid-column: 1 / -1; }
-.tt-section-title h3 { margin: 0 0 4px; font-size: .95em; letter-spacing: .08em; text-transform: uppercase;
-  color: #5b4a2a; border-bottom: 1px solid #e4dccb; padding-bottom: 3px; }
-.tt-grid { width: 100%; column-gap: 18px; row-gap: 0; }
-.tt-row { align-items: center; gap: 6px; min-height: 32px; border-bottom: 1px dotted #e3dccd; width: 100%; }
-.tt-row-wide { gap: 2px; width: 100%; padding: 2px 0; }
-.tt-field { width: 100%; }
-.tt-field-label { flex: 1 1 auto; min-width: 0; }
-.tt-kind-text .tt-row > .tt-field-label, .tt-kind-choice .tt-row > .tt-field-label { flex: 0 0 42%; }
-.tt-kind-text .tt-row > .tt-control, .tt-kind-choice .tt-row > .tt-control { flex: 1 1 0 !important; min-width: 0; }
-.tt-list-picker { max-width: 420px; }
-.tt-field-label .widget-html-content, .tt-field-label { line-height: 1.25; }
-.tt-label-text { color: #4a463e; font-size: .92em; }
-.tt-help { color: #a39a85; font-size: .8em; cursor: help; }
-.tt-badge { display: inline-block; font-size: .72em; padding: 0 5px; border-radius: 8px; background: #efe7d6;
-  color: #6b5a36; vertical-align: 1px; }
-.tt-badge-gm { background: #e4ecf7; color: #2f4f7a; }
-.tt-derived-value { flex: 0 0 auto; }
-.tt-value { font-weight: 700; font-size: 1.05em; font-variant-numeric: tabular-nums; padding: 1px 8px;
-  border-radius: 6px; background: #f3efe4; display: inline-block; min-width: 1.6em; text-align: center; }
-.tt-row-wide .tt-value { font-weight: 400; font-size: .92em; text-align: left; background: none; padding: 0; }
-.tt-die { font-size: .78em; color: #8a7a55; font-weight: 400; margin-left: 4px; }
-.tt-muted { color: #9a9384; font-weight: 400; }
-.tt-dots { font-size: 1.05em; letter-spacing: 1px; color: #5b4a2a; flex: 0 0 auto; }
-.tt-sheet .widget-text input, .tt-sheet .widget-dropdown select, .tt-sheet textarea, .tt-sheet .widget-combobox input {
-  border-radius: 5px; }
-.tt-sheet .widget-inline-hbox, .tt-sheet .widget-text, .tt-sheet .widget-dropdown { margin: 2px 0; }
-.tt-control input[type=number], .tt-res-current input { text-align: center; font-weight: 600; }
-.tt-has-problem .tt-control input, .tt-has-problem .tt-res-current input { border-color: #d9a43a; }
-.tt-has-error .tt-control input, .tt-has-error .tt-res-current input { border-color: #d9534f; }
-.tt-field-problem ul { margin: 0 0 3px; padding-left: 0; list-style: none; font-size: .84em; }
-.tt-field-problem li.tt-error { color: #a52020; }
-.tt-field-problem li.tt-warning { color: #8a5a00; }
-.tt-resource { padding: 2px 0 6px; }
-.tt-res-row .widget-button { font-weight: 700; margin: 0; }
-.tt-res-of { font-weight: 600; color: #5b5443; white-space: nowrap; }
-.tt-bar { height: 9px; background: #ece6d8; border-radius: 5px; overflow: hidden; margin: 2px 0; }
-.tt-bar.tt-negative { background: #f4c9c6; }
-.tt-bar-fill { height: 100%; border-radius: 5px; }
-.tt-bar-fill.tt-ok { background: #4f9a48; } .tt-bar-fill.tt-low { background: #d9a43a; }
-.tt-bar-fill.tt-bad { background: #c9473f; }
-.tt-pips { font-size: 1.4em; letter-spacing: 3px; color: #7a4fa0; }
-.tt-list { width: 100%; padding: 4px 0; }
-.tt-list-head .tt-label-text { font-weight: 700; color: #3b3a36; font-size: .95em; }
-.tt-list-row, .tt-list-headrow { align-items: center; gap: 4px; border-bottom: 1px solid #eee6d6; width: 100%; }
-.tt-list-row-html { flex: 1 1 auto; min-width: 0; }
-.tt-list-cells { display: grid; column-gap: 8px; font-size: .9em; }
-.tt-list-cells > div { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.tt-list-header { font-size: .78em; color: #7b735f; text-transform: uppercase; letter-spacing: .04em; }
-.tt-list-more { font-size: .78em; color: #7b735f; white-space: normal; }
-.tt-list-addbar { gap: 6px; align-items: center; width: 100%; margin-top: 2px; }
-.tt-item-form { border: 1px solid #cbbf9f; background: #fffdf6; border-radius: 8px; padding: 6px 10px; margin: 4px 0; }
-.tt-form-cell { align-items: center; gap: 6px; }
-.tt-form-buttons { gap: 6px; }
-.tt-chips { flex-wrap: wrap; gap: 4px; }
-.tt-chip { border-radius: 12px !important; background: #efe7d6 !important; font-size: .85em; height: 26px; }
-.tt-map-entry { border-bottom: 1px dotted #e3dccd; }
-table.tt-mini { border-collapse: collapse; font-size: .85em; margin: 2px 0; }
-table.tt-mini th, table.tt-mini td { border-bottom: 1px solid #eee6d6; padding: 1px 6px; text-align: left; }
-table.tt-mini th { color: #6b6456; font-weight: 600; }
-.tt-kv .tt-k { color: #6b6456; }
-.tt-tree { gap: 10px; width: 100%; align-items: flex-start; }
-.tt-tree-col { flex: 1 1 0; min-width: 0; gap: 6px; }
-.tt-tree-root { background: #3b3a36; color: #fff; border-radius: 8px; padding: 2px 10px; }
-.tt-tree-root .tt-label-text { color: #fff; font-weight: 700; font-size: 1em; }
-.tt-tree-root .tt-value { background: #fff; color: #2b2a26; }
-.tt-tree-root .tt-die { color: #e8dcc0; }
-.tt-tree-root .tt-row { border-bottom: none; }
-.tt-tree-branch { border-left: 3px solid #cbbf9f; padding-left: 8px; gap: 2px; }
-.tt-tree-branch > .tt-field:first-child .tt-label-text { font-weight: 700; color: #3b3a36; }
-.tt-tree-leaf { padding-left: 12px; }
-.tt-groups { gap: 14px; width: 100%; align-items: flex-start; }
-.tt-group { flex: 1 1 0; min-width: 0; }
-.tt-group-title { font-weight: 700; font-size: .85em; text-transform: uppercase; letter-spacing: .06em; color: #7b6a45; }
-.tt-group-total { border-top: 2px solid #3b3a36; margin-top: 2px; }
-.tt-matrix { width: 100%; column-gap: 8px; align-items: center; }
-.tt-matrix-head { font-size: .78em; color: #7b735f; text-transform: uppercase; letter-spacing: .04em; text-align: center; }
-.tt-matrix .tt-row { border-bottom: none; min-height: 30px; }
-.tt-matrix .tt-field-label { display: none; }
-.tt-matrix-rowlabel .tt-label-text { font-weight: 700; color: #3b3a36; }
-.tt-actions { gap: 4px; margin-top: 4px; border-top: 1px solid #eee6d6; padding-top: 4px; }
-.tt-action-row { gap: 6px; align-items: center; width: 100%; }
-.tt-action-picker { max-width: 520px; }
-.tt-ok { color: #2d6a2d; } .tt-error { color: #a52020; }
-.tt-sheet .widget-button.tt-list-remove, .tt-sheet .jupyter-button.tt-list-remove { color: #a52020; padding: 0; }
-</style>
-"""
+_CSS = stylesheet("sheet")  # tabletop_widgets/front/sheet.css
 
 
 def _t(key: str, locale: str, **fmt: Any) -> str:

@@ -347,7 +347,7 @@ class FieldView:
         return out
 
     def label_html(self) -> str:
-        help_mark = ' <span class="tt-help" aria-hidden="true">ⓘ</span>' if self.field.help else ""
+        help_mark = ' <span class="tt-help" aria-hidden="true">i</span>' if self.field.help else ""
         return f'<span class="tt-label-text" title="{esc(self.tip)}">{esc(self.text)}{help_mark}</span>{self.badges_html()}'
 
     def set_problems(self, problems: Sequence[Problem]) -> None:
