@@ -8,7 +8,7 @@ import pytest
 
 from tabletop_widgets import get_system
 from tabletop_widgets.dice.render import ROLL_CSS
-from tabletop_widgets.front import HERE, css, stylesheet
+from tabletop_widgets.front import HERE, compact, css, stylesheet
 from tabletop_widgets.widgets import (CombatTracker, DiceTray, Lobby, RollLog, RollerPage,
                                       show_sheet)
 
@@ -53,10 +53,18 @@ def test_cards_and_text_take_their_colours_from_roles(name):
 
 def test_stylesheet_is_theme_then_the_named_files_in_one_style_block():
     block = stylesheet("sheet", "log")
-    assert block.startswith("<style>") and block.rstrip().endswith("</style>")
+    assert block.startswith("<style>") and block.endswith("</style>")
     assert block.count("<style>") == 1
-    assert block.index(css("theme")) < block.index(css("sheet")) < block.index(css("log"))
+    theme, sheet, log = (compact(css(n)) for n in ("theme", "sheet", "log"))
+    assert block.index(theme) < block.index(sheet) < block.index(log)
     assert stylesheet("sheet") is stylesheet("sheet")  # read and joined once
+    assert "/*" not in block and "  " not in block and len(block) < sum(len(css(n)) for n in
+                                                                     ("theme", "sheet", "log"))
+
+
+def test_compact_keeps_the_rules():
+    text = "/* note */\n.a  .b ,\n.c > .d {\n  color: var(--tt-ink, #111);\n  font-family: 'DejaVu Sans', serif; }\n"
+    assert compact(text) == ".a .b,.c > .d{color: var(--tt-ink,#111);font-family: 'DejaVu Sans',serif;}"
 
 
 def test_every_stylesheet_is_a_shipped_file():
@@ -74,7 +82,7 @@ def test_widgets_carry_their_stylesheet_and_keep_their_classes():
              (RollerPage(), "roller", ".tt-roller"), (Lobby(), "lobby", ".tt-lobby")]
     for widget, name, cls in cases:
         value = widget.style_block.value
-        assert css(name) in value and css("theme") in value, name
+        assert compact(css(name)) in value and compact(css("theme")) in value, name
         assert cls + " " in css(name) or cls + "," in css(name), (name, cls)
         widget.close()
 
