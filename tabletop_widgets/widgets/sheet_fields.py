@@ -590,7 +590,7 @@ class DerivedView(FieldView):
         if f.extra.get("die_label"):
             check = self.ctx.check(f.name)
             if check is not None and check.help:
-                die = f' <span class="tt-die" title="{esc(tr(check.help, self.loc))}">{esc(tr(check.help, self.loc))}</span>'
+                die = f' <span class="tt-die-label" title="{esc(tr(check.help, self.loc))}">{esc(tr(check.help, self.loc))}</span>'
         self.value.value = f'{die}<span class="tt-value" title="{esc(self.tip)}">{text}</span>'
 
     def relabel(self) -> None:
