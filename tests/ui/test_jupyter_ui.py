@@ -31,7 +31,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM_ARGS, _free_port  # noqa: F401  (same launch settings as Voila's)
+from conftest import _free_port
 
 pytestmark = pytest.mark.ui
 
@@ -236,15 +236,18 @@ CONTRAST_JS = r"""
     return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
   };
   const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  const background = (el) => {             // the colour actually behind el's text
+  const stops = (image) => (image.match(/rgba?\([^)]+\)/g) || []).map(parse);
+  const backgrounds = (el) => {            // the colours actually behind el's text
     const layers = [];
+    let base = [[255, 255, 255, 1]];
     for (let e = el; e; e = e.parentElement) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+      const st = getComputedStyle(e);
+      const g = st.backgroundImage.includes("gradient") ? stops(st.backgroundImage) : [];
+      if (g.length) { base = g.map(c => over(c, [255, 255, 255, 1])); break; }  // every stop
+      const c = parse(st.backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) { base = [[255, 255, 255, 1]]; break; } }
     }
-    let bg = [255, 255, 255, 1];
-    for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
-    return bg;
+    return base.map(b => { let bg = b; for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg); return bg; });
   };
   const opacity = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= parseFloat(getComputedStyle(e).opacity); return o; };
   const name = (el) => {
@@ -280,8 +283,12 @@ CONTRAST_JS = r"""
       if (opacity(el) < 0.99) continue;                               // shown as inactive: exempt
       const fg = parse(st.color);
       if (!fg || fg[3] === 0) continue;
-      const bg = background(el);
-      const c = ratio(over(fg, bg), bg);
+      // the worst case over the background's colours (a gradient has several)
+      let bg = null, c = Infinity;
+      for (const b of backgrounds(el)) {
+        const r = ratio(over(fg, b), b);
+        if (r < c) { c = r; bg = b; }
+      }
       const size = parseFloat(st.fontSize), bold = parseInt(st.fontWeight, 10) >= 700;
       const large = size >= 24 || (size >= 18.66 && bold);
       const need = large ? 3 : 4.5;
@@ -391,10 +398,25 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
         assert caret["badX"] is not None and caret["caretX"] is not None, caret
         assert abs(caret["badX"] - caret["caretX"]) < 2, caret
 
-        # contrast of every piece of our text against what is behind it
+        # contrast of every piece of our text against what is behind it: as first shown, then
+        # after a check is rolled in the tray and combat has started in the tracker (verdicts,
+        # the breakdown, the current combatant's highlight)
         result = page.evaluate(CONTRAST_JS, OUR_ROOTS)
         assert result["checked"] >= 100, result
         assert result["failures"] == [], "\n".join(result["failures"])
+        tray = cells.nth(6).locator(".tt-dice-tray")
+        tray.locator(".tt-check-button").first.click()
+        expect(tray.locator(".tt-tray-result .tt-verdict, .tt-tray-result .tt-roll").first
+               ).to_be_visible(timeout=RUN_TIMEOUT)
+        tray.locator(".tt-tray-notation input").fill("4d6kh3 + 1d20 >= 12")
+        tray.locator(".tt-tray-roll").click()
+        expect(tray.locator(".tt-tray-result")).to_contain_text("4d6kh3", timeout=RUN_TIMEOUT)
+        tracker = cells.nth(7).locator(".tt-tracker")
+        tracker.locator(".tt-initiative").click()
+        tracker.locator(".tt-next").click()
+        expect(tracker.locator(".tt-combatant.tt-current")).to_have_count(1, timeout=RUN_TIMEOUT)
+        result = page.evaluate(CONTRAST_JS, OUR_ROOTS)
+        assert result["failures"] == [], "after rolling:\n" + "\n".join(result["failures"])
 
         # screenshots (docs/screenshots with TT_SCREENSHOTS=1, else a temporary folder); the
         # notebook scrolls inside its own panel, so the window grows to fit each widget first
