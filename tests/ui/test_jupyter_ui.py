@@ -14,7 +14,8 @@ Cells":
   under the problem: the same column in the text, and the same x position on screen.
 
 Screenshots of both themes go to docs/screenshots with ``TT_SCREENSHOTS=1`` (``make
-screenshots``).
+screenshots``). The same contrast check also runs on the Voila dashboards of the sheet, tray and
+tracker in Voila's light and dark templates.
 """
 from __future__ import annotations
 
@@ -450,4 +451,28 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
         assert watch.failed == [], watch.failed
     finally:
         watch.closing = True
+        context.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("page_name, root", [("sheet", ".tt-sheet"), ("tray", ".tt-dice-tray"),
+                                             ("tracker", ".tt-tracker")])
+def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, page_name, root, theme):
+    """The same contrast check on the Voila dashboards (``?theme=dark`` is Voila's dark
+    template; the light one keeps the widgets' own palette)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    watch = watch_page(page)
+    try:
+        page.goto(f"{voila_url}/voila/render/gallery/{page_name}.ipynb?system=threads_of_fate"
+                  f"&theme={theme}", timeout=LOAD_TIMEOUT)
+        expect(page.locator(root).first).to_be_visible(timeout=LOAD_TIMEOUT)
+        page.wait_for_timeout(500)
+        assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light"
+                                                                       else "false")
+        result = page.evaluate(CONTRAST_JS, OUR_ROOTS)
+        assert result["checked"] >= 30, result
+        assert result["failures"] == [], "\n".join(result["failures"])
+        assert watch.problems() == []
+    finally:
         context.close()
