@@ -212,6 +212,7 @@ class CharacterSheet(widgets.VBox):
             for f in s.fields:
                 self.section_of.setdefault(f.name, s.id)
         self.built_sections: set[str] = set()
+        self._relabelled = False   # True once the whole sheet has been labelled
         self._folds: dict[str, tuple[widgets.VBox, widgets.Button]] = {}
         if open_sections is None:
             opened = {s.id for s in self.system.sheet.sections if starts_open(s)}
@@ -342,7 +343,7 @@ class CharacterSheet(widgets.VBox):
         for view in new:
             if self.views.built.get(view.field.name) is view:
                 view.set_problems(by_field.get(view.field.name, []))
-        if getattr(self, "_relabelled", False):
+        if self._relabelled:
             # a section opened later: label what was just built in the sheet's language
             for view in new:
                 view.relabel()
