@@ -32,6 +32,22 @@ def RollMagicError(text: str, cause: DiceError | None = None) -> UsageError:
     return err
 
 
+#: How far the expression and its caret are indented under the message.
+CARET_INDENT = "    "
+
+
+def error_text(exc: DiceError, locale: str = "en") -> str:
+    """A bad expression as IPython shows it: the message first (it follows IPython's
+    ``UsageError: `` on the same line), then the expression and a caret under the problem, each
+    on a line of its own and indented alike, so the caret lines up in JupyterLab, Notebook 7 and
+    a terminal whatever IPython prints before the first line."""
+    parts = exc.caret(locale).split("\n", 2)
+    if len(parts) < 3:      # no position to point at: the message alone
+        return exc.text(locale)
+    shown, caret, message = parts
+    return f"{message}\n{CARET_INDENT}{shown}\n{CARET_INDENT}{caret}"
+
+
 _FLAG = re.compile(r"\s*(--[a-z]+|-n)\b")
 
 
@@ -149,7 +165,7 @@ class TabletopMagics(Magics):
                 text = f"{opts['n']}#{text}"
             return roll(text, rng=rng, variables=self._variables(), locale=opts["locale"])
         except DiceError as exc:
-            raise RollMagicError(exc.caret(opts["locale"]), exc) from None
+            raise RollMagicError(error_text(exc, opts["locale"]), exc) from None
 
     @no_var_expand
     @line_cell_magic

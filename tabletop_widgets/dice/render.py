@@ -178,17 +178,23 @@ def render_text(r: RollResult, locale: str = "en") -> str:
 # HTML
 # --------------------------------------------------------------------------------------------
 ROLL_CSS = ("<style>.tt-roll{font-family:system-ui,sans-serif;line-height:1.7}"
-        ".tt-die{display:inline-block;min-width:1.6em;padding:0 .3em;margin:0 .1em;border:1px solid #8a8a8a;"
-        "border-radius:4px;text-align:center;background:#fafafa;font-variant-numeric:tabular-nums}"
+        # colours: var(--tt-ROLE, light) -- the roles are set only in a dark theme (front/theme.css)
+        ".tt-die{display:inline-block;min-width:1.6em;padding:0 .3em;margin:0 .1em;"
+        "border:1px solid var(--tt-die-line,#8a8a8a);border-radius:4px;text-align:center;"
+        "background:var(--tt-die-bg,#fafafa);font-variant-numeric:tabular-nums}"
         ".tt-die.tt-dropped{opacity:.5;text-decoration:line-through}"
-        ".tt-die.tt-success{background:#e3f4e3;border-color:#3a8a3a}"
-        ".tt-die.tt-failure{background:#fbe4e4;border-color:#b03030}"
-        ".tt-die.tt-crit-success{font-weight:700;color:#1b6e1b;border-width:2px}"
-        ".tt-die.tt-crit-failure{font-weight:700;color:#a01d1d;border-width:2px}"
-        ".tt-die.tt-exploded::after{content:'!';color:#b35c00}"
+        ".tt-die.tt-crit-success{font-weight:700;color:var(--tt-ok,#1b6e1b);border-width:2px}"
+        ".tt-die.tt-crit-failure{font-weight:700;color:var(--tt-bad,#a01d1d);border-width:2px}"
+        ".tt-die.tt-success{background:#e3f4e3;border-color:#3a8a3a;color:#14501a}"
+        ".tt-die.tt-failure{background:#fbe4e4;border-color:#b03030;color:#7a1414}"
+        ".tt-die.tt-exploded::after{content:'!';color:var(--tt-warn,#b35c00)}"
         ".tt-total{font-size:1.25em;font-weight:700;padding:0 .2em}"
-        ".tt-pass{color:#1b6e1b;font-weight:600}.tt-fail{color:#a01d1d;font-weight:600}"
-        ".tt-term{color:#555}.tt-label{color:#6a4c93;font-style:italic}.tt-note{color:#777;font-size:.9em}"
+        ".tt-pass{color:var(--tt-ok,#1b6e1b);font-weight:600}.tt-fail{color:var(--tt-bad,#a01d1d);font-weight:600}"
+        ".tt-term{color:var(--tt-ink-2,#555)}.tt-label{color:var(--tt-effect,#6a4c93);font-style:italic}"
+        ".tt-note{color:var(--tt-ink-3,#707070);font-size:.9em}"
+        # the dark theme's roles, for a %roll output outside any widget (the widgets' <style> has them too)
+        'body[data-jp-theme-light="false"]{--tt-die-bg:#2c2c33;--tt-die-line:#9a9aa8;--tt-ok:#8fd69a;'
+        "--tt-bad:#ff9c94;--tt-warn:#f2c46b;--tt-ink-2:#c9c9d4;--tt-ink-3:#a9a9b6;--tt-effect:#d3b4f5}"
         "</style>")
 
 

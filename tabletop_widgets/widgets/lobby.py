@@ -23,6 +23,7 @@ import traitlets as t
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.core.registry import available_systems, get_system
+from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
 from tabletop_widgets.table.store import StoreError
 
@@ -67,32 +68,7 @@ def _t(key: str, locale: str, **fmt: Any) -> str:
     return text.format(**fmt) if fmt else text
 
 
-_CSS = """
-<style>
-.tt-lobby { width: 900px; max-width: 100%; margin: 12px auto; padding: 16px 20px; gap: 10px; box-sizing: border-box;
-  border: 1px solid #d3d3df; border-radius: 12px; background: #fbfbfd;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #24243a; }
-.tt-lobby-header { align-items: center; justify-content: space-between; width: 100%; }
-.tt-lobby-title h2 { margin: 0; font-size: 1.5em; }
-.tt-lobby-title p { margin: 2px 0 0; color: #55556f; }
-.tt-lobby-grid { width: 100%; grid-gap: 8px 18px; }
-.tt-lobby .widget-inline-hbox .widget-label { min-width: 120px; font-weight: 600; }
-.tt-lobby-grid .widget-inline-hbox { width: auto; min-width: 0; margin: 2px 0; }
-.tt-lobby-grid .widget-inline-hbox input, .tt-lobby-grid .widget-inline-hbox select { flex: 1 1 auto; width: auto; }
-.tt-lobby-seats { gap: 6px; border-top: 1px solid #e4e4ec; padding-top: 8px; width: 100%; }
-.tt-lobby-seat { gap: 12px; width: 100%; }
-.tt-lobby-seat .widget-text { flex: 1 1 0; width: auto; }
-.tt-lobby-create.widget-button { height: 38px; min-width: 160px; font-weight: 700; border-radius: 8px; }
-.tt-lobby-links table { border-collapse: collapse; width: 100%; font-size: .92em; }
-.tt-lobby-links td { padding: 5px 8px; border-bottom: 1px solid #e4e4ec; vertical-align: top; }
-.tt-lobby-links td:first-child { font-weight: 700; white-space: nowrap; width: 1%; }
-.tt-lobby-links a { font-family: 'DejaVu Sans Mono', monospace; word-break: break-all; color: #1d4fa8; }
-.tt-lobby-links h3 { margin: 4px 0; font-size: 1.1em; }
-.tt-lobby-links .tt-commit { font-family: 'DejaVu Sans Mono', monospace; font-size: .85em; color: #55556f;
-  word-break: break-all; }
-.tt-lobby-error { color: #9b1c1c; }
-</style>
-"""
+_CSS = stylesheet("lobby")  # tabletop_widgets/front/lobby.css
 
 
 def sample_character(system, name: str = ""):

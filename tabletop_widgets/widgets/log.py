@@ -17,6 +17,7 @@ import traitlets as t
 from tabletop_widgets.core.i18n import LOCALES, tr
 # the engine's breakdown styles (.tt-die...), included once instead of once per entry
 from tabletop_widgets.dice.render import ROLL_CSS
+from tabletop_widgets.front import stylesheet
 
 #: How many entries the log keeps (the oldest are dropped beyond this).
 LOG_LIMIT = 1000
@@ -45,37 +46,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "nobody": {"en": "—", "ru": "—"},
 }
 
-_CSS = """
-<style>
-.tt-roll-log { border: 1px solid #d8d8e0; border-radius: 10px; background: #fbfbfd; padding: 10px 14px;
-  gap: 8px; font-family: 'DejaVu Sans', system-ui, sans-serif; width: 980px; max-width: 100%; margin: 8px auto;
-  box-sizing: border-box; }
-.tt-log-header { align-items: center; justify-content: space-between; width: 100%; }
-.tt-log-title h3 { margin: 0; font-size: 1.15em; color: #2b2b3a; }
-.tt-log-controls { align-items: center; gap: 8px; flex-wrap: wrap; width: 100%; }
-.tt-log-filter { flex: 1 1 200px; width: auto; margin: 0; }
-.tt-log-who { width: 200px; margin: 0; }
-.tt-log-filter .widget-label, .tt-log-who .widget-label { font-weight: 600; }
-.tt-log-export a { display: inline-block; padding: 4px 10px; border: 1px solid #9aa0c0; border-radius: 6px;
-  color: #2b3a8f; text-decoration: none; background: #fff; font-size: .95em; }
-.tt-log-export a:hover, .tt-log-export a:focus { background: #eef0fb; outline: 2px solid #6b74c9; }
-.tt-log-export .tt-count { color: #777; font-size: .9em; margin-left: 8px; }
-.tt-log-list .tt-log-scroll { display: flex; flex-direction: column-reverse; max-height: 320px;
-  overflow-y: auto; border: 1px solid #e2e2ea; border-radius: 8px; background: #fff; }
-.tt-log-list ol { list-style: none; margin: 0; padding: 0; }
-.tt-log-list li { padding: 6px 10px; border-bottom: 1px solid #eeeef4; line-height: 1.45; }
-.tt-log-list li:last-child { border-bottom: none; background: #f6f8ff; }
-.tt-log-list .tt-log-n { color: #999; font-size: .85em; margin-right: 6px; }
-.tt-log-list .tt-log-who { font-weight: 700; color: #3b3b6b; margin-right: 6px; }
-.tt-log-list .tt-log-what { font-weight: 600; margin-right: 6px; }
-.tt-log-list .tt-log-outcome.tt-pass { color: #1b6e1b; font-weight: 600; }
-.tt-log-list .tt-log-outcome.tt-fail { color: #a01d1d; font-weight: 600; }
-.tt-log-list .tt-log-breakdown { font-size: .92em; color: #444; }
-.tt-log-list .tt-log-effects { font-size: .9em; color: #6a4c93; }
-.tt-log-list .tt-empty { color: #777; font-style: italic; padding: 10px; margin: 0; }
-.tt-log-list .tt-roll { display: inline; }
-</style>
-"""
+_CSS = stylesheet("log")  # tabletop_widgets/front/log.css
 
 
 def _t(key: str, locale: str) -> str:

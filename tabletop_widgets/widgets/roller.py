@@ -15,6 +15,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from tabletop_widgets.dice import DiceError, roll
+from tabletop_widgets.front import stylesheet
 
 #: How many past rolls the history keeps (newest first).
 HISTORY_LIMIT = 50
@@ -45,32 +46,7 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 # A small stylesheet for the page (ipywidgets' own classes + ours); no CDN, no external files.
-_CSS = """
-<style>
-.tt-roller { max-width: 760px; margin: 12px auto; padding: 16px 20px; gap: 10px;
-  border: 1px solid #d8d8e0; border-radius: 10px; background: #fbfbfd;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; }
-.tt-roller-header { align-items: center; justify-content: space-between; width: 100%; }
-.tt-title h2 { margin: 0; font-size: 1.5em; font-weight: 600; color: #2b2b3a; }
-.tt-roll-row { align-items: center; width: 100%; gap: 8px; }
-.tt-roller .tt-notation { flex: 1 1 auto; width: auto; height: 36px; margin: 0; }
-.tt-roller .tt-notation input { font-family: 'DejaVu Sans Mono', monospace; font-size: 1.05em;
-  height: 36px; padding: 0 10px; border-radius: 6px; }
-.tt-roller .tt-notation .widget-label { font-weight: 600; height: 36px; line-height: 36px; }
-.tt-roller .tt-roll-button { height: 36px; min-width: 96px; margin: 0; border-radius: 6px;
-  font-weight: 600; font-size: 1em; }
-.tt-roll-result .tt-roll-box { margin: 0; padding: 10px 14px; border-radius: 8px;
-  background: #fff; border: 1px solid #e2e2ea; font-size: 1.1em; line-height: 1.6; }
-.tt-roll-error pre { margin: 0; padding: 8px 12px; border-radius: 8px; white-space: pre;
-  background: #fff4f4; border: 1px solid #f0b8b8; color: #9b1c1c;
-  font-family: 'DejaVu Sans Mono', monospace; font-size: 0.95em; line-height: 1.35; }
-.tt-roll-history h3 { margin: 6px 0 4px; font-size: 1.05em; color: #44445a; }
-.tt-roll-history ol { margin: 0; padding-left: 2.2em; max-height: 320px; overflow-y: auto; }
-.tt-roll-history li { font-family: 'DejaVu Sans Mono', monospace; font-size: 0.95em;
-  padding: 2px 0; border-bottom: 1px dotted #e2e2ea; }
-.tt-roll-history .tt-empty { color: #777; font-style: italic; margin: 0; }
-</style>
-"""
+_CSS = stylesheet("roller")  # tabletop_widgets/front/roller.css
 
 
 def _t(key: str, locale: str) -> str:

@@ -14,6 +14,7 @@ import base64
 import html
 import json
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -22,9 +23,11 @@ import traitlets
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.registry import get_system
+from tabletop_widgets.front import stylesheet
 
-from .sheet_fields import (DerivedView, FieldView, ResourceView, SheetContext, make_view,
-                           close_tree, problems_html, section_actions)
+from .sheet_fields import (DerivedView, FieldView, ResourceView, SheetContext, button_widget,
+                           close_tree, hbox, html_widget, make_view, own_layout, problems_html,
+                           section_actions, vbox)
 
 #: The largest character file the sheet accepts (bytes).
 MAX_UPLOAD_BYTES = 1_000_000
@@ -54,116 +57,61 @@ TEXTS: dict[str, dict[str, str]] = {
     "problems": {"en": "Sheet check", "ru": "Проверка листа"},
     "all_good": {"en": "No problems found.", "ru": "Проблем не найдено."},
     "not_allowed": {"en": "you may not do this", "ru": "вам нельзя это делать"},
+    "show": {"en": "Show", "ru": "Показать"},
+    "hide": {"en": "Hide", "ru": "Скрыть"},
+    "show_tip": {"en": "Show the section {name}", "ru": "Показать раздел «{name}»"},
+    "hide_tip": {"en": "Hide the section {name}", "ru": "Скрыть раздел «{name}»"},
 }
 
-_CSS = """
-<style>
-.tt-sheet { max-width: 1180px; margin: 10px auto; padding: 14px 18px 18px; gap: 12px;
-  background: #fbf8f1; border: 1px solid #d6cdb8; border-radius: 12px;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #2b2a26; box-sizing: border-box; }
-.tt-sheet-header { align-items: center; justify-content: space-between; width: 100%; gap: 12px;
-  flex-wrap: wrap; border-bottom: 2px solid #3b3a36; padding-bottom: 8px; }
-.tt-sheet-title h2 { margin: 0; font-size: 1.6em; font-weight: 700; letter-spacing: .01em; }
-.tt-sheet-title .tt-system { font-size: .95em; color: #6b6456; font-variant: small-caps; }
-.tt-sheet-tools { align-items: center; gap: 8px; flex-wrap: wrap; }
-.tt-sheet-tools .widget-button, .tt-sheet-tools .jupyter-button { margin: 0; }
-.tt-sheet-download a { color: #1d5fa8; font-weight: 600; }
-.tt-sheet-status .tt-ok { color: #2d6a2d; }
-.tt-sheet-problems { width: 100%; }
-.tt-sheet-problems .tt-summary { margin: 0; padding: 6px 12px; border-radius: 8px; background: #fff8e6;
-  border: 1px solid #ecd48a; }
-.tt-sheet-problems .tt-summary.tt-clean { background: #f1f8ef; border-color: #b9dcb1; color: #2d6a2d; }
-.tt-sheet-problems summary { cursor: pointer; font-weight: 600; }
-.tt-sheet-body { gap: 12px; align-items: start; }
-.tt-section { box-sizing: border-box; min-width: 0; background: #fff; margin: 0 !important;
-  border: 1px solid #d6cdb8; border-radius: 10px; padding: 8px 12px 10px; gap: 4px; }
-.tt-section.tt-wide { grid-column: 1 / -1; }
-.tt-section-title h3 { margin: 0 0 4px; font-size: .95em; letter-spacing: .08em; text-transform: uppercase;
-  color: #5b4a2a; border-bottom: 1px solid #e4dccb; padding-bottom: 3px; }
-.tt-grid { width: 100%; column-gap: 18px; row-gap: 0; }
-.tt-row { align-items: center; gap: 6px; min-height: 32px; border-bottom: 1px dotted #e3dccd; width: 100%; }
-.tt-row-wide { gap: 2px; width: 100%; padding: 2px 0; }
-.tt-field { width: 100%; }
-.tt-field-label { flex: 1 1 auto; min-width: 0; }
-.tt-kind-text .tt-row > .tt-field-label, .tt-kind-choice .tt-row > .tt-field-label { flex: 0 0 42%; }
-.tt-kind-text .tt-row > .tt-control, .tt-kind-choice .tt-row > .tt-control { flex: 1 1 0 !important; min-width: 0; }
-.tt-list-picker { max-width: 420px; }
-.tt-field-label .widget-html-content, .tt-field-label { line-height: 1.25; }
-.tt-label-text { color: #4a463e; font-size: .92em; }
-.tt-help { color: #a39a85; font-size: .8em; cursor: help; }
-.tt-badge { display: inline-block; font-size: .72em; padding: 0 5px; border-radius: 8px; background: #efe7d6;
-  color: #6b5a36; vertical-align: 1px; }
-.tt-badge-gm { background: #e4ecf7; color: #2f4f7a; }
-.tt-derived-value { flex: 0 0 auto; }
-.tt-value { font-weight: 700; font-size: 1.05em; font-variant-numeric: tabular-nums; padding: 1px 8px;
-  border-radius: 6px; background: #f3efe4; display: inline-block; min-width: 1.6em; text-align: center; }
-.tt-row-wide .tt-value { font-weight: 400; font-size: .92em; text-align: left; background: none; padding: 0; }
-.tt-die { font-size: .78em; color: #8a7a55; font-weight: 400; margin-left: 4px; }
-.tt-muted { color: #9a9384; font-weight: 400; }
-.tt-dots { font-size: 1.05em; letter-spacing: 1px; color: #5b4a2a; flex: 0 0 auto; }
-.tt-sheet .widget-text input, .tt-sheet .widget-dropdown select, .tt-sheet textarea, .tt-sheet .widget-combobox input {
-  border-radius: 5px; }
-.tt-sheet .widget-inline-hbox, .tt-sheet .widget-text, .tt-sheet .widget-dropdown { margin: 2px 0; }
-.tt-control input[type=number], .tt-res-current input { text-align: center; font-weight: 600; }
-.tt-has-problem .tt-control input, .tt-has-problem .tt-res-current input { border-color: #d9a43a; }
-.tt-has-error .tt-control input, .tt-has-error .tt-res-current input { border-color: #d9534f; }
-.tt-field-problem ul { margin: 0 0 3px; padding-left: 0; list-style: none; font-size: .84em; }
-.tt-field-problem li.tt-error { color: #a52020; }
-.tt-field-problem li.tt-warning { color: #8a5a00; }
-.tt-resource { padding: 2px 0 6px; }
-.tt-res-row .widget-button { font-weight: 700; margin: 0; }
-.tt-res-of { font-weight: 600; color: #5b5443; white-space: nowrap; }
-.tt-bar { height: 9px; background: #ece6d8; border-radius: 5px; overflow: hidden; margin: 2px 0; }
-.tt-bar.tt-negative { background: #f4c9c6; }
-.tt-bar-fill { height: 100%; border-radius: 5px; }
-.tt-bar-fill.tt-ok { background: #4f9a48; } .tt-bar-fill.tt-low { background: #d9a43a; }
-.tt-bar-fill.tt-bad { background: #c9473f; }
-.tt-pips { font-size: 1.4em; letter-spacing: 3px; color: #7a4fa0; }
-.tt-list { width: 100%; padding: 4px 0; }
-.tt-list-head .tt-label-text { font-weight: 700; color: #3b3a36; font-size: .95em; }
-.tt-list-row, .tt-list-headrow { align-items: center; gap: 4px; border-bottom: 1px solid #eee6d6; width: 100%; }
-.tt-list-row-html { flex: 1 1 auto; min-width: 0; }
-.tt-list-cells { display: grid; column-gap: 8px; font-size: .9em; }
-.tt-list-cells > div { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.tt-list-header { font-size: .78em; color: #7b735f; text-transform: uppercase; letter-spacing: .04em; }
-.tt-list-more { font-size: .78em; color: #7b735f; white-space: normal; }
-.tt-list-addbar { gap: 6px; align-items: center; width: 100%; margin-top: 2px; }
-.tt-item-form { border: 1px solid #cbbf9f; background: #fffdf6; border-radius: 8px; padding: 6px 10px; margin: 4px 0; }
-.tt-form-cell { align-items: center; gap: 6px; }
-.tt-form-buttons { gap: 6px; }
-.tt-chips { flex-wrap: wrap; gap: 4px; }
-.tt-chip { border-radius: 12px !important; background: #efe7d6 !important; font-size: .85em; height: 26px; }
-.tt-map-entry { border-bottom: 1px dotted #e3dccd; }
-table.tt-mini { border-collapse: collapse; font-size: .85em; margin: 2px 0; }
-table.tt-mini th, table.tt-mini td { border-bottom: 1px solid #eee6d6; padding: 1px 6px; text-align: left; }
-table.tt-mini th { color: #6b6456; font-weight: 600; }
-.tt-kv .tt-k { color: #6b6456; }
-.tt-tree { gap: 10px; width: 100%; align-items: flex-start; }
-.tt-tree-col { flex: 1 1 0; min-width: 0; gap: 6px; }
-.tt-tree-root { background: #3b3a36; color: #fff; border-radius: 8px; padding: 2px 10px; }
-.tt-tree-root .tt-label-text { color: #fff; font-weight: 700; font-size: 1em; }
-.tt-tree-root .tt-value { background: #fff; color: #2b2a26; }
-.tt-tree-root .tt-die { color: #e8dcc0; }
-.tt-tree-root .tt-row { border-bottom: none; }
-.tt-tree-branch { border-left: 3px solid #cbbf9f; padding-left: 8px; gap: 2px; }
-.tt-tree-branch > .tt-field:first-child .tt-label-text { font-weight: 700; color: #3b3a36; }
-.tt-tree-leaf { padding-left: 12px; }
-.tt-groups { gap: 14px; width: 100%; align-items: flex-start; }
-.tt-group { flex: 1 1 0; min-width: 0; }
-.tt-group-title { font-weight: 700; font-size: .85em; text-transform: uppercase; letter-spacing: .06em; color: #7b6a45; }
-.tt-group-total { border-top: 2px solid #3b3a36; margin-top: 2px; }
-.tt-matrix { width: 100%; column-gap: 8px; align-items: center; }
-.tt-matrix-head { font-size: .78em; color: #7b735f; text-transform: uppercase; letter-spacing: .04em; text-align: center; }
-.tt-matrix .tt-row { border-bottom: none; min-height: 30px; }
-.tt-matrix .tt-field-label { display: none; }
-.tt-matrix-rowlabel .tt-label-text { font-weight: 700; color: #3b3a36; }
-.tt-actions { gap: 4px; margin-top: 4px; border-top: 1px solid #eee6d6; padding-top: 4px; }
-.tt-action-row { gap: 6px; align-items: center; width: 100%; }
-.tt-action-picker { max-width: 520px; }
-.tt-ok { color: #2d6a2d; } .tt-error { color: #a52020; }
-.tt-sheet .widget-button.tt-list-remove, .tt-sheet .jupyter-button.tt-list-remove { color: #a52020; padding: 0; }
-</style>
-"""
+#: Field kinds that are reference material rather than numbers in play: a section made only of
+#: these (or laid out as a table or free text) starts folded, unless it holds a resource.
+REFERENCE_KINDS = frozenset({"list", "tags", "mapping", "longtext", "text"})
+
+
+def starts_open(section) -> bool:
+    """Whether a section starts unfolded: ``extra["collapsed"]`` (a bool) when the system says;
+    otherwise folded when it is a table or free text, or holds only reference kinds
+    (:data:`REFERENCE_KINDS`), and unfolded when it holds a resource (the +/- of play)."""
+    declared = section.extra.get("collapsed")
+    if declared is not None:
+        return not declared
+    kinds = {f.kind for f in section.fields}
+    if "resource" in kinds:
+        return True
+    return not (section.layout in ("table", "text") or kinds <= REFERENCE_KINDS)
+
+
+class SheetViews(Mapping):
+    """``{trait name: FieldView}`` of every field on the sheet. A field whose section is folded
+    and not built yet is built on first access (the section stays folded)."""
+
+    def __init__(self, sheet: "CharacterSheet"):
+        self._sheet = sheet
+        self.built: dict[str, FieldView] = {}
+
+    def __getitem__(self, name: str) -> FieldView:
+        if name not in self.built:
+            section_id = self._sheet.section_of.get(name)
+            if section_id is None:
+                raise KeyError(name)
+            self._sheet.build_section(section_id)
+        return self.built[name]
+
+    def __contains__(self, name: object) -> bool:
+        section_id = self._sheet.section_of.get(name)  # type: ignore[arg-type]
+        if section_id is None:
+            return False
+        return name in self.built if section_id in self._sheet.built_sections else True
+
+    def __iter__(self) -> Iterator[str]:
+        self._sheet.build_all()
+        return iter(list(self.built))
+
+    def __len__(self) -> int:
+        self._sheet.build_all()
+        return len(self.built)
+
+_CSS = stylesheet("sheet")  # tabletop_widgets/front/sheet.css
 
 
 def _t(key: str, locale: str, **fmt: Any) -> str:
@@ -195,11 +143,19 @@ class CharacterSheet(widgets.VBox):
         ``can(action) -> bool`` for ``"edit"``, ``"edit_gm"`` (fields the GM enters), ``"save"``,
         ``"load"`` and ``"act"`` (rules actions a section declares); checked in every handler (forged front-end messages reach handlers
         even when a button is disabled). Default: everything allowed.
+    open_sections : "all" or iterable of section ids, optional
+        The sections that start unfolded; by default :func:`starts_open` decides. A folded
+        section's widgets are built when it is first opened (``open_section``), so a notebook
+        saved with widget state stays small.
 
     Attributes
     ----------
     views
-        ``{trait name: FieldView}`` of every field on the sheet.
+        ``{trait name: FieldView}`` of every field on the sheet (a :class:`SheetViews`: a field
+        of a folded section is built when it is looked up).
+    sections
+        ``{section id: VBox}``; ``open_section(id)`` / ``fold_section(id)`` /
+        ``is_open(id)``.
     problems
         The latest ``SYSTEM.validate(character)`` list.
     """
@@ -207,7 +163,8 @@ class CharacterSheet(widgets.VBox):
     locale = traitlets.Unicode("en", help="Language of the sheet: 'en' or 'ru'")
 
     def __init__(self, character, system=None, *, locale: str = "en",
-                 can: Callable[[str], bool] | None = None, **kwargs: Any):
+                 can: Callable[[str], bool] | None = None,
+                 open_sections: str | Iterable[str] | None = None, **kwargs: Any):
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}: expected one of {', '.join(LOCALES)}")
         self.character = character
@@ -217,38 +174,57 @@ class CharacterSheet(widgets.VBox):
         self.problems: list[Problem] = []
         self.load_error: ValidationError | None = None
         self._load_message: tuple[str, dict] | None = None
-        self.views: dict[str, FieldView] = {}
+        self.views = SheetViews(self)
         self._extra_views: list[FieldView] = []
         self.actions: dict[str, list] = {}
         self._watchers: dict[str, list[FieldView]] = {}
 
-        self.style_block = widgets.HTML(_CSS)
+        self.style_block = html_widget(_CSS)
         self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
+        self.title = html_widget()
         self.title.add_class("tt-sheet-title")
         self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")], value=locale,
                                                    style={"button_width": "44px"})
         self.locale_toggle.add_class("tt-locale")
-        self.save_button = widgets.Button(icon="download", layout=widgets.Layout(width="auto"))
+        self.save_button = button_widget(icon="download", layout=widgets.Layout(width="auto"))
         self.save_button.add_class("tt-sheet-save")
-        self.download = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.download = html_widget(layout=widgets.Layout(display="none"))
         self.download.add_class("tt-sheet-download")
         self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False,
                                          layout=widgets.Layout(width="auto"))
         self.upload.add_class("tt-sheet-load")
-        self.status = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.status = html_widget(layout=widgets.Layout(display="none"))
         self.status.add_class("tt-sheet-status")
-        tools = widgets.HBox([self.save_button, self.download, self.upload, self.locale_toggle])
+        tools = hbox([self.save_button, self.download, self.upload, self.locale_toggle])
         tools.add_class("tt-sheet-tools")
-        header = widgets.HBox([self.title, tools])
+        header = hbox([self.title, tools])
         header.add_class("tt-sheet-header")
-        self.summary = widgets.HTML()
+        self.summary = html_widget()
         self.summary.add_class("tt-sheet-problems")
 
         self.sections: dict[str, widgets.Widget] = {}
         self.section_titles: dict[str, tuple[widgets.HTML, Any]] = {}
         self._visibility: list[tuple[widgets.Widget, str]] = []
-        body = [self._build_section(s) for s in self.system.sheet.sections]
+        self._section_specs = {s.id: s for s in self.system.sheet.sections}
+        #: ``{trait name: section id}`` of every field, built or not
+        self.section_of: dict[str, str] = {}
+        for s in self.system.sheet.sections:
+            for f in s.fields:
+                self.section_of.setdefault(f.name, s.id)
+        self.built_sections: set[str] = set()
+        self._relabelled = False   # True once the whole sheet has been labelled
+        self._folds: dict[str, tuple[widgets.VBox, widgets.Button]] = {}
+        if open_sections is None:
+            opened = {s.id for s in self.system.sheet.sections if starts_open(s)}
+        elif open_sections == "all":
+            opened = set(self._section_specs)
+        else:
+            opened = set(open_sections)
+            unknown = opened - set(self._section_specs)
+            if unknown:
+                raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}: this sheet has "
+                                 f"{', '.join(self._section_specs)}")
+        body = [self._build_section(s, s.id in opened) for s in self.system.sheet.sections]
         self.body = widgets.GridBox(body, layout=widgets.Layout(
             grid_template_columns="repeat(2, minmax(0, 1fr))", grid_auto_flow="row dense", width="100%"))
         self.body.add_class("tt-sheet-body")
@@ -269,17 +245,116 @@ class CharacterSheet(widgets.VBox):
     # -- layout ----------------------------------------------------------------------------
     def _view(self, field) -> FieldView:
         view = make_view(self.ctx, field)
-        self.views.setdefault(field.name, view)
+        self.views.built.setdefault(field.name, view)
         for name in view.names:
             self._watchers.setdefault(name, []).append(view)
         return view
 
-    def _build_section(self, section) -> widgets.Widget:
-        fields = list(section.fields)
-        title = widgets.HTML()
+    def _build_section(self, section, opened: bool) -> widgets.Widget:
+        """The section's card: its title and fold button now, its fields when first opened."""
+        title = html_widget()
         title.add_class("tt-section-title")
-        parts: list[widgets.Widget] = [title]
-        wide = section.layout in ("tree", "table", "text") or section.columns >= 3
+        toggle = button_widget(layout=widgets.Layout(width="auto"))
+        toggle.add_class("tt-section-toggle")
+        toggle.on_click(lambda _b, sid=section.id: self.toggle_section(sid))
+        head = hbox([title, toggle])
+        head.add_class("tt-section-head")
+        content = vbox()
+        content.add_class("tt-section-content")
+        box = vbox([head, content])
+        box.add_class("tt-section")
+        box.add_class(f"tt-section-{section.id}")
+        box.add_class(f"tt-layout-{section.layout}")
+        if section.layout in ("tree", "table", "text") or section.columns >= 3:
+            box.add_class("tt-wide")
+        self.sections[section.id] = box
+        self.section_titles[section.id] = (title, section.label)
+        self._folds[section.id] = (content, toggle)
+        self._conditional(box, section.extra.get("visible_if"))
+        if opened:
+            self.open_section(section.id)
+        else:
+            self.fold_section(section.id)
+        return box
+
+    # -- folding -------------------------------------------------------------------------------
+    def is_open(self, section_id: str) -> bool:
+        content, _toggle = self._folds[section_id]
+        return content.layout.display != "none"
+
+    def open_section(self, section_id: str) -> None:
+        """Unfold a section, building its fields the first time."""
+        if section_id not in self._folds:
+            raise KeyError(f"no section {section_id!r} on this sheet")
+        self.build_section(section_id)
+        content, _toggle = self._folds[section_id]
+        own_layout(content).display = None
+        self.sections[section_id].remove_class("tt-folded")
+        self._label_fold(section_id)
+
+    def fold_section(self, section_id: str) -> None:
+        """Fold a section away (its widgets, once built, are kept)."""
+        if section_id not in self._folds:
+            raise KeyError(f"no section {section_id!r} on this sheet")
+        content, _toggle = self._folds[section_id]
+        own_layout(content).display = "none"
+        self.sections[section_id].add_class("tt-folded")
+        self._label_fold(section_id)
+
+    def toggle_section(self, section_id: str) -> None:
+        """The fold button: open a folded section, fold an open one. (Only what this viewer
+        sees changes: nothing of the character, so no permission is needed.)"""
+        if self.is_open(section_id):
+            self.fold_section(section_id)
+        else:
+            self.open_section(section_id)
+
+    def _label_fold(self, section_id: str) -> None:
+        _content, toggle = self._folds[section_id]
+        loc = self.ctx.locale
+        name = tr(self._section_specs[section_id].label, loc)
+        key = "hide" if self.is_open(section_id) else "show"
+        toggle.description = _t(key, loc)
+        toggle.tooltip = _t(f"{key}_tip", loc, name=name)
+
+    def build_all(self) -> None:
+        """Build every section's fields (folded sections stay folded)."""
+        for section_id in self._section_specs:
+            self.build_section(section_id)
+
+    def build_section(self, section_id: str) -> None:
+        """Build a section's fields if not built yet (the section stays as folded or open as it
+        is): its views follow the character, show their problems and speak the sheet's
+        language from then on."""
+        if section_id in self.built_sections:
+            return
+        self.built_sections.add(section_id)
+        section = self._section_specs[section_id]
+        before = {id(v) for v in self._all_views()}
+        content, _toggle = self._folds[section_id]
+        parts, wide = self._section_parts(section)
+        content.children = parts
+        if wide:
+            self.sections[section_id].add_class("tt-wide")
+        new = [v for v in self._all_views() if id(v) not in before]
+        by_field: dict[str, list[Problem]] = {}
+        for p in self.problems:
+            by_field.setdefault(p.field, []).append(p)
+        for view in new:
+            if self.views.built.get(view.field.name) is view:
+                view.set_problems(by_field.get(view.field.name, []))
+        if self._relabelled:
+            # a section opened later: label what was just built in the sheet's language
+            for view in new:
+                view.relabel()
+            for bar in self.actions.get(section_id, []):
+                bar.relabel()
+            self._relabel_heads()
+
+    def _section_parts(self, section) -> tuple[list[widgets.Widget], bool]:
+        fields = list(section.fields)
+        parts: list[widgets.Widget] = []
+        wide = False
         if section.layout == "tree" and any("tier" in f.extra for f in fields):
             tree_fields = [f for f in fields if "tier" in f.extra]
             parts.append(self._tree(section, tree_fields))
@@ -297,7 +372,7 @@ class CharacterSheet(widgets.VBox):
         narrow = [v for v in views if not v.wide and not isinstance(v, ResourceView)]
         wide_views = [v for v in views if v.wide]
         if resources:
-            box = widgets.VBox([v.widget for v in resources])
+            box = vbox([v.widget for v in resources])
             box.add_class("tt-resources")
             parts.append(box)
         if narrow:
@@ -310,24 +385,15 @@ class CharacterSheet(widgets.VBox):
         actions = section_actions(self.ctx, section)
         if actions:
             self.actions[section.id] = actions
-            bar = widgets.VBox([a.widget for a in actions])
+            bar = vbox([a.widget for a in actions])
             bar.add_class("tt-actions")
             parts.append(bar)
         if wide_views and any(not hasattr(v, "columns") or len(getattr(v, "columns", [])) > 2
                               for v in wide_views if v.field.kind == "list"):
             wide = True
-        box = widgets.VBox(parts)
-        box.add_class("tt-section")
-        box.add_class(f"tt-section-{section.id}")
-        box.add_class(f"tt-layout-{section.layout}")
-        if wide:
-            box.add_class("tt-wide")
-        self.sections[section.id] = box
-        self.section_titles[section.id] = (title, section.label)
-        self._conditional(box, section.extra.get("visible_if"))
         for view in views:
             self._conditional(view.widget, view.field.extra.get("visible_if"))
-        return box
+        return parts, wide
 
     def _conditional(self, widget: widgets.Widget, trait: str | None) -> None:
         """``extra["visible_if"]`` names a boolean trait: the section or field shows only while it
@@ -338,7 +404,7 @@ class CharacterSheet(widgets.VBox):
         self._apply_visibility(widget, trait)
 
     def _apply_visibility(self, widget: widgets.Widget, trait: str) -> None:
-        widget.layout.display = None if getattr(self.character, trait) else "none"
+        own_layout(widget).display = None if getattr(self.character, trait) else "none"
 
     def _tree(self, section, fields) -> widgets.Widget:
         """A parameter tree as columns: each root on top, its children below, their leaves under
@@ -352,18 +418,18 @@ class CharacterSheet(widgets.VBox):
             kids = by_parent.get(f.name, [])
             if depth == 0:
                 view.widget.add_class("tt-tree-root")
-                col = widgets.VBox([view.widget] + [branch(k, 1) for k in kids])
+                col = vbox([view.widget] + [branch(k, 1) for k in kids])
                 col.add_class("tt-tree-col")
                 return col
             if not kids:
                 view.widget.add_class("tt-tree-leaf")
                 return view.widget
-            box = widgets.VBox([view.widget] + [branch(k, depth + 1) for k in kids])
+            box = vbox([view.widget] + [branch(k, depth + 1) for k in kids])
             box.add_class("tt-tree-branch")
             return box
 
         roots = by_parent.get(None, [])
-        tree = widgets.HBox([branch(r, 0) for r in roots])
+        tree = hbox([branch(r, 0) for r in roots])
         tree.add_class("tt-tree")
         return tree
 
@@ -378,21 +444,21 @@ class CharacterSheet(widgets.VBox):
             cols += [c] if c not in cols else []
             cell[(r, c)] = f
         self._matrix_heads: list[tuple[widgets.HTML, str, list]] = getattr(self, "_matrix_heads", [])
-        children: list[widgets.Widget] = [widgets.HTML()]
+        children: list[widgets.Widget] = [html_widget()]
         for c in cols:
-            head = widgets.HTML()
+            head = html_widget()
             head.add_class("tt-matrix-head")
             self._matrix_heads.append((head, c, [cell[(r, c)] for r in rows if (r, c) in cell]))
             children.append(head)
         for r in rows:
             first = cell.get((r, cols[0]))
-            lab = widgets.HTML()
+            lab = html_widget()
             lab.add_class("tt-matrix-rowlabel")
             self._matrix_heads.append((lab, "", [first] if first else []))
             children.append(lab)
             for c in cols:
                 f = cell.get((r, c))
-                children.append(self._view(f).widget if f else widgets.HTML())
+                children.append(self._view(f).widget if f else html_widget())
         grid = widgets.GridBox(children, layout=widgets.Layout(
             grid_template_columns=f"minmax(110px, 1.4fr) repeat({len(cols)}, minmax(0, 1fr))", width="100%"))
         grid.add_class("tt-matrix")
@@ -407,7 +473,7 @@ class CharacterSheet(widgets.VBox):
         cols = []
         self._group_heads: list[tuple[widgets.HTML, Any]] = getattr(self, "_group_heads", [])
         for _key, members in groups.items():
-            head = widgets.HTML()
+            head = html_widget()
             head.add_class("tt-group-title")
             self._group_heads.append((head, members[0].extra.get("group_label")))
             items = [head] + [self._view(f).widget for f in members]
@@ -424,10 +490,10 @@ class CharacterSheet(widgets.VBox):
                     self._extra_views.append(view)
                     view.widget.add_class("tt-group-total")
                     items.append(view.widget)
-            col = widgets.VBox(items)
+            col = vbox(items)
             col.add_class("tt-group")
             cols.append(col)
-        box = widgets.HBox(cols)
+        box = hbox(cols)
         box.add_class("tt-groups")
         return box
 
@@ -465,10 +531,9 @@ class CharacterSheet(widgets.VBox):
                 bar.relabel()
         for sid, (title, label) in self.section_titles.items():
             title.value = f"<h3>{_esc(tr(label, loc))}</h3>"
-        for head, column, members in getattr(self, "_matrix_heads", []):
-            head.value = self._matrix_head_html(column, members)
-        for head, label in getattr(self, "_group_heads", []):
-            head.value = _esc(tr(label, loc))
+            self._label_fold(sid)
+        self._relabel_heads()
+        self._relabelled = True
 
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = [_t("en_tip", loc), _t("ru_tip", loc)]
@@ -481,6 +546,13 @@ class CharacterSheet(widgets.VBox):
         self._render_title()
         self._render_summary()
         self._render_status()
+
+    def _relabel_heads(self) -> None:
+        loc = self.locale
+        for head, column, members in getattr(self, "_matrix_heads", []):
+            head.value = self._matrix_head_html(column, members)
+        for head, label in getattr(self, "_group_heads", []):
+            head.value = _esc(tr(label, loc))
 
     def _matrix_head_html(self, column: str, members: list) -> str:
         loc = self.locale
@@ -529,8 +601,13 @@ class CharacterSheet(widgets.VBox):
         by_field: dict[str, list[Problem]] = {}
         for p in problems:
             by_field.setdefault(p.field, []).append(p)
-        for name, view in self.views.items():
+        for name, view in self.views.built.items():   # folded, unbuilt sections: when built
             view.set_problems(by_field.get(name, []))
+        for section_id, box in self.sections.items():   # a folded section says it has some
+            if any(self.section_of.get(name) == section_id for name in by_field):
+                box.add_class("tt-section-has-problem")
+            else:
+                box.remove_class("tt-section-has-problem")
         self._render_summary()
         return problems
 
@@ -550,8 +627,9 @@ class CharacterSheet(widgets.VBox):
         lines = []
         for p in self.problems:
             where = ""
-            if p.field in self.views:
-                where = f"<b>{_esc(tr(self.views[p.field].field.label, loc))}:</b> "
+            field = self._field(p.field)
+            if field is not None:
+                where = f"<b>{_esc(tr(field.label, loc))}:</b> "
             elif p.field:
                 where = f"<b>{_esc(self.ctx.label_for(p.field))}:</b> "
             lines.append(f'<li class="tt-{"error" if p.severity == "error" else "warning"}">{where}'
@@ -559,6 +637,13 @@ class CharacterSheet(widgets.VBox):
         self.summary.value = (f'<details class="tt-summary" role="status"><summary>{_esc(_t("problems", loc))}: '
                               f'{" · ".join(counts)}</summary><ul class="tt-problem-list">{"".join(lines)}</ul>'
                               f"</details>")
+
+    def _field(self, name: str | None):
+        """The sheet's field ``name`` (built or not), or None."""
+        section_id = self.section_of.get(name) if name else None
+        if section_id is None:
+            return None
+        return next(f for f in self._section_specs[section_id].fields if f.name == name)
 
     def close(self) -> None:
         """Stop following the character and close every widget of the sheet."""
@@ -596,7 +681,7 @@ class CharacterSheet(widgets.VBox):
         self.download.value = (f'<a download="{_esc(name)}" href="data:application/json;base64,{data}" '
                                f'title="{_esc(_t("download", self.locale, name=name))}">⬇ '
                                f'{_esc(_t("download", self.locale, name=name))}</a>')
-        self.download.layout.display = None
+        own_layout(self.download).display = None
         return True
 
     def load_json(self, raw: bytes | str, filename: str = "character.json") -> bool:
@@ -661,7 +746,7 @@ class CharacterSheet(widgets.VBox):
 
     def _render_status(self) -> None:
         if self._load_message is None:
-            self.status.layout.display = "none"
+            own_layout(self.status).display = "none"
             self.status.value = ""
             return
         kind, message = self._load_message
@@ -672,7 +757,7 @@ class CharacterSheet(widgets.VBox):
             details = problems_html(self.load_error.problems, loc) if self.load_error else ""
             self.status.value = (f'<div class="tt-field-problem tt-load-error" role="alert">'
                                  f'<b class="tt-error">✖ {_esc(tr(message, loc))}</b>{details}</div>')
-        self.status.layout.display = None
+        own_layout(self.status).display = None
 
 
 class _LoadProblem(Exception):

@@ -243,6 +243,75 @@ def problems_html(problems: Sequence[Problem], locale: str, *, alert: bool = Fal
     return f'<ul class="tt-problem-list"{role}>{items}</ul>'
 
 
+_SHARED_STYLES: dict[type, widgets.Widget] = {}
+
+
+def shared_style(cls: type) -> widgets.Widget:
+    """One model of class ``cls`` (``HTMLStyle``, ``ButtonStyle``, :class:`SharedLayout`) for
+    all the sheet's widgets of that kind: the sheet never changes a style (only classes and
+    layouts), and one shared model instead of one per widget keeps a notebook saved with widget
+    state small. A closed one (``Widget.close_all()``) is replaced."""
+    style = _SHARED_STYLES.get(cls)
+    if style is None or getattr(style, "comm", None) is None:
+        style = _SHARED_STYLES[cls] = cls()
+    return style
+
+
+_LAYOUT_TRAITS = [n for n in widgets.Layout.class_trait_names(sync=True) if not n.startswith("_")]
+
+
+class SharedLayout(widgets.Layout):
+    """The one empty ``Layout`` that the sheet's HTML pieces and buttons share unless they are
+    given their own (``layout=...``). It refuses every change, so a widget that needs to hide
+    or size itself must get its own Layout: a change here would move every widget sharing it."""
+
+    @traitlets.validate(*_LAYOUT_TRAITS)
+    def _refuse(self, proposal):
+        raise traitlets.TraitError(
+            f"the sheet's shared layout cannot change ({proposal['trait'].name}); "
+            "give this widget its own widgets.Layout()")
+
+
+def shared_layout() -> SharedLayout:
+    return shared_style(SharedLayout)
+
+
+def own_layout(widget: widgets.DOMWidget) -> widgets.Layout:
+    """``widget.layout``, first made the widget's own if it is the shared one: call it before
+    hiding or sizing a widget."""
+    if isinstance(widget.layout, SharedLayout):
+        widget.layout = widgets.Layout()
+    return widget.layout
+
+
+def hbox(children: Sequence[widgets.Widget] = (), **kwargs: Any) -> widgets.HBox:
+    """``widgets.HBox`` with the shared layout unless ``layout`` is given."""
+    kwargs.setdefault("layout", shared_layout())
+    return widgets.HBox(list(children), **kwargs)
+
+
+def vbox(children: Sequence[widgets.Widget] = (), **kwargs: Any) -> widgets.VBox:
+    """``widgets.VBox`` with the shared layout unless ``layout`` is given."""
+    kwargs.setdefault("layout", shared_layout())
+    return widgets.VBox(list(children), **kwargs)
+
+
+def html_widget(value: str = "", **kwargs: Any) -> widgets.HTML:
+    """``widgets.HTML`` with the shared style and, unless ``layout`` is given, the shared
+    (unchangeable) layout."""
+    kwargs.setdefault("style", shared_style(widgets.widget_string.HTMLStyle))
+    kwargs.setdefault("layout", shared_layout())
+    return widgets.HTML(value, **kwargs)
+
+
+def button_widget(**kwargs: Any) -> widgets.Button:
+    """``widgets.Button`` with the shared style and, unless ``layout`` is given, the shared
+    (unchangeable) layout."""
+    kwargs.setdefault("style", shared_style(widgets.ButtonStyle))
+    kwargs.setdefault("layout", shared_layout())
+    return widgets.Button(**kwargs)
+
+
 def replace_children(box, children: list) -> None:
     """Give ``box`` new children and close the old ones (and everything inside them), so that
     re-rendered rows do not pile up as live widgets in the kernel."""
@@ -294,10 +363,9 @@ class FieldView:
         self.names: set[str] = {field.name}
         self.problems: list[Problem] = []
         self.edit_error: ValidationError | None = None
-        self.label = widgets.HTML()
+        self.label = html_widget()
         self.label.add_class("tt-field-label")
-        self.problem = widgets.HTML(layout=widgets.Layout(display="none"))
-        self.problem.add_class("tt-field-problem")
+        self._problem: widgets.HTML | None = None   # built when there is first a problem to show
         self.build()
         self.widget.add_class("tt-field")
         self.widget.add_class(f"tt-field-{field.name}")
@@ -347,8 +415,19 @@ class FieldView:
         return out
 
     def label_html(self) -> str:
-        help_mark = ' <span class="tt-help" aria-hidden="true">ⓘ</span>' if self.field.help else ""
+        help_mark = ' <span class="tt-help" aria-hidden="true">i</span>' if self.field.help else ""
         return f'<span class="tt-label-text" title="{esc(self.tip)}">{esc(self.text)}{help_mark}</span>{self.badges_html()}'
+
+    @property
+    def problem(self) -> widgets.HTML:
+        """The problems shown under the field (``.tt-field-problem``). Most fields never have
+        one, so it is made, and put last in ``widget``, on first use: a saved notebook then
+        holds no empty problem box per field."""
+        if self._problem is None:
+            self._problem = html_widget(layout=widgets.Layout(display="none"))
+            self._problem.add_class("tt-field-problem")
+            self.widget.children = (*self.widget.children, self._problem)
+        return self._problem
 
     def set_problems(self, problems: Sequence[Problem]) -> None:
         self.problems = list(problems)
@@ -361,8 +440,10 @@ class FieldView:
     def render_problems(self) -> None:
         shown = list(self.edit_error.problems) if self.edit_error else []
         shown += [p for p in self.problems if p not in shown]
-        self.problem.layout.display = None if shown else "none"
-        self.problem.value = problems_html(shown, self.loc, alert=self.edit_error is not None) if shown else ""
+        if shown or self._problem is not None:
+            own_layout(self.problem).display = None if shown else "none"
+            self.problem.value = (problems_html(shown, self.loc, alert=self.edit_error is not None)
+                                  if shown else "")
         if shown:
             self.widget.add_class("tt-has-problem")
         else:
@@ -442,20 +523,20 @@ class ScalarView(FieldView):
             self.names.add(f.extra["choices_from"])  # new items in that list become options
         self.control.add_class("tt-control")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
-        self.dots = widgets.HTML()
+        self.dots = html_widget()
         self.dots.add_class("tt-dots")
         self.wide = f.kind == "longtext"
         parts = [self.label]
         if f.extra.get("dots"):
             parts.append(self.dots)
-            self.control.layout.width = "56px"
+            own_layout(self.control).width = "56px"
         parts.append(self.control)
-        row = widgets.HBox(parts)
+        row = hbox(parts)
         row.add_class("tt-row")
         if self.wide:
-            row = widgets.VBox(parts)
+            row = vbox(parts)
             row.add_class("tt-row-wide")
-        self.widget = widgets.VBox([row, self.problem])
+        self.widget = vbox([row])
 
     def refresh(self) -> None:
         if self.field.extra.get("choices_from") and hasattr(self, "binding"):
@@ -482,7 +563,7 @@ class ScalarView(FieldView):
 
 class DerivedView(FieldView):
     def build(self) -> None:
-        self.value = widgets.HTML()
+        self.value = html_widget()
         self.value.add_class("tt-derived-value")
         budget = self.field.extra.get("budget")
         if isinstance(budget, str):
@@ -490,9 +571,9 @@ class DerivedView(FieldView):
         value = getattr(self.ctx.character, self.field.name, None)
         self.wide = isinstance(value, (Mapping, list, tuple)) and bool(value) and not (
             isinstance(value, Mapping) and set(value) <= {"en", "ru"})
-        row = (widgets.VBox if self.wide else widgets.HBox)([self.label, self.value])
+        row = (vbox if self.wide else hbox)([self.label, self.value])
         row.add_class("tt-row-wide" if self.wide else "tt-row")
-        self.widget = widgets.VBox([row, self.problem])
+        self.widget = vbox([row])
 
     def refresh(self) -> None:
         c, f = self.ctx.character, self.field
@@ -509,7 +590,7 @@ class DerivedView(FieldView):
         if f.extra.get("die_label"):
             check = self.ctx.check(f.name)
             if check is not None and check.help:
-                die = f' <span class="tt-die" title="{esc(tr(check.help, self.loc))}">{esc(tr(check.help, self.loc))}</span>'
+                die = f' <span class="tt-die-label" title="{esc(tr(check.help, self.loc))}">{esc(tr(check.help, self.loc))}</span>'
         self.value.value = f'{die}<span class="tt-value" title="{esc(self.tip)}">{text}</span>'
 
     def relabel(self) -> None:
@@ -526,25 +607,25 @@ class ResourceView(FieldView):
         if f.max_trait:
             self.names.add(f.max_trait)
         trait = self.ctx.trait(f.name)
-        self.minus = widgets.Button(description="−", layout=widgets.Layout(width="34px"))
+        self.minus = button_widget(description="−", layout=widgets.Layout(width="34px"))
         self.minus.add_class("tt-res-minus")
-        self.plus = widgets.Button(description="+", layout=widgets.Layout(width="34px"))
+        self.plus = button_widget(description="+", layout=widgets.Layout(width="34px"))
         self.plus.add_class("tt-res-plus")
         self.control, to_w, to_m = make_control(self.ctx, f.__class__(f.name, f.label, "input"), trait,
                                                 current=getattr(self.ctx.character, f.name))
-        self.control.layout.width = "64px"
+        own_layout(self.control).width = "64px"
         self.control.add_class("tt-res-current")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
-        self.max_html = widgets.HTML()
+        self.max_html = html_widget()
         self.max_html.add_class("tt-res-max")
-        self.bar = widgets.HTML()
+        self.bar = html_widget()
         self.bar.add_class("tt-res-bar")
         self.minus.on_click(lambda _b: self.step(-1))
         self.plus.on_click(lambda _b: self.step(+1))
-        top = widgets.HBox([self.label, self.minus, self.control, self.max_html, self.plus])
+        top = hbox([self.label, self.minus, self.control, self.max_html, self.plus])
         top.add_class("tt-row")
         top.add_class("tt-res-row")
-        self.widget = widgets.VBox([top, self.bar, self.problem])
+        self.widget = vbox([top, self.bar])
         self.widget.add_class("tt-resource")
 
     def maximum(self):
@@ -649,10 +730,10 @@ class ItemForm:
             if f.kind == "input":
                 ctl = widgets.Text(continuous_update=True, layout=widgets.Layout(width="90px"))
             ctl.add_class(f"tt-item-{f.name}")
-            lab = widgets.HTML()
+            lab = html_widget()
             lab.add_class("tt-field-label")
-            cell = widgets.VBox([lab, ctl]) if f.kind in ("longtext",) or f.extra.get("multiple") else \
-                widgets.HBox([lab, ctl])
+            cell = vbox([lab, ctl]) if f.kind in ("longtext",) or f.extra.get("multiple") else \
+                hbox([lab, ctl])
             cell.add_class("tt-form-cell")
             cells.append(cell)
             self.controls[f.name] = (f, ctl, lab)
@@ -660,20 +741,20 @@ class ItemForm:
             opts = [tr(row_label(r), ctx.locale) for r in ctx.rows(view.field.source)]
             ctl = widgets.Combobox(options=opts, ensure_option=False, layout=widgets.Layout(width="100%"))
             ctl.add_class("tt-item-text")
-            lab = widgets.HTML()
-            cells.append(widgets.VBox([lab, ctl]))
+            lab = html_widget()
+            cells.append(vbox([lab, ctl]))
             self.controls[""] = (None, ctl, lab)
         self.grid = widgets.GridBox(cells, layout=widgets.Layout(
             grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", width="100%"))
-        self.error = widgets.HTML()
+        self.error = html_widget()
         self.error.add_class("tt-field-problem")
-        self.save = widgets.Button(button_style="primary")
+        self.save = button_widget(button_style="primary")
         self.save.add_class("tt-item-save")
-        self.cancel = widgets.Button()
+        self.cancel = button_widget()
         self.cancel.add_class("tt-item-cancel")
-        buttons = widgets.HBox([self.save, self.cancel])
+        buttons = hbox([self.save, self.cancel])
         buttons.add_class("tt-form-buttons")
-        self.widget = widgets.VBox([self.grid, self.error, buttons])
+        self.widget = vbox([self.grid, self.error, buttons])
         self.widget.add_class("tt-item-form")
         self.index: int | None = None
         self.original: Any = None
@@ -749,24 +830,24 @@ class ListView(FieldView):
     def build(self) -> None:
         f = self.field
         self.columns = [i for i in f.item_fields if i.kind != "longtext"][: self.MAX_COLUMNS]
-        self.rows_box = widgets.VBox()
+        self.rows_box = vbox()
         self.rows_box.add_class("tt-list-rows")
         self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 auto"))
         self.picker.add_class("tt-list-picker")
-        self.add_button = widgets.Button(icon="", layout=widgets.Layout(width="auto"))
+        self.add_button = button_widget(icon="", layout=widgets.Layout(width="auto"))
         self.add_button.add_class("tt-list-add")
-        self.new_button = widgets.Button(layout=widgets.Layout(width="auto"))
+        self.new_button = button_widget(layout=widgets.Layout(width="auto"))
         self.new_button.add_class("tt-list-new")
         self.add_button.on_click(lambda _b: self.add_from_table(self.picker.value))
         self.new_button.on_click(lambda _b: self.open_form(None))
         bar = [self.picker, self.add_button] if self.ctx.rows(f.source) else []
-        self.add_bar = widgets.HBox(bar + [self.new_button])
+        self.add_bar = hbox(bar + [self.new_button])
         self.add_bar.add_class("tt-list-addbar")
         self._form: ItemForm | None = None          # built on first use (it has many widgets)
-        self.form_box = widgets.VBox()
-        head = widgets.HBox([self.label])
+        self.form_box = vbox()
+        head = hbox([self.label])
         head.add_class("tt-list-head")
-        self.widget = widgets.VBox([head, self.rows_box, self.form_box, self.add_bar, self.problem])
+        self.widget = vbox([head, self.rows_box, self.form_box, self.add_bar])
         self.widget.add_class("tt-list")
 
     @property
@@ -776,7 +857,7 @@ class ListView(FieldView):
             self._form = ItemForm(self)
             self._form.save.on_click(lambda _b: self.save_form())
             self._form.cancel.on_click(lambda _b: self.close_form())
-            self._form.widget.layout.display = "none"
+            own_layout(self._form.widget).display = "none"
             self.form_box.children = [self._form.widget]
         return self._form
 
@@ -813,10 +894,10 @@ class ListView(FieldView):
         else:
             item = items[index]
         self.form.load(index, item)
-        self.form.widget.layout.display = None
+        own_layout(self.form.widget).display = None
 
     def close_form(self) -> None:
-        self.form.widget.layout.display = "none"
+        own_layout(self.form.widget).display = "none"
         self.form.index = None
         self.form.error.value = ""
 
@@ -856,10 +937,10 @@ class ListView(FieldView):
         children = []
         if items and self.columns:
             head = "".join(f"<div>{esc(tr(c.label, loc))}</div>" for c in self.columns)
-            header = widgets.HTML(f'<div class="tt-list-cells tt-list-header" style="{grid}">{head}</div>')
+            header = html_widget(f'<div class="tt-list-cells tt-list-header" style="{grid}">{head}</div>')
             header.add_class("tt-list-row-html")
-            spacer = widgets.HTML(layout=widgets.Layout(width="136px"))
-            hb = widgets.HBox([header, spacer])
+            spacer = html_widget(layout=widgets.Layout(width="136px"))
+            hb = hbox([header, spacer])
             hb.add_class("tt-list-headrow")
             children.append(hb)
         for i, item in enumerate(items):
@@ -872,21 +953,21 @@ class ListView(FieldView):
                         + (f'<div class="tt-list-more">{extra}</div>' if extra else ""))
             else:
                 body = f'<div class="tt-list-cells tt-chip-text">{pretty(self.ctx, item)}</div>'
-            cell = widgets.HTML(body)
+            cell = html_widget(body)
             cell.add_class("tt-list-row-html")
-            edit = widgets.Button(description=t("edit", loc), tooltip=t("edit_tip", loc),
+            edit = button_widget(description=t("edit", loc), tooltip=t("edit_tip", loc),
                                   layout=widgets.Layout(width="92px"))
             edit.add_class("tt-list-edit")
-            rm = widgets.Button(description=t("remove", loc), tooltip=t("remove_tip", loc),
+            rm = button_widget(description=t("remove", loc), tooltip=t("remove_tip", loc),
                                 layout=widgets.Layout(width="36px"))
             rm.add_class("tt-list-remove")
             edit.on_click(lambda _b, i=i: self.open_form(i))
             rm.on_click(lambda _b, i=i: self.remove(i))
-            row = widgets.HBox([cell, edit, rm])
+            row = hbox([cell, edit, rm])
             row.add_class("tt-list-row")
             children.append(row)
         if not items:
-            empty = widgets.HTML(f'<span class="tt-muted">{esc(t("empty", loc))}</span>')
+            empty = html_widget(f'<span class="tt-muted">{esc(t("empty", loc))}</span>')
             empty.add_class("tt-list-empty")
             children.append(empty)
         replace_children(self.rows_box, children)
@@ -918,17 +999,17 @@ class TagsView(FieldView):
     wide = True
 
     def build(self) -> None:
-        self.chips = widgets.HBox()
+        self.chips = hbox()
         self.chips.add_class("tt-chips")
         self.picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"))
         self.picker.add_class("tt-tags-picker")
-        self.add_button = widgets.Button(layout=widgets.Layout(width="auto"))
+        self.add_button = button_widget(layout=widgets.Layout(width="auto"))
         self.add_button.add_class("tt-tags-add")
         self.add_button.on_click(lambda _b: self.add(self.picker.value))
-        row = widgets.HBox([self.label, self.chips, self.picker, self.add_button])
+        row = hbox([self.label, self.chips, self.picker, self.add_button])
         row.add_class("tt-row")
         row.add_class("tt-tags-row")
-        self.widget = widgets.VBox([row, self.problem])
+        self.widget = vbox([row])
         self.widget.add_class("tt-tags")
 
     def options(self) -> list[tuple[str, Any]]:
@@ -955,7 +1036,7 @@ class TagsView(FieldView):
     def refresh(self) -> None:
         chips = []
         for v in getattr(self.ctx.character, self.field.name) or []:
-            b = widgets.Button(description=f"{self.ctx.label_for(v)} ✕",
+            b = button_widget(description=f"{self.ctx.label_for(v)} ✕",
                                tooltip=f"{t('remove_tip', self.loc)}: {self.ctx.label_for(v)}",
                                layout=widgets.Layout(width="auto"))
             b.add_class("tt-chip")
@@ -992,16 +1073,16 @@ class MappingView(FieldView):
         self.key_picker.add_class("tt-map-key")
         self.value_box = widgets.Text(layout=widgets.Layout(width="90px"))
         self.value_box.add_class("tt-map-value")
-        self.add_button = widgets.Button(layout=widgets.Layout(width="auto"))
+        self.add_button = button_widget(layout=widgets.Layout(width="auto"))
         self.add_button.add_class("tt-map-add")
         self.add_button.on_click(lambda _b: self.add(self.key_picker.value, self.value_box.value))
-        self.add_bar = widgets.HBox([self.key_picker, self.value_box, self.add_button])
+        self.add_bar = hbox([self.key_picker, self.value_box, self.add_button])
         self.add_bar.add_class("tt-list-addbar")
         if self.fixed_keys:
-            self.add_bar.layout.display = "none"
-        head = widgets.HBox([self.label])
+            own_layout(self.add_bar).display = "none"
+        head = hbox([self.label])
         head.add_class("tt-list-head")
-        self.widget = widgets.VBox([head, self.entries, self.add_bar, self.problem])
+        self.widget = vbox([head, self.entries, self.add_bar])
         self.widget.add_class("tt-mapping")
 
     def mapping(self) -> dict:
@@ -1071,7 +1152,7 @@ class MappingView(FieldView):
         cells = []
         for k in keys:
             v = m.get(k, 0 if self.fixed_keys else None)
-            lab = widgets.HTML(f'<span class="tt-label-text">{esc(self.key_label(k))}</span>')
+            lab = html_widget(f'<span class="tt-label-text">{esc(self.key_label(k))}</span>')
             lab.add_class("tt-field-label")
             parts = [lab]
             if isinstance(v, (int, str)) and not isinstance(v, bool):
@@ -1081,21 +1162,21 @@ class MappingView(FieldView):
                 box.observe(lambda ch, k=k: self.set_entry(k, ch["new"]), names="value")
                 parts.append(box)
             else:
-                val = widgets.HTML(pretty(self.ctx, v))
+                val = html_widget(pretty(self.ctx, v))
                 val.add_class("tt-derived-value")
                 parts.append(val)
             if k not in self.fixed_keys:
-                rm = widgets.Button(description=t("remove", self.loc), tooltip=t("remove_tip", self.loc),
+                rm = button_widget(description=t("remove", self.loc), tooltip=t("remove_tip", self.loc),
                                     layout=widgets.Layout(width="32px"))
                 rm.add_class("tt-list-remove")
                 rm.on_click(lambda _b, k=k: self.remove(k))
                 parts.append(rm)
-            cell = widgets.HBox(parts)
+            cell = hbox(parts)
             cell.add_class("tt-row")
             cell.add_class("tt-map-entry")
             cells.append(cell)
         if not cells:
-            empty = widgets.HTML(f'<span class="tt-muted">{esc(t("empty", self.loc))}</span>')
+            empty = html_widget(f'<span class="tt-muted">{esc(t("empty", self.loc))}</span>')
             cells.append(empty)
         replace_children(self.entries, cells)
 
@@ -1125,15 +1206,15 @@ class ActionBar:
         self.source = spec.get("source")
         self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 0", min_width="0"))
         self.picker.add_class("tt-action-picker")
-        self.button = widgets.Button(layout=widgets.Layout(width="auto", flex="0 0 auto"))
+        self.button = button_widget(layout=widgets.Layout(width="auto", flex="0 0 auto"))
         self.button.add_class("tt-action-button")
-        self.message = widgets.HTML(layout=widgets.Layout(display="none"))
+        self.message = html_widget(layout=widgets.Layout(display="none"))
         self.message.add_class("tt-field-problem")
         self.button.on_click(lambda _b: self.run())
         parts = ([self.picker] if self.source else []) + [self.button]
-        row = widgets.HBox(parts)
+        row = hbox(parts)
         row.add_class("tt-action-row")
-        self.widget = widgets.VBox([row, self.message])
+        self.widget = vbox([row, self.message])
         self.widget.add_class("tt-action")
         self._last: tuple[str, Any] | None = None
         self.relabel()
@@ -1175,13 +1256,13 @@ class ActionBar:
 
     def render(self) -> None:
         if self._last is None:
-            self.message.layout.display = "none"
+            own_layout(self.message).display = "none"
             return
         kind, text = self._last
         cls = "tt-ok" if kind == "ok" else "tt-error"
         role = "status" if kind == "ok" else "alert"
         self.message.value = f'<div class="{cls}" role="{role}">{esc(tr(text, self.ctx.locale))}</div>'
-        self.message.layout.display = None
+        own_layout(self.message).display = None
 
     def relabel(self) -> None:
         loc = self.ctx.locale

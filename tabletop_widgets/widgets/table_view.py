@@ -47,6 +47,7 @@ from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.dice.results import Die
+from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, PermissionDenied, check as check_request
 from tabletop_widgets.table.events import jsonable
 
@@ -114,54 +115,7 @@ def _t(key: str, locale: str, **fmt: Any) -> str:
     return text.format(**fmt) if fmt else text
 
 
-_CSS = """
-<style>
-.tt-table-view { width: 100%; max-width: 1200px; margin: 0 auto; gap: 10px; box-sizing: border-box;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #24243a; }
-.tt-table-header { align-items: center; justify-content: space-between; width: 100%; gap: 12px;
-  padding: 10px 16px; border-radius: 12px; background: #2f3b6b; color: #fff; box-sizing: border-box; }
-.tt-table-title h1 { margin: 0; font-size: 1.5em; font-weight: 650; color: #fff; }
-.tt-table-title .tt-sub { font-size: .9em; color: #d7dcf5; }
-.tt-seat-badge { display: inline-block; padding: 2px 10px; border-radius: 12px; font-weight: 700;
-  font-size: .85em; margin-left: 8px; vertical-align: 3px; }
-.tt-seat-gm { background: #f0b429; color: #3a2a00; }
-.tt-seat-player { background: #7cc68a; color: #123d1a; }
-.tt-seat-observer { background: #c9c9d6; color: #33334a; }
-.tt-table-commit { font-family: 'DejaVu Sans Mono', monospace; font-size: .78em; color: #d7dcf5; }
-.tt-table-header .tt-locale button { background: #46538a; color: #fff; }
-.tt-table-header .tt-locale button.mod-active { background: #f0b429; color: #3a2a00; }
-.tt-table-status .tt-msg { padding: 6px 12px; border-radius: 8px; background: #fff4f4; color: #9b1c1c;
-  border: 1px solid #f0b8b8; }
-.tt-table-status .tt-msg.tt-info { background: #eef2ff; color: #26408f; border-color: #c3cdf3; }
-.tt-table-section-title h2 { margin: 6px 0 0; font-size: 1.15em; color: #2f3b6b; letter-spacing: .02em; }
-.tt-table-tray-bar { gap: 16px; align-items: center; width: 980px; max-width: 100%; margin: 0 auto;
-  padding: 6px 12px; border-radius: 10px; background: #f1f2fb; box-sizing: border-box; }
-.tt-table-tray-bar .widget-label { font-weight: 600; }
-.tt-hidden-roll.widget-checkbox { width: auto; }
-.tt-hidden-roll .widget-label-basic { font-weight: 600; color: #7a3b00; }
-.tt-gm-notes { width: 980px; max-width: 100%; margin: 0 auto; gap: 6px; padding: 10px 14px; box-sizing: border-box;
-  border: 1px dashed #c7a54a; border-radius: 10px; background: #fffaf0; }
-.tt-gm-notes h3 { margin: 0; font-size: 1.1em; color: #6b4a00; }
-.tt-gm-notes textarea { min-height: 60px; }
-.tt-note-list ul { margin: 0; padding-left: 1.2em; }
-.tt-note-list li { margin: 2px 0; }
-.tt-note-list .tt-note-title { font-weight: 700; margin-right: 6px; }
-.tt-combat-add { gap: 8px; align-items: center; width: 860px; max-width: 100%; margin: 0 auto; }
-.tt-table-view .tt-log-hidden { color: #7a3b00; font-weight: 600; }
-.tt-table-top { width: 100%; gap: 12px; align-items: flex-start; flex-wrap: wrap; }
-.tt-table-combat { flex: 1 1 640px; min-width: 0; gap: 6px; }
-.tt-table-log-column { flex: 1 1 380px; min-width: 0; }
-.tt-table-combat .tt-tracker { margin: 0; max-width: none; width: 100%; box-sizing: border-box; }
-.tt-table-log-column .tt-roll-log { margin: 0; width: 100%; }
-.tt-table-combat .tt-combat-add { width: 100%; margin: 0; padding: 6px 12px; border-radius: 10px;
-  background: #eef2ff; box-sizing: border-box; }
-.tt-table-tabs { width: 100%; }
-.tt-table-tabs .lm-TabBar-tab { font-weight: 600; min-width: 140px; }
-.tt-table-tabs .tt-dice-tray, .tt-table-tabs .tt-gm-notes { margin-top: 4px; }
-.tt-player-tracker .tt-tracker-toolbar, .tt-player-tracker .tt-tracker-panel,
-.tt-player-tracker .tt-add-row, .tt-player-tracker .tt-row-toggle { display: none !important; }
-</style>
-"""
+_CSS = stylesheet("table")  # tabletop_widgets/front/table.css
 
 
 def _esc(text: Any) -> str:
@@ -1147,7 +1101,7 @@ class TableView(widgets.VBox):
         def mark(what: Mapping[str, str] | str) -> dict[str, str]:
             base = {loc: tr(what, loc) for loc in LOCALES}
             if hidden:
-                return {loc: f"🔒 {_t('hidden_mark', loc)} · {base[loc]}" for loc in LOCALES}
+                return {loc: f"[{_t('hidden_mark', loc)}] {base[loc]}" for loc in LOCALES}
             return base
 
         kind = e.get("kind")

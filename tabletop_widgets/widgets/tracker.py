@@ -23,6 +23,7 @@ import traitlets
 from tabletop_widgets.core.combat import Combat, clone_character
 from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.core.problems import RuleError, ValidationError
+from tabletop_widgets.front import stylesheet
 
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
@@ -115,91 +116,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "place": {"en": "place", "ru": "место"},
 }
 
-_CSS = """
-<style>
-.tt-tracker { max-width: 860px; margin: 12px auto; padding: 14px 18px; gap: 8px;
-  border: 1px solid #d8d8e0; border-radius: 10px; background: #fbfbfd;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #24243a; }
-.tt-tracker .widget-html, .tt-tracker .widget-html-content { margin: 0; line-height: 1.4; height: auto; }
-.tt-tracker .jupyter-button { width: auto; padding: 0 12px; }
-.tt-tracker .widget-inline-hbox .widget-label { width: auto; min-width: 0; padding-right: 6px; }
-.tt-tracker-header { align-items: center; justify-content: space-between; width: 100%; }
-.tt-tracker-title h2 { margin: 0; font-size: 1.45em; font-weight: 600; }
-.tt-tracker-title .tt-system { color: #6a6a80; font-weight: 400; font-size: 0.8em; }
-.tt-round .tt-round-box { display: inline-block; padding: 4px 12px; border-radius: 14px;
-  background: #2f3b6b; color: #fff; font-weight: 600; }
-.tt-round .tt-round-box.tt-idle { background: #c9c9d6; color: #33334a; }
-.tt-tracker-toolbar { gap: 6px; flex-wrap: wrap; align-items: center; }
-.tt-tracker-toolbar .jupyter-button, .tt-tracker-toolbar button { margin: 0; border-radius: 6px;
-  height: 32px; }
-.tt-tracker .tt-next { min-width: 104px; font-weight: 600; }
-.tt-tiebreaks { font-size: 0.85em; color: #55556a; }
-.tt-tiebreaks ul { margin: 2px 0 0; padding-left: 1.4em; }
-.tt-combatants { gap: 4px; border-top: 1px solid #e4e4ec; padding-top: 6px; }
-.tt-combatant { align-items: center; gap: 8px; padding: 3px 8px; border-radius: 8px;
-  border: 1px solid #e6e6ee; background: #fff; min-height: 38px; }
-.tt-combatant > .widget-html { align-self: center; }
-.tt-combatant .widget-html-content { display: flex; align-items: center; min-height: 26px; flex-wrap: wrap; }
-.tt-combatant.tt-current { border: 2px solid #3556d1; background: #eef2ff;
-  box-shadow: 0 0 0 2px rgba(53, 86, 209, 0.15); }
-.tt-combatant.tt-is-defeated { background: #f3f3f5; color: #8a8a99; }
-.tt-combatant.tt-is-defeated .tt-select button, .tt-combatant.tt-is-defeated .tt-select { text-decoration: line-through; }
-.tt-combatant.tt-is-hidden { border-style: dashed; opacity: 0.85; }
-.tt-combatant.tt-is-selected { outline: 2px solid #f0b429; }
-.tt-turn-marker { width: 26px; text-align: center; font-weight: 700; color: #3556d1; }
-.tt-turn-marker .tt-place { color: #9a9aae; font-weight: 400; }
-.tt-tracker .tt-select { width: 130px; margin: 0; height: 30px; text-align: left;
-  background: transparent; font-weight: 600; font-size: 1em; overflow: hidden; text-overflow: ellipsis; }
-.tt-tracker .tt-select:hover { background: #f0f0f6; }
-.tt-init { width: 140px; font-size: 0.85em; color: #4a4a60; overflow: hidden; }
-.tt-init .tt-init-box { display: inline-block; max-width: 136px; padding: 1px 6px; border-radius: 6px;
-  background: #f2f2f7; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.tt-hp { width: 130px; }
-.tt-hp .tt-hp-bar { flex: 1 1 auto; width: 100%; position: relative; height: 18px; border-radius: 9px; background: #e8e8ef; overflow: hidden; }
-.tt-hp .tt-hp-fill { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 9px; }
-.tt-hp .tt-hp-text { position: absolute; width: 100%; text-align: center; font-size: 0.8em;
-  line-height: 18px; font-weight: 600; color: #1f1f2e; }
-.tt-hp-ok { background: #7cc68a; } .tt-hp-hurt { background: #f2c14e; } .tt-hp-low { background: #e9776b; }
-.tt-hp-out { background: #b9b9c6; }
-.tt-combatant > * { flex-shrink: 0; }
-.tt-combatant > .tt-row-conditions { flex: 1 1 0; min-width: 0; font-size: 0.8em; overflow: hidden; }
-.tt-row-conditions .widget-html-content { min-width: 0; max-width: 100%; overflow: hidden; }
-.tt-chip { display: inline-block; margin: 1px 3px 1px 0; padding: 1px 7px; border-radius: 10px;
-  background: #fde8c8; color: #6b4300; white-space: nowrap; max-width: 100%; overflow: hidden;
-  text-overflow: ellipsis; box-sizing: border-box; min-width: 0; flex: 0 1 auto; }
-.tt-chip.tt-tag-delayed { background: #dfe7ff; color: #26408f; }
-.tt-chip.tt-tag-hidden { background: #e6e6ee; color: #4d4d63; }
-.tt-tracker .tt-row-toggle { width: 70px; height: 28px; margin: 0; font-size: 0.82em; }
-.tt-tracker .tt-act-now { height: 28px; margin: 0; font-size: 0.82em; flex: 0 0 auto; }
-.tt-tracker .tt-row-toggle { flex: 0 0 auto; }
-.tt-tracker-panel { border: 1px solid #e4e4ec; border-radius: 8px; padding: 8px 12px; gap: 6px;
-  background: #fff; }
-.tt-panel-head { font-weight: 600; }
-.tt-panel-row { gap: 6px; align-items: center; flex-wrap: wrap; }
-.tt-panel-row .widget-label { min-width: 0; }
-.tt-tracker .tt-amount { width: 150px; }
-.tt-tracker .tt-damage-options { gap: 4px 10px; flex-wrap: wrap; align-items: center; }
-.tt-tracker .tt-damage-options .widget-inline-hbox { width: auto; }
-.tt-tracker .tt-option-group { gap: 4px 10px; flex-wrap: nowrap; align-items: center; padding-left: 8px;
-  border-left: 3px solid #e9a39b; }
-.tt-tracker .tt-option-group > .tt-damage-options, .tt-tracker .tt-option-group > .tt-heal-options {
-  flex: 1 1 0; min-width: 0; gap: 4px 10px; flex-wrap: wrap; align-items: center; }
-.tt-tracker .tt-heal-options .widget-inline-hbox { width: auto; flex-shrink: 0; }
-.tt-tracker .tt-option-caption { flex: 0 0 auto; align-self: center; }
-.tt-tracker .tt-heal-option-group { border-left-color: #8fd19b; }
-.tt-tracker .tt-option-caption { font-size: 0.82em; font-weight: 600; color: #6a6a80; min-width: 64px; }
-.tt-chip.tt-tag-skip { background: #ece4fb; color: #4b2a8f; }
-.tt-tracker .tt-condition-remove { height: 24px; margin: 0; font-size: 0.8em; border-radius: 12px;
-  background: #fde8c8; }
-.tt-add-row { gap: 6px; align-items: center; flex-wrap: wrap; }
-.tt-tracker-status .tt-msg { padding: 4px 10px; border-radius: 6px; background: #eef6ee; color: #1e5b2a;
-  font-size: 0.9em; }
-.tt-tracker-status .tt-msg.tt-error { background: #fff4f4; color: #9b1c1c; border: 1px solid #f0b8b8; }
-.tt-tracker-log { font-size: 0.82em; color: #55556a; }
-.tt-tracker-log ol { margin: 2px 0 0; padding-left: 1.8em; max-height: 140px; overflow-y: auto; }
-.tt-tracker-log li { line-height: 1.35; }
-</style>
-"""
+_CSS = stylesheet("tracker")  # tabletop_widgets/front/tracker.css
 
 
 def _t(key: str, locale: str) -> str:

@@ -25,6 +25,7 @@ import traitlets as t
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec
 from tabletop_widgets.dice import roll as dice_roll
+from tabletop_widgets.front import stylesheet
 
 from .dice_anim import DiceAnim
 from .log import RollLog, _inline
@@ -65,82 +66,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "notation_only": T("Notation only: no character bound", "Только запись: персонаж не выбран"),
 }
 
-_CSS = """
-<style>
-.tt-dice-tray { width: 980px; max-width: 100%; margin: 8px auto; padding: 14px 18px; gap: 10px; box-sizing: border-box;
-  border: 1px solid #d3d3df; border-radius: 12px; background: #fbfbfd;
-  font-family: 'DejaVu Sans', system-ui, sans-serif; color: #24243a; }
-.tt-tray-header { align-items: center; justify-content: space-between; width: 100%; }
-.tt-tray-title h2 { margin: 0; font-size: 1.45em; font-weight: 650; }
-.tt-tray-title .tt-sub { font-size: .62em; font-weight: 400; color: #66667f; margin-left: .5em; }
-.tt-tray-situation { width: 100%; border: 1px solid #e0e0ea; border-radius: 10px; background: #fff;
-  padding: 8px 12px 10px; box-sizing: border-box; gap: 6px; }
-.tt-tray-situation > .tt-section-title h3, .tt-tray-checks-title h3 { margin: 0; font-size: 1.02em;
-  color: #44445f; letter-spacing: .02em; }
-.tt-option-grid { width: 100%; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr));
-  grid-gap: 6px 14px; align-items: end; }
-.tt-option.widget-inline-hbox { flex-direction: column; align-items: stretch; width: auto; height: auto;
-  margin: 0; }
-.tt-option.widget-inline-hbox .widget-label { width: auto; max-width: none; text-align: left;
-  line-height: 1.3; height: auto; padding: 0 0 2px; white-space: normal; font-size: .9em; color: #4a4a63; }
-.tt-option.widget-inline-hbox input:not([type=checkbox]), .tt-option.widget-inline-hbox select { width: 100%; flex: 0 0 auto;
-  height: 30px; min-height: 30px; box-sizing: border-box; }
-.tt-option.widget-inline-hbox.widget-checkbox { flex-direction: row; align-items: center; height: 30px;
-  align-self: end; }
-.tt-option.widget-checkbox .widget-label-basic { font-size: .9em; color: #4a4a63; white-space: normal; }
-.tt-option-flags { flex-wrap: wrap; gap: 4px 22px; width: 100%; padding-top: 2px; }
-.tt-option-flags .tt-option.widget-checkbox { width: auto; align-self: center; }
-.tt-option-invalid input { border-color: #c0392b; background: #fff4f4; }
-.tt-options-error { color: #9b1c1c; font-size: .9em; }
-.tt-more-options { width: 100%; }
-.tt-tray-checks { width: 100%; }
-.tt-check-grid { width: 100%; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr));
-  grid-gap: 8px 12px; padding: 6px 2px; }
-.tt-check { border: 1px solid #dcdce8; border-radius: 9px; background: #fff; padding: 4px 6px 4px 4px;
-  gap: 2px; box-sizing: border-box; }
-.tt-check.tt-last-rolled { border-color: #5563c1; box-shadow: 0 0 0 2px #d9ddf7; }
-.tt-check.tt-check-unavailable { opacity: .62; }
-.tt-check-row { align-items: center; gap: 6px; width: 100%; }
-.tt-check-button.widget-button { flex: 1 1 auto; width: auto; margin: 0; text-align: left;
-  justify-content: flex-start; background: #f1f2fb; border-radius: 7px; font-weight: 600;
-  color: #27306b; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; height: 34px; }
-.tt-check-button.widget-button:hover { background: #e2e5fa; }
-.tt-check-button.widget-button:focus-visible { outline: 3px solid #6b74c9; outline-offset: 1px; }
-.tt-chance { flex: 0 0 74px; width: 74px; margin: 0; }
-.tt-chance .tt-pill { position: relative; display: block; height: 26px; border-radius: 13px;
-  background: #eef0f5; overflow: hidden; text-align: center; font-variant-numeric: tabular-nums; }
-.tt-chance .tt-bar { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 13px 0 0 13px; }
-.tt-chance .tt-chance-text { position: relative; line-height: 26px; font-size: .9em; font-weight: 700; }
-.tt-chance .tt-hi .tt-bar { background: #bfe5bf; } .tt-chance .tt-mid .tt-bar { background: #f3e0a6; }
-.tt-chance .tt-lo .tt-bar { background: #f4c4c4; } .tt-chance .tt-na { color: #888; }
-.tt-check-options { width: 100%; padding: 2px 2px 2px 6px; gap: 4px 10px; flex-wrap: wrap; }
-.tt-check-options .tt-option { flex: 1 1 140px; }
-.tt-tray-roll-row { align-items: flex-end; width: 100%; gap: 8px; }
-.tt-tray-notation.widget-inline-hbox { flex: 1 1 auto; width: auto; margin: 0; height: 36px; }
-.tt-tray-notation input { font-family: 'DejaVu Sans Mono', monospace; font-size: 1.05em; height: 36px;
-  padding: 0 10px; border-radius: 6px; }
-.tt-tray-notation .widget-label { font-weight: 600; line-height: 36px; height: 36px; }
-.tt-tray-roll.widget-button { height: 36px; min-width: 96px; margin: 0; border-radius: 6px; font-weight: 600; }
-.tt-tray-error pre { margin: 0; padding: 8px 12px; border-radius: 8px; white-space: pre-wrap;
-  background: #fff4f4; border: 1px solid #f0b8b8; color: #9b1c1c;
-  font-family: 'DejaVu Sans Mono', monospace; font-size: .95em; line-height: 1.35; }
-.tt-tray-result { width: 100%; border: 1px solid #d9dbe9; border-radius: 10px; background: #fff;
-  padding: 8px 12px; box-sizing: border-box; gap: 4px; }
-.tt-result-head { font-size: 1.12em; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
-.tt-result-head .tt-who { color: #55557a; font-weight: 600; }
-.tt-result-head .tt-what { font-weight: 700; }
-.tt-verdict { padding: 1px 10px; border-radius: 12px; font-weight: 700; }
-.tt-verdict.tt-pass { background: #dcf1dc; color: #175c17; }
-.tt-verdict.tt-fail { background: #f8dcdc; color: #8c1a1a; }
-.tt-verdict.tt-none { background: #ececf4; color: #33334d; }
-.tt-breakdown { color: #333; }
-.tt-breakdown .tt-roll { line-height: 1.8; }
-.tt-effects { color: #5b3a8c; font-weight: 600; }
-.tt-effects .tt-effect { display: inline-block; margin-right: 14px; }
-.tt-effects .tt-effect-error { color: #9b1c1c; }
-.tt-tray-empty { color: #777; font-style: italic; }
-</style>
-"""
+_CSS = stylesheet("tray")  # tabletop_widgets/front/tray.css
 
 
 def _t(key: str, locale: str, **fmt: Any) -> str:

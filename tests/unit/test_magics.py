@@ -63,8 +63,12 @@ def test_locale_ru(ip):
 def test_error_is_short_with_caret_no_traceback(ip, capsys):
     res = ip.run_cell("%roll 2x6")
     assert not res.success and type(res.error_in_exec) is UsageError
-    msg = str(res.error_in_exec)
-    assert msg.splitlines()[0] == "2x6" and msg.splitlines()[1] == " ^"
+    lines = str(res.error_in_exec).splitlines()
+    # the message first (after IPython's "UsageError: "), then the expression and its caret on
+    # lines of their own, indented alike, the caret under the bad character
+    assert lines[0].startswith("unexpected 'x'")
+    assert lines[1] == "    2x6" and lines[2] == "     ^"
+    assert lines[2].index("^") == lines[1].index("x")
     assert res.error_in_exec.dice_error.position == 1
     err = capsys.readouterr()
     assert "Traceback" not in err.out + err.err
@@ -86,7 +90,42 @@ def test_cell_magic_rolls_each_line_with_labels(ip):
 
 def test_cell_magic_error_names_the_line(ip):
     res = ip.run_cell("%%roll\n1d20\n2d")
-    assert not res.success and str(res.error_in_exec).startswith("line 2: 2d")
+    assert not res.success
+    lines = str(res.error_in_exec).splitlines()
+    assert lines[0].startswith("line 2: expected the number of faces")
+    assert lines[1] == "    2d" and lines[2].index("^") == len("    2d")
+
+
+def caret_column(lines: list[str], expr: str) -> int:
+    """Where the caret under the line showing ``expr`` points, as an index into ``expr``."""
+    for i, line in enumerate(lines[:-1]):
+        if line.strip() == expr and lines[i + 1].strip() == "^":
+            return lines[i + 1].index("^") - line.index(expr)
+    raise AssertionError(f"no line with {expr!r} and a caret below it in {lines}")
+
+
+@pytest.mark.parametrize("source, expr, pos, head", [
+    ("%roll 1d20 + 2x6\n", "1d20 + 2x6", 8, "UsageError: unexpected 'x'"),
+    ("%%roll --seed 1\nhit: 1d20\ndamage: 2d6 ++\n", "2d6 ++", 6, "UsageError: line 2: unexpected end"),
+    ("%roll --locale ru 3d6 >> 4\n", "3d6 >> 4", 5, "UsageError: "),
+])
+def test_terminal_ipython_prints_the_caret_under_the_problem(tmp_path, source, expr, pos, head):
+    """Terminal IPython (a real ``ipython`` process, as a user runs it) prints ``UsageError: ``
+    and then our text: the caret must still sit under the problem."""
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "roll.ipy"
+    script.write_text(source, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "IPython", "--no-banner", "--colors=NoColor",
+                          "--InteractiveShellApp.extensions=tabletop_widgets", str(script)],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    text = out.stdout + out.stderr
+    lines = text.splitlines()
+    assert any(line.startswith(head) for line in lines), text
+    assert "Traceback" not in text
+    assert caret_column(lines, expr) == pos, text
 
 
 def test_cell_magic_rejects_expression_on_first_line(ip):

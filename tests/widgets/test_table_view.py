@@ -185,7 +185,7 @@ def test_hidden_gm_roll_never_reaches_a_player(table):
     frontend_click(gm.tray.roll_button)
     assert gm.tray.last_result is not None and gm.tray.last_result.total == 918273641
     assert "918273641" in synced_text(gm.roll_log)
-    assert "🔒" in gm.roll_log.entries[-1].what["en"]
+    assert gm.roll_log.entries[-1].what["en"].startswith("[hidden] ")
     frontend_update(gm.hidden_toggle, value=False)
     gm.tray.roll("1d1+7")                                   # a public roll after it
     for view in (p1, obs):
