@@ -281,6 +281,10 @@ class DiceTray(widgets.VBox):
         self.checks_box = widgets.VBox()
         self.checks_box.add_class("tt-tray-checks")
         self.accordion: widgets.Accordion | None = None
+        self.situation_title: widgets.HTML | None = None
+        self.more_options: widgets.Accordion | None = None
+        self.checks_title: widgets.HTML | None = None
+        self._built = False  # labels are drawn once every part exists (any locale at start)
 
         self.notation = widgets.Text(layout=widgets.Layout(flex="1 1 auto", width="auto"),
                                      style={"description_width": "initial"})
@@ -313,6 +317,7 @@ class DiceTray(widgets.VBox):
         else:
             self.situation.layout.display = "none"
             self.checks_box.layout.display = "none"
+        self._built = True
         self._render_labels()
         self._render_result()
         self._render_error()
@@ -511,7 +516,7 @@ class DiceTray(widgets.VBox):
 
     @t.observe("locale")
     def _on_locale(self, change) -> None:
-        if not hasattr(self, "result_view"):
+        if not getattr(self, "_built", False):
             return
         if self.locale_toggle.value != change["new"]:
             self.locale_toggle.value = change["new"]
@@ -809,6 +814,8 @@ class DiceTray(widgets.VBox):
                 self._render_card(c)
 
     def _render_group_labels(self, index: int) -> None:
+        if self.accordion is None:
+            return
         label, checks = self._groups[index]
         self.accordion.set_title(index, f"{tr(label, self.locale)} ({len(checks)})")
 
