@@ -88,7 +88,7 @@ class LdExpression:
             details.update(defender_successes=d.net, defender_crits=d.crits, defender_faces=d.faces)
             check = check_from(a.net, ">", d.net)    # ties go to the defender (L37)
             if a.net <= d.net:
-                notes.append(T("tie or less: the defender wins (L37)", "ничья или меньше: побеждает защитник (L37)"))
+                notes.append(T("tie or less: the defender wins", "ничья или меньше: побеждает защитник"))  # L37
             if self.dmg is not None:
                 out = resolve_attack(a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp,
                                      rules=self.rules)
@@ -96,7 +96,7 @@ class LdExpression:
                 details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced,
                                zone_effect=out.zone_effect.kind if out.zone_effect else None)
                 if out.armour_pierced:
-                    notes.append(T("more crits: armour ignored (L274)", "больше критов: броня не учитывается (L274)"))
+                    notes.append(T("more crits: armour ignored", "больше критов: броня не учитывается"))  # L274
                 if out.zone_effect:
                     notes.append(out.zone_effect.label)
         elif self.dmg is not None:

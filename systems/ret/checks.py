@@ -267,8 +267,8 @@ def _plan(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]
             raise RuleError("bad_param", T(f"{check_id} rolls one of {', '.join(allowed)}",
                                            f"{check_id}: бросок одного из {', '.join(allowed)}"))
         if check_id == "mental_defence" and c.has_condition("defence_refused"):
-            raise RuleError("defence_refused", T("Defence refused: no mental defence (L913).",
-                                                 "Отказ от защиты: ментальная защита недоступна (L913)."))
+            raise RuleError("defence_refused", T("Defence refused: no mental defence.",  # L913
+                                                 "Отказ от защиты: ментальная защита недоступна."))  # L913
         s, f = with_auto(param, "defence")
         lab = T("Mental defence", "Ментальная защита") if check_id == "mental_defence" else T(
             "Psychological resistance", "Сопротивление психологическим воздействиям")

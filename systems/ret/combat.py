@@ -115,12 +115,12 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
         by_primary.setdefault(primary[i], []).append(i)
     for score, members in by_primary.items():
         if len({pc_key[m][0] for m in members}) > 1:
-            tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first (L727)",
-                                     f"ничья {', '.join(members)}: персонажи игроков ходят первыми (L727)"),
+            tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first",  # L727
+                                     f"ничья {', '.join(members)}: персонажи игроков ходят первыми"),  # L727
                                  "ids": list(members), "kind": "pcs_first"})
         if speed_mode == "tiebreak" and len({speed[m] for m in members}) > 1:
-            tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first (L729)",
-                                  f"ничья {', '.join(members)}: первым ходит тот, у кого выше Скорость (L729)"),
+            tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first",  # L729
+                                  f"ничья {', '.join(members)}: первым ходит тот, у кого выше Скорость"),  # L729
                               "ids": list(members), "kind": "speed"})
 
     def full_key(i):

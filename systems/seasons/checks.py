@@ -102,8 +102,8 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         return opts
     if preset.special in ("threat", "explosion"):
         opts.append(_o("dice", "Threat dice", "Дайсы угрозы", default=6, min=0,
-                       help=T("6 minor ... 10 deadly; more if supernatural (L673)",
-                              "6 незначительная ... 10 смертельная; больше для сверхъестественных (L673)")))
+                       help=T("6 minor ... 10 deadly; more if supernatural",  # L673
+                              "6 незначительная ... 10 смертельная; больше для сверхъестественных")))  # L673
     if preset.alt_attributes:
         opts.append(_o("attribute", "Attribute", "Атрибут", kind="choice", default=preset.attribute,
                        choices=[(a, label(a)) for a in (preset.attribute, *preset.alt_attributes)]))
@@ -115,18 +115,18 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         if preset.special == "threat":
             default = character.physical_defence
         opts.append(_o("difficulty", *OPPOSITION_LABELS[preset.opposition].values(), default=default, min=0,
-                       help=T("1-2 easy, 3 default, 4-5 hard, 6-7 very hard, 8-9 human limit, 10+ inhuman (L33)",
-                              "1-2 легко, 3 обычно, 4-5 сложно, 6-7 очень сложно, 8-9 предел, 10+ не для людей (L33)")))
+                       help=T("1-2 easy, 3 default, 4-5 hard, 6-7 very hard, 8-9 human limit, 10+ inhuman",  # L33
+                              "1-2 легко, 3 обычно, 4-5 сложно, 6-7 очень сложно, 8-9 предел, 10+ не для людей")))  # L33
     if preset.opposition.endswith("_defence") or preset.alt_opposition:
         opts.append(_o("targets", "Defences of several targets", "Защиты нескольких целей", kind="text",
-                       default="", help=T("comma-separated; the highest is subtracted (L51)",
-                                          "через запятую; вычитается наибольшая (L51)")))
+                       default="", help=T("comma-separated; the highest is subtracted",  # L51
+                                          "через запятую; вычитается наибольшая")))  # L51
     if preset.opposition == "durability":
         opts.append(_o("durability", "Durability", "Прочность", default=3, min=0))
     if preset.armour_piercing or preset.armour:
         opts.append(_o("armour_piercing", "Armour piercing", "Бронебойность", default=0, min=0,
-                       help=T("3-10; lowers Durability / armour, never below 0 (L825-826)",
-                              "3-10; снижает Прочность / броню, не ниже 0 (L825-826)")))
+                       help=T("3-10; lowers Durability / armour, never below 0",  # L825-826
+                              "3-10; снижает Прочность / броню, не ниже 0")))  # L825-826
     if preset.armour:
         opts.append(_o("armour", "Target's armour", "Броня цели", default=0, min=0))
     if preset.opposition == "contest" or preset.may_contest:
@@ -145,8 +145,8 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
     auto = sheet_defaults(preset, character, {}, rules)
     opts += [
         _o("tool_bonus", "Tool / weapon / vehicle bonus", "Бонус инструмента / оружия / транспорта", min=0,
-           help=T("+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic (L765)",
-                  "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический (L765)")),
+           help=T("+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic",  # L765
+                  "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический")),  # L765
         _o("advantage", "Advantage (+3)", "Преимущество (+3)", min=0, max=rules["max_advantages_per_check"],
            default=auto["advantage"],
            help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
@@ -414,8 +414,8 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     adv = int(adv) if isinstance(adv, bool) else _int_option(options, "advantage", auto["advantage"])
     if adv > rules["max_advantages_per_check"]:
         raise RuleError("too_many_advantages", T(
-            f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check (L123)",
-            f"к одной проверке применимо не больше {rules['max_advantages_per_check']} Преимуществ (L123)"))
+            f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check",  # L123
+            f"к одной проверке применимо не больше {rules['max_advantages_per_check']} Преимуществ"))  # L123
     plan.add("advantage", T("Advantage", "Преимущество"), STANDARD_MODIFIER * adv)
     if options.get("drama"):
         _check_can_spend_drama(character)
@@ -459,8 +459,8 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
         plan.notes["pending_used"] = auto["pending"]
     opp_drama = _int_option(options, "opponent_drama", 0)
     if rules["drama_limit"] == "per_check" and opp_drama + plan.drama_spent > 1:
-        raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check (L742)",
-                                             "на одну проверку можно потратить только 1 пункт Драмы (L742)"))
+        raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check",  # L742
+                                             "на одну проверку можно потратить только 1 пункт Драмы"))  # L742
     plan.add("opponent_drama", T("Opponent's Drama", "Драма противника"), -STANDARD_MODIFIER * opp_drama)
     plan.add("penalty", T("Penalty", "Штраф"), -_int_option(options, "penalty", 0))
     pain_default = bool(rules["auto_pain"] and character.pain_active)
@@ -508,14 +508,14 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     if rules["warn_mundane_over_5"]:
         for key, val in (("tool", tool), ("armour", _int_option(options, "armour", 0))):
             if val > 5:
-                plan.warnings.append(T(f"{key} {val} is above the usual mundane limit of 5 (L769, L774)",
-                                       f"{key} {val} выше обычного предела 5 (L769, L774)"))
+                plan.warnings.append(T(f"{key} {val} is above the usual mundane limit of 5",  # L769, L774
+                                       f"{key} {val} выше обычного предела 5"))  # L769, L774
     return plan
 
 
 def _check_can_spend_drama(character) -> None:
     if not character.is_player_character:
-        raise RuleError("npc_drama", T("NPCs have no Drama points (L739)", "У NPC нет пунктов Драмы (L739)"))
+        raise RuleError("npc_drama", T("NPCs have no Drama points", "У NPC нет пунктов Драмы"))  # L739
     if character.drama < 1:
         raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
 

@@ -277,8 +277,8 @@ def _fixed_outcome(ch, plan: Plan, o: Opts, rules):
         return v, (verdict == "success" and not plan.drained), verdict
     if o.static:
         if plan.kind != "skill":
-            raise RuleError("no_static", T("only skill checks have a static value (L111)",
-                                           "статичное значение бывает только у Навыков (L111)"))
+            raise RuleError("no_static", T("only skill checks have a static value",  # L111
+                                           "статичное значение бывает только у Навыков"))  # L111
         auto = plan.auto_hindrance if rule(rules, "static_zero_xp_hindrance") else 0       # A51
         n = net_dice(o.advantages, o.hindrances + auto, rule(rules, "adv_order"))
         v = static_value(plan.skill_xp, plan.bonus - plan.skill_xp, n, rules) + o.bonus
@@ -291,7 +291,7 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
     """A result bought with Threads before the roll (Moves M5, M6; L189-192)."""
     cost = BOUGHT[o.bought]
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras cannot use Threads (L64)", "статисты не используют Нити (L64)"))
+        raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
     if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
         raise RuleError("not_enough_threads", T(f"this Move needs {cost} Threads; the hero has {ch.threads}",
                                                 f"для этого Хода нужно Нитей: {cost}, у героя {ch.threads}"))
@@ -299,9 +299,9 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
     if o.bought == "success":
         if succeeds_only_on_20(bonus, o.difficulty, rules) or (o.difficulty - bonus > 20):
             raise RuleError("only_on_20", T("a bought success is not allowed when only a 20 succeeds; buy a critical "
-                                            "success (4 Threads) instead (L189-191)",
+                                            "success (4 Threads) instead",  # L189-191
                                             "купить успех нельзя, если преуспеть можно только на 20; купите "
-                                            "критический успех (4 Нити) (L189-191)"))
+                                            "критический успех (4 Нити)"))  # L189-191
         return {"total": max(o.difficulty, bonus + 1), "success": True,
                 "label": T("Lucky!: minimal success (M5, 2 Threads)", "Повезло!: минимальный успех (M5, 2 Нити)")}
     if o.bought == "failure":
@@ -408,9 +408,9 @@ def attack_damage(total: int, defense: int, durability: int, kept: int, rules=No
 
 def _degree_label(degree: str):
     return {"success": T("success", "успех"), "failure": T("failure", "провал"),
-            "critical_failure": T("critical failure (L413)", "критический провал (L413)"),
-            "automatic_failure": T("automatic failure outside familiar places (L424)",
-                                   "автоматический провал вне знакомых мест (L424)")}.get(degree)
+            "critical_failure": T("critical failure", "критический провал"),  # L413
+            "automatic_failure": T("automatic failure outside familiar places",  # L424
+                                   "автоматический провал вне знакомых мест")}.get(degree)  # L424
 
 
 def _outcome(success: bool, crit, margin: int, static: bool = False):
@@ -433,10 +433,10 @@ def reroll(ch, previous: CheckResult, rng: random.Random | None = None, rules=No
         raise RuleError("no_dice", T("there are no dice to re-roll (static value or bought result)",
                                      "перебрасывать нечего (статичное значение или купленный результат)"))
     if used >= 2:
-        raise RuleError("reroll_limit", T("a die can be re-rolled at most twice (L187)",
-                                          "любой кубик можно перебросить не более двух раз (L187)"))
+        raise RuleError("reroll_limit", T("a die can be re-rolled at most twice",  # L187
+                                          "любой кубик можно перебросить не более двух раз"))  # L187
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras cannot use Threads (L64)", "статисты не используют Нити (L64)"))
+        raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
     if ch.threads < 1:
         raise RuleError("not_enough_threads", T("a re-roll needs 1 Thread", "для переброса нужна 1 Нить"))
     new = roll_check(ch, previous.check_id, rng=rng, rules=rules, **previous.options)
@@ -484,8 +484,8 @@ def _trouble_opts(options):
 def trouble_net(options, rules) -> int:
     adv, hin = options.get("advantages", 0), options.get("hindrances", 0)
     if (adv or hin) and not rule(rules, "trouble_allow_adv"):
-        raise RuleError("trouble_no_adv", T("Advantages/Hindrances do not apply to a Trouble check (A11)",
-                                            "Преимущества/Помехи не применяются к проверке Неприятностей (A11)"))
+        raise RuleError("trouble_no_adv", T("Advantages/Hindrances do not apply to a Trouble check",  # A11
+                                            "Преимущества/Помехи не применяются к проверке Неприятностей"))  # A11
     return net_dice(adv, hin, rule(rules, "adv_order"))
 
 
@@ -523,7 +523,7 @@ def roll_trouble(rng: random.Random | None = None, rules=None, character=None, *
     if forced:
         dice, idx, die = [], 0, 20 if forced == "best" else 1
         if character is not None and character.entity_type == "extra":
-            raise RuleError("extra_no_threads", T("extras cannot use Threads (L64)", "статисты не используют Нити (L64)"))
+            raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
         if forced == "best":
             if character is not None and character.threads < 1:
                 raise RuleError("not_enough_threads", T("Lucky! needs 1 Thread", "Для «Повезло!» нужна 1 Нить"))
@@ -591,8 +591,8 @@ def success_with_trouble(result: CheckResult, *, gm_allows: bool = True, rules_f
         raise RuleError("swt_after_failure", T("Success with Trouble is only for a failed check",
                                                "Успех с Неприятностями — только после проваленной проверки"))
     if not gm_allows:
-        raise RuleError("swt_forbidden", T("the GM forbids Success with Trouble here (L136)",
-                                           "мастер запрещает здесь Успех с Неприятностями (L136)"))
+        raise RuleError("swt_forbidden", T("the GM forbids Success with Trouble here",  # L136
+                                           "мастер запрещает здесь Успех с Неприятностями"))  # L136
     d = result.details
     n = 1                                                                    # L120
     zero_xp = d.get("skill") is not None and (d.get("skill_xp") == 0 or d.get("kind") == "expert_static")
@@ -642,7 +642,7 @@ def _options(skill: bool) -> list[OptionSpec]:
     ]
     if skill:
         opts.append(OptionSpec("static", T("Static value (no roll)", "Статичное значение (без броска)"), "bool", False,
-                               help=T("10 + skill + modifier, ±5 (L111)", "10 + Навык + модификатор, ±5 (L111)")))
+                               help=T("10 + skill + modifier, ±5", "10 + Навык + модификатор, ±5")))  # L111
     return opts
 
 
@@ -668,9 +668,9 @@ def list_checks(ch) -> list[CheckSpec]:
                 continue
             out.append(CheckSpec(plan.check_id, plan.label, _options(plan.kind == "skill"), g_sk,
                                  notation="" if plan.kind == "expert_static" else notation_for(plan, Opts(), with_target=False),
-                                 help=T("no access: static 5 + modifier (L413)", "нет доступа: 5 + модификатор (L413)")
+                                 help=T("no access: static 5 + modifier", "нет доступа: 5 + модификатор")  # L413
                                  if plan.kind == "expert_static" else
-                                 T("0 XP: check with a Hindrance (L379)", "0 ОО: проверка с Помехой (L379)")
+                                 T("0 XP: check with a Hindrance", "0 ОО: проверка с Помехой")  # L379
                                  if plan.auto_hindrance else None))
     for s in ch.custom_skills:
         for c in s.get("characteristics") or ():
@@ -681,13 +681,13 @@ def list_checks(ch) -> list[CheckSpec]:
         if cid == "defense_check" and ch.defense is None:
             continue
         out.append(CheckSpec(cid, lab, _options(False), g_cb,
-                             help=T("difficulty = target's Defense; Damage = margin - Durability (L351)",
-                                    "сложность = Защита цели; Повреждения = превышение - Прочность (L351)")
+                             help=T("difficulty = target's Defense; Damage = margin - Durability",  # L351
+                                    "сложность = Защита цели; Повреждения = превышение - Прочность")  # L351
                              if cid != "defense_check" else
-                             T("d20 + (DEF - BDEF); Damage = shortfall (L355-356)", "к20 + (Зщ - БАЗщ); Повреждения = недобор")))
+                             T("d20 + (DEF - BDEF); Damage = shortfall", "к20 + (Зщ - БАЗщ); Повреждения = недобор")))  # L355-356
     out.append(CheckSpec("trouble", T("Trouble check", "Проверка Неприятностей"), [
         OptionSpec("margin", T("Control margin", "Величина контроля"), "int", 0, -40, 40,
-                   help=T("margin of a related check (L239)", "величина успеха/провала связанной проверки (L239)")),
+                   help=T("margin of a related check", "величина успеха/провала связанной проверки")),  # L239
         OptionSpec("forced", T("Forced result", "Заданный результат"), "choice", "",
                    choices=(("", T("none", "нет")), ("best", T("Lucky! (1 Thread): 20", "Повезло! (1 Нить): 20")),
                             ("worst", T("Catastrophe! (+1 Thread): 1", "Катастрофа! (+1 Нить): 1")))),

@@ -396,7 +396,7 @@ class AttackForm:
                       f"атака (Прочность {self.durability}): [{', '.join(map(str, shown))}] → {kept} {signed(b)}")
         notes = [T(f"Damage {dmg}", f"Повреждения {dmg}")]
         if kept == 20:
-            notes.append(T("natural 20: at least 1 Damage (L114)", "натуральная 20: не меньше 1 Повреждения (L114)"))
+            notes.append(T("natural 20: at least 1 Damage", "натуральная 20: не меньше 1 Повреждения"))  # L114
         return word_result(self.text, "attack", total, dice_objs, breakdown,
                            check=Check(">=", self.defense, success, margin), notes=notes,
                            details={"attack_total": total, "kept": kept, "damage": dmg})
@@ -485,7 +485,7 @@ class ContestForm:
         winner, margin = checks.contest_verdict(ta, tb)
         verdict = {"a": T(f"the first side wins by {margin}", f"побеждает первая сторона на {margin}"),
                    "b": T(f"the second side wins by {margin}", f"побеждает вторая сторона на {margin}"),
-                   "tie": T("a tie: nothing changes (L151)", "ничья: ничего не меняется (L151)")}[winner]
+                   "tie": T("a tie: nothing changes", "ничья: ничего не меняется")}[winner]  # L151
         breakdown = T(f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} vs "
                       f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}",
                       f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} против "

@@ -120,7 +120,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
     if not 0 <= ch.threads <= THREADS_CAP:
         out.append(_p("V22", "Threads must be between 0 and 5.", "Нитей может быть от 0 до 5.", "threads"))
     elif ch.entity_type == "extra" and ch.threads:
-        out.append(_p("V22", "Extras cannot hold Threads (L64).", "У статистов не бывает Нитей (L64).", "threads"))
+        out.append(_p("V22", "Extras cannot hold Threads.", "У статистов не бывает Нитей.", "threads"))  # L64
     out += party_duplicates(ch, party)
     return out
 
