@@ -30,6 +30,13 @@ _PARAM_HELP = {
     "luck": T("Chance: random targets, search", "Случай: случайные цели, поиск"),  # L20
 }
 
+#: Column headers of the parameter layers table (keys of ``parameter_layers``).
+_LAYER_LABELS = {
+    "racial": T("race", "раса"), "age_mod": T("age", "возраст"), "points": T("points", "очки"),
+    "advances": T("advances", "рост"), "base": T("base", "база"), "feature_mod": T("features", "особенности"),
+    "final": T("final", "итог"), "computed_final": T("computed", "по расчёту"),
+}
+
 SHEET = Sheet((
     Section("header", T("Character", "Персонаж"), (
         Field("name", T("Name", "Имя"), "text", help=T("Given name + nickname; no hyphens or apostrophes",  # L132
@@ -61,7 +68,8 @@ SHEET = Sheet((
               extra={"layers": ("racial", "age_mod", "points", "advances", "feature_mod")}) for p in PARAMS
     ) + (
         Field("parameter_layers", T("Parameter layers", "Слои параметров"), "derived",
-              help=T("racial + age + points + advances + features = final (§3.0)", "раса + возраст + очки + рост + особенности = итог (§3.0)")),
+              help=T("racial + age + points + advances + features = final", "раса + возраст + очки + рост + особенности = итог"),  # §3.0
+              extra={"labels": _LAYER_LABELS}),
         Field("param_points", T("Age points per parameter", "Очки возраста по параметрам"), "mapping",
               help=T("Free points from age: 0/1/2/3", "Свободные очки возраста: 0/1/2/3")),  # L55
         Field("initiative", T("Initiative", "Инициатива"), "derived", help=T("Dexterity + Alertness", "Ловкость + Восприятие")),  # L24
@@ -111,7 +119,8 @@ SHEET = Sheet((
               item_fields=(Field("key", T("Skill", "Навык"), "choice", source="skills"),
                            Field("level", T("Level", "Уровень"), "input", min=0, max=5)),
               extra={"group_by": "param"}),
-        Field("skill_budget", T("Skill points used / available", "Очки навыков: потрачено / доступно"), "derived"),
+        Field("skill_budget", T("Skill points used / available", "Очки навыков: потрачено / доступно"), "derived",
+              extra={"labels": {"used": T("used", "потрачено"), "budget": T("available", "доступно")}}),
         Field("skill_xp", T("Skill XP (0-5)", "Опыт навыков (0-5)"), "mapping",
               help=T("5 XP → +1 level", "5 опыта → +1 уровень")),  # L357
         Field("custom_skills", T("Own skills: parameter", "Свои навыки: параметр"), "mapping"),
@@ -125,7 +134,9 @@ SHEET = Sheet((
               help=T("1 point per level; first mutation +1; ≤ 2 negative levels",  # L96-L104
                      "1 очко за уровень; первая мутация +1; ≤ 2 уровней отрицательных")),  # L96-L104
         Field("feature_points", T("Feature points", "Очки особенностей"), "derived",
-              help=T("age 3/2/1/0 + negative levels", "возраст 3/2/1/0 + уровни отрицательных")),  # L94, L101
+              help=T("age 3/2/1/0 + negative levels", "возраст 3/2/1/0 + уровни отрицательных"),  # L94, L101
+              extra={"labels": {"age": T("age", "за возраст"), "negative": T("negative features", "за отрицательные"),
+                                "available": T("available", "доступно")}}),
         Field("mutant", T("Mutant", "Мутант"), "derived"),
     ), layout="table"),
     Section("inventory", T("Inventory", "Инвентарь"), (

@@ -303,17 +303,17 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
                                             "купить успех нельзя, если преуспеть можно только на 20; купите "
                                             "критический успех (4 Нити)"))  # L189-191
         return {"total": max(o.difficulty, bonus + 1), "success": True,
-                "label": T("Lucky!: minimal success (M5, 2 Threads)", "Повезло!: минимальный успех (M5, 2 Нити)")}
+                "label": T("Lucky!: minimal success (2 Threads)", "Повезло!: минимальный успех (2 Нити)")}
     if o.bought == "failure":
         return {"total": min(o.difficulty - 1, bonus + 20), "success": False,
-                "label": T("Lucky!: minimal failure (M5, 2 Threads)", "Повезло!: минимальный провал (M5, 2 Нити)")}
+                "label": T("Lucky!: minimal failure (2 Threads)", "Повезло!: минимальный провал (2 Нити)")}
     if o.bought == "critical_success":
         return {"total": 20 + bonus, "success": True, "die": 20, "critical": "success",
-                "label": T("Lucky!: critical success, the die counts as 20 (M6, 4 Threads)",
-                           "Повезло!: критический успех, кубик = 20 (M6, 4 Нити)")}
+                "label": T("Lucky!: critical success, the die counts as 20 (4 Threads)",
+                           "Повезло!: критический успех, кубик = 20 (4 Нити)")}
     return {"total": 1 + bonus, "success": False, "die": 1, "critical": "failure",
-            "label": T("Lucky!: critical failure, the die counts as 1 (M6, 4 Threads)",
-                       "Повезло!: критический провал, кубик = 1 (M6, 4 Нити)")}
+            "label": T("Lucky!: critical failure, the die counts as 1 (4 Threads)",
+                       "Повезло!: критический провал, кубик = 1 (4 Нити)")}
 
 
 def _dice_objects(dice: list[int], idx: int) -> list[Die]:
@@ -442,7 +442,7 @@ def reroll(ch, previous: CheckResult, rng: random.Random | None = None, rules=No
     new = roll_check(ch, previous.check_id, rng=rng, rules=rules, **previous.options)
     new.details["rerolls"] = used + 1
     new.details["candidates"] = previous.details.get("candidates", [previous]) + [new]
-    new.effects.append(Effect("threads", -1, T("Lucky!: re-roll (M3)", "Повезло!: переброс (M3)")))
+    new.effects.append(Effect("threads", -1, T("Lucky!: re-roll", "Повезло!: переброс")))
     return new
 
 
@@ -527,9 +527,9 @@ def roll_trouble(rng: random.Random | None = None, rules=None, character=None, *
         if forced == "best":
             if character is not None and character.threads < 1:
                 raise RuleError("not_enough_threads", T("Lucky! needs 1 Thread", "Для «Повезло!» нужна 1 Нить"))
-            effects.append(Effect("threads", -1, T("Lucky!: best Trouble variant (M2)", "Повезло!: лучший вариант (M2)")))
+            effects.append(Effect("threads", -1, T("Lucky!: best Trouble variant", "Повезло!: лучший вариант")))
         else:
-            effects.append(Effect("threads", +1, T("Caprice: Catastrophe! (C3)", "Каприз: Катастрофа! (C3)")))
+            effects.append(Effect("threads", +1, T("Caprice: Catastrophe!", "Каприз: Катастрофа!")))
     else:
         die, dice, idx = roll_kept(net, rng)
     value = trouble_value(die, margin, forced, rules)
@@ -635,7 +635,7 @@ def grapple_modifier(grappler_size: str, target_size: str, sbp_of=None) -> int:
 def _options(skill: bool) -> list[OptionSpec]:
     opts = [
         OptionSpec("difficulty", T("Difficulty", "Сложность"), "int", 10, 1, 60,
-                   help=T("GM-set; the book's difficulty table is missing (X3)", "задаёт мастер; таблицы сложности во фрагменте нет")),
+                   help=T("GM-set; the book's difficulty table is missing", "задаёт мастер; таблицы сложности во фрагменте нет")),
         OptionSpec("advantages", T("Advantages", "Преимущества"), "int", 0, 0, 6),
         OptionSpec("hindrances", T("Hindrances", "Помехи"), "int", 0, 0, 6),
         OptionSpec("bonus", T("Bonus / penalty", "Бонус / штраф"), "int", 0, -30, 30),

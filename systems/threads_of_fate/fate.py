@@ -261,12 +261,12 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
     elif by == "gm":
         out["changes"] = _set(ch, gm_caprice_used=True)
     if by == "other_player":
-        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate (M13)", "Рука Судьбы (M13)"), rules)
+        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), rules)
     if not approved:
         out["status"] = "not_in_play"
         return out
     if refuse and ch.threads >= 1:
-        out["threads"] = spend_threads(ch, 1, T("Lucky! (M1)", "Повезло! (M1)"), rules)
+        out["threads"] = spend_threads(ch, 1, T("Lucky!", "Повезло!"), rules)
         out["status"] = "refused"
         return out
     out["threads"] = gain_threads(ch, 1, rules)

@@ -541,7 +541,7 @@ class RerollForm:
         prev = last_check(self.character) or self.previous
         try:
             new = checks.reroll(self.character, prev, rng=rng, rules=self.rules)
-            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll (M3)", "Повезло!: переброс (M3)"),
+            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll", "Повезло!: переброс"),
                                        rules=self.rules)
         except RuleError as exc:
             raise _rule_error(exc, 0, self.text) from None

@@ -24,7 +24,8 @@ _header = Section("header", T("Hero", "Герой"), (
     Field("size_hp_mult", T("HP multiplier (size)", "Множитель ЕЗ (размер)"), "input", min=1, help=GM_HELP, extra=GM),
     Field("size_sbp", T("Size bonus/penalty", "БШР"), "input", min=-10, max=10, help=GM_HELP, extra=GM),
     Field("gm_missing", T("Needs GM values", "Нужны значения мастера"), "derived",
-          help=T("values the fragment lacks; the GM enters them", "чего нет во фрагменте; вводит мастер"), extra=GM),
+          help=T("values the fragment lacks; the GM enters them", "чего нет во фрагменте; вводит мастер"),
+          extra={**GM, "labels": {"field": T("Field", "Поле листа")}}),
     Field("concept", T("Concept", "Концепция"), "longtext",
           help=T("origin, character, loves and hates, friends and foes, family, age, livelihood",  # L249-250
                  "происхождение, характер, симпатии, друзья и враги, семья, возраст, занятие")),
@@ -124,8 +125,11 @@ _combat = Section("combat", T("Combat", "Бой"), (
     Field("shield_bonus", T("Shield defense bonus", "БЩЗщ"), "input", min=0, help=GM_HELP, extra=GM),
     Field("shield_max_dex", T("Shield max DEX mod", "Макс. МЛв щита"), "input", help=GM_HELP, extra=GM),
     Field("weapons_list", T("Weapons", "Оружие"), "list", item_fields=_weapon_items),
-    Field("attacks", T("Attacks", "Атаки"), "derived", help=T("rating per weapon; 0 XP in the skill: Hindrance",  # L380
-                                                             "рейтинг по оружию; 0 ОО в навыке — Помеха")),
+    Field("attacks", T("Attacks", "Атаки"), "derived",
+          help=T("Valor or Marksmanship per weapon; 0 XP in the skill: Hindrance",  # L380
+                 "Доблесть или Меткость по оружию; 0 ОО в навыке — Помеха"),
+          extra={"labels": {"skill": T("Skill", "Навык"), "rating": T("Valor / Marksmanship", "Доблесть / Меткость"),
+                            "hindrance": T("Hindrance", "Помеха"), "dmb": T("DMB", "БПв")}}),
     Field("immunities", T("Immunities", "Иммунитеты"), "tags", extra={"choices": ["poison", "contaminating"]}),
     Field("resistances", T("Resistances", "Сопротивления"), "tags", extra={"choices": ["poison", "contaminating"]}),
 ), columns=3)
@@ -206,7 +210,7 @@ _story = Section("story", T("Tricks, Flaws, Facets, Bonds", "Трюки, Нед�
         help=T("2 at creation; 5 XP later", "2 при создании; позже 5 ОО"), extra=GM),  # L157, L264
     Field("flaws", T("Flaws", "Недостатки"), "list", item_fields=(
         Field("name", T("Flaw", "Недостаток"), "text"), Field("text", T("Notes", "Заметки"), "text")),
-        help=T("0-2 at creation; bringing one into play is Caprice C1 (+1 Thread)", "0-2; ввод в игру — Каприз C1 (+1 Нить)")),
+        help=T("0-2 at creation; bringing one into play is Caprice (+1 Thread)", "0-2; ввод в игру — Каприз (+1 Нить)")),
     Field("facets", T("Facets", "Грани"), "list", item_fields=(
         Field("name", T("Facet", "Грань"), "text"), Field("heads", T("Heads", "Орёл"), "text"),
         Field("tails", T("Tails", "Решка"), "text")),

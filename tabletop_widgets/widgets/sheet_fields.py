@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 import ipywidgets as widgets
 import traitlets
 
-from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 
 from ._bind import apply_edit, bind
@@ -79,6 +79,10 @@ class SheetContext:
         self._rows: dict[str, list[dict]] = {}
         self._labels: dict[str, Mapping[str, str]] = {}
         self._checks: dict[str, Any] | None = None
+        for f in system.sheet.fields():
+            # the words a field's derived value uses as keys (table headers), declared with it
+            for key, label in (f.extra.get("labels") or {}).items():
+                self._labels.setdefault(str(key), label)
         for f in system.sheet.fields():
             self._labels.setdefault(f.name, f.label)
             for item in f.item_fields:
@@ -1142,7 +1146,9 @@ class ActionBar:
         loc, cost = self.ctx.locale, self.spec.get("cost_field")
         out = []
         for r in self.ctx.rows(self.source):
-            text = f"{row_id(r)} · {tr(row_label(r), loc)}" if r.get("id") or r.get("code") else tr(row_label(r), loc)
+            # a row's id is a code for the program; a reader gets its group (a category) and label
+            group = {k: r[f"category_{k}"] for k in LOCALES if r.get(f"category_{k}")}
+            text = f"{tr(group, loc)} · {tr(row_label(r), loc)}" if group else tr(row_label(r), loc)
             if cost and r.get(cost) is not None:
                 text += f" ({r[cost]})"
             out.append((text, row_id(r)))
