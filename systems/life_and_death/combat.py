@@ -477,8 +477,8 @@ def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
     return "healthy" if c.hp == c.hp_max else "wounded"
 
 
-STATE_LABELS = {"healthy": T("healthy", "здоров"), "wounded": T("wounded", "ранен"),
-                "incapacitated": T("incapacitated", "недееспособен"), "dead": T("dead", "мёртв")}
+STATE_LABELS = {"healthy": T("healthy", "без ран"), "wounded": T("wounded", "есть раны"),
+                "incapacitated": T("incapacitated", "недееспособность"), "dead": T("dead", "смерть")}
 
 
 def _bad(code: str, en: str, ru: str) -> RuleError:
@@ -553,7 +553,7 @@ def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionS
                    choices=(("", T("(use the pool)", "(по запасу)")),) + tuple(
                        (k, T(k, {"physical": "физический", "pattern": "узорный", "spiritual": "духовный",
                                  "idea": "идейный"}.get(k, k))) for k in pools)),
-        OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «недееспособен», поставленное Мастером"),
+        OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «Недееспособность», поставленное Мастером"),
                    "bool", False, gm_only=True),
     ]
 
@@ -579,7 +579,7 @@ def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", cl
         if clear_status and getattr(c, "status", "") == "incapacitated":
             c.status = ""
             changes["status"] = ("incapacitated", "")
-            notes.append(T("no longer incapacitated (GM)", "больше не недееспособен (Мастер)"))
+            notes.append(T("no longer incapacitated (GM)", "недееспособность снята (Мастер)"))
     changes[pool] = (old, getattr(c, pool))
     return _outcome(c, changes, notes, rules, pool=pool, healed=getattr(c, pool) - old)
 
@@ -689,7 +689,9 @@ def condition_changed(c, condition_id: str, active: bool, data: Mapping[str, Any
         wounds = list(c.wounds)
         if active and data.get("record", True):
             wounds.append({"zone": WOUND_CONDITIONS[condition_id], "kind": condition_id, "note": note})
-            notes.append(T(f"wound recorded: {condition_id}", f"травма записана: {condition_id}"))
+            spec = next((x for x in CONDITIONS if x.id == condition_id), None)
+            what = spec.label if spec is not None else T("wound", "травма")
+            notes.append(T(f"wound recorded: {what['en']}", f"травма записана: {what['ru']}"))
         elif not active:
             idx = next((i for i in range(len(wounds) - 1, -1, -1) if wounds[i].get("kind") == condition_id), None)
             if idx is not None:
@@ -761,10 +763,10 @@ CONDITIONS = [
                   T("All damage taken is doubled until the character's next action.",  # L119
                     "Весь получаемый урон удваивается до следующего действия персонажа."),  # L119
                   duration=1, unit="turns", ticks_at="start"),
-    ConditionSpec("incapacitated", T("Incapacitated", "Недееспособен"),
+    ConditionSpec("incapacitated", T("Incapacitated", "Недееспособность"),
                   T("HP 0 or less: cannot act; the GM rules on death [DEFAULT].",
                     "HP 0 или меньше: не действует; о смерти решает Мастер [по умолчанию]."), unit="until_removed"),
-    ConditionSpec("dead", T("Dead", "Мёртв"), T("Decapitated or skull pierced.",  # L264, L268
+    ConditionSpec("dead", T("Dead", "Смерть"), T("Decapitated or skull pierced.",  # L264, L268
                                                 "Голова отрублена или череп пробит."), unit="until_removed"),  # L264, L268
     ConditionSpec("limb_broken", T("Limb broken", "Конечность сломана"),
                   T("Wound entry; no mechanical effect in the text (GM).", "Травма; механики в тексте нет (Мастер)."),
@@ -790,8 +792,8 @@ CONDITIONS = [
                   T("Does not attack in round 1.", "Не атакует в первом раунде."),  # L252
                   duration=1, unit="rounds", ticks_at="end"),
     ConditionSpec("ongoing_damage", T("Ongoing damage", "Продолжающийся урон"),
-                  T("GM-set per-turn damage of a spell or style (data: amount, damage_type, when).",
-                    "Урон каждый ход от заклинания или стиля, задаёт Мастер (amount, damage_type, when)."),
+                  T("GM-set per-turn damage of a spell or style: how much, its type, and when it comes.",
+                    "Урон каждый ход от заклинания или стиля: сколько, какого типа и когда, задаёт Мастер."),
                   duration=None, unit="rounds", ticks_at="end", stacks=True,
                   data={"amount": 1, "damage_type": "physical", "when": "start"}),
     ConditionSpec("regeneration", T("Regeneration", "Регенерация"),

@@ -425,7 +425,7 @@ class Character(CharacterModel):
                 f"base_hp — целое число >= 0 или пусто (сейчас {v!r}).")
         if values.get("status") not in STATUSES:
             bad("status", f"Status must be empty, incapacitated or dead (is {values.get('status')!r}).",
-                f"Состояние: пусто, «недееспособен» или «мёртв» (сейчас {values.get('status')!r}).")
+                f"Состояние: пусто, «недееспособность» или «смерть» (сейчас {values.get('status')!r}).")
         for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:

@@ -5,8 +5,8 @@ from tabletop_widgets.core import Field, Section, Sheet, T
 
 from .model import PARAM_LABELS, PARAMS
 
-STATUS_CHOICES = (("", T("by HP", "по HP")), ("incapacitated", T("incapacitated", "недееспособен")),
-                  ("dead", T("dead", "мёртв")))
+STATUS_CHOICES = (("", T("by HP", "по HP")), ("incapacitated", T("incapacitated", "недееспособность")),
+                  ("dead", T("dead", "смерть")))
 AGE_CHOICES = (("child", T("Child (<13)", "Ребёнок (<13)")), ("adolescent", T("Adolescent (13-18)", "Подросток (13-18)")),
                ("young", T("Young (19-39)", "Юный (19-39)")), ("adult", T("Adult (40+)", "Взрослый (40+)")))
 RARITY_CHOICES = (("common", T("common", "обычный")), ("rare", T("rare ×2", "редкий ×2")), ("unique", T("unique ×3", "уникальный ×3")))

@@ -175,6 +175,9 @@ RESIST = {  # condition -> (roll, threshold node) (spec §5.11)
     "disease": ("endurance", "body"), "mind_control": ("perception", "mind"),
 }
 
+#: A resisted state whose catalogue entry has another id.
+_RESIST_CONDITION = {"mind_control": "mind_controlled"}
+
 CHOICE_TABLES = {
     "loss_of_control": (6, T("Loss of control (d6)", "Потеря контроля (d6)")),
     "fail_die": (4, T("Fail die (d4)", "Куб провала (d4)")),
@@ -398,7 +401,7 @@ def _plan(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]
             skip, extra_shift = ("stunned",), -1
         s, f = with_auto(param, skip=skip)
         d = diff if diff is not None else c.value(thr)
-        cat = _cond_catalogue().get(name, {})
+        cat = _cond_catalogue().get(_RESIST_CONDITION.get(name, name), {})
         return RollPlan(check_id, T(f"Resist: {cat.get('en', name)}", f"Сопротивление: {cat.get('ru', name)}"),
                         level=c.value(param), bonus=bonus + f, luck=luck, shift=shift + s + extra_shift,
                         bonuses=named, difficulty=d, special="resist",
@@ -500,7 +503,7 @@ def roll_result_for(res: LevelRoll, expression: str, *, check: Check | None = No
             d.crit = "failure"
         dice.append(d)
     if res.fail:
-        dice.append(Die(faces=4, value=res.fail_degree, note="fail die",
+        dice.append(Die(faces=4, value=res.fail_degree, note="✗",  # the fail die: a sign, no language
                         crit="failure" if res.critical else None))
     details = {"level": res.level, "chain": list(res.chain), "fail": res.fail,
                "fail_degree": res.fail_degree, "critical": res.critical, "successes": res.successes,
@@ -821,7 +824,7 @@ def catalogue(c) -> list[CheckSpec]:
     g_res = T("Resist a state", "Сопротивление состоянию")
     cat = _cond_catalogue()
     for cond, (param, thr) in RESIST.items():
-        labels = cat.get(cond, {"en": cond, "ru": cond})
+        labels = cat[_RESIST_CONDITION.get(cond, cond)]
         out.append(CheckSpec(f"resist:{cond}", T(f"Resist: {labels['en']}", f"Сопротивление: {labels['ru']}"),
                              _common_options(c), group=g_res,
                              help=T(f"{label(param)['en']} vs {label(thr)['en']} ({c.value(thr)})",

@@ -483,7 +483,7 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
 
 def _state(c) -> dict:
     if c.dead:
-        return T("dead", "мёртв")
+        return T("dead", "смерть")
     if c.has_condition("coma"):
         return T("coma", "кома")
     if c.health < 0:
@@ -506,7 +506,7 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "b
             c.stabilised_sanity = False                               # A19
         return _finish(c, out, rules)
     if c.dead:
-        out.notes.append(T("already dead", "уже мёртв"))
+        out.notes.append(T("already dead", "смерть уже наступила"))
         return _finish(c, out, rules)
     mult = 2 if head else 1
     if dual_wield and rules.get("dual_wield_mode", "multiply") == "multiply":

@@ -80,7 +80,7 @@ SHEET = Sheet((
         Field("temp_armour_expiry", T("Expires", "Истекает"), "text"),
         Field("stabilised_health", T("Stabilised (Health)", "Стабилизирован (Здоровье)"), "flag"),
         Field("stabilised_sanity", T("Stabilised (Sanity)", "Стабилизирован (Рассудок)"), "flag"),
-        Field("dead", T("Dead", "Мёртв"), "flag"),
+        Field("dead", T("Dead", "Смерть"), "flag"),
     ), layout="resources"),
     Section("abilities", T("Skills and talents", "Навыки и таланты"), (
         Field("abilities", T("Abilities", "Способности"), "list", item_fields=(

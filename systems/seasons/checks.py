@@ -25,8 +25,9 @@ OPPOSITION_LABELS = {
     "damage": T("Difficulty = damaged health levels", "Сложность = уровни урона"),
     "contest": T("Difficulty (both sides)", "Сложность (обеим сторонам)"),
 }
-DURATION_LABELS = {"instant": T("instant", "мгновенная"), "normal": T("normal", "обычная"),
-                   "extended": T("extended", "длительная"), "per_interval": T("per interval", "за интервал")}
+DURATION_LABELS = {"instant": T("instant check", "мгновенная проверка"), "normal": T("normal check", "обычная проверка"),
+                   "extended": T("extended check", "длительная проверка"),
+                   "per_interval": T("check per interval", "проверка за каждый интервал")}
 
 
 @dataclass(frozen=True)
@@ -621,8 +622,8 @@ def preset_spec(preset: Preset, character, rules: Mapping[str, Any]) -> CheckSpe
         notation = "1d10"
     help_text = None
     if preset.line:
-        dur = DURATION_LABELS.get(preset.duration, T(preset.duration, preset.duration))
-        help_text = T(f"{dur['en']} check; L{preset.line}", f"{dur['ru']} проверка; L{preset.line}")
+        # (the rulebook line, preset.line, stays in the data for traceability)
+        help_text = DURATION_LABELS.get(preset.duration)
     return CheckSpec(id=preset.id, label=preset.label, options=tuple(option_specs(preset, character, rules)),
                      group=group, notation=notation, help=help_text)
 

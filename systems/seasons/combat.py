@@ -36,12 +36,12 @@ ZERO_HEALTH = {
 #: ``out_state`` labels (spec §6.5, §10.3): the 0-health outcomes of L722 and leaving the fight (L90, L93).
 OUT_STATE_LABELS = {
     "": T("in play", "в игре"),
-    "out": T("out of the story (the Storyteller decides what it means)", "выбыл из сюжета (решает Рассказчик)"),
-    "dead": T("dead", "погиб"),
-    "incapacitated": T("bedridden by injuries", "прикован к постели ранами"),
+    "out": T("out of the story (the Storyteller decides what it means)", "вне сюжета (решает Рассказчик)"),
+    "dead": T("dead", "гибель"),
+    "incapacitated": T("bedridden by injuries", "постельный режим из-за ран"),
     "captured": T("captured", "в плену"),
-    "fled": T("fled", "сбежал"),
-    "surrendered": T("surrendered", "сдался"),
+    "fled": T("fled", "бегство"),
+    "surrendered": T("surrendered", "сдача"),
 }
 #: zero_health_outcome (§11 #26) -> out_state
 ZERO_HEALTH_STATE = {"storyteller_choice": "out", "death": "dead", "incapacitated": "incapacitated",

@@ -8,6 +8,9 @@ from .combat import OUT_STATE_LABELS
 
 OUT_STATE_CHOICES = tuple((k, v) for k, v in OUT_STATE_LABELS.items())
 
+#: The badge of a character out of the fight.
+_OUT_BADGE = T("OUT", "ВНЕ БОЯ")
+
 _GROUP_LABELS = {"mental": T("Mental", "Умственные"), "social": T("Social", "Социальные"),
                  "physical": T("Physical", "Физические")}
 _ROW_TOTAL = {"mental": "initiative", "social": "drama_start", "physical": "speed"}
@@ -105,7 +108,7 @@ SHEET = Sheet((
               help=T("Intelligence + Wits + Resolve", "Интеллект + Сообразительность + Выдержка")),  # L172
         Field("speed", T("Speed (m/round)", "Скорость (м/раунд)"), "derived",
               help=T("Strength + Dexterity + Stamina", "Сила + Ловкость + Выносливость")),  # L171
-        Field("health_max", T("Health", "Здоровье"), "derived", help=T("Size x 2", "Размер x 2")),  # L173
+        Field("health_max", T("Health", "Здоровье"), "derived", help=T("Size × 2", "Размер × 2")),  # L173
         Field("drama_start", T("Starting Drama", "Начальная Драма"), "derived",
               help=T("Presence + Manipulation + Composure",  # L147
                      "Внушительность + Манипулирование + Самообладание")),  # L147
@@ -123,20 +126,20 @@ SHEET = Sheet((
               extra={"track": True}),
         Field("health_remaining", T("Health left", "Осталось здоровья"), "derived"),
         Field("pain_active", T("Pain (-3 to all checks)", "Боль (-3 ко всем проверкам)"), "derived",
-              help=T("2 x damage >= Health and not suppressed", "2 x урон >= здоровье и не подавлена"),  # L708
+              help=T("2 × damage ≥ Health and not suppressed", "2 × урон ≥ здоровья и боль не подавлена"),  # L708
               extra={"badge": "-3"}),
         Field("pain_suppressed", T("Pain suppressed", "Боль подавлена"), "flag"),
-        Field("is_out", T("Out of the story", "Выбыл из сюжета"), "derived", extra={"badge": "OUT"}),
-        Field("out_state", T("Out of the fight as", "Выбыл как"), "choice", choices=OUT_STATE_CHOICES,
-              help=T("set at 0 health by the GM option zero_health_outcome, or fled / surrendered",  # L722, L90, L93
-                     "ставится при 0 здоровья по опции zero_health_outcome или сбежал / сдался")),  # L722, L90, L93
-        Field("defeated", T("Defeated", "Выведен из боя"), "derived",
-              help=T("0 health, fled or surrendered", "0 здоровья, сбежал или сдался"), extra={"badge": "OUT"}),
+        Field("is_out", T("Out of the story", "Вне сюжета"), "derived", extra={"badge": _OUT_BADGE}),
+        Field("out_state", T("Out of the fight as", "Как выходит из боя"), "choice", choices=OUT_STATE_CHOICES,
+              help=T("at 0 health: as the rules option «At 0 health» says; or fled / surrendered",  # L722, L90, L93 (zero_health_outcome)
+                     "при 0 здоровья — как велит настройка правил «При 0 здоровья»; или бегство / сдача")),  # L722, L90, L93
+        Field("defeated", T("Defeated", "Вне боя"), "derived",
+              help=T("0 health, fled or surrendered", "0 здоровья, бегство или сдача"), extra={"badge": _OUT_BADGE}),
         Field("conditions", T("Conditions (-3 each)", "Состояния (-3 каждое)"), "list", source="conditions",
               help=T("each -3 on the checks it affects, stacking, applied automatically; "  # L687, L775
                      "category: physical / mental / social / all / a skill",
                      "каждое -3 на проверки, которые затрагивает, складываются, учитываются сами; "  # L687, L775
-                     "категория: physical / mental / social / all / навык"),
+                     "категория: физическое / умственное / социальное / любая проверка / навык"),
               item_fields=(Field("name", T("Name", "Название"), "text"),
                            Field("kind", T("Kind", "Вид"), "choice",
                                  choices=(("physical", T("physical", "физическое")),
@@ -177,7 +180,7 @@ SHEET = Sheet((
             Field("name", T("Name", "Название"), "text"),
             Field("size", T("Size", "Размер"), "input", min=1),
             Field("structure_damage", T("Structure damage", "Урон Структуре"), "input", min=0,
-                  help=T("Structure = Size x 2", "Структура = Размер x 2")),  # L792
+                  help=T("Structure = Size × 2", "Структура = Размер × 2")),  # L792
             Field("durability", T("Durability", "Прочность"), "input", min=0))),
     ), layout="grid", columns=1),
     Section("pending", T("Pending modifiers", "Отложенные модификаторы"), (
@@ -186,8 +189,8 @@ SHEET = Sheet((
                      "the next check they fit. Applies to: empty = any check, or a check id, skill, "
                      "attribute, physical / mental / social, attack",
                      "ожидание +2, помощь +1, предыдущие успехи, вдохновение, подготовка; "  # L766-771
-                     "тратятся следующей подходящей проверкой. Для: пусто = любая, или id проверки, навык, "
-                     "атрибут, physical / mental / social, attack"),
+                     "тратятся следующей подходящей проверкой. Для: пусто = любая, или название проверки, навык, "
+                     "атрибут, физическая / умственная / социальная, атака"),
               item_fields=(Field("source", T("Source", "Источник"), "text"),
                            Field("dice", T("Dice", "Дайсы"), "input"),
                            Field("applies_to", T("Applies to", "Для"), "text"))),

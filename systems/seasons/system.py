@@ -23,6 +23,7 @@ class SeasonsSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULT_RULES
+    terms = {"gm": T("Storyteller", "Рассказчик"), "gm_title": T("Storyteller", "Рассказчик")}
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)

@@ -28,6 +28,8 @@ class ThreadsOfFateSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULT_RULES
+    #: «Очередь» is a combatant's turn (L441); «Ход» is a Move of Fate
+    terms = {"turn": T("Turn", "Очередь"), "turns": T("Turns", "Очередей")}
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)

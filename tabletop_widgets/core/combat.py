@@ -58,6 +58,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .i18n import DEFAULT_LOCALE, T, tr
 from .problems import RuleError
+from .system import term_of
 
 #: Version of the event format (stored in every event as ``"v"``).
 EVENT_VERSION = 1
@@ -1233,8 +1234,8 @@ class Combat:
             names = ", ".join(nm(c) for c in event["order"] if c not in skip)
             return f"инициатива: {names}" if ru else f"initiative: {names}"
         if k in ("next", "prev", "act_now"):
-            return (f"ход: {nm(event.get('to', event.get('id')))}" if ru
-                    else f"turn: {nm(event.get('to', event.get('id')))}")
+            turn = term_of(self.system, "turn", locale).lower()   # Threads: «очередь» (L441)
+            return f"{turn}: {nm(event.get('to', event.get('id')))}"
         if k == "delay":
             return (f"{who} откладывает ход; ходит {nm(event['to'])}" if ru
                     else f"{who} delays; {nm(event['to'])} acts")

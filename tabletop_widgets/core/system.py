@@ -186,6 +186,24 @@ class DamageOutcome:
 # --------------------------------------------------------------------------------------------
 # The system
 # --------------------------------------------------------------------------------------------
+#: Words every book names in its own way, as the generic widgets say them unless a system
+#: gives its own (``GameSystem.terms``): the person running the game, one combatant's turn.
+DEFAULT_TERMS: dict[str, dict[str, str]] = {
+    "gm": T("GM", "мастер"),
+    "gm_title": T("Game master", "Мастер"),
+    "turn": T("Turn", "Ход"),
+    "turns": T("Turns", "Ходов"),
+}
+
+
+def term_of(system: Any, key: str, locale: str = DEFAULT_LOCALE) -> str:
+    """``system.term(key, locale)``, or the generic word for a system object without terms."""
+    fn = getattr(system, "term", None)
+    if callable(fn):
+        return fn(key, locale)
+    return tr(DEFAULT_TERMS[key], locale)
+
+
 class GameSystem:
     """Base class of a rules system. Subclasses set the class attributes and override methods.
 
@@ -200,6 +218,8 @@ class GameSystem:
     sheet: Sheet = Sheet(())
     #: GM-configurable readings of ambiguous rules (spec §11): name -> default
     default_rules: Mapping[str, Any] = {}
+    #: The book's own words for :data:`DEFAULT_TERMS` keys (e.g. Seasons' «Рассказчик»)
+    terms: Mapping[str, Mapping[str, str]] = {}
 
     def __init__(self, **rules: Any):
         unknown = set(rules) - set(self.default_rules)
@@ -214,6 +234,13 @@ class GameSystem:
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.slug}: {tr(self.title)}>"
+
+    def term(self, key: str, locale: str = DEFAULT_LOCALE) -> str:
+        """The book's word for ``key`` (a :data:`DEFAULT_TERMS` key) in ``locale``."""
+        text = self.terms.get(key) or DEFAULT_TERMS.get(key)
+        if text is None:
+            raise KeyError(f"no term {key!r}: known {sorted(DEFAULT_TERMS)}")
+        return tr(text, locale)
 
     # -- data --------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
@@ -247,8 +274,8 @@ class GameSystem:
         """Exact probability that the check succeeds with these options."""
         dist = self.check_distribution(character, check_id, **options)
         if dist.p_pass is None:
-            raise RuleError("no_pass_fail", T(f"check {check_id!r} has no success or failure",
-                                             f"у проверки {check_id!r} нет успеха или провала"))
+            raise RuleError("no_pass_fail", T("this roll gives a result, not a success or a failure",
+                                             "этот бросок даёт результат, а не успех или провал"))
         return dist.p_pass
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:

@@ -17,6 +17,7 @@ import traitlets
 
 from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
+from tabletop_widgets.core.system import term_of
 
 from ._bind import apply_edit, bind
 
@@ -47,8 +48,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "key": {"en": "Name", "ru": "Название"},
     "value": {"en": "Value", "ru": "Значение"},
     "key_missing": {"en": "choose or type a name first", "ru": "сначала выберите или введите название"},
-    "gm": {"en": "GM", "ru": "ГМ"},
-    "gm_tip": {"en": "Entered by the game master", "ru": "Вводит мастер"},
+    "gm_tip": {"en": "Entered by the {gm}", "ru": "Вводит {gm}"},
     "not_allowed": {"en": "you may not change this", "ru": "вам нельзя это менять"},
     "pick": {"en": "choose…", "ru": "выберите…"},
 }
@@ -347,7 +347,10 @@ class FieldView:
         if badge:
             out += f' <span class="tt-badge">{esc(tr(badge, self.loc))}</span>'
         if self.gm_field:
-            out += f' <span class="tt-badge tt-badge-gm" title="{esc(t("gm_tip", self.loc))}">{esc(t("gm", self.loc))}</span>'
+            system = self.ctx.system   # the book's word: «мастер», Seasons' «Рассказчик»
+            tip = t("gm_tip", self.loc, gm=term_of(system, "gm", self.loc))
+            out += (f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
+                    f'{esc(term_of(system, "gm_title", self.loc))}</span>')
         return out
 
     def label_html(self) -> str:
