@@ -9,12 +9,12 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T
-from tabletop_widgets.core.i18n import count
+from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
 from .rules import (AIM_BONUS, ATTRIBUTE_GROUPS, ATTRIBUTES, DEFAULT_DIFFICULTY, HELP_CAP, SKILLS, STANDARD_MODIFIER,
-                    label, load_table)
+                    label, labels, load_table)
 
 OPPOSITION_LABELS = {
     "difficulty": T("Difficulty", "Сложность"),
@@ -70,6 +70,24 @@ def generic_id(attribute: str, skill: str) -> str:
     return f"{attribute}+{skill}"
 
 
+def check_id_of(name: str) -> str:
+    """A check id from what a player types: the id itself, or the Russian (or English) names of
+    the attribute and the skill (``Сообразительность+Расследование``, ``сообразительность+расследование``; a space
+    in a name may be typed as ``_``), or a named check's Russian title."""
+    if name in presets():
+        return name
+    words = {}
+    for key, lab in labels().items():
+        for text in lab.values():
+            words.setdefault(text.lower().replace(" ", "_"), key)
+    parts = name.split("+")
+    ids = [p if p in words.values() else words.get(p.lower().replace(" ", "_"), p) for p in parts]
+    if len(ids) == 2:
+        return "+".join(ids)
+    titles = {tr(p.label, loc).lower().replace(" ", "_"): p.id for p in presets().values() for loc in ("ru", "en")}
+    return titles.get(ids[0].lower().replace(" ", "_"), ids[0])
+
+
 def resolve_preset(check_id: str) -> Preset:
     """The preset for a check id; ``"<attribute>+<skill>"`` ids are built on the fly (spec §5.13)."""
     if not isinstance(check_id, str):
@@ -84,7 +102,8 @@ def resolve_preset(check_id: str) -> Preset:
                       attribute=attr, skill=skill)
     raise RuleError("unknown_check", T(
         f"seasons: no check named {check_id!r} (use '<attribute>+<skill>' or a preset id)",
-        f"seasons: нет проверки {check_id!r} (используйте «<атрибут>+<навык>» или id пресета)"),
+        f"нет проверки «{check_id}»: напишите «атрибут+навык», например «Сообразительность+Расследование», "
+        f"или название проверки"),
         check_id=check_id)
 
 
@@ -310,8 +329,13 @@ class PoolPlan:
         text = " ".join(parts).lstrip("+ ") if parts else "0"
         return f"{text} = {self.pool}"
 
-    def notation(self) -> str:
-        body = "".join(f"{'-' if v < 0 else '+'}{abs(v)}[{k}]" for k, _, v in self.terms).lstrip("+") or "0"
+    def notation(self, locale: str | None = None) -> str:
+        """The ``pool`` word for this plan; with ``locale``, its bracket labels are the words a
+        reader of that language knows (labels are free text: the same roll either way)."""
+        def name(k: str, lab: Mapping[str, str]) -> str:
+            return (lab.get(locale) or k) if locale and isinstance(lab, Mapping) else k
+        body = "".join(f"{'-' if v < 0 else '+'}{abs(v)}[{name(k, lab)}]"
+                       for k, lab, v in self.terms).lstrip("+") or "0"
         out = f"pool {body}"
         if self.opposition:
             out += f" diff {self.opposition}"
@@ -613,9 +637,12 @@ def preset_spec(preset: Preset, character, rules: Mapping[str, Any]) -> CheckSpe
         sk = label(preset.skill) if preset.skill else T("Rules", "Правила")
         group = sk
     notation = ""
+    shown = None
     if preset.special != "rolloff":
         try:
-            notation = build_pool(preset, character, rules, {}).notation()
+            plan = build_pool(preset, character, rules, {})
+            notation = plan.notation()
+            shown = {loc: plan.notation(loc) for loc in ("en", "ru")}
         except (ValueError, RuleError):
             notation = ""
     else:
@@ -625,7 +652,7 @@ def preset_spec(preset: Preset, character, rules: Mapping[str, Any]) -> CheckSpe
         # (the rulebook line, preset.line, stays in the data for traceability)
         help_text = DURATION_LABELS.get(preset.duration)
     return CheckSpec(id=preset.id, label=preset.label, options=tuple(option_specs(preset, character, rules)),
-                     group=group, notation=notation, help=help_text)
+                     group=group, notation=notation, help=help_text, shown_notation=shown)
 
 
 __all__ = ["CONDITION_SCOPES", "relevant_conditions", "sheet_defaults", "scope_fits", "attribute_group", "Preset", "PoolPlan", "presets", "resolve_preset", "generic_id", "build_pool", "option_specs",

@@ -49,6 +49,13 @@ class CheckSpec:
     group: Mapping[str, str] = field(default_factory=lambda: T("Checks", "Проверки"))
     notation: str = ""  # the roll in the system's notation, e.g. "L5+3" (for display and %roll)
     help: Mapping[str, str] | None = None
+    #: the same roll as a reader of each language sees it (still valid notation, e.g. Seasons
+    #: ``pool 3[Сообразительность]+2[Расследование] diff 3``); ``None``: ``notation`` for everyone
+    shown_notation: Mapping[str, str] | None = None
+
+    def notation_text(self, locale: str = DEFAULT_LOCALE) -> str:
+        """The notation for a reader of ``locale``."""
+        return (self.shown_notation or {}).get(locale) or self.notation
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:

@@ -867,7 +867,7 @@ class DiceTray(widgets.VBox):
         p, err = self._chance(spec.id)
         tip = _t("check_tip", loc, label=label)
         if spec.notation:
-            tip += f" ({spec.notation})"
+            tip += f" ({spec.notation_text(loc)})"
         if spec.help:
             tip += "\n" + tr(spec.help, loc)
         if p is None:
