@@ -797,8 +797,8 @@ CONDITIONS = [
                   duration=None, unit="rounds", ticks_at="end", stacks=True,
                   data={"amount": 1, "damage_type": "physical", "when": "start"}),
     ConditionSpec("regeneration", T("Regeneration", "Регенерация"),
-                  T("GM-set per-turn healing, e.g. an accelerated-regeneration spell (data: amount, pool, when).",  # L318
-                    "Лечение каждый ход, например заклинание ускоренной регенерации (amount, pool, when)."),  # L318
+                  T("GM-set per-turn healing, e.g. an accelerated-regeneration spell: how much, which health, and when it comes.",  # L318
+                    "Лечение каждый ход, например заклинание ускоренной регенерации: сколько, какое здоровье и когда, задаёт Мастер."),  # L318
                   duration=None, unit="rounds", ticks_at="end", stacks=True,
                   data={"amount": 1, "pool": "hp", "when": "start"}),
     ConditionSpec("spell_active", T("Spell active", "Действует заклинание"),

@@ -536,15 +536,18 @@ def roll_trouble(rng: random.Random | None = None, rules=None, character=None, *
     band = trouble_band(value)
     row = tables.trouble_row(table, band, rule(rules, "trouble_band_names"))
     label = T("Trouble check", "Проверка Неприятностей")
+    # the reader gets the book's range of the band (19–20, 13–18, ...), not its code letter
+    band_range = f"{row['min']}–{row['max']}" if "min" in row and "max" in row else ""
+    head = f"{band_range}: " if band_range else ""
     shown = f"[{die}]" + (f" {signed(margin)}" if margin and not (forced == "worst" and value == 1) else "")
     forced_txt = {"best": T(" (Lucky!: counts as 20)", " («Повезло!»: считается 20)"),
                   "worst": T(" (Catastrophe!: counts as 1)", " («Катастрофа!»: считается 1)")}.get(forced, T("", ""))
     breakdown = T(f"trouble{forced_txt['en']}: {shown}", f"неприятности{forced_txt['ru']}: {shown}")
     res = word_result("trouble" + (f" {signed(margin)}" if margin else "") + (f" {forced}" if forced else ""),
                       "trouble", value, _dice_objects(dice, idx) if dice else [], breakdown,
-                      notes=[T(f"{band}: {row['en']}", f"{band}: {row['ru']}")])
+                      notes=[T(f"{head}{row['en']}", f"{head}{row['ru']}")])
     return CheckResult("trouble", label, None, value, roll=res, degree=band,
-                       degree_label=T(row["en"], row["ru"]), outcome=T(f"{band}: {row['en']}", f"{band}: {row['ru']}"),
+                       degree_label=T(row["en"], row["ru"]), outcome=T(f"{head}{row['en']}", f"{head}{row['ru']}"),
                        effects=effects, options=dict(options),
                        details={"die": die, "dice": dice, "margin": margin, "forced": forced, "band": band,
                                 "table": table, "row": row})

@@ -951,7 +951,8 @@ class DiceTray(widgets.VBox):
         who = f"{self.who}: " if self.who else ""
         if self.last_kind == "check":
             outcome = tr(r.outcome, locale) or (str(r.total) if r.total is not None else "")
-            text = f"{who}{tr(r.label, locale)}: {outcome}."
+            end = "" if outcome[-1:] in ".!?…" else "."   # no «проблема!.»
+            text = f"{who}{tr(r.label, locale)}: {outcome}{end}"
             effects = self._effects_text(locale)
             return f"{text} {effects}".strip()
         return f"{who}{r.text(locale)}"
