@@ -253,7 +253,7 @@ class Character(CharacterModel):
                     f"переопределение {k!r}={v!r}: ожидались параметр и уровень 0..8"), field="overrides"))
         if over and not npc:
             problems.append(Problem("override_pc", T(
-                "only NPCs may override tree nodes", "переопределять узлы дерева можно только NPC"),
+                "only NPCs may override tree nodes", "переопределять узлы дерева можно только противникам"),
                 field="overrides"))
         if values.get("temp_armour_kind", "skin") not in TEMP_ARMOUR_KINDS:
             problems.append(Problem("bad_temp_armour_kind", T(

@@ -41,9 +41,9 @@ SHEET = Sheet((
         Field("avatar", T("Avatar (image)", "Аватар (изображение)"), "text"),
         Field("theme_music", T("Theme music", "Музыкальная тема"), "text"),
         Field("backstory", T("Backstory", "Квента"), "longtext"),
-        Field("is_npc", T("NPC", "NPC"), "flag"),
-        Field("npc_tier", T("NPC tier", "Категория NPC"), "choice", choices=(
-            ("mook", T("Nameless (mook)", "Массовка")), ("regular", T("Regular", "Обычный")),
+        Field("is_npc", T("NPC", "Противник"), "flag"),  # the book's word, L1731
+        Field("npc_tier", T("NPC tier", "Категория противника"), "choice", choices=(
+            ("mook", T("Nameless (mook)", "Безымянный")), ("regular", T("Regular", "Обычный")),
             ("important", T("Important", "Важный")), ("boss", T("Boss", "Босс")))),
     ), layout="grid", columns=2),
     Section("parameters", T("Parameters", "Параметры"), tuple(_tree_field(n) for n in TREE_ORDER),

@@ -61,11 +61,11 @@ _secondary = Section("secondary", T("Secondary", "Вторичные"), (
           help=T("CON × size multiplier; Medium ×3", "Вн × множитель размера; Средний ×3")),  # L313-314
     Field("speed", T("Speed", "Скорость"), "derived", extra={"check": "speed"},
           help=T("max(1, (DEX + CON) / 4) ± SBP; ×2 quadruped; ×3 flying; stealthy ÷2",  # L316-319, L403
-                 "max(1, (Лв + Вн) / 4) ± БШР; ×2 четвероногие; ×3 летающие")),
+                 "(Лв + Вн) / 4, не меньше 1; ± БШР; ×2 четвероногие; ×3 летающие; скрытно ÷2")),
     Field("will", T("Will", "Воля"), "derived", extra={"check": "will"},
-          help=T("max(1, (INT + WIS) / 4)", "max(1, (Ин + Мд) / 4)")),  # L321
+          help=T("max(1, (INT + WIS) / 4)", "(Ин + Мд) / 4, не меньше 1")),  # L321
     Field("reaction", T("Reaction", "Реакция"), "derived", extra={"check": "reaction"},
-          help=T("max(1, (DEX + WIS) / 4); acting order", "max(1, (Лв + Мд) / 4); очерёдность")),  # L323
+          help=T("max(1, (DEX + WIS) / 4); acting order", "(Лв + Мд) / 4, не меньше 1; очерёдность")),  # L323
     Field("speed_stealthy", T("Speed (stealthy)", "Скорость (скрытно)"), "derived",
           help=T("moving stealthily halves Speed, rounded down", "скрытное передвижение: Скорость вдвое меньше")),  # L403
     Field("speed_drain", T("Speed lost", "Потеря Скорости"), "input", min=0),
@@ -86,7 +86,7 @@ _health = Section("health", T("Health", "Здоровье"), (
           help=T("used when the GM limits Medicine per medic", "если мастер ограничивает Медицину по лекарю")),  # A28
     Field("treatment", T("Treatment in progress", "Идёт лечение"), "derived",
           help=T("Medicine in combat takes max(1, 10 - skill - modifier) turns; losing HP >= Will interrupts it",  # L441
-                 "Медицина в бою: max(1, 10 - Навык - модификатор) очередей; потеря ЕЗ >= Воли прерывает"),  # L441
+                 "Медицина в бою: 10 − Навык − модификатор, не меньше 1 Очереди; потеря ЕЗ ≥ Воли прерывает"),  # L441
           extra={"method": "treatment_status", "persisted": True}),
 ), layout="resources")
 

@@ -593,6 +593,7 @@ class ResourceView(FieldView):
         self.minus.tooltip = t("minus_tip", self.loc, label=self.text)
         self.plus.tooltip = t("plus_tip", self.loc, label=self.text)
         super().relabel()
+        self.refresh()   # the bar's accessible label is in the language too
 
 
 # ------------------------------------------------------------------------------------------

@@ -65,21 +65,34 @@ def visible_parts(text: str) -> list[str]:
 
 # -- what counts as English on a Russian screen -----------------------------------------------
 
-#: Dice notation and the few Latin tokens a Russian screen may show: the language toggle's
-#: "EN"/"English" (a language's own name), the notation's words (``%roll``, ``kh``, ``d6``),
-#: file formats and the names of the games as their books print them.
+#: The few Latin tokens a Russian screen may show: the language toggle's "EN"/"English" (a
+#: language's own name), the file format, the Enter key, and the words of the dice notation a
+#: player types into %roll (core: ``kh``, ``d6``; the systems' words: L&D ``ld``, Seasons
+#: ``pool … diff … contest``, Threads ``t20 … hin … adv … vs``, ``trouble``, RET ``L3 … luck``).
 ALLOWED_LATIN = {
-    "EN", "RU", "English", "JSON", "Enter", "roll", "d", "kh", "kl", "dh", "dl", "r", "ro",
-    "Life", "Death", "Game", "Life&Death", "Life&Death’s", "L'n'D",
+    "EN", "RU", "English", "JSON", "Enter",
+    "roll", "kh", "kl", "dh", "dl", "ro", "r",
+    "ld", "s", "N", "pool", "diff", "contest", "rolloff", "t", "hin", "adv", "dis", "vs", "trouble",
+    "L", "luck", "dl",
+}
+#: What a book itself prints in Latin letters, by system (its seed line).
+BOOK_LATIN = {
+    "life_and_death": {"Life", "Death", "Game", "Death’s",  # the title
+                       "HP", "EP", "SP", "IP",  # L15, L128-130
+                       "H", "C"},               # harmonious / chaotic energetics marks, L90
 }
 #: Notation tokens: dice (``2d6``, ``d%``, ``4dF``), keep/drop (``4d6kh3``), %roll words.
-_NOTATION = re.compile(r"\d*d(?:\d+|%|F)\w*|%%?roll\b|@\{[^}]*\}|@[\w\u0400-\u04FF]+")
+_NOTATION = re.compile(r"\b\d*d(?:\d+|%|F)\w*|%%?roll\b|@\{[^}]*\}|@[\w\u0400-\u04FF]+|\bL\d\b|\bt20\b")
+
+#: A rulebook line marker (``L742``, ``L15-L20``) or a spec id (``A-02``): never player text.
+MARKER = re.compile(r"\bL\d{2,}\b|\bA-\d{2}\b")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z_'’]*")
 
 
 def latin_words(texts: Iterable[str], allowed: set[str] = ALLOWED_LATIN) -> dict[str, str]:
     """Latin words (outside dice notation and the allow-list) -> the first text showing it."""
     found: dict[str, str] = {}
+    allowed = set(allowed)
     for text in texts:
         clean = _NOTATION.sub(" ", text)
         for word in _LATIN.findall(clean):

@@ -12,7 +12,8 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets import CharacterSheet, DiceTray, RollLog, show_tray
 from tabletop_widgets.widgets.tracker import show_combat
 
-from russian_screens import latin_words, play_sheet, play_tracker, play_tray, widget_texts
+from russian_screens import (ALLOWED_LATIN, BOOK_LATIN, MARKER, latin_words, play_sheet, play_tracker,
+                             play_tray, widget_texts)
 
 SYSTEMS = available_systems()
 
@@ -35,3 +36,49 @@ def test_every_widget_opens_directly_in_russian(slug):
     assert tracker.locale == "ru" and "Бой" in tracker.title.value
     log = RollLog(locale="ru")
     assert log.locale == "ru"
+
+
+# -- what a Russian player reads ---------------------------------------------------------------
+
+def _screens(slug: str, *, switch: bool) -> list[str]:
+    tray, log, rolled = play_tray(slug, switch=switch)
+    sheet = play_sheet(slug, switch=switch)
+    tracker, said = play_tracker(slug, switch=switch)
+    texts = widget_texts(tray) + [x for r in rolled for x in r] + widget_texts(log)
+    texts += widget_texts(sheet) + widget_texts(tracker) + said
+    assert len(texts) > 200 and sum(len(t) for t in texts) > 5000   # it did render a session
+    return texts
+
+
+@pytest.fixture(scope="module", params=[(s, sw) for s in SYSTEMS for sw in (False, True)],
+                ids=lambda p: f"{p[0]}-{'switched' if p[1] else 'built'}-ru")
+def russian_screens(request):
+    slug, switch = request.param
+    return slug, _screens(slug, switch=switch)
+
+
+def test_no_english_on_a_russian_screen(russian_screens):
+    """A session of play in Russian (every check rolled, a fight with every condition, the
+    sheet): no Latin word outside dice notation, the allow-list and the book's own letters."""
+    slug, texts = russian_screens
+    found = latin_words(texts, ALLOWED_LATIN | BOOK_LATIN.get(slug, set()))
+    assert not found, "English on a Russian screen:\n" + "\n".join(f"  {w!r} in: {t}" for w, t in found.items())
+
+
+def test_no_rulebook_markers_or_ids_on_screen(russian_screens):
+    slug, texts = russian_screens
+    markers = {m.group(): t for t in texts for m in [MARKER.search(t)] if m}
+    assert not markers, markers
+    system = get_system(slug)
+    ids = {c.id for c in system.conditions() if "_" in c.id}
+    shown = {i: t for t in texts for i in ids if re.search(rf"(?<![\w@]){re.escape(i)}(?!\w)", t)}
+    assert not shown, shown
+
+
+def test_the_checker_catches_english_and_markers():
+    """The scan itself: it finds what it is meant to find and lets notation through."""
+    assert set(latin_words(["Сопротивление: mind_control", "по опции zero_health_outcome"])) == {
+        "mind_control", "zero_health_outcome"}
+    assert latin_words(["Бросить: Сила (L3) 2d6+1 >= 8, 4d6kh3; pool 3[Сила] diff 3; t20 vs 10"]) == {}
+    assert "OUT" in latin_words(["Вне сюжета OUT"])
+    assert MARKER.search("Сила (L742)") and MARKER.search("HP (A-02)") and not MARKER.search("L3 d6")
