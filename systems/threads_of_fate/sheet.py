@@ -197,7 +197,7 @@ _attributes = Section("attributes", T("Attributes", "Атрибуты"), (
           min=0, max_trait="augmented_pool"),
     Field("augmented_pool", T("Activations per meeting", "Активаций за встречу (всего)"), "derived",
           help=T("max(1, 1 + CON mod)", "1 + МВн, не меньше 1")),  # L499
-    Field("augmented_max_changes", T("Max Changes", "Макс. Изменений"), "derived", help=T("max(1, CON mod)", "max(1, МВн)")),  # L498
+    Field("augmented_max_changes", T("Max Changes", "Макс. Изменений"), "derived", help=T("max(1, CON mod)", "МВн, не меньше 1")),  # L498
     Field("robot_max_weapons", T("Built-in weapon slots", "Слоты встроенного оружия"), "derived", help=T("1 + CON mod", "1 + МВн")),  # L512
     Field("martial_arts_active", T("Martial arts benefits active", "Преимущества Боевых искусств"), "derived"),
 ), layout="table")
