@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T, count
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
+from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
@@ -54,7 +55,7 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
         pool = character.param(check_id)
         if check_id == "alertness" and helmet:
             pool += helmet                                            # L159-L160
-            notes.append(T(f"helmet {helmet} dice", f"шлем {helmet} куб."))
+            notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
         spec = PoolSpec(check_id, pool, 0, PARAM_LABELS[check_id], "parameter")
     elif check_id == "initiative":
         spec = PoolSpec(check_id, character.initiative_pool, 0, T("Initiative", "Инициатива"), "initiative")
@@ -83,7 +84,7 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
         base = character.param(param)
         if param == "alertness" and helmet:
             base += helmet                                             # L159-L160 (Alertness-based skills)
-            notes.append(T(f"helmet {helmet} dice", f"шлем {helmet} куб."))
+            notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
         lvl = character.skill_level(key)
         label = T(f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
                   f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}")
@@ -108,9 +109,9 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
     pool = spec.pool + dice_mod - retry_dice
     if pool > MAX_POOL:
         raise _err("pool_too_large", f"a pool of {pool} dice is too large (at most {MAX_POOL})",
-                   f"пул из {pool} кубиков слишком велик (не больше {MAX_POOL})")
+                   f"пул из {ru_n(pool, 'кубика', 'кубиков', 'кубиков')} слишком велик (не больше {MAX_POOL})")
     if retry_dice:
-        notes.append(T(f"retry -{retry_dice} dice", f"повтор -{retry_dice} куб."))
+        notes.append(T(f"retry -{retry_dice} dice", f"повтор: −{ru_n(retry_dice, 'кубик', 'кубика', 'кубиков')}"))
     return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
 
 
@@ -181,7 +182,7 @@ def breakdown(r: PoolResult) -> dict[str, str]:
         extra_ru.append(f"-{r.penalty} без навыка")
     if r.epic:
         extra_en.append(f"+{r.epic} epic")
-        extra_ru.append(f"+{r.epic} эпик")
+        extra_ru.append(f"+{ru_n(r.epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')}")
     en = f"ld {r.pool}: [{faces}] → {r.raw} succ., {r.crits} crit, {r.ones} ones"
     ru = f"ld {r.pool}: [{faces}] → успехов {r.raw}, критов {r.crits}, единиц {r.ones}"
     if extra_en:

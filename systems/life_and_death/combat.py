@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 from tabletop_widgets.core import (ConditionSpec, DamageOutcome, Effect, InitiativeOrder, InitiativeRoll,
                                    OptionSpec, RuleError, T)
 from tabletop_widgets.dice import Distribution
+from tabletop_widgets.core.wording import ru_n
 
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
@@ -91,7 +92,7 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
                     f"{a} раньше {b}: переброс {rolloff[a]} против {rolloff[b]}")
         elif mode == "simultaneous":
             why = T(f"{a} and {b} act simultaneously ({ra} successes)",
-                    f"{a} и {b} действуют одновременно ({ra} успехов)")
+                    f"{a} и {b} действуют одновременно ({ru_n(ra, 'успех', 'успеха', 'успехов')})")
         else:
             why = T(f"{a} before {b}: still tied, ordered by id (GM may swap)",
                     f"{a} раньше {b}: ничья, порядок по имени (Мастер может поменять)")
@@ -100,7 +101,7 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
     for cid in combatants:
         r = results[cid]
         n_epic = int(epic.get(cid, 0))
-        extra = (f" (+{n_epic} epic)", f" (+{n_epic} эпик)") if n_epic else ("", "")
+        extra = (f" (+{n_epic} epic)", f" (+{ru_n(n_epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')})") if n_epic else ("", "")
         rolls[cid] = InitiativeRoll(
             cid, (r.net,) + sort_key(cid)[1:],
             T(f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[0]} = {r.net}",
@@ -134,7 +135,7 @@ def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[st
                                                     "В быстрой игре эпик-дайсы не используются."))  # L347
         if n > getattr(c, "epic_dice", 0):
             raise RuleError("not_enough_epic_dice", T(f"{cid} has only {c.epic_dice} epic dice.",
-                                                      f"У {cid} только {c.epic_dice} эпик-дайсов."))
+                                                      f"Эпик-дайсов мало: {cid} — только {c.epic_dice}."))
         out[cid] = n
     return out
 

@@ -280,7 +280,7 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
     used = sum(int(v) for v in c.param_points.values())
     if used + 1 > int(a["free_params"]):
         raise RuleError("E_PARAM_POINTS", T(f"Age {c.age} gives {a['free_params']} parameter points; all spent.",
-                                            f"Возраст даёт {a['free_params']} очк. параметров; все потрачены."))
+                                            f"Очки параметров за возраст: {a['free_params']}, все потрачены."))
     if c.param(param) + 1 > _param_cap(rules):
         raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed 5.",  # L59
                                            f"{PARAM_LABELS[param]['ru']} не может быть выше 5."))  # L59

@@ -19,6 +19,7 @@ from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution, check_from, word_result
 
 from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.core.wording import ru_n
 
 from .checks import breakdown, faces_dice, resolve
 from .model import SKILL_KEY_RE
@@ -193,7 +194,7 @@ class _Parser:
             first = False
         if total > MAX_POOL:
             raise DiceError(f"at most {MAX_POOL} dice in a pool", start_pos, self.text,
-                            message_ru=f"не больше {MAX_POOL} кубиков в пуле")
+                            message_ru=f"в пуле не больше {ru_n(MAX_POOL, 'кубика', 'кубиков', 'кубиков')}")
         s = Side(total, penalty)
         while True:
             k, v, p = self.peek()

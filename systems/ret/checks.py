@@ -12,6 +12,7 @@ from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, Ru
 from tabletop_widgets.dice import Distribution
 from tabletop_widgets.dice.results import Check, Die
 from tabletop_widgets.dice.words import word_result
+from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .level import LevelRoll, chance_at_least, die_label, level_roll, roll_outcomes
@@ -540,7 +541,7 @@ def roll(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any],
         return _roll_choice(c, p, rng)
     if p.luck > (c.luck or 0) and not options.get("ignore_pool"):
         raise RuleError("not_enough_luck", T(f"You only have {c.luck} Luck.",
-                                             f"У вас только {c.luck} Удачи."), have=c.luck)
+                                             f"Удачи не хватает: у вас {c.luck}."), have=c.luck)
     threshold = _threshold_outcome(c, p, rules)
     if threshold is not None:
         return threshold
@@ -585,7 +586,7 @@ def _verdict(res: LevelRoll, code: str | None) -> dict:
     if code:
         base = T(f"{res.total}: {OUTCOMES[code]['en']}", f"{res.total}: {OUTCOMES[code]['ru']}")
     if res.successes:
-        base = T(base["en"] + f" (+{res.successes} success)", base["ru"] + f" (+{res.successes} успех)")
+        base = T(base["en"] + f" (+{res.successes} success)", base["ru"] + f" (+{ru_n(res.successes, 'успех', 'успеха', 'успехов')})")
     return base
 
 

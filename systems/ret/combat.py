@@ -11,11 +11,19 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import (DamageOutcome, Effect, InitiativeOrder, InitiativeRoll, RuleError,
                                    T)
+from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .checks import Divider, apply_divider, auto_modifiers, contest, roll_result_for
 from .level import LevelRoll, level_roll
 from .model import armour_locations
+
+
+def _state_word(cond_id: str, locale: str) -> str:
+    """A condition's name from the catalogue, for messages (never its id)."""
+    row = next((r for r in data.table("conditions") if r.get("id") == cond_id), None)
+    return row.get(locale) or row.get("en") if row else ("состояние" if locale == "ru" else "a condition")
+
 
 # ---------------------------------------------------------------------------------------------
 # Initiative (spec §6.2, L719-L732)
@@ -224,7 +232,7 @@ class TurnState:
     def move(self, steps: int) -> None:
         if steps < 0 or steps > self.speed_left:
             raise RuleError("no_speed", T(f"Only {self.speed_left} steps of movement left.",
-                                          f"Осталось только {self.speed_left} шагов движения."))
+                                          f"Движения осталось только на {ru_n(self.speed_left, 'шаг', 'шага', 'шагов')}."))
         self.speed_left -= steps
 
 
@@ -242,8 +250,8 @@ def buy_extra_turn(c, state: TurnState, round_no: int, rules: Mapping[str, Any])
             "В 1-м раунде этого боя доп. ходов нет."))
     blocked = [x.get("id") for x in c.conditions if x.get("id") in ("rage", "panic", "doom", "unconscious", "coma")]
     if blocked and not (blocked == ["stunned"]):
-        raise RuleError("no_extra_turns", T(f"No extra turns while in state {blocked[0]}.",
-                                            f"В состоянии {blocked[0]} доп. ходы запрещены."))
+        raise RuleError("no_extra_turns", T(f"No extra turns while {_state_word(blocked[0], 'en')}.",
+                                            f"Дополнительные ходы запрещены: {_state_word(blocked[0], 'ru')}."))
     if state.extra_turns_taken == 0:
         if round_no < int(rules.get("sanity_extra_turn_from_round", 1)):
             raise RuleError("extra_turn_round", T(
@@ -350,7 +358,7 @@ def plan_attack(*, body_part: str | None = None, sweep: bool = False, spray: str
         ammo = int((weapon or {}).get("ammo", cap))
         need = math.ceil(cap / 2) if mode == "half" else cap          # A28
         if weapon is not None and rules.get("burst_requires_rounds", True) and ammo < need:
-            raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно {need} патронов; осталось {ammo}."))
+            raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}."))
         p.rounds = min(need, ammo) if weapon is not None else need
         if kind == "spray":
             p.action_cost = True                                      # L877
@@ -951,7 +959,7 @@ def on_turn(c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapp
         out.notes.extend(part.notes)
         out.details["health_loss"] = out.details.get("health_loss", 0) + part.details.get("health_loss", 0)
     if fire or dot:
-        out.notes.insert(0, T(f"{', '.join(sources)}: {fire + dot} damage", f"{', '.join(sources)}: {fire + dot} урона"))
+        out.notes.insert(0, T(f"{', '.join(sources)}: {fire + dot} damage", f"{', '.join(sources)}: урон {fire + dot}"))
     if hot:
         h = _heal(c, hot, rules, "health")
         for k, (old, new) in h.changes.items():

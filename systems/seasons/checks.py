@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T
 from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
+from tabletop_widgets.core.wording import ru_n
 
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
 from .rules import (AIM_BONUS, ATTRIBUTE_GROUPS, ATTRIBUTES, DEFAULT_DIFFICULTY, HELP_CAP, SKILLS, STANDARD_MODIFIER,
@@ -440,7 +441,7 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     if adv > rules["max_advantages_per_check"]:
         raise RuleError("too_many_advantages", T(
             f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check",  # L123
-            f"к одной проверке применимо не больше {rules['max_advantages_per_check']} Преимуществ"))  # L123
+            f"к одной проверке применимо не больше {ru_n(rules['max_advantages_per_check'], 'Преимущества', 'Преимуществ', 'Преимуществ')}"))  # L123
     plan.add("advantage", T("Advantage", "Преимущество"), STANDARD_MODIFIER * adv)
     if options.get("drama"):
         _check_can_spend_drama(character)
@@ -562,7 +563,7 @@ def pool_breakdown(r: PoolRoll, plan_trace: str = "") -> dict[str, str]:
         return T(f"{head}impossible (pool = {r.pool})", f"{head}невозможно (запас = {r.pool})")
     faces = ", ".join(f"{f}*" if f >= r.threshold else str(f) for f in r.faces)
     auto_en = f" + {r.auto} automatic" if r.auto else ""
-    auto_ru = f" + {r.auto} автоматических" if r.auto else ""
+    auto_ru = f" + {ru_n(r.auto, 'автоматический', 'автоматических', 'автоматических')}" if r.auto else ""
     return T(f"{head}{count(r.rolled, 'die')} [{faces}]{auto_en} → {count(r.successes, 'success')}",
              f"{head}{count(r.rolled, 'die', 'ru')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}")
 

@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import (ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll,
                                    RuleError, T)
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
 
@@ -181,7 +182,7 @@ def _rolloff(ids: list[str], rng: random.Random, prefix: dict[str, tuple], notes
         return list(ids)
     if depth >= MAX_ROLLOFF_ROUNDS:
         notes.append(T(f"roll-off undecided after {depth} rounds: {', '.join(ids)} keep their listed order",
-                       f"переброс не решён за {depth} раундов: {', '.join(ids)} в порядке списка"))
+                       f"переброс не решён за {ru_n(depth, 'раунд', 'раунда', 'раундов')}: порядок по списку — {', '.join(ids)}"))
         return list(ids)
     rolls = {i: rng.randint(1, 10) for i in ids}
     for i in ids:
@@ -489,7 +490,7 @@ def on_turn(system, c, when: str, rng: random.Random | None, conditions: Sequenc
         threats.append({"dice": dice, "pool": result.details["pool"], "faces": result.details["faces"],
                         "successes": result.total, "damage": damage, "trace": result.details["trace"]})
         notes.append(T(f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
-                       f"угроза {dice} дайсов - ФЗ: {result.details['trace']} → урон {damage}"))
+                       f"угроза: {ru_n(dice, 'дайс', 'дайса', 'дайсов')} − ФЗ: {result.details['trace']} → урон {damage}"))
     return _outcome(c, before, notes, system.rules, threats=threats)
 
 

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import Problem, RuleError, T
 from tabletop_widgets.core.i18n import plural_ru
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import ATTRIBUTES, SKILLS, TIERS, budgets, label
 
@@ -16,7 +17,7 @@ def _budget_problems(code: str, field: str, spent: int, budget: int, what_en: st
         over = spent - budget
         return [Problem(f"{code}_over", T(
             f"You spent {spent} of {budget} {what_en} points ({over} {'point' if over == 1 else 'points'} too many).",
-            f"Потрачено {spent} из {budget} очков ({what_ru}): на {over} {plural_ru(over, 'очко', 'очка', 'очков')} больше."), field=field,
+            f"Распределено {spent} из {ru_n(budget, 'пункта', 'пунктов', 'пунктов')} ({what_ru}): на {ru_n(over, 'пункт', 'пункта', 'пунктов')} больше."), field=field,
             data={"spent": spent, "budget": budget})]
     if spent < budget:
         return [Problem(f"{code}_unspent", T(

@@ -32,7 +32,7 @@ def activate_change(ch, change: str) -> dict:
         raise RuleError("unknown_change", T(f"the hero has no Change {change!r}", f"у героя нет Изменения {change!r}"))
     if ch.change_activations_used >= ch.augmented_pool:
         raise RuleError("pool_empty", T(f"all {ch.augmented_pool} activations are used until the next meeting",  # L499
-                                        f"все {ch.augmented_pool} активации израсходованы до следующей встречи"))  # L499
+                                        f"активации израсходованы до следующей встречи (всего {ch.augmented_pool})"))  # L499
     old = ch.change_activations_used
     ch.change_activations_used = old + 1
     return {"change_activations_used": (old, old + 1), "left": ch.augmented_pool - old - 1}

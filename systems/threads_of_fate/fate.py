@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import EXPERT_SKILLS, SKILLS, THREADS_CAP, THREADS_START, TRICK_COST, rule, skill_label
 from . import tables
@@ -73,7 +74,7 @@ def _check_gain(ch, n: int, rules) -> None:
     if rule(rules, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
         raise RuleError("threads_cap", T(f"the hero holds {ch.threads} Threads: gaining {n} would pass 5; "  # L164
                                          "in this campaign the gain is refused",
-                                         f"у героя {ch.threads} Нитей: ещё {n} — больше 5; "  # L164
+                                         f"у героя {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}, ещё {n} — больше 5; "  # L164
                                          "в этой кампании такое получение запрещено"), have=ch.threads, n=n)
 
 
@@ -130,11 +131,11 @@ def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) ->
             else "Нити за Очки опыта — только в перерывах между сценами"))
     if ch.threads_bought + n > limit:
         raise RuleError("buy_limit", T(f"at most {limit} Threads per meeting can be bought with XP (max {limit})",
-                                       f"за встречу можно купить не больше {limit} Нитей за Очки опыта"), limit=limit)
+                                       f"за встречу можно купить не больше {ru_n(limit, 'Нити', 'Нитей', 'Нитей')} за Очки опыта"), limit=limit)
     if ch.threads + n > THREADS_CAP:
         raise RuleError("threads_cap", T("a hero holds at most 5 Threads", "у героя не больше 5 Нитей"))  # L164
     if ch.xp_free < n:
-        raise RuleError("not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно {n} Очков опыта, есть {ch.xp_free}"))
+        raise RuleError("not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {n}, есть {ch.xp_free}"))
     return _set(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
 
 
@@ -202,7 +203,7 @@ def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
         _uses_threads(ch)
         if ch.threads < n:
             raise RuleError("not_enough_threads", T(f"{ch.name or 'a hero'} has only {ch.threads} Thread(s)",
-                                                    f"у {ch.name or 'героя'} только {ch.threads} Нитей"))
+                                                    f"{ch.name or 'герой'}: только {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}"))
     for ch, n in contributions:
         spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), rules)
     band = HAND_OF_FATE_BANDS[min(total, 3)]
@@ -353,10 +354,10 @@ def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
     if ch.stage == "creation":
         if ch.creation_xp_left < by:
             raise RuleError("not_enough_xp", T(f"only {ch.creation_xp_left} creation XP left",
-                                               f"осталось только {ch.creation_xp_left} Очков опыта создания"))
+                                               f"Очков опыта создания осталось только {ch.creation_xp_left}"))
         return _set(ch, **{skill: new})
     if ch.xp_free < by:
-        raise RuleError("not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно {by} Очков опыта, есть {ch.xp_free}"))
+        raise RuleError("not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {by}, есть {ch.xp_free}"))
     return _set(ch, **{skill: new, "xp_free": ch.xp_free - by})
 
 
@@ -367,7 +368,7 @@ def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), 
         return _set(ch, tricks=ch.tricks + [item])
     if ch.xp_free < TRICK_COST:
         raise RuleError("not_enough_xp", T(f"a Trick costs {TRICK_COST} XP; {ch.xp_free} unspent",
-                                           f"Трюк стоит {TRICK_COST} Очков опыта, есть {ch.xp_free}"))
+                                           f"цена Трюка в Очках опыта: {TRICK_COST}, есть {ch.xp_free}"))
     return _set(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
 
 

@@ -24,6 +24,7 @@ import traitlets as t
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec
+from tabletop_widgets.core.wording import join_en, join_ru
 from tabletop_widgets.dice import roll as dice_roll
 
 from .dice_anim import DiceAnim
@@ -50,7 +51,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "no_chance": T("No chance to show", "Шанс не определён"),
     "check_tip": T("Roll {label}", "Бросить: {label}"),
     "applies_to": T("Used by: {checks}", "Для проверок: {checks}"),
-    "and_more": T("and {n} more", "и ещё {n}"),
+    "more": T("{n} more", "ещё {n}"),
     "result_tip": T("The latest roll", "Последний бросок"),
     "error_tip": T("What went wrong", "Что пошло не так"),
     "dice_label": T("Dice rolled: {faces}", "Выпало: {faces}"),
@@ -827,8 +828,10 @@ class DiceTray(widgets.VBox):
         if ctrl.shared and len(ctrl.checks) < len(self._checks):
             names = [tr(self._spec(cid).label, loc) for cid in ctrl.checks[:4]]
             if len(ctrl.checks) > 4:
-                names.append(_t("and_more", loc, n=len(ctrl.checks) - 4))
-            tip += "\n" + _t("applies_to", loc, checks=", ".join(names))
+                names.append(_t("more", loc, n=len(ctrl.checks) - 4))
+            # «Бег, Спорт и ещё 235»: no comma before the last «и»
+            joined = join_ru(names) if loc == "ru" else join_en(names)
+            tip += "\n" + _t("applies_to", loc, checks=joined)
         ctrl.widget.tooltip = tip
         if isinstance(ctrl.widget, widgets.Text):
             ctrl.widget.placeholder = _t("none", loc) if ctrl.nullable_int else ""

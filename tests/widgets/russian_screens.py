@@ -174,3 +174,31 @@ def play_tracker(slug: str, locale: str = "ru", *, switch: bool = False):
     tracker.select(ids[0])
     do(tracker.end)
     return tracker, said
+
+
+# -- endings ------------------------------------------------------------------------------------
+
+#: Count nouns a session shows, nominative: one / few / many.
+NOUN_FORMS = [("успех", "успеха", "успехов"), ("провал", "провала", "провалов"),
+              ("кубик", "кубика", "кубиков"), ("дайс", "дайса", "дайсов"), ("куб", "куба", "кубов"),
+              ("очко", "очка", "очков"), ("пункт", "пункта", "пунктов"), ("Нить", "Нити", "Нитей"),
+              ("шаг", "шага", "шагов"), ("ход", "хода", "ходов"), ("раунд", "раунда", "раундов"),
+              ("взрыв", "взрыва", "взрывов"), ("переброс", "переброса", "перебросов")]
+
+
+def wrong_endings(texts: Iterable[str]) -> dict[str, str]:
+    """``"2 Нитей"``-like pairs (a number and a noun form that does not agree) -> the text."""
+    from tabletop_widgets.core.i18n import plural_ru
+    forms = {}
+    for one, few, many in NOUN_FORMS:
+        for f in (one, few, many):
+            forms.setdefault(f.lower(), (one, few, many))
+    pattern = re.compile(r"(?<![\d.,/])(\d+) (" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
+                         + r")(?![\w])", re.I)
+    bad = {}
+    for text in texts:
+        for m in pattern.finditer(text):
+            n, word = int(m.group(1)), m.group(2)
+            if plural_ru(n, *forms[word.lower()]).lower() != word.lower():
+                bad.setdefault(m.group(), text.replace("\n", " ")[:160])
+    return bad

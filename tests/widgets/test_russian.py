@@ -12,7 +12,7 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets import CharacterSheet, DiceTray, RollLog, show_tray
 from tabletop_widgets.widgets.tracker import show_combat
 
-from russian_screens import (ALLOWED_LATIN, BOOK_LATIN, MARKER, latin_words, play_sheet, play_tracker,
+from russian_screens import (ALLOWED_LATIN, BOOK_LATIN, MARKER, latin_words, play_sheet, play_tracker, wrong_endings,
                              play_tray, widget_texts)
 
 SYSTEMS = available_systems()
@@ -82,3 +82,16 @@ def test_the_checker_catches_english_and_markers():
     assert latin_words(["Бросить: Сила (L3) 2d6+1 >= 8, 4d6kh3; pool 3[Сила] diff 3; t20 vs 10"]) == {}
     assert "OUT" in latin_words(["Вне сюжета OUT"])
     assert MARKER.search("Сила (L742)") and MARKER.search("HP (A-02)") and not MARKER.search("L3 d6")
+
+
+def test_endings_and_lists_on_a_russian_screen(russian_screens):
+    """Numbers agree with their nouns («2 успеха», «5 Нитей») and lists have no comma before «и»."""
+    slug, texts = russian_screens
+    assert not wrong_endings(texts)
+    commas = [t for t in texts if re.search(r",\s+и\s", t)]
+    assert not commas, commas[:5]
+
+
+def test_the_endings_check_catches_bad_agreement():
+    assert set(wrong_endings(["(+2 успех)", "2 Нитей", "Осталось 1 шагов", "3 успеха, 5 Нитей, 21 успех"])) == {
+        "2 успех", "2 Нитей", "1 шагов"}
