@@ -95,7 +95,7 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
                     f"{a} и {b} действуют одновременно ({ru_n(ra, 'успех', 'успеха', 'успехов')})")
         else:
             why = T(f"{a} before {b}: still tied, ordered by id (GM may swap)",
-                    f"{a} раньше {b}: ничья, порядок по имени (Мастер может поменять)")
+                    f"равенство: {a}, {b} — порядок по имени (мастер может поменять)")
         tiebreaks.append({**why, "ids": [a, b]})      # the tracker shows names for these ids
     rolls = {}
     for cid in combatants:

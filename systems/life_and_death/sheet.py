@@ -27,7 +27,7 @@ _PARAM_HELP = {
     "alertness": T("Noticing and reacting; Initiative", "Замечать и реагировать; инициатива"),  # L17
     "complexity": T("Mind; energetics skills; magic defence", "Ум; навыки энергетики; защита от магии"),  # L18
     "power": T("Brightness: spell strength, charisma", "Яркость: сила заклинаний, харизма"),  # L19
-    "luck": T("Chance: random targets, search", "Случай: случайные цели, поиск"),  # L20
+    "luck": T("Luck: random targets, search", "Удача: случайные цели, поиск"),  # L20
 }
 
 #: Column headers of the parameter layers table (keys of ``parameter_layers``).
@@ -158,7 +158,7 @@ SHEET = Sheet((
               help=T("1 InvP = 1 fire = 10 agate; emerald = 10 fire; azure = 10 emerald; 20 coins = 0.5 kg",  # L164
                      "1 ОИ = 1 огневик = 10 агатников; изумрудник = 10 огневиков; лазурник = 10 изумрудников; 20 монет = 0,5 кг")),  # L164
         Field("inv_points_spent", T("InvP spent", "Потрачено ОИ"), "derived"),
-        Field("inv_points", T("InvP budget", "Бюджет ОИ"), "derived", help=T("10 (+10 Well-Stocked)", "10 (+10 запасливость)")),  # L146
+        Field("inv_points", T("InvP available", "Доступно ОИ"), "derived", help=T("10 (+10 Well-Stocked)", "10 (+10 запасливость)")),  # L146
     ), layout="table"),
     Section("forms", T("Forms (Shapeshifter)", "Ипостаси (оборотень)"), (
         Field("forms", T("Forms", "Ипостаси"), "list", source="creatures", item_fields=(

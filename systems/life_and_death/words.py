@@ -89,7 +89,7 @@ class LdExpression:
             details.update(defender_successes=d.net, defender_crits=d.crits, defender_faces=d.faces)
             check = check_from(a.net, ">", d.net)    # ties go to the defender (L37)
             if a.net <= d.net:
-                notes.append(T("tie or less: the defender wins", "ничья или меньше: побеждает защитник"))  # L37
+                notes.append(T("tie or less: the defender wins", "равенство или меньше: побеждает защитник"))  # L37
             if self.dmg is not None:
                 out = resolve_attack(a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp,
                                      rules=self.rules)

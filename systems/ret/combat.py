@@ -115,7 +115,7 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
                 break
         tiebreaks.append({**T(f"tie {names}: roll-off of Perception" + (
             "; still tied — kept in the given order" if pending else ""),
-            f"ничья {names}: переброс Восприятия" + ("; снова ничья — порядок как задан" if pending else "")),
+            f"равенство: {names} — переброс Восприятия" + ("; снова равенство — порядок как задан" if pending else "")),
             "ids": list(members), "kind": "roll_off"})
     # PC-over-NPC ties reported
     by_primary: dict[tuple, list[str]] = {}
@@ -124,11 +124,11 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
     for score, members in by_primary.items():
         if len({pc_key[m][0] for m in members}) > 1:
             tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first",  # L727
-                                     f"ничья {', '.join(members)}: персонажи игроков ходят первыми"),  # L727
+                                     f"равенство: {', '.join(members)} — персонажи игроков ходят первыми"),  # L727
                                  "ids": list(members), "kind": "pcs_first"})
         if speed_mode == "tiebreak" and len({speed[m] for m in members}) > 1:
             tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first",  # L729
-                                  f"ничья {', '.join(members)}: первым ходит тот, у кого выше Скорость"),  # L729
+                                  f"равенство: {', '.join(members)} — первым ходит тот, у кого выше Скорость"),  # L729
                               "ids": list(members), "kind": "speed"})
 
     def full_key(i):

@@ -243,7 +243,7 @@ class LevelExpression:
             note = T(f"attacker wins {sum(won)} of {len(won)}" if len(won) > 1 else
                      ("attacker wins" if won[0] else "defender wins (ties go to the defender)"),
                      f"атакующий выигрывает {sum(won)} из {len(won)}" if len(won) > 1 else
-                     ("побеждает атакующий" if won[0] else "побеждает защитник (ничья — защитнику)"))
+                     ("побеждает атакующий" if won[0] else "побеждает защитник (при равенстве — защитник)"))
             extra = [die for d in defs for die in level_dice(d)]
             return roll_result_for(
                 att, self.text, check=check, notes=[note], extra_dice=extra,

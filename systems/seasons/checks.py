@@ -174,8 +174,8 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
            if auto["advantage"] else None),
         _o("drama", "Spend Drama (+3)", "Потратить Драму (+3)", kind="bool", default=False),
         _o("aim", "Aimed / waited (+2)", "Ожидание (+2)", kind="bool", default=False),
-        _o("help", "Helpers (+1 each, max +5)", "Помощники (+1 каждый, не больше +5)", min=0),
-        _o("preparation", "Preparation (+3...+5)", "Подготовка (+3...+5)", min=0),
+        _o("help", "Helpers (+1 each, max +5)", "Помощь (+1 за помощника, не больше +5)", min=0),
+        _o("preparation", "Preparation (+3...+5)", "Предварительные действия (+3...+5)", min=0),
         _o("previous", "Previous successes bonus", "Бонус предыдущих успехов", min=0),
         _o("situation", "Situation (-3...+3)", "Ситуация (-3...+3)", min=-3, max=3),
         _o("bonus", "Other bonus", "Прочий бонус", min=0),
@@ -451,7 +451,7 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
         plan.add("aim", T("Aim / wait", "Ожидание"), AIM_BONUS)  # at most +2 per check (§11 #33)
     helpers = _int_option(options, "help", 0)
     plan.add("help", T("Help", "Помощь"), min(HELP_CAP, helpers))  # L767: +1 each, max +5
-    plan.add("preparation", T("Preparation", "Подготовка"), _int_option(options, "preparation", 0))
+    plan.add("preparation", T("Preparation", "Предварительные действия"), _int_option(options, "preparation", 0))
     plan.add("previous", T("Previous successes", "Предыдущие успехи"), _int_option(options, "previous", 0))
     situation = _int_option(options, "situation", 0, low=None)
     plan.add("situation", T("Situation", "Ситуация"), situation)
@@ -597,7 +597,7 @@ def roll_plan(preset: Preset, plan: PoolPlan, rng: random.Random, options: Mappi
         success = winner == "A"
         outcome = {"A": T(f"wins the contest {r.successes}:{o.successes}", f"побеждает {r.successes}:{o.successes}"),
                    "B": T(f"loses the contest {r.successes}:{o.successes}", f"проигрывает {r.successes}:{o.successes}"),
-                   "tie": T(f"tie {r.successes}:{o.successes}", f"ничья {r.successes}:{o.successes}")}[winner]
+                   "tie": T(f"tie {r.successes}:{o.successes}", f"равенство {r.successes}:{o.successes}")}[winner]
         check = check_from(r.successes, ">", o.successes)
         if preset.id == "hold_door":
             # The holder needs MORE successes (L820); on a tie the status quo holds (§11 #16).

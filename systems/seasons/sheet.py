@@ -43,7 +43,7 @@ SHEET = Sheet((
               help=T("one active Goal", "одна текущая Цель"), extra={"free_text": True}),  # L112
         Field("tier", T("Tier", "Уровень"), "choice", choices=_tiers(),
               help=T("budgets 15/25/10 +5/+10/+6 per tier",  # L182-184
-                     "бюджеты 15/25/10, +5/+10/+6 за уровень")),  # L182-184
+                     "пункты 15/25/10, +5/+10/+6 за уровень")),  # L182-184
         Field("size", T("Size", "Размер"), "input", min=1,
               help=T("adult 5, teenager 4, child 3", "взрослый 5, подросток 4, ребёнок 3")),  # L148
         Field("is_player_character", T("Player character", "Персонаж игрока"), "flag"),
@@ -79,23 +79,23 @@ SHEET = Sheet((
     Section("specializations", T("Specializations", "Специализации"), (
         Field("specializations", T("Specializations", "Специализации"), "list", source="skills",
               help=T("+rating dice when the check involves it; only in skills rated 1+",  # L137-141
-                     "+рейтинг дайсов, если подходит; только в навыках от 1"),  # L137-141
+                     "+значение в дайсах, если подходит; только в навыках от 1"),  # L137-141
               item_fields=(Field("skill", T("Skill", "Навык"), "choice", choices=_skill_choices()),
                            Field("name", T("Name", "Название"), "text"),
-                           Field("rating", T("Rating", "Рейтинг"), "input", min=1, max=5))),
+                           Field("rating", T("Rating", "Значение"), "input", min=1, max=5))),
     ), layout="table"),
-    Section("budgets", T("Creation points", "Очки создания"), (
-        Field("attribute_points_spent", T("Attribute points spent", "Очки атрибутов"), "derived",
+    Section("budgets", T("Creation points", "Пункты создания"), (
+        Field("attribute_points_spent", T("Attribute points spent", "Пункты атрибутов: распределено"), "derived",
               extra={"budget": "attribute_points_budget"},
               help=T("sum of (attribute - 1)", "сумма (атрибут - 1)")),
-        Field("attribute_points_budget", T("Attribute points", "Бюджет атрибутов"), "derived"),
-        Field("skill_points_spent", T("Skill points spent", "Очки навыков"), "derived",
+        Field("attribute_points_budget", T("Attribute points", "Пункты атрибутов: всего"), "derived"),
+        Field("skill_points_spent", T("Skill points spent", "Пункты навыков: распределено"), "derived",
               extra={"budget": "skill_points_budget"}, help=T("sum of skills", "сумма навыков")),
-        Field("skill_points_budget", T("Skill points", "Бюджет навыков"), "derived"),
-        Field("specialization_points_spent", T("Specialization points spent", "Очки специализаций"), "derived",
+        Field("skill_points_budget", T("Skill points", "Пункты навыков: всего"), "derived"),
+        Field("specialization_points_spent", T("Specialization points spent", "Пункты специализаций: распределено"), "derived",
               extra={"budget": "specialization_points_budget"},
-              help=T("sum of specialization ratings", "сумма рейтингов специализаций")),
-        Field("specialization_points_budget", T("Specialization points", "Бюджет специализаций"), "derived"),
+              help=T("sum of specialization ratings", "сумма значений специализаций")),
+        Field("specialization_points_budget", T("Specialization points", "Пункты специализаций: всего"), "derived"),
     ), columns=2),
     Section("derived", T("Derived", "Производные"), (
         Field("physical_defence", T("Physical Defence (PD)", "Физическая защита (ФЗ)"), "derived",
@@ -188,7 +188,7 @@ SHEET = Sheet((
               help=T("aim +2, help +1, previous successes, inspiration, preparation; used up by "  # L766-771
                      "the next check they fit. Applies to: empty = any check, or a check id, skill, "
                      "attribute, physical / mental / social, attack",
-                     "ожидание +2, помощь +1, предыдущие успехи, вдохновение, подготовка; "  # L766-771
+                     "ожидание +2, помощь +1, предыдущие успехи, вдохновение, предварительные действия; "  # L766-771
                      "тратятся следующей подходящей проверкой. Для: пусто = любая, или название проверки, навык, "
                      "атрибут, физическая / умственная / социальная, атака"),
               item_fields=(Field("source", T("Source", "Источник"), "text"),

@@ -194,7 +194,7 @@ class PoolExpression:
             dice += [Die(10, f, success=f >= o.threshold, note="opponent") for f in o.faces]
             ob = pool_breakdown(o)
             breakdown = T(f"{breakdown['en']} vs {ob['en']}", f"{breakdown['ru']} против {ob['ru']}")
-            verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "ничья")}[winner]
+            verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]
             res = word_result(self.text, "pool", r.successes, dice, breakdown,
                               check=check_from(r.successes, ">", o.successes), successes=r.successes,
                               details=details, notes=[verdict])
@@ -343,5 +343,5 @@ POOL_WORD = DiceWord(
 ROLLOFF_WORD = DiceWord(
     name="rolloff", system="seasons", pattern=re.compile(r"rolloff\b"), parse=parse_rolloff,
     help=T("Initiative roll-off: rolloff A B C (1d10 each, ties roll again)",
-           "Переброс инициативы: rolloff A B C (1d10 каждому, ничьи перебрасываются)"),
+           "Переброс инициативы: rolloff A B C (1d10 каждому, при равенстве — переброс)"),
     examples=("rolloff Ann Bob",))

@@ -53,7 +53,7 @@ for _c in CHARACTERISTICS:
 _chars = Section("characteristics", T("Characteristics", "Характеристики"), tuple(_char_fields) + (
     Field("effective", T("Effective scores", "Итоговые значения"), "derived"),
     Field("char_points_spent", T("Characteristic points spent", "Потрачено очков характеристик"), "derived",
-          help=T("budget 70", "бюджет 70"), extra={"budget": 70}),  # L271
+          help=T("budget 70", "всего 70"), extra={"budget": 70}),  # L271
 ), layout="grid", columns=5)
 
 _secondary = Section("secondary", T("Secondary", "Вторичные"), (
