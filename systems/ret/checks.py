@@ -176,6 +176,9 @@ RESIST = {  # condition -> (roll, threshold node) (spec §5.11)
     "disease": ("endurance", "body"), "mind_control": ("perception", "mind"),
 }
 
+#: The tree's tiers as the book numbers them: «I уровень вложенности» (L49).
+_ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
 #: A resisted state whose catalogue entry has another id.
 _RESIST_CONDITION = {"mind_control": "mind_controlled"}
 
@@ -779,7 +782,7 @@ def catalogue(c) -> list[CheckSpec]:
     for node in TREE_ORDER:
         lv = c.value(node)
         out.append(CheckSpec(node, label(node), common, group=g_params, notation=f"L{lv}",
-                             help=T(f"tier {tier(node)}: {die_label(lv)}", f"уровень {tier(node)}: {die_label(lv)}")))
+                             help=T(f"tier {tier(node)}: {die_label(lv)}", f"{_ROMAN[tier(node)]} уровень вложенности: {die_label(lv)}")))
     g_ab = T("Abilities", "Способности")
     for a in c.abilities:
         cid = f"{a['kind']}:{a['name']}"

@@ -467,7 +467,7 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
         temp -= a
         dmg -= a
         temp_used = a > 0
-        notes.append(T(f"energy shield absorbs {a}", f"энергощит поглощает {a}"))
+        notes.append(T(f"energy shield absorbs {a}", f"энергетический щит поглощает {a}"))
     found = armour_at(c, location) if armour_applies else None
     if found and dmg > 0:
         idx, _ = found

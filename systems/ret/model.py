@@ -258,7 +258,7 @@ class Character(CharacterModel):
         if values.get("temp_armour_kind", "skin") not in TEMP_ARMOUR_KINDS:
             problems.append(Problem("bad_temp_armour_kind", T(
                 "temporary armour kind must be skin or shield",
-                "вид временной брони: skin (кожа) или shield (щит)"), field="temp_armour_kind"))
+                "вид временной брони: усиление кожи или энергетический щит"), field="temp_armour_kind"))
         problems += _check_abilities(values.get("abilities") or [])
         problems += _check_flaws(values.get("flaws") or [])
         problems += _check_list(values, "weapons", {"name": str, "damage": int})

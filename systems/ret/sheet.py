@@ -75,8 +75,8 @@ SHEET = Sheet((
               extra={"may_exceed_max": True}),
         Field("temp_armour", T("Temporary armour", "Временная броня"), "input", min=0),
         Field("temp_armour_kind", T("Temporary armour kind", "Вид временной брони"), "choice", choices=(
-            ("skin", T("Skin hardening (after armour)", "Укрепление кожи (после брони)")),
-            ("shield", T("Energy shield (before armour)", "Энергощит (до брони)")))),
+            ("skin", T("Skin hardening (after armour)", "Усиление кожи (после брони)")),  # L1426
+            ("shield", T("Energy shield (before armour)", "Энергетический щит (до брони)")))),  # L1427
         Field("temp_armour_expiry", T("Expires", "Истекает"), "text"),
         Field("stabilised_health", T("Stabilised (Health)", "Стабилизирован (Здоровье)"), "flag"),
         Field("stabilised_sanity", T("Stabilised (Sanity)", "Стабилизирован (Рассудок)"), "flag"),
@@ -104,7 +104,7 @@ SHEET = Sheet((
     Section("flaws", T("Flaws", "Недостатки"), (
         Field("flaws", T("Flaws", "Недостатки"), "list", source="flaws", item_fields=(
             Field("name", T("Name", "Название"), "text"),
-            Field("severity", T("Severity", "Сила"), "choice", source="flaws"),
+            Field("severity", T("Severity", "Сложность недостатка"), "choice", source="flaws"),  # L1667
             Field("strength", T("Flaw strength", "Сила недостатка"), "input"),
             Field("base_param", T("Base parameter", "Основа"), "choice", choices=_ABILITY_CHOICES),
             Field("level", T("Flaw level", "Уровень недостатка"), "input", min=1, max=7),
@@ -152,7 +152,7 @@ SHEET = Sheet((
     Section("conditions", T("Conditions", "Состояния"), (
         Field("conditions", T("Active conditions", "Активные состояния"), "list", source="conditions", item_fields=(
             Field("id", T("Condition", "Состояние"), "choice", source="conditions"),
-            Field("magnitude", T("Magnitude", "Сила"), "input"),
+            Field("magnitude", T("Magnitude", "Величина"), "input"),
             Field("duration", T("Duration", "Длительность"), "input", min=0),
             Field("source", T("Source", "Источник"), "text"),
             Field("notes", T("Notes", "Заметки"), "text"),

@@ -77,6 +77,7 @@ ALLOWED_LATIN = {
 }
 #: What a book itself prints in Latin letters, by system (its seed line).
 BOOK_LATIN = {
+    "ret": {"I", "II", "III", "IV"},  # «I уровень вложенности», the tree's tiers, L49
     "life_and_death": {"Life", "Death", "Game", "Death’s",  # the title
                        "HP", "EP", "SP", "IP",  # L15, L128-130
                        "H", "C"},               # harmonious / chaotic energetics marks, L90
