@@ -546,12 +546,12 @@ def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionS
     the GM set. The seed gives no recovery rules (A-10): amounts are the GM's."""
     pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     return [
-        OptionSpec("pool", T("Pool to restore", "Какой запас восстановить"), "choice", "hp",
+        OptionSpec("pool", T("Pool to restore", "Какое здоровье восстановить"), "choice", "hp",
                    choices=tuple((k, POOL_LABELS[k]) for k in ("hp", "ep", "sp", "ip")),
                    help=T("Physical → HP, pattern → EP, spiritual → SP, idea → IP",  # L128-L130, L328
                           "Физический → HP, узорный → EP, духовный → SP, идейный → IP")),  # L128-L130, L328
         OptionSpec("damage_type", T("Or: damage type healed", "Или: тип исцеляемого урона"), "choice", "",
-                   choices=(("", T("(use the pool)", "(по запасу)")),) + tuple(
+                   choices=(("", T("(use the pool)", "(по виду здоровья)")),) + tuple(
                        (k, T(k, {"physical": "физический", "pattern": "узорный", "spiritual": "духовный",
                                  "idea": "идейный"}.get(k, k))) for k in pools)),
         OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «Недееспособность», поставленное Мастером"),
@@ -571,7 +571,7 @@ def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", cl
                        f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).")
         pool = pools[damage_type]
     if pool not in ("hp", "ep", "sp", "ip"):
-        raise _bad("bad_pool", f"Unknown pool {pool!r} (hp, ep, sp, ip).", f"Неизвестный запас {pool!r} (hp, ep, sp, ip).")
+        raise _bad("bad_pool", f"Unknown pool {pool!r} (hp, ep, sp, ip).", f"Неизвестный вид здоровья {pool!r}: HP, EP, SP или IP.")
     old = getattr(c, pool)
     changes: dict = {}
     notes: list = []
@@ -625,7 +625,7 @@ def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Seque
         else:
             pool = d.get("pool", "hp")
             if pool not in ("hp", "ep", "sp", "ip"):
-                raise _bad("bad_pool", f"{cid}: unknown pool {pool!r}.", f"{cid}: неизвестный запас {pool!r}.")
+                raise _bad("bad_pool", f"{cid}: unknown pool {pool!r}.", f"{cid}: неизвестный вид здоровья {pool!r}.")
             if at == when and amount:
                 steps.append(("heal", amount, {"pool": pool}))
     changes: dict = {}

@@ -484,7 +484,7 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
         a = min(temp, dmg)
         temp -= a
         dmg -= a
-        notes.append(T(f"skin armour absorbs {a}", f"укрепление кожи поглощает {a}"))
+        notes.append(T(f"skin armour absorbs {a}", f"усиление кожи поглощает {a}"))
     return {"armour": armour, "temp_armour": temp, "base": dmg, "health_loss": dmg * health_mult,
             "sanity_loss": dmg if sanity_single else 0, "notes": notes}
 

@@ -244,7 +244,7 @@ class Character(CharacterModel):
         if values.get("npc_tier", "regular") not in NPC_TIERS:
             problems.append(Problem("bad_npc_tier", T(
                 f"NPC tier must be one of {', '.join(NPC_TIERS)}",
-                f"категория NPC должна быть одной из: {', '.join(NPC_TIERS)}"), field="npc_tier"))
+                "категория противника: безымянный, обычный, важный или босс"), field="npc_tier"))
         over = values.get("overrides") or {}
         for k, v in over.items():
             if k not in PARAMS or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 8:

@@ -541,7 +541,7 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
 
 def _check_can_spend_drama(character) -> None:
     if not character.is_player_character:
-        raise RuleError("npc_drama", T("NPCs have no Drama points", "У NPC нет пунктов Драмы"))  # L739
+        raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
     if character.drama < 1:
         raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
 
@@ -565,14 +565,15 @@ def pool_breakdown(r: PoolRoll, plan_trace: str = "") -> dict[str, str]:
     auto_en = f" + {r.auto} automatic" if r.auto else ""
     auto_ru = f" + {ru_n(r.auto, 'автоматический', 'автоматических', 'автоматических')}" if r.auto else ""
     return T(f"{head}{count(r.rolled, 'die')} [{faces}]{auto_en} → {count(r.successes, 'success')}",
-             f"{head}{count(r.rolled, 'die', 'ru')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}")
+             f"{head}{ru_n(r.rolled, 'дайс', 'дайса', 'дайсов')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}")
 
 
 def outcome_text(r: PoolRoll) -> dict[str, str]:
     if r.impossible:
         return T(f"impossible (pool = {r.pool})", f"невозможно (запас = {r.pool})")
     if r.success:
-        return T(f"success, {count(r.successes, 'success')}", f"успех, {count(r.successes, 'success', 'ru')}")
+        # «3 успеха» says it is a success (no «успех, 3 успеха»)
+        return T(count(r.successes, "success"), count(r.successes, "success", "ru"))
     return T("failure", "неудача")
 
 
@@ -593,12 +594,12 @@ def roll_plan(preset: Preset, plan: PoolPlan, rng: random.Random, options: Mappi
         winner = contest_winner(r.successes, o.successes)
         details.update(opponent_pool=o.pool, opponent_faces=list(o.faces), opponent_auto=o.auto,
                        opponent_successes=o.successes, winner=winner)
-        dice += [Die(10, f, success=f >= o.threshold, note="opponent") for f in o.faces]
+        dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
         success = winner == "A"
         outcome = {"A": T(f"wins the contest {r.successes}:{o.successes}", f"побеждает {r.successes}:{o.successes}"),
                    "B": T(f"loses the contest {r.successes}:{o.successes}", f"проигрывает {r.successes}:{o.successes}"),
                    "tie": T(f"tie {r.successes}:{o.successes}", f"равенство {r.successes}:{o.successes}")}[winner]
-        check = check_from(r.successes, ">", o.successes)
+        check = check_from(r.successes, ">=", o.successes + 1)  # (a tie reads «не хватило 1», not 0)
         if preset.id == "hold_door":
             # The holder needs MORE successes (L820); on a tie the status quo holds (§11 #16).
             details["door_held"] = winner != "B"

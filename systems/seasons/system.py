@@ -23,7 +23,9 @@ class SeasonsSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULT_RULES
-    terms = {"gm": T("Storyteller", "Рассказчик"), "gm_title": T("Storyteller", "Рассказчик")}
+    #: the book's words: «Рассказчик» (L18), «дайсы» (L15)
+    terms = {"gm": T("Storyteller", "Рассказчик"), "gm_title": T("Storyteller", "Рассказчик"),
+             "dice": T("Dice", "Дайсы"), "dice_tray": T("Dice tray", "Лоток для дайсов")}
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)

@@ -191,12 +191,12 @@ class PoolExpression:
             winner = contest_winner(r.successes, o.successes)
             details.update(opponent_pool=self.opponent, opponent_faces=list(o.faces),
                            opponent_successes=o.successes, winner=winner)
-            dice += [Die(10, f, success=f >= o.threshold, note="opponent") for f in o.faces]
+            dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
             ob = pool_breakdown(o)
             breakdown = T(f"{breakdown['en']} vs {ob['en']}", f"{breakdown['ru']} против {ob['ru']}")
             verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]
             res = word_result(self.text, "pool", r.successes, dice, breakdown,
-                              check=check_from(r.successes, ">", o.successes), successes=r.successes,
+                              check=check_from(r.successes, ">=", o.successes + 1), successes=r.successes,
                               details=details, notes=[verdict])
         res.labels = list(self.labels)
         return res

@@ -148,7 +148,7 @@ def damage_options() -> list[OptionSpec]:
         OptionSpec("durability", T("Subtract Durability", "Вычесть Прочность"), "bool", True,
                    help=T("off when the amount already had Durability taken off (attack results)",
                           "выключите, если Прочность уже учтена (результат атаки)")),
-        OptionSpec("natural20", T("Natural 20 (at least 1)", "Натуральная 20 (не меньше 1)"), "bool", False),
+        OptionSpec("natural20", T("Natural 20 (at least 1)", "20 на кубике (не меньше 1)"), "bool", False),
         OptionSpec("ignore_protection", T("Ignore protection (Harm)", "Без учёта защиты (Ущерб)"), "bool", False),
     ]
 

@@ -200,6 +200,8 @@ DEFAULT_TERMS: dict[str, dict[str, str]] = {
     "gm_title": T("Game master", "Мастер"),
     "turn": T("Turn", "Ход"),
     "turns": T("Turns", "Ходов"),
+    "dice": T("Dice", "Кубики"),
+    "dice_tray": T("Dice tray", "Лоток для кубиков"),
 }
 
 

@@ -23,7 +23,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
-from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec
+from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec, term_of
 from tabletop_widgets.core.wording import join_en, join_ru
 from tabletop_widgets.dice import roll as dice_roll
 
@@ -779,15 +779,17 @@ class DiceTray(widgets.VBox):
         if self.character is None:
             sub.append(_t("notation_only", loc))
         sub_html = f'<span class="tt-sub">{html.escape(" · ".join(sub))}</span>' if sub else ""
-        self.title.value = f"<h2>{html.escape(_t('title', loc))}{sub_html}</h2>"
-        self.title.tooltip = _t("title", loc)
+        title = term_of(self.system, "dice_tray", loc) if self.system is not None else _t("title", loc)
+        self.title.value = f"<h2>{html.escape(title)}{sub_html}</h2>"
+        self.title.tooltip = title
 
     def _render_labels(self) -> None:
         loc = self.locale
         self._render_title()
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = ["English", "Русский"]
-        self.notation.description = _t("notation", loc)
+        self.notation.description = (term_of(self.system, "dice", loc) if self.system is not None
+                                     else _t("notation", loc))
         self.notation.placeholder = _t("placeholder", loc)
         self.notation.tooltip = _t("notation_tip", loc)
         self.roll_button.description = _t("roll", loc)
