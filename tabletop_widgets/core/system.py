@@ -244,6 +244,32 @@ class GameSystem:
     def __repr__(self) -> str:
         return f"<GameSystem {self.slug}: {tr(self.title)}>"
 
+    def variables(self, character) -> dict[str, int]:
+        """The character's whole-number traits for ``@name`` in dice notation, by trait id and
+        by the sheet's names in both languages (``@strength``, ``@Сила``, ``@{Мелкая моторика}``;
+        a name two fields share is left out rather than guessed)."""
+        values = {}
+        for name in character.trait_names():
+            if name.startswith("_"):
+                continue
+            value = getattr(character, name, None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                values[name] = value
+        aliases: dict[str, str | None] = {}
+        try:
+            fields = list(self.sheet.fields())
+        except (AttributeError, TypeError):
+            fields = []
+        for f in fields:
+            if f.name not in values or not isinstance(f.label, Mapping):
+                continue
+            for text in f.label.values():
+                for alias in {text.strip(), text.strip().lower()}:
+                    if alias and alias not in values:
+                        aliases[alias] = f.name if aliases.get(alias, f.name) == f.name else None
+        values.update({alias: values[name] for alias, name in aliases.items() if name is not None})
+        return values
+
     def term(self, key: str, locale: str = DEFAULT_LOCALE) -> str:
         """The book's word for ``key`` (a :data:`DEFAULT_TERMS` key) in ``locale``."""
         text = self.terms.get(key) or DEFAULT_TERMS.get(key)

@@ -36,7 +36,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "notation_tip": T("Any dice notation %roll takes, e.g. 2d6+3 >= 8; the character's numbers are "
                       "@variables (e.g. 1d20 + @strength). Enter rolls.",
                       "Любая запись, которую понимает %roll, например 2d6+3 >= 8; числа персонажа — "
-                      "@переменные (например 1d20 + @strength). Enter — бросить."),
+                      "@переменные, по названию или коду (например 1d20 + @Сила). Enter — бросить."),
     "placeholder": T("e.g. 2d6+3 >= 8, 4d6kh3", "например 2d6+3 >= 8, 4d6kh3"),
     "roll": T("Roll", "Бросить"),
     "roll_tip": T("Roll the notation (or press Enter in the box)",
@@ -457,13 +457,8 @@ class DiceTray(widgets.VBox):
         itself under ``CHARACTER_KEY``)."""
         if self.character is None:
             return {}
-        out = {}
-        for name in self.character.trait_names():
-            if name.startswith("_"):
-                continue
-            value = getattr(self.character, name, None)
-            if isinstance(value, int) and not isinstance(value, bool):
-                out[name] = value
+        # by id and by the sheet's names (@strength, @Сила, @{Мелкая моторика})
+        out = dict(self.system.variables(self.character))
         from tabletop_widgets.dice.words import CHARACTER_KEY
         out[CHARACTER_KEY] = self.character  # for system words that roll named checks
         return out

@@ -95,3 +95,36 @@ def test_endings_and_lists_on_a_russian_screen(russian_screens):
 def test_the_endings_check_catches_bad_agreement():
     assert set(wrong_endings(["(+2 успех)", "2 Нитей", "Осталось 1 шагов", "3 успеха, 5 Нитей, 21 успех"])) == {
         "2 успех", "2 Нитей", "1 шагов"}
+
+
+@pytest.mark.parametrize("slug,name,trait", [("ret", "Сила", "strength"), ("seasons", "Сила", "strength"),
+                                             ("life_and_death", "Сила", "might"),
+                                             ("threads_of_fate", "Сила", "strength"),
+                                             ("ret", "{Мелкая моторика}", "fine_motor")])
+def test_notation_takes_the_books_names_of_a_characters_numbers(slug, name, trait):
+    """``@Сила`` and ``@{Мелкая моторика}`` in the tray's notation are the character's numbers,
+    the same as ``@strength``; a Russian reader's tooltip shows that form."""
+    system = get_system(slug)
+    character = system.Character(name="Аня")
+    by_name = DiceTray(character, locale="ru", rng=random.Random(5)).roll(f"1d20 + @{name}")
+    by_id = DiceTray(character, locale="ru", rng=random.Random(5)).roll(f"1d20 + @{trait}")
+    assert by_name is not None and by_id is not None
+    assert by_name.total == by_id.total == by_id.dice[0].value + getattr(character, trait)
+    assert "@Сила" in DiceTray(character, locale="ru").notation.tooltip
+
+
+def test_seasons_pool_word_takes_the_books_names():
+    system = get_system("seasons")
+    character = system.Character(name="Аня")
+    character.wits, character.investigation = 3, 2
+    tray = DiceTray(character, locale="ru", rng=random.Random(5))
+    by_name = tray.roll("pool Сообразительность+Расследование diff 3")
+    by_id = DiceTray(character, locale="ru", rng=random.Random(5)).roll("pool wits+investigation diff 3")
+    assert by_name is not None and by_id is not None and by_name.total == by_id.total
+    assert len(by_name.dice) == len(by_id.dice) == 5 - 3
+    check = next(c for c in tray.checks if c.id == "wits+investigation")
+    assert check.notation == "pool 3[wits]+2[investigation] diff 3"          # what %roll shares
+    assert check.notation_text("ru") == "pool 3[Сообразительность]+2[Расследование] diff 3"
+    assert "pool 3[Сообразительность]+2[Расследование] diff 3" in tray.check_button(check.id).tooltip
+    assert tray.roll("pool Смекалка+Расследование") is None                     # not a Seasons word
+    assert "Сообразительность+Расследование" in tray.error.value
