@@ -18,19 +18,19 @@ from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
 # Health (L93, L707-709, L720-725)
 # -----------------------------------------------------------------------------------------------
 STATES = {
-    "unhurt": T("unhurt", "невредим"),
-    "wounded": T("wounded", "ранен"),
+    "unhurt": T("unhurt", "без ран"),
+    "wounded": T("wounded", "есть раны"),
     "pain": T("in pain (-3 to all checks)", "боль (-3 ко всем проверкам)"),
-    "pain_suppressed": T("wounded, pain suppressed", "ранен, боль подавлена"),
-    "out": T("out of the story", "выбыл из сюжета"),
+    "pain_suppressed": T("wounded, pain suppressed", "есть раны, боль подавлена"),
+    "out": T("out of the story", "вне сюжета"),
 }
 
 ZERO_HEALTH = {
     "storyteller_choice": T("out of the story: the Storyteller decides what it means",  # L722
-                            "выбыл из сюжета: Рассказчик решает, что это значит"),  # L722
-    "death": T("out of the story: dead", "выбыл из сюжета: погиб"),
-    "incapacitated": T("out of the story: bedridden by injuries", "выбыл из сюжета: прикован к постели"),
-    "captured": T("out of the story: captured", "выбыл из сюжета: в плену"),
+                            "вне сюжета: Рассказчик решает, что это значит"),  # L722
+    "death": T("out of the story: dead", "вне сюжета: гибель"),
+    "incapacitated": T("out of the story: bedridden by injuries", "вне сюжета: постельный режим из-за ран"),
+    "captured": T("out of the story: captured", "вне сюжета: в плену"),
 }
 
 

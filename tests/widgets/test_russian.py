@@ -84,12 +84,20 @@ def test_the_checker_catches_english_and_markers():
     assert MARKER.search("Сила (L742)") and MARKER.search("HP (A-02)") and not MARKER.search("L3 d6")
 
 
+#: Words that agree with a character's gender: a screen about «Аня» never says them of her.
+GENDERED = re.compile(r"(?<![\w-])(выбыл|ранен|погиб|мёртв|сбежал|сдался|невредим|недееспособен|скрыт|переименован)(?![\w-])")
+
+
 def test_endings_and_lists_on_a_russian_screen(russian_screens):
-    """Numbers agree with their nouns («2 успеха», «5 Нитей») and lists have no comma before «и»."""
+    """Numbers agree with their nouns («2 успеха», «5 Нитей»), lists have no comma before «и»,
+    no masculine-only word is said of a character, and an ended condition reads «закончилось: X»."""
     slug, texts = russian_screens
     assert not wrong_endings(texts)
     commas = [t for t in texts if re.search(r",\s+и\s", t)]
     assert not commas, commas[:5]
+    gendered = [t for t in texts if GENDERED.search(t)]
+    assert not gendered, gendered[:5]
+    assert not [t for t in texts if re.search(r"[А-ЯЁ][а-яё]+ закончил(ось|ся|ась)\b", t)]
 
 
 def test_the_endings_check_catches_bad_agreement():
