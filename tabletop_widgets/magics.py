@@ -148,8 +148,12 @@ class TabletopMagics(Magics):
         if char is None:
             return None
         from .dice.words import CHARACTER_KEY
-        values = {n: getattr(char, n) for n in char.trait_names()
-                  if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)}
+        try:   # by id and by the sheet's names in both languages (@Сила, @{Мелкая моторика})
+            from .core.registry import get_system
+            values = dict(get_system(char.SYSTEM).variables(char))
+        except (AttributeError, KeyError, LookupError, ValueError):
+            values = {n: getattr(char, n) for n in char.trait_names()
+                      if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)}
         values[CHARACTER_KEY] = char
         return values
 

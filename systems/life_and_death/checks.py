@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T, count
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
+from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
@@ -54,7 +55,7 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
         pool = character.param(check_id)
         if check_id == "alertness" and helmet:
             pool += helmet                                            # L159-L160
-            notes.append(T(f"helmet {helmet} dice", f"шлем {helmet} куб."))
+            notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
         spec = PoolSpec(check_id, pool, 0, PARAM_LABELS[check_id], "parameter")
     elif check_id == "initiative":
         spec = PoolSpec(check_id, character.initiative_pool, 0, T("Initiative", "Инициатива"), "initiative")
@@ -70,7 +71,7 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
         if param not in PARAMS:
             raise _err("bad_check", f"unknown parameter {param!r} in check id {check_id!r}", f"неизвестный параметр {param!r} в проверке {check_id!r}")
         if param not in SKILL_PARAMS:
-            raise _err("bad_check", f"no skills hang off {param} (L20, L86): {check_id!r}", f"у параметра {param} нет навыков (L20, L86): {check_id!r}")
+            raise _err("bad_check", f"no skills hang off {param}: {check_id!r}", f"у параметра {param} нет навыков: {check_id!r}")  # L20, L86
         if not SKILL_KEY_RE.match(key):
             raise _err("bad_check", f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)", f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)")
         d = skill_def(skill_id_of(key))
@@ -83,7 +84,7 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
         base = character.param(param)
         if param == "alertness" and helmet:
             base += helmet                                             # L159-L160 (Alertness-based skills)
-            notes.append(T(f"helmet {helmet} dice", f"шлем {helmet} куб."))
+            notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
         lvl = character.skill_level(key)
         label = T(f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
                   f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}")
@@ -108,9 +109,9 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
     pool = spec.pool + dice_mod - retry_dice
     if pool > MAX_POOL:
         raise _err("pool_too_large", f"a pool of {pool} dice is too large (at most {MAX_POOL})",
-                   f"пул из {pool} кубиков слишком велик (не больше {MAX_POOL})")
+                   f"пул из {ru_n(pool, 'кубика', 'кубиков', 'кубиков')} слишком велик (не больше {MAX_POOL})")
     if retry_dice:
-        notes.append(T(f"retry -{retry_dice} dice", f"повтор -{retry_dice} куб."))
+        notes.append(T(f"retry -{retry_dice} dice", f"повтор: −{ru_n(retry_dice, 'кубик', 'кубика', 'кубиков')}"))
     return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
 
 
@@ -130,7 +131,7 @@ def retry_penalty(attempt: int, rules: Mapping[str, Any]) -> int:
 
 def _difficulty(difficulty: Any) -> int:
     if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 1:
-        raise ValueError(f"difficulty must be a whole number >= 1 (A-57), got {difficulty!r}")
+        raise ValueError(f"difficulty must be a whole number >= 1, got {difficulty!r}")
     return difficulty
 
 
@@ -181,7 +182,7 @@ def breakdown(r: PoolResult) -> dict[str, str]:
         extra_ru.append(f"-{r.penalty} без навыка")
     if r.epic:
         extra_en.append(f"+{r.epic} epic")
-        extra_ru.append(f"+{r.epic} эпик")
+        extra_ru.append(f"+{ru_n(r.epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')}")
     en = f"ld {r.pool}: [{faces}] → {r.raw} succ., {r.crits} crit, {r.ones} ones"
     ru = f"ld {r.pool}: [{faces}] → успехов {r.raw}, критов {r.crits}, единиц {r.ones}"
     if extra_en:
@@ -211,13 +212,13 @@ def roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random.Rand
     spec = resolve(character, check_id, rules, **o)
     if epic:
         if rules.get("mode") == "quick" or character.mode == "quick":
-            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game (L347).",
-                                                    "В быстрой игре эпик-дайсы не используются (L347)."))
+            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game.",  # L347
+                                                    "В быстрой игре эпик-дайсы не используются."))  # L347
         if epic > character.epic_dice:
             raise RuleError("not_enough_epic_dice", T(f"Only {character.epic_dice} epic dice left.",
                                                       f"Осталось эпик-дайсов: {character.epic_dice}."))
     if spec.pool <= 0 and rules.get("pool_nonpositive") == "forbid":
-        raise RuleError("empty_pool", T("The pool has no dice (A-09).", "В пуле нет кубиков (A-09)."))
+        raise RuleError("empty_pool", T("The pool has no dice.", "В пуле нет кубиков."))
     rng = rng if rng is not None else random.Random()
     faces = list(forced) if forced is not None else roll_faces(spec.pool, rng)
     r = read_faces(faces, penalty=spec.penalty, epic=epic, difficulty=diff, pool=spec.pool,
@@ -248,12 +249,12 @@ def make_result(check_id: str, spec: PoolSpec, r: PoolResult, diff: int, epic: i
 def option_specs(with_coordination: bool = False) -> tuple[OptionSpec, ...]:
     opts = [
         OptionSpec("difficulty", T("Difficulty (successes)", "Сложность (успехов)"), "int", 1, 1, 10,
-                   help=T("1 ordinary ... 5 edge of ability (L200-L206)", "1 обычное ... 5 на грани (L200-L206)")),
+                   help=T("1 ordinary ... 5 edge of ability", "1 обычное ... 5 на грани")),  # L200-L206
         OptionSpec("dice_mod", T("Extra dice ±", "Доп. кубики ±"), "int", 0, -10, 10),
         OptionSpec("retry", T("Attempt no. (out of combat)", "Попытка № (вне боя)"), "int", 1, 1, 20,
-                   help=T("Each further attempt: -1 die (L208)", "Каждая следующая попытка: -1 кубик (L208)")),
+                   help=T("Each further attempt: -1 die", "Каждая следующая попытка: -1 кубик")),  # L208
         OptionSpec("epic", T("Epic dice to spend", "Потратить эпик-дайсов"), "int", 0, 0, 20,
-                   help=T("+1 success each (L351)", "+1 успех каждый (L351)")),
+                   help=T("+1 success each", "+1 успех каждый")),  # L351
     ]
     if with_coordination:
         opts.append(OptionSpec("attackers", T("Simultaneous attackers", "Одновременных атакующих"), "int", 1, 1, 10))
@@ -283,8 +284,8 @@ def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
         s = resolve(character, cid, rules)
         out.append(CheckSpec(cid, s.label, opts, g_skills,
                              notation=f"ld {s.pool}" + (" -1s" if s.penalty else ""),
-                             help=T("untrained: parameter dice, -1 success (L33)",
-                                    "без навыка: кубики параметра, -1 успех (L33)") if s.penalty else None))
+                             help=T("untrained: parameter dice, -1 success",  # L33
+                                    "без навыка: кубики параметра, -1 успех") if s.penalty else None))  # L33
     g_other = T("Other", "Другое")
     out.append(CheckSpec("initiative", T("Initiative", "Инициатива"), opts, g_other,
                          notation=f"ld {character.initiative_pool}"))
@@ -294,8 +295,8 @@ def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
             out.append(CheckSpec(f"cast:{key}", T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
                                  cast_option_specs(character), T("Energetics", "Энергетика"),
                                  notation=f"ld {character.complexity + character.skill_level(key)}-…",
-                                 help=T("Complexity + skill − target complexity − spell complexity; difficulty = spell level (L35, L286)",
-                                        "Сложность + навык − сложность цели − сложность заклинания; сложность броска = уровень (L35, L286)")))
+                                 help=T("Complexity + skill − target complexity − spell complexity; difficulty = spell level",  # L35, L286
+                                        "Сложность + навык − сложность цели − сложность заклинания; сложность броска = уровень")))  # L35, L286
     out.append(CheckSpec("coordination", T("Coordination", "Слаженность"), option_specs(True), g_other,
                          notation=f"ld {character.dexterity + character.alertness}-N"))
     return out
@@ -371,10 +372,10 @@ def cast_roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random
     out = make_result(check_id, spec, res.roll, res.level, 0)
     out.effects = list(res.effects)
     verdicts = {"as_designed": T("spell created as designed", "заклинание создано"),
-                "basic_spell": T("only a basic level-1 spell of the style (L35)", "вышло лишь базовое заклинание 1-го уровня (L35)"),
+                "basic_spell": T("only a basic level-1 spell of the style", "вышло лишь базовое заклинание 1-го уровня"),  # L35
                 "nothing": T("no spell", "заклинание не создано"),
-                "nothing_fumble": T("no spell; the energy escapes control (L194)", "заклинания нет; энергия вышла из-под контроля (L194)"),
-                "gm": T("failed: the GM decides (L35)", "неудача: решает Мастер (L35)")}
+                "nothing_fumble": T("no spell; the energy escapes control", "заклинания нет; энергия вышла из-под контроля"),  # L194
+                "gm": T("failed: the GM decides", "неудача: решает Мастер")}  # L35
     out.outcome = verdicts[res.outcome]
     out.details.update(cast_outcome=res.outcome, spell_complexity=res.complexity, spell_level=res.level,
                        spell=res.parameters)

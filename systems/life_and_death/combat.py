@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 from tabletop_widgets.core import (ConditionSpec, DamageOutcome, Effect, InitiativeOrder, InitiativeRoll,
                                    OptionSpec, RuleError, T)
 from tabletop_widgets.dice import Distribution
+from tabletop_widgets.core.wording import ru_n
 
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
@@ -91,16 +92,16 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
                     f"{a} раньше {b}: переброс {rolloff[a]} против {rolloff[b]}")
         elif mode == "simultaneous":
             why = T(f"{a} and {b} act simultaneously ({ra} successes)",
-                    f"{a} и {b} действуют одновременно ({ra} успехов)")
+                    f"{a} и {b} действуют одновременно ({ru_n(ra, 'успех', 'успеха', 'успехов')})")
         else:
             why = T(f"{a} before {b}: still tied, ordered by id (GM may swap)",
-                    f"{a} раньше {b}: ничья, порядок по имени (Мастер может поменять)")
+                    f"равенство: {a}, {b} — порядок по имени (мастер может поменять)")
         tiebreaks.append({**why, "ids": [a, b]})      # the tracker shows names for these ids
     rolls = {}
     for cid in combatants:
         r = results[cid]
         n_epic = int(epic.get(cid, 0))
-        extra = (f" (+{n_epic} epic)", f" (+{n_epic} эпик)") if n_epic else ("", "")
+        extra = (f" (+{n_epic} epic)", f" (+{ru_n(n_epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')})") if n_epic else ("", "")
         rolls[cid] = InitiativeRoll(
             cid, (r.net,) + sort_key(cid)[1:],
             T(f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[0]} = {r.net}",
@@ -130,11 +131,11 @@ def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[st
                                           f"Эпик-дайсы для {cid}: целое число >= 0 (сейчас {n!r})."))
         c = combatants[cid]
         if n and (rules.get("mode") == "quick" or getattr(c, "mode", "campaign") == "quick"):
-            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game (L347).",
-                                                    "В быстрой игре эпик-дайсы не используются (L347)."))
+            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game.",  # L347
+                                                    "В быстрой игре эпик-дайсы не используются."))  # L347
         if n > getattr(c, "epic_dice", 0):
             raise RuleError("not_enough_epic_dice", T(f"{cid} has only {c.epic_dice} epic dice.",
-                                                      f"У {cid} только {c.epic_dice} эпик-дайсов."))
+                                                      f"Эпик-дайсов мало: {cid} — только {c.epic_dice}."))
         out[cid] = n
     return out
 
@@ -142,8 +143,8 @@ def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[st
 def initiative_options() -> list[OptionSpec]:
     """Options ``roll_initiative`` takes (the tracker passes them as given)."""
     return [OptionSpec("epic", T("Epic dice on initiative, per combatant {id: n}", "Эпик-дайсы на инициативу {id: n}"),
-                       "text", {}, help=T("+1 success each, spent from the sheet (L351)",
-                                          "+1 успех каждый, списываются с листа (L351)"))]
+                       "text", {}, help=T("+1 success each, spent from the sheet",  # L351
+                                          "+1 успех каждый, списываются с листа"))]  # L351
 
 
 # -- start of combat and coordination (§6.2, L252-L254) ------------------------------------------------
@@ -229,8 +230,8 @@ def take_action(state: TurnState, action: str, *, rules: Mapping[str, Any] = DEF
         if state.round <= 1 and not rules.get("round1_free_actions", True):
             raise RuleError("no_free_round1", T("No free actions in round 1.", "В первом раунде нет свободных действий."))
         if action in state.free_used:
-            raise RuleError("free_twice", T(f"Free action {action} already used this turn (L226).",
-                                            f"Свободное действие {action} уже было в этом ходу (L226)."))
+            raise RuleError("free_twice", T(f"Free action {action} already used this turn.",  # L226
+                                            f"Свободное действие {action} уже было в этом ходу."))  # L226
         state.free_used.add(action)
         state.log.append(action)
         return state
@@ -238,14 +239,14 @@ def take_action(state: TurnState, action: str, *, rules: Mapping[str, Any] = DEF
         raise RuleError("unknown_action", T(f"Unknown action {action!r}.", f"Неизвестное действие {action!r}."))
     if state.round <= 1:
         if action == "counterattack":
-            raise RuleError("no_counter_round1", T("No counterattacks in round 1 (L250).",
-                                                   "В первом раунде контратаковать нельзя (L250)."))
+            raise RuleError("no_counter_round1", T("No counterattacks in round 1.",  # L250
+                                                   "В первом раунде контратаковать нельзя."))  # L250
         if state.initiator and not (action == "attack" or (action == "cast" and direct_damage_spell)):
-            raise RuleError("initiator_round1", T("In round 1 the attackers may only attack or cast direct-damage spells (L250).",
-                                                  "В первом раунде нападающие только атакуют или создают заклинания прямого урона (L250)."))
+            raise RuleError("initiator_round1", T("In round 1 the attackers may only attack or cast direct-damage spells.",  # L250
+                                                  "В первом раунде нападающие только атакуют или создают заклинания прямого урона."))  # L250
         if not state.initiator and rules.get("round1_others") == "block_dodge_only" and action not in ("block", "dodge"):
-            raise RuleError("others_round1", T("In round 1 the others may only block or dodge (L250).",
-                                               "В первом раунде остальные могут только блокировать или уворачиваться (L250)."))
+            raise RuleError("others_round1", T("In round 1 the others may only block or dodge.",  # L250
+                                               "В первом раунде остальные могут только блокировать или уворачиваться."))  # L250
     if action in ("transform", "boost"):
         if state.ordinary_left <= 0:
             raise RuleError("no_actions", T("No actions left this turn.", "Действий в этом ходу не осталось."))
@@ -477,8 +478,8 @@ def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
     return "healthy" if c.hp == c.hp_max else "wounded"
 
 
-STATE_LABELS = {"healthy": T("healthy", "здоров"), "wounded": T("wounded", "ранен"),
-                "incapacitated": T("incapacitated", "недееспособен"), "dead": T("dead", "мёртв")}
+STATE_LABELS = {"healthy": T("healthy", "без ран"), "wounded": T("wounded", "есть раны"),
+                "incapacitated": T("incapacitated", "недееспособность"), "dead": T("dead", "смерть")}
 
 
 def _bad(code: str, en: str, ru: str) -> RuleError:
@@ -532,7 +533,7 @@ def apply_damage(c, amount: int, *, damage_type: str = "physical", zone: str = "
             c.wounds = wounds
     changes[pool] = (old, getattr(c, pool))
     if doubled:
-        notes.append(T("doubled: target is transforming (L119)", "удвоено: цель в трансформации (L119)"))
+        notes.append(T("doubled: target is transforming", "удвоено: цель в трансформации"))  # L119
     if eff is not None:
         notes.append(eff.label)
     return _outcome(c, changes, notes, rules, pool=pool, damage=dmg, zone_effect=eff.kind if eff else None,
@@ -545,15 +546,15 @@ def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionS
     the GM set. The seed gives no recovery rules (A-10): amounts are the GM's."""
     pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     return [
-        OptionSpec("pool", T("Pool to restore", "Какой запас восстановить"), "choice", "hp",
+        OptionSpec("pool", T("Pool to restore", "Какое здоровье восстановить"), "choice", "hp",
                    choices=tuple((k, POOL_LABELS[k]) for k in ("hp", "ep", "sp", "ip")),
-                   help=T("Physical → HP, pattern → EP, spiritual → SP, idea → IP (L128-L130, L328)",
-                          "Физический → HP, узорный → EP, духовный → SP, идейный → IP (L128-L130, L328)")),
+                   help=T("Physical → HP, pattern → EP, spiritual → SP, idea → IP",  # L128-L130, L328
+                          "Физический → HP, узорный → EP, духовный → SP, идейный → IP")),  # L128-L130, L328
         OptionSpec("damage_type", T("Or: damage type healed", "Или: тип исцеляемого урона"), "choice", "",
-                   choices=(("", T("(use the pool)", "(по запасу)")),) + tuple(
+                   choices=(("", T("(use the pool)", "(по виду здоровья)")),) + tuple(
                        (k, T(k, {"physical": "физический", "pattern": "узорный", "spiritual": "духовный",
                                  "idea": "идейный"}.get(k, k))) for k in pools)),
-        OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «недееспособен», поставленное Мастером"),
+        OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «Недееспособность», поставленное Мастером"),
                    "bool", False, gm_only=True),
     ]
 
@@ -570,7 +571,7 @@ def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", cl
                        f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).")
         pool = pools[damage_type]
     if pool not in ("hp", "ep", "sp", "ip"):
-        raise _bad("bad_pool", f"Unknown pool {pool!r} (hp, ep, sp, ip).", f"Неизвестный запас {pool!r} (hp, ep, sp, ip).")
+        raise _bad("bad_pool", f"Unknown pool {pool!r} (hp, ep, sp, ip).", f"Неизвестный вид здоровья {pool!r}: HP, EP, SP или IP.")
     old = getattr(c, pool)
     changes: dict = {}
     notes: list = []
@@ -579,7 +580,7 @@ def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", cl
         if clear_status and getattr(c, "status", "") == "incapacitated":
             c.status = ""
             changes["status"] = ("incapacitated", "")
-            notes.append(T("no longer incapacitated (GM)", "больше не недееспособен (Мастер)"))
+            notes.append(T("no longer incapacitated (GM)", "недееспособность снята (Мастер)"))
     changes[pool] = (old, getattr(c, pool))
     return _outcome(c, changes, notes, rules, pool=pool, healed=getattr(c, pool) - old)
 
@@ -624,7 +625,7 @@ def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Seque
         else:
             pool = d.get("pool", "hp")
             if pool not in ("hp", "ep", "sp", "ip"):
-                raise _bad("bad_pool", f"{cid}: unknown pool {pool!r}.", f"{cid}: неизвестный запас {pool!r}.")
+                raise _bad("bad_pool", f"{cid}: unknown pool {pool!r}.", f"{cid}: неизвестный вид здоровья {pool!r}.")
             if at == when and amount:
                 steps.append(("heal", amount, {"pool": pool}))
     changes: dict = {}
@@ -632,8 +633,8 @@ def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Seque
     if when == "start" and getattr(c, "transforming", False):
         c.transforming = False
         changes["transforming"] = (True, False)
-        notes.append(T("transformation over: damage no longer doubled (L119)",
-                       "трансформация закончилась: урон больше не удваивается (L119)"))
+        notes.append(T("transformation over: damage no longer doubled",  # L119
+                       "трансформация закончилась: урон больше не удваивается"))  # L119
     for kind, amount, kw in steps:
         if kind == "damage":
             o = apply_damage(c, amount, rules=rules, **kw)
@@ -689,7 +690,9 @@ def condition_changed(c, condition_id: str, active: bool, data: Mapping[str, Any
         wounds = list(c.wounds)
         if active and data.get("record", True):
             wounds.append({"zone": WOUND_CONDITIONS[condition_id], "kind": condition_id, "note": note})
-            notes.append(T(f"wound recorded: {condition_id}", f"травма записана: {condition_id}"))
+            spec = next((x for x in CONDITIONS if x.id == condition_id), None)
+            what = spec.label if spec is not None else T("wound", "травма")
+            notes.append(T(f"wound recorded: {what['en']}", f"травма записана: {what['ru']}"))
         elif not active:
             idx = next((i for i in range(len(wounds) - 1, -1, -1) if wounds[i].get("kind") == condition_id), None)
             if idx is not None:
@@ -758,50 +761,50 @@ def pick_luck_target(candidates: Mapping[str, Any], rng: random.Random, max_roun
 
 CONDITIONS = [
     ConditionSpec("transforming", T("Transforming", "Трансформация"),
-                  T("All damage taken is doubled until the character's next action (L119).",
-                    "Весь получаемый урон удваивается до следующего действия персонажа (L119)."),
+                  T("All damage taken is doubled until the character's next action.",  # L119
+                    "Весь получаемый урон удваивается до следующего действия персонажа."),  # L119
                   duration=1, unit="turns", ticks_at="start"),
-    ConditionSpec("incapacitated", T("Incapacitated", "Недееспособен"),
+    ConditionSpec("incapacitated", T("Incapacitated", "Недееспособность"),
                   T("HP 0 or less: cannot act; the GM rules on death [DEFAULT].",
                     "HP 0 или меньше: не действует; о смерти решает Мастер [по умолчанию]."), unit="until_removed"),
-    ConditionSpec("dead", T("Dead", "Мёртв"), T("Decapitated or skull pierced (L264, L268).",
-                                                "Голова отрублена или череп пробит (L264, L268)."), unit="until_removed"),
+    ConditionSpec("dead", T("Dead", "Смерть"), T("Decapitated or skull pierced.",  # L264, L268
+                                                "Голова отрублена или череп пробит."), unit="until_removed"),  # L264, L268
     ConditionSpec("limb_broken", T("Limb broken", "Конечность сломана"),
                   T("Wound entry; no mechanical effect in the text (GM).", "Травма; механики в тексте нет (Мастер)."),
                   unit="until_removed", stacks=True),
-    ConditionSpec("limb_severed", T("Limb severed", "Конечность отрублена"), T("Wound entry (L260).", "Травма (L260)."),
+    ConditionSpec("limb_severed", T("Limb severed", "Конечность отрублена"), T("Wound entry.", "Травма."),  # L260
                   unit="until_removed", stacks=True),
-    ConditionSpec("tail_severed", T("Tail severed", "Хвост отрублен"), T("Wound entry (L262).", "Травма (L262)."),
+    ConditionSpec("tail_severed", T("Tail severed", "Хвост отрублен"), T("Wound entry.", "Травма."),  # L262
                   unit="until_removed"),
-    ConditionSpec("face_lost", T("Lost ear/eye/nose", "Потеря уха/глаза/носа"), T("Wound entry (L266).", "Травма (L266)."),
+    ConditionSpec("face_lost", T("Lost ear/eye/nose", "Потеря уха/глаза/носа"), T("Wound entry.", "Травма."),  # L266
                   unit="until_removed", stacks=True),
     ConditionSpec("skull_pierced_wound", T("Skull pierced (survived)", "Череп пробит (выжил)"),
-                  T("Undead or many-headed: wound entry (L268).", "Нежить или многоглавый: травма (L268)."), unit="until_removed"),
+                  T("Undead or many-headed: wound entry.", "Нежить или многоглавый: травма."), unit="until_removed"),  # L268
     ConditionSpec("head_severed", T("Head severed (undead)", "Голова отрублена (нежить)"),
-                  T("Undead survives decapitation: wound entry (L264).", "Нежить переживает: травма (L264)."), unit="until_removed"),
+                  T("Undead survives decapitation: wound entry.", "Нежить переживает: травма."), unit="until_removed"),  # L264
     ConditionSpec("delayed_action", T("Holding an action", "Отложенное действие"),
-                  T("May act at any later moment of the round; lost at its end (L241).",
-                    "Может действовать в любой момент раунда; пропадает в конце раунда (L241)."),
+                  T("May act at any later moment of the round; lost at its end.",  # L241
+                    "Может действовать в любой момент раунда; пропадает в конце раунда."),  # L241
                   duration=1, unit="rounds", ticks_at="end"),
     ConditionSpec("not_participating", T("Not participating", "Не участвует"),
-                  T("Takes no actions until joining the combat (L214).", "Не действует, пока не вступит в бой (L214)."),
+                  T("Takes no actions until joining the combat.", "Не действует, пока не вступит в бой."),  # L214
                   unit="until_removed"),
     ConditionSpec("failed_coordination", T("Failed coordination", "Провал слаженности"),
-                  T("Does not attack in round 1 (L252).", "Не атакует в первом раунде (L252)."),
+                  T("Does not attack in round 1.", "Не атакует в первом раунде."),  # L252
                   duration=1, unit="rounds", ticks_at="end"),
     ConditionSpec("ongoing_damage", T("Ongoing damage", "Продолжающийся урон"),
-                  T("GM-set per-turn damage of a spell or style (data: amount, damage_type, when) [DEFAULT, A-10].",
-                    "Урон каждый ход от заклинания или стиля, задаёт Мастер (amount, damage_type, when) [по умолчанию, A-10]."),
+                  T("GM-set per-turn damage of a spell or style: how much, its type, and when it comes.",  # A-10
+                    "Урон каждый ход от заклинания или стиля: сколько, какого типа и когда, задаёт Мастер."),  # A-10
                   duration=None, unit="rounds", ticks_at="end", stacks=True,
                   data={"amount": 1, "damage_type": "physical", "when": "start"}),
     ConditionSpec("regeneration", T("Regeneration", "Регенерация"),
-                  T("GM-set per-turn healing, e.g. an accelerated-regeneration spell (L318) (data: amount, pool, when).",
-                    "Лечение каждый ход, например заклинание ускоренной регенерации (L318) (amount, pool, when)."),
+                  T("GM-set per-turn healing, e.g. an accelerated-regeneration spell: how much, which health, and when it comes.",  # L318
+                    "Лечение каждый ход, например заклинание ускоренной регенерации: сколько, какое здоровье и когда, задаёт Мастер."),  # L318
                   duration=None, unit="rounds", ticks_at="end", stacks=True,
                   data={"amount": 1, "pool": "hp", "when": "start"}),
     ConditionSpec("spell_active", T("Spell active", "Действует заклинание"),
-                  T("Lasts brightness rounds, or ends at once when it takes effect (L307).",
-                    "Длится «яркость» раундов или кончается, как только подействует (L307)."),
+                  T("Lasts brightness rounds, or ends at once when it takes effect.",  # L307
+                    "Длится «яркость» раундов или кончается, как только подействует."),  # L307
                   duration=None, unit="rounds", ticks_at="end", stacks=True),
 ]
 

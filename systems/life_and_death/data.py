@@ -74,7 +74,7 @@ def add_row(name: str, entry: dict[str, Any]) -> dict[str, Any]:
     if missing:
         raise ValueError(f"data row for {name!r} needs {', '.join(missing)}")
     if name == "skills" and entry.get("param") not in (None, "might", "dexterity", "alertness", "complexity"):
-        raise ValueError("a skill's param must be might, dexterity, alertness or complexity (L86)")
+        raise ValueError("a skill's param must be might, dexterity, alertness or complexity")  # L86
     lst = _EXTRA.setdefault(name, [])
     lst[:] = [r for r in lst if r["id"] != entry["id"]] + [entry]
     _INDEX.pop(name, None)

@@ -12,6 +12,8 @@ from functools import lru_cache
 from math import comb, factorial
 from typing import Sequence
 
+from tabletop_widgets.core.i18n import plural_ru
+
 P_ONE = Fraction(1, 10)     # face 1
 P_BLANK = Fraction(4, 10)   # faces 2-5
 P_PLAIN = Fraction(4, 10)   # faces 6-9
@@ -42,6 +44,16 @@ class PoolResult:
         if self.passed is None:
             return "rolled"
         return "success" if self.passed else "failure"
+
+    def text(self, locale: str = "en") -> str:
+        """The pool in words: its dice and net successes (a fumble says so)."""
+        faces = ", ".join(str(f) for f in self.faces)
+        if locale == "ru":
+            n = plural_ru(self.net, "успех", "успеха", "успехов")
+            verdict = "критический провал" if self.fumble else f"{self.net} {n}"
+        else:
+            verdict = "critical failure" if self.fumble else f"{self.net} success{'es' if abs(self.net) != 1 else ''}"
+        return f"[{faces}] → {verdict}"
 
     @classmethod
     def zero(cls) -> "PoolResult":

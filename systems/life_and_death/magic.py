@@ -70,8 +70,8 @@ def spell_complexity(d: SpellDesign, skill_level: int, rules: Mapping[str, Any] 
     if c > skill_level:
         if rules.get("spell_complexity_over_skill") == "clamp":
             return skill_level
-        raise RuleError("E_SPELL_COMPLEXITY", T(f"Spell complexity {c} exceeds the skill level {skill_level} (L290).",
-                                                f"Сложность заклинания {c} выше уровня навыка {skill_level} (L290)."),
+        raise RuleError("E_SPELL_COMPLEXITY", T(f"Spell complexity {c} exceeds the skill level {skill_level}.",  # L290
+                                                f"Сложность заклинания {c} выше уровня навыка {skill_level}."),  # L290
                         complexity=c, skill=skill_level)
     return c
 
@@ -90,8 +90,8 @@ def casting_pool(complexity_param: int, skill_level: int, target_complexity: int
                  spell_cx: int = 0, zone: str = "torso") -> int:
     """L286, L316: Complexity + skill - target complexity - spell complexity - zone penalty."""
     if skill_level > complexity_param:
-        raise RuleError("E_SKILL_CAP", T("An energetics skill cannot exceed Complexity (L284).",
-                                         "Навык энергетики не может быть выше Сложности (L284)."))
+        raise RuleError("E_SKILL_CAP", T("An energetics skill cannot exceed Complexity.",  # L284
+                                         "Навык энергетики не может быть выше Сложности."))  # L284
     return complexity_param + skill_level - target_complexity - spell_cx - ZONE_PENALTY[zone]
 
 
@@ -105,8 +105,8 @@ def check_brightness(brightness: int, power: int) -> None:
     if not isinstance(brightness, int) or brightness < 1:
         raise RuleError("E_BRIGHTNESS", T("Brightness must be at least 1.", "Яркость — не меньше 1."))
     if brightness > power:
-        raise RuleError("E_BRIGHTNESS", T(f"Brightness {brightness} exceeds Power {power} (L301).",
-                                          f"Яркость {brightness} выше параметра Яркость {power} (L301)."))
+        raise RuleError("E_BRIGHTNESS", T(f"Brightness {brightness} exceeds Power {power}.",  # L301
+                                          f"Яркость {brightness} выше параметра Яркость {power}."))  # L301
 
 
 def ep_after_cast(ep: int, brightness: int, own_reserve: bool) -> int:
@@ -148,7 +148,7 @@ def cast(caster, skill_key: str, design: SpellDesign, *, target_complexity: int 
                    fumble_basis=rules.get("fumble_basis", "net"))
     effects = []
     if design.own_reserve and (r.passed or rules.get("ep_cost_on_failure", True)):
-        effects.append(Effect("ep", -design.brightness, T("spell from own reserve (L282)", "заклинание из своего запаса (L282)")))
+        effects.append(Effect("ep", -design.brightness, T("spell from own reserve", "заклинание из своего запаса")))  # L282
     if epic:
         effects.append(Effect("epic_dice", -epic, T("epic dice spent", "потрачены эпик-дайсы")))
     notes = []
@@ -163,8 +163,8 @@ def cast(caster, skill_key: str, design: SpellDesign, *, target_complexity: int 
     if not r.passed:
         thr = rules.get("wild_pattern_brightness_threshold")
         if thr is None or design.brightness >= thr:
-            notes.append(T("GM: a bright failed spell may become a random pattern (L301).",
-                           "Мастер: яркое неудачное заклинание может стать случайным узором (L301)."))
+            notes.append(T("GM: a bright failed spell may become a random pattern.",  # L301
+                           "Мастер: яркое неудачное заклинание может стать случайным узором."))  # L301
     return CastResult(outcome, pool, cx, lvl, r, effects, spell_parameters(design.brightness), notes)
 
 
@@ -214,13 +214,13 @@ def boost(spell: Spell, caster, ordinary_actions: int = 0, free_actions: int = 0
     else a Complexity roll (-2 per ordinary, -1 per free action) needs one success; failure
     dissipates a spell not yet triggered."""
     if spell.boosted:
-        raise RuleError("boost_twice", T("A spell can be boosted only once (L314).", "Заклинание усиливают один раз (L314)."))
+        raise RuleError("boost_twice", T("A spell can be boosted only once.", "Заклинание усиливают один раз."))  # L314
     if len(spell.casters) != 1:
-        raise RuleError("boost_joint", T("A jointly created spell cannot be boosted (L314).",
-                                         "Совместное заклинание нельзя усилить (L314)."))
+        raise RuleError("boost_joint", T("A jointly created spell cannot be boosted.",  # L314
+                                         "Совместное заклинание нельзя усилить."))  # L314
     if spell.brightness + 1 > caster.power:
-        raise RuleError("boost_power", T("Brightness cannot exceed the creator's Power (L314).",
-                                         "Яркость не может превысить Яркость создателя (L314)."))
+        raise RuleError("boost_power", T("Brightness cannot exceed the creator's Power.",  # L314
+                                         "Яркость не может превысить Яркость создателя."))  # L314
     if ordinary_actions == 0 and free_actions == 0:
         ok, r = True, None
     else:

@@ -72,15 +72,15 @@ class Character(CharacterModel):
     RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
 
     # -- story ---------------------------------------------------------------------------------
-    name = Unicode("", help="Given name + optional nickname (L132)").tag(persist=True)
-    race = Unicode("", help="Race id from the races table (L43)").tag(persist=True)
-    race_params = Dict(help="Racial starting parameters (L45); empty = free-form").tag(persist=True)
-    age = Unicode("", help="Age category: child/adolescent/young/adult (L49-L78)").tag(persist=True)
+    name = Unicode("", help="Given name + optional nickname").tag(persist=True)  # L132
+    race = Unicode("", help="Race id from the races table").tag(persist=True)  # L43
+    race_params = Dict(help="Racial starting parameters; empty = free-form").tag(persist=True)  # L45
+    age = Unicode("", help="Age category: child/adolescent/young/adult").tag(persist=True)  # L49-L78
     mode = Unicode("campaign", help="quick or campaign (L7)").tag(persist=True)
     stage = Unicode("creation", help="creation (budgets checked) or play").tag(persist=True)
-    faith = Unicode("", help="Patron deity id (L133-L142)").tag(persist=True)
-    affinity = Unicode("", help="Source id with Source affinity (L107)").tag(persist=True)
-    direction = Unicode("", help="Energetics direction H or C (L90)").tag(persist=True)
+    faith = Unicode("", help="Patron deity id").tag(persist=True)  # L133-L142
+    affinity = Unicode("", help="Source id with Source affinity").tag(persist=True)  # L107
+    direction = Unicode("", help="Energetics direction H or C").tag(persist=True)  # L90
     belief = Unicode("", help="Belief / mentality (L9)").tag(persist=True)
     notes = Unicode("").tag(persist=True)
 
@@ -91,21 +91,21 @@ class Character(CharacterModel):
     complexity = Int(1, help="Complexity (final)").tag(persist=True)
     power = Int(1, help="Power / Brightness (final)").tag(persist=True)
     luck = Int(1, help="Luck (final)").tag(persist=True)
-    param_points = Dict(help="Free age points per parameter (L55)").tag(persist=True)
-    param_advances = Dict(help="Level-up / high-start increases per parameter (L369, L377)").tag(persist=True)
+    param_points = Dict(help="Free age points per parameter").tag(persist=True)  # L55
+    param_advances = Dict(help="Level-up / high-start increases per parameter").tag(persist=True)  # L369, L377
 
     # -- skills and features ------------------------------------------------------------------
-    skills = Dict(help="skill key (id or id:specialization) -> level (L80-L84)").tag(persist=True)
-    skill_xp = Dict(help="skill key -> XP counter 0-5 (L357)").tag(persist=True)
+    skills = Dict(help="skill key (id or id:specialization) -> level").tag(persist=True)  # L80-L84
+    skill_xp = Dict(help="skill key -> XP counter 0-5").tag(persist=True)  # L357
     custom_skills = Dict(help="ad-hoc skill id -> its parameter, for skills not in the data").tag(persist=True)
-    features = List(help="[{id, level, origin, note}] (L92-L109)").tag(persist=True)
+    features = List(help="[{id, level, origin, note}]").tag(persist=True)  # L92-L109
 
     # -- progression ------------------------------------------------------------------------------
-    xp = Int(0, help="Cumulative character XP (L359)").tag(persist=True)
-    pending_improvements = Int(0, help="Level-up choices not yet taken (L361)").tag(persist=True)
-    surprises_pending = Int(0, help="Surprises the GM owes for the next session (L371)").tag(persist=True)
-    reputation = Int(1, help="Never 0 unless Inconspicuous (L343)").tag(persist=True)
-    epic_dice = Int(0, help="0..|reputation| (L349)").tag(persist=True)
+    xp = Int(0, help="Cumulative character XP").tag(persist=True)  # L359
+    pending_improvements = Int(0, help="Level-up choices not yet taken").tag(persist=True)  # L361
+    surprises_pending = Int(0, help="Surprises the GM owes for the next session").tag(persist=True)  # L371
+    reputation = Int(1, help="Never 0 unless Inconspicuous").tag(persist=True)  # L343
+    epic_dice = Int(0, help="0..|reputation|").tag(persist=True)  # L349
 
     # -- health (current values; None = full) -------------------------------------------------------
     base_hp = Int(None, allow_none=True,
@@ -115,48 +115,48 @@ class Character(CharacterModel):
     ep = Int(None, allow_none=True, help="Current EP (pattern health)").tag(persist=True)
     sp = Int(None, allow_none=True, help="Current SP (soul health)").tag(persist=True)
     ip = Int(None, allow_none=True, help="Current IP (idea health)").tag(persist=True)
-    wounds = List(help="[{zone, kind, note}] lasting injuries (L260-L268; no mechanical effect, A-36)").tag(persist=True)
+    wounds = List(help="[{zone, kind, note}] lasting injuries (no mechanical effect)").tag(persist=True)  # A-36, L260-L268
     status = Unicode("", help="State set by the GM / tracker on top of HP: '', 'incapacitated' or 'dead' "
                               "(§6.12)").tag(persist=True)
     transforming = Bool(False, help="Mid-transformation: all damage taken is doubled until the character's "
-                                    "next action (L119)").tag(persist=True)
+                                    "next action").tag(persist=True)  # L119
 
     # -- inventory ----------------------------------------------------------------------------------
     inventory = List(help="[{name, category, rarity, cost, weight_kg, equipped, damage, protection, min_might}]").tag(persist=True)
-    helmet = Unicode("none", help="none / open / closed (L158-L160)").tag(persist=True)
-    money = Dict(help="{fire, agate, emerald, azure} coins (L164)").tag(persist=True)
+    helmet = Unicode("none", help="none / open / closed").tag(persist=True)  # L158-L160
+    money = Dict(help="{fire, agate, emerald, azure} coins").tag(persist=True)  # L164
     forms = List(help="Shapeshifter forms [{creature, tier, might, dexterity, alertness, start_*}]").tag(persist=True)
-    pets = List(help="[{creature, behaviour, note}] (L178-L182)").tag(persist=True)
-    familiar = Dict(help="Familiar summary {creature, note} (L184-L188)").tag(persist=True)
+    pets = List(help="[{creature, behaviour, note}]").tag(persist=True)  # L178-L182
+    familiar = Dict(help="Familiar summary {creature, note}").tag(persist=True)  # L184-L188
 
     # -- derived (§3.2-§3.4) ---------------------------------------------------------------------------
-    initiative = Int(0, help="Dexterity + Alertness (L24, L125)").tag(derived=True)
-    initiative_pool = Int(0, help="Initiative + 2 Speed - 1 closed helmet (L220, L159)").tag(derived=True)
-    will = Int(0, help="Power + Complexity (L25, L128)").tag(derived=True)
-    magic_defence = Int(0, help="= Complexity (L126)").tag(derived=True)
-    carry_capacity_kg = Int(0, help="(Might + Athletics) x 5 kg (L127)").tag(derived=True)
+    initiative = Int(0, help="Dexterity + Alertness").tag(derived=True)  # L24, L125
+    initiative_pool = Int(0, help="Initiative + 2 Speed - 1 closed helmet").tag(derived=True)  # L220, L159
+    will = Int(0, help="Power + Complexity").tag(derived=True)  # L25, L128
+    magic_defence = Int(0, help="= Complexity").tag(derived=True)  # L126
+    carry_capacity_kg = Int(0, help="(Might + Athletics) x 5 kg").tag(derived=True)  # L127
     hp_max = Int(0).tag(derived=True)
-    ep_max = Int(0, help="Complexity + Power (L128)").tag(derived=True)
-    sp_max = Int(0, help="Complexity + Luck (L129)").tag(derived=True)
-    ip_max = Int(0, help="Power + Luck (L130)").tag(derived=True)
-    base_damage = Int(0, help="By age: 0/0/1/1 (L57)").tag(derived=True)
-    hand_damage = Int(0, help="Base damage + Claws level (L131)").tag(derived=True)
-    level = Int(1, help="1 + xp // 20 (L359)").tag(derived=True)
+    ep_max = Int(0, help="Complexity + Power").tag(derived=True)  # L128
+    sp_max = Int(0, help="Complexity + Luck").tag(derived=True)  # L129
+    ip_max = Int(0, help="Power + Luck").tag(derived=True)  # L130
+    base_damage = Int(0, help="By age: 0/0/1/1").tag(derived=True)  # L57
+    hand_damage = Int(0, help="Base damage + Claws level").tag(derived=True)  # L131
+    level = Int(1, help="1 + xp // 20").tag(derived=True)  # L359
     xp_to_next = Int(20).tag(derived=True)
-    inv_points = Int(10, help="10 (+10 Well-Stocked) (L146)").tag(derived=True)
+    inv_points = Int(10, help="10 (+10 Well-Stocked)").tag(derived=True)  # L146
     inv_points_spent = Float(0.0).tag(derived=True)
     carried_weight_kg = Float(0.0).tag(derived=True)
     armour_level = Int(0, help="Worn armour + natural armour").tag(derived=True)
-    natural_armour = Int(0, help="Natural armour protection (L108)").tag(derived=True)
-    max_forms = Int(0, help="1 + 2 x Transformation with Shapeshifter (L84, L109)").tag(derived=True)
-    mutant = Bool(False, help="Has a bought mutation (L97)").tag(derived=True)
-    is_shapeshifter = Bool(False, help="Has the Shapeshifter feature: the forms sheet applies (L109-L111)").tag(derived=True)
-    uses_reputation = Bool(True, help="Campaign game: reputation and epic dice apply (L47, L347)").tag(derived=True)
-    hp_base = Int(10, help="Base HP in use: entered, else the race's, else the rules' default (A-02)").tag(derived=True)
+    natural_armour = Int(0, help="Natural armour protection").tag(derived=True)  # L108
+    max_forms = Int(0, help="1 + 2 x Transformation with Shapeshifter").tag(derived=True)  # L84, L109
+    mutant = Bool(False, help="Has a bought mutation").tag(derived=True)  # L97
+    is_shapeshifter = Bool(False, help="Has the Shapeshifter feature: the forms sheet applies").tag(derived=True)  # L109-L111
+    uses_reputation = Bool(True, help="Campaign game: reputation and epic dice apply").tag(derived=True)  # L47, L347
+    hp_base = Int(10, help="Base HP in use: entered, else the race's, else the rules' default").tag(derived=True)  # A-02
     wound_count = Int(0, help="Number of recorded wounds").tag(derived=True)
     parameter_layers = Dict(help="param -> {racial, age_mod, points, advances, base, feature_mod, final} (§3.0)").tag(derived=True)
-    skill_budget = Dict(help="param -> {used, budget} skill points at creation (L82)").tag(derived=True)
-    feature_points = Dict(help="{age, negative, available, cost} (L94-L104)").tag(derived=True)
+    skill_budget = Dict(help="param -> {used, budget} skill points at creation").tag(derived=True)  # L82
+    feature_points = Dict(help="{age, negative, available, cost}").tag(derived=True)  # L94-L104
 
     # ---------------------------------------------------------------------------------------------
     def __init__(self, **values: Any):
@@ -425,7 +425,7 @@ class Character(CharacterModel):
                 f"base_hp — целое число >= 0 или пусто (сейчас {v!r}).")
         if values.get("status") not in STATUSES:
             bad("status", f"Status must be empty, incapacitated or dead (is {values.get('status')!r}).",
-                f"Состояние: пусто, «недееспособен» или «мёртв» (сейчас {values.get('status')!r}).")
+                f"Состояние: пусто, «недееспособность» или «смерть» (сейчас {values.get('status')!r}).")
         for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:

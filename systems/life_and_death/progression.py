@@ -37,8 +37,8 @@ def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
 
 def _campaign_only(c, rules) -> None:
     if c.mode == "quick" or rules.get("mode") == "quick":
-        raise RuleError("quick_game", T("Reputation and epic dice are not used in a quick game (L47, L347).",
-                                        "В быстрой игре нет репутации и эпик-дайсов (L47, L347)."))
+        raise RuleError("quick_game", T("Reputation and epic dice are not used in a quick game.",  # L47, L347
+                                        "В быстрой игре нет репутации и эпик-дайсов."))  # L47, L347
 
 
 def apply_reputation_change(c, delta: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> tuple[int, int]:
@@ -110,8 +110,8 @@ def end_of_session(c, awards: Mapping[str, int], careless_pick: str | None = Non
         if not SKILL_KEY_RE.match(k):
             raise RuleError("bad_skill", T(f"Malformed skill key {k!r}.", f"Неверный ключ навыка {k!r}."))
         if not isinstance(x, int) or x < 0 or (x > 1 and not gm_exceptions):
-            raise RuleError("xp_per_skill", T("At most 1 XP per skill per game session (L355).",
-                                              "Не больше 1 опыта на навык за игру (L355)."))
+            raise RuleError("xp_per_skill", T("At most 1 XP per skill per game session.",  # L355
+                                              "Не больше 1 опыта на навык за игру."))  # L355
         if c.skill_param(k) is None:
             raise RuleError("unknown_skill_param", T(f"Skill {k} has no known parameter; add it to the data.",
                                                      f"У навыка {k} не указан параметр; добавьте его в данные."))
@@ -178,8 +178,8 @@ def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
         raise RuleError("bad_param", T(f"Unknown parameter {param!r}.", f"Неизвестный параметр {param!r}."))
     cap = _param_cap(rules)
     if c.param(param) + 1 > cap:
-        raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed {cap} (L59).",
-                                           f"{PARAM_LABELS[param]['ru']} не может быть выше {cap} (L59)."))
+        raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
+                                           f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}."))  # L59
     adv = dict(c.param_advances)
     adv[param] = adv.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -216,8 +216,8 @@ def improve_feature(c, feature_id: str, *, new: bool = False, note: str = "") ->
     mine = [f for f in feats if f.get("id") == feature_id]
     if new or not mine:
         if kind != "positive":
-            raise RuleError("levelup_feature_kind", T("A new feature at level-up must be positive (L367).",
-                                                      "Новая особенность при повышении уровня — положительная (L367)."))
+            raise RuleError("levelup_feature_kind", T("A new feature at level-up must be positive.",  # L367
+                                                      "Новая особенность при повышении уровня — положительная."))  # L367
         if mine:
             raise RuleError("feature_exists", T("The character already has this feature.", "Особенность уже есть."))
         feats.append({"id": feature_id, "level": 1, "origin": "levelup", "note": note})
@@ -234,8 +234,8 @@ def improve_feature(c, feature_id: str, *, new: bool = False, note: str = "") ->
                                                  f"{feature_id} уже на максимальном уровне."))
             f["level"] = int(f.get("level", 1)) + 1
         else:
-            raise RuleError("levelup_feature_kind", T("Level-ups raise positive or lower negative features (L367).",
-                                                      "Повышение уровня: поднять положительную или снизить отрицательную особенность (L367)."))
+            raise RuleError("levelup_feature_kind", T("Level-ups raise positive or lower negative features.",  # L367
+                                                      "Повышение уровня: поднять положительную или снизить отрицательную особенность."))  # L367
     with c.hold_trait_notifications():
         c.features = feats
         c.pending_improvements -= 1
@@ -280,10 +280,10 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
     used = sum(int(v) for v in c.param_points.values())
     if used + 1 > int(a["free_params"]):
         raise RuleError("E_PARAM_POINTS", T(f"Age {c.age} gives {a['free_params']} parameter points; all spent.",
-                                            f"Возраст даёт {a['free_params']} очк. параметров; все потрачены."))
+                                            f"Очки параметров за возраст: {a['free_params']}, все потрачены."))
     if c.param(param) + 1 > _param_cap(rules):
-        raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed 5 (L59).",
-                                           f"{PARAM_LABELS[param]['ru']} не может быть выше 5 (L59)."))
+        raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed 5.",  # L59
+                                           f"{PARAM_LABELS[param]['ru']} не может быть выше 5."))  # L59
     pts = dict(c.param_points)
     pts[param] = pts.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -331,8 +331,8 @@ def apply_race_and_age(c, race_params: Mapping[str, int], age: str, *, base_hp: 
 def make_pet(creature: Mapping[str, Any], behaviour: str = "passive", note: str = "") -> dict[str, Any]:
     """A pet: the creature's form parameters, Luck 2, Complexity 0, Power 0, weightless (L179-L182)."""
     if behaviour not in ("aggressive", "passive", "cowardly"):
-        raise RuleError("bad_behaviour", T("Behaviour: aggressive, passive or cowardly (L180).",
-                                           "Поведение: агрессивный, пассивный или трусливый (L180)."))
+        raise RuleError("bad_behaviour", T("Behaviour: aggressive, passive or cowardly.",  # L180
+                                           "Поведение: агрессивный, пассивный или трусливый."))  # L180
     return {"creature": creature.get("id", ""), "behaviour": behaviour, "note": note,
             "might": creature.get("might"), "dexterity": creature.get("dexterity"),
             "alertness": creature.get("alertness"), "luck": 2, "complexity": 0, "power": 0, "weight_kg": 0}
@@ -343,8 +343,8 @@ def make_familiar(creature: Mapping[str, Any], master) -> dict[str, Any]:
     Complexity 1, Luck 2 and Bound pattern with the master at the master's level (L186-L188)."""
     lvl = master.feature_level("bound_pattern")
     if lvl <= 0:
-        raise RuleError("no_bound_pattern", T("A familiar needs the master's Bound pattern (L105).",
-                                              "Фамильяру нужен «связанный узор» хозяина (L105)."))
+        raise RuleError("no_bound_pattern", T("A familiar needs the master's Bound pattern.",  # L105
+                                              "Фамильяру нужен «связанный узор» хозяина."))  # L105
     return {"name": creature.get("en", creature.get("id", "")),
             "might": int(creature.get("might") or 1), "dexterity": int(creature.get("dexterity") or 1),
             "alertness": int(creature.get("alertness") or 1), "power": 1, "complexity": 1, "luck": 2,

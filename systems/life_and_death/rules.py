@@ -102,7 +102,7 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
         m = sum(int(v) for v in c.param_points.values())
         if m > n:
             out.append(_p("E_PARAM_POINTS", f"Age {a['en']} gives {n} parameter points; {m} assigned.",
-                          f"Возраст {a['ru']} даёт {n} очк. параметров; распределено {m}.", "param_points"))
+                          f"Возраст «{a['ru']}»: очков параметров {n}, распределено {m}.", "param_points"))
         elif m < n:
             out.append(_p("W_UNSPENT_PARAM_POINTS", f"{n - m} parameter point(s) unspent.",
                           f"Не распределено очков параметров: {n - m}.", "param_points", "warning"))
@@ -148,7 +148,7 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
                 over_total += used[p] - budget
                 if over_total > extra_pool:
                     out.append(_p("E_SKILL_BUDGET", f"Skills under {plab[p]['en']} use {used[p]} points; only {budget} available.",
-                                  f"Навыки {plab[p]['ru']}: потрачено {used[p]} очк., доступно {budget}.", "skills",
+                                  f"Навыки от параметра «{plab[p]['ru']}»: потрачено очков {used[p]}, доступно {budget}.", "skills",
                                   param=p, used=used[p], budget=budget))
 
     # -- features (L92-L109) -----------------------------------------------------------------------
@@ -180,7 +180,7 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
         if b["cost"] > b["available"]:
             out.append(_p("E_FEATURE_POINTS",
                           f"Features cost {b['cost']} points; only {b['available']} available ({b['age']} + {b['negative']} from negative features).",
-                          f"Особенности стоят {b['cost']} очк., доступно {b['available']}.", "features", **b))
+                          f"Цена особенностей в очках: {b['cost']}, доступно {b['available']}.", "features", **b))
         elif b["cost"] < b["available"]:
             out.append(_p("W_UNSPENT_FEATURE_POINTS", f"{b['available'] - b['cost']} feature point(s) unspent.",
                           f"Не потрачено очков особенностей: {b['available'] - b['cost']}.", "features", "warning"))

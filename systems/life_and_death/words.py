@@ -19,6 +19,7 @@ from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution, check_from, word_result
 
 from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.core.wording import ru_n
 
 from .checks import breakdown, faces_dice, resolve
 from .model import SKILL_KEY_RE
@@ -88,7 +89,7 @@ class LdExpression:
             details.update(defender_successes=d.net, defender_crits=d.crits, defender_faces=d.faces)
             check = check_from(a.net, ">", d.net)    # ties go to the defender (L37)
             if a.net <= d.net:
-                notes.append(T("tie or less: the defender wins (L37)", "ничья или меньше: побеждает защитник (L37)"))
+                notes.append(T("tie or less: the defender wins", "равенство или меньше: побеждает защитник"))  # L37
             if self.dmg is not None:
                 out = resolve_attack(a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp,
                                      rules=self.rules)
@@ -96,7 +97,7 @@ class LdExpression:
                 details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced,
                                zone_effect=out.zone_effect.kind if out.zone_effect else None)
                 if out.armour_pierced:
-                    notes.append(T("more crits: armour ignored (L274)", "больше критов: броня не учитывается (L274)"))
+                    notes.append(T("more crits: armour ignored", "больше критов: броня не учитывается"))  # L274
                 if out.zone_effect:
                     notes.append(out.zone_effect.label)
         elif self.dmg is not None:
@@ -193,7 +194,7 @@ class _Parser:
             first = False
         if total > MAX_POOL:
             raise DiceError(f"at most {MAX_POOL} dice in a pool", start_pos, self.text,
-                            message_ru=f"не больше {MAX_POOL} кубиков в пуле")
+                            message_ru=f"в пуле не больше {ru_n(MAX_POOL, 'кубика', 'кубиков', 'кубиков')}")
         s = Side(total, penalty)
         while True:
             k, v, p = self.peek()

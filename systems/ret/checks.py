@@ -12,6 +12,7 @@ from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, Ru
 from tabletop_widgets.dice import Distribution
 from tabletop_widgets.dice.results import Check, Die
 from tabletop_widgets.dice.words import word_result
+from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .level import LevelRoll, chance_at_least, die_label, level_roll, roll_outcomes
@@ -175,6 +176,12 @@ RESIST = {  # condition -> (roll, threshold node) (spec §5.11)
     "disease": ("endurance", "body"), "mind_control": ("perception", "mind"),
 }
 
+#: The tree's tiers as the book numbers them: «I уровень вложенности» (L49).
+_ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+#: A resisted state whose catalogue entry has another id.
+_RESIST_CONDITION = {"mind_control": "mind_controlled"}
+
 CHOICE_TABLES = {
     "loss_of_control": (6, T("Loss of control (d6)", "Потеря контроля (d6)")),
     "fail_die": (4, T("Fail die (d4)", "Куб провала (d4)")),
@@ -267,8 +274,8 @@ def _plan(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]
             raise RuleError("bad_param", T(f"{check_id} rolls one of {', '.join(allowed)}",
                                            f"{check_id}: бросок одного из {', '.join(allowed)}"))
         if check_id == "mental_defence" and c.has_condition("defence_refused"):
-            raise RuleError("defence_refused", T("Defence refused: no mental defence (L913).",
-                                                 "Отказ от защиты: ментальная защита недоступна (L913)."))
+            raise RuleError("defence_refused", T("Defence refused: no mental defence.",  # L913
+                                                 "Отказ от защиты: ментальная защита недоступна."))  # L913
         s, f = with_auto(param, "defence")
         lab = T("Mental defence", "Ментальная защита") if check_id == "mental_defence" else T(
             "Psychological resistance", "Сопротивление психологическим воздействиям")
@@ -398,7 +405,7 @@ def _plan(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]
             skip, extra_shift = ("stunned",), -1
         s, f = with_auto(param, skip=skip)
         d = diff if diff is not None else c.value(thr)
-        cat = _cond_catalogue().get(name, {})
+        cat = _cond_catalogue().get(_RESIST_CONDITION.get(name, name), {})
         return RollPlan(check_id, T(f"Resist: {cat.get('en', name)}", f"Сопротивление: {cat.get('ru', name)}"),
                         level=c.value(param), bonus=bonus + f, luck=luck, shift=shift + s + extra_shift,
                         bonuses=named, difficulty=d, special="resist",
@@ -500,7 +507,7 @@ def roll_result_for(res: LevelRoll, expression: str, *, check: Check | None = No
             d.crit = "failure"
         dice.append(d)
     if res.fail:
-        dice.append(Die(faces=4, value=res.fail_degree, note="fail die",
+        dice.append(Die(faces=4, value=res.fail_degree, note="✗",  # the fail die: a sign, no language
                         crit="failure" if res.critical else None))
     details = {"level": res.level, "chain": list(res.chain), "fail": res.fail,
                "fail_degree": res.fail_degree, "critical": res.critical, "successes": res.successes,
@@ -537,7 +544,7 @@ def roll(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any],
         return _roll_choice(c, p, rng)
     if p.luck > (c.luck or 0) and not options.get("ignore_pool"):
         raise RuleError("not_enough_luck", T(f"You only have {c.luck} Luck.",
-                                             f"У вас только {c.luck} Удачи."), have=c.luck)
+                                             f"Удачи не хватает: у вас {c.luck}."), have=c.luck)
     threshold = _threshold_outcome(c, p, rules)
     if threshold is not None:
         return threshold
@@ -582,7 +589,7 @@ def _verdict(res: LevelRoll, code: str | None) -> dict:
     if code:
         base = T(f"{res.total}: {OUTCOMES[code]['en']}", f"{res.total}: {OUTCOMES[code]['ru']}")
     if res.successes:
-        base = T(base["en"] + f" (+{res.successes} success)", base["ru"] + f" (+{res.successes} успех)")
+        base = T(base["en"] + f" (+{res.successes} success)", base["ru"] + f" (+{ru_n(res.successes, 'успех', 'успеха', 'успехов')})")
     return base
 
 
@@ -775,7 +782,7 @@ def catalogue(c) -> list[CheckSpec]:
     for node in TREE_ORDER:
         lv = c.value(node)
         out.append(CheckSpec(node, label(node), common, group=g_params, notation=f"L{lv}",
-                             help=T(f"tier {tier(node)}: {die_label(lv)}", f"уровень {tier(node)}: {die_label(lv)}")))
+                             help=T(f"tier {tier(node)}: {die_label(lv)}", f"{_ROMAN[tier(node)]} уровень вложенности: {die_label(lv)}")))
     g_ab = T("Abilities", "Способности")
     for a in c.abilities:
         cid = f"{a['kind']}:{a['name']}"
@@ -821,7 +828,7 @@ def catalogue(c) -> list[CheckSpec]:
     g_res = T("Resist a state", "Сопротивление состоянию")
     cat = _cond_catalogue()
     for cond, (param, thr) in RESIST.items():
-        labels = cat.get(cond, {"en": cond, "ru": cond})
+        labels = cat[_RESIST_CONDITION.get(cond, cond)]
         out.append(CheckSpec(f"resist:{cond}", T(f"Resist: {labels['en']}", f"Сопротивление: {labels['ru']}"),
                              _common_options(c), group=g_res,
                              help=T(f"{label(param)['en']} vs {label(thr)['en']} ({c.value(thr)})",

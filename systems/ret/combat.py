@@ -11,11 +11,19 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import (DamageOutcome, Effect, InitiativeOrder, InitiativeRoll, RuleError,
                                    T)
+from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .checks import Divider, apply_divider, auto_modifiers, contest, roll_result_for
 from .level import LevelRoll, level_roll
 from .model import armour_locations
+
+
+def _state_word(cond_id: str, locale: str) -> str:
+    """A condition's name from the catalogue, for messages (never its id)."""
+    row = next((r for r in data.table("conditions") if r.get("id") == cond_id), None)
+    return row.get(locale) or row.get("en") if row else ("состояние" if locale == "ru" else "a condition")
+
 
 # ---------------------------------------------------------------------------------------------
 # Initiative (spec §6.2, L719-L732)
@@ -107,7 +115,7 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
                 break
         tiebreaks.append({**T(f"tie {names}: roll-off of Perception" + (
             "; still tied — kept in the given order" if pending else ""),
-            f"ничья {names}: переброс Восприятия" + ("; снова ничья — порядок как задан" if pending else "")),
+            f"равенство: {names} — переброс Восприятия" + ("; снова равенство — порядок как задан" if pending else "")),
             "ids": list(members), "kind": "roll_off"})
     # PC-over-NPC ties reported
     by_primary: dict[tuple, list[str]] = {}
@@ -115,12 +123,12 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
         by_primary.setdefault(primary[i], []).append(i)
     for score, members in by_primary.items():
         if len({pc_key[m][0] for m in members}) > 1:
-            tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first (L727)",
-                                     f"ничья {', '.join(members)}: персонажи игроков ходят первыми (L727)"),
+            tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first",  # L727
+                                     f"равенство: {', '.join(members)} — персонажи игроков ходят первыми"),  # L727
                                  "ids": list(members), "kind": "pcs_first"})
         if speed_mode == "tiebreak" and len({speed[m] for m in members}) > 1:
-            tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first (L729)",
-                                  f"ничья {', '.join(members)}: первым ходит тот, у кого выше Скорость (L729)"),
+            tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first",  # L729
+                                  f"равенство: {', '.join(members)} — первым ходит тот, у кого выше Скорость"),  # L729
                               "ids": list(members), "kind": "speed"})
 
     def full_key(i):
@@ -224,7 +232,7 @@ class TurnState:
     def move(self, steps: int) -> None:
         if steps < 0 or steps > self.speed_left:
             raise RuleError("no_speed", T(f"Only {self.speed_left} steps of movement left.",
-                                          f"Осталось только {self.speed_left} шагов движения."))
+                                          f"Движения осталось только на {ru_n(self.speed_left, 'шаг', 'шага', 'шагов')}."))
         self.speed_left -= steps
 
 
@@ -242,8 +250,8 @@ def buy_extra_turn(c, state: TurnState, round_no: int, rules: Mapping[str, Any])
             "В 1-м раунде этого боя доп. ходов нет."))
     blocked = [x.get("id") for x in c.conditions if x.get("id") in ("rage", "panic", "doom", "unconscious", "coma")]
     if blocked and not (blocked == ["stunned"]):
-        raise RuleError("no_extra_turns", T(f"No extra turns while in state {blocked[0]}.",
-                                            f"В состоянии {blocked[0]} доп. ходы запрещены."))
+        raise RuleError("no_extra_turns", T(f"No extra turns while {_state_word(blocked[0], 'en')}.",
+                                            f"Дополнительные ходы запрещены: {_state_word(blocked[0], 'ru')}."))
     if state.extra_turns_taken == 0:
         if round_no < int(rules.get("sanity_extra_turn_from_round", 1)):
             raise RuleError("extra_turn_round", T(
@@ -350,7 +358,7 @@ def plan_attack(*, body_part: str | None = None, sweep: bool = False, spray: str
         ammo = int((weapon or {}).get("ammo", cap))
         need = math.ceil(cap / 2) if mode == "half" else cap          # A28
         if weapon is not None and rules.get("burst_requires_rounds", True) and ammo < need:
-            raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно {need} патронов; осталось {ammo}."))
+            raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}."))
         p.rounds = min(need, ammo) if weapon is not None else need
         if kind == "spray":
             p.action_cost = True                                      # L877
@@ -459,7 +467,7 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
         temp -= a
         dmg -= a
         temp_used = a > 0
-        notes.append(T(f"energy shield absorbs {a}", f"энергощит поглощает {a}"))
+        notes.append(T(f"energy shield absorbs {a}", f"энергетический щит поглощает {a}"))
     found = armour_at(c, location) if armour_applies else None
     if found and dmg > 0:
         idx, _ = found
@@ -476,14 +484,14 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
         a = min(temp, dmg)
         temp -= a
         dmg -= a
-        notes.append(T(f"skin armour absorbs {a}", f"укрепление кожи поглощает {a}"))
+        notes.append(T(f"skin armour absorbs {a}", f"усиление кожи поглощает {a}"))
     return {"armour": armour, "temp_armour": temp, "base": dmg, "health_loss": dmg * health_mult,
             "sanity_loss": dmg if sanity_single else 0, "notes": notes}
 
 
 def _state(c) -> dict:
     if c.dead:
-        return T("dead", "мёртв")
+        return T("dead", "смерть")
     if c.has_condition("coma"):
         return T("coma", "кома")
     if c.health < 0:
@@ -506,7 +514,7 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "b
             c.stabilised_sanity = False                               # A19
         return _finish(c, out, rules)
     if c.dead:
-        out.notes.append(T("already dead", "уже мёртв"))
+        out.notes.append(T("already dead", "смерть уже наступила"))
         return _finish(c, out, rules)
     mult = 2 if head else 1
     if dual_wield and rules.get("dual_wield_mode", "multiply") == "multiply":
@@ -951,7 +959,7 @@ def on_turn(c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapp
         out.notes.extend(part.notes)
         out.details["health_loss"] = out.details.get("health_loss", 0) + part.details.get("health_loss", 0)
     if fire or dot:
-        out.notes.insert(0, T(f"{', '.join(sources)}: {fire + dot} damage", f"{', '.join(sources)}: {fire + dot} урона"))
+        out.notes.insert(0, T(f"{', '.join(sources)}: {fire + dot} damage", f"{', '.join(sources)}: урон {fire + dot}"))
     if hot:
         h = _heal(c, hot, rules, "health")
         for k, (old, new) in h.changes.items():

@@ -63,7 +63,7 @@ class Character(CharacterModel):
     notes = Unicode("").tag(persist=True)
 
     is_npc = Bool(False).tag(persist=True)
-    npc_tier = Unicode("regular", help="mook / regular / important / boss (L1735-1740)").tag(persist=True)
+    npc_tier = Unicode("regular", help="mook / regular / important / boss").tag(persist=True)  # L1735-1740
     #: NPC node overrides {node: level}; descendants inherit unless overridden (spec §3.8, A47)
     overrides = Dict(help="NPC overrides of any tree node").tag(persist=True)
 
@@ -93,19 +93,19 @@ class Character(CharacterModel):
     body = _derived("(Strength + Agility) // 2")
 
     # -- indicators (spec §3.3) -------------------------------------------------------------------
-    level = _derived("(Mind + Emotions + Body) // 3 (L371)")
-    health_max = _derived("2 × Body (L323)")
-    sanity_max = _derived("Mind + Emotions (L338)")
-    luck_max = _derived("2 × Level (L362) or the GM's value")
-    strike_power = _derived("Strength // 2 (L379)")
-    speed = _derived("= Agility (L387)")
+    level = _derived("(Mind + Emotions + Body) // 3")  # L371
+    health_max = _derived("2 × Body")  # L323
+    sanity_max = _derived("Mind + Emotions")  # L338
+    luck_max = _derived("2 × Level or the GM's value")  # L362
+    strike_power = _derived("Strength // 2")  # L379
+    speed = _derived("= Agility")  # L387
 
     # -- resources (None = start at the maximum) ---------------------------------------------------
     health = OptInt(None, allow_none=True, help="current Health; may be negative").tag(persist=True)
     sanity = OptInt(None, allow_none=True, help="current Sanity; may be negative").tag(persist=True)
     luck = OptInt(None, allow_none=True, min=0, help="current Luck; >= 0, may exceed max").tag(persist=True)
-    luck_max_override = OptInt(None, allow_none=True, min=0, help="GM-set Luck maximum (A51)").tag(persist=True)
-    temp_armour = Int(0, min=0, help="temporary armour pool (L1417-1427)").tag(persist=True)
+    luck_max_override = OptInt(None, allow_none=True, min=0, help="GM-set Luck maximum").tag(persist=True)  # A51
+    temp_armour = Int(0, min=0, help="temporary armour pool").tag(persist=True)  # L1417-1427
     temp_armour_kind = Unicode("skin", help="skin (after armour) / shield (before armour)").tag(persist=True)
     temp_armour_expiry = Unicode("").tag(persist=True)
     stabilised_health = Bool(False).tag(persist=True)
@@ -113,7 +113,7 @@ class Character(CharacterModel):
     dead = Bool(False).tag(persist=True)
     aim_bonus = Int(0, min=0).tag(persist=True)
     cover_bonus = Int(0, min=0).tag(persist=True)
-    cover_shield_only = Bool(False, help="cover bonus from a shield: parry only (L1002)").tag(persist=True)
+    cover_shield_only = Bool(False, help="cover bonus from a shield: parry only").tag(persist=True)  # L1002
 
     # -- development points (spec §7.1) -----------------------------------------------------------
     dp = Int(0, min=0, help="common pool (recommended costing)").tag(persist=True)
@@ -244,7 +244,7 @@ class Character(CharacterModel):
         if values.get("npc_tier", "regular") not in NPC_TIERS:
             problems.append(Problem("bad_npc_tier", T(
                 f"NPC tier must be one of {', '.join(NPC_TIERS)}",
-                f"категория NPC должна быть одной из: {', '.join(NPC_TIERS)}"), field="npc_tier"))
+                "категория противника: безымянный, обычный, важный или босс"), field="npc_tier"))
         over = values.get("overrides") or {}
         for k, v in over.items():
             if k not in PARAMS or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 8:
@@ -253,12 +253,12 @@ class Character(CharacterModel):
                     f"переопределение {k!r}={v!r}: ожидались параметр и уровень 0..8"), field="overrides"))
         if over and not npc:
             problems.append(Problem("override_pc", T(
-                "only NPCs may override tree nodes", "переопределять узлы дерева можно только NPC"),
+                "only NPCs may override tree nodes", "переопределять узлы дерева можно только противникам"),
                 field="overrides"))
         if values.get("temp_armour_kind", "skin") not in TEMP_ARMOUR_KINDS:
             problems.append(Problem("bad_temp_armour_kind", T(
                 "temporary armour kind must be skin or shield",
-                "вид временной брони: skin (кожа) или shield (щит)"), field="temp_armour_kind"))
+                "вид временной брони: усиление кожи или энергетический щит"), field="temp_armour_kind"))
         problems += _check_abilities(values.get("abilities") or [])
         problems += _check_flaws(values.get("flaws") or [])
         problems += _check_list(values, "weapons", {"name": str, "damage": int})

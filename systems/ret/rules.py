@@ -196,12 +196,12 @@ def validate(c, rules: Mapping[str, Any]) -> list[Problem]:
     if len(extra) > int(rules["starting_extra_items"]):                                      # V15
         out.append(Problem("starting_kit", T(
             f"Starting kit has {len(extra)} extra items; the GM's default is {rules['starting_extra_items']}.",
-            f"В стартовом наборе {len(extra)} доп. предметов; по умолчанию у мастера "
+            f"Дополнительных предметов в стартовом наборе: {len(extra)}; по умолчанию у мастера "
             f"{rules['starting_extra_items']}."), field="items", severity="warning"))
     if len(c.weapons) > 1:
         out.append(Problem("starting_weapons", T(
             f"Starting kit has {len(c.weapons)} weapons; the GM's default is 1 basic weapon.",
-            f"В стартовом наборе {len(c.weapons)} оружия; по умолчанию — 1 базовое."),
+            f"Оружия в стартовом наборе: {len(c.weapons)}; по умолчанию — одно базовое."),
             field="weapons", severity="warning"))
     return out
 

@@ -41,9 +41,9 @@ SHEET = Sheet((
         Field("avatar", T("Avatar (image)", "Аватар (изображение)"), "text"),
         Field("theme_music", T("Theme music", "Музыкальная тема"), "text"),
         Field("backstory", T("Backstory", "Квента"), "longtext"),
-        Field("is_npc", T("NPC", "NPC"), "flag"),
-        Field("npc_tier", T("NPC tier", "Категория NPC"), "choice", choices=(
-            ("mook", T("Nameless (mook)", "Массовка")), ("regular", T("Regular", "Обычный")),
+        Field("is_npc", T("NPC", "Противник"), "flag"),  # the book's word, L1731
+        Field("npc_tier", T("NPC tier", "Категория противника"), "choice", choices=(
+            ("mook", T("Nameless (mook)", "Безымянный")), ("regular", T("Regular", "Обычный")),
             ("important", T("Important", "Важный")), ("boss", T("Boss", "Босс")))),
     ), layout="grid", columns=2),
     Section("parameters", T("Parameters", "Параметры"), tuple(_tree_field(n) for n in TREE_ORDER),
@@ -75,12 +75,12 @@ SHEET = Sheet((
               extra={"may_exceed_max": True}),
         Field("temp_armour", T("Temporary armour", "Временная броня"), "input", min=0),
         Field("temp_armour_kind", T("Temporary armour kind", "Вид временной брони"), "choice", choices=(
-            ("skin", T("Skin hardening (after armour)", "Укрепление кожи (после брони)")),
-            ("shield", T("Energy shield (before armour)", "Энергощит (до брони)")))),
+            ("skin", T("Skin hardening (after armour)", "Усиление кожи (после брони)")),  # L1426
+            ("shield", T("Energy shield (before armour)", "Энергетический щит (до брони)")))),  # L1427
         Field("temp_armour_expiry", T("Expires", "Истекает"), "text"),
         Field("stabilised_health", T("Stabilised (Health)", "Стабилизирован (Здоровье)"), "flag"),
         Field("stabilised_sanity", T("Stabilised (Sanity)", "Стабилизирован (Рассудок)"), "flag"),
-        Field("dead", T("Dead", "Мёртв"), "flag"),
+        Field("dead", T("Dead", "Смерть"), "flag"),
     ), layout="resources"),
     Section("abilities", T("Skills and talents", "Навыки и таланты"), (
         Field("abilities", T("Abilities", "Способности"), "list", item_fields=(
@@ -104,7 +104,7 @@ SHEET = Sheet((
     Section("flaws", T("Flaws", "Недостатки"), (
         Field("flaws", T("Flaws", "Недостатки"), "list", source="flaws", item_fields=(
             Field("name", T("Name", "Название"), "text"),
-            Field("severity", T("Severity", "Сила"), "choice", source="flaws"),
+            Field("severity", T("Severity", "Сложность недостатка"), "choice", source="flaws"),  # L1667
             Field("strength", T("Flaw strength", "Сила недостатка"), "input"),
             Field("base_param", T("Base parameter", "Основа"), "choice", choices=_ABILITY_CHOICES),
             Field("level", T("Flaw level", "Уровень недостатка"), "input", min=1, max=7),
@@ -152,7 +152,7 @@ SHEET = Sheet((
     Section("conditions", T("Conditions", "Состояния"), (
         Field("conditions", T("Active conditions", "Активные состояния"), "list", source="conditions", item_fields=(
             Field("id", T("Condition", "Состояние"), "choice", source="conditions"),
-            Field("magnitude", T("Magnitude", "Сила"), "input"),
+            Field("magnitude", T("Magnitude", "Величина"), "input"),
             Field("duration", T("Duration", "Длительность"), "input", min=0),
             Field("source", T("Source", "Источник"), "text"),
             Field("notes", T("Notes", "Заметки"), "text"),

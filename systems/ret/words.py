@@ -174,7 +174,7 @@ def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression
             npos = p.pos
             n = p.number("the number of defences", "число защит")
             if not 1 <= n <= MAX_DEFENCES:
-                p.error(f"between 1 and {MAX_DEFENCES} defences", f"от 1 до {MAX_DEFENCES} защит", npos)
+                p.error(f"between 1 and {MAX_DEFENCES} defences", f"защит — от 1 до {MAX_DEFENCES}", npos)
             expr.defences = n
     else:
         if p.eat(">=") or p.eat("≥"):
@@ -243,7 +243,7 @@ class LevelExpression:
             note = T(f"attacker wins {sum(won)} of {len(won)}" if len(won) > 1 else
                      ("attacker wins" if won[0] else "defender wins (ties go to the defender)"),
                      f"атакующий выигрывает {sum(won)} из {len(won)}" if len(won) > 1 else
-                     ("побеждает атакующий" if won[0] else "побеждает защитник (ничья — защитнику)"))
+                     ("побеждает атакующий" if won[0] else "побеждает защитник (при равенстве — защитник)"))
             extra = [die for d in defs for die in level_dice(d)]
             return roll_result_for(
                 att, self.text, check=check, notes=[note], extra_dice=extra,
@@ -524,7 +524,7 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
         raise _rule_error(exc, name_pos, text) from None
     if options.get("luck", 0) > (character.luck or 0):
         raise DiceError(f"only {character.luck} Luck to declare", name_pos, text,
-                        message_ru=f"можно заявить только {character.luck} Удачи")
+                        message_ru=f"Удачи можно заявить не больше {character.luck}")
     return CheckExpression(text=text[start:end].strip(), character=character, check_id=check_id,
                            options=options, rules=rules)
 

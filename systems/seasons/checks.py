@@ -9,12 +9,13 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T
-from tabletop_widgets.core.i18n import count
+from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
+from tabletop_widgets.core.wording import ru_n
 
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
 from .rules import (AIM_BONUS, ATTRIBUTE_GROUPS, ATTRIBUTES, DEFAULT_DIFFICULTY, HELP_CAP, SKILLS, STANDARD_MODIFIER,
-                    label, load_table)
+                    label, labels, load_table)
 
 OPPOSITION_LABELS = {
     "difficulty": T("Difficulty", "Сложность"),
@@ -25,8 +26,9 @@ OPPOSITION_LABELS = {
     "damage": T("Difficulty = damaged health levels", "Сложность = уровни урона"),
     "contest": T("Difficulty (both sides)", "Сложность (обеим сторонам)"),
 }
-DURATION_LABELS = {"instant": T("instant", "мгновенная"), "normal": T("normal", "обычная"),
-                   "extended": T("extended", "длительная"), "per_interval": T("per interval", "за интервал")}
+DURATION_LABELS = {"instant": T("instant check", "мгновенная проверка"), "normal": T("normal check", "обычная проверка"),
+                   "extended": T("extended check", "длительная проверка"),
+                   "per_interval": T("check per interval", "проверка за каждый интервал")}
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,24 @@ def generic_id(attribute: str, skill: str) -> str:
     return f"{attribute}+{skill}"
 
 
+def check_id_of(name: str) -> str:
+    """A check id from what a player types: the id itself, or the Russian (or English) names of
+    the attribute and the skill (``Сообразительность+Расследование``, ``сообразительность+расследование``; a space
+    in a name may be typed as ``_``), or a named check's Russian title."""
+    if name in presets():
+        return name
+    words = {}
+    for key, lab in labels().items():
+        for text in lab.values():
+            words.setdefault(text.lower().replace(" ", "_"), key)
+    parts = name.split("+")
+    ids = [p if p in words.values() else words.get(p.lower().replace(" ", "_"), p) for p in parts]
+    if len(ids) == 2:
+        return "+".join(ids)
+    titles = {tr(p.label, loc).lower().replace(" ", "_"): p.id for p in presets().values() for loc in ("ru", "en")}
+    return titles.get(ids[0].lower().replace(" ", "_"), ids[0])
+
+
 def resolve_preset(check_id: str) -> Preset:
     """The preset for a check id; ``"<attribute>+<skill>"`` ids are built on the fly (spec §5.13)."""
     if not isinstance(check_id, str):
@@ -83,7 +103,8 @@ def resolve_preset(check_id: str) -> Preset:
                       attribute=attr, skill=skill)
     raise RuleError("unknown_check", T(
         f"seasons: no check named {check_id!r} (use '<attribute>+<skill>' or a preset id)",
-        f"seasons: нет проверки {check_id!r} (используйте «<атрибут>+<навык>» или id пресета)"),
+        f"нет проверки «{check_id}»: напишите «атрибут+навык», например «Сообразительность+Расследование», "
+        f"или название проверки"),
         check_id=check_id)
 
 
@@ -102,8 +123,8 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         return opts
     if preset.special in ("threat", "explosion"):
         opts.append(_o("dice", "Threat dice", "Дайсы угрозы", default=6, min=0,
-                       help=T("6 minor ... 10 deadly; more if supernatural (L673)",
-                              "6 незначительная ... 10 смертельная; больше для сверхъестественных (L673)")))
+                       help=T("6 minor ... 10 deadly; more if supernatural",  # L673
+                              "6 незначительная ... 10 смертельная; больше для сверхъестественных")))  # L673
     if preset.alt_attributes:
         opts.append(_o("attribute", "Attribute", "Атрибут", kind="choice", default=preset.attribute,
                        choices=[(a, label(a)) for a in (preset.attribute, *preset.alt_attributes)]))
@@ -115,18 +136,18 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         if preset.special == "threat":
             default = character.physical_defence
         opts.append(_o("difficulty", *OPPOSITION_LABELS[preset.opposition].values(), default=default, min=0,
-                       help=T("1-2 easy, 3 default, 4-5 hard, 6-7 very hard, 8-9 human limit, 10+ inhuman (L33)",
-                              "1-2 легко, 3 обычно, 4-5 сложно, 6-7 очень сложно, 8-9 предел, 10+ не для людей (L33)")))
+                       help=T("1-2 easy, 3 default, 4-5 hard, 6-7 very hard, 8-9 human limit, 10+ inhuman",  # L33
+                              "1-2 легко, 3 обычно, 4-5 сложно, 6-7 очень сложно, 8-9 предел, 10+ не для людей")))  # L33
     if preset.opposition.endswith("_defence") or preset.alt_opposition:
         opts.append(_o("targets", "Defences of several targets", "Защиты нескольких целей", kind="text",
-                       default="", help=T("comma-separated; the highest is subtracted (L51)",
-                                          "через запятую; вычитается наибольшая (L51)")))
+                       default="", help=T("comma-separated; the highest is subtracted",  # L51
+                                          "через запятую; вычитается наибольшая")))  # L51
     if preset.opposition == "durability":
         opts.append(_o("durability", "Durability", "Прочность", default=3, min=0))
     if preset.armour_piercing or preset.armour:
         opts.append(_o("armour_piercing", "Armour piercing", "Бронебойность", default=0, min=0,
-                       help=T("3-10; lowers Durability / armour, never below 0 (L825-826)",
-                              "3-10; снижает Прочность / броню, не ниже 0 (L825-826)")))
+                       help=T("3-10; lowers Durability / armour, never below 0",  # L825-826
+                              "3-10; снижает Прочность / броню, не ниже 0")))  # L825-826
     if preset.armour:
         opts.append(_o("armour", "Target's armour", "Броня цели", default=0, min=0))
     if preset.opposition == "contest" or preset.may_contest:
@@ -145,16 +166,16 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
     auto = sheet_defaults(preset, character, {}, rules)
     opts += [
         _o("tool_bonus", "Tool / weapon / vehicle bonus", "Бонус инструмента / оружия / транспорта", min=0,
-           help=T("+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic (L765)",
-                  "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический (L765)")),
+           help=T("+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic",  # L765
+                  "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический")),  # L765
         _o("advantage", "Advantage (+3)", "Преимущество (+3)", min=0, max=rules["max_advantages_per_check"],
            default=auto["advantage"],
            help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
            if auto["advantage"] else None),
         _o("drama", "Spend Drama (+3)", "Потратить Драму (+3)", kind="bool", default=False),
         _o("aim", "Aimed / waited (+2)", "Ожидание (+2)", kind="bool", default=False),
-        _o("help", "Helpers (+1 each, max +5)", "Помощники (+1 каждый, не больше +5)", min=0),
-        _o("preparation", "Preparation (+3...+5)", "Подготовка (+3...+5)", min=0),
+        _o("help", "Helpers (+1 each, max +5)", "Помощь (+1 за помощника, не больше +5)", min=0),
+        _o("preparation", "Preparation (+3...+5)", "Предварительные действия (+3...+5)", min=0),
         _o("previous", "Previous successes bonus", "Бонус предыдущих успехов", min=0),
         _o("situation", "Situation (-3...+3)", "Ситуация (-3...+3)", min=-3, max=3),
         _o("bonus", "Other bonus", "Прочий бонус", min=0),
@@ -309,8 +330,13 @@ class PoolPlan:
         text = " ".join(parts).lstrip("+ ") if parts else "0"
         return f"{text} = {self.pool}"
 
-    def notation(self) -> str:
-        body = "".join(f"{'-' if v < 0 else '+'}{abs(v)}[{k}]" for k, _, v in self.terms).lstrip("+") or "0"
+    def notation(self, locale: str | None = None) -> str:
+        """The ``pool`` word for this plan; with ``locale``, its bracket labels are the words a
+        reader of that language knows (labels are free text: the same roll either way)."""
+        def name(k: str, lab: Mapping[str, str]) -> str:
+            return (lab.get(locale) or k) if locale and isinstance(lab, Mapping) else k
+        body = "".join(f"{'-' if v < 0 else '+'}{abs(v)}[{name(k, lab)}]"
+                       for k, lab, v in self.terms).lstrip("+") or "0"
         out = f"pool {body}"
         if self.opposition:
             out += f" diff {self.opposition}"
@@ -414,8 +440,8 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     adv = int(adv) if isinstance(adv, bool) else _int_option(options, "advantage", auto["advantage"])
     if adv > rules["max_advantages_per_check"]:
         raise RuleError("too_many_advantages", T(
-            f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check (L123)",
-            f"к одной проверке применимо не больше {rules['max_advantages_per_check']} Преимуществ (L123)"))
+            f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check",  # L123
+            f"к одной проверке применимо не больше {ru_n(rules['max_advantages_per_check'], 'Преимущества', 'Преимуществ', 'Преимуществ')}"))  # L123
     plan.add("advantage", T("Advantage", "Преимущество"), STANDARD_MODIFIER * adv)
     if options.get("drama"):
         _check_can_spend_drama(character)
@@ -425,7 +451,7 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
         plan.add("aim", T("Aim / wait", "Ожидание"), AIM_BONUS)  # at most +2 per check (§11 #33)
     helpers = _int_option(options, "help", 0)
     plan.add("help", T("Help", "Помощь"), min(HELP_CAP, helpers))  # L767: +1 each, max +5
-    plan.add("preparation", T("Preparation", "Подготовка"), _int_option(options, "preparation", 0))
+    plan.add("preparation", T("Preparation", "Предварительные действия"), _int_option(options, "preparation", 0))
     plan.add("previous", T("Previous successes", "Предыдущие успехи"), _int_option(options, "previous", 0))
     situation = _int_option(options, "situation", 0, low=None)
     plan.add("situation", T("Situation", "Ситуация"), situation)
@@ -459,8 +485,8 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
         plan.notes["pending_used"] = auto["pending"]
     opp_drama = _int_option(options, "opponent_drama", 0)
     if rules["drama_limit"] == "per_check" and opp_drama + plan.drama_spent > 1:
-        raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check (L742)",
-                                             "на одну проверку можно потратить только 1 пункт Драмы (L742)"))
+        raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check",  # L742
+                                             "на одну проверку можно потратить только 1 пункт Драмы"))  # L742
     plan.add("opponent_drama", T("Opponent's Drama", "Драма противника"), -STANDARD_MODIFIER * opp_drama)
     plan.add("penalty", T("Penalty", "Штраф"), -_int_option(options, "penalty", 0))
     pain_default = bool(rules["auto_pain"] and character.pain_active)
@@ -508,14 +534,14 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     if rules["warn_mundane_over_5"]:
         for key, val in (("tool", tool), ("armour", _int_option(options, "armour", 0))):
             if val > 5:
-                plan.warnings.append(T(f"{key} {val} is above the usual mundane limit of 5 (L769, L774)",
-                                       f"{key} {val} выше обычного предела 5 (L769, L774)"))
+                plan.warnings.append(T(f"{key} {val} is above the usual mundane limit of 5",  # L769, L774
+                                       f"{key} {val} выше обычного предела 5"))  # L769, L774
     return plan
 
 
 def _check_can_spend_drama(character) -> None:
     if not character.is_player_character:
-        raise RuleError("npc_drama", T("NPCs have no Drama points (L739)", "У NPC нет пунктов Драмы (L739)"))
+        raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
     if character.drama < 1:
         raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
 
@@ -537,16 +563,17 @@ def pool_breakdown(r: PoolRoll, plan_trace: str = "") -> dict[str, str]:
         return T(f"{head}impossible (pool = {r.pool})", f"{head}невозможно (запас = {r.pool})")
     faces = ", ".join(f"{f}*" if f >= r.threshold else str(f) for f in r.faces)
     auto_en = f" + {r.auto} automatic" if r.auto else ""
-    auto_ru = f" + {r.auto} автоматических" if r.auto else ""
+    auto_ru = f" + {ru_n(r.auto, 'автоматический', 'автоматических', 'автоматических')}" if r.auto else ""
     return T(f"{head}{count(r.rolled, 'die')} [{faces}]{auto_en} → {count(r.successes, 'success')}",
-             f"{head}{count(r.rolled, 'die', 'ru')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}")
+             f"{head}{ru_n(r.rolled, 'дайс', 'дайса', 'дайсов')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}")
 
 
 def outcome_text(r: PoolRoll) -> dict[str, str]:
     if r.impossible:
         return T(f"impossible (pool = {r.pool})", f"невозможно (запас = {r.pool})")
     if r.success:
-        return T(f"success, {count(r.successes, 'success')}", f"успех, {count(r.successes, 'success', 'ru')}")
+        # «3 успеха» says it is a success (no «успех, 3 успеха»)
+        return T(count(r.successes, "success"), count(r.successes, "success", "ru"))
     return T("failure", "неудача")
 
 
@@ -567,12 +594,12 @@ def roll_plan(preset: Preset, plan: PoolPlan, rng: random.Random, options: Mappi
         winner = contest_winner(r.successes, o.successes)
         details.update(opponent_pool=o.pool, opponent_faces=list(o.faces), opponent_auto=o.auto,
                        opponent_successes=o.successes, winner=winner)
-        dice += [Die(10, f, success=f >= o.threshold, note="opponent") for f in o.faces]
+        dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
         success = winner == "A"
         outcome = {"A": T(f"wins the contest {r.successes}:{o.successes}", f"побеждает {r.successes}:{o.successes}"),
                    "B": T(f"loses the contest {r.successes}:{o.successes}", f"проигрывает {r.successes}:{o.successes}"),
-                   "tie": T(f"tie {r.successes}:{o.successes}", f"ничья {r.successes}:{o.successes}")}[winner]
-        check = check_from(r.successes, ">", o.successes)
+                   "tie": T(f"tie {r.successes}:{o.successes}", f"равенство {r.successes}:{o.successes}")}[winner]
+        check = check_from(r.successes, ">=", o.successes + 1)  # (a tie reads «не хватило 1», not 0)
         if preset.id == "hold_door":
             # The holder needs MORE successes (L820); on a tie the status quo holds (§11 #16).
             details["door_held"] = winner != "B"
@@ -612,19 +639,22 @@ def preset_spec(preset: Preset, character, rules: Mapping[str, Any]) -> CheckSpe
         sk = label(preset.skill) if preset.skill else T("Rules", "Правила")
         group = sk
     notation = ""
+    shown = None
     if preset.special != "rolloff":
         try:
-            notation = build_pool(preset, character, rules, {}).notation()
+            plan = build_pool(preset, character, rules, {})
+            notation = plan.notation()
+            shown = {loc: plan.notation(loc) for loc in ("en", "ru")}
         except (ValueError, RuleError):
             notation = ""
     else:
         notation = "1d10"
     help_text = None
     if preset.line:
-        dur = DURATION_LABELS.get(preset.duration, T(preset.duration, preset.duration))
-        help_text = T(f"{dur['en']} check; L{preset.line}", f"{dur['ru']} проверка; L{preset.line}")
+        # (the rulebook line, preset.line, stays in the data for traceability)
+        help_text = DURATION_LABELS.get(preset.duration)
     return CheckSpec(id=preset.id, label=preset.label, options=tuple(option_specs(preset, character, rules)),
-                     group=group, notation=notation, help=help_text)
+                     group=group, notation=notation, help=help_text, shown_notation=shown)
 
 
 __all__ = ["CONDITION_SCOPES", "relevant_conditions", "sheet_defaults", "scope_fits", "attribute_group", "Preset", "PoolPlan", "presets", "resolve_preset", "generic_id", "build_pool", "option_specs",

@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import (ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll,
                                    RuleError, T)
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
 
@@ -17,31 +18,31 @@ from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
 # Health (L93, L707-709, L720-725)
 # -----------------------------------------------------------------------------------------------
 STATES = {
-    "unhurt": T("unhurt", "невредим"),
-    "wounded": T("wounded", "ранен"),
+    "unhurt": T("unhurt", "без ран"),
+    "wounded": T("wounded", "есть раны"),
     "pain": T("in pain (-3 to all checks)", "боль (-3 ко всем проверкам)"),
-    "pain_suppressed": T("wounded, pain suppressed", "ранен, боль подавлена"),
-    "out": T("out of the story", "выбыл из сюжета"),
+    "pain_suppressed": T("wounded, pain suppressed", "есть раны, боль подавлена"),
+    "out": T("out of the story", "вне сюжета"),
 }
 
 ZERO_HEALTH = {
-    "storyteller_choice": T("out of the story: the Storyteller decides what it means (L722)",
-                            "выбыл из сюжета: Рассказчик решает, что это значит (L722)"),
-    "death": T("out of the story: dead", "выбыл из сюжета: погиб"),
-    "incapacitated": T("out of the story: bedridden by injuries", "выбыл из сюжета: прикован к постели"),
-    "captured": T("out of the story: captured", "выбыл из сюжета: в плену"),
+    "storyteller_choice": T("out of the story: the Storyteller decides what it means",  # L722
+                            "вне сюжета: Рассказчик решает, что это значит"),  # L722
+    "death": T("out of the story: dead", "вне сюжета: гибель"),
+    "incapacitated": T("out of the story: bedridden by injuries", "вне сюжета: постельный режим из-за ран"),
+    "captured": T("out of the story: captured", "вне сюжета: в плену"),
 }
 
 
 #: ``out_state`` labels (spec §6.5, §10.3): the 0-health outcomes of L722 and leaving the fight (L90, L93).
 OUT_STATE_LABELS = {
     "": T("in play", "в игре"),
-    "out": T("out of the story (the Storyteller decides what it means)", "выбыл из сюжета (решает Рассказчик)"),
-    "dead": T("dead", "погиб"),
-    "incapacitated": T("bedridden by injuries", "прикован к постели ранами"),
+    "out": T("out of the story (the Storyteller decides what it means)", "вне сюжета (решает Рассказчик)"),
+    "dead": T("dead", "гибель"),
+    "incapacitated": T("bedridden by injuries", "постельный режим из-за ран"),
     "captured": T("captured", "в плену"),
-    "fled": T("fled", "сбежал"),
-    "surrendered": T("surrendered", "сдался"),
+    "fled": T("fled", "бегство"),
+    "surrendered": T("surrendered", "сдача"),
 }
 #: zero_health_outcome (§11 #26) -> out_state
 ZERO_HEALTH_STATE = {"storyteller_choice": "out", "death": "dead", "incapacitated": "incapacitated",
@@ -123,7 +124,7 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], outcome: str = "") ->
         values["out_state"] = state  # 0 health: out of the story, as the genre says (L93, L722)
     c.update(**values)
     if c.in_pain and not before["damage"] * 2 >= c.health_max:
-        notes.append(T("Pain: -3 to all checks (L708)", "Боль: -3 ко всем проверкам (L708)"))
+        notes.append(T("Pain: -3 to all checks", "Боль: -3 ко всем проверкам"))  # L708
     return _outcome(c, before, notes, rules, amount=amount)
 
 
@@ -142,8 +143,8 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any], source: str = "other
         values["out_state"] = ""  # back above 0 health: back in play (a captive stays captured)
         notes.append(T("back in play", "снова в игре"))
     elif c.out_state == "captured" and values["damage"] < c.health_max:
-        notes.append(T("healed, but still captured until rescued (L722)",
-                       "вылечен, но в плену до спасения (L722)"))
+        notes.append(T("healed, but still captured until rescued",  # L722
+                       "вылечен, но в плену до спасения"))  # L722
     c.update(**values)
     if before["damage"] * 2 >= c.health_max and not c.in_pain:
         notes.append(T("Pain ends", "Боль проходит"))
@@ -162,7 +163,7 @@ def set_out_state(c, state: str, rules: Mapping[str, Any]) -> DamageOutcome:
         raise RuleError("bad_out_state", T(f"out state must be one of {sorted(OUT_STATE_LABELS)}, not {state!r}",
                                            f"состояние выбывания: одно из {sorted(OUT_STATE_LABELS)}, а не {state!r}"))
     if state == "" and c.is_out:
-        raise RuleError("still_out", T("no health left: heal first (L722)", "здоровья нет: сначала лечение (L722)"))
+        raise RuleError("still_out", T("no health left: heal first", "здоровья нет: сначала лечение"))  # L722
     before = _snapshot(c, _TRACKED)
     c.update(out_state=state)
     return _outcome(c, before, [OUT_STATE_LABELS[state]], rules)
@@ -181,7 +182,7 @@ def _rolloff(ids: list[str], rng: random.Random, prefix: dict[str, tuple], notes
         return list(ids)
     if depth >= MAX_ROLLOFF_ROUNDS:
         notes.append(T(f"roll-off undecided after {depth} rounds: {', '.join(ids)} keep their listed order",
-                       f"переброс не решён за {depth} раундов: {', '.join(ids)} в порядке списка"))
+                       f"переброс не решён за {ru_n(depth, 'раунд', 'раунда', 'раундов')}: порядок по списку — {', '.join(ids)}"))
         return list(ids)
     rolls = {i: rng.randint(1, 10) for i in ids}
     for i in ids:
@@ -278,29 +279,29 @@ class RoundActions:
 
     def use_normal(self, cid: str) -> None:
         if cid in self.normal_used:
-            raise RuleError("normal_used", T("only one normal action per round (L84, L90)",
-                                             "только одно обычное действие за раунд (L84, L90)"))
+            raise RuleError("normal_used", T("only one normal action per round",  # L84, L90
+                                             "только одно обычное действие за раунд"))  # L84, L90
         if not self.rules["instants_with_normal"] and self.instants_used.get(cid):
-            raise RuleError("instants_taken", T("instant actions were taken instead of the normal one (L66)",
-                                                "вместо обычного действия совершены мгновенные (L66)"))
+            raise RuleError("instants_taken", T("instant actions were taken instead of the normal one",  # L66
+                                                "вместо обычного действия совершены мгновенные"))  # L66
         self.normal_used.add(cid)
 
     def use_instant(self, cid: str, check_id: str) -> None:
         used = self.instants_used.setdefault(cid, set())
         if check_id in used:
-            raise RuleError("instant_repeated", T("the same instant check only once per round (L83)",
-                                                  "одну и ту же мгновенную проверку — раз в раунд (L83)"))
+            raise RuleError("instant_repeated", T("the same instant check only once per round",  # L83
+                                                  "одну и ту же мгновенную проверку — раз в раунд"))  # L83
         if not self.rules["instants_with_normal"] and cid in self.normal_used:
-            raise RuleError("normal_taken", T("a normal action was taken this round (L66)",
-                                              "в этом раунде уже было обычное действие (L66)"))
+            raise RuleError("normal_taken", T("a normal action was taken this round",  # L66
+                                              "в этом раунде уже было обычное действие"))  # L66
         used.add(check_id)
 
     def check_duration(self, duration: str, check_id: str = "") -> None:
         """Extended checks are not allowed in round time (L85-86)."""
         if duration == "extended" and not (check_id in ("first_aid", "first_aid_skill")
                                            and self.rules["first_aid_in_rounds"]):
-            raise RuleError("extended_in_rounds", T("extended checks only in dramatic time (L85-86)",
-                                                    "длительные проверки только в драматическом времени (L85-86)"))
+            raise RuleError("extended_in_rounds", T("extended checks only in dramatic time",  # L85-86
+                                                    "длительные проверки только в драматическом времени"))  # L85-86
 
     def new_round(self) -> None:
         self.normal_used.clear()
@@ -384,14 +385,14 @@ def condition_catalogue() -> list[ConditionSpec]:
 
 #: Conditions the tracker may set that are not penalties on the sheet (spec §6.5, §6.9, §10.3).
 TRACKER_CONDITIONS = (
-    ConditionSpec("fled", T("Fled", "Сбежал"), T("out of the fight (L90)", "вне боя (L90)"),
+    ConditionSpec("fled", T("Fled", "Сбежал"), T("out of the fight", "вне боя"),  # L90
                   data={"out_state": "fled", "line": 90}),
-    ConditionSpec("surrendered", T("Surrendered", "Сдался"), T("out of the fight (L90, L93)", "вне боя (L90, L93)"),
+    ConditionSpec("surrendered", T("Surrendered", "Сдался"), T("out of the fight", "вне боя"),  # L90, L93
                   data={"out_state": "surrendered", "line": 93}),
     ConditionSpec("exposed", T("Exposed to a threat (fire, acid, electricity)",
                                "Под действием угрозы (огонь, кислота, ток)"),
-                  T("at the start of each own turn: threat dice - PD, successes = damage (L673, L679)",
-                    "в начале каждого своего хода: дайсы угрозы - ФЗ, успехи = урон (L673, L679)"),
+                  T("at the start of each own turn: threat dice - PD, successes = damage",  # L673, L679
+                    "в начале каждого своего хода: дайсы угрозы - ФЗ, успехи = урон"),  # L673, L679
                   unit="until_removed", ticks_at="start",
                   data={"dice": 6, "armour_applies": False, "line": 679,
                         "help": T("data: dice (6 minor ... 10 deadly, more if supernatural), armour_applies",
@@ -489,7 +490,7 @@ def on_turn(system, c, when: str, rng: random.Random | None, conditions: Sequenc
         threats.append({"dice": dice, "pool": result.details["pool"], "faces": result.details["faces"],
                         "successes": result.total, "damage": damage, "trace": result.details["trace"]})
         notes.append(T(f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
-                       f"угроза {dice} дайсов - ФЗ: {result.details['trace']} → урон {damage}"))
+                       f"угроза: {ru_n(dice, 'дайс', 'дайса', 'дайсов')} − ФЗ: {result.details['trace']} → урон {damage}"))
     return _outcome(c, before, notes, system.rules, threats=threats)
 
 

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import Problem, RuleError, T
 from tabletop_widgets.core.i18n import plural_ru
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import ATTRIBUTES, SKILLS, TIERS, budgets, label
 
@@ -16,12 +17,12 @@ def _budget_problems(code: str, field: str, spent: int, budget: int, what_en: st
         over = spent - budget
         return [Problem(f"{code}_over", T(
             f"You spent {spent} of {budget} {what_en} points ({over} {'point' if over == 1 else 'points'} too many).",
-            f"Потрачено {spent} из {budget} очков ({what_ru}): на {over} {plural_ru(over, 'очко', 'очка', 'очков')} больше."), field=field,
+            f"Распределено {spent} из {ru_n(budget, 'пункта', 'пунктов', 'пунктов')} ({what_ru}): на {ru_n(over, 'пункт', 'пункта', 'пунктов')} больше."), field=field,
             data={"spent": spent, "budget": budget})]
     if spent < budget:
         return [Problem(f"{code}_unspent", T(
             f"{budget - spent} {what_en} {'point' if budget - spent == 1 else 'points'} unspent ({spent} of {budget}).",
-            f"Не распределено {budget - spent} {plural_ru(budget - spent, 'очко', 'очка', 'очков')} ({what_ru}): {spent} из {budget}."), field=field,
+            f"Не распределено {budget - spent} {plural_ru(budget - spent, 'пункт', 'пункта', 'пунктов')} ({what_ru}): {spent} из {budget}."), field=field,
             severity="warning", data={"spent": spent, "budget": budget, "blocks_finalize": not allow_unspent})]
     return []
 
@@ -147,7 +148,7 @@ def raise_trait(c, name: str, rules: Mapping[str, Any], by: int = 1) -> None:
         kind_en, kind_ru = "skill", "навыков"
     if by > left:
         raise RuleError("no_points", T(f"Not enough {kind_en} points: {left} left, {by} needed.",
-                                       f"Не хватает очков {kind_ru}: осталось {left}, нужно {by}."), trait=name)
+                                       f"Не хватает пунктов {kind_ru}: осталось {left}, нужно {by}."), trait=name)
     c.update(**{name: new})
 
 
@@ -214,7 +215,7 @@ def _check_spec_points(c, needed):
     left = budgets(c.tier)[2] - c.specialization_points_spent
     if needed > left:
         raise RuleError("no_points", T(f"Not enough specialization points: {left} left, {needed} needed.",
-                                       f"Не хватает очков специализаций: осталось {left}, нужно {needed}."))
+                                       f"Не хватает пунктов специализаций: осталось {left}, нужно {needed}."))
 
 
 def advance_tier(c) -> dict[str, int]:

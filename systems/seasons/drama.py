@@ -26,15 +26,15 @@ class DramaLedger:
             raise RuleError("drama_after_roll", T("Drama is spent before the dice are rolled.",
                                                   "Драму тратят до броска."))
         if not character.is_player_character:
-            raise RuleError("npc_drama", T("NPCs have no Drama points (L739)", "У NPC нет пунктов Драмы (L739)"))
+            raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
         if character.drama < 1:
             raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
         if spender_id in self.spenders:
-            raise RuleError("drama_twice", T("only 1 Drama point per check (L742)",
-                                             "только 1 пункт Драмы на проверку (L742)"))
+            raise RuleError("drama_twice", T("only 1 Drama point per check",  # L742
+                                             "только 1 пункт Драмы на проверку"))  # L742
         if self.rules["drama_limit"] == "per_check" and self.spenders:
-            raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check (L742)",
-                                                 "на одну проверку можно потратить только 1 пункт Драмы (L742)"))
+            raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check",  # L742
+                                                 "на одну проверку можно потратить только 1 пункт Драмы"))  # L742
         self.spenders[spender_id] = mode
         return Effect("drama", -1, T("Drama spent", "Потрачен пункт Драмы"))
 
@@ -48,7 +48,7 @@ def chapter_award(c, *, archetype: int = 0, goal: int = 0, problem: int = 0, ext
     """End-of-chapter Drama (L742): 0-5 each for Archetype, Goal and Problem (0 when it did not come
     up, spec §7.1 default), plus +1 per memorable moment (unlimited)."""
     if not c.is_player_character:
-        raise RuleError("npc_drama", T("NPCs have no Drama points (L739)", "У NPC нет пунктов Драмы (L739)"))
+        raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
     for name, v in (("archetype", archetype), ("goal", goal), ("problem", problem)):
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 5:
             raise RuleError("award_range", T(f"{name} award is 0–5, not {v!r}", f"награда за {name}: 0–5, а не {v!r}"))

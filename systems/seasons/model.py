@@ -11,11 +11,11 @@ from .rules import (ATTRIBUTES, CONDITION_KINDS, SKILLS, TIERS, budgets, label)
 
 
 def _attr(name: str):
-    return Int(1, help=f"{name} (1-5 for humans; L127-129)").tag(persist=True)
+    return Int(1, help=f"{name} (1-5 for humans)").tag(persist=True)  # L127-129
 
 
 def _skill(name: str):
-    return Int(0, help=f"{name} (0-5 for humans; L133-135)").tag(persist=True)
+    return Int(0, help=f"{name} (0-5 for humans)").tag(persist=True)  # L133-135
 
 
 def _derived(help_text: str, default: Any = 0, kind=Int):
@@ -83,19 +83,19 @@ class Character(CharacterModel):
 
     # -- identity (§3.1) ----------------------------------------------------------------------
     name = Unicode("", help="Character name").tag(persist=True)
-    archetype = Unicode("", help="Archetype: one-word role (L108-111)").tag(persist=True)
-    goal = Unicode("", help="The one active Goal (L112, L265)").tag(persist=True)
-    problems = List(Unicode(), help="Problems: -3 when relevant (L114-118)").tag(persist=True)
-    advantages = List(Unicode(), help="Advantages: +3 when relevant (L120-123)").tag(persist=True)
+    archetype = Unicode("", help="Archetype: one-word role").tag(persist=True)  # L108-111
+    goal = Unicode("", help="The one active Goal").tag(persist=True)  # L112, L265
+    problems = List(Unicode(), help="Problems: -3 when relevant").tag(persist=True)  # L114-118
+    advantages = List(Unicode(), help="Advantages: +3 when relevant").tag(persist=True)  # L120-123
     # The "active" markers of spec §10.1: which Problem / Advantage is relevant now (this scene or
     # this check). Checks apply them by default (-3 / +3, L316, L390); the options still override.
     # An empty string means none; a marker not in its list is ignored (warning, not an error, so
     # removing the item from the list never fails).
-    active_problem = Unicode("", help="The Problem relevant now: -3 on checks by default (L316)").tag(persist=True)
-    active_advantage = Unicode("", help="The Advantage relevant now: +3 on checks by default (L390)").tag(persist=True)
-    tier = Enum(TIERS, default_value="novice", help="Experience tier (L178-185)").tag(persist=True)
+    active_problem = Unicode("", help="The Problem relevant now: -3 on checks by default").tag(persist=True)  # L316
+    active_advantage = Unicode("", help="The Advantage relevant now: +3 on checks by default").tag(persist=True)  # L390
+    tier = Enum(TIERS, default_value="novice", help="Experience tier").tag(persist=True)  # L178-185
     storyteller_approved = Bool(False, help="Storyteller approved a tier above Novice / odd Size").tag(persist=True)
-    is_player_character = Bool(True, help="NPCs have no Drama (L739)").tag(persist=True)
+    is_player_character = Bool(True, help="NPCs have no Drama").tag(persist=True)  # L739
     notes = Unicode("", help="Free notes").tag(persist=True)
 
     # -- attributes (§3.2) and skills (§3.3) ----------------------------------------------------
@@ -128,47 +128,47 @@ class Character(CharacterModel):
     socialize = _skill("Socialize")
     empathy = _skill("Empathy")
 
-    specializations = List(Dict(), help="[{skill, name, rating}] (L137-141)").tag(persist=True)
-    size = Int(5, help="Size: 5 adult, 4 teenager, 3 child (L148)").tag(persist=True)
+    specializations = List(Dict(), help="[{skill, name, rating}]").tag(persist=True)  # L137-141
+    size = Int(5, help="Size: 5 adult, 4 teenager, 3 child").tag(persist=True)  # L148
 
     # -- resources and trackers (§3.7) ----------------------------------------------------------
-    drama = Int(0, help="Drama points; start = Presence + Manipulation + Composure (L147)").tag(persist=True)
-    damage = Int(0, help="Health levels filled with damage (L93)").tag(persist=True)
-    conditions = List(Dict(), help="Active conditions, -3 each (L684-716)").tag(persist=True)
-    pain_suppressed = Bool(False, help="Pain suppressed until new damage or scene end (L708)").tag(persist=True)
-    pain_failed_this_scene = Bool(False, help="A suppression roll failed this scene (L708)").tag(persist=True)
-    damaged_this_scene = Bool(False, help="Took damage this scene: first aid possible (L723)").tag(persist=True)
-    first_aid_used_this_scene = Bool(False, help="First aid already attempted this scene (L724)").tag(persist=True)
-    treated_today = Bool(False, help="Treatment already rolled today (L725)").tag(persist=True)
-    pending_bonus_dice = List(Dict(), help="Queued bonuses: aim, previous successes... (L766, L771)").tag(persist=True)
-    pending_penalties = List(Dict(), help="Queued penalties: frightened... (L624)").tag(persist=True)
+    drama = Int(0, help="Drama points; start = Presence + Manipulation + Composure").tag(persist=True)  # L147
+    damage = Int(0, help="Health levels filled with damage").tag(persist=True)  # L93
+    conditions = List(Dict(), help="Active conditions, -3 each").tag(persist=True)  # L684-716
+    pain_suppressed = Bool(False, help="Pain suppressed until new damage or scene end").tag(persist=True)  # L708
+    pain_failed_this_scene = Bool(False, help="A suppression roll failed this scene").tag(persist=True)  # L708
+    damaged_this_scene = Bool(False, help="Took damage this scene: first aid possible").tag(persist=True)  # L723
+    first_aid_used_this_scene = Bool(False, help="First aid already attempted this scene").tag(persist=True)  # L724
+    treated_today = Bool(False, help="Treatment already rolled today").tag(persist=True)  # L725
+    pending_bonus_dice = List(Dict(), help="Queued bonuses: aim, previous successes...").tag(persist=True)  # L766, L771
+    pending_penalties = List(Dict(), help="Queued penalties: frightened...").tag(persist=True)  # L624
     # How the character left the fight/story (spec §6.5, §10.3; L90, L93, L722): "" while in play.
-    out_state = Unicode("", help="'' in play; out / dead / incapacitated / captured (0 health, L722) "
-                                 "or fled / surrendered (L90, L93)").tag(persist=True)
+    out_state = Unicode("", help="'' in play; out / dead / incapacitated / captured (0 health) "  # L722
+                                 "or fled / surrendered").tag(persist=True)  # L90, L93
 
     # -- gear (§3.8) ------------------------------------------------------------------------
     weapons = List(Dict(), help="[{name, attack_bonus, armour_piercing, skill, attribute}]").tag(persist=True)
-    armour = List(Dict(), help="[{name, penalty, worn}] (L774)").tag(persist=True)
-    tools = List(Dict(), help="[{name, bonus, applies_to, penalty_to_opponents}] (L765, L830)").tag(persist=True)
-    objects = List(Dict(), help="[{name, size, structure_damage, durability}] (L792-793)").tag(persist=True)
+    armour = List(Dict(), help="[{name, penalty, worn}]").tag(persist=True)  # L774
+    tools = List(Dict(), help="[{name, bonus, applies_to, penalty_to_opponents}]").tag(persist=True)  # L765, L830
+    objects = List(Dict(), help="[{name, size, structure_damage, durability}]").tag(persist=True)  # L792-793
 
     # -- derived (§3.5) -----------------------------------------------------------------------
-    physical_defence = _derived("PD = Stamina (L45, L174)")
-    social_defence = _derived("SD = Composure (L45, L175)")
-    mental_defence = _derived("MD = Resolve (L45, L176)")
-    initiative = _derived("Intelligence + Wits + Resolve (L172, L731)")
-    speed = _derived("Strength + Dexterity + Stamina metres per round (L171, L735)")
-    drama_start = _derived("Presence + Manipulation + Composure (L147, L740)")
-    health_max = _derived("2 x Size (L173, L722)")
+    physical_defence = _derived("PD = Stamina")  # L45, L174
+    social_defence = _derived("SD = Composure")  # L45, L175
+    mental_defence = _derived("MD = Resolve")  # L45, L176
+    initiative = _derived("Intelligence + Wits + Resolve")  # L172, L731
+    speed = _derived("Strength + Dexterity + Stamina metres per round")  # L171, L735
+    drama_start = _derived("Presence + Manipulation + Composure")  # L147, L740
+    health_max = _derived("2 x Size")  # L173, L722
     health_remaining = _derived("health_max - damage")
-    is_out = _derived("damage >= health_max: out of the story (L722)", False, Bool)
-    in_pain = _derived("2 x damage >= health_max (L708)", False, Bool)
-    pain_active = _derived("Pain and not suppressed: -3 to all checks (L708)", False, Bool)
-    armour_penalty = _derived("the highest worn armour penalty (L774)")
-    defeated = _derived("out of the fight: 0 health, fled or surrendered (L90, L93, L722)", False, Bool)
-    attribute_points_budget = _derived("15 + 5 per tier step (L182-184)")
-    skill_points_budget = _derived("25 + 10 per tier step (L182-184)")
-    specialization_points_budget = _derived("10 + 6 per tier step (L182-184)")
+    is_out = _derived("damage >= health_max: out of the story", False, Bool)  # L722
+    in_pain = _derived("2 x damage >= health_max", False, Bool)  # L708
+    pain_active = _derived("Pain and not suppressed: -3 to all checks", False, Bool)  # L708
+    armour_penalty = _derived("the highest worn armour penalty")  # L774
+    defeated = _derived("out of the fight: 0 health, fled or surrendered", False, Bool)  # L90, L93, L722
+    attribute_points_budget = _derived("15 + 5 per tier step")  # L182-184
+    skill_points_budget = _derived("25 + 10 per tier step")  # L182-184
+    specialization_points_budget = _derived("10 + 6 per tier step")  # L182-184
     attribute_points_spent = _derived("sum of (attribute - 1)")
     skill_points_spent = _derived("sum of skills")
     specialization_points_spent = _derived("sum of specialization ratings")
@@ -226,15 +226,15 @@ class Character(CharacterModel):
             if isinstance(v, bool) or v < 1:
                 lab = label(name)
                 problems.append(Problem("attribute_floor", T(
-                    f"{lab['en']} is {v!r}; attributes start at 1 (L129)",
-                    f"{lab['ru']}: {v!r}; атрибуты начинаются с 1 (L129)"), field=name))
+                    f"{lab['en']} is {v!r}; attributes start at 1",  # L129
+                    f"{lab['ru']}: {v!r}; атрибуты начинаются с 1"), field=name))  # L129
         for name in SKILLS:
             v = values[name]
             if isinstance(v, bool) or v < 0:
                 lab = label(name)
                 problems.append(Problem("skill_floor", T(
-                    f"{lab['en']} is {v!r}; skills range from 0 (L133)",
-                    f"{lab['ru']}: {v!r}; навыки начинаются с 0 (L133)"), field=name))
+                    f"{lab['en']} is {v!r}; skills range from 0",  # L133
+                    f"{lab['ru']}: {v!r}; навыки начинаются с 0"), field=name))  # L133
         for name, low in (("size", 1), ("drama", 0), ("damage", 0)):
             v = values[name]
             if isinstance(v, bool) or v < low:

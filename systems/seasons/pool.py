@@ -77,8 +77,8 @@ def contest_distribution(pool_a: int, pool_b: int, *, rule_of_10: bool = True,
     if (ra + 1) * (rb + 1) > EXACT_CONTEST_LIMIT:
         raise DiceLimitError(f"exact contest odds are computed up to {EXACT_CONTEST_LIMIT} outcome pairs "
                              f"({ra} and {rb} rolled dice are too many)", None,
-                             message_ru=f"точные шансы соревнования считаются до {EXACT_CONTEST_LIMIT} пар исходов "
-                                        f"({ra} и {rb} дайсов — слишком много)")
+                             message_ru=f"точные шансы соревнования считаются, пока пар исходов не больше {EXACT_CONTEST_LIMIT} "
+                                        f"(дайсов {ra} и {rb} — слишком много)")
     a = success_pmf(pool_a, rule_of_10=rule_of_10, threshold=threshold)
     b = success_pmf(pool_b, rule_of_10=rule_of_10, threshold=threshold)
     pmf: dict[int, Fraction] = {}

@@ -23,6 +23,9 @@ class SeasonsSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULT_RULES
+    #: the book's words: «Рассказчик» (L18), «дайсы» (L15)
+    terms = {"gm": T("Storyteller", "Рассказчик"), "gm_title": T("Storyteller", "Рассказчик"),
+             "dice": T("Dice", "Дайсы"), "dice_tray": T("Dice tray", "Лоток для дайсов")}
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)
@@ -187,14 +190,14 @@ class SeasonsSystem(GameSystem):
         rule_state = combat.ZERO_HEALTH_STATE[self.rules["zero_health_outcome"]]
         return [OptionSpec("quick_fight_mook", T("Rank-and-file (quick fight)", "Рядовой (проходной бой)"),
                            kind="bool", default=False,
-                           help=T("mooks have no health track: any damage takes them out (L100)",
-                                  "у рядовых нет здоровья: любой урон выводит из боя (L100)")),
+                           help=T("mooks have no health track: any damage takes them out",  # L100
+                                  "у рядовых нет здоровья: любой урон выводит из боя")),  # L100
                 OptionSpec("outcome", T("At 0 health", "При 0 здоровья"), kind="choice", default="",
                            choices=(("", T(f"by the rules: {combat.OUT_STATE_LABELS[rule_state]['en']}",
                                            f"по правилам: {combat.OUT_STATE_LABELS[rule_state]['ru']}")),
                                     *((k, combat.OUT_STATE_LABELS[k]) for k in combat.ZERO_HEALTH_STATES)),
-                           help=T("what going out means this time: genre-dependent (L722, §11 #26)",
-                                  "что значит выбывание на этот раз: зависит от жанра (L722, §11 #26)"))]
+                           help=T("what going out means this time: genre-dependent (§11 #26)",  # L722
+                                  "что значит выбывание на этот раз: зависит от жанра (§11 #26)"))]  # L722
 
     def apply_damage(self, character, amount: int, *, quick_fight_mook: bool = False, outcome: str = "",
                      **options: Any) -> DamageOutcome:
@@ -206,9 +209,9 @@ class SeasonsSystem(GameSystem):
 
     HEALING_SOURCES = {
         "other": T("other / Storyteller", "другое / Рассказчик"),
-        "rest": T("night's rest (+1 a night, L723)", "ночь отдыха (+1 за ночь, L723)"),
-        "first_aid": T("first aid (+1 once per scene, L723-724)", "первая помощь (+1 раз за сцену, L723-724)"),
-        "treatment": T("treatment (+1 per success, once a day, L725)", "лечение (+1 за успех, раз в день, L725)"),
+        "rest": T("night's rest (+1 a night)", "ночь отдыха (+1 за ночь)"),  # L723
+        "first_aid": T("first aid (+1 once per scene)", "первая помощь (+1 раз за сцену)"),  # L723-724
+        "treatment": T("treatment (+1 per success, once a day)", "лечение (+1 за успех, раз в день)"),  # L725
     }
 
     def healing_options(self, character) -> list[OptionSpec]:
@@ -234,7 +237,7 @@ class SeasonsSystem(GameSystem):
                 raise RuleError("first_aid_used", T("first aid already attempted this scene",
                                                     "первая помощь в этой сцене уже оказывалась"))
             if amount > 1:
-                raise RuleError("first_aid_one", T("first aid heals 1 level (L724)", "первая помощь лечит 1 уровень (L724)"))
+                raise RuleError("first_aid_one", T("first aid heals 1 level", "первая помощь лечит 1 уровень"))  # L724
         if source == "treatment" and amount and character.treated_today:
             raise RuleError("treated_today", T("treatment already rolled today", "лечение сегодня уже было"))
         outcome = combat.apply_healing(character, amount, self.rules, source)

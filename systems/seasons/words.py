@@ -25,7 +25,7 @@ from .pool import contest_distribution, contest_winner, pool_distribution, roll_
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.dice.words import CHARACTER_KEY
 
-from .checks import build_pool, pool_breakdown, resolve_preset
+from .checks import build_pool, check_id_of, pool_breakdown, resolve_preset
 from .rules import DEFAULT_RULES
 
 _WS = re.compile(r"\s*")
@@ -191,12 +191,12 @@ class PoolExpression:
             winner = contest_winner(r.successes, o.successes)
             details.update(opponent_pool=self.opponent, opponent_faces=list(o.faces),
                            opponent_successes=o.successes, winner=winner)
-            dice += [Die(10, f, success=f >= o.threshold, note="opponent") for f in o.faces]
+            dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
             ob = pool_breakdown(o)
             breakdown = T(f"{breakdown['en']} vs {ob['en']}", f"{breakdown['ru']} против {ob['ru']}")
-            verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "ничья")}[winner]
+            verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]
             res = word_result(self.text, "pool", r.successes, dice, breakdown,
-                              check=check_from(r.successes, ">", o.successes), successes=r.successes,
+                              check=check_from(r.successes, ">=", o.successes + 1), successes=r.successes,
                               details=details, notes=[verdict])
         res.labels = list(self.labels)
         return res
@@ -207,7 +207,8 @@ class PoolExpression:
         return contest_distribution(self.pool, self.opponent, rule_of_10=self.rule_of_10, expression=self.text)
 
 
-_CHECK_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*(?:\+[A-Za-z_][A-Za-z_0-9]*)?")
+#: a named check: ids (``wits+investigation``) or the book's names (``Смекалка+Расследование``)
+_CHECK_NAME = re.compile(r"[^\W\d][\w]*(?:\+[^\W\d][\w]*)?")
 
 
 def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
@@ -221,7 +222,7 @@ def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
         raise p.error(f"the named check {name!r} needs a bound character (%sheet or the tray's character)",
                       f"для именованной проверки {name!r} нужен привязанный персонаж (%sheet или персонаж лотка)")
     try:
-        preset = resolve_preset(name)
+        preset = resolve_preset(check_id_of(name))
         if preset.special is not None:
             raise ValueError(f"{name!r} is not a character's pool")
         plan = build_pool(preset, character, DEFAULT_RULES, {"difficulty": 0, "pending": False})
@@ -342,5 +343,5 @@ POOL_WORD = DiceWord(
 ROLLOFF_WORD = DiceWord(
     name="rolloff", system="seasons", pattern=re.compile(r"rolloff\b"), parse=parse_rolloff,
     help=T("Initiative roll-off: rolloff A B C (1d10 each, ties roll again)",
-           "Переброс инициативы: rolloff A B C (1d10 каждому, ничьи перебрасываются)"),
+           "Переброс инициативы: rolloff A B C (1d10 каждому, при равенстве — переброс)"),
     examples=("rolloff Ann Bob",))

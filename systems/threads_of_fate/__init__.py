@@ -28,6 +28,8 @@ class ThreadsOfFateSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULT_RULES
+    #: «Очередь» is a combatant's turn (L441); «Ход» is a Move of Fate
+    terms = {"turn": T("Turn", "Очередь"), "turns": T("Turns", "Очередей")}
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)
@@ -86,8 +88,8 @@ class ThreadsOfFateSystem(GameSystem):
             notes.append(T(f"the campaign size table has no {', '.join(missing)} for {lab['en']}: the GM enters it",
                            f"в таблице размеров кампании нет {', '.join(missing)} для размера «{lab['ru']}»: вводит мастер"))
         if character.entity_type == "hero" and size != "medium" and not character.gm_approved_size:
-            notes.append(T("a hero of this size needs the GM's approval (L303)",
-                           "герою такого размера нужно согласие мастера (L303)"))
+            notes.append(T("a hero of this size needs the GM's approval",  # L303
+                           "герою такого размера нужно согласие мастера"))  # L303
         return {"changes": changes, "missing": missing, "notes": notes}
 
     def stealthy_speed(self, character) -> int | None:

@@ -31,8 +31,8 @@ def activate_change(ch, change: str) -> dict:
     if change not in [c.get("name") for c in ch.changes]:
         raise RuleError("unknown_change", T(f"the hero has no Change {change!r}", f"у героя нет Изменения {change!r}"))
     if ch.change_activations_used >= ch.augmented_pool:
-        raise RuleError("pool_empty", T(f"all {ch.augmented_pool} activations are used until the next meeting (L499)",
-                                        f"все {ch.augmented_pool} активации израсходованы до следующей встречи (L499)"))
+        raise RuleError("pool_empty", T(f"all {ch.augmented_pool} activations are used until the next meeting",  # L499
+                                        f"активации израсходованы до следующей встречи (всего {ch.augmented_pool})"))  # L499
     old = ch.change_activations_used
     ch.change_activations_used = old + 1
     return {"change_activations_used": (old, old + 1), "left": ch.augmented_pool - old - 1}
@@ -108,8 +108,8 @@ def veteran_scrounge(ch, rng: random.Random | None = None, rules=None) -> dict[s
 def _thread_effect(ch, label):
     from tabletop_widgets.core.system import Effect
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras make Unique moves only without Threads (L64)",
-                                              "статисты совершают Уникальные ходы только без Нитей (L64)"))
+        raise RuleError("extra_no_threads", T("extras make Unique moves only without Threads",  # L64
+                                              "статисты совершают Уникальные ходы только без Нитей"))  # L64
     if ch.threads < 1:
         raise RuleError("not_enough_threads", T("this Unique move needs 1 Thread", "этот Уникальный ход требует 1 Нить"))
     return Effect("threads", -1, label)
@@ -159,7 +159,7 @@ def secrets_of_mastery(ch, hp_lost: int, *, with_threads: bool = True, check_id:
     if not ch.has_attribute("martial_arts"):
         raise RuleError("not_martial", T("only a Martial artist has this move", "этот Ход есть только у мастера Боевых искусств"))
     if not ch.martial_arts_active:
-        raise RuleError("martial_suspended", T("not usable with a Cumbersome weapon or DEX-capping armour/shield (L530)",
+        raise RuleError("martial_suspended", T("not usable with a Cumbersome weapon or DEX-capping armour/shield",  # L530
                                                "неприменим с Громоздким оружием или доспехом/щитом, ограничивающим МЛв"))
     if with_threads:
         eff = _thread_effect(ch, T("Secrets of mastery (1 Thread)", "Секреты мастерства (1 Нить)"))

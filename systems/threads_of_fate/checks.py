@@ -277,8 +277,8 @@ def _fixed_outcome(ch, plan: Plan, o: Opts, rules):
         return v, (verdict == "success" and not plan.drained), verdict
     if o.static:
         if plan.kind != "skill":
-            raise RuleError("no_static", T("only skill checks have a static value (L111)",
-                                           "статичное значение бывает только у Навыков (L111)"))
+            raise RuleError("no_static", T("only skill checks have a static value",  # L111
+                                           "статичное значение бывает только у Навыков"))  # L111
         auto = plan.auto_hindrance if rule(rules, "static_zero_xp_hindrance") else 0       # A51
         n = net_dice(o.advantages, o.hindrances + auto, rule(rules, "adv_order"))
         v = static_value(plan.skill_xp, plan.bonus - plan.skill_xp, n, rules) + o.bonus
@@ -291,7 +291,7 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
     """A result bought with Threads before the roll (Moves M5, M6; L189-192)."""
     cost = BOUGHT[o.bought]
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras cannot use Threads (L64)", "статисты не используют Нити (L64)"))
+        raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
     if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
         raise RuleError("not_enough_threads", T(f"this Move needs {cost} Threads; the hero has {ch.threads}",
                                                 f"для этого Хода нужно Нитей: {cost}, у героя {ch.threads}"))
@@ -299,21 +299,21 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
     if o.bought == "success":
         if succeeds_only_on_20(bonus, o.difficulty, rules) or (o.difficulty - bonus > 20):
             raise RuleError("only_on_20", T("a bought success is not allowed when only a 20 succeeds; buy a critical "
-                                            "success (4 Threads) instead (L189-191)",
+                                            "success (4 Threads) instead",  # L189-191
                                             "купить успех нельзя, если преуспеть можно только на 20; купите "
-                                            "критический успех (4 Нити) (L189-191)"))
+                                            "критический успех (4 Нити)"))  # L189-191
         return {"total": max(o.difficulty, bonus + 1), "success": True,
-                "label": T("Lucky!: minimal success (M5, 2 Threads)", "Повезло!: минимальный успех (M5, 2 Нити)")}
+                "label": T("Lucky!: minimal success (2 Threads)", "Повезло!: минимальный успех (2 Нити)")}
     if o.bought == "failure":
         return {"total": min(o.difficulty - 1, bonus + 20), "success": False,
-                "label": T("Lucky!: minimal failure (M5, 2 Threads)", "Повезло!: минимальный провал (M5, 2 Нити)")}
+                "label": T("Lucky!: minimal failure (2 Threads)", "Повезло!: минимальный провал (2 Нити)")}
     if o.bought == "critical_success":
         return {"total": 20 + bonus, "success": True, "die": 20, "critical": "success",
-                "label": T("Lucky!: critical success, the die counts as 20 (M6, 4 Threads)",
-                           "Повезло!: критический успех, кубик = 20 (M6, 4 Нити)")}
+                "label": T("Lucky!: critical success, the die counts as 20 (4 Threads)",
+                           "Повезло!: критический успех, кубик = 20 (4 Нити)")}
     return {"total": 1 + bonus, "success": False, "die": 1, "critical": "failure",
-            "label": T("Lucky!: critical failure, the die counts as 1 (M6, 4 Threads)",
-                       "Повезло!: критический провал, кубик = 1 (M6, 4 Нити)")}
+            "label": T("Lucky!: critical failure, the die counts as 1 (4 Threads)",
+                       "Повезло!: критический провал, кубик = 1 (4 Нити)")}
 
 
 def _dice_objects(dice: list[int], idx: int) -> list[Die]:
@@ -408,9 +408,9 @@ def attack_damage(total: int, defense: int, durability: int, kept: int, rules=No
 
 def _degree_label(degree: str):
     return {"success": T("success", "успех"), "failure": T("failure", "провал"),
-            "critical_failure": T("critical failure (L413)", "критический провал (L413)"),
-            "automatic_failure": T("automatic failure outside familiar places (L424)",
-                                   "автоматический провал вне знакомых мест (L424)")}.get(degree)
+            "critical_failure": T("critical failure", "критический провал"),  # L413
+            "automatic_failure": T("automatic failure outside familiar places",  # L424
+                                   "автоматический провал вне знакомых мест")}.get(degree)  # L424
 
 
 def _outcome(success: bool, crit, margin: int, static: bool = False):
@@ -433,16 +433,16 @@ def reroll(ch, previous: CheckResult, rng: random.Random | None = None, rules=No
         raise RuleError("no_dice", T("there are no dice to re-roll (static value or bought result)",
                                      "перебрасывать нечего (статичное значение или купленный результат)"))
     if used >= 2:
-        raise RuleError("reroll_limit", T("a die can be re-rolled at most twice (L187)",
-                                          "любой кубик можно перебросить не более двух раз (L187)"))
+        raise RuleError("reroll_limit", T("a die can be re-rolled at most twice",  # L187
+                                          "любой кубик можно перебросить не более двух раз"))  # L187
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras cannot use Threads (L64)", "статисты не используют Нити (L64)"))
+        raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
     if ch.threads < 1:
         raise RuleError("not_enough_threads", T("a re-roll needs 1 Thread", "для переброса нужна 1 Нить"))
     new = roll_check(ch, previous.check_id, rng=rng, rules=rules, **previous.options)
     new.details["rerolls"] = used + 1
     new.details["candidates"] = previous.details.get("candidates", [previous]) + [new]
-    new.effects.append(Effect("threads", -1, T("Lucky!: re-roll (M3)", "Повезло!: переброс (M3)")))
+    new.effects.append(Effect("threads", -1, T("Lucky!: re-roll", "Повезло!: переброс")))
     return new
 
 
@@ -484,8 +484,8 @@ def _trouble_opts(options):
 def trouble_net(options, rules) -> int:
     adv, hin = options.get("advantages", 0), options.get("hindrances", 0)
     if (adv or hin) and not rule(rules, "trouble_allow_adv"):
-        raise RuleError("trouble_no_adv", T("Advantages/Hindrances do not apply to a Trouble check (A11)",
-                                            "Преимущества/Помехи не применяются к проверке Неприятностей (A11)"))
+        raise RuleError("trouble_no_adv", T("Advantages/Hindrances do not apply to a Trouble check",  # A11
+                                            "Преимущества/Помехи не применяются к проверке Неприятностей"))  # A11
     return net_dice(adv, hin, rule(rules, "adv_order"))
 
 
@@ -523,28 +523,31 @@ def roll_trouble(rng: random.Random | None = None, rules=None, character=None, *
     if forced:
         dice, idx, die = [], 0, 20 if forced == "best" else 1
         if character is not None and character.entity_type == "extra":
-            raise RuleError("extra_no_threads", T("extras cannot use Threads (L64)", "статисты не используют Нити (L64)"))
+            raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
         if forced == "best":
             if character is not None and character.threads < 1:
                 raise RuleError("not_enough_threads", T("Lucky! needs 1 Thread", "Для «Повезло!» нужна 1 Нить"))
-            effects.append(Effect("threads", -1, T("Lucky!: best Trouble variant (M2)", "Повезло!: лучший вариант (M2)")))
+            effects.append(Effect("threads", -1, T("Lucky!: best Trouble variant", "Повезло!: лучший вариант")))
         else:
-            effects.append(Effect("threads", +1, T("Caprice: Catastrophe! (C3)", "Каприз: Катастрофа! (C3)")))
+            effects.append(Effect("threads", +1, T("Caprice: Catastrophe!", "Каприз: Катастрофа!")))
     else:
         die, dice, idx = roll_kept(net, rng)
     value = trouble_value(die, margin, forced, rules)
     band = trouble_band(value)
     row = tables.trouble_row(table, band, rule(rules, "trouble_band_names"))
     label = T("Trouble check", "Проверка Неприятностей")
+    # the reader gets the book's range of the band (19–20, 13–18, ...), not its code letter
+    band_range = f"{row['min']}–{row['max']}" if "min" in row and "max" in row else ""
+    head = f"{band_range}: " if band_range else ""
     shown = f"[{die}]" + (f" {signed(margin)}" if margin and not (forced == "worst" and value == 1) else "")
     forced_txt = {"best": T(" (Lucky!: counts as 20)", " («Повезло!»: считается 20)"),
                   "worst": T(" (Catastrophe!: counts as 1)", " («Катастрофа!»: считается 1)")}.get(forced, T("", ""))
     breakdown = T(f"trouble{forced_txt['en']}: {shown}", f"неприятности{forced_txt['ru']}: {shown}")
     res = word_result("trouble" + (f" {signed(margin)}" if margin else "") + (f" {forced}" if forced else ""),
                       "trouble", value, _dice_objects(dice, idx) if dice else [], breakdown,
-                      notes=[T(f"{band}: {row['en']}", f"{band}: {row['ru']}")])
+                      notes=[T(f"{head}{row['en']}", f"{head}{row['ru']}")])
     return CheckResult("trouble", label, None, value, roll=res, degree=band,
-                       degree_label=T(row["en"], row["ru"]), outcome=T(f"{band}: {row['en']}", f"{band}: {row['ru']}"),
+                       degree_label=T(row["en"], row["ru"]), outcome=T(f"{head}{row['en']}", f"{head}{row['ru']}"),
                        effects=effects, options=dict(options),
                        details={"die": die, "dice": dice, "margin": margin, "forced": forced, "band": band,
                                 "table": table, "row": row})
@@ -591,8 +594,8 @@ def success_with_trouble(result: CheckResult, *, gm_allows: bool = True, rules_f
         raise RuleError("swt_after_failure", T("Success with Trouble is only for a failed check",
                                                "Успех с Неприятностями — только после проваленной проверки"))
     if not gm_allows:
-        raise RuleError("swt_forbidden", T("the GM forbids Success with Trouble here (L136)",
-                                           "мастер запрещает здесь Успех с Неприятностями (L136)"))
+        raise RuleError("swt_forbidden", T("the GM forbids Success with Trouble here",  # L136
+                                           "мастер запрещает здесь Успех с Неприятностями"))  # L136
     d = result.details
     n = 1                                                                    # L120
     zero_xp = d.get("skill") is not None and (d.get("skill_xp") == 0 or d.get("kind") == "expert_static")
@@ -635,14 +638,14 @@ def grapple_modifier(grappler_size: str, target_size: str, sbp_of=None) -> int:
 def _options(skill: bool) -> list[OptionSpec]:
     opts = [
         OptionSpec("difficulty", T("Difficulty", "Сложность"), "int", 10, 1, 60,
-                   help=T("GM-set; the book's difficulty table is missing (X3)", "задаёт мастер; таблицы сложности во фрагменте нет")),
+                   help=T("GM-set; the book's difficulty table is missing", "задаёт мастер; таблицы сложности во фрагменте нет")),
         OptionSpec("advantages", T("Advantages", "Преимущества"), "int", 0, 0, 6),
         OptionSpec("hindrances", T("Hindrances", "Помехи"), "int", 0, 0, 6),
         OptionSpec("bonus", T("Bonus / penalty", "Бонус / штраф"), "int", 0, -30, 30),
     ]
     if skill:
         opts.append(OptionSpec("static", T("Static value (no roll)", "Статичное значение (без броска)"), "bool", False,
-                               help=T("10 + skill + modifier, ±5 (L111)", "10 + Навык + модификатор, ±5 (L111)")))
+                               help=T("10 + skill + modifier, ±5", "10 + Навык + модификатор, ±5")))  # L111
     return opts
 
 
@@ -668,9 +671,9 @@ def list_checks(ch) -> list[CheckSpec]:
                 continue
             out.append(CheckSpec(plan.check_id, plan.label, _options(plan.kind == "skill"), g_sk,
                                  notation="" if plan.kind == "expert_static" else notation_for(plan, Opts(), with_target=False),
-                                 help=T("no access: static 5 + modifier (L413)", "нет доступа: 5 + модификатор (L413)")
+                                 help=T("no access: static 5 + modifier", "нет доступа: 5 + модификатор")  # L413
                                  if plan.kind == "expert_static" else
-                                 T("0 XP: check with a Hindrance (L379)", "0 ОО: проверка с Помехой (L379)")
+                                 T("0 XP: check with a Hindrance", "0 ОО: проверка с Помехой")  # L379
                                  if plan.auto_hindrance else None))
     for s in ch.custom_skills:
         for c in s.get("characteristics") or ():
@@ -681,13 +684,13 @@ def list_checks(ch) -> list[CheckSpec]:
         if cid == "defense_check" and ch.defense is None:
             continue
         out.append(CheckSpec(cid, lab, _options(False), g_cb,
-                             help=T("difficulty = target's Defense; Damage = margin - Durability (L351)",
-                                    "сложность = Защита цели; Повреждения = превышение - Прочность (L351)")
+                             help=T("difficulty = target's Defense; Damage = margin - Durability",  # L351
+                                    "сложность = Защита цели; Повреждения = превышение - Прочность")  # L351
                              if cid != "defense_check" else
-                             T("d20 + (DEF - BDEF); Damage = shortfall (L355-356)", "к20 + (Зщ - БАЗщ); Повреждения = недобор")))
+                             T("d20 + (DEF - BDEF); Damage = shortfall", "к20 + (Зщ - БАЗщ); Повреждения = недобор")))  # L355-356
     out.append(CheckSpec("trouble", T("Trouble check", "Проверка Неприятностей"), [
         OptionSpec("margin", T("Control margin", "Величина контроля"), "int", 0, -40, 40,
-                   help=T("margin of a related check (L239)", "величина успеха/провала связанной проверки (L239)")),
+                   help=T("margin of a related check", "величина успеха/провала связанной проверки")),  # L239
         OptionSpec("forced", T("Forced result", "Заданный результат"), "choice", "",
                    choices=(("", T("none", "нет")), ("best", T("Lucky! (1 Thread): 20", "Повезло! (1 Нить): 20")),
                             ("worst", T("Catastrophe! (+1 Thread): 1", "Катастрофа! (+1 Нить): 1")))),

@@ -148,7 +148,7 @@ def damage_options() -> list[OptionSpec]:
         OptionSpec("durability", T("Subtract Durability", "Вычесть Прочность"), "bool", True,
                    help=T("off when the amount already had Durability taken off (attack results)",
                           "выключите, если Прочность уже учтена (результат атаки)")),
-        OptionSpec("natural20", T("Natural 20 (at least 1)", "Натуральная 20 (не меньше 1)"), "bool", False),
+        OptionSpec("natural20", T("Natural 20 (at least 1)", "20 на кубике (не меньше 1)"), "bool", False),
         OptionSpec("ignore_protection", T("Ignore protection (Harm)", "Без учёта защиты (Ущерб)"), "bool", False),
     ]
 
@@ -195,8 +195,8 @@ def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool =
         t = Treatment.from_dict(ch.treatment, rules)
         before = dict(ch.treatment)
         if t.medic_hit(dmg):
-            out.notes.append(T("the treatment is interrupted (HP lost >= Will, L441)",
-                               "лечение прервано (потеряно ЕЗ не меньше Воли, L441)"))
+            out.notes.append(T("the treatment is interrupted (HP lost >= Will)",  # L441
+                               "лечение прервано (потеряно ЕЗ не меньше Воли)"))  # L441
             out.details["treatment_interrupted"] = True
         ch.treatment = t.to_dict()
         out.changes["treatment"] = (before, dict(ch.treatment))
@@ -210,14 +210,14 @@ def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> 
         raise RuleError("negative_healing", T("healing cannot be negative", "лечение не может быть отрицательным"))
     robot = ch.has_attribute("combat_robot")
     if robot and source in ("medicine", "living"):
-        raise RuleError("robot_no_medicine", T("a Combat robot is repaired, not healed: use Repair (L514)",
-                                               "Боевого робота чинят, а не лечат: используйте Ремонт (L514)"))
+        raise RuleError("robot_no_medicine", T("a Combat robot is repaired, not healed: use Repair",  # L514
+                                               "Боевого робота чинят, а не лечат: используйте Ремонт"))  # L514
     if not robot and source == "repair":
         raise RuleError("repair_living", T("Repair restores Combat robots, not living beings",
                                            "Ремонт восстанавливает Боевых роботов, а не живых"))
     if source in ("medicine", "repair") and ch.medicine_today and rule(rules, "medicine_once_per") == "patient":  # A28
-        raise RuleError("medicine_once_per_day", T("this patient was already healed by Medicine today (L439)",
-                                                   "этого пациента уже лечили Медициной сегодня (L439)"))
+        raise RuleError("medicine_once_per_day", T("this patient was already healed by Medicine today",  # L439
+                                                   "этого пациента уже лечили Медициной сегодня"))  # L439
     old = ch.hp if ch.hp is not None else 0
     cap = ch.hp_max if ch.hp_max is not None else old + amount
     new = max(old, min(cap, old + amount))
@@ -407,17 +407,17 @@ def medicine(medic, patient, *, mode: str = "heal", characteristic: str | None =
     robot = patient.has_attribute("combat_robot")
     skill = "repair" if robot else "medicine"
     if medic is patient and robot:
-        raise RuleError("robot_self_repair", T("a Combat robot cannot Repair itself (L514)",
-                                               "Боевой робот не может ремонтировать сам себя (L514)"))
+        raise RuleError("robot_self_repair", T("a Combat robot cannot Repair itself",  # L514
+                                               "Боевой робот не может ремонтировать сам себя"))  # L514
     if mode not in ("heal", "revive", "first_aid"):
         raise RuleError("bad_mode", T("mode is heal, revive or first_aid", "режим: heal, revive или first_aid"))
     once = rule(rules, "medicine_once_per")
     if mode == "heal" and once == "patient" and patient.medicine_today:
-        raise RuleError("medicine_once_per_day", T("this patient was already healed today (L439)",
-                                                   "этого пациента уже лечили сегодня (L439)"))
+        raise RuleError("medicine_once_per_day", T("this patient was already healed today",  # L439
+                                                   "этого пациента уже лечили сегодня"))  # L439
     if mode == "heal" and once == "medic" and medic.medicine_given_today:
-        raise RuleError("medicine_once_per_day", T("this medic has already healed today (L439, A28)",
-                                                   "этот лекарь уже лечил сегодня (L439, A28)"))
+        raise RuleError("medicine_once_per_day", T("this medic has already healed today",  # L439, A28
+                                                   "этот лекарь уже лечил сегодня"))  # L439, A28
     if characteristic is None:
         if mode == "first_aid":
             characteristic = max(("intelligence", "wisdom"), key=lambda c: getattr(medic, c + "_mod"))
@@ -453,8 +453,8 @@ def healing_options(ch) -> list[OptionSpec]:
     robot = ch.has_attribute("combat_robot")
     allowed = [c for c in HEALING_SOURCES if (c[0] in ("", "repair")) == robot or c[0] == ""]
     return [OptionSpec("source", T("Healing by", "Чем лечат"), "choice", "", choices=tuple(allowed),
-                       help=T("Medicine and Repair heal a patient once a day (L439, L514)",
-                              "Медицина и Ремонт лечат пациента раз в день (L439, L514)"))]
+                       help=T("Medicine and Repair heal a patient once a day",  # L439, L514
+                              "Медицина и Ремонт лечат пациента раз в день"))]  # L439, L514
 
 
 def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutcome | None:
@@ -465,7 +465,7 @@ def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutc
     if when != "end" or not ch.treatment or ch.treatment.get("interrupted"):
         return None
     r = treatment_turn(ch, rules)
-    note = (T("treatment complete: roll the Medicine check now (L441)", "лечение завершено: бросьте проверку Медицины (L441)")
+    note = (T("treatment complete: roll the Medicine check now", "лечение завершено: бросьте проверку Медицины")  # L441
             if r["done"] else T(f"treatment: {r['turns_left']} turn(s) left", f"лечение: осталось очередей {r['turns_left']}"))
     return DamageOutcome(changes=r["changes"], notes=[note], defeated=is_defeated(ch),
                          details={"treatment_done": r["done"], "turns_left": r["turns_left"]})

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import EXPERT_SKILLS, SKILLS, THREADS_CAP, THREADS_START, TRICK_COST, rule, skill_label
 from . import tables
@@ -20,8 +21,8 @@ CAPRICES = {c["id"]: c for c in tables.load("caprices")}
 
 def _uses_threads(ch) -> None:
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras cannot hold or use Threads (L64)",
-                                              "статисты не могут иметь и использовать Нити (L64)"))
+        raise RuleError("extra_no_threads", T("extras cannot hold or use Threads",  # L64
+                                              "статисты не могут иметь и использовать Нити"))  # L64
 
 
 def _set(ch, **values) -> dict[str, tuple[Any, Any]]:
@@ -71,9 +72,9 @@ def _check_gain(ch, n: int, rules) -> None:
     """A22 ``thread_overflow="refused"``: L164's "no more than 5 Threads at one moment" read as a refusal:
     a gain that would take the hero past 5 does not happen (nothing changes)."""
     if rule(rules, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
-        raise RuleError("threads_cap", T(f"the hero holds {ch.threads} Threads: gaining {n} would pass 5 (L164); "
+        raise RuleError("threads_cap", T(f"the hero holds {ch.threads} Threads: gaining {n} would pass 5; "  # L164
                                          "in this campaign the gain is refused",
-                                         f"у героя {ch.threads} Нитей: ещё {n} — больше 5 (L164); "
+                                         f"у героя {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}, ещё {n} — больше 5; "  # L164
                                          "в этой кампании такое получение запрещено"), have=ch.threads, n=n)
 
 
@@ -119,8 +120,8 @@ def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) ->
     if n < 1:
         raise RuleError("bad_amount", T("buy at least 1 Thread", "купите хотя бы 1 Нить"))
     if mode == "xp_as_threads":
-        raise RuleError("xp_as_threads", T("in this campaign unspent XP are used as Threads directly (L169)",
-                                           "в этой кампании Очки опыта используются как Нити напрямую (L169)"))
+        raise RuleError("xp_as_threads", T("in this campaign unspent XP are used as Threads directly",  # L169
+                                           "в этой кампании Очки опыта используются как Нити напрямую"))  # L169
     limit, when = (3, "meeting_start") if mode == "start_3" else (5, "between_scenes")
     if moment != when:
         raise RuleError("wrong_moment", T(
@@ -130,11 +131,11 @@ def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) ->
             else "Нити за Очки опыта — только в перерывах между сценами"))
     if ch.threads_bought + n > limit:
         raise RuleError("buy_limit", T(f"at most {limit} Threads per meeting can be bought with XP (max {limit})",
-                                       f"за встречу можно купить не больше {limit} Нитей за Очки опыта"), limit=limit)
+                                       f"за встречу можно купить не больше {ru_n(limit, 'Нити', 'Нитей', 'Нитей')} за Очки опыта"), limit=limit)
     if ch.threads + n > THREADS_CAP:
-        raise RuleError("threads_cap", T("a hero holds at most 5 Threads (L164)", "у героя не больше 5 Нитей (L164)"))
+        raise RuleError("threads_cap", T("a hero holds at most 5 Threads", "у героя не больше 5 Нитей"))  # L164
     if ch.xp_free < n:
-        raise RuleError("not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно {n} Очков опыта, есть {ch.xp_free}"))
+        raise RuleError("not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {n}, есть {ch.xp_free}"))
     return _set(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
 
 
@@ -166,14 +167,14 @@ def make_move(ch, move_id: str, *, threads: int | None = None, variant: str = "s
     cost = move_cost(move_id, threads)
     n = int(move_id[1:])
     if target == "extra_or_persona" and n > 9 and m["target"] != "extra_or_persona":
-        raise RuleError("move_target", T("for extras and personas only Lucky! and Right place, right time Moves (L180)",
-                                         "для статистов и персон — только Ходы «Повезло!» и «В нужном месте» (L180)"))
+        raise RuleError("move_target", T("for extras and personas only Lucky! and Right place, right time Moves",  # L180
+                                         "для статистов и персон — только Ходы «Повезло!» и «В нужном месте»"))  # L180
     if target == "other_hero" and not (7 <= n <= 9 or n in (13, 14)):
-        raise RuleError("move_target", T("other heroes can be helped only as in Right place, right time (L204)",
-                                         "другим героям можно помочь только как в «В нужном месте» (L204)"))
+        raise RuleError("move_target", T("other heroes can be helped only as in Right place, right time",  # L204
+                                         "другим героям можно помочь только как в «В нужном месте»"))  # L204
     if move_id == "M5" and variant == "success" and only_on_20:
-        raise RuleError("only_on_20", T("a bought success is not allowed when only a 20 succeeds; use the 4-Thread critical (L189)",
-                                        "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити (L189)"))
+        raise RuleError("only_on_20", T("a bought success is not allowed when only a 20 succeeds; use the 4-Thread critical",  # L189
+                                        "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити"))  # L189
     if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
         raise RuleError("not_enough_threads", T(f"{move_id} needs {cost} Thread(s); the hero has {ch.threads}",
                                                 f"{move_id}: нужно Нитей {cost}, у героя {ch.threads}"), needed=cost)
@@ -202,7 +203,7 @@ def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
         _uses_threads(ch)
         if ch.threads < n:
             raise RuleError("not_enough_threads", T(f"{ch.name or 'a hero'} has only {ch.threads} Thread(s)",
-                                                    f"у {ch.name or 'героя'} только {ch.threads} Нитей"))
+                                                    f"{ch.name or 'герой'}: только {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}"))
     for ch, n in contributions:
         spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), rules)
     band = HAND_OF_FATE_BANDS[min(total, 3)]
@@ -244,8 +245,8 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
     if by == "gm" and scene is not None:
         scene.check_gm_caprice(hero_id)
     elif by == "gm" and ch.gm_caprice_used:
-        raise RuleError("gm_caprice_once", T("the GM has already used a Caprice on this hero in this scene (L209)",
-                                             "мастер уже применил Каприз к этому герою в этой сцене (L209)"))
+        raise RuleError("gm_caprice_once", T("the GM has already used a Caprice on this hero in this scene",  # L209
+                                             "мастер уже применил Каприз к этому герою в этой сцене"))  # L209
     if approved and not (refuse and ch.threads >= 1):
         _check_gain(ch, 1, rules)                      # A22 "refused": checked before anything changes
     if by == "other_player":
@@ -261,12 +262,12 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
     elif by == "gm":
         out["changes"] = _set(ch, gm_caprice_used=True)
     if by == "other_player":
-        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate (M13)", "Рука Судьбы (M13)"), rules)
+        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), rules)
     if not approved:
         out["status"] = "not_in_play"
         return out
     if refuse and ch.threads >= 1:
-        out["threads"] = spend_threads(ch, 1, T("Lucky! (M1)", "Повезло! (M1)"), rules)
+        out["threads"] = spend_threads(ch, 1, T("Lucky!", "Повезло!"), rules)
         out["status"] = "refused"
         return out
     out["threads"] = gain_threads(ch, 1, rules)
@@ -306,8 +307,8 @@ class Scene:
 
     def check_gm_caprice(self, hero_id: str) -> None:
         if not self.gm_caprice_available(hero_id):
-            raise RuleError("gm_caprice_once", T(f"the GM has already used a Caprice on {hero_id} in this scene (L209)",
-                                                 f"мастер уже применил Каприз к {hero_id} в этой сцене (L209)"))
+            raise RuleError("gm_caprice_once", T(f"the GM has already used a Caprice on {hero_id} in this scene",  # L209
+                                                 f"мастер уже применил Каприз к {hero_id} в этой сцене"))  # L209
 
     def record_gm_caprice(self, hero_id: str) -> None:
         self.check_gm_caprice(hero_id)
@@ -353,10 +354,10 @@ def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
     if ch.stage == "creation":
         if ch.creation_xp_left < by:
             raise RuleError("not_enough_xp", T(f"only {ch.creation_xp_left} creation XP left",
-                                               f"осталось только {ch.creation_xp_left} Очков опыта создания"))
+                                               f"Очков опыта создания осталось только {ch.creation_xp_left}"))
         return _set(ch, **{skill: new})
     if ch.xp_free < by:
-        raise RuleError("not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно {by} Очков опыта, есть {ch.xp_free}"))
+        raise RuleError("not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {by}, есть {ch.xp_free}"))
     return _set(ch, **{skill: new, "xp_free": ch.xp_free - by})
 
 
@@ -367,7 +368,7 @@ def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), 
         return _set(ch, tricks=ch.tricks + [item])
     if ch.xp_free < TRICK_COST:
         raise RuleError("not_enough_xp", T(f"a Trick costs {TRICK_COST} XP; {ch.xp_free} unspent",
-                                           f"Трюк стоит {TRICK_COST} Очков опыта, есть {ch.xp_free}"))
+                                           f"цена Трюка в Очках опыта: {TRICK_COST}, есть {ch.xp_free}"))
     return _set(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
 
 

@@ -396,7 +396,7 @@ class AttackForm:
                       f"атака (Прочность {self.durability}): [{', '.join(map(str, shown))}] → {kept} {signed(b)}")
         notes = [T(f"Damage {dmg}", f"Повреждения {dmg}")]
         if kept == 20:
-            notes.append(T("natural 20: at least 1 Damage (L114)", "натуральная 20: не меньше 1 Повреждения (L114)"))
+            notes.append(T("natural 20: at least 1 Damage", "20 на кубике: не меньше 1 Повреждения"))  # L114
         return word_result(self.text, "attack", total, dice_objs, breakdown,
                            check=Check(">=", self.defense, success, margin), notes=notes,
                            details={"attack_total": total, "kept": kept, "damage": dmg})
@@ -441,7 +441,7 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables
     else:
         m = sc.match(_TOKEN)
         if not m or m.group().lower() not in ATTACK_WORDS:
-            raise _err("expected VAL, VALU, MRK or a rating (a number)", "ожидалось VAL, VALU, MRK или рейтинг (число)",
+            raise _err("expected VAL, VALU, MRK or a rating (a number)", "ожидалось VAL, VALU, MRK или значение Доблести/Меткости (число)",
                        pos, text)
         check_id = ATTACK_WORDS[m.group().lower()]
         ch = _bound(variables, f"attack {m.group()}", pos, text)
@@ -485,7 +485,7 @@ class ContestForm:
         winner, margin = checks.contest_verdict(ta, tb)
         verdict = {"a": T(f"the first side wins by {margin}", f"побеждает первая сторона на {margin}"),
                    "b": T(f"the second side wins by {margin}", f"побеждает вторая сторона на {margin}"),
-                   "tie": T("a tie: nothing changes (L151)", "ничья: ничего не меняется (L151)")}[winner]
+                   "tie": T("a tie: nothing changes", "равенство: ничего не меняется")}[winner]  # L151
         breakdown = T(f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} vs "
                       f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}",
                       f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} против "
@@ -541,7 +541,7 @@ class RerollForm:
         prev = last_check(self.character) or self.previous
         try:
             new = checks.reroll(self.character, prev, rng=rng, rules=self.rules)
-            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll (M3)", "Повезло!: переброс (M3)"),
+            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll", "Повезло!: переброс"),
                                        rules=self.rules)
         except RuleError as exc:
             raise _rule_error(exc, 0, self.text) from None
@@ -658,11 +658,11 @@ def form_words(rules=None) -> list[DiceWord]:
               ("defcheck vs 20",)),
         _word("tof_attack", ATTACK_PATTERN, parse_attack, rules,
               "attack: attack <VAL|VALU|MRK|rating> [advN|hinN] vs DEF [dur N]; Damage = margin - Durability",
-              "атака: attack <VAL|VALU|MRK|рейтинг> [advN|hinN] vs Зщ [dur N]; Повреждения = превышение - Прочность",
+              "атака: attack <VAL|VALU|MRK|значение> [advN|hinN] vs Зщ [dur N]; Повреждения = превышение − Прочность",
               ("attack VAL vs 18 dur 2", "attack 7 vs 18 dur 2", "attack MRK adv vs 15")),
         _word("tof_contest", CONTEST_PATTERN, parse_contest, rules,
               "Contest: d20+A vs d20+B; strictly higher wins, a tie changes nothing",
-              "Состязание: d20+A vs d20+B; побеждает больший результат, ничья ничего не меняет",
+              "Состязание: d20+A vs d20+B; побеждает больший результат, при равенстве ничего не меняется",
               ("d20+8 vs d20+6", "t20+3 adv vs t20+5")),
         _word("tof_reroll", REROLL_PATTERN, parse_reroll, rules,
               "re-roll the bound hero's last check for 1 Thread (at most twice)",

@@ -42,13 +42,13 @@ class Character(CharacterModel):
 
     # -- header (§4.1, §10.1) ------------------------------------------------------------------
     name = Unicode("", help="Name").tag(persist=True)
-    concept = Unicode("", help="Concept paragraph (L249-250)").tag(persist=True)
-    entity_type = Unicode("hero", help="hero / persona / extra (L62-65)").tag(persist=True)
+    concept = Unicode("", help="Concept paragraph").tag(persist=True)  # L249-250
+    entity_type = Unicode("hero", help="hero / persona / extra").tag(persist=True)  # L62-65
     stage = Unicode("creation", help="creation: §4 budgets apply; play: after creation").tag(persist=True)
-    size = Unicode("medium", help="Size (L303)").tag(persist=True)
-    gm_approved_size = Bool(False, help="GM approved a non-Medium hero (L303)").tag(persist=True)
-    quadruped = Bool(False, help="Speed x2 on the ground (L318)").tag(persist=True)
-    flying = Bool(False, help="Speed x3 while flying (L319)").tag(persist=True)
+    size = Unicode("medium", help="Size").tag(persist=True)  # L303
+    gm_approved_size = Bool(False, help="GM approved a non-Medium hero").tag(persist=True)  # L303
+    quadruped = Bool(False, help="Speed x2 on the ground").tag(persist=True)  # L318
+    flying = Bool(False, help="Speed x3 while flying").tag(persist=True)  # L319
     size_hp_mult = OptInt(None, allow_none=True, help="GM-entered HP multiplier for this size (table missing, X6)").tag(persist=True)
     size_sbp = OptInt(None, allow_none=True, help="GM-entered size bonus/penalty (table missing, X6)").tag(persist=True)
 
@@ -62,9 +62,9 @@ class Character(CharacterModel):
 
     # §3.2: ordinary bonuses (capped at 20 for heroes), stimulant/implant bonuses (uncapped), drain
     for _c in CHARACTERISTICS:
-        locals()[_c + "_bonus"] = Int(0, help="ordinary bonus (capped at 20, L274)").tag(persist=True)
-        locals()[_c + "_implant"] = Int(0, help="stimulant/implant bonus (may exceed 20, L274)").tag(persist=True)
-        locals()[_c + "_drain"] = Int(0, help="temporary loss (poison, disease; L362)").tag(persist=True)
+        locals()[_c + "_bonus"] = Int(0, help="ordinary bonus (capped at 20)").tag(persist=True)  # L274
+        locals()[_c + "_implant"] = Int(0, help="stimulant/implant bonus (may exceed 20)").tag(persist=True)  # L274
+        locals()[_c + "_drain"] = Int(0, help="temporary loss (poison, disease)").tag(persist=True)  # L362
     del _c
 
     # -- skills (§3.6): value = XP invested ------------------------------------------------------
@@ -96,23 +96,23 @@ class Character(CharacterModel):
     facets = List(Dict(), help="Facets: {name, heads, tails}").tag(persist=True)
     bonds = List(Dict(), help="Bonds: {name, text}").tag(persist=True)
     roles = Unicode("", help="Role (Амплуа), missing in the fragment").tag(persist=True)
-    wealth = Unicode("", help="Wealth, GM-entered (L259)").tag(persist=True)
+    wealth = Unicode("", help="Wealth, GM-entered").tag(persist=True)  # L259
     changes = List(Dict(), help="Augmented Changes: {name, effect}").tag(persist=True)
-    change_activations_used = Int(0, help="Augmented activations used this meeting (L499)").tag(persist=True)
+    change_activations_used = Int(0, help="Augmented activations used this meeting").tag(persist=True)  # L499
 
     # -- resources (§3.8) -------------------------------------------------------------------------
-    threads = Int(2, help="Threads of Fate 0-5 (L164)").tag(persist=True)
-    threads_bought = Int(0, help="Threads bought with XP this meeting (L167-168)").tag(persist=True)
+    threads = Int(2, help="Threads of Fate 0-5").tag(persist=True)  # L164
+    threads_bought = Int(0, help="Threads bought with XP this meeting").tag(persist=True)  # L167-168
     xp_free = Int(0, help="Unspent XP after creation").tag(persist=True)
     xp_total = Int(0, help="XP earned in play").tag(persist=True)
-    bonus_xp = OptInt(None, allow_none=True, help="XP for refused Attributes (None: automatic, L263)").tag(persist=True)
+    bonus_xp = OptInt(None, allow_none=True, help="XP for refused Attributes (None: automatic)").tag(persist=True)  # L263
     xp_log = List(Dict(), help="XP ledger: {reason, amount}").tag(persist=True)
     hp = OptInt(None, allow_none=True, help="Current Health Units").tag(persist=True)
     conditions = List(Unicode(), help="Condition tags (§6.8)").tag(persist=True)
-    gm_caprice_used = Bool(False, help="GM used a Caprice on this hero this scene (L209)").tag(persist=True)
-    medicine_today = Bool(False, help="Healed by Medicine today (L439)").tag(persist=True)
+    gm_caprice_used = Bool(False, help="GM used a Caprice on this hero this scene").tag(persist=True)  # L209
+    medicine_today = Bool(False, help="Healed by Medicine today").tag(persist=True)  # L439
     medicine_given_today = Bool(False, help="Has healed someone with Medicine today (A28 'per medic' reading)").tag(persist=True)
-    treatment = Dict(help="Medicine in progress in combat (L441): {patient, turns_left, hp_lost, medic_will, "
+    treatment = Dict(help="Medicine in progress in combat: {patient, turns_left, hp_lost, medic_will, "  # L441
                           "interrupted, skill, characteristic}; empty when none").tag(persist=True)
     dangerous_wound_threshold = OptInt(None, allow_none=True, help="GM-entered (rule missing)").tag(persist=True)
     speed_drain = Int(0).tag(persist=True)
@@ -122,12 +122,12 @@ class Character(CharacterModel):
     # -- equipment (§3.4, §7.7: values GM-entered) --------------------------------------------------
     weapons_list = List(Dict(), help="Weapons: {name, kind, dmb, light, cumbersome, reload, built_in, equipped}").tag(persist=True)
     armour_name = Unicode("").tag(persist=True)
-    armour_bonus = Int(0, help="ADB, GM-entered (L344)").tag(persist=True)
-    armour_max_dex = OptInt(None, allow_none=True, help="Armour's DEX-modifier cap (L346)").tag(persist=True)
+    armour_bonus = Int(0, help="ADB, GM-entered").tag(persist=True)  # L344
+    armour_max_dex = OptInt(None, allow_none=True, help="Armour's DEX-modifier cap").tag(persist=True)  # L346
     shield_name = Unicode("").tag(persist=True)
-    shield_bonus = Int(0, help="SDB, GM-entered (L345)").tag(persist=True)
-    shield_max_dex = OptInt(None, allow_none=True, help="Shield's DEX-modifier cap (L346)").tag(persist=True)
-    durability_gm = Int(0, help="Durability from material/creature, GM-entered (L347)").tag(persist=True)
+    shield_bonus = Int(0, help="SDB, GM-entered").tag(persist=True)  # L345
+    shield_max_dex = OptInt(None, allow_none=True, help="Shield's DEX-modifier cap").tag(persist=True)  # L346
+    durability_gm = Int(0, help="Durability from material/creature, GM-entered").tag(persist=True)  # L347
     immunities = List(Unicode(), help="Damage kinds this creature is immune to").tag(persist=True)
     resistances = List(Unicode(), help="Damage kinds this creature resists (halved)").tag(persist=True)
     equipment = Unicode("").tag(persist=True)
@@ -140,30 +140,30 @@ class Character(CharacterModel):
     intelligence_mod = Int(0).tag(derived=True)
     wisdom_mod = Int(0).tag(derived=True)
     charm_mod = Int(0).tag(derived=True)
-    hp_max = OptInt(None, allow_none=True, help="CON x size multiplier (L313)").tag(derived=True)
-    speed = OptInt(None, allow_none=True, help="max(1,(DEX+CON)//4) + SBP, x2 quadruped, x3 flying (L316-319)").tag(derived=True)
-    speed_stealthy = OptInt(None, allow_none=True, help="Speed while moving stealthily: Speed // 2 (L403)").tag(derived=True)
-    will = Int(1, help="max(1,(INT+WIS)//4) (L321)").tag(derived=True)
-    reaction = Int(1, help="max(1,(DEX+WIS)//4) (L323)").tag(derived=True)
+    hp_max = OptInt(None, allow_none=True, help="CON x size multiplier").tag(derived=True)  # L313
+    speed = OptInt(None, allow_none=True, help="max(1,(DEX+CON)//4) + SBP, x2 quadruped, x3 flying").tag(derived=True)  # L316-319
+    speed_stealthy = OptInt(None, allow_none=True, help="Speed while moving stealthily: Speed // 2").tag(derived=True)  # L403
+    will = Int(1, help="max(1,(INT+WIS)//4)").tag(derived=True)  # L321
+    reaction = Int(1, help="max(1,(DEX+WIS)//4)").tag(derived=True)  # L323
     effective = Dict(help="Effective characteristic scores after bonuses and drain").tag(derived=True)
-    dexterity_mod_effective = Int(0, help="DEX modifier after armour/shield caps (L346)").tag(derived=True)
-    base_defense = OptInt(None, allow_none=True, help="10 - SBP (L341)").tag(derived=True)
-    defense = OptInt(None, allow_none=True, help="BDEF + mDEX + ADB + SDB (L340)").tag(derived=True)
-    durability = Int(0, help="Durability (L347; robot L511)").tag(derived=True)
-    valor_unarmed = Int(0, help="Unarmed + mSTR + mDEX + DMB (L336)").tag(derived=True)
+    dexterity_mod_effective = Int(0, help="DEX modifier after armour/shield caps").tag(derived=True)  # L346
+    base_defense = OptInt(None, allow_none=True, help="10 - SBP").tag(derived=True)  # L341
+    defense = OptInt(None, allow_none=True, help="BDEF + mDEX + ADB + SDB").tag(derived=True)  # L340
+    durability = Int(0, help="Durability (robot L511)").tag(derived=True)  # L347
+    valor_unarmed = Int(0, help="Unarmed + mSTR + mDEX + DMB").tag(derived=True)  # L336
     valor = Int(0, help="Valor with the first melee weapon (DMB 0 if none is entered)").tag(derived=True)
-    marksmanship = Int(0, help="Shooting + mDEX + DMB of the first ranged weapon (L338)").tag(derived=True)
+    marksmanship = Int(0, help="Shooting + mDEX + DMB of the first ranged weapon").tag(derived=True)  # L338
     attacks = List(Dict(), help="One row per weapon: rating and the 0-XP Hindrance").tag(derived=True)
-    char_points_spent = Int(60, help="Sum of bought scores (L271)").tag(derived=True)
-    skill_cap = Int(10, help="No skill above Intelligence (L370)").tag(derived=True)
+    char_points_spent = Int(60, help="Sum of bought scores").tag(derived=True)  # L271
+    skill_cap = Int(10, help="No skill above Intelligence").tag(derived=True)  # L370
     skill_xp_spent = Int(0).tag(derived=True)
-    creation_xp = Int(10, help="10 XP + 5 per refused Attribute (L263, L268)").tag(derived=True)
+    creation_xp = Int(10, help="10 XP + 5 per refused Attribute").tag(derived=True)  # L263, L268
     creation_xp_left = Int(10).tag(derived=True)
     access = List(Unicode(), help="Expert skills this character may use").tag(derived=True)
     attribute_codes = List(Unicode()).tag(derived=True)
-    augmented_pool = Int(0, help="max(1, 1 + mCON) activations per meeting (L499)").tag(derived=True)
-    augmented_max_changes = Int(0, help="max(1, mCON) Changes (L498)").tag(derived=True)
-    robot_max_weapons = Int(0, help="max(0, 1 + mCON) built-in weapons (L512, A25)").tag(derived=True)
+    augmented_pool = Int(0, help="max(1, 1 + mCON) activations per meeting").tag(derived=True)  # L499
+    augmented_max_changes = Int(0, help="max(1, mCON) Changes").tag(derived=True)  # L498
+    robot_max_weapons = Int(0, help="max(0, 1 + mCON) built-in weapons").tag(derived=True)  # L512, A25
     martial_arts_active = Bool(False).tag(derived=True)
     gm_missing = List(Dict(), help="Values the fragment lacks and the GM must enter").tag(derived=True)
 

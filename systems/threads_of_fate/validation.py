@@ -5,6 +5,7 @@ from typing import Iterable
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
+from tabletop_widgets.core.wording import ru_n
 
 from .rules import (CHAR_LABELS, CHARACTERISTICS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS,
                     THREADS_CAP, rule, skill_label)
@@ -24,7 +25,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
     if creation:
         if spent > budget:
             out.append(_p("V01", f"You have spent {spent} characteristic points; the budget is {budget}. Remove {spent - budget}.",
-                          f"Распределено {spent} очков характеристик при бюджете {budget}. Уберите {spent - budget}.",
+                          f"Очков характеристик распределено {spent}, а можно {budget}. Уберите {spent - budget}.",
                           None, npc_sev, spent=spent, budget=budget))
         elif spent < budget and hero:
             out.append(_p("V02", f"{budget - spent} characteristic points are still unspent.",
@@ -56,7 +57,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
         k = max(0, 2 - n_attr)
         if ch.bonus_xp is not None and ch.bonus_xp != 5 * k:
             out.append(_p("V08", f"Refusing {k} Attribute(s) gives exactly {5 * k} extra XP.",
-                          f"Отказ от {k} Атрибута(ов) даёт ровно {5 * k} дополнительных Очков опыта.", "bonus_xp"))
+                          f"Отказ от Атрибутов (их {k}) даёт ровно столько дополнительных Очков опыта: {5 * k}.", "bonus_xp"))
         nt = len(ch.tricks)
         if nt != 2 and hero:
             out.append(_p("V09", "Choose exactly 2 Tricks.", "Выберите 2 Трюка.", "tricks",
@@ -70,7 +71,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
             out.append(_p("V12", "At most 2 Bonds at creation.", "Не больше 2 Уз при создании.", "bonds"))
         if ch.skill_xp_spent > ch.creation_xp and hero:
             out.append(_p("V13", f"You have spent {ch.skill_xp_spent} XP on skills; {ch.creation_xp} are available.",
-                          f"На Навыки потрачено {ch.skill_xp_spent} Очков опыта, доступно {ch.creation_xp}.", None))
+                          f"Очков опыта на Навыки потрачено {ch.skill_xp_spent}, доступно {ch.creation_xp}.", None))
     for s in list(SKILLS):
         v = getattr(ch, s)
         lab = skill_label(s)
@@ -102,11 +103,11 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
         if built > ch.robot_max_weapons:
             n = ch.robot_max_weapons
             out.append(_p("V19", f"A Combat robot can have at most {n} built-in weapons.",
-                          f"В Боевого робота можно встроить не больше {n} орудий.", "weapons_list"))
+                          f"В Боевого робота можно встроить не больше {ru_n(n, 'орудия', 'орудий', 'орудий')}.", "weapons_list"))
     if ch.has_attribute("augmented") and len(ch.changes) > ch.augmented_max_changes:
         n = ch.augmented_max_changes
         out.append(_p("V20", f"Augmented heroes may have at most {n} Changes (CON modifier, minimum 1).",
-                      f"Не больше {n} Изменений (модификатор Выносливости, минимум 1).", "changes"))
+                      f"Не больше {ru_n(n, 'Изменения', 'Изменений', 'Изменений')} (модификатор Выносливости, минимум 1).", "changes"))
     if ch.has_attribute("martial_arts"):
         bad = [w.get("name", "") for w in ch.weapons_list if w.get("cumbersome") and w.get("equipped", True)]
         if ch.armour_max_dex is not None:
@@ -120,7 +121,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
     if not 0 <= ch.threads <= THREADS_CAP:
         out.append(_p("V22", "Threads must be between 0 and 5.", "Нитей может быть от 0 до 5.", "threads"))
     elif ch.entity_type == "extra" and ch.threads:
-        out.append(_p("V22", "Extras cannot hold Threads (L64).", "У статистов не бывает Нитей (L64).", "threads"))
+        out.append(_p("V22", "Extras cannot hold Threads.", "У статистов не бывает Нитей.", "threads"))  # L64
     out += party_duplicates(ch, party)
     return out
 

@@ -43,9 +43,9 @@ class T20Expression:
         check = None
         notes = []
         if kept == 20:
-            notes.append(T("Critical success (natural 20)", "Критический успех (натуральная 20)"))
+            notes.append(T("Critical success (natural 20)", "Критический успех (20 на кубике)"))
         elif kept == 1:
-            notes.append(T("Critical failure (natural 1)", "Критический провал (натуральная 1)"))
+            notes.append(T("Critical failure (natural 1)", "Критический провал (1 на кубике)"))
         if self.target is not None:
             ok = die_succeeds(kept, self.bonus, self.target, self.rules)
             check = Check(">=", self.target, ok, total - self.target)

@@ -58,6 +58,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .i18n import DEFAULT_LOCALE, T, tr
 from .problems import RuleError
+from .system import term_of
 
 #: Version of the event format (stored in every event as ``"v"``).
 EVENT_VERSION = 1
@@ -1146,19 +1147,46 @@ class Combat:
             same = (x.get("hook") == "condition_changed" and x.get("id") == event.get("id")
                     and event.get("type") in ("add_condition", "remove_condition"))
             if same:            # "Oleg: + Depression" says the rest already
-                change = self._effect_change(x)
+                change = self._effect_change(x, locale)
                 line += f" ({change})" if change else ""
                 continue
             parts.append(self.describe_effect(x, locale))
         return line + "".join(f"; {p}" for p in parts if p)
 
-    @staticmethod
-    def _effect_change(entry: Mapping) -> str:
+    def _trait_text(self, trait: str, old: Any, new: Any, locale: str) -> str:
+        """A trait change in words, or "" when a reader has no word for it: only traits the
+        sheet names are shown (flags and internal bookkeeping the condition already says)."""
+        try:
+            field_ = self.system.sheet.field(trait)
+        except (KeyError, AttributeError, LookupError):
+            return ""
+        if isinstance(old, (bool, list, dict)) or isinstance(new, (bool, list, dict)):
+            return ""
+        choices = {str(v): lab for v, lab in (getattr(field_, "choices", ()) or ())}
+
+        def value(v: Any) -> str:
+            if v is None or v == "":
+                return "—"
+            if str(v) in choices:
+                return tr(choices[str(v)], locale)
+            if isinstance(v, str):
+                return ""   # an internal code without a word for it
+            return str(v)
+
+        a, b = value(old), value(new)
+        if not b:
+            return ""
+        return f"{tr(field_.label, locale)} {a}→{b}" if a else f"{tr(field_.label, locale)}: {b}"
+
+    def _changes_text(self, entry: Mapping, locale: str) -> str:
         health = entry.get("health")
         if health and health[0] != health[1]:
             return f"{health[0][0]}→{health[1][0]} / {health[1][1]}"
-        return ", ".join(f"{t} {a}→{b}" for t, (a, b) in (entry.get("changes") or {}).items()
-                         if not isinstance(a, (list, dict)))
+        parts = (self._trait_text(t, a, b, locale) for t, (a, b) in (entry.get("changes") or {}).items())
+        return ", ".join(p for p in parts if p)
+
+    def _effect_change(self, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
+        return self._changes_text(entry, locale)
 
     def describe_effect(self, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
         """One recorded hook outcome (an ``effects`` entry) in words."""
@@ -1171,16 +1199,17 @@ class Combat:
                     else ("конец хода" if ru else "end of turn"))
         elif hook == "condition_changed":
             spec = self._catalogue.get(entry.get("condition"))
-            label = tr(spec.label, locale) if spec else str(entry.get("condition"))
+            label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
             if entry.get("expired"):
-                what = f"{label} {'закончилось' if ru else 'ends'}"
+                # "закончилось: Паника": the verb never has to agree with the condition's gender
+                what = f"закончилось: {label}" if ru else f"{label} ends"
             else:
                 what = f"{'+' if entry.get('active') else '−'} {label}"
         elif hook == "initiative":
             what = "инициатива" if ru else "initiative"
         else:
-            what = str(hook)
-        change = self._effect_change(entry)
+            what = "правила" if ru else "rules"
+        change = self._effect_change(entry, locale)
         return f"{who} ({what})" + (f": {change}" if change else "")
 
     def _describe(self, event: Mapping, locale: str, skip: set) -> str:
@@ -1196,17 +1225,17 @@ class Combat:
         if k == "add":
             return f"{event['name']} вступает в бой" if ru else f"{event['name']} joins the combat"
         if k == "remove":
-            return f"{who} выбывает из списка" if ru else f"{who} leaves the combat"
+            return f"{who} — убрать из боя" if ru else f"{who} leaves the combat"
         if k == "rename":
-            return f"переименован: {event['name']}" if ru else f"renamed: {event['name']}"
+            return f"новое имя: {event['name']}" if ru else f"renamed: {event['name']}"
         if k == "move":
             return f"{who} → место {event['to'] + 1}" if ru else f"{who} → place {event['to'] + 1}"
         if k == "initiative":
             names = ", ".join(nm(c) for c in event["order"] if c not in skip)
             return f"инициатива: {names}" if ru else f"initiative: {names}"
         if k in ("next", "prev", "act_now"):
-            return (f"ход: {nm(event.get('to', event.get('id')))}" if ru
-                    else f"turn: {nm(event.get('to', event.get('id')))}")
+            turn = term_of(self.system, "turn", locale).lower()   # Threads: «очередь» (L441)
+            return f"{turn}: {nm(event.get('to', event.get('id')))}"
         if k == "delay":
             return (f"{who} откладывает ход; ходит {nm(event['to'])}" if ru
                     else f"{who} delays; {nm(event['to'])} acts")
@@ -1214,25 +1243,21 @@ class Combat:
             return "бой окончен" if ru else "combat ended"
         if k in ("damage", "heal"):
             verb = ("урон" if k == "damage" else "лечение") if ru else k.replace("heal", "healing")
-            health = event.get("health")
-            if health and health[0] != health[1]:
-                changes = f"{health[0][0]}→{health[1][0]} / {health[1][1]}"
-            else:
-                changes = ", ".join(f"{t} {a}→{b}" for t, (a, b) in event["changes"].items()
-                                    if not isinstance(a, (list, dict)))
+            changes = self._changes_text(event, locale)
             return f"{who}: {verb} {event['amount']}" + (f" ({changes})" if changes else "")
         if k == "add_condition":
             spec = self._catalogue.get(event["condition"])
-            label = tr(spec.label, locale) if spec else event["condition"]
+            label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
             return f"{who}: + {label}"
         if k == "remove_condition":
             return f"{who}: − {'состояние' if ru else 'condition'}"
         if k == "set_defeated":
             if event["value"] is None:
                 return f"{who}: {'по правилам' if ru else 'by the rules'}"
-            return f"{who}: {('выбыл' if ru else 'defeated') if event['value'] else ('в строю' if ru else 'back in')}"
+            # no verb that would have to agree with the character's gender ("Аня: выбыл")
+            return f"{who} — {('выбывает из боя' if ru else 'defeated') if event['value'] else ('снова в бою' if ru else 'back in')}"
         if k == "set_hidden":
-            return f"{who}: {('скрыт' if ru else 'hidden') if event['value'] else ('виден' if ru else 'shown')}"
+            return f"{who}: {('скрыто от игроков' if ru else 'hidden') if event['value'] else ('видно игрокам' if ru else 'shown')}"
         if k == "undo":
-            return f"отмена #{event['undoes']}" if ru else f"undo #{event['undoes']}"
-        return str(k)
+            return f"отмена действия №{event['undoes']}" if ru else f"undo #{event['undoes']}"
+        return "действие" if ru else "action"

@@ -49,6 +49,13 @@ class CheckSpec:
     group: Mapping[str, str] = field(default_factory=lambda: T("Checks", "Проверки"))
     notation: str = ""  # the roll in the system's notation, e.g. "L5+3" (for display and %roll)
     help: Mapping[str, str] | None = None
+    #: the same roll as a reader of each language sees it (still valid notation, e.g. Seasons
+    #: ``pool 3[Сообразительность]+2[Расследование] diff 3``); ``None``: ``notation`` for everyone
+    shown_notation: Mapping[str, str] | None = None
+
+    def notation_text(self, locale: str = DEFAULT_LOCALE) -> str:
+        """The notation for a reader of ``locale``."""
+        return (self.shown_notation or {}).get(locale) or self.notation
 
     def option(self, name: str) -> OptionSpec:
         for o in self.options:
@@ -186,6 +193,26 @@ class DamageOutcome:
 # --------------------------------------------------------------------------------------------
 # The system
 # --------------------------------------------------------------------------------------------
+#: Words every book names in its own way, as the generic widgets say them unless a system
+#: gives its own (``GameSystem.terms``): the person running the game, one combatant's turn.
+DEFAULT_TERMS: dict[str, dict[str, str]] = {
+    "gm": T("GM", "мастер"),
+    "gm_title": T("Game master", "Мастер"),
+    "turn": T("Turn", "Ход"),
+    "turns": T("Turns", "Ходов"),
+    "dice": T("Dice", "Кубики"),
+    "dice_tray": T("Dice tray", "Лоток для кубиков"),
+}
+
+
+def term_of(system: Any, key: str, locale: str = DEFAULT_LOCALE) -> str:
+    """``system.term(key, locale)``, or the generic word for a system object without terms."""
+    fn = getattr(system, "term", None)
+    if callable(fn):
+        return fn(key, locale)
+    return tr(DEFAULT_TERMS[key], locale)
+
+
 class GameSystem:
     """Base class of a rules system. Subclasses set the class attributes and override methods.
 
@@ -200,6 +227,8 @@ class GameSystem:
     sheet: Sheet = Sheet(())
     #: GM-configurable readings of ambiguous rules (spec §11): name -> default
     default_rules: Mapping[str, Any] = {}
+    #: The book's own words for :data:`DEFAULT_TERMS` keys (e.g. Seasons' «Рассказчик»)
+    terms: Mapping[str, Mapping[str, str]] = {}
 
     def __init__(self, **rules: Any):
         unknown = set(rules) - set(self.default_rules)
@@ -214,6 +243,39 @@ class GameSystem:
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.slug}: {tr(self.title)}>"
+
+    def variables(self, character) -> dict[str, int]:
+        """The character's whole-number traits for ``@name`` in dice notation, by trait id and
+        by the sheet's names in both languages (``@strength``, ``@Сила``, ``@{Мелкая моторика}``;
+        a name two fields share is left out rather than guessed)."""
+        values = {}
+        for name in character.trait_names():
+            if name.startswith("_"):
+                continue
+            value = getattr(character, name, None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                values[name] = value
+        aliases: dict[str, str | None] = {}
+        try:
+            fields = list(self.sheet.fields())
+        except (AttributeError, TypeError):
+            fields = []
+        for f in fields:
+            if f.name not in values or not isinstance(f.label, Mapping):
+                continue
+            for text in f.label.values():
+                for alias in {text.strip(), text.strip().lower()}:
+                    if alias and alias not in values:
+                        aliases[alias] = f.name if aliases.get(alias, f.name) == f.name else None
+        values.update({alias: values[name] for alias, name in aliases.items() if name is not None})
+        return values
+
+    def term(self, key: str, locale: str = DEFAULT_LOCALE) -> str:
+        """The book's word for ``key`` (a :data:`DEFAULT_TERMS` key) in ``locale``."""
+        text = self.terms.get(key) or DEFAULT_TERMS.get(key)
+        if text is None:
+            raise KeyError(f"no term {key!r}: known {sorted(DEFAULT_TERMS)}")
+        return tr(text, locale)
 
     # -- data --------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
@@ -247,8 +309,8 @@ class GameSystem:
         """Exact probability that the check succeeds with these options."""
         dist = self.check_distribution(character, check_id, **options)
         if dist.p_pass is None:
-            raise RuleError("no_pass_fail", T(f"check {check_id!r} has no success or failure",
-                                             f"у проверки {check_id!r} нет успеха или провала"))
+            raise RuleError("no_pass_fail", T("this roll gives a result, not a success or a failure",
+                                             "этот бросок даёт результат, а не успех или провал"))
         return dist.p_pass
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:

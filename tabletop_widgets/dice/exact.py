@@ -585,7 +585,7 @@ def margin_distribution(expr, *, variables=None) -> Distribution:
     parsed = expr if isinstance(expr, Expression) else parse(expr, variables)
     if parsed.word is not None or parsed.check_op is None:
         raise DiceError("a margin needs a check such as 2d6+3 >= 8", None, parsed.text,
-                        message_ru="запас считается для проверки вида 2d6+3 >= 8")
+                        message_ru="разница считается для проверки вида 2d6+3 >= 8")
     budget = core.Budget(parsed.text)
     ctx = _Ctx(parsed.text, variables, budget)
     prev = exact_dice.BUDGET

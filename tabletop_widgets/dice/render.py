@@ -16,7 +16,7 @@ OP_SYMBOL = {">=": "≥", "<=": "≤", "!=": "≠", "=": "=", ">": ">", "<": "<"
 WORDS = {
     "pass": {"en": "pass", "ru": "успех"},
     "fail": {"en": "fail", "ru": "провал"},
-    "margin": {"en": "margin", "ru": "запас"},
+    "margin": {"en": "margin", "ru": "разница"},
     "short": {"en": "short by", "ru": "не хватило"},
     "total": {"en": "total", "ru": "итого"},
     "dropped": {"en": "dropped", "ru": "отброшен"},

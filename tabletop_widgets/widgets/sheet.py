@@ -49,7 +49,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "loaded": {"en": "Loaded {name}.", "ru": "Загружен файл {name}."},
     "load_failed": {"en": "Could not load {name}; the sheet is unchanged.",
                     "ru": "Не удалось загрузить {name}; лист не изменён."},
-    "too_big": {"en": "the file is larger than {limit} bytes", "ru": "файл больше {limit} байт"},
+    "too_big": {"en": "the file is larger than {limit} bytes", "ru": "файл больше {limit} Б"},
     "not_json": {"en": "not a JSON file ({detail})", "ru": "это не файл JSON ({detail})"},
     "not_utf8": {"en": "the file is not UTF-8 text", "ru": "файл не в кодировке UTF-8"},
     "not_object": {"en": "expected a JSON object with the character's values",

@@ -15,8 +15,9 @@ from typing import Any, Callable, Mapping, Sequence
 import ipywidgets as widgets
 import traitlets
 
-from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
+from tabletop_widgets.core.system import term_of
 
 from ._bind import apply_edit, bind
 
@@ -47,8 +48,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "key": {"en": "Name", "ru": "Название"},
     "value": {"en": "Value", "ru": "Значение"},
     "key_missing": {"en": "choose or type a name first", "ru": "сначала выберите или введите название"},
-    "gm": {"en": "GM", "ru": "ГМ"},
-    "gm_tip": {"en": "Entered by the game master", "ru": "Вводит мастер"},
+    "gm_tip": {"en": "Entered by the {gm}", "ru": "Вводит {gm}"},
     "not_allowed": {"en": "you may not change this", "ru": "вам нельзя это менять"},
     "pick": {"en": "choose…", "ru": "выберите…"},
 }
@@ -79,6 +79,10 @@ class SheetContext:
         self._rows: dict[str, list[dict]] = {}
         self._labels: dict[str, Mapping[str, str]] = {}
         self._checks: dict[str, Any] | None = None
+        for f in system.sheet.fields():
+            # the words a field's derived value uses as keys (table headers), declared with it
+            for key, label in (f.extra.get("labels") or {}).items():
+                self._labels.setdefault(str(key), label)
         for f in system.sheet.fields():
             self._labels.setdefault(f.name, f.label)
             for item in f.item_fields:
@@ -411,7 +415,10 @@ class FieldView:
         if badge:
             out += f' <span class="tt-badge">{esc(tr(badge, self.loc))}</span>'
         if self.gm_field:
-            out += f' <span class="tt-badge tt-badge-gm" title="{esc(t("gm_tip", self.loc))}">{esc(t("gm", self.loc))}</span>'
+            system = self.ctx.system   # the book's word: «мастер», Seasons' «Рассказчик»
+            tip = t("gm_tip", self.loc, gm=term_of(system, "gm", self.loc))
+            out += (f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
+                    f'{esc(term_of(system, "gm_title", self.loc))}</span>')
         return out
 
     def label_html(self) -> str:
@@ -667,6 +674,7 @@ class ResourceView(FieldView):
         self.minus.tooltip = t("minus_tip", self.loc, label=self.text)
         self.plus.tooltip = t("plus_tip", self.loc, label=self.text)
         super().relabel()
+        self.refresh()   # the bar's accessible label is in the language too
 
 
 # ------------------------------------------------------------------------------------------
@@ -1223,7 +1231,9 @@ class ActionBar:
         loc, cost = self.ctx.locale, self.spec.get("cost_field")
         out = []
         for r in self.ctx.rows(self.source):
-            text = f"{row_id(r)} · {tr(row_label(r), loc)}" if r.get("id") or r.get("code") else tr(row_label(r), loc)
+            # a row's id is a code for the program; a reader gets its group (a category) and label
+            group = {k: r[f"category_{k}"] for k in LOCALES if r.get(f"category_{k}")}
+            text = f"{tr(group, loc)} · {tr(row_label(r), loc)}" if group else tr(row_label(r), loc)
             if cost and r.get(cost) is not None:
                 text += f" ({r[cost]})"
             out.append((text, row_id(r)))

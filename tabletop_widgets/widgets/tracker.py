@@ -23,6 +23,7 @@ import traitlets
 from tabletop_widgets.core.combat import Combat, clone_character
 from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.core.problems import RuleError, ValidationError
+from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 
 #: How many recent events the tracker's log shows (newest first).
@@ -53,12 +54,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "undo_tip": {"en": "Undo the last action", "ru": "Отменить последнее действие"},
     "end": {"en": "End", "ru": "Завершить"},
     "end_tip": {"en": "End the combat (round 0)", "ru": "Завершить бой (раунд 0)"},
-    "tiebreaks": {"en": "Tie-breaks", "ru": "Ничьи"},
+    "tiebreaks": {"en": "Tie-breaks", "ru": "При равенстве"},
     "empty": {"en": "No combatants yet: add some below.", "ru": "Участников пока нет: добавьте ниже."},
-    "defeated": {"en": "Out", "ru": "Выбыл"},
+    "defeated": {"en": "Out", "ru": "Вне боя"},
     "defeated_tip": {"en": "Defeated (skipped in turn order); click to mark or unmark",
                      "ru": "Выбыл (пропускается в очереди); нажмите, чтобы отметить или снять"},
-    "hidden": {"en": "Hidden", "ru": "Скрыт"},
+    "hidden": {"en": "Hidden", "ru": "Скрыто"},
     "hidden_tip": {"en": "Hidden from players", "ru": "Скрыт от игроков"},
     "delayed": {"en": "delaying", "ru": "ждёт"},
     "act_now": {"en": "Act now", "ru": "Ходить сейчас"},
@@ -104,7 +105,7 @@ TEXTS: dict[str, dict[str, str]] = {
                      "ru": "Новый персонаж или копия участника (например, ещё один гоблин)"},
     "blank": {"en": "new character", "ru": "новый персонаж"},
     "copy_of": {"en": "copy of", "ru": "копия:"},
-    "add_hidden": {"en": "hidden", "ru": "скрыт"},
+    "add_hidden": {"en": "hidden", "ru": "скрыть от игроков"},
     "add": {"en": "Add", "ru": "Добавить"},
     "add_tip": {"en": "Add the combatant to the end of the order", "ru": "Добавить участника в конец очереди"},
     "log": {"en": "Log", "ru": "Журнал"},
@@ -183,7 +184,7 @@ class _Row:
         if list(self.box._dom_classes) != classes:
             self.box._dom_classes = classes      # one message: no flicker of two highlighted rows
         self.marker.value = ("▶" if current else f'<span class="tt-place">{place}</span>')
-        self.marker.tooltip = _t("turn_of", loc) if current else f"{_t('place', loc)} {place}"
+        self.marker.tooltip = term_of(tracker.system, "turn", loc) if current else f"{_t('place', loc)} {place}"
         self.select.description = c.name
         self.select.tooltip = f"{c.name}: {_t('select_tip', loc)}"
         if c.initiative:
@@ -662,7 +663,7 @@ class CombatTracker(widgets.VBox):
             if combat.current and self.audience != "gm" and combat.combatant(combat.current).hidden:
                 cur = "?"
             self.round_label.value = (f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
-                                      f'<b class="tt-round-number">{combat.round}</b> · {_t("turn_of", loc)}: '
+                                      f'<b class="tt-round-number">{combat.round}</b> · {term_of(self.system, "turn", loc)}: '
                                       f'<span class="tt-current-name">{html.escape(cur)}</span></span>')
         else:
             self.round_label.value = f'<span class="tt-round-box tt-idle">{_t("not_started", loc)}</span>'
@@ -744,7 +745,7 @@ class CombatTracker(widgets.VBox):
         self.condition_picker.description = _t("conditions", loc)
         self.condition_picker.tooltip = _t("condition_tip", loc)
         self.condition_picker.disabled = not opts
-        self.condition_duration.description = _t("duration", loc)
+        self.condition_duration.description = term_of(self.system, "turns", loc)
         self.condition_duration.tooltip = _t("duration_tip", loc)
         self.add_condition_button.description = _t("add_condition", loc)
         self.add_condition_button.tooltip = _t("add_condition_tip", loc)

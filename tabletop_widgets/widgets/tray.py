@@ -23,7 +23,8 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
-from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec
+from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec, term_of
+from tabletop_widgets.core.wording import join_en, join_ru
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
 
@@ -36,7 +37,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "notation_tip": T("Any dice notation %roll takes, e.g. 2d6+3 >= 8; the character's numbers are "
                       "@variables (e.g. 1d20 + @strength). Enter rolls.",
                       "Любая запись, которую понимает %roll, например 2d6+3 >= 8; числа персонажа — "
-                      "@переменные (например 1d20 + @strength). Enter — бросить."),
+                      "@переменные, по названию или коду (например 1d20 + @Сила). Enter — бросить."),
     "placeholder": T("e.g. 2d6+3 >= 8, 4d6kh3", "например 2d6+3 >= 8, 4d6kh3"),
     "roll": T("Roll", "Бросить"),
     "roll_tip": T("Roll the notation (or press Enter in the box)",
@@ -51,7 +52,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "no_chance": T("No chance to show", "Шанс не определён"),
     "check_tip": T("Roll {label}", "Бросить: {label}"),
     "applies_to": T("Used by: {checks}", "Для проверок: {checks}"),
-    "and_more": T("and {n} more", "и ещё {n}"),
+    "more": T("{n} more", "ещё {n}"),
     "result_tip": T("The latest roll", "Последний бросок"),
     "error_tip": T("What went wrong", "Что пошло не так"),
     "dice_label": T("Dice rolled: {faces}", "Выпало: {faces}"),
@@ -207,6 +208,10 @@ class DiceTray(widgets.VBox):
         self.checks_box = widgets.VBox()
         self.checks_box.add_class("tt-tray-checks")
         self.accordion: widgets.Accordion | None = None
+        self.situation_title: widgets.HTML | None = None
+        self.more_options: widgets.Accordion | None = None
+        self.checks_title: widgets.HTML | None = None
+        self._built = False  # labels are drawn once every part exists (any locale at start)
 
         self.notation = widgets.Text(layout=widgets.Layout(flex="1 1 auto", width="auto"),
                                      style={"description_width": "initial"})
@@ -239,6 +244,7 @@ class DiceTray(widgets.VBox):
         else:
             self.situation.layout.display = "none"
             self.checks_box.layout.display = "none"
+        self._built = True
         self._render_labels()
         self._render_result()
         self._render_error()
@@ -377,13 +383,8 @@ class DiceTray(widgets.VBox):
         itself under ``CHARACTER_KEY``)."""
         if self.character is None:
             return {}
-        out = {}
-        for name in self.character.trait_names():
-            if name.startswith("_"):
-                continue
-            value = getattr(self.character, name, None)
-            if isinstance(value, int) and not isinstance(value, bool):
-                out[name] = value
+        # by id and by the sheet's names (@strength, @Сила, @{Мелкая моторика})
+        out = dict(self.system.variables(self.character))
         from tabletop_widgets.dice.words import CHARACTER_KEY
         out[CHARACTER_KEY] = self.character  # for system words that roll named checks
         return out
@@ -437,7 +438,7 @@ class DiceTray(widgets.VBox):
 
     @t.observe("locale")
     def _on_locale(self, change) -> None:
-        if not hasattr(self, "result_view"):
+        if not getattr(self, "_built", False):
             return
         if self.locale_toggle.value != change["new"]:
             self.locale_toggle.value = change["new"]
@@ -699,15 +700,17 @@ class DiceTray(widgets.VBox):
         if self.character is None:
             sub.append(_t("notation_only", loc))
         sub_html = f'<span class="tt-sub">{html.escape(" · ".join(sub))}</span>' if sub else ""
-        self.title.value = f"<h2>{html.escape(_t('title', loc))}{sub_html}</h2>"
-        self.title.tooltip = _t("title", loc)
+        title = term_of(self.system, "dice_tray", loc) if self.system is not None else _t("title", loc)
+        self.title.value = f"<h2>{html.escape(title)}{sub_html}</h2>"
+        self.title.tooltip = title
 
     def _render_labels(self) -> None:
         loc = self.locale
         self._render_title()
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = ["English", "Русский"]
-        self.notation.description = _t("notation", loc)
+        self.notation.description = (term_of(self.system, "dice", loc) if self.system is not None
+                                     else _t("notation", loc))
         self.notation.placeholder = _t("placeholder", loc)
         self.notation.tooltip = _t("notation_tip", loc)
         self.roll_button.description = _t("roll", loc)
@@ -735,6 +738,8 @@ class DiceTray(widgets.VBox):
                 self._render_card(c)
 
     def _render_group_labels(self, index: int) -> None:
+        if self.accordion is None:
+            return
         label, checks = self._groups[index]
         self.accordion.set_title(index, f"{tr(label, self.locale)} ({len(checks)})")
 
@@ -746,8 +751,10 @@ class DiceTray(widgets.VBox):
         if ctrl.shared and len(ctrl.checks) < len(self._checks):
             names = [tr(self._spec(cid).label, loc) for cid in ctrl.checks[:4]]
             if len(ctrl.checks) > 4:
-                names.append(_t("and_more", loc, n=len(ctrl.checks) - 4))
-            tip += "\n" + _t("applies_to", loc, checks=", ".join(names))
+                names.append(_t("more", loc, n=len(ctrl.checks) - 4))
+            # «Бег, Спорт и ещё 235»: no comma before the last «и»
+            joined = join_ru(names) if loc == "ru" else join_en(names)
+            tip += "\n" + _t("applies_to", loc, checks=joined)
         ctrl.widget.tooltip = tip
         if isinstance(ctrl.widget, widgets.Text):
             ctrl.widget.placeholder = _t("none", loc) if ctrl.nullable_int else ""
@@ -786,7 +793,7 @@ class DiceTray(widgets.VBox):
         p, err = self._chance(spec.id)
         tip = _t("check_tip", loc, label=label)
         if spec.notation:
-            tip += f" ({spec.notation})"
+            tip += f" ({spec.notation_text(loc)})"
         if spec.help:
             tip += "\n" + tr(spec.help, loc)
         if p is None:
@@ -870,7 +877,8 @@ class DiceTray(widgets.VBox):
         who = f"{self.who}: " if self.who else ""
         if self.last_kind == "check":
             outcome = tr(r.outcome, locale) or (str(r.total) if r.total is not None else "")
-            text = f"{who}{tr(r.label, locale)}: {outcome}."
+            end = "" if outcome[-1:] in ".!?…" else "."   # no «проблема!.»
+            text = f"{who}{tr(r.label, locale)}: {outcome}{end}"
             effects = self._effects_text(locale)
             return f"{text} {effects}".strip()
         return f"{who}{r.text(locale)}"

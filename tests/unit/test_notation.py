@@ -231,7 +231,7 @@ def test_checks(expr, faces, passed, margin):
 def test_check_text_says_pass_and_margin_both_locales():
     r = R("2d6+3 >= 8", [4, 3])
     assert str(r) == "2d6 [4, 3] + 3 = 10 ≥ 8 → pass (margin +2)"
-    assert r.text("ru") == "2d6 [4, 3] + 3 = 10 ≥ 8 → успех (запас +2)"
+    assert r.text("ru") == "2d6 [4, 3] + 3 = 10 ≥ 8 → успех (разница +2)"
 
 
 @pytest.mark.parametrize("expr,faces,total", [

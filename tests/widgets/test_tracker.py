@@ -286,7 +286,7 @@ def test_locale_switches_live(slug):
     assert [w.description for w in t.options_box.children] == [tr(s.label, "ru") for s in specs]
     assert [lab for lab, _ in t.condition_picker.options] == [tr(c.label, "ru") for c in t.system.conditions()]
     t.next_button.click()
-    assert t.message.startswith("ход:")
+    assert t.message.startswith(t.system.term("turn", "ru").lower() + ":")   # Threads: «очередь»
     t.locale = "en"
     assert t.next_button.description == TEXTS["next"]["en"]
 

@@ -96,12 +96,12 @@ def test_named_check_token_and_conditions():
     ("agility", {CHARACTER_KEY: object()}, "not a RET character", "не из Р.Э.Т."),
     ('skill "Nope"', "hero", "no skill named", "нет способности"),
     ("talent Lockpicking", "hero", "no talent named", "нет способности"),
-    ("agility luck 9", "hero", "only 3 Luck", "только 3 Удачи"),
+    ("agility luck 9", "hero", "only 3 Luck", "не больше 3"),
     ("skill", "hero", "expected the skill's name", "ожидалось имя способности"),
     ('skill "Lock', "hero", "missing closing", "нет закрывающей"),
     ("agility foo", "hero", "unexpected 'foo'", "неожиданное 'foo'"),
     ("agility >= nonsense", "hero", "expected a difficulty", "ожидалась сложность"),
-    ("dodge +1[luck] luck 3", "hero", "only 3 Luck", "только 3 Удачи"),
+    ("dodge +1[luck] luck 3", "hero", "only 3 Luck", "не больше 3"),
     ("attention token Nope", "hero", "No token named", "Нет токена"),
 ])
 def test_named_check_errors(text, variables, en, ru):

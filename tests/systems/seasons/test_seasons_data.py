@@ -44,7 +44,8 @@ def test_list_names_match_the_seed_lines(table):
     lines = SEED.read_text(encoding="utf-8").splitlines()
     for r in SYSTEM.data(table):
         if not r.get("extra"):
-            assert lines[r["line"] - 1].replace("\u00a0", " ").strip() == r["ru"]
+            # the book writes «е» for «ё»; the product writes «ё» throughout (Ребёнок)
+            assert lines[r["line"] - 1].replace("\u00a0", " ").strip() == r["ru"].replace("ё", "е")
 
 
 def test_list_ends():

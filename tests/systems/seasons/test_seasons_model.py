@@ -141,5 +141,5 @@ def test_health_states():
     c.pain_suppressed = True
     assert "suppressed" in SYSTEM.health_state(c)["en"]
     c.damage = 10
-    assert SYSTEM.health_state(c)["ru"] == "выбыл из сюжета"
+    assert SYSTEM.health_state(c)["ru"] == "вне сюжета"
     assert SYSTEM.health(c) == (0, 10)

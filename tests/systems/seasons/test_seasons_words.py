@@ -77,7 +77,7 @@ def test_contest():
     assert e.distribution().p_pass == F(319, 512)
     r = e.roll(FixedRng(6, 6, 1, 1, 1, 1, 6, 6, 1, 1))
     assert r.tree.details["winner"] == "tie" and r.check.passed is False
-    assert len(r.dice) == 10 and sum(d.note == "opponent" for d in r.dice) == 4
+    assert len(r.dice) == 10 and sum(d.note == "vs" for d in r.dice) == 4
 
 
 def test_previous_success_note():
