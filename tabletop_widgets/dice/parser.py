@@ -140,17 +140,25 @@ class Parser:
         if self.at_end():
             raise self.err("empty expression: expected dice such as 1d20 or 4d6kh3",
                            ru="пустое выражение: ожидались кубики, например 1d20 или 4d6kh3")
-        from .words import match_word
-        word = match_word(self.text, self.i)
-        if word is not None:
+        start = self.i
+        try:
+            return self.parse_generic(repeat)
+        except DiceError as generic_error:
+            # generic notation first: system words only for text it does not read (a word never
+            # changes what plain notation means, and plain notation never loads a system)
+            from .words import _wants_variables, match_word
+            word = match_word(self.text, start, self.variables)
+            if word is None:
+                raise generic_error
             end = len(self.text.rstrip())
-            from .words import _wants_variables
             if _wants_variables(word.parse):
-                parsed = word.parse(self.src, self.i, end, variables=self.variables)
+                parsed = word.parse(self.src, start, end, variables=self.variables)
             else:
-                parsed = word.parse(self.src, self.i, end)
-            return Expression(text=self.src, root=Num(self.i, end, 0), repeat=repeat,
+                parsed = word.parse(self.src, start, end)
+            return Expression(text=self.src, root=Num(start, end, 0), repeat=repeat,
                               comment=self.comment, word=parsed)
+
+    def parse_generic(self, repeat: int) -> Expression:
         expr = Expression(text=self.src, root=None, repeat=repeat, comment=self.comment)  # type: ignore[arg-type]
         self.parse_flags(expr)
         expr.root = self.parse_sum()
