@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from ..core.i18n import count as count_noun
+from ..i18n import count as count_noun
 from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode, ParenNode,
                       RollResult, UnaryNode, WordNode)
 
