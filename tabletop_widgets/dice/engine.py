@@ -7,6 +7,7 @@ Values are exact (``int`` or ``Fraction`` after ``/``); the total is floored at 
 from __future__ import annotations
 
 import math
+import os
 import random
 from fractions import Fraction
 
@@ -14,8 +15,9 @@ from . import limits
 from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
                       Unary, Var)
 from .errors import DiceError, DiceLimitError
-from .fast import Fallback, ReplayRNG, compile_expression
+from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
+from .render import render_text
 from .results import (BinOpNode, Check, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
                       ParenNode, RollResult, UnaryNode)
 
@@ -635,14 +637,37 @@ class LazyRollResult(RollResult):
     def tree(self, value):
         self.__dict__["_tree"] = value
 
-
-_NO_PLAN = object()
+    def text(self, locale: str | None = None) -> str:
+        """The breakdown written straight from the recorded faces (no tree is built; once the
+        tree exists, someone may have changed it, so it is rendered instead)."""
+        d = self.__dict__
+        if "_tree" in d:
+            return super().text(locale)
+        parts = d.get("_texts")
+        if parts is None:
+            expr = self._expr
+            texters = expr.__dict__.get("_texters")
+            if texters is None:
+                texters = expr.__dict__["_texters"] = compile_text(expr)
+            it = iter(self._rec)
+            body, value = texters[0](it)
+            target = None
+            if texters[1] is not None:
+                rest = list(it)                 # the target's faces: it shows them if it has any
+                ttext, _ = texters[1](iter(rest))
+                target = f"{ttext} = {self.check.target}" if rest else str(self.check.target)
+            if value != self.total:  # pragma: no cover - guarded by a property test
+                raise AssertionError(f"fast text disagrees for {self.expression!r}")
+            parts = d["_texts"] = (body, target)
+        return render_text(self, locale or self.locale, parts[0], parts[1])
 
 
 def roll_expression(expr: Expression, rng: random.Random, variables=None, locale="en") -> RollResult:
-    plan = expr.__dict__.get("_plan", _NO_PLAN)
-    if plan is _NO_PLAN:
-        plan = expr.__dict__["_plan"] = compile_expression(expr)
+    fast = expr.__dict__.get("_fast")
+    if fast is None:
+        plan = compile_expression(expr)
+        fast = expr.__dict__["_fast"] = (plan, plan is not None and _counts_successes(expr.root))
+    plan = fast[0]
     if plan is not None:
         rec: list = []
         try:
@@ -654,14 +679,11 @@ def roll_expression(expr: Expression, rng: random.Random, variables=None, locale
         except Fallback:
             ctx = Context(ReplayRNG(rec, rng), variables, expr.text)
             return _roll_once(expr, ctx, locale, ctx.notes)
-        counts = expr.__dict__.get("_counts")
-        if counts is None:
-            counts = expr.__dict__["_counts"] = _counts_successes(expr.root)
         check = None
         if target is not None:
             from .words import check_from
             check = check_from(total, expr.check_op, target)
-        return LazyRollResult(expr, total, rec, total if counts else None, check, locale)
+        return LazyRollResult(expr, total, rec, total if fast[1] else None, check, locale)
     ctx = Context(rng, variables, expr.text)
     if expr.repeat == 1 and expr.word is None:
         return _roll_once(expr, ctx, locale, ctx.notes)
@@ -732,19 +754,30 @@ def _successes(tree) -> int | None:
     return None
 
 
+#: The generator of ``roll(expr)`` without ``seed`` or ``rng``: one per process, seeded from the OS,
+#: and seeded afresh in a forked child (so two forked kernels never roll the same dice).
+_DEFAULT_RNG = random.Random()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_DEFAULT_RNG.seed)
+
+
 def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") -> RollResult:
+    if rng is None and seed is None and (locale == "en" or locale == "ru"):
+        # the default path (what %roll and the tray use): one private generator, no checks to do
+        return roll_expression(parse(expr, variables), _DEFAULT_RNG, variables, locale)
     if seed is not None and rng is not None:
         raise DiceError("give either seed or rng, not both", None, expr if isinstance(expr, str) else None,
                         message_ru="укажите либо seed, либо rng, но не оба")
     if locale not in ("en", "ru"):
         raise DiceError(f"unknown locale {locale!r}: expected 'en' or 'ru'")
     if rng is None:
-        rng = random.Random(seed) if seed is not None else random.Random()
+        rng = random.Random(seed) if seed is not None else _DEFAULT_RNG
     elif not hasattr(rng, "randrange"):
         raise DiceError(f"rng must be a random.Random, got {type(rng).__name__}")
     parsed = parse(expr, variables)
     result = roll_expression(parsed, rng, variables, locale)
-    result.seed = seed
+    if seed is not None:
+        result.seed = seed
     return result
 
 
