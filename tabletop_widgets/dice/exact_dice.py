@@ -112,9 +112,18 @@ def chain(base: dict, btot: int, test, cap: int, thr: Fraction, elem_first, elem
 
 def reroll_fresh(base: dict, btot: int, test, cap: int, thr: Fraction) -> W:
     """The value of a die rerolled because it matched: fresh rolls of the (clamped) die while
-    they match, at most ``cap`` rolls in all; cut off when the remaining mass is below ``thr``."""
+    they match, at most ``cap`` rolls in all; cut off when the remaining mass is below ``thr``.
+    ``cap`` None: until it stops matching, i.e. the die conditioned on not matching (exact)."""
     match = {v: w for v, w in base.items() if test(v)}
     wm = sum(match.values())
+    if cap is None:
+        # reroll until it stops matching: the die conditioned on not matching (exact)
+        if wm == btot:
+            raise DiceError("the reroll matches every face: it would never stop (use ro to "
+                            "reroll once)",
+                            message_ru="переброс срабатывает на каждой грани: он не закончится "
+                                       "(используйте ro)")
+        return W({v: w for v, w in base.items() if v not in match}, btot - wm, 0).reduced()
     out: dict = {}
     den = 1
     alive = 1
@@ -338,7 +347,9 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
                     raise DiceError("exact odds support one 'ra' per term")
                 ra = _test(op, val)
             else:
-                cap = 1 if variant == "once" else max_expl
+                # ro: once; r/rr: until the die stops matching, an unbounded reroll, so exactly the
+                # die conditioned on not matching (cap None), with no truncated mass
+                cap = 1 if variant == "once" else None
                 (passes_after if ra is not None else passes_before).append((_test(op, val), cap))
         elif kind == "unique":
             unique = variant
@@ -619,8 +630,13 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
         return _cond([(w, e(v)) for v, w in base.items()])
 
     F = nfold(one(False).reduced(), count, BUDGET)
-    R = nfold(one(True).reduced(), count, BUDGET)
     X = T2.map_dist(W(dict(base), btot, 0)).map(f)
+    no_match = one(True).reduced()
+    if not no_match.pmf:
+        # every face matches 'ra' (2d1ra1): some die always matches, so the extra die is
+        # always rolled
+        return add(F, X, BUDGET).reduced()
+    R = nfold(no_match, count, BUDGET)
     # bring F and R to one denominator
     den = F.den * R.den // math.gcd(F.den, R.den)
     kf, kr = den // F.den, den // R.den

@@ -205,12 +205,14 @@ DEPTH = [
     (3, "2d6!!", lambda: 2 @ d(6).explode(depth=3)),
     (3, "4d6!!kh2", lambda: d(6).explode(depth=3).highest(4, 2)),
     (3, "4d6!!k4>=8", lambda: d(6).explode(depth=3).count(4, range(8, 30))),
-    (5, "3d6r1", lambda: 3 @ d(6).reroll([1], depth=5)),
-    (4, "2d20r<3", lambda: 2 @ d(20).reroll([1, 2], depth=4)),
-    (4, "4d6r1kh3", lambda: d(6).reroll([1], depth=4).highest(4, 3)),
-    (3, "4d6rr<3", lambda: 4 @ d(6).reroll([1, 2], depth=3)),
+    # r / rr reroll until the die stops matching: a conditioning, exact whatever the depth
+    # limit of explosions (issue 21), so icepool's depth='inf'
+    (5, "3d6r1", lambda: 3 @ d(6).reroll([1], depth='inf')),
+    (4, "2d20r<3", lambda: 2 @ d(20).reroll([1, 2], depth='inf')),
+    (4, "4d6r1kh3", lambda: d(6).reroll([1], depth='inf').highest(4, 3)),
+    (3, "4d6rr<3", lambda: 4 @ d(6).reroll([1, 2], depth='inf')),
     (3, "6d10r1>=8f1", lambda: 6 @ count_map(10, lambda x: x >= 8, lambda x: x == 1,
-                                             faces=d(10).reroll([1], depth=3))),
+                                             faces=d(10).reroll([1], depth='inf'))),
     (2, "3d6min2!", lambda: 3 @ d(6).map(lambda x: max(x, 2)).explode(depth=2)),
     (2, "3d6max5!", lambda: 3 @ d(6).map(lambda x: min(x, 5)).explode(depth=2)),
     (3, "2d6!x", lambda: None),  # placeholder replaced below
@@ -365,7 +367,7 @@ def _generated_depth(n=24, seed=7):
         elif i % 3 == 1:
             t = r.randint(1, m // 2)
             out.append((k, f"{nd}d{m}r<={t}",
-                        (lambda m=m, k=k, nd=nd, t=t: nd @ d(m).reroll(range(1, t + 1), depth=k))))
+                        (lambda m=m, nd=nd, t=t: nd @ d(m).reroll(range(1, t + 1), depth='inf'))))
         else:
             out.append((k, f"{nd}d{m}!!kh1",
                         (lambda m=m, k=k, nd=nd: d(m).explode(depth=k).highest(nd, 1))))
@@ -400,11 +402,12 @@ def test_explosion_cut_off_is_reported_not_renormalised():
     assert dist.notes and "cut off" in dist.notes[0]["en"]
 
 
-def test_reroll_until_cut_off():
+def test_reroll_until_is_exact_not_cut_off():
+    """An unbounded reroll is a conditioning (issue 21): uniform on 2..20, nothing cut off."""
     dist = distribution("1d20r1")
-    assert 0 < dist.truncated_mass < Fraction(1, 10 ** 12)
-    assert 1 not in dist
-    assert abs(float(dist.mean) - 11) < 1e-9
+    assert dist.truncated_mass == 0
+    assert 1 not in dist and set(dist.values()) == {Fraction(1, 19)}
+    assert dist.mean == 11
 
 
 def test_explosion_reaching_the_engine_limit_is_exact(depth):
