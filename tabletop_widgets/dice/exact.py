@@ -399,6 +399,9 @@ def _group_mods(ctx, key: tuple, gmods) -> tuple | None:
     out = list(key)
     staged = sorted(gmods, key=lambda m: exact_dice._STAGE[m.kind])
     counting = []
+    if any(m.kind in ("keep", "select") for m in staged):
+        # the group's keep/drop is a stage of its own, after the term's
+        out.append(("sep", "", None, None, None))
     for m in staged:
         if m.kind in ("keep", "select"):
             c = None if m.cp is None else _cp_const(ctx, m.cp)
@@ -425,11 +428,9 @@ def _group(node: Group, ctx: _Ctx) -> W:
         inner = members[0]
         while isinstance(inner, Paren):
             inner = inner.inner
-        if not isinstance(inner, Dice):
-            raise ctx.err("modifiers on a one-member group act on its dice, so the member must be "
-                          "a single dice term (like {4d6}kh3); use {a, b} to compare several",
-                          node.pos)
-        return _dice(inner, ctx, extra_mods=mods)
+        if isinstance(inner, Dice):
+            return _dice(inner, ctx, extra_mods=mods)
+        # any other single member ({1d20+5}>15) is one total, like a member of a larger group
     dists = [_eval(m, ctx) for m in members]
     staged = sorted(mods, key=lambda m: exact_dice._STAGE[m.kind])
     stage5 = []

@@ -301,11 +301,10 @@ def _text_dice(node: Dice):
 
         def keepdrop(it):
             vals = [next(it) + 1 for _ in range(n)]
-            if variant in ("kh", "dh"):
-                order = sorted(range(n), key=lambda j: (-vals[j], j))
-            else:
-                order = sorted(range(n), key=lambda j: (vals[j], j))
-            losers = set(order[keep:] if variant in ("kh", "kl") else order[:keep])
+            order = sorted(range(n), key=lambda j: (vals[j], j))  # the engine's tie order
+            k = min(keep, n)
+            chosen = order[n - k:] if variant in ("kh", "dh") else order[:k]
+            losers = set(range(n)) - set(chosen) if variant in ("kh", "kl") else set(chosen)
             parts = []
             total = 0
             for j, v in enumerate(vals):
@@ -369,12 +368,10 @@ def _text_group(node: Group):
             vals.append(v)
         kept = [True] * count
         if mod is not None:
-            keep = max(0, mod.n or 0)
-            hi_first = sorted(range(count), key=lambda i: (-vals[i], i))
-            lo_first = sorted(range(count), key=lambda i: (vals[i], i))
-            losers = {"kh": hi_first[keep:], "kl": lo_first[keep:], "dh": hi_first[:keep],
-                      "dl": lo_first[:keep]}[mod.variant]
-            for i in losers:
+            k = min(max(0, mod.n or 0), count)
+            order = sorted(range(count), key=lambda i: (vals[i], i))  # the engine's tie order
+            chosen = order[count - k:] if mod.variant in ("kh", "dh") else order[:k]
+            for i in (set(range(count)) - set(chosen) if mod.variant in ("kh", "kl") else chosen):
                 kept[i] = False
         items = []
         for i in range(count):
