@@ -7,7 +7,7 @@ total on a compiled fast path and builds the per-die breakdown only when it is l
 builds its tree eagerly. A last table passes an explicit ``random.Random`` (the table's seeded
 streams do that) for comparison.
 
-Prints, per expression, the time per roll for each engine and the ratio (d20 time / ours: above 1
+Prints, per expression, the time per roll for each engine (measured in alternating batches) and the ratio (d20 time / ours: above 1
 means we are faster; the target is at least 3x on every shared expression). Both engines use their
 parse caches as they ship (d20: a 256-entry LFU cache; ours: a 512-entry LRU cache), so the
 figure is what a notebook or tray rolling the same expression repeatedly sees; a second table
@@ -35,24 +35,29 @@ EXPRESSIONS = ["1d20+5", "4d6kh3", "10d10>=6", "8d6!", "3d6+2d8+4", "{4d6,3d8}kh
 D20_SPELLING = {"10d10>=6": "10d10p<6mi1ma1", "8d6!": "8d6e6", "{4d6,3d8}kh1": "(4d6, 3d8)kh1"}
 
 
-def per_call(fn, budget: float) -> float:
-    """Seconds per call: the best of 5 batches sized to ~budget/5 seconds each."""
+def _batch(fn, n: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - t0) / n
+
+
+def _size(fn, budget: float) -> int:
     n = 1
-    while True:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        dt = time.perf_counter() - t0
-        if dt > budget / 20:
-            break
+    while _batch(fn, n) * n <= budget / 20:
         n *= 2
-    best = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        best.append((time.perf_counter() - t0) / n)
-    return min(best)
+    return n
+
+
+def per_call_pair(ours, theirs, budget: float) -> tuple[float, float]:
+    """Seconds per call of both: batches sized to ~budget/20 s each, the two engines alternating
+    batch by batch (so a busy machine slows both alike), the best of 7 batches each."""
+    n_ours, n_theirs = _size(ours, budget), _size(theirs, budget)
+    a, b = [], []
+    for _ in range(7):
+        a.append(_batch(ours, n_ours))
+        b.append(_batch(theirs, n_theirs))
+    return min(a), min(b)
 
 
 def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
@@ -97,10 +102,8 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
 
             def them_text():
                 str(d20.roll(theirs))
-        t_ours = per_call(ours, budget)
-        t_them = per_call(them, budget)
-        t_ours_txt = per_call(ours_text, budget)
-        t_them_txt = per_call(them_text, budget)
+        t_ours, t_them = per_call_pair(ours, them, budget)
+        t_ours_txt, t_them_txt = per_call_pair(ours_text, them_text, budget)
         ratio = t_them / t_ours
         ratios.append(ratio)
         text_ratios.append(t_them_txt / t_ours_txt)
