@@ -1,7 +1,12 @@
 """System roll words: how a rules system adds its own short notation to ``%roll``.
 
 A word claims a whole expression whose text starts with its ``pattern`` (after an optional
-``N#`` repetition prefix). Examples: RET ``L5+3 >= 8``, Seasons ``pool 7 diff 2``,
+``N#`` repetition prefix) and that plain notation does not read: plain notation is parsed first,
+so a word never changes what ``2d6`` means and plain dice never load a system. Systems are loaded
+only for text that starts with a prefix they declare in the entry-point group
+``tabletop_widgets.dice_words`` (name: the prefix, value: the system's slug; read from package
+metadata, nothing imported) or for the bound character's own system; the registry registers a
+system's words whenever it loads or registers one (``register_system_words``). Examples: RET ``L5+3 >= 8``, Seasons ``pool 7 diff 2``,
 Life&Death ``ld 4``, Threads ``t20+2 adv``. The generic engine handles repetition, trailing
 comments (``# ...``) and the result rendering; the word parses and rolls the rest.
 
