@@ -10,26 +10,77 @@ checked equal (fraction for fraction) and timed, best of several repeats:
 * warm: the same call again with every cache kept (ours caches each dice term; icepool caches
   dice, pools and evaluations).
 
-``6d6!`` at depth 6 is written ``6d6x6=6`` here (at most 6 explosions per die, on a 6), which is
-exactly icepool's ``d6.explode(depth=6)``: both stop after 6 extra dice and keep the last face.
+``6d6xo`` (each die explodes at most once) is exactly icepool's ``d6.explode(depth=1)``.
 Our default ``6d6!`` (followed until less than 1e-12 is left, the rest reported as
 ``truncated_mass``) is timed on the extra row marked ``*`` (icepool: the same depth, 15).
+
+A third table is what a user meets first: the **first call in a fresh process**. For each row and
+each side a new Python process imports the top module (``tabletop_widgets.dice`` / ``icepool``,
+not timed), then times its first call; the figure is the median over ``FRESH_RUNS`` processes,
+both sides run alternately (``python bench/odds.py --fresh`` prints only this table).
 """
 from __future__ import annotations
 
 import gc
+import os
 import statistics
+import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-import icepool  # noqa: E402
+if "--first-call" not in sys.argv:  # a fresh-process child imports only the side it measures
+    import icepool  # noqa: E402
 
-from tabletop_widgets.dice import exact, parser  # noqa: E402
-from tabletop_widgets.dice.exact import distribution  # noqa: E402
+    from tabletop_widgets.dice import exact, parser  # noqa: E402
+    from tabletop_widgets.dice.exact import distribution  # noqa: E402
+
+FRESH_RUNS = 7
+
+
+def first_call(side: str, text: str) -> float:
+    """In this (fresh) process: import the top module, untimed, then time the first call."""
+    global icepool
+    if side == "ours":
+        import tabletop_widgets.dice as dice
+        t0 = time.perf_counter()
+        dice.distribution(text)
+        return time.perf_counter() - t0
+    import icepool
+    ice = dict(CASES + EXTRA)[text]
+    t0 = time.perf_counter()
+    ice()
+    return time.perf_counter() - t0
+
+
+def fresh(side: str, text: str) -> float:
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--first-call", side, text],
+                         check=True, capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONHASHSEED": "0"})
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def fresh_table(runs: int = FRESH_RUNS) -> bool:
+    print(f"first call in a fresh process (top-module import not timed; median of {runs} processes)")
+    print(f"{'expression':<14}{'ours':>11}{'icepool':>11}{'ratio':>8}")
+    ratios = []
+    for text, _ in CASES:
+        ours, theirs = [], []
+        for _ in range(runs):
+            ours.append(fresh("ours", text))
+            theirs.append(fresh("icepool", text))
+        o, i = statistics.median(ours), statistics.median(theirs)
+        ratios.append(i / o)
+        print(f"{text:<14}{o * 1e3:>9.3f}ms{i * 1e3:>9.3f}ms{i / o:>7.1f}x")
+    med = statistics.median(ratios)
+    met = min(ratios) >= 1 and med >= 2
+    print(f"median speed-up {med:.1f}x, slowest row {min(ratios):.1f}x; target (every row at least "
+          f"as fast as icepool, median >= 2x): {'met' if met else 'NOT met'}")
+    return met
 
 
 def clear_icepool() -> None:
@@ -53,7 +104,7 @@ def clear_ours() -> None:
 
 
 def d(n):
-    return icepool.d(n)
+    return icepool.d(n)  # noqa: F821 - imported at the top, or by first_call() in a child
 
 
 CASES = [
@@ -63,7 +114,7 @@ CASES = [
     ("20d10kh2", lambda: d(10).highest(20, 2)),
     ("9d20kh1", lambda: d(20).highest(9, 1)),
     ("16d10kh8", lambda: d(10).highest(16, 8)),
-    ("6d6x6=6", lambda: 6 @ d(6).explode(depth=6)),
+    ("6d6xo", lambda: 6 @ d(6).explode(depth=1)),
     ("30d10>=8f1", lambda: 30 @ d(10).map(lambda x: (1 if x >= 8 else 0) - (1 if x == 1 else 0))),
     ("3d6+2d8+4", lambda: 3 @ d(6) + 2 @ d(8) + 4),
 ]
@@ -136,4 +187,14 @@ def main(repeats: int = 7) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if "--first-call" in sys.argv:
+        i = sys.argv.index("--first-call")
+        print(first_call(sys.argv[i + 1], sys.argv[i + 2]))
+        sys.exit(0)
+    if "--fresh" in sys.argv:
+        fresh_table()
+        sys.exit(0)
+    code = main()
+    print()
+    fresh_table()
+    sys.exit(code)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+from ..dice import words as _dice_words
 from .system import GameSystem
 
 GROUP = "tabletop_widgets.systems"
@@ -19,12 +20,19 @@ def available_systems() -> list[str]:
     return sorted(set(_entry_points()) | set(_extra))
 
 
+def _with_words(slug: str, system: GameSystem) -> GameSystem:
+    """Register ``system``'s dice words (once) as the registry hands it out."""
+    if not _dice_words.system_words_registered(slug):
+        _dice_words.register_system_words(slug, list(system.dice_words()))
+    return system
+
+
 def get_system(slug: str) -> GameSystem:
-    """The ``GameSystem`` registered as ``slug``."""
+    """The ``GameSystem`` registered as ``slug`` (its dice words are registered with it)."""
     if slug in _extra:
-        return _extra[slug]
+        return _with_words(slug, _extra[slug])
     if slug in _cache:
-        return _cache[slug]
+        return _with_words(slug, _cache[slug])
     eps = _entry_points()
     if slug not in eps:
         known = ", ".join(available_systems()) or "none installed"
@@ -33,7 +41,7 @@ def get_system(slug: str) -> GameSystem:
     if not isinstance(system, GameSystem):
         raise TypeError(f"entry point {slug!r} in {GROUP} names {system!r}, not a GameSystem")
     _cache[slug] = system
-    return system
+    return _with_words(slug, system)
 
 
 def register_system(system: GameSystem) -> None:
@@ -42,8 +50,16 @@ def register_system(system: GameSystem) -> None:
         raise TypeError(f"expected a GameSystem, got {type(system).__name__}")
     if not system.slug:
         raise ValueError("a system needs a slug")
+    words = list(system.dice_words())
     _extra[system.slug] = system
+    _dice_words.register_system_words(system.slug, words)
 
 
 def unregister_system(slug: str) -> None:
-    _extra.pop(slug, None)
+    if _extra.pop(slug, None) is not None:
+        _dice_words.unregister_system_words(slug)
+
+
+# plain notation never loads a system; an expression that starts with a prefix some system
+# declares (entry-point group ``tabletop_widgets.dice_words``) loads that system through here
+_dice_words.set_system_loader(get_system)

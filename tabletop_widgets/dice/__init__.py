@@ -18,9 +18,11 @@ def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") 
 from .engine import roll as _engine_roll  # noqa: E402  (after the public types it returns)
 
 
+from .exact import distribution as _distribution  # noqa: E402  (exact odds are part of the API)
+
+
 def distribution(expr: str, *, variables=None) -> Distribution:
     """The exact distribution of ``expr`` (for checks: ``p_pass`` set, outcomes are totals)."""
-    from .exact import distribution as _distribution
     return _distribution(expr, variables=variables)
 
 

@@ -84,10 +84,10 @@ def node_bounds(node, variables):
     if t is Group:
         bs = [node_bounds(m, variables) for m in node.members]
         counting = any(m.kind == "success" for m in node.mods)
-        if len(bs) == 1 and node.mods:
-            inner = node.members[0]
-            while isinstance(inner, Paren):
-                inner = inner.inner
+        inner = node.members[0] if len(bs) == 1 and node.mods else None
+        while isinstance(inner, Paren):
+            inner = inner.inner
+        if isinstance(inner, Dice):  # a one-member group of dice: its modifiers act on the dice
             n_lo, n_hi = _count_bounds(inner, variables)
             if counting:
                 fails = any(m.kind == "failure" for m in node.mods)

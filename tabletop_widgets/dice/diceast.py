@@ -64,7 +64,8 @@ class Mod:
 
     kind      min | max | explode | reroll | unique | keep | select | success | failure | double
               | crit | sort
-    variant   explode: "explode" | "compound" | "penetrate" | "compound_penetrate";
+    variant   explode: "explode" | "compound" | "penetrate" | "compound_penetrate" |
+              "explode_term" (Foundry's x3<5: ``n`` explosions for the whole term);
               reroll: "until" | "once" | "add"; unique: "until" | "once";
               keep: "kh" | "kl" | "dh" | "dl"; select: "keep" | "drop"; crit: "cs" | "cf";
               sort: "asc" | "desc"

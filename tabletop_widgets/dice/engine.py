@@ -7,6 +7,7 @@ Values are exact (``int`` or ``Fraction`` after ``/``); the total is floored at 
 from __future__ import annotations
 
 import math
+import os
 import random
 from fractions import Fraction
 
@@ -14,9 +15,10 @@ from . import limits
 from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
                       Unary, Var)
 from .errors import DiceError, DiceLimitError
-from .fast import Fallback, ReplayRNG, compile_expression
+from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
-from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
+from .render import render_text
+from .results import (BinOpNode, Check, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
                       ParenNode, RollResult, UnaryNode)
 
 
@@ -268,6 +270,7 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     dice = [roller.die() for _ in range(count)]
     notes: list[str] = []
     staged = sorted(mods, key=lambda m: _STAGE[m.kind])  # stable: written order within a stage
+    stage5 = [m for m in staged if m.kind in ("keep", "select")]
     success = failure = double = None
     crit_marks = []
     for m in staged:
@@ -284,14 +287,9 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
             dice = _reroll(ctx, roller, dice, m, node)
         elif k == "unique":
             dice = _unique(ctx, roller, dice, m, node)
-        elif k == "keep":
-            _keep(dice, m)
-        elif k == "select":
-            cp = _cp_value(ctx, m.cp)
-            for d in dice:
-                if d.counted and (cp.test(d.value) != (m.variant == "keep")):
-                    d.dropped = True
-                    d.kept = False
+        elif k in ("keep", "select"):
+            if m is stage5[0]:
+                _select_dice(ctx, dice, stage5)
         elif k == "success":
             success = _cp_value(ctx, m.cp)
         elif k == "failure":
@@ -304,6 +302,12 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
             dice = sorted(dice, key=lambda d: d.value, reverse=(m.variant == "desc"))
     value, succ, fails = _count(dice, success, failure, double)
     if crit_marks:
+        if count > 1 and any(m.variant == "cs" and m.cp is not None for m in crit_marks):
+            # Foundry's cs>=5 counts successes; here cs only marks critical successes
+            ctx.note("cs marks critical successes only (Roll20); to count successes write "
+                     "the compare point alone: 10d6>=5",
+                     "cs только отмечает критические успехи (как в Roll20); чтобы считать "
+                     "успехи, пишите условие без cs: 10d6>=5")
         for m in crit_marks:
             cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi if m.variant == "cs" else roller.lo)
             for d in dice:
@@ -365,10 +369,19 @@ def _explode(ctx, roller: _Roller, dice, m: Mod, node: Dice):
     variant = m.variant
     out = []
     hit_limit = False
+    term_budget = None
+    if variant == "explode_term":
+        # Foundry's x3<5: one budget of explosions shared by every die of the term
+        variant, term_budget = "explode", cap
+        cap = limits.MAX_EXPLOSIONS
     for d in dice:
         out.append(d)
         if not d.counted:
             continue
+        if term_budget is not None:
+            if term_budget <= 0:
+                continue
+            cap = min(cap, term_budget)
         if variant in ("explode", "penetrate"):
             cur = d
             test_value = d.value
@@ -384,7 +397,9 @@ def _explode(ctx, roller: _Roller, dice, m: Mod, node: Dice):
                 out.append(nd)
                 cur = nd
                 k += 1
-            if k == limits.MAX_EXPLOSIONS and cp.test(test_value):
+            if term_budget is not None:
+                term_budget -= k
+            elif k == limits.MAX_EXPLOSIONS and cp.test(test_value):
                 hit_limit = True
         else:  # compound (optionally penetrating): extra rolls add into the same die
             parts = [d.value]
@@ -432,7 +447,12 @@ def _reroll(ctx, roller: _Roller, dice, m: Mod, node: Dice):
 
 def _unique(ctx, roller: _Roller, dice, m: Mod, node: Dice):
     cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
-    out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, lambda v, seen: v in seen)
+    cp = _cp_value(ctx, m.cp)
+    if cp is None:
+        again = lambda v, seen: v in seen  # noqa: E731
+    else:  # u<=4: only the duplicates that match are rerolled
+        again = lambda v, seen: v in seen and cp.test(v)  # noqa: E731
+    out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, again)
     if hit_limit and m.variant == "until":
         ctx.note("some dice could not be made unique (not enough faces): duplicates kept",
                  "не все кубики удалось сделать разными (мало граней): повторы оставлены")
@@ -465,20 +485,41 @@ def _reroll_while(ctx, roller: _Roller, dice, node: Dice, cap: int, again):
     return out, hit_limit
 
 
-def _keep(dice, m: Mod):
-    live = [(i, d) for i, d in enumerate(dice) if d.counted]
-    n = max(0, m.n or 0)
-    if m.variant in ("kh", "dh"):
-        order = sorted(live, key=lambda x: (-x[1].value, x[0]))
-    else:
-        order = sorted(live, key=lambda x: (x[1].value, x[0]))
-    if m.variant in ("kh", "kl"):
-        losers = order[n:]
-    else:
-        losers = order[:n]
-    for _, d in losers:
-        d.dropped = True
-        d.kept = False
+def _chosen(values: list, m: Mod, cp) -> set:
+    """The indexes (into ``values``) that one keep/drop modifier selects from the whole pool."""
+    idx = range(len(values))
+    if m.kind == "select":
+        return {i for i in idx if cp.test(values[i])}
+    n = min(max(0, m.n or 0), len(values))
+    # one order for every modifier, so that highest and lowest never pick the same tied die
+    # (as d20: ties sort by position): the lowest n are the first n, the highest the last n
+    order = sorted(idx, key=lambda i: (values[i], i))
+    return set(order[len(order) - n:] if m.variant in ("kh", "dh") else order[:n])
+
+
+def kept_indexes(values: list, mods, cps) -> set:
+    """Keep/drop as d20 and rpg-dice-roller do: each modifier selects from the whole pool; the
+    keeps combine as a union (all when there is none) and the drops are taken out of it
+    (``3d6kh2dl1`` keeps two dice, ``3d10k1d1`` the highest, ``4d6kh1kl1`` the extremes)."""
+    keeps = None
+    drops: set = set()
+    for m, cp in zip(mods, cps):
+        chosen = _chosen(values, m, cp)
+        if (m.kind == "select" and m.variant == "keep") or m.variant in ("kh", "kl"):
+            keeps = chosen if keeps is None else keeps | chosen
+        else:
+            drops |= chosen
+    kept = set(range(len(values))) if keeps is None else keeps
+    return kept - drops
+
+
+def _select_dice(ctx, dice, mods) -> None:
+    live = [d for d in dice if d.counted]
+    kept = kept_indexes([d.value for d in live], mods, [_cp_value(ctx, m.cp) for m in mods])
+    for i, d in enumerate(live):
+        if i not in kept:
+            d.dropped = True
+            d.kept = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -487,25 +528,21 @@ def _keep(dice, m: Mod):
 def eval_group(node: Group, ctx: Context) -> GroupNode:
     members = [evaluate(m, ctx) for m in node.members]
     mods = node.mods
-    if len(members) == 1 and mods:
-        inner = members[0]
-        while isinstance(inner, ParenNode):
-            inner = inner.inner
-        if not isinstance(inner, DiceNode):
-            raise ctx.err("modifiers on a one-member group act on its dice, so the member must be "
-                          "a single dice term (like {4d6}kh3); use {a, b} to compare several",
-                          node.pos, ru="модификаторы группы из одного элемента действуют на его "
-                                       "кубики: элемент должен быть одним термом вида {4d6}kh3")
+    inner = members[0] if len(members) == 1 and mods else None
+    while isinstance(inner, ParenNode):
+        inner = inner.inner
+    if isinstance(inner, DiceNode):
+        # a one-member group of one dice term: its modifiers act on the dice ({4d6}kh3);
+        # any other member ({1d20+5}>15, Roll20's sheet idiom) is one total, like a member of
+        # a larger group
         dice = inner.rolled
         success = failure = None
+        gstage5 = [m for m in mods if m.kind in ("keep", "select")]
+        if gstage5:
+            _select_dice(ctx, dice, gstage5)
         for m in sorted(mods, key=lambda m: _STAGE[m.kind]):
-            if m.kind == "keep":
-                _keep(dice, m)
-            elif m.kind == "select":
-                cp = _cp_value(ctx, m.cp)
-                for d in dice:
-                    if d.counted and (cp.test(d.value) != (m.variant == "keep")):
-                        d.dropped, d.kept = True, False
+            if m.kind in ("keep", "select"):
+                continue
             elif m.kind == "success":
                 success = _cp_value(ctx, m.cp)
             elif m.kind == "failure":
@@ -531,27 +568,13 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
     kept = [True] * len(members)
     success = failure = None
     order = list(range(len(members)))
+    gstage5 = [m for m in mods if m.kind in ("keep", "select")]
+    if gstage5:
+        chosen = kept_indexes(values, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
+        kept = [i in chosen for i in range(len(members))]
     for m in sorted(mods, key=lambda m: _STAGE[m.kind]):
-        if m.kind == "keep":
-            live = [i for i in range(len(members)) if kept[i]]
-            n = max(0, m.n or 0)
-            hi_first = sorted(live, key=lambda i: (-values[i], i))
-            lo_first = sorted(live, key=lambda i: (values[i], i))
-            if m.variant == "kh":
-                losers = hi_first[n:]
-            elif m.variant == "kl":
-                losers = lo_first[n:]
-            elif m.variant == "dh":
-                losers = hi_first[:n]
-            else:
-                losers = lo_first[:n]
-            for i in losers:
-                kept[i] = False
-        elif m.kind == "select":
-            cp = _cp_value(ctx, m.cp)
-            for i in range(len(members)):
-                if kept[i] and cp.test(values[i]) != (m.variant == "keep"):
-                    kept[i] = False
+        if m.kind in ("keep", "select"):
+            continue
         elif m.kind == "success":
             success = _cp_value(ctx, m.cp)
         elif m.kind == "failure":
@@ -635,14 +658,37 @@ class LazyRollResult(RollResult):
     def tree(self, value):
         self.__dict__["_tree"] = value
 
-
-_NO_PLAN = object()
+    def text(self, locale: str | None = None) -> str:
+        """The breakdown written straight from the recorded faces (no tree is built; once the
+        tree exists, someone may have changed it, so it is rendered instead)."""
+        d = self.__dict__
+        if "_tree" in d:
+            return super().text(locale)
+        parts = d.get("_texts")
+        if parts is None:
+            expr = self._expr
+            texters = expr.__dict__.get("_texters")
+            if texters is None:
+                texters = expr.__dict__["_texters"] = compile_text(expr)
+            it = iter(self._rec)
+            body, value = texters[0](it)
+            target = None
+            if texters[1] is not None:
+                rest = list(it)                 # the target's faces: it shows them if it has any
+                ttext, _ = texters[1](iter(rest))
+                target = f"{ttext} = {self.check.target}" if rest else str(self.check.target)
+            if value != self.total:  # pragma: no cover - guarded by a property test
+                raise AssertionError(f"fast text disagrees for {self.expression!r}")
+            parts = d["_texts"] = (body, target)
+        return render_text(self, locale or self.locale, parts[0], parts[1])
 
 
 def roll_expression(expr: Expression, rng: random.Random, variables=None, locale="en") -> RollResult:
-    plan = expr.__dict__.get("_plan", _NO_PLAN)
-    if plan is _NO_PLAN:
-        plan = expr.__dict__["_plan"] = compile_expression(expr)
+    fast = expr.__dict__.get("_fast")
+    if fast is None:
+        plan = compile_expression(expr)
+        fast = expr.__dict__["_fast"] = (plan, plan is not None and _counts_successes(expr.root))
+    plan = fast[0]
     if plan is not None:
         rec: list = []
         try:
@@ -654,14 +700,11 @@ def roll_expression(expr: Expression, rng: random.Random, variables=None, locale
         except Fallback:
             ctx = Context(ReplayRNG(rec, rng), variables, expr.text)
             return _roll_once(expr, ctx, locale, ctx.notes)
-        counts = expr.__dict__.get("_counts")
-        if counts is None:
-            counts = expr.__dict__["_counts"] = _counts_successes(expr.root)
         check = None
         if target is not None:
             from .words import check_from
             check = check_from(total, expr.check_op, target)
-        return LazyRollResult(expr, total, rec, total if counts else None, check, locale)
+        return LazyRollResult(expr, total, rec, total if fast[1] else None, check, locale)
     ctx = Context(rng, variables, expr.text)
     if expr.repeat == 1 and expr.word is None:
         return _roll_once(expr, ctx, locale, ctx.notes)
@@ -732,19 +775,30 @@ def _successes(tree) -> int | None:
     return None
 
 
+#: The generator of ``roll(expr)`` without ``seed`` or ``rng``: one per process, seeded from the OS,
+#: and seeded afresh in a forked child (so two forked kernels never roll the same dice).
+_DEFAULT_RNG = random.Random()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_DEFAULT_RNG.seed)
+
+
 def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") -> RollResult:
+    if rng is None and seed is None and (locale == "en" or locale == "ru"):
+        # the default path (what %roll and the tray use): one private generator, no checks to do
+        return roll_expression(parse(expr, variables), _DEFAULT_RNG, variables, locale)
     if seed is not None and rng is not None:
         raise DiceError("give either seed or rng, not both", None, expr if isinstance(expr, str) else None,
                         message_ru="укажите либо seed, либо rng, но не оба")
     if locale not in ("en", "ru"):
         raise DiceError(f"unknown locale {locale!r}: expected 'en' or 'ru'")
     if rng is None:
-        rng = random.Random(seed) if seed is not None else random.Random()
+        rng = random.Random(seed) if seed is not None else _DEFAULT_RNG
     elif not hasattr(rng, "randrange"):
         raise DiceError(f"rng must be a random.Random, got {type(rng).__name__}")
     parsed = parse(expr, variables)
     result = roll_expression(parsed, rng, variables, locale)
-    result.seed = seed
+    if seed is not None:
+        result.seed = seed
     return result
 
 

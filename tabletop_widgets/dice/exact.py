@@ -21,10 +21,13 @@ semantic reference), as ``fractions.Fraction`` values, computed without enumerat
 * system words: ``expr.word.distribution()``; a word without exact odds raises ``DiceError``
   saying so.
 
-Depth. Explosions (``!``, ``!p``, ``!!``) and rerolls (``r``/``rr``, ``ro``) are followed die by
-die until the mass still exploding / rerolling is below ``TRUNCATE / dice in the term`` (default
-``TRUNCATE`` = 1e-12) or the engine's per-die limit ``limits.MAX_EXPLOSIONS`` (100) is reached;
-a finite cap (``xo``, ``x3<5``, ``ro``) is followed exactly. What is cut off is reported as
+Depth. Explosions (``!``, ``!p``, ``!!``) are followed die by die until the mass still exploding
+is below ``TRUNCATE / dice in the term`` (default ``TRUNCATE`` = 1e-12) or the engine's per-die
+limit ``limits.MAX_EXPLOSIONS`` (100) is reached; a finite cap (``xo``, ``x3<5``, ``ro``) is
+followed exactly. A reroll until the die stops matching (``r``, ``rr``) is a conditioning and is
+computed exactly, with nothing cut off (``1d6r<3`` is 1/4 on each of 3..6; ``roll()`` stops after
+100 rerolls of one die, which a die with even a 1-in-2 chance to stop reaches with probability
+2^-100). What is cut off is reported as
 ``Distribution.truncated_mass`` (never renormalised): the whole expression's cut-off mass is below
 1e-12 per exploding or rerolling term.
 
@@ -34,7 +37,9 @@ past ``MAX_SUPPORT`` = 200,000 distinct outcomes of any intermediate distributio
 multiset enumeration (keep/drop after chain explosions or ``ra``, keep/drop on groups),
 ``MAX_MIXTURE`` = 20,000 joint values of computed parameters of one term, ``MAX_PACKED`` =
 1 MB for one packed polynomial (e.g. ``1000d6`` is refused, ``500d6`` takes 0.3 s), or
-``TIME_LIMIT`` = 5 s of wall time (checked between steps; a refusal comes within about 3 s).
+``TIME_LIMIT`` = 5 s of wall time (the clock is read at every step of every kernel, between the
+multiplications of a packed power, and once more at the end, so no answer comes back after the
+limit; ``distribution(..., clock=)`` takes an injected clock for tests).
 Every roll of the four rules specs is far inside (the largest, a 40-die Seasons pool, takes
 under a millisecond).
 
@@ -394,6 +399,9 @@ def _group_mods(ctx, key: tuple, gmods) -> tuple | None:
     out = list(key)
     staged = sorted(gmods, key=lambda m: exact_dice._STAGE[m.kind])
     counting = []
+    if any(m.kind in ("keep", "select") for m in staged):
+        # the group's keep/drop is a stage of its own, after the term's
+        out.append(("sep", "", None, None, None))
     for m in staged:
         if m.kind in ("keep", "select"):
             c = None if m.cp is None else _cp_const(ctx, m.cp)
@@ -420,11 +428,9 @@ def _group(node: Group, ctx: _Ctx) -> W:
         inner = members[0]
         while isinstance(inner, Paren):
             inner = inner.inner
-        if not isinstance(inner, Dice):
-            raise ctx.err("modifiers on a one-member group act on its dice, so the member must be "
-                          "a single dice term (like {4d6}kh3); use {a, b} to compare several",
-                          node.pos)
-        return _dice(inner, ctx, extra_mods=mods)
+        if isinstance(inner, Dice):
+            return _dice(inner, ctx, extra_mods=mods)
+        # any other single member ({1d20+5}>15) is one total, like a member of a larger group
     dists = [_eval(m, ctx) for m in members]
     staged = sorted(mods, key=lambda m: exact_dice._STAGE[m.kind])
     stage5 = []
@@ -497,20 +503,24 @@ def _p_pass(total: W, target: W, op: str) -> Fraction:
     return Fraction(num, total.den * target.den)
 
 
-def compute(expr: Expression, variables=None) -> tuple[W, Fraction | None, list]:
-    """The integer-weight distribution of the floored total, ``p_pass`` and notes."""
-    budget = core.Budget(expr.text)
+def compute(expr: Expression, variables=None, clock=None) -> tuple[W, Fraction | None, list]:
+    """The integer-weight distribution of the floored total, ``p_pass`` and notes.
+    ``clock`` replaces ``time.monotonic`` for the time budget (tests inject one)."""
+    budget = core.Budget(expr.text, clock=clock)
     ctx = _Ctx(expr.text, variables, budget)
-    prev = exact_dice.BUDGET
-    exact_dice.BUDGET = budget
+    prev, prev_active = exact_dice.BUDGET, core.ACTIVE
+    exact_dice.BUDGET = core.ACTIVE = budget
     try:
         total = _eval(expr.root, ctx).map(math.floor).reduced()
+        budget.check()
         p_pass = None
         if expr.check_op is not None:
             target = _eval(expr.check_target, ctx).map(math.floor).reduced()
+            budget.check()
             p_pass = _p_pass(total, target, expr.check_op)
+        budget.check()  # the last step too: nothing comes back after the limit
     finally:
-        exact_dice.BUDGET = prev
+        exact_dice.BUDGET, core.ACTIVE = prev, prev_active
     return total, p_pass, []
 
 
@@ -527,7 +537,7 @@ def _result_key(parsed: Expression, variables):
     return (parsed.text, None)
 
 
-def distribution(expr, *, variables=None) -> Distribution:
+def distribution(expr, *, variables=None, clock=None) -> Distribution:
     """The exact distribution of ``expr`` (text or a parsed ``Expression``); see the module
     docstring for what is exact, the depth rule and the budget."""
     from .parser import parse
@@ -556,8 +566,10 @@ def distribution(expr, *, variables=None) -> Distribution:
         return d
     key = _result_key(parsed, variables)
     hit = _RESULTS.get(key) if key is not None else None
+    if clock is not None:
+        hit = None  # a test's clock: compute afresh
     if hit is None or hit[4] != (limits.MAX_EXPLOSIONS, TRUNCATE):
-        total, p_pass, more = compute(parsed, variables)
+        total, p_pass, more = compute(parsed, variables, clock)
         den = total.den
         pmf = {v: Fraction(w, den) for v, w in total.pmf.items() if w}
         cut = Fraction(total.cut, den)
@@ -588,15 +600,16 @@ def margin_distribution(expr, *, variables=None) -> Distribution:
                         message_ru="разница считается для проверки вида 2d6+3 >= 8")
     budget = core.Budget(parsed.text)
     ctx = _Ctx(parsed.text, variables, budget)
-    prev = exact_dice.BUDGET
-    exact_dice.BUDGET = budget
+    prev, prev_active = exact_dice.BUDGET, core.ACTIVE
+    exact_dice.BUDGET = core.ACTIVE = budget
     try:
         total = _eval(parsed.root, ctx).map(math.floor)
         target = _eval(parsed.check_target, ctx).map(math.floor)
         p_pass = _p_pass(total.reduced(), target.reduced(), parsed.check_op)
         m = add(total, target.map(lambda v: -v), budget).reduced()
+        budget.check()
     finally:
-        exact_dice.BUDGET = prev
+        exact_dice.BUDGET, core.ACTIVE = prev, prev_active
     pmf, cut = m.fractions()
     return Distribution._trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text,
                                  outcome="margin")

@@ -30,21 +30,34 @@ MAX_PACKED = 1_000_000       # bytes of one packed polynomial (convolutions, kee
 
 
 class Budget:
-    """Counts work and wall time for one ``distribution()`` call; raises ``DiceLimitError``."""
+    """Counts work and wall time for one ``distribution()`` call; raises ``DiceLimitError``.
 
-    __slots__ = ("work", "deadline", "text")
+    ``clock`` (default ``time.monotonic``) is read at every step (each ``spend``/``check``):
+    every loop of the kernels and every big multiplication of packed polynomials checks, and
+    the call checks once more when it has finished, so no result comes back after the limit.
+    The largest step between two checks is one multiplication of packed polynomials of at most
+    ``MAX_PACKED`` bytes. Tests inject a clock to check this without timing anything."""
 
-    def __init__(self, text: str = ""):
+    __slots__ = ("work", "deadline", "text", "clock", "limit")
+
+    def __init__(self, text: str = "", *, clock=None, limit: float | None = None):
         self.work = 0
-        self.deadline = time.monotonic() + TIME_LIMIT
+        self.clock = clock or time.monotonic
+        self.limit = TIME_LIMIT if limit is None else limit
+        self.deadline = self.clock() + self.limit
         self.text = text
 
     def spend(self, n: int, what: str = "") -> None:
         self.work += n
         if self.work > MAX_WORK:
             raise self.too_large(f"more than {MAX_WORK:,} steps" + (f" ({what})" if what else ""))
-        if time.monotonic() > self.deadline:
-            raise self.too_large(f"more than {TIME_LIMIT:g} s")
+        if self.clock() > self.deadline:
+            raise self.too_large(f"more than {self.limit:g} s")
+
+    def check(self) -> None:
+        """Refuse once the time is up."""
+        if self.clock() > self.deadline:
+            raise self.too_large(f"more than {self.limit:g} s")
 
     def support(self, n: int) -> None:
         if n > MAX_SUPPORT:
@@ -57,6 +70,9 @@ class Budget:
 
 
 _NO_BUDGET = None
+
+#: the budget of the running ``distribution()`` call, for the kernels that take none (mixtures)
+ACTIVE: Budget | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,7 +154,7 @@ def pack(pmf: dict, lo: int, nbytes: int) -> int:
     return int.from_bytes(buf, "little")
 
 
-def unpack(x: int, lo: int, nbytes: int) -> dict:
+def unpack(x: int, lo: int, nbytes: int, budget: Budget | None = None) -> dict:
     if x == 0:
         return {}
     b = x.to_bytes((x.bit_length() + 7) // 8, "little")
@@ -150,6 +166,8 @@ def unpack(x: int, lo: int, nbytes: int) -> dict:
         if w:
             out[v] = w
         v += 1
+        if budget is not None and not v & 0x3FFF:
+            budget.check()
     return out
 
 
@@ -179,17 +197,41 @@ def add(a: W, b: W, budget: Budget | None = None) -> W:
             nb = slot_bytes(a.live * b.live)
             if budget is not None and (_span(pa) + _span(pb)) * nb > MAX_PACKED:
                 raise budget.too_large(f"a sum needs more than {MAX_PACKED // 1_000_000} MB")
-            x = pack(pa, la, nb) * pack(pb, lb, nb)
-            return W(unpack(x, la + lb, nb), den, cut)
+            xa, xb = pack(pa, la, nb), pack(pb, lb, nb)
+            if budget is not None:
+                budget.check()
+            x = xa * xb
+            if budget is not None:
+                budget.check()
+            return W(unpack(x, la + lb, nb, budget), den, cut)
     out: dict = {}
     get = out.get
     for va, wa in pa.items():
         for vb, wb in pb.items():
             s = va + vb
             out[s] = get(s, 0) + wa * wb
+        if budget is not None:
+            budget.check()
     if budget is not None:
         budget.support(len(out))
     return W(out, den, cut)
+
+
+def _power(x: int, n: int, budget: Budget | None) -> int:
+    """``x ** n`` by binary powering, the clock checked before every multiplication."""
+    if budget is None:
+        return x ** n
+    result = None
+    while n:
+        if n & 1:
+            budget.check()
+            result = x if result is None else result * x
+        n >>= 1
+        if n:
+            budget.check()
+            x = x * x
+    budget.check()
+    return result
 
 
 def nfold(a: W, n: int, budget: Budget | None = None) -> W:
@@ -216,8 +258,8 @@ def nfold(a: W, n: int, budget: Budget | None = None) -> W:
                 if (span * n + 1) * nb > MAX_PACKED:
                     raise budget.too_large(f"a sum of {n} dice needs more than "
                                            f"{MAX_PACKED // 1_000_000} MB")
-            x = pack(pa, lo, nb) ** n
-            return W(unpack(x, lo * n, nb), den, den - live)
+            x = _power(pack(pa, lo, nb), n, budget)
+            return W(unpack(x, lo * n, nb, budget), den, den - live)
     # generic: binary powering with dict convolutions
     result = None
     base = a
@@ -265,7 +307,10 @@ def mixture(parts: list[tuple[int, W]], pden: int, pcut: int) -> W:
     out: dict = {}
     get = out.get
     cut = pcut * lcm
+    budget = ACTIVE
     for w, d in parts:
+        if budget is not None:
+            budget.check()
         k = w * (lcm // d.den)
         for v, x in d.pmf.items():
             out[v] = get(v, 0) + k * x

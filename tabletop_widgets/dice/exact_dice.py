@@ -35,7 +35,7 @@ from .diceast import compare_fn
 from .errors import DiceError
 from .exact_core import W, add, mixture, nfold, point
 
-_STAGE = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5,
+_STAGE = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5, "sep": 5,
           "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 8}
 
 #: the budget of the running distribution() call (set by exact.distribution)
@@ -112,9 +112,18 @@ def chain(base: dict, btot: int, test, cap: int, thr: Fraction, elem_first, elem
 
 def reroll_fresh(base: dict, btot: int, test, cap: int, thr: Fraction) -> W:
     """The value of a die rerolled because it matched: fresh rolls of the (clamped) die while
-    they match, at most ``cap`` rolls in all; cut off when the remaining mass is below ``thr``."""
+    they match, at most ``cap`` rolls in all; cut off when the remaining mass is below ``thr``.
+    ``cap`` None: until it stops matching, i.e. the die conditioned on not matching (exact)."""
     match = {v: w for v, w in base.items() if test(v)}
     wm = sum(match.values())
+    if cap is None:
+        # reroll until it stops matching: the die conditioned on not matching (exact)
+        if wm == btot:
+            raise DiceError("the reroll matches every face: it would never stop (use ro to "
+                            "reroll once)",
+                            message_ru="переброс срабатывает на каждой грани: он не закончится "
+                                       "(используйте ro)")
+        return W({v: w for v, w in base.items() if v not in match}, btot - wm, 0).reduced()
     out: dict = {}
     den = 1
     alive = 1
@@ -177,21 +186,26 @@ def _apply_pass(d: W, test, fresh: W) -> W:
 # ---------------------------------------------------------------------------------------------
 # keep/drop: order statistics over identical dice
 # ---------------------------------------------------------------------------------------------
-def keep_ranks(stage5: list, L: int) -> tuple[int, int]:
-    """The kept rank range [lo, hi) from the top after the keep/drop modifiers, for L dice."""
-    lo, hi = 0, L
+def keep_ranks(stage5: list, L: int) -> tuple[int, int] | None:
+    """The kept rank range [lo, hi) from the top for L dice after rank keep/drop modifiers that
+    each select from the whole pool (keeps: union; drops: taken out); None when what is kept is
+    not one contiguous range (``kh1kl1``) or there are value selectors or several stages."""
+    keeps = None
+    drops: set = set()
     for kind, variant, n, *_ in stage5:
-        n = max(0, n or 0)
-        size = hi - lo
-        if variant == "kh":
-            hi = lo + min(n, size)
-        elif variant == "kl":
-            lo = hi - min(n, size)
-        elif variant == "dh":
-            lo = lo + min(n, size)
-        else:  # dl
-            hi = hi - min(n, size)
-    return lo, hi
+        if kind != "keep":
+            return None
+        n = min(max(0, n or 0), L)
+        chosen = set(range(n)) if variant in ("kh", "dh") else set(range(L - n, L))
+        if variant in ("kh", "kl"):
+            keeps = chosen if keeps is None else keeps | chosen
+        else:
+            drops |= chosen
+    kept = (set(range(L)) if keeps is None else keeps) - drops
+    if not kept:
+        return 0, 0
+    lo, hi = min(kept), max(kept) + 1
+    return (lo, hi) if hi - lo == len(kept) else None
 
 
 def order_stat_dp(faces: list[tuple[int, int]], N: int, lo: int, hi: int, score) -> W:
@@ -293,12 +307,27 @@ def _score_fn(success, failure, double, selects_after):
     st = _test(*success) if success else None
     ft = _test(*failure) if failure else None
     dt = _test(*double) if double else None
-    sel = [(_test(op, t), variant == "keep") for variant, op, t in selects_after]
+    # value selectors, as d20 and rpg-dice-roller: within one stage the keeps combine as a
+    # union and the drops are taken out; stages (a one-member group's own) apply in turn
+    stages: list = [([], [])]
+    for variant, op, t in selects_after:
+        if variant == "sep":
+            stages.append(([], []))
+        else:
+            stages[-1][0 if variant == "keep" else 1].append(_test(op, t))
+    stages = [st for st in stages if st[0] or st[1]]
+
+    def selected(v) -> bool:
+        for keeps, drops in stages:
+            if keeps and not any(t(v) for t in keeps):
+                return False
+            if any(t(v) for t in drops):
+                return False
+        return True
 
     def score(v):
-        for t, keep in sel:
-            if t(v) != keep:
-                return 0
+        if stages and not selected(v):
+            return 0
         if st is None:
             return v
         s = 0
@@ -338,11 +367,13 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
                     raise DiceError("exact odds support one 'ra' per term")
                 ra = _test(op, val)
             else:
-                cap = 1 if variant == "once" else max_expl
+                # ro: once; r/rr: until the die stops matching, an unbounded reroll, so exactly the
+                # die conditioned on not matching (cap None), with no truncated mass
+                cap = 1 if variant == "once" else None
                 (passes_after if ra is not None else passes_before).append((_test(op, val), cap))
         elif kind == "unique":
-            unique = variant
-        elif kind in ("keep", "select"):
+            unique = (variant, _test(op, val) if op else None)
+        elif kind in ("keep", "select", "sep"):
             stage5.append((kind, variant, n, op, val))
         elif kind == "success":
             success = (op, val)
@@ -373,15 +404,27 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
                   (lambda x: point(x - 1)) if pen else point, lambda a, b: add(a, b, BUDGET))
         return T1.map_dist(v)
 
+    if explode is not None and explode[0] == "explode_term":
+        if keeps or ra is not None or unique is not None:
+            raise DiceError("exact odds are not available for Foundry's term-wide explosion "
+                            "budget (x3<5) together with keep/drop, 'ra' or unique dice; "
+                            "roll() still works",
+                            message_ru="точные вероятности для общего лимита взрывов Foundry "
+                                       "(x3<5) вместе с keep/drop, 'ra' или уникальными кубиками "
+                                       "не считаются: бросок работает")
+        selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
+        return _explode_term(count, base, btot, explode[1], explode[2], T1,
+                             _score_fn(success, failure, double, selects))
+
     if unique is not None:
-        pool = _unique_pool(die_value(), count, base, btot, 1 if unique == "once" else max_expl,
-                            thr_die)
+        pool = _unique_pool(die_value(), count, base, btot, 1 if unique[0] == "once" else max_expl,
+                            thr_die, unique[1])
         score_all = _score_fn(success, failure, double, [])
         return pool.map(lambda vals: _multiset_value(vals, stage5, score_all)).reduced()
 
     if not keeps and ra is None:
         # additive: N-fold convolution of one die's contribution
-        selects = [(variant, op, val) for kind, variant, n, op, val in stage5]
+        selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
         f = _score_fn(success, failure, double, selects)
         if chain_explode:
             variant, test, cap = explode
@@ -447,24 +490,15 @@ class PoolSpec:
 
     def __init__(self, stage5, success, failure, double, ra):
         self.ra = ra
-        before, keeps, after = [], [], []
-        simple = True
-        for m in stage5:
-            if m[0] == "select":
-                (after if keeps else before).append(m)
-            else:
-                if after:
-                    simple = False
-                keeps.append(m)
-        if len(keeps) != 1:
-            simple = False
+        # one rank keep/drop alone keeps only the n dice it needs; anything else (several keep
+        # and drop modifiers selecting from the whole pool, value selectors) keeps every value
+        simple = len(stage5) == 1 and stage5[0][0] == "keep"
         self.stage5 = stage5
         self.score_all = _score_fn(success, failure, double, [])
         if simple:
-            self.live = [(_test(op, t), variant == "keep") for _, variant, _, op, t in before]
-            self.score = _score_fn(success, failure, double,
-                                   [(v, op, t) for _, v, _, op, t in after])
-            _, variant, n, _, _ = keeps[0]
+            self.live = []
+            self.score = self.score_all
+            _, variant, n, _, _ = stage5[0]
             self.n = max(0, n or 0)
             self.top = variant in ("kh", "dh")
             self.drop = variant in ("dh", "dl")
@@ -513,6 +547,49 @@ class PoolSpec:
         return sum(self.score(v) for v in vals)
 
 
+def _explode_term(count: int, base: dict, btot: int, test, budget: int, T1, score) -> W:
+    """Foundry's ``x3<5``: one budget of ``budget`` explosions for the whole term. The dice are
+    rolled; each die that triggers asks for one more die while the budget lasts (the order does
+    not change the distribution: every die is independent). Exact, by a walk over (pending
+    explosions, total) states: no cut-off (the budget is finite)."""
+    faces = []
+    for v, w in base.items():
+        e = T1(v).map(score)
+        faces.append((Fraction(w, btot), bool(test(v)),
+                      [(x, Fraction(c, e.den)) for x, c in e.pmf.items()]))
+    states: dict = {(0, 0): Fraction(1)}
+
+    def roll_one(states, only_pending: bool) -> dict:
+        out: dict = {}
+        for (p, tot), q in states.items():
+            if only_pending and p == 0:
+                out[(p, tot)] = out.get((p, tot), 0) + q
+                continue
+            p_after = p - 1 if only_pending else p
+            for fp, trig, contrib in faces:
+                pp = p_after + trig
+                for x, cx in contrib:
+                    key = (pp, tot + x)
+                    out[key] = out.get(key, 0) + q * fp * cx
+        if BUDGET is not None:
+            BUDGET.spend(len(out) * len(faces) + 1, "explosions")
+        return out
+
+    for _ in range(count):
+        states = roll_one(states, False)
+    for _ in range(budget):
+        if all(p == 0 for p, _ in states):
+            break
+        states = roll_one(states, True)
+    pmf: dict = {}
+    for (_, tot), q in states.items():
+        pmf[tot] = pmf.get(tot, 0) + q
+    den = 1
+    for q in pmf.values():
+        den = den * q.denominator // math.gcd(den, q.denominator)
+    return W({v: int(q * den) for v, q in pmf.items() if q}, den, 0).reduced()
+
+
 def nfold_join(one: W, n: int, join) -> W:
     if n == 0:
         return point(((), 0, False))
@@ -528,65 +605,50 @@ def nfold_join(one: W, n: int, join) -> W:
 
 
 def _multiset_value(vals: tuple, stage5, score) -> int:
-    vals = list(vals)  # ascending
-    for kind, variant, n, op, t in stage5:
-        if kind == "keep":
-            n = max(0, n or 0)
-            if variant == "kh":
-                vals = vals[len(vals) - min(n, len(vals)):]
-            elif variant == "kl":
-                vals = vals[:n]
-            elif variant == "dh":
-                vals = vals[:max(0, len(vals) - n)]
-            else:
-                vals = vals[n:]
-        else:
-            test = _test(op, t)
-            keep = variant == "keep"
-            vals = [v for v in vals if test(v) == keep]
+    vals = sorted(vals, reverse=True)  # from the top: rank 0 is the highest
+    stage: list = []
+    for m in list(stage5) + [("sep",)]:
+        if m[0] != "sep":
+            stage.append(m)
+            continue
+        if stage:
+            keeps = None
+            drops: set = set()
+            L = len(vals)
+            for kind, variant, n, op, t in stage:
+                if kind == "keep":
+                    n = min(max(0, n or 0), L)
+                    chosen = set(range(n)) if variant in ("kh", "dh") else set(range(L - n, L))
+                    is_keep = variant in ("kh", "kl")
+                else:
+                    test = _test(op, t)
+                    chosen = {i for i in range(L) if test(vals[i])}
+                    is_keep = variant == "keep"
+                if is_keep:
+                    keeps = chosen if keeps is None else keeps | chosen
+                else:
+                    drops |= chosen
+            kept = (set(range(L)) if keeps is None else keeps) - drops
+            vals = [vals[i] for i in range(L) if i in kept]
+        stage = []
     return sum(score(v) for v in vals)
 
 
 def _keep_iid(D: W, count: int, stage5, success, failure, double):
-    """Order statistics for keep/drop on ``count`` iid dice; None when the modifier pattern is
-    not selects-keeps-selects."""
-    # pattern: selects, then keeps, then selects
-    before, keeps, after = [], [], []
-    for m in stage5:
-        if m[0] == "select":
-            (after if keeps else before).append(m)
-        else:
-            if after:
-                return None
-            keeps.append(m)
-    score = _score_fn(success, failure, double, [(v, op, t) for _, v, _, op, t in after])
-    faces = list(D.pmf.items())
-    if not before:
-        lo, hi = keep_ranks(keeps, count)
-        return order_stat_dp(faces, count, lo, hi, score).reduced()
-    # selects before the keep: mixture over the number L of dice that survive them
-    tests = [(_test(op, t), variant == "keep") for _, variant, _, op, t in before]
-    live = [(v, w) for v, w in faces if all(t(v) == k for t, k in tests)]
-    wl = sum(w for _, w in live)
-    wd = D.live - wl
-    parts = []
-    for L in range(count + 1):
-        c = comb(count, L) * wl ** L * wd ** (count - L)
-        if c == 0:
-            continue
-        if L == 0:
-            parts.append((c, point(0)))
-            continue
-        lo, hi = keep_ranks(keeps, L)
-        parts.append((c, order_stat_dp(live, L, lo, hi, score)))
-    return mixture(parts, D.live ** count, 0)
+    """Order statistics for rank keep/drop on ``count`` iid dice; None when what is kept is not
+    one contiguous rank range (value selectors, ``kh1kl1``, several stages)."""
+    ranks = keep_ranks(stage5, count)
+    if ranks is None:
+        return None
+    score = _score_fn(success, failure, double, [])
+    return order_stat_dp(list(D.pmf.items()), count, ranks[0], ranks[1], score).reduced()
 
 
 def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, double, thr):
     """Additive terms with reroll-and-add: total = sum of the dice + (one extra die if any die
     matches). By inclusion-exclusion: S = F^N with the part R^N where no die matches taken out,
     convolved with the extra die, plus R^N."""
-    selects = [(variant, op, val) for kind, variant, n, op, val in stage5]
+    selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
     f = _score_fn(success, failure, double, selects)
 
     def elem(mask):
@@ -619,8 +681,13 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
         return _cond([(w, e(v)) for v, w in base.items()])
 
     F = nfold(one(False).reduced(), count, BUDGET)
-    R = nfold(one(True).reduced(), count, BUDGET)
     X = T2.map_dist(W(dict(base), btot, 0)).map(f)
+    no_match = one(True).reduced()
+    if not no_match.pmf:
+        # every face matches 'ra' (2d1ra1): some die always matches, so the extra die is
+        # always rolled
+        return add(F, X, BUDGET).reduced()
+    R = nfold(no_match, count, BUDGET)
     # bring F and R to one denominator
     den = F.den * R.den // math.gcd(F.den, R.den)
     kf, kr = den // F.den, den // R.den
@@ -640,7 +707,8 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
 
 
 
-def _unique_pool(D: W, count: int, base: dict, btot: int, cap: int, thr: Fraction) -> W:
+def _unique_pool(D: W, count: int, base: dict, btot: int, cap: int, thr: Fraction,
+                 cp_test=None) -> W:
     """``u``/``uo``: the dice in order; a die showing a value already seen is rerolled (fresh
     rolls of the clamped die) while it shows a seen value, at most ``cap`` times. States: the
     sorted tuple of the values so far (the seen set is its set)."""
@@ -649,11 +717,13 @@ def _unique_pool(D: W, count: int, base: dict, btot: int, cap: int, thr: Fractio
     def after(seen: frozenset) -> W:
         u = memo.get(seen)
         if u is None:
-            if not any(v in seen for v in D.pmf):
+            # u<=4 (rpg-dice-roller): only a duplicate that matches is rerolled
+            again = seen.__contains__ if cp_test is None else (lambda v: v in seen and cp_test(v))
+            if not any(again(v) for v in D.pmf):
                 u = D
             else:
-                fresh = reroll_fresh(base, btot, seen.__contains__, cap, thr)
-                u = mixture([(w, fresh if v in seen else point(v)) for v, w in D.pmf.items()],
+                fresh = reroll_fresh(base, btot, again, cap, thr)
+                u = mixture([(w, fresh if again(v) else point(v)) for v, w in D.pmf.items()],
                             D.den, D.cut)
             memo[seen] = u
         return u

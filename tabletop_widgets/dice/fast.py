@@ -206,3 +206,176 @@ def _kept_slice(m, n: int) -> tuple[int, int]:
 
 
 _tester = compare_fn
+
+
+# --------------------------------------------------------------------------------------------
+# the text breakdown straight from the recorded faces
+# --------------------------------------------------------------------------------------------
+# ``str(result)`` of a fast-path roll without building the result tree: each compiled node gets a
+# texter ``tx(it) -> (text, value)`` that consumes the recorded faces in the order the compiled
+# closures drew them and writes what ``render.node_text`` writes for the tree the ordinary
+# evaluator would build (a property test compares the two strings on random expressions).
+def compile_text(expr: Expression):
+    """``(root_texter, target_texter or None)`` for an expression whose plan compiled."""
+    root = _text(expr.root)
+    target = _text(expr.check_target) if expr.check_op is not None else None
+    return root, target
+
+
+def _labelled(fn, label):
+    if not label:
+        return fn
+    suffix = f" [{label}]"
+
+    def tx(it):
+        s, v = fn(it)
+        return s + suffix, v
+    return tx
+
+
+def _text(node):
+    t = type(node)
+    if t is Num:
+        s0, v0 = str(node.value), node.value
+        return _labelled(lambda it: (s0, v0), node.label)
+    if t is Paren:
+        inner = _text(node.inner)
+
+        def paren(it):
+            s, v = inner(it)
+            return f"({s})", v
+        return _labelled(paren, node.label)
+    if t is Unary:
+        inner = _text(node.operand)
+        op = node.op
+
+        def unary(it):
+            s, v = inner(it)
+            return op + s, (-v if op == "-" else v)
+        return _labelled(unary, node.label)
+    if t is BinOp:
+        a, b, op = _text(node.left), _text(node.right), node.op
+        sep = f" {op} "
+
+        def binop(it):
+            sa, x = a(it)
+            sb, y = b(it)
+            if op == "+":
+                v = x + y
+            elif op == "-":
+                v = x - y
+            elif op == "*":
+                v = x * y
+            else:
+                v = x // y
+            return sa + sep + sb, v
+        return _labelled(binop, node.label)
+    if t is Dice:
+        return _labelled(_text_dice(node), node.label)
+    return _labelled(_text_group(node), node.label)
+
+
+def _crit20(v: int) -> str:
+    return "↑" if v == 20 else "↓" if v == 1 else ""
+
+
+def _text_dice(node: Dice):
+    n, head = node.count, node.text + " ["
+    values, sides = node.faces.values, node.faces.sides
+    if values is not None:  # custom faces, no modifiers
+        def custom(it):
+            vals = [values[next(it)] for _ in range(n)]
+            return head + ", ".join(map(str, vals)) + "]", sum(vals)
+        return custom
+    d20 = sides == 20
+    if not node.mods:
+        def plain(it):
+            vals = [next(it) + 1 for _ in range(n)]
+            if d20:
+                return head + ", ".join(f"{v}{_crit20(v)}" for v in vals) + "]", sum(vals)
+            return head + ", ".join(map(str, vals)) + "]", sum(vals)
+        return plain
+    m = node.mods[0]
+    if m.kind == "keep":
+        keep, variant = max(0, m.n or 0), m.variant
+
+        def keepdrop(it):
+            vals = [next(it) + 1 for _ in range(n)]
+            order = sorted(range(n), key=lambda j: (vals[j], j))  # the engine's tie order
+            k = min(keep, n)
+            chosen = order[n - k:] if variant in ("kh", "dh") else order[:k]
+            losers = set(range(n)) - set(chosen) if variant in ("kh", "kl") else set(chosen)
+            parts = []
+            total = 0
+            for j, v in enumerate(vals):
+                if j in losers:
+                    parts.append(f"~~{v}~~")
+                else:
+                    total += v
+                    parts.append(f"{v}{_crit20(v)}" if d20 else str(v))
+            return head + ", ".join(parts) + "]", total
+        return keepdrop
+    if m.kind == "success":
+        test = compare_fn(m.cp.op, m.cp.value)
+
+        def counting(it):
+            vals = [next(it) + 1 for _ in range(n)]
+            parts = []
+            count = 0
+            for v in vals:
+                s = str(v)
+                if test(v):
+                    count += 1
+                    s += "✓"
+                parts.append(s + _crit20(v) if d20 else s)
+            return head + ", ".join(parts) + "]", count
+        return counting
+    # a plain explosion (the only other modifier the fast path compiles)
+    test = compare_fn("=", sides) if m.cp is None else compare_fn(m.cp.op, m.cp.value)
+    cap = min(m.n if m.n is not None else limits.MAX_EXPLOSIONS, limits.MAX_EXPLOSIONS)
+
+    def explode(it):
+        first = [next(it) + 1 for _ in range(n)]
+        parts = []
+        total = 0
+        for v in first:
+            s = f"{v}{_crit20(v)}" if d20 else str(v)
+            total += v
+            k = 0
+            while test(v) and k < cap:
+                parts.append(s[:len(str(v))] + "!" + s[len(str(v)):])
+                v = next(it) + 1
+                total += v
+                s = str(v)
+                k += 1
+            parts.append(s)
+        return head + ", ".join(parts) + "]", total
+    return explode
+
+
+def _text_group(node: Group):
+    members = [_text(m) for m in node.members]
+    literal = [type(m) is Num for m in node.members]
+    suffix = "".join(m.text for m in node.mods) if node.mods else ""
+    mod = node.mods[0] if node.mods else None
+    count = len(members)
+
+    def group(it):
+        texts, vals = [], []
+        for f in members:
+            s, v = f(it)
+            texts.append(s)
+            vals.append(v)
+        kept = [True] * count
+        if mod is not None:
+            k = min(max(0, mod.n or 0), count)
+            order = sorted(range(count), key=lambda i: (vals[i], i))  # the engine's tie order
+            chosen = order[count - k:] if mod.variant in ("kh", "dh") else order[:k]
+            for i in (set(range(count)) - set(chosen) if mod.variant in ("kh", "kl") else chosen):
+                kept[i] = False
+        items = []
+        for i in range(count):
+            item = texts[i] if literal[i] else f"{texts[i]} = {vals[i]}"
+            items.append(item if kept[i] else f"~~{item}~~")
+        return "{" + ", ".join(items) + "}" + suffix, sum(vals[i] for i in range(count) if kept[i])
+    return group

@@ -140,17 +140,25 @@ class Parser:
         if self.at_end():
             raise self.err("empty expression: expected dice such as 1d20 or 4d6kh3",
                            ru="пустое выражение: ожидались кубики, например 1d20 или 4d6kh3")
-        from .words import match_word
-        word = match_word(self.text, self.i)
-        if word is not None:
+        start = self.i
+        try:
+            return self.parse_generic(repeat)
+        except DiceError as generic_error:
+            # generic notation first: system words only for text it does not read (a word never
+            # changes what plain notation means, and plain notation never loads a system)
+            from .words import _wants_variables, match_word
+            word = match_word(self.text, start, self.variables)
+            if word is None:
+                raise generic_error
             end = len(self.text.rstrip())
-            from .words import _wants_variables
             if _wants_variables(word.parse):
-                parsed = word.parse(self.src, self.i, end, variables=self.variables)
+                parsed = word.parse(self.src, start, end, variables=self.variables)
             else:
-                parsed = word.parse(self.src, self.i, end)
-            return Expression(text=self.src, root=Num(self.i, end, 0), repeat=repeat,
+                parsed = word.parse(self.src, start, end)
+            return Expression(text=self.src, root=Num(start, end, 0), repeat=repeat,
                               comment=self.comment, word=parsed)
+
+    def parse_generic(self, repeat: int) -> Expression:
         expr = Expression(text=self.src, root=None, repeat=repeat, comment=self.comment)  # type: ignore[arg-type]
         self.parse_flags(expr)
         expr.root = self.parse_sum()
@@ -183,6 +191,13 @@ class Parser:
             if c == ",":
                 raise self.err("unexpected ',': lists go inside {...} or (...)",
                                ru="неожиданная ',': списки пишутся в {...} или (...)")
+            if c.isalpha() and self.text[self.i - 1:self.i].isspace():
+                rest = self.src[self.i:].strip()
+                head = self.src[:self.i].rstrip()
+                raise self.err(f"text after a complete roll: to label the roll, put it after '#' "
+                               f"({head} # {rest})",
+                               ru=f"текст после броска: чтобы подписать бросок, напишите его после "
+                                  f"'#' ({head} # {rest})")
             raise self.err(f"unexpected {self.describe_here()}: expected an operator (+ - * / // % ^), "
                            "a comparison (>=, vs, dc), adv/dis, or the end",
                            ru=f"неожиданный символ {self.describe_here()}: ожидался оператор, "
@@ -608,15 +623,18 @@ class Parser:
                     self.i += 1
                 m = _INT.match(t, self.i)
                 cp = None
+                variant = "explode"
                 if m and _CMP.match(t, m.end()):
+                    # Foundry's x3<5: at most 3 explosions for the whole term, not per die
                     cap = int(m.group()) if len(m.group()) <= limits.MAX_DIGITS else limits.MAX_EXPLOSIONS + 1
+                    variant = "explode_term"
                     self.i = m.end()
                     cp = self.parse_cp(None, required=True)
                 else:
                     cp = self.parse_cp("=")
                 if once:
-                    cap = 1
-                mods.append(Mod("explode", "explode", cap, cp, pos, t[pos:self.i]))
+                    cap, variant = 1, "explode"  # xo: each die explodes at most once
+                mods.append(Mod("explode", variant, cap, cp, pos, t[pos:self.i]))
             elif c == "r":
                 if s.startswith("ro"):
                     variant, self.i = "once", self.i + 2
@@ -634,11 +652,20 @@ class Parser:
                 if self.peek("o"):
                     variant = "once"
                     self.i += 1
-                mods.append(Mod("unique", variant, pos=pos, text=t[pos:self.i]))
+                # rpg-dice-roller: u<=4 rerolls only the duplicates that match (the sum stays a sum)
+                cp = self.parse_cp(None)
+                mods.append(Mod("unique", variant, cp=cp, pos=pos, text=t[pos:self.i]))
             elif s.startswith("dbl"):
                 self.i += 3
                 cp = self.parse_cp("=", required=True)
                 mods.append(Mod("double", cp=cp, pos=pos, text=t[pos:self.i]))
+            elif c == "d" and t[self.i + 1:self.i + 2] == "f" and (
+                    _CMP.match(t, self.i + 2) or t[self.i + 2:self.i + 3].isdigit()):
+                raise self.err(f"'{t[self.i:self.i + 2]}' is Foundry's deduct/subtract-failures "
+                               "modifier: here failures are written f after the success compare "
+                               "point (10d6>=5f1 counts successes minus ones)",
+                               ru=f"'{t[self.i:self.i + 2]}' — модификатор Foundry (вычесть провалы): "
+                                  "здесь провалы пишутся f после условия успеха (10d6>=5f1)")
             elif c in ("k", "p") or (c == "d" and t[self.i + 1:self.i + 2] not in ("%", "F", "{", "(")):
                 nxt = t[self.i + 1:self.i + 2]
                 if c == "k":

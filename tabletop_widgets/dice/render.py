@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from ..core.i18n import count as count_noun
+from ..i18n import count as count_noun
 from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode, ParenNode,
                       RollResult, UnaryNode, WordNode)
 
@@ -146,25 +146,33 @@ def _target_text(r: RollResult, locale: str) -> str:
     return str(r.check.target) if tt is None else f"{node_text(tt, locale)} = {r.check.target}"
 
 
-def render_text(r: RollResult, locale: str = "en") -> str:
+def render_text(r: RollResult, locale: str = "en", body: str | None = None,
+                target: str | None = None) -> str:
+    """The one-line breakdown. ``body`` and ``target`` (the texts of the expression and of the
+    check's target) are given by a fast-path result that writes them without building a tree."""
     if r.results:
         lines = [f"{i + 1}: {render_text(sub, locale)}" for i, sub in enumerate(r.results)]
         if len(r.results) > 1:
             lines.append(f"{w('total', locale)}: {r.total}")
         return "\n".join(lines)
-    body = node_text(r.tree, locale) if r.tree is not None else r.expression
+    word = False
+    if body is None:
+        tree = r.tree
+        body = node_text(tree, locale) if tree is not None else r.expression
+        word = isinstance(tree, WordNode)
     if not r.show_total:
         s = body
-    elif isinstance(r.tree, WordNode) and body.rstrip().endswith(f"= {r.total}"):
+    elif word and body.rstrip().endswith(f"= {r.total}"):
         s = body.rstrip()  # the word's own breakdown already ends with its total
-    elif isinstance(r.tree, WordNode) and r.successes is None:
+    elif word and r.successes is None:
         s = f"{body} = {r.total}"
     elif r.successes is not None and r.check is None:
         s = f"{body} = {count_noun(r.total, 'success', locale)}"
     else:
         s = f"{body} = {r.total}"
     if r.check is not None and r.show_total:
-        s += f" {OP_SYMBOL.get(r.check.op, r.check.op)} {_target_text(r, locale)} → {verdict_text(r.check, locale)}"
+        tt = _target_text(r, locale) if target is None else target
+        s += f" {OP_SYMBOL.get(r.check.op, r.check.op)} {tt} → {verdict_text(r.check, locale)}"
     elif r.check is not None:
         s += f" → {verdict_text(r.check, locale, with_margin=False)}"
     if r.notes:

@@ -1,7 +1,12 @@
 """System roll words: how a rules system adds its own short notation to ``%roll``.
 
 A word claims a whole expression whose text starts with its ``pattern`` (after an optional
-``N#`` repetition prefix). Examples: RET ``L5+3 >= 8``, Seasons ``pool 7 diff 2``,
+``N#`` repetition prefix) and that plain notation does not read: plain notation is parsed first,
+so a word never changes what ``2d6`` means and plain dice never load a system. Systems are loaded
+only for text that starts with a prefix they declare in the entry-point group
+``tabletop_widgets.dice_words`` (name: the prefix, value: the system's slug; read from package
+metadata, nothing imported) or for the bound character's own system; the registry registers a
+system's words whenever it loads or registers one (``register_system_words``). Examples: RET ``L5+3 >= 8``, Seasons ``pool 7 diff 2``,
 Life&Death ``ld 4``, Threads ``t20+2 adv``. The generic engine handles repetition, trailing
 comments (``# ...``) and the result rendering; the word parses and rolls the rest.
 
@@ -57,7 +62,21 @@ class DiceWord:
 CHARACTER_KEY = "__character__"
 
 _WORDS: dict[str, DiceWord] = {}
-_loaded_entry_points = False
+#: The words each system contributed (by slug), so that a system unregistered at run time takes
+#: its words with it and one registered again replaces them.
+_SYSTEM_WORDS: dict[str, list[str]] = {}
+
+#: Entry-point group where a system declares the word prefixes it claims, without being imported:
+#: the name is a prefix (matched case-insensitively at the start of the expression), the value the
+#: system's slug in the ``tabletop_widgets.systems`` group, e.g. ``L = "ret"``.
+PREFIX_GROUP = "tabletop_widgets.dice_words"
+SYSTEMS_GROUP = "tabletop_widgets.systems"
+
+#: ``loader(slug)`` loads a system and registers its words (the registry installs its
+#: ``get_system``; without one, the entry point is loaded here and its ``dice_words()`` taken).
+_system_loader: Callable[[str], Any] | None = None
+_prefixes: list[tuple[str, str]] | None = None      # (casefolded prefix, slug), longest first
+_tried: set[str] = set()                            # slugs whose loading was attempted
 
 
 def register_word(word: DiceWord) -> None:
@@ -71,6 +90,47 @@ def register_word(word: DiceWord) -> None:
 def unregister_word(name: str) -> None:
     if _WORDS.pop(name, None) is not None:
         _forget_parses()
+
+
+def register_system_words(slug: str, words: Sequence[DiceWord]) -> None:
+    """Register the words of the system ``slug`` (the registry calls this when it loads or
+    registers a system). Replaces the words that slug contributed before; a word registered by
+    name through :func:`register_word` and not by this system is left alone."""
+    words = list(words)
+    for w in words:
+        if not isinstance(w, DiceWord) or not isinstance(w.pattern, re.Pattern):
+            raise TypeError(f"system {slug!r}: dice_words() must return DiceWord objects with a "
+                            f"compiled pattern, got {w!r}")
+    unregister_system_words(slug)
+    names = []
+    for w in words:
+        if w.name not in _WORDS:
+            _WORDS[w.name] = w
+            names.append(w.name)
+    _SYSTEM_WORDS[slug] = names
+    _tried.add(slug)
+    _forget_parses()
+
+
+def system_words_registered(slug: str) -> bool:
+    """Whether the words of the system ``slug`` are registered."""
+    return slug in _SYSTEM_WORDS
+
+
+def unregister_system_words(slug: str) -> None:
+    """Remove the words the system ``slug`` contributed."""
+    for name in _SYSTEM_WORDS.pop(slug, ()):
+        _WORDS.pop(name, None)
+    _tried.discard(slug)
+    _forget_parses()
+
+
+def set_system_loader(loader: Callable[[str], Any] | None) -> None:
+    """Install ``loader(slug)``: called (at most once per slug) when an expression needs the
+    words of a system that is not loaded yet. It must load the system and register its words
+    (:func:`register_system_words`)."""
+    global _system_loader
+    _system_loader = loader
 
 
 def _forget_parses() -> None:
@@ -87,31 +147,80 @@ def _wants_variables(parse) -> bool:
         return False
 
 
-def _load_system_words() -> None:
-    """Register the words of every installed system once (lazily, on first lookup)."""
-    global _loaded_entry_points
-    if _loaded_entry_points:
+def _entry_points(group: str):
+    from importlib.metadata import entry_points
+    return entry_points(group=group)
+
+
+def declared_prefixes() -> list[tuple[str, str]]:
+    """``(prefix, slug)`` pairs that installed systems declare in their package metadata
+    (read once, nothing imported), longest prefix first."""
+    global _prefixes
+    if _prefixes is None:
+        pairs = {(ep.name.strip().casefold(), ep.value.strip()) for ep in _entry_points(PREFIX_GROUP)}
+        _prefixes = sorted((p for p in pairs if p[0]), key=lambda p: (-len(p[0]), p))
+    return _prefixes
+
+
+def _load_system(slug: str) -> None:
+    """Load the system ``slug`` once, so that it registers its words; a broken or missing
+    plugin must not break plain dice, so failures are swallowed here (the expression then
+    reports its own error)."""
+    if slug in _tried:
         return
-    _loaded_entry_points = True
-    from ..core.registry import available_systems, get_system
-    for slug in available_systems():
-        try:
-            system = get_system(slug)
-        except Exception:  # a broken plugin must not break plain dice
-            continue
-        for w in system.dice_words():
-            _WORDS.setdefault(w.name, w)
-    _forget_parses()
+    _tried.add(slug)
+    try:
+        if _system_loader is not None:
+            _system_loader(slug)
+            return
+        for ep in _entry_points(SYSTEMS_GROUP):
+            if ep.name == slug:
+                system = ep.load()
+                register_system_words(slug, list(system.dice_words()))
+                return
+    except Exception:  # noqa: BLE001 - a broken plugin must not break plain dice
+        return
+
+
+def _system_of_character(character) -> str | None:
+    """The slug of the installed system whose package defines ``character``'s class."""
+    module = getattr(type(character), "__module__", "") or ""
+    for ep in _entry_points(SYSTEMS_GROUP):
+        home = ep.value.split(":", 1)[0].strip()
+        if module == home or module.startswith(home + "."):
+            return ep.name
+    return None
+
+
+def _load_words_for(text: str, pos: int, variables=None) -> None:
+    """Load the systems that may claim ``text[pos:]``: those declaring a prefix it starts with,
+    and the system of the bound character (its named checks, such as RET's ``agility``)."""
+    head = text[pos:pos + 64].casefold()
+    for prefix, slug in declared_prefixes():
+        if head.startswith(prefix):
+            _load_system(slug)
+    if isinstance(variables, Mapping) and variables.get(CHARACTER_KEY) is not None:
+        slug = _system_of_character(variables[CHARACTER_KEY])
+        if slug is not None:
+            _load_system(slug)
+
+
+def _load_all_systems() -> None:
+    for ep in _entry_points(SYSTEMS_GROUP):
+        _load_system(ep.name)
 
 
 def registered_words() -> list[DiceWord]:
-    _load_system_words()
+    """Every word: the registered ones and those of every installed system (loads them all)."""
+    _load_all_systems()
     return list(_WORDS.values())
 
 
-def match_word(text: str, pos: int) -> DiceWord | None:
-    """The word whose pattern matches at ``pos`` (longest match wins), or None."""
-    _load_system_words()
+def match_word(text: str, pos: int, variables=None) -> DiceWord | None:
+    """The word whose pattern matches at ``pos`` (longest match wins), or None. Systems are
+    loaded only for text that starts with a prefix one of them declares (or for the bound
+    character's own system)."""
+    _load_words_for(text, pos, variables)
     best, best_len = None, -1
     for w in _WORDS.values():
         m = w.pattern.match(text, pos)
@@ -147,4 +256,5 @@ def check_from(total: int, op: str, target: int) -> Check:
 
 
 __all__ = ["CHARACTER_KEY", "DiceWord", "WordExpression", "register_word", "unregister_word", "registered_words",
-           "match_word", "word_result", "check_from", "Distribution", "Fraction"]
+           "match_word", "register_system_words", "unregister_system_words", "set_system_loader",
+           "declared_prefixes", "system_words_registered", "word_result", "check_from", "Distribution", "Fraction"]

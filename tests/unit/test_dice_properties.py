@@ -87,13 +87,15 @@ fast_term = st.builds(lambda n, f, m: f"{n}d{f}{m}", st.integers(0, 6), st.sampl
 
 
 def fast_expr(depth=2):
-    leaf = st.one_of(st.integers(0, 9).map(str), fast_term)
+    leaf = st.one_of(st.integers(0, 9).map(str), fast_term,
+                     st.builds(lambda t: f"{t}[fire]", fast_term))
     if depth == 0:
         return leaf
     sub = fast_expr(depth - 1)
     return st.one_of(leaf,
                      st.builds(lambda a, op, b: f"{a} {op} {b}", sub, st.sampled_from(["+", "-", "*", "//"]), sub),
                      st.builds(lambda a: f"-({a})", sub),
+                     st.builds(lambda a: f"+({a}) [bonus]", sub),
                      st.builds(lambda a, b, k: f"{{{a}, {b}}}{k}", sub, sub, st.sampled_from(["", "kh1", "kl1", "dh1", "dl1"])),
                      st.builds(lambda a, b: f"{a} >= {b}", sub, sub))
 
@@ -119,3 +121,38 @@ def test_fast_path_equals_full_evaluator(text, seed):
     assert fast.successes == full.successes and (fast.check is None) == (full.check is None)
     if fast.check is not None:
         assert (fast.check.passed, fast.check.margin) == (full.check.passed, full.check.margin)
+
+
+# --- the default path: one private generator, seeded afresh in a forked child ----------------
+def test_default_path_builds_no_generator_per_roll(monkeypatch):
+    made = []
+
+    class Counting(random.Random):
+        def __init__(self, *a):
+            made.append(a)
+            super().__init__(*a)
+
+    monkeypatch.setattr(random, "Random", Counting)
+    totals = {roll("1d20+5").total for _ in range(200)}
+    assert made == [] and totals <= set(range(6, 26)) and len(totals) > 5
+    assert str(roll("4d6kh3")).startswith("4d6kh3 [")
+
+
+def test_default_generator_is_reseeded_in_a_forked_child():
+    import pytest
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    roll("1d6")
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: roll and report, then leave at once
+        try:
+            os.write(w, repr([roll("1d1000000").total for _ in range(4)]).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    ours = [roll("1d1000000").total for _ in range(4)]
+    with os.fdopen(r) as f:
+        theirs = f.read()
+    os.waitpid(pid, 0)
+    assert theirs and theirs != repr(ours)

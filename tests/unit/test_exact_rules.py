@@ -102,7 +102,7 @@ RET = [  # (line, plain notation, probability); the ladder only raises totals th
     # Level 3 >= 50: 6, 8, 10, 12, then d20 >= 14
     (1068, "1d6>=6 + 1d8>=8 + 1d10>=10 + 1d12>=12 + 1d20>=14 >= 5", "7/115200"),
     # Level 3, exactly 0..5 successes (no fail): faces 2-5 / 6 then a non-max 8 / ...
-    (1069, "1d6k>1k<6 >= 2", "2/3"),
+    (1069, "1d6k>1p>5 >= 2", "2/3"),   # faces 2..5: keep >1, drop >5 (keeps and drops select from the whole pool)
     (1069, "1d6>=6 + 1d8<=7 >= 2", "7/48"),
     (1069, "1d6>=6 + 1d8>=8 + 1d10<=9 >= 3", "3/160"),
     (1069, "1d6>=6 + 1d8>=8 + 1d10>=10 + 1d12<=11 >= 4", "11/5760"),

@@ -14,7 +14,8 @@ FORBIDDEN = {
     # layer: modules it must never import
     "systems": UI + ("tabletop_widgets.table",),
     "core": UI + ("tabletop_widgets.table", "tabletop_systems"),
-    "dice": UI + ("tabletop_widgets.table", "tabletop_systems"),
+    # dice is the bottom layer with i18n: it knows nothing of games (issue 15)
+    "dice": UI + ("tabletop_widgets.table", "tabletop_systems", "tabletop_widgets.core"),
     "table": UI,
 }
 
@@ -41,6 +42,14 @@ def _imports(path: Path):
 
 
 LAYERS = [("systems", SYSTEMS), ("core", PKG / "core"), ("dice", PKG / "dice"), ("table", PKG / "table")]
+
+
+def test_i18n_is_the_bottom_layer():
+    """``tabletop_widgets.i18n`` (used by dice and core) imports nothing of the project."""
+    bad = [f"{name} (line {line})" for name, line in _imports(PKG / "i18n.py")
+           if name.startswith(("tabletop_widgets", "tabletop_systems"))]
+    assert not bad, bad
+
 
 
 @pytest.mark.parametrize("layer,folder", LAYERS, ids=[name for name, _ in LAYERS])

@@ -105,9 +105,13 @@ def test_group_without_modifiers_sums():
     assert R("{1d6, 3}", [4]).total == 7
 
 
-def test_single_member_group_of_a_sum_with_modifiers_is_refused():
-    with pytest.raises(DiceError, match="single dice term"):
-        roll("{4d6+2}kh3", seed=1)
+def test_single_member_group_of_a_sum_is_one_total():
+    """Roll20's sheet idiom ``{1d20+5}>15``: a one-member group holding arithmetic compares
+    (or keeps) its total, like a member of a larger group (issue 21)."""
+    assert R("{1d20+5}>15", [11]).total == 1 and R("{1d20+5}>15", [10]).total == 0
+    assert R("{4d6+2}kh3", [1, 2, 3, 4]).total == 12
+    r = R("{1d20+5}>15", [14])
+    assert r.successes == 1 and str(r) == "{1d20 [14] + 5 = 19 ✓}>15 = 1 success"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -97,3 +97,114 @@ def test_word_receives_variables_when_it_asks():
         assert seen["v"] == {"x": 1}
     finally:
         unregister_word("coins")
+
+
+# -- loading systems only when an expression needs them (issue 21) -----------------------------
+import json  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fresh(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter; it prints one JSON line, returned here."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_plain_notation_imports_no_system_in_a_fresh_process():
+    got = _fresh(
+        "import json, sys\n"
+        "from tabletop_widgets.dice import DiceError, chance, distribution, roll\n"
+        "for e in ['4d6kh3', '1d20+5 adv', '2d6+3 >= 8', '{4d6,3d8}kh1', '10d10>=6f1', 'd%', '3dF',\n"
+        "          '6#4d6kh3 # stats', 'max(1d6, 1d8) [fire]', '1d20 vs 15']:\n"
+        "    roll(e, seed=1); str(roll(e))\n"
+        "    distribution(e)\n"
+        "chance('2d6+1', '>=', 8)\n"
+        "errors = 0\n"
+        "for bad in ['1d20 +', '2d6 +* 3', 'foo 3', '{1d6', '']:\n"
+        "    try:\n"
+        "        roll(bad)\n"
+        "    except DiceError:\n"
+        "        errors += 1\n"
+        "print(json.dumps({'errors': errors,\n"
+        "                  'systems': sorted(m for m in sys.modules if m.startswith('tabletop_systems'))}))\n")
+    assert got == {"errors": 5, "systems": []}
+
+
+def test_a_word_prefix_loads_only_its_system():
+    got = _fresh(
+        "import json, sys\n"
+        "from tabletop_widgets.dice import roll\n"
+        "r = roll('L5+3 >= 8', seed=2)\n"
+        "print(json.dumps({'passed': r.check is not None,\n"
+        "                  'systems': sorted({m.split('.')[1] for m in sys.modules\n"
+        "                                     if m.startswith('tabletop_systems.')})}))\n")
+    assert got == {"passed": True, "systems": ["ret"]}
+
+
+def test_declared_prefixes_cover_every_built_in_word():
+    """Every example of every installed system's words starts with a prefix that system
+    declares, except a character's named checks (found through the bound character)."""
+    from tabletop_widgets import available_systems, get_system
+    from tabletop_widgets.dice.words import declared_prefixes
+    prefixes = declared_prefixes()
+    missing = []
+    for slug in available_systems():
+        for w in get_system(slug).dice_words():
+            if w.name == "ret_check":
+                continue
+            for ex in w.examples:
+                head = ex.split("#", 1)[-1].strip() if "#" in ex.split()[0] else ex
+                if not w.pattern.match(head):
+                    continue  # an example of plain notation (Threads' d20+8 vs d20+6)
+                if not any(head.casefold().startswith(p) and s == slug for p, s in prefixes):
+                    missing.append(f"{slug}:{w.name}: {ex}")
+    assert not missing, missing
+
+
+def test_a_bound_character_brings_its_systems_words():
+    got = _fresh(
+        "import json\n"
+        "from tabletop_systems.ret import Character\n"
+        "from tabletop_widgets.dice import roll\n"
+        "from tabletop_widgets.dice.words import CHARACTER_KEY\n"
+        "r = roll('agility', seed=1, variables={CHARACTER_KEY: Character()})\n"
+        "print(json.dumps({'total': isinstance(r.total, int)}))\n")
+    assert got == {"total": True}
+
+
+def test_a_system_registered_after_the_first_lookup_gets_its_words():
+    from tabletop_widgets.core import GameSystem, register_system
+    from tabletop_widgets.core.registry import unregister_system
+
+    roll("1d6", seed=1)                                  # the first lookup has happened
+    with pytest.raises(DiceError, match="unknown word"):
+        roll("coins 2")
+
+    class Coins(GameSystem):
+        slug = "coin_game"
+        title = {"en": "Coins", "ru": "Монеты"}
+
+        def dice_words(self):
+            return [DiceWord("coins", re.compile(r"coins\b"), parse_coins, system="coin_game")]
+
+    register_system(Coins())
+    try:
+        assert 0 <= roll("coins 2", seed=1).total <= 2
+    finally:
+        unregister_system("coin_game")
+    with pytest.raises(DiceError, match="unknown word"):
+        roll("coins 2")
+
+
+def test_a_word_never_changes_plain_notation():
+    """Generic notation is read first: a word whose pattern also matches plain dice is not
+    consulted for them."""
+    register_word(DiceWord("greedy", re.compile(r"\d+d\d+"), parse_coins, system="test"))
+    try:
+        assert roll("2d6", seed=1).total in range(2, 13)
+    finally:
+        unregister_word("greedy")
