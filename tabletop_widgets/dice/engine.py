@@ -18,7 +18,7 @@ from .errors import DiceError, DiceLimitError
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
 from .render import render_text
-from .results import (BinOpNode, Check, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
+from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
                       ParenNode, RollResult, UnaryNode)
 
 

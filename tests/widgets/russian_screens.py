@@ -73,7 +73,7 @@ ALLOWED_LATIN = {
     "EN", "RU", "English", "JSON", "Enter",
     "roll", "kh", "kl", "dh", "dl", "ro", "r",
     "ld", "s", "N", "pool", "diff", "contest", "rolloff", "t", "hin", "adv", "dis", "vs", "trouble",
-    "L", "luck", "dl",
+    "L", "luck",
 }
 #: What a book itself prints in Latin letters, by system (its seed line).
 BOOK_LATIN = {
