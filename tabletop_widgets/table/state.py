@@ -91,6 +91,15 @@ def _roll(state: TableState, e: Event) -> None:
                total=p["result"].get("total"), text=p["text"], result=p["result"])
 
 
+@reducer("roll.failed")
+def _roll_failed(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.rolls += 1
+    state._log(e, index=p["index"], failed=True, what=p["what"], expr=p.get("expr"),
+               check_id=p.get("check_id"), character_id=p.get("character_id"), label=p.get("label"),
+               hidden=p["hidden"], text="")
+
+
 @reducer("check")
 def _check(state: TableState, e: Event) -> None:
     p = e.payload
