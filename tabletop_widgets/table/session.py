@@ -25,14 +25,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from .audience import Audience, project_state, visible_events
 from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
 from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded
 from .rules import (PlayError, check_character_texts, check_gm_fields, check_options, check_text,
                     rate_limit_for)
-from .seats import (PermissionDenied, SeatError, audiences_for, hash_token, parse_query, role_can,
-                    view_for, OWN_CHARACTER_ACTIONS)
+from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
 from .store import (AUDIENCE_ALL, AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Event, NewEvent, SeatRecord,
                     Snapshot, Store, TableInfo, WriteTx, audience_ok, open_store)
@@ -120,15 +120,18 @@ class TableSession:
         self.store = store
         self.table = table
         self._seat = seat
-        self.view = view_for(seat.role, seat.seat)
-        self.audiences = audiences_for(seat.role, seat.seat)
+        #: who reads through this session: every query, the follower and snapshots use it
+        self.reader = Audience(seat.role, seat.seat)
+        self.view = self.reader.view
+        self.audiences = self.reader.tags
         self.snapshot_every = snapshot_every
         self.rate_limit = rate_limit_for(seat.role, clock)
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._lock = threading.RLock()  # widget handlers and the follower may run on different threads
         self._system = None
         snap = store.latest_snapshot(table.table_id, self.view)
-        self.state = TableState.from_json(dict(snap.state)) if snap else TableState(table.table_id)
+        self.state = (project_state(TableState.from_json(dict(snap.state)), self.reader) if snap
+                      else TableState(table.table_id))
         self._snap_events = self.state.events
         self._follower = Follower(store, table.table_id, audiences=self.audiences,
                                   after_seq=self.state.seq, callback=self._on_followed)
@@ -242,9 +245,7 @@ class TableSession:
     # -- applying events -----------------------------------------------------------------------
     def _apply(self, events: Sequence[Event]) -> list[Event]:
         applied = []
-        for e in events:
-            if self.audiences is not None and e.audience not in self.audiences:
-                continue  # defence in depth: the query already filtered
+        for e in visible_events(events, self.reader):   # defence in depth: the query filtered
             if e.seq > self.state.seq:
                 self.state.apply(e)
                 applied.append(e)
@@ -296,7 +297,7 @@ class TableSession:
 
     def snapshot(self) -> Snapshot:
         snap = Snapshot(self.table_id, self.view, self.state.version, self.state.seq,
-                        self.state.to_json(), time.time())
+                        project_state(self.state, self.reader).to_json(), time.time())
         self.store.save_snapshot(snap)
         self._snap_events = self.state.events
         return snap
@@ -395,6 +396,12 @@ class TableSession:
         """Who may see this character: ``"all"``, or ``"gm"`` for a GM-only one (an NPC)."""
         return self.state.character_audience.get(character_id, AUDIENCE_ALL)
 
+    def has_hidden_changes(self, character_id: str) -> bool:
+        """Whether this seat knows values of the character that not every seat knows (a
+        hidden check's effects): then anything carrying its sheet stays hidden too."""
+        public = self.state.public_characters.get(character_id)
+        return public is not None and public != self.state.characters.get(character_id)
+
     def update_character(self, character_id: str, changes: Mapping[str, Any], *, reason=None,
                          hidden: bool | None = None) -> Event:
         """Record trait values after a change. By default the update is seen by whoever sees
@@ -414,11 +421,18 @@ class TableSession:
     def say(self, text: str) -> Event:
         return self.record("message", {"text": text})
 
-    def set_combat(self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None) -> list[Event]:
-        """The combat tracker after a GM action. With ``public`` (the state without hidden
-        combatants, NPC hit points...), players get only that; the GM's view gets ``state``."""
+    def set_combat(self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None, *,
+                   public_changed: bool = True) -> list[Event]:
+        """The combat tracker after a GM action. With ``public`` (the audience projection:
+        no hidden combatants, no sheets...), players get only that; the GM's view gets
+        ``state``. ``public_changed=False``: the action changed nothing players see (a hidden
+        combatant's turn), so nothing goes to them at all."""
         self._begin("combat")
+        if public is None and not public_changed:
+            raise ValueError("public_changed=False needs the public projection")
         events = self._combat_events(state, public)
+        if not public_changed:
+            events = [e for e in events if e.audience == AUDIENCE_GM]
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("combat")
@@ -492,7 +506,8 @@ class TableSession:
         system = self.system
         values = {str(cid): jsonable(dict(v)) for cid, v in characters.items()}
         opts = jsonable(dict(options or {}))
-        secret = hidden or any(self.character_audience(cid) == AUDIENCE_GM for cid in values)
+        secret = hidden or any(self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid)
+                               for cid in values)
         audience = AUDIENCE_GM if secret else AUDIENCE_ALL
 
         def make(tx: WriteTx) -> list[NewEvent]:
@@ -534,7 +549,8 @@ class TableSession:
         self._begin("check", cid)
         # a check carries the sheet it was rolled with (for verify): a GM-only character's
         # checks are GM-only whatever ``hidden`` says
-        audience = self._own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM)
+        audience = self._own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM
+                                      or self.has_hidden_changes(cid))
         system = self.system
         options = jsonable(dict(req.options))
         failed: list[int] = []
