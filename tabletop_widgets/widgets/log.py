@@ -195,7 +195,7 @@ class RollLog(widgets.VBox):
         self.earlier_button.add_class("tt-log-earlier")
         self.empty_note = widgets.HTML()
         self.empty_note.add_class("tt-log-empty")
-        self.scroll = widgets.VBox()
+        self.scroll = widgets.VBox()   # (no tooltip: the front-end's Box view has none)
         self.scroll.add_class("tt-log-scroll")
         self.list_view = widgets.VBox([self.earlier_button, self.empty_note, self.scroll])
         self.list_view.add_class("tt-log-list")
@@ -337,7 +337,7 @@ class RollLog(widgets.VBox):
         self.export_button.tooltip = _t("export_tip", loc)
         self.earlier_button.description = _t("earlier", loc)
         self.earlier_button.tooltip = _t("earlier_tip", loc)
-        self.list_view.tooltip = _t("log_tip", loc)
+        self.empty_note.tooltip = _t("log_tip", loc)
         self._render_whos()
         self._render_list()
         self._render_count()
@@ -367,8 +367,8 @@ class RollLog(widgets.VBox):
         if len(kids) > self.shown:
             kids = kids[:self.shown]
             self.earlier_button.layout.display = None
+        self.scroll.children = kids   # first out of the list, then closed (never a dangling view)
         self._drop_views({n for n, v in self._entry_views.items() if any(v is k for k in kids)})
-        self.scroll.children = kids
         if self.empty_note.layout.display != "none":
             self.empty_note.layout.display = "none"
 
@@ -376,11 +376,12 @@ class RollLog(widgets.VBox):
         loc = self.locale
         entries = self.visible_entries()
         window = entries[-self.shown:]
-        self._drop_views(set())
+        old = dict(self._entry_views)
+        self._entry_views = {}
         self.scroll.children = tuple(self._entry_view(e) for e in reversed(window))
+        for view in old.values():   # out of the list first, then closed
+            view.close()
         self.earlier_button.layout.display = None if len(entries) > len(window) else "none"
-        label = html.escape(_t("title", loc))
-        self.scroll.tooltip = label
         if not self.entries:
             note = _t("empty", loc)
         elif not entries:
