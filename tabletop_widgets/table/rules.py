@@ -177,12 +177,15 @@ def gm_only_fields(system) -> frozenset[str]:
                      if f.extra.get("gm_only") or f.extra.get("gm_entered"))
 
 
-def check_gm_fields(system, role: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
-    """A non-GM seat may not change a GM-only field (values in ``after`` that differ from
-    ``before``; a field ``after`` leaves out is not changed)."""
+def check_gm_fields(system, role: str, before: Mapping[str, Any], after: Mapping[str, Any], *,
+                    replace: bool = False) -> None:
+    """A non-GM seat may not change a GM-only field: values in ``after`` that differ from
+    ``before``. ``replace``: ``after`` is the whole sheet, so a field it leaves out would be
+    reset, which is a change too; otherwise a field ``after`` leaves out stays as it is."""
     if role == "gm":
         return
-    changed = sorted(k for k in gm_only_fields(system) if k in after and after[k] != before.get(k))
+    changed = sorted(k for k in gm_only_fields(system)
+                     if (k in after or (replace and k in before)) and after.get(k) != before.get(k))
     if changed:
         labels_en, labels_ru = [], []
         for name in changed:

@@ -377,7 +377,10 @@ class TableSession:
         else:
             merged = {**before, **data["changes"]}
         # the sheet's GM fields: a player changes none of them, on any path
-        check_gm_fields(self.system, self.role, before, data["data"] if "data" in data else data["changes"])
+        if "data" in data:
+            check_gm_fields(self.system, self.role, before, data["data"], replace=True)
+        else:
+            check_gm_fields(self.system, self.role, before, data["changes"])
         model = self.system.Character
         errors = [p for p in model.check_dict(merged) if p.severity == "error"]
         if errors:

@@ -79,6 +79,7 @@ _CSS = """
   max-height: 320px; overflow-y: auto; border: 1px solid #e2e2ea; border-radius: 8px; background: #fff; }
 .tt-log-list .tt-log-scroll > .widget-html { margin: 0; flex: 0 0 auto; }
 .tt-log-list .tt-log-scroll > .widget-html > .widget-html-content { line-height: normal; }
+.tt-log-list ol.tt-log-one { list-style: none; margin: 0; padding: 0; }
 .tt-log-list .tt-log-entry { padding: 6px 10px; border-bottom: 1px solid #eeeef4; line-height: 1.45; }
 .tt-log-list .tt-log-scroll > :first-child .tt-log-entry { border-bottom: none; background: #f6f8ff; }
 .tt-log-earlier { align-self: center; }
@@ -416,8 +417,10 @@ def _entry_html(e: LogEntry, loc: str) -> str:
                  else html.escape(tr(e.breakdown, loc)))
     effects = tr(e.effects, loc)
     effects_html = f'<div class="tt-log-effects">{html.escape(effects)}</div>' if effects else ""
-    return (f'<div class="tt-log-entry {cls}" role="listitem"><span class="tt-log-n">#{e.n}</span>{who}'
-            f'{what_html}{outcome_html}<div class="tt-log-breakdown">{breakdown}</div>{effects_html}</div>')
+    # one list item per entry widget (each entry is drawn on its own, so each is its own list)
+    return (f'<ol class="tt-log-one"><li class="tt-log-entry {cls}"><span class="tt-log-n">#{e.n}</span>'
+            f'{who}{what_html}{outcome_html}<div class="tt-log-breakdown">{breakdown}</div>{effects_html}'
+            f'</li></ol>')
 
 
 __all__ = ["RollLog", "LogEntry", "LOG_LIMIT", "SHOWN_LIMIT", "SHOWN_STEP"]

@@ -142,6 +142,9 @@ def test_players_cannot_change_gm_only_fields_on_any_path(store):
     bob.poll()
     assert bob.state.characters["c1"]["luck_max_override"] == 3
     bob.set_character("c1", dict(bob.state.characters["c1"], name="Bob"))   # unchanged GM field: fine
+    without = {k: v for k, v in bob.state.characters["c1"].items() if k != "luck_max_override"}
+    with pytest.raises(PermissionDenied):
+        bob.set_character("c1", without)   # leaving the GM's value out would reset it
 
 
 # -- hole 7: text limits and the rate limit ---------------------------------------------------------
