@@ -14,10 +14,12 @@ came up, never the command), and follows the others' writes (:mod:`.follow`).
     bob = TableSession.join(store, made.table_id, made.tokens["bob"])
     bob.roll(check("mind"))
 """
+from .audience import Audience, project_combat, project_state
 from .events import EventError, register_kind
 from .fairdice import FairDice, commitment, rng_for
 from .seats import (ACTIONS, CreatedTable, PermissionDenied, SeatError, SeatSpec, create_table, link,
                     parse_query, register_action, reissue_token)
+from .rules import PlayDenied, PlayError
 from .session import CheckRequest, TableSession, check, rebuild
 from .state import TableState, reducer
 from .store import (Event, Head, NewEvent, SeatRecord, Snapshot, Store, StoreError, TableClosed,
@@ -25,7 +27,7 @@ from .store import (Event, Head, NewEvent, SeatRecord, Snapshot, Store, StoreErr
                     default_db_path, open_store)
 from .verify import Report, verify_table
 
-__all__ = ["ACTIONS", "CheckRequest", "CreatedTable", "Event", "EventError", "FairDice", "Head",
+__all__ = ["ACTIONS", "Audience", "PlayDenied", "PlayError", "project_combat", "project_state", "CheckRequest", "CreatedTable", "Event", "EventError", "FairDice", "Head",
            "NewEvent", "PermissionDenied", "Report", "SeatError", "SeatRecord", "SeatSpec", "Snapshot",
            "Store", "StoreError", "TableClosed", "TableExists", "TableInfo", "TableNotFound",
            "TableSession", "TableState", "VersionConflict", "Watch", "WriteTx", "check", "commitment",

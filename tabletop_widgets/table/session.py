@@ -6,8 +6,13 @@ read. The session then rebuilds its view's state from the latest snapshot plus l
 the audience filter in the store's query: hidden rolls, GM-only characters and GM notes never
 enter a player's or observer's process.
 
-Every action checks the seat's role in Python (``can`` / ``require``): widget messages can be
-forged and a disabled button still fires. Writes go through :meth:`Store.write`: under the
+Every action a seat takes starts in one place (``_begin``: the role in Python, ``can`` /
+``require``, then the seat's rate limit): widget messages can be forged and a disabled button
+still fires. The arguments are checked against what the system declares before anything is
+written (:mod:`.rules`: check options against the check's ``OptionSpec`` list, GM-only sheet
+fields, text limits), and a roll that fails after drawing dice spends its index (:mod:`.rolling`).
+What this seat reads (the store query, the follower, snapshots) goes through the one audience
+projection (:mod:`.audience`). Writes go through :meth:`Store.write`: under the
 table's write lock the session first applies the events it had not seen yet, then validates
 against that state, rolls with the fair-dice stream of the next roll index, and appends the
 outcome. It applies its own events at once (``data_version`` ignores its own commits).
