@@ -53,7 +53,6 @@ import copy
 import dataclasses
 import json
 import random
-import re
 from typing import Any, Callable, Iterable, Mapping
 
 from .i18n import DEFAULT_LOCALE, T, tr
@@ -323,7 +322,8 @@ class Combat:
         return Combatant(id=cid, name=d["name"], character=ch, hidden=d["hidden"], delayed=d["delayed"],
                          defeated=self.is_defeated(cid), defeated_override=d["defeated"],
                          initiative=copy.deepcopy(d["initiative"]), conditions=self.conditions(cid),
-                         health=tuple(self.system.health(ch)), skip_until=d.get("skip_until") or None)
+                         health=tuple(d["health"]) if d.get("health") else tuple(self.system.health(ch)),
+                         skip_until=d.get("skip_until") or None)
 
     def combatants(self, *, audience: str = "gm") -> list[Combatant]:
         """Combatants in turn order; ``audience="player"`` leaves out the hidden ones."""
@@ -331,40 +331,6 @@ class Combat:
         if audience != "gm":
             out = [c for c in out if not c.hidden]
         return out
-
-    # ---------------------------------------------------------------------------------------
-    # What players may see (the shared table sends them this, never the full state)
-    # ---------------------------------------------------------------------------------------
-    def secret_ids(self) -> set[str]:
-        """Ids players must not learn about: hidden now, or hidden when they left the combat."""
-        flag: dict[str, bool] = {}
-        for e in self.events:
-            if e.get("type") == "add":
-                flag[e["id"]] = bool(e.get("hidden"))
-            elif e.get("type") == "set_hidden":
-                flag[e["id"]] = bool(e.get("value"))
-        for cid, data in self._c.items():
-            flag[cid] = bool(data["hidden"])
-        return {cid for cid, hidden in flag.items() if hidden}
-
-    def _secret_matcher(self, secret: set[str]) -> Callable[[Any], bool]:
-        """A test for text (or bilingual text) naming a secret combatant by id or name."""
-        names = {self._c[c]["name"] for c in secret if c in self._c}
-        for e in self.events:       # names they had when they left
-            if e.get("type") in ("add", "rename") and e.get("id") in secret:
-                names.add(e.get("name") or "")
-        words = sorted((w for w in {*secret, *names} if w), key=len, reverse=True)
-        if not words:
-            return lambda _text: False
-        pattern = re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in words) + r")(?![\w])")
-
-        def mentions(text: Any) -> bool:
-            if isinstance(text, Mapping):
-                return any(mentions(v) for k, v in text.items() if k not in ("pair", "ids"))
-            if isinstance(text, (list, tuple)):
-                return any(mentions(v) for v in text)
-            return bool(pattern.search(str(text)))
-        return mentions
 
     @staticmethod
     def tiebreak_ids(note: Mapping) -> list[str]:
@@ -374,112 +340,54 @@ class Combat:
             ids = note.get("pair")
         return [str(i) for i in ids] if isinstance(ids, (list, tuple)) else []
 
-    def _public_tiebreaks(self, notes: Iterable[Mapping], secret: set[str], mentions) -> list:
-        out = []
-        for note in notes:
-            ids = self.tiebreak_ids(note)
-            if ids and secret & set(ids):
-                continue
-            if mentions(note):
-                continue
-            out.append(note)
-        return out
-
-    def events_for(self, audience: str = "gm") -> list[dict]:
-        """The log as ``audience`` may read it. ``"gm"``: every event. ``"player"``: events
-        about hidden combatants left out (as ``combatants(audience="player")`` does), hidden
-        ids taken out of initiative and act-now orders, hook outcomes about them dropped, and
-        roll texts or tie-break notes naming them removed. (Not replayable: it is for showing.)"""
-        if audience == "gm":
-            return _jcopy(self.events)
-        secret = self.secret_ids()
-        if not secret:
-            return _jcopy(self.events)
-        mentions = self._secret_matcher(secret)
-        out = []
-        for e in self.events:
-            if any(isinstance(e.get(k), str) and e.get(k) in secret for k in ("id", "to", "from", "current")):
-                continue
-            e = _jcopy(e)
-            if e.get("type") == "initiative":
-                e["ids"] = [c for c in e["ids"] if c not in secret]
-                e["order"] = [c for c in e["order"] if c not in secret]
-                e["rolls"] = {c: ({**r, "text": "?", "roll": None} if mentions(r) else r)
-                              for c, r in e["rolls"].items() if c not in secret}
-                e["tiebreaks"] = self._public_tiebreaks(e.get("tiebreaks", []), secret, mentions)
-                if "skip" in e:
-                    e["skip"] = {c: v for c, v in e["skip"].items() if c not in secret}
-            elif e.get("type") == "act_now":
-                e["order"] = [c for c in e["order"] if c not in secret]
-            elif e.get("type") == "add_condition" and e.get("ticks_on") in secret:
-                e["ticks_on"] = "hidden"
-            if "effects" in e:
-                e["effects"] = [x for x in e["effects"] if x.get("id") not in secret]
-            out.append(e)
-        return out
-
-    def public_state(self, audience: str = "player") -> dict:
-        """:meth:`state` as ``audience`` may see it (``"gm"``: the full state). For players:
-        hidden combatants removed with their characters, turn counts and undo-free data; a
-        hidden combatant whose turn it is becomes an anonymous ``hidden-N`` named ``"?"``;
-        tie-break notes and initiative texts naming hidden combatants removed; conditions
-        ticking on a hidden combatant point at its alias. Plain JSON, for a players' kernel."""
-        full = self.state()
-        if audience == "gm":
-            return full
-        secret = self.secret_ids()
-        mentions = self._secret_matcher(secret)
-        hidden_ids = [c for c in full["order"] if c in secret] + sorted(secret - set(full["order"]))
-        alias = {cid: f"hidden-{i}" for i, cid in enumerate(hidden_ids, 1)}
-        combatants = {cid: d for cid, d in full["combatants"].items() if cid not in secret}
-        for d in combatants.values():
-            for inst in d["conditions"]:
-                inst["ticks_on"] = alias.get(inst["ticks_on"], inst["ticks_on"])
-            if d.get("initiative") and mentions(d["initiative"].get("text")):
-                d["initiative"] = {**d["initiative"], "text": "?", "roll": None}
-        current = full["current"]
-        if current in secret:
-            current = alias[current]
-            combatants[current] = {"name": "?", "hidden": True, "delayed": False, "defeated": None,
-                                   "initiative": None, "conditions": [], "skip_until": None, "character": {}}
-        order = [alias.get(c, c) for c in full["order"] if c not in secret or alias.get(c) == current]
-        needed = set(combatants) | {i["ticks_on"] for d in combatants.values() for i in d["conditions"]}
-        turns = {alias.get(c, c): v for c, v in full["turns"].items()
-                 if alias.get(c, c) in needed and (c not in secret or c in alias)}
-        hooked = {alias.get(c, c): v for c, v in full.get("hooked", {}).items() if alias.get(c, c) in turns}
-        return {"round": full["round"], "current": current, "order": order,
-                "tiebreaks": self._public_tiebreaks(full["tiebreaks"], secret, mentions),
-                "next_uid": full["next_uid"], "turns": turns, "hooked": hooked, "combatants": combatants}
-
+    # ---------------------------------------------------------------------------------------
+    # A view of someone else's combat (what players may see is decided by the table's audience
+    # projection, ``tabletop_widgets.table.audience.project_combat``; this only shows it)
+    # ---------------------------------------------------------------------------------------
     @classmethod
     def from_state(cls, system, state: Mapping[str, Any], events: Iterable[Mapping] = ()) -> "Combat":
-        """A read-only copy from a :meth:`state` or :meth:`public_state` (and the log lines
-        to show, e.g. :meth:`events_for`): for a players' kernel that may not hold the full
-        log. Its actions still work on the copy, but undo starts empty."""
+        """A read-only copy from a :meth:`state` or a projection of one (and the log lines to
+        show): for a kernel that may not hold the full log. Its actions still work on the
+        copy, but undo starts empty."""
         combat = cls(system)
-        state = _jcopy(jsonable(dict(state)))
-        combat.events = _jcopy(jsonable(list(events)))
+        combat.load_view(state, events)
+        return combat
+
+    def load_view(self, state: Mapping[str, Any], events: Iterable[Mapping] = ()) -> None:
+        """Replace everything with a :meth:`state` (or a projection of one) and the log lines
+        to show. A combatant's ``"character"`` values are set on a fresh ``system.Character``
+        as far as they load; a ``"health"`` of ``[current, max]`` is shown instead of the
+        system's reading of the character (a projection carries no sheet)."""
+        state = _jcopy(jsonable(dict(state or {})))
+        self._reset()
+        self._undo = []
+        self._objects = {}
+        self.events = _jcopy(jsonable(list(events)))
         if not state:
-            return combat
-        combat.round = int(state.get("round", 0))
-        combat.current = state.get("current")
-        combat.order = list(state.get("order", []))
-        combat.tiebreaks = list(state.get("tiebreaks", []))
-        combat._next_uid = int(state.get("next_uid", 1))
-        combat._turns = {k: list(v) for k, v in (state.get("turns") or {}).items()}
-        combat._hooked = {k: list(v) for k, v in (state.get("hooked") or combat._turns).items()}
+            return
+        self.round = int(state.get("round", 0))
+        self.current = state.get("current")
+        self.order = list(state.get("order", []))
+        self.tiebreaks = list(state.get("tiebreaks", []))
+        self._next_uid = int(state.get("next_uid", 1))
+        self._turns = {k: list(v) for k, v in (state.get("turns") or {}).items()}
+        self._hooked = {k: list(v) for k, v in (state.get("hooked") or self._turns).items()}
         for cid, data in (state.get("combatants") or {}).items():
             values = data.pop("character", None) or {}
-            ch = system.Character()
+            ch = self.system.Character()
             try:
                 _set_traits(ch, values)
             except Exception:  # noqa: BLE001 - an anonymous "?" or a partial character: keep what loads
                 pass
             data.setdefault("skip_until", None)
-            combat._objects[cid] = ch
-            combat._c[cid] = data
-        combat._check()
-        return combat
+            data.setdefault("conditions", [])
+            data.setdefault("initiative", None)
+            data.setdefault("delayed", False)
+            data.setdefault("hidden", False)
+            data.setdefault("defeated", None)
+            self._objects[cid] = ch
+            self._c[cid] = data
+        self._check()
 
     def new_id(self, base: str) -> str:
         """A fresh id from a name: ``goblin``, ``goblin_2``, ... (never reused in this log)."""

@@ -6,8 +6,13 @@ read. The session then rebuilds its view's state from the latest snapshot plus l
 the audience filter in the store's query: hidden rolls, GM-only characters and GM notes never
 enter a player's or observer's process.
 
-Every action checks the seat's role in Python (``can`` / ``require``): widget messages can be
-forged and a disabled button still fires. Writes go through :meth:`Store.write`: under the
+Every action a seat takes starts in one place (``_begin``: the role in Python, ``can`` /
+``require``, then the seat's rate limit): widget messages can be forged and a disabled button
+still fires. The arguments are checked against what the system declares before anything is
+written (:mod:`.rules`: check options against the check's ``OptionSpec`` list, GM-only sheet
+fields, text limits), and a roll that fails after drawing dice spends its index (:mod:`.rolling`).
+What this seat reads (the store query, the follower, snapshots) goes through the one audience
+projection (:mod:`.audience`). Writes go through :meth:`Store.write`: under the
 table's write lock the session first applies the events it had not seen yet, then validates
 against that state, rolls with the fair-dice stream of the next roll index, and appends the
 outcome. It applies its own events at once (``data_version`` ignores its own commits).
@@ -25,11 +30,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from .audience import Audience, project_state, visible_events
 from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
-from .seats import (PermissionDenied, SeatError, audiences_for, hash_token, parse_query, role_can,
-                    view_for, OWN_CHARACTER_ACTIONS)
+from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded
+from .rules import (PlayError, check_character_texts, check_gm_fields, check_options, check_text,
+                    rate_limit_for)
+from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
 from .store import (AUDIENCE_ALL, AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Event, NewEvent, SeatRecord,
                     Snapshot, Store, TableInfo, WriteTx, audience_ok, open_store)
@@ -38,7 +46,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_SNAPSHOT_EVERY = 200
 #: kinds that only dedicated methods write (their content must come from the fair dice or the table)
-RESERVED_KINDS = frozenset({"roll", "check", "initiative", "table.opened", "table.closed"})
+RESERVED_KINDS = frozenset({"roll", "roll.failed", "check", "initiative", "table.opened", "table.closed"})
 
 
 @dataclass(frozen=True)
@@ -110,20 +118,25 @@ class TableSession:
     """Use :meth:`join` (or :meth:`from_query`), not the constructor."""
 
     def __init__(self, store: Store, table: TableInfo, seat: SeatRecord, *,
-                 snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, _token_checked: bool = False):
+                 snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], float] | None = None,
+                 _token_checked: bool = False):
         if not _token_checked:
             raise TypeError("use TableSession.join(store, table_id, token)")
         self.store = store
         self.table = table
         self._seat = seat
-        self.view = view_for(seat.role, seat.seat)
-        self.audiences = audiences_for(seat.role, seat.seat)
+        #: who reads through this session: every query, the follower and snapshots use it
+        self.reader = Audience(seat.role, seat.seat)
+        self.view = self.reader.view
+        self.audiences = self.reader.tags
         self.snapshot_every = snapshot_every
+        self.rate_limit = rate_limit_for(seat.role, clock)
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._lock = threading.RLock()  # widget handlers and the follower may run on different threads
         self._system = None
         snap = store.latest_snapshot(table.table_id, self.view)
-        self.state = TableState.from_json(dict(snap.state)) if snap else TableState(table.table_id)
+        self.state = (project_state(TableState.from_json(dict(snap.state)), self.reader) if snap
+                      else TableState(table.table_id))
         self._snap_events = self.state.events
         self._follower = Follower(store, table.table_id, audiences=self.audiences,
                                   after_seq=self.state.seq, callback=self._on_followed)
@@ -223,6 +236,12 @@ class TableSession:
                       if role_can(self.role, action) and character_id is not None else "")
             raise PermissionDenied(action, self.role, detail)
 
+    def _begin(self, action: str, character_id: str | None = None) -> None:
+        """Every action a seat takes starts here: the role (and for players, whose character),
+        then the seat's rate limit. The write re-checks the role under the table's lock."""
+        self.require(action, character_id)
+        self.rate_limit.take()
+
     def _own_audience(self, hidden: bool) -> str:
         if not hidden:
             return AUDIENCE_ALL
@@ -231,9 +250,7 @@ class TableSession:
     # -- applying events -----------------------------------------------------------------------
     def _apply(self, events: Sequence[Event]) -> list[Event]:
         applied = []
-        for e in events:
-            if self.audiences is not None and e.audience not in self.audiences:
-                continue  # defence in depth: the query already filtered
+        for e in visible_events(events, self.reader):   # defence in depth: the query filtered
             if e.seq > self.state.seq:
                 self.state.apply(e)
                 applied.append(e)
@@ -285,7 +302,7 @@ class TableSession:
 
     def snapshot(self) -> Snapshot:
         snap = Snapshot(self.table_id, self.view, self.state.version, self.state.seq,
-                        self.state.to_json(), time.time())
+                        project_state(self.state, self.reader).to_json(), time.time())
         self.store.save_snapshot(snap)
         self._snap_events = self.state.events
         return snap
@@ -324,6 +341,8 @@ class TableSession:
         character_id = data.get("character_id") if kind.startswith("character.") else None
         self.require(spec.action, character_id)
         self._check_audience(audience)
+        self._check_texts(kind, data)
+        self.rate_limit.take()
 
         def make(tx: WriteTx) -> list[NewEvent]:
             if kind.startswith("character.") and character_id not in self.state.characters:
@@ -339,6 +358,18 @@ class TableSession:
 
         return self._write(make)[-1]
 
+    @staticmethod
+    def _check_texts(kind: str, data: Mapping[str, Any]) -> None:
+        if kind == "message":
+            check_text("message", data.get("text"))
+        elif kind == "note":
+            check_text("note", data.get("text"))
+            check_text("title", data.get("title"))
+        elif kind == "character.set":
+            check_character_texts(data["data"])
+        elif kind == "character.update":
+            check_character_texts(data["changes"])
+
     def _check_audience(self, audience: str) -> None:
         if not audience_ok(audience):
             raise EventError(f"bad audience {audience!r}")
@@ -346,10 +377,16 @@ class TableSession:
             raise PermissionDenied("audience", self.role, f"cannot address {audience!r}")
 
     def _validate_character(self, character_id: str, data: Mapping[str, Any]) -> None:
+        before = self.state.characters.get(character_id, {})
         if "data" in data:
             merged = dict(data["data"])
         else:
-            merged = {**self.state.characters.get(character_id, {}), **data["changes"]}
+            merged = {**before, **data["changes"]}
+        # the sheet's GM fields: a player changes none of them, on any path
+        if "data" in data:
+            check_gm_fields(self.system, self.role, before, data["data"], replace=True)
+        else:
+            check_gm_fields(self.system, self.role, before, data["changes"])
         model = self.system.Character
         errors = [p for p in model.check_dict(merged) if p.severity == "error"]
         if errors:
@@ -367,6 +404,12 @@ class TableSession:
     def character_audience(self, character_id: str) -> str:
         """Who may see this character: ``"all"``, or ``"gm"`` for a GM-only one (an NPC)."""
         return self.state.character_audience.get(character_id, AUDIENCE_ALL)
+
+    def has_hidden_changes(self, character_id: str) -> bool:
+        """Whether this seat knows values of the character that not every seat knows (a
+        hidden check's effects): then anything carrying its sheet stays hidden too."""
+        public = self.state.public_characters.get(character_id)
+        return public is not None and public != self.state.characters.get(character_id)
 
     def update_character(self, character_id: str, changes: Mapping[str, Any], *, reason=None,
                          hidden: bool | None = None) -> Event:
@@ -387,11 +430,18 @@ class TableSession:
     def say(self, text: str) -> Event:
         return self.record("message", {"text": text})
 
-    def set_combat(self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None) -> list[Event]:
-        """The combat tracker after a GM action. With ``public`` (the state without hidden
-        combatants, NPC hit points...), players get only that; the GM's view gets ``state``."""
-        self.require("combat")
+    def set_combat(self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None, *,
+                   public_changed: bool = True) -> list[Event]:
+        """The combat tracker after a GM action. With ``public`` (the audience projection:
+        no hidden combatants, no sheets...), players get only that; the GM's view gets
+        ``state``. ``public_changed=False``: the action changed nothing players see (a hidden
+        combatant's turn), so nothing goes to them at all."""
+        self._begin("combat")
+        if public is None and not public_changed:
+            raise ValueError("public_changed=False needs the public projection")
         events = self._combat_events(state, public)
+        if not public_changed:
+            events = [e for e in events if e.audience == AUDIENCE_GM]
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("combat")
@@ -408,22 +458,35 @@ class TableSession:
         if isinstance(what, CheckRequest):
             return self._roll_check(what, hidden, locale)
         if not isinstance(what, str) or not what.strip():
-            raise EventError("roll needs a dice expression or a check(...)")
-        self.require("roll.hidden" if hidden else "roll")
+            raise PlayError("no_expression", {"en": "Type a dice expression to roll (e.g. 2d6+1).",
+                                              "ru": "Введите выражение броска (например, 2d6+1)."})
+        check_text("expression", what)
+        check_text("label", label)
+        self._begin("roll.hidden" if hidden else "roll")
         audience = self._own_audience(hidden)
         from ..dice import roll as dice_roll
         variables = dict(variables) if variables else None
+        failed: list[int] = []
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("roll.hidden" if hidden else "roll")
             index = tx.next_roll
-            result = dice_roll(what, rng=rng_for(tx.secret_seed(), index), variables=variables, locale=locale)
+            rng = DrawWatch(tx.secret_seed(), index)
+            result, error = roll_guarded(rng, lambda r: dice_roll(what, rng=r, variables=variables, locale=locale))
+            if error is not None:   # the dice are drawn: the index is spent, and recorded
+                failed.append(index)
+                payload = validate("roll.failed", failed_payload(index, what="roll", hidden=hidden, error=error,
+                                                                 expr=what, variables=variables, label=label))
+                return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
             payload = validate("roll", {"index": index, "expr": what, "variables": variables,
                                         "label": label, "hidden": hidden,
                                         "result": jsonable(result.to_json()), "text": result.text(locale)})
             return [NewEvent("roll", self.seat, payload, audience, roll=index)]
 
-        return self._write(make)[0]
+        stored = self._write(make)
+        if failed:
+            raise failed_roll_error(failed[0])
+        return stored[0]
 
     def roll_initiative(self, characters: Mapping[str, Mapping[str, Any]], *,
                         options: Mapping[str, Any] | None = None, hidden: bool = False,
@@ -446,13 +509,14 @@ class TableSession:
 
         ``hidden`` (or any GM-only character among ``characters``): only GM seats get the
         ``initiative`` event. Returns the stored events (the ``initiative`` event first)."""
-        self.require("combat")
+        self._begin("combat")
         if not characters:
             raise EventError("nobody to roll initiative for")
         system = self.system
         values = {str(cid): jsonable(dict(v)) for cid, v in characters.items()}
         opts = jsonable(dict(options or {}))
-        secret = hidden or any(self.character_audience(cid) == AUDIENCE_GM for cid in values)
+        secret = hidden or any(self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid)
+                               for cid in values)
         audience = AUDIENCE_GM if secret else AUDIENCE_ALL
 
         def make(tx: WriteTx) -> list[NewEvent]:
@@ -491,12 +555,14 @@ class TableSession:
         if cid is None:
             raise EventError("which character? pass check(check_id, character_id)")
         self.require("roll.hidden" if hidden else "roll")
-        self.require("check", cid)
+        self._begin("check", cid)
         # a check carries the sheet it was rolled with (for verify): a GM-only character's
         # checks are GM-only whatever ``hidden`` says
-        audience = self._own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM)
+        audience = self._own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM
+                                      or self.has_hidden_changes(cid))
         system = self.system
         options = jsonable(dict(req.options))
+        failed: list[int] = []
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("check", cid)
@@ -504,16 +570,18 @@ class TableSession:
             if data is None:
                 raise EventError(f"no character {cid!r} at this table (or not visible to this seat)")
             model = system.Character.from_dict(data)
-            spec = system.check(model, req.check_id)
-            if self.role != "gm":
-                known = {o.name: o for o in spec.options}
-                for name in options:
-                    if name not in known:
-                        raise EventError(f"check {req.check_id!r} has no option {name!r}")
-                    if known[name].gm_only:
-                        raise PermissionDenied(f"option {name}", self.role, "GM-only option")
+            # the options as the check declares them for the character as the table holds it
+            # (bounds that follow the character, e.g. declared Luck <= Luck held, included)
+            check_options(system.check(model, req.check_id), options, role=self.role)
             index = tx.next_roll
-            result = system.roll_check(model, req.check_id, rng=rng_for(tx.secret_seed(), index), **options)
+            rng = DrawWatch(tx.secret_seed(), index)
+            result, error = roll_guarded(rng, lambda r: system.roll_check(model, req.check_id, rng=r, **options))
+            if error is not None:   # the dice are drawn: the index is spent, and recorded
+                failed.append(index)
+                payload = validate("roll.failed", failed_payload(
+                    index, what="check", hidden=hidden, error=error, check_id=req.check_id,
+                    character_id=cid, character=jsonable(data), options=options))
+                return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
             payload = validate("check", {
                 "index": index, "system": system.slug, "check_id": req.check_id, "character_id": cid,
                 "character": jsonable(data), "options": options, "hidden": hidden,
@@ -529,12 +597,14 @@ class TableSession:
             return out
 
         stored = self._write(make)
+        if failed:
+            raise failed_roll_error(failed[0])
         return stored[0]
 
     # -- closing -------------------------------------------------------------------------------
     def close_table(self) -> TableInfo:
         """GM: close the table and reveal the fair-dice seed (then anyone can ``verify``)."""
-        self.require("table.close")
+        self._begin("table.close")
 
         def make(tx: WriteTx) -> list[NewEvent]:
             payload = validate("table.closed", {"seed": tx.secret_seed().hex(),

@@ -38,6 +38,9 @@ class TableState:
     characters: dict[str, dict[str, Any]] = field(default_factory=dict)
     owners: dict[str, str | None] = field(default_factory=dict)
     character_audience: dict[str, str] = field(default_factory=dict)  # "gm" for GM-only characters
+    #: characters as every seat knows them (public events only): a character whose values here
+    #: differ from ``characters`` has changes this view saw in hidden events
+    public_characters: dict[str, dict[str, Any]] = field(default_factory=dict)
     combat: dict[str, Any] | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
@@ -91,6 +94,15 @@ def _roll(state: TableState, e: Event) -> None:
                total=p["result"].get("total"), text=p["text"], result=p["result"])
 
 
+@reducer("roll.failed")
+def _roll_failed(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.rolls += 1
+    state._log(e, index=p["index"], failed=True, what=p["what"], expr=p.get("expr"),
+               check_id=p.get("check_id"), character_id=p.get("character_id"), label=p.get("label"),
+               hidden=p["hidden"], text="")
+
+
 @reducer("check")
 def _check(state: TableState, e: Event) -> None:
     p = e.payload
@@ -105,6 +117,10 @@ def _char_set(state: TableState, e: Event) -> None:
     p = e.payload
     state.characters[p["character_id"]] = copy.deepcopy(p["data"])
     state.character_audience[p["character_id"]] = e.audience
+    if e.audience == "all":
+        state.public_characters[p["character_id"]] = copy.deepcopy(p["data"])
+    else:
+        state.public_characters.pop(p["character_id"], None)
     if "owner" in p:
         state.owners[p["character_id"]] = p["owner"]
 
@@ -114,6 +130,8 @@ def _char_update(state: TableState, e: Event) -> None:
     p = e.payload
     ch = state.characters.setdefault(p["character_id"], {})
     ch.update(copy.deepcopy(p["changes"]))
+    if e.audience == "all" and p["character_id"] in state.public_characters:
+        state.public_characters[p["character_id"]].update(copy.deepcopy(p["changes"]))
 
 
 @reducer("combat.state")

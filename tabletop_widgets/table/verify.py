@@ -77,6 +77,7 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
     is used otherwise. Raises ``ValueError`` when no seed is available or a saved hash is not a
     full hash."""
     from ..dice import roll as dice_roll
+    from .rolling import replay_failed
     from .session import check_json, initiative_json, system_for
 
     if session is not None:
@@ -140,7 +141,7 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
                 rep.problems.append(f"{where}: the tracker's initiative was not rolled with the table's "
                                     "fair dice (no initiative event in its transaction)")
             continue
-        if e.kind not in ("roll", "check", "initiative"):
+        if e.kind not in ("roll", "check", "initiative", "roll.failed"):
             if e.roll is not None:
                 rep.problems.append(f"{where}: carries roll index {e.roll} but is not a roll")
             continue
@@ -152,6 +153,13 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
         if not isinstance(index, int):
             continue
         rng = dice.rng_for(index)
+        if e.kind == "roll.failed":   # spent its index: it must fail again with that stream
+            problem = replay_failed(e.payload, rng, lambda: system_for(table))
+            if problem:
+                rep.problems.append(f"{where}: {problem}")
+            else:
+                rep.checked += 1
+            continue
         try:
             if e.kind == "roll":
                 again = dice_roll(e.payload["expr"], rng=rng, variables=e.payload.get("variables"))

@@ -2,7 +2,13 @@
 
 Entries keep both languages, so the ``locale`` trait switches the whole log live; the newest
 roll is at the bottom and the list stays scrolled there (a ``column-reverse`` scroller, no
-script). The export is a plain-text download link of what the filters show.
+script).
+
+The log renders incrementally: each shown entry is its own small widget, so a new roll sends
+the browser only itself (and the list of the shown entries' ids), never the whole log. Only the
+latest :data:`SHOWN_STEP` entries are shown; "Show earlier" adds older ones a step at a time.
+The export (a plain-text download of what the filters let through) is built when the reader
+asks for it (the "Export as text" button), not on every roll.
 """
 from __future__ import annotations
 
@@ -21,8 +27,11 @@ from tabletop_widgets.front import stylesheet
 
 #: How many entries the log keeps (the oldest are dropped beyond this).
 LOG_LIMIT = 1000
-#: How many (filtered) entries are drawn; the export always holds every filtered entry.
-SHOWN_LIMIT = 200
+#: How many (filtered) entries are drawn at first, and how many more "Show earlier" adds; the
+#: export always holds every filtered entry.
+SHOWN_STEP = 50
+#: The most entries ever drawn at once.
+SHOWN_LIMIT = 500
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": {"en": "Roll log", "ru": "Журнал бросков"},
@@ -36,8 +45,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "empty": {"en": "No rolls yet.", "ru": "Бросков пока не было."},
     "no_match": {"en": "No roll matches the filter.", "ru": "Ни один бросок не подходит под фильтр."},
     "export": {"en": "Export as text", "ru": "Сохранить как текст"},
-    "export_tip": {"en": "Download the rolls shown as a plain-text file",
-                   "ru": "Скачать показанные броски простым текстом"},
+    "export_tip": {"en": "Prepare the rolls shown as a plain-text file to download",
+                   "ru": "Подготовить показанные броски простым текстом для скачивания"},
+    "download": {"en": "Download rolls.txt", "ru": "Скачать rolls.txt"},
+    "download_tip": {"en": "The rolls shown when you pressed Export, as plain text",
+                     "ru": "Броски, показанные в момент сохранения, простым текстом"},
+    "earlier": {"en": "Show earlier rolls", "ru": "Показать более ранние броски"},
+    "earlier_tip": {"en": "Only the latest rolls are drawn; this adds older ones",
+                    "ru": "Показаны только последние броски; кнопка добавляет более ранние"},
     "clear": {"en": "Clear", "ru": "Очистить"},
     "clear_tip": {"en": "Remove every roll from the log", "ru": "Удалить все броски из журнала"},
     "log_tip": {"en": "Rolls, oldest first; the newest is at the bottom",
@@ -121,8 +136,11 @@ class RollLog(widgets.VBox):
                  title: Any = None, **kwargs: Any):
         self.can = can or (lambda action: True)
         self.entries: list[LogEntry] = []
+        self.shown = SHOWN_STEP
         self._n = 0
         self._title_text = title
+        self._entry_views: dict[int, widgets.HTML] = {}   # entry number -> its widget, while shown
+        self._whos: list[str] = []
         self.style_block = widgets.HTML(_CSS + ROLL_CSS)
         self.style_block.add_class("tt-style")
         self.title = widgets.HTML()
@@ -136,14 +154,25 @@ class RollLog(widgets.VBox):
         self.who_box = widgets.Dropdown(options=[("everyone", "")], value="",
                                         style={"description_width": "initial"})
         self.who_box.add_class("tt-log-who")
+        self.export_button = widgets.Button(layout=widgets.Layout(width="auto"))
+        self.export_button.add_class("tt-log-export-button")
+        self.count_view = widgets.HTML()
+        self.count_view.add_class("tt-log-count")
         self.export_link = widgets.HTML()
         self.export_link.add_class("tt-log-export")
-        self.list_view = widgets.HTML()
+        self.earlier_button = widgets.Button(layout=widgets.Layout(width="auto", display="none"))
+        self.earlier_button.add_class("tt-log-earlier")
+        self.empty_note = widgets.HTML()
+        self.empty_note.add_class("tt-log-empty")
+        self.scroll = widgets.VBox()   # (no tooltip: the front-end's Box view has none)
+        self.scroll.add_class("tt-log-scroll")
+        self.list_view = widgets.VBox([self.earlier_button, self.empty_note, self.scroll])
         self.list_view.add_class("tt-log-list")
 
         header = widgets.HBox([self.title, self.clear_button])
         header.add_class("tt-log-header")
-        controls = widgets.HBox([self.filter_box, self.who_box, self.export_link])
+        controls = widgets.HBox([self.filter_box, self.who_box, self.export_button, self.count_view,
+                                 self.export_link])
         controls.add_class("tt-log-controls")
         super().__init__([self.style_block, header, controls, self.list_view], **kwargs)
         self.add_class("tt-roll-log")
@@ -152,6 +181,8 @@ class RollLog(widgets.VBox):
         self.filter_box.observe(self._on_filter, names="value")
         self.who_box.observe(self._on_filter, names="value")
         self.clear_button.on_click(lambda _b: self.clear())
+        self.export_button.on_click(lambda _b: self.export())
+        self.earlier_button.on_click(lambda _b: self.show_earlier())
         self._render_all()
 
     # -- traits -----------------------------------------------------------------------------
@@ -170,7 +201,8 @@ class RollLog(widgets.VBox):
     def add(self, *, who: str = "", what: Any = "", breakdown: Any = "", outcome: Any = "",
             success: bool | None = None, effects: Any = "", breakdown_html: Any = None
             ) -> LogEntry | None:
-        """Append one roll (texts: a string, ``{"en":..,"ru":..}`` or ``locale -> str``)."""
+        """Append one roll (texts: a string, ``{"en":..,"ru":..}`` or ``locale -> str``). Only
+        the new entry goes to the browser."""
         if not self.can("add"):
             return None
         self._n += 1
@@ -180,7 +212,14 @@ class RollLog(widgets.VBox):
                          breakdown_html=_both(breakdown_html) if breakdown_html is not None else {})
         self.entries.append(entry)
         del self.entries[:-LOG_LIMIT]
-        self._render_all()
+        if entry.who and entry.who not in self._whos:
+            self._whos.append(entry.who)
+            self._render_whos()
+        if self._passes(entry):
+            self._show_new(entry)
+        self._render_count()
+        if self.export_link.value:   # the prepared download no longer matches the log
+            self.export_link.value = ""
         return entry
 
     def add_roll(self, result: Any, *, who: str = "", what: Any = None) -> LogEntry | None:
@@ -203,33 +242,53 @@ class RollLog(widgets.VBox):
         if not self.can("clear"):
             return
         self.entries.clear()
+        self._whos.clear()
         self._render_all()
 
+    def show_earlier(self) -> None:
+        """Draw :data:`SHOWN_STEP` more of the older entries."""
+        self.shown = min(SHOWN_LIMIT, self.shown + SHOWN_STEP)
+        self._render_list()
+
+    def export(self) -> str:
+        """Build the download of what the filters let through (on demand); returns its text."""
+        loc = self.locale
+        text = self.export_text(loc)
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        self.export_link.value = (
+            f'<a href="data:text/plain;charset=utf-8;base64,{data}" download="rolls.txt" '
+            f'title="{html.escape(_t("download_tip", loc))}">{html.escape(_t("download", loc))}</a>')
+        return text
+
     # -- reading ----------------------------------------------------------------------------
+    def _passes(self, e: LogEntry) -> bool:
+        who = self.who_box.value
+        return (not who or e.who == who) and e.matches(self.filter_box.value)
+
     def visible_entries(self) -> list[LogEntry]:
         """The entries the filters let through, oldest first."""
-        who = self.who_box.value
-        needle = self.filter_box.value
-        return [e for e in self.entries if (not who or e.who == who) and e.matches(needle)]
+        return [e for e in self.entries if self._passes(e)]
+
+    def shown_entries(self) -> list[LogEntry]:
+        """The entries drawn now (the latest of the visible ones), oldest first."""
+        return [e for e in self.entries if e.n in self._entry_views]
 
     def export_text(self, locale: str | None = None) -> str:
-        """The filtered log as plain text, one roll per line (what the download link holds)."""
+        """The filtered log as plain text, one roll per line (what the download holds)."""
         loc = locale or self.locale
         return "".join(e.text(loc) + "\n" for e in self.visible_entries())
 
     def whos(self) -> list[str]:
-        seen: list[str] = []
-        for e in self.entries:
-            if e.who and e.who not in seen:
-                seen.append(e.who)
-        return seen
+        return list(self._whos)
 
     # -- handlers ---------------------------------------------------------------------------
     def _on_filter(self, change):
         if not self.can("filter"):
             return
+        self.shown = SHOWN_STEP
         self._render_list()
-        self._render_export()
+        self._render_count()
+        self.export_link.value = ""
 
     # -- rendering --------------------------------------------------------------------------
     def _render_all(self) -> None:
@@ -243,38 +302,69 @@ class RollLog(widgets.VBox):
         self.who_box.tooltip = _t("who_tip", loc)
         self.clear_button.description = _t("clear", loc)
         self.clear_button.tooltip = _t("clear_tip", loc)
-        self.list_view.tooltip = _t("log_tip", loc)
+        self.export_button.description = _t("export", loc)
+        self.export_button.tooltip = _t("export_tip", loc)
+        self.earlier_button.description = _t("earlier", loc)
+        self.earlier_button.tooltip = _t("earlier_tip", loc)
+        self.empty_note.tooltip = _t("log_tip", loc)
+        self._render_whos()
+        self._render_list()
+        self._render_count()
+        self.export_link.value = ""
+
+    def _render_whos(self) -> None:
         current = self.who_box.value
-        options = [(_t("everyone", loc), "")] + [(w, w) for w in self.whos()]
+        options = [(_t("everyone", self.locale), "")] + [(w, w) for w in self._whos]
         with self.who_box.hold_trait_notifications():
             self.who_box.options = options
             self.who_box.value = current if current in dict(options).values() else ""
-        self._render_list()
-        self._render_export()
+
+    def _entry_view(self, e: LogEntry) -> widgets.HTML:
+        view = widgets.HTML(_entry_html(e, self.locale))
+        view.add_class("tt-log-item")
+        self._entry_views[e.n] = view
+        return view
+
+    def _drop_views(self, keep: set[int]) -> None:
+        for n in [n for n in self._entry_views if n not in keep]:
+            self._entry_views.pop(n).close()
+
+    def _show_new(self, entry: LogEntry) -> None:
+        """A new entry that passes the filters: its own widget in front (the scroller is
+        ``column-reverse``: the first child is drawn at the bottom)."""
+        kids = (self._entry_view(entry),) + tuple(self.scroll.children)
+        if len(kids) > self.shown:
+            kids = kids[:self.shown]
+            self.earlier_button.layout.display = None
+        self.scroll.children = kids   # first out of the list, then closed (never a dangling view)
+        self._drop_views({n for n, v in self._entry_views.items() if any(v is k for k in kids)})
+        if self.empty_note.layout.display != "none":
+            self.empty_note.layout.display = "none"
 
     def _render_list(self) -> None:
         loc = self.locale
         entries = self.visible_entries()
-        label = html.escape(_t("title", loc))
+        window = entries[-self.shown:]
+        old = dict(self._entry_views)
+        self._entry_views = {}
+        self.scroll.children = tuple(self._entry_view(e) for e in reversed(window))
+        for view in old.values():   # out of the list first, then closed
+            view.close()
+        self.earlier_button.layout.display = None if len(entries) > len(window) else "none"
         if not self.entries:
-            body = f'<p class="tt-empty">{html.escape(_t("empty", loc))}</p>'
+            note = _t("empty", loc)
         elif not entries:
-            body = f'<p class="tt-empty">{html.escape(_t("no_match", loc))}</p>'
+            note = _t("no_match", loc)
         else:
-            body = "<ol>" + "".join(_entry_html(e, loc) for e in entries[-SHOWN_LIMIT:]) + "</ol>"
-        self.list_view.value = (f'<div class="tt-log-scroll" role="log" aria-label="{label}" '
-                                f'tabindex="0"><div>{body}</div></div>')
+            note = ""
+        self.empty_note.value = f'<p class="tt-empty">{html.escape(note)}</p>' if note else ""
+        self.empty_note.layout.display = None if note else "none"
 
-    def _render_export(self) -> None:
+    def _render_count(self) -> None:
         loc = self.locale
-        text = self.export_text(loc)
-        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         shown = len(self.visible_entries())
         count = _t("count", loc).format(shown=shown, total=len(self.entries))
-        self.export_link.value = (
-            f'<a href="data:text/plain;charset=utf-8;base64,{data}" download="rolls.txt" '
-            f'title="{html.escape(_t("export_tip", loc))}">{html.escape(_t("export", loc))}</a>'
-            f'<span class="tt-count">{html.escape(count)}</span>')
+        self.count_view.value = f'<span class="tt-count">{html.escape(count)}</span>'
 
 
 def _inline(roll, loc: str) -> str:
@@ -295,8 +385,10 @@ def _entry_html(e: LogEntry, loc: str) -> str:
                  else html.escape(tr(e.breakdown, loc)))
     effects = tr(e.effects, loc)
     effects_html = f'<div class="tt-log-effects">{html.escape(effects)}</div>' if effects else ""
-    return (f'<li class="tt-log-entry {cls}"><span class="tt-log-n">#{e.n}</span>{who}{what_html}'
-            f'{outcome_html}<div class="tt-log-breakdown">{breakdown}</div>{effects_html}</li>')
+    # one list item per entry widget (each entry is drawn on its own, so each is its own list)
+    return (f'<ol class="tt-log-one"><li class="tt-log-entry {cls}"><span class="tt-log-n">#{e.n}</span>'
+            f'{who}{what_html}{outcome_html}<div class="tt-log-breakdown">{breakdown}</div>{effects_html}'
+            f'</li></ol>')
 
 
-__all__ = ["RollLog", "LogEntry", "LOG_LIMIT", "SHOWN_LIMIT"]
+__all__ = ["RollLog", "LogEntry", "LOG_LIMIT", "SHOWN_LIMIT", "SHOWN_STEP"]

@@ -19,49 +19,36 @@ The view follows the table: ``session.follow()`` runs an asyncio task in the ker
 other seats' events, and :meth:`TableView._on_events` redraws what they changed (sheets, log,
 tracker, notes). A reload is a fresh kernel that rebuilds the same state from the store.
 
-The combat tracker is shared as ``combat.state`` events written by the GM in one transaction:
-the players' copy is a *public projection* (hidden combatants removed, a hidden current
-combatant shown as "?"), the GM's copy carries the Combat event itself, so a GM's kernel rebuilds
-the tracker with :meth:`Combat.replay` over those events.
-
-Initiative is dice, so it uses the table's fair dice: the GM's Combat is a :class:`TableCombat`
-whose ``roll_initiative`` goes through :meth:`TableSession.roll_initiative`. In one write
-transaction the session takes the next roll index, records an ``initiative`` outcome event
-(``verify`` re-rolls it from the seed), and the Combat rolls with the same index's stream; its
-``combat.state`` events go out in that transaction.
+The view holds no game logic: what a seat may do or see, the stored roll and check records, the
+GM's combat sync (with the players' projection and the fair-dice initiative) and the character
+push/pull live in :mod:`tabletop_widgets.table` (``session``, ``records``, ``combat_sync``,
+``audience``); the widgets here call them and render the answer.
 """
 from __future__ import annotations
 
-import copy
 import html
-import json
 import logging
-import re
-from types import SimpleNamespace
 from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
-from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.dice.results import Die
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, PermissionDenied, check as check_request
+from tabletop_widgets.table.audience import combat_from_view
+from tabletop_widgets.table.combat_sync import CombatSync, character_changes, push_characters, record_sheet
 from tabletop_widgets.table.events import jsonable
+from tabletop_widgets.table.records import StoredCheck, StoredRoll, check_changes
 
 from .log import RollLog
 from .sheet import CharacterSheet
 from .tracker import CombatTracker
-from .tray import DiceTray, _error_text, _t as _tray_t
+from .tray import DiceTray, error_text
 
 log = logging.getLogger(__name__)
-
-#: Version of the payloads this view writes in ``combat.state`` events.
-COMBAT_FORMAT = 1
-#: Combat events kept in the players' copy (for the tracker's log lines).
-PUBLIC_COMBAT_EVENTS = 12
 
 TEXTS: dict[str, dict[str, str]] = {
     "table": T("Table", "Стол"),
@@ -123,330 +110,51 @@ def _esc(text: Any) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# Results rebuilt from a stored event (the tray shows what the table rolled, not a local roll)
-# ----------------------------------------------------------------------------------------------
-def _dice_from_json(data: Mapping[str, Any]) -> list[Die]:
-    if data.get("results"):
-        return [d for sub in data["results"] for d in _dice_from_json(sub)]
-    out = []
-    for d in data.get("dice") or ():
-        flags = {k: d[k] for k in ("dropped", "rerolled", "exploded", "success", "failure", "crit")
-                 if k in d and d[k]}
-        if not d.get("counted", True) and not (flags.get("dropped") or flags.get("rerolled")):
-            flags["kept"] = False
-        out.append(Die(d.get("faces"), d.get("value"), **flags))
-    return out
-
-
-class StoredRoll:
-    """A roll as the table recorded it (``RollResult.to_json()`` plus its texts): what the tray,
-    the log and the dice animation need, without rolling again."""
-
-    def __init__(self, data: Mapping[str, Any], texts: Mapping[str, str] | None = None):
-        self.data = dict(data or {})
-        self.expression = str(self.data.get("expression", ""))
-        self.total = self.data.get("total")
-        check = self.data.get("check")
-        self.passed = check.get("passed") if isinstance(check, Mapping) else None
-        self._texts = {k: v for k, v in (texts or {}).items() if v}
-        self._texts.setdefault("en", str(self.data.get("text", "")))
-
-    @property
-    def dice(self) -> list[Die]:
-        return _dice_from_json(self.data)
-
-    def text(self, locale: str | None = None) -> str:
-        return self._texts.get(locale or "en") or self._texts["en"]
-
-    def html(self, locale: str | None = None, *, css: bool = True, live: bool = True) -> str:
-        dice = "".join(
-            f'<span class="tt-die{"" if d.counted else " tt-dropped"}'
-            f'{" tt-success" if d.success else ""}{" tt-failure" if d.failure else ""}">{_esc(d.value)}</span>'
-            for d in self.dice)
-        total = f' = <span class="tt-total">{_esc(self.total)}</span>' if self.total is not None else ""
-        return (f'<div class="tt-roll" aria-label="{_esc(self.text(locale))}">'
-                f'<span class="tt-term">{_esc(self.expression)}</span>: {dice}{total}</div>')
-
-
-class StoredCheck:
-    """A named check as the table recorded it (``check_json`` of the session)."""
-
-    def __init__(self, payload: Mapping[str, Any]):
-        r = payload["result"]
-        self.check_id = r.get("check_id")
-        self.label = r.get("label") or {}
-        self.success = r.get("success")
-        self.total = r.get("total")
-        self.outcome = r.get("outcome") or {}
-        self.critical = r.get("critical")
-        self.margin = r.get("margin")
-        self.degree = r.get("degree")
-        self.degree_label = r.get("degree_label")
-        self.details = r.get("details") or {}
-        self.options = payload.get("options") or {}
-        roll = r.get("roll")
-        self.roll = StoredRoll(roll) if isinstance(roll, Mapping) else None
-        self.effects = [SimpleNamespace(trait=e.get("trait"), delta=e.get("delta"), reason=e.get("reason"))
-                        for e in r.get("effects") or ()]
-        self.character_id = payload.get("character_id")
-        self.character = payload.get("character") or {}
-
-
-# ----------------------------------------------------------------------------------------------
 # The tray, routed through the session
 # ----------------------------------------------------------------------------------------------
 class TableTray(DiceTray):
-    """A :class:`DiceTray` whose rolls go through the table session (fair dice, role checks,
-    the outcome appended to the log; resource effects applied by the session in the same
-    write). ``hidden()`` says whether the next roll is a hidden one."""
+    """A :class:`DiceTray` whose rolls go through the table session (fair dice, role and
+    option checks, the outcome appended to the log; resource effects applied by the session in
+    the same write). ``hidden()`` says whether the next roll is a hidden one."""
 
     def __init__(self, session, character_id: str | None, character: Any, *,
                  hidden: Callable[[], bool] | None = None, **kwargs: Any):
         self.session = session
         self.character_id = character_id
-        self._hidden = hidden or (lambda: False)
-        kwargs.setdefault("can", self._can)
+        self.hidden_wanted = hidden or (lambda: False)
+        kwargs.setdefault("can", self.allowed)
         super().__init__(character, system=session.system, **kwargs)
         self.add_class("tt-table-tray")
 
-    def _can(self, action: str) -> bool:
+    def allowed(self, action: str) -> bool:
         s = self.session
         if action == "roll_check":
             return (self.character_id is not None and s.can("check", self.character_id)
-                    and s.can("roll.hidden" if self._hidden() else "roll"))
+                    and s.can("roll.hidden" if self.hidden_wanted() else "roll"))
         if action == "roll_notation":
-            return s.can("roll.hidden" if self._hidden() else "roll")
+            return s.can("roll.hidden" if self.hidden_wanted() else "roll")
         if action == "gm_options":
             return s.role == "gm"
         if action == "set_option":
             return s.can("roll")
         return False
 
-    def roll_check(self, check_id: str, **overrides: Any):
-        if not self.can("roll_check"):
-            self._show_error(PermissionError(_tray_t("not_allowed", "en")))
-            return None
-        try:
-            self._spec(check_id)
-            options = {**self.options_for(check_id), **overrides}
-            event = self.session.roll(check_request(check_id, self.character_id, **options),
-                                      hidden=bool(self._hidden()), locale=self.locale)
-        except PermissionDenied as exc:
-            self._show_error(PermissionError(str(exc)))
-            return None
-        except (EventError, ValueError, KeyError) as exc:
-            self._show_error(exc)
-            return None
+    def perform_check(self, check_id: str, options: Mapping[str, Any]):
+        event = self.session.roll(check_request(check_id, self.character_id, **options),
+                                  hidden=bool(self.hidden_wanted()), locale=self.locale)
         result = StoredCheck(event.payload)
         after = self.session.state.characters.get(self.character_id, {})
-        changes = {e.trait: (result.character.get(e.trait), after.get(e.trait))
-                   for e in result.effects if result.character.get(e.trait) != after.get(e.trait)}
-        self.last_error = None
-        self.last_result = result
-        self.last_kind = "check"
-        self.last_changes = changes
-        self.last_effects_error = None
-        self._last_check_id = check_id
-        self._mark_last(check_id)
-        self._render_error()
-        self._render_result()
-        self._animate(result.roll)
-        return result
+        return result, check_changes(result, after), None
 
-    def roll(self, expression: str | None = None):
-        if not self.can("roll_notation"):
-            self._show_error(PermissionError(_tray_t("not_allowed", "en")))
-            return None
-        text = self.notation.value if expression is None else expression
-        try:
-            # only the numbers go into the log (the tray also passes the character object, for
-            # system words that roll named checks; the session's roll records plain JSON)
-            variables = {k: v for k, v in self.variables().items()
-                         if isinstance(v, int) and not isinstance(v, bool)}
-            event = self.session.roll(text, hidden=bool(self._hidden()), variables=variables,
-                                      locale=self.locale)
-        except PermissionDenied as exc:
-            self._show_error(PermissionError(str(exc)))
-            return None
-        except (EventError, ValueError) as exc:
-            self._show_error(exc)
-            return None
+    def perform_roll(self, text: str):
+        # only the numbers go into the log (the tray also passes the character object, for
+        # system words that roll named checks; the session's roll records plain JSON)
+        variables = {k: v for k, v in self.variables().items()
+                     if isinstance(v, int) and not isinstance(v, bool)}
+        event = self.session.roll(text, hidden=bool(self.hidden_wanted()), variables=variables,
+                                  locale=self.locale)
         p = event.payload
-        result = StoredRoll(p["result"], {self.locale: p.get("text", "")})
-        self.show_notation_result(result)
-        return result
-
-
-# ----------------------------------------------------------------------------------------------
-# Combat: the public projection and rebuilding
-# ----------------------------------------------------------------------------------------------
-def secret_combatants(combat: Combat) -> set[str]:
-    """Ids that are hidden now, or were hidden when last seen (removed while hidden)."""
-    flag: dict[str, bool] = {}
-    for e in combat.events:
-        if e.get("type") == "add":
-            flag[e["id"]] = bool(e.get("hidden"))
-        elif e.get("type") == "set_hidden":
-            flag[e["id"]] = bool(e.get("value"))
-    for cid in combat.ids:
-        flag[cid] = combat.combatant(cid).hidden
-    return {cid for cid, hidden in flag.items() if hidden}
-
-
-def _mentions(value: Any, pattern: re.Pattern | None) -> bool:
-    """Whether any text anywhere in ``value`` (JSON data) names a secret id or name."""
-    if pattern is None:
-        return False
-    return bool(pattern.search(json.dumps(value, ensure_ascii=False, default=str)))
-
-
-def _visible_part(combatant: Mapping[str, Any]) -> dict:
-    """What of a visible combatant the guard checks (its own name and sheet are its own)."""
-    return {k: v for k, v in combatant.items() if k not in ("character", "name")}
-
-
-def public_combat(combat: Combat) -> dict[str, Any]:
-    """What players may know of ``combat``: hidden combatants removed (a hidden combatant
-    whose turn it is becomes an anonymous ``?``); tie-break notes, initiative texts and log
-    events that name a hidden combatant anywhere are left out. JSON data for a
-    ``combat.state`` event.
-
-    The rule is generic on purpose (Combat's event format grows): anything outside the visible
-    combatants' own names and sheets that mentions a secret id (or a secret name no visible
-    combatant shares) as a word does not go out."""
-    full = combat.state()
-    secret = secret_combatants(combat)
-    visible_names = {d["name"] for cid, d in full["combatants"].items() if cid not in secret}
-    secret_names = {full["combatants"][c]["name"] for c in secret if c in full["combatants"]}
-    for e in combat.events:   # names of removed hidden combatants, as they were added
-        if e.get("type") in ("add", "rename") and e.get("id") in secret and e.get("name"):
-            secret_names.add(e["name"])
-    words = sorted({w for w in {*secret, *(secret_names - visible_names)} if w}, key=len, reverse=True)
-    pattern = (re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in words) + r")(?![\w])")
-               if words else None)
-    hidden_now = [cid for cid in full["order"] if cid in secret]
-    alias = {cid: f"hidden-{i}" for i, cid in enumerate(hidden_now, 1)}
-    state: dict[str, Any] = {"round": full["round"], "next_uid": full["next_uid"],
-                             "tiebreaks": [tb for tb in full["tiebreaks"] if not _mentions(tb, pattern)]}
-    combatants = {cid: copy.deepcopy(d) for cid, d in full["combatants"].items() if cid not in secret}
-    for d in combatants.values():
-        for inst in d.get("conditions", []):
-            if inst.get("ticks_on") in alias:
-                inst["ticks_on"] = alias[inst["ticks_on"]]
-        if d.get("initiative") and _mentions(d["initiative"], pattern):
-            d["initiative"] = {"key": d["initiative"].get("key"), "text": "?", "roll": None}
-        for key in list(d):
-            if key not in ("character", "name", "initiative") and _mentions(d[key], pattern):
-                d[key] = [] if isinstance(d[key], list) else None
-    current = full["current"]
-    if current in secret:
-        current = alias[current]
-        combatants[current] = {"name": "?", "hidden": True, "delayed": False, "defeated": None,
-                               "initiative": None, "conditions": [], "character": {}}
-    state["current"] = current
-    state["order"] = [alias.get(cid, cid) for cid in full["order"]
-                      if cid not in secret or alias.get(cid) == current]
-    state["combatants"] = combatants
-    needed = set(combatants) | {i.get("ticks_on") for d in combatants.values() for i in d.get("conditions", [])}
-    state["turns"] = {alias.get(cid, cid): v for cid, v in full["turns"].items()
-                      if alias.get(cid, cid) in needed and (cid not in secret or cid in alias)}
-    events = []
-    for e in combat.events:
-        if e.get("type") == "initiative":
-            e = {**e, "ids": [c for c in e.get("ids", []) if c not in secret],
-                 "order": [c for c in e.get("order", []) if c not in secret],
-                 "rolls": {c: ({**r, "text": "?", "roll": None} if _mentions(r, pattern) else r)
-                           for c, r in (e.get("rolls") or {}).items() if c not in secret},
-                 "tiebreaks": [tb for tb in e.get("tiebreaks", []) if not _mentions(tb, pattern)]}
-        elif e.get("type") == "act_now":
-            e = {**e, "order": [c for c in e.get("order", []) if c not in secret]}
-        if _mentions(e, pattern):
-            continue  # anything still naming a hidden combatant stays with the GM
-        events.append(e)
-    out = {"format": COMBAT_FORMAT, "state": state, "events": jsonable(events[-PUBLIC_COMBAT_EVENTS:])}
-    guard = {**state, "combatants": {c: _visible_part(d) for c, d in combatants.items()}}
-    if _mentions(guard, pattern):   # cannot happen by the rules above; never send it anyway
-        log.error("public combat state still names a hidden combatant: sending none")
-        return {"format": COMBAT_FORMAT, "state": {}, "events": []}
-    return out
-
-
-def restore_combat(combat: Combat, payload: Mapping[str, Any]) -> None:
-    """Put a public projection into ``combat`` (a players' read-only copy)."""
-    state = copy.deepcopy(dict(payload.get("state") or {}))
-    # (a public ``Combat.from_state`` would replace this: the players' copy is a projection
-    # of ``Combat.state()``, not a log it could replay)
-    combat._reset()
-    combat.events = copy.deepcopy(list(payload.get("events") or []))
-    if not state:
-        return
-    combat.round = int(state.get("round", 0))
-    combat.current = state.get("current")
-    combat.order = list(state.get("order", []))
-    combat.tiebreaks = list(state.get("tiebreaks", []))
-    combat._next_uid = int(state.get("next_uid", 1))
-    combat._turns = {k: list(v) for k, v in (state.get("turns") or {}).items()}
-    combat._c = {}
-    for cid, data in (state.get("combatants") or {}).items():
-        values = data.pop("character", None) or {}
-        combat._objects[cid] = _character_from(combat.system, values)
-        combat._c[cid] = data
-
-
-def _character_from(system, values: Mapping[str, Any]):
-    """A system Character with ``values`` (a ``to_dict``), or as many of them as it takes."""
-    if values:
-        try:
-            return system.Character.from_dict(values)
-        except ValueError:
-            pass
-    ch = system.Character()
-    for name, value in values.items():
-        if name in ("system", "schema"):
-            continue
-        try:
-            setattr(ch, name, value)
-        except Exception:  # noqa: BLE001 - keep what loads
-            pass
-    return ch
-
-
-class TableCombat(Combat):
-    """The GM's Combat at a shared table: ``roll_initiative`` (the tracker's "Roll initiative"
-    button, or a call) is handed to ``roller(ids, options)``, which rolls through the table
-    session with the fair dice (:meth:`TableView._roll_initiative`); without a roller it rolls
-    as a plain Combat. Replaying events never rolls, so replay is unchanged."""
-
-    roller: Callable[[Any, dict], dict] | None = None
-
-    def roll_initiative(self, ids=None, **options: Any) -> dict:
-        if self.roller is None:
-            return super().roll_initiative(ids, **options)
-        return self.roller(ids, options)
-
-    def roll_initiative_with(self, rng, ids=None, **options: Any) -> dict:
-        """Roll with ``rng`` (the table's stream for this roll index) instead of ``self.rng``."""
-        saved = self.rng
-        self.rng = rng
-        try:
-            return super().roll_initiative(ids, **options)
-        finally:
-            self.rng = saved
-
-
-def _norm(value: Any) -> Any:
-    return json.loads(json.dumps(jsonable(value), sort_keys=True))
-
-
-def gm_combat_events(session) -> list[dict]:
-    """The Combat events the GM seats wrote, in order (read from the log)."""
-    out = []
-    for e in session.events():
-        if e.kind == "combat.state" and e.audience == "gm":
-            st = e.payload.get("state") or {}
-            if st.get("format") == COMBAT_FORMAT and isinstance(st.get("event"), Mapping):
-                out.append(dict(st["event"]))
-    return out
+        return StoredRoll(p["result"], {self.locale: p.get("text", "")})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -479,7 +187,6 @@ class TableView(widgets.VBox):
         self.is_gm = session.role == "gm"
         self._animate = animate
         self._syncing = 0
-        self._combat_writing = False
         self._log_seq = 0
         self._message: tuple[str, dict] | None = None
         self.models: dict[str, Any] = {}
@@ -661,15 +368,16 @@ class TableView(widgets.VBox):
     def _build_tracker(self, locale: str) -> None:
         s = self.session
         if self.is_gm:
-            combat = self._replay_gm_combat()
-            self.tracker = CombatTracker(combat=combat, locale=locale, audience="gm",
+            self.sync = CombatSync(s, on_reload=self._on_combat_reloaded, on_refused=self._refused)
+            self.sync.locale = locale
+            self.tracker = CombatTracker(combat=self.sync.combat, locale=locale, audience="gm",
                                          can=lambda action: s.can("combat"))
-            combat.observe(self._on_combat_event)
         else:
+            self.sync = None
             combat = Combat(self.system)
             if s.state.combat:
                 try:
-                    restore_combat(combat, s.state.combat)
+                    combat_from_view(self.system, s.state.combat, into=combat)
                 except Exception:  # a bad payload must not take the page down
                     log.exception("combat state does not load")
             # players never act on the combat: every tracker action is refused in Python
@@ -678,71 +386,6 @@ class TableView(widgets.VBox):
             self.tracker.add_class("tt-player-tracker")
         self.tracker.add_class("tt-table-tracker")
         self._push_into_combat()
-
-    def _replay_gm_combat(self) -> Combat:
-        self._combat_writing = True
-        try:
-            combat = TableCombat(self.system)
-            for e in gm_combat_events(self.session):
-                try:
-                    combat.apply(e)
-                except Exception:
-                    log.exception("combat event %s does not apply", e.get("seq"))
-        finally:
-            self._combat_writing = False
-        combat.roller = self._roll_initiative
-        return combat
-
-    def _roll_initiative(self, ids, options: dict) -> dict | None:
-        """GM: the tracker's "Roll initiative", through the table's fair dice. The session
-        reserves the next roll index inside its write transaction, rolls the system's initiative
-        with that index's stream and records an ``initiative`` event; in the same transaction
-        the tracker's Combat rolls with the same stream (so it gets the same outcome, checked
-        here) and its state goes out as ``combat.state`` events."""
-        if not self.session.can("combat"):
-            self._say("error", TEXTS["not_allowed"])
-            return None
-        combat = self.tracker.combat
-        ids = list(combat.order if ids is None else ids)
-        for cid in ids:
-            if cid not in combat:
-                raise RuleError("unknown_combatant", T(f"No combatant {cid!r}.", f"Нет участника {cid!r}."))
-        if not ids:
-            raise RuleError("nobody", T("Nobody to roll initiative for.", "Некому бросать инициативу."))
-        characters = {cid: jsonable(combat.character(cid).to_dict()) for cid in ids}
-        hidden = bool(set(ids) & secret_combatants(combat))
-        names = {cid: combat.name(cid) for cid in ids}
-        rolled: dict[str, Any] = {}
-
-        def in_combat(rng, outcome):
-            self._combat_writing = True
-            try:
-                event = combat.roll_initiative_with(rng, ids, **options)
-            finally:
-                self._combat_writing = False
-            rolled["event"] = event
-            got = event.get("rolls") or {}
-            same = (sorted(got) == sorted(outcome["rolls"])
-                    and all(_norm(got[c].get("key")) == outcome["rolls"][c]["key"]
-                            and _norm(got[c].get("text")) == outcome["rolls"][c]["text"] for c in got)
-                    and _norm(event.get("tiebreaks") or []) == outcome["tiebreaks"])
-            if not same:
-                raise RuntimeError("the tracker's initiative differs from the table's fair roll "
-                                   "(the system's roll_initiative is not deterministic given its rng)")
-            return {"format": COMBAT_FORMAT, "event": event}, public_combat(combat)
-
-        try:
-            self.session.roll_initiative(characters, options=options, hidden=hidden, combat=in_combat,
-                                         names=names, locale=self.locale)
-        except Exception as exc:
-            if "event" in rolled:   # the Combat moved but nothing was written: back to the log
-                self._reload_gm_combat()
-            if isinstance(exc, (PermissionDenied, EventError, RuntimeError)):
-                self._refused(exc)
-                return None
-            raise
-        self._pull_from_combat()
-        return rolled["event"]
 
     def _build_notes(self) -> None:
         self.note_title = widgets.Text(style={"description_width": "initial"},
@@ -798,12 +441,10 @@ class TableView(widgets.VBox):
             return self._say("error", TEXTS["not_allowed"])
         cid = cid or self.combat_pick.value
         hidden = self.combat_pick_hidden.value if hidden is None else hidden
-        data = self.session.state.characters.get(cid)
-        if data is None:
+        if cid not in self.session.state.characters:
             return None
-        character = self.system.Character.from_dict(data)
-        return self.tracker.add_combatant(character, name=self._character_name(cid), cid=cid,
-                                          hidden=bool(hidden))
+        character, name = self.sync.table_character(cid)
+        return self.tracker.add_combatant(character, name=name, cid=cid, hidden=bool(hidden))
 
     # ==========================================================================================
     # handlers
@@ -822,80 +463,30 @@ class TableView(widgets.VBox):
         """A sheet edit (or a rules action) changed the character: record it, or put it back."""
         if self._syncing:
             return
-        model = self.models[cid]
         stored = self.session.state.characters.get(cid, {})
-        now = jsonable(model.to_dict())
-        diff = {k: v for k, v in now.items() if k not in ("system", "schema") and stored.get(k) != v}
-        if not diff:
+        if not character_changes(stored, self.models[cid].to_dict()):
             return
         if not self.session.can("character.edit", cid):
             self._say("error", TEXTS["closed"] if self.session.state.closed else TEXTS["not_allowed"])
             self._push_model(cid)
             return
         try:
-            self.session.update_character(cid, diff, reason="sheet")
+            record_sheet(self.session, cid, self.models[cid].to_dict(), reason="sheet")
         except (PermissionDenied, EventError, ValueError) as exc:
             self._refused(exc)
             self._push_model(cid)
 
-    def _on_combat_event(self, event: dict) -> None:
-        """GM: the tracker applied a Combat event; record it (with the players' projection)."""
-        if self._combat_writing:
-            return
-        combat = self.tracker.combat
-        try:
-            self.session.set_combat({"format": COMBAT_FORMAT, "event": event},
-                                    public=public_combat(combat))
-        except (PermissionDenied, EventError, ValueError) as exc:
-            self._refused(exc)
-            self._reload_gm_combat()
-            return
-        self._pull_from_combat()
-
-    def _pull_from_combat(self) -> None:
-        """GM: table characters in the combat whose values the combat changed (damage,
-        healing, undo) are recorded as character updates."""
-        st = self.session.state
-        combat = self.tracker.combat
-        for cid in combat.ids:
-            if cid not in st.characters:
-                continue
-            now = jsonable(combat.character(cid).to_dict())
-            stored = st.characters[cid]
-            diff = {k: v for k, v in now.items() if k not in ("system", "schema") and stored.get(k) != v}
-            if diff:
-                try:
-                    self.session.update_character(cid, diff, reason={"combat": combat.events[-1]["type"]})
-                except (PermissionDenied, EventError, ValueError) as exc:
-                    self._refused(exc)
-
     def _push_into_combat(self) -> None:
         """Table characters in the combat take their values from the table (sheet edits)."""
-        st = self.session.state
-        combat = self.tracker.combat
-        changed = False
-        for cid in combat.ids:
-            data = st.characters.get(cid)
-            if data is None:
-                continue
-            ch = combat.character(cid)
-            if jsonable(ch.to_dict()) == data:
-                continue
-            try:
-                ch.load_dict(data)
-                changed = True
-            except ValueError:
-                log.exception("character %s does not load into the combat", cid)
-        if changed:
+        if push_characters(self.session, self.tracker.combat):
             self.tracker.render()
 
-    def _reload_gm_combat(self) -> None:
+    def _on_combat_reloaded(self, combat) -> None:
+        """The GM's combat was rebuilt from the log: a new tracker shows it."""
         old = self.tracker
-        combat = self._replay_gm_combat()
         self.tracker = CombatTracker(combat=combat, locale=self.locale, audience="gm",
                                      can=lambda action: self.session.can("combat"))
         self.tracker.add_class("tt-table-tracker")
-        combat.observe(self._on_combat_event)
         self.combat_column.children = [self.tracker if c is old else c for c in self.combat_column.children]
         old.close()
         self.tracker.locale_toggle.layout.display = "none"
@@ -922,7 +513,7 @@ class TableView(widgets.VBox):
                 touched.add(e.payload.get("character_id"))
             elif e.kind == "combat.state":
                 if e.audience == "gm":
-                    combat_remote = combat_remote or not self._own_combat_event(e)
+                    combat_remote = combat_remote or not self.sync.is_own(e)
                 else:
                     combat_public = True
             elif e.kind == "note":
@@ -933,10 +524,11 @@ class TableView(widgets.VBox):
             elif cid in st.characters and self.is_gm:
                 self._add_character(cid)
         if self.is_gm and combat_remote:
-            self._reload_gm_combat()
+            self.sync.reload()
             self._say("info", TEXTS["combat_reloaded"])
         elif not self.is_gm and combat_public and st.combat:
-            restore_combat(self.tracker.combat, st.combat)
+            combat_from_view(self.system, st.combat, into=self.tracker.combat)
+            push_characters(self.session, self.tracker.combat)
             self.tracker.render()
         if touched:
             self._push_into_combat()
@@ -945,13 +537,6 @@ class TableView(widgets.VBox):
         self._add_log_entries()
         if any(e.kind == "table.closed" for e in events):
             self._render_header()
-
-    def _own_combat_event(self, e) -> bool:
-        st = e.payload.get("state") or {}
-        ev = st.get("event") or {}
-        mine = self.tracker.combat.events
-        return e.actor == self.session.seat and bool(mine) and ev.get("seq") is not None and \
-            ev.get("seq") < len(mine) and mine[ev["seq"]] == ev
 
     def _push_model(self, cid: str) -> None:
         data = self.session.state.characters.get(cid)
@@ -1067,7 +652,7 @@ class TableView(widgets.VBox):
         return None
 
     def _refused(self, exc: BaseException):
-        why = {loc: _error_text(exc, loc) for loc in LOCALES}
+        why = {loc: error_text(exc, loc) for loc in LOCALES}
         return self._say("error", {loc: _t("refused", loc, why=why[loc]) for loc in LOCALES})
 
     def _render_status(self) -> None:
@@ -1144,8 +729,7 @@ def show_table(session, locale: str = "en", **kwargs: Any) -> TableView:
     return TableView(session, locale=locale, **kwargs)
 
 
-__all__ = ["TableView", "TableTray", "TableCombat", "StoredRoll", "StoredCheck", "public_combat",
-           "restore_combat", "secret_combatants", "show_table"]
+__all__ = ["TableView", "TableTray", "show_table"]
 
 
 def seat_error_page(error, locale: str = "en") -> widgets.HTML:

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 import traitlets
 
 from tabletop_widgets.core.combat import Combat, clone_character
+from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.core.problems import RuleError, ValidationError
 from tabletop_widgets.core.system import term_of
@@ -571,12 +572,15 @@ class CombatTracker(widgets.VBox):
     # ------------------------------------------------------------------------------------------
     # Text
     # ------------------------------------------------------------------------------------------
+    def _condition_spec(self, cond_id: str):
+        return next((c for c in self.system.conditions() if c.id == cond_id), None)
+
     def condition_label(self, cond_id: str) -> str:
-        spec = self.combat._catalogue.get(cond_id)
+        spec = self._condition_spec(cond_id)
         return tr(spec.label, self.locale) if spec else cond_id
 
     def condition_effect(self, cond_id: str) -> str:
-        spec = self.combat._catalogue.get(cond_id)
+        spec = self._condition_spec(cond_id)
         return tr(spec.effect, self.locale) if spec else ""
 
     @staticmethod
@@ -588,7 +592,7 @@ class CombatTracker(widgets.VBox):
         """Ids this audience must not see (hidden combatants, now or when they left, for players)."""
         if self.audience == "gm":
             return set()
-        return self.combat.secret_ids()
+        return secret_combatants(self.combat)
 
     def _names_in(self, text: str) -> str:
         """System texts name combatants by id: show their names instead (whole words only)."""
@@ -609,16 +613,19 @@ class CombatTracker(widgets.VBox):
             return re.sub(pattern, lambda m: self.combat.name(m.group(1)), text)
         return f"{' · '.join(self.combat.name(i) for i in ids)}: {text}"
 
+    def player_view(self) -> dict:
+        """What players may know of the combat: the table's one audience projection."""
+        return project_combat(self.combat, PLAYERS)
+
     def visible_tiebreaks(self) -> list:
         """The tie-break notes this audience may read."""
         if self.audience == "gm":
             return list(self.combat.tiebreaks)
-        secret = self.combat.secret_ids()
-        return self.combat._public_tiebreaks(self.combat.tiebreaks, secret, self.combat._secret_matcher(secret))
+        return list(self.player_view()["state"].get("tiebreaks", []))
 
     def visible_events(self) -> list:
-        """The log as this audience may read it (``Combat.events_for``)."""
-        return self.combat.events if self.audience == "gm" else self.combat.events_for("player")
+        """The log as this audience may read it (the audience projection's log lines)."""
+        return self.combat.events if self.audience == "gm" else self.player_view()["events"]
 
     def describe(self, event: dict) -> str:
         secret = self._secret_ids()

@@ -99,7 +99,8 @@ def _option_key(o: OptionSpec) -> tuple:
     return (o.name, o.kind, tr(o.label, "en"), choices)
 
 
-def _error_text(exc: BaseException, locale: str) -> str:
+def error_text(exc: BaseException, locale: str) -> str:
+    """An error as a player reads it, in ``locale`` (a caret under bad notation)."""
     if hasattr(exc, "caret") and getattr(exc, "position", None) is not None:
         return exc.caret(locale)
     if hasattr(exc, "messages"):
@@ -110,6 +111,9 @@ def _error_text(exc: BaseException, locale: str) -> str:
         except TypeError:
             pass
     return str(exc)
+
+
+_error_text = error_text
 
 
 class OptionControl:
@@ -318,20 +322,11 @@ class DiceTray(widgets.VBox):
         try:
             self._spec(check_id)
             options = {**self.options_for(check_id), **overrides}
-            result = self.system.roll_check(self.character, check_id, rng=self.rng, **options)
-        except (ValueError, KeyError) as exc:
+            result, changes, effects_error = self.perform_check(check_id, options)
+        except (ValueError, KeyError, PermissionError) as exc:
             self._show_error(exc)
             return None
-        changes: dict[str, tuple[Any, Any]] = {}
-        self.last_effects_error = None
-        if result.effects:
-            self._suspend += 1
-            try:
-                changes = dict(self.system.apply_effects(self.character, result.effects) or {})
-            except ValueError as exc:
-                self.last_effects_error = exc
-            finally:
-                self._suspend -= 1
+        self.last_effects_error = effects_error
         self.last_error = None
         self.last_result = result
         self.last_kind = "check"
@@ -356,15 +351,36 @@ class DiceTray(widgets.VBox):
             return None
         text = self.notation.value if expression is None else expression
         try:
-            result = dice_roll(text, rng=self.rng, variables=self.variables(),
-                               locale=self.locale)
-        except ValueError as exc:
+            result = self.perform_roll(text)
+        except (ValueError, PermissionError) as exc:
             self._show_error(exc)
             return None
         self.show_notation_result(result)
         if self.roll_log is not None:
             self.roll_log.add_roll(result, who=self.who)
         return result
+
+    # -- the hooks a tray rolling elsewhere overrides (a shared table's tray rolls through its
+    # session); they raise ValueError, KeyError or PermissionError, which the tray shows --------
+    def perform_check(self, check_id: str, options: Mapping[str, Any]):
+        """Roll ``check_id`` with ``options`` for the tray's character and apply its effects.
+        Returns ``(result, {trait: (old, new)}, effects_error or None)``."""
+        result = self.system.roll_check(self.character, check_id, rng=self.rng, **options)
+        changes: dict[str, tuple[Any, Any]] = {}
+        effects_error = None
+        if result.effects:
+            self._suspend += 1
+            try:
+                changes = dict(self.system.apply_effects(self.character, result.effects) or {})
+            except ValueError as exc:
+                effects_error = exc
+            finally:
+                self._suspend -= 1
+        return result, changes, effects_error
+
+    def perform_roll(self, text: str):
+        """Roll the notation ``text`` (with the character's ``@variables``); returns the result."""
+        return dice_roll(text, rng=self.rng, variables=self.variables(), locale=self.locale)
 
     def show_notation_result(self, result) -> None:
         """Show a notation roll's result (rolled here, or by a shared table for this tray)."""
@@ -838,7 +854,7 @@ class DiceTray(widgets.VBox):
         if exc is None:
             self.error.value = ""
             return
-        if isinstance(exc, PermissionError):
+        if isinstance(exc, PermissionError) and not hasattr(exc, "text"):
             text = _t("not_allowed", self.locale)
         else:
             text = _error_text(exc, self.locale)

@@ -2,7 +2,7 @@
 effects at turn starts and ends (``on_turn``), catalogue conditions reflected on the character
 (``condition_changed``), initiative that costs resources (``InitiativeRoll.effects``) or loses
 rounds (``skip_rounds``), tie-break notes naming combatants by id, and the players' view
-(``public_state`` / ``events_for``).
+(the table's audience projection, ``tabletop_widgets.table.audience.project_combat``).
 
 The rules come from ``Skirmish``, a small system registered at run time (so these tests do not
 depend on what the four real systems do with the hooks); the real systems are checked through
@@ -23,6 +23,7 @@ from tabletop_widgets.core import (CharacterModel, GameSystem, RuleError, T, reg
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.system import (ConditionSpec, DamageOutcome, Effect, InitiativeOrder,
                                           InitiativeRoll, OptionSpec)
+from tabletop_widgets.table.audience import GM, PLAYERS, project_combat, secret_combatants
 
 
 # ------------------------------------------------------------------------------------------------
@@ -448,23 +449,26 @@ def test_public_state_leaves_hidden_combatants_out(skirmish):
                         {"en": "ann before bob", "ru": "ann раньше bob", "pair": ["ann", "bob"]}]
     combat.move("orc", 0)
     combat.next_turn()                                       # orc's turn, hidden
-    public = combat.public_state()
-    text = json.dumps(public)
+    view = project_combat(combat, PLAYERS)
+    public = view["state"]
+    text = json.dumps(view)
     assert "orc" not in text.lower().replace("hidden-", "")
     assert public["current"] == "hidden-1" and public["combatants"]["hidden-1"]["name"] == "?"
     assert public["order"] == ["hidden-1", "ann", "bob", "cid"]
     assert public["tiebreaks"] == [combat.tiebreaks[2]]
     assert public["combatants"]["ann"]["conditions"][0]["ticks_on"] == "hidden-1"
-    assert combat.public_state("gm") == combat.state()
+    assert project_combat(combat, GM)["state"] == combat.state()
     # the log for players: no event about the orc, nothing in the others naming it
-    events = combat.events_for("player")
+    events = view["events"]
     assert all("orc" not in json.dumps(e).lower() for e in events)
-    assert len(events) < len(combat.events) and combat.events_for("gm") == combat.events
-    # a players' copy built from it shows the same as the GM's tracker for players
+    assert len(events) < len(combat.events) and project_combat(combat, GM)["events"] == combat.events
+    # a players' copy built from it shows the same as the GM's tracker for players: names,
+    # health, conditions; never the sheet
     copy = Combat.from_state(skirmish, public, events)
     assert [c.name for c in copy.combatants()] == ["?", "Ann", "Bob", "Cid"]
     assert [c.id for c in combat.combatants(audience="player")] == ["ann", "bob", "cid"]
-    assert copy.character("ann").to_dict() == combat.character("ann").to_dict()
+    assert copy.combatant("ann").health == combat.combatant("ann").health
+    assert "character" not in public["combatants"]["ann"]
 
 
 def test_events_for_players_drop_hidden_initiative_and_effects(skirmish):
@@ -472,11 +476,11 @@ def test_events_for_players_drop_hidden_initiative_and_effects(skirmish):
     combat.set_hidden("orc", True)
     combat.roll_initiative(spend_luck=True)
     combat.remove("orc")                                     # hidden when it left: still secret
-    (init,) = [e for e in combat.events_for("player") if e["type"] == "initiative"]
+    (init,) = [e for e in project_combat(combat, PLAYERS)["events"] if e["type"] == "initiative"]
     assert init["order"] == ["ann"] and set(init["rolls"]) == {"ann"}
     assert [x["id"] for x in init["effects"]] == ["ann"]
     assert "orc" not in json.dumps(init).lower()
-    assert combat.secret_ids() == {"orc"}
+    assert secret_combatants(combat) == {"orc"}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -509,5 +513,5 @@ def test_real_systems_hooks_are_recorded_replayed_and_undone(slug):
     for expected in reversed(states[:-1]):
         combat.undo()
         assert combat.state() == expected
-    public = combat.public_state()
+    public = project_combat(combat, PLAYERS)["state"]
     assert set(public["combatants"]) == {c.id for c in combat.combatants(audience="player")}

@@ -29,6 +29,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.core.combat import Combat
+from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 
 from test_combat_hooks import Skirmish
 
@@ -240,10 +241,11 @@ def machine_for(slug: str, system=None):
         @invariant()
         def players_never_see_hidden_combatants(self):
             c = self.combat
-            secret = c.secret_ids()
-            public = c.public_state()
-            assert not secret & set(public["combatants"]) and not secret & set(public["order"])
-            assert not any(e.get("id") in secret for e in c.events_for("player"))
+            secret = secret_combatants(c)
+            view = project_combat(c, PLAYERS)
+            public = view["state"]
+            assert not secret & set(public.get("combatants", {})) and not secret & set(public.get("order", []))
+            assert not any(e.get("id") in secret for e in view["events"])
 
     CombatMachine.__name__ = f"CombatMachine_{slug}"
     return CombatMachine

@@ -12,8 +12,8 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.table import SeatError, SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.table.lobbykey import prepare_lobby_key
 from tabletop_widgets.widgets.lobby import Lobby, sample_character
-from tabletop_widgets.widgets.table_view import (TableView, public_combat, seat_error_page,
-                                                 secret_combatants)
+from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
+from tabletop_widgets.widgets.table_view import TableView, seat_error_page
 
 SYSTEMS = available_systems()
 SECRET_EXPR = "1d1+918273640"   # total 918273641: a number that appears nowhere else
@@ -230,7 +230,7 @@ def test_public_combat_drops_secret_ids_and_names():
     combat.set_hidden("spy", True)
     combat.remove("spy")
     assert secret_combatants(combat) == {"spy"}
-    assert "spy" not in json.dumps(public_combat(combat)).lower()
+    assert "spy" not in json.dumps(project_combat(combat, PLAYERS)).lower()
 
 
 def test_no_or_wrong_token_gives_a_clear_page(table):
@@ -292,7 +292,9 @@ def test_a_reload_rebuilds_the_same_screen(table):
     # undo after a reload is recorded like any action
     gm2.tracker.undo()
     p1.session.poll()
-    assert p1.tracker.combat.state() == public_combat(gm2.tracker.combat)["state"] or True
+    view = gm2.sync.public_view()["state"]
+    assert p1.tracker.combat.order == view["order"] and p1.tracker.combat.round == view["round"]
+    assert "goblin" in p1.tracker.combat
     assert table.system.health(p1.tracker.combat.character("goblin")) == \
         table.system.health(gm2.tracker.combat.character("goblin"))
 
@@ -427,5 +429,5 @@ def test_public_combat_never_names_a_hidden_combatant(slug):
             rng.choice(actions)()
         except (RuleError, ValueError, KeyError):
             pass
-        text = json.dumps(public_combat(combat)).lower()
+        text = json.dumps(project_combat(combat, PLAYERS)).lower()
         assert "qqspy" not in text

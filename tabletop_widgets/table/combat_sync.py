@@ -1,0 +1,270 @@
+"""The GM's combat at a shared table, kept in step with the log (no widgets).
+
+The combat tracker is shared as ``combat.state`` events the GM writes, one action at a time:
+the GM's copy carries the Combat event itself (a GM kernel rebuilds the tracker by replaying
+them: :meth:`CombatSync.replay`), the players' copy is the audience projection of the Combat
+after it (:func:`~tabletop_widgets.table.audience.project_combat`), written only when it shows
+something new (a hidden combatant's turn sends players nothing, so not even the event count
+tells them something happened).
+
+Initiative is dice, so it uses the table's fair dice: the GM's Combat is a :class:`TableCombat`
+whose ``roll_initiative`` goes through :meth:`CombatSync.roll_initiative`. In one write
+transaction the session takes the next roll index, records an ``initiative`` outcome event
+(``verify`` re-rolls it from the seed), and the Combat rolls with the same index's stream,
+checked to give the same outcome; its ``combat.state`` events go out in that transaction.
+
+Characters: table characters in the combat take their values from the table
+(:func:`push_characters`: sheet edits reach the tracker), and values the combat changed
+(damage, healing, undo) are recorded as character updates (:meth:`CombatSync.pull_characters`).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Callable, Mapping
+
+from ..core.combat import Combat
+from ..core.i18n import T
+from ..core.problems import RuleError
+from .audience import COMBAT_FORMAT, PLAYERS, project_combat, same_view, secret_combatants
+from .events import EventError, jsonable
+from .rules import check_text
+from .seats import PermissionDenied
+from .store import AUDIENCE_ALL, AUDIENCE_GM
+
+log = logging.getLogger(__name__)
+
+
+class TableCombat(Combat):
+    """The GM's Combat at a shared table: ``roll_initiative`` (the tracker's "Roll initiative"
+    button, or a call) is handed to ``roller(ids, options)``, which rolls through the table
+    session with the fair dice; without a roller it rolls as a plain Combat. Replaying events
+    never rolls, so replay is unchanged."""
+
+    roller: Callable[[Any, dict], dict] | None = None
+
+    def roll_initiative(self, ids=None, **options: Any) -> dict:
+        if self.roller is None:
+            return super().roll_initiative(ids, **options)
+        return self.roller(ids, options)
+
+    def roll_initiative_with(self, rng, ids=None, **options: Any) -> dict:
+        """Roll with ``rng`` (the table's stream for this roll index) instead of ``self.rng``."""
+        saved = self.rng
+        self.rng = rng
+        try:
+            return super().roll_initiative(ids, **options)
+        finally:
+            self.rng = saved
+
+
+def _norm(value: Any) -> Any:
+    return json.loads(json.dumps(jsonable(value), sort_keys=True))
+
+
+def character_changes(stored: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The traits of ``values`` (a ``to_dict()``) that differ from the table's ``stored`` ones."""
+    now = jsonable(dict(values))
+    return {k: v for k, v in now.items() if k not in ("system", "schema") and stored.get(k) != v}
+
+
+def push_characters(session, combat: Combat) -> bool:
+    """Table characters in ``combat`` take the values this seat holds for them (its sheet
+    edits, the GM's updates). Returns whether anything changed."""
+    changed = False
+    for cid in combat.ids:
+        data = session.state.characters.get(cid)
+        if data is None:
+            continue
+        ch = combat.character(cid)
+        if jsonable(ch.to_dict()) == data:
+            continue
+        try:
+            ch.load_dict(data)
+            changed = True
+        except ValueError:
+            log.exception("character %s does not load into the combat", cid)
+    return changed
+
+
+def record_sheet(session, character_id: str, values: Mapping[str, Any], reason: Any = "sheet"):
+    """A sheet (or a rule acting on the model) changed a character: record what differs from
+    the table (role, GM fields, limits checked by the session). Returns the event or None."""
+    diff = character_changes(session.state.characters.get(character_id, {}), values)
+    if not diff:
+        return None
+    return session.update_character(character_id, diff, reason=reason)
+
+
+class CombatSync:
+    """The GM's :class:`TableCombat` and its writes. ``on_reload(combat)`` is called when the
+    combat had to be rebuilt from the log (a refused write, another GM window's action);
+    ``on_refused(error)`` when a tracker action was refused (without it, the error is raised)."""
+
+    def __init__(self, session, *, on_reload: Callable[[Combat], None] | None = None,
+                 on_refused: Callable[[BaseException], None] | None = None):
+        session.require("combat")
+        self.session = session
+        self.system = session.system
+        self.on_reload = on_reload
+        self.on_refused = on_refused
+        self.locale = "en"   # of the texts written (the initiative line)
+        self.writing = False
+        self.last_public: dict | None = None
+        self.combat = self.replay()
+
+    # -- the log -------------------------------------------------------------------------------
+    def replay(self) -> TableCombat:
+        """A fresh Combat from the GM events in the log (and the last projection players got)."""
+        events, last_public = [], None
+        for e in self.session.events():
+            if e.kind != "combat.state":
+                continue
+            st = e.payload.get("state") or {}
+            if e.audience == AUDIENCE_GM and st.get("format") == COMBAT_FORMAT and isinstance(st.get("event"), Mapping):
+                events.append(dict(st["event"]))
+            elif e.audience == AUDIENCE_ALL:
+                last_public = dict(st)
+        self.writing = True
+        try:
+            combat = TableCombat(self.system)
+            for ev in events:
+                try:
+                    combat.apply(ev)
+                except Exception:
+                    log.exception("combat event %s does not apply", ev.get("seq"))
+        finally:
+            self.writing = False
+        combat.roller = self._tracker_initiative
+        combat.observe(self._on_event)
+        self.last_public = last_public
+        push_characters(self.session, combat)
+        return combat
+
+    def reload(self) -> TableCombat:
+        self.combat = self.replay()
+        if self.on_reload is not None:
+            self.on_reload(self.combat)
+        return self.combat
+
+    def is_own(self, e) -> bool:
+        """Whether a GM ``combat.state`` event is this combat's own latest action."""
+        st = e.payload.get("state") or {}
+        ev = st.get("event") or {}
+        mine = self.combat.events
+        return (e.actor == self.session.seat and bool(mine) and ev.get("seq") is not None
+                and ev.get("seq") < len(mine) and mine[ev["seq"]] == ev)
+
+    # -- what players get ----------------------------------------------------------------------
+    def shared_ids(self) -> set[str]:
+        """Combatants that are table characters every seat sees (players hold their sheets)."""
+        st = self.session.state
+        return {cid for cid in self.combat.ids
+                if cid in st.characters and self.session.character_audience(cid) == AUDIENCE_ALL}
+
+    def public_view(self) -> dict:
+        return project_combat(self.combat, PLAYERS, shared=self.shared_ids())
+
+    # -- writing -------------------------------------------------------------------------------
+    def _on_event(self, event: dict) -> None:
+        if self.writing:
+            return
+        try:
+            self.record(event)
+        except REFUSALS + (ValueError,) as exc:
+            if self.on_refused is None:
+                raise
+            self.on_refused(exc)
+
+    def _tracker_initiative(self, ids, options: dict) -> dict | None:
+        try:
+            return self.roll_initiative(ids, options)
+        except REFUSALS as exc:
+            if self.on_refused is None:
+                raise
+            self.on_refused(exc)
+            return None
+
+    def record(self, event: dict) -> None:
+        """Record an action the Combat applied (with the players' projection when it changed).
+        A refusal rebuilds the Combat from the log (``on_reload``) and raises."""
+        try:
+            for key in ("name",):
+                check_text("name", event.get(key))
+            public = self.public_view()
+            changed = not same_view(public, self.last_public)
+            self.session.set_combat({"format": COMBAT_FORMAT, "event": event}, public=public,
+                                    public_changed=changed)
+        except Exception:
+            self.reload()
+            raise
+        self.last_public = public
+        self.pull_characters(reason={"combat": event.get("type")})
+
+    def pull_characters(self, reason: Any = None) -> None:
+        """Table characters in the combat whose values the combat changed are recorded as
+        character updates (seen by whoever sees the character)."""
+        st = self.session.state
+        for cid in self.combat.ids:
+            if cid in st.characters:
+                record_sheet(self.session, cid, self.combat.character(cid).to_dict(), reason=reason)
+
+    def table_character(self, character_id: str) -> tuple[Any, str]:
+        """``(Character, name)`` of a table character, to bring into the combat."""
+        data = self.session.state.characters.get(character_id)
+        if data is None:
+            raise RuleError("unknown_character", T(f"No character {character_id!r} at this table.",
+                                                   f"За столом нет персонажа {character_id!r}."))
+        return self.system.Character.from_dict(data), str(data.get("name") or character_id)
+
+    def roll_initiative(self, ids, options: dict, *, locale: str | None = None) -> dict:
+        """Roll initiative for ``ids`` (default: the whole order) with the table's fair dice:
+        the session's ``initiative`` event and this Combat's outcome come from the same roll
+        index's stream, in one write transaction. Returns the Combat's event."""
+        self.session.require("combat")
+        combat = self.combat
+        ids = list(combat.order if ids is None else ids)
+        for cid in ids:
+            if cid not in combat:
+                raise RuleError("unknown_combatant", T(f"No combatant {cid!r}.", f"Нет участника {cid!r}."))
+        if not ids:
+            raise RuleError("nobody", T("Nobody to roll initiative for.", "Некому бросать инициативу."))
+        characters = {cid: jsonable(combat.character(cid).to_dict()) for cid in ids}
+        hidden = bool(set(ids) & secret_combatants(combat))
+        names = {cid: combat.name(cid) for cid in ids}
+        rolled: dict[str, Any] = {}
+
+        def in_combat(rng, outcome):
+            self.writing = True
+            try:
+                event = combat.roll_initiative_with(rng, ids, **options)
+            finally:
+                self.writing = False
+            rolled["event"] = event
+            got = event.get("rolls") or {}
+            same = (sorted(got) == sorted(outcome["rolls"])
+                    and all(_norm(got[c].get("key")) == outcome["rolls"][c]["key"]
+                            and _norm(got[c].get("text")) == outcome["rolls"][c]["text"] for c in got)
+                    and _norm(event.get("tiebreaks") or []) == outcome["tiebreaks"])
+            if not same:
+                raise RuntimeError("the tracker's initiative differs from the table's fair roll "
+                                   "(the system's roll_initiative is not deterministic given its rng)")
+            public = self.public_view()
+            rolled["public"] = public
+            return {"format": COMBAT_FORMAT, "event": event}, public
+
+        try:
+            self.session.roll_initiative(characters, options=options, hidden=hidden, combat=in_combat,
+                                         names=names, locale=locale or self.locale)
+        except Exception:
+            if "event" in rolled:   # the Combat moved but nothing was written: back to the log
+                self.reload()
+            raise
+        self.last_public = rolled.get("public")
+        self.pull_characters(reason={"combat": "initiative"})
+        return rolled["event"]
+
+
+REFUSALS = (PermissionDenied, EventError, RuntimeError)
+
+__all__ = ["CombatSync", "REFUSALS", "TableCombat", "character_changes", "push_characters", "record_sheet"]

@@ -1,0 +1,92 @@
+"""Rolling at a table: a roll index, once its dice are drawn, is spent.
+
+A roll that fails after drawing dice (``(1d20 - 100)d6``: the count came out negative) must not
+give its roll index back: otherwise a player probes the next die with a failing roll, waits for
+a good one, and rolls for real on the same index. So the session rolls with a
+:class:`DrawWatch` (the same stream as :func:`~.fairdice.rng_for`, noting whether anything was
+drawn):
+
+* nothing drawn (bad notation, an unknown option, a rule refusing before the dice): the error is
+  shown as it is and no index is used;
+* dice drawn: a ``roll.failed`` event records the attempt under that index (``verify`` replays it
+  and checks that it fails), and the seat gets :func:`failed_roll_error`, which never shows a
+  drawn value.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Mapping
+
+from ..core.i18n import T
+from .events import register_kind
+from .fairdice import stream_key
+from .rules import PlayError
+
+
+class DrawWatch(random.Random):
+    """``rng_for(seed, index)``'s stream that remembers whether anything was drawn from it."""
+
+    def __init__(self, seed: bytes, index: int):
+        self.drawn = False
+        super().__init__(int.from_bytes(stream_key(seed, index), "big"))
+
+    def random(self) -> float:
+        self.drawn = True
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self.drawn = True
+        return super().getrandbits(k)
+
+
+def failed_roll_error(index: int) -> PlayError:
+    """The error a seat sees for a roll that failed after its dice were drawn (no values)."""
+    return PlayError("roll_failed", T(
+        f"This roll could not be finished: a rolled value cannot be used where the expression "
+        f"puts it (for example a negative number of dice). Its dice are spent: the attempt is in "
+        f"the log as roll number {index}.",
+        f"Бросок не удалось завершить: выпавшее значение нельзя использовать там, куда его ставит "
+        f"выражение (например, отрицательное число кубиков). Кубики потрачены: попытка записана "
+        f"в журнал как бросок номер {index}."), index=index)
+
+
+def roll_guarded(rng: DrawWatch, fn: Callable[[random.Random], Any]) -> tuple[Any, BaseException | None]:
+    """``(fn(rng), None)``, or ``(None, error)`` when ``fn`` failed after drawing; an error
+    raised before anything was drawn propagates (nothing was used)."""
+    try:
+        return fn(rng), None
+    except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
+        if not rng.drawn:
+            raise
+        return None, exc
+
+
+def failed_payload(index: int, *, what: str, hidden: bool, error: BaseException, **fields: Any) -> dict:
+    """The ``roll.failed`` payload: what was rolled and the error's kind (never its text, which
+    may quote a drawn value)."""
+    return {"index": index, "what": what, "hidden": bool(hidden), "error": type(error).__name__,
+            **fields}
+
+
+def replay_failed(payload: Mapping[str, Any], rng: random.Random, system_for_check: Callable[[], Any]) -> str | None:
+    """``verify``: a ``roll.failed`` must fail again with its roll index's stream. Returns a
+    problem, or None when it does fail as recorded."""
+    from ..dice import roll as dice_roll
+    try:
+        if payload.get("what") == "check":
+            system = system_for_check()
+            model = system.Character.from_dict(payload["character"])
+            system.roll_check(model, payload["check_id"], rng=rng, **payload.get("options", {}))
+        else:
+            dice_roll(payload["expr"], rng=rng, variables=payload.get("variables"))
+    except (ValueError, KeyError, TypeError, ArithmeticError):
+        return None
+    return f"roll {payload.get('index')} is recorded as failed but succeeds when replayed"
+
+
+register_kind("roll.failed", action="roll", fields={
+    "index": ((int,), True), "what": ((str,), True), "hidden": ((bool,), True), "error": ((str,), True),
+    "expr": ((str,), False), "variables": ((dict, type(None)), False), "label": ((str, type(None)), False),
+    "check_id": ((str,), False), "character_id": ((str,), False), "character": ((dict,), False),
+    "options": ((dict,), False)},
+    doc="A roll (or check) that failed after its dice were drawn: its roll index is spent.")
