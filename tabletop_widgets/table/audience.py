@@ -26,7 +26,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 from .seats import audiences_for, view_for
 from .store import AUDIENCE_ALL, AUDIENCE_GM, Event

@@ -35,7 +35,6 @@ import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import LOCALES, T, tr
-from tabletop_widgets.dice.results import Die
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, PermissionDenied, check as check_request
 from tabletop_widgets.table.audience import combat_from_view

@@ -25,7 +25,8 @@ def mode(path) -> int:
 
 
 def digest(path) -> str:
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 @pytest.fixture

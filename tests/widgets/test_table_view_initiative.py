@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from tabletop_widgets.table import rng_for, verify_table
-from tabletop_widgets.widgets.table_view import TableView
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_table_view import SECRET_NPC, Table, frontend_click  # noqa: E402
