@@ -36,7 +36,7 @@ import traitlets as t
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.front import stylesheet
-from tabletop_widgets.table import EventError, PermissionDenied, check as check_request
+from tabletop_widgets.table import EventError, check as check_request
 from tabletop_widgets.table.audience import combat_from_view
 from tabletop_widgets.table.combat_sync import CombatSync, character_changes, push_characters, record_sheet
 from tabletop_widgets.table.events import jsonable
@@ -55,12 +55,42 @@ TEXTS: dict[str, dict[str, str]] = {
     "player": T("Player", "Игрок"),
     "observer": T("Observer", "Зритель"),
     "seat_tip": T("Your seat at this table", "Ваше место за этим столом"),
-    "commitment": T("Dice commitment", "Обязательство кубиков"),
-    "commitment_tip": T("SHA-256 of the table's secret dice seed, published at the start; the seed "
-                        "is revealed when the GM closes the table, so anyone can verify every roll.",
-                        "SHA-256 секретного зерна кубиков стола, опубликован в начале; зерно "
-                        "раскрывается, когда ведущий закрывает стол, и любой может проверить броски."),
-    "seed": T("Seed revealed", "Зерно раскрыто"),
+    "commitment": T("Dice commitment", "Печать кубиков"),
+    "commitment_tip": T("Published when the table opened: the fingerprint (SHA-256) of the table's "
+                        "secret dice key. The key is shown when the GM closes the table, and then "
+                        "anyone can check that every roll came from it.",
+                        "Опубликована при открытии стола: отпечаток (SHA-256) секретного ключа "
+                        "кубиков стола. Ключ показывают, когда ведущий закрывает стол, и тогда любой "
+                        "может проверить, что все броски сделаны с ним."),
+    "head": T("Log checkpoint", "Отметка журнала"),
+    "head_tip": T("The fingerprint of the table's log up to the last entry you received. It changes "
+                  "with every new entry. Copy it and the dice commitment somewhere safe: after the "
+                  "table closes, verify --commitment … --head … proves nobody changed the dice or "
+                  "the log.",
+                  "Отпечаток журнала стола до последней полученной вами записи; меняется с каждой "
+                  "новой записью. Скопируйте её и печать кубиков в надёжное место: после закрытия "
+                  "стола verify --commitment … --head … докажет, что ни кубики, ни журнал не "
+                  "меняли."),
+    "proof_help": T("Click a line to select it, then copy it.", "Щёлкните по строке, чтобы выделить её, и скопируйте."),
+    "seed": T("Dice key revealed", "Ключ кубиков раскрыт"),
+    "tab_seats": T("Seat links", "Ссылки мест"),
+    "seats_help": T("If a seat's link got out (pasted in a public chat, say), give that seat a new "
+                    "link: the old one stops working at once, and a page still open with it stops "
+                    "acting at the table. The new link is shown here once: send it to its player "
+                    "privately.",
+                    "Если ссылка места попала не туда (например, в общий чат), выдайте месту новую: "
+                    "старая сразу перестаёт работать, а открытая по ней страница больше не действует "
+                    "за столом. Новая ссылка показывается здесь один раз: отправьте её игроку лично."),
+    "seat_pick": T("Seat", "Место"),
+    "reissue": T("New link", "Новая ссылка"),
+    "reissue_tip": T("Replace this seat's link (the old one stops working)",
+                     "Заменить ссылку места (старая перестанет работать)"),
+    "reissued": T("New link for {who} (shown once; the old link no longer works):",
+                  "Новая ссылка для места «{who}» (показана один раз; старая больше не работает):"),
+    "link_replaced": T("The GM gave your seat a new link: this page no longer follows or acts at the "
+                       "table. Ask your GM for the new link.",
+                       "Ведущий выдал вашему месту новую ссылку: эта страница больше не следит за "
+                       "столом и не действует за ним. Попросите у ведущего новую ссылку."),
     "closed": T("This table is closed: nothing can change any more.",
                 "Стол закрыт: больше ничего нельзя изменить."),
     "sheets": T("Characters", "Персонажи"),
@@ -195,6 +225,8 @@ class TableView(widgets.VBox):
         self.roll_for: widgets.Dropdown | None = None
         self.notes_box: widgets.VBox | None = None
         self.combat_add: widgets.HBox | None = None
+        self.seats_box: widgets.VBox | None = None
+        self.replaced = False
 
         self.style_block = widgets.HTML(_CSS)
         self.style_block.add_class("tt-style")
@@ -236,9 +268,10 @@ class TableView(widgets.VBox):
             self._build_tray(locale)
             self._build_notes()
             self._build_combat_add()
+            self._build_seats()
             self.combat_column.children = [self.tracker, self.combat_add]
-            self._tab_keys = ["tab_dice", "sheets", "notes"]
-            self.tabs = widgets.Tab(children=[self.tray_box, self.sheet_area, self.notes_box])
+            self._tab_keys = ["tab_dice", "sheets", "notes", "tab_seats"]
+            self.tabs = widgets.Tab(children=[self.tray_box, self.sheet_area, self.notes_box, self.seats_box])
         elif self.role == "player":
             self._build_sheet_tabs(locale)
             self._build_tray(locale)
@@ -402,6 +435,22 @@ class TableView(widgets.VBox):
                                        self.note_button])
         self.notes_box.add_class("tt-gm-notes")
 
+    def _build_seats(self) -> None:
+        """GM: give a seat a new link (the old one stops working at once)."""
+        others = [s for s in self.session.store.seats(self.session.table_id) if s.seat != self.session.seat]
+        self.seat_pick = widgets.Dropdown(options=[(f"{s.name or s.seat} ({s.seat})", s.seat) for s in others],
+                                          style={"description_width": "initial"})
+        self.seat_pick.add_class("tt-seat-pick")
+        self.reissue_button = widgets.Button(button_style="danger", disabled=not others)
+        self.reissue_button.add_class("tt-seat-reissue")
+        self.reissue_button.on_click(lambda _b: self.reissue_link())
+        self.seats_help = widgets.HTML()
+        self.new_link = widgets.HTML()
+        self.new_link.add_class("tt-seat-new-link")
+        self.seats_box = widgets.VBox([self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]),
+                                       self.new_link])
+        self.seats_box.add_class("tt-gm-seats")
+
     def _build_combat_add(self) -> None:
         self.combat_pick = widgets.Dropdown(options=[(self._character_name(c), c) for c in self.models],
                                             style={"description_width": "initial"})
@@ -427,12 +476,41 @@ class TableView(widgets.VBox):
             return self._say("error", TEXTS["note_need_text"])
         try:
             event = self.session.note(text, title)
-        except (PermissionDenied, EventError) as exc:
+        except (PermissionError, EventError) as exc:
             return self._refused(exc)
         self.note_text.value = ""
         self.note_title.value = ""
         self._say(None, None)
         return event
+
+    def reissue_link(self, seat: str | None = None, base: str | None = None) -> str | None:
+        """GM: a new link for ``seat`` (the old one stops working at once); shown once."""
+        from tabletop_widgets.table.seats import link
+        from .lobby import default_base
+
+        if not self.session.can("seat.manage"):
+            return self._say("error", TEXTS["not_allowed"])
+        seat = seat or self.seat_pick.value
+        if not seat:
+            return None
+        try:
+            token = self.session.reissue_seat(seat)
+        except (PermissionError, EventError) as exc:
+            return self._refused(exc)
+        url = link(self.session.table_id, token, default_base() if base is None else base)
+        who = {v: k for k, v in self.seat_pick.options}.get(seat, seat) if self.seats_box is not None else seat
+        self._new_link = (who, url)
+        self._render_new_link()
+        self._say(None, None)
+        return url
+
+    def _render_new_link(self) -> None:
+        made = getattr(self, "_new_link", None)
+        if self.seats_box is None or made is None:
+            return
+        who, url = made
+        self.new_link.value = (f'<p>{_esc(_t("reissued", self.locale, who=who))}</p>'
+                               f'<code class="tt-hash tt-link">{_esc(url)}</code>')
 
     def bring_into_combat(self, cid: str | None = None, hidden: bool | None = None):
         """GM: put a table character into the combat tracker (as combatant ``cid``)."""
@@ -471,7 +549,7 @@ class TableView(widgets.VBox):
             return
         try:
             record_sheet(self.session, cid, self.models[cid].to_dict(), reason="sheet")
-        except (PermissionDenied, EventError, ValueError) as exc:
+        except (PermissionError, EventError, ValueError) as exc:
             self._refused(exc)
             self._push_model(cid)
 
@@ -534,8 +612,17 @@ class TableView(widgets.VBox):
         if notes:
             self._render_notes()
         self._add_log_entries()
-        if any(e.kind == "table.closed" for e in events):
-            self._render_header()
+        if any(e.kind == "seat.reissued" and e.payload.get("seat") == self.session.seat for e in events) \
+                and self.session.link_replaced():
+            self.link_was_replaced()
+        self._render_header()
+
+    def link_was_replaced(self) -> None:
+        """The GM gave this seat a new link: stop following the table and say so."""
+        self.replaced = True
+        self.session.stop()
+        self._message = ("error", TEXTS["link_replaced"])
+        self._render_status()
 
     def _push_model(self, cid: str) -> None:
         data = self.session.state.characters.get(cid)
@@ -611,6 +698,12 @@ class TableView(widgets.VBox):
             self.note_button.description = _t("note_add", loc)
             self.note_button.tooltip = _t("notes_tip", loc)
             self._render_notes()
+        if self.seats_box is not None:
+            self.seats_help.value = f'<p class="tt-help">{_esc(_t("seats_help", loc))}</p>'
+            self.seat_pick.description = _t("seat_pick", loc)
+            self.reissue_button.description = _t("reissue", loc)
+            self.reissue_button.tooltip = _t("reissue_tip", loc)
+            self._render_new_link()
         self._render_header()
         self._render_status()
 
@@ -622,12 +715,20 @@ class TableView(widgets.VBox):
                 f'{_esc(_t(self.role, loc))}: {_esc(self.session.name or self.session.seat)}</span>'
         self.title.value = (f'<h1>{_esc(title)}{badge}</h1>'
                             f'<span class="tt-sub">{_esc(tr(self.system.title, loc))}</span>')
-        commit = f'{_esc(_t("commitment", loc))}: <span title="{_esc(_t("commitment_tip", loc))}">' \
-                 f'{_esc(st.seed_hash[:16])}…</span>'
+        # the fair-dice proof every seat keeps: the full commitment and the head it has reached
+        rows = [("commitment", self.session.commitment, "tt-commitment"),
+                ("head", self.session.head, "tt-head")]
         if st.closed and st.seed:
-            commit += f' · {_esc(_t("seed", loc))}: <span class="tt-seed">{_esc(st.seed)}</span>'
-        self.commit.value = commit
-        if st.closed:
+            rows.append(("seed", st.seed, "tt-seed"))
+        commit = "".join(
+            f'<div class="tt-proof-row" title="{_esc(_t(key + "_tip", loc)) if key + "_tip" in TEXTS else ""}">'
+            f'<span class="tt-proof-label">{_esc(_t(key, loc))}:</span> '
+            f'<code class="tt-hash {cls}">{_esc(value)}</code></div>' for key, value, cls in rows)
+        self.commit.value = (f'<div class="tt-proof" title="{_esc(_t("proof_help", loc))}">{commit}</div>')
+        if self.replaced:
+            self._message = ("error", TEXTS["link_replaced"])
+            self._render_status()
+        elif st.closed:
             self._message = ("info", TEXTS["closed"])
             self._render_status()
 

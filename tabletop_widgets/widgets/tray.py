@@ -110,6 +110,9 @@ def error_text(exc: BaseException, locale: str) -> str:
             return exc.text(locale)
         except TypeError:
             pass
+    message = getattr(exc, "message", None)
+    if isinstance(message, Mapping) and message.get("en"):
+        return tr(message, locale)
     return str(exc)
 
 

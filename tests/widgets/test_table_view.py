@@ -3,6 +3,7 @@ connections, as separate Voila kernels would have), driven by clicks and forged 
 messages (with the 'buffers' key, notes-jupyter §1.1). Followers are polled by hand."""
 from __future__ import annotations
 
+import html
 import json
 
 import ipywidgets as widgets
@@ -115,7 +116,8 @@ def test_every_system_renders_gm_and_player(tmp_path, slug):
 
 def test_gm_only_widgets_are_not_built_for_players(table):
     gm, p1, obs = table.view("gm"), table.view("p1"), table.view("o1")
-    gm_only = {"tt-gm-notes", "tt-hidden-roll", "tt-roll-for", "tt-combat-add", "tt-table-sheets"}
+    gm_only = {"tt-gm-notes", "tt-hidden-roll", "tt-roll-for", "tt-combat-add", "tt-table-sheets",
+               "tt-gm-seats", "tt-seat-reissue"}
     assert gm_only <= classes(gm)
     assert not gm_only & classes(p1)
     assert not gm_only & classes(obs)
@@ -133,6 +135,78 @@ def test_locale_switches_the_whole_screen(table):
     assert "Скрытый бросок" in gm.hidden_toggle.description
     frontend_update(gm.locale_toggle, index=0)
     assert gm.locale == "en" and gm.tracker.locale == "en"
+
+
+# ---------------------------------------------------------------------------------------------
+# the fair-dice proof every seat keeps, and seat links
+# ---------------------------------------------------------------------------------------------
+def test_every_seat_shows_the_full_commitment_and_its_head(table):
+    from tabletop_widgets.table import verify_table
+
+    gm, p1, obs = table.view("gm"), table.view("p1"), table.view("o1")
+    commitment = gm.session.commitment
+    assert len(commitment) == 64
+    for view in (gm, p1, obs):
+        assert f">{commitment}</code>" in view.commit.value
+        assert f">{view.session.head}</code>" in view.commit.value and len(view.session.head) == 64
+    before = p1.session.head
+    p1.tray.roll("1d20")
+    gm.session.poll()
+    obs.session.poll()
+    assert p1.session.head != before
+    # everyone who received the roll shows the same head, and it is the one verify will accept
+    assert gm.session.head == p1.session.head == obs.session.head
+    for view in (gm, p1, obs):
+        assert f">{view.session.head}</code>" in view.commit.value
+    saved = p1.session.head
+    gm.session.close_table()
+    with open_store(table.path) as store:
+        assert verify_table(store, table.made.table_id, commitment=commitment, head=saved).ok
+        assert not verify_table(store, table.made.table_id, commitment=commitment, head="0" * 64).ok
+
+
+def test_a_hidden_roll_moves_the_gms_head_but_not_the_players(table):
+    gm, p1 = table.view("gm"), table.view("p1")
+    frontend_update(gm.hidden_toggle, value=True)
+    gm.tray.roll("1d20")
+    p1.session.poll()
+    assert gm.session.head != p1.session.head
+    assert gm.session.head not in synced_text(p1)
+
+
+def test_gm_reissues_a_seat_link_from_the_table_page(table):
+    gm, p1 = table.view("gm"), table.view("p1")
+    assert "p1" in dict((v, k) for k, v in gm.seat_pick.options)
+    assert "gm" not in [v for _k, v in gm.seat_pick.options]   # not the GM's own page
+    frontend_update(gm.seat_pick, index=[v for _k, v in gm.seat_pick.options].index("p1"))
+    frontend_click(gm.reissue_button)
+    url = gm._new_link[1]
+    assert f"table={table.made.table_id}" in url and "seat=" in url
+    token = url.split("seat=", 1)[1]
+    assert token != table.made.tokens["p1"]
+    assert html.escape(url) in gm.new_link.value and "Pat (p1)" in gm.new_link.value
+    # the new link joins as p1; the old one is refused
+    with open_store(table.path) as store:
+        assert TableSession.join(store, table.made.table_id, token).seat == "p1"
+        with pytest.raises(SeatError):
+            TableSession.join(store, table.made.table_id, table.made.tokens["p1"])
+    # the page still open with the old link learns it, stops, and can no longer act
+    p1.session.poll()
+    assert p1.replaced
+    assert "new link" in p1.status.value and "tt-msg" in p1.status.value
+    p1.tray.roll("1d6")
+    assert p1.tray.last_error is not None
+    p1.locale = "ru"
+    assert "новую ссылку" in p1.status.value
+
+
+def test_a_player_cannot_reissue_links(table):
+    p1 = table.view("p1")
+    assert p1.seats_box is None
+    assert p1.reissue_link("p2") is None
+    assert "may not" in p1.status.value
+    with pytest.raises(PermissionError):
+        p1.session.reissue_seat("p2")
 
 
 # ---------------------------------------------------------------------------------------------
