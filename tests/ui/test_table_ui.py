@@ -185,6 +185,14 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
         assert SECRET not in _frames_text(frames)  # ... and never saw the hidden roll
         assert "918273640" not in _frames_text(frames)
 
+        # every seat shows the full dice commitment and the same log checkpoint (head): the hash
+        # of the table's last event, which each of them has received (the public roll)
+        last = store.events(made.table_id)[-1]
+        assert last.kind == "roll" and "777" in json.dumps(last.payload)
+        for page in (gm, p1, p2):
+            expect(page.locator(".tt-table-commit .tt-head")).to_have_text(last.hash, timeout=STEP_TIMEOUT)
+            expect(page.locator(".tt-table-commit .tt-commitment")).to_have_text(made.table.seed_hash)
+
         for page, name in ((gm, "table_gm.png"), (p1, "table_player.png")):
             view = page.locator(".tt-table-view")
             height = int(view.evaluate("el => el.scrollHeight")) + 40
