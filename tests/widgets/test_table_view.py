@@ -200,6 +200,25 @@ def test_gm_reissues_a_seat_link_from_the_table_page(table):
     assert "новую ссылку" in p1.status.value
 
 
+def test_a_players_sheet_load_cannot_set_a_gm_only_field(table):
+    """Hole 3 through the real sheet: the player's JSON Load of a file that raises a GM-only
+    field (RET's luck_max_override) is refused by the table; nothing is written, the sheet
+    goes back to the table's values, and the player reads why."""
+    p1 = table.view("p1")
+    sheet = p1.sheets["c1"]
+    stored = dict(p1.session.state.characters["c1"])
+    head = p1.session.store.head(table.made.table_id)
+    forged = dict(sheet.character.to_dict(), luck_max_override=40)
+    sheet.load_json(json.dumps(forged), "mine.json")
+    assert p1.session.store.head(table.made.table_id) == head          # nothing written
+    assert p1.session.state.characters["c1"] == stored
+    assert p1.models["c1"].luck_max_override == stored.get("luck_max_override")
+    assert "tt-msg" in p1.status.value and "GM" in p1.status.value
+    # a file that changes only the player's own fields is taken
+    sheet.load_json(json.dumps(dict(sheet.character.to_dict(), name="Aria Loaded")), "mine.json")
+    assert p1.session.state.characters["c1"]["name"] == "Aria Loaded"
+
+
 def test_a_player_cannot_reissue_links(table):
     p1 = table.view("p1")
     assert p1.seats_box is None
