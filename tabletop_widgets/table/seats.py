@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 from urllib.parse import parse_qs, urlencode
 
+from tabletop_widgets.core.wording import ru_n
+
 from .events import jsonable
 from .fairdice import FairDice
 from .store import (AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PREFIX, SeatRecord,
@@ -271,7 +273,7 @@ def _check_bounds(specs: Sequence[SeatSpec], title: Any, characters: Any) -> Non
     if characters is not None and len(characters) > MAX_CHARACTERS:
         raise TableSetupError("too_many_characters",
                               f"A new table has at most {MAX_CHARACTERS} characters.",
-                              f"У нового стола не больше {MAX_CHARACTERS} персонажей.")
+                              f"У нового стола не больше {ru_n(MAX_CHARACTERS, 'персонажа', 'персонажей', 'персонажей')}.")
 
 
 def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "operator") -> str:

@@ -229,6 +229,8 @@ def test_a_store_opened_twice_at_once_is_set_up_once(store_url, backend):
                                "s = open_store(sys.argv[1]); s.list_tables(); s.close()", store_url],
                               stderr=subprocess.PIPE, text=True) for _ in range(3)]
     for p in procs:
-        assert p.wait(timeout=120) == 0, p.stderr.read()
+        with p:   # closes its stderr pipe (warnings are errors)
+            _out, err = p.communicate(timeout=120)
+            assert p.returncode == 0, err
     with open_store(store_url) as s:
         assert s.list_tables() == []

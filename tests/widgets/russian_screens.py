@@ -71,6 +71,7 @@ def visible_parts(text: str) -> list[str]:
 #: ``pool … diff … contest``, Threads ``t20 … hin … adv … vs``, ``trouble``, RET ``L3 … luck``).
 ALLOWED_LATIN = {
     "EN", "RU", "English", "JSON", "Enter",
+    "i",  # the hint mark beside a label: a circled i, the universal "information" sign (aria-hidden)
     "roll", "kh", "kl", "dh", "dl", "ro", "r",
     "ld", "s", "N", "pool", "diff", "contest", "rolloff", "t", "hin", "adv", "dis", "vs", "trouble",
     "L", "luck",
