@@ -96,3 +96,56 @@ def test_no_python_round_in_rules():
     bad = [f"{p.relative_to(ROOT)}:{c.lineno}" for p in _modules(SYSTEMS) + _modules(PKG / "core")
            + _modules(PKG / "dice") for c in _calls(p) if isinstance(c.func, ast.Name) and c.func.id == "round"]
     assert not bad, bad
+
+
+# --- import cost: the package's top module is lazy ----------------------------------------------
+
+import json  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+#: what the dice layer must never pull in (the layers above it and the UI stack)
+ABOVE_DICE = ("tabletop_widgets.core", "tabletop_widgets.table", "tabletop_widgets.widgets",
+              "tabletop_widgets.magics", "tabletop_systems", "ipywidgets", "traitlets", "IPython")
+
+
+def _fresh_modules(code: str) -> list[str]:
+    """Run ``code`` in a fresh interpreter; return the loaded modules that ``ABOVE_DICE`` names."""
+    probe = (code + "\nimport json, sys\n"
+             f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({ABOVE_DICE!r}))))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("code", [
+    "import tabletop_widgets.dice",
+    "from tabletop_widgets.dice import roll\nroll('4d6kh3'); str(roll('1d20+5 >= 15'))",
+    "from tabletop_widgets.dice import distribution\ndistribution('4d6kh3')",
+    "import tabletop_widgets",
+])
+def test_dice_imports_nothing_above_it(code):
+    """``import tabletop_widgets.dice`` loads the dice layer (and i18n) only: no core, registry,
+    widgets, table, systems, ipywidgets or IPython."""
+    assert _fresh_modules(code) == []
+
+
+def test_top_level_names_stay_importable():
+    """The lazy top module keeps every public name: registry functions, the extension hooks,
+    subpackages as attributes, and a clear AttributeError for anything else."""
+    code = (
+        "import json, tabletop_widgets\n"
+        "from tabletop_widgets import (__version__, available_systems, get_system, register_system,\n"
+        "                              load_ipython_extension, unload_ipython_extension)\n"
+        "from tabletop_widgets.core import registry\n"
+        "import tabletop_widgets as t\n"
+        "ok = [get_system is registry.get_system, t.available_systems is registry.available_systems,\n"
+        "      register_system is registry.register_system,\n"
+        "      t.core is __import__('sys').modules['tabletop_widgets.core'],\n"
+        "      'ret' in available_systems(), set(t.__all__) <= set(dir(t)), callable(load_ipython_extension)]\n"
+        "try:\n"
+        "    t.no_such_name\n"
+        "except AttributeError as e:\n"
+        "    ok.append('no_such_name' in str(e))\n"
+        "print(json.dumps(ok))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [True] * 8

@@ -363,11 +363,33 @@ def test_reroll_needs_a_thread_and_not_an_extra():
 
 
 def test_D38_reroll_odds():
-    p = Fraction(11, 20)
-    assert 1 - (1 - p) ** 3 == Fraction(7271, 8000)
-    # by simulation of the whole procedure with exact enumeration of three single d20 rolls
-    wins = sum(1 for a, b, c in itertools.product(range(1, 21), repeat=3) if max(a, b, c) + 5 >= 15)
-    assert Fraction(wins, 8000) == Fraction(7271, 8000)
+    """D38 (M3): single-roll p = 11/20, re-rolled on failure up to twice (2 Threads) gives
+    1 - (9/20)^3 = 7271/8000. Every die sequence goes through the project's ``roll_check`` and
+    ``reroll`` (Threads spent and applied, the limit enforced by the system), each face weighted 1/20."""
+    hero = Character(dexterity=14, threads=2)
+    assert SYSTEM.chance(hero, "dexterity", difficulty=12) == Fraction(11, 20)
+    refused = []
+
+    def p_ends_in_success(previous, threads):
+        if previous.success:
+            return Fraction(1)
+        total = Fraction(0)
+        for face in range(1, 21):
+            hero = Character(dexterity=14, threads=threads)
+            try:
+                again = SYSTEM.reroll(hero, previous, rng=Seq([face]))
+            except RuleError as e:
+                refused.append(e.code)
+                return Fraction(0)          # no re-roll left: the failure stands
+            SYSTEM.apply_effects(hero, again.effects)
+            total += Fraction(1, 20) * p_ends_in_success(again, hero.threads)
+        return total
+
+    p = sum(Fraction(1, 20) * p_ends_in_success(
+        SYSTEM.roll_check(hero, "dexterity", difficulty=12, rng=Seq([face])), hero.threads)
+        for face in range(1, 21))
+    assert p == 1 - (1 - Fraction(11, 20)) ** 3 == Fraction(7271, 8000)
+    assert len(refused) == 9 ** 3 and set(refused) <= {"reroll_limit", "not_enough_threads"}
 
 
 # --- Trouble (§5.10) ------------------------------------------------------------------------------------
