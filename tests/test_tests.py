@@ -40,11 +40,7 @@ PYTEST_FIXTURES = {"tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "
 
 #: Offenders known when this checker was written, to be fixed by their owners: (file, test, rule).
 #: Each entry must still offend (a stale entry fails too), so remove it once its file is fixed.
-KNOWN_OFFENDERS = {
-    # tests/widgets/test_table_view.py:295 `assert p1.tracker.combat.state() == ... or True`;
-    # its owner is rewriting the file: drop this entry when that rewrite is merged.
-    ("tests/widgets/test_table_view.py", "test_a_reload_rebuilds_the_same_screen", "or-true"),
-}
+KNOWN_OFFENDERS: set[tuple[str, str, str]] = set()
 
 
 def _test_files():

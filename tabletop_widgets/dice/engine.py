@@ -14,7 +14,7 @@ from fractions import Fraction
 from . import limits
 from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
                       Unary, Var)
-from .errors import DiceError, DiceLimitError
+from .errors import DiceError, DiceLimitError, unknown_variable
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
 from .render import render_text
@@ -92,9 +92,8 @@ def _eval_paren(node: Paren, ctx: Context):
 
 def eval_var(node: Var, ctx: Context):
     if ctx.variables is None or node.name not in ctx.variables:
-        known = ", ".join(sorted(k for k in map(str, ctx.variables or {}) if not k.startswith("__"))[:12]) or "none"
-        raise ctx.err(f"unknown variable @{node.name} (known: {known})", node.pos,
-                      ru=f"неизвестная переменная @{node.name} (известны: {known})")
+        en, ru = unknown_variable(node.name, ctx.variables)
+        raise ctx.err(en, node.pos, ru=ru)
     v = ctx.variables[node.name]
     if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
         raise ctx.err(f"variable @{node.name} is {v!r}, not a whole number", node.pos,

@@ -37,3 +37,10 @@ class DiceError(ValueError):
 
 class DiceLimitError(DiceError):
     """A limit of NOTATION.md was breached (too many dice, too deep, too large for exact odds)."""
+
+
+def unknown_variable(name: str, variables) -> tuple[str, str]:
+    """The en and ru messages for ``@name`` missing from ``variables`` (up to 12 known names)."""
+    known = sorted(k for k in map(str, variables or {}) if not k.startswith("__"))[:12]
+    return (f"unknown variable @{name} (known: {', '.join(known) or 'none'})",
+            f"неизвестная переменная @{name} ({'известны: ' + ', '.join(known) if known else 'переменных нет'})")

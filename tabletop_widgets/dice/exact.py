@@ -72,7 +72,7 @@ from . import limits
 from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren,
                       Unary, Var)
 from .distribution import Distribution
-from .errors import DiceError, DiceLimitError
+from .errors import DiceError, DiceLimitError, unknown_variable
 from .exact_core import W, add, combine, mixture, point
 
 #: explosions / rerolls are followed until the mass still going is below this (per term)
@@ -146,9 +146,8 @@ def _eval(node: Node, ctx: _Ctx) -> W:
 def _var(node: Var, ctx: _Ctx):
     vs = ctx.variables
     if vs is None or node.name not in vs:
-        known = ", ".join(sorted(map(str, vs or {}))[:12]) or "none"
-        raise ctx.err(f"unknown variable @{node.name} (known: {known})", node.pos,
-                      ru=f"неизвестная переменная @{node.name} (известны: {known})")
+        en, ru = unknown_variable(node.name, vs)
+        raise ctx.err(en, node.pos, ru=ru)
     v = vs[node.name]
     if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
         raise ctx.err(f"variable @{node.name} is {v!r}, not a whole number", node.pos,

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from . import limits
 from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
                       Unary, Var)
-from .errors import DiceError, DiceLimitError
+from .errors import DiceError, DiceLimitError, unknown_variable
 
 FUNCTIONS = {"floor": (1, 1), "ceil": (1, 1), "round": (1, 1), "abs": (1, 1),
              "min": (1, None), "max": (1, None)}
@@ -65,6 +65,17 @@ def _mask_comments(text: str) -> tuple[str, str | None]:
     return "".join(out), comment
 
 
+#: What ``Parser.int_here`` expected, in Russian (every caller's ``what``).
+_WHAT_RU = {
+    "a number": "число",
+    "the number of faces": "число граней",
+    "a number to compare with": "число для сравнения",
+    "the minimum face": "наименьшее значение грани",
+    "the maximum face": "наибольшее значение грани",
+    "how many dice": "число кубиков",
+}
+
+
 class Parser:
     def __init__(self, text: str, variables=None):
         self.src = text
@@ -104,10 +115,11 @@ class Parser:
         self.depth -= 1
 
     def int_here(self, what: str) -> int:
+        """The whole number at the cursor; ``what`` names it (a key of ``_WHAT_RU``)."""
         m = _INT.match(self.text, self.i)
         if not m:
             raise self.err(f"expected {what} (a whole number), found {self.describe_here()}",
-                           ru=f"ожидалось {what} (целое число)")
+                           ru=f"ожидалось {_WHAT_RU.get(what, 'целое число')}: целое число")
         if len(m.group()) > limits.MAX_DIGITS:
             raise self.err(f"number too large (more than {limits.MAX_DIGITS} digits)",
                            ru=f"слишком большое число (больше {limits.MAX_DIGITS} цифр)",
@@ -368,9 +380,8 @@ class Parser:
             raise self.err("empty variable name", start, ru="пустое имя переменной")
         node = Var(start, self.i, name)
         if self.variables is not None and name not in self.variables:
-            known = ", ".join(sorted(k for k in map(str, self.variables) if not k.startswith("__"))[:12]) or "none"
-            raise self.err(f"unknown variable @{name} (known: {known})", start,
-                           ru=f"неизвестная переменная @{name} (известны: {known})")
+            en, ru = unknown_variable(name, self.variables)
+            raise self.err(en, start, ru=ru)
         if self.text[self.i:self.i + 1] in ("d", "D") and self._dice_follows():
             return self.parse_dice(start, node)
         return node

@@ -436,3 +436,18 @@ def test_clamped_dice_that_would_never_stop_are_refused(expr):
 
 def test_clamped_dice_that_can_stop_are_fine():
     assert roll("3d6min5!", seed=1).total >= 15
+
+
+@pytest.mark.parametrize("expr", ["2d6>=", "1d", "3d6mi", "3d6ma", "2d6 + @missing"])
+def test_russian_messages_have_no_english_words(expr):
+    """Every expected-number message and the unknown-variable message read in Russian."""
+    import re as _re
+
+    from tabletop_widgets.dice import DiceError, roll
+
+    with pytest.raises(DiceError) as exc:
+        roll(expr)
+    ru = exc.value.text("ru")
+    english = {"a", "the", "number", "faces", "none", "known", "expected", "with", "how", "many", "dice",
+               "minimum", "maximum", "face", "compare", "found"}
+    assert not english & set(_re.findall(r"[A-Za-z]+", ru)), ru
