@@ -69,6 +69,7 @@ postgres-stop:
 
 test: $(VENV)/.stamp-test chromium postgres
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	@if [ -z "$$TABLETOP_TEST_POSTGRES" ] && [ -f "$(PG_TEST_DIR)/env" ]; then . "$(PG_TEST_DIR)/env"; fi; \
 	  echo "$(PY) -m pytest $(PYTEST_ARGS)"; $(PY) -m pytest $(PYTEST_ARGS)
 

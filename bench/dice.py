@@ -15,6 +15,7 @@ forces a fresh parse every time (caches cleared) for the cold-path picture.
 
 Run: make bench, or .venv/bin/python bench/dice.py [--quick]
 """
+
 from __future__ import annotations
 
 import random
@@ -27,8 +28,7 @@ import d20
 from tabletop_widgets.dice import parser as our_parser
 from tabletop_widgets.dice import roll
 
-EXPRESSIONS = ["1d20+5", "4d6kh3", "10d10>=6", "8d6!", "3d6+2d8+4", "{4d6,3d8}kh1",
-               "+".join(["1d20"] * 50)]
+EXPRESSIONS = ["1d20+5", "4d6kh3", "10d10>=6", "8d6!", "3d6+2d8+4", "{4d6,3d8}kh1", "+".join(["1d20"] * 50)]
 # d20 spells some of these differently: count successes with p<6 then count kept dice is not a
 # total, so for 10d10>=6 d20 rolls 10d10p<6 (its documented workaround keeps dice >= 6) and we
 # compare the cost of the nearest thing d20 can express. 8d6! is 8d6e6 there; groups use (a, b).
@@ -65,15 +65,19 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
 
     def roll_it(expr):
         return roll(expr, rng=seeded) if explicit_rng else roll(expr)
+
     ratios: list[float] = []
     text_ratios: list[float] = []
-    print(f"\n{'cold (parse every time)' if cold else 'warm (parse caches on)'}, "
-          f"{'explicit rng=random.Random(1)' if explicit_rng else 'default path: roll(expr), no rng'}"
-          "   [left: roll (total and dice); right: roll + its text breakdown]")
+    print(
+        f"\n{'cold (parse every time)' if cold else 'warm (parse caches on)'}, "
+        f"{'explicit rng=random.Random(1)' if explicit_rng else 'default path: roll(expr), no rng'}"
+        "   [left: roll (total and dice); right: roll + its text breakdown]"
+    )
     print(f"{'expression':<22} {'ours µs':>9} {'d20 µs':>9} {'ratio':>7}   {'ours µs':>9} {'d20 µs':>9} {'ratio':>7}")
     for expr in EXPRESSIONS:
         theirs = D20_SPELLING.get(expr, expr)
         if cold:
+
             def ours():
                 our_parser._CACHE.clear()
                 roll_it(expr)
@@ -83,6 +87,7 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
             def them():
                 roller.roll(theirs, allow_comments=True)  # allow_comments disables d20's cache
         else:
+
             def ours():
                 roll_it(expr)
 
@@ -90,6 +95,7 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
                 d20.roll(theirs)
 
         if cold:
+
             def ours_text():
                 our_parser._CACHE.clear()
                 str(roll_it(expr))
@@ -97,23 +103,31 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
             def them_text():
                 str(roller.roll(theirs, allow_comments=True))
         else:
+
             def ours_text():
                 str(roll_it(expr))
 
             def them_text():
                 str(d20.roll(theirs))
+
         t_ours, t_them = per_call_pair(ours, them, budget)
         t_ours_txt, t_them_txt = per_call_pair(ours_text, them_text, budget)
         ratio = t_them / t_ours
         ratios.append(ratio)
         text_ratios.append(t_them_txt / t_ours_txt)
         name = expr if len(expr) < 22 else "50-term 1d20 sum"
-        print(f"{name:<22} {t_ours * 1e6:>9.1f} {t_them * 1e6:>9.1f} {ratio:>6.2f}x"
-              f"   {t_ours_txt * 1e6:>9.1f} {t_them_txt * 1e6:>9.1f} {t_them_txt / t_ours_txt:>6.2f}x")
-    print(f"{'median ratio':<22} {'':>9} {'':>9} {statistics.median(ratios):>6.2f}x   "
-          f"(min {min(ratios):.2f}x; target >= 3x on every expression)")
-    print(f"{'median, with text':<22} {'':>9} {'':>9} {statistics.median(text_ratios):>6.2f}x   "
-          f"(min {min(text_ratios):.2f}x; target >= 3x on every expression)")
+        print(
+            f"{name:<22} {t_ours * 1e6:>9.1f} {t_them * 1e6:>9.1f} {ratio:>6.2f}x"
+            f"   {t_ours_txt * 1e6:>9.1f} {t_them_txt * 1e6:>9.1f} {t_them_txt / t_ours_txt:>6.2f}x"
+        )
+    print(
+        f"{'median ratio':<22} {'':>9} {'':>9} {statistics.median(ratios):>6.2f}x   "
+        f"(min {min(ratios):.2f}x; target >= 3x on every expression)"
+    )
+    print(
+        f"{'median, with text':<22} {'':>9} {'':>9} {statistics.median(text_ratios):>6.2f}x   "
+        f"(min {min(text_ratios):.2f}x; target >= 3x on every expression)"
+    )
     return ratios + text_ratios
 
 
@@ -124,8 +138,10 @@ def main(argv=None) -> int:
     headline = table(cold=False, budget=budget)
     table(cold=True, budget=budget)
     table(cold=False, budget=budget, explicit_rng=True)
-    print(f"\ndefault path, warm, with and without str(): slowest row {min(headline):.2f}x d20 "
-          f"(target >= 3x: {'met' if min(headline) >= 3 else 'NOT met'})")
+    print(
+        f"\ndefault path, warm, with and without str(): slowest row {min(headline):.2f}x d20 "
+        f"(target >= 3x: {'met' if min(headline) >= 3 else 'NOT met'})"
+    )
     return 0
 
 

@@ -19,6 +19,7 @@ each side a new Python process imports the top module (``tabletop_widgets.dice``
 not timed), then times its first call; the figure is the median over ``FRESH_RUNS`` processes,
 both sides run alternately (``python bench/odds.py --fresh`` prints only this table).
 """
+
 from __future__ import annotations
 
 import gc
@@ -47,10 +48,12 @@ def first_call(side: str, text: str) -> float:
     global icepool
     if side == "ours":
         import tabletop_widgets.dice as dice
+
         t0 = time.perf_counter()
         dice.distribution(text)
         return time.perf_counter() - t0
     import icepool
+
     ice = dict(CASES + EXTRA)[text]
     t0 = time.perf_counter()
     ice()
@@ -58,9 +61,14 @@ def first_call(side: str, text: str) -> float:
 
 
 def fresh(side: str, text: str) -> float:
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--first-call", side, text],
-                         check=True, capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONHASHSEED": "0"})
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--first-call", side, text],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -78,8 +86,10 @@ def fresh_table(runs: int = FRESH_RUNS) -> bool:
         print(f"{text:<14}{o * 1e3:>9.3f}ms{i * 1e3:>9.3f}ms{i / o:>7.1f}x")
     med = statistics.median(ratios)
     met = min(ratios) >= 1 and med >= 2
-    print(f"median speed-up {med:.1f}x, slowest row {min(ratios):.1f}x; target (every row at least "
-          f"as fast as icepool, median >= 2x): {'met' if met else 'NOT met'}")
+    print(
+        f"median speed-up {med:.1f}x, slowest row {min(ratios):.1f}x; target (every row at least "
+        f"as fast as icepool, median >= 2x): {'met' if met else 'NOT met'}"
+    )
     return met
 
 
@@ -89,10 +99,12 @@ def clear_icepool() -> None:
     icepool.Pool.clear_cache()
     try:
         import icepool.math as im
+
         im.comb_row_cache.clear()
     except Exception:  # pragma: no cover
         pass
     from icepool.evaluator.multiset_evaluator_base import MultisetEvaluatorBase
+
     for o in gc.get_objects():
         if isinstance(o, MultisetEvaluatorBase) and "_cache" in getattr(o, "__dict__", {}):
             del o.__dict__["_cache"]
@@ -154,8 +166,10 @@ def main(repeats: int = 7) -> int:
             same = dict(ours) == theirs and not ours.truncated_mass
         ok &= same
         rows.append((text, t_ours_cold, t_ice_cold, t_ours_warm, t_ice_warm, same))
-    print(f"{'expression':<14}{'ours cold':>11}{'icepool cold':>14}{'ratio':>8}"
-          f"{'ours warm':>12}{'icepool warm':>14}{'ratio':>8}  equal")
+    print(
+        f"{'expression':<14}{'ours cold':>11}{'icepool cold':>14}{'ratio':>8}"
+        f"{'ours warm':>12}{'icepool warm':>14}{'ratio':>8}  equal"
+    )
     cold_ratios, warm_ratios = [], []
     for text, oc, ic, ow, iw, same in rows:
         rc, rw = ic / oc, iw / ow
@@ -163,26 +177,35 @@ def main(repeats: int = 7) -> int:
         if not star:
             cold_ratios.append(rc)
             warm_ratios.append(rw)
-        print(f"{text + star:<14}{oc * 1e3:>9.3f}ms{ic * 1e3:>12.3f}ms{rc:>7.1f}x"
-              f"{ow * 1e3:>10.3f}ms{iw * 1e3:>12.3f}ms{rw:>7.1f}x  {'yes' if same else 'NO'}")
+        print(
+            f"{text + star:<14}{oc * 1e3:>9.3f}ms{ic * 1e3:>12.3f}ms{rc:>7.1f}x"
+            f"{ow * 1e3:>10.3f}ms{iw * 1e3:>12.3f}ms{rw:>7.1f}x  {'yes' if same else 'NO'}"
+        )
     med_c, med_w = statistics.median(cold_ratios), statistics.median(warm_ratios)
-    print(f"median speed-up (icepool time / ours): cold {med_c:.1f}x, warm {med_w:.1f}x; "
-          f"slowest case: cold {min(cold_ratios):.1f}x, warm {min(warm_ratios):.1f}x")
+    print(
+        f"median speed-up (icepool time / ours): cold {med_c:.1f}x, warm {med_w:.1f}x; "
+        f"slowest case: cold {min(cold_ratios):.1f}x, warm {min(warm_ratios):.1f}x"
+    )
     target = min(cold_ratios) >= 1 and min(warm_ratios) >= 1 and med_c >= 2 and med_w >= 2
-    print(f"target (never slower than icepool, median >= 2x faster, cold and warm): "
-          f"{'met' if target else 'NOT met'}")
+    print(f"target (never slower than icepool, median >= 2x faster, cold and warm): {'met' if target else 'NOT met'}")
     info = exact.cache_info()
-    print("caches: ours is used -- each dice term is cached (lru_cache on a canonical key: count, "
-          "faces, modifiers, depth; "
-          f"{info.currsize} entries now) and each whole expression's result (by text and "
-          "variables); warm = both kept. cold = both cleared and the parser cache cleared "
-          "before every call.")
-    print("icepool caches internally (dice, pools, evaluator dungeons); cold clears them: "
-          "icepool.d/z cache_clear(), Pool.clear_cache(), every evaluator's _cache, "
-          "the binomial-row cache.")
-    print(f"times: best of {repeats} runs; rows marked * are not in the medians (ours is cut "
-          "at 1e-12 with truncated_mass reported, icepool's at depth 15: outcomes below 90 agree "
-          "exactly).")
+    print(
+        "caches: ours is used -- each dice term is cached (lru_cache on a canonical key: count, "
+        "faces, modifiers, depth; "
+        f"{info.currsize} entries now) and each whole expression's result (by text and "
+        "variables); warm = both kept. cold = both cleared and the parser cache cleared "
+        "before every call."
+    )
+    print(
+        "icepool caches internally (dice, pools, evaluator dungeons); cold clears them: "
+        "icepool.d/z cache_clear(), Pool.clear_cache(), every evaluator's _cache, "
+        "the binomial-row cache."
+    )
+    print(
+        f"times: best of {repeats} runs; rows marked * are not in the medians (ours is cut "
+        "at 1e-12 with truncated_mass reported, icepool's at depth 15: outcomes below 90 agree "
+        "exactly)."
+    )
     return 0 if ok else 1
 
 

@@ -25,6 +25,7 @@ one kernel per page): ``bench/table_browser.py``, which ``make bench`` runs afte
 Run: make bench, or .venv/bin/python bench/table.py [--quick] [--events N] [--followers 2,6,12]
      [--postgres URL | --no-postgres] [--throughput-seconds S] [--browser]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -97,6 +98,7 @@ class Backend:
         if self.name != "postgres" or not self.made:
             return
         import psycopg
+
         with psycopg.connect(self.pg_url, autocommit=True) as conn:
             for schema in self.made:
                 conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
@@ -105,19 +107,27 @@ class Backend:
         if self.name == "sqlite":
             return "SQLite (WAL, synchronous=FULL), poll PRAGMA data_version every 100 ms"
         import psycopg
+
         with psycopg.connect(self.pg_url) as conn:
             ver = conn.execute("SHOW server_version").fetchone()[0]
             fsync = conn.execute("SHOW fsync").fetchone()[0]
             sync = conn.execute("SHOW synchronous_commit").fetchone()[0]
             host = conn.info.host
-        return (f"PostgreSQL {ver} on {host} (fsync={fsync}, synchronous_commit={sync}), "
-                "LISTEN/NOTIFY push + 100 ms loop")
+        return (
+            f"PostgreSQL {ver} on {host} (fsync={fsync}, synchronous_commit={sync}), LISTEN/NOTIFY push + 100 ms loop"
+        )
 
 
 def start_followers(db: str, table: str, tokens: list[str], run_for: float):
-    procs = [subprocess.Popen([sys.executable, __file__, "--follower", db, table, tok, str(run_for)],
-                              stdout=subprocess.PIPE, text=True, bufsize=1)
-             for tok in tokens]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--follower", db, table, tok, str(run_for)],
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        for tok in tokens
+    ]
     arrivals: list[dict[int, float]] = [dict() for _ in procs]
     ready = [threading.Event() for _ in procs]
 
@@ -145,8 +155,7 @@ def run(backend: Backend, n_followers: int, n_events: int, idle_window: float) -
     made = create_table(store, "ret", seats, validate_characters=False)
     gm = TableSession.join(store, made.table_id, made.tokens["gm"])
     run_for = 25 + n_events * 0.4 + idle_window
-    procs, arrivals = start_followers(db, made.table_id, [made.tokens[f"p{k}"] for k in range(n_followers)],
-                                      run_for)
+    procs, arrivals = start_followers(db, made.table_id, [made.tokens[f"p{k}"] for k in range(n_followers)], run_for)
     time.sleep(1.0)  # let imports and first polls settle
     rnd = random.Random(1)
     sent: dict[int, float] = {}
@@ -173,11 +182,19 @@ def run(backend: Backend, n_followers: int, n_events: int, idle_window: float) -
         p.kill()
         p.wait()
     store.close()
-    return {"backend": backend.name, "followers": n_followers, "events": n_events,
-            "samples": len(lat), "lost": lost,
-            "median_ms": statistics.median(lat), "p95_ms": pct(lat, 0.95), "max_ms": max(lat),
-            "write_ms": statistics.median(write_ms), "idle_cpu_pct": statistics.mean(idle),
-            "idle_cpu_max_pct": max(idle)}
+    return {
+        "backend": backend.name,
+        "followers": n_followers,
+        "events": n_events,
+        "samples": len(lat),
+        "lost": lost,
+        "median_ms": statistics.median(lat),
+        "p95_ms": pct(lat, 0.95),
+        "max_ms": max(lat),
+        "write_ms": statistics.median(write_ms),
+        "idle_cpu_pct": statistics.mean(idle),
+        "idle_cpu_max_pct": max(idle),
+    }
 
 
 def throughput(backend: Backend, n_followers: int = 12, seconds: float = 5.0) -> dict:
@@ -187,8 +204,9 @@ def throughput(backend: Backend, n_followers: int = 12, seconds: float = 5.0) ->
     seats = [SeatSpec("gm", "gm")] + [SeatSpec(f"p{k}", "player", f"P{k}") for k in range(n_followers)]
     made = create_table(store, "ret", seats, validate_characters=False)
     gm = TableSession.join(store, made.table_id, made.tokens["gm"], snapshot_every=0)
-    procs, arrivals = start_followers(db, made.table_id, [made.tokens[f"p{k}"] for k in range(n_followers)],
-                                      seconds + 90)
+    procs, arrivals = start_followers(
+        db, made.table_id, [made.tokens[f"p{k}"] for k in range(n_followers)], seconds + 90
+    )
     time.sleep(1.0)
     sent: dict[int, float] = {}
     t_start = time.time()
@@ -207,11 +225,17 @@ def throughput(backend: Backend, n_followers: int = 12, seconds: float = 5.0) ->
         p.kill()
         p.wait()
     store.close()
-    return {"backend": backend.name, "followers": n_followers, "events": len(sent),
-            "write_per_s": len(sent) / (t_end - t_start),
-            "sustained_per_s": len(sent) / (t_all - t_start),
-            "drain_ms": (t_all - t_end) * 1000, "lag_median_ms": statistics.median(lat),
-            "lag_p95_ms": pct(lat, 0.95), "lost": lost}
+    return {
+        "backend": backend.name,
+        "followers": n_followers,
+        "events": len(sent),
+        "write_per_s": len(sent) / (t_end - t_start),
+        "sustained_per_s": len(sent) / (t_all - t_start),
+        "drain_ms": (t_all - t_end) * 1000,
+        "lag_median_ms": statistics.median(lat),
+        "lag_p95_ms": pct(lat, 0.95),
+        "lost": lost,
+    }
 
 
 def main() -> None:
@@ -223,20 +247,29 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=None)
     ap.add_argument("--followers", default="2,6,12")
     ap.add_argument("--idle", type=float, default=None, help="idle window in seconds")
-    ap.add_argument("--postgres", default=None, help="postgresql:// URL (default: $TABLETOP_BENCH_POSTGRES "
-                    "or $TABLETOP_TEST_POSTGRES)")
+    ap.add_argument(
+        "--postgres",
+        default=None,
+        help="postgresql:// URL (default: $TABLETOP_BENCH_POSTGRES or $TABLETOP_TEST_POSTGRES)",
+    )
     ap.add_argument("--no-postgres", action="store_true")
     ap.add_argument("--only", choices=["sqlite", "postgres"], default=None)
     ap.add_argument("--throughput-seconds", type=float, default=None)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--browser", action="store_true",
-                    help="also run the browser-level bench (bench/table_browser.py) for the same rows")
+    ap.add_argument(
+        "--browser",
+        action="store_true",
+        help="also run the browser-level bench (bench/table_browser.py) for the same rows",
+    )
     args = ap.parse_args()
     n_events = args.events or (15 if args.quick else 40)
     idle = args.idle or (3.0 if args.quick else 10.0)
     tp_seconds = args.throughput_seconds or (3.0 if args.quick else 5.0)
-    pg_url = None if args.no_postgres else (args.postgres or os.environ.get("TABLETOP_BENCH_POSTGRES")
-                                            or os.environ.get("TABLETOP_TEST_POSTGRES"))
+    pg_url = (
+        None
+        if args.no_postgres
+        else (args.postgres or os.environ.get("TABLETOP_BENCH_POSTGRES") or os.environ.get("TABLETOP_TEST_POSTGRES"))
+    )
     names = ["sqlite"] + (["postgres"] if pg_url else [])
     if args.only:
         names = [n for n in names if n == args.only]
@@ -255,41 +288,52 @@ def main() -> None:
     if args.browser:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import table_browser
+
         n_rolls = 8 if args.quick else 20
         browser = table_browser.run(sorted({int(x) for x in args.followers.split(",")}), n_rolls, 240.0)
     if args.json:
-        print(json.dumps({"latency": rows, "throughput": tps, "backends": described, "browser": browser},
-                         indent=2))
+        print(json.dumps({"latency": rows, "throughput": tps, "backends": described, "browser": browser}, indent=2))
         return
-    print(f"Shared table, process level ({os.cpu_count()} CPUs, {n_events} writes per row, "
-          f"writes 150-350 ms apart)")
+    print(f"Shared table, process level ({os.cpu_count()} CPUs, {n_events} writes per row, writes 150-350 ms apart)")
     for name, text in described.items():
         print(f"  {name}: {text}")
     if not pg_url:
         print("  postgres: not measured (no --postgres URL / TABLETOP_TEST_POSTGRES)")
-    print(f"{'store':>8} | {'followers':>9} | {'median ms':>9} | {'p95 ms':>7} | {'max ms':>7} | "
-          f"{'write ms':>8} | {'idle CPU/follower':>17} | {'lost':>4}")
+    print(
+        f"{'store':>8} | {'followers':>9} | {'median ms':>9} | {'p95 ms':>7} | {'max ms':>7} | "
+        f"{'write ms':>8} | {'idle CPU/follower':>17} | {'lost':>4}"
+    )
     print("-" * 93)
     for r in rows:
-        print(f"{r['backend']:>8} | {r['followers']:>9} | {r['median_ms']:>9.1f} | {r['p95_ms']:>7.1f} | "
-              f"{r['max_ms']:>7.1f} | {r['write_ms']:>8.1f} | {r['idle_cpu_pct']:>6.2f}% "
-              f"(max {r['idle_cpu_max_pct']:.2f}%) | {r['lost']:>4}")
+        print(
+            f"{r['backend']:>8} | {r['followers']:>9} | {r['median_ms']:>9.1f} | {r['p95_ms']:>7.1f} | "
+            f"{r['max_ms']:>7.1f} | {r['write_ms']:>8.1f} | {r['idle_cpu_pct']:>6.2f}% "
+            f"(max {r['idle_cpu_max_pct']:.2f}%) | {r['lost']:>4}"
+        )
     print()
     print(f"Throughput: one table, one writer flat out for {tp_seconds:g} s, 12 followers")
-    print(f"{'store':>8} | {'events':>6} | {'writes/s':>8} | {'sustained/s':>11} | {'drain ms':>8} | "
-          f"{'lag median':>10} | {'lag p95':>8} | {'lost':>4}")
+    print(
+        f"{'store':>8} | {'events':>6} | {'writes/s':>8} | {'sustained/s':>11} | {'drain ms':>8} | "
+        f"{'lag median':>10} | {'lag p95':>8} | {'lost':>4}"
+    )
     print("-" * 86)
     for t in tps:
-        print(f"{t['backend']:>8} | {t['events']:>6} | {t['write_per_s']:>8.0f} | {t['sustained_per_s']:>11.0f} | "
-              f"{t['drain_ms']:>8.0f} | {t['lag_median_ms']:>8.1f}ms | {t['lag_p95_ms']:>6.1f}ms | {t['lost']:>4}")
-    print("targets: SQLite median <= 150 ms at the default poll; PostgreSQL median < 100 ms (push); "
-          "idle CPU < 1% of a core per kernel")
+        print(
+            f"{t['backend']:>8} | {t['events']:>6} | {t['write_per_s']:>8.0f} | {t['sustained_per_s']:>11.0f} | "
+            f"{t['drain_ms']:>8.0f} | {t['lag_median_ms']:>8.1f}ms | {t['lag_p95_ms']:>6.1f}ms | {t['lost']:>4}"
+        )
+    print(
+        "targets: SQLite median <= 150 ms at the default poll; PostgreSQL median < 100 ms (push); "
+        "idle CPU < 1% of a core per kernel"
+    )
     print()
     if browser is not None:
         table_browser.print_table(browser, 8 if args.quick else 20)
     else:
-        print("Browser level (click in one page -> DOM of the others, through Voila): "
-              "bench/table_browser.py (make bench runs it next; or pass --browser)")
+        print(
+            "Browser level (click in one page -> DOM of the others, through Voila): "
+            "bench/table_browser.py (make bench runs it next; or pass --browser)"
+        )
 
 
 if __name__ == "__main__":

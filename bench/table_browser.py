@@ -29,6 +29,7 @@ of ``tests/ui/conftest.py``; Voila is started as there (notebooks/, cwd = repo r
 Run: .venv/bin/python bench/table_browser.py [--quick] [--rolls N] [--followers 2,6,12]
      [--load-budget 240] [--json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,9 +49,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 #: the flags of tests/ui/conftest.py (CHROMIUM_ARGS)
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 LOAD_TIMEOUT_MS = 180_000
 ARRIVE_TIMEOUT_MS = 30_000
 
@@ -75,7 +82,7 @@ OBSERVER_JS = """
 
 def find_chromium() -> str | None:
     explicit = os.environ.get("CHROMIUM_PATH")
-    for path in ([explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium") or ""]):
+    for path in [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium") or ""]:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
     return None
@@ -96,9 +103,18 @@ def _free_port() -> int:
 def start_voila(db: Path, log_path: Path, timeout: float = 120.0):
     port = _free_port()
     env = {**os.environ, "TABLETOP_DB": str(db), "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaExecutor.timeout=120",
-           "--show_tracebacks=True"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOKS),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaExecutor.timeout=120",
+        "--show_tracebacks=True",
+    ]
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -130,6 +146,7 @@ def make_table(db: Path, n: int):
     from tabletop_widgets import get_system
     from tabletop_widgets.table import SeatSpec, create_table, open_store
     from tabletop_widgets.widgets.lobby import sample_character
+
     system = get_system("ret")
     store = open_store(str(db))
     chars = {f"c{k}": sample_character(system, f"Hero {k}").to_dict() for k in range(n)}
@@ -167,9 +184,10 @@ def measure(gm, followers, store, table_id, n_rolls: int, first_marker: int, rnd
         button.click()
         for _ctx, page in followers:
             try:
-                page.wait_for_function("m => window.__ttSeen && (m in window.__ttSeen)", arg=marker,
-                                       polling=50, timeout=ARRIVE_TIMEOUT_MS)
-            except Exception:   # noqa: BLE001 - counted as lost below
+                page.wait_for_function(
+                    "m => window.__ttSeen && (m in window.__ttSeen)", arg=marker, polling=50, timeout=ARRIVE_TIMEOUT_MS
+                )
+            except Exception:  # noqa: BLE001 - counted as lost below
                 missing += 1
         time.sleep(rnd.uniform(0.15, 0.35))
     created = {}
@@ -187,14 +205,23 @@ def measure(gm, followers, store, table_id, n_rolls: int, first_marker: int, rnd
             write_lat.append((t_dom - created[marker]) * 1000)
             click_lat.append((t_dom - t_click) * 1000)
     gm_write = [(created[m] - clicks[m]) * 1000 for m in clicks if m in created]
-    return {"followers": len(followers), "rolls": n_rolls, "samples": len(write_lat), "lost": lost,
-            "median_ms": statistics.median(write_lat), "p95_ms": pct(write_lat, 0.95),
-            "max_ms": max(write_lat), "click_median_ms": statistics.median(click_lat),
-            "click_p95_ms": pct(click_lat, 0.95), "click_to_write_ms": statistics.median(gm_write)}
+    return {
+        "followers": len(followers),
+        "rolls": n_rolls,
+        "samples": len(write_lat),
+        "lost": lost,
+        "median_ms": statistics.median(write_lat),
+        "p95_ms": pct(write_lat, 0.95),
+        "max_ms": max(write_lat),
+        "click_median_ms": statistics.median(click_lat),
+        "click_p95_ms": pct(click_lat, 0.95),
+        "click_to_write_ms": statistics.median(gm_write),
+    }
 
 
 def run(rows: list[int], n_rolls: int, load_budget: float) -> dict:
     from playwright.sync_api import sync_playwright
+
     chromium = find_chromium()
     if chromium is None:
         return {"skipped": "Debian's chromium is not installed (/usr/bin/chromium; set CHROMIUM_PATH)"}
@@ -222,19 +249,25 @@ def run(rows: list[int], n_rolls: int, load_budget: float) -> dict:
                             while len(followers) < n:
                                 followers.append(open_page(browser, links[f"p{len(followers)}"], deadline))
                         except Exception as exc:  # noqa: BLE001 - a timeout: report, skip
-                            reason = (f"{n} followers: only {len(followers)} pages loaded within "
-                                      f"{load_budget:.0f} s ({type(exc).__name__})")
+                            reason = (
+                                f"{n} followers: only {len(followers)} pages loaded within "
+                                f"{load_budget:.0f} s ({type(exc).__name__})"
+                            )
                             print(f"  skipped: {reason}", file=sys.stderr, flush=True)
                             out["skipped_rows"].append({"followers": n, "reason": reason})
                             break
                         load_s = time.monotonic() - t0
-                        time.sleep(2.0)   # let the new kernels' first polls settle
+                        time.sleep(2.0)  # let the new kernels' first polls settle
                         row = measure(gm, followers, store, made.table_id, n_rolls, marker, rnd)
                         marker += n_rolls
                         row["load_s"] = load_s
                         out["rows"].append(row)
-                        print(f"  {n} followers: median {row['median_ms']:.0f} ms, p95 {row['p95_ms']:.0f} ms "
-                              f"(pages loaded in {load_s:.0f} s)", file=sys.stderr, flush=True)
+                        print(
+                            f"  {n} followers: median {row['median_ms']:.0f} ms, p95 {row['p95_ms']:.0f} ms "
+                            f"(pages loaded in {load_s:.0f} s)",
+                            file=sys.stderr,
+                            flush=True,
+                        )
                 finally:
                     browser.close()
         finally:
@@ -245,22 +278,32 @@ def run(rows: list[int], n_rolls: int, load_budget: float) -> dict:
 
 def print_table(res: dict, n_rolls: int) -> None:
     cpus = os.cpu_count()
-    print(f"Shared table, browser level: GM's click in Chromium -> other pages' DOM through one Voila "
-          f"server ({cpus} CPUs, {n_rolls} rolls per row, 150-350 ms apart)")
+    print(
+        f"Shared table, browser level: GM's click in Chromium -> other pages' DOM through one Voila "
+        f"server ({cpus} CPUs, {n_rolls} rolls per row, 150-350 ms apart)"
+    )
     if res.get("skipped"):
         print(f"  not measured: {res['skipped']}")
         return
-    print(f"  SQLite store, default poll (PRAGMA data_version every 100 ms); one kernel per page "
-          f"(separate browser contexts); Chromium {res.get('browser_version', '?')} headless")
-    print(f"  this machine has {cpus} cores: with 12 followers, 13 kernels + 13 page renderers + the "
-          "server share them (the bench's stress case)")
-    print(f"{'followers':>9} | {'write->DOM median':>17} | {'p95':>7} | {'max':>7} | "
-          f"{'click->DOM median':>17} | {'p95':>7} | {'click->write':>12} | {'samples':>7} | {'lost':>4}")
+    print(
+        f"  SQLite store, default poll (PRAGMA data_version every 100 ms); one kernel per page "
+        f"(separate browser contexts); Chromium {res.get('browser_version', '?')} headless"
+    )
+    print(
+        f"  this machine has {cpus} cores: with 12 followers, 13 kernels + 13 page renderers + the "
+        "server share them (the bench's stress case)"
+    )
+    print(
+        f"{'followers':>9} | {'write->DOM median':>17} | {'p95':>7} | {'max':>7} | "
+        f"{'click->DOM median':>17} | {'p95':>7} | {'click->write':>12} | {'samples':>7} | {'lost':>4}"
+    )
     print("-" * 112)
     for r in res["rows"]:
-        print(f"{r['followers']:>9} | {r['median_ms']:>14.0f} ms | {r['p95_ms']:>4.0f} ms | {r['max_ms']:>4.0f} ms | "
-              f"{r['click_median_ms']:>14.0f} ms | {r['click_p95_ms']:>4.0f} ms | {r['click_to_write_ms']:>9.0f} ms | "
-              f"{r['samples']:>7} | {r['lost']:>4}")
+        print(
+            f"{r['followers']:>9} | {r['median_ms']:>14.0f} ms | {r['p95_ms']:>4.0f} ms | {r['max_ms']:>4.0f} ms | "
+            f"{r['click_median_ms']:>14.0f} ms | {r['click_p95_ms']:>4.0f} ms | {r['click_to_write_ms']:>9.0f} ms | "
+            f"{r['samples']:>7} | {r['lost']:>4}"
+        )
     for s in res["skipped_rows"]:
         print(f"{s['followers']:>9} | skipped: {s['reason']}")
     print("target: median <= 150 ms at the default poll (write -> DOM)")
@@ -271,8 +314,9 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer rolls per row")
     ap.add_argument("--rolls", type=int, default=None)
     ap.add_argument("--followers", default="2,6,12")
-    ap.add_argument("--load-budget", type=float, default=240.0,
-                    help="seconds to load a row's new pages before the row is skipped")
+    ap.add_argument(
+        "--load-budget", type=float, default=240.0, help="seconds to load a row's new pages before the row is skipped"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     n_rolls = args.rolls or (8 if args.quick else 20)

@@ -15,6 +15,7 @@ the sheet opened (what the state grows to once a player has looked at every sect
 
 No timing here: counts and bytes are deterministic.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,9 +49,11 @@ def measure(slug: str, *, open_all: bool = False) -> dict[str, tuple[int, int]]:
     made = []
     hero = system.Character(name="Hero")
     foe = system.Character(name="Foe")
-    for part, build in (("sheet", lambda: show_sheet(hero)),
-                        ("tray", lambda: show_tray(hero)),
-                        ("tracker", lambda: show_combat(system, characters=[hero, foe]))):
+    for part, build in (
+        ("sheet", lambda: show_sheet(hero)),
+        ("tray", lambda: show_tray(hero)),
+        ("tracker", lambda: show_combat(system, characters=[hero, foe])),
+    ):
         before = set(live_models())
         w = build()
         if part == "sheet" and open_all:
@@ -73,8 +76,7 @@ def measure(slug: str, *, open_all: bool = False) -> dict[str, tuple[int, int]]:
 def main() -> None:
     print("Saved widget state (application/vnd.jupyter.widget-state+json, defaults dropped)")
     print("of a sheet + tray + tracker; 'opened' = every sheet section opened, same run")
-    head = (f"{'system':<17}{'sheet':>16}{'tray':>16}{'tracker':>16}{'total':>18}"
-            f"{'opened total':>20}{'ratio':>8}")
+    head = f"{'system':<17}{'sheet':>16}{'tray':>16}{'tracker':>16}{'total':>18}{'opened total':>20}{'ratio':>8}"
     print(head)
     print("-" * len(head))
 
@@ -85,9 +87,11 @@ def main() -> None:
         first = measure(slug)
         full = measure(slug, open_all=True)
         ratio = first["total"][1] / full["total"][1] if full["total"][1] else 1.0
-        print(f"{slug:<17}{cell(first['sheet'], 16)}{cell(first['tray'], 16)}"
-              f"{cell(first['tracker'], 16)}{cell(first['total'], 18)}{cell(full['total'], 20)}"
-              f"{ratio:>8.2f}")
+        print(
+            f"{slug:<17}{cell(first['sheet'], 16)}{cell(first['tray'], 16)}"
+            f"{cell(first['tracker'], 16)}{cell(first['total'], 18)}{cell(full['total'], 20)}"
+            f"{ratio:>8.2f}"
+        )
     print("(cells: widget models / bytes of their saved state)")
 
 

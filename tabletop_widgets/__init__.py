@@ -5,6 +5,7 @@ Importing the package imports nothing else: ``import tabletop_widgets.dice`` (or
 registry, widgets or systems. The registry names below (``available_systems``, ``get_system``,
 ``register_system``) and the subpackages are loaded on first use by the module ``__getattr__``.
 """
+
 __version__ = "0.1.0"
 
 import importlib as _importlib
@@ -37,13 +38,21 @@ def __dir__():
 def load_ipython_extension(ipython):
     """``%load_ext tabletop_widgets``: register ``%roll`` / ``%%roll`` and friends."""
     from .magics import load_ipython_extension as _load
+
     _load(ipython)
 
 
 def unload_ipython_extension(ipython):
     from .magics import unload_ipython_extension as _unload
+
     _unload(ipython)
 
 
-__all__ = ["__version__", "available_systems", "get_system", "register_system",
-           "load_ipython_extension", "unload_ipython_extension"]
+__all__ = [
+    "__version__",
+    "available_systems",
+    "get_system",
+    "register_system",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+]

@@ -23,6 +23,7 @@ and ``--no-lobby-key`` is the explicit mode where anyone who reaches the server 
 Messages follow the locale of the environment (``LC_ALL``, ``LC_MESSAGES``, ``LANG``): Russian
 when it starts with ``ru``, English otherwise.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,64 +51,97 @@ START_PAGES = (
 )
 
 TEXTS = {
-    "description": T("Character sheets, dice trays and combat trackers for tabletop games: serve the "
-                     "play pages, verify a table's dice.",
-                     "Листы персонажей, лотки для кубиков и трекеры боя для настольных игр: страницы "
-                     "для игры и проверка честности кубиков стола."),
-    "play": T("serve the play pages (the dashboards shipped in the package) with Voila",
-              "открыть страницы для игры (панели из пакета) через Voila"),
-    "verify": T("replay a table's log and check every roll against its revealed seed "
-                "(same as python -m tabletop_widgets.table verify)",
-                "воспроизвести журнал стола и проверить каждый бросок по раскрытому зерну "
-                "(то же, что python -m tabletop_widgets.table verify)"),
-    "host": T("address to listen on (default %(default)s; 0.0.0.0 for every network interface)",
-              "адрес, на котором слушать (по умолчанию %(default)s; 0.0.0.0 — все сетевые интерфейсы)"),
+    "description": T(
+        "Character sheets, dice trays and combat trackers for tabletop games: serve the "
+        "play pages, verify a table's dice.",
+        "Листы персонажей, лотки для кубиков и трекеры боя для настольных игр: страницы "
+        "для игры и проверка честности кубиков стола.",
+    ),
+    "play": T(
+        "serve the play pages (the dashboards shipped in the package) with Voila",
+        "открыть страницы для игры (панели из пакета) через Voila",
+    ),
+    "verify": T(
+        "replay a table's log and check every roll against its revealed seed "
+        "(same as python -m tabletop_widgets.table verify)",
+        "воспроизвести журнал стола и проверить каждый бросок по раскрытому зерну "
+        "(то же, что python -m tabletop_widgets.table verify)",
+    ),
+    "host": T(
+        "address to listen on (default %(default)s; 0.0.0.0 for every network interface)",
+        "адрес, на котором слушать (по умолчанию %(default)s; 0.0.0.0 — все сетевые интерфейсы)",
+    ),
     "port": T("port to listen on (default %(default)s)", "порт (по умолчанию %(default)s)"),
-    "db": T("the table store: a SQLite file or a postgresql:// URL (default: $TABLETOP_DB, else "
-            "~/.local/share/tabletop-widgets/table.db)",
-            "хранилище столов: файл SQLite или адрес postgresql:// (по умолчанию $TABLETOP_DB, иначе "
-            "~/.local/share/tabletop-widgets/table.db)"),
-    "voila_args": T("after --: more Voila options, passed on unchanged",
-                    "после --: другие параметры Voila, передаются как есть"),
+    "db": T(
+        "the table store: a SQLite file or a postgresql:// URL (default: $TABLETOP_DB, else "
+        "~/.local/share/tabletop-widgets/table.db)",
+        "хранилище столов: файл SQLite или адрес postgresql:// (по умолчанию $TABLETOP_DB, иначе "
+        "~/.local/share/tabletop-widgets/table.db)",
+    ),
+    "voila_args": T(
+        "after --: more Voila options, passed on unchanged", "после --: другие параметры Voila, передаются как есть"
+    ),
     "version": T("print the version and exit", "показать версию и выйти"),
-    "bad_port": T("the port must be a whole number from 1 to 65535, not {value!r}",
-                  "порт — целое число от 1 до 65535, а не {value!r}"),
-    "empty_db": T("--db is empty: give a SQLite file path or a postgresql:// URL",
-                  "--db пуст: укажите путь к файлу SQLite или адрес postgresql://"),
-    "db_dir": T("cannot create the folder {folder} for the table store: {reason}",
-                "не удалось создать папку {folder} для хранилища столов: {reason}"),
-    "port_busy": T("port {port} on {host} is already in use (another server?): choose another "
-                   "with --port", "порт {port} на {host} уже занят (другой сервер?): выберите другой "
-                   "через --port"),
+    "bad_port": T(
+        "the port must be a whole number from 1 to 65535, not {value!r}",
+        "порт — целое число от 1 до 65535, а не {value!r}",
+    ),
+    "empty_db": T(
+        "--db is empty: give a SQLite file path or a postgresql:// URL",
+        "--db пуст: укажите путь к файлу SQLite или адрес postgresql://",
+    ),
+    "db_dir": T(
+        "cannot create the folder {folder} for the table store: {reason}",
+        "не удалось создать папку {folder} для хранилища столов: {reason}",
+    ),
+    "port_busy": T(
+        "port {port} on {host} is already in use (another server?): choose another with --port",
+        "порт {port} на {host} уже занят (другой сервер?): выберите другой через --port",
+    ),
     "bad_host": T("cannot listen on {host}:{port}: {reason}", "не удалось слушать {host}:{port}: {reason}"),
-    "no_voila": T("serving the pages needs Voila: pip install 'tabletop-widgets[voila]'",
-                  "для страниц нужна Voila: pip install 'tabletop-widgets[voila]'"),
-    "no_pages": T("the dashboards are missing from this installation ({folder}): reinstall "
-                  "tabletop-widgets", "в этой установке нет панелей ({folder}): переустановите "
-                  "tabletop-widgets"),
+    "no_voila": T(
+        "serving the pages needs Voila: pip install 'tabletop-widgets[voila]'",
+        "для страниц нужна Voila: pip install 'tabletop-widgets[voila]'",
+    ),
+    "no_pages": T(
+        "the dashboards are missing from this installation ({folder}): reinstall tabletop-widgets",
+        "в этой установке нет панелей ({folder}): переустановите tabletop-widgets",
+    ),
     "all_pages": T("All pages:", "Все страницы:"),
     "store": T("(table store: {db}; stop with Ctrl-C)", "(хранилище столов: {db}; остановить — Ctrl-C)"),
     "error": T("error", "ошибка"),
-    "lobby_key": T("the lobby key to set (default: $TABLETOP_LOBBY_KEY, else keep the one set, or "
-                   "generate one and print it once)",
-                   "ключ лобби (по умолчанию $TABLETOP_LOBBY_KEY, иначе прежний, а если его нет — "
-                   "новый, он будет показан один раз)"),
-    "no_lobby_key": T("let anyone who reaches the server create tables (no lobby key)",
-                      "разрешить создавать столы всем, кто откроет сервер (без ключа лобби)"),
-    "new_lobby_key": T("replace the lobby key with a new one (printed once)",
-                       "заменить ключ лобби новым (он будет показан один раз)"),
-    "key_and_open": T("give a lobby key or --no-lobby-key, not both",
-                      "укажите ключ лобби или --no-lobby-key, но не то и другое"),
-    "key_made": T("Lobby key (shown once, stored only hashed; give it to whoever creates tables): {key}",
-                  "Ключ лобби (показан один раз, хранится только хеш; нужен тому, кто создаёт столы): {key}"),
+    "lobby_key": T(
+        "the lobby key to set (default: $TABLETOP_LOBBY_KEY, else keep the one set, or generate one and print it once)",
+        "ключ лобби (по умолчанию $TABLETOP_LOBBY_KEY, иначе прежний, а если его нет — "
+        "новый, он будет показан один раз)",
+    ),
+    "no_lobby_key": T(
+        "let anyone who reaches the server create tables (no lobby key)",
+        "разрешить создавать столы всем, кто откроет сервер (без ключа лобби)",
+    ),
+    "new_lobby_key": T(
+        "replace the lobby key with a new one (printed once)", "заменить ключ лобби новым (он будет показан один раз)"
+    ),
+    "key_and_open": T(
+        "give a lobby key or --no-lobby-key, not both", "укажите ключ лобби или --no-lobby-key, но не то и другое"
+    ),
+    "key_made": T(
+        "Lobby key (shown once, stored only hashed; give it to whoever creates tables): {key}",
+        "Ключ лобби (показан один раз, хранится только хеш; нужен тому, кто создаёт столы): {key}",
+    ),
     "key_set": T("Lobby key: set as given (stored hashed).", "Ключ лобби: задан (хранится только хеш)."),
-    "key_kept": T("Lobby key: already set (stored hashed; --new-lobby-key replaces it).",
-                  "Ключ лобби: уже задан (хранится только хеш; --new-lobby-key заменит его)."),
-    "key_open": T("Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.",
-                  "Лобби БЕЗ КЛЮЧА (--no-lobby-key): любой, кто откроет сервер, может создавать столы."),
+    "key_kept": T(
+        "Lobby key: already set (stored hashed; --new-lobby-key replaces it).",
+        "Ключ лобби: уже задан (хранится только хеш; --new-lobby-key заменит его).",
+    ),
+    "key_open": T(
+        "Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.",
+        "Лобби БЕЗ КЛЮЧА (--no-lobby-key): любой, кто откроет сервер, может создавать столы.",
+    ),
     "bad_key": T("the lobby key: {reason}", "ключ лобби: {reason}"),
-    "store_error": T("cannot open the table store {db}: {reason}",
-                     "не удалось открыть хранилище столов {db}: {reason}"),
+    "store_error": T(
+        "cannot open the table store {db}: {reason}", "не удалось открыть хранилище столов {db}: {reason}"
+    ),
 }
 
 
@@ -147,9 +181,15 @@ class PlaySettings:
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> PlaySettings:
-        return cls(host=args.host, port=args.port, db=args.db, voila_args=tuple(args.voila_args),
-                   lobby_key=args.lobby_key, no_lobby_key=args.no_lobby_key,
-                   new_lobby_key=args.new_lobby_key)
+        return cls(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            voila_args=tuple(args.voila_args),
+            lobby_key=args.lobby_key,
+            no_lobby_key=args.no_lobby_key,
+            new_lobby_key=args.new_lobby_key,
+        )
 
     def environment(self, environ: Mapping[str, str], locale: str = DEFAULT_LOCALE) -> dict[str, str]:
         """The variables the pages' kernels read, on top of ``environ`` (which is not changed)."""
@@ -159,8 +199,14 @@ class PlaySettings:
         return env
 
     def voila_argv(self, notebooks: Path) -> list[str]:
-        return [str(notebooks), "--no-browser", f"--Voila.ip={self.host}", f"--port={self.port}",
-                "--Voila.port_retries=0", *self.voila_args]
+        return [
+            str(notebooks),
+            "--no-browser",
+            f"--Voila.ip={self.host}",
+            f"--port={self.port}",
+            "--Voila.port_retries=0",
+            *self.voila_args,
+        ]
 
 
 def is_postgres(db: str) -> bool:
@@ -176,7 +222,7 @@ def normalise_db(db: str, locale: str = DEFAULT_LOCALE) -> str:
     if is_postgres(db):
         return db
     if db.startswith("sqlite:///"):
-        db = db[len("sqlite:///"):]
+        db = db[len("sqlite:///") :]
     return os.path.abspath(os.path.expanduser(db))
 
 
@@ -196,8 +242,7 @@ def prepare_store_folder(db: str, locale: str = DEFAULT_LOCALE) -> None:
         raise CommandError(tr(TEXTS["db_dir"], locale).format(folder=folder, reason=exc.strerror or exc)) from exc
 
 
-def prepare_lobby(settings: PlaySettings, db: str, environ: Mapping[str, str],
-                  locale: str = DEFAULT_LOCALE) -> str:
+def prepare_lobby(settings: PlaySettings, db: str, environ: Mapping[str, str], locale: str = DEFAULT_LOCALE) -> str:
     """Make sure the store's lobby asks for a key (or is explicitly open); the line to print."""
     from .table.lobbykey import prepare_lobby_key
     from .table.store import StoreError
@@ -231,8 +276,7 @@ def check_port_free(host: str, port: int, locale: str = DEFAULT_LOCALE) -> None:
             s.bind(address)
         except OSError as exc:
             key = "port_busy" if exc.errno == errno.EADDRINUSE else "bad_host"
-            raise CommandError(tr(TEXTS[key], locale).format(host=host, port=port,
-                                                             reason=exc.strerror or exc)) from exc
+            raise CommandError(tr(TEXTS[key], locale).format(host=host, port=port, reason=exc.strerror or exc)) from exc
 
 
 def banner(settings: PlaySettings, db: str, locale: str = DEFAULT_LOCALE) -> str:
@@ -268,8 +312,9 @@ def play(settings: PlaySettings, locale: str = DEFAULT_LOCALE) -> int:
     print("  " + lobby_line + "\n", flush=True)
     # The shipped voila.json first: the project's settings win over the user's Jupyter config,
     # and the current directory is not searched (Voila's default would read ./voila.json).
-    Voila.launch_instance(argv=settings.voila_argv(notebooks),
-                          config_file_paths=[str(notebooks), *jupyter_config_path()])
+    Voila.launch_instance(
+        argv=settings.voila_argv(notebooks), config_file_paths=[str(notebooks), *jupyter_config_path()]
+    )
     return 0
 
 
@@ -282,6 +327,7 @@ def _port(locale: str):
         if not 1 <= value <= 65535:
             raise argparse.ArgumentTypeError(tr(TEXTS["bad_port"], locale).format(value=text))
         return value
+
     return parse
 
 
@@ -298,11 +344,11 @@ def add_play_arguments(parser: argparse.ArgumentParser, locale: str = DEFAULT_LO
 
 def build_parser(locale: str = DEFAULT_LOCALE) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog=PROG, description=tr(TEXTS["description"], locale))
-    ap.add_argument("--version", action="version", version=f"{PROG} {__version__}",
-                    help=tr(TEXTS["version"], locale))
+    ap.add_argument("--version", action="version", version=f"{PROG} {__version__}", help=tr(TEXTS["version"], locale))
     sub = ap.add_subparsers(dest="cmd", required=True, metavar="{play,verify}")
-    add_play_arguments(sub.add_parser("play", help=tr(TEXTS["play"], locale),
-                                      description=tr(TEXTS["play"], locale)), locale)
+    add_play_arguments(
+        sub.add_parser("play", help=tr(TEXTS["play"], locale), description=tr(TEXTS["play"], locale)), locale
+    )
     # listed for --help; main() hands its arguments to the table CLI untouched
     sub.add_parser("verify", help=tr(TEXTS["verify"], locale), add_help=False)
     return ap
@@ -313,6 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     locale = locale_from_env()
     if argv[:1] == ["verify"]:
         from .table.__main__ import main as table_main
+
         return table_main(["verify", *argv[1:]])
     args = build_parser(locale).parse_args(argv)
     try:

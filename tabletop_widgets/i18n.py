@@ -3,6 +3,7 @@
 The bottom layer: imports nothing of the project, so `dice` and `core` both use it
 (`tabletop_widgets.core.i18n` re-exports it for the layers above).
 """
+
 from __future__ import annotations
 
 from typing import Mapping, Union

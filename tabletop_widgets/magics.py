@@ -3,6 +3,7 @@
 Flags are split off by hand (argparse would eat ``-1d4`` in ``%roll 1d20 -1d4``), and the magics
 are registered with ``@no_var_expand`` so ``{3,5}kh1`` arrives intact.
 """
+
 from __future__ import annotations
 
 import html
@@ -42,7 +43,7 @@ def error_text(exc: DiceError, locale: str = "en") -> str:
     on a line of its own and indented alike, so the caret lines up in JupyterLab, Notebook 7 and
     a terminal whatever IPython prints before the first line."""
     parts = exc.caret(locale).split("\n", 2)
-    if len(parts) < 3:      # no position to point at: the message alone
+    if len(parts) < 3:  # no position to point at: the message alone
         return exc.text(locale)
     shown, caret, message = parts
     return f"{message}\n{CARET_INDENT}{shown}\n{CARET_INDENT}{caret}"
@@ -123,9 +124,11 @@ class CellRolls:
         return "\n".join(f"{label}: {r.text(self.locale)}" for label, r in self.rows)
 
     def _repr_html_(self):
-        body = "".join(f"<tr><th style='text-align:right;padding-right:1em'>{html.escape(label)}</th>"
-                       f"<td>{r.html(self.locale) if hasattr(r, 'html') else r._repr_html_()}</td></tr>"
-                       for label, r in self.rows)
+        body = "".join(
+            f"<tr><th style='text-align:right;padding-right:1em'>{html.escape(label)}</th>"
+            f"<td>{r.html(self.locale) if hasattr(r, 'html') else r._repr_html_()}</td></tr>"
+            for label, r in self.rows
+        )
         return f'<table class="tt-roll-table">{body}</table>'
 
     def _repr_mimebundle_(self, include=None, exclude=None):
@@ -148,12 +151,17 @@ class TabletopMagics(Magics):
         if char is None:
             return None
         from .dice.words import CHARACTER_KEY
-        try:   # by id and by the sheet's names in both languages (@Сила, @{Мелкая моторика})
+
+        try:  # by id and by the sheet's names in both languages (@Сила, @{Мелкая моторика})
             from .core.registry import get_system
+
             values = dict(get_system(char.SYSTEM).variables(char))
         except (AttributeError, KeyError, LookupError, ValueError):
-            values = {n: getattr(char, n) for n in char.trait_names()
-                      if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)}
+            values = {
+                n: getattr(char, n)
+                for n in char.trait_names()
+                if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)
+            }
         values[CHARACTER_KEY] = char
         return values
 
@@ -181,8 +189,10 @@ class TabletopMagics(Magics):
         if cell is None:
             return self._one(rest, opts, rng)
         if rest:
-            raise RollMagicError(f"%%roll takes flags on its first line, not an expression ({rest!r}); "
-                                 "put expressions on the following lines")
+            raise RollMagicError(
+                f"%%roll takes flags on its first line, not an expression ({rest!r}); "
+                "put expressions on the following lines"
+            )
         rows = []
         for lineno, raw in enumerate(cell.splitlines(), 1):
             text = raw.strip()
@@ -207,10 +217,13 @@ class TabletopMagics(Magics):
         it, so ``%roll 1d20+@attention`` reads the character's values."""
         from .core.model import CharacterModel
         from .widgets import show_sheet
+
         character = _lookup(self.shell, line, "sheet")
         if not isinstance(character, CharacterModel):
-            raise UsageError(f"%sheet: {line.strip()!r} is a {type(character).__name__}, not a character "
-                             "(make one with a system's Character class, e.g. tabletop_systems.ret.Character())")
+            raise UsageError(
+                f"%sheet: {line.strip()!r} is a {type(character).__name__}, not a character "
+                "(make one with a system's Character class, e.g. tabletop_systems.ret.Character())"
+            )
         self.shell.user_ns["_tt_character"] = character
         return show_sheet(character)
 
@@ -220,6 +233,7 @@ class TabletopMagics(Magics):
         """``%combat ret`` (a system's slug): show a combat tracker for that system."""
         from . import available_systems, get_system
         from .widgets import show_combat
+
         slug = line.strip() or None
         if slug is None:
             raise UsageError(f"%combat needs a system: one of {', '.join(available_systems())}")
@@ -279,6 +293,7 @@ def _highlight_for(text: str):
     """(op, target) when ``text`` is a check against a fixed number, for the --prob picture."""
     from .dice.diceast import Num, Unary
     from .dice.parser import parse
+
     try:
         expr = parse(text)
     except DiceError:

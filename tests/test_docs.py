@@ -5,6 +5,7 @@ system has, with its real default.
 Links to other sites are not allowed either (the docs are read offline, from a checkout or an
 sdist): a page names outside things in plain words.
 """
+
 from __future__ import annotations
 
 import json
@@ -81,16 +82,24 @@ def test_the_link_check_catches_each_kind_of_bad_link(tmp_path):
     (tmp_path / "docs" / "ok.md").write_text("here")
     page = tmp_path / "docs" / "systems" / "page.md"
     page.write_text(
-        "[fine](../ok.md) [fine too](../ok.md#part \"title\") [same page](#top) ![shot](../ok.md)\n"
+        '[fine](../ok.md) [fine too](../ok.md#part "title") [same page](#top) ![shot](../ok.md)\n'
         "[gone](missing.md) ![lost](img/none.png) [web](https://example.org/x) [out](../../../etc/passwd)\n"
-        "[abs](/etc/hosts)\n[ref]: ../nope.md\n<a href=\"http://example.org\">x</a> <img src=\"pic.png\">\n"
+        '[abs](/etc/hosts)\n[ref]: ../nope.md\n<a href="http://example.org">x</a> <img src="pic.png">\n'
         "`[code span](missing-but-code.md)`\n```\n[fenced](also-missing.md)\n```\n"
-        "see `../shared/rules/ret.md`\n")
+        "see `../shared/rules/ret.md`\n"
+    )
     problems = "\n".join(link_problems(page, tmp_path))
-    for bad in ("missing.md does not exist", "img/none.png does not exist", "https://example.org/x points outside",
-                "../../../etc/passwd leaves the repository", "/etc/hosts is an absolute path",
-                "../nope.md does not exist", "http://example.org points outside", "pic.png does not exist",
-                "mentions ../shared"):
+    for bad in (
+        "missing.md does not exist",
+        "img/none.png does not exist",
+        "https://example.org/x points outside",
+        "../../../etc/passwd leaves the repository",
+        "/etc/hosts is an absolute path",
+        "../nope.md does not exist",
+        "http://example.org points outside",
+        "pic.png does not exist",
+        "mentions ../shared",
+    ):
         assert bad in problems, bad
     assert "ok.md" not in problems and "#top" not in problems
     assert "missing-but-code" not in problems and "also-missing" not in problems
@@ -100,7 +109,7 @@ def test_the_link_check_catches_each_kind_of_bad_link(tmp_path):
 def test_readme_starts_with_the_two_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     first_block = _FENCE.search(text)
-    assert first_block is not None and text[:first_block.start()].strip() == ""
+    assert first_block is not None and text[: first_block.start()].strip() == ""
     commands = [line.split("#", 1)[0].strip() for line in first_block.group(0).splitlines()[1:-1]]
     assert commands == ["make play", "make test"]
     # and the pip way comes right after
@@ -115,6 +124,7 @@ def test_the_two_commands_are_make_targets():
 
 
 # -- the systems' pages ----------------------------------------------------------------------------
+
 
 def _option_rows(slug: str) -> dict[str, str]:
     """Rows of the "GM options" section of a system's page, by option name."""

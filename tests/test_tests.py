@@ -23,6 +23,7 @@ names are
   (``SYSTEM = get_system("ret")``, ``PKG = ROOT / "systems"``);
 * module-level tables that the file's functions fill (``V[vid] = fn`` in a ``@vector`` decorator).
 """
+
 from __future__ import annotations
 
 import ast
@@ -33,10 +34,28 @@ TESTS = ROOT / "tests"
 PROJECT_MODULES = ("tabletop_widgets", "tabletop_systems")
 
 #: pytest's own fixtures: they build nothing of the project
-PYTEST_FIXTURES = {"tmp_path", "tmp_path_factory", "tmpdir", "tmpdir_factory", "monkeypatch", "capsys",
-                   "capsysbinary", "capfd", "capfdbinary", "caplog", "recwarn", "request", "pytestconfig",
-                   "record_property", "record_testsuite_property", "record_xml_attribute", "cache",
-                   "doctest_namespace", "testdir", "pytester"}
+PYTEST_FIXTURES = {
+    "tmp_path",
+    "tmp_path_factory",
+    "tmpdir",
+    "tmpdir_factory",
+    "monkeypatch",
+    "capsys",
+    "capsysbinary",
+    "capfd",
+    "capfdbinary",
+    "caplog",
+    "recwarn",
+    "request",
+    "pytestconfig",
+    "record_property",
+    "record_testsuite_property",
+    "record_xml_attribute",
+    "cache",
+    "doctest_namespace",
+    "testdir",
+    "pytester",
+}
 
 #: Offenders known when this checker was written, to be fixed by their owners: (file, test, rule).
 #: Each entry must still offend (a stale entry fails too), so remove it once its file is fixed.
@@ -79,8 +98,9 @@ def _is_local_module(module: str | None, level: int) -> bool:
 
 
 def _names_project_module(node) -> bool:
-    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and any(m in node.value for m in PROJECT_MODULES))
+    return (
+        isinstance(node, ast.Constant) and isinstance(node.value, str) and any(m in node.value for m in PROJECT_MODULES)
+    )
 
 
 def _bound_names(tree: ast.Module) -> set[str]:
@@ -92,14 +112,20 @@ def _bound_names(tree: ast.Module) -> set[str]:
                 if a.name.split(".")[0] in PROJECT_MODULES or _is_local_module(a.name, 0):
                     bound.add((a.asname or a.name).split(".")[0])
         elif isinstance(node, ast.ImportFrom):
-            if (((node.module or "").split(".")[0] in PROJECT_MODULES and not node.level)
-                    or _is_local_module(node.module, node.level)):
+            if ((node.module or "").split(".")[0] in PROJECT_MODULES and not node.level) or _is_local_module(
+                node.module, node.level
+            ):
                 bound |= {a.asname or a.name for a in node.names}
     functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     bound |= {n.name for n in functions}
-    top_level = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
-                 for tg in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                 for t in ast.walk(tg) if isinstance(t, ast.Name)}
+    top_level = {
+        t.id
+        for n in tree.body
+        if isinstance(n, (ast.Assign, ast.AnnAssign))
+        for tg in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        for t in ast.walk(tg)
+        if isinstance(t, ast.Name)
+    }
     # tables the file's own helpers fill: V[vid] = fn in a @vector decorator, V.append(fn)
     for fn in functions:
         if fn.name.startswith("test"):
@@ -107,8 +133,11 @@ def _bound_names(tree: ast.Module) -> set[str]:
         for node in ast.walk(fn):
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
                 root = _root_name(node)
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                  and node.func.attr in ("append", "add", "update", "setdefault", "extend", "insert")):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "add", "update", "setdefault", "extend", "insert")
+            ):
                 root = _root_name(node.func.value)
             else:
                 continue
@@ -147,8 +176,11 @@ def _uses_project(func, bound: set[str], in_class: bool) -> bool:
     bound = bound | {"__file__"}  # the project's own files, found from the test's place
     if in_class:
         bound = bound | {"self", "cls"}  # the class's own helpers and attributes
-    params = [a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs
-              if not (in_class and a.arg in ("self", "cls"))]
+    params = [
+        a.arg
+        for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs
+        if not (in_class and a.arg in ("self", "cls"))
+    ]
     if set(params) - _parametrized(func) - PYTEST_FIXTURES:
         return True
     for node in ast.walk(func):
@@ -164,8 +196,11 @@ def _always_true(node) -> bool:
 
 
 def _or_true(test) -> bool:
-    return (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)
-            and any(_always_true(v) or _or_true(v) for v in test.values))
+    return (
+        isinstance(test, ast.BoolOp)
+        and isinstance(test.op, ast.Or)
+        and any(_always_true(v) or _or_true(v) for v in test.values)
+    )
 
 
 def _tests_of(tree: ast.Module):
@@ -219,7 +254,7 @@ def test_known_offenders_still_offend():
 
 # --- the checker itself can fail ----------------------------------------------------------------
 
-BAD = '''
+BAD = """
 import itertools
 import pathlib
 from fractions import Fraction
@@ -311,12 +346,17 @@ class TestGroup:
 
     def make(self):
         return 1
-'''
+"""
 
 
 def test_the_checker_flags_exactly_the_bad_tests():
     got = sorted((test, rule) for _, test, rule, _ in offenders(TESTS / "test_example.py", BAD))
-    assert got == [("_", "or-true"), ("test_method_alone", "no-project-code"),
-                   ("test_only_a_plain_table", "no-project-code"), ("test_only_arithmetic", "no-project-code"),
-                   ("test_only_parameters", "no-project-code"), ("test_or_true", "or-true"),
-                   ("test_or_true_nested", "or-true")]
+    assert got == [
+        ("_", "or-true"),
+        ("test_method_alone", "no-project-code"),
+        ("test_only_a_plain_table", "no-project-code"),
+        ("test_only_arithmetic", "no-project-code"),
+        ("test_only_parameters", "no-project-code"),
+        ("test_or_true", "or-true"),
+        ("test_or_true_nested", "or-true"),
+    ]

@@ -3,13 +3,25 @@
 Spec: ``shared/rules/life_and_death.md``. d10 success pools (6+ succeeds, 10 is a crit, 1s with no
 success are a critical failure), six parameters with skills, four health pools, energetics.
 """
+
 from __future__ import annotations
 
 import random
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import (CheckResult, CheckSpec, ConditionSpec, DamageOutcome, Effect, GameSystem,
-                                   InitiativeOrder, OptionSpec, Problem, RuleError, T)
+from tabletop_widgets.core import (
+    CheckResult,
+    CheckSpec,
+    ConditionSpec,
+    DamageOutcome,
+    Effect,
+    GameSystem,
+    InitiativeOrder,
+    OptionSpec,
+    Problem,
+    RuleError,
+    T,
+)
 
 from . import checks as _checks
 from . import combat, data, inventory, magic, progression
@@ -32,8 +44,9 @@ class LifeAndDeathSystem(GameSystem):
         super().__init__(**rules)
         # Rules that change derived values or hard limits travel with the Character class.
         if self.rules != dict(DEFAULT_RULES):
-            self.Character = type("Character", (Character,), {"RULES": dict(self.rules),
-                                                              "__module__": Character.__module__})
+            self.Character = type(
+                "Character", (Character,), {"RULES": dict(self.rules), "__module__": Character.__module__}
+            )
 
     # -- data ---------------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
@@ -53,8 +66,7 @@ class LifeAndDeathSystem(GameSystem):
     def checks(self, character) -> list[CheckSpec]:
         return _checks.list_checks(character, self.rules)
 
-    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
-                   **options: Any) -> CheckResult:
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         return _checks.roll(character, check_id, self.rules, rng=rng, **options)
 
     def check_distribution(self, character, check_id: str, **options: Any):
@@ -94,8 +106,13 @@ class LifeAndDeathSystem(GameSystem):
         """Leave the creation stage (budgets stop being checked); refused while errors remain."""
         errs = [p for p in self.validate(character) if p.severity == "error"]
         if errs:
-            raise RuleError("creation_errors", T("Fix the errors first: " + "; ".join(p.text("en") for p in errs),
-                                                 "Сначала исправьте ошибки: " + "; ".join(p.text("ru") for p in errs)))
+            raise RuleError(
+                "creation_errors",
+                T(
+                    "Fix the errors first: " + "; ".join(p.text("en") for p in errs),
+                    "Сначала исправьте ошибки: " + "; ".join(p.text("ru") for p in errs),
+                ),
+            )
         character.stage = "play"
 
     def apply_race_and_age(self, character, race_params, age, **kw):
@@ -107,17 +124,29 @@ class LifeAndDeathSystem(GameSystem):
     def set_skill(self, character, key: str, level: int) -> None:
         """Set a skill level, refused above its cap (L103, L284) or without the required feature."""
         from .model import SKILL_KEY_RE
+
         if not SKILL_KEY_RE.match(key) or not isinstance(level, int) or level < 0:
-            raise RuleError("bad_skill", T(f"Bad skill {key!r} / level {level!r}.", f"Неверный навык {key!r} / уровень {level!r}."))
+            raise RuleError(
+                "bad_skill", T(f"Bad skill {key!r} / level {level!r}.", f"Неверный навык {key!r} / уровень {level!r}.")
+            )
         cap = progression.skill_cap(character, key)
         if cap is not None and level > cap:
-            raise RuleError("E_SKILL_CAP", T(f"{key} ({level}) cannot exceed its parameter ({cap}).",
-                                             f"{key} ({level}) не может быть выше параметра ({cap})."))
+            raise RuleError(
+                "E_SKILL_CAP",
+                T(
+                    f"{key} ({level}) cannot exceed its parameter ({cap}).",
+                    f"{key} ({level}) не может быть выше параметра ({cap}).",
+                ),
+            )
         d = data.row("skills", key.split(":")[0]) or {}
         if level and d.get("requires_feature") and not character.has_feature(d["requires_feature"]):
-            raise RuleError("E_TRANSFORMATION_NO_SHAPESHIFTER",
-                            T("Transformation requires the Shapeshifter feature.",
-                              "Трансформация доступна только с особенностью «оборотень»."))
+            raise RuleError(
+                "E_TRANSFORMATION_NO_SHAPESHIFTER",
+                T(
+                    "Transformation requires the Shapeshifter feature.",
+                    "Трансформация доступна только с особенностью «оборотень».",
+                ),
+            )
         skills = dict(character.skills)
         skills[key] = level
         character.skills = skills
@@ -140,7 +169,9 @@ class LifeAndDeathSystem(GameSystem):
             return progression.improve_feature(character, target, **kw)
         if choice == "surprise":
             return progression.improve_surprise(character)
-        raise RuleError("bad_choice", T("Choose feature, parameter or surprise.", "Выберите особенность, параметр или сюрприз."))
+        raise RuleError(
+            "bad_choice", T("Choose feature, parameter or surprise.", "Выберите особенность, параметр или сюрприз.")
+        )
 
     # -- dice words -------------------------------------------------------------------------------------
     def dice_words(self) -> list:
@@ -165,10 +196,20 @@ class LifeAndDeathSystem(GameSystem):
 
     def damage_options(self, character) -> list[OptionSpec]:
         return [
-            OptionSpec("damage_type", T("Damage type", "Тип урона"), "choice", "physical", choices=tuple(
-                (r["id"], T(r["en"], r["ru"])) for r in data.rows("damage_types"))),
-            OptionSpec("zone", T("Hit zone", "Зона попадания"), "choice", "torso", choices=tuple(
-                (r["id"], T(r["en"], r["ru"])) for r in data.rows("zones"))),
+            OptionSpec(
+                "damage_type",
+                T("Damage type", "Тип урона"),
+                "choice",
+                "physical",
+                choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("damage_types")),
+            ),
+            OptionSpec(
+                "zone",
+                T("Hit zone", "Зона попадания"),
+                "choice",
+                "torso",
+                choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones")),
+            ),
             OptionSpec("transforming", T("Target transforming (×2)", "Цель в трансформации (×2)"), "bool", False),
             OptionSpec("spell", T("Spell (thresholds ×2)", "Заклинание (пороги ×2)"), "bool", False),
             OptionSpec("undead", T("Undead", "Нежить"), "bool", False),
@@ -217,5 +258,15 @@ class LifeAndDeathSystem(GameSystem):
 
 SYSTEM = LifeAndDeathSystem()
 
-__all__ = ["Character", "SYSTEM", "LifeAndDeathSystem", "DEFAULT_RULES", "PARAMS", "combat", "magic",
-           "inventory", "progression", "data"]
+__all__ = [
+    "Character",
+    "SYSTEM",
+    "LifeAndDeathSystem",
+    "DEFAULT_RULES",
+    "PARAMS",
+    "combat",
+    "magic",
+    "inventory",
+    "progression",
+    "data",
+]

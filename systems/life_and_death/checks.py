@@ -1,4 +1,5 @@
 """Named checks (spec §5.3, §5.7, §5.11): check ids -> pool and success penalty, rolling, exact odds."""
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,8 @@ from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
 from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, SKILL_KEY_RE, skill_def, skill_id_of
 
-HELMET_ALERTNESS_DICE = {"none": 0, "open": -1, "closed": -2}   # L159-L160
-MAX_POOL = 100   # a sanity limit for exact odds (the rules' pools stay below 20)
+HELMET_ALERTNESS_DICE = {"none": 0, "open": -1, "closed": -2}  # L159-L160
+MAX_POOL = 100  # a sanity limit for exact odds (the rules' pools stay below 20)
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class PoolSpec:
     pool: int
     penalty: int
     label: Mapping[str, str]
-    kind: str                    # parameter / skill / untrained / related / initiative / will / coordination
+    kind: str  # parameter / skill / untrained / related / initiative / will / coordination
     notes: tuple = ()
 
 
@@ -39,11 +40,21 @@ def _skill_label(key: str) -> dict[str, str]:
     return T(en, ru)
 
 
-def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int = 0, retry: int = 1,
-            attackers: int = 1, joint: bool = False) -> PoolSpec:
+def resolve(
+    character,
+    check_id: str,
+    rules: Mapping[str, Any],
+    *,
+    dice_mod: int = 0,
+    retry: int = 1,
+    attackers: int = 1,
+    joint: bool = False,
+) -> PoolSpec:
     """Pool and success penalty for ``check_id`` (§5.11 table). Raises ValueError on a bad id."""
     if not isinstance(check_id, str):
-        raise _err("bad_check", f"check id must be a string, got {check_id!r}", f"id проверки — строка, а не {check_id!r}")
+        raise _err(
+            "bad_check", f"check id must be a string, got {check_id!r}", f"id проверки — строка, а не {check_id!r}"
+        )
     if not isinstance(dice_mod, int) or isinstance(dice_mod, bool):
         raise _err("bad_option", "dice_mod must be a whole number", "dice_mod — целое число")
     if not isinstance(retry, int) or retry < 1:
@@ -54,62 +65,95 @@ def resolve(character, check_id: str, rules: Mapping[str, Any], *, dice_mod: int
     if check_id in PARAMS:
         pool = character.param(check_id)
         if check_id == "alertness" and helmet:
-            pool += helmet                                            # L159-L160
+            pool += helmet  # L159-L160
             notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
         spec = PoolSpec(check_id, pool, 0, PARAM_LABELS[check_id], "parameter")
     elif check_id == "initiative":
         spec = PoolSpec(check_id, character.initiative_pool, 0, T("Initiative", "Инициатива"), "initiative")
     elif check_id == "will":
-        spec = PoolSpec(check_id, character.will, 0, T("Will", "Сила воли"), "will")   # A-41
+        spec = PoolSpec(check_id, character.will, 0, T("Will", "Сила воли"), "will")  # A-41
     elif check_id == "coordination":
         # L252: Dex + Alert - number of simultaneous attackers; joint casting: no minus (L333)
         n = 0 if joint else int(attackers)
-        spec = PoolSpec(check_id, character.dexterity + character.alertness - n,
-                        0, T("Coordination", "Слаженность"), "coordination")
+        spec = PoolSpec(
+            check_id, character.dexterity + character.alertness - n, 0, T("Coordination", "Слаженность"), "coordination"
+        )
     elif "+" in check_id:
         param, _, key = check_id.partition("+")
         if param not in PARAMS:
-            raise _err("bad_check", f"unknown parameter {param!r} in check id {check_id!r}", f"неизвестный параметр {param!r} в проверке {check_id!r}")
+            raise _err(
+                "bad_check",
+                f"unknown parameter {param!r} in check id {check_id!r}",
+                f"неизвестный параметр {param!r} в проверке {check_id!r}",
+            )
         if param not in SKILL_PARAMS:
-            raise _err("bad_check", f"no skills hang off {param}: {check_id!r}", f"у параметра {param} нет навыков: {check_id!r}")  # L20, L86
+            raise _err(
+                "bad_check",
+                f"no skills hang off {param}: {check_id!r}",
+                f"у параметра {param} нет навыков: {check_id!r}",
+            )  # L20, L86
         if not SKILL_KEY_RE.match(key):
-            raise _err("bad_check", f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)", f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)")
+            raise _err(
+                "bad_check",
+                f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)",
+                f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)",
+            )
         d = skill_def(skill_id_of(key))
         # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
         # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
         known = character.skill_param(key, rules) if d else None
         if known and known != param:
-            raise _err("wrong_param", f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
-                       f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})")
+            raise _err(
+                "wrong_param",
+                f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
+                f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})",
+            )
         base = character.param(param)
         if param == "alertness" and helmet:
-            base += helmet                                             # L159-L160 (Alertness-based skills)
+            base += helmet  # L159-L160 (Alertness-based skills)
             notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
         lvl = character.skill_level(key)
-        label = T(f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
-                  f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}")
+        label = T(
+            f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
+            f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}",
+        )
         if lvl > 0:
             spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
         else:
             sid = skill_id_of(key)
-            related = [k for k in character.skills
-                       if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0]
+            related = [
+                k
+                for k in character.skills
+                if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0
+            ]
             if related and ":" in key:
                 # L33: a related specialization of the same skill: no success is removed.
                 add = max(character.skill_level(k) for k in related) if rules.get("other_spec_adds_level") else 0
-                spec = PoolSpec(check_id, base + add, 0, label, "related",
-                                (T("related specialization: no -1", "родственная специализация: без -1"),))
+                spec = PoolSpec(
+                    check_id,
+                    base + add,
+                    0,
+                    label,
+                    "related",
+                    (T("related specialization: no -1", "родственная специализация: без -1"),),
+                )
             else:
-                spec = PoolSpec(check_id, base, 1, label, "untrained",
-                                (T("untrained: -1 success", "нет навыка: -1 успех"),))
+                spec = PoolSpec(
+                    check_id, base, 1, label, "untrained", (T("untrained: -1 success", "нет навыка: -1 успех"),)
+                )
     else:
-        raise _err("unknown_check", f"unknown check id {check_id!r}: use a parameter, parameter+skill, "
-                                    f"initiative, will or coordination",
-                   f"неизвестная проверка {check_id!r}: параметр, параметр+навык, initiative, will или coordination")
+        raise _err(
+            "unknown_check",
+            f"unknown check id {check_id!r}: use a parameter, parameter+skill, initiative, will or coordination",
+            f"неизвестная проверка {check_id!r}: параметр, параметр+навык, initiative, will или coordination",
+        )
     pool = spec.pool + dice_mod - retry_dice
     if pool > MAX_POOL:
-        raise _err("pool_too_large", f"a pool of {pool} dice is too large (at most {MAX_POOL})",
-                   f"пул из {ru_n(pool, 'кубика', 'кубиков', 'кубиков')} слишком велик (не больше {MAX_POOL})")
+        raise _err(
+            "pool_too_large",
+            f"a pool of {pool} dice is too large (at most {MAX_POOL})",
+            f"пул из {ru_n(pool, 'кубика', 'кубиков', 'кубиков')} слишком велик (не больше {MAX_POOL})",
+        )
     if retry_dice:
         notes.append(T(f"retry -{retry_dice} dice", f"повтор: −{ru_n(retry_dice, 'кубик', 'кубика', 'кубиков')}"))
     return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
@@ -162,15 +206,26 @@ def distribution(character, check_id: str, rules: Mapping[str, Any], **options: 
     spec = resolve(character, check_id, rules, **o)
     law = net_law(max(0, spec.pool), spec.penalty, epic)
     p = sum((v for k, v in law.items() if k >= diff), Fraction(0))
-    return Distribution(law, p_pass=p, expression=f"ld {spec.pool}" + (" -1s" if spec.penalty else "")
-                        + (f" e{epic}" if epic else "") + f" dc {diff}", outcome="total")
+    return Distribution(
+        law,
+        p_pass=p,
+        expression=f"ld {spec.pool}" + (" -1s" if spec.penalty else "") + (f" e{epic}" if epic else "") + f" dc {diff}",
+        outcome="total",
+    )
 
 
 def faces_dice(faces: list[int], fumble: bool) -> list[Die]:
     out = []
     for f in faces:
-        out.append(Die(10, f, success=f >= 6, failure=(f == 1 and fumble),
-                       crit="success" if f == 10 else ("failure" if f == 1 and fumble else None)))
+        out.append(
+            Die(
+                10,
+                f,
+                success=f >= 6,
+                failure=(f == 1 and fumble),
+                crit="success" if f == 10 else ("failure" if f == 1 and fumble else None),
+            )
+        )
     return out
 
 
@@ -201,8 +256,9 @@ OUTCOME_TEXT = {
 }
 
 
-def roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None,
-         **options: Any) -> CheckResult:
+def roll(
+    character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None, **options: Any
+) -> CheckResult:
     if isinstance(check_id, str) and check_id.startswith("cast:"):
         return cast_roll(character, check_id, rules, rng=rng, **options)
     o = _split_options(options)
@@ -212,53 +268,116 @@ def roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random.Rand
     spec = resolve(character, check_id, rules, **o)
     if epic:
         if rules.get("mode") == "quick" or character.mode == "quick":
-            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game.",  # L347
-                                                    "В быстрой игре эпик-дайсы не используются."))  # L347
+            raise RuleError(
+                "epic_in_quick_game",
+                T(
+                    "Epic dice are not used in a quick game.",  # L347
+                    "В быстрой игре эпик-дайсы не используются.",
+                ),
+            )  # L347
         if epic > character.epic_dice:
-            raise RuleError("not_enough_epic_dice", T(f"Only {character.epic_dice} epic dice left.",
-                                                      f"Осталось эпик-дайсов: {character.epic_dice}."))
+            raise RuleError(
+                "not_enough_epic_dice",
+                T(f"Only {character.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {character.epic_dice}."),
+            )
     if spec.pool <= 0 and rules.get("pool_nonpositive") == "forbid":
         raise RuleError("empty_pool", T("The pool has no dice.", "В пуле нет кубиков."))  # A-09
     rng = rng if rng is not None else random.Random()
     faces = list(forced) if forced is not None else roll_faces(spec.pool, rng)
-    r = read_faces(faces, penalty=spec.penalty, epic=epic, difficulty=diff, pool=spec.pool,
-                   fumble_basis=rules.get("fumble_basis", "net"))
+    r = read_faces(
+        faces,
+        penalty=spec.penalty,
+        epic=epic,
+        difficulty=diff,
+        pool=spec.pool,
+        fumble_basis=rules.get("fumble_basis", "net"),
+    )
     return make_result(check_id, spec, r, diff, epic)
 
 
 def make_result(check_id: str, spec: PoolSpec, r: PoolResult, diff: int, epic: int) -> CheckResult:
     notation = f"ld {spec.pool}" + (" -1s" if spec.penalty else "") + (f" e{epic}" if epic else "") + f" dc {diff}"
-    rr = word_result(notation, "ld", r.net, faces_dice(r.faces, r.fumble), breakdown(r),
-                     check=check_from(r.net, ">=", diff), successes=r.net,
-                     notes=list(spec.notes), details={"crits": r.crits, "ones": r.ones, "raw": r.raw,
-                                                      "fumble": r.fumble})
+    rr = word_result(
+        notation,
+        "ld",
+        r.net,
+        faces_dice(r.faces, r.fumble),
+        breakdown(r),
+        check=check_from(r.net, ">=", diff),
+        successes=r.net,
+        notes=list(spec.notes),
+        details={"crits": r.crits, "ones": r.ones, "raw": r.raw, "fumble": r.fumble},
+    )
     effects = [Effect("epic_dice", -epic, T("epic dice spent", "потрачены эпик-дайсы"))] if epic else []
     outcome = OUTCOME_TEXT[r.outcome]
     return CheckResult(
-        check_id=check_id, label=spec.label, success=r.passed, total=r.net, roll=rr,
-        margin=r.net - diff, degree=r.net,
+        check_id=check_id,
+        label=spec.label,
+        success=r.passed,
+        total=r.net,
+        roll=rr,
+        margin=r.net - diff,
+        degree=r.net,
         degree_label=T(count(r.net, "success", "en"), count(r.net, "success", "ru")),
         critical="failure" if r.fumble else ("success" if r.crits and r.passed else None),
         outcome=T(f"{outcome['en']} ({r.net}/{diff})", f"{outcome['ru']} ({r.net}/{diff})"),
-        effects=effects, options={"difficulty": diff, "epic": epic},
-        details={"faces": r.faces, "successes": r.net, "passed": r.passed, "raw": r.raw, "crits": r.crits, "ones": r.ones, "net": r.net,
-                 "fumble": r.fumble, "pool": spec.pool, "penalty": spec.penalty, "kind": spec.kind,
-                 "outcome": r.outcome, "difficulty": diff, "pool_result": r})
+        effects=effects,
+        options={"difficulty": diff, "epic": epic},
+        details={
+            "faces": r.faces,
+            "successes": r.net,
+            "passed": r.passed,
+            "raw": r.raw,
+            "crits": r.crits,
+            "ones": r.ones,
+            "net": r.net,
+            "fumble": r.fumble,
+            "pool": spec.pool,
+            "penalty": spec.penalty,
+            "kind": spec.kind,
+            "outcome": r.outcome,
+            "difficulty": diff,
+            "pool_result": r,
+        },
+    )
 
 
 def option_specs(with_coordination: bool = False) -> tuple[OptionSpec, ...]:
     opts = [
-        OptionSpec("difficulty", T("Difficulty (successes)", "Сложность (успехов)"), "int", 1, 1, 10,
-                   help=T("1 ordinary ... 5 edge of ability", "1 обычное ... 5 на грани")),  # L200-L206
+        OptionSpec(
+            "difficulty",
+            T("Difficulty (successes)", "Сложность (успехов)"),
+            "int",
+            1,
+            1,
+            10,
+            help=T("1 ordinary ... 5 edge of ability", "1 обычное ... 5 на грани"),
+        ),  # L200-L206
         OptionSpec("dice_mod", T("Extra dice ±", "Доп. кубики ±"), "int", 0, -10, 10),
-        OptionSpec("retry", T("Attempt no. (out of combat)", "Попытка № (вне боя)"), "int", 1, 1, 20,
-                   help=T("Each further attempt: -1 die", "Каждая следующая попытка: -1 кубик")),  # L208
-        OptionSpec("epic", T("Epic dice to spend", "Потратить эпик-дайсов"), "int", 0, 0, 20,
-                   help=T("+1 success each", "+1 успех каждый")),  # L351
+        OptionSpec(
+            "retry",
+            T("Attempt no. (out of combat)", "Попытка № (вне боя)"),
+            "int",
+            1,
+            1,
+            20,
+            help=T("Each further attempt: -1 die", "Каждая следующая попытка: -1 кубик"),
+        ),  # L208
+        OptionSpec(
+            "epic",
+            T("Epic dice to spend", "Потратить эпик-дайсов"),
+            "int",
+            0,
+            0,
+            20,
+            help=T("+1 success each", "+1 успех каждый"),
+        ),  # L351
     ]
     if with_coordination:
         opts.append(OptionSpec("attackers", T("Simultaneous attackers", "Одновременных атакующих"), "int", 1, 1, 10))
-        opts.append(OptionSpec("joint", T("Joint casting (no minus)", "Совместное плетение (без минуса)"), "bool", False))
+        opts.append(
+            OptionSpec("joint", T("Joint casting (no minus)", "Совместное плетение (без минуса)"), "bool", False)
+        )
     return tuple(opts)
 
 
@@ -282,34 +401,79 @@ def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
             continue
         cid = f"{param}+{key}"
         s = resolve(character, cid, rules)
-        out.append(CheckSpec(cid, s.label, opts, g_skills,
-                             notation=f"ld {s.pool}" + (" -1s" if s.penalty else ""),
-                             help=T("untrained: parameter dice, -1 success",  # L33
-                                    "без навыка: кубики параметра, -1 успех") if s.penalty else None))  # L33
+        out.append(
+            CheckSpec(
+                cid,
+                s.label,
+                opts,
+                g_skills,
+                notation=f"ld {s.pool}" + (" -1s" if s.penalty else ""),
+                help=T(
+                    "untrained: parameter dice, -1 success",  # L33
+                    "без навыка: кубики параметра, -1 успех",
+                )
+                if s.penalty
+                else None,
+            )
+        )  # L33
     g_other = T("Other", "Другое")
-    out.append(CheckSpec("initiative", T("Initiative", "Инициатива"), opts, g_other,
-                         notation=f"ld {character.initiative_pool}"))
+    out.append(
+        CheckSpec(
+            "initiative", T("Initiative", "Инициатива"), opts, g_other, notation=f"ld {character.initiative_pool}"
+        )
+    )
     out.append(CheckSpec("will", T("Will", "Сила воли"), opts, g_other, notation=f"ld {character.will}"))
     for key in sorted(character.skills):
         if character.skill_param(key, rules) == "complexity" and character.skill_level(key) > 0:
-            out.append(CheckSpec(f"cast:{key}", T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
-                                 cast_option_specs(character), T("Energetics", "Энергетика"),
-                                 notation=f"ld {character.complexity + character.skill_level(key)}-…",
-                                 help=T("Complexity + skill − target complexity − spell complexity; difficulty = spell level",  # L35, L286
-                                        "Сложность + навык − сложность цели − сложность заклинания; сложность броска = уровень")))  # L35, L286
-    out.append(CheckSpec("coordination", T("Coordination", "Слаженность"), option_specs(True), g_other,
-                         notation=f"ld {character.dexterity + character.alertness}-N"))
+            out.append(
+                CheckSpec(
+                    f"cast:{key}",
+                    T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
+                    cast_option_specs(character),
+                    T("Energetics", "Энергетика"),
+                    notation=f"ld {character.complexity + character.skill_level(key)}-…",
+                    help=T(
+                        "Complexity + skill − target complexity − spell complexity; difficulty = spell level",  # L35, L286
+                        "Сложность + навык − сложность цели − сложность заклинания; сложность броска = уровень",
+                    ),
+                )
+            )  # L35, L286
+    out.append(
+        CheckSpec(
+            "coordination",
+            T("Coordination", "Слаженность"),
+            option_specs(True),
+            g_other,
+            notation=f"ld {character.dexterity + character.alertness}-N",
+        )
+    )
     return out
 
 
 # -- casting as a named check (spec §7.1, §10.2 "Cast spell") -----------------------------------------
-_CAST_OPTIONS = {"functions", "triggers", "form", "pinpoint", "transmutation", "style_sections", "mind_complexity",
-                 "facet", "complexity_factor", "brightness", "own_reserve", "zone", "target_complexity", "epic",
-                 "level", "faces"}
+_CAST_OPTIONS = {
+    "functions",
+    "triggers",
+    "form",
+    "pinpoint",
+    "transmutation",
+    "style_sections",
+    "mind_complexity",
+    "facet",
+    "complexity_factor",
+    "brightness",
+    "own_reserve",
+    "zone",
+    "target_complexity",
+    "epic",
+    "level",
+    "faces",
+}
 
 
 def _cast_args(character, check_id: str, options: Mapping[str, Any]):
     from .magic import SpellDesign
+
     unknown = set(options) - _CAST_OPTIONS
     if unknown:
         raise ValueError(f"unknown cast option(s) {sorted(unknown)}; known: {sorted(_CAST_OPTIONS)}")
@@ -322,8 +486,10 @@ def _cast_args(character, check_id: str, options: Mapping[str, Any]):
 
 
 def cast_option_specs(character) -> tuple[OptionSpec, ...]:
-    forms = tuple((k, T(k, r)) for k, r in (("basic", "базовая"), ("simple", "простая"), ("sharpened", "заострённая"),
-                                              ("complex", "сложная")))
+    forms = tuple(
+        (k, T(k, r))
+        for k, r in (("basic", "базовая"), ("simple", "простая"), ("sharpened", "заострённая"), ("complex", "сложная"))
+    )
     facets = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("facets"))
     zones = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones"))
     return (
@@ -345,6 +511,7 @@ def cast_option_specs(character) -> tuple[OptionSpec, ...]:
 
 def cast_distribution(character, check_id: str, rules: Mapping[str, Any], **options: Any) -> Distribution:
     from .magic import casting_pool, spell_complexity, spell_level
+
     key, design, extra = _cast_args(character, check_id, options)
     skill = character.skill_level(key)
     cx = spell_complexity(design, skill, rules)
@@ -356,29 +523,47 @@ def cast_distribution(character, check_id: str, rules: Mapping[str, Any], **opti
     return Distribution(law, p_pass=p, expression=f"ld {pool} dc {lvl}", outcome="total")
 
 
-def cast_roll(character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None,
-              **options: Any) -> CheckResult:
+def cast_roll(
+    character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None, **options: Any
+) -> CheckResult:
     from .magic import cast
+
     key, design, extra = _cast_args(character, check_id, options)
     epic = _epic(extra.get("epic", 0))
     if epic > character.epic_dice:
-        raise RuleError("not_enough_epic_dice", T(f"Only {character.epic_dice} epic dice left.",
-                                                  f"Осталось эпик-дайсов: {character.epic_dice}."))
-    res = cast(character, key, design, target_complexity=int(extra.get("target_complexity", 0)), epic=epic,
-               level=extra.get("level") or None, rng=rng if rng is not None else random.Random(),
-               faces=extra.get("faces"), rules=rules)
-    spec = PoolSpec(check_id, res.pool, res.roll.penalty, T(f"Cast ({key})", f"Заклинание ({key})"), "cast",
-                    tuple(res.notes))
+        raise RuleError(
+            "not_enough_epic_dice",
+            T(f"Only {character.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {character.epic_dice}."),
+        )
+    res = cast(
+        character,
+        key,
+        design,
+        target_complexity=int(extra.get("target_complexity", 0)),
+        epic=epic,
+        level=extra.get("level") or None,
+        rng=rng if rng is not None else random.Random(),
+        faces=extra.get("faces"),
+        rules=rules,
+    )
+    spec = PoolSpec(
+        check_id, res.pool, res.roll.penalty, T(f"Cast ({key})", f"Заклинание ({key})"), "cast", tuple(res.notes)
+    )
     out = make_result(check_id, spec, res.roll, res.level, 0)
     out.effects = list(res.effects)
-    verdicts = {"as_designed": T("spell created as designed", "заклинание создано"),
-                "basic_spell": T("only a basic level-1 spell of the style", "вышло лишь базовое заклинание 1-го уровня"),  # L35
-                "nothing": T("no spell", "заклинание не создано"),
-                "nothing_fumble": T("no spell; the energy escapes control", "заклинания нет; энергия вышла из-под контроля"),  # L194
-                "gm": T("failed: the GM decides", "неудача: решает Мастер")}  # L35
+    verdicts = {
+        "as_designed": T("spell created as designed", "заклинание создано"),
+        "basic_spell": T("only a basic level-1 spell of the style", "вышло лишь базовое заклинание 1-го уровня"),  # L35
+        "nothing": T("no spell", "заклинание не создано"),
+        "nothing_fumble": T(
+            "no spell; the energy escapes control", "заклинания нет; энергия вышла из-под контроля"
+        ),  # L194
+        "gm": T("failed: the GM decides", "неудача: решает Мастер"),
+    }  # L35
     out.outcome = verdicts[res.outcome]
-    out.details.update(cast_outcome=res.outcome, spell_complexity=res.complexity, spell_level=res.level,
-                       spell=res.parameters)
+    out.details.update(
+        cast_outcome=res.outcome, spell_complexity=res.complexity, spell_level=res.level, spell=res.parameters
+    )
     return out
 
 
@@ -392,7 +577,7 @@ class RetryTracker:
 
     def attempt(self, character_id: str, action_key: str, in_combat: bool = False) -> int:
         if in_combat:
-            return 1                                     # L210: no retry penalty in combat
+            return 1  # L210: no retry penalty in combat
         k = (character_id, action_key)
         self.counts[k] = self.counts.get(k, 0) + 1
         return self.counts[k]

@@ -1,5 +1,6 @@
 """Combat (spec §6) as pure functions: initiative, actions, attack/defence, damage, zones,
 health states, transformation, conditions."""
+
 from __future__ import annotations
 
 import random
@@ -7,17 +8,25 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import (ConditionSpec, DamageOutcome, Effect, InitiativeOrder, InitiativeRoll,
-                                   OptionSpec, RuleError, T)
+from tabletop_widgets.core import (
+    ConditionSpec,
+    DamageOutcome,
+    Effect,
+    InitiativeOrder,
+    InitiativeRoll,
+    OptionSpec,
+    RuleError,
+    T,
+)
 from tabletop_widgets.dice import Distribution
 from tabletop_widgets.core.wording import ru_n
 
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
 
-ZONE_PENALTY = {"torso": 0, "limb": 1, "tail": 2, "neck": 3, "head_face": 3, "head_skull": 2}   # L258-L268
+ZONE_PENALTY = {"torso": 0, "limb": 1, "tail": 2, "neck": 3, "head_face": 3, "head_skull": 2}  # L258-L268
 HEAD_ZONES = ("head_face", "head_skull")
-BLOCK_DIRECTION_DICE = {"front": 0, "side": 1, "above": 1, "back": 2, "below": 2}             # L235
+BLOCK_DIRECTION_DICE = {"front": 0, "side": 1, "above": 1, "back": 2, "below": 2}  # L235
 
 
 # -- initiative (§6.3) ----------------------------------------------------------------------------------
@@ -26,14 +35,19 @@ def initiative_pool(c) -> int:
     return c.initiative_pool
 
 
-def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None = None,
-                    rules: Mapping[str, Any] = DEFAULT_RULES, epic: Mapping[str, int] | None = None,
-                    faces: Mapping[str, Sequence[int]] | None = None) -> InitiativeOrder:
+def roll_initiative(
+    combatants: Mapping[str, Any],
+    *,
+    rng: random.Random | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+    epic: Mapping[str, int] | None = None,
+    faces: Mapping[str, Sequence[int]] | None = None,
+) -> InitiativeOrder:
     """Each combatant rolls its initiative pool; the successes are its initiative (L220).
     Ties [DEFAULT A-06]: higher pool, then higher Dexterity, then a d10 roll-off (repeated until
     it separates; a final fallback on the id keeps the order total). Dice are rolled in the
     order of ``combatants``; roll-off dice only where needed, in order, after all pools."""
-    epic = _initiative_epic(combatants, epic, rules)     # checked before any die is rolled
+    epic = _initiative_epic(combatants, epic, rules)  # checked before any die is rolled
     rng = rng if rng is not None else random.Random()
     results: dict[str, PoolResult] = {}
     for cid, c in combatants.items():
@@ -72,9 +86,11 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
                         sub.setdefault(vals[cid], []).append(cid)
                     nxt.extend(g for g in sub.values() if len(g) > 1)
                 pending = nxt
+
     # sort: chain, roll-offs (descending), then id as the deterministic last resort
     def sort_key(cid):
         return chain(cid) + tuple(rolloff[cid])
+
     order = sorted(combatants, key=lambda cid: (tuple(-x for x in sort_key(cid)), cid))
     for a, b in zip(order, order[1:]):
         ra, rb = results[a].net, results[b].net
@@ -82,35 +98,54 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
             continue
         ca, cb = combatants[a], combatants[b]
         if mode == "pool_dex_random" and ca.initiative_pool != cb.initiative_pool:
-            why = T(f"{a} before {b}: same successes ({ra}), larger pool ({ca.initiative_pool} > {cb.initiative_pool})",
-                    f"{a} раньше {b}: успехов поровну ({ra}), пул больше ({ca.initiative_pool} > {cb.initiative_pool})")
+            why = T(
+                f"{a} before {b}: same successes ({ra}), larger pool ({ca.initiative_pool} > {cb.initiative_pool})",
+                f"{a} раньше {b}: успехов поровну ({ra}), пул больше ({ca.initiative_pool} > {cb.initiative_pool})",
+            )
         elif mode == "pool_dex_random" and ca.dexterity != cb.dexterity:
-            why = T(f"{a} before {b}: same successes and pool, higher Dexterity ({ca.dexterity} > {cb.dexterity})",
-                    f"{a} раньше {b}: успехи и пул равны, Ловкость выше ({ca.dexterity} > {cb.dexterity})")
+            why = T(
+                f"{a} before {b}: same successes and pool, higher Dexterity ({ca.dexterity} > {cb.dexterity})",
+                f"{a} раньше {b}: успехи и пул равны, Ловкость выше ({ca.dexterity} > {cb.dexterity})",
+            )
         elif rolloff[a] != rolloff[b] and rolloff[a]:
-            why = T(f"{a} before {b}: roll-off {rolloff[a]} vs {rolloff[b]}",
-                    f"{a} раньше {b}: переброс {rolloff[a]} против {rolloff[b]}")
+            why = T(
+                f"{a} before {b}: roll-off {rolloff[a]} vs {rolloff[b]}",
+                f"{a} раньше {b}: переброс {rolloff[a]} против {rolloff[b]}",
+            )
         elif mode == "simultaneous":
-            why = T(f"{a} and {b} act simultaneously ({ra} successes)",
-                    f"{a} и {b} действуют одновременно ({ru_n(ra, 'успех', 'успеха', 'успехов')})")
+            why = T(
+                f"{a} and {b} act simultaneously ({ra} successes)",
+                f"{a} и {b} действуют одновременно ({ru_n(ra, 'успех', 'успеха', 'успехов')})",
+            )
         else:
-            why = T(f"{a} before {b}: still tied, ordered by id (GM may swap)",
-                    f"равенство: {a}, {b} — порядок по имени (мастер может поменять)")
-        tiebreaks.append({**why, "ids": [a, b]})      # the tracker shows names for these ids
+            why = T(
+                f"{a} before {b}: still tied, ordered by id (GM may swap)",
+                f"равенство: {a}, {b} — порядок по имени (мастер может поменять)",
+            )
+        tiebreaks.append({**why, "ids": [a, b]})  # the tracker shows names for these ids
     rolls = {}
     for cid in combatants:
         r = results[cid]
         n_epic = int(epic.get(cid, 0))
-        extra = (f" (+{n_epic} epic)", f" (+{ru_n(n_epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')})") if n_epic else ("", "")
+        extra = (
+            (f" (+{n_epic} epic)", f" (+{ru_n(n_epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')})")
+            if n_epic
+            else ("", "")
+        )
         rolls[cid] = InitiativeRoll(
-            cid, (r.net,) + sort_key(cid)[1:],
-            T(f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[0]} = {r.net}",
-              f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[1]} = {r.net}"),
+            cid,
+            (r.net,) + sort_key(cid)[1:],
+            T(
+                f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[0]} = {r.net}",
+                f"{cid}: ld {r.pool} [{', '.join(map(str, r.faces))}]{extra[1]} = {r.net}",
+            ),
             roll=r,
             # L351 [DEFAULT §6.3]: epic dice spent on the initiative roll leave the sheet; the
             # tracker applies this through apply_effects.
             effects=(Effect("epic_dice", -n_epic, T("epic dice spent on initiative", "эпик-дайсы на инициативу")),)
-            if n_epic else ())
+            if n_epic
+            else (),
+        )
     return InitiativeOrder(order=order, rolls=rolls, tiebreaks=tiebreaks)
 
 
@@ -120,31 +155,59 @@ def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[st
     if not epic:
         return {}
     if not isinstance(epic, Mapping):
-        raise RuleError("bad_epic", T("Initiative epic dice are given per combatant: {id: count}.",
-                                      "Эпик-дайсы на инициативу задаются по участникам: {id: число}."))
+        raise RuleError(
+            "bad_epic",
+            T(
+                "Initiative epic dice are given per combatant: {id: count}.",
+                "Эпик-дайсы на инициативу задаются по участникам: {id: число}.",
+            ),
+        )
     out = {}
     for cid, n in epic.items():
         if cid not in combatants:
-            raise RuleError("bad_epic", T(f"No combatant {cid!r} to spend epic dice.", f"Нет участника {cid!r} для эпик-дайсов."))
+            raise RuleError(
+                "bad_epic", T(f"No combatant {cid!r} to spend epic dice.", f"Нет участника {cid!r} для эпик-дайсов.")
+            )
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise RuleError("bad_epic", T(f"Epic dice for {cid}: a whole number >= 0 (is {n!r}).",
-                                          f"Эпик-дайсы для {cid}: целое число >= 0 (сейчас {n!r})."))
+            raise RuleError(
+                "bad_epic",
+                T(
+                    f"Epic dice for {cid}: a whole number >= 0 (is {n!r}).",
+                    f"Эпик-дайсы для {cid}: целое число >= 0 (сейчас {n!r}).",
+                ),
+            )
         c = combatants[cid]
         if n and (rules.get("mode") == "quick" or getattr(c, "mode", "campaign") == "quick"):
-            raise RuleError("epic_in_quick_game", T("Epic dice are not used in a quick game.",  # L347
-                                                    "В быстрой игре эпик-дайсы не используются."))  # L347
+            raise RuleError(
+                "epic_in_quick_game",
+                T(
+                    "Epic dice are not used in a quick game.",  # L347
+                    "В быстрой игре эпик-дайсы не используются.",
+                ),
+            )  # L347
         if n > getattr(c, "epic_dice", 0):
-            raise RuleError("not_enough_epic_dice", T(f"{cid} has only {c.epic_dice} epic dice.",
-                                                      f"Эпик-дайсов мало: {cid} — только {c.epic_dice}."))
+            raise RuleError(
+                "not_enough_epic_dice",
+                T(f"{cid} has only {c.epic_dice} epic dice.", f"Эпик-дайсов мало: {cid} — только {c.epic_dice}."),
+            )
         out[cid] = n
     return out
 
 
 def initiative_options() -> list[OptionSpec]:
     """Options ``roll_initiative`` takes (the tracker passes them as given)."""
-    return [OptionSpec("epic", T("Epic dice on initiative, per combatant {id: n}", "Эпик-дайсы на инициативу {id: n}"),
-                       "text", {}, help=T("+1 success each, spent from the sheet",  # L351
-                                          "+1 успех каждый, списываются с листа"))]  # L351
+    return [
+        OptionSpec(
+            "epic",
+            T("Epic dice on initiative, per combatant {id: n}", "Эпик-дайсы на инициативу {id: n}"),
+            "text",
+            {},
+            help=T(
+                "+1 success each, spent from the sheet",  # L351
+                "+1 успех каждый, списываются с листа",
+            ),
+        )
+    ]  # L351
 
 
 # -- start of combat and coordination (§6.2, L252-L254) ------------------------------------------------
@@ -153,9 +216,14 @@ def coordination_pool(c, attackers: int, joint: bool = False) -> int:
     return c.dexterity + c.alertness - (0 if joint else attackers)
 
 
-def coordinate_attack(attackers: Mapping[str, Any], order: Sequence[str], *, rng: random.Random | None = None,
-                      rules: Mapping[str, Any] = DEFAULT_RULES,
-                      faces: Mapping[str, Sequence[int]] | None = None) -> dict[str, Any]:
+def coordinate_attack(
+    attackers: Mapping[str, Any],
+    order: Sequence[str],
+    *,
+    rng: random.Random | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+    faces: Mapping[str, Sequence[int]] | None = None,
+) -> dict[str, Any]:
     """Simultaneous attack (L252-L254): every attacker rolls coordination; those with no success
     do not attack in round 1 ([DEFAULT A-49] they lose their round-1 action). If nobody
     succeeds, only the attacker first in turn order attacks."""
@@ -163,7 +231,8 @@ def coordinate_attack(attackers: Mapping[str, Any], order: Sequence[str], *, rng
     n = len(attackers)
     rolls, ok = {}, []
     skip = rules.get("bound_pattern_iii_skips_coordination") and all(
-        c.feature_level("bound_pattern") >= 3 for c in attackers.values())
+        c.feature_level("bound_pattern") >= 3 for c in attackers.values()
+    )
     for cid, c in attackers.items():
         if skip or n == 1:
             ok.append(cid)
@@ -179,12 +248,17 @@ def coordinate_attack(attackers: Mapping[str, Any], order: Sequence[str], *, rng
         first = next(cid for cid in order if cid in attackers)
         ok = [first]
         fallback = True
-    return {"attack_in_round_1": ok, "lose_round_1": [c for c in attackers if c not in ok],
-            "rolls": rolls, "fallback": fallback}
+    return {
+        "attack_in_round_1": ok,
+        "lose_round_1": [c for c in attackers if c not in ok],
+        "rolls": rolls,
+        "fallback": fallback,
+    }
 
 
 def p_coordination(c, attackers: int) -> Fraction:
     from .dice import p_net_at_least
+
     return p_net_at_least(max(0, coordination_pool(c, attackers)), 1)
 
 
@@ -213,8 +287,9 @@ class TurnState:
     log: list = field(default_factory=list)
 
 
-def start_turn(c, round_no: int, *, initiator: bool = False, rules: Mapping[str, Any] = DEFAULT_RULES,
-               haste: int = 0) -> TurnState:
+def start_turn(
+    c, round_no: int, *, initiator: bool = False, rules: Mapping[str, Any] = DEFAULT_RULES, haste: int = 0
+) -> TurnState:
     """Round 1: one action, no extra actions even with Speed or haste (L250). Later rounds: two
     ordinary actions + up to two different free actions (L226), extra actions at the end of
     the round (L220, L226)."""
@@ -223,15 +298,28 @@ def start_turn(c, round_no: int, *, initiator: bool = False, rules: Mapping[str,
     return TurnState(round_no, 2, extra_actions(c, rules, haste), initiator)
 
 
-def take_action(state: TurnState, action: str, *, rules: Mapping[str, Any] = DEFAULT_RULES,
-                extra_phase: bool = False, direct_damage_spell: bool = True) -> TurnState:
+def take_action(
+    state: TurnState,
+    action: str,
+    *,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+    extra_phase: bool = False,
+    direct_damage_spell: bool = True,
+) -> TurnState:
     """Spend an action; refuses illegal moves with RuleError (and changes nothing)."""
     if action in FREE:
         if state.round <= 1 and not rules.get("round1_free_actions", True):
-            raise RuleError("no_free_round1", T("No free actions in round 1.", "В первом раунде нет свободных действий."))
+            raise RuleError(
+                "no_free_round1", T("No free actions in round 1.", "В первом раунде нет свободных действий.")
+            )
         if action in state.free_used:
-            raise RuleError("free_twice", T(f"Free action {action} already used this turn.",  # L226
-                                            f"Свободное действие {action} уже было в этом ходу."))  # L226
+            raise RuleError(
+                "free_twice",
+                T(
+                    f"Free action {action} already used this turn.",  # L226
+                    f"Свободное действие {action} уже было в этом ходу.",
+                ),
+            )  # L226
         state.free_used.add(action)
         state.log.append(action)
         return state
@@ -239,18 +327,37 @@ def take_action(state: TurnState, action: str, *, rules: Mapping[str, Any] = DEF
         raise RuleError("unknown_action", T(f"Unknown action {action!r}.", f"Неизвестное действие {action!r}."))
     if state.round <= 1:
         if action == "counterattack":
-            raise RuleError("no_counter_round1", T("No counterattacks in round 1.",  # L250
-                                                   "В первом раунде контратаковать нельзя."))  # L250
+            raise RuleError(
+                "no_counter_round1",
+                T(
+                    "No counterattacks in round 1.",  # L250
+                    "В первом раунде контратаковать нельзя.",
+                ),
+            )  # L250
         if state.initiator and not (action == "attack" or (action == "cast" and direct_damage_spell)):
-            raise RuleError("initiator_round1", T("In round 1 the attackers may only attack or cast direct-damage spells.",  # L250
-                                                  "В первом раунде нападающие только атакуют или создают заклинания прямого урона."))  # L250
-        if not state.initiator and rules.get("round1_others") == "block_dodge_only" and action not in ("block", "dodge"):
-            raise RuleError("others_round1", T("In round 1 the others may only block or dodge.",  # L250
-                                               "В первом раунде остальные могут только блокировать или уворачиваться."))  # L250
+            raise RuleError(
+                "initiator_round1",
+                T(
+                    "In round 1 the attackers may only attack or cast direct-damage spells.",  # L250
+                    "В первом раунде нападающие только атакуют или создают заклинания прямого урона.",
+                ),
+            )  # L250
+        if (
+            not state.initiator
+            and rules.get("round1_others") == "block_dodge_only"
+            and action not in ("block", "dodge")
+        ):
+            raise RuleError(
+                "others_round1",
+                T(
+                    "In round 1 the others may only block or dodge.",  # L250
+                    "В первом раунде остальные могут только блокировать или уворачиваться.",
+                ),
+            )  # L250
     if action in ("transform", "boost"):
         if state.ordinary_left <= 0:
             raise RuleError("no_actions", T("No actions left this turn.", "Действий в этом ходу не осталось."))
-        state.ordinary_left = 0                   # L119: the rest of the turn; L314: the whole round
+        state.ordinary_left = 0  # L119: the rest of the turn; L314: the whole round
         state.transforming = action == "transform"
         state.log.append(action)
         return state
@@ -263,11 +370,12 @@ def take_action(state: TurnState, action: str, *, rules: Mapping[str, Any] = DEF
         state.extra_left -= 1
     else:
         if state.ordinary_left <= 0:
-            raise RuleError("no_actions", T("No ordinary actions left this turn.",
-                                            "Обычных действий в этом ходу не осталось."))
+            raise RuleError(
+                "no_actions", T("No ordinary actions left this turn.", "Обычных действий в этом ходу не осталось.")
+            )
         state.ordinary_left -= 1
     if action == "wait":
-        state.held = True                         # A-45: converts an ordinary action into a held one
+        state.held = True  # A-45: converts an ordinary action into a held one
     state.log.append(action)
     return state
 
@@ -285,7 +393,7 @@ def run_distance(athletics_successes: int, grid: bool = False) -> int:
     return max(0, athletics_successes) * (2 if grid else 5)
 
 
-STEP_M, JOG_M = 3, 2   # L239, L246
+STEP_M, JOG_M = 3, 2  # L239, L246
 
 
 def block_pool(pool: int, direction: str = "front") -> int:
@@ -326,7 +434,7 @@ def reaches(dmg: int, max_hp: int, pct: int) -> bool:
 
 @dataclass(frozen=True)
 class ZoneEffect:
-    kind: str                    # limb_broken / limb_severed / tail_severed / decapitated / head_severed / ...
+    kind: str  # limb_broken / limb_severed / tail_severed / decapitated / head_severed / ...
     lethal: bool
     label: Mapping[str, str]
 
@@ -334,9 +442,16 @@ class ZoneEffect:
         return {"zone": self.zone_of(), "kind": self.kind, "note": note}
 
     def zone_of(self) -> str:
-        return {"limb_broken": "limb", "limb_severed": "limb", "tail_severed": "tail",
-                "decapitated": "neck", "head_severed": "neck", "face_lost": "head_face",
-                "skull_pierced": "head_skull", "skull_pierced_wound": "head_skull"}[self.kind]
+        return {
+            "limb_broken": "limb",
+            "limb_severed": "limb",
+            "tail_severed": "tail",
+            "decapitated": "neck",
+            "head_severed": "neck",
+            "face_lost": "head_face",
+            "skull_pierced": "head_skull",
+            "skull_pierced_wound": "head_skull",
+        }[self.kind]
 
 
 EFFECT_LABELS = {
@@ -351,8 +466,9 @@ EFFECT_LABELS = {
 }
 
 
-def zone_effect(zone: str, dmg: int, max_hp: int | None, *, spell: bool = False, undead: bool = False,
-                heads: int = 1) -> ZoneEffect | None:
+def zone_effect(
+    zone: str, dmg: int, max_hp: int | None, *, spell: bool = False, undead: bool = False, heads: int = 1
+) -> ZoneEffect | None:
     """Thresholds of L260-L268 against max HP; spells need double (L316)."""
     if max_hp is None or zone not in ZONE_PENALTY:
         return None
@@ -360,6 +476,7 @@ def zone_effect(zone: str, dmg: int, max_hp: int | None, *, spell: bool = False,
 
     def eff(kind, lethal=False):
         return ZoneEffect(kind, lethal, EFFECT_LABELS[kind])
+
     if zone == "limb":
         if reaches(dmg, max_hp, 50 * m):
             return eff("limb_severed")
@@ -397,10 +514,21 @@ def pierces(att_crits: int, def_crits: int, rules: Mapping[str, Any] = DEFAULT_R
     return att_crits > def_crits
 
 
-def resolve_attack(att: PoolResult, dfn: PoolResult | None, weapon_damage: int, armour: int = 0, *,
-                   zone: str = "torso", helmet: str = "none", target_max_hp: int | None = None,
-                   undead: bool = False, heads: int = 1, transforming: bool = False, spell: bool = False,
-                   rules: Mapping[str, Any] = DEFAULT_RULES) -> AttackOutcome:
+def resolve_attack(
+    att: PoolResult,
+    dfn: PoolResult | None,
+    weapon_damage: int,
+    armour: int = 0,
+    *,
+    zone: str = "torso",
+    helmet: str = "none",
+    target_max_hp: int | None = None,
+    undead: bool = False,
+    heads: int = 1,
+    transforming: bool = False,
+    spell: bool = False,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> AttackOutcome:
     """Damage = weapon + attacker successes - defender successes - armour (L272), only when the
     attacker has more successes (L37, L272); armour ignored on more crits (L274). [DEFAULT] not
     below 0; doubled on a transforming target (L119); zone effects vs max HP (L256-L268)."""
@@ -419,9 +547,17 @@ def resolve_attack(att: PoolResult, dfn: PoolResult | None, weapon_damage: int, 
     dmg = max(0, raw) if rules.get("damage_floor_zero", True) else raw
     if transforming:
         dmg *= 2
-    return AttackOutcome(True, dmg, raw, pierced, eff_armour, zone,
-                         zone_effect(zone, dmg, target_max_hp, spell=spell, undead=undead, heads=heads),
-                         att, dfn)
+    return AttackOutcome(
+        True,
+        dmg,
+        raw,
+        pierced,
+        eff_armour,
+        zone,
+        zone_effect(zone, dmg, target_max_hp, spell=spell, undead=undead, heads=heads),
+        att,
+        dfn,
+    )
 
 
 def opposed(active: PoolResult, passive: PoolResult) -> str:
@@ -429,10 +565,21 @@ def opposed(active: PoolResult, passive: PoolResult) -> str:
     return "active" if active.net > passive.net else "passive"
 
 
-def damage_distribution(att_pool: int, def_pool: int | None, weapon_damage: int, armour: int = 0, *,
-                        zone: str = "torso", helmet: str = "none", att_epic: int = 0, def_epic: int = 0,
-                        att_penalty: int = 0, def_penalty: int = 0,
-                        transforming: bool = False, rules: Mapping[str, Any] = DEFAULT_RULES) -> Distribution:
+def damage_distribution(
+    att_pool: int,
+    def_pool: int | None,
+    weapon_damage: int,
+    armour: int = 0,
+    *,
+    zone: str = "torso",
+    helmet: str = "none",
+    att_epic: int = 0,
+    def_epic: int = 0,
+    att_penalty: int = 0,
+    def_penalty: int = 0,
+    transforming: bool = False,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> Distribution:
     """Exact law of the damage dealt (0 on a miss); p_pass = P(hit). The zone penalty is
     applied to the attacker's pool here."""
     n_att = max(0, att_pool - ZONE_PENALTY.get(zone, 0))
@@ -455,13 +602,19 @@ def damage_distribution(att_pool: int, def_pool: int | None, weapon_damage: int,
             if transforming:
                 dmg *= 2
             out[dmg] = out.get(dmg, Fraction(0)) + p
-    return Distribution(out, p_pass=p_hit, expression=f"ld {n_att} vs ld {def_pool} dmg {weapon_damage} armour {armour}")
+    return Distribution(
+        out, p_pass=p_hit, expression=f"ld {n_att} vs ld {def_pool} dmg {weapon_damage} armour {armour}"
+    )
 
 
 # -- applying damage and health states (§6.10-§6.12) -------------------------------------------------------
 LETHAL_WOUNDS = ("decapitated", "skull_pierced")
-POOL_LABELS = {"hp": T("HP", "HP"), "ep": T("EP (pattern)", "EP (узор)"), "sp": T("SP (soul)", "SP (душа)"),
-               "ip": T("IP (idea)", "IP (идея)")}
+POOL_LABELS = {
+    "hp": T("HP", "HP"),
+    "ep": T("EP (pattern)", "EP (узор)"),
+    "sp": T("SP (soul)", "SP (душа)"),
+    "ip": T("IP (idea)", "IP (идея)"),
+}
 
 
 def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
@@ -478,8 +631,12 @@ def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
     return "healthy" if c.hp == c.hp_max else "wounded"
 
 
-STATE_LABELS = {"healthy": T("healthy", "без ран"), "wounded": T("wounded", "есть раны"),
-                "incapacitated": T("incapacitated", "недееспособность"), "dead": T("dead", "смерть")}
+STATE_LABELS = {
+    "healthy": T("healthy", "без ран"),
+    "wounded": T("wounded", "есть раны"),
+    "incapacitated": T("incapacitated", "недееспособность"),
+    "dead": T("dead", "смерть"),
+}
 
 
 def _bad(code: str, en: str, ru: str) -> RuleError:
@@ -488,36 +645,60 @@ def _bad(code: str, en: str, ru: str) -> RuleError:
 
 def _amount(amount: Any, what: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-        raise _bad("bad_amount", f"{what} must be a whole number >= 0 (is {amount!r}).",
-                   f"{'Урон' if what == 'Damage' else 'Лечение'} — целое число >= 0 (сейчас {amount!r}).")
+        raise _bad(
+            "bad_amount",
+            f"{what} must be a whole number >= 0 (is {amount!r}).",
+            f"{'Урон' if what == 'Damage' else 'Лечение'} — целое число >= 0 (сейчас {amount!r}).",
+        )
     return amount
 
 
 def _outcome(c, changes: dict, notes: list, rules: Mapping[str, Any], **details) -> DamageOutcome:
     state = health_state(c, rules)
-    return DamageOutcome(changes=changes, notes=notes, defeated=state in ("dead", "incapacitated"),
-                         state=STATE_LABELS.get(state, T(state, state)), details={**details, "state": state})
+    return DamageOutcome(
+        changes=changes,
+        notes=notes,
+        defeated=state in ("dead", "incapacitated"),
+        state=STATE_LABELS.get(state, T(state, state)),
+        details={**details, "state": state},
+    )
 
 
-def apply_damage(c, amount: int, *, damage_type: str = "physical", zone: str = "torso",
-                 transforming: bool = False, spell: bool = False, undead: bool = False, heads: int = 1,
-                 rules: Mapping[str, Any] = DEFAULT_RULES, note: str = "") -> DamageOutcome:
+def apply_damage(
+    c,
+    amount: int,
+    *,
+    damage_type: str = "physical",
+    zone: str = "torso",
+    transforming: bool = False,
+    spell: bool = False,
+    undead: bool = False,
+    heads: int = 1,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+    note: str = "",
+) -> DamageOutcome:
     """Reduce the pool matching the damage type (§3.4 [DEFAULT]); zone effects add Wounds.
     Doubled while the target transforms (L119): the option, or the character's ``transforming``.
     ``details["wound"]`` names a wound recorded here (the tracker need not add its condition)."""
     _amount(amount, "Damage")
     pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     if damage_type not in pools:
-        raise _bad("bad_damage_type", f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
-                   f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).")
+        raise _bad(
+            "bad_damage_type",
+            f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
+            f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).",
+        )
     if zone not in ZONE_PENALTY:
-        raise _bad("bad_zone", f"Unknown hit zone {zone!r} (known: {', '.join(ZONE_PENALTY)}).",
-                   f"Неизвестная зона {zone!r} (известны: {', '.join(ZONE_PENALTY)}).")
+        raise _bad(
+            "bad_zone",
+            f"Unknown hit zone {zone!r} (known: {', '.join(ZONE_PENALTY)}).",
+            f"Неизвестная зона {zone!r} (известны: {', '.join(ZONE_PENALTY)}).",
+        )
     if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
         raise _bad("bad_heads", "Heads: a whole number >= 1.", "Голов: целое число >= 1.")
     pool = pools[damage_type]
     doubled = bool(transforming) or bool(getattr(c, "transforming", False))
-    dmg = amount * 2 if doubled else amount                       # L119
+    dmg = amount * 2 if doubled else amount  # L119
     changes: dict = {}
     notes: list = []
     old = getattr(c, pool)
@@ -536,8 +717,16 @@ def apply_damage(c, amount: int, *, damage_type: str = "physical", zone: str = "
         notes.append(T("doubled: target is transforming", "удвоено: цель в трансформации"))  # L119
     if eff is not None:
         notes.append(eff.label)
-    return _outcome(c, changes, notes, rules, pool=pool, damage=dmg, zone_effect=eff.kind if eff else None,
-                    wound=eff.kind if eff else None)
+    return _outcome(
+        c,
+        changes,
+        notes,
+        rules,
+        pool=pool,
+        damage=dmg,
+        zone_effect=eff.kind if eff else None,
+        wound=eff.kind if eff else None,
+    )
 
 
 def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionSpec]:
@@ -546,32 +735,76 @@ def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionS
     the GM set. The seed gives no recovery rules (A-10): amounts are the GM's."""
     pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     return [
-        OptionSpec("pool", T("Pool to restore", "Какое здоровье восстановить"), "choice", "hp",
-                   choices=tuple((k, POOL_LABELS[k]) for k in ("hp", "ep", "sp", "ip")),
-                   help=T("Physical → HP, pattern → EP, spiritual → SP, idea → IP",  # L128-L130, L328
-                          "Физический → HP, узорный → EP, духовный → SP, идейный → IP")),  # L128-L130, L328
-        OptionSpec("damage_type", T("Or: damage type healed", "Или: тип исцеляемого урона"), "choice", "",
-                   choices=(("", T("(use the pool)", "(по виду здоровья)")),) + tuple(
-                       (k, T(k, {"physical": "физический", "pattern": "узорный", "spiritual": "духовный",
-                                 "idea": "идейный"}.get(k, k))) for k in pools)),
-        OptionSpec("clear_status", T("Also lift 'incapacitated' set by the GM", "Снять «Недееспособность», поставленное Мастером"),
-                   "bool", False, gm_only=True),
+        OptionSpec(
+            "pool",
+            T("Pool to restore", "Какое здоровье восстановить"),
+            "choice",
+            "hp",
+            choices=tuple((k, POOL_LABELS[k]) for k in ("hp", "ep", "sp", "ip")),
+            help=T(
+                "Physical → HP, pattern → EP, spiritual → SP, idea → IP",  # L128-L130, L328
+                "Физический → HP, узорный → EP, духовный → SP, идейный → IP",
+            ),
+        ),  # L128-L130, L328
+        OptionSpec(
+            "damage_type",
+            T("Or: damage type healed", "Или: тип исцеляемого урона"),
+            "choice",
+            "",
+            choices=(("", T("(use the pool)", "(по виду здоровья)")),)
+            + tuple(
+                (
+                    k,
+                    T(
+                        k,
+                        {
+                            "physical": "физический",
+                            "pattern": "узорный",
+                            "spiritual": "духовный",
+                            "idea": "идейный",
+                        }.get(k, k),
+                    ),
+                )
+                for k in pools
+            ),
+        ),
+        OptionSpec(
+            "clear_status",
+            T("Also lift 'incapacitated' set by the GM", "Снять «Недееспособность», поставленное Мастером"),
+            "bool",
+            False,
+            gm_only=True,
+        ),
     ]
 
 
-def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", clear_status: bool = False,
-                  rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome:
+def apply_healing(
+    c,
+    amount: int,
+    *,
+    pool: str = "hp",
+    damage_type: str = "",
+    clear_status: bool = False,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> DamageOutcome:
     """Restore a pool up to its max (no rules for recovery in the seed, A-10: the GM sets the
     amount). ``damage_type`` picks the pool by OPTION damage_type_pools instead of ``pool``."""
     _amount(amount, "Healing")
     if damage_type:
         pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
         if damage_type not in pools:
-            raise _bad("bad_damage_type", f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
-                       f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).")
+            raise _bad(
+                "bad_damage_type",
+                f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
+                f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).",
+            )
         pool = pools[damage_type]
     if pool not in ("hp", "ep", "sp", "ip"):
-        raise _bad("bad_pool", f"Unknown pool {pool!r} (hp, ep, sp, ip).", f"Неизвестный вид здоровья {pool!r}: HP, EP, SP или IP.")
+        raise _bad(
+            "bad_pool",
+            f"Unknown pool {pool!r} (hp, ep, sp, ip).",
+            f"Неизвестный вид здоровья {pool!r}: HP, EP, SP или IP.",
+        )
     old = getattr(c, pool)
     changes: dict = {}
     notes: list = []
@@ -586,12 +819,24 @@ def apply_healing(c, amount: int, *, pool: str = "hp", damage_type: str = "", cl
 
 
 # -- ongoing effects and tracker conditions (§6.10, §6.12) ------------------------------------------------
-WOUND_CONDITIONS = {"limb_broken": "limb", "limb_severed": "limb", "tail_severed": "tail", "face_lost": "head_face",
-                    "skull_pierced_wound": "head_skull", "head_severed": "neck"}
+WOUND_CONDITIONS = {
+    "limb_broken": "limb",
+    "limb_severed": "limb",
+    "tail_severed": "tail",
+    "face_lost": "head_face",
+    "skull_pierced_wound": "head_skull",
+    "head_severed": "neck",
+}
 
 
-def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Sequence[Mapping[str, Any]] = (),
-            rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome | None:
+def on_turn(
+    c,
+    when: str,
+    *,
+    rng: random.Random | None = None,
+    conditions: Sequence[Mapping[str, Any]] = (),
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> DamageOutcome | None:
     """Per-turn effects at the start/end of the character's own turn.
 
     * L119: a transformation lasts "until the character's next action": the start of its next
@@ -613,13 +858,19 @@ def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Seque
         d = {**dict(_CATALOGUE_DATA.get(cid, {})), **dict(inst.get("data") or {})}
         at = d.get("when", "start")
         if at not in ("start", "end"):
-            raise _bad("bad_when", f"{cid}: 'when' is start or end (is {at!r}).", f"{cid}: 'when' — start или end (сейчас {at!r}).")
+            raise _bad(
+                "bad_when",
+                f"{cid}: 'when' is start or end (is {at!r}).",
+                f"{cid}: 'when' — start или end (сейчас {at!r}).",
+            )
         amount = _amount(d.get("amount", 0), "Damage" if cid == "ongoing_damage" else "Healing")
         if cid == "ongoing_damage":
             dt = d.get("damage_type", "physical")
             pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
             if dt not in pools:
-                raise _bad("bad_damage_type", f"{cid}: unknown damage type {dt!r}.", f"{cid}: неизвестный тип урона {dt!r}.")
+                raise _bad(
+                    "bad_damage_type", f"{cid}: unknown damage type {dt!r}.", f"{cid}: неизвестный тип урона {dt!r}."
+                )
             if at == when and amount:
                 steps.append(("damage", amount, {"damage_type": dt}))
         else:
@@ -633,15 +884,26 @@ def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Seque
     if when == "start" and getattr(c, "transforming", False):
         c.transforming = False
         changes["transforming"] = (True, False)
-        notes.append(T("transformation over: damage no longer doubled",  # L119
-                       "трансформация закончилась: урон больше не удваивается"))  # L119
+        notes.append(
+            T(
+                "transformation over: damage no longer doubled",  # L119
+                "трансформация закончилась: урон больше не удваивается",
+            )
+        )  # L119
     for kind, amount, kw in steps:
         if kind == "damage":
             o = apply_damage(c, amount, rules=rules, **kw)
-            notes.append(T(f"ongoing damage {amount} ({kw['damage_type']})", f"продолжающийся урон {amount} ({kw['damage_type']})"))
+            notes.append(
+                T(
+                    f"ongoing damage {amount} ({kw['damage_type']})",
+                    f"продолжающийся урон {amount} ({kw['damage_type']})",
+                )
+            )
         else:
             o = apply_healing(c, amount, rules=rules, **kw)
-            notes.append(T(f"regeneration +{amount} {kw['pool'].upper()}", f"регенерация +{amount} {kw['pool'].upper()}"))
+            notes.append(
+                T(f"regeneration +{amount} {kw['pool'].upper()}", f"регенерация +{amount} {kw['pool'].upper()}")
+            )
         for k, (a, b) in o.changes.items():
             changes[k] = (changes[k][0] if k in changes else a, b)
         notes.extend(n for n in o.notes if n not in notes)
@@ -650,8 +912,14 @@ def on_turn(c, when: str, *, rng: random.Random | None = None, conditions: Seque
     return _outcome(c, changes, notes, rules)
 
 
-def condition_changed(c, condition_id: str, active: bool, data: Mapping[str, Any] | None = None, *,
-                      rules: Mapping[str, Any] = DEFAULT_RULES) -> DamageOutcome | None:
+def condition_changed(
+    c,
+    condition_id: str,
+    active: bool,
+    data: Mapping[str, Any] | None = None,
+    *,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> DamageOutcome | None:
     """Reflect a catalogue condition the tracker added (``active``) or removed on the character:
 
     * ``transforming`` -> ``c.transforming`` (damage doubled, L119);
@@ -665,7 +933,9 @@ def condition_changed(c, condition_id: str, active: bool, data: Mapping[str, Any
     data = dict(data or {})
     known = {s.id for s in CONDITIONS}
     if condition_id not in known:
-        raise _bad("unknown_condition", f"Unknown condition {condition_id!r}.", f"Неизвестное состояние {condition_id!r}.")
+        raise _bad(
+            "unknown_condition", f"Unknown condition {condition_id!r}.", f"Неизвестное состояние {condition_id!r}."
+        )
     changes: dict = {}
     notes: list = []
     if condition_id == "transforming":
@@ -710,21 +980,25 @@ def add_wound(c, kind: str, zone: str | None = None, note: str = "") -> dict:
     """Record a wound (A-36: no mechanical effect; a lethal kind makes the character dead).
     ``kind`` is a ``wound_kinds`` id or free text (then ``zone`` is needed). Returns the entry."""
     from . import data as _data
+
     row = _data.row("wound_kinds", kind) if isinstance(kind, str) else None
     if not isinstance(kind, str) or not kind.strip():
         raise _bad("bad_wound", "A wound needs a kind.", "У травмы должен быть вид.")
     if zone is None:
         zone = (row or {}).get("zone", "")
     entry = {"zone": zone, "kind": kind.strip(), "note": note}
-    c.update(wounds=list(c.wounds) + [entry])          # all-or-nothing: ValidationError on a bad zone
+    c.update(wounds=list(c.wounds) + [entry])  # all-or-nothing: ValidationError on a bad zone
     return entry
 
 
 def remove_wound(c, index: int) -> dict:
     """Remove the wound at ``index`` (0-based; a healed or mistaken entry). Returns it."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(c.wounds):
-        raise _bad("bad_wound_index", f"No wound #{index!r} (there are {len(c.wounds)}).",
-                   f"Нет травмы №{index!r} (всего {len(c.wounds)}).")
+        raise _bad(
+            "bad_wound_index",
+            f"No wound #{index!r} (there are {len(c.wounds)}).",
+            f"Нет травмы №{index!r} (всего {len(c.wounds)}).",
+        )
     wounds = list(c.wounds)
     gone = wounds.pop(index)
     c.wounds = wounds
@@ -741,8 +1015,9 @@ def luck_targeting(successes: Mapping[str, int]) -> list[str]:
     return [k for k, v in successes.items() if v == low]
 
 
-def pick_luck_target(candidates: Mapping[str, Any], rng: random.Random, max_rounds: int = 50,
-                     rules: Mapping[str, Any] = DEFAULT_RULES) -> tuple[str | None, list]:
+def pick_luck_target(
+    candidates: Mapping[str, Any], rng: random.Random, max_rounds: int = 50, rules: Mapping[str, Any] = DEFAULT_RULES
+) -> tuple[str | None, list]:
     """Roll Luck for every candidate until one alone has the fewest successes (OPTION
     luck_targeting="gm": no roll, the GM picks -> (None, []))."""
     if rules.get("luck_targeting", "lowest_roll") == "gm":
@@ -760,57 +1035,148 @@ def pick_luck_target(candidates: Mapping[str, Any], rng: random.Random, max_roun
 
 
 CONDITIONS = [
-    ConditionSpec("transforming", T("Transforming", "Трансформация"),
-                  T("All damage taken is doubled until the character's next action.",  # L119
-                    "Весь получаемый урон удваивается до следующего действия персонажа."),  # L119
-                  duration=1, unit="turns", ticks_at="start"),
-    ConditionSpec("incapacitated", T("Incapacitated", "Недееспособность"),
-                  T("HP 0 or less: cannot act; the GM rules on death [DEFAULT].",
-                    "HP 0 или меньше: не действует; о смерти решает Мастер [по умолчанию]."), unit="until_removed"),
-    ConditionSpec("dead", T("Dead", "Смерть"), T("Decapitated or skull pierced.",  # L264, L268
-                                                "Голова отрублена или череп пробит."), unit="until_removed"),  # L264, L268
-    ConditionSpec("limb_broken", T("Limb broken", "Конечность сломана"),
-                  T("Wound entry; no mechanical effect in the text (GM).", "Травма; механики в тексте нет (Мастер)."),
-                  unit="until_removed", stacks=True),
-    ConditionSpec("limb_severed", T("Limb severed", "Конечность отрублена"), T("Wound entry.", "Травма."),  # L260
-                  unit="until_removed", stacks=True),
-    ConditionSpec("tail_severed", T("Tail severed", "Хвост отрублен"), T("Wound entry.", "Травма."),  # L262
-                  unit="until_removed"),
-    ConditionSpec("face_lost", T("Lost ear/eye/nose", "Потеря уха/глаза/носа"), T("Wound entry.", "Травма."),  # L266
-                  unit="until_removed", stacks=True),
-    ConditionSpec("skull_pierced_wound", T("Skull pierced (survived)", "Череп пробит (выжил)"),
-                  T("Undead or many-headed: wound entry.", "Нежить или многоглавый: травма."), unit="until_removed"),  # L268
-    ConditionSpec("head_severed", T("Head severed (undead)", "Голова отрублена (нежить)"),
-                  T("Undead survives decapitation: wound entry.", "Нежить переживает: травма."), unit="until_removed"),  # L264
-    ConditionSpec("delayed_action", T("Holding an action", "Отложенное действие"),
-                  T("May act at any later moment of the round; lost at its end.",  # L241
-                    "Может действовать в любой момент раунда; пропадает в конце раунда."),  # L241
-                  duration=1, unit="rounds", ticks_at="end"),
-    ConditionSpec("not_participating", T("Not participating", "Не участвует"),
-                  T("Takes no actions until joining the combat.", "Не действует, пока не вступит в бой."),  # L214
-                  unit="until_removed"),
-    ConditionSpec("failed_coordination", T("Failed coordination", "Провал слаженности"),
-                  T("Does not attack in round 1.", "Не атакует в первом раунде."),  # L252
-                  duration=1, unit="rounds", ticks_at="end"),
-    ConditionSpec("ongoing_damage", T("Ongoing damage", "Продолжающийся урон"),
-                  T("GM-set per-turn damage of a spell or style: how much, its type, and when it comes.",  # A-10
-                    "Урон каждый ход от заклинания или стиля: сколько, какого типа и когда, задаёт Мастер."),  # A-10
-                  duration=None, unit="rounds", ticks_at="end", stacks=True,
-                  data={"amount": 1, "damage_type": "physical", "when": "start"}),
-    ConditionSpec("regeneration", T("Regeneration", "Регенерация"),
-                  T("GM-set per-turn healing, e.g. an accelerated-regeneration spell: how much, which health, and when it comes.",  # L318
-                    "Лечение каждый ход, например заклинание ускоренной регенерации: сколько, какое здоровье и когда, задаёт Мастер."),  # L318
-                  duration=None, unit="rounds", ticks_at="end", stacks=True,
-                  data={"amount": 1, "pool": "hp", "when": "start"}),
-    ConditionSpec("spell_active", T("Spell active", "Действует заклинание"),
-                  T("Lasts brightness rounds, or ends at once when it takes effect.",  # L307
-                    "Длится «яркость» раундов или кончается, как только подействует."),  # L307
-                  duration=None, unit="rounds", ticks_at="end", stacks=True),
+    ConditionSpec(
+        "transforming",
+        T("Transforming", "Трансформация"),
+        T(
+            "All damage taken is doubled until the character's next action.",  # L119
+            "Весь получаемый урон удваивается до следующего действия персонажа.",
+        ),  # L119
+        duration=1,
+        unit="turns",
+        ticks_at="start",
+    ),
+    ConditionSpec(
+        "incapacitated",
+        T("Incapacitated", "Недееспособность"),
+        T(
+            "HP 0 or less: cannot act; the GM rules on death [DEFAULT].",
+            "HP 0 или меньше: не действует; о смерти решает Мастер [по умолчанию].",
+        ),
+        unit="until_removed",
+    ),
+    ConditionSpec(
+        "dead",
+        T("Dead", "Смерть"),
+        T(
+            "Decapitated or skull pierced.",  # L264, L268
+            "Голова отрублена или череп пробит.",
+        ),
+        unit="until_removed",
+    ),  # L264, L268
+    ConditionSpec(
+        "limb_broken",
+        T("Limb broken", "Конечность сломана"),
+        T("Wound entry; no mechanical effect in the text (GM).", "Травма; механики в тексте нет (Мастер)."),
+        unit="until_removed",
+        stacks=True,
+    ),
+    ConditionSpec(
+        "limb_severed",
+        T("Limb severed", "Конечность отрублена"),
+        T("Wound entry.", "Травма."),  # L260
+        unit="until_removed",
+        stacks=True,
+    ),
+    ConditionSpec(
+        "tail_severed",
+        T("Tail severed", "Хвост отрублен"),
+        T("Wound entry.", "Травма."),  # L262
+        unit="until_removed",
+    ),
+    ConditionSpec(
+        "face_lost",
+        T("Lost ear/eye/nose", "Потеря уха/глаза/носа"),
+        T("Wound entry.", "Травма."),  # L266
+        unit="until_removed",
+        stacks=True,
+    ),
+    ConditionSpec(
+        "skull_pierced_wound",
+        T("Skull pierced (survived)", "Череп пробит (выжил)"),
+        T("Undead or many-headed: wound entry.", "Нежить или многоглавый: травма."),
+        unit="until_removed",
+    ),  # L268
+    ConditionSpec(
+        "head_severed",
+        T("Head severed (undead)", "Голова отрублена (нежить)"),
+        T("Undead survives decapitation: wound entry.", "Нежить переживает: травма."),
+        unit="until_removed",
+    ),  # L264
+    ConditionSpec(
+        "delayed_action",
+        T("Holding an action", "Отложенное действие"),
+        T(
+            "May act at any later moment of the round; lost at its end.",  # L241
+            "Может действовать в любой момент раунда; пропадает в конце раунда.",
+        ),  # L241
+        duration=1,
+        unit="rounds",
+        ticks_at="end",
+    ),
+    ConditionSpec(
+        "not_participating",
+        T("Not participating", "Не участвует"),
+        T("Takes no actions until joining the combat.", "Не действует, пока не вступит в бой."),  # L214
+        unit="until_removed",
+    ),
+    ConditionSpec(
+        "failed_coordination",
+        T("Failed coordination", "Провал слаженности"),
+        T("Does not attack in round 1.", "Не атакует в первом раунде."),  # L252
+        duration=1,
+        unit="rounds",
+        ticks_at="end",
+    ),
+    ConditionSpec(
+        "ongoing_damage",
+        T("Ongoing damage", "Продолжающийся урон"),
+        T(
+            "GM-set per-turn damage of a spell or style: how much, its type, and when it comes.",  # A-10
+            "Урон каждый ход от заклинания или стиля: сколько, какого типа и когда, задаёт Мастер.",
+        ),  # A-10
+        duration=None,
+        unit="rounds",
+        ticks_at="end",
+        stacks=True,
+        data={"amount": 1, "damage_type": "physical", "when": "start"},
+    ),
+    ConditionSpec(
+        "regeneration",
+        T("Regeneration", "Регенерация"),
+        T(
+            "GM-set per-turn healing, e.g. an accelerated-regeneration spell: how much, which health, and when it comes.",  # L318
+            "Лечение каждый ход, например заклинание ускоренной регенерации: сколько, какое здоровье и когда, задаёт Мастер.",
+        ),  # L318
+        duration=None,
+        unit="rounds",
+        ticks_at="end",
+        stacks=True,
+        data={"amount": 1, "pool": "hp", "when": "start"},
+    ),
+    ConditionSpec(
+        "spell_active",
+        T("Spell active", "Действует заклинание"),
+        T(
+            "Lasts brightness rounds, or ends at once when it takes effect.",  # L307
+            "Длится «яркость» раундов или кончается, как только подействует.",
+        ),  # L307
+        duration=None,
+        unit="rounds",
+        ticks_at="end",
+        stacks=True,
+    ),
 ]
 
 
-def join_combat(current: InitiativeOrder, combatants: Mapping[str, Any], newcomers: Sequence[str], *,
-                rng: random.Random | None = None, rules: Mapping[str, Any] = DEFAULT_RULES) -> InitiativeOrder:
+def join_combat(
+    current: InitiativeOrder,
+    combatants: Mapping[str, Any],
+    newcomers: Sequence[str],
+    *,
+    rng: random.Random | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> InitiativeOrder:
     """L220: the order holds until new characters join. [DEFAULT A-06] everybody re-rolls
     (OPTION initiative_on_join="insert_newcomers": only the newcomers roll and are slotted in by
     the same key; existing combatants keep their relative order)."""
@@ -827,28 +1193,55 @@ def join_combat(current: InitiativeOrder, combatants: Mapping[str, Any], newcome
     return InitiativeOrder(order=order, rolls=rolls, tiebreaks=list(current.tiebreaks) + list(fresh.tiebreaks))
 
 
-def attack(attacker, attack_check: str, defender=None, defence_check: str | None = None, *, weapon_damage: int | None = None,
-           armour: int | None = None, zone: str = "torso", direction: str = "front", block: bool = False,
-           att_epic: int = 0, def_epic: int = 0, transforming: bool = False, undead: bool = False, heads: int = 1,
-           rng: random.Random | None = None, att_faces: Sequence[int] | None = None,
-           def_faces: Sequence[int] | None = None, rules: Mapping[str, Any] = DEFAULT_RULES) -> AttackOutcome:
+def attack(
+    attacker,
+    attack_check: str,
+    defender=None,
+    defence_check: str | None = None,
+    *,
+    weapon_damage: int | None = None,
+    armour: int | None = None,
+    zone: str = "torso",
+    direction: str = "front",
+    block: bool = False,
+    att_epic: int = 0,
+    def_epic: int = 0,
+    transforming: bool = False,
+    undead: bool = False,
+    heads: int = 1,
+    rng: random.Random | None = None,
+    att_faces: Sequence[int] | None = None,
+    def_faces: Sequence[int] | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> AttackOutcome:
     """One physical attack between two characters (L232-L236, L272-L274): the attacker's check
     (e.g. ``dexterity+swords``) minus the zone penalty vs the defender's block/dodge check
     (``None``: no reaction, 0 successes). Weapon damage defaults to the attacker's equipped
     weapon, else unarmed ``hand_damage``; armour to the defender's ``armour_level``; the helmet
     is the defender's. Nothing is applied: pass ``damage`` to ``apply_damage``."""
     from .checks import resolve
+
     rng = rng if rng is not None else random.Random()
     a_spec = resolve(attacker, attack_check, rules)
     n_att = a_spec.pool - ZONE_PENALTY[zone]
-    a = read_faces(list(att_faces) if att_faces is not None else roll_faces(n_att, rng), penalty=a_spec.penalty,
-                   epic=att_epic, pool=n_att, fumble_basis=rules.get("fumble_basis", "net"))
+    a = read_faces(
+        list(att_faces) if att_faces is not None else roll_faces(n_att, rng),
+        penalty=a_spec.penalty,
+        epic=att_epic,
+        pool=n_att,
+        fumble_basis=rules.get("fumble_basis", "net"),
+    )
     d = None
     if defender is not None and defence_check is not None:
         d_spec = resolve(defender, defence_check, rules)
         n_def = block_pool(d_spec.pool, direction) if block else d_spec.pool
-        d = read_faces(list(def_faces) if def_faces is not None else roll_faces(n_def, rng), penalty=d_spec.penalty,
-                       epic=def_epic, pool=n_def, fumble_basis=rules.get("fumble_basis", "net"))
+        d = read_faces(
+            list(def_faces) if def_faces is not None else roll_faces(n_def, rng),
+            penalty=d_spec.penalty,
+            epic=def_epic,
+            pool=n_def,
+            fumble_basis=rules.get("fumble_basis", "net"),
+        )
     if weapon_damage is None:
         w = attacker.worn("weapon")
         weapon_damage = int(w.get("damage", 0)) if w else attacker.hand_damage
@@ -856,14 +1249,34 @@ def attack(attacker, attack_check: str, defender=None, defence_check: str | None
         armour = defender.armour_level if defender is not None else 0
     helmet = defender.helmet if defender is not None else "none"
     max_hp = defender.hp_max if defender is not None else None
-    return resolve_attack(a, d, weapon_damage, armour, zone=zone, helmet=helmet, target_max_hp=max_hp,
-                          undead=undead, heads=heads, transforming=transforming, rules=rules)
+    return resolve_attack(
+        a,
+        d,
+        weapon_damage,
+        armour,
+        zone=zone,
+        helmet=helmet,
+        target_max_hp=max_hp,
+        undead=undead,
+        heads=heads,
+        transforming=transforming,
+        rules=rules,
+    )
 
 
-def resolve_counterattack(att: PoolResult, counter: PoolResult, *, att_weapon: int, counter_weapon: int,
-                          defender_armour: int = 0, attacker_armour: int = 0, defence: PoolResult | None = None,
-                          attacker_defence: PoolResult | None = None,
-                          rules: Mapping[str, Any] = DEFAULT_RULES, **kw) -> tuple[AttackOutcome, AttackOutcome | None]:
+def resolve_counterattack(
+    att: PoolResult,
+    counter: PoolResult,
+    *,
+    att_weapon: int,
+    counter_weapon: int,
+    defender_armour: int = 0,
+    attacker_armour: int = 0,
+    defence: PoolResult | None = None,
+    attacker_defence: PoolResult | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+    **kw,
+) -> tuple[AttackOutcome, AttackOutcome | None]:
     """A counterattack (L233) against an incoming attack. [DEFAULT A-13] "separate_attack": the
     incoming attack meets the defender's own block/dodge (``defence``, or none), and the
     counterattack is its own attack against the attacker's reaction (``attacker_defence``).
@@ -871,7 +1284,11 @@ def resolve_counterattack(att: PoolResult, counter: PoolResult, *, att_weapon: i
     Returns (outcome on the defender, outcome on the attacker or None)."""
     if rules.get("counterattack_mode", "separate_attack") == "exchange":
         incoming = resolve_attack(att, counter, att_weapon, defender_armour, rules=rules, **kw)
-        back = resolve_attack(counter, att, counter_weapon, attacker_armour, rules=rules) if counter.net > att.net else None
+        back = (
+            resolve_attack(counter, att, counter_weapon, attacker_armour, rules=rules)
+            if counter.net > att.net
+            else None
+        )
         return incoming, back
     incoming = resolve_attack(att, defence, att_weapon, defender_armour, rules=rules, **kw)
     back = resolve_attack(counter, attacker_defence, counter_weapon, attacker_armour, rules=rules)

@@ -4,6 +4,7 @@ The seed only names most lists (races, skills, features, weapons, armour, creatu
 ship the entries the seed gives, and a GM adds rows with :func:`add_row` (or a JSON file with
 :func:`load_file`). Every row has ``id``, ``en`` and ``ru``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -14,7 +15,7 @@ from typing import Any, Iterable
 _DIR = Path(__file__).with_name("data")
 _BASE: dict[str, dict[str, Any]] = {}
 _EXTRA: dict[str, list[dict[str, Any]]] = {}
-_INDEX: dict[str, dict[Any, dict[str, Any]]] = {}   # merged rows by id; cleared on every GM change
+_INDEX: dict[str, dict[Any, dict[str, Any]]] = {}  # merged rows by id; cleared on every GM change
 
 
 def _load_base() -> dict[str, dict[str, Any]]:
@@ -51,7 +52,7 @@ def row(name: str, row_id: Any) -> dict[str, Any] | None:
     """One row by id (shared, read-only: do not mutate), or None."""
     try:
         return _index(name).get(row_id)
-    except TypeError:          # unhashable id
+    except TypeError:  # unhashable id
         return None
 
 

@@ -3,6 +3,7 @@
 A die shows 1-10: 6+ is a success, 10 a crit (also a success), 1 counts toward a critical
 failure only when the result has no successes (L31, L196).
 """
+
 from __future__ import annotations
 
 import random
@@ -14,10 +15,10 @@ from typing import Sequence
 
 from tabletop_widgets.core.i18n import plural_ru
 
-P_ONE = Fraction(1, 10)     # face 1
-P_BLANK = Fraction(4, 10)   # faces 2-5
-P_PLAIN = Fraction(4, 10)   # faces 6-9
-P_CRIT = Fraction(1, 10)    # face 10
+P_ONE = Fraction(1, 10)  # face 1
+P_BLANK = Fraction(4, 10)  # faces 2-5
+P_PLAIN = Fraction(4, 10)  # faces 6-9
+P_CRIT = Fraction(1, 10)  # face 10
 
 
 @dataclass
@@ -29,8 +30,8 @@ class PoolResult:
     raw: int
     crits: int
     ones: int
-    penalty: int      # success penalty (untrained: 1)
-    epic: int         # epic dice spent: +1 success each (L351)
+    penalty: int  # success penalty (untrained: 1)
+    epic: int  # epic dice spent: +1 success each (L351)
     net: int
     fumble: bool
     difficulty: int | None
@@ -61,8 +62,15 @@ class PoolResult:
         return cls([], 0, 0, 0, 0, 0, 0, 0, False, None, None)
 
 
-def read_faces(faces: Sequence[int], *, penalty: int = 0, epic: int = 0, difficulty: int | None = None,
-               pool: int | None = None, fumble_basis: str = "net") -> PoolResult:
+def read_faces(
+    faces: Sequence[int],
+    *,
+    penalty: int = 0,
+    epic: int = 0,
+    difficulty: int | None = None,
+    pool: int | None = None,
+    fumble_basis: str = "net",
+) -> PoolResult:
     """Read fixed faces (tests inject faces here). Net = max(0, raw - penalty) + epic (L33, L351);
     critical failure = no successes and at least one 1 (L31), judged on the net by default
     (OPTION fumble_basis = "raw": on the dice alone)."""
@@ -77,8 +85,9 @@ def read_faces(faces: Sequence[int], *, penalty: int = 0, epic: int = 0, difficu
     basis = raw if fumble_basis == "raw" else net
     fumble = basis == 0 and ones > 0
     passed = None if difficulty is None else net >= difficulty
-    return PoolResult(faces, len(faces) if pool is None else pool, raw, crits, ones, penalty, epic,
-                      net, fumble, difficulty, passed)
+    return PoolResult(
+        faces, len(faces) if pool is None else pool, raw, crits, ones, penalty, epic, net, fumble, difficulty, passed
+    )
 
 
 def roll_faces(n: int, rng: random.Random) -> list[int]:
@@ -95,7 +104,7 @@ def roll_pool(n: int, rng: random.Random, **kw) -> PoolResult:
 def raw_law(n: int) -> dict[int, Fraction]:
     """P(raw = k) = C(n, k) / 2^n (Binomial(n, 1/2))."""
     n = max(0, n)
-    return {k: Fraction(comb(n, k), 2 ** n) for k in range(n + 1)}
+    return {k: Fraction(comb(n, k), 2**n) for k in range(n + 1)}
 
 
 def net_law(n: int, penalty: int = 0, epic: int = 0) -> dict[int, Fraction]:
@@ -119,8 +128,9 @@ def raw_crit_law(n: int) -> dict[tuple[int, int], Fraction]:
         for plain in range(n - c + 1):
             fail = n - c - plain
             ways = factorial(n) // (factorial(c) * factorial(plain) * factorial(fail))
-            out[(c + plain, c)] = out.get((c + plain, c), Fraction(0)) + \
-                ways * P_CRIT ** c * P_PLAIN ** plain * Fraction(1, 2) ** fail
+            out[(c + plain, c)] = (
+                out.get((c + plain, c), Fraction(0)) + ways * P_CRIT**c * P_PLAIN**plain * Fraction(1, 2) ** fail
+            )
     return out
 
 
@@ -134,7 +144,7 @@ def full_law(n: int) -> dict[tuple[int, int, int], Fraction]:
             for o in range(n - c - plain + 1):
                 blank = n - c - plain - o
                 ways = factorial(n) // (factorial(c) * factorial(plain) * factorial(o) * factorial(blank))
-                out[(c + plain, c, o)] = ways * P_CRIT ** c * P_PLAIN ** plain * P_ONE ** o * P_BLANK ** blank
+                out[(c + plain, c, o)] = ways * P_CRIT**c * P_PLAIN**plain * P_ONE**o * P_BLANK**blank
     return out
 
 
@@ -149,8 +159,9 @@ def p_fumble(n: int, penalty: int = 0, epic: int = 0, fumble_basis: str = "net")
     return total
 
 
-def p_opposed_win(n_active: int, n_passive: int, pen_a: int = 0, pen_p: int = 0,
-                  epic_a: int = 0, epic_p: int = 0) -> Fraction:
+def p_opposed_win(
+    n_active: int, n_passive: int, pen_a: int = 0, pen_p: int = 0, epic_a: int = 0, epic_p: int = 0
+) -> Fraction:
     """P(active net > passive net): ties go to the defender / hider (L37)."""
     la, lp = net_law(n_active, pen_a, epic_a), net_law(n_passive, pen_p, epic_p)
     return sum((pa * pp for a, pa in la.items() for d, pp in lp.items() if a > d), Fraction(0))
@@ -158,7 +169,9 @@ def p_opposed_win(n_active: int, n_passive: int, pen_a: int = 0, pen_p: int = 0,
 
 def p_more_crits(n_active: int, n_passive: int) -> Fraction:
     """P(crits_A > crits_D), crits ~ Binomial(n, 1/10) independently (armour piercing, §6.7)."""
+
     def law(n):
-        return {k: comb(n, k) * P_CRIT ** k * (1 - P_CRIT) ** (n - k) for k in range(max(0, n) + 1)}
+        return {k: comb(n, k) * P_CRIT**k * (1 - P_CRIT) ** (n - k) for k in range(max(0, n) + 1)}
+
     la, lp = law(n_active), law(n_passive)
     return sum((pa * pp for a, pa in la.items() for d, pp in lp.items() if a > d), Fraction(0))

@@ -1,5 +1,6 @@
 """Inventory economy (spec §7.6, §3.10): costs in inventory points (InvP), weights, money,
 enchanted items, helmets, natural armour."""
+
 from __future__ import annotations
 
 import math
@@ -9,11 +10,16 @@ from typing import Any, Iterable, Mapping
 
 from tabletop_widgets.core import RuleError, T
 
-RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}                       # L150
+RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
 CONTAINER_COST = {"pendant": 1, "ring": 1, "vial": 1, "unbreakable_vial": 2, "object": 1}  # L166-L168
-EFFECT_COST = {"physical_trigger": 1, "mental_trigger": 2, "elemental_trigger": 3,
-               "personal_use": 2, "delayed_activation": 4}                 # L171-L177
-ZERO_WEIGHT = ("potion", "amulet", "artifact", "pet")                      # L167, L179
+EFFECT_COST = {
+    "physical_trigger": 1,
+    "mental_trigger": 2,
+    "elemental_trigger": 3,
+    "personal_use": 2,
+    "delayed_activation": 4,
+}  # L171-L177
+ZERO_WEIGHT = ("potion", "amulet", "artifact", "pet")  # L167, L179
 COIN_VALUE = {"agate": Fraction(1, 10), "fire": Fraction(1), "emerald": Fraction(10), "azure": Fraction(100)}
 
 
@@ -58,8 +64,12 @@ def coin_weight(fire: int = 0, agate: int = 0, emerald: int = 0, azure: int = 0)
 
 def money_value(fire: int = 0, agate: int = 0, emerald: int = 0, azure: int = 0) -> Fraction:
     """Value in fire-coins = InvP (L164): 1 InvP = 1 fire = 10 agate; emerald 10 fire; azure 10 emerald."""
-    return fire * COIN_VALUE["fire"] + agate * COIN_VALUE["agate"] + emerald * COIN_VALUE["emerald"] \
+    return (
+        fire * COIN_VALUE["fire"]
+        + agate * COIN_VALUE["agate"]
+        + emerald * COIN_VALUE["emerald"]
         + azure * COIN_VALUE["azure"]
+    )
 
 
 def money_for_points(points: int) -> list[dict[str, int]]:
@@ -72,9 +82,17 @@ def money_for_points(points: int) -> list[dict[str, int]]:
     return out
 
 
-def enchanted_cost(brightness: int, spell_level: int, container: str = "vial", magic_rarity: str = "common",
-                   effects: Iterable[str] = (), friends: int = 0, intent_radius_m: float | None = None,
-                   category: str = "potion", scope: str = "base_incl_container") -> int:
+def enchanted_cost(
+    brightness: int,
+    spell_level: int,
+    container: str = "vial",
+    magic_rarity: str = "common",
+    effects: Iterable[str] = (),
+    friends: int = 0,
+    intent_radius_m: float | None = None,
+    category: str = "potion",
+    scope: str = "base_incl_container",
+) -> int:
     """Potion / amulet / artifact cost (L166-L177).
 
     base = (brightness + spell level + container) x magic rarity ([DEFAULT] the whole base cost is
@@ -83,8 +101,10 @@ def enchanted_cost(brightness: int, spell_level: int, container: str = "vial", m
     *full* 2 m of radius."""
     effects = list(effects)
     if "mental_trigger" in effects and category != "artifact":
-        raise RuleError("E_MENTAL_TRIGGER", T("Mental triggers are for artifacts only.",
-                                               "Ментальный триггер — только для артефактов."))
+        raise RuleError(
+            "E_MENTAL_TRIGGER",
+            T("Mental triggers are for artifacts only.", "Ментальный триггер — только для артефактов."),
+        )
     cont = CONTAINER_COST[container] if isinstance(container, str) else int(container)
     m = _mult(magic_rarity)
     if scope == "spell_only":
@@ -114,10 +134,17 @@ def item_cost(it: Mapping[str, Any], scope: str = "base_incl_container") -> Frac
     elif cat == "armour":
         c = armour_cost(int(it.get("protection", 0)), rarity)
     elif cat in ("potion", "amulet", "artifact") and "brightness" in it:
-        c = enchanted_cost(int(it["brightness"]), int(it.get("spell_level", 1)),
-                           it.get("container", {"potion": "vial", "amulet": "pendant"}.get(cat, "object")),
-                           rarity, [e for e in it.get("effects", ()) if e in EFFECT_COST], int(it.get("friends", 0)),
-                           it.get("intent_radius_m"), category="artifact", scope=scope)
+        c = enchanted_cost(
+            int(it["brightness"]),
+            int(it.get("spell_level", 1)),
+            it.get("container", {"potion": "vial", "amulet": "pendant"}.get(cat, "object")),
+            rarity,
+            [e for e in it.get("effects", ()) if e in EFFECT_COST],
+            int(it.get("friends", 0)),
+            it.get("intent_radius_m"),
+            category="artifact",
+            scope=scope,
+        )
         # (costing only: a misplaced mental trigger or an unknown effect is reported by validate())
     elif cat == "pet":
         c = 0  # A-43: GM-entered cost

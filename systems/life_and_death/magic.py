@@ -1,5 +1,6 @@
 """Energetics (spec §7.1): spell complexity, level, casting pool, spell parameters, EP cost,
 boost, style mixing, joint casting, other facets."""
+
 from __future__ import annotations
 
 import random
@@ -13,9 +14,9 @@ from .combat import ZONE_PENALTY
 from .dice import PoolResult, p_net_at_least, read_faces, roll_faces
 from .options import DEFAULT_RULES
 
-FORM_COST = {"basic": 0, "simple": 1, "sharpened": 1, "complex": 2}                         # L295
-FACET_MOD = {"umsear": 0, "yinsta": -1, "khtruum": 1, "zagran": 2, "instability": 3}        # L299
-DAMAGE_PRIORITY = ("idea", "spiritual", "pattern", "physical")                              # L328
+FORM_COST = {"basic": 0, "simple": 1, "sharpened": 1, "complex": 2}  # L295
+FACET_MOD = {"umsear": 0, "yinsta": -1, "khtruum": 1, "zagran": 2, "instability": 3}  # L299
+DAMAGE_PRIORITY = ("idea", "spiritual", "pattern", "physical")  # L328
 
 
 def mix_cost(sections: Sequence[str]) -> int:
@@ -40,12 +41,12 @@ class SpellDesign:
     form: str = "basic"
     pinpoint: bool = False
     transmutation: bool = False
-    style_sections: Sequence[str] = ()          # sections of the mixed styles (one entry per style)
-    mind_complexity: int = 0                    # creating a sentient being (L298)
+    style_sections: Sequence[str] = ()  # sections of the mixed styles (one entry per style)
+    mind_complexity: int = 0  # creating a sentient being (L298)
     facet: str = "umsear"
-    complexity_factor: int = 1                  # style override, e.g. x2 for Restoration's regeneration (L318)
+    complexity_factor: int = 1  # style override, e.g. x2 for Restoration's regeneration (L318)
     brightness: int = 1
-    own_reserve: bool = False                   # cast from the caster's own EP (L282)
+    own_reserve: bool = False  # cast from the caster's own EP (L282)
     zone: str = "torso"
     targeted: bool = True
 
@@ -55,13 +56,13 @@ def raw_complexity(d: SpellDesign) -> int:
         raise ValueError(f"unknown spell form {d.form!r}")
     if not isinstance(d.facet, str) or d.facet not in FACET_MOD:
         raise ValueError(f"unknown facet {d.facet!r}")
-    c = d.functions + d.triggers + FORM_COST[d.form]               # L293-L295
-    c += 3 if d.pinpoint else 0                                     # L296
-    c += 4 if d.transmutation else 0                                # L296
-    c += mix_cost(list(d.style_sections))                           # L297
-    c += d.mind_complexity                                          # L298
-    c += FACET_MOD[d.facet]                                         # L299
-    return c * d.complexity_factor                                  # L318 style override
+    c = d.functions + d.triggers + FORM_COST[d.form]  # L293-L295
+    c += 3 if d.pinpoint else 0  # L296
+    c += 4 if d.transmutation else 0  # L296
+    c += mix_cost(list(d.style_sections))  # L297
+    c += d.mind_complexity  # L298
+    c += FACET_MOD[d.facet]  # L299
+    return c * d.complexity_factor  # L318 style override
 
 
 def spell_complexity(d: SpellDesign, skill_level: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
@@ -70,43 +71,64 @@ def spell_complexity(d: SpellDesign, skill_level: int, rules: Mapping[str, Any] 
     if c > skill_level:
         if rules.get("spell_complexity_over_skill") == "clamp":
             return skill_level
-        raise RuleError("E_SPELL_COMPLEXITY", T(f"Spell complexity {c} exceeds the skill level {skill_level}.",  # L290
-                                                f"Сложность заклинания {c} выше уровня навыка {skill_level}."),  # L290
-                        complexity=c, skill=skill_level)
+        raise RuleError(
+            "E_SPELL_COMPLEXITY",
+            T(
+                f"Spell complexity {c} exceeds the skill level {skill_level}.",  # L290
+                f"Сложность заклинания {c} выше уровня навыка {skill_level}.",
+            ),  # L290
+            complexity=c,
+            skill=skill_level,
+        )
     return c
 
 
 def spell_level(complexity: int, rules: Mapping[str, Any] = DEFAULT_RULES, manual: int | None = None) -> int:
     """A-05: [DEFAULT] level = max(1, complexity); options complexity_plus_1 / manual."""
     rule = rules.get("spell_level_rule", "max1_complexity")
-    if manual is not None:               # "editable per cast" (A-05), whatever the rule
+    if manual is not None:  # "editable per cast" (A-05), whatever the rule
         return int(manual)
     if rule == "complexity_plus_1":
         return complexity + 1
     return max(1, complexity)
 
 
-def casting_pool(complexity_param: int, skill_level: int, target_complexity: int = 0,
-                 spell_cx: int = 0, zone: str = "torso") -> int:
+def casting_pool(
+    complexity_param: int, skill_level: int, target_complexity: int = 0, spell_cx: int = 0, zone: str = "torso"
+) -> int:
     """L286, L316: Complexity + skill - target complexity - spell complexity - zone penalty."""
     if skill_level > complexity_param:
-        raise RuleError("E_SKILL_CAP", T("An energetics skill cannot exceed Complexity.",  # L284
-                                         "Навык энергетики не может быть выше Сложности."))  # L284
+        raise RuleError(
+            "E_SKILL_CAP",
+            T(
+                "An energetics skill cannot exceed Complexity.",  # L284
+                "Навык энергетики не может быть выше Сложности.",
+            ),
+        )  # L284
     return complexity_param + skill_level - target_complexity - spell_cx - ZONE_PENALTY[zone]
 
 
 def spell_parameters(brightness: int) -> dict[str, int]:
     """L305-L310: damage b, duration b rounds, b^2 targets, casting range 5b m."""
-    return {"damage": brightness, "duration_rounds": brightness, "max_targets": brightness ** 2,
-            "cast_range_m": 5 * brightness}
+    return {
+        "damage": brightness,
+        "duration_rounds": brightness,
+        "max_targets": brightness**2,
+        "cast_range_m": 5 * brightness,
+    }
 
 
 def check_brightness(brightness: int, power: int) -> None:
     if not isinstance(brightness, int) or brightness < 1:
         raise RuleError("E_BRIGHTNESS", T("Brightness must be at least 1.", "Яркость — не меньше 1."))
     if brightness > power:
-        raise RuleError("E_BRIGHTNESS", T(f"Brightness {brightness} exceeds Power {power}.",  # L301
-                                          f"Яркость {brightness} выше параметра Яркость {power}."))  # L301
+        raise RuleError(
+            "E_BRIGHTNESS",
+            T(
+                f"Brightness {brightness} exceeds Power {power}.",  # L301
+                f"Яркость {brightness} выше параметра Яркость {power}.",
+            ),
+        )  # L301
 
 
 def ep_after_cast(ep: int, brightness: int, own_reserve: bool) -> int:
@@ -114,14 +136,16 @@ def ep_after_cast(ep: int, brightness: int, own_reserve: bool) -> int:
     if not own_reserve:
         return ep
     if brightness > ep:
-        raise RuleError("not_enough_ep", T(f"Casting costs {brightness} EP; only {ep} left.",
-                                           f"Заклинание стоит {brightness} EP; осталось {ep}."))
+        raise RuleError(
+            "not_enough_ep",
+            T(f"Casting costs {brightness} EP; only {ep} left.", f"Заклинание стоит {brightness} EP; осталось {ep}."),
+        )
     return ep - brightness
 
 
 @dataclass
 class CastResult:
-    outcome: str                 # as_designed / basic_spell / nothing / nothing_fumble / gm
+    outcome: str  # as_designed / basic_spell / nothing / nothing_fumble / gm
     pool: int
     complexity: int
     level: int
@@ -131,45 +155,69 @@ class CastResult:
     notes: list = field(default_factory=list)
 
 
-def cast(caster, skill_key: str, design: SpellDesign, *, target_complexity: int = 0, epic: int = 0,
-         level: int | None = None, rng: random.Random | None = None, faces: Sequence[int] | None = None,
-         rules: Mapping[str, Any] = DEFAULT_RULES) -> CastResult:
+def cast(
+    caster,
+    skill_key: str,
+    design: SpellDesign,
+    *,
+    target_complexity: int = 0,
+    epic: int = 0,
+    level: int | None = None,
+    rng: random.Random | None = None,
+    faces: Sequence[int] | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> CastResult:
     """Cast a spell (L35, L194, L282-L316). The EP cost is returned as an Effect (not applied)."""
     skill = caster.skill_level(skill_key)
     check_brightness(design.brightness, caster.power)
     cx = spell_complexity(design, skill, rules)
     lvl = spell_level(cx, rules, level)
-    ep_after_cast(caster.ep, design.brightness, design.own_reserve)     # refuses before rolling
-    penalty = 0 if skill > 0 else 1                                     # [DEFAULT] untrained casting (L33)
+    ep_after_cast(caster.ep, design.brightness, design.own_reserve)  # refuses before rolling
+    penalty = 0 if skill > 0 else 1  # [DEFAULT] untrained casting (L33)
     pool = casting_pool(caster.complexity, skill, target_complexity, cx, design.zone)
     rng = rng if rng is not None else random.Random()
     fs = list(faces) if faces is not None else roll_faces(pool, rng)
-    r = read_faces(fs, penalty=penalty, epic=epic, difficulty=lvl, pool=pool,
-                   fumble_basis=rules.get("fumble_basis", "net"))
+    r = read_faces(
+        fs, penalty=penalty, epic=epic, difficulty=lvl, pool=pool, fumble_basis=rules.get("fumble_basis", "net")
+    )
     effects = []
     if design.own_reserve and (r.passed or rules.get("ep_cost_on_failure", True)):
-        effects.append(Effect("ep", -design.brightness, T("spell from own reserve", "заклинание из своего запаса")))  # L282
+        effects.append(
+            Effect("ep", -design.brightness, T("spell from own reserve", "заклинание из своего запаса"))
+        )  # L282
     if epic:
         effects.append(Effect("epic_dice", -epic, T("epic dice spent", "потрачены эпик-дайсы")))
     notes = []
     if r.passed:
         outcome = "as_designed"
     elif r.net >= 1 and rules.get("failed_spell_fallback") != "gm":
-        outcome = "basic_spell"        # L35: a basic level-1 spell of the same style
+        outcome = "basic_spell"  # L35: a basic level-1 spell of the same style
     elif r.fumble:
-        outcome = "nothing_fumble"     # L194: the energy may hurt the caster and allies
+        outcome = "nothing_fumble"  # L194: the energy may hurt the caster and allies
     else:
         outcome = "nothing" if rules.get("failed_spell_fallback") != "gm" else "gm"
     if not r.passed:
         thr = rules.get("wild_pattern_brightness_threshold")
         if thr is None or design.brightness >= thr:
-            notes.append(T("GM: a bright failed spell may become a random pattern.",  # L301
-                           "Мастер: яркое неудачное заклинание может стать случайным узором."))  # L301
+            notes.append(
+                T(
+                    "GM: a bright failed spell may become a random pattern.",  # L301
+                    "Мастер: яркое неудачное заклинание может стать случайным узором.",
+                )
+            )  # L301
     return CastResult(outcome, pool, cx, lvl, r, effects, spell_parameters(design.brightness), notes)
 
 
-def cast_chance(caster, skill_key: str, design: SpellDesign, *, target_complexity: int = 0, epic: int = 0,
-                level: int | None = None, rules: Mapping[str, Any] = DEFAULT_RULES) -> Fraction:
+def cast_chance(
+    caster,
+    skill_key: str,
+    design: SpellDesign,
+    *,
+    target_complexity: int = 0,
+    epic: int = 0,
+    level: int | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> Fraction:
     skill = caster.skill_level(skill_key)
     cx = spell_complexity(design, skill, rules)
     lvl = spell_level(cx, rules, level)
@@ -189,7 +237,7 @@ class Spell:
 
     def __post_init__(self):
         if self.rounds_left is None:
-            self.rounds_left = self.brightness                                      # L307
+            self.rounds_left = self.brightness  # L307
 
     def tick(self) -> bool:
         """End of a round: one round less; True when it dissolves."""
@@ -205,22 +253,39 @@ class Spell:
 
 
 def boost_pool(complexity: int, ordinary_actions: int, free_actions: int) -> int:
-    return complexity - 2 * ordinary_actions - free_actions                           # L314
+    return complexity - 2 * ordinary_actions - free_actions  # L314
 
 
-def boost(spell: Spell, caster, ordinary_actions: int = 0, free_actions: int = 0, *,
-          rng: random.Random | None = None, faces: Sequence[int] | None = None) -> dict[str, Any]:
+def boost(
+    spell: Spell,
+    caster,
+    ordinary_actions: int = 0,
+    free_actions: int = 0,
+    *,
+    rng: random.Random | None = None,
+    faces: Sequence[int] | None = None,
+) -> dict[str, Any]:
     """L314: once per spell, single creator, never above the creator's Power; idle -> automatic;
     else a Complexity roll (-2 per ordinary, -1 per free action) needs one success; failure
     dissipates a spell not yet triggered."""
     if spell.boosted:
         raise RuleError("boost_twice", T("A spell can be boosted only once.", "Заклинание усиливают один раз."))  # L314
     if len(spell.casters) != 1:
-        raise RuleError("boost_joint", T("A jointly created spell cannot be boosted.",  # L314
-                                         "Совместное заклинание нельзя усилить."))  # L314
+        raise RuleError(
+            "boost_joint",
+            T(
+                "A jointly created spell cannot be boosted.",  # L314
+                "Совместное заклинание нельзя усилить.",
+            ),
+        )  # L314
     if spell.brightness + 1 > caster.power:
-        raise RuleError("boost_power", T("Brightness cannot exceed the creator's Power.",  # L314
-                                         "Яркость не может превысить Яркость создателя."))  # L314
+        raise RuleError(
+            "boost_power",
+            T(
+                "Brightness cannot exceed the creator's Power.",  # L314
+                "Яркость не может превысить Яркость создателя.",
+            ),
+        )  # L314
     if ordinary_actions == 0 and free_actions == 0:
         ok, r = True, None
     else:
@@ -252,9 +317,14 @@ def mixed_damage_type(types: Sequence[str]) -> str:
 
 
 # -- joint casting (L333) ---------------------------------------------------------------------------------------
-def joint_cast(participants: Mapping[str, Mapping[str, Any]], order: Sequence[str], *,
-               rng: random.Random | None = None, faces: Mapping[str, Sequence[int]] | None = None,
-               rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, Any]:
+def joint_cast(
+    participants: Mapping[str, Mapping[str, Any]],
+    order: Sequence[str],
+    *,
+    rng: random.Random | None = None,
+    faces: Mapping[str, Sequence[int]] | None = None,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> dict[str, Any]:
     """participants: id -> {character, brightness (contribution), complexity (spell complexity
     for that participant)}. Coordination Dex + Alert (no minus); failures lose the action;
     complexity = max, brightness = sum (each <= own Power), created on the turn of the
@@ -277,19 +347,29 @@ def joint_cast(participants: Mapping[str, Mapping[str, Any]], order: Sequence[st
     # [DEFAULT A-28] the lowest-initiative participant rolls; each pays its own contribution in EP
     roller = turn_of if rules.get("joint_cast_roller", "lowest_initiative") == "lowest_initiative" else None
     ep = {pid: -int(participants[pid]["brightness"]) for pid in active if participants[pid].get("own_reserve")}
-    return {"active": active, "lost_action": lost, "brightness": b, "complexity": cx, "turn_of": turn_of,
-            "roller": roller, "ep_effects": ep}
+    return {
+        "active": active,
+        "lost_action": lost,
+        "brightness": b,
+        "complexity": cx,
+        "turn_of": turn_of,
+        "roller": roller,
+        "ep_effects": ep,
+    }
 
 
 # -- other facets (L324) -----------------------------------------------------------------------------------------
 def physical_spell_other_facet(damage: int, survival_successes: int, negative_effects: Sequence[str] = ()) -> dict:
     """Each Survival success -1 damage; one success also avoids negative effects."""
-    return {"damage": max(0, damage - survival_successes),
-            "effects": [] if survival_successes >= 1 else list(negative_effects)}
+    return {
+        "damage": max(0, damage - survival_successes),
+        "effects": [] if survival_successes >= 1 else list(negative_effects),
+    }
 
 
-def facet_transition(survival_pool: int, negative_effects: Sequence[str], faces: Sequence[int],
-                     rules: Mapping[str, Any] = DEFAULT_RULES) -> dict:
+def facet_transition(
+    survival_pool: int, negative_effects: Sequence[str], faces: Sequence[int], rules: Mapping[str, Any] = DEFAULT_RULES
+) -> dict:
     """All negative effects end; roll Survival minus their number; no success -> 1 damage + 1 per
     die showing 1, in both facets (OPTION facet_transition_damage="once")."""
     pool = max(0, survival_pool - len(negative_effects))

@@ -1,4 +1,5 @@
 """The Life&Death's Game character (spec §3): traits named by the spec glossary code ids."""
+
 from __future__ import annotations
 
 import re
@@ -13,11 +14,14 @@ from .options import DEFAULT_RULES
 
 PARAMS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
 SKILL_PARAMS = ("might", "dexterity", "alertness", "complexity")  # L86: no skills under Power/Luck
-PHYSICAL_PARAMS = ("might", "dexterity", "alertness")             # L55, L369
+PHYSICAL_PARAMS = ("might", "dexterity", "alertness")  # L55, L369
 PARAM_LABELS = {
-    "might": T("Might", "Сила"), "dexterity": T("Dexterity", "Ловкость"),
-    "alertness": T("Alertness", "Восприятие"), "complexity": T("Complexity", "Сложность"),
-    "power": T("Power", "Яркость"), "luck": T("Luck", "Удача"),
+    "might": T("Might", "Сила"),
+    "dexterity": T("Dexterity", "Ловкость"),
+    "alertness": T("Alertness", "Восприятие"),
+    "complexity": T("Complexity", "Сложность"),
+    "power": T("Power", "Яркость"),
+    "luck": T("Luck", "Удача"),
 }
 POOLS = ("hp", "ep", "sp", "ip")
 SKILL_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*(?::[a-z0-9_]+)?$")
@@ -27,13 +31,14 @@ ITEM_CATEGORIES = ("weapon", "armour", "simple", "money", "potion", "amulet", "a
 RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
 FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
 COINS = ("fire", "agate", "emerald", "azure")
-STATUSES = ("", "incapacitated", "dead")                           # §6.12 (GM / tracker states)
-WOUND_ZONES = ("", "torso", "limb", "tail", "neck", "head_face", "head_skull")   # L258-L268; "" = unspecified
+STATUSES = ("", "incapacitated", "dead")  # §6.12 (GM / tracker states)
+WOUND_ZONES = ("", "torso", "limb", "tail", "neck", "head_face", "head_skull")  # L258-L268; "" = unspecified
 
 
 def round_to_half(x: float) -> float:
     """Nearest multiple of 0.5, halves up (L158 "rounded to 0.5 kg"; spec §3.10)."""
     import math
+
     return math.floor(x * 2 + 0.5) / 2
 
 
@@ -108,21 +113,29 @@ class Character(CharacterModel):
     epic_dice = Int(0, help="0..|reputation|").tag(persist=True)  # L349
 
     # -- health (current values; None = full) -------------------------------------------------------
-    base_hp = Int(None, allow_none=True,
-                  help="Race base HP (race table, absent from the seed); None = the race row's, else the "
-                       "rules' default_base_hp").tag(persist=True)
+    base_hp = Int(
+        None,
+        allow_none=True,
+        help="Race base HP (race table, absent from the seed); None = the race row's, else the rules' default_base_hp",
+    ).tag(persist=True)
     hp = Int(None, allow_none=True, help="Current HP").tag(persist=True)
     ep = Int(None, allow_none=True, help="Current EP (pattern health)").tag(persist=True)
     sp = Int(None, allow_none=True, help="Current SP (soul health)").tag(persist=True)
     ip = Int(None, allow_none=True, help="Current IP (idea health)").tag(persist=True)
-    wounds = List(help="[{zone, kind, note}] lasting injuries (no mechanical effect)").tag(persist=True)  # A-36, L260-L268
-    status = Unicode("", help="State set by the GM / tracker on top of HP: '', 'incapacitated' or 'dead' "
-                              "(§6.12)").tag(persist=True)
-    transforming = Bool(False, help="Mid-transformation: all damage taken is doubled until the character's "
-                                    "next action").tag(persist=True)  # L119
+    wounds = List(help="[{zone, kind, note}] lasting injuries (no mechanical effect)").tag(
+        persist=True
+    )  # A-36, L260-L268
+    status = Unicode("", help="State set by the GM / tracker on top of HP: '', 'incapacitated' or 'dead' (§6.12)").tag(
+        persist=True
+    )
+    transforming = Bool(
+        False, help="Mid-transformation: all damage taken is doubled until the character's next action"
+    ).tag(persist=True)  # L119
 
     # -- inventory ----------------------------------------------------------------------------------
-    inventory = List(help="[{name, category, rarity, cost, weight_kg, equipped, damage, protection, min_might}]").tag(persist=True)
+    inventory = List(help="[{name, category, rarity, cost, weight_kg, equipped, damage, protection, min_might}]").tag(
+        persist=True
+    )
     helmet = Unicode("none", help="none / open / closed").tag(persist=True)  # L158-L160
     money = Dict(help="{fire, agate, emerald, azure} coins").tag(persist=True)  # L164
     forms = List(help="Shapeshifter forms [{creature, tier, might, dexterity, alertness, start_*}]").tag(persist=True)
@@ -150,11 +163,17 @@ class Character(CharacterModel):
     natural_armour = Int(0, help="Natural armour protection").tag(derived=True)  # L108
     max_forms = Int(0, help="1 + 2 x Transformation with Shapeshifter").tag(derived=True)  # L84, L109
     mutant = Bool(False, help="Has a bought mutation").tag(derived=True)  # L97
-    is_shapeshifter = Bool(False, help="Has the Shapeshifter feature: the forms sheet applies").tag(derived=True)  # L109-L111
+    is_shapeshifter = Bool(False, help="Has the Shapeshifter feature: the forms sheet applies").tag(
+        derived=True
+    )  # L109-L111
     uses_reputation = Bool(True, help="Campaign game: reputation and epic dice apply").tag(derived=True)  # L47, L347
-    hp_base = Int(10, help="Base HP in use: entered, else the race's, else the rules' default").tag(derived=True)  # A-02
+    hp_base = Int(10, help="Base HP in use: entered, else the race's, else the rules' default").tag(
+        derived=True
+    )  # A-02
     wound_count = Int(0, help="Number of recorded wounds").tag(derived=True)
-    parameter_layers = Dict(help="param -> {racial, age_mod, points, advances, base, feature_mod, final} (§3.0)").tag(derived=True)
+    parameter_layers = Dict(help="param -> {racial, age_mod, points, advances, base, feature_mod, final} (§3.0)").tag(
+        derived=True
+    )
     skill_budget = Dict(help="param -> {used, budget} skill points at creation").tag(derived=True)  # L82
     feature_points = Dict(help="{age, negative, available, cost}").tag(derived=True)  # L94-L104
 
@@ -253,7 +272,7 @@ class Character(CharacterModel):
             if not (minus_ok or scope == "minus_only"):
                 return 0
             if int(self.race_params.get(p, 1)) + 1 > 5 and self.RULES.get("age_swap_overflow", "clamp") != "error":
-                return 0                      # [DEFAULT A-04] clamp the overflow to 5 (validate warns)
+                return 0  # [DEFAULT A-04] clamp the overflow to 5 (validate warns)
             return 1
         return 0
 
@@ -271,8 +290,16 @@ class Character(CharacterModel):
             age = 0
             racial = final - fmod - points - adv
         base = racial + age + points + adv
-        return {"racial": racial, "age_mod": age, "points": points, "advances": adv,
-                "base": base, "feature_mod": fmod, "final": final, "computed_final": base + fmod}
+        return {
+            "racial": racial,
+            "age_mod": age,
+            "points": points,
+            "advances": adv,
+            "base": base,
+            "feature_mod": fmod,
+            "final": final,
+            "computed_final": base + fmod,
+        }
 
     def base_param(self, p: str) -> int:
         """``param.base`` = final - feature modifiers (used for skill budgets, L103)."""
@@ -287,19 +314,25 @@ class Character(CharacterModel):
     # -- derivation ------------------------------------------------------------------------------------
     def _derive(self) -> None:
         rules = self.RULES
-        dex, alert, cx, pw, lk, mi = (self.dexterity, self.alertness, self.complexity,
-                                      self.power, self.luck, self.might)
-        self.initiative = dex + alert                                      # L24, L125
-        pool = self.initiative + (2 if self.has_feature("speed") else 0)   # L220
+        dex, alert, cx, pw, lk, mi = (
+            self.dexterity,
+            self.alertness,
+            self.complexity,
+            self.power,
+            self.luck,
+            self.might,
+        )
+        self.initiative = dex + alert  # L24, L125
+        pool = self.initiative + (2 if self.has_feature("speed") else 0)  # L220
         if self.helmet == "closed":
-            pool -= 1                                                      # L159 [DEFAULT: a die]
+            pool -= 1  # L159 [DEFAULT: a die]
         self.initiative_pool = max(0, pool)
-        self.will = pw + cx                                                # L25
-        self.magic_defence = cx                                            # L126
+        self.will = pw + cx  # L25
+        self.magic_defence = cx  # L126
         self.carry_capacity_kg = (mi + self.skill_level("athletics")) * 5  # L127
-        self.ep_max = cx + pw                                              # L128
-        self.sp_max = cx + lk                                              # L129
-        self.ip_max = pw + lk                                              # L130
+        self.ep_max = cx + pw  # L128
+        self.sp_max = cx + lk  # L129
+        self.ip_max = pw + lk  # L130
         # HP (A-02): race base HP + Might above the racial value.
         base_hp = self.effective_base_hp()
         self.hp_base = base_hp
@@ -310,17 +343,22 @@ class Character(CharacterModel):
             if self.race_params and "might" in self.race_params:
                 ref = int(self.race_params["might"])
             else:
-                ref = mi - self.feature_mod("might") - int(self.param_points.get("might", 0)) \
+                ref = (
+                    mi
+                    - self.feature_mod("might")
+                    - int(self.param_points.get("might", 0))
                     - int(self.param_advances.get("might", 0))
+                )
             hp_max = base_hp + might_used - ref
         self.hp_max = hp_max
         a = data.row("ages", self.age) if self.age else None
-        self.base_damage = int(a["base_damage"]) if a else 0               # L57
+        self.base_damage = int(a["base_damage"]) if a else 0  # L57
         self.hand_damage = self.base_damage + self.feature_level("claws")  # L131
-        self.level = 1 + max(0, self.xp) // 20                             # L359
+        self.level = 1 + max(0, self.xp) // 20  # L359
         self.xp_to_next = 20 - max(0, self.xp) % 20
         self.inv_points = 10 + (10 if self.has_feature("well_stocked") else 0)  # L146
         from .inventory import carried_weight, inventory_cost, natural_armour_protection
+
         self.inv_points_spent = float(inventory_cost(self))
         self.carried_weight_kg = float(carried_weight(self))
         nat = natural_armour_protection(self.feature_level("natural_armour"), self.age)
@@ -344,6 +382,7 @@ class Character(CharacterModel):
                 used[sp] += self.skill_level(key)
         self.skill_budget = {p: {"used": used[p], "budget": self.base_param(p)} for p in SKILL_PARAMS}
         from .rules import feature_budget
+
         self.feature_points = feature_budget(self)
         self._follow_pools()
 
@@ -366,7 +405,7 @@ class Character(CharacterModel):
             cur = getattr(self, pool)
             prev = self._prev_max.get(pool)
             if cur is None or (prev is not None and cur == prev):
-                cur = mx                                   # undamaged pools follow their max (§3.4)
+                cur = mx  # undamaged pools follow their max (§3.4)
             elif prev is not None and mx > prev and self.RULES.get("raise_current_with_max", True):
                 cur += mx - prev
             cur = min(cur, mx)
@@ -387,56 +426,96 @@ class Character(CharacterModel):
         for p in PARAMS:
             v = values.get(p)
             if not _is_int(v) or not 1 <= v <= hi:
-                bad(p, f"{p} must be a whole number from 1 to {hi} (is {v!r}).",
-                    f"{p} должен быть целым числом от 1 до {hi} (сейчас {v!r}).", "E_PARAM_RANGE")
+                bad(
+                    p,
+                    f"{p} must be a whole number from 1 to {hi} (is {v!r}).",
+                    f"{p} должен быть целым числом от 1 до {hi} (сейчас {v!r}).",
+                    "E_PARAM_RANGE",
+                )
         for key in ("param_points", "param_advances", "race_params"):
             for p, v in values.get(key, {}).items():
                 if p not in PARAMS or not _is_int(v):
-                    bad(key, f"{key}: {p!r} -> {v!r} is not a parameter and a whole number.",
-                        f"{key}: {p!r} -> {v!r} — нужен параметр и целое число.")
+                    bad(
+                        key,
+                        f"{key}: {p!r} -> {v!r} is not a parameter and a whole number.",
+                        f"{key}: {p!r} -> {v!r} — нужен параметр и целое число.",
+                    )
         for k, v in values.get("skills", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k):
-                bad("skills", f"Malformed skill key {k!r} (use id or id:specialization, lower case).",
-                    f"Неверный ключ навыка {k!r} (id или id:специализация, строчными).")
+                bad(
+                    "skills",
+                    f"Malformed skill key {k!r} (use id or id:specialization, lower case).",
+                    f"Неверный ключ навыка {k!r} (id или id:специализация, строчными).",
+                )
             elif not _is_int(v) or not 0 <= v <= 10:
-                bad("skills", f"Skill {k} level must be a whole number from 0 to 10 (is {v!r}).",
-                    f"Уровень навыка {k} — целое число от 0 до 10 (сейчас {v!r}).")
+                bad(
+                    "skills",
+                    f"Skill {k} level must be a whole number from 0 to 10 (is {v!r}).",
+                    f"Уровень навыка {k} — целое число от 0 до 10 (сейчас {v!r}).",
+                )
         for k, v in values.get("skill_xp", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k) or not _is_int(v) or not 0 <= v <= 5:
-                bad("skill_xp", f"Skill XP {k!r} must be 0-5 (is {v!r}).",
-                    f"Опыт навыка {k!r} — от 0 до 5 (сейчас {v!r}).")
+                bad(
+                    "skill_xp",
+                    f"Skill XP {k!r} must be 0-5 (is {v!r}).",
+                    f"Опыт навыка {k!r} — от 0 до 5 (сейчас {v!r}).",
+                )
         for k, v in values.get("custom_skills", {}).items():
             if v not in SKILL_PARAMS:
-                bad("custom_skills", f"Skill {k!r}: parameter must be one of {', '.join(SKILL_PARAMS)}.",
-                    f"Навык {k!r}: параметр — один из {', '.join(SKILL_PARAMS)}.")
+                bad(
+                    "custom_skills",
+                    f"Skill {k!r}: parameter must be one of {', '.join(SKILL_PARAMS)}.",
+                    f"Навык {k!r}: параметр — один из {', '.join(SKILL_PARAMS)}.",
+                )
         for i, f in enumerate(values.get("features", [])):
-            if not isinstance(f, Mapping) or not isinstance(f.get("id"), str) or not f.get("id") \
-                    or not _is_int(f.get("level", 1)) or f.get("level", 1) < 0 \
-                    or f.get("origin", "bought") not in FEATURE_ORIGINS \
-                    or not isinstance(f.get("note", ""), str) \
-                    or f.get("kind", "positive") not in ("positive", "negative", "mutation") \
-                    or not _int_map(f.get("param_mods", {}), PARAMS) \
-                    or not _int_map(f.get("skill_caps", {}), None):
-                bad("features", f"Feature #{i + 1} must be {{id, level >= 0, origin, note, kind, param_mods}} (is {f!r}).",
-                    f"Особенность №{i + 1} должна быть {{id, level >= 0, origin, note, kind, param_mods}} (сейчас {f!r}).")
+            if (
+                not isinstance(f, Mapping)
+                or not isinstance(f.get("id"), str)
+                or not f.get("id")
+                or not _is_int(f.get("level", 1))
+                or f.get("level", 1) < 0
+                or f.get("origin", "bought") not in FEATURE_ORIGINS
+                or not isinstance(f.get("note", ""), str)
+                or f.get("kind", "positive") not in ("positive", "negative", "mutation")
+                or not _int_map(f.get("param_mods", {}), PARAMS)
+                or not _int_map(f.get("skill_caps", {}), None)
+            ):
+                bad(
+                    "features",
+                    f"Feature #{i + 1} must be {{id, level >= 0, origin, note, kind, param_mods}} (is {f!r}).",
+                    f"Особенность №{i + 1} должна быть {{id, level >= 0, origin, note, kind, param_mods}} (сейчас {f!r}).",
+                )
         v = values.get("base_hp")
         if v is not None and (not _is_int(v) or v < 0):
-            bad("base_hp", f"base_hp must be a whole number >= 0 or empty (is {v!r}).",
-                f"base_hp — целое число >= 0 или пусто (сейчас {v!r}).")
+            bad(
+                "base_hp",
+                f"base_hp must be a whole number >= 0 or empty (is {v!r}).",
+                f"base_hp — целое число >= 0 или пусто (сейчас {v!r}).",
+            )
         if values.get("status") not in STATUSES:
-            bad("status", f"Status must be empty, incapacitated or dead (is {values.get('status')!r}).",
-                f"Состояние: пусто, «недееспособность» или «смерть» (сейчас {values.get('status')!r}).")
+            bad(
+                "status",
+                f"Status must be empty, incapacitated or dead (is {values.get('status')!r}).",
+                f"Состояние: пусто, «недееспособность» или «смерть» (сейчас {values.get('status')!r}).",
+            )
         for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:
-                bad(key, f"{key} must be a whole number >= {lo} (is {v!r}).",
-                    f"{key} — целое число >= {lo} (сейчас {v!r}).")
+                bad(
+                    key,
+                    f"{key} must be a whole number >= {lo} (is {v!r}).",
+                    f"{key} — целое число >= {lo} (сейчас {v!r}).",
+                )
         for key in ("ep", "sp", "ip"):
             v = values.get(key)
             if v is not None and v < 0:
                 bad(key, f"{key} cannot be negative.", f"{key} не может быть отрицательным.")
         if values.get("age") not in ("",) + AGES:
-            bad("age", f"Unknown age category {values.get('age')!r}.", f"Неизвестная возрастная категория {values.get('age')!r}.")
+            bad(
+                "age",
+                f"Unknown age category {values.get('age')!r}.",
+                f"Неизвестная возрастная категория {values.get('age')!r}.",
+            )
         if values.get("helmet") not in HELMETS:
             bad("helmet", "Helmet must be none, open or closed.", "Шлем: нет, открытый или закрытый.")
         if values.get("direction") not in ("", "H", "C"):
@@ -447,48 +526,89 @@ class Character(CharacterModel):
             bad("stage", "Stage must be creation or play.", "Этап: creation или play.")
         for c, v in values.get("money", {}).items():
             if c not in COINS or not _is_int(v) or v < 0:
-                bad("money", f"Money: {c!r} -> {v!r} (coins: {', '.join(COINS)}, whole numbers >= 0).",
-                    f"Деньги: {c!r} -> {v!r} (монеты: {', '.join(COINS)}, целые >= 0).")
+                bad(
+                    "money",
+                    f"Money: {c!r} -> {v!r} (coins: {', '.join(COINS)}, whole numbers >= 0).",
+                    f"Деньги: {c!r} -> {v!r} (монеты: {', '.join(COINS)}, целые >= 0).",
+                )
         for i, it in enumerate(values.get("inventory", [])):
-            if not isinstance(it, Mapping) or it.get("category") not in ITEM_CATEGORIES \
-                    or it.get("rarity", "common") not in tuple(RARITY_MULT):
-                bad("inventory", f"Item #{i + 1} needs a category ({', '.join(ITEM_CATEGORIES)}) and a rarity.",
-                    f"Предмету №{i + 1} нужны категория ({', '.join(ITEM_CATEGORIES)}) и редкость.")
+            if (
+                not isinstance(it, Mapping)
+                or it.get("category") not in ITEM_CATEGORIES
+                or it.get("rarity", "common") not in tuple(RARITY_MULT)
+            ):
+                bad(
+                    "inventory",
+                    f"Item #{i + 1} needs a category ({', '.join(ITEM_CATEGORIES)}) and a rarity.",
+                    f"Предмету №{i + 1} нужны категория ({', '.join(ITEM_CATEGORIES)}) и редкость.",
+                )
                 continue
             for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
                 if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
-                    bad("inventory", f"Item #{i + 1}: {num} must be a number >= 0.",
-                        f"Предмет №{i + 1}: {num} — число >= 0.")
+                    bad(
+                        "inventory",
+                        f"Item #{i + 1}: {num} must be a number >= 0.",
+                        f"Предмет №{i + 1}: {num} — число >= 0.",
+                    )
             for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
                 if num in it and (not _is_int(it[num]) or it[num] < lo):
-                    bad("inventory", f"Item #{i + 1}: {num} must be a whole number >= {lo}.",
-                        f"Предмет №{i + 1}: {num} — целое число >= {lo}.")
+                    bad(
+                        "inventory",
+                        f"Item #{i + 1}: {num} must be a whole number >= {lo}.",
+                        f"Предмет №{i + 1}: {num} — целое число >= {lo}.",
+                    )
             if not isinstance(it.get("name", ""), str):
                 bad("inventory", f"Item #{i + 1}: name must be text.", f"Предмет №{i + 1}: название — текст.")
             if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):
-                bad("inventory", f"Item #{i + 1}: unknown container {it['container']!r}.",
-                    f"Предмет №{i + 1}: неизвестное вместилище {it['container']!r}.")
+                bad(
+                    "inventory",
+                    f"Item #{i + 1}: unknown container {it['container']!r}.",
+                    f"Предмет №{i + 1}: неизвестное вместилище {it['container']!r}.",
+                )
             eff = it.get("effects", [])
             if not isinstance(eff, (list, tuple)) or not all(isinstance(e, str) for e in eff):
-                bad("inventory", f"Item #{i + 1}: effects must be a list of effect ids.",
-                    f"Предмет №{i + 1}: effects — список эффектов.")
+                bad(
+                    "inventory",
+                    f"Item #{i + 1}: effects must be a list of effect ids.",
+                    f"Предмет №{i + 1}: effects — список эффектов.",
+                )
         for key in ("wounds", "forms", "pets"):
             for i, it in enumerate(values.get(key, [])):
                 if not isinstance(it, Mapping):
                     bad(key, f"{key} #{i + 1} must be a mapping.", f"{key} №{i + 1} должен быть словарём.")
-                elif any(k in it and it[k] is not None and not isinstance(it[k], str)
-                         for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")):
-                    bad(key, f"{key} #{i + 1}: names and notes must be text.",
-                        f"{key} №{i + 1}: названия и заметки — текст.")
-                elif key == "wounds" and (not isinstance(it.get("kind"), str) or not it.get("kind")
-                                          or it.get("zone", "") not in WOUND_ZONES):
-                    bad(key, f"Wound #{i + 1} needs a kind and a zone ({', '.join(z for z in WOUND_ZONES if z)}) "
-                             f"(is {dict(it)!r}).",
+                elif any(
+                    k in it and it[k] is not None and not isinstance(it[k], str)
+                    for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")
+                ):
+                    bad(
+                        key,
+                        f"{key} #{i + 1}: names and notes must be text.",
+                        f"{key} №{i + 1}: названия и заметки — текст.",
+                    )
+                elif key == "wounds" and (
+                    not isinstance(it.get("kind"), str) or not it.get("kind") or it.get("zone", "") not in WOUND_ZONES
+                ):
+                    bad(
+                        key,
+                        f"Wound #{i + 1} needs a kind and a zone ({', '.join(z for z in WOUND_ZONES if z)}) "
+                        f"(is {dict(it)!r}).",
                         f"Травме №{i + 1} нужны вид и зона ({', '.join(z for z in WOUND_ZONES if z)}) "
-                        f"(сейчас {dict(it)!r}).")
+                        f"(сейчас {dict(it)!r}).",
+                    )
                 elif key == "forms":
-                    nums = ("tier", "might", "dexterity", "alertness", "start_might", "start_dexterity", "start_alertness")
+                    nums = (
+                        "tier",
+                        "might",
+                        "dexterity",
+                        "alertness",
+                        "start_might",
+                        "start_dexterity",
+                        "start_alertness",
+                    )
                     if any(n in it and (not _is_int(it[n]) or it[n] < 0) for n in nums):
-                        bad(key, f"Form #{i + 1}: tier and parameters must be whole numbers >= 0.",
-                            f"Ипостась №{i + 1}: уровень и параметры — целые числа >= 0.")
+                        bad(
+                            key,
+                            f"Form #{i + 1}: tier and parameters must be whole numbers >= 0.",
+                            f"Ипостась №{i + 1}: уровень и параметры — целые числа >= 0.",
+                        )
         return probs

@@ -1,6 +1,7 @@
 """Reputation, epic dice, experience and levelling (spec §7.3-§7.5), creation operations
 (spec §4) and the higher-level start (L373-L378). Operations refuse illegal moves with
 RuleError and then change nothing."""
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -11,8 +12,8 @@ from . import data
 from .model import PARAM_LABELS, PARAMS, PHYSICAL_PARAMS, SKILL_KEY_RE, feature_def
 from .options import DEFAULT_RULES
 
-SKILL_XP_TO_LEVEL = 5     # L357
-CHAR_XP_PER_LEVEL = 20    # L359
+SKILL_XP_TO_LEVEL = 5  # L357
+CHAR_XP_PER_LEVEL = 20  # L359
 
 
 def _param_cap(rules) -> int:
@@ -37,8 +38,13 @@ def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
 
 def _campaign_only(c, rules) -> None:
     if c.mode == "quick" or rules.get("mode") == "quick":
-        raise RuleError("quick_game", T("Reputation and epic dice are not used in a quick game.",  # L47, L347
-                                        "В быстрой игре нет репутации и эпик-дайсов."))  # L47, L347
+        raise RuleError(
+            "quick_game",
+            T(
+                "Reputation and epic dice are not used in a quick game.",  # L47, L347
+                "В быстрой игре нет репутации и эпик-дайсов.",
+            ),
+        )  # L47, L347
 
 
 def apply_reputation_change(c, delta: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> tuple[int, int]:
@@ -48,7 +54,7 @@ def apply_reputation_change(c, delta: int, rules: Mapping[str, Any] = DEFAULT_RU
     with c.hold_trait_notifications():
         c.reputation = new
         if rules.get("epic_clamp_on_rep_change", True):
-            c.epic_dice = min(c.epic_dice, abs(new))           # §7.4 [DEFAULT]
+            c.epic_dice = min(c.epic_dice, abs(new))  # §7.4 [DEFAULT]
     return old, new
 
 
@@ -62,14 +68,16 @@ def award_epic_die(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
 def spend_epic_dice(c, k: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
     _campaign_only(c, rules)
     if not isinstance(k, int) or k < 0 or k > c.epic_dice:
-        raise RuleError("not_enough_epic_dice", T(f"Only {c.epic_dice} epic dice left.",
-                                                  f"Осталось эпик-дайсов: {c.epic_dice}."))
+        raise RuleError(
+            "not_enough_epic_dice", T(f"Only {c.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {c.epic_dice}.")
+        )
     c.epic_dice -= k
     return k
 
 
-def starting_reputation(alignment: str, features: list, rules: Mapping[str, Any] = DEFAULT_RULES,
-                        gm_override: int | None = None) -> int:
+def starting_reputation(
+    alignment: str, features: list, rules: Mapping[str, Any] = DEFAULT_RULES, gm_override: int | None = None
+) -> int:
     """§4 step 9: GM override; a bought mutation -> -1 (L97); Inconspicuous -> 0 [DEFAULT];
     else +1 good / -1 evil (L47)."""
     if gm_override is not None:
@@ -100,8 +108,13 @@ def skill_cap(c, key: str) -> int | None:
     return cap
 
 
-def end_of_session(c, awards: Mapping[str, int], careless_pick: str | None = None, gm_exceptions: bool = False,
-                   rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, Any]:
+def end_of_session(
+    c,
+    awards: Mapping[str, int],
+    careless_pick: str | None = None,
+    gm_exceptions: bool = False,
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> dict[str, Any]:
     """Award per-skill XP (<= 1 per skill per session unless the GM makes an exception, L355);
     5 XP -> +1 skill level up to its cap (L357); the session total adds to the character's XP
     (L359) and each level gained is a pending improvement (L361)."""
@@ -110,14 +123,24 @@ def end_of_session(c, awards: Mapping[str, int], careless_pick: str | None = Non
         if not SKILL_KEY_RE.match(k):
             raise RuleError("bad_skill", T(f"Malformed skill key {k!r}.", f"Неверный ключ навыка {k!r}."))
         if not isinstance(x, int) or x < 0 or (x > 1 and not gm_exceptions):
-            raise RuleError("xp_per_skill", T("At most 1 XP per skill per game session.",  # L355
-                                              "Не больше 1 опыта на навык за игру."))  # L355
+            raise RuleError(
+                "xp_per_skill",
+                T(
+                    "At most 1 XP per skill per game session.",  # L355
+                    "Не больше 1 опыта на навык за игру.",
+                ),
+            )  # L355
         if c.skill_param(k) is None:
-            raise RuleError("unknown_skill_param", T(f"Skill {k} has no known parameter; add it to the data.",
-                                                     f"У навыка {k} не указан параметр; добавьте его в данные."))
+            raise RuleError(
+                "unknown_skill_param",
+                T(
+                    f"Skill {k} has no known parameter; add it to the data.",
+                    f"У навыка {k} не указан параметр; добавьте его в данные.",
+                ),
+            )
     if c.has_feature("carelessness") and careless_pick:
         if careless_pick in awards:
-            awards[careless_pick] = max(0, awards[careless_pick] - 1)           # L355
+            awards[careless_pick] = max(0, awards[careless_pick] - 1)  # L355
     skills, sxp = dict(c.skills), dict(c.skill_xp)
     ups = {}
     capped_xp = 0
@@ -135,7 +158,7 @@ def end_of_session(c, awards: Mapping[str, int], careless_pick: str | None = Non
         sxp[key] = cur
     total = sum(awards.values())
     if not rules.get("xp_capped_counts_toward_total", True):
-        total -= capped_xp                    # A-32: XP of skills already at their cap does not count
+        total -= capped_xp  # A-32: XP of skills already at their cap does not count
     before = c.level
     with c.hold_trait_notifications():
         c.skills = skills
@@ -178,8 +201,13 @@ def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
         raise RuleError("bad_param", T(f"Unknown parameter {param!r}.", f"Неизвестный параметр {param!r}."))
     cap = _param_cap(rules)
     if c.param(param) + 1 > cap:
-        raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
-                                           f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}."))  # L59
+        raise RuleError(
+            "E_PARAM_RANGE",
+            T(
+                f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
+                f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}.",
+            ),
+        )  # L59
     adv = dict(c.param_advances)
     adv[param] = adv.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -216,8 +244,13 @@ def improve_feature(c, feature_id: str, *, new: bool = False, note: str = "") ->
     mine = [f for f in feats if f.get("id") == feature_id]
     if new or not mine:
         if kind != "positive":
-            raise RuleError("levelup_feature_kind", T("A new feature at level-up must be positive.",  # L367
-                                                      "Новая особенность при повышении уровня — положительная."))  # L367
+            raise RuleError(
+                "levelup_feature_kind",
+                T(
+                    "A new feature at level-up must be positive.",  # L367
+                    "Новая особенность при повышении уровня — положительная.",
+                ),
+            )  # L367
         if mine:
             raise RuleError("feature_exists", T("The character already has this feature.", "Особенность уже есть."))
         feats.append({"id": feature_id, "level": 1, "origin": "levelup", "note": note})
@@ -230,12 +263,19 @@ def improve_feature(c, feature_id: str, *, new: bool = False, note: str = "") ->
         elif kind == "positive":
             mx = int(d.get("max_level", 99))
             if int(f.get("level", 1)) + 1 > mx:
-                raise RuleError("feature_max", T(f"{feature_id} is at its maximum level.",
-                                                 f"{feature_id} уже на максимальном уровне."))
+                raise RuleError(
+                    "feature_max",
+                    T(f"{feature_id} is at its maximum level.", f"{feature_id} уже на максимальном уровне."),
+                )
             f["level"] = int(f.get("level", 1)) + 1
         else:
-            raise RuleError("levelup_feature_kind", T("Level-ups raise positive or lower negative features.",  # L367
-                                                      "Повышение уровня: поднять положительную или снизить отрицательную особенность."))  # L367
+            raise RuleError(
+                "levelup_feature_kind",
+                T(
+                    "Level-ups raise positive or lower negative features.",  # L367
+                    "Повышение уровня: поднять положительную или снизить отрицательную особенность.",
+                ),
+            )  # L367
     with c.hold_trait_notifications():
         c.features = feats
         c.pending_improvements -= 1
@@ -279,11 +319,21 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
         raise RuleError("bad_param", T(f"Unknown parameter {param!r}.", f"Неизвестный параметр {param!r}."))
     used = sum(int(v) for v in c.param_points.values())
     if used + 1 > int(a["free_params"]):
-        raise RuleError("E_PARAM_POINTS", T(f"Age {c.age} gives {a['free_params']} parameter points; all spent.",
-                                            f"Очки параметров за возраст: {a['free_params']}, все потрачены."))
+        raise RuleError(
+            "E_PARAM_POINTS",
+            T(
+                f"Age {c.age} gives {a['free_params']} parameter points; all spent.",
+                f"Очки параметров за возраст: {a['free_params']}, все потрачены.",
+            ),
+        )
     if c.param(param) + 1 > _param_cap(rules):
-        raise RuleError("E_PARAM_RANGE", T(f"{PARAM_LABELS[param]['en']} cannot exceed 5.",  # L59
-                                           f"{PARAM_LABELS[param]['ru']} не может быть выше 5."))  # L59
+        raise RuleError(
+            "E_PARAM_RANGE",
+            T(
+                f"{PARAM_LABELS[param]['en']} cannot exceed 5.",  # L59
+                f"{PARAM_LABELS[param]['ru']} не может быть выше 5.",
+            ),
+        )  # L59
     pts = dict(c.param_points)
     pts[param] = pts.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -292,8 +342,15 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
         c.forms = propagate_to_forms(c.forms, param)
 
 
-def apply_race_and_age(c, race_params: Mapping[str, int], age: str, *, base_hp: int | None = None,
-                       race: str = "", rules: Mapping[str, Any] = DEFAULT_RULES) -> list:
+def apply_race_and_age(
+    c,
+    race_params: Mapping[str, int],
+    age: str,
+    *,
+    base_hp: int | None = None,
+    race: str = "",
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> list:
     """Steps 1-2: racial values, then the age swap (L62-L76). Returns warnings (overflow clamp)."""
     a = data.row("ages", age)
     if a is None:
@@ -310,8 +367,10 @@ def apply_race_and_age(c, race_params: Mapping[str, int], age: str, *, base_hp: 
     if minus_ok or scope == "minus_only":
         if vals[a["plus"]] + 1 > 5:
             if rules.get("age_swap_overflow") == "error":
-                raise RuleError("E_AGE_SWAP_OVERFLOW", T(f"Age bonus would raise {a['plus']} above 5.",
-                                                         f"Возрастной бонус поднимает {a['plus']} выше 5."))
+                raise RuleError(
+                    "E_AGE_SWAP_OVERFLOW",
+                    T(f"Age bonus would raise {a['plus']} above 5.", f"Возрастной бонус поднимает {a['plus']} выше 5."),
+                )
             warnings.append("E_AGE_SWAP_OVERFLOW")
         else:
             vals[a["plus"]] += 1
@@ -331,11 +390,25 @@ def apply_race_and_age(c, race_params: Mapping[str, int], age: str, *, base_hp: 
 def make_pet(creature: Mapping[str, Any], behaviour: str = "passive", note: str = "") -> dict[str, Any]:
     """A pet: the creature's form parameters, Luck 2, Complexity 0, Power 0, weightless (L179-L182)."""
     if behaviour not in ("aggressive", "passive", "cowardly"):
-        raise RuleError("bad_behaviour", T("Behaviour: aggressive, passive or cowardly.",  # L180
-                                           "Поведение: агрессивный, пассивный или трусливый."))  # L180
-    return {"creature": creature.get("id", ""), "behaviour": behaviour, "note": note,
-            "might": creature.get("might"), "dexterity": creature.get("dexterity"),
-            "alertness": creature.get("alertness"), "luck": 2, "complexity": 0, "power": 0, "weight_kg": 0}
+        raise RuleError(
+            "bad_behaviour",
+            T(
+                "Behaviour: aggressive, passive or cowardly.",  # L180
+                "Поведение: агрессивный, пассивный или трусливый.",
+            ),
+        )  # L180
+    return {
+        "creature": creature.get("id", ""),
+        "behaviour": behaviour,
+        "note": note,
+        "might": creature.get("might"),
+        "dexterity": creature.get("dexterity"),
+        "alertness": creature.get("alertness"),
+        "luck": 2,
+        "complexity": 0,
+        "power": 0,
+        "weight_kg": 0,
+    }
 
 
 def make_familiar(creature: Mapping[str, Any], master) -> dict[str, Any]:
@@ -343,11 +416,22 @@ def make_familiar(creature: Mapping[str, Any], master) -> dict[str, Any]:
     Complexity 1, Luck 2 and Bound pattern with the master at the master's level (L186-L188)."""
     lvl = master.feature_level("bound_pattern")
     if lvl <= 0:
-        raise RuleError("no_bound_pattern", T("A familiar needs the master's Bound pattern.",  # L105
-                                              "Фамильяру нужен «связанный узор» хозяина."))  # L105
-    return {"name": creature.get("en", creature.get("id", "")),
-            "might": int(creature.get("might") or 1), "dexterity": int(creature.get("dexterity") or 1),
-            "alertness": int(creature.get("alertness") or 1), "power": 1, "complexity": 1, "luck": 2,
-            "skills": dict(creature.get("skills", {})),
-            "features": [{"id": "bound_pattern", "level": lvl, "origin": "racial", "note": master.name or "master"}],
-            "stage": "play"}
+        raise RuleError(
+            "no_bound_pattern",
+            T(
+                "A familiar needs the master's Bound pattern.",  # L105
+                "Фамильяру нужен «связанный узор» хозяина.",
+            ),
+        )  # L105
+    return {
+        "name": creature.get("en", creature.get("id", "")),
+        "might": int(creature.get("might") or 1),
+        "dexterity": int(creature.get("dexterity") or 1),
+        "alertness": int(creature.get("alertness") or 1),
+        "power": 1,
+        "complexity": 1,
+        "luck": 2,
+        "skills": dict(creature.get("skills", {})),
+        "features": [{"id": "bound_pattern", "level": lvl, "origin": "racial", "note": master.name or "master"}],
+        "stage": "play",
+    }

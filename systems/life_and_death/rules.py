@@ -1,4 +1,5 @@
 """Creation and advancement rules as problems (spec §4.1): ``validate(character, rules)``."""
+
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
@@ -31,8 +32,11 @@ def feature_budget(c) -> dict[str, int]:
     (mutation level 0 costs 0), +1 once for the first new mutation (not for raising a racial one)."""
     a = data.row("ages", c.age) if c.age else None
     age_pts = int(a["feature_points"]) if a else 0
-    negative = sum(int(f.get("level", 1)) for f in c.features
-                   if f.get("origin") != "racial" and (f.get("origin") == "negative" or _kind(f) == "negative"))
+    negative = sum(
+        int(f.get("level", 1))
+        for f in c.features
+        if f.get("origin") != "racial" and (f.get("origin") == "negative" or _kind(f) == "negative")
+    )
     racial_ids = {f.get("id") for f in c.features if f.get("origin") == "racial"}
     cost, new_mutation = 0, False
     for f in c.features:
@@ -56,56 +60,132 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
     if c.base_hp is None and rules.get("default_base_hp", 10) is None:
         r = data.row("races", c.race) if c.race else None
         if not (r and isinstance(r.get("base_hp"), int)):
-            out.append(_p("E_BASE_HP_MISSING", "Enter the race's base HP (the seed gives none and there is no default).",
-                          "Укажите базовое HP расы (в книге его нет, значения по умолчанию нет).", "base_hp"))
+            out.append(
+                _p(
+                    "E_BASE_HP_MISSING",
+                    "Enter the race's base HP (the seed gives none and there is no default).",
+                    "Укажите базовое HP расы (в книге его нет, значения по умолчанию нет).",
+                    "base_hp",
+                )
+            )
 
     # -- parameters (L59, L102, L55) ---------------------------------------------------------------
     a = data.row("ages", c.age) if c.age else None
     for p in PARAMS:
         lay = c.param_layers(p)
         base = lay["base"]
-        if c.race_params and a and p == a["plus"] and int(c.race_params.get(a["minus"], 1)) > 1 \
-                or (c.race_params and a and p == a["plus"] and rules.get("age_swap_scope") == "minus_only"):
+        if (
+            c.race_params
+            and a
+            and p == a["plus"]
+            and int(c.race_params.get(a["minus"], 1)) > 1
+            or (c.race_params and a and p == a["plus"] and rules.get("age_swap_scope") == "minus_only")
+        ):
             if int(c.race_params.get(p, 1)) + 1 > 5:
                 if rules.get("age_swap_overflow") == "error":
-                    out.append(_p("E_AGE_SWAP_OVERFLOW", f"Age bonus would raise {plab[p]['en']} above 5.",
-                                  f"Возрастной бонус поднимает {plab[p]['ru']} выше 5.", p))
+                    out.append(
+                        _p(
+                            "E_AGE_SWAP_OVERFLOW",
+                            f"Age bonus would raise {plab[p]['en']} above 5.",
+                            f"Возрастной бонус поднимает {plab[p]['ru']} выше 5.",
+                            p,
+                        )
+                    )
                 else:
-                    out.append(_p("E_AGE_SWAP_OVERFLOW", f"Age bonus would raise {plab[p]['en']} above 5; clamped to 5.",
-                                  f"Возрастной бонус поднимает {plab[p]['ru']} выше 5; ограничено 5.", p, "warning"))
+                    out.append(
+                        _p(
+                            "E_AGE_SWAP_OVERFLOW",
+                            f"Age bonus would raise {plab[p]['en']} above 5; clamped to 5.",
+                            f"Возрастной бонус поднимает {plab[p]['ru']} выше 5; ограничено 5.",
+                            p,
+                            "warning",
+                        )
+                    )
         if not 1 <= base <= cap:
-            out.append(_p("E_PARAM_RANGE", f"{plab[p]['en']} must be between 1 and {cap} (is {base}).",
-                          f"{plab[p]['ru']} должен быть от 1 до {cap} (сейчас {base}).", p, value=base))
+            out.append(
+                _p(
+                    "E_PARAM_RANGE",
+                    f"{plab[p]['en']} must be between 1 and {cap} (is {base}).",
+                    f"{plab[p]['ru']} должен быть от 1 до {cap} (сейчас {base}).",
+                    p,
+                    value=base,
+                )
+            )
         final = base + lay["feature_mod"]
         if lay["feature_mod"] > 0 and final > 5 and 1 <= base <= 5:
             mode = rules.get("feature_param_overflow", "clamp")
             if mode == "error":
-                out.append(_p("E_FEATURE_PARAM_OVERFLOW", f"Features raise {plab[p]['en']} to {final}, above 5.",
-                              f"Особенности поднимают {plab[p]['ru']} до {final}, выше 5.", p))
+                out.append(
+                    _p(
+                        "E_FEATURE_PARAM_OVERFLOW",
+                        f"Features raise {plab[p]['en']} to {final}, above 5.",
+                        f"Особенности поднимают {plab[p]['ru']} до {final}, выше 5.",
+                        p,
+                    )
+                )
             elif mode == "clamp":
-                out.append(_p("W_FEATURE_PARAM_OVERFLOW", f"Features raise {plab[p]['en']} to {final}; clamped to 5.",
-                              f"Особенности поднимают {plab[p]['ru']} до {final}; ограничено 5.", p, "warning"))
+                out.append(
+                    _p(
+                        "W_FEATURE_PARAM_OVERFLOW",
+                        f"Features raise {plab[p]['en']} to {final}; clamped to 5.",
+                        f"Особенности поднимают {plab[p]['ru']} до {final}; ограничено 5.",
+                        p,
+                        "warning",
+                    )
+                )
                 final = 5
         if lay["feature_mod"] and final <= 0:
             culprit = next((f.get("id") for f in c.features if c_mod(f, p) < 0), "?")
-            out.append(_p("E_PARAM_ZERO_BY_FEATURE",
-                          f"Feature {culprit} would reduce {plab[p]['en']} to {final}; parameters cannot drop below 1.",
-                          f"Особенность {culprit} снижает {plab[p]['ru']} до {final}; параметр не может быть ниже 1.", p))
+            out.append(
+                _p(
+                    "E_PARAM_ZERO_BY_FEATURE",
+                    f"Feature {culprit} would reduce {plab[p]['en']} to {final}; parameters cannot drop below 1.",
+                    f"Особенность {culprit} снижает {plab[p]['ru']} до {final}; параметр не может быть ниже 1.",
+                    p,
+                )
+            )
         elif c.race_params and final != c.param(p):
-            out.append(_p("W_PARAM_LAYERS", f"{plab[p]['en']} is {c.param(p)} but its layers add up to {final}.",
-                          f"{plab[p]['ru']} = {c.param(p)}, а по слоям выходит {final}.", p, "warning"))
+            out.append(
+                _p(
+                    "W_PARAM_LAYERS",
+                    f"{plab[p]['en']} is {c.param(p)} but its layers add up to {final}.",
+                    f"{plab[p]['ru']} = {c.param(p)}, а по слоям выходит {final}.",
+                    p,
+                    "warning",
+                )
+            )
         if c.param(p) > 5 and c.level > 1:
-            out.append(_p("W_HIGH_LEVEL_PARAM_ABOVE_5", "Parameters above 5 need GM agreement.",
-                          "Параметры выше 5 — только по договорённости с Мастером.", p, "warning"))
+            out.append(
+                _p(
+                    "W_HIGH_LEVEL_PARAM_ABOVE_5",
+                    "Parameters above 5 need GM agreement.",
+                    "Параметры выше 5 — только по договорённости с Мастером.",
+                    p,
+                    "warning",
+                )
+            )
     if creation and a:
         n = int(a["free_params"])
         m = sum(int(v) for v in c.param_points.values())
         if m > n:
-            out.append(_p("E_PARAM_POINTS", f"Age {a['en']} gives {n} parameter points; {m} assigned.",
-                          f"Возраст «{a['ru']}»: очков параметров {n}, распределено {m}.", "param_points"))
+            out.append(
+                _p(
+                    "E_PARAM_POINTS",
+                    f"Age {a['en']} gives {n} parameter points; {m} assigned.",
+                    f"Возраст «{a['ru']}»: очков параметров {n}, распределено {m}.",
+                    "param_points",
+                )
+            )
         elif m < n:
-            out.append(_p("W_UNSPENT_PARAM_POINTS", f"{n - m} parameter point(s) unspent.",
-                          f"Не распределено очков параметров: {n - m}.", "param_points", "warning"))
+            out.append(
+                _p(
+                    "W_UNSPENT_PARAM_POINTS",
+                    f"{n - m} parameter point(s) unspent.",
+                    f"Не распределено очков параметров: {n - m}.",
+                    "param_points",
+                    "warning",
+                )
+            )
 
     # -- skills (L80-L90, L103, L284) ---------------------------------------------------------------
     used = {p: 0 for p in SKILL_PARAMS}
@@ -115,41 +195,89 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
         sid = skill_id_of(key)
         d = skill_def(sid)
         if d is None:
-            out.append(_p("W_UNKNOWN_SKILL", f"Skill {key} is not in the skill list; add it with its parameter.",
-                          f"Навыка {key} нет в списке навыков; добавьте его с параметром.", "skills", "warning", skill=key))
+            out.append(
+                _p(
+                    "W_UNKNOWN_SKILL",
+                    f"Skill {key} is not in the skill list; add it with its parameter.",
+                    f"Навыка {key} нет в списке навыков; добавьте его с параметром.",
+                    "skills",
+                    "warning",
+                    skill=key,
+                )
+            )
         p = c.skill_param(key)
         if p:
             used[p] += lvl
             sc = skill_cap(c, key)
             if lvl > sc:
-                out.append(_p("E_SKILL_CAP", f"{key} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
-                              f"{key} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).", "skills", skill=key))
+                out.append(
+                    _p(
+                        "E_SKILL_CAP",
+                        f"{key} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
+                        f"{key} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).",
+                        "skills",
+                        skill=key,
+                    )
+                )
         if d and d.get("branched") and ":" not in key:
-            out.append(_p("E_SPECIALIZATION", f"{key} needs a specialization.",
-                          f"Для навыка {key} нужна специализация.", "skills", skill=key))
+            out.append(
+                _p(
+                    "E_SPECIALIZATION",
+                    f"{key} needs a specialization.",
+                    f"Для навыка {key} нужна специализация.",
+                    "skills",
+                    skill=key,
+                )
+            )
         req = (d or {}).get("requires_feature")
         if req and not c.has_feature(req):
             if req == "shapeshifter":
-                out.append(_p("E_TRANSFORMATION_NO_SHAPESHIFTER", "Transformation requires the Shapeshifter feature.",
-                              "Трансформация доступна только с особенностью «оборотень».", "skills"))
+                out.append(
+                    _p(
+                        "E_TRANSFORMATION_NO_SHAPESHIFTER",
+                        "Transformation requires the Shapeshifter feature.",
+                        "Трансформация доступна только с особенностью «оборотень».",
+                        "skills",
+                    )
+                )
             else:
-                out.append(_p("E_SKILL_REQUIRES_FEATURE", f"{key} requires the feature {req}.",
-                              f"Для навыка {key} нужна особенность {req}.", "skills"))
+                out.append(
+                    _p(
+                        "E_SKILL_REQUIRES_FEATURE",
+                        f"{key} requires the feature {req}.",
+                        f"Для навыка {key} нужна особенность {req}.",
+                        "skills",
+                    )
+                )
         en = (d or {}).get("energetics") or {}
         if en.get("direction") and c.direction and en["direction"] != c.direction:
-            out.append(_p("E_ENERGETICS_DIRECTION", f"{key} is {en['direction']}; this character's energetics is {c.direction}.",
-                          f"{key} — {en['direction']}, а энергетика персонажа — {c.direction}.", "skills"))
+            out.append(
+                _p(
+                    "E_ENERGETICS_DIRECTION",
+                    f"{key} is {en['direction']}; this character's energetics is {c.direction}.",
+                    f"{key} — {en['direction']}, а энергетика персонажа — {c.direction}.",
+                    "skills",
+                )
+            )
     if creation:
-        extra_pool = 2 * c.level if c.level > 1 else 0          # L378, A-52: a free pool at a higher start
+        extra_pool = 2 * c.level if c.level > 1 else 0  # L378, A-52: a free pool at a higher start
         over_total = 0
         for p in SKILL_PARAMS:
             budget = c.base_param(p)
             if used[p] > budget:
                 over_total += used[p] - budget
                 if over_total > extra_pool:
-                    out.append(_p("E_SKILL_BUDGET", f"Skills under {plab[p]['en']} use {used[p]} points; only {budget} available.",
-                                  f"Навыки от параметра «{plab[p]['ru']}»: потрачено очков {used[p]}, доступно {budget}.", "skills",
-                                  param=p, used=used[p], budget=budget))
+                    out.append(
+                        _p(
+                            "E_SKILL_BUDGET",
+                            f"Skills under {plab[p]['en']} use {used[p]} points; only {budget} available.",
+                            f"Навыки от параметра «{plab[p]['ru']}»: потрачено очков {used[p]}, доступно {budget}.",
+                            "skills",
+                            param=p,
+                            used=used[p],
+                            budget=budget,
+                        )
+                    )
 
     # -- features (L92-L109) -----------------------------------------------------------------------
     for f in c.features:
@@ -157,110 +285,253 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
         lvl = int(f.get("level", 1))
         lo, hi = int(d.get("min_level", 1)), int(d.get("max_level", 99))
         if not (lo <= lvl <= hi) and f.get("origin") != "racial":
-            out.append(_p("E_FEATURE_LEVEL", f"{f['id']} level must be {lo}-{hi}.",
-                          f"Уровень {f['id']} — от {lo} до {hi}.", "features"))
+            out.append(
+                _p(
+                    "E_FEATURE_LEVEL",
+                    f"{f['id']} level must be {lo}-{hi}.",
+                    f"Уровень {f['id']} — от {lo} до {hi}.",
+                    "features",
+                )
+            )
         need = d.get("needs_text")
         if need and not str(f.get("note", "")).strip():
-            what = {"partner": T("partner", "партнёр"), "container": T("container", "вместилище"),
-                    "source": T("source", "исток"), "armour_type": T("armour type", "тип брони")}[need]
-            out.append(_p("E_FEATURE_NOTE", f"{_fname(f['id'])['en']} needs: {what['en']}.",
-                          f"Для особенности {_fname(f['id'])['ru']} нужно указать: {what['ru']}.", "features"))
+            what = {
+                "partner": T("partner", "партнёр"),
+                "container": T("container", "вместилище"),
+                "source": T("source", "исток"),
+                "armour_type": T("armour type", "тип брони"),
+            }[need]
+            out.append(
+                _p(
+                    "E_FEATURE_NOTE",
+                    f"{_fname(f['id'])['en']} needs: {what['en']}.",
+                    f"Для особенности {_fname(f['id'])['ru']} нужно указать: {what['ru']}.",
+                    "features",
+                )
+            )
         for other in d.get("conflicts", ()):
             if c.has_feature(other):
-                out.append(_p("E_FEATURE_CONFLICT", f"{f['id']} is annulled by {other}.",
-                              f"{f['id']} аннулируется особенностью {other}.", "features"))
-    neg = sum(int(f.get("level", 1)) for f in c.features
-              if f.get("origin") != "racial" and (f.get("origin") == "negative" or _kind(f) == "negative")
-              and f.get("origin") not in ("levelup", "surprise"))
+                out.append(
+                    _p(
+                        "E_FEATURE_CONFLICT",
+                        f"{f['id']} is annulled by {other}.",
+                        f"{f['id']} аннулируется особенностью {other}.",
+                        "features",
+                    )
+                )
+    neg = sum(
+        int(f.get("level", 1))
+        for f in c.features
+        if f.get("origin") != "racial"
+        and (f.get("origin") == "negative" or _kind(f) == "negative")
+        and f.get("origin") not in ("levelup", "surprise")
+    )
     if neg > 2:
-        out.append(_p("E_NEGATIVE_LIMIT", "At most two negative feature levels may be taken.",
-                      "Можно взять не более 2 уровней отрицательных особенностей.", "features"))
+        out.append(
+            _p(
+                "E_NEGATIVE_LIMIT",
+                "At most two negative feature levels may be taken.",
+                "Можно взять не более 2 уровней отрицательных особенностей.",
+                "features",
+            )
+        )
     if creation and a:
         b = feature_budget(c)
         if b["cost"] > b["available"]:
-            out.append(_p("E_FEATURE_POINTS",
-                          f"Features cost {b['cost']} points; only {b['available']} available ({b['age']} + {b['negative']} from negative features).",
-                          f"Цена особенностей в очках: {b['cost']}, доступно {b['available']}.", "features", **b))
+            out.append(
+                _p(
+                    "E_FEATURE_POINTS",
+                    f"Features cost {b['cost']} points; only {b['available']} available ({b['age']} + {b['negative']} from negative features).",
+                    f"Цена особенностей в очках: {b['cost']}, доступно {b['available']}.",
+                    "features",
+                    **b,
+                )
+            )
         elif b["cost"] < b["available"]:
-            out.append(_p("W_UNSPENT_FEATURE_POINTS", f"{b['available'] - b['cost']} feature point(s) unspent.",
-                          f"Не потрачено очков особенностей: {b['available'] - b['cost']}.", "features", "warning"))
+            out.append(
+                _p(
+                    "W_UNSPENT_FEATURE_POINTS",
+                    f"{b['available'] - b['cost']} feature point(s) unspent.",
+                    f"Не потрачено очков особенностей: {b['available'] - b['cost']}.",
+                    "features",
+                    "warning",
+                )
+            )
     sources = {r["id"] for r in data.rows("sources")}
     if c.has_feature("source_affinity"):
         src = c.affinity or c.feature_note("source_affinity")
         if src and src not in sources:
             out.append(_p("E_AFFINITY_SOURCE", f"Unknown source {src}.", f"Неизвестный исток {src}.", "affinity"))
     elif c.affinity:
-        out.append(_p("E_AFFINITY_SOURCE", "Affinity needs the Source affinity feature.",
-                      "Сродство требует особенности «сродство с истоком».", "affinity"))
+        out.append(
+            _p(
+                "E_AFFINITY_SOURCE",
+                "Affinity needs the Source affinity feature.",
+                "Сродство требует особенности «сродство с истоком».",
+                "affinity",
+            )
+        )
 
     # -- forms (L84, L109-L117, L55) -------------------------------------------------------------------
     if c.forms:
         if not c.has_feature("shapeshifter"):
-            out.append(_p("E_FORMS_COUNT", "Only a Shapeshifter has forms.", "Ипостаси есть только у оборотня.", "forms"))
+            out.append(
+                _p("E_FORMS_COUNT", "Only a Shapeshifter has forms.", "Ипостаси есть только у оборотня.", "forms")
+            )
         elif len(c.forms) > c.max_forms:
             t = c.skill_level("transformation")
-            out.append(_p("E_FORMS_COUNT", f"Max {c.max_forms} forms with Transformation {t}.",
-                          f"Максимум форм: {c.max_forms}.", "forms"))
-        tiers = [int(f.get("tier", 0)) for f in c.forms if rules.get("transform_tier_includes_humanoid") or not f.get("humanoid")]
+            out.append(
+                _p(
+                    "E_FORMS_COUNT",
+                    f"Max {c.max_forms} forms with Transformation {t}.",
+                    f"Максимум форм: {c.max_forms}.",
+                    "forms",
+                )
+            )
+        tiers = [
+            int(f.get("tier", 0))
+            for f in c.forms
+            if rules.get("transform_tier_includes_humanoid") or not f.get("humanoid")
+        ]
         if creation and sum(tiers) > 10:
-            out.append(_p("E_FORMS_TIER_SUM", f"Form tiers sum to {sum(tiers)}; max 10.",
-                          f"Сумма уровней ипостасей {sum(tiers)} > 10.", "forms"))
+            out.append(
+                _p(
+                    "E_FORMS_TIER_SUM",
+                    f"Form tiers sum to {sum(tiers)}; max 10.",
+                    f"Сумма уровней ипостасей {sum(tiers)} > 10.",
+                    "forms",
+                )
+            )
         guardians = {r["id"] for r in data.rows("guardian_forms")}
         for f in c.forms:
             name = f.get("creature", "?")
             if int(f.get("tier", 0)) > c.luck:
-                out.append(_p("E_FORM_TIER_LUCK", f"{name} (tier {f.get('tier')}) exceeds Luck {c.luck}.",
-                              f"Уровень формы {name} ({f.get('tier')}) выше Удачи ({c.luck}).", "forms"))
+                out.append(
+                    _p(
+                        "E_FORM_TIER_LUCK",
+                        f"{name} (tier {f.get('tier')}) exceeds Luck {c.luck}.",
+                        f"Уровень формы {name} ({f.get('tier')}) выше Удачи ({c.luck}).",
+                        "forms",
+                    )
+                )
             req = f.get("requires_affinity")
             if req and req != c.affinity:
-                out.append(_p("E_FORM_AFFINITY", f"{name} requires affinity with {req}.",
-                              f"Форма {name} требует сродства с истоком {req}.", "forms"))
-            if (f.get("guardian") or name in guardians) and not rules.get("gm_allows_guardians") and not f.get("gm_allowed"):
-                out.append(_p("E_FORM_GUARDIAN", f"{name} is a Guardian form (GM permission required).",
-                              f"{name} — форма Хранителей (нужно разрешение Мастера).", "forms"))
+                out.append(
+                    _p(
+                        "E_FORM_AFFINITY",
+                        f"{name} requires affinity with {req}.",
+                        f"Форма {name} требует сродства с истоком {req}.",
+                        "forms",
+                    )
+                )
+            if (
+                (f.get("guardian") or name in guardians)
+                and not rules.get("gm_allows_guardians")
+                and not f.get("gm_allowed")
+            ):
+                out.append(
+                    _p(
+                        "E_FORM_GUARDIAN",
+                        f"{name} is a Guardian form (GM permission required).",
+                        f"{name} — форма Хранителей (нужно разрешение Мастера).",
+                        "forms",
+                    )
+                )
             for p in ("might", "dexterity", "alertness"):
                 st = f.get(f"start_{p}")
                 if st is not None and f.get(p) is not None and int(f[p]) > 2 * int(st):
-                    out.append(_p("E_FORM_PARAM_DOUBLE", f"{name} {p} cannot exceed {2 * int(st)}.",
-                                  f"{p} формы {name} не может превышать {2 * int(st)}.", "forms"))
+                    out.append(
+                        _p(
+                            "E_FORM_PARAM_DOUBLE",
+                            f"{name} {p} cannot exceed {2 * int(st)}.",
+                            f"{p} формы {name} не может превышать {2 * int(st)}.",
+                            "forms",
+                        )
+                    )
 
     # -- story (L132-L142) ------------------------------------------------------------------------------
     if c.name and not name_ok(c.name):
-        out.append(_p("E_NAME_FORMAT", "Name: given name + optional nickname, no hyphens or apostrophes.",
-                      "Имя: имя и прозвище, без дефисов и апострофов.", "name"))
+        out.append(
+            _p(
+                "E_NAME_FORMAT",
+                "Name: given name + optional nickname, no hyphens or apostrophes.",
+                "Имя: имя и прозвище, без дефисов и апострофов.",
+                "name",
+            )
+        )
     if c.faith and c.faith not in {r["id"] for r in data.rows("deities")}:
-        out.append(_p("W_FAITH_UNKNOWN", f"Unknown deity {c.faith}.", f"Неизвестное божество {c.faith}.", "faith", "warning"))
+        out.append(
+            _p("W_FAITH_UNKNOWN", f"Unknown deity {c.faith}.", f"Неизвестное божество {c.faith}.", "faith", "warning")
+        )
 
     # -- inventory (L146-L177, L127) ---------------------------------------------------------------------
     if creation and c.inv_points_spent > c.inv_points:
         spent = c.inv_points_spent
         spent_s = str(int(spent)) if spent == int(spent) else str(spent)
-        out.append(_p("E_INVENTORY_BUDGET", f"Inventory costs {spent_s} points; budget {c.inv_points}.",
-                      f"Инвентарь стоит {spent_s} ОИ; доступно {c.inv_points}.", "inventory"))
+        out.append(
+            _p(
+                "E_INVENTORY_BUDGET",
+                f"Inventory costs {spent_s} points; budget {c.inv_points}.",
+                f"Инвентарь стоит {spent_s} ОИ; доступно {c.inv_points}.",
+                "inventory",
+            )
+        )
     for it in c.inventory:
         mm = it.get("min_might")
         if it.get("category") in ("weapon", "armour") and mm is not None and mm > c.might:
-            out.append(_p("E_MIN_MIGHT", f"{it.get('name', it['category'])} requires Might {mm}.",
-                          f"Для {it.get('name', it['category'])} нужна Сила {mm}.", "inventory"))
+            out.append(
+                _p(
+                    "E_MIN_MIGHT",
+                    f"{it.get('name', it['category'])} requires Might {mm}.",
+                    f"Для {it.get('name', it['category'])} нужна Сила {mm}.",
+                    "inventory",
+                )
+            )
         if "mental_trigger" in it.get("effects", ()) and it.get("category") != "artifact":
-            out.append(_p("E_MENTAL_TRIGGER", "Mental triggers are for artifacts only.",
-                          "Ментальный триггер — только для артефактов.", "inventory"))
+            out.append(
+                _p(
+                    "E_MENTAL_TRIGGER",
+                    "Mental triggers are for artifacts only.",
+                    "Ментальный триггер — только для артефактов.",
+                    "inventory",
+                )
+            )
         for e in it.get("effects", ()):
             if e not in EFFECT_COST:
-                out.append(_p("E_UNKNOWN_EFFECT", f"Unknown special effect {e}.", f"Неизвестный эффект {e}.", "inventory"))
+                out.append(
+                    _p("E_UNKNOWN_EFFECT", f"Unknown special effect {e}.", f"Неизвестный эффект {e}.", "inventory")
+                )
     if c.carried_weight_kg > c.carry_capacity_kg:
-        out.append(_p("W_OVERWEIGHT", f"Carrying {c.carried_weight_kg:g} kg; comfortable max {c.carry_capacity_kg} kg.",
-                      f"Вес {c.carried_weight_kg:g} кг превышает комфортный {c.carry_capacity_kg} кг.",
-                      "carried_weight_kg", "warning"))
+        out.append(
+            _p(
+                "W_OVERWEIGHT",
+                f"Carrying {c.carried_weight_kg:g} kg; comfortable max {c.carry_capacity_kg} kg.",
+                f"Вес {c.carried_weight_kg:g} кг превышает комфортный {c.carry_capacity_kg} кг.",
+                "carried_weight_kg",
+                "warning",
+            )
+        )
 
     # -- reputation and epic dice (L343, L349) -------------------------------------------------------------
     if c.mode == "campaign":
         if c.reputation == 0 and not c.has_feature("inconspicuous"):
-            out.append(_p("E_REPUTATION_ZERO", "Reputation can be 0 only with Inconspicuous.",
-                          "Репутация 0 возможна только с «неприметностью».", "reputation"))
+            out.append(
+                _p(
+                    "E_REPUTATION_ZERO",
+                    "Reputation can be 0 only with Inconspicuous.",
+                    "Репутация 0 возможна только с «неприметностью».",
+                    "reputation",
+                )
+            )
         if c.epic_dice > abs(c.reputation):
-            out.append(_p("E_EPIC_DICE_CAP", f"Epic dice max is {abs(c.reputation)}.",
-                          f"Максимум эпик-дайсов: {abs(c.reputation)}.", "epic_dice"))
+            out.append(
+                _p(
+                    "E_EPIC_DICE_CAP",
+                    f"Epic dice max is {abs(c.reputation)}.",
+                    f"Максимум эпик-дайсов: {abs(c.reputation)}.",
+                    "epic_dice",
+                )
+            )
     return out
 
 
@@ -288,8 +559,14 @@ def validate_party(characters: Mapping[str, Any]) -> list[Problem]:
             if f.get("id") == "bound_pattern" and f.get("note") in by_name:
                 partner = by_name[f["note"]]
                 if not partner.has_feature("bound_pattern"):
-                    out.append(_p("E_BOUND_PATTERN_RECIPROCAL", f"{f['note']} must also have Bound pattern.",
-                                  f"У {f['note']} тоже должна быть особенность «связанный узор».", "features"))
+                    out.append(
+                        _p(
+                            "E_BOUND_PATTERN_RECIPROCAL",
+                            f"{f['note']} must also have Bound pattern.",
+                            f"У {f['note']} тоже должна быть особенность «связанный узор».",
+                            "features",
+                        )
+                    )
     return out
 
 

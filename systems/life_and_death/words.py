@@ -8,6 +8,7 @@ id (``dexterity+stealth``, which brings the untrained rule and the helmet's Aler
 skill alone (``ld stealth`` = its parameter + the skill). Without a bound character those forms
 raise a DiceError saying a character must be bound.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,8 @@ from .dice import net_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
 
 MAX_POOL = 100
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<ws>\s+)
   | (?P<smod>[+-]\d+s(?![A-Za-z0-9_]))
   | (?P<epic>e\d+(?![A-Za-z0-9_]))
@@ -36,7 +38,9 @@ _TOKEN = re.compile(r"""
   | (?P<op>[+-])
   | (?P<name>[A-Za-z_][A-Za-z0-9_:]*)
   | (?P<bad>.)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 KEYWORDS = {"ld", "dc", "vs", "dmg", "armour", "armor", "zone", "maxhp"}
 SHEET_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck", "initiative", "init", "will")
 PARAM_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
@@ -45,9 +49,9 @@ PARAM_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
 @dataclass
 class Side:
     pool: int
-    penalty: int = 0         # success modifier below 0 (e.g. -1s)
-    bonus: int = 0           # +Ns and epic dice
-    epic: int = 0            # of which epic dice (to decrement on a bound sheet)
+    penalty: int = 0  # success modifier below 0 (e.g. -1s)
+    bonus: int = 0  # +Ns and epic dice
+    epic: int = 0  # of which epic dice (to decrement on a bound sheet)
     text: str = ""
 
     def law(self) -> dict[int, Fraction]:
@@ -71,54 +75,76 @@ class LdExpression:
 
     def roll(self, rng):
         n = self._att_pool()
-        a = read_faces(roll_faces(n, rng), penalty=self.left.penalty, epic=self.left.bonus, pool=n,
-                       difficulty=self.dc)
+        a = read_faces(roll_faces(n, rng), penalty=self.left.penalty, epic=self.left.bonus, pool=n, difficulty=self.dc)
         dice = faces_dice(a.faces, a.fumble)
         bd = breakdown(a)
-        details: dict[str, Any] = {"successes": a.net, "crits": a.crits, "ones": a.ones, "fumble": a.fumble,
-                                   "faces": a.faces}
+        details: dict[str, Any] = {
+            "successes": a.net,
+            "crits": a.crits,
+            "ones": a.ones,
+            "fumble": a.fumble,
+            "faces": a.faces,
+        }
         check = check_from(a.net, ">=", self.dc) if self.dc is not None else None
         total = a.net
         notes = []
         if self.right is not None:
-            d = read_faces(roll_faces(self.right.pool, rng), penalty=self.right.penalty, epic=self.right.bonus,
-                           pool=self.right.pool)
+            d = read_faces(
+                roll_faces(self.right.pool, rng),
+                penalty=self.right.penalty,
+                epic=self.right.bonus,
+                pool=self.right.pool,
+            )
             dice += faces_dice(d.faces, d.fumble)
             bd2 = breakdown(d)
             bd = T(bd["en"] + " vs " + bd2["en"], bd["ru"] + " против " + bd2["ru"])
             details.update(defender_successes=d.net, defender_crits=d.crits, defender_faces=d.faces)
-            check = check_from(a.net, ">", d.net)    # ties go to the defender (L37)
+            check = check_from(a.net, ">", d.net)  # ties go to the defender (L37)
             if a.net <= d.net:
                 notes.append(T("tie or less: the defender wins", "равенство или меньше: побеждает защитник"))  # L37
             if self.dmg is not None:
-                out = resolve_attack(a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp,
-                                     rules=self.rules)
+                out = resolve_attack(
+                    a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, rules=self.rules
+                )
                 total = out.damage
-                details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced,
-                               zone_effect=out.zone_effect.kind if out.zone_effect else None)
+                details.update(
+                    hit=out.hit,
+                    damage=out.damage,
+                    armour_pierced=out.armour_pierced,
+                    zone_effect=out.zone_effect.kind if out.zone_effect else None,
+                )
                 if out.armour_pierced:
                     notes.append(T("more crits: armour ignored", "больше критов: броня не учитывается"))  # L274
                 if out.zone_effect:
                     notes.append(out.zone_effect.label)
         elif self.dmg is not None:
             from .dice import PoolResult
-            out = resolve_attack(a, PoolResult.zero(), self.dmg, self.armour, zone=self.zone,
-                                 target_max_hp=self.maxhp, rules=self.rules)
+
+            out = resolve_attack(
+                a, PoolResult.zero(), self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, rules=self.rules
+            )
             total = out.damage
             details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced)
         if a.fumble:
             notes.append(T("critical failure", "критический провал"))
-        return word_result(self.text, "ld", total, dice, bd, check=check, successes=a.net, notes=notes,
-                           details=details)
+        return word_result(self.text, "ld", total, dice, bd, check=check, successes=a.net, notes=notes, details=details)
 
     def distribution(self) -> Distribution:
         la = self.left.law() if self.dmg is None else None
         if self.dmg is not None:
             r = self.right
-            return damage_distribution(self.left.pool, r.pool if r else None, self.dmg, self.armour, zone=self.zone,
-                                       att_epic=self.left.bonus, att_penalty=self.left.penalty,
-                                       def_epic=r.bonus if r else 0, def_penalty=r.penalty if r else 0,
-                                       rules=self.rules)
+            return damage_distribution(
+                self.left.pool,
+                r.pool if r else None,
+                self.dmg,
+                self.armour,
+                zone=self.zone,
+                att_epic=self.left.bonus,
+                att_penalty=self.left.penalty,
+                def_epic=r.bonus if r else 0,
+                def_penalty=r.penalty if r else 0,
+                rules=self.rules,
+            )
         if self.right is not None:
             lr = self.right.law()
             out: dict[int, Fraction] = {}
@@ -140,8 +166,12 @@ class _Parser:
             m = _TOKEN.match(text, pos, end)
             kind = m.lastgroup
             if kind == "bad":
-                raise DiceError(f"unexpected {m.group()!r} in an ld roll", pos, text,
-                                message_ru=f"неожиданный символ {m.group()!r} в броске ld")
+                raise DiceError(
+                    f"unexpected {m.group()!r} in an ld roll",
+                    pos,
+                    text,
+                    message_ru=f"неожиданный символ {m.group()!r} в броске ld",
+                )
             if kind != "ws":
                 self.toks.append((kind, m.group(), pos))
             pos = m.end()
@@ -189,12 +219,20 @@ class _Parser:
                 total += n
                 penalty += pen
             else:
-                raise DiceError("expected a pool size (a number or a sheet key)", p, self.text,
-                                message_ru="ожидался размер пула (число или ключ листа)")
+                raise DiceError(
+                    "expected a pool size (a number or a sheet key)",
+                    p,
+                    self.text,
+                    message_ru="ожидался размер пула (число или ключ листа)",
+                )
             first = False
         if total > MAX_POOL:
-            raise DiceError(f"at most {MAX_POOL} dice in a pool", start_pos, self.text,
-                            message_ru=f"в пуле не больше {ru_n(MAX_POOL, 'кубика', 'кубиков', 'кубиков')}")
+            raise DiceError(
+                f"at most {MAX_POOL} dice in a pool",
+                start_pos,
+                self.text,
+                message_ru=f"в пуле не больше {ru_n(MAX_POOL, 'кубика', 'кубиков', 'кубиков')}",
+            )
         s = Side(total, penalty)
         while True:
             k, v, p = self.peek()
@@ -209,8 +247,12 @@ class _Parser:
                 self.take()
                 n = int(v[1:])
                 if self.character is not None and n > self.character.epic_dice:
-                    raise DiceError(f"only {self.character.epic_dice} epic dice left", p, self.text,
-                                    message_ru=f"осталось эпик-дайсов: {self.character.epic_dice}")
+                    raise DiceError(
+                        f"only {self.character.epic_dice} epic dice left",
+                        p,
+                        self.text,
+                        message_ru=f"осталось эпик-дайсов: {self.character.epic_dice}",
+                    )
                 s.bonus += n
                 s.epic += n
             else:
@@ -228,10 +270,14 @@ class _Parser:
     def sheet_value(self, name, pos, sign):
         name_l = name.lower()
         if self.character is None:
-            raise DiceError(f"{name!r} reads a character sheet: bind a character first (%sheet <name> or the "
-                            f"dice tray), or give a number of dice", pos, self.text,
-                            message_ru=f"{name!r} берётся из листа персонажа: сначала привяжите персонажа "
-                                       f"(%sheet <имя> или лоток кубиков) или укажите число кубиков")
+            raise DiceError(
+                f"{name!r} reads a character sheet: bind a character first (%sheet <name> or the "
+                f"dice tray), or give a number of dice",
+                pos,
+                self.text,
+                message_ru=f"{name!r} берётся из листа персонажа: сначала привяжите персонажа "
+                f"(%sheet <имя> или лоток кубиков) или укажите число кубиков",
+            )
         c = self.character
         # a check id such as dexterity+stealth is written with '+' between tokens: handle pairs
         k2, v2, p2 = self.peek()
@@ -242,25 +288,29 @@ class _Parser:
                 spec = self._check(f"{name_l}+{v3.lower()}", p3)
                 return sign * spec.pool, spec.penalty
         if name_l in ("initiative", "init"):
-            return sign * c.initiative_pool, 0          # Dex + Alert + 2 Speed - 1 closed helmet (L220, L159)
+            return sign * c.initiative_pool, 0  # Dex + Alert + 2 Speed - 1 closed helmet (L220, L159)
         if name_l == "alertness":
-            return sign * self._check("alertness", pos).pool, 0      # helmet dice (L159-L160)
+            return sign * self._check("alertness", pos).pool, 0  # helmet dice (L159-L160)
         if name_l in SHEET_KEYS:
             return sign * getattr(c, name_l), 0
         # a skill alone: its parameter + the skill (untrained rule included)
         key = name_l
         param = c.skill_param(key) if SKILL_KEY_RE.match(key) else None
         if param is None:
-            raise DiceError(f"unknown sheet key or skill {name!r} (a parameter, init, will, or a skill with a "
-                            f"known parameter; else write <parameter>+{name})", pos, self.text,
-                            message_ru=f"неизвестный ключ или навык {name!r} (параметр, init, will или навык с "
-                                       f"известным параметром; иначе пишите <параметр>+{name})")
+            raise DiceError(
+                f"unknown sheet key or skill {name!r} (a parameter, init, will, or a skill with a "
+                f"known parameter; else write <parameter>+{name})",
+                pos,
+                self.text,
+                message_ru=f"неизвестный ключ или навык {name!r} (параметр, init, will или навык с "
+                f"известным параметром; иначе пишите <параметр>+{name})",
+            )
         spec = self._check(f"{param}+{key}", pos)
         return sign * spec.pool, spec.penalty
 
     def parse(self) -> LdExpression:
         left = self.side()
-        e = LdExpression(self.text[self.toks[0][2]:self.end].strip() if self.toks else "", left, rules=self.rules)
+        e = LdExpression(self.text[self.toks[0][2] : self.end].strip() if self.toks else "", left, rules=self.rules)
         while True:
             k, v, p = self.peek()
             if k is None:
@@ -289,22 +339,35 @@ class _Parser:
                 self.take()
                 k2, v2, p2 = self.take()
                 if k2 != "name" or v2 not in ZONE_PENALTY:
-                    raise DiceError(f"zone must be one of {', '.join(ZONE_PENALTY)}", p2, self.text,
-                                    message_ru=f"зона: одна из {', '.join(ZONE_PENALTY)}")
+                    raise DiceError(
+                        f"zone must be one of {', '.join(ZONE_PENALTY)}",
+                        p2,
+                        self.text,
+                        message_ru=f"зона: одна из {', '.join(ZONE_PENALTY)}",
+                    )
                 e.zone = v2
             else:
-                raise DiceError("expected dc, vs, dmg, armour, zone or maxhp", p, self.text,
-                                message_ru="ожидалось dc, vs, dmg, armour, zone или maxhp")
+                raise DiceError(
+                    "expected dc, vs, dmg, armour, zone or maxhp",
+                    p,
+                    self.text,
+                    message_ru="ожидалось dc, vs, dmg, armour, zone или maxhp",
+                )
         if e.dc is not None and e.right is not None:
-            raise DiceError("use either dc or vs, not both", 0 if not self.toks else self.toks[0][2], self.text,
-                            message_ru="либо dc, либо vs")
+            raise DiceError(
+                "use either dc or vs, not both",
+                0 if not self.toks else self.toks[0][2],
+                self.text,
+                message_ru="либо dc, либо vs",
+            )
         return e
 
 
-def parse_ld(text: str, start: int = 0, end: int | None = None, *, character=None,
-             rules: Mapping[str, Any] | None = None) -> LdExpression:
+def parse_ld(
+    text: str, start: int = 0, end: int | None = None, *, character=None, rules: Mapping[str, Any] | None = None
+) -> LdExpression:
     end = len(text) if end is None else end
-    if rules is None:     # a system built with_rules() gives its characters its rules (RULES)
+    if rules is None:  # a system built with_rules() gives its characters its rules (RULES)
         rules = getattr(character, "RULES", None) or DEFAULT_RULES
     return _Parser(text, start, end, character, rules).parse()
 
@@ -313,22 +376,38 @@ def parse_word(text: str, start: int, end: int, variables: Mapping[str, Any] | N
     """The %roll entry point: the bound character (``%sheet`` / the tray) comes in ``variables``."""
     character = variables.get(CHARACTER_KEY) if variables else None
     if character is not None and not hasattr(character, "skill_param"):
-        raise DiceError("the bound character is not a Life&Death character", start, text,
-                        message_ru="привязанный персонаж — не из Life&Death")
+        raise DiceError(
+            "the bound character is not a Life&Death character",
+            start,
+            text,
+            message_ru="привязанный персонаж — не из Life&Death",
+        )
     return parse_ld(text, start, end, character=character)
 
 
 LD_WORD = DiceWord(
-    name="ld", system="life_and_death",
+    name="ld",
+    system="life_and_death",
     pattern=re.compile(r"ld(?![A-Za-z0-9_])"),
     parse=parse_word,
-    help=T("Life&Death d10 pool: ld <dice> [dc K] [-1s] [eN] [vs ld <dice>] [dmg W armour A zone Z maxhp H]; "
-           "<dice> is a number or, with a bound character, dexterity+stealth, stealth, init, will...; "
-           "6+ succeeds, 10 is a crit, 1s with no success are a critical failure",
-           "Пул d10 Life&Death: ld <кубики> [dc K] [-1s] [eN] [vs ld <кубики>] [dmg W armour A zone Z maxhp H]; "
-           "<кубики> — число или, с привязанным персонажем, dexterity+stealth, stealth, init, will...; "
-           "успех на 6+, 10 — крит, единицы без успехов — критический провал"),
-    examples=("ld 4", "ld 4 dc 2", "ld 3 -1s dc 1", "ld 6 e2 dc 3", "ld 5 vs ld 3",
-              "ld 6 vs ld 4 dmg 3 armour 2 zone limb maxhp 10",
-              "ld dexterity+stealth dc 2", "ld stealth dc 2", "ld init", "ld will vs ld 3"),
+    help=T(
+        "Life&Death d10 pool: ld <dice> [dc K] [-1s] [eN] [vs ld <dice>] [dmg W armour A zone Z maxhp H]; "
+        "<dice> is a number or, with a bound character, dexterity+stealth, stealth, init, will...; "
+        "6+ succeeds, 10 is a crit, 1s with no success are a critical failure",
+        "Пул d10 Life&Death: ld <кубики> [dc K] [-1s] [eN] [vs ld <кубики>] [dmg W armour A zone Z maxhp H]; "
+        "<кубики> — число или, с привязанным персонажем, dexterity+stealth, stealth, init, will...; "
+        "успех на 6+, 10 — крит, единицы без успехов — критический провал",
+    ),
+    examples=(
+        "ld 4",
+        "ld 4 dc 2",
+        "ld 3 -1s dc 1",
+        "ld 6 e2 dc 3",
+        "ld 5 vs ld 3",
+        "ld 6 vs ld 4 dmg 3 armour 2 zone limb maxhp 10",
+        "ld dexterity+stealth dc 2",
+        "ld stealth dc 2",
+        "ld init",
+        "ld will vs ld 3",
+    ),
 )

@@ -1,9 +1,10 @@
 """Р.Э.Т. — «Разум, Эмоции, Тело» (R.E.T. — Mind, Emotions, Body): the ``ret`` rules system.
 
-    from tabletop_systems.ret import Character, SYSTEM
-    c = Character(attention=5, intuition=3, physique=4)
-    SYSTEM.chance(c, "attention", difficulty=8, luck=2)
+from tabletop_systems.ret import Character, SYSTEM
+c = Character(attention=5, intuition=3, physique=4)
+SYSTEM.chance(c, "attention", difficulty=8, luck=2)
 """
+
 from __future__ import annotations
 
 import random
@@ -12,8 +13,17 @@ from typing import Any, Mapping, Sequence
 
 from traitlets import Bool
 
-from tabletop_widgets.core import (CheckResult, ConditionSpec, DamageOutcome, Effect, GameSystem,
-                                   InitiativeOrder, OptionSpec, Problem, T)
+from tabletop_widgets.core import (
+    CheckResult,
+    ConditionSpec,
+    DamageOutcome,
+    Effect,
+    GameSystem,
+    InitiativeOrder,
+    OptionSpec,
+    Problem,
+    T,
+)
 
 from . import checks as _checks
 from . import combat as _combat
@@ -25,8 +35,20 @@ from .model import Character
 from .sheet import SHEET
 from .words import make_check_word, make_prob_word, make_word
 
-__all__ = ["Character", "SYSTEM", "RetSystem", "Divider", "LevelRoll", "level_roll", "level_die",
-           "die_label", "roll_outcomes", "chance_at_least", "apply_divider", "contest"]
+__all__ = [
+    "Character",
+    "SYSTEM",
+    "RetSystem",
+    "Divider",
+    "LevelRoll",
+    "level_roll",
+    "level_die",
+    "die_label",
+    "roll_outcomes",
+    "chance_at_least",
+    "apply_divider",
+    "contest",
+]
 
 
 class RetSystem(GameSystem):
@@ -52,8 +74,7 @@ class RetSystem(GameSystem):
     def checks(self, character) -> list:
         return _checks.catalogue(character)
 
-    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
-                   **options: Any) -> CheckResult:
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         return _checks.roll(character, check_id, options, self.rules, rng)
 
     def check_distribution(self, character, check_id: str, **options: Any):
@@ -75,8 +96,9 @@ class RetSystem(GameSystem):
 
     def divide(self, total: int | None, divider: Any, *, fail: bool = False, on_fail: str | None = None) -> int:
         """The divider (spec §5.7): ``max(0, total) // D + base``."""
-        return apply_divider(total, _checks.resolve_divider(divider), fail=fail,
-                             on_fail=on_fail or self.rules["divider_on_fail"])
+        return apply_divider(
+            total, _checks.resolve_divider(divider), fail=fail, on_fail=on_fail or self.rules["divider_on_fail"]
+        )
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
         """Luck never below 0 (L355) and may exceed max; Health/Sanity gains capped at max
@@ -94,7 +116,7 @@ class RetSystem(GameSystem):
                 if e.delta > 0:
                     new = max(old, min(mx, new))
                 elif new < 0 and new < old:
-                    setattr(character, f"stabilised_{e.trait}", False)     # A19
+                    setattr(character, f"stabilised_{e.trait}", False)  # A19
             else:
                 new = old + e.delta
             setattr(character, e.trait, new)
@@ -176,36 +198,65 @@ class RetSystem(GameSystem):
     def conditions(self) -> list[ConditionSpec]:
         out = []
         for r in _data.table("conditions"):
-            out.append(ConditionSpec(
-                id=r["id"], label=T(r["en"], r["ru"]), effect=T(r["effect_en"], r["effect_ru"]),
-                duration=r.get("duration"), unit=r.get("unit", "turns" if r.get("duration") else "until_removed"),
-                ticks_at=r.get("ticks_at", "start"), stacks=bool(r.get("stacks", False)),
-                data={k: v for k, v in r.items() if k not in ("id", "en", "ru", "effect_en", "effect_ru")}))
+            out.append(
+                ConditionSpec(
+                    id=r["id"],
+                    label=T(r["en"], r["ru"]),
+                    effect=T(r["effect_en"], r["effect_ru"]),
+                    duration=r.get("duration"),
+                    unit=r.get("unit", "turns" if r.get("duration") else "until_removed"),
+                    ticks_at=r.get("ticks_at", "start"),
+                    stacks=bool(r.get("stacks", False)),
+                    data={k: v for k, v in r.items() if k not in ("id", "en", "ru", "effect_en", "effect_ru")},
+                )
+            )
         return out
 
-    def roll_initiative(self, combatants: Mapping[str, Any], *, rng: random.Random | None = None,
-                        **options: Any) -> InitiativeOrder:
+    def roll_initiative(
+        self, combatants: Mapping[str, Any], *, rng: random.Random | None = None, **options: Any
+    ) -> InitiativeOrder:
         """Options: ``luck`` {id: declared Luck}, ``pcs`` (ids of player characters; default: every
         non-NPC), ``sides`` {id: "allies"/"opponents"} with ``group_mode=True`` for block order."""
-        return _combat.roll_initiative(combatants, rng=rng, rules=self.rules, luck=options.get("luck"),
-                                       pcs=options.get("pcs"), sides=options.get("sides"),
-                                       group_mode=bool(options.get("group_mode")))
+        return _combat.roll_initiative(
+            combatants,
+            rng=rng,
+            rules=self.rules,
+            luck=options.get("luck"),
+            pcs=options.get("pcs"),
+            sides=options.get("sides"),
+            group_mode=bool(options.get("group_mode")),
+        )
 
     def damage_options(self, character) -> list[OptionSpec]:
         return [
-            OptionSpec("location", T("Hit location", "Куда попали"), "choice", "body", choices=(
-                ("body", T("Body", "Тело")), ("head", T("Head (×2 Health, ×1 Sanity)", "Голова (×2 Здоровья, ×1 Рассудка)")),
-                ("arms", T("Arms", "Руки")), ("legs", T("Legs", "Ноги")))),
+            OptionSpec(
+                "location",
+                T("Hit location", "Куда попали"),
+                "choice",
+                "body",
+                choices=(
+                    ("body", T("Body", "Тело")),
+                    ("head", T("Head (×2 Health, ×1 Sanity)", "Голова (×2 Здоровья, ×1 Рассудка)")),
+                    ("arms", T("Arms", "Руки")),
+                    ("legs", T("Legs", "Ноги")),
+                ),
+            ),
             OptionSpec("dual_wield", T("Two weapons (×2)", "Два оружия (×2)"), "bool", False),
-            OptionSpec("armour_applies", T("Armour applies", "Броня защищает"), "bool", True,
-                       help=T("off for powers that ignore armour", "выкл. для сил, игнорирующих броню")),
+            OptionSpec(
+                "armour_applies",
+                T("Armour applies", "Броня защищает"),
+                "bool",
+                True,
+                help=T("off for powers that ignore armour", "выкл. для сил, игнорирующих броню"),
+            ),
             OptionSpec("sanity", T("Sanity harm (mental)", "Урон Рассудку"), "bool", False),
         ]
 
     def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
         loc = options.pop("location", "body")
-        return _combat.apply_damage(character, amount, self.rules, location=loc,
-                                    head=options.pop("head", loc == "head"), **options)
+        return _combat.apply_damage(
+            character, amount, self.rules, location=loc, head=options.pop("head", loc == "head"), **options
+        )
 
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
         return _combat.apply_healing(character, amount, self.rules, **options)
@@ -218,14 +269,14 @@ class RetSystem(GameSystem):
     def tick_conditions(self, character, at: str = "start") -> DamageOutcome:
         return _combat.tick_conditions(character, self.rules, at=at)
 
-    def on_turn(self, character, when: str, *, rng: random.Random | None = None,
-                conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
+    def on_turn(
+        self, character, when: str, *, rng: random.Random | None = None, conditions: Sequence[Mapping[str, Any]] = ()
+    ) -> DamageOutcome | None:
         """Burning / poison / bleeding damage and regeneration at the start of the bearer's turn
         (spec §6.13); durations are the tracker's."""
         return _combat.on_turn(character, when, self.rules, conditions=conditions)
 
-    def condition_changed(self, character, condition_id: str, active: bool,
-                          **data: Any) -> DamageOutcome | None:
+    def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
         """Mirror a catalogue condition on the character: penalties reach the rolls, coma /
         unconscious / doom make it defeated, ``dead`` is final death."""
         return _combat.condition_changed(character, condition_id, active, self.rules, **data)
@@ -251,8 +302,9 @@ class RetSystem(GameSystem):
         """What a move / attack / action / noise cancels: cover, hidden, aim, movement block."""
         return _combat.after_act(character, act, **kw)
 
-    def combat_over(self, combatants: Mapping[str, Any], sides: Mapping[str, str], *,
-                    unwilling: Sequence[str] = ()) -> str | None:
+    def combat_over(
+        self, combatants: Mapping[str, Any], sides: Mapping[str, str], *, unwilling: Sequence[str] = ()
+    ) -> str | None:
         return _combat.combat_over(combatants, sides, unwilling=unwilling)
 
     def loot_queue(self, combatants: Mapping[str, Any], *, mode: str = "initiative", **kw) -> dict:

@@ -1,6 +1,7 @@
 """RET combat (spec §6) as pure functions the generic tracker drives: initiative with its
 tie-break chain, the turn economy with extra turns, attack modifiers, contests of attack and
 defence, damage with armour durability and temporary armour, healing, condition ticks."""
+
 from __future__ import annotations
 
 import copy
@@ -9,8 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import (DamageOutcome, Effect, InitiativeOrder, InitiativeRoll, RuleError,
-                                   T)
+from tabletop_widgets.core import DamageOutcome, Effect, InitiativeOrder, InitiativeRoll, RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
 from . import data
@@ -49,10 +49,16 @@ def _init_text(res: LevelRoll) -> dict:
     return T(f"fail {res.fail_degree}", f"провал {res.fail_degree}")
 
 
-def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None = None,
-                    rules: Mapping[str, Any] | None = None, luck: Mapping[str, int] | None = None,
-                    pcs: Sequence[str] | None = None, sides: Mapping[str, str] | None = None,
-                    group_mode: bool = False) -> InitiativeOrder:
+def roll_initiative(
+    combatants: Mapping[str, Any],
+    *,
+    rng: random.Random | None = None,
+    rules: Mapping[str, Any] | None = None,
+    luck: Mapping[str, int] | None = None,
+    pcs: Sequence[str] | None = None,
+    sides: Mapping[str, str] | None = None,
+    group_mode: bool = False,
+) -> InitiativeOrder:
     """Perception rolls for ``{id: character}`` (L721). Tie-break chain for equal scores:
     (1) a PC beats an NPC when ``pcs_win_ties`` (L727, A25); (2) roll-off: the tied parties roll
     Perception again, up to three times (L721); (3) final fallback: the order the combatants were
@@ -64,27 +70,34 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
     is_pc = {i: (i in pcs) if pcs is not None else not getattr(combatants[i], "is_npc", False) for i in ids}
     for i, n in luck.items():
         if i not in combatants:
-            raise RuleError("unknown_combatant", T(f"Luck declared for unknown {i}", f"Удача заявлена за неизвестного {i}"))
+            raise RuleError(
+                "unknown_combatant", T(f"Luck declared for unknown {i}", f"Удача заявлена за неизвестного {i}")
+            )
         have = int(getattr(combatants[i], "luck", 0) or 0)
         if int(n) < 0 or int(n) > have:
-            raise RuleError("not_enough_luck", T(f"{i}: Luck declared must be 0..{have}",
-                                                 f"{i}: заявленная Удача должна быть 0..{have}"))
+            raise RuleError(
+                "not_enough_luck",
+                T(f"{i}: Luck declared must be 0..{have}", f"{i}: заявленная Удача должна быть 0..{have}"),
+            )
     rolls: dict[str, LevelRoll] = {}
     for i in ids:
         c = combatants[i]
         s, f, parts = auto_modifiers(c, "perception")
-        rolls[i] = level_roll(c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s,
-                              rng=rng, rules=rules, bonuses=parts)
+        rolls[i] = level_roll(
+            c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s, rng=rng, rules=rules, bonuses=parts
+        )
     speed_mode = rules.get("initiative_speed")
     if speed_mode not in (None, "tiebreak", "bonus"):
-        raise RuleError("bad_rule", T("initiative_speed is None, 'tiebreak' or 'bonus'",
-                                      "initiative_speed: None, 'tiebreak' или 'bonus'"))
+        raise RuleError(
+            "bad_rule",
+            T("initiative_speed is None, 'tiebreak' or 'bonus'", "initiative_speed: None, 'tiebreak' или 'bonus'"),
+        )
     speed = {i: int(getattr(combatants[i], "speed", 0) or 0) for i in ids}
     primary = {i: initiative_score(rolls[i]) for i in ids}
-    if speed_mode == "bonus":                   # L729 reading 1: Speed moves a success up the queue
+    if speed_mode == "bonus":  # L729 reading 1: Speed moves a success up the queue
         primary = {i: (s[0], s[1] + speed[i]) if s[0] == 2 else s for i, s in primary.items()}
     pc_key = {i: (1 if is_pc[i] else 0) if rules.get("pcs_win_ties", True) else 0 for i in ids}
-    if speed_mode == "tiebreak":                # L729 reading 2: higher Speed first among equals
+    if speed_mode == "tiebreak":  # L729 reading 2: higher Speed first among equals
         pc_key = {i: (pc_key[i], speed[i]) for i in ids}
     else:
         pc_key = {i: (pc_key[i], 0) for i in ids}
@@ -113,23 +126,46 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
             pending = nxt
             if not pending:
                 break
-        tiebreaks.append({**T(f"tie {names}: roll-off of Perception" + (
-            "; still tied — kept in the given order" if pending else ""),
-            f"равенство: {names} — переброс Восприятия" + ("; снова равенство — порядок как задан" if pending else "")),
-            "ids": list(members), "kind": "roll_off"})
+        tiebreaks.append(
+            {
+                **T(
+                    f"tie {names}: roll-off of Perception"
+                    + ("; still tied — kept in the given order" if pending else ""),
+                    f"равенство: {names} — переброс Восприятия"
+                    + ("; снова равенство — порядок как задан" if pending else ""),
+                ),
+                "ids": list(members),
+                "kind": "roll_off",
+            }
+        )
     # PC-over-NPC ties reported
     by_primary: dict[tuple, list[str]] = {}
     for i in ids:
         by_primary.setdefault(primary[i], []).append(i)
     for score, members in by_primary.items():
         if len({pc_key[m][0] for m in members}) > 1:
-            tiebreaks.insert(0, {**T(f"tie {', '.join(members)}: player characters act first",  # L727
-                                     f"равенство: {', '.join(members)} — персонажи игроков ходят первыми"),  # L727
-                                 "ids": list(members), "kind": "pcs_first"})
+            tiebreaks.insert(
+                0,
+                {
+                    **T(
+                        f"tie {', '.join(members)}: player characters act first",  # L727
+                        f"равенство: {', '.join(members)} — персонажи игроков ходят первыми",
+                    ),  # L727
+                    "ids": list(members),
+                    "kind": "pcs_first",
+                },
+            )
         if speed_mode == "tiebreak" and len({speed[m] for m in members}) > 1:
-            tiebreaks.append({**T(f"tie {', '.join(members)}: higher Speed acts first",  # L729
-                                  f"равенство: {', '.join(members)} — первым ходит тот, у кого выше Скорость"),  # L729
-                              "ids": list(members), "kind": "speed"})
+            tiebreaks.append(
+                {
+                    **T(
+                        f"tie {', '.join(members)}: higher Speed acts first",  # L729
+                        f"равенство: {', '.join(members)} — первым ходит тот, у кого выше Скорость",
+                    ),  # L729
+                    "ids": list(members),
+                    "kind": "speed",
+                }
+            )
 
     def full_key(i):
         ro = tuple(x for pair in rolloffs[i] for x in pair)
@@ -144,17 +180,32 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
         for i in order:
             blocks.setdefault(sides.get(i, "opponents"), []).append(i)
         order = [i for side in blocks for i in blocks[side]]
-        tiebreaks.append({**T(f"group mode: {' → '.join(blocks)}", f"групповой режим: {' → '.join(blocks)}"),
-                          "ids": list(order), "kind": "group_mode"})
+        tiebreaks.append(
+            {
+                **T(f"group mode: {' → '.join(blocks)}", f"групповой режим: {' → '.join(blocks)}"),
+                "ids": list(order),
+                "kind": "group_mode",
+            }
+        )
     out_rolls = {}
     for i in ids:
         res = rolls[i]
-        rr = roll_result_for(res, f"L{res.level}", extra_details={
-            "effects": initiative_effects(res),                   # Luck/Sanity as data, not applied
-            "skips_round_1": res.fail and res.critical})
-        out_rolls[i] = InitiativeRoll(combatant_id=i, key=full_key(i), text=_init_text(res), roll=rr,
-                                      skip_rounds=1 if (res.fail and res.critical) else 0,   # L732
-                                      effects=tuple(initiative_effects(res)))
+        rr = roll_result_for(
+            res,
+            f"L{res.level}",
+            extra_details={
+                "effects": initiative_effects(res),  # Luck/Sanity as data, not applied
+                "skips_round_1": res.fail and res.critical,
+            },
+        )
+        out_rolls[i] = InitiativeRoll(
+            combatant_id=i,
+            key=full_key(i),
+            text=_init_text(res),
+            roll=rr,
+            skip_rounds=1 if (res.fail and res.critical) else 0,  # L732
+            effects=tuple(initiative_effects(res)),
+        )
     return InitiativeOrder(order=order, rolls=out_rolls, tiebreaks=tiebreaks)
 
 
@@ -178,8 +229,11 @@ def round_order(order: InitiativeOrder, round_no: int, initiator: str | None = N
     """Turn order of a round: in round 1 the initiator acts first (L731) — once only (A24) — and
     critical initiative fails skip their turn (L732)."""
     ids = list(order.order)
-    ids = [i for i in ids if i == initiator or not (
-        order.rolls[i].skip_rounds >= round_no or (round_no == 1 and skips_round_1(order, i)))]
+    ids = [
+        i
+        for i in ids
+        if i == initiator or not (order.rolls[i].skip_rounds >= round_no or (round_no == 1 and skips_round_1(order, i)))
+    ]
     if round_no == 1:
         if initiator in ids:
             ids.remove(initiator)
@@ -215,24 +269,35 @@ class TurnState:
     def use(self, slot: str) -> None:
         if slot == "attack":
             if not self.attack_available:
-                raise RuleError("no_attack", T("The attack of this turn is already used.", "Атака этого хода уже использована."))
+                raise RuleError(
+                    "no_attack", T("The attack of this turn is already used.", "Атака этого хода уже использована.")
+                )
             self.attack_available = False
         elif slot == "action":
             if not self.action_available or self.actions_left <= 0:
-                raise RuleError("no_action", T("The action of this turn is already used.", "Действие этого хода уже использовано."))
+                raise RuleError(
+                    "no_action", T("The action of this turn is already used.", "Действие этого хода уже использовано.")
+                )
             self.actions_left -= 1
             self.action_available = self.actions_left > 0
         elif slot == "social":
             if not self.social_available:
-                raise RuleError("no_social", T("The social gesture is already used.", "Социальное взаимодействие уже использовано."))
+                raise RuleError(
+                    "no_social", T("The social gesture is already used.", "Социальное взаимодействие уже использовано.")
+                )
             self.social_available = False
         else:
             raise ValueError(slot)
 
     def move(self, steps: int) -> None:
         if steps < 0 or steps > self.speed_left:
-            raise RuleError("no_speed", T(f"Only {self.speed_left} steps of movement left.",
-                                          f"Движения осталось только на {ru_n(self.speed_left, 'шаг', 'шага', 'шагов')}."))
+            raise RuleError(
+                "no_speed",
+                T(
+                    f"Only {self.speed_left} steps of movement left.",
+                    f"Движения осталось только на {ru_n(self.speed_left, 'шаг', 'шага', 'шагов')}.",
+                ),
+            )
         self.speed_left -= steps
 
 
@@ -243,37 +308,59 @@ def buy_extra_turn(c, state: TurnState, round_no: int, rules: Mapping[str, Any])
     effects: list[Effect] = []
     mode = rules.get("extra_turns", "allowed")
     if mode == "forbidden" or (mode == "not_round_1" and round_no <= 1):
-        raise RuleError("extra_turns_off", T(
-            "The GM does not allow extra turns in this fight." if mode == "forbidden" else
-            "No extra turns in round 1 of this fight.",
-            "Мастер не разрешает доп. ходы в этом бою." if mode == "forbidden" else
-            "В 1-м раунде этого боя доп. ходов нет."))
+        raise RuleError(
+            "extra_turns_off",
+            T(
+                "The GM does not allow extra turns in this fight."
+                if mode == "forbidden"
+                else "No extra turns in round 1 of this fight.",
+                "Мастер не разрешает доп. ходы в этом бою."
+                if mode == "forbidden"
+                else "В 1-м раунде этого боя доп. ходов нет.",
+            ),
+        )
     blocked = [x.get("id") for x in c.conditions if x.get("id") in ("rage", "panic", "doom", "unconscious", "coma")]
     if blocked and not (blocked == ["stunned"]):
-        raise RuleError("no_extra_turns", T(f"No extra turns while {_state_word(blocked[0], 'en')}.",
-                                            f"Дополнительные ходы запрещены: {_state_word(blocked[0], 'ru')}."))
+        raise RuleError(
+            "no_extra_turns",
+            T(
+                f"No extra turns while {_state_word(blocked[0], 'en')}.",
+                f"Дополнительные ходы запрещены: {_state_word(blocked[0], 'ru')}.",
+            ),
+        )
     if state.extra_turns_taken == 0:
         if round_no < int(rules.get("sanity_extra_turn_from_round", 1)):
-            raise RuleError("extra_turn_round", T(
-                f"Extra turns for Sanity are allowed from round {rules['sanity_extra_turn_from_round']}.",
-                f"Доп. ходы за Рассудок разрешены с {rules['sanity_extra_turn_from_round']}-го раунда."))
+            raise RuleError(
+                "extra_turn_round",
+                T(
+                    f"Extra turns for Sanity are allowed from round {rules['sanity_extra_turn_from_round']}.",
+                    f"Доп. ходы за Рассудок разрешены с {rules['sanity_extra_turn_from_round']}-го раунда.",
+                ),
+            )
         if rules.get("extra_turn_requires_sanity_ge_3") and c.sanity < 3:
-            raise RuleError("extra_turn_sanity", T("You need 3 Sanity for an extra turn.",
-                                                   "Для доп. хода нужно 3 Рассудка."))
+            raise RuleError(
+                "extra_turn_sanity", T("You need 3 Sanity for an extra turn.", "Для доп. хода нужно 3 Рассудка.")
+            )
         effects.append(Effect("sanity", -3, T("extra turn", "дополнительный ход")))
         state.sanity_went_negative = c.sanity - 3 < 0
     elif state.extra_turns_taken == 1:
         if round_no < int(rules.get("refusal_extra_turn_from_round", 1)):
-            raise RuleError("refusal_round", T(
-                f"Refusing defence for an extra turn is allowed from round {rules['refusal_extra_turn_from_round']}.",
-                f"Отказ от защиты ради доп. хода разрешён с {rules['refusal_extra_turn_from_round']}-го раунда."))
+            raise RuleError(
+                "refusal_round",
+                T(
+                    f"Refusing defence for an extra turn is allowed from round {rules['refusal_extra_turn_from_round']}.",
+                    f"Отказ от защиты ради доп. хода разрешён с {rules['refusal_extra_turn_from_round']}-го раунда.",
+                ),
+            )
         if state.failed_self_control:
-            raise RuleError("self_control_failed", T("Self-control failed; your turn ends.",
-                                                     "Самоконтроль провален — ход окончен."))
+            raise RuleError(
+                "self_control_failed", T("Self-control failed; your turn ends.", "Самоконтроль провален — ход окончен.")
+            )
         state.defence_refused = True
     else:
-        raise RuleError("extra_turn_limit", T("At most two extra turns per turn.",
-                                              "Не больше двух дополнительных ходов за ход."))
+        raise RuleError(
+            "extra_turn_limit", T("At most two extra turns per turn.", "Не больше двух дополнительных ходов за ход.")
+        )
     state.extra_turns_taken += 1
     state.attack_available = state.action_available = state.social_available = True
     state.actions_left = 1
@@ -311,11 +398,22 @@ class AttackPlan:
     notes: list = field(default_factory=list)
 
 
-def plan_attack(*, body_part: str | None = None, sweep: bool = False, spray: str | None = None,
-                burst: str | None = None, power_area: int | None = None, extra_targets: int = 0,
-                two_weapons: bool = False, superpower: bool = False, base_cost: int = 1,
-                augment: bool = False, augment_shift: int = 0,
-                weapon: Mapping[str, Any] | None = None, rules: Mapping[str, Any] | None = None) -> AttackPlan:
+def plan_attack(
+    *,
+    body_part: str | None = None,
+    sweep: bool = False,
+    spray: str | None = None,
+    burst: str | None = None,
+    power_area: int | None = None,
+    extra_targets: int = 0,
+    two_weapons: bool = False,
+    superpower: bool = False,
+    base_cost: int = 1,
+    augment: bool = False,
+    augment_shift: int = 0,
+    weapon: Mapping[str, Any] | None = None,
+    rules: Mapping[str, Any] | None = None,
+) -> AttackPlan:
     """Die-level shift, Sanity, action and ammunition costs of an attack's modifiers; penalties
     add up (L861, L988, L1247). ``spray``/``burst``: ``"half"`` or ``"full"`` magazine;
     ``power_area``: 2 or 3 (metres)."""
@@ -324,28 +422,35 @@ def plan_attack(*, body_part: str | None = None, sweep: bool = False, spray: str
     cost = base_cost if superpower else 0
     if body_part:
         if body_part not in BODY_PARTS:
-            raise RuleError("bad_body_part", T(f"body part must be one of {', '.join(BODY_PARTS)}",
-                                               f"часть тела: {', '.join(BODY_PARTS)}"))
+            raise RuleError(
+                "bad_body_part",
+                T(f"body part must be one of {', '.join(BODY_PARTS)}", f"часть тела: {', '.join(BODY_PARTS)}"),
+            )
         p.shift -= 1
-        p.action_cost = True                                          # L811
+        p.action_cost = True  # L811
         if body_part == "head":
-            p.health_mult, p.sanity_single = 2, True                  # L818
+            p.health_mult, p.sanity_single = 2, True  # L818
         if body_part == "weapon":
-            p.health_mult = 0                                         # L837: no damage to the target
-    if augment:                                                       # L982-984
+            p.health_mult = 0  # L837: no damage to the target
+    if augment:  # L982-984
         p.action_cost = True
         p.shift -= int(augment_shift)
         if superpower:
             cost += 1
-        p.notes.append(T("augmentation: extra effect if the attack wins and the target fails a "
-                         "fitting defence against it",
-                         "дополнение: эффект, если атака успешна и цель провалит защиту от него"))
+        p.notes.append(
+            T(
+                "augmentation: extra effect if the attack wins and the target fails a fitting defence against it",
+                "дополнение: эффект, если атака успешна и цель провалит защиту от него",
+            )
+        )
     if sweep:
         if weapon is not None and not weapon.get("heavy"):
-            raise RuleError("sweep_needs_heavy", T("A sweep needs a heavy melee weapon.",
-                                                   "Для атаки вокруг себя нужно тяжёлое оружие."))
+            raise RuleError(
+                "sweep_needs_heavy",
+                T("A sweep needs a heavy melee weapon.", "Для атаки вокруг себя нужно тяжёлое оружие."),
+            )
         p.shift -= 1
-        p.action_cost = True                                          # L868
+        p.action_cost = True  # L868
     for mode, kind in ((spray, "spray"), (burst, "burst")):
         if mode is None:
             continue
@@ -356,37 +461,40 @@ def plan_attack(*, body_part: str | None = None, sweep: bool = False, spray: str
         p.shift -= 1
         cap = int((weapon or {}).get("capacity", 0))
         ammo = int((weapon or {}).get("ammo", cap))
-        need = math.ceil(cap / 2) if mode == "half" else cap          # A28
+        need = math.ceil(cap / 2) if mode == "half" else cap  # A28
         if weapon is not None and rules.get("burst_requires_rounds", True) and ammo < need:
-            raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}."))
+            raise RuleError(
+                "no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}.")
+            )
         p.rounds = min(need, ammo) if weapon is not None else need
         if kind == "spray":
-            p.action_cost = True                                      # L877
-            p.area_diameter = 2 if mode == "half" else 3              # L878-879
+            p.action_cost = True  # L877
+            p.area_diameter = 2 if mode == "half" else 3  # L878-879
         else:
-            p.defences_per_target = 2 if mode == "half" else 3        # L903-904
+            p.defences_per_target = 2 if mode == "half" else 3  # L903-904
     if power_area is not None:
         if power_area not in (2, 3):
             raise RuleError("bad_area", T("power area is 2 or 3 metres", "область силы — 2 или 3 метра"))
         p.shift -= 1
         p.action_cost = True
         p.area_diameter = power_area
-        cost = power_area                                             # L887-888: 2 / 3 instead of 1
+        cost = power_area  # L887-888: 2 / 3 instead of 1
     if extra_targets:
-        p.shift -= extra_targets                                      # L894: -1 per extra target
+        p.shift -= extra_targets  # L894: -1 per extra target
         p.action_cost = True
-        cost = cost * (1 + extra_targets)                             # L896
+        cost = cost * (1 + extra_targets)  # L896
     if two_weapons:
-        p.shift -= 1                                                  # L1243, L1297
-        if superpower and (power_area or spray or sweep):             # L1248, L1302
+        p.shift -= 1  # L1243, L1297
+        if superpower and (power_area or spray or sweep):  # L1248, L1302
             diameter = power_area or (3 if spray == "full" else 2)
             cost = 3 if diameter == 2 else 4
     p.sanity_cost = cost
     return p
 
 
-def resolve_attack(attack: LevelRoll, defences: Sequence[LevelRoll | None], rules: Mapping[str, Any] | None = None
-                   ) -> list[bool]:
+def resolve_attack(
+    attack: LevelRoll, defences: Sequence[LevelRoll | None], rules: Mapping[str, Any] | None = None
+) -> list[bool]:
     """One attack total against one or more defences (burst: 2-3 against the same total, L903;
     areas: each target defends, A27). ``None`` = defence refused. True = the defence was lost."""
     return [contest(attack, d, rules) == "attacker" for d in defences]
@@ -448,12 +556,19 @@ def _wear(piece: dict, incoming: int, final_after: int, rules: Mapping[str, Any]
         if rules.get("defence_tracks_durability", True):
             piece["defence"] = min(piece["defence"], piece["durability"])
         elif piece["durability"] == 0:
-            piece["defence"] = 0                                      # L1393
+            piece["defence"] = 0  # L1393
 
 
-def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
-                sanity_single: bool = False, armour_applies: bool = True,
-                rules: Mapping[str, Any] | None = None) -> dict:
+def compute_hit(
+    c,
+    raw: int,
+    *,
+    location: str = "body",
+    health_mult: int = 1,
+    sanity_single: bool = False,
+    armour_applies: bool = True,
+    rules: Mapping[str, Any] | None = None,
+) -> dict:
     """The hit pipeline of spec §6.11.2 without touching the character: returns the new armour
     list, temp armour, Health and Sanity losses."""
     rules = rules or {}
@@ -462,7 +577,7 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
     dmg = max(0, int(raw))
     temp_used = False
     notes = []
-    if temp and kind == "shield" and dmg > 0:                         # energy shield first (L1427)
+    if temp and kind == "shield" and dmg > 0:  # energy shield first (L1427)
         a = min(temp, dmg)
         temp -= a
         dmg -= a
@@ -476,17 +591,27 @@ def compute_hit(c, raw: int, *, location: str = "body", health_mult: int = 1,
         dmg = max(0, dmg - piece["defence"])
         before = (piece["defence"], piece["durability"])
         _wear(piece, incoming, dmg, rules)
-        notes.append(T(f"{piece.get('name', 'armour')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})",
-                       f"{piece.get('name', 'броня')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})"))
+        notes.append(
+            T(
+                f"{piece.get('name', 'armour')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})",
+                f"{piece.get('name', 'броня')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})",
+            )
+        )
     if dmg < 1 and not temp_used and raw > 0:
-        dmg = 1                                                       # minimum 1 (L1381)
-    if temp and kind == "skin" and dmg > 0:                           # skin: after armour (L1426)
+        dmg = 1  # minimum 1 (L1381)
+    if temp and kind == "skin" and dmg > 0:  # skin: after armour (L1426)
         a = min(temp, dmg)
         temp -= a
         dmg -= a
         notes.append(T(f"skin armour absorbs {a}", f"усиление кожи поглощает {a}"))
-    return {"armour": armour, "temp_armour": temp, "base": dmg, "health_loss": dmg * health_mult,
-            "sanity_loss": dmg if sanity_single else 0, "notes": notes}
+    return {
+        "armour": armour,
+        "temp_armour": temp,
+        "base": dmg,
+        "health_loss": dmg * health_mult,
+        "sanity_loss": dmg if sanity_single else 0,
+        "notes": notes,
+    }
 
 
 def _state(c) -> dict:
@@ -499,9 +624,17 @@ def _state(c) -> dict:
     return T("active", "в строю")
 
 
-def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "body",
-                 head: bool = False, dual_wield: bool = False, armour_applies: bool = True,
-                 sanity: bool = False) -> DamageOutcome:
+def apply_damage(
+    c,
+    amount: int,
+    rules: Mapping[str, Any],
+    *,
+    location: str = "body",
+    head: bool = False,
+    dual_wield: bool = False,
+    armour_applies: bool = True,
+    sanity: bool = False,
+) -> DamageOutcome:
     """Apply a hit of ``amount`` raw damage by the pipeline of spec §6.11.2. ``head``: ×2 Health
     and ×1 Sanity after armour (A14); ``dual_wield``: ×2 (A15; or two hits); ``sanity``: plain
     Sanity harm (no armour)."""
@@ -511,7 +644,7 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "b
         c.sanity = c.sanity - max(0, amount)
         out.changes["sanity"] = (old, c.sanity)
         if c.sanity < old and c.sanity < 0:
-            c.stabilised_sanity = False                               # A19
+            c.stabilised_sanity = False  # A19
         return _finish(c, out, rules)
     if c.dead:
         out.notes.append(T("already dead", "смерть уже наступила"))
@@ -524,8 +657,15 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "b
         location = "head"
     total_h, total_s = 0, 0
     for _ in range(hits):
-        r = compute_hit(c, amount, location=location, health_mult=mult, sanity_single=head,
-                        armour_applies=armour_applies, rules=rules)
+        r = compute_hit(
+            c,
+            amount,
+            location=location,
+            health_mult=mult,
+            sanity_single=head,
+            armour_applies=armour_applies,
+            rules=rules,
+        )
         if r["armour"] != list(c.armour):
             out.changes["armour"] = (copy.deepcopy(list(c.armour)), r["armour"])
             c.armour = r["armour"]
@@ -536,18 +676,18 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "b
         total_s += r["sanity_loss"]
         out.notes.extend(r["notes"])
     if c.has_condition("coma") and total_h > 0 and rules.get("coma_damage_is_death", True):
-        out.changes["dead"] = (c.dead, True)                          # L328, L1516
+        out.changes["dead"] = (c.dead, True)  # L328, L1516
         c.dead = True
         out.notes.append(T("damage in coma: final death", "урон в коме: окончательная смерть"))
     if (total_h or total_s) and c.aim_bonus:
-        out.changes["aim_bonus"] = (c.aim_bonus, 0)                   # aim is lost on any damage (L939)
+        out.changes["aim_bonus"] = (c.aim_bonus, 0)  # aim is lost on any damage (L939)
         c.aim_bonus = 0
     if total_h:
         old = c.health
         c.health = old - total_h
         out.changes["health"] = (old, c.health)
         if c.stabilised_health:
-            c.stabilised_health = False                               # new Health damage (L576)
+            c.stabilised_health = False  # new Health damage (L576)
             out.changes["stabilised_health"] = (True, False)
     if total_s:
         old = c.sanity
@@ -561,32 +701,45 @@ def apply_damage(c, amount: int, rules: Mapping[str, Any], *, location: str = "b
 
 def _finish(c, out: DamageOutcome, rules: Mapping[str, Any]) -> DamageOutcome:
     mult = rules.get("threshold_multiplier", 3)
-    if getattr(c, "is_npc", False) and c.npc_tier == "mook" and not c.dead:   # L1739: "on reaching 0"
+    if getattr(c, "is_npc", False) and c.npc_tier == "mook" and not c.dead:  # L1739: "on reaching 0"
         if c.health <= 0:
             out.changes["dead"] = (False, True)
             c.dead = True
         elif c.sanity <= 0 and not c.has_condition("coma"):
             c.conditions = list(c.conditions) + [{"id": "coma"}]
             out.details["add_conditions"] = ["coma"]
-    if not c.dead and mult and c.health < -mult * c.health_max:                # L325, A21
+    if not c.dead and mult and c.health < -mult * c.health_max:  # L325, A21
         if rules.get("health_threshold_outcome", "dead") == "dead":
             out.changes["dead"] = (False, True)
             c.dead = True
         elif not c.has_condition("coma"):
             c.conditions = list(c.conditions) + [{"id": "coma"}]
-    out.details["survival_roll"] = (not c.dead and c.health < 0 and not c.stabilised_health
-                                    and not c.has_condition("coma") and not (c.is_npc and c.npc_tier == "mook"))
+    out.details["survival_roll"] = (
+        not c.dead
+        and c.health < 0
+        and not c.stabilised_health
+        and not c.has_condition("coma")
+        and not (c.is_npc and c.npc_tier == "mook")
+    )
     out.details["survival_difficulty"] = -c.health if c.health < 0 else None
-    out.details["survival_roll_when"] = rules.get("survival_roll_timing", "immediate")   # A20
-    out.details["self_control_roll"] = (not c.dead and c.sanity < 0 and not c.stabilised_sanity
-                                        and not c.has_condition("coma"))
-    out.defeated = not able(c)          # dead, coma, unconscious, doom; a mook at 0 Health
+    out.details["survival_roll_when"] = rules.get("survival_roll_timing", "immediate")  # A20
+    out.details["self_control_roll"] = (
+        not c.dead and c.sanity < 0 and not c.stabilised_sanity and not c.has_condition("coma")
+    )
+    out.defeated = not able(c)  # dead, coma, unconscious, doom; a mook at 0 Health
     out.state = _state(c)
     return out
 
 
-def blast(c, raw: int, rules: Mapping[str, Any], *, dodged: bool = False,
-          composure: LevelRoll | None = None, divider: Divider | None = None) -> DamageOutcome:
+def blast(
+    c,
+    raw: int,
+    rules: Mapping[str, Any],
+    *,
+    dodged: bool = False,
+    composure: LevelRoll | None = None,
+    divider: Divider | None = None,
+) -> DamageOutcome:
     """An explosion (L1340-1372): armour applies; a successful dodge that cannot leave the area
     halves the final damage, floor (A32); Sanity loss = Health damage − the Composure roll through
     a divider (A31)."""
@@ -626,9 +779,19 @@ def blast(c, raw: int, rules: Mapping[str, Any], *, dodged: bool = False,
 HEAL_RESOURCES = ("health", "sanity")
 
 
-def apply_healing(c, amount: int, rules: Mapping[str, Any] | None = None, *, resource: str = "health",
-                  item: str | None = None, stabilise: bool = False, fail: bool = False,
-                  rng: random.Random | None = None, in_combat: bool = True, healer=None) -> DamageOutcome:
+def apply_healing(
+    c,
+    amount: int,
+    rules: Mapping[str, Any] | None = None,
+    *,
+    resource: str = "health",
+    item: str | None = None,
+    stabilise: bool = False,
+    fail: bool = False,
+    rng: random.Random | None = None,
+    in_combat: bool = True,
+    healer=None,
+) -> DamageOutcome:
     """Restore Health (or Sanity), never above the maximum (L327, L343).
 
     ``item``: heal with an item of ``healer`` (default ``c``) by :func:`use_item` — ``amount`` is
@@ -636,12 +799,16 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any] | None = None, *, res
     ``stabilise``: mark the negative resource stabilised (no survival / self-control roll until
     new harm, A19). Bad options raise before anything changes."""
     if resource not in HEAL_RESOURCES:
-        raise RuleError("bad_resource", T(f"heal health or sanity, not {resource!r}",
-                                          f"лечится здоровье или рассудок, а не {resource!r}"))
+        raise RuleError(
+            "bad_resource",
+            T(f"heal health or sanity, not {resource!r}", f"лечится здоровье или рассудок, а не {resource!r}"),
+        )
     try:
         amount = int(amount or 0)
     except (TypeError, ValueError):
-        raise RuleError("bad_amount", T("the amount must be a whole number", "количество должно быть целым числом")) from None
+        raise RuleError(
+            "bad_amount", T("the amount must be a whole number", "количество должно быть целым числом")
+        ) from None
     if amount < 0:
         raise RuleError("bad_amount", T("healing cannot be negative", "лечение не может быть отрицательным"))
     if item:
@@ -651,12 +818,18 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any] | None = None, *, res
         spec = next((_item_spec(it) for it in user.items if it.get("name") == item), None)
         own = (spec or {}).get("restores")
         if spec is not None and own not in HEAL_RESOURCES:
-            raise RuleError("item_does_not_heal", T(f"{item} does not restore Health or Sanity.",
-                                                    f"«{item}» не восстанавливает ни Здоровье, ни Рассудок."))
+            raise RuleError(
+                "item_does_not_heal",
+                T(
+                    f"{item} does not restore Health or Sanity.",
+                    f"«{item}» не восстанавливает ни Здоровье, ни Рассудок.",
+                ),
+            )
         out = use_item(user, item, rules, total=amount or None, fail=fail, in_combat=in_combat, target=c, rng=rng)
         if own and own != resource:
-            out.notes.append(T(f"{item} restores {own}", f"«{item}» восстанавливает "
-                               f"{'Здоровье' if own == 'health' else 'Рассудок'}"))
+            out.notes.append(
+                T(f"{item} restores {own}", f"«{item}» восстанавливает {'Здоровье' if own == 'health' else 'Рассудок'}")
+            )
         resource = own or resource
     else:
         out = _heal(c, amount, rules, resource)
@@ -665,27 +838,59 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any] | None = None, *, res
         if getattr(c, resource) < 0 and not getattr(c, flag):
             out.changes[flag] = (False, True)
             setattr(c, flag, True)
-            out.notes.append(T(f"{resource} stabilised", "стабилизирован" if resource == "health" else "рассудок стабилизирован"))
+            out.notes.append(
+                T(f"{resource} stabilised", "стабилизирован" if resource == "health" else "рассудок стабилизирован")
+            )
         out = _finish(c, out, rules or {})
     return out
 
 
 def healing_options(c) -> list:
     from tabletop_widgets.core import OptionSpec
+
     items = [it for it in c.items if _item_spec(it).get("restores") in HEAL_RESOURCES]
-    opts = [OptionSpec("resource", T("Restore", "Восстановить"), "choice", "health", choices=(
-                ("health", T("Health", "Здоровье")), ("sanity", T("Sanity", "Рассудок")))),
-            OptionSpec("stabilise", T("Stabilise (no survival / self-control roll until new harm)",
-                                      "Стабилизировать (без бросков выживания / самоконтроля до нового вреда)"),
-                       "bool", False)]
+    opts = [
+        OptionSpec(
+            "resource",
+            T("Restore", "Восстановить"),
+            "choice",
+            "health",
+            choices=(("health", T("Health", "Здоровье")), ("sanity", T("Sanity", "Рассудок"))),
+        ),
+        OptionSpec(
+            "stabilise",
+            T(
+                "Stabilise (no survival / self-control roll until new harm)",
+                "Стабилизировать (без бросков выживания / самоконтроля до нового вреда)",
+            ),
+            "bool",
+            False,
+        ),
+    ]
     if items:
-        opts.append(OptionSpec("item", T("Use an item (the amount is its roll total; 0 rolls it)",
-                                         "Предмет (количество — итог его броска; 0 — бросить)"), "choice", "",
-                               choices=(("", T("none", "нет")),) + tuple(
-                                   (it["name"], T(f"{it['name']} ({_item_spec(it)['restores'].capitalize()})",
-                                                  f"{it['name']} ({'Здоровье' if _item_spec(it)['restores'] == 'health' else 'Рассудок'})"))
-                                   for it in items),
-                               help=T("the item decides what it restores", "предмет сам определяет, что восстанавливает")))
+        opts.append(
+            OptionSpec(
+                "item",
+                T(
+                    "Use an item (the amount is its roll total; 0 rolls it)",
+                    "Предмет (количество — итог его броска; 0 — бросить)",
+                ),
+                "choice",
+                "",
+                choices=(("", T("none", "нет")),)
+                + tuple(
+                    (
+                        it["name"],
+                        T(
+                            f"{it['name']} ({_item_spec(it)['restores'].capitalize()})",
+                            f"{it['name']} ({'Здоровье' if _item_spec(it)['restores'] == 'health' else 'Рассудок'})",
+                        ),
+                    )
+                    for it in items
+                ),
+                help=T("the item decides what it restores", "предмет сам определяет, что восстанавливает"),
+            )
+        )
     return opts
 
 
@@ -764,9 +969,18 @@ def _item_spec(it: Mapping[str, Any]) -> dict:
     return {**preset, **it}
 
 
-def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int | None = None,
-             fail: bool = False, in_combat: bool = True, target=None, rng: random.Random | None = None,
-             expect: str | None = None) -> DamageOutcome:
+def use_item(
+    c,
+    name: str,
+    rules: Mapping[str, Any] | None = None,
+    *,
+    total: int | None = None,
+    fail: bool = False,
+    in_combat: bool = True,
+    target=None,
+    rng: random.Random | None = None,
+    expect: str | None = None,
+) -> DamageOutcome:
     """Use an item from ``c.items`` (spec §7.4, §8.11): spend a charge (medkit 5 -> 4, L1461)
     and apply its effect to ``target`` (default ``c``): a fixed amount plus, when the item names
     a roll, its total through the item's divider (healing potion +3; medkit 3 + Fine Motor via 4
@@ -778,6 +992,7 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
     fail, Sanity for success dice) are applied to whoever rolled, like any roll, and reported in
     ``details["roll"]``. Everything is checked before anything changes."""
     from . import checks as _checks
+
     rules = rules or {}
     target = target if target is not None else c
     items = copy.deepcopy(list(c.items))
@@ -787,11 +1002,17 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
     it = items[idx]
     spec = _item_spec(it)
     if in_combat and spec.get("in_combat") is False:
-        raise RuleError("out_of_combat_only", T(f"{name} can only be used out of combat.",
-                                                f"«{name}» применяется только вне боя."))
+        raise RuleError(
+            "out_of_combat_only", T(f"{name} can only be used out of combat.", f"«{name}» применяется только вне боя.")
+        )
     if expect is not None and spec.get("restores") != expect:
-        raise RuleError("item_restores_other", T(
-            f"{name} does not restore {expect}.", f"«{name}» не восстанавливает {'здоровье' if expect == 'health' else 'рассудок'}."))
+        raise RuleError(
+            "item_restores_other",
+            T(
+                f"{name} does not restore {expect}.",
+                f"«{name}» не восстанавливает {'здоровье' if expect == 'health' else 'рассудок'}.",
+            ),
+        )
     if "charges" in it and it["charges"] <= 0:
         raise RuleError("no_charges", T(f"{name} has no charges left.", f"У «{name}» не осталось зарядов."))
     check = None
@@ -800,7 +1021,7 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
         param = spec["roll"]
         roller = c
         if spec.get("id", it.get("preset")) == "medkit" and rules.get("medkit_roll", "healer") == "patient_endurance":
-            roller, param = target, "endurance"                                 # A30
+            roller, param = target, "endurance"  # A30
         check = _checks.roll(roller, param, {}, rules, rng if rng is not None else random.Random())
         total, fail = check.total, bool(check.details.get("fail"))
     # -- nothing has changed so far; now apply
@@ -810,18 +1031,20 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
         items.pop(idx)
     amount = int(spec.get("fixed") or 0)
     if spec.get("divider") and (total is not None or fail):
-        amount += apply_divider(total, Divider(*spec["divider"]), fail=fail,
-                                on_fail=rules.get("divider_on_fail", "zero"))
+        amount += apply_divider(
+            total, Divider(*spec["divider"]), fail=fail, on_fail=rules.get("divider_on_fail", "zero")
+        )
     c.items = items
     out = DamageOutcome()
     roll_changes = {}
     if check is not None and check.effects:
         from . import SYSTEM as _SYSTEM
+
         roll_changes = _SYSTEM.apply_effects(roller, check.effects)
     if spec.get("restores") in ("health", "sanity") and amount:
         out = _heal(target, amount, rules, spec["restores"])
     elif spec.get("restores") is None and amount:
-        out.details["bonus"] = amount                   # e.g. a berserk potion's Body-branch bonus
+        out.details["bonus"] = amount  # e.g. a berserk potion's Body-branch bonus
     if roll_changes:
         if roller is target:
             for k, (old, new) in roll_changes.items():
@@ -830,8 +1053,12 @@ def use_item(c, name: str, rules: Mapping[str, Any] | None = None, *, total: int
         out.details["roller_changes"] = roll_changes
     if check is not None:
         out.details["roll"] = check
-        out.notes.append(T(f"{name}: {check.label['en']} {check.outcome.get('en', '')}",
-                           f"{name}: {check.label['ru']} {check.outcome.get('ru', '')}"))
+        out.notes.append(
+            T(
+                f"{name}: {check.label['en']} {check.outcome.get('en', '')}",
+                f"{name}: {check.label['ru']} {check.outcome.get('ru', '')}",
+            )
+        )
     out.details["amount"] = amount
     out.details["charges"] = it.get("charges")
     out.details["total"] = total
@@ -845,19 +1072,28 @@ def movement_block(blocker: LevelRoll, mover: LevelRoll, rules: Mapping[str, Any
     return contest(blocker, mover, rules) == "attacker"
 
 
-def hidden_attack(attack: LevelRoll, detection: LevelRoll | None, defence: LevelRoll | None,
-                  detection_difficulty: int | None = None, rules: Mapping[str, Any] | None = None) -> bool:
+def hidden_attack(
+    attack: LevelRoll,
+    detection: LevelRoll | None,
+    defence: LevelRoll | None,
+    detection_difficulty: int | None = None,
+    rules: Mapping[str, Any] | None = None,
+) -> bool:
     """An attack from hiding (L1127, L1652): a target that fails to detect the attacker (its
     Perception roll loses to the hide roll, or fails) counts its defence as failed. True = hit."""
-    undetected = detection is None or detection.fail or (
-        detection_difficulty is not None and detection.total < detection_difficulty)
+    undetected = (
+        detection is None
+        or detection.fail
+        or (detection_difficulty is not None and detection.total < detection_difficulty)
+    )
     if undetected:
         return not attack.fail
     return contest(attack, defence, rules) == "attacker"
 
 
-def weapon_change_costs_action(*, bulky: bool = False, cinematic: bool = False,
-                               rules: Mapping[str, Any] | None = None) -> bool:
+def weapon_change_costs_action(
+    *, bulky: bool = False, cinematic: bool = False, rules: Mapping[str, Any] | None = None
+) -> bool:
     """Changing weapons (L965, L1036, A54): free unless the item is bulky; the GM may make every
     change cost the action outside cinematic combat."""
     rules = rules or {}
@@ -866,8 +1102,13 @@ def weapon_change_costs_action(*, bulky: bool = False, cinematic: bool = False,
     return bool(rules.get("weapon_change_costs_action")) and not cinematic
 
 
-def luck_pick(candidates: Mapping[str, int], *, rng: random.Random | None = None, good: bool = True,
-              rules: Mapping[str, Any] | None = None) -> str:
+def luck_pick(
+    candidates: Mapping[str, int],
+    *,
+    rng: random.Random | None = None,
+    good: bool = True,
+    rules: Mapping[str, Any] | None = None,
+) -> str:
     """A GM random pick among participants using their Luck (L363, A39): for a good event the
     weight is Luck + 1; for a bad one the luckiest are least likely (weight max + 1 - Luck)."""
     rng = rng if rng is not None else random.Random()
@@ -888,14 +1129,15 @@ def luck_pick(candidates: Mapping[str, int], *, rng: random.Random | None = None
 
 #: body-part riders resisted against the same attack total (L816-841): part -> (roll, condition)
 CALLED_SHOT_RIDERS = {
-    "legs": ("body_control", "off_balance"),     # knock-down (L827)
-    "arms": ("fine_motor", "disarmed"),          # disarm: the weapon drops (L833)
-    "head": ("endurance", "blinded"),            # blinding etc. when the GM applies it (L821)
+    "legs": ("body_control", "off_balance"),  # knock-down (L827)
+    "arms": ("fine_motor", "disarmed"),  # disarm: the weapon drops (L833)
+    "head": ("endurance", "blinded"),  # blinding etc. when the GM applies it (L821)
 }
 
 
-def called_shot_rider(part: str, attack: LevelRoll, resistance: LevelRoll | None,
-                      rules: Mapping[str, Any] | None = None) -> str | None:
+def called_shot_rider(
+    part: str, attack: LevelRoll, resistance: LevelRoll | None, rules: Mapping[str, Any] | None = None
+) -> str | None:
     """The secondary effect of a body-part hit: the target rolls the listed parameter against the
     attacker's original total and wins ties (spec §5.6); returns the effect id or None."""
     if part not in CALLED_SHOT_RIDERS:
@@ -911,8 +1153,9 @@ def called_shot_rider(part: str, attack: LevelRoll, resistance: LevelRoll | None
 TURN_POINTS = ("start", "end")
 
 
-def on_turn(c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapping[str, Any]] = ()
-            ) -> DamageOutcome | None:
+def on_turn(
+    c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapping[str, Any]] = ()
+) -> DamageOutcome | None:
     """Ongoing effects of the active states at ``when`` of the bearer's own turn (spec §6.13:
     burning, poison, bleeding as Health damage; regeneration as healing; default at the start,
     L1492-1495). ``conditions`` are the tracker's instances (``{"id", "duration", "data"}``;
@@ -920,11 +1163,15 @@ def on_turn(c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapp
     character's own list is read. Durations are the tracker's to count: nothing else changes.
     DoT counts as Health damage (survival prompt, coma -> death, L328)."""
     if when not in TURN_POINTS:
-        raise RuleError("bad_turn_point", T(f"when is 'start' or 'end', not {when!r}",
-                                            f"when: 'start' или 'end', а не {when!r}"))
+        raise RuleError(
+            "bad_turn_point", T(f"when is 'start' or 'end', not {when!r}", f"when: 'start' или 'end', а не {when!r}")
+        )
     cat = {r["id"]: r for r in data.table("conditions")}
-    insts = list(conditions) if conditions else [
-        {"id": x.get("id"), "duration": x.get("duration"), "data": x} for x in c.conditions]
+    insts = (
+        list(conditions)
+        if conditions
+        else [{"id": x.get("id"), "duration": x.get("duration"), "data": x} for x in c.conditions]
+    )
     if c.dead:
         return None
     fire, dot, hot, sources = 0, 0, 0, []
@@ -1060,9 +1307,13 @@ def after_act(c, act: str, *, leaves_cover: bool | None = None, reveals: bool | 
             c.conditions = new
     out.details["remove_conditions"] = removed
     for r in removed:
-        out.notes.append({"in_cover": T("leaves cover", "выходит из укрытия"),
-                          "hidden": T("reveals the position", "раскрывает позицию"),
-                          "movement_block": T("movement block cancelled", "блок передвижения отменён")}[r])
+        out.notes.append(
+            {
+                "in_cover": T("leaves cover", "выходит из укрытия"),
+                "hidden": T("reveals the position", "раскрывает позицию"),
+                "movement_block": T("movement block cancelled", "блок передвижения отменён"),
+            }[r]
+        )
     return out
 
 
@@ -1080,12 +1331,18 @@ def extra_turn(c, state: TurnState, round_no: int, rules: Mapping[str, Any]) -> 
         raise
     add = ["defence_refused"] if state.extra_turns_taken == 2 else []
     duration = None if rules.get("defence_refusal_duration", "until_next_turn") != "until_next_turn" else 1
-    return {"number": state.extra_turns_taken, "effects": effects, "add_conditions": add,
-            "condition_duration": duration if add else None,
-            "self_control_at_end": state.extra_turns_taken == 1 and state.sanity_went_negative,
-            "speed_left": state.speed_left,
-            "note": T(f"extra turn {state.extra_turns_taken}" + (": 3 Sanity" if not add else ": defence refused"),
-                      f"доп. ход {state.extra_turns_taken}" + (": 3 Рассудка" if not add else ": отказ от защиты"))}
+    return {
+        "number": state.extra_turns_taken,
+        "effects": effects,
+        "add_conditions": add,
+        "condition_duration": duration if add else None,
+        "self_control_at_end": state.extra_turns_taken == 1 and state.sanity_went_negative,
+        "speed_left": state.speed_left,
+        "note": T(
+            f"extra turn {state.extra_turns_taken}" + (": 3 Sanity" if not add else ": defence refused"),
+            f"доп. ход {state.extra_turns_taken}" + (": 3 Рассудка" if not add else ": отказ от защиты"),
+        ),
+    }
 
 
 def end_extra_turn(state: TurnState, self_control_passed: bool | None) -> bool:
@@ -1106,8 +1363,9 @@ def able(c) -> bool:
     return not (c.is_npc and c.npc_tier == "mook" and c.health <= 0)
 
 
-def combat_over(combatants: Mapping[str, Any], sides: Mapping[str, str], *,
-                unwilling: Sequence[str] = ()) -> str | None:
+def combat_over(
+    combatants: Mapping[str, Any], sides: Mapping[str, str], *, unwilling: Sequence[str] = ()
+) -> str | None:
     """The side left standing when the other has nobody able **and** willing to go on (dead,
     unconscious, surrendered, fled: pass the last two as ``unwilling``) (L1135); None while the
     fight goes on, ``"none"`` when nobody is left on either side."""
@@ -1127,17 +1385,26 @@ def combat_over(combatants: Mapping[str, Any], sides: Mapping[str, str], *,
 LOOT_MODES = ("initiative", "new", "seating")
 
 
-def loot_queue(combatants: Mapping[str, Any], *, mode: str = "initiative", order: Sequence[str] | None = None,
-               seating: Sequence[str] | None = None, rng: random.Random | None = None,
-               rules: Mapping[str, Any] | None = None, include_unable: bool = False) -> dict:
+def loot_queue(
+    combatants: Mapping[str, Any],
+    *,
+    mode: str = "initiative",
+    order: Sequence[str] | None = None,
+    seating: Sequence[str] | None = None,
+    rng: random.Random | None = None,
+    rules: Mapping[str, Any] | None = None,
+    include_unable: bool = False,
+) -> dict:
     """The moderated loot queue (L1139-1141): in the fight's initiative ``order``, a ``new``
     initiative roll, or the players' ``seating`` order; only those able to search take part
     (unless ``include_unable``). Each gets ``loot_actions`` actions (the GM may allow two: one
     to help an ally, one for loot, L1141)."""
     rules = rules or {}
     if mode not in LOOT_MODES:
-        raise RuleError("bad_loot_mode", T(f"loot order is one of {', '.join(LOOT_MODES)}",
-                                           f"порядок добычи: {', '.join(LOOT_MODES)}"))
+        raise RuleError(
+            "bad_loot_mode",
+            T(f"loot order is one of {', '.join(LOOT_MODES)}", f"порядок добычи: {', '.join(LOOT_MODES)}"),
+        )
     new_order = None
     if mode == "initiative":
         if order is None:
@@ -1185,11 +1452,11 @@ def loot_dispute(rolls: Mapping[str, LevelRoll | None]) -> tuple[str | None, lis
 _LIMITS = {
     # state: (turn, move, attack, action, social, extra_turns, defence)
     "dead": (False, False, False, False, False, False, "none"),
-    "coma": (False, False, False, False, False, False, "none"),               # L1512-1520
-    "unconscious": (False, False, False, False, False, False, "none"),        # L1522-1530
-    "doom": (True, False, False, False, True, False, "none"),                 # L1532-1540: beg / bargain
-    "panic": (True, True, False, False, True, False, "dodge_only"),           # L1542-1550: flee
-    "rage": (True, True, True, False, True, False, "any"),                    # L1552-1561
+    "coma": (False, False, False, False, False, False, "none"),  # L1512-1520
+    "unconscious": (False, False, False, False, False, False, "none"),  # L1522-1530
+    "doom": (True, False, False, False, True, False, "none"),  # L1532-1540: beg / bargain
+    "panic": (True, True, False, False, True, False, "dodge_only"),  # L1542-1550: flee
+    "rage": (True, True, True, False, True, False, "any"),  # L1552-1561
 }
 _DEF_RANK = {"any": 3, "limited": 2, "dodge_only": 1, "none": 0}
 
@@ -1201,8 +1468,17 @@ def turn_limits(c) -> dict:
     psychological influence, so nothing to resist) and the bilingual ``reasons``. A state's
     resistance roll on the bearer's own turn is always allowed (it spends the action on a
     success, L1497); ``stunned`` retries may use extra turns (L1570)."""
-    out = {"turn": True, "move": True, "attack": True, "action": True, "social": True,
-           "extra_turns": True, "defence": "any", "psych_resist": True, "reasons": []}
+    out = {
+        "turn": True,
+        "move": True,
+        "attack": True,
+        "action": True,
+        "social": True,
+        "extra_turns": True,
+        "defence": "any",
+        "psych_resist": True,
+        "reasons": [],
+    }
     cat = {r["id"]: r for r in data.table("conditions")}
     ids = [x.get("id") for x in c.conditions] + (["dead"] if c.dead else [])
     for cid in dict.fromkeys(ids):
@@ -1213,8 +1489,7 @@ def turn_limits(c) -> dict:
             if d in _DEF_RANK and _DEF_RANK[d] < _DEF_RANK[out["defence"]]:
                 out["defence"] = d
                 ru = {"none": "нет", "dodge_only": "только уклонение", "limited": "ограничена"}[d]
-                out["reasons"].append(T(f"{spec['en']}: defence {d.replace('_', ' ')}",
-                                        f"{spec['ru']}: защита — {ru}"))
+                out["reasons"].append(T(f"{spec['en']}: defence {d.replace('_', ' ')}", f"{spec['ru']}: защита — {ru}"))
             continue
         for k, allowed in zip(("turn", "move", "attack", "action", "social", "extra_turns"), lim[:6]):
             out[k] = out[k] and allowed
@@ -1223,7 +1498,9 @@ def turn_limits(c) -> dict:
         if cid == "unconscious":
             out["psych_resist"] = False
         label = spec or {"en": cid, "ru": cid, "effect_en": "", "effect_ru": ""}
-        out["reasons"].append(T(f"{label['en']}: {label.get('effect_en', '')}", f"{label['ru']}: {label.get('effect_ru', '')}"))
+        out["reasons"].append(
+            T(f"{label['en']}: {label.get('effect_en', '')}", f"{label['ru']}: {label.get('effect_ru', '')}")
+        )
     if not out["turn"]:
         out.update(move=False, attack=False, action=False, social=False, extra_turns=False)
     return out

@@ -1,4 +1,5 @@
 """Loading the data tables of spec §8 (``data/*.json``; every row has ``en`` and ``ru`` names)."""
+
 from __future__ import annotations
 
 import copy

@@ -2,6 +2,7 @@
 degree, natural maximum climbing the ladder d6 -> d8 -> d10 -> d12 -> d20 -> d100; and its exact
 distribution (rational arithmetic, no sampling).
 """
+
 from __future__ import annotations
 
 import random
@@ -15,8 +16,15 @@ from tabletop_widgets.core import RuleError, T
 #: Level -> (faces, flat modifier) (spec §3.2). Level 2 is d6-1: the book's table prints d6-3 at
 #: L486, a typo contradicted by both advancement tables (L292, L307); spec A1.
 LEVEL_DIE: dict[int, tuple[int, int]] = {
-    0: (6, -3), 1: (6, -2), 2: (6, -1), 3: (6, 0), 4: (8, 0),
-    5: (10, 0), 6: (12, 0), 7: (20, 0), 8: (100, 0),
+    0: (6, -3),
+    1: (6, -2),
+    2: (6, -1),
+    3: (6, 0),
+    4: (8, 0),
+    5: (10, 0),
+    6: (12, 0),
+    7: (20, 0),
+    8: (100, 0),
 }
 #: The success ladder (L538, L544).
 LADDER = (6, 8, 10, 12, 20, 100)
@@ -27,11 +35,11 @@ D100_REROLL_DEPTH = 4
 
 #: The level-roll readings a system's ``rules`` may change (spec §11 A4, A5, A37, TV-B8).
 ROLL_RULE_DEFAULTS: dict[str, Any] = {
-    "penalty_explosion": "die_ladder",   # A4: or "level_ladder"
-    "d100_max_grants_sanity": False,     # A5
-    "d100_reroll_on_max": False,         # A5
-    "below_zero": "clamp",               # A37: or "auto_fail"
-    "cinematic_luck": False,             # L358, L533: fail/crit awards 1/3, cinematic 3/5
+    "penalty_explosion": "die_ladder",  # A4: or "level_ladder"
+    "d100_max_grants_sanity": False,  # A5
+    "d100_reroll_on_max": False,  # A5
+    "below_zero": "clamp",  # A37: or "auto_fail"
+    "cinematic_luck": False,  # L358, L533: fail/crit awards 1/3, cinematic 3/5
 }
 
 
@@ -70,7 +78,7 @@ def explosion_dice(level: int, rules: Mapping[str, Any]) -> tuple[int, ...]:
     faces, _ = LEVEL_DIE[level]
     if rules.get("penalty_explosion") == "level_ladder":
         return tuple(LEVEL_DIE[lv][0] for lv in range(level + 1, MAX_LEVEL + 1))
-    return LADDER[LADDER.index(faces) + 1:]
+    return LADDER[LADDER.index(faces) + 1 :]
 
 
 @dataclass
@@ -116,9 +124,11 @@ class LevelRoll:
                 dice = "—"
             mods = "".join(f" ~~{v:+d} [{n}]~~" for n, v in self.bonuses if v)
             en = f"{head}: {dice}{mods} → d4: {self.fail_degree} — " + (
-                "critical fail" if self.critical else f"fail {self.fail_degree}")
+                "critical fail" if self.critical else f"fail {self.fail_degree}"
+            )
             ru = f"{head}: {dice}{mods} → d4: {self.fail_degree} — " + (
-                "крит. провал" if self.critical else f"провал {self.fail_degree}")
+                "крит. провал" if self.critical else f"провал {self.fail_degree}"
+            )
             return T(en, ru)
         mods = "".join(f" {v:+d} [{n}]" for n, v in self.bonuses if v)
         flat = f" {self.flat:+d}" if self.flat else ""
@@ -135,41 +145,57 @@ def resolve_level(base_level: int, shift: int, rules: Mapping[str, Any]) -> tupl
     return clamp_level(raw), False
 
 
-def level_roll(level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0,
-               rng: random.Random | None = None, rules: Mapping[str, Any] | None = None,
-               bonuses: list[tuple[str, int]] | None = None) -> LevelRoll:
+def level_roll(
+    level: int,
+    *,
+    bonus: int = 0,
+    luck: int = 0,
+    shift: int = 0,
+    rng: random.Random | None = None,
+    rules: Mapping[str, Any] | None = None,
+    bonuses: list[tuple[str, int]] | None = None,
+) -> LevelRoll:
     """Roll a level roll (spec §5.1). ``luck`` is the Luck declared before the roll."""
     rules = _rules(rules)
     if luck < 0:
-        raise RuleError("negative_luck", T("Luck declared cannot be negative",
-                                           "заявленная Удача не может быть отрицательной"))
+        raise RuleError(
+            "negative_luck", T("Luck declared cannot be negative", "заявленная Удача не может быть отрицательной")
+        )
     rng = rng if rng is not None else random.Random()
     eff, auto_fail = resolve_level(level, shift, rules)
     faces, flat = LEVEL_DIE[eff]
     named = list(bonuses) if bonuses is not None else ([("bonus", bonus)] if bonus else [])
     if luck:
         named.append(("luck", luck))
-    res = LevelRoll(level=eff, base_level=int(level), bonus=int(bonus), luck=int(luck), flat=flat,
-                    chain=[], luck_spent=int(luck), bonuses=named)
+    res = LevelRoll(
+        level=eff,
+        base_level=int(level),
+        bonus=int(bonus),
+        luck=int(luck),
+        flat=flat,
+        chain=[],
+        luck_spent=int(luck),
+        bonuses=named,
+    )
     first = 1 if auto_fail else rng.randint(1, faces)
     if not auto_fail:
         res.chain.append((faces, first))
-    if first == 1:                                             # FAIL (L527-533)
+    if first == 1:  # FAIL (L527-533)
         d4 = rng.randint(1, 4)
         res.fail, res.fail_degree, res.critical, res.auto_fail = True, d4, d4 == 1, auto_fail
         res.luck_gained = luck_award(d4 == 1, rules)
         return res
     total, die, face = first, faces, first
     ladder = list(explosion_dice(eff, rules))
-    while face == die and ladder:                              # SUCCESS: climb (L538)
+    while face == die and ladder:  # SUCCESS: climb (L538)
         die = ladder.pop(0)
-        face = rng.randint(1, die)                             # 1s are ordinary here (L538)
+        face = rng.randint(1, die)  # 1s are ordinary here (L538)
         res.chain.append((die, face))
         total += face
         res.successes += 1
     if die == 100 and face == 100:
         res.terminal_max = True
-        if rules.get("d100_reroll_on_max"):                    # A5 GM option
+        if rules.get("d100_reroll_on_max"):  # A5 GM option
             extra = 0
             while face == 100 and extra < D100_REROLL_DEPTH:
                 face = rng.randint(1, 100)
@@ -179,8 +205,9 @@ def level_roll(level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0,
                 extra += 1
             res.terminal_max = face == 100
     res.total = total + flat + int(bonus) + int(luck)
-    res.sanity_gained = res.successes + (1 if res.terminal_max and rules.get("d100_max_grants_sanity")
-                                         and not rules.get("d100_reroll_on_max") else 0)
+    res.sanity_gained = res.successes + (
+        1 if res.terminal_max and rules.get("d100_max_grants_sanity") and not rules.get("d100_reroll_on_max") else 0
+    )
     return res
 
 
@@ -219,8 +246,9 @@ def _chain(dice: tuple[int, ...], reroll_100: bool, depth: int) -> tuple:
     return tuple(out.items()), cut
 
 
-def roll_outcomes(level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0,
-                  rules: Mapping[str, Any] | None = None) -> tuple[dict[tuple, Fraction], Fraction]:
+def roll_outcomes(
+    level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, rules: Mapping[str, Any] | None = None
+) -> tuple[dict[tuple, Fraction], Fraction]:
     """Exact outcomes of a level roll: ``{("fail", d4): p, ("ok", total, successes, terminal): p}``
     and the truncated mass (non-zero only with ``d100_reroll_on_max``)."""
     rules = _rules(rules)
@@ -260,8 +288,9 @@ def roll_outcomes(level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0,
     return out, cut
 
 
-def chance_at_least(level: int, target: int, *, bonus: int = 0, luck: int = 0, shift: int = 0,
-                    rules: Mapping[str, Any] | None = None) -> Fraction:
+def chance_at_least(
+    level: int, target: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, rules: Mapping[str, Any] | None = None
+) -> Fraction:
     """P(not a fail and total >= target) (spec §5.14)."""
     outcomes, _ = roll_outcomes(level, bonus=bonus, luck=luck, shift=shift, rules=rules)
     return sum((p for o, p in outcomes.items() if o[0] == "ok" and o[1] >= target), Fraction(0))

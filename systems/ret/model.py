@@ -1,5 +1,6 @@
 """The RET character model (spec §3): the 12 stored leaves, the derived tree and indicators,
 resources, abilities, flaws, equipment — a pure traitlets model (no widgets)."""
+
 from __future__ import annotations
 
 import copy
@@ -12,14 +13,14 @@ from tabletop_widgets.core import CharacterModel, Problem, T
 from .params import PARAMS, TIER1, TIER2, TIER3, TREE, ancestors, label
 
 ABILITY_KINDS = ("skill", "talent", "ultimate")
-FLAW_SEVERITIES = {"light": 12, "moderate": 15, "severe": 20}      # L1668-1670
+FLAW_SEVERITIES = {"light": 12, "moderate": 15, "severe": 20}  # L1668-1670
 NPC_TIERS = ("mook", "regular", "important", "boss")
 TEMP_ARMOUR_KINDS = ("skin", "shield")
 ARMOUR_LOCATIONS = ("body", "head", "arms", "legs")
 WEAPON_KINDS = ("melee", "ranged", "thrown")
 ITEM_KINDS = ("single_use", "multi_use", "resource", "functional_active", "functional_passive")
-PC_MAX_LEVEL = 7            # L285: level 8 is for the GM's strongest creatures
-ABILITY_MAX_LEVEL = 7       # L410, L422
+PC_MAX_LEVEL = 7  # L285: level 8 is for the GM's strongest creatures
+ABILITY_MAX_LEVEL = 7  # L410, L422
 
 
 class OptInt(Int):
@@ -148,21 +149,21 @@ class Character(CharacterModel):
                 continue
             inherited = next((over[a] for a in ancestors(leaf) if a in over), None)
             v[leaf] = inherited if inherited is not None else int(values.get(leaf, 3))
-        for node in TIER2 + TIER1:                     # tier II before tier I (L49-52)
+        for node in TIER2 + TIER1:  # tier II before tier I (L49-52)
             a, b = TREE[node]
             v[node] = over[node] if node in over else (v[a] + v[b]) // 2
         return v
 
     @staticmethod
     def compute_indicators(tree: Mapping[str, int], luck_max_override: int | None = None) -> dict[str, int]:
-        level = (tree["mind"] + tree["emotions"] + tree["body"]) // 3        # L371
+        level = (tree["mind"] + tree["emotions"] + tree["body"]) // 3  # L371
         return {
             "level": level,
-            "health_max": 2 * tree["body"],                                 # L323
-            "sanity_max": tree["mind"] + tree["emotions"],                  # L338
-            "luck_max": 2 * level if luck_max_override is None else luck_max_override,   # L362, A51
-            "strike_power": tree["strength"] // 2,                          # L379
-            "speed": tree["agility"],                                        # L387
+            "health_max": 2 * tree["body"],  # L323
+            "sanity_max": tree["mind"] + tree["emotions"],  # L338
+            "luck_max": 2 * level if luck_max_override is None else luck_max_override,  # L362, A51
+            "strike_power": tree["strength"] // 2,  # L379
+            "speed": tree["agility"],  # L387
         }
 
     def _derive(self) -> None:
@@ -232,33 +233,72 @@ class Character(CharacterModel):
         for leaf in TIER3:
             v = values.get(leaf)
             if not isinstance(v, int) or isinstance(v, bool):
-                problems.append(Problem("param_missing", T(
-                    f"Parameter {label(leaf)['en']} is missing or not a whole number.",
-                    f"Параметр {label(leaf)['ru']} не задан или не целое число."), field=leaf))
+                problems.append(
+                    Problem(
+                        "param_missing",
+                        T(
+                            f"Parameter {label(leaf)['en']} is missing or not a whole number.",
+                            f"Параметр {label(leaf)['ru']} не задан или не целое число.",
+                        ),
+                        field=leaf,
+                    )
+                )
             elif not 0 <= v <= cap:
-                problems.append(Problem("param_range", T(
-                    f"{label(leaf)['en']} = {v}: player characters can have levels 0–7 (level 8 is "
-                    f"reserved for the GM's strongest creatures).",
-                    f"{label(leaf)['ru']} = {v}: у персонажей игроков уровни 0–7 (8-й уровень — только "
-                    f"для сильнейших существ мастера)."), field=leaf))
+                problems.append(
+                    Problem(
+                        "param_range",
+                        T(
+                            f"{label(leaf)['en']} = {v}: player characters can have levels 0–7 (level 8 is "
+                            f"reserved for the GM's strongest creatures).",
+                            f"{label(leaf)['ru']} = {v}: у персонажей игроков уровни 0–7 (8-й уровень — только "
+                            f"для сильнейших существ мастера).",
+                        ),
+                        field=leaf,
+                    )
+                )
         if values.get("npc_tier", "regular") not in NPC_TIERS:
-            problems.append(Problem("bad_npc_tier", T(
-                f"NPC tier must be one of {', '.join(NPC_TIERS)}",
-                "категория противника: безымянный, обычный, важный или босс"), field="npc_tier"))
+            problems.append(
+                Problem(
+                    "bad_npc_tier",
+                    T(
+                        f"NPC tier must be one of {', '.join(NPC_TIERS)}",
+                        "категория противника: безымянный, обычный, важный или босс",
+                    ),
+                    field="npc_tier",
+                )
+            )
         over = values.get("overrides") or {}
         for k, v in over.items():
             if k not in PARAMS or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 8:
-                problems.append(Problem("bad_override", T(
-                    f"override {k!r}={v!r}: expected a parameter id and a level 0..8",
-                    f"переопределение {k!r}={v!r}: ожидались параметр и уровень 0..8"), field="overrides"))
+                problems.append(
+                    Problem(
+                        "bad_override",
+                        T(
+                            f"override {k!r}={v!r}: expected a parameter id and a level 0..8",
+                            f"переопределение {k!r}={v!r}: ожидались параметр и уровень 0..8",
+                        ),
+                        field="overrides",
+                    )
+                )
         if over and not npc:
-            problems.append(Problem("override_pc", T(
-                "only NPCs may override tree nodes", "переопределять узлы дерева можно только противникам"),
-                field="overrides"))
+            problems.append(
+                Problem(
+                    "override_pc",
+                    T("only NPCs may override tree nodes", "переопределять узлы дерева можно только противникам"),
+                    field="overrides",
+                )
+            )
         if values.get("temp_armour_kind", "skin") not in TEMP_ARMOUR_KINDS:
-            problems.append(Problem("bad_temp_armour_kind", T(
-                "temporary armour kind must be skin or shield",
-                "вид временной брони: усиление кожи или энергетический щит"), field="temp_armour_kind"))
+            problems.append(
+                Problem(
+                    "bad_temp_armour_kind",
+                    T(
+                        "temporary armour kind must be skin or shield",
+                        "вид временной брони: усиление кожи или энергетический щит",
+                    ),
+                    field="temp_armour_kind",
+                )
+            )
         problems += _check_abilities(values.get("abilities") or [])
         problems += _check_flaws(values.get("flaws") or [])
         problems += _check_list(values, "weapons", {"name": str, "damage": int})
@@ -273,13 +313,22 @@ class Character(CharacterModel):
             except (TypeError, ValueError):
                 ind = None
             if ind:
-                for cur, mx, en, ru in (("health", "health_max", "Health", "Здоровье"),
-                                        ("sanity", "sanity_max", "Sanity", "Рассудок")):
+                for cur, mx, en, ru in (
+                    ("health", "health_max", "Health", "Здоровье"),
+                    ("sanity", "sanity_max", "Sanity", "Рассудок"),
+                ):
                     v = values.get(cur)
                     if v is not None and v > ind[mx]:
-                        problems.append(Problem(f"{cur}_above_max", T(
-                            f"{en} cannot exceed its maximum ({ind[mx]}).",
-                            f"{ru} не может превышать максимум ({ind[mx]})."), field=cur))
+                        problems.append(
+                            Problem(
+                                f"{cur}_above_max",
+                                T(
+                                    f"{en} cannot exceed its maximum ({ind[mx]}).",
+                                    f"{ru} не может превышать максимум ({ind[mx]}).",
+                                ),
+                                field=cur,
+                            )
+                        )
         return problems
 
 
@@ -291,14 +340,19 @@ def _check_list(values: Mapping[str, Any], key: str, shape: Mapping[str, type]) 
     out = []
     for i, item in enumerate(values.get(key) or []):
         if not isinstance(item, Mapping):
-            out.append(_bad(key, "bad_item", f"{key}[{i}] must be a mapping",
-                            f"{key}[{i}] должен быть словарём"))
+            out.append(_bad(key, "bad_item", f"{key}[{i}] must be a mapping", f"{key}[{i}] должен быть словарём"))
             continue
         for k, typ in shape.items():
             v = item.get(k)
             if not isinstance(v, typ) or isinstance(v, bool) or (typ is str and not v.strip()):
-                out.append(_bad(key, "bad_item", f"{key}[{i}].{k} must be a {typ.__name__}",
-                                f"{key}[{i}].{k}: ожидается {typ.__name__}"))
+                out.append(
+                    _bad(
+                        key,
+                        "bad_item",
+                        f"{key}[{i}].{k} must be a {typ.__name__}",
+                        f"{key}[{i}].{k}: ожидается {typ.__name__}",
+                    )
+                )
     return out
 
 
@@ -308,41 +362,77 @@ def _check_abilities(abilities: list) -> list[Problem]:
     talents = {a.get("name") for a in abilities if isinstance(a, Mapping) and a.get("kind") == "talent"}
     for i, a in enumerate(abilities):
         if not isinstance(a, Mapping):
-            out.append(_bad("abilities", "bad_item", f"abilities[{i}] must be a mapping",
-                            f"abilities[{i}] должен быть словарём"))
+            out.append(
+                _bad(
+                    "abilities", "bad_item", f"abilities[{i}] must be a mapping", f"abilities[{i}] должен быть словарём"
+                )
+            )
             continue
         name = a.get("name")
         if not isinstance(name, str) or not name.strip():
-            out.append(_bad("abilities", "ability_name", f"abilities[{i}] needs a name",
-                            f"у способности {i} нет названия"))
+            out.append(
+                _bad("abilities", "ability_name", f"abilities[{i}] needs a name", f"у способности {i} нет названия")
+            )
             name = f"#{i}"
-        elif name in seen:                                                       # V10
-            out.append(_bad("abilities", "ability_duplicate", f"Two abilities are named {name}.",
-                            f"Две способности называются «{name}»."))
+        elif name in seen:  # V10
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_duplicate",
+                    f"Two abilities are named {name}.",
+                    f"Две способности называются «{name}».",
+                )
+            )
         seen.add(name)
         kind = a.get("kind")
         if kind not in ABILITY_KINDS:
-            out.append(_bad("abilities", "ability_kind", f"{name}: kind must be skill, talent or ultimate",
-                            f"{name}: вид — навык (skill), талант (talent) или ультимативная (ultimate)"))
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_kind",
+                    f"{name}: kind must be skill, talent or ultimate",
+                    f"{name}: вид — навык (skill), талант (talent) или ультимативная (ultimate)",
+                )
+            )
         if kind == "ultimate":
             if a.get("parent_talent") not in talents:
-                out.append(_bad("abilities", "ultimate_parent",
-                                f"Ultimate {name} must name one of your talents as its parent talent.",
-                                f"Ультимативная способность «{name}» должна ссылаться на ваш талант."))
-        elif a.get("base_param") not in PARAMS:                                  # V8
-            out.append(_bad("abilities", "ability_base",
-                            f"Skill {name} has no base parameter; the GM assigns one (e.g. Fine Motor "
-                            f"for Lockpicking).",
-                            f"У способности «{name}» нет основы; её назначает мастер (например, Мелкая "
-                            f"моторика для взлома)."))
+                out.append(
+                    _bad(
+                        "abilities",
+                        "ultimate_parent",
+                        f"Ultimate {name} must name one of your talents as its parent talent.",
+                        f"Ультимативная способность «{name}» должна ссылаться на ваш талант.",
+                    )
+                )
+        elif a.get("base_param") not in PARAMS:  # V8
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_base",
+                    f"Skill {name} has no base parameter; the GM assigns one (e.g. Fine Motor for Lockpicking).",
+                    f"У способности «{name}» нет основы; её назначает мастер (например, Мелкая моторика для взлома).",
+                )
+            )
         lv = a.get("level")
-        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= ABILITY_MAX_LEVEL:   # V9
-            out.append(_bad("abilities", "ability_level", f"{name}: level {lv} is outside 1–7.",
-                            f"{name}: уровень {lv} вне диапазона 1–7."))
+        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= ABILITY_MAX_LEVEL:  # V9
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_level",
+                    f"{name}: level {lv} is outside 1–7.",
+                    f"{name}: уровень {lv} вне диапазона 1–7.",
+                )
+            )
         sc = a.get("sanity_cost", 0)
         if not isinstance(sc, int) or isinstance(sc, bool) or sc < 0:
-            out.append(_bad("abilities", "ability_sanity_cost", f"{name}: Sanity cost must be a whole number >= 0",
-                            f"{name}: цена в Рассудке — целое число >= 0"))
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_sanity_cost",
+                    f"{name}: Sanity cost must be a whole number >= 0",
+                    f"{name}: цена в Рассудке — целое число >= 0",
+                )
+            )
         div = a.get("divider")
         if isinstance(div, str) and div.strip():
             try:
@@ -352,10 +442,21 @@ def _check_abilities(abilities: list) -> list[Problem]:
                 div = "bad"
         elif isinstance(div, str):
             div = None
-        if div is not None and not (isinstance(div, (list, tuple)) and len(div) == 2
-                                    and all(isinstance(x, int) for x in div) and div[0] >= 1 and div[1] >= 0):
-            out.append(_bad("abilities", "ability_divider", f"{name}: divider must be [D >= 1, base >= 0]",
-                            f"{name}: делитель — [D >= 1, основа >= 0]"))
+        if div is not None and not (
+            isinstance(div, (list, tuple))
+            and len(div) == 2
+            and all(isinstance(x, int) for x in div)
+            and div[0] >= 1
+            and div[1] >= 0
+        ):
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_divider",
+                    f"{name}: divider must be [D >= 1, base >= 0]",
+                    f"{name}: делитель — [D >= 1, основа >= 0]",
+                )
+            )
     return out
 
 
@@ -367,18 +468,36 @@ def _check_flaws(flaws: list) -> list[Problem]:
             continue
         name = f.get("name") or f"#{i}"
         if f.get("severity") not in FLAW_SEVERITIES:
-            out.append(_bad("flaws", "flaw_severity", f"{name}: severity must be light, moderate or severe",
-                            f"{name}: сила — лёгкий, средний или сильный"))
+            out.append(
+                _bad(
+                    "flaws",
+                    "flaw_severity",
+                    f"{name}: severity must be light, moderate or severe",
+                    f"{name}: сила — лёгкий, средний или сильный",
+                )
+            )
         if f.get("base_param", "composure") not in PARAMS:
             out.append(_bad("flaws", "flaw_base", f"{name}: unknown base parameter", f"{name}: неизвестная основа"))
         lv = f.get("level", 1)
-        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= 7:     # A35: cap 7
-            out.append(_bad("flaws", "flaw_level", f"{name}: flaw level {lv} is outside 1–7.",
-                            f"{name}: уровень недостатка {lv} вне 1–7."))
+        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= 7:  # A35: cap 7
+            out.append(
+                _bad(
+                    "flaws",
+                    "flaw_level",
+                    f"{name}: flaw level {lv} is outside 1–7.",
+                    f"{name}: уровень недостатка {lv} вне 1–7.",
+                )
+            )
         st = f.get("strength")
         if st is not None and (not isinstance(st, int) or isinstance(st, bool)):
-            out.append(_bad("flaws", "flaw_strength", f"{name}: strength must be a whole number",
-                            f"{name}: сила недостатка — целое число"))
+            out.append(
+                _bad(
+                    "flaws",
+                    "flaw_strength",
+                    f"{name}: strength must be a whole number",
+                    f"{name}: сила недостатка — целое число",
+                )
+            )
     return out
 
 
@@ -386,18 +505,31 @@ def _check_armour(pieces: list) -> list[Problem]:
     out: list[Problem] = []
     for i, p in enumerate(pieces):
         if not isinstance(p, Mapping):
-            out.append(_bad("armour", "bad_item", f"armour[{i}] must be a mapping", f"armour[{i}] должен быть словарём"))
+            out.append(
+                _bad("armour", "bad_item", f"armour[{i}] must be a mapping", f"armour[{i}] должен быть словарём")
+            )
             continue
         for k in ("defence", "durability"):
             v = p.get(k)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                out.append(_bad("armour", "armour_value", f"armour[{i}].{k} must be a whole number >= 0",
-                                f"armour[{i}].{k}: целое число >= 0"))
+                out.append(
+                    _bad(
+                        "armour",
+                        "armour_value",
+                        f"armour[{i}].{k} must be a whole number >= 0",
+                        f"armour[{i}].{k}: целое число >= 0",
+                    )
+                )
         locs = armour_locations(p)
         if locs is None or any(loc not in ARMOUR_LOCATIONS for loc in locs):
-            out.append(_bad("armour", "armour_locations",
-                            f"armour[{i}].locations must be among {', '.join(ARMOUR_LOCATIONS)}",
-                            f"armour[{i}].locations: из {', '.join(ARMOUR_LOCATIONS)}"))
+            out.append(
+                _bad(
+                    "armour",
+                    "armour_locations",
+                    f"armour[{i}].locations must be among {', '.join(ARMOUR_LOCATIONS)}",
+                    f"armour[{i}].locations: из {', '.join(ARMOUR_LOCATIONS)}",
+                )
+            )
     return out
 
 
@@ -423,7 +555,15 @@ def ability_divider(a: Mapping[str, Any]) -> tuple[int, int] | None:
 
 
 def new_ability(name: str, kind: str, base_param: str | None, level: int, **extra: Any) -> dict:
-    a = {"name": name, "kind": kind, "base_param": base_param, "level": level,
-         "is_superpower": False, "sanity_cost": 0, "divider": None, "notes": ""}
+    a = {
+        "name": name,
+        "kind": kind,
+        "base_param": base_param,
+        "level": level,
+        "is_superpower": False,
+        "sanity_cost": 0,
+        "divider": None,
+        "notes": "",
+    }
     a.update(copy.deepcopy(extra))
     return a

@@ -1,5 +1,6 @@
 """Creation and advancement (spec §4, §7.1): development-point costs, validation of a build, and
 operations that spend points (refusing illegal moves with RuleError and changing nothing)."""
+
 from __future__ import annotations
 
 import copy
@@ -16,68 +17,70 @@ from .params import PARAMS, TIER3, label, tier
 DEFAULT_RULES: dict[str, Any] = {
     **ROLL_RULE_DEFAULTS,
     # advancement / creation (spec §4.2, §7.1)
-    "costing": "recommended",              # or "simplified" (L287-315)
-    "costing_at_creation": "simplified",   # L464
-    "cost_0_to_1": 1,                      # A6
-    "param_dp": 0,                         # A7: GM sets the creation budget (UI suggests 3)
+    "costing": "recommended",  # or "simplified" (L287-315)
+    "costing_at_creation": "simplified",  # L464
+    "cost_0_to_1": 1,  # A6
+    "param_dp": 0,  # A7: GM sets the creation budget (UI suggests 3)
     "ability_dp": 0,
-    "start_level_param": 3,                # L463
-    "start_level_skill": 3,                # L407
-    "start_level_talent": 3,               # L419
-    "n_skills": 3,                         # L457
+    "start_level_param": 3,  # L463
+    "start_level_skill": 3,  # L407
+    "start_level_talent": 3,  # L419
+    "n_skills": 3,  # L457
     "n_talents": 1,
-    "ability_count_mode": "exact",         # V7: or "at_most"
-    "creation_cap": 7,                     # L285, L465 (example GM value 5)
-    "allow_below_start": False,            # A8
-    "starting_extra_items": 3,             # L461, V15
-    "dp_spend_only_between_games": True,   # L280
+    "ability_count_mode": "exact",  # V7: or "at_most"
+    "creation_cap": 7,  # L285, L465 (example GM value 5)
+    "allow_below_start": False,  # A8
+    "starting_extra_items": 3,  # L461, V15
+    "dp_spend_only_between_games": True,  # L280
     # contests and checks
-    "double_fail_attack_can_hit": True,    # A9
-    "divider_on_fail": "zero",             # A10: or "base"
-    "crit_survival_is_death": True,        # A16
-    "coma_damage_is_death": True,          # A17
+    "double_fail_attack_can_hit": True,  # A9
+    "divider_on_fail": "zero",  # A10: or "base"
+    "crit_survival_is_death": True,  # A16
+    "coma_damage_is_death": True,  # A17
     "noncombat_crit_self_control": "coma",  # A18: or "table_1"
-    "threshold_multiplier": 3,             # A21: guaranteed coma/death strictly below -3 x max
-    "health_threshold_outcome": "dead",    # A21
+    "threshold_multiplier": 3,  # A21: guaranteed coma/death strictly below -3 x max
+    "health_threshold_outcome": "dead",  # A21
     "sanity_threshold_outcome": "coma",
     # combat
-    "pcs_win_ties": True,                  # A25
-    "sanity_extra_turn_from_round": 1,     # L763 (example GM value 2)
-    "refusal_extra_turn_from_round": 1,    # L763 (example GM value 3)
+    "pcs_win_ties": True,  # A25
+    "sanity_extra_turn_from_round": 1,  # L763 (example GM value 2)
+    "refusal_extra_turn_from_round": 1,  # L763 (example GM value 3)
     "extra_turn_requires_sanity_ge_3": False,  # A23
-    "durability_needs_raw_gt_1": True,     # A12
-    "defence_tracks_durability": True,     # A13, L1397
-    "head_min_before_double": True,        # A14
-    "dual_wield_mode": "multiply",         # A15: or "two_hits"
+    "durability_needs_raw_gt_1": True,  # A12
+    "defence_tracks_durability": True,  # A13, L1397
+    "head_min_before_double": True,  # A14
+    "dual_wield_mode": "multiply",  # A15: or "two_hits"
     "blast_sanity_from": "health_damage",  # A31: or "raw"
-    "blast_dodge_fraction": (1, 2),        # A32: half, floor
-    "leg_injury_speed": "once",            # A33: or "per_leg"
-    "burst_requires_rounds": True,         # A28
+    "blast_dodge_fraction": (1, 2),  # A32: half, floor
+    "leg_injury_speed": "once",  # A33: or "per_leg"
+    "burst_requires_rounds": True,  # A28
     "cover_bonus_scope": "physical_defences",  # A55: or "dodge_only"
-    "resist_on_first_turn": True,          # A49
-    "power_sanity_spent_on_fail": True,    # A44
-    "survival_roll_timing": "immediate",   # A20: or "next_turn" (reported to the tracker)
+    "resist_on_first_turn": True,  # A49
+    "power_sanity_spent_on_fail": True,  # A44
+    "survival_roll_timing": "immediate",  # A20: or "next_turn" (reported to the tracker)
     "defence_refusal_duration": "until_next_turn",  # A22
-    "defences_per_round": None,            # A45: unlimited
-    "medkit_roll": "healer",               # A30: or "patient_endurance" (who rolls the total)
-    "weapon_change_costs_action": False,   # A54: bulky items always cost the action
-    "luck_pick": "weighted",               # A39: or "uniform"
-    "initiative_speed": None,              # L729: None (off), "tiebreak" or "bonus" (Speed added)
-    "extra_turns": "allowed",              # L712: or "forbidden" (fast cinematic fights)
-                                           #   or "not_round_1" (restricted in round 1 only)
-    "loot_actions": 1,                     # L1141: the GM may allow 2 (one to help, one for loot)
+    "defences_per_round": None,  # A45: unlimited
+    "medkit_roll": "healer",  # A30: or "patient_endurance" (who rolls the total)
+    "weapon_change_costs_action": False,  # A54: bulky items always cost the action
+    "luck_pick": "weighted",  # A39: or "uniform"
+    "initiative_speed": None,  # L729: None (off), "tiebreak" or "bonus" (Speed added)
+    "extra_turns": "allowed",  # L712: or "forbidden" (fast cinematic fights)
+    #   or "not_round_1" (restricted in round 1 only)
+    "loot_actions": 1,  # L1141: the GM may allow 2 (one to help, one for loot)
 }
 
 
 def step_cost(level_from: int, scheme: str, rules: Mapping[str, Any]) -> int:
     """DP to raise one level from ``level_from`` (spec §7.1: recommended L -> L+1 costs L, L300)."""
     if level_from >= PC_MAX_LEVEL:
-        raise RuleError("level_limit", T("Level 7 is the limit for player characters",
-                                         "7-й уровень — предел для персонажей игроков"))
+        raise RuleError(
+            "level_limit",
+            T("Level 7 is the limit for player characters", "7-й уровень — предел для персонажей игроков"),
+        )
     if level_from < 0:
         raise RuleError("bad_level", T("levels start at 0", "уровни начинаются с 0"))
     if level_from == 0:
-        return int(rules.get("cost_0_to_1", 1))                    # A6
+        return int(rules.get("cost_0_to_1", 1))  # A6
     return level_from if scheme == "recommended" else 1
 
 
@@ -113,31 +116,54 @@ def validate(c, rules: Mapping[str, Any]) -> list[Problem]:
     for leaf in TIER3:
         v = getattr(c, leaf)
         name = label(leaf)
-        if v < start and not rules["allow_below_start"]:                                   # V3
-            out.append(Problem("below_start", T(
-                f"{name['en']} = {v} is below the starting level {start}; the rules only let you "
-                f"raise parameters.",
-                f"{name['ru']} = {v} ниже стартового уровня {start}; правила позволяют только "
-                f"повышать параметры."), field=leaf, data={"value": v, "start": start}))
-        if v > cap:                                                                          # V4
-            out.append(Problem("above_cap", T(
-                f"{name['en']} = {v} exceeds the starting cap of {cap} set by the GM.",
-                f"{name['ru']} = {v} превышает стартовый предел {cap}, заданный мастером."),
-                field=leaf, data={"value": v, "cap": cap}))
+        if v < start and not rules["allow_below_start"]:  # V3
+            out.append(
+                Problem(
+                    "below_start",
+                    T(
+                        f"{name['en']} = {v} is below the starting level {start}; the rules only let you "
+                        f"raise parameters.",
+                        f"{name['ru']} = {v} ниже стартового уровня {start}; правила позволяют только "
+                        f"повышать параметры.",
+                    ),
+                    field=leaf,
+                    data={"value": v, "start": start},
+                )
+            )
+        if v > cap:  # V4
+            out.append(
+                Problem(
+                    "above_cap",
+                    T(
+                        f"{name['en']} = {v} exceeds the starting cap of {cap} set by the GM.",
+                        f"{name['ru']} = {v} превышает стартовый предел {cap}, заданный мастером.",
+                    ),
+                    field=leaf,
+                    data={"value": v, "cap": cap},
+                )
+            )
     # V5: parameter budget
-    spent_by = {leaf: cost(start, getattr(c, leaf), scheme, rules) if getattr(c, leaf) <= PC_MAX_LEVEL else 0
-                for leaf in TIER3}
+    spent_by = {
+        leaf: cost(start, getattr(c, leaf), scheme, rules) if getattr(c, leaf) <= PC_MAX_LEVEL else 0 for leaf in TIER3
+    }
     spent = sum(spent_by.values())
     budget = int(rules["param_dp"])
     if spent > budget:
         largest = max(spent_by, key=lambda k: (spent_by[k], -TIER3.index(k)))
         over = spent - budget
-        out.append(Problem("param_overspent", T(
-            f"Parameter points overspent: {spent} of {budget} ({over} too many). Lower "
-            f"{label(largest)['en']} or ask the GM for more points.",
-            f"Очки развития параметров превышены: {spent} из {budget} (лишних: {over}). Понизьте "
-            f"{label(largest)['ru']} или попросите у мастера больше очков."),
-            field=largest, data={"spent": spent, "budget": budget, "over": over}))
+        out.append(
+            Problem(
+                "param_overspent",
+                T(
+                    f"Parameter points overspent: {spent} of {budget} ({over} too many). Lower "
+                    f"{label(largest)['en']} or ask the GM for more points.",
+                    f"Очки развития параметров превышены: {spent} из {budget} (лишних: {over}). Понизьте "
+                    f"{label(largest)['ru']} или попросите у мастера больше очков.",
+                ),
+                field=largest,
+                data={"spent": spent, "budget": budget, "over": over},
+            )
+        )
     # V6: ability budget
     ab_spent = 0
     for a in c.abilities:
@@ -146,63 +172,125 @@ def validate(c, rules: Mapping[str, Any]) -> list[Problem]:
             continue
         s = rules["start_level_talent"] if kind == "talent" else rules["start_level_skill"]
         ab_spent += cost(s, min(a["level"], ABILITY_MAX_LEVEL), scheme, rules) if a["level"] > s else 0
-        if a["level"] > cap:                                                                 # V4
-            out.append(Problem("above_cap", T(
-                f"{a['name']} = {a['level']} exceeds the starting cap of {cap} set by the GM.",
-                f"{a['name']} = {a['level']} превышает стартовый предел {cap}, заданный мастером."),
-                field="abilities"))
+        if a["level"] > cap:  # V4
+            out.append(
+                Problem(
+                    "above_cap",
+                    T(
+                        f"{a['name']} = {a['level']} exceeds the starting cap of {cap} set by the GM.",
+                        f"{a['name']} = {a['level']} превышает стартовый предел {cap}, заданный мастером.",
+                    ),
+                    field="abilities",
+                )
+            )
     ab_budget = int(rules["ability_dp"])
     if ab_spent > ab_budget:
-        out.append(Problem("ability_overspent", T(
-            f"Ability points overspent: {ab_spent} of {ab_budget}.",
-            f"Очки развития способностей превышены: {ab_spent} из {ab_budget}."), field="abilities",
-            data={"spent": ab_spent, "budget": ab_budget}))
+        out.append(
+            Problem(
+                "ability_overspent",
+                T(
+                    f"Ability points overspent: {ab_spent} of {ab_budget}.",
+                    f"Очки развития способностей превышены: {ab_spent} из {ab_budget}.",
+                ),
+                field="abilities",
+                data={"spent": ab_spent, "budget": ab_budget},
+            )
+        )
     # V7: ability counts
     k = sum(1 for a in c.abilities if a.get("kind") == "skill")
     t = sum(1 for a in c.abilities if a.get("kind") == "talent")
     ns, nt = int(rules["n_skills"]), int(rules["n_talents"])
     bad = (k > ns or t > nt) if rules["ability_count_mode"] == "at_most" else (k != ns or t != nt)
     if bad:
-        out.append(Problem("ability_count", T(
-            f"You have {k} skills and {t} talents; this game starts with {ns} skills and {nt} talent(s).",
-            f"У вас навыков: {k}, талантов: {t}; в этой игре на старте навыков {ns}, талантов {nt}."),
-            field="abilities", data={"skills": k, "talents": t}))
+        out.append(
+            Problem(
+                "ability_count",
+                T(
+                    f"You have {k} skills and {t} talents; this game starts with {ns} skills and {nt} talent(s).",
+                    f"У вас навыков: {k}, талантов: {t}; в этой игре на старте навыков {ns}, талантов {nt}.",
+                ),
+                field="abilities",
+                data={"skills": k, "talents": t},
+            )
+        )
     # V12: starting Luck
     if c.luck != c.luck_max:
-        out.append(Problem("starting_luck", T(
-            f"Starting Luck must be {c.luck_max} (2 × Level).",
-            f"Стартовая Удача должна быть {c.luck_max} (2 × Уровень)."), field="luck",
-            severity="warning" if c.luck_max_override is not None else "error"))
+        out.append(
+            Problem(
+                "starting_luck",
+                T(
+                    f"Starting Luck must be {c.luck_max} (2 × Level).",
+                    f"Стартовая Удача должна быть {c.luck_max} (2 × Уровень).",
+                ),
+                field="luck",
+                severity="warning" if c.luck_max_override is not None else "error",
+            )
+        )
     for a in c.abilities:
-        if a.get("is_superpower") and int(a.get("sanity_cost") or 0) < 1:                   # V13
-            out.append(Problem("superpower_cost", T(
-                f"Superpower {a.get('name')} must cost at least 1 Sanity per use.",
-                f"Сверхспособность «{a.get('name')}» должна стоить не меньше 1 Рассудка за применение."),
-                field="abilities"))
+        if a.get("is_superpower") and int(a.get("sanity_cost") or 0) < 1:  # V13
+            out.append(
+                Problem(
+                    "superpower_cost",
+                    T(
+                        f"Superpower {a.get('name')} must cost at least 1 Sanity per use.",
+                        f"Сверхспособность «{a.get('name')}» должна стоить не меньше 1 Рассудка за применение.",
+                    ),
+                    field="abilities",
+                )
+            )
         base = a.get("base_param")
         cat = a.get("category")
-        if base in PARAMS:                                                                   # V14
+        if base in PARAMS:  # V14
             if cat == "combat_attack" and tier(base) != 3:
-                out.append(Problem("base_tier_attack", T(
-                    f"Attack-only ability {a['name']} is usually based on a tier-III parameter.",
-                    f"Чисто атакующая способность «{a['name']}» обычно строится на параметре III уровня."),
-                    field="abilities", severity="warning"))
+                out.append(
+                    Problem(
+                        "base_tier_attack",
+                        T(
+                            f"Attack-only ability {a['name']} is usually based on a tier-III parameter.",
+                            f"Чисто атакующая способность «{a['name']}» обычно строится на параметре III уровня.",
+                        ),
+                        field="abilities",
+                        severity="warning",
+                    )
+                )
             if cat in ("combat_defence", "combat_both") and tier(base) == 3:
-                out.append(Problem("base_tier_defence", T(
-                    f"Defence ability {a['name']} is usually based on a tier-II parameter.",
-                    f"Защитная способность «{a['name']}» обычно строится на параметре II уровня."),
-                    field="abilities", severity="warning"))
+                out.append(
+                    Problem(
+                        "base_tier_defence",
+                        T(
+                            f"Defence ability {a['name']} is usually based on a tier-II parameter.",
+                            f"Защитная способность «{a['name']}» обычно строится на параметре II уровня.",
+                        ),
+                        field="abilities",
+                        severity="warning",
+                    )
+                )
     extra = [i for i in c.items if not i.get("is_money")]
-    if len(extra) > int(rules["starting_extra_items"]):                                      # V15
-        out.append(Problem("starting_kit", T(
-            f"Starting kit has {len(extra)} extra items; the GM's default is {rules['starting_extra_items']}.",
-            f"Дополнительных предметов в стартовом наборе: {len(extra)}; по умолчанию у мастера "
-            f"{rules['starting_extra_items']}."), field="items", severity="warning"))
+    if len(extra) > int(rules["starting_extra_items"]):  # V15
+        out.append(
+            Problem(
+                "starting_kit",
+                T(
+                    f"Starting kit has {len(extra)} extra items; the GM's default is {rules['starting_extra_items']}.",
+                    f"Дополнительных предметов в стартовом наборе: {len(extra)}; по умолчанию у мастера "
+                    f"{rules['starting_extra_items']}.",
+                ),
+                field="items",
+                severity="warning",
+            )
+        )
     if len(c.weapons) > 1:
-        out.append(Problem("starting_weapons", T(
-            f"Starting kit has {len(c.weapons)} weapons; the GM's default is 1 basic weapon.",
-            f"Оружия в стартовом наборе: {len(c.weapons)}; по умолчанию — одно базовое."),
-            field="weapons", severity="warning"))
+        out.append(
+            Problem(
+                "starting_weapons",
+                T(
+                    f"Starting kit has {len(c.weapons)} weapons; the GM's default is 1 basic weapon.",
+                    f"Оружия в стартовом наборе: {len(c.weapons)}; по умолчанию — одно базовое.",
+                ),
+                field="weapons",
+                severity="warning",
+            )
+        )
     return out
 
 
@@ -218,47 +306,61 @@ def _pool(rules: Mapping[str, Any], what: str, creation: bool) -> tuple[str, str
 
 def _check_play(rules, in_play: bool):
     if in_play and rules["dp_spend_only_between_games"]:
-        raise RuleError("dp_in_play", T(
-            "Development points are spent before or after a game session, not during play.",
-            "Очки развития тратятся до или после игры, а не во время неё."))
+        raise RuleError(
+            "dp_in_play",
+            T(
+                "Development points are spent before or after a game session, not during play.",
+                "Очки развития тратятся до или после игры, а не во время неё.",
+            ),
+        )
 
 
 def _spend(c, pool: str, amount: int, entry: dict, changes: Mapping[str, Any]) -> dict:
     have = getattr(c, pool)
     if amount > have:
-        raise RuleError("dp_insufficient", T(
-            f"Not enough development points: this costs {amount}, you have {have}.",
-            f"Не хватает очков развития: нужно {amount}, есть {have}."), cost=amount, have=have)
+        raise RuleError(
+            "dp_insufficient",
+            T(
+                f"Not enough development points: this costs {amount}, you have {have}.",
+                f"Не хватает очков развития: нужно {amount}, есть {have}.",
+            ),
+            cost=amount,
+            have=have,
+        )
     log = list(c.dp_log) + [{**entry, "cost": amount, "pool": pool}]
     c.update(**{pool: have - amount, "dp_log": log, **changes})
     return {**entry, "cost": amount, "pool": pool}
 
 
-def raise_parameter(c, param: str, rules: Mapping[str, Any], *, creation: bool = False,
-                    in_play: bool = False) -> dict:
+def raise_parameter(c, param: str, rules: Mapping[str, Any], *, creation: bool = False, in_play: bool = False) -> dict:
     """+1 level of a tier-III parameter for DP (tiers II/I follow, L278)."""
     rules = {**DEFAULT_RULES, **rules}
     _check_play(rules, in_play)
     if param not in TIER3:
-        raise RuleError("not_tier3", T(
-            f"Only the 12 tier-III parameters can be raised; {param} follows its children.",
-            f"Повышать можно только 12 параметров III уровня; {param} вычисляется."), param=param)
+        raise RuleError(
+            "not_tier3",
+            T(
+                f"Only the 12 tier-III parameters can be raised; {param} follows its children.",
+                f"Повышать можно только 12 параметров III уровня; {param} вычисляется.",
+            ),
+            param=param,
+        )
     cur = getattr(c, param)
     scheme, pool = _pool(rules, "param", creation)
     amount = step_cost(cur, scheme, rules)
     return _spend(c, pool, amount, {"target": param, "from": cur, "to": cur + 1}, {param: cur + 1})
 
 
-def raise_ability(c, name: str, rules: Mapping[str, Any], *, creation: bool = False,
-                  in_play: bool = False) -> dict:
+def raise_ability(c, name: str, rules: Mapping[str, Any], *, creation: bool = False, in_play: bool = False) -> dict:
     """+1 level of a skill, talent or ultimate (same tables as parameters, L442)."""
     rules = {**DEFAULT_RULES, **rules}
     _check_play(rules, in_play)
     idx, a = _find(c, name)
     cur = a["level"]
     if cur >= ABILITY_MAX_LEVEL:
-        raise RuleError("level_limit", T(f"{name} is already at level 7, the limit.",
-                                         f"«{name}» уже на 7-м уровне — это предел."))
+        raise RuleError(
+            "level_limit", T(f"{name} is already at level 7, the limit.", f"«{name}» уже на 7-м уровне — это предел.")
+        )
     scheme, pool = _pool(rules, "ability", creation)
     amount = step_cost(cur, scheme, rules)
     abilities = copy.deepcopy(c.abilities)
@@ -273,9 +375,17 @@ def _find(c, name: str) -> tuple[int, dict]:
     raise RuleError("no_ability", T(f"No ability named {name}.", f"Нет способности «{name}»."))
 
 
-def convert_ability(c, name: str, new_name: str, rules: Mapping[str, Any], *, d6: int | None = None,
-                    rng: random.Random | None = None, roll_level: bool = False,
-                    in_play: bool = False) -> dict:
+def convert_ability(
+    c,
+    name: str,
+    new_name: str,
+    rules: Mapping[str, Any],
+    *,
+    d6: int | None = None,
+    rng: random.Random | None = None,
+    roll_level: bool = False,
+    in_play: bool = False,
+) -> dict:
     """Skill -> talent (L426-430) or talent upgrade (L432-436), a level-7 ability becoming a
     talent at level 3 (or by the optional d6 choice roll) for 7 / 3 DP. Flaws use
     :func:`convert_flaw`."""
@@ -285,28 +395,40 @@ def convert_ability(c, name: str, new_name: str, rules: Mapping[str, Any], *, d6
     if a.get("kind") not in ("skill", "talent"):
         raise RuleError("not_convertible", T(f"{name} cannot be converted.", f"«{name}» нельзя преобразовать."))
     if a["level"] < ABILITY_MAX_LEVEL:
-        raise RuleError("needs_level_7", T(
-            f"{name} must reach level 7 before it can be converted (it is {a['level']}).",
-            f"«{name}» должна достичь 7-го уровня для преобразования (сейчас {a['level']})."))
+        raise RuleError(
+            "needs_level_7",
+            T(
+                f"{name} must reach level 7 before it can be converted (it is {a['level']}).",
+                f"«{name}» должна достичь 7-го уровня для преобразования (сейчас {a['level']}).",
+            ),
+        )
     if any(x.get("name") == new_name for x in c.abilities if x is not a):
-        raise RuleError("ability_duplicate", T(f"Two abilities are named {new_name}.",
-                                               f"Две способности называются «{new_name}»."))
+        raise RuleError(
+            "ability_duplicate", T(f"Two abilities are named {new_name}.", f"Две способности называются «{new_name}».")
+        )
     if roll_level and d6 is None:
         d6 = (rng or random.Random()).randint(1, 6)
     level = talent_level_from_d6(d6) if d6 is not None else 3
     scheme, pool = _pool(rules, "ability", False)
     amount = conversion_cost(scheme)
     abilities = copy.deepcopy(c.abilities)
-    abilities[idx] = new_ability(new_name, "talent", a.get("base_param"), level,
-                                 is_superpower=a.get("is_superpower", False),
-                                 sanity_cost=a.get("sanity_cost", 0), divider=a.get("divider"),
-                                 converted_from=name)
+    abilities[idx] = new_ability(
+        new_name,
+        "talent",
+        a.get("base_param"),
+        level,
+        is_superpower=a.get("is_superpower", False),
+        sanity_cost=a.get("sanity_cost", 0),
+        divider=a.get("divider"),
+        converted_from=name,
+    )
     entry = {"target": new_name, "from": f"{a['kind']} {name} 7", "to": level, "d6": d6}
     return _spend(c, pool, amount, entry, {"abilities": abilities})
 
 
-def convert_flaw(c, name: str, new_name: str, base_param: str, rules: Mapping[str, Any], *,
-                 in_play: bool = False) -> dict:
+def convert_flaw(
+    c, name: str, new_name: str, base_param: str, rules: Mapping[str, Any], *, in_play: bool = False
+) -> dict:
     """A flaw turned into a useful talent (L1663); cost as skill -> talent (A35 default)."""
     rules = {**DEFAULT_RULES, **rules}
     _check_play(rules, in_play)
@@ -316,14 +438,27 @@ def convert_flaw(c, name: str, new_name: str, base_param: str, rules: Mapping[st
     if base_param not in PARAMS:
         raise RuleError("bad_base", T("unknown base parameter", "неизвестная основа"))
     scheme, pool = _pool(rules, "ability", False)
-    abilities = copy.deepcopy(c.abilities) + [new_ability(new_name, "talent", base_param, 3,
-                                                          converted_from=name)]
-    return _spend(c, pool, conversion_cost(scheme), {"target": new_name, "from": f"flaw {name}", "to": 3},
-                  {"abilities": abilities, "flaws": flaws})
+    abilities = copy.deepcopy(c.abilities) + [new_ability(new_name, "talent", base_param, 3, converted_from=name)]
+    return _spend(
+        c,
+        pool,
+        conversion_cost(scheme),
+        {"target": new_name, "from": f"flaw {name}", "to": 3},
+        {"abilities": abilities, "flaws": flaws},
+    )
 
 
-def gain_ability(c, name: str, kind: str, base_param: str, rules: Mapping[str, Any], *,
-                 d6: int | None = None, nascent: bool = False, **extra: Any) -> dict:
+def gain_ability(
+    c,
+    name: str,
+    kind: str,
+    base_param: str,
+    rules: Mapping[str, Any],
+    *,
+    d6: int | None = None,
+    nascent: bool = False,
+    **extra: Any,
+) -> dict:
     """A new ability granted by the GM in play (L408-409, L420-421, L1749-1755): a skill at level 1
     (or the d6 table 1-2 -> 1, 3-4 -> 2, 5-6 -> 3); a talent at level 3 (1 if nascent). Free."""
     if kind == "skill":
@@ -333,8 +468,9 @@ def gain_ability(c, name: str, kind: str, base_param: str, rules: Mapping[str, A
     else:
         raise RuleError("bad_kind", T("kind must be skill or talent", "вид: навык или талант"))
     if c.ability(name):
-        raise RuleError("ability_duplicate", T(f"Two abilities are named {name}.",
-                                               f"Две способности называются «{name}»."))
+        raise RuleError(
+            "ability_duplicate", T(f"Two abilities are named {name}.", f"Две способности называются «{name}».")
+        )
     a = new_ability(name, kind, base_param, level, **extra)
     c.update(abilities=copy.deepcopy(c.abilities) + [a])
     return a

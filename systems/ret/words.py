@@ -21,6 +21,7 @@ Two more words (spec §5.15):
   system's ``roll_check`` (condition penalties, tokens; Luck/Sanity effects shown, not applied).
 * ``prob`` — exact odds instead of a roll: ``prob L5+3 >= 8`` (like ``%roll --prob``).
 """
+
 from __future__ import annotations
 
 import random
@@ -34,8 +35,17 @@ from tabletop_widgets.dice import DiceError, DiceWord, Distribution
 from tabletop_widgets.dice.words import CHARACTER_KEY
 from tabletop_widgets.dice.results import Check
 
-from .checks import (FAIL_KEY, Divider, _score_dist, apply_divider, contest, divider_presets,
-                     level_dice, resolve_difficulty, roll_result_for)
+from .checks import (
+    FAIL_KEY,
+    Divider,
+    _score_dist,
+    apply_divider,
+    contest,
+    divider_presets,
+    level_dice,
+    resolve_difficulty,
+    roll_result_for,
+)
 from .level import MAX_LEVEL, level_roll, roll_outcomes
 from .params import LABELS as _PARAM_LABELS, TREE_ORDER as _TREE_ORDER
 
@@ -90,14 +100,17 @@ class _Parser:
             self.error(f"expected {what_en} (a whole number)", f"ожидалось {what_ru} (целое число)")
         v = int(m.group())
         if v > MAX_NUMBER:
-            self.error(f"{what_en} is too large (at most {MAX_NUMBER})", f"{what_ru}: слишком много (максимум {MAX_NUMBER})")
+            self.error(
+                f"{what_en} is too large (at most {MAX_NUMBER})", f"{what_ru}: слишком много (максимум {MAX_NUMBER})"
+            )
         self.pos = m.end()
         return v
 
     def name(self) -> str | None:
         self.ws()
-        m = re.compile(r"[A-Za-zА-Яа-яЁё_][A-Za-zА-Яа-яЁё_ ]*?(?=\s*(?:$|//|/|>=|≥|\+|-|vs\b|x\d|\[|\]))",
-                       re.I).match(self.text, self.pos, self.end)
+        m = re.compile(r"[A-Za-zА-Яа-яЁё_][A-Za-zА-Яа-яЁё_ ]*?(?=\s*(?:$|//|/|>=|≥|\+|-|vs\b|x\d|\[|\]))", re.I).match(
+            self.text, self.pos, self.end
+        )
         if not m:
             return None
         self.pos = m.end()
@@ -157,7 +170,7 @@ class _Parser:
                 side.shift += sign * self.number("a die-level shift", "сдвиг уровня куба")
                 continue
             break
-        side.text = self.text[begin:self.pos].strip()
+        side.text = self.text[begin : self.pos].strip()
         return side
 
 
@@ -169,7 +182,7 @@ def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression
     if p.peek_word("vs"):
         p.pos += 2
         expr.defender = p.side()
-        if p.peek_word("x") or (p.peek("x") and p.text[p.pos + 1:p.pos + 2].isdigit()):
+        if p.peek_word("x") or (p.peek("x") and p.text[p.pos + 1 : p.pos + 2].isdigit()):
             p.pos += 1
             npos = p.pos
             n = p.number("the number of defences", "число защит")
@@ -187,8 +200,11 @@ def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression
             else:
                 name = p.name()
                 if not name:
-                    p.error("expected a difficulty: a number or a preset such as medium",
-                            "ожидалась сложность: число или название, например medium", tpos)
+                    p.error(
+                        "expected a difficulty: a number or a preset such as medium",
+                        "ожидалась сложность: число или название, например medium",
+                        tpos,
+                    )
                 try:
                     expr.target = resolve_difficulty(name)
                 except Exception:
@@ -206,12 +222,15 @@ def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression
             name = (p.name() or "").lower()
             presets = divider_presets()
             if name not in presets:
-                p.error("expected a divider preset: strict, normal or generous",
-                        "ожидался делитель: strict, normal или generous", ppos)
+                p.error(
+                    "expected a divider preset: strict, normal or generous",
+                    "ожидался делитель: strict, normal или generous",
+                    ppos,
+                )
             expr.divider = presets[name]
     p.ws()
     if p.pos < p.end:
-        p.error(f"unexpected {p.text[p.pos:p.end]!r}", f"неожиданное {p.text[p.pos:p.end]!r}")
+        p.error(f"unexpected {p.text[p.pos : p.end]!r}", f"неожиданное {p.text[p.pos : p.end]!r}")
     return expr
 
 
@@ -226,8 +245,15 @@ class LevelExpression:
     rules: Mapping[str, Any] = field(default_factory=dict)
 
     def _roll_side(self, side: Side, rng):
-        return level_roll(side.level, bonus=side.bonus, luck=side.luck, shift=side.shift, rng=rng,
-                          rules=self.rules, bonuses=side.bonuses)
+        return level_roll(
+            side.level,
+            bonus=side.bonus,
+            luck=side.luck,
+            shift=side.shift,
+            rng=rng,
+            rules=self.rules,
+            bonuses=side.bonuses,
+        )
 
     def roll(self, rng: random.Random | None = None):
         rng = rng if rng is not None else random.Random()
@@ -236,34 +262,52 @@ class LevelExpression:
             defs = [self._roll_side(self.defender, rng) for _ in range(self.defences)]
             won = [contest(att, d, self.rules) == "attacker" for d in defs]
             dtotal = defs[0].total if not defs[0].fail else 0
-            check = Check(op="vs", target=int(dtotal), passed=any(won),
-                          margin=(att.total or 0) - int(dtotal))
+            check = Check(op="vs", target=int(dtotal), passed=any(won), margin=(att.total or 0) - int(dtotal))
             vs = "; ".join(d.breakdown()["en"] for d in defs)
             vs_ru = "; ".join(d.breakdown()["ru"] for d in defs)
-            note = T(f"attacker wins {sum(won)} of {len(won)}" if len(won) > 1 else
-                     ("attacker wins" if won[0] else "defender wins (ties go to the defender)"),
-                     f"атакующий выигрывает {sum(won)} из {len(won)}" if len(won) > 1 else
-                     ("побеждает атакующий" if won[0] else "побеждает защитник (при равенстве — защитник)"))
+            note = T(
+                f"attacker wins {sum(won)} of {len(won)}"
+                if len(won) > 1
+                else ("attacker wins" if won[0] else "defender wins (ties go to the defender)"),
+                f"атакующий выигрывает {sum(won)} из {len(won)}"
+                if len(won) > 1
+                else ("побеждает атакующий" if won[0] else "побеждает защитник (при равенстве — защитник)"),
+            )
             extra = [die for d in defs for die in level_dice(d)]
             return roll_result_for(
-                att, self.text, check=check, notes=[note], extra_dice=extra,
+                att,
+                self.text,
+                check=check,
+                notes=[note],
+                extra_dice=extra,
                 breakdown=T(f"{att.breakdown(False)['en']} vs {vs}", f"{att.breakdown(False)['ru']} против {vs_ru}"),
-                successes=sum(won) if self.defences > 1 else None, show_total=False,
-                extra_details={"defences": [{"total": d.total, "fail": d.fail, "fail_degree": d.fail_degree}
-                                            for d in defs], "won": won, "hits": sum(won)})
+                successes=sum(won) if self.defences > 1 else None,
+                show_total=False,
+                extra_details={
+                    "defences": [{"total": d.total, "fail": d.fail, "fail_degree": d.fail_degree} for d in defs],
+                    "won": won,
+                    "hits": sum(won),
+                },
+            )
         check = None
         if self.target is not None:
             total = att.total if att.total is not None else 0
-            check = Check(op=">=", target=self.target, passed=(not att.fail) and total >= self.target,
-                          margin=total - self.target)
+            check = Check(
+                op=">=", target=self.target, passed=(not att.fail) and total >= self.target, margin=total - self.target
+            )
         if self.divider is None:
             return roll_result_for(att, self.text, check=check)
-        value = apply_divider(att.total, self.divider, fail=att.fail,
-                              on_fail=self.rules.get("divider_on_fail", "zero"))
+        value = apply_divider(att.total, self.divider, fail=att.fail, on_fail=self.rules.get("divider_on_fail", "zero"))
         return roll_result_for(
-            att, self.text, total=value, extra_details={"divider": str(self.divider), "level_total": att.total},
-            breakdown=T(f"{att.breakdown()['en']} → // {self.divider.d} + {self.divider.base}",
-                        f"{att.breakdown()['ru']} → // {self.divider.d} + {self.divider.base}"))
+            att,
+            self.text,
+            total=value,
+            extra_details={"divider": str(self.divider), "level_total": att.total},
+            breakdown=T(
+                f"{att.breakdown()['en']} → // {self.divider.d} + {self.divider.base}",
+                f"{att.breakdown()['ru']} → // {self.divider.d} + {self.divider.base}",
+            ),
+        )
 
     def distribution(self) -> Distribution:
         a_out, cut = roll_outcomes(rules=self.rules, **self.attacker.kwargs())
@@ -273,13 +317,19 @@ class LevelExpression:
             can_hit = self.rules.get("double_fail_attack_can_hit", True)
             pmf: dict[int, Fraction] = {}
             for ka, pa in a.items():
-                q = sum((pd for kd, pd in d.items()
-                         if ((can_hit and ka[1] > kd[1]) if (ka[0] == 0 and kd[0] == 0) else ka > kd)),
-                        Fraction(0))
+                q = sum(
+                    (
+                        pd
+                        for kd, pd in d.items()
+                        if ((can_hit and ka[1] > kd[1]) if (ka[0] == 0 and kd[0] == 0) else ka > kd)
+                    ),
+                    Fraction(0),
+                )
                 # hits ~ Binomial(defences, q) given the attack outcome
                 from math import comb
+
                 for h in range(self.defences + 1):
-                    pmf[h] = pmf.get(h, 0) + pa * comb(self.defences, h) * q ** h * (1 - q) ** (self.defences - h)
+                    pmf[h] = pmf.get(h, 0) + pa * comb(self.defences, h) * q**h * (1 - q) ** (self.defences - h)
             p_pass = 1 - pmf.get(0, Fraction(0))
             return Distribution(pmf, p_pass=p_pass, expression=self.text, outcome="hits")
         if self.divider is not None:
@@ -296,9 +346,15 @@ class LevelExpression:
         p_pass = None
         if self.target is not None:
             p_pass = sum((q for o, q in a_out.items() if o[0] == "ok" and o[1] >= self.target), Fraction(0))
-        return Distribution(pmf, truncated_mass=cut, p_pass=p_pass, expression=self.text, outcome="total",
-                            notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")],
-                            special={FAIL_KEY: T("fail", "провал")})
+        return Distribution(
+            pmf,
+            truncated_mass=cut,
+            p_pass=p_pass,
+            expression=self.text,
+            outcome="total",
+            notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")],
+            special={FAIL_KEY: T("fail", "провал")},
+        )
 
 
 def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
@@ -310,13 +366,30 @@ def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
         return expr
 
     return DiceWord(
-        name="L", system="ret", pattern=PATTERN, parse=_parse,
-        help=T("RET level roll: L<level>[+mod] [luck N] [dl±N] [>= difficulty] [// D+base | /preset] "
-               "or L<level> vs L<level> [xN]",
-               "Бросок уровня Р.Э.Т.: L<уровень>[+бонус] [luck N] [dl±N] [>= сложность] [// D+основа | "
-               "/пресет] или L<уровень> vs L<уровень> [xN]"),
-        examples=("L5", "L0", "L5+3 >= 8", "L5 >= medium", "L3 luck 2", "L3+3 luck 2", "L5 dl-1",
-                  "L3+3 vs L4", "L4 vs L3 x2", "L6+3 // 4+2", "L6 /normal", "L3 +3[skill] +2[luck]"),
+        name="L",
+        system="ret",
+        pattern=PATTERN,
+        parse=_parse,
+        help=T(
+            "RET level roll: L<level>[+mod] [luck N] [dl±N] [>= difficulty] [// D+base | /preset] "
+            "or L<level> vs L<level> [xN]",
+            "Бросок уровня Р.Э.Т.: L<уровень>[+бонус] [luck N] [dl±N] [>= сложность] [// D+основа | "
+            "/пресет] или L<уровень> vs L<уровень> [xN]",
+        ),
+        examples=(
+            "L5",
+            "L0",
+            "L5+3 >= 8",
+            "L5 >= medium",
+            "L3 luck 2",
+            "L3+3 luck 2",
+            "L5 dl-1",
+            "L3+3 vs L4",
+            "L4 vs L3 x2",
+            "L6+3 // 4+2",
+            "L6 /normal",
+            "L3 +3[skill] +2[luck]",
+        ),
     )
 
 
@@ -325,13 +398,28 @@ def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
 # ---------------------------------------------------------------------------------------------
 
 #: the named checks a bound character rolls by its code id
-NAMED_CHECKS = tuple(_TREE_ORDER) + ("dodge", "parry", "attack_melee", "attack_ranged", "mental_defence",
-                                     "psych_resist", "initiative", "survival", "self_control")
+NAMED_CHECKS = tuple(_TREE_ORDER) + (
+    "dodge",
+    "parry",
+    "attack_melee",
+    "attack_ranged",
+    "mental_defence",
+    "psych_resist",
+    "initiative",
+    "survival",
+    "self_control",
+)
 #: single-word Russian labels of the parameters (``%roll ловкость``)
 RU_NAMES = {lab["ru"].lower(): pid for pid, lab in _PARAM_LABELS.items() if " " not in lab["ru"]}
 RU_NAMES.update({"уклонение": "dodge", "парирование": "parry", "инициатива": "initiative"})
-ABILITY_WORDS = {"skill": "skill", "навык": "skill", "talent": "talent", "талант": "talent",
-                 "ultimate": "ultimate", "ульта": "ultimate"}
+ABILITY_WORDS = {
+    "skill": "skill",
+    "навык": "skill",
+    "talent": "talent",
+    "талант": "talent",
+    "ultimate": "ultimate",
+    "ульта": "ultimate",
+}
 _ALL_NAMES = sorted(set(NAMED_CHECKS) | set(RU_NAMES) | set(ABILITY_WORDS), key=len, reverse=True)
 CHECK_PATTERN = re.compile(r"(?:" + "|".join(re.escape(n) for n in _ALL_NAMES) + r")(?![\w])", re.I)
 PROB_PATTERN = re.compile(r"prob(?![\w])", re.I)
@@ -354,14 +442,16 @@ class CheckExpression:
 
     def roll(self, rng: random.Random | None = None):
         from . import checks as _checks
+
         rng = rng if rng is not None else random.Random()
         try:
             res = _checks.roll(self.character, self.check_id, self.options, self.rules, rng)
         except RuleError as exc:
             raise _rule_error(exc, None, self.text) from None
         rr = res.roll
-        if rr is None:      # a guaranteed outcome (beyond the -3 x max threshold) or a choice roll
+        if rr is None:  # a guaranteed outcome (beyond the -3 x max threshold) or a choice roll
             from tabletop_widgets.dice import word_result
+
             rr = word_result(self.text, "L", res.total or 0, [], res.outcome, show_total=res.total is not None)
         head = T(f"{res.label['en']}: {res.outcome.get('en', '')}", f"{res.label['ru']}: {res.outcome.get('ru', '')}")
         notes = [head]
@@ -370,12 +460,14 @@ class CheckExpression:
             notes.append(T(f"effects (not applied): {en}", f"последствия (не применены): {en}"))
         rr.notes = notes + list(rr.notes or [])
         if rr.tree is not None and hasattr(rr.tree, "details"):
-            rr.tree.details.update({"check_id": self.check_id, "degree": res.degree,
-                                    "effects": [(e.trait, e.delta) for e in res.effects]})
+            rr.tree.details.update(
+                {"check_id": self.check_id, "degree": res.degree, "effects": [(e.trait, e.delta) for e in res.effects]}
+            )
         return rr
 
     def distribution(self) -> Distribution:
         from . import checks as _checks
+
         try:
             d = _checks.distribution(self.character, self.check_id, self.options, self.rules)
         except RuleError as exc:
@@ -384,8 +476,9 @@ class CheckExpression:
         return d
 
 
-def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=None,
-                rules: Mapping[str, Any] | None = None) -> CheckExpression:
+def parse_check(
+    text: str, start: int = 0, end: int | None = None, *, variables=None, rules: Mapping[str, Any] | None = None
+) -> CheckExpression:
     """``agility``, ``attention luck 2 >= 8``, ``skill "Lockpicking" luck 1``,
     ``talent Hacking difficulty high dl-1``, ``dodge +2[cover]`` — the bound character's check.
 
@@ -393,13 +486,16 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
     ``dl±N`` or ``shift ±N``, ``>= D`` or ``difficulty D`` (a number or a preset), ``token NAME``."""
     from . import checks as _checks
     from .model import Character as _RetCharacter
+
     end = len(text) if end is None else end
     p = _Parser(text, start, end)
     p.ws()
     m = CHECK_PATTERN.match(text, p.pos, end)
     if not m:
-        p.error("expected a parameter or ability name such as agility or skill \"Lockpicking\"",
-                "ожидалось имя параметра или способности, например agility или skill \"Взлом\"")
+        p.error(
+            'expected a parameter or ability name such as agility or skill "Lockpicking"',
+            'ожидалось имя параметра или способности, например agility или skill "Взлом"',
+        )
     word = m.group().lower()
     name_pos = p.pos
     p.pos = m.end()
@@ -408,19 +504,21 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
         p.ws()
         if p.eat(":"):
             p.ws()
-        q = text[p.pos:p.pos + 1] if p.pos < end else ""
+        q = text[p.pos : p.pos + 1] if p.pos < end else ""
         closing = {'"': '"', "'": "'", "«": "»", "“": "”"}.get(q)
         if closing:
             close = text.find(closing, p.pos + 1, end)
             if close < 0:
                 p.error(f"missing closing {closing} after the {kind} name", f"нет закрывающей {closing} после имени")
-            name = text[p.pos + 1:close].strip()
+            name = text[p.pos + 1 : close].strip()
             p.pos = close + 1
         else:
             mm = re.compile(r"[^\s\"'«»+\-><=≥\[\]]+").match(text, p.pos, end)
             if not mm:
-                p.error(f"expected the {kind}'s name (in quotes when it has spaces)",
-                        "ожидалось имя способности (в кавычках, если в нём есть пробелы)")
+                p.error(
+                    f"expected the {kind}'s name (in quotes when it has spaces)",
+                    "ожидалось имя способности (в кавычках, если в нём есть пробелы)",
+                )
             name = mm.group()
             p.pos = mm.end()
         if not name:
@@ -445,7 +543,7 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
                 close = text.find("]", p.pos, end)
                 if close < 0:
                     p.error("missing ] after the bonus name", "нет ] после названия бонуса")
-                tag = text[p.pos:close].strip().lower()
+                tag = text[p.pos : close].strip().lower()
                 p.pos = close + 1
             if tag in ("luck", "удача"):
                 if sign < 0:
@@ -491,8 +589,11 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
                         options["difficulty"] = resolve_difficulty(first)
                         p.pos += len(first)
                     except Exception:
-                        p.error("expected a difficulty: a number or a preset such as medium",
-                                "ожидалась сложность: число или название, например medium", tpos)
+                        p.error(
+                            "expected a difficulty: a number or a preset such as medium",
+                            "ожидалась сложность: число или название, например medium",
+                            tpos,
+                        )
             continue
         if p.peek_word("token") or p.peek_word("токен"):
             p.pos += 5
@@ -503,30 +604,43 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
             options["token"] = mm.group(1) if mm.group(1) is not None else mm.group(2)
             p.pos = mm.end()
             continue
-        p.error(f"unexpected {text[p.pos:end]!r}: expected luck N, +N, dl±N, >= difficulty or token NAME",
-                f"неожиданное {text[p.pos:end]!r}: ожидалось luck N, +N, dl±N, >= сложность или token ИМЯ")
+        p.error(
+            f"unexpected {text[p.pos : end]!r}: expected luck N, +N, dl±N, >= difficulty or token NAME",
+            f"неожиданное {text[p.pos : end]!r}: ожидалось luck N, +N, dl±N, >= сложность или token ИМЯ",
+        )
     if bonuses:
         options["bonus"] = bonuses
     character = (variables or {}).get(CHARACTER_KEY) if variables is not None else None
     if character is None:
-        raise DiceError(f"{check_id!r} is a character's check: bind a RET character first "
-                        "(%sheet hero, or roll from the tray)", name_pos, text,
-                        message_ru=f"{check_id!r} — проверка персонажа: сначала привяжите персонажа "
-                                   "Р.Э.Т. (%sheet герой или бросок из лотка)")
+        raise DiceError(
+            f"{check_id!r} is a character's check: bind a RET character first (%sheet hero, or roll from the tray)",
+            name_pos,
+            text,
+            message_ru=f"{check_id!r} — проверка персонажа: сначала привяжите персонажа "
+            "Р.Э.Т. (%sheet герой или бросок из лотка)",
+        )
     if not isinstance(character, _RetCharacter):
-        raise DiceError(f"the bound character is not a RET character: {check_id!r} is a RET check",
-                        name_pos, text,
-                        message_ru=f"привязанный персонаж не из Р.Э.Т.: {check_id!r} — проверка Р.Э.Т.")
+        raise DiceError(
+            f"the bound character is not a RET character: {check_id!r} is a RET check",
+            name_pos,
+            text,
+            message_ru=f"привязанный персонаж не из Р.Э.Т.: {check_id!r} — проверка Р.Э.Т.",
+        )
     rules = dict(rules or {})
     try:
         _checks.plan(character, check_id, options, rules)
     except RuleError as exc:
         raise _rule_error(exc, name_pos, text) from None
     if options.get("luck", 0) > (character.luck or 0):
-        raise DiceError(f"only {character.luck} Luck to declare", name_pos, text,
-                        message_ru=f"Удачи можно заявить не больше {character.luck}")
-    return CheckExpression(text=text[start:end].strip(), character=character, check_id=check_id,
-                           options=options, rules=rules)
+        raise DiceError(
+            f"only {character.luck} Luck to declare",
+            name_pos,
+            text,
+            message_ru=f"Удачи можно заявить не больше {character.luck}",
+        )
+    return CheckExpression(
+        text=text[start:end].strip(), character=character, check_id=check_id, options=options, rules=rules
+    )
 
 
 def make_check_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
@@ -536,13 +650,23 @@ def make_check_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
         return parse_check(text, start, end, variables=variables, rules=rules)
 
     return DiceWord(
-        name="ret_check", system="ret", pattern=CHECK_PATTERN, parse=_parse,
-        help=T("RET check of the bound character: <parameter> | skill \"Name\" | talent \"Name\" "
-               "[luck N] [+N] [dl±N] [>= difficulty] [token NAME]",
-               "Проверка привязанного персонажа Р.Э.Т.: <параметр> | skill \"Имя\" | talent \"Имя\" "
-               "[luck N] [+N] [dl±N] [>= сложность] [token ИМЯ]"),
-        examples=("agility", "attention luck 2 >= 8", 'skill "Lockpicking" luck 1',
-                  'talent "Hacking" difficulty high', "dodge +2[cover] dl-1"),
+        name="ret_check",
+        system="ret",
+        pattern=CHECK_PATTERN,
+        parse=_parse,
+        help=T(
+            'RET check of the bound character: <parameter> | skill "Name" | talent "Name" '
+            "[luck N] [+N] [dl±N] [>= difficulty] [token NAME]",
+            'Проверка привязанного персонажа Р.Э.Т.: <параметр> | skill "Имя" | talent "Имя" '
+            "[luck N] [+N] [dl±N] [>= сложность] [token ИМЯ]",
+        ),
+        examples=(
+            "agility",
+            "attention luck 2 >= 8",
+            'skill "Lockpicking" luck 1',
+            'talent "Hacking" difficulty high',
+            "dodge +2[cover] dl-1",
+        ),
     )
 
 
@@ -563,10 +687,12 @@ class ProbExpression:
 
     def distribution(self) -> Distribution:
         from tabletop_widgets.dice.exact import distribution as _dist
+
         return _dist(self.inner, variables=self.variables)
 
     def roll(self, rng: random.Random | None = None):
         from tabletop_widgets.dice import word_result
+
         d = self.distribution()
         if d.p_pass is not None:
             en = f"P({self.inner_text}) = {_fmt_p(d.p_pass)}"
@@ -581,31 +707,38 @@ class ProbExpression:
             en = f"P({self.inner_text}): " + "; ".join(parts_en) + (f"; … {more} more" if more > 0 else "")
             ru = f"В({self.inner_text}): " + "; ".join(parts_ru) + (f"; … ещё {more}" if more > 0 else "")
             total = 0
-        return word_result(self.text, "prob", total, [], T(en, ru), show_total=False,
-                           details={"p_pass": d.p_pass, "distribution": d})
+        return word_result(
+            self.text, "prob", total, [], T(en, ru), show_total=False, details={"p_pass": d.p_pass, "distribution": d}
+        )
 
 
 def parse_prob(text: str, start: int = 0, end: int | None = None, *, variables=None) -> ProbExpression:
     from tabletop_widgets.dice.parser import Parser
+
     end = len(text) if end is None else end
     m = PROB_PATTERN.match(text, start, end)
     pos = m.end() if m else start
     while pos < end and text[pos].isspace():
         pos += 1
     if pos >= end:
-        raise DiceError("prob needs an expression, e.g. prob L5+3 >= 8", pos, text,
-                        message_ru="после prob нужно выражение, например prob L5+3 >= 8")
+        raise DiceError(
+            "prob needs an expression, e.g. prob L5+3 >= 8",
+            pos,
+            text,
+            message_ru="после prob нужно выражение, например prob L5+3 >= 8",
+        )
     inner_text = text[pos:end]
     try:
         inner = Parser(inner_text, variables).parse_line()
     except DiceError as exc:
-        raise DiceError(exc.message, None if exc.position is None else exc.position + pos, text,
-                        message_ru=exc.message_ru) from None
+        raise DiceError(
+            exc.message, None if exc.position is None else exc.position + pos, text, message_ru=exc.message_ru
+        ) from None
     if inner.repeat > 1:
-        raise DiceError("prob takes one roll, not a repetition", pos, text,
-                        message_ru="prob считает один бросок, без повторений")
-    return ProbExpression(text=text[start:end].strip(), inner_text=inner_text.strip(), inner=inner,
-                          variables=variables)
+        raise DiceError(
+            "prob takes one roll, not a repetition", pos, text, message_ru="prob считает один бросок, без повторений"
+        )
+    return ProbExpression(text=text[start:end].strip(), inner_text=inner_text.strip(), inner=inner, variables=variables)
 
 
 def make_prob_word() -> DiceWord:
@@ -613,8 +746,13 @@ def make_prob_word() -> DiceWord:
         return parse_prob(text, start, end, variables=variables)
 
     return DiceWord(
-        name="prob", system="ret", pattern=PROB_PATTERN, parse=_parse,
-        help=T("Exact odds instead of a roll: prob EXPR (e.g. prob L5+3 >= 8)",
-               "Точная вероятность вместо броска: prob ВЫРАЖЕНИЕ (например prob L5+3 >= 8)"),
+        name="prob",
+        system="ret",
+        pattern=PROB_PATTERN,
+        parse=_parse,
+        help=T(
+            "Exact odds instead of a roll: prob EXPR (e.g. prob L5+3 >= 8)",
+            "Точная вероятность вместо броска: prob ВЫРАЖЕНИЕ (например prob L5+3 >= 8)",
+        ),
         examples=("prob L5+3 >= 8", "prob L3 luck 2", "prob L4 vs L3"),
     )

@@ -2,6 +2,7 @@
 
 ``from tabletop_systems.seasons import Character, SYSTEM``.
 """
+
 from .model import Character
 from .system import SeasonsSystem
 

@@ -1,5 +1,6 @@
 """Seasons checks (spec §5): the generic ``"<attribute>+<skill>"`` check, the 80 named presets of
 §5.11, pool building with every bonus and penalty of §5.8, rolling and exact odds."""
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,18 @@ from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 from tabletop_widgets.core.wording import ru_n
 
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
-from .rules import (AIM_BONUS, ATTRIBUTE_GROUPS, ATTRIBUTES, DEFAULT_DIFFICULTY, HELP_CAP, SKILLS, STANDARD_MODIFIER,
-                    label, labels, load_table)
+from .rules import (
+    AIM_BONUS,
+    ATTRIBUTE_GROUPS,
+    ATTRIBUTES,
+    DEFAULT_DIFFICULTY,
+    HELP_CAP,
+    SKILLS,
+    STANDARD_MODIFIER,
+    label,
+    labels,
+    load_table,
+)
 
 OPPOSITION_LABELS = {
     "difficulty": T("Difficulty", "Сложность"),
@@ -26,9 +37,12 @@ OPPOSITION_LABELS = {
     "damage": T("Difficulty = damaged health levels", "Сложность = уровни урона"),
     "contest": T("Difficulty (both sides)", "Сложность (обеим сторонам)"),
 }
-DURATION_LABELS = {"instant": T("instant check", "мгновенная проверка"), "normal": T("normal check", "обычная проверка"),
-                   "extended": T("extended check", "длительная проверка"),
-                   "per_interval": T("check per interval", "проверка за каждый интервал")}
+DURATION_LABELS = {
+    "instant": T("instant check", "мгновенная проверка"),
+    "normal": T("normal check", "обычная проверка"),
+    "extended": T("extended check", "длительная проверка"),
+    "per_interval": T("check per interval", "проверка за каждый интервал"),
+}
 
 
 @dataclass(frozen=True)
@@ -58,12 +72,23 @@ def presets() -> dict[str, Preset]:
     out = {}
     for r in load_table("checks"):
         out[r["id"]] = Preset(
-            id=r["id"], label=T(r["en"], r["ru"]), attribute=r.get("attribute"), skill=r.get("skill"),
-            opposition=r.get("opposition", "difficulty"), duration=r.get("duration", "normal"),
-            gear=r.get("gear"), alt_attributes=tuple(r.get("alt_attributes", ())),
-            alt_opposition=r.get("alt_opposition"), armour=bool(r.get("armour")),
-            armour_piercing=bool(r.get("armour_piercing")), special=r.get("special"),
-            attack=r.get("attack"), may_contest=bool(r.get("may_contest")), line=r.get("line"), n=r["n"])
+            id=r["id"],
+            label=T(r["en"], r["ru"]),
+            attribute=r.get("attribute"),
+            skill=r.get("skill"),
+            opposition=r.get("opposition", "difficulty"),
+            duration=r.get("duration", "normal"),
+            gear=r.get("gear"),
+            alt_attributes=tuple(r.get("alt_attributes", ())),
+            alt_opposition=r.get("alt_opposition"),
+            armour=bool(r.get("armour")),
+            armour_piercing=bool(r.get("armour_piercing")),
+            special=r.get("special"),
+            attack=r.get("attack"),
+            may_contest=bool(r.get("may_contest")),
+            line=r.get("line"),
+            n=r["n"],
+        )
     return out
 
 
@@ -99,21 +124,27 @@ def resolve_preset(check_id: str) -> Preset:
     attr, sep, skill = check_id.partition("+")
     if sep and attr in ATTRIBUTES and skill in SKILLS:
         a, s = label(attr), label(skill)
-        return Preset(id=check_id, label=T(f"{a['en']} + {s['en']}", f"{a['ru']} + {s['ru']}"),
-                      attribute=attr, skill=skill)
-    raise RuleError("unknown_check", T(
-        f"seasons: no check named {check_id!r} (use '<attribute>+<skill>' or a preset id)",
-        f"нет проверки «{check_id}»: напишите «атрибут+навык», например «Сообразительность+Расследование», "
-        f"или название проверки"),
-        check_id=check_id)
+        return Preset(
+            id=check_id, label=T(f"{a['en']} + {s['en']}", f"{a['ru']} + {s['ru']}"), attribute=attr, skill=skill
+        )
+    raise RuleError(
+        "unknown_check",
+        T(
+            f"seasons: no check named {check_id!r} (use '<attribute>+<skill>' or a preset id)",
+            f"нет проверки «{check_id}»: напишите «атрибут+навык», например «Сообразительность+Расследование», "
+            f"или название проверки",
+        ),
+        check_id=check_id,
+    )
 
 
 # -----------------------------------------------------------------------------------------------
 # Options
 # -----------------------------------------------------------------------------------------------
 def _o(name, en, ru, kind="int", default=0, min=None, max=None, help=None, choices=()):
-    return OptionSpec(name=name, label=T(en, ru), kind=kind, default=default, min=min, max=max,
-                      help=help, choices=tuple(choices))
+    return OptionSpec(
+        name=name, label=T(en, ru), kind=kind, default=default, min=min, max=max, help=help, choices=tuple(choices)
+    )
 
 
 def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[OptionSpec]:
@@ -122,56 +153,141 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
     if preset.special == "rolloff":
         return opts
     if preset.special in ("threat", "explosion"):
-        opts.append(_o("dice", "Threat dice", "Дайсы угрозы", default=6, min=0,
-                       help=T("6 minor ... 10 deadly; more if supernatural",  # L673
-                              "6 незначительная ... 10 смертельная; больше для сверхъестественных")))  # L673
+        opts.append(
+            _o(
+                "dice",
+                "Threat dice",
+                "Дайсы угрозы",
+                default=6,
+                min=0,
+                help=T(
+                    "6 minor ... 10 deadly; more if supernatural",  # L673
+                    "6 незначительная ... 10 смертельная; больше для сверхъестественных",
+                ),
+            )
+        )  # L673
     if preset.alt_attributes:
-        opts.append(_o("attribute", "Attribute", "Атрибут", kind="choice", default=preset.attribute,
-                       choices=[(a, label(a)) for a in (preset.attribute, *preset.alt_attributes)]))
-    if preset.opposition in ("difficulty", "physical_defence", "social_defence", "mental_defence",
-                             "damage", "contest") and preset.special != "explosion":
+        opts.append(
+            _o(
+                "attribute",
+                "Attribute",
+                "Атрибут",
+                kind="choice",
+                default=preset.attribute,
+                choices=[(a, label(a)) for a in (preset.attribute, *preset.alt_attributes)],
+            )
+        )
+    if (
+        preset.opposition in ("difficulty", "physical_defence", "social_defence", "mental_defence", "damage", "contest")
+        and preset.special != "explosion"
+    ):
         default = 0 if preset.opposition == "contest" else DEFAULT_DIFFICULTY
         if preset.opposition == "damage":
             default = character.damage
         if preset.special == "threat":
             default = character.physical_defence
-        opts.append(_o("difficulty", *OPPOSITION_LABELS[preset.opposition].values(), default=default, min=0,
-                       help=T("1-2 easy, 3 default, 4-5 hard, 6-7 very hard, 8-9 human limit, 10+ inhuman",  # L33
-                              "1-2 легко, 3 обычно, 4-5 сложно, 6-7 очень сложно, 8-9 предел, 10+ не для людей")))  # L33
+        opts.append(
+            _o(
+                "difficulty",
+                *OPPOSITION_LABELS[preset.opposition].values(),
+                default=default,
+                min=0,
+                help=T(
+                    "1-2 easy, 3 default, 4-5 hard, 6-7 very hard, 8-9 human limit, 10+ inhuman",  # L33
+                    "1-2 легко, 3 обычно, 4-5 сложно, 6-7 очень сложно, 8-9 предел, 10+ не для людей",
+                ),
+            )
+        )  # L33
     if preset.opposition.endswith("_defence") or preset.alt_opposition:
-        opts.append(_o("targets", "Defences of several targets", "Защиты нескольких целей", kind="text",
-                       default="", help=T("comma-separated; the highest is subtracted",  # L51
-                                          "через запятую; вычитается наибольшая")))  # L51
+        opts.append(
+            _o(
+                "targets",
+                "Defences of several targets",
+                "Защиты нескольких целей",
+                kind="text",
+                default="",
+                help=T(
+                    "comma-separated; the highest is subtracted",  # L51
+                    "через запятую; вычитается наибольшая",
+                ),
+            )
+        )  # L51
     if preset.opposition == "durability":
         opts.append(_o("durability", "Durability", "Прочность", default=3, min=0))
     if preset.armour_piercing or preset.armour:
-        opts.append(_o("armour_piercing", "Armour piercing", "Бронебойность", default=0, min=0,
-                       help=T("3-10; lowers Durability / armour, never below 0",  # L825-826
-                              "3-10; снижает Прочность / броню, не ниже 0")))  # L825-826
+        opts.append(
+            _o(
+                "armour_piercing",
+                "Armour piercing",
+                "Бронебойность",
+                default=0,
+                min=0,
+                help=T(
+                    "3-10; lowers Durability / armour, never below 0",  # L825-826
+                    "3-10; снижает Прочность / броню, не ниже 0",
+                ),
+            )
+        )  # L825-826
     if preset.armour:
         opts.append(_o("armour", "Target's armour", "Броня цели", default=0, min=0))
     if preset.opposition == "contest" or preset.may_contest:
-        opts.append(_o("opponent_pool", "Opponent's pool (contest)", "Запас соперника (соревнование)",
-                       default=0 if preset.opposition == "contest" else None, min=0))
+        opts.append(
+            _o(
+                "opponent_pool",
+                "Opponent's pool (contest)",
+                "Запас соперника (соревнование)",
+                default=0 if preset.opposition == "contest" else None,
+                min=0,
+            )
+        )
     if preset.special in ("threat", "explosion", "rolloff"):
         return opts
     if preset.skill:
         specs = [sp["name"] for sp in character.specializations if sp["skill"] == preset.skill]
-        opts.append(_o("specialization", "Specialization", "Специализация", kind="choice", default="",
-                       choices=[("", T("none", "нет"))] + [(n, T(n, n)) for n in specs]))
+        opts.append(
+            _o(
+                "specialization",
+                "Specialization",
+                "Специализация",
+                kind="choice",
+                default="",
+                choices=[("", T("none", "нет"))] + [(n, T(n, n)) for n in specs],
+            )
+        )
     if preset.gear == "weapon" or preset.attack in ("melee", "thrown", "shooting"):
-        opts.append(_o("weapon", "Weapon", "Оружие", kind="choice", default="",
-                       choices=[("", T("none", "нет"))] + [(w["name"], T(w["name"], w["name"]))
-                                                           for w in character.weapons]))
+        opts.append(
+            _o(
+                "weapon",
+                "Weapon",
+                "Оружие",
+                kind="choice",
+                default="",
+                choices=[("", T("none", "нет"))] + [(w["name"], T(w["name"], w["name"])) for w in character.weapons],
+            )
+        )
     auto = sheet_defaults(preset, character, {}, rules)
     opts += [
-        _o("tool_bonus", "Tool / weapon / vehicle bonus", "Бонус инструмента / оружия / транспорта", min=0,
-           help=T("+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic",  # L765
-                  "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический")),  # L765
-        _o("advantage", "Advantage (+3)", "Преимущество (+3)", min=0, max=rules["max_advantages_per_check"],
-           default=auto["advantage"],
-           help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
-           if auto["advantage"] else None),
+        _o(
+            "tool_bonus",
+            "Tool / weapon / vehicle bonus",
+            "Бонус инструмента / оружия / транспорта",
+            min=0,
+            help=T(
+                "+1-2 ordinary, +3 professional, +4-5 rare, +6 fantastic",  # L765
+                "+1-2 обычный, +3 профессиональный, +4-5 редкий, +6 фантастический",
+            ),
+        ),  # L765
+        _o(
+            "advantage",
+            "Advantage (+3)",
+            "Преимущество (+3)",
+            min=0,
+            max=rules["max_advantages_per_check"],
+            default=auto["advantage"],
+            help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
+            if auto["advantage"]
+            else None,
+        ),
         _o("drama", "Spend Drama (+3)", "Потратить Драму (+3)", kind="bool", default=False),
         _o("aim", "Aimed / waited (+2)", "Ожидание (+2)", kind="bool", default=False),
         _o("help", "Helpers (+1 each, max +5)", "Помощь (+1 за помощника, не больше +5)", min=0),
@@ -179,20 +295,47 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
         _o("previous", "Previous successes bonus", "Бонус предыдущих успехов", min=0),
         _o("situation", "Situation (-3...+3)", "Ситуация (-3...+3)", min=-3, max=3),
         _o("bonus", "Other bonus", "Прочий бонус", min=0),
-        _o("problem", "Problem (-3)", "Проблема (-3)", kind="bool", default=auto["problem"],
-           help=T(f"active: {character.active_problem}", f"активная: {character.active_problem}")
-           if auto["problem"] else None),
-        _o("conditions", "Relevant conditions (-3 each)", "Подходящие Состояния (-3 каждое)", min=0,
-           default=auto["conditions"],
-           help=T("automatic: " + (", ".join(auto["condition_names"]) or "none"),
-                  "автоматически: " + (", ".join(auto["condition_names"]) or "нет"))),
-        _o("pending", "Use queued bonuses / penalties", "Учесть отложенные бонусы / штрафы", kind="bool",
-           default=True, help=T("queued: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "none"),
-                                "в очереди: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "нет"))),
+        _o(
+            "problem",
+            "Problem (-3)",
+            "Проблема (-3)",
+            kind="bool",
+            default=auto["problem"],
+            help=T(f"active: {character.active_problem}", f"активная: {character.active_problem}")
+            if auto["problem"]
+            else None,
+        ),
+        _o(
+            "conditions",
+            "Relevant conditions (-3 each)",
+            "Подходящие Состояния (-3 каждое)",
+            min=0,
+            default=auto["conditions"],
+            help=T(
+                "automatic: " + (", ".join(auto["condition_names"]) or "none"),
+                "автоматически: " + (", ".join(auto["condition_names"]) or "нет"),
+            ),
+        ),
+        _o(
+            "pending",
+            "Use queued bonuses / penalties",
+            "Учесть отложенные бонусы / штрафы",
+            kind="bool",
+            default=True,
+            help=T(
+                "queued: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "none"),
+                "в очереди: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "нет"),
+            ),
+        ),
         _o("opponent_drama", "Opponents spending Drama (-3 each)", "Соперники тратят Драму (-3 каждый)", min=0),
         _o("penalty", "Other penalty", "Прочий штраф", min=0),
-        _o("pain", "Pain (-3, automatic while active)", "Боль (-3, автоматически)", kind="bool",
-           default=bool(rules["auto_pain"] and character.pain_active)),
+        _o(
+            "pain",
+            "Pain (-3, automatic while active)",
+            "Боль (-3, автоматически)",
+            kind="bool",
+            default=bool(rules["auto_pain"] and character.pain_active),
+        ),
         _o("rule_of_10", "Rule of 10 dice", "Правило 10 дайсов", kind="bool", default=rules["rule_of_10"]),
     ]
     return opts
@@ -206,11 +349,19 @@ def option_specs(preset: Preset, character, rules: Mapping[str, Any]) -> list[Op
 #: Situational ones ("near the phobia's source", "against the manipulator") are read as "all":
 #: a condition the tracker lists as active is taken to be relevant now; the tray can override.
 CONDITION_SCOPES = {
-    "depression": "all", "phobia": "all", "megalomania": "social", "fixation": "mental",
-    "paranoia": "social", "guilty_conscience": "social", "ptsd": "social",
-    "multiple_personalities": "mental", "memory_lapses": "mental", "hallucinations": "investigation",
+    "depression": "all",
+    "phobia": "all",
+    "megalomania": "social",
+    "fixation": "mental",
+    "paranoia": "social",
+    "guilty_conscience": "social",
+    "ptsd": "social",
+    "multiple_personalities": "mental",
+    "memory_lapses": "mental",
+    "hallucinations": "investigation",
     "sickness": "physical",  # the Storyteller picks the category per instance (§11 #39)
-    "emotional_sway": "all", "hunger_thirst_fatigue": "physical",
+    "emotional_sway": "all",
+    "hunger_thirst_fatigue": "physical",
 }
 #: Check kinds that never take sheet modifiers: the hazard or the roll-off rolls, not the character.
 _NO_SHEET = ("threat", "explosion", "rolloff")
@@ -252,14 +403,21 @@ def relevant_conditions(preset: "Preset", character, attribute: str | None, skip
     return names
 
 
-def sheet_defaults(preset: "Preset", character, options: Mapping[str, Any],
-                   rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def sheet_defaults(
+    preset: "Preset", character, options: Mapping[str, Any], rules: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The defaults a check takes from the sheet: the active Problem (-3) and Advantage (+3)
     (spec §10.1: "the active ones pre-fill the dice tray"), the relevant conditions (-3 each,
     stacking, L687, L775) and the relevant queued bonuses/penalties (spec §7.10). Explicit options
     override each of them (``pending=False`` skips the queue)."""
-    out: dict[str, Any] = {"advantage": 0, "problem": False, "conditions": 0, "condition_names": [],
-                           "pending": [], "notes": {}}
+    out: dict[str, Any] = {
+        "advantage": 0,
+        "problem": False,
+        "conditions": 0,
+        "condition_names": [],
+        "pending": [],
+        "notes": {},
+    }
     if preset.special in _NO_SHEET:
         return out
     attribute = options.get("attribute", preset.attribute)
@@ -284,8 +442,10 @@ def sheet_defaults(preset: "Preset", character, options: Mapping[str, Any],
         contest = preset.opposition == "contest" or options.get("opponent_pool") is not None
         no_previous = bool(preset.attack) or contest or preset.id in ("treatment", "first_aid")
         aim_given = bool(options.get("aim"))
-        for kind, items, sign in (("bonus", character.pending_bonus_dice, 1),
-                                  ("penalty", character.pending_penalties, -1)):
+        for kind, items, sign in (
+            ("bonus", character.pending_bonus_dice, 1),
+            ("penalty", character.pending_penalties, -1),
+        ):
             for i, item in enumerate(items):
                 if not scope_fits(item.get("applies_to", ""), preset, attribute):
                     continue
@@ -293,8 +453,15 @@ def sheet_defaults(preset: "Preset", character, options: Mapping[str, Any],
                     continue
                 if kind == "bonus" and aim_given and str(item.get("source", "")).lower() == "aim":
                     continue  # aim is at most +2 per check (§11 #33): the option already gives it
-                out["pending"].append({"kind": kind, "index": i, "source": item["source"],
-                                       "dice": sign * item["dice"], "applies_to": item.get("applies_to", "")})
+                out["pending"].append(
+                    {
+                        "kind": kind,
+                        "index": i,
+                        "source": item["source"],
+                        "dice": sign * item["dice"],
+                        "applies_to": item.get("applies_to", ""),
+                    }
+                )
     return out
 
 
@@ -333,10 +500,13 @@ class PoolPlan:
     def notation(self, locale: str | None = None) -> str:
         """The ``pool`` word for this plan; with ``locale``, its bracket labels are the words a
         reader of that language knows (labels are free text: the same roll either way)."""
+
         def name(k: str, lab: Mapping[str, str]) -> str:
             return (lab.get(locale) or k) if locale and isinstance(lab, Mapping) else k
-        body = "".join(f"{'-' if v < 0 else '+'}{abs(v)}[{name(k, lab)}]"
-                       for k, lab, v in self.terms).lstrip("+") or "0"
+
+        body = (
+            "".join(f"{'-' if v < 0 else '+'}{abs(v)}[{name(k, lab)}]" for k, lab, v in self.terms).lstrip("+") or "0"
+        )
         out = f"pool {body}"
         if self.opposition:
             out += f" diff {self.opposition}"
@@ -347,11 +517,35 @@ class PoolPlan:
         return out
 
 
-_KNOWN_OPTIONS = {"difficulty", "targets", "durability", "armour_piercing", "armour", "opponent_pool",
-                  "specialization", "weapon", "tool_bonus", "advantage", "drama", "aim", "help",
-                  "preparation", "previous", "situation", "bonus", "problem", "conditions",
-                  "opponent_drama", "penalty", "pain", "rule_of_10", "attribute", "dice",
-                  "armour_applies", "pending"}
+_KNOWN_OPTIONS = {
+    "difficulty",
+    "targets",
+    "durability",
+    "armour_piercing",
+    "armour",
+    "opponent_pool",
+    "specialization",
+    "weapon",
+    "tool_bonus",
+    "advantage",
+    "drama",
+    "aim",
+    "help",
+    "preparation",
+    "previous",
+    "situation",
+    "bonus",
+    "problem",
+    "conditions",
+    "opponent_drama",
+    "penalty",
+    "pain",
+    "rule_of_10",
+    "attribute",
+    "dice",
+    "armour_applies",
+    "pending",
+}
 
 
 def _int_option(options, name, default=0, low=0):
@@ -386,21 +580,26 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     unknown = set(options) - _KNOWN_OPTIONS
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)} for check {preset.id!r}")
-    plan = PoolPlan(rule_of_10=bool(options.get("rule_of_10", rules["rule_of_10"])),
-                    threshold=int(rules["success_threshold"]))
+    plan = PoolPlan(
+        rule_of_10=bool(options.get("rule_of_10", rules["rule_of_10"])), threshold=int(rules["success_threshold"])
+    )
 
     # -- base: attribute + skill (L24), or the threat/explosion dice (L673, L821) ------------
     if preset.special in ("threat", "explosion"):
         dice = _int_option(options, "dice", 6)
-        plan.add("threat" if preset.special == "threat" else "explosive",
-                 T("Threat dice", "Дайсы угрозы") if preset.special == "threat" else T("Explosive", "Взрывчатка"),
-                 dice)
+        plan.add(
+            "threat" if preset.special == "threat" else "explosive",
+            T("Threat dice", "Дайсы угрозы") if preset.special == "threat" else T("Explosive", "Взрывчатка"),
+            dice,
+        )
     else:
         attr = options.get("attribute", preset.attribute)
         if attr != preset.attribute and attr not in preset.alt_attributes:
-            raise ValueError(f"check {preset.id!r} uses {preset.attribute!r}"
-                             + (f" or {list(preset.alt_attributes)}" if preset.alt_attributes else "")
-                             + f", not {attr!r}")
+            raise ValueError(
+                f"check {preset.id!r} uses {preset.attribute!r}"
+                + (f" or {list(preset.alt_attributes)}" if preset.alt_attributes else "")
+                + f", not {attr!r}"
+            )
         plan.add(attr, label(attr), getattr(character, attr))
         skill_value = getattr(character, preset.skill)
         plan.add(preset.skill, label(preset.skill), skill_value)
@@ -410,9 +609,13 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
         if spec:
             rating = character.specialization_rating(preset.skill, spec)
             if not rating:
-                raise RuleError("no_specialization", T(
-                    f"no specialization {spec!r} in {label(preset.skill)['en']}",
-                    f"нет специализации {spec!r} в навыке {label(preset.skill)['ru']}"))
+                raise RuleError(
+                    "no_specialization",
+                    T(
+                        f"no specialization {spec!r} in {label(preset.skill)['en']}",
+                        f"нет специализации {spec!r} в навыке {label(preset.skill)['ru']}",
+                    ),
+                )
             plan.add("specialization", T(f"Specialization: {spec}", f"Специализация: {spec}"), rating)
 
     # -- gear -------------------------------------------------------------------------------
@@ -421,8 +624,9 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     if weapon_name:
         weapon = next((w for w in character.weapons if w["name"] == weapon_name), None)
         if weapon is None:
-            raise RuleError("no_weapon", T(f"no weapon named {weapon_name!r} on the sheet",
-                                           f"на листе нет оружия {weapon_name!r}"))
+            raise RuleError(
+                "no_weapon", T(f"no weapon named {weapon_name!r} on the sheet", f"на листе нет оружия {weapon_name!r}")
+            )
         if preset.attack != "unarmed":
             plan.add("weapon", T(f"Weapon: {weapon_name}", f"Оружие: {weapon_name}"), weapon.get("attack_bonus", 0))
             ap = max(ap, weapon.get("armour_piercing", 0))
@@ -432,16 +636,23 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     # -- bonuses (L762-771) -----------------------------------------------------------------
     auto = sheet_defaults(preset, character, options, rules)
     overridden = {"advantage": "active_advantage", "problem": "active_problem", "conditions": "conditions_applied"}
-    used_defaults = {k: v for k, v in auto["notes"].items()
-                     if not any(opt in options and note == k for opt, note in overridden.items())}
+    used_defaults = {
+        k: v
+        for k, v in auto["notes"].items()
+        if not any(opt in options and note == k for opt, note in overridden.items())
+    }
     if used_defaults:
         plan.notes["sheet_defaults"] = used_defaults
     adv = options.get("advantage", auto["advantage"])
     adv = int(adv) if isinstance(adv, bool) else _int_option(options, "advantage", auto["advantage"])
     if adv > rules["max_advantages_per_check"]:
-        raise RuleError("too_many_advantages", T(
-            f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check",  # L123
-            f"к одной проверке применимо не больше {ru_n(rules['max_advantages_per_check'], 'Преимущества', 'Преимуществ', 'Преимуществ')}"))  # L123
+        raise RuleError(
+            "too_many_advantages",
+            T(
+                f"at most {rules['max_advantages_per_check']} Advantage(s) apply to one check",  # L123
+                f"к одной проверке применимо не больше {ru_n(rules['max_advantages_per_check'], 'Преимущества', 'Преимуществ', 'Преимуществ')}",
+            ),
+        )  # L123
     plan.add("advantage", T("Advantage", "Преимущество"), STANDARD_MODIFIER * adv)
     if options.get("drama"):
         _check_can_spend_drama(character)
@@ -461,20 +672,23 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     if options.get("problem", auto["problem"]):
         plan.add("problem", T("Problem", "Проблема"), -STANDARD_MODIFIER)
     # Conditions: -3 each, stacking (L687, L775); by default the sheet's relevant ones (sheet_defaults).
-    plan.add("conditions", T("Conditions", "Состояния"),
-             -STANDARD_MODIFIER * _int_option(options, "conditions", auto["conditions"]))
+    plan.add(
+        "conditions",
+        T("Conditions", "Состояния"),
+        -STANDARD_MODIFIER * _int_option(options, "conditions", auto["conditions"]),
+    )
     # Queued bonuses / penalties (spec §7.10): each relevant one is its own term; roll_check consumes them.
     # Aim is at most +2 per check (§11 #33) and help at most +5 (L767), queued or not.
-    caps = {"aim": (AIM_BONUS, AIM_BONUS if options.get("aim") else 0),
-            "help": (HELP_CAP, min(HELP_CAP, helpers))}
+    caps = {"aim": (AIM_BONUS, AIM_BONUS if options.get("aim") else 0), "help": (HELP_CAP, min(HELP_CAP, helpers))}
     capped: dict[str, int] = {}
     for item in auto["pending"]:
         src = str(item["source"]).strip().lower()
         if src in caps and item["dice"] > 0:
             capped[src] = capped.get(src, 0) + item["dice"]
             continue
-        plan.add(f"pending:{item['source']}", T(f"Queued: {item['source']}", f"Отложено: {item['source']}"),
-                 item["dice"])
+        plan.add(
+            f"pending:{item['source']}", T(f"Queued: {item['source']}", f"Отложено: {item['source']}"), item["dice"]
+        )
     for src, total in capped.items():
         cap, already = caps[src]
         value = max(0, min(cap - already, total))
@@ -485,8 +699,13 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
         plan.notes["pending_used"] = auto["pending"]
     opp_drama = _int_option(options, "opponent_drama", 0)
     if rules["drama_limit"] == "per_check" and opp_drama + plan.drama_spent > 1:
-        raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check",  # L742
-                                             "на одну проверку можно потратить только 1 пункт Драмы"))  # L742
+        raise RuleError(
+            "drama_per_check",
+            T(
+                "only 1 Drama point may be spent on a check",  # L742
+                "на одну проверку можно потратить только 1 пункт Драмы",
+            ),
+        )  # L742
     plan.add("opponent_drama", T("Opponent's Drama", "Драма противника"), -STANDARD_MODIFIER * opp_drama)
     plan.add("penalty", T("Penalty", "Штраф"), -_int_option(options, "penalty", 0))
     pain_default = bool(rules["auto_pain"] and character.pain_active)
@@ -534,8 +753,12 @@ def build_pool(preset: Preset, character, rules: Mapping[str, Any], options: Map
     if rules["warn_mundane_over_5"]:
         for key, val in (("tool", tool), ("armour", _int_option(options, "armour", 0))):
             if val > 5:
-                plan.warnings.append(T(f"{key} {val} is above the usual mundane limit of 5",  # L769, L774
-                                       f"{key} {val} выше обычного предела 5"))  # L769, L774
+                plan.warnings.append(
+                    T(
+                        f"{key} {val} is above the usual mundane limit of 5",  # L769, L774
+                        f"{key} {val} выше обычного предела 5",
+                    )
+                )  # L769, L774
     return plan
 
 
@@ -551,10 +774,16 @@ def _check_can_spend_drama(character) -> None:
 # -----------------------------------------------------------------------------------------------
 def plan_distribution(plan: PoolPlan) -> Distribution:
     if plan.opponent_pool is not None:
-        return contest_distribution(plan.pool, plan.opponent_pool, rule_of_10=plan.rule_of_10,
-                                    threshold=plan.threshold, expression=plan.notation())
-    return pool_distribution(plan.pool, rule_of_10=plan.rule_of_10, threshold=plan.threshold,
-                             expression=plan.notation())
+        return contest_distribution(
+            plan.pool,
+            plan.opponent_pool,
+            rule_of_10=plan.rule_of_10,
+            threshold=plan.threshold,
+            expression=plan.notation(),
+        )
+    return pool_distribution(
+        plan.pool, rule_of_10=plan.rule_of_10, threshold=plan.threshold, expression=plan.notation()
+    )
 
 
 def pool_breakdown(r: PoolRoll, plan_trace: str = "") -> dict[str, str]:
@@ -564,8 +793,10 @@ def pool_breakdown(r: PoolRoll, plan_trace: str = "") -> dict[str, str]:
     faces = ", ".join(f"{f}*" if f >= r.threshold else str(f) for f in r.faces)
     auto_en = f" + {r.auto} automatic" if r.auto else ""
     auto_ru = f" + {ru_n(r.auto, 'автоматический', 'автоматических', 'автоматических')}" if r.auto else ""
-    return T(f"{head}{count(r.rolled, 'die')} [{faces}]{auto_en} → {count(r.successes, 'success')}",
-             f"{head}{ru_n(r.rolled, 'дайс', 'дайса', 'дайсов')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}")
+    return T(
+        f"{head}{count(r.rolled, 'die')} [{faces}]{auto_en} → {count(r.successes, 'success')}",
+        f"{head}{ru_n(r.rolled, 'дайс', 'дайса', 'дайсов')} [{faces}]{auto_ru} → {count(r.successes, 'success', 'ru')}",
+    )
 
 
 def outcome_text(r: PoolRoll) -> dict[str, str]:
@@ -581,24 +812,40 @@ def roll_plan(preset: Preset, plan: PoolPlan, rng: random.Random, options: Mappi
     r = roll_pool(plan.pool, rng, rule_of_10=plan.rule_of_10, threshold=plan.threshold)
     dice: list[Die] = r.dice()
     details: dict[str, Any] = {
-        "pool": plan.pool, "trace": plan.trace(), "terms": [(k, v) for k, _, v in plan.terms],
-        "opposition": plan.opposition, "impossible": r.impossible, "faces": list(r.faces),
-        "rolled": r.rolled, "auto": r.auto, "successes": r.successes,
-        "previous_success_bonus": r.previous_success_bonus, "warnings": list(plan.warnings),
-        "duration": preset.duration, **plan.notes}
+        "pool": plan.pool,
+        "trace": plan.trace(),
+        "terms": [(k, v) for k, _, v in plan.terms],
+        "opposition": plan.opposition,
+        "impossible": r.impossible,
+        "faces": list(r.faces),
+        "rolled": r.rolled,
+        "auto": r.auto,
+        "successes": r.successes,
+        "previous_success_bonus": r.previous_success_bonus,
+        "warnings": list(plan.warnings),
+        "duration": preset.duration,
+        **plan.notes,
+    }
     success = r.success
     outcome = outcome_text(r)
     check = check_from(r.successes, ">=", 1)  # an impossible pool has 0 successes
     if plan.opponent_pool is not None:  # contest (L57-59)
         o = roll_pool(plan.opponent_pool, rng, rule_of_10=plan.rule_of_10, threshold=plan.threshold)
         winner = contest_winner(r.successes, o.successes)
-        details.update(opponent_pool=o.pool, opponent_faces=list(o.faces), opponent_auto=o.auto,
-                       opponent_successes=o.successes, winner=winner)
+        details.update(
+            opponent_pool=o.pool,
+            opponent_faces=list(o.faces),
+            opponent_auto=o.auto,
+            opponent_successes=o.successes,
+            winner=winner,
+        )
         dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
         success = winner == "A"
-        outcome = {"A": T(f"wins the contest {r.successes}:{o.successes}", f"побеждает {r.successes}:{o.successes}"),
-                   "B": T(f"loses the contest {r.successes}:{o.successes}", f"проигрывает {r.successes}:{o.successes}"),
-                   "tie": T(f"tie {r.successes}:{o.successes}", f"равенство {r.successes}:{o.successes}")}[winner]
+        outcome = {
+            "A": T(f"wins the contest {r.successes}:{o.successes}", f"побеждает {r.successes}:{o.successes}"),
+            "B": T(f"loses the contest {r.successes}:{o.successes}", f"проигрывает {r.successes}:{o.successes}"),
+            "tie": T(f"tie {r.successes}:{o.successes}", f"равенство {r.successes}:{o.successes}"),
+        }[winner]
         check = check_from(r.successes, ">=", o.successes + 1)  # (a tie reads «не хватило 1», not 0)
         if preset.id == "hold_door":
             # The holder needs MORE successes (L820); on a tie the status quo holds (§11 #16).
@@ -612,21 +859,46 @@ def roll_plan(preset: Preset, plan: PoolPlan, rng: random.Random, options: Mappi
     effects = []
     if plan.drama_spent:
         effects.append(Effect("drama", -1, T("Drama spent (+3)", "Потрачена Драма (+3)")))
-    roll = word_result(plan.notation(), "pool", r.successes, dice, pool_breakdown(r, plan.trace()),
-                       check=check, successes=r.successes, details=details)
+    roll = word_result(
+        plan.notation(),
+        "pool",
+        r.successes,
+        dice,
+        pool_breakdown(r, plan.trace()),
+        check=check,
+        successes=r.successes,
+        details=details,
+    )
     margin = r.successes - details["opponent_successes"] if plan.opponent_pool is not None else None
-    return CheckResult(check_id=preset.id, label=preset.label, success=success, total=r.successes,
-                       roll=roll, margin=margin, degree=r.successes,
-                       degree_label=T(count(r.successes, "success"), count(r.successes, "success", "ru")),
-                       critical=None, outcome=outcome, effects=effects, options=dict(options),
-                       details=details)
+    return CheckResult(
+        check_id=preset.id,
+        label=preset.label,
+        success=success,
+        total=r.successes,
+        roll=roll,
+        margin=margin,
+        degree=r.successes,
+        degree_label=T(count(r.successes, "success"), count(r.successes, "success", "ru")),
+        critical=None,
+        outcome=outcome,
+        effects=effects,
+        options=dict(options),
+        details=details,
+    )
 
 
 def roll_rolloff(preset: Preset, rng: random.Random) -> CheckResult:
     face = rng.randint(1, 10)
     roll = word_result("1d10", "rolloff", face, [Die(10, face)], T(f"1d10 [{face}]", f"1d10 [{face}]"))
-    return CheckResult(check_id=preset.id, label=preset.label, success=None, total=face, roll=roll,
-                       outcome=T(f"rolled {face}", f"выпало {face}"), details={"faces": [face]})
+    return CheckResult(
+        check_id=preset.id,
+        label=preset.label,
+        success=None,
+        total=face,
+        roll=roll,
+        outcome=T(f"rolled {face}", f"выпало {face}"),
+        details={"faces": [face]},
+    )
 
 
 def rolloff_distribution() -> Distribution:
@@ -653,9 +925,33 @@ def preset_spec(preset: Preset, character, rules: Mapping[str, Any]) -> CheckSpe
     if preset.line:
         # (the rulebook line, preset.line, stays in the data for traceability)
         help_text = DURATION_LABELS.get(preset.duration)
-    return CheckSpec(id=preset.id, label=preset.label, options=tuple(option_specs(preset, character, rules)),
-                     group=group, notation=notation, help=help_text, shown_notation=shown)
+    return CheckSpec(
+        id=preset.id,
+        label=preset.label,
+        options=tuple(option_specs(preset, character, rules)),
+        group=group,
+        notation=notation,
+        help=help_text,
+        shown_notation=shown,
+    )
 
 
-__all__ = ["CONDITION_SCOPES", "relevant_conditions", "sheet_defaults", "scope_fits", "attribute_group", "Preset", "PoolPlan", "presets", "resolve_preset", "generic_id", "build_pool", "option_specs",
-           "plan_distribution", "roll_plan", "roll_rolloff", "rolloff_distribution", "preset_spec"]
+__all__ = [
+    "CONDITION_SCOPES",
+    "relevant_conditions",
+    "sheet_defaults",
+    "scope_fits",
+    "attribute_group",
+    "Preset",
+    "PoolPlan",
+    "presets",
+    "resolve_preset",
+    "generic_id",
+    "build_pool",
+    "option_specs",
+    "plan_distribution",
+    "roll_plan",
+    "roll_rolloff",
+    "rolloff_distribution",
+    "preset_spec",
+]

@@ -2,14 +2,14 @@
 damage and Pain, quick fights, threats, healing, conditions and objects. Pure functions over
 Character models; operations that change a character say so and refuse illegal moves with
 ``RuleError`` before changing anything."""
+
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import (ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll,
-                                   RuleError, T)
+from tabletop_widgets.core import ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll, RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
 from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
@@ -26,8 +26,10 @@ STATES = {
 }
 
 ZERO_HEALTH = {
-    "storyteller_choice": T("out of the story: the Storyteller decides what it means",  # L722
-                            "вне сюжета: Рассказчик решает, что это значит"),  # L722
+    "storyteller_choice": T(
+        "out of the story: the Storyteller decides what it means",  # L722
+        "вне сюжета: Рассказчик решает, что это значит",
+    ),  # L722
     "death": T("out of the story: dead", "вне сюжета: гибель"),
     "incapacitated": T("out of the story: bedridden by injuries", "вне сюжета: постельный режим из-за ран"),
     "captured": T("out of the story: captured", "вне сюжета: в плену"),
@@ -45,8 +47,12 @@ OUT_STATE_LABELS = {
     "surrendered": T("surrendered", "сдача"),
 }
 #: zero_health_outcome (§11 #26) -> out_state
-ZERO_HEALTH_STATE = {"storyteller_choice": "out", "death": "dead", "incapacitated": "incapacitated",
-                     "captured": "captured"}
+ZERO_HEALTH_STATE = {
+    "storyteller_choice": "out",
+    "death": "dead",
+    "incapacitated": "incapacitated",
+    "captured": "captured",
+}
 #: out_state values that come from 0 health (healing may end them) vs leaving the fight by choice.
 ZERO_HEALTH_STATES = ("out", "dead", "incapacitated", "captured")
 
@@ -75,8 +81,14 @@ def _snapshot(c, names: Sequence[str]) -> dict[str, Any]:
     return {n: getattr(c, n) for n in names}
 
 
-_TRACKED = ("damage", "pain_suppressed", "pain_failed_this_scene", "damaged_this_scene",
-            "first_aid_used_this_scene", "out_state")
+_TRACKED = (
+    "damage",
+    "pain_suppressed",
+    "pain_failed_this_scene",
+    "damaged_this_scene",
+    "first_aid_used_this_scene",
+    "out_state",
+)
 
 
 def _changes(before: Mapping[str, Any], c) -> dict[str, tuple[Any, Any]]:
@@ -88,9 +100,13 @@ def _outcome(c, before, notes, rules, **details) -> DamageOutcome:
     if c.is_out:
         key = {v: k for k, v in ZERO_HEALTH_STATE.items()}.get(c.out_state, rules["zero_health_outcome"])
         notes.append(ZERO_HEALTH[key])
-    return DamageOutcome(changes=_changes(before, c), notes=notes, defeated=bool(c.defeated),
-                         state=health_state(c), details={"health": health(c), "out_state": c.out_state,
-                                                         **details})
+    return DamageOutcome(
+        changes=_changes(before, c),
+        notes=notes,
+        defeated=bool(c.defeated),
+        state=health_state(c),
+        details={"health": health(c), "out_state": c.out_state, **details},
+    )
 
 
 def zero_health_state(rules: Mapping[str, Any], outcome: str = "") -> str:
@@ -98,9 +114,13 @@ def zero_health_state(rules: Mapping[str, Any], outcome: str = "") -> str:
     this blow (out / dead / incapacitated / captured), else the rules option (§11 #26, L722)."""
     if outcome:
         if outcome not in ZERO_HEALTH_STATES:
-            raise RuleError("bad_outcome", T(
-                f"0-health outcome must be one of {list(ZERO_HEALTH_STATES)}, not {outcome!r}",
-                f"исход при 0 здоровья: одно из {list(ZERO_HEALTH_STATES)}, а не {outcome!r}"))
+            raise RuleError(
+                "bad_outcome",
+                T(
+                    f"0-health outcome must be one of {list(ZERO_HEALTH_STATES)}, not {outcome!r}",
+                    f"исход при 0 здоровья: одно из {list(ZERO_HEALTH_STATES)}, а не {outcome!r}",
+                ),
+            )
         return outcome
     return ZERO_HEALTH_STATE[rules["zero_health_outcome"]]
 
@@ -134,8 +154,13 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any], source: str = "other
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
         raise ValueError(f"healing must be a whole number >= 0, not {amount!r}")
     if amount and c.out_state == "dead":
-        raise RuleError("dead", T("the dead do not heal (clear the 'dead' state first if the Storyteller allows)",
-                                  "мёртвые не лечатся (сначала снимите «погиб», если Рассказчик позволит)"))
+        raise RuleError(
+            "dead",
+            T(
+                "the dead do not heal (clear the 'dead' state first if the Storyteller allows)",
+                "мёртвые не лечатся (сначала снимите «погиб», если Рассказчик позволит)",
+            ),
+        )
     before = _snapshot(c, _TRACKED)
     values: dict[str, Any] = dict(damage=max(0, c.damage - amount))
     notes = []
@@ -143,8 +168,12 @@ def apply_healing(c, amount: int, rules: Mapping[str, Any], source: str = "other
         values["out_state"] = ""  # back above 0 health: back in play (a captive stays captured)
         notes.append(T("back in play", "снова в игре"))
     elif c.out_state == "captured" and values["damage"] < c.health_max:
-        notes.append(T("healed, but still captured until rescued",  # L722
-                       "вылечен, но в плену до спасения"))  # L722
+        notes.append(
+            T(
+                "healed, but still captured until rescued",  # L722
+                "вылечен, но в плену до спасения",
+            )
+        )  # L722
     c.update(**values)
     if before["damage"] * 2 >= c.health_max and not c.in_pain:
         notes.append(T("Pain ends", "Боль проходит"))
@@ -160,8 +189,13 @@ def set_out_state(c, state: str, rules: Mapping[str, Any]) -> DamageOutcome:
     """Mark how the character left the fight (``fled``, ``surrendered``, or a 0-health outcome), or
     ``""`` to bring them back (only possible with health left)."""
     if state not in OUT_STATE_LABELS:
-        raise RuleError("bad_out_state", T(f"out state must be one of {sorted(OUT_STATE_LABELS)}, not {state!r}",
-                                           f"состояние выбывания: одно из {sorted(OUT_STATE_LABELS)}, а не {state!r}"))
+        raise RuleError(
+            "bad_out_state",
+            T(
+                f"out state must be one of {sorted(OUT_STATE_LABELS)}, not {state!r}",
+                f"состояние выбывания: одно из {sorted(OUT_STATE_LABELS)}, а не {state!r}",
+            ),
+        )
     if state == "" and c.is_out:
         raise RuleError("still_out", T("no health left: heal first", "здоровья нет: сначала лечение"))  # L722
     before = _snapshot(c, _TRACKED)
@@ -181,14 +215,22 @@ def _rolloff(ids: list[str], rng: random.Random, prefix: dict[str, tuple], notes
     if len(ids) <= 1:
         return list(ids)
     if depth >= MAX_ROLLOFF_ROUNDS:
-        notes.append(T(f"roll-off undecided after {depth} rounds: {', '.join(ids)} keep their listed order",
-                       f"переброс не решён за {ru_n(depth, 'раунд', 'раунда', 'раундов')}: порядок по списку — {', '.join(ids)}"))
+        notes.append(
+            T(
+                f"roll-off undecided after {depth} rounds: {', '.join(ids)} keep their listed order",
+                f"переброс не решён за {ru_n(depth, 'раунд', 'раунда', 'раундов')}: порядок по списку — {', '.join(ids)}",
+            )
+        )
         return list(ids)
     rolls = {i: rng.randint(1, 10) for i in ids}
     for i in ids:
         prefix[i] = prefix[i] + (rolls[i],)
-    notes.append(T("roll-off " + ", ".join(f"{i} {rolls[i]}" for i in ids),
-                   "переброс " + ", ".join(f"{i} {rolls[i]}" for i in ids)))
+    notes.append(
+        T(
+            "roll-off " + ", ".join(f"{i} {rolls[i]}" for i in ids),
+            "переброс " + ", ".join(f"{i} {rolls[i]}" for i in ids),
+        )
+    )
     out: list[str] = []
     for v in sorted(set(rolls.values()), reverse=True):
         same = [i for i in ids if rolls[i] == v]
@@ -210,23 +252,39 @@ def roll_initiative(combatants: Mapping[str, Any], rng: random.Random | None = N
         if len(tied) > 1:
             notes: list = []
             group = _rolloff(tied, rng, keys, notes)
-            tiebreaks.append({**T(f"initiative {v} tied ({', '.join(tied)}): " + "; ".join(n["en"] for n in notes)
-                                  + f" → {', '.join(group)}",
-                                  f"инициатива {v} равна ({', '.join(tied)}): " + "; ".join(n["ru"] for n in notes)
-                                  + f" → {', '.join(group)}"),
-                              "ids": list(group)})
+            tiebreaks.append(
+                {
+                    **T(
+                        f"initiative {v} tied ({', '.join(tied)}): "
+                        + "; ".join(n["en"] for n in notes)
+                        + f" → {', '.join(group)}",
+                        f"инициатива {v} равна ({', '.join(tied)}): "
+                        + "; ".join(n["ru"] for n in notes)
+                        + f" → {', '.join(group)}",
+                    ),
+                    "ids": list(group),
+                }
+            )
             order += group
         else:
             order += tied
-    rolls = {cid: InitiativeRoll(cid, keys[cid],
-                                 T(f"initiative {values[cid]}" + (f", roll-off {list(keys[cid][1:])}" if len(keys[cid]) > 1 else ""),
-                                   f"инициатива {values[cid]}" + (f", переброс {list(keys[cid][1:])}" if len(keys[cid]) > 1 else "")))
-             for cid in combatants}
+    rolls = {
+        cid: InitiativeRoll(
+            cid,
+            keys[cid],
+            T(
+                f"initiative {values[cid]}" + (f", roll-off {list(keys[cid][1:])}" if len(keys[cid]) > 1 else ""),
+                f"инициатива {values[cid]}" + (f", переброс {list(keys[cid][1:])}" if len(keys[cid]) > 1 else ""),
+            ),
+        )
+        for cid in combatants
+    }
     return InitiativeOrder(order=order, rolls=rolls, tiebreaks=tiebreaks)
 
 
-def initiative_for_round(previous: InitiativeOrder, combatants: Mapping[str, Any], rules: Mapping[str, Any],
-                         rng: random.Random | None = None) -> InitiativeOrder:
+def initiative_for_round(
+    previous: InitiativeOrder, combatants: Mapping[str, Any], rules: Mapping[str, Any], rng: random.Random | None = None
+) -> InitiativeOrder:
     """The order of a new round: the same order every round (L729, §11 #22 default), or fresh
     roll-offs for ties when the GM option ``reroll_ties_each_round`` is on."""
     if rules["reroll_ties_each_round"]:
@@ -249,17 +307,23 @@ def insert_combatant(order: InitiativeOrder, combatants: Mapping[str, Any], new_
     ids.insert(pos, new_id)
     rolls = dict(order.rolls)
     rolls[new_id] = InitiativeRoll(new_id, (v,), T(f"initiative {v} (joined late)", f"инициатива {v} (присоединился)"))
-    return InitiativeOrder(order=ids, rolls=rolls, tiebreaks=list(order.tiebreaks) + [
-        {**T(f"{new_id} joined at place {pos + 1}", f"{new_id} вступил на место {pos + 1}"), "ids": [new_id]}])
+    return InitiativeOrder(
+        order=ids,
+        rolls=rolls,
+        tiebreaks=list(order.tiebreaks)
+        + [{**T(f"{new_id} joined at place {pos + 1}", f"{new_id} вступил на место {pos + 1}"), "ids": [new_id]}],
+    )
 
 
 def keep_order(previous: InitiativeOrder, combatants: Mapping[str, Any]) -> InitiativeOrder:
     """The previous order for the combatants still present, late joiners inserted by initiative
     (spec §6.2, §10.3 item 1: "reuse each round; insert late joiners by initiative")."""
     ids = [i for i in previous.order if i in combatants]
-    order = InitiativeOrder(order=ids, rolls={i: r for i, r in previous.rolls.items() if i in combatants},
-                            tiebreaks=[t for t in previous.tiebreaks
-                                       if all(i in combatants for i in t.get("ids", ()))])
+    order = InitiativeOrder(
+        order=ids,
+        rolls={i: r for i, r in previous.rolls.items() if i in combatants},
+        tiebreaks=[t for t in previous.tiebreaks if all(i in combatants for i in t.get("ids", ()))],
+    )
     for cid in combatants:
         if cid not in ids:
             order = insert_combatant(order, combatants, cid)
@@ -279,29 +343,55 @@ class RoundActions:
 
     def use_normal(self, cid: str) -> None:
         if cid in self.normal_used:
-            raise RuleError("normal_used", T("only one normal action per round",  # L84, L90
-                                             "только одно обычное действие за раунд"))  # L84, L90
+            raise RuleError(
+                "normal_used",
+                T(
+                    "only one normal action per round",  # L84, L90
+                    "только одно обычное действие за раунд",
+                ),
+            )  # L84, L90
         if not self.rules["instants_with_normal"] and self.instants_used.get(cid):
-            raise RuleError("instants_taken", T("instant actions were taken instead of the normal one",  # L66
-                                                "вместо обычного действия совершены мгновенные"))  # L66
+            raise RuleError(
+                "instants_taken",
+                T(
+                    "instant actions were taken instead of the normal one",  # L66
+                    "вместо обычного действия совершены мгновенные",
+                ),
+            )  # L66
         self.normal_used.add(cid)
 
     def use_instant(self, cid: str, check_id: str) -> None:
         used = self.instants_used.setdefault(cid, set())
         if check_id in used:
-            raise RuleError("instant_repeated", T("the same instant check only once per round",  # L83
-                                                  "одну и ту же мгновенную проверку — раз в раунд"))  # L83
+            raise RuleError(
+                "instant_repeated",
+                T(
+                    "the same instant check only once per round",  # L83
+                    "одну и ту же мгновенную проверку — раз в раунд",
+                ),
+            )  # L83
         if not self.rules["instants_with_normal"] and cid in self.normal_used:
-            raise RuleError("normal_taken", T("a normal action was taken this round",  # L66
-                                              "в этом раунде уже было обычное действие"))  # L66
+            raise RuleError(
+                "normal_taken",
+                T(
+                    "a normal action was taken this round",  # L66
+                    "в этом раунде уже было обычное действие",
+                ),
+            )  # L66
         used.add(check_id)
 
     def check_duration(self, duration: str, check_id: str = "") -> None:
         """Extended checks are not allowed in round time (L85-86)."""
-        if duration == "extended" and not (check_id in ("first_aid", "first_aid_skill")
-                                           and self.rules["first_aid_in_rounds"]):
-            raise RuleError("extended_in_rounds", T("extended checks only in dramatic time",  # L85-86
-                                                    "длительные проверки только в драматическом времени"))  # L85-86
+        if duration == "extended" and not (
+            check_id in ("first_aid", "first_aid_skill") and self.rules["first_aid_in_rounds"]
+        ):
+            raise RuleError(
+                "extended_in_rounds",
+                T(
+                    "extended checks only in dramatic time",  # L85-86
+                    "длительные проверки только в драматическом времени",
+                ),
+            )  # L85-86
 
     def new_round(self) -> None:
         self.normal_used.clear()
@@ -311,8 +401,7 @@ class RoundActions:
 # -----------------------------------------------------------------------------------------------
 # Quick fights (L98-101)
 # -----------------------------------------------------------------------------------------------
-def quick_fight_takedowns(successes: int, primary_id: str, primary_pd: int,
-                          others: Mapping[str, int]) -> list[str]:
+def quick_fight_takedowns(successes: int, primary_id: str, primary_pd: int, others: Mapping[str, int]) -> list[str]:
     """Mooks taken out by one attack: the primary target on the first success, then one more per
     further success among mooks whose PD is not above the primary's (L100). ``others`` lists
     ``{id: PD}`` in the attacker's order of choice."""
@@ -373,30 +462,62 @@ def condition_catalogue() -> list[ConditionSpec]:
     out = []
     for r in load_table("conditions"):
         attr, skill = CONDITION_CHECK[r["kind"]]
-        out.append(ConditionSpec(
-            id=r["id"], label=T(r["en"], r["ru"]),
-            effect=T(f"-3 to {r['applies_to_en']}", f"-3 на {r['applies_to_ru']}"),
-            duration=None, unit="until_removed", ticks_at="start", stacks=True,
-            data={"kind": r["kind"], "penalty": STANDARD_MODIFIER, "retry_interval": r["retry_interval"],
-                  "removal_check": f"{attr}+{skill}", "ends": T(r["ends_en"], r["ends_ru"]),
-                  "line": r["line"], "group": r.get("group")}))
+        out.append(
+            ConditionSpec(
+                id=r["id"],
+                label=T(r["en"], r["ru"]),
+                effect=T(f"-3 to {r['applies_to_en']}", f"-3 на {r['applies_to_ru']}"),
+                duration=None,
+                unit="until_removed",
+                ticks_at="start",
+                stacks=True,
+                data={
+                    "kind": r["kind"],
+                    "penalty": STANDARD_MODIFIER,
+                    "retry_interval": r["retry_interval"],
+                    "removal_check": f"{attr}+{skill}",
+                    "ends": T(r["ends_en"], r["ends_ru"]),
+                    "line": r["line"],
+                    "group": r.get("group"),
+                },
+            )
+        )
     return out
 
 
 #: Conditions the tracker may set that are not penalties on the sheet (spec §6.5, §6.9, §10.3).
 TRACKER_CONDITIONS = (
-    ConditionSpec("fled", T("Fled", "Сбежал"), T("out of the fight", "вне боя"),  # L90
-                  data={"out_state": "fled", "line": 90}),
-    ConditionSpec("surrendered", T("Surrendered", "Сдался"), T("out of the fight", "вне боя"),  # L90, L93
-                  data={"out_state": "surrendered", "line": 93}),
-    ConditionSpec("exposed", T("Exposed to a threat (fire, acid, electricity)",
-                               "Под действием угрозы (огонь, кислота, ток)"),
-                  T("at the start of each own turn: threat dice - PD, successes = damage",  # L673, L679
-                    "в начале каждого своего хода: дайсы угрозы - ФЗ, успехи = урон"),  # L673, L679
-                  unit="until_removed", ticks_at="start",
-                  data={"dice": 6, "armour_applies": False, "line": 679,
-                        "help": T("data: dice (6 minor ... 10 deadly, more if supernatural), armour_applies",
-                                  "данные: dice (6 незначительная ... 10 смертельная), armour_applies")}),
+    ConditionSpec(
+        "fled",
+        T("Fled", "Сбежал"),
+        T("out of the fight", "вне боя"),  # L90
+        data={"out_state": "fled", "line": 90},
+    ),
+    ConditionSpec(
+        "surrendered",
+        T("Surrendered", "Сдался"),
+        T("out of the fight", "вне боя"),  # L90, L93
+        data={"out_state": "surrendered", "line": 93},
+    ),
+    ConditionSpec(
+        "exposed",
+        T("Exposed to a threat (fire, acid, electricity)", "Под действием угрозы (огонь, кислота, ток)"),
+        T(
+            "at the start of each own turn: threat dice - PD, successes = damage",  # L673, L679
+            "в начале каждого своего хода: дайсы угрозы - ФЗ, успехи = урон",
+        ),  # L673, L679
+        unit="until_removed",
+        ticks_at="start",
+        data={
+            "dice": 6,
+            "armour_applies": False,
+            "line": 679,
+            "help": T(
+                "data: dice (6 minor ... 10 deadly, more if supernatural), armour_applies",
+                "данные: dice (6 незначительная ... 10 смертельная), armour_applies",
+            ),
+        },
+    ),
 )
 
 
@@ -407,13 +528,20 @@ def condition_spec(condition_id: str) -> ConditionSpec:
     return spec
 
 
-_ENTRY_DATA = {"removal_difficulty": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-                                      "a whole number >= 0", "целое число >= 0"),
-               "category": (lambda v: isinstance(v, str), "text", "текст"),
-               "applies_to": (lambda v: isinstance(v, str), "text", "текст")}
+_ENTRY_DATA = {
+    "removal_difficulty": (
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+        "a whole number >= 0",
+        "целое число >= 0",
+    ),
+    "category": (lambda v: isinstance(v, str), "text", "текст"),
+    "applies_to": (lambda v: isinstance(v, str), "text", "текст"),
+}
 
 
-def condition_changed(c, condition_id: str, active: bool, rules: Mapping[str, Any], **data: Any) -> DamageOutcome | None:
+def condition_changed(
+    c, condition_id: str, active: bool, rules: Mapping[str, Any], **data: Any
+) -> DamageOutcome | None:
     """The tracker added (``active``) or removed a catalogue condition (spec §7.3, §10.3).
 
     Sheet conditions (the -3 ones) are added to / removed from ``c.conditions`` — checks then
@@ -437,10 +565,16 @@ def condition_changed(c, condition_id: str, active: bool, rules: Mapping[str, An
     if active:
         bad = [f"{k}: {en}" for k, (test, en, ru) in _ENTRY_DATA.items() if k in data and not test(data[k])]
         if bad:
-            raise RuleError("bad_condition_data", T("bad condition data: " + "; ".join(bad),
-                                                    "неверные данные Состояния: " + "; ".join(bad)))
-        entry = condition_entry(condition_id, removal_difficulty=data.get("removal_difficulty", 3),
-                                category=data.get("category", ""), applies_to=data.get("applies_to", ""))
+            raise RuleError(
+                "bad_condition_data",
+                T("bad condition data: " + "; ".join(bad), "неверные данные Состояния: " + "; ".join(bad)),
+            )
+        entry = condition_entry(
+            condition_id,
+            removal_difficulty=data.get("removal_difficulty", 3),
+            category=data.get("category", ""),
+            applies_to=data.get("applies_to", ""),
+        )
         c.update(conditions=[*c.conditions, entry])
         note = T(f"{spec.label['en']}: -3 to {entry['applies_to']}", f"{spec.label['ru']}: -3")
     else:
@@ -452,7 +586,9 @@ def condition_changed(c, condition_id: str, active: bool, rules: Mapping[str, An
     return _outcome(c, before, [note], rules)
 
 
-def on_turn(system, c, when: str, rng: random.Random | None, conditions: Sequence[Mapping[str, Any]]) -> DamageOutcome | None:
+def on_turn(
+    system, c, when: str, rng: random.Random | None, conditions: Sequence[Mapping[str, Any]]
+) -> DamageOutcome | None:
     """Ongoing effects at the start of the bearer's turn (spec §6.9, §7.4, §10.3 item 5): each
     "exposed" condition rolls its threat dice - PD and the successes are damage (fire, acid,
     electricity: every round while in the zone, L675, L679). At the end of the turn, queued help
@@ -469,9 +605,18 @@ def on_turn(system, c, when: str, rng: random.Random | None, conditions: Sequenc
             return None
         before = _snapshot(c, _TRACKED + ("pending_bonus_dice",))
         c.update(pending_bonus_dice=[b for b in c.pending_bonus_dice if b not in lapsed])
-        return _outcome(c, before, [T(f"unused help lapses (+{sum(b['dice'] for b in lapsed)})",
-                                      f"неиспользованная помощь пропадает (+{sum(b['dice'] for b in lapsed)})")],
-                        system.rules, lapsed=lapsed)
+        return _outcome(
+            c,
+            before,
+            [
+                T(
+                    f"unused help lapses (+{sum(b['dice'] for b in lapsed)})",
+                    f"неиспользованная помощь пропадает (+{sum(b['dice'] for b in lapsed)})",
+                )
+            ],
+            system.rules,
+            lapsed=lapsed,
+        )
     exposures = [cond for cond in conditions if cond.get("id") == "exposed"]
     if not exposures:
         return None
@@ -482,27 +627,52 @@ def on_turn(system, c, when: str, rng: random.Random | None, conditions: Sequenc
         data = dict(cond.get("data") or {})
         dice = data.get("dice", 6)
         if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
-            raise RuleError("bad_threat_dice", T(f"threat dice must be a whole number >= 0, not {dice!r}",
-                                                 f"дайсы угрозы: целое число >= 0, а не {dice!r}"))
+            raise RuleError(
+                "bad_threat_dice",
+                T(
+                    f"threat dice must be a whole number >= 0, not {dice!r}",
+                    f"дайсы угрозы: целое число >= 0, а не {dice!r}",
+                ),
+            )
         result = system.threat(c, dice, rng=rng, armour_applies=bool(data.get("armour_applies", False)))
         damage = result.details.get("damage", 0)
         apply_damage(c, damage, system.rules)
-        threats.append({"dice": dice, "pool": result.details["pool"], "faces": result.details["faces"],
-                        "successes": result.total, "damage": damage, "trace": result.details["trace"]})
-        notes.append(T(f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
-                       f"угроза: {ru_n(dice, 'дайс', 'дайса', 'дайсов')} − ФЗ: {result.details['trace']} → урон {damage}"))
+        threats.append(
+            {
+                "dice": dice,
+                "pool": result.details["pool"],
+                "faces": result.details["faces"],
+                "successes": result.total,
+                "damage": damage,
+                "trace": result.details["trace"],
+            }
+        )
+        notes.append(
+            T(
+                f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
+                f"угроза: {ru_n(dice, 'дайс', 'дайса', 'дайсов')} − ФЗ: {result.details['trace']} → урон {damage}",
+            )
+        )
     return _outcome(c, before, notes, system.rules, threats=threats)
 
 
-def condition_entry(condition_id: str, *, removal_difficulty: int = 3, category: str = "",
-                    applies_to: str = "") -> dict[str, Any]:
+def condition_entry(
+    condition_id: str, *, removal_difficulty: int = 3, category: str = "", applies_to: str = ""
+) -> dict[str, Any]:
     """The ``conditions`` list item for a catalogue condition."""
     spec = next((s for s in condition_catalogue() if s.id == condition_id), None)
     if spec is None:
         raise RuleError("unknown_condition", T(f"no condition {condition_id!r}", f"нет Состояния {condition_id!r}"))
-    item = {"id": spec.id, "name": spec.label["en"], "kind": spec.data["kind"], "penalty": STANDARD_MODIFIER,
-            "applies_to": applies_to or spec.effect["en"], "removal_difficulty": removal_difficulty,
-            "retry_interval": spec.data["retry_interval"], "expires": spec.data["ends"]["en"]}
+    item = {
+        "id": spec.id,
+        "name": spec.label["en"],
+        "kind": spec.data["kind"],
+        "penalty": STANDARD_MODIFIER,
+        "applies_to": applies_to or spec.effect["en"],
+        "removal_difficulty": removal_difficulty,
+        "retry_interval": spec.data["retry_interval"],
+        "expires": spec.data["ends"]["en"],
+    }
     if category:
         item["category"] = category
     return item
@@ -515,6 +685,7 @@ def condition_penalty(c, category: str | None = None, *, include_pain: bool = Tr
     conditions: all checks). Pain counts for every check while active (L708). Checks count them
     by themselves (``checks.sheet_defaults``), also by skill or check id."""
     from .checks import CONDITION_SCOPES
+
     n = 0
     for cond in c.conditions:
         if cond.get("id") == "pain":

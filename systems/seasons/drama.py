@@ -1,4 +1,5 @@
 """Drama points (spec §7.1; L146-147, L737-742): spending on one check, chapter awards, story reset."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -23,18 +24,31 @@ class DramaLedger:
         if mode not in ("boost_own", "hinder_opponent"):
             raise ValueError(f"mode must be 'boost_own' or 'hinder_opponent', not {mode!r}")
         if self.rolled and not self.rules["drama_after_roll"]:
-            raise RuleError("drama_after_roll", T("Drama is spent before the dice are rolled.",
-                                                  "Драму тратят до броска."))
+            raise RuleError(
+                "drama_after_roll", T("Drama is spent before the dice are rolled.", "Драму тратят до броска.")
+            )
         if not character.is_player_character:
-            raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
+            raise RuleError(
+                "npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы")
+            )  # L739
         if character.drama < 1:
             raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
         if spender_id in self.spenders:
-            raise RuleError("drama_twice", T("only 1 Drama point per check",  # L742
-                                             "только 1 пункт Драмы на проверку"))  # L742
+            raise RuleError(
+                "drama_twice",
+                T(
+                    "only 1 Drama point per check",  # L742
+                    "только 1 пункт Драмы на проверку",
+                ),
+            )  # L742
         if self.rules["drama_limit"] == "per_check" and self.spenders:
-            raise RuleError("drama_per_check", T("only 1 Drama point may be spent on a check",  # L742
-                                                 "на одну проверку можно потратить только 1 пункт Драмы"))  # L742
+            raise RuleError(
+                "drama_per_check",
+                T(
+                    "only 1 Drama point may be spent on a check",  # L742
+                    "на одну проверку можно потратить только 1 пункт Драмы",
+                ),
+            )  # L742
         self.spenders[spender_id] = mode
         return Effect("drama", -1, T("Drama spent", "Потрачен пункт Драмы"))
 

@@ -1,4 +1,5 @@
 """The Seasons character: traits named by the spec glossary's code ids (spec §3)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
@@ -7,7 +8,7 @@ from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
 
 from tabletop_widgets.core import CharacterModel, Problem, T, ValidationError
 
-from .rules import (ATTRIBUTES, CONDITION_KINDS, SKILLS, TIERS, budgets, label)
+from .rules import ATTRIBUTES, CONDITION_KINDS, SKILLS, TIERS, budgets, label
 
 
 def _attr(name: str):
@@ -44,24 +45,43 @@ ITEM_SHAPES: dict[str, _ItemShape] = {
     "specializations": _shape(
         skill=(True, (lambda v: v in SKILLS, "a skill id", "код навыка")),
         name=(True, (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty name", "непустое название")),
-        rating=(True, _INT1)),
+        rating=(True, _INT1),
+    ),
     "conditions": _shape(
         name=(True, (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty name", "непустое название")),
-        kind=(True, (lambda v: v in CONDITION_KINDS, "physical, mental or social",
-                     "физическое, ментальное или социальное")),
-        id=(False, _STR), penalty=(False, _INT0), applies_to=(False, _STR),
-        removal_difficulty=(False, _INT0), retry_interval=(False, _STR), expires=(False, _STR),
-        category=(False, _STR)),
+        kind=(
+            True,
+            (lambda v: v in CONDITION_KINDS, "physical, mental or social", "физическое, ментальное или социальное"),
+        ),
+        id=(False, _STR),
+        penalty=(False, _INT0),
+        applies_to=(False, _STR),
+        removal_difficulty=(False, _INT0),
+        retry_interval=(False, _STR),
+        expires=(False, _STR),
+        category=(False, _STR),
+    ),
     "weapons": _shape(
-        name=(True, _STR), attack_bonus=(False, _INT0), armour_piercing=(False, _INT0),
+        name=(True, _STR),
+        attack_bonus=(False, _INT0),
+        armour_piercing=(False, _INT0),
         skill=(False, (lambda v: v in ("melee", "ranged"), "melee or ranged", "melee или ranged")),
-        attribute=(False, (lambda v: v in ("strength", "dexterity"), "strength or dexterity",
-                           "strength или dexterity"))),
+        attribute=(
+            False,
+            (lambda v: v in ("strength", "dexterity"), "strength or dexterity", "strength или dexterity"),
+        ),
+    ),
     "armour": _shape(name=(True, _STR), penalty=(True, _INT0), worn=(False, _BOOL)),
-    "tools": _shape(name=(True, _STR), bonus=(False, _INT), applies_to=(False, _STR),
-                    penalty_to_opponents=(False, _INT0)),
-    "objects": _shape(name=(True, _STR), size=(True, _INT1), structure_damage=(False, _INT0),
-                      durability=(False, _INT0), structure_max=(False, _INT0)),
+    "tools": _shape(
+        name=(True, _STR), bonus=(False, _INT), applies_to=(False, _STR), penalty_to_opponents=(False, _INT0)
+    ),
+    "objects": _shape(
+        name=(True, _STR),
+        size=(True, _INT1),
+        structure_damage=(False, _INT0),
+        durability=(False, _INT0),
+        structure_max=(False, _INT0),
+    ),
     "pending_bonus_dice": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR)),
     "pending_penalties": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR)),
 }
@@ -143,8 +163,11 @@ class Character(CharacterModel):
     pending_bonus_dice = List(Dict(), help="Queued bonuses: aim, previous successes...").tag(persist=True)  # L766, L771
     pending_penalties = List(Dict(), help="Queued penalties: frightened...").tag(persist=True)  # L624
     # How the character left the fight/story (spec §6.5, §10.3; L90, L93, L722): "" while in play.
-    out_state = Unicode("", help="'' in play; out / dead / incapacitated / captured (0 health) "  # L722
-                                 "or fled / surrendered").tag(persist=True)  # L90, L93
+    out_state = Unicode(
+        "",
+        help="'' in play; out / dead / incapacitated / captured (0 health) "  # L722
+        "or fled / surrendered",
+    ).tag(persist=True)  # L90, L93
 
     # -- gear (§3.8) ------------------------------------------------------------------------
     weapons = List(Dict(), help="[{name, attack_bonus, armour_piercing, skill, attribute}]").tag(persist=True)
@@ -214,8 +237,9 @@ class Character(CharacterModel):
     # -- helpers ----------------------------------------------------------------------------
     def specialization_rating(self, skill: str, name: str | None = None) -> int:
         """The highest rating among this skill's specializations (named one if given; §11 #18)."""
-        ratings = [sp["rating"] for sp in self.specializations
-                   if sp["skill"] == skill and (name is None or sp["name"] == name)]
+        ratings = [
+            sp["rating"] for sp in self.specializations if sp["skill"] == skill and (name is None or sp["name"] == name)
+        ]
         return max(ratings, default=0)
 
     @classmethod
@@ -225,40 +249,82 @@ class Character(CharacterModel):
             v = values[name]
             if isinstance(v, bool) or v < 1:
                 lab = label(name)
-                problems.append(Problem("attribute_floor", T(
-                    f"{lab['en']} is {v!r}; attributes start at 1",  # L129
-                    f"{lab['ru']}: {v!r}; атрибуты начинаются с 1"), field=name))  # L129
+                problems.append(
+                    Problem(
+                        "attribute_floor",
+                        T(
+                            f"{lab['en']} is {v!r}; attributes start at 1",  # L129
+                            f"{lab['ru']}: {v!r}; атрибуты начинаются с 1",
+                        ),
+                        field=name,
+                    )
+                )  # L129
         for name in SKILLS:
             v = values[name]
             if isinstance(v, bool) or v < 0:
                 lab = label(name)
-                problems.append(Problem("skill_floor", T(
-                    f"{lab['en']} is {v!r}; skills range from 0",  # L133
-                    f"{lab['ru']}: {v!r}; навыки начинаются с 0"), field=name))  # L133
+                problems.append(
+                    Problem(
+                        "skill_floor",
+                        T(
+                            f"{lab['en']} is {v!r}; skills range from 0",  # L133
+                            f"{lab['ru']}: {v!r}; навыки начинаются с 0",
+                        ),
+                        field=name,
+                    )
+                )  # L133
         for name, low in (("size", 1), ("drama", 0), ("damage", 0)):
             v = values[name]
             if isinstance(v, bool) or v < low:
-                problems.append(Problem(f"{name}_range", T(
-                    f"{name} must be a whole number >= {low}, not {v!r}",
-                    f"{name}: нужно целое число >= {low}, а не {v!r}"), field=name))
+                problems.append(
+                    Problem(
+                        f"{name}_range",
+                        T(
+                            f"{name} must be a whole number >= {low}, not {v!r}",
+                            f"{name}: нужно целое число >= {low}, а не {v!r}",
+                        ),
+                        field=name,
+                    )
+                )
         for list_name, shape in ITEM_SHAPES.items():
             problems.extend(_check_items(list_name, values[list_name], shape))
-        for name, list_name, en, ru in (("active_problem", "problems", "Problem", "Проблема"),
-                                        ("active_advantage", "advantages", "Advantage", "Преимущество")):
+        for name, list_name, en, ru in (
+            ("active_problem", "problems", "Problem", "Проблема"),
+            ("active_advantage", "advantages", "Advantage", "Преимущество"),
+        ):
             v = values.get(name, "")
             if not isinstance(v, str):
-                problems.append(Problem("bad_active", T(f"{name} must be text, not {v!r}",
-                                                        f"{name}: нужен текст, а не {v!r}"), field=name))
+                problems.append(
+                    Problem(
+                        "bad_active",
+                        T(f"{name} must be text, not {v!r}", f"{name}: нужен текст, а не {v!r}"),
+                        field=name,
+                    )
+                )
             elif v and v not in values.get(list_name, ()):
-                problems.append(Problem("active_not_listed", T(
-                    f"the active {en} {v!r} is not in the list: it is ignored by checks",
-                    f"активная {ru} {v!r} не в списке: проверки её не учитывают"),
-                    field=name, severity="warning"))
+                problems.append(
+                    Problem(
+                        "active_not_listed",
+                        T(
+                            f"the active {en} {v!r} is not in the list: it is ignored by checks",
+                            f"активная {ru} {v!r} не в списке: проверки её не учитывают",
+                        ),
+                        field=name,
+                        severity="warning",
+                    )
+                )
         v = values.get("out_state", "")
         if v not in OUT_STATES:
-            problems.append(Problem("bad_out_state", T(
-                f"out_state must be one of {sorted(OUT_STATES)}, not {v!r}",
-                f"out_state: одно из {sorted(OUT_STATES)}, а не {v!r}"), field="out_state"))
+            problems.append(
+                Problem(
+                    "bad_out_state",
+                    T(
+                        f"out_state must be one of {sorted(OUT_STATES)}, not {v!r}",
+                        f"out_state: одно из {sorted(OUT_STATES)}, а не {v!r}",
+                    ),
+                    field="out_state",
+                )
+            )
         return problems
 
 
@@ -271,22 +337,35 @@ def _check_items(list_name: str, items: list, shape: _ItemShape) -> list[Problem
     for i, item in enumerate(items):
         where = f"{list_name}[{i}]"
         if not isinstance(item, Mapping):
-            out.append(Problem("bad_item", T(f"{where} must be a mapping", f"{where}: нужен словарь"),
-                               field=list_name))
+            out.append(Problem("bad_item", T(f"{where} must be a mapping", f"{where}: нужен словарь"), field=list_name))
             continue
         for key, (required, test, en, ru) in shape.items():
             if key not in item:
                 if required:
-                    out.append(Problem("missing_key", T(f"{where} lacks {key!r}", f"{where}: нет ключа {key!r}"),
-                                       field=list_name))
+                    out.append(
+                        Problem(
+                            "missing_key", T(f"{where} lacks {key!r}", f"{where}: нет ключа {key!r}"), field=list_name
+                        )
+                    )
                 continue
             if not test(item[key]):
-                out.append(Problem("bad_item", T(f"{where}.{key} must be {en}, not {item[key]!r}",
-                                                 f"{where}.{key}: нужно {ru}, а не {item[key]!r}"),
-                                   field=list_name))
+                out.append(
+                    Problem(
+                        "bad_item",
+                        T(
+                            f"{where}.{key} must be {en}, not {item[key]!r}",
+                            f"{where}.{key}: нужно {ru}, а не {item[key]!r}",
+                        ),
+                        field=list_name,
+                    )
+                )
         unknown = set(item) - set(shape)
         if unknown:
-            out.append(Problem("unknown_key", T(f"{where}: unknown key(s) {sorted(unknown)}",
-                                                f"{where}: неизвестные ключи {sorted(unknown)}"),
-                               field=list_name))
+            out.append(
+                Problem(
+                    "unknown_key",
+                    T(f"{where}: unknown key(s) {sorted(unknown)}", f"{where}: неизвестные ключи {sorted(unknown)}"),
+                    field=list_name,
+                )
+            )
     return out

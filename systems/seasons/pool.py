@@ -3,6 +3,7 @@
 Each die succeeds on 6+ (L39), so a die is a fair coin; the exact distribution is binomial after
 the rule of 10 (L55) turns every full block of 10 dice beyond the last 1-10 into 5 successes.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,9 +38,11 @@ EXACT_CONTEST_LIMIT = 40_000  # (dice A + 1) x (dice B + 1) outcome pairs
 
 def _check_exact(rolled: int) -> None:
     if rolled > EXACT_DICE_LIMIT:
-        raise DiceLimitError(f"exact odds are computed for at most {EXACT_DICE_LIMIT} rolled dice, not {rolled}",
-                             None, message_ru=f"точные шансы считаются не больше чем для {EXACT_DICE_LIMIT} "
-                                              f"дайсов, а не для {rolled}")
+        raise DiceLimitError(
+            f"exact odds are computed for at most {EXACT_DICE_LIMIT} rolled dice, not {rolled}",
+            None,
+            message_ru=f"точные шансы считаются не больше чем для {EXACT_DICE_LIMIT} дайсов, а не для {rolled}",
+        )
 
 
 def p_die(threshold: int = SUCCESS_THRESHOLD) -> Fraction:
@@ -47,38 +50,41 @@ def p_die(threshold: int = SUCCESS_THRESHOLD) -> Fraction:
     return Fraction(max(0, min(10, 11 - threshold)), 10)
 
 
-def success_pmf(pool: int, *, rule_of_10: bool = True,
-                threshold: int = SUCCESS_THRESHOLD) -> dict[int, Fraction]:
+def success_pmf(pool: int, *, rule_of_10: bool = True, threshold: int = SUCCESS_THRESHOLD) -> dict[int, Fraction]:
     """Exact P(successes = k) for a pool; an impossible pool (<= 0) has 0 successes for sure."""
     rolled, auto = split_pool(pool, rule_of_10)
     _check_exact(rolled)
     p = p_die(threshold)
-    return {auto + k: comb(rolled, k) * p ** k * (1 - p) ** (rolled - k) for k in range(rolled + 1)}
+    return {auto + k: comb(rolled, k) * p**k * (1 - p) ** (rolled - k) for k in range(rolled + 1)}
 
 
-def pool_distribution(pool: int, *, rule_of_10: bool = True, threshold: int = SUCCESS_THRESHOLD,
-                      expression: str = "") -> Distribution:
+def pool_distribution(
+    pool: int, *, rule_of_10: bool = True, threshold: int = SUCCESS_THRESHOLD, expression: str = ""
+) -> Distribution:
     """Distribution of the success count with ``p_pass`` = P(at least one success) (0 if impossible)."""
     pmf = success_pmf(pool, rule_of_10=rule_of_10, threshold=threshold)
     p_pass = Fraction(0) if pool <= 0 else sum((q for k, q in pmf.items() if k >= 1), Fraction(0))
     return Distribution(pmf, p_pass=p_pass, expression=expression, outcome="successes")
 
 
-def chance_of_success(pool: int, *, rule_of_10: bool = True,
-                      threshold: int = SUCCESS_THRESHOLD) -> Fraction:
+def chance_of_success(pool: int, *, rule_of_10: bool = True, threshold: int = SUCCESS_THRESHOLD) -> Fraction:
     return pool_distribution(pool, rule_of_10=rule_of_10, threshold=threshold).p_pass
 
 
-def contest_distribution(pool_a: int, pool_b: int, *, rule_of_10: bool = True,
-                         threshold: int = SUCCESS_THRESHOLD, expression: str = "") -> Distribution:
+def contest_distribution(
+    pool_a: int, pool_b: int, *, rule_of_10: bool = True, threshold: int = SUCCESS_THRESHOLD, expression: str = ""
+) -> Distribution:
     """Distribution of the margin (A's successes - B's); ``p_pass`` = P(A wins) (L57-59).
     A side whose pool is <= 0 counts 0 successes (spec §11 #15)."""
     ra, rb = split_pool(pool_a, rule_of_10)[0], split_pool(pool_b, rule_of_10)[0]
     if (ra + 1) * (rb + 1) > EXACT_CONTEST_LIMIT:
-        raise DiceLimitError(f"exact contest odds are computed up to {EXACT_CONTEST_LIMIT} outcome pairs "
-                             f"({ra} and {rb} rolled dice are too many)", None,
-                             message_ru=f"точные шансы соревнования считаются, пока пар исходов не больше {EXACT_CONTEST_LIMIT} "
-                                        f"(дайсов {ra} и {rb} — слишком много)")
+        raise DiceLimitError(
+            f"exact contest odds are computed up to {EXACT_CONTEST_LIMIT} outcome pairs "
+            f"({ra} and {rb} rolled dice are too many)",
+            None,
+            message_ru=f"точные шансы соревнования считаются, пока пар исходов не больше {EXACT_CONTEST_LIMIT} "
+            f"(дайсов {ra} и {rb} — слишком много)",
+        )
     a = success_pmf(pool_a, rule_of_10=rule_of_10, threshold=threshold)
     b = success_pmf(pool_b, rule_of_10=rule_of_10, threshold=threshold)
     pmf: dict[int, Fraction] = {}
@@ -123,8 +129,9 @@ class PoolRoll:
         return [Die(10, f, success=f >= self.threshold) for f in self.faces]
 
 
-def roll_pool(pool: int, rng: random.Random | None = None, *, rule_of_10: bool = True,
-              threshold: int = SUCCESS_THRESHOLD) -> PoolRoll:
+def roll_pool(
+    pool: int, rng: random.Random | None = None, *, rule_of_10: bool = True, threshold: int = SUCCESS_THRESHOLD
+) -> PoolRoll:
     """Roll a pool with the injected rng; no dice are drawn when the pool is impossible (L34)."""
     rng = rng if rng is not None else random.Random()
     rolled, auto = split_pool(pool, rule_of_10)

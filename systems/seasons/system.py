@@ -1,16 +1,36 @@
 """``SeasonsSystem``: the GameSystem of «Времена Года» (Seasons), wiring the rules modules."""
+
 from __future__ import annotations
 
 import copy
 import random
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import (CheckResult, CheckSpec, DamageOutcome, Effect, GameSystem,
-                                   OptionSpec, Problem, RuleError, T)
+from tabletop_widgets.core import (
+    CheckResult,
+    CheckSpec,
+    DamageOutcome,
+    Effect,
+    GameSystem,
+    OptionSpec,
+    Problem,
+    RuleError,
+    T,
+)
 
 from . import combat, creation, drama
-from .checks import (relevant_conditions, build_pool, generic_id, plan_distribution, preset_spec, presets, resolve_preset,
-                     roll_plan, roll_rolloff, rolloff_distribution)
+from .checks import (
+    relevant_conditions,
+    build_pool,
+    generic_id,
+    plan_distribution,
+    preset_spec,
+    presets,
+    resolve_preset,
+    roll_plan,
+    roll_rolloff,
+    rolloff_distribution,
+)
 from .model import Character
 from .rules import ATTRIBUTES, DEFAULT_RULES, RULE_CHOICES, SKILLS, load_table, table_names
 from .sheet import SHEET
@@ -24,8 +44,12 @@ class SeasonsSystem(GameSystem):
     sheet = SHEET
     default_rules = DEFAULT_RULES
     #: the book's words: «Рассказчик» (L18), «дайсы» (L15)
-    terms = {"gm": T("Storyteller", "Рассказчик"), "gm_title": T("Storyteller", "Рассказчик"),
-             "dice": T("Dice", "Дайсы"), "dice_tray": T("Dice tray", "Лоток для дайсов")}
+    terms = {
+        "gm": T("Storyteller", "Рассказчик"),
+        "gm_title": T("Storyteller", "Рассказчик"),
+        "dice": T("Dice", "Дайсы"),
+        "dice_tray": T("Dice tray", "Лоток для дайсов"),
+    }
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)
@@ -47,8 +71,9 @@ class SeasonsSystem(GameSystem):
     def checks(self, character) -> list[CheckSpec]:
         """The 80 named checks of §5.11, then every attribute+skill pair (spec §5.13)."""
         out = [preset_spec(p, character, self.rules) for p in presets().values()]
-        out += [preset_spec(resolve_preset(generic_id(a, s)), character, self.rules)
-                for a in ATTRIBUTES for s in SKILLS]
+        out += [
+            preset_spec(resolve_preset(generic_id(a, s)), character, self.rules) for a in ATTRIBUTES for s in SKILLS
+        ]
         return out
 
     def check(self, character, check_id: str) -> CheckSpec:
@@ -58,8 +83,7 @@ class SeasonsSystem(GameSystem):
         """The pool arithmetic of a check (terms, opposition, contest side) without rolling."""
         return build_pool(resolve_preset(check_id), character, self.rules, options)
 
-    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
-                   **options: Any) -> CheckResult:
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         """Roll a check. Besides the options, the sheet brings by itself (``checks.sheet_defaults``):
         the active Problem (-3) and Advantage (+3), the relevant conditions (-3 each, stacking),
         Pain (``auto_pain``) and the relevant queued bonuses/penalties, which this roll CONSUMES
@@ -84,7 +108,8 @@ class SeasonsSystem(GameSystem):
         taken = [dict(u) for u in used]
         character.update(
             pending_bonus_dice=[b for i, b in enumerate(character.pending_bonus_dice) if ("bonus", i) not in drop],
-            pending_penalties=[p for i, p in enumerate(character.pending_penalties) if ("penalty", i) not in drop])
+            pending_penalties=[p for i, p in enumerate(character.pending_penalties) if ("penalty", i) not in drop],
+        )
         for t in taken:
             t.pop("index", None)
         return taken
@@ -188,19 +213,42 @@ class SeasonsSystem(GameSystem):
 
     def damage_options(self, character) -> list[OptionSpec]:
         rule_state = combat.ZERO_HEALTH_STATE[self.rules["zero_health_outcome"]]
-        return [OptionSpec("quick_fight_mook", T("Rank-and-file (quick fight)", "Рядовой (проходной бой)"),
-                           kind="bool", default=False,
-                           help=T("mooks have no health track: any damage takes them out",  # L100
-                                  "у рядовых нет здоровья: любой урон выводит из боя")),  # L100
-                OptionSpec("outcome", T("At 0 health", "При 0 здоровья"), kind="choice", default="",
-                           choices=(("", T(f"by the rules: {combat.OUT_STATE_LABELS[rule_state]['en']}",
-                                           f"по правилам: {combat.OUT_STATE_LABELS[rule_state]['ru']}")),
-                                    *((k, combat.OUT_STATE_LABELS[k]) for k in combat.ZERO_HEALTH_STATES)),
-                           help=T("what going out means this time: genre-dependent (§11 #26)",  # L722
-                                  "что значит выбывание на этот раз: зависит от жанра (§11 #26)"))]  # L722
+        return [
+            OptionSpec(
+                "quick_fight_mook",
+                T("Rank-and-file (quick fight)", "Рядовой (проходной бой)"),
+                kind="bool",
+                default=False,
+                help=T(
+                    "mooks have no health track: any damage takes them out",  # L100
+                    "у рядовых нет здоровья: любой урон выводит из боя",
+                ),
+            ),  # L100
+            OptionSpec(
+                "outcome",
+                T("At 0 health", "При 0 здоровья"),
+                kind="choice",
+                default="",
+                choices=(
+                    (
+                        "",
+                        T(
+                            f"by the rules: {combat.OUT_STATE_LABELS[rule_state]['en']}",
+                            f"по правилам: {combat.OUT_STATE_LABELS[rule_state]['ru']}",
+                        ),
+                    ),
+                    *((k, combat.OUT_STATE_LABELS[k]) for k in combat.ZERO_HEALTH_STATES),
+                ),
+                help=T(
+                    "what going out means this time: genre-dependent (§11 #26)",  # L722
+                    "что значит выбывание на этот раз: зависит от жанра (§11 #26)",
+                ),
+            ),
+        ]  # L722
 
-    def apply_damage(self, character, amount: int, *, quick_fight_mook: bool = False, outcome: str = "",
-                     **options: Any) -> DamageOutcome:
+    def apply_damage(
+        self, character, amount: int, *, quick_fight_mook: bool = False, outcome: str = "", **options: Any
+    ) -> DamageOutcome:
         if options:
             raise ValueError(f"unknown damage option(s) {sorted(options)}")
         if quick_fight_mook and amount > 0:  # L100: one success takes a mook out
@@ -217,25 +265,45 @@ class SeasonsSystem(GameSystem):
     def healing_options(self, character) -> list[OptionSpec]:
         """What the tracker asks when healing: the source (first aid and treatment mark their
         once-per-scene / once-per-day flags, spec §7.2). To roll them, use ``first_aid`` / ``treatment``."""
-        return [OptionSpec("source", T("Healing source", "Источник лечения"), kind="choice", default="other",
-                           choices=tuple(self.HEALING_SOURCES.items()),
-                           help=T("first aid only in the scene of the damage, once; treatment once a day",
-                                  "первая помощь — только в сцене урона, один раз; лечение — раз в день"))]
+        return [
+            OptionSpec(
+                "source",
+                T("Healing source", "Источник лечения"),
+                kind="choice",
+                default="other",
+                choices=tuple(self.HEALING_SOURCES.items()),
+                help=T(
+                    "first aid only in the scene of the damage, once; treatment once a day",
+                    "первая помощь — только в сцене урона, один раз; лечение — раз в день",
+                ),
+            )
+        ]
 
     def apply_healing(self, character, amount: int, *, source: str = "other", **options: Any) -> DamageOutcome:
         if options:
             raise ValueError(f"unknown healing option(s) {sorted(options)}")
         if source not in self.HEALING_SOURCES:
-            raise RuleError("bad_healing_source", T(
-                f"healing source must be one of {sorted(self.HEALING_SOURCES)}, not {source!r}",
-                f"источник лечения: одно из {sorted(self.HEALING_SOURCES)}, а не {source!r}"))
+            raise RuleError(
+                "bad_healing_source",
+                T(
+                    f"healing source must be one of {sorted(self.HEALING_SOURCES)}, not {source!r}",
+                    f"источник лечения: одно из {sorted(self.HEALING_SOURCES)}, а не {source!r}",
+                ),
+            )
         if source == "first_aid" and amount:
             if not character.damaged_this_scene:
-                raise RuleError("no_fresh_damage", T("first aid only in the scene the damage was taken",
-                                                     "первая помощь — только в сцене получения урона"))
+                raise RuleError(
+                    "no_fresh_damage",
+                    T(
+                        "first aid only in the scene the damage was taken",
+                        "первая помощь — только в сцене получения урона",
+                    ),
+                )
             if character.first_aid_used_this_scene:
-                raise RuleError("first_aid_used", T("first aid already attempted this scene",
-                                                    "первая помощь в этой сцене уже оказывалась"))
+                raise RuleError(
+                    "first_aid_used",
+                    T("first aid already attempted this scene", "первая помощь в этой сцене уже оказывалась"),
+                )
             if amount > 1:
                 raise RuleError("first_aid_one", T("first aid heals 1 level", "первая помощь лечит 1 уровень"))  # L724
         if source == "treatment" and amount and character.treated_today:
@@ -262,17 +330,30 @@ class SeasonsSystem(GameSystem):
     def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
         return combat.condition_changed(character, condition_id, active, self.rules, **data)
 
-    def on_turn(self, character, when: str, *, rng: random.Random | None = None,
-                conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
+    def on_turn(
+        self, character, when: str, *, rng: random.Random | None = None, conditions: Sequence[Mapping[str, Any]] = ()
+    ) -> DamageOutcome | None:
         return combat.on_turn(self, character, when, rng, conditions)
 
-    def attack(self, attacker, target, kind: str = "melee", *, weapon: str | Mapping | None = None,
-               rng: random.Random | None = None, targets_pd: Sequence[int] | None = None,
-               **options: Any) -> CheckResult:
+    def attack(
+        self,
+        attacker,
+        target,
+        kind: str = "melee",
+        *,
+        weapon: str | Mapping | None = None,
+        rng: random.Random | None = None,
+        targets_pd: Sequence[int] | None = None,
+        **options: Any,
+    ) -> CheckResult:
         """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP).
         The result's ``details["damage"]`` is the damage to apply (successes); nothing is applied."""
-        check_id = {"unarmed": "unarmed_attack", "melee": "armed_attack", "thrown": "thrown_attack",
-                    "shooting": "shooting"}.get(kind)
+        check_id = {
+            "unarmed": "unarmed_attack",
+            "melee": "armed_attack",
+            "thrown": "thrown_attack",
+            "shooting": "shooting",
+        }.get(kind)
         if check_id is None:
             raise ValueError(f"attack kind must be unarmed, melee, thrown or shooting, not {kind!r}")
         opts = dict(options)
@@ -312,8 +393,13 @@ class SeasonsSystem(GameSystem):
         if character.pain_suppressed:
             raise RuleError("pain_already_suppressed", T("Pain is already suppressed", "боль уже подавлена"))
         if character.pain_failed_this_scene:
-            raise RuleError("pain_failed", T("suppression failed: the -3 stays until the scene ends or new damage",
-                                             "подавление не удалось: -3 до конца сцены или нового урона"))
+            raise RuleError(
+                "pain_failed",
+                T(
+                    "suppression failed: the -3 stays until the scene ends or new damage",
+                    "подавление не удалось: -3 до конца сцены или нового урона",
+                ),
+            )
         options.setdefault("difficulty", character.damage)
         result = self.roll_check(character, "suppress_pain", rng=rng, **options)
         if result.success:
@@ -326,11 +412,15 @@ class SeasonsSystem(GameSystem):
         """WIT + Medicine - damaged levels (L723-724): one attempt per patient per scene in which
         they took damage; success heals 1 level."""
         if not patient.damaged_this_scene or patient.damage == 0:
-            raise RuleError("no_fresh_damage", T("first aid only in the scene the damage was taken",
-                                                 "первая помощь — только в сцене получения урона"))
+            raise RuleError(
+                "no_fresh_damage",
+                T("first aid only in the scene the damage was taken", "первая помощь — только в сцене получения урона"),
+            )
         if patient.first_aid_used_this_scene:
-            raise RuleError("first_aid_used", T("first aid already attempted this scene",
-                                                "первая помощь в этой сцене уже оказывалась"))
+            raise RuleError(
+                "first_aid_used",
+                T("first aid already attempted this scene", "первая помощь в этой сцене уже оказывалась"),
+            )
         options.setdefault("difficulty", patient.damage)
         result = self.roll_check(healer, "first_aid", rng=rng, **options)
         patient.update(first_aid_used_this_scene=True)
@@ -358,8 +448,12 @@ class SeasonsSystem(GameSystem):
 
     def end_scene(self, character) -> None:
         """Scene end: Pain suppression or failure expires; the first-aid window closes (L708, L723-724)."""
-        character.update(pain_suppressed=False, pain_failed_this_scene=False, damaged_this_scene=False,
-                         first_aid_used_this_scene=False)
+        character.update(
+            pain_suppressed=False,
+            pain_failed_this_scene=False,
+            damaged_this_scene=False,
+            first_aid_used_this_scene=False,
+        )
 
     def new_day(self, character, *, treated_yesterday: bool = False) -> DamageOutcome:
         """A new day: treatment is possible again. The night's +1 comes with it, also after a day of
@@ -376,21 +470,33 @@ class SeasonsSystem(GameSystem):
         if not isinstance(dice, int) or isinstance(dice, bool) or dice == 0:
             raise ValueError("dice must be a non-zero whole number")
         if dice > 0:
-            character.update(pending_bonus_dice=[*character.pending_bonus_dice,
-                                                 {"source": source, "dice": dice, "applies_to": applies_to}])
+            character.update(
+                pending_bonus_dice=[
+                    *character.pending_bonus_dice,
+                    {"source": source, "dice": dice, "applies_to": applies_to},
+                ]
+            )
         else:
-            character.update(pending_penalties=[*character.pending_penalties,
-                                                {"source": source, "dice": -dice, "applies_to": applies_to}])
+            character.update(
+                pending_penalties=[
+                    *character.pending_penalties,
+                    {"source": source, "dice": -dice, "applies_to": applies_to},
+                ]
+            )
 
     def take_pending(self, character, applies_to: str = "") -> int:
         """Consume the queued modifiers that fit ``applies_to`` (those with no target fit any check);
         returns their net dice, to pass as ``bonus``/``penalty`` of the check."""
+
         def fits(item):
             return not item.get("applies_to") or item.get("applies_to") == applies_to
+
         bonus = [b for b in character.pending_bonus_dice if fits(b)]
         pen = [p for p in character.pending_penalties if fits(p)]
-        character.update(pending_bonus_dice=[b for b in character.pending_bonus_dice if not fits(b)],
-                         pending_penalties=[p for p in character.pending_penalties if not fits(p)])
+        character.update(
+            pending_bonus_dice=[b for b in character.pending_bonus_dice if not fits(b)],
+            pending_penalties=[p for p in character.pending_penalties if not fits(p)],
+        )
         return sum(b["dice"] for b in bonus) - sum(p["dice"] for p in pen)
 
     def inspire(self, allies, applies_to: str = "") -> None:
@@ -404,8 +510,9 @@ class SeasonsSystem(GameSystem):
         for t in targets:
             self.add_pending(t, "frightened", -int(self.rules["frighten_penalty"]), applies_to)
 
-    def ambush_plan(self, ambushers: Mapping[str, Any], observers: Mapping[str, Any],
-                    difficulty: int = 3) -> dict[str, Any]:
+    def ambush_plan(
+        self, ambushers: Mapping[str, Any], observers: Mapping[str, Any], difficulty: int = 3
+    ) -> dict[str, Any]:
         """Who rolls when beings lie in ambush (§11 #41). ``sneaker_rolls`` (default): each ambusher
         rolls DEX + Larceny minus the highest MD among the observers (L47, L51, L525);
         ``observer_rolls``: each observer rolls the instant RES + Investigation - difficulty (L83)."""
@@ -415,19 +522,29 @@ class SeasonsSystem(GameSystem):
         return {"check_id": "notice_clue", "rollers": list(observers), "difficulty": difficulty}
 
     # -- conditions (spec §7.3) --------------------------------------------------------------------
-    def resist_condition(self, character, condition_id: str, *, difficulty: int = 3,
-                         rng: random.Random | None = None, category: str = "", **options: Any) -> CheckResult:
+    def resist_condition(
+        self,
+        character,
+        condition_id: str,
+        *,
+        difficulty: int = 3,
+        rng: random.Random | None = None,
+        category: str = "",
+        **options: Any,
+    ) -> CheckResult:
         """Resist a condition as it strikes (L687-690): success -> no effect; failure -> it is added."""
         entry = combat.condition_entry(condition_id, removal_difficulty=difficulty, category=category)
-        result = self.roll_check(character, f"resist_{entry['kind']}_condition", rng=rng,
-                                 difficulty=difficulty, **options)
+        result = self.roll_check(
+            character, f"resist_{entry['kind']}_condition", rng=rng, difficulty=difficulty, **options
+        )
         if not result.success:
             character.update(conditions=[*character.conditions, entry])
             result.details["condition_added"] = entry
         return result
 
-    def shake_off_condition(self, character, index: int, *, rng: random.Random | None = None,
-                            **options: Any) -> CheckResult:
+    def shake_off_condition(
+        self, character, index: int, *, rng: random.Random | None = None, **options: Any
+    ) -> CheckResult:
         """Retry after the condition's interval (L690): success removes it."""
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(character.conditions):
             raise RuleError("no_condition", T(f"no condition number {index!r}", f"нет Состояния номер {index!r}"))
@@ -436,8 +553,10 @@ class SeasonsSystem(GameSystem):
         check_id = f"resist_{cond['kind']}_condition"
         preset = resolve_preset(check_id)
         # The condition being shaken off does not hinder its own removal; the others still do.
-        options.setdefault("conditions", len(relevant_conditions(
-            preset, character, options.get("attribute", preset.attribute), skip=index)))
+        options.setdefault(
+            "conditions",
+            len(relevant_conditions(preset, character, options.get("attribute", preset.attribute), skip=index)),
+        )
         result = self.roll_check(character, f"resist_{cond['kind']}_condition", rng=rng, **options)
         if result.success:
             character.update(conditions=[c for k, c in enumerate(character.conditions) if k != index])

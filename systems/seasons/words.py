@@ -11,6 +11,7 @@ and ``rolloff A B C``.
     pool sneak+2[cloak] diff max(2,3)   a preset id, plus extra dice
     rolloff Ann Bob Cid         1d10 each, ties roll again (L730)
 """
+
 from __future__ import annotations
 
 import random
@@ -97,8 +98,10 @@ class _Parser:
         if self.text[self.pos] == "@":
             m = _VAR.match(self.text, self.pos, self.end)
             if self.variables is None or not m:
-                raise self.error("sheet variables (@name) need a bound character sheet",
-                                 "переменным листа (@имя) нужен привязанный лист персонажа")
+                raise self.error(
+                    "sheet variables (@name) need a bound character sheet",
+                    "переменным листа (@имя) нужен привязанный лист персонажа",
+                )
             name = m.group(1) or m.group(2)
             value = self.variables.get(name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -107,8 +110,9 @@ class _Parser:
             return value
         m = _INT.match(self.text, self.pos, self.end)
         if not m:
-            raise self.error("expected a whole number, '(' or max(...) here",
-                             "здесь ожидалось целое число, «(» или max(...)")
+            raise self.error(
+                "expected a whole number, '(' or max(...) here", "здесь ожидалось целое число, «(» или max(...)"
+            )
         if len(m.group()) > 6:
             raise self.error("number too large", "слишком большое число")
         self.pos = m.end()
@@ -165,7 +169,9 @@ class PoolExpression:
         return self.base - self.difficulty
 
     def trace(self) -> str:
-        parts = " ".join(f"{'-' if v < 0 else '+'} {abs(v)}" + (f"[{label}]" if label else "") for label, v in self.terms)
+        parts = " ".join(
+            f"{'-' if v < 0 else '+'} {abs(v)}" + (f"[{label}]" if label else "") for label, v in self.terms
+        )
         parts = parts.lstrip("+ ")
         if self.difficulty:
             parts += f" - {self.difficulty}[diff]"
@@ -175,29 +181,62 @@ class PoolExpression:
         rng = rng if rng is not None else random.Random()
         r = roll_pool(self.pool, rng, rule_of_10=self.rule_of_10)
         dice = r.dice()
-        details: dict[str, Any] = {"pool": self.pool, "trace": self.trace(), "impossible": r.impossible,
-                                   "rolled": r.rolled, "auto": r.auto, "successes": r.successes,
-                                   "faces": list(r.faces), "previous_success_bonus": r.previous_success_bonus,
-                                   "labels": list(self.labels)}
+        details: dict[str, Any] = {
+            "pool": self.pool,
+            "trace": self.trace(),
+            "impossible": r.impossible,
+            "rolled": r.rolled,
+            "auto": r.auto,
+            "successes": r.successes,
+            "faces": list(r.faces),
+            "previous_success_bonus": r.previous_success_bonus,
+            "labels": list(self.labels),
+        }
         breakdown = pool_breakdown(r, self.trace())
         if self.opponent is None:
             check = check_from(r.successes, ">=", 1)  # an impossible pool has 0 successes
-            notes = [T(f"previous-success bonus +{r.previous_success_bonus}",
-                       f"бонус предыдущих успехов +{r.previous_success_bonus}")] if r.previous_success_bonus else []
-            res = word_result(self.text, "pool", r.successes, dice, breakdown, check=check,
-                              successes=r.successes, details=details, notes=notes)
+            notes = (
+                [
+                    T(
+                        f"previous-success bonus +{r.previous_success_bonus}",
+                        f"бонус предыдущих успехов +{r.previous_success_bonus}",
+                    )
+                ]
+                if r.previous_success_bonus
+                else []
+            )
+            res = word_result(
+                self.text,
+                "pool",
+                r.successes,
+                dice,
+                breakdown,
+                check=check,
+                successes=r.successes,
+                details=details,
+                notes=notes,
+            )
         else:
             o = roll_pool(self.opponent, rng, rule_of_10=self.rule_of_10)
             winner = contest_winner(r.successes, o.successes)
-            details.update(opponent_pool=self.opponent, opponent_faces=list(o.faces),
-                           opponent_successes=o.successes, winner=winner)
+            details.update(
+                opponent_pool=self.opponent, opponent_faces=list(o.faces), opponent_successes=o.successes, winner=winner
+            )
             dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
             ob = pool_breakdown(o)
             breakdown = T(f"{breakdown['en']} vs {ob['en']}", f"{breakdown['ru']} против {ob['ru']}")
             verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]
-            res = word_result(self.text, "pool", r.successes, dice, breakdown,
-                              check=check_from(r.successes, ">=", o.successes + 1), successes=r.successes,
-                              details=details, notes=[verdict])
+            res = word_result(
+                self.text,
+                "pool",
+                r.successes,
+                dice,
+                breakdown,
+                check=check_from(r.successes, ">=", o.successes + 1),
+                successes=r.successes,
+                details=details,
+                notes=[verdict],
+            )
         res.labels = list(self.labels)
         return res
 
@@ -219,8 +258,10 @@ def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
     name = m.group()
     character = p.variables.get(CHARACTER_KEY) if p.variables is not None else None
     if character is None:
-        raise p.error(f"the named check {name!r} needs a bound character (%sheet or the tray's character)",
-                      f"для именованной проверки {name!r} нужен привязанный персонаж (%sheet или персонаж лотка)")
+        raise p.error(
+            f"the named check {name!r} needs a bound character (%sheet or the tray's character)",
+            f"для именованной проверки {name!r} нужен привязанный персонаж (%sheet или персонаж лотка)",
+        )
     try:
         preset = resolve_preset(check_id_of(name))
         if preset.special is not None:
@@ -247,8 +288,10 @@ def parse_pool(text: str, start: int, end: int, variables: Mapping[str, Any] | N
     terms: list = []
     p.skip()
     if p.pos >= p.end:
-        raise p.error("expected the pool size after 'pool', e.g. 'pool 7'",
-                      "после «pool» ожидался размер запаса, например «pool 7»")
+        raise p.error(
+            "expected the pool size after 'pool', e.g. 'pool 7'",
+            "после «pool» ожидался размер запаса, например «pool 7»",
+        )
     m = _CHECK_NAME.match(text, p.pos, end)
     if m and not text.startswith("max(", p.pos):
         base = _named_check(p, m, terms)
@@ -267,8 +310,11 @@ def parse_pool(text: str, start: int, end: int, variables: Mapping[str, Any] | N
             seen.add("diff")
             expr.difficulty = p.sum()
             if expr.difficulty < 0:
-                raise p.error("a difficulty cannot be negative (use a bonus instead)",
-                              "сложность не может быть отрицательной (используйте бонус)", kw_pos)
+                raise p.error(
+                    "a difficulty cannot be negative (use a bonus instead)",
+                    "сложность не может быть отрицательной (используйте бонус)",
+                    kw_pos,
+                )
         elif p.keyword("contest"):
             if "contest" in seen:
                 raise p.error("'contest' given twice", "«contest» указан дважды", kw_pos)
@@ -282,8 +328,10 @@ def parse_pool(text: str, start: int, end: int, variables: Mapping[str, Any] | N
                 raise p.error("unclosed label '['", "незакрытая метка «[»")
             expr.labels.append(lab)
         else:
-            raise p.error("expected 'diff', 'contest', '--no-r10', a [label] or the end",
-                          "ожидалось «diff», «contest», «--no-r10», [метка] или конец")
+            raise p.error(
+                "expected 'diff', 'contest', '--no-r10', a [label] or the end",
+                "ожидалось «diff», «contest», «--no-r10», [метка] или конец",
+            )
     if abs(expr.pool) > MAX_POOL or (expr.opponent is not None and abs(expr.opponent) > MAX_POOL):
         raise p.error(f"a pool above {MAX_POOL} dice is refused", f"запас больше {MAX_POOL} не принимается", start)
     return expr
@@ -298,16 +346,23 @@ class RolloffExpression:
         rng = rng if rng is not None else random.Random()
         keys = {n: () for n in self.names}
         from .combat import _rolloff
+
         notes: list = []
         order = _rolloff(list(self.names), rng, keys, notes)
         dice = [Die(10, v) for n in self.names for v in keys[n]]
-        breakdown = T("; ".join(n["en"] for n in notes) + f" → {', '.join(order)}",
-                      "; ".join(n["ru"] for n in notes) + f" → {', '.join(order)}")
+        breakdown = T(
+            "; ".join(n["en"] for n in notes) + f" → {', '.join(order)}",
+            "; ".join(n["ru"] for n in notes) + f" → {', '.join(order)}",
+        )
         return word_result(self.text, "rolloff", 0, dice, breakdown, details={"order": order, "rolls": keys})
 
     def distribution(self):
-        raise DiceError("a roll-off has no single distribution (each name rolls 1d10)", None, self.text,
-                        message_ru="у переброса нет одного распределения (каждый бросает 1d10)")
+        raise DiceError(
+            "a roll-off has no single distribution (each name rolls 1d10)",
+            None,
+            self.text,
+            message_ru="у переброса нет одного распределения (каждый бросает 1d10)",
+        )
 
 
 def parse_rolloff(text: str, start: int, end: int) -> RolloffExpression:
@@ -333,15 +388,33 @@ def parse_rolloff(text: str, start: int, end: int) -> RolloffExpression:
 
 
 POOL_WORD = DiceWord(
-    name="pool", system="seasons", pattern=re.compile(r"pool\b"), parse=parse_pool,
-    help=T("Seasons d10 pool: pool N | pool <attribute>+<skill> (bound character) [diff D | diff max(a,b)] "
-           "[contest M] [--no-r10]; successes on 6+",
-           "Запас d10 «Времён Года»: pool N | pool <атрибут>+<навык> (привязанный персонаж) [diff D | diff max(a,b)] "
-           "[contest M] [--no-r10]; успех на 6+"),
-    examples=("pool 7", "pool 3+2+2[lockpicks]-1 diff 4", "pool 5 diff max(2,3,1)", "pool 6 contest 4",
-              "pool 14 --no-r10", "pool 8 diff 3 [threat]"))
+    name="pool",
+    system="seasons",
+    pattern=re.compile(r"pool\b"),
+    parse=parse_pool,
+    help=T(
+        "Seasons d10 pool: pool N | pool <attribute>+<skill> (bound character) [diff D | diff max(a,b)] "
+        "[contest M] [--no-r10]; successes on 6+",
+        "Запас d10 «Времён Года»: pool N | pool <атрибут>+<навык> (привязанный персонаж) [diff D | diff max(a,b)] "
+        "[contest M] [--no-r10]; успех на 6+",
+    ),
+    examples=(
+        "pool 7",
+        "pool 3+2+2[lockpicks]-1 diff 4",
+        "pool 5 diff max(2,3,1)",
+        "pool 6 contest 4",
+        "pool 14 --no-r10",
+        "pool 8 diff 3 [threat]",
+    ),
+)
 ROLLOFF_WORD = DiceWord(
-    name="rolloff", system="seasons", pattern=re.compile(r"rolloff\b"), parse=parse_rolloff,
-    help=T("Initiative roll-off: rolloff A B C (1d10 each, ties roll again)",
-           "Переброс инициативы: rolloff A B C (1d10 каждому, при равенстве — переброс)"),
-    examples=("rolloff Ann Bob",))
+    name="rolloff",
+    system="seasons",
+    pattern=re.compile(r"rolloff\b"),
+    parse=parse_rolloff,
+    help=T(
+        "Initiative roll-off: rolloff A B C (1d10 each, ties roll again)",
+        "Переброс инициативы: rolloff A B C (1d10 каждому, при равенстве — переброс)",
+    ),
+    examples=("rolloff Ann Bob",),
+)

@@ -4,6 +4,7 @@ Spec: ``shared/rules/threads_of_fate.md``. Where the fragment lacks a table (dif
 manoeuvres, wounds, equipment) the GM enters values; ``Character.gm_missing`` and the sheet's
 ``extra["gm_entered"]`` say which.
 """
+
 from __future__ import annotations
 
 import random
@@ -11,8 +12,16 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem, RuleError
-from tabletop_widgets.core.system import (CheckResult, CheckSpec, ConditionSpec, DamageOutcome, Effect, GameSystem,
-                                          InitiativeOrder, OptionSpec)
+from tabletop_widgets.core.system import (
+    CheckResult,
+    CheckSpec,
+    ConditionSpec,
+    DamageOutcome,
+    Effect,
+    GameSystem,
+    InitiativeOrder,
+    OptionSpec,
+)
 
 from . import attributes, checks, combat, fate, forms, tables, validation
 from .model import Character
@@ -53,9 +62,16 @@ class ThreadsOfFateSystem(GameSystem):
         for r in tables.load("sizes"):
             gm = table.get(r["code"]) or {}
             hm, sbp = size_values(r["code"], self.rules)
-            rows.append({**r, "hp_multiplier": hm, "sbp": sbp, "base_defense": None if sbp is None else 10 - sbp,
-                         "gm_entered": sorted(k for k in SIZE_TABLE_KEYS if gm.get(k) is not None),
-                         "missing": [k for k, v in (("hp_multiplier", hm), ("sbp", sbp)) if v is None]})
+            rows.append(
+                {
+                    **r,
+                    "hp_multiplier": hm,
+                    "sbp": sbp,
+                    "base_defense": None if sbp is None else 10 - sbp,
+                    "gm_entered": sorted(k for k in SIZE_TABLE_KEYS if gm.get(k) is not None),
+                    "missing": [k for k, v in (("hp_multiplier", hm), ("sbp", sbp)) if v is None],
+                }
+            )
         return rows
 
     def with_size_table(self, table: Mapping[str, Mapping[str, int]]) -> "ThreadsOfFateSystem":
@@ -74,8 +90,10 @@ class ThreadsOfFateSystem(GameSystem):
         (the per-character GM overrides are cleared unless ``keep_overrides``). Refuses (``RuleError``,
         nothing changed) an unknown size; a hero needs GM approval for a size other than Medium (L303)."""
         if size not in SIZES:
-            raise RuleError("bad_size", T(f"size must be one of {', '.join(SIZES)}",
-                                          f"размер должен быть одним из: {', '.join(SIZES)}"))
+            raise RuleError(
+                "bad_size",
+                T(f"size must be one of {', '.join(SIZES)}", f"размер должен быть одним из: {', '.join(SIZES)}"),
+            )
         values: dict[str, Any] = {"size": size}
         if not keep_overrides:
             values.update(size_hp_mult=None, size_sbp=None)
@@ -85,19 +103,28 @@ class ThreadsOfFateSystem(GameSystem):
         notes = []
         if missing:
             lab = SIZE_LABELS[size]
-            notes.append(T(f"the campaign size table has no {', '.join(missing)} for {lab['en']}: the GM enters it",
-                           f"в таблице размеров кампании нет {', '.join(missing)} для размера «{lab['ru']}»: вводит мастер"))
+            notes.append(
+                T(
+                    f"the campaign size table has no {', '.join(missing)} for {lab['en']}: the GM enters it",
+                    f"в таблице размеров кампании нет {', '.join(missing)} для размера «{lab['ru']}»: вводит мастер",
+                )
+            )
         if character.entity_type == "hero" and size != "medium" and not character.gm_approved_size:
-            notes.append(T("a hero of this size needs the GM's approval",  # L303
-                           "герою такого размера нужно согласие мастера"))  # L303
+            notes.append(
+                T(
+                    "a hero of this size needs the GM's approval",  # L303
+                    "герою такого размера нужно согласие мастера",
+                )
+            )  # L303
         return {"changes": changes, "missing": missing, "notes": notes}
 
     def stealthy_speed(self, character) -> int | None:
         """Speed while moving stealthily: halved, rounded down (L403, L154); None until size values exist."""
         return character.speed_stealthy
 
-    def stealth_move(self, character, group: Sequence[str] = (), *, rng: random.Random | None = None,
-                     **options) -> dict:
+    def stealth_move(
+        self, character, group: Sequence[str] = (), *, rng: random.Random | None = None, **options
+    ) -> dict:
         """Move stealthily (L403): Speed halves; the Stealth check (DEX by default) takes -1 per helped
         creature and the positive size bonus of larger ones. ``group`` lists the helped creatures' sizes.
         Hiding is impossible while watched (L403): that is the GM's call, not modelled."""
@@ -130,13 +157,13 @@ class ThreadsOfFateSystem(GameSystem):
         for c in self.checks(character):
             if c.id == check_id:
                 return c
-        plan = checks.plan_check(character, check_id, self.rules)   # any characteristic + any skill (A53)
+        plan = checks.plan_check(character, check_id, self.rules)  # any characteristic + any skill (A53)
         return CheckSpec(check_id, plan.label, checks._options(plan.kind == "skill"))
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options) -> CheckResult:
         res = checks.roll_check(character, check_id, rng=rng, rules=self.rules, **options)
         if not res.details.get("static"):
-            forms.remember(character, res)          # %roll reroll re-rolls the last check (M3)
+            forms.remember(character, res)  # %roll reroll re-rolls the last check (M3)
         return res
 
     def check_distribution(self, character, check_id: str, **options):
@@ -158,8 +185,17 @@ class ThreadsOfFateSystem(GameSystem):
     def success_with_trouble(self, result: CheckResult, **kw) -> dict:
         return checks.success_with_trouble(result, **kw)
 
-    def contest(self, a, a_check: str, b, b_check: str, *, rng: random.Random | None = None,
-                a_options: Mapping | None = None, b_options: Mapping | None = None) -> dict:
+    def contest(
+        self,
+        a,
+        a_check: str,
+        b,
+        b_check: str,
+        *,
+        rng: random.Random | None = None,
+        a_options: Mapping | None = None,
+        b_options: Mapping | None = None,
+    ) -> dict:
         """A Contest (L149-151): both roll; strictly higher total wins; a tie changes nothing."""
         rng = rng if rng is not None else random.Random()
         ra = self.roll_check(a, a_check, rng=rng, difficulty=0, **(a_options or {}))
@@ -172,16 +208,20 @@ class ThreadsOfFateSystem(GameSystem):
         pb = checks.plan_check(b, b_check, self.rules)
         oa = checks.parse_options(dict(a_options or {}))
         ob = checks.parse_options(dict(b_options or {}))
-        return checks.contest_odds(pa.bonus + oa.bonus, pb.bonus + ob.bonus,
-                                   checks._net(pa, oa, self.rules), checks._net(pb, ob, self.rules))
+        return checks.contest_odds(
+            pa.bonus + oa.bonus, pb.bonus + ob.bonus, checks._net(pa, oa, self.rules), checks._net(pb, ob, self.rules)
+        )
 
-    def mutual_aid(self, main_difficulty: int, helpers: Sequence[tuple[Any, str, Mapping]], *,
-                   rng: random.Random | None = None) -> dict:
+    def mutual_aid(
+        self, main_difficulty: int, helpers: Sequence[tuple[Any, str, Mapping]], *, rng: random.Random | None = None
+    ) -> dict:
         """Helpers roll vs DC - 5 (L142): each success is an Advantage, each failure a Hindrance
         for the main check (at most 2 of each count)."""
         rng = rng if rng is not None else random.Random()
         dc = checks.helper_difficulty(main_difficulty)
-        results = [self.roll_check(ch, cid, rng=rng, **{**dict(opts or {}), "difficulty": dc}) for ch, cid, opts in helpers]
+        results = [
+            self.roll_check(ch, cid, rng=rng, **{**dict(opts or {}), "difficulty": dc}) for ch, cid, opts in helpers
+        ]
         adv, hin = checks.aid_counts([r.success for r in results])
         return {"difficulty": dc, "results": results, "advantages": adv, "hindrances": hin}
 
@@ -193,7 +233,7 @@ class ThreadsOfFateSystem(GameSystem):
             new = old + e.delta
             if e.trait == "threads":
                 if new < 0 and self.rules["xp_threads_mode"] == "xp_as_threads" and character.xp_free >= -new:
-                    changes["xp_free"] = (character.xp_free, character.xp_free + new)   # L169: XP used as Threads
+                    changes["xp_free"] = (character.xp_free, character.xp_free + new)  # L169: XP used as Threads
                     character.xp_free += new
                     new = 0
                 if new < 0:
@@ -285,11 +325,14 @@ class ThreadsOfFateSystem(GameSystem):
     def roll_initiative(self, combatants, *, rng: random.Random | None = None, **options) -> InitiativeOrder:
         return combat.roll_initiative(combatants, rng=rng, rules=self.rules, **options)
 
-    def attack(self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options) -> CheckResult:
+    def attack(
+        self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
+    ) -> CheckResult:
         return combat.resolve_attack(attacker, target, check_id, rng=rng, rules=self.rules, **options)
 
-    def contest_attack(self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None,
-                       **options) -> dict:
+    def contest_attack(
+        self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
+    ) -> dict:
         return combat.contest_attack(attacker, target, check_id, rng=rng, rules=self.rules, **options)
 
     def defense_check(self, character, difficulty: int, *, rng: random.Random | None = None, **options) -> CheckResult:
@@ -324,8 +367,9 @@ class ThreadsOfFateSystem(GameSystem):
         return combat.condition_changed(character, condition_id, active, **data)
 
     # -- Medicine in progress (L441), saved with the medic ----------------------------------------------
-    def begin_treatment(self, medic, patient: str = "", *, skill: str = "medicine",
-                        characteristic: str = "intelligence") -> dict:
+    def begin_treatment(
+        self, medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence"
+    ) -> dict:
         return combat.begin_treatment(medic, patient, skill=skill, characteristic=characteristic, rules=self.rules)
 
     def treatment_turn(self, medic) -> dict:
@@ -340,5 +384,19 @@ class ThreadsOfFateSystem(GameSystem):
 
 SYSTEM = ThreadsOfFateSystem()
 
-__all__ = ["Character", "SYSTEM", "Scene", "ThreadsOfFateSystem", "parse_t20", "parse_trouble", "t20_word", "trouble_word", "attributes", "checks",
-           "combat", "fate", "tables", "validation"]
+__all__ = [
+    "Character",
+    "SYSTEM",
+    "Scene",
+    "ThreadsOfFateSystem",
+    "parse_t20",
+    "parse_trouble",
+    "t20_word",
+    "trouble_word",
+    "attributes",
+    "checks",
+    "combat",
+    "fate",
+    "tables",
+    "validation",
+]

@@ -1,5 +1,6 @@
 """Combat of Threads of Fate (spec §6) as pure functions: what the fragment states plus the GM-entered
 defaults it needs (manoeuvres, wound thresholds and equipment values are missing from the book)."""
+
 from __future__ import annotations
 
 import random
@@ -9,16 +10,24 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
-from tabletop_widgets.core.system import (CheckResult, ConditionSpec, DamageOutcome, InitiativeOrder,
-                                          InitiativeRoll, OptionSpec)
+from tabletop_widgets.core.system import (
+    CheckResult,
+    ConditionSpec,
+    DamageOutcome,
+    InitiativeOrder,
+    InitiativeRoll,
+    OptionSpec,
+)
 from tabletop_widgets.dice.distribution import Distribution
 
 from . import tables
 from .checks import attack_damage, kept_die_pmf, roll_check, roll_kept
 from .rules import CHARACTERISTICS, rule
 
-GM_PROMPT_ZERO = T("0 HP or less: unconscious or dying? The rules are not in this fragment: the GM decides.",
-                   "0 ЕЗ или меньше: без сознания или при смерти? Правил нет во фрагменте: решает мастер.")
+GM_PROMPT_ZERO = T(
+    "0 HP or less: unconscious or dying? The rules are not in this fragment: the GM decides.",
+    "0 ЕЗ или меньше: без сознания или при смерти? Правил нет во фрагменте: решает мастер.",
+)
 
 
 def health(ch) -> tuple[int, int]:
@@ -42,7 +51,7 @@ def durability_of(ch, rules=None) -> int:
 def target_immune(target, kind: str | None) -> bool:
     if kind is None:
         return False
-    return kind in target.immunities or (kind == "poison" and target.has_attribute("combat_robot"))   # L514
+    return kind in target.immunities or (kind == "poison" and target.has_attribute("combat_robot"))  # L514
 
 
 def target_resists(target, kind: str | None) -> bool:
@@ -59,16 +68,29 @@ def resist(dmg: int, rules=None) -> int:
     return dmg // 2
 
 
-def resolve_attack(attacker, target, check_id: str = "valor", *, rng: random.Random | None = None,
-                   damage_kind: str | None = None, rules=None, **options) -> CheckResult:
+def resolve_attack(
+    attacker,
+    target,
+    check_id: str = "valor",
+    *,
+    rng: random.Random | None = None,
+    damage_kind: str | None = None,
+    rules=None,
+    **options,
+) -> CheckResult:
     """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
     a natural 20 always costs at least 1 HP (L114) unless the target is immune (A21). The Damage is
     reported in ``details`` (apply it with ``apply_damage(..., durability=False)``)."""
     if check_id not in ("valor", "valor_unarmed", "marksmanship"):
         raise RuleError("not_attack", T("attacks use valor, valor_unarmed or marksmanship", "атака — это Дб или Мт"))
     if target.defense is None:
-        raise RuleError("needs_gm_value", T("the target's Defense needs GM-entered size values",
-                                            "для Защиты цели мастер должен ввести значения размера"))
+        raise RuleError(
+            "needs_gm_value",
+            T(
+                "the target's Defense needs GM-entered size values",
+                "для Защиты цели мастер должен ввести значения размера",
+            ),
+        )
     res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=target.defense, **options)
     immune = target_immune(target, damage_kind)
     kept = res.details.get("kept") or 0
@@ -79,9 +101,16 @@ def resolve_attack(attacker, target, check_id: str = "valor", *, rng: random.Ran
     else:
         dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, rules, immune)
     if dmg and target_resists(target, damage_kind):
-        dmg = max(1 if kept == 20 else 0, resist(dmg, rules))                   # A39 (GM option); nat 20 >= 1
-    res.details.update({"damage": dmg, "target_defense": target.defense, "target_durability": durability_of(target, rules),
-                        "damage_kind": damage_kind, "immune": immune})
+        dmg = max(1 if kept == 20 else 0, resist(dmg, rules))  # A39 (GM option); nat 20 >= 1
+    res.details.update(
+        {
+            "damage": dmg,
+            "target_defense": target.defense,
+            "target_durability": durability_of(target, rules),
+            "damage_kind": damage_kind,
+            "immune": immune,
+        }
+    )
     res.outcome = T(f"{res.outcome['en']}; Damage {dmg}", f"{res.outcome['ru']}; Повреждения {dmg}")
     return res
 
@@ -90,19 +119,33 @@ def contest_defense_bonus(target, rules=None) -> int:
     """Under the Contest rule the defender rolls d20 in place of Base Defense (L150):
     d20 + mDEX + ADB + SDB; the size part of BDEF is dropped unless ``contest_keep_sbp`` (A9)."""
     if target.defense is None:
-        raise RuleError("needs_gm_value", T("the target's Defense needs GM-entered size values",
-                                            "для Защиты цели мастер должен ввести значения размера"))
+        raise RuleError(
+            "needs_gm_value",
+            T(
+                "the target's Defense needs GM-entered size values",
+                "для Защиты цели мастер должен ввести значения размера",
+            ),
+        )
     bonus = target.defense - target.base_defense
     if rule(rules, "contest_keep_sbp"):
         bonus += target.base_defense - 10
     return bonus
 
 
-def contest_attack(attacker, target, check_id: str = "valor", *, rng: random.Random | None = None,
-                   damage_kind: str | None = None, rules=None, **options) -> dict[str, Any]:
+def contest_attack(
+    attacker,
+    target,
+    check_id: str = "valor",
+    *,
+    rng: random.Random | None = None,
+    damage_kind: str | None = None,
+    rules=None,
+    **options,
+) -> dict[str, Any]:
     """An attack under the Contest rule (L150-151, §5.8): Damage = attacker total - defender total
     (minus Durability) when positive; a tie changes nothing."""
     from .checks import contest_verdict
+
     rng = rng if rng is not None else random.Random()
     res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=0, **options)
     d_bonus = contest_defense_bonus(target, rules)
@@ -111,10 +154,22 @@ def contest_attack(attacker, target, check_id: str = "valor", *, rng: random.Ran
     winner, margin = contest_verdict(res.total, d_total)
     dmg = 0
     if winner == "a":
-        dmg = attack_damage(res.total, d_total, durability_of(target, rules), res.details["kept"], rules,
-                            target_immune(target, damage_kind))
-    return {"attack": res, "defense_dice": d_dice, "defense_total": d_total, "winner": winner, "margin": margin,
-            "damage": dmg}
+        dmg = attack_damage(
+            res.total,
+            d_total,
+            durability_of(target, rules),
+            res.details["kept"],
+            rules,
+            target_immune(target, damage_kind),
+        )
+    return {
+        "attack": res,
+        "defense_dice": d_dice,
+        "defense_total": d_total,
+        "winner": winner,
+        "margin": margin,
+        "damage": dmg,
+    }
 
 
 def attack_damage_distribution(bonus: int, defense: int, durability: int = 0, net: int = 0) -> Distribution:
@@ -142,19 +197,42 @@ def defense_check(ch, difficulty: int, *, rng: random.Random | None = None, rule
 # ------------------------------------------------------------------------------------------------
 def damage_options() -> list[OptionSpec]:
     return [
-        OptionSpec("kind", T("Damage kind", "Вид Повреждений"), "choice", "",
-                   choices=(("", T("ordinary", "обычные")), ("poison", T("Poison", "Ядовитые")),
-                            ("contaminating", T("Contaminating", "Загрязняющие")))),
-        OptionSpec("durability", T("Subtract Durability", "Вычесть Прочность"), "bool", True,
-                   help=T("off when the amount already had Durability taken off (attack results)",
-                          "выключите, если Прочность уже учтена (результат атаки)")),
+        OptionSpec(
+            "kind",
+            T("Damage kind", "Вид Повреждений"),
+            "choice",
+            "",
+            choices=(
+                ("", T("ordinary", "обычные")),
+                ("poison", T("Poison", "Ядовитые")),
+                ("contaminating", T("Contaminating", "Загрязняющие")),
+            ),
+        ),
+        OptionSpec(
+            "durability",
+            T("Subtract Durability", "Вычесть Прочность"),
+            "bool",
+            True,
+            help=T(
+                "off when the amount already had Durability taken off (attack results)",
+                "выключите, если Прочность уже учтена (результат атаки)",
+            ),
+        ),
         OptionSpec("natural20", T("Natural 20 (at least 1)", "20 на кубике (не меньше 1)"), "bool", False),
         OptionSpec("ignore_protection", T("Ignore protection (Harm)", "Без учёта защиты (Ущерб)"), "bool", False),
     ]
 
 
-def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool = True, natural20: bool = False,
-                 ignore_protection: bool = False, rules=None) -> DamageOutcome:
+def apply_damage(
+    ch,
+    amount: int,
+    *,
+    kind: str | None = None,
+    durability: bool = True,
+    natural20: bool = False,
+    ignore_protection: bool = False,
+    rules=None,
+) -> DamageOutcome:
     """Take Damage: Durability (L347), immunity/resistance (L514; A39 halve), natural-20 minimum (L114, A21).
     HP may go below 0; the GM decides what 0 or less means (thresholds missing, A37)."""
     if amount < 0:
@@ -182,10 +260,19 @@ def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool =
     old = ch.hp if ch.hp is not None else 0
     new = old - dmg
     ch.hp = new
-    out = DamageOutcome(changes={"hp": (old, new)} if dmg else {}, notes=notes, defeated=new <= 0,
-                        details={"damage": dmg, "raw": amount})
+    out = DamageOutcome(
+        changes={"hp": (old, new)} if dmg else {},
+        notes=notes,
+        defeated=new <= 0,
+        details={"damage": dmg, "raw": amount},
+    )
     if ch.dangerous_wound_threshold is not None and dmg >= ch.dangerous_wound_threshold:
-        out.notes.append(T("Dangerous wound (GM-entered threshold): CON check", "Опасная рана (порог мастера): проверка Выносливости"))
+        out.notes.append(
+            T(
+                "Dangerous wound (GM-entered threshold): CON check",
+                "Опасная рана (порог мастера): проверка Выносливости",
+            )
+        )
         out.details["dangerous_wound"] = True
     if new <= 0:
         out.state = GM_PROMPT_ZERO
@@ -195,8 +282,12 @@ def apply_damage(ch, amount: int, *, kind: str | None = None, durability: bool =
         t = Treatment.from_dict(ch.treatment, rules)
         before = dict(ch.treatment)
         if t.medic_hit(dmg):
-            out.notes.append(T("the treatment is interrupted (HP lost >= Will)",  # L441
-                               "лечение прервано (потеряно ЕЗ не меньше Воли)"))  # L441
+            out.notes.append(
+                T(
+                    "the treatment is interrupted (HP lost >= Will)",  # L441
+                    "лечение прервано (потеряно ЕЗ не меньше Воли)",
+                )
+            )  # L441
             out.details["treatment_interrupted"] = True
         ch.treatment = t.to_dict()
         out.changes["treatment"] = (before, dict(ch.treatment))
@@ -210,14 +301,26 @@ def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> 
         raise RuleError("negative_healing", T("healing cannot be negative", "лечение не может быть отрицательным"))
     robot = ch.has_attribute("combat_robot")
     if robot and source in ("medicine", "living"):
-        raise RuleError("robot_no_medicine", T("a Combat robot is repaired, not healed: use Repair",  # L514
-                                               "Боевого робота чинят, а не лечат: используйте Ремонт"))  # L514
+        raise RuleError(
+            "robot_no_medicine",
+            T(
+                "a Combat robot is repaired, not healed: use Repair",  # L514
+                "Боевого робота чинят, а не лечат: используйте Ремонт",
+            ),
+        )  # L514
     if not robot and source == "repair":
-        raise RuleError("repair_living", T("Repair restores Combat robots, not living beings",
-                                           "Ремонт восстанавливает Боевых роботов, а не живых"))
+        raise RuleError(
+            "repair_living",
+            T("Repair restores Combat robots, not living beings", "Ремонт восстанавливает Боевых роботов, а не живых"),
+        )
     if source in ("medicine", "repair") and ch.medicine_today and rule(rules, "medicine_once_per") == "patient":  # A28
-        raise RuleError("medicine_once_per_day", T("this patient was already healed by Medicine today",  # L439
-                                                   "этого пациента уже лечили Медициной сегодня"))  # L439
+        raise RuleError(
+            "medicine_once_per_day",
+            T(
+                "this patient was already healed by Medicine today",  # L439
+                "этого пациента уже лечили Медициной сегодня",
+            ),
+        )  # L439
     old = ch.hp if ch.hp is not None else 0
     cap = ch.hp_max if ch.hp_max is not None else old + amount
     new = max(old, min(cap, old + amount))
@@ -226,8 +329,9 @@ def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> 
     if source in ("medicine", "repair"):
         ch.medicine_today = True
         changes["medicine_today"] = (False, True)
-    return DamageOutcome(changes=changes, defeated=new <= 0, details={"healed": new - old},
-                         state=GM_PROMPT_ZERO if new <= 0 else None)
+    return DamageOutcome(
+        changes=changes, defeated=new <= 0, details={"healed": new - old}, state=GM_PROMPT_ZERO if new <= 0 else None
+    )
 
 
 def medicine_heal_amount(total: int) -> int:
@@ -235,8 +339,8 @@ def medicine_heal_amount(total: int) -> int:
     return 1 + (total - 10) // 5 if total >= 10 else 0
 
 
-MEDICINE_HEAL_DC = 10       # L439
-MEDICINE_REVIVE_DC = 15     # L440
+MEDICINE_HEAL_DC = 10  # L439
+MEDICINE_REVIVE_DC = 15  # L440
 
 
 def medicine_turns(skill: int, modifier: int) -> int:
@@ -260,18 +364,33 @@ class Treatment:
     characteristic: str = "intelligence"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"patient": self.patient, "turns_left": self.turns_left, "hp_lost": self.hp_lost,
-                "medic_will": self.medic_will, "interrupted": self.interrupted, "skill": self.skill,
-                "characteristic": self.characteristic}
+        return {
+            "patient": self.patient,
+            "turns_left": self.turns_left,
+            "hp_lost": self.hp_lost,
+            "medic_will": self.medic_will,
+            "interrupted": self.interrupted,
+            "skill": self.skill,
+            "characteristic": self.characteristic,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules=None) -> "Treatment":
         from .model import _check_treatment
+
         problems = _check_treatment(dict(data)) if data else [None]
         if problems:
             raise RuleError("bad_treatment", T("not a saved treatment", "это не сохранённое лечение"))
-        return cls(data["medic_will"], data["turns_left"], data["hp_lost"], data["interrupted"], rules,
-                   data["patient"], data["skill"], data["characteristic"])
+        return cls(
+            data["medic_will"],
+            data["turns_left"],
+            data["hp_lost"],
+            data["interrupted"],
+            rules,
+            data["patient"],
+            data["skill"],
+            data["characteristic"],
+        )
 
     def medic_hit(self, hp_lost: int) -> bool:
         cumulative = rule(self.rules, "medicine_interrupt") == "cumulative"
@@ -283,24 +402,39 @@ class Treatment:
     def tick(self) -> bool:
         """One turn passes; True when the treatment is complete (roll the check then)."""
         if self.interrupted:
-            raise RuleError("treatment_interrupted", T("the treatment was interrupted: start again",
-                                                       "лечение прервано: начните заново"))
+            raise RuleError(
+                "treatment_interrupted",
+                T("the treatment was interrupted: start again", "лечение прервано: начните заново"),
+            )
         self.turns_left = max(0, self.turns_left - 1)
         return self.turns_left == 0
 
 
-def start_treatment(medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None,
-                    patient: str = "") -> Treatment:
+def start_treatment(
+    medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None, patient: str = ""
+) -> Treatment:
     if skill not in ("medicine", "repair") or characteristic not in CHARACTERISTICS:
-        raise RuleError("bad_option", T("treatment uses Medicine or Repair with a characteristic",
-                                        "лечение — это Медицина или Ремонт с характеристикой"))
-    m = getattr(medic, characteristic + "_mod")          # A30: the modifier used for the check
-    return Treatment(medic.will, medicine_turns(getattr(medic, skill), m), rules=rules, patient=patient,
-                     skill=skill, characteristic=characteristic)
+        raise RuleError(
+            "bad_option",
+            T(
+                "treatment uses Medicine or Repair with a characteristic",
+                "лечение — это Медицина или Ремонт с характеристикой",
+            ),
+        )
+    m = getattr(medic, characteristic + "_mod")  # A30: the modifier used for the check
+    return Treatment(
+        medic.will,
+        medicine_turns(getattr(medic, skill), m),
+        rules=rules,
+        patient=patient,
+        skill=skill,
+        characteristic=characteristic,
+    )
 
 
-def begin_treatment(medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence",
-                    rules=None) -> dict:
+def begin_treatment(
+    medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence", rules=None
+) -> dict:
     """Start Medicine in combat (L441) and save it with the medic; returns ``{trait: (old, new)}``."""
     t = start_treatment(medic, skill, characteristic, rules, patient)
     old = dict(medic.treatment)
@@ -331,8 +465,9 @@ def end_treatment(medic) -> dict:
 TYPE_RANK = {"hero": 2, "persona": 1, "extra": 0}
 
 
-def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None = None, rules=None,
-                    mode: str | None = None) -> InitiativeOrder:
+def roll_initiative(
+    combatants: Mapping[str, Any], *, rng: random.Random | None = None, rules=None, mode: str | None = None
+) -> InitiativeOrder:
     """Order by Reaction (L323), static by default or d20 + Reaction; ties by DEX score, then heroes
     before personas before extras, then a d20 roll-off standing in for the GM's choice (reported; the
     GM may reorder), then the order the combatants were given."""
@@ -347,13 +482,19 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
         primary = ch.reaction + (die or 0)
         rolloff = rng.randint(1, 20)
         key = (primary, ch.effective_score("dexterity"), TYPE_RANK.get(ch.entity_type, 0), rolloff, n - i)
-        text = T(f"{'d20 ' + str(die) + ' + ' if die else ''}Reaction {ch.reaction} = {primary}",
-                 f"{'к20 ' + str(die) + ' + ' if die else ''}Реакция {ch.reaction} = {primary}")
+        text = T(
+            f"{'d20 ' + str(die) + ' + ' if die else ''}Reaction {ch.reaction} = {primary}",
+            f"{'к20 ' + str(die) + ' + ' if die else ''}Реакция {ch.reaction} = {primary}",
+        )
         rolls[cid] = InitiativeRoll(cid, key, text, roll=die)
     order = sorted(rolls, key=lambda c: rolls[c].key, reverse=True)
     names = ("DEX score", "heroes before personas before extras", "d20 roll-off (GM may reorder)", "listed order")
-    names_ru = ("значение Ловкости", "герои перед персонами и статистами", "бросок к20 (мастер может поменять)",
-                "порядок в списке")
+    names_ru = (
+        "значение Ловкости",
+        "герои перед персонами и статистами",
+        "бросок к20 (мастер может поменять)",
+        "порядок в списке",
+    )
     tiebreaks = []
     for a, b in zip(order, order[1:]):
         ka, kb = rolls[a].key, rolls[b].key
@@ -361,9 +502,15 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
             continue
         for j in range(1, 5):
             if ka[j] != kb[j]:
-                tiebreaks.append({"en": f"{a} before {b}: tie on Reaction {ka[0]}, broken by {names[j - 1]} ({ka[j]} vs {kb[j]})",
-                                  "ru": f"{a} раньше {b}: равная Реакция {ka[0]}, решил {names_ru[j - 1]} ({ka[j]} против {kb[j]})",
-                                  "pair": (a, b), "ids": [a, b], "by": names[j - 1]})
+                tiebreaks.append(
+                    {
+                        "en": f"{a} before {b}: tie on Reaction {ka[0]}, broken by {names[j - 1]} ({ka[j]} vs {kb[j]})",
+                        "ru": f"{a} раньше {b}: равная Реакция {ka[0]}, решил {names_ru[j - 1]} ({ka[j]} против {kb[j]})",
+                        "pair": (a, b),
+                        "ids": [a, b],
+                        "by": names[j - 1],
+                    }
+                )
                 break
     return InitiativeOrder(order, rolls, tiebreaks)
 
@@ -373,10 +520,17 @@ def roll_initiative(combatants: Mapping[str, Any], *, rng: random.Random | None 
 # ------------------------------------------------------------------------------------------------
 def conditions() -> list[ConditionSpec]:
     """The conditions the fragment names (§6.8); most effects are GM-applied (``data["gm_entered"]``)."""
-    return [ConditionSpec(row["id"], T(row["en"], row["ru"]), T(row["effect"], row["effect_ru"]),
-                          duration=1 if row["unit"] == "scene" else None, unit=row["unit"],
-                          data={"line": row["line"], "gm_entered": row["gm_entered"]})
-            for row in tables.load("conditions")]
+    return [
+        ConditionSpec(
+            row["id"],
+            T(row["en"], row["ru"]),
+            T(row["effect"], row["effect_ru"]),
+            duration=1 if row["unit"] == "scene" else None,
+            unit=row["unit"],
+            data={"line": row["line"], "gm_entered": row["gm_entered"]},
+        )
+        for row in tables.load("conditions")
+    ]
 
 
 def implied_conditions(ch) -> list[str]:
@@ -398,8 +552,16 @@ def implied_conditions(ch) -> list[str]:
 # ------------------------------------------------------------------------------------------------
 # Medicine (§6.9) and the turn (§6.4)
 # ------------------------------------------------------------------------------------------------
-def medicine(medic, patient, *, mode: str = "heal", characteristic: str | None = None,
-             rng: random.Random | None = None, rules=None, **options) -> dict[str, Any]:
+def medicine(
+    medic,
+    patient,
+    *,
+    mode: str = "heal",
+    characteristic: str | None = None,
+    rng: random.Random | None = None,
+    rules=None,
+    **options,
+) -> dict[str, Any]:
     """Medicine on a living patient, Repair on a Combat robot (L436-442, L514).
     ``mode``: ``heal`` (vs 10: 1 HP + 1 per full 5 of margin, once per day per patient),
     ``revive`` (vs 15: consciousness, no HP), ``first_aid`` (the higher of INT/WIS modifiers, L438).
@@ -407,17 +569,32 @@ def medicine(medic, patient, *, mode: str = "heal", characteristic: str | None =
     robot = patient.has_attribute("combat_robot")
     skill = "repair" if robot else "medicine"
     if medic is patient and robot:
-        raise RuleError("robot_self_repair", T("a Combat robot cannot Repair itself",  # L514
-                                               "Боевой робот не может ремонтировать сам себя"))  # L514
+        raise RuleError(
+            "robot_self_repair",
+            T(
+                "a Combat robot cannot Repair itself",  # L514
+                "Боевой робот не может ремонтировать сам себя",
+            ),
+        )  # L514
     if mode not in ("heal", "revive", "first_aid"):
         raise RuleError("bad_mode", T("mode is heal, revive or first_aid", "режим: heal, revive или first_aid"))
     once = rule(rules, "medicine_once_per")
     if mode == "heal" and once == "patient" and patient.medicine_today:
-        raise RuleError("medicine_once_per_day", T("this patient was already healed today",  # L439
-                                                   "этого пациента уже лечили сегодня"))  # L439
+        raise RuleError(
+            "medicine_once_per_day",
+            T(
+                "this patient was already healed today",  # L439
+                "этого пациента уже лечили сегодня",
+            ),
+        )  # L439
     if mode == "heal" and once == "medic" and medic.medicine_given_today:
-        raise RuleError("medicine_once_per_day", T("this medic has already healed today",  # L439, A28
-                                                   "этот лекарь уже лечил сегодня"))  # L439, A28
+        raise RuleError(
+            "medicine_once_per_day",
+            T(
+                "this medic has already healed today",  # L439, A28
+                "этот лекарь уже лечил сегодня",
+            ),
+        )  # L439, A28
     if characteristic is None:
         if mode == "first_aid":
             characteristic = max(("intelligence", "wisdom"), key=lambda c: getattr(medic, c + "_mod"))
@@ -428,23 +605,32 @@ def medicine(medic, patient, *, mode: str = "heal", characteristic: str | None =
     heal = medicine_heal_amount(res.total) if (mode == "heal" and res.success) else 0
     if mode == "heal" and once == "medic":
         medic.medicine_given_today = True
-    return {"check": res, "heal": heal, "revived": mode == "revive" and bool(res.success), "source": skill,
-            "combat_turns": medicine_turns(getattr(medic, skill), getattr(medic, characteristic + "_mod"))}
+    return {
+        "check": res,
+        "heal": heal,
+        "revived": mode == "revive" and bool(res.success),
+        "source": skill,
+        "combat_turns": medicine_turns(getattr(medic, skill), getattr(medic, characteristic + "_mod")),
+    }
 
 
 def turn_slots() -> list[dict[str, Any]]:
     """[DEFAULT] per-turn slots the tracker offers (§6.4): one Manoeuvre, one Quick action."""
-    return [{"id": "manoeuvre", **T("Manoeuvre", "Маневр"), "count": 1},
-            {"id": "quick_action", **T("Quick action", "Быстрое действие"), "count": 1}]
+    return [
+        {"id": "manoeuvre", **T("Manoeuvre", "Маневр"), "count": 1},
+        {"id": "quick_action", **T("Quick action", "Быстрое действие"), "count": 1},
+    ]
 
 
 # ------------------------------------------------------------------------------------------------
 # Tracker hooks: healing options, turn effects, catalogue conditions
 # ------------------------------------------------------------------------------------------------
-HEALING_SOURCES = (("", T("other (rest, GM)", "другое (отдых, мастер)")),
-                   ("medicine", T("Medicine (once a day per patient)", "Медицина (раз в день на пациента)")),
-                   ("living", T("other means that heal the living", "иные средства для живых")),
-                   ("repair", T("Repair (Combat robot)", "Ремонт (Боевой робот)")))
+HEALING_SOURCES = (
+    ("", T("other (rest, GM)", "другое (отдых, мастер)")),
+    ("medicine", T("Medicine (once a day per patient)", "Медицина (раз в день на пациента)")),
+    ("living", T("other means that heal the living", "иные средства для живых")),
+    ("repair", T("Repair (Combat robot)", "Ремонт (Боевой робот)")),
+)
 
 
 def healing_options(ch) -> list[OptionSpec]:
@@ -452,9 +638,19 @@ def healing_options(ch) -> list[OptionSpec]:
     only repaired (L514); a living being is never repaired."""
     robot = ch.has_attribute("combat_robot")
     allowed = [c for c in HEALING_SOURCES if (c[0] in ("", "repair")) == robot or c[0] == ""]
-    return [OptionSpec("source", T("Healing by", "Чем лечат"), "choice", "", choices=tuple(allowed),
-                       help=T("Medicine and Repair heal a patient once a day",  # L439, L514
-                              "Медицина и Ремонт лечат пациента раз в день"))]  # L439, L514
+    return [
+        OptionSpec(
+            "source",
+            T("Healing by", "Чем лечат"),
+            "choice",
+            "",
+            choices=tuple(allowed),
+            help=T(
+                "Medicine and Repair heal a patient once a day",  # L439, L514
+                "Медицина и Ремонт лечат пациента раз в день",
+            ),
+        )
+    ]  # L439, L514
 
 
 def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutcome | None:
@@ -465,10 +661,17 @@ def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutc
     if when != "end" or not ch.treatment or ch.treatment.get("interrupted"):
         return None
     r = treatment_turn(ch, rules)
-    note = (T("treatment complete: roll the Medicine check now", "лечение завершено: бросьте проверку Медицины")  # L441
-            if r["done"] else T(f"treatment: {r['turns_left']} turn(s) left", f"лечение: осталось очередей {r['turns_left']}"))
-    return DamageOutcome(changes=r["changes"], notes=[note], defeated=is_defeated(ch),
-                         details={"treatment_done": r["done"], "turns_left": r["turns_left"]})
+    note = (
+        T("treatment complete: roll the Medicine check now", "лечение завершено: бросьте проверку Медицины")  # L441
+        if r["done"]
+        else T(f"treatment: {r['turns_left']} turn(s) left", f"лечение: осталось очередей {r['turns_left']}")
+    )
+    return DamageOutcome(
+        changes=r["changes"],
+        notes=[note],
+        defeated=is_defeated(ch),
+        details={"treatment_done": r["done"], "turns_left": r["turns_left"]},
+    )
 
 
 def condition_changed(ch, condition_id: str, active: bool, **data) -> DamageOutcome | None:
@@ -476,8 +679,10 @@ def condition_changed(ch, condition_id: str, active: bool, **data) -> DamageOutc
     ``is_defeated`` reads: dead and unconscious defeat the character, §6.8)."""
     known = {c.id for c in conditions()}
     if condition_id not in known:
-        raise RuleError("unknown_condition", T(f"no condition {condition_id!r} in the catalogue",
-                                               f"нет состояния {condition_id!r} в каталоге"))
+        raise RuleError(
+            "unknown_condition",
+            T(f"no condition {condition_id!r} in the catalogue", f"нет состояния {condition_id!r} в каталоге"),
+        )
     old = list(ch.conditions)
     if active and condition_id not in old:
         new = old + [condition_id]

@@ -3,6 +3,7 @@
 Every operation checks first and changes nothing when it refuses (``RuleError``); on success it
 applies the change and returns ``{trait: (old, new)}`` (plus details where useful).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,8 +22,13 @@ CAPRICES = {c["id"]: c for c in tables.load("caprices")}
 
 def _uses_threads(ch) -> None:
     if ch.entity_type == "extra":
-        raise RuleError("extra_no_threads", T("extras cannot hold or use Threads",  # L64
-                                              "статисты не могут иметь и использовать Нити"))  # L64
+        raise RuleError(
+            "extra_no_threads",
+            T(
+                "extras cannot hold or use Threads",  # L64
+                "статисты не могут иметь и использовать Нити",
+            ),
+        )  # L64
 
 
 def _set(ch, **values) -> dict[str, tuple[Any, Any]]:
@@ -72,10 +78,17 @@ def _check_gain(ch, n: int, rules) -> None:
     """A22 ``thread_overflow="refused"``: L164's "no more than 5 Threads at one moment" read as a refusal:
     a gain that would take the hero past 5 does not happen (nothing changes)."""
     if rule(rules, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
-        raise RuleError("threads_cap", T(f"the hero holds {ch.threads} Threads: gaining {n} would pass 5; "  # L164
-                                         "in this campaign the gain is refused",
-                                         f"у героя {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}, ещё {n} — больше 5; "  # L164
-                                         "в этой кампании такое получение запрещено"), have=ch.threads, n=n)
+        raise RuleError(
+            "threads_cap",
+            T(
+                f"the hero holds {ch.threads} Threads: gaining {n} would pass 5; "  # L164
+                "in this campaign the gain is refused",
+                f"у героя {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}, ещё {n} — больше 5; "  # L164
+                "в этой кампании такое получение запрещено",
+            ),
+            have=ch.threads,
+            n=n,
+        )
 
 
 def gain_threads(ch, n: int = 1, rules=None) -> dict:
@@ -100,9 +113,15 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, rules=Non
     available = ch.threads + (ch.xp_free if xp_mode else 0)
     if available < n:
         what = reason or T("this", "это")
-        raise RuleError("not_enough_threads", T(
-            f"{what['en']} needs {n} Thread(s); the hero has {ch.threads}",
-            f"{what['ru']}: нужно Нитей {n}, у героя {ch.threads}"), needed=n, have=ch.threads)
+        raise RuleError(
+            "not_enough_threads",
+            T(
+                f"{what['en']} needs {n} Thread(s); the hero has {ch.threads}",
+                f"{what['ru']}: нужно Нитей {n}, у героя {ch.threads}",
+            ),
+            needed=n,
+            have=ch.threads,
+        )
     from_threads = min(ch.threads, n)
     values = {"threads": ch.threads - from_threads}
     if n > from_threads:
@@ -120,42 +139,77 @@ def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) ->
     if n < 1:
         raise RuleError("bad_amount", T("buy at least 1 Thread", "купите хотя бы 1 Нить"))
     if mode == "xp_as_threads":
-        raise RuleError("xp_as_threads", T("in this campaign unspent XP are used as Threads directly",  # L169
-                                           "в этой кампании Очки опыта используются как Нити напрямую"))  # L169
+        raise RuleError(
+            "xp_as_threads",
+            T(
+                "in this campaign unspent XP are used as Threads directly",  # L169
+                "в этой кампании Очки опыта используются как Нити напрямую",
+            ),
+        )  # L169
     limit, when = (3, "meeting_start") if mode == "start_3" else (5, "between_scenes")
     if moment != when:
-        raise RuleError("wrong_moment", T(
-            "Threads can be bought with XP only at the start of a meeting" if when == "meeting_start"
-            else "Threads can be bought with XP only between scenes",
-            "Нити за Очки опыта — только в начале игровой встречи" if when == "meeting_start"
-            else "Нити за Очки опыта — только в перерывах между сценами"))
+        raise RuleError(
+            "wrong_moment",
+            T(
+                "Threads can be bought with XP only at the start of a meeting"
+                if when == "meeting_start"
+                else "Threads can be bought with XP only between scenes",
+                "Нити за Очки опыта — только в начале игровой встречи"
+                if when == "meeting_start"
+                else "Нити за Очки опыта — только в перерывах между сценами",
+            ),
+        )
     if ch.threads_bought + n > limit:
-        raise RuleError("buy_limit", T(f"at most {limit} Threads per meeting can be bought with XP (max {limit})",
-                                       f"за встречу можно купить не больше {ru_n(limit, 'Нити', 'Нитей', 'Нитей')} за Очки опыта"), limit=limit)
+        raise RuleError(
+            "buy_limit",
+            T(
+                f"at most {limit} Threads per meeting can be bought with XP (max {limit})",
+                f"за встречу можно купить не больше {ru_n(limit, 'Нити', 'Нитей', 'Нитей')} за Очки опыта",
+            ),
+            limit=limit,
+        )
     if ch.threads + n > THREADS_CAP:
         raise RuleError("threads_cap", T("a hero holds at most 5 Threads", "у героя не больше 5 Нитей"))  # L164
     if ch.xp_free < n:
-        raise RuleError("not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {n}, есть {ch.xp_free}"))
+        raise RuleError(
+            "not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {n}, есть {ch.xp_free}")
+        )
     return _set(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
 
 
 # ------------------------------------------------------------------------------------------------
 # Moves (§7.1.4-7.1.5)
 # ------------------------------------------------------------------------------------------------
-HAND_OF_FATE_BANDS = {1: "B", 2: "C", 3: "D"}          # L204
+HAND_OF_FATE_BANDS = {1: "B", 2: "C", 3: "D"}  # L204
 
 
 def move_cost(move_id: str, threads: int | None = None) -> int:
     m = MOVES[move_id]
     cost = m["cost_min"] if threads is None else threads
     if cost < m["cost_min"] or (m["cost_max"] is not None and not m["gm_may_raise"] and cost > m["cost_max"]):
-        raise RuleError("bad_cost", T(f"{move_id} costs {m['cost_min']}" + (f"-{m['cost_max']}" if m['cost_max'] != m['cost_min'] else "") + " Thread(s)",
-                                      f"{move_id} стоит Нитей: {m['cost_min']}"))
+        raise RuleError(
+            "bad_cost",
+            T(
+                f"{move_id} costs {m['cost_min']}"
+                + (f"-{m['cost_max']}" if m["cost_max"] != m["cost_min"] else "")
+                + " Thread(s)",
+                f"{move_id} стоит Нитей: {m['cost_min']}",
+            ),
+        )
     return cost
 
 
-def make_move(ch, move_id: str, *, threads: int | None = None, variant: str = "success",
-              only_on_20: bool = False, target: str = "self", persona=None, rules=None) -> dict:
+def make_move(
+    ch,
+    move_id: str,
+    *,
+    threads: int | None = None,
+    variant: str = "success",
+    only_on_20: bool = False,
+    target: str = "self",
+    persona=None,
+    rules=None,
+) -> dict:
     """Break Threads for a Move (L177-204). ``variant`` for M5/M6: ``success`` or ``failure``;
     ``only_on_20``: the check succeeds only on a natural 20 (forbids M5 success, L189);
     ``target``: ``self``, ``extra_or_persona`` or ``other_hero`` (whom the Move helps, L180, A43);
@@ -167,17 +221,38 @@ def make_move(ch, move_id: str, *, threads: int | None = None, variant: str = "s
     cost = move_cost(move_id, threads)
     n = int(move_id[1:])
     if target == "extra_or_persona" and n > 9 and m["target"] != "extra_or_persona":
-        raise RuleError("move_target", T("for extras and personas only Lucky! and Right place, right time Moves",  # L180
-                                         "для статистов и персон — только Ходы «Повезло!» и «В нужном месте»"))  # L180
+        raise RuleError(
+            "move_target",
+            T(
+                "for extras and personas only Lucky! and Right place, right time Moves",  # L180
+                "для статистов и персон — только Ходы «Повезло!» и «В нужном месте»",
+            ),
+        )  # L180
     if target == "other_hero" and not (7 <= n <= 9 or n in (13, 14)):
-        raise RuleError("move_target", T("other heroes can be helped only as in Right place, right time",  # L204
-                                         "другим героям можно помочь только как в «В нужном месте»"))  # L204
+        raise RuleError(
+            "move_target",
+            T(
+                "other heroes can be helped only as in Right place, right time",  # L204
+                "другим героям можно помочь только как в «В нужном месте»",
+            ),
+        )  # L204
     if move_id == "M5" and variant == "success" and only_on_20:
-        raise RuleError("only_on_20", T("a bought success is not allowed when only a 20 succeeds; use the 4-Thread critical",  # L189
-                                        "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити"))  # L189
+        raise RuleError(
+            "only_on_20",
+            T(
+                "a bought success is not allowed when only a 20 succeeds; use the 4-Thread critical",  # L189
+                "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити",
+            ),
+        )  # L189
     if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
-        raise RuleError("not_enough_threads", T(f"{move_id} needs {cost} Thread(s); the hero has {ch.threads}",
-                                                f"{move_id}: нужно Нитей {cost}, у героя {ch.threads}"), needed=cost)
+        raise RuleError(
+            "not_enough_threads",
+            T(
+                f"{move_id} needs {cost} Thread(s); the hero has {ch.threads}",
+                f"{move_id}: нужно Нитей {cost}, у героя {ch.threads}",
+            ),
+            needed=cost,
+        )
     if move_id == "M12" and persona is not None:
         _uses_threads(persona)
     out = spend_threads(ch, cost, T(move_id, move_id), rules)
@@ -202,8 +277,13 @@ def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
     for ch, n in contributions:
         _uses_threads(ch)
         if ch.threads < n:
-            raise RuleError("not_enough_threads", T(f"{ch.name or 'a hero'} has only {ch.threads} Thread(s)",
-                                                    f"{ch.name or 'герой'}: только {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}"))
+            raise RuleError(
+                "not_enough_threads",
+                T(
+                    f"{ch.name or 'a hero'} has only {ch.threads} Thread(s)",
+                    f"{ch.name or 'герой'}: только {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}",
+                ),
+            )
     for ch, n in contributions:
         spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), rules)
     band = HAND_OF_FATE_BANDS[min(total, 3)]
@@ -222,8 +302,18 @@ def unique_move_cost(without_attribute: str) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------------
 # Caprices (§7.1.6)
 # ------------------------------------------------------------------------------------------------
-def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=None, refuse: bool = False,
-                   approved: bool = True, rules=None, scene: "Scene | None" = None, hero_id: str | None = None) -> dict:
+def invoke_caprice(
+    ch,
+    caprice_id: str = "C1",
+    *,
+    by: str = "player",
+    by_hero=None,
+    refuse: bool = False,
+    approved: bool = True,
+    rules=None,
+    scene: "Scene | None" = None,
+    hero_id: str | None = None,
+) -> dict:
     """A Caprice of Fate enters play for ``ch`` (L207-227).
 
     ``by``: ``player`` (the hero's own player), ``gm`` (once per hero per scene, free, L209) or
@@ -245,16 +335,23 @@ def invoke_caprice(ch, caprice_id: str = "C1", *, by: str = "player", by_hero=No
     if by == "gm" and scene is not None:
         scene.check_gm_caprice(hero_id)
     elif by == "gm" and ch.gm_caprice_used:
-        raise RuleError("gm_caprice_once", T("the GM has already used a Caprice on this hero in this scene",  # L209
-                                             "мастер уже применил Каприз к этому герою в этой сцене"))  # L209
+        raise RuleError(
+            "gm_caprice_once",
+            T(
+                "the GM has already used a Caprice on this hero in this scene",  # L209
+                "мастер уже применил Каприз к этому герою в этой сцене",
+            ),
+        )  # L209
     if approved and not (refuse and ch.threads >= 1):
-        _check_gain(ch, 1, rules)                      # A22 "refused": checked before anything changes
+        _check_gain(ch, 1, rules)  # A22 "refused": checked before anything changes
     if by == "other_player":
         if by_hero is None:
             raise RuleError("needs_hero", T("which hero breaks the Thread (M13)?", "чей герой обрывает Нить (M13)?"))
         _uses_threads(by_hero)
         if by_hero.threads < 1:
-            raise RuleError("not_enough_threads", T("Hand of Fate (M13) needs 1 Thread", "«Рука Судьбы» (M13) требует 1 Нить"))
+            raise RuleError(
+                "not_enough_threads", T("Hand of Fate (M13) needs 1 Thread", "«Рука Судьбы» (M13) требует 1 Нить")
+            )
     out: dict[str, Any] = {"caprice": caprice_id}
     if by == "gm" and scene is not None:
         scene.record_gm_caprice(hero_id)
@@ -298,7 +395,7 @@ class Scene:
     Caprices and Move M13 do not count (A45). Pure data: ``to_dict`` / ``from_dict`` round-trip (JSON)."""
 
     name: str = ""
-    gm_caprices: list[str] = field(default_factory=list)     # hero ids the GM used a Caprice on
+    gm_caprices: list[str] = field(default_factory=list)  # hero ids the GM used a Caprice on
 
     SCHEMA: ClassVar[int] = 1
 
@@ -307,29 +404,45 @@ class Scene:
 
     def check_gm_caprice(self, hero_id: str) -> None:
         if not self.gm_caprice_available(hero_id):
-            raise RuleError("gm_caprice_once", T(f"the GM has already used a Caprice on {hero_id} in this scene",  # L209
-                                                 f"мастер уже применил Каприз к {hero_id} в этой сцене"))  # L209
+            raise RuleError(
+                "gm_caprice_once",
+                T(
+                    f"the GM has already used a Caprice on {hero_id} in this scene",  # L209
+                    f"мастер уже применил Каприз к {hero_id} в этой сцене",
+                ),
+            )  # L209
 
     def record_gm_caprice(self, hero_id: str) -> None:
         self.check_gm_caprice(hero_id)
         self.gm_caprices.append(hero_id)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "threads_of_fate.scene", "schema": self.SCHEMA, "name": self.name,
-                "gm_caprices": list(self.gm_caprices)}
+        return {
+            "kind": "threads_of_fate.scene",
+            "schema": self.SCHEMA,
+            "name": self.name,
+            "gm_caprices": list(self.gm_caprices),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Scene":
-        ok = (isinstance(data, Mapping) and data.get("kind") == "threads_of_fate.scene"
-              and data.get("schema") == cls.SCHEMA and isinstance(data.get("name", ""), str)
-              and isinstance(data.get("gm_caprices", []), list)
-              and all(isinstance(h, str) for h in data.get("gm_caprices", []))
-              and len(set(data.get("gm_caprices", []))) == len(data.get("gm_caprices", [])))
+        ok = (
+            isinstance(data, Mapping)
+            and data.get("kind") == "threads_of_fate.scene"
+            and data.get("schema") == cls.SCHEMA
+            and isinstance(data.get("name", ""), str)
+            and isinstance(data.get("gm_caprices", []), list)
+            and all(isinstance(h, str) for h in data.get("gm_caprices", []))
+            and len(set(data.get("gm_caprices", []))) == len(data.get("gm_caprices", []))
+        )
         if not ok:
-            raise RuleError("bad_scene", T("not a saved Threads of Fate scene (kind, schema 1, name, gm_caprices: "
-                                           "distinct hero ids)",
-                                           "это не сохранённая сцена «Нитей судьбы» (kind, schema 1, name, "
-                                           "gm_caprices: разные id героев)"))
+            raise RuleError(
+                "bad_scene",
+                T(
+                    "not a saved Threads of Fate scene (kind, schema 1, name, gm_caprices: distinct hero ids)",
+                    "это не сохранённая сцена «Нитей судьбы» (kind, schema 1, name, gm_caprices: разные id героев)",
+                ),
+            )
         return cls(data.get("name", ""), list(data.get("gm_caprices", [])))
 
 
@@ -346,18 +459,35 @@ def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
     lab = skill_label(skill)
     new = getattr(ch, skill) + by
     if skill in EXPERT_SKILLS and not ch.has_access(skill):
-        raise RuleError("no_access", T(f"{lab['en']} is an Expert skill; you need an Attribute or Trick that grants access",
-                                       f"{lab['ru']} — Экспертный навык; нужен Атрибут или Трюк, дающий доступ"))
+        raise RuleError(
+            "no_access",
+            T(
+                f"{lab['en']} is an Expert skill; you need an Attribute or Trick that grants access",
+                f"{lab['ru']} — Экспертный навык; нужен Атрибут или Трюк, дающий доступ",
+            ),
+        )
     if new > ch.skill_cap:
-        raise RuleError("skill_cap", T(f"{lab['en']} {new} would exceed Intelligence {ch.skill_cap}",
-                                       f"{lab['ru']} {new} превысит Интеллект {ch.skill_cap}"))
+        raise RuleError(
+            "skill_cap",
+            T(
+                f"{lab['en']} {new} would exceed Intelligence {ch.skill_cap}",
+                f"{lab['ru']} {new} превысит Интеллект {ch.skill_cap}",
+            ),
+        )
     if ch.stage == "creation":
         if ch.creation_xp_left < by:
-            raise RuleError("not_enough_xp", T(f"only {ch.creation_xp_left} creation XP left",
-                                               f"Очков опыта создания осталось только {ch.creation_xp_left}"))
+            raise RuleError(
+                "not_enough_xp",
+                T(
+                    f"only {ch.creation_xp_left} creation XP left",
+                    f"Очков опыта создания осталось только {ch.creation_xp_left}",
+                ),
+            )
         return _set(ch, **{skill: new})
     if ch.xp_free < by:
-        raise RuleError("not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {by}, есть {ch.xp_free}"))
+        raise RuleError(
+            "not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {by}, есть {ch.xp_free}")
+        )
     return _set(ch, **{skill: new, "xp_free": ch.xp_free - by})
 
 
@@ -367,31 +497,56 @@ def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), 
     if ch.stage == "creation" and len(ch.tricks) < 2:
         return _set(ch, tricks=ch.tricks + [item])
     if ch.xp_free < TRICK_COST:
-        raise RuleError("not_enough_xp", T(f"a Trick costs {TRICK_COST} XP; {ch.xp_free} unspent",
-                                           f"цена Трюка в Очках опыта: {TRICK_COST}, есть {ch.xp_free}"))
+        raise RuleError(
+            "not_enough_xp",
+            T(
+                f"a Trick costs {TRICK_COST} XP; {ch.xp_free} unspent",
+                f"цена Трюка в Очках опыта: {TRICK_COST}, есть {ch.xp_free}",
+            ),
+        )
     return _set(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
 
 
 def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None) -> dict:
     """Creation point-buy: 1 point = +1 score (L271); at most 18 at creation (L274)."""
     from .rules import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX
+
     if characteristic not in CHARACTERISTICS:
-        raise RuleError("unknown_characteristic", T(f"no characteristic {characteristic!r}",
-                                                    f"нет характеристики {characteristic!r}"))
+        raise RuleError(
+            "unknown_characteristic",
+            T(f"no characteristic {characteristic!r}", f"нет характеристики {characteristic!r}"),
+        )
     if ch.stage != "creation":
-        raise RuleError("not_creation", T("characteristic points are spent at creation; the XP cost in play is missing (GM)",
-                                          "очки характеристик тратятся при создании; цена в Очках опыта во фрагменте отсутствует"))
+        raise RuleError(
+            "not_creation",
+            T(
+                "characteristic points are spent at creation; the XP cost in play is missing (GM)",
+                "очки характеристик тратятся при создании; цена в Очках опыта во фрагменте отсутствует",
+            ),
+        )
     new = getattr(ch, characteristic) + by
     lab = CHAR_LABELS[characteristic]
     budget = rule(rules, "char_points")
     if ch.entity_type == "hero" and new > CREATION_MAX:
-        raise RuleError("creation_max", T(f"{lab['en']} would be {new}; at creation no characteristic may exceed 18",
-                                          f"{lab['ru']} = {new}; при создании не больше 18"))
+        raise RuleError(
+            "creation_max",
+            T(
+                f"{lab['en']} would be {new}; at creation no characteristic may exceed 18",
+                f"{lab['ru']} = {new}; при создании не больше 18",
+            ),
+        )
     if new < 1 and ch.entity_type == "hero":
-        raise RuleError("characteristic_min", T(f"{lab['en']} must be at least 1", f"{lab['ru']} не может быть меньше 1"))
+        raise RuleError(
+            "characteristic_min", T(f"{lab['en']} must be at least 1", f"{lab['ru']} не может быть меньше 1")
+        )
     if ch.entity_type == "hero" and ch.char_points_spent + by > budget:
-        raise RuleError("char_budget", T(f"only {budget - ch.char_points_spent} characteristic points left",
-                                         f"осталось очков характеристик: {budget - ch.char_points_spent}"))
+        raise RuleError(
+            "char_budget",
+            T(
+                f"only {budget - ch.char_points_spent} characteristic points left",
+                f"осталось очков характеристик: {budget - ch.char_points_spent}",
+            ),
+        )
     return _set(ch, **{characteristic: new})
 
 
@@ -399,7 +554,12 @@ def finalise(ch, validate, rules=None) -> dict:
     """Leave the creation stage; refuses while ``validate`` reports errors."""
     errors = [p for p in validate(ch) if p.severity == "error"]
     if errors:
-        raise RuleError("creation_errors", T("fix the creation errors first: " + "; ".join(p.text("en") for p in errors),
-                                             "сначала исправьте ошибки создания: " + "; ".join(p.text("ru") for p in errors)),
-                        problems=errors)
+        raise RuleError(
+            "creation_errors",
+            T(
+                "fix the creation errors first: " + "; ".join(p.text("en") for p in errors),
+                "сначала исправьте ошибки создания: " + "; ".join(p.text("ru") for p in errors),
+            ),
+            problems=errors,
+        )
     return _set(ch, stage="play", xp_free=ch.xp_free + max(0, ch.creation_xp_left))

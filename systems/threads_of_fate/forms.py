@@ -18,6 +18,7 @@ Standalone (no character needed):
 Rules: a bound character's own rules (``Character.rules``: the campaign's GM options) win over the
 rules of the system the words were registered from.
 """
+
 from __future__ import annotations
 
 import re
@@ -43,7 +44,7 @@ _LAST: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
 def remember(character, result) -> None:
     try:
         _LAST[character] = result
-    except TypeError:      # not weak-referenceable: nothing to remember
+    except TypeError:  # not weak-referenceable: nothing to remember
         pass
 
 
@@ -55,12 +56,30 @@ def last_check(character):
 
 
 CHAR_WORDS = {
-    "str": "strength", "dex": "dexterity", "con": "constitution", "int": "intelligence", "wis": "wisdom",
-    "cha": "charm", "сл": "strength", "лв": "dexterity", "вн": "constitution", "ин": "intelligence",
-    "мд": "wisdom", "об": "charm", **{c: c for c in CHARACTERISTICS},
+    "str": "strength",
+    "dex": "dexterity",
+    "con": "constitution",
+    "int": "intelligence",
+    "wis": "wisdom",
+    "cha": "charm",
+    "сл": "strength",
+    "лв": "dexterity",
+    "вн": "constitution",
+    "ин": "intelligence",
+    "мд": "wisdom",
+    "об": "charm",
+    **{c: c for c in CHARACTERISTICS},
 }
-ATTACK_WORDS = {"val": "valor", "valu": "valor_unarmed", "mrk": "marksmanship", "дб": "valor", "мт": "marksmanship",
-                "valor": "valor", "valor_unarmed": "valor_unarmed", "marksmanship": "marksmanship"}
+ATTACK_WORDS = {
+    "val": "valor",
+    "valu": "valor_unarmed",
+    "mrk": "marksmanship",
+    "дб": "valor",
+    "мт": "marksmanship",
+    "valor": "valor",
+    "valor_unarmed": "valor_unarmed",
+    "marksmanship": "marksmanship",
+}
 
 _WS = re.compile(r"\s*")
 _TOKEN = re.compile(r"[A-Za-zА-Яа-яЁё_][A-Za-zА-Яа-яЁё_0-9+]*")
@@ -82,12 +101,19 @@ def _rule_error(exc: RuleError, pos: int, text: str) -> DiceError:
 def _bound(variables, what: str, pos: int, text: str):
     ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
     if ch is None:
-        raise _err(f"{what} needs a bound character: bind one with %sheet or roll from the dice tray",
-                   f"для {what} нужен привязанный персонаж: привяжите его через %sheet или бросайте из лотка кубиков",
-                   pos, text)
+        raise _err(
+            f"{what} needs a bound character: bind one with %sheet or roll from the dice tray",
+            f"для {what} нужен привязанный персонаж: привяжите его через %sheet или бросайте из лотка кубиков",
+            pos,
+            text,
+        )
     if getattr(ch, "SYSTEM", None) != "threads_of_fate":
-        raise _err(f"{what}: the bound character is not a Threads of Fate character",
-                   f"{what}: привязанный персонаж не из «Нитей судьбы»", pos, text)
+        raise _err(
+            f"{what}: the bound character is not a Threads of Fate character",
+            f"{what}: привязанный персонаж не из «Нитей судьбы»",
+            pos,
+            text,
+        )
     return ch
 
 
@@ -148,18 +174,31 @@ class _Scan:
 
     def done(self, expected_en: str, expected_ru: str) -> None:
         if not self.at_end():
-            raise _err(f"unexpected text: expected {expected_en}", f"лишний текст: ожидалось {expected_ru}",
-                       self.pos, self.text)
+            raise _err(
+                f"unexpected text: expected {expected_en}",
+                f"лишний текст: ожидалось {expected_ru}",
+                self.pos,
+                self.text,
+            )
 
 
 def _check_rollresult(res, text: str, extra_notes=()) -> RollResult:
     rr = res.roll
     rr.expression = text
-    rr.notes = [T(f"{res.label['en']}: {res.outcome.get('en', '')}", f"{res.label['ru']}: {res.outcome.get('ru', '')}")] \
-        + list(extra_notes) + list(rr.notes or [])
+    rr.notes = (
+        [T(f"{res.label['en']}: {res.outcome.get('en', '')}", f"{res.label['ru']}: {res.outcome.get('ru', '')}")]
+        + list(extra_notes)
+        + list(rr.notes or [])
+    )
     if rr.tree is not None and hasattr(rr.tree, "details"):
-        rr.tree.details.update({"check_id": res.check_id, "success": res.success, "margin": res.margin,
-                                **{k: v for k, v in res.details.items() if k in ("damage", "raw_damage", "kept")}})
+        rr.tree.details.update(
+            {
+                "check_id": res.check_id,
+                "success": res.success,
+                "margin": res.margin,
+                **{k: v for k, v in res.details.items() if k in ("damage", "raw_damage", "kept")},
+            }
+        )
     return rr
 
 
@@ -188,7 +227,9 @@ class CheckForm:
         rr = _check_rollresult(res, self.text)
         if not self.has_target:
             rr.check = None
-            rr.notes = [T(f"{res.label['en']}: static value {res.total}", f"{res.label['ru']}: статичное значение {res.total}")]
+            rr.notes = [
+                T(f"{res.label['en']}: static value {res.total}", f"{res.label['ru']}: статичное значение {res.total}")
+            ]
         return rr
 
     def distribution(self) -> Distribution:
@@ -217,8 +258,11 @@ def _skill_code(ch, token: str) -> str | None:
 
 def _best_characteristic(ch, skill: str) -> str:
     """The usual characteristic with the highest modifier (ties: the first listed, §3.6)."""
-    usual = SKILLS[skill][2] if skill in SKILLS else next(
-        (tuple(s.get("characteristics") or ()) for s in ch.custom_skills if s.get("code") == skill), ())
+    usual = (
+        SKILLS[skill][2]
+        if skill in SKILLS
+        else next((tuple(s.get("characteristics") or ()) for s in ch.custom_skills if s.get("code") == skill), ())
+    )
     usual = usual or ("intelligence",)
     return max(usual, key=lambda c: (getattr(ch, c + "_mod"), -usual.index(c)))
 
@@ -237,8 +281,12 @@ def parse_static(text: str, start: int = 0, end: int | None = None, *, variables
     m = sc.match(_TOKEN)
     skill = _skill_code(ch, m.group()) if m else None
     if skill is None:
-        raise _err("expected a skill code such as perception or stealth", "ожидался код Навыка, например perception",
-                   m.start() if m else sc.pos, text)
+        raise _err(
+            "expected a skill code such as perception or stealth",
+            "ожидался код Навыка, например perception",
+            m.start() if m else sc.pos,
+            text,
+        )
     char = None
     mc = _TOKEN.match(text, _WS.match(text, sc.pos, end).end(), end)
     if mc and mc.group().lower() in CHAR_WORDS:
@@ -256,8 +304,9 @@ def parse_static(text: str, start: int = 0, end: int | None = None, *, variables
     opts = {"advantages": adv, "hindrances": hin, "bonus": bonus, "difficulty": target if target is not None else 0}
     if plan.kind == "skill":
         opts["static"] = True
-    return CheckForm(text[start:end].strip(), ch, check_id, opts, static=True, has_target=target is not None,
-                     rules=rules)
+    return CheckForm(
+        text[start:end].strip(), ch, check_id, opts, static=True, has_target=target is not None, rules=rules
+    )
 
 
 def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> CheckForm:
@@ -269,8 +318,12 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
     rules = _rules_of(ch, rules)
     m = sc.match(_TOKEN)
     if not m:
-        raise _err("expected a check id such as dexterity+stealth", "ожидался id проверки, например dexterity+stealth",
-                   sc.pos, text)
+        raise _err(
+            "expected a check id such as dexterity+stealth",
+            "ожидался id проверки, например dexterity+stealth",
+            sc.pos,
+            text,
+        )
     check_id = m.group().lower()
     try:
         checks.plan_check(ch, check_id, rules)
@@ -308,8 +361,9 @@ class DefCheckForm:
 
     def distribution(self) -> Distribution:
         try:
-            d = checks.check_distribution(self.character, "defense_check", rules=self.rules,
-                                          difficulty=self.difficulty, **self.options)
+            d = checks.check_distribution(
+                self.character, "defense_check", rules=self.rules, difficulty=self.difficulty, **self.options
+            )
         except RuleError as exc:
             raise _rule_error(exc, 0, self.text) from None
         d.expression = self.text
@@ -327,10 +381,15 @@ def parse_defcheck(text: str, start: int = 0, end: int | None = None, *, variabl
     target = sc.target(required=True)
     sc.done("nothing after the difficulty", "ничего после сложности")
     if ch.defense is None:
-        raise _err("the bound character's Defense needs GM-entered size values",
-                   "для Защиты персонажа мастер должен ввести значения размера", start, text)
-    return DefCheckForm(text[start:end].strip(), ch, target, {"advantages": adv, "hindrances": hin, "bonus": bonus},
-                        rules)
+        raise _err(
+            "the bound character's Defense needs GM-entered size values",
+            "для Защиты персонажа мастер должен ввести значения размера",
+            start,
+            text,
+        )
+    return DefCheckForm(
+        text[start:end].strip(), ch, target, {"advantages": adv, "hindrances": hin, "bonus": bonus}, rules
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -357,13 +416,18 @@ class AttackForm:
     rules: Mapping[str, Any] | None = None
 
     def _opts(self):
-        return {"advantages": self.advantages, "hindrances": self.hindrances, "bonus": self.bonus,
-                "difficulty": self.defense}
+        return {
+            "advantages": self.advantages,
+            "hindrances": self.hindrances,
+            "bonus": self.bonus,
+            "difficulty": self.defense,
+        }
 
     def _bonus_net(self) -> tuple[int, int]:
         if self.character is None:
-            return self.rating + self.bonus, checks.net_dice(self.advantages, self.hindrances,
-                                                             rule(self.rules, "adv_order"))
+            return self.rating + self.bonus, checks.net_dice(
+                self.advantages, self.hindrances, rule(self.rules, "adv_order")
+            )
         plan = checks.plan_check(self.character, self.check_id, self.rules)
         o = checks.parse_options(self._opts())
         return plan.bonus + o.bonus, checks._net(plan, o, self.rules)
@@ -392,14 +456,23 @@ class AttackForm:
             dice_objs = checks._dice_objects(dice, idx)
             shown = tuple(dice)
         b = total - kept
-        breakdown = T(f"attack (Durability {self.durability}): [{', '.join(map(str, shown))}] → {kept} {signed(b)}",
-                      f"атака (Прочность {self.durability}): [{', '.join(map(str, shown))}] → {kept} {signed(b)}")
+        breakdown = T(
+            f"attack (Durability {self.durability}): [{', '.join(map(str, shown))}] → {kept} {signed(b)}",
+            f"атака (Прочность {self.durability}): [{', '.join(map(str, shown))}] → {kept} {signed(b)}",
+        )
         notes = [T(f"Damage {dmg}", f"Повреждения {dmg}")]
         if kept == 20:
             notes.append(T("natural 20: at least 1 Damage", "20 на кубике: не меньше 1 Повреждения"))  # L114
-        return word_result(self.text, "attack", total, dice_objs, breakdown,
-                           check=Check(">=", self.defense, success, margin), notes=notes,
-                           details={"attack_total": total, "kept": kept, "damage": dmg})
+        return word_result(
+            self.text,
+            "attack",
+            total,
+            dice_objs,
+            breakdown,
+            check=Check(">=", self.defense, success, margin),
+            notes=notes,
+            details={"attack_total": total, "kept": kept, "damage": dmg},
+        )
 
     def distribution(self) -> Distribution:
         """The attack total; ``p_pass`` = P(the attack succeeds against the Defense)."""
@@ -441,8 +514,12 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables
     else:
         m = sc.match(_TOKEN)
         if not m or m.group().lower() not in ATTACK_WORDS:
-            raise _err("expected VAL, VALU, MRK or a rating (a number)", "ожидалось VAL, VALU, MRK или значение Доблести/Меткости (число)",
-                       pos, text)
+            raise _err(
+                "expected VAL, VALU, MRK or a rating (a number)",
+                "ожидалось VAL, VALU, MRK или значение Доблести/Меткости (число)",
+                pos,
+                text,
+            )
         check_id = ATTACK_WORDS[m.group().lower()]
         ch = _bound(variables, f"attack {m.group()}", pos, text)
         rules = _rules_of(ch, rules)
@@ -463,15 +540,16 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables
 _SIDE = r"[dDtTтТдД]20\s*(?:[+-]\s*\d{1,4}\s*)*(?:(?:adv|hin|dis|пр|пом)\d{0,2}\s*)*"
 # As a %roll word the contest must start with this system's own t20: a plain ``d20+8 vs d20+6``
 # keeps the generic notation's meaning (a check, ties pass) whatever systems are installed.
-CONTEST_PATTERN = re.compile(r"[tTтТ]" + _SIDE[len("[dDtTтТдД]"):] + r"(?:vs|против)\s*[dDtTтТдД]20(?![0-9])",
-                             re.IGNORECASE)
+CONTEST_PATTERN = re.compile(
+    r"[tTтТ]" + _SIDE[len("[dDtTтТдД]") :] + r"(?:vs|против)\s*[dDtTтТдД]20(?![0-9])", re.IGNORECASE
+)
 _D20 = re.compile(r"[dDtTтТдД]20(?![0-9])")
 
 
 @dataclass
 class ContestForm:
     text: str
-    a: tuple[int, int, int]      # bonus, advantages, hindrances
+    a: tuple[int, int, int]  # bonus, advantages, hindrances
     b: tuple[int, int, int]
     rules: Mapping[str, Any] | None = None
 
@@ -483,16 +561,28 @@ class ContestForm:
         kb, db, ib = checks.roll_kept(self._net(self.b), rng)
         ta, tb = ka + self.a[0], kb + self.b[0]
         winner, margin = checks.contest_verdict(ta, tb)
-        verdict = {"a": T(f"the first side wins by {margin}", f"побеждает первая сторона на {margin}"),
-                   "b": T(f"the second side wins by {margin}", f"побеждает вторая сторона на {margin}"),
-                   "tie": T("a tie: nothing changes", "равенство: ничего не меняется")}[winner]  # L151
-        breakdown = T(f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} vs "
-                      f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}",
-                      f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} против "
-                      f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}")
+        verdict = {
+            "a": T(f"the first side wins by {margin}", f"побеждает первая сторона на {margin}"),
+            "b": T(f"the second side wins by {margin}", f"побеждает вторая сторона на {margin}"),
+            "tie": T("a tie: nothing changes", "равенство: ничего не меняется"),
+        }[winner]  # L151
+        breakdown = T(
+            f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} vs "
+            f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}",
+            f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} против "
+            f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}",
+        )
         dice = checks._dice_objects(da, ia) + checks._dice_objects(db, ib)
-        return word_result(self.text, "contest", ta, dice, breakdown, check=Check(">", tb, ta > tb, ta - tb),
-                           notes=[verdict], details={"a_total": ta, "b_total": tb, "winner": winner})
+        return word_result(
+            self.text,
+            "contest",
+            ta,
+            dice,
+            breakdown,
+            check=Check(">", tb, ta > tb, ta - tb),
+            notes=[verdict],
+            details={"a_total": ta, "b_total": tb, "winner": winner},
+        )
 
     def distribution(self) -> Distribution:
         """The margin (first total - second total); ``p_pass`` = P(the first side wins)."""
@@ -541,17 +631,22 @@ class RerollForm:
         prev = last_check(self.character) or self.previous
         try:
             new = checks.reroll(self.character, prev, rng=rng, rules=self.rules)
-            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll", "Повезло!: переброс"),
-                                       rules=self.rules)
+            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll", "Повезло!: переброс"), rules=self.rules)
         except RuleError as exc:
             raise _rule_error(exc, 0, self.text) from None
-        new.effects = [e for e in new.effects if e.trait != "threads"]      # applied just now
+        new.effects = [e for e in new.effects if e.trait != "threads"]  # applied just now
         remember(self.character, new)
         old, now = spent.get("threads", (self.character.threads, self.character.threads))
-        return _check_rollresult(new, self.text, [T(f"1 Thread spent ({old} → {now}); re-roll "
-                                                    f"{new.details['rerolls']} of 2",
-                                                    f"потрачена 1 Нить ({old} → {now}); переброс "
-                                                    f"{new.details['rerolls']} из 2")])
+        return _check_rollresult(
+            new,
+            self.text,
+            [
+                T(
+                    f"1 Thread spent ({old} → {now}); re-roll {new.details['rerolls']} of 2",
+                    f"потрачена 1 Нить ({old} → {now}); переброс {new.details['rerolls']} из 2",
+                )
+            ],
+        )
 
     def distribution(self) -> Distribution:
         prev = last_check(self.character) or self.previous
@@ -571,8 +666,12 @@ def parse_reroll(text: str, start: int = 0, end: int | None = None, *, variables
     ch = _bound(variables, "reroll", start, text)
     prev = last_check(ch)
     if prev is None:
-        raise _err("nothing to re-roll: roll a check of the bound character first",
-                   "нечего перебрасывать: сначала сделайте проверку привязанного персонажа", start, text)
+        raise _err(
+            "nothing to re-roll: roll a check of the bound character first",
+            "нечего перебрасывать: сначала сделайте проверку привязанного персонажа",
+            start,
+            text,
+        )
     return RerollForm(text[start:end].strip(), ch, prev, _rules_of(ch, rules))
 
 
@@ -601,35 +700,50 @@ class DistForm:
         else:
             p = d.p_pass
             line = T(f"P(success) = {p} ≈ {float(p) * 100:.2f}%", f"P(успех) = {p} ≈ {float(p) * 100:.2f}%")
-        return word_result(self.text, "dist", 0, [], line, show_total=False,
-                           details={"p_pass": d.p_pass, "pmf": dict(d)})
+        return word_result(
+            self.text, "dist", 0, [], line, show_total=False, details={"p_pass": d.p_pass, "pmf": dict(d)}
+        )
 
 
 def parse_dist(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> DistForm:
     """``dist <form>``: ``dist t20+5 adv vs 15`` (``d20`` is read as ``t20``), ``dist static ...``,
     ``dist attack VAL vs 18``, ``dist d20+8 vs d20+6``, ``dist check ...``, ``dist defcheck vs 20``."""
     from .words import parse_t20
+
     end = len(text) if end is None else end
     sc = _Scan(text, start, end)
     sc.match(DIST_PATTERN)
     sc.ws()
     pos = sc.pos
     if pos >= end:
-        raise _err("expected a roll after dist, e.g. dist t20+5 adv vs 15",
-                   "после dist ожидался бросок, например dist t20+5 adv vs 15", pos, text)
-    for pattern, parse in ((CONTEST_PATTERN, parse_contest), (STATIC_PATTERN, parse_static),
-                           (CHECK_PATTERN, parse_check), (DEFCHECK_PATTERN, parse_defcheck),
-                           (ATTACK_PATTERN, parse_attack), (REROLL_PATTERN, parse_reroll)):
+        raise _err(
+            "expected a roll after dist, e.g. dist t20+5 adv vs 15",
+            "после dist ожидался бросок, например dist t20+5 adv vs 15",
+            pos,
+            text,
+        )
+    for pattern, parse in (
+        (CONTEST_PATTERN, parse_contest),
+        (STATIC_PATTERN, parse_static),
+        (CHECK_PATTERN, parse_check),
+        (DEFCHECK_PATTERN, parse_defcheck),
+        (ATTACK_PATTERN, parse_attack),
+        (REROLL_PATTERN, parse_reroll),
+    ):
         if pattern.match(text, pos, end):
             return DistForm(text[start:end].strip(), parse(text, pos, end, variables=variables, rules=rules))
     if _D20.match(text, pos, end):
         ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
-        src = text[:pos] + "t20" + text[pos + 3:]           # d20 inside dist = a Threads check (netting)
+        src = text[:pos] + "t20" + text[pos + 3 :]  # d20 inside dist = a Threads check (netting)
         inner = parse_t20(src, pos, end, _rules_of(ch, rules) if ch is not None else rules)
         inner.text = text[pos:end].strip()
         return DistForm(text[start:end].strip(), inner)
-    raise _err("dist takes t20/d20, static, check, defcheck, attack or a contest",
-               "dist принимает t20/d20, static, check, defcheck, attack или состязание", pos, text)
+    raise _err(
+        "dist takes t20/d20, static, check, defcheck, attack or a contest",
+        "dist принимает t20/d20, static, check, defcheck, attack или состязание",
+        pos,
+        text,
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -638,37 +752,75 @@ def parse_dist(text: str, start: int = 0, end: int | None = None, *, variables=N
 def _word(name, pattern, parse, rules, help_en, help_ru, examples) -> DiceWord:
     def _parse(text, start, end, variables=None):
         return parse(text, start, end, variables=variables, rules=rules)
-    return DiceWord(name=name, system="threads_of_fate", pattern=pattern, parse=_parse,
-                    help=T(help_en, help_ru), examples=examples)
+
+    return DiceWord(
+        name=name, system="threads_of_fate", pattern=pattern, parse=_parse, help=T(help_en, help_ru), examples=examples
+    )
 
 
 def form_words(rules=None) -> list[DiceWord]:
     return [
-        _word("tof_static", STATIC_PATTERN, parse_static, rules,
-              "Threads of Fate static value of the bound character: static <skill> [STR|DEX|...] [advN|hinN] [vs N]",
-              "Статичное значение привязанного персонажа: static <навык> [Сл|Лв|...] [advN|hinN] [vs N]",
-              ("static perception WIS", "static perception adv", "static stealth DEX vs 16")),
-        _word("tof_check", CHECK_PATTERN, parse_check, rules,
-              "a named check of the bound character: check <id> [+N] [advN] [hinN] [vs N]",
-              "проверка привязанного персонажа: check <id> [+N] [advN] [hinN] [vs N]",
-              ("check dexterity+stealth adv vs 15", "check will vs 12")),
-        _word("tof_defcheck", DEFCHECK_PATTERN, parse_defcheck, rules,
-              "hazard Defense check of the bound character: defcheck vs DC (Damage = shortfall)",
-              "Проверка Защиты привязанного персонажа: defcheck vs СЛ (Повреждения = недобор)",
-              ("defcheck vs 20",)),
-        _word("tof_attack", ATTACK_PATTERN, parse_attack, rules,
-              "attack: attack <VAL|VALU|MRK|rating> [advN|hinN] vs DEF [dur N]; Damage = margin - Durability",
-              "атака: attack <VAL|VALU|MRK|значение> [advN|hinN] vs Зщ [dur N]; Повреждения = превышение − Прочность",
-              ("attack VAL vs 18 dur 2", "attack 7 vs 18 dur 2", "attack MRK adv vs 15")),
-        _word("tof_contest", CONTEST_PATTERN, parse_contest, rules,
-              "Contest: d20+A vs d20+B; strictly higher wins, a tie changes nothing",
-              "Состязание: d20+A vs d20+B; побеждает больший результат, при равенстве ничего не меняется",
-              ("d20+8 vs d20+6", "t20+3 adv vs t20+5")),
-        _word("tof_reroll", REROLL_PATTERN, parse_reroll, rules,
-              "re-roll the bound hero's last check for 1 Thread (at most twice)",
-              "переброс последней проверки привязанного героя за 1 Нить (не более двух раз)", ("reroll",)),
-        _word("tof_dist", DIST_PATTERN, parse_dist, rules,
-              "exact odds of a Threads of Fate roll: dist t20+5 adv vs 15",
-              "точные шансы броска «Нитей судьбы»: dist t20+5 adv vs 15",
-              ("dist d20+5 adv vs 15", "dist attack 7 vs 18", "dist d20+8 vs d20+6")),
+        _word(
+            "tof_static",
+            STATIC_PATTERN,
+            parse_static,
+            rules,
+            "Threads of Fate static value of the bound character: static <skill> [STR|DEX|...] [advN|hinN] [vs N]",
+            "Статичное значение привязанного персонажа: static <навык> [Сл|Лв|...] [advN|hinN] [vs N]",
+            ("static perception WIS", "static perception adv", "static stealth DEX vs 16"),
+        ),
+        _word(
+            "tof_check",
+            CHECK_PATTERN,
+            parse_check,
+            rules,
+            "a named check of the bound character: check <id> [+N] [advN] [hinN] [vs N]",
+            "проверка привязанного персонажа: check <id> [+N] [advN] [hinN] [vs N]",
+            ("check dexterity+stealth adv vs 15", "check will vs 12"),
+        ),
+        _word(
+            "tof_defcheck",
+            DEFCHECK_PATTERN,
+            parse_defcheck,
+            rules,
+            "hazard Defense check of the bound character: defcheck vs DC (Damage = shortfall)",
+            "Проверка Защиты привязанного персонажа: defcheck vs СЛ (Повреждения = недобор)",
+            ("defcheck vs 20",),
+        ),
+        _word(
+            "tof_attack",
+            ATTACK_PATTERN,
+            parse_attack,
+            rules,
+            "attack: attack <VAL|VALU|MRK|rating> [advN|hinN] vs DEF [dur N]; Damage = margin - Durability",
+            "атака: attack <VAL|VALU|MRK|значение> [advN|hinN] vs Зщ [dur N]; Повреждения = превышение − Прочность",
+            ("attack VAL vs 18 dur 2", "attack 7 vs 18 dur 2", "attack MRK adv vs 15"),
+        ),
+        _word(
+            "tof_contest",
+            CONTEST_PATTERN,
+            parse_contest,
+            rules,
+            "Contest: d20+A vs d20+B; strictly higher wins, a tie changes nothing",
+            "Состязание: d20+A vs d20+B; побеждает больший результат, при равенстве ничего не меняется",
+            ("d20+8 vs d20+6", "t20+3 adv vs t20+5"),
+        ),
+        _word(
+            "tof_reroll",
+            REROLL_PATTERN,
+            parse_reroll,
+            rules,
+            "re-roll the bound hero's last check for 1 Thread (at most twice)",
+            "переброс последней проверки привязанного героя за 1 Нить (не более двух раз)",
+            ("reroll",),
+        ),
+        _word(
+            "tof_dist",
+            DIST_PATTERN,
+            parse_dist,
+            rules,
+            "exact odds of a Threads of Fate roll: dist t20+5 adv vs 15",
+            "точные шансы броска «Нитей судьбы»: dist t20+5 adv vs 15",
+            ("dist d20+5 adv vs 15", "dist attack 7 vs 18", "dist d20+8 vs d20+6"),
+        ),
     ]

@@ -1,4 +1,5 @@
 """The Threads of Fate character model (spec §3): inputs, derived values, hard input limits."""
+
 from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
@@ -9,8 +10,19 @@ from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
 from tabletop_widgets.core.problems import Problem
 
-from .rules import (CHAR_LABELS, CHARACTERISTICS, DEFAULT_RULES, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX,
-                    SIZES, SKILLS, mod, rule, size_values)
+from .rules import (
+    CHAR_LABELS,
+    CHARACTERISTICS,
+    DEFAULT_RULES,
+    ENTITY_TYPES,
+    EXPERT_SKILLS,
+    HERO_MAX,
+    SIZES,
+    SKILLS,
+    mod,
+    rule,
+    size_values,
+)
 
 ATTRIBUTE_CODES = ("augmented", "combat_robot", "martial_arts", "veteran")
 WEAPON_KINDS = ("melee", "unarmed", "ranged", "thrown", "bow")
@@ -49,7 +61,9 @@ class Character(CharacterModel):
     gm_approved_size = Bool(False, help="GM approved a non-Medium hero").tag(persist=True)  # L303
     quadruped = Bool(False, help="Speed x2 on the ground").tag(persist=True)  # L318
     flying = Bool(False, help="Speed x3 while flying").tag(persist=True)  # L319
-    size_hp_mult = OptInt(None, allow_none=True, help="GM-entered HP multiplier for this size (table missing, X6)").tag(persist=True)
+    size_hp_mult = OptInt(None, allow_none=True, help="GM-entered HP multiplier for this size (table missing, X6)").tag(
+        persist=True
+    )
     size_sbp = OptInt(None, allow_none=True, help="GM-entered size bonus/penalty (table missing, X6)").tag(persist=True)
 
     # -- primary characteristics (§3.2): base score + bonuses ------------------------------------
@@ -86,7 +100,9 @@ class Character(CharacterModel):
     repair = Int(0).tag(persist=True)
     trade = Int(0).tag(persist=True)
     driving = Int(0).tag(persist=True)
-    custom_skills = List(Dict(), help="GM-added basic skills and split skills: {code, en, ru, kind, parent, characteristics, value}").tag(persist=True)
+    custom_skills = List(
+        Dict(), help="GM-added basic skills and split skills: {code, en, ru, kind, parent, characteristics, value}"
+    ).tag(persist=True)
     expert_access = List(Unicode(), help="Expert skills accessible through Tricks or GM decision").tag(persist=True)
 
     # -- narrative components (§3.7) --------------------------------------------------------------
@@ -105,22 +121,30 @@ class Character(CharacterModel):
     threads_bought = Int(0, help="Threads bought with XP this meeting").tag(persist=True)  # L167-168
     xp_free = Int(0, help="Unspent XP after creation").tag(persist=True)
     xp_total = Int(0, help="XP earned in play").tag(persist=True)
-    bonus_xp = OptInt(None, allow_none=True, help="XP for refused Attributes (None: automatic)").tag(persist=True)  # L263
+    bonus_xp = OptInt(None, allow_none=True, help="XP for refused Attributes (None: automatic)").tag(
+        persist=True
+    )  # L263
     xp_log = List(Dict(), help="XP ledger: {reason, amount}").tag(persist=True)
     hp = OptInt(None, allow_none=True, help="Current Health Units").tag(persist=True)
     conditions = List(Unicode(), help="Condition tags (§6.8)").tag(persist=True)
     gm_caprice_used = Bool(False, help="GM used a Caprice on this hero this scene").tag(persist=True)  # L209
     medicine_today = Bool(False, help="Healed by Medicine today").tag(persist=True)  # L439
-    medicine_given_today = Bool(False, help="Has healed someone with Medicine today (A28 'per medic' reading)").tag(persist=True)
-    treatment = Dict(help="Medicine in progress in combat: {patient, turns_left, hp_lost, medic_will, "  # L441
-                          "interrupted, skill, characteristic}; empty when none").tag(persist=True)
+    medicine_given_today = Bool(False, help="Has healed someone with Medicine today (A28 'per medic' reading)").tag(
+        persist=True
+    )
+    treatment = Dict(
+        help="Medicine in progress in combat: {patient, turns_left, hp_lost, medic_will, "  # L441
+        "interrupted, skill, characteristic}; empty when none"
+    ).tag(persist=True)
     dangerous_wound_threshold = OptInt(None, allow_none=True, help="GM-entered (rule missing)").tag(persist=True)
     speed_drain = Int(0).tag(persist=True)
     will_drain = Int(0).tag(persist=True)
     reaction_drain = Int(0).tag(persist=True)
 
     # -- equipment (§3.4, §7.7: values GM-entered) --------------------------------------------------
-    weapons_list = List(Dict(), help="Weapons: {name, kind, dmb, light, cumbersome, reload, built_in, equipped}").tag(persist=True)
+    weapons_list = List(Dict(), help="Weapons: {name, kind, dmb, light, cumbersome, reload, built_in, equipped}").tag(
+        persist=True
+    )
     armour_name = Unicode("").tag(persist=True)
     armour_bonus = Int(0, help="ADB, GM-entered").tag(persist=True)  # L344
     armour_max_dex = OptInt(None, allow_none=True, help="Armour's DEX-modifier cap").tag(persist=True)  # L346
@@ -141,8 +165,12 @@ class Character(CharacterModel):
     wisdom_mod = Int(0).tag(derived=True)
     charm_mod = Int(0).tag(derived=True)
     hp_max = OptInt(None, allow_none=True, help="CON x size multiplier").tag(derived=True)  # L313
-    speed = OptInt(None, allow_none=True, help="max(1,(DEX+CON)//4) + SBP, x2 quadruped, x3 flying").tag(derived=True)  # L316-319
-    speed_stealthy = OptInt(None, allow_none=True, help="Speed while moving stealthily: Speed // 2").tag(derived=True)  # L403
+    speed = OptInt(None, allow_none=True, help="max(1,(DEX+CON)//4) + SBP, x2 quadruped, x3 flying").tag(
+        derived=True
+    )  # L316-319
+    speed_stealthy = OptInt(None, allow_none=True, help="Speed while moving stealthily: Speed // 2").tag(
+        derived=True
+    )  # L403
     will = Int(1, help="max(1,(INT+WIS)//4)").tag(derived=True)  # L321
     reaction = Int(1, help="max(1,(DEX+WIS)//4)").tag(derived=True)  # L323
     effective = Dict(help="Effective characteristic scores after bonuses and drain").tag(derived=True)
@@ -169,7 +197,7 @@ class Character(CharacterModel):
 
     def __init__(self, **values: Any):
         if values.get("entity_type") == "extra" and "threads" not in values:
-            values = {**values, "threads": 0}          # extras never hold Threads (L64)
+            values = {**values, "threads": 0}  # extras never hold Threads (L64)
         super().__init__(**values)
 
     # ---------------------------------------------------------------------------------------------
@@ -187,8 +215,11 @@ class Character(CharacterModel):
             cache = {}
             Character._bound_cache = cache
         if (cls, key) not in cache:
-            cache[(cls, key)] = type(cls.__name__, (cls,), {"RULES": dict(rules), "__module__": cls.__module__,
-                                                            "__qualname__": cls.__qualname__})
+            cache[(cls, key)] = type(
+                cls.__name__,
+                (cls,),
+                {"RULES": dict(rules), "__module__": cls.__module__, "__qualname__": cls.__qualname__},
+            )
         return cache[(cls, key)]
 
     def has_attribute(self, code: str) -> bool:
@@ -209,7 +240,7 @@ class Character(CharacterModel):
         """Signed size bonus/penalty (§3.5): + for large; GM-entered where the table is missing."""
         if self.size_sbp is not None:
             return self.size_sbp
-        return size_values(self.size, self.rules)[1]      # the campaign size table (X6), else the book's cells
+        return size_values(self.size, self.rules)[1]  # the campaign size table (X6), else the book's cells
 
     def hp_multiplier(self) -> int | None:
         if self.size_hp_mult is not None:
@@ -253,11 +284,22 @@ class Character(CharacterModel):
         # §3.3: HP = CON x size multiplier (L313-314)
         new_max = con * mult if mult is not None else None
         if mult is None:
-            missing.append({"field": "size_hp_mult", **T(f"HP multiplier for size {self.size} (size table missing)",
-                                                          f"множитель ЕЗ для размера {self.size} (таблицы размеров нет)")})
+            missing.append(
+                {
+                    "field": "size_hp_mult",
+                    **T(
+                        f"HP multiplier for size {self.size} (size table missing)",
+                        f"множитель ЕЗ для размера {self.size} (таблицы размеров нет)",
+                    ),
+                }
+            )
         if sbp is None:
-            missing.append({"field": "size_sbp", **T(f"size bonus/penalty for size {self.size}",
-                                                      f"бонус/штраф размера для размера {self.size}")})
+            missing.append(
+                {
+                    "field": "size_sbp",
+                    **T(f"size bonus/penalty for size {self.size}", f"бонус/штраф размера для размера {self.size}"),
+                }
+            )
         old_max = self.hp_max
         self.hp_max = new_max
         # §3.9 software rule: an undamaged character's hp follows hp_max; otherwise it is clamped.
@@ -277,9 +319,9 @@ class Character(CharacterModel):
             elif self.quadruped:
                 s *= 2
             self.speed = max(0, s - self.speed_drain)
-        self.speed_stealthy = None if self.speed is None else self.speed // 2     # L403: halve, round down (L154)
-        self.will = max(0, max(1, (intl + wis) // 4) - self.will_drain)          # L321, L325, A8
-        self.reaction = max(0, max(1, (dex + wis) // 4) - self.reaction_drain)   # L323, L325, A8
+        self.speed_stealthy = None if self.speed is None else self.speed // 2  # L403: halve, round down (L154)
+        self.will = max(0, max(1, (intl + wis) // 4) - self.will_drain)  # L321, L325, A8
+        self.reaction = max(0, max(1, (dex + wis) // 4) - self.reaction_drain)  # L323, L325, A8
 
         # Attributes (§8.6)
         mcon = mod(con)
@@ -294,48 +336,63 @@ class Character(CharacterModel):
         mdex_eff = min([mdex] + caps)
         self.dexterity_mod_effective = mdex_eff
         equipped = [w for w in self.weapons_list if w.get("equipped", True)]
-        martial = ("martial_arts" in codes and not caps
-                   and not any(w.get("cumbersome") for w in equipped))   # L527, L530
+        martial = "martial_arts" in codes and not caps and not any(w.get("cumbersome") for w in equipped)  # L527, L530
         self.martial_arts_active = martial
         if sbp is None:
             self.base_defense = None
             self.defense = None
         else:
-            self.base_defense = 10 - sbp                                   # L341
-            adb = self.armour_bonus + (3 if robot else 0)                  # L511
+            self.base_defense = 10 - sbp  # L341
+            adb = self.armour_bonus + (3 if robot else 0)  # L511
             self.defense = self.base_defense + mdex_eff + adb + self.shield_bonus + (mod(wis) if martial else 0)
         if robot and rule(self.rules, "robot_dur_base") == "sbp":
-            self.durability = max(0, (sbp or 0) + mcon) + self.durability_gm   # A26 "sbp" reading
+            self.durability = max(0, (sbp or 0) + mcon) + self.durability_gm  # A26 "sbp" reading
         elif robot:
-            base = mult if mult is not None else 0                        # A26: size multiplier
+            base = mult if mult is not None else 0  # A26: size multiplier
             self.durability = max(0, base + mcon) + self.durability_gm
         else:
             self.durability = self.durability_gm
         mstr = mod(eff["strength"])
-        unarmed_dmb = 1 if martial else 0                                   # L527
+        unarmed_dmb = 1 if martial else 0  # L527
         self.valor_unarmed = self.unarmed + mstr + mdex_eff + unarmed_dmb
-        rows = [{"name": "unarmed", "kind": "unarmed", "skill": "unarmed",
-                 "rating": self.valor_unarmed, "hindrance": self.unarmed == 0, "dmb": unarmed_dmb}]
+        rows = [
+            {
+                "name": "unarmed",
+                "kind": "unarmed",
+                "skill": "unarmed",
+                "rating": self.valor_unarmed,
+                "hindrance": self.unarmed == 0,
+                "dmb": unarmed_dmb,
+            }
+        ]
         valor = marks = None
         for w in self.weapons_list:
             kind = w.get("kind", "melee")
             dmb = int(w.get("dmb", 0))
             if w.get("built_in") and robot and sbp is not None:
-                dmb += sbp                                                  # L512
+                dmb += sbp  # L512
             if kind in ("melee", "unarmed"):
                 skill = "weapons" if kind == "melee" else "unarmed"
-                rating = getattr(self, skill) + mstr + mdex_eff + dmb       # L336
+                rating = getattr(self, skill) + mstr + mdex_eff + dmb  # L336
                 if valor is None and kind == "melee":
                     valor = rating
             else:
                 skill = "shooting"
                 if kind in ("bow", "thrown"):
-                    dmb += mstr                                             # L338, A48
+                    dmb += mstr  # L338, A48
                 rating = self.shooting + mdex_eff + dmb
                 if marks is None:
                     marks = rating
-            rows.append({"name": w.get("name", ""), "kind": kind, "skill": skill, "rating": rating,
-                         "hindrance": getattr(self, skill) == 0, "dmb": dmb})
+            rows.append(
+                {
+                    "name": w.get("name", ""),
+                    "kind": kind,
+                    "skill": skill,
+                    "rating": rating,
+                    "hindrance": getattr(self, skill) == 0,
+                    "dmb": dmb,
+                }
+            )
         self.attacks = rows
         # no melee weapon entered yet: armed Valor with DMB 0 (the weapon's DMB is GM-entered)
         self.valor = valor if valor is not None else self.weapons + mstr + mdex_eff
@@ -350,11 +407,22 @@ class Character(CharacterModel):
         self.creation_xp = 10 + (self.bonus_xp if self.bonus_xp is not None else auto_bonus)
         self.creation_xp_left = self.creation_xp - spent
         if not self.armour_name and not self.weapons_list:
-            missing.append({"field": "weapons_list", **T("weapons, armour and shields: values are GM-entered (tables missing)",
-                                                         "оружие, доспехи, щиты: значения вводит мастер (таблиц нет)")})
+            missing.append(
+                {
+                    "field": "weapons_list",
+                    **T(
+                        "weapons, armour and shields: values are GM-entered (tables missing)",
+                        "оружие, доспехи, щиты: значения вводит мастер (таблиц нет)",
+                    ),
+                }
+            )
         if self.dangerous_wound_threshold is None:
-            missing.append({"field": "dangerous_wound_threshold",
-                            **T("Dangerous wound threshold (rule missing)", "порог Опасной раны (правила нет)")})
+            missing.append(
+                {
+                    "field": "dangerous_wound_threshold",
+                    **T("Dangerous wound threshold (rule missing)", "порог Опасной раны (правила нет)"),
+                }
+            )
         self.gm_missing = missing
 
     # -- hard limits on raw values ---------------------------------------------------------------
@@ -363,97 +431,200 @@ class Character(CharacterModel):
         problems: list[Problem] = []
         et = values.get("entity_type")
         if et not in ENTITY_TYPES:
-            problems.append(Problem("bad_entity_type", T(f"entity type must be one of {', '.join(ENTITY_TYPES)}",
-                                                         f"тип должен быть одним из: {', '.join(ENTITY_TYPES)}"),
-                                    field="entity_type"))
+            problems.append(
+                Problem(
+                    "bad_entity_type",
+                    T(
+                        f"entity type must be one of {', '.join(ENTITY_TYPES)}",
+                        f"тип должен быть одним из: {', '.join(ENTITY_TYPES)}",
+                    ),
+                    field="entity_type",
+                )
+            )
         if values.get("stage") not in ("creation", "play"):
-            problems.append(Problem("bad_stage", T("stage must be 'creation' or 'play'",
-                                                   "этап должен быть 'creation' или 'play'"), field="stage"))
+            problems.append(
+                Problem(
+                    "bad_stage",
+                    T("stage must be 'creation' or 'play'", "этап должен быть 'creation' или 'play'"),
+                    field="stage",
+                )
+            )
         if values.get("size") not in SIZES:
-            problems.append(Problem("bad_size", T(f"size must be one of {', '.join(SIZES)}",
-                                                  f"размер должен быть одним из: {', '.join(SIZES)}"), field="size"))
+            problems.append(
+                Problem(
+                    "bad_size",
+                    T(f"size must be one of {', '.join(SIZES)}", f"размер должен быть одним из: {', '.join(SIZES)}"),
+                    field="size",
+                )
+            )
         # §3.2 / §3.9: a hero's score is 1-20; NPCs (and personas, A46) have no cap but cannot be negative.
         lo, hi = (1, HERO_MAX) if et == "hero" else (0, 999)
         for c in CHARACTERISTICS:
             v = values.get(c)
             if v is not None and not lo <= v <= hi:
                 lab = CHAR_LABELS[c]
-                problems.append(Problem("characteristic_range", T(
-                    f"{lab['en']} must be between {lo} and {hi} (got {v})",
-                    f"{lab['ru']}: допустимо от {lo} до {hi} (указано {v})"), field=c))
+                problems.append(
+                    Problem(
+                        "characteristic_range",
+                        T(
+                            f"{lab['en']} must be between {lo} and {hi} (got {v})",
+                            f"{lab['ru']}: допустимо от {lo} до {hi} (указано {v})",
+                        ),
+                        field=c,
+                    )
+                )
         for c in CHARACTERISTICS:
             for suffix in ("_implant", "_drain"):
                 v = values.get(c + suffix)
                 if v is not None and v < 0:
-                    problems.append(Problem("negative", T(f"{c}{suffix} cannot be negative",
-                                                          f"{c}{suffix} не может быть отрицательным"), field=c + suffix))
+                    problems.append(
+                        Problem(
+                            "negative",
+                            T(f"{c}{suffix} cannot be negative", f"{c}{suffix} не может быть отрицательным"),
+                            field=c + suffix,
+                        )
+                    )
         for s in SKILLS:
             v = values.get(s)
             if v is not None and not 0 <= v <= 99:
-                problems.append(Problem("skill_range", T(f"{s}: a skill value is 0 or more (got {v})",
-                                                         f"{s}: значение Навыка не может быть отрицательным ({v})"),
-                                        field=s))
-        for name in ("threads", "threads_bought", "xp_free", "xp_total", "change_activations_used", "armour_bonus",
-                     "shield_bonus", "durability_gm", "speed_drain", "will_drain", "reaction_drain"):
+                problems.append(
+                    Problem(
+                        "skill_range",
+                        T(
+                            f"{s}: a skill value is 0 or more (got {v})",
+                            f"{s}: значение Навыка не может быть отрицательным ({v})",
+                        ),
+                        field=s,
+                    )
+                )
+        for name in (
+            "threads",
+            "threads_bought",
+            "xp_free",
+            "xp_total",
+            "change_activations_used",
+            "armour_bonus",
+            "shield_bonus",
+            "durability_gm",
+            "speed_drain",
+            "will_drain",
+            "reaction_drain",
+        ):
             v = values.get(name)
             if v is not None and v < 0:
-                problems.append(Problem("negative", T(f"{name} cannot be negative", f"{name} не может быть отрицательным"),
-                                        field=name))
+                problems.append(
+                    Problem(
+                        "negative", T(f"{name} cannot be negative", f"{name} не может быть отрицательным"), field=name
+                    )
+                )
         if values.get("threads") is not None and values["threads"] > 99:
             problems.append(Problem("negative", T("threads: too many", "threads: слишком много"), field="threads"))
         bx = values.get("bonus_xp")
         if bx is not None and bx < 0:
-            problems.append(Problem("negative", T("bonus_xp cannot be negative", "bonus_xp не может быть отрицательным"),
-                                    field="bonus_xp"))
+            problems.append(
+                Problem(
+                    "negative",
+                    T("bonus_xp cannot be negative", "bonus_xp не может быть отрицательным"),
+                    field="bonus_xp",
+                )
+            )
         for name in ("size_hp_mult",):
             v = values.get(name)
             if v is not None and v < 1:
-                problems.append(Problem("bad_multiplier", T("the HP multiplier is at least 1", "множитель ЕЗ не меньше 1"),
-                                        field=name))
+                problems.append(
+                    Problem(
+                        "bad_multiplier", T("the HP multiplier is at least 1", "множитель ЕЗ не меньше 1"), field=name
+                    )
+                )
         problems += _check_items(values, "attributes", required=("name", "code"), lists=("expert_access",))
         for key in ("tricks", "flaws", "facets", "bonds", "changes", "xp_log"):
             problems += _check_items(values, key, required=("name",) if key != "xp_log" else ("reason",))
         for i, w in enumerate(values.get("weapons_list") or []):
             if w.get("kind", "melee") not in WEAPON_KINDS:
-                problems.append(Problem("bad_item", T(f"weapon {i + 1}: kind must be one of {', '.join(WEAPON_KINDS)}",
-                                                      f"оружие {i + 1}: вид должен быть одним из {', '.join(WEAPON_KINDS)}"),
-                                        field="weapons_list"))
+                problems.append(
+                    Problem(
+                        "bad_item",
+                        T(
+                            f"weapon {i + 1}: kind must be one of {', '.join(WEAPON_KINDS)}",
+                            f"оружие {i + 1}: вид должен быть одним из {', '.join(WEAPON_KINDS)}",
+                        ),
+                        field="weapons_list",
+                    )
+                )
             if not isinstance(w.get("dmb", 0), int) or isinstance(w.get("dmb", 0), bool):
-                problems.append(Problem("bad_item", T(f"weapon {i + 1}: dmb must be a whole number",
-                                                      f"оружие {i + 1}: БПв должен быть целым"), field="weapons_list"))
+                problems.append(
+                    Problem(
+                        "bad_item",
+                        T(f"weapon {i + 1}: dmb must be a whole number", f"оружие {i + 1}: БПв должен быть целым"),
+                        field="weapons_list",
+                    )
+                )
         for i, s in enumerate(values.get("custom_skills") or []):
-            ok = (isinstance(s.get("code"), str) and s.get("code") and s.get("code") not in SKILLS
-                  and isinstance(s.get("value", 0), int) and s.get("value", 0) >= 0
-                  and s.get("kind", "basic") in ("basic", "expert"))
+            ok = (
+                isinstance(s.get("code"), str)
+                and s.get("code")
+                and s.get("code") not in SKILLS
+                and isinstance(s.get("value", 0), int)
+                and s.get("value", 0) >= 0
+                and s.get("kind", "basic") in ("basic", "expert")
+            )
             if not ok:
-                problems.append(Problem("bad_item", T(
-                    f"custom skill {i + 1}: needs a new code, kind basic/expert and a value of 0 or more",
-                    f"свой навык {i + 1}: нужен новый код, вид basic/expert и значение от 0"), field="custom_skills"))
+                problems.append(
+                    Problem(
+                        "bad_item",
+                        T(
+                            f"custom skill {i + 1}: needs a new code, kind basic/expert and a value of 0 or more",
+                            f"свой навык {i + 1}: нужен новый код, вид basic/expert и значение от 0",
+                        ),
+                        field="custom_skills",
+                    )
+                )
         problems += _check_treatment(values.get("treatment"))
         for name in ("expert_access",):
             bad = [s for s in values.get(name) or [] if s not in EXPERT_SKILLS]
             if bad:
-                problems.append(Problem("bad_item", T(f"not expert skills: {', '.join(bad)}",
-                                                      f"это не Экспертные навыки: {', '.join(bad)}"), field=name))
+                problems.append(
+                    Problem(
+                        "bad_item",
+                        T(f"not expert skills: {', '.join(bad)}", f"это не Экспертные навыки: {', '.join(bad)}"),
+                        field=name,
+                    )
+                )
         return problems
 
 
-TREATMENT_KEYS = {"patient": str, "turns_left": int, "hp_lost": int, "medic_will": int, "interrupted": bool,
-                  "skill": str, "characteristic": str}
+TREATMENT_KEYS = {
+    "patient": str,
+    "turns_left": int,
+    "hp_lost": int,
+    "medic_will": int,
+    "interrupted": bool,
+    "skill": str,
+    "characteristic": str,
+}
 
 
 def _check_treatment(t) -> list[Problem]:
     """A saved treatment in progress (L441) must have every key with the right type (or be empty)."""
     if not t:
         return []
-    bad = sorted(k for k, typ in TREATMENT_KEYS.items()
-                 if not isinstance(t.get(k), typ) or (typ is int and isinstance(t.get(k), bool))
-                 or (typ is int and t.get(k) < 0))
+    bad = sorted(
+        k
+        for k, typ in TREATMENT_KEYS.items()
+        if not isinstance(t.get(k), typ) or (typ is int and isinstance(t.get(k), bool)) or (typ is int and t.get(k) < 0)
+    )
     bad += sorted(set(t) - set(TREATMENT_KEYS))
     if bad:
-        return [Problem("bad_treatment", T(f"treatment: bad or missing {', '.join(bad)}",
-                                           f"лечение: неверные или отсутствующие поля {', '.join(bad)}"),
-                        field="treatment")]
+        return [
+            Problem(
+                "bad_treatment",
+                T(
+                    f"treatment: bad or missing {', '.join(bad)}",
+                    f"лечение: неверные или отсутствующие поля {', '.join(bad)}",
+                ),
+                field="treatment",
+            )
+        ]
     return []
 
 
@@ -461,10 +632,26 @@ def _check_items(values, key, required=("name",), lists=()) -> list[Problem]:
     out = []
     for i, item in enumerate(values.get(key) or []):
         if not any(isinstance(item.get(r), str) and item.get(r) for r in required):
-            out.append(Problem("bad_item", T(f"{key} item {i + 1} needs a {' or '.join(required)}",
-                                             f"{key}, элемент {i + 1}: нужно поле {' или '.join(required)}"), field=key))
+            out.append(
+                Problem(
+                    "bad_item",
+                    T(
+                        f"{key} item {i + 1} needs a {' or '.join(required)}",
+                        f"{key}, элемент {i + 1}: нужно поле {' или '.join(required)}",
+                    ),
+                    field=key,
+                )
+            )
         for lname in lists:
             if lname in item and not (isinstance(item[lname], list) and all(isinstance(x, str) for x in item[lname])):
-                out.append(Problem("bad_item", T(f"{key} item {i + 1}: {lname} must be a list of codes",
-                                                 f"{key}, элемент {i + 1}: {lname} должен быть списком кодов"), field=key))
+                out.append(
+                    Problem(
+                        "bad_item",
+                        T(
+                            f"{key} item {i + 1}: {lname} must be a list of codes",
+                            f"{key}, элемент {i + 1}: {lname} должен быть списком кодов",
+                        ),
+                        field=key,
+                    )
+                )
     return out

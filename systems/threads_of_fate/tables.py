@@ -1,4 +1,5 @@
 """Data tables of spec §8 (``data/*.json``), loaded once relative to this file."""
+
 from __future__ import annotations
 
 import copy
@@ -8,8 +9,21 @@ from pathlib import Path
 from typing import Any
 
 DATA_DIR = Path(__file__).with_name("data")
-TABLE_NAMES = ("characteristics", "skills", "moves", "caprices", "swt_troubles", "trouble_bands", "sizes",
-               "attributes", "conditions", "difficulty_ladder", "referenced_names", "missing", "actions")
+TABLE_NAMES = (
+    "characteristics",
+    "skills",
+    "moves",
+    "caprices",
+    "swt_troubles",
+    "trouble_bands",
+    "sizes",
+    "attributes",
+    "conditions",
+    "difficulty_ladder",
+    "referenced_names",
+    "missing",
+    "actions",
+)
 
 
 @lru_cache(maxsize=None)
@@ -35,7 +49,7 @@ def trouble_row(table: str, band: str, overrides=None) -> dict[str, Any]:
     for row in _raw("trouble_bands")[table]["rows"]:
         if row["band"] == band:
             out = dict(row)
-            if table == "general" and overrides and band in overrides:   # A33: GM renames bands
+            if table == "general" and overrides and band in overrides:  # A33: GM renames bands
                 out.update({k: overrides[band][k] for k in ("en", "ru") if k in overrides[band]})
             return out
     raise KeyError(band)

@@ -1,4 +1,5 @@
 """Creation and advancement rules V01-V23 (spec §4.2) as Problems."""
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -7,8 +8,17 @@ from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.wording import ru_n
 
-from .rules import (CHAR_LABELS, CHARACTERISTICS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS,
-                    THREADS_CAP, rule, skill_label)
+from .rules import (
+    CHAR_LABELS,
+    CHARACTERISTICS,
+    CREATION_MAX,
+    EXPERT_SKILLS,
+    HERO_MAX,
+    SKILLS,
+    THREADS_CAP,
+    rule,
+    skill_label,
+)
 
 
 def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
@@ -18,96 +28,209 @@ def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
 def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
     hero = ch.entity_type == "hero"
     creation = ch.stage == "creation"
-    npc_sev = "error" if hero else "warning"        # NPC builder: V01-V06 become warnings (L279)
+    npc_sev = "error" if hero else "warning"  # NPC builder: V01-V06 become warnings (L279)
     out: list[Problem] = []
     budget = rule(rules, "char_points")
     spent = ch.char_points_spent
     if creation:
         if spent > budget:
-            out.append(_p("V01", f"You have spent {spent} characteristic points; the budget is {budget}. Remove {spent - budget}.",
-                          f"Очков характеристик распределено {spent}, а можно {budget}. Уберите {spent - budget}.",
-                          None, npc_sev, spent=spent, budget=budget))
+            out.append(
+                _p(
+                    "V01",
+                    f"You have spent {spent} characteristic points; the budget is {budget}. Remove {spent - budget}.",
+                    f"Очков характеристик распределено {spent}, а можно {budget}. Уберите {spent - budget}.",
+                    None,
+                    npc_sev,
+                    spent=spent,
+                    budget=budget,
+                )
+            )
         elif spent < budget and hero:
-            out.append(_p("V02", f"{budget - spent} characteristic points are still unspent.",
-                          f"Осталось нераспределённых очков характеристик: {budget - spent}.", None, "warning",
-                          left=budget - spent))
+            out.append(
+                _p(
+                    "V02",
+                    f"{budget - spent} characteristic points are still unspent.",
+                    f"Осталось нераспределённых очков характеристик: {budget - spent}.",
+                    None,
+                    "warning",
+                    left=budget - spent,
+                )
+            )
         for c in CHARACTERISTICS:
             v = getattr(ch, c)
             if v > CREATION_MAX:
                 lab = CHAR_LABELS[c]
-                out.append(_p("V03", f"{lab['en']} is {v}; at creation no characteristic may exceed 18.",
-                              f"{lab['ru']} = {v}; при создании героя ни одна характеристика не может превышать 18.",
-                              c, npc_sev if hero else "warning"))
+                out.append(
+                    _p(
+                        "V03",
+                        f"{lab['en']} is {v}; at creation no characteristic may exceed 18.",
+                        f"{lab['ru']} = {v}; при создании героя ни одна характеристика не может превышать 18.",
+                        c,
+                        npc_sev if hero else "warning",
+                    )
+                )
     for c in CHARACTERISTICS:
         lab = CHAR_LABELS[c]
         capped = getattr(ch, c) + getattr(ch, c + "_bonus")
         if capped < 1 and hero:
-            out.append(_p("V04", f"{lab['en']} must be at least 1.", f"{lab['ru']} не может быть меньше 1.", c, npc_sev))
+            out.append(
+                _p("V04", f"{lab['en']} must be at least 1.", f"{lab['ru']} не может быть меньше 1.", c, npc_sev)
+            )
         if capped > HERO_MAX and hero:
-            out.append(_p("V05", f"{lab['en']} cannot exceed 20 (bonuses are capped too, except stimulants and implants).",
-                          f"{lab['ru']} не может превышать 20 (кроме бонусов стимуляторов и имплантатов).",
-                          c + "_bonus", npc_sev))
+            out.append(
+                _p(
+                    "V05",
+                    f"{lab['en']} cannot exceed 20 (bonuses are capped too, except stimulants and implants).",
+                    f"{lab['ru']} не может превышать 20 (кроме бонусов стимуляторов и имплантатов).",
+                    c + "_bonus",
+                    npc_sev,
+                )
+            )
     if budget < 60:
-        out.append(_p("V06", "Heroes built on fewer than 60 points are poorly suited for adventuring.",
-                      "Герои, собранные меньше чем на 60 очков, плохо приспособлены к приключениям.", None, "warning"))
+        out.append(
+            _p(
+                "V06",
+                "Heroes built on fewer than 60 points are poorly suited for adventuring.",
+                "Герои, собранные меньше чем на 60 очков, плохо приспособлены к приключениям.",
+                None,
+                "warning",
+            )
+        )
     n_attr = len(ch.attributes)
     if creation:
         if n_attr > 2:
-            out.append(_p("V07", "A new hero has at most 2 Attributes.", "У нового героя не больше 2 Атрибутов.", "attributes"))
+            out.append(
+                _p("V07", "A new hero has at most 2 Attributes.", "У нового героя не больше 2 Атрибутов.", "attributes")
+            )
         k = max(0, 2 - n_attr)
         if ch.bonus_xp is not None and ch.bonus_xp != 5 * k:
-            out.append(_p("V08", f"Refusing {k} Attribute(s) gives exactly {5 * k} extra XP.",
-                          f"Отказ от Атрибутов (их {k}) даёт ровно столько дополнительных Очков опыта: {5 * k}.", "bonus_xp"))
+            out.append(
+                _p(
+                    "V08",
+                    f"Refusing {k} Attribute(s) gives exactly {5 * k} extra XP.",
+                    f"Отказ от Атрибутов (их {k}) даёт ровно столько дополнительных Очков опыта: {5 * k}.",
+                    "bonus_xp",
+                )
+            )
         nt = len(ch.tricks)
         if nt != 2 and hero:
-            out.append(_p("V09", "Choose exactly 2 Tricks.", "Выберите 2 Трюка.", "tricks",
-                          "error" if nt > 2 else "warning", count=nt))
+            out.append(
+                _p(
+                    "V09",
+                    "Choose exactly 2 Tricks.",
+                    "Выберите 2 Трюка.",
+                    "tricks",
+                    "error" if nt > 2 else "warning",
+                    count=nt,
+                )
+            )
         if len(ch.flaws) > 2:
             out.append(_p("V10", "At most 2 Flaws at creation.", "Не больше 2 Недостатков при создании.", "flaws"))
         if len(ch.facets) != n_attr and hero:
-            out.append(_p("V11", f"Choose {n_attr} Facet(s) — one per Attribute.",
-                          f"Выберите Граней столько же, сколько Атрибутов: {n_attr}.", "facets"))
+            out.append(
+                _p(
+                    "V11",
+                    f"Choose {n_attr} Facet(s) — one per Attribute.",
+                    f"Выберите Граней столько же, сколько Атрибутов: {n_attr}.",
+                    "facets",
+                )
+            )
         if len(ch.bonds) > 2:
             out.append(_p("V12", "At most 2 Bonds at creation.", "Не больше 2 Уз при создании.", "bonds"))
         if ch.skill_xp_spent > ch.creation_xp and hero:
-            out.append(_p("V13", f"You have spent {ch.skill_xp_spent} XP on skills; {ch.creation_xp} are available.",
-                          f"Очков опыта на Навыки потрачено {ch.skill_xp_spent}, доступно {ch.creation_xp}.", None))
+            out.append(
+                _p(
+                    "V13",
+                    f"You have spent {ch.skill_xp_spent} XP on skills; {ch.creation_xp} are available.",
+                    f"Очков опыта на Навыки потрачено {ch.skill_xp_spent}, доступно {ch.creation_xp}.",
+                    None,
+                )
+            )
     for s in list(SKILLS):
         v = getattr(ch, s)
         lab = skill_label(s)
         if v > ch.skill_cap:
-            out.append(_p("V14", f"{lab['en']} {v} exceeds Intelligence {ch.skill_cap}; a skill cannot exceed Intelligence.",
-                          f"{lab['ru']} {v} больше Интеллекта {ch.skill_cap}: Навык не может превышать Интеллект.",
-                          s, "error" if hero else "warning"))
+            out.append(
+                _p(
+                    "V14",
+                    f"{lab['en']} {v} exceeds Intelligence {ch.skill_cap}; a skill cannot exceed Intelligence.",
+                    f"{lab['ru']} {v} больше Интеллекта {ch.skill_cap}: Навык не может превышать Интеллект.",
+                    s,
+                    "error" if hero else "warning",
+                )
+            )
         if s in EXPERT_SKILLS and v > 0 and not ch.has_access(s):
-            out.append(_p("V15", f"{lab['en']} is an Expert skill; you need an Attribute or Trick that grants access.",
-                          f"{lab['ru']} — Экспертный навык; нужен Атрибут или Трюк, дающий к нему доступ.", s))
+            out.append(
+                _p(
+                    "V15",
+                    f"{lab['en']} is an Expert skill; you need an Attribute or Trick that grants access.",
+                    f"{lab['ru']} — Экспертный навык; нужен Атрибут или Трюк, дающий к нему доступ.",
+                    s,
+                )
+            )
     for cs in ch.custom_skills:
         v = int(cs.get("value", 0))
         if v > ch.skill_cap:
-            out.append(_p("V14", f"{cs.get('en') or cs['code']} {v} exceeds Intelligence {ch.skill_cap}.",
-                          f"{cs.get('ru') or cs['code']} {v} больше Интеллекта {ch.skill_cap}.", "custom_skills",
-                          "error" if hero else "warning"))
+            out.append(
+                _p(
+                    "V14",
+                    f"{cs.get('en') or cs['code']} {v} exceeds Intelligence {ch.skill_cap}.",
+                    f"{cs.get('ru') or cs['code']} {v} больше Интеллекта {ch.skill_cap}.",
+                    "custom_skills",
+                    "error" if hero else "warning",
+                )
+            )
     robot = ch.has_attribute("combat_robot")
     if hero and ch.size != "medium" and not ch.gm_approved_size:
-        out.append(_p("V16", "Tiny, Small or Large heroes need the GM's approval.",
-                      "Крошечный, Маленький или Большой герой — только по договорённости с мастером.", "size"))
+        out.append(
+            _p(
+                "V16",
+                "Tiny, Small or Large heroes need the GM's approval.",
+                "Крошечный, Маленький или Большой герой — только по договорённости с мастером.",
+                "size",
+            )
+        )
     if hero and ch.size in ("huge", "gargantuan"):
-        out.append(_p("V17", "Huge and Gargantuan heroes are not recommended.",
-                      "Огромные и Громадные герои не рекомендуются.", "size", "warning" if robot else "error"))
+        out.append(
+            _p(
+                "V17",
+                "Huge and Gargantuan heroes are not recommended.",
+                "Огромные и Громадные герои не рекомендуются.",
+                "size",
+                "warning" if robot else "error",
+            )
+        )
     if robot:
         if ch.armour_name or ch.armour_bonus or ch.armour_max_dex is not None:
-            out.append(_p("V18", "A Combat robot cannot wear armour (a shield is allowed).",
-                          "Боевой робот не может носить доспех (щит — может).", "armour_name"))
+            out.append(
+                _p(
+                    "V18",
+                    "A Combat robot cannot wear armour (a shield is allowed).",
+                    "Боевой робот не может носить доспех (щит — может).",
+                    "armour_name",
+                )
+            )
         built = sum(1 for w in ch.weapons_list if w.get("built_in"))
         if built > ch.robot_max_weapons:
             n = ch.robot_max_weapons
-            out.append(_p("V19", f"A Combat robot can have at most {n} built-in weapons.",
-                          f"В Боевого робота можно встроить не больше {ru_n(n, 'орудия', 'орудий', 'орудий')}.", "weapons_list"))
+            out.append(
+                _p(
+                    "V19",
+                    f"A Combat robot can have at most {n} built-in weapons.",
+                    f"В Боевого робота можно встроить не больше {ru_n(n, 'орудия', 'орудий', 'орудий')}.",
+                    "weapons_list",
+                )
+            )
     if ch.has_attribute("augmented") and len(ch.changes) > ch.augmented_max_changes:
         n = ch.augmented_max_changes
-        out.append(_p("V20", f"Augmented heroes may have at most {n} Changes (CON modifier, minimum 1).",
-                      f"Не больше {ru_n(n, 'Изменения', 'Изменений', 'Изменений')} (модификатор Выносливости, минимум 1).", "changes"))
+        out.append(
+            _p(
+                "V20",
+                f"Augmented heroes may have at most {n} Changes (CON modifier, minimum 1).",
+                f"Не больше {ru_n(n, 'Изменения', 'Изменений', 'Изменений')} (модификатор Выносливости, минимум 1).",
+                "changes",
+            )
+        )
     if ch.has_attribute("martial_arts"):
         bad = [w.get("name", "") for w in ch.weapons_list if w.get("cumbersome") and w.get("equipped", True)]
         if ch.armour_max_dex is not None:
@@ -115,9 +238,16 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
         if ch.shield_max_dex is not None:
             bad.append(ch.shield_name or "shield")
         for item in bad:
-            out.append(_p("V21", f"Martial arts benefits are suspended while using this item ({item}).",
-                          f"Преимущества Боевых искусств теряются при использовании этого предмета ({item}).",
-                          "weapons_list", "warning", item=item))
+            out.append(
+                _p(
+                    "V21",
+                    f"Martial arts benefits are suspended while using this item ({item}).",
+                    f"Преимущества Боевых искусств теряются при использовании этого предмета ({item}).",
+                    "weapons_list",
+                    "warning",
+                    item=item,
+                )
+            )
     if not 0 <= ch.threads <= THREADS_CAP:
         out.append(_p("V22", "Threads must be between 0 and 5.", "Нитей может быть от 0 до 5.", "threads"))
     elif ch.entity_type == "extra" and ch.threads:
@@ -138,6 +268,13 @@ def party_duplicates(ch, party: Iterable) -> list[Problem]:
                 nm = str(item.get("name", "")).strip().lower()
                 if nm and nm in mine:
                     x = mine[nm]
-                    out.append(_p("V23", f"Another hero already has {x}; duplicates are not recommended at start.",
-                                  f"{x} уже есть у другого героя; на старте повторять не рекомендуется.", key, "warning"))
+                    out.append(
+                        _p(
+                            "V23",
+                            f"Another hero already has {x}; duplicates are not recommended at start.",
+                            f"{x} уже есть у другого героя; на старте повторять не рекомендуется.",
+                            key,
+                            "warning",
+                        )
+                    )
     return out

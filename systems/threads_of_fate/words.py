@@ -2,6 +2,7 @@
 ``t20+2 hin2 vs 15``, ``t20+2 adv3 hin1 >= 15``. Advantages and Hindrances are netted and capped
 like a real check (§5.2; ``hin`` and ``dis`` are synonyms); a plain ``d20 adv`` keeps its generic
 meaning in the shared notation."""
+
 from __future__ import annotations
 
 import re
@@ -38,6 +39,7 @@ class T20Expression:
 
     def roll(self, rng) -> RollResult:
         from .checks import _dice_objects, die_succeeds, roll_kept
+
         kept, dice, idx = roll_kept(self.net, rng)
         total = kept + self.bonus
         check = None
@@ -53,22 +55,39 @@ class T20Expression:
             if need == 20 or (need > 20 and rule(self.rules, "nat20_auto_success")):
                 notes.append(T("succeeds only on a 20", "успех только на 20"))
         net = self.net
-        how = T("", "") if net == 0 else (T(f" keep highest of {1 + net}", f" лучший из {1 + net}") if net > 0
-                                          else T(f" keep lowest of {1 - net}", f" худший из {1 - net}"))
+        how = (
+            T("", "")
+            if net == 0
+            else (
+                T(f" keep highest of {1 + net}", f" лучший из {1 + net}")
+                if net > 0
+                else T(f" keep lowest of {1 - net}", f" худший из {1 - net}")
+            )
+        )
         sign = f" {signed(self.bonus)}" if self.bonus else ""
         shown = ", ".join(str(d) for d in dice)
         breakdown = T(f"t20{how['en']}: [{shown}] → {kept}{sign}", f"t20{how['ru']}: [{shown}] → {kept}{sign}")
-        return word_result(self.text, "t20", total, _dice_objects(dice, idx), breakdown, check=check, notes=notes,
-                           details={"kept": kept, "dice": dice, "net": net, "bonus": self.bonus})
+        return word_result(
+            self.text,
+            "t20",
+            total,
+            _dice_objects(dice, idx),
+            breakdown,
+            check=check,
+            notes=notes,
+            details={"kept": kept, "dice": dice, "net": net, "bonus": self.bonus},
+        )
 
     def distribution(self) -> Distribution:
         from .checks import die_succeeds, kept_die_pmf
+
         pmf = kept_die_pmf(self.net)
         p = None
         if self.target is not None:
             p = sum((q for x, q in pmf.items() if die_succeeds(x, self.bonus, self.target, self.rules)), Fraction(0))
-        return Distribution({x + self.bonus: q for x, q in pmf.items()}, p_pass=p, expression=self.text,
-                            outcome="total")
+        return Distribution(
+            {x + self.bonus: q for x, q in pmf.items()}, p_pass=p, expression=self.text, outcome="total"
+        )
 
 
 def parse_t20(text: str, start: int = 0, end: int | None = None, rules=None) -> T20Expression:
@@ -94,8 +113,12 @@ def parse_t20(text: str, start: int = 0, end: int | None = None, rules=None) -> 
         ma = _ADV.match(text, pos, end)
         if ma:
             if target is not None:
-                raise DiceError("Advantages and Hindrances go before the difficulty", pos, text,
-                                message_ru="Преимущества и Помехи пишутся до сложности")
+                raise DiceError(
+                    "Advantages and Hindrances go before the difficulty",
+                    pos,
+                    text,
+                    message_ru="Преимущества и Помехи пишутся до сложности",
+                )
             n = int(ma.group(2)) if ma.group(2) else 1
             if ma.group(1).lower() in ("adv", "пр"):
                 adv += n
@@ -110,19 +133,27 @@ def parse_t20(text: str, start: int = 0, end: int | None = None, rules=None) -> 
             target = int(mc.group(2))
             pos = mc.end()
             continue
-        raise DiceError("expected +N, -N, adv[N], hin[N], dis[N] or vs N", pos, text,
-                        message_ru="ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N")
+        raise DiceError(
+            "expected +N, -N, adv[N], hin[N], dis[N] or vs N",
+            pos,
+            text,
+            message_ru="ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
+        )
     return T20Expression(text[start:end].strip(), bonus, adv, hin, target, rules)
 
 
 def t20_word(rules=None) -> DiceWord:
     return DiceWord(
-        name="t20", system="threads_of_fate", pattern=PATTERN,
+        name="t20",
+        system="threads_of_fate",
+        pattern=PATTERN,
         parse=lambda text, start, end: parse_t20(text, start, end, rules),
-        help=T("Threads of Fate check: t20[+mod] [advN] [hinN|disN] [vs DC]; Advantages and Hindrances cancel 1:1, "
-               "at most 2 count (3 dice)",
-               "Проверка «Нитей судьбы»: t20[+мод] [advN] [hinN|disN] [vs СЛ]; Преимущества и Помехи взаимно "
-               "сокращаются, учитывается не больше 2 (3 кубика)"),
+        help=T(
+            "Threads of Fate check: t20[+mod] [advN] [hinN|disN] [vs DC]; Advantages and Hindrances cancel 1:1, "
+            "at most 2 count (3 dice)",
+            "Проверка «Нитей судьбы»: t20[+мод] [advN] [hinN|disN] [vs СЛ]; Преимущества и Помехи взаимно "
+            "сокращаются, учитывается не больше 2 (3 кубика)",
+        ),
         examples=("t20+3 adv", "t20+7 adv2 hin1", "t20+2 hin2 vs 15", "t20+2 adv3 hin1 >= 15", "t20-1 dis vs 12"),
     )
 
@@ -147,10 +178,12 @@ class TroubleExpression:
 
     def roll(self, rng) -> RollResult:
         from .checks import roll_trouble
+
         return roll_trouble(rng=rng, rules=self.rules, **self._opts()).roll
 
     def distribution(self) -> Distribution:
         from .checks import trouble_distribution
+
         return trouble_distribution(rules=self.rules, **self._opts())
 
 
@@ -176,25 +209,34 @@ def parse_trouble(text: str, start: int = 0, end: int | None = None, rules=None)
             word = mw.group(1).lower()
             if word in ("best", "worst"):
                 if forced:
-                    raise DiceError("best and worst exclude each other", pos, text,
-                                    message_ru="best и worst нельзя указать вместе")
+                    raise DiceError(
+                        "best and worst exclude each other", pos, text, message_ru="best и worst нельзя указать вместе"
+                    )
                 forced = word
             else:
                 table = word
             pos = mw.end()
             continue
-        raise DiceError("expected +N, -N, best, worst or a table name (augmented, combat_robot, veteran)", pos, text,
-                        message_ru="ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)")
+        raise DiceError(
+            "expected +N, -N, best, worst or a table name (augmented, combat_robot, veteran)",
+            pos,
+            text,
+            message_ru="ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
+        )
     return TroubleExpression(text[start:end].strip(), margin, forced, table, rules)
 
 
 def trouble_word(rules=None) -> DiceWord:
     return DiceWord(
-        name="trouble", system="threads_of_fate", pattern=TROUBLE_PATTERN,
+        name="trouble",
+        system="threads_of_fate",
+        pattern=TROUBLE_PATTERN,
         parse=lambda text, start, end: parse_trouble(text, start, end, rules),
-        help=T("Trouble check: trouble [+margin|-margin] [best|worst] [augmented|combat_robot|veteran]; "
-               "bands 19-20 / 13-18 / 7-12 / 1-6",
-               "Проверка Неприятностей: trouble [+величина|-величина] [best|worst] [таблица]; "
-               "варианты 19-20 / 13-18 / 7-12 / 1-6"),
+        help=T(
+            "Trouble check: trouble [+margin|-margin] [best|worst] [augmented|combat_robot|veteran]; "
+            "bands 19-20 / 13-18 / 7-12 / 1-6",
+            "Проверка Неприятностей: trouble [+величина|-величина] [best|worst] [таблица]; "
+            "варианты 19-20 / 13-18 / 7-12 / 1-6",
+        ),
         examples=("trouble", "trouble +3", "trouble -2", "trouble best", "trouble worst", "trouble veteran"),
     )

@@ -1,17 +1,50 @@
 """Core contracts: the GameSystem protocol, character model base, sheet layout, i18n, registry."""
+
 from .combat import Combat, Combatant, clone_character
 from .i18n import LOCALES, T, count, plural_ru, tr
 from .model import CharacterModel
 from .problems import Problem, RuleError, ValidationError
 from .registry import available_systems, get_system, register_system, unregister_system
 from .sheet import Field, Section, Sheet
-from .system import (CheckResult, CheckSpec, ConditionSpec, DamageOutcome, Effect, GameSystem,
-                     InitiativeOrder, InitiativeRoll, OptionSpec)
+from .system import (
+    CheckResult,
+    CheckSpec,
+    ConditionSpec,
+    DamageOutcome,
+    Effect,
+    GameSystem,
+    InitiativeOrder,
+    InitiativeRoll,
+    OptionSpec,
+)
 
 __all__ = [
-    "Combat", "Combatant", "clone_character",
-    "LOCALES", "T", "count", "plural_ru", "tr", "CharacterModel", "Problem", "RuleError",
-    "ValidationError", "available_systems", "get_system", "register_system", "unregister_system",
-    "Field", "Section", "Sheet", "CheckResult", "CheckSpec", "ConditionSpec", "DamageOutcome",
-    "Effect", "GameSystem", "InitiativeOrder", "InitiativeRoll", "OptionSpec",
+    "Combat",
+    "Combatant",
+    "clone_character",
+    "LOCALES",
+    "T",
+    "count",
+    "plural_ru",
+    "tr",
+    "CharacterModel",
+    "Problem",
+    "RuleError",
+    "ValidationError",
+    "available_systems",
+    "get_system",
+    "register_system",
+    "unregister_system",
+    "Field",
+    "Section",
+    "Sheet",
+    "CheckResult",
+    "CheckSpec",
+    "ConditionSpec",
+    "DamageOutcome",
+    "Effect",
+    "GameSystem",
+    "InitiativeOrder",
+    "InitiativeRoll",
+    "OptionSpec",
 ]

@@ -47,6 +47,7 @@ count was ``b`` has ``duration - (count - b)`` left and is active while that is 
 (``ConditionSpec.ticks_at`` says whether starts or ends count). Going back a turn uncounts the
 turn, so previous/next are exact inverses for durations too.
 """
+
 from __future__ import annotations
 
 import copy
@@ -63,9 +64,25 @@ from .system import term_of
 EVENT_VERSION = 1
 
 #: Event types :meth:`Combat.apply` understands.
-EVENT_TYPES = ("add", "remove", "rename", "move", "initiative", "next", "prev", "delay", "act_now",
-               "end", "damage", "heal", "add_condition", "remove_condition", "set_defeated",
-               "set_hidden", "undo")
+EVENT_TYPES = (
+    "add",
+    "remove",
+    "rename",
+    "move",
+    "initiative",
+    "next",
+    "prev",
+    "delay",
+    "act_now",
+    "end",
+    "damage",
+    "heal",
+    "add_condition",
+    "remove_condition",
+    "set_defeated",
+    "set_hidden",
+    "undo",
+)
 
 #: Units whose duration counts down with turns.
 COUNTED_UNITS = ("rounds", "turns")
@@ -111,8 +128,14 @@ def _roll_record(roll: Any) -> dict | None:
     else:
         out = {"en": str(roll), "ru": str(roll)}
     if hasattr(roll, "dice") and not callable(roll.dice):
-        out["dice"] = [{"faces": jsonable(getattr(d, "faces", None)), "value": getattr(d, "value", None),
-                        "kept": bool(getattr(d, "kept", True))} for d in roll.dice]
+        out["dice"] = [
+            {
+                "faces": jsonable(getattr(d, "faces", None)),
+                "value": getattr(d, "value", None),
+                "kept": bool(getattr(d, "kept", True)),
+            }
+            for d in roll.dice
+        ]
     if hasattr(roll, "total") and isinstance(roll.total, int):
         out["total"] = roll.total
     elif dataclasses.is_dataclass(roll):
@@ -184,8 +207,8 @@ class Combat:
         self.system = system
         self.rng = rng if rng is not None else random.Random()
         self.events: list[dict] = []
-        self._objects: dict[str, Any] = {}      # id -> Character instance (kept after removal)
-        self._provided: dict[str, Any] = {}     # instances to use when replaying "add"
+        self._objects: dict[str, Any] = {}  # id -> Character instance (kept after removal)
+        self._provided: dict[str, Any] = {}  # instances to use when replaying "add"
         self._undo: list[tuple[int, dict]] = []  # (seq, state before) per undoable event
         self._listeners: list[Callable[[dict], None]] = []
         self._catalogue = {c.id: c for c in system.conditions()}
@@ -196,7 +219,7 @@ class Combat:
         self.round: int = 0
         self.current: str | None = None
         self.tiebreaks: list[dict] = []
-        self._c: dict[str, dict] = {}           # id -> combat-side data of a combatant
+        self._c: dict[str, dict] = {}  # id -> combat-side data of a combatant
         self._turns: dict[str, list[int]] = {}  # id -> [turns started, turns ended]
         self._hooked: dict[str, list[int]] = {}  # id -> highest [started, ended] counts hooked
         self._next_uid = 1
@@ -205,8 +228,14 @@ class Combat:
     # Replay and state
     # ---------------------------------------------------------------------------------------
     @classmethod
-    def replay(cls, system, characters: Mapping[str, Any] | None, events: Iterable[Mapping],
-               *, rng: random.Random | None = None) -> "Combat":
+    def replay(
+        cls,
+        system,
+        characters: Mapping[str, Any] | None,
+        events: Iterable[Mapping],
+        *,
+        rng: random.Random | None = None,
+    ) -> "Combat":
         """Rebuild a combat from its event log. ``characters`` (``{id: Character}``, optional)
         are the instances to use for the combatants the log adds (their values are set from the
         log); combatants not given are built with ``system.Character``."""
@@ -229,9 +258,14 @@ class Combat:
         one per event, and only damage and healing change a character (so a long log does not
         hold a copy of every character per event)."""
         return {
-            "round": self.round, "current": self.current, "order": list(self.order),
-            "tiebreaks": _jcopy(self.tiebreaks), "next_uid": self._next_uid,
-            "turns": _jcopy(self._turns), "hooked": _jcopy(self._hooked), "combatants": _jcopy(self._c),
+            "round": self.round,
+            "current": self.current,
+            "order": list(self.order),
+            "tiebreaks": _jcopy(self.tiebreaks),
+            "next_uid": self._next_uid,
+            "turns": _jcopy(self._turns),
+            "hooked": _jcopy(self._hooked),
+            "combatants": _jcopy(self._c),
             "characters": {cid: _persisted(self._objects[cid]) for cid in characters if cid in self._objects},
         }
 
@@ -290,8 +324,11 @@ class Combat:
     def can_act(self, cid: str, *, round: int | None = None) -> bool:
         """Able to take a turn in ``round`` (default: the current one): not defeated, not
         delaying, not sitting out that round (``InitiativeRoll.skip_rounds``)."""
-        return (not self.is_defeated(cid) and not self._c[cid]["delayed"]
-                and not self.skips(cid, self.round if round is None else round))
+        return (
+            not self.is_defeated(cid)
+            and not self._c[cid]["delayed"]
+            and not self.skips(cid, self.round if round is None else round)
+        )
 
     def skips(self, cid: str, round: int) -> bool:
         """Whether ``cid`` sits out ``round`` (its initiative roll said so)."""
@@ -319,11 +356,19 @@ class Combat:
         self._need(cid)
         d = self._c[cid]
         ch = self._objects[cid]
-        return Combatant(id=cid, name=d["name"], character=ch, hidden=d["hidden"], delayed=d["delayed"],
-                         defeated=self.is_defeated(cid), defeated_override=d["defeated"],
-                         initiative=copy.deepcopy(d["initiative"]), conditions=self.conditions(cid),
-                         health=tuple(d["health"]) if d.get("health") else tuple(self.system.health(ch)),
-                         skip_until=d.get("skip_until") or None)
+        return Combatant(
+            id=cid,
+            name=d["name"],
+            character=ch,
+            hidden=d["hidden"],
+            delayed=d["delayed"],
+            defeated=self.is_defeated(cid),
+            defeated_override=d["defeated"],
+            initiative=copy.deepcopy(d["initiative"]),
+            conditions=self.conditions(cid),
+            health=tuple(d["health"]) if d.get("health") else tuple(self.system.health(ch)),
+            skip_until=d.get("skip_until") or None,
+        )
 
     def combatants(self, *, audience: str = "gm") -> list[Combatant]:
         """Combatants in turn order; ``audience="player"`` leaves out the hidden ones."""
@@ -411,19 +456,27 @@ class Combat:
     # ---------------------------------------------------------------------------------------
     # Actions (each builds one event and applies it)
     # ---------------------------------------------------------------------------------------
-    def add(self, cid: str | None, character, *, name: str | None = None, hidden: bool = False,
-            position: int | None = None) -> dict:
+    def add(
+        self, cid: str | None, character, *, name: str | None = None, hidden: bool = False, position: int | None = None
+    ) -> dict:
         """Add a combatant (at the end of the order unless ``position`` is given). Mid-combat
         the current turn stays where it is."""
         name = (name or getattr(character, "name", "") or cid or "").strip()
         cid = cid or self.new_id(name)
         if cid in self._c:
-            raise _err("duplicate_id", f"There is already a combatant {cid!r}.",
-                       f"Участник {cid!r} уже есть.")
+            raise _err("duplicate_id", f"There is already a combatant {cid!r}.", f"Участник {cid!r} уже есть.")
         pos = len(self.order) if position is None else max(0, min(int(position), len(self.order)))
         self._provided[cid] = character
-        return self.apply({"type": "add", "id": cid, "name": name or cid, "hidden": bool(hidden),
-                           "position": pos, "character": _persisted(character)})
+        return self.apply(
+            {
+                "type": "add",
+                "id": cid,
+                "name": name or cid,
+                "hidden": bool(hidden),
+                "position": pos,
+                "character": _persisted(character),
+            }
+        )
 
     def remove(self, cid: str) -> dict:
         """Remove a combatant. When it is their turn, the turn passes forwards."""
@@ -434,11 +487,11 @@ class Combat:
             if rest:
                 idx = self.order.index(cid)
                 nxt, wrapped = self._scan(idx, +1, exclude=cid)
-                if nxt is None:   # nobody able to act: the next one in the order anyway
+                if nxt is None:  # nobody able to act: the next one in the order anyway
                     nxt = self.order[(idx + 1) % len(self.order)]
                     wrapped = idx + 1 >= len(self.order)
                 event.update(current=nxt, round=self.round + (1 if wrapped else 0))
-            else:   # the last one leaves: the combat is over
+            else:  # the last one leaves: the combat is over
                 event.update(current=None, round=0)
         if event.get("current") is not None:
             twins: dict = {}
@@ -470,14 +523,18 @@ class Combat:
             self._need(cid)
         if not ids:
             raise _err("nobody", "Nobody to roll initiative for.", "Некому бросать инициативу.")
-        result = self.system.roll_initiative({cid: self._objects[cid] for cid in ids}, rng=self.rng,
-                                             **options)
+        result = self.system.roll_initiative({cid: self._objects[cid] for cid in ids}, rng=self.rng, **options)
         rolled = list(result.order)
         if sorted(rolled) != sorted(ids):
-            raise _err("bad_initiative", "The system returned an order that does not match the combatants.",
-                       "Система вернула порядок, не совпадающий с участниками.")
-        rolls = {cid: {"key": jsonable(r.key), "text": jsonable(r.text), "roll": _roll_record(r.roll)}
-                 for cid, r in result.rolls.items()}
+            raise _err(
+                "bad_initiative",
+                "The system returned an order that does not match the combatants.",
+                "Система вернула порядок, не совпадающий с участниками.",
+            )
+        rolls = {
+            cid: {"key": jsonable(r.key), "text": jsonable(r.text), "roll": _roll_record(r.roll)}
+            for cid, r in result.rolls.items()
+        }
         for cid, r in result.rolls.items():
             if int(getattr(r, "skip_rounds", 0) or 0) > 0:
                 rolls[cid]["skip_rounds"] = int(r.skip_rounds)
@@ -499,14 +556,20 @@ class Combat:
                     except TypeError:
                         continue
                 order.insert(pos, cid)
-        event = {"type": "initiative", "ids": ids, "order": order, "rolls": rolls,
-                 "tiebreaks": jsonable(list(result.tiebreaks)), "options": jsonable(options)}
+        event = {
+            "type": "initiative",
+            "ids": ids,
+            "order": order,
+            "rolls": rolls,
+            "tiebreaks": jsonable(list(result.tiebreaks)),
+            "options": jsonable(options),
+        }
         skip = {}
         for cid, r in rolls.items():
             if r.get("skip_rounds"):
                 if not self.started or cid == self.current:
                     first = self.round + 1
-                else:   # mid-combat: their first turn is this round if they come after the current one
+                else:  # mid-combat: their first turn is this round if they come after the current one
                     first = self.round + (1 if order.index(cid) < order.index(self.current) else 0)
                 skip[cid] = first + r["skip_rounds"] - 1
         if skip:
@@ -518,8 +581,12 @@ class Combat:
             if roll_effects:
                 reasons = [e.reason for e in roll_effects if getattr(e, "reason", None)]
                 entry = self._effect_entry(
-                    twins, cid, "initiative", lambda ch, fx=roll_effects: self.system.apply_effects(ch, fx),
-                    notes=reasons)
+                    twins,
+                    cid,
+                    "initiative",
+                    lambda ch, fx=roll_effects: self.system.apply_effects(ch, fx),
+                    notes=reasons,
+                )
                 if entry:
                     effects.append(entry)
         if effects:
@@ -536,7 +603,7 @@ class Combat:
             first = max(1, self.round)
             last = first + max([0] + [int(d.get("skip_until") or 0) for d in self._c.values()])
             nxt = None
-            for rnd in range(first, last + 1):     # everyone sitting out round 1: round 2 starts
+            for rnd in range(first, last + 1):  # everyone sitting out round 1: round 2 starts
                 nxt, _ = self._scan(-1, +1, base=rnd)
                 if nxt is not None:
                     break
@@ -549,7 +616,7 @@ class Combat:
             out = {frm} if effects and self._defeated_after(frm, effects[-1]) else set()
             idx = self.order.index(frm)
             nxt, wrapped = self._scan(idx, +1, exclude=out)
-            if nxt is None and out:   # the end effect took out the last one able to act
+            if nxt is None and out:  # the end effect took out the last one able to act
                 nxt, wrapped = self._scan(idx, +1)
             if nxt is None:
                 raise self._nobody()
@@ -571,7 +638,7 @@ class Combat:
         if new_round < 1:
             raise _err("first_turn", "This is the first turn of the combat.", "Это первый ход боя.")
         event = {"type": "prev", "from": self.current, "to": prv, "round": new_round}
-        effects = self._expiry_effects({}, event)    # going back never calls on_turn
+        effects = self._expiry_effects({}, event)  # going back never calls on_turn
         if effects:
             event["effects"] = effects
         return self.apply(event)
@@ -584,8 +651,11 @@ class Combat:
         idx = self.order.index(self.current)
         nxt, wrapped = self._scan(idx, +1, exclude=self.current)
         if nxt is None:
-            raise _err("nobody_else", "Nobody else can act: there is no one to delay for.",
-                       "Больше никто не может действовать: откладывать ход не для кого.")
+            raise _err(
+                "nobody_else",
+                "Nobody else can act: there is no one to delay for.",
+                "Больше никто не может действовать: откладывать ход не для кого.",
+            )
         event = {"type": "delay", "id": self.current, "to": nxt, "round": self.round + (1 if wrapped else 0)}
         twins: dict = {}
         effects = self._expiry_effects(twins, event) + self._turn_effect(twins, nxt, "start")
@@ -607,7 +677,7 @@ class Combat:
         twins: dict = {}
         effects = self._turn_effect(twins, self.current, "end")
         effects += self._expiry_effects(twins, event)
-        effects += self._turn_effect(twins, cid, "start")   # not again when the delayed turn had started
+        effects += self._turn_effect(twins, cid, "start")  # not again when the delayed turn had started
         if effects:
             event["effects"] = effects
         return self.apply(event)
@@ -626,8 +696,15 @@ class Combat:
         """Healing through ``system.apply_healing`` (options from ``system.healing_options``)."""
         return self._harm("heal", cid, amount, options)
 
-    def add_condition(self, cid: str, condition: str, *, duration: int | None = None,
-                      ticks_on: str | None = None, data: Mapping[str, Any] | None = None) -> dict:
+    def add_condition(
+        self,
+        cid: str,
+        condition: str,
+        *,
+        duration: int | None = None,
+        ticks_on: str | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> dict:
         """Put a condition from ``system.conditions()`` on ``cid``. ``duration`` (default: the
         catalogue's) counts down at the start or end (``ticks_at``) of the turns of ``ticks_on``
         (default: the bearer). ``data`` (plain JSON, e.g. a penalty the GM chose) is kept with
@@ -636,29 +713,45 @@ class Combat:
         self._need(cid)
         spec = self._catalogue.get(condition)
         if spec is None:
-            raise _err("unknown_condition", f"Unknown condition {condition!r}.", f"Неизвестное состояние {condition!r}.")
+            raise _err(
+                "unknown_condition", f"Unknown condition {condition!r}.", f"Неизвестное состояние {condition!r}."
+            )
         ticks_on = ticks_on or cid
         self._need(ticks_on)
         if duration is None:
             duration = spec.duration if spec.unit in COUNTED_UNITS else None
         if duration is not None:
             if isinstance(duration, bool) or int(duration) != duration or duration < 1:
-                raise _err("bad_duration", "A duration is a whole number of 1 or more.",
-                           "Длительность — целое число от 1.")
+                raise _err(
+                    "bad_duration", "A duration is a whole number of 1 or more.", "Длительность — целое число от 1."
+                )
             duration = int(duration)
         if not spec.stacks and any(c["id"] == condition for c in self.conditions(cid)):
-            raise _err("already_has", f"{self.name(cid)} already has {tr(spec.label)}.",
-                       f"У {self.name(cid)} уже есть «{tr(spec.label, 'ru')}».")
+            raise _err(
+                "already_has",
+                f"{self.name(cid)} already has {tr(spec.label)}.",
+                f"У {self.name(cid)} уже есть «{tr(spec.label, 'ru')}».",
+            )
         if data is not None and not isinstance(data, Mapping):
-            raise _err("bad_data", "Condition data is a mapping of names to values.",
-                       "Данные состояния — словарь «имя: значение».")
+            raise _err(
+                "bad_data",
+                "Condition data is a mapping of names to values.",
+                "Данные состояния — словарь «имя: значение».",
+            )
         data = jsonable(dict(data or {}))
         unit = spec.unit if duration is None or spec.unit in COUNTED_UNITS else "rounds"
         at = 0 if spec.ticks_at == "start" else 1
-        event = {"type": "add_condition", "id": cid, "condition": condition,
-                 "uid": self._next_uid, "duration": duration, "unit": unit,
-                 "ticks_at": spec.ticks_at, "ticks_on": ticks_on,
-                 "base": self._turns.get(ticks_on, [0, 0])[at]}
+        event = {
+            "type": "add_condition",
+            "id": cid,
+            "condition": condition,
+            "uid": self._next_uid,
+            "duration": duration,
+            "unit": unit,
+            "ticks_at": spec.ticks_at,
+            "ticks_on": ticks_on,
+            "base": self._turns.get(ticks_on, [0, 0])[at],
+        }
         if data:
             event["data"] = data
         entry = self._condition_effect({}, cid, condition, True, data, uid=event["uid"])
@@ -672,7 +765,7 @@ class Combat:
         if inst is None:
             raise _err("no_condition", "No such condition on this combatant.", "У участника нет такого состояния.")
         event = {"type": "remove_condition", "id": cid, "uid": uid}
-        if inst["active"]:     # one that ran out was already reported as inactive
+        if inst["active"]:  # one that ran out was already reported as inactive
             entry = self._condition_effect({}, cid, inst["id"], False, inst.get("data") or {}, uid=uid)
             if entry:
                 event["effects"] = [entry]
@@ -705,11 +798,12 @@ class Combat:
         event.setdefault("v", EVENT_VERSION)
         event["seq"] = len(self.events)
         touched: tuple = ()
-        if kind in ("damage", "heal", "remove"):     # the events after which a character may
-            touched = (event.get("id"),)              # differ when undone (remove: re-added),
-        if isinstance(event.get("effects"), list):    # and those with recorded hook outcomes
-            touched += tuple(x.get("id") for x in event["effects"]
-                             if isinstance(x, Mapping) and isinstance(x.get("id"), str))
+        if kind in ("damage", "heal", "remove"):  # the events after which a character may
+            touched = (event.get("id"),)  # differ when undone (remove: re-added),
+        if isinstance(event.get("effects"), list):  # and those with recorded hook outcomes
+            touched += tuple(
+                x.get("id") for x in event["effects"] if isinstance(x, Mapping) and isinstance(x.get("id"), str)
+            )
         if kind == "undo" and self._undo:
             touched = tuple(self._undo[-1][1]["characters"])
         before = self._snapshot(touched)
@@ -755,8 +849,15 @@ class Combat:
             obj = self.system.Character()
         _set_traits(obj, e["character"])
         self._objects[cid] = obj
-        self._c[cid] = {"name": e["name"], "hidden": bool(e.get("hidden")), "delayed": False,
-                        "defeated": None, "initiative": None, "conditions": [], "skip_until": None}
+        self._c[cid] = {
+            "name": e["name"],
+            "hidden": bool(e.get("hidden")),
+            "delayed": False,
+            "defeated": None,
+            "initiative": None,
+            "conditions": [],
+            "skip_until": None,
+        }
         self._turns.setdefault(cid, [0, 0])
         self._hooked.setdefault(cid, list(self._turns[cid]))
         self.order.insert(max(0, min(int(e.get("position", len(self.order))), len(self.order))), cid)
@@ -788,8 +889,11 @@ class Combat:
 
     def _on_initiative(self, e: dict) -> None:
         if sorted(e["order"]) != sorted(self.order):
-            raise _err("bad_order", "The recorded order does not match the combatants.",
-                       "Записанный порядок не совпадает с участниками.")
+            raise _err(
+                "bad_order",
+                "The recorded order does not match the combatants.",
+                "Записанный порядок не совпадает с участниками.",
+            )
         skip = e.get("skip") or {}
         for cid, roll in e["rolls"].items():
             self._need(cid)
@@ -823,7 +927,7 @@ class Combat:
         cid, to = e["id"], e["to"]
         self._need(cid)
         self._need(to)
-        self._tick(cid, 0, -1)            # the turn was not taken: it is not counted
+        self._tick(cid, 0, -1)  # the turn was not taken: it is not counted
         self._c[cid]["delayed"] = True
         self.current = to
         self.round = int(e["round"])
@@ -834,8 +938,11 @@ class Combat:
         cid = e["id"]
         self._need(cid)
         if sorted(e["order"]) != sorted(self.order):
-            raise _err("bad_order", "The recorded order does not match the combatants.",
-                       "Записанный порядок не совпадает с участниками.")
+            raise _err(
+                "bad_order",
+                "The recorded order does not match the combatants.",
+                "Записанный порядок не совпадает с участниками.",
+            )
         if e.get("from") is not None:
             self._need(e["from"])
             self._tick(e["from"], 1, +1)
@@ -883,8 +990,11 @@ class Combat:
 
     def _on_undo(self, e: dict) -> None:
         if not self._undo or self._undo[-1][0] != e["undoes"]:
-            raise _err("bad_undo", "That action is not the last one that can be undone.",
-                       "Это действие нельзя отменить: оно не последнее.")
+            raise _err(
+                "bad_undo",
+                "That action is not the last one that can be undone.",
+                "Это действие нельзя отменить: оно не последнее.",
+            )
         _, before = self._undo.pop()
         self._restore(before)
 
@@ -896,11 +1006,13 @@ class Combat:
             raise _err("unknown_combatant", f"No combatant {cid!r}.", f"Нет участника {cid!r}.")
 
     def _nobody(self) -> RuleError:
-        return _err("nobody_can_act", "Nobody can act: everyone is defeated or delaying.",
-                    "Никто не может действовать: все выбыли или отложили ход.")
+        return _err(
+            "nobody_can_act",
+            "Nobody can act: everyone is defeated or delaying.",
+            "Никто не может действовать: все выбыли или отложили ход.",
+        )
 
-    def _scan(self, idx: int, step: int, *, exclude: Any = None,
-              base: int | None = None) -> tuple[str | None, bool]:
+    def _scan(self, idx: int, step: int, *, exclude: Any = None, base: int | None = None) -> tuple[str | None, bool]:
         """The first combatant able to act from ``idx`` in direction ``step`` (wrapping), and
         whether the search wrapped past the end (forwards) or the start (backwards). Whether
         one can act is judged in the round it would act in (``base``, default the current
@@ -930,8 +1042,7 @@ class Combat:
     def _harm(self, kind: str, cid: str, amount: Any, options: Mapping[str, Any]) -> dict:
         self._need(cid)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise _err("bad_amount", "The amount is a whole number of 0 or more.",
-                       "Количество — целое число от 0.")
+            raise _err("bad_amount", "The amount is a whole number of 0 or more.", "Количество — целое число от 0.")
         ch = self._objects[cid]
         specs = self.system.damage_options(ch) if kind == "damage" else self.system.healing_options(ch)
         allowed = {o.name for o in specs}
@@ -946,17 +1057,26 @@ class Combat:
         rule = self.system.apply_damage if kind == "damage" else self.system.apply_healing
         outcome = rule(twin, amount, **dict(options))
         changes = _diff(before, _persisted(twin))
-        return self.apply({"type": kind, "id": cid, "amount": amount, "options": jsonable(options),
-                           "changes": changes, "health": [health_before, list(self.system.health(twin))],
-                           "notes": jsonable(list(getattr(outcome, "notes", []))),
-                           "state": jsonable(getattr(outcome, "state", None)),
-                           "defeated": bool(self.system.is_defeated(twin))})
+        return self.apply(
+            {
+                "type": kind,
+                "id": cid,
+                "amount": amount,
+                "options": jsonable(options),
+                "changes": changes,
+                "health": [health_before, list(self.system.health(twin))],
+                "notes": jsonable(list(getattr(outcome, "notes", []))),
+                "state": jsonable(getattr(outcome, "state", None)),
+                "defeated": bool(self.system.is_defeated(twin)),
+            }
+        )
 
     # ---------------------------------------------------------------------------------------
     # The system's hooks (called live on scratch copies; the outcomes go into the event)
     # ---------------------------------------------------------------------------------------
-    def _effect_entry(self, twins: dict, cid: str, hook: str, call: Callable[[Any], Any], *,
-                      notes: Iterable = (), **info: Any) -> dict | None:
+    def _effect_entry(
+        self, twins: dict, cid: str, hook: str, call: Callable[[Any], Any], *, notes: Iterable = (), **info: Any
+    ) -> dict | None:
         """Call a hook on ``cid``'s scratch copy (kept in ``twins`` so several hooks in one
         event build on each other); what it changed as an ``effects`` entry, or None."""
         if cid not in twins:
@@ -972,9 +1092,17 @@ class Combat:
         if not changes and not all_notes and state is None:
             return None
         now = bool(self.system.is_defeated(twin))
-        return {"id": cid, "hook": hook, **jsonable(info), "changes": changes, "notes": all_notes,
-                "state": state, "health": [health_before, list(self.system.health(twin))],
-                "defeated": now, "follow_rules": was != now}
+        return {
+            "id": cid,
+            "hook": hook,
+            **jsonable(info),
+            "changes": changes,
+            "notes": all_notes,
+            "state": state,
+            "health": [health_before, list(self.system.health(twin))],
+            "defeated": now,
+            "follow_rules": was != now,
+        }
 
     def _defeated_after(self, cid: str, entry: Mapping) -> bool:
         mark = self._c[cid]["defeated"]
@@ -982,9 +1110,17 @@ class Combat:
 
     def _hook_conditions(self, cid: str) -> list[dict]:
         """``cid``'s active conditions as ``on_turn`` gets them."""
-        return [{"id": i["id"], "uid": i["uid"], "duration": i.get("duration"), "remaining": i["remaining"],
-                 "unit": i.get("unit"), "data": copy.deepcopy(i.get("data") or {})}
-                for i in self.conditions(cid)]
+        return [
+            {
+                "id": i["id"],
+                "uid": i["uid"],
+                "duration": i.get("duration"),
+                "remaining": i["remaining"],
+                "unit": i.get("unit"),
+                "data": copy.deepcopy(i.get("data") or {}),
+            }
+            for i in self.conditions(cid)
+        ]
 
     def _turn_effect(self, twins: dict, cid: str, when: str) -> list[dict]:
         """``system.on_turn`` at the start or end of ``cid``'s turn, unless that boundary
@@ -993,24 +1129,40 @@ class Combat:
         if self._turns.get(cid, [0, 0])[at] + 1 <= self._hooked.get(cid, [0, 0])[at]:
             return []
         conditions = self._hook_conditions(cid)
-        entry = self._effect_entry(twins, cid, "on_turn",
-                                   lambda ch: self.system.on_turn(ch, when, rng=self.rng, conditions=conditions),
-                                   when=when)
+        entry = self._effect_entry(
+            twins,
+            cid,
+            "on_turn",
+            lambda ch: self.system.on_turn(ch, when, rng=self.rng, conditions=conditions),
+            when=when,
+        )
         return [entry] if entry else []
 
-    def _condition_effect(self, twins: dict, cid: str, condition: str, active: bool,
-                          data: Mapping[str, Any], **info: Any) -> dict | None:
+    def _condition_effect(
+        self, twins: dict, cid: str, condition: str, active: bool, data: Mapping[str, Any], **info: Any
+    ) -> dict | None:
         return self._effect_entry(
-            twins, cid, "condition_changed",
+            twins,
+            cid,
+            "condition_changed",
             lambda ch: self.system.condition_changed(ch, condition, active, **dict(data)),
-            condition=condition, active=active, **info)
+            condition=condition,
+            active=active,
+            **info,
+        )
 
     def _expiry_effects(self, twins: dict, event: dict) -> list[dict]:
         """``system.condition_changed`` for the conditions a turn event makes run out (or come
         back, going back a turn): the event is tried on the state and the state put back."""
+
         def actives() -> dict:
-            return {(cid, i["uid"]): i for cid in self.order
-                    for i in self.conditions(cid, include_expired=True) if i["remaining"] is not None}
+            return {
+                (cid, i["uid"]): i
+                for cid in self.order
+                for i in self.conditions(cid, include_expired=True)
+                if i["remaining"] is not None
+            }
+
         before = actives()
         if not before:
             return []
@@ -1024,20 +1176,34 @@ class Combat:
         for key, inst in before.items():
             now = after.get(key)
             if now is not None and now["active"] != inst["active"]:
-                entry = self._condition_effect(twins, key[0], inst["id"], now["active"],
-                                               inst.get("data") or {}, uid=inst["uid"], expired=not now["active"])
+                entry = self._condition_effect(
+                    twins,
+                    key[0],
+                    inst["id"],
+                    now["active"],
+                    inst.get("data") or {},
+                    uid=inst["uid"],
+                    expired=not now["active"],
+                )
                 if entry:
                     out.append(entry)
         return out
 
     def _check(self) -> None:
         """Invariants after every event (a forged or corrupt event is refused by them)."""
-        ok = (sorted(self.order) == sorted(self._c) and len(set(self.order)) == len(self.order)
-              and (self.current is None) == (self.round == 0)
-              and (self.current is None or self.current in self._c) and self.round >= 0)
+        ok = (
+            sorted(self.order) == sorted(self._c)
+            and len(set(self.order)) == len(self.order)
+            and (self.current is None) == (self.round == 0)
+            and (self.current is None or self.current in self._c)
+            and self.round >= 0
+        )
         if not ok:
-            raise _err("inconsistent", "This event would leave the combat inconsistent.",
-                       "Это событие сделало бы бой несогласованным.")
+            raise _err(
+                "inconsistent",
+                "This event would leave the combat inconsistent.",
+                "Это событие сделало бы бой несогласованным.",
+            )
 
     # ---------------------------------------------------------------------------------------
     # Text
@@ -1052,9 +1218,12 @@ class Combat:
         for x in event.get("effects") or ():
             if not isinstance(x, Mapping) or x.get("id") in skip:
                 continue
-            same = (x.get("hook") == "condition_changed" and x.get("id") == event.get("id")
-                    and event.get("type") in ("add_condition", "remove_condition"))
-            if same:            # "Oleg: + Depression" says the rest already
+            same = (
+                x.get("hook") == "condition_changed"
+                and x.get("id") == event.get("id")
+                and event.get("type") in ("add_condition", "remove_condition")
+            )
+            if same:  # "Oleg: + Depression" says the rest already
                 change = self._effect_change(x, locale)
                 line += f" ({change})" if change else ""
                 continue
@@ -1078,7 +1247,7 @@ class Combat:
             if str(v) in choices:
                 return tr(choices[str(v)], locale)
             if isinstance(v, str):
-                return ""   # an internal code without a word for it
+                return ""  # an internal code without a word for it
             return str(v)
 
         a, b = value(old), value(new)
@@ -1103,8 +1272,11 @@ class Combat:
         who = self._c[cid]["name"] if cid in self._c else str(cid)
         hook = entry.get("hook")
         if hook == "on_turn":
-            what = (("начало хода" if ru else "start of turn") if entry.get("when") == "start"
-                    else ("конец хода" if ru else "end of turn"))
+            what = (
+                ("начало хода" if ru else "start of turn")
+                if entry.get("when") == "start"
+                else ("конец хода" if ru else "end of turn")
+            )
         elif hook == "condition_changed":
             spec = self._catalogue.get(entry.get("condition"))
             label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
@@ -1142,11 +1314,10 @@ class Combat:
             names = ", ".join(nm(c) for c in event["order"] if c not in skip)
             return f"инициатива: {names}" if ru else f"initiative: {names}"
         if k in ("next", "prev", "act_now"):
-            turn = term_of(self.system, "turn", locale).lower()   # Threads: «очередь» (L441)
+            turn = term_of(self.system, "turn", locale).lower()  # Threads: «очередь» (L441)
             return f"{turn}: {nm(event.get('to', event.get('id')))}"
         if k == "delay":
-            return (f"{who} откладывает ход; ходит {nm(event['to'])}" if ru
-                    else f"{who} delays; {nm(event['to'])} acts")
+            return f"{who} откладывает ход; ходит {nm(event['to'])}" if ru else f"{who} delays; {nm(event['to'])} acts"
         if k == "end":
             return "бой окончен" if ru else "combat ended"
         if k in ("damage", "heal"):

@@ -11,6 +11,7 @@ on raw values: ranges, shapes of list items; a list of Problems). Creation and a
 are *not* hard limits: they belong to ``GameSystem.validate``, because a sheet in progress is
 allowed to be over budget while the player fixes it.
 """
+
 from __future__ import annotations
 
 import copy
@@ -77,23 +78,42 @@ class CharacterModel(HasTraits):
     def check_dict(cls, data: Any, *, require_header: bool = True) -> list[Problem]:
         """Every problem with ``data`` as input for this model (empty list: acceptable)."""
         if not isinstance(data, Mapping):
-            return [Problem("not_a_mapping", T(
-                f"expected a mapping of trait names to values, got {type(data).__name__}",
-                f"ожидался словарь «имя — значение», получено {type(data).__name__}"))]
+            return [
+                Problem(
+                    "not_a_mapping",
+                    T(
+                        f"expected a mapping of trait names to values, got {type(data).__name__}",
+                        f"ожидался словарь «имя — значение», получено {type(data).__name__}",
+                    ),
+                )
+            ]
         problems: list[Problem] = []
         if require_header or "system" in data:
             system = data.get("system")
             if system != cls.SYSTEM:
-                problems.append(Problem("wrong_system", T(
-                    f"this character is for system {system!r}, not {cls.SYSTEM!r}",
-                    f"этот персонаж для системы {system!r}, а не {cls.SYSTEM!r}"), field="system"))
+                problems.append(
+                    Problem(
+                        "wrong_system",
+                        T(
+                            f"this character is for system {system!r}, not {cls.SYSTEM!r}",
+                            f"этот персонаж для системы {system!r}, а не {cls.SYSTEM!r}",
+                        ),
+                        field="system",
+                    )
+                )
         if require_header or "schema" in data:
             schema = data.get("schema")
             if not isinstance(schema, int) or isinstance(schema, bool) or not 1 <= schema <= cls.SCHEMA:
-                problems.append(Problem("bad_schema", T(
-                    f"unsupported schema version {schema!r} (this version reads 1..{cls.SCHEMA})",
-                    f"неподдерживаемая версия схемы {schema!r} (поддерживаются 1..{cls.SCHEMA})"),
-                    field="schema"))
+                problems.append(
+                    Problem(
+                        "bad_schema",
+                        T(
+                            f"unsupported schema version {schema!r} (this version reads 1..{cls.SCHEMA})",
+                            f"неподдерживаемая версия схемы {schema!r} (поддерживаются 1..{cls.SCHEMA})",
+                        ),
+                        field="schema",
+                    )
+                )
         persisted = set(cls.persisted_traits())
         derived = set(cls.derived_traits())
         probe = HasTraits.__new__(cls)  # an instance to run trait validators against, no __init__
@@ -103,13 +123,21 @@ class CharacterModel(HasTraits):
             if name in ("system", "schema"):
                 continue
             if name in derived:
-                problems.append(Problem("derived_given", T(
-                    f"{name} is computed from other values and cannot be set",
-                    f"{name} вычисляется из других значений, его нельзя задать"), field=name))
+                problems.append(
+                    Problem(
+                        "derived_given",
+                        T(
+                            f"{name} is computed from other values and cannot be set",
+                            f"{name} вычисляется из других значений, его нельзя задать",
+                        ),
+                        field=name,
+                    )
+                )
                 continue
             if name not in persisted:
-                problems.append(Problem("unknown_field", T(
-                    f"unknown field {name!r}", f"неизвестное поле {name!r}"), field=name))
+                problems.append(
+                    Problem("unknown_field", T(f"unknown field {name!r}", f"неизвестное поле {name!r}"), field=name)
+                )
                 continue
             trait = cls.class_traits()[name]
             if value is None and getattr(trait, "allow_none", False):
@@ -118,9 +146,13 @@ class CharacterModel(HasTraits):
             try:
                 merged[name] = trait.validate(probe, copy.deepcopy(value))
             except TraitError as exc:
-                problems.append(Problem("bad_type", T(
-                    f"bad value {value!r}: {_short(exc)}",
-                    f"недопустимое значение {value!r}: {_short(exc)}"), field=name))
+                problems.append(
+                    Problem(
+                        "bad_type",
+                        T(f"bad value {value!r}: {_short(exc)}", f"недопустимое значение {value!r}: {_short(exc)}"),
+                        field=name,
+                    )
+                )
         flagged = {p.field for p in problems}
         problems.extend(p for p in cls.check_values(merged) if p.field not in flagged)
         return problems
@@ -149,8 +181,7 @@ class CharacterModel(HasTraits):
         """Set several persisted traits at once, all or nothing (validated together)."""
         current = {n: getattr(self, n) for n in self.persisted_traits()}
         current.update(values)
-        problems = [p for p in type(self).check_dict(current, require_header=False)
-                    if p.severity == "error"]
+        problems = [p for p in type(self).check_dict(current, require_header=False) if p.severity == "error"]
         if problems:
             raise ValidationError(problems)
         with self.hold_trait_notifications():

@@ -1,4 +1,5 @@
 """Validation problems and the one error that carries them."""
+
 from __future__ import annotations
 
 import dataclasses

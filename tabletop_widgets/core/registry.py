@@ -1,4 +1,5 @@
 """Find game systems through the ``tabletop_widgets.systems`` entry-point group."""
+
 from __future__ import annotations
 
 from importlib.metadata import entry_points

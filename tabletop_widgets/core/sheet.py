@@ -1,4 +1,5 @@
 """Declarative character-sheet layout: a system says *what* to show, widgets decide *how*."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,17 +7,17 @@ from typing import Any, Mapping, Sequence
 
 #: Field kinds the generic CharacterSheet knows how to render.
 FIELD_KINDS = (
-    "input",     # an editable number (int trait)
-    "text",      # an editable short text (str trait)
+    "input",  # an editable number (int trait)
+    "text",  # an editable short text (str trait)
     "longtext",  # an editable multi-line text
-    "choice",    # an editable value picked from ``choices`` (or a data table named by ``source``)
-    "flag",      # an editable bool
-    "derived",   # read-only, recomputed by the model
+    "choice",  # an editable value picked from ``choices`` (or a data table named by ``source``)
+    "flag",  # an editable bool
+    "derived",  # read-only, recomputed by the model
     "resource",  # current value with +/- controls against ``max_trait``
-    "list",      # a list of dict items (abilities, equipment...) with ``item_fields``
-    "tags",      # a list of short strings (conditions, immunities), optionally from ``choices``/``source``
-    "mapping",   # a dict name -> value (skills by code id, money by coin); ``item_fields`` may
-                 # describe the value, ``choices``/``source`` the allowed names
+    "list",  # a list of dict items (abilities, equipment...) with ``item_fields``
+    "tags",  # a list of short strings (conditions, immunities), optionally from ``choices``/``source``
+    "mapping",  # a dict name -> value (skills by code id, money by coin); ``item_fields`` may
+    # describe the value, ``choices``/``source`` the allowed names
 )
 
 

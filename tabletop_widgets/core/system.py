@@ -4,6 +4,7 @@ Systems subclass :class:`GameSystem` in ``systems/<slug>/__init__.py`` and expos
 ``SYSTEM`` (named by the entry point). Everything here is plain data and pure functions:
 no ipywidgets, no I/O. Bilingual text is ``{"en": ..., "ru": ...}``.
 """
+
 from __future__ import annotations
 
 import random
@@ -109,7 +110,9 @@ class CheckResult:
 
     def text(self, locale: str = DEFAULT_LOCALE) -> str:
         head = tr(self.label, locale)
-        breakdown = self.roll.text(locale) if hasattr(self.roll, "text") else (str(self.roll) if self.roll is not None else "")
+        breakdown = (
+            self.roll.text(locale) if hasattr(self.roll, "text") else (str(self.roll) if self.roll is not None else "")
+        )
         verdict = tr(self.outcome, locale)
         parts = [p for p in (head + ":", breakdown, "→ " + verdict if verdict else "") if p]
         return " ".join(parts)
@@ -119,10 +122,13 @@ class CheckResult:
 
     def _repr_html_(self) -> str:
         import html
+
         roll_html = self.roll._repr_html_() if hasattr(self.roll, "_repr_html_") else html.escape(str(self.roll or ""))
         cls = {True: "tt-pass", False: "tt-fail", None: ""}[self.success]
-        return (f'<div class="tt-check {cls}"><b>{html.escape(tr(self.label))}</b> {roll_html} '
-                f'<span class="tt-outcome">{html.escape(tr(self.outcome))}</span></div>')
+        return (
+            f'<div class="tt-check {cls}"><b>{html.escape(tr(self.label))}</b> {roll_html} '
+            f'<span class="tt-outcome">{html.escape(tr(self.outcome))}</span></div>'
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -233,8 +239,9 @@ class GameSystem:
     def __init__(self, **rules: Any):
         unknown = set(rules) - set(self.default_rules)
         if unknown:
-            raise ValueError(f"{self.slug}: unknown rules option(s) {sorted(unknown)}; "
-                             f"known: {sorted(self.default_rules)}")
+            raise ValueError(
+                f"{self.slug}: unknown rules option(s) {sorted(unknown)}; known: {sorted(self.default_rules)}"
+            )
         self.rules: dict[str, Any] = {**self.default_rules, **rules}
 
     def with_rules(self, **rules: Any) -> "GameSystem":
@@ -293,11 +300,11 @@ class GameSystem:
         for c in self.checks(character):
             if c.id == check_id:
                 return c
-        raise RuleError("unknown_check", T(f"{self.slug}: no check named {check_id!r}",
-                                          f"{self.slug}: нет проверки {check_id!r}"))
+        raise RuleError(
+            "unknown_check", T(f"{self.slug}: no check named {check_id!r}", f"{self.slug}: нет проверки {check_id!r}")
+        )
 
-    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None,
-                   **options: Any) -> CheckResult:
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         raise NotImplementedError
 
     def check_distribution(self, character, check_id: str, **options: Any):
@@ -309,8 +316,13 @@ class GameSystem:
         """Exact probability that the check succeeds with these options."""
         dist = self.check_distribution(character, check_id, **options)
         if dist.p_pass is None:
-            raise RuleError("no_pass_fail", T("this roll gives a result, not a success or a failure",
-                                             "этот бросок даёт результат, а не успех или провал"))
+            raise RuleError(
+                "no_pass_fail",
+                T(
+                    "this roll gives a result, not a success or a failure",
+                    "этот бросок даёт результат, а не успех или провал",
+                ),
+            )
         return dist.p_pass
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
@@ -345,8 +357,9 @@ class GameSystem:
     def conditions(self) -> list[ConditionSpec]:
         return []
 
-    def roll_initiative(self, combatants: Mapping[str, Any], *, rng: random.Random | None = None,
-                        **options: Any) -> InitiativeOrder:
+    def roll_initiative(
+        self, combatants: Mapping[str, Any], *, rng: random.Random | None = None, **options: Any
+    ) -> InitiativeOrder:
         """Roll initiative for ``{combatant_id: character}`` by the system's rules, breaking
         ties by its own chain (reported in ``tiebreaks``); deterministic given the rng."""
         raise NotImplementedError
@@ -365,8 +378,9 @@ class GameSystem:
         """Options the tracker offers when healing (which resource, first aid, a healing pool...)."""
         return []
 
-    def on_turn(self, character, when: str, *, rng: random.Random | None = None,
-                conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
+    def on_turn(
+        self, character, when: str, *, rng: random.Random | None = None, conditions: Sequence[Mapping[str, Any]] = ()
+    ) -> DamageOutcome | None:
         """Ongoing effects at the ``"start"`` or ``"end"`` of this character's turn (bleeding,
         regeneration, a state that deals damage each turn). ``conditions`` are the combatant's
         active conditions as the tracker holds them (``{"id", "duration", "data"}``). Return
@@ -374,8 +388,7 @@ class GameSystem:
         None when nothing does."""
         return None
 
-    def condition_changed(self, character, condition_id: str, active: bool,
-                          **data: Any) -> DamageOutcome | None:
+    def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
         """The tracker added (``active``) or removed a condition from the system's catalogue:
         reflect it on the character when the rules say so (e.g. RET "unconscious" makes the
         character defeated). Return the trait changes, or None when the character is unchanged."""

@@ -8,6 +8,7 @@ A test scans the Russian templates for a ``{number} noun`` that skipped it.
 Player-chosen names are never declined: templates put a name where its nominative reads right
 («Аня — выбывает из боя», «Нити: Аня»), never «у Ани», «раньше Веры».
 """
+
 from __future__ import annotations
 
 from typing import Iterable

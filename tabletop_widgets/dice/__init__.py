@@ -3,6 +3,7 @@
 Public names: ``roll``, ``distribution``, ``chance``, ``DiceError``, ``RollResult``,
 ``Distribution``, and the system-word registry (``DiceWord``, ``register_word``).
 """
+
 from .distribution import Distribution
 from .errors import DiceError, DiceLimitError
 from .results import Check, Die, RollResult
@@ -31,6 +32,20 @@ def chance(expr: str, op: str, target: int, *, variables=None):
     return distribution(expr, variables=variables).chance(op, target)
 
 
-__all__ = ["roll", "distribution", "chance", "DiceError", "DiceLimitError", "RollResult", "Die",
-           "Check", "Distribution", "DiceWord", "register_word", "unregister_word",
-           "registered_words", "word_result", "check_from"]
+__all__ = [
+    "roll",
+    "distribution",
+    "chance",
+    "DiceError",
+    "DiceLimitError",
+    "RollResult",
+    "Die",
+    "Check",
+    "Distribution",
+    "DiceWord",
+    "register_word",
+    "unregister_word",
+    "registered_words",
+    "word_result",
+    "check_from",
+]

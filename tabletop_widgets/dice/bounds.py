@@ -5,6 +5,7 @@ so the bounds hold for every roll the engine can make (not only likely ones). Re
 values (ints or Fractions) before the final floor; ``None`` for a side that cannot be bounded
 (e.g. division by an interval containing zero).
 """
+
 from __future__ import annotations
 
 import math

@@ -4,14 +4,27 @@ Every node keeps ``pos``/``end`` (0-based, into the original text) so errors fou
 point at the right place. Modifiers are kept in written order; the roller applies them in the
 fixed order of NOTATION.md (``MOD_ORDER``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Union
 
 #: stage of each modifier kind: min/max, explode, reroll, unique, keep/drop, count, marks/sort
-MOD_ORDER = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5,
-             "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 7}
+MOD_ORDER = {
+    "min": 1,
+    "max": 1,
+    "explode": 2,
+    "reroll": 3,
+    "unique": 4,
+    "keep": 5,
+    "select": 5,
+    "success": 6,
+    "failure": 6,
+    "double": 6,
+    "crit": 7,
+    "sort": 7,
+}
 
 
 def compare_fn(op: str, t):
@@ -125,10 +138,10 @@ class Faces:
 
 @dataclass
 class Dice(Node):
-    count: Union[int, Node]       # literal count or a computed one
+    count: Union[int, Node]  # literal count or a computed one
     faces: Faces
     mods: list[Mod]
-    text: str                     # the term as written, e.g. "4d6kh3"
+    text: str  # the term as written, e.g. "4d6kh3"
 
 
 @dataclass
@@ -169,14 +182,14 @@ class Expression:
 
     text: str
     root: Node
-    check_op: str | None = None       # spaced comparison / vs / dc
+    check_op: str | None = None  # spaced comparison / vs / dc
     check_target: Node | None = None
     check_pos: int | None = None
-    adv: str | None = None            # "adv" | "dis"
+    adv: str | None = None  # "adv" | "dis"
     repeat: int = 1
     comment: str | None = None
     labels: list[str] = field(default_factory=list)
-    word: object | None = None        # a system word's parsed expression (root unused then)
+    word: object | None = None  # a system word's parsed expression (root unused then)
 
 
 def walk(node: Node):

@@ -1,4 +1,5 @@
 """Exact probability distributions over integer outcomes (values are ``fractions.Fraction``)."""
+
 from __future__ import annotations
 
 import math
@@ -8,9 +9,14 @@ from typing import Iterable, Iterator, Mapping
 from .errors import DiceError
 
 _OPS = {
-    ">=": lambda v, t: v >= t, ">": lambda v, t: v > t, "<=": lambda v, t: v <= t,
-    "<": lambda v, t: v < t, "=": lambda v, t: v == t, "==": lambda v, t: v == t,
-    "!=": lambda v, t: v != t, "<>": lambda v, t: v != t,
+    ">=": lambda v, t: v >= t,
+    ">": lambda v, t: v > t,
+    "<=": lambda v, t: v <= t,
+    "<": lambda v, t: v < t,
+    "=": lambda v, t: v == t,
+    "==": lambda v, t: v == t,
+    "!=": lambda v, t: v != t,
+    "<>": lambda v, t: v != t,
 }
 
 
@@ -27,13 +33,19 @@ class Distribution(Mapping[int, Fraction]):
     renderings show the label.
     """
 
-    __slots__ = ("_pmf", "_keys", "truncated_mass", "p_pass", "expression", "outcome", "notes",
-                 "special")
+    __slots__ = ("_pmf", "_keys", "truncated_mass", "p_pass", "expression", "outcome", "notes", "special")
 
-    def __init__(self, pmf: Mapping[int, Fraction] | Iterable[tuple[int, Fraction]], *,
-                 truncated_mass: Fraction = Fraction(0), p_pass: Fraction | None = None,
-                 expression: str = "", outcome: str = "total", notes: Iterable = (),
-                 special: Mapping[int, Mapping[str, str]] | None = None):
+    def __init__(
+        self,
+        pmf: Mapping[int, Fraction] | Iterable[tuple[int, Fraction]],
+        *,
+        truncated_mass: Fraction = Fraction(0),
+        p_pass: Fraction | None = None,
+        expression: str = "",
+        outcome: str = "total",
+        notes: Iterable = (),
+        special: Mapping[int, Mapping[str, str]] | None = None,
+    ):
         self.special = dict(special or {})
         items = pmf.items() if isinstance(pmf, Mapping) else pmf
         clean: dict[int, Fraction] = {}
@@ -55,9 +67,16 @@ class Distribution(Mapping[int, Fraction]):
             raise ValueError(f"probabilities sum to {total}, not 1")
 
     @classmethod
-    def _trusted(cls, pmf: dict, *, truncated_mass: Fraction = Fraction(0),
-                 p_pass: Fraction | None = None, expression: str = "", outcome: str = "total",
-                 notes: Iterable = ()) -> "Distribution":
+    def _trusted(
+        cls,
+        pmf: dict,
+        *,
+        truncated_mass: Fraction = Fraction(0),
+        p_pass: Fraction | None = None,
+        expression: str = "",
+        outcome: str = "total",
+        notes: Iterable = (),
+    ) -> "Distribution":
         """Build without re-validating: ``pmf`` must already map ``int -> Fraction`` (no zeros)
         and sum exactly to ``1 - truncated_mass`` (the exact engine guarantees this by integer
         arithmetic). The dict is copied in sorted order."""
@@ -178,8 +197,10 @@ class Distribution(Mapping[int, Fraction]):
 
     def _repr_html_(self) -> str:
         from .render import distribution_html
+
         return distribution_html(self, "en")
 
     def html(self, locale: str = "en", highlight: tuple[str, int] | None = None) -> str:
         from .render import distribution_html
+
         return distribution_html(self, locale, highlight=highlight)

@@ -4,6 +4,7 @@ Modifiers of a dice term apply in the fixed order of NOTATION.md whatever the wr
 min/max clamp, explode, reroll, unique, keep/drop, success counting, crit marks and sort.
 Values are exact (``int`` or ``Fraction`` after ``/``); the total is floored at the end.
 """
+
 from __future__ import annotations
 
 import math
@@ -12,14 +13,12 @@ import random
 from fractions import Fraction
 
 from . import limits
-from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren,
-                      Unary, Var)
+from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren, Unary, Var
 from .errors import DiceError, DiceLimitError, unknown_variable
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
 from .render import render_text
-from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode,
-                      ParenNode, RollResult, UnaryNode)
+from .results import BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode, ParenNode, RollResult, UnaryNode
 
 
 class Context:
@@ -43,16 +42,22 @@ class Context:
     def count_dice(self, n: int, pos: int) -> None:
         self.dice += n
         if self.dice > limits.MAX_DICE:
-            raise self.err(f"too many dice: this roll needs more than {limits.MAX_DICE:,} "
-                           "(explosions and rerolls included)", pos,
-                           ru=f"слишком много кубиков: бросок требует больше {limits.MAX_DICE:,} "
-                              "(с учётом взрывов и перебросов)", cls=DiceLimitError)
+            raise self.err(
+                f"too many dice: this roll needs more than {limits.MAX_DICE:,} (explosions and rerolls included)",
+                pos,
+                ru=f"слишком много кубиков: бросок требует больше {limits.MAX_DICE:,} (с учётом взрывов и перебросов)",
+                cls=DiceLimitError,
+            )
 
 
 def _check_size(ctx: Context, v, pos: int):
     if abs(v) > limits.MAX_ABS:
-        raise ctx.err("number too large (beyond ±10^30) at this operation", pos,
-                      ru="слишком большое число (больше ±10^30) в этой операции", cls=DiceLimitError)
+        raise ctx.err(
+            "number too large (beyond ±10^30) at this operation",
+            pos,
+            ru="слишком большое число (больше ±10^30) в этой операции",
+            cls=DiceLimitError,
+        )
     return v
 
 
@@ -96,8 +101,11 @@ def eval_var(node: Var, ctx: Context):
         raise ctx.err(en, node.pos, ru=ru)
     v = ctx.variables[node.name]
     if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise ctx.err(f"variable @{node.name} is {v!r}, not a whole number", node.pos,
-                      ru=f"переменная @{node.name} равна {v!r}, а не целому числу")
+        raise ctx.err(
+            f"variable @{node.name} is {v!r}, not a whole number",
+            node.pos,
+            ru=f"переменная @{node.name} равна {v!r}, а не целому числу",
+        )
     _check_size(ctx, v, node.pos)
     return LiteralNode(v, f"@{node.name}", node.label)
 
@@ -143,11 +151,17 @@ def _arith(ctx: Context, op: str, a, b, pos: int):
             raise ctx.err("the exponent must be a whole number", pos, ru="показатель степени должен быть целым")
         b = int(b)
         if a == 0 and b < 0:
-            raise ctx.err("division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)")
+            raise ctx.err(
+                "division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)"
+            )
         if abs(a) > 1 and abs(b) * math.log2(abs(float(a))) > 110:
-            raise ctx.err("number too large (beyond ±10^30) at this power", pos,
-                          ru="слишком большое число (больше ±10^30) в этой степени", cls=DiceLimitError)
-        v = Fraction(a) ** b if b < 0 or isinstance(a, Fraction) else a ** b
+            raise ctx.err(
+                "number too large (beyond ±10^30) at this power",
+                pos,
+                ru="слишком большое число (больше ±10^30) в этой степени",
+                cls=DiceLimitError,
+            )
+        v = Fraction(a) ** b if b < 0 or isinstance(a, Fraction) else a**b
     else:  # pragma: no cover
         raise ctx.err(f"unknown operator {op}", pos)
     return _check_size(ctx, _norm(v), pos)
@@ -176,12 +190,20 @@ def _int_value(ctx: Context, node: Node, what: str, lo: int, hi: int, cls=DiceEr
     res = evaluate(node, ctx)
     v = res.value
     if isinstance(v, Fraction):
-        raise ctx.err(f"{what} must be a whole number, got {v}", node.pos, ru=f"{what}: нужно целое число, получено {v}")
+        raise ctx.err(
+            f"{what} must be a whole number, got {v}", node.pos, ru=f"{what}: нужно целое число, получено {v}"
+        )
     if v < lo:
-        raise ctx.err(f"{what} must be at least {lo}, got {v}", node.pos, ru=f"{what}: нужно не меньше {lo}, получено {v}")
+        raise ctx.err(
+            f"{what} must be at least {lo}, got {v}", node.pos, ru=f"{what}: нужно не меньше {lo}, получено {v}"
+        )
     if v > hi:
-        raise ctx.err(f"{what} must be at most {hi:,}, got {v:,}", node.pos,
-                      ru=f"{what}: нужно не больше {hi:,}, получено {v:,}", cls=DiceLimitError)
+        raise ctx.err(
+            f"{what} must be at most {hi:,}, got {v:,}",
+            node.pos,
+            ru=f"{what}: нужно не больше {hi:,}, получено {v:,}",
+            cls=DiceLimitError,
+        )
     return v, res
 
 
@@ -276,13 +298,23 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
         k = m.kind
         if k == "explode":
             if faces.computed is not None and m.n is None and _all_faces(roller, _cp_value(ctx, m.cp), default="hi"):
-                raise ctx.err(f"'{m.text}' explodes on every face: it would never stop", m.pos,
-                              ru=f"'{m.text}' взрывается на каждой грани: взрывы не закончатся")
+                raise ctx.err(
+                    f"'{m.text}' explodes on every face: it would never stop",
+                    m.pos,
+                    ru=f"'{m.text}' взрывается на каждой грани: взрывы не закончатся",
+                )
             dice = _explode(ctx, roller, dice, m, node)
         elif k == "reroll":
-            if faces.computed is not None and m.variant == "until" and _all_faces(roller, _cp_value(ctx, m.cp), default="lo"):
-                raise ctx.err(f"'{m.text}' rerolls every face: it would never stop", m.pos,
-                              ru=f"'{m.text}' перебрасывает каждую грань: переброс не закончится")
+            if (
+                faces.computed is not None
+                and m.variant == "until"
+                and _all_faces(roller, _cp_value(ctx, m.cp), default="lo")
+            ):
+                raise ctx.err(
+                    f"'{m.text}' rerolls every face: it would never stop",
+                    m.pos,
+                    ru=f"'{m.text}' перебрасывает каждую грань: переброс не закончится",
+                )
             dice = _reroll(ctx, roller, dice, m, node)
         elif k == "unique":
             dice = _unique(ctx, roller, dice, m, node)
@@ -303,10 +335,11 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     if crit_marks:
         if count > 1 and any(m.variant == "cs" and m.cp is not None for m in crit_marks):
             # Foundry's cs>=5 counts successes; here cs only marks critical successes
-            ctx.note("cs marks critical successes only (Roll20); to count successes write "
-                     "the compare point alone: 10d6>=5",
-                     "cs только отмечает критические успехи (как в Roll20); чтобы считать "
-                     "успехи, пишите условие без cs: 10d6>=5")
+            ctx.note(
+                "cs marks critical successes only (Roll20); to count successes write the compare point alone: 10d6>=5",
+                "cs только отмечает критические успехи (как в Roll20); чтобы считать "
+                "успехи, пишите условие без cs: 10d6>=5",
+            )
         for m in crit_marks:
             cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi if m.variant == "cs" else roller.lo)
             for d in dice:
@@ -317,8 +350,20 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     return DiceNode(node.text, dice, value, successes=succ, failures=fails, label=node.label, notes=notes)
 
 
-_STAGE = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5,
-          "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 8}
+_STAGE = {
+    "min": 1,
+    "max": 1,
+    "explode": 2,
+    "reroll": 3,
+    "unique": 4,
+    "keep": 5,
+    "select": 5,
+    "success": 6,
+    "failure": 6,
+    "double": 6,
+    "crit": 7,
+    "sort": 8,
+}
 
 
 def _auto_crits(dice, top):
@@ -418,8 +463,10 @@ def _explode(ctx, roller: _Roller, dice, m: Mod, node: Dice):
                 d.value = sum(parts)
                 d.note = "+".join(str(p) for p in parts)
     if hit_limit:
-        ctx.note(f"a die exploded {limits.MAX_EXPLOSIONS} times: explosions stopped there",
-                 f"кубик взорвался {limits.MAX_EXPLOSIONS} раз: взрывы остановлены")
+        ctx.note(
+            f"a die exploded {limits.MAX_EXPLOSIONS} times: explosions stopped there",
+            f"кубик взорвался {limits.MAX_EXPLOSIONS} раз: взрывы остановлены",
+        )
     return out
 
 
@@ -439,8 +486,10 @@ def _reroll(ctx, roller: _Roller, dice, m: Mod, node: Dice):
     cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
     out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, lambda v, seen: cp.test(v))
     if hit_limit and m.variant == "until":
-        ctx.note(f"a die was rerolled {limits.MAX_EXPLOSIONS} times: rerolls stopped there",
-                 f"кубик переброшен {limits.MAX_EXPLOSIONS} раз: перебросы остановлены")
+        ctx.note(
+            f"a die was rerolled {limits.MAX_EXPLOSIONS} times: rerolls stopped there",
+            f"кубик переброшен {limits.MAX_EXPLOSIONS} раз: перебросы остановлены",
+        )
     return out
 
 
@@ -453,8 +502,10 @@ def _unique(ctx, roller: _Roller, dice, m: Mod, node: Dice):
         again = lambda v, seen: v in seen and cp.test(v)  # noqa: E731
     out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, again)
     if hit_limit and m.variant == "until":
-        ctx.note("some dice could not be made unique (not enough faces): duplicates kept",
-                 "не все кубики удалось сделать разными (мало граней): повторы оставлены")
+        ctx.note(
+            "some dice could not be made unique (not enough faces): duplicates kept",
+            "не все кубики удалось сделать разными (мало граней): повторы оставлены",
+        )
     return out
 
 
@@ -493,7 +544,7 @@ def _chosen(values: list, m: Mod, cp) -> set:
     # one order for every modifier, so that highest and lowest never pick the same tied die
     # (as d20: ties sort by position): the lowest n are the first n, the highest the last n
     order = sorted(idx, key=lambda i: (values[i], i))
-    return set(order[len(order) - n:] if m.variant in ("kh", "dh") else order[:n])
+    return set(order[len(order) - n :] if m.variant in ("kh", "dh") else order[:n])
 
 
 def kept_indexes(values: list, mods, cps) -> set:
@@ -554,8 +605,7 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
                     if d.counted and cp is not None and cp.test(d.value):
                         d.crit = "success" if m.variant == "cs" else "failure"
         if success is not None and inner.successes is not None:
-            raise ctx.err("the member already counts successes", node.pos,
-                          ru="элемент уже считает успехи")
+            raise ctx.err("the member already counts successes", node.pos, ru="элемент уже считает успехи")
         value, succ, fails = _count(dice, success, failure, None)
         if success is None and inner.successes is not None:
             value, succ, fails = inner.value, inner.successes, inner.failures
@@ -604,12 +654,28 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
         kept = [kept[i] for i in order]
         succ_flags = [succ_flags[i] for i in order]
         fail_flags = [fail_flags[i] for i in order]
-    return GroupNode(_suffix(node), members, kept, _norm(value), success=succ_flags, failure=fail_flags,
-                     successes=succ, label=node.label)
+    return GroupNode(
+        _suffix(node),
+        members,
+        kept,
+        _norm(value),
+        success=succ_flags,
+        failure=fail_flags,
+        successes=succ,
+        label=node.label,
+    )
 
 
-_DISPATCH = {Num: _eval_num, Dice: None, BinOp: None, Unary: _eval_unary, Paren: _eval_paren,
-             Group: None, Func: None, Var: None}
+_DISPATCH = {
+    Num: _eval_num,
+    Dice: None,
+    BinOp: None,
+    Unary: _eval_unary,
+    Paren: _eval_paren,
+    Group: None,
+    Func: None,
+    Var: None,
+}
 
 
 def _suffix(node: Group) -> str:
@@ -673,7 +739,7 @@ class LazyRollResult(RollResult):
             body, value = texters[0](it)
             target = None
             if texters[1] is not None:
-                rest = list(it)                 # the target's faces: it shows them if it has any
+                rest = list(it)  # the target's faces: it shows them if it has any
                 ttext, _ = texters[1](iter(rest))
                 target = f"{ttext} = {self.check.target}" if rest else str(self.check.target)
             if value != self.total:  # pragma: no cover - guarded by a property test
@@ -702,6 +768,7 @@ def roll_expression(expr: Expression, rng: random.Random, variables=None, locale
         check = None
         if target is not None:
             from .words import check_from
+
             check = check_from(total, expr.check_op, target)
         return LazyRollResult(expr, total, rec, total if fast[1] else None, check, locale)
     ctx = Context(rng, variables, expr.text)
@@ -722,8 +789,15 @@ def roll_expression(expr: Expression, rng: random.Random, variables=None, locale
         results.append(r)
     if expr.repeat == 1:
         return results[0]
-    return RollResult(expr.text, None, sum(r.total for r in results), results=results,
-                      labels=list(expr.labels), comment=expr.comment, locale=locale)
+    return RollResult(
+        expr.text,
+        None,
+        sum(r.total for r in results),
+        results=results,
+        labels=list(expr.labels),
+        comment=expr.comment,
+        locale=locale,
+    )
 
 
 def _roll_once(expr: Expression, ctx: Context, locale: str, notes) -> RollResult:
@@ -733,8 +807,12 @@ def _roll_once(expr: Expression, ctx: Context, locale: str, notes) -> RollResult
         total = exact
     else:
         total = math.floor(exact)
-        notes = list(notes or ()) + [{"en": f"exact value {exact} rounded down to {total}",
-                                      "ru": f"точное значение {exact} округлено вниз до {total}"}]
+        notes = list(notes or ()) + [
+            {
+                "en": f"exact value {exact} rounded down to {total}",
+                "ru": f"точное значение {exact} округлено вниз до {total}",
+            }
+        ]
     counts = expr.__dict__.get("_counts")
     if counts is None:
         counts = expr.__dict__["_counts"] = _counts_successes(expr.root)
@@ -743,11 +821,21 @@ def _roll_once(expr: Expression, ctx: Context, locale: str, notes) -> RollResult
     if expr.check_op is not None:
         target_node = evaluate(expr.check_target, ctx)
         from .words import check_from
+
         check = check_from(total, expr.check_op, math.floor(target_node.value))
         check.target_tree = target_node  # type: ignore[attr-defined]
-    return RollResult(expr.text, tree, total, exact, successes=successes, check=check,
-                      labels=list(expr.labels) if expr.labels else None, comment=expr.comment,
-                      notes=notes, locale=locale)
+    return RollResult(
+        expr.text,
+        tree,
+        total,
+        exact,
+        successes=successes,
+        check=check,
+        labels=list(expr.labels) if expr.labels else None,
+        comment=expr.comment,
+        notes=notes,
+        locale=locale,
+    )
 
 
 def _counts_successes(node) -> bool:
@@ -786,8 +874,12 @@ def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") 
         # the default path (what %roll and the tray use): one private generator, no checks to do
         return roll_expression(parse(expr, variables), _DEFAULT_RNG, variables, locale)
     if seed is not None and rng is not None:
-        raise DiceError("give either seed or rng, not both", None, expr if isinstance(expr, str) else None,
-                        message_ru="укажите либо seed, либо rng, но не оба")
+        raise DiceError(
+            "give either seed or rng, not both",
+            None,
+            expr if isinstance(expr, str) else None,
+            message_ru="укажите либо seed, либо rng, но не оба",
+        )
     if locale not in ("en", "ru"):
         raise DiceError(f"unknown locale {locale!r}: expected 'en' or 'ru'")
     if rng is None:
@@ -801,5 +893,4 @@ def roll(expr: str, *, seed=None, rng=None, variables=None, locale: str = "en") 
     return result
 
 
-_DISPATCH.update({Dice: eval_dice, BinOp: eval_binop, Group: eval_group, Func: eval_func,
-                  Var: eval_var})
+_DISPATCH.update({Dice: eval_dice, BinOp: eval_binop, Group: eval_group, Func: eval_func, Var: eval_var})

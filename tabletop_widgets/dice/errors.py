@@ -1,4 +1,5 @@
 """The one error family of the dice engine."""
+
 from __future__ import annotations
 
 
@@ -10,8 +11,9 @@ class DiceError(ValueError):
     was expected there. ``caret()`` draws the text with a caret under the position.
     """
 
-    def __init__(self, message: str, position: int | None = None, expression: str | None = None,
-                 *, message_ru: str | None = None):
+    def __init__(
+        self, message: str, position: int | None = None, expression: str | None = None, *, message_ru: str | None = None
+    ):
         self.message = message
         self.message_ru = message_ru
         self.position = position
@@ -30,7 +32,7 @@ class DiceError(ValueError):
         pos = max(0, min(self.position, len(self.expression)))
         # keep long inputs readable: a window of 70 characters around the position
         start = max(0, pos - 50)
-        shown = self.expression[start:start + 70].replace("\n", " ")
+        shown = self.expression[start : start + 70].replace("\n", " ")
         prefix = "…" if start else ""
         return f"{prefix}{shown}\n{' ' * (len(prefix) + pos - start)}^\n{msg}"
 
@@ -42,5 +44,7 @@ class DiceLimitError(DiceError):
 def unknown_variable(name: str, variables) -> tuple[str, str]:
     """The en and ru messages for ``@name`` missing from ``variables`` (up to 12 known names)."""
     known = sorted(k for k in map(str, variables or {}) if not k.startswith("__"))[:12]
-    return (f"unknown variable @{name} (known: {', '.join(known) or 'none'})",
-            f"неизвестная переменная @{name} ({'известны: ' + ', '.join(known) if known else 'переменных нет'})")
+    return (
+        f"unknown variable @{name} (known: {', '.join(known) or 'none'})",
+        f"неизвестная переменная @{name} ({'известны: ' + ', '.join(known) if known else 'переменных нет'})",
+    )

@@ -60,6 +60,7 @@ points, the explosion limit and the cut-off threshold; whole results are cached 
 expressions, by text and variables). ``clear_cache()`` empties both. Not thread-safe (one
 budget per call is kept in a module global).
 """
+
 from __future__ import annotations
 
 import math
@@ -69,14 +70,13 @@ from fractions import Fraction
 from . import exact_core as core
 from . import exact_dice
 from . import limits
-from .diceast import (BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren,
-                      Unary, Var)
+from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren, Unary, Var
 from .distribution import Distribution
 from .errors import DiceError, DiceLimitError, unknown_variable
 from .exact_core import W, add, combine, mixture, point
 
 #: explosions / rerolls are followed until the mass still going is below this (per term)
-TRUNCATE = Fraction(1, 10 ** 12)
+TRUNCATE = Fraction(1, 10**12)
 
 __all__ = ["distribution", "margin_distribution", "clear_cache", "cache_info", "TRUNCATE"]
 
@@ -112,9 +112,12 @@ from .engine import _norm, _round_half_away  # noqa: E402  (one rule for both: r
 def _check_abs(ctx, d: W, pos):
     for v in d.pmf:
         if abs(v) > limits.MAX_ABS:
-            raise ctx.err("number too large (beyond ±10^30) at this operation", pos,
-                          ru="слишком большое число (больше ±10^30) в этой операции",
-                          cls=DiceLimitError)
+            raise ctx.err(
+                "number too large (beyond ±10^30) at this operation",
+                pos,
+                ru="слишком большое число (больше ±10^30) в этой операции",
+                cls=DiceLimitError,
+            )
     return d
 
 
@@ -150,11 +153,13 @@ def _var(node: Var, ctx: _Ctx):
         raise ctx.err(en, node.pos, ru=ru)
     v = vs[node.name]
     if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise ctx.err(f"variable @{node.name} is {v!r}, not a whole number", node.pos,
-                      ru=f"переменная @{node.name} равна {v!r}, а не целому числу")
+        raise ctx.err(
+            f"variable @{node.name} is {v!r}, not a whole number",
+            node.pos,
+            ru=f"переменная @{node.name} равна {v!r}, а не целому числу",
+        )
     if abs(v) > limits.MAX_ABS:
-        raise ctx.err("number too large (beyond ±10^30) at this operation", node.pos,
-                      cls=DiceLimitError)
+        raise ctx.err("number too large (beyond ±10^30) at this operation", node.pos, cls=DiceLimitError)
     return v
 
 
@@ -185,33 +190,42 @@ def _arith(ctx: _Ctx, op: str, a: W, b: W, pos: int) -> W:
         return _check_abs(ctx, combine(a, b, lambda x, y: x * y, budget).reduced(), pos)
     if op in ("/", "//", "%"):
         if 0 in b.pmf:
-            raise ctx.err("division by zero is possible here (the divisor can be 0): no exact odds",
-                          pos, ru="здесь возможно деление на ноль (делитель может быть 0)")
+            raise ctx.err(
+                "division by zero is possible here (the divisor can be 0): no exact odds",
+                pos,
+                ru="здесь возможно деление на ноль (делитель может быть 0)",
+            )
         if op == "/":
             fn = lambda x, y: _norm(Fraction(x) / Fraction(y))  # noqa: E731
         elif op == "//":
             fn = lambda x, y: math.floor(Fraction(x) / Fraction(y))  # noqa: E731
         else:
+
             def fn(x, y):
                 return _norm(Fraction(x) - Fraction(y) * math.floor(Fraction(x) / Fraction(y)))
+
         return _check_abs(ctx, combine(a, b, fn, budget).reduced(), pos)
     # power
     for e in b.pmf:
         if isinstance(e, Fraction):
-            raise ctx.err("the exponent must be a whole number", pos,
-                          ru="показатель степени должен быть целым")
+            raise ctx.err("the exponent must be a whole number", pos, ru="показатель степени должен быть целым")
         if e < 0 and 0 in a.pmf:
-            raise ctx.err("division by zero (0 to a negative power)", pos,
-                          ru="деление на ноль (0 в отрицательной степени)")
+            raise ctx.err(
+                "division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)"
+            )
         for x in a.pmf:
             if abs(x) > 1 and abs(e) * math.log2(abs(float(x))) > 110:
-                raise ctx.err("number too large (beyond ±10^30) at this power", pos,
-                              ru="слишком большое число (больше ±10^30) в этой степени",
-                              cls=DiceLimitError)
+                raise ctx.err(
+                    "number too large (beyond ±10^30) at this power",
+                    pos,
+                    ru="слишком большое число (больше ±10^30) в этой степени",
+                    cls=DiceLimitError,
+                )
 
     def pw(x, e):
-        v = Fraction(x) ** e if e < 0 or isinstance(x, Fraction) else x ** e
+        v = Fraction(x) ** e if e < 0 or isinstance(x, Fraction) else x**e
         return _norm(v)
+
     return _check_abs(ctx, combine(a, b, pw, budget).reduced(), pos)
 
 
@@ -240,15 +254,22 @@ def _int_param(ctx: _Ctx, node: Node, what: str, lo: int, hi: int) -> W:
     d = _eval(node, ctx)
     for v in d.pmf:
         if isinstance(v, Fraction):
-            raise ctx.err(f"{what} can be {v}, not a whole number", node.pos,
-                          ru=f"{what}: может быть {v}, а не целое число")
+            raise ctx.err(
+                f"{what} can be {v}, not a whole number", node.pos, ru=f"{what}: может быть {v}, а не целое число"
+            )
         if v < lo:
-            raise ctx.err(f"{what} can be {v}; it must be at least {lo}", node.pos,
-                          ru=f"{what}: может быть {v}, нужно не меньше {lo}")
+            raise ctx.err(
+                f"{what} can be {v}; it must be at least {lo}",
+                node.pos,
+                ru=f"{what}: может быть {v}, нужно не меньше {lo}",
+            )
         if v > hi:
-            raise ctx.err(f"{what} can be {v:,}; it must be at most {hi:,}", node.pos,
-                          ru=f"{what}: может быть {v:,}, нужно не больше {hi:,}",
-                          cls=DiceLimitError)
+            raise ctx.err(
+                f"{what} can be {v:,}; it must be at most {hi:,}",
+                node.pos,
+                ru=f"{what}: может быть {v:,}, нужно не больше {hi:,}",
+                cls=DiceLimitError,
+            )
     return d
 
 
@@ -350,8 +371,9 @@ def _dice(node: Dice, ctx: _Ctx, extra_mods=()) -> W:
         pden *= d.den
         joint = [({**assign, slot: v}, w * x) for assign, w in joint for v, x in d.pmf.items()]
         if len(joint) > core.MAX_MIXTURE:
-            raise budget.too_large(f"more than {core.MAX_MIXTURE:,} combinations of computed "
-                                   "counts, faces and compare points")
+            raise budget.too_large(
+                f"more than {core.MAX_MIXTURE:,} combinations of computed counts, faces and compare points"
+            )
     # a parameter cut off (it came from an explosion) leaves that mass cut off here too
     pcut = pden - sum(w for _, w in joint)
     parts = []
@@ -391,8 +413,7 @@ def _group_mods(ctx, key: tuple, gmods) -> tuple | None:
     inner_counts = any(k[0] == "success" for k in key)
     g_counts = any(m.kind == "success" for m in gmods)
     if inner_counts and g_counts:
-        raise ctx.err("the member already counts successes", None,
-                      ru="элемент уже считает успехи")
+        raise ctx.err("the member already counts successes", None, ru="элемент уже считает успехи")
     if inner_counts:
         return None
     out = list(key)
@@ -436,16 +457,16 @@ def _group(node: Group, ctx: _Ctx) -> W:
     success = failure = None
     for m in staged:
         if m.kind in ("keep", "select"):
-            stage5.append((m.kind, m.variant, m.n, m.cp.op if m.cp else None,
-                           None if m.cp is None else _cp_group(ctx, m.cp)))
+            stage5.append(
+                (m.kind, m.variant, m.n, m.cp.op if m.cp else None, None if m.cp is None else _cp_group(ctx, m.cp))
+            )
         elif m.kind == "success":
             success = (m.cp.op, _cp_group(ctx, m.cp))
         elif m.kind == "failure":
             failure = (m.cp.op, _cp_group(ctx, m.cp))
     if not any(k[0] == "keep" for k in stage5):
         # additive over the members
-        f = exact_dice._score_fn(success, failure, None,
-                                 [(v, op, t) for _, v, _, op, t in stage5])
+        f = exact_dice._score_fn(success, failure, None, [(v, op, t) for _, v, _, op, t in stage5])
         acc = point(0)
         for d in dists:
             acc = add(acc, d.map(f), ctx.budget)
@@ -469,8 +490,12 @@ def _cp_group(ctx, cp: Compare):
 # the public entry point
 # ---------------------------------------------------------------------------------------------
 _OPS = {
-    ">=": lambda v, t: v >= t, ">": lambda v, t: v > t, "<=": lambda v, t: v <= t,
-    "<": lambda v, t: v < t, "=": lambda v, t: v == t, "!=": lambda v, t: v != t,
+    ">=": lambda v, t: v >= t,
+    ">": lambda v, t: v > t,
+    "<=": lambda v, t: v <= t,
+    "<": lambda v, t: v < t,
+    "=": lambda v, t: v == t,
+    "!=": lambda v, t: v != t,
 }
 
 
@@ -478,7 +503,7 @@ def _p_pass(total: W, target: W, op: str) -> Fraction:
     test = _OPS[op]
     num = 0
     if len(target.pmf) == 1:
-        (t, wt), = target.pmf.items()
+        ((t, wt),) = target.pmf.items()
         num = wt * sum(w for v, w in total.pmf.items() if test(v, t))
     else:
         # cumulative sums over the sorted totals
@@ -488,6 +513,7 @@ def _p_pass(total: W, target: W, op: str) -> Fraction:
         for _, w in items:
             cum.append(cum[-1] + w)
         import bisect
+
         for t, wt in target.pmf.items():
             if op in (">=", ">"):
                 i = bisect.bisect_left(vals, t) if op == ">=" else bisect.bisect_right(vals, t)
@@ -540,24 +566,31 @@ def distribution(expr, *, variables=None, clock=None) -> Distribution:
     """The exact distribution of ``expr`` (text or a parsed ``Expression``); see the module
     docstring for what is exact, the depth rule and the budget."""
     from .parser import parse
+
     if isinstance(expr, Expression):
         parsed = expr
     else:
         parsed = parse(expr, variables)
     notes = []
     if parsed.repeat > 1:
-        notes.append({"en": f"the distribution of one of the {parsed.repeat} rolls",
-                      "ru": f"распределение одного из {parsed.repeat} бросков"})
+        notes.append(
+            {
+                "en": f"the distribution of one of the {parsed.repeat} rolls",
+                "ru": f"распределение одного из {parsed.repeat} бросков",
+            }
+        )
     if parsed.word is not None:
         try:
             d = parsed.word.distribution()
         except DiceLimitError:
             raise
         except DiceError as exc:
-            raise DiceError(f"no exact odds for this system roll: {exc.message}", exc.position,
-                            parsed.text,
-                            message_ru=f"для этого броска системы нет точных вероятностей: "
-                                       f"{exc.message_ru or exc.message}") from None
+            raise DiceError(
+                f"no exact odds for this system roll: {exc.message}",
+                exc.position,
+                parsed.text,
+                message_ru=f"для этого броска системы нет точных вероятностей: {exc.message_ru or exc.message}",
+            ) from None
         if notes:
             d.notes = list(d.notes) + notes
         if not d.expression:
@@ -573,10 +606,14 @@ def distribution(expr, *, variables=None, clock=None) -> Distribution:
         pmf = {v: Fraction(w, den) for v, w in total.pmf.items() if w}
         cut = Fraction(total.cut, den)
         if cut:
-            more = more + [{"en": f"explosions/rerolls followed until less than {float(TRUNCATE):g} "
-                                  f"of the mass was left: {float(cut):.3g} cut off (not renormalised)",
-                            "ru": f"взрывы/перебросы прослежены, пока не осталось меньше "
-                                  f"{float(TRUNCATE):g} вероятности: отсечено {float(cut):.3g}"}]
+            more = more + [
+                {
+                    "en": f"explosions/rerolls followed until less than {float(TRUNCATE):g} "
+                    f"of the mass was left: {float(cut):.3g} cut off (not renormalised)",
+                    "ru": f"взрывы/перебросы прослежены, пока не осталось меньше "
+                    f"{float(TRUNCATE):g} вероятности: отсечено {float(cut):.3g}",
+                }
+            ]
         hit = (pmf, cut, p_pass, more, (limits.MAX_EXPLOSIONS, TRUNCATE))
         if key is not None:
             _RESULTS[key] = hit
@@ -585,18 +622,24 @@ def distribution(expr, *, variables=None, clock=None) -> Distribution:
     else:
         _RESULTS.move_to_end(key)
     pmf, cut, p_pass, more, _ = hit
-    return Distribution._trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text,
-                                 outcome="total", notes=notes + more)
+    return Distribution._trusted(
+        pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text, outcome="total", notes=notes + more
+    )
 
 
 def margin_distribution(expr, *, variables=None) -> Distribution:
     """For a check (``2d6+3 >= 8``, ``1d20+5 vs 1d20+3``): the exact distribution of the margin
     ``total - target`` (target dice independent of the total), ``outcome == "margin"``."""
     from .parser import parse
+
     parsed = expr if isinstance(expr, Expression) else parse(expr, variables)
     if parsed.word is not None or parsed.check_op is None:
-        raise DiceError("a margin needs a check such as 2d6+3 >= 8", None, parsed.text,
-                        message_ru="разница считается для проверки вида 2d6+3 >= 8")
+        raise DiceError(
+            "a margin needs a check such as 2d6+3 >= 8",
+            None,
+            parsed.text,
+            message_ru="разница считается для проверки вида 2d6+3 >= 8",
+        )
     budget = core.Budget(parsed.text)
     ctx = _Ctx(parsed.text, variables, budget)
     prev, prev_active = exact_dice.BUDGET, core.ACTIVE
@@ -610,5 +653,4 @@ def margin_distribution(expr, *, variables=None) -> Distribution:
     finally:
         exact_dice.BUDGET, core.ACTIVE = prev, prev_active
     pmf, cut = m.fractions()
-    return Distribution._trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text,
-                                 outcome="margin")
+    return Distribution._trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text, outcome="margin")

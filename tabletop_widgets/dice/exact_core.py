@@ -10,6 +10,7 @@ into one big integer (a fixed number of bytes per value slot) and multiplied wit
 Karatsuba multiplication, then unpacked. The slot is wide enough for the largest possible weight
 (the product of the denominators), so no carry ever crosses slots.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,12 +22,12 @@ from .errors import DiceLimitError
 # ---------------------------------------------------------------------------------------------
 # budget
 # ---------------------------------------------------------------------------------------------
-MAX_SUPPORT = 200_000        # distinct outcomes of any intermediate distribution
-MAX_WORK = 4_000_000         # elementary steps (pair products, DP transitions) per expression
-MAX_MULTISETS = 200_000      # pool states of the generic multiset enumeration
-MAX_MIXTURE = 20_000         # joint values of computed counts / faces / compare points per term
-TIME_LIMIT = 5.0             # seconds of wall time per expression
-MAX_PACKED = 1_000_000       # bytes of one packed polynomial (convolutions, keep/drop DP)
+MAX_SUPPORT = 200_000  # distinct outcomes of any intermediate distribution
+MAX_WORK = 4_000_000  # elementary steps (pair products, DP transitions) per expression
+MAX_MULTISETS = 200_000  # pool states of the generic multiset enumeration
+MAX_MIXTURE = 20_000  # joint values of computed counts / faces / compare points per term
+TIME_LIMIT = 5.0  # seconds of wall time per expression
+MAX_PACKED = 1_000_000  # bytes of one packed polynomial (convolutions, keep/drop DP)
 
 
 class Budget:
@@ -65,8 +66,11 @@ class Budget:
 
     def too_large(self, why: str) -> DiceLimitError:
         return DiceLimitError(
-            f"too large for exact odds ({why}); roll() still works", None, self.text or None,
-            message_ru=f"слишком сложно для точных вероятностей ({why}); бросок работает")
+            f"too large for exact odds ({why}); roll() still works",
+            None,
+            self.text or None,
+            message_ru=f"слишком сложно для точных вероятностей ({why}); бросок работает",
+        )
 
 
 _NO_BUDGET = None
@@ -150,7 +154,7 @@ def pack(pmf: dict, lo: int, nbytes: int) -> int:
     for v, w in pmf.items():
         if w:
             o = (v - lo) * nbytes
-            buf[o:o + nbytes] = w.to_bytes(nbytes, "little")
+            buf[o : o + nbytes] = w.to_bytes(nbytes, "little")
     return int.from_bytes(buf, "little")
 
 
@@ -162,7 +166,7 @@ def unpack(x: int, lo: int, nbytes: int, budget: Budget | None = None) -> dict:
     frm = int.from_bytes
     v = lo
     for o in range(0, len(b), nbytes):
-        w = frm(b[o:o + nbytes], "little")
+        w = frm(b[o : o + nbytes], "little")
         if w:
             out[v] = w
         v += 1
@@ -185,9 +189,9 @@ def add(a: W, b: W, budget: Budget | None = None) -> W:
     cut = den - a.live * b.live
     if len(pa) == 1 or len(pb) == 1:
         if len(pa) == 1:
-            (va, wa), = pa.items()
+            ((va, wa),) = pa.items()
             return W({va + v: wa * w for v, w in pb.items()}, den, cut)
-        (vb, wb), = pb.items()
+        ((vb, wb),) = pb.items()
         return W({v + vb: w * wb for v, w in pa.items()}, den, cut)
     if budget is not None:
         budget.spend(len(pa) * len(pb) // 8 + 1, "a sum")
@@ -220,7 +224,7 @@ def add(a: W, b: W, budget: Budget | None = None) -> W:
 def _power(x: int, n: int, budget: Budget | None) -> int:
     """``x ** n`` by binary powering, the clock checked before every multiplication."""
     if budget is None:
-        return x ** n
+        return x**n
     result = None
     while n:
         if n & 1:
@@ -242,11 +246,11 @@ def nfold(a: W, n: int, budget: Budget | None = None) -> W:
         return a
     pa = a.pmf
     if len(pa) == 1:
-        (v, w), = pa.items()
-        den = a.den ** n
-        return W({v * n: w ** n}, den, den - w ** n)
-    den = a.den ** n
-    live = a.live ** n
+        ((v, w),) = pa.items()
+        den = a.den**n
+        return W({v * n: w**n}, den, den - w**n)
+    den = a.den**n
+    live = a.live**n
     if a.is_int():
         lo = min(pa)
         span = max(pa) - lo
@@ -256,8 +260,7 @@ def nfold(a: W, n: int, budget: Budget | None = None) -> W:
                 budget.spend(span * n // 64 + 1, "a sum of many dice")
                 budget.support(span * n + 1)
                 if (span * n + 1) * nb > MAX_PACKED:
-                    raise budget.too_large(f"a sum of {n} dice needs more than "
-                                           f"{MAX_PACKED // 1_000_000} MB")
+                    raise budget.too_large(f"a sum of {n} dice needs more than {MAX_PACKED // 1_000_000} MB")
             x = _power(pack(pa, lo, nb), n, budget)
             return W(unpack(x, lo * n, nb, budget), den, den - live)
     # generic: binary powering with dict convolutions

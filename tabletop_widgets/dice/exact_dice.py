@@ -23,6 +23,7 @@ counting):
   for ``kh k``, the n lowest and the total for ``dl n``, ...), within ``MAX_MULTISETS``;
 * unique dice (``u``/``uo``) by a sequential DP over the sorted values so far.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,8 +36,21 @@ from .diceast import compare_fn
 from .errors import DiceError
 from .exact_core import W, add, mixture, nfold, point
 
-_STAGE = {"min": 1, "max": 1, "explode": 2, "reroll": 3, "unique": 4, "keep": 5, "select": 5, "sep": 5,
-          "success": 6, "failure": 6, "double": 6, "crit": 7, "sort": 8}
+_STAGE = {
+    "min": 1,
+    "max": 1,
+    "explode": 2,
+    "reroll": 3,
+    "unique": 4,
+    "keep": 5,
+    "select": 5,
+    "sep": 5,
+    "success": 6,
+    "failure": 6,
+    "double": 6,
+    "crit": 7,
+    "sort": 8,
+}
 
 #: the budget of the running distribution() call (set by exact.distribution)
 BUDGET: core.Budget | None = None
@@ -102,9 +116,9 @@ def chain(base: dict, btot: int, test, cap: int, thr: Fraction, elem_first, elem
     for kk, d in parts:
         if kk < 0:  # the capped chain: cap elements exploded, the last one anything
             c = -kk
-            weighted.append((WE ** c * btot ** (K + 1 - c), d))
+            weighted.append((WE**c * btot ** (K + 1 - c), d))
         else:
-            weighted.append((WE ** kk * WN * btot ** (K - kk), d))
+            weighted.append((WE**kk * WN * btot ** (K - kk), d))
     pden = btot ** (K + 1)
     pcut = WE ** (K + 1) if cut_k is not None else 0
     return mixture(weighted, pden, pcut)
@@ -119,10 +133,10 @@ def reroll_fresh(base: dict, btot: int, test, cap: int, thr: Fraction) -> W:
     if cap is None:
         # reroll until it stops matching: the die conditioned on not matching (exact)
         if wm == btot:
-            raise DiceError("the reroll matches every face: it would never stop (use ro to "
-                            "reroll once)",
-                            message_ru="переброс срабатывает на каждой грани: он не закончится "
-                                       "(используйте ro)")
+            raise DiceError(
+                "the reroll matches every face: it would never stop (use ro to reroll once)",
+                message_ru="переброс срабатывает на каждой грани: он не закончится (используйте ro)",
+            )
         return W({v: w for v, w in base.items() if v not in match}, btot - wm, 0).reduced()
     out: dict = {}
     den = 1
@@ -213,12 +227,12 @@ def order_stat_dp(faces: list[tuple[int, int]], N: int, lo: int, hi: int, score)
     with integer face weights ``faces`` (value, weight). DP over face values from the top:
     state = dice placed so far (< hi), the partial score as a packed polynomial."""
     tot = sum(w for _, w in faces)
-    den = tot ** N
+    den = tot**N
     if hi <= lo or N == 0:
         return W({0: den}, den, 0) if den else W({0: 1}, 1, 0)
     # choose the cheaper direction
     if N - lo < hi:
-        faces = sorted(faces)            # ascending: ranks from the bottom
+        faces = sorted(faces)  # ascending: ranks from the bottom
         lo, hi = N - hi, N - lo
     else:
         faces = sorted(faces, reverse=True)
@@ -229,7 +243,7 @@ def order_stat_dp(faces: list[tuple[int, int]], N: int, lo: int, hi: int, score)
         rest = tot
         for (v, w), s in zip(faces, scores):
             nxt = rest - w
-            x = rest ** N - nxt ** N
+            x = rest**N - nxt**N
             if x:
                 pmf[s] = pmf.get(s, 0) + x
             rest = nxt
@@ -261,7 +275,7 @@ def order_stat_dp(faces: list[tuple[int, int]], N: int, lo: int, hi: int, score)
             if BUDGET is not None:
                 BUDGET.spend(0)
             rem = N - j
-            need = hi - j          # dice still to place before the kept ranks are full
+            need = hi - j  # dice still to place before the kept ranks are full
             first = max(j, lo)
             wc = 1
             for c in range(min(need, rem + 1)):
@@ -336,6 +350,7 @@ def _score_fn(success, failure, double, selects_after):
         if ft is not None and ft(v):
             s -= 1
         return s
+
     return score
 
 
@@ -388,11 +403,13 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
     keeps = [m for m in stage5 if m[0] == "keep"]
     chain_explode = explode is not None and explode[0] in ("explode", "penetrate")
     if unique is not None and (chain_explode or ra is not None):
-        raise DiceError("exact odds are not available for unique dice ('u', 'uo') together with "
-                        "'!'/'!p' or 'ra' (each die depends on all the dice before it); "
-                        "roll() still works",
-                        message_ru="точные вероятности для уникальных кубиков ('u', 'uo') вместе "
-                                   "с '!'/'!p' или 'ra' не считаются: бросок работает")
+        raise DiceError(
+            "exact odds are not available for unique dice ('u', 'uo') together with "
+            "'!'/'!p' or 'ra' (each die depends on all the dice before it); "
+            "roll() still works",
+            message_ru="точные вероятности для уникальных кубиков ('u', 'uo') вместе "
+            "с '!'/'!p' или 'ra' не считаются: бросок работает",
+        )
 
     # the single value of one die (no chain of separate dice): compound or no explosion
     def die_value() -> W:
@@ -400,25 +417,35 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
             return T1.map_dist(W(dict(base), btot, 0))
         variant, test, cap = explode
         pen = variant == "compound_penetrate"
-        v = chain(base, btot, test, cap, thr_die, point,
-                  (lambda x: point(x - 1)) if pen else point, lambda a, b: add(a, b, BUDGET))
+        v = chain(
+            base,
+            btot,
+            test,
+            cap,
+            thr_die,
+            point,
+            (lambda x: point(x - 1)) if pen else point,
+            lambda a, b: add(a, b, BUDGET),
+        )
         return T1.map_dist(v)
 
     if explode is not None and explode[0] == "explode_term":
         if keeps or ra is not None or unique is not None:
-            raise DiceError("exact odds are not available for Foundry's term-wide explosion "
-                            "budget (x3<5) together with keep/drop, 'ra' or unique dice; "
-                            "roll() still works",
-                            message_ru="точные вероятности для общего лимита взрывов Foundry "
-                                       "(x3<5) вместе с keep/drop, 'ra' или уникальными кубиками "
-                                       "не считаются: бросок работает")
+            raise DiceError(
+                "exact odds are not available for Foundry's term-wide explosion "
+                "budget (x3<5) together with keep/drop, 'ra' or unique dice; "
+                "roll() still works",
+                message_ru="точные вероятности для общего лимита взрывов Foundry "
+                "(x3<5) вместе с keep/drop, 'ra' или уникальными кубиками "
+                "не считаются: бросок работает",
+            )
         selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
-        return _explode_term(count, base, btot, explode[1], explode[2], T1,
-                             _score_fn(success, failure, double, selects))
+        return _explode_term(
+            count, base, btot, explode[1], explode[2], T1, _score_fn(success, failure, double, selects)
+        )
 
     if unique is not None:
-        pool = _unique_pool(die_value(), count, base, btot, 1 if unique[0] == "once" else max_expl,
-                            thr_die, unique[1])
+        pool = _unique_pool(die_value(), count, base, btot, 1 if unique[0] == "once" else max_expl, thr_die, unique[1])
         score_all = _score_fn(success, failure, double, [])
         return pool.map(lambda vals: _multiset_value(vals, stage5, score_all)).reduced()
 
@@ -437,8 +464,7 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
         return nfold(one.reduced(), count, BUDGET).reduced()
 
     if ra is not None and not keeps:
-        return _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, double,
-                        thr_die)
+        return _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, double, thr_die)
 
     # keep/drop present
     if not chain_explode and ra is None:
@@ -448,7 +474,7 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
             if r is not None:
                 if D.cut:
                     # r is conditional on no die being cut off: P(none cut) = (live/den)^count
-                    lp, dp = D.live ** count, D.den ** count
+                    lp, dp = D.live**count, D.den**count
                     pmf = {v: w * lp for v, w in r.pmf.items()}
                     tot = r.den * dp
                     r = W(pmf, tot, tot - sum(pmf.values())).reduced()
@@ -456,14 +482,14 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
         spec = PoolSpec(stage5, success, failure, double, None)
         return nfold_join(spec.elements(D).reduced(), count, spec.join).map(spec.value).reduced()
     if passes_after:
-        raise DiceError("exact odds: rerolls after 'ra' combined with keep/drop are not supported; "
-                        "roll() still works")
+        raise DiceError("exact odds: rerolls after 'ra' combined with keep/drop are not supported; roll() still works")
     # chain explosions (or ra) with keep/drop: the pool as states that keep only what the
     # keep/drop needs (the top k values for kh k, the bottom n and the total for dl n, ...)
     spec = PoolSpec(stage5, success, failure, double, ra)
 
     def elem(d: W) -> W:
         return spec.elements(d)
+
     if chain_explode:
         variant, test, cap = explode
         pen = variant == "penetrate"
@@ -529,7 +555,7 @@ class PoolSpec:
             vals = tuple(sorted(va + vb))
             n = self.n
             if n is not None and len(vals) > n:
-                vals = vals[len(vals) - n:] if self.top else vals[:n]
+                vals = vals[len(vals) - n :] if self.top else vals[:n]
         return (vals, a[1] + b[1], a[2] or b[2])
 
     def join(self, a: W, b: W) -> W:
@@ -555,8 +581,7 @@ def _explode_term(count: int, base: dict, btot: int, test, budget: int, T1, scor
     faces = []
     for v, w in base.items():
         e = T1(v).map(score)
-        faces.append((Fraction(w, btot), bool(test(v)),
-                      [(x, Fraction(c, e.den)) for x, c in e.pmf.items()]))
+        faces.append((Fraction(w, btot), bool(test(v)), [(x, Fraction(c, e.den)) for x, c in e.pmf.items()]))
     states: dict = {(0, 0): Fraction(1)}
 
     def roll_one(states, only_pending: bool) -> dict:
@@ -664,6 +689,7 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
             if not parts:
                 return W({}, 1, 1)
             return mixture(parts, d.den, d.cut + excluded)
+
         return e
 
     def one(mask):
@@ -675,8 +701,16 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
         if explode is not None:
             variant, test, cap = explode
             pen = variant == "compound_penetrate"
-            v = chain(base, btot, test, cap, thr, point,
-                      (lambda x: point(x - 1)) if pen else point, lambda a, b: add(a, b, BUDGET))
+            v = chain(
+                base,
+                btot,
+                test,
+                cap,
+                thr,
+                point,
+                (lambda x: point(x - 1)) if pen else point,
+                lambda a, b: add(a, b, BUDGET),
+            )
             return mixture([(w, e(x)) for x, w in v.pmf.items()], v.den, v.cut)
         return _cond([(w, e(v)) for v, w in base.items()])
 
@@ -705,10 +739,7 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
     return W(out, tot, tot - sum(out.values())).reduced()
 
 
-
-
-def _unique_pool(D: W, count: int, base: dict, btot: int, cap: int, thr: Fraction,
-                 cp_test=None) -> W:
+def _unique_pool(D: W, count: int, base: dict, btot: int, cap: int, thr: Fraction, cp_test=None) -> W:
     """``u``/``uo``: the dice in order; a die showing a value already seen is rerolled (fresh
     rolls of the clamped die) while it shows a seen value, at most ``cap`` times. States: the
     sorted tuple of the values so far (the seen set is its set)."""
@@ -723,8 +754,7 @@ def _unique_pool(D: W, count: int, base: dict, btot: int, cap: int, thr: Fractio
                 u = D
             else:
                 fresh = reroll_fresh(base, btot, again, cap, thr)
-                u = mixture([(w, fresh if again(v) else point(v)) for v, w in D.pmf.items()],
-                            D.den, D.cut)
+                u = mixture([(w, fresh if again(v) else point(v)) for v, w in D.pmf.items()], D.den, D.cut)
             memo[seen] = u
         return u
 

@@ -9,6 +9,7 @@ replaying the recorded faces through the ordinary evaluator, so both paths agree
 abandons the fast path and re-runs the ordinary evaluator on the same faces, so results, notes
 and errors are exactly the ordinary ones.
 """
+
 from __future__ import annotations
 
 from . import limits
@@ -91,6 +92,7 @@ def _compile(node):
             if y == 0:
                 raise Fallback
             return x // y
+
         return floordiv
     if t is Dice:
         return _compile_dice(node)
@@ -116,19 +118,23 @@ def _compile_dice(node: Dice):
             idx = [rr(k) for _ in range(n)]
             rec.extend(idx)
             return sum(fv[i] for i in idx)
+
         return custom
     if not mods:
         if n == 1:
+
             def one(rr, rec):
                 v = rr(sides)
                 rec.append(v)
                 return v + 1
+
             return one
 
         def plain(rr, rec):
             idx = [rr(sides) for _ in range(n)]
             rec.extend(idx)
             return sum(idx) + n
+
         return plain
     if len(mods) != 1:
         return None
@@ -142,6 +148,7 @@ def _compile_dice(node: Dice):
             rec.extend(idx)
             idx.sort()
             return sum(idx[lo:hi]) + count
+
         return keepdrop
     if m.kind == "success" and isinstance(m.cp.value, int):
         test = _tester(m.cp.op, m.cp.value - 1)  # compare on 0-based faces
@@ -150,6 +157,7 @@ def _compile_dice(node: Dice):
             idx = [rr(sides) for _ in range(n)]
             rec.extend(idx)
             return sum(1 for i in idx if test(i))
+
         return counting
     if m.kind == "explode" and m.variant == "explode" and (m.cp is None or isinstance(m.cp.value, int)):
         test = _tester("=", sides - 1) if m.cp is None else _tester(m.cp.op, m.cp.value - 1)
@@ -171,6 +179,7 @@ def _compile_dice(node: Dice):
             if len(rec) > limits.MAX_DICE:
                 raise Fallback
             return total
+
         return explode
     return None
 
@@ -190,6 +199,7 @@ def _compile_group(node: Group):
     def group(rr, rec):
         vals = sorted(f(rr, rec) for f in members)
         return sum(vals[lo:hi])
+
     return group
 
 
@@ -230,6 +240,7 @@ def _labelled(fn, label):
     def tx(it):
         s, v = fn(it)
         return s + suffix, v
+
     return tx
 
 
@@ -244,6 +255,7 @@ def _text(node):
         def paren(it):
             s, v = inner(it)
             return f"({s})", v
+
         return _labelled(paren, node.label)
     if t is Unary:
         inner = _text(node.operand)
@@ -252,6 +264,7 @@ def _text(node):
         def unary(it):
             s, v = inner(it)
             return op + s, (-v if op == "-" else v)
+
         return _labelled(unary, node.label)
     if t is BinOp:
         a, b, op = _text(node.left), _text(node.right), node.op
@@ -269,6 +282,7 @@ def _text(node):
             else:
                 v = x // y
             return sa + sep + sb, v
+
         return _labelled(binop, node.label)
     if t is Dice:
         return _labelled(_text_dice(node), node.label)
@@ -283,17 +297,21 @@ def _text_dice(node: Dice):
     n, head = node.count, node.text + " ["
     values, sides = node.faces.values, node.faces.sides
     if values is not None:  # custom faces, no modifiers
+
         def custom(it):
             vals = [values[next(it)] for _ in range(n)]
             return head + ", ".join(map(str, vals)) + "]", sum(vals)
+
         return custom
     d20 = sides == 20
     if not node.mods:
+
         def plain(it):
             vals = [next(it) + 1 for _ in range(n)]
             if d20:
                 return head + ", ".join(f"{v}{_crit20(v)}" for v in vals) + "]", sum(vals)
             return head + ", ".join(map(str, vals)) + "]", sum(vals)
+
         return plain
     m = node.mods[0]
     if m.kind == "keep":
@@ -303,7 +321,7 @@ def _text_dice(node: Dice):
             vals = [next(it) + 1 for _ in range(n)]
             order = sorted(range(n), key=lambda j: (vals[j], j))  # the engine's tie order
             k = min(keep, n)
-            chosen = order[n - k:] if variant in ("kh", "dh") else order[:k]
+            chosen = order[n - k :] if variant in ("kh", "dh") else order[:k]
             losers = set(range(n)) - set(chosen) if variant in ("kh", "kl") else set(chosen)
             parts = []
             total = 0
@@ -314,6 +332,7 @@ def _text_dice(node: Dice):
                     total += v
                     parts.append(f"{v}{_crit20(v)}" if d20 else str(v))
             return head + ", ".join(parts) + "]", total
+
         return keepdrop
     if m.kind == "success":
         test = compare_fn(m.cp.op, m.cp.value)
@@ -329,6 +348,7 @@ def _text_dice(node: Dice):
                     s += "✓"
                 parts.append(s + _crit20(v) if d20 else s)
             return head + ", ".join(parts) + "]", count
+
         return counting
     # a plain explosion (the only other modifier the fast path compiles)
     test = compare_fn("=", sides) if m.cp is None else compare_fn(m.cp.op, m.cp.value)
@@ -343,13 +363,14 @@ def _text_dice(node: Dice):
             total += v
             k = 0
             while test(v) and k < cap:
-                parts.append(s[:len(str(v))] + "!" + s[len(str(v)):])
+                parts.append(s[: len(str(v))] + "!" + s[len(str(v)) :])
                 v = next(it) + 1
                 total += v
                 s = str(v)
                 k += 1
             parts.append(s)
         return head + ", ".join(parts) + "]", total
+
     return explode
 
 
@@ -370,12 +391,13 @@ def _text_group(node: Group):
         if mod is not None:
             k = min(max(0, mod.n or 0), count)
             order = sorted(range(count), key=lambda i: (vals[i], i))  # the engine's tie order
-            chosen = order[count - k:] if mod.variant in ("kh", "dh") else order[:k]
-            for i in (set(range(count)) - set(chosen) if mod.variant in ("kh", "kl") else chosen):
+            chosen = order[count - k :] if mod.variant in ("kh", "dh") else order[:k]
+            for i in set(range(count)) - set(chosen) if mod.variant in ("kh", "kl") else chosen:
                 kept[i] = False
         items = []
         for i in range(count):
             item = texts[i] if literal[i] else f"{texts[i]} = {vals[i]}"
             items.append(item if kept[i] else f"~~{item}~~")
         return "{" + ", ".join(items) + "}" + suffix, sum(vals[i] for i in range(count) if kept[i])
+
     return group

@@ -3,14 +3,25 @@
 Text marks: ``~~1~~`` dropped or rerolled away, ``6!`` exploded, ``7✓`` success (``✓✓`` double),
 ``1✗`` failure, ``20↑`` / ``1↓`` critical success / failure marks.
 """
+
 from __future__ import annotations
 
 import html
 from fractions import Fraction
 
 from ..i18n import count as count_noun
-from .results import (BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode, ParenNode,
-                      RollResult, UnaryNode, WordNode)
+from .results import (
+    BinOpNode,
+    DiceNode,
+    Die,
+    FuncNode,
+    GroupNode,
+    LiteralNode,
+    ParenNode,
+    RollResult,
+    UnaryNode,
+    WordNode,
+)
 
 OP_SYMBOL = {">=": "≥", "<=": "≤", "!=": "≠", "=": "=", ">": ">", "<": "<"}
 WORDS = {
@@ -102,7 +113,11 @@ def node_text(node, locale: str) -> str:
     elif t is GroupNode:
         items = []
         for i, m in enumerate(node.members):
-            item = f"{node_text(m, locale)} = {fmt_num(m.value)}" if not isinstance(m, LiteralNode) else node_text(m, locale)
+            item = (
+                f"{node_text(m, locale)} = {fmt_num(m.value)}"
+                if not isinstance(m, LiteralNode)
+                else node_text(m, locale)
+            )
             if node.success and i < len(node.success) and node.success[i]:
                 item += " ✓"
             if node.failure and i < len(node.failure) and node.failure[i]:
@@ -121,7 +136,7 @@ def node_text(node, locale: str) -> str:
 
 
 def verdict_text(check, locale: str, with_margin: bool = True) -> str:
-    """"pass (margin +2)" / "fail (short by 1)"; the margin only for >= and > checks (for a
+    """ "pass (margin +2)" / "fail (short by 1)"; the margin only for >= and > checks (for a
     contest or an equality it means nothing to a player)."""
     word = w("pass" if check.passed else "fail", locale)
     if not with_margin or check.op not in (">=", ">"):
@@ -146,8 +161,7 @@ def _target_text(r: RollResult, locale: str) -> str:
     return str(r.check.target) if tt is None else f"{node_text(tt, locale)} = {r.check.target}"
 
 
-def render_text(r: RollResult, locale: str = "en", body: str | None = None,
-                target: str | None = None) -> str:
+def render_text(r: RollResult, locale: str = "en", body: str | None = None, target: str | None = None) -> str:
     """The one-line breakdown. ``body`` and ``target`` (the texts of the expression and of the
     check's target) are given by a fast-path result that writes them without building a tree."""
     if r.results:
@@ -185,25 +199,27 @@ def render_text(r: RollResult, locale: str = "en", body: str | None = None,
 # --------------------------------------------------------------------------------------------
 # HTML
 # --------------------------------------------------------------------------------------------
-ROLL_CSS = ("<style>.tt-roll{font-family:system-ui,sans-serif;line-height:1.7}"
-        # colours: var(--tt-ROLE, light) -- the roles are set only in a dark theme (front/theme.css)
-        ".tt-die{display:inline-block;min-width:1.6em;padding:0 .3em;margin:0 .1em;"
-        "border:1px solid var(--tt-die-line,#8a8a8a);border-radius:4px;text-align:center;"
-        "background:var(--tt-die-bg,#fafafa);font-variant-numeric:tabular-nums}"
-        ".tt-die.tt-dropped{opacity:.5;text-decoration:line-through}"
-        ".tt-die.tt-crit-success{font-weight:700;color:var(--tt-ok,#1b6e1b);border-width:2px}"
-        ".tt-die.tt-crit-failure{font-weight:700;color:var(--tt-bad,#a01d1d);border-width:2px}"
-        ".tt-die.tt-success{background:#e3f4e3;border-color:#3a8a3a;color:#14501a}"
-        ".tt-die.tt-failure{background:#fbe4e4;border-color:#b03030;color:#7a1414}"
-        ".tt-die.tt-exploded::after{content:'!';color:var(--tt-warn,#b35c00)}"
-        ".tt-total{font-size:1.25em;font-weight:700;padding:0 .2em}"
-        ".tt-pass{color:var(--tt-ok,#1b6e1b);font-weight:600}.tt-fail{color:var(--tt-bad,#a01d1d);font-weight:600}"
-        ".tt-term{color:var(--tt-ink-2,#555)}.tt-label{color:var(--tt-effect,#6a4c93);font-style:italic}"
-        ".tt-note{color:var(--tt-ink-3,#707070);font-size:.9em}"
-        # the dark theme's roles, for a %roll output outside any widget (the widgets' <style> has them too)
-        'body[data-jp-theme-light="false"]{--tt-die-bg:#2c2c33;--tt-die-line:#9a9aa8;--tt-ok:#8fd69a;'
-        "--tt-bad:#ff9c94;--tt-warn:#f2c46b;--tt-ink-2:#c9c9d4;--tt-ink-3:#a9a9b6;--tt-effect:#d3b4f5}"
-        "</style>")
+ROLL_CSS = (
+    "<style>.tt-roll{font-family:system-ui,sans-serif;line-height:1.7}"
+    # colours: var(--tt-ROLE, light) -- the roles are set only in a dark theme (front/theme.css)
+    ".tt-die{display:inline-block;min-width:1.6em;padding:0 .3em;margin:0 .1em;"
+    "border:1px solid var(--tt-die-line,#8a8a8a);border-radius:4px;text-align:center;"
+    "background:var(--tt-die-bg,#fafafa);font-variant-numeric:tabular-nums}"
+    ".tt-die.tt-dropped{opacity:.5;text-decoration:line-through}"
+    ".tt-die.tt-crit-success{font-weight:700;color:var(--tt-ok,#1b6e1b);border-width:2px}"
+    ".tt-die.tt-crit-failure{font-weight:700;color:var(--tt-bad,#a01d1d);border-width:2px}"
+    ".tt-die.tt-success{background:#e3f4e3;border-color:#3a8a3a;color:#14501a}"
+    ".tt-die.tt-failure{background:#fbe4e4;border-color:#b03030;color:#7a1414}"
+    ".tt-die.tt-exploded::after{content:'!';color:var(--tt-warn,#b35c00)}"
+    ".tt-total{font-size:1.25em;font-weight:700;padding:0 .2em}"
+    ".tt-pass{color:var(--tt-ok,#1b6e1b);font-weight:600}.tt-fail{color:var(--tt-bad,#a01d1d);font-weight:600}"
+    ".tt-term{color:var(--tt-ink-2,#555)}.tt-label{color:var(--tt-effect,#6a4c93);font-style:italic}"
+    ".tt-note{color:var(--tt-ink-3,#707070);font-size:.9em}"
+    # the dark theme's roles, for a %roll output outside any widget (the widgets' <style> has them too)
+    'body[data-jp-theme-light="false"]{--tt-die-bg:#2c2c33;--tt-die-line:#9a9aa8;--tt-ok:#8fd69a;'
+    "--tt-bad:#ff9c94;--tt-warn:#f2c46b;--tt-ink-2:#c9c9d4;--tt-ink-3:#a9a9b6;--tt-effect:#d3b4f5}"
+    "</style>"
+)
 
 
 def die_html(d: Die, locale: str) -> str:
@@ -234,8 +250,9 @@ def die_html(d: Die, locale: str) -> str:
 def node_html(node, locale: str) -> str:
     t = type(node)
     if t is DiceNode:
-        s = (f'<span class="tt-term">{html.escape(node.text)}</span> '
-             + "".join(die_html(d, locale) for d in node.rolled))
+        s = f'<span class="tt-term">{html.escape(node.text)}</span> ' + "".join(
+            die_html(d, locale) for d in node.rolled
+        )
     elif t is LiteralNode:
         s = html.escape(node_text(node, locale))
     elif t is BinOpNode:
@@ -263,8 +280,11 @@ def node_html(node, locale: str) -> str:
             items.append(item)
         s = "{" + ", ".join(items) + "}" + html.escape(node.text)
     elif t is WordNode:
-        s = (html.escape(node.breakdown.get(locale) or node.breakdown.get("en") or node.text) + " "
-             + "".join(die_html(d, locale) for d in node.rolled))
+        s = (
+            html.escape(node.breakdown.get(locale) or node.breakdown.get("en") or node.text)
+            + " "
+            + "".join(die_html(d, locale) for d in node.rolled)
+        )
     else:  # pragma: no cover
         s = html.escape(str(getattr(node, "value", "")))
     if node.label:
@@ -282,8 +302,10 @@ def render_html(r: RollResult, locale: str = "en", css: bool = True, live: bool 
     head = ROLL_CSS if css else ""
     if r.results:
         rows = "".join(f"<li>{render_html(sub, locale, css=False, live=False)}</li>" for sub in r.results)
-        return (f'{head}<div class="tt-roll tt-roll-repeat"><ol>{rows}</ol>'
-                f'<div>{w("total", locale)}: <span class="tt-total">{r.total}</span></div></div>')
+        return (
+            f'{head}<div class="tt-roll tt-roll-repeat"><ol>{rows}</ol>'
+            f'<div>{w("total", locale)}: <span class="tt-total">{r.total}</span></div></div>'
+        )
     body = node_html(r.tree, locale) if r.tree is not None else html.escape(r.expression)
     if not r.show_total:
         total = ""
@@ -296,34 +318,52 @@ def render_html(r: RollResult, locale: str = "en", css: bool = True, live: bool 
         cls = "tt-pass" if r.check.passed else "tt-fail"
         shown = r.show_total
         tt = _target_tree(r) if shown else None
-        shown_target = (f"{node_html(tt, locale)} = {r.check.target}" if tt is not None
-                        else str(r.check.target))
-        target = f' {html.escape(OP_SYMBOL.get(r.check.op, r.check.op))} {shown_target}' if shown else ""
-        verdict = (f'{target} → <span class="{cls}">'
-                   f'{html.escape(verdict_text(r.check, locale, with_margin=shown))}</span>')
+        shown_target = f"{node_html(tt, locale)} = {r.check.target}" if tt is not None else str(r.check.target)
+        target = f" {html.escape(OP_SYMBOL.get(r.check.op, r.check.op))} {shown_target}" if shown else ""
+        verdict = (
+            f'{target} → <span class="{cls}">{html.escape(verdict_text(r.check, locale, with_margin=shown))}</span>'
+        )
     notes = "".join(f'<div class="tt-note">{html.escape(n.get(locale, n.get("en", "")))}</div>' for n in r.notes)
     comment = f' <span class="tt-label"># {html.escape(r.comment)}</span>' if r.comment else ""
     role = ' role="status"' if live else ""
-    return (f'{head}<div class="tt-roll"{role} aria-label="{html.escape(render_text(r, locale))}">'
-            f'{body}{" = " + total if total else ""}{verdict}{comment}{notes}</div>')
+    return (
+        f'{head}<div class="tt-roll"{role} aria-label="{html.escape(render_text(r, locale))}">'
+        f"{body}{' = ' + total if total else ''}{verdict}{comment}{notes}</div>"
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # JSON
 # --------------------------------------------------------------------------------------------
 def result_json(r: RollResult) -> dict:
-    out = {"expression": r.expression, "total": r.total, "successes": r.successes,
-           "labels": r.labels, "comment": r.comment, "notes": r.notes, "text": render_text(r, "en")}
+    out = {
+        "expression": r.expression,
+        "total": r.total,
+        "successes": r.successes,
+        "labels": r.labels,
+        "comment": r.comment,
+        "notes": r.notes,
+        "text": render_text(r, "en"),
+    }
     if r.check is not None:
-        out["check"] = {"op": r.check.op, "target": r.check.target, "passed": r.check.passed,
-                        "margin": r.check.margin}
+        out["check"] = {"op": r.check.op, "target": r.check.target, "passed": r.check.passed, "margin": r.check.margin}
     if r.results:
         out["results"] = [result_json(x) for x in r.results]
     else:
-        out["dice"] = [{"faces": d.faces, "value": d.value, "counted": d.counted,
-                        "dropped": d.dropped, "rerolled": d.rerolled, "exploded": d.exploded,
-                        "success": d.success, "failure": d.failure, "crit": d.crit}
-                       for d in r.dice]
+        out["dice"] = [
+            {
+                "faces": d.faces,
+                "value": d.value,
+                "counted": d.counted,
+                "dropped": d.dropped,
+                "rerolled": d.rerolled,
+                "exploded": d.exploded,
+                "success": d.success,
+                "failure": d.failure,
+                "crit": d.crit,
+            }
+            for d in r.dice
+        ]
     if r.seed is not None:
         out["seed"] = r.seed
     return out
@@ -360,29 +400,37 @@ def distribution_html(dist, locale: str = "en", highlight=None, max_rows: int = 
     if highlight is not None:
         op, target = highlight
         from .distribution import _OPS
+
         hl_values = {v for v, _, _ in rows if _OPS[op](v, target)}
     lines = []
     for v, p, ge in rows:
         width = 0 if peak == 0 else float(p / peak) * 100
         cls = ' class="tt-hl"' if v in hl_values else ""
         shown = html.escape(dist.label(v, locale)) if hasattr(dist, "label") else v
-        lines.append(f"<tr{cls}><td>{shown}</td><td>{pct(p)}</td><td>{pct(ge)}</td>"
-                     f'<td class="tt-bar-cell"><div class="tt-bar" style="width:{width:.1f}%"></div></td></tr>')
+        lines.append(
+            f"<tr{cls}><td>{shown}</td><td>{pct(p)}</td><td>{pct(ge)}</td>"
+            f'<td class="tt-bar-cell"><div class="tt-bar" style="width:{width:.1f}%"></div></td></tr>'
+        )
     extra = []
     if mean is not None:
         extra.append(f'<span class="tt-mean">{w("mean", locale)}: <b>{float(mean):.3f}</b></span>')
     if dist.p_pass is not None:
-        extra.append(f'<span class="tt-pchance">{w("chance", locale)} ({w("pass", locale)}): '
-                     f'<b>{pct(dist.p_pass)}</b></span>')
+        extra.append(
+            f'<span class="tt-pchance">{w("chance", locale)} ({w("pass", locale)}): <b>{pct(dist.p_pass)}</b></span>'
+        )
     if dist.truncated_mass:
         extra.append(f'<span class="tt-note">{w("cut", locale)}: {pct(dist.truncated_mass)}</span>')
-    css = ("<style>.tt-dist table{border-collapse:collapse;font-family:system-ui,sans-serif;font-size:.9em}"
-           ".tt-dist td,.tt-dist th{padding:1px 8px;text-align:right}"
-           ".tt-dist .tt-bar-cell{width:240px;text-align:left}"
-           ".tt-dist .tt-bar{height:.9em;background:#5b7fb5;border-radius:2px}"
-           ".tt-dist tr.tt-hl .tt-bar{background:#3a8a3a}.tt-dist tr.tt-hl td{font-weight:600}"
-           ".tt-dist .tt-summary span{margin-right:1.5em}</style>")
-    head = (f"<tr><th>{w('value', locale)}</th><th>P(=)</th><th>P(≥)</th><th></th></tr>")
+    css = (
+        "<style>.tt-dist table{border-collapse:collapse;font-family:system-ui,sans-serif;font-size:.9em}"
+        ".tt-dist td,.tt-dist th{padding:1px 8px;text-align:right}"
+        ".tt-dist .tt-bar-cell{width:240px;text-align:left}"
+        ".tt-dist .tt-bar{height:.9em;background:#5b7fb5;border-radius:2px}"
+        ".tt-dist tr.tt-hl .tt-bar{background:#3a8a3a}.tt-dist tr.tt-hl td{font-weight:600}"
+        ".tt-dist .tt-summary span{margin-right:1.5em}</style>"
+    )
+    head = f"<tr><th>{w('value', locale)}</th><th>P(=)</th><th>P(≥)</th><th></th></tr>"
     title = html.escape(dist.expression) if dist.expression else ""
-    return (f'{css}<div class="tt-dist"><div class="tt-summary"><b>{title}</b> {" ".join(extra)}</div>'
-            f"<table>{head}{''.join(lines)}</table></div>")
+    return (
+        f'{css}<div class="tt-dist"><div class="tt-summary"><b>{title}</b> {" ".join(extra)}</div>'
+        f"<table>{head}{''.join(lines)}</table></div>"
+    )

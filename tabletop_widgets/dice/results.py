@@ -2,6 +2,7 @@
 
 Nodes carry their value and, for dice, per-die flags. Rendering lives in ``render.py``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,8 +41,7 @@ class Die:
     raw: int | None = None
     note: str | None = None
 
-    def __init__(self, faces, value: int, *, raw: int | None = None, added_by: str | None = None,
-                 **flags):
+    def __init__(self, faces, value: int, *, raw: int | None = None, added_by: str | None = None, **flags):
         self.faces = faces
         self.value = value
         if raw is not None:
@@ -56,8 +56,7 @@ class Die:
         return self.kept and not self.dropped and not self.rerolled
 
     def __repr__(self) -> str:
-        flags = [k for k in ("dropped", "rerolled", "exploded", "success", "failure", "double")
-                 if getattr(self, k)]
+        flags = [k for k in ("dropped", "rerolled", "exploded", "success", "failure", "double") if getattr(self, k)]
         extra = f" {','.join(flags)}" if flags else ""
         return f"<Die d{self.faces}={self.value}{extra}>"
 
@@ -101,11 +100,20 @@ class DiceNode(Node):
     Plain terms (no modifiers) keep only the faces and build their Die objects when asked.
     """
 
-    __slots__ = ("text", "_rolled", "_faces", "_label_faces", "value", "successes", "failures",
-                 "label", "notes")
+    __slots__ = ("text", "_rolled", "_faces", "_label_faces", "value", "successes", "failures", "label", "notes")
 
-    def __init__(self, text: str, rolled, value, successes=None, failures=None, label=None,
-                 notes=None, faces=None, label_faces=None):
+    def __init__(
+        self,
+        text: str,
+        rolled,
+        value,
+        successes=None,
+        failures=None,
+        label=None,
+        notes=None,
+        faces=None,
+        label_faces=None,
+    ):
         self.text = text
         self._rolled = rolled
         self._faces = faces
@@ -140,8 +148,7 @@ class GroupNode(Node):
 
     __slots__ = ("text", "members", "kept", "value", "success", "failure", "successes", "label")
 
-    def __init__(self, text, members, kept, value, success=None, failure=None, successes=None,
-                 label=None):
+    def __init__(self, text, members, kept, value, success=None, failure=None, successes=None, label=None):
         self.text = text
         self.members = members
         self.kept = kept
@@ -256,10 +263,22 @@ class RollResult:
     check: Check | None = None
     show_total: bool = True
 
-    def __init__(self, expression: str, tree: Node | None, total: int, exact: Number = None, *,
-                 successes: int | None = None, check: Check | None = None, results=None,
-                 labels=None, comment: str | None = None, notes=None, seed: int | None = None,
-                 locale: str = "en"):
+    def __init__(
+        self,
+        expression: str,
+        tree: Node | None,
+        total: int,
+        exact: Number = None,
+        *,
+        successes: int | None = None,
+        check: Check | None = None,
+        results=None,
+        labels=None,
+        comment: str | None = None,
+        notes=None,
+        seed: int | None = None,
+        locale: str = "en",
+    ):
         self.expression = expression
         self.tree = tree
         self.total = total
@@ -295,6 +314,7 @@ class RollResult:
 
     def text(self, locale: str | None = None) -> str:
         from .render import render_text
+
         return render_text(self, locale or self.locale)
 
     def __str__(self) -> str:
@@ -308,17 +328,23 @@ class RollResult:
 
     def _repr_html_(self) -> str:
         from .render import render_html
+
         return render_html(self, self.locale)
 
     def html(self, locale: str | None = None, *, css: bool = True, live: bool = True) -> str:
         """HTML breakdown; see ``render.render_html`` for ``css`` and ``live``."""
         from .render import render_html
+
         return render_html(self, locale or self.locale, css=css, live=live)
 
     def to_json(self) -> dict[str, Any]:
         from .render import result_json
+
         return result_json(self)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": self.text(), "text/html": self._repr_html_(),
-                "application/vnd.tabletop.roll+json": self.to_json()}
+        return {
+            "text/plain": self.text(),
+            "text/html": self._repr_html_(),
+            "application/vnd.tabletop.roll+json": self.to_json(),
+        }

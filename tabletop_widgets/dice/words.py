@@ -28,6 +28,7 @@ point into the user's text) and return an object with
 
 On bad input ``parse`` raises ``DiceError(message, position)``.
 """
+
 from __future__ import annotations
 
 import re
@@ -75,8 +76,8 @@ SYSTEMS_GROUP = "tabletop_widgets.systems"
 #: ``loader(slug)`` loads a system and registers its words (the registry installs its
 #: ``get_system``; without one, the entry point is loaded here and its ``dice_words()`` taken).
 _system_loader: Callable[[str], Any] | None = None
-_prefixes: list[tuple[str, str]] | None = None      # (casefolded prefix, slug), longest first
-_tried: set[str] = set()                            # slugs whose loading was attempted
+_prefixes: list[tuple[str, str]] | None = None  # (casefolded prefix, slug), longest first
+_tried: set[str] = set()  # slugs whose loading was attempted
 
 
 def register_word(word: DiceWord) -> None:
@@ -99,8 +100,9 @@ def register_system_words(slug: str, words: Sequence[DiceWord]) -> None:
     words = list(words)
     for w in words:
         if not isinstance(w, DiceWord) or not isinstance(w.pattern, re.Pattern):
-            raise TypeError(f"system {slug!r}: dice_words() must return DiceWord objects with a "
-                            f"compiled pattern, got {w!r}")
+            raise TypeError(
+                f"system {slug!r}: dice_words() must return DiceWord objects with a compiled pattern, got {w!r}"
+            )
     unregister_system_words(slug)
     names = []
     for w in words:
@@ -136,11 +138,13 @@ def set_system_loader(loader: Callable[[str], Any] | None) -> None:
 def _forget_parses() -> None:
     """Words change what text means: drop cached parses."""
     from .parser import _CACHE
+
     _CACHE.clear()
 
 
 def _wants_variables(parse) -> bool:
     import inspect
+
     try:
         return "variables" in inspect.signature(parse).parameters
     except (TypeError, ValueError):
@@ -149,6 +153,7 @@ def _wants_variables(parse) -> bool:
 
 def _entry_points(group: str):
     from importlib.metadata import entry_points
+
     return entry_points(group=group)
 
 
@@ -195,7 +200,7 @@ def _system_of_character(character) -> str | None:
 def _load_words_for(text: str, pos: int, variables=None) -> None:
     """Load the systems that may claim ``text[pos:]``: those declaring a prefix it starts with,
     and the system of the bound character (its named checks, such as RET's ``agility``)."""
-    head = text[pos:pos + 64].casefold()
+    head = text[pos : pos + 64].casefold()
     for prefix, slug in declared_prefixes():
         if head.startswith(prefix):
             _load_system(slug)
@@ -229,18 +234,32 @@ def match_word(text: str, pos: int, variables=None) -> DiceWord | None:
     return best
 
 
-def word_result(expression: str, word: str, total: int, dice: Sequence[Die],
-                breakdown: Mapping[str, str], *, check: Check | None = None,
-                successes: int | None = None, notes: Sequence[Mapping[str, str]] = (),
-                details: Mapping[str, Any] | None = None, show_total: bool = True) -> RollResult:
+def word_result(
+    expression: str,
+    word: str,
+    total: int,
+    dice: Sequence[Die],
+    breakdown: Mapping[str, str],
+    *,
+    check: Check | None = None,
+    successes: int | None = None,
+    notes: Sequence[Mapping[str, str]] = (),
+    details: Mapping[str, Any] | None = None,
+    show_total: bool = True,
+) -> RollResult:
     """Build the RollResult of a word roll. ``breakdown`` is the word's own bilingual one-line
     rendering of its dice (e.g. ``"L5: d10 [10!] → d12 [7] = 17"``); the engine appends the
     total, the check verdict and the notes. ``show_total=False`` when the total means nothing
     to a player (RET's fail: the breakdown says it all); ``total`` is still set for code."""
-    node = WordNode(word=word, text=expression, rolled=list(dice), value=total,
-                    breakdown=dict(breakdown), details=dict(details or {}))
-    result = RollResult(expression, node, int(total), total, successes=successes, check=check,
-                        notes=list(notes))
+    node = WordNode(
+        word=word,
+        text=expression,
+        rolled=list(dice),
+        value=total,
+        breakdown=dict(breakdown),
+        details=dict(details or {}),
+    )
+    result = RollResult(expression, node, int(total), total, successes=successes, check=check, notes=list(notes))
     if not show_total:
         result.show_total = False
     return result
@@ -249,12 +268,27 @@ def word_result(expression: str, word: str, total: int, dice: Sequence[Die],
 def check_from(total: int, op: str, target: int) -> Check:
     """A :class:`Check` for ``total op target`` (margin = total - target)."""
     from .distribution import _OPS
+
     if op not in _OPS:
         raise DiceError(f"unknown comparison {op!r}")
-    return Check(op=op, target=int(target), passed=bool(_OPS[op](total, target)),
-                 margin=int(total) - int(target))
+    return Check(op=op, target=int(target), passed=bool(_OPS[op](total, target)), margin=int(total) - int(target))
 
 
-__all__ = ["CHARACTER_KEY", "DiceWord", "WordExpression", "register_word", "unregister_word", "registered_words",
-           "match_word", "register_system_words", "unregister_system_words", "set_system_loader",
-           "declared_prefixes", "system_words_registered", "word_result", "check_from", "Distribution", "Fraction"]
+__all__ = [
+    "CHARACTER_KEY",
+    "DiceWord",
+    "WordExpression",
+    "register_word",
+    "unregister_word",
+    "registered_words",
+    "match_word",
+    "register_system_words",
+    "unregister_system_words",
+    "set_system_loader",
+    "declared_prefixes",
+    "system_words_registered",
+    "word_result",
+    "check_from",
+    "Distribution",
+    "Fraction",
+]

@@ -7,6 +7,7 @@ paths as ``_esm`` / ``_css`` so that offline tables and locked-down hosts still 
 theme's colour roles (``theme.css``, light and dark) followed by the named stylesheets, e.g.
 ``stylesheet("sheet")`` for ``sheet.css``. The files are read once per process.
 """
+
 from __future__ import annotations
 
 import re

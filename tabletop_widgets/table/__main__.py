@@ -13,6 +13,7 @@ makes sure the lobby has a key (generated and printed once when there is none; `
 sets a chosen one) or, with ``--no-lobby-key``, records that the lobby runs without one.
 Exit status: 0 fine, 1 verification failed, 2 usage, lookup or I/O error (never a traceback).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,10 @@ def _store(db: str, *, create: bool = False):
     if not create:
         from pathlib import Path
         from .store import default_db_path
+
         text = str(where) if where is not None else (os.environ.get("TABLETOP_DB") or str(default_db_path()))
         if not text.startswith(("postgresql://", "postgres://")):
-            path = Path(text[len("sqlite:///"):] if text.startswith("sqlite:///") else text).expanduser()
+            path = Path(text[len("sqlite:///") :] if text.startswith("sqlite:///") else text).expanduser()
             if not path.exists():
                 raise StoreError(f"{path}: no table store there (check the path)")
     return open_store(where)
@@ -60,18 +62,25 @@ def _character(text: str) -> tuple[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tabletop_widgets.table",
-                                 description="Shared tables: create, links, verify.")
+    ap = argparse.ArgumentParser(
+        prog="python -m tabletop_widgets.table", description="Shared tables: create, links, verify."
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     c = sub.add_parser("create", help="create a table and print its links")
     c.add_argument("db")
     c.add_argument("--system", required=True)
     c.add_argument("--title", default="")
-    c.add_argument("--seat", action="append", type=_seat, required=True,
-                   help="id:role[:name[:character_id]], role gm|player|observer (repeat)")
-    c.add_argument("--character", action="append", type=_character, default=[],
-                   help="id=path.json: a character sheet (repeat)")
+    c.add_argument(
+        "--seat",
+        action="append",
+        type=_seat,
+        required=True,
+        help="id:role[:name[:character_id]], role gm|player|observer (repeat)",
+    )
+    c.add_argument(
+        "--character", action="append", type=_character, default=[], help="id=path.json: a character sheet (repeat)"
+    )
     c.add_argument("--hidden", action="append", default=[], help="a character id only the GM sees")
     c.add_argument("--table-id", default=None)
     c.add_argument("--base", default="", help="page URL the links start with")
@@ -88,16 +97,19 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("db")
     v.add_argument("table")
     v.add_argument("--seed", default=None, help="the secret seed (hex), to check an open table")
-    v.add_argument("--commitment", default=None,
-                   help="the dice commitment you copied from your seat: must be this table's")
-    v.add_argument("--head", default=None,
-                   help="the head hash you copied from your seat: must be a link of this log")
+    v.add_argument(
+        "--commitment", default=None, help="the dice commitment you copied from your seat: must be this table's"
+    )
+    v.add_argument("--head", default=None, help="the head hash you copied from your seat: must be a link of this log")
 
     lb = sub.add_parser("lobby-key", help="make sure the lobby asks for a key (print a new one once)")
     lb.add_argument("db")
     mode = lb.add_mutually_exclusive_group()
-    mode.add_argument("--no-lobby-key", action="store_true",
-                      help="let anyone who reaches the server create tables (explicit no-key mode)")
+    mode.add_argument(
+        "--no-lobby-key",
+        action="store_true",
+        help="let anyone who reaches the server create tables (explicit no-key mode)",
+    )
     mode.add_argument("--new", action="store_true", help="replace the key with a new one")
 
     args = ap.parse_args(argv)
@@ -115,13 +127,28 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args) -> int:
     if args.cmd == "create":
         with _store(args.db, create=True) as store:
-            made = create_table(store, args.system, args.seat, title=args.title,
-                                characters=dict(args.character), hidden_characters=args.hidden,
-                                table_id=args.table_id)
+            made = create_table(
+                store,
+                args.system,
+                args.seat,
+                title=args.title,
+                characters=dict(args.character),
+                hidden_characters=args.hidden,
+                table_id=args.table_id,
+            )
         links = made.links(args.base)
         if args.json:
-            print(json.dumps({"table": made.table_id, "seed_hash": made.seed_hash, "links": links,
-                              "roles": {s.seat: s.role for s in made.seats}}, indent=2))
+            print(
+                json.dumps(
+                    {
+                        "table": made.table_id,
+                        "seed_hash": made.seed_hash,
+                        "links": links,
+                        "roles": {s.seat: s.role for s in made.seats},
+                    },
+                    indent=2,
+                )
+            )
         else:
             print(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
             for s in made.seats:
@@ -149,16 +176,19 @@ def _run(args) -> int:
         return 0
     if args.cmd == "verify":
         from .verify import verify_table
+
         with _store(args.db) as store:
-            rep = verify_table(store, args.table, seed_hex=args.seed, commitment=args.commitment,
-                               head=args.head)
+            rep = verify_table(store, args.table, seed_hex=args.seed, commitment=args.commitment, head=args.head)
         print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
         if not rep.ok:
-            print("VERIFY FAILED: the log was changed, or does not match the table's "
-                  "fair-dice seed or what you saved", file=sys.stderr)
+            print(
+                "VERIFY FAILED: the log was changed, or does not match the table's fair-dice seed or what you saved",
+                file=sys.stderr,
+            )
         return 0 if rep.ok else 1
     if args.cmd == "lobby-key":
         from .lobbykey import prepare_lobby_key
+
         key = os.environ.get("TABLETOP_LOBBY_KEY") or None
         if args.no_lobby_key and key:
             raise ValueError("TABLETOP_LOBBY_KEY is set and --no-lobby-key given: choose one")

@@ -19,6 +19,7 @@ counts hidden actions (combat event numbers and condition ids are renumbered, th
 left out). The rule is generic on purpose: anything outside a visible combatant's own name that
 mentions a hidden combatant's id or name as a word does not go out.
 """
+
 from __future__ import annotations
 
 import copy
@@ -90,7 +91,7 @@ def project_state(state, audience: Audience):
     out.owners = {cid: v for cid, v in out.owners.items() if cid not in hidden}
     out.character_audience = {cid: v for cid, v in out.character_audience.items() if cid not in hidden}
     out.public_characters = {cid: v for cid, v in out.public_characters.items() if cid not in hidden}
-    if isinstance(out.combat, Mapping) and "event" in out.combat:   # the GM's copy: never
+    if isinstance(out.combat, Mapping) and "event" in out.combat:  # the GM's copy: never
         out.combat = None
     return out
 
@@ -115,7 +116,7 @@ def secret_combatants(combat) -> set[str]:
 def _secret_pattern(combat, full: Mapping[str, Any], secret: set[str]) -> re.Pattern | None:
     visible_names = {d["name"] for cid, d in full["combatants"].items() if cid not in secret}
     secret_names = {full["combatants"][c]["name"] for c in secret if c in full["combatants"]}
-    for e in combat.events:   # names of removed hidden combatants, as they were added or renamed
+    for e in combat.events:  # names of removed hidden combatants, as they were added or renamed
         if e.get("type") in ("add", "rename") and e.get("id") in secret and e.get("name"):
             secret_names.add(e["name"])
     words = sorted({w for w in {*secret, *(secret_names - visible_names)} if w}, key=len, reverse=True)
@@ -137,8 +138,11 @@ def _public_event(e: Mapping[str, Any], secret: set[str], pattern) -> dict | Non
     if e.get("type") == "initiative":
         e["ids"] = [c for c in e.get("ids", []) if c not in secret]
         e["order"] = [c for c in e.get("order", []) if c not in secret]
-        e["rolls"] = {c: ({**r, "text": "?", "roll": None} if _mentions(r, pattern) else r)
-                      for c, r in (e.get("rolls") or {}).items() if c not in secret}
+        e["rolls"] = {
+            c: ({**r, "text": "?", "roll": None} if _mentions(r, pattern) else r)
+            for c, r in (e.get("rolls") or {}).items()
+            if c not in secret
+        }
         e["tiebreaks"] = [tb for tb in e.get("tiebreaks", []) if not _mentions(tb, pattern)]
         if isinstance(e.get("skip"), Mapping):
             e["skip"] = {c: v for c, v in e["skip"].items() if c not in secret}
@@ -157,7 +161,7 @@ def _public_event(e: Mapping[str, Any], secret: set[str], pattern) -> dict | Non
             if "changes" in x:
                 x["changes"] = {}
     if _mentions(e, pattern):
-        return None   # anything still naming a hidden combatant stays with the GM
+        return None  # anything still naming a hidden combatant stays with the GM
     return e
 
 
@@ -186,9 +190,15 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
             continue
         d = full["combatants"][cid]
         c = combat.combatant(cid)
-        out = {"name": d["name"], "hidden": False, "delayed": bool(d.get("delayed")),
-               "defeated": bool(c.defeated), "initiative": copy.deepcopy(d.get("initiative")),
-               "skip_until": d.get("skip_until"), "conditions": []}
+        out = {
+            "name": d["name"],
+            "hidden": False,
+            "delayed": bool(d.get("delayed")),
+            "defeated": bool(c.defeated),
+            "initiative": copy.deepcopy(d.get("initiative")),
+            "skip_until": d.get("skip_until"),
+            "conditions": [],
+        }
         if out["initiative"] and _mentions(out["initiative"], pattern):
             out["initiative"] = {"key": out["initiative"].get("key"), "text": "?", "roll": None}
         for inst in d.get("conditions", []):
@@ -204,17 +214,33 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
     current = full["current"]
     if current in secret:
         current = alias[current]
-        combatants[current] = {"name": "?", "hidden": True, "delayed": False, "defeated": False,
-                               "initiative": None, "conditions": [], "skip_until": None, "health": [0, 0]}
+        combatants[current] = {
+            "name": "?",
+            "hidden": True,
+            "delayed": False,
+            "defeated": False,
+            "initiative": None,
+            "conditions": [],
+            "skip_until": None,
+            "health": [0, 0],
+        }
     needed = set(combatants) | {i.get("ticks_on") for d in combatants.values() for i in d["conditions"]}
-    turns = {alias.get(cid, cid): v for cid, v in full["turns"].items()
-             if alias.get(cid, cid) in needed and (cid not in secret or cid in alias)}
-    state = {"round": full["round"], "current": current,
-             "order": [alias.get(cid, cid) for cid in full["order"] if cid not in secret or alias.get(cid) == current],
-             "tiebreaks": [tb for tb in full["tiebreaks"] if not _mentions(tb, pattern)
-                           and not (set(_tiebreak_ids(tb)) & secret)],
-             "turns": turns, "hooked": {k: v for k, v in full.get("hooked", {}).items() if k in turns},
-             "combatants": combatants}
+    turns = {
+        alias.get(cid, cid): v
+        for cid, v in full["turns"].items()
+        if alias.get(cid, cid) in needed and (cid not in secret or cid in alias)
+    }
+    state = {
+        "round": full["round"],
+        "current": current,
+        "order": [alias.get(cid, cid) for cid in full["order"] if cid not in secret or alias.get(cid) == current],
+        "tiebreaks": [
+            tb for tb in full["tiebreaks"] if not _mentions(tb, pattern) and not (set(_tiebreak_ids(tb)) & secret)
+        ],
+        "turns": turns,
+        "hooked": {k: v for k, v in full.get("hooked", {}).items() if k in turns},
+        "combatants": combatants,
+    }
     events, number = [], {}
     for e in combat.events:
         pe = _public_event(e, secret, pattern)
@@ -222,14 +248,13 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
             continue
         if pe.get("type") == "undo":
             if pe.get("undoes") not in number:
-                continue   # undoing something players never saw
+                continue  # undoing something players never saw
             pe["undoes"] = number[pe["undoes"]]
         number[e.get("seq")] = len(events)
         pe["seq"] = len(events)
         events.append(pe)
     out = {"format": COMBAT_FORMAT, "state": state, "events": events[-PUBLIC_COMBAT_EVENTS:]}
-    guard = {**state, "combatants": {c: {k: v for k, v in d.items() if k != "name"}
-                                     for c, d in combatants.items()}}
+    guard = {**state, "combatants": {c: {k: v for k, v in d.items() if k != "name"} for c, d in combatants.items()}}
     if _mentions(guard, pattern) or _mentions(out["events"], pattern):
         log.error("public combat state still names a hidden combatant: sending none")
         return {"format": COMBAT_FORMAT, "state": {}, "events": []}
@@ -247,6 +272,7 @@ def combat_from_view(system, view: Mapping[str, Any] | None, into=None):
     """A read-only :class:`Combat` showing a projection (``project_combat``'s output); with
     ``into``, that Combat is reloaded in place (a tracker keeps its object)."""
     from ..core.combat import Combat
+
     view = view or {}
     combat = into if into is not None else Combat(system)
     combat.load_view(view.get("state") or {}, view.get("events") or [])
@@ -258,5 +284,16 @@ def same_view(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
     return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
-__all__ = ["Audience", "COMBAT_FORMAT", "GM", "PLAYERS", "PUBLIC_COMBAT_EVENTS", "combat_from_view",
-           "project_combat", "project_state", "same_view", "secret_combatants", "visible_events"]
+__all__ = [
+    "Audience",
+    "COMBAT_FORMAT",
+    "GM",
+    "PLAYERS",
+    "PUBLIC_COMBAT_EVENTS",
+    "combat_from_view",
+    "project_combat",
+    "project_state",
+    "same_view",
+    "secret_combatants",
+    "visible_events",
+]

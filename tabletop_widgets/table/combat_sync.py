@@ -17,6 +17,7 @@ Characters: table characters in the combat take their values from the table
 (:func:`push_characters`: sheet edits reach the tracker), and values the combat changed
 (damage, healing, undo) are recorded as character updates (:meth:`CombatSync.pull_characters`).
 """
+
 from __future__ import annotations
 
 import json
@@ -101,14 +102,19 @@ class CombatSync:
     combat had to be rebuilt from the log (a refused write, another GM window's action);
     ``on_refused(error)`` when a tracker action was refused (without it, the error is raised)."""
 
-    def __init__(self, session, *, on_reload: Callable[[Combat], None] | None = None,
-                 on_refused: Callable[[BaseException], None] | None = None):
+    def __init__(
+        self,
+        session,
+        *,
+        on_reload: Callable[[Combat], None] | None = None,
+        on_refused: Callable[[BaseException], None] | None = None,
+    ):
         session.require("combat")
         self.session = session
         self.system = session.system
         self.on_reload = on_reload
         self.on_refused = on_refused
-        self.locale = "en"   # of the texts written (the initiative line)
+        self.locale = "en"  # of the texts written (the initiative line)
         self.writing = False
         self.last_public: dict | None = None
         self.combat = self.replay()
@@ -152,15 +158,23 @@ class CombatSync:
         st = e.payload.get("state") or {}
         ev = st.get("event") or {}
         mine = self.combat.events
-        return (e.actor == self.session.seat and bool(mine) and ev.get("seq") is not None
-                and ev.get("seq") < len(mine) and mine[ev["seq"]] == ev)
+        return (
+            e.actor == self.session.seat
+            and bool(mine)
+            and ev.get("seq") is not None
+            and ev.get("seq") < len(mine)
+            and mine[ev["seq"]] == ev
+        )
 
     # -- what players get ----------------------------------------------------------------------
     def shared_ids(self) -> set[str]:
         """Combatants that are table characters every seat sees (players hold their sheets)."""
         st = self.session.state
-        return {cid for cid in self.combat.ids
-                if cid in st.characters and self.session.character_audience(cid) == AUDIENCE_ALL}
+        return {
+            cid
+            for cid in self.combat.ids
+            if cid in st.characters and self.session.character_audience(cid) == AUDIENCE_ALL
+        }
 
     def public_view(self) -> dict:
         return project_combat(self.combat, PLAYERS, shared=self.shared_ids())
@@ -193,8 +207,7 @@ class CombatSync:
                 check_text("name", event.get(key))
             public = self.public_view()
             changed = not same_view(public, self.last_public)
-            self.session.set_combat({"format": COMBAT_FORMAT, "event": event}, public=public,
-                                    public_changed=changed)
+            self.session.set_combat({"format": COMBAT_FORMAT, "event": event}, public=public, public_changed=changed)
         except Exception:
             self.reload()
             raise
@@ -213,8 +226,10 @@ class CombatSync:
         """``(Character, name)`` of a table character, to bring into the combat."""
         data = self.session.state.characters.get(character_id)
         if data is None:
-            raise RuleError("unknown_character", T(f"No character {character_id!r} at this table.",
-                                                   f"За столом нет персонажа {character_id!r}."))
+            raise RuleError(
+                "unknown_character",
+                T(f"No character {character_id!r} at this table.", f"За столом нет персонажа {character_id!r}."),
+            )
         return self.system.Character.from_dict(data), str(data.get("name") or character_id)
 
     def roll_initiative(self, ids, options: dict, *, locale: str | None = None) -> dict:
@@ -242,22 +257,30 @@ class CombatSync:
                 self.writing = False
             rolled["event"] = event
             got = event.get("rolls") or {}
-            same = (sorted(got) == sorted(outcome["rolls"])
-                    and all(_norm(got[c].get("key")) == outcome["rolls"][c]["key"]
-                            and _norm(got[c].get("text")) == outcome["rolls"][c]["text"] for c in got)
-                    and _norm(event.get("tiebreaks") or []) == outcome["tiebreaks"])
+            same = (
+                sorted(got) == sorted(outcome["rolls"])
+                and all(
+                    _norm(got[c].get("key")) == outcome["rolls"][c]["key"]
+                    and _norm(got[c].get("text")) == outcome["rolls"][c]["text"]
+                    for c in got
+                )
+                and _norm(event.get("tiebreaks") or []) == outcome["tiebreaks"]
+            )
             if not same:
-                raise RuntimeError("the tracker's initiative differs from the table's fair roll "
-                                   "(the system's roll_initiative is not deterministic given its rng)")
+                raise RuntimeError(
+                    "the tracker's initiative differs from the table's fair roll "
+                    "(the system's roll_initiative is not deterministic given its rng)"
+                )
             public = self.public_view()
             rolled["public"] = public
             return {"format": COMBAT_FORMAT, "event": event}, public
 
         try:
-            self.session.roll_initiative(characters, options=options, hidden=hidden, combat=in_combat,
-                                         names=names, locale=locale or self.locale)
+            self.session.roll_initiative(
+                characters, options=options, hidden=hidden, combat=in_combat, names=names, locale=locale or self.locale
+            )
         except Exception:
-            if "event" in rolled:   # the Combat moved but nothing was written: back to the log
+            if "event" in rolled:  # the Combat moved but nothing was written: back to the log
                 self.reload()
             raise
         self.last_public = rolled.get("public")

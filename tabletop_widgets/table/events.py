@@ -8,6 +8,7 @@ Each kind names the role action (:data:`tabletop_widgets.table.seats.ACTIONS`) n
 it, and the payload fields it requires (and allows). Other packages (the combat tracker, ...) add
 kinds with :func:`register_kind`.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,15 @@ _S, _I, _B, _D, _L, _N = (str,), (int,), (bool,), (dict,), (list,), (type(None),
 _KINDS: dict[str, Kind] = {}
 
 
-def register_kind(name: str, *, action: str | None, fields: Mapping[str, tuple] | None = None,
-                  extra: bool = False, doc: str = "", replace: bool = False) -> Kind:
+def register_kind(
+    name: str,
+    *,
+    action: str | None,
+    fields: Mapping[str, tuple] | None = None,
+    extra: bool = False,
+    doc: str = "",
+    replace: bool = False,
+) -> Kind:
     """Add an event kind. ``fields`` maps a name to ``(types, required)``."""
     if not _KIND_RE.match(name):
         raise ValueError(f"bad event kind {name!r} (lowercase words separated by dots)")
@@ -120,6 +128,7 @@ def jsonable(value: Any, _depth: int = 0) -> Any:
     if callable(to_json):
         return jsonable(to_json(), _depth + 1)
     import dataclasses
+
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name), _depth + 1) for f in dataclasses.fields(value)}
     return str(value)
@@ -128,38 +137,96 @@ def jsonable(value: Any, _depth: int = 0) -> Any:
 # --------------------------------------------------------------------------------------------
 # the built-in kinds
 # --------------------------------------------------------------------------------------------
-register_kind("table.opened", action=None, fields={
-    "system": (_S, True), "title": (_S, True), "seed_hash": (_S, True), "seats": (_L, True),
-    "options": (_D, False), "software": (_D, False)},
-    doc="First event of every table: the system, the seats (no tokens) and the seed commitment.")
-register_kind("table.closed", action="table.close", fields={
-    "seed": (_S, True), "seed_hash": (_S, True)},
-    doc="Last event: the GM closed the table; the fair-dice seed is revealed.")
-register_kind("roll", action="roll", fields={
-    "index": (_I, True), "expr": (_S, True), "variables": (_D + _N, False), "label": (_S + _N, False),
-    "hidden": (_B, True), "result": (_D, True), "text": (_S, True)},
-    doc="A dice expression rolled with the fair-dice stream of roll number `index`: its outcome.")
-register_kind("check", action="check", fields={
-    "index": (_I, True), "system": (_S, True), "check_id": (_S, True), "character_id": (_S, True),
-    "character": (_D, True), "options": (_D, True), "hidden": (_B, True), "result": (_D, True),
-    "text": (_S, True)},
-    doc="A named check of the system for a character (its sheet as rolled, the options, the outcome).")
-register_kind("initiative", action="combat", fields={
-    "index": (_I, True), "system": (_S, True), "ids": (_L, True), "characters": (_D, True),
-    "options": (_D, True), "hidden": (_B, True), "result": (_D, True), "text": (_S, True)},
+register_kind(
+    "table.opened",
+    action=None,
+    fields={
+        "system": (_S, True),
+        "title": (_S, True),
+        "seed_hash": (_S, True),
+        "seats": (_L, True),
+        "options": (_D, False),
+        "software": (_D, False),
+    },
+    doc="First event of every table: the system, the seats (no tokens) and the seed commitment.",
+)
+register_kind(
+    "table.closed",
+    action="table.close",
+    fields={"seed": (_S, True), "seed_hash": (_S, True)},
+    doc="Last event: the GM closed the table; the fair-dice seed is revealed.",
+)
+register_kind(
+    "roll",
+    action="roll",
+    fields={
+        "index": (_I, True),
+        "expr": (_S, True),
+        "variables": (_D + _N, False),
+        "label": (_S + _N, False),
+        "hidden": (_B, True),
+        "result": (_D, True),
+        "text": (_S, True),
+    },
+    doc="A dice expression rolled with the fair-dice stream of roll number `index`: its outcome.",
+)
+register_kind(
+    "check",
+    action="check",
+    fields={
+        "index": (_I, True),
+        "system": (_S, True),
+        "check_id": (_S, True),
+        "character_id": (_S, True),
+        "character": (_D, True),
+        "options": (_D, True),
+        "hidden": (_B, True),
+        "result": (_D, True),
+        "text": (_S, True),
+    },
+    doc="A named check of the system for a character (its sheet as rolled, the options, the outcome).",
+)
+register_kind(
+    "initiative",
+    action="combat",
+    fields={
+        "index": (_I, True),
+        "system": (_S, True),
+        "ids": (_L, True),
+        "characters": (_D, True),
+        "options": (_D, True),
+        "hidden": (_B, True),
+        "result": (_D, True),
+        "text": (_S, True),
+    },
     doc="Initiative rolled by the system with the fair-dice stream of roll number `index`: the "
-        "combatants' sheets as rolled, the options, the outcome (order, keys, texts, tie-breaks).")
-register_kind("character.set", action="character.edit", fields={
-    "character_id": (_S, True), "data": (_D, True), "owner": (_S + _N, False)},
-    doc="A whole character sheet (new or replaced).")
-register_kind("character.update", action="character.edit", fields={
-    "character_id": (_S, True), "changes": (_D, True), "reason": (_S + _D + _N, False)},
-    doc="Trait values after a change: {trait: new value}.")
-register_kind("combat.state", action="combat", fields={"state": (_D, True)},
-              doc="The combat tracker's state after an action (GM's full view or the public projection).")
-register_kind("note", action="note", fields={"text": (_S, True), "title": (_S + _N, False)},
-              doc="A GM note (audience gm).")
-register_kind("message", action="message", fields={"text": (_S, True)},
-              doc="A chat line.")
-register_kind("seat.reissued", action=None, fields={"seat": (_S, True), "role": (_S, True)},
-              doc="The GM gave a seat a new link (the old one stopped working); never the token.")
+    "combatants' sheets as rolled, the options, the outcome (order, keys, texts, tie-breaks).",
+)
+register_kind(
+    "character.set",
+    action="character.edit",
+    fields={"character_id": (_S, True), "data": (_D, True), "owner": (_S + _N, False)},
+    doc="A whole character sheet (new or replaced).",
+)
+register_kind(
+    "character.update",
+    action="character.edit",
+    fields={"character_id": (_S, True), "changes": (_D, True), "reason": (_S + _D + _N, False)},
+    doc="Trait values after a change: {trait: new value}.",
+)
+register_kind(
+    "combat.state",
+    action="combat",
+    fields={"state": (_D, True)},
+    doc="The combat tracker's state after an action (GM's full view or the public projection).",
+)
+register_kind(
+    "note", action="note", fields={"text": (_S, True), "title": (_S + _N, False)}, doc="A GM note (audience gm)."
+)
+register_kind("message", action="message", fields={"text": (_S, True)}, doc="A chat line.")
+register_kind(
+    "seat.reissued",
+    action=None,
+    fields={"seat": (_S, True), "role": (_S, True)},
+    doc="The GM gave a seat a new link (the old one stopped working); never the token.",
+)

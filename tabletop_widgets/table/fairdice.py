@@ -13,6 +13,7 @@ read it and predict rolls before the reveal; what the commitment rules out is ch
 or the recorded outcomes afterwards. Players' kernels never show it (it is read only inside a
 write transaction, at the moment of rolling).
 """
+
 from __future__ import annotations
 
 import hashlib

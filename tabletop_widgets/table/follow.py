@@ -11,6 +11,7 @@ the next change.
 ``data_version`` does not change for the store connection's own commits: the writer passes its
 own events (and those it caught up with inside its write transaction) to :meth:`Follower.advance`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -29,10 +30,19 @@ DEFAULT_IDLE_AFTER = 30.0
 
 
 class Follower:
-    def __init__(self, store: Store, table_id: str, *, audiences: Sequence[str] | None = None,
-                 after_seq: int = 0, callback: Callable[[list[Event]], None] | None = None,
-                 interval: float = DEFAULT_INTERVAL, max_interval: float = DEFAULT_MAX_INTERVAL,
-                 idle_after: float = DEFAULT_IDLE_AFTER, backoff: float = 1.5):
+    def __init__(
+        self,
+        store: Store,
+        table_id: str,
+        *,
+        audiences: Sequence[str] | None = None,
+        after_seq: int = 0,
+        callback: Callable[[list[Event]], None] | None = None,
+        interval: float = DEFAULT_INTERVAL,
+        max_interval: float = DEFAULT_MAX_INTERVAL,
+        idle_after: float = DEFAULT_IDLE_AFTER,
+        backoff: float = 1.5,
+    ):
         if interval <= 0 or max_interval < interval:
             raise ValueError("need 0 < interval <= max_interval")
         self.store, self.table_id = store, table_id

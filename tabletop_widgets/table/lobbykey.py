@@ -14,6 +14,7 @@ Wrong keys are rate-limited for the whole store (every kernel of every server sh
 Who holds the database file bypasses all this (``python -m tabletop_widgets.table create``):
 the key protects the lobby page, not the file.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,8 +29,8 @@ from .store import Store, open_store
 META_KEY = "lobby_key"
 META_FAILURES = "lobby_key_failures"
 ITERATIONS = 120_000
-FREE_ATTEMPTS = 5     # wrong keys allowed before waiting
-FIRST_WAIT = 30.0     # seconds after the first wrong key past the free ones; doubles each time
+FREE_ATTEMPTS = 5  # wrong keys allowed before waiting
+FIRST_WAIT = 30.0  # seconds after the first wrong key past the free ones; doubles each time
 MAX_WAIT = 900.0
 FORGET_AFTER = 3600.0  # a failure streak older than this is forgotten
 MAX_KEY_LENGTH = 200
@@ -93,8 +94,9 @@ def disable_lobby_key(store: Store) -> None:
     store.update_meta(META_KEY, lambda _old: value)
 
 
-def prepare_lobby_key(store_url: Any, *, key: str | None = None, disabled: bool = False,
-                      renew: bool = False) -> str | None:
+def prepare_lobby_key(
+    store_url: Any, *, key: str | None = None, disabled: bool = False, renew: bool = False
+) -> str | None:
     """What ``make play`` calls before serving. Returns the key to print once when it generated
     one, else ``None``:
 
@@ -152,21 +154,24 @@ def check_lobby_key(store: Store, key: Any, *, now: float | None = None) -> None
     if mode == "open":
         return
     if mode != "key" or not isinstance(info.get("hash"), str):
-        raise LobbyKeyError("not_set",
-                            "This server has no lobby key yet, so no table can be created here. "
-                            "Whoever runs the server starts it with `make play`, which sets one.",
-                            "У этого сервера ещё нет ключа лобби, поэтому столы здесь создавать "
-                            "нельзя. Тот, кто запускает сервер, запускает его командой `make play`, "
-                            "которая задаёт ключ.")
+        raise LobbyKeyError(
+            "not_set",
+            "This server has no lobby key yet, so no table can be created here. "
+            "Whoever runs the server starts it with `make play`, which sets one.",
+            "У этого сервера ещё нет ключа лобби, поэтому столы здесь создавать "
+            "нельзя. Тот, кто запускает сервер, запускает его командой `make play`, "
+            "которая задаёт ключ.",
+        )
     failures = _failures(store.get_meta(META_FAILURES), now)
     wait = failures["until"] - now
     if wait > 0:
         raise _rate_limited(wait)
     if not isinstance(key, str) or not key.strip():
-        raise LobbyKeyError("no_key", "Type the lobby key to create a table (whoever runs the "
-                            "server has it).",
-                            "Введите ключ лобби, чтобы создать стол (он есть у того, кто "
-                            "запускает сервер).")
+        raise LobbyKeyError(
+            "no_key",
+            "Type the lobby key to create a table (whoever runs the server has it).",
+            "Введите ключ лобби, чтобы создать стол (он есть у того, кто запускает сервер).",
+        )
     if len(key) <= MAX_KEY_LENGTH and key_matches(key.strip(), info["hash"]):
         if failures["count"]:
             store.update_meta(META_FAILURES, lambda _old: None)
@@ -192,8 +197,7 @@ def check_lobby_key(store: Store, key: Any, *, now: float | None = None) -> None
 def _failures(raw: str | None, now: float) -> dict:
     try:
         f = json.loads(raw) if raw else {}
-        f = {"count": int(f.get("count", 0)), "last": float(f.get("last", 0.0)),
-             "until": float(f.get("until", 0.0))}
+        f = {"count": int(f.get("count", 0)), "last": float(f.get("last", 0.0)), "until": float(f.get("until", 0.0))}
     except (ValueError, TypeError, AttributeError):
         f = {"count": 0, "last": 0.0, "until": 0.0}
     if f["count"] and now - f["last"] > FORGET_AFTER and now >= f["until"]:
@@ -206,7 +210,9 @@ def _seconds(wait: float) -> int:
 
 
 def _rate_limited(wait: float) -> LobbyKeyError:
-    return LobbyKeyError("rate_limited",
-                         f"Too many wrong lobby keys: try again in {_seconds(wait)} s.",
-                         f"Слишком много неверных ключей лобби: попробуйте снова через "
-                         f"{_seconds(wait)} с.", retry_after=wait)
+    return LobbyKeyError(
+        "rate_limited",
+        f"Too many wrong lobby keys: try again in {_seconds(wait)} s.",
+        f"Слишком много неверных ключей лобби: попробуйте снова через {_seconds(wait)} с.",
+        retry_after=wait,
+    )

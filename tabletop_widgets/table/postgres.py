@@ -25,6 +25,7 @@ Same tables and semantics as the SQLite store (:mod:`.sqlite`):
 The URL may carry ``tabletop_schema=<name>`` (stripped before it reaches libpq): the store's
 tables then live in that schema (created if missing), e.g. one schema per deployment or per test.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,9 +44,26 @@ from psycopg import errors as pg_errors
 from psycopg import sql
 
 from . import chain
-from .store import (Event, Head, NewEvent, SchemaError, SeatRecord, Snapshot, Store, StoreError,
-                    TableClosed, TableExists, TableInfo, TableNotFound, VersionConflict, Watch,
-                    WriteTx, audience_ok, dumps, ROLES)
+from .store import (
+    Event,
+    Head,
+    NewEvent,
+    SchemaError,
+    SeatRecord,
+    Snapshot,
+    Store,
+    StoreError,
+    TableClosed,
+    TableExists,
+    TableInfo,
+    TableNotFound,
+    VersionConflict,
+    Watch,
+    WriteTx,
+    audience_ok,
+    dumps,
+    ROLES,
+)
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +164,18 @@ def channel_name(schema: str, table_id: str | None) -> str:
 
 
 def _event(r) -> Event:
-    return Event(seq=r[0], table_id=r[1], version=r[2], kind=r[3], actor=r[4], audience=r[5],
-                 payload=json.loads(r[6]), created=r[7], roll=r[8], hash=r[9] or "")
+    return Event(
+        seq=r[0],
+        table_id=r[1],
+        version=r[2],
+        kind=r[3],
+        actor=r[4],
+        audience=r[5],
+        payload=json.loads(r[6]),
+        created=r[7],
+        roll=r[8],
+        hash=r[9] or "",
+    )
 
 
 class _Tx(WriteTx):
@@ -168,8 +196,9 @@ class _Tx(WriteTx):
     def token_hash(self, seat: str) -> str | None:
         if not self.live:
             raise StoreError("the write transaction is over")
-        row = self._conn.execute("SELECT token_hash FROM seats WHERE table_id = %s AND seat = %s",
-                                 (self.table_id, seat)).fetchone()
+        row = self._conn.execute(
+            "SELECT token_hash FROM seats WHERE table_id = %s AND seat = %s", (self.table_id, seat)
+        ).fetchone()
         return row[0] if row else None
 
     def set_token_hash(self, seat: str, token_hash: str) -> None:
@@ -179,7 +208,8 @@ class _Tx(WriteTx):
             with self._conn.transaction():  # a savepoint: a clash leaves the write usable
                 cur = self._conn.execute(
                     "UPDATE seats SET token_hash = %s WHERE table_id = %s AND seat = %s",
-                    (token_hash, self.table_id, seat))
+                    (token_hash, self.table_id, seat),
+                )
         except pg_errors.UniqueViolation as exc:
             raise StoreError(f"seat {seat!r}: token already in use") from exc
         if cur.rowcount != 1:
@@ -196,8 +226,8 @@ class _Listener:
 
     def __init__(self, conninfo: str, connect_kwargs: dict):
         self.conninfo, self.connect_kwargs = conninfo, connect_kwargs
-        self.counts: dict[str, int] = {}   # channel -> generation (bumped after a reconnect)
-        self.maxseq: dict[str, int] = {}   # channel -> highest seq notified
+        self.counts: dict[str, int] = {}  # channel -> generation (bumped after a reconnect)
+        self.maxseq: dict[str, int] = {}  # channel -> highest seq notified
         self.waiters: dict[str, set] = {}  # channel -> {(loop, asyncio.Event)}
         self._lock = threading.Lock()
         self._wanted: set[str] = set()
@@ -300,8 +330,8 @@ class _Listener:
     def _run(self) -> None:
         conn = None
         delay = 0.05
-        ever = False      # connected at least once
-        lost = False      # notifications may have been lost: report a change after LISTEN
+        ever = False  # connected at least once
+        lost = False  # notifications may have been lost: report a change after LISTEN
         while not self._stop:
             if conn is None:
                 try:
@@ -424,6 +454,7 @@ class _NotifyWatch(Watch):
 
     async def wait(self, timeout: float) -> bool:
         import asyncio
+
         if self._pushed():
             return True
         loop = asyncio.get_running_loop()
@@ -460,10 +491,18 @@ class PostgresStore(Store):
     2 s). ``connect_timeout``: per connection attempt. ``lock_timeout``: how long a write waits
     for the table's lock."""
 
-    def __init__(self, url: str, *, schema: str | None = None, safety_poll: float = DEFAULT_SAFETY_POLL,
-                 reconnect_timeout: float = 15.0, connect_timeout: float = 5.0, lock_timeout: float = 30.0):
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        safety_poll: float = DEFAULT_SAFETY_POLL,
+        reconnect_timeout: float = 15.0,
+        connect_timeout: float = 5.0,
+        lock_timeout: float = 30.0,
+    ):
         if url.startswith("postgres://"):
-            url = "postgresql://" + url[len("postgres://"):]
+            url = "postgresql://" + url[len("postgres://") :]
         self.url = url
         conninfo, url_schema = split_url(url)
         self.schema = schema or url_schema
@@ -473,10 +512,14 @@ class PostgresStore(Store):
         self.safety_poll = float(safety_poll)
         self.reconnect_timeout = float(reconnect_timeout)
         self.lock_timeout = float(lock_timeout)
-        self._connect_kwargs = {"connect_timeout": max(1, int(connect_timeout)),
-                                "application_name": "tabletop-widgets",
-                                "keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10,
-                                "keepalives_count": 3}
+        self._connect_kwargs = {
+            "connect_timeout": max(1, int(connect_timeout)),
+            "application_name": "tabletop-widgets",
+            "keepalives": 1,
+            "keepalives_idle": 30,
+            "keepalives_interval": 10,
+            "keepalives_count": 3,
+        }
         if self.schema:
             self._connect_kwargs["options"] = f"-c search_path={self.schema}"
         self._lock = threading.RLock()
@@ -501,8 +544,9 @@ class PostgresStore(Store):
                 break
             except psycopg.OperationalError as exc:
                 if time.monotonic() + delay > deadline:
-                    raise StoreError(f"cannot connect to PostgreSQL at {redact(self.conninfo)}: "
-                                     f"{str(exc).strip()}") from exc
+                    raise StoreError(
+                        f"cannot connect to PostgreSQL at {redact(self.conninfo)}: {str(exc).strip()}"
+                    ) from exc
                 time.sleep(delay)
                 delay = min(delay * 2, 1.0)
         try:
@@ -535,17 +579,21 @@ class PostgresStore(Store):
                 # schema 1 -> 2: the chain hash; hashes for the events stored before
                 conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT")
                 chain.backfill(conn, placeholder="%s")
-                conn.execute("UPDATE tabletop_meta SET value = %s WHERE key = 'schema_version'",
-                             (str(SCHEMA_VERSION),))
+                conn.execute("UPDATE tabletop_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             elif version == 0:
                 for stmt in SCHEMA.split(";"):
                     if stmt.strip():
                         conn.execute(stmt)
-                conn.execute("INSERT INTO tabletop_meta (key, value) VALUES ('schema_version', %s) "
-                             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (str(SCHEMA_VERSION),))
+                conn.execute(
+                    "INSERT INTO tabletop_meta (key, value) VALUES ('schema_version', %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    (str(SCHEMA_VERSION),),
+                )
             elif version > SCHEMA_VERSION:
-                raise SchemaError(f"{redact(self.url)}: table schema {version} is newer than this "
-                                  f"tabletop-widgets understands ({SCHEMA_VERSION}); upgrade it")
+                raise SchemaError(
+                    f"{redact(self.url)}: table schema {version} is newer than this "
+                    f"tabletop-widgets understands ({SCHEMA_VERSION}); upgrade it"
+                )
 
     def _c(self, wait: float | None = None) -> psycopg.Connection:
         """The connection, reconnecting if it broke (waiting up to ``wait`` seconds for the
@@ -601,16 +649,19 @@ class PostgresStore(Store):
                             pass
                     if isinstance(exc, psycopg.OperationalError) and lost:
                         if committing:
-                            raise StoreError("the connection to PostgreSQL broke during COMMIT: the "
-                                             "write may or may not have happened (a follower will "
-                                             "see it if it did)") from exc
+                            raise StoreError(
+                                "the connection to PostgreSQL broke during COMMIT: the "
+                                "write may or may not have happened (a follower will "
+                                "see it if it did)"
+                            ) from exc
                         if attempt == 0:
                             log.info("table store: connection lost before commit; retrying once")
                             continue
                         raise StoreError(f"PostgreSQL: {str(exc).strip()}") from exc
                     if isinstance(exc, pg_errors.LockNotAvailable):
-                        raise StoreError(f"could not take the table's write lock within "
-                                         f"{self.lock_timeout:g} s") from exc
+                        raise StoreError(
+                            f"could not take the table's write lock within {self.lock_timeout:g} s"
+                        ) from exc
                     raise
             raise AssertionError("unreachable")
 
@@ -637,12 +688,20 @@ class PostgresStore(Store):
     @staticmethod
     def _table(row) -> TableInfo:
         table_id, system, title, created, seed_hash, seed, closed, options = row
-        return TableInfo(table_id=table_id, system=system, title=title, created=created,
-                         seed_hash=seed_hash, closed=closed,
-                         seed=seed if closed is not None else None, options=json.loads(options))
+        return TableInfo(
+            table_id=table_id,
+            system=system,
+            title=title,
+            created=created,
+            seed_hash=seed_hash,
+            closed=closed,
+            seed=seed if closed is not None else None,
+            options=json.loads(options),
+        )
 
-    def create_table(self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord],
-                     events: Sequence[NewEvent] = ()) -> list[Event]:
+    def create_table(
+        self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> list[Event]:
         if table.seed is not None or table.closed is not None:
             raise ValueError("a new table is open and its seed is secret: pass seed= separately")
         for s in seats:
@@ -653,14 +712,25 @@ class PostgresStore(Store):
             cur = conn.execute(
                 f"INSERT INTO tables ({_TABLE_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) "
                 "ON CONFLICT (table_id) DO NOTHING",
-                (table.table_id, table.system, table.title, table.created, table.seed_hash, seed.hex(),
-                 None, dumps(dict(table.options))))
+                (
+                    table.table_id,
+                    table.system,
+                    table.title,
+                    table.created,
+                    table.seed_hash,
+                    seed.hex(),
+                    None,
+                    dumps(dict(table.options)),
+                ),
+            )
             if cur.rowcount != 1:
                 raise TableExists(f"table {table.table_id!r} already exists")
             for s in seats:
                 try:
-                    conn.execute(f"INSERT INTO seats ({_SEAT_COLS}) VALUES (%s,%s,%s,%s,%s,%s)",
-                                 (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name))
+                    conn.execute(
+                        f"INSERT INTO seats ({_SEAT_COLS}) VALUES (%s,%s,%s,%s,%s,%s)",
+                        (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name),
+                    )
                 except pg_errors.UniqueViolation as exc:
                     raise StoreError(f"seat {s.seat!r}: {exc.diag.message_detail or exc}") from exc
             stored = self._insert(conn, table.table_id, Head(0, 0, 0), events)
@@ -686,12 +756,15 @@ class PostgresStore(Store):
 
     def seats(self, table_id: str) -> list[SeatRecord]:
         self.get_table(table_id)
-        return [SeatRecord(*r) for r in self._read(
-            f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = %s ORDER BY n", (table_id,))]
+        return [
+            SeatRecord(*r)
+            for r in self._read(f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = %s ORDER BY n", (table_id,))
+        ]
 
     def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
-        rows = self._read(f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = %s AND token_hash = %s",
-                          (table_id, token_hash))
+        rows = self._read(
+            f"SELECT {_SEAT_COLS} FROM seats WHERE table_id = %s AND token_hash = %s", (table_id, token_hash)
+        )
         return SeatRecord(*rows[0]) if rows else None
 
     def add_seat(self, seat: SeatRecord) -> None:
@@ -699,13 +772,15 @@ class PostgresStore(Store):
 
         def body(conn):
             self._locked_table(conn, seat.table_id)
-            if conn.execute("SELECT 1 FROM seats WHERE table_id = %s AND seat = %s",
-                            (seat.table_id, seat.seat)).fetchone():
+            if conn.execute(
+                "SELECT 1 FROM seats WHERE table_id = %s AND seat = %s", (seat.table_id, seat.seat)
+            ).fetchone():
                 raise StoreError(f"table {seat.table_id!r} already has a seat {seat.seat!r}")
             try:
-                conn.execute(f"INSERT INTO seats ({_SEAT_COLS}) VALUES (%s,%s,%s,%s,%s,%s)",
-                             (seat.table_id, seat.seat, seat.role, seat.token_hash, seat.character_id,
-                              seat.name))
+                conn.execute(
+                    f"INSERT INTO seats ({_SEAT_COLS}) VALUES (%s,%s,%s,%s,%s,%s)",
+                    (seat.table_id, seat.seat, seat.role, seat.token_hash, seat.character_id, seat.name),
+                )
             except pg_errors.UniqueViolation as exc:
                 raise StoreError(f"seat {seat.seat!r}: token already in use") from exc
 
@@ -714,8 +789,9 @@ class PostgresStore(Store):
     def set_token_hash(self, table_id: str, seat: str, token_hash: str) -> None:
         def body(conn):
             try:
-                cur = conn.execute("UPDATE seats SET token_hash = %s WHERE table_id = %s AND seat = %s",
-                                   (token_hash, table_id, seat))
+                cur = conn.execute(
+                    "UPDATE seats SET token_hash = %s WHERE table_id = %s AND seat = %s", (token_hash, table_id, seat)
+                )
             except pg_errors.UniqueViolation as exc:
                 raise StoreError(f"seat {seat!r}: token already in use") from exc
             if cur.rowcount != 1:
@@ -728,8 +804,7 @@ class PostgresStore(Store):
     def _locked_table(conn, table_id: str):
         """Lock the table's row until the transaction ends: writers of one table queue here, so
         ``nextval`` (taken by the INSERTs after this) follows commit order within the table."""
-        row = conn.execute("SELECT seed, closed FROM tables WHERE table_id = %s FOR UPDATE",
-                           (table_id,)).fetchone()
+        row = conn.execute("SELECT seed, closed FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
         if row is None:
             raise TableNotFound(table_id)
         return row
@@ -738,9 +813,12 @@ class PostgresStore(Store):
     def _head(conn, table_id: str) -> Head:
         version, seq, roll = conn.execute(
             "SELECT COALESCE(MAX(version), 0), COALESCE(MAX(seq), 0), COALESCE(MAX(roll), -1) "
-            "FROM events WHERE table_id = %s", (table_id,)).fetchone()
-        row = conn.execute("SELECT hash FROM events WHERE table_id = %s AND version = %s",
-                           (table_id, version)).fetchone()
+            "FROM events WHERE table_id = %s",
+            (table_id,),
+        ).fetchone()
+        row = conn.execute(
+            "SELECT hash FROM events WHERE table_id = %s AND version = %s", (table_id, version)
+        ).fetchone()
         return Head(int(version), int(seq), int(roll) + 1, (row[0] or "") if row else "")
 
     @staticmethod
@@ -749,8 +827,7 @@ class PostgresStore(Store):
         version, next_roll = head.version, head.next_roll
         prev = head.hash
         if version == 0:
-            (seed_hash,) = conn.execute("SELECT seed_hash FROM tables WHERE table_id = %s",
-                                        (table_id,)).fetchone()
+            (seed_hash,) = conn.execute("SELECT seed_hash FROM tables WHERE table_id = %s", (table_id,)).fetchone()
             prev = chain.genesis(table_id, seed_hash)
         for ev in events:
             if not isinstance(ev, NewEvent):
@@ -764,28 +841,48 @@ class PostgresStore(Store):
             version += 1
             created = time.time()
             payload = dumps(dict(ev.payload))
-            prev = chain.event_hash(prev, table_id=table_id, version=version, kind=ev.kind,
-                                    actor=ev.actor, audience=ev.audience, roll=ev.roll,
-                                    payload=json.loads(payload), created=created)
+            prev = chain.event_hash(
+                prev,
+                table_id=table_id,
+                version=version,
+                kind=ev.kind,
+                actor=ev.actor,
+                audience=ev.audience,
+                roll=ev.roll,
+                payload=json.loads(payload),
+                created=created,
+            )
             try:
                 (seq,) = conn.execute(
                     "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, "
                     "hash) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
-                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created,
-                     prev)).fetchone()
+                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev),
+                ).fetchone()
             except pg_errors.UniqueViolation as exc:
                 raise VersionConflict(table_id, version - 1, None) from exc
-            stored.append(Event(seq=seq, table_id=table_id, version=version, kind=ev.kind,
-                                actor=ev.actor, audience=ev.audience, payload=json.loads(payload),
-                                created=created, roll=ev.roll, hash=prev))
+            stored.append(
+                Event(
+                    seq=seq,
+                    table_id=table_id,
+                    version=version,
+                    kind=ev.kind,
+                    actor=ev.actor,
+                    audience=ev.audience,
+                    payload=json.loads(payload),
+                    created=created,
+                    roll=ev.roll,
+                    hash=prev,
+                )
+            )
         return stored
 
     def _notify(self, conn, table_id: str, stored: list[Event]) -> None:
         """Delivered at COMMIT, and only if it commits. Payload: the last seq (< 8000 bytes)."""
         last = str(stored[-1].seq) if stored else ""
-        conn.execute("SELECT pg_notify(%s, %s), pg_notify(%s, %s)",
-                     (channel_name(self.schema_name, table_id), last,
-                      channel_name(self.schema_name, None), last))
+        conn.execute(
+            "SELECT pg_notify(%s, %s), pg_notify(%s, %s)",
+            (channel_name(self.schema_name, table_id), last, channel_name(self.schema_name, None), last),
+        )
 
     def write(self, table_id: str, build, *, _close: bool = False) -> list[Event]:
         def body(conn):
@@ -823,8 +920,9 @@ class PostgresStore(Store):
             args.append(int(limit))
         return [_event(r) for r in conn.execute(query, args).fetchall()]
 
-    def events(self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None,
-               limit: int | None = None) -> list[Event]:
+    def events(
+        self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None, limit: int | None = None
+    ) -> list[Event]:
         with self._lock:
             for attempt in (0, 1):
                 conn = self._c(wait=min(READ_RECONNECT_WAIT, self.reconnect_timeout))
@@ -840,7 +938,9 @@ class PostgresStore(Store):
             "SELECT COALESCE(MAX(e.version), 0), COALESCE(MAX(e.seq), 0), COALESCE(MAX(e.roll), -1), "
             "(SELECT h.hash FROM events h WHERE h.table_id = t.table_id ORDER BY h.version DESC LIMIT 1) "
             "FROM tables t LEFT JOIN events e ON e.table_id = t.table_id WHERE t.table_id = %s "
-            "GROUP BY t.table_id", (table_id,))
+            "GROUP BY t.table_id",
+            (table_id,),
+        )
         if not rows:
             raise TableNotFound(table_id)
         version, seq, roll, head_hash = rows[0]
@@ -849,21 +949,33 @@ class PostgresStore(Store):
     # -- snapshots -----------------------------------------------------------------------------
     def save_snapshot(self, snapshot: Snapshot) -> None:
         def body(conn):
-            conn.execute("INSERT INTO snapshots (table_id, view, version, seq, state, created) "
-                         "VALUES (%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
-                         (snapshot.table_id, snapshot.view, snapshot.version, snapshot.seq,
-                          dumps(dict(snapshot.state)), snapshot.created))
+            conn.execute(
+                "INSERT INTO snapshots (table_id, view, version, seq, state, created) "
+                "VALUES (%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
+                (
+                    snapshot.table_id,
+                    snapshot.view,
+                    snapshot.version,
+                    snapshot.seq,
+                    dumps(dict(snapshot.state)),
+                    snapshot.created,
+                ),
+            )
 
         self._transaction(body)
 
     def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None:
-        rows = self._read("SELECT table_id, view, version, seq, state, created FROM snapshots "
-                          "WHERE table_id = %s AND view = %s ORDER BY version DESC LIMIT 1", (table_id, view))
+        rows = self._read(
+            "SELECT table_id, view, version, seq, state, created FROM snapshots "
+            "WHERE table_id = %s AND view = %s ORDER BY version DESC LIMIT 1",
+            (table_id, view),
+        )
         if not rows:
             return None
         r = rows[0]
-        return Snapshot(table_id=r[0], view=r[1], version=int(r[2]), seq=int(r[3]), state=json.loads(r[4]),
-                        created=r[5])
+        return Snapshot(
+            table_id=r[0], view=r[1], version=int(r[2]), seq=int(r[3]), state=json.loads(r[4]), created=r[5]
+        )
 
     # -- store-wide settings ------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
@@ -882,8 +994,11 @@ class PostgresStore(Store):
             if new is None:
                 conn.execute("DELETE FROM tabletop_meta WHERE key = %s", (key,))
             else:
-                conn.execute("INSERT INTO tabletop_meta (key, value) VALUES (%s, %s) "
-                             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (key, str(new)))
+                conn.execute(
+                    "INSERT INTO tabletop_meta (key, value) VALUES (%s, %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                    (key, str(new)),
+                )
             return new
 
         return self._transaction(body)

@@ -4,6 +4,7 @@ The tray, the log and the dice animation show what the table rolled (the event's
 a roll of their own: :class:`StoredRoll` and :class:`StoredCheck` give them the same reading
 interface as a fresh ``RollResult`` / ``CheckResult`` without rolling again.
 """
+
 from __future__ import annotations
 
 import html
@@ -22,8 +23,7 @@ def dice_from_json(data: Mapping[str, Any]) -> list[Die]:
         return [d for sub in data["results"] for d in dice_from_json(sub)]
     out = []
     for d in data.get("dice") or ():
-        flags = {k: d[k] for k in ("dropped", "rerolled", "exploded", "success", "failure", "crit")
-                 if k in d and d[k]}
+        flags = {k: d[k] for k in ("dropped", "rerolled", "exploded", "success", "failure", "crit") if k in d and d[k]}
         if not d.get("counted", True) and not (flags.get("dropped") or flags.get("rerolled")):
             flags["kept"] = False
         out.append(Die(d.get("faces"), d.get("value"), **flags))
@@ -54,10 +54,13 @@ class StoredRoll:
         dice = "".join(
             f'<span class="tt-die{"" if d.counted else " tt-dropped"}'
             f'{" tt-success" if d.success else ""}{" tt-failure" if d.failure else ""}">{_esc(d.value)}</span>'
-            for d in self.dice)
+            for d in self.dice
+        )
         total = f' = <span class="tt-total">{_esc(self.total)}</span>' if self.total is not None else ""
-        return (f'<div class="tt-roll" aria-label="{_esc(self.text(locale))}">'
-                f'<span class="tt-term">{_esc(self.expression)}</span>: {dice}{total}</div>')
+        return (
+            f'<div class="tt-roll" aria-label="{_esc(self.text(locale))}">'
+            f'<span class="tt-term">{_esc(self.expression)}</span>: {dice}{total}</div>'
+        )
 
 
 class StoredCheck:
@@ -78,8 +81,10 @@ class StoredCheck:
         self.options = payload.get("options") or {}
         roll = r.get("roll")
         self.roll = StoredRoll(roll) if isinstance(roll, Mapping) else None
-        self.effects = [SimpleNamespace(trait=e.get("trait"), delta=e.get("delta"), reason=e.get("reason"))
-                        for e in r.get("effects") or ()]
+        self.effects = [
+            SimpleNamespace(trait=e.get("trait"), delta=e.get("delta"), reason=e.get("reason"))
+            for e in r.get("effects") or ()
+        ]
         self.character_id = payload.get("character_id")
         self.character = payload.get("character") or {}
 
@@ -87,8 +92,11 @@ class StoredCheck:
 def check_changes(check: StoredCheck, after: Mapping[str, Any]) -> dict[str, tuple[Any, Any]]:
     """``{trait: (before, after)}`` for the traits the check's effects changed: ``before`` from
     the sheet it was rolled with, ``after`` from the character as the table holds it now."""
-    return {e.trait: (check.character.get(e.trait), after.get(e.trait))
-            for e in check.effects if check.character.get(e.trait) != after.get(e.trait)}
+    return {
+        e.trait: (check.character.get(e.trait), after.get(e.trait))
+        for e in check.effects
+        if check.character.get(e.trait) != after.get(e.trait)
+    }
 
 
 __all__ = ["StoredCheck", "StoredRoll", "check_changes", "dice_from_json"]

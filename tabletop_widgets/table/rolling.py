@@ -12,6 +12,7 @@ drawn):
   and checks that it fails), and the seat gets :func:`failed_roll_error`, which never shows a
   drawn value.
 """
+
 from __future__ import annotations
 
 import random
@@ -41,13 +42,18 @@ class DrawWatch(random.Random):
 
 def failed_roll_error(index: int) -> PlayError:
     """The error a seat sees for a roll that failed after its dice were drawn (no values)."""
-    return PlayError("roll_failed", T(
-        f"This roll could not be finished: a rolled value cannot be used where the expression "
-        f"puts it (for example a negative number of dice). Its dice are spent: the attempt is in "
-        f"the log as roll number {index}.",
-        f"Бросок не удалось завершить: выпавшее значение нельзя использовать там, куда его ставит "
-        f"выражение (например, отрицательное число кубиков). Кубики потрачены: попытка записана "
-        f"в журнал как бросок номер {index}."), index=index)
+    return PlayError(
+        "roll_failed",
+        T(
+            f"This roll could not be finished: a rolled value cannot be used where the expression "
+            f"puts it (for example a negative number of dice). Its dice are spent: the attempt is in "
+            f"the log as roll number {index}.",
+            f"Бросок не удалось завершить: выпавшее значение нельзя использовать там, куда его ставит "
+            f"выражение (например, отрицательное число кубиков). Кубики потрачены: попытка записана "
+            f"в журнал как бросок номер {index}.",
+        ),
+        index=index,
+    )
 
 
 def roll_guarded(rng: DrawWatch, fn: Callable[[random.Random], Any]) -> tuple[Any, BaseException | None]:
@@ -64,14 +70,14 @@ def roll_guarded(rng: DrawWatch, fn: Callable[[random.Random], Any]) -> tuple[An
 def failed_payload(index: int, *, what: str, hidden: bool, error: BaseException, **fields: Any) -> dict:
     """The ``roll.failed`` payload: what was rolled and the error's kind (never its text, which
     may quote a drawn value)."""
-    return {"index": index, "what": what, "hidden": bool(hidden), "error": type(error).__name__,
-            **fields}
+    return {"index": index, "what": what, "hidden": bool(hidden), "error": type(error).__name__, **fields}
 
 
 def replay_failed(payload: Mapping[str, Any], rng: random.Random, system_for_check: Callable[[], Any]) -> str | None:
     """``verify``: a ``roll.failed`` must fail again with its roll index's stream. Returns a
     problem, or None when it does fail as recorded."""
     from ..dice import roll as dice_roll
+
     try:
         if payload.get("what") == "check":
             system = system_for_check()
@@ -84,9 +90,21 @@ def replay_failed(payload: Mapping[str, Any], rng: random.Random, system_for_che
     return f"roll {payload.get('index')} is recorded as failed but succeeds when replayed"
 
 
-register_kind("roll.failed", action="roll", fields={
-    "index": ((int,), True), "what": ((str,), True), "hidden": ((bool,), True), "error": ((str,), True),
-    "expr": ((str,), False), "variables": ((dict, type(None)), False), "label": ((str, type(None)), False),
-    "check_id": ((str,), False), "character_id": ((str,), False), "character": ((dict,), False),
-    "options": ((dict,), False)},
-    doc="A roll (or check) that failed after its dice were drawn: its roll index is spent.")
+register_kind(
+    "roll.failed",
+    action="roll",
+    fields={
+        "index": ((int,), True),
+        "what": ((str,), True),
+        "hidden": ((bool,), True),
+        "error": ((str,), True),
+        "expr": ((str,), False),
+        "variables": ((dict, type(None)), False),
+        "label": ((str, type(None)), False),
+        "check_id": ((str,), False),
+        "character_id": ((str,), False),
+        "character": ((dict,), False),
+        "options": ((dict,), False),
+    },
+    doc="A roll (or check) that failed after its dice were drawn: its roll index is spent.",
+)

@@ -18,6 +18,7 @@ whatever the browser says (a forged widget message can carry any value):
 Every refusal is a :class:`PlayError` (bad input) or a :class:`PlayDenied` (not this seat's to
 do): a ``code`` and a message in English and Russian written for a player (``text(locale)``).
 """
+
 from __future__ import annotations
 
 import time
@@ -79,13 +80,20 @@ def check_text(field: str, value: Any) -> None:
     if not isinstance(value, str):
         raise PlayError("not_text", T(f"{en} must be text.", f"{ru}: нужен текст."), field=field)
     if len(value) > limit:
-        raise PlayError("too_long", T(f"{en} is too long: {len(value):,} characters, at most {limit:,}.",
-                                      f"{ru} слишком длинный: {len(value):,} символов, можно не больше {limit:,}."),
-                        field=field, limit=limit)
+        raise PlayError(
+            "too_long",
+            T(
+                f"{en} is too long: {len(value):,} characters, at most {limit:,}.",
+                f"{ru} слишком длинный: {len(value):,} символов, можно не больше {limit:,}.",
+            ),
+            field=field,
+            limit=limit,
+        )
 
 
 def check_character_texts(data: Mapping[str, Any]) -> None:
     """Every string in character values (names, notes, backstory, list items) within limits."""
+
     def walk(value: Any, key: str) -> None:
         if isinstance(value, str):
             check_text("name" if key == "name" else "character_text", value)
@@ -97,6 +105,7 @@ def check_character_texts(data: Mapping[str, Any]) -> None:
         elif isinstance(value, (list, tuple)):
             for v in value:
                 walk(v, key)
+
     for k, v in data.items():
         walk(v, str(k))
 
@@ -117,11 +126,15 @@ def option_problem(spec, value: Any) -> dict[str, str] | None:
         if not _is_int(value):
             return T(f"{label_en}: a whole number is needed.", f"{label_ru}: нужно целое число.")
         if spec.min is not None and value < spec.min:
-            return T(f"{label_en}: {value} is below the lowest allowed value, {spec.min}.",
-                     f"{label_ru}: {value} меньше наименьшего допустимого значения {spec.min}.")
+            return T(
+                f"{label_en}: {value} is below the lowest allowed value, {spec.min}.",
+                f"{label_ru}: {value} меньше наименьшего допустимого значения {spec.min}.",
+            )
         if spec.max is not None and value > spec.max:
-            return T(f"{label_en}: {value} is above the highest allowed value, {spec.max}.",
-                     f"{label_ru}: {value} больше наибольшего допустимого значения {spec.max}.")
+            return T(
+                f"{label_en}: {value} is above the highest allowed value, {spec.max}.",
+                f"{label_ru}: {value} больше наибольшего допустимого значения {spec.max}.",
+            )
         return None
     if spec.kind == "bool":
         if not isinstance(value, bool):
@@ -129,17 +142,22 @@ def option_problem(spec, value: Any) -> dict[str, str] | None:
         return None
     if spec.kind == "choice":
         allowed = [v for v, _label in spec.choices]
-        if value not in allowed or (isinstance(value, bool) != any(isinstance(v, bool) and v == value
-                                                                   for v in allowed)):
-            return T(f"{label_en}: that is not one of the choices offered.",
-                     f"{label_ru}: такого варианта нет среди предложенных.")
+        if value not in allowed or (
+            isinstance(value, bool) != any(isinstance(v, bool) and v == value for v in allowed)
+        ):
+            return T(
+                f"{label_en}: that is not one of the choices offered.",
+                f"{label_ru}: такого варианта нет среди предложенных.",
+            )
         return None
     if spec.kind == "text":
         if not isinstance(value, str):
             return T(f"{label_en}: text is needed.", f"{label_ru}: нужен текст.")
         if len(value) > TEXT_LIMITS["option"][0]:
-            return T(f"{label_en}: the text is too long (at most {TEXT_LIMITS['option'][0]} characters).",
-                     f"{label_ru}: текст слишком длинный (не больше {TEXT_LIMITS['option'][0]} символов).")
+            return T(
+                f"{label_en}: the text is too long (at most {TEXT_LIMITS['option'][0]} characters).",
+                f"{label_ru}: текст слишком длинный (не больше {TEXT_LIMITS['option'][0]} символов).",
+            )
         return None
     return None  # a kind this module does not know: the system validates it
 
@@ -153,13 +171,22 @@ def check_options(check_spec, options: Mapping[str, Any], *, role: str) -> None:
         spec = known.get(name)
         if spec is None:
             check_text("option", str(name))
-            raise PlayError("unknown_option", T(f"{label_en} has no option {name!r}.",
-                                                f"У проверки «{label_ru}» нет параметра {name!r}."),
-                            option=name)
+            raise PlayError(
+                "unknown_option",
+                T(f"{label_en} has no option {name!r}.", f"У проверки «{label_ru}» нет параметра {name!r}."),
+                option=name,
+            )
         if spec.gm_only and role != "gm":
-            raise PlayDenied("gm_option", f"option {name}", role,
-                             T(f"{tr(spec.label, 'en')}: only the GM sets this option.",
-                               f"{tr(spec.label, 'ru')}: этот параметр задаёт только ведущий."), option=name)
+            raise PlayDenied(
+                "gm_option",
+                f"option {name}",
+                role,
+                T(
+                    f"{tr(spec.label, 'en')}: only the GM sets this option.",
+                    f"{tr(spec.label, 'ru')}: этот параметр задаёт только ведущий.",
+                ),
+                option=name,
+            )
         problem = option_problem(spec, value)
         if problem is not None:
             raise PlayError("bad_option", problem, option=name)
@@ -173,19 +200,20 @@ def gm_only_fields(system) -> frozenset[str]:
     sheet = getattr(system, "sheet", None)
     if sheet is None:
         return frozenset()
-    return frozenset(f.name for f in sheet.fields()
-                     if f.extra.get("gm_only") or f.extra.get("gm_entered"))
+    return frozenset(f.name for f in sheet.fields() if f.extra.get("gm_only") or f.extra.get("gm_entered"))
 
 
-def check_gm_fields(system, role: str, before: Mapping[str, Any], after: Mapping[str, Any], *,
-                    replace: bool = False) -> None:
+def check_gm_fields(
+    system, role: str, before: Mapping[str, Any], after: Mapping[str, Any], *, replace: bool = False
+) -> None:
     """A non-GM seat may not change a GM-only field: values in ``after`` that differ from
     ``before``. ``replace``: ``after`` is the whole sheet, so a field it leaves out would be
     reset, which is a change too; otherwise a field ``after`` leaves out stays as it is."""
     if role == "gm":
         return
-    changed = sorted(k for k in gm_only_fields(system)
-                     if (k in after or (replace and k in before)) and after.get(k) != before.get(k))
+    changed = sorted(
+        k for k in gm_only_fields(system) if (k in after or (replace and k in before)) and after.get(k) != before.get(k)
+    )
     if changed:
         labels_en, labels_ru = [], []
         for name in changed:
@@ -195,9 +223,16 @@ def check_gm_fields(system, role: str, before: Mapping[str, Any], after: Mapping
                 label = {"en": name, "ru": name}
             labels_en.append(tr(label, "en"))
             labels_ru.append(tr(label, "ru"))
-        raise PlayDenied("gm_field", "character.edit", role,
-                         T(f"Only the GM may change: {', '.join(labels_en)}.",
-                           f"Это меняет только ведущий: {', '.join(labels_ru)}."), fields=changed)
+        raise PlayDenied(
+            "gm_field",
+            "character.edit",
+            role,
+            T(
+                f"Only the GM may change: {', '.join(labels_en)}.",
+                f"Это меняет только ведущий: {', '.join(labels_ru)}.",
+            ),
+            fields=changed,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -222,9 +257,14 @@ class RateLimit:
         self.last = now
         if self.tokens < 1:
             wait = max(1, int((1 - self.tokens) / self.per_second + 0.999))
-            raise PlayError("rate_limited", T(f"Too many actions at once: wait {wait} s and try again.",
-                                              f"Слишком много действий подряд: подождите {wait} с и повторите."),
-                            wait=wait)
+            raise PlayError(
+                "rate_limited",
+                T(
+                    f"Too many actions at once: wait {wait} s and try again.",
+                    f"Слишком много действий подряд: подождите {wait} с и повторите.",
+                ),
+                wait=wait,
+            )
         self.tokens -= 1
 
 
@@ -235,4 +275,3 @@ RATE_LIMITS: dict[str, tuple[int, float]] = {"gm": (120, 20.0), "player": (20, 2
 def rate_limit_for(role: str, clock: Callable[[], float] | None = None) -> RateLimit:
     burst, per_second = RATE_LIMITS.get(role, RATE_LIMITS["observer"])
     return RateLimit(burst, per_second, clock)
-

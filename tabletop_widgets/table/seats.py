@@ -8,6 +8,7 @@ capability, never a claim like ``?role=gm``.
 Roles: ``gm`` (everything, sees every event), ``player`` (owns one character; sees public events
 and those addressed to their seat), ``observer`` (reads public events only).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -22,14 +23,13 @@ from tabletop_widgets.core.wording import ru_n
 
 from .events import jsonable
 from .fairdice import FairDice
-from .store import (AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PREFIX, SeatRecord,
-                    Store, TableInfo)
+from .store import AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PREFIX, SeatRecord, Store, TableInfo
 
 TOKEN_BYTES = 16  # 128 bits
 #: bounds checked in Python whatever the lobby's widgets allow (a forged message can send any value)
 MAX_SEATS = 24
-MAX_NAME = 60        # a seat's display name
-MAX_TITLE = 120      # a table's title
+MAX_NAME = 60  # a seat's display name
+MAX_TITLE = 120  # a table's title
 MAX_CHARACTERS = 64
 _SEAT_RE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 _TABLE_RE = re.compile(r"^[A-Za-z0-9_-]{4,64}$")
@@ -182,10 +182,18 @@ class CreatedTable:
         return self.table.table_id
 
 
-def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[str, Any]], *,
-                 title: str = "", characters: Mapping[str, Mapping[str, Any]] | None = None,
-                 hidden_characters: Sequence[str] = (), table_id: str | None = None,
-                 options: Mapping[str, Any] | None = None, validate_characters: bool = True) -> CreatedTable:
+def create_table(
+    store: Store,
+    system: str,
+    seats: Sequence[SeatSpec | Mapping[str, Any]],
+    *,
+    title: str = "",
+    characters: Mapping[str, Mapping[str, Any]] | None = None,
+    hidden_characters: Sequence[str] = (),
+    table_id: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    validate_characters: bool = True,
+) -> CreatedTable:
     """Create a table: the seats (at least one GM), a token per seat, the seed commitment, and
     the first events (``table.opened``, then a ``character.set`` per character; characters
     listed in ``hidden_characters`` are GM-only)."""
@@ -205,6 +213,7 @@ def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[s
         if s.role == "player" and s.character_id is not None and s.character_id not in characters:
             raise ValueError(f"seat {s.seat!r} owns character {s.character_id!r}, which is not given")
     from .. import __version__, get_system
+
     try:
         system_obj = get_system(system)  # fails early for an unknown system
     except KeyError as exc:
@@ -219,26 +228,38 @@ def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[s
     if not _TABLE_RE.match(table_id):
         raise ValueError(f"table id must be 4-64 letters, digits, '_' or '-', not {table_id!r}")
     dice = FairDice.new()
-    info = TableInfo(table_id=table_id, system=system, title=title, created=time.time(),
-                     seed_hash=dice.seed_hash, options=dict(options or {}))
+    info = TableInfo(
+        table_id=table_id,
+        system=system,
+        title=title,
+        created=time.time(),
+        seed_hash=dice.seed_hash,
+        options=dict(options or {}),
+    )
     tokens = {s.seat: new_token() for s in specs}
-    records = [SeatRecord(table_id, s.seat, s.role, hash_token(tokens[s.seat]), s.character_id, s.name)
-               for s in specs]
+    records = [SeatRecord(table_id, s.seat, s.role, hash_token(tokens[s.seat]), s.character_id, s.name) for s in specs]
     gm = next(s.seat for s in specs if s.role == "gm")
-    opened = validate_payload("table.opened", {
-        "system": system, "title": title, "seed_hash": dice.seed_hash,
-        "seats": [{"seat": s.seat, "role": s.role, "name": s.name, "character_id": s.character_id}
-                  for s in specs],
-        "options": jsonable(dict(options or {})),
-        # verify replays checks with the system's code: record which version rolled them
-        "software": {"tabletop_widgets": __version__}})
+    opened = validate_payload(
+        "table.opened",
+        {
+            "system": system,
+            "title": title,
+            "seed_hash": dice.seed_hash,
+            "seats": [{"seat": s.seat, "role": s.role, "name": s.name, "character_id": s.character_id} for s in specs],
+            "options": jsonable(dict(options or {})),
+            # verify replays checks with the system's code: record which version rolled them
+            "software": {"tabletop_widgets": __version__},
+        },
+    )
     events = [NewEvent("table.opened", gm, opened)]
     owners = {s.character_id: s.seat for s in specs if s.character_id}
     for cid, data in characters.items():
-        payload = validate_payload("character.set", {"character_id": cid, "data": jsonable(dict(data)),
-                                                     "owner": owners.get(cid)})
-        events.append(NewEvent("character.set", gm, payload,
-                               audience=AUDIENCE_GM if cid in hidden_characters else AUDIENCE_ALL))
+        payload = validate_payload(
+            "character.set", {"character_id": cid, "data": jsonable(dict(data)), "owner": owners.get(cid)}
+        )
+        events.append(
+            NewEvent("character.set", gm, payload, audience=AUDIENCE_GM if cid in hidden_characters else AUDIENCE_ALL)
+        )
     store.create_table(info, dice.seed, records, events)
     return CreatedTable(table=info, seats=records, tokens=tokens, seed_hash=dice.seed_hash)
 
@@ -246,34 +267,39 @@ def create_table(store: Store, system: str, seats: Sequence[SeatSpec | Mapping[s
 def _check_bounds(specs: Sequence[SeatSpec], title: Any, characters: Any) -> None:
     """Seat count, names and title within bounds, before anything else is looked at."""
     if len(specs) > MAX_SEATS:
-        raise TableSetupError("too_many_seats",
-                              f"A table has at most {MAX_SEATS} seats (GM, players and observers "
-                              f"together); {len(specs)} were asked for.",
-                              f"За столом не больше {MAX_SEATS} мест (ведущий, игроки и зрители "
-                              f"вместе), а запрошено {len(specs)}.")
+        raise TableSetupError(
+            "too_many_seats",
+            f"A table has at most {MAX_SEATS} seats (GM, players and observers together); {len(specs)} were asked for.",
+            f"За столом не больше {MAX_SEATS} мест (ведущий, игроки и зрители вместе), а запрошено {len(specs)}.",
+        )
     for s in specs:
         if not isinstance(s.name, str) or len(s.name) > MAX_NAME:
             shown = s.name[:20] + "…" if isinstance(s.name, str) else repr(s.name)[:20]
-            raise TableSetupError("name_too_long",
-                                  f"A seat's name has at most {MAX_NAME} characters ({shown!r} is "
-                                  f"{len(s.name) if isinstance(s.name, str) else '?'}).",
-                                  f"Имя места — не длиннее {MAX_NAME} символов ({shown!r}: "
-                                  f"{len(s.name) if isinstance(s.name, str) else '?'}).")
-        if s.character_id is not None and (not isinstance(s.character_id, str)
-                                           or not _SEAT_RE.match(s.character_id)):
-            raise TableSetupError("bad_character_id",
-                                  f"A character id is 1-40 letters, digits, '_' or '-', not "
-                                  f"{str(s.character_id)[:50]!r}.",
-                                  f"Код персонажа — от 1 до 40 латинских букв, цифр, '_' или '-', а "
-                                  f"не {str(s.character_id)[:50]!r}.")
+            raise TableSetupError(
+                "name_too_long",
+                f"A seat's name has at most {MAX_NAME} characters ({shown!r} is "
+                f"{len(s.name) if isinstance(s.name, str) else '?'}).",
+                f"Имя места — не длиннее {MAX_NAME} символов ({shown!r}: "
+                f"{len(s.name) if isinstance(s.name, str) else '?'}).",
+            )
+        if s.character_id is not None and (not isinstance(s.character_id, str) or not _SEAT_RE.match(s.character_id)):
+            raise TableSetupError(
+                "bad_character_id",
+                f"A character id is 1-40 letters, digits, '_' or '-', not {str(s.character_id)[:50]!r}.",
+                f"Код персонажа — от 1 до 40 латинских букв, цифр, '_' или '-', а не {str(s.character_id)[:50]!r}.",
+            )
     if not isinstance(title, str) or len(title) > MAX_TITLE:
-        raise TableSetupError("title_too_long",
-                              f"A table's name has at most {MAX_TITLE} characters.",
-                              f"Название стола — не длиннее {MAX_TITLE} символов.")
+        raise TableSetupError(
+            "title_too_long",
+            f"A table's name has at most {MAX_TITLE} characters.",
+            f"Название стола — не длиннее {MAX_TITLE} символов.",
+        )
     if characters is not None and len(characters) > MAX_CHARACTERS:
-        raise TableSetupError("too_many_characters",
-                              f"A new table has at most {MAX_CHARACTERS} characters.",
-                              f"У нового стола не больше {ru_n(MAX_CHARACTERS, 'персонажа', 'персонажей', 'персонажей')}.")
+        raise TableSetupError(
+            "too_many_characters",
+            f"A new table has at most {MAX_CHARACTERS} characters.",
+            f"У нового стола не больше {ru_n(MAX_CHARACTERS, 'персонажа', 'персонажей', 'персонажей')}.",
+        )
 
 
 def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "operator") -> str:
@@ -293,8 +319,11 @@ def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "opera
 
     def build(tx):
         tx.set_token_hash(seat, new_hash)
-        return [NewEvent("seat.reissued", actor,
-                         validate("seat.reissued", {"seat": seat, "role": known[seat].role}), audience)]
+        return [
+            NewEvent(
+                "seat.reissued", actor, validate("seat.reissued", {"seat": seat, "role": known[seat].role}), audience
+            )
+        ]
 
     try:
         store.write(table_id, build)

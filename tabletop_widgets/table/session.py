@@ -21,6 +21,7 @@ Initiative is rolled the same way (:meth:`TableSession.roll_initiative`: the nex
 system's ``roll_initiative`` with that stream, an ``initiative`` outcome event), with the tracker's
 ``combat.state`` in the same transaction.
 """
+
 from __future__ import annotations
 
 import logging
@@ -35,12 +36,23 @@ from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
 from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded
-from .rules import (PlayError, check_character_texts, check_gm_fields, check_options, check_text,
-                    rate_limit_for)
+from .rules import PlayError, check_character_texts, check_gm_fields, check_options, check_text, rate_limit_for
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
-from .store import (AUDIENCE_ALL, AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Event, NewEvent, SeatRecord,
-                    Snapshot, Store, TableInfo, WriteTx, audience_ok, open_store)
+from .store import (
+    AUDIENCE_ALL,
+    AUDIENCE_GM,
+    SEAT_AUDIENCE_PREFIX,
+    Event,
+    NewEvent,
+    SeatRecord,
+    Snapshot,
+    Store,
+    TableInfo,
+    WriteTx,
+    audience_ok,
+    open_store,
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +77,22 @@ def check(check_id: str, character_id: str | None = None, **options: Any) -> Che
 def check_json(result) -> dict[str, Any]:
     """A ``CheckResult`` as JSON (deterministic: ``verify`` recomputes and compares it)."""
     roll = result.roll
-    return jsonable({
-        "check_id": result.check_id, "label": dict(result.label), "success": result.success,
-        "total": result.total, "margin": result.margin, "degree": result.degree,
-        "degree_label": dict(result.degree_label) if result.degree_label else None,
-        "critical": result.critical, "outcome": dict(result.outcome),
-        "effects": [{"trait": e.trait, "delta": e.delta, "reason": dict(e.reason)} for e in result.effects],
-        "roll": roll.to_json() if hasattr(roll, "to_json") else jsonable(roll),
-        "details": result.details,
-    })
+    return jsonable(
+        {
+            "check_id": result.check_id,
+            "label": dict(result.label),
+            "success": result.success,
+            "total": result.total,
+            "margin": result.margin,
+            "degree": result.degree,
+            "degree_label": dict(result.degree_label) if result.degree_label else None,
+            "critical": result.critical,
+            "outcome": dict(result.outcome),
+            "effects": [{"trait": e.trait, "delta": e.delta, "reason": dict(e.reason)} for e in result.effects],
+            "roll": roll.to_json() if hasattr(roll, "to_json") else jsonable(roll),
+            "details": result.details,
+        }
+    )
 
 
 def initiative_json(result) -> dict[str, Any]:
@@ -83,16 +102,19 @@ def initiative_json(result) -> dict[str, Any]:
     rolls = {}
     for cid, r in result.rolls.items():
         rolls[str(cid)] = {
-            "key": jsonable(r.key), "text": jsonable(dict(r.text) if isinstance(r.text, Mapping) else r.text),
-            "roll": jsonable(r.roll), "skip_rounds": int(getattr(r, "skip_rounds", 0) or 0),
-            "effects": [{"trait": e.trait, "delta": e.delta, "reason": jsonable(getattr(e, "reason", None))}
-                        for e in (getattr(r, "effects", ()) or ())]}
-    return jsonable({"order": [str(c) for c in result.order], "rolls": rolls,
-                     "tiebreaks": list(result.tiebreaks)})
+            "key": jsonable(r.key),
+            "text": jsonable(dict(r.text) if isinstance(r.text, Mapping) else r.text),
+            "roll": jsonable(r.roll),
+            "skip_rounds": int(getattr(r, "skip_rounds", 0) or 0),
+            "effects": [
+                {"trait": e.trait, "delta": e.delta, "reason": jsonable(getattr(e, "reason", None))}
+                for e in (getattr(r, "effects", ()) or ())
+            ],
+        }
+    return jsonable({"order": [str(c) for c in result.order], "rolls": rolls, "tiebreaks": list(result.tiebreaks)})
 
 
-def initiative_text(outcome: Mapping[str, Any], names: Mapping[str, str] | None = None,
-                    locale: str = "en") -> str:
+def initiative_text(outcome: Mapping[str, Any], names: Mapping[str, str] | None = None, locale: str = "en") -> str:
     """One line for the log: ``Initiative: Aria 14, Goblin 9``."""
     names = names or {}
     parts = []
@@ -109,6 +131,7 @@ def initiative_text(outcome: Mapping[str, Any], names: Mapping[str, str] | None 
 def system_for(table: TableInfo):
     """The table's GameSystem with the GM's rule options (``options["rules"]``) applied."""
     from .. import get_system
+
     system = get_system(table.system)
     rules = dict(table.options.get("rules") or {})
     return system.with_rules(**rules) if rules else system
@@ -117,9 +140,16 @@ def system_for(table: TableInfo):
 class TableSession:
     """Use :meth:`join` (or :meth:`from_query`), not the constructor."""
 
-    def __init__(self, store: Store, table: TableInfo, seat: SeatRecord, *,
-                 snapshot_every: int = DEFAULT_SNAPSHOT_EVERY, clock: Callable[[], float] | None = None,
-                 _token_checked: bool = False):
+    def __init__(
+        self,
+        store: Store,
+        table: TableInfo,
+        seat: SeatRecord,
+        *,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        clock: Callable[[], float] | None = None,
+        _token_checked: bool = False,
+    ):
         if not _token_checked:
             raise TypeError("use TableSession.join(store, table_id, token)")
         self.store = store
@@ -135,11 +165,13 @@ class TableSession:
         self._lock = threading.RLock()  # widget handlers and the follower may run on different threads
         self._system = None
         snap = store.latest_snapshot(table.table_id, self.view)
-        self.state = (project_state(TableState.from_json(dict(snap.state)), self.reader) if snap
-                      else TableState(table.table_id))
+        self.state = (
+            project_state(TableState.from_json(dict(snap.state)), self.reader) if snap else TableState(table.table_id)
+        )
         self._snap_events = self.state.events
-        self._follower = Follower(store, table.table_id, audiences=self.audiences,
-                                  after_seq=self.state.seq, callback=self._on_followed)
+        self._follower = Follower(
+            store, table.table_id, audiences=self.audiences, after_seq=self.state.seq, callback=self._on_followed
+        )
         self._apply(store.events(table.table_id, after_seq=self.state.seq, audiences=self.audiences))
         self._follower.last_seq = self.state.seq
         self._follower._first = False
@@ -149,17 +181,19 @@ class TableSession:
     @classmethod
     def join(cls, store: Store, table_id: str | None, token: str | None, **kw: Any) -> "TableSession":
         if not table_id or not token:
-            raise SeatError("no_token", "This page needs a seat link (…?table=<id>&seat=<token>). "
-                            "Ask your GM for yours.",
-                            "Для этой страницы нужна ссылка места (…?table=<id>&seat=<token>). "
-                            "Попросите её у ведущего.")
+            raise SeatError(
+                "no_token",
+                "This page needs a seat link (…?table=<id>&seat=<token>). Ask your GM for yours.",
+                "Для этой страницы нужна ссылка места (…?table=<id>&seat=<token>). Попросите её у ведущего.",
+            )
         seat = store.seat_by_token_hash(str(table_id), hash_token(str(token)))
         if seat is None:
             # same answer for an unknown table and a wrong token: the link says nothing
-            raise SeatError("bad_token", "This seat link is not valid (wrong or expired token). "
-                            "Ask your GM for a new link.",
-                            "Ссылка места недействительна (неверный или устаревший токен). "
-                            "Попросите у ведущего новую ссылку.")
+            raise SeatError(
+                "bad_token",
+                "This seat link is not valid (wrong or expired token). Ask your GM for a new link.",
+                "Ссылка места недействительна (неверный или устаревший токен). Попросите у ведущего новую ссылку.",
+            )
         return cls(store, store.get_table(seat.table_id), seat, _token_checked=True, **kw)
 
     @classmethod
@@ -232,8 +266,11 @@ class TableSession:
         if self.state.closed and action != "read":
             raise PermissionDenied(action, self.role, "the table is closed")
         if not self.can(action, character_id):
-            detail = (f"character {character_id!r} is not theirs"
-                      if role_can(self.role, action) and character_id is not None else "")
+            detail = (
+                f"character {character_id!r} is not theirs"
+                if role_can(self.role, action) and character_id is not None
+                else ""
+            )
             raise PermissionDenied(action, self.role, detail)
 
     def _begin(self, action: str, character_id: str | None = None) -> None:
@@ -250,7 +287,7 @@ class TableSession:
     # -- applying events -----------------------------------------------------------------------
     def _apply(self, events: Sequence[Event]) -> list[Event]:
         applied = []
-        for e in visible_events(events, self.reader):   # defence in depth: the query filtered
+        for e in visible_events(events, self.reader):  # defence in depth: the query filtered
             if e.seq > self.state.seq:
                 self.state.apply(e)
                 applied.append(e)
@@ -281,8 +318,12 @@ class TableSession:
         """Apply events other processes wrote since the last poll; returns them."""
         return self._follower.poll()
 
-    def follow(self, interval: float = DEFAULT_INTERVAL, max_interval: float = DEFAULT_MAX_INTERVAL,
-               idle_after: float = DEFAULT_IDLE_AFTER):
+    def follow(
+        self,
+        interval: float = DEFAULT_INTERVAL,
+        max_interval: float = DEFAULT_MAX_INTERVAL,
+        idle_after: float = DEFAULT_IDLE_AFTER,
+    ):
         """Start the asyncio follower in the running loop (the kernel's); returns the task."""
         f = self._follower
         f.interval, f.max_interval, f.idle_after = interval, max_interval, idle_after
@@ -301,8 +342,14 @@ class TableSession:
             self.snapshot()
 
     def snapshot(self) -> Snapshot:
-        snap = Snapshot(self.table_id, self.view, self.state.version, self.state.seq,
-                        project_state(self.state, self.reader).to_json(), time.time())
+        snap = Snapshot(
+            self.table_id,
+            self.view,
+            self.state.version,
+            self.state.seq,
+            project_state(self.state, self.reader).to_json(),
+            time.time(),
+        )
         self.store.save_snapshot(snap)
         self._snap_events = self.state.events
         return snap
@@ -348,10 +395,15 @@ class TableSession:
             if kind.startswith("character.") and character_id not in self.state.characters:
                 self.require("character.create")
             self.require(spec.action, character_id)
-            if (kind == "character.update" and audience != AUDIENCE_GM
-                    and self.character_audience(character_id) == AUDIENCE_GM):
-                raise EventError(f"character {character_id!r} is GM-only: reveal it with "
-                                 "set_character(..., hidden=False) before public updates")
+            if (
+                kind == "character.update"
+                and audience != AUDIENCE_GM
+                and self.character_audience(character_id) == AUDIENCE_GM
+            ):
+                raise EventError(
+                    f"character {character_id!r} is GM-only: reveal it with "
+                    "set_character(..., hidden=False) before public updates"
+                )
             if kind.startswith("character."):
                 self._validate_character(character_id, data)
             return [NewEvent(kind, self.seat, data, audience)]
@@ -393,13 +445,13 @@ class TableSession:
             raise EventError(f"character {character_id!r}: " + "; ".join(str(p) for p in errors))
 
     # convenience wrappers --------------------------------------------------------------------
-    def set_character(self, character_id: str, data: Mapping[str, Any], *, hidden: bool = False,
-                      owner: str | None = None) -> Event:
+    def set_character(
+        self, character_id: str, data: Mapping[str, Any], *, hidden: bool = False, owner: str | None = None
+    ) -> Event:
         payload: dict[str, Any] = {"character_id": character_id, "data": jsonable(dict(data))}
         if owner is not None or character_id not in self.state.characters:
             payload["owner"] = owner
-        return self.record("character.set", payload,
-                           audience=AUDIENCE_GM if hidden else AUDIENCE_ALL)
+        return self.record("character.set", payload, audience=AUDIENCE_GM if hidden else AUDIENCE_ALL)
 
     def character_audience(self, character_id: str) -> str:
         """Who may see this character: ``"all"``, or ``"gm"`` for a GM-only one (an NPC)."""
@@ -411,17 +463,20 @@ class TableSession:
         public = self.state.public_characters.get(character_id)
         return public is not None and public != self.state.characters.get(character_id)
 
-    def update_character(self, character_id: str, changes: Mapping[str, Any], *, reason=None,
-                         hidden: bool | None = None) -> Event:
+    def update_character(
+        self, character_id: str, changes: Mapping[str, Any], *, reason=None, hidden: bool | None = None
+    ) -> Event:
         """Record trait values after a change. By default the update is seen by whoever sees
         the character (a GM-only NPC's damage stays GM-only)."""
         if hidden is None:
             audience = self.character_audience(character_id)
         else:
             audience = AUDIENCE_GM if hidden else AUDIENCE_ALL
-        return self.record("character.update", {"character_id": character_id,
-                                                "changes": jsonable(dict(changes)), "reason": reason},
-                           audience=audience)
+        return self.record(
+            "character.update",
+            {"character_id": character_id, "changes": jsonable(dict(changes)), "reason": reason},
+            audience=audience,
+        )
 
     def note(self, text: str, title: str | None = None) -> Event:
         """A GM note: only GM seats ever load it."""
@@ -430,8 +485,9 @@ class TableSession:
     def say(self, text: str) -> Event:
         return self.record("message", {"text": text})
 
-    def set_combat(self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None, *,
-                   public_changed: bool = True) -> list[Event]:
+    def set_combat(
+        self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None, *, public_changed: bool = True
+    ) -> list[Event]:
         """The combat tracker after a GM action. With ``public`` (the audience projection:
         no hidden combatants, no sheets...), players get only that; the GM's view gets
         ``state``. ``public_changed=False``: the action changed nothing players see (a hidden
@@ -450,21 +506,34 @@ class TableSession:
         return self._write(make)
 
     # -- dice ----------------------------------------------------------------------------------
-    def roll(self, what: "str | CheckRequest", hidden: bool = False, *, variables=None,
-             label: str | None = None, locale: str = "en") -> Event:
+    def roll(
+        self,
+        what: "str | CheckRequest",
+        hidden: bool = False,
+        *,
+        variables=None,
+        label: str | None = None,
+        locale: str = "en",
+    ) -> Event:
         """Roll a dice expression or a named check (:func:`check`) with the table's fair dice
         (stream = the next roll index) and append the outcome. ``hidden``: only the GM (and the
         roller) see it. Returns the stored event (``event.payload["result"]``)."""
         if isinstance(what, CheckRequest):
             return self._roll_check(what, hidden, locale)
         if not isinstance(what, str) or not what.strip():
-            raise PlayError("no_expression", {"en": "Type a dice expression to roll (e.g. 2d6+1).",
-                                              "ru": "Введите выражение броска (например, 2d6+1)."})
+            raise PlayError(
+                "no_expression",
+                {
+                    "en": "Type a dice expression to roll (e.g. 2d6+1).",
+                    "ru": "Введите выражение броска (например, 2d6+1).",
+                },
+            )
         check_text("expression", what)
         check_text("label", label)
         self._begin("roll.hidden" if hidden else "roll")
         audience = self._own_audience(hidden)
         from ..dice import roll as dice_roll
+
         variables = dict(variables) if variables else None
         failed: list[int] = []
 
@@ -473,14 +542,27 @@ class TableSession:
             index = tx.next_roll
             rng = DrawWatch(tx.secret_seed(), index)
             result, error = roll_guarded(rng, lambda r: dice_roll(what, rng=r, variables=variables, locale=locale))
-            if error is not None:   # the dice are drawn: the index is spent, and recorded
+            if error is not None:  # the dice are drawn: the index is spent, and recorded
                 failed.append(index)
-                payload = validate("roll.failed", failed_payload(index, what="roll", hidden=hidden, error=error,
-                                                                 expr=what, variables=variables, label=label))
+                payload = validate(
+                    "roll.failed",
+                    failed_payload(
+                        index, what="roll", hidden=hidden, error=error, expr=what, variables=variables, label=label
+                    ),
+                )
                 return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
-            payload = validate("roll", {"index": index, "expr": what, "variables": variables,
-                                        "label": label, "hidden": hidden,
-                                        "result": jsonable(result.to_json()), "text": result.text(locale)})
+            payload = validate(
+                "roll",
+                {
+                    "index": index,
+                    "expr": what,
+                    "variables": variables,
+                    "label": label,
+                    "hidden": hidden,
+                    "result": jsonable(result.to_json()),
+                    "text": result.text(locale),
+                },
+            )
             return [NewEvent("roll", self.seat, payload, audience, roll=index)]
 
         stored = self._write(make)
@@ -488,10 +570,16 @@ class TableSession:
             raise failed_roll_error(failed[0])
         return stored[0]
 
-    def roll_initiative(self, characters: Mapping[str, Mapping[str, Any]], *,
-                        options: Mapping[str, Any] | None = None, hidden: bool = False,
-                        combat: Callable[[Any, dict[str, Any]], "tuple[Mapping, Mapping | None] | None"] | None = None,
-                        names: Mapping[str, str] | None = None, locale: str = "en") -> list[Event]:
+    def roll_initiative(
+        self,
+        characters: Mapping[str, Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any] | None = None,
+        hidden: bool = False,
+        combat: Callable[[Any, dict[str, Any]], "tuple[Mapping, Mapping | None] | None"] | None = None,
+        names: Mapping[str, str] | None = None,
+        locale: str = "en",
+    ) -> list[Event]:
         """GM: roll initiative with the table's fair dice and record the outcome.
 
         ``characters``: ``{combatant_id: sheet values}`` (``Character.to_dict()``) of those who
@@ -515,8 +603,9 @@ class TableSession:
         system = self.system
         values = {str(cid): jsonable(dict(v)) for cid, v in characters.items()}
         opts = jsonable(dict(options or {}))
-        secret = hidden or any(self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid)
-                               for cid in values)
+        secret = hidden or any(
+            self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid) for cid in values
+        )
         audience = AUDIENCE_GM if secret else AUDIENCE_ALL
 
         def make(tx: WriteTx) -> list[NewEvent]:
@@ -527,10 +616,19 @@ class TableSession:
             outcome = initiative_json(result)
             if sorted(outcome["order"]) != sorted(values):
                 raise EventError("the system's initiative order does not match the combatants")
-            payload = validate("initiative", {
-                "index": index, "system": system.slug, "ids": list(values), "characters": values,
-                "options": opts, "hidden": bool(secret), "result": outcome,
-                "text": initiative_text(outcome, names, locale)})
+            payload = validate(
+                "initiative",
+                {
+                    "index": index,
+                    "system": system.slug,
+                    "ids": list(values),
+                    "characters": values,
+                    "options": opts,
+                    "hidden": bool(secret),
+                    "result": outcome,
+                    "text": initiative_text(outcome, names, locale),
+                },
+            )
             out = [NewEvent("initiative", self.seat, payload, audience, roll=index)]
             if combat is not None:
                 states = combat(rng_for(tx.secret_seed(), index), outcome)
@@ -547,8 +645,10 @@ class TableSession:
             return [NewEvent("combat.state", self.seat, full, AUDIENCE_ALL)]
         pub = validate("combat.state", {"state": jsonable(dict(public))})
         # public first: GM's view applies both and ends on the full state
-        return [NewEvent("combat.state", self.seat, pub, AUDIENCE_ALL),
-                NewEvent("combat.state", self.seat, full, AUDIENCE_GM)]
+        return [
+            NewEvent("combat.state", self.seat, pub, AUDIENCE_ALL),
+            NewEvent("combat.state", self.seat, full, AUDIENCE_GM),
+        ]
 
     def _roll_check(self, req: CheckRequest, hidden: bool, locale: str) -> Event:
         cid = req.character_id or self.character_id
@@ -558,8 +658,9 @@ class TableSession:
         self._begin("check", cid)
         # a check carries the sheet it was rolled with (for verify): a GM-only character's
         # checks are GM-only whatever ``hidden`` says
-        audience = self._own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM
-                                      or self.has_hidden_changes(cid))
+        audience = self._own_audience(
+            hidden or self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid)
+        )
         system = self.system
         options = jsonable(dict(req.options))
         failed: list[int] = []
@@ -576,23 +677,48 @@ class TableSession:
             index = tx.next_roll
             rng = DrawWatch(tx.secret_seed(), index)
             result, error = roll_guarded(rng, lambda r: system.roll_check(model, req.check_id, rng=r, **options))
-            if error is not None:   # the dice are drawn: the index is spent, and recorded
+            if error is not None:  # the dice are drawn: the index is spent, and recorded
                 failed.append(index)
-                payload = validate("roll.failed", failed_payload(
-                    index, what="check", hidden=hidden, error=error, check_id=req.check_id,
-                    character_id=cid, character=jsonable(data), options=options))
+                payload = validate(
+                    "roll.failed",
+                    failed_payload(
+                        index,
+                        what="check",
+                        hidden=hidden,
+                        error=error,
+                        check_id=req.check_id,
+                        character_id=cid,
+                        character=jsonable(data),
+                        options=options,
+                    ),
+                )
                 return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
-            payload = validate("check", {
-                "index": index, "system": system.slug, "check_id": req.check_id, "character_id": cid,
-                "character": jsonable(data), "options": options, "hidden": hidden,
-                "result": check_json(result), "text": result.text(locale)})
+            payload = validate(
+                "check",
+                {
+                    "index": index,
+                    "system": system.slug,
+                    "check_id": req.check_id,
+                    "character_id": cid,
+                    "character": jsonable(data),
+                    "options": options,
+                    "hidden": hidden,
+                    "result": check_json(result),
+                    "text": result.text(locale),
+                },
+            )
             out = [NewEvent("check", self.seat, payload, audience, roll=index)]
             if result.effects:
                 changes = system.apply_effects(model, result.effects)
                 if changes:
-                    upd = validate("character.update", {
-                        "character_id": cid, "changes": jsonable({k: v[1] for k, v in changes.items()}),
-                        "reason": {"check": req.check_id, "index": index}})
+                    upd = validate(
+                        "character.update",
+                        {
+                            "character_id": cid,
+                            "changes": jsonable({k: v[1] for k, v in changes.items()}),
+                            "reason": {"check": req.check_id, "index": index},
+                        },
+                    )
                     out.append(NewEvent("character.update", self.seat, upd, audience))
             return out
 
@@ -607,8 +733,7 @@ class TableSession:
         self._begin("table.close")
 
         def make(tx: WriteTx) -> list[NewEvent]:
-            payload = validate("table.closed", {"seed": tx.secret_seed().hex(),
-                                                "seed_hash": self.table.seed_hash})
+            payload = validate("table.closed", {"seed": tx.secret_seed().hex(), "seed_hash": self.table.seed_hash})
             return [NewEvent("table.closed", self.seat, payload, AUDIENCE_ALL)]
 
         self._write(make, close=True)
@@ -649,10 +774,13 @@ class TableSession:
     def _check_token(self, tx: WriteTx) -> None:
         """Inside a write: the seat's token must still be the one this session joined with."""
         if tx.token_hash(self.seat) != self._seat.token_hash:
-            raise SeatError("link_replaced", "Your seat link was replaced by the GM: this page no "
-                            "longer acts at the table. Ask your GM for the new link.",
-                            "Ведущий заменил ссылку вашего места: эта страница больше не действует "
-                            "за столом. Попросите у ведущего новую ссылку.")
+            raise SeatError(
+                "link_replaced",
+                "Your seat link was replaced by the GM: this page no "
+                "longer acts at the table. Ask your GM for the new link.",
+                "Ведущий заменил ссылку вашего места: эта страница больше не действует "
+                "за столом. Попросите у ведущего новую ссылку.",
+            )
 
     def link_replaced(self) -> bool:
         """Whether the GM has reissued this seat's link since this session joined (then every
@@ -666,6 +794,7 @@ class TableSession:
         ``seat.reissued`` event (the token is never stored or logged) for the GM and that seat."""
         import dataclasses
         from .seats import hash_token, new_token
+
         self.require("seat.manage")
         known = {s.seat: s for s in self.store.seats(self.table_id)}
         if seat not in known:
@@ -690,8 +819,7 @@ class TableSession:
 def _initiative(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(e, index=p["index"], ids=list(p["ids"]), hidden=p["hidden"], text=p["text"],
-               result=p["result"])
+    state._log(e, index=p["index"], ids=list(p["ids"]), hidden=p["hidden"], text=p["text"], result=p["result"])
 
 
 def rebuild(store: Store, table_id: str, audiences: Sequence[str] | None = None) -> TableState:

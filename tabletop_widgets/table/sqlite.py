@@ -7,6 +7,7 @@ for it; followers poll ``PRAGMA data_version``, which changes when *another* con
 One connection per store object, guarded by a lock; a store object used after ``fork()``
 reconnects in the child.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -20,9 +21,27 @@ from typing import Callable, Sequence
 from urllib.parse import quote
 
 from . import chain
-from .store import (Event, Head, NewEvent, NotAStore, SchemaError, SeatRecord, Snapshot, Store,
-                    StoreError, TableClosed, TableExists, TableInfo, TableNotFound, VersionConflict,
-                    Watch, WriteTx, audience_ok, dumps, ROLES)
+from .store import (
+    Event,
+    Head,
+    NewEvent,
+    NotAStore,
+    SchemaError,
+    SeatRecord,
+    Snapshot,
+    Store,
+    StoreError,
+    TableClosed,
+    TableExists,
+    TableInfo,
+    TableNotFound,
+    VersionConflict,
+    Watch,
+    WriteTx,
+    audience_ok,
+    dumps,
+    ROLES,
+)
 
 #: 2: events carry the chain hash; the tabletop_meta table; the file is marked (application_id)
 SCHEMA_VERSION = 2
@@ -98,8 +117,7 @@ def private_files():
 
 
 class _Tx(WriteTx):
-    def __init__(self, store: "SQLiteStore", conn: sqlite3.Connection, table_id: str, head: Head,
-                 seed_hex: str):
+    def __init__(self, store: "SQLiteStore", conn: sqlite3.Connection, table_id: str, head: Head, seed_hex: str):
         self._store, self._conn, self.table_id, self.head, self._seed = store, conn, table_id, head, seed_hex
         self.live = True
 
@@ -116,16 +134,18 @@ class _Tx(WriteTx):
     def token_hash(self, seat: str) -> str | None:
         if not self.live:
             raise StoreError("the write transaction is over")
-        row = self._conn.execute("SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?",
-                                 (self.table_id, seat)).fetchone()
+        row = self._conn.execute(
+            "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (self.table_id, seat)
+        ).fetchone()
         return row[0] if row else None
 
     def set_token_hash(self, seat: str, token_hash: str) -> None:
         if not self.live:
             raise StoreError("the write transaction is over")
         try:
-            cur = self._conn.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
-                                     (token_hash, self.table_id, seat))
+            cur = self._conn.execute(
+                "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?", (token_hash, self.table_id, seat)
+            )
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"seat {seat!r}: token already in use") from exc
         if cur.rowcount != 1:
@@ -154,8 +174,7 @@ class SQLiteStore(Store):
     across an OS crash) or ``"NORMAL"`` (faster; survives process crashes, may lose the last
     commits on power loss, never corrupts)."""
 
-    def __init__(self, path: str | os.PathLike, *, busy_timeout: float = 10.0,
-                 synchronous: str = "FULL"):
+    def __init__(self, path: str | os.PathLike, *, busy_timeout: float = 10.0, synchronous: str = "FULL"):
         self.path = Path(path)
         self.url = str(self.path)
         self.busy_timeout = busy_timeout
@@ -189,8 +208,7 @@ class SQLiteStore(Store):
         if magic != b"SQLite format 3\x00":
             raise NotAStore(str(self.path), foreign=False)
         try:
-            ro = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?mode=ro", uri=True,
-                                 timeout=self.busy_timeout)
+            ro = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?mode=ro", uri=True, timeout=self.busy_timeout)
             try:
                 app_id = ro.execute("PRAGMA application_id").fetchone()[0]
                 version = ro.execute("PRAGMA user_version").fetchone()[0]
@@ -203,18 +221,17 @@ class SQLiteStore(Store):
             return "ours"
         if app_id == 0 and version == 0 and not names:
             return "new"
-        if (app_id == 0 and version == 1 and {"tables", "seats", "events", "snapshots"} <= names
-                and names <= OUR_TABLES):
+        if app_id == 0 and version == 1 and {"tables", "seats", "events", "snapshots"} <= names and names <= OUR_TABLES:
             return "legacy"
-        raise NotAStore(str(self.path), foreign=True,
-                        detail=f"application_id {app_id}, tables {sorted(names)[:6]}")
+        raise NotAStore(str(self.path), foreign=True, detail=f"application_id {app_id}, tables {sorted(names)[:6]}")
 
     def _connect(self) -> sqlite3.Connection:
         kind = self._classify()  # before anything that writes (journal_mode, schema)
         try:
             with private_files():  # the main file, -wal and -shm: 0600 from the start
-                conn = sqlite3.connect(str(self.path), timeout=self.busy_timeout,
-                                       isolation_level=None, check_same_thread=False)
+                conn = sqlite3.connect(
+                    str(self.path), timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
+                )
                 try:
                     self._setup(conn, kind)
                 except BaseException:
@@ -229,8 +246,9 @@ class SQLiteStore(Store):
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal" and str(self.path) != ":memory:":
-            raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode!r}); "
-                             "is it on a network filesystem?")
+            raise StoreError(
+                f"{self.path}: could not switch to WAL mode (got {mode!r}); is it on a network filesystem?"
+            )
         conn.execute(f"PRAGMA synchronous = {self.synchronous}")
         conn.execute("PRAGMA foreign_keys = ON")
         if kind == "ours" and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
@@ -244,8 +262,10 @@ class SQLiteStore(Store):
             if app_id not in (0, APPLICATION_ID) or (app_id == 0 and version not in (0, 1)):
                 raise NotAStore(str(self.path), foreign=True, detail=f"application_id {app_id}")
             if version > SCHEMA_VERSION:
-                raise SchemaError(f"{self.path}: table schema {version} is newer than this "
-                                  f"tabletop-widgets understands ({SCHEMA_VERSION}); upgrade it")
+                raise SchemaError(
+                    f"{self.path}: table schema {version} is newer than this "
+                    f"tabletop-widgets understands ({SCHEMA_VERSION}); upgrade it"
+                )
             if version == 0:
                 if names:
                     raise NotAStore(str(self.path), foreign=True, detail=f"tables {sorted(names)[:6]}")
@@ -255,8 +275,7 @@ class SQLiteStore(Store):
             elif version == 1:
                 # schema 1 -> 2: the chain hash, the settings table; hashes for the old events
                 conn.execute("ALTER TABLE events ADD COLUMN hash TEXT")
-                conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, "
-                             "value TEXT NOT NULL)")
+                conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 chain.backfill(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -302,14 +321,22 @@ class SQLiteStore(Store):
     @staticmethod
     def _table(row) -> TableInfo:
         table_id, system, title, created, seed_hash, seed, closed, options = row
-        return TableInfo(table_id=table_id, system=system, title=title, created=created,
-                         seed_hash=seed_hash, closed=closed,
-                         seed=seed if closed is not None else None, options=json.loads(options))
+        return TableInfo(
+            table_id=table_id,
+            system=system,
+            title=title,
+            created=created,
+            seed_hash=seed_hash,
+            closed=closed,
+            seed=seed if closed is not None else None,
+            options=json.loads(options),
+        )
 
     _TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
 
-    def create_table(self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord],
-                     events: Sequence[NewEvent] = ()) -> list[Event]:
+    def create_table(
+        self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> list[Event]:
         if table.seed is not None or table.closed is not None:
             raise ValueError("a new table is open and its seed is secret: pass seed= separately")
         for s in seats:
@@ -320,13 +347,24 @@ class SQLiteStore(Store):
             try:
                 if conn.execute("SELECT 1 FROM tables WHERE table_id = ?", (table.table_id,)).fetchone():
                     raise TableExists(f"table {table.table_id!r} already exists")
-                conn.execute(f"INSERT INTO tables ({self._TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?)",
-                             (table.table_id, table.system, table.title, table.created,
-                              table.seed_hash, seed.hex(), None, dumps(dict(table.options))))
+                conn.execute(
+                    f"INSERT INTO tables ({self._TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?)",
+                    (
+                        table.table_id,
+                        table.system,
+                        table.title,
+                        table.created,
+                        table.seed_hash,
+                        seed.hex(),
+                        None,
+                        dumps(dict(table.options)),
+                    ),
+                )
                 for s in seats:
-                    conn.execute("INSERT INTO seats (table_id, seat, role, token_hash, character_id, name) "
-                                 "VALUES (?,?,?,?,?,?)",
-                                 (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name))
+                    conn.execute(
+                        "INSERT INTO seats (table_id, seat, role, token_hash, character_id, name) VALUES (?,?,?,?,?,?)",
+                        (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name),
+                    )
                 stored = self._insert(conn, table.table_id, Head(0, 0, 0), list(events))
                 conn.execute("COMMIT")
             except BaseException:
@@ -355,12 +393,15 @@ class SQLiteStore(Store):
 
     def seats(self, table_id: str) -> list[SeatRecord]:
         self.get_table(table_id)
-        return [self._seat(r) for r in self._read(
-            f"SELECT {self._SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY rowid", (table_id,))]
+        return [
+            self._seat(r)
+            for r in self._read(f"SELECT {self._SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY rowid", (table_id,))
+        ]
 
     def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
-        rows = self._read(f"SELECT {self._SEAT_COLS} FROM seats WHERE table_id = ? AND token_hash = ?",
-                          (table_id, token_hash))
+        rows = self._read(
+            f"SELECT {self._SEAT_COLS} FROM seats WHERE table_id = ? AND token_hash = ?", (table_id, token_hash)
+        )
         return self._seat(rows[0]) if rows else None
 
     def add_seat(self, seat: SeatRecord) -> None:
@@ -370,12 +411,14 @@ class SQLiteStore(Store):
             self._begin(conn)
             try:
                 self._locked_table(conn, seat.table_id)
-                if conn.execute("SELECT 1 FROM seats WHERE table_id = ? AND seat = ?",
-                                (seat.table_id, seat.seat)).fetchone():
+                if conn.execute(
+                    "SELECT 1 FROM seats WHERE table_id = ? AND seat = ?", (seat.table_id, seat.seat)
+                ).fetchone():
                     raise StoreError(f"table {seat.table_id!r} already has a seat {seat.seat!r}")
-                conn.execute(f"INSERT INTO seats ({self._SEAT_COLS}) VALUES (?,?,?,?,?,?)",
-                             (seat.table_id, seat.seat, seat.role, seat.token_hash,
-                              seat.character_id, seat.name))
+                conn.execute(
+                    f"INSERT INTO seats ({self._SEAT_COLS}) VALUES (?,?,?,?,?,?)",
+                    (seat.table_id, seat.seat, seat.role, seat.token_hash, seat.character_id, seat.name),
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -386,8 +429,9 @@ class SQLiteStore(Store):
             conn = self._c()
             self._begin(conn)
             try:
-                cur = conn.execute("UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
-                                   (token_hash, table_id, seat))
+                cur = conn.execute(
+                    "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?", (token_hash, table_id, seat)
+                )
                 if cur.rowcount != 1:
                     raise StoreError(f"table {table_id!r} has no seat {seat!r}")
                 conn.execute("COMMIT")
@@ -405,9 +449,10 @@ class SQLiteStore(Store):
     def _head(self, conn, table_id: str) -> Head:
         version, seq, roll = conn.execute(
             "SELECT COALESCE(MAX(version), 0), COALESCE(MAX(seq), 0), COALESCE(MAX(roll), -1) "
-            "FROM events WHERE table_id = ?", (table_id,)).fetchone()
-        row = conn.execute("SELECT hash FROM events WHERE table_id = ? AND version = ?",
-                           (table_id, version)).fetchone()
+            "FROM events WHERE table_id = ?",
+            (table_id,),
+        ).fetchone()
+        row = conn.execute("SELECT hash FROM events WHERE table_id = ? AND version = ?", (table_id, version)).fetchone()
         return Head(version, seq, roll + 1, (row[0] or "") if row else "")
 
     def _insert(self, conn, table_id: str, head: Head, events: list[NewEvent]) -> list[Event]:
@@ -415,8 +460,7 @@ class SQLiteStore(Store):
         version, next_roll = head.version, head.next_roll
         prev = head.hash
         if version == 0:
-            (seed_hash,) = conn.execute("SELECT seed_hash FROM tables WHERE table_id = ?",
-                                        (table_id,)).fetchone()
+            (seed_hash,) = conn.execute("SELECT seed_hash FROM tables WHERE table_id = ?", (table_id,)).fetchone()
             prev = chain.genesis(table_id, seed_hash)
         for ev in events:
             if not isinstance(ev, NewEvent):
@@ -430,21 +474,41 @@ class SQLiteStore(Store):
             version += 1
             created = time.time()
             payload = dumps(dict(ev.payload))
-            prev = chain.event_hash(prev, table_id=table_id, version=version, kind=ev.kind,
-                                    actor=ev.actor, audience=ev.audience, roll=ev.roll,
-                                    payload=json.loads(payload), created=created)
+            prev = chain.event_hash(
+                prev,
+                table_id=table_id,
+                version=version,
+                kind=ev.kind,
+                actor=ev.actor,
+                audience=ev.audience,
+                roll=ev.roll,
+                payload=json.loads(payload),
+                created=created,
+            )
             try:
                 cur = conn.execute(
                     "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, "
                     "hash) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev))
+                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev),
+                )
             except sqlite3.IntegrityError as exc:
                 if "UNIQUE" in str(exc):
                     raise VersionConflict(table_id, version - 1, None) from exc
                 raise
-            stored.append(Event(seq=cur.lastrowid, table_id=table_id, version=version, kind=ev.kind,
-                                actor=ev.actor, audience=ev.audience, payload=json.loads(payload),
-                                created=created, roll=ev.roll, hash=prev))
+            stored.append(
+                Event(
+                    seq=cur.lastrowid,
+                    table_id=table_id,
+                    version=version,
+                    kind=ev.kind,
+                    actor=ev.actor,
+                    audience=ev.audience,
+                    payload=json.loads(payload),
+                    created=created,
+                    roll=ev.roll,
+                    hash=prev,
+                )
+            )
         return stored
 
     def write(self, table_id: str, build, *, _close: bool = False) -> list[Event]:
@@ -475,8 +539,10 @@ class SQLiteStore(Store):
         return stored
 
     def _select_events(self, conn, table_id, after_seq, audiences, limit) -> list[Event]:
-        sql = ("SELECT seq, table_id, version, kind, actor, audience, payload, created, roll, hash "
-               "FROM events WHERE table_id = ? AND seq > ?")
+        sql = (
+            "SELECT seq, table_id, version, kind, actor, audience, payload, created, roll, hash "
+            "FROM events WHERE table_id = ? AND seq > ?"
+        )
         args: list = [table_id, int(after_seq)]
         if audiences is not None:
             audiences = list(audiences)
@@ -488,12 +554,25 @@ class SQLiteStore(Store):
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
-        return [Event(seq=r[0], table_id=r[1], version=r[2], kind=r[3], actor=r[4], audience=r[5],
-                      payload=json.loads(r[6]), created=r[7], roll=r[8], hash=r[9] or "")
-                for r in conn.execute(sql, args).fetchall()]
+        return [
+            Event(
+                seq=r[0],
+                table_id=r[1],
+                version=r[2],
+                kind=r[3],
+                actor=r[4],
+                audience=r[5],
+                payload=json.loads(r[6]),
+                created=r[7],
+                roll=r[8],
+                hash=r[9] or "",
+            )
+            for r in conn.execute(sql, args).fetchall()
+        ]
 
-    def events(self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None,
-               limit: int | None = None) -> list[Event]:
+    def events(
+        self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None, limit: int | None = None
+    ) -> list[Event]:
         with self._lock:
             return self._select_events(self._c(), table_id, after_seq, audiences, limit)
 
@@ -509,18 +588,29 @@ class SQLiteStore(Store):
             conn = self._c()
             self._begin(conn)
             try:
-                conn.execute("INSERT OR IGNORE INTO snapshots (table_id, view, version, seq, state, created) "
-                             "VALUES (?,?,?,?,?,?)",
-                             (snapshot.table_id, snapshot.view, snapshot.version, snapshot.seq,
-                              dumps(dict(snapshot.state)), snapshot.created))
+                conn.execute(
+                    "INSERT OR IGNORE INTO snapshots (table_id, view, version, seq, state, created) "
+                    "VALUES (?,?,?,?,?,?)",
+                    (
+                        snapshot.table_id,
+                        snapshot.view,
+                        snapshot.version,
+                        snapshot.seq,
+                        dumps(dict(snapshot.state)),
+                        snapshot.created,
+                    ),
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
 
     def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None:
-        rows = self._read("SELECT table_id, view, version, seq, state, created FROM snapshots "
-                          "WHERE table_id = ? AND view = ? ORDER BY version DESC LIMIT 1", (table_id, view))
+        rows = self._read(
+            "SELECT table_id, view, version, seq, state, created FROM snapshots "
+            "WHERE table_id = ? AND view = ? ORDER BY version DESC LIMIT 1",
+            (table_id, view),
+        )
         if not rows:
             return None
         r = rows[0]
@@ -541,8 +631,11 @@ class SQLiteStore(Store):
                 if new is None:
                     conn.execute("DELETE FROM tabletop_meta WHERE key = ?", (key,))
                 else:
-                    conn.execute("INSERT INTO tabletop_meta (key, value) VALUES (?, ?) "
-                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, str(new)))
+                    conn.execute(
+                        "INSERT INTO tabletop_meta (key, value) VALUES (?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        (key, str(new)),
+                    )
                 conn.execute("COMMIT")
                 self._commits += 1
             except BaseException:

@@ -4,6 +4,7 @@
 Widgets bind to this (or to models built from ``characters``); other packages add reducers for
 their own kinds with :func:`reducer`.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,9 +19,11 @@ _REDUCERS: dict[str, Callable[["TableState", Event], None]] = {}
 
 def reducer(kind: str):
     """Decorator: ``@reducer("combat.turn") def _(state, event): ...``."""
+
     def deco(fn):
         _REDUCERS[kind] = fn
         return fn
+
     return deco
 
 
@@ -28,7 +31,7 @@ def reducer(kind: str):
 class TableState:
     table_id: str
     version: int = 0  # version of the last applied event (versions of unseen events are skipped)
-    seq: int = 0      # seq of the last applied event
+    seq: int = 0  # seq of the last applied event
     system: str = ""
     title: str = ""
     seed_hash: str = ""
@@ -44,8 +47,8 @@ class TableState:
     combat: dict[str, Any] | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
-    rolls: int = 0    # roll events this view has seen
-    events: int = 0   # events this view has applied
+    rolls: int = 0  # roll events this view has seen
+    events: int = 0  # events this view has applied
     extra: dict[str, Any] = field(default_factory=dict)  # state of registered kinds
 
     def apply(self, event: Event) -> None:
@@ -66,9 +69,17 @@ class TableState:
         return cls(**known)
 
     def _log(self, event: Event, **entry: Any) -> None:
-        self.log.append({"seq": event.seq, "version": event.version, "kind": event.kind,
-                         "actor": event.actor, "audience": event.audience, "created": event.created,
-                         **entry})
+        self.log.append(
+            {
+                "seq": event.seq,
+                "version": event.version,
+                "kind": event.kind,
+                "actor": event.actor,
+                "audience": event.audience,
+                "created": event.created,
+                **entry,
+            }
+        )
         if len(self.log) > LOG_LIMIT:
             del self.log[: len(self.log) - LOG_LIMIT]
 
@@ -90,26 +101,51 @@ def _closed(state: TableState, e: Event) -> None:
 def _roll(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(e, index=p["index"], expr=p["expr"], label=p.get("label"), hidden=p["hidden"],
-               total=p["result"].get("total"), text=p["text"], result=p["result"])
+    state._log(
+        e,
+        index=p["index"],
+        expr=p["expr"],
+        label=p.get("label"),
+        hidden=p["hidden"],
+        total=p["result"].get("total"),
+        text=p["text"],
+        result=p["result"],
+    )
 
 
 @reducer("roll.failed")
 def _roll_failed(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(e, index=p["index"], failed=True, what=p["what"], expr=p.get("expr"),
-               check_id=p.get("check_id"), character_id=p.get("character_id"), label=p.get("label"),
-               hidden=p["hidden"], text="")
+    state._log(
+        e,
+        index=p["index"],
+        failed=True,
+        what=p["what"],
+        expr=p.get("expr"),
+        check_id=p.get("check_id"),
+        character_id=p.get("character_id"),
+        label=p.get("label"),
+        hidden=p["hidden"],
+        text="",
+    )
 
 
 @reducer("check")
 def _check(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(e, index=p["index"], check_id=p["check_id"], character_id=p["character_id"],
-               hidden=p["hidden"], total=p["result"].get("total"),
-               success=p["result"].get("success"), text=p["text"], result=p["result"])
+    state._log(
+        e,
+        index=p["index"],
+        check_id=p["check_id"],
+        character_id=p["character_id"],
+        hidden=p["hidden"],
+        total=p["result"].get("total"),
+        success=p["result"].get("success"),
+        text=p["text"],
+        result=p["result"],
+    )
 
 
 @reducer("character.set")
@@ -141,8 +177,15 @@ def _combat(state: TableState, e: Event) -> None:
 
 @reducer("note")
 def _note(state: TableState, e: Event) -> None:
-    state.notes.append({"seq": e.seq, "actor": e.actor, "text": e.payload["text"],
-                        "title": e.payload.get("title"), "audience": e.audience})
+    state.notes.append(
+        {
+            "seq": e.seq,
+            "actor": e.actor,
+            "text": e.payload["text"],
+            "title": e.payload.get("title"),
+            "audience": e.audience,
+        }
+    )
 
 
 @reducer("message")

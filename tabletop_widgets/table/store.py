@@ -27,6 +27,7 @@ them against each backend through one parametrised fixture):
   a watch need not report the store object's *own* commits: writers apply their own events
   from the return value of :meth:`Store.write`.
 """
+
 from __future__ import annotations
 
 import abc
@@ -88,15 +89,23 @@ class NotAStore(StoreError):
 
     def __init__(self, path: str, *, foreign: bool, detail: str = ""):
         if foreign:
-            en = (f"{path} is another program's SQLite database, not a tabletop-widgets table store; "
-                  "it was left untouched. Choose another file for TABLETOP_DB.")
-            ru = (f"{path} — база SQLite другой программы, а не хранилище столов tabletop-widgets; "
-                  "она не изменена. Укажите другой файл в TABLETOP_DB.")
+            en = (
+                f"{path} is another program's SQLite database, not a tabletop-widgets table store; "
+                "it was left untouched. Choose another file for TABLETOP_DB."
+            )
+            ru = (
+                f"{path} — база SQLite другой программы, а не хранилище столов tabletop-widgets; "
+                "она не изменена. Укажите другой файл в TABLETOP_DB."
+            )
         else:
-            en = (f"{path} is not a tabletop-widgets table store: it is not a database (a wrong "
-                  "file, or a damaged one). Choose another file for TABLETOP_DB.")
-            ru = (f"{path} — не хранилище столов tabletop-widgets: это не база данных (не тот файл "
-                  "или повреждённый). Укажите другой файл в TABLETOP_DB.")
+            en = (
+                f"{path} is not a tabletop-widgets table store: it is not a database (a wrong "
+                "file, or a damaged one). Choose another file for TABLETOP_DB."
+            )
+            ru = (
+                f"{path} — не хранилище столов tabletop-widgets: это не база данных (не тот файл "
+                "или повреждённый). Укажите другой файл в TABLETOP_DB."
+            )
         super().__init__(en + (f" ({detail})" if detail else ""))
         self.path, self.foreign = path, foreign
         self.message = {"en": en, "ru": ru}
@@ -166,10 +175,18 @@ class Event:
     hash: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "table_id": self.table_id, "version": self.version,
-                "kind": self.kind, "actor": self.actor, "audience": self.audience,
-                "payload": self.payload, "created": self.created, "roll": self.roll,
-                "hash": self.hash}
+        return {
+            "seq": self.seq,
+            "table_id": self.table_id,
+            "version": self.version,
+            "kind": self.kind,
+            "actor": self.actor,
+            "audience": self.audience,
+            "payload": self.payload,
+            "created": self.created,
+            "roll": self.roll,
+            "hash": self.hash,
+        }
 
 
 @dataclass(frozen=True)
@@ -240,11 +257,11 @@ class Watch(abc.ABC):
     store's own commits)."""
 
     @abc.abstractmethod
-    def changed(self) -> bool:
-        ...
+    def changed(self) -> bool: ...
 
     async def wait(self, timeout: float) -> bool:
         import asyncio
+
         await asyncio.sleep(timeout)
         return self.changed()
 
@@ -261,8 +278,9 @@ class Store(abc.ABC):
 
     # -- tables and seats --------------------------------------------------------------------
     @abc.abstractmethod
-    def create_table(self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord],
-                     events: Sequence[NewEvent] = ()) -> list[Event]:
+    def create_table(
+        self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> list[Event]:
         """Create a table with its seats and first events in one transaction.
         ``table.seed`` must be ``None`` (the seed stays secret until :meth:`close_table`).
         Raises :class:`TableExists`."""
@@ -272,8 +290,7 @@ class Store(abc.ABC):
         """Raises :class:`TableNotFound`. The seed is included only once the table is closed."""
 
     @abc.abstractmethod
-    def list_tables(self) -> list[TableInfo]:
-        ...
+    def list_tables(self) -> list[TableInfo]: ...
 
     @abc.abstractmethod
     def close_table(self, table_id: str, build: Build | None = None) -> tuple[TableInfo, list[Event]]:
@@ -282,16 +299,14 @@ class Store(abc.ABC):
         reveals its seed in :meth:`get_table`. Raises :class:`TableClosed` if already closed."""
 
     @abc.abstractmethod
-    def seats(self, table_id: str) -> list[SeatRecord]:
-        ...
+    def seats(self, table_id: str) -> list[SeatRecord]: ...
 
     @abc.abstractmethod
     def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
         """The seat of ``table_id`` whose token hashes to ``token_hash``, or ``None``."""
 
     @abc.abstractmethod
-    def add_seat(self, seat: SeatRecord) -> None:
-        ...
+    def add_seat(self, seat: SeatRecord) -> None: ...
 
     @abc.abstractmethod
     def set_token_hash(self, table_id: str, seat: str, token_hash: str) -> None:
@@ -307,8 +322,7 @@ class Store(abc.ABC):
         ``TypeError`` (not a :class:`NewEvent`), or whatever ``build`` raised; then nothing is
         written."""
 
-    def append(self, table_id: str, events: Sequence[NewEvent], *,
-               expected_version: int | None = None) -> list[Event]:
+    def append(self, table_id: str, events: Sequence[NewEvent], *, expected_version: int | None = None) -> list[Event]:
         """Append ``events`` atomically. With ``expected_version``, raise
         :class:`VersionConflict` unless the table's head is exactly that version."""
         events = list(events)
@@ -321,14 +335,14 @@ class Store(abc.ABC):
         return self.write(table_id, build)
 
     @abc.abstractmethod
-    def events(self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None,
-               limit: int | None = None) -> list[Event]:
+    def events(
+        self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None, limit: int | None = None
+    ) -> list[Event]:
         """Events of ``table_id`` with ``seq > after_seq`` in ``seq`` order; ``audiences``
         (e.g. ``["all", "seat:alice"]``) filters in the query; ``None`` means every event."""
 
     @abc.abstractmethod
-    def head(self, table_id: str) -> Head:
-        ...
+    def head(self, table_id: str) -> Head: ...
 
     # -- snapshots -----------------------------------------------------------------------------
     @abc.abstractmethod
@@ -336,8 +350,7 @@ class Store(abc.ABC):
         """Store a snapshot (idempotent: the same view and version twice keeps the first)."""
 
     @abc.abstractmethod
-    def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None:
-        ...
+    def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None: ...
 
     # -- store-wide settings ------------------------------------------------------------------
     @abc.abstractmethod
@@ -351,13 +364,11 @@ class Store(abc.ABC):
 
     # -- following -----------------------------------------------------------------------------
     @abc.abstractmethod
-    def watch(self, table_id: str | None = None) -> Watch:
-        ...
+    def watch(self, table_id: str | None = None) -> Watch: ...
 
     # -- lifecycle -----------------------------------------------------------------------------
     @abc.abstractmethod
-    def close(self) -> None:
-        ...
+    def close(self) -> None: ...
 
     def __enter__(self):
         return self
@@ -402,11 +413,14 @@ def open_store(where: str | os.PathLike | None = None, **options: Any) -> Store:
         try:
             from .postgres import PostgresStore
         except ImportError as exc:
-            raise StoreError("the PostgreSQL table store needs psycopg 3: pip install "
-                             f"'tabletop-widgets[postgres]' (TABLETOP_DB=...@{text.split('@')[-1]}; "
-                             f"{exc})") from exc
+            raise StoreError(
+                "the PostgreSQL table store needs psycopg 3: pip install "
+                f"'tabletop-widgets[postgres]' (TABLETOP_DB=...@{text.split('@')[-1]}; "
+                f"{exc})"
+            ) from exc
         return PostgresStore(text, **options)
     if text.startswith("sqlite:///"):
-        text = text[len("sqlite:///"):]  # sqlite:///rel/path, sqlite:////abs/path
+        text = text[len("sqlite:///") :]  # sqlite:///rel/path, sqlite:////abs/path
     from .sqlite import SQLiteStore
+
     return SQLiteStore(Path(text).expanduser(), **options)

@@ -11,6 +11,7 @@ Dice rolls, named checks and initiative (``initiative`` events: ``system.roll_in
 on the recorded sheets with ``rng_for(seed, index)``) are re-rolled and compared; the tracker
 states written in an initiative's transaction must show that outcome, and a tracker initiative
 with no fair roll behind it is a problem."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -39,19 +40,28 @@ class Report:
         return not self.problems
 
     def text(self) -> str:
-        head = (f"table {self.table_id}: {self.events} events, {self.rolls} rolls, "
-                f"{self.checked} checked against the seed")
+        head = (
+            f"table {self.table_id}: {self.events} events, {self.rolls} rolls, {self.checked} checked against the seed"
+        )
         notes = "".join("\n  note: " + n for n in self.notes)
-        hashes = (f"\n  dice commitment: {self.commitment}" if self.commitment else "") + \
-                 (f"\n  head of the log: {self.head}" if self.head else "")
+        hashes = (f"\n  dice commitment: {self.commitment}" if self.commitment else "") + (
+            f"\n  head of the log: {self.head}" if self.head else ""
+        )
         if self.ok:
             return head + ": OK" + hashes + notes
-        return (head + f": {len(self.problems)} problem(s)" + hashes + notes + "\n"
-                + "\n".join("  - " + p for p in self.problems))
+        return (
+            head
+            + f": {len(self.problems)} problem(s)"
+            + hashes
+            + notes
+            + "\n"
+            + "\n".join("  - " + p for p in self.problems)
+        )
 
 
 def _norm(x: Any) -> Any:
     import json
+
     return json.loads(json.dumps(jsonable(x), sort_keys=True))
 
 
@@ -60,13 +70,21 @@ def _saved_hash(value: str | None, what: str) -> str | None:
         return None
     text = str(value).strip().lower()
     if not chain.is_hash(text):
-        raise ValueError(f"the {what} must be the full 64 hexadecimal digits you copied from the "
-                         f"table page, not {str(value)[:80]!r}")
+        raise ValueError(
+            f"the {what} must be the full 64 hexadecimal digits you copied from the table page, not {str(value)[:80]!r}"
+        )
     return text
 
 
-def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | None = None,
-                 commitment: str | None = None, head: str | None = None) -> Report:
+def verify_table(
+    store: Store,
+    table_id: str,
+    session=None,
+    *,
+    seed_hex: str | None = None,
+    commitment: str | None = None,
+    head: str | None = None,
+) -> Report:
     """Check a table's log: the hash chain, then every roll against the seed.
 
     ``commitment`` and ``head`` are what a player saved from their seat (``session.commitment``
@@ -91,8 +109,10 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
     if seed_hex is None:
         raise ValueError(f"table {table_id!r} is still open: its seed is revealed when the GM closes it")
     if commitment is not None and commitment != table.seed_hash.lower():
-        rep.problems.append(f"the dice commitment you saved ({commitment}) is not this table's "
-                            f"({table.seed_hash}): this is not the table you played, or it was replaced")
+        rep.problems.append(
+            f"the dice commitment you saved ({commitment}) is not this table's "
+            f"({table.seed_hash}): this is not the table you played, or it was replaced"
+        )
     try:
         dice = FairDice.revealed(seed_hex, table.seed_hash)
     except ValueError as exc:
@@ -107,20 +127,26 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
     links = _check_chain(table_id, table.seed_hash, events, rep)
     rep.head = events[-1].hash if events else ""
     if table.is_closed and (not events or events[-1].kind != "table.closed"):
-        rep.problems.append("the table is closed but its log does not end with table.closed: "
-                            "the end of the log was cut off")
+        rep.problems.append(
+            "the table is closed but its log does not end with table.closed: the end of the log was cut off"
+        )
     if head is not None and head not in links:
-        rep.problems.append(f"the head you saved ({head}) is not in this log: events up to it were "
-                            "rewritten, or the log was cut short after it")
+        rep.problems.append(
+            f"the head you saved ({head}) is not in this log: events up to it were "
+            "rewritten, or the log was cut short after it"
+        )
     if events and events[0].kind == "table.opened":
         from .. import __version__
+
         rolled_with = (events[0].payload.get("software") or {}).get("tabletop_widgets")
         if rolled_with and rolled_with != __version__:
-            rep.notes.append(f"the table was played with tabletop-widgets {rolled_with}, this is "
-                             f"{__version__}: a check whose rules changed in between will not replay")
+            rep.notes.append(
+                f"the table was played with tabletop-widgets {rolled_with}, this is "
+                f"{__version__}: a check whose rules changed in between will not replay"
+            )
     system = None
     expected_roll = 0
-    last_initiative: dict | None = None   # the last initiative event, for its combat.state events
+    last_initiative: dict | None = None  # the last initiative event, for its combat.state events
     for n, e in enumerate(events, start=1):
         where = f"event seq={e.seq} version={e.version} ({e.kind})"
         if e.version != n:
@@ -138,8 +164,10 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
                 for problem in _combat_matches(e, last_initiative["outcome"]):
                     rep.problems.append(f"{where}: {problem}")
             elif _combat_initiative(e) is not None:
-                rep.problems.append(f"{where}: the tracker's initiative was not rolled with the table's "
-                                    "fair dice (no initiative event in its transaction)")
+                rep.problems.append(
+                    f"{where}: the tracker's initiative was not rolled with the table's "
+                    "fair dice (no initiative event in its transaction)"
+                )
             continue
         if e.kind not in ("roll", "check", "initiative", "roll.failed"):
             if e.roll is not None:
@@ -153,7 +181,7 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
         if not isinstance(index, int):
             continue
         rng = dice.rng_for(index)
-        if e.kind == "roll.failed":   # spent its index: it must fail again with that stream
+        if e.kind == "roll.failed":  # spent its index: it must fail again with that stream
             problem = replay_failed(e.payload, rng, lambda: system_for(table))
             if problem:
                 rep.problems.append(f"{where}: {problem}")
@@ -172,8 +200,9 @@ def verify_table(store: Store, table_id: str, session=None, *, seed_hex: str | N
                     continue
                 chars = e.payload["characters"]
                 if list(e.payload.get("ids") or []) != list(chars):
-                    rep.problems.append(f"{where}: ids {e.payload.get('ids')!r} differ from the "
-                                        f"characters rolled {list(chars)!r}")
+                    rep.problems.append(
+                        f"{where}: ids {e.payload.get('ids')!r} differ from the characters rolled {list(chars)!r}"
+                    )
                 models = {cid: system.Character.from_dict(v) for cid, v in chars.items()}
                 again = system.roll_initiative(models, rng=rng, **e.payload["options"])
                 want = _norm(initiative_json(again))
@@ -212,9 +241,11 @@ def _check_chain(table_id: str, seed_hash: str, events, rep: Report) -> set[str]
             if not e.hash:
                 rep.problems.append(f"{where}: has no chain hash")
             else:
-                rep.problems.append(f"{where}: its chain hash does not match its content and the "
-                                    "event before it: the log was edited, or an event removed, "
-                                    "renumbered or moved, here")
+                rep.problems.append(
+                    f"{where}: its chain hash does not match its content and the "
+                    "event before it: the log was edited, or an event removed, "
+                    "renumbered or moved, here"
+                )
             intact = False
         elif intact:
             good.add(want)
@@ -244,20 +275,27 @@ def _combat_matches(e, outcome: dict) -> list[str]:
         for cid in sorted(set(got) & set(rolls)):
             for part in ("key", "text"):
                 if _norm(got[cid].get(part)) != rolls[cid].get(part):
-                    problems.append(f"the tracker's initiative {part} of {cid!r} is "
-                                    f"{got[cid].get(part)!r}, the seed gives {rolls[cid].get(part)!r}")
+                    problems.append(
+                        f"the tracker's initiative {part} of {cid!r} is "
+                        f"{got[cid].get(part)!r}, the seed gives {rolls[cid].get(part)!r}"
+                    )
         if _norm(ev.get("tiebreaks") or []) != outcome.get("tiebreaks"):
             problems.append("the tracker's tie-breaks differ from the fair roll's")
-        if set(ev.get("ids") or []) == set(ev.get("order") or []) and list(ev.get("order") or []) != outcome.get("order"):
-            problems.append(f"the tracker's order {ev.get('order')!r} differs from the fair roll's "
-                            f"{outcome.get('order')!r}")
+        if set(ev.get("ids") or []) == set(ev.get("order") or []) and list(ev.get("order") or []) != outcome.get(
+            "order"
+        ):
+            problems.append(
+                f"the tracker's order {ev.get('order')!r} differs from the fair roll's {outcome.get('order')!r}"
+            )
     elif e.audience != "gm":
         for cid, d in (st.get("state", {}).get("combatants") or {}).items():
             init = d.get("initiative") if isinstance(d, dict) else None
             if cid in rolls and isinstance(init, dict) and init.get("text") != "?":
                 if _norm(init.get("key")) != rolls[cid].get("key"):
-                    problems.append(f"the players' tracker shows initiative {init.get('key')!r} for "
-                                    f"{cid!r}, the seed gives {rolls[cid].get('key')!r}")
+                    problems.append(
+                        f"the players' tracker shows initiative {init.get('key')!r} for "
+                        f"{cid!r}, the seed gives {rolls[cid].get('key')!r}"
+                    )
     return problems
 
 

@@ -18,6 +18,7 @@ through Voila's ``logging_config``::
                                           "filters": ["tabletop_scrub"]}},
         "loggers": {"tornado": {"handlers": ["tabletop_tornado"], "propagate": false}}}}
 """
+
 from __future__ import annotations
 
 import logging
@@ -26,8 +27,11 @@ import re
 #: query parameters whose values never reach a log (any parameter whose name contains one)
 SECRET_PARAMS = ("seat", "token", "auth", "key", "xsrf")
 
-_PARAM_RE = re.compile(r"(?P<name>[A-Za-z0-9_.\-]*(?:%s)[A-Za-z0-9_.\-]*)=(?P<value>[^&\s'\"#<>]*)"
-                       % "|".join(re.escape(p) for p in SECRET_PARAMS), re.IGNORECASE)
+_PARAM_RE = re.compile(
+    r"(?P<name>[A-Za-z0-9_.\-]*(?:%s)[A-Za-z0-9_.\-]*)=(?P<value>[^&\s'\"#<>]*)"
+    % "|".join(re.escape(p) for p in SECRET_PARAMS),
+    re.IGNORECASE,
+)
 _QUERY_RE = re.compile(r"\?[^\s'\"<>]*")
 
 
@@ -50,8 +54,12 @@ def voila_logging_config() -> dict:
         "filters": {"tabletop_scrub": {"()": f"{__name__}.ScrubSecrets"}},
         "handlers": {
             "console": {"filters": ["tabletop_scrub"]},
-            "tabletop_tornado": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-                                 "level": "WARNING", "filters": ["tabletop_scrub"]},
+            "tabletop_tornado": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "level": "WARNING",
+                "filters": ["tabletop_scrub"],
+            },
         },
         "loggers": {"tornado": {"handlers": ["tabletop_tornado"], "propagate": False}},
     }

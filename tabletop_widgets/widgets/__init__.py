@@ -3,6 +3,7 @@
 Widgets are generic over a ``GameSystem``: they render what the system declares and call its
 rules; none of them computes a rule itself.
 """
+
 from .dice_anim import DiceAnim
 from .lobby import Lobby
 from .log import LogEntry, RollLog
@@ -12,6 +13,19 @@ from .table_view import TableView, show_table
 from .tracker import CombatTracker, show_combat
 from .tray import DiceTray, show_tray
 
-__all__ = ["CharacterSheet", "CombatTracker", "DiceAnim", "DiceTray", "Lobby",
-           "LogEntry", "RollLog", "RollerPage", "TableView", "dice_page",
-           "show_combat", "show_sheet", "show_table", "show_tray"]
+__all__ = [
+    "CharacterSheet",
+    "CombatTracker",
+    "DiceAnim",
+    "DiceTray",
+    "Lobby",
+    "LogEntry",
+    "RollLog",
+    "RollerPage",
+    "TableView",
+    "dice_page",
+    "show_combat",
+    "show_sheet",
+    "show_table",
+    "show_tray",
+]

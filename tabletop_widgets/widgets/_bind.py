@@ -6,6 +6,7 @@ rejects a value, a linked widget keeps showing what the user typed and the two d
 hard limits), then shows the model's value in the widget whatever happened, and reports a rejected
 edit as a :class:`~tabletop_widgets.core.problems.ValidationError` to an ``on_error`` callback.
 """
+
 from __future__ import annotations
 
 import copy
@@ -36,8 +37,7 @@ def apply_edit(model: Any, name: str, value: Any) -> Any:
         current = {n: getattr(model, n) for n in persisted()}
         before = {_key(p) for p in check(current, require_header=False) if p.severity == "error"}
         current[name] = value
-        new = [p for p in check(current, require_header=False)
-               if p.severity == "error" and _key(p) not in before]
+        new = [p for p in check(current, require_header=False) if p.severity == "error" and _key(p) not in before]
         if new:
             # the edited field's own problems first: a refused value can make the model's
             # cross-field checks misfire (they run on the defaults of values that failed)
@@ -48,8 +48,9 @@ def apply_edit(model: Any, name: str, value: Any) -> Any:
         raise
     except TraitError as exc:
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValidationError([Problem("bad_value", T(f"not accepted: {text}", f"не принято: {text}"),
-                                       field=name)]) from exc
+        raise ValidationError(
+            [Problem("bad_value", T(f"not accepted: {text}", f"не принято: {text}"), field=name)]
+        ) from exc
     return getattr(model, name)
 
 
@@ -60,13 +61,20 @@ def _same(a: Any, b: Any) -> bool:
 class Binding:
     """A live two-way binding; :meth:`unbind` stops it. See :func:`bind`."""
 
-    def __init__(self, model, name: str, widget, attr: str = "value", *,
-                 to_widget: Callable[[Any], Any] | None = None,
-                 to_model: Callable[[Any], Any] | None = None,
-                 commit: Callable[[Any, str, Any], Any] | None = None,
-                 on_error: Callable[[ValidationError], None] | None = None,
-                 on_ok: Callable[[], None] | None = None,
-                 allowed: Callable[[], bool] | None = None):
+    def __init__(
+        self,
+        model,
+        name: str,
+        widget,
+        attr: str = "value",
+        *,
+        to_widget: Callable[[Any], Any] | None = None,
+        to_model: Callable[[Any], Any] | None = None,
+        commit: Callable[[Any, str, Any], Any] | None = None,
+        on_error: Callable[[ValidationError], None] | None = None,
+        on_ok: Callable[[], None] | None = None,
+        allowed: Callable[[], bool] | None = None,
+    ):
         self.model, self.name, self.widget, self.attr = model, name, widget, attr
         self.to_widget = to_widget or (lambda v: v)
         self.to_model = to_model or (lambda v: v)
@@ -102,6 +110,7 @@ class Binding:
                 binding._busy = False
                 binding.push()
                 return False
+
         return _Quiet()
 
     def _from_model(self, change) -> None:
@@ -113,9 +122,9 @@ class Binding:
             return
         try:
             if not self.allowed():
-                raise ValidationError([Problem("not_allowed", T("you may not change this",
-                                                                "вам нельзя это менять"),
-                                               field=self.name)])
+                raise ValidationError(
+                    [Problem("not_allowed", T("you may not change this", "вам нельзя это менять"), field=self.name)]
+                )
             try:
                 value = self.to_model(change["new"])
             except ValueError as exc:
@@ -128,18 +137,20 @@ class Binding:
             finally:
                 self._busy = False
         except ValidationError as exc:
-            self.push()          # the widget goes back to what the model holds
+            self.push()  # the widget goes back to what the model holds
             self.on_error(exc)
             return
-        self.push()              # the model may have clamped or normalised the value
+        self.push()  # the model may have clamped or normalised the value
         self.on_ok()
 
     def unbind(self) -> None:
-        for owner, handler, name in ((self.widget, self._from_widget, self.attr),
-                                     (self.model, self._from_model, self.name)):
+        for owner, handler, name in (
+            (self.widget, self._from_widget, self.attr),
+            (self.model, self._from_model, self.name),
+        ):
             try:
                 owner.unobserve(handler, names=name)
-            except ValueError:      # already unbound
+            except ValueError:  # already unbound
                 pass
 
 

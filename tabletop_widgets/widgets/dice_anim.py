@@ -5,6 +5,7 @@ bumps ``roll_id``; the browser tumbles the dice and settles them on those faces 
 the reader prefers reduced motion). ``announcement`` feeds an ARIA live region (role=status,
 aria-live=polite) that screen readers speak.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -32,8 +33,7 @@ def die_state(die: Any, locale: str = "en") -> dict[str, Any]:
     if crit:
         classes.append(f"crit-{crit}")
     value = getattr(die, "value", "")
-    return {"faces": "" if faces is None else str(faces), "sides": sides, "value": str(value),
-            "classes": classes}
+    return {"faces": "" if faces is None else str(faces), "sides": sides, "value": str(value), "classes": classes}
 
 
 class DiceAnim(anywidget.AnyWidget):
@@ -46,8 +46,7 @@ class DiceAnim(anywidget.AnyWidget):
     roll_id = t.Int(0, help="Bumped on every roll so that equal faces still animate").tag(sync=True)
     announcement = t.Unicode("", help="The result as text for the live region").tag(sync=True)
     label = t.Unicode("", help="Accessible label of the dice row").tag(sync=True)
-    animate = t.Bool(True, help="Tumble before settling (reduced motion always settles at once)"
-                     ).tag(sync=True)
+    animate = t.Bool(True, help="Tumble before settling (reduced motion always settles at once)").tag(sync=True)
 
     @t.validate("dice")
     def _validate_dice(self, proposal):
@@ -56,9 +55,14 @@ class DiceAnim(anywidget.AnyWidget):
         for d in dice:
             if not isinstance(d, dict):
                 raise t.TraitError("each die is a dict")
-            out.append({"faces": str(d.get("faces", "")), "sides": int(d.get("sides", 0) or 0),
-                        "value": str(d.get("value", "")),
-                        "classes": [str(c) for c in d.get("classes", ())]})
+            out.append(
+                {
+                    "faces": str(d.get("faces", "")),
+                    "sides": int(d.get("sides", 0) or 0),
+                    "value": str(d.get("value", "")),
+                    "classes": [str(c) for c in d.get("classes", ())],
+                }
+            )
         return out
 
     def show(self, dice: Iterable[Any], announcement: str = "", label: str = "") -> None:

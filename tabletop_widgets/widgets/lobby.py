@@ -11,6 +11,7 @@ Creating a table asks for the server's lobby key (class ``tt-lobby-key``; see
 :mod:`tabletop_widgets.table.lobbykey`): checked in Python, wrong keys rate-limited in the store,
 and the seat count and names bounded by ``create_table`` whatever the widgets send.
 """
+
 from __future__ import annotations
 
 import html
@@ -33,8 +34,10 @@ SAMPLE_NAMES = ["Aria", "Boris", "Chen", "Dana", "Emil", "Fay", "Gleb", "Hana"]
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": T("New table", "Новый стол"),
-    "intro": T("Pick the game, name the players and their characters, then send each seat its link.",
-               "Выберите игру, назовите игроков и их персонажей, затем отправьте каждому месту его ссылку."),
+    "intro": T(
+        "Pick the game, name the players and their characters, then send each seat its link.",
+        "Выберите игру, назовите игроков и их персонажей, затем отправьте каждому месту его ссылку.",
+    ),
     "table_title": T("Table name", "Название стола"),
     "system": T("Game system", "Система"),
     "players": T("Players", "Игроков"),
@@ -54,12 +57,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "locale_tip": T("Language", "Язык"),
     "default_title": T("Friday game", "Игра в пятницу"),
     "lobby_key": T("Lobby key", "Ключ лобби"),
-    "lobby_key_tip": T("The key whoever runs the server got when starting it",
-                       "Ключ, который получил тот, кто запустил сервер"),
-    "bounds": T("A table from the lobby has 1 to {players} players and at most {observers} observers.",
-                "У стола из лобби от 1 до {players} игроков и не больше {observers} зрителей."),
-    "no_key_mode": T("This server's lobby runs without a key: anyone who reaches it can create tables.",
-                     "Лобби этого сервера работает без ключа: столы может создавать любой, кто до него дошёл."),
+    "lobby_key_tip": T(
+        "The key whoever runs the server got when starting it", "Ключ, который получил тот, кто запустил сервер"
+    ),
+    "bounds": T(
+        "A table from the lobby has 1 to {players} players and at most {observers} observers.",
+        "У стола из лобби от 1 до {players} игроков и не больше {observers} зрителей.",
+    ),
+    "no_key_mode": T(
+        "This server's lobby runs without a key: anyone who reaches it can create tables.",
+        "Лобби этого сервера работает без ключа: столы может создавать любой, кто до него дошёл.",
+    ),
 }
 
 
@@ -101,8 +109,15 @@ class Lobby(widgets.VBox):
 
     locale = t.Unicode("en", help="Language of the lobby: 'en' or 'ru'")
 
-    def __init__(self, store=None, *, base: str | None = None, locale: str = "en",
-                 can: Callable[[str], bool] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        store=None,
+        *,
+        base: str | None = None,
+        locale: str = "en",
+        can: Callable[[str], bool] | None = None,
+        **kwargs: Any,
+    ):
         self._store = store
         self.base = default_base() if base is None else base
         self.can = can or (lambda action: True)
@@ -112,8 +127,9 @@ class Lobby(widgets.VBox):
         self.style_block.add_class("tt-style")
         self.title = widgets.HTML()
         self.title.add_class("tt-lobby-title")
-        self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")], value=locale,
-                                                   style={"button_width": "44px"})
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
+        )
         self.locale_toggle.add_class("tt-locale")
         header = widgets.HBox([self.title, self.locale_toggle])
         header.add_class("tt-lobby-header")
@@ -121,8 +137,11 @@ class Lobby(widgets.VBox):
         self.table_title = widgets.Text(value=_t("default_title", locale), style=style)
         self.table_title.add_class("tt-lobby-table-title")
         systems = available_systems()
-        self.system = widgets.Dropdown(options=[(tr(get_system(s).title, locale), s) for s in systems],
-                                       value="ret" if "ret" in systems else systems[0], style=style)
+        self.system = widgets.Dropdown(
+            options=[(tr(get_system(s).title, locale), s) for s in systems],
+            value="ret" if "ret" in systems else systems[0],
+            style=style,
+        )
         self.system.add_class("tt-lobby-system")
         self.gm_name = widgets.Text(value="GM", style=style)
         self.gm_name.add_class("tt-lobby-gm-name")
@@ -130,8 +149,10 @@ class Lobby(widgets.VBox):
         self.players.add_class("tt-lobby-players")
         self.observers = widgets.BoundedIntText(value=0, min=0, max=MAX_OBSERVERS, style=style)
         self.observers.add_class("tt-lobby-observers")
-        grid = widgets.GridBox([self.table_title, self.system, self.gm_name, self.players, self.observers],
-                               layout=widgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"))
+        grid = widgets.GridBox(
+            [self.table_title, self.system, self.gm_name, self.players, self.observers],
+            layout=widgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"),
+        )
         grid.add_class("tt-lobby-grid")
         self.seat_rows: list[tuple[widgets.Text, widgets.Text]] = []
         self.seats_box = widgets.VBox()
@@ -146,8 +167,20 @@ class Lobby(widgets.VBox):
         self.error.add_class("tt-lobby-error")
         self.links = widgets.HTML()
         self.links.add_class("tt-lobby-links")
-        super().__init__([self.style_block, header, grid, self.seats_box, self.key, self.key_note,
-                          self.create_button, self.error, self.links], **kwargs)
+        super().__init__(
+            [
+                self.style_block,
+                header,
+                grid,
+                self.seats_box,
+                self.key,
+                self.key_note,
+                self.create_button,
+                self.error,
+                self.links,
+            ],
+            **kwargs,
+        )
         self.add_class("tt-lobby")
         self.locale = locale
         self._sync_rows()
@@ -166,6 +199,7 @@ class Lobby(widgets.VBox):
     def store(self):
         if self._store is None:
             from tabletop_widgets.table import open_store
+
             self._store = open_store()
         return self._store
 
@@ -173,6 +207,7 @@ class Lobby(widgets.VBox):
     def create(self):
         """Create the table from the form; returns the CreatedTable or None (the reason shown)."""
         from tabletop_widgets.table import SeatSpec, create_table
+
         if not self.can("create"):
             self._error = {"en": "not allowed", "ru": "нельзя"}
             return self._render()
@@ -187,8 +222,7 @@ class Lobby(widgets.VBox):
             self._error = getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES}
             return self._render()
         if not (1 <= int(self.players.value) <= MAX_PLAYERS and 0 <= int(self.observers.value) <= MAX_OBSERVERS):
-            self._error = {loc: _t("bounds", loc, players=MAX_PLAYERS, observers=MAX_OBSERVERS)
-                           for loc in LOCALES}
+            self._error = {loc: _t("bounds", loc, players=MAX_PLAYERS, observers=MAX_OBSERVERS) for loc in LOCALES}
             return self._render()
         rows = [(p.value.strip(), c.value.strip()) for p, c in self.seat_rows]
         if any(not p or not c for p, c in rows):
@@ -204,8 +238,9 @@ class Lobby(widgets.VBox):
         for i in range(1, int(self.observers.value) + 1):
             seats.append(SeatSpec(f"o{i}", "observer", f"Observer {i}"))
         try:
-            self.created = create_table(self.store, system.slug, seats, title=self.table_title.value.strip(),
-                                        characters=characters)
+            self.created = create_table(
+                self.store, system.slug, seats, title=self.table_title.value.strip(), characters=characters
+            )
         except (ValueError, OSError, StoreError) as exc:
             why = getattr(exc, "message", None) or {}
             self._error = {loc: _t("failed", loc, why=why.get(loc) or str(exc)) for loc in LOCALES}
@@ -260,8 +295,13 @@ class Lobby(widgets.VBox):
         loc = self.locale
         self.title.value = f"<h2>{html.escape(_t('title', loc))}</h2><p>{html.escape(_t('intro', loc))}</p>"
         self.locale_toggle.tooltip = _t("locale_tip", loc)
-        for w, key in ((self.table_title, "table_title"), (self.system, "system"), (self.gm_name, "gm_name"),
-                       (self.players, "players"), (self.observers, "observers")):
+        for w, key in (
+            (self.table_title, "table_title"),
+            (self.system, "system"),
+            (self.gm_name, "gm_name"),
+            (self.players, "players"),
+            (self.observers, "observers"),
+        ):
             w.description = _t(key, loc)
             w.tooltip = _t(key, loc)
         value = self.system.value
@@ -270,12 +310,12 @@ class Lobby(widgets.VBox):
         self._label_rows()
         self.key.description = _t("lobby_key", loc)
         self.key.tooltip = _t("lobby_key_tip", loc)
-        self.key_note.value = (f"<p>{html.escape(_t('no_key_mode', loc))}</p>"
-                               if getattr(self, "key_mode", None) == "open" else "")
+        self.key_note.value = (
+            f"<p>{html.escape(_t('no_key_mode', loc))}</p>" if getattr(self, "key_mode", None) == "open" else ""
+        )
         self.create_button.description = _t("create", loc)
         self.create_button.tooltip = _t("create_tip", loc)
-        self.error.value = (f'<div role="alert">{html.escape(tr(self._error, loc))}</div>'
-                            if self._error else "")
+        self.error.value = f'<div role="alert">{html.escape(tr(self._error, loc))}</div>' if self._error else ""
         self.links.value = self._links_html(loc) if self.created else ""
 
     def _links_html(self, loc: str) -> str:
@@ -286,17 +326,23 @@ class Lobby(widgets.VBox):
             if seat.role == "gm":
                 label = _t("link_gm", loc)
             elif seat.role == "player":
-                char = next((n for (p, n) in [(r[0].value, r[1].value) for r in self.seat_rows]
-                             if p == seat.name), seat.character_id)
+                char = next(
+                    (n for (p, n) in [(r[0].value, r[1].value) for r in self.seat_rows] if p == seat.name),
+                    seat.character_id,
+                )
                 label = _t("link_player", loc, name=seat.name, character=char)
             else:
                 label = _t("link_observer", loc, n=seat.seat[1:])
             url = links[seat.seat]
-            rows.append(f'<tr class="tt-link-{html.escape(seat.role)}"><td>{html.escape(label)}</td>'
-                        f'<td><a href="{html.escape(url)}" target="_blank" rel="noopener" '
-                        f'data-seat="{html.escape(seat.seat)}">{html.escape(url)}</a></td></tr>')
-        return (f"<h3>{html.escape(_t('links', loc))}</h3><table>{''.join(rows)}</table>"
-                f'<p class="tt-commit">{html.escape(_t("commitment", loc))}: {html.escape(made.seed_hash)}</p>')
+            rows.append(
+                f'<tr class="tt-link-{html.escape(seat.role)}"><td>{html.escape(label)}</td>'
+                f'<td><a href="{html.escape(url)}" target="_blank" rel="noopener" '
+                f'data-seat="{html.escape(seat.seat)}">{html.escape(url)}</a></td></tr>'
+            )
+        return (
+            f"<h3>{html.escape(_t('links', loc))}</h3><table>{''.join(rows)}</table>"
+            f'<p class="tt-commit">{html.escape(_t("commitment", loc))}: {html.escape(made.seed_hash)}</p>'
+        )
 
 
 def show_lobby(store=None, locale: str = "en", **kwargs: Any) -> Lobby:

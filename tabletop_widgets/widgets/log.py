@@ -10,6 +10,7 @@ latest :data:`SHOWN_STEP` entries are shown; "Show earlier" adds older ones a st
 The export (a plain-text download of what the filters let through) is built when the reader
 asks for it (the "Export as text" button), not on every roll.
 """
+
 from __future__ import annotations
 
 import base64
@@ -21,6 +22,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import LOCALES, tr
+
 # the engine's breakdown styles (.tt-die...), included once instead of once per entry
 from tabletop_widgets.dice.render import ROLL_CSS
 from tabletop_widgets.front import stylesheet
@@ -36,8 +38,10 @@ SHOWN_LIMIT = 500
 TEXTS: dict[str, dict[str, str]] = {
     "title": {"en": "Roll log", "ru": "Журнал бросков"},
     "filter": {"en": "Filter", "ru": "Фильтр"},
-    "filter_tip": {"en": "Show only rolls whose text contains this",
-                   "ru": "Показывать только броски, в тексте которых есть это"},
+    "filter_tip": {
+        "en": "Show only rolls whose text contains this",
+        "ru": "Показывать только броски, в тексте которых есть это",
+    },
     "filter_placeholder": {"en": "text in the roll…", "ru": "текст броска…"},
     "who": {"en": "Who", "ru": "Кто"},
     "who_tip": {"en": "Show only the rolls of one roller", "ru": "Показывать броски одного игрока"},
@@ -45,18 +49,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "empty": {"en": "No rolls yet.", "ru": "Бросков пока не было."},
     "no_match": {"en": "No roll matches the filter.", "ru": "Ни один бросок не подходит под фильтр."},
     "export": {"en": "Export as text", "ru": "Сохранить как текст"},
-    "export_tip": {"en": "Prepare the rolls shown as a plain-text file to download",
-                   "ru": "Подготовить показанные броски простым текстом для скачивания"},
+    "export_tip": {
+        "en": "Prepare the rolls shown as a plain-text file to download",
+        "ru": "Подготовить показанные броски простым текстом для скачивания",
+    },
     "download": {"en": "Download rolls.txt", "ru": "Скачать rolls.txt"},
-    "download_tip": {"en": "The rolls shown when you pressed Export, as plain text",
-                     "ru": "Броски, показанные в момент сохранения, простым текстом"},
+    "download_tip": {
+        "en": "The rolls shown when you pressed Export, as plain text",
+        "ru": "Броски, показанные в момент сохранения, простым текстом",
+    },
     "earlier": {"en": "Show earlier rolls", "ru": "Показать более ранние броски"},
-    "earlier_tip": {"en": "Only the latest rolls are drawn; this adds older ones",
-                    "ru": "Показаны только последние броски; кнопка добавляет более ранние"},
+    "earlier_tip": {
+        "en": "Only the latest rolls are drawn; this adds older ones",
+        "ru": "Показаны только последние броски; кнопка добавляет более ранние",
+    },
     "clear": {"en": "Clear", "ru": "Очистить"},
     "clear_tip": {"en": "Remove every roll from the log", "ru": "Удалить все броски из журнала"},
-    "log_tip": {"en": "Rolls, oldest first; the newest is at the bottom",
-                "ru": "Броски, старые сверху; новый бросок внизу"},
+    "log_tip": {
+        "en": "Rolls, oldest first; the newest is at the bottom",
+        "ru": "Броски, старые сверху; новый бросок внизу",
+    },
     "count": {"en": "{shown} of {total}", "ru": "{shown} из {total}"},
     "nobody": {"en": "—", "ru": "—"},
 }
@@ -92,8 +104,10 @@ class LogEntry:
         """One plain-text line: ``#3 Alice — Attention: L3 d6: 5 = 5 → passed (Luck −1)``."""
         who = f"{self.who} — " if self.who else ""
         what = tr(self.what, locale)
-        parts = [f"#{self.n} {who}{what}:" if what else f"#{self.n} {who}".rstrip(" —") + ":",
-                 tr(self.breakdown, locale)]
+        parts = [
+            f"#{self.n} {who}{what}:" if what else f"#{self.n} {who}".rstrip(" —") + ":",
+            tr(self.breakdown, locale),
+        ]
         outcome = tr(self.outcome, locale)
         if outcome:
             parts.append(f"→ {outcome}")
@@ -106,8 +120,9 @@ class LogEntry:
         needle = needle.strip().casefold()
         if not needle:
             return True
-        hay = " ".join([self.who, *self.what.values(), *self.breakdown.values(),
-                        *self.outcome.values(), *self.effects.values()]).casefold()
+        hay = " ".join(
+            [self.who, *self.what.values(), *self.breakdown.values(), *self.outcome.values(), *self.effects.values()]
+        ).casefold()
         return needle in hay
 
 
@@ -132,14 +147,15 @@ class RollLog(widgets.VBox):
 
     locale = t.Unicode("en", help="Language of the log: 'en' or 'ru'")
 
-    def __init__(self, *, locale: str = "en", can: Callable[[str], bool] | None = None,
-                 title: Any = None, **kwargs: Any):
+    def __init__(
+        self, *, locale: str = "en", can: Callable[[str], bool] | None = None, title: Any = None, **kwargs: Any
+    ):
         self.can = can or (lambda action: True)
         self.entries: list[LogEntry] = []
         self.shown = SHOWN_STEP
         self._n = 0
         self._title_text = title
-        self._entry_views: dict[int, widgets.HTML] = {}   # entry number -> its widget, while shown
+        self._entry_views: dict[int, widgets.HTML] = {}  # entry number -> its widget, while shown
         self._whos: list[str] = []
         self.style_block = widgets.HTML(_CSS + ROLL_CSS)
         self.style_block.add_class("tt-style")
@@ -147,12 +163,13 @@ class RollLog(widgets.VBox):
         self.title.add_class("tt-log-title")
         self.clear_button = widgets.Button(icon="", layout=widgets.Layout(width="auto"))
         self.clear_button.add_class("tt-log-clear")
-        self.filter_box = widgets.Text(continuous_update=True,
-                                       style={"description_width": "initial"},
-                                       layout=widgets.Layout(flex="1 1 200px", width="auto"))
+        self.filter_box = widgets.Text(
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(flex="1 1 200px", width="auto"),
+        )
         self.filter_box.add_class("tt-log-filter")
-        self.who_box = widgets.Dropdown(options=[("everyone", "")], value="",
-                                        style={"description_width": "initial"})
+        self.who_box = widgets.Dropdown(options=[("everyone", "")], value="", style={"description_width": "initial"})
         self.who_box.add_class("tt-log-who")
         self.export_button = widgets.Button(layout=widgets.Layout(width="auto"))
         self.export_button.add_class("tt-log-export-button")
@@ -164,15 +181,14 @@ class RollLog(widgets.VBox):
         self.earlier_button.add_class("tt-log-earlier")
         self.empty_note = widgets.HTML()
         self.empty_note.add_class("tt-log-empty")
-        self.scroll = widgets.VBox()   # (no tooltip: the front-end's Box view has none)
+        self.scroll = widgets.VBox()  # (no tooltip: the front-end's Box view has none)
         self.scroll.add_class("tt-log-scroll")
         self.list_view = widgets.VBox([self.earlier_button, self.empty_note, self.scroll])
         self.list_view.add_class("tt-log-list")
 
         header = widgets.HBox([self.title, self.clear_button])
         header.add_class("tt-log-header")
-        controls = widgets.HBox([self.filter_box, self.who_box, self.export_button, self.count_view,
-                                 self.export_link])
+        controls = widgets.HBox([self.filter_box, self.who_box, self.export_button, self.count_view, self.export_link])
         controls.add_class("tt-log-controls")
         super().__init__([self.style_block, header, controls, self.list_view], **kwargs)
         self.add_class("tt-roll-log")
@@ -198,18 +214,32 @@ class RollLog(widgets.VBox):
             self._render_all()
 
     # -- adding -----------------------------------------------------------------------------
-    def add(self, *, who: str = "", what: Any = "", breakdown: Any = "", outcome: Any = "",
-            success: bool | None = None, effects: Any = "", breakdown_html: Any = None
-            ) -> LogEntry | None:
+    def add(
+        self,
+        *,
+        who: str = "",
+        what: Any = "",
+        breakdown: Any = "",
+        outcome: Any = "",
+        success: bool | None = None,
+        effects: Any = "",
+        breakdown_html: Any = None,
+    ) -> LogEntry | None:
         """Append one roll (texts: a string, ``{"en":..,"ru":..}`` or ``locale -> str``). Only
         the new entry goes to the browser."""
         if not self.can("add"):
             return None
         self._n += 1
-        entry = LogEntry(n=self._n, who=str(who or ""), what=_both(what),
-                         breakdown=_both(breakdown), outcome=_both(outcome), success=success,
-                         effects=_both(effects),
-                         breakdown_html=_both(breakdown_html) if breakdown_html is not None else {})
+        entry = LogEntry(
+            n=self._n,
+            who=str(who or ""),
+            what=_both(what),
+            breakdown=_both(breakdown),
+            outcome=_both(outcome),
+            success=success,
+            effects=_both(effects),
+            breakdown_html=_both(breakdown_html) if breakdown_html is not None else {},
+        )
         self.entries.append(entry)
         del self.entries[:-LOG_LIMIT]
         if entry.who and entry.who not in self._whos:
@@ -218,25 +248,35 @@ class RollLog(widgets.VBox):
         if self._passes(entry):
             self._show_new(entry)
         self._render_count()
-        if self.export_link.value:   # the prepared download no longer matches the log
+        if self.export_link.value:  # the prepared download no longer matches the log
             self.export_link.value = ""
         return entry
 
     def add_roll(self, result: Any, *, who: str = "", what: Any = None) -> LogEntry | None:
         """Append a ``RollResult`` (a notation roll)."""
         passed = getattr(result, "passed", None)
-        return self.add(who=who, what=what if what is not None else result.expression,
-                        breakdown=result.text, success=passed,
-                        breakdown_html=lambda loc: _inline(result, loc))
+        return self.add(
+            who=who,
+            what=what if what is not None else result.expression,
+            breakdown=result.text,
+            success=passed,
+            breakdown_html=lambda loc: _inline(result, loc),
+        )
 
     def add_check(self, result: Any, *, who: str = "", effects: Any = "") -> LogEntry | None:
         """Append a ``CheckResult`` (a named check of a character), with its applied effects."""
         roll = result.roll
-        breakdown = (roll.text if roll is not None and hasattr(roll, "text") else "")
-        html_of = ((lambda loc: _inline(roll, loc)) if roll is not None and hasattr(roll, "html")
-                   else None)
-        return self.add(who=who, what=result.label, breakdown=breakdown, outcome=result.outcome,
-                        success=result.success, effects=effects, breakdown_html=html_of)
+        breakdown = roll.text if roll is not None and hasattr(roll, "text") else ""
+        html_of = (lambda loc: _inline(roll, loc)) if roll is not None and hasattr(roll, "html") else None
+        return self.add(
+            who=who,
+            what=result.label,
+            breakdown=breakdown,
+            outcome=result.outcome,
+            success=result.success,
+            effects=effects,
+            breakdown_html=html_of,
+        )
 
     def clear(self) -> None:
         if not self.can("clear"):
@@ -257,7 +297,8 @@ class RollLog(widgets.VBox):
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         self.export_link.value = (
             f'<a href="data:text/plain;charset=utf-8;base64,{data}" download="rolls.txt" '
-            f'title="{html.escape(_t("download_tip", loc))}">{html.escape(_t("download", loc))}</a>')
+            f'title="{html.escape(_t("download_tip", loc))}">{html.escape(_t("download", loc))}</a>'
+        )
         return text
 
     # -- reading ----------------------------------------------------------------------------
@@ -334,9 +375,9 @@ class RollLog(widgets.VBox):
         ``column-reverse``: the first child is drawn at the bottom)."""
         kids = (self._entry_view(entry),) + tuple(self.scroll.children)
         if len(kids) > self.shown:
-            kids = kids[:self.shown]
+            kids = kids[: self.shown]
             self.earlier_button.layout.display = None
-        self.scroll.children = kids   # first out of the list, then closed (never a dangling view)
+        self.scroll.children = kids  # first out of the list, then closed (never a dangling view)
         self._drop_views({n for n, v in self._entry_views.items() if any(v is k for k in kids)})
         if self.empty_note.layout.display != "none":
             self.empty_note.layout.display = "none"
@@ -344,11 +385,11 @@ class RollLog(widgets.VBox):
     def _render_list(self) -> None:
         loc = self.locale
         entries = self.visible_entries()
-        window = entries[-self.shown:]
+        window = entries[-self.shown :]
         old = dict(self._entry_views)
         self._entry_views = {}
         self.scroll.children = tuple(self._entry_view(e) for e in reversed(window))
-        for view in old.values():   # out of the list first, then closed
+        for view in old.values():  # out of the list first, then closed
             view.close()
         self.earlier_button.layout.display = None if len(entries) > len(window) else "none"
         if not self.entries:
@@ -379,16 +420,16 @@ def _entry_html(e: LogEntry, loc: str) -> str:
     what = tr(e.what, loc)
     what_html = f'<span class="tt-log-what">{html.escape(what)}</span>' if what else ""
     outcome = tr(e.outcome, loc)
-    outcome_html = (f' → <span class="tt-log-outcome {cls}">{html.escape(outcome)}</span>'
-                    if outcome else "")
-    breakdown = (tr(e.breakdown_html, loc) if e.breakdown_html
-                 else html.escape(tr(e.breakdown, loc)))
+    outcome_html = f' → <span class="tt-log-outcome {cls}">{html.escape(outcome)}</span>' if outcome else ""
+    breakdown = tr(e.breakdown_html, loc) if e.breakdown_html else html.escape(tr(e.breakdown, loc))
     effects = tr(e.effects, loc)
     effects_html = f'<div class="tt-log-effects">{html.escape(effects)}</div>' if effects else ""
     # one list item per entry widget (each entry is drawn on its own, so each is its own list)
-    return (f'<ol class="tt-log-one"><li class="tt-log-entry {cls}"><span class="tt-log-n">#{e.n}</span>'
-            f'{who}{what_html}{outcome_html}<div class="tt-log-breakdown">{breakdown}</div>{effects_html}'
-            f'</li></ol>')
+    return (
+        f'<ol class="tt-log-one"><li class="tt-log-entry {cls}"><span class="tt-log-n">#{e.n}</span>'
+        f'{who}{what_html}{outcome_html}<div class="tt-log-breakdown">{breakdown}</div>{effects_html}'
+        f"</li></ol>"
+    )
 
 
 __all__ = ["RollLog", "LogEntry", "LOG_LIMIT", "SHOWN_LIMIT", "SHOWN_STEP"]

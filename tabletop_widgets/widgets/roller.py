@@ -4,6 +4,7 @@ This is the foundation's dice page (served by ``make play`` through Voila). It k
 game systems; the polished dice tray comes later. Every widget has a stable ``tt-`` CSS class
 (browser tests select by it) and an accessible label or tooltip in both locales.
 """
+
 from __future__ import annotations
 
 import html
@@ -28,16 +29,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Dice notation, e.g. 4d6kh3 or 2d6+3 >= 8. Press Enter to roll.",
         "ru": "Запись броска, например 4d6kh3 или 2d6+3 >= 8. Enter — бросить.",
     },
-    "placeholder": {"en": "e.g. 4d6kh3, 2d6+3 >= 8, 1d20 adv",
-                    "ru": "например 4d6kh3, 2d6+3 >= 8, 1d20 adv"},
+    "placeholder": {"en": "e.g. 4d6kh3, 2d6+3 >= 8, 1d20 adv", "ru": "например 4d6kh3, 2d6+3 >= 8, 1d20 adv"},
     "roll": {"en": "Roll", "ru": "Бросить"},
-    "roll_tip": {"en": "Roll the dice (or press Enter in the box)",
-                 "ru": "Бросить кубики (или Enter в поле)"},
+    "roll_tip": {"en": "Roll the dice (or press Enter in the box)", "ru": "Бросить кубики (или Enter в поле)"},
     "result_tip": {"en": "The last roll and its dice", "ru": "Последний бросок и его кубики"},
     "error_tip": {"en": "What is wrong with the notation", "ru": "Что не так с записью"},
     "history": {"en": "History", "ru": "История"},
-    "history_tip": {"en": f"Past rolls, newest first (the last {HISTORY_LIMIT})",
-                    "ru": f"Прошлые броски, новые сверху (последние {HISTORY_LIMIT})"},
+    "history_tip": {
+        "en": f"Past rolls, newest first (the last {HISTORY_LIMIT})",
+        "ru": f"Прошлые броски, новые сверху (последние {HISTORY_LIMIT})",
+    },
     "history_empty": {"en": "No rolls yet.", "ru": "Бросков пока не было."},
     "total": {"en": "total", "ru": "итого"},
     "locale_tip": {"en": "Language", "ru": "Язык"},
@@ -78,8 +79,7 @@ class RollerPage(widgets.VBox):
         The DiceError shown in the error area (``None`` when there is none).
     """
 
-    def __init__(self, *, seed: int | None = None, rng: random.Random | None = None,
-                 locale: str = "en", **kwargs: Any):
+    def __init__(self, *, seed: int | None = None, rng: random.Random | None = None, locale: str = "en", **kwargs: Any):
         if locale not in ("en", "ru"):
             raise ValueError(f"unknown locale {locale!r}: expected 'en' or 'ru'")
         self.rng = rng if rng is not None else random.Random(seed)
@@ -94,11 +94,12 @@ class RollerPage(widgets.VBox):
         self.title = widgets.HTML()
         self.title.add_class("tt-title")
         self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale,
-            style={"button_width": "48px"})
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "48px"}
+        )
         self.locale_toggle.add_class("tt-locale")
-        self.notation = widgets.Text(layout=widgets.Layout(flex="1 1 auto", width="auto"),
-                                     style={"description_width": "initial"})
+        self.notation = widgets.Text(
+            layout=widgets.Layout(flex="1 1 auto", width="auto"), style={"description_width": "initial"}
+        )
         self.notation.add_class("tt-notation")
         self.roll_button = widgets.Button(button_style="primary")
         self.roll_button.add_class("tt-roll-button")
@@ -121,8 +122,7 @@ class RollerPage(widgets.VBox):
         self.locale_toggle.observe(self._on_locale, names="value")
 
         # the error sits right under the box it is about; a stale result stays below it
-        super().__init__([self.style_block, header, row, self.error, self.result, self.history],
-                         **kwargs)
+        super().__init__([self.style_block, header, row, self.error, self.result, self.history], **kwargs)
         self.add_class("tt-roller")
         self._render_labels()
         self._render_result()
@@ -214,8 +214,9 @@ class RollerPage(widgets.VBox):
             return
         items = "".join(f"<li>{_history_line(r, loc)}</li>" for r in self._history)
         # numbered like a log: the newest roll carries the highest number
-        self.history.value = (f'{head}<ol reversed start="{self.roll_count}" '
-                              f'aria-label="{html.escape(_t("history", loc))}">{items}</ol>')
+        self.history.value = (
+            f'{head}<ol reversed start="{self.roll_count}" aria-label="{html.escape(_t("history", loc))}">{items}</ol>'
+        )
 
 
 _STRUCK = re.compile(r"~~(.+?)~~")
@@ -232,8 +233,7 @@ def _history_line(result, locale: str) -> str:
     return _STRUCK.sub(r"<s>\1</s>", html.escape(result.text(locale)))
 
 
-def dice_page(*, seed: int | None = None, rng: random.Random | None = None,
-              locale: str = "en") -> RollerPage:
+def dice_page(*, seed: int | None = None, rng: random.Random | None = None, locale: str = "en") -> RollerPage:
     """The dice page, ready to display (``notebooks/dice.ipynb`` shows it)."""
     return RollerPage(seed=seed, rng=rng, locale=locale)
 

@@ -8,6 +8,7 @@ the widget goes back to the model's value, clamped values are written back, deri
 update live. ``SYSTEM.validate`` problems are shown next to their field, in the sheet's language.
 The character saves as a JSON download link and loads from an uploaded JSON file, all or nothing.
 """
+
 from __future__ import annotations
 
 import base64
@@ -25,9 +26,21 @@ from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.registry import get_system
 from tabletop_widgets.front import stylesheet
 
-from .sheet_fields import (DerivedView, FieldView, ResourceView, SheetContext, button_widget,
-                           close_tree, hbox, html_widget, make_view, own_layout, problems_html,
-                           section_actions, vbox)
+from .sheet_fields import (
+    DerivedView,
+    FieldView,
+    ResourceView,
+    SheetContext,
+    button_widget,
+    close_tree,
+    hbox,
+    html_widget,
+    make_view,
+    own_layout,
+    problems_html,
+    section_actions,
+    vbox,
+)
 
 #: The largest character file the sheet accepts (bytes).
 MAX_UPLOAD_BYTES = 1_000_000
@@ -40,20 +53,28 @@ TEXTS: dict[str, dict[str, str]] = {
     "en_tip": {"en": "English", "ru": "English"},
     "ru_tip": {"en": "Русский", "ru": "Русский"},
     "save": {"en": "Save JSON", "ru": "Сохранить JSON"},
-    "save_tip": {"en": "Prepare a download of this character as a JSON file",
-                 "ru": "Подготовить файл JSON с этим персонажем для скачивания"},
+    "save_tip": {
+        "en": "Prepare a download of this character as a JSON file",
+        "ru": "Подготовить файл JSON с этим персонажем для скачивания",
+    },
     "download": {"en": "Download {name}", "ru": "Скачать {name}"},
     "load": {"en": "Load JSON", "ru": "Загрузить JSON"},
-    "load_tip": {"en": "Replace this character with one from a JSON file saved by the sheet",
-                 "ru": "Заменить персонажа данными из файла JSON, сохранённого листом"},
+    "load_tip": {
+        "en": "Replace this character with one from a JSON file saved by the sheet",
+        "ru": "Заменить персонажа данными из файла JSON, сохранённого листом",
+    },
     "loaded": {"en": "Loaded {name}.", "ru": "Загружен файл {name}."},
-    "load_failed": {"en": "Could not load {name}; the sheet is unchanged.",
-                    "ru": "Не удалось загрузить {name}; лист не изменён."},
+    "load_failed": {
+        "en": "Could not load {name}; the sheet is unchanged.",
+        "ru": "Не удалось загрузить {name}; лист не изменён.",
+    },
     "too_big": {"en": "the file is larger than {limit} bytes", "ru": "файл больше {limit} Б"},
     "not_json": {"en": "not a JSON file ({detail})", "ru": "это не файл JSON ({detail})"},
     "not_utf8": {"en": "the file is not UTF-8 text", "ru": "файл не в кодировке UTF-8"},
-    "not_object": {"en": "expected a JSON object with the character's values",
-                   "ru": "ожидался объект JSON со значениями персонажа"},
+    "not_object": {
+        "en": "expected a JSON object with the character's values",
+        "ru": "ожидался объект JSON со значениями персонажа",
+    },
     "problems": {"en": "Sheet check", "ru": "Проверка листа"},
     "all_good": {"en": "No problems found.", "ru": "Проблем не найдено."},
     "not_allowed": {"en": "you may not do this", "ru": "вам нельзя это делать"},
@@ -111,6 +132,7 @@ class SheetViews(Mapping):
         self._sheet.build_all()
         return len(self.built)
 
+
 _CSS = stylesheet("sheet")  # tabletop_widgets/front/sheet.css
 
 
@@ -162,9 +184,16 @@ class CharacterSheet(widgets.VBox):
 
     locale = traitlets.Unicode("en", help="Language of the sheet: 'en' or 'ru'")
 
-    def __init__(self, character, system=None, *, locale: str = "en",
-                 can: Callable[[str], bool] | None = None,
-                 open_sections: str | Iterable[str] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        character,
+        system=None,
+        *,
+        locale: str = "en",
+        can: Callable[[str], bool] | None = None,
+        open_sections: str | Iterable[str] | None = None,
+        **kwargs: Any,
+    ):
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}: expected one of {', '.join(LOCALES)}")
         self.character = character
@@ -183,15 +212,17 @@ class CharacterSheet(widgets.VBox):
         self.style_block.add_class("tt-style")
         self.title = html_widget()
         self.title.add_class("tt-sheet-title")
-        self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")], value=locale,
-                                                   style={"button_width": "44px"})
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
+        )
         self.locale_toggle.add_class("tt-locale")
         self.save_button = button_widget(icon="download", layout=widgets.Layout(width="auto"))
         self.save_button.add_class("tt-sheet-save")
         self.download = html_widget(layout=widgets.Layout(display="none"))
         self.download.add_class("tt-sheet-download")
-        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False,
-                                         layout=widgets.Layout(width="auto"))
+        self.upload = widgets.FileUpload(
+            accept=".json,application/json", multiple=False, layout=widgets.Layout(width="auto")
+        )
         self.upload.add_class("tt-sheet-load")
         self.status = html_widget(layout=widgets.Layout(display="none"))
         self.status.add_class("tt-sheet-status")
@@ -212,7 +243,7 @@ class CharacterSheet(widgets.VBox):
             for f in s.fields:
                 self.section_of.setdefault(f.name, s.id)
         self.built_sections: set[str] = set()
-        self._relabelled = False   # True once the whole sheet has been labelled
+        self._relabelled = False  # True once the whole sheet has been labelled
         self._folds: dict[str, tuple[widgets.VBox, widgets.Button]] = {}
         if open_sections is None:
             opened = {s.id for s in self.system.sheet.sections if starts_open(s)}
@@ -222,11 +253,16 @@ class CharacterSheet(widgets.VBox):
             opened = set(open_sections)
             unknown = opened - set(self._section_specs)
             if unknown:
-                raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}: this sheet has "
-                                 f"{', '.join(self._section_specs)}")
+                raise ValueError(
+                    f"unknown section(s) {', '.join(sorted(unknown))}: this sheet has {', '.join(self._section_specs)}"
+                )
         body = [self._build_section(s, s.id in opened) for s in self.system.sheet.sections]
-        self.body = widgets.GridBox(body, layout=widgets.Layout(
-            grid_template_columns="repeat(2, minmax(0, 1fr))", grid_auto_flow="row dense", width="100%"))
+        self.body = widgets.GridBox(
+            body,
+            layout=widgets.Layout(
+                grid_template_columns="repeat(2, minmax(0, 1fr))", grid_auto_flow="row dense", width="100%"
+            ),
+        )
         self.body.add_class("tt-sheet-body")
 
         super().__init__([self.style_block, header, self.status, self.summary, self.body], **kwargs)
@@ -377,8 +413,10 @@ class CharacterSheet(widgets.VBox):
             parts.append(box)
         if narrow:
             cols = max(1, min(section.columns, 4))
-            grid = widgets.GridBox([v.widget for v in narrow], layout=widgets.Layout(
-                grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"))
+            grid = widgets.GridBox(
+                [v.widget for v in narrow],
+                layout=widgets.Layout(grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"),
+            )
             grid.add_class("tt-grid")
             parts.append(grid)
         parts += [v.widget for v in wide_views]
@@ -388,8 +426,11 @@ class CharacterSheet(widgets.VBox):
             bar = vbox([a.widget for a in actions])
             bar.add_class("tt-actions")
             parts.append(bar)
-        if wide_views and any(not hasattr(v, "columns") or len(getattr(v, "columns", [])) > 2
-                              for v in wide_views if v.field.kind == "list"):
+        if wide_views and any(
+            not hasattr(v, "columns") or len(getattr(v, "columns", [])) > 2
+            for v in wide_views
+            if v.field.kind == "list"
+        ):
             wide = True
         for view in views:
             self._conditional(view.widget, view.field.extra.get("visible_if"))
@@ -459,8 +500,12 @@ class CharacterSheet(widgets.VBox):
             for c in cols:
                 f = cell.get((r, c))
                 children.append(self._view(f).widget if f else html_widget())
-        grid = widgets.GridBox(children, layout=widgets.Layout(
-            grid_template_columns=f"minmax(110px, 1.4fr) repeat({len(cols)}, minmax(0, 1fr))", width="100%"))
+        grid = widgets.GridBox(
+            children,
+            layout=widgets.Layout(
+                grid_template_columns=f"minmax(110px, 1.4fr) repeat({len(cols)}, minmax(0, 1fr))", width="100%"
+            ),
+        )
         grid.add_class("tt-matrix")
         return grid
 
@@ -556,7 +601,7 @@ class CharacterSheet(widgets.VBox):
 
     def _matrix_head_html(self, column: str, members: list) -> str:
         loc = self.locale
-        if column == "":      # a row label: the row's first field
+        if column == "":  # a row label: the row's first field
             f = members[0] if members else None
             if f is None:
                 return ""
@@ -569,8 +614,7 @@ class CharacterSheet(widgets.VBox):
     def _render_title(self) -> None:
         loc = self.locale
         name = getattr(self.character, "name", "") or _t("unnamed", loc)
-        self.title.value = (f'<h2>{_esc(name)}</h2>'
-                            f'<span class="tt-system">{_esc(tr(self.system.title, loc))}</span>')
+        self.title.value = f'<h2>{_esc(name)}</h2><span class="tt-system">{_esc(tr(self.system.title, loc))}</span>'
 
     # -- live updates --------------------------------------------------------------------------
     def _on_character(self, change) -> None:
@@ -583,8 +627,7 @@ class CharacterSheet(widgets.VBox):
             view.refresh()
         if name == "name":
             self._render_title()
-        tree_derived = [v for v in self._all_views() if isinstance(v, DerivedView)
-                        and v.field.extra.get("die_label")]
+        tree_derived = [v for v in self._all_views() if isinstance(v, DerivedView) and v.field.extra.get("die_label")]
         for v in tree_derived:
             if name not in v.names:
                 v.refresh()
@@ -594,16 +637,17 @@ class CharacterSheet(widgets.VBox):
         """Run ``SYSTEM.validate`` and show each problem next to its field (the rest on top)."""
         try:
             problems = list(self.system.validate(self.character))
-        except Exception as exc:   # a rules bug must not break the sheet; show it
-            problems = [Problem("validate_failed", T(f"checking the sheet failed: {exc}",
-                                                     f"проверка листа не удалась: {exc}"))]
+        except Exception as exc:  # a rules bug must not break the sheet; show it
+            problems = [
+                Problem("validate_failed", T(f"checking the sheet failed: {exc}", f"проверка листа не удалась: {exc}"))
+            ]
         self.problems = problems
         by_field: dict[str, list[Problem]] = {}
         for p in problems:
             by_field.setdefault(p.field, []).append(p)
-        for name, view in self.views.built.items():   # folded, unbuilt sections: when built
+        for name, view in self.views.built.items():  # folded, unbuilt sections: when built
             view.set_problems(by_field.get(name, []))
-        for section_id, box in self.sections.items():   # a folded section says it has some
+        for section_id, box in self.sections.items():  # a folded section says it has some
             if any(self.section_of.get(name) == section_id for name in by_field):
                 box.add_class("tt-section-has-problem")
             else:
@@ -614,8 +658,7 @@ class CharacterSheet(widgets.VBox):
     def _render_summary(self) -> None:
         loc = self.locale
         if not self.problems:
-            self.summary.value = (f'<div class="tt-summary tt-clean" role="status">✓ '
-                                  f'{_esc(_t("all_good", loc))}</div>')
+            self.summary.value = f'<div class="tt-summary tt-clean" role="status">✓ {_esc(_t("all_good", loc))}</div>'
             return
         errors = sum(p.severity == "error" for p in self.problems)
         warnings = len(self.problems) - errors
@@ -632,11 +675,14 @@ class CharacterSheet(widgets.VBox):
                 where = f"<b>{_esc(tr(field.label, loc))}:</b> "
             elif p.field:
                 where = f"<b>{_esc(self.ctx.label_for(p.field))}:</b> "
-            lines.append(f'<li class="tt-{"error" if p.severity == "error" else "warning"}">{where}'
-                         f"{_esc(p.text(loc))}</li>")
-        self.summary.value = (f'<details class="tt-summary" role="status"><summary>{_esc(_t("problems", loc))}: '
-                              f'{" · ".join(counts)}</summary><ul class="tt-problem-list">{"".join(lines)}</ul>'
-                              f"</details>")
+            lines.append(
+                f'<li class="tt-{"error" if p.severity == "error" else "warning"}">{where}{_esc(p.text(loc))}</li>'
+            )
+        self.summary.value = (
+            f'<details class="tt-summary" role="status"><summary>{_esc(_t("problems", loc))}: '
+            f'{" · ".join(counts)}</summary><ul class="tt-problem-list">{"".join(lines)}</ul>'
+            f"</details>"
+        )
 
     def _field(self, name: str | None):
         """The sheet's field ``name`` (built or not), or None."""
@@ -647,7 +693,7 @@ class CharacterSheet(widgets.VBox):
 
     def close(self) -> None:
         """Stop following the character and close every widget of the sheet."""
-        if getattr(self, "_sheet_closed", True):   # already closed, or never fully built
+        if getattr(self, "_sheet_closed", True):  # already closed, or never fully built
             super().close()
             return
         self._sheet_closed = True
@@ -678,9 +724,11 @@ class CharacterSheet(widgets.VBox):
             return False
         data = base64.b64encode(self.to_json().encode("utf-8")).decode("ascii")
         name = self.filename()
-        self.download.value = (f'<a download="{_esc(name)}" href="data:application/json;base64,{data}" '
-                               f'title="{_esc(_t("download", self.locale, name=name))}">⬇ '
-                               f'{_esc(_t("download", self.locale, name=name))}</a>')
+        self.download.value = (
+            f'<a download="{_esc(name)}" href="data:application/json;base64,{data}" '
+            f'title="{_esc(_t("download", self.locale, name=name))}">⬇ '
+            f"{_esc(_t('download', self.locale, name=name))}</a>"
+        )
         own_layout(self.download).display = None
         return True
 
@@ -706,8 +754,11 @@ class CharacterSheet(widgets.VBox):
             try:
                 data = json.loads(text)
             except (json.JSONDecodeError, RecursionError) as exc:
-                detail = (f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
-                          if isinstance(exc, json.JSONDecodeError) else "too deeply nested")
+                detail = (
+                    f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+                    if isinstance(exc, json.JSONDecodeError)
+                    else "too deeply nested"
+                )
                 raise _LoadProblem("not_json", detail=detail) from None
             if not isinstance(data, dict):
                 raise _LoadProblem("not_object")
@@ -755,8 +806,10 @@ class CharacterSheet(widgets.VBox):
             self.status.value = f'<div class="tt-ok" role="status">✓ {_esc(tr(message, loc))}</div>'
         else:
             details = problems_html(self.load_error.problems, loc) if self.load_error else ""
-            self.status.value = (f'<div class="tt-field-problem tt-load-error" role="alert">'
-                                 f'<b class="tt-error">✖ {_esc(tr(message, loc))}</b>{details}</div>')
+            self.status.value = (
+                f'<div class="tt-field-problem tt-load-error" role="alert">'
+                f'<b class="tt-error">✖ {_esc(tr(message, loc))}</b>{details}</div>'
+            )
         own_layout(self.status).display = None
 
 

@@ -6,6 +6,7 @@ and shows, next to itself, the problems that concern it. Nothing here knows a pa
 views read what the Field declares (kind, choices, ``source`` data table, item fields, hints in
 ``extra``) and what the model's traits are.
 """
+
 from __future__ import annotations
 
 import copy
@@ -42,8 +43,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "none": {"en": "—", "ru": "—"},
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},
-    "whole_number": {"en": "enter a whole number (or leave empty)",
-                     "ru": "введите целое число (или оставьте пустым)"},
+    "whole_number": {"en": "enter a whole number (or leave empty)", "ru": "введите целое число (или оставьте пустым)"},
     "whole_number_req": {"en": "enter a whole number", "ru": "введите целое число"},
     "key": {"en": "Name", "ru": "Название"},
     "value": {"en": "Value", "ru": "Значение"},
@@ -70,8 +70,7 @@ class SheetContext:
     """What field views share: the character, its system, the language, the role check, and
     lookups of data tables and labels (cached)."""
 
-    def __init__(self, character, system, *, locale: str = "en",
-                 can: Callable[[str], bool] | None = None):
+    def __init__(self, character, system, *, locale: str = "en", can: Callable[[str], bool] | None = None):
         self.character = character
         self.system = system
         self.locale = locale
@@ -217,23 +216,31 @@ def pretty(ctx: SheetContext, value: Any) -> str:
             head = "".join(f"<th>{esc(ctx.label_for(c))}</th>" for c in cols)
             body = "".join(
                 f"<tr><th>{esc(ctx.label_for(k))}</th>"
-                + "".join(f"<td>{pretty(ctx, v.get(c))}</td>" for c in cols) + "</tr>"
-                for k, v in value.items())
+                + "".join(f"<td>{pretty(ctx, v.get(c))}</td>" for c in cols)
+                + "</tr>"
+                for k, v in value.items()
+            )
             return f'<table class="tt-mini"><tr><th></th>{head}</tr>{body}</table>'
-        return " · ".join(f'<span class="tt-kv"><span class="tt-k">{esc(ctx.label_for(k))}</span> '
-                          f"{pretty(ctx, v)}</span>" for k, v in value.items())
+        return " · ".join(
+            f'<span class="tt-kv"><span class="tt-k">{esc(ctx.label_for(k))}</span> {pretty(ctx, v)}</span>'
+            for k, v in value.items()
+        )
     if isinstance(value, (list, tuple)):
         if not value:
             return f'<span class="tt-muted">{esc(t("none", loc))}</span>'
         if all(isinstance(v, Mapping) for v in value):
-            rows = [{**{k: v for k, v in r.items() if k not in ("en", "ru")},
-                     **({"_text": tr(r, loc)} if ("en" in r or "ru" in r) else {})} for r in value]
+            rows = [
+                {
+                    **{k: v for k, v in r.items() if k not in ("en", "ru")},
+                    **({"_text": tr(r, loc)} if ("en" in r or "ru" in r) else {}),
+                }
+                for r in value
+            ]
             cols: list[str] = []
             for r in rows:
                 cols += [k for k in r if k not in cols]
             head = "".join(f"<th>{esc('' if c == '_text' else ctx.label_for(c))}</th>" for c in cols)
-            body = "".join("<tr>" + "".join(f"<td>{pretty(ctx, r.get(c))}</td>" for c in cols) + "</tr>"
-                           for r in rows)
+            body = "".join("<tr>" + "".join(f"<td>{pretty(ctx, r.get(c))}</td>" for c in cols) + "</tr>" for r in rows)
             return f'<table class="tt-mini"><tr>{head}</tr>{body}</table>'
         return ", ".join(pretty(ctx, v) for v in value)
     return esc(value)
@@ -242,7 +249,9 @@ def pretty(ctx: SheetContext, value: Any) -> str:
 def problems_html(problems: Sequence[Problem], locale: str, *, alert: bool = False) -> str:
     items = "".join(
         f'<li class="tt-{"error" if p.severity == "error" else "warning"}">'
-        f'{"⚠" if p.severity != "error" else "✖"} {esc(p.text(locale))}</li>' for p in problems)
+        f"{'⚠' if p.severity != 'error' else '✖'} {esc(p.text(locale))}</li>"
+        for p in problems
+    )
     role = ' role="alert"' if alert else ""
     return f'<ul class="tt-problem-list"{role}>{items}</ul>'
 
@@ -273,7 +282,8 @@ class SharedLayout(widgets.Layout):
     def _refuse(self, proposal):
         raise traitlets.TraitError(
             f"the sheet's shared layout cannot change ({proposal['trait'].name}); "
-            "give this widget its own widgets.Layout()")
+            "give this widget its own widgets.Layout()"
+        )
 
 
 def shared_layout() -> SharedLayout:
@@ -369,7 +379,7 @@ class FieldView:
         self.edit_error: ValidationError | None = None
         self.label = html_widget()
         self.label.add_class("tt-field-label")
-        self._problem: widgets.HTML | None = None   # built when there is first a problem to show
+        self._problem: widgets.HTML | None = None  # built when there is first a problem to show
         self.build()
         self.widget.add_class("tt-field")
         self.widget.add_class(f"tt-field-{field.name}")
@@ -415,10 +425,12 @@ class FieldView:
         if badge:
             out += f' <span class="tt-badge">{esc(tr(badge, self.loc))}</span>'
         if self.gm_field:
-            system = self.ctx.system   # the book's word: «мастер», Seasons' «Рассказчик»
+            system = self.ctx.system  # the book's word: «мастер», Seasons' «Рассказчик»
             tip = t("gm_tip", self.loc, gm=term_of(system, "gm", self.loc))
-            out += (f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
-                    f'{esc(term_of(system, "gm_title", self.loc))}</span>')
+            out += (
+                f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
+                f"{esc(term_of(system, 'gm_title', self.loc))}</span>"
+            )
         return out
 
     def label_html(self) -> str:
@@ -449,8 +461,7 @@ class FieldView:
         shown += [p for p in self.problems if p not in shown]
         if shown or self._problem is not None:
             own_layout(self.problem).display = None if shown else "none"
-            self.problem.value = (problems_html(shown, self.loc, alert=self.edit_error is not None)
-                                  if shown else "")
+            self.problem.value = problems_html(shown, self.loc, alert=self.edit_error is not None) if shown else ""
         if shown:
             self.widget.add_class("tt-has-problem")
         else:
@@ -464,9 +475,15 @@ class FieldView:
         """Apply an edit (not through a bound widget); shows a refusal inline. True if kept."""
         try:
             if not self.allowed():
-                raise ValidationError([Problem("not_allowed", {"en": TEXTS["not_allowed"]["en"],
-                                                               "ru": TEXTS["not_allowed"]["ru"]},
-                                               field=self.field.name)])
+                raise ValidationError(
+                    [
+                        Problem(
+                            "not_allowed",
+                            {"en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]},
+                            field=self.field.name,
+                        )
+                    ]
+                )
             apply_edit(self.ctx.character, name or self.field.name, value)
         except ValidationError as exc:
             self.show_edit_error(exc)
@@ -477,9 +494,15 @@ class FieldView:
         return True
 
     def _bind(self, widget, name: str | None = None, **kw):
-        return bind(self.ctx.character, name or self.field.name, widget,
-                    on_error=self.show_edit_error, on_ok=lambda: self.show_edit_error(None),
-                    allowed=self.allowed, **kw)
+        return bind(
+            self.ctx.character,
+            name or self.field.name,
+            widget,
+            on_error=self.show_edit_error,
+            on_ok=lambda: self.show_edit_error(None),
+            allowed=self.allowed,
+            **kw,
+        )
 
 
 # ------------------------------------------------------------------------------------------
@@ -492,32 +515,42 @@ def make_control(ctx: SheetContext, field, trait, *, current: Any = None):
     if kind == "flag":
         return widgets.Checkbox(indent=False, layout=widgets.Layout(width="auto")), None, None
     if kind == "longtext":
-        return widgets.Textarea(continuous_update=False, rows=3,
-                                layout=widgets.Layout(width="100%")), (lambda v: v or ""), None
+        return (
+            widgets.Textarea(continuous_update=False, rows=3, layout=widgets.Layout(width="100%")),
+            (lambda v: v or ""),
+            None,
+        )
     if kind == "choice":
         if field.extra.get("multiple"):
-            ctl = widgets.SelectMultiple(options=choice_options(ctx, field), rows=4,
-                                         layout=widgets.Layout(width="auto"))
+            ctl = widgets.SelectMultiple(
+                options=choice_options(ctx, field), rows=4, layout=widgets.Layout(width="auto")
+            )
             return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
         if field.extra.get("free_text"):
-            ctl = widgets.Combobox(options=[label for label, _ in choice_options(ctx, field)],
-                                   ensure_option=False, continuous_update=False,
-                                   layout=widgets.Layout(width="auto", flex="1 1 auto"))
+            ctl = widgets.Combobox(
+                options=[label for label, _ in choice_options(ctx, field)],
+                ensure_option=False,
+                continuous_update=False,
+                layout=widgets.Layout(width="auto", flex="1 1 auto"),
+            )
             return ctl, (lambda v: v or ""), None
-        ctl = widgets.Dropdown(options=choice_options(ctx, field, current),
-                               layout=widgets.Layout(width="auto", flex="1 1 auto"))
+        ctl = widgets.Dropdown(
+            options=choice_options(ctx, field, current), layout=widgets.Layout(width="auto", flex="1 1 auto")
+        )
         return ctl, None, None
     if kind == "text" and not _is_int_trait(trait):
-        return widgets.Text(continuous_update=False,
-                            layout=widgets.Layout(width="auto", flex="1 1 auto")), (lambda v: v or ""), None
+        return (
+            widgets.Text(continuous_update=False, layout=widgets.Layout(width="auto", flex="1 1 auto")),
+            (lambda v: v or ""),
+            None,
+        )
     # numbers
     optional = _optional(trait) or current is None
     if isinstance(trait, traitlets.Float):
         return widgets.FloatText(layout=widgets.Layout(width="80px")), None, None
     if optional:
         ctl = widgets.Text(continuous_update=False, placeholder="—", layout=widgets.Layout(width="80px"))
-        return ctl, (lambda v: "" if v is None else str(v)), (
-            lambda s: _parse_int(s, optional=True, locale=loc()))
+        return ctl, (lambda v: "" if v is None else str(v)), (lambda s: _parse_int(s, optional=True, locale=loc()))
     return widgets.IntText(layout=widgets.Layout(width="80px")), None, None
 
 
@@ -552,8 +585,9 @@ class ScalarView(FieldView):
             v = getattr(self.ctx.character, self.field.name)
             top = max(self.field.max or 5, v if isinstance(v, int) else 0)
             n = v if isinstance(v, int) else 0
-            self.dots.value = (f'<span class="tt-dots-inner" aria-hidden="true">'
-                               f'{"●" * max(n, 0)}{"○" * max(top - n, 0)}</span>')
+            self.dots.value = (
+                f'<span class="tt-dots-inner" aria-hidden="true">{"●" * max(n, 0)}{"○" * max(top - n, 0)}</span>'
+            )
 
     def relabel(self) -> None:
         self.control.tooltip = self.tip
@@ -563,8 +597,10 @@ class ScalarView(FieldView):
                     self.control.options = [label for label, _ in choice_options(self.ctx, self.field)]
                 else:
                     self.control.options = choice_options(
-                        self.ctx, self.field, None if self.field.extra.get("multiple")
-                        else getattr(self.ctx.character, self.field.name))
+                        self.ctx,
+                        self.field,
+                        None if self.field.extra.get("multiple") else getattr(self.ctx.character, self.field.name),
+                    )
         super().relabel()
 
 
@@ -576,8 +612,11 @@ class DerivedView(FieldView):
         if isinstance(budget, str):
             self.names.add(budget)
         value = getattr(self.ctx.character, self.field.name, None)
-        self.wide = isinstance(value, (Mapping, list, tuple)) and bool(value) and not (
-            isinstance(value, Mapping) and set(value) <= {"en", "ru"})
+        self.wide = (
+            isinstance(value, (Mapping, list, tuple))
+            and bool(value)
+            and not (isinstance(value, Mapping) and set(value) <= {"en", "ru"})
+        )
         row = (vbox if self.wide else hbox)([self.label, self.value])
         row.add_class("tt-row-wide" if self.wide else "tt-row")
         self.widget = vbox([row])
@@ -618,8 +657,9 @@ class ResourceView(FieldView):
         self.minus.add_class("tt-res-minus")
         self.plus = button_widget(description="+", layout=widgets.Layout(width="34px"))
         self.plus.add_class("tt-res-plus")
-        self.control, to_w, to_m = make_control(self.ctx, f.__class__(f.name, f.label, "input"), trait,
-                                                current=getattr(self.ctx.character, f.name))
+        self.control, to_w, to_m = make_control(
+            self.ctx, f.__class__(f.name, f.label, "input"), trait, current=getattr(self.ctx.character, f.name)
+        )
         own_layout(self.control).width = "64px"
         self.control.add_class("tt-res-current")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
@@ -651,21 +691,30 @@ class ResourceView(FieldView):
     def refresh(self) -> None:
         cur = getattr(self.ctx.character, self.field.name)
         mx = self.maximum()
-        self.max_html.value = (f'<span class="tt-res-of">/ {esc(mx)}</span>' if mx is not None
-                               else '<span class="tt-res-of tt-muted">/ ∞</span>')
+        self.max_html.value = (
+            f'<span class="tt-res-of">/ {esc(mx)}</span>'
+            if mx is not None
+            else '<span class="tt-res-of tt-muted">/ ∞</span>'
+        )
         if self.field.extra.get("pips") and isinstance(mx, int) and 0 < mx <= 12:
             n = max(0, min(cur or 0, mx))
-            self.bar.value = (f'<div class="tt-pips" role="img" aria-label="{esc(self.text)} {cur} / {mx}">'
-                              + "●" * n + "○" * (mx - n) + "</div>")
+            self.bar.value = (
+                f'<div class="tt-pips" role="img" aria-label="{esc(self.text)} {cur} / {mx}">'
+                + "●" * n
+                + "○" * (mx - n)
+                + "</div>"
+            )
             return
         if isinstance(mx, int) and mx > 0 and isinstance(cur, int):
             frac = max(0.0, min(1.0, cur / mx))
             level = frac if not self.field.extra.get("track") else 1.0 - frac
             tone = "ok" if level > 0.5 else "low" if level > 0.25 else "bad"
             neg = " tt-negative" if cur < 0 else ""
-            self.bar.value = (f'<div class="tt-bar{neg}" role="meter" aria-valuemin="0" aria-valuemax="{mx}" '
-                              f'aria-valuenow="{cur}" aria-label="{esc(self.text)}">'
-                              f'<div class="tt-bar-fill tt-{tone}" style="width:{frac * 100:.0f}%"></div></div>')
+            self.bar.value = (
+                f'<div class="tt-bar{neg}" role="meter" aria-valuemin="0" aria-valuemax="{mx}" '
+                f'aria-valuenow="{cur}" aria-label="{esc(self.text)}">'
+                f'<div class="tt-bar-fill tt-{tone}" style="width:{frac * 100:.0f}%"></div></div>'
+            )
         else:
             self.bar.value = ""
 
@@ -674,7 +723,7 @@ class ResourceView(FieldView):
         self.minus.tooltip = t("minus_tip", self.loc, label=self.text)
         self.plus.tooltip = t("plus_tip", self.loc, label=self.text)
         super().relabel()
-        self.refresh()   # the bar's accessible label is in the language too
+        self.refresh()  # the bar's accessible label is in the language too
 
 
 # ------------------------------------------------------------------------------------------
@@ -740,20 +789,20 @@ class ItemForm:
             ctl.add_class(f"tt-item-{f.name}")
             lab = html_widget()
             lab.add_class("tt-field-label")
-            cell = vbox([lab, ctl]) if f.kind in ("longtext",) or f.extra.get("multiple") else \
-                hbox([lab, ctl])
+            cell = vbox([lab, ctl]) if f.kind in ("longtext",) or f.extra.get("multiple") else hbox([lab, ctl])
             cell.add_class("tt-form-cell")
             cells.append(cell)
             self.controls[f.name] = (f, ctl, lab)
-        if not view.field.item_fields:      # a list of plain strings
+        if not view.field.item_fields:  # a list of plain strings
             opts = [tr(row_label(r), ctx.locale) for r in ctx.rows(view.field.source)]
             ctl = widgets.Combobox(options=opts, ensure_option=False, layout=widgets.Layout(width="100%"))
             ctl.add_class("tt-item-text")
             lab = html_widget()
             cells.append(vbox([lab, ctl]))
             self.controls[""] = (None, ctl, lab)
-        self.grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", width="100%"))
+        self.grid = widgets.GridBox(
+            cells, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", width="100%")
+        )
         self.error = html_widget()
         self.error.add_class("tt-field-problem")
         self.save = button_widget(button_style="primary")
@@ -851,7 +900,7 @@ class ListView(FieldView):
         bar = [self.picker, self.add_button] if self.ctx.rows(f.source) else []
         self.add_bar = hbox(bar + [self.new_button])
         self.add_bar.add_class("tt-list-addbar")
-        self._form: ItemForm | None = None          # built on first use (it has many widgets)
+        self._form: ItemForm | None = None  # built on first use (it has many widgets)
         self.form_box = vbox()
         head = hbox([self.label])
         head.add_class("tt-list-head")
@@ -878,8 +927,7 @@ class ListView(FieldView):
         if row_key not in rows:
             return False
         row = rows[row_key]
-        item = (item_from_row(self.field, row, self.loc) if self.field.item_fields
-                else tr(row_label(row), self.loc))
+        item = item_from_row(self.field, row, self.loc) if self.field.item_fields else tr(row_label(row), self.loc)
         return self.commit(self.items() + [item])
 
     def remove(self, index: int) -> bool:
@@ -893,12 +941,21 @@ class ListView(FieldView):
 
     def open_form(self, index: int | None) -> None:
         if not self.allowed():
-            self.show_edit_error(ValidationError([Problem("not_allowed", {
-                "en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]}, field=self.field.name)]))
+            self.show_edit_error(
+                ValidationError(
+                    [
+                        Problem(
+                            "not_allowed",
+                            {"en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]},
+                            field=self.field.name,
+                        )
+                    ]
+                )
+            )
             return
         items = self.items()
         if index is None:
-            item = ({f.name: item_default(f) for f in self.field.item_fields} if self.field.item_fields else "")
+            item = {f.name: item_default(f) for f in self.field.item_fields} if self.field.item_fields else ""
         else:
             item = items[index]
         self.form.load(index, item)
@@ -914,7 +971,8 @@ class ListView(FieldView):
             item = self.form.value()
         except ValueError as exc:
             self.form.error.value = problems_html(
-                [Problem("bad_input", {"en": str(exc), "ru": str(exc)})], self.loc, alert=True)
+                [Problem("bad_input", {"en": str(exc), "ru": str(exc)})], self.loc, alert=True
+            )
             return False
         items = self.items()
         if self.form.index is None:
@@ -954,20 +1012,26 @@ class ListView(FieldView):
         for i, item in enumerate(items):
             if self.columns and isinstance(item, Mapping):
                 cells = "".join(f"<div>{self.cell_html(c, item.get(c.name))}</div>" for c in self.columns)
-                rest = [f for f in self.field.item_fields if f not in self.columns
-                        and item.get(f.name) not in (None, "", False, [], 0)]
+                rest = [
+                    f
+                    for f in self.field.item_fields
+                    if f not in self.columns and item.get(f.name) not in (None, "", False, [], 0)
+                ]
                 extra = " · ".join(f"{esc(tr(f.label, loc))}: {self.cell_html(f, item.get(f.name))}" for f in rest)
-                body = (f'<div class="tt-list-cells" style="{grid}">{cells}</div>'
-                        + (f'<div class="tt-list-more">{extra}</div>' if extra else ""))
+                body = f'<div class="tt-list-cells" style="{grid}">{cells}</div>' + (
+                    f'<div class="tt-list-more">{extra}</div>' if extra else ""
+                )
             else:
                 body = f'<div class="tt-list-cells tt-chip-text">{pretty(self.ctx, item)}</div>'
             cell = html_widget(body)
             cell.add_class("tt-list-row-html")
-            edit = button_widget(description=t("edit", loc), tooltip=t("edit_tip", loc),
-                                  layout=widgets.Layout(width="92px"))
+            edit = button_widget(
+                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=widgets.Layout(width="92px")
+            )
             edit.add_class("tt-list-edit")
-            rm = button_widget(description=t("remove", loc), tooltip=t("remove_tip", loc),
-                                layout=widgets.Layout(width="36px"))
+            rm = button_widget(
+                description=t("remove", loc), tooltip=t("remove_tip", loc), layout=widgets.Layout(width="36px")
+            )
             rm.add_class("tt-list-remove")
             edit.on_click(lambda _b, i=i: self.open_form(i))
             rm.on_click(lambda _b, i=i: self.remove(i))
@@ -1044,9 +1108,11 @@ class TagsView(FieldView):
     def refresh(self) -> None:
         chips = []
         for v in getattr(self.ctx.character, self.field.name) or []:
-            b = button_widget(description=f"{self.ctx.label_for(v)} ✕",
-                               tooltip=f"{t('remove_tip', self.loc)}: {self.ctx.label_for(v)}",
-                               layout=widgets.Layout(width="auto"))
+            b = button_widget(
+                description=f"{self.ctx.label_for(v)} ✕",
+                tooltip=f"{t('remove_tip', self.loc)}: {self.ctx.label_for(v)}",
+                layout=widgets.Layout(width="auto"),
+            )
             b.add_class("tt-chip")
             b.on_click(lambda _b, v=v: self.remove(v))
             chips.append(b)
@@ -1074,8 +1140,9 @@ class MappingView(FieldView):
         self.value_field = next((i for i in f.item_fields if i.kind in ("input", "text", "flag")), None)
         self.fixed_keys = list(f.extra.get("keys") or ())
         self.key_labels = self.ctx.labels_covering(self.fixed_keys)
-        self.entries = widgets.GridBox(layout=widgets.Layout(
-            grid_template_columns="repeat(auto-fill, minmax(230px, 1fr))", width="100%"))
+        self.entries = widgets.GridBox(
+            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(230px, 1fr))", width="100%")
+        )
         self.entries.add_class("tt-map-entries")
         self.key_picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"))
         self.key_picker.add_class("tt-map-key")
@@ -1112,8 +1179,11 @@ class MappingView(FieldView):
         if self.value_field is not None:
             return self.value_field.kind == "input"
         values = list(self.mapping().values())
-        return bool(values) and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+        return (
+            bool(values)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
             or bool(self.fixed_keys)
+        )
 
     def parse(self, text: str) -> Any:
         text = (text or "").strip()
@@ -1128,8 +1198,9 @@ class MappingView(FieldView):
         try:
             value = self.parse(text) if isinstance(text, str) else text
         except ValueError as exc:
-            self.show_edit_error(ValidationError([Problem("bad_input", {"en": str(exc), "ru": str(exc)},
-                                                          field=self.field.name)]))
+            self.show_edit_error(
+                ValidationError([Problem("bad_input", {"en": str(exc), "ru": str(exc)}, field=self.field.name)])
+            )
             self.refresh()
             return False
         m = self.mapping()
@@ -1139,8 +1210,7 @@ class MappingView(FieldView):
     def add(self, key_text: str, value_text: str) -> bool:
         key_text = (key_text or "").strip()
         if not key_text:
-            self.show_edit_error(ValidationError([Problem("key_missing", TEXTS["key_missing"],
-                                                          field=self.field.name)]))
+            self.show_edit_error(ValidationError([Problem("key_missing", TEXTS["key_missing"], field=self.field.name)]))
             return False
         by_label = {label: value for label, value in self.key_options()}
         ok = self.set_entry(by_label.get(key_text, key_text), value_text)
@@ -1164,8 +1234,12 @@ class MappingView(FieldView):
             lab.add_class("tt-field-label")
             parts = [lab]
             if isinstance(v, (int, str)) and not isinstance(v, bool):
-                box = widgets.Text(value=str(v), continuous_update=False, tooltip=self.key_label(k),
-                                   layout=widgets.Layout(width="80px"))
+                box = widgets.Text(
+                    value=str(v),
+                    continuous_update=False,
+                    tooltip=self.key_label(k),
+                    layout=widgets.Layout(width="80px"),
+                )
                 box.add_class("tt-map-entry-value")
                 box.observe(lambda ch, k=k: self.set_entry(k, ch["new"]), names="value")
                 parts.append(box)
@@ -1174,8 +1248,11 @@ class MappingView(FieldView):
                 val.add_class("tt-derived-value")
                 parts.append(val)
             if k not in self.fixed_keys:
-                rm = button_widget(description=t("remove", self.loc), tooltip=t("remove_tip", self.loc),
-                                    layout=widgets.Layout(width="32px"))
+                rm = button_widget(
+                    description=t("remove", self.loc),
+                    tooltip=t("remove_tip", self.loc),
+                    layout=widgets.Layout(width="32px"),
+                )
                 rm.add_class("tt-list-remove")
                 rm.on_click(lambda _b, k=k: self.remove(k))
                 parts.append(rm)
@@ -1241,6 +1318,7 @@ class ActionBar:
 
     def run(self) -> bool:
         from tabletop_widgets.core.problems import RuleError
+
         if not self.ctx.can("act"):
             self._last = ("error", TEXTS["not_allowed"])
             self.render()
@@ -1297,8 +1375,7 @@ def section_actions(ctx: SheetContext, section) -> list[ActionBar]:
         for spec in candidates:
             if isinstance(spec, Mapping) and spec.get("method") and spec.get("label"):
                 specs.append(spec)
-    return [ActionBar(ctx, spec) for spec in specs
-            if callable(getattr(ctx.system, str(spec["method"]), None))]
+    return [ActionBar(ctx, spec) for spec in specs if callable(getattr(ctx.system, str(spec["method"]), None))]
 
 
 def make_view(ctx: SheetContext, field) -> FieldView:
@@ -1317,5 +1394,19 @@ def make_view(ctx: SheetContext, field) -> FieldView:
     return ScalarView(ctx, field)
 
 
-__all__ = ["SheetContext", "FieldView", "ScalarView", "DerivedView", "ResourceView", "ListView",
-           "TagsView", "MappingView", "ActionBar", "section_actions", "make_view", "item_from_row", "pretty", "TEXTS"]
+__all__ = [
+    "SheetContext",
+    "FieldView",
+    "ScalarView",
+    "DerivedView",
+    "ResourceView",
+    "ListView",
+    "TagsView",
+    "MappingView",
+    "ActionBar",
+    "section_actions",
+    "make_view",
+    "item_from_row",
+    "pretty",
+    "TEXTS",
+]

@@ -24,6 +24,7 @@ GM's combat sync (with the players' projection and the fair-dice initiative) and
 push/pull live in :mod:`tabletop_widgets.table` (``session``, ``records``, ``combat_sync``,
 ``audience``); the widgets here call them and render the answer.
 """
+
 from __future__ import annotations
 
 import html
@@ -56,54 +57,66 @@ TEXTS: dict[str, dict[str, str]] = {
     "observer": T("Observer", "Зритель"),
     "seat_tip": T("Your seat at this table", "Ваше место за этим столом"),
     "commitment": T("Dice commitment", "Печать кубиков"),
-    "commitment_tip": T("Published when the table opened: the fingerprint (SHA-256) of the table's "
-                        "secret dice key. The key is shown when the GM closes the table, and then "
-                        "anyone can check that every roll came from it.",
-                        "Опубликована при открытии стола: отпечаток (SHA-256) секретного ключа "
-                        "кубиков стола. Ключ показывают, когда ведущий закрывает стол, и тогда любой "
-                        "может проверить, что все броски сделаны с ним."),
+    "commitment_tip": T(
+        "Published when the table opened: the fingerprint (SHA-256) of the table's "
+        "secret dice key. The key is shown when the GM closes the table, and then "
+        "anyone can check that every roll came from it.",
+        "Опубликована при открытии стола: отпечаток (SHA-256) секретного ключа "
+        "кубиков стола. Ключ показывают, когда ведущий закрывает стол, и тогда любой "
+        "может проверить, что все броски сделаны с ним.",
+    ),
     "head": T("Log checkpoint", "Отметка журнала"),
-    "head_tip": T("The fingerprint of the table's log up to the last entry you received. It changes "
-                  "with every new entry. Copy it and the dice commitment somewhere safe: after the "
-                  "table closes, verify --commitment … --head … proves nobody changed the dice or "
-                  "the log.",
-                  "Отпечаток журнала стола до последней полученной вами записи; меняется с каждой "
-                  "новой записью. Скопируйте её и печать кубиков в надёжное место: после закрытия "
-                  "стола verify --commitment … --head … докажет, что ни кубики, ни журнал не "
-                  "меняли."),
+    "head_tip": T(
+        "The fingerprint of the table's log up to the last entry you received. It changes "
+        "with every new entry. Copy it and the dice commitment somewhere safe: after the "
+        "table closes, verify --commitment … --head … proves nobody changed the dice or "
+        "the log.",
+        "Отпечаток журнала стола до последней полученной вами записи; меняется с каждой "
+        "новой записью. Скопируйте её и печать кубиков в надёжное место: после закрытия "
+        "стола verify --commitment … --head … докажет, что ни кубики, ни журнал не "
+        "меняли.",
+    ),
     "proof_help": T("Click a line to select it, then copy it.", "Щёлкните по строке, чтобы выделить её, и скопируйте."),
     "seed": T("Dice key revealed", "Ключ кубиков раскрыт"),
     "tab_seats": T("Seat links", "Ссылки мест"),
-    "seats_help": T("If a seat's link got out (pasted in a public chat, say), give that seat a new "
-                    "link: the old one stops working at once, and a page still open with it stops "
-                    "acting at the table. The new link is shown here once: send it to its player "
-                    "privately.",
-                    "Если ссылка места попала не туда (например, в общий чат), выдайте месту новую: "
-                    "старая сразу перестаёт работать, а открытая по ней страница больше не действует "
-                    "за столом. Новая ссылка показывается здесь один раз: отправьте её игроку лично."),
+    "seats_help": T(
+        "If a seat's link got out (pasted in a public chat, say), give that seat a new "
+        "link: the old one stops working at once, and a page still open with it stops "
+        "acting at the table. The new link is shown here once: send it to its player "
+        "privately.",
+        "Если ссылка места попала не туда (например, в общий чат), выдайте месту новую: "
+        "старая сразу перестаёт работать, а открытая по ней страница больше не действует "
+        "за столом. Новая ссылка показывается здесь один раз: отправьте её игроку лично.",
+    ),
     "seat_pick": T("Seat", "Место"),
     "reissue": T("New link", "Новая ссылка"),
-    "reissue_tip": T("Replace this seat's link (the old one stops working)",
-                     "Заменить ссылку места (старая перестанет работать)"),
-    "reissued": T("New link for {who} (shown once; the old link no longer works):",
-                  "Новая ссылка для места «{who}» (показана один раз; старая больше не работает):"),
-    "link_replaced": T("The GM gave your seat a new link: this page no longer follows or acts at the "
-                       "table. Ask your GM for the new link.",
-                       "Ведущий выдал вашему месту новую ссылку: эта страница больше не следит за "
-                       "столом и не действует за ним. Попросите у ведущего новую ссылку."),
-    "closed": T("This table is closed: nothing can change any more.",
-                "Стол закрыт: больше ничего нельзя изменить."),
+    "reissue_tip": T(
+        "Replace this seat's link (the old one stops working)", "Заменить ссылку места (старая перестанет работать)"
+    ),
+    "reissued": T(
+        "New link for {who} (shown once; the old link no longer works):",
+        "Новая ссылка для места «{who}» (показана один раз; старая больше не работает):",
+    ),
+    "link_replaced": T(
+        "The GM gave your seat a new link: this page no longer follows or acts at the "
+        "table. Ask your GM for the new link.",
+        "Ведущий выдал вашему месту новую ссылку: эта страница больше не следит за "
+        "столом и не действует за ним. Попросите у ведущего новую ссылку.",
+    ),
+    "closed": T("This table is closed: nothing can change any more.", "Стол закрыт: больше ничего нельзя изменить."),
     "sheets": T("Characters", "Персонажи"),
     "tab_dice": T("Dice", "Кубики"),
     "your_sheet": T("Your character", "Ваш персонаж"),
-    "no_character": T("Your seat has no character yet: ask your GM.",
-                      "У вашего места пока нет персонажа: спросите ведущего."),
+    "no_character": T(
+        "Your seat has no character yet: ask your GM.", "У вашего места пока нет персонажа: спросите ведущего."
+    ),
     "roll_for": T("Roll for", "Бросает"),
-    "roll_for_tip": T("The character whose checks the tray offers",
-                      "Персонаж, чьи проверки предлагает лоток"),
+    "roll_for_tip": T("The character whose checks the tray offers", "Персонаж, чьи проверки предлагает лоток"),
     "hidden_roll": T("Hidden roll (only you see it)", "Скрытый бросок (видите только вы)"),
-    "hidden_roll_tip": T("Players never receive hidden rolls: not in their page, not in their kernel",
-                         "Скрытые броски не доходят до игроков: ни на страницу, ни в их ядро"),
+    "hidden_roll_tip": T(
+        "Players never receive hidden rolls: not in their page, not in their kernel",
+        "Скрытые броски не доходят до игроков: ни на страницу, ни в их ядро",
+    ),
     "log_title": T("Table log", "Журнал стола"),
     "hidden_mark": T("hidden", "скрыто"),
     "notes": T("GM notes", "Заметки ведущего"),
@@ -114,15 +127,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "note_empty": T("No notes yet.", "Заметок пока нет."),
     "note_need_text": T("Write the note first.", "Сначала напишите заметку."),
     "combat_add": T("Bring into combat", "Ввести в бой"),
-    "combat_add_tip": T("Add a table character to the combat tracker",
-                        "Добавить персонажа стола в трекер боя"),
+    "combat_add_tip": T("Add a table character to the combat tracker", "Добавить персонажа стола в трекер боя"),
     "combat_who": T("Character", "Персонаж"),
     "combat_hidden": T("hidden", "скрыт"),
     "not_allowed": T("Your seat may not do that.", "Вашему месту это нельзя."),
     "refused": T("Refused: {why}", "Отказано: {why}"),
     "locale_tip": T("Language", "Язык"),
-    "combat_reloaded": T("The combat changed elsewhere; the tracker was reloaded.",
-                         "Бой изменился в другом окне; трекер перезагружен."),
+    "combat_reloaded": T(
+        "The combat changed elsewhere; the tracker was reloaded.", "Бой изменился в другом окне; трекер перезагружен."
+    ),
 }
 
 
@@ -146,8 +159,15 @@ class TableTray(DiceTray):
     option checks, the outcome appended to the log; resource effects applied by the session in
     the same write). ``hidden()`` says whether the next roll is a hidden one."""
 
-    def __init__(self, session, character_id: str | None, character: Any, *,
-                 hidden: Callable[[], bool] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        session,
+        character_id: str | None,
+        character: Any,
+        *,
+        hidden: Callable[[], bool] | None = None,
+        **kwargs: Any,
+    ):
         self.session = session
         self.character_id = character_id
         self.hidden_wanted = hidden or (lambda: False)
@@ -158,8 +178,11 @@ class TableTray(DiceTray):
     def allowed(self, action: str) -> bool:
         s = self.session
         if action == "roll_check":
-            return (self.character_id is not None and s.can("check", self.character_id)
-                    and s.can("roll.hidden" if self.hidden_wanted() else "roll"))
+            return (
+                self.character_id is not None
+                and s.can("check", self.character_id)
+                and s.can("roll.hidden" if self.hidden_wanted() else "roll")
+            )
         if action == "roll_notation":
             return s.can("roll.hidden" if self.hidden_wanted() else "roll")
         if action == "gm_options":
@@ -169,8 +192,9 @@ class TableTray(DiceTray):
         return False
 
     def perform_check(self, check_id: str, options: Mapping[str, Any]):
-        event = self.session.roll(check_request(check_id, self.character_id, **options),
-                                  hidden=bool(self.hidden_wanted()), locale=self.locale)
+        event = self.session.roll(
+            check_request(check_id, self.character_id, **options), hidden=bool(self.hidden_wanted()), locale=self.locale
+        )
         result = StoredCheck(event.payload)
         after = self.session.state.characters.get(self.character_id, {})
         return result, check_changes(result, after), None
@@ -178,10 +202,8 @@ class TableTray(DiceTray):
     def perform_roll(self, text: str):
         # only the numbers go into the log (the tray also passes the character object, for
         # system words that roll named checks; the session's roll records plain JSON)
-        variables = {k: v for k, v in self.variables().items()
-                     if isinstance(v, int) and not isinstance(v, bool)}
-        event = self.session.roll(text, hidden=bool(self.hidden_wanted()), variables=variables,
-                                  locale=self.locale)
+        variables = {k: v for k, v in self.variables().items() if isinstance(v, int) and not isinstance(v, bool)}
+        event = self.session.roll(text, hidden=bool(self.hidden_wanted()), variables=variables, locale=self.locale)
         p = event.payload
         return StoredRoll(p["result"], {self.locale: p.get("text", "")})
 
@@ -206,8 +228,7 @@ class TableView(widgets.VBox):
 
     locale = t.Unicode("en", help="Language of the whole screen: 'en' or 'ru'")
 
-    def __init__(self, session, *, locale: str = "en", follow: bool = True, animate: bool = True,
-                 **kwargs: Any):
+    def __init__(self, session, *, locale: str = "en", follow: bool = True, animate: bool = True, **kwargs: Any):
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}")
         self.session = session
@@ -234,8 +255,9 @@ class TableView(widgets.VBox):
         self.title.add_class("tt-table-title")
         self.commit = widgets.HTML()
         self.commit.add_class("tt-table-commit")
-        self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")], value=locale,
-                                                   style={"button_width": "44px"})
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
+        )
         self.locale_toggle.add_class("tt-locale")
         header = widgets.HBox([widgets.VBox([self.title, self.commit]), self.locale_toggle])
         header.add_class("tt-table-header")
@@ -248,8 +270,9 @@ class TableView(widgets.VBox):
 
         # what this seat shows
         self._build_models()
-        self.roll_log = RollLog(locale=locale, title=TEXTS["log_title"],
-                           can=lambda a: a in ("add", "filter") and session.can("read"))
+        self.roll_log = RollLog(
+            locale=locale, title=TEXTS["log_title"], can=lambda a: a in ("add", "filter") and session.can("read")
+        )
         self.roll_log.add_class("tt-table-log")
         self._build_tracker(locale)
         parts: list[widgets.Widget] = [self.style_block, header, self.status]
@@ -334,13 +357,13 @@ class TableView(widgets.VBox):
             if action == "save":
                 return s.can("read")
             return False
+
         return can
 
     def _build_sheet_tabs(self, locale: str) -> None:
         ids = list(self.models)
         for cid in ids:
-            self.sheets[cid] = CharacterSheet(self.models[cid], self.system, locale=locale,
-                                              can=self._sheet_can(cid))
+            self.sheets[cid] = CharacterSheet(self.models[cid], self.system, locale=locale, can=self._sheet_can(cid))
         self.sheet_title = widgets.HTML()
         self.sheet_title.add_class("tt-table-section-title")
         if self.is_gm:
@@ -365,8 +388,9 @@ class TableView(widgets.VBox):
             self.hidden_toggle.add_class("tt-hidden-roll")
             self.hidden_toggle.observe(self._on_hidden_toggle, names="value")
             opts = [(self._character_name(c), c) for c in self.models]
-            self.roll_for = widgets.Dropdown(options=opts, value=opts[0][1] if opts else None,
-                                             style={"description_width": "initial"})
+            self.roll_for = widgets.Dropdown(
+                options=opts, value=opts[0][1] if opts else None, style={"description_width": "initial"}
+            )
             self.roll_for.add_class("tt-roll-for")
             self.roll_for.observe(self._on_roll_for, names="value")
             bar = [self.roll_for, self.hidden_toggle]
@@ -382,9 +406,15 @@ class TableView(widgets.VBox):
         if self.tray is not None:
             self.tray.close()
         character = self.models.get(cid) if cid else None
-        self.tray = TableTray(self.session, cid if character is not None else None, character,
-                              hidden=self._hidden_wanted, locale=locale, animate=self._animate,
-                              who=self.session.name or self.session.seat)
+        self.tray = TableTray(
+            self.session,
+            cid if character is not None else None,
+            character,
+            hidden=self._hidden_wanted,
+            locale=locale,
+            animate=self._animate,
+            who=self.session.name or self.session.seat,
+        )
         self.tray_box.children = [self.tray_bar, self.tray]
         self.tray.locale_toggle.layout.display = "none"
 
@@ -402,8 +432,9 @@ class TableView(widgets.VBox):
         if self.is_gm:
             self.sync = CombatSync(s, on_reload=self._on_combat_reloaded, on_refused=self._refused)
             self.sync.locale = locale
-            self.tracker = CombatTracker(combat=self.sync.combat, locale=locale, audience="gm",
-                                         can=lambda action: s.can("combat"))
+            self.tracker = CombatTracker(
+                combat=self.sync.combat, locale=locale, audience="gm", can=lambda action: s.can("combat")
+            )
         else:
             self.sync = None
             combat = Combat(self.system)
@@ -413,15 +444,13 @@ class TableView(widgets.VBox):
                 except Exception:  # a bad payload must not take the page down
                     log.exception("combat state does not load")
             # players never act on the combat: every tracker action is refused in Python
-            self.tracker = CombatTracker(combat=combat, locale=locale, audience="player",
-                                         can=lambda action: False)
+            self.tracker = CombatTracker(combat=combat, locale=locale, audience="player", can=lambda action: False)
             self.tracker.add_class("tt-player-tracker")
         self.tracker.add_class("tt-table-tracker")
         self._push_into_combat()
 
     def _build_notes(self) -> None:
-        self.note_title = widgets.Text(style={"description_width": "initial"},
-                                       layout=widgets.Layout(width="100%"))
+        self.note_title = widgets.Text(style={"description_width": "initial"}, layout=widgets.Layout(width="100%"))
         self.note_title.add_class("tt-note-title-input")
         self.note_text = widgets.Textarea(layout=widgets.Layout(width="100%"))
         self.note_text.add_class("tt-note-text")
@@ -431,15 +460,17 @@ class TableView(widgets.VBox):
         self.notes_head = widgets.HTML()
         self.notes_list = widgets.HTML()
         self.notes_list.add_class("tt-note-list")
-        self.notes_box = widgets.VBox([self.notes_head, self.notes_list, self.note_title, self.note_text,
-                                       self.note_button])
+        self.notes_box = widgets.VBox(
+            [self.notes_head, self.notes_list, self.note_title, self.note_text, self.note_button]
+        )
         self.notes_box.add_class("tt-gm-notes")
 
     def _build_seats(self) -> None:
         """GM: give a seat a new link (the old one stops working at once)."""
         others = [s for s in self.session.store.seats(self.session.table_id) if s.seat != self.session.seat]
-        self.seat_pick = widgets.Dropdown(options=[(f"{s.name or s.seat} ({s.seat})", s.seat) for s in others],
-                                          style={"description_width": "initial"})
+        self.seat_pick = widgets.Dropdown(
+            options=[(f"{s.name or s.seat} ({s.seat})", s.seat) for s in others], style={"description_width": "initial"}
+        )
         self.seat_pick.add_class("tt-seat-pick")
         self.reissue_button = widgets.Button(button_style="danger", disabled=not others)
         self.reissue_button.add_class("tt-seat-reissue")
@@ -447,16 +478,17 @@ class TableView(widgets.VBox):
         self.seats_help = widgets.HTML()
         self.new_link = widgets.HTML()
         self.new_link.add_class("tt-seat-new-link")
-        self.seats_box = widgets.VBox([self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]),
-                                       self.new_link])
+        self.seats_box = widgets.VBox(
+            [self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]), self.new_link]
+        )
         self.seats_box.add_class("tt-gm-seats")
 
     def _build_combat_add(self) -> None:
-        self.combat_pick = widgets.Dropdown(options=[(self._character_name(c), c) for c in self.models],
-                                            style={"description_width": "initial"})
+        self.combat_pick = widgets.Dropdown(
+            options=[(self._character_name(c), c) for c in self.models], style={"description_width": "initial"}
+        )
         self.combat_pick.add_class("tt-combat-pick")
-        self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False,
-                                                   layout=widgets.Layout(width="90px"))
+        self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
         self.combat_pick_hidden.add_class("tt-combat-pick-hidden")
         self.combat_add_button = widgets.Button(button_style="info")
         self.combat_add_button.add_class("tt-combat-add-button")
@@ -509,8 +541,9 @@ class TableView(widgets.VBox):
         if self.seats_box is None or made is None:
             return
         who, url = made
-        self.new_link.value = (f'<p>{_esc(_t("reissued", self.locale, who=who))}</p>'
-                               f'<code class="tt-hash tt-link">{_esc(url)}</code>')
+        self.new_link.value = (
+            f'<p>{_esc(_t("reissued", self.locale, who=who))}</p><code class="tt-hash tt-link">{_esc(url)}</code>'
+        )
 
     def bring_into_combat(self, cid: str | None = None, hidden: bool | None = None):
         """GM: put a table character into the combat tracker (as combatant ``cid``)."""
@@ -561,8 +594,9 @@ class TableView(widgets.VBox):
     def _on_combat_reloaded(self, combat) -> None:
         """The GM's combat was rebuilt from the log: a new tracker shows it."""
         old = self.tracker
-        self.tracker = CombatTracker(combat=combat, locale=self.locale, audience="gm",
-                                     can=lambda action: self.session.can("combat"))
+        self.tracker = CombatTracker(
+            combat=combat, locale=self.locale, audience="gm", can=lambda action: self.session.can("combat")
+        )
         self.tracker.add_class("tt-table-tracker")
         self.combat_column.children = [self.tracker if c is old else c for c in self.combat_column.children]
         old.close()
@@ -612,8 +646,10 @@ class TableView(widgets.VBox):
         if notes:
             self._render_notes()
         self._add_log_entries()
-        if any(e.kind == "seat.reissued" and e.payload.get("seat") == self.session.seat for e in events) \
-                and self.session.link_replaced():
+        if (
+            any(e.kind == "seat.reissued" and e.payload.get("seat") == self.session.seat for e in events)
+            and self.session.link_replaced()
+        ):
             self.link_was_replaced()
         self._render_header()
 
@@ -711,20 +747,24 @@ class TableView(widgets.VBox):
         loc = self.locale
         st = self.session.state
         title = st.title or _t("table", loc)
-        badge = f'<span class="tt-seat-badge tt-seat-{self.role}" title="{_esc(_t("seat_tip", loc))}">' \
-                f'{_esc(_t(self.role, loc))}: {_esc(self.session.name or self.session.seat)}</span>'
-        self.title.value = (f'<h1>{_esc(title)}{badge}</h1>'
-                            f'<span class="tt-sub">{_esc(tr(self.system.title, loc))}</span>')
+        badge = (
+            f'<span class="tt-seat-badge tt-seat-{self.role}" title="{_esc(_t("seat_tip", loc))}">'
+            f"{_esc(_t(self.role, loc))}: {_esc(self.session.name or self.session.seat)}</span>"
+        )
+        self.title.value = (
+            f'<h1>{_esc(title)}{badge}</h1><span class="tt-sub">{_esc(tr(self.system.title, loc))}</span>'
+        )
         # the fair-dice proof every seat keeps: the full commitment and the head it has reached
-        rows = [("commitment", self.session.commitment, "tt-commitment"),
-                ("head", self.session.head, "tt-head")]
+        rows = [("commitment", self.session.commitment, "tt-commitment"), ("head", self.session.head, "tt-head")]
         if st.closed and st.seed:
             rows.append(("seed", st.seed, "tt-seed"))
         commit = "".join(
             f'<div class="tt-proof-row" title="{_esc(_t(key + "_tip", loc)) if key + "_tip" in TEXTS else ""}">'
             f'<span class="tt-proof-label">{_esc(_t(key, loc))}:</span> '
-            f'<code class="tt-hash {cls}">{_esc(value)}</code></div>' for key, value, cls in rows)
-        self.commit.value = (f'<div class="tt-proof" title="{_esc(_t("proof_help", loc))}">{commit}</div>')
+            f'<code class="tt-hash {cls}">{_esc(value)}</code></div>'
+            for key, value, cls in rows
+        )
+        self.commit.value = f'<div class="tt-proof" title="{_esc(_t("proof_help", loc))}">{commit}</div>'
         if self.replaced:
             self._message = ("error", TEXTS["link_replaced"])
             self._render_status()
@@ -742,8 +782,11 @@ class TableView(widgets.VBox):
             self.notes_list.value = f"<i>{_esc(_t('note_empty', loc))}</i>"
             return
         items = "".join(
-            "<li>" + (f'<span class="tt-note-title">{_esc(n.get("title"))}</span>' if n.get("title") else "")
-            + f'{_esc(n.get("text", ""))}</li>' for n in notes)
+            "<li>"
+            + (f'<span class="tt-note-title">{_esc(n.get("title"))}</span>' if n.get("title") else "")
+            + f"{_esc(n.get('text', ''))}</li>"
+            for n in notes
+        )
         self.notes_list.value = f"<ul>{items}</ul>"
 
     def _say(self, kind: str | None, text: Mapping[str, str] | None):
@@ -801,10 +844,19 @@ class TableView(widgets.VBox):
             roll = r.get("roll") or {}
             name = self._character_name(e.get("character_id") or "")
             what = {loc: f"{tr(r.get('label') or {}, loc)} · {name}" for loc in LOCALES}
-            effects = "; ".join(f"{x.get('trait')} {x.get('delta'):+}" for x in r.get("effects") or ()
-                                if isinstance(x.get("delta"), int))
-            self.roll_log.add(who=who, what=mark(what), breakdown=roll.get("text", ""),
-                         outcome=r.get("outcome") or "", success=r.get("success"), effects=effects)
+            effects = "; ".join(
+                f"{x.get('trait')} {x.get('delta'):+}"
+                for x in r.get("effects") or ()
+                if isinstance(x.get("delta"), int)
+            )
+            self.roll_log.add(
+                who=who,
+                what=mark(what),
+                breakdown=roll.get("text", ""),
+                outcome=r.get("outcome") or "",
+                success=r.get("success"),
+                effects=effects,
+            )
         elif kind == "initiative":
             what = T("Initiative", "Инициатива")
             self.roll_log.add(who=who, what=mark(what), breakdown=e.get("text", ""))
@@ -838,12 +890,14 @@ def seat_error_page(error, locale: str = "en") -> widgets.HTML:
     message = getattr(error, "message", None) or {"en": str(error), "ru": str(error)}
     first, second = (locale, "ru" if locale == "en" else "en") if locale in LOCALES else ("en", "ru")
     head = T("No seat at this table", "Нет места за этим столом")
-    body = (f'<div class="tt-seat-error" role="alert" style="max-width:640px;margin:40px auto;padding:18px 24px;'
-            f'border:1px solid #f0b8b8;border-radius:12px;background:#fff4f4;color:#6b1414;'
-            f"font-family:'DejaVu Sans',system-ui,sans-serif\">"
-            f'<h2 style="margin:0 0 8px">{_esc(tr(head, first))}</h2>'
-            f'<p style="font-size:1.1em">{_esc(message.get(first) or message.get("en", ""))}</p>'
-            f'<p lang="{second}" style="color:#8a4a4a">{_esc(message.get(second) or "")}</p></div>')
+    body = (
+        f'<div class="tt-seat-error" role="alert" style="max-width:640px;margin:40px auto;padding:18px 24px;'
+        f"border:1px solid #f0b8b8;border-radius:12px;background:#fff4f4;color:#6b1414;"
+        f"font-family:'DejaVu Sans',system-ui,sans-serif\">"
+        f'<h2 style="margin:0 0 8px">{_esc(tr(head, first))}</h2>'
+        f'<p style="font-size:1.1em">{_esc(message.get(first) or message.get("en", ""))}</p>'
+        f'<p lang="{second}" style="color:#8a4a4a">{_esc(message.get(second) or "")}</p></div>'
+    )
     page = widgets.HTML(body)
     page.add_class("tt-seat-error-page")
     return page

@@ -10,6 +10,7 @@ Nothing here computes a rule: every change is a Combat action (an event), every 
 method. Every handler asks ``can(action)`` first
 (a viewer can forge widget messages; a disabled button still fires).
 """
+
 from __future__ import annotations
 
 import html
@@ -38,19 +39,29 @@ TEXTS: dict[str, dict[str, str]] = {
     "turn_of": {"en": "Turn", "ru": "Ход"},
     "start": {"en": "Start ▶", "ru": "Начать ▶"},
     "next": {"en": "Next ▶", "ru": "Дальше ▶"},
-    "next_tip": {"en": "End this turn; the next combatant able to act starts (defeated are skipped)",
-                 "ru": "Закончить ход; ходит следующий, кто может (выбывшие пропускаются)"},
+    "next_tip": {
+        "en": "End this turn; the next combatant able to act starts (defeated are skipped)",
+        "ru": "Закончить ход; ходит следующий, кто может (выбывшие пропускаются)",
+    },
     "prev": {"en": "◀ Back", "ru": "◀ Назад"},
-    "prev_tip": {"en": "Back to the previous turn (defeated are skipped)",
-                 "ru": "Вернуться к предыдущему ходу (выбывшие пропускаются)"},
+    "prev_tip": {
+        "en": "Back to the previous turn (defeated are skipped)",
+        "ru": "Вернуться к предыдущему ходу (выбывшие пропускаются)",
+    },
     "delay": {"en": "Delay", "ru": "Отложить"},
-    "delay_tip": {"en": "The current combatant holds the turn and acts later (Act now)",
-                  "ru": "Текущий участник откладывает ход и ходит позже («Ходить сейчас»)"},
+    "delay_tip": {
+        "en": "The current combatant holds the turn and acts later (Act now)",
+        "ru": "Текущий участник откладывает ход и ходит позже («Ходить сейчас»)",
+    },
     "initiative": {"en": "Roll initiative", "ru": "Бросить инициативу"},
-    "initiative_tip": {"en": "Roll initiative for everyone by the system's rules",
-                       "ru": "Бросить инициативу всем по правилам системы"},
-    "initiative_late_tip": {"en": "Roll initiative for those who have none yet (they join the order by it)",
-                            "ru": "Бросить инициативу тем, у кого её ещё нет (они встанут в очередь по ней)"},
+    "initiative_tip": {
+        "en": "Roll initiative for everyone by the system's rules",
+        "ru": "Бросить инициативу всем по правилам системы",
+    },
+    "initiative_late_tip": {
+        "en": "Roll initiative for those who have none yet (they join the order by it)",
+        "ru": "Бросить инициативу тем, у кого её ещё нет (они встанут в очередь по ней)",
+    },
     "undo": {"en": "↶ Undo", "ru": "↶ Отменить"},
     "undo_tip": {"en": "Undo the last action", "ru": "Отменить последнее действие"},
     "end": {"en": "End", "ru": "Завершить"},
@@ -58,36 +69,50 @@ TEXTS: dict[str, dict[str, str]] = {
     "tiebreaks": {"en": "Tie-breaks", "ru": "При равенстве"},
     "empty": {"en": "No combatants yet: add some below.", "ru": "Участников пока нет: добавьте ниже."},
     "defeated": {"en": "Out", "ru": "Вне боя"},
-    "defeated_tip": {"en": "Defeated (skipped in turn order); click to mark or unmark",
-                     "ru": "Выбыл (пропускается в очереди); нажмите, чтобы отметить или снять"},
+    "defeated_tip": {
+        "en": "Defeated (skipped in turn order); click to mark or unmark",
+        "ru": "Выбыл (пропускается в очереди); нажмите, чтобы отметить или снять",
+    },
     "hidden": {"en": "Hidden", "ru": "Скрыто"},
     "hidden_tip": {"en": "Hidden from players", "ru": "Скрыт от игроков"},
     "delayed": {"en": "delaying", "ru": "ждёт"},
     "act_now": {"en": "Act now", "ru": "Ходить сейчас"},
-    "act_now_tip": {"en": "This delaying combatant acts now, after the current turn",
-                    "ru": "Отложивший ход участник ходит сейчас, после текущего хода"},
-    "select_tip": {"en": "Select to damage, heal, add conditions, rename",
-                   "ru": "Выбрать: урон, лечение, состояния, имя"},
+    "act_now_tip": {
+        "en": "This delaying combatant acts now, after the current turn",
+        "ru": "Отложивший ход участник ходит сейчас, после текущего хода",
+    },
+    "select_tip": {
+        "en": "Select to damage, heal, add conditions, rename",
+        "ru": "Выбрать: урон, лечение, состояния, имя",
+    },
     "selected": {"en": "Selected", "ru": "Выбран"},
     "none_selected": {"en": "Select a combatant by its name.", "ru": "Выберите участника по имени."},
     "amount": {"en": "Amount", "ru": "Сколько"},
     "amount_tip": {"en": "Damage or healing amount", "ru": "Урон или лечение"},
     "damage": {"en": "Damage", "ru": "Урон"},
-    "damage_tip": {"en": "Apply damage by the system's rules (with the options shown)",
-                   "ru": "Нанести урон по правилам системы (с указанными параметрами)"},
+    "damage_tip": {
+        "en": "Apply damage by the system's rules (with the options shown)",
+        "ru": "Нанести урон по правилам системы (с указанными параметрами)",
+    },
     "heal": {"en": "Heal", "ru": "Лечить"},
-    "heal_tip": {"en": "Heal by the system's rules (with the healing options shown)",
-                 "ru": "Лечить по правилам системы (с указанными параметрами лечения)"},
+    "heal_tip": {
+        "en": "Heal by the system's rules (with the healing options shown)",
+        "ru": "Лечить по правилам системы (с указанными параметрами лечения)",
+    },
     "damage_options": {"en": "Damage", "ru": "Урон"},
     "heal_options": {"en": "Healing", "ru": "Лечение"},
     "sits_out": {"en": "sits out until round {n}", "ru": "пропускает до раунда {n}"},
-    "sits_out_tip": {"en": "Skipped in the turn order through round {last} (its initiative roll)",
-                     "ru": "Пропускается в очереди до конца раунда {last} (по броску инициативы)"},
+    "sits_out_tip": {
+        "en": "Skipped in the turn order through round {last} (its initiative roll)",
+        "ru": "Пропускается в очереди до конца раунда {last} (по броску инициативы)",
+    },
     "conditions": {"en": "Conditions", "ru": "Состояния"},
     "condition_tip": {"en": "A condition from the system's catalogue", "ru": "Состояние из каталога системы"},
     "duration": {"en": "Turns", "ru": "Ходов"},
-    "duration_tip": {"en": "Duration in the bearer's turns (0: the catalogue's default / until removed)",
-                     "ru": "Длительность в ходах носителя (0: по каталогу / пока не снимут)"},
+    "duration_tip": {
+        "en": "Duration in the bearer's turns (0: the catalogue's default / until removed)",
+        "ru": "Длительность в ходах носителя (0: по каталогу / пока не снимут)",
+    },
     "add_condition": {"en": "Add", "ru": "Добавить"},
     "add_condition_tip": {"en": "Add the condition", "ru": "Добавить состояние"},
     "remove_condition_tip": {"en": "Remove this condition", "ru": "Снять это состояние"},
@@ -102,8 +127,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "new_name": {"en": "Name", "ru": "Имя"},
     "new_name_tip": {"en": "Name of the new combatant", "ru": "Имя нового участника"},
     "template": {"en": "Based on", "ru": "По образцу"},
-    "template_tip": {"en": "A fresh character, or a copy of a combatant (e.g. another goblin)",
-                     "ru": "Новый персонаж или копия участника (например, ещё один гоблин)"},
+    "template_tip": {
+        "en": "A fresh character, or a copy of a combatant (e.g. another goblin)",
+        "ru": "Новый персонаж или копия участника (например, ещё один гоблин)",
+    },
     "blank": {"en": "new character", "ru": "новый персонаж"},
     "copy_of": {"en": "copy of", "ru": "копия:"},
     "add_hidden": {"en": "hidden", "ru": "скрыть от игроков"},
@@ -162,29 +189,35 @@ class _Row:
         self.hidden = widgets.ToggleButton()
         self.hidden.add_class("tt-row-toggle")
         self.hidden.add_class("tt-hidden-toggle")
-        self.box = widgets.HBox([self.marker, self.select, self.init, self.hp, self.tags,
-                                 self.act_now, self.defeated, self.hidden])
+        self.box = widgets.HBox(
+            [self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden]
+        )
         self.box.add_class("tt-combatant")
         self.box.add_class(f"tt-id-{re.sub(r'[^A-Za-z0-9_-]', '_', cid)}")
         self._updating = False
         self.select.on_click(lambda _b: tracker.select(cid))
         self.act_now.on_click(lambda _b: tracker.act_now(cid))
-        self.defeated.observe(lambda ch: None if self._updating else tracker.set_defeated(cid, ch["new"]),
-                              names="value")
-        self.hidden.observe(lambda ch: None if self._updating else tracker.set_hidden(cid, ch["new"]),
-                            names="value")
+        self.defeated.observe(
+            lambda ch: None if self._updating else tracker.set_defeated(cid, ch["new"]), names="value"
+        )
+        self.hidden.observe(lambda ch: None if self._updating else tracker.set_hidden(cid, ch["new"]), names="value")
 
     def update(self, tracker: "CombatTracker", place: int) -> None:
         loc = tracker.locale
         combat = tracker.combat
         c = combat.combatant(self.cid)
         current = combat.current == self.cid
-        flags = (("tt-current", current), ("tt-is-defeated", c.defeated), ("tt-is-hidden", c.hidden),
-                 ("tt-is-delayed", c.delayed), ("tt-is-selected", tracker.selected == self.cid))
+        flags = (
+            ("tt-current", current),
+            ("tt-is-defeated", c.defeated),
+            ("tt-is-hidden", c.hidden),
+            ("tt-is-delayed", c.delayed),
+            ("tt-is-selected", tracker.selected == self.cid),
+        )
         classes = [k for k in self.box._dom_classes if k not in dict(flags)] + [k for k, on in flags if on]
         if list(self.box._dom_classes) != classes:
-            self.box._dom_classes = classes      # one message: no flicker of two highlighted rows
-        self.marker.value = ("▶" if current else f'<span class="tt-place">{place}</span>')
+            self.box._dom_classes = classes  # one message: no flicker of two highlighted rows
+        self.marker.value = "▶" if current else f'<span class="tt-place">{place}</span>'
         self.marker.tooltip = term_of(tracker.system, "turn", loc) if current else f"{_t('place', loc)} {place}"
         self.select.description = c.name
         self.select.tooltip = f"{c.name}: {_t('select_tip', loc)}"
@@ -199,17 +232,21 @@ class _Row:
         cur, mx = c.health
         frac = 0 if mx <= 0 else max(0.0, min(1.0, cur / mx))
         label = html.escape(f"{cur} / {mx}")
-        self.hp.value = (f'<div class="tt-hp-bar" role="meter" aria-label="{_t("health", loc)}" '
-                         f'aria-valuenow="{cur}" aria-valuemin="0" aria-valuemax="{mx}" title="{_t("health", loc)} {label}">'
-                         f'<div class="tt-hp-fill {_hp_class(cur, mx, c.defeated)}" style="width:{frac * 100:.0f}%"></div>'
-                         f'<div class="tt-hp-text">{label}</div></div>')
+        self.hp.value = (
+            f'<div class="tt-hp-bar" role="meter" aria-label="{_t("health", loc)}" '
+            f'aria-valuenow="{cur}" aria-valuemin="0" aria-valuemax="{mx}" title="{_t("health", loc)} {label}">'
+            f'<div class="tt-hp-fill {_hp_class(cur, mx, c.defeated)}" style="width:{frac * 100:.0f}%"></div>'
+            f'<div class="tt-hp-text">{label}</div></div>'
+        )
         chips = []
         if c.delayed:
             chips.append(f'<span class="tt-chip tt-tag-delayed">{_t("delayed", loc)}</span>')
         if c.skip_until and combat.round <= c.skip_until:
             tip = html.escape(_t("sits_out_tip", loc).format(last=c.skip_until), quote=True)
-            chips.append(f'<span class="tt-chip tt-tag-skip" title="{tip}">'
-                         f'{html.escape(_t("sits_out", loc).format(n=c.skip_until + 1))}</span>')
+            chips.append(
+                f'<span class="tt-chip tt-tag-skip" title="{tip}">'
+                f"{html.escape(_t('sits_out', loc).format(n=c.skip_until + 1))}</span>"
+            )
         for inst in c.conditions:
             label = html.escape(tracker.condition_label(inst["id"]))
             left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
@@ -269,14 +306,23 @@ class CombatTracker(widgets.VBox):
             raise traitlets.TraitError("audience must be 'gm' or 'player'")
         return proposal["value"]
 
-    def __init__(self, system=None, *, combat: Combat | None = None, locale: str = "en",
-                 can: Callable[[str], bool] | None = None, audience: str = "gm",
-                 rng: random.Random | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        system=None,
+        *,
+        combat: Combat | None = None,
+        locale: str = "en",
+        can: Callable[[str], bool] | None = None,
+        audience: str = "gm",
+        rng: random.Random | None = None,
+        **kwargs: Any,
+    ):
         if combat is None:
             if system is None:
                 raise ValueError("give a system or a combat")
             if isinstance(system, str):
                 from tabletop_widgets.core.registry import get_system
+
                 system = get_system(system)
             combat = Combat(system, rng=rng)
         self.combat = combat
@@ -293,8 +339,9 @@ class CombatTracker(widgets.VBox):
         self.title.add_class("tt-tracker-title")
         self.round_label = widgets.HTML()
         self.round_label.add_class("tt-round")
-        self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")], value=locale,
-                                                   style={"button_width": "44px"})
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
+        )
         self.locale_toggle.add_class("tt-locale")
         header = widgets.HBox([self.title, self.round_label, self.locale_toggle])
         header.add_class("tt-tracker-header")
@@ -310,8 +357,16 @@ class CombatTracker(widgets.VBox):
         self.initiative_button = button("tt-initiative", "info")
         self.undo_button = button("tt-undo")
         self.end_button = button("tt-end")
-        toolbar = widgets.HBox([self.prev_button, self.next_button, self.delay_button,
-                                self.initiative_button, self.undo_button, self.end_button])
+        toolbar = widgets.HBox(
+            [
+                self.prev_button,
+                self.next_button,
+                self.delay_button,
+                self.initiative_button,
+                self.undo_button,
+                self.end_button,
+            ]
+        )
         toolbar.add_class("tt-tracker-toolbar")
         self.tiebreak_view = widgets.HTML()
         self.tiebreak_view.add_class("tt-tiebreaks")
@@ -323,8 +378,9 @@ class CombatTracker(widgets.VBox):
         # the panel for the selected combatant
         self.panel_head = widgets.HTML()
         self.panel_head.add_class("tt-panel-head")
-        self.amount = widgets.BoundedIntText(value=1, min=0, max=9999, layout=widgets.Layout(width="150px"),
-                                             style={"description_width": "initial"})
+        self.amount = widgets.BoundedIntText(
+            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
+        )
         self.amount.add_class("tt-amount")
         self.damage_button = button("tt-damage", "danger")
         self.heal_button = button("tt-heal", "success")
@@ -348,17 +404,20 @@ class CombatTracker(widgets.VBox):
         self.heal_options_row.add_class("tt-heal-option-group")
         harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
         harm_row.add_class("tt-panel-row")
-        self.condition_picker = widgets.Dropdown(layout=widgets.Layout(width="260px"),
-                                                 style={"description_width": "initial"})
+        self.condition_picker = widgets.Dropdown(
+            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+        )
         self.condition_picker.add_class("tt-condition-picker")
-        self.condition_duration = widgets.BoundedIntText(value=0, min=0, max=999, layout=widgets.Layout(width="110px"),
-                                                         style={"description_width": "initial"})
+        self.condition_duration = widgets.BoundedIntText(
+            value=0, min=0, max=999, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
+        )
         self.condition_duration.add_class("tt-condition-duration")
         self.add_condition_button = button("tt-add-condition")
         self.conditions_box = widgets.HBox()
         self.conditions_box.add_class("tt-panel-conditions")
-        cond_row = widgets.HBox([self.condition_picker, self.condition_duration, self.add_condition_button,
-                                 self.conditions_box])
+        cond_row = widgets.HBox(
+            [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box]
+        )
         cond_row.add_class("tt-panel-row")
         self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"))
         self.rename_text.add_class("tt-rename")
@@ -368,8 +427,9 @@ class CombatTracker(widgets.VBox):
         self.remove_button = button("tt-remove", "warning")
         for b in (self.up_button, self.down_button):
             b.layout.width = "40px"
-        edit_row = widgets.HBox([self.rename_text, self.rename_button, self.up_button, self.down_button,
-                                 self.remove_button])
+        edit_row = widgets.HBox(
+            [self.rename_text, self.rename_button, self.up_button, self.down_button, self.remove_button]
+        )
         edit_row.add_class("tt-panel-row")
         self.panel_body = widgets.VBox([harm_row, self.damage_options_row, self.heal_options_row, cond_row, edit_row])
         self.panel = widgets.VBox([self.panel_head, self.panel_body])
@@ -378,7 +438,9 @@ class CombatTracker(widgets.VBox):
         # adding combatants
         self.new_name = widgets.Text(layout=widgets.Layout(width="230px"), style={"description_width": "initial"})
         self.new_name.add_class("tt-new-name")
-        self.new_template = widgets.Dropdown(layout=widgets.Layout(width="260px"), style={"description_width": "initial"})
+        self.new_template = widgets.Dropdown(
+            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+        )
         self.new_template.add_class("tt-new-template")
         self.new_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
         self.new_hidden.add_class("tt-new-hidden")
@@ -393,8 +455,18 @@ class CombatTracker(widgets.VBox):
         self.log_view = widgets.HTML()
         self.log_view.add_class("tt-tracker-log")
 
-        self.children = [self.style_block, header, toolbar, self.tiebreak_view, self.empty_note,
-                         self.list_box, self.status, self.panel, self.add_box, self.log_view]
+        self.children = [
+            self.style_block,
+            header,
+            toolbar,
+            self.tiebreak_view,
+            self.empty_note,
+            self.list_box,
+            self.status,
+            self.panel,
+            self.add_box,
+            self.log_view,
+        ]
         self.add_class("tt-tracker")
 
         self.prev_button.on_click(lambda _b: self.previous_turn())
@@ -428,8 +500,12 @@ class CombatTracker(widgets.VBox):
             event = fn()
         except (RuleError, ValidationError) as exc:
             msg = exc.message if isinstance(exc, RuleError) and hasattr(exc, "message") else None
-            self._say(tr(msg, self.locale) if msg else (exc.messages(self.locale) if isinstance(exc, ValidationError)
-                                                        else str(exc)), error=True)
+            self._say(
+                tr(msg, self.locale)
+                if msg
+                else (exc.messages(self.locale) if isinstance(exc, ValidationError) else str(exc)),
+                error=True,
+            )
             return None
         except (ValueError, TypeError, KeyError) as exc:
             self._say(str(exc), error=True)
@@ -468,15 +544,16 @@ class CombatTracker(widgets.VBox):
     def undo(self):
         return self._run("undo", self.combat.undo)
 
-    def add_combatant(self, character=None, *, name: str | None = None, cid: str | None = None,
-                      hidden: bool = False):
+    def add_combatant(self, character=None, *, name: str | None = None, cid: str | None = None, hidden: bool = False):
         """Add a character (default: a fresh ``system.Character()``) under ``name``."""
+
         def act():
             ch = character if character is not None else self.system.Character()
             nm = (name or getattr(ch, "name", "") or "").strip()
             if not nm and not cid:
                 raise RuleError("need_name", TEXTS["need_name"])
             return self.combat.add(cid, ch, name=nm or None, hidden=hidden)
+
         return self._run("add", act)
 
     def add_from_form(self):
@@ -514,12 +591,13 @@ class CombatTracker(widgets.VBox):
         def act():
             cid_ = self._need_selected(cid)
             return self.combat.move(cid_, self.combat.order.index(cid_) + step)
+
         return self._run("move", act)
 
     def set_defeated(self, cid: str, value):
         event = self._run("defeated", lambda: self.combat.set_defeated(cid, value))
         if event is None:
-            self.render()   # a refused toggle springs back
+            self.render()  # a refused toggle springs back
         return event
 
     def set_hidden(self, cid: str, value: bool):
@@ -535,12 +613,20 @@ class CombatTracker(widgets.VBox):
         return self._run("heal", lambda: self.combat.heal(cid, amount, **options))
 
     def damage_selected(self):
-        return self._run("damage", lambda: self.combat.damage(self._need_selected(self.selected),
-                                                              int(self.amount.value), **self.damage_option_values()))
+        return self._run(
+            "damage",
+            lambda: self.combat.damage(
+                self._need_selected(self.selected), int(self.amount.value), **self.damage_option_values()
+            ),
+        )
 
     def heal_selected(self):
-        return self._run("heal", lambda: self.combat.heal(self._need_selected(self.selected),
-                                                          int(self.amount.value), **self.heal_option_values()))
+        return self._run(
+            "heal",
+            lambda: self.combat.heal(
+                self._need_selected(self.selected), int(self.amount.value), **self.heal_option_values()
+            ),
+        )
 
     def add_condition(self, cid: str, condition: str, duration: int | None = None):
         return self._run("condition", lambda: self.combat.add_condition(cid, condition, duration=duration))
@@ -550,8 +636,12 @@ class CombatTracker(widgets.VBox):
 
     def add_condition_selected(self):
         dur = int(self.condition_duration.value) or None
-        return self._run("condition", lambda: self.combat.add_condition(
-            self._need_selected(self.selected), self.condition_picker.value, duration=dur))
+        return self._run(
+            "condition",
+            lambda: self.combat.add_condition(
+                self._need_selected(self.selected), self.condition_picker.value, duration=dur
+            ),
+        )
 
     def select(self, cid: str | None):
         if cid is not None and cid not in self.combat:
@@ -645,7 +735,9 @@ class CombatTracker(widgets.VBox):
         self.message = text
         cls = "tt-msg tt-error" if error else "tt-msg"
         role = "alert" if error else "status"
-        self.status.value = f'<div class="{cls}" role="{role}" aria-live="polite">{html.escape(text)}</div>' if text else ""
+        self.status.value = (
+            f'<div class="{cls}" role="{role}" aria-live="polite">{html.escape(text)}</div>' if text else ""
+        )
 
     # ------------------------------------------------------------------------------------------
     # Rendering
@@ -663,19 +755,27 @@ class CombatTracker(widgets.VBox):
         if self.locale_toggle.value != loc:
             self.locale_toggle.value = loc
         self.locale_toggle.tooltip = _t("locale_tip", loc)
-        self.title.value = (f'<h2>{_t("title", loc)} <span class="tt-system">· '
-                            f'{html.escape(tr(self.system.title, loc))}</span></h2>')
+        self.title.value = (
+            f'<h2>{_t("title", loc)} <span class="tt-system">· {html.escape(tr(self.system.title, loc))}</span></h2>'
+        )
         if combat.started:
             cur = combat.name(combat.current) if combat.current else "—"
             if combat.current and self.audience != "gm" and combat.combatant(combat.current).hidden:
                 cur = "?"
-            self.round_label.value = (f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
-                                      f'<b class="tt-round-number">{combat.round}</b> · {term_of(self.system, "turn", loc)}: '
-                                      f'<span class="tt-current-name">{html.escape(cur)}</span></span>')
+            self.round_label.value = (
+                f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
+                f'<b class="tt-round-number">{combat.round}</b> · {term_of(self.system, "turn", loc)}: '
+                f'<span class="tt-current-name">{html.escape(cur)}</span></span>'
+            )
         else:
             self.round_label.value = f'<span class="tt-round-box tt-idle">{_t("not_started", loc)}</span>'
-        for key, b in (("prev", self.prev_button), ("delay", self.delay_button),
-                       ("initiative", self.initiative_button), ("undo", self.undo_button), ("end", self.end_button)):
+        for key, b in (
+            ("prev", self.prev_button),
+            ("delay", self.delay_button),
+            ("initiative", self.initiative_button),
+            ("undo", self.undo_button),
+            ("end", self.end_button),
+        ):
             b.description = _t(key, loc)
             b.tooltip = _t(f"{key}_tip", loc)
         missing = self._without_initiative()
@@ -693,14 +793,14 @@ class CombatTracker(widgets.VBox):
         self.tiebreak_view.layout.display = "" if tiebreaks else "none"
         if tiebreaks:
             items = "".join(f"<li>{html.escape(self.tiebreak_text(t))}</li>" for t in tiebreaks)
-            self.tiebreak_view.value = f'<b>{_t("tiebreaks", loc)}:</b><ul>{items}</ul>'
+            self.tiebreak_view.value = f"<b>{_t('tiebreaks', loc)}:</b><ul>{items}</ul>"
         else:
             self.tiebreak_view.value = ""
         self._render_rows()
         self._render_panel()
         self._render_add()
         lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(self.visible_events()[-LOG_LINES:])]
-        self.log_view.value = (f'<b>{_t("log", loc)}</b><ol reversed>{"".join(lines)}</ol>' if lines else "")
+        self.log_view.value = f"<b>{_t('log', loc)}</b><ol reversed>{''.join(lines)}</ol>" if lines else ""
 
     def _render_rows(self) -> None:
         combat = self.combat
@@ -719,7 +819,7 @@ class CombatTracker(widgets.VBox):
             self._rows[cid].update(self, places[cid])
         if [id(b) for b in self.list_box.children] != [id(b) for b in boxes]:
             self.list_box.children = boxes
-        self.empty_note.value = "" if shown else f'<i>{_t("empty", self.locale)}</i>'
+        self.empty_note.value = "" if shown else f"<i>{_t('empty', self.locale)}</i>"
         self.empty_note.layout.display = "none" if shown else ""
 
     def _render_panel(self) -> None:
@@ -730,7 +830,7 @@ class CombatTracker(widgets.VBox):
             cid = None
         self.panel_body.layout.display = "" if cid else "none"
         if not cid:
-            self.panel_head.value = f'<span>{_t("none_selected", loc)}</span>'
+            self.panel_head.value = f"<span>{_t('none_selected', loc)}</span>"
             return
         c = combat.combatant(cid)
         self.panel_head.value = f'{_t("selected", loc)}: <span class="tt-selected-name">{html.escape(c.name)}</span>'
@@ -758,13 +858,15 @@ class CombatTracker(widgets.VBox):
         self.add_condition_button.tooltip = _t("add_condition_tip", loc)
         self.add_condition_button.disabled = not opts
         chip_sig = (cid, loc, tuple((i["uid"], i["remaining"]) for i in c.conditions))
-        if chip_sig != getattr(self, "_chips_for", None):   # new buttons only when they change
+        if chip_sig != getattr(self, "_chips_for", None):  # new buttons only when they change
             chips = []
             for inst in c.conditions:
                 left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
-                b = widgets.Button(description=f"✕ {self.condition_label(inst['id'])}{left}",
-                                   tooltip=f"{_t('remove_condition_tip', loc)}: {self.condition_effect(inst['id'])}",
-                                   layout=widgets.Layout(width="auto"))
+                b = widgets.Button(
+                    description=f"✕ {self.condition_label(inst['id'])}{left}",
+                    tooltip=f"{_t('remove_condition_tip', loc)}: {self.condition_effect(inst['id'])}",
+                    layout=widgets.Layout(width="auto"),
+                )
                 b.add_class("tt-condition-remove")
                 b.on_click(lambda _b, uid=inst["uid"], who=cid: self.remove_condition(who, uid))
                 chips.append(b)
@@ -788,11 +890,12 @@ class CombatTracker(widgets.VBox):
         loc = self.locale
         self.damage_caption.value = html.escape(_t("damage_options", loc))
         self.heal_caption.value = html.escape(_t("heal_options", loc))
-        for kind, specs in (("damage", self.system.damage_options(character)),
-                            ("heal", self.system.healing_options(character))):
+        for kind, specs in (
+            ("damage", self.system.damage_options(character)),
+            ("heal", self.system.healing_options(character)),
+        ):
             specs = list(specs)
-            sig = (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices))
-                              for s in specs))
+            sig = (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices)) for s in specs))
             if kind == "damage":
                 if sig != self._options_for:
                     self._option_widgets = self._option_controls(specs, self.damage_option_values(), "tt-damage-option")
@@ -802,7 +905,9 @@ class CombatTracker(widgets.VBox):
                 self.damage_options_row.layout.display = "" if specs else "none"
             else:
                 if sig != self._heal_options_for:
-                    self._heal_option_widgets = self._option_controls(specs, self.heal_option_values(), "tt-heal-option")
+                    self._heal_option_widgets = self._option_controls(
+                        specs, self.heal_option_values(), "tt-heal-option"
+                    )
                     self.heal_options_box.children = list(self._heal_option_widgets.values())
                     self._heal_options_for = sig
                 self.heal_options_row.layout.display = "" if specs else "none"
@@ -818,17 +923,28 @@ class CombatTracker(widgets.VBox):
             if s.kind == "choice":
                 choices = [(tr(lab, loc), v) for v, lab in s.choices]
                 values = [v for _, v in choices]
-                w = widgets.Dropdown(options=choices, value=value if value in values else s.default,
-                                     description=label, style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="auto", min_width="220px"))
+                w = widgets.Dropdown(
+                    options=choices,
+                    value=value if value in values else s.default,
+                    description=label,
+                    style={"description_width": "initial"},
+                    layout=widgets.Layout(width="auto", min_width="220px"),
+                )
             elif s.kind == "bool":
-                w = widgets.Checkbox(value=bool(value), description=label, indent=False,
-                                     layout=widgets.Layout(width="auto"))
+                w = widgets.Checkbox(
+                    value=bool(value), description=label, indent=False, layout=widgets.Layout(width="auto")
+                )
             elif s.kind == "int":
                 lo = s.min if s.min is not None else -9999
                 hi = s.max if s.max is not None else 9999
-                w = widgets.BoundedIntText(value=max(lo, min(hi, int(value or 0))), min=lo, max=hi, description=label,
-                                           style={"description_width": "initial"}, layout=widgets.Layout(width="150px"))
+                w = widgets.BoundedIntText(
+                    value=max(lo, min(hi, int(value or 0))),
+                    min=lo,
+                    max=hi,
+                    description=label,
+                    style={"description_width": "initial"},
+                    layout=widgets.Layout(width="150px"),
+                )
             else:
                 w = widgets.Text(value=str(value or ""), description=label, style={"description_width": "initial"})
             w.tooltip = tip

@@ -10,6 +10,7 @@ see every chance move); an option only one check takes is drawn inside that chec
 A choice with a single value needs no control; ``gm_only`` options show only when
 ``can("gm_options")`` allows.
 """
+
 from __future__ import annotations
 
 import html
@@ -34,21 +35,22 @@ from .log import RollLog, _inline
 TEXTS: dict[str, dict[str, str]] = {
     "title": T("Dice tray", "Лоток для кубиков"),
     "notation": T("Dice", "Кубики"),
-    "notation_tip": T("Any dice notation %roll takes, e.g. 2d6+3 >= 8; the character's numbers are "
-                      "@variables (e.g. 1d20 + @strength). Enter rolls.",
-                      "Любая запись, которую понимает %roll, например 2d6+3 >= 8; числа персонажа — "
-                      "@переменные, по названию или коду (например 1d20 + @Сила). Enter — бросить."),
+    "notation_tip": T(
+        "Any dice notation %roll takes, e.g. 2d6+3 >= 8; the character's numbers are "
+        "@variables (e.g. 1d20 + @strength). Enter rolls.",
+        "Любая запись, которую понимает %roll, например 2d6+3 >= 8; числа персонажа — "
+        "@переменные, по названию или коду (например 1d20 + @Сила). Enter — бросить.",
+    ),
     "placeholder": T("e.g. 2d6+3 >= 8, 4d6kh3", "например 2d6+3 >= 8, 4d6kh3"),
     "roll": T("Roll", "Бросить"),
-    "roll_tip": T("Roll the notation (or press Enter in the box)",
-                  "Бросить запись (или Enter в поле)"),
+    "roll_tip": T("Roll the notation (or press Enter in the box)", "Бросить запись (или Enter в поле)"),
     "situation": T("Situation", "Обстановка"),
-    "situation_tip": T("Options of the checks; every chance below follows them",
-                       "Условия проверок; все шансы ниже считаются с ними"),
+    "situation_tip": T(
+        "Options of the checks; every chance below follows them", "Условия проверок; все шансы ниже считаются с ними"
+    ),
     "more_options": T("More options", "Ещё условия"),
     "checks": T("Checks", "Проверки"),
-    "chance_tip": T("Exact chance of success: {fraction} ({percent})",
-                    "Точный шанс успеха: {fraction} ({percent})"),
+    "chance_tip": T("Exact chance of success: {fraction} ({percent})", "Точный шанс успеха: {fraction} ({percent})"),
     "no_chance": T("No chance to show", "Шанс не определён"),
     "check_tip": T("Roll {label}", "Бросить: {label}"),
     "applies_to": T("Used by: {checks}", "Для проверок: {checks}"),
@@ -58,8 +60,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "dice_label": T("Dice rolled: {faces}", "Выпало: {faces}"),
     "no_dice": T("no dice", "без кубиков"),
     "effects_failed": T("Effects not applied: {error}", "Последствия не применены: {error}"),
-    "not_an_integer": T("{label}: a whole number, or empty for none",
-                        "{label}: целое число или пусто"),
+    "not_an_integer": T("{label}: a whole number, or empty for none", "{label}: целое число или пусто"),
     "not_allowed": T("Not allowed.", "Нет прав на это действие."),
     "unknown_check": T("No check named {id!r}", "Нет проверки {id!r}"),
     "none": T("—", "—"),
@@ -169,18 +170,27 @@ class DiceTray(widgets.VBox):
 
     locale = t.Unicode("en", help="Language of the tray: 'en' or 'ru'")
 
-    def __init__(self, character: Any = None, *, system: GameSystem | str | None = None,
-                 locale: str = "en", log: RollLog | None = None,
-                 rng: random.Random | None = None, seed: int | None = None,
-                 who: str | None = None, can: Callable[[str], bool] | None = None,
-                 animate: bool = True, **kwargs: Any):
+    def __init__(
+        self,
+        character: Any = None,
+        *,
+        system: GameSystem | str | None = None,
+        locale: str = "en",
+        log: RollLog | None = None,
+        rng: random.Random | None = None,
+        seed: int | None = None,
+        who: str | None = None,
+        can: Callable[[str], bool] | None = None,
+        animate: bool = True,
+        **kwargs: Any,
+    ):
         self.character = character
         self.system = _resolve_system(system, character)
         self.rng = rng if rng is not None else random.Random(seed)
         self.roll_log = log
         self.can = can or (lambda action: True)
         self._who = who
-        self.last_result: Any = None       # CheckResult or RollResult
+        self.last_result: Any = None  # CheckResult or RollResult
         self.last_kind: str | None = None  # "check" or "notation"
         self.last_error: BaseException | None = None
         self.last_changes: dict[str, tuple[Any, Any]] = {}
@@ -202,8 +212,9 @@ class DiceTray(widgets.VBox):
         self.style_block.add_class("tt-style")
         self.title = widgets.HTML()
         self.title.add_class("tt-tray-title")
-        self.locale_toggle = widgets.ToggleButtons(options=[("EN", "en"), ("RU", "ru")],
-                                                   value=locale, style={"button_width": "46px"})
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "46px"}
+        )
         self.locale_toggle.add_class("tt-locale")
         header = widgets.HBox([self.title, self.locale_toggle])
         header.add_class("tt-tray-header")
@@ -220,8 +231,9 @@ class DiceTray(widgets.VBox):
         self.checks_title: widgets.HTML | None = None
         self._built = False  # labels are drawn once every part exists (any locale at start)
 
-        self.notation = widgets.Text(layout=widgets.Layout(flex="1 1 auto", width="auto"),
-                                     style={"description_width": "initial"})
+        self.notation = widgets.Text(
+            layout=widgets.Layout(flex="1 1 auto", width="auto"), style={"description_width": "initial"}
+        )
         self.notation.add_class("tt-tray-notation")
         self.roll_button = widgets.Button(button_style="primary")
         self.roll_button.add_class("tt-tray-roll")
@@ -241,8 +253,9 @@ class DiceTray(widgets.VBox):
         self.notation.on_msg(self._on_notation_msg)
         self.locale_toggle.observe(self._on_toggle, names="value")
 
-        super().__init__([self.style_block, header, self.situation, self.checks_box, roll_row,
-                          self.error, self.result], **kwargs)
+        super().__init__(
+            [self.style_block, header, self.situation, self.checks_box, roll_row, self.error, self.result], **kwargs
+        )
         self.add_class("tt-dice-tray")
         self.locale = locale
         if character is not None:
@@ -405,6 +418,7 @@ class DiceTray(widgets.VBox):
         # by id and by the sheet's names (@strength, @Сила, @{Мелкая моторика})
         out = dict(self.system.variables(self.character))
         from tabletop_widgets.dice.words import CHARACTER_KEY
+
         out[CHARACTER_KEY] = self.character  # for system words that roll named checks
         return out
 
@@ -540,8 +554,7 @@ class DiceTray(widgets.VBox):
         children = [self.situation_title, *_option_rows(main)]
         self.more_options = None
         if rare:
-            self.more_options = widgets.Accordion([widgets.VBox(_option_rows(rare))],
-                                                  selected_index=None)
+            self.more_options = widgets.Accordion([widgets.VBox(_option_rows(rare))], selected_index=None)
             self.more_options.add_class("tt-more-options")
             children.append(self.more_options)
         children.append(self.options_error)
@@ -603,8 +616,7 @@ class DiceTray(widgets.VBox):
         if o.kind == "bool":
             w = widgets.Checkbox(value=bool(ctrl.value), indent=False)
         elif o.kind == "choice":
-            w = widgets.Dropdown(options=[(tr(lbl, self.locale), v) for v, lbl in o.choices],
-                                 style=style)
+            w = widgets.Dropdown(options=[(tr(lbl, self.locale), v) for v, lbl in o.choices], style=style)
             values = [v for v, _ in o.choices]
             w.value = ctrl.value if ctrl.value in values else values[0]
             ctrl.value = w.value
@@ -612,10 +624,9 @@ class DiceTray(widgets.VBox):
             w = widgets.Dropdown(options=self._int_choice_options(ctrl), style=style)
             w.value = ctrl.value
         elif ctrl.nullable_int or o.kind == "text":
-            w = widgets.Text(value="" if ctrl.value is None else str(ctrl.value), style=style,
-                             continuous_update=False)
+            w = widgets.Text(value="" if ctrl.value is None else str(ctrl.value), style=style, continuous_update=False)
         else:  # int
-            lo = o.min if o.min is not None else -10**6
+            lo = o.min if o.min is not None else -(10**6)
             hi = o.max if o.max is not None else 10**6
             w = widgets.BoundedIntText(value=int(ctrl.value or 0), min=lo, max=hi, style=style)
             ctrl.value = w.value
@@ -644,8 +655,7 @@ class DiceTray(widgets.VBox):
             value = ctrl.coerce(raw)
         except (TypeError, ValueError):
             ctrl.error = ValueError(_t("not_an_integer", "en", label=tr(ctrl.spec.label, "en")))
-            ctrl.error.bilingual = {loc: _t("not_an_integer", loc, label=tr(ctrl.spec.label, loc))
-                                    for loc in LOCALES}
+            ctrl.error.bilingual = {loc: _t("not_an_integer", loc, label=tr(ctrl.spec.label, loc)) for loc in LOCALES}
             if ctrl.widget is not None:
                 ctrl.widget.add_class("tt-option-invalid")
             self._render_options_error()
@@ -728,8 +738,9 @@ class DiceTray(widgets.VBox):
         self._render_title()
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = ["English", "Русский"]
-        self.notation.description = (term_of(self.system, "dice", loc) if self.system is not None
-                                     else _t("notation", loc))
+        self.notation.description = (
+            term_of(self.system, "dice", loc) if self.system is not None else _t("notation", loc)
+        )
         self.notation.placeholder = _t("placeholder", loc)
         self.notation.tooltip = _t("notation_tip", loc)
         self.roll_button.description = _t("roll", loc)
@@ -739,8 +750,9 @@ class DiceTray(widgets.VBox):
         self.result_view.tooltip = _t("result_tip", loc)
         if self.character is None:
             return
-        self.situation_title.value = (f'<h3 title="{html.escape(_t("situation_tip", loc))}">'
-                                      f'{html.escape(_t("situation", loc))}</h3>')
+        self.situation_title.value = (
+            f'<h3 title="{html.escape(_t("situation_tip", loc))}">{html.escape(_t("situation", loc))}</h3>'
+        )
         if self.more_options is not None:
             self.more_options.set_title(0, _t("more_options", loc))
         self.checks_title.value = f"<h3>{html.escape(_t('checks', loc))}</h3>"
@@ -792,8 +804,11 @@ class DiceTray(widgets.VBox):
             self._syncing = False
 
     def _render_options_error(self) -> None:
-        errs = [getattr(c.error, "bilingual", {}).get(self.locale) or str(c.error)
-                for c in self._controls.values() if c.error is not None]
+        errs = [
+            getattr(c.error, "bilingual", {}).get(self.locale) or str(c.error)
+            for c in self._controls.values()
+            if c.error is not None
+        ]
         self.options_error.value = "".join(f'<div role="alert">{html.escape(e)}</div>' for e in errs)
         self.options_error.layout.display = None if errs else "none"
 
@@ -817,8 +832,10 @@ class DiceTray(widgets.VBox):
             tip += "\n" + tr(spec.help, loc)
         if p is None:
             reason = _error_text(err, loc) if err is not None else _t("no_chance", loc)
-            pill = (f'<span class="tt-pill tt-na" title="{html.escape(reason)}" data-fraction="">'
-                    f'<span class="tt-chance-text">{html.escape(_t("none", loc))}</span></span>')
+            pill = (
+                f'<span class="tt-pill tt-na" title="{html.escape(reason)}" data-fraction="">'
+                f'<span class="tt-chance-text">{html.escape(_t("none", loc))}</span></span>'
+            )
             code = getattr(err, "code", None)
             unavailable = err is not None and code not in (None, "no_pass_fail")
             tip += "\n" + reason
@@ -826,10 +843,12 @@ class DiceTray(widgets.VBox):
             pct = percent_text(p)
             level = "tt-hi" if p >= Fraction(2, 3) else ("tt-mid" if p >= Fraction(1, 3) else "tt-lo")
             title = _t("chance_tip", loc, fraction=_fraction_text(p), percent=f"{float(p) * 100:.4g}%")
-            pill = (f'<span class="tt-pill {level}" title="{html.escape(title)}" '
-                    f'data-fraction="{p.numerator}/{p.denominator}" aria-label="{html.escape(title)}">'
-                    f'<span class="tt-bar" style="width:{float(p) * 100:.1f}%"></span>'
-                    f'<span class="tt-chance-text">{pct}</span></span>')
+            pill = (
+                f'<span class="tt-pill {level}" title="{html.escape(title)}" '
+                f'data-fraction="{p.numerator}/{p.denominator}" aria-label="{html.escape(title)}">'
+                f'<span class="tt-bar" style="width:{float(p) * 100:.1f}%"></span>'
+                f'<span class="tt-chance-text">{pct}</span></span>'
+            )
             unavailable = False
             tip += "\n" + title
         card["pill"].value = pill
@@ -864,11 +883,9 @@ class DiceTray(widgets.VBox):
         self.error.value = f'<pre role="alert">{html.escape(text)}</pre>'
 
     def _effects_text(self, locale: str) -> str:
-        parts = [self._change_text(trait, old, new, locale)
-                 for trait, (old, new) in self.last_changes.items()]
+        parts = [self._change_text(trait, old, new, locale) for trait, (old, new) in self.last_changes.items()]
         if self.last_effects_error is not None:
-            parts.append(_t("effects_failed", locale,
-                            error=_error_text(self.last_effects_error, locale)))
+            parts.append(_t("effects_failed", locale, error=_error_text(self.last_effects_error, locale)))
         return "; ".join(parts)
 
     def _change_text(self, trait: str, old: Any, new: Any, locale: str) -> str:
@@ -896,7 +913,7 @@ class DiceTray(widgets.VBox):
         who = f"{self.who}: " if self.who else ""
         if self.last_kind == "check":
             outcome = tr(r.outcome, locale) or (str(r.total) if r.total is not None else "")
-            end = "" if outcome[-1:] in ".!?…" else "."   # no «проблема!.»
+            end = "" if outcome[-1:] in ".!?…" else "."  # no «проблема!.»
             text = f"{who}{tr(r.label, locale)}: {outcome}{end}"
             effects = self._effects_text(locale)
             return f"{text} {effects}".strip()
@@ -914,8 +931,10 @@ class DiceTray(widgets.VBox):
             cls = {True: "tt-pass", False: "tt-fail", None: "tt-none"}[r.success]
             mark = {True: "✓ ", False: "✗ ", None: ""}[r.success]
             outcome = tr(r.outcome, loc) or (str(r.total) if r.total is not None else "")
-            head = (f'<div class="tt-result-head">{who}<span class="tt-what">{html.escape(tr(r.label, loc))}'
-                    f'</span><span class="tt-verdict {cls}">{mark}{html.escape(outcome)}</span></div>')
+            head = (
+                f'<div class="tt-result-head">{who}<span class="tt-what">{html.escape(tr(r.label, loc))}'
+                f'</span><span class="tt-verdict {cls}">{mark}{html.escape(outcome)}</span></div>'
+            )
             roll = r.roll
             body = _inline(roll, loc) if roll is not None and hasattr(roll, "html") else ""
             lines = [self._change_text(tr_, o, n, loc) for tr_, (o, n) in self.last_changes.items()]
@@ -929,21 +948,24 @@ class DiceTray(widgets.VBox):
             passed = r.passed
             result_cls = {True: "tt-pass", False: "tt-fail", None: "tt-none"}[passed]
             mark = {True: "✓ ", False: "✗ ", None: ""}[passed]
-            head = (f'<div class="tt-result-head">{who}<span class="tt-what">'
-                    f'{html.escape(r.expression)}</span><span class="tt-verdict {result_cls}">'
-                    f'{mark}{r.total}</span></div>')
+            head = (
+                f'<div class="tt-result-head">{who}<span class="tt-what">'
+                f'{html.escape(r.expression)}</span><span class="tt-verdict {result_cls}">'
+                f"{mark}{r.total}</span></div>"
+            )
             body = _inline(r, loc)
             effects_html = ""
-        self.result_view.value = (f'<div class="tt-result {result_cls.replace("tt-", "tt-result-")}">{head}'
-                                  f'<div class="tt-breakdown">{body}</div>{effects_html}</div>')
+        self.result_view.value = (
+            f'<div class="tt-result {result_cls.replace("tt-", "tt-result-")}">{head}'
+            f'<div class="tt-breakdown">{body}</div>{effects_html}</div>'
+        )
         self.announcement = self._announce_text(loc)
         self.dice.announcement = self.announcement
 
     def _animate(self, roll: Any) -> None:
         dice = list(getattr(roll, "dice", []) or []) if roll is not None else []
         faces = ", ".join(str(getattr(d, "value", "")) for d in dice) or _t("no_dice", self.locale)
-        self.dice.show(dice, announcement=self.announcement,
-                       label=_t("dice_label", self.locale, faces=faces))
+        self.dice.show(dice, announcement=self.announcement, label=_t("dice_label", self.locale, faces=faces))
 
 
 def _close_tree(widget: widgets.Widget) -> None:
@@ -969,8 +991,12 @@ def _option_rows(ctrls: list[OptionControl]) -> list[widgets.Widget]:
 
 
 def _grid_layout(min_px: int, gap: str, align: str = "flex-start") -> widgets.Layout:
-    return widgets.Layout(grid_template_columns=f"repeat(auto-fill, minmax({min_px}px, 1fr))",
-                          grid_gap=gap, width="100%", align_items=align)
+    return widgets.Layout(
+        grid_template_columns=f"repeat(auto-fill, minmax({min_px}px, 1fr))",
+        grid_gap=gap,
+        width="100%",
+        align_items=align,
+    )
 
 
 def _fraction_text(p: Fraction) -> str:
@@ -979,6 +1005,7 @@ def _fraction_text(p: Fraction) -> str:
 
 def _resolve_system(system: GameSystem | str | None, character: Any) -> GameSystem | None:
     from tabletop_widgets.core.registry import get_system
+
     if isinstance(system, str):
         return get_system(system)
     if system is not None:
@@ -991,8 +1018,13 @@ def _resolve_system(system: GameSystem | str | None, character: Any) -> GameSyst
     return get_system(slug)
 
 
-def show_tray(character: Any = None, system: GameSystem | str | None = None, locale: str = "en",
-              log: RollLog | None = None, **kwargs: Any) -> DiceTray:
+def show_tray(
+    character: Any = None,
+    system: GameSystem | str | None = None,
+    locale: str = "en",
+    log: RollLog | None = None,
+    **kwargs: Any,
+) -> DiceTray:
     """A dice tray for ``character`` (or a notation-only tray), ready to display; every roll
     goes to ``log`` when one is given. Extra keywords go to :class:`DiceTray`."""
     return DiceTray(character, system=system, locale=locale, log=log, **kwargs)

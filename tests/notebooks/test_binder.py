@@ -4,6 +4,7 @@ does, from the repository root) serves the demo with Voila, and the pages render
 This is the slowest test (it installs the project and Voila into a new venv: about a minute with
 a warm pip cache); it runs in CI like every other test.
 """
+
 import os
 import socket
 import subprocess
@@ -30,8 +31,13 @@ def binder_env(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     # repo2docker: `pip install -r binder/requirements.txt` run from the repository root
-    r = subprocess.run([str(py), "-m", "pip", "install", "-q", "-r", "binder/requirements.txt"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    r = subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "-r", "binder/requirements.txt"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     return py
 
@@ -44,16 +50,38 @@ def test_runtime_matches_the_tested_python():
 def test_binder_env_serves_the_demo(binder_env, tmp_path):
     py = binder_env
     # the installed package, not the work tree, must be what runs
-    out = subprocess.run([str(py), "-c", "import tabletop_widgets, tabletop_systems.ret, sys; "
-                          "print(tabletop_widgets.__file__); print(tabletop_widgets.available_systems())"],
-                         cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [
+            str(py),
+            "-c",
+            "import tabletop_widgets, tabletop_systems.ret, sys; "
+            "print(tabletop_widgets.__file__); print(tabletop_widgets.available_systems())",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "site-packages" in out and "threads_of_fate" in out
     port = _free_port()
     env = {**os.environ, "TABLETOP_DB": str(tmp_path / "table.db"), "HOME": str(tmp_path)}
     log = open(tmp_path / "voila.log", "wb")
-    proc = subprocess.Popen([str(py), "-m", "voila", "--no-browser", f"--port={port}",
-                             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            str(py),
+            "-m",
+            "voila",
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            "--show_tracebacks=True",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120

@@ -1,6 +1,7 @@
 """Notebooks under nbval: the tutorial strictly against its stored (seeded) outputs, every other
 notebook at least executing cleanly (--nbval-lax). Run in a subprocess so nbval's own collection
 (and its kernel) stay apart from this session."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -10,15 +11,30 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 STRICT = [NOTEBOOKS / "tutorial.ipynb"]
-LAX = sorted(p for p in NOTEBOOKS.rglob("*.ipynb")
-             if p not in STRICT and ".ipynb_checkpoints" not in p.parts)
+LAX = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if p not in STRICT and ".ipynb_checkpoints" not in p.parts)
 
 
 def _nbval(mode: str, paths, tmp_path):
-    cmd = [sys.executable, "-m", "pytest", mode, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-           "--rootdir", str(tmp_path), *map(str, paths)]
-    env = {"TABLETOP_DB": str(tmp_path / "table.db"), "QUERY_STRING": "",
-           "PATH": __import__("os").environ.get("PATH", ""), "HOME": str(tmp_path)}
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        mode,
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=",
+        "--rootdir",
+        str(tmp_path),
+        *map(str, paths),
+    ]
+    env = {
+        "TABLETOP_DB": str(tmp_path / "table.db"),
+        "QUERY_STRING": "",
+        "PATH": __import__("os").environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+    }
     return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
 
 
@@ -35,6 +51,7 @@ def test_notebook_executes_cleanly(path, tmp_path):
 
 def test_notebooks_are_committed_without_outputs_except_the_tutorial():
     import json
+
     for path in LAX:
         nb = json.loads(path.read_text())
         dirty = [i for i, c in enumerate(nb["cells"]) if c.get("outputs") or c.get("execution_count")]

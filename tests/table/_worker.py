@@ -1,4 +1,5 @@
 """Subprocess workers for the table tests and the benchmark (run as a script)."""
+
 from __future__ import annotations
 
 import json
@@ -56,6 +57,7 @@ def crash_writer(url: str, table: str, tag: str, stall_at: int = 0) -> None:
     count = [0]
     if stall_at:
         from tabletop_widgets.table.sqlite import SQLiteStore
+
         assert isinstance(store, SQLiteStore)
         store._c().execute("PRAGMA cache_size = 4")  # pages: big transactions spill early
         inner = store._insert
@@ -65,9 +67,11 @@ def crash_writer(url: str, table: str, tag: str, stall_at: int = 0) -> None:
             count[0] += 1
             if count[0] == stall_at:
                 big = "y" * 200_000  # surely past the cache: frames in the WAL, uncommitted
-                conn.execute("INSERT INTO events (table_id, version, kind, actor, audience, payload, created)"
-                             " VALUES (?, ?, 'message', ?, 'all', ?, 0)",
-                             (table_id, head.version + len(events) + 1, tag, json.dumps({"text": "never", "pad": big})))
+                conn.execute(
+                    "INSERT INTO events (table_id, version, kind, actor, audience, payload, created)"
+                    " VALUES (?, ?, 'message', ?, 'all', ?, 0)",
+                    (table_id, head.version + len(events) + 1, tag, json.dumps({"text": "never", "pad": big})),
+                )
                 sys.stdout.write("STALL\n")
                 sys.stdout.flush()
                 time.sleep(60)

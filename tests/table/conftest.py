@@ -6,6 +6,7 @@ Backends: ``sqlite`` always; ``postgres`` on the server in ``TABLETOP_TEST_POSTG
 ``postgresql://`` URL of a throwaway database; one fresh schema per test, dropped afterwards).
 Without it the PostgreSQL tests skip with the reason, and fail when ``CI`` is set.
 """
+
 from __future__ import annotations
 
 import os
@@ -15,6 +16,7 @@ import pytest
 
 from tabletop_widgets.table import open_store
 from tabletop_widgets import get_system
+
 
 def _postgres_url() -> str | None:
     return os.environ.get("TABLETOP_TEST_POSTGRES") or None
@@ -40,8 +42,10 @@ def postgres_url() -> str:
     throwaway one with ``scripts/pg-test-server`` when run as root)."""
     url = _postgres_url()
     if not url:
-        _skip_or_fail("TABLETOP_TEST_POSTGRES is not set (run `eval $(scripts/pg-test-server)`, "
-                      "or `make test` as root, which starts a throwaway server)")
+        _skip_or_fail(
+            "TABLETOP_TEST_POSTGRES is not set (run `eval $(scripts/pg-test-server)`, "
+            "or `make test` as root, which starts a throwaway server)"
+        )
     try:
         import psycopg
     except ImportError:
@@ -57,6 +61,7 @@ def postgres_url() -> str:
 def drop_schema(url: str, schema: str) -> None:
     import psycopg
     from psycopg import sql
+
     with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 

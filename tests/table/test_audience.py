@@ -3,6 +3,7 @@
 Every test plays the GM's side through the play layer (sessions, ``CombatSync``) and then reads
 what a player's session actually received: the events handed to it, its folded state, its own
 store query and its snapshots. A leak anywhere fails the test."""
+
 from __future__ import annotations
 
 import json
@@ -23,9 +24,13 @@ def made(store):
     system = get_system("ret")
     hero = system.Character(name="Hero").to_dict()
     npc = system.Character(name="Mossgrim", notes=NPC_NOTES, backstory=NPC_BACKSTORY).to_dict()
-    return create_table(store, "ret", [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1"),
-                                       SeatSpec("amy", "player", "Amy")],
-                        characters={"c1": hero, "npc": npc}, hidden_characters=["npc"])
+    return create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1"), SeatSpec("amy", "player", "Amy")],
+        characters={"c1": hero, "npc": npc},
+        hidden_characters=["npc"],
+    )
 
 
 def join(store, made, seat):
@@ -87,14 +92,14 @@ def test_a_gm_only_npc_in_combat_shows_players_no_sheet(store, made):
     got = Received(bob)
     sync = CombatSync(gm)
     character, name = sync.table_character("npc")
-    sync.combat.add("npc", character, name=name, hidden=False)   # brought in as visible
+    sync.combat.add("npc", character, name=name, hidden=False)  # brought in as visible
     sync.combat.add("c1", sync.table_character("c1")[0], name="Hero")
     sync.combat.roll_initiative()
     sync.combat.next_turn()
     sync.combat.damage("npc", 2)
     text = got.everything()
-    assert "Mossgrim" in text                       # players see who they fight...
-    assert NPC_NOTES not in text and NPC_BACKSTORY not in text   # ...never its sheet
+    assert "Mossgrim" in text  # players see who they fight...
+    assert NPC_NOTES not in text and NPC_BACKSTORY not in text  # ...never its sheet
     assert "Qq" not in text
     # the players' tracker shows the NPC's health all the same
     combat = combat_from_view(bob.system, bob.state.combat)
@@ -111,7 +116,7 @@ def test_hidden_combat_actions_leave_no_count_for_players(store, made):
     bob.poll()
     before = len(got.events)
     public_before = json.loads(json.dumps(bob.state.combat))
-    for _ in range(3):   # the GM works on the hidden combatant: nothing players see changes
+    for _ in range(3):  # the GM works on the hidden combatant: nothing players see changes
         sync.combat.damage("lurker", 1)
     sync.combat.add_condition("lurker", get_system("ret").conditions()[0].id)
     bob.poll()
@@ -124,7 +129,7 @@ def test_hidden_combat_actions_leave_no_count_for_players(store, made):
     assert [e["seq"] for e in view["events"]] == list(range(len(view["events"])))
     assert "next_uid" not in view["state"]
     assert "lurker" not in got.everything().lower()
-    assert len(got.events) == before + 2   # the combat line and Hero's character update
+    assert len(got.events) == before + 2  # the combat line and Hero's character update
 
 
 def test_snapshots_go_through_the_projection(store, made):

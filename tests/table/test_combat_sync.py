@@ -1,5 +1,6 @@
 """The play layer without widgets: the GM's combat sync (replay, fair-dice initiative, refusals,
 character push/pull) and the stored roll/check records the views show."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,8 +16,12 @@ from tabletop_widgets.table.rules import PlayError
 @pytest.fixture
 def made(store):
     system = get_system("ret")
-    return create_table(store, "ret", [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1")],
-                        characters={"c1": system.Character(name="Hero").to_dict()})
+    return create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1")],
+        characters={"c1": system.Character(name="Hero").to_dict()},
+    )
 
 
 def join(store, made, seat, **kw):
@@ -51,11 +56,11 @@ def test_a_refused_action_rebuilds_the_combat_from_the_log(store, made):
     sync = CombatSync(gm, on_reload=reloaded.append, on_refused=refused.append)
     sync.combat.add("c1", sync.table_character("c1")[0], name="Hero")
     before = sync.combat.state()
-    gm.rate_limit.tokens = 0            # the seat's budget is spent: the next write is refused
+    gm.rate_limit.tokens = 0  # the seat's budget is spent: the next write is refused
     sync.combat.rename("c1", "Renamed")
     assert refused and isinstance(refused[0], PlayError) and refused[0].code == "rate_limited"
     assert reloaded and reloaded[-1] is sync.combat
-    assert sync.combat.state() == before   # the log never had the rename
+    assert sync.combat.state() == before  # the log never had the rename
     with pytest.raises(RuleError):
         sync.table_character("nobody")
 
@@ -65,14 +70,14 @@ def test_character_push_and_pull(store, made):
     sync = CombatSync(gm)
     sync.combat.add("c1", sync.table_character("c1")[0], name="Hero")
     hp = get_system("ret").health(sync.combat.character("c1"))[0]
-    sync.combat.damage("c1", 2)            # pull: the combat's change becomes a character update
+    sync.combat.damage("c1", 2)  # pull: the combat's change becomes a character update
     bob.poll()
     assert get_system("ret").health(bob.character("c1"))[0] < hp
-    record_sheet(bob, "c1", dict(bob.state.characters["c1"], name="Hero the Bold"))   # a sheet edit
+    record_sheet(bob, "c1", dict(bob.state.characters["c1"], name="Hero the Bold"))  # a sheet edit
     gm.poll()
-    assert push_characters(gm, sync.combat)   # push: the table's values reach the combat
+    assert push_characters(gm, sync.combat)  # push: the table's values reach the combat
     assert sync.combat.character("c1").name == "Hero the Bold"
-    assert record_sheet(bob, "c1", bob.state.characters["c1"]) is None   # nothing changed: no write
+    assert record_sheet(bob, "c1", bob.state.characters["c1"]) is None  # nothing changed: no write
 
 
 def test_stored_records_show_what_the_table_rolled(store, made):

@@ -1,4 +1,5 @@
 """Several processes writing one table at once; followers in other processes."""
+
 from __future__ import annotations
 
 import json
@@ -19,22 +20,50 @@ FOLLOWERS = 2
 
 def new_table(store, table_id="busy"):
     dice = FairDice.new()
-    store.create_table(TableInfo(table_id, "ret", "", time.time(), dice.seed_hash), dice.seed,
-                       [SeatRecord(table_id, "gm", "gm", "h")],
-                       [NewEvent("table.opened", "gm", {"text": "opened"})])
+    store.create_table(
+        TableInfo(table_id, "ret", "", time.time(), dice.seed_hash),
+        dice.seed,
+        [SeatRecord(table_id, "gm", "gm", "h")],
+        [NewEvent("table.opened", "gm", {"text": "opened"})],
+    )
 
 
 def test_parallel_writers_lose_and_duplicate_nothing(store, store_url, tmp_path):
     new_table(store)
     total = 1 + WRITERS * PER_WRITER
-    followers = [subprocess.Popen([sys.executable, WORKER, "follower", store_url, "busy", str(total),
-                                   str(tmp_path / f"follower{k}.json"), "90"])
-                 for k in range(FOLLOWERS)]
+    followers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                WORKER,
+                "follower",
+                store_url,
+                "busy",
+                str(total),
+                str(tmp_path / f"follower{k}.json"),
+                "90",
+            ]
+        )
+        for k in range(FOLLOWERS)
+    ]
     # half the writers let the store number events under the lock, half use optimistic retries
-    writers = [subprocess.Popen([sys.executable, WORKER, "writer", store_url, "busy", f"w{k}",
-                                 str(PER_WRITER), "optimistic" if k % 2 else "lock"],
-                                stdout=subprocess.PIPE, text=True)
-               for k in range(WRITERS)]
+    writers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                WORKER,
+                "writer",
+                store_url,
+                "busy",
+                f"w{k}",
+                str(PER_WRITER),
+                "optimistic" if k % 2 else "lock",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(WRITERS)
+    ]
     outs = [w.communicate(timeout=120)[0] for w in writers]
     assert [w.returncode for w in writers] == [0] * WRITERS, outs
     for f in followers:

@@ -1,5 +1,6 @@
 """kill -9 a writer at random points, many times: the file stays consistent and every
 acknowledged event (its commit returned) is in the log, exactly once."""
+
 from __future__ import annotations
 
 import os
@@ -39,8 +40,12 @@ def test_kill_9_mid_transaction(store, store_url, backend):
         # every third round (SQLite): kill it for sure between its INSERTs and its COMMIT, with
         # uncommitted pages already in the WAL; other rounds: kill at a random moment
         stall_at = rnd.randint(2, 12) if backend == "sqlite" and round_ % 3 == 0 else 0
-        proc = subprocess.Popen([sys.executable, WORKER, "crash_writer", store_url, "crash", tag,
-                                 str(stall_at)], stdout=subprocess.PIPE, text=True, bufsize=1)
+        proc = subprocess.Popen(
+            [sys.executable, WORKER, "crash_writer", store_url, "crash", tag, str(stall_at)],
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         acked: list[str] = []
         stalled = threading.Event()
         t = threading.Thread(target=_reader, args=(proc, acked, stalled), daemon=True)

@@ -1,4 +1,5 @@
 """Event kinds and payload validation."""
+
 from __future__ import annotations
 
 import fractions
@@ -12,22 +13,34 @@ from tabletop_widgets.table.store import Event
 
 
 def test_builtin_kinds():
-    assert {"table.opened", "table.closed", "roll", "check", "character.set", "character.update",
-            "combat.state", "note", "message"} <= set(kinds())
+    assert {
+        "table.opened",
+        "table.closed",
+        "roll",
+        "check",
+        "character.set",
+        "character.update",
+        "combat.state",
+        "note",
+        "message",
+    } <= set(kinds())
 
 
-@pytest.mark.parametrize("kind,payload,match", [
-    ("nope", {}, "unknown event kind"),
-    ("message", [], "must be a mapping"),
-    ("message", {}, "missing field 'text'"),
-    ("message", {"text": 3}, "must be str"),
-    ("message", {"text": "x", "extra": 1}, "unknown field"),
-    ("roll", {"index": True, "expr": "1d6", "hidden": False, "result": {}, "text": ""}, "must be int"),
-    ("roll", {"index": 1.0, "expr": "1d6", "hidden": False, "result": {}, "text": ""}, "must be int"),
-    ("message", {"text": float("nan")}, "not plain JSON"),
-    ("message", {"text": object()}, "not plain JSON"),
-    ("message", {"text": "x" * (MAX_PAYLOAD_BYTES + 1)}, "bytes"),
-])
+@pytest.mark.parametrize(
+    "kind,payload,match",
+    [
+        ("nope", {}, "unknown event kind"),
+        ("message", [], "must be a mapping"),
+        ("message", {}, "missing field 'text'"),
+        ("message", {"text": 3}, "must be str"),
+        ("message", {"text": "x", "extra": 1}, "unknown field"),
+        ("roll", {"index": True, "expr": "1d6", "hidden": False, "result": {}, "text": ""}, "must be int"),
+        ("roll", {"index": 1.0, "expr": "1d6", "hidden": False, "result": {}, "text": ""}, "must be int"),
+        ("message", {"text": float("nan")}, "not plain JSON"),
+        ("message", {"text": object()}, "not plain JSON"),
+        ("message", {"text": "x" * (MAX_PAYLOAD_BYTES + 1)}, "bytes"),
+    ],
+)
 def test_bad_payloads(kind, payload, match):
     with pytest.raises(EventError, match=match):
         validate(kind, payload)
@@ -62,5 +75,7 @@ def test_jsonable():
         a: tuple
         f: fractions.Fraction
 
-    assert jsonable({"d": D((1, 2), fractions.Fraction(1, 3)), 1: {3, 2}}) == \
-        {"d": {"a": [1, 2], "f": "1/3"}, "1": [2, 3]}
+    assert jsonable({"d": D((1, 2), fractions.Fraction(1, 3)), 1: {3, 2}}) == {
+        "d": {"a": [1, 2], "f": "1/3"},
+        "1": [2, 3],
+    }

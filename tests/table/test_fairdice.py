@@ -1,4 +1,5 @@
 """Fair dice: commitment, per-roll streams, and `verify` catching tampering."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,16 @@ import sys
 import pytest
 
 from tabletop_widgets.dice import roll as dice_roll
-from tabletop_widgets.table import (FairDice, SeatSpec, TableSession, check, commitment, create_table,
-                                    rng_for, verify_table)
+from tabletop_widgets.table import (
+    FairDice,
+    SeatSpec,
+    TableSession,
+    check,
+    commitment,
+    create_table,
+    rng_for,
+    verify_table,
+)
 from tabletop_widgets.table.__main__ import main as cli
 
 #: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
@@ -33,12 +42,19 @@ def test_streams_and_commitment():
 
 @pytest.fixture
 def played(store, store_url, open_store_at, ret_sheet):
-    made = create_table(store, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob", "c1")],
-                        characters={"c1": ret_sheet})
+    made = create_table(
+        store, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob", "c1")], characters={"c1": ret_sheet}
+    )
     gm = TableSession.join(open_store_at(store_url), made.table_id, made.tokens["gm"])
     bob = TableSession.join(open_store_at(store_url), made.table_id, made.tokens["bob"])
-    rolls = [gm.roll("2d6+3"), bob.roll("4d6kh3"), gm.roll("1d20", hidden=True),
-             bob.roll(check("mind")), bob.roll("3#1d8"), gm.roll(check("intellect", "c1"), hidden=True)]
+    rolls = [
+        gm.roll("2d6+3"),
+        bob.roll("4d6kh3"),
+        gm.roll("1d20", hidden=True),
+        bob.roll(check("mind")),
+        bob.roll("3#1d8"),
+        gm.roll(check("intellect", "c1"), hidden=True),
+    ]
     bob.say("gg")
     return made, gm, bob, rolls
 
@@ -90,8 +106,12 @@ def test_verify_cli_detects_tampering(played, store, store_url, backend, capsys)
     assert f"roll {e.roll} does not match the seed" in err and "VERIFY FAILED" in err
 
     # and through a real subprocess, as a player would run it
-    proc = subprocess.run([sys.executable, "-m", "tabletop_widgets.table", "verify", store_url, tid],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tabletop_widgets.table", "verify", store_url, tid],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 1 and "does not match the seed" in proc.stderr
 
 
@@ -125,13 +145,35 @@ def test_cli_create_and_links(tmp_path, capsys, ret_sheet):
     db = str(tmp_path / "cli.db")
     sheet = tmp_path / "c1.json"
     sheet.write_text(json.dumps(ret_sheet))
-    assert cli(["create", db, "--system", "ret", "--title", "CLI", "--seat", "gm:gm:Gina",
-                "--seat", "bob:player:Bob:c1", "--seat", "eve:observer", "--character", f"c1={sheet}",
-                "--base", "http://h/table.ipynb", "--json"]) == 0
+    assert (
+        cli(
+            [
+                "create",
+                db,
+                "--system",
+                "ret",
+                "--title",
+                "CLI",
+                "--seat",
+                "gm:gm:Gina",
+                "--seat",
+                "bob:player:Bob:c1",
+                "--seat",
+                "eve:observer",
+                "--character",
+                f"c1={sheet}",
+                "--base",
+                "http://h/table.ipynb",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     tid = out["table"]
     assert out["roles"] == {"gm": "gm", "bob": "player", "eve": "observer"}
     from tabletop_widgets.table import open_store, parse_query
+
     with open_store(db) as store:
         for seat, url in out["links"].items():
             assert url.startswith("http://h/table.ipynb?")
@@ -143,6 +185,7 @@ def test_cli_create_and_links(tmp_path, capsys, ret_sheet):
     assert list(new) == ["bob"]
     with open_store(db) as store:
         from tabletop_widgets.table import SeatError
+
         with pytest.raises(SeatError):
             TableSession.join(store, tid, old_bob)  # the old link stopped working
         assert TableSession.from_query(new["bob"]["link"].split("?", 1)[1], store=store).seat == "bob"

@@ -1,13 +1,21 @@
 """Issue 14, hole 8: the lobby is no longer open. Table creation needs the lobby key (stored
 hashed, wrong keys rate-limited across kernels), the no-key mode is only ever explicit, and the
 seats and names are bounded in Python whatever a forged widget message sends."""
+
 from __future__ import annotations
 
 
 import pytest
 
-from tabletop_widgets.table import (LobbyKeyError, SeatSpec, TableSetupError, check_lobby_key,
-                                    create_table, lobby_mode, prepare_lobby_key)
+from tabletop_widgets.table import (
+    LobbyKeyError,
+    SeatSpec,
+    TableSetupError,
+    check_lobby_key,
+    create_table,
+    lobby_mode,
+    prepare_lobby_key,
+)
 from tabletop_widgets.table import lobbykey
 from tabletop_widgets.table.__main__ import main as cli
 from tabletop_widgets.table.seats import MAX_NAME, MAX_SEATS
@@ -27,8 +35,8 @@ def test_prepare_generates_once_and_keeps_it(store, store_url, open_store_at):
     key = prepare_lobby_key(store)
     assert isinstance(key, str) and len(key) >= 22
     assert lobby_mode(store) == "key"
-    assert prepare_lobby_key(store_url) is None            # kept: printed only the first time
-    check_lobby_key(open_store_at(store_url), key)          # another kernel accepts it
+    assert prepare_lobby_key(store_url) is None  # kept: printed only the first time
+    check_lobby_key(open_store_at(store_url), key)  # another kernel accepts it
     new = prepare_lobby_key(store, renew=True)
     assert new and new != key
     with pytest.raises(LobbyKeyError):
@@ -44,8 +52,8 @@ def test_prepare_generates_once_and_keeps_it(store, store_url, open_store_at):
 def test_the_no_key_mode_is_explicit_and_lasts_only_while_asked(store):
     assert prepare_lobby_key(store, disabled=True) is None
     assert lobby_mode(store) == "open"
-    check_lobby_key(store, None)                            # open: no key needed
-    key = prepare_lobby_key(store)                          # the next start without the flag
+    check_lobby_key(store, None)  # open: no key needed
+    key = prepare_lobby_key(store)  # the next start without the flag
     assert key and lobby_mode(store) == "key"
     with pytest.raises(LobbyKeyError):
         check_lobby_key(store, None)
@@ -67,7 +75,7 @@ def test_wrong_keys_are_refused_and_rate_limited(store, store_url, open_store_at
             check_lobby_key(store, f"guess{i}", now=t + i)
         assert exc.value.code == "wrong_key" and exc.value.retry_after == 0
         assert "Неверный ключ" in exc.value.message["ru"]
-    with pytest.raises(LobbyKeyError) as exc:     # the 5th wrong key starts the wait
+    with pytest.raises(LobbyKeyError) as exc:  # the 5th wrong key starts the wait
         check_lobby_key(store, "guess-last", now=t + 10)
     assert exc.value.code == "wrong_key" and exc.value.retry_after == lobbykey.FIRST_WAIT
     assert "try again in 30 s" in exc.value.message["en"]
@@ -100,6 +108,7 @@ def test_lobby_key_cli(tmp_path, capsys, monkeypatch):
     again = capsys.readouterr().out
     assert key not in again and "already set" in again
     from tabletop_widgets.table import open_store
+
     with open_store(db) as s:
         check_lobby_key(s, key)
     assert cli(["lobby-key", db, "--no-lobby-key"]) == 0
@@ -108,10 +117,10 @@ def test_lobby_key_cli(tmp_path, capsys, monkeypatch):
     assert cli(["lobby-key", db]) == 0
     with open_store(db) as s:
         check_lobby_key(s, "our table key")
-    assert cli(["lobby-key", db, "--no-lobby-key"]) == 2     # a key and no key: a usage error
+    assert cli(["lobby-key", db, "--no-lobby-key"]) == 2  # a key and no key: a usage error
     assert "choose one" in capsys.readouterr().err
     monkeypatch.delenv("TABLETOP_LOBBY_KEY")
-    with pytest.raises(SystemExit) as exc:                   # argparse: exit 2, no traceback
+    with pytest.raises(SystemExit) as exc:  # argparse: exit 2, no traceback
         cli(["lobby-key", db, "--no-lobby-key", "--new"])
     assert exc.value.code == 2
 
@@ -125,15 +134,18 @@ def test_seat_count_bounded_in_python(store):
         create_table(store, "ret", seats)
     assert exc.value.code == "too_many_seats" and f"at most {MAX_SEATS}" in str(exc.value)
     assert "301" in exc.value.message["ru"]
-    assert store.list_tables() == []                         # nothing written
-    create_table(store, "ret", seats[:MAX_SEATS])            # the bound itself is fine
+    assert store.list_tables() == []  # nothing written
+    create_table(store, "ret", seats[:MAX_SEATS])  # the bound itself is fine
 
 
-@pytest.mark.parametrize("bad, code", [
-    (dict(seats=[SeatSpec("gm", "gm", "G" * (MAX_NAME + 1))]), "name_too_long"),
-    (dict(seats=[SeatSpec("gm", "gm")], title="T" * 121), "title_too_long"),
-    (dict(seats=[SeatSpec("gm", "gm"), SeatSpec("p", "player", "P", "c" * 41)]), "bad_character_id"),
-])
+@pytest.mark.parametrize(
+    "bad, code",
+    [
+        (dict(seats=[SeatSpec("gm", "gm", "G" * (MAX_NAME + 1))]), "name_too_long"),
+        (dict(seats=[SeatSpec("gm", "gm")], title="T" * 121), "title_too_long"),
+        (dict(seats=[SeatSpec("gm", "gm"), SeatSpec("p", "player", "P", "c" * 41)]), "bad_character_id"),
+    ],
+)
 def test_names_and_title_bounded(store, bad, code):
     with pytest.raises(TableSetupError) as exc:
         create_table(store, "ret", **bad)

@@ -1,22 +1,35 @@
 """The session checks every seat action as if the browser were hostile (issue 14, holes 1, 2, 3
 and 7): failed rolls spend their index and show no drawn value, check options stay inside what
 the check declares, GM-only sheet fields stay the GM's, text has limits and seats a rate limit."""
+
 from __future__ import annotations
 
 import pytest
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.dice import DiceError
-from tabletop_widgets.table import (PermissionDenied, SeatSpec, TableSession, check, create_table,
-                                    verify_table)
-from tabletop_widgets.table.rules import (TEXT_LIMITS, PlayDenied, PlayError, RateLimit,
-                                          check_options, gm_only_fields, option_problem)
+from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, check, create_table, verify_table
+from tabletop_widgets.table.rules import (
+    TEXT_LIMITS,
+    PlayDenied,
+    PlayError,
+    RateLimit,
+    check_options,
+    gm_only_fields,
+    option_problem,
+)
 
 
 def table_for(store, slug="ret", **kw):
     sheet = get_system(slug).Character().to_dict()
-    return create_table(store, slug, [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1")],
-                        characters={"c1": sheet}, validate_characters=False, **kw)
+    return create_table(
+        store,
+        slug,
+        [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1")],
+        characters={"c1": sheet},
+        validate_characters=False,
+        **kw,
+    )
 
 
 def join(store, made, seat, **kw):
@@ -28,7 +41,7 @@ def test_failed_roll_spends_its_index_and_hides_the_value(store):
     made = table_for(store)
     bob, gm = join(store, made, "bob"), join(store, made, "gm")
     shown = []
-    for _ in range(5):   # the probe: each failed attempt takes a new index
+    for _ in range(5):  # the probe: each failed attempt takes a new index
         with pytest.raises(PlayError) as exc:
             bob.roll("(1d20 - 100)d6")
         assert exc.value.code == "roll_failed"
@@ -41,7 +54,7 @@ def test_failed_roll_spends_its_index_and_hides_the_value(store):
     assert [x["index"] for x in failed] == [0, 1, 2, 3, 4]
     assert all(str(-99 + d) not in repr(failed) for d in range(20))
     real = bob.roll("1d20")
-    assert real.roll == 5   # the real roll cannot reuse a probed index
+    assert real.roll == 5  # the real roll cannot reuse a probed index
     # bad notation draws nothing and uses nothing
     with pytest.raises(DiceError):
         bob.roll("1d")
@@ -61,6 +74,7 @@ def test_verify_catches_a_failed_roll_that_would_have_succeeded(store):
     # a log whose failed roll is of an expression that cannot fail does not verify
     from tabletop_widgets.table.rolling import replay_failed
     from tabletop_widgets.table.fairdice import FairDice
+
     dice = FairDice.revealed(gm.table.seed, gm.table.seed_hash)
     (e,) = [e for e in store.events(made.table_id) if e.kind == "roll.failed"]
     assert replay_failed(e.payload, dice.rng_for(0), lambda: None) is None
@@ -87,11 +101,11 @@ def test_forged_check_options_are_refused_per_system(store, slug):
         with pytest.raises(PlayError) as exc:
             bob.roll(check(spec.id, "c1", **{opt.name: value}))
         assert exc.value.code == "bad_option"
-        assert exc.value.text("en") != exc.value.text("ru")   # both languages, for a player
+        assert exc.value.text("en") != exc.value.text("ru")  # both languages, for a player
     with pytest.raises(PlayError) as exc:
         bob.roll(check(spec.id, "c1", no_such_option=1))
     assert exc.value.code == "unknown_option"
-    assert store.head(made.table_id) == before   # nothing written, no index used
+    assert store.head(made.table_id) == before  # nothing written, no index used
     # the bounds themselves are accepted (the check is a real one of the system)
     assert option_problem(opt, opt.max) is None and option_problem(opt, opt.min) is None
 
@@ -132,7 +146,7 @@ def test_players_cannot_change_gm_only_fields_on_any_path(store):
     with pytest.raises(PlayDenied) as exc:
         bob.update_character("c1", {"luck_max_override": 40})
     assert "GM" in exc.value.text("en") and "ведущий" in exc.value.text("ru")
-    data = dict(bob.state.characters["c1"], luck_max_override=40)   # the sheet's JSON Load
+    data = dict(bob.state.characters["c1"], luck_max_override=40)  # the sheet's JSON Load
     with pytest.raises(PermissionDenied):
         bob.set_character("c1", data)
     assert store.head(made.table_id) == before
@@ -141,10 +155,10 @@ def test_players_cannot_change_gm_only_fields_on_any_path(store):
     gm.update_character("c1", {"luck_max_override": 3})
     bob.poll()
     assert bob.state.characters["c1"]["luck_max_override"] == 3
-    bob.set_character("c1", dict(bob.state.characters["c1"], name="Bob"))   # unchanged GM field: fine
+    bob.set_character("c1", dict(bob.state.characters["c1"], name="Bob"))  # unchanged GM field: fine
     without = {k: v for k, v in bob.state.characters["c1"].items() if k != "luck_max_override"}
     with pytest.raises(PermissionDenied):
-        bob.set_character("c1", without)   # leaving the GM's value out would reset it
+        bob.set_character("c1", without)  # leaving the GM's value out would reset it
 
 
 # -- hole 7: text limits and the rate limit ---------------------------------------------------------
@@ -152,11 +166,13 @@ def test_text_limits_by_field(store):
     made = table_for(store)
     bob, gm = join(store, made, "bob"), join(store, made, "gm")
     before = store.head(made.table_id)
-    cases = [(lambda: bob.say("x" * (TEXT_LIMITS["message"][0] + 1)), "message"),
-             (lambda: bob.update_character("c1", {"name": "N" * 120_000}), "name"),
-             (lambda: bob.roll("1d6", label="L" * 500), "label"),
-             (lambda: gm.note("n" * 100_000), "note"),
-             (lambda: bob.roll("1d6" + "+1" * 400), "expression")]
+    cases = [
+        (lambda: bob.say("x" * (TEXT_LIMITS["message"][0] + 1)), "message"),
+        (lambda: bob.update_character("c1", {"name": "N" * 120_000}), "name"),
+        (lambda: bob.roll("1d6", label="L" * 500), "label"),
+        (lambda: gm.note("n" * 100_000), "note"),
+        (lambda: bob.roll("1d6" + "+1" * 400), "expression"),
+    ]
     for action, field in cases:
         with pytest.raises(PlayError) as exc:
             action()
@@ -177,8 +193,8 @@ def test_rate_limit_allows_a_burst_and_stops_a_script(store):
         bob.say("one too many")
     assert exc.value.code == "rate_limited" and "подождите" in exc.value.text("ru")
     with pytest.raises(PlayError):
-        bob.roll("1d6")   # every action shares the seat's budget
-    now[0] += 1.0   # time passes: the seat may act again at the sustained rate
+        bob.roll("1d6")  # every action shares the seat's budget
+    now[0] += 1.0  # time passes: the seat may act again at the sustained rate
     bob.say("later")
     written = [x for x in bob.state.log if x["kind"] == "message"]
     assert len(written) == burst + 1

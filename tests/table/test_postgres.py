@@ -6,6 +6,7 @@ As a script this file is a writer that stalls inside its transaction: ``python t
 stall URL TABLE`` (prints ``STALL`` with its rows inserted and the table's row locked, before
 COMMIT, and waits to be killed).
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,13 @@ def stall_main(url: str, table: str) -> None:
         time.sleep(60)
 
     store._notify = stalling_notify
-    store.write(table, lambda tx: [NewEvent("message", "w", {"text": "never", "pad": "z" * 50_000}),
-                                   NewEvent("message", "w", {"text": "never2"})])
+    store.write(
+        table,
+        lambda tx: [
+            NewEvent("message", "w", {"text": "never", "pad": "z" * 50_000}),
+            NewEvent("message", "w", {"text": "never2"}),
+        ],
+    )
 
 
 if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "stall":
@@ -45,8 +51,16 @@ if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "stall":
 
 import pytest  # noqa: E402
 
-from tabletop_widgets.table import (NewEvent, SeatSpec, StoreError, TableSession, check,  # noqa: E402
-                                    create_table, open_store, verify_table)
+from tabletop_widgets.table import (  # noqa: E402
+    NewEvent,
+    SeatSpec,
+    StoreError,
+    TableSession,
+    check,
+    create_table,
+    open_store,
+    verify_table,
+)
 from tabletop_widgets.table.follow import Follower  # noqa: E402
 
 from .test_concurrency import new_table  # noqa: E402
@@ -66,6 +80,7 @@ def pg(pg_url, open_store_at):
 def _sql(url: str, query: str, args=()):
     import psycopg
     from tabletop_widgets.table.postgres import split_url
+
     conninfo, schema = split_url(url)
     with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute(f'SET search_path TO "{schema}"')
@@ -75,6 +90,7 @@ def _sql(url: str, query: str, args=()):
 
 def test_open_store_chooses_postgres(pg_url, monkeypatch):
     from tabletop_widgets.table.postgres import PostgresStore
+
     monkeypatch.setenv("TABLETOP_DB", pg_url)
     with open_store() as s:
         assert isinstance(s, PostgresStore)
@@ -85,8 +101,11 @@ def test_open_store_chooses_postgres(pg_url, monkeypatch):
 
 def test_urls_and_schema_names():
     from tabletop_widgets.table.postgres import PostgresStore, redact, split_url
+
     assert split_url("postgresql://u:pw@h:5/db?sslmode=disable&tabletop_schema=abc") == (
-        "postgresql://u:pw@h:5/db?sslmode=disable", "abc")
+        "postgresql://u:pw@h:5/db?sslmode=disable",
+        "abc",
+    )
     assert "pw" not in redact("postgresql://u:pw@h:5/db") and "h:5/db" in redact("postgresql://u:pw@h:5/db")
     with pytest.raises(ValueError):
         split_url("postgresql://h/db?tabletop_schema=x;drop")
@@ -102,6 +121,7 @@ def test_unreachable_server_is_a_store_error():
 
 def test_newer_schema_refused(pg, pg_url):
     from tabletop_widgets.table.store import SchemaError
+
     _sql(pg_url, "UPDATE tabletop_meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(SchemaError):
         open_store(pg_url)
@@ -109,8 +129,10 @@ def test_newer_schema_refused(pg, pg_url):
 
 def test_same_schema_opened_by_many_at_once(pg_url):
     # kernels starting together on an empty database: one creates the tables, none fails
-    code = ("import sys; sys.path.insert(0, %r); from tabletop_widgets.table import open_store; "
-            "open_store(sys.argv[1]).close()" % str(ROOT))
+    code = (
+        "import sys; sys.path.insert(0, %r); from tabletop_widgets.table import open_store; "
+        "open_store(sys.argv[1]).close()" % str(ROOT)
+    )
     procs = [subprocess.Popen([sys.executable, "-c", code, pg_url]) for _ in range(4)]
     assert [p.wait(timeout=60) for p in procs] == [0] * 4
 
@@ -119,8 +141,8 @@ def test_push_not_poll(pg, pg_url, open_store_at):
     """An asyncio follower polling only every 5 s still gets each event within milliseconds:
     LISTEN/NOTIFY wakes it."""
     import asyncio
-    made = create_table(pg, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob")],
-                        validate_characters=False)
+
+    made = create_table(pg, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob")], validate_characters=False)
     gm = TableSession.join(open_store_at(pg_url), made.table_id, made.tokens["gm"])
     bob = TableSession.join(open_store_at(pg_url), made.table_id, made.tokens["bob"])
 
@@ -146,6 +168,7 @@ def test_push_not_poll(pg, pg_url, open_store_at):
 
 def test_watch_channels_per_table(pg, pg_url, open_store_at):
     import asyncio
+
     make_table(pg)
     make_table(pg, "t2")
     other = open_store_at(pg_url)
@@ -168,13 +191,17 @@ def test_safety_poll_without_notify(pg, pg_url, open_store_at):
     """NOTIFY has no replay: a row that arrives without a notification (here: inserted by hand)
     is still found by the slow safety poll."""
     import asyncio
+
     make_table(pg)
     reader = open_store_at(pg_url)
     reader.safety_poll = 0.3
     f = Follower(reader, "t1", after_seq=reader.head("t1").seq)
     f._first = False
-    _sql(pg_url, "INSERT INTO events (table_id, version, kind, actor, audience, payload, created) "
-                 "VALUES ('t1', 2, 'message', 'gm', 'all', '{\"text\":\"sneaky\"}', 0)")
+    _sql(
+        pg_url,
+        "INSERT INTO events (table_id, version, kind, actor, audience, payload, created) "
+        "VALUES ('t1', 2, 'message', 'gm', 'all', '{\"text\":\"sneaky\"}', 0)",
+    )
 
     async def scenario():
         t0 = time.monotonic()
@@ -194,12 +221,14 @@ def test_kill_9_while_holding_the_table_lock(pg, pg_url):
     the dead transaction is visible."""
     new_table(pg, "crash")
     before = pg.head("crash")
-    proc = subprocess.Popen([sys.executable, __file__, "stall", pg_url, "crash"], stdout=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen([sys.executable, __file__, "stall", pg_url, "crash"], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline() == "STALL\n"
-        locked = _sql(pg_url, "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
-                              "WHERE a.application_name = 'tabletop-widgets' AND l.mode = 'RowShareLock'")
+        locked = _sql(
+            pg_url,
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
+            "WHERE a.application_name = 'tabletop-widgets' AND l.mode = 'RowShareLock'",
+        )
         assert locked[0][0] >= 1  # it holds the lock on the table's row
         assert pg.head("crash") == before  # its rows are not visible
     finally:
@@ -216,14 +245,16 @@ def test_kill_9_while_holding_the_table_lock(pg, pg_url):
 
 
 def test_verify_catches_tampering_on_postgres(pg, pg_url, open_store_at, ret_sheet):
-    made = create_table(pg, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob", "c1")],
-                        characters={"c1": ret_sheet})
+    made = create_table(
+        pg, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob", "c1")], characters={"c1": ret_sheet}
+    )
     gm = TableSession.join(open_store_at(pg_url), made.table_id, made.tokens["gm"])
     bob = TableSession.join(open_store_at(pg_url), made.table_id, made.tokens["bob"])
     rolls = [gm.roll("2d6+3"), bob.roll("4d6kh3"), bob.roll(check("mind"))]
     gm.close_table()
     assert verify_table(pg, made.table_id).ok
     from tabletop_widgets.table.__main__ import main as cli
+
     assert cli(["verify", pg_url, made.table_id]) == 0
     e = rolls[1]
     res = dict(e.payload["result"])
@@ -241,6 +272,7 @@ def test_seq_follows_commit_order_within_a_table(pg, pg_url, open_store_at):
     """Two writers interleaved by the row lock: whoever commits later has the higher seq, even
     when it started (and would have taken a sequence number) first."""
     import threading
+
     new_table(pg, "order")
     a, b = open_store_at(pg_url), open_store_at(pg_url)
     in_a, go = threading.Event(), threading.Event()
@@ -254,7 +286,9 @@ def test_seq_follows_commit_order_within_a_table(pg, pg_url, open_store_at):
     t = threading.Thread(target=lambda: out.setdefault("a", a.write("order", slow)))
     t.start()
     assert in_a.wait(5)
-    tb = threading.Thread(target=lambda: out.setdefault("b", b.append("order", [NewEvent("message", "b", {"text": "b"})])))
+    tb = threading.Thread(
+        target=lambda: out.setdefault("b", b.append("order", [NewEvent("message", "b", {"text": "b"})]))
+    )
     tb.start()
     time.sleep(0.3)  # b waits for a's lock
     assert "b" not in out

@@ -8,6 +8,7 @@ skips with the reason, and fails when ``CI`` is set.
 Run as a script, this file is the follower process: ``python test_postgres_restart.py follow
 URL TABLE TOKEN SECONDS`` prints ``<seq> <text>`` per arrival and ``reconnects <n>`` at the end.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,6 +29,7 @@ LAST = f"after {N_AFTER - 1}"
 
 def follow_main(url: str, table: str, token: str, seconds: float) -> None:
     import asyncio
+
     sys.path.insert(0, str(ROOT))
     from tabletop_widgets.table import TableSession, open_store
 
@@ -94,8 +96,7 @@ def private_server():
     url = out.stdout.strip().split("=", 1)[1]
 
     def restart():
-        r = subprocess.run([str(SCRIPT), "restart", "--dir", pgdir], capture_output=True, text=True,
-                           timeout=120)
+        r = subprocess.run([str(SCRIPT), "restart", "--dir", pgdir], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
 
     yield url, restart
@@ -106,15 +107,23 @@ def private_server():
 def test_restart_mid_run_followers_catch_up(private_server):
     url, restart = private_server
     store = open_store(url)
-    made = create_table(store, "ret", [SeatSpec("gm", "gm")] +
-                        [SeatSpec(f"p{k}", "player", f"P{k}") for k in range(FOLLOWERS)],
-                        validate_characters=False)
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm")] + [SeatSpec(f"p{k}", "player", f"P{k}") for k in range(FOLLOWERS)],
+        validate_characters=False,
+    )
     gm = TableSession.join(store, made.table_id, made.tokens["gm"])
     run_for = 40.0
-    procs = [subprocess.Popen([sys.executable, __file__, "follow", url, made.table_id,
-                               made.tokens[f"p{k}"], str(run_for)],
-                              stdout=subprocess.PIPE, text=True, bufsize=1)
-             for k in range(FOLLOWERS)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "follow", url, made.table_id, made.tokens[f"p{k}"], str(run_for)],
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        for k in range(FOLLOWERS)
+    ]
     lines: list[list[str]] = [[] for _ in procs]
     ready = [threading.Event() for _ in procs]
 
@@ -169,8 +178,10 @@ def test_restart_mid_run_followers_catch_up(private_server):
         time.sleep(0.2)
         t0 = time.monotonic()
         restart()  # fast shutdown: every connection is cut, then the server comes back
-        print(f"restart took {time.monotonic() - t0:.2f}s; writes during it: "
-              f"{len([a for a in acked if a.startswith('during')])}/{N_DURING} acked before it returned")
+        print(
+            f"restart took {time.monotonic() - t0:.2f}s; writes during it: "
+            f"{len([a for a in acked if a.startswith('during')])}/{N_DURING} acked before it returned"
+        )
         w.join(timeout=60)
         assert done.is_set(), "the writer did not finish after the restart"
         print(f"writes that failed with StoreError and were checked and retried: {unknown}")
@@ -188,7 +199,8 @@ def test_restart_mid_run_followers_catch_up(private_server):
 
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and any(
-                len([x for x in ls if not x.startswith("reconnects")]) < len(expected) for ls in lines):
+            len([x for x in ls if not x.startswith("reconnects")]) < len(expected) for ls in lines
+        ):
             time.sleep(0.05)
         for k in range(FOLLOWERS):
             got = [x for x in lines[k] if not x.startswith("reconnects")]

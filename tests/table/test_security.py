@@ -1,10 +1,19 @@
 """Seats and roles: a player's session refuses GM actions and never loads hidden events."""
+
 from __future__ import annotations
 
 import pytest
 
-from tabletop_widgets.table import (EventError, PermissionDenied, SeatError, SeatSpec, TableSession,
-                                    check, create_table, parse_query)
+from tabletop_widgets.table import (
+    EventError,
+    PermissionDenied,
+    SeatError,
+    SeatSpec,
+    TableSession,
+    check,
+    create_table,
+    parse_query,
+)
 from tabletop_widgets.table.seats import hash_token
 
 #: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
@@ -13,12 +22,19 @@ SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 @pytest.fixture
 def table(store, ret_sheet):
-    return create_table(store, "ret", [SeatSpec("gm", "gm", "Gina"),
-                                       SeatSpec("bob", "player", "Bob", "c_bob"),
-                                       SeatSpec("amy", "player", "Amy", "c_amy"),
-                                       SeatSpec("eve", "observer", "Eve")],
-                        characters={"c_bob": ret_sheet, "c_amy": ret_sheet, "npc": ret_sheet},
-                        hidden_characters=["npc"], title="Security")
+    return create_table(
+        store,
+        "ret",
+        [
+            SeatSpec("gm", "gm", "Gina"),
+            SeatSpec("bob", "player", "Bob", "c_bob"),
+            SeatSpec("amy", "player", "Amy", "c_amy"),
+            SeatSpec("eve", "observer", "Eve"),
+        ],
+        characters={"c_bob": ret_sheet, "c_amy": ret_sheet, "npc": ret_sheet},
+        hidden_characters=["npc"],
+        title="Security",
+    )
 
 
 def join(store_url, open_store_at, table, seat):
@@ -39,9 +55,14 @@ class CountingStore:
 
 def test_no_or_wrong_token_loads_nothing(store, table):
     spy = CountingStore(store)
-    for table_id, token in [(None, None), (table.table_id, None), (None, table.tokens["gm"]),
-                            (table.table_id, ""), (table.table_id, "wrong-token"),
-                            ("other-table", table.tokens["gm"])]:
+    for table_id, token in [
+        (None, None),
+        (table.table_id, None),
+        (None, table.tokens["gm"]),
+        (table.table_id, ""),
+        (table.table_id, "wrong-token"),
+        ("other-table", table.tokens["gm"]),
+    ]:
         with pytest.raises(SeatError) as exc:
             TableSession.join(spy, table_id, token)
         assert exc.value.code in ("no_token", "bad_token")
@@ -83,12 +104,12 @@ def test_player_refuses_gm_actions(store_url, open_store_at, table):
         lambda: bob.note("I am the GM now"),
         lambda: bob.set_combat({"round": 9}),
         lambda: bob.close_table(),
-        lambda: bob.roll(check("mind", "c_amy")),              # someone else's character
+        lambda: bob.roll(check("mind", "c_amy")),  # someone else's character
         lambda: bob.update_character("c_amy", {"name": "x"}),
-        lambda: bob.set_character("new", {}),                  # creating characters is the GM's
+        lambda: bob.set_character("new", {}),  # creating characters is the GM's
         lambda: bob.record("message", {"text": "psst"}, audience="gm"),
         lambda: bob.record("message", {"text": "psst"}, audience="seat:amy"),
-        lambda: bob.record("roll", {"index": 0}),              # forged roll outcome
+        lambda: bob.record("roll", {"index": 0}),  # forged roll outcome
         lambda: bob.record("table.closed", {"seed": "00", "seed_hash": "00"}),
         lambda: bob.record("table.opened", {}),
     ]
@@ -114,8 +135,7 @@ def test_hidden_never_reaches_player(store_url, open_store_at, table):
     eve = join(store_url, open_store_at, table, "eve")
     secret_roll = gm.roll("3d6+2", hidden=True, label="ambush")
     gm.note("the butler did it")
-    gm.set_combat({"combatants": ["bob", "amy", "lurker"], "hp": {"lurker": 40}},
-                  public={"combatants": ["bob", "amy"]})
+    gm.set_combat({"combatants": ["bob", "amy", "lurker"], "hp": {"lurker": 40}}, public={"combatants": ["bob", "amy"]})
     bob_secret = bob.roll("1d20", hidden=True)
     public = gm.roll("1d6")
 
@@ -148,6 +168,7 @@ def test_hidden_never_reaches_player(store_url, open_store_at, table):
 
 def test_player_gm_only_check_option(store_url, open_store_at, table):
     from tabletop_widgets import get_system
+
     system = get_system("ret")
     sheet = system.Character()
     gm_only = [(c.id, o.name) for c in system.checks(sheet) for o in c.options if o.gm_only]
@@ -164,6 +185,7 @@ def test_db_file_private(tmp_path):
     import os
     import stat
     from tabletop_widgets.table import open_store
+
     db = tmp_path / "sub" / "table.db"
     with open_store(db) as s:
         s.list_tables()
@@ -184,6 +206,7 @@ def test_from_voila_reads_query_string(store, table, monkeypatch):
 
 def test_default_path(monkeypatch, tmp_path):
     from tabletop_widgets.table import default_db_path
+
     monkeypatch.delenv("TABLETOP_DB", raising=False)
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -195,8 +218,8 @@ def test_default_path(monkeypatch, tmp_path):
 def test_gm_only_character_stays_gm_only(store_url, open_store_at, table):
     gm = join(store_url, open_store_at, table, "gm")
     bob = join(store_url, open_store_at, table, "bob")
-    dmg = gm.update_character("npc", {"luck": 1})           # follows the NPC's audience
-    chk = gm.roll(check("mind", "npc"))                     # carries the NPC's sheet: forced GM-only
+    dmg = gm.update_character("npc", {"luck": 1})  # follows the NPC's audience
+    chk = gm.roll(check("mind", "npc"))  # carries the NPC's sheet: forced GM-only
     assert dmg.audience == "gm" and chk.audience == "gm"
     with pytest.raises(EventError):
         gm.update_character("npc", {"luck": 2}, hidden=False)

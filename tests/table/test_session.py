@@ -1,4 +1,5 @@
 """Sessions: own writes applied at once, catch-up under the write lock, snapshots, following."""
+
 from __future__ import annotations
 
 import asyncio
@@ -7,17 +8,19 @@ import time
 import pytest
 
 from tabletop_widgets.dice import DiceError
-from tabletop_widgets.table import (EventError, SeatSpec, TableClosed, TableSession, check, create_table,
-                                    rebuild)
+from tabletop_widgets.table import EventError, SeatSpec, TableClosed, TableSession, check, create_table, rebuild
 from tabletop_widgets.table.follow import Follower
 from tabletop_widgets.table.seats import audiences_for
 
 
 @pytest.fixture
 def made(store, ret_sheet):
-    return create_table(store, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob", "c1"),
-                                       SeatSpec("eve", "observer")],
-                        characters={"c1": ret_sheet})
+    return create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob", "c1"), SeatSpec("eve", "observer")],
+        characters={"c1": ret_sheet},
+    )
 
 
 def join(store_url, open_store_at, made, seat, **kw):

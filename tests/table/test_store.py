@@ -1,12 +1,24 @@
 """The store contract, through the Store interface only: runs unchanged on every backend."""
+
 from __future__ import annotations
 
 import time
 
 import pytest
 
-from tabletop_widgets.table import (Event, Head, NewEvent, SeatRecord, Snapshot, StoreError, TableClosed,
-                                    TableExists, TableInfo, TableNotFound, VersionConflict)
+from tabletop_widgets.table import (
+    Event,
+    Head,
+    NewEvent,
+    SeatRecord,
+    Snapshot,
+    StoreError,
+    TableClosed,
+    TableExists,
+    TableInfo,
+    TableNotFound,
+    VersionConflict,
+)
 from tabletop_widgets.table.fairdice import FairDice
 
 
@@ -14,10 +26,8 @@ def make_table(store, table_id="t1", seats=("gm", "alice", "bob")):
     dice = FairDice.new()
     info = TableInfo(table_id, "ret", "Test", time.time(), dice.seed_hash, options={"x": 1})
     roles = {"gm": "gm"}
-    recs = [SeatRecord(table_id, s, roles.get(s, "player"), f"hash-{table_id}-{s}", None, s.title())
-            for s in seats]
-    opened = store.create_table(info, dice.seed, recs,
-                                [NewEvent("table.opened", "gm", {"seed_hash": dice.seed_hash})])
+    recs = [SeatRecord(table_id, s, roles.get(s, "player"), f"hash-{table_id}-{s}", None, s.title()) for s in seats]
+    opened = store.create_table(info, dice.seed, recs, [NewEvent("table.opened", "gm", {"seed_hash": dice.seed_hash})])
     return info, dice, opened
 
 
@@ -140,8 +150,15 @@ def test_write_tx_sees_catch_up_and_seed(store, store_url, open_store_at):
 
 def test_audience_filter_in_query(store):
     make_table(store)
-    store.append("t1", [ev(text="pub"), ev(text="gm only", audience="gm"),
-                        ev(text="to alice", audience="seat:alice"), ev(text="to bob", audience="seat:bob")])
+    store.append(
+        "t1",
+        [
+            ev(text="pub"),
+            ev(text="gm only", audience="gm"),
+            ev(text="to alice", audience="seat:alice"),
+            ev(text="to bob", audience="seat:bob"),
+        ],
+    )
 
     def texts(aud):
         return [e.payload.get("text") for e in store.events("t1", audiences=aud)][1:]
@@ -193,7 +210,7 @@ def test_watch_sees_other_connections(store, store_url, open_store_at):
 
 def test_payload_round_trip(store):
     make_table(store)
-    payload = {"text": "Ёж 🎲", "nested": {"list": [1, 2.5, None, True]}, "n": 10 ** 15}
+    payload = {"text": "Ёж 🎲", "nested": {"list": [1, 2.5, None, True]}, "n": 10**15}
     (stored,) = store.append("t1", [NewEvent("message", "gm", payload)])
     assert stored.payload == payload
     assert store.events("t1")[-1].payload == payload

@@ -1,5 +1,6 @@
 """Issue 14, holes 6 and 9: the store's files are private from the start; a file that is not ours
 is refused with a clear message and left untouched; the CLI's exit codes say what happened."""
+
 from __future__ import annotations
 
 import hashlib
@@ -12,8 +13,7 @@ import sys
 
 import pytest
 
-from tabletop_widgets.table import (NotAStore, SeatSpec, TableSession, create_table,
-                                    open_store, verify_table)
+from tabletop_widgets.table import NotAStore, SeatSpec, TableSession, create_table, open_store, verify_table
 from tabletop_widgets.table.__main__ import main as cli
 from tabletop_widgets.table.sqlite import APPLICATION_ID, SCHEMA_VERSION
 
@@ -31,7 +31,7 @@ def digest(path) -> str:
 
 @pytest.fixture
 def loose_umask():
-    old = os.umask(0o022)   # what most users have: new files 0644, directories 0755
+    old = os.umask(0o022)  # what most users have: new files 0644, directories 0755
     yield
     os.umask(old)
 
@@ -53,7 +53,7 @@ def test_files_private_from_the_first_write(tmp_path, loose_umask, ret_sheet):
         store.close()
     for p in db.parent.iterdir():
         assert mode(p) == 0o600, p
-    assert (os.umask(0o022), os.umask(0o022))[0] == 0o022   # the process umask was restored
+    assert (os.umask(0o022), os.umask(0o022))[0] == 0o022  # the process umask was restored
 
 
 def test_an_existing_directory_is_left_alone(tmp_path, loose_umask):
@@ -93,7 +93,7 @@ def test_another_programs_sqlite_file_is_refused_untouched(tmp_path, variant, ca
     db = tmp_path / "kitchen.db"
     make_foreign(db)
     conn = sqlite3.connect(db)
-    if variant == "with_our_table_names":     # even one that happens to have a table "events"
+    if variant == "with_our_table_names":  # even one that happens to have a table "events"
         conn.execute("PRAGMA user_version = 0")
         conn.execute("CREATE TABLE events (id INTEGER)")
     elif variant == "other_application_id":
@@ -106,7 +106,7 @@ def test_another_programs_sqlite_file_is_refused_untouched(tmp_path, variant, ca
         open_store(db)
     assert exc.value.foreign and "another program" in exc.value.message["en"]
     assert "untouched" in str(exc.value) and "не изменена" in exc.value.message["ru"]
-    assert digest(db) == before                                 # not one byte written
+    assert digest(db) == before  # not one byte written
     assert sorted(p.name for p in tmp_path.iterdir()) == files  # no -wal/-shm left behind
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
@@ -121,7 +121,7 @@ def test_empty_files_are_initialised_and_marked(tmp_path):
     empty = tmp_path / "empty.db"
     empty.touch()
     empty_db = tmp_path / "empty-sqlite.db"
-    sqlite3.connect(empty_db).close()   # a valid, empty database
+    sqlite3.connect(empty_db).close()  # a valid, empty database
     for p in (empty, empty_db):
         with open_store(p) as s:
             assert s.list_tables() == []
@@ -163,21 +163,26 @@ def test_a_store_of_schema_1_is_upgraded(tmp_path, ret_sheet):
     raw.close()
     conn = sqlite3.connect(db)
     conn.executescript(OLD_SCHEMA)
-    conn.execute("INSERT INTO tables VALUES (?,?,?,?,?,?,?,?)",
-                 (info.table_id, info.system, info.title, info.created, info.seed_hash, seed_hex, None, "{}"))
+    conn.execute(
+        "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?)",
+        (info.table_id, info.system, info.title, info.created, info.seed_hash, seed_hex, None, "{}"),
+    )
     for s in seats:
-        conn.execute("INSERT INTO seats VALUES (?,?,?,?,?,?)",
-                     (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name))
+        conn.execute(
+            "INSERT INTO seats VALUES (?,?,?,?,?,?)", (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name)
+        )
     for e in events:
-        conn.execute("INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created) "
-                     "VALUES (?,?,?,?,?,?,?,?)", (e.table_id, e.version, e.kind, e.actor, e.audience, e.roll,
-                                                  json.dumps(e.payload), e.created))
+        conn.execute(
+            "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (e.table_id, e.version, e.kind, e.actor, e.audience, e.roll, json.dumps(e.payload), e.created),
+        )
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
     with open_store(db) as s:
         upgraded = s.events(made.table_id)
-        assert [e.hash for e in upgraded] == [e.hash for e in events]   # the same chain
+        assert [e.hash for e in upgraded] == [e.hash for e in events]  # the same chain
         gm = TableSession.join(s, made.table_id, made.tokens["gm"])
         gm.roll("1d6")
         gm.close_table()
@@ -196,26 +201,29 @@ def test_cli_exit_codes_without_tracebacks(tmp_path, ret_sheet):
         gm.close_table()
 
     def run(*args):
-        p = subprocess.run([sys.executable, "-m", "tabletop_widgets.table", *args],
-                           capture_output=True, text=True, timeout=120)
+        p = subprocess.run(
+            [sys.executable, "-m", "tabletop_widgets.table", *args], capture_output=True, text=True, timeout=120
+        )
         assert "Traceback" not in p.stderr + p.stdout, p.stderr
         return p
 
     assert run("verify", str(db), made.table_id, "--head", gm.head).returncode == 0
     bad = run("verify", str(db), made.table_id, "--head", "0" * 64)
     assert bad.returncode == 1 and "VERIFY FAILED" in bad.stderr
-    for args in [("verify",),                                          # usage
-                 ("verify", str(db), made.table_id, "--head", "xyz"),  # not a hash
-                 ("verify", str(db), "nosuchtable"),                   # lookup
-                 ("verify", str(tmp_path / "missing-dir" / "x" / "t.db"), "t"),  # no table there
-                 ("verify", str(tmp_path), "t")]:                      # a directory: I/O
+    for args in [
+        ("verify",),  # usage
+        ("verify", str(db), made.table_id, "--head", "xyz"),  # not a hash
+        ("verify", str(db), "nosuchtable"),  # lookup
+        ("verify", str(tmp_path / "missing-dir" / "x" / "t.db"), "t"),  # no table there
+        ("verify", str(tmp_path), "t"),
+    ]:  # a directory: I/O
         p = run(*args)
         assert p.returncode == 2, (args, p.stderr)
         assert p.stderr.strip(), args
-    assert not (tmp_path / "missing-dir").exists()     # verify never creates a store
+    assert not (tmp_path / "missing-dir").exists()  # verify never creates a store
     os.chmod(db, 0o000)
     try:
-        if os.geteuid() != 0:   # root reads anything
+        if os.geteuid() != 0:  # root reads anything
             assert run("verify", str(db), made.table_id).returncode == 2
     finally:
         os.chmod(db, 0o600)
@@ -224,12 +232,22 @@ def test_cli_exit_codes_without_tracebacks(tmp_path, ret_sheet):
 @SQLITE_ONLY
 def test_a_store_opened_twice_at_once_is_set_up_once(store_url, backend):
     """Two kernels opening a brand-new file at the same moment: both work, one schema."""
-    procs = [subprocess.Popen([sys.executable, "-c",
-                               "import sys; from tabletop_widgets.table import open_store; "
-                               "s = open_store(sys.argv[1]); s.list_tables(); s.close()", store_url],
-                              stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from tabletop_widgets.table import open_store; "
+                "s = open_store(sys.argv[1]); s.list_tables(); s.close()",
+                store_url,
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
     for p in procs:
-        with p:   # closes its stderr pipe (warnings are errors)
+        with p:  # closes its stderr pipe (warnings are errors)
             _out, err = p.communicate(timeout=120)
             assert p.returncode == 0, err
     with open_store(store_url) as s:

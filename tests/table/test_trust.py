@@ -4,6 +4,7 @@ Each attack is played on the database itself (as someone holding the file or the
 on SQLite and on PostgreSQL: the old ``verify`` (dice replayed against the seed) passed every one
 of them; the hash chain, the saved head and the saved commitment catch them.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,17 @@ import sqlite3
 import pytest
 
 from tabletop_widgets.dice import roll as dice_roll
-from tabletop_widgets.table import (EventError, PermissionDenied, SeatError, SeatSpec, TableSession,
-                                    create_table, open_store, reissue_token, verify_table)
+from tabletop_widgets.table import (
+    EventError,
+    PermissionDenied,
+    SeatError,
+    SeatSpec,
+    TableSession,
+    create_table,
+    open_store,
+    reissue_token,
+    verify_table,
+)
 from tabletop_widgets.table import chain
 from tabletop_widgets.table.__main__ import main as cli
 from tabletop_widgets.table.events import jsonable
@@ -30,6 +40,7 @@ def sql(store_url: str, backend: str, query: str, args=()) -> None:
         return
     import psycopg
     from tabletop_widgets.table.postgres import split_url
+
     conninfo, schema = split_url(store_url)
     with psycopg.connect(conninfo, options=f"-c search_path={schema}", autocommit=True) as conn:
         conn.execute(query.replace("?", "%s"), args)
@@ -48,10 +59,17 @@ def rewrite_chain(store_url: str, backend: str, table_id: str) -> None:
 
 @pytest.fixture
 def game(store, store_url, open_store_at, ret_sheet):
-    made = create_table(store, "ret", [SeatSpec("gm", "gm", "Gina"),
-                                       SeatSpec("bob", "player", "Bob", "c_bob"),
-                                       SeatSpec("amy", "player", "Amy", "c_amy")],
-                        characters={"c_bob": ret_sheet, "c_amy": ret_sheet}, title="Trust")
+    made = create_table(
+        store,
+        "ret",
+        [
+            SeatSpec("gm", "gm", "Gina"),
+            SeatSpec("bob", "player", "Bob", "c_bob"),
+            SeatSpec("amy", "player", "Amy", "c_amy"),
+        ],
+        characters={"c_bob": ret_sheet, "c_amy": ret_sheet},
+        title="Trust",
+    )
     gm = TableSession.join(open_store_at(store_url), made.table_id, made.tokens["gm"])
     bob = TableSession.join(open_store_at(store_url), made.table_id, made.tokens["bob"])
     return made, gm, bob
@@ -82,10 +100,10 @@ def test_head_covers_hidden_events_without_telling_about_them(game, store):
     hidden = gm.roll("1d100", hidden=True)
     bob.poll()
     assert gm.head == hidden.hash == store.head(tid).hash
-    assert bob.head == said.hash               # a hidden event does not move a player's head
+    assert bob.head == said.hash  # a hidden event does not move a player's head
     seen = bob.roll("1d6")
     assert bob.head == seen.hash
-    assert chain.hash_of(hidden.hash, seen) == seen.hash   # ...but the next one covers it
+    assert chain.hash_of(hidden.hash, seen) == seen.hash  # ...but the next one covers it
     assert all(e.kind != "roll" or not e.payload["hidden"] for e in bob.events())
 
 
@@ -97,14 +115,14 @@ def test_honest_log_verifies_with_saved_head_and_commitment(game, store, capsys)
         rep = verify_table(store, tid, commitment=made.seed_hash, head=head)
         assert rep.ok, rep.text()
     assert rep.head == saves["end"] and saves["end"] in rep.text()
-    assert verify_table(store, tid, bob).ok         # a session supplies both
+    assert verify_table(store, tid, bob).ok  # a session supplies both
     # a commitment or head from another table fails
     rep = verify_table(store, tid, commitment="ab" * 32)
     assert not rep.ok and "commitment you saved" in rep.problems[0]
     rep = verify_table(store, tid, head="cd" * 32)
     assert not rep.ok and "head you saved" in rep.problems[0]
     with pytest.raises(ValueError, match="64 hexadecimal"):
-        verify_table(store, tid, head=saves["end"][:16])   # a truncated copy is a usage error
+        verify_table(store, tid, head=saves["end"][:16])  # a truncated copy is a usage error
 
 
 def test_attack_change_a_rolls_shown_text(game, store, store_url, backend):
@@ -131,7 +149,7 @@ def test_attack_change_1d20_to_1d20_plus_15_recomputed_from_the_seed(game, store
     forged = {**e.payload, "expr": "1d20+15", "result": jsonable(again.to_json()), "text": again.text("en")}
     sql(store_url, backend, "UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(forged), e.seq))
     rep = verify_table(store, tid)
-    assert not rep.ok                                  # the dice replay alone would pass this
+    assert not rep.ok  # the dice replay alone would pass this
     assert all("does not match the seed" not in p for p in rep.problems)
     assert any("chain hash does not match" in p for p in rep.problems)
     # the whole chain recomputed: only what a player saved tells
@@ -177,16 +195,16 @@ def test_attack_truncate_the_tail(game, store, store_url, backend):
     made, gm, bob = game
     ev, saves = play(game)
     tid = made.table_id
-    cut = ev["bob"]      # bob's last roll goes; table.closed renumbered and the chain recomputed
+    cut = ev["bob"]  # bob's last roll goes; table.closed renumbered and the chain recomputed
     sql(store_url, backend, "DELETE FROM events WHERE seq = ?", (cut.seq,))
     closed = store.events(tid)[-1]
     assert closed.kind == "table.closed"
     sql(store_url, backend, "UPDATE events SET version = ? WHERE seq = ?", (closed.version - 1, closed.seq))
     rewrite_chain(store_url, backend, tid)
-    assert verify_table(store, tid).ok        # a whole, shorter chain: only a saved head tells
+    assert verify_table(store, tid).ok  # a whole, shorter chain: only a saved head tells
     rep = verify_table(store, tid, head=saves["end"])
     assert not rep.ok and "cut short" in rep.problems[0]
-    assert verify_table(store, tid, head=saves["mid"]).ok   # what came before is intact
+    assert verify_table(store, tid, head=saves["mid"]).ok  # what came before is intact
 
 
 def test_a_closed_table_log_ends_with_table_closed(game, store, store_url, backend):
@@ -250,7 +268,7 @@ def test_gm_reissues_a_seat_link(game, store, store_url, open_store_at):
     assert not [e for e in amy.events() if e.kind == "seat.reissued"]
     assert all(token not in json.dumps(e.to_json()) for e in store.events(tid))
     gm.close_table()
-    assert verify_table(store, tid, head=bob2.head).ok      # the reissue is a link of the chain
+    assert verify_table(store, tid, head=bob2.head).ok  # the reissue is a link of the chain
 
 
 def test_only_the_gm_reissues_and_not_by_record(game, store_url, open_store_at):
@@ -278,8 +296,7 @@ def test_operator_reissue_is_recorded_too(game, store, store_url, open_store_at)
     assert [e.payload["seat"] for e in store.events(made.table_id) if e.kind == "seat.reissued"] == ["bob"]
 
 
-def test_a_store_of_schema_1_is_upgraded_on_both_backends(store, store_url, backend, open_store_at,
-                                                          ret_sheet):
+def test_a_store_of_schema_1_is_upgraded_on_both_backends(store, store_url, backend, open_store_at, ret_sheet):
     """A store from before the chain: the hash column gone, schema 1. Opening it upgrades it in
     place (the old events hashed in order), and the table plays and verifies on."""
     made = create_table(store, "ret", [SeatSpec("gm", "gm")], characters={"c": ret_sheet})

@@ -2,6 +2,7 @@
 
 Served for real: Voila started as ``make play`` starts it (from the repository root, so its
 ``voila.json`` applies), asked for pages with seat links, its log read afterwards."""
+
 from __future__ import annotations
 
 import logging
@@ -43,6 +44,7 @@ def test_filter_scrubs_messages_args_and_tracebacks():
 
 def test_voila_json_carries_the_scrubbing_config():
     import json
+
     config = json.loads((ROOT / "voila.json").read_text())
     assert config["Voila"]["logging_config"] == voila_logging_config()
 
@@ -67,8 +69,17 @@ def test_served_pages_keep_seat_tokens_out_of_the_log(tmp_path):
     port = _free_port()
     log_path = tmp_path / "voila.log"
     env = {**os.environ, "TABLETOP_DB": str(tmp_path / "table.db"), "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "voila", "notebooks", "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--Voila.log_level=DEBUG"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        "notebooks",
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--Voila.log_level=DEBUG",
+    ]
     base = f"http://127.0.0.1:{port}"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -85,7 +96,7 @@ def test_served_pages_keep_seat_tokens_out_of_the_log(tmp_path):
             secrets = ["Sx1secretA", "Sx1secretB", "Sx1secretC"]
             status, headers = _get(f"{base}/voila/render/table.ipynb?table=abcd&seat={secrets[0]}")
             assert status == 200
-            assert headers.get("Referrer-Policy") == "no-referrer"   # links out do not carry it
+            assert headers.get("Referrer-Policy") == "no-referrer"  # links out do not carry it
             assert _get(f"{base}/voila/render/missing.ipynb?table=abcd&seat={secrets[1]}")[0] == 404
             assert _get(f"{base}/voila/static/missing.js?seat={secrets[2]}&x=1")[0] == 403
             time.sleep(1)
@@ -97,6 +108,6 @@ def test_served_pages_keep_seat_tokens_out_of_the_log(tmp_path):
                 proc.kill()
                 proc.wait(timeout=10)
     text = log_path.read_text(errors="replace")
-    assert "seat=[secret]" in text, text[-3000:]          # the requests were logged...
+    assert "seat=[secret]" in text, text[-3000:]  # the requests were logged...
     for s in secrets:
-        assert s not in text, f"{s} leaked into the log:\n{text[-3000:]}"   # ...without the tokens
+        assert s not in text, f"{s} leaked into the log:\n{text[-3000:]}"  # ...without the tokens

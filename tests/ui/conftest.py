@@ -10,6 +10,7 @@
   that Voila's lab template loads from cdn.jsdelivr.net is expected to fail offline and is
   ignored (notes-jupyter §3.6, §9.12).
 """
+
 from __future__ import annotations
 
 import os
@@ -27,9 +28,15 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 #: Hosts whose failed requests are known and harmless offline (Voila's FontAwesome CSS).
 IGNORED_HOSTS = ("cdn.jsdelivr.net",)
@@ -44,8 +51,9 @@ def in_ci() -> bool:
 def find_chromium() -> str | None:
     """Debian's chromium; an explicit ``CHROMIUM_PATH`` is the only candidate when set."""
     explicit = os.environ.get("CHROMIUM_PATH")
-    candidates = [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium"),
-                                              "/usr/lib/chromium/chromium"]
+    candidates = (
+        [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium"), "/usr/lib/chromium/chromium"]
+    )
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
@@ -66,8 +74,10 @@ def chromium_path() -> str:
     path = find_chromium()
     if path is None:
         where = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
-        reason = (f"Debian's chromium is not installed ({where} missing; set CHROMIUM_PATH "
-                  "or run `make test` as root, which apt-installs it)")
+        reason = (
+            f"Debian's chromium is not installed ({where} missing; set CHROMIUM_PATH "
+            "or run `make test` as root, which apt-installs it)"
+        )
         if in_ci():
             pytest.fail(f"CI is set and the browser tests cannot run: {reason}", pytrace=False)
         pytest.skip(reason)
@@ -104,9 +114,18 @@ def voila_url(voila_tmp, voila_db, chromium_path):
     log_path = tmp / "voila.log"
     port = _free_port()
     env = {**os.environ, "TABLETOP_DB": str(voila_db), "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaExecutor.timeout=120",
-           "--show_tracebacks=True"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOKS),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaExecutor.timeout=120",
+        "--show_tracebacks=True",
+    ]
     log = open(log_path, "wb")
     # cwd = repo root, so voila.json there applies as it does for `make play`
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -123,8 +142,7 @@ def voila_url(voila_tmp, voila_db, chromium_path):
             if proc.poll() is not None or time.monotonic() > deadline:
                 log.flush()
                 tail = log_path.read_text(errors="replace")[-3000:]
-                pytest.fail(f"voila did not start (exit {proc.poll()}); log:\n{tail}",
-                            pytrace=False)
+                pytest.fail(f"voila did not start (exit {proc.poll()}); log:\n{tail}", pytrace=False)
             time.sleep(0.25)
         yield base
     finally:

@@ -3,6 +3,7 @@
 Runs the browser tests in a child pytest with ``CHROMIUM_PATH`` pointing nowhere; the
 ``chromium_path`` fixture stops them before any server or browser starts.
 """
+
 from __future__ import annotations
 
 import os
@@ -19,9 +20,24 @@ def _run(ci: str | None):
     if ci is not None:
         env["CI"] = ci
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "tests/ui/test_dice_page.py", "-q", "-rs",
-         "-p", "no:cacheprovider", "-k", "roll_shows"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/ui/test_dice_page.py",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "roll_shows",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_missing_chromium_skips_with_the_reason_outside_ci():

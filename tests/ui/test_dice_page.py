@@ -3,6 +3,7 @@
 One page (one Voila kernel) for the whole module keeps the suite lean: the tests run in file
 order against it, and the last one checks the console and the network for the whole visit.
 """
+
 from __future__ import annotations
 
 import re
@@ -92,4 +93,3 @@ def test_locale_switch_to_russian(dice):
 def test_no_console_errors_or_failed_requests(dice):
     _, watch = dice
     assert watch.problems() == []
-

@@ -17,6 +17,7 @@ Screenshots of both themes go to docs/screenshots with ``TT_SCREENSHOTS=1`` (``m
 screenshots``). The same contrast check also runs on the Voila dashboards of the sheet, tray and
 tracker in Voila's light and dark templates.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,11 +52,10 @@ CELLS = [
     "%roll --prob 2d6+1 >= 8",
     "%roll --seed 5 L5",
     "from tabletop_systems.ret import Character\n"
-    "hero = Character(name=\"Vera Lind\", concept=\"Field medic\")\n"
+    'hero = Character(name="Vera Lind", concept="Field medic")\n'
     "%sheet hero",
-    "from tabletop_widgets.widgets import show_combat, show_tray\n"
-    "show_tray(hero)",
-    "show_combat(\"ret\", characters=[hero, Character(name=\"Grim the Ogre\")])",
+    "from tabletop_widgets.widgets import show_combat, show_tray\nshow_tray(hero)",
+    'show_combat("ret", characters=[hero, Character(name="Grim the Ogre")])',
     "%roll 1d20 + 2x6",
 ]
 BAD_EXPR, BAD_CHAR = "1d20 + 2x6", "x"
@@ -77,8 +77,10 @@ def write_settings(settings: Path, app: str, theme: str) -> None:
     files = {
         "@jupyterlab/apputils-extension/themes.jupyterlab-settings": {"theme": THEMES[theme]},
         "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-            {"fetchNews": "false", "checkForUpdates": False},
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
     }
     if app != "lab":
         del files["@jupyterlab/apputils-extension/notification.jupyterlab-settings"]
@@ -109,26 +111,35 @@ class Server:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = home / f"{app}.log"
-        env = {**os.environ,
-               "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
-               "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
-               "JUPYTER_CONFIG_DIR": str(home / "config"),
-               "JUPYTER_DATA_DIR": str(home / "data"),
-               "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-               "IPYTHONDIR": str(home / "ipython"),
-               "PYTHONUNBUFFERED": "1"}
-        cmd = [sys.executable, "-m", module, "--no-browser", f"--port={self.port}",
-               "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={home / 'root'}",
-               "--ServerApp.open_browser=False", "--allow-root"]
+        env = {
+            **os.environ,
+            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+            "JUPYTER_CONFIG_DIR": str(home / "config"),
+            "JUPYTER_DATA_DIR": str(home / "data"),
+            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "IPYTHONDIR": str(home / "ipython"),
+            "PYTHONUNBUFFERED": "1",
+        }
+        cmd = [
+            sys.executable,
+            "-m",
+            module,
+            "--no-browser",
+            f"--port={self.port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={home / 'root'}",
+            "--ServerApp.open_browser=False",
+            "--allow-root",
+        ]
         self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(cmd, cwd=home / "root", env=env, stdout=self.log,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=home / "root", env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             try:
-                with urllib.request.urlopen(f"{self.base}/api/status?token={self.token}",
-                                            timeout=2) as r:
+                with urllib.request.urlopen(f"{self.base}/api/status?token={self.token}", timeout=2) as r:
                     if r.status == 200:
                         break
             except OSError:
@@ -136,8 +147,7 @@ class Server:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 tail = self.log_path.read_text(errors="replace")[-3000:]
-                pytest.fail(f"{module} did not start (exit {self.proc.poll()}); log:\n{tail}",
-                            pytrace=False)
+                pytest.fail(f"{module} did not start (exit {self.proc.poll()}); log:\n{tail}", pytrace=False)
             time.sleep(0.5)
 
     def wait_kernel_idle(self, timeout: float = 180) -> None:
@@ -145,8 +155,7 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"{self.base}/api/sessions?token={self.token}",
-                                            timeout=5) as r:
+                with urllib.request.urlopen(f"{self.base}/api/sessions?token={self.token}", timeout=5) as r:
                     sessions = json.load(r)
                 if sessions and all(s["kernel"]["execution_state"] == "idle" for s in sessions):
                     return
@@ -349,8 +358,7 @@ def run_all(page) -> None:
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
 
 
-@pytest.mark.parametrize("app, theme", [("lab", "light"), ("lab", "dark"),
-                                        ("notebook", "light"), ("notebook", "dark")])
+@pytest.mark.parametrize("app, theme", [("lab", "light"), ("lab", "dark"), ("notebook", "light"), ("notebook", "dark")])
 def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app, theme):
     write_settings(jupyter_home / "settings", app, theme)
     server = servers(app)
@@ -360,8 +368,7 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
     try:
         page.goto(server.url(), timeout=LOAD_TIMEOUT)
         expect(page.locator(".jp-Notebook .jp-CodeCell").first).to_be_visible(timeout=LOAD_TIMEOUT)
-        assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light"
-                                                                       else "false")
+        assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light" else "false")
         server.wait_kernel_idle()
         page.locator(".jp-Notebook .jp-Cell").first.click()
         run_all(page)
@@ -369,19 +376,15 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
         cells = page.locator(".jp-Notebook .jp-CodeCell")
         expect(cells).to_have_count(len(CELLS), timeout=LOAD_TIMEOUT)
         # every output renders
-        expect(cells.nth(8).locator(".jp-OutputArea-output")).to_contain_text("UsageError",
-                                                                              timeout=RUN_TIMEOUT)
+        expect(cells.nth(8).locator(".jp-OutputArea-output")).to_contain_text("UsageError", timeout=RUN_TIMEOUT)
         expect(cells.nth(1).locator(".tt-roll .tt-total")).to_be_visible()
         expect(cells.nth(2).locator(".tt-roll-table")).to_contain_text("attack")
         expect(cells.nth(2).locator(".tt-roll-table")).to_contain_text("damage")
         expect(cells.nth(3).locator(".tt-dist table")).to_be_visible()
         expect(cells.nth(4).locator(".tt-roll")).to_contain_text("L5")
-        expect(cells.nth(5).locator(".tt-sheet .tt-sheet-title h2")).to_have_text("Vera Lind",
-                                                                                 timeout=RUN_TIMEOUT)
-        expect(cells.nth(6).locator(".tt-dice-tray .tt-check-button").first).to_be_visible(
-            timeout=RUN_TIMEOUT)
-        expect(cells.nth(7).locator(".tt-tracker .tt-combatant")).to_have_count(2,
-                                                                                timeout=RUN_TIMEOUT)
+        expect(cells.nth(5).locator(".tt-sheet .tt-sheet-title h2")).to_have_text("Vera Lind", timeout=RUN_TIMEOUT)
+        expect(cells.nth(6).locator(".tt-dice-tray .tt-check-button").first).to_be_visible(timeout=RUN_TIMEOUT)
+        expect(cells.nth(7).locator(".tt-tracker .tt-combatant")).to_have_count(2, timeout=RUN_TIMEOUT)
         expect(cells.nth(7).locator(".tt-tracker")).to_contain_text("Grim the Ogre")
         for i in range(1, 8):
             text = cells.nth(i).locator(".jp-OutputArea").inner_text()
@@ -407,8 +410,9 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
         assert result["failures"] == [], "\n".join(result["failures"])
         tray = cells.nth(6).locator(".tt-dice-tray")
         tray.locator(".tt-check-button").first.click()
-        expect(tray.locator(".tt-tray-result .tt-verdict, .tt-tray-result .tt-roll").first
-               ).to_be_visible(timeout=RUN_TIMEOUT)
+        expect(tray.locator(".tt-tray-result .tt-verdict, .tt-tray-result .tt-roll").first).to_be_visible(
+            timeout=RUN_TIMEOUT
+        )
         tray.locator(".tt-tray-notation input").fill("4d6kh3 + 1d20 >= 12")
         tray.locator(".tt-tray-roll").click()
         expect(tray.locator(".tt-tray-result")).to_contain_text("4d6kh3", timeout=RUN_TIMEOUT)
@@ -435,18 +439,22 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
             outputs = [cells.nth(i).locator(".jp-OutputArea") for i in (1, 2, 3, 4)]
             outputs[0].scroll_into_view_if_needed()
             top, bottom = outputs[0].bounding_box(), outputs[-1].bounding_box()
-            page.set_viewport_size({"width": 1400, "height": int(bottom["y"] + bottom["height"]
-                                                                  - top["y"]) + 400})
+            page.set_viewport_size({"width": 1400, "height": int(bottom["y"] + bottom["height"] - top["y"]) + 400})
             outputs[0].scroll_into_view_if_needed()
             page.wait_for_timeout(300)
             top, bottom = outputs[0].bounding_box(), outputs[-1].bounding_box()
-            page.screenshot(path=str(screenshot_dir / f"{name}_{theme}_rolls.png"),
-                            clip={"x": top["x"], "y": top["y"], "width": top["width"],
-                                  "height": bottom["y"] + bottom["height"] - top["y"]})
+            page.screenshot(
+                path=str(screenshot_dir / f"{name}_{theme}_rolls.png"),
+                clip={
+                    "x": top["x"],
+                    "y": top["y"],
+                    "width": top["width"],
+                    "height": bottom["y"] + bottom["height"] - top["y"],
+                },
+            )
 
         if watch.other_errors:
-            print(f"{app}/{theme}: console errors not from this package:", *watch.other_errors,
-                  sep="\n  ")
+            print(f"{app}/{theme}: console errors not from this package:", *watch.other_errors, sep="\n  ")
         assert watch.errors == [], "\n\n".join(watch.errors)
         assert watch.failed == [], watch.failed
     finally:
@@ -455,8 +463,9 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("page_name, root", [("sheet", ".tt-sheet"), ("tray", ".tt-dice-tray"),
-                                             ("tracker", ".tt-tracker")])
+@pytest.mark.parametrize(
+    "page_name, root", [("sheet", ".tt-sheet"), ("tray", ".tt-dice-tray"), ("tracker", ".tt-tracker")]
+)
 def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, page_name, root, theme):
     """The same contrast check on the Voila dashboards (``?theme=dark`` is Voila's dark
     template; the light one keeps the widgets' own palette)."""
@@ -464,12 +473,13 @@ def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, pa
     page = context.new_page()
     watch = watch_page(page)
     try:
-        page.goto(f"{voila_url}/voila/render/gallery/{page_name}.ipynb?system=threads_of_fate"
-                  f"&theme={theme}", timeout=LOAD_TIMEOUT)
+        page.goto(
+            f"{voila_url}/voila/render/gallery/{page_name}.ipynb?system=threads_of_fate&theme={theme}",
+            timeout=LOAD_TIMEOUT,
+        )
         expect(page.locator(root).first).to_be_visible(timeout=LOAD_TIMEOUT)
         page.wait_for_timeout(500)
-        assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light"
-                                                                       else "false")
+        assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light" else "false")
         result = page.evaluate(CONTRAST_JS, OUR_ROOTS)
         assert result["checked"] >= 30, result
         assert result["failures"] == [], "\n".join(result["failures"])

@@ -6,6 +6,7 @@ Needs Debian's chromium (see conftest.py) and a PostgreSQL server in ``TABLETOP_
 (``make test`` as root starts one with scripts/pg-test-server). Without either the test skips
 with the reason, and fails when ``CI`` is set. Each run uses a fresh schema, dropped afterwards.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,6 +35,7 @@ def _free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
+
 pytestmark = pytest.mark.ui
 
 LOAD_TIMEOUT = 120_000
@@ -51,8 +53,9 @@ def shared_db():
     """A fresh schema on the test PostgreSQL: the ``TABLETOP_DB`` both servers get."""
     base = os.environ.get("TABLETOP_TEST_POSTGRES")
     if not base:
-        _skip_or_fail("TABLETOP_TEST_POSTGRES is not set (`make test` as root starts a server; "
-                      "or eval $(scripts/pg-test-server))")
+        _skip_or_fail(
+            "TABLETOP_TEST_POSTGRES is not set (`make test` as root starts a server; or eval $(scripts/pg-test-server))"
+        )
     try:
         import psycopg
         from psycopg import sql
@@ -95,9 +98,18 @@ def _start_voila(tmp, name: str, db: str):
     log_path = tmp / f"voila-{name}.log"
     port = _free_port()
     env = {**os.environ, "TABLETOP_DB": db, "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "voila", str(NOTEBOOKS), "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaExecutor.timeout=120",
-           "--show_tracebacks=True"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOKS),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaExecutor.timeout=120",
+        "--show_tracebacks=True",
+    ]
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     return proc, log, log_path, f"http://127.0.0.1:{port}"
@@ -146,9 +158,13 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
 
     url_a, url_b, db, pids = two_servers
     with open_store(db) as store:
-        made = create_table(store, "ret", [SeatSpec("gm", "gm", "Gina"),
-                                           SeatSpec("bob", "player", "Bob", "c1")],
-                            title="Two servers", characters={"c1": get_system("ret").Character().to_dict()})
+        made = create_table(
+            store,
+            "ret",
+            [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1")],
+            title="Two servers",
+            characters={"c1": get_system("ret").Character().to_dict()},
+        )
     gm_url = link(made.table_id, made.tokens["gm"], f"{url_a}/voila/render/table.ipynb")
     bob_url = link(made.table_id, made.tokens["bob"], f"{url_b}/voila/render/table.ipynb")
 
@@ -169,8 +185,7 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
         t0 = time.monotonic()
         box.press("Enter")
         # the GM's own page shows it (written on server A) ...
-        expect(gm.locator(".tt-table-log li").filter(has_text="3d6+100")).to_have_count(1,
-                                                                                     timeout=ARRIVE_TIMEOUT)
+        expect(gm.locator(".tt-table-log li").filter(has_text="3d6+100")).to_have_count(1, timeout=ARRIVE_TIMEOUT)
         # ... and the player's page on server B gets it without a click: LISTEN/NOTIFY in B's kernel
         expect(bob_log.filter(has_text="3d6+100")).to_have_count(1, timeout=ARRIVE_TIMEOUT)
         arrived = time.monotonic() - t0
@@ -184,8 +199,9 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
             box.fill(f"1d6+{200 + i}")
             t0 = time.monotonic()
             box.press("Enter")
-            bob.wait_for_function("n => document.querySelectorAll('.tt-table-log li').length > n",
-                                  arg=n, timeout=ARRIVE_TIMEOUT)
+            bob.wait_for_function(
+                "n => document.querySelectorAll('.tt-table-log li').length > n", arg=n, timeout=ARRIVE_TIMEOUT
+            )
             lat.append(time.monotonic() - t0)
         print("GM Enter on A -> player's DOM on B (ms):", [round(x * 1000) for x in lat])
 
@@ -193,8 +209,7 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
         pbox = bob.locator(".tt-table-tray .tt-tray-notation input")
         pbox.fill("2d4+50")
         pbox.press("Enter")
-        expect(gm.locator(".tt-table-log li").filter(has_text="2d4+50")).to_have_count(1,
-                                                                                    timeout=ARRIVE_TIMEOUT)
+        expect(gm.locator(".tt-table-log li").filter(has_text="2d4+50")).to_have_count(1, timeout=ARRIVE_TIMEOUT)
         # memory of a table seat: each server runs one kernel here (deploy.md quotes this)
         for name, pid in zip("AB", pids):
             kernels = [f"{_rss_mb(k):.0f}" for k in _children(pid)]

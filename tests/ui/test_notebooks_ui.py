@@ -10,6 +10,7 @@
 * The play notebooks (``play_<slug>.ipynb``) also leave a screenshot of the whole dashboard,
   ``play_<slug>.png``, and must show the four parts: creation check, sheet, tray, tracker.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,8 +22,9 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.ui
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-PATHS = sorted(p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*.ipynb")
-               if ".ipynb_checkpoints" not in p.parts)
+PATHS = sorted(
+    p.relative_to(NOTEBOOKS).as_posix() for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
+)
 
 LOAD_TIMEOUT = 120_000
 RENDER_TIMEOUT = 60_000
@@ -30,7 +32,7 @@ WIDTH = 1100
 
 #: What shows a page has rendered, beyond its widgets (the default: any tt- element or a heading).
 MARKERS = {
-    "table.ipynb": ".tt-seat-error",        # no seat token: the clear "no seat" page, not an error
+    "table.ipynb": ".tt-seat-error",  # no seat token: the clear "no seat" page, not an error
     "index.ipynb": ".tt-index-page",
     "lobby.ipynb": ".tt-lobby",
     "tutorial.ipynb": ".jp-RenderedMarkdown h1",
@@ -39,8 +41,10 @@ DEFAULT_MARKER = "[class*='tt-'], .jp-RenderedMarkdown h1"
 #: The four parts of a play dashboard: the creation check, the sheet, the tray and the tracker.
 PLAY_PARTS = (".tt-play-checks", ".tt-sheet", ".tt-dice-tray", ".tt-tracker .tt-combatant")
 
-ERROR_OUTPUTS = ('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
-                 '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
+ERROR_OUTPUTS = (
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]'
+)
 WIDGET_OUTPUT = re.compile(r"application/vnd\.jupyter\.widget-view\+json")
 
 
@@ -71,7 +75,9 @@ def test_notebook_renders_in_voila(browser, voila_url, watch_page, screenshot_di
         drawn = page.locator(".jp-OutputArea-output > .jupyter-widgets")
         page.wait_for_function(
             "n => document.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets').length >= n",
-            arg=n_widgets, timeout=RENDER_TIMEOUT)
+            arg=n_widgets,
+            timeout=RENDER_TIMEOUT,
+        )
         assert drawn.count() >= n_widgets
         slug = _slug(rel)
         if slug:
@@ -91,11 +97,11 @@ def test_notebook_renders_in_voila(browser, voila_url, watch_page, screenshot_di
             # the whole dashboard in one picture: Voila's lab page scrolls inside its own
             # container, so the viewport is made as tall as the content
             height = page.evaluate(
-                "() => Math.max(...Array.from(document.querySelectorAll('body, body *'))"
-                ".map(e => e.scrollHeight))")
+                "() => Math.max(...Array.from(document.querySelectorAll('body, body *')).map(e => e.scrollHeight))"
+            )
             page.set_viewport_size({"width": WIDTH, "height": min(int(height) + 40, 16000)})
             expect(page.locator(PLAY_PARTS[-1]).first).to_be_visible()
-            page.wait_for_timeout(300)   # one relayout after the resize
+            page.wait_for_timeout(300)  # one relayout after the resize
             page.screenshot(path=str(screenshot_dir / f"play_{slug}.png"))
         assert watch.problems() == [], f"{rel}: {watch.problems()}"
     finally:

@@ -3,6 +3,7 @@
 For every installed system: the sheet renders, a screenshot is saved, and nothing breaks in the
 console. For RET, an edit on screen updates a derived value on screen (Attention -> Perception).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -54,11 +55,9 @@ def test_sheet_renders(browser, voila_url, watch_page, screenshot_dir, slug):
             expect(page.locator(".tt-field-attention .tt-field-problem")).to_be_visible()
             # the language switch relabels the sheet live
             page.locator(".tt-locale button", has_text="RU").click()
-            expect(page.locator(".tt-section-parameters h3")).to_have_text("Параметры",
-                                                                           timeout=UPDATE_TIMEOUT)
+            expect(page.locator(".tt-section-parameters h3")).to_have_text("Параметры", timeout=UPDATE_TIMEOUT)
             page.locator(".tt-locale button", has_text="EN").click()
-            expect(page.locator(".tt-section-parameters h3")).to_have_text("Parameters",
-                                                                           timeout=UPDATE_TIMEOUT)
+            expect(page.locator(".tt-section-parameters h3")).to_have_text("Parameters", timeout=UPDATE_TIMEOUT)
         assert watch.problems() == []
     finally:
         context.close()

@@ -14,6 +14,7 @@ browser contexts (separate kernels) on one table in the server's TABLETOP_DB.
 Page loads are the cost here (~4 s each on 2 cores): 3 seats + 1 reload + 1 bad link + index
 + lobby.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,17 +33,20 @@ pytestmark = pytest.mark.ui
 
 LOAD_TIMEOUT = 120_000
 STEP_TIMEOUT = 30_000
-SECRET = "918273641"             # the hidden roll's total (1d1+918273640)
+SECRET = "918273641"  # the hidden roll's total (1d1+918273640)
 
 
 def _table(db):
     system = get_system("ret")
     store = open_store(str(db))
-    chars = {"c1": sample_character(system, "Aria").to_dict(),
-             "c2": sample_character(system, "Boris").to_dict()}
-    made = create_table(store, "ret", [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"),
-                                       SeatSpec("p2", "player", "Quinn", "c2")],
-                        characters=chars, title="Browser table")
+    chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"), SeatSpec("p2", "player", "Quinn", "c2")],
+        characters=chars,
+        title="Browser table",
+    )
     # the fight is set up by a GM seat in this process (as another GM tab would): everyone
     # in, initiative rolled, round 1 started
     gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
@@ -59,8 +63,13 @@ def _open(browser, url, frames=None):
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     if frames is not None:
-        page.on("websocket", lambda ws: (frames["urls"].append(ws.url),
-                                         ws.on("framereceived", lambda payload: frames["data"].append(payload))))
+        page.on(
+            "websocket",
+            lambda ws: (
+                frames["urls"].append(ws.url),
+                ws.on("framereceived", lambda payload: frames["data"].append(payload)),
+            ),
+        )
     page.goto(url, timeout=LOAD_TIMEOUT)
     return context, page
 
@@ -126,7 +135,7 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
         for page in (gm, p1, p2):
             _ready(page)
         # what each seat got
-        expect(gm.locator(".tt-gm-notes")).to_have_count(1)          # (in the Notes tab)
+        expect(gm.locator(".tt-gm-notes")).to_have_count(1)  # (in the Notes tab)
         expect(gm.locator(".tt-hidden-roll")).to_be_visible()
         for page in (p1, p2):
             expect(page.locator(".tt-gm-notes")).to_have_count(0)
@@ -176,12 +185,12 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
         gm.locator(".tt-hidden-roll input").uncheck()
         gm.locator(".tt-table-tray .tt-tray-notation input").fill("1d1+776")
         gm.locator(".tt-table-tray .tt-tray-roll").click()
-        for page in (p1, p2):   # the public roll after it has arrived: the hidden one had its chance
+        for page in (p1, p2):  # the public roll after it has arrived: the hidden one had its chance
             expect(page.locator(".tt-table-log .tt-log-list")).to_contain_text("777", timeout=STEP_TIMEOUT)
             assert SECRET not in page.content()
         assert any("/api/kernels/" in u for u in frames["urls"])
         assert frames["data"], "no websocket frames recorded"
-        assert "777" in _frames_text(frames)       # the recording works ...
+        assert "777" in _frames_text(frames)  # the recording works ...
         assert SECRET not in _frames_text(frames)  # ... and never saw the hidden roll
         assert "918273640" not in _frames_text(frames)
 
@@ -216,8 +225,8 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
         marker = tmp_path / "executed.txt"
         got = p1.evaluate(FORGE_JS, [kernel_ws, str(marker)])
         replies = {(t, parent) for t, parent in got}
-        assert ("kernel_info_reply", "forged-info") in replies, got   # the socket is live
-        assert not [m for m in got if m[1] == "forged-exec"], got     # no reply, no status, nothing
+        assert ("kernel_info_reply", "forged-info") in replies, got  # the socket is live
+        assert not [m for m in got if m[1] == "forged-exec"], got  # no reply, no status, nothing
         assert not marker.exists()
 
         # 6. a reload rebuilds the same screen (new kernel, state from the store)
@@ -248,8 +257,7 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         store = open_store(str(voila_db))
         made = create_table(store, "ret", [SeatSpec("gm", "gm", "Gail")], title="Secret title")
         store.close()
-        page.goto(f"{voila_url}/voila/render/table.ipynb?table={made.table_id}&seat=not-a-token",
-                  timeout=LOAD_TIMEOUT)
+        page.goto(f"{voila_url}/voila/render/table.ipynb?table={made.table_id}&seat=not-a-token", timeout=LOAD_TIMEOUT)
         expect(page.locator(".tt-seat-error")).to_be_visible(timeout=LOAD_TIMEOUT)
         expect(page.locator(".tt-seat-error")).to_contain_text("not valid")
         expect(page.locator(".tt-table-view")).to_have_count(0)
@@ -260,8 +268,11 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         page.goto(f"{voila_url}/voila/render/index.ipynb", timeout=LOAD_TIMEOUT)
         index_links = page.locator(".tt-index a.tt-index-link")
         notebooks = Path(__file__).resolve().parents[2] / "notebooks"
-        pages = sorted(p.relative_to(notebooks).as_posix() for p in notebooks.rglob("*.ipynb")
-                       if p.name not in ("index.ipynb", "table.ipynb") and ".ipynb_checkpoints" not in p.parts)
+        pages = sorted(
+            p.relative_to(notebooks).as_posix()
+            for p in notebooks.rglob("*.ipynb")
+            if p.name not in ("index.ipynb", "table.ipynb") and ".ipynb_checkpoints" not in p.parts
+        )
         expect(index_links).to_have_count(len(pages), timeout=LOAD_TIMEOUT)
         hrefs = [index_links.nth(i).get_attribute("href") for i in range(len(pages))]
         # every page but the index itself and the seat-bound table page is linked
@@ -271,6 +282,7 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         assert page.url.endswith("/voila/render/lobby.ipynb")
         # the lobby asks for the server's key: a wrong one creates nothing, the right one does
         from tabletop_widgets.table import prepare_lobby_key
+
         lobby_key = prepare_lobby_key(str(voila_db), renew=True)
         page.locator(".tt-lobby-key input").fill("not the key")
         page.locator(".tt-lobby-create").click()
@@ -279,13 +291,14 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         page.locator(".tt-lobby-key input").fill(lobby_key)
         page.locator(".tt-lobby-create").click()
         links = page.locator(".tt-lobby-links a")
-        expect(links).to_have_count(3, timeout=STEP_TIMEOUT)   # GM + 2 players by default
+        expect(links).to_have_count(3, timeout=STEP_TIMEOUT)  # GM + 2 players by default
         href = links.first.get_attribute("href")
         assert "/voila/render/table.ipynb?table=" in href and "&seat=" in href
         page.screenshot(path=str(screenshot_dir / "lobby.png"), full_page=True)
         assert _problems(watch) == []
         # the link works: a token the lobby made joins the table in the server's store
         from urllib.parse import parse_qs, urlparse
+
         q = parse_qs(urlparse(href).query)
         s = TableSession.join(open_store(str(voila_db)), q["table"][0], q["seat"][0])
         assert s.role == "gm" and json.dumps(s.state.characters)

@@ -1,6 +1,7 @@
 """The combat tracker (notebooks/gallery/tracker.ipynb) in a real Voila server and Chromium:
 the tracker advances turns on screen and the current-turn highlight moves; one screenshot per
 system (one page load per system)."""
+
 from __future__ import annotations
 
 import re
@@ -31,8 +32,7 @@ def test_tracker_advances_turns(browser, voila_url, watch_page, screenshot_dir, 
         expect(current).to_have_count(1)
 
         def expect_current(name):
-            expect(rows.filter(has_text=name).first).to_have_class(re.compile(r"\btt-current\b"),
-                                                                   timeout=STEP_TIMEOUT)
+            expect(rows.filter(has_text=name).first).to_have_class(re.compile(r"\btt-current\b"), timeout=STEP_TIMEOUT)
             expect(current).to_have_count(1)
             expect(current.locator(".tt-select")).to_have_text(name)
             expect(page.locator(".tt-current-name")).to_have_text(name)

@@ -5,6 +5,7 @@ exact fraction in the tooltip and as the rounded percentage), a click rolls and 
 result with its dice and a spoken announcement, Enter in the notation box rolls, and a
 screenshot of the tray is saved.
 """
+
 from __future__ import annotations
 
 import re
@@ -57,10 +58,12 @@ def _pick_check(tray: DiceTray):
         return check, None
     for ctrl in tray.option_controls(check.id):
         if ctrl.spec.kind == "int" and ctrl.spec.choices:
+
             def odds(choice):  # the preset that gives the most telling picture: nearest 50%
                 tray.set_option(ctrl.name, choice[0])
                 p = tray.chance(check.id)
                 return abs(p - Fraction(1, 2)) if p is not None else 1
+
             value, label = min(ctrl.spec.choices, key=odds)
             tray.set_option(ctrl.name, ctrl.spec.default)
             return check, (ctrl.name, value, tr(label, "en"))
@@ -68,8 +71,7 @@ def _pick_check(tray: DiceTray):
 
 
 @pytest.mark.parametrize("slug", available_systems())
-def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_url, watch_page,
-                                                          screenshot_dir):
+def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_url, watch_page, screenshot_dir):
     system = get_system(slug)
     character = sample_character(system)
     model = DiceTray(character, system=system)
@@ -91,8 +93,7 @@ def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_u
 
         p = system.chance(character, check.id, **model.options_for(check.id))
         pill = card.locator(".tt-chance .tt-pill")
-        expect(pill).to_have_attribute("data-fraction", f"{p.numerator}/{p.denominator}",
-                                       timeout=ROLL_TIMEOUT)
+        expect(pill).to_have_attribute("data-fraction", f"{p.numerator}/{p.denominator}", timeout=ROLL_TIMEOUT)
         expect(pill.locator(".tt-chance-text")).to_have_text(percent_text(p))
 
         # a click on the check rolls it: the dice tumble, then settle; verdict, breakdown, and
@@ -100,10 +101,8 @@ def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_u
         page.evaluate(WATCH_ROLLING)
         card.locator(".tt-check-button").click()
         result = tray.locator(".tt-tray-result")
-        expect(result.locator(".tt-result-head")).to_contain_text(tr(check.label, "en"),
-                                                                  timeout=ROLL_TIMEOUT)
-        expect(result.locator(".tt-dice-anim")).to_have_attribute("data-state", "settled",
-                                                                   timeout=ROLL_TIMEOUT)
+        expect(result.locator(".tt-result-head")).to_contain_text(tr(check.label, "en"), timeout=ROLL_TIMEOUT)
+        expect(result.locator(".tt-dice-anim")).to_have_attribute("data-state", "settled", timeout=ROLL_TIMEOUT)
         live = result.locator(".tt-live[role=status][aria-live=polite]")
         expect(live).to_contain_text(tr(check.label, "en"), timeout=ROLL_TIMEOUT)
         expect(page.locator(".tt-roll-log li")).to_have_count(1, timeout=ROLL_TIMEOUT)
@@ -127,8 +126,7 @@ def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_u
         card.locator(".tt-check-button").focus()
         page.keyboard.press("Enter")
         expect(page.locator(".tt-roll-log li")).to_have_count(3, timeout=ROLL_TIMEOUT)
-        expect(result.locator(".tt-result-head")).to_contain_text(tr(check.label, "en"),
-                                                                  timeout=ROLL_TIMEOUT)
+        expect(result.locator(".tt-result-head")).to_contain_text(tr(check.label, "en"), timeout=ROLL_TIMEOUT)
 
         page.wait_for_timeout(800)  # let the dice settle for the picture
         # Voila scrolls inside the page: make the viewport tall enough for the whole tray

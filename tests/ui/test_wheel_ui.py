@@ -12,6 +12,7 @@ and Chromium renders the index and a play page without error.
 * The command runs from a directory holding a hostile ``voila.json`` (sources shown, tracebacks
   shown): the project's settings, shipped with the pages, must still apply.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,16 +35,30 @@ import tabletop_widgets
 pytestmark = pytest.mark.ui
 
 ROOT = Path(__file__).resolve().parents[2]
-JUNK = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-                              ".hypothesis", ".ipynb_checkpoints", "test-results", "*.db", "*.db-*")
+JUNK = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".ipynb_checkpoints",
+    "test-results",
+    "*.db",
+    "*.db-*",
+)
 #: project-venv entries the fresh venv must not share: the editable install, and the installers
 #: (the fresh venv's pip runs from the project venv, see _install)
 NOT_SHARED = re.compile(r"(__editable__|tabletop|_?distutils|pip\b|pip-|setuptools|pkg_resources|__pycache__)")
 START_TIMEOUT = 120
 LOAD_TIMEOUT = 120_000
 WIDGETS = re.compile(r"application/vnd\.jupyter\.widget-view\+json")
-ERROR_OUTPUTS = ('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
-                 '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
+ERROR_OUTPUTS = (
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], '
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]'
+)
 
 
 def _run(cmd, **kw):
@@ -55,8 +70,11 @@ def _run(cmd, **kw):
 def _share_dependencies(venv: Path) -> None:
     """Link the project venv's installed dependencies and their Jupyter data into ``venv``."""
     ours = Path(sysconfig.get_paths()["purelib"])
-    theirs = Path(_run([str(venv / "bin" / "python"), "-c",
-                        "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
+    theirs = Path(
+        _run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+        ).stdout.strip()
+    )
     for entry in ours.iterdir():
         if not NOT_SHARED.match(entry.name):
             (theirs / entry.name).symlink_to(entry)
@@ -76,34 +94,78 @@ def installed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
     src = tmp / "src"
     shutil.copytree(ROOT, src, ignore=JUNK, symlinks=True)
-    _run([sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "--no-build-isolation", "-q",
-          "-w", str(tmp / "dist")], cwd=tmp)
-    wheel, = (tmp / "dist").glob("tabletop_widgets-*.whl")
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(src),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp / "dist"),
+        ],
+        cwd=tmp,
+    )
+    (wheel,) = (tmp / "dist").glob("tabletop_widgets-*.whl")
     venv = tmp / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
-    _run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q",
-          "--no-deps", "--no-index", str(wheel)], cwd=tmp)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        cwd=tmp,
+    )
     _share_dependencies(venv)
     return venv, wheel
 
 
 def _clean_env(tmp: Path) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "TABLETOP_DB", "VIRTUAL_ENV", "JUPYTER_PATH", "JUPYTER_CONFIG_DIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "TABLETOP_DB", "VIRTUAL_ENV", "JUPYTER_PATH", "JUPYTER_CONFIG_DIR")
+    }
     return {**env, "HOME": str(tmp), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 
 def test_the_wheel_holds_the_dashboards_and_the_command(installed):
     venv, wheel = installed
     import zipfile
+
     names = set(zipfile.ZipFile(wheel).namelist())
-    for page in ("index.ipynb", "dice.ipynb", "lobby.ipynb", "table.ipynb", "tutorial.ipynb",
-                 "play_ret.ipynb", "play_seasons.ipynb", "play_life_and_death.ipynb",
-                 "play_threads_of_fate.ipynb", "gallery/sheet.ipynb", "gallery/tray.ipynb",
-                 "gallery/tracker.ipynb", "voila.json"):
+    for page in (
+        "index.ipynb",
+        "dice.ipynb",
+        "lobby.ipynb",
+        "table.ipynb",
+        "tutorial.ipynb",
+        "play_ret.ipynb",
+        "play_seasons.ipynb",
+        "play_life_and_death.ipynb",
+        "play_threads_of_fate.ipynb",
+        "gallery/sheet.ipynb",
+        "gallery/tray.ipynb",
+        "gallery/tracker.ipynb",
+        "voila.json",
+    ):
         assert f"tabletop_widgets/notebooks/{page}" in names, page
-    entry_points = zipfile.ZipFile(wheel).read(
-        f"tabletop_widgets-{tabletop_widgets.__version__}.dist-info/entry_points.txt").decode()
+    entry_points = (
+        zipfile.ZipFile(wheel)
+        .read(f"tabletop_widgets-{tabletop_widgets.__version__}.dist-info/entry_points.txt")
+        .decode()
+    )
     assert "tabletop-widgets = tabletop_widgets.cli:main" in entry_points
     assert not any(n.startswith(("tests/", "notebooks/", "docs/")) for n in names)
 
@@ -113,12 +175,15 @@ def test_the_installed_package_runs_without_the_checkout(installed, tmp_path):
     env = _clean_env(tmp_path)
     out = _run([str(venv / "bin" / "tabletop-widgets"), "--version"], cwd=tmp_path, env=env).stdout
     assert out.strip() == f"tabletop-widgets {tabletop_widgets.__version__}"
-    probe = ("import json, sys, tabletop_widgets, tabletop_systems.ret; "
-             "from tabletop_widgets.cli import notebooks_dir; "
-             "print(json.dumps([tabletop_widgets.__file__, str(notebooks_dir()), sys.path, "
-             "tabletop_widgets.available_systems()]))")
-    module, pages, path, systems = json.loads(_run([str(venv / "bin" / "python"), "-c", probe],
-                                                   cwd=tmp_path, env=env).stdout)
+    probe = (
+        "import json, sys, tabletop_widgets, tabletop_systems.ret; "
+        "from tabletop_widgets.cli import notebooks_dir; "
+        "print(json.dumps([tabletop_widgets.__file__, str(notebooks_dir()), sys.path, "
+        "tabletop_widgets.available_systems()]))"
+    )
+    module, pages, path, systems = json.loads(
+        _run([str(venv / "bin" / "python"), "-c", probe], cwd=tmp_path, env=env).stdout
+    )
     assert Path(module).is_relative_to(venv) and Path(pages).is_relative_to(venv)
     assert not [p for p in path if p and Path(p).resolve().is_relative_to(ROOT.resolve())]
     assert set(systems) >= {"ret", "seasons", "life_and_death", "threads_of_fate"}
@@ -132,17 +197,22 @@ def served(installed, tmp_path_factory, chromium_path):
     tmp = tmp_path_factory.mktemp("play")
     elsewhere = tmp / "elsewhere"
     elsewhere.mkdir()
-    (elsewhere / "voila.json").write_text(json.dumps(
-        {"VoilaConfiguration": {"strip_sources": False, "show_tracebacks": True}}))
+    (elsewhere / "voila.json").write_text(
+        json.dumps({"VoilaConfiguration": {"strip_sources": False, "show_tracebacks": True}})
+    )
     db = tmp / "store" / "table.db"
     with __import__("socket").socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log_path = tmp / "play.log"
     log = open(log_path, "wb")
-    proc = subprocess.Popen([str(venv / "bin" / "tabletop-widgets"), "play", "--port", str(port),
-                             "--db", os.path.relpath(db, elsewhere)],
-                            cwd=elsewhere, env=_clean_env(tmp), stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [str(venv / "bin" / "tabletop-widgets"), "play", "--port", str(port), "--db", os.path.relpath(db, elsewhere)],
+        cwd=elsewhere,
+        env=_clean_env(tmp),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -153,8 +223,11 @@ def served(installed, tmp_path_factory, chromium_path):
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     log.flush()
-                    pytest.fail(f"tabletop-widgets play did not start (exit {proc.poll()}):\n"
-                                + log_path.read_text(errors="replace")[-3000:], pytrace=False)
+                    pytest.fail(
+                        f"tabletop-widgets play did not start (exit {proc.poll()}):\n"
+                        + log_path.read_text(errors="replace")[-3000:],
+                        pytrace=False,
+                    )
                 time.sleep(0.25)
         yield base, db, log_path
     finally:
@@ -180,7 +253,9 @@ def _render(browser, watch_page, url, marker, parts=()):
         expect(page.locator(marker).first).to_be_visible(timeout=LOAD_TIMEOUT)
         page.wait_for_function(
             "n => document.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets').length >= n",
-            arg=n_widgets, timeout=LOAD_TIMEOUT)
+            arg=n_widgets,
+            timeout=LOAD_TIMEOUT,
+        )
         for part in parts:
             expect(page.locator(part).first).to_be_visible(timeout=LOAD_TIMEOUT)
         errors = page.locator(ERROR_OUTPUTS)
@@ -198,19 +273,47 @@ def test_play_serves_the_index_and_a_play_page(installed, served, browser, watch
     html = _render(browser, watch_page, f"{base}/voila/render/index.ipynb", ".tt-index-page")
     # the project's voila.json applied, not the one in the current directory: sources stripped
     assert "PAGES = [" not in html
-    _render(browser, watch_page, f"{base}/voila/render/play_ret.ipynb", ".tt-sheet",
-            parts=(".tt-play-checks", ".tt-sheet", ".tt-dice-tray", ".tt-tracker .tt-combatant"))
+    _render(
+        browser,
+        watch_page,
+        f"{base}/voila/render/play_ret.ipynb",
+        ".tt-sheet",
+        parts=(".tt-play-checks", ".tt-sheet", ".tt-dice-tray", ".tt-tracker .tt-combatant"),
+    )
     # a table in the store --db named (a relative path, from where play started): its GM link
     # opens it, so the pages' kernels use that store
     venv, _ = installed
-    made = json.loads(_run([str(venv / "bin" / "python"), "-m", "tabletop_widgets.table", "create",
-                            str(db), "--system", "ret", "--seat", "gm:gm:Gail", "--title", "Wheel table",
-                            "--base", f"{base}/voila/render/table.ipynb", "--json"],
-                           cwd=db.parent, env=_clean_env(db.parent)).stdout)
+    made = json.loads(
+        _run(
+            [
+                str(venv / "bin" / "python"),
+                "-m",
+                "tabletop_widgets.table",
+                "create",
+                str(db),
+                "--system",
+                "ret",
+                "--seat",
+                "gm:gm:Gail",
+                "--title",
+                "Wheel table",
+                "--base",
+                f"{base}/voila/render/table.ipynb",
+                "--json",
+            ],
+            cwd=db.parent,
+            env=_clean_env(db.parent),
+        ).stdout
+    )
     _render(browser, watch_page, made["links"]["gm"], ".tt-table-view")
     # the installed command verifies like the table CLI: the table is still open, so 2
-    r = subprocess.run([str(venv / "bin" / "tabletop-widgets"), "verify", str(db), made["table"]],
-                       capture_output=True, text=True, timeout=120, env=_clean_env(db.parent))
+    r = subprocess.run(
+        [str(venv / "bin" / "tabletop-widgets"), "verify", str(db), made["table"]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_clean_env(db.parent),
+    )
     assert r.returncode == 2 and "still open" in r.stderr, (r.returncode, r.stderr)
     log = log_path.read_text(errors="replace")
     assert f"{base}/voila/render/index.ipynb" in log and str(db) in log

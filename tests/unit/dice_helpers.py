@@ -1,4 +1,5 @@
 """Test helpers: an RNG that returns scripted faces, so tests can say exactly what was rolled."""
+
 import random
 
 

@@ -1,6 +1,7 @@
 """The ``tabletop-widgets`` command in-process: its version, its ``play`` settings and errors (the
 served pages themselves are tested from an installed wheel in ``tests/ui/test_wheel_ui.py``), and
 ``verify`` answering exactly as ``python -m tabletop_widgets.table verify``."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,13 @@ def test_version_has_one_source():
 
 
 def test_python_dash_m_runs_the_same_command(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "tabletop_widgets", "--version"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "tabletop_widgets", "--version"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0 and r.stdout.strip() == f"tabletop-widgets {tabletop_widgets.__version__}"
 
 
@@ -49,8 +55,7 @@ def test_no_command_is_a_usage_error(capsys):
 
 def test_the_dashboards_are_in_the_package():
     folder = cli.notebooks_dir()
-    for page in ("index.ipynb", "dice.ipynb", "lobby.ipynb", "table.ipynb", "play_ret.ipynb",
-                 "gallery/sheet.ipynb"):
+    for page in ("index.ipynb", "dice.ipynb", "lobby.ipynb", "table.ipynb", "play_ret.ipynb", "gallery/sheet.ipynb"):
         assert (folder / page).is_file(), page
     # the shipped Voila settings are the repository's voila.json (one source)
     assert json.loads((folder / "voila.json").read_text()) == json.loads((ROOT / "voila.json").read_text())
@@ -65,11 +70,16 @@ def test_play_settings_default_and_voila_arguments():
     assert argv[0] == "/pages" and "--no-browser" in argv and "--port=8866" in argv
     assert "--Voila.ip=127.0.0.1" in argv and "--Voila.port_retries=0" in argv
 
-    args = cli.build_parser().parse_args(["play", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db",
-                                          "--", "--theme=dark"])
+    args = cli.build_parser().parse_args(
+        ["play", "--host", "0.0.0.0", "--port", "9000", "--db", "x.db", "--", "--theme=dark"]
+    )
     settings = cli.PlaySettings.from_args(args)
-    assert (settings.host, settings.port, settings.db, settings.voila_args) == ("0.0.0.0", 9000, "x.db",
-                                                                                 ("--theme=dark",))
+    assert (settings.host, settings.port, settings.db, settings.voila_args) == (
+        "0.0.0.0",
+        9000,
+        "x.db",
+        ("--theme=dark",),
+    )
     assert settings.voila_argv(Path("/p"))[-1] == "--theme=dark"
 
 
@@ -203,6 +213,7 @@ def test_banner_names_the_pages_and_the_store():
 
 
 # -- verify: the table CLI's arguments and exit status -------------------------------------------
+
 
 @pytest.fixture
 def closed_table(tmp_path):

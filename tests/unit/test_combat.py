@@ -4,6 +4,7 @@ replay, undo, conditions, damage, for every installed system.
 Each ``test_foundry_*`` is the regression test for one tracker bug listed in notes-landscape §3
 items 18-19.
 """
+
 from __future__ import annotations
 
 import json
@@ -105,7 +106,7 @@ def test_removing_the_current_combatant_mid_round_passes_to_the_next(slug):
     combat.remove("bob")
     assert combat.current == "cid" and combat.round == 1
     combat.set_defeated("dan", True)
-    combat.remove("cid")                    # dan is defeated: skipped, the next round starts
+    combat.remove("cid")  # dan is defeated: skipped, the next round starts
     assert combat.current == "ann" and combat.round == 2
 
 
@@ -142,12 +143,12 @@ def test_foundry_11480_going_back_skips_defeated(slug):
 def test_foundry_14472_skip_defeated_when_the_defeated_one_is_first(slug):
     combat = make(slug)
     combat.set_defeated("ann", True)
-    combat.next_turn()                      # the first turn of the combat
+    combat.next_turn()  # the first turn of the combat
     assert combat.current == "bob"
     for _ in range(3):
-        combat.next_turn()                  # wrapping into round 2 skips ann again
+        combat.next_turn()  # wrapping into round 2 skips ann again
     assert (combat.round, combat.current) == (2, "bob")
-    combat.previous_turn()                  # and backwards over the round boundary
+    combat.previous_turn()  # and backwards over the round boundary
     assert (combat.round, combat.current) == (1, "dan")
 
 
@@ -155,7 +156,7 @@ def test_foundry_12990_swapping_places_keeps_the_marker_on_the_same_combatant(sl
     combat = started(slug)
     combat.next_turn()
     assert combat.current == "bob"
-    combat.move("bob", 2)                   # swap bob and cid
+    combat.move("bob", 2)  # swap bob and cid
     assert combat.ids == ["ann", "cid", "bob", "dan"]
     assert combat.current == "bob"
     combat.next_turn()
@@ -231,15 +232,15 @@ def test_initiative_for_an_unknown_id_is_refused(slug):
 # ------------------------------------------------------------------------------------------------
 def test_delay_skips_until_act_now(slug):
     combat = started(slug)
-    combat.next_turn()                      # bob
+    combat.next_turn()  # bob
     combat.delay()
     assert combat.current == "cid" and combat.combatant("bob").delayed
-    combat.next_turn()                      # dan
-    combat.next_turn()                      # round 2: ann (bob is still delaying: skipped next)
+    combat.next_turn()  # dan
+    combat.next_turn()  # round 2: ann (bob is still delaying: skipped next)
     assert (combat.round, combat.current) == (2, "ann")
     combat.next_turn()
     assert combat.current == "cid"
-    combat.act_now("bob")                   # bob acts now, after cid, and keeps that place
+    combat.act_now("bob")  # bob acts now, after cid, and keeps that place
     assert combat.current == "bob" and not combat.combatant("bob").delayed
     assert combat.ids == ["ann", "cid", "bob", "dan"]
     combat.next_turn()
@@ -281,9 +282,9 @@ def test_heavy_damage_defeats_by_the_systems_rules_and_is_skipped(slug):
     if combat.is_defeated("bob"):
         combat.next_turn()
         assert combat.current == "cid"
-    combat.set_defeated("bob", False)       # the GM overrides the rules...
+    combat.set_defeated("bob", False)  # the GM overrides the rules...
     assert not combat.is_defeated("bob")
-    combat.set_defeated("bob", None)        # ...and hands back to them
+    combat.set_defeated("bob", None)  # ...and hands back to them
     assert combat.is_defeated("bob") == combat.system.is_defeated(ch)
 
 
@@ -334,43 +335,43 @@ def neutral_condition(system) -> str:
 
 
 def test_condition_ticks_on_the_bearers_turns(slug):
-    combat = started(slug)                  # ann's turn
+    combat = started(slug)  # ann's turn
     cond = _timed_condition(combat)
     spec = {c.id: c for c in combat.system.conditions()}[cond]
     combat.add_condition("bob", cond, duration=2)
     assert combat.conditions("bob")[0]["remaining"] == 2
-    combat.next_turn()                      # bob starts
+    combat.next_turn()  # bob starts
     left_after_start = combat.conditions("bob")[0]["remaining"]
     assert left_after_start == (1 if spec.ticks_at == "start" else 2)
-    combat.next_turn()                      # bob ends
+    combat.next_turn()  # bob ends
     assert combat.conditions("bob")[0]["remaining"] == 1
-    combat.previous_turn()                  # back into bob's turn: the end is uncounted
+    combat.previous_turn()  # back into bob's turn: the end is uncounted
     assert combat.conditions("bob")[0]["remaining"] == left_after_start
     combat.next_turn()
     for _ in range(4):
-        combat.next_turn()                  # through bob's next turn: expired
+        combat.next_turn()  # through bob's next turn: expired
     assert combat.conditions("bob") == []
     assert combat.conditions("bob", include_expired=True)[0]["active"] is False
 
 
 def test_condition_can_tick_on_another_combatants_turn(slug):
-    combat = started(slug)                  # ann's turn
+    combat = started(slug)  # ann's turn
     cond = _timed_condition(combat)
     at = {c.id: c for c in combat.system.conditions()}[cond].ticks_at
-    combat.add_condition("dan", cond, duration=1, ticks_on="ann")   # e.g. "until the caster's turn"
+    combat.add_condition("dan", cond, duration=1, ticks_on="ann")  # e.g. "until the caster's turn"
     combat.add_condition("cid", cond, duration=1, ticks_on="bob")
-    combat.next_turn()                      # ann ends, bob starts
+    combat.next_turn()  # ann ends, bob starts
     if at == "end":
-        assert combat.conditions("dan") == []            # ann's turn ended: gone
-        assert combat.conditions("cid")[0]["remaining"] == 1   # bob's end is still to come
+        assert combat.conditions("dan") == []  # ann's turn ended: gone
+        assert combat.conditions("cid")[0]["remaining"] == 1  # bob's end is still to come
         combat.next_turn()
         assert combat.conditions("cid") == []
     else:
-        assert combat.conditions("cid") == []            # bob's turn started: gone
+        assert combat.conditions("cid") == []  # bob's turn started: gone
         for _ in range(2):
-            combat.next_turn()              # cid, dan: ann's turns do not move
+            combat.next_turn()  # cid, dan: ann's turns do not move
         assert combat.conditions("dan")[0]["remaining"] == 1
-        combat.next_turn()                  # round 2, ann starts
+        combat.next_turn()  # round 2, ann starts
         assert combat.conditions("dan") == []
 
 
@@ -458,19 +459,25 @@ def test_replay_uses_the_given_character_instances(slug):
 def test_undo_restores_the_exact_previous_state_step_by_step(slug):
     combat = make(slug, seed=4)
     states = [combat.state()]
-    steps = [lambda c: c.roll_initiative(), lambda c: c.next_turn(),
-             lambda c: c.damage(c.current, 3, **defaults(c, c.current)),
-             lambda c: c.add_condition(c.ids[-1], _timed_condition(c), duration=3),
-             lambda c: c.next_turn(), lambda c: c.delay(), lambda c: c.remove(c.ids[0]),
-             lambda c: c.set_hidden(c.ids[0], True), lambda c: c.move(c.ids[0], 2),
-             lambda c: c.heal(c.ids[0], 1)]
+    steps = [
+        lambda c: c.roll_initiative(),
+        lambda c: c.next_turn(),
+        lambda c: c.damage(c.current, 3, **defaults(c, c.current)),
+        lambda c: c.add_condition(c.ids[-1], _timed_condition(c), duration=3),
+        lambda c: c.next_turn(),
+        lambda c: c.delay(),
+        lambda c: c.remove(c.ids[0]),
+        lambda c: c.set_hidden(c.ids[0], True),
+        lambda c: c.move(c.ids[0], 2),
+        lambda c: c.heal(c.ids[0], 1),
+    ]
     for step in steps:
         step(combat)
         states.append(combat.state())
     for expected in reversed(states[:-1]):
         combat.undo()
         assert combat.state() == expected
-    for _ in range(4):                      # the four "add" events of make()
+    for _ in range(4):  # the four "add" events of make()
         combat.undo()
     assert combat.ids == [] and not combat.can_undo
     with pytest.raises(RuleError):
@@ -489,14 +496,17 @@ def test_undo_of_a_removal_brings_back_the_same_character_object(slug):
     assert combat.character("bob") is bob and bob.to_dict() == values
 
 
-@pytest.mark.parametrize("event", [
-    {"type": "explode"},
-    {"type": "next", "from": "ann", "to": "nobody", "round": 1},
-    {"type": "move", "id": "nobody", "to": 0},
-    {"type": "initiative", "ids": ["ann"], "order": ["ann"], "rolls": {}, "tiebreaks": []},
-    {"type": "undo", "undoes": 0},
-    {"type": "next", "from": None, "to": "ann", "round": 0},
-])
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"type": "explode"},
+        {"type": "next", "from": "ann", "to": "nobody", "round": 1},
+        {"type": "move", "id": "nobody", "to": 0},
+        {"type": "initiative", "ids": ["ann"], "order": ["ann"], "rolls": {}, "tiebreaks": []},
+        {"type": "undo", "undoes": 0},
+        {"type": "next", "from": None, "to": "ann", "round": 0},
+    ],
+)
 def test_forged_or_corrupt_events_are_refused_without_change(slug, event):
     combat = make(slug)
     before, n = combat.state(), len(combat.events)
@@ -525,7 +535,7 @@ def test_describe_speaks_both_languages(slug):
 def test_end_then_a_new_fight_starts_at_round_one(slug):
     combat = started(slug)
     with pytest.raises(RuleError):
-        make(slug).end()                    # nothing to end before the start
+        make(slug).end()  # nothing to end before the start
     combat.next_turn()
     combat.delay()
     combat.end()
@@ -548,6 +558,7 @@ def test_undo_after_an_id_is_reused_restores_the_first_characters_values(slug):
 
 def test_a_long_fight_stays_fast(slug):
     import time
+
     combat = make(slug, names=[f"N{i}" for i in range(8)])
     combat.roll_initiative()
     t0 = time.perf_counter()

@@ -9,6 +9,7 @@ depend on what the four real systems do with the hooks); the real systems are ch
 the hooks' behaviour whatever it is (outcomes recorded, replay never calls a hook, undo exact).
 ``Skirmish`` is imported by the state-machine test and the tracker widget tests as well.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,11 +19,16 @@ import pytest
 from traitlets import Bool, Int, Unicode
 
 from tabletop_widgets import available_systems, get_system
-from tabletop_widgets.core import (CharacterModel, GameSystem, RuleError, T, register_system,
-                                   unregister_system)
+from tabletop_widgets.core import CharacterModel, GameSystem, RuleError, T, register_system, unregister_system
 from tabletop_widgets.core.combat import Combat
-from tabletop_widgets.core.system import (ConditionSpec, DamageOutcome, Effect, InitiativeOrder,
-                                          InitiativeRoll, OptionSpec)
+from tabletop_widgets.core.system import (
+    ConditionSpec,
+    DamageOutcome,
+    Effect,
+    InitiativeOrder,
+    InitiativeRoll,
+    OptionSpec,
+)
 from tabletop_widgets.table.audience import GM, PLAYERS, project_combat, secret_combatants
 
 
@@ -35,8 +41,8 @@ class Fighter(CharacterModel):
     hp = Int(10).tag(persist=True)
     hp_max = Int(10).tag(persist=True)
     luck = Int(2).tag(persist=True)
-    quick = Int(0).tag(persist=True)          # initiative bonus
-    fumbles = Int(0).tag(persist=True)        # rounds lost on the initiative roll
+    quick = Int(0).tag(persist=True)  # initiative bonus
+    fumbles = Int(0).tag(persist=True)  # rounds lost on the initiative roll
     knocked_out = Bool(False).tag(persist=True)
     penalty = Int(0).tag(persist=True)
 
@@ -53,7 +59,7 @@ class Skirmish(GameSystem):
     slug = "skirmish"
     title = T("Skirmish", "Стычка")
     Character = Fighter
-    calls: list = []          # every hook call, to check replay never calls one
+    calls: list = []  # every hook call, to check replay never calls one
 
     def validate(self, character):
         return []
@@ -69,23 +75,42 @@ class Skirmish(GameSystem):
 
     def conditions(self):
         return [
-            ConditionSpec("bleeding", T("Bleeding", "Кровотечение"), T("1 damage at the end of each turn",
-                                                                      "1 урона в конце каждого хода"),
-                          duration=3, unit="turns", ticks_at="end"),
-            ConditionSpec("regen", T("Regeneration", "Регенерация"), T("+1 at the start of each turn",
-                                                                      "+1 в начале каждого хода")),
+            ConditionSpec(
+                "bleeding",
+                T("Bleeding", "Кровотечение"),
+                T("1 damage at the end of each turn", "1 урона в конце каждого хода"),
+                duration=3,
+                unit="turns",
+                ticks_at="end",
+            ),
+            ConditionSpec(
+                "regen", T("Regeneration", "Регенерация"), T("+1 at the start of each turn", "+1 в начале каждого хода")
+            ),
             ConditionSpec("knocked_out", T("Knocked out", "Без сознания"), T("out of the fight", "выбыл")),
-            ConditionSpec("weakened", T("Weakened", "Ослаблен"), T("-2 to everything", "-2 ко всему"),
-                          duration=2, unit="turns", ticks_at="start"),
+            ConditionSpec(
+                "weakened",
+                T("Weakened", "Ослаблен"),
+                T("-2 to everything", "-2 ко всему"),
+                duration=2,
+                unit="turns",
+                ticks_at="start",
+            ),
         ]
 
     def damage_options(self, character):
         return [OptionSpec("armour", T("Armour", "Броня"), "int", 0, min=0, max=5)]
 
     def healing_options(self, character):
-        return [OptionSpec("resource", T("Restore", "Восстановить"), "choice", "hp",
-                           choices=(("hp", T("Hit points", "Хиты")), ("luck", T("Luck", "Удача")))),
-                OptionSpec("first_aid", T("First aid", "Первая помощь"), "bool", False)]
+        return [
+            OptionSpec(
+                "resource",
+                T("Restore", "Восстановить"),
+                "choice",
+                "hp",
+                choices=(("hp", T("Hit points", "Хиты")), ("luck", T("Luck", "Удача"))),
+            ),
+            OptionSpec("first_aid", T("First aid", "Первая помощь"), "bool", False),
+        ]
 
     def apply_damage(self, character, amount, *, armour=0):
         old = character.hp
@@ -98,8 +123,7 @@ class Skirmish(GameSystem):
         if resource == "luck":
             old = character.luck
             character.luck = old + amount
-            return DamageOutcome({"luck": (old, character.luck)},
-                                 notes=[T(f"Luck +{amount}", f"Удача +{amount}")])
+            return DamageOutcome({"luck": (old, character.luck)}, notes=[T(f"Luck +{amount}", f"Удача +{amount}")])
         old = character.hp
         character.hp = min(character.hp_max, old + amount + (1 if first_aid else 0))
         notes = [T("first aid", "первая помощь")] if first_aid else []
@@ -124,8 +148,11 @@ class Skirmish(GameSystem):
         self.calls.append(("condition_changed", character.name, condition_id, active, dict(data)))
         if condition_id == "knocked_out":
             character.knocked_out = active
-            return DamageOutcome({"knocked_out": (not active, active)}, defeated=self.is_defeated(character),
-                                 state=T("knocked out", "без сознания") if active else None)
+            return DamageOutcome(
+                {"knocked_out": (not active, active)},
+                defeated=self.is_defeated(character),
+                state=T("knocked out", "без сознания") if active else None,
+            )
         if condition_id == "weakened":
             old = character.penalty
             character.penalty = int(data.get("penalty", -2)) if active else 0
@@ -140,13 +167,23 @@ class Skirmish(GameSystem):
             spend = bool(spend_luck) and ch.luck > 0
             score = ch.quick + die + (3 if spend else 0)
             rolls[cid] = InitiativeRoll(
-                cid, (score, ch.quick, rng.randint(1, 6), -list(combatants).index(cid)),
-                T(f"{cid}: {score}", f"{cid}: {score}"), roll=die, skip_rounds=ch.fumbles,
-                effects=(Effect("luck", -1, T("Luck spent on initiative", "Удача на инициативу")),) if spend else ())
+                cid,
+                (score, ch.quick, rng.randint(1, 6), -list(combatants).index(cid)),
+                T(f"{cid}: {score}", f"{cid}: {score}"),
+                roll=die,
+                skip_rounds=ch.fumbles,
+                effects=(Effect("luck", -1, T("Luck spent on initiative", "Удача на инициативу")),) if spend else (),
+            )
         order = sorted(rolls, key=lambda c: rolls[c].key, reverse=True)
-        notes = [{"en": f"{a} before {b}: tie on {rolls[a].key[0]}", "ru": f"{a} раньше {b}: ничья {rolls[a].key[0]}",
-                  "pair": (a, b)}
-                 for a, b in zip(order, order[1:]) if rolls[a].key[0] == rolls[b].key[0]]
+        notes = [
+            {
+                "en": f"{a} before {b}: tie on {rolls[a].key[0]}",
+                "ru": f"{a} раньше {b}: ничья {rolls[a].key[0]}",
+                "pair": (a, b),
+            }
+            for a, b in zip(order, order[1:])
+            if rolls[a].key[0] == rolls[b].key[0]
+        ]
         return InitiativeOrder(order, rolls, notes)
 
 
@@ -201,11 +238,11 @@ def test_unknown_or_bad_healing_options_change_nothing(skirmish):
     combat = fight(skirmish)
     before, n = combat.state(), len(combat.events)
     with pytest.raises(RuleError) as info:
-        combat.heal("ann", 1, armour=2)                      # a damage option, not a healing one
+        combat.heal("ann", 1, armour=2)  # a damage option, not a healing one
     assert info.value.code == "bad_option" and "healing" in info.value.message["en"]
     assert "лечения" in info.value.message["ru"]
     with pytest.raises(RuleError):
-        combat.heal("ann", 1, resource="mana")               # the rules refuse it
+        combat.heal("ann", 1, resource="mana")  # the rules refuse it
     assert combat.state() == before and len(combat.events) == n
 
 
@@ -217,14 +254,18 @@ def test_on_turn_runs_at_the_start_and_end_of_each_turn_once(skirmish):
     combat.add_condition("ann", "bleeding", data={"amount": 2})
     combat.add_condition("bob", "regen")
     combat.damage("bob", 3)
-    combat.next_turn()                                       # ann starts
+    combat.next_turn()  # ann starts
     Skirmish.calls.clear()
-    event = combat.next_turn()                               # ann ends (bleeds 2), bob starts (regen)
-    assert [c[:3] for c in Skirmish.calls if c[0] == "on_turn"] == [("on_turn", "Ann", "end"),
-                                                                  ("on_turn", "Bob", "start")]
+    event = combat.next_turn()  # ann ends (bleeds 2), bob starts (regen)
+    assert [c[:3] for c in Skirmish.calls if c[0] == "on_turn"] == [
+        ("on_turn", "Ann", "end"),
+        ("on_turn", "Bob", "start"),
+    ]
     assert ("on_turn", "Ann", "end", ("bleeding",)) in Skirmish.calls
-    assert [(x["id"], x["hook"], x["when"]) for x in event["effects"]] == [("ann", "on_turn", "end"),
-                                                                          ("bob", "on_turn", "start")]
+    assert [(x["id"], x["hook"], x["when"]) for x in event["effects"]] == [
+        ("ann", "on_turn", "end"),
+        ("bob", "on_turn", "start"),
+    ]
     assert event["effects"][0]["changes"] == {"hp": [10, 8]}
     assert event["effects"][1]["health"] == [[7, 10], [8, 10]]
     assert combat.character("ann").hp == 8 and combat.character("bob").hp == 8
@@ -255,14 +296,14 @@ def test_delay_then_act_now_does_not_start_the_turn_twice(skirmish):
     combat = fight(skirmish)
     combat.add_condition("ann", "regen")
     combat.damage("ann", 5)
-    combat.next_turn()                                       # ann starts: +1
+    combat.next_turn()  # ann starts: +1
     assert combat.character("ann").hp == 6
-    combat.delay()                                           # bob starts
-    event = combat.act_now("ann")                            # bob ends, ann acts: no second start
+    combat.delay()  # bob starts
+    event = combat.act_now("ann")  # bob ends, ann acts: no second start
     assert [(x["id"], x["when"]) for x in event.get("effects", [])] == []
     assert combat.character("ann").hp == 6
     combat.next_turn()
-    assert combat.character("ann").hp == 6                   # ann's end: regen does nothing at the end
+    assert combat.character("ann").hp == 6  # ann's end: regen does nothing at the end
 
 
 def test_removing_the_current_combatant_starts_the_next_turn(skirmish):
@@ -281,21 +322,21 @@ def test_bleeding_out_at_the_end_of_the_turn_takes_them_out_of_the_search(skirmi
     combat.set_defeated("bob", True)
     combat.add_condition("ann", "bleeding")
     combat.damage("ann", 9)
-    combat.next_turn()                                       # ann: 1 hp
-    event = combat.next_turn()                               # ann bleeds to 0: nobody else, stays on ann
+    combat.next_turn()  # ann: 1 hp
+    event = combat.next_turn()  # ann bleeds to 0: nobody else, stays on ann
     assert combat.character("ann").hp == 0 and combat.is_defeated("ann")
     assert event["to"] == "ann" and combat.round == 2
     combat.set_defeated("bob", None)
     combat.heal("bob", 0)
-    event = combat.next_turn()                               # bob can act now
+    event = combat.next_turn()  # bob can act now
     assert combat.current == "bob"
 
 
 def test_an_effect_that_changes_the_verdict_clears_the_gms_mark(skirmish):
     combat = fight(skirmish)
-    combat.set_defeated("ann", False)                        # the GM keeps ann in
+    combat.set_defeated("ann", False)  # the GM keeps ann in
     combat.add_condition("ann", "knocked_out")
-    assert combat.is_defeated("ann")                         # the rules decide again
+    assert combat.is_defeated("ann")  # the rules decide again
     assert combat.combatant("ann").defeated_override is None
 
 
@@ -303,7 +344,7 @@ def test_conditions_given_to_on_turn_are_those_active_at_the_boundary(skirmish):
     combat = fight(skirmish, names=("Ann",))
     combat.add_condition("ann", "bleeding", duration=1)
     combat.next_turn()
-    combat.next_turn()                                       # ann's end: bleeding (1 turn) bleeds, then ends
+    combat.next_turn()  # ann's end: bleeding (1 turn) bleeds, then ends
     assert combat.character("ann").hp == 9
     assert ("on_turn", "Ann", "end", ("bleeding",)) in Skirmish.calls
     assert combat.conditions("ann") == []
@@ -321,7 +362,7 @@ def test_adding_and_removing_a_condition_tells_the_system(skirmish):
     event = combat.add_condition("bob", "knocked_out")
     assert combat.is_defeated("bob") and combat.character("bob").knocked_out
     assert "knocked out" in json.dumps(event["effects"][0]["state"])
-    assert combat.next_turn()["to"] == "cid"                 # skipped: defeated by the rules
+    assert combat.next_turn()["to"] == "cid"  # skipped: defeated by the rules
     uid = combat.conditions("bob")[0]["uid"]
     event = check_undo_and_replay(combat, lambda: combat.remove_condition("bob", uid))
     assert event["effects"][0]["changes"] == {"knocked_out": [True, False]}
@@ -341,15 +382,15 @@ def test_condition_data_reaches_the_system(skirmish):
 
 def test_a_condition_running_out_and_coming_back_tells_the_system(skirmish):
     combat = fight(skirmish, names=("Ann", "Bob"))
-    combat.next_turn()                                       # ann
-    combat.add_condition("bob", "weakened", duration=1)     # ticks at the start of bob's turns
+    combat.next_turn()  # ann
+    combat.add_condition("bob", "weakened", duration=1)  # ticks at the start of bob's turns
     assert combat.character("bob").penalty == -2
-    event = combat.next_turn()                               # bob starts: weakened runs out
+    event = combat.next_turn()  # bob starts: weakened runs out
     assert combat.character("bob").penalty == 0
     ends = [x for x in event["effects"] if x["hook"] == "condition_changed"]
     assert ends and ends[0]["expired"] is True and ends[0]["active"] is False
     assert "Weakened ends" in combat.describe(event)
-    event = combat.previous_turn()                           # back: weakened again
+    event = combat.previous_turn()  # back: weakened again
     assert combat.character("bob").penalty == -2
     assert event["effects"][0]["active"] is True
     assert replayed(combat).state() == combat.state()
@@ -374,7 +415,7 @@ def test_initiative_effects_go_through_apply_effects_and_are_recorded(skirmish):
     combat = fight(skirmish, bob={"luck": 0})
     event = check_undo_and_replay(combat, lambda: combat.roll_initiative(spend_luck=True))
     by = {x["id"]: x for x in event["effects"]}
-    assert set(by) == {"ann", "cid"}                         # bob has no Luck to spend
+    assert set(by) == {"ann", "cid"}  # bob has no Luck to spend
     assert by["ann"]["hook"] == "initiative" and by["ann"]["changes"] == {"luck": [2, 1]}
     assert by["ann"]["notes"][0]["en"] == "Luck spent on initiative"
     combat.roll_initiative(spend_luck=True)
@@ -387,6 +428,7 @@ def test_initiative_effects_use_the_systems_apply_effects(skirmish, monkeypatch)
     def clamp(character, effects):
         seen.append([e.trait for e in effects])
         return GameSystem.apply_effects(skirmish, character, effects)
+
     monkeypatch.setattr(skirmish, "apply_effects", clamp)
     fight(skirmish).roll_initiative(spend_luck=True)
     assert seen == [["luck"]] * 3
@@ -395,17 +437,17 @@ def test_initiative_effects_use_the_systems_apply_effects(skirmish, monkeypatch)
 def test_skip_rounds_sits_out_the_first_rounds(skirmish):
     combat = fight(skirmish, bob={"fumbles": 1, "quick": 20})
     event = combat.roll_initiative()
-    assert combat.ids[0] == "bob"                            # first in the order...
+    assert combat.ids[0] == "bob"  # first in the order...
     assert event["skip"] == {"bob": 1} and event["rolls"]["bob"]["skip_rounds"] == 1
     assert combat.combatant("bob").skip_until == 1
     combat.next_turn()
-    assert combat.current != "bob" and combat.round == 1     # ...but sits out round 1
+    assert combat.current != "bob" and combat.round == 1  # ...but sits out round 1
     seen = [combat.current]
     while combat.round == 1:
         combat.next_turn()
         seen.append(combat.current)
     assert "bob" not in seen[:-1] and seen[-1] == "bob" and combat.round == 2
-    combat.previous_turn()                                   # back into round 1: bob skipped again
+    combat.previous_turn()  # back into round 1: bob skipped again
     assert combat.current != "bob" and combat.round == 1
     assert replayed(combat).state() == combat.state()
 
@@ -421,9 +463,9 @@ def test_a_late_joiner_sits_out_its_own_first_round(skirmish):
     combat = fight(skirmish, names=("Ann", "Bob"))
     combat.roll_initiative()
     combat.next_turn()
-    combat.next_turn()                                       # round 1, second turn
+    combat.next_turn()  # round 1, second turn
     assert combat.round == 1
-    combat.add("cid", skirmish.Character(name="Cid", fumbles=1, quick=-50))   # last in the order
+    combat.add("cid", skirmish.Character(name="Cid", fumbles=1, quick=-50))  # last in the order
     combat.roll_initiative(["cid"])
     assert combat.ids[-1] == "cid" and combat.combatant("cid").skip_until == 1
     combat.next_turn()
@@ -444,11 +486,13 @@ def test_public_state_leaves_hidden_combatants_out(skirmish):
     combat.set_hidden("orc", True)
     combat.add_condition("orc", "bleeding")
     combat.add_condition("ann", "bleeding", ticks_on="orc")
-    combat.tiebreaks = [{"en": "orc before ann: tie", "ru": "orc раньше ann", "pair": ["orc", "ann"]},
-                        {"en": "Orc won the roll-off", "ru": "Orc выиграл"},
-                        {"en": "ann before bob", "ru": "ann раньше bob", "pair": ["ann", "bob"]}]
+    combat.tiebreaks = [
+        {"en": "orc before ann: tie", "ru": "orc раньше ann", "pair": ["orc", "ann"]},
+        {"en": "Orc won the roll-off", "ru": "Orc выиграл"},
+        {"en": "ann before bob", "ru": "ann раньше bob", "pair": ["ann", "bob"]},
+    ]
     combat.move("orc", 0)
-    combat.next_turn()                                       # orc's turn, hidden
+    combat.next_turn()  # orc's turn, hidden
     view = project_combat(combat, PLAYERS)
     public = view["state"]
     text = json.dumps(view)
@@ -475,7 +519,7 @@ def test_events_for_players_drop_hidden_initiative_and_effects(skirmish):
     combat = fight(skirmish, names=("Ann", "Orc"), seed=5)
     combat.set_hidden("orc", True)
     combat.roll_initiative(spend_luck=True)
-    combat.remove("orc")                                     # hidden when it left: still secret
+    combat.remove("orc")  # hidden when it left: still secret
     (init,) = [e for e in project_combat(combat, PLAYERS)["events"] if e["type"] == "initiative"]
     assert init["order"] == ["ann"] and set(init["rolls"]) == {"ann"}
     assert [x["id"] for x in init["effects"]] == ["ann"]

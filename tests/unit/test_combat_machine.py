@@ -16,6 +16,7 @@ Run for every installed system and for ``Skirmish`` (tests/unit/test_combat_hook
 system registered at run time whose hooks do something (bleeding, regeneration, knock-outs,
 lost rounds, Luck spent on initiative), so the machine covers them whatever the real systems do.
 """
+
 from __future__ import annotations
 
 import json
@@ -55,8 +56,11 @@ def _passed_over(order, start, end, step):
 
 def _able(combat: Combat) -> dict:
     """Who could act in the rounds around the current one, before an action."""
-    return {(cid, r): combat.can_act(cid, round=r) for cid in combat.ids
-            for r in range(max(1, combat.round - 1), combat.round + 2)}
+    return {
+        (cid, r): combat.can_act(cid, round=r)
+        for cid in combat.ids
+        for r in range(max(1, combat.round - 1), combat.round + 2)
+    }
 
 
 def machine_for(slug: str, system=None):
@@ -67,7 +71,7 @@ def machine_for(slug: str, system=None):
         def __init__(self):
             super().__init__()
             self.combat = Combat(system, rng=random.Random(0))
-            self.undo_states: list[dict] = []   # the state before each undoable action
+            self.undo_states: list[dict] = []  # the state before each undoable action
 
         # -- helpers -------------------------------------------------------------------------
         def pick(self, index: int) -> str:
@@ -92,8 +96,7 @@ def machine_for(slug: str, system=None):
         @precondition(lambda self: len(self.combat) < 6)
         @rule(name=st.sampled_from(NAMES), hidden=st.booleans(), position=st.none() | st.integers(0, 6))
         def add(self, name, hidden, position):
-            self.act(lambda: self.combat.add(None, system.Character(name=name), hidden=hidden,
-                                             position=position))
+            self.act(lambda: self.combat.add(None, system.Character(name=name), hidden=hidden, position=position))
 
         @precondition(lambda self: len(self.combat) > 0)
         @rule(index=st.integers(0, 10))
@@ -181,7 +184,7 @@ def machine_for(slug: str, system=None):
             cid = self.pick(index)
             current = self.combat.current
             self.act(lambda: self.combat.set_defeated(cid, value))
-            assert self.combat.current == current      # the turn never jumps
+            assert self.combat.current == current  # the turn never jumps
 
         @precondition(lambda self: len(self.combat) > 0)
         @rule(index=st.integers(0, 10), value=st.booleans())
@@ -191,8 +194,11 @@ def machine_for(slug: str, system=None):
         @precondition(lambda self: len(self.combat) > 0 and bool(conditions))
         @rule(index=st.integers(0, 10), cond=st.integers(0, 100), duration=st.none() | st.integers(1, 3))
         def condition(self, index, cond, duration):
-            self.act(lambda: self.combat.add_condition(self.pick(index), conditions[cond % len(conditions)],
-                                                       duration=duration))
+            self.act(
+                lambda: self.combat.add_condition(
+                    self.pick(index), conditions[cond % len(conditions)], duration=duration
+                )
+            )
 
         @precondition(lambda self: len(self.combat) > 0 and bool(conditions))
         @rule(index=st.integers(0, 10), which=st.integers(0, 10))
@@ -236,7 +242,7 @@ def machine_for(slug: str, system=None):
             again = Combat.replay(system, None, log, rng=random.Random(12345))
             assert again.state() == self.combat.state()
             assert again.ids == self.combat.ids
-            assert len(getattr(system, "calls", ())) == calls       # replay never calls a hook
+            assert len(getattr(system, "calls", ())) == calls  # replay never calls a hook
 
         @invariant()
         def players_never_see_hidden_combatants(self):
@@ -251,8 +257,12 @@ def machine_for(slug: str, system=None):
     return CombatMachine
 
 
-_SETTINGS = settings(max_examples=int(os.environ.get("TT_COMBAT_EXAMPLES", "20")), stateful_step_count=25, deadline=None,
-                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+_SETTINGS = settings(
+    max_examples=int(os.environ.get("TT_COMBAT_EXAMPLES", "20")),
+    stateful_step_count=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 for _slug in available_systems():
     _machine = machine_for(_slug)

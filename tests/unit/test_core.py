@@ -1,11 +1,20 @@
 """Core contracts: registry (with a dummy system), CharacterModel, i18n, result rendering."""
+
 import pytest
 from dice_helpers import Scripted
 from traitlets import Int, List, Unicode
 
 import tabletop_widgets
-from tabletop_widgets.core import (CharacterModel, GameSystem, Problem, T, ValidationError, count,
-                                   plural_ru, register_system)
+from tabletop_widgets.core import (
+    CharacterModel,
+    GameSystem,
+    Problem,
+    T,
+    ValidationError,
+    count,
+    plural_ru,
+    register_system,
+)
 from tabletop_widgets.core.registry import unregister_system
 from tabletop_widgets.dice import roll
 
@@ -63,6 +72,7 @@ def test_system_rules_options():
     class S(GameSystem):
         slug = "s"
         default_rules = {"strict": True}
+
     s = S()
     assert s.rules == {"strict": True} and s.with_rules(strict=False).rules == {"strict": False}
     with pytest.raises(ValueError, match="unknown rules option"):
@@ -82,8 +92,7 @@ def test_model_derives_and_round_trips():
 def test_model_lists_every_problem_and_changes_nothing():
     c = Dummy(might=4)
     with pytest.raises(ValidationError) as e:
-        c.load_dict({"system": "dummy", "schema": 1, "might": 9, "gear": [{"x": 1}], "zzz": 1,
-                     "health_max": 3})
+        c.load_dict({"system": "dummy", "schema": 1, "might": 9, "gear": [{"x": 1}], "zzz": 1, "health_max": 3})
     codes = sorted(p.code for p in e.value.problems)
     assert codes == ["derived_given", "item", "range", "unknown_field"]
     assert c.might == 4 and c.gear == []
@@ -113,9 +122,24 @@ def test_model_type_errors():
     assert e.value.problems[0].field == "might"
 
 
-@pytest.mark.parametrize("n,word", [(0, "успехов"), (1, "успех"), (2, "успеха"), (4, "успеха"), (5, "успехов"),
-                                    (11, "успехов"), (12, "успехов"), (14, "успехов"), (21, "успех"),
-                                    (22, "успеха"), (25, "успехов"), (101, "успех"), (111, "успехов")])
+@pytest.mark.parametrize(
+    "n,word",
+    [
+        (0, "успехов"),
+        (1, "успех"),
+        (2, "успеха"),
+        (4, "успеха"),
+        (5, "успехов"),
+        (11, "успехов"),
+        (12, "успехов"),
+        (14, "успехов"),
+        (21, "успех"),
+        (22, "успеха"),
+        (25, "успехов"),
+        (101, "успех"),
+        (111, "успехов"),
+    ],
+)
 def test_russian_plurals(n, word):
     assert plural_ru(n, "успех", "успеха", "успехов") == word
     assert count(n, "success", "ru") == f"{n} {word}"
@@ -130,10 +154,13 @@ def test_breakdown_text_matches_the_issue_example():
     assert str(r) == "4d6kh3 [6, 5, 3, ~~1~~] = 14"
 
 
-@pytest.mark.parametrize("faces,en,ru", [
-    ([6, 1, 1], "1 success", "1 успех"),
-    ([6, 7, 1], "2 successes", "2 успеха"),
-])
+@pytest.mark.parametrize(
+    "faces,en,ru",
+    [
+        ([6, 1, 1], "1 success", "1 успех"),
+        ([6, 7, 1], "2 successes", "2 успеха"),
+    ],
+)
 def test_success_text_plurals(faces, en, ru):
     r = roll("3d10>=6", rng=Scripted(faces))
     assert str(r).endswith(en) and r.text("ru").endswith(ru)

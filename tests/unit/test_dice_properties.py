@@ -1,5 +1,6 @@
 """Hypothesis: random text and random valid expressions raise nothing but DiceError, and every
 result stays within the expression's static bounds. (CI runs at least 5,000 examples of each.)"""
+
 import os
 import random
 
@@ -11,8 +12,7 @@ from tabletop_widgets.dice.bounds import bounds
 from tabletop_widgets.dice.parser import parse
 
 EXAMPLES = int(os.environ.get("TT_HYPOTHESIS_EXAMPLES", "5000"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                    suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 ALPHABET = "0123456789d%F{}()[],+-*/^!<>=#@ khlpdrouesfcxminaxdblvs\n\tадв"
 
@@ -42,9 +42,36 @@ cps = st.builds(lambda op, n: f"{op}{n}", st.sampled_from(["=", ">", ">=", "<", 
 
 
 def dice_term():
-    mods = st.lists(st.sampled_from([
-        "kh2", "kl1", "dh1", "dl1", "k>3", "p<2", "r1", "ro<2", "ra1", "!", "!!", "!p", "xo",
-        "min2", "max5", "s", "sd", "cs>=5", "cf1", ">=4", "u", "uo"]), max_size=3, unique=True)
+    mods = st.lists(
+        st.sampled_from(
+            [
+                "kh2",
+                "kl1",
+                "dh1",
+                "dl1",
+                "k>3",
+                "p<2",
+                "r1",
+                "ro<2",
+                "ra1",
+                "!",
+                "!!",
+                "!p",
+                "xo",
+                "min2",
+                "max5",
+                "s",
+                "sd",
+                "cs>=5",
+                "cf1",
+                ">=4",
+                "u",
+                "uo",
+            ]
+        ),
+        max_size=3,
+        unique=True,
+    )
     return st.builds(lambda n, f, ms: f"{n}d{f}{''.join(ms)}", st.integers(0, 8), faces, mods)
 
 
@@ -64,7 +91,7 @@ def expr(depth=2):
 
 
 @SETTINGS
-@given(expr(), st.integers(0, 2 ** 32))
+@given(expr(), st.integers(0, 2**32))
 def test_valid_expressions_stay_within_bounds(text, seed):
     try:
         parsed = parse(text)
@@ -82,29 +109,34 @@ def test_valid_expressions_stay_within_bounds(text, seed):
 
 
 # --- the compiled fast path agrees with the ordinary evaluator --------------------------------
-fast_term = st.builds(lambda n, f, m: f"{n}d{f}{m}", st.integers(0, 6), st.sampled_from(["4", "6", "10", "20", "{1,3,5}"]),
-                      st.sampled_from(["", "", "kh2", "kl1", "dh1", "dl2", ">=4", "<3", "!", "!>=5", "xo", "x2>4"]))
+fast_term = st.builds(
+    lambda n, f, m: f"{n}d{f}{m}",
+    st.integers(0, 6),
+    st.sampled_from(["4", "6", "10", "20", "{1,3,5}"]),
+    st.sampled_from(["", "", "kh2", "kl1", "dh1", "dl2", ">=4", "<3", "!", "!>=5", "xo", "x2>4"]),
+)
 
 
 def fast_expr(depth=2):
-    leaf = st.one_of(st.integers(0, 9).map(str), fast_term,
-                     st.builds(lambda t: f"{t}[fire]", fast_term))
+    leaf = st.one_of(st.integers(0, 9).map(str), fast_term, st.builds(lambda t: f"{t}[fire]", fast_term))
     if depth == 0:
         return leaf
     sub = fast_expr(depth - 1)
-    return st.one_of(leaf,
-                     st.builds(lambda a, op, b: f"{a} {op} {b}", sub, st.sampled_from(["+", "-", "*", "//"]), sub),
-                     st.builds(lambda a: f"-({a})", sub),
-                     st.builds(lambda a: f"+({a}) [bonus]", sub),
-                     st.builds(lambda a, b, k: f"{{{a}, {b}}}{k}", sub, sub, st.sampled_from(["", "kh1", "kl1", "dh1", "dl1"])),
-                     st.builds(lambda a, b: f"{a} >= {b}", sub, sub))
+    return st.one_of(
+        leaf,
+        st.builds(lambda a, op, b: f"{a} {op} {b}", sub, st.sampled_from(["+", "-", "*", "//"]), sub),
+        st.builds(lambda a: f"-({a})", sub),
+        st.builds(lambda a: f"+({a}) [bonus]", sub),
+        st.builds(lambda a, b, k: f"{{{a}, {b}}}{k}", sub, sub, st.sampled_from(["", "kh1", "kl1", "dh1", "dl1"])),
+        st.builds(lambda a, b: f"{a} >= {b}", sub, sub),
+    )
 
 
-@settings(max_examples=min(EXAMPLES, 3000), deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
-@given(fast_expr(), st.integers(0, 2 ** 32))
+@settings(max_examples=min(EXAMPLES, 3000), deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(fast_expr(), st.integers(0, 2**32))
 def test_fast_path_equals_full_evaluator(text, seed):
     from tabletop_widgets.dice.engine import Context, _roll_once
+
     try:
         parsed = parse(text)
     except DiceError:
@@ -140,6 +172,7 @@ def test_default_path_builds_no_generator_per_roll(monkeypatch):
 
 def test_default_generator_is_reseeded_in_a_forked_child():
     import pytest
+
     if not hasattr(os, "fork"):
         pytest.skip("no fork on this platform")
     roll("1d6")

@@ -3,6 +3,7 @@ fraction, on hand-picked edge cases and on a generated set over the shared subse
 keep/drop, counting, explosions at a fixed depth, rerolls). Sampling tests for what icepool cannot
 express are in ``test_exact_sampling.py``; the rules specs' vectors in ``test_exact_rules.py``.
 """
+
 from __future__ import annotations
 
 import random
@@ -39,6 +40,7 @@ def depth():
     def set_depth(k: int):
         limits.MAX_EXPLOSIONS = k
         exact.TRUNCATE = Fraction(0)
+
     yield set_depth
     limits.MAX_EXPLOSIONS, exact.TRUNCATE = saved
 
@@ -55,12 +57,14 @@ def count_map(M, succ, fail=None, dbl=None, faces=None):
         if fail is not None and fail(x):
             s -= 1
         return s
+
     die = d(M) if faces is None else faces
     return die.map(f)
 
 
 def rhalf(x: Fraction) -> int:
     import math
+
     n = math.floor(abs(x) + Fraction(1, 2))
     return n if x >= 0 else -n
 
@@ -102,7 +106,7 @@ HAND = [
     # keep/drop select from the whole pool (d20, rpg-dice-roller; issue 21): kh3 minus the lowest
     ("5d6kh3dl1", lambda: d(6).highest(5, 3)),
     ("5d6dh1dl1", lambda: d(6).pool(5)[1:4].sum()),
-    ("6d6kh4kl2", lambda: 6 @ d(6)),                      # the union of the keeps: every die
+    ("6d6kh4kl2", lambda: 6 @ d(6)),  # the union of the keeps: every die
     ("20d10kh2", lambda: d(10).highest(20, 2)),
     ("9d20kh1", lambda: d(20).highest(9, 1)),
     ("16d10kh8", lambda: d(10).highest(16, 8)),
@@ -119,20 +123,23 @@ HAND = [
     ("30d10>=8f1", lambda: 30 @ count_map(10, lambda x: x >= 8, lambda x: x == 1)),
     ("8d10>=6f<3", lambda: 8 @ count_map(10, lambda x: x >= 6, lambda x: x < 3)),
     ("8d10>=6dbl=10", lambda: 8 @ count_map(10, lambda x: x >= 6, None, lambda x: x == 10)),
-    ("8d10>=6f1dbl>=9", lambda: 8 @ count_map(10, lambda x: x >= 6, lambda x: x == 1,
-                                                 lambda x: x >= 9)),
+    ("8d10>=6f1dbl>=9", lambda: 8 @ count_map(10, lambda x: x >= 6, lambda x: x == 1, lambda x: x >= 9)),
     ("5d10>=6f>=6", lambda: Die([0])),
     ("4d6kh3>=4", lambda: count_map(6, lambda x: x >= 4).highest(4, 3)),
-    ("5d10kh3>=6f1", lambda: count_map(10, lambda x: x >= 6, lambda x: x == 1).highest(5, 3)
-     if False else d(10).pool(5).highest(3).expand().map(
-        lambda t: sum((x >= 6) - (x == 1) for x in t))),
+    (
+        "5d10kh3>=6f1",
+        lambda: (
+            count_map(10, lambda x: x >= 6, lambda x: x == 1).highest(5, 3)
+            if False
+            else d(10).pool(5).highest(3).expand().map(lambda t: sum((x >= 6) - (x == 1) for x in t))
+        ),
+    ),
     ("6d6k>3", lambda: 6 @ d(6).map(lambda x: x if x > 3 else 0)),
     ("6d6p<3", lambda: 6 @ d(6).map(lambda x: 0 if x < 3 else x)),
     ("6d6k=6", lambda: 6 @ d(6).map(lambda x: 6 if x == 6 else 0)),
     ("6d6d>4", lambda: 6 @ d(6).map(lambda x: 0 if x > 4 else x)),
     # the dice over 3 together with the top two: the top max(2, #over 3)
-    ("6d6k>3kh2", lambda: d(6).pool(6).expand().map(
-        lambda t: sum(t[-max(2, sum(1 for x in t if x > 3)):]))),
+    ("6d6k>3kh2", lambda: d(6).pool(6).expand().map(lambda t: sum(t[-max(2, sum(1 for x in t if x > 3)) :]))),
     ("3d6min3", lambda: 3 @ d(6).map(lambda x: max(x, 3))),
     ("3d6mi2ma5", lambda: 3 @ d(6).map(lambda x: min(max(x, 2), 5))),
     ("4d6max4kh2", lambda: d(6).map(lambda x: min(x, 4)).highest(4, 2)),
@@ -149,14 +156,18 @@ HAND = [
     ("(2d2)d(1d3+1)", lambda: (2 @ d(2)).map(lambda n: (d(3) + 1).map(lambda s: n @ d(s)))),
     ("d(1d6+2)", lambda: (d(6) + 2).map(lambda s: d(s))),
     ("1d6^2", lambda: d(6) ** 2),
-    ("2^1d4", lambda: d(4).map(lambda e: 2 ** e)),
+    ("2^1d4", lambda: d(4).map(lambda e: 2**e)),
     ("1d20//3", lambda: d(20) // 3),
     ("-1d20//3", lambda: (-d(20)) // 3),
     ("1d20%7", lambda: d(20) % 7),
     ("1d20/3", lambda: d(20) // 3),
     ("-1d20/3", lambda: (-d(20)) // 3),
-    ("2d6/1d3", lambda: (2 @ d(6)).map(lambda a: d(3).map(lambda b: Fraction(a, b))).map(
-        lambda x: x.numerator // x.denominator)),
+    (
+        "2d6/1d3",
+        lambda: (
+            (2 @ d(6)).map(lambda a: d(3).map(lambda b: Fraction(a, b))).map(lambda x: x.numerator // x.denominator)
+        ),
+    ),
     ("1d6/4+1d6/4", lambda: (d(6) + d(6)) // 4),
     ("floor(1d6/4)+floor(1d6/4)", lambda: d(6) // 4 + d(6) // 4),
     ("round(1d6/4)", lambda: d(6).map(lambda x: rhalf(Fraction(x, 4)))),
@@ -173,8 +184,10 @@ HAND = [
     ("{1d6, 1d8, 1d10}dl1", lambda: icepool.Pool([d(6), d(8), d(10)]).highest(2).sum()),
     ("{3d6, 3d6, 3d6}kl1", lambda: (3 @ d(6)).lowest(3, 1)),
     ("{2d6, 1d12}>=7", lambda: (2 @ d(6)).map(lambda x: int(x >= 7)) + d(12).map(lambda x: int(x >= 7))),
-    ("{2d6, 1d12}>=7f<3", lambda: (2 @ d(6)).map(lambda x: (x >= 7) - (x < 3))
-     + d(12).map(lambda x: (x >= 7) - (x < 3))),
+    (
+        "{2d6, 1d12}>=7f<3",
+        lambda: (2 @ d(6)).map(lambda x: (x >= 7) - (x < 3)) + d(12).map(lambda x: (x >= 7) - (x < 3)),
+    ),
     ("{1d6, 1d8}", lambda: d(6) + d(8)),
     ("{4d6}kh3", lambda: d(6).highest(4, 3)),
     ("{5d6}>=5", lambda: d(6).count(5, [5, 6])),
@@ -212,12 +225,15 @@ DEPTH = [
     (3, "4d6!!k4>=8", lambda: d(6).explode(depth=3).count(4, range(8, 30))),
     # r / rr reroll until the die stops matching: a conditioning, exact whatever the depth
     # limit of explosions (issue 21), so icepool's depth='inf'
-    (5, "3d6r1", lambda: 3 @ d(6).reroll([1], depth='inf')),
-    (4, "2d20r<3", lambda: 2 @ d(20).reroll([1, 2], depth='inf')),
-    (4, "4d6r1kh3", lambda: d(6).reroll([1], depth='inf').highest(4, 3)),
-    (3, "4d6rr<3", lambda: 4 @ d(6).reroll([1, 2], depth='inf')),
-    (3, "6d10r1>=8f1", lambda: 6 @ count_map(10, lambda x: x >= 8, lambda x: x == 1,
-                                             faces=d(10).reroll([1], depth='inf'))),
+    (5, "3d6r1", lambda: 3 @ d(6).reroll([1], depth="inf")),
+    (4, "2d20r<3", lambda: 2 @ d(20).reroll([1, 2], depth="inf")),
+    (4, "4d6r1kh3", lambda: d(6).reroll([1], depth="inf").highest(4, 3)),
+    (3, "4d6rr<3", lambda: 4 @ d(6).reroll([1, 2], depth="inf")),
+    (
+        3,
+        "6d10r1>=8f1",
+        lambda: 6 @ count_map(10, lambda x: x >= 8, lambda x: x == 1, faces=d(10).reroll([1], depth="inf")),
+    ),
     (2, "3d6min2!", lambda: 3 @ d(6).map(lambda x: max(x, 2)).explode(depth=2)),
     (2, "3d6max5!", lambda: 3 @ d(6).map(lambda x: min(x, 5)).explode(depth=2)),
     (3, "2d6!x", lambda: None),  # placeholder replaced below
@@ -239,9 +255,14 @@ def test_checks_p_pass_against_icepool():
     assert distribution("1d20 > 1d20").p_pass == Fraction(190, 400)
     assert distribution("1d20 = 1d20").p_pass == Fraction(20, 400)
     assert distribution("3d6 < 2d8+1").p_pass == sum(
-        p for (a, b), p in [((a, b), Fraction(pa) * Fraction(pb))
-                            for a, pa in pmf(3 @ d(6)).items() for b, pb in pmf(2 @ d(8) + 1).items()]
-        if a < b)
+        p
+        for (a, b), p in [
+            ((a, b), Fraction(pa) * Fraction(pb))
+            for a, pa in pmf(3 @ d(6)).items()
+            for b, pb in pmf(2 @ d(8) + 1).items()
+        ]
+        if a < b
+    )
     assert chance("2d6", ">=", 7) == Fraction(21, 36)
 
 
@@ -297,11 +318,13 @@ def _gen_count(r):
 
         def fail(x):
             return x <= f
+
     if r.random() < 0.3:
         text += f"dbl={m}"
 
         def dbl(x):
             return x == m
+
     return text, (lambda: n @ count_map(m, succ, fail, dbl))
 
 
@@ -341,8 +364,7 @@ def _gen_custom(r):
     return text, (lambda: n @ Die(faces))
 
 
-GENERATORS = [_gen_sum, _gen_keep, _gen_count, _gen_explode_capped, _gen_reroll_once,
-              _gen_clamp_keep, _gen_custom]
+GENERATORS = [_gen_sum, _gen_keep, _gen_count, _gen_explode_capped, _gen_reroll_once, _gen_clamp_keep, _gen_custom]
 
 
 def _generated(n=280, seed=2026):
@@ -375,11 +397,9 @@ def _generated_depth(n=24, seed=7):
             out.append((k, f"{nd}d{m}!", (lambda m=m, k=k, nd=nd: nd @ d(m).explode(depth=k))))
         elif i % 3 == 1:
             t = r.randint(1, m // 2)
-            out.append((k, f"{nd}d{m}r<={t}",
-                        (lambda m=m, nd=nd, t=t: nd @ d(m).reroll(range(1, t + 1), depth='inf'))))
+            out.append((k, f"{nd}d{m}r<={t}", (lambda m=m, nd=nd, t=t: nd @ d(m).reroll(range(1, t + 1), depth="inf"))))
         else:
-            out.append((k, f"{nd}d{m}!!kh1",
-                        (lambda m=m, k=k, nd=nd: d(m).explode(depth=k).highest(nd, 1))))
+            out.append((k, f"{nd}d{m}!!kh1", (lambda m=m, k=k, nd=nd: d(m).explode(depth=k).highest(nd, 1))))
     return out
 
 
@@ -401,7 +421,7 @@ def test_oracle_count():
 # ------------------------------------------------------------------------------------------------
 def test_explosion_cut_off_is_reported_not_renormalised():
     dist = distribution("1d6!")
-    assert 0 < dist.truncated_mass < Fraction(1, 10 ** 12)
+    assert 0 < dist.truncated_mass < Fraction(1, 10**12)
     assert sum(dist.values()) + dist.truncated_mass == 1
     # every computed outcome is exactly icepool's (depth 20 reaches beyond our cut)
     deep = pmf(d(6).explode(depth=20))
@@ -477,8 +497,8 @@ def test_unique_small_pools_exact_and_refusals():
     # 6d6u: six different faces, unless the last die repeats a seen face 100 times (the
     # engine's limit: (5/6)^100 ~ 1.2e-8, then the duplicate stays)
     dist = distribution("6d6u")
-    assert 1 - Fraction(1, 10 ** 7) < dist[21] < 1 - Fraction(1, 10 ** 8)
-    assert dist.truncated_mass < Fraction(1, 10 ** 11) and (dist.min, dist.max) == (16, 26)
+    assert 1 - Fraction(1, 10**7) < dist[21] < 1 - Fraction(1, 10**8)
+    assert dist.truncated_mass < Fraction(1, 10**11) and (dist.min, dist.max) == (16, 26)
     with pytest.raises(DiceError, match="unique"):
         distribution("4d6!u")
     with pytest.raises(DiceLimitError, match="too large for exact odds"):
@@ -487,6 +507,7 @@ def test_unique_small_pools_exact_and_refusals():
 
 def test_margin_distribution():
     from tabletop_widgets.dice.exact import margin_distribution
+
     m = margin_distribution("2d6+3 >= 8")
     assert m.outcome == "margin" and m.min == -3 and m.max == 7
     assert m.chance(">=", 0) == m.p_pass == Fraction(5, 6)
@@ -499,6 +520,7 @@ def test_margin_distribution():
 def test_roll_magic_prob_renders():
     from IPython.terminal.interactiveshell import TerminalInteractiveShell
     from IPython.testing.globalipapp import start_ipython
+
     start_ipython()  # returns None when another test file started the shared test shell
     ip = TerminalInteractiveShell.instance()
     ip.run_line_magic("load_ext", "tabletop_widgets")
@@ -520,6 +542,7 @@ def test_budget_refuses_with_limit_error():
 
 def test_big_pools_are_fast():
     import time
+
     t = time.perf_counter()
     for text in ("20d10kh2", "16d10kh8", "9d20kh1", "100d6", "40d10>=6", "50d20kh10"):
         exact.clear_cache()
@@ -538,8 +561,7 @@ def test_word_without_exact_odds_says_so():
         def distribution(self):
             raise DiceError("the ladder has no closed form")
 
-    register_word(DiceWord(name="zz_test", pattern=re.compile(r"zzq\d"),
-                           parse=lambda text, s, e: NoOdds()))
+    register_word(DiceWord(name="zz_test", pattern=re.compile(r"zzq\d"), parse=lambda text, s, e: NoOdds()))
     try:
         with pytest.raises(DiceError, match="no exact odds for this system roll"):
             distribution("zzq1")
@@ -558,8 +580,7 @@ def test_word_with_exact_odds_is_used():
         def distribution(self):
             return Distribution({1: Fraction(1, 2), 2: Fraction(1, 2)})
 
-    register_word(DiceWord(name="zz_test2", pattern=re.compile(r"zzw\d"),
-                           parse=lambda text, s, e: Odds()))
+    register_word(DiceWord(name="zz_test2", pattern=re.compile(r"zzw\d"), parse=lambda text, s, e: Odds()))
     try:
         assert dict(distribution("zzw1")) == {1: Fraction(1, 2), 2: Fraction(1, 2)}
     finally:

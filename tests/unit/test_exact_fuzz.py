@@ -3,6 +3,7 @@ probability, and 5,000 seeded rolls agree with ``distribution()`` by a chi-squar
 strict level (p = 1e-6; deterministic at the fixed seeds). Mixes every modifier stage, groups,
 functions and arithmetic, computed counts and faces.
 """
+
 from __future__ import annotations
 
 import random
@@ -43,13 +44,16 @@ def _expr(r: random.Random, depth: int = 0) -> str:
     if depth > 1 or x < 0.5:
         return _term(r)
     if x < 0.6:
-        return (f"{{{_expr(r, depth + 1)}, {_expr(r, depth + 1)}}}"
-                + r.choice(["kh1", "kl1", ">=4", "", "dl1", "k>3", ">=4f1"]))
+        return f"{{{_expr(r, depth + 1)}, {_expr(r, depth + 1)}}}" + r.choice(
+            ["kh1", "kl1", ">=4", "", "dl1", "k>3", ">=4f1"]
+        )
     if x < 0.65:
         return f"{{{r.randint(1, 4)}d{r.choice([4, 6, 8])}}}" + r.choice(["kh1", "kl2", ">=4", "k>3"])
     if x < 0.7:
-        return (f"{r.choice(['floor', 'ceil', 'round', 'abs'])}({_expr(r, depth + 1)} "
-                f"{r.choice(['/', '-', '%'])} {r.randint(1, 4)})")
+        return (
+            f"{r.choice(['floor', 'ceil', 'round', 'abs'])}({_expr(r, depth + 1)} "
+            f"{r.choice(['/', '-', '%'])} {r.randint(1, 4)})"
+        )
     if x < 0.85:
         return f"{_expr(r, depth + 1)} {r.choice(['+', '-', '*', '/', '//'])} {_expr(r, depth + 1)}"
     return f"{r.choice(['max', 'min'])}({_expr(r, depth + 1)}, {_expr(r, depth + 1)})"

@@ -4,6 +4,7 @@ rule of 10, RET's ladder fail on a natural 1, ...) belong to the system words an
 where a RET ladder value only depends on independent dice events, the event is written with
 one counting term per die (``1d6>=6 + 1d8>=8 + ... >= k``: all of them happen).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction as Fr
@@ -36,8 +37,9 @@ SEASONS_TABLE = {  # seasons.md L549-L558: pool N -> P(>=1) .. P(>=5), E[success
 }
 
 
-@pytest.mark.parametrize("n", sorted(SEASONS_TABLE), ids=[f"seasons.md:L{548 + n}:pool{n}"
-                                                          for n in sorted(SEASONS_TABLE)])
+@pytest.mark.parametrize(
+    "n", sorted(SEASONS_TABLE), ids=[f"seasons.md:L{548 + n}:pool{n}" for n in sorted(SEASONS_TABLE)]
+)
 def test_seasons_pool_table(n):
     row = SEASONS_TABLE[n]
     for k in range(1, 6):
@@ -102,7 +104,7 @@ RET = [  # (line, plain notation, probability); the ladder only raises totals th
     # Level 3 >= 50: 6, 8, 10, 12, then d20 >= 14
     (1068, "1d6>=6 + 1d8>=8 + 1d10>=10 + 1d12>=12 + 1d20>=14 >= 5", "7/115200"),
     # Level 3, exactly 0..5 successes (no fail): faces 2-5 / 6 then a non-max 8 / ...
-    (1069, "1d6k>1p>5 >= 2", "2/3"),   # faces 2..5: keep >1, drop >5 (keeps and drops select from the whole pool)
+    (1069, "1d6k>1p>5 >= 2", "2/3"),  # faces 2..5: keep >1, drop >5 (keeps and drops select from the whole pool)
     (1069, "1d6>=6 + 1d8<=7 >= 2", "7/48"),
     (1069, "1d6>=6 + 1d8>=8 + 1d10<=9 >= 3", "3/160"),
     (1069, "1d6>=6 + 1d8>=8 + 1d10>=10 + 1d12<=11 >= 4", "11/5760"),
@@ -122,8 +124,12 @@ def test_ret_probability_reference(line, text, prob):
 # Life & Death §5.9 and §9.2
 # ------------------------------------------------------------------------------------------------
 LND_59A = {  # life_and_death.md L1017-L1026: P(exactly k successes) of n d10 (6+)
-    1: "1/2 1/2", 2: "1/4 1/2 1/4", 3: "1/8 3/8 3/8 1/8", 4: "1/16 1/4 3/8 1/4 1/16",
-    5: "1/32 5/32 5/16 5/16 5/32 1/32", 6: "1/64 3/32 15/64 5/16 15/64 3/32 1/64",
+    1: "1/2 1/2",
+    2: "1/4 1/2 1/4",
+    3: "1/8 3/8 3/8 1/8",
+    4: "1/16 1/4 3/8 1/4 1/16",
+    5: "1/32 5/32 5/16 5/16 5/32 1/32",
+    6: "1/64 3/32 15/64 5/16 15/64 3/32 1/64",
     7: "1/128 7/128 21/128 35/128 35/128 21/128 7/128 1/128",
     8: "1/256 1/32 7/64 7/32 35/128 7/32 7/64 1/32 1/256",
     9: "1/512 9/512 9/128 21/128 63/256 63/256 21/128 9/128 9/512 1/512",
@@ -131,20 +137,27 @@ LND_59A = {  # life_and_death.md L1017-L1026: P(exactly k successes) of n d10 (6
 }
 
 
-@pytest.mark.parametrize("n", sorted(LND_59A), ids=[f"life_and_death.md:L{1016 + n}:n{n}"
-                                                    for n in sorted(LND_59A)])
+@pytest.mark.parametrize("n", sorted(LND_59A), ids=[f"life_and_death.md:L{1016 + n}:n{n}" for n in sorted(LND_59A)])
 def test_lnd_table_59a(n):
     d = distribution(f"{n}d10>=6")
     assert [d[k] for k in range(n + 1)] == [Fr(x) for x in LND_59A[n].split()]
 
 
-LND_59C = {1: "1/10", 2: "9/100", 3: "61/1000", 4: "369/10000", 5: "2101/100000",
-           6: "11529/1000000", 7: "61741/10000000", 8: "325089/100000000",
-           9: "1690981/1000000000", 10: "8717049/10000000000"}
+LND_59C = {
+    1: "1/10",
+    2: "9/100",
+    3: "61/1000",
+    4: "369/10000",
+    5: "2101/100000",
+    6: "11529/1000000",
+    7: "61741/10000000",
+    8: "325089/100000000",
+    9: "1690981/1000000000",
+    10: "8717049/10000000000",
+}
 
 
-@pytest.mark.parametrize("n", sorted(LND_59C), ids=[f"life_and_death.md:L{1046 + n}:n{n}"
-                                                    for n in sorted(LND_59C)])
+@pytest.mark.parametrize("n", sorted(LND_59C), ids=[f"life_and_death.md:L{1046 + n}:n{n}" for n in sorted(LND_59C)])
 def test_lnd_table_59c_fumble_and_crit(n):
     # a fumble: no success and at least one 1. Faces 1 -> 1, 2-5 -> 0, 6-10 -> 2: the highest
     # of them is 1 exactly when no die succeeds and some die shows 1
@@ -152,13 +165,16 @@ def test_lnd_table_59c_fumble_and_crit(n):
     assert p(f"{n}d10=10 >= 1") == 1 - Fr(9, 10) ** n
 
 
-LND_59D = {2: ("1/4", "0", "0", "0", "0"), 3: ("1/2", "1/8", "0", "0", "0"),
-           4: ("11/16", "5/16", "1/16", "0", "0"), 5: ("13/16", "1/2", "3/16", "1/32", "0"),
-           1: ("0", "0", "0", "0", "0")}
+LND_59D = {
+    2: ("1/4", "0", "0", "0", "0"),
+    3: ("1/2", "1/8", "0", "0", "0"),
+    4: ("11/16", "5/16", "1/16", "0", "0"),
+    5: ("13/16", "1/2", "3/16", "1/32", "0"),
+    1: ("0", "0", "0", "0", "0"),
+}
 
 
-@pytest.mark.parametrize("n", sorted(LND_59D), ids=[f"life_and_death.md:L{1061 + n}:n{n}"
-                                                    for n in sorted(LND_59D)])
+@pytest.mark.parametrize("n", sorted(LND_59D), ids=[f"life_and_death.md:L{1061 + n}:n{n}" for n in sorted(LND_59D)])
 def test_lnd_table_59d_untrained(n):
     for diff in range(1, 6):
         assert p(f"{n}d10>=6-1 >= {diff}") == Fr(LND_59D[n][diff - 1]), diff
@@ -197,10 +213,17 @@ def test_lnd_L2118_D18():
 # ------------------------------------------------------------------------------------------------
 # Threads of Fate §5.4, §5.8, §9
 # ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text,mean,p20", [
-    ("1d20", "21/2", "1/20"), ("2d20kh1", "13.825", "39/400"), ("3d20kh1", "15.4875", "1141/8000"),
-    ("2d20kl1", "7.175", "1/400"), ("3d20kl1", "5.5125", "1/8000"),
-], ids=lambda x: f"threads_of_fate.md:L664-665:{x}" if "d20" in str(x) else str(x))
+@pytest.mark.parametrize(
+    "text,mean,p20",
+    [
+        ("1d20", "21/2", "1/20"),
+        ("2d20kh1", "13.825", "39/400"),
+        ("3d20kh1", "15.4875", "1141/8000"),
+        ("2d20kl1", "7.175", "1/400"),
+        ("3d20kl1", "5.5125", "1/8000"),
+    ],
+    ids=lambda x: f"threads_of_fate.md:L664-665:{x}" if "d20" in str(x) else str(x),
+)
 def test_threads_kept_die(text, mean, p20):
     d = distribution(text)
     assert d.mean == Fr(mean)
@@ -208,9 +231,9 @@ def test_threads_kept_die(text, mean, p20):
     k = int(text[0])
     for x in range(1, 21):  # threads_of_fate.md §5.4 closed forms
         if "kl" in text:
-            assert d[x] == Fr((21 - x) ** k - (20 - x) ** k, 20 ** k)
+            assert d[x] == Fr((21 - x) ** k - (20 - x) ** k, 20**k)
         else:
-            assert d[x] == Fr(x ** k - (x - 1) ** k, 20 ** k)
+            assert d[x] == Fr(x**k - (x - 1) ** k, 20**k)
 
 
 def test_threads_adv_dis_words():

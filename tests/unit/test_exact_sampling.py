@@ -4,6 +4,7 @@ fractional members, computed counts/faces/compare points, reroll-until with sele
 arithmetic and functions of dice): 100,000 seeded ``roll()``s agree with ``distribution()`` by a
 chi-square test at a fixed seed (deterministic: it never flakes).
 """
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """%roll and %%roll through IPython's test shell (globalipapp), rich output via the formatter."""
+
 import pytest
 from IPython.core.error import UsageError
 from IPython.terminal.interactiveshell import TerminalInteractiveShell
@@ -104,23 +105,39 @@ def caret_column(lines: list[str], expr: str) -> int:
     raise AssertionError(f"no line with {expr!r} and a caret below it in {lines}")
 
 
-@pytest.mark.parametrize("source, expr, pos, head", [
-    ("%roll 1d20 + 2x6\n", "1d20 + 2x6", 8, "UsageError: unexpected 'x'"),
-    ("%%roll --seed 1\nhit: 1d20\ndamage: 2d6 ++\n", "2d6 ++", 6, "UsageError: line 2: unexpected end"),
-    ("%roll --locale ru 3d6 >> 4\n", "3d6 >> 4", 5, "UsageError: "),
-])
+@pytest.mark.parametrize(
+    "source, expr, pos, head",
+    [
+        ("%roll 1d20 + 2x6\n", "1d20 + 2x6", 8, "UsageError: unexpected 'x'"),
+        ("%%roll --seed 1\nhit: 1d20\ndamage: 2d6 ++\n", "2d6 ++", 6, "UsageError: line 2: unexpected end"),
+        ("%roll --locale ru 3d6 >> 4\n", "3d6 >> 4", 5, "UsageError: "),
+    ],
+)
 def test_terminal_ipython_prints_the_caret_under_the_problem(tmp_path, source, expr, pos, head):
     """Terminal IPython (a real ``ipython`` process, as a user runs it) prints ``UsageError: ``
     and then our text: the caret must still sit under the problem."""
     import os
     import subprocess
     import sys
+
     script = tmp_path / "roll.ipy"
     script.write_text(source, encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "IPython", "--no-banner", "--colors=NoColor",
-                          "--InteractiveShellApp.extensions=tabletop_widgets", str(script)],
-                         capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                         env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "IPython",
+            "--no-banner",
+            "--colors=NoColor",
+            "--InteractiveShellApp.extensions=tabletop_widgets",
+            str(script),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     text = out.stdout + out.stderr
     lines = text.splitlines()
     assert any(line.startswith(head) for line in lines), text
@@ -141,6 +158,7 @@ def test_display_hook_runs(ip, capsys):
 def test_sheet_magic_shows_and_binds(ip):
     from tabletop_systems.ret import Character
     from tabletop_widgets.widgets import CharacterSheet
+
     ip.user_ns["hero"] = Character(attention=6)
     w = ip.run_line_magic("sheet", "hero")
     assert isinstance(w, CharacterSheet)
@@ -157,6 +175,7 @@ def test_sheet_magic_errors(ip, line):
 
 def test_combat_magic(ip):
     from tabletop_widgets.widgets import CombatTracker
+
     assert isinstance(ip.run_line_magic("combat", "seasons"), CombatTracker)
     for line in ["", "nope"]:
         res = ip.run_cell(f"%combat {line}")

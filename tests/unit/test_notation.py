@@ -1,6 +1,7 @@
 """Every row of NOTATION.md: terms, modifiers (and their fixed order), checks, labels, repetition,
 variables, the conflicts table and the limits. Dice faces are scripted so the expected totals are
 exact."""
+
 import random
 from fractions import Fraction
 
@@ -25,22 +26,25 @@ def kept(r):
 # ---------------------------------------------------------------------------------------------
 # Terms
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("expr,faces,total,calls", [
-    ("2d6", [3, 4], 7, [6, 6]),
-    ("d6", [5], 5, [6]),
-    ("1d20", [20], 20, [20]),
-    ("d%", [100], 100, [100]),
-    ("d%", [1], 1, [100]),
-    ("(d10-1)*10", [1], 0, [10]),         # a tens die is written (d10-1)*10
-    ("(d10-1)*10", [10], 90, [10]),
-    ("4dF", [1, 2, 3, 3], 0 + -1 + 1 + 1, [3, 3, 3, 3]),  # faces -1, 0, +1 (index 1..3)
-    ("dF", [1], -1, [3]),
-    ("d{1,2,4,8}", [4], 8, [4]),
-    ("2d{-1,5,5}", [1, 2], 4, [3, 3]),     # negative and repeated faces
-    ("(1d4)d6", [3, 2, 2, 6], 10, [4, 6, 6, 6]),   # computed count, dice inside
-    ("2d(2*3)", [6, 1], 7, [6, 6]),
-    ("d(1d4+2)", [2, 4], 4, [4, 4]),
-])
+@pytest.mark.parametrize(
+    "expr,faces,total,calls",
+    [
+        ("2d6", [3, 4], 7, [6, 6]),
+        ("d6", [5], 5, [6]),
+        ("1d20", [20], 20, [20]),
+        ("d%", [100], 100, [100]),
+        ("d%", [1], 1, [100]),
+        ("(d10-1)*10", [1], 0, [10]),  # a tens die is written (d10-1)*10
+        ("(d10-1)*10", [10], 90, [10]),
+        ("4dF", [1, 2, 3, 3], 0 + -1 + 1 + 1, [3, 3, 3, 3]),  # faces -1, 0, +1 (index 1..3)
+        ("dF", [1], -1, [3]),
+        ("d{1,2,4,8}", [4], 8, [4]),
+        ("2d{-1,5,5}", [1, 2], 4, [3, 3]),  # negative and repeated faces
+        ("(1d4)d6", [3, 2, 2, 6], 10, [4, 6, 6, 6]),  # computed count, dice inside
+        ("2d(2*3)", [6, 1], 7, [6, 6]),
+        ("d(1d4+2)", [2, 4], 4, [4, 4]),
+    ],
+)
 def test_terms(expr, faces, total, calls):
     rng = Scripted(faces)
     r = roll(expr, rng=rng)
@@ -53,13 +57,37 @@ def test_fate_dot_variants():
     assert R("dF.2", [3]).total == 1
 
 
-@pytest.mark.parametrize("expr,total", [
-    ("1+2*3", 7), ("(1+2)*3", 9), ("7//2", 3), ("-7//2", -4), ("7%3", 1), ("-7%3", 2),
-    ("2^3", 8), ("2**3", 8), ("2^3^2", 512), ("-2^2", -4), ("--3", 3), ("+3", 3),
-    ("7/2", 3), ("-7/2", -4), ("7/2*2", 7), ("floor(7/2)", 3), ("ceil(7/2)", 4),
-    ("round(5/2)", 3), ("round(-5/2)", -3), ("round(7/3)", 2), ("abs(-4)", 4),
-    ("min(3, 1, 2)", 1), ("max(3, 1, 2)", 3), ("max(1)", 1), ("2^-1*4", 2), ("10 - 2 - 3", 5),
-])
+@pytest.mark.parametrize(
+    "expr,total",
+    [
+        ("1+2*3", 7),
+        ("(1+2)*3", 9),
+        ("7//2", 3),
+        ("-7//2", -4),
+        ("7%3", 1),
+        ("-7%3", 2),
+        ("2^3", 8),
+        ("2**3", 8),
+        ("2^3^2", 512),
+        ("-2^2", -4),
+        ("--3", 3),
+        ("+3", 3),
+        ("7/2", 3),
+        ("-7/2", -4),
+        ("7/2*2", 7),
+        ("floor(7/2)", 3),
+        ("ceil(7/2)", 4),
+        ("round(5/2)", 3),
+        ("round(-5/2)", -3),
+        ("round(7/3)", 2),
+        ("abs(-4)", 4),
+        ("min(3, 1, 2)", 1),
+        ("max(3, 1, 2)", 3),
+        ("max(1)", 1),
+        ("2^-1*4", 2),
+        ("10 - 2 - 3", 5),
+    ],
+)
 def test_arithmetic_and_functions(expr, total):
     assert roll(expr, seed=1).total == total
 
@@ -117,54 +145,57 @@ def test_single_member_group_of_a_sum_is_one_total():
 # ---------------------------------------------------------------------------------------------
 # Per-die modifiers, each one
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("expr,faces,total", [
-    ("4d6min3", [1, 2, 5, 6], 3 + 3 + 5 + 6),
-    ("4d6mi3", [1, 2, 5, 6], 17),
-    ("4d6max5", [1, 2, 5, 6], 1 + 2 + 5 + 5),
-    ("4d6ma5", [1, 2, 5, 6], 13),
-    ("2d6!", [6, 6, 2, 3], 17),              # explode: each 6 adds a die, which may explode
-    ("2d6!>=5", [5, 1, 6, 2], 14),
-    ("1d6!=1", [1, 1, 4], 6),
-    ("1d6!!", [6, 6, 2], 14),                # compound: one die showing 14
-    ("1d6!p", [6, 6, 3], 6 + 5 + 2),         # penetrate: every extra die -1
-    ("1d6!!p", [6, 6, 3], 6 + 5 + 2),
-    ("2d6e6", [6, 1, 2], 9),                 # d20 alias
-    ("2d6e>5", [6, 1, 2], 9),
-    ("1d6x", [6, 3], 9),                     # Foundry aliases
-    ("1d6x>=5", [5, 6, 1], 12),
-    ("1d6xo", [6, 6], 12),                   # explode once
-    ("1d10x10", [10, 4], 14),
-    ("1d10x2>=9", [9, 10, 10], 29),          # at most 2 explosions
-    ("4d6r<3", [1, 2, 5, 6, 1, 3, 4], 5 + 6 + 3 + 4),   # reroll until the condition fails
-    ("4d6rr1", [1, 2, 5, 6, 1, 1, 4], 2 + 5 + 6 + 4),
-    ("2d6r", [1, 3, 1, 2], 3 + 2),           # bare r rerolls the lowest face
-    ("4d6ro<3", [1, 2, 5, 6, 1, 2], 5 + 6 + 1 + 2),     # once: new low rolls stand
-    ("2d6ra6", [6, 6, 3], 15),               # reroll-and-add once (d20)
-    ("3d6u", [2, 2, 2, 5, 3], 10),            # unique: duplicates rerolled
-    ("3d6uo", [2, 2, 2, 2, 2], 6),            # once: a repeated reroll stands
-    ("4d6kh3", [1, 2, 3, 4], 9),
-    ("4d6kl1", [1, 2, 3, 4], 1),
-    ("4d6k3", [1, 2, 3, 4], 9),
-    ("4d6dh1", [1, 2, 3, 4], 6),
-    ("4d6dl1", [1, 2, 3, 4], 9),
-    ("4d6d1", [1, 2, 3, 4], 9),
-    ("4d6ph1", [1, 2, 3, 4], 6),
-    ("4d6pl1", [1, 2, 3, 4], 9),
-    ("4d6k>3", [1, 2, 3, 4], 4),
-    ("4d6p<3", [1, 2, 3, 4], 7),
-    ("4d6k=3", [1, 3, 3, 4], 6),
-    ("6d10>=6", [6, 7, 1, 2, 10, 5], 3),     # success counting (glued)
-    ("6d10>7", [7, 8, 1, 2, 10, 5], 2),      # > is strict
-    ("6d10=10", [7, 8, 1, 10, 10, 5], 2),
-    ("6d10>=6f<3", [6, 7, 1, 2, 10, 5], 3 - 2),
-    ("6d10>=6f1", [6, 7, 1, 2, 10, 1], 3 - 2),
-    ("6d10>=7dbl=10", [7, 10, 1, 10, 2, 3], 1 + 2 + 2),
-    ("3d20cs>=19", [19, 20, 3], 42),          # marks only
-    ("3d20cf<=2", [1, 20, 3], 24),
-    ("4d6s", [4, 1, 3, 2], 10),
-    ("4d6sa", [4, 1, 3, 2], 10),
-    ("4d6sd", [4, 1, 3, 2], 10),
-])
+@pytest.mark.parametrize(
+    "expr,faces,total",
+    [
+        ("4d6min3", [1, 2, 5, 6], 3 + 3 + 5 + 6),
+        ("4d6mi3", [1, 2, 5, 6], 17),
+        ("4d6max5", [1, 2, 5, 6], 1 + 2 + 5 + 5),
+        ("4d6ma5", [1, 2, 5, 6], 13),
+        ("2d6!", [6, 6, 2, 3], 17),  # explode: each 6 adds a die, which may explode
+        ("2d6!>=5", [5, 1, 6, 2], 14),
+        ("1d6!=1", [1, 1, 4], 6),
+        ("1d6!!", [6, 6, 2], 14),  # compound: one die showing 14
+        ("1d6!p", [6, 6, 3], 6 + 5 + 2),  # penetrate: every extra die -1
+        ("1d6!!p", [6, 6, 3], 6 + 5 + 2),
+        ("2d6e6", [6, 1, 2], 9),  # d20 alias
+        ("2d6e>5", [6, 1, 2], 9),
+        ("1d6x", [6, 3], 9),  # Foundry aliases
+        ("1d6x>=5", [5, 6, 1], 12),
+        ("1d6xo", [6, 6], 12),  # explode once
+        ("1d10x10", [10, 4], 14),
+        ("1d10x2>=9", [9, 10, 10], 29),  # at most 2 explosions
+        ("4d6r<3", [1, 2, 5, 6, 1, 3, 4], 5 + 6 + 3 + 4),  # reroll until the condition fails
+        ("4d6rr1", [1, 2, 5, 6, 1, 1, 4], 2 + 5 + 6 + 4),
+        ("2d6r", [1, 3, 1, 2], 3 + 2),  # bare r rerolls the lowest face
+        ("4d6ro<3", [1, 2, 5, 6, 1, 2], 5 + 6 + 1 + 2),  # once: new low rolls stand
+        ("2d6ra6", [6, 6, 3], 15),  # reroll-and-add once (d20)
+        ("3d6u", [2, 2, 2, 5, 3], 10),  # unique: duplicates rerolled
+        ("3d6uo", [2, 2, 2, 2, 2], 6),  # once: a repeated reroll stands
+        ("4d6kh3", [1, 2, 3, 4], 9),
+        ("4d6kl1", [1, 2, 3, 4], 1),
+        ("4d6k3", [1, 2, 3, 4], 9),
+        ("4d6dh1", [1, 2, 3, 4], 6),
+        ("4d6dl1", [1, 2, 3, 4], 9),
+        ("4d6d1", [1, 2, 3, 4], 9),
+        ("4d6ph1", [1, 2, 3, 4], 6),
+        ("4d6pl1", [1, 2, 3, 4], 9),
+        ("4d6k>3", [1, 2, 3, 4], 4),
+        ("4d6p<3", [1, 2, 3, 4], 7),
+        ("4d6k=3", [1, 3, 3, 4], 6),
+        ("6d10>=6", [6, 7, 1, 2, 10, 5], 3),  # success counting (glued)
+        ("6d10>7", [7, 8, 1, 2, 10, 5], 2),  # > is strict
+        ("6d10=10", [7, 8, 1, 10, 10, 5], 2),
+        ("6d10>=6f<3", [6, 7, 1, 2, 10, 5], 3 - 2),
+        ("6d10>=6f1", [6, 7, 1, 2, 10, 1], 3 - 2),
+        ("6d10>=7dbl=10", [7, 10, 1, 10, 2, 3], 1 + 2 + 2),
+        ("3d20cs>=19", [19, 20, 3], 42),  # marks only
+        ("3d20cf<=2", [1, 20, 3], 24),
+        ("4d6s", [4, 1, 3, 2], 10),
+        ("4d6sa", [4, 1, 3, 2], 10),
+        ("4d6sd", [4, 1, 3, 2], 10),
+    ],
+)
 def test_each_modifier(expr, faces, total):
     assert R(expr, faces).total == total
 
@@ -181,20 +212,23 @@ def test_flags_on_dice():
     r = R("3d20cs>=19cf1", [19, 1, 5])
     assert [d.crit for d in r.dice] == ["success", "failure", None]
     r = R("1d20", [20])
-    assert r.dice[0].crit == "success"   # natural 20 marked on plain d20s
+    assert r.dice[0].crit == "success"  # natural 20 marked on plain d20s
     r = R("4d6sd", [4, 1, 3, 2])
     assert [d.value for d in r.dice] == [4, 3, 2, 1]
     r = R("4d6sa", [4, 1, 3, 2])
     assert [d.value for d in r.dice] == [1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("a,b", [
-    ("4d6!kh3", "4d6kh3!"),       # written order does not matter
-    ("6d6r1kh3", "6d6kh3r1"),
-    ("5d10>=6!>=9", "5d10!>=9>=6"),    # pool with target and explosion (rdr#91)
-    ("4d6min2kh3", "4d6kh3min2"),
-    ("6d6kh3u", "6d6ukh3"),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("4d6!kh3", "4d6kh3!"),  # written order does not matter
+        ("6d6r1kh3", "6d6kh3r1"),
+        ("5d10>=6!>=9", "5d10!>=9>=6"),  # pool with target and explosion (rdr#91)
+        ("4d6min2kh3", "4d6kh3min2"),
+        ("6d6kh3u", "6d6ukh3"),
+    ],
+)
 def test_fixed_modifier_order(a, b):
     for seed in range(30):
         assert roll(a, seed=seed).total == roll(b, seed=seed).total
@@ -215,18 +249,21 @@ def test_reroll_before_keep_and_count_after_keep():
 # ---------------------------------------------------------------------------------------------
 # Checks, adv/dis, labels, comments, repetition, variables
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("expr,faces,passed,margin", [
-    ("2d6+3 >= 8", [2, 3], True, 0),
-    ("2d6+3 >= 8", [1, 3], False, -1),
-    ("2d6+3 > 8", [2, 3], False, 0),
-    ("2d6 <= 4", [1, 3], True, 0),
-    ("2d6 = 7", [3, 4], True, 0),
-    ("2d6 != 7", [3, 4], False, 0),
-    ("2d6 <> 7", [3, 3], True, -1),
-    ("1d20+5 vs 15", [10], True, 0),
-    ("1d20+5 dc 15", [9], False, -1),
-    ("1d20 >= 1d20", [10, 10], True, 0),
-])
+@pytest.mark.parametrize(
+    "expr,faces,passed,margin",
+    [
+        ("2d6+3 >= 8", [2, 3], True, 0),
+        ("2d6+3 >= 8", [1, 3], False, -1),
+        ("2d6+3 > 8", [2, 3], False, 0),
+        ("2d6 <= 4", [1, 3], True, 0),
+        ("2d6 = 7", [3, 4], True, 0),
+        ("2d6 != 7", [3, 4], False, 0),
+        ("2d6 <> 7", [3, 3], True, -1),
+        ("1d20+5 vs 15", [10], True, 0),
+        ("1d20+5 dc 15", [9], False, -1),
+        ("1d20 >= 1d20", [10, 10], True, 0),
+    ],
+)
 def test_checks(expr, faces, passed, margin):
     r = R(expr, faces)
     assert r.check is not None and r.check.passed is passed and r.check.margin == margin
@@ -238,12 +275,15 @@ def test_check_text_says_pass_and_margin_both_locales():
     assert r.text("ru") == "2d6 [4, 3] + 3 = 10 ≥ 8 → успех (разница +2)"
 
 
-@pytest.mark.parametrize("expr,faces,total", [
-    ("1d20+5 adv", [3, 17], 22),
-    ("1d20+5 dis", [3, 17], 8),
-    ("adv 1d20", [3, 17], 17),
-    ("1d20 + 1d20 adv", [3, 17, 5], 22),   # the leftmost d20
-])
+@pytest.mark.parametrize(
+    "expr,faces,total",
+    [
+        ("1d20+5 adv", [3, 17], 22),
+        ("1d20+5 dis", [3, 17], 8),
+        ("adv 1d20", [3, 17], 17),
+        ("1d20 + 1d20 adv", [3, 17, 5], 22),  # the leftmost d20
+    ],
+)
 def test_adv_dis(expr, faces, total):
     assert R(expr, faces).total == total
 
@@ -320,16 +360,19 @@ def test_conflict_bang_explodes_double_bang_compounds():
 # ---------------------------------------------------------------------------------------------
 # Limits and malformed input
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("expr,pos,words", [
-    ("x" * 1001, 1000, "too long"),
-    ("10001d6", 0, "too many dice"),
-    ("5000d6+5001d6", 7, "too many dice"),
-    ("d1000001", 1, "too many faces"),
-    ("(" * 65 + "1" + ")" * 65, 64, "nested too deeply"),
-    ("101#1d6", 0, "repetition"),
-    ("0#1d6", 0, "repetition"),
-    ("99999999999999999999d6", 0, "too large"),
-])
+@pytest.mark.parametrize(
+    "expr,pos,words",
+    [
+        ("x" * 1001, 1000, "too long"),
+        ("10001d6", 0, "too many dice"),
+        ("5000d6+5001d6", 7, "too many dice"),
+        ("d1000001", 1, "too many faces"),
+        ("(" * 65 + "1" + ")" * 65, 64, "nested too deeply"),
+        ("101#1d6", 0, "repetition"),
+        ("0#1d6", 0, "repetition"),
+        ("99999999999999999999d6", 0, "too large"),
+    ],
+)
 def test_limits_raise_with_position(expr, pos, words):
     with pytest.raises(DiceLimitError) as e:
         roll(expr, seed=1)
@@ -364,36 +407,39 @@ def test_long_sum_no_recursion_error():
     assert roll("+".join(["1d1"] * 249)).total == 249
 
 
-@pytest.mark.parametrize("expr,pos,words", [
-    ("", 0, "empty"),
-    ("   ", 3, "empty"),
-    ("d0", 1, "at least one face"),
-    ("d1!", 2, "never stop"),
-    ("d6!>=1", 2, "never stop"),
-    ("d6r<=6", 2, "never stop"),
-    ("2d6+", 4, "unexpected end"),
-    ("(2d6", 0, "never closed"),
-    ("2d6)", 3, "unbalanced"),
-    ("{2d6", 4, "never closed"),
-    ("2d6]", 3, "unexpected"),
-    ("2x6", 1, "unexpected"),
-    ("foo", 0, "unknown word"),
-    ("1/0", 1, "division by zero"),
-    ("5 % 0", 2, "division by zero"),
-    ("1.5d6", 1, "decimal"),
-    ("(0-2)d6", 0, "at least 0"),
-    ("d(0)", 2, "at least 1"),
-    ("2d6 >=", 6, "target"),
-    ("4d6f1", 3, "success compare point"),
-    ("2d6 adv dis", 8, "cancel"),
-    ("2^9999", 1, "too large"),
-    ("@", 1, "variable name"),
-    ("min()", 0, "argument"),
-    ("floor(1, 2)", 0, "argument"),
-    ("1d20 /* x", 5, "unclosed comment"),
-    ("2d6[fire", 3, "unclosed label"),
-    ("d{1,a}", 4, "whole numbers"),
-])
+@pytest.mark.parametrize(
+    "expr,pos,words",
+    [
+        ("", 0, "empty"),
+        ("   ", 3, "empty"),
+        ("d0", 1, "at least one face"),
+        ("d1!", 2, "never stop"),
+        ("d6!>=1", 2, "never stop"),
+        ("d6r<=6", 2, "never stop"),
+        ("2d6+", 4, "unexpected end"),
+        ("(2d6", 0, "never closed"),
+        ("2d6)", 3, "unbalanced"),
+        ("{2d6", 4, "never closed"),
+        ("2d6]", 3, "unexpected"),
+        ("2x6", 1, "unexpected"),
+        ("foo", 0, "unknown word"),
+        ("1/0", 1, "division by zero"),
+        ("5 % 0", 2, "division by zero"),
+        ("1.5d6", 1, "decimal"),
+        ("(0-2)d6", 0, "at least 0"),
+        ("d(0)", 2, "at least 1"),
+        ("2d6 >=", 6, "target"),
+        ("4d6f1", 3, "success compare point"),
+        ("2d6 adv dis", 8, "cancel"),
+        ("2^9999", 1, "too large"),
+        ("@", 1, "variable name"),
+        ("min()", 0, "argument"),
+        ("floor(1, 2)", 0, "argument"),
+        ("1d20 /* x", 5, "unclosed comment"),
+        ("2d6[fire", 3, "unclosed label"),
+        ("d{1,a}", 4, "whole numbers"),
+    ],
+)
 def test_malformed_input_has_position_and_message(expr, pos, words):
     with pytest.raises(DiceError) as e:
         roll(expr, seed=1)
@@ -448,6 +494,22 @@ def test_russian_messages_have_no_english_words(expr):
     with pytest.raises(DiceError) as exc:
         roll(expr)
     ru = exc.value.text("ru")
-    english = {"a", "the", "number", "faces", "none", "known", "expected", "with", "how", "many", "dice",
-               "minimum", "maximum", "face", "compare", "found"}
+    english = {
+        "a",
+        "the",
+        "number",
+        "faces",
+        "none",
+        "known",
+        "expected",
+        "with",
+        "how",
+        "many",
+        "dice",
+        "minimum",
+        "maximum",
+        "face",
+        "compare",
+        "found",
+    }
     assert not english & set(_re.findall(r"[A-Za-z]+", ru)), ru

@@ -1,6 +1,7 @@
 """Issue 21: notation where the peers agree and we used to differ, each case checked against the
 peer's own semantics (its documented cases or its test suite, named in a comment), and the exact
 odds of every new form checked against an exhaustive enumeration of ``roll()`` itself."""
+
 from __future__ import annotations
 
 import random
@@ -36,7 +37,7 @@ def test_keep_and_drop_together_rpg_dice_roller_vectors():
 
 def test_keep_one_drop_one_is_the_highest_die():
     assert R("3d10k1d1", [3, 10, 2]).total == 10
-    assert R("3d10k1d1", [9, 9, 9]).total == 9        # ties: the highest and lowest are two dice
+    assert R("3d10k1d1", [9, 9, 9]).total == 9  # ties: the highest and lowest are two dice
 
 
 def test_keeps_combine_as_a_union_like_d20():
@@ -59,19 +60,22 @@ def test_group_keep_and_drop_select_from_all_members():
 
 
 # -- unique with a compare point (rpg-dice-roller tests/modifiers/UniqueModifier.test.js) ------
-UNIQUE_START = [8, 4, 8, 1, 1, 8]                     # 6d10, as in their "Run" fixture
+UNIQUE_START = [8, 4, 8, 1, 1, 8]  # 6d10, as in their "Run" fixture
 
 
-@pytest.mark.parametrize("expr,rerolls,final", [
-    ("6d10u", [8, 10, 1, 1, 4, 2, 1, 8, 4, 3], [8, 4, 10, 1, 2, 3]),  # "Re-rolls all duplicates"
-    ("6d10uo", [8, 3, 4], [8, 4, 8, 1, 3, 4]),                         # "... duplicates once"
-    ("6d10u<=4", [8], [8, 4, 8, 1, 8, 8]),             # "... matching compare point"
-    ("6d10uo<=4", [8], [8, 4, 8, 1, 8, 8]),            # "... matching compare point once"
-])
+@pytest.mark.parametrize(
+    "expr,rerolls,final",
+    [
+        ("6d10u", [8, 10, 1, 1, 4, 2, 1, 8, 4, 3], [8, 4, 10, 1, 2, 3]),  # "Re-rolls all duplicates"
+        ("6d10uo", [8, 3, 4], [8, 4, 8, 1, 3, 4]),  # "... duplicates once"
+        ("6d10u<=4", [8], [8, 4, 8, 1, 8, 8]),  # "... matching compare point"
+        ("6d10uo<=4", [8], [8, 4, 8, 1, 8, 8]),  # "... matching compare point once"
+    ],
+)
 def test_unique_vectors(expr, rerolls, final):
     r = R(expr, UNIQUE_START + rerolls)
     assert kept(r) == final and r.total == sum(final)
-    assert r.successes is None and "success" not in str(r)   # a sum, not a success count
+    assert r.successes is None and "success" not in str(r)  # a sum, not a success count
 
 
 def test_unique_compare_point_then_a_success_count():
@@ -85,7 +89,7 @@ def test_foundry_explosion_budget_is_for_the_whole_term():
     r = R("4d6x2<3", [1, 2, 1, 1, 6, 6])
     assert len(r.dice) == 6 and r.total == 1 + 2 + 1 + 1 + 6 + 6
     assert [d.exploded for d in r.dice].count(True) == 2
-    r = R("3d6x5>=1", [1, 2, 3, 4, 5, 6, 1, 2])            # every face triggers: 5 in all
+    r = R("3d6x5>=1", [1, 2, 3, 4, 5, 6, 1, 2])  # every face triggers: 5 in all
     assert len(r.dice) == 8
 
 
@@ -98,8 +102,8 @@ def test_foundry_cs_is_a_crit_mark_here_and_the_result_says_how_to_count():
     r = R("4d6cs>=5", [5, 6, 1, 2])
     assert r.total == 14 and r.successes is None
     assert "10d6>=5" in str(r) and "10d6>=5" in r.text("ru")
-    assert R("4d6>=5", [5, 6, 1, 2]).total == 2          # what to write for a success pool
-    assert "10d6>=5" not in str(R("1d20cs>19", [20]))     # one die: Roll20's crit range, no note
+    assert R("4d6>=5", [5, 6, 1, 2]).total == 2  # what to write for a success pool
+    assert "10d6>=5" not in str(R("1d20cs>19", [20]))  # one die: Roll20's crit range, no note
 
 
 def test_foundry_df_is_refused_naming_our_spelling():
@@ -167,11 +171,30 @@ def enumerate_roll(expr: str) -> dict:
     return out
 
 
-@pytest.mark.parametrize("expr", [
-    "3d6kh2dl1", "3d10k1d1", "4d4kh1kl1", "4d6kh3kl1", "5d4k>3dl1", "4d4p<2kh2", "{3d4}kh2dl1",
-    "{1d4, 1d6, 2d4}kh1kl1", "{4d4kh3}kh2", "4d4uo<=2", "3d4uo", "3d4uo<=2kh2", "3d6x2>=5",
-    "2d4x3>=3+1d4", "4d4x1=4>=3", "2d4x2<2ro1", "{1d6+2}>5", "{2d4+1}kh1", "{1d6-1}>=3f1",
-])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "3d6kh2dl1",
+        "3d10k1d1",
+        "4d4kh1kl1",
+        "4d6kh3kl1",
+        "5d4k>3dl1",
+        "4d4p<2kh2",
+        "{3d4}kh2dl1",
+        "{1d4, 1d6, 2d4}kh1kl1",
+        "{4d4kh3}kh2",
+        "4d4uo<=2",
+        "3d4uo",
+        "3d4uo<=2kh2",
+        "3d6x2>=5",
+        "2d4x3>=3+1d4",
+        "4d4x1=4>=3",
+        "2d4x2<2ro1",
+        "{1d6+2}>5",
+        "{2d4+1}kh1",
+        "{1d6-1}>=3f1",
+    ],
+)
 def test_exact_odds_equal_an_exhaustive_enumeration_of_roll(expr):
     d = distribution(expr)
     assert d.truncated_mass == 0
@@ -183,7 +206,7 @@ def test_exact_odds_of_unique_with_a_compare_point_against_icepool():
     # second die conditioned on not being 1 when the first was 1
     d = distribution("2d6u<=1")
     first_one = Fraction(1, 6)
-    second = icepool.d6.reroll([1], depth='inf')
+    second = icepool.d6.reroll([1], depth="inf")
     expected = {}
     for a in range(1, 7):
         for b, q in second.items():
@@ -194,7 +217,7 @@ def test_exact_odds_of_unique_with_a_compare_point_against_icepool():
             for b in range(1, 7):
                 expected[a + b] = expected.get(a + b, 0) + Fraction(1, 36)
     # a unique reroll stops after 100 tries like any reroll chain, so a sliver is cut off
-    assert first_one and 0 <= d.truncated_mass < Fraction(1, 10 ** 12)
+    assert first_one and 0 <= d.truncated_mass < Fraction(1, 10**12)
     assert set(d) == set(expected)
     assert all(abs(d[k] - expected[k]) <= d.truncated_mass for k in expected)
 
@@ -226,8 +249,8 @@ def test_keep_highest_and_lowest_of_tied_dice_are_two_dice():
 def test_anydice_highest_of_is_keep_highest():
     # AnyDice: output [highest 3 of 4d6]
     assert dict(distribution("4d6kh3")) == {
-        int(k): Fraction(q, icepool.d6.highest(4, 3).denominator())
-        for k, q in icepool.d6.highest(4, 3).items()}
+        int(k): Fraction(q, icepool.d6.highest(4, 3).denominator()) for k, q in icepool.d6.highest(4, 3).items()
+    }
 
 
 def test_anydice_explode_depth_for_one_die():
@@ -241,9 +264,10 @@ def test_anydice_explode_depth_for_one_die():
 def test_every_conflict_row_names_an_existing_test():
     from pathlib import Path
     import ast
+
     root = Path(__file__).resolve().parents[2]
     text = (root / "docs" / "notation.md").read_text()
-    table = text[text.index("## Where other tools differ"):]
+    table = text[text.index("## Where other tools differ") :]
     rows = [line for line in table.splitlines() if line.startswith("| `") or line.startswith("| AnyDice")]
     names = set()
     for path in (root / "tests" / "unit").glob("test_*.py"):
@@ -255,4 +279,4 @@ def test_every_conflict_row_names_an_existing_test():
         if test not in names:
             missing.append((row[:40], test))
     assert not missing, missing
-    assert "http" not in text and "../" not in text   # the docs never point outside the repository
+    assert "http" not in text and "../" not in text  # the docs never point outside the repository

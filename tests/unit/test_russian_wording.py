@@ -1,5 +1,6 @@
 """Russian numbers with nouns and lists: every ``{number} noun`` in a Russian template goes
 through the plural helper (``core.wording.ru_n``), and lists have no comma before «и»."""
+
 from __future__ import annotations
 
 import io
@@ -22,13 +23,17 @@ COUNT_NOUNS = re.compile(
     r"очеред|активаци|изменени|орудий|орудия|оружи|патрон|преимуществ|проблем|удач|эпик|"
     r"автоматическ|дополнительн|защит|пар\b|байт|урон|атрибут|доп\b|участник|персонаж|бросок|"
     r"броск|взрыв|переброс|уровн|успех|единиц|ранени|состояни|действи|минут|час|дн[ея]й|"
-    r"предмет|навык|талант|особенност|мутаци|опыт|очков|кубиков)")  # (abbreviations: ОО, ОИ, Б do not decline)
+    r"предмет|навык|талант|особенност|мутаци|опыт|очков|кубиков)"
+)  # (abbreviations: ОО, ОИ, Б do not decline)
 #: ``{expr} word`` in a string: the placeholder, then the word after it.
 _PLACEHOLDER_WORD = re.compile(r"\{([^{}:!]+)(?:![rsa])?(?::[^{}]*)?\}\s+(?:-|—)?\s*([А-Яа-яЁё][\w-]*)")
 #: A placeholder that is not a number (names, labels, joined lists, formatted text).
-_NOT_A_NUMBER = re.compile(r"name|label|lab\b|\['ru'\]|\[\"ru\"\]|join|who|title|text|what|ru\b|"
-                           r"breakdown|note|id\b|_id|cid|key|spec|param|condition|kind|source|"
-                           r"ids|word|culprit|action|suffix|closing|sign|change|verdict|shown", re.I)
+_NOT_A_NUMBER = re.compile(
+    r"name|label|lab\b|\['ru'\]|\[\"ru\"\]|join|who|title|text|what|ru\b|"
+    r"breakdown|note|id\b|_id|cid|key|spec|param|condition|kind|source|"
+    r"ids|word|culprit|action|suffix|closing|sign|change|verdict|shown",
+    re.I,
+)
 
 
 def _ru_templates():
@@ -55,30 +60,52 @@ def bare_counts(items) -> list[str]:
 
 def test_every_number_before_a_noun_goes_through_the_plural_helper():
     templates = list(_ru_templates())
-    assert len(templates) > 1000          # it did read the project's Russian strings
+    assert len(templates) > 1000  # it did read the project's Russian strings
     bad = bare_counts(templates)
     assert not bad, "numbers before nouns without ru_n():\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("template", [
-    'f"нужно {n} Очков опыта"', 'f"у героя {ch.threads} Нитей"', 'f"({ra} успехов)"',
-    'f"Осталось только {self.speed_left} шагов"', 'f"все {ch.augmented_pool} активации"',
-    'f" (+{res.successes} успех)"',
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        'f"нужно {n} Очков опыта"',
+        'f"у героя {ch.threads} Нитей"',
+        'f"({ra} успехов)"',
+        'f"Осталось только {self.speed_left} шагов"',
+        'f"все {ch.augmented_pool} активации"',
+        'f" (+{res.successes} успех)"',
+    ],
+)
 def test_the_scan_catches_the_reported_cases(template):
     assert bare_counts([("x.py:1", template)])
 
 
-@pytest.mark.parametrize("template", [
-    'f"у героя {ru_n(ch.threads, \'Нить\', \'Нити\', \'Нитей\')}"', 'f"{name} получает урон"',
-    'f"Навыки {plab[p][\'ru\']}: потрачено"', 'f"нужно Очков опыта: {n}"',
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "f\"у героя {ru_n(ch.threads, 'Нить', 'Нити', 'Нитей')}\"",
+        'f"{name} получает урон"',
+        "f\"Навыки {plab[p]['ru']}: потрачено\"",
+        'f"нужно Очков опыта: {n}"',
+    ],
+)
 def test_the_scan_lets_good_templates_through(template):
     assert not bare_counts([("x.py:1", template)])
 
 
-@pytest.mark.parametrize("n,text", [(1, "1 Нить"), (2, "2 Нити"), (5, "5 Нитей"), (11, "11 Нитей"),
-                                    (21, "21 Нить"), (22, "22 Нити"), (0, "0 Нитей"), (-3, "-3 Нити")])
+@pytest.mark.parametrize(
+    "n,text",
+    [
+        (1, "1 Нить"),
+        (2, "2 Нити"),
+        (5, "5 Нитей"),
+        (11, "11 Нитей"),
+        (21, "21 Нить"),
+        (22, "22 Нити"),
+        (0, "0 Нитей"),
+        (-3, "-3 Нити"),
+    ],
+)
 def test_ru_n(n, text):
     assert ru_n(n, "Нить", "Нити", "Нитей") == text
 

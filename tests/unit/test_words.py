@@ -1,11 +1,21 @@
 """The system-word registry: a fake system word plugs into roll() and renders."""
+
 import re
 from fractions import Fraction
 
 import pytest
 
-from tabletop_widgets.dice import (DiceError, DiceWord, Distribution, Die, check_from, register_word,
-                                   roll, unregister_word, word_result)
+from tabletop_widgets.dice import (
+    DiceError,
+    DiceWord,
+    Distribution,
+    Die,
+    check_from,
+    register_word,
+    roll,
+    unregister_word,
+    word_result,
+)
 
 
 class CoinFlips:
@@ -18,13 +28,19 @@ class CoinFlips:
         dice = [Die("coin", rng.randrange(2)) for _ in range(self.n)]
         heads = sum(d.value for d in dice)
         check = check_from(heads, ">=", self.target) if self.target is not None else None
-        return word_result(self.text, "coins", heads, dice,
-                           {"en": f"coins {self.n}: {heads} heads", "ru": f"монеты {self.n}: {heads} орлов"},
-                           check=check)
+        return word_result(
+            self.text,
+            "coins",
+            heads,
+            dice,
+            {"en": f"coins {self.n}: {heads} heads", "ru": f"монеты {self.n}: {heads} орлов"},
+            check=check,
+        )
 
     def distribution(self):
         from math import comb
-        pmf = {k: Fraction(comb(self.n, k), 2 ** self.n) for k in range(self.n + 1)}
+
+        pmf = {k: Fraction(comb(self.n, k), 2**self.n) for k in range(self.n + 1)}
         p = None if self.target is None else sum(v for k, v in pmf.items() if k >= self.target)
         return Distribution(pmf, p_pass=p, expression=self.text)
 
@@ -57,6 +73,7 @@ def test_word_repetition_and_comment(coins):
 
 def test_word_distribution(coins):
     from tabletop_widgets.dice import chance, distribution
+
     assert distribution("coins 2")[1] == Fraction(1, 2)
     assert chance("coins 3", ">=", 2) == Fraction(1, 2)
 
@@ -130,7 +147,8 @@ def test_plain_notation_imports_no_system_in_a_fresh_process():
         "    except DiceError:\n"
         "        errors += 1\n"
         "print(json.dumps({'errors': errors,\n"
-        "                  'systems': sorted(m for m in sys.modules if m.startswith('tabletop_systems'))}))\n")
+        "                  'systems': sorted(m for m in sys.modules if m.startswith('tabletop_systems'))}))\n"
+    )
     assert got == {"errors": 5, "systems": []}
 
 
@@ -141,7 +159,8 @@ def test_a_word_prefix_loads_only_its_system():
         "r = roll('L5+3 >= 8', seed=2)\n"
         "print(json.dumps({'passed': r.check is not None,\n"
         "                  'systems': sorted({m.split('.')[1] for m in sys.modules\n"
-        "                                     if m.startswith('tabletop_systems.')})}))\n")
+        "                                     if m.startswith('tabletop_systems.')})}))\n"
+    )
     assert got == {"passed": True, "systems": ["ret"]}
 
 
@@ -150,6 +169,7 @@ def test_declared_prefixes_cover_every_built_in_word():
     declares, except a character's named checks (found through the bound character)."""
     from tabletop_widgets import available_systems, get_system
     from tabletop_widgets.dice.words import declared_prefixes
+
     prefixes = declared_prefixes()
     missing = []
     for slug in available_systems():
@@ -172,7 +192,8 @@ def test_a_bound_character_brings_its_systems_words():
         "from tabletop_widgets.dice import roll\n"
         "from tabletop_widgets.dice.words import CHARACTER_KEY\n"
         "r = roll('agility', seed=1, variables={CHARACTER_KEY: Character()})\n"
-        "print(json.dumps({'total': isinstance(r.total, int)}))\n")
+        "print(json.dumps({'total': isinstance(r.total, int)}))\n"
+    )
     assert got == {"total": True}
 
 
@@ -180,7 +201,7 @@ def test_a_system_registered_after_the_first_lookup_gets_its_words():
     from tabletop_widgets.core import GameSystem, register_system
     from tabletop_widgets.core.registry import unregister_system
 
-    roll("1d6", seed=1)                                  # the first lookup has happened
+    roll("1d6", seed=1)  # the first lookup has happened
     with pytest.raises(DiceError, match="unknown word"):
         roll("coins 2")
 

@@ -1,6 +1,7 @@
 """What a Russian player reads: every visible text of a widget tree (labels, values of read-only
 views, tooltips, placeholders, dropdown labels, accordion titles, and the title/aria-label
 attributes inside HTML), gathered after a scripted session of play, and checks on it."""
+
 from __future__ import annotations
 
 import html
@@ -15,9 +16,17 @@ from tabletop_widgets.widgets import CharacterSheet, DiceTray, RollLog
 from tabletop_widgets.widgets.tracker import show_combat
 
 _SELECTIONS = (widgets.widget_selection._Selection, widgets.widget_selection._MultipleSelection)
-_INPUTS = (widgets.Text, widgets.Textarea, widgets.IntText, widgets.BoundedIntText,
-           widgets.FloatText, widgets.BoundedFloatText, widgets.Checkbox, widgets.ToggleButton,
-           widgets.FileUpload)
+_INPUTS = (
+    widgets.Text,
+    widgets.Textarea,
+    widgets.IntText,
+    widgets.BoundedIntText,
+    widgets.FloatText,
+    widgets.BoundedFloatText,
+    widgets.Checkbox,
+    widgets.ToggleButton,
+    widgets.FileUpload,
+)
 
 
 def widget_texts(w, out: list[str] | None = None, seen: set | None = None) -> list[str]:
@@ -70,18 +79,50 @@ def visible_parts(text: str) -> list[str]:
 #: player types into %roll (core: ``kh``, ``d6``; the systems' words: L&D ``ld``, Seasons
 #: ``pool … diff … contest``, Threads ``t20 … hin … adv … vs``, ``trouble``, RET ``L3 … luck``).
 ALLOWED_LATIN = {
-    "EN", "RU", "English", "JSON", "Enter",
+    "EN",
+    "RU",
+    "English",
+    "JSON",
+    "Enter",
     "i",  # the hint mark beside a label: a circled i, the universal "information" sign (aria-hidden)
-    "roll", "kh", "kl", "dh", "dl", "ro", "r",
-    "ld", "s", "N", "pool", "diff", "contest", "rolloff", "t", "hin", "adv", "dis", "vs", "trouble",
-    "L", "luck",
+    "roll",
+    "kh",
+    "kl",
+    "dh",
+    "dl",
+    "ro",
+    "r",
+    "ld",
+    "s",
+    "N",
+    "pool",
+    "diff",
+    "contest",
+    "rolloff",
+    "t",
+    "hin",
+    "adv",
+    "dis",
+    "vs",
+    "trouble",
+    "L",
+    "luck",
 }
 #: What a book itself prints in Latin letters, by system (its seed line).
 BOOK_LATIN = {
     "ret": {"I", "II", "III", "IV"},  # «I уровень вложенности», the tree's tiers, L49
-    "life_and_death": {"Life", "Death", "Game", "Death’s",  # the title
-                       "HP", "EP", "SP", "IP",  # L15, L128-130
-                       "H", "C"},               # harmonious / chaotic energetics marks, L90
+    "life_and_death": {
+        "Life",
+        "Death",
+        "Game",
+        "Death’s",  # the title
+        "HP",
+        "EP",
+        "SP",
+        "IP",  # L15, L128-130
+        "H",
+        "C",
+    },  # harmonious / chaotic energetics marks, L90
 }
 #: Notation tokens: dice (``2d6``, ``d%``, ``4dF``), keep/drop (``4d6kh3``), %roll words.
 _NOTATION = re.compile(r"\b\d*d(?:\d+|%|F)\w*|%%?roll\b|@\{[^}]*\}|@[\w\u0400-\u04FF]+|\bL\d\b|\bt20\b")
@@ -114,8 +155,7 @@ def play_tray(slug: str, locale: str = "ru", *, switch: bool = False, rolls: int
     system = get_system(slug)
     character = system.Character(name=NAMES[0])
     log = RollLog(locale="en" if switch else locale)
-    tray = DiceTray(character, locale="en" if switch else locale, log=log, rng=random.Random(7),
-                    animate=False)
+    tray = DiceTray(character, locale="en" if switch else locale, log=log, rng=random.Random(7), animate=False)
     if switch:
         tray.locale = locale
     checks = tray.checks if rolls is None else tray.checks[:rolls]
@@ -145,8 +185,7 @@ def play_tracker(slug: str, locale: str = "ru", *, switch: bool = False):
     tracker and every status line it said along the way."""
     system = get_system(slug)
     chars = [system.Character(name=n) for n in NAMES]
-    tracker = show_combat(system, characters=chars, rng=random.Random(3),
-                          locale="en" if switch else locale)
+    tracker = show_combat(system, characters=chars, rng=random.Random(3), locale="en" if switch else locale)
     if switch:
         tracker.locale = locale
     said: list[str] = []
@@ -181,22 +220,34 @@ def play_tracker(slug: str, locale: str = "ru", *, switch: bool = False):
 # -- endings ------------------------------------------------------------------------------------
 
 #: Count nouns a session shows, nominative: one / few / many.
-NOUN_FORMS = [("успех", "успеха", "успехов"), ("провал", "провала", "провалов"),
-              ("кубик", "кубика", "кубиков"), ("дайс", "дайса", "дайсов"), ("куб", "куба", "кубов"),
-              ("очко", "очка", "очков"), ("пункт", "пункта", "пунктов"), ("Нить", "Нити", "Нитей"),
-              ("шаг", "шага", "шагов"), ("ход", "хода", "ходов"), ("раунд", "раунда", "раундов"),
-              ("взрыв", "взрыва", "взрывов"), ("переброс", "переброса", "перебросов")]
+NOUN_FORMS = [
+    ("успех", "успеха", "успехов"),
+    ("провал", "провала", "провалов"),
+    ("кубик", "кубика", "кубиков"),
+    ("дайс", "дайса", "дайсов"),
+    ("куб", "куба", "кубов"),
+    ("очко", "очка", "очков"),
+    ("пункт", "пункта", "пунктов"),
+    ("Нить", "Нити", "Нитей"),
+    ("шаг", "шага", "шагов"),
+    ("ход", "хода", "ходов"),
+    ("раунд", "раунда", "раундов"),
+    ("взрыв", "взрыва", "взрывов"),
+    ("переброс", "переброса", "перебросов"),
+]
 
 
 def wrong_endings(texts: Iterable[str]) -> dict[str, str]:
     """``"2 Нитей"``-like pairs (a number and a noun form that does not agree) -> the text."""
     from tabletop_widgets.core.i18n import plural_ru
+
     forms = {}
     for one, few, many in NOUN_FORMS:
         for f in (one, few, many):
             forms.setdefault(f.lower(), (one, few, many))
-    pattern = re.compile(r"(?<![\d.,/])(\d+) (" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
-                         + r")(?![\w])", re.I)
+    pattern = re.compile(
+        r"(?<![\d.,/])(\d+) (" + "|".join(sorted(map(re.escape, forms), key=len, reverse=True)) + r")(?![\w])", re.I
+    )
     bad = {}
     for text in texts:
         for m in pattern.finditer(text):

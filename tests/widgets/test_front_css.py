@@ -1,5 +1,6 @@
 """The widgets' stylesheets ship as package files (tabletop_widgets/front/*.css) with colour roles
 for light and dark themes."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,7 @@ import pytest
 from tabletop_widgets import get_system
 from tabletop_widgets.dice.render import ROLL_CSS
 from tabletop_widgets.front import HERE, compact, css, stylesheet
-from tabletop_widgets.widgets import (CombatTracker, DiceTray, Lobby, RollLog, RollerPage,
-                                      show_sheet)
+from tabletop_widgets.widgets import CombatTracker, DiceTray, Lobby, RollLog, RollerPage, show_sheet
 
 SHEETS = ["sheet", "tray", "tracker", "log", "roller", "table", "lobby"]
 
@@ -58,8 +58,7 @@ def test_stylesheet_is_theme_then_the_named_files_in_one_style_block():
     theme, sheet, log = (compact(css(n)) for n in ("theme", "sheet", "log"))
     assert block.index(theme) < block.index(sheet) < block.index(log)
     assert stylesheet("sheet") is stylesheet("sheet")  # read and joined once
-    assert "/*" not in block and "  " not in block and len(block) < sum(len(css(n)) for n in
-                                                                     ("theme", "sheet", "log"))
+    assert "/*" not in block and "  " not in block and len(block) < sum(len(css(n)) for n in ("theme", "sheet", "log"))
 
 
 def test_compact_keeps_the_rules():
@@ -77,9 +76,14 @@ def test_every_stylesheet_is_a_shipped_file():
 def test_widgets_carry_their_stylesheet_and_keep_their_classes():
     ret = get_system("ret")
     hero = ret.Character(name="Hero")
-    cases = [(show_sheet(hero), "sheet", ".tt-sheet"), (DiceTray(hero), "tray", ".tt-dice-tray"),
-             (CombatTracker(ret), "tracker", ".tt-tracker"), (RollLog(), "log", ".tt-roll-log"),
-             (RollerPage(), "roller", ".tt-roller"), (Lobby(), "lobby", ".tt-lobby")]
+    cases = [
+        (show_sheet(hero), "sheet", ".tt-sheet"),
+        (DiceTray(hero), "tray", ".tt-dice-tray"),
+        (CombatTracker(ret), "tracker", ".tt-tracker"),
+        (RollLog(), "log", ".tt-roll-log"),
+        (RollerPage(), "roller", ".tt-roller"),
+        (Lobby(), "lobby", ".tt-lobby"),
+    ]
     for widget, name, cls in cases:
         value = widget.style_block.value
         assert compact(css(name)) in value and compact(css("theme")) in value, name

@@ -2,6 +2,7 @@
 line and a quote of it, and the synonyms the product must not use) and a check that what a
 Russian player reads follows it: the system's Russian strings, its data tables, and the screens
 of a session of play (sheet, tray, log, combat tracker) contain none of the banned words."""
+
 from __future__ import annotations
 
 import io
@@ -17,7 +18,7 @@ from tabletop_widgets import available_systems
 from russian_screens import play_sheet, play_tracker, play_tray, widget_texts
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT.parent / "shared" / "seeds"   # the rulebooks, beside the repository on a developer machine
+SEEDS = ROOT.parent / "shared" / "seeds"  # the rulebooks, beside the repository on a developer machine
 SYSTEMS = available_systems()
 
 #: Words no Russian screen of the product uses, whatever the system: calques and a stray badge.
@@ -78,18 +79,19 @@ def test_every_system_has_a_glossary_of_its_books_words(slug):
         assert t["en"] and t["ru"] and t["book"]
         for pattern in t["banned"]:
             re.compile(pattern)
-            assert not re.search(pattern, t["ru"]), (t["ru"], pattern)   # the word is not its own synonym
+            assert not re.search(pattern, t["ru"]), (t["ru"], pattern)  # the word is not its own synonym
         if t["line"] is not None:
             # the quote is the book's own text around its word
             assert _norm(t["book"]) in _norm(t["quote"]), t
             seed = SEEDS / g["seed"]
-            if seed.exists():     # the books sit beside the repository on a developer machine
+            if seed.exists():  # the books sit beside the repository on a developer machine
                 line = seed.read_text(encoding="utf-8").splitlines()[t["line"] - 1]
                 assert _norm(t["quote"]) in _norm(line), (t["line"], t["quote"])
 
 
 def test_the_word_for_the_game_master_is_the_books():
     from tabletop_widgets import get_system
+
     for slug in SYSTEMS:
         g = {t["concept"]: t for t in glossary(slug)["terms"]}
         word = g["the person running the game"]["ru"]

@@ -1,5 +1,6 @@
 """The lobby widget asks for the lobby key and checks it, and the seat count, in Python: forged
 front-end messages (a raised ``max``, a click on a table without the key) create nothing."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,13 +11,11 @@ from tabletop_widgets.widgets.lobby import MAX_PLAYERS, Lobby
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}},
-                        "buffers": []})
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 @pytest.fixture
@@ -31,19 +30,19 @@ def test_the_lobby_asks_for_the_key(store):
     lobby = Lobby(store, base="http://x/t.ipynb")
     assert "tt-lobby-key" in lobby.key._dom_classes and lobby.key.layout.display != "none"
     assert lobby.key.description == "Lobby key"
-    frontend_click(lobby.create_button)                       # no key typed
+    frontend_click(lobby.create_button)  # no key typed
     assert lobby.created is None and "Type the lobby key" in lobby.error.value
     frontend_update(lobby.key, value="wrong")
     frontend_click(lobby.create_button)
     assert lobby.created is None and "lobby key is wrong" in lobby.error.value
-    assert lobby.key.value == ""                               # cleared after a refusal
+    assert lobby.key.value == ""  # cleared after a refusal
     lobby.locale = "ru"
     assert "Неверный ключ лобби" in lobby.error.value and lobby.key.description == "Ключ лобби"
     assert store.list_tables() == []
     frontend_update(lobby.key, value=key)
     frontend_click(lobby.create_button)
     assert lobby.created is not None and lobby.error.value == ""
-    assert lobby.key.value == ""                               # the key does not stay in the page
+    assert lobby.key.value == ""  # the key does not stay in the page
     assert [t.table_id for t in store.list_tables()] == [lobby.created.table_id]
 
 
@@ -54,7 +53,7 @@ def test_a_script_guessing_keys_is_slowed_down(store):
         frontend_update(lobby.key, value=f"guess{i}")
         frontend_click(lobby.create_button)
     assert "try again in" in lobby.error.value
-    frontend_update(lobby.key, value=key)                      # even the right key waits now
+    frontend_update(lobby.key, value=key)  # even the right key waits now
     frontend_click(lobby.create_button)
     assert lobby.created is None and "Too many wrong lobby keys" in lobby.error.value
     assert store.list_tables() == []
@@ -83,7 +82,7 @@ def test_forged_seat_counts_are_refused(store):
     frontend_update(lobby.players, max=1000)
     frontend_update(lobby.players, value=301)
     assert lobby.players.value == 301
-    assert len(lobby.seat_rows) == MAX_PLAYERS                 # no 301 rows built in the kernel
+    assert len(lobby.seat_rows) == MAX_PLAYERS  # no 301 rows built in the kernel
     frontend_update(lobby.key, value=key)
     frontend_click(lobby.create_button)
     assert lobby.created is None and "1 to 8 players" in lobby.error.value

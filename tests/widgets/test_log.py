@@ -1,5 +1,6 @@
 """RollLog without a browser: entries, filters (text, who), export on demand, locale, roles,
 and incremental rendering (a new entry sends the browser only itself: counted in comm bytes)."""
+
 from __future__ import annotations
 
 import base64
@@ -17,8 +18,7 @@ def shown(log) -> str:
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state,
-                                             "buffer_paths": []}}, "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def test_entries_newest_at_the_bottom_and_export():
@@ -31,13 +31,13 @@ def test_entries_newest_at_the_bottom_and_export():
     text = log.export_text()
     lines = text.splitlines()
     assert lines[0].startswith("#1 Alice — 2d6:") and lines[1].startswith("#2 Bob — 1d20 >= 10:")
-    assert log.export_link.value == ""   # built on demand only
+    assert log.export_link.value == ""  # built on demand only
     log.export_button.click()
     data = re.search(r"base64,([A-Za-z0-9+/=]*)", log.export_link.value).group(1)
     assert base64.b64decode(data).decode("utf-8") == text
     assert 'download="rolls.txt"' in log.export_link.value
     log.add_roll(roll("1d4", seed=3), who="Cy")
-    assert log.export_link.value == ""   # a stale download is taken away
+    assert log.export_link.value == ""  # a stale download is taken away
 
 
 def test_filters_by_text_and_who():
@@ -96,6 +96,7 @@ class CommSpy:
 
     def record(self, data) -> None:
         import json
+
         self.messages += 1
         self.bytes += len(json.dumps(data, default=str))
 
@@ -107,6 +108,7 @@ class CommSpy:
 
             def __init__(self, data=None, comm_id=None, **_kw):
                 import uuid
+
                 self.comm_id = comm_id or uuid.uuid4().hex
                 spy.record(data)
 
@@ -124,10 +126,11 @@ class CommSpy:
 
 def test_a_new_entry_sends_a_bounded_amount(monkeypatch):
     from ipywidgets.widgets import widget as widget_module
+
     spy = CommSpy()
     monkeypatch.setattr(widget_module.comm, "create_comm", spy.create_comm)
     log = RollLog()
-    big = "N" * 20_000                     # a long name in the log's oldest entries
+    big = "N" * 20_000  # a long name in the log's oldest entries
 
     def cost(i):
         before_m, before_b = spy.messages, spy.bytes

@@ -1,5 +1,6 @@
 """The dice roller without a browser: widgets get a DummyComm outside a kernel, so clicks,
 text and messages from a "front end" are simulated in plain pytest."""
+
 from __future__ import annotations
 
 import random
@@ -13,10 +14,10 @@ from tabletop_widgets.widgets import RollerPage, dice_page
 from tabletop_widgets.widgets import roller as roller_mod
 
 
-
 def _engine_ready() -> bool:
     """The real engine rolls and renders (False while its modules are still being written)."""
     from tabletop_widgets.dice import roll
+
     try:
         result = roll("1d6", seed=1)
         result.text("en")
@@ -30,6 +31,7 @@ ENGINE_PRESENT = _engine_ready()
 
 
 # -- a stand-in for the dice engine while it is being written ------------------------------
+
 
 @dataclass
 class _FakeResult:
@@ -76,24 +78,27 @@ def roller(monkeypatch):
 
 def _submit(text_widget):
     """What the browser sends when Enter is pressed in a Text box."""
-    text_widget._handle_msg({"content": {"data": {"method": "custom",
-                                                    "content": {"event": "submit"}}},
-                             "buffers": []})
+    text_widget._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "submit"}}}, "buffers": []})
 
 
 def _frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state,
-                                               "buffer_paths": []}}, "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 # -- tests ---------------------------------------------------------------------------------
 
+
 def test_dice_page_returns_a_roller_page_with_stable_classes(roller):
     assert isinstance(roller, RollerPage)
     assert "tt-roller" in roller._dom_classes
-    for widget, cls in [(roller.notation, "tt-notation"), (roller.roll_button, "tt-roll-button"),
-                        (roller.result, "tt-roll-result"), (roller.error, "tt-roll-error"),
-                        (roller.history, "tt-roll-history"), (roller.locale_toggle, "tt-locale")]:
+    for widget, cls in [
+        (roller.notation, "tt-notation"),
+        (roller.roll_button, "tt-roll-button"),
+        (roller.result, "tt-roll-result"),
+        (roller.error, "tt-roll-error"),
+        (roller.history, "tt-roll-history"),
+        (roller.locale_toggle, "tt-locale"),
+    ]:
         assert cls in widget._dom_classes
         assert widget.tooltip, f"{cls} needs an accessible tooltip"
     assert roller.roll_button.description == "Roll"

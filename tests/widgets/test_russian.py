@@ -1,6 +1,7 @@
 """The Russian interface as a Russian player meets it: every widget of every system opens
 directly in Russian (and switched from English), and what it shows after a session of play has
 no English in it, no rulebook line markers, and no internal ids."""
+
 from __future__ import annotations
 
 import random
@@ -12,8 +13,17 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets import CharacterSheet, DiceTray, RollLog, show_tray
 from tabletop_widgets.widgets.tracker import show_combat
 
-from russian_screens import (ALLOWED_LATIN, BOOK_LATIN, MARKER, latin_words, play_sheet, play_tracker, wrong_endings,
-                             play_tray, widget_texts)
+from russian_screens import (
+    ALLOWED_LATIN,
+    BOOK_LATIN,
+    MARKER,
+    latin_words,
+    play_sheet,
+    play_tracker,
+    wrong_endings,
+    play_tray,
+    widget_texts,
+)
 
 SYSTEMS = available_systems()
 
@@ -28,11 +38,10 @@ def test_every_widget_opens_directly_in_russian(slug):
     assert "Обстановка" in tray.situation_title.value or tray.situation.layout.display == "none"
     assert "Проверки" in tray.checks_title.value
     assert show_tray(character, locale="ru").locale == "ru"
-    assert show_tray(locale="ru").locale == "ru"          # notation only
+    assert show_tray(locale="ru").locale == "ru"  # notation only
     sheet = CharacterSheet(character, locale="ru")
     assert sheet.locale == "ru"
-    tracker = show_combat(system, characters=[system.Character(name="Аня")], locale="ru",
-                          rng=random.Random(2))
+    tracker = show_combat(system, characters=[system.Character(name="Аня")], locale="ru", rng=random.Random(2))
     assert tracker.locale == "ru" and "Бой" in tracker.title.value
     log = RollLog(locale="ru")
     assert log.locale == "ru"
@@ -40,18 +49,22 @@ def test_every_widget_opens_directly_in_russian(slug):
 
 # -- what a Russian player reads ---------------------------------------------------------------
 
+
 def _screens(slug: str, *, switch: bool) -> list[str]:
     tray, log, rolled = play_tray(slug, switch=switch)
     sheet = play_sheet(slug, switch=switch)
     tracker, said = play_tracker(slug, switch=switch)
     texts = widget_texts(tray) + [x for r in rolled for x in r] + widget_texts(log)
     texts += widget_texts(sheet) + widget_texts(tracker) + said
-    assert len(texts) > 200 and sum(len(t) for t in texts) > 5000   # it did render a session
+    assert len(texts) > 200 and sum(len(t) for t in texts) > 5000  # it did render a session
     return texts
 
 
-@pytest.fixture(scope="module", params=[(s, sw) for s in SYSTEMS for sw in (False, True)],
-                ids=lambda p: f"{p[0]}-{'switched' if p[1] else 'built'}-ru")
+@pytest.fixture(
+    scope="module",
+    params=[(s, sw) for s in SYSTEMS for sw in (False, True)],
+    ids=lambda p: f"{p[0]}-{'switched' if p[1] else 'built'}-ru",
+)
 def russian_screens(request):
     slug, switch = request.param
     return slug, _screens(slug, switch=switch)
@@ -78,14 +91,18 @@ def test_no_rulebook_markers_or_ids_on_screen(russian_screens):
 def test_the_checker_catches_english_and_markers():
     """The scan itself: it finds what it is meant to find and lets notation through."""
     assert set(latin_words(["Сопротивление: mind_control", "по опции zero_health_outcome"])) == {
-        "mind_control", "zero_health_outcome"}
+        "mind_control",
+        "zero_health_outcome",
+    }
     assert latin_words(["Бросить: Сила (L3) 2d6+1 >= 8, 4d6kh3; pool 3[Сила] diff 3; t20 vs 10"]) == {}
     assert "OUT" in latin_words(["Вне сюжета OUT"])
     assert MARKER.search("Сила (L742)") and MARKER.search("HP (A-02)") and not MARKER.search("L3 d6")
 
 
 #: Words that agree with a character's gender: a screen about «Аня» never says them of her.
-GENDERED = re.compile(r"(?<![\w-])(выбыл|ранен|погиб|мёртв|сбежал|сдался|невредим|недееспособен|скрыт|переименован)(?![\w-])")
+GENDERED = re.compile(
+    r"(?<![\w-])(выбыл|ранен|погиб|мёртв|сбежал|сдался|невредим|недееспособен|скрыт|переименован)(?![\w-])"
+)
 
 
 def test_endings_and_lists_on_a_russian_screen(russian_screens):
@@ -102,13 +119,22 @@ def test_endings_and_lists_on_a_russian_screen(russian_screens):
 
 def test_the_endings_check_catches_bad_agreement():
     assert set(wrong_endings(["(+2 успех)", "2 Нитей", "Осталось 1 шагов", "3 успеха, 5 Нитей, 21 успех"])) == {
-        "2 успех", "2 Нитей", "1 шагов"}
+        "2 успех",
+        "2 Нитей",
+        "1 шагов",
+    }
 
 
-@pytest.mark.parametrize("slug,name,trait", [("ret", "Сила", "strength"), ("seasons", "Сила", "strength"),
-                                             ("life_and_death", "Сила", "might"),
-                                             ("threads_of_fate", "Сила", "strength"),
-                                             ("ret", "{Мелкая моторика}", "fine_motor")])
+@pytest.mark.parametrize(
+    "slug,name,trait",
+    [
+        ("ret", "Сила", "strength"),
+        ("seasons", "Сила", "strength"),
+        ("life_and_death", "Сила", "might"),
+        ("threads_of_fate", "Сила", "strength"),
+        ("ret", "{Мелкая моторика}", "fine_motor"),
+    ],
+)
 def test_notation_takes_the_books_names_of_a_characters_numbers(slug, name, trait):
     """``@Сила`` and ``@{Мелкая моторика}`` in the tray's notation are the character's numbers,
     the same as ``@strength``; a Russian reader's tooltip shows that form."""
@@ -131,8 +157,8 @@ def test_seasons_pool_word_takes_the_books_names():
     assert by_name is not None and by_id is not None and by_name.total == by_id.total
     assert len(by_name.dice) == len(by_id.dice) == 5 - 3
     check = next(c for c in tray.checks if c.id == "wits+investigation")
-    assert check.notation == "pool 3[wits]+2[investigation] diff 3"          # what %roll shares
+    assert check.notation == "pool 3[wits]+2[investigation] diff 3"  # what %roll shares
     assert check.notation_text("ru") == "pool 3[Сообразительность]+2[Расследование] diff 3"
     assert "pool 3[Сообразительность]+2[Расследование] diff 3" in tray.check_button(check.id).tooltip
-    assert tray.roll("pool Смекалка+Расследование") is None                     # not a Seasons word
+    assert tray.roll("pool Смекалка+Расследование") is None  # not a Seasons word
     assert "Сообразительность+Расследование" in tray.error.value

@@ -1,5 +1,6 @@
 """The character sheet without a browser: widgets get a DummyComm outside a kernel, so edits are
 driven by fake front-end messages (notes-jupyter §1.1: a simulated message needs 'buffers')."""
+
 from __future__ import annotations
 
 import base64
@@ -13,21 +14,18 @@ import traitlets
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core.sheet import FIELD_KINDS
 from tabletop_widgets.widgets.sheet import MAX_UPLOAD_BYTES, CharacterSheet, show_sheet
-from tabletop_widgets.widgets.sheet_fields import (DerivedView, ListView, MappingView, ResourceView,
-                                                   ScalarView, TagsView)
+from tabletop_widgets.widgets.sheet_fields import DerivedView, ListView, MappingView, ResourceView, ScalarView, TagsView
 
 SYSTEMS = available_systems()
 
 
 def frontend_update(widget, **state):
     """What the browser sends when the user changes a control."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}},
-                        "buffers": []})
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def sheet_for(slug, **kw):
@@ -42,6 +40,7 @@ def shown_int(control):
 
 
 # -- every system renders --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("slug", SYSTEMS)
 def test_every_field_of_every_section_is_rendered(slug):
@@ -62,12 +61,12 @@ def test_language_switch_relabels_everything(slug):
     first = system.sheet.sections[0]
     title = sheet.section_titles[first.id][0]
     assert first.label["en"] in title.value
-    sheet.locale_toggle.value = "ru"           # the toggle drives the trait
+    sheet.locale_toggle.value = "ru"  # the toggle drives the trait
     assert sheet.locale == "ru"
     assert first.label["ru"] in title.value
     f = next(f for f in system.sheet.fields() if f.kind != "derived")
     assert f.label["ru"].split()[0] in sheet.views[f.name].label.value
-    sheet.locale = "en"                         # and the trait drives the toggle
+    sheet.locale = "en"  # and the trait drives the toggle
     assert sheet.locale_toggle.value == "en"
     assert first.label["en"] in title.value
     with pytest.raises(traitlets.TraitError, match="unknown locale 'de'"):
@@ -79,8 +78,13 @@ def test_int_inputs_always_show_what_the_model_kept(slug):
     """Two-way binding with write-back: whatever is typed (accepted, clamped or refused), the
     box ends up showing the model's value, and a refusal is explained next to the field."""
     sheet, character, _ = sheet_for(slug)
-    inputs = [v for v in sheet.views.values() if isinstance(v, (ScalarView, ResourceView))
-              and isinstance(v.control, (widgets.IntText, widgets.Text)) and v.field.kind in ("input", "resource")]
+    inputs = [
+        v
+        for v in sheet.views.values()
+        if isinstance(v, (ScalarView, ResourceView))
+        and isinstance(v.control, (widgets.IntText, widgets.Text))
+        and v.field.kind in ("input", "resource")
+    ]
     assert inputs
     for view in inputs:
         for typed in (1, 0, -1, 999):
@@ -89,7 +93,7 @@ def test_int_inputs_always_show_what_the_model_kept(slug):
             frontend_update(view.control, value=value)
             kept = getattr(character, view.field.name)
             assert shown_int(view.control) == kept, (view.field.name, typed)
-            if kept != typed:       # refused or clamped: something said so, or the model clamped
+            if kept != typed:  # refused or clamped: something said so, or the model clamped
                 refused = character.to_dict() == before or kept == before[view.field.name]
                 if refused and view.edit_error is not None:
                     assert "tt-field-problem" in view.problem._dom_classes
@@ -138,19 +142,23 @@ def test_load_round_trip_and_bad_files_change_nothing(slug):
         upload(sheet, raw, f"{what}.json")
         assert character.to_dict() == good, what
         assert "tt-load-error" in sheet.status.value, what
-        assert "role=\"alert\"" in sheet.status.value
+        assert 'role="alert"' in sheet.status.value
     sheet.locale = "ru"
     assert "лист не изменён" in sheet.status.value
 
 
 def upload(sheet, raw: bytes, name: str):
     """What the browser sends when a file is picked in the FileUpload (content as a buffer)."""
-    state = {"value": [{"name": name, "type": "application/json", "size": len(raw),
-                        "last_modified": 1_700_000_000_000}]}
-    sheet.upload._handle_msg({"content": {"data": {"method": "update", "state": state,
-                                                   "buffer_paths": [["value", 0, "content"]]}},
-                              "buffers": [memoryview(raw)]})
-    assert sheet.upload.value == ()          # cleared, so the same file can be picked again
+    state = {
+        "value": [{"name": name, "type": "application/json", "size": len(raw), "last_modified": 1_700_000_000_000}]
+    }
+    sheet.upload._handle_msg(
+        {
+            "content": {"data": {"method": "update", "state": state, "buffer_paths": [["value", 0, "content"]]}},
+            "buffers": [memoryview(raw)],
+        }
+    )
+    assert sheet.upload.value == ()  # cleared, so the same file can be picked again
 
 
 def test_show_sheet_finds_the_system_from_the_character():
@@ -164,6 +172,7 @@ def test_show_sheet_finds_the_system_from_the_character():
 
 # -- RET: derived values, refused edits, resources ---------------------------------------------
 
+
 def test_ret_attention_updates_perception_and_mind_live():
     sheet, c, _ = sheet_for("ret")
     attention = sheet.views["attention"].control
@@ -171,7 +180,7 @@ def test_ret_attention_updates_perception_and_mind_live():
     assert c.attention == 7 and c.perception == 5
     assert ">5</span>" in sheet.views["perception"].value.value
     assert ">4</span>" in sheet.views["mind"].value.value
-    c.intuition = 5                                       # a change from Python shows too
+    c.intuition = 5  # a change from Python shows too
     assert ">6</span>" in sheet.views["perception"].value.value
 
 
@@ -185,7 +194,7 @@ def test_ret_refused_edit_goes_back_and_explains_in_the_sheets_language():
     assert "недопустимое значение 99" in view.problem.value
     sheet.locale = "en"
     assert "bad value 99" in view.problem.value
-    frontend_update(view.control, value=4)                # a good edit clears the error
+    frontend_update(view.control, value=4)  # a good edit clears the error
     assert view.edit_error is None and "bad value" not in view.problem.value
 
 
@@ -196,7 +205,7 @@ def test_validate_problems_show_next_to_their_field_and_in_the_summary():
     p = next(p for p in problems if p.field == "abilities")
     assert p.message["en"].split("(")[0].strip()[:20] in sheet.views["abilities"].problem.value
     assert "Sheet check" in sheet.summary.value
-    frontend_update(sheet.views["attention"].control, value=7)   # over the DP budget: a new problem
+    frontend_update(sheet.views["attention"].control, value=7)  # over the DP budget: a new problem
     assert any(p.field == "attention" for p in sheet.problems)
     assert sheet.views["attention"].problem.layout.display is None
     sheet.locale = "ru"
@@ -210,11 +219,11 @@ def test_resource_buttons_and_rules_limits():
     assert c.health == 5 and health.control.value == "5"
     assert 'aria-valuenow="5"' in health.bar.value
     frontend_click(health.plus)
-    frontend_click(health.plus)                          # above the maximum: refused by the model
+    frontend_click(health.plus)  # above the maximum: refused by the model
     assert c.health == 6 and health.control.value == "6"
     assert health.edit_error is not None
     for _ in range(8):
-        frontend_click(health.minus)                     # RET Health may go negative
+        frontend_click(health.minus)  # RET Health may go negative
     assert c.health == -2 and "tt-negative" in health.bar.value
 
 
@@ -249,7 +258,7 @@ def test_role_check_blocks_forged_messages():
     allowed["edit"] = True
     frontend_update(sheet.views["attention"].control, value=5)
     assert c.attention == 5
-    frontend_update(sheet.views["luck_max_override"].control, value="3")   # a GM field
+    frontend_update(sheet.views["luck_max_override"].control, value="3")  # a GM field
     assert c.luck_max_override is None
 
 
@@ -267,6 +276,7 @@ def test_optional_number_box_accepts_empty_and_refuses_words():
 
 # -- lists, tags, mappings -------------------------------------------------------------------
 
+
 def test_list_add_from_data_table_edit_and_remove():
     sheet, c, system = sheet_for("ret")
     weapons = sheet.views["weapons"]
@@ -278,7 +288,7 @@ def test_list_add_from_data_table_edit_and_remove():
     item = c.weapons[0]
     assert item["category"] == rows[2]["id"] and item["name"] == rows[2]["en"]
     assert item["damage"] == rows[2]["damage"]
-    assert len(weapons.rows_box.children) == 2           # the header and one row
+    assert len(weapons.rows_box.children) == 2  # the header and one row
     # edit: a bad number is refused with a message and the list is unchanged
     row = weapons.rows_box.children[1]
     edit = row.children[1]
@@ -307,7 +317,7 @@ def test_list_add_from_data_table_edit_and_remove():
 
 def test_new_blank_item_and_plain_text_lists():
     sheet, c, _ = sheet_for("seasons")
-    problems = sheet.views["problems"]                   # a list of plain strings from a table
+    problems = sheet.views["problems"]  # a list of plain strings from a table
     frontend_update(problems.picker, index=1)
     frontend_click(problems.add_button)
     assert c.problems == [get_system("seasons").data("problems")[1]["en"]]
@@ -315,7 +325,7 @@ def test_new_blank_item_and_plain_text_lists():
     frontend_update(problems.form.controls[""][1], value="Afraid of the dark")
     frontend_click(problems.form.save)
     assert c.problems[-1] == "Afraid of the dark"
-    pending = sheet.views["pending_bonus_dice"]           # no data table: a blank entry
+    pending = sheet.views["pending_bonus_dice"]  # no data table: a blank entry
     frontend_click(pending.new_button)
     frontend_update(pending.form.controls["source"][1], value="aim")
     frontend_update(pending.form.controls["dice"][1], value="2")
@@ -339,7 +349,7 @@ def test_mapping_entries():
     sheet, c, system = sheet_for("life_and_death")
     money = sheet.views["money"]
     assert isinstance(money, MappingView)
-    assert len(money.entries.children) == 4               # the declared coins
+    assert len(money.entries.children) == 4  # the declared coins
     frontend_update(money.entries.children[0].children[1], value="12")
     assert c.money == {"fire": 12}
     skills = sheet.views["skills"]
@@ -362,8 +372,10 @@ def test_derived_mapping_and_list_values_render_as_tables():
     gm = sheet.views["gm_missing"]
     assert "<table" in gm.value.value
     sheet.locale = "ru"
-    assert any("ru" in row and row["ru"] in gm.value.value for row in c.gm_missing if row.get("ru")) \
+    assert (
+        any("ru" in row and row["ru"] in gm.value.value for row in c.gm_missing if row.get("ru"))
         or "<table" in gm.value.value
+    )
 
 
 def test_section_actions_call_the_rules_and_show_refusals():
@@ -379,7 +391,7 @@ def test_section_actions_call_the_rules_and_show_refusals():
     assert c.threads < threads
     assert "tt-ok" in move.message.value and move.picker.value in move.message.value
     before = c.to_dict()
-    frontend_click(bars["buy_threads"].button)            # no unspent XP: refused by the rules
+    frontend_click(bars["buy_threads"].button)  # no unspent XP: refused by the rules
     assert c.to_dict() == before
     assert 'role="alert"' in bars["buy_threads"].message.value
     sheet.locale = "ru"

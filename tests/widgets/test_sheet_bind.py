@@ -1,5 +1,6 @@
 """The binding helper (widgets/_bind.py): plain traitlets.link leaves a widget showing a value the
 model clamped away (notes-jupyter §1.1, §9.4); bind() writes the model's value back."""
+
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -21,21 +22,20 @@ class Clamped(t.HasTraits):
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def test_plain_link_diverges_and_bind_does_not():
     model, box = Clamped(), widgets.IntText()
     link = t.link((model, "hp"), (box, "value"))
     frontend_update(box, value=99)
-    assert model.hp == 10 and box.value == 99          # the pitfall: the two disagree
+    assert model.hp == 10 and box.value == 99  # the pitfall: the two disagree
     link.unlink()
 
     model, box = Clamped(), widgets.IntText()
     bind(model, "hp", box)
     frontend_update(box, value=99)
-    assert model.hp == 10 and box.value == 10          # written back
+    assert model.hp == 10 and box.value == 10  # written back
     frontend_update(box, value=-5)
     assert model.hp == 0 and box.value == 0
     model.hp = 7
@@ -45,12 +45,13 @@ def test_plain_link_diverges_and_bind_does_not():
 def test_converters_errors_and_unbind():
     model, box = Clamped(), widgets.Text()
     errors, oks = [], []
-    binding = bind(model, "hp", box, to_widget=str, to_model=int,
-                   on_error=errors.append, on_ok=lambda: oks.append(True))
+    binding = bind(
+        model, "hp", box, to_widget=str, to_model=int, on_error=errors.append, on_ok=lambda: oks.append(True)
+    )
     assert box.value == "10"
     frontend_update(box, value="4")
     assert model.hp == 4 and oks
-    frontend_update(box, value="four")                 # unparsable: refused, box restored
+    frontend_update(box, value="four")  # unparsable: refused, box restored
     assert model.hp == 4 and box.value == "4"
     assert isinstance(errors[-1], ValidationError)
     binding.unbind()
@@ -72,8 +73,8 @@ def test_apply_edit_is_all_or_nothing_and_ignores_unrelated_old_errors():
     with pytest.raises(ValidationError) as info:
         apply_edit(c, "attention", 99)
     assert c.attention == 3 and info.value.problems[0].field == "attention"
-    c.weapons = [{"name": "stick"}]                    # a bad item set from Python (no damage)
-    assert apply_edit(c, "attention", 4) == 4          # other edits still work
+    c.weapons = [{"name": "stick"}]  # a bad item set from Python (no damage)
+    assert apply_edit(c, "attention", 4) == 4  # other edits still work
     with pytest.raises(ValidationError):
         apply_edit(c, "armour", [{"name": ""}])
     assert c.armour == []
@@ -89,5 +90,5 @@ def test_quiet_changes_are_not_edits():
     binding = bind(pick, "value", menu)
     assert menu.value == "y"
     with binding.quiet():
-        menu.options = [("A", "x"), ("B", "y")]         # resets the dropdown to "x" for a moment
+        menu.options = [("A", "x"), ("B", "y")]  # resets the dropdown to "x" for a moment
     assert pick.value == "y" and menu.value == "y"

@@ -1,6 +1,7 @@
 """Folded sections of the character sheet are built when first opened, and still bind both ways;
 the sheet shares one style and one (unchangeable) layout among its plain pieces, so a notebook
 saved with widget state stays small."""
+
 from __future__ import annotations
 
 import json
@@ -16,13 +17,11 @@ from tabletop_widgets.widgets.sheet_fields import SharedLayout, html_widget, own
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}},
-                        "buffers": []})
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def tree(widget):
@@ -54,7 +53,7 @@ def test_reference_sections_start_folded_and_unbuilt(ret_sheet):
     box = sheet.sections["abilities"]
     head, content = box.children
     assert "tt-folded" in classes(box) and content.layout.display == "none"
-    assert content.children == ()                       # nothing built while folded
+    assert content.children == ()  # nothing built while folded
     assert "abilities" not in sheet.views.built and "abilities" not in sheet.built_sections
     toggle = head.children[1]
     assert "tt-section-toggle" in classes(toggle) and toggle.description == "Show"
@@ -65,7 +64,7 @@ def test_opening_builds_once_and_folding_keeps_the_widgets(ret_sheet):
     box = sheet.sections["abilities"]
     head, content = box.children
     toggle = head.children[1]
-    frontend_click(toggle)                              # the user opens the section
+    frontend_click(toggle)  # the user opens the section
     assert sheet.is_open("abilities") and content.layout.display is None
     assert "tt-folded" not in classes(box) and toggle.description == "Hide"
     view = sheet.views.built["abilities"]
@@ -73,7 +72,7 @@ def test_opening_builds_once_and_folding_keeps_the_widgets(ret_sheet):
     # the validation problem found while it was folded shows next to the field now
     assert any(p.field == "abilities" for p in sheet.problems)
     assert "tt-field-problem" in classes(view.problem) and view.problem.layout.display is None
-    frontend_click(toggle)                              # fold again: same widgets, hidden
+    frontend_click(toggle)  # fold again: same widgets, hidden
     assert not sheet.is_open("abilities") and content.layout.display == "none"
     frontend_click(toggle)
     assert sheet.views.built["abilities"] is view
@@ -92,19 +91,19 @@ def test_a_lazily_built_section_binds_both_ways():
     hero = ret.Character(name="Vera")
     sheet = CharacterSheet(hero, open_sections=["identity"])
     assert not sheet.is_open("parameters") and "attention" not in sheet.views.built
-    hero.attention = 5                                  # changed while folded
+    hero.attention = 5  # changed while folded
     sheet.open_section("parameters")
     attention = sheet.views["attention"]
-    assert attention.control.value == 5                 # model -> widget, from the start
-    frontend_update(attention.control, value=6)         # widget -> model
+    assert attention.control.value == 5  # model -> widget, from the start
+    frontend_update(attention.control, value=6)  # widget -> model
     assert hero.attention == 6
-    hero.attention = 4                                  # model -> widget, live
+    hero.attention = 4  # model -> widget, live
     assert attention.control.value == 4
     perception = sheet.views["perception"]
-    assert ">3</span>" in perception.value.value        # derived: (attention + intuition) // 2
+    assert ">3</span>" in perception.value.value  # derived: (attention + intuition) // 2
     hero.attention = 5
-    assert ">4</span>" in perception.value.value        # derived values follow
-    frontend_update(attention.control, value=99)        # a refused edit: shown inline, reverted
+    assert ">4</span>" in perception.value.value  # derived values follow
+    frontend_update(attention.control, value=99)  # a refused edit: shown inline, reverted
     assert hero.attention == 5 and attention.control.value == 5
     assert "99" in attention.problem.value
     sheet.close()

@@ -1,6 +1,7 @@
 """TableView without a browser: a GM and players on one store (separate sessions and store
 connections, as separate Voila kernels would have), driven by clicks and forged front-end
 messages (with the 'buffers' key, notes-jupyter §1.1). Followers are polled by hand."""
+
 from __future__ import annotations
 
 import html
@@ -17,18 +18,16 @@ from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_comb
 from tabletop_widgets.widgets.table_view import TableView, seat_error_page
 
 SYSTEMS = available_systems()
-SECRET_EXPR = "1d1+918273640"   # total 918273641: a number that appears nowhere else
+SECRET_EXPR = "1d1+918273640"  # total 918273641: a number that appears nowhere else
 SECRET_NPC = "Zzyzxogre"
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}},
-                        "buffers": []})
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def tree(widget) -> list[widgets.Widget]:
@@ -63,18 +62,27 @@ class Table:
         self.path = str(tmp_path / "table.db")
         self.system = get_system(slug)
         store = open_store(self.path)
-        chars = {"c1": sample_character(self.system, "Aria").to_dict(),
-                 "c2": sample_character(self.system, "Boris").to_dict()}
-        self.made = create_table(store, slug, [SeatSpec("gm", "gm", "Gail"),
-                                               SeatSpec("p1", "player", "Pat", "c1"),
-                                               SeatSpec("p2", "player", "Quinn", "c2"),
-                                               SeatSpec("o1", "observer", "Olga")],
-                                 characters=chars, title="Test table")
+        chars = {
+            "c1": sample_character(self.system, "Aria").to_dict(),
+            "c2": sample_character(self.system, "Boris").to_dict(),
+        }
+        self.made = create_table(
+            store,
+            slug,
+            [
+                SeatSpec("gm", "gm", "Gail"),
+                SeatSpec("p1", "player", "Pat", "c1"),
+                SeatSpec("p2", "player", "Quinn", "c2"),
+                SeatSpec("o1", "observer", "Olga"),
+            ],
+            characters=chars,
+            title="Test table",
+        )
         store.close()
         self.stores = []
 
     def session(self, seat):
-        store = open_store(self.path)   # one connection per "kernel"
+        store = open_store(self.path)  # one connection per "kernel"
         self.stores.append(store)
         return TableSession.join(store, self.made.table_id, self.made.tokens[seat])
 
@@ -116,8 +124,15 @@ def test_every_system_renders_gm_and_player(tmp_path, slug):
 
 def test_gm_only_widgets_are_not_built_for_players(table):
     gm, p1, obs = table.view("gm"), table.view("p1"), table.view("o1")
-    gm_only = {"tt-gm-notes", "tt-hidden-roll", "tt-roll-for", "tt-combat-add", "tt-table-sheets",
-               "tt-gm-seats", "tt-seat-reissue"}
+    gm_only = {
+        "tt-gm-notes",
+        "tt-hidden-roll",
+        "tt-roll-for",
+        "tt-combat-add",
+        "tt-table-sheets",
+        "tt-gm-seats",
+        "tt-seat-reissue",
+    }
     assert gm_only <= classes(gm)
     assert not gm_only & classes(p1)
     assert not gm_only & classes(obs)
@@ -177,7 +192,7 @@ def test_a_hidden_roll_moves_the_gms_head_but_not_the_players(table):
 def test_gm_reissues_a_seat_link_from_the_table_page(table):
     gm, p1 = table.view("gm"), table.view("p1")
     assert "p1" in dict((v, k) for k, v in gm.seat_pick.options)
-    assert "gm" not in [v for _k, v in gm.seat_pick.options]   # not the GM's own page
+    assert "gm" not in [v for _k, v in gm.seat_pick.options]  # not the GM's own page
     frontend_update(gm.seat_pick, index=[v for _k, v in gm.seat_pick.options].index("p1"))
     frontend_click(gm.reissue_button)
     url = gm._new_link[1]
@@ -210,7 +225,7 @@ def test_a_players_sheet_load_cannot_set_a_gm_only_field(table):
     head = p1.session.store.head(table.made.table_id)
     forged = dict(sheet.character.to_dict(), luck_max_override=40)
     sheet.load_json(json.dumps(forged), "mine.json")
-    assert p1.session.store.head(table.made.table_id) == head          # nothing written
+    assert p1.session.store.head(table.made.table_id) == head  # nothing written
     assert p1.session.state.characters["c1"] == stored
     assert p1.models["c1"].luck_max_override == stored.get("luck_max_override")
     assert "tt-msg" in p1.status.value and "GM" in p1.status.value
@@ -247,8 +262,8 @@ def test_forged_gm_actions_in_a_players_view_are_refused(table):
     frontend_update(tr.amount, value=5)
     frontend_click(tr.damage_button)
     frontend_update(tr._rows["c1"].defeated, value=True)
-    assert tr._rows["c1"].defeated.value is False          # sprang back
-    assert len(p1.session.events()) == before              # nothing written
+    assert tr._rows["c1"].defeated.value is False  # sprang back
+    assert len(p1.session.events()) == before  # nothing written
     assert tr.combat.round == 0
     # direct calls from a player's seat are refused too
     assert p1.add_note("forged") is None
@@ -280,7 +295,7 @@ def test_hidden_gm_roll_never_reaches_a_player(table):
     assert "918273641" in synced_text(gm.roll_log)
     assert gm.roll_log.entries[-1].what["en"].startswith("[hidden] ")
     frontend_update(gm.hidden_toggle, value=False)
-    gm.tray.roll("1d1+7")                                   # a public roll after it
+    gm.tray.roll("1d1+7")  # a public roll after it
     for view in (p1, obs):
         view.session.poll()
         text = synced_text(view)
@@ -313,6 +328,7 @@ def test_hidden_combatant_never_reaches_a_player(table):
 
 def test_public_combat_drops_secret_ids_and_names():
     from tabletop_widgets.core.combat import Combat
+
     system = get_system("ret")
     combat = Combat(system)
     combat.add("hero", system.Character(name="Hero"))
@@ -354,8 +370,8 @@ def test_roll_damage_and_turn_reach_the_others(table):
         view.session.poll()
     assert p2.roll_log.entries[-1].who == "Pat" and "2d6+1" in p2.roll_log.entries[-1].text()
     assert gm.roll_log.entries[-1].who == "Pat"
-    assert table.system.health(p1.models["c1"])[0] < hp_before         # Pat's own sheet
-    assert table.system.health(gm.models["c1"])[0] < hp_before         # the GM's sheet
+    assert table.system.health(p1.models["c1"])[0] < hp_before  # Pat's own sheet
+    assert table.system.health(gm.models["c1"])[0] < hp_before  # the GM's sheet
     for view in (p1, p2):
         assert view.tracker.combat.round == 1
         assert view.tracker.combat.current == gm.tracker.combat.current
@@ -388,8 +404,9 @@ def test_a_reload_rebuilds_the_same_screen(table):
     view = gm2.sync.public_view()["state"]
     assert p1.tracker.combat.order == view["order"] and p1.tracker.combat.round == view["round"]
     assert "goblin" in p1.tracker.combat
-    assert table.system.health(p1.tracker.combat.character("goblin")) == \
-        table.system.health(gm2.tracker.combat.character("goblin"))
+    assert table.system.health(p1.tracker.combat.character("goblin")) == table.system.health(
+        gm2.tracker.combat.character("goblin")
+    )
 
 
 def test_check_effects_reach_the_sheet_and_the_log(table):
@@ -418,11 +435,13 @@ def test_sheet_edit_is_shared_and_a_refused_edit_springs_back(table):
 def test_lobby_creates_a_table_with_working_links(tmp_path):
     store = open_store(str(tmp_path / "lobby.db"))
     lobby = Lobby(store, base="http://x/voila/render/table.ipynb")
-    lobby_key = prepare_lobby_key(store)                          # the server's lobby key
+    lobby_key = prepare_lobby_key(store)  # the server's lobby key
     frontend_update(lobby.key, value=lobby_key)
     frontend_update(lobby.players, value=3)
     frontend_update(lobby.observers, value=1)
-    frontend_update(lobby.system, index=lobby.system.options.index(next(o for o in lobby.system.options if o[1] == "seasons")))
+    frontend_update(
+        lobby.system, index=lobby.system.options.index(next(o for o in lobby.system.options if o[1] == "seasons"))
+    )
     frontend_click(lobby.create_button)
     made = lobby.created
     assert made is not None and len(made.tokens) == 5
@@ -459,7 +478,7 @@ def test_the_follower_task_updates_the_view_without_interaction(table):
     import asyncio
 
     async def run():
-        p2 = TableView(table.session("p2"), animate=False)          # follow=True: the task
+        p2 = TableView(table.session("p2"), animate=False)  # follow=True: the task
         assert p2.task is not None
         writer = table.session("p1")
         writer.roll("1d1+41")
@@ -473,6 +492,7 @@ def test_the_follower_task_updates_the_view_without_interaction(table):
     # a fresh loop in a thread of its own: Playwright's sync API (browser tests earlier in the
     # same session) keeps an event loop running on the main thread, where asyncio.run() refuses
     import threading
+
     out: dict = {}
 
     def in_thread():
@@ -507,16 +527,22 @@ def test_public_combat_never_names_a_hidden_combatant(slug):
     import random
     from tabletop_widgets.core.combat import Combat
     from tabletop_widgets.core.problems import RuleError
+
     system = get_system(slug)
     rng = random.Random(7)
     combat = Combat(system, rng=random.Random(1))
     for name in ("Hero", "Ally"):
         combat.add(None, system.Character(), name=name)
     combat.add("qqspy", system.Character(), name="Qqspy", hidden=True)
-    actions = [lambda: combat.next_turn(), lambda: combat.roll_initiative(),
-               lambda: combat.damage(rng.choice(combat.ids), 1), lambda: combat.delay(),
-               lambda: combat.set_hidden("qqspy", True) if "qqspy" in combat else None,
-               lambda: combat.previous_turn(), lambda: combat.undo()]
+    actions = [
+        lambda: combat.next_turn(),
+        lambda: combat.roll_initiative(),
+        lambda: combat.damage(rng.choice(combat.ids), 1),
+        lambda: combat.delay(),
+        lambda: combat.set_hidden("qqspy", True) if "qqspy" in combat else None,
+        lambda: combat.previous_turn(),
+        lambda: combat.undo(),
+    ]
     for _ in range(60):
         try:
             rng.choice(actions)()

@@ -1,6 +1,7 @@
 """The GM's "Roll initiative" at a table draws its dice from the table's fair dice: one
 transaction holds the ``initiative`` outcome event (next roll index) and the tracker's
 ``combat.state``; ``verify`` re-rolls it; tampering with either is caught."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,11 @@ def test_the_button_rolls_with_the_next_fair_index(table):
     # Luck or Sanity (RET) is followed by the sheets' updates, which depend on the fair dice
     written = [e for e in everything if e.kind != "character.update"]
     updates = [e for e in everything if e.kind == "character.update"]
-    assert [(e.kind, e.audience) for e in written] == [("initiative", "all"), ("combat.state", "all"),
-                                                      ("combat.state", "gm")]
+    assert [(e.kind, e.audience) for e in written] == [
+        ("initiative", "all"),
+        ("combat.state", "all"),
+        ("combat.state", "gm"),
+    ]
     assert len({e.version for e in written}) == 3
     if updates:  # only when the roll cost a table character something
         assert any(r.get("effects") for r in written[0].payload["result"]["rolls"].values())
@@ -58,8 +62,9 @@ def test_the_button_rolls_with_the_next_fair_index(table):
     assert init.payload["ids"] == ["c1", "c2", "goblin"]
     combat = gm.tracker.combat
     assert combat.order == init.payload["result"]["order"]
-    assert {c: combat.combatant(c).initiative["key"] for c in combat.ids} == \
-        {c: r["key"] for c, r in init.payload["result"]["rolls"].items()}
+    assert {c: combat.combatant(c).initiative["key"] for c in combat.ids} == {
+        c: r["key"] for c, r in init.payload["result"]["rolls"].items()
+    }
     assert written[2].payload["state"]["event"] == combat.events[-1]
     # the players' screens follow
     p1.session.poll()
@@ -137,8 +142,11 @@ def test_verify_catches_a_tampered_tracker_initiative(table):
     tid = table.made.table_id
     assert verify_table(store, tid).ok
     events = store.events(tid)
-    full = [e for e in events if e.kind == "combat.state" and e.audience == "gm"
-            and e.payload["state"]["event"]["type"] == "initiative"][-1]
+    full = [
+        e
+        for e in events
+        if e.kind == "combat.state" and e.audience == "gm" and e.payload["state"]["event"]["type"] == "initiative"
+    ][-1]
     pub = [e for e in events if e.kind == "combat.state" and e.audience == "all" and e.version == full.version - 1][0]
 
     # the GM's tracker: give the goblin a better key than it rolled
@@ -162,8 +170,10 @@ def test_verify_catches_a_tampered_tracker_initiative(table):
     # a tracker initiative with no fair roll behind it (the initiative event made into a note)
     init = [e for e in events if e.kind == "initiative"][-1]
     conn = sqlite3.connect(table.path)
-    conn.execute("UPDATE events SET kind = 'message', roll = NULL, payload = ? WHERE seq = ?",
-                 (json.dumps({"text": "hi"}), init.seq))
+    conn.execute(
+        "UPDATE events SET kind = 'message', roll = NULL, payload = ? WHERE seq = ?",
+        (json.dumps({"text": "hi"}), init.seq),
+    )
     conn.commit()
     conn.close()
     rep = verify_table(store, tid)

@@ -1,5 +1,6 @@
 """The combat tracker widget without a browser: clicks, fake front-end messages (with the
 'buffers' key, notes-jupyter §1.1), every installed system rendered from what it declares."""
+
 from __future__ import annotations
 
 import html
@@ -19,19 +20,16 @@ SYSTEMS = available_systems()
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}},
-                        "buffers": []})
+    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def tracker_for(slug, names=("Ann", "Bob", "Cid"), **kw) -> CombatTracker:
     system = get_system(slug)
-    return show_combat(system, characters=[system.Character(name=n) for n in names],
-                       rng=random.Random(3), **kw)
+    return show_combat(system, characters=[system.Character(name=n) for n in names], rng=random.Random(3), **kw)
 
 
 def row(t: CombatTracker, cid: str):
@@ -61,7 +59,7 @@ def test_every_system_renders_a_tracker(slug):
     assert list(t._option_widgets) == [s.name for s in specs]
     assert [w.description for w in t.options_box.children] == [tr(s.label) for s in specs]
     assert [v for _, v in t.condition_picker.options] == [c.id for c in system.conditions()]
-    assert html.escape(tr(system.title)) in t.title.value   # escaped: system text is not markup
+    assert html.escape(tr(system.title)) in t.title.value  # escaped: system text is not markup
 
 
 def test_next_and_previous_move_the_highlight(slug):
@@ -130,7 +128,7 @@ def test_damage_and_heal_from_the_panel_use_the_system(slug):
     assert f"{cur} / {mx}" in row(t, "bob").hp.value
     assert t.message.startswith("Bob: damage 3")
     full = system.health(system.Character(name="Bob"))
-    if (cur, mx) != full:                   # the log speaks in health, not in trait names
+    if (cur, mx) != full:  # the log speaks in health, not in trait names
         assert f"({full[0]}→{cur} / {mx})" in t.message
     system.apply_healing(twin, 3)
     t.heal_button.click()
@@ -209,8 +207,7 @@ def test_add_form_blank_and_copy(slug):
     # Enter in the name box adds a blank one; an empty name is refused with a message
     frontend_update(t.new_name, value="Orc")
     t.new_template.value = ""
-    t.new_name._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "submit"}}},
-                            "buffers": []})
+    t.new_name._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "submit"}}}, "buffers": []})
     assert t.combat.ids[-1] == "orc"
     n = len(t.combat.events)
     t.add_button.click()
@@ -233,8 +230,10 @@ def test_hidden_combatants_for_players(slug):
     frontend_update(row(t, "cid").hidden, value=True)
     assert t.combat.combatant("cid").hidden and "tt-is-hidden" in row(t, "cid").box._dom_classes
     t.initiative_button.click()
-    t.combat.tiebreaks = [{"en": "cid before ann", "ru": "cid раньше ann"},
-                          {"en": "ann before bob", "ru": "ann раньше bob"}]
+    t.combat.tiebreaks = [
+        {"en": "cid before ann", "ru": "cid раньше ann"},
+        {"en": "ann before bob", "ru": "ann раньше bob"},
+    ]
     for _ in range(3):
         t.next_button.click()
     player = CombatTracker(combat=t.combat, audience="player")
@@ -256,20 +255,20 @@ def test_can_is_asked_in_every_handler(slug):
     t = tracker_for(slug, can=can)
     n = len(t.combat.events)
     t.next_button.disabled = True
-    frontend_click(t.next_button)           # a forged click on a disabled button
+    frontend_click(t.next_button)  # a forged click on a disabled button
     assert t.combat.current is None and "tt-error" in t.status.value
     assert t.message == TEXTS["not_allowed"]["en"]
     t.select("bob")
     t.damage_button.click()
     frontend_update(row(t, "bob").defeated, value=True)
-    assert row(t, "bob").defeated.value is False      # the refused toggle springs back
+    assert row(t, "bob").defeated.value is False  # the refused toggle springs back
     frontend_update(t.new_name, value="Sneaky")
     t.add_button.click()
     t.undo_button.click()
     assert len(t.combat.events) == n
     assert {"next", "damage", "defeated", "undo", "add"} <= set(asked)
     assert t.add_box.layout.display == "none"
-    t.delay_button.click()                   # allowed but illegal: the rules refuse it
+    t.delay_button.click()  # allowed but illegal: the rules refuse it
     assert "tt-error" in t.status.value
 
 
@@ -277,7 +276,7 @@ def test_locale_switches_live(slug):
     t = tracker_for(slug)
     t.next_button.click()
     t.select("ann")
-    frontend_update(t.locale_toggle, index=1)   # the front end sends the index
+    frontend_update(t.locale_toggle, index=1)  # the front end sends the index
     assert t.locale == "ru"
     assert t.next_button.description == TEXTS["next"]["ru"]
     assert TEXTS["round"]["ru"] in t.round_label.value
@@ -286,7 +285,7 @@ def test_locale_switches_live(slug):
     assert [w.description for w in t.options_box.children] == [tr(s.label, "ru") for s in specs]
     assert [lab for lab, _ in t.condition_picker.options] == [tr(c.label, "ru") for c in t.system.conditions()]
     t.next_button.click()
-    assert t.message.startswith(t.system.term("turn", "ru").lower() + ":")   # Threads: «очередь»
+    assert t.message.startswith(t.system.term("turn", "ru").lower() + ":")  # Threads: «очередь»
     t.locale = "en"
     assert t.next_button.description == TEXTS["next"]["en"]
 
@@ -298,8 +297,9 @@ def test_a_replayed_combat_renders_the_same(slug):
     t.next_button.click()
     log = json.loads(json.dumps(t.combat.events))
     viewer = CombatTracker(combat=Combat.replay(t.system, None, log))
-    assert [r.select.description for r in (viewer._rows[c] for c in viewer.combat.ids)] == \
-        [r.select.description for r in (t._rows[c] for c in t.combat.ids)]
+    assert [r.select.description for r in (viewer._rows[c] for c in viewer.combat.ids)] == [
+        r.select.description for r in (t._rows[c] for c in t.combat.ids)
+    ]
     assert current_rows(viewer) == current_rows(t)
     assert viewer.round_label.value == t.round_label.value
 
@@ -329,7 +329,7 @@ def test_initiative_button_rolls_only_for_late_joiners(slug):
     assert t.combat.events[-1]["ids"] == ["zed"]
     assert {c: t.combat.combatant(c).initiative for c in rolls} == rolls
     assert t.combat.current == cur and current_rows(t) == [cur]
-    t.initiative_button.click()             # everyone has one now: a full re-roll
+    t.initiative_button.click()  # everyone has one now: a full re-roll
     assert sorted(t.combat.events[-1]["ids"]) == sorted(t.combat.ids)
     assert t.combat.current == cur
 
@@ -337,7 +337,7 @@ def test_initiative_button_rolls_only_for_late_joiners(slug):
 def test_end_button_and_disabled_states(slug):
     t = tracker_for(slug)
     assert t.prev_button.disabled and t.delay_button.disabled and t.end_button.disabled
-    assert t.undo_button.disabled is False          # the adds can be undone
+    assert t.undo_button.disabled is False  # the adds can be undone
     t.next_button.click()
     assert not t.end_button.disabled
     t.end_button.click()

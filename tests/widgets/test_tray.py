@@ -1,5 +1,6 @@
 """DiceTray without a browser: every system renders, chances equal SYSTEM.chance(), options move
 them, rolls show results, effects go through apply_effects, bad input is shown, roles hold."""
+
 from __future__ import annotations
 
 import random
@@ -21,13 +22,11 @@ SYSTEMS = available_systems()
 
 
 def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state,
-                                             "buffer_paths": []}}, "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def frontend_custom(widget, content):
-    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 
 def make(slug, **kw):
@@ -79,7 +78,7 @@ def test_rolling_every_group_first_check_shows_a_result(slug):
         result = tray.roll_check(check.id)
         if result is None:  # not available now (e.g. a survival roll above 0 Health): shown
             assert tray.last_error is not None
-            assert "<pre role=\"alert\">" in tray.error.value
+            assert '<pre role="alert">' in tray.error.value
             continue
         assert tray.last_result is result
         assert len(log.entries) == before + 1

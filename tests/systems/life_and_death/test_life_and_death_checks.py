@@ -1,4 +1,5 @@
 """Dice and checks (spec §5, vectors D-01..D-19a, tables 5.9a-d), exact odds vs icepool / brute force."""
+
 import itertools
 import random
 from fractions import Fraction
@@ -10,8 +11,14 @@ import pytest
 from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.checks import retry_penalty
 from tabletop_systems.life_and_death.combat import opposed
-from tabletop_systems.life_and_death.dice import (net_law, p_fumble, p_more_crits, p_net_at_least,
-                                                  p_opposed_win, read_faces)
+from tabletop_systems.life_and_death.dice import (
+    net_law,
+    p_fumble,
+    p_more_crits,
+    p_net_at_least,
+    p_opposed_win,
+    read_faces,
+)
 from tabletop_widgets.core import CheckResult, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError, Distribution
 
@@ -24,7 +31,7 @@ def brute(n, penalty=0, epic=0):
     for faces in itertools.product(range(1, 11), repeat=n):
         r = read_faces(faces, penalty=penalty, epic=epic)
         out[(r.net, r.fumble)] = out.get((r.net, r.fumble), 0) + 1
-    return {k: F(v, 10 ** n) for k, v in out.items()}
+    return {k: F(v, 10**n) for k, v in out.items()}
 
 
 # -- §9.2 dice vectors -------------------------------------------------------------------------------
@@ -80,18 +87,27 @@ def test_D08_forbid_option():
         SYSTEM.with_rules(pool_nonpositive="forbid").roll_check(c, "dexterity", dice_mod=-2)
 
 
-@pytest.mark.parametrize("a,d,winner", [(0, 0, "passive"), (2, 2, "passive"), (3, 2, "active")],
-                         ids=["D-10", "D-11", "opposed-win"])
+@pytest.mark.parametrize(
+    "a,d,winner", [(0, 0, "passive"), (2, 2, "passive"), (3, 2, "active")], ids=["D-10", "D-11", "opposed-win"]
+)
 def test_opposed_ties_to_defender(a, d, winner):
     A = read_faces([6] * a + [2])
     D = read_faces([7] * d + [3])
     assert opposed(A, D) == winner
 
 
-@pytest.mark.parametrize("vid,attempt,rule,dice", [("S-07", 3, "cumulative", 2), ("S-07-flat", 3, "flat", 1),
-                                                   ("D-12", 4, "cumulative", 3), ("D-12-flat", 4, "flat", 1),
-                                                   ("S-08", 1, "cumulative", 0), ("S-09", 1, "cumulative", 0)],
-                         ids=lambda x: x if isinstance(x, str) and x[:2] in ("S-", "D-") else None)
+@pytest.mark.parametrize(
+    "vid,attempt,rule,dice",
+    [
+        ("S-07", 3, "cumulative", 2),
+        ("S-07-flat", 3, "flat", 1),
+        ("D-12", 4, "cumulative", 3),
+        ("D-12-flat", 4, "flat", 1),
+        ("S-08", 1, "cumulative", 0),
+        ("S-09", 1, "cumulative", 0),
+    ],
+    ids=lambda x: x if isinstance(x, str) and x[:2] in ("S-", "D-") else None,
+)
 def test_retry_penalty(vid, attempt, rule, dice):
     assert retry_penalty(attempt, {"retry_penalty": rule}) == dice
 
@@ -109,8 +125,11 @@ def test_D13_D14_D15():
     assert p_net_at_least(2, 1, penalty=1) == F(1, 4)
 
 
-@pytest.mark.parametrize("na,nd,p", [(3, 2, F(1, 2)), (2, 2, F(5, 16)), (5, 5, F(193, 512)), (1, 1, F(1, 4))],
-                         ids=["D-16-3v2", "D-16-2v2", "D-16-5v5", "D-16-1v1"])
+@pytest.mark.parametrize(
+    "na,nd,p",
+    [(3, 2, F(1, 2)), (2, 2, F(5, 16)), (5, 5, F(193, 512)), (1, 1, F(1, 4))],
+    ids=["D-16-3v2", "D-16-2v2", "D-16-5v5", "D-16-1v1"],
+)
 def test_D16_opposed(na, nd, p):
     assert p_opposed_win(na, nd) == p
 
@@ -148,7 +167,7 @@ def test_D19a_level0_other_spec_does_not_help():
 # -- tables 5.9 ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("n", range(1, 11))
 def test_table_59a_binomial(n):
-    assert net_law(n) == {k: F(comb(n, k), 2 ** n) for k in range(n + 1)}
+    assert net_law(n) == {k: F(comb(n, k), 2**n) for k in range(n + 1)}
 
 
 @pytest.mark.parametrize("n", range(1, 11))
@@ -158,9 +177,18 @@ def test_table_59ab_vs_icepool(n):
         assert p_net_at_least(n, d) == sum((ip.probability(k) for k in range(d, n + 1)), F(0))
 
 
-FUMBLE = {1: F(1, 10), 2: F(9, 100), 3: F(61, 1000), 4: F(369, 10 ** 4), 5: F(2101, 10 ** 5),
-          6: F(11529, 10 ** 6), 7: F(61741, 10 ** 7), 8: F(325089, 10 ** 8), 9: F(1690981, 10 ** 9),
-          10: F(8717049, 10 ** 10)}
+FUMBLE = {
+    1: F(1, 10),
+    2: F(9, 100),
+    3: F(61, 1000),
+    4: F(369, 10**4),
+    5: F(2101, 10**5),
+    6: F(11529, 10**6),
+    7: F(61741, 10**7),
+    8: F(325089, 10**8),
+    9: F(1690981, 10**9),
+    10: F(8717049, 10**10),
+}
 
 
 @pytest.mark.parametrize("n", range(1, 11))
@@ -168,8 +196,13 @@ def test_table_59c_fumble(n):
     assert p_fumble(n) == FUMBLE[n] == F(1, 2) ** n - F(2, 5) ** n
 
 
-UNTRAINED = {1: [0, 0, 0, 0, 0], 2: [F(1, 4), 0, 0, 0, 0], 3: [F(1, 2), F(1, 8), 0, 0, 0],
-             4: [F(11, 16), F(5, 16), F(1, 16), 0, 0], 5: [F(13, 16), F(1, 2), F(3, 16), F(1, 32), 0]}
+UNTRAINED = {
+    1: [0, 0, 0, 0, 0],
+    2: [F(1, 4), 0, 0, 0, 0],
+    3: [F(1, 2), F(1, 8), 0, 0, 0],
+    4: [F(11, 16), F(5, 16), F(1, 16), 0, 0],
+    5: [F(13, 16), F(1, 2), F(3, 16), F(1, 32), 0],
+}
 
 
 @pytest.mark.parametrize("n", range(1, 6))
@@ -191,7 +224,7 @@ def test_exact_law_vs_brute_force(n, pen, epic):
 # -- the public API of the issue --------------------------------------------------------------------------
 def test_issue_api():
     c = Character(might=2, dexterity=3, alertness=2, complexity=3, power=2, luck=1)
-    assert SYSTEM.chance(c, "dexterity", difficulty=2) == F(1, 2)        # P(Bin(3,1/2) >= 2)
+    assert SYSTEM.chance(c, "dexterity", difficulty=2) == F(1, 2)  # P(Bin(3,1/2) >= 2)
     assert SYSTEM.chance(c, "dexterity+stealth", difficulty=2) == F(1, 8)  # untrained: raw >= 3
     c.skills = {"stealth": 2}
     assert SYSTEM.chance(c, "dexterity+stealth", difficulty=2) == F(13, 16)
@@ -243,9 +276,15 @@ def test_helmet_alertness_dice():
 
 
 def test_initiative_will_coordination_checks():
-    c = Character(dexterity=3, alertness=2, power=2, complexity=3,
-                  features=[{"id": "speed", "level": 1, "origin": "bought"}], helmet="closed")
-    assert SYSTEM.pool_for(c, "initiative").pool == 6      # D-63
+    c = Character(
+        dexterity=3,
+        alertness=2,
+        power=2,
+        complexity=3,
+        features=[{"id": "speed", "level": 1, "origin": "bought"}],
+        helmet="closed",
+    )
+    assert SYSTEM.pool_for(c, "initiative").pool == 6  # D-63
     assert SYSTEM.pool_for(c, "will").pool == 5
     assert SYSTEM.pool_for(c, "coordination", attackers=3).pool == 2
     assert SYSTEM.pool_for(c, "coordination", joint=True).pool == 5
@@ -294,9 +333,18 @@ def test_word_basic():
     assert e.distribution().p_pass is None
 
 
-@pytest.mark.parametrize("text,p", [("ld 4 dc 2", F(11, 16)), ("ld 3 -1s dc 1", F(1, 2)), ("ld 3+1 dc 2", F(11, 16)),
-                                    ("ld 6 e2 dc 3", p_net_at_least(6, 1)), ("ld 5 +1s dc 2", F(31, 32)),
-                                    ("ld 3 vs ld 2", F(1, 2)), ("ld 5 vs ld 5", F(193, 512))])
+@pytest.mark.parametrize(
+    "text,p",
+    [
+        ("ld 4 dc 2", F(11, 16)),
+        ("ld 3 -1s dc 1", F(1, 2)),
+        ("ld 3+1 dc 2", F(11, 16)),
+        ("ld 6 e2 dc 3", p_net_at_least(6, 1)),
+        ("ld 5 +1s dc 2", F(31, 32)),
+        ("ld 3 vs ld 2", F(1, 2)),
+        ("ld 5 vs ld 5", F(193, 512)),
+    ],
+)
 def test_word_odds(text, p):
     assert parse(text).distribution().p_pass == p
 
@@ -320,8 +368,18 @@ def test_word_with_sheet():
     assert e2.left.pool == 6
 
 
-@pytest.mark.parametrize("text,pos", [("ld x", 3), ("ld 4 dc", 7), ("ld 4 zone arm", 10), ("ld 4 foo", 5),
-                                      ("ld 4 ?", 5), ("ld 4 dc 0", 5), ("ld 400", 3)])
+@pytest.mark.parametrize(
+    "text,pos",
+    [
+        ("ld x", 3),
+        ("ld 4 dc", 7),
+        ("ld 4 zone arm", 10),
+        ("ld 4 foo", 5),
+        ("ld 4 ?", 5),
+        ("ld 4 dc 0", 5),
+        ("ld 400", 3),
+    ],
+)
 def test_word_errors(text, pos):
     with pytest.raises(DiceError) as ei:
         parse(text)
@@ -351,6 +409,7 @@ def test_word_bound_epic_dice_refused():
 def test_word_damage_with_success_modifiers_vs_brute_force():
     import itertools
     from tabletop_systems.life_and_death.combat import resolve_attack
+
     d = parse("ld 2 -1s e1 vs ld 1 +1s dmg 2 armour 1").distribution()
     out = {}
     for fa in itertools.product(range(1, 11), repeat=2):

@@ -1,4 +1,5 @@
 """Combat (spec §6, vectors D-50..D-73, S-17, S-18)."""
+
 import itertools
 import random
 from fractions import Fraction
@@ -7,9 +8,17 @@ import pytest
 
 from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death import combat
-from tabletop_systems.life_and_death.combat import (block_pool, coordinate_attack, damage_distribution,
-                                                    resolve_attack, run_distance, start_turn, take_action,
-                                                    zone_armour, zone_effect)
+from tabletop_systems.life_and_death.combat import (
+    block_pool,
+    coordinate_attack,
+    damage_distribution,
+    resolve_attack,
+    run_distance,
+    start_turn,
+    take_action,
+    zone_armour,
+    zone_effect,
+)
 from tabletop_systems.life_and_death.dice import read_faces
 from tabletop_systems.life_and_death.options import DEFAULT_RULES
 from tabletop_widgets.core import InitiativeOrder, RuleError
@@ -22,14 +31,18 @@ def pool(net, crits=0, fails=1):
     return read_faces([10] * crits + [7] * (net - crits) + [3] * fails)
 
 
-@pytest.mark.parametrize("vid,w,an,ac,dn,dc,arm,hit,pierced,dmg,rules", [
-    ("D-50", 3, 4, 1, 2, 1, 2, True, False, 3, {}),
-    ("D-51", 3, 4, 2, 2, 1, 2, True, True, 5, {}),
-    ("D-52", 1, 2, 0, 1, 0, 4, True, False, 0, {}),
-    ("D-53", 5, 3, 3, 3, 0, 0, False, False, 0, {}),
-    ("D-54", 2, 2, 1, 1, 1, 2, True, False, 1, {}),
-    ("D-54-any-crit", 2, 2, 1, 1, 1, 2, True, True, 3, {"armour_pierce_rule": "any_attacker_crit"}),
-], ids=lambda x: x if isinstance(x, str) and x.startswith("D-") else None)
+@pytest.mark.parametrize(
+    "vid,w,an,ac,dn,dc,arm,hit,pierced,dmg,rules",
+    [
+        ("D-50", 3, 4, 1, 2, 1, 2, True, False, 3, {}),
+        ("D-51", 3, 4, 2, 2, 1, 2, True, True, 5, {}),
+        ("D-52", 1, 2, 0, 1, 0, 4, True, False, 0, {}),
+        ("D-53", 5, 3, 3, 3, 0, 0, False, False, 0, {}),
+        ("D-54", 2, 2, 1, 1, 1, 2, True, False, 1, {}),
+        ("D-54-any-crit", 2, 2, 1, 1, 1, 2, True, True, 3, {"armour_pierce_rule": "any_attacker_crit"}),
+    ],
+    ids=lambda x: x if isinstance(x, str) and x.startswith("D-") else None,
+)
 def test_damage_vectors(vid, w, an, ac, dn, dc, arm, hit, pierced, dmg, rules):
     out = resolve_attack(pool(an, ac), pool(dn, dc), w, arm, rules={**DEFAULT_RULES, **rules})
     assert (out.hit, out.armour_pierced, out.damage) == (hit, pierced, dmg)
@@ -46,7 +59,9 @@ def test_D55_unarmed():
     assert resolve_attack(pool(2), None, c.hand_damage, 0).damage == 5
 
 
-@pytest.mark.parametrize("helmet,eff", [("none", 0), ("open", 2), ("closed", 3)], ids=["D-56-none", "D-56-open", "D-56-closed"])
+@pytest.mark.parametrize(
+    "helmet,eff", [("none", 0), ("open", 2), ("closed", 3)], ids=["D-56-none", "D-56-open", "D-56-closed"]
+)
 def test_D56_head_armour(helmet, eff):
     assert zone_armour(3, "head_face", helmet) == eff == zone_armour(3, "head_skull", helmet)
     assert zone_armour(3, "torso", helmet) == 3 and zone_armour(3, "neck", helmet) == 3
@@ -64,8 +79,11 @@ def test_D58_threshold_rounding():
     assert not combat.reaches(5, 7, 75) and combat.reaches(6, 7, 75)
 
 
-@pytest.mark.parametrize("undead,kind,lethal", [(False, "decapitated", True), (True, "head_severed", False)],
-                         ids=["D-59-living", "D-59-undead"])
+@pytest.mark.parametrize(
+    "undead,kind,lethal",
+    [(False, "decapitated", True), (True, "head_severed", False)],
+    ids=["D-59-living", "D-59-undead"],
+)
 def test_D59_neck(undead, kind, lethal):
     e = zone_effect("neck", 3, 12, undead=undead)
     assert (e.kind, e.lethal) == (kind, lethal)
@@ -81,7 +99,7 @@ def test_D61_spell_thresholds_doubled_and_S12():
     assert zone_effect("limb", 4, 8, spell=True).kind == "limb_broken"
     assert zone_effect("limb", 7, 8, spell=True).kind == "limb_broken"
     assert zone_effect("limb", 8, 8, spell=True).kind == "limb_severed"
-    out = resolve_attack(pool(1), None, 4, 3, spell=True, target_max_hp=8)      # S-12: torso, no armour, no wound
+    out = resolve_attack(pool(1), None, 4, 3, spell=True, target_max_hp=8)  # S-12: torso, no armour, no wound
     assert out.zone == "torso" and out.damage == 4 and out.zone_effect is None
 
 
@@ -94,13 +112,13 @@ def test_D62_S18_transforming_target():
 
 
 def test_D63_D64_initiative_tiebreaks():
-    a = Character(dexterity=3, alertness=3)            # pool 6
-    b = Character(dexterity=3, alertness=2)            # pool 5
+    a = Character(dexterity=3, alertness=3)  # pool 6
+    b = Character(dexterity=3, alertness=2)  # pool 5
     faces = {"A": [6, 6, 6, 1, 1, 1], "B": [6, 6, 6, 1, 1]}
     o = SYSTEM.roll_initiative({"B": b, "A": a}, rng=random.Random(0), faces=faces)
     assert isinstance(o, InitiativeOrder) and list(o.order) == ["A", "B"]
     assert "larger pool" in o.tiebreaks[0]["en"]
-    c = Character(dexterity=2, alertness=4)            # pool 6, lower dex than A
+    c = Character(dexterity=2, alertness=4)  # pool 6, lower dex than A
     o2 = SYSTEM.roll_initiative({"C": c, "A": a}, rng=random.Random(0), faces={"A": faces["A"], "C": faces["A"]})
     assert list(o2.order) == ["A", "C"] and "Dexterity" in o2.tiebreaks[0]["en"]
     twins = {"X": Character(dexterity=3, alertness=3), "Y": Character(dexterity=3, alertness=3)}
@@ -122,7 +140,8 @@ def test_initiative_order_by_successes_and_determinism():
 def test_initiative_simultaneous_option():
     cs = {"X": Character(dexterity=3, alertness=3), "Y": Character(dexterity=3, alertness=3)}
     o = SYSTEM.with_rules(initiative_tiebreak="simultaneous").roll_initiative(
-        cs, rng=random.Random(1), faces={"X": [6] * 6, "Y": [6] * 6})
+        cs, rng=random.Random(1), faces={"X": [6] * 6, "Y": [6] * 6}
+    )
     assert "simultaneously" in o.tiebreaks[0]["en"]
 
 
@@ -137,7 +156,10 @@ def test_D65_coordination():
 
 
 def test_coordination_bound_pattern_option():
-    cs = {k: Character(dexterity=1, alertness=1, features=[{"id": "bound_pattern", "level": 3, "note": "x"}]) for k in "AB"}
+    cs = {
+        k: Character(dexterity=1, alertness=1, features=[{"id": "bound_pattern", "level": 3, "note": "x"}])
+        for k in "AB"
+    }
     res = coordinate_attack(cs, ["A", "B"], faces={"A": [1], "B": [1]})
     assert res["attack_in_round_1"] == ["A"]
     res = coordinate_attack(cs, ["A", "B"], rules={**DEFAULT_RULES, "bound_pattern_iii_skips_coordination": True})
@@ -199,7 +221,9 @@ def test_D68_run():
     assert run_distance(3) == 15 and run_distance(3, grid=True) == 6 and run_distance(0) == 0
 
 
-@pytest.mark.parametrize("direction,dice", [("back", 3), ("side", 4), ("front", 5)], ids=["D-69-back", "D-69-side", "D-69-front"])
+@pytest.mark.parametrize(
+    "direction,dice", [("back", 3), ("side", 4), ("front", 5)], ids=["D-69-back", "D-69-side", "D-69-front"]
+)
 def test_D69_block_direction(direction, dice):
     assert block_pool(5, direction) == dice
 
@@ -303,16 +327,29 @@ def test_join_combat(mode):
 
 
 def test_attack_between_characters():
-    att = Character(dexterity=3, age="young", skills={"swords": 2}, custom_skills={"swords": "dexterity"},
-                    inventory=[{"name": "sword", "category": "weapon", "damage": 3, "equipped": True}])
-    dfn = Character(dexterity=2, might=2, helmet="open",
-                    inventory=[{"name": "mail", "category": "armour", "protection": 3, "equipped": True}])
+    att = Character(
+        dexterity=3,
+        age="young",
+        skills={"swords": 2},
+        custom_skills={"swords": "dexterity"},
+        inventory=[{"name": "sword", "category": "weapon", "damage": 3, "equipped": True}],
+    )
+    dfn = Character(
+        dexterity=2,
+        might=2,
+        helmet="open",
+        inventory=[{"name": "mail", "category": "armour", "protection": 3, "equipped": True}],
+    )
     o = SYSTEM.attack(att, "dexterity+swords", dfn, "dexterity+dodge", att_faces=[7, 8, 9, 2, 2], def_faces=[6, 2])
     # dodge untrained: 1 raw - 1 = 0; 3 + 3 - 0 - 3 = 3
     assert o.hit and o.damage == 3 and o.defender.net == 0
-    o = SYSTEM.attack(att, "dexterity+swords", dfn, "dexterity+dodge", zone="head_face", att_faces=[10, 8], def_faces=[2, 2])
+    o = SYSTEM.attack(
+        att, "dexterity+swords", dfn, "dexterity+dodge", zone="head_face", att_faces=[10, 8], def_faces=[2, 2]
+    )
     assert o.armour_pierced and o.damage == 5 and o.zone_effect.kind == "face_lost"
-    o = SYSTEM.attack(att, "dexterity+swords", dfn, "dexterity", block=True, direction="back", att_faces=[7], def_faces=[])
+    o = SYSTEM.attack(
+        att, "dexterity+swords", dfn, "dexterity", block=True, direction="back", att_faces=[7], def_faces=[]
+    )
     assert o.defender.pool == 0 and o.damage == 1
     unarmed = SYSTEM.attack(Character(age="young"), "dexterity", None, att_faces=[6])
     assert unarmed.damage == 1 + 1

@@ -1,6 +1,7 @@
 """Closing the gaps: the ld word with a bound character, the tracker hooks (healing options,
 on_turn, condition_changed, initiative effects and tie-break ids), default parameters of
 Survival / Transformation, wounds, sheet visibility, the base-HP default."""
+
 import random
 from fractions import Fraction
 
@@ -31,11 +32,14 @@ def test_word_declares_variables():
     assert _wants_variables(WORD.parse)
 
 
-@pytest.mark.parametrize("text,pool,penalty", [
-    ("ld dexterity+stealth dc 2", 3, 1),         # untrained: Dexterity dice, -1 success (L33)
-    ("ld stealth dc 2", 3, 1),                   # a skill alone = its parameter + the skill
-    ("ld dexterity+detection dc 1", None, None),  # wrong parameter -> error (below)
-])
+@pytest.mark.parametrize(
+    "text,pool,penalty",
+    [
+        ("ld dexterity+stealth dc 2", 3, 1),  # untrained: Dexterity dice, -1 success (L33)
+        ("ld stealth dc 2", 3, 1),  # a skill alone = its parameter + the skill
+        ("ld dexterity+detection dc 1", None, None),  # wrong parameter -> error (below)
+    ],
+)
 def test_word_untrained_skill_forms(text, pool, penalty):
     c = Character(dexterity=3, alertness=2)
     if pool is None:
@@ -66,21 +70,23 @@ def test_word_through_the_engine_with_variables():
 def test_word_specialization_and_related():
     c = Character(might=3, dexterity=2, custom_skills={"craft": "might"}, skills={"craft:smithing": 2})
     assert (wparse("ld might+craft:smithing", c).left.pool, wparse("ld might+craft:smithing", c).left.penalty) == (5, 0)
-    e = wparse("ld might+craft:cooking", c)        # related specialization: no -1 (L33)
+    e = wparse("ld might+craft:cooking", c)  # related specialization: no -1 (L33)
     assert (e.left.pool, e.left.penalty) == (3, 0)
 
 
 def test_word_init_and_will_and_helmet():
-    c = Character(dexterity=3, alertness=3, power=2, complexity=2, features=[{"id": "speed", "level": 1}],
-                  helmet="closed")
+    c = Character(
+        dexterity=3, alertness=3, power=2, complexity=2, features=[{"id": "speed", "level": 1}], helmet="closed"
+    )
     assert wparse("ld init", c).left.pool == c.initiative_pool == 3 + 3 + 2 - 1
     assert wparse("ld initiative", c).left.pool == c.initiative_pool
     assert wparse("ld will vs ld 3", c).left.pool == 4
-    assert wparse("ld alertness", c).left.pool == 3 - 2     # closed helmet: -2 Alertness dice (L159)
+    assert wparse("ld alertness", c).left.pool == 3 - 2  # closed helmet: -2 Alertness dice (L159)
 
 
-@pytest.mark.parametrize("text,pos", [("ld dexterity+stealth dc 2", 3), ("ld stealth", 3), ("ld init", 3),
-                                      ("ld 2+will", 5)])
+@pytest.mark.parametrize(
+    "text,pos", [("ld dexterity+stealth dc 2", 3), ("ld stealth", 3), ("ld init", 3), ("ld 2+will", 5)]
+)
 def test_word_needs_bound_character(text, pos):
     for variables in (None, {}, {"x": 3}):
         with pytest.raises(DiceError) as ei:
@@ -89,12 +95,15 @@ def test_word_needs_bound_character(text, pos):
         assert "bind a character" in ei.value.text("en") and "привяжите персонажа" in ei.value.text("ru")
 
 
-@pytest.mark.parametrize("text,pos", [
-    ("ld power+stealth", 9),          # no skills under Power (L86)
-    ("ld might+stealth", 9),          # stealth is rolled with Dexterity
-    ("ld frobnicate", 3),             # no parameter known for this skill
-    ("ld complexity+stealth", 14),    # named with the wrong parameter
-])
+@pytest.mark.parametrize(
+    "text,pos",
+    [
+        ("ld power+stealth", 9),  # no skills under Power (L86)
+        ("ld might+stealth", 9),  # stealth is rolled with Dexterity
+        ("ld frobnicate", 3),  # no parameter known for this skill
+        ("ld complexity+stealth", 14),  # named with the wrong parameter
+    ],
+)
 def test_word_bad_skill_forms(text, pos):
     c = Character(dexterity=3)
     with pytest.raises(DiceError) as ei:
@@ -118,8 +127,8 @@ def test_word_uses_the_characters_rules():
     plain = SYSTEM.with_rules(unstated_skill_params={})
     c = plain.Character(alertness=3)
     with pytest.raises(DiceError):
-        wparse("ld survival", c)                      # no parameter for Survival in this reading
-    assert wparse("ld might+survival", c).left.penalty == 1     # the check id names it
+        wparse("ld survival", c)  # no parameter for Survival in this reading
+    assert wparse("ld might+survival", c).left.penalty == 1  # the check id names it
     assert wparse("ld survival", Character(alertness=3)).left.pool == 3
 
 
@@ -137,9 +146,13 @@ def test_tiebreaks_name_their_ids():
 
 
 def test_tiebreak_ids_pool_and_dex():
-    cs = {"x": Character(dexterity=3, alertness=1), "y": Character(dexterity=1, alertness=3),
-          "z": Character(dexterity=1, alertness=1)}
+    cs = {
+        "x": Character(dexterity=3, alertness=1),
+        "y": Character(dexterity=1, alertness=3),
+        "z": Character(dexterity=1, alertness=1),
+    }
     from tabletop_systems.life_and_death import combat
+
     o = combat.roll_initiative(cs, faces={"x": [1, 1, 1, 1], "y": [1, 1, 1, 1], "z": [1, 1]})
     assert o.order == ["x", "y", "z"]
     assert [t["ids"] for t in o.tiebreaks] == [["x", "y"], ["y", "z"]]
@@ -152,14 +165,15 @@ def test_initiative_epic_dice_become_effects():
     ra = o.rolls["a"]
     assert ra.effects == (Effect("epic_dice", -2, ra.effects[0].reason),) and o.rolls["b"].effects == ()
     assert ra.key[0] == ra.roll.net and ra.roll.epic == 2 and "+2 epic" in ra.text["en"]
-    assert cs["a"].epic_dice == 2                                    # not applied by the roll
+    assert cs["a"].epic_dice == 2  # not applied by the roll
     SYSTEM.apply_effects(cs["a"], ra.effects)
     assert cs["a"].epic_dice == 0
     assert ra.skip_rounds == 0
 
 
-@pytest.mark.parametrize("epic,code", [({"a": 3}, "not_enough_epic_dice"), ({"zz": 1}, "bad_epic"),
-                                       ({"a": -1}, "bad_epic"), (2, "bad_epic")])
+@pytest.mark.parametrize(
+    "epic,code", [({"a": 3}, "not_enough_epic_dice"), ({"zz": 1}, "bad_epic"), ({"a": -1}, "bad_epic"), (2, "bad_epic")]
+)
 def test_initiative_epic_refused(epic, code):
     cs = {"a": Character(reputation=2, epic_dice=2)}
     rng = random.Random(1)
@@ -167,7 +181,7 @@ def test_initiative_epic_refused(epic, code):
     with pytest.raises(RuleError) as ei:
         SYSTEM.roll_initiative(cs, rng=rng, epic=epic)
     assert ei.value.code == code and ei.value.text("ru")
-    assert rng.getstate() == state                                   # nothing rolled
+    assert rng.getstate() == state  # nothing rolled
 
 
 def test_initiative_epic_quick_game():
@@ -191,7 +205,7 @@ def test_healing_by_pool_and_damage_type():
     c = Character(complexity=3, power=2, luck=2, hp=2, ep=1, sp=1)
     o = SYSTEM.apply_healing(c, 3, pool="ep")
     assert o.changes == {"ep": (1, 4)} and c.ep == 4
-    o = SYSTEM.apply_healing(c, 10, damage_type="spiritual")      # spiritual -> SP (A-22)
+    o = SYSTEM.apply_healing(c, 10, damage_type="spiritual")  # spiritual -> SP (A-22)
     assert c.sp == c.sp_max and o.details["pool"] == "sp"
     o = SYSTEM.apply_healing(c, 3)
     assert c.hp == 5 and isinstance(o, DamageOutcome)
@@ -209,8 +223,9 @@ def test_healing_clears_gm_status_only_when_asked():
     assert c.status == "" and not SYSTEM.is_defeated(c) and o.changes["status"] == ("incapacitated", "")
 
 
-@pytest.mark.parametrize("kw", [dict(amount=-1), dict(amount=True), dict(amount=2, pool="mana"),
-                                dict(amount=2, damage_type="fire")])
+@pytest.mark.parametrize(
+    "kw", [dict(amount=-1), dict(amount=True), dict(amount=2, pool="mana"), dict(amount=2, damage_type="fire")]
+)
 def test_healing_bad_input(kw):
     c = Character(hp=3)
     before = c.to_dict()
@@ -231,15 +246,17 @@ def test_damage_bad_input_bilingual():
 # -- (2) on_turn ----------------------------------------------------------------------------------------------
 def test_on_turn_nothing():
     assert SYSTEM.on_turn(Character(), "start") is None
-    assert SYSTEM.on_turn(Character(), "end", conditions=[{"id": "delayed_action", "duration": 1, "data": None}]) is None
+    assert (
+        SYSTEM.on_turn(Character(), "end", conditions=[{"id": "delayed_action", "duration": 1, "data": None}]) is None
+    )
 
 
 def test_transforming_ends_at_the_start_of_the_next_turn():
     c = Character(might=3, base_hp=10)
     SYSTEM.condition_changed(c, "transforming", True)
     assert c.transforming
-    assert SYSTEM.apply_damage(c, 3).details["damage"] == 6            # S-18: doubled (L119)
-    assert SYSTEM.on_turn(c, "end") is None and c.transforming         # not at the end of a turn
+    assert SYSTEM.apply_damage(c, 3).details["damage"] == 6  # S-18: doubled (L119)
+    assert SYSTEM.on_turn(c, "end") is None and c.transforming  # not at the end of a turn
     o = SYSTEM.on_turn(c, "start")
     assert o.changes == {"transforming": (True, False)} and not c.transforming
     assert SYSTEM.apply_damage(c, 3).details["damage"] == 3
@@ -247,9 +264,11 @@ def test_transforming_ends_at_the_start_of_the_next_turn():
 
 def test_on_turn_ongoing_damage_and_regeneration():
     c = Character(hp=8, complexity=2, power=2)
-    conds = [{"id": "ongoing_damage", "duration": 3, "data": {"amount": 2, "damage_type": "physical"}},
-             {"id": "ongoing_damage", "duration": 3, "data": {"amount": 1, "damage_type": "pattern", "when": "end"}},
-             {"id": "regeneration", "duration": None, "data": {"amount": 1, "when": "end"}}]
+    conds = [
+        {"id": "ongoing_damage", "duration": 3, "data": {"amount": 2, "damage_type": "physical"}},
+        {"id": "ongoing_damage", "duration": 3, "data": {"amount": 1, "damage_type": "pattern", "when": "end"}},
+        {"id": "regeneration", "duration": None, "data": {"amount": 1, "when": "end"}},
+    ]
     o = SYSTEM.on_turn(c, "start", conditions=conds)
     assert c.hp == 6 and o.changes == {"hp": (8, 6)}
     o = SYSTEM.on_turn(c, "end", conditions=conds)
@@ -267,8 +286,10 @@ def test_on_turn_bad_data_applies_nothing(bad):
     c = Character(hp=8)
     c.transforming = True
     before = c.to_dict()
-    conds = [{"id": "ongoing_damage", "duration": 1, "data": {"amount": 2}},
-             {"id": "ongoing_damage", "duration": 1, "data": bad}]
+    conds = [
+        {"id": "ongoing_damage", "duration": 1, "data": {"amount": 2}},
+        {"id": "ongoing_damage", "duration": 1, "data": bad},
+    ]
     with pytest.raises(RuleError):
         SYSTEM.on_turn(c, "start", conditions=conds)
     assert c.to_dict() == before
@@ -291,7 +312,7 @@ def test_condition_dead_and_incapacitated():
     assert o.defeated and c.status == "incapacitated" and SYSTEM.is_defeated(c)
     SYSTEM.condition_changed(c, "dead", True)
     assert c.status == "dead"
-    assert SYSTEM.condition_changed(c, "incapacitated", True) is None and c.status == "dead"   # dead stays dead
+    assert SYSTEM.condition_changed(c, "incapacitated", True) is None and c.status == "dead"  # dead stays dead
     assert SYSTEM.condition_changed(c, "incapacitated", False) is None
     o = SYSTEM.condition_changed(c, "dead", False)
     assert c.status == "" and not o.defeated and not SYSTEM.is_defeated(c)
@@ -308,7 +329,7 @@ def test_condition_wounds_recorded_and_removed():
     o = SYSTEM.condition_changed(c, "limb_broken", True, note="left arm")
     assert c.wounds == [{"zone": "limb", "kind": "limb_broken", "note": "left arm"}] and "wounds" in o.changes
     SYSTEM.condition_changed(c, "limb_broken", True)
-    assert SYSTEM.condition_changed(c, "limb_broken", True, record=False) is None     # already recorded by damage
+    assert SYSTEM.condition_changed(c, "limb_broken", True, record=False) is None  # already recorded by damage
     assert len(c.wounds) == 2
     SYSTEM.condition_changed(c, "limb_broken", False)
     assert c.wounds == [{"zone": "limb", "kind": "limb_broken", "note": "left arm"}]
@@ -339,7 +360,7 @@ def test_survival_and_transformation_checks_default():
     assert "alertness+survival" in ids(c) and not any("transformation" in i for i in ids(c))
     assert SYSTEM.chance(c, "alertness+survival", difficulty=1) == p_at_least(3, 1, 1)
     with pytest.raises(ValueError):
-        SYSTEM.chance(c, "might+survival")                         # rolled with Alertness here
+        SYSTEM.chance(c, "might+survival")  # rolled with Alertness here
     s = Character(might=2, features=[{"id": "shapeshifter", "level": 1}], skills={"transformation": 1})
     assert "might+transformation" in ids(s)
     assert SYSTEM.pool_for(s, "might+transformation").pool == 3
@@ -350,7 +371,7 @@ def test_unstated_params_gm_reading_none():
     plain = SYSTEM.with_rules(unstated_skill_params={})
     c = plain.Character(alertness=3, might=2)
     assert not any("survival" in i for i in ids(c, plain))
-    assert plain.pool_for(c, "might+survival").penalty == 1          # ad-hoc: the check id names it
+    assert plain.pool_for(c, "might+survival").penalty == 1  # ad-hoc: the check id names it
     assert plain.pool_for(c, "alertness+survival").penalty == 1
 
 
@@ -390,8 +411,15 @@ def test_lethal_wound_kind_means_dead():
     assert not SYSTEM.is_defeated(c)
 
 
-@pytest.mark.parametrize("call", [lambda c: SYSTEM.add_wound(c, ""), lambda c: SYSTEM.add_wound(c, "x", zone="elbow"),
-                                  lambda c: SYSTEM.remove_wound(c, 5), lambda c: SYSTEM.remove_wound(c, True)])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c: SYSTEM.add_wound(c, ""),
+        lambda c: SYSTEM.add_wound(c, "x", zone="elbow"),
+        lambda c: SYSTEM.remove_wound(c, 5),
+        lambda c: SYSTEM.remove_wound(c, True),
+    ],
+)
 def test_wound_bad_input(call):
     c = Character(wounds=[{"zone": "tail", "kind": "tail_severed", "note": ""}])
     before = c.to_dict()
@@ -400,8 +428,9 @@ def test_wound_bad_input(call):
     assert c.to_dict() == before
 
 
-@pytest.mark.parametrize("w", [{"zone": "elbow", "kind": "x"}, {"zone": "limb"}, {"zone": "limb", "kind": 3},
-                               {"zone": "limb", "kind": ""}])
+@pytest.mark.parametrize(
+    "w", [{"zone": "elbow", "kind": "x"}, {"zone": "limb"}, {"zone": "limb", "kind": 3}, {"zone": "limb", "kind": ""}]
+)
 def test_wound_shape_validated(w):
     with pytest.raises(ValidationError) as ei:
         Character(wounds=[w])
@@ -410,8 +439,17 @@ def test_wound_shape_validated(w):
 
 def test_wound_kinds_table_and_sheet():
     kinds = {r["id"]: r for r in SYSTEM.data("wound_kinds")}
-    assert {"limb_broken", "limb_severed", "tail_severed", "face_lost", "head_severed", "decapitated",
-            "skull_pierced", "skull_pierced_wound", "other"} <= set(kinds)
+    assert {
+        "limb_broken",
+        "limb_severed",
+        "tail_severed",
+        "face_lost",
+        "head_severed",
+        "decapitated",
+        "skull_pierced",
+        "skull_pierced_wound",
+        "other",
+    } <= set(kinds)
     assert all(r["en"] and r["ru"] for r in kinds.values())
     assert {k for k, r in kinds.items() if r["lethal"]} == {"decapitated", "skull_pierced"}
     f = {f.name: f for f in SYSTEM.sheet.fields()}
@@ -419,9 +457,10 @@ def test_wound_kinds_table_and_sheet():
     assert w.kind == "list" and [i.name for i in w.item_fields] == ["zone", "kind", "note"]
     assert w.source == "wound_kinds" and f["wound_count"].kind == "derived"
     from tabletop_widgets.widgets.sheet_fields import item_from_row
+
     item = item_from_row(w, kinds["tail_severed"], "en")
     assert item["kind"] == "tail_severed" and item["zone"] == "tail"
-    Character(wounds=[item])                                          # an item from the picker is valid
+    Character(wounds=[item])  # an item from the picker is valid
 
 
 def test_status_and_transforming_are_validated_and_on_the_sheet():
@@ -463,8 +502,17 @@ def test_base_hp_house_default_10():
 
 
 def test_base_hp_from_race_row():
-    SYSTEM.add_data("races", {"id": "testfolk", "en": "Testfolk", "ru": "тестовцы", "params": {"might": 2},
-                              "alignment": "good", "base_hp": 8})
+    SYSTEM.add_data(
+        "races",
+        {
+            "id": "testfolk",
+            "en": "Testfolk",
+            "ru": "тестовцы",
+            "params": {"might": 2},
+            "alignment": "good",
+            "base_hp": 8,
+        },
+    )
     c = Character(race="testfolk", might=2)
     assert c.hp_base == 8 and c.hp_max == 8
     assert Character(race="testfolk", might=2, base_hp=12).hp_max == 12
@@ -509,11 +557,12 @@ def test_condition_data_named_like_keywords():
 # -- the generic tracker drives the hooks ------------------------------------------------------------------
 def test_tracker_drives_hooks():
     from tabletop_widgets.core.combat import Combat
+
     combat = Combat(SYSTEM, rng=random.Random(2))
     combat.add("ann", Character(name="Ann", dexterity=3, alertness=3, reputation=1, epic_dice=1))
     combat.add("bob", Character(name="Bob", dexterity=1, alertness=1, base_hp=10))
     ev = combat.roll_initiative(epic={"ann": 1})
-    assert combat.character("ann").epic_dice == 0                       # the tracker applied the effect
+    assert combat.character("ann").epic_dice == 0  # the tracker applied the effect
     assert ev["effects"][0]["changes"] == {"epic_dice": [1, 0]}
     for t in combat.tiebreaks:
         assert "ids" in t
@@ -521,9 +570,9 @@ def test_tracker_drives_hooks():
     combat.add_condition("bob", "transforming")
     assert combat.character("bob").transforming
     combat.damage("bob", 2)
-    assert combat.character("bob").hp == 10 - 4                         # doubled (L119)
+    assert combat.character("bob").hp == 10 - 4  # doubled (L119)
     while combat.current != "bob":
         combat.next_turn()
-    assert not combat.character("bob").transforming                     # cleared at bob's next turn
+    assert not combat.character("bob").transforming  # cleared at bob's next turn
     combat.add_condition("bob", "dead")
     assert combat.character("bob").status == "dead" and SYSTEM.is_defeated(combat.character("bob"))

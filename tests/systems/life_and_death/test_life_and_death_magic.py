@@ -1,4 +1,5 @@
 """Energetics (spec §7.1, vectors D-80..D-97, S-06, S-10, S-13)."""
+
 from fractions import Fraction
 
 import pytest
@@ -27,8 +28,11 @@ def test_D80_D81_D82_D83():
             spell_complexity(big, s)
 
 
-@pytest.mark.parametrize("sections,cost", [(["a", "a"], 1), (["a", "b"], 2), (["a", "a", "b"], 3), (["a"], 0)],
-                         ids=["D-84-same", "D-84-diff", "D-84-three", "one-style"])
+@pytest.mark.parametrize(
+    "sections,cost",
+    [(["a", "a"], 1), (["a", "b"], 2), (["a", "a", "b"], 3), (["a"], 0)],
+    ids=["D-84-same", "D-84-diff", "D-84-three", "one-style"],
+)
 def test_D84_mixing(sections, cost):
     assert magic.mix_cost(sections) == cost
 
@@ -60,7 +64,7 @@ def test_D87_ep_cost(own, ep):
     assert c.ep == 6
     c.ep = 5
     r = SYSTEM.cast(c, "life", SpellDesign(functions=1, brightness=3, own_reserve=own), faces=[6, 6, 6, 6, 6])
-    assert r.outcome == "as_designed" and c.ep == 5          # not applied silently
+    assert r.outcome == "as_designed" and c.ep == 5  # not applied silently
     SYSTEM.apply_effects(c, r.effects)
     assert c.ep == ep
 
@@ -77,9 +81,16 @@ def test_D89_brightness_cap():
         SYSTEM.cast(c, "life", SpellDesign(brightness=4), faces=[6])
 
 
-@pytest.mark.parametrize("faces,net,outcome", [([6, 6, 1, 1, 1], 2, "basic_spell"), ([2, 3, 4, 5, 2], 0, "nothing"),
-                                               ([1, 2, 3, 4, 5], 0, "nothing_fumble"), ([6, 7, 8, 1, 1], 3, "as_designed")],
-                         ids=["S-10-basic", "S-10-nothing", "S-10-fumble", "S-10-pass"])
+@pytest.mark.parametrize(
+    "faces,net,outcome",
+    [
+        ([6, 6, 1, 1, 1], 2, "basic_spell"),
+        ([2, 3, 4, 5, 2], 0, "nothing"),
+        ([1, 2, 3, 4, 5], 0, "nothing_fumble"),
+        ([6, 7, 8, 1, 1], 3, "as_designed"),
+    ],
+    ids=["S-10-basic", "S-10-nothing", "S-10-fumble", "S-10-pass"],
+)
 def test_S10_spell_level_difficulty(faces, net, outcome):
     c = Character(complexity=5, power=3, skills={"life": 5})
     r = SYSTEM.cast(c, "life", SpellDesign(functions=2, form="simple"), faces=faces)
@@ -90,8 +101,9 @@ def test_S10_spell_level_difficulty(faces, net, outcome):
 
 def test_failed_spell_gm_option():
     c = Character(complexity=5, power=3, skills={"life": 5})
-    r = SYSTEM.with_rules(failed_spell_fallback="gm").cast(c, "life", SpellDesign(functions=2, form="simple"),
-                                                           faces=[6, 6, 1, 1, 1])
+    r = SYSTEM.with_rules(failed_spell_fallback="gm").cast(
+        c, "life", SpellDesign(functions=2, form="simple"), faces=[6, 6, 1, 1, 1]
+    )
     assert r.outcome == "gm"
 
 
@@ -131,8 +143,11 @@ def test_D93_mixed_radius(radii, r):
     assert magic.mixed_radius(radii) == r
 
 
-@pytest.mark.parametrize("types,t", [(["physical", "spiritual"], "spiritual"), (["pattern", "physical"], "pattern")],
-                         ids=["D-94-a", "D-94-b"])
+@pytest.mark.parametrize(
+    "types,t",
+    [(["physical", "spiritual"], "spiritual"), (["pattern", "physical"], "pattern")],
+    ids=["D-94-a", "D-94-b"],
+)
 def test_D94_mixed_damage_type(types, t):
     assert magic.mixed_damage_type(types) == t
 
@@ -141,9 +156,11 @@ def test_D95_joint_casting():
     A = Character(power=3, dexterity=2, alertness=2)
     B = Character(power=2, dexterity=2, alertness=2)
     C = Character(power=2, dexterity=1, alertness=1)
-    parts = {"A": {"character": A, "brightness": 3, "complexity": 2},
-             "B": {"character": B, "brightness": 2, "complexity": 3},
-             "C": {"character": C, "brightness": 2, "complexity": 1}}
+    parts = {
+        "A": {"character": A, "brightness": 3, "complexity": 2},
+        "B": {"character": B, "brightness": 2, "complexity": 3},
+        "C": {"character": C, "brightness": 2, "complexity": 1},
+    }
     r = magic.joint_cast(parts, ["A", "B", "C"], faces={"A": [6, 1, 1, 1], "B": [7, 2, 2, 2], "C": [2, 2]})
     assert r["lost_action"] == ["C"] and r["brightness"] == 5 and r["complexity"] == 3 and r["turn_of"] == "B"
 
@@ -157,6 +174,7 @@ def test_D96_facet_transition():
 
 def test_S13_physical_spell_other_facet():
     from tabletop_systems.life_and_death.dice import read_faces
+
     s = read_faces([7, 9, 2]).net
     assert magic.physical_spell_other_facet(3, s, ["burning"]) == {"damage": 1, "effects": []}
     assert magic.physical_spell_other_facet(3, 0, ["burning"]) == {"damage": 3, "effects": ["burning"]}
@@ -199,4 +217,5 @@ def test_untrained_casting_loses_a_success():
 
 def p_ge(n, k):
     from tabletop_systems.life_and_death.dice import p_net_at_least
+
     return p_net_at_least(n, k)

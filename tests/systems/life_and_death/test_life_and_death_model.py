@@ -1,10 +1,15 @@
 """Character model, derived values, creation/advancement validation (spec §3, §4, vectors D-20..D-43)."""
+
 import pytest
 
 from tabletop_systems.life_and_death import SYSTEM, Character, data
 from tabletop_systems.life_and_death.inventory import parse_natural_armour
-from tabletop_systems.life_and_death.progression import (high_start, improve_parameter, spend_param_point,
-                                                         starting_reputation)
+from tabletop_systems.life_and_death.progression import (
+    high_start,
+    improve_parameter,
+    spend_param_point,
+    starting_reputation,
+)
 from tabletop_widgets.core import RuleError, ValidationError
 
 
@@ -18,13 +23,22 @@ def feat(fid, level=1, origin="bought", **kw):
 
 # -- derived values -----------------------------------------------------------------------------------------
 DERIVED = [
-    ("D-20", dict(might=3, dexterity=2, alertness=4, complexity=3, power=2, luck=4, skills={"athletics": 2}),
-     dict(initiative=6, will=5, ep_max=5, sp_max=7, ip_max=6, magic_defence=3, carry_capacity_kg=25)),
+    (
+        "D-20",
+        dict(might=3, dexterity=2, alertness=4, complexity=3, power=2, luck=4, skills={"athletics": 2}),
+        dict(initiative=6, will=5, ep_max=5, sp_max=7, ip_max=6, magic_defence=3, carry_capacity_kg=25),
+    ),
     ("D-21", dict(), dict(initiative=2, will=2, ep_max=2, sp_max=2, ip_max=2, carry_capacity_kg=5)),
-    ("D-22", dict(might=5, dexterity=5, alertness=5, complexity=5, power=5, luck=5, skills={"athletics": 5}),
-     dict(initiative=10, will=10, ep_max=10, sp_max=10, ip_max=10, carry_capacity_kg=50)),
-    ("D-42", dict(might=2, dexterity=3, alertness=2, complexity=3, power=2, luck=1),
-     dict(initiative=5, will=5, magic_defence=3, ep=5, ep_max=5, sp=4, ip=3, level=1, epic_dice=0)),
+    (
+        "D-22",
+        dict(might=5, dexterity=5, alertness=5, complexity=5, power=5, luck=5, skills={"athletics": 5}),
+        dict(initiative=10, will=10, ep_max=10, sp_max=10, ip_max=10, carry_capacity_kg=50),
+    ),
+    (
+        "D-42",
+        dict(might=2, dexterity=3, alertness=2, complexity=3, power=2, luck=1),
+        dict(initiative=5, will=5, magic_defence=3, ep=5, ep_max=5, sp=4, ip=3, level=1, epic_dice=0),
+    ),
     ("D-43-39", dict(xp=39), dict(level=2)),
     ("D-43-40", dict(xp=40), dict(level=3)),
 ]
@@ -44,15 +58,18 @@ def test_derived_update_on_change_and_pools_follow_max():
     assert (c.ep_max, c.ep, c.magic_defence, c.will, c.sp) == (6, 6, 4, 6, 5)
     c.ep = 2
     c.power = 3
-    assert (c.ep_max, c.ep) == (7, 3)            # raised max raises current by the delta
+    assert (c.ep_max, c.ep) == (7, 3)  # raised max raises current by the delta
     c.power = 1
     assert c.ep == 3 and c.ep_max == 5
     c.complexity = 1
-    assert c.ep == 2                              # clamped to the new max
+    assert c.ep == 2  # clamped to the new max
 
 
-@pytest.mark.parametrize("age,claws,expected", [("young", 2, 3), ("child", 1, 1), ("adult", 0, 1)],
-                         ids=["D-28-young", "D-28-child", "D-28-adult"])
+@pytest.mark.parametrize(
+    "age,claws,expected",
+    [("young", 2, 3), ("child", 1, 1), ("adult", 0, 1)],
+    ids=["D-28-young", "D-28-child", "D-28-adult"],
+)
 def test_D28_hand_damage(age, claws, expected):
     fs = [feat("claws", claws)] if claws else []
     assert Character(age=age, features=fs).hand_damage == expected
@@ -65,19 +82,39 @@ def test_D63_initiative_pool():
 
 # -- construction and round trip ----------------------------------------------------------------------------
 def test_round_trip():
-    c = Character(name="Арен Лис", might=3, skills={"athletics": 2}, hp=5, features=[feat("claws")],
-                  inventory=[{"name": "sword", "category": "weapon", "damage": 3, "min_might": 2, "equipped": True}],
-                  money={"fire": 3})
+    c = Character(
+        name="Арен Лис",
+        might=3,
+        skills={"athletics": 2},
+        hp=5,
+        features=[feat("claws")],
+        inventory=[{"name": "sword", "category": "weapon", "damage": 3, "min_might": 2, "equipped": True}],
+        money={"fire": 3},
+    )
     d = c.to_dict()
     assert d["system"] == "life_and_death" and d["schema"] == 1
     c2 = Character.from_dict(d)
     assert c2.to_dict() == d and c2.hp == 5
 
 
-@pytest.mark.parametrize("values", [dict(might=0), dict(might=6), dict(luck="3"), dict(skills={"Bad Key": 1}),
-                                    dict(skills={"stealth": -1}), dict(skill_xp={"stealth": 6}), dict(age="elder"),
-                                    dict(helmet="bucket"), dict(features=[{"level": 1}]), dict(initiative=4),
-                                    dict(unknown=1), dict(money={"gold": 1}), dict(ep=-1)])
+@pytest.mark.parametrize(
+    "values",
+    [
+        dict(might=0),
+        dict(might=6),
+        dict(luck="3"),
+        dict(skills={"Bad Key": 1}),
+        dict(skills={"stealth": -1}),
+        dict(skill_xp={"stealth": 6}),
+        dict(age="elder"),
+        dict(helmet="bucket"),
+        dict(features=[{"level": 1}]),
+        dict(initiative=4),
+        dict(unknown=1),
+        dict(money={"gold": 1}),
+        dict(ep=-1),
+    ],
+)
 def test_bad_values_raise(values):
     with pytest.raises(ValidationError):
         Character(**values)
@@ -114,17 +151,21 @@ def test_S16_hp_per_might_point():
     spend_param_point(c, "might")
     assert c.might == 4 and c.hp_max == 12 and c.hp == 12
     with pytest.raises(RuleError):
-        spend_param_point(c, "luck")          # only 2 points for young
+        spend_param_point(c, "luck")  # only 2 points for young
     assert c.luck == 2
 
 
-@pytest.mark.parametrize("vid,race,age,expected", [
-    ("D-23", dict(RACE, might=3, dexterity=2), "child", dict(might=2, dexterity=3)),
-    ("D-24", dict(RACE, might=1, dexterity=2), "child", dict(might=1, dexterity=2)),
-    ("D-25", dict(RACE, might=3, dexterity=5), "child", dict(might=2, dexterity=5)),
-    ("D-26", dict(RACE, power=2, might=4), "adult", dict(power=1, might=5, base_damage=1)),
-    ("D-27", dict(RACE, alertness=1, power=2), "young", dict(alertness=1, power=2)),
-], ids=lambda x: x if isinstance(x, str) and x.startswith("D-") else None)
+@pytest.mark.parametrize(
+    "vid,race,age,expected",
+    [
+        ("D-23", dict(RACE, might=3, dexterity=2), "child", dict(might=2, dexterity=3)),
+        ("D-24", dict(RACE, might=1, dexterity=2), "child", dict(might=1, dexterity=2)),
+        ("D-25", dict(RACE, might=3, dexterity=5), "child", dict(might=2, dexterity=5)),
+        ("D-26", dict(RACE, power=2, might=4), "adult", dict(power=1, might=5, base_damage=1)),
+        ("D-27", dict(RACE, alertness=1, power=2), "young", dict(alertness=1, power=2)),
+    ],
+    ids=lambda x: x if isinstance(x, str) and x.startswith("D-") else None,
+)
 def test_age_swap(vid, race, age, expected):
     c = Character()
     SYSTEM.apply_race_and_age(c, race, age)
@@ -148,8 +189,7 @@ def test_D26_adult_points_cannot_raise_might():
     SYSTEM.apply_race_and_age(c, dict(RACE, power=2, might=4), "adult")
     with pytest.raises(RuleError):
         spend_param_point(c, "might")
-    c2 = Character(race_params=dict(RACE, power=2, might=4), age="adult", might=5, power=1,
-                   param_points={"might": 1})
+    c2 = Character(race_params=dict(RACE, power=2, might=4), age="adult", might=5, power=1, param_points={"might": 1})
     assert "E_PARAM_RANGE" in codes(c2)
 
 
@@ -214,8 +254,16 @@ def test_transformation_needs_shapeshifter():
 
 
 def test_energetics_direction():
-    data.add_row("skills", {"id": "fire", "en": "Fire", "ru": "огонь", "param": "complexity",
-                            "energetics": {"section": "elements", "direction": "C"}})
+    data.add_row(
+        "skills",
+        {
+            "id": "fire",
+            "en": "Fire",
+            "ru": "огонь",
+            "param": "complexity",
+            "energetics": {"section": "elements", "direction": "C"},
+        },
+    )
     c = Character(complexity=3, direction="H", skills={"fire": 1})
     assert "E_ENERGETICS_DIRECTION" in codes(c)
     c.direction = "C"
@@ -225,8 +273,9 @@ def test_energetics_direction():
 # -- features (S-01, D-29..D-31, D-34) ------------------------------------------------------------------------
 def test_S01_racial_claws_then_mutation():
     fs = [feat("claws", 1, "racial"), feat("claws", 1), feat("horns", 1, kind="mutation")]
-    c = Character(age="child", features=fs)       # 3 feature points
+    c = Character(age="child", features=fs)  # 3 feature points
     from tabletop_systems.life_and_death.rules import feature_budget
+
     assert feature_budget(c)["cost"] == 3
     assert not {"E_FEATURE_POINTS", "W_UNSPENT_FEATURE_POINTS"} & codes(c)
     assert c.mutant and starting_reputation("good", fs) == -1
@@ -239,6 +288,7 @@ def test_D29_tail_first_mutation():
     fs = [feat("pathos", 1, "negative"), feat("tail", 0), feat("will_feature", 2)]
     c = Character(age="adolescent", features=fs)
     from tabletop_systems.life_and_death.rules import feature_budget
+
     b = feature_budget(c)
     assert (b["available"], b["cost"]) == (3, 3)
     assert not {"E_FEATURE_POINTS", "W_UNSPENT_FEATURE_POINTS"} & codes(c)
@@ -246,6 +296,7 @@ def test_D29_tail_first_mutation():
 
 def test_D30_tail_not_first():
     from tabletop_systems.life_and_death.rules import feature_budget
+
     c1 = Character(features=[feat("horns", 1, kind="mutation")])
     c2 = Character(features=[feat("horns", 1, kind="mutation"), feat("tail", 0)])
     assert feature_budget(c1)["cost"] == 2 == feature_budget(c2)["cost"]
@@ -256,16 +307,20 @@ def test_feature_points_over():
     assert "E_FEATURE_POINTS" in codes(c)
 
 
-@pytest.mark.parametrize("levels,error", [([1, 1, 1], True), ([2], False), ([2, 1], True)],
-                         ids=["D-31-three", "D-31-one-at-II", "D-31-II+I"])
+@pytest.mark.parametrize(
+    "levels,error", [([1, 1, 1], True), ([2], False), ([2, 1], True)], ids=["D-31-three", "D-31-one-at-II", "D-31-II+I"]
+)
 def test_D31_negative_limit(levels, error):
     fs = [feat(f"neg{i}", lv, "negative", kind="negative") for i, lv in enumerate(levels)]
     assert ("E_NEGATIVE_LIMIT" in codes(Character(features=fs))) is error
 
 
 def test_D34_param_zero_by_feature():
-    c = Character(race_params=dict(RACE, luck=1), luck=1,
-                  features=[feat("jinx", 1, "negative", kind="negative", param_mods={"luck": -1})])
+    c = Character(
+        race_params=dict(RACE, luck=1),
+        luck=1,
+        features=[feat("jinx", 1, "negative", kind="negative", param_mods={"luck": -1})],
+    )
     assert "E_PARAM_ZERO_BY_FEATURE" in codes(c)
 
 
@@ -279,8 +334,17 @@ def test_feature_notes_and_affinity():
 
 
 def test_feature_conflict_from_data():
-    data.add_row("features", {"id": "deaf", "en": "Deaf", "ru": "глухота", "kind": "negative", "max_level": 1,
-                              "conflicts": ["keen_hearing"]})
+    data.add_row(
+        "features",
+        {
+            "id": "deaf",
+            "en": "Deaf",
+            "ru": "глухота",
+            "kind": "negative",
+            "max_level": 1,
+            "conflicts": ["keen_hearing"],
+        },
+    )
     data.add_row("features", {"id": "keen_hearing", "en": "Keen hearing", "ru": "острый слух", "max_level": 1})
     c = Character(features=[feat("deaf", 1, "negative"), feat("keen_hearing")])
     assert "E_FEATURE_CONFLICT" in codes(c)
@@ -295,8 +359,11 @@ def test_bound_pattern_reciprocal():
 
 
 # -- natural armour (S-02, S-03) ----------------------------------------------------------------------------
-@pytest.mark.parametrize("text,expected", [("шерстьI", {"type": "fur", "level": 1}),
-                                           ("чешуяIIII", {"type": "scales", "level": 4})], ids=["S-02-fur", "S-02-scales"])
+@pytest.mark.parametrize(
+    "text,expected",
+    [("шерстьI", {"type": "fur", "level": 1}), ("чешуяIIII", {"type": "scales", "level": 4})],
+    ids=["S-02-fur", "S-02-scales"],
+)
 def test_S02_natural_armour_notation(text, expected):
     r = parse_natural_armour(text)
     assert {k: r[k] for k in expected} == expected
@@ -312,32 +379,51 @@ def test_armour_stacking_option():
     inv = [{"name": "mail", "category": "armour", "protection": 2, "equipped": True}]
     fs = [feat("natural_armour", 1, note="fur")]
     assert Character(age="adult", features=fs, inventory=inv).armour_level == 3
-    assert SYSTEM.with_rules(natural_armour_stacking="max").Character(age="adult", features=fs, inventory=inv).armour_level == 2
+    assert (
+        SYSTEM.with_rules(natural_armour_stacking="max").Character(age="adult", features=fs, inventory=inv).armour_level
+        == 2
+    )
 
 
 # -- forms (D-35..D-37) ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("t,n", [(0, 1), (1, 3), (2, 5)], ids=["D-35-0", "D-35-1", "D-35-2"])
 def test_D35_forms_count(t, n):
-    c = Character(complexity=3, features=[feat("shapeshifter")], skills={"transformation": t},
-                  custom_skills={"transformation": "complexity"})
+    c = Character(
+        complexity=3,
+        features=[feat("shapeshifter")],
+        skills={"transformation": t},
+        custom_skills={"transformation": "complexity"},
+    )
     assert c.max_forms == n
     c.forms = [{"creature": "wolf", "tier": 1}] * (n + 1)
     assert "E_FORMS_COUNT" in codes(c)
 
 
-@pytest.mark.parametrize("luck,tiers,code", [(3, [3, 3, 3], None), (3, [4], "E_FORM_TIER_LUCK"),
-                                            (4, [4, 4, 3], "E_FORMS_TIER_SUM")], ids=["D-36-ok", "D-36-luck", "D-36-sum"])
+@pytest.mark.parametrize(
+    "luck,tiers,code",
+    [(3, [3, 3, 3], None), (3, [4], "E_FORM_TIER_LUCK"), (4, [4, 4, 3], "E_FORMS_TIER_SUM")],
+    ids=["D-36-ok", "D-36-luck", "D-36-sum"],
+)
 def test_D36_form_tiers(luck, tiers, code):
-    c = Character(luck=luck, complexity=3, features=[feat("shapeshifter")], skills={"transformation": 1},
-                  custom_skills={"transformation": "complexity"},
-                  forms=[{"creature": f"c{i}", "tier": t} for i, t in enumerate(tiers)])
+    c = Character(
+        luck=luck,
+        complexity=3,
+        features=[feat("shapeshifter")],
+        skills={"transformation": 1},
+        custom_skills={"transformation": "complexity"},
+        forms=[{"creature": f"c{i}", "tier": t} for i, t in enumerate(tiers)],
+    )
     got = codes(c) & {"E_FORM_TIER_LUCK", "E_FORMS_TIER_SUM", "E_FORMS_COUNT"}
     assert got == ({code} if code else set())
 
 
 def test_D37_form_cap_on_propagation():
-    c = Character(might=1, pending_improvements=3, features=[feat("shapeshifter")],
-                  forms=[{"creature": "wolf", "tier": 1, "might": 2, "start_might": 2}])
+    c = Character(
+        might=1,
+        pending_improvements=3,
+        features=[feat("shapeshifter")],
+        forms=[{"creature": "wolf", "tier": 1, "might": 2, "start_might": 2}],
+    )
     for _ in range(3):
         improve_parameter(c, "might")
     assert c.might == 4 and c.forms[0]["might"] == 4
@@ -354,15 +440,25 @@ def test_form_guardian_and_affinity():
 
 
 # -- story (D-38, D-39) ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("alignment,features,rep", [
-    ("good", [], 1), ("evil", [], -1), ("good", [feat("horns", kind="mutation")], -1),
-    ("good", [feat("inconspicuous")], 0)], ids=["D-38-good", "D-38-evil", "D-38-mutant", "D-38-inconspicuous"])
+@pytest.mark.parametrize(
+    "alignment,features,rep",
+    [
+        ("good", [], 1),
+        ("evil", [], -1),
+        ("good", [feat("horns", kind="mutation")], -1),
+        ("good", [feat("inconspicuous")], 0),
+    ],
+    ids=["D-38-good", "D-38-evil", "D-38-mutant", "D-38-inconspicuous"],
+)
 def test_D38_starting_reputation(alignment, features, rep):
     assert starting_reputation(alignment, features) == rep
 
 
-@pytest.mark.parametrize("name,ok", [("Арен Лис", True), ("Арен-Лис", False), ("Ар'ен", False), ("Арен Лис Вел", False)],
-                         ids=["D-39-ok", "D-39-hyphen", "D-39-apostrophe", "D-39-three"])
+@pytest.mark.parametrize(
+    "name,ok",
+    [("Арен Лис", True), ("Арен-Лис", False), ("Ар'ен", False), ("Арен Лис Вел", False)],
+    ids=["D-39-ok", "D-39-hyphen", "D-39-apostrophe", "D-39-three"],
+)
 def test_D39_name(name, ok):
     assert ("E_NAME_FORMAT" not in codes(Character(name=name))) is ok
 
@@ -377,10 +473,15 @@ def test_faith_reputation_epic():
 
 
 # -- high-level start, level-up (S-15, D-40, D-41) -----------------------------------------------------------------
-@pytest.mark.parametrize("level,rule,expected", [
-    (4, "level", dict(xp=60, param_points=4, skill_points=8)),
-    (4, "level_minus_1", dict(xp=60, param_points=3, skill_points=8)),
-    (3, "level", dict(xp=40, param_points=3, skill_points=6))], ids=["S-15", "S-15-level-1", "D-40"])
+@pytest.mark.parametrize(
+    "level,rule,expected",
+    [
+        (4, "level", dict(xp=60, param_points=4, skill_points=8)),
+        (4, "level_minus_1", dict(xp=60, param_points=3, skill_points=8)),
+        (3, "level", dict(xp=40, param_points=3, skill_points=6)),
+    ],
+    ids=["S-15", "S-15-level-1", "D-40"],
+)
 def test_high_start(level, rule, expected):
     assert high_start(level, {"highlevel_param_points": rule}) == expected
 
@@ -416,9 +517,25 @@ def test_finish_creation():
 
 def test_gm_data_file(tmp_path):
     import json
+
     p = tmp_path / "races.json"
-    p.write_text(json.dumps({"table": "races", "rows": [{"id": "elf", "name_en": "Elf", "name_ru": "эльф",
-                                                          "params": RACE, "alignment": "good", "base_hp": 8}]}))
+    p.write_text(
+        json.dumps(
+            {
+                "table": "races",
+                "rows": [
+                    {
+                        "id": "elf",
+                        "name_en": "Elf",
+                        "name_ru": "эльф",
+                        "params": RACE,
+                        "alignment": "good",
+                        "base_hp": 8,
+                    }
+                ],
+            }
+        )
+    )
     assert SYSTEM.load_data_file(p) == ["races"]
     assert SYSTEM.data("races")[0]["en"] == "Elf"
     with pytest.raises(ValueError):
@@ -446,6 +563,7 @@ def test_sheet_covers_persisted_traits():
 
 def test_no_ipywidgets_import():
     import pathlib
+
     root = pathlib.Path(__import__("tabletop_systems.life_and_death", fromlist=["x"]).__file__).parent
     for p in root.glob("*.py"):
         assert "ipywidgets" not in p.read_text(encoding="utf-8"), p

@@ -1,4 +1,5 @@
 """Every GM-configurable reading of spec §11.1, default and alternative."""
+
 import random
 
 import pytest
@@ -43,7 +44,8 @@ def test_feature_param_overflow():
     allow = SYSTEM.with_rules(feature_param_overflow="allow")
     c2 = allow.Character(race_params=race, features=fs, **dict(race, might=6))
     assert c2.might == 6 and not {"W_FEATURE_PARAM_OVERFLOW", "E_FEATURE_PARAM_OVERFLOW", "W_PARAM_LAYERS"} & {
-        p.code for p in allow.validate(c2)}
+        p.code for p in allow.validate(c2)
+    }
 
 
 def test_neck_armour():
@@ -69,10 +71,15 @@ def test_wild_pattern_threshold():
 
 
 def test_joint_cast_roller_and_ep():
-    parts = {k: {"character": Character(power=2), "brightness": 1, "complexity": 1, "own_reserve": k == "A"} for k in "AB"}
+    parts = {
+        k: {"character": Character(power=2), "brightness": 1, "complexity": 1, "own_reserve": k == "A"} for k in "AB"
+    }
     r = magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]})
     assert r["roller"] == "B" and r["ep_effects"] == {"A": -1}
-    assert magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]}, rules=R(joint_cast_roller="gm"))["roller"] is None
+    assert (
+        magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]}, rules=R(joint_cast_roller="gm"))["roller"]
+        is None
+    )
 
 
 def test_damage_type_pools():
@@ -97,10 +104,14 @@ def test_initiative_tiebreak_reroll_and_gm():
 def test_counterattack_modes():
     att, counter = pool(2), pool(3)
     inc, back = combat.resolve_counterattack(att, counter, att_weapon=2, counter_weapon=2)
-    assert inc.hit and inc.damage == 4 and back.hit and back.damage == 5          # separate: no defence either way
-    inc, back = combat.resolve_counterattack(att, counter, att_weapon=2, counter_weapon=2, rules=R(counterattack_mode="exchange"))
+    assert inc.hit and inc.damage == 4 and back.hit and back.damage == 5  # separate: no defence either way
+    inc, back = combat.resolve_counterattack(
+        att, counter, att_weapon=2, counter_weapon=2, rules=R(counterattack_mode="exchange")
+    )
     assert not inc.hit and back.hit and back.damage == 2 + 3 - 2
-    inc, back = combat.resolve_counterattack(pool(3), pool(3), att_weapon=2, counter_weapon=2, rules=R(counterattack_mode="exchange"))
+    inc, back = combat.resolve_counterattack(
+        pool(3), pool(3), att_weapon=2, counter_weapon=2, rules=R(counterattack_mode="exchange")
+    )
     assert not inc.hit and back is None
 
 
@@ -131,12 +142,18 @@ def test_raise_current_with_max():
     assert c2.ep == 2
     c3 = alt.Character(complexity=2, power=2)
     c3.power = 3
-    assert c3.ep == 5                                       # undamaged pools always follow
+    assert c3.ep == 5  # undamaged pools always follow
 
 
 def test_enchant_multiplier_scope_on_sheet():
-    item = {"name": "p", "category": "potion", "rarity": "rare", "brightness": 2, "spell_level": 2,
-            "effects": ["physical_trigger"]}
+    item = {
+        "name": "p",
+        "category": "potion",
+        "rarity": "rare",
+        "brightness": 2,
+        "spell_level": 2,
+        "effects": ["physical_trigger"],
+    }
     assert Character(inventory=[item]).inv_points_spent == 11
     assert SYSTEM.with_rules(enchant_multiplier_scope="spell_only").Character(inventory=[item]).inv_points_spent == 10
 
@@ -167,9 +184,18 @@ def test_xp_capped_counts_toward_total():
 
 
 def test_transform_tier_includes_humanoid():
-    kw = dict(luck=5, complexity=3, features=[{"id": "shapeshifter", "level": 1}], skills={"transformation": 1},
-              custom_skills={"transformation": "complexity"},
-              forms=[{"creature": "human", "tier": 4, "humanoid": True}, {"creature": "a", "tier": 4}, {"creature": "b", "tier": 3}])
+    kw = dict(
+        luck=5,
+        complexity=3,
+        features=[{"id": "shapeshifter", "level": 1}],
+        skills={"transformation": 1},
+        custom_skills={"transformation": "complexity"},
+        forms=[
+            {"creature": "human", "tier": 4, "humanoid": True},
+            {"creature": "a", "tier": 4},
+            {"creature": "b", "tier": 3},
+        ],
+    )
     c = Character(**kw)
     assert "E_FORMS_TIER_SUM" not in {p.code for p in SYSTEM.validate(c)}
     assert "E_FORMS_TIER_SUM" in {p.code for p in SYSTEM.with_rules(transform_tier_includes_humanoid=True).validate(c)}

@@ -1,4 +1,5 @@
 """Inventory economy, reputation, epic dice, XP (spec §7.3-§7.6, vectors D-100..D-119, S-04, S-05, S-14)."""
+
 import pytest
 
 from tabletop_systems.life_and_death import SYSTEM, Character
@@ -13,7 +14,9 @@ def test_S04_S05_purse():
     assert inv.money_value(**purse) == 240
 
 
-@pytest.mark.parametrize("rarity,cost", [("common", 3), ("rare", 6), ("unique", 9)], ids=["D-100-iron", "D-100-rare", "D-100-unique"])
+@pytest.mark.parametrize(
+    "rarity,cost", [("common", 3), ("rare", 6), ("unique", 9)], ids=["D-100-iron", "D-100-rare", "D-100-unique"]
+)
 def test_D100_weapon_cost(rarity, cost):
     assert inv.weapon_cost(3, rarity) == cost
 
@@ -29,8 +32,12 @@ def test_D102_D103_potion():
 
 
 def test_D104_artifact():
-    assert inv.enchanted_cost(1, 1, "object", "common", ["mental_trigger", "personal_use"], intent_radius_m=5,
-                              category="artifact") == 11
+    assert (
+        inv.enchanted_cost(
+            1, 1, "object", "common", ["mental_trigger", "personal_use"], intent_radius_m=5, category="artifact"
+        )
+        == 11
+    )
 
 
 def test_D105_friend_or_foe():
@@ -56,8 +63,12 @@ def test_D107_coin_weight(n, w):
 
 def test_D108_light_items():
     assert inv.item_weight(0.4) == 0
-    c = Character(inventory=[{"name": "ring", "category": "simple", "weight_kg": 0.4},
-                             {"name": "rope", "category": "simple", "weight_kg": 2}])
+    c = Character(
+        inventory=[
+            {"name": "ring", "category": "simple", "weight_kg": 0.4},
+            {"name": "rope", "category": "simple", "weight_kg": 2},
+        ]
+    )
     assert c.carried_weight_kg == 2
 
 
@@ -78,11 +89,24 @@ def test_D110_money_purchase():
 
 
 def test_inventory_costs_weights_and_might():
-    c = Character(might=2, helmet="open", inventory=[
-        {"name": "axe", "category": "weapon", "damage": 3, "rarity": "rare", "min_might": 3, "weight_kg": 2, "equipped": True},
-        {"name": "mail", "category": "armour", "protection": 2, "weight_kg": 15, "equipped": True},
-        {"name": "potion", "category": "potion", "brightness": 1, "spell_level": 1, "weight_kg": 1}],
-        money={"agate": 5})
+    c = Character(
+        might=2,
+        helmet="open",
+        inventory=[
+            {
+                "name": "axe",
+                "category": "weapon",
+                "damage": 3,
+                "rarity": "rare",
+                "min_might": 3,
+                "weight_kg": 2,
+                "equipped": True,
+            },
+            {"name": "mail", "category": "armour", "protection": 2, "weight_kg": 15, "equipped": True},
+            {"name": "potion", "category": "potion", "brightness": 1, "spell_level": 1, "weight_kg": 1},
+        ],
+        money={"agate": 5},
+    )
     assert c.inv_points_spent == 6 + 2 + 3 + 0.5
     assert c.carried_weight_kg == 2 + 15 + 1.5
     codes = {p.code for p in SYSTEM.validate(c)}
@@ -90,8 +114,11 @@ def test_inventory_costs_weights_and_might():
     assert c.armour_level == 2
 
 
-@pytest.mark.parametrize("rep,delta,new", [(-1, 1, 1), (1, -1, -1), (-2, 3, 2), (3, -1, 2), (2, -3, -2)],
-                         ids=["S-14", "D-111-a", "D-111-b", "D-111-c", "D-111-d"])
+@pytest.mark.parametrize(
+    "rep,delta,new",
+    [(-1, 1, 1), (1, -1, -1), (-2, 3, 2), (3, -1, 2), (2, -3, -2)],
+    ids=["S-14", "D-111-a", "D-111-b", "D-111-c", "D-111-d"],
+)
 def test_reputation_skips_zero(rep, delta, new):
     assert change_reputation(rep, delta) == new
 
@@ -112,8 +139,9 @@ def test_D113_D114_epic_dice():
     with pytest.raises(RuleError):
         SYSTEM.award_epic_die(Character(mode="quick"))
     e = Character(reputation=2, epic_dice=1)
-    assert SYSTEM.apply_effects(e, [__import__("tabletop_widgets.core", fromlist=["Effect"]).Effect("epic_dice", 5)]) \
-        == {"epic_dice": (1, 2)}
+    assert SYSTEM.apply_effects(
+        e, [__import__("tabletop_widgets.core", fromlist=["Effect"]).Effect("epic_dice", 5)]
+    ) == {"epic_dice": (1, 2)}
 
 
 def test_D115_skill_xp():
@@ -148,8 +176,9 @@ def test_D118_levels():
 
 
 def test_D119_carelessness():
-    c = Character(might=3, dexterity=3, alertness=3,
-                  features=[{"id": "carelessness", "level": 1, "origin": "negative"}])
+    c = Character(
+        might=3, dexterity=3, alertness=3, features=[{"id": "carelessness", "level": 1, "origin": "negative"}]
+    )
     r = SYSTEM.end_of_session(c, {"athletics": 1, "stealth": 1, "detection": 1}, careless_pick="stealth")
     assert r["awards"]["stealth"] == 0 and r["session_xp"] == 2 and c.xp == 2
 
@@ -165,8 +194,10 @@ def test_xp_limits():
 
 
 def test_level_up_feature_and_surprise():
-    c = Character(pending_improvements=3, features=[{"id": "speed", "level": 1, "origin": "bought"},
-                                                     {"id": "pathos", "level": 1, "origin": "negative"}])
+    c = Character(
+        pending_improvements=3,
+        features=[{"id": "speed", "level": 1, "origin": "bought"}, {"id": "pathos", "level": 1, "origin": "negative"}],
+    )
     SYSTEM.improve(c, "feature", "speed")
     assert c.feature_level("speed") == 2
     SYSTEM.improve(c, "feature", "pathos")
@@ -177,7 +208,7 @@ def test_level_up_feature_and_surprise():
         SYSTEM.improve(c, "surprise")
     d = Character(pending_improvements=1)
     with pytest.raises(RuleError):
-        SYSTEM.improve(d, "feature", "tail")          # a new feature at level-up must be positive
+        SYSTEM.improve(d, "feature", "tail")  # a new feature at level-up must be positive
     assert d.pending_improvements == 1
     SYSTEM.improve(d, "feature", "hoarder", note="backpack")
     assert d.features[-1] == {"id": "hoarder", "level": 1, "origin": "levelup", "note": "backpack"}

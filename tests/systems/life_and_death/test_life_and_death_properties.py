@@ -1,4 +1,5 @@
 """Property tests (hypothesis, modest example counts)."""
+
 import random
 from fractions import Fraction
 
@@ -11,11 +12,32 @@ from tabletop_systems.life_and_death.progression import change_reputation
 from tabletop_widgets.dice import DiceError
 
 params = st.integers(1, 5)
-chars = st.builds(Character, might=params, dexterity=params, alertness=params, complexity=params, power=params,
-                  luck=params, skills=st.dictionaries(st.sampled_from(["athletics", "stealth", "detection"]),
-                                                      st.integers(0, 1), max_size=3))
-check_ids = st.sampled_from(["might", "dexterity", "alertness", "complexity", "power", "luck", "initiative", "will",
-                             "might+athletics", "dexterity+stealth", "alertness+detection", "dexterity+craft:x"])
+chars = st.builds(
+    Character,
+    might=params,
+    dexterity=params,
+    alertness=params,
+    complexity=params,
+    power=params,
+    luck=params,
+    skills=st.dictionaries(st.sampled_from(["athletics", "stealth", "detection"]), st.integers(0, 1), max_size=3),
+)
+check_ids = st.sampled_from(
+    [
+        "might",
+        "dexterity",
+        "alertness",
+        "complexity",
+        "power",
+        "luck",
+        "initiative",
+        "will",
+        "might+athletics",
+        "dexterity+stealth",
+        "alertness+detection",
+        "dexterity+craft:x",
+    ]
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -64,30 +86,77 @@ def test_word_parse_never_crashes(text):
     e.roll(random.Random(0))
 
 
-junk = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.text(max_size=4), st.floats(allow_nan=False, width=16),
-                 st.lists(st.integers(0, 3), max_size=2))
-item = st.dictionaries(st.sampled_from(["name", "category", "rarity", "cost", "weight_kg", "damage", "protection",
-                                        "min_might", "qty", "brightness", "spell_level", "container", "effects",
-                                        "friends", "equipped", "intent_radius_m"]),
-                       st.one_of(junk, st.sampled_from(["weapon", "armour", "potion", "artifact", "rare", "vial"])),
-                       max_size=6)
-feature = st.dictionaries(st.sampled_from(["id", "level", "origin", "note", "kind", "param_mods"]),
-                          st.one_of(junk, st.sampled_from(["claws", "speed", "racial", "bought", "mutation"]),
-                                    st.dictionaries(st.sampled_from(["might", "luck", "x"]), junk, max_size=2)),
-                          max_size=5)
-form = st.dictionaries(st.sampled_from(["creature", "tier", "might", "start_might", "humanoid", "requires_affinity", "guardian"]), junk, max_size=4)
-values = st.fixed_dictionaries({}, optional={
-    "might": junk, "luck": junk, "age": st.one_of(junk, st.sampled_from(["child", "adult"])),
-    "skills": st.dictionaries(st.sampled_from(["athletics", "stealth", "Bad", "craft:x"]), junk, max_size=3),
-    "features": st.lists(feature, max_size=3), "inventory": st.lists(item, max_size=3), "forms": st.lists(form, max_size=2),
-    "money": st.dictionaries(st.sampled_from(["fire", "agate", "gold"]), junk, max_size=2),
-    "hp": junk, "ep": junk, "reputation": junk, "epic_dice": junk, "helmet": st.one_of(junk, st.just("open"))})
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.text(max_size=4),
+    st.floats(allow_nan=False, width=16),
+    st.lists(st.integers(0, 3), max_size=2),
+)
+item = st.dictionaries(
+    st.sampled_from(
+        [
+            "name",
+            "category",
+            "rarity",
+            "cost",
+            "weight_kg",
+            "damage",
+            "protection",
+            "min_might",
+            "qty",
+            "brightness",
+            "spell_level",
+            "container",
+            "effects",
+            "friends",
+            "equipped",
+            "intent_radius_m",
+        ]
+    ),
+    st.one_of(junk, st.sampled_from(["weapon", "armour", "potion", "artifact", "rare", "vial"])),
+    max_size=6,
+)
+feature = st.dictionaries(
+    st.sampled_from(["id", "level", "origin", "note", "kind", "param_mods"]),
+    st.one_of(
+        junk,
+        st.sampled_from(["claws", "speed", "racial", "bought", "mutation"]),
+        st.dictionaries(st.sampled_from(["might", "luck", "x"]), junk, max_size=2),
+    ),
+    max_size=5,
+)
+form = st.dictionaries(
+    st.sampled_from(["creature", "tier", "might", "start_might", "humanoid", "requires_affinity", "guardian"]),
+    junk,
+    max_size=4,
+)
+values = st.fixed_dictionaries(
+    {},
+    optional={
+        "might": junk,
+        "luck": junk,
+        "age": st.one_of(junk, st.sampled_from(["child", "adult"])),
+        "skills": st.dictionaries(st.sampled_from(["athletics", "stealth", "Bad", "craft:x"]), junk, max_size=3),
+        "features": st.lists(feature, max_size=3),
+        "inventory": st.lists(item, max_size=3),
+        "forms": st.lists(form, max_size=2),
+        "money": st.dictionaries(st.sampled_from(["fire", "agate", "gold"]), junk, max_size=2),
+        "hp": junk,
+        "ep": junk,
+        "reputation": junk,
+        "epic_dice": junk,
+        "helmet": st.one_of(junk, st.just("open")),
+    },
+)
 
 
 @settings(max_examples=150, deadline=None)
 @given(values)
 def test_any_input_is_rejected_or_works(vals):
     from tabletop_widgets.core import ValidationError
+
     try:
         c = Character(**vals)
     except ValidationError as e:
@@ -106,8 +175,14 @@ wounds = st.lists(st.dictionaries(st.sampled_from(["zone", "kind", "note"]), jun
 @given(pets, wounds, st.one_of(junk, st.sampled_from(["esker", "fire", "H"])))
 def test_story_lists_rejected_or_work(p, w, text):
     from tabletop_widgets.core import ValidationError
+
     try:
-        c = Character(pets=p, wounds=w, faith=text if isinstance(text, str) else "", affinity=text if isinstance(text, str) else "")
+        c = Character(
+            pets=p,
+            wounds=w,
+            faith=text if isinstance(text, str) else "",
+            affinity=text if isinstance(text, str) else "",
+        )
     except ValidationError:
         return
     SYSTEM.validate(c)

@@ -1,5 +1,6 @@
 """Every test vector of spec §9 as one parametrised test whose id is the vector id (the detailed
 tests live in the other files; this is the checklist that nothing was skipped)."""
+
 import random
 from fractions import Fraction as F
 
@@ -7,8 +8,7 @@ import pytest
 
 from tabletop_systems.life_and_death import SYSTEM, Character, combat, inventory as inv, magic, progression
 from tabletop_systems.life_and_death.checks import RetryTracker, retry_penalty
-from tabletop_systems.life_and_death.dice import (p_fumble, p_more_crits, p_net_at_least, p_opposed_win,
-                                                  read_faces)
+from tabletop_systems.life_and_death.dice import p_fumble, p_more_crits, p_net_at_least, p_opposed_win, read_faces
 from tabletop_systems.life_and_death.options import DEFAULT_RULES as R
 from tabletop_systems.life_and_death.rules import feature_budget
 from tabletop_widgets.core import RuleError
@@ -21,6 +21,7 @@ def vector(vid):
     def deco(fn):
         V[vid] = fn
         return fn
+
     return deco
 
 
@@ -53,7 +54,9 @@ def _():
 
 @vector("S-02")
 def _():
-    assert inv.parse_natural_armour("шерстьI")["level"] == 1 and inv.parse_natural_armour("чешуяIIII")["type"] == "scales"
+    assert (
+        inv.parse_natural_armour("шерстьI")["level"] == 1 and inv.parse_natural_armour("чешуяIIII")["type"] == "scales"
+    )
 
 
 @vector("S-03")
@@ -248,7 +251,12 @@ def _():
 
 @vector("D-16")
 def _():
-    assert [p_opposed_win(a, b) for a, b in ((3, 2), (2, 2), (5, 5), (1, 1))] == [F(1, 2), F(5, 16), F(193, 512), F(1, 4)]
+    assert [p_opposed_win(a, b) for a, b in ((3, 2), (2, 2), (5, 5), (1, 1))] == [
+        F(1, 2),
+        F(5, 16),
+        F(193, 512),
+        F(1, 4),
+    ]
 
 
 @vector("D-17")
@@ -261,7 +269,9 @@ def _():
     c = Character(alertness=4)
     assert SYSTEM.chance(c, "alertness", difficulty=2) == F(11, 16)
     assert SYSTEM.chance(c, "alertness+detection", difficulty=2) == F(5, 16)
-    assert SYSTEM.chance(Character(alertness=4, skills={"detection": 1}), "alertness+detection", difficulty=2) == F(13, 16)
+    assert SYSTEM.chance(Character(alertness=4, skills={"detection": 1}), "alertness+detection", difficulty=2) == F(
+        13, 16
+    )
 
 
 @vector("D-19")
@@ -282,7 +292,15 @@ def _():
 @vector("D-20")
 def _():
     c = Character(might=3, dexterity=2, alertness=4, complexity=3, power=2, luck=4, skills={"athletics": 2})
-    assert (c.initiative, c.will, c.ep_max, c.sp_max, c.ip_max, c.magic_defence, c.carry_capacity_kg) == (6, 5, 5, 7, 6, 3, 25)
+    assert (c.initiative, c.will, c.ep_max, c.sp_max, c.ip_max, c.magic_defence, c.carry_capacity_kg) == (
+        6,
+        5,
+        5,
+        7,
+        6,
+        3,
+        25,
+    )
 
 
 @vector("D-21")
@@ -340,7 +358,9 @@ def _():
 
 @vector("D-29")
 def _():
-    b = feature_budget(Character(age="adolescent", features=[f("pathos", 1, "negative"), f("tail", 0), f("will_feature", 2)]))
+    b = feature_budget(
+        Character(age="adolescent", features=[f("pathos", 1, "negative"), f("tail", 0), f("will_feature", 2)])
+    )
     assert (b["available"], b["cost"]) == (3, 3)
 
 
@@ -373,22 +393,39 @@ def _():
 
 @vector("D-34")
 def _():
-    c = Character(race_params=dict(RACE, luck=1), luck=1, features=[f("jinx", 1, "negative", kind="negative", param_mods={"luck": -1})])
+    c = Character(
+        race_params=dict(RACE, luck=1),
+        luck=1,
+        features=[f("jinx", 1, "negative", kind="negative", param_mods={"luck": -1})],
+    )
     assert "E_PARAM_ZERO_BY_FEATURE" in codes(c)
 
 
 @vector("D-35")
 def _():
-    mk = lambda t: Character(complexity=3, features=[f("shapeshifter")], skills={"transformation": t},  # noqa: E731
-                             custom_skills={"transformation": "complexity"}).max_forms
+    mk = lambda t: (  # noqa: E731
+        Character(
+            complexity=3,
+            features=[f("shapeshifter")],
+            skills={"transformation": t},  # noqa: E731
+            custom_skills={"transformation": "complexity"},
+        ).max_forms
+    )
     assert [mk(0), mk(1), mk(2)] == [1, 3, 5]
 
 
 @vector("D-36")
 def _():
-    mk = lambda luck, tiers: codes(Character(luck=luck, complexity=3, features=[f("shapeshifter")],  # noqa: E731
-                                            skills={"transformation": 1}, custom_skills={"transformation": "complexity"},
-                                            forms=[{"creature": f"c{i}", "tier": t} for i, t in enumerate(tiers)]))
+    mk = lambda luck, tiers: codes(  # noqa: E731
+        Character(
+            luck=luck,
+            complexity=3,
+            features=[f("shapeshifter")],  # noqa: E731
+            skills={"transformation": 1},
+            custom_skills={"transformation": "complexity"},
+            forms=[{"creature": f"c{i}", "tier": t} for i, t in enumerate(tiers)],
+        )
+    )
     assert not {"E_FORM_TIER_LUCK", "E_FORMS_TIER_SUM"} & mk(3, [3, 3, 3])
     assert "E_FORM_TIER_LUCK" in mk(3, [4])
     assert "E_FORMS_TIER_SUM" in mk(4, [4, 4, 3])
@@ -402,7 +439,12 @@ def _():
 @vector("D-38")
 def _():
     sr = progression.starting_reputation
-    assert [sr("good", []), sr("evil", []), sr("good", [f("horns", kind="mutation")]), sr("good", [f("inconspicuous")])] == [1, -1, -1, 0]
+    assert [
+        sr("good", []),
+        sr("evil", []),
+        sr("good", [f("horns", kind="mutation")]),
+        sr("good", [f("inconspicuous")]),
+    ] == [1, -1, -1, 0]
 
 
 @vector("D-39")
@@ -427,7 +469,17 @@ def _():
 @vector("D-42")
 def _():
     c = Character(might=2, dexterity=3, alertness=2, complexity=3, power=2, luck=1)
-    assert (c.initiative, c.will, c.magic_defence, c.ep, c.ep_max, c.sp, c.ip, c.level, c.epic_dice) == (5, 5, 3, 5, 5, 4, 3, 1, 0)
+    assert (c.initiative, c.will, c.magic_defence, c.ep, c.ep_max, c.sp, c.ip, c.level, c.epic_dice) == (
+        5,
+        5,
+        3,
+        5,
+        5,
+        4,
+        3,
+        1,
+        0,
+    )
 
 
 @vector("D-43")
@@ -524,7 +576,9 @@ def _():
 @vector("D-64")
 def _():
     a, b = Character(dexterity=3, alertness=3), Character(dexterity=3, alertness=2)
-    o = SYSTEM.roll_initiative({"B": b, "A": a}, rng=random.Random(0), faces={"A": [6, 6, 6, 1, 1, 1], "B": [6, 6, 6, 1, 1]})
+    o = SYSTEM.roll_initiative(
+        {"B": b, "A": a}, rng=random.Random(0), faces={"A": [6, 6, 6, 1, 1, 1], "B": [6, 6, 6, 1, 1]}
+    )
     assert list(o.order) == ["A", "B"]
 
 
@@ -543,7 +597,10 @@ def _():
 
 @vector("D-67")
 def _():
-    assert (combat.start_turn(Character(), 2).ordinary_left, combat.start_turn(Character(features=[f("speed", 2)]), 2).extra_left) == (2, 1)
+    assert (
+        combat.start_turn(Character(), 2).ordinary_left,
+        combat.start_turn(Character(features=[f("speed", 2)]), 2).extra_left,
+    ) == (2, 1)
 
 
 @vector("D-68")
@@ -652,7 +709,11 @@ def _():
 
 @vector("D-92")
 def _():
-    for s in (magic.Spell(brightness=3), magic.Spell(brightness=1, boosted=True), magic.Spell(brightness=1, casters=("a", "b"))):
+    for s in (
+        magic.Spell(brightness=3),
+        magic.Spell(brightness=1, boosted=True),
+        magic.Spell(brightness=1, casters=("a", "b")),
+    ):
         with pytest.raises(RuleError):
             magic.boost(s, Character(power=3))
 
@@ -671,8 +732,11 @@ def _():
 @vector("D-95")
 def _():
     A, B, C = Character(power=3), Character(power=2), Character(power=2)
-    parts = {"A": {"character": A, "brightness": 3, "complexity": 2}, "B": {"character": B, "brightness": 2, "complexity": 3},
-             "C": {"character": C, "brightness": 2, "complexity": 1}}
+    parts = {
+        "A": {"character": A, "brightness": 3, "complexity": 2},
+        "B": {"character": B, "brightness": 2, "complexity": 3},
+        "C": {"character": C, "brightness": 2, "complexity": 1},
+    }
     r = magic.joint_cast(parts, ["A", "B", "C"], faces={"A": [6, 1], "B": [6, 1], "C": [1, 1]})
     assert (r["lost_action"], r["brightness"], r["complexity"], r["turn_of"]) == (["C"], 5, 3, "B")
 
@@ -715,8 +779,12 @@ def _():
 
 @vector("D-104")
 def _():
-    assert inv.enchanted_cost(1, 1, "object", effects=["mental_trigger", "personal_use"], intent_radius_m=5,
-                              category="artifact") == 11
+    assert (
+        inv.enchanted_cost(
+            1, 1, "object", effects=["mental_trigger", "personal_use"], intent_radius_m=5, category="artifact"
+        )
+        == 11
+    )
 
 
 @vector("D-105")
@@ -810,9 +878,15 @@ def _():
     assert (r["awards"]["stealth"], r["session_xp"]) == (0, 2)
 
 
-SPEC_IDS = ([f"S-{i:02d}" for i in range(1, 19)] + [f"D-{i:02d}" for i in range(1, 20)] + ["D-19a"]
-            + [f"D-{i}" for i in range(20, 44)] + [f"D-{i}" for i in range(50, 74)] + [f"D-{i}" for i in range(80, 98)]
-            + [f"D-{i}" for i in range(100, 120)])
+SPEC_IDS = (
+    [f"S-{i:02d}" for i in range(1, 19)]
+    + [f"D-{i:02d}" for i in range(1, 20)]
+    + ["D-19a"]
+    + [f"D-{i}" for i in range(20, 44)]
+    + [f"D-{i}" for i in range(50, 74)]
+    + [f"D-{i}" for i in range(80, 98)]
+    + [f"D-{i}" for i in range(100, 120)]
+)
 
 
 def test_every_spec_vector_is_registered():

@@ -1,4 +1,5 @@
 """Test helpers for the RET system tests (imported by the test modules of this folder)."""
+
 from __future__ import annotations
 
 import random
@@ -23,8 +24,20 @@ class Scripted(random.Random):
 
 
 # tier-III values in the order of spec §9.2
-ORDER = ["education", "wits", "attention", "intuition", "inspiration", "charisma",
-         "composure", "leadership", "physique", "endurance", "fine_motor", "body_control"]
+ORDER = [
+    "education",
+    "wits",
+    "attention",
+    "intuition",
+    "inspiration",
+    "charisma",
+    "composure",
+    "leadership",
+    "physique",
+    "endurance",
+    "fine_motor",
+    "body_control",
+]
 
 
 def build(values) -> dict:

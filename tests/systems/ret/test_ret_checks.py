@@ -1,12 +1,20 @@
 """Named checks (spec §5): divider, Sanity test, survival, self-control, flaws, contests, choice rolls."""
+
 from fractions import Fraction as F
 import random
 
 import pytest
 
 from tabletop_systems.ret import SYSTEM, Character, chance_at_least, level_roll
-from tabletop_systems.ret.checks import (Divider, apply_divider, contest_chance, divider_presets,
-                                         flaw_difficulty, resolve_difficulty, resolve_divider)
+from tabletop_systems.ret.checks import (
+    Divider,
+    apply_divider,
+    contest_chance,
+    divider_presets,
+    flaw_difficulty,
+    resolve_difficulty,
+    resolve_divider,
+)
 from tabletop_widgets.core import RuleError
 
 from ret_testkit import Scripted
@@ -21,9 +29,22 @@ def test_presets():
         resolve_divider((0, 1))
 
 
-@pytest.mark.parametrize("name,value", [("trivial", 2), ("low", 4), ("medium", 8), ("elevated", 12), ("high", 16),
-                                        ("very_high", 20), ("extreme", 25), ("impossible", 50), ("Средняя", 8),
-                                        ("Very High", 20), (7, 7)])
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("trivial", 2),
+        ("low", 4),
+        ("medium", 8),
+        ("elevated", 12),
+        ("high", 16),
+        ("very_high", 20),
+        ("extreme", 25),
+        ("impossible", 50),
+        ("Средняя", 8),
+        ("Very High", 20),
+        (7, 7),
+    ],
+)
 def test_difficulty_presets(name, value):
     assert resolve_difficulty(name) == value
 
@@ -33,12 +54,23 @@ def test_TV_B54_absurd_spell_threshold():
 
 
 DIVIDER_VECTORS = [
-    ("TV-B24", 12, Divider(3, 0), 4), ("TV-B25", 10, STRICT, 3), ("TV-B26", 14, STRICT, 3),
-    ("TV-B35", 12, STRICT, 3), ("TV-B36-weak", 7, STRICT, 2), ("TV-B36-normal", 7, NORMAL, 3),
-    ("TV-B36-exceptional", 7, GENEROUS, 5), ("TV-B37-weak", 27, STRICT, 6), ("TV-B37-normal", 27, NORMAL, 8),
-    ("TV-B37-exceptional", 27, GENEROUS, 12), ("TV-D36-strict", 10, STRICT, 3), ("TV-D36-normal", 0, NORMAL, 2),
-    ("TV-D36-generous", -1, GENEROUS, 3), ("TV-D52", 9, Divider(4, 4), 6), ("TV-D55", 9, NORMAL, 4),
-    ("TV-D56", 7, GENEROUS, 5), ("TV-B68", 9, NORMAL, 4),
+    ("TV-B24", 12, Divider(3, 0), 4),
+    ("TV-B25", 10, STRICT, 3),
+    ("TV-B26", 14, STRICT, 3),
+    ("TV-B35", 12, STRICT, 3),
+    ("TV-B36-weak", 7, STRICT, 2),
+    ("TV-B36-normal", 7, NORMAL, 3),
+    ("TV-B36-exceptional", 7, GENEROUS, 5),
+    ("TV-B37-weak", 27, STRICT, 6),
+    ("TV-B37-normal", 27, NORMAL, 8),
+    ("TV-B37-exceptional", 27, GENEROUS, 12),
+    ("TV-D36-strict", 10, STRICT, 3),
+    ("TV-D36-normal", 0, NORMAL, 2),
+    ("TV-D36-generous", -1, GENEROUS, 3),
+    ("TV-D52", 9, Divider(4, 4), 6),
+    ("TV-D55", 9, NORMAL, 4),
+    ("TV-D56", 7, GENEROUS, 5),
+    ("TV-B68", 9, NORMAL, 4),
 ]
 
 
@@ -59,26 +91,55 @@ def test_TV_B27_presets():
     assert (resolve_divider("normal"), resolve_divider("strict"), resolve_divider("normal")) == (NORMAL, STRICT, NORMAL)
 
 
-@pytest.mark.parametrize("div,bonus,faces,lo,hi", [(STRICT, 0, 20, 1, 5), (GENEROUS, 7, 20, 3, 12), (NORMAL, 0, 100, 2, 27),
-                                                   (STRICT, 0, 6, 1, 2), (GENEROUS, 3, 6, 3, 6)],
-                         ids=["TV-B28-strict-L7", "TV-B28-generous-b7-L7", "TV-B28-normal-L8", "strict-L3", "gen-b3-L3"])
+@pytest.mark.parametrize(
+    "div,bonus,faces,lo,hi",
+    [
+        (STRICT, 0, 20, 1, 5),
+        (GENEROUS, 7, 20, 3, 12),
+        (NORMAL, 0, 100, 2, 27),
+        (STRICT, 0, 6, 1, 2),
+        (GENEROUS, 3, 6, 3, 6),
+    ],
+    ids=["TV-B28-strict-L7", "TV-B28-generous-b7-L7", "TV-B28-normal-L8", "strict-L3", "gen-b3-L3"],
+)
 def test_TV_B28_ranges(div, bonus, faces, lo, hi):
     assert apply_divider(None, div, fail=True, on_fail="base") == lo
     assert apply_divider(faces + bonus, div) == hi
 
 
 def test_TV_B38_boost():
-    c = Character(abilities=[{"name": "Heal", "kind": "talent", "base_param": "empathy", "level": 3,
-                              "is_superpower": True, "sanity_cost": 1, "divider": [4, 2]}])
-    r = SYSTEM.roll_check(c, "talent:Heal", extra_sanity=2, rng=Scripted(3))   # 3 Sanity instead of 1
+    c = Character(
+        abilities=[
+            {
+                "name": "Heal",
+                "kind": "talent",
+                "base_param": "empathy",
+                "level": 3,
+                "is_superpower": True,
+                "sanity_cost": 1,
+                "divider": [4, 2],
+            }
+        ]
+    )
+    r = SYSTEM.roll_check(c, "talent:Heal", extra_sanity=2, rng=Scripted(3))  # 3 Sanity instead of 1
     assert r.details["divider"] == Divider(4, 4)
     assert any(e.trait == "sanity" and e.delta == -3 for e in r.effects)
     assert r.details["magnitude"] == (3 + 3) // 4 + 4
 
 
 def test_power_cost_spent_on_fail_A44():
-    c = Character(abilities=[{"name": "Bolt", "kind": "talent", "base_param": "will", "level": 3,
-                              "is_superpower": True, "sanity_cost": 1}])
+    c = Character(
+        abilities=[
+            {
+                "name": "Bolt",
+                "kind": "talent",
+                "base_param": "will",
+                "level": 3,
+                "is_superpower": True,
+                "sanity_cost": 1,
+            }
+        ]
+    )
     r = SYSTEM.roll_check(c, "talent:Bolt", rng=Scripted(1, 3))
     assert any(e.trait == "sanity" and e.delta == -1 for e in r.effects)
     r = SYSTEM.with_rules(power_sanity_spent_on_fail=False).roll_check(c, "talent:Bolt", rng=Scripted(1, 3))
@@ -90,7 +151,7 @@ def test_TV_B24_sanity_test():
     # level 3 Composure scripted to 6 then 6 on d8? total 12: faces 6, 6 -> 12
     r = SYSTEM.roll_check(c, "sanity_test", harm=7, divider=(3, 0), rng=Scripted(6, 6))
     assert r.total == 12 and r.details["mitigation"] == 4 and r.details["loss"] == 3
-    assert (("sanity", -3) in [(e.trait, e.delta) for e in r.effects])
+    assert ("sanity", -3) in [(e.trait, e.delta) for e in r.effects]
 
 
 def test_TV_B25_sanity_test_strict():
@@ -126,7 +187,7 @@ def test_no_survival_roll_at_zero():
 
 def test_TV_B5_record_survival():
     c = Character(endurance=7, physique=7, fine_motor=7, body_control=7, is_npc=False)
-    c.health = -54          # health_max 14: threshold -42 is passed -> use the GM option off
+    c.health = -54  # health_max 14: threshold -42 is passed -> use the GM option off
     gm = SYSTEM.with_rules(threshold_multiplier=0)
     r = gm.roll_check(c, "survival", rng=Scripted(20, 45))
     assert r.total == 65 and r.details["state"] == "stabilised"
@@ -146,8 +207,11 @@ def test_TV_B7_record_self_control():
     assert c.sanity == -31 and c.luck == 0 and c.stabilised_sanity
 
 
-@pytest.mark.parametrize("faces,state", [((3,), "stabilised"), ((2,), "coma"), ((1, 1), "dead"), ((1, 3), "coma")],
-                         ids=["TV-D31-stabilised", "TV-D31-coma", "TV-D31-dead", "fail-coma"])
+@pytest.mark.parametrize(
+    "faces,state",
+    [((3,), "stabilised"), ((2,), "coma"), ((1, 1), "dead"), ((1, 3), "coma")],
+    ids=["TV-D31-stabilised", "TV-D31-coma", "TV-D31-dead", "fail-coma"],
+)
 def test_TV_D31_survival(faces, state):
     c = Character()
     c.health = -3
@@ -208,13 +272,22 @@ def test_A18_noncombat_crit():
     c.sanity = -2
     r = SYSTEM.roll_check(c, "self_control", in_combat=False, rng=Scripted(1, 1))
     assert r.details["state"] == "coma"
-    r = SYSTEM.with_rules(noncombat_crit_self_control="table_1").roll_check(c, "self_control", in_combat=False,
-                                                                            rng=Scripted(1, 1))
+    r = SYSTEM.with_rules(noncombat_crit_self_control="table_1").roll_check(
+        c, "self_control", in_combat=False, rng=Scripted(1, 1)
+    )
     assert r.details["state"] == "flaw_state_severe"
 
 
-@pytest.mark.parametrize("d6,in_combat,state", [(1, True, "coma"), (6, True, "stunned"), (1, False, "flaw_state_severe"),
-                                                (6, False, "bad_mood"), (5, False, "rage")])
+@pytest.mark.parametrize(
+    "d6,in_combat,state",
+    [
+        (1, True, "coma"),
+        (6, True, "stunned"),
+        (1, False, "flaw_state_severe"),
+        (6, False, "bad_mood"),
+        (5, False, "rage"),
+    ],
+)
 def test_loss_of_control_tables(d6, in_combat, state):
     r = SYSTEM.roll_check(Character(), "loss_of_control", in_combat=in_combat, rng=Scripted(d6))
     assert r.details["state"] == state and r.success is None
@@ -234,10 +307,18 @@ def test_choice_distributions():
     assert SYSTEM.roll_check(Character(), "new_skill_level_d6", rng=Scripted(4)).details["level"] == 2
 
 
-FLAWS = [("TV-B51", 12, 5, 5, 2), ("TV-B52-l33", 12, 3, 3, 6), ("TV-B52-l55", 12, 5, 5, 2),
-         ("TV-B52-m33", 15, 3, 3, 9), ("TV-B52-m55", 15, 5, 5, 5), ("TV-B52-s33", 20, 3, 3, 14),
-         ("TV-B52-s55", 20, 5, 5, 10), ("TV-D58-a", 20, 4, 2, 14), ("TV-D58-b", 20, -2, 1, 21),
-         ("TV-D59", 12, 8, 5, -1)]
+FLAWS = [
+    ("TV-B51", 12, 5, 5, 2),
+    ("TV-B52-l33", 12, 3, 3, 6),
+    ("TV-B52-l55", 12, 5, 5, 2),
+    ("TV-B52-m33", 15, 3, 3, 9),
+    ("TV-B52-m55", 15, 5, 5, 5),
+    ("TV-B52-s33", 20, 3, 3, 14),
+    ("TV-B52-s55", 20, 5, 5, 10),
+    ("TV-D58-a", 20, 4, 2, 14),
+    ("TV-D58-b", 20, -2, 1, 21),
+    ("TV-D59", 12, 8, 5, -1),
+]
 
 
 @pytest.mark.parametrize("vid,strength,sanity,level,expected", FLAWS, ids=[f[0] for f in FLAWS])
@@ -250,16 +331,23 @@ def test_flaw_resistance_is_clean_and_TV_D59():
     c = Character(composure=5, flaws=[fl], conditions=[{"id": "flaw_state_light", "flat": -3}])
     c.sanity = 5
     r = SYSTEM.roll_check(c, "flaw:Gambling", luck=1, rng=Scripted(2))
-    assert r.details["difficulty"] == 2 and r.total == 3 and r.success          # no flat penalties: clean roll
-    c.sanity = 6                           # max 6: light flaw level 5 -> difficulty 1
-    assert SYSTEM.chance(c, "flaw:Gambling") == F(9, 10)                       # any non-fail resists
+    assert r.details["difficulty"] == 2 and r.total == 3 and r.success  # no flat penalties: clean roll
+    c.sanity = 6  # max 6: light flaw level 5 -> difficulty 1
+    assert SYSTEM.chance(c, "flaw:Gambling") == F(9, 10)  # any non-fail resists
     r = SYSTEM.roll_check(c, "flaw:Gambling", rng=Scripted(1, 4))
     assert not r.success
 
 
-@pytest.mark.parametrize("cond,param,threshold", [("unconscious", "perception", "mind"), ("rage", "perception", "mind"),
-                                                  ("doom", "will", "emotions"), ("panic", "composure", "emotions"),
-                                                  ("coma", "endurance", "body")])
+@pytest.mark.parametrize(
+    "cond,param,threshold",
+    [
+        ("unconscious", "perception", "mind"),
+        ("rage", "perception", "mind"),
+        ("doom", "will", "emotions"),
+        ("panic", "composure", "emotions"),
+        ("coma", "endurance", "body"),
+    ],
+)
 def test_state_resistance(cond, param, threshold):
     c = Character(composure=5, conditions=[{"id": cond}])
     r = SYSTEM.roll_check(c, f"resist:{cond}", rng=Scripted(4))
@@ -272,14 +360,18 @@ def test_state_resistance(cond, param, threshold):
 def test_stunned_resistance_shift_applies_once():
     c = Character(composure=5, conditions=[{"id": "stunned"}])
     r = SYSTEM.roll_check(c, "resist:stunned", rng=Scripted(4))
-    assert r.details["die"] == "d8"          # composure 5 (d10) at -1 die level
+    assert r.details["die"] == "d8"  # composure 5 (d10) at -1 die level
 
 
 def test_armour_penalty_on_agility_branch():
-    c = Character(armour=[{"name": "plate", "defence": 6, "durability": 8, "penalty": -4},
-                          {"name": "helm", "defence": 2, "durability": 2, "penalty": -2, "locations": ["head"]}])
+    c = Character(
+        armour=[
+            {"name": "plate", "defence": 6, "durability": 8, "penalty": -4},
+            {"name": "helm", "defence": 2, "durability": 2, "penalty": -2, "locations": ["head"]},
+        ]
+    )
     r = SYSTEM.roll_check(c, "dodge", rng=Scripted(5))
-    assert r.total == 1                       # penalties do not stack: worst -4
+    assert r.total == 1  # penalties do not stack: worst -4
     r = SYSTEM.roll_check(c, "attention", rng=Scripted(5))
     assert r.total == 5
 
@@ -320,6 +412,7 @@ def test_A9_double_fail_option():
 def _contest_brute(la, ld, rules=None):
     """Exact P(attacker wins) by enumerating both rolls' outcomes with the simple comparison rule."""
     from tabletop_systems.ret import roll_outcomes
+
     a, _ = roll_outcomes(la)
     d, _ = roll_outcomes(ld)
     win = F(0)
@@ -351,11 +444,27 @@ def test_contest_chance_monte_carlo_sanity():
 
 
 def test_checks_catalogue():
-    c = Character(abilities=[{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 3}],
-                  flaws=[{"name": "Fear", "severity": "light", "level": 1}])
+    c = Character(
+        abilities=[{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 3}],
+        flaws=[{"name": "Fear", "severity": "light", "level": 1}],
+    )
     ids = {s.id for s in SYSTEM.checks(c)}
-    assert {"attention", "mind", "perception", "skill:Nav", "flaw:Fear", "survival", "self_control",
-            "sanity_test", "initiative", "dodge", "parry", "resist:stunned", "loss_of_control", "fail_die"} <= ids
+    assert {
+        "attention",
+        "mind",
+        "perception",
+        "skill:Nav",
+        "flaw:Fear",
+        "survival",
+        "self_control",
+        "sanity_test",
+        "initiative",
+        "dodge",
+        "parry",
+        "resist:stunned",
+        "loss_of_control",
+        "fail_die",
+    } <= ids
     spec = SYSTEM.check(c, "attention")
     assert spec.option("luck").max == 6 and spec.option("difficulty").choices
     for s in SYSTEM.checks(c):
@@ -371,6 +480,7 @@ def test_unknown_check():
 
 def test_apply_effects_clamps():
     from tabletop_widgets.core import Effect
+
     c = Character()
     c.sanity = 5
     SYSTEM.apply_effects(c, [Effect("sanity", 3), Effect("luck", -10)])
@@ -380,8 +490,12 @@ def test_apply_effects_clamps():
 
 
 def test_TV_B48_token():
-    c = Character(tokens=[{"name": "Goddess of lies", "kind": "flat", "amount": 4, "applies_to": ["inspiration"]},
-                          {"name": "Focus", "kind": "die_level", "amount": 1}])
+    c = Character(
+        tokens=[
+            {"name": "Goddess of lies", "kind": "flat", "amount": 4, "applies_to": ["inspiration"]},
+            {"name": "Focus", "kind": "die_level", "amount": 1},
+        ]
+    )
     r = SYSTEM.roll_check(c, "inspiration", token="Goddess of lies", rng=Scripted(3))
     assert r.total == 7
     with pytest.raises(RuleError):
@@ -401,6 +515,7 @@ def test_TV_B68_berserk_bonus_as_condition():
 
 def test_analysis_reveal():
     from tabletop_systems.ret.checks import analysis_reveal
+
     tiers = [(4, "a"), (8, "b"), (12, "c")]
     assert analysis_reveal(9, tiers) == ["a", "b"] and analysis_reveal(None, tiers) == []
 
@@ -419,7 +534,7 @@ def test_defence_refusal_and_psych_resistance():
         with pytest.raises(RuleError) as e:
             SYSTEM.roll_check(c, cid, rng=Scripted(3))
         assert e.value.code == "defence_refused"
-    r = SYSTEM.roll_check(c, "psych_resist", param="will", rng=Scripted(3))     # still allowed (L771)
+    r = SYSTEM.roll_check(c, "psych_resist", param="will", rng=Scripted(3))  # still allowed (L771)
     assert r.total == 3
     with pytest.raises(RuleError):
         SYSTEM.roll_check(Character(), "psych_resist", param="physique", rng=Scripted(3))

@@ -1,4 +1,5 @@
 """Combat (spec §6): initiative, turn economy, attack modifiers, defences, damage, conditions."""
+
 import pytest
 
 from tabletop_systems.ret import SYSTEM, Character, level_roll
@@ -10,14 +11,19 @@ from ret_testkit import Scripted
 
 
 def test_TV_D50_initiative():
-    cs = {"A": Character(attention=5, intuition=5), "B": Character(attention=7, intuition=7),
-          "C": Character(), "D": Character(), "E": Character()}
+    cs = {
+        "A": Character(attention=5, intuition=5),
+        "B": Character(attention=7, intuition=7),
+        "C": Character(),
+        "D": Character(),
+        "E": Character(),
+    }
     order = SYSTEM.roll_initiative(cs, rng=Scripted(7, 12, 1, 3, 1, 1, 1, 4))
     assert list(order.order) == ["B", "A", "E", "C", "D"]
     assert combat.skips_round_1(order, "D") and not combat.skips_round_1(order, "C")
     assert combat.round_order(order, 1) == ["B", "A", "E", "C"]
     assert combat.round_order(order, 2) == ["B", "A", "E", "C", "D"]
-    assert combat.round_order(order, 1, initiator="C") == ["C", "B", "A", "E"]       # once only (A24)
+    assert combat.round_order(order, 1, initiator="C") == ["C", "B", "A", "E"]  # once only (A24)
     assert order.rolls["D"].text["en"].startswith("critical fail")
 
 
@@ -39,6 +45,7 @@ def test_initiative_deterministic_fallback():
     assert list(order.order) == ["x", "y"]
     assert "given order" in order.tiebreaks[-1]["en"]
     import random
+
     a = SYSTEM.roll_initiative({f"c{i}": Character() for i in range(6)}, rng=random.Random(3))
     b = SYSTEM.roll_initiative({f"c{i}": Character() for i in range(6)}, rng=random.Random(3))
     assert a.order == b.order and [r.key for r in a.rolls.values()] == [r.key for r in b.rolls.values()]
@@ -88,12 +95,12 @@ def test_TV_D49_extra_turn_with_low_sanity():
     st = combat.TurnState.start(c)
     SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, SYSTEM.rules))
     assert c.sanity == -1 and st.sanity_went_negative
-    r = SYSTEM.roll_check(c, "self_control", rng=Scripted(1, 3, 2))   # fail -> d6 = 2 unconscious
+    r = SYSTEM.roll_check(c, "self_control", rng=Scripted(1, 3, 2))  # fail -> d6 = 2 unconscious
     assert r.details["difficulty"] == 1 and r.details["state"] != "stabilised"
     st.failed_self_control = True
     with pytest.raises(RuleError, match="turn ends"):
         combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
-    with pytest.raises(RuleError):                                     # A23 GM option
+    with pytest.raises(RuleError):  # A23 GM option
         combat.buy_extra_turn(c, combat.TurnState.start(c), 1, {"extra_turn_requires_sanity_ge_3": True})
 
 
@@ -113,11 +120,16 @@ def test_TV_B31_spray():
     assert (p.rounds, p.area_diameter) == (30, 3)
     with pytest.raises(RuleError):
         combat.plan_attack(spray="full", weapon={**w, "ammo": 20})
-    assert combat.plan_attack(spray="full", weapon={**w, "ammo": 20}, rules={"burst_requires_rounds": False}).rounds == 20
+    assert (
+        combat.plan_attack(spray="full", weapon={**w, "ammo": 20}, rules={"burst_requires_rounds": False}).rounds == 20
+    )
 
 
 def test_TV_B32_power_area():
-    assert (combat.plan_attack(power_area=2, superpower=True).sanity_cost, combat.plan_attack(power_area=2).shift) == (2, -1)
+    assert (combat.plan_attack(power_area=2, superpower=True).sanity_cost, combat.plan_attack(power_area=2).shift) == (
+        2,
+        -1,
+    )
     assert combat.plan_attack(power_area=3, superpower=True).sanity_cost == 3
 
 
@@ -131,9 +143,9 @@ def test_TV_B34_TV_D51_burst():
     p = combat.plan_attack(burst="half", weapon=w)
     assert (p.defences_per_target, p.rounds, p.action_cost) == (2, 15, False)
     assert combat.plan_attack(burst="full", weapon=w).defences_per_target == 3
-    att = level_roll(5, rng=Scripted(9), bonus=2)                       # total 11
-    d1, d2 = level_roll(6, rng=Scripted(11), bonus=1), level_roll(5, rng=Scripted(9))   # 12 and 9
-    assert combat.resolve_attack(att, [d1, d2]) == [False, True]       # one hit: damage once
+    att = level_roll(5, rng=Scripted(9), bonus=2)  # total 11
+    d1, d2 = level_roll(6, rng=Scripted(11), bonus=1), level_roll(5, rng=Scripted(9))  # 12 and 9
+    assert combat.resolve_attack(att, [d1, d2]) == [False, True]  # one hit: damage once
 
 
 def test_TV_B40_B41_D23_two_weapons():
@@ -220,7 +232,9 @@ def test_TV_D40_durability_readings():
 
 
 def test_TV_D41_D42_medium_armour():
-    t = Character(physique=7, endurance=7, fine_motor=7, body_control=7, armour=[{"name": "m", "defence": 4, "durability": 6}])
+    t = Character(
+        physique=7, endurance=7, fine_motor=7, body_control=7, armour=[{"name": "m", "defence": 4, "durability": 6}]
+    )
     losses, states = [], []
     gm = SYSTEM.with_rules(threshold_multiplier=0)
     for _ in range(7):
@@ -259,7 +273,11 @@ def test_TV_D45_skin():
 def test_TV_D46_shield():
     t = Character(temp_armour=2, temp_armour_kind="shield", armour=[{"name": "a", "defence": 2, "durability": 4}])
     out = SYSTEM.apply_damage(t, 5)
-    assert out.details["health_loss"] == 1 and t.temp_armour == 0 and (t.armour[0]["defence"], t.armour[0]["durability"]) == (2, 3)
+    assert (
+        out.details["health_loss"] == 1
+        and t.temp_armour == 0
+        and (t.armour[0]["defence"], t.armour[0]["durability"]) == (2, 3)
+    )
 
 
 def test_TV_D47_shield_absorbs_all():
@@ -318,7 +336,7 @@ def test_TV_B56_mooks():
 
 def test_TV_D63_blast():
     t = Character(physique=5, endurance=5, armour=[{"name": "a", "defence": 2, "durability": 4}])
-    comp = level_roll(5, rng=Scripted(6))                               # Composure total 6
+    comp = level_roll(5, rng=Scripted(6))  # Composure total 6
     out = combat.blast(t, 10, SYSTEM.rules, composure=comp, divider=Divider(5, 1))
     assert out.details["health_loss"] == 8 and out.details["sanity_loss"] == 6
     assert (t.armour[0]["defence"], t.armour[0]["durability"]) == (2, 3)
@@ -339,9 +357,11 @@ def test_TV_D66_dual_wield():
     assert t.armour[0]["durability"] == 2
 
 
-@pytest.mark.parametrize("speed_vals,legs,mode,expected", [
-    ((6, 6), 1, "once", 3), ((5, 5), 1, "once", 2), ((6, 6), 2, "once", 3), ((6, 6), 2, "per_leg", 1)],
-    ids=["TV-B50", "TV-D60", "TV-D74-once", "TV-D74-per_leg"])
+@pytest.mark.parametrize(
+    "speed_vals,legs,mode,expected",
+    [((6, 6), 1, "once", 3), ((5, 5), 1, "once", 2), ((6, 6), 2, "once", 3), ((6, 6), 2, "per_leg", 1)],
+    ids=["TV-B50", "TV-D60", "TV-D74-once", "TV-D74-per_leg"],
+)
 def test_leg_injury_speed(speed_vals, legs, mode, expected):
     c = Character(fine_motor=speed_vals[0], body_control=speed_vals[1], conditions=[{"id": "injury_leg"}] * legs)
     assert combat.effective_speed(c, {"leg_injury_speed": mode}) == expected
@@ -349,7 +369,7 @@ def test_leg_injury_speed(speed_vals, legs, mode, expected):
 
 def test_TV_D74_defence_penalty_per_leg():
     c = Character(fine_motor=6, body_control=6, conditions=[{"id": "injury_leg"}] * 2)
-    assert SYSTEM.roll_check(c, "dodge", rng=Scripted(3)).details["die"] == "d8"     # 6 - 2 = 4
+    assert SYSTEM.roll_check(c, "dodge", rng=Scripted(3)).details["die"] == "d8"  # 6 - 2 = 4
 
 
 def test_TV_B49_ticks():
@@ -360,13 +380,13 @@ def test_TV_B49_ticks():
     c.health = 2
     for _ in range(4):
         SYSTEM.tick_conditions(c)
-    assert c.health == 8 and not c.has_condition("regenerating")           # +2 x 3 turns
+    assert c.health == 8 and not c.has_condition("regenerating")  # +2 x 3 turns
     c = Character(physique=7, endurance=7, conditions=[{"id": "poisoned"}])
     for _ in range(6):
         SYSTEM.tick_conditions(c)
-    assert c.health == 5                                                   # TV-B47: 5 over 5 turns
+    assert c.health == 5  # TV-B47: 5 over 5 turns
     c = Character(conditions=[{"id": "poisoned"}])
-    assert SYSTEM.roll_check(c, "attention", rng=Scripted(3)).details["die"] == "d6-1"   # -1 die level
+    assert SYSTEM.roll_check(c, "attention", rng=Scripted(3)).details["die"] == "d6-1"  # -1 die level
 
 
 def test_items_TV_B46_B47_B67_D53_D54():
@@ -404,8 +424,22 @@ def test_healing_caps():
 
 def test_conditions_catalogue():
     specs = {s.id: s for s in SYSTEM.conditions()}
-    assert {"coma", "unconscious", "doom", "panic", "rage", "stunned", "off_balance", "in_cover", "hidden",
-            "burning", "poisoned", "regenerating", "bleeding", "flaw_state_light"} <= set(specs)
+    assert {
+        "coma",
+        "unconscious",
+        "doom",
+        "panic",
+        "rage",
+        "stunned",
+        "off_balance",
+        "in_cover",
+        "hidden",
+        "burning",
+        "poisoned",
+        "regenerating",
+        "bleeding",
+        "flaw_state_light",
+    } <= set(specs)
     assert specs["poisoned"].duration == 5 and specs["poisoned"].ticks_at == "start"
     assert specs["stunned"].data["extra_turn_retry"] and not specs["rage"].data["extra_turn_retry"]
     assert all(s.label["ru"] and s.effect["ru"] for s in specs.values())
@@ -426,7 +460,7 @@ def test_movement_block_ties_to_mover():
 def test_hidden_attack():
     att = level_roll(3, rng=Scripted(2))
     good_def = level_roll(7, rng=Scripted(19))
-    assert combat.hidden_attack(att, None, good_def)                       # undetected: defence failed
+    assert combat.hidden_attack(att, None, good_def)  # undetected: defence failed
     assert not combat.hidden_attack(att, level_roll(3, rng=Scripted(5)), good_def)
     assert not combat.hidden_attack(level_roll(3, rng=Scripted(1, 2)), None, None)
 
@@ -450,18 +484,23 @@ def test_augmentation():
     assert p.action_cost and p.shift == -1 and p.sanity_cost == 2 and p.notes
 
 
-@pytest.mark.parametrize("bulky,cinematic,gm,expected", [(False, False, False, False), (True, True, False, True),
-                                                         (False, False, True, True), (False, True, True, False)])
+@pytest.mark.parametrize(
+    "bulky,cinematic,gm,expected",
+    [(False, False, False, False), (True, True, False, True), (False, False, True, True), (False, True, True, False)],
+)
 def test_A54_weapon_change(bulky, cinematic, gm, expected):
-    assert combat.weapon_change_costs_action(bulky=bulky, cinematic=cinematic,
-                                             rules={"weapon_change_costs_action": gm}) == expected
+    assert (
+        combat.weapon_change_costs_action(bulky=bulky, cinematic=cinematic, rules={"weapon_change_costs_action": gm})
+        == expected
+    )
 
 
 def test_A39_luck_pick():
     from ret_testkit import Scripted
+
     cands = {"a": 0, "b": 9}
-    assert combat.luck_pick(cands, rng=Scripted(5), good=True) == "b"          # weights 1, 10
-    assert combat.luck_pick(cands, rng=Scripted(5), good=False) == "a"         # weights 10, 1
+    assert combat.luck_pick(cands, rng=Scripted(5), good=True) == "b"  # weights 1, 10
+    assert combat.luck_pick(cands, rng=Scripted(5), good=False) == "a"  # weights 10, 1
     assert combat.luck_pick(cands, rng=Scripted(0), rules={"luck_pick": "uniform"}) == "a"
 
 
@@ -469,23 +508,38 @@ def test_A20_survival_timing_reported():
     c = Character()
     assert SYSTEM.apply_damage(c, 8).details["survival_roll_when"] == "immediate"
     c = Character()
-    assert SYSTEM.with_rules(survival_roll_timing="next_turn").apply_damage(c, 8).details["survival_roll_when"] == "next_turn"
+    assert (
+        SYSTEM.with_rules(survival_roll_timing="next_turn").apply_damage(c, 8).details["survival_roll_when"]
+        == "next_turn"
+    )
 
 
 def test_sheet_text_forms_of_lists():
     t = Character(armour=[{"name": "helm", "defence": 2, "durability": 3, "locations": "head, arms"}])
     assert SYSTEM.apply_damage(t, 5, location="head").details["health_loss"] == 6
-    c = Character(abilities=[{"name": "Heal", "kind": "talent", "base_param": "empathy", "level": 3,
-                              "is_superpower": True, "sanity_cost": 1, "divider": "4+2"}])
+    c = Character(
+        abilities=[
+            {
+                "name": "Heal",
+                "kind": "talent",
+                "base_param": "empathy",
+                "level": 3,
+                "is_superpower": True,
+                "sanity_cost": 1,
+                "divider": "4+2",
+            }
+        ]
+    )
     assert SYSTEM.roll_check(c, "talent:Heal", rng=Scripted(3)).details["magnitude"] == 6 // 4 + 2
     from tabletop_widgets.core import ValidationError
+
     with pytest.raises(ValidationError):
         Character(abilities=[{"name": "H", "kind": "talent", "base_param": "empathy", "level": 3, "divider": "x"}])
 
 
 def test_called_shot_riders():
     att = level_roll(5, rng=Scripted(7))
-    assert combat.called_shot_rider("legs", att, level_roll(5, rng=Scripted(7))) is None      # tie: resisted
+    assert combat.called_shot_rider("legs", att, level_roll(5, rng=Scripted(7))) is None  # tie: resisted
     assert combat.called_shot_rider("legs", att, level_roll(5, rng=Scripted(6))) == "off_balance"
     assert combat.called_shot_rider("arms", att, level_roll(5, rng=Scripted(1, 2))) == "disarmed"
     assert combat.called_shot_rider("special", att, None) is None

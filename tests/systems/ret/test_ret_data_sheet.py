@@ -1,4 +1,5 @@
 """Data tables (spec §8), the sheet layout (spec §10.1), rules options and package hygiene."""
+
 import ast
 import pathlib
 
@@ -29,10 +30,28 @@ def test_every_table_has_bilingual_rows(name):
 
 
 def test_tables_listed():
-    assert {"level_dice", "advancement_costs", "difficulties", "basic_checks", "dividers", "loss_of_control",
-            "weapons", "explosions", "armour", "items", "trauma_severity", "trauma_examples", "diseases",
-            "attack_examples", "action_examples", "flaws", "choice_tables", "parameters", "npc_tiers",
-            "conditions"} <= set(SYSTEM.data_tables())
+    assert {
+        "level_dice",
+        "advancement_costs",
+        "difficulties",
+        "basic_checks",
+        "dividers",
+        "loss_of_control",
+        "weapons",
+        "explosions",
+        "armour",
+        "items",
+        "trauma_severity",
+        "trauma_examples",
+        "diseases",
+        "attack_examples",
+        "action_examples",
+        "flaws",
+        "choice_tables",
+        "parameters",
+        "npc_tiers",
+        "conditions",
+    } <= set(SYSTEM.data_tables())
     with pytest.raises(KeyError):
         SYSTEM.data("nope")
 
@@ -54,11 +73,33 @@ def test_TV_B45_armour_presets():
 
 def test_TV_B65_weapon_presets():
     from tabletop_systems.ret.combat import raw_damage
+
     w = {r["id"]: r for r in SYSTEM.data("weapons")}
-    got = {k: raw_damage(2, w[k]) for k in ("unarmed", "reinforced_unarmed", "blunt", "short_blade", "blade",
-                                             "heavy_blade", "thrown_blunt", "thrown_sharp", "light_nonfirearm")}
-    assert got == {"unarmed": 2, "reinforced_unarmed": 3, "blunt": 4, "short_blade": 4, "blade": 5,
-                   "heavy_blade": 6, "thrown_blunt": 3, "thrown_sharp": 4, "light_nonfirearm": 3}
+    got = {
+        k: raw_damage(2, w[k])
+        for k in (
+            "unarmed",
+            "reinforced_unarmed",
+            "blunt",
+            "short_blade",
+            "blade",
+            "heavy_blade",
+            "thrown_blunt",
+            "thrown_sharp",
+            "light_nonfirearm",
+        )
+    }
+    assert got == {
+        "unarmed": 2,
+        "reinforced_unarmed": 3,
+        "blunt": 4,
+        "short_blade": 4,
+        "blade": 5,
+        "heavy_blade": 6,
+        "thrown_blunt": 3,
+        "thrown_sharp": 4,
+        "light_nonfirearm": 3,
+    }
     assert w["light_firearm"]["damage_range"] == [3, 4] and w["heavy_weapon"]["damage_range"] == [5, 6]
 
 
@@ -138,10 +179,19 @@ def test_no_module_level_random_or_round():
 
 def test_rules_defaults_documented():
     r = SYSTEM.rules
-    for key, value in {"penalty_explosion": "die_ladder", "divider_on_fail": "zero", "crit_survival_is_death": True,
-                       "durability_needs_raw_gt_1": True, "defence_tracks_durability": True,
-                       "dual_wield_mode": "multiply", "leg_injury_speed": "once", "pcs_win_ties": True,
-                       "cover_bonus_scope": "physical_defences", "cost_0_to_1": 1, "below_zero": "clamp"}.items():
+    for key, value in {
+        "penalty_explosion": "die_ladder",
+        "divider_on_fail": "zero",
+        "crit_survival_is_death": True,
+        "durability_needs_raw_gt_1": True,
+        "defence_tracks_durability": True,
+        "dual_wield_mode": "multiply",
+        "leg_injury_speed": "once",
+        "pcs_win_ties": True,
+        "cover_bonus_scope": "physical_defences",
+        "cost_0_to_1": 1,
+        "below_zero": "clamp",
+    }.items():
         assert r[key] == value
     assert SYSTEM.with_rules(costing="simplified").rules["costing"] == "simplified"
     assert SYSTEM.rules["costing"] == "recommended"

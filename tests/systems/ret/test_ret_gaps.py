@@ -3,6 +3,7 @@ tracker hooks (healing options, per-turn effects, conditions mirrored on the she
 skip_rounds / effects / tie-break ids), tracker-side rules (extra turns and defence refusal §6.4,
 cover / hide / aim cancelling, end of combat and loot §6.14, Speed and initiative L729) and
 items that roll themselves."""
+
 from fractions import Fraction as F
 import random
 
@@ -22,9 +23,11 @@ WORDS = {w.name: w for w in SYSTEM.dice_words()}
 
 def hero(**kw):
     c = Character(attention=5, intuition=3, physique=4, fine_motor=4, **kw)
-    c.abilities = [{"name": "Lockpicking", "kind": "skill", "base_param": "fine_motor", "level": 3},
-                   {"name": "Safe Cracking", "kind": "skill", "base_param": "wits", "level": 2},
-                   {"name": "Hacking", "kind": "talent", "base_param": "wits", "level": 4}]
+    c.abilities = [
+        {"name": "Lockpicking", "kind": "skill", "base_param": "fine_motor", "level": 3},
+        {"name": "Safe Cracking", "kind": "skill", "base_param": "wits", "level": 2},
+        {"name": "Hacking", "kind": "talent", "base_param": "wits", "level": 4},
+    ]
     c.luck = 3
     return c
 
@@ -52,19 +55,22 @@ def test_param_roll_matches_roll_check():
     ref = SYSTEM.roll_check(c, "attention", rng=Scripted(7))
     assert r.total == ref.total == 7 and r.tree.details["check_id"] == "attention"
     assert "Attention" in r.notes[0]["en"] and "Внимание" in r.notes[0]["ru"]
-    assert roll("ловкость +2", rng=Scripted(5), variables=bound(c)).total == 7     # agility L4 (d8)
+    assert roll("ловкость +2", rng=Scripted(5), variables=bound(c)).total == 7  # agility L4 (d8)
 
 
-@pytest.mark.parametrize("text,check_id,options", [
-    ('skill "Lockpicking" luck 1', "skill:Lockpicking", {"luck": 1}),
-    ("skill Lockpicking >= 8", "skill:Lockpicking", {"difficulty": 8}),
-    ('skill:"Safe Cracking" +2 dl-1', "skill:Safe Cracking", {"bonus": 2, "shift": -1}),
-    ("навык «Safe Cracking» удача 2", "skill:Safe Cracking", {"luck": 2}),
-    ('talent "Hacking" difficulty high', "talent:Hacking", {"difficulty": 16}),
-    ("talent Hacking >= very high shift -2", "talent:Hacking", {"difficulty": 20, "shift": -2}),
-    ("attention luck 2 >= 8", "attention", {"luck": 2, "difficulty": 8}),
-    ("dodge +2[cover] -1 +1[luck]", "dodge", {"bonus": 1, "luck": 1}),
-])
+@pytest.mark.parametrize(
+    "text,check_id,options",
+    [
+        ('skill "Lockpicking" luck 1', "skill:Lockpicking", {"luck": 1}),
+        ("skill Lockpicking >= 8", "skill:Lockpicking", {"difficulty": 8}),
+        ('skill:"Safe Cracking" +2 dl-1', "skill:Safe Cracking", {"bonus": 2, "shift": -1}),
+        ("навык «Safe Cracking» удача 2", "skill:Safe Cracking", {"luck": 2}),
+        ('talent "Hacking" difficulty high', "talent:Hacking", {"difficulty": 16}),
+        ("talent Hacking >= very high shift -2", "talent:Hacking", {"difficulty": 20, "shift": -2}),
+        ("attention luck 2 >= 8", "attention", {"luck": 2, "difficulty": 8}),
+        ("dodge +2[cover] -1 +1[luck]", "dodge", {"bonus": 1, "luck": 1}),
+    ],
+)
 def test_named_check_forms(text, check_id, options):
     c = hero()
     e = WORDS["ret_check"].parse(text, 0, len(text), variables=bound(c))
@@ -77,33 +83,36 @@ def test_named_check_forms(text, check_id, options):
 def test_named_check_exact_odds_and_effects():
     c = hero()
     assert distribution("attention luck 2 >= 8", variables=bound(c)).p_pass == chance_at_least(5, 8, luck=2)
-    r = roll('skill "Lockpicking" luck 1', rng=Scripted(1, 3), variables=bound(c))     # a fail burns the Luck
+    r = roll('skill "Lockpicking" luck 1', rng=Scripted(1, 3), variables=bound(c))  # a fail burns the Luck
     assert r.tree.details["fail"] and ("luck", -1) in r.tree.details["effects"]
     assert "not applied" in r.notes[1]["en"] and "не применены" in r.notes[1]["ru"]
-    assert c.luck == 3                                                               # %roll never applies
+    assert c.luck == 3  # %roll never applies
     assert len(roll("3#agility", rng=random.Random(2), variables=bound(c)).results) == 3
 
 
 def test_named_check_token_and_conditions():
     c = hero(tokens=[{"name": "Focus", "kind": "flat", "amount": 2}], conditions=[{"id": "stunned"}])
     r = roll("attention token Focus", rng=Scripted(4), variables=bound(c))
-    assert r.total == 6 and r.tree.details["chain"][0][0] == 8                      # stunned: d10 -> d8
+    assert r.total == 6 and r.tree.details["chain"][0][0] == 8  # stunned: d10 -> d8
 
 
-@pytest.mark.parametrize("text,variables,en,ru", [
-    ("agility", None, "bind a RET character", "привяжите персонажа"),
-    ("agility", {}, "bind a RET character", "привяжите персонажа"),
-    ("agility", {CHARACTER_KEY: object()}, "not a RET character", "не из Р.Э.Т."),
-    ('skill "Nope"', "hero", "no skill named", "нет способности"),
-    ("talent Lockpicking", "hero", "no talent named", "нет способности"),
-    ("agility luck 9", "hero", "only 3 Luck", "не больше 3"),
-    ("skill", "hero", "expected the skill's name", "ожидалось имя способности"),
-    ('skill "Lock', "hero", "missing closing", "нет закрывающей"),
-    ("agility foo", "hero", "unexpected 'foo'", "неожиданное 'foo'"),
-    ("agility >= nonsense", "hero", "expected a difficulty", "ожидалась сложность"),
-    ("dodge +1[luck] luck 3", "hero", "only 3 Luck", "не больше 3"),
-    ("attention token Nope", "hero", "No token named", "Нет токена"),
-])
+@pytest.mark.parametrize(
+    "text,variables,en,ru",
+    [
+        ("agility", None, "bind a RET character", "привяжите персонажа"),
+        ("agility", {}, "bind a RET character", "привяжите персонажа"),
+        ("agility", {CHARACTER_KEY: object()}, "not a RET character", "не из Р.Э.Т."),
+        ('skill "Nope"', "hero", "no skill named", "нет способности"),
+        ("talent Lockpicking", "hero", "no talent named", "нет способности"),
+        ("agility luck 9", "hero", "only 3 Luck", "не больше 3"),
+        ("skill", "hero", "expected the skill's name", "ожидалось имя способности"),
+        ('skill "Lock', "hero", "missing closing", "нет закрывающей"),
+        ("agility foo", "hero", "unexpected 'foo'", "неожиданное 'foo'"),
+        ("agility >= nonsense", "hero", "expected a difficulty", "ожидалась сложность"),
+        ("dodge +1[luck] luck 3", "hero", "only 3 Luck", "не больше 3"),
+        ("attention token Nope", "hero", "No token named", "Нет токена"),
+    ],
+)
 def test_named_check_errors(text, variables, en, ru):
     if variables == "hero":
         variables = bound(hero())
@@ -143,9 +152,14 @@ def test_prob_word_forms():
     assert roll("prob 2d6 >= 7").tree.details["p_pass"] == F(7, 12)
 
 
-@pytest.mark.parametrize("text,pos,en", [("prob", 4, "prob needs an expression"),
-                                         ("prob L9", 6, "level 9 is out of range"),
-                                         ("prob L5 >=", 10, "expected a difficulty")])
+@pytest.mark.parametrize(
+    "text,pos,en",
+    [
+        ("prob", 4, "prob needs an expression"),
+        ("prob L9", 6, "level 9 is out of range"),
+        ("prob L5 >=", 10, "expected a difficulty"),
+    ],
+)
 def test_prob_word_errors(text, pos, en):
     with pytest.raises(DiceError) as info:
         roll(text)
@@ -157,8 +171,7 @@ def test_prob_word_errors(text, pos, en):
 # Healing options
 # ------------------------------------------------------------------------------------------------
 def test_healing_options():
-    c = Character(items=[{"name": "Medkit", "preset": "medkit", "charges": 5},
-                         {"name": "Rope", "kind": "gear"}])
+    c = Character(items=[{"name": "Medkit", "preset": "medkit", "charges": 5}, {"name": "Rope", "kind": "gear"}])
     opts = {o.name: o for o in SYSTEM.healing_options(c)}
     assert set(opts) == {"resource", "stabilise", "item"}
     assert [v for v, _ in opts["resource"].choices] == ["health", "sanity"]
@@ -193,10 +206,10 @@ def test_heal_stabilise(stabilise):
 def test_heal_with_item_total_and_wrong_resource():
     c = Character(physique=5, endurance=5, items=[{"name": "Medkit", "preset": "medkit", "charges": 5}])
     c.health = 1
-    SYSTEM.apply_healing(c, 7, item="Medkit", in_combat=False)                     # 3 + 7//4 + 2
+    SYSTEM.apply_healing(c, 7, item="Medkit", in_combat=False)  # 3 + 7//4 + 2
     assert c.health == 7 and c.items[0]["charges"] == 4
     c.health = 1
-    out = SYSTEM.apply_healing(c, 7, item="Medkit", resource="sanity", in_combat=False)   # the item decides
+    out = SYSTEM.apply_healing(c, 7, item="Medkit", resource="sanity", in_combat=False)  # the item decides
     assert c.health == 7 and c.items[0]["charges"] == 3
     assert out.notes[-1] == {"en": "Medkit restores health", "ru": "«Medkit» восстанавливает Здоровье"}
     c.items = list(c.items) + [{"name": "Stone", "preset": "mana_stone", "charges": 7}]
@@ -209,10 +222,15 @@ def test_heal_with_item_total_and_wrong_resource():
 # Items that roll themselves
 # ------------------------------------------------------------------------------------------------
 def test_use_item_rolls_healer():
-    c = Character(physique=7, endurance=7, fine_motor=5, body_control=5,
-                  items=[{"name": "Medkit", "preset": "medkit", "charges": 5}])
+    c = Character(
+        physique=7,
+        endurance=7,
+        fine_motor=5,
+        body_control=5,
+        items=[{"name": "Medkit", "preset": "medkit", "charges": 5}],
+    )
     c.health = 1
-    out = SYSTEM.use_item(c, "Medkit", rng=Scripted(8), in_combat=False)          # Fine Motor L5 (d10)
+    out = SYSTEM.use_item(c, "Medkit", rng=Scripted(8), in_combat=False)  # Fine Motor L5 (d10)
     assert out.details["total"] == 8 and out.details["amount"] == 3 + 8 // 4 + 2
     assert c.health == 8 and out.details["roll"].check_id == "fine_motor"
 
@@ -220,13 +238,13 @@ def test_use_item_rolls_healer():
 def test_use_item_roll_fail_and_its_luck():
     c = Character(items=[{"name": "Shot", "preset": "adrenaline"}])
     c.sanity, c.luck = 1, 0
-    out = SYSTEM.use_item(c, "Shot", rng=Scripted(1, 3))                          # Endurance fails
+    out = SYSTEM.use_item(c, "Shot", rng=Scripted(1, 3))  # Endurance fails
     assert out.details["amount"] == 0 and c.sanity == 1 and c.items == []
-    assert c.luck == 1 and out.changes["luck"] == (0, 1)                         # Luck for a fail
+    assert c.luck == 1 and out.changes["luck"] == (0, 1)  # Luck for a fail
     c = Character(items=[{"name": "Shot", "preset": "adrenaline"}])
     c.sanity = 1
     SYSTEM.with_rules(divider_on_fail="base").use_item(c, "Shot", rng=Scripted(1, 3))
-    assert c.sanity == 3                                                          # A10: base on a fail
+    assert c.sanity == 3  # A10: base on a fail
 
 
 @pytest.mark.parametrize("reading,roller", [("healer", "healer"), ("patient_endurance", "patient")])
@@ -234,8 +252,9 @@ def test_use_item_A30_who_rolls(reading, roller):
     healer = Character(fine_motor=7, body_control=7, items=[{"name": "Medkit", "preset": "medkit", "charges": 5}])
     patient = Character(physique=3, endurance=3)
     patient.health = 0
-    out = SYSTEM.with_rules(medkit_roll=reading).use_item(healer, "Medkit", rng=Scripted(4), in_combat=False,
-                                                          target=patient)
+    out = SYSTEM.with_rules(medkit_roll=reading).use_item(
+        healer, "Medkit", rng=Scripted(4), in_combat=False, target=patient
+    )
     assert out.details["roll"].check_id == ("fine_motor" if roller == "healer" else "endurance")
     assert out.details["roll"].details["die"] == ("d20" if roller == "healer" else "d6")
     assert patient.health == 6 and healer.items[0]["charges"] == 4
@@ -250,7 +269,7 @@ def test_use_item_refusal_changes_nothing():
 
 def test_berserk_potion_bonus_reported():
     c = Character(physique=7, endurance=7, items=[{"name": "B", "preset": "berserk_potion"}])
-    out = SYSTEM.use_item(c, "B", rng=Scripted(9))                                # Endurance L7 (d20)
+    out = SYSTEM.use_item(c, "B", rng=Scripted(9))  # Endurance L7 (d20)
     assert out.details["bonus"] == 9 // 4 + 2 and c.items == []
 
 
@@ -259,10 +278,16 @@ def test_berserk_potion_bonus_reported():
 # ------------------------------------------------------------------------------------------------
 def test_on_turn_burning_through_armour_bleeding_not():
     c = Character(physique=7, endurance=7, armour=[{"name": "m", "defence": 1, "durability": 5}])
-    out = SYSTEM.on_turn(c, "start", conditions=[{"id": "burning", "duration": None, "data": {}},
-                                                 {"id": "bleeding", "duration": None, "data": {"amount": 3}}])
-    assert out.details["dot"] == 5 and out.details["health_loss"] == 1 + 3     # armour takes 1 of the fire
-    assert c.health == 10 - 4 and c.armour[0]["durability"] == 4                 # and wears (L1492)
+    out = SYSTEM.on_turn(
+        c,
+        "start",
+        conditions=[
+            {"id": "burning", "duration": None, "data": {}},
+            {"id": "bleeding", "duration": None, "data": {"amount": 3}},
+        ],
+    )
+    assert out.details["dot"] == 5 and out.details["health_loss"] == 1 + 3  # armour takes 1 of the fire
+    assert c.health == 10 - 4 and c.armour[0]["durability"] == 4  # and wears (L1492)
     assert out.changes["health"] == (10, 6) and out.details["sources"] == ["burning", "bleeding"]
 
 
@@ -285,8 +310,8 @@ def test_on_turn_reads_the_sheet_and_triggers_rules():
     assert c.health == -1 and out.details["survival_roll"] and out.details["survival_difficulty"] == 1
     c = Character(conditions=[{"id": "coma"}, {"id": "bleeding"}])
     out = SYSTEM.on_turn(c, "start")
-    assert c.dead and out.defeated                                               # damage in coma (L328)
-    assert SYSTEM.on_turn(c, "start") is None                                     # the dead do not bleed
+    assert c.dead and out.defeated  # damage in coma (L328)
+    assert SYSTEM.on_turn(c, "start") is None  # the dead do not bleed
     c = Character(conditions=[{"id": "burning", "ticks_at": "end"}])
     assert SYSTEM.on_turn(c, "start") is None and SYSTEM.on_turn(c, "end").details["dot"] == 2
 
@@ -299,7 +324,7 @@ def test_condition_changed_defeating(cid):
     c = Character()
     out = SYSTEM.condition_changed(c, cid, True)
     assert out.defeated and SYSTEM.is_defeated(c) and c.has_condition(cid)
-    assert SYSTEM.condition_changed(c, cid, True) is None                       # already there
+    assert SYSTEM.condition_changed(c, cid, True) is None  # already there
     out = SYSTEM.condition_changed(c, cid, False)
     assert not out.defeated and not SYSTEM.is_defeated(c) and not c.has_condition(cid)
 
@@ -312,7 +337,7 @@ def test_condition_changed_penalties_reach_rolls():
     assert "conditions" in out.changes
     assert SYSTEM.roll_check(c, "attention", rng=Scripted(3)).details["die"] == "d10"
     SYSTEM.condition_changed(c, "flaw_state_light", True)
-    assert SYSTEM.roll_check(c, "attention", rng=Scripted(3)).total == 2          # flat -1 on Mind
+    assert SYSTEM.roll_check(c, "attention", rng=Scripted(3)).total == 2  # flat -1 on Mind
 
 
 def test_condition_changed_stacks_dead_cover_unknown():
@@ -339,7 +364,7 @@ def test_initiative_skip_rounds_and_effects():
     cs = {"a": Character(), "b": Character(), "c": Character()}
     order = SYSTEM.roll_initiative(cs, rng=Scripted(1, 1, 6, 3, 1, 4), luck={"c": 0})
     assert order.rolls["a"].skip_rounds == 1 and order.rolls["b"].skip_rounds == 0
-    assert [(e.trait, e.delta) for e in order.rolls["a"].effects] == [("luck", 3)]    # critical fail: +3
+    assert [(e.trait, e.delta) for e in order.rolls["a"].effects] == [("luck", 3)]  # critical fail: +3
     assert [(e.trait, e.delta) for e in order.rolls["b"].effects] == [("sanity", 1)]
     assert combat.round_order(order, 1) == ["b", "c"]
     c = Character()
@@ -348,7 +373,7 @@ def test_initiative_skip_rounds_and_effects():
     assert [(e.trait, e.delta) for e in order.rolls["x"].effects] == [("luck", -2)]
     SYSTEM.apply_effects(c, order.rolls["x"].effects)
     assert c.luck == 0
-    for bad in (3, -1):                                       # more than the pool / negative: refused
+    for bad in (3, -1):  # more than the pool / negative: refused
         with pytest.raises(RuleError) as info:
             SYSTEM.roll_initiative({"x": c}, rng=Scripted(), luck={"x": bad})
         assert info.value.message["ru"]
@@ -362,10 +387,11 @@ def test_tiebreak_entries_name_ids():
     assert all(t["en"] and t["ru"] for t in order.tiebreaks)
 
 
-@pytest.mark.parametrize("mode,expected", [(None, ["slow", "fast"]), ("tiebreak", ["fast", "slow"]),
-                                           ("bonus", ["fast", "slow"])])
+@pytest.mark.parametrize(
+    "mode,expected", [(None, ["slow", "fast"]), ("tiebreak", ["fast", "slow"]), ("bonus", ["fast", "slow"])]
+)
 def test_L729_speed_and_initiative(mode, expected):
-    cs = {"slow": Character(), "fast": Character(fine_motor=5, body_control=5)}    # Speed 3 vs 5
+    cs = {"slow": Character(), "fast": Character(fine_motor=5, body_control=5)}  # Speed 3 vs 5
     gm = SYSTEM.with_rules(initiative_speed=mode, pcs_win_ties=False)
     # both roll 4 (the fast one's Perception is the same L3); off: roll-off 5 vs 2 for slow
     order = gm.roll_initiative(cs, rng=Scripted(4, 4, 5, 2))
@@ -396,7 +422,7 @@ def test_extra_turns_bookkeeping():
     first = SYSTEM.extra_turn(c, st, 1)
     assert first["number"] == 1 and [(e.trait, e.delta) for e in first["effects"]] == [("sanity", -3)]
     assert first["self_control_at_end"] and not first["add_conditions"]
-    assert st.attack_available and st.speed_left == 2                             # Speed not refreshed
+    assert st.attack_available and st.speed_left == 2  # Speed not refreshed
     SYSTEM.apply_effects(c, first["effects"])
     assert c.sanity == -1
     assert SYSTEM.end_extra_turn(st, True)
@@ -418,8 +444,10 @@ def test_failed_self_control_blocks_refusal_and_state_is_kept():
     assert info.value.code == "self_control_failed" and st.__dict__ == before
 
 
-@pytest.mark.parametrize("mode,round_no,ok", [("allowed", 1, True), ("forbidden", 3, False),
-                                              ("not_round_1", 1, False), ("not_round_1", 2, True)])
+@pytest.mark.parametrize(
+    "mode,round_no,ok",
+    [("allowed", 1, True), ("forbidden", 3, False), ("not_round_1", 1, False), ("not_round_1", 2, True)],
+)
 def test_L712_extra_turns_in_cinematic_fights(mode, round_no, ok):
     c = Character()
     st = SYSTEM.turn_state(c)
@@ -455,9 +483,9 @@ def test_move_and_attack_cancel_cover_heal_does_not():
     SYSTEM.after_act(c, "attack")
     assert c.cover_bonus == 0
     c = Character(cover_bonus=4, conditions=[{"id": "in_cover"}])
-    SYSTEM.after_act(c, "move", leaves_cover=False)                              # moving inside the cover
+    SYSTEM.after_act(c, "move", leaves_cover=False)  # moving inside the cover
     assert c.cover_bonus == 4
-    SYSTEM.after_act(c, "action", leaves_cover=True)                              # the GM says it exposes
+    SYSTEM.after_act(c, "action", leaves_cover=True)  # the GM says it exposes
     assert c.cover_bonus == 0
 
 
@@ -482,7 +510,7 @@ def test_combat_over():
     a, b = Character(), Character(is_npc=True, npc_tier="mook")
     sides = {"a": "allies", "b": "opponents"}
     assert SYSTEM.combat_over({"a": a, "b": b}, sides) is None
-    assert SYSTEM.combat_over({"a": a, "b": b}, sides, unwilling=["b"]) == "allies"   # surrendered / fled
+    assert SYSTEM.combat_over({"a": a, "b": b}, sides, unwilling=["b"]) == "allies"  # surrendered / fled
     b.health = 0
     assert SYSTEM.combat_over({"a": a, "b": b}, sides) == "allies"
     a.conditions = [{"id": "unconscious"}]
@@ -516,15 +544,18 @@ def test_split_loot_and_disputes():
     tied = {"a": level_roll(3, rng=Scripted(4)), "b": level_roll(3, rng=Scripted(4))}
     assert SYSTEM.loot_dispute(tied) == (None, ["a", "b"])
     fails = {"a": level_roll(3, rng=Scripted(1, 2)), "b": level_roll(3, rng=Scripted(1, 3))}
-    assert SYSTEM.loot_dispute(fails) == ("b", [])                                 # the milder fail
+    assert SYSTEM.loot_dispute(fails) == ("b", [])  # the milder fail
     with pytest.raises(RuleError):
         SYSTEM.loot_dispute({})
 
 
 def test_round_order_honours_skip_rounds():
     from tabletop_widgets.core import InitiativeOrder, InitiativeRoll
-    rolls = {"a": InitiativeRoll("a", ((2, 9),), {"en": "9", "ru": "9"}),
-             "b": InitiativeRoll("b", ((2, 5),), {"en": "5", "ru": "5"}, skip_rounds=2)}
+
+    rolls = {
+        "a": InitiativeRoll("a", ((2, 9),), {"en": "9", "ru": "9"}),
+        "b": InitiativeRoll("b", ((2, 5),), {"en": "5", "ru": "5"}, skip_rounds=2),
+    }
     order = InitiativeOrder(order=["a", "b"], rolls=rolls)
     assert combat.round_order(order, 1) == ["a"] and combat.round_order(order, 2) == ["a"]
     assert combat.round_order(order, 3) == ["a", "b"]
@@ -534,18 +565,21 @@ def test_round_order_honours_skip_rounds():
 # ------------------------------------------------------------------------------------------------
 # Condition action limits (§6.13 table)
 # ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("conds,expect", [
-    ([], dict(turn=True, move=True, attack=True, action=True, social=True, extra_turns=True, defence="any")),
-    (["unconscious"], dict(turn=False, move=False, attack=False, social=False, defence="none", psych_resist=False)),
-    (["coma"], dict(turn=False, defence="none")),
-    (["doom"], dict(turn=True, move=False, attack=False, action=False, social=True, defence="none")),
-    (["panic"], dict(move=True, attack=False, action=False, extra_turns=False, defence="dodge_only")),
-    (["rage"], dict(move=True, attack=True, action=False, extra_turns=False, defence="any")),
-    (["stunned"], dict(turn=True, extra_turns=True, defence="any")),
-    (["defence_refused"], dict(attack=True, defence="none")),
-    (["restrained"], dict(defence="limited")),
-    (["rage", "panic"], dict(attack=False, action=False, defence="dodge_only")),
-])
+@pytest.mark.parametrize(
+    "conds,expect",
+    [
+        ([], dict(turn=True, move=True, attack=True, action=True, social=True, extra_turns=True, defence="any")),
+        (["unconscious"], dict(turn=False, move=False, attack=False, social=False, defence="none", psych_resist=False)),
+        (["coma"], dict(turn=False, defence="none")),
+        (["doom"], dict(turn=True, move=False, attack=False, action=False, social=True, defence="none")),
+        (["panic"], dict(move=True, attack=False, action=False, extra_turns=False, defence="dodge_only")),
+        (["rage"], dict(move=True, attack=True, action=False, extra_turns=False, defence="any")),
+        (["stunned"], dict(turn=True, extra_turns=True, defence="any")),
+        (["defence_refused"], dict(attack=True, defence="none")),
+        (["restrained"], dict(defence="limited")),
+        (["rage", "panic"], dict(attack=False, action=False, defence="dodge_only")),
+    ],
+)
 def test_turn_limits(conds, expect):
     c = Character(conditions=[{"id": x} for x in conds])
     lim = SYSTEM.turn_limits(c)

@@ -1,4 +1,5 @@
 """The level roll (spec §5.1) with scripted dice, and its exact distribution (spec §5.14)."""
+
 from fractions import Fraction as F
 
 import icepool
@@ -11,9 +12,23 @@ from tabletop_widgets.core import RuleError
 from ret_testkit import Scripted
 
 
-@pytest.mark.parametrize("level,label", [(2, "d6-1"), (8, "d100"), (9, "d100"), (-1, "d6-3"), (0, "d6-3"),
-                                         (1, "d6-2"), (3, "d6"), (4, "d8"), (5, "d10"), (6, "d12"), (7, "d20")],
-                         ids=lambda x: str(x))
+@pytest.mark.parametrize(
+    "level,label",
+    [
+        (2, "d6-1"),
+        (8, "d100"),
+        (9, "d100"),
+        (-1, "d6-3"),
+        (0, "d6-3"),
+        (1, "d6-2"),
+        (3, "d6"),
+        (4, "d8"),
+        (5, "d10"),
+        (6, "d12"),
+        (7, "d20"),
+    ],
+    ids=lambda x: str(x),
+)
 def test_TV_D8_level_die(level, label):
     assert die_label(level) == label
 
@@ -35,7 +50,9 @@ def test_TV_B18_luck_burn():
     assert r.fail and r.luck_spent == 65 and r.luck_gained == 1
 
 
-@pytest.mark.parametrize("crit,cinematic,gain", [(False, False, 1), (True, False, 3), (False, True, 3), (True, True, 5)])
+@pytest.mark.parametrize(
+    "crit,cinematic,gain", [(False, False, 1), (True, False, 3), (False, True, 3), (True, True, 5)]
+)
 def test_TV_B8_luck_awards(crit, cinematic, gain):
     r = roll(3, 1, 1 if crit else 2, rules={"cinematic_luck": cinematic})
     assert r.luck_gained == gain
@@ -70,9 +87,14 @@ def test_TV_B22_talent_and_tie():
 
 
 def test_TV_B39_ultimate():
-    c = Character(composure=7, leadership=7, abilities=[
-        {"name": "Pyromancer", "kind": "talent", "base_param": "will", "level": 6},
-        {"name": "Firestorm", "kind": "ultimate", "parent_talent": "Pyromancer", "level": 5}])
+    c = Character(
+        composure=7,
+        leadership=7,
+        abilities=[
+            {"name": "Pyromancer", "kind": "talent", "base_param": "will", "level": 6},
+            {"name": "Firestorm", "kind": "ultimate", "parent_talent": "Pyromancer", "level": 5},
+        ],
+    )
     r = SYSTEM.roll_check(c, "ultimate:Firestorm", rng=Scripted(9))
     assert r.details["die"] == "d12" and r.total == 21
     SYSTEM.apply_result(c, r)
@@ -111,7 +133,8 @@ def test_A4_level_ladder_option():
     assert [f for f, _ in r.chain] == [6, 6, 6, 6, 8]
     assert r.total == 6 + 6 + 6 + 6 + 2 - 3
     assert SYSTEM.with_rules(penalty_explosion="level_ladder").chance(
-        Character(attention=0, intuition=0), "perception", difficulty=10) != chance_at_least(0, 10)
+        Character(attention=0, intuition=0), "perception", difficulty=10
+    ) != chance_at_least(0, 10)
     assert explosion_dice(2, {"penalty_explosion": "level_ladder"})[:2] == (6, 8)
     assert explosion_dice(0, {})[:1] == (8,)
 
@@ -136,7 +159,7 @@ def test_A5_d100_options():
     r = level_roll(8, rng=Scripted(100, 40), rules={"d100_reroll_on_max": True})
     assert r.total == 140 and r.successes == 1 and not r.terminal_max
     outcomes, cut = roll_outcomes(8, rules={"d100_reroll_on_max": True})
-    assert cut == F(1, 100 ** 5)
+    assert cut == F(1, 100**5)
     assert sum(outcomes.values()) + cut == 1
 
 
@@ -188,7 +211,14 @@ def test_below_zero_auto_fail_option():
     c = Character(attention=0, intuition=0)
     r = SYSTEM.with_rules(below_zero="auto_fail").roll_check(c, "perception", shift=-1, rng=Scripted(2))
     assert r.details["fail"] and r.details["fail_degree"] == 2
-    r = SYSTEM.roll_check(c, "perception", shift=-1, rng=Scripted(2, ))
+    r = SYSTEM.roll_check(
+        c,
+        "perception",
+        shift=-1,
+        rng=Scripted(
+            2,
+        ),
+    )
     assert not r.details["fail"] and r.total == -1
     assert SYSTEM.with_rules(below_zero="auto_fail").chance(c, "perception", difficulty=-10, shift=-1) == 0
 
@@ -196,14 +226,30 @@ def test_below_zero_auto_fail_option():
 # ------------------------------------------------------------------------------------------------
 # Exact odds
 # ------------------------------------------------------------------------------------------------
-D67 = [("L3>=4", 3, 4, 0, 0, F(1, 2)), ("L3>=3", 3, 3, 0, 0, F(2, 3)), ("L0>=2", 0, 2, 0, 0, F(1, 3)),
-       ("L1>=4", 1, 4, 0, 0, F(1, 6)), ("L2>=4", 2, 4, 0, 0, F(1, 3)), ("L4>=8", 4, 8, 0, 0, F(1, 8)),
-       ("L5>=8", 5, 8, 0, 0, F(3, 10)), ("L6>=12", 6, 12, 0, 0, F(1, 12)), ("L7>=20", 7, 20, 0, 0, F(1, 20)),
-       ("L3+3>=8", 3, 8, 3, 0, F(1, 3)), ("L7>=54", 7, 54, 0, 0, F(67, 2000)),
-       ("L6+luck4>=32", 6, 32, 0, 4, F(1, 48)), ("L3>=50", 3, 50, 0, 0, F(7, 115200))]
-D73 = [("L3>=-10", 3, -10, 0, 0, F(5, 6)), ("L3+luck5>=6", 3, 6, 0, 5, F(5, 6)), ("L0>=0", 0, 0, 0, 0, F(2, 3)),
-       ("L7>=120", 7, 120, 0, 0, F(1, 2000)), ("L7>=121", 7, 121, 0, 0, F(0)),
-       ("L3>=156", 3, 156, 0, 0, F(1, 11520000)), ("L3>=157", 3, 157, 0, 0, F(0))]
+D67 = [
+    ("L3>=4", 3, 4, 0, 0, F(1, 2)),
+    ("L3>=3", 3, 3, 0, 0, F(2, 3)),
+    ("L0>=2", 0, 2, 0, 0, F(1, 3)),
+    ("L1>=4", 1, 4, 0, 0, F(1, 6)),
+    ("L2>=4", 2, 4, 0, 0, F(1, 3)),
+    ("L4>=8", 4, 8, 0, 0, F(1, 8)),
+    ("L5>=8", 5, 8, 0, 0, F(3, 10)),
+    ("L6>=12", 6, 12, 0, 0, F(1, 12)),
+    ("L7>=20", 7, 20, 0, 0, F(1, 20)),
+    ("L3+3>=8", 3, 8, 3, 0, F(1, 3)),
+    ("L7>=54", 7, 54, 0, 0, F(67, 2000)),
+    ("L6+luck4>=32", 6, 32, 0, 4, F(1, 48)),
+    ("L3>=50", 3, 50, 0, 0, F(7, 115200)),
+]
+D73 = [
+    ("L3>=-10", 3, -10, 0, 0, F(5, 6)),
+    ("L3+luck5>=6", 3, 6, 0, 5, F(5, 6)),
+    ("L0>=0", 0, 0, 0, 0, F(2, 3)),
+    ("L7>=120", 7, 120, 0, 0, F(1, 2000)),
+    ("L7>=121", 7, 121, 0, 0, F(0)),
+    ("L3>=156", 3, 156, 0, 0, F(1, 11520000)),
+    ("L3>=157", 3, 157, 0, 0, F(0)),
+]
 
 
 @pytest.mark.parametrize("case,level,target,bonus,luck,p", D67, ids=[f"TV-D67-{c[0]}" for c in D67])
@@ -216,8 +262,10 @@ def test_TV_D73(case, level, target, bonus, luck, p):
     assert chance_at_least(level, target, bonus=bonus, luck=luck) == p
 
 
-@pytest.mark.parametrize("level,fail,crit", [(3, F(1, 6), F(1, 24)), (5, F(1, 10), F(1, 40)),
-                                             (7, F(1, 20), F(1, 80)), (8, F(1, 100), F(1, 400))])
+@pytest.mark.parametrize(
+    "level,fail,crit",
+    [(3, F(1, 6), F(1, 24)), (5, F(1, 10), F(1, 40)), (7, F(1, 20), F(1, 80)), (8, F(1, 100), F(1, 400))],
+)
 def test_TV_D68_fail_probabilities(level, fail, crit):
     outcomes, _ = roll_outcomes(level)
     assert sum(p for o, p in outcomes.items() if o[0] == "fail") == fail
@@ -237,7 +285,7 @@ def test_max_totals():
 def _brute(level):
     """Enumerate every die sequence explicitly (independent of the recursive engine)."""
     faces, flat = LEVEL_DIE[level]
-    ladder = list(LADDER[LADDER.index(faces) + 1:])
+    ladder = list(LADDER[LADDER.index(faces) + 1 :])
     out = {}
 
     def walk(dice, total, prob, succ):
@@ -273,7 +321,7 @@ def test_distribution_matches_brute_force(level):
 @pytest.mark.parametrize("level", [3, 5, 7])
 def test_distribution_matches_icepool(level):
     faces, flat = LEVEL_DIE[level]
-    ladder = LADDER[LADDER.index(faces):]
+    ladder = LADDER[LADDER.index(faces) :]
     chain = icepool.d(ladder[-1])
     for n in reversed(ladder[:-1]):
         nxt = chain
@@ -304,10 +352,11 @@ def test_public_chance_api():
 
 def test_roll_check_reproducible_and_matches_issue_call():
     import random
+
     c = Character(attention=5, intuition=3, physique=4)
     a = SYSTEM.roll_check(c, "attention", difficulty=8, luck=2, rng=random.Random(1))
     b = SYSTEM.roll_check(c, "attention", difficulty=8, luck=2, rng=random.Random(1))
     assert (a.total, a.degree, a.details["chain"]) == (b.total, b.degree, b.details["chain"])
     assert a.roll.expression.startswith("L5") and a.roll.check.target == 8
     assert any(e.trait == "luck" and e.delta == -2 for e in a.effects)
-    assert c.luck == 6         # effects are data, not applied
+    assert c.luck == 6  # effects are data, not applied

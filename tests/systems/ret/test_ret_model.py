@@ -1,4 +1,5 @@
 """RET character model: the parameter tree, derived indicators, persistence, shape validation."""
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -10,7 +11,7 @@ from ret_testkit import CHARS, ORDER, build
 
 def test_public_names_from_the_issue():
     c = Character(attention=5, intuition=3, physique=4)
-    assert c.perception == 4 and c.mind == 3          # (5+3)//2, (3+4)//2
+    assert c.perception == 4 and c.mind == 3  # (5+3)//2, (3+4)//2
     assert (c.health_max, c.sanity_max, c.level, c.luck_max, c.strike_power, c.speed) == (6, 6, 3, 6, 1, 3)
     assert c.health == 6 and c.sanity == 6 and c.luck == 6
 
@@ -22,23 +23,116 @@ DERIVED = [
     ("TV-B10", {}, {"level": 3}),
     ("TV-B11", {"physique": 4, "endurance": 4}, {"strength": 4, "strike_power": 2}),
     ("TV-B59", {"fine_motor": 4, "body_control": 4}, {"agility": 4, "speed": 4}),
-    ("TV-D1", CHARS["A"], {"intellect": 3, "perception": 3, "empathy": 3, "will": 3, "strength": 3,
-                           "agility": 3, "mind": 3, "emotions": 3, "body": 3, "level": 3, "health_max": 6,
-                           "sanity_max": 6, "luck_max": 6, "strike_power": 1, "speed": 3}),
-    ("TV-D2", CHARS["B"], {"intellect": 4, "perception": 4, "empathy": 4, "will": 4, "strength": 6,
-                           "agility": 3, "mind": 4, "emotions": 4, "body": 4, "level": 4, "health_max": 8,
-                           "sanity_max": 8, "luck_max": 8, "strike_power": 3, "speed": 3}),
-    ("TV-D3", CHARS["C"], {"intellect": 3, "perception": 4, "strength": 4, "agility": 3, "mind": 3,
-                           "body": 3, "level": 3, "strike_power": 2, "health_max": 6}),
-    ("TV-D4", CHARS["E"], {"intellect": 4, "perception": 4, "empathy": 4, "will": 4, "strength": 3,
-                           "agility": 3, "mind": 4, "emotions": 4, "body": 3, "level": 3, "health_max": 6,
-                           "sanity_max": 8, "luck_max": 6}),
-    ("TV-D5", CHARS["D"], {"mind": 7, "emotions": 7, "body": 6, "level": 6, "health_max": 12,
-                           "sanity_max": 14, "luck_max": 12, "strike_power": 3, "speed": 6}),
-    ("TV-D6", build([0] * 12), {"mind": 0, "body": 0, "level": 0, "health_max": 0, "sanity_max": 0,
-                                "luck_max": 0, "strike_power": 0, "speed": 0}),
-    ("TV-D7", build([7] * 12), {"level": 7, "health_max": 14, "sanity_max": 14, "luck_max": 14,
-                                "strike_power": 3, "speed": 7}),
+    (
+        "TV-D1",
+        CHARS["A"],
+        {
+            "intellect": 3,
+            "perception": 3,
+            "empathy": 3,
+            "will": 3,
+            "strength": 3,
+            "agility": 3,
+            "mind": 3,
+            "emotions": 3,
+            "body": 3,
+            "level": 3,
+            "health_max": 6,
+            "sanity_max": 6,
+            "luck_max": 6,
+            "strike_power": 1,
+            "speed": 3,
+        },
+    ),
+    (
+        "TV-D2",
+        CHARS["B"],
+        {
+            "intellect": 4,
+            "perception": 4,
+            "empathy": 4,
+            "will": 4,
+            "strength": 6,
+            "agility": 3,
+            "mind": 4,
+            "emotions": 4,
+            "body": 4,
+            "level": 4,
+            "health_max": 8,
+            "sanity_max": 8,
+            "luck_max": 8,
+            "strike_power": 3,
+            "speed": 3,
+        },
+    ),
+    (
+        "TV-D3",
+        CHARS["C"],
+        {
+            "intellect": 3,
+            "perception": 4,
+            "strength": 4,
+            "agility": 3,
+            "mind": 3,
+            "body": 3,
+            "level": 3,
+            "strike_power": 2,
+            "health_max": 6,
+        },
+    ),
+    (
+        "TV-D4",
+        CHARS["E"],
+        {
+            "intellect": 4,
+            "perception": 4,
+            "empathy": 4,
+            "will": 4,
+            "strength": 3,
+            "agility": 3,
+            "mind": 4,
+            "emotions": 4,
+            "body": 3,
+            "level": 3,
+            "health_max": 6,
+            "sanity_max": 8,
+            "luck_max": 6,
+        },
+    ),
+    (
+        "TV-D5",
+        CHARS["D"],
+        {
+            "mind": 7,
+            "emotions": 7,
+            "body": 6,
+            "level": 6,
+            "health_max": 12,
+            "sanity_max": 14,
+            "luck_max": 12,
+            "strike_power": 3,
+            "speed": 6,
+        },
+    ),
+    (
+        "TV-D6",
+        build([0] * 12),
+        {
+            "mind": 0,
+            "body": 0,
+            "level": 0,
+            "health_max": 0,
+            "sanity_max": 0,
+            "luck_max": 0,
+            "strike_power": 0,
+            "speed": 0,
+        },
+    ),
+    (
+        "TV-D7",
+        build([7] * 12),
+        {"level": 7, "health_max": 14, "sanity_max": 14, "luck_max": 14, "strike_power": 3, "speed": 7},
+    ),
 ]
 
 
@@ -59,7 +153,7 @@ def test_derived_follow_every_change():
     assert (c.agility, c.speed, c.body) == (5, 5, 4)
     c.body_control = 7
     assert (c.agility, c.body, c.health_max) == (7, 5, 10)
-    assert c.health == 10          # A40: current follows a raised maximum
+    assert c.health == 10  # A40: current follows a raised maximum
 
 
 def test_lowering_max_clamps_current_A40():
@@ -73,7 +167,7 @@ def test_damaged_current_follows_raise_by_delta():
     c = Character()
     c.health = 2
     c.physique = 7
-    c.endurance = 7       # body 3 -> 5: max 6 -> 10
+    c.endurance = 7  # body 3 -> 5: max 6 -> 10
     assert c.health == 6
 
 
@@ -91,35 +185,54 @@ def test_tree_formulas_property(vals):
 
 
 def test_round_trip_with_lists():
-    c = Character(name="Ира", abilities=[{"name": "Lockpicking", "kind": "skill", "base_param": "fine_motor", "level": 3}],
-                  armour=[{"name": "mail", "defence": 2, "durability": 2}], money="300 gold")
+    c = Character(
+        name="Ира",
+        abilities=[{"name": "Lockpicking", "kind": "skill", "base_param": "fine_motor", "level": 3}],
+        armour=[{"name": "mail", "defence": 2, "durability": 2}],
+        money="300 gold",
+    )
     d = c.to_dict()
     assert d["system"] == "ret" and d["schema"] == 1
     assert Character.from_dict(d).to_dict() == d
 
 
 def test_penalty_levels_are_legal_values():
-    c = Character(body_control=1)          # spec §4.3: V3 is a creation problem, not a shape error
+    c = Character(body_control=1)  # spec §4.3: V3 is a creation problem, not a shape error
     assert c.body_control == 1
 
 
-@pytest.mark.parametrize("values,code,field", [
-    ({"attention": 8}, "param_range", "attention"),                          # V2
-    ({"attention": -1}, "bad_type", "attention"),
-    ({"attention": "x"}, "bad_type", "attention"),                           # V1
-    ({"health": 7}, "health_above_max", "health"),                           # V16
-    ({"sanity": 9}, "sanity_above_max", "sanity"),
-    ({"luck": -1}, "bad_type", "luck"),
-    ({"abilities": [{"name": "Nav", "kind": "skill", "level": 3}]}, "ability_base", "abilities"),   # V8
-    ({"abilities": [{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 8}]}, "ability_level", "abilities"),  # V9
-    ({"abilities": [{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 3},
-                    {"name": "Nav", "kind": "talent", "base_param": "wits", "level": 3}]}, "ability_duplicate", "abilities"),  # V10
-    ({"flaws": [{"name": "Fear", "severity": "huge", "level": 1}]}, "flaw_severity", "flaws"),
-    ({"armour": [{"name": "mail", "defence": -1, "durability": 2}]}, "armour_value", "armour"),
-    ({"level": 5}, "derived_given", "level"),
-    ({"nonsense": 1}, "unknown_field", "nonsense"),
-    ({"overrides": {"agility": 5}}, "override_pc", "overrides"),
-])
+@pytest.mark.parametrize(
+    "values,code,field",
+    [
+        ({"attention": 8}, "param_range", "attention"),  # V2
+        ({"attention": -1}, "bad_type", "attention"),
+        ({"attention": "x"}, "bad_type", "attention"),  # V1
+        ({"health": 7}, "health_above_max", "health"),  # V16
+        ({"sanity": 9}, "sanity_above_max", "sanity"),
+        ({"luck": -1}, "bad_type", "luck"),
+        ({"abilities": [{"name": "Nav", "kind": "skill", "level": 3}]}, "ability_base", "abilities"),  # V8
+        (
+            {"abilities": [{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 8}]},
+            "ability_level",
+            "abilities",
+        ),  # V9
+        (
+            {
+                "abilities": [
+                    {"name": "Nav", "kind": "skill", "base_param": "wits", "level": 3},
+                    {"name": "Nav", "kind": "talent", "base_param": "wits", "level": 3},
+                ]
+            },
+            "ability_duplicate",
+            "abilities",
+        ),  # V10
+        ({"flaws": [{"name": "Fear", "severity": "huge", "level": 1}]}, "flaw_severity", "flaws"),
+        ({"armour": [{"name": "mail", "defence": -1, "durability": 2}]}, "armour_value", "armour"),
+        ({"level": 5}, "derived_given", "level"),
+        ({"nonsense": 1}, "unknown_field", "nonsense"),
+        ({"overrides": {"agility": 5}}, "override_pc", "overrides"),
+    ],
+)
 def test_shape_errors_refused(values, code, field):
     with pytest.raises(ValidationError) as exc:
         Character(**values)
@@ -142,7 +255,7 @@ def test_validation_lists_every_problem_and_changes_nothing():
 def test_npc_level_8_allowed():
     c = Character(is_npc=True, physique=8, endurance=8)
     assert c.strength == 8 and c.strike_power == 4
-    assert c.luck == 0                      # A38: NPCs have no Luck unless the GM sets it
+    assert c.luck == 0  # A38: NPCs have no Luck unless the GM sets it
 
 
 def test_TV_B55_goblin():
@@ -150,15 +263,16 @@ def test_TV_B55_goblin():
     assert goblin.level == 3
     assert all(goblin.value(p) == 3 for p in ORDER)
     nimble = Character(is_npc=True, overrides={"mind": 3, "emotions": 3, "body": 3, "agility": 5})
-    assert nimble.agility == 5             # dodges with d10
+    assert nimble.agility == 5  # dodges with d10
     from tabletop_systems.ret import die_label
+
     assert die_label(nimble.value("agility")) == "d10"
 
 
 def test_TV_D62_nimble_goblin_inheritance():
     g = Character(is_npc=True, overrides={"body": 3, "mind": 3, "emotions": 3, "agility": 5})
     assert g.strength == 3 and g.strike_power == 1 and g.speed == 5 and g.health_max == 6
-    assert g.body == 3                      # overrides never propagate upward
+    assert g.body == 3  # overrides never propagate upward
     assert g.value("fine_motor") == 5 and g.value("body_control") == 5
     assert g.value("physique") == 3
 
@@ -173,18 +287,63 @@ def test_gm_luck_max_override_A51():
     assert c.luck_max == 10 and c.luck == 10
 
 
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(-20, 20), st.text(max_size=5),
-                 st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
-                 st.lists(st.dictionaries(st.sampled_from(["name", "kind", "level", "base_param", "defence",
-                                                           "durability", "id", "severity", "divider", "locations"]),
-                                          st.one_of(st.integers(-2, 9), st.text(max_size=4), st.none()),
-                                          max_size=4), max_size=2))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-20, 20),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "name",
+                    "kind",
+                    "level",
+                    "base_param",
+                    "defence",
+                    "durability",
+                    "id",
+                    "severity",
+                    "divider",
+                    "locations",
+                ]
+            ),
+            st.one_of(st.integers(-2, 9), st.text(max_size=4), st.none()),
+            max_size=4,
+        ),
+        max_size=2,
+    ),
+)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.dictionaries(st.sampled_from(["attention", "health", "luck", "abilities", "flaws", "armour", "weapons",
-                                        "overrides", "is_npc", "npc_tier", "conditions", "tokens", "temp_armour_kind",
-                                        "luck_max_override", "name"]), JUNK, max_size=4))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "attention",
+                "health",
+                "luck",
+                "abilities",
+                "flaws",
+                "armour",
+                "weapons",
+                "overrides",
+                "is_npc",
+                "npc_tier",
+                "conditions",
+                "tokens",
+                "temp_armour_kind",
+                "luck_max_override",
+                "name",
+            ]
+        ),
+        JUNK,
+        max_size=4,
+    )
+)
 def test_bad_input_only_raises_validation_error(data):
     try:
         c = Character(**data)

@@ -1,4 +1,5 @@
 """Creation and advancement (spec §4, §7.1): costs, validation, DP operations."""
+
 import pytest
 
 from tabletop_systems.ret import SYSTEM, Character
@@ -30,10 +31,18 @@ def test_TV_B2_simplified_pools():
     assert (c.dp_params, c.dp_abilities, c.physique, c.ability("Lockpicking")["level"]) == (2, 2, 4, 4)
 
 
-@pytest.mark.parametrize("a,b,scheme,expected", [(3, 7, "recommended", 18), (1, 7, "recommended", 21),
-                                                 (5, 6, "recommended", 5), (0, 3, "recommended", 4),
-                                                 (3, 7, "simplified", 4), (1, 3, "simplified", 2)],
-                         ids=["TV-D9-3to7", "TV-D9-1to7", "TV-D9-5to6", "TV-D9-0to3", "TV-D10-3to7", "TV-D10-1to3"])
+@pytest.mark.parametrize(
+    "a,b,scheme,expected",
+    [
+        (3, 7, "recommended", 18),
+        (1, 7, "recommended", 21),
+        (5, 6, "recommended", 5),
+        (0, 3, "recommended", 4),
+        (3, 7, "simplified", 4),
+        (1, 3, "simplified", 2),
+    ],
+    ids=["TV-D9-3to7", "TV-D9-1to7", "TV-D9-5to6", "TV-D9-0to3", "TV-D10-3to7", "TV-D10-1to3"],
+)
 def test_TV_D9_D10_costs(a, b, scheme, expected):
     assert cost(a, b, scheme) == expected
 
@@ -67,7 +76,7 @@ def test_conversion_refusals_change_nothing():
     c = Character(dp=2, abilities=ab)
     before = c.to_dict()
     with pytest.raises(RuleError) as e:
-        SYSTEM.convert_ability(c, "Magic", "Archmagic")          # talent upgrade costs 7
+        SYSTEM.convert_ability(c, "Magic", "Archmagic")  # talent upgrade costs 7
     assert e.value.code == "dp_insufficient" and c.to_dict() == before
 
 
@@ -100,7 +109,7 @@ def test_TV_B63_ability_levels():
 def test_raise_parameter_refusals():
     c = Character(dp=2)
     with pytest.raises(RuleError) as e:
-        SYSTEM.raise_parameter(c, "physique")          # 3 -> 4 costs 3
+        SYSTEM.raise_parameter(c, "physique")  # 3 -> 4 costs 3
     assert e.value.code == "dp_insufficient" and c.physique == 3 and c.dp == 2
     with pytest.raises(RuleError) as e:
         SYSTEM.raise_parameter(c, "strength")
@@ -168,7 +177,8 @@ def test_TV_B14_V7_counts():
     assert "ability_count" not in codes(GM.with_rules(ability_count_mode="at_most").validate(c))
     four_two = [dict(a) for a in SKILLS3_TALENT1] + [
         {"name": "Swim", "kind": "skill", "base_param": "body_control", "level": 3},
-        {"name": "Fire", "kind": "talent", "base_param": "will", "level": 3}]
+        {"name": "Fire", "kind": "talent", "base_param": "will", "level": 3},
+    ]
     assert "ability_count" not in codes(GM.with_rules(n_skills=4, n_talents=2).validate(Character(abilities=four_two)))
 
 
@@ -195,8 +205,11 @@ def test_V14_V15_warnings():
 
 
 def test_TV_B15_starting_kit_legal():
-    c = legal(money="300 gold", weapons=[{"name": "sword", "damage": 3, "kind": "melee"}],
-              items=[{"name": "healing potion"}, {"name": "medallion"}, {"name": "crystal"}])
+    c = legal(
+        money="300 gold",
+        weapons=[{"name": "sword", "damage": 3, "kind": "melee"}],
+        items=[{"name": "healing potion"}, {"name": "medallion"}, {"name": "crystal"}],
+    )
     assert not [p for p in GM.validate(c) if p.code.startswith("starting_")]
 
 

@@ -1,5 +1,6 @@
 """Every test vector of spec §9 (TV-B: the book's numeric examples; TV-D: derived), one
 parametrised case per vector id. Dice are scripted face sequences (``Scripted``)."""
+
 from fractions import Fraction as F
 
 import pytest
@@ -21,6 +22,7 @@ def vector(vid):
     def deco(fn):
         V[vid] = fn
         return fn
+
     return deco
 
 
@@ -41,7 +43,9 @@ def _():
 
 @vector("TV-B2")
 def _():
-    c = Character(dp_params=3, dp_abilities=3, abilities=[{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 3}])
+    c = Character(
+        dp_params=3, dp_abilities=3, abilities=[{"name": "Nav", "kind": "skill", "base_param": "wits", "level": 3}]
+    )
     s = SYSTEM.with_rules(costing="simplified")
     s.raise_parameter(c, "wits")
     s.raise_ability(c, "Nav")
@@ -63,7 +67,7 @@ def _():
 def _():
     c = big()
     c.health = -54
-    gm = SYSTEM.with_rules(threshold_multiplier=0)     # the book's record predates the GM threshold
+    gm = SYSTEM.with_rules(threshold_multiplier=0)  # the book's record predates the GM threshold
     r = gm.roll_check(c, "survival", rng=Scripted(20, 45))
     assert r.total == 65 and r.details["state"] == "stabilised"
     gm.apply_result(c, r)
@@ -126,15 +130,20 @@ def _():
 @vector("TV-B14")
 def _():
     assert (SYSTEM.rules["n_skills"], SYSTEM.rules["n_talents"]) == (3, 1)
-    c = Character(abilities=[{"name": f"s{i}", "kind": "skill", "base_param": "wits", "level": 3} for i in range(4)]
-                  + [{"name": f"t{i}", "kind": "talent", "base_param": "wits", "level": 3} for i in range(2)])
+    c = Character(
+        abilities=[{"name": f"s{i}", "kind": "skill", "base_param": "wits", "level": 3} for i in range(4)]
+        + [{"name": f"t{i}", "kind": "talent", "base_param": "wits", "level": 3} for i in range(2)]
+    )
     assert not [p for p in GM.with_rules(n_skills=4, n_talents=2).validate(c) if p.code == "ability_count"]
 
 
 @vector("TV-B15")
 def _():
-    c = Character(money="300 gold", weapons=[{"name": "sword", "damage": 3}],
-                  items=[{"name": "healing potion"}, {"name": "medallion"}, {"name": "crystal"}])
+    c = Character(
+        money="300 gold",
+        weapons=[{"name": "sword", "damage": 3}],
+        items=[{"name": "healing potion"}, {"name": "medallion"}, {"name": "crystal"}],
+    )
     assert not [p for p in GM.validate(c) if p.code.startswith("starting_")]
 
 
@@ -265,8 +274,10 @@ def _():
 @vector("TV-B34")
 def _():
     w = {"automatic": True, "capacity": 30, "ammo": 30}
-    assert (combat.plan_attack(burst="half", weapon=w).defences_per_target,
-            combat.plan_attack(burst="full", weapon=w).defences_per_target) == (2, 3)
+    assert (
+        combat.plan_attack(burst="half", weapon=w).defences_per_target,
+        combat.plan_attack(burst="full", weapon=w).defences_per_target,
+    ) == (2, 3)
 
 
 @vector("TV-B35")
@@ -286,16 +297,32 @@ def _():
 
 @vector("TV-B38")
 def _():
-    c = Character(abilities=[{"name": "Heal", "kind": "talent", "base_param": "empathy", "level": 3,
-                              "is_superpower": True, "sanity_cost": 1, "divider": [4, 2]}])
+    c = Character(
+        abilities=[
+            {
+                "name": "Heal",
+                "kind": "talent",
+                "base_param": "empathy",
+                "level": 3,
+                "is_superpower": True,
+                "sanity_cost": 1,
+                "divider": [4, 2],
+            }
+        ]
+    )
     assert SYSTEM.roll_check(c, "talent:Heal", extra_sanity=2, rng=Scripted(3)).details["divider"] == Divider(4, 4)
 
 
 @vector("TV-B39")
 def _():
-    c = Character(composure=7, leadership=7, abilities=[
-        {"name": "Pyromancer", "kind": "talent", "base_param": "will", "level": 6},
-        {"name": "Firestorm", "kind": "ultimate", "parent_talent": "Pyromancer", "level": 5}])
+    c = Character(
+        composure=7,
+        leadership=7,
+        abilities=[
+            {"name": "Pyromancer", "kind": "talent", "base_param": "will", "level": 6},
+            {"name": "Firestorm", "kind": "ultimate", "parent_talent": "Pyromancer", "level": 5},
+        ],
+    )
     r = SYSTEM.roll_check(c, "ultimate:Firestorm", rng=Scripted(9))
     assert (r.details["die"], r.total) == ("d12", 21)
 
@@ -435,8 +462,18 @@ def _():
 
 @vector("TV-B58")
 def _():
-    c = Character(abilities=[{"name": "Weather avatar", "kind": "talent", "base_param": "will", "level": 3,
-                              "is_superpower": True, "sanity_cost": 3}])
+    c = Character(
+        abilities=[
+            {
+                "name": "Weather avatar",
+                "kind": "talent",
+                "base_param": "will",
+                "level": 3,
+                "is_superpower": True,
+                "sanity_cost": 3,
+            }
+        ]
+    )
     r = SYSTEM.roll_check(c, "talent:Weather avatar", rng=Scripted(4))
     assert [(e.trait, e.delta) for e in r.effects] == [("sanity", -3)]
 
@@ -479,9 +516,20 @@ def _():
 @vector("TV-B65")
 def _():
     w = {r["id"]: r for r in SYSTEM.data("weapons")}
-    assert [combat.raw_damage(2, w[k]) for k in ("unarmed", "reinforced_unarmed", "blunt", "short_blade", "blade",
-                                                 "heavy_blade", "thrown_blunt", "thrown_sharp", "light_nonfirearm")] \
-        == [2, 3, 4, 4, 5, 6, 3, 4, 3]
+    assert [
+        combat.raw_damage(2, w[k])
+        for k in (
+            "unarmed",
+            "reinforced_unarmed",
+            "blunt",
+            "short_blade",
+            "blade",
+            "heavy_blade",
+            "thrown_blunt",
+            "thrown_sharp",
+            "light_nonfirearm",
+        )
+    ] == [2, 3, 4, 4, 5, 6, 3, 4, 3]
     assert (w["light_firearm"]["damage_range"], w["heavy_weapon"]["damage_range"]) == ([3, 4], [5, 6])
 
 
@@ -510,45 +558,102 @@ def _derived(values, expected):
 
 @vector("TV-D1")
 def _():
-    _derived(CHARS["A"], {"mind": 3, "emotions": 3, "body": 3, "level": 3, "health_max": 6, "sanity_max": 6,
-                          "luck_max": 6, "strike_power": 1, "speed": 3})
+    _derived(
+        CHARS["A"],
+        {
+            "mind": 3,
+            "emotions": 3,
+            "body": 3,
+            "level": 3,
+            "health_max": 6,
+            "sanity_max": 6,
+            "luck_max": 6,
+            "strike_power": 1,
+            "speed": 3,
+        },
+    )
 
 
 @vector("TV-D2")
 def _():
-    _derived(CHARS["B"], {"intellect": 4, "perception": 4, "empathy": 4, "will": 4, "strength": 6, "agility": 3,
-                          "mind": 4, "emotions": 4, "body": 4, "level": 4, "health_max": 8, "sanity_max": 8,
-                          "luck_max": 8, "strike_power": 3, "speed": 3})
+    _derived(
+        CHARS["B"],
+        {
+            "intellect": 4,
+            "perception": 4,
+            "empathy": 4,
+            "will": 4,
+            "strength": 6,
+            "agility": 3,
+            "mind": 4,
+            "emotions": 4,
+            "body": 4,
+            "level": 4,
+            "health_max": 8,
+            "sanity_max": 8,
+            "luck_max": 8,
+            "strike_power": 3,
+            "speed": 3,
+        },
+    )
 
 
 @vector("TV-D3")
 def _():
-    _derived(CHARS["C"], {"intellect": 3, "perception": 4, "strength": 4, "agility": 3, "mind": 3, "body": 3,
-                          "level": 3, "strike_power": 2, "health_max": 6})
+    _derived(
+        CHARS["C"],
+        {
+            "intellect": 3,
+            "perception": 4,
+            "strength": 4,
+            "agility": 3,
+            "mind": 3,
+            "body": 3,
+            "level": 3,
+            "strike_power": 2,
+            "health_max": 6,
+        },
+    )
 
 
 @vector("TV-D4")
 def _():
-    _derived(CHARS["E"], {"mind": 4, "emotions": 4, "body": 3, "level": 3, "health_max": 6, "sanity_max": 8,
-                          "luck_max": 6})
+    _derived(
+        CHARS["E"], {"mind": 4, "emotions": 4, "body": 3, "level": 3, "health_max": 6, "sanity_max": 8, "luck_max": 6}
+    )
 
 
 @vector("TV-D5")
 def _():
-    _derived(CHARS["D"], {"mind": 7, "emotions": 7, "body": 6, "level": 6, "health_max": 12, "sanity_max": 14,
-                          "luck_max": 12, "strike_power": 3, "speed": 6})
+    _derived(
+        CHARS["D"],
+        {
+            "mind": 7,
+            "emotions": 7,
+            "body": 6,
+            "level": 6,
+            "health_max": 12,
+            "sanity_max": 14,
+            "luck_max": 12,
+            "strike_power": 3,
+            "speed": 6,
+        },
+    )
 
 
 @vector("TV-D6")
 def _():
-    _derived(build([0] * 12), {"level": 0, "health_max": 0, "sanity_max": 0, "luck_max": 0, "strike_power": 0, "speed": 0})
+    _derived(
+        build([0] * 12), {"level": 0, "health_max": 0, "sanity_max": 0, "luck_max": 0, "strike_power": 0, "speed": 0}
+    )
     assert SYSTEM.roll_check(Character(**build([0] * 12)), "mind", rng=Scripted(3)).details["die"] == "d6-3"
 
 
 @vector("TV-D7")
 def _():
-    _derived(build([7] * 12), {"level": 7, "health_max": 14, "sanity_max": 14, "luck_max": 14, "strike_power": 3,
-                               "speed": 7})
+    _derived(
+        build([7] * 12), {"level": 7, "health_max": 14, "sanity_max": 14, "luck_max": 14, "strike_power": 3, "speed": 7}
+    )
 
 
 @vector("TV-D8")
@@ -610,7 +715,12 @@ def _():
 def _():
     c = Character(is_npc=True, attention=8, intuition=8)
     r = SYSTEM.roll_check(c, "perception", difficulty=50, rng=Scripted(100))
-    assert (r.total, r.details["successes"], r.details["terminal_max"], r.degree) == (100, 0, True, "passed_with_success")
+    assert (r.total, r.details["successes"], r.details["terminal_max"], r.degree) == (
+        100,
+        0,
+        True,
+        "passed_with_success",
+    )
     assert not [e for e in r.effects if e.trait == "sanity"]
 
 
@@ -656,7 +766,9 @@ def _():
 @vector("TV-D23")
 def _():
     p = combat.plan_attack(two_weapons=True, body_part="head")
-    assert SYSTEM.roll_check(Character(physique=5), "attack_melee", shift=p.shift, rng=Scripted(3)).details["die"] == "d6"
+    assert (
+        SYSTEM.roll_check(Character(physique=5), "attack_melee", shift=p.shift, rng=Scripted(3)).details["die"] == "d6"
+    )
 
 
 @vector("TV-D24")
@@ -742,8 +854,12 @@ def _():
 
 @vector("TV-D36")
 def _():
-    assert (apply_divider(10, STRICT), apply_divider(0, NORMAL), apply_divider(-1, GENEROUS),
-            apply_divider(None, NORMAL, fail=True)) == (3, 2, 3, 0)
+    assert (
+        apply_divider(10, STRICT),
+        apply_divider(0, NORMAL),
+        apply_divider(-1, GENEROUS),
+        apply_divider(None, NORMAL, fail=True),
+    ) == (3, 2, 3, 0)
 
 
 @vector("TV-D37")
@@ -767,7 +883,10 @@ def _():
 @vector("TV-D40")
 def _():
     t = big(armour=[{"name": "h", "defence": 6, "durability": 8}])
-    assert SYSTEM.apply_damage(t, 2).details["health_loss"] == 1 and (t.armour[0]["defence"], t.armour[0]["durability"]) == (6, 7)
+    assert SYSTEM.apply_damage(t, 2).details["health_loss"] == 1 and (
+        t.armour[0]["defence"],
+        t.armour[0]["durability"],
+    ) == (6, 7)
     t = big(armour=[{"name": "h", "defence": 6, "durability": 8}])
     SYSTEM.with_rules(durability_needs_raw_gt_1=False).apply_damage(t, 2)
     assert t.armour[0]["durability"] == 8
@@ -818,7 +937,12 @@ def _():
 def _():
     t = big(temp_armour=2, temp_armour_kind="shield", armour=[{"name": "a", "defence": 2, "durability": 4}])
     out = SYSTEM.apply_damage(t, 5)
-    assert (out.details["health_loss"], t.temp_armour, t.armour[0]["defence"], t.armour[0]["durability"]) == (1, 0, 2, 3)
+    assert (out.details["health_loss"], t.temp_armour, t.armour[0]["defence"], t.armour[0]["durability"]) == (
+        1,
+        0,
+        2,
+        3,
+    )
 
 
 @vector("TV-D47")
@@ -851,8 +975,13 @@ def _():
 
 @vector("TV-D50")
 def _():
-    cs = {"A": Character(attention=5, intuition=5), "B": Character(attention=7, intuition=7),
-          "C": Character(), "D": Character(), "E": Character()}
+    cs = {
+        "A": Character(attention=5, intuition=5),
+        "B": Character(attention=7, intuition=7),
+        "C": Character(),
+        "D": Character(),
+        "E": Character(),
+    }
     order = SYSTEM.roll_initiative(cs, rng=Scripted(7, 12, 1, 3, 1, 1, 1, 4))
     assert list(order.order) == ["B", "A", "E", "C", "D"] and combat.skips_round_1(order, "D")
 
@@ -908,7 +1037,10 @@ def _():
 
 @vector("TV-D58")
 def _():
-    assert (flaw_difficulty({"severity": "severe", "level": 2}, 4), flaw_difficulty({"severity": "severe", "level": 1}, -2)) == (14, 21)
+    assert (
+        flaw_difficulty({"severity": "severe", "level": 2}, 4),
+        flaw_difficulty({"severity": "severe", "level": 1}, -2),
+    ) == (14, 21)
 
 
 @vector("TV-D59")
@@ -937,7 +1069,14 @@ def _():
 @vector("TV-D62")
 def _():
     g = Character(is_npc=True, overrides={"mind": 3, "emotions": 3, "body": 3, "agility": 5})
-    assert (g.strength, g.strike_power, g.speed, g.health_max, g.value("fine_motor"), g.value("body_control")) == (3, 1, 5, 6, 5, 5)
+    assert (g.strength, g.strike_power, g.speed, g.health_max, g.value("fine_motor"), g.value("body_control")) == (
+        3,
+        1,
+        5,
+        6,
+        5,
+        5,
+    )
 
 
 @vector("TV-D63")
@@ -970,10 +1109,21 @@ def _():
 
 @vector("TV-D67")
 def _():
-    cases = [(3, 4, 0, 0, F(1, 2)), (3, 3, 0, 0, F(2, 3)), (0, 2, 0, 0, F(1, 3)), (1, 4, 0, 0, F(1, 6)),
-             (2, 4, 0, 0, F(1, 3)), (4, 8, 0, 0, F(1, 8)), (5, 8, 0, 0, F(3, 10)), (6, 12, 0, 0, F(1, 12)),
-             (7, 20, 0, 0, F(1, 20)), (3, 8, 3, 0, F(1, 3)), (7, 54, 0, 0, F(67, 2000)), (6, 32, 0, 4, F(1, 48)),
-             (3, 50, 0, 0, F(7, 115200))]
+    cases = [
+        (3, 4, 0, 0, F(1, 2)),
+        (3, 3, 0, 0, F(2, 3)),
+        (0, 2, 0, 0, F(1, 3)),
+        (1, 4, 0, 0, F(1, 6)),
+        (2, 4, 0, 0, F(1, 3)),
+        (4, 8, 0, 0, F(1, 8)),
+        (5, 8, 0, 0, F(3, 10)),
+        (6, 12, 0, 0, F(1, 12)),
+        (7, 20, 0, 0, F(1, 20)),
+        (3, 8, 3, 0, F(1, 3)),
+        (7, 54, 0, 0, F(67, 2000)),
+        (6, 32, 0, 4, F(1, 48)),
+        (3, 50, 0, 0, F(7, 115200)),
+    ]
     assert [chance_at_least(lv, t, bonus=b, luck=k) for lv, t, b, k, _ in cases] == [p for *_, p in cases]
 
 
@@ -991,12 +1141,23 @@ def _():
     from tabletop_systems.ret.level import LEVEL_DIE
 
     def min_level(threshold, bonus, levels):
-        return next((lv for lv in levels if (LEVEL_DIE[lv][0] - (LEVEL_DIE[lv][0] != 100)) + LEVEL_DIE[lv][1] + bonus
-                     >= threshold), 8)
+        return next(
+            (
+                lv
+                for lv in levels
+                if (LEVEL_DIE[lv][0] - (LEVEL_DIE[lv][0] != 100)) + LEVEL_DIE[lv][1] + bonus >= threshold
+            ),
+            8,
+        )
+
     rows = SYSTEM.data("difficulties")
     assert all([min_level(r["threshold"], b, (0, 3, 5, 7, 8)) for b in (0, 3, 7)] == r["min_level"] for r in rows)
-    diff = [(r["id"], b) for r in rows for b in (0, 3, 7)
-            if min_level(r["threshold"], b, range(9)) != min_level(r["threshold"], b, (0, 3, 5, 7, 8))]
+    diff = [
+        (r["id"], b)
+        for r in rows
+        for b in (0, 3, 7)
+        if min_level(r["threshold"], b, range(9)) != min_level(r["threshold"], b, (0, 3, 5, 7, 8))
+    ]
     assert diff == [("low", 0)]
 
 
@@ -1023,8 +1184,15 @@ def _():
 
 @vector("TV-D73")
 def _():
-    cases = [(3, -10, 0, F(5, 6)), (3, 6, 5, F(5, 6)), (0, 0, 0, F(2, 3)), (7, 120, 0, F(1, 2000)),
-             (7, 121, 0, F(0)), (3, 156, 0, F(1, 11520000)), (3, 157, 0, F(0))]
+    cases = [
+        (3, -10, 0, F(5, 6)),
+        (3, 6, 5, F(5, 6)),
+        (0, 0, 0, F(2, 3)),
+        (7, 120, 0, F(1, 2000)),
+        (7, 121, 0, F(0)),
+        (3, 156, 0, F(1, 11520000)),
+        (3, 157, 0, F(0)),
+    ]
     assert [chance_at_least(lv, t, luck=k) for lv, t, k, _ in cases] == [p for *_, p in cases]
 
 

@@ -1,4 +1,5 @@
 """The %roll word of RET (spec §5.15): parsing, rolling, exact distributions, errors."""
+
 from fractions import Fraction as F
 import random
 
@@ -53,7 +54,7 @@ def test_luck_forms():
     assert (e.attacker.luck, e.attacker.bonus) == (2, 0)
     r = e.roll(Scripted(1, 3))
     assert r.tree.details["fail"] and r.tree.details["luck"] == 2
-    assert "~~" in r.tree.breakdown["en"]                     # cancelled bonus struck through
+    assert "~~" in r.tree.breakdown["en"]  # cancelled bonus struck through
     e = parse("L3+3 luck 2 >= 8")
     assert e.distribution().p_pass == chance_at_least(3, 8, bonus=3, luck=2)
     e = parse("L3 +3[skill] +2[luck]")
@@ -73,9 +74,9 @@ def test_die_level_shift():
 
 def test_contests():
     e = parse("L3+3 vs L4")
-    r = e.roll(Scripted(3, 6, 2))                 # 6 vs 6+2=8 -> defender
+    r = e.roll(Scripted(3, 6, 2))  # 6 vs 6+2=8 -> defender
     assert not r.check.passed and r.check.op == "vs"
-    r = parse("L4 vs L3").roll(Scripted(5, 5))    # tie -> defender
+    r = parse("L4 vs L3").roll(Scripted(5, 5))  # tie -> defender
     assert not r.check.passed
     d = parse("L4 vs L3").distribution()
     assert d.p_pass == contest_chance({"level": 4}, {"level": 3}) and d.outcome == "hits"
@@ -91,16 +92,29 @@ def test_dividers():
     r = e.roll(Scripted(9))
     assert r.total == 12 // 4 + 2
     d = e.distribution()
-    assert sum(d.values()) == 1 and d[0] == F(1, 12)       # a fail gives 0 (A10)
+    assert sum(d.values()) == 1 and d[0] == F(1, 12)  # a fail gives 0 (A10)
     assert parse("L6 /normal").roll(Scripted(10)).total == 10 // 4 + 2
     assert parse("L6 /generous").divider.base == 3
     assert parse("L6 // 3").divider.base == 0
 
 
-@pytest.mark.parametrize("text,pos", [
-    ("L9", 1), ("L5 >= ", 6), ("L5 >= hardish", 6), ("L5 luck", 7), ("L5 dl 1", 6), ("L5 // 0", 6),
-    ("L5 /silly", 4), ("L5 vs", 5), ("L5 vs L3 x0", 10), ("L5 +3[skill", 5), ("L5 &", 3), ("L5 luck 99999", 8),
-])
+@pytest.mark.parametrize(
+    "text,pos",
+    [
+        ("L9", 1),
+        ("L5 >= ", 6),
+        ("L5 >= hardish", 6),
+        ("L5 luck", 7),
+        ("L5 dl 1", 6),
+        ("L5 // 0", 6),
+        ("L5 /silly", 4),
+        ("L5 vs", 5),
+        ("L5 vs L3 x0", 10),
+        ("L5 +3[skill", 5),
+        ("L5 &", 3),
+        ("L5 luck 99999", 8),
+    ],
+)
 def test_errors_have_positions(text, pos):
     with pytest.raises(DiceError) as e:
         parse(text)
@@ -123,10 +137,15 @@ def test_word_uses_system_rules():
     assert e.roll(Scripted(1, 3)).total == 2
 
 
-
 @settings(max_examples=60, deadline=None)
-@given(level=st.integers(0, 8), bonus=st.integers(-5, 9), luck=st.integers(0, 5), shift=st.integers(-3, 2),
-       target=st.integers(-5, 40), seed=st.integers(0, 10 ** 6))
+@given(
+    level=st.integers(0, 8),
+    bonus=st.integers(-5, 9),
+    luck=st.integers(0, 5),
+    shift=st.integers(-3, 2),
+    target=st.integers(-5, 40),
+    seed=st.integers(0, 10**6),
+)
 def test_word_property(level, bonus, luck, shift, target, seed):
     text = f"L{level}{bonus:+d} luck {luck} dl{shift:+d} >= {target}"
     e = parse(text)

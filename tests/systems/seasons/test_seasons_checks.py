@@ -1,4 +1,5 @@
 """Named checks, options, results and the GM readings that change a check (spec §5, §11)."""
+
 import random
 
 import pytest
@@ -97,6 +98,7 @@ def test_drama_spend_is_an_effect_and_clamped():
 def test_apply_effects_clamps_damage():
     c = Character(damage=9)
     from tabletop_widgets.core import Effect
+
     assert SYSTEM.apply_effects(c, [Effect("damage", 5)]) == {"damage": (9, 10)}
     SYSTEM.apply_effects(c, [Effect("damage", -20)])
     assert c.damage == 0
@@ -125,7 +127,7 @@ def test_untrained_penalty_reading():
 def test_rule_of_10_option_and_reading():
     c = Character(strength=12, melee=5)
     assert SYSTEM.chance(c, "strength+melee") == 1
-    assert SYSTEM.chance(c, "strength+melee", rule_of_10=False) == 1 - __import__("fractions").Fraction(1, 2 ** 14)
+    assert SYSTEM.chance(c, "strength+melee", rule_of_10=False) == 1 - __import__("fractions").Fraction(1, 2**14)
     assert SYSTEM.with_rules(rule_of_10=False).chance(c, "strength+melee") < 1
     r = SYSTEM.roll_check(c, "strength+melee", rng=random.Random(5))
     assert r.details["rolled"] == 4 and r.details["auto"] == 5
@@ -134,6 +136,7 @@ def test_rule_of_10_option_and_reading():
 def test_success_threshold_house_rule():
     c = Character(wits=2)
     from fractions import Fraction
+
     assert SYSTEM.with_rules(success_threshold=8).chance(c, "wits+investigation", difficulty=1) == Fraction(3, 10)
 
 
@@ -147,6 +150,7 @@ def test_mundane_over_5_warns():
 
 def test_contest_check():
     from fractions import Fraction
+
     c = Character(manipulation=3, persuasion=3)  # pool 6, no difficulty in contests (§11 #14)
     r = SYSTEM.roll_check(c, "haggle", opponent_pool=4, rng=FixedRng(6, 6, 1, 1, 1, 1, 6, 6, 6, 1))
     assert (r.details["winner"], r.success, r.details["opponent_successes"], r.margin) == ("B", False, 3, -1)
@@ -180,8 +184,20 @@ def test_rolloff_check():
 
 
 def test_every_preset_rolls():
-    c = Character(**{"strength": 3, "dexterity": 3, "stamina": 3, "wits": 3, "resolve": 3, "composure": 3,
-                     "intelligence": 3, "presence": 3, "manipulation": 3}, damage=3)
+    c = Character(
+        **{
+            "strength": 3,
+            "dexterity": 3,
+            "stamina": 3,
+            "wits": 3,
+            "resolve": 3,
+            "composure": 3,
+            "intelligence": 3,
+            "presence": 3,
+            "manipulation": 3,
+        },
+        damage=3,
+    )
     rng = random.Random(9)
     for pid, p in presets().items():
         opts = {"opponent_pool": 2} if p.opposition == "contest" else {}

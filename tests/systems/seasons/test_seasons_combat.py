@@ -1,4 +1,5 @@
 """Combat and harm (spec §6, §7.2-7.4, §7.6): every step, and both readings of each GM option."""
+
 import random
 
 import pytest
@@ -42,6 +43,7 @@ def test_initiative_endless_ties_fall_back_to_listed_order():
     class Always5:
         def randint(self, a, b):
             return 5
+
     order = SYSTEM.roll_initiative(party(x=6, y=6), rng=Always5())
     assert list(order.order) == ["x", "y"] and "listed order" in order.tiebreaks[0]["en"]
 

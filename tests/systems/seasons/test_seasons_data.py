@@ -1,4 +1,5 @@
 """Data tables (spec §8), the sheet layout (spec §10.1) and the package's shape."""
+
 import pathlib
 import re
 
@@ -13,10 +14,24 @@ PACKAGE = pathlib.Path(__import__("tabletop_systems.seasons", fromlist=["x"]).__
 SEED = pathlib.Path("/work/shared/seeds/001_4de5ee06f0041d30.txt")
 
 
-@pytest.mark.parametrize("table,count", [("archetypes", 63), ("goals", 45), ("advantages", 61), ("sizes", 19),
-                                         ("improvised_weapons", 18), ("equipment", 19), ("checks", 80),
-                                         ("conditions", 14), ("threats", 6), ("tiers", 4), ("attributes", 9),
-                                         ("skills", 18), ("modifiers", 16)])
+@pytest.mark.parametrize(
+    "table,count",
+    [
+        ("archetypes", 63),
+        ("goals", 45),
+        ("advantages", 61),
+        ("sizes", 19),
+        ("improvised_weapons", 18),
+        ("equipment", 19),
+        ("checks", 80),
+        ("conditions", 14),
+        ("threats", 6),
+        ("tiers", 4),
+        ("attributes", 9),
+        ("skills", 18),
+        ("modifiers", 16),
+    ],
+)
 def test_table_sizes(table, count):
     assert len(SYSTEM.data(table)) == count
 
@@ -27,9 +42,28 @@ def test_problems_are_63_from_the_book_plus_inexperienced():
     assert rows[-1]["ru"] == "Неопытный" and rows[-1]["line"] == 186
 
 
-@pytest.mark.parametrize("table", ["archetypes", "goals", "problems", "advantages", "sizes", "improvised_weapons",
-                                   "equipment", "checks", "conditions", "threats", "tiers", "attributes", "skills",
-                                   "modifiers", "weapons", "armour", "difficulties"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        "archetypes",
+        "goals",
+        "problems",
+        "advantages",
+        "sizes",
+        "improvised_weapons",
+        "equipment",
+        "checks",
+        "conditions",
+        "threats",
+        "tiers",
+        "attributes",
+        "skills",
+        "modifiers",
+        "weapons",
+        "armour",
+        "difficulties",
+    ],
+)
 def test_every_row_is_bilingual(table):
     rows = SYSTEM.data(table)
     for r in rows:
@@ -113,8 +147,17 @@ def test_sheet_covers_every_input_trait():
     persisted = set(Character.persisted_traits())
     assert persisted <= on_sheet
     assert set(ATTRIBUTES) | set(SKILLS) <= on_sheet
-    for name in ("health_max", "initiative", "speed", "physical_defence", "social_defence", "mental_defence",
-                 "drama_start", "pain_active", "is_out"):
+    for name in (
+        "health_max",
+        "initiative",
+        "speed",
+        "physical_defence",
+        "social_defence",
+        "mental_defence",
+        "drama_start",
+        "pain_active",
+        "is_out",
+    ):
         assert name in on_sheet
 
 

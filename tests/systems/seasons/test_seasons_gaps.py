@@ -1,6 +1,7 @@
 """The gaps closed after the first pass: active Problem/Advantage markers (§10.1), queued modifiers
 consumed by checks (§7.10), automatic conditions (§7.3, L687, L775), going out at 0 health and
 leaving the fight (§6.5, §10.3, §11 #26), the tracker hooks and the named ``pool`` word."""
+
 import random
 
 import pytest
@@ -46,8 +47,14 @@ def akeys(c, check_id="wits+investigation", **options):
 # -- (1) active Problem / Advantage ---------------------------------------------------------------
 def test_active_markers_apply_when_auto_and_options_override():
     base = Character(wits=3, investigation=2)
-    c = Character(wits=3, investigation=2, problems=["Curious"], advantages=["Sharp eyes"],
-                  active_problem="Curious", active_advantage="Sharp eyes")
+    c = Character(
+        wits=3,
+        investigation=2,
+        problems=["Curious"],
+        advantages=["Sharp eyes"],
+        active_problem="Curious",
+        active_advantage="Sharp eyes",
+    )
     assert apool(c) == pool(base)  # +3 - 3
     assert "advantage" in akeys(c) and "problem" in akeys(c)
     assert apool(c, problem=False) == pool(base) + 3
@@ -84,7 +91,7 @@ def test_active_markers_do_not_touch_threats_and_are_on_the_sheet():
 
 def test_active_marker_chance_matches_the_pool():
     c = Character(wits=2, investigation=1, advantages=["A"], active_advantage="A")
-    assert AUTO.chance(c, "wits+investigation", difficulty=3) == 1 - __import__("fractions").Fraction(1, 2 ** 3)
+    assert AUTO.chance(c, "wits+investigation", difficulty=3) == 1 - __import__("fractions").Fraction(1, 2**3)
 
 
 # -- (2) queued bonuses / penalties ---------------------------------------------------------------
@@ -136,8 +143,9 @@ def test_threat_rolls_never_consume_the_queue():
 
 # -- (3) conditions apply by themselves -------------------------------------------------------------
 def test_conditions_apply_to_the_checks_they_affect_and_stack():
-    c = Character(wits=3, investigation=2, strength=3, athletics=2,
-                  conditions=[combat.condition_entry("fixation")])  # all mental checks
+    c = Character(
+        wits=3, investigation=2, strength=3, athletics=2, conditions=[combat.condition_entry("fixation")]
+    )  # all mental checks
     assert apool(c) == 5 - 3 - 3
     assert apool(c, "strength+athletics") == 5 - 3
     c.update(conditions=[*c.conditions, combat.condition_entry("phobia")])  # all checks
@@ -148,8 +156,13 @@ def test_conditions_apply_to_the_checks_they_affect_and_stack():
 
 
 def test_condition_category_decides_sickness_and_pain_is_never_counted_twice():
-    c = Character(presence=3, persuasion=2, strength=3, athletics=2,
-                  conditions=[combat.condition_entry("sickness", category="social")])
+    c = Character(
+        presence=3,
+        persuasion=2,
+        strength=3,
+        athletics=2,
+        conditions=[combat.condition_entry("sickness", category="social")],
+    )
     assert apool(c, "presence+persuasion") == 5 - 3 - 3 and apool(c, "strength+athletics") == 5 - 3
     c = Character(damage=5, conditions=[combat.condition_entry("pain")])
     assert keys(c, "strength+athletics").count("pain") == 1 and "conditions" not in keys(c, "strength+athletics")
@@ -180,8 +193,11 @@ def test_condition_changed_refuses_bad_input_and_changes_nothing():
 
 
 def test_a_condition_does_not_hinder_its_own_shaking_off():
-    c = Character(composure=3, empathy=2, conditions=[combat.condition_entry("emotional_sway", removal_difficulty=1),
-                                                      combat.condition_entry("phobia")])
+    c = Character(
+        composure=3,
+        empathy=2,
+        conditions=[combat.condition_entry("emotional_sway", removal_difficulty=1), combat.condition_entry("phobia")],
+    )
     r = SYSTEM.shake_off_condition(c, 0, rng=FixedRng(7))
     assert r.details["pool"] == 5 - 1 - 3 and r.success and [x["id"] for x in c.conditions] == ["phobia"]
     with pytest.raises(RuleError):
@@ -189,8 +205,10 @@ def test_a_condition_does_not_hinder_its_own_shaking_off():
 
 
 # -- (4) going out ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("rule,state", [("storyteller_choice", "out"), ("death", "dead"),
-                                        ("incapacitated", "incapacitated"), ("captured", "captured")])
+@pytest.mark.parametrize(
+    "rule,state",
+    [("storyteller_choice", "out"), ("death", "dead"), ("incapacitated", "incapacitated"), ("captured", "captured")],
+)
 def test_zero_health_outcome_sets_out_state(rule, state):
     c = Character(damage=8)
     out = SYSTEM.with_rules(zero_health_outcome=rule).apply_damage(c, 5)
@@ -325,9 +343,10 @@ def test_pool_word_named_check_reads_pain_but_not_unticked_modifiers_nor_the_que
     assert len(c.pending_bonus_dice) == 1
 
 
-@pytest.mark.parametrize("text,character", [("pool wits+investigation diff 3", None),
-                                            ("pool wits+nothing", Character()),
-                                            ("pool threat", Character())])
+@pytest.mark.parametrize(
+    "text,character",
+    [("pool wits+investigation diff 3", None), ("pool wits+nothing", Character()), ("pool threat", Character())],
+)
 def test_pool_word_named_check_errors(text, character):
     with pytest.raises(DiceError) as exc:
         parse(text, character)
@@ -382,8 +401,9 @@ def test_unused_queued_help_lapses_at_the_end_of_the_turn():
 def test_auto_sheet_modifiers_readings(auto):
     """§11 #43 literally (False): markers and conditions only when ticked; the queue is still used."""
     system = SYSTEM.with_rules(auto_sheet_modifiers=auto)
-    c = Character(wits=3, investigation=2, problems=["P"], active_problem="P",
-                  conditions=[combat.condition_entry("phobia")])
+    c = Character(
+        wits=3, investigation=2, problems=["P"], active_problem="P", conditions=[combat.condition_entry("phobia")]
+    )
     SYSTEM.add_pending(c, "inspired", 3)
     plan = system.pool_plan(c, "wits+investigation", difficulty=0)
     assert plan.pool == (5 - 3 - 3 + 3 if auto else 5 + 3)

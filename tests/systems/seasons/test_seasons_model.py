@@ -1,4 +1,5 @@
 """The Seasons Character model (spec §3): defaults, derived traits, persistence, hard limits."""
+
 import pytest
 
 from tabletop_widgets.core import ValidationError
@@ -34,30 +35,51 @@ def test_derived_update_on_every_change():
     c.resolve = 2
     c.size = 6
     c.strength = 2
-    assert (c.physical_defence, c.social_defence, c.mental_defence, c.health_max, c.speed, c.initiative,
-            c.drama_start) == (4, 3, 2, 12, 7, 4, 5)
+    assert (
+        c.physical_defence,
+        c.social_defence,
+        c.mental_defence,
+        c.health_max,
+        c.speed,
+        c.initiative,
+        c.drama_start,
+    ) == (4, 3, 2, 12, 7, 4, 5)
     c.damage = 6
     assert c.in_pain and c.pain_active and c.health_remaining == 6
     c.pain_suppressed = True
     assert c.in_pain and not c.pain_active
     c.tier = "hero"
     assert c.attribute_points_budget == 30
-    c.armour = [{"name": "vest", "penalty": 3}, {"name": "coat", "penalty": 1}, {"name": "plate", "penalty": 5, "worn": False}]
+    c.armour = [
+        {"name": "vest", "penalty": 3},
+        {"name": "coat", "penalty": 1},
+        {"name": "plate", "penalty": 5, "worn": False},
+    ]
     assert c.armour_penalty == 3
 
 
 def test_round_trip():
-    c = Character(name="Ира", wits=3, investigation=2, archetype="Детектив", goal="Find a lost treasure",
-                  problems=["Stubborn"], advantages=["Sharp eye"], tier="expert", storyteller_approved=True,
-                  specializations=[{"skill": "investigation", "name": "tracks", "rating": 2}],
-                  conditions=[{"id": "phobia", "name": "Phobia", "kind": "mental", "penalty": 3}],
-                  weapons=[{"name": "knife", "attack_bonus": 1, "armour_piercing": 0, "skill": "melee",
-                            "attribute": "strength"}],
-                  armour=[{"name": "vest", "penalty": 3, "worn": True}],
-                  tools=[{"name": "lockpicks", "bonus": 2, "applies_to": "pick_lock"}],
-                  objects=[{"name": "door", "size": 5, "structure_damage": 2, "durability": 3}],
-                  pending_bonus_dice=[{"source": "aim", "dice": 2, "applies_to": "shooting"}],
-                  damage=3, drama=9, notes="x")
+    c = Character(
+        name="Ира",
+        wits=3,
+        investigation=2,
+        archetype="Детектив",
+        goal="Find a lost treasure",
+        problems=["Stubborn"],
+        advantages=["Sharp eye"],
+        tier="expert",
+        storyteller_approved=True,
+        specializations=[{"skill": "investigation", "name": "tracks", "rating": 2}],
+        conditions=[{"id": "phobia", "name": "Phobia", "kind": "mental", "penalty": 3}],
+        weapons=[{"name": "knife", "attack_bonus": 1, "armour_piercing": 0, "skill": "melee", "attribute": "strength"}],
+        armour=[{"name": "vest", "penalty": 3, "worn": True}],
+        tools=[{"name": "lockpicks", "bonus": 2, "applies_to": "pick_lock"}],
+        objects=[{"name": "door", "size": 5, "structure_damage": 2, "durability": 3}],
+        pending_bonus_dice=[{"source": "aim", "dice": 2, "applies_to": "shooting"}],
+        damage=3,
+        drama=9,
+        notes="x",
+    )
     d = c.to_dict()
     assert d["system"] == "seasons" and d["schema"] == 1
     assert "health_max" not in d
@@ -78,12 +100,29 @@ def test_from_dict_rejects_header_and_derived():
 
 def test_bad_input_lists_every_problem_in_both_languages():
     with pytest.raises(ValidationError) as e:
-        Character(wits=0, melee=-1, size=0, drama=-1, damage=-2, strength=2.5,
-                  specializations=[{"skill": "nope", "name": "", "rating": 0}],
-                  conditions=[{"name": "x", "kind": "weird"}], weapons=["sword"])
+        Character(
+            wits=0,
+            melee=-1,
+            size=0,
+            drama=-1,
+            damage=-2,
+            strength=2.5,
+            specializations=[{"skill": "nope", "name": "", "rating": 0}],
+            conditions=[{"name": "x", "kind": "weird"}],
+            weapons=["sword"],
+        )
     fields = {p.field for p in e.value.problems}
-    assert {"wits", "melee", "size", "drama", "damage", "strength", "specializations", "conditions",
-            "weapons"} <= fields
+    assert {
+        "wits",
+        "melee",
+        "size",
+        "drama",
+        "damage",
+        "strength",
+        "specializations",
+        "conditions",
+        "weapons",
+    } <= fields
     for p in e.value.problems:
         assert p.message["en"] and p.message["ru"]
     assert "недопустимые" in e.value.messages("ru")
@@ -124,8 +163,13 @@ def test_above_cap_values_are_accepted_by_the_model():
 
 
 def test_specialization_rating_helper():
-    c = Character(science=2, specializations=[{"skill": "science", "name": "chemistry", "rating": 3},
-                                              {"skill": "science", "name": "law", "rating": 1}])
+    c = Character(
+        science=2,
+        specializations=[
+            {"skill": "science", "name": "chemistry", "rating": 3},
+            {"skill": "science", "name": "law", "rating": 1},
+        ],
+    )
     assert c.specialization_rating("science") == 3
     assert c.specialization_rating("science", "law") == 1
     assert c.specialization_rating("melee") == 0

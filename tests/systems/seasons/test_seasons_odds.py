@@ -1,4 +1,5 @@
 """Exact odds of the d10 pool (spec §5.4, §5.6, §5.13) against brute force and icepool."""
+
 import random
 from collections import Counter
 from fractions import Fraction as F
@@ -10,8 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons.checks import presets
-from tabletop_systems.seasons.pool import (contest_distribution, pool_distribution, roll_pool,
-                                           split_pool, success_pmf)
+from tabletop_systems.seasons.pool import contest_distribution, pool_distribution, roll_pool, split_pool, success_pmf
 from tabletop_systems.seasons.rules import ATTRIBUTES, SKILLS
 
 
@@ -22,7 +22,7 @@ def icepool_pmf(die):
 
 def brute_force(n, threshold=6):
     counts = Counter(sum(f >= threshold for f in faces) for faces in product(range(1, 11), repeat=n))
-    return {k: F(v, 10 ** n) for k, v in counts.items()}
+    return {k: F(v, 10**n) for k, v in counts.items()}
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -77,13 +77,26 @@ def test_contest_matches_icepool(a, b):
 
 def test_contest_tie_closed_form():
     from math import comb
+
     for n in range(1, 11):
-        assert contest_distribution(n, n)[0] == F(comb(2 * n, n), 4 ** n)
+        assert contest_distribution(n, n)[0] == F(comb(2 * n, n), 4**n)
 
 
 def test_spec_table_of_chances():
-    expected = {1: F(1, 2), 2: F(3, 4), 3: F(7, 8), 4: F(15, 16), 5: F(31, 32), 6: F(63, 64), 7: F(127, 128),
-                8: F(255, 256), 9: F(511, 512), 10: F(1023, 1024), 11: F(1), 25: F(1)}
+    expected = {
+        1: F(1, 2),
+        2: F(3, 4),
+        3: F(7, 8),
+        4: F(15, 16),
+        5: F(31, 32),
+        6: F(63, 64),
+        7: F(127, 128),
+        8: F(255, 256),
+        9: F(511, 512),
+        10: F(1023, 1024),
+        11: F(1),
+        25: F(1),
+    }
     for n, p in expected.items():
         assert pool_distribution(n).p_pass == p
 
@@ -94,12 +107,17 @@ def test_spec_table_of_at_least_k():
 
 
 @settings(max_examples=60, deadline=None)
-@given(attr=st.sampled_from(ATTRIBUTES), skill=st.sampled_from(SKILLS), a=st.integers(1, 12),
-       s=st.integers(0, 8), diff=st.integers(0, 12))
+@given(
+    attr=st.sampled_from(ATTRIBUTES),
+    skill=st.sampled_from(SKILLS),
+    a=st.integers(1, 12),
+    s=st.integers(0, 8),
+    diff=st.integers(0, 12),
+)
 def test_generic_chance_closed_form(attr, skill, a, s, diff):
     c = Character(**{attr: a, skill: s})
     pool = a + s - diff
-    expected = F(0) if pool <= 0 else F(1) if pool > 10 else 1 - F(1, 2 ** pool)
+    expected = F(0) if pool <= 0 else F(1) if pool > 10 else 1 - F(1, 2**pool)
     assert SYSTEM.chance(c, f"{attr}+{skill}", difficulty=diff) == expected
 
 
@@ -143,6 +161,7 @@ def test_rolled_faces_are_d10_and_successes_counted():
 
 def test_exact_odds_refuse_huge_pools_without_rule_of_10():
     from tabletop_widgets.dice import DiceLimitError
+
     with pytest.raises(DiceLimitError):
         pool_distribution(5000, rule_of_10=False)
     assert pool_distribution(5000).p_pass == 1  # with the rule of 10 only 10 dice are rolled

@@ -1,4 +1,5 @@
 """Creation and advancement rules (spec §4.3, §4.4, §7.5): every validation rule and operation."""
+
 import pytest
 
 from tabletop_widgets.core import RuleError
@@ -6,13 +7,35 @@ from tabletop_systems.seasons import SYSTEM, Character
 
 
 def legal(**kw):
-    base = dict(intelligence=3, wits=2, resolve=1, presence=3, manipulation=2, composure=4, strength=2,
-                dexterity=3, stamina=4, athletics=3, melee=3, ranged=2, larceny=2, science=3, medicine=3,
-                investigation=3, persuasion=3, empathy=3, archetype="Detective", goal="Stop a serial killer",
-                problems=["Stubborn"], advantages=["Sharp eye"],
-                specializations=[{"skill": "science", "name": "chemistry", "rating": 3},
-                                 {"skill": "melee", "name": "knives", "rating": 4},
-                                 {"skill": "medicine", "name": "first aid", "rating": 3}])
+    base = dict(
+        intelligence=3,
+        wits=2,
+        resolve=1,
+        presence=3,
+        manipulation=2,
+        composure=4,
+        strength=2,
+        dexterity=3,
+        stamina=4,
+        athletics=3,
+        melee=3,
+        ranged=2,
+        larceny=2,
+        science=3,
+        medicine=3,
+        investigation=3,
+        persuasion=3,
+        empathy=3,
+        archetype="Detective",
+        goal="Stop a serial killer",
+        problems=["Stubborn"],
+        advantages=["Sharp eye"],
+        specializations=[
+            {"skill": "science", "name": "chemistry", "rating": 3},
+            {"skill": "melee", "name": "knives", "rating": 4},
+            {"skill": "medicine", "name": "first aid", "rating": 3},
+        ],
+    )
     base.update(kw)
     return Character(**base)
 
@@ -60,20 +83,31 @@ def test_v6_specialization_needs_skill():
 
 
 def test_v7_specialization_budget():
-    specs = [{"skill": "science", "name": "chemistry", "rating": 5},
-             {"skill": "melee", "name": "knives", "rating": 5},
-             {"skill": "medicine", "name": "first aid", "rating": 1}]
+    specs = [
+        {"skill": "science", "name": "chemistry", "rating": 5},
+        {"skill": "melee", "name": "knives", "rating": 5},
+        {"skill": "medicine", "name": "first aid", "rating": 1},
+    ]
     assert "specialization_points_over" in by_code(legal(specializations=specs))
 
 
 def test_v8_duplicate_specialization():
-    specs = [{"skill": "science", "name": "chemistry", "rating": 5},
-             {"skill": "science", "name": "Chemistry", "rating": 5}]
+    specs = [
+        {"skill": "science", "name": "chemistry", "rating": 5},
+        {"skill": "science", "name": "Chemistry", "rating": 5},
+    ]
     assert "specialization_duplicate" in by_code(legal(specializations=specs))
 
 
-@pytest.mark.parametrize("field,value,code", [("archetype", "", "no_archetype"), ("goal", " ", "no_goal"),
-                                              ("problems", [], "no_problem"), ("advantages", [""], "no_advantage")])
+@pytest.mark.parametrize(
+    "field,value,code",
+    [
+        ("archetype", "", "no_archetype"),
+        ("goal", " ", "no_goal"),
+        ("problems", [], "no_problem"),
+        ("advantages", [""], "no_advantage"),
+    ],
+)
 def test_v9_to_v12_warnings(field, value, code):
     p = by_code(legal(**{field: value}))[code]
     assert p.severity == "warning" and p.field == field
@@ -81,6 +115,7 @@ def test_v9_to_v12_warnings(field, value, code):
 
 def test_v13_size_is_a_hard_limit():
     from tabletop_widgets.core import ValidationError
+
     with pytest.raises(ValidationError):
         legal(size=0)
 
@@ -119,9 +154,13 @@ def test_epic_cap_reading():
 
 
 def test_spec_max_equals_skill_both_readings():
-    c = legal(specializations=[{"skill": "ranged", "name": "pistols", "rating": 4},
-                               {"skill": "science", "name": "chemistry", "rating": 3},
-                               {"skill": "medicine", "name": "first aid", "rating": 3}])
+    c = legal(
+        specializations=[
+            {"skill": "ranged", "name": "pistols", "rating": 4},
+            {"skill": "science", "name": "chemistry", "rating": 3},
+            {"skill": "medicine", "name": "first aid", "rating": 3},
+        ]
+    )
     assert "specialization_range" not in by_code(c)
     assert "specialization_range" in by_code(c, SYSTEM.with_rules(spec_max_equals_skill=True))
 

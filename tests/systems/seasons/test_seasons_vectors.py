@@ -1,4 +1,5 @@
 """Every test vector of spec §9 (book B01-B46, derived D01-D50), one parametrised test per id."""
+
 from fractions import Fraction as F
 from itertools import permutations
 
@@ -7,8 +8,7 @@ import pytest
 from tabletop_widgets.core import RuleError, ValidationError
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons import combat
-from tabletop_systems.seasons.pool import (PoolRoll, contest_distribution, contest_winner,
-                                           pool_distribution, split_pool)
+from tabletop_systems.seasons.pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, split_pool
 from tabletop_systems.seasons.words import parse_pool
 
 
@@ -29,6 +29,7 @@ def vector(vid):
     def deco(fn):
         VECTORS[vid] = fn
         return fn
+
     return deco
 
 
@@ -42,13 +43,35 @@ def codes(problems):
 
 def novice(**kw):
     """A legal novice: D14's attributes, 25 skill points, 10 specialization points."""
-    base = dict(intelligence=3, wits=2, resolve=1, presence=3, manipulation=2, composure=4, strength=2,
-                dexterity=3, stamina=4, athletics=3, melee=3, ranged=2, larceny=2, science=3, medicine=3,
-                investigation=3, persuasion=3, empathy=3, archetype="Detective", goal="Stop a serial killer",
-                problems=["Stubborn"], advantages=["Sharp eye"],
-                specializations=[{"skill": "science", "name": "chemistry", "rating": 3},
-                                 {"skill": "melee", "name": "knives", "rating": 4},
-                                 {"skill": "medicine", "name": "first aid", "rating": 3}])
+    base = dict(
+        intelligence=3,
+        wits=2,
+        resolve=1,
+        presence=3,
+        manipulation=2,
+        composure=4,
+        strength=2,
+        dexterity=3,
+        stamina=4,
+        athletics=3,
+        melee=3,
+        ranged=2,
+        larceny=2,
+        science=3,
+        medicine=3,
+        investigation=3,
+        persuasion=3,
+        empathy=3,
+        archetype="Detective",
+        goal="Stop a serial killer",
+        problems=["Stubborn"],
+        advantages=["Sharp eye"],
+        specializations=[
+            {"skill": "science", "name": "chemistry", "rating": 3},
+            {"skill": "melee", "name": "knives", "rating": 4},
+            {"skill": "medicine", "name": "first aid", "rating": 3},
+        ],
+    )
     base.update(kw)
     return Character(**base)
 
@@ -79,6 +102,7 @@ def _():
 def _():
     thief, guard = Character(dexterity=3, larceny=3), Character(resolve=2, stamina=4, composure=3)
     from tabletop_systems.seasons.checks import resolve_preset
+
     assert resolve_preset("sneak").opposition == "mental_defence"
     assert plan(thief, "sneak", difficulty=guard.mental_defence).opposition == 2
 
@@ -157,15 +181,36 @@ def _():
 @vector("B15")
 def _():
     c = novice()
-    assert sum(getattr(c, a) for a in ("intelligence", "wits", "resolve", "presence", "manipulation",
-                                      "composure", "strength", "dexterity", "stamina")) == 24
+    assert (
+        sum(
+            getattr(c, a)
+            for a in (
+                "intelligence",
+                "wits",
+                "resolve",
+                "presence",
+                "manipulation",
+                "composure",
+                "strength",
+                "dexterity",
+                "stamina",
+            )
+        )
+        == 24
+    )
     assert not {"attribute_points_over", "attribute_points_unspent", "attribute_range"} & codes(SYSTEM.validate(c))
 
 
 @vector("B16")
 def _():
-    c = Character(science=2, melee=2, specializations=[{"skill": "science", "name": "chemistry", "rating": 3},
-                                                       {"skill": "melee", "name": "sword", "rating": 4}])
+    c = Character(
+        science=2,
+        melee=2,
+        specializations=[
+            {"skill": "science", "name": "chemistry", "rating": 3},
+            {"skill": "melee", "name": "sword", "rating": 4},
+        ],
+    )
     base = plan(c, "intelligence+science").pool
     assert plan(c, "intelligence+science", specialization="chemistry").pool == base + 3
     base = plan(c, "strength+melee").pool
@@ -190,14 +235,22 @@ def _():
 @vector("B19")
 def _():
     c = Character(strength=2, dexterity=3, stamina=3, intelligence=2, wits=3, resolve=2, composure=2)
-    assert (c.speed, c.initiative, c.health_max, c.physical_defence, c.social_defence, c.mental_defence) == \
-        (8, 7, 10, 3, 2, 2)
+    assert (c.speed, c.initiative, c.health_max, c.physical_defence, c.social_defence, c.mental_defence) == (
+        8,
+        7,
+        10,
+        3,
+        2,
+        2,
+    )
 
 
 @vector("B20")
 def _():
-    got = [(c.attribute_points_budget, c.skill_points_budget, c.specialization_points_budget)
-           for c in (Character(tier=t) for t in ("experienced", "expert", "hero"))]
+    got = [
+        (c.attribute_points_budget, c.skill_points_budget, c.specialization_points_budget)
+        for c in (Character(tier=t) for t in ("experienced", "expert", "hero"))
+    ]
     assert got == [(20, 35, 16), (25, 45, 22), (30, 55, 28)]
 
 
@@ -229,11 +282,11 @@ def _():
 def _():
     c = Character(dexterity=3, athletics=2)
     base = plan(c, "chase_on_foot", opponent_pool=3).pool
-    assert plan(c, "chase_on_foot", opponent_pool=3, problem=True).pool == base - 3   # Lame when chasing
+    assert plan(c, "chase_on_foot", opponent_pool=3, problem=True).pool == base - 3  # Lame when chasing
     p = Character(manipulation=3, persuasion=3)
     base = plan(p, "persuade").pool
-    assert plan(p, "persuade", problem=True).pool == base - 3   # Bad reputation, people who know of it
-    assert plan(p, "persuade", problem=False).pool == base      # loved ones / strangers: no penalty
+    assert plan(p, "persuade", problem=True).pool == base - 3  # Bad reputation, people who know of it
+    assert plan(p, "persuade", problem=False).pool == base  # loved ones / strangers: no penalty
 
 
 @vector("B25")
@@ -244,7 +297,10 @@ def _():
 @vector("B26")
 def _():
     c = Character(dexterity=3, athletics=2, manipulation=2, socialize=2)
-    assert plan(c, "chase_on_foot", opponent_pool=3, advantage=1).pool == plan(c, "chase_on_foot", opponent_pool=3).pool + 3
+    assert (
+        plan(c, "chase_on_foot", opponent_pool=3, advantage=1).pool
+        == plan(c, "chase_on_foot", opponent_pool=3).pool + 3
+    )
     assert plan(c, "first_impression", advantage=True).pool == plan(c, "first_impression").pool + 3
 
 
@@ -346,6 +402,7 @@ def _():
 def _():
     c = Character(dexterity=3, crafts=2)
     from tabletop_systems.seasons.checks import resolve_preset
+
     assert resolve_preset("repair_object").duration == "extended"
     first = SYSTEM.roll_check(c, "repair_object", rng=FixedRng(1, 1))
     again = SYSTEM.roll_check(c, "repair_object", rng=FixedRng(6, 1))  # spend another 30 min, roll again
@@ -467,8 +524,16 @@ def _():
 @vector("D14")
 def _():
     c = novice()
-    assert (c.initiative, c.drama_start, c.speed, c.physical_defence, c.social_defence, c.mental_defence,
-            c.health_max, c.attribute_points_spent) == (6, 9, 9, 4, 4, 1, 10, 15)
+    assert (
+        c.initiative,
+        c.drama_start,
+        c.speed,
+        c.physical_defence,
+        c.social_defence,
+        c.mental_defence,
+        c.health_max,
+        c.attribute_points_spent,
+    ) == (6, 9, 9, 4, 4, 1, 10, 15)
     assert [p for p in SYSTEM.validate(c, at_creation=True) if p.severity == "error"] == []
 
 
@@ -494,8 +559,12 @@ def _():
 @vector("D18")
 def _():
     c = Character(tier="hero")
-    assert (c.attribute_points_budget, 9 + c.attribute_points_budget, c.skill_points_budget,
-            c.specialization_points_budget) == (30, 39, 55, 28)
+    assert (
+        c.attribute_points_budget,
+        9 + c.attribute_points_budget,
+        c.skill_points_budget,
+        c.specialization_points_budget,
+    ) == (30, 39, 55, 28)
 
 
 @vector("D19")
@@ -581,8 +650,12 @@ def _():
 def _():
     att = Character(strength=3, melee=2, weapons=[{"name": "AP blade", "attack_bonus": 2, "armour_piercing": 4}])
     target = Character(stamina=3, armour=[{"name": "vest", "penalty": 3}])
-    assert plan(att, "armed_attack", weapon="AP blade", difficulty=target.physical_defence,
-                armour=target.armour_penalty).pool == 4
+    assert (
+        plan(
+            att, "armed_attack", weapon="AP blade", difficulty=target.physical_defence, armour=target.armour_penalty
+        ).pool
+        == 4
+    )
     r = SYSTEM.attack(att, target, "melee", weapon="AP blade", rng=FixedRng(1, 1, 1, 1))
     assert r.details["pool"] == 4
 
@@ -643,8 +716,14 @@ def _():
 @vector("D37")
 def _():
     door = next(r for r in SYSTEM.data("improvised_weapons") if r["en"] == "Metal door")
-    r = SYSTEM.roll_check(Character(), "explosion", dice=8, armour_piercing=5, durability=door["durability"],
-                          rng=FixedRng(6, 6, 6, 6, 6, 1, 1, 1))
+    r = SYSTEM.roll_check(
+        Character(),
+        "explosion",
+        dice=8,
+        armour_piercing=5,
+        durability=door["durability"],
+        rng=FixedRng(6, 6, 6, 6, 6, 1, 1, 1),
+    )
     assert r.details["pool"] == 8 and r.details["structure_damage"] == 5
     assert combat.damage_object(door, 5)["structure_left"] == 5
 

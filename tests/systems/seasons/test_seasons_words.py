@@ -1,4 +1,5 @@
 """The ``pool`` and ``rolloff`` roll words for %roll (spec §5.12)."""
+
 import random
 from fractions import Fraction as F
 
@@ -43,9 +44,18 @@ def test_pool_7():
     assert d == pool_distribution(7) and d.p_pass == F(127, 128)
 
 
-@pytest.mark.parametrize("text,pool", [
-    ("pool 3+2+2-1 diff 4", 2), ("pool 5 diff max(2,3,1)", 2), ("pool 6 - 3[conditions] + 3[drama]", 6),
-    ("pool (2+3) diff 1", 4), ("pool -1+4", 3), ("pool 8 diff 3 [threat]", 5), ("pool 2+3+4-6-3", 0)])
+@pytest.mark.parametrize(
+    "text,pool",
+    [
+        ("pool 3+2+2-1 diff 4", 2),
+        ("pool 5 diff max(2,3,1)", 2),
+        ("pool 6 - 3[conditions] + 3[drama]", 6),
+        ("pool (2+3) diff 1", 4),
+        ("pool -1+4", 3),
+        ("pool 8 diff 3 [threat]", 5),
+        ("pool 2+3+4-6-3", 0),
+    ],
+)
 def test_pool_arithmetic(text, pool):
     assert parse(text).pool == pool
 
@@ -85,10 +95,22 @@ def test_previous_success_note():
     assert r.tree.details["previous_success_bonus"] == 2 and "+2" in r.notes[0]["en"]
 
 
-@pytest.mark.parametrize("text,pos", [
-    ("pool", 4), ("pool x", 5), ("pool 3 foo", 7), ("pool 3 diff", 11), ("pool max(1,2", 12),
-    ("pool @dexterity", 5), ("pool 3 diff 1 diff 2", 14), ("pool 3 diff -1", 7), ("pool 3 [x", 7),
-    ("pool 1234567", 5), ("pool 3 contest 1 contest 2", 17)])
+@pytest.mark.parametrize(
+    "text,pos",
+    [
+        ("pool", 4),
+        ("pool x", 5),
+        ("pool 3 foo", 7),
+        ("pool 3 diff", 11),
+        ("pool max(1,2", 12),
+        ("pool @dexterity", 5),
+        ("pool 3 diff 1 diff 2", 14),
+        ("pool 3 diff -1", 7),
+        ("pool 3 [x", 7),
+        ("pool 1234567", 5),
+        ("pool 3 contest 1 contest 2", 17),
+    ],
+)
 def test_errors_point_at_the_problem(text, pos):
     with pytest.raises(DiceError) as e:
         parse(text)

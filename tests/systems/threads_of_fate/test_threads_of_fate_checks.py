@@ -1,4 +1,5 @@
 """Checks (spec §5): exact odds against brute force and icepool, the §9 check vectors, GM readings."""
+
 import itertools
 import random
 from fractions import Fraction
@@ -22,7 +23,7 @@ def brute_p(bonus, dc, net, nat20=True, nat1=False):
         if nat1 and x == 1:
             ok = False
         hits += ok
-    return Fraction(hits, 20 ** k)
+    return Fraction(hits, 20**k)
 
 
 def icepool_p(bonus, dc, net):
@@ -54,9 +55,17 @@ def test_kept_die_pmf_matches_icepool(net):
         assert pmf[x] == Fraction(die.probability(x))
 
 
-@pytest.mark.parametrize("net,mean,p20", [(0, Fraction(21, 2), Fraction(1, 20)), (1, Fraction(13825, 1000), Fraction(39, 400)),
-                                          (2, Fraction(154875, 10000), Fraction(1141, 8000)), (-1, Fraction(7175, 1000), Fraction(1, 400)),
-                                          (-2, Fraction(55125, 10000), Fraction(1, 8000))], ids=["0", "+1", "+2", "-1", "-2"])
+@pytest.mark.parametrize(
+    "net,mean,p20",
+    [
+        (0, Fraction(21, 2), Fraction(1, 20)),
+        (1, Fraction(13825, 1000), Fraction(39, 400)),
+        (2, Fraction(154875, 10000), Fraction(1141, 8000)),
+        (-1, Fraction(7175, 1000), Fraction(1, 400)),
+        (-2, Fraction(55125, 10000), Fraction(1, 8000)),
+    ],
+    ids=["0", "+1", "+2", "-1", "-2"],
+)
 def test_reference_means_and_p20(net, mean, p20):
     pmf = checks.kept_die_pmf(net)
     assert sum(x * p for x, p in pmf.items()) == mean
@@ -80,11 +89,14 @@ def guard_hero(stealth=6):
     return Character(dexterity=14, stealth=stealth, intelligence=12)
 
 
-@pytest.mark.parametrize("adv,hin,expected", [
-    pytest.param(0, 0, Fraction(13, 20), id="S25"),
-    pytest.param(1, 0, Fraction(351, 400), id="S26"),
-    pytest.param(0, 2, Fraction(2197, 8000), id="S27"),
-])
+@pytest.mark.parametrize(
+    "adv,hin,expected",
+    [
+        pytest.param(0, 0, Fraction(13, 20), id="S25"),
+        pytest.param(1, 0, Fraction(351, 400), id="S26"),
+        pytest.param(0, 2, Fraction(2197, 8000), id="S27"),
+    ],
+)
 def test_opposed_stealth_vectors(adv, hin, expected):
     hero = guard_hero()
     assert hero.dexterity_mod == 2
@@ -104,20 +116,37 @@ def test_S25_die_values():
 
         def randint(self, a, b):
             return self.v
+
     assert SYSTEM.roll_check(hero, "dexterity+stealth", difficulty=16, rng=Fixed(8)).success is True
     r = SYSTEM.roll_check(hero, "dexterity+stealth", difficulty=16, rng=Fixed(7))
     assert (r.success, r.total) == (False, 15)
 
 
-@pytest.mark.parametrize("net,expected", [(-2, Fraction(1331, 8000)), (-1, Fraction(121, 400)), (0, Fraction(11, 20)),
-                                          (1, Fraction(319, 400)), (2, Fraction(7271, 8000))])
+@pytest.mark.parametrize(
+    "net,expected",
+    [
+        (-2, Fraction(1331, 8000)),
+        (-1, Fraction(121, 400)),
+        (0, Fraction(11, 20)),
+        (1, Fraction(319, 400)),
+        (2, Fraction(7271, 8000)),
+    ],
+)
 def test_D08(net, expected):
     assert checks.p_success(5, 15, net) == expected
 
 
-@pytest.mark.parametrize("adv,hin,order,net", [
-    (2, 1, "cancel_then_cap", 1), (3, 0, "cancel_then_cap", 2), (3, 1, "cancel_then_cap", 2),
-    (3, 1, "cap_then_cancel", 1), (2, 1, "cap_then_cancel", 1), (3, 0, "cap_then_cancel", 2)])
+@pytest.mark.parametrize(
+    "adv,hin,order,net",
+    [
+        (2, 1, "cancel_then_cap", 1),
+        (3, 0, "cancel_then_cap", 2),
+        (3, 1, "cancel_then_cap", 2),
+        (3, 1, "cap_then_cancel", 1),
+        (2, 1, "cap_then_cancel", 1),
+        (3, 0, "cap_then_cancel", 2),
+    ],
+)
 def test_D09_netting(adv, hin, order, net):
     assert checks.net_dice(adv, hin, order) == net
 
@@ -125,8 +154,9 @@ def test_D09_netting(adv, hin, order, net):
 def test_D09_through_the_system_both_readings():
     c = Character(dexterity=14, stealth=3)
     default = SYSTEM.chance(c, "dexterity+stealth", difficulty=15, advantages=3, hindrances=1)
-    capped = SYSTEM.with_rules(adv_order="cap_then_cancel").chance(c, "dexterity+stealth", difficulty=15,
-                                                                   advantages=3, hindrances=1)
+    capped = SYSTEM.with_rules(adv_order="cap_then_cancel").chance(
+        c, "dexterity+stealth", difficulty=15, advantages=3, hindrances=1
+    )
     assert default == checks.p_success(5, 15, 2)
     assert capped == checks.p_success(5, 15, 1)
 
@@ -141,7 +171,7 @@ def test_D10_nat20_off_makes_it_impossible():
     rules = {**SYSTEM.rules, "nat20_auto_success": False}
     assert checks.p_success(2, 25, 0, rules) == 0
     assert checks.succeeds_only_on_20(2, 25, rules) is False
-    assert checks.succeeds_only_on_20(2, 22, rules) is True   # needed die exactly 20
+    assert checks.succeeds_only_on_20(2, 22, rules) is True  # needed die exactly 20
     assert checks.p_success(2, 22, 0, rules) == Fraction(1, 20)
 
 
@@ -154,11 +184,14 @@ class Seq(random.Random):
         return self.values.pop(0)
 
 
-@pytest.mark.parametrize("adv,hin,dice,kept,crit", [
-    pytest.param(0, 1, [17, 4], 4, None, id="D11-hin"),
-    pytest.param(1, 0, [17, 4], 17, None, id="D11-adv"),
-    pytest.param(2, 0, [3, 20, 9], 20, "success", id="D11-adv2"),
-])
+@pytest.mark.parametrize(
+    "adv,hin,dice,kept,crit",
+    [
+        pytest.param(0, 1, [17, 4], 4, None, id="D11-hin"),
+        pytest.param(1, 0, [17, 4], 17, None, id="D11-adv"),
+        pytest.param(2, 0, [3, 20, 9], 20, "success", id="D11-adv2"),
+    ],
+)
 def test_D11(adv, hin, dice, kept, crit):
     c = Character(dexterity=10, stealth=1)
     r = SYSTEM.roll_check(c, "dexterity+stealth", difficulty=10, advantages=adv, hindrances=hin, rng=Seq(dice))
@@ -174,7 +207,7 @@ def test_S30_at_most_three_dice():
 
 
 def test_0xp_hindrance_consequences():
-    c = Character(dexterity=14)                                   # stealth 0 XP
+    c = Character(dexterity=14)  # stealth 0 XP
     assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12, advantages=1) == Fraction(11, 20)
     assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12) == checks.p_success(2, 12, -1)
     assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12, hindrances=2) == checks.p_success(2, 12, -2)
@@ -218,8 +251,9 @@ def test_brute_force_through_system_with_options():
         for hin in range(3):
             for dc in (5, 12, 18, 24):
                 net = checks.net_dice(adv, hin)
-                assert SYSTEM.chance(c, "dexterity+stealth", difficulty=dc, advantages=adv, hindrances=hin, bonus=1) \
-                    == brute_p(5, dc, net)
+                assert SYSTEM.chance(
+                    c, "dexterity+stealth", difficulty=dc, advantages=adv, hindrances=hin, bonus=1
+                ) == brute_p(5, dc, net)
 
 
 def test_distribution_is_of_totals():
@@ -230,13 +264,15 @@ def test_distribution_is_of_totals():
 
 # --- static values (§5.6) and expert skills without access (§5.13) ---------------------------------------
 def test_S01_static_value():
-    c = Character(perception=4)                # WIS 10 -> modifier 0
+    c = Character(perception=4)  # WIS 10 -> modifier 0
     assert SYSTEM.static_value(c, "wisdom+perception") == 14
     assert SYSTEM.chance(c, "wisdom+perception", difficulty=14, static=True) == 1
     assert SYSTEM.chance(c, "wisdom+perception", difficulty=15, static=True) == 0
 
 
-@pytest.mark.parametrize("adv,hin,expected", [pytest.param(1, 0, 19, id="D16-adv"), pytest.param(0, 1, 9, id="D16-hin")])
+@pytest.mark.parametrize(
+    "adv,hin,expected", [pytest.param(1, 0, 19, id="D16-adv"), pytest.param(0, 1, 9, id="D16-hin")]
+)
 def test_D16_static(adv, hin, expected):
     c = Character(perception=4)
     assert SYSTEM.static_value(c, "wisdom+perception", advantages=adv, hindrances=hin) == expected
@@ -267,11 +303,14 @@ def test_static_only_for_skills():
         SYSTEM.roll_check(Character(), "wisdom", static=True)
 
 
-@pytest.mark.parametrize("dc,verdict,success", [
-    pytest.param(17, "critical_failure", False, id="D17-17"),
-    pytest.param(16, "failure", False, id="D17-16"),
-    pytest.param(7, "success", True, id="D17-7"),
-])
+@pytest.mark.parametrize(
+    "dc,verdict,success",
+    [
+        pytest.param(17, "critical_failure", False, id="D17-17"),
+        pytest.param(16, "failure", False, id="D17-16"),
+        pytest.param(7, "success", True, id="D17-7"),
+    ],
+)
 def test_D17_expert_without_access(dc, verdict, success):
     c = Character(intelligence=14)
     r = SYSTEM.roll_check(c, "intelligence+science", difficulty=dc, rng=random.Random(1))
@@ -285,11 +324,15 @@ def test_D17_expert_without_access(dc, verdict, success):
 def test_expert_static_advantage_reading_A52():
     c = Character(intelligence=14)
     assert SYSTEM.chance(c, "intelligence+science", difficulty=12, advantages=1) == 1
-    assert SYSTEM.with_rules(expert_static_adv=False).chance(c, "intelligence+science", difficulty=12, advantages=1) == 0
+    assert (
+        SYSTEM.with_rules(expert_static_adv=False).chance(c, "intelligence+science", difficulty=12, advantages=1) == 0
+    )
 
 
 def test_expert_with_access_rolls_with_0xp_hindrance():
-    c = Character(intelligence=14, attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}])
+    c = Character(
+        intelligence=14, attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}]
+    )
     assert c.has_access("warfare") and c.has_access("medicine")
     assert SYSTEM.chance(c, "intelligence+warfare", difficulty=12) == checks.p_success(2, 12, -1)
     c.warfare = 2
@@ -305,8 +348,18 @@ def test_survival_without_access_outside_familiar_places():
 def test_checks_catalogue():
     c = Character(intelligence=14)
     ids = {s.id for s in SYSTEM.checks(c)}
-    for needed in ("strength", "charm", "will", "reaction", "dexterity+stealth", "intelligence+science", "valor",
-                   "marksmanship", "defense_check", "trouble"):
+    for needed in (
+        "strength",
+        "charm",
+        "will",
+        "reaction",
+        "dexterity+stealth",
+        "intelligence+science",
+        "valor",
+        "marksmanship",
+        "defense_check",
+        "trouble",
+    ):
         assert needed in ids
     spec = SYSTEM.check(c, "dexterity+stealth")
     assert spec.option("difficulty").kind == "int" and spec.option("static").kind == "bool"
@@ -340,7 +393,7 @@ def test_S10_reroll_rerolls_all_dice():
     r2 = SYSTEM.reroll(c, r, rng=random.Random(2))
     assert len(r2.details["dice"]) == 3
     assert r2.effects[0].trait == "threads" and r2.effects[0].delta == -1
-    assert c.threads == 2     # not applied
+    assert c.threads == 2  # not applied
 
 
 def test_S09_third_reroll_rejected():
@@ -348,7 +401,7 @@ def test_S09_third_reroll_rejected():
     r = SYSTEM.roll_check(c, "dexterity+stealth", difficulty=15, rng=random.Random(1))
     r = SYSTEM.reroll(c, r, rng=random.Random(2))
     r = SYSTEM.reroll(c, r, rng=random.Random(3))
-    assert len(r.details["candidates"]) == 3          # A42: the player may pick any of them
+    assert len(r.details["candidates"]) == 3  # A42: the player may pick any of them
     with pytest.raises(RuleError) as e:
         SYSTEM.reroll(c, r, rng=random.Random(4))
     assert e.value.code == "reroll_limit"
@@ -380,29 +433,39 @@ def test_D38_reroll_odds():
                 again = SYSTEM.reroll(hero, previous, rng=Seq([face]))
             except RuleError as e:
                 refused.append(e.code)
-                return Fraction(0)          # no re-roll left: the failure stands
+                return Fraction(0)  # no re-roll left: the failure stands
             SYSTEM.apply_effects(hero, again.effects)
             total += Fraction(1, 20) * p_ends_in_success(again, hero.threads)
         return total
 
-    p = sum(Fraction(1, 20) * p_ends_in_success(
-        SYSTEM.roll_check(hero, "dexterity", difficulty=12, rng=Seq([face])), hero.threads)
-        for face in range(1, 21))
+    p = sum(
+        Fraction(1, 20)
+        * p_ends_in_success(SYSTEM.roll_check(hero, "dexterity", difficulty=12, rng=Seq([face])), hero.threads)
+        for face in range(1, 21)
+    )
     assert p == 1 - (1 - Fraction(11, 20)) ** 3 == Fraction(7271, 8000)
-    assert len(refused) == 9 ** 3 and set(refused) <= {"reroll_limit", "not_enough_threads"}
+    assert len(refused) == 9**3 and set(refused) <= {"reroll_limit", "not_enough_threads"}
 
 
 # --- Trouble (§5.10) ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("value,band", [(20, "A"), (19, "A"), (18, "B"), (13, "B"), (12, "C"), (7, "C"), (6, "D"), (1, "D")])
+@pytest.mark.parametrize(
+    "value,band", [(20, "A"), (19, "A"), (18, "B"), (13, "B"), (12, "C"), (7, "C"), (6, "D"), (1, "D")]
+)
 def test_D18_bands(value, band):
     assert checks.trouble_band(value) == band
 
 
-@pytest.mark.parametrize("die,margin,forced,band", [
-    pytest.param(17, 3, None, "A", id="D18-17+3"), pytest.param(5, 3, None, "C", id="D18-5+3"),
-    pytest.param(2, 3, None, "D", id="D18-2+3"), pytest.param(0, -4, "best", "B", id="D18-best-4"),
-    pytest.param(16, 3, None, "A", id="S15"), pytest.param(16, -2, None, "B", id="S16"),
-])
+@pytest.mark.parametrize(
+    "die,margin,forced,band",
+    [
+        pytest.param(17, 3, None, "A", id="D18-17+3"),
+        pytest.param(5, 3, None, "C", id="D18-5+3"),
+        pytest.param(2, 3, None, "D", id="D18-2+3"),
+        pytest.param(0, -4, "best", "B", id="D18-best-4"),
+        pytest.param(16, 3, None, "A", id="S15"),
+        pytest.param(16, -2, None, "B", id="S16"),
+    ],
+)
 def test_trouble_with_control(die, margin, forced, band):
     r = SYSTEM.roll_trouble(rng=Seq([die]), margin=margin, forced=forced)
     assert r.degree == band
@@ -439,12 +502,19 @@ def test_trouble_adv_reading_A11():
     loose = SYSTEM.with_rules(trouble_allow_adv=True)
     r = loose.roll_trouble(advantages=1, rng=random.Random(4))
     assert len(r.details["dice"]) == 2
-    assert loose.check_distribution(Character(), "trouble", advantages=1).p_pass == Fraction(39, 400) + Fraction(37, 400)
+    assert loose.check_distribution(Character(), "trouble", advantages=1).p_pass == Fraction(39, 400) + Fraction(
+        37, 400
+    )
 
 
-@pytest.mark.parametrize("table,names", [("augmented", ("Contact!", "Decompensation", "Imbalance", "Overload")),
-                                         ("combat_robot", ("Operation complete", "Energy-saving mode", "Discharge", "Leak")),
-                                         ("veteran", ("Take it, of course!", "Hands off!", "Shame on you!", "To the pitchforks!"))])
+@pytest.mark.parametrize(
+    "table,names",
+    [
+        ("augmented", ("Contact!", "Decompensation", "Imbalance", "Overload")),
+        ("combat_robot", ("Operation complete", "Energy-saving mode", "Discharge", "Leak")),
+        ("veteran", ("Take it, of course!", "Hands off!", "Shame on you!", "To the pitchforks!")),
+    ],
+)
 def test_attribute_trouble_tables(table, names):
     for die, name in zip((20, 15, 9, 3), names):
         assert SYSTEM.roll_trouble(rng=Seq([die]), table=table).degree_label["en"] == name
@@ -461,8 +531,10 @@ def test_D44_contest_odds():
     assert o["a"] == Fraction(19, 40) and o["tie"] == Fraction(1, 20) and o["b"] == Fraction(19, 40)
 
 
-@pytest.mark.parametrize("a,b,verdict", [pytest.param(13 + 8, 15 + 6, ("tie", 0), id="D35-tie"),
-                                         pytest.param(14 + 8, 15 + 6, ("a", 1), id="D35-win")])
+@pytest.mark.parametrize(
+    "a,b,verdict",
+    [pytest.param(13 + 8, 15 + 6, ("tie", 0), id="D35-tie"), pytest.param(14 + 8, 15 + 6, ("a", 1), id="D35-win")],
+)
 def test_D35(a, b, verdict):
     assert checks.contest_verdict(a, b) == verdict
 
@@ -492,8 +564,15 @@ def _failed(skill_xp, only20):
     return CheckResult("x", {}, False, 5, details={"skill": "stealth", "skill_xp": skill_xp, "only_on_20": only20})
 
 
-@pytest.mark.parametrize("xp,only20,n", [pytest.param(0, False, 2, id="D36-0xp"), pytest.param(3, True, 2, id="D36-only20"),
-                                         pytest.param(0, True, 3, id="D36-both"), pytest.param(3, False, 1, id="D36-plain")])
+@pytest.mark.parametrize(
+    "xp,only20,n",
+    [
+        pytest.param(0, False, 2, id="D36-0xp"),
+        pytest.param(3, True, 2, id="D36-only20"),
+        pytest.param(0, True, 3, id="D36-both"),
+        pytest.param(3, False, 1, id="D36-plain"),
+    ],
+)
 def test_D36_success_with_trouble(xp, only20, n):
     out = SYSTEM.success_with_trouble(_failed(xp, only20))
     assert out["troubles"] == n and out["threads_gained"] == 0 and len(out["menu"]) == 10
@@ -505,19 +584,32 @@ def test_swt_refusals_and_inaccessible_expert():
     with pytest.raises(RuleError):
         SYSTEM.success_with_trouble(_failed(3, False), gm_allows=False)
     r = SYSTEM.roll_check(Character(intelligence=14), "intelligence+science", difficulty=16)
-    assert SYSTEM.success_with_trouble(r)["troubles"] == 2                 # A16
+    assert SYSTEM.success_with_trouble(r)["troubles"] == 2  # A16
     assert SYSTEM.success_with_trouble(r, rules_forbid=True)["troubles"] == 3
 
 
-@pytest.mark.parametrize("helped,penalty", [pytest.param(["medium", "medium"], -2, id="S28"),
-                                            pytest.param(["medium", "large"], -3, id="D37-ML"),
-                                            pytest.param(["small"], -1, id="D37-S"), pytest.param([], 0, id="D37-none")])
+@pytest.mark.parametrize(
+    "helped,penalty",
+    [
+        pytest.param(["medium", "medium"], -2, id="S28"),
+        pytest.param(["medium", "large"], -3, id="D37-ML"),
+        pytest.param(["small"], -1, id="D37-S"),
+        pytest.param([], 0, id="D37-none"),
+    ],
+)
 def test_group_stealth(helped, penalty):
     assert checks.group_stealth_penalty(helped) == penalty
 
 
-@pytest.mark.parametrize("a,b,m", [pytest.param("small", "medium", -1, id="S19-SM"), pytest.param("small", "large", -2, id="S19-SL"),
-                                   pytest.param("large", "small", 2, id="S19-LS"), pytest.param("tiny", "large", -3, id="D42")])
+@pytest.mark.parametrize(
+    "a,b,m",
+    [
+        pytest.param("small", "medium", -1, id="S19-SM"),
+        pytest.param("small", "large", -2, id="S19-SL"),
+        pytest.param("large", "small", 2, id="S19-LS"),
+        pytest.param("tiny", "large", -3, id="D42"),
+    ],
+)
 def test_grapple(a, b, m):
     assert checks.grapple_modifier(a, b) == m
 

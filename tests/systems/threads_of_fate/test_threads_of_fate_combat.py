@@ -1,4 +1,5 @@
 """Combat (spec §6) and the Attributes (§8.6): attacks, Defense checks, damage, healing, initiative."""
+
 import random
 from fractions import Fraction
 
@@ -18,25 +19,30 @@ class Seq(random.Random):
         return self.values.pop(0)
 
 
-@pytest.mark.parametrize("val,defense,dur,die,dmg", [
-    pytest.param(10, 18, 0, 14, 6, id="S23"), pytest.param(2, 25, 0, 20, 1, id="D12-a"),
-    pytest.param(8, 20, 10, 20, 1, id="D12-b"), pytest.param(7, 12, 4, 15, 6, id="D13"),
-    pytest.param(5, 15, 0, 10, 0, id="D14"),
-])
+@pytest.mark.parametrize(
+    "val,defense,dur,die,dmg",
+    [
+        pytest.param(10, 18, 0, 14, 6, id="S23"),
+        pytest.param(2, 25, 0, 20, 1, id="D12-a"),
+        pytest.param(8, 20, 10, 20, 1, id="D12-b"),
+        pytest.param(7, 12, 4, 15, 6, id="D13"),
+        pytest.param(5, 15, 0, 10, 0, id="D14"),
+    ],
+)
 def test_attack_damage_vectors(val, defense, dur, die, dmg):
     assert checks.attack_damage(die + val, defense, dur, die) == dmg
 
 
 def test_D14_equality_is_a_success():
-    attacker = Character(weapons=5)                 # STR 10, DEX 10 -> Valor 5
-    target = Character(armour_bonus=5)              # DEF 15
+    attacker = Character(weapons=5)  # STR 10, DEX 10 -> Valor 5
+    target = Character(armour_bonus=5)  # DEF 15
     r = SYSTEM.attack(attacker, target, rng=Seq([10]))
     assert r.success and r.margin == 0 and r.details["damage"] == 0
 
 
 def test_S23_through_the_system():
     attacker = Character(weapons=10)
-    target = Character(armour_bonus=8)              # DEF 18
+    target = Character(armour_bonus=8)  # DEF 18
     r = SYSTEM.attack(attacker, target, rng=Seq([14]))
     assert r.total == 24 and r.details["damage"] == 6
 
@@ -44,10 +50,10 @@ def test_S23_through_the_system():
 def test_attack_zero_xp_hindrance_and_veteran():
     a = Character()
     r = SYSTEM.attack(a, Character(), rng=Seq([15, 3]))
-    assert r.details["dice"] == [15, 3] and r.details["kept"] == 3       # L380
+    assert r.details["dice"] == [15, 3] and r.details["kept"] == 3  # L380
     vet = Character(weapons=6, attributes=[{"code": "veteran", "name": "Veteran"}])
     r2 = SYSTEM.attack(vet, Character(), rng=Seq([10]))
-    assert r2.total == 10 + 6 + 1                                          # S34
+    assert r2.total == 10 + 6 + 1  # S34
 
 
 def test_S34_veteran_valor_checks():
@@ -74,14 +80,14 @@ def test_damage_distribution_exact():
 
 @pytest.mark.parametrize("die,dmg", [pytest.param(18, 0, id="D15-18"), pytest.param(3, 10, id="D15-3")])
 def test_D15_defense_check(die, dmg):
-    c = Character(dexterity=14, armour_bonus=0)          # DEF 12, BDEF 10
+    c = Character(dexterity=14, armour_bonus=0)  # DEF 12, BDEF 10
     assert c.defense == 12
     r = SYSTEM.defense_check(c, 15, rng=Seq([die]))
     assert r.details["damage"] == dmg
 
 
 def test_S24_defense_check():
-    c = Character(dexterity=14, armour_bonus=4)          # DEF 16
+    c = Character(dexterity=14, armour_bonus=4)  # DEF 16
     r = SYSTEM.defense_check(c, 20, rng=Seq([12]))
     assert r.total == 18 and r.details["damage"] == 2
 
@@ -94,7 +100,7 @@ def test_defense_check_durability_reading_A20():
 
 
 def test_apply_damage_and_gm_prompt():
-    c = Character(constitution=4, durability_gm=2)        # HP 12
+    c = Character(constitution=4, durability_gm=2)  # HP 12
     out = SYSTEM.apply_damage(c, 5)
     assert isinstance(out, DamageOutcome) and out.changes == {"hp": (12, 9)} and not out.defeated
     out = SYSTEM.apply_damage(c, 20, durability=False)
@@ -105,9 +111,9 @@ def test_apply_damage_and_gm_prompt():
 
 def test_damage_kinds():
     robot = Character(attributes=[{"code": "combat_robot", "name": "Combat robot"}])
-    assert robot.durability == 3                          # A26: 3 + mCON(0)
+    assert robot.durability == 3  # A26: 3 + mCON(0)
     assert SYSTEM.apply_damage(robot, 10, kind="poison").details["damage"] == 0
-    assert SYSTEM.apply_damage(robot, 11, kind="contaminating").details["damage"] == 4   # (11 - 3) // 2
+    assert SYSTEM.apply_damage(robot, 11, kind="contaminating").details["damage"] == 4  # (11 - 3) // 2
     assert SYSTEM.apply_damage(Character(), 7, ignore_protection=True).details["damage"] == 7
     opts = SYSTEM.damage_options(robot)
     assert {o.name for o in opts} >= {"kind", "durability", "natural20"}
@@ -135,8 +141,11 @@ def test_healing():
     assert robot.hp == 4
 
 
-@pytest.mark.parametrize("total,healed", list(zip((9, 10, 14, 15, 19, 20, 24, 25), (0, 1, 1, 2, 2, 3, 3, 4))),
-                         ids=[f"D19-{t}" for t in (9, 10, 14, 15, 19, 20, 24, 25)])
+@pytest.mark.parametrize(
+    "total,healed",
+    list(zip((9, 10, 14, 15, 19, 20, 24, 25), (0, 1, 1, 2, 2, 3, 3, 4))),
+    ids=[f"D19-{t}" for t in (9, 10, 14, 15, 19, 20, 24, 25)],
+)
 def test_D19_medicine(total, healed):
     assert combat.medicine_heal_amount(total) == healed
 
@@ -154,18 +163,22 @@ def test_D21_treatment_interrupted_cumulatively():
         t.tick()
     single = combat.Treatment(medic_will=6, turns_left=4, rules={**SYSTEM.rules, "medicine_interrupt": "single_hit"})
     assert not single.medic_hit(4) and not single.medic_hit(3)
-    medic = Character(intelligence=14, wisdom=14, medicine=4,
-                      attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}])
+    medic = Character(
+        intelligence=14,
+        wisdom=14,
+        medicine=4,
+        attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}],
+    )
     t2 = combat.start_treatment(medic)
     assert t2.turns_left == 4 and t2.medic_will == 7
     assert [t2.tick() for _ in range(4)] == [False, False, False, True]
 
 
 def test_initiative_static_ties_reported():
-    a = Character(dexterity=14, wisdom=10)                           # REA 6
-    b = Character(dexterity=12, wisdom=12)                           # REA 6, lower DEX
-    c = Character(entity_type="extra", dexterity=14, wisdom=10)      # REA 6, same DEX, extra
-    d = Character(dexterity=20, wisdom=20)                           # REA 10
+    a = Character(dexterity=14, wisdom=10)  # REA 6
+    b = Character(dexterity=12, wisdom=12)  # REA 6, lower DEX
+    c = Character(entity_type="extra", dexterity=14, wisdom=10)  # REA 6, same DEX, extra
+    d = Character(dexterity=20, wisdom=20)  # REA 10
     order = SYSTEM.roll_initiative({"a": a, "b": b, "c": c, "d": d}, rng=random.Random(1))
     assert isinstance(order, InitiativeOrder)
     assert list(order.order) == ["d", "a", "c", "b"]
@@ -188,8 +201,17 @@ def test_initiative_rolloff_and_rolled_mode():
 
 def test_conditions_catalogue():
     cs = SYSTEM.conditions()
-    assert {c.id for c in cs} == {"immobile", "obedient", "dead", "unconscious", "prone", "fatigued", "contaminated",
-                                  "dangerous_wound", "change_active"}
+    assert {c.id for c in cs} == {
+        "immobile",
+        "obedient",
+        "dead",
+        "unconscious",
+        "prone",
+        "fatigued",
+        "contaminated",
+        "dangerous_wound",
+        "change_active",
+    }
     for c in cs:
         assert isinstance(c, ConditionSpec) and c.label["en"] and c.label["ru"] and c.effect["ru"] != c.effect["en"]
     by = {c.id: c for c in cs}
@@ -206,8 +228,11 @@ def test_implied_conditions():
 
 # --- Attributes (§8.6) ---------------------------------------------------------------------------------
 def test_S29_augmented():
-    c = Character(constitution=14, attributes=[{"code": "augmented", "name": "Augmented"}],
-                  changes=[{"name": "Night vision"}, {"name": "Turbo-piston arms"}])
+    c = Character(
+        constitution=14,
+        attributes=[{"code": "augmented", "name": "Augmented"}],
+        changes=[{"name": "Night vision"}, {"name": "Turbo-piston arms"}],
+    )
     assert c.constitution_mod == 2 and c.augmented_max_changes == 2 and c.augmented_pool == 3
     attributes.activate_change(c, "Night vision")
     attributes.activate_change(c, "Night vision")
@@ -219,16 +244,23 @@ def test_S29_augmented():
     assert c.change_activations_used == 0
 
 
-@pytest.mark.parametrize("con,pool,changes", [pytest.param(10, 1, 1, id="D25-10"), pytest.param(6, 1, 1, id="D25-6"),
-                                              pytest.param(18, 5, 4, id="D25-18")])
+@pytest.mark.parametrize(
+    "con,pool,changes",
+    [pytest.param(10, 1, 1, id="D25-10"), pytest.param(6, 1, 1, id="D25-6"), pytest.param(18, 5, 4, id="D25-18")],
+)
 def test_D25_augmented(con, pool, changes):
     assert attributes.augmented_pool(con) == pool and attributes.augmented_max_changes(con) == changes
 
 
 def test_D22_robot():
-    r = Character(constitution=14, intelligence=12, dexterity=12, attributes=[{"code": "combat_robot", "name": "Combat robot"}])
+    r = Character(
+        constitution=14, intelligence=12, dexterity=12, attributes=[{"code": "combat_robot", "name": "Combat robot"}]
+    )
     assert attributes.robot_repair_full(14, 12) == 6
-    assert attributes.robot_repair_half(14, 12, "constitution") == 3 and attributes.robot_repair_half(14, 12, "intelligence") == 2
+    assert (
+        attributes.robot_repair_half(14, 12, "constitution") == 3
+        and attributes.robot_repair_half(14, 12, "intelligence") == 2
+    )
     assert attributes.robot_contamination_damage(14) == 3 and attributes.robot_leak_radius(14, 12) == 6
     assert r.durability == 5 and r.robot_max_weapons == 3 and r.defense == 14
 
@@ -243,8 +275,8 @@ def test_D24_robot():
 
 
 def test_robot_readings_A24_A26():
-    assert attributes.robot_repair_full(2, 2) == 4                                   # factors clamped at 0
-    assert attributes.robot_repair_full(2, 2, {"robot_factor_clamp": None}) == 9     # (-3) * (-3) literal
+    assert attributes.robot_repair_full(2, 2) == 4  # factors clamped at 0
+    assert attributes.robot_repair_full(2, 2, {"robot_factor_clamp": None}) == 9  # (-3) * (-3) literal
     assert attributes.robot_durability(3, 14) == 5
     assert attributes.robot_durability(3, 14, sbp=0, rules={"robot_dur_base": "sbp"}) == 2
 
@@ -258,12 +290,19 @@ def test_S33_robot_armour():
 def test_robot_repair_outcome_bands():
     r = Character(constitution=14, intelligence=12, attributes=[{"code": "combat_robot", "name": "Combat robot"}])
     assert attributes.robot_repair_outcome(r, "A")["heal"] == 6
-    assert attributes.robot_repair_outcome(r, "C") == {"heal": 1, "area_damage": 3, "radius": 1, "kind": "contaminating"}
+    assert attributes.robot_repair_outcome(r, "C") == {
+        "heal": 1,
+        "area_damage": 3,
+        "radius": 1,
+        "kind": "contaminating",
+    }
     assert attributes.robot_repair_outcome(r, "D")["radius"] == 6
 
 
 def test_D26_martial_arts():
-    m = Character(dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}])
+    m = Character(
+        dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}]
+    )
     assert m.defense == 15 and m.valor_unarmed == 9
     dc = attributes.secrets_no_thread_difficulty(7)
     assert dc == 17
@@ -278,20 +317,21 @@ def test_D27_veteran_scrounge(die, ok):
     if ok:
         assert out["trouble"] is None
     else:
-        assert out["trouble"].details["table"] == "veteran" and out["trouble"].total == 12   # A34: no margin
+        assert out["trouble"].details["table"] == "veteran" and out["trouble"].total == 12  # A34: no margin
         m = attributes.veteran_scrounge(v, rng=Seq([die, 12]), rules={**SYSTEM.rules, "veteran_trouble_margin": True})
         assert m["trouble"].total == 11
 
 
 def test_S20_area_count():
     from tabletop_systems.threads_of_fate.rules import SIZE_MEDIUM_COUNT
+
     assert [SIZE_MEDIUM_COUNT[s] for s in ("large", "huge", "gargantuan")] == [2, 3, 4]
 
 
 # --- bought outcomes, contests, Unique moves ------------------------------------------------------------
 def test_bought_minimal_success_on_attack_A13():
     a = Character(weapons=3, threads=2)
-    t = Character(armour_bonus=8, durability_gm=0)            # DEF 18
+    t = Character(armour_bonus=8, durability_gm=0)  # DEF 18
     r = SYSTEM.attack(a, t, bought="success")
     assert r.success and r.margin == 0 and r.details["damage"] == 1
     assert [(e.trait, e.delta) for e in r.effects] == [("threads", -2)]
@@ -308,17 +348,17 @@ def test_bought_results_and_chance():
     crit = SYSTEM.roll_check(c, "dexterity+stealth", difficulty=30, bought="critical_success")
     assert crit.success and crit.critical == "success" and crit.total == 25 and crit.effects[0].delta == -4
     with pytest.raises(RuleError) as e:
-        SYSTEM.roll_check(c, "dexterity+stealth", difficulty=25, bought="success")          # D10/S11
+        SYSTEM.roll_check(c, "dexterity+stealth", difficulty=25, bought="success")  # D10/S11
     assert e.value.code == "only_on_20"
     with pytest.raises(RuleError):
-        SYSTEM.roll_check(Character(threads=1), "dexterity", bought="success")          # D31
+        SYSTEM.roll_check(Character(threads=1), "dexterity", bought="success")  # D31
     cf = SYSTEM.roll_check(c, "dexterity+stealth", difficulty=2, bought="critical_failure")
     assert cf.success is False and cf.critical == "failure"
 
 
 def test_contest_attack_A9():
     a = Character(weapons=4)
-    t = Character(size="small", gm_approved_size=True, dexterity=14)      # BDEF 11, DEF 13
+    t = Character(size="small", gm_approved_size=True, dexterity=14)  # BDEF 11, DEF 13
     assert combat.contest_defense_bonus(t) == 2
     assert combat.contest_defense_bonus(t, {**SYSTEM.rules, "contest_keep_sbp": True}) == 3
     out = SYSTEM.contest_attack(a, t, rng=Seq([15, 10]))
@@ -334,12 +374,16 @@ def test_unique_moves():
     out = attributes.steel_and_flesh(aug, with_threads=False, difficulty=15, rng=Seq([10, 16]))
     # INT check 10 + 2 = 12 vs 15: failed by 3 -> Trouble 16 - 3 = 13 -> Decompensation
     assert out["trouble"].total == 13 and out["works"] and out["swt"] == 1
-    robot = Character(constitution=14, intelligence=12, threads=0, attributes=[{"code": "combat_robot", "name": "Combat robot"}])
+    robot = Character(
+        constitution=14, intelligence=12, threads=0, attributes=[{"code": "combat_robot", "name": "Combat robot"}]
+    )
     with pytest.raises(RuleError):
         attributes.automatic_repair(robot)
     rep = attributes.automatic_repair(robot, with_threads=False, rng=Seq([3]))
     assert rep["heal"] == 0 and rep["radius"] == 6 and rep["area_damage"] == 3
-    m = Character(dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}])
+    m = Character(
+        dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}]
+    )
     assert attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([8]))["ignored"]
     fail = attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([7]))
     assert fail["prone"] and fail["hp_lost"] == 7
@@ -348,7 +392,7 @@ def test_unique_moves():
 def test_medicine_procedure():
     medic = Character(intelligence=14, wisdom=16, medicine=4, expert_access=["medicine", "repair"], repair=2)
     patient = Character(hp=5)
-    out = SYSTEM.medicine(medic, patient, rng=Seq([12]))              # 12 + 4 + 2 = 18 -> 1 + 1 = 2 HP
+    out = SYSTEM.medicine(medic, patient, rng=Seq([12]))  # 12 + 4 + 2 = 18 -> 1 + 1 = 2 HP
     assert out["heal"] == 2 and out["source"] == "medicine" and out["combat_turns"] == 4
     SYSTEM.apply_healing(patient, out["heal"], source="medicine")
     assert patient.hp == 7
@@ -378,7 +422,7 @@ def test_robot_durability_reading_A26_in_combat():
     bot = Character(constitution=14, attributes=[{"code": "combat_robot", "name": "Combat robot"}])
     assert SYSTEM.apply_damage(Character(constitution=14, attributes=bot.attributes), 10).details["damage"] == 5
     s = SYSTEM.with_rules(robot_dur_base="sbp")
-    assert s.apply_damage(bot, 10).details["damage"] == 8              # SBP 0 + mCON 2
+    assert s.apply_damage(bot, 10).details["damage"] == 8  # SBP 0 + mCON 2
 
 
 def test_medicine_per_medic_reading_A28():
@@ -388,4 +432,4 @@ def test_medicine_per_medic_reading_A28():
     assert medic.medicine_given_today
     with pytest.raises(RuleError):
         s.medicine(medic, Character(hp=1), rng=Seq([12]))
-    SYSTEM.medicine(medic, Character(hp=1), rng=Seq([12]))           # default: per patient
+    SYSTEM.medicine(medic, Character(hp=1), rng=Seq([12]))  # default: per patient

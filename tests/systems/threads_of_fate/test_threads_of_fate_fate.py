@@ -1,4 +1,5 @@
 """Threads of Fate, Moves and Caprices (spec §7.1) and the §9 vectors about them."""
+
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character, fate
@@ -55,7 +56,7 @@ def test_S06_between_scenes_5():
     s.buy_threads(h, 4, moment="between_scenes")
     assert (h.threads, h.xp_free) == (5, 6)
     with pytest.raises(RuleError):
-        s.buy_threads(h, 1, moment="between_scenes")       # cap 5 held
+        s.buy_threads(h, 1, moment="between_scenes")  # cap 5 held
     with pytest.raises(RuleError):
         s.buy_threads(hero(xp_free=5), 1, moment="meeting_start")
 
@@ -69,7 +70,7 @@ def test_buy_threads_needs_xp():
 def test_xp_as_threads_mode():
     s = SYSTEM.with_rules(xp_threads_mode="xp_as_threads")
     h = hero(threads=1, xp_free=3)
-    s.make_move(h, "M5")                     # 2 Threads: 1 Thread + 1 XP
+    s.make_move(h, "M5")  # 2 Threads: 1 Thread + 1 XP
     assert (h.threads, h.xp_free) == (0, 2)
     with pytest.raises(RuleError):
         s.buy_threads(h, 1)
@@ -99,13 +100,18 @@ def test_S12_retroactive_declaration():
     h = hero(threads=2)
     assert SYSTEM.make_move(h, "M8")["cost"] == 1 and h.threads == 1
     h2 = hero(threads=3)
-    SYSTEM.make_move(h2, "M8", threads=3)               # GM raised the price
+    SYSTEM.make_move(h2, "M8", threads=3)  # GM raised the price
     assert h2.threads == 0
 
 
-@pytest.mark.parametrize("n,band,name", [pytest.param(1, "B", "What a day!", id="S13-1"),
-                                         pytest.param(2, "C", "Looks like I have a problem!", id="S13-2"),
-                                         pytest.param(3, "D", "Catastrophe!", id="S13-3")])
+@pytest.mark.parametrize(
+    "n,band,name",
+    [
+        pytest.param(1, "B", "What a day!", id="S13-1"),
+        pytest.param(2, "C", "Looks like I have a problem!", id="S13-2"),
+        pytest.param(3, "D", "Catastrophe!", id="S13-3"),
+    ],
+)
 def test_S13_hand_of_fate(n, band, name):
     h = hero(threads=5)
     out = SYSTEM.make_move(h, "M14", threads=n)
@@ -171,7 +177,7 @@ def test_D32_gm_caprice_once_per_scene():
     with pytest.raises(RuleError) as e:
         SYSTEM.invoke_caprice(h, "C2", by="gm")
     assert e.value.code == "gm_caprice_once" and h.threads == 2
-    SYSTEM.invoke_caprice(h, "C2", by="player")          # A45: players are not limited
+    SYSTEM.invoke_caprice(h, "C2", by="player")  # A45: players are not limited
     SYSTEM.end_scene(h)
     SYSTEM.invoke_caprice(h, "C1", by="gm")
     assert h.threads == 4
@@ -227,9 +233,14 @@ def test_common_trouble():
     assert (a.threads, p.threads, e.threads) == (2, 5, 0)
 
 
-@pytest.mark.parametrize("case,cost", [pytest.param("buy_success", (1, 1), id="S32-success"),
-                                       pytest.param("buy_critical", (2, 3), id="S32-critical"),
-                                       pytest.param("impossible", (5, 5), id="S32-impossible")])
+@pytest.mark.parametrize(
+    "case,cost",
+    [
+        pytest.param("buy_success", (1, 1), id="S32-success"),
+        pytest.param("buy_critical", (2, 3), id="S32-critical"),
+        pytest.param("impossible", (5, 5), id="S32-impossible"),
+    ],
+)
 def test_S32_unique_move_cost(case, cost):
     assert fate.unique_move_cost(case) == cost
 
@@ -244,6 +255,7 @@ def test_apply_effects_clamps():
 
 def fate_effect(trait, delta):
     from tabletop_widgets.core.system import Effect
+
     return Effect(trait, delta)
 
 

@@ -1,6 +1,7 @@
 """Gaps closed after the first pass: GM options A7/A22/A39, rules-bound Characters, the campaign size
 table, the scene's GM-Caprice limit, saved treatments, stealthy movement, the tracker hooks, the
 character-bound %roll forms and the sheet's matrix column labels."""
+
 import itertools
 import json
 import random
@@ -17,8 +18,18 @@ from tabletop_widgets.dice.words import CHARACTER_KEY
 
 
 def hero(**kw):
-    base = dict(name="A", strength=12, dexterity=15, constitution=14, intelligence=12, wisdom=11, charm=8,
-                perception=3, weapons=2, stealth=2)
+    base = dict(
+        name="A",
+        strength=12,
+        dexterity=15,
+        constitution=14,
+        intelligence=12,
+        wisdom=11,
+        charm=8,
+        perception=3,
+        weapons=2,
+        stealth=2,
+    )
     return Character(**{**base, **kw})
 
 
@@ -39,21 +50,20 @@ def test_bound_character_class_knows_its_rules():
     Bound = gm.Character
     assert Bound is not Character and issubclass(Bound, Character)
     assert Bound().rules["speed_min_after_sbp"] == 0
-    assert gm.with_rules(speed_min_after_sbp=0).Character is Bound          # cached per rules
+    assert gm.with_rules(speed_min_after_sbp=0).Character is Bound  # cached per rules
     c = Bound(size="tiny", dexterity=3, constitution=3)
     assert "rules" not in c.to_dict() and type(Bound.from_dict(c.to_dict())) is Bound
-    assert Character.from_dict(c.to_dict()).speed == 1                     # the rules are not character data
+    assert Character.from_dict(c.to_dict()).speed == 1  # the rules are not character data
 
 
-@pytest.mark.parametrize("floor,speed", [pytest.param(1, 1, id="A7-default-min-1"),
-                                         pytest.param(0, 0, id="A7-min-0")])
+@pytest.mark.parametrize("floor,speed", [pytest.param(1, 1, id="A7-default-min-1"), pytest.param(0, 0, id="A7-min-0")])
 def test_A7_speed_min_after_sbp(floor, speed):
     # Tiny (SBP -2), DEX 3 + CON 3: base max(1, 6 // 4) = 1, minus 2 = -1 -> the floor
     Bound = SYSTEM.with_rules(speed_min_after_sbp=floor).Character
     c = Bound(size="tiny", dexterity=3, constitution=3)
     assert c.speed == speed
     c.flying = True
-    assert c.speed == speed * 3                                             # L319: after SBP
+    assert c.speed == speed * 3  # L319: after SBP
 
 
 def test_A7_does_not_touch_speeds_above_the_floor():
@@ -71,21 +81,31 @@ def test_bind_character_copies_to_the_rules():
 
 def test_bound_character_robot_durability_follows_A26():
     attrs = [{"code": "combat_robot", "name": "Robot"}]
-    assert Character(constitution=14, attributes=attrs).durability == 3 + 2            # size multiplier
+    assert Character(constitution=14, attributes=attrs).durability == 3 + 2  # size multiplier
     assert SYSTEM.with_rules(robot_dur_base="sbp").Character(constitution=14, attributes=attrs).durability == 0 + 2
 
 
-@pytest.mark.parametrize("bad", [dict(speed_min_after_sbp=-1), dict(resistance="quarter"), dict(resistance_flat=-2),
-                                 dict(thread_overflow="kept"), dict(size_table={"colossal": {"sbp": 3}}),
-                                 dict(size_table={"huge": {"hp_multiplier": 0}}), dict(size_table={"huge": {"x": 1}})])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(speed_min_after_sbp=-1),
+        dict(resistance="quarter"),
+        dict(resistance_flat=-2),
+        dict(thread_overflow="kept"),
+        dict(size_table={"colossal": {"sbp": 3}}),
+        dict(size_table={"huge": {"hp_multiplier": 0}}),
+        dict(size_table={"huge": {"x": 1}}),
+    ],
+)
 def test_bad_rule_values_are_refused(bad):
     with pytest.raises(ValueError) as e:
         SYSTEM.with_rules(**bad)
-    assert " / " in str(e.value)                                            # en / ru
+    assert " / " in str(e.value)  # en / ru
 
 
-@pytest.mark.parametrize("mode,expected", [pytest.param("half", 3, id="A39-half"),
-                                           pytest.param("flat", 5, id="A39-flat-2")])
+@pytest.mark.parametrize(
+    "mode,expected", [pytest.param("half", 3, id="A39-half"), pytest.param("flat", 5, id="A39-flat-2")]
+)
 def test_A39_resistance_apply_damage(mode, expected):
     gm = SYSTEM.with_rules(resistance=mode, resistance_flat=2)
     c = hero(resistances=["contaminating"])
@@ -103,7 +123,7 @@ def test_A39_flat_never_below_zero_and_nat20_keeps_one():
 
 
 def test_A39_resistance_in_attacks():
-    target = hero(resistances=["contaminating"], dexterity=10)               # DEF 10
+    target = hero(resistances=["contaminating"], dexterity=10)  # DEF 10
     attacker = hero(weapons=5)
 
     class Fixed(random.Random):
@@ -111,8 +131,9 @@ def test_A39_resistance_in_attacks():
             return 15
 
     half = SYSTEM.attack(attacker, target, rng=Fixed(), damage_kind="contaminating")
-    flat = SYSTEM.with_rules(resistance="flat", resistance_flat=2).attack(attacker, target, rng=Fixed(),
-                                                                          damage_kind="contaminating")
+    flat = SYSTEM.with_rules(resistance="flat", resistance_flat=2).attack(
+        attacker, target, rng=Fixed(), damage_kind="contaminating"
+    )
     raw = half.total - 10
     assert half.details["damage"] == raw // 2 and flat.details["damage"] == raw - 2
 
@@ -142,12 +163,12 @@ def test_A22_refused_checks_before_anything_changes():
     c, other = hero(threads=5), hero(threads=2)
     with pytest.raises(RuleError):
         rules.invoke_caprice(c, "C2", by="other_player", by_hero=other)
-    assert other.threads == 2                                        # M13's Thread not spent
+    assert other.threads == 2  # M13's Thread not spent
     scene = Scene()
     with pytest.raises(RuleError):
         rules.invoke_caprice(c, "C1", by="gm", scene=scene, hero_id="c")
     assert scene.gm_caprices == []
-    assert rules.invoke_caprice(c, "C1", refuse=True)["status"] == "refused" and c.threads == 4   # M1 is fine
+    assert rules.invoke_caprice(c, "C1", refuse=True)["status"] == "refused" and c.threads == 4  # M1 is fine
 
 
 def test_A22_common_trouble_both_readings():
@@ -174,8 +195,8 @@ def test_gm_enters_size_values_once_and_characters_pick_a_class():
     rows = {r["code"]: r for r in camp.data("sizes")}
     assert rows["huge"]["sbp"] == 2 and rows["huge"]["base_defense"] == 8
     assert rows["huge"]["gm_entered"] == ["hp_multiplier", "sbp"] and rows["small"]["gm_entered"] == ["hp_multiplier"]
-    assert rows["small"]["sbp"] == -1                                   # the book's cell is kept
-    camp2 = camp.with_size_table({"huge": {"sbp": 3}})                   # merged, not replaced
+    assert rows["small"]["sbp"] == -1  # the book's cell is kept
+    camp2 = camp.with_size_table({"huge": {"sbp": 3}})  # merged, not replaced
     assert {r["code"]: r for r in camp2.size_table()}["huge"]["hp_multiplier"] == 6
     ogre = camp.Character(entity_type="persona", size="huge", constitution=16, dexterity=10)
     assert ogre.hp_max == 16 * 6 and ogre.base_defense == 8 and ogre.speed == (10 + 16) // 4 + 2
@@ -183,7 +204,7 @@ def test_gm_enters_size_values_once_and_characters_pick_a_class():
     h = camp.Character(constitution=12)
     out = camp.choose_size(h, "small")
     assert h.size == "small" and h.hp_max == 24 and out["missing"] == []
-    assert any("approval" in n["en"] for n in out["notes"])              # L303
+    assert any("approval" in n["en"] for n in out["notes"])  # L303
     out = camp.choose_size(h, "gargantuan")
     assert out["missing"] == ["hp_multiplier", "sbp"] and h.hp_max is None
 
@@ -218,12 +239,12 @@ def test_scene_limits_gm_caprices_per_hero():
     scene = SYSTEM.new_scene("ambush")
     a, b = hero(threads=2), hero(threads=2)
     SYSTEM.invoke_caprice(a, "C1", by="gm", scene=scene, hero_id="a")
-    assert a.threads == 3 and not a.gm_caprice_used                     # the flag is not used
+    assert a.threads == 3 and not a.gm_caprice_used  # the flag is not used
     with pytest.raises(RuleError) as e:
         SYSTEM.invoke_caprice(a, "C1", by="gm", scene=scene, hero_id="a")
     assert e.value.code == "gm_caprice_once" and a.threads == 3
-    SYSTEM.invoke_caprice(b, "C3", by="gm", scene=scene, hero_id="b")    # another hero: allowed
-    SYSTEM.invoke_caprice(a, "C1", by="player", scene=scene, hero_id="a")   # A45: the player's own does not count
+    SYSTEM.invoke_caprice(b, "C3", by="gm", scene=scene, hero_id="b")  # another hero: allowed
+    SYSTEM.invoke_caprice(a, "C1", by="player", scene=scene, hero_id="a")  # A45: the player's own does not count
     assert scene.gm_caprices == ["a", "b"] and a.threads == 4
     fresh = SYSTEM.new_scene("next")
     assert fresh.gm_caprice_available("a")
@@ -237,14 +258,14 @@ def test_scene_round_trip_and_bad_data():
         with pytest.raises(RuleError):
             Scene.from_dict(bad)
     with pytest.raises(RuleError):
-        SYSTEM.invoke_caprice(hero(), "C1", by="gm", scene=s)           # which hero?
+        SYSTEM.invoke_caprice(hero(), "C1", by="gm", scene=s)  # which hero?
 
 
 # ------------------------------------------------------------------------------------------------
 # (5) treatment in progress saved with the character
 # ------------------------------------------------------------------------------------------------
 def test_treatment_saved_and_restored():
-    medic = hero(medicine=3, intelligence=14, expert_access=["medicine"])    # turns max(1, 10 - 3 - 2) = 5
+    medic = hero(medicine=3, intelligence=14, expert_access=["medicine"])  # turns max(1, 10 - 3 - 2) = 5
     ch = SYSTEM.begin_treatment(medic, "patient-1")
     assert medic.treatment["turns_left"] == 5 and ch["treatment"][0] == {}
     SYSTEM.treatment_turn(medic)
@@ -256,11 +277,35 @@ def test_treatment_saved_and_restored():
     assert restored.treatment == {} and SYSTEM.treatment_status(restored) is None
 
 
-@pytest.mark.parametrize("bad", [{"patient": "p"}, {**dict(patient="p", turns_left=-1, hp_lost=0, medic_will=3,
-                                                           interrupted=False, skill="medicine",
-                                                           characteristic="intelligence")},
-                                 {**dict(patient="p", turns_left=2, hp_lost=0, medic_will=3, interrupted=False,
-                                         skill="medicine", characteristic="intelligence"), "extra": 1}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"patient": "p"},
+        {
+            **dict(
+                patient="p",
+                turns_left=-1,
+                hp_lost=0,
+                medic_will=3,
+                interrupted=False,
+                skill="medicine",
+                characteristic="intelligence",
+            )
+        },
+        {
+            **dict(
+                patient="p",
+                turns_left=2,
+                hp_lost=0,
+                medic_will=3,
+                interrupted=False,
+                skill="medicine",
+                characteristic="intelligence",
+            ),
+            "extra": 1,
+        },
+    ],
+)
 def test_bad_saved_treatment_is_refused(bad):
     with pytest.raises(ValidationError):
         Character(treatment=bad)
@@ -271,7 +316,7 @@ def test_bad_saved_treatment_is_refused(bad):
 @pytest.mark.parametrize("mode,interrupted", [("cumulative", True), ("single_hit", False)])
 def test_damage_to_a_treating_medic_interrupts_A29(mode, interrupted):
     gm = SYSTEM.with_rules(medicine_interrupt=mode)
-    medic = hero(medicine=2)                                            # Will (12 + 11) // 4 = 5
+    medic = hero(medicine=2)  # Will (12 + 11) // 4 = 5
     gm.begin_treatment(medic, "p")
     gm.apply_damage(medic, 3)
     out = gm.apply_damage(medic, 3)
@@ -281,8 +326,8 @@ def test_damage_to_a_treating_medic_interrupts_A29(mode, interrupted):
 
 
 def test_on_turn_counts_the_treatment_down():
-    medic = hero(medicine=6, intelligence=14)                            # max(1, 10 - 6 - 2) = 2 turns
-    assert SYSTEM.on_turn(medic, "end") is None                          # nothing in progress
+    medic = hero(medicine=6, intelligence=14)  # max(1, 10 - 6 - 2) = 2 turns
+    assert SYSTEM.on_turn(medic, "end") is None  # nothing in progress
     SYSTEM.begin_treatment(medic, "p")
     assert SYSTEM.on_turn(medic, "start") is None
     first = SYSTEM.on_turn(medic, "end")
@@ -297,10 +342,10 @@ def test_on_turn_counts_the_treatment_down():
 # (6) stealthy movement (L403)
 # ------------------------------------------------------------------------------------------------
 def test_stealthy_speed_halves_and_rounds_down():
-    c = hero(dexterity=15, constitution=14)                              # Speed 7
+    c = hero(dexterity=15, constitution=14)  # Speed 7
     assert c.speed == 7 and c.speed_stealthy == 3 and SYSTEM.stealthy_speed(c) == 3
     c.quadruped = True
-    assert c.speed_stealthy == 7                                         # 14 // 2
+    assert c.speed_stealthy == 7  # 14 // 2
     assert Character(size="huge").speed_stealthy is None
 
 
@@ -331,7 +376,7 @@ def test_condition_changed_mirrors_the_catalogue():
     c = hero()
     out = SYSTEM.condition_changed(c, "unconscious", True)
     assert out.defeated and c.conditions == ["unconscious"] and out.state["en"]
-    assert SYSTEM.condition_changed(c, "unconscious", True) is None      # already there
+    assert SYSTEM.condition_changed(c, "unconscious", True) is None  # already there
     out = SYSTEM.condition_changed(c, "unconscious", False)
     assert not out.defeated and c.conditions == [] and out.changes["conditions"] == (["unconscious"], [])
     assert SYSTEM.condition_changed(c, "prone", False) is None
@@ -349,25 +394,35 @@ def test_initiative_tiebreaks_list_ids():
 # ------------------------------------------------------------------------------------------------
 # (2) %roll forms through the bound character, or standalone
 # ------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["static perception", "check dexterity+stealth vs 10", "defcheck vs 20",
-                                  "attack VAL vs 18", "attack MRK vs 12 dur 1", "reroll"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "static perception",
+        "check dexterity+stealth vs 10",
+        "defcheck vs 20",
+        "attack VAL vs 18",
+        "attack MRK vs 12 dur 1",
+        "reroll",
+    ],
+)
 def test_character_forms_need_a_bound_character(text):
     with pytest.raises(DiceError) as e:
         roll(text, rng=random.Random(1))
     assert "bound character" in e.value.message and "привязанный персонаж" in e.value.message_ru
-    assert e.value.position in (0, 7)                                    # the form, or the VAL/MRK name
+    assert e.value.position in (0, 7)  # the form, or the VAL/MRK name
 
 
 def test_static_forms():
-    c = hero()                                                           # perception 3, INT +1, WIS 0
+    c = hero()  # perception 3, INT +1, WIS 0
     assert roll("static perception WIS", variables=bound(c)).total == 10 + 3 + 0
-    assert roll("static perception", variables=bound(c)).total == 10 + 3 + 1      # best usual characteristic
+    assert roll("static perception", variables=bound(c)).total == 10 + 3 + 1  # best usual characteristic
     r = roll("static perception adv vs 16", variables=bound(c))
     assert r.total == 19 and r.check.passed
     assert roll("static perception INT hin2", variables=bound(c)).total == 14 - 5  # flat 5 (A6)
-    assert roll("static perception INT hin2", variables=bound(c)).total == \
-        SYSTEM.static_value(c, "intelligence+perception", hindrances=2)
-    d = roll("static survival WIS", variables=bound(c))                  # no access: 5 + mod (L413)
+    assert roll("static perception INT hin2", variables=bound(c)).total == SYSTEM.static_value(
+        c, "intelligence+perception", hindrances=2
+    )
+    d = roll("static survival WIS", variables=bound(c))  # no access: 5 + mod (L413)
     assert d.total == 5
     p = forms.parse_static("static stealth DEX vs 14", 0, None, variables=bound(c)).distribution()
     assert p.p_pass == 1 and dict(p) == {10 + 2 + 2: 1}
@@ -393,14 +448,14 @@ def test_check_form_matches_the_named_check_and_records_it():
 
 
 def test_defcheck_form():
-    c = hero(dexterity=14, armour_bonus=2)                               # DEF - BDEF = 2 + 2
+    c = hero(dexterity=14, armour_bonus=2)  # DEF - BDEF = 2 + 2
     r = roll("defcheck vs 20", rng=random.Random(3), variables=bound(c))
     assert r.total - 4 in range(1, 21)
     assert r.tree.details["damage"] == max(0, 20 - r.total)
     d = forms.parse_defcheck("defcheck vs 20", variables=bound(c)).distribution()
     assert d.p_pass == Fraction(5, 20)
     with pytest.raises(DiceError):
-        roll("defcheck", variables=bound(c))                             # the difficulty is required
+        roll("defcheck", variables=bound(c))  # the difficulty is required
 
 
 @pytest.mark.parametrize("die,dmg", [(14, 6), (3, 0), (20, 12)])
@@ -410,7 +465,7 @@ def test_attack_standalone_S23(die, dmg):
             return die
 
     r = roll("attack 10 vs 18", rng=Fixed())
-    assert r.total == die + 10 and r.tree.details["damage"] == dmg        # S23: 14 + 10 vs 18 -> 6
+    assert r.total == die + 10 and r.tree.details["damage"] == dmg  # S23: 14 + 10 vs 18 -> 6
 
 
 def test_attack_durability_and_nat20():
@@ -419,7 +474,7 @@ def test_attack_durability_and_nat20():
             return 20
 
     r = roll("attack 2 vs 25 dur 3", rng=Fixed())
-    assert r.tree.details["damage"] == 1                                  # L114: a natural 20 costs >= 1 HP
+    assert r.tree.details["damage"] == 1  # L114: a natural 20 costs >= 1 HP
     f = forms.parse_attack("attack 7 vs 12 dur 4")
     dist = f.damage_distribution()
     brute = {}
@@ -430,12 +485,12 @@ def test_attack_durability_and_nat20():
 
 
 def test_attack_with_the_bound_characters_valor():
-    c = hero()                                                            # weapons 2: no 0-XP Hindrance
+    c = hero()  # weapons 2: no 0-XP Hindrance
     f = forms.parse_attack("attack VAL vs 12 dur 2", variables=bound(c))
     assert f.distribution().p_pass == SYSTEM.chance(c, "valor", difficulty=12)
     z = hero(weapons=0)
     fz = forms.parse_attack("attack VAL vs 12", variables=bound(z))
-    assert fz.distribution().p_pass == SYSTEM.chance(z, "valor", difficulty=12)      # L380 Hindrance included
+    assert fz.distribution().p_pass == SYSTEM.chance(z, "valor", difficulty=12)  # L380 Hindrance included
     r = roll("attack VAL vs 12 dur 2", rng=random.Random(9), variables=bound(c))
     assert r.tree.details["damage"] == checks.attack_damage(r.total, 12, 2, r.tree.details["kept"])
 
@@ -486,11 +541,16 @@ def test_reroll_needs_a_thread():
     assert "Thread" in e.value.message and e.value.message_ru
 
 
-@pytest.mark.parametrize("text,p", [
-    ("dist d20+5 adv vs 15", Fraction(319, 400)), ("dist t20+5 vs 15", Fraction(11, 20)),
-    ("dist t20+5 adv3 hin1 vs 15", Fraction(7271, 8000)), ("dist t20+8 vs t20+6", Fraction(229, 400)),
-    ("dist attack 7 vs 18", Fraction(1, 2)),
-])
+@pytest.mark.parametrize(
+    "text,p",
+    [
+        ("dist d20+5 adv vs 15", Fraction(319, 400)),
+        ("dist t20+5 vs 15", Fraction(11, 20)),
+        ("dist t20+5 adv3 hin1 vs 15", Fraction(7271, 8000)),
+        ("dist t20+8 vs t20+6", Fraction(229, 400)),
+        ("dist attack 7 vs 18", Fraction(1, 2)),
+    ],
+)
 def test_dist_forms(text, p):
     r = roll(text)
     assert r.tree.details["p_pass"] == p and str(p) in r.tree.breakdown["en"]
@@ -508,9 +568,10 @@ def test_dist_with_character_and_errors():
 
 
 def test_forms_follow_the_characters_rules():
-    c = SYSTEM.with_rules(static_flat_5=False).Character(**{k: v for k, v in hero().to_dict().items()
-                                                             if k not in ("system", "schema")})
-    assert roll("static perception INT hin2", variables=bound(c)).total == 14 - 10        # A6: per level
+    c = SYSTEM.with_rules(static_flat_5=False).Character(
+        **{k: v for k, v in hero().to_dict().items() if k not in ("system", "schema")}
+    )
+    assert roll("static perception INT hin2", variables=bound(c)).total == 14 - 10  # A6: per level
 
 
 def test_form_words_are_registered():
@@ -532,7 +593,7 @@ def test_matrix_columns_have_translated_labels():
             by_column.setdefault(col, set()).add(tuple(sorted(f.extra["column_label"].items())))
     assert set(by_column) == {"score", "mod", "bonus", "implant", "drain"}
     for col, labels in by_column.items():
-        assert len(labels) == 1                                            # one header per column
+        assert len(labels) == 1  # one header per column
         label = dict(next(iter(labels)))
         assert label["en"] and label["ru"] and label["en"] != label["ru"]
 
@@ -541,8 +602,10 @@ def test_plain_d20_contest_keeps_the_generic_meaning():
     """Installing this system must not change what generic notation means: ``d20+8 vs d20+6``
     is the generic check (ties pass), not this system's contest (ties are no success)."""
     from tabletop_widgets.dice import chance
+
     r = roll("d20+8 vs d20+6", seed=1)
     assert r.check is not None and r.check.op == ">="
     assert chance("1d20+6", ">=", 0) == 1  # sanity
     from tabletop_widgets.dice import distribution
+
     assert distribution("d20+8 vs d20+6").p_pass == Fraction(247, 400)  # P(a + 2 >= b), brute force

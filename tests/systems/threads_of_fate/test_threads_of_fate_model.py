@@ -1,4 +1,5 @@
 """The character model (spec §3): derived values, hp following hp_max, persistence, bad input."""
+
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character
@@ -12,8 +13,11 @@ def test_issue_names():
     assert (c.strength_mod, c.constitution_mod, c.intelligence_mod, c.wisdom_mod, c.charm_mod) == (1, 2, 0, 0, -1)
 
 
-@pytest.mark.parametrize("score,m", [(0, -5), (1, -5), (8, -1), (9, -1), (10, 0), (11, 0), (12, 1), (18, 4), (19, 4),
-                                     (20, 5), (30, 10)], ids=[f"D01-{s}" for s in (0, 1, 8, 9, 10, 11, 12, 18, 19, 20, 30)])
+@pytest.mark.parametrize(
+    "score,m",
+    [(0, -5), (1, -5), (8, -1), (9, -1), (10, 0), (11, 0), (12, 1), (18, 4), (19, 4), (20, 5), (30, 10)],
+    ids=[f"D01-{s}" for s in (0, 1, 8, 9, 10, 11, 12, 18, 19, 20, 30)],
+)
 def test_D01_modifier(score, m):
     assert mod(score) == m
 
@@ -24,9 +28,17 @@ def test_D01_through_the_model_for_an_npc():
 
 
 def test_D02():
-    c = Character(strength=10, dexterity=14, constitution=14, intelligence=12, wisdom=12, charm=8,
-                  weapons=3, shooting=2, weapons_list=[{"name": "machete", "kind": "melee", "dmb": 1},
-                                                        {"name": "pistol", "kind": "ranged", "dmb": 2}])
+    c = Character(
+        strength=10,
+        dexterity=14,
+        constitution=14,
+        intelligence=12,
+        wisdom=12,
+        charm=8,
+        weapons=3,
+        shooting=2,
+        weapons_list=[{"name": "machete", "kind": "melee", "dmb": 1}, {"name": "pistol", "kind": "ranged", "dmb": 2}],
+    )
     assert c.char_points_spent == 70
     assert (c.hp, c.speed, c.will, c.reaction, c.defense) == (42, 7, 6, 6, 12)
     assert c.valor == 6 and c.marksmanship == 6 and c.skill_cap == 12
@@ -35,8 +47,9 @@ def test_D02():
 
 def test_D03():
     c = Character(strength=18, dexterity=18, constitution=18, intelligence=8, wisdom=7, charm=1)
-    assert [getattr(c, f + "_mod") for f in ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charm")] \
-        == [4, 4, 4, -1, -2, -5]
+    assert [
+        getattr(c, f + "_mod") for f in ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charm")
+    ] == [4, 4, 4, -1, -2, -5]
     assert (c.hp, c.speed, c.will, c.reaction, c.skill_cap) == (54, 9, 3, 6, 8)
     assert not [p for p in SYSTEM.validate(c) if p.severity == "error"]
 
@@ -46,12 +59,15 @@ def test_D05_minimum_one():
     assert Character(intelligence=1, wisdom=2).will == 1
 
 
-@pytest.mark.parametrize("kw,speed", [
-    pytest.param(dict(size="small", dexterity=12, constitution=10), 4, id="D06-small"),
-    pytest.param(dict(size="large", quadruped=True, dexterity=14, constitution=16), 16, id="D06-large-quadruped"),
-    pytest.param(dict(size="tiny", flying=True, dexterity=16, constitution=8), 12, id="D06-tiny-flyer"),
-    pytest.param(dict(size="tiny", dexterity=1, constitution=1), 1, id="A7-min-1"),
-])
+@pytest.mark.parametrize(
+    "kw,speed",
+    [
+        pytest.param(dict(size="small", dexterity=12, constitution=10), 4, id="D06-small"),
+        pytest.param(dict(size="large", quadruped=True, dexterity=14, constitution=16), 16, id="D06-large-quadruped"),
+        pytest.param(dict(size="tiny", flying=True, dexterity=16, constitution=8), 12, id="D06-tiny-flyer"),
+        pytest.param(dict(size="tiny", dexterity=1, constitution=1), 1, id="A7-min-1"),
+    ],
+)
 def test_D06_speed(kw, speed):
     assert Character(gm_approved_size=True, **kw).speed == speed
 
@@ -61,13 +77,18 @@ def test_D06_stealthy_halves():
     assert c.speed // 2 == 3
 
 
-@pytest.mark.parametrize("size,bdef", [("tiny", 12), ("small", 11), ("medium", 10), ("large", 9)],
-                         ids=["D07-tiny", "D07-small", "D07-medium", "D07-large"])
+@pytest.mark.parametrize(
+    "size,bdef",
+    [("tiny", 12), ("small", 11), ("medium", 10), ("large", 9)],
+    ids=["D07-tiny", "D07-small", "D07-medium", "D07-large"],
+)
 def test_D07_base_defense(size, bdef):
     assert Character(size=size).base_defense == bdef
 
 
-@pytest.mark.parametrize("size,delta", [pytest.param("tiny", -2, id="S22-tiny"), pytest.param("large", 1, id="S22-large")])
+@pytest.mark.parametrize(
+    "size,delta", [pytest.param("tiny", -2, id="S22-tiny"), pytest.param("large", 1, id="S22-large")]
+)
 def test_S22_speed_size(size, delta):
     assert Character(size=size, dexterity=14, constitution=14).speed == 7 + delta
 
@@ -119,9 +140,16 @@ def test_unknown_size_values_are_gm_entered():
 
 
 def test_round_trip():
-    c = Character(name="Ржавый", strength=14, stealth=3, attributes=[{"code": "veteran", "name": "Ветеран",
-                                                                        "expert_access": ["warfare", "trade"]}],
-                  tricks=[{"name": "Experienced shooter"}], hp=10, threads=4, conditions=["prone"])
+    c = Character(
+        name="Ржавый",
+        strength=14,
+        stealth=3,
+        attributes=[{"code": "veteran", "name": "Ветеран", "expert_access": ["warfare", "trade"]}],
+        tricks=[{"name": "Experienced shooter"}],
+        hp=10,
+        threads=4,
+        conditions=["prone"],
+    )
     d = c.to_dict()
     assert d["system"] == "threads_of_fate" and d["schema"] == 1
     c2 = Character.from_dict(d)
@@ -176,7 +204,7 @@ def test_combat_derived_values():
     assert c.defense == 10 + 1 + 2 + 1
     assert c.valor_unarmed == 2 + 1 + 1
     bow = Character(strength=14, dexterity=14, shooting=2, weapons_list=[{"name": "bow", "kind": "bow", "dmb": 1}])
-    assert bow.marksmanship == 2 + 2 + 1 + 2          # A48: DMB + mSTR
+    assert bow.marksmanship == 2 + 2 + 1 + 2  # A48: DMB + mSTR
 
 
 def test_drain_and_secondary_drain():

@@ -1,4 +1,5 @@
 """Property tests (Hypothesis, modest example counts): odds stay exact probabilities and behave."""
+
 from fractions import Fraction
 
 from hypothesis import given, settings, strategies as st
@@ -18,14 +19,26 @@ def test_chance_is_a_probability_and_monotone(dex, stealth, dc, adv, hin):
     more_adv = SYSTEM.chance(c, "dexterity+stealth", difficulty=dc, advantages=adv + 1, hindrances=hin)
     assert 0 <= harder <= p <= 1
     assert more_adv >= p
-    assert p > 0          # with the defaults a rolled check is never impossible (natural 20)
+    assert p > 0  # with the defaults a rolled check is never impossible (natural 20)
 
 
 @settings(max_examples=40, deadline=None)
-@given(values=st.fixed_dictionaries({
-    "strength": scores, "dexterity": scores, "constitution": scores, "intelligence": scores, "wisdom": scores,
-    "charm": scores, "stealth": skills, "threads": st.integers(0, 5), "size": st.sampled_from(["tiny", "small", "medium", "large"]),
-    "name": st.text(max_size=12)}))
+@given(
+    values=st.fixed_dictionaries(
+        {
+            "strength": scores,
+            "dexterity": scores,
+            "constitution": scores,
+            "intelligence": scores,
+            "wisdom": scores,
+            "charm": scores,
+            "stealth": skills,
+            "threads": st.integers(0, 5),
+            "size": st.sampled_from(["tiny", "small", "medium", "large"]),
+            "name": st.text(max_size=12),
+        }
+    )
+)
 def test_round_trip_and_derived_formulas(values):
     c = Character(**values)
     assert Character.from_dict(c.to_dict()).to_dict() == c.to_dict()
@@ -44,9 +57,21 @@ def test_contest_odds_sum_to_one_and_are_symmetric(a, b, an, bn):
 
 
 def test_split_expert_skill_uses_parent_access():
-    c = Character(intelligence=14, expert_access=["science"],
-                  custom_skills=[{"code": "agronomy", "en": "Agronomy", "ru": "Агрономия", "kind": "expert",
-                                  "parent": "science", "characteristics": ["intelligence", "wisdom"], "value": 2}])
+    c = Character(
+        intelligence=14,
+        expert_access=["science"],
+        custom_skills=[
+            {
+                "code": "agronomy",
+                "en": "Agronomy",
+                "ru": "Агрономия",
+                "kind": "expert",
+                "parent": "science",
+                "characteristics": ["intelligence", "wisdom"],
+                "value": 2,
+            }
+        ],
+    )
     assert SYSTEM.chance(c, "intelligence+agronomy", difficulty=14) == Fraction(11, 20)
     assert "intelligence+agronomy" in {s.id for s in SYSTEM.checks(c)}
     gm_basic = Character(custom_skills=[{"code": "swimming", "kind": "basic", "value": 0}])

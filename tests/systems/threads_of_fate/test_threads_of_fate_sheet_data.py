@@ -1,4 +1,5 @@
 """Sheet layout (spec §10.1), data tables (§8), GM options (§10.4) and package hygiene."""
+
 import ast
 import pathlib
 
@@ -29,7 +30,7 @@ def test_sheet_covers_every_persisted_and_derived_trait():
         assert f.label["en"] and f.label["ru"]
         if f.kind == "derived" and not f.extra.get("persisted"):
             assert f.name in Character.derived_traits()
-        if f.extra.get("persisted"):        # saved state shown read-only (the treatment in progress)
+        if f.extra.get("persisted"):  # saved state shown read-only (the treatment in progress)
             assert f.name in Character.persisted_traits()
         if f.kind == "resource":
             assert f.max_trait or f.max is not None
@@ -71,11 +72,28 @@ def test_table_contents():
 
 def test_every_rule_option_has_a_default():
     assert set(SYSTEM.default_rules) == set(DEFAULT_RULES)
-    for name in ("char_points", "nat20_auto_success", "nat1_auto_fail", "adv_order", "static_includes_mod",
-                 "static_flat_5", "contest_keep_sbp", "refresh_mode", "xp_threads_mode", "thread_overflow",
-                 "trouble_allow_adv", "catastrophe_controllable", "min_success_damage", "initiative_mode",
-                 "robot_dur_base", "robot_factor_clamp", "veteran_trouble_margin", "static_zero_xp_hindrance",
-                 "expert_static_adv", "dex_cap_scope"):
+    for name in (
+        "char_points",
+        "nat20_auto_success",
+        "nat1_auto_fail",
+        "adv_order",
+        "static_includes_mod",
+        "static_flat_5",
+        "contest_keep_sbp",
+        "refresh_mode",
+        "xp_threads_mode",
+        "thread_overflow",
+        "trouble_allow_adv",
+        "catastrophe_controllable",
+        "min_success_damage",
+        "initiative_mode",
+        "robot_dur_base",
+        "robot_factor_clamp",
+        "veteran_trouble_margin",
+        "static_zero_xp_hindrance",
+        "expert_static_adv",
+        "dex_cap_scope",
+    ):
         assert name in SYSTEM.default_rules
 
 

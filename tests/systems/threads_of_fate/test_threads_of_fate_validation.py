@@ -1,14 +1,27 @@
 """Creation and advancement rules V01-V23 (spec §4.2) and the operations that refuse illegal moves."""
+
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character
 from tabletop_widgets.core.problems import RuleError
 
-LEGAL = dict(strength=10, dexterity=14, constitution=14, intelligence=12, wisdom=12, charm=8,
-             tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
-             attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
-                         {"code": "martial_arts", "name": "Martial arts"}],
-             facets=[{"name": "Old soldier"}, {"name": "Calm"}], stealth=4, unarmed=3, warfare=3)
+LEGAL = dict(
+    strength=10,
+    dexterity=14,
+    constitution=14,
+    intelligence=12,
+    wisdom=12,
+    charm=8,
+    tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
+    attributes=[
+        {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
+        {"code": "martial_arts", "name": "Martial arts"},
+    ],
+    facets=[{"name": "Old soldier"}, {"name": "Calm"}],
+    stealth=4,
+    unarmed=3,
+    warfare=3,
+)
 
 
 def legal(**kw):
@@ -81,13 +94,16 @@ def test_npc_budget_rules_are_warnings():
 
 
 def test_V07_at_most_two_attributes():
-    c = legal(attributes=LEGAL["attributes"] + [{"code": "augmented", "name": "Augmented"}],
-              facets=LEGAL["facets"] + [{"name": "x"}])
+    c = legal(
+        attributes=LEGAL["attributes"] + [{"code": "augmented", "name": "Augmented"}],
+        facets=LEGAL["facets"] + [{"name": "x"}],
+    )
     assert only(c, "V07")
 
 
-@pytest.mark.parametrize("n_attr,bonus", [pytest.param(2, 0, id="S17-2"), pytest.param(1, 5, id="S17-1"),
-                                          pytest.param(0, 10, id="S17-0")])
+@pytest.mark.parametrize(
+    "n_attr,bonus", [pytest.param(2, 0, id="S17-2"), pytest.param(1, 5, id="S17-1"), pytest.param(0, 10, id="S17-0")]
+)
 def test_S17_bonus_xp(n_attr, bonus):
     c = legal(attributes=LEGAL["attributes"][:n_attr], facets=LEGAL["facets"][:n_attr], warfare=0 if n_attr == 0 else 3)
     assert c.creation_xp == 10 + bonus
@@ -141,8 +157,11 @@ def test_V16_size_needs_gm_approval():
 
 def test_V17_huge_heroes():
     assert only(legal(size="huge", gm_approved_size=True), "V17")[0].severity == "error"
-    robot = legal(size="huge", gm_approved_size=True,
-                  attributes=[{"code": "combat_robot", "name": "Combat robot"}, LEGAL["attributes"][0]])
+    robot = legal(
+        size="huge",
+        gm_approved_size=True,
+        attributes=[{"code": "combat_robot", "name": "Combat robot"}, LEGAL["attributes"][0]],
+    )
     assert only(robot, "V17")[0].severity == "warning"
 
 
@@ -157,7 +176,7 @@ def test_V18_robot_no_armour():
 
 def test_V19_robot_weapon_slots():
     w = {"name": "gun", "kind": "ranged", "built_in": True}
-    c = robot(weapons_list=[w] * 3)        # CON 14 -> 1 + 2 = 3
+    c = robot(weapons_list=[w] * 3)  # CON 14 -> 1 + 2 = 3
     assert not only(c, "V19")
     c.weapons_list = [w] * 4
     assert only(c, "V19")

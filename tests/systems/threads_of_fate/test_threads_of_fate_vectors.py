@@ -2,6 +2,7 @@
 
 Other test files cover the same rules in more depth; this file is the one-to-one map to §9.
 """
+
 import itertools
 import random
 from fractions import Fraction
@@ -118,8 +119,11 @@ def S12():
 def S13():
     names = [SYSTEM.make_move(Character(threads=3), "M14", threads=n)["band"] for n in (1, 2, 3)]
     assert names == ["B", "C", "D"]
-    assert [SYSTEM.hand_of_fate([(Character(threads=3), n)])["row"]["en"] for n in (1, 2, 3)] == \
-        ["What a day!", "Looks like I have a problem!", "Catastrophe!"]
+    assert [SYSTEM.hand_of_fate([(Character(threads=3), n)])["row"]["en"] for n in (1, 2, 3)] == [
+        "What a day!",
+        "Looks like I have a problem!",
+        "Catastrophe!",
+    ]
 
 
 def S14():
@@ -150,7 +154,9 @@ def S18():
 
 
 def S19():
-    assert [checks.grapple_modifier(a, b) for a, b in (("small", "medium"), ("small", "large"), ("large", "small"))] == [-1, -2, 2]
+    assert [
+        checks.grapple_modifier(a, b) for a, b in (("small", "medium"), ("small", "large"), ("large", "small"))
+    ] == [-1, -2, 2]
 
 
 def S20():
@@ -203,8 +209,11 @@ def S28():
 
 
 def S29():
-    c = Character(constitution=14, attributes=[{"code": "augmented", "name": "Augmented"}],
-                  changes=[{"name": "Night vision"}, {"name": "Turbo-piston arms"}])
+    c = Character(
+        constitution=14,
+        attributes=[{"code": "augmented", "name": "Augmented"}],
+        changes=[{"name": "Night vision"}, {"name": "Turbo-piston arms"}],
+    )
     assert (c.constitution_mod, c.augmented_max_changes, c.augmented_pool) == (2, 2, 3)
     for _ in range(3):
         attributes.activate_change(c, "Night vision")
@@ -212,7 +221,14 @@ def S29():
 
 
 def S30():
-    assert len(SYSTEM.roll_check(Character(stealth=1), "dexterity+stealth", advantages=4, rng=random.Random(1)).details["dice"]) == 3
+    assert (
+        len(
+            SYSTEM.roll_check(Character(stealth=1), "dexterity+stealth", advantages=4, rng=random.Random(1)).details[
+                "dice"
+            ]
+        )
+        == 3
+    )
 
 
 def S31():
@@ -239,10 +255,28 @@ def D01():
 
 
 def D02():
-    c = Character(strength=10, dexterity=14, constitution=14, intelligence=12, wisdom=12, charm=8, weapons=3, shooting=2,
-                  weapons_list=[{"name": "axe", "kind": "melee", "dmb": 1}, {"name": "gun", "kind": "ranged", "dmb": 2}])
-    assert (c.char_points_spent, c.hp, c.speed, c.will, c.reaction, c.defense, c.valor, c.marksmanship, c.skill_cap) == \
-        (70, 42, 7, 6, 6, 12, 6, 6, 12)
+    c = Character(
+        strength=10,
+        dexterity=14,
+        constitution=14,
+        intelligence=12,
+        wisdom=12,
+        charm=8,
+        weapons=3,
+        shooting=2,
+        weapons_list=[{"name": "axe", "kind": "melee", "dmb": 1}, {"name": "gun", "kind": "ranged", "dmb": 2}],
+    )
+    assert (
+        c.char_points_spent,
+        c.hp,
+        c.speed,
+        c.will,
+        c.reaction,
+        c.defense,
+        c.valor,
+        c.marksmanship,
+        c.skill_cap,
+    ) == (70, 42, 7, 6, 6, 12, 6, 6, 12)
 
 
 def D03():
@@ -273,8 +307,13 @@ def D07():
 
 
 def D08():
-    assert [checks.p_success(5, 15, n) for n in (-2, -1, 0, 1, 2)] == \
-        [Fraction(1331, 8000), Fraction(121, 400), Fraction(11, 20), Fraction(319, 400), Fraction(7271, 8000)]
+    assert [checks.p_success(5, 15, n) for n in (-2, -1, 0, 1, 2)] == [
+        Fraction(1331, 8000),
+        Fraction(121, 400),
+        Fraction(11, 20),
+        Fraction(319, 400),
+        Fraction(7271, 8000),
+    ]
 
 
 def D09():
@@ -323,8 +362,11 @@ def D16():
 
 def D17():
     c = Character(intelligence=14)
-    assert [SYSTEM.roll_check(c, "intelligence+science", difficulty=dc).degree for dc in (17, 16, 7)] == \
-        ["critical_failure", "failure", "success"]
+    assert [SYSTEM.roll_check(c, "intelligence+science", difficulty=dc).degree for dc in (17, 16, 7)] == [
+        "critical_failure",
+        "failure",
+        "success",
+    ]
 
 
 def D18():
@@ -347,14 +389,25 @@ def D21():
 
 def D22():
     r = robot(constitution=14, intelligence=12, dexterity=12)
-    assert (attributes.robot_repair_full(14, 12), attributes.robot_repair_half(14, 12, "constitution"),
-            attributes.robot_repair_half(14, 12, "intelligence"), attributes.robot_contamination_damage(14),
-            attributes.robot_leak_radius(14, 12), r.durability, r.robot_max_weapons, r.defense) == (6, 3, 2, 3, 6, 5, 3, 14)
+    assert (
+        attributes.robot_repair_full(14, 12),
+        attributes.robot_repair_half(14, 12, "constitution"),
+        attributes.robot_repair_half(14, 12, "intelligence"),
+        attributes.robot_contamination_damage(14),
+        attributes.robot_leak_radius(14, 12),
+        r.durability,
+        r.robot_max_weapons,
+        r.defense,
+    ) == (6, 3, 2, 3, 6, 5, 3, 14)
 
 
 def D23():
-    assert (attributes.robot_repair_full(10, 10), attributes.robot_repair_half(10, 10),
-            attributes.robot_contamination_damage(10), attributes.robot_leak_radius(10, 10)) == (4, 2, 2, 4)
+    assert (
+        attributes.robot_repair_full(10, 10),
+        attributes.robot_repair_half(10, 10),
+        attributes.robot_contamination_damage(10),
+        attributes.robot_leak_radius(10, 10),
+    ) == (4, 2, 2, 4)
 
 
 def D24():
@@ -362,11 +415,17 @@ def D24():
 
 
 def D25():
-    assert [(attributes.augmented_pool(c), attributes.augmented_max_changes(c)) for c in (10, 6, 18)] == [(1, 1), (1, 1), (5, 4)]
+    assert [(attributes.augmented_pool(c), attributes.augmented_max_changes(c)) for c in (10, 6, 18)] == [
+        (1, 1),
+        (1, 1),
+        (5, 4),
+    ]
 
 
 def D26():
-    m = Character(dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}])
+    m = Character(
+        dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}]
+    )
     assert (m.defense, m.valor_unarmed, attributes.secrets_no_thread_difficulty(7)) == (15, 9, 17)
     assert SYSTEM.chance(m, "valor_unarmed", difficulty=17) == Fraction(13, 20)
 
@@ -411,8 +470,11 @@ def D32():
 
 
 def D33():
-    res = SYSTEM.mutual_aid(15, [(Character(dexterity=16, athletics=1), "dexterity+athletics", {}),
-                                 (Character(dexterity=12), "dexterity", {})], rng=Seq([7, 8]))
+    res = SYSTEM.mutual_aid(
+        15,
+        [(Character(dexterity=16, athletics=1), "dexterity+athletics", {}), (Character(dexterity=12), "dexterity", {})],
+        rng=Seq([7, 8]),
+    )
     assert (res["advantages"], res["hindrances"]) == (1, 1) and checks.net_dice(1, 1) == 0
 
 
@@ -427,8 +489,10 @@ def D35():
 def D36():
     def failed(xp, only20):
         return CheckResult("x", {}, False, 1, details={"skill": "stealth", "skill_xp": xp, "only_on_20": only20})
-    assert [SYSTEM.success_with_trouble(failed(*x))["troubles"] for x in ((0, False), (3, True), (0, True), (3, False))] == \
-        [2, 2, 3, 1]
+
+    assert [
+        SYSTEM.success_with_trouble(failed(*x))["troubles"] for x in ((0, False), (3, True), (0, True), (3, False))
+    ] == [2, 2, 3, 1]
 
 
 def D37():
@@ -468,7 +532,9 @@ def D44():
     assert (o["a"], o["tie"]) == (Fraction(19, 40), Fraction(1, 20))
 
 
-VECTORS = {name: fn for name, fn in dict(globals()).items() if name[0] in "SD" and name[1:].isdigit() and len(name) == 3}
+VECTORS = {
+    name: fn for name, fn in dict(globals()).items() if name[0] in "SD" and name[1:].isdigit() and len(name) == 3
+}
 
 
 def test_all_vectors_present():

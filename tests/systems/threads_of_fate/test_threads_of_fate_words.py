@@ -1,4 +1,5 @@
 """The ``t20`` roll word (spec §5.16)."""
+
 import random
 from fractions import Fraction
 
@@ -28,11 +29,19 @@ def test_pattern_and_examples():
     assert not w.pattern.match("d20+3")
 
 
-@pytest.mark.parametrize("text,bonus,adv,hin,target,net", [
-    ("t20+3 adv", 3, 1, 0, None, 1), ("t20+7 adv2 hin1", 7, 2, 1, None, 1), ("t20+2 hin2 vs 15", 2, 0, 2, 15, -2),
-    ("t20+2 adv3 hin1 >= 15", 2, 3, 1, 15, 2), ("t20 dis", 0, 0, 1, None, -1), ("t20-1+4 adv adv dc 12", 3, 2, 0, 12, 2),
-    ("T20 + 5 vs 15", 5, 0, 0, 15, 0), ("t20+3 adv5", 3, 5, 0, None, 2),
-])
+@pytest.mark.parametrize(
+    "text,bonus,adv,hin,target,net",
+    [
+        ("t20+3 adv", 3, 1, 0, None, 1),
+        ("t20+7 adv2 hin1", 7, 2, 1, None, 1),
+        ("t20+2 hin2 vs 15", 2, 0, 2, 15, -2),
+        ("t20+2 adv3 hin1 >= 15", 2, 3, 1, 15, 2),
+        ("t20 dis", 0, 0, 1, None, -1),
+        ("t20-1+4 adv adv dc 12", 3, 2, 0, 12, 2),
+        ("T20 + 5 vs 15", 5, 0, 0, 15, 0),
+        ("t20+3 adv5", 3, 5, 0, None, 2),
+    ],
+)
 def test_parse(text, bonus, adv, hin, target, net):
     e = parse(text)
     assert (e.bonus, e.advantages, e.hindrances, e.target, e.net) == (bonus, adv, hin, target, net)
@@ -69,8 +78,9 @@ def test_word_follows_gm_rules():
 
 def test_same_odds_as_the_named_check():
     c = Character(dexterity=14, stealth=3)
-    assert parse("t20+5 adv2 hin1 vs 15").distribution().p_pass == SYSTEM.chance(c, "dexterity+stealth", difficulty=15,
-                                                                                 advantages=2, hindrances=1)
+    assert parse("t20+5 adv2 hin1 vs 15").distribution().p_pass == SYSTEM.chance(
+        c, "dexterity+stealth", difficulty=15, advantages=2, hindrances=1
+    )
 
 
 def test_absolute_positions_in_errors():
@@ -101,18 +111,30 @@ def test_roll_is_deterministic():
 def test_check_result_roll_is_a_word_result():
     r = SYSTEM.roll_check(Character(stealth=2), "dexterity+stealth", difficulty=12, rng=random.Random(3))
     assert r.roll.tree.word == "t20" and r.roll.check.target == 12
-    assert checks.notation_for(checks.plan_check(Character(stealth=2), "dexterity+stealth"),
-                               checks.parse_options({"difficulty": 12, "advantages": 1})) == "t20+2 adv vs 12"
+    assert (
+        checks.notation_for(
+            checks.plan_check(Character(stealth=2), "dexterity+stealth"),
+            checks.parse_options({"difficulty": 12, "advantages": 1}),
+        )
+        == "t20+2 adv vs 12"
+    )
 
 
 def trouble(text):
     return word("trouble").parse(text, 0, len(text))
 
 
-@pytest.mark.parametrize("text,margin,forced,table", [("trouble", 0, None, "general"), ("trouble +3", 3, None, "general"),
-                                                      ("trouble -2", -2, None, "general"), ("trouble best", 0, "best", "general"),
-                                                      ("trouble worst veteran", 0, "worst", "veteran"),
-                                                      ("Неприятности +1 augmented", 1, None, "augmented")])
+@pytest.mark.parametrize(
+    "text,margin,forced,table",
+    [
+        ("trouble", 0, None, "general"),
+        ("trouble +3", 3, None, "general"),
+        ("trouble -2", -2, None, "general"),
+        ("trouble best", 0, "best", "general"),
+        ("trouble worst veteran", 0, "worst", "veteran"),
+        ("Неприятности +1 augmented", 1, None, "augmented"),
+    ],
+)
 def test_trouble_word_parse(text, margin, forced, table):
     e = trouble(text)
     assert (e.margin, e.forced, e.table) == (margin, forced, table)
@@ -134,6 +156,7 @@ def test_trouble_word_roll_and_odds():
 @pytest.fixture
 def engine_words():
     from tabletop_widgets.dice import register_word, registered_words, unregister_word
+
     before = {w.name: w for w in registered_words()}
     for w in SYSTEM.dice_words():
         register_word(w)
@@ -146,6 +169,7 @@ def engine_words():
 
 def test_through_the_generic_engine(engine_words):
     from tabletop_widgets.dice import distribution, roll
+
     r = roll("t20+3 adv vs 12", seed=1)
     assert r.check is not None and len(r.dice) == 2
     assert distribution("t20+3 adv vs 12").p_pass == checks.p_success(3, 12, 1)
