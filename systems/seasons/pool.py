@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 
+from tabletop_widgets.core.wording import ru_n
 from tabletop_widgets.dice import DiceLimitError, Die, Distribution
 
 from .rules import SUCCESS_THRESHOLD
@@ -41,7 +42,10 @@ def _check_exact(rolled: int) -> None:
         raise DiceLimitError(
             f"exact odds are computed for at most {EXACT_DICE_LIMIT} rolled dice, not {rolled}",
             None,
-            message_ru=f"точные шансы считаются не больше чем для {EXACT_DICE_LIMIT} дайсов, а не для {rolled}",
+            message_ru=(
+                f"точные шансы считаются не больше чем для {ru_n(EXACT_DICE_LIMIT, 'дайса', 'дайсов', 'дайсов')}, "
+                f"а не для {rolled}"
+            ),
         )
 
 
