@@ -23,6 +23,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -42,6 +43,24 @@ CHROMIUM_ARGS = [
 IGNORED_HOSTS = ("cdn.jsdelivr.net",)
 
 START_TIMEOUT = float(os.environ.get("TT_VOILA_START_TIMEOUT", "120"))
+
+#: Patience for one browser step (a click, a fill, an ``expect``) when no test says otherwise.
+#: Playwright's defaults (30 s for actions, 5 s for ``expect``) are too short on a loaded CI machine,
+#: where a kernel can take a minute to answer; a step that succeeds returns as soon as it can.
+STEP_TIMEOUT = 90_000
+
+
+def open_context(browser, **kwargs):
+    """``browser.new_context(**kwargs)`` whose clicks and fills wait up to :data:`STEP_TIMEOUT`."""
+    context = browser.new_context(**kwargs)
+    context.set_default_timeout(STEP_TIMEOUT)
+    return context
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _patient_expect():
+    """Every ``expect`` without its own timeout waits up to :data:`STEP_TIMEOUT`."""
+    expect.set_options(timeout=STEP_TIMEOUT)
 
 
 def in_ci() -> bool:

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -20,7 +21,7 @@ ROLL_TIMEOUT = 30_000
 
 @pytest.fixture(scope="module")
 def dice(browser, voila_url, watch_page):
-    context = browser.new_context(viewport={"width": 1000, "height": 760})
+    context = open_context(browser, viewport={"width": 1000, "height": 760})
     page = context.new_page()
     watch = watch_page(page)
     page.goto(voila_url + "/voila/render/dice.ipynb", timeout=LOAD_TIMEOUT)

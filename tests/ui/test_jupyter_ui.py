@@ -33,7 +33,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from conftest import _free_port
+from conftest import _free_port, open_context
 
 pytestmark = pytest.mark.ui
 
@@ -362,7 +362,7 @@ def run_all(page) -> None:
 def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app, theme):
     write_settings(jupyter_home / "settings", app, theme)
     server = servers(app)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = open_context(browser, viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     watch = Watch(page, server.base)
     try:
@@ -392,6 +392,7 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
             assert cells.nth(i).locator(".jp-OutputArea-output").count() >= 1, i
         # a click works: the sheet's folded "Abilities" opens (built on first open)
         section = cells.nth(5).locator(".tt-section-abilities")
+        expect(section.locator(".tt-section-toggle")).to_be_visible(timeout=RUN_TIMEOUT)
         section.locator(".tt-section-toggle").click()
         expect(section.locator(".tt-field-abilities")).to_be_visible(timeout=RUN_TIMEOUT)
 
@@ -469,7 +470,7 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
 def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, page_name, root, theme):
     """The same contrast check on the Voila dashboards (``?theme=dark`` is Voila's dark
     template; the light one keeps the widgets' own palette)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = open_context(browser, viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     watch = watch_page(page)
     try:

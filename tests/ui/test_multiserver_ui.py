@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from conftest import open_context
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -168,8 +169,8 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
     gm_url = link(made.table_id, made.tokens["gm"], f"{url_a}/voila/render/table.ipynb")
     bob_url = link(made.table_id, made.tokens["bob"], f"{url_b}/voila/render/table.ipynb")
 
-    gm_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    bob_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    gm_ctx = open_context(browser, viewport={"width": 1200, "height": 900})
+    bob_ctx = open_context(browser, viewport={"width": 1200, "height": 900})
     gm, bob = gm_ctx.new_page(), bob_ctx.new_page()
     gm_watch, bob_watch = watch_page(gm), watch_page(bob)
     try:

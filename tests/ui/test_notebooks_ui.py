@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -61,7 +62,7 @@ def test_every_notebook_is_tested():
 
 @pytest.mark.parametrize("rel", PATHS)
 def test_notebook_renders_in_voila(browser, voila_url, watch_page, screenshot_dir, rel):
-    context = browser.new_context(viewport={"width": WIDTH, "height": 900})
+    context = open_context(browser, viewport={"width": WIDTH, "height": 900})
     page = context.new_page()
     watch = watch_page(page)
     try:

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tabletop_widgets import available_systems
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -18,7 +19,7 @@ UPDATE_TIMEOUT = 30_000
 
 
 def _open(browser, voila_url, watch_page, slug: str):
-    context = browser.new_context(viewport={"width": 1240, "height": 900})
+    context = open_context(browser, viewport={"width": 1240, "height": 900})
     page = context.new_page()
     watch = watch_page(page)
     page.goto(f"{voila_url}/voila/render/gallery/sheet.ipynb?system={slug}", timeout=LOAD_TIMEOUT)

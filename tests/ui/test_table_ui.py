@@ -28,6 +28,7 @@ from tabletop_widgets import get_system
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.widgets.lobby import sample_character
 from tabletop_widgets.widgets.table_view import TableView
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -60,7 +61,7 @@ def _table(db):
 
 
 def _open(browser, url, frames=None):
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = open_context(browser, viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     if frames is not None:
         page.on(
@@ -250,7 +251,7 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
 
 
 def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, screenshot_dir):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = open_context(browser, viewport={"width": 1100, "height": 900})
     page = context.new_page()
     try:
         # a wrong token for a real table: a clear page, nothing of the table

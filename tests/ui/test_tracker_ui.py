@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tabletop_widgets import available_systems
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -19,7 +20,7 @@ STEP_TIMEOUT = 30_000
 
 @pytest.mark.parametrize("slug", available_systems())
 def test_tracker_advances_turns(browser, voila_url, watch_page, screenshot_dir, slug):
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context = open_context(browser, viewport={"width": 1000, "height": 900})
     page = context.new_page()
     watch = watch_page(page)
     try:

@@ -18,6 +18,7 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core import ValidationError
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.widgets.tray import DiceTray, _css_id, percent_text
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -77,7 +78,7 @@ def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_u
     model = DiceTray(character, system=system)
     check, preset = _pick_check(model)
 
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = open_context(browser, viewport={"width": 1100, "height": 900})
     page = context.new_page()
     watch = watch_page(page)
     try:

@@ -31,6 +31,7 @@ import pytest
 from playwright.sync_api import expect
 
 import tabletop_widgets
+from conftest import open_context
 
 pytestmark = pytest.mark.ui
 
@@ -241,7 +242,7 @@ def served(installed, tmp_path_factory, chromium_path):
 
 
 def _render(browser, watch_page, url, marker, parts=()):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = open_context(browser, viewport={"width": 1100, "height": 900})
     page = context.new_page()
     watch = watch_page(page)
     try:
