@@ -1,0 +1,553 @@
+"""The SQL table store: everything SQLite (:mod:`.sqlite`) and PostgreSQL (:mod:`.postgres`)
+do alike, written once.
+
+:class:`SQLStore` holds the tables' logic: creating a table with its seats, the write
+transaction (lock the table's row, read the head, call ``build``, append the events with their
+chain hashes, commit), the audience filter of every event read, seats, snapshots and settings.
+A backend supplies the dialect through a few hooks:
+
+* :meth:`SQLStore._execute` runs one statement written with ``?`` placeholders (PostgreSQL
+  turns them into ``%s``);
+* :meth:`SQLStore._transaction` runs ``body(conn)`` in a write transaction and commits
+  (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: ``BEGIN``, with its retry on a lost connection);
+  :meth:`SQLStore._reading` runs ``body(conn)`` for a read;
+* :meth:`SQLStore._insert_event` appends one event row and returns its ``seq`` (``lastrowid``
+  or ``RETURNING seq``);
+* :meth:`SQLStore._notify` tells followers at commit (PostgreSQL's ``pg_notify``; SQLite's
+  followers poll ``data_version`` instead) and :meth:`SQLStore._lock_meta` serialises the
+  updates of one setting (PostgreSQL's advisory lock; SQLite's write lock already does);
+* the class attributes :attr:`SQLStore.LOCK_TABLE_ROW` (``FOR UPDATE`` where the row lock is
+  not implied), :attr:`SQLStore.SEAT_ORDER` (the column of the seats' creation order),
+  :attr:`SQLStore.RESERVED_META` and :attr:`SQLStore.IntegrityError` (the driver's
+  constraint error);
+* the column types of :func:`schema_sql`.
+"""
+
+from __future__ import annotations
+
+import abc
+import contextlib
+import json
+import time
+from typing import Any, Callable, Sequence
+
+from . import chain
+from .store import (
+    ROLES,
+    Event,
+    Head,
+    NewEvent,
+    SeatRecord,
+    Snapshot,
+    Store,
+    StoreError,
+    TableClosed,
+    TableExists,
+    TableInfo,
+    TableNotFound,
+    VersionConflict,
+    WriteTx,
+    audience_ok,
+    dumps,
+)
+
+TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
+SEAT_COLS = "table_id, seat, role, token_hash, character_id, name"
+EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll, hash"
+SNAPSHOT_COLS = "table_id, view, version, seq, state, created"
+
+#: a table's head in one query; no row when the table does not exist
+HEAD_SQL = (
+    "SELECT COALESCE(MAX(e.version), 0), COALESCE(MAX(e.seq), 0), COALESCE(MAX(e.roll), -1), "
+    "(SELECT h.hash FROM events h WHERE h.table_id = t.table_id ORDER BY h.version DESC LIMIT 1) "
+    "FROM tables t LEFT JOIN events e ON e.table_id = t.table_id WHERE t.table_id = ? "
+    "GROUP BY t.table_id"
+)
+
+SCHEMA_TEMPLATE = """
+CREATE TABLE IF NOT EXISTS tables (
+    table_id   TEXT PRIMARY KEY,
+    system     TEXT NOT NULL,
+    title      TEXT NOT NULL DEFAULT '',
+    created    {real} NOT NULL,
+    seed_hash  TEXT NOT NULL,
+    seed       TEXT NOT NULL,            -- hex, secret until closed IS NOT NULL
+    closed     {real},
+    options    TEXT NOT NULL DEFAULT '{{}}'
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id     TEXT NOT NULL REFERENCES tables(table_id),
+    seat         TEXT NOT NULL,
+    role         TEXT NOT NULL CHECK (role IN ({roles})),
+    token_hash   TEXT NOT NULL UNIQUE,   -- hex sha256 of the seat's secret token
+    character_id TEXT,
+    name         TEXT NOT NULL DEFAULT '',{seat_order}
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq       {seq_key},   -- global total order
+    table_id  TEXT NOT NULL REFERENCES tables(table_id),
+    version   {integer} NOT NULL,                    -- per table: 1, 2, 3 ...
+    kind      TEXT NOT NULL,
+    actor     TEXT NOT NULL,
+    audience  TEXT NOT NULL DEFAULT 'all',         -- 'all' | 'gm' | 'seat:<id>'
+    roll      {integer},                             -- fair-dice roll index (roll events only)
+    payload   TEXT NOT NULL,                       -- canonical JSON, byte for byte as written
+    created   {real} NOT NULL,
+    hash      TEXT,                                -- chain hash (see chain.py)
+    UNIQUE (table_id, version),
+    UNIQUE (table_id, roll)
+);
+CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, seq);
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id  TEXT NOT NULL REFERENCES tables(table_id),
+    view      TEXT NOT NULL,
+    version   {integer} NOT NULL,
+    seq       {integer} NOT NULL,
+    state     TEXT NOT NULL,
+    created   {real} NOT NULL,
+    PRIMARY KEY (table_id, view, version)
+);
+CREATE TABLE IF NOT EXISTS tabletop_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+)
+"""
+
+
+def schema_sql(*, seq_key: str, integer: str, real: str, seat_order: str = "") -> list[str]:
+    """The store's ``CREATE`` statements in a dialect: ``seq_key`` the global event order's
+    column (``INTEGER PRIMARY KEY AUTOINCREMENT``, ``BIGSERIAL PRIMARY KEY``), ``integer`` and
+    ``real`` the column types, ``seat_order`` the definition of a column that numbers the seats
+    in creation order (none where the rows have one already, like SQLite's ``rowid``)."""
+    text = SCHEMA_TEMPLATE.format(
+        seq_key=seq_key,
+        integer=integer,
+        real=real,
+        roles=", ".join(repr(r) for r in ROLES),
+        seat_order=f"\n    {seat_order}," if seat_order else "",
+    )
+    return [stmt for stmt in text.split(";") if stmt.strip()]
+
+
+def check_seat(s: SeatRecord, table_id: str) -> None:
+    """Refuse a seat of another table or with an unknown role (``ValueError``)."""
+    if s.table_id != table_id:
+        raise ValueError(f"seat {s.seat!r} belongs to table {s.table_id!r}, not {table_id!r}")
+    if s.role not in ROLES:
+        raise ValueError(f"seat {s.seat!r}: role must be one of {ROLES}, not {s.role!r}")
+
+
+def table_from_row(row) -> TableInfo:
+    """A :data:`TABLE_COLS` row as a :class:`TableInfo` (the seed only once it is closed)."""
+    table_id, system, title, created, seed_hash, seed, closed, options = row
+    return TableInfo(
+        table_id=table_id,
+        system=system,
+        title=title,
+        created=created,
+        seed_hash=seed_hash,
+        closed=closed,
+        seed=seed if closed is not None else None,
+        options=json.loads(options),
+    )
+
+
+def event_from_row(r) -> Event:
+    """An :data:`EVENT_COLS` row as an :class:`Event`."""
+    return Event(
+        seq=int(r[0]),
+        table_id=r[1],
+        version=int(r[2]),
+        kind=r[3],
+        actor=r[4],
+        audience=r[5],
+        payload=json.loads(r[6]),
+        created=r[7],
+        roll=None if r[8] is None else int(r[8]),
+        hash=r[9] or "",
+    )
+
+
+class SQLWriteTx(WriteTx):
+    """The :class:`WriteTx` of :meth:`SQLStore.write`: reads go through the open transaction."""
+
+    def __init__(self, store: SQLStore, conn: Any, table_id: str, head: Head, seed_hex: str):
+        self._store, self._conn, self.table_id, self.head, self._seed = store, conn, table_id, head, seed_hex
+        self.live = True
+
+    def _check_live(self) -> None:
+        if not self.live:
+            raise StoreError("the write transaction is over")
+
+    def events_after(self, seq: int, audiences: Sequence[str] | None = None) -> list[Event]:
+        self._check_live()
+        return self._store._select_events(self._conn, self.table_id, seq, audiences, None)
+
+    def secret_seed(self) -> bytes:
+        self._check_live()
+        return bytes.fromhex(self._seed)
+
+    def token_hash(self, seat: str) -> str | None:
+        self._check_live()
+        row = self._store._execute(
+            self._conn, "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (self.table_id, seat)
+        ).fetchone()
+        return row[0] if row else None
+
+    def set_token_hash(self, seat: str, token_hash: str) -> None:
+        self._check_live()
+        self._store._update_token(self._conn, self.table_id, seat, token_hash)
+
+
+class SQLStore(Store):
+    """A :class:`Store` on a SQL database; a backend subclasses it with its dialect's hooks."""
+
+    #: appended to the ``SELECT`` that takes a table's write lock (PostgreSQL: ``" FOR UPDATE"``;
+    #: SQLite's ``BEGIN IMMEDIATE`` already holds the whole file)
+    LOCK_TABLE_ROW = ""
+    #: the column that orders a table's seats as they were created
+    SEAT_ORDER = "rowid"
+    #: settings the store keeps for itself: :meth:`update_meta` refuses them
+    RESERVED_META: frozenset[str] = frozenset()
+    #: the driver's exception for a violated constraint
+    IntegrityError: type[Exception] = Exception
+
+    #: commits through this store object (followers' watches count them: a database's own change
+    #: counter may leave out the commits of the connection that watches)
+    commits: int = 0
+
+    # -- the dialect ---------------------------------------------------------------------------
+    @abc.abstractmethod
+    def _execute(self, conn: Any, query: str, args: Sequence[Any] = ()) -> Any:
+        """Run one statement written with ``?`` placeholders; return the cursor."""
+
+    @abc.abstractmethod
+    def _transaction(self, body: Callable[[Any], Any]) -> Any:
+        """Run ``body(conn)`` in a write transaction and commit; return what it returned. If
+        anything raises, roll back and raise."""
+
+    @abc.abstractmethod
+    def _reading(self, body: Callable[[Any], Any]) -> Any:
+        """Run ``body(conn)``, which only reads; return what it returned."""
+
+    @abc.abstractmethod
+    def _insert_event(self, conn: Any, query: str, args: Sequence[Any]) -> int:
+        """Run ``query`` (an ``INSERT INTO events``) and return the new row's ``seq``."""
+
+    def _notify(self, conn: Any, table_id: str, stored: list[Event]) -> None:  # noqa: B027
+        """Inside a write transaction: tell the followers of ``table_id`` at commit (optional)."""
+
+    def _lock_meta(self, conn: Any, key: str) -> None:  # noqa: B027
+        """Inside a transaction: wait until no other updater of setting ``key`` is running
+        (optional: nothing to do where the write transaction locks the whole store)."""
+
+    # -- shared pieces -------------------------------------------------------------------------
+    def _read(self, query: str, args: Sequence[Any] = ()) -> list[tuple]:
+        return self._reading(lambda conn: self._execute(conn, query, args).fetchall())
+
+    @contextlib.contextmanager
+    def _savepoint(self, conn: Any):
+        """A failed statement inside leaves the transaction usable (PostgreSQL would otherwise
+        abort the whole transaction)."""
+        self._execute(conn, "SAVEPOINT tabletop_step")
+        try:
+            yield
+        except BaseException:
+            self._execute(conn, "ROLLBACK TO SAVEPOINT tabletop_step")
+            self._execute(conn, "RELEASE SAVEPOINT tabletop_step")
+            raise
+        self._execute(conn, "RELEASE SAVEPOINT tabletop_step")
+
+    def _locked_table(self, conn: Any, table_id: str) -> tuple[str, float | None]:
+        """``(seed, closed)`` of the table, whose row is locked until the transaction ends:
+        writers of one table queue here, so the ``seq`` the INSERTs take after this follows
+        commit order within the table. Raises :class:`TableNotFound`."""
+        row = self._execute(
+            conn, "SELECT seed, closed FROM tables WHERE table_id = ?" + self.LOCK_TABLE_ROW, (table_id,)
+        ).fetchone()
+        if row is None:
+            raise TableNotFound(table_id)
+        return row[0], row[1]
+
+    def _head(self, conn: Any, table_id: str) -> Head | None:
+        row = self._execute(conn, HEAD_SQL, (table_id,)).fetchone()
+        if row is None:
+            return None
+        version, seq, roll, head_hash = row
+        return Head(int(version), int(seq), int(roll) + 1, head_hash or "")
+
+    def _insert_seat(self, conn: Any, s: SeatRecord) -> None:
+        if self._execute(conn, "SELECT 1 FROM seats WHERE table_id = ? AND seat = ?", (s.table_id, s.seat)).fetchone():
+            raise StoreError(f"table {s.table_id!r} already has a seat {s.seat!r}")
+        try:
+            self._execute(
+                conn,
+                f"INSERT INTO seats ({SEAT_COLS}) VALUES (?,?,?,?,?,?)",
+                (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name),
+            )
+        except self.IntegrityError as exc:  # the only other constraint: one token per seat
+            raise StoreError(f"seat {s.seat!r}: token already in use") from exc
+
+    def _update_token(self, conn: Any, table_id: str, seat: str, token_hash: str) -> None:
+        try:
+            with self._savepoint(conn):  # a clash leaves the write usable
+                cur = self._execute(
+                    conn,
+                    "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
+                    (token_hash, table_id, seat),
+                )
+        except self.IntegrityError as exc:
+            raise StoreError(f"seat {seat!r}: token already in use") from exc
+        if cur.rowcount != 1:
+            raise StoreError(f"table {table_id!r} has no seat {seat!r}")
+
+    def _insert(self, conn: Any, table_id: str, head: Head, events: list[NewEvent]) -> list[Event]:
+        """Append ``events`` after ``head`` with their versions, roll indices and chain hashes.
+        Every event is checked (type, audience, roll index) before it is written."""
+        stored: list[Event] = []
+        version, next_roll = head.version, head.next_roll
+        prev = head.hash
+        if version == 0:
+            (seed_hash,) = self._execute(
+                conn, "SELECT seed_hash FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            prev = chain.genesis(table_id, seed_hash)
+        for ev in events:
+            if not isinstance(ev, NewEvent):
+                raise TypeError(f"build must return NewEvent objects, got {type(ev).__name__}")
+            if not audience_ok(ev.audience):
+                raise ValueError(f"bad audience {ev.audience!r}")
+            if ev.roll is not None:
+                if ev.roll != next_roll:  # roll indices have no gaps and no repeats
+                    raise VersionConflict(table_id, next_roll, ev.roll)
+                next_roll += 1
+            version += 1
+            created = time.time()
+            payload = dumps(dict(ev.payload))
+            prev = chain.event_hash(
+                prev,
+                table_id=table_id,
+                version=version,
+                kind=ev.kind,
+                actor=ev.actor,
+                audience=ev.audience,
+                roll=ev.roll,
+                payload=json.loads(payload),
+                created=created,
+            )
+            try:
+                seq = self._insert_event(
+                    conn,
+                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
+                    "VALUES (?,?,?,?,?,?,?,?,?)",
+                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev),
+                )
+            except self.IntegrityError as exc:  # UNIQUE (table_id, version) or (table_id, roll)
+                raise VersionConflict(table_id, version - 1, None) from exc
+            stored.append(
+                Event(
+                    seq=int(seq),
+                    table_id=table_id,
+                    version=version,
+                    kind=ev.kind,
+                    actor=ev.actor,
+                    audience=ev.audience,
+                    payload=json.loads(payload),
+                    created=created,
+                    roll=ev.roll,
+                    hash=prev,
+                )
+            )
+        return stored
+
+    def _select_events(
+        self, conn: Any, table_id: str, after_seq: int, audiences: Sequence[str] | None, limit: int | None
+    ) -> list[Event]:
+        """The one event query. The audience filter is in the SQL, so rows a reader may not see
+        never reach its process; an empty ``audiences`` sees nothing."""
+        query = f"SELECT {EVENT_COLS} FROM events WHERE table_id = ? AND seq > ?"
+        args: list[Any] = [table_id, int(after_seq)]
+        if audiences is not None:
+            audiences = [str(a) for a in audiences]
+            if not audiences:
+                return []
+            query += f" AND audience IN ({','.join('?' * len(audiences))})"
+            args += audiences
+        query += " ORDER BY seq"
+        if limit is not None:
+            query += " LIMIT ?"
+            args.append(int(limit))
+        return [event_from_row(r) for r in self._execute(conn, query, args).fetchall()]
+
+    def _write(self, table_id: str, build: Callable, *, close: bool) -> list[Event]:
+        def body(conn):
+            seed, closed = self._locked_table(conn, table_id)
+            if closed is not None:
+                raise TableClosed(f"table {table_id!r} is closed")
+            tx = SQLWriteTx(self, conn, table_id, self._head(conn, table_id), seed)
+            try:
+                events = list(build(tx))
+            finally:
+                tx.live = False
+            stored = self._insert(conn, table_id, tx.head, events)
+            if close:
+                self._execute(conn, "UPDATE tables SET closed = ? WHERE table_id = ?", (time.time(), table_id))
+            self._notify(conn, table_id, stored)
+            return stored
+
+        stored = self._transaction(body)
+        self.commits += 1
+        return stored
+
+    # -- tables and seats --------------------------------------------------------------------
+    def create_table(
+        self, table: TableInfo, seed: bytes, seats: Sequence[SeatRecord], events: Sequence[NewEvent] = ()
+    ) -> list[Event]:
+        if table.seed is not None or table.closed is not None:
+            raise ValueError("a new table is open and its seed is secret: pass seed= separately")
+        for s in seats:
+            check_seat(s, table.table_id)
+        seats, events = list(seats), list(events)
+
+        def body(conn):
+            cur = self._execute(
+                conn,
+                f"INSERT INTO tables ({TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (table_id) DO NOTHING",
+                (
+                    table.table_id,
+                    table.system,
+                    table.title,
+                    table.created,
+                    table.seed_hash,
+                    seed.hex(),
+                    None,
+                    dumps(dict(table.options)),
+                ),
+            )
+            if cur.rowcount != 1:
+                raise TableExists(f"table {table.table_id!r} already exists")
+            for s in seats:
+                self._insert_seat(conn, s)
+            stored = self._insert(conn, table.table_id, Head(0, 0, 0), events)
+            self._notify(conn, table.table_id, stored)
+            return stored
+
+        stored = self._transaction(body)
+        self.commits += 1
+        return stored
+
+    def get_table(self, table_id: str) -> TableInfo:
+        rows = self._read(f"SELECT {TABLE_COLS} FROM tables WHERE table_id = ?", (table_id,))
+        if not rows:
+            raise TableNotFound(table_id)
+        return table_from_row(rows[0])
+
+    def list_tables(self) -> list[TableInfo]:
+        return [table_from_row(r) for r in self._read(f"SELECT {TABLE_COLS} FROM tables ORDER BY created")]
+
+    def close_table(self, table_id: str, build: Callable | None = None) -> tuple[TableInfo, list[Event]]:
+        stored = self._write(table_id, build or (lambda tx: ()), close=True)
+        return self.get_table(table_id), stored
+
+    def seats(self, table_id: str) -> list[SeatRecord]:
+        self.get_table(table_id)
+        rows = self._read(f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY {self.SEAT_ORDER}", (table_id,))
+        return [SeatRecord(*r) for r in rows]
+
+    def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
+        rows = self._read(
+            f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? AND token_hash = ?", (table_id, token_hash)
+        )
+        return SeatRecord(*rows[0]) if rows else None
+
+    def add_seat(self, seat: SeatRecord) -> None:
+        check_seat(seat, seat.table_id)
+
+        def body(conn):
+            self._locked_table(conn, seat.table_id)
+            self._insert_seat(conn, seat)
+
+        self._transaction(body)
+
+    def set_token_hash(self, table_id: str, seat: str, token_hash: str) -> None:
+        self._transaction(lambda conn: self._update_token(conn, table_id, seat, token_hash))
+
+    # -- events --------------------------------------------------------------------------------
+    def write(self, table_id: str, build: Callable) -> list[Event]:
+        return self._write(table_id, build, close=False)
+
+    def events(
+        self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None, limit: int | None = None
+    ) -> list[Event]:
+        return self._reading(lambda conn: self._select_events(conn, table_id, after_seq, audiences, limit))
+
+    def head(self, table_id: str) -> Head:
+        head = self._reading(lambda conn: self._head(conn, table_id))
+        if head is None:
+            raise TableNotFound(table_id)
+        return head
+
+    def max_seq(self, table_id: str | None = None) -> int:
+        """The last ``seq`` of ``table_id`` (``None``: of the whole store); 0 when empty."""
+        if table_id is None:
+            rows = self._read("SELECT COALESCE(MAX(seq), 0) FROM events")
+        else:
+            rows = self._read("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,))
+        return int(rows[0][0])
+
+    # -- snapshots -----------------------------------------------------------------------------
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        args = (
+            snapshot.table_id,
+            snapshot.view,
+            snapshot.version,
+            snapshot.seq,
+            dumps(dict(snapshot.state)),
+            snapshot.created,
+        )
+        self._transaction(
+            lambda conn: self._execute(
+                conn, f"INSERT INTO snapshots ({SNAPSHOT_COLS}) VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING", args
+            )
+        )
+
+    def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None:
+        rows = self._read(
+            f"SELECT {SNAPSHOT_COLS} FROM snapshots WHERE table_id = ? AND view = ? ORDER BY version DESC LIMIT 1",
+            (table_id, view),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return Snapshot(
+            table_id=r[0], view=r[1], version=int(r[2]), seq=int(r[3]), state=json.loads(r[4]), created=r[5]
+        )
+
+    # -- store-wide settings ------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM tabletop_meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def update_meta(self, key: str, fn: Callable[[str | None], str | None]) -> str | None:
+        if key in self.RESERVED_META:
+            raise ValueError(f"{key} is the store's own setting")
+
+        def body(conn):
+            self._lock_meta(conn, key)  # one updater of this key at a time
+            row = self._execute(conn, "SELECT value FROM tabletop_meta WHERE key = ?", (key,)).fetchone()
+            new = fn(row[0] if row else None)
+            if new is None:
+                self._execute(conn, "DELETE FROM tabletop_meta WHERE key = ?", (key,))
+            else:
+                self._execute(
+                    conn,
+                    "INSERT INTO tabletop_meta (key, value) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, str(new)),
+                )
+            return new
+
+        new = self._transaction(body)
+        self.commits += 1
+        return new
