@@ -57,7 +57,7 @@ class Follower:
         self._watch = store.watch(table_id)
         self._task: asyncio.Task | None = None
         self._lock = threading.RLock()
-        self._first = True
+        self.must_read = True  # the next poll reads even when the watch saw no change
 
     # -- synchronous -------------------------------------------------------------------------
     def poll(self, *, force: bool = False, changed: bool | None = None) -> list[Event]:
@@ -67,9 +67,9 @@ class Follower:
             self.polls += 1
             if changed is None:
                 changed = self._watch.changed()
-            if not (changed or force or self._first):
+            if not (changed or force or self.must_read):
                 return []
-            self._first = False
+            self.must_read = False
             events = self.store.events(self.table_id, after_seq=self.last_seq, audiences=self.audiences)
             if events:
                 self.last_seq = events[-1].seq

@@ -174,7 +174,7 @@ class TableSession:
         )
         self._apply(store.events(table.table_id, after_seq=self.state.seq, audiences=self.audiences))
         self._follower.last_seq = self.state.seq
-        self._follower._first = False
+        self._follower.must_read = False
         self._maybe_snapshot()
 
     # -- joining -----------------------------------------------------------------------------
@@ -819,7 +819,7 @@ class TableSession:
 def _initiative(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(e, index=p["index"], ids=list(p["ids"]), hidden=p["hidden"], text=p["text"], result=p["result"])
+    state.log_event(e, index=p["index"], ids=list(p["ids"]), hidden=p["hidden"], text=p["text"], result=p["result"])
 
 
 def rebuild(store: Store, table_id: str, audiences: Sequence[str] | None = None) -> TableState:

@@ -68,7 +68,7 @@ class TableState:
         known = {k: copy.deepcopy(v) for k, v in data.items() if k in cls.__dataclass_fields__}
         return cls(**known)
 
-    def _log(self, event: Event, **entry: Any) -> None:
+    def log_event(self, event: Event, **entry: Any) -> None:
         self.log.append(
             {
                 "seq": event.seq,
@@ -94,14 +94,14 @@ def _opened(state: TableState, e: Event) -> None:
 @reducer("table.closed")
 def _closed(state: TableState, e: Event) -> None:
     state.closed, state.seed = True, e.payload["seed"]
-    state._log(e, text=f"table closed; seed {e.payload['seed']}")
+    state.log_event(e, text=f"table closed; seed {e.payload['seed']}")
 
 
 @reducer("roll")
 def _roll(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(
+    state.log_event(
         e,
         index=p["index"],
         expr=p["expr"],
@@ -117,7 +117,7 @@ def _roll(state: TableState, e: Event) -> None:
 def _roll_failed(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(
+    state.log_event(
         e,
         index=p["index"],
         failed=True,
@@ -135,7 +135,7 @@ def _roll_failed(state: TableState, e: Event) -> None:
 def _check(state: TableState, e: Event) -> None:
     p = e.payload
     state.rolls += 1
-    state._log(
+    state.log_event(
         e,
         index=p["index"],
         check_id=p["check_id"],
@@ -190,4 +190,4 @@ def _note(state: TableState, e: Event) -> None:
 
 @reducer("message")
 def _message(state: TableState, e: Event) -> None:
-    state._log(e, text=e.payload["text"])
+    state.log_event(e, text=e.payload["text"])

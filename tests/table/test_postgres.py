@@ -196,7 +196,7 @@ def test_safety_poll_without_notify(pg, pg_url, open_store_at):
     reader = open_store_at(pg_url)
     reader.safety_poll = 0.3
     f = Follower(reader, "t1", after_seq=reader.head("t1").seq)
-    f._first = False
+    f.must_read = False
     _sql(
         pg_url,
         "INSERT INTO events (table_id, version, kind, actor, audience, payload, created) "
