@@ -235,14 +235,15 @@ class NotifyWatch(Watch):
         *,
         max_seq: Callable[[], int],
         commits: Callable[[], int],
-        safety_poll: float,
+        safety_poll: Callable[[], float],
     ):
         """``max_seq()``: the watched table's last ``seq`` (raises :class:`StoreError` while the
-        server is away); ``commits()``: the store object's own commit counter."""
+        server is away); ``commits()``: the store object's own commit counter; ``safety_poll()``:
+        the seconds between two looks at the table itself (read at each wait)."""
         self._listener = listener
         self._channel = channel
         self._read_max_seq, self._read_commits = max_seq, commits
-        self.safety_poll = float(safety_poll)
+        self._safety_poll = safety_poll
         self._listener.subscribe(self._channel)
         self._gen = self._listener.count(self._channel)
         self._commits = commits()
@@ -289,7 +290,7 @@ class NotifyWatch(Watch):
         try:
             if self._pushed():  # a notification between the first check and add_waiter
                 return True
-            until_probe = self.safety_poll - (time.monotonic() - self._last_probe)
+            until_probe = self._safety_poll() - (time.monotonic() - self._last_probe)
             try:
                 await asyncio.wait_for(event.wait(), max(0.0, min(timeout, until_probe)))
             except asyncio.TimeoutError:
@@ -298,6 +299,6 @@ class NotifyWatch(Watch):
             self._listener.remove_waiter(self._channel, loop, event)
         if self._pushed():
             return True
-        if time.monotonic() - self._last_probe >= self.safety_poll:
+        if time.monotonic() - self._last_probe >= self._safety_poll():
             return self._probe()  # the slow safety poll
         return False

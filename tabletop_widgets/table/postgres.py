@@ -328,7 +328,7 @@ class PostgresStore(SQLStore):
             channel_name(self.schema_name, table_id),
             max_seq=lambda: self.max_seq(table_id),
             commits=lambda: self.commits,
-            safety_poll=self.safety_poll,
+            safety_poll=lambda: self.safety_poll,
         )
 
     def __repr__(self) -> str:
