@@ -72,6 +72,30 @@ def test_seats_by_token_hash(store):
     assert store.seat_by_token_hash("t1", "new-hash").seat == "alice"
 
 
+def test_a_token_in_use_is_refused_on_every_path(store):
+    """Two seats never share a token (its hash is UNIQUE): the same clear StoreError on every
+    backend, nothing written; inside a write the clash leaves the transaction usable."""
+    make_table(store)
+    with pytest.raises(StoreError, match="token already in use"):
+        store.add_seat(SeatRecord("t1", "eve", "observer", "hash-t1-alice"))
+    with pytest.raises(StoreError, match="token already in use"):
+        store.set_token_hash("t1", "bob", "hash-t1-alice")
+    with pytest.raises(StoreError, match="already has a seat 'alice'"):
+        make_table(store, "t2", seats=("gm", "alice", "alice"))
+    with pytest.raises(TableNotFound):
+        store.get_table("t2")  # nothing of the refused table was kept
+
+    def build(tx):
+        with pytest.raises(StoreError, match="token already in use"):
+            tx.set_token_hash("bob", "hash-t1-alice")
+        tx.set_token_hash("bob", "hash-bob-new")
+        return [ev(text="reissued")]
+
+    (stored,) = store.write("t1", build)
+    assert stored.payload == {"text": "reissued"}
+    assert [s.token_hash for s in store.seats("t1")] == ["hash-t1-gm", "hash-t1-alice", "hash-bob-new"]
+
+
 def test_append_versions_and_seq(store):
     make_table(store)
     make_table(store, "t2")
