@@ -8,14 +8,7 @@ import pytest
 from tabletop_widgets.table import open_store
 from tabletop_widgets.table.lobbykey import FREE_ATTEMPTS, prepare_lobby_key
 from tabletop_widgets.widgets.lobby import MAX_PLAYERS, Lobby
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
+from helpers import frontend_click, frontend_update
 
 
 @pytest.fixture

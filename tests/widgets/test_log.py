@@ -10,15 +10,12 @@ import re
 from tabletop_widgets import get_system
 from tabletop_widgets.dice import roll
 from tabletop_widgets.widgets.log import RollLog
+from helpers import frontend_update
 
 
 def shown(log) -> str:
     """The HTML the log draws, oldest first (the scroller's children are newest first)."""
     return log.empty_note.value + "".join(w.value for w in reversed(log.scroll.children))
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def test_entries_newest_at_the_bottom_and_export():

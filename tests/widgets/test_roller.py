@@ -12,6 +12,7 @@ import pytest
 from tabletop_widgets.dice import DiceError
 from tabletop_widgets.widgets import RollerPage, dice_page
 from tabletop_widgets.widgets import roller as roller_mod
+from helpers import frontend_update as _frontend_update
 
 
 def _engine_ready() -> bool:
@@ -79,10 +80,6 @@ def roller(monkeypatch):
 def _submit(text_widget):
     """What the browser sends when Enter is pressed in a Text box."""
     text_widget._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "submit"}}}, "buffers": []})
-
-
-def _frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 # -- tests ---------------------------------------------------------------------------------

@@ -15,17 +15,9 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core.sheet import FIELD_KINDS
 from tabletop_widgets.widgets.sheet import MAX_UPLOAD_BYTES, CharacterSheet, show_sheet
 from tabletop_widgets.widgets.sheet_fields import DerivedView, ListView, MappingView, ResourceView, ScalarView, TagsView
+from helpers import frontend_click, frontend_update
 
 SYSTEMS = available_systems()
-
-
-def frontend_update(widget, **state):
-    """What the browser sends when the user changes a control."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def sheet_for(slug, **kw):

@@ -10,6 +10,7 @@ import traitlets as t
 from tabletop_widgets import get_system
 from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.widgets._bind import apply_edit, bind
+from helpers import frontend_update
 
 
 class Clamped(t.HasTraits):
@@ -19,10 +20,6 @@ class Clamped(t.HasTraits):
     @t.validate("hp")
     def _clamp(self, proposal):
         return max(0, min(proposal["value"], self.max_hp))
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def test_plain_link_diverges_and_bind_does_not():

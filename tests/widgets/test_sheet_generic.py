@@ -19,6 +19,7 @@ from tabletop_widgets.core import (
     unregister_system,
 )
 from tabletop_widgets.widgets.sheet import CharacterSheet
+from helpers import frontend_click as click, frontend_update as update
 
 
 class Hero(CharacterModel):
@@ -146,14 +147,6 @@ def homebrew():
     register_system(system)
     yield system
     unregister_system("homebrew")
-
-
-def click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
-
-
-def update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def test_a_fifth_system_renders_and_edits(homebrew):

@@ -14,14 +14,7 @@ from ipywidgets.widgets import widget as widget_module
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets.sheet import CharacterSheet, starts_open
 from tabletop_widgets.widgets.sheet_fields import SharedLayout, html_widget, own_layout
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
+from helpers import frontend_click, frontend_update
 
 
 def tree(widget):

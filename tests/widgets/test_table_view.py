@@ -16,18 +16,11 @@ from tabletop_widgets.table.lobbykey import prepare_lobby_key
 from tabletop_widgets.widgets.lobby import Lobby, sample_character
 from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 from tabletop_widgets.widgets.table_view import TableView, seat_error_page
+from helpers import frontend_click, frontend_update
 
 SYSTEMS = available_systems()
 SECRET_EXPR = "1d1+918273640"  # total 918273641: a number that appears nowhere else
 SECRET_NPC = "Zzyzxogre"
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def tree(widget) -> list[widgets.Widget]:

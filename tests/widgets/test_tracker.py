@@ -15,16 +15,9 @@ from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.widgets.tracker import TEXTS, CombatTracker, show_combat
+from helpers import frontend_click, frontend_update
 
 SYSTEMS = available_systems()
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
 
 
 def tracker_for(slug, names=("Ann", "Bob", "Cid"), **kw) -> CombatTracker:

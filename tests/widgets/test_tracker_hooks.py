@@ -18,14 +18,7 @@ from tabletop_widgets.widgets.tracker import CombatTracker, show_combat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
 from test_combat_hooks import Skirmish  # noqa: E402
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_click(button):
-    button._handle_msg({"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []})
+from helpers import frontend_click, frontend_update
 
 
 @pytest.fixture

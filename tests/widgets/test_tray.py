@@ -17,16 +17,9 @@ from tabletop_widgets.dice import RollResult
 from tabletop_widgets.widgets.dice_anim import DiceAnim
 from tabletop_widgets.widgets.log import RollLog
 from tabletop_widgets.widgets.tray import DiceTray, percent_text, show_tray
+from helpers import frontend_custom, frontend_update
 
 SYSTEMS = available_systems()
-
-
-def frontend_update(widget, **state):
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
-
-
-def frontend_custom(widget, content):
-    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 
 def make(slug, **kw):

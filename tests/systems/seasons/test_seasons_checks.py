@@ -9,14 +9,7 @@ from tabletop_widgets.dice import RollResult
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons.checks import presets
 from tabletop_systems.seasons.words import parse_pool
-
-
-class FixedRng:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
+from helpers import FixedRng
 
 
 def test_checks_list_presets_and_every_pair():

@@ -7,16 +7,7 @@ import pytest
 from tabletop_widgets.core import ConditionSpec, InitiativeOrder, RuleError
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons import combat
-
-
-class FixedRng:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        if not self.faces:
-            raise AssertionError("more dice rolled than expected")
-        return self.faces.pop(0)
+from helpers import FixedRng
 
 
 def party(**inits):

@@ -12,19 +12,10 @@ from tabletop_widgets.dice.words import CHARACTER_KEY
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons import combat
 from tabletop_systems.seasons.words import parse_pool
+from helpers import FixedRng
 
 #: the GM option that makes Problem / Advantage / conditions apply without ticking (§11 #43 off by default)
 AUTO = SYSTEM.with_rules(auto_sheet_modifiers=True)
-
-
-class FixedRng:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        if not self.faces:
-            raise AssertionError("more dice rolled than expected")
-        return self.faces.pop(0)
 
 
 def pool(c, check_id="wits+investigation", **options):

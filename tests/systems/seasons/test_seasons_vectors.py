@@ -10,16 +10,7 @@ from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons import combat
 from tabletop_systems.seasons.pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, split_pool
 from tabletop_systems.seasons.words import parse_pool
-
-
-class FixedRng:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        if not self.faces:
-            raise AssertionError("more dice rolled than expected")
-        return self.faces.pop(0)
+from helpers import FixedRng
 
 
 VECTORS = {}

@@ -10,13 +10,7 @@ from tabletop_systems.seasons import SYSTEM
 from tabletop_systems.seasons.pool import pool_distribution
 from tabletop_systems.seasons.words import parse_pool, parse_rolloff
 
-
-class FixedRng:
-    def __init__(self, *faces):
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
+from helpers import FixedRng
 
 
 def parse(text):

@@ -1,0 +1,84 @@
+"""Helpers shared by the tests: ``from helpers import FixedRng, frontend_update, wait_until``.
+
+(``tests/`` is on ``sys.path``: pytest puts the folder of the root ``tests/conftest.py`` there.)
+
+* :class:`FixedRng` — dice that come up as scripted;
+* :func:`frontend_update`, :func:`frontend_click`, :func:`frontend_custom` — the messages a
+  browser sends a widget (a forged one too: nothing checks that the control is enabled);
+* :func:`wait_until` / :func:`async_wait_until` — wait for a condition instead of sleeping;
+  a timeout fails with what was awaited;
+* :func:`seeded_random` — a ``random.Random`` for a test that draws random data: its seed is
+  fixed, printed, and replayable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from typing import Any, Callable
+
+#: the environment variable that replays a test's random draws with another seed
+SEED_ENV = "TABLETOP_TEST_SEED"
+
+
+class FixedRng:
+    """An RNG whose ``randint`` returns the given faces in order (whatever the range), and fails
+    the test when more dice are rolled than scripted."""
+
+    def __init__(self, *faces: int):
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        if not self.faces:
+            raise AssertionError("more dice rolled than expected")
+        return self.faces.pop(0)
+
+
+def frontend_update(widget, **state: Any) -> None:
+    """What the browser sends when the user changes a control: ``state`` set on ``widget``."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
+
+
+def frontend_custom(widget, content: Any) -> None:
+    """A custom message from the browser to ``widget``."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
+def frontend_click(button) -> None:
+    """What the browser sends when the user clicks ``button``."""
+    frontend_custom(button, {"event": "click"})
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float, what: str, *, interval: float = 0.01) -> Any:
+    """Call ``predicate`` until it returns something true, and return that; after ``timeout``
+    seconds fail the test with ``what`` (the condition awaited, in words)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}, in vain")
+        time.sleep(interval)
+
+
+async def async_wait_until(predicate: Callable[[], Any], timeout: float, what: str, *, interval: float = 0.01) -> Any:
+    """:func:`wait_until` inside an event loop: the loop keeps running while it waits."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}, in vain")
+        await asyncio.sleep(interval)
+
+
+def seeded_random(default: int) -> random.Random:
+    """A ``random.Random`` seeded with ``$TABLETOP_TEST_SEED`` or else ``default``; the seed is
+    printed, so a failing test's output says how to replay it."""
+    seed = int(os.environ.get(SEED_ENV) or default)
+    print(f"random seed {seed} (replay with {SEED_ENV}={seed})")
+    return random.Random(seed)
