@@ -65,6 +65,7 @@ from tabletop_widgets.table.follow import Follower  # noqa: E402
 
 from .test_concurrency import new_table  # noqa: E402
 from .test_store import ev, make_table  # noqa: E402
+from helpers import async_wait_until, wait_until  # noqa: E402
 
 
 @pytest.fixture
@@ -150,7 +151,7 @@ def test_push_not_poll(pg, pg_url, open_store_at):
         got: asyncio.Queue = asyncio.Queue()
         bob.on_events(lambda evs: [got.put_nowait((time.monotonic(), e.seq)) for e in evs])
         bob.follow(interval=5.0, max_interval=5.0)
-        await asyncio.sleep(0.2)
+        await async_wait_until(lambda: bob.follower.polls > 0, 30, "the follower's first poll")
         lat = []
         for i in range(10):
             await asyncio.sleep(0.02)
@@ -290,7 +291,16 @@ def test_seq_follows_commit_order_within_a_table(pg, pg_url, open_store_at):
         target=lambda: out.setdefault("b", b.append("order", [NewEvent("message", "b", {"text": "b"})]))
     )
     tb.start()
-    time.sleep(0.3)  # b waits for a's lock
+
+    def b_queues_behind_a() -> bool:  # a session that holds the tables' lock and waits for another
+        (n,) = _sql(
+            pg_url,
+            "SELECT count(*) FROM pg_locks l WHERE l.relation = 'tables'::regclass "
+            "AND cardinality(pg_blocking_pids(l.pid)) > 0",
+        )[0]
+        return n > 0
+
+    wait_until(b_queues_behind_a, 30, "the second writer to wait for the first one's lock on the table's row")
     assert "b" not in out
     go.set()
     t.join(10)

@@ -72,6 +72,7 @@ import pytest  # noqa: E402
 from tabletop_widgets.table import SeatSpec, StoreError, TableSession, create_table, open_store  # noqa: E402
 
 from .conftest import in_ci  # noqa: E402
+from helpers import wait_until  # noqa: E402
 
 
 def _server_binaries() -> bool:
@@ -143,24 +144,22 @@ def test_restart_mid_run_followers_catch_up(private_server):
         unknown = 0
 
         def say(text: str) -> None:
-            nonlocal unknown
-            for attempt in range(100):
+            def landed() -> bool:
+                nonlocal unknown
                 try:
                     gm.say(text)
-                    acked.append(text)
-                    return
+                    return True
                 except StoreError:
                     # the connection broke; if it broke during COMMIT the write may have landed:
                     # look before writing again (what a careful client does)
                     unknown += 1
-                    time.sleep(0.1)
                     try:
-                        if any(e.payload.get("text") == text for e in store.events(made.table_id)):
-                            acked.append(text)
-                            return
+                        return any(e.payload.get("text") == text for e in store.events(made.table_id))
                     except StoreError:
-                        pass
-            raise AssertionError(f"could not write {text!r}")
+                        return False
+
+            wait_until(landed, 60, f"the write of {text!r} to land", interval=0.1)
+            acked.append(text)
 
         for i in range(N_BEFORE):
             say(f"before {i}")
@@ -175,7 +174,7 @@ def test_restart_mid_run_followers_catch_up(private_server):
 
         w = threading.Thread(target=writer)
         w.start()
-        time.sleep(0.2)
+        wait_until(lambda: any(a.startswith("during") for a in acked), 60, "the writer's first write")
         t0 = time.monotonic()
         restart()  # fast shutdown: every connection is cut, then the server comes back
         print(
@@ -197,11 +196,12 @@ def test_restart_mid_run_followers_catch_up(private_server):
         assert [e.version for e in log] == list(range(1, len(log) + 1))
         expected = [f"{e.seq} {e.payload.get('text')}" for e in log if e.kind == "message"]
 
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and any(
-            len([x for x in ls if not x.startswith("reconnects")]) < len(expected) for ls in lines
-        ):
-            time.sleep(0.05)
+        wait_until(
+            lambda: all(len([x for x in ls if not x.startswith("reconnects")]) >= len(expected) for ls in lines),
+            20,
+            f"every follower to print the {len(expected)} events",
+            interval=0.05,
+        )
         for k in range(FOLLOWERS):
             got = [x for x in lines[k] if not x.startswith("reconnects")]
             assert got == expected, f"follower {k}: lost or duplicated events across the restart"

@@ -12,6 +12,8 @@ from tabletop_widgets.table import EventError, SeatSpec, TableClosed, TableSessi
 from tabletop_widgets.table.follow import Follower
 from tabletop_widgets.table.seats import audiences_for
 
+from helpers import async_wait_until
+
 
 @pytest.fixture
 def made(store, ret_sheet):
@@ -113,7 +115,7 @@ def test_asyncio_follower_delivers_and_backs_off(store_url, open_store_at, made)
         got = asyncio.Queue()
         bob.on_events(lambda evs: [got.put_nowait((time.monotonic(), e.seq)) for e in evs])
         task = bob.follow(interval=0.05, max_interval=0.2, idle_after=0.3)
-        await asyncio.sleep(0.1)
+        await async_wait_until(lambda: bob.follower.polls > 0, 30, "the follower's first poll")
         lat = []
         for _ in range(5):
             t0 = time.monotonic()
@@ -121,7 +123,9 @@ def test_asyncio_follower_delivers_and_backs_off(store_url, open_store_at, made)
             t, seq = await asyncio.wait_for(got.get(), 2)
             assert seq == e.seq
             lat.append(t - t0)
-        await asyncio.sleep(1.5)  # idle: the interval grows to max_interval
+        await async_wait_until(
+            lambda: bob.follower.current_interval >= 0.2 - 1e-9, 60, "the idle follower to back off to max_interval"
+        )
         backed_off = bob.follower.current_interval
         e = gm.say("wake")
         t, seq = await asyncio.wait_for(got.get(), 2)

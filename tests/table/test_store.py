@@ -21,6 +21,8 @@ from tabletop_widgets.table import (
 )
 from tabletop_widgets.table.fairdice import FairDice
 
+from helpers import wait_until
+
 
 def make_table(store, table_id="t1", seats=("gm", "alice", "bob")):
     dice = FairDice.new()
@@ -224,10 +226,8 @@ def test_watch_sees_other_connections(store, store_url, open_store_at):
     w = store.watch("t1")
     assert not w.changed()
     other.append("t1", [ev()])
-    deadline = time.monotonic() + 5  # PostgreSQL delivers NOTIFY asynchronously
-    while not w.changed():
-        assert time.monotonic() < deadline, "watch missed another connection's commit"
-        time.sleep(0.01)
+    # PostgreSQL delivers NOTIFY asynchronously
+    wait_until(w.changed, 30, "the watch to see another connection's commit")
     assert not w.changed()
     w.close()
 

@@ -10,7 +10,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from tabletop_widgets.table.weblog import ScrubSecrets, scrub, voila_logging_config
+
+from helpers import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,22 +85,24 @@ def test_served_pages_keep_seat_tokens_out_of_the_log(tmp_path):
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            deadline = time.monotonic() + 120
-            while True:
+
+            def serving() -> bool:
+                assert proc.poll() is None, log_path.read_text()
                 try:
-                    if _get(base + "/voila/static/voila.js")[0] == 200:
-                        break
+                    return _get(base + "/voila/static/voila.js")[0] == 200
                 except OSError:
-                    pass
-                assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.25)
+                    return False
+
+            wait_until(serving, 120, "Voila to serve its static files", interval=0.25)
             secrets = ["Sx1secretA", "Sx1secretB", "Sx1secretC"]
             status, headers = _get(f"{base}/voila/render/table.ipynb?table=abcd&seat={secrets[0]}")
             assert status == 200
             assert headers.get("Referrer-Policy") == "no-referrer"  # links out do not carry it
             assert _get(f"{base}/voila/render/missing.ipynb?table=abcd&seat={secrets[1]}")[0] == 404
             assert _get(f"{base}/voila/static/missing.js?seat={secrets[2]}&x=1")[0] == 403
-            time.sleep(1)
+            wait_until(
+                lambda: "missing.js" in log_path.read_text(errors="replace"), 60, "the server to log the last request"
+            )
         finally:
             proc.terminate()
             try:
