@@ -46,13 +46,13 @@ def follower(url: str, table: str, total: int, out: str, timeout: float) -> None
         json.dump(log, fh)
 
 
-def crash_writer(url: str, table: str, tag: str, stall_at: int = 0) -> None:
+def crash_writer(url: str, table: str, tag: str, stall_at: int = 0, seed: int = 0) -> None:
     """Append forever; print each event's text only after its commit returned (acknowledged).
     Some transactions carry several events and large payloads; the build sleeps at random so a
     kill often lands inside the open transaction. With ``stall_at`` > 0 (SQLite), transaction
     number ``stall_at`` prints ``STALL`` after its rows are inserted and before its COMMIT, with
     a tiny page cache so the uncommitted pages have spilled into the WAL, and waits there to be
-    killed."""
+    killed. ``seed`` seeds the random sizes and pauses (the test draws it from its own seed)."""
     store = open_store(url)
     count = [0]
     if stall_at:
@@ -78,7 +78,7 @@ def crash_writer(url: str, table: str, tag: str, stall_at: int = 0) -> None:
             return out
 
         store._insert = stalling_insert
-    rnd = random.Random()
+    rnd = random.Random(seed)
     i = 0
     while True:
         k = rnd.choice([1, 1, 2, 5])
@@ -104,6 +104,6 @@ if __name__ == "__main__":
     elif cmd == "follower":
         follower(args[0], args[1], int(args[2]), args[3], float(args[4]))
     elif cmd == "crash_writer":
-        crash_writer(args[0], args[1], args[2], int(args[3]) if len(args) > 3 else 0)
+        crash_writer(args[0], args[1], args[2], *(int(a) for a in args[3:5]))
     else:
         raise SystemExit(f"unknown worker {cmd}")

@@ -3,8 +3,6 @@ acknowledged event (its commit returned) is in the log, exactly once."""
 
 from __future__ import annotations
 
-import os
-import random
 import signal
 import subprocess
 import sys
@@ -17,6 +15,7 @@ from pathlib import Path
 from tabletop_widgets.table import open_store
 
 from .test_concurrency import new_table
+from helpers import seeded_random, wait_until
 
 WORKER = str(Path(__file__).with_name("_worker.py"))
 KILLS = 15
@@ -32,7 +31,7 @@ def _reader(proc, acked: list, stalled: threading.Event) -> None:
 
 def test_kill_9_mid_transaction(store, store_url, backend):
     new_table(store, "crash")
-    rnd = random.Random(int(os.environ.get("TABLETOP_CRASH_SEED", "0")) or None)
+    rnd = seeded_random(15)
     acked_all: list[str] = []
     stalls = 0
     for round_ in range(KILLS):
@@ -41,7 +40,7 @@ def test_kill_9_mid_transaction(store, store_url, backend):
         # uncommitted pages already in the WAL; other rounds: kill at a random moment
         stall_at = rnd.randint(2, 12) if backend == "sqlite" and round_ % 3 == 0 else 0
         proc = subprocess.Popen(
-            [sys.executable, WORKER, "crash_writer", store_url, "crash", tag, str(stall_at)],
+            [sys.executable, WORKER, "crash_writer", store_url, "crash", tag, str(stall_at), str(rnd.randrange(2**32))],
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
@@ -50,13 +49,11 @@ def test_kill_9_mid_transaction(store, store_url, backend):
         stalled = threading.Event()
         t = threading.Thread(target=_reader, args=(proc, acked, stalled), daemon=True)
         t.start()
-        deadline = time.monotonic() + 30
         if stall_at:
             assert stalled.wait(30), f"writer {tag} never reached its stall (rc={proc.poll()})"
             stalls += 1
         else:
-            while not acked and time.monotonic() < deadline and proc.poll() is None:
-                time.sleep(0.005)
+            wait_until(lambda: acked or proc.poll() is not None, 30, f"writer {tag}'s first commit", interval=0.005)
             assert acked, f"writer {tag} never committed (rc={proc.poll()})"
             time.sleep(rnd.random() * 0.15)
         proc.send_signal(signal.SIGKILL)

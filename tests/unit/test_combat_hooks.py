@@ -160,7 +160,8 @@ class Skirmish(GameSystem):
         return None
 
     def roll_initiative(self, combatants, *, rng=None, spend_luck=False):
-        rng = rng or random.Random()
+        if rng is None:
+            raise AssertionError("the combat must inject its rng: a roll without one could not be replayed")
         rolls = {}
         for cid, ch in combatants.items():
             die = rng.randint(1, 6)
