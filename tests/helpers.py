@@ -51,29 +51,29 @@ def frontend_click(button) -> None:
     frontend_custom(button, {"event": "click"})
 
 
+def _answer(predicate: Callable[[], Any], deadline: float, timeout: float, what: str) -> Any:
+    """``predicate()``; fail the test when it is false and the time is up."""
+    value = predicate()
+    if not value and time.monotonic() >= deadline:
+        raise AssertionError(f"waited {timeout:g} s for {what}, in vain")
+    return value
+
+
 def wait_until(predicate: Callable[[], Any], timeout: float, what: str, *, interval: float = 0.01) -> Any:
     """Call ``predicate`` until it returns something true, and return that; after ``timeout``
     seconds fail the test with ``what`` (the condition awaited, in words)."""
     deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"waited {timeout:g} s for {what}, in vain")
+    while not (value := _answer(predicate, deadline, timeout, what)):
         time.sleep(interval)
+    return value
 
 
 async def async_wait_until(predicate: Callable[[], Any], timeout: float, what: str, *, interval: float = 0.01) -> Any:
     """:func:`wait_until` inside an event loop: the loop keeps running while it waits."""
     deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"waited {timeout:g} s for {what}, in vain")
+    while not (value := _answer(predicate, deadline, timeout, what)):
         await asyncio.sleep(interval)
+    return value
 
 
 def seeded_random(default: int) -> random.Random:
