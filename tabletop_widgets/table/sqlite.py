@@ -5,7 +5,8 @@ Writes take the write lock up front (``BEGIN IMMEDIATE``) and wait up to ``busy_
 for it; followers poll ``PRAGMA data_version``, which changes when *another* connection commits
 (never for this connection's own commits, so writers apply their own events themselves).
 One connection per store object, guarded by a lock; a store object used after ``fork()``
-reconnects in the child.
+reconnects in the child. The tables' logic is shared with PostgreSQL (:mod:`.sqlstore`); this
+module holds the file (what it is, its set-up and upgrade), the connection and SQLite's dialect.
 """
 
 from __future__ import annotations
