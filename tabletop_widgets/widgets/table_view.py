@@ -41,7 +41,15 @@ from tabletop_widgets.table import EventError, check as check_request
 from tabletop_widgets.table.audience import combat_from_view
 from tabletop_widgets.table.combat_sync import CombatSync, character_changes, push_characters, record_sheet
 from tabletop_widgets.table.events import jsonable
-from tabletop_widgets.table.records import StoredCheck, StoredRoll, check_changes
+from tabletop_widgets.table.records import (
+    StoredCheck,
+    StoredRoll,
+    check_changes,
+    dice_html,
+    is_big,
+    summary_html,
+    summary_text,
+)
 
 from .log import RollLog
 from .sheet import CharacterSheet
@@ -838,7 +846,17 @@ class TableView(widgets.VBox):
             label = e.get("label") or e.get("expr") or r.get("expression", "")
             text = r.get("text") or e.get("text", "")
             passed = (r.get("check") or {}).get("passed")
-            self.roll_log.add(who=who, what=mark(label), breakdown=text, success=passed)
+            if is_big(r):  # a summary; the dice are built when the reader opens the entry
+                self.roll_log.add(
+                    who=who,
+                    what=mark(label),
+                    breakdown=lambda loc: summary_text(r, loc),
+                    success=passed,
+                    breakdown_html=lambda loc: summary_html(r, loc),
+                    details=lambda loc: dice_html(r, loc),
+                )
+            else:
+                self.roll_log.add(who=who, what=mark(label), breakdown=text, success=passed)
         elif kind == "check":
             r = e.get("result") or {}
             roll = r.get("roll") or {}
