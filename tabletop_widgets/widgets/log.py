@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import html
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
 import ipywidgets as widgets
 import traitlets as t
@@ -164,6 +164,7 @@ class RollLog(widgets.VBox):
         self._n = 0
         self._title_text = title
         self._entry_views: dict[int, widgets.Widget] = {}  # entry number -> its widget, while shown
+        self._visible = 0  # how many entries the filters let through (kept as entries come)
         self._whos: list[str] = []
         self.style_block = widgets.HTML(_CSS + ROLL_CSS)
         self.style_block.add_class("tt-style")
@@ -240,8 +241,58 @@ class RollLog(widgets.VBox):
         summary)."""
         if not self.can("add"):
             return None
+        entry = self._new_entry(
+            who=who,
+            what=what,
+            breakdown=breakdown,
+            outcome=outcome,
+            success=success,
+            effects=effects,
+            breakdown_html=breakdown_html,
+            details=details,
+        )
+        if self._append(entry):
+            self._render_whos()
+        if self._passes(entry):
+            self._show_new(entry)
+        self._render_count()
+        if self.export_link.value:  # the prepared download no longer matches the log
+            self.export_link.value = ""
+        return entry
+
+    def add_many(self, items: Iterable[Mapping[str, Any]]) -> list[LogEntry]:
+        """Append several rolls at once (each a mapping of :meth:`add`'s keywords), drawing the
+        list once: how a page fills its log from a long session without creating (and then
+        dropping) a widget per old entry. One item is the same as :meth:`add`."""
+        items = list(items)
+        if not self.can("add") or not items:
+            return []
+        if len(items) == 1:
+            one = self.add(**items[0])
+            return [one] if one is not None else []
+        entries = [self._new_entry(**item) for item in items]
+        new_whos = [self._append(e) for e in entries]
+        if any(new_whos):
+            self._render_whos()
+        self._render_list()
+        self._render_count()
+        self.export_link.value = ""
+        return entries
+
+    def _new_entry(
+        self,
+        *,
+        who: str = "",
+        what: Any = "",
+        breakdown: Any = "",
+        outcome: Any = "",
+        success: bool | None = None,
+        effects: Any = "",
+        breakdown_html: Any = None,
+        details: Callable[[str], str] | None = None,
+    ) -> LogEntry:
         self._n += 1
-        entry = LogEntry(
+        return LogEntry(
             n=self._n,
             who=str(who or ""),
             what=_both(what),
@@ -252,17 +303,21 @@ class RollLog(widgets.VBox):
             breakdown_html=_both(breakdown_html) if breakdown_html is not None else {},
             details=details,
         )
+
+    def _append(self, entry: LogEntry) -> bool:
+        """Keep ``entry`` (and the visible count); returns whether it brings a new roller."""
         self.entries.append(entry)
-        del self.entries[:-LOG_LIMIT]
+        if self._passes(entry):
+            self._visible += 1
+        if len(self.entries) > LOG_LIMIT:
+            for old in self.entries[:-LOG_LIMIT]:
+                if self._passes(old):
+                    self._visible -= 1
+            del self.entries[:-LOG_LIMIT]
         if entry.who and entry.who not in self._whos:
             self._whos.append(entry.who)
-            self._render_whos()
-        if self._passes(entry):
-            self._show_new(entry)
-        self._render_count()
-        if self.export_link.value:  # the prepared download no longer matches the log
-            self.export_link.value = ""
-        return entry
+            return True
+        return False
 
     def add_roll(self, result: Any, *, who: str = "", what: Any = None) -> LogEntry | None:
         """Append a ``RollResult`` (a notation roll); a big one (more than ``BIG_ROLL_DICE``
@@ -434,6 +489,7 @@ class RollLog(widgets.VBox):
     def _render_list(self) -> None:
         loc = self.locale
         entries = self.visible_entries()
+        self._visible = len(entries)
         window = entries[-self.shown :]
         old = dict(self._entry_views)
         self._entry_views = {}
@@ -452,8 +508,7 @@ class RollLog(widgets.VBox):
 
     def _render_count(self) -> None:
         loc = self.locale
-        shown = len(self.visible_entries())
-        count = _t("count", loc).format(shown=shown, total=len(self.entries))
+        count = _t("count", loc).format(shown=self._visible, total=len(self.entries))
         self.count_view.value = f'<span class="tt-count">{html.escape(count)}</span>'
 
 

@@ -819,18 +819,25 @@ class TableView(widgets.VBox):
 
     # -- the shared log -----------------------------------------------------------------------
     def _add_log_entries(self) -> None:
+        """The log entries of events not shown yet, added at once (a page opening on a long
+        session draws its log once, not once per old entry)."""
         st = self.session.state
+        items = []
         for entry in st.log:
             if entry["seq"] <= self._log_seq:
                 continue
             self._log_seq = entry["seq"]
-            self._log_entry(entry)
+            item = self._log_item(entry)
+            if item is not None:
+                items.append(item)
+        self.roll_log.add_many(items)
 
     def _who(self, seat: str) -> str:
         info = self.session.state.seats.get(seat) or {}
         return str(info.get("name") or seat)
 
-    def _log_entry(self, e: Mapping[str, Any]) -> None:
+    def _log_item(self, e: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What the log shows for one state log entry (``RollLog.add``'s keywords), or None."""
         who = self._who(e.get("actor", ""))
         hidden = bool(e.get("hidden"))
 
@@ -847,7 +854,7 @@ class TableView(widgets.VBox):
             text = r.get("text") or e.get("text", "")
             passed = (r.get("check") or {}).get("passed")
             if is_big(r):  # a summary; the dice are built when the reader opens the entry
-                self.roll_log.add(
+                return dict(
                     who=who,
                     what=mark(label),
                     breakdown=lambda loc: summary_text(r, loc),
@@ -856,7 +863,7 @@ class TableView(widgets.VBox):
                     details=lambda loc: dice_html(r, loc),
                 )
             else:
-                self.roll_log.add(who=who, what=mark(label), breakdown=text, success=passed)
+                return dict(who=who, what=mark(label), breakdown=text, success=passed)
         elif kind == "check":
             r = e.get("result") or {}
             roll = r.get("roll") or {}
@@ -867,7 +874,7 @@ class TableView(widgets.VBox):
                 for x in r.get("effects") or ()
                 if isinstance(x.get("delta"), int)
             )
-            self.roll_log.add(
+            return dict(
                 who=who,
                 what=mark(what),
                 breakdown=roll.get("text", ""),
@@ -877,11 +884,12 @@ class TableView(widgets.VBox):
             )
         elif kind == "initiative":
             what = T("Initiative", "Инициатива")
-            self.roll_log.add(who=who, what=mark(what), breakdown=e.get("text", ""))
+            return dict(who=who, what=mark(what), breakdown=e.get("text", ""))
         elif kind == "message":
-            self.roll_log.add(who=who, what=e.get("text", ""))
+            return dict(who=who, what=e.get("text", ""))
         elif kind == "table.closed":
-            self.roll_log.add(who=who, what=TEXTS["closed"], breakdown=e.get("text", ""))
+            return dict(who=who, what=TEXTS["closed"], breakdown=e.get("text", ""))
+        return None
 
     # ==========================================================================================
     def close(self) -> None:
