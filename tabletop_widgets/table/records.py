@@ -371,7 +371,7 @@ def summary_html(data: Mapping[str, Any], locale: str = "en") -> str:
     total = text.rsplit(" = ", 1)[-1]
     return (
         f'<div class="tt-roll tt-big-roll" aria-label="{_esc(text)}">'
-        f'<span class="tt-term">{_esc(data.get("expression", ""))}</span> '
+        f'<span class="tt-term">{_esc(data.get("expression", ""))}:</span> '
         f'<span class="tt-big-count">{head}</span> {"".join(chips)} = <span class="tt-total">{_esc(total)}</span></div>'
     )
 
