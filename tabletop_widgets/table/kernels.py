@@ -110,6 +110,10 @@ class PageKernelManager(AsyncMappingKernelManager):
         return None
 
 
+def _is_websocket(request) -> bool:
+    return request.headers.get("Upgrade", "").lower() == "websocket"
+
+
 class XsrfCookieIdentityProvider(PasswordIdentityProvider):
     """Voila's identity provider, which also sets the ``_xsrf`` cookie on every page GET (so
     the page's unload beacon is not refused; see the module)."""
@@ -118,7 +122,8 @@ class XsrfCookieIdentityProvider(PasswordIdentityProvider):
         user = super().get_user(handler)
         if inspect.isawaitable(user):
             user = await user
-        if user is not None and handler.request.method in ("GET", "HEAD"):
+        request = handler.request
+        if user is not None and request.method in ("GET", "HEAD") and not _is_websocket(request):
             # tornado sets the _xsrf cookie when the token is first read; reading it asks for the
             # request's user, which jupyter_server sets right after this call (the same user)
             handler.current_user = user
