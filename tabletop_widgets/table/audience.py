@@ -93,6 +93,8 @@ def project_state(state, audience: Audience):
     out.public_characters = {cid: v for cid, v in out.public_characters.items() if cid not in hidden}
     if isinstance(out.combat, Mapping) and "event" in out.combat:  # the GM's copy: never
         out.combat = None
+    if out.combat_events:  # the GM's combat log: never
+        out.combat_events = []
     return out
 
 

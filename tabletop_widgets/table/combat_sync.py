@@ -123,7 +123,11 @@ class CombatSync:
     def replay(self) -> TableCombat:
         """A fresh Combat from the GM events in the log (and the last projection players got)."""
         events, last_public = [], None
-        for e in self.session.events():
+        tracked = self.session.state.combat_events  # kept by the state: no read of the whole log
+        if tracked is not None:
+            events = [dict(ev) for ev in tracked]
+            last_public = dict(self.session.state.combat_public) if self.session.state.combat_public else None
+        for e in self.session.events() if tracked is None else ():
             if e.kind != "combat.state":
                 continue
             st = e.payload.get("state") or {}

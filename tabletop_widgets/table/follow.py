@@ -10,6 +10,13 @@ the next change.
 
 ``data_version`` does not change for the store connection's own commits: the writer passes its
 own events (and those it caught up with inside its write transaction) to :meth:`Follower.advance`.
+
+Kernel culling: the widgets a view redraws for followed events send comm messages, which
+jupyter_server's culler counts as the kernel's activity; so a closed page's kernel at a busy
+table would never look idle. The project's Voila settings use
+:class:`~tabletop_widgets.table.kernels.PageKernelManager`, which counts idleness from the
+browser's side (since the page's last connection closed), so the follower may keep the view
+current without keeping a closed page's kernel alive (issue 21).
 """
 
 from __future__ import annotations

@@ -19,9 +19,13 @@ import random
 from typing import Any, Callable, Mapping
 
 from ..core.i18n import T
-from .events import register_kind
+from ..dice.errors import DiceLimitError
+from ..dice.limits import MAX_DICE
+from .events import MAX_PAYLOAD_BYTES, jsonable, register_kind, validate
 from .fairdice import stream_key
+from .records import is_big, pack_result, summary_text
 from .rules import PlayError
+from .store import dumps
 
 
 class DrawWatch(random.Random):
@@ -40,8 +44,24 @@ class DrawWatch(random.Random):
         return super().getrandbits(k)
 
 
-def failed_roll_error(index: int) -> PlayError:
-    """The error a seat sees for a roll that failed after its dice were drawn (no values)."""
+def failed_roll_error(index: int, error: BaseException | None = None) -> PlayError:
+    """The error a seat sees for a roll that failed after its dice were drawn (no values). A
+    roll that needed more dice than one roll may have (``100#101d6``, or explosions past the
+    limit) says so."""
+    if isinstance(error, DiceLimitError) and "dice" in str(error):
+        n = f"{MAX_DICE:,}"
+        return PlayError(
+            "roll_too_many_dice",
+            T(
+                f"This roll needs more than {n} dice (explosions, rerolls and repeats included): that "
+                f"is the most one roll may have. Roll it in smaller parts. Its dice are spent: the "
+                f"attempt is in the log as roll number {index}.",
+                f"Этому броску нужно больше {n.replace(',', chr(160))} кубиков (с учётом взрывов, "
+                f"перебросов и повторов), а это предел для одного броска. Бросьте его по частям. "
+                f"Кубики потрачены: попытка записана в журнал как бросок номер {index}.",
+            ),
+            index=index,
+        )
     return PlayError(
         "roll_failed",
         T(
@@ -54,6 +74,48 @@ def failed_roll_error(index: int) -> PlayError:
         ),
         index=index,
     )
+
+
+def too_big_error(expr: str) -> PlayError:
+    """The error a seat sees when a roll's record would not fit in the table's log (a defence:
+    within the notation's limits a packed roll always fits)."""
+    return PlayError(
+        "roll_too_big",
+        T(
+            f"This roll is too large to record at the table ({expr[:40]}). Roll it in smaller parts.",
+            f"Этот бросок слишком велик, чтобы записать его за столом ({expr[:40]}). Бросьте его по частям.",
+        ),
+    )
+
+
+def roll_payload(
+    index: int,
+    expr: str,
+    *,
+    variables: Mapping[str, Any] | None,
+    label: str | None,
+    hidden: bool,
+    result: Any,
+    locale: str,
+) -> dict:
+    """The ``roll`` event's payload for ``result`` (a ``RollResult``), validated: a big roll (more
+    than :data:`~.records.BIG_ROLL_DICE` dice) is stored packed with a bounded summary text
+    (:func:`~.records.pack_result`). Raises :func:`too_big_error` rather than an engineer's size
+    message when it still would not fit."""
+    data = jsonable(pack_result(result.to_json()))  # packed first: jsonable walks a few keys, not every die
+    text = summary_text(data, locale) if is_big(data) else result.text(locale)
+    payload = {
+        "index": index,
+        "expr": expr,
+        "variables": variables,
+        "label": label,
+        "hidden": hidden,
+        "result": data,
+        "text": text,
+    }
+    if len(dumps(payload).encode("utf-8")) > MAX_PAYLOAD_BYTES:
+        raise too_big_error(expr)
+    return validate("roll", payload)
 
 
 def roll_guarded(rng: DrawWatch, fn: Callable[[random.Random], Any]) -> tuple[Any, BaseException | None]:

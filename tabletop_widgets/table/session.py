@@ -35,7 +35,7 @@ from .audience import Audience, project_state, visible_events
 from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
-from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded
+from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
 from .rules import PlayError, check_character_texts, check_gm_fields, check_options, check_text, rate_limit_for
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
@@ -536,6 +536,7 @@ class TableSession:
 
         variables = dict(variables) if variables else None
         failed: list[int] = []
+        errors: list[BaseException] = []
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("roll.hidden" if hidden else "roll")
@@ -544,6 +545,7 @@ class TableSession:
             result, error = roll_guarded(rng, lambda r: dice_roll(what, rng=r, variables=variables, locale=locale))
             if error is not None:  # the dice are drawn: the index is spent, and recorded
                 failed.append(index)
+                errors.append(error)
                 payload = validate(
                     "roll.failed",
                     failed_payload(
@@ -551,23 +553,15 @@ class TableSession:
                     ),
                 )
                 return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
-            payload = validate(
-                "roll",
-                {
-                    "index": index,
-                    "expr": what,
-                    "variables": variables,
-                    "label": label,
-                    "hidden": hidden,
-                    "result": jsonable(result.to_json()),
-                    "text": result.text(locale),
-                },
+            # a big roll is stored packed, with a bounded summary text (issue 21)
+            payload = roll_payload(
+                index, what, variables=variables, label=label, hidden=hidden, result=result, locale=locale
             )
             return [NewEvent("roll", self.seat, payload, audience, roll=index)]
 
         stored = self._write(make)
         if failed:
-            raise failed_roll_error(failed[0])
+            raise failed_roll_error(failed[0], errors[0])
         return stored[0]
 
     def roll_initiative(

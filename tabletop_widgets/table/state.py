@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .audience import COMBAT_FORMAT
 from .store import Event
 
 LOG_LIMIT = 500  # entries of the shared log kept in the state (older ones stay in the store)
@@ -45,6 +46,11 @@ class TableState:
     #: differ from ``characters`` has changes this view saw in hidden events
     public_characters: dict[str, dict[str, Any]] = field(default_factory=dict)
     combat: dict[str, Any] | None = None
+    #: the GM's combat log (each GM ``combat.state`` event's Combat event, in order) and the
+    #: players' latest projection, so that a GM page rebuilds its tracker without reading the
+    #: whole table log (issue 21). ``None``: not tracked (a state from an older snapshot)
+    combat_events: list[dict[str, Any]] | None = None
+    combat_public: dict[str, Any] | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     rolls: int = 0  # roll events this view has seen
@@ -88,6 +94,7 @@ class TableState:
 def _opened(state: TableState, e: Event) -> None:
     p = e.payload
     state.system, state.title, state.seed_hash = p["system"], p["title"], p["seed_hash"]
+    state.combat_events = []  # tracked from the table's first event
     state.seats = {s["seat"]: {k: v for k, v in s.items() if k != "seat"} for s in p["seats"]}
 
 
@@ -172,7 +179,13 @@ def _char_update(state: TableState, e: Event) -> None:
 
 @reducer("combat.state")
 def _combat(state: TableState, e: Event) -> None:
-    state.combat = copy.deepcopy(e.payload["state"])
+    st = e.payload["state"]
+    state.combat = copy.deepcopy(st)
+    if e.audience == "all":
+        state.combat_public = copy.deepcopy(st)
+    elif e.audience == "gm" and state.combat_events is not None and isinstance(st.get("event"), dict):
+        if st.get("format") == COMBAT_FORMAT:
+            state.combat_events.append(copy.deepcopy(st["event"]))
 
 
 @reducer("note")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import html
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
 import ipywidgets as widgets
 import traitlets as t
@@ -70,6 +70,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Броски, старые сверху; новый бросок внизу",
     },
     "count": {"en": "{shown} of {total}", "ru": "{shown} из {total}"},
+    "open_dice": {"en": "Show the dice", "ru": "Показать кубики"},
+    "close_dice": {"en": "Hide the dice", "ru": "Скрыть кубики"},
+    "dice_tip": {
+        "en": "A big roll is shown as a summary; this shows every die",
+        "ru": "Большой бросок показан сводкой; кнопка показывает каждый кубик",
+    },
     "nobody": {"en": "—", "ru": "—"},
 }
 
@@ -99,6 +105,8 @@ class LogEntry:
     success: bool | None = None
     effects: dict[str, str] = field(default_factory=dict)
     breakdown_html: dict[str, str] = field(default_factory=dict)
+    #: for a big roll: ``locale -> HTML`` of every die, built when the reader opens the entry
+    details: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
 
     def text(self, locale: str = "en") -> str:
         """One plain-text line: ``#3 Alice — Attention: L3 d6: 5 = 5 → passed (Luck −1)``."""
@@ -155,7 +163,8 @@ class RollLog(widgets.VBox):
         self.shown = SHOWN_STEP
         self._n = 0
         self._title_text = title
-        self._entry_views: dict[int, widgets.HTML] = {}  # entry number -> its widget, while shown
+        self._entry_views: dict[int, widgets.Widget] = {}  # entry number -> its widget, while shown
+        self._visible = 0  # how many entries the filters let through (kept as entries come)
         self._whos: list[str] = []
         self.style_block = widgets.HTML(_CSS + ROLL_CSS)
         self.style_block.add_class("tt-style")
@@ -224,26 +233,25 @@ class RollLog(widgets.VBox):
         success: bool | None = None,
         effects: Any = "",
         breakdown_html: Any = None,
+        details: Callable[[str], str] | None = None,
     ) -> LogEntry | None:
         """Append one roll (texts: a string, ``{"en":..,"ru":..}`` or ``locale -> str``). Only
-        the new entry goes to the browser."""
+        the new entry goes to the browser. ``details``: ``locale -> HTML`` of a big roll's dice,
+        built only when the reader presses the entry's "Show the dice" (the breakdown is then a
+        summary)."""
         if not self.can("add"):
             return None
-        self._n += 1
-        entry = LogEntry(
-            n=self._n,
-            who=str(who or ""),
-            what=_both(what),
-            breakdown=_both(breakdown),
-            outcome=_both(outcome),
+        entry = self._new_entry(
+            who=who,
+            what=what,
+            breakdown=breakdown,
+            outcome=outcome,
             success=success,
-            effects=_both(effects),
-            breakdown_html=_both(breakdown_html) if breakdown_html is not None else {},
+            effects=effects,
+            breakdown_html=breakdown_html,
+            details=details,
         )
-        self.entries.append(entry)
-        del self.entries[:-LOG_LIMIT]
-        if entry.who and entry.who not in self._whos:
-            self._whos.append(entry.who)
+        if self._append(entry):
             self._render_whos()
         if self._passes(entry):
             self._show_new(entry)
@@ -252,9 +260,81 @@ class RollLog(widgets.VBox):
             self.export_link.value = ""
         return entry
 
+    def add_many(self, items: Iterable[Mapping[str, Any]]) -> list[LogEntry]:
+        """Append several rolls at once (each a mapping of :meth:`add`'s keywords), drawing the
+        list once: how a page fills its log from a long session without creating (and then
+        dropping) a widget per old entry. One item is the same as :meth:`add`."""
+        items = list(items)
+        if not self.can("add") or not items:
+            return []
+        if len(items) == 1:
+            one = self.add(**items[0])
+            return [one] if one is not None else []
+        entries = [self._new_entry(**item) for item in items]
+        new_whos = [self._append(e) for e in entries]
+        if any(new_whos):
+            self._render_whos()
+        self._render_list()
+        self._render_count()
+        self.export_link.value = ""
+        return entries
+
+    def _new_entry(
+        self,
+        *,
+        who: str = "",
+        what: Any = "",
+        breakdown: Any = "",
+        outcome: Any = "",
+        success: bool | None = None,
+        effects: Any = "",
+        breakdown_html: Any = None,
+        details: Callable[[str], str] | None = None,
+    ) -> LogEntry:
+        self._n += 1
+        return LogEntry(
+            n=self._n,
+            who=str(who or ""),
+            what=_both(what),
+            breakdown=_both(breakdown),
+            outcome=_both(outcome),
+            success=success,
+            effects=_both(effects),
+            breakdown_html=_both(breakdown_html) if breakdown_html is not None else {},
+            details=details,
+        )
+
+    def _append(self, entry: LogEntry) -> bool:
+        """Keep ``entry`` (and the visible count); returns whether it brings a new roller."""
+        self.entries.append(entry)
+        if self._passes(entry):
+            self._visible += 1
+        if len(self.entries) > LOG_LIMIT:
+            for old in self.entries[:-LOG_LIMIT]:
+                if self._passes(old):
+                    self._visible -= 1
+            del self.entries[:-LOG_LIMIT]
+        if entry.who and entry.who not in self._whos:
+            self._whos.append(entry.who)
+            return True
+        return False
+
     def add_roll(self, result: Any, *, who: str = "", what: Any = None) -> LogEntry | None:
-        """Append a ``RollResult`` (a notation roll)."""
+        """Append a ``RollResult`` (a notation roll); a big one (more than ``BIG_ROLL_DICE``
+        dice) as its summary, with its dice on demand."""
         passed = getattr(result, "passed", None)
+        from tabletop_widgets.table.records import BIG_ROLL_DICE, dice_html, summary_html, summary_text
+
+        if len(getattr(result, "dice", ())) > BIG_ROLL_DICE:
+            data = result.to_json()
+            return self.add(
+                who=who,
+                what=what if what is not None else result.expression,
+                breakdown=lambda loc: summary_text(data, loc),
+                success=passed,
+                breakdown_html=lambda loc: summary_html(data, loc),
+                details=lambda loc: dice_html(data, loc),
+            )
         return self.add(
             who=who,
             what=what if what is not None else result.expression,
@@ -360,15 +440,39 @@ class RollLog(widgets.VBox):
             self.who_box.options = options
             self.who_box.value = current if current in dict(options).values() else ""
 
-    def _entry_view(self, e: LogEntry) -> widgets.HTML:
-        view = widgets.HTML(_entry_html(e, self.locale))
+    def _entry_view(self, e: LogEntry) -> widgets.Widget:
+        view: widgets.Widget = widgets.HTML(_entry_html(e, self.locale))
         view.add_class("tt-log-item")
+        if e.details is not None:
+            view = self._big_entry_view(e, view)
         self._entry_views[e.n] = view
         return view
 
+    def _big_entry_view(self, e: LogEntry, head: widgets.HTML) -> widgets.VBox:
+        """A big roll's entry: its summary, a button, and the dice once the reader opens them."""
+        loc = self.locale
+        toggle = widgets.Button(description=_t("open_dice", loc), tooltip=_t("dice_tip", loc))
+        toggle.layout.width = "auto"
+        toggle.add_class("tt-log-dice-toggle")
+        dice = widgets.HTML(layout=widgets.Layout(display="none"))
+        dice.add_class("tt-log-dice")
+        box = widgets.VBox([head, toggle, dice])
+        box.add_class("tt-log-item")
+        box.add_class("tt-log-big")
+
+        def flip(_b=None) -> None:
+            opening = dice.layout.display == "none"
+            if opening and not dice.value:
+                dice.value = e.details(self.locale)  # built now, on demand
+            dice.layout.display = None if opening else "none"
+            toggle.description = _t("close_dice" if opening else "open_dice", self.locale)
+
+        toggle.on_click(flip)
+        return box
+
     def _drop_views(self, keep: set[int]) -> None:
         for n in [n for n in self._entry_views if n not in keep]:
-            self._entry_views.pop(n).close()
+            _close_view(self._entry_views.pop(n))
 
     def _show_new(self, entry: LogEntry) -> None:
         """A new entry that passes the filters: its own widget in front (the scroller is
@@ -385,12 +489,13 @@ class RollLog(widgets.VBox):
     def _render_list(self) -> None:
         loc = self.locale
         entries = self.visible_entries()
+        self._visible = len(entries)
         window = entries[-self.shown :]
         old = dict(self._entry_views)
         self._entry_views = {}
         self.scroll.children = tuple(self._entry_view(e) for e in reversed(window))
         for view in old.values():  # out of the list first, then closed
-            view.close()
+            _close_view(view)
         self.earlier_button.layout.display = None if len(entries) > len(window) else "none"
         if not self.entries:
             note = _t("empty", loc)
@@ -403,9 +508,14 @@ class RollLog(widgets.VBox):
 
     def _render_count(self) -> None:
         loc = self.locale
-        shown = len(self.visible_entries())
-        count = _t("count", loc).format(shown=shown, total=len(self.entries))
+        count = _t("count", loc).format(shown=self._visible, total=len(self.entries))
         self.count_view.value = f'<span class="tt-count">{html.escape(count)}</span>'
+
+
+def _close_view(view: widgets.Widget) -> None:
+    for child in getattr(view, "children", ()) or ():
+        child.close()
+    view.close()
 
 
 def _inline(roll, loc: str) -> str:

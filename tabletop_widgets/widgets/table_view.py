@@ -41,7 +41,15 @@ from tabletop_widgets.table import EventError, check as check_request
 from tabletop_widgets.table.audience import combat_from_view
 from tabletop_widgets.table.combat_sync import CombatSync, character_changes, push_characters, record_sheet
 from tabletop_widgets.table.events import jsonable
-from tabletop_widgets.table.records import StoredCheck, StoredRoll, check_changes
+from tabletop_widgets.table.records import (
+    StoredCheck,
+    StoredRoll,
+    check_changes,
+    dice_html,
+    is_big,
+    summary_html,
+    summary_text,
+)
 
 from .log import RollLog
 from .sheet import CharacterSheet
@@ -811,18 +819,25 @@ class TableView(widgets.VBox):
 
     # -- the shared log -----------------------------------------------------------------------
     def _add_log_entries(self) -> None:
+        """The log entries of events not shown yet, added at once (a page opening on a long
+        session draws its log once, not once per old entry)."""
         st = self.session.state
+        items = []
         for entry in st.log:
             if entry["seq"] <= self._log_seq:
                 continue
             self._log_seq = entry["seq"]
-            self._log_entry(entry)
+            item = self._log_item(entry)
+            if item is not None:
+                items.append(item)
+        self.roll_log.add_many(items)
 
     def _who(self, seat: str) -> str:
         info = self.session.state.seats.get(seat) or {}
         return str(info.get("name") or seat)
 
-    def _log_entry(self, e: Mapping[str, Any]) -> None:
+    def _log_item(self, e: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What the log shows for one state log entry (``RollLog.add``'s keywords), or None."""
         who = self._who(e.get("actor", ""))
         hidden = bool(e.get("hidden"))
 
@@ -838,7 +853,17 @@ class TableView(widgets.VBox):
             label = e.get("label") or e.get("expr") or r.get("expression", "")
             text = r.get("text") or e.get("text", "")
             passed = (r.get("check") or {}).get("passed")
-            self.roll_log.add(who=who, what=mark(label), breakdown=text, success=passed)
+            if is_big(r):  # a summary; the dice are built when the reader opens the entry
+                return dict(
+                    who=who,
+                    what=mark(label),
+                    breakdown=lambda loc: summary_text(r, loc),
+                    success=passed,
+                    breakdown_html=lambda loc: summary_html(r, loc),
+                    details=lambda loc: dice_html(r, loc),
+                )
+            else:
+                return dict(who=who, what=mark(label), breakdown=text, success=passed)
         elif kind == "check":
             r = e.get("result") or {}
             roll = r.get("roll") or {}
@@ -849,7 +874,7 @@ class TableView(widgets.VBox):
                 for x in r.get("effects") or ()
                 if isinstance(x.get("delta"), int)
             )
-            self.roll_log.add(
+            return dict(
                 who=who,
                 what=mark(what),
                 breakdown=roll.get("text", ""),
@@ -859,11 +884,12 @@ class TableView(widgets.VBox):
             )
         elif kind == "initiative":
             what = T("Initiative", "Инициатива")
-            self.roll_log.add(who=who, what=mark(what), breakdown=e.get("text", ""))
+            return dict(who=who, what=mark(what), breakdown=e.get("text", ""))
         elif kind == "message":
-            self.roll_log.add(who=who, what=e.get("text", ""))
+            return dict(who=who, what=e.get("text", ""))
         elif kind == "table.closed":
-            self.roll_log.add(who=who, what=TEXTS["closed"], breakdown=e.get("text", ""))
+            return dict(who=who, what=TEXTS["closed"], breakdown=e.get("text", ""))
+        return None
 
     # ==========================================================================================
     def close(self) -> None:

@@ -1,0 +1,134 @@
+"""Closed pages' kernels go: Voila's kernel culling as table pages need it, and the unload.
+
+Voila starts one kernel per page (about 125 MB each). A page left open keeps its kernel; a
+closed page's kernel must go, or a few evenings of play fill the machine.
+
+**Why table kernels were never culled.** jupyter_server's culler
+(``MappingKernelManager.cull_kernel_if_idle``) shuts a kernel down when no browser is connected
+*and* its ``last_activity`` is older than ``cull_idle_timeout``. ``last_activity`` is refreshed by
+every IOPub message the kernel itself sends whose type, or whose parent request's type, is
+"tracked": ``comm_msg`` is, and so is ``execute_request``, the parent that every message of a task
+started in the notebook's cell inherits (ipykernel keeps the parent header in a context
+variable). A table page's follower applies the other seats' events and redraws its widgets: comm
+messages. So while anyone at the table plays, every seat's kernel, closed pages included, looks
+active and is never culled; and a GM's kernel, which the others' rolls reach, lives for ever.
+
+:class:`PageKernelManager` measures idleness from the browser's side instead: a kernel is idle
+for the time since its last page disconnected (or since it started, when no page ever
+connected, or since it was last seen executing: the notebook's own run at page load). What the
+kernel sends (the follower's redraws) does not count; a connected page is never culled
+(``cull_connected`` off, as by default), nor a kernel busy executing. With ``cull_connected`` or ``cull_busy`` set, or for a dead kernel, it
+culls as jupyter_server does.
+
+**The unload.** Voila's page posts ``/voila/api/shutdown/<kernel>`` on ``beforeunload`` with an
+``_xsrf`` field read from the ``_xsrf`` cookie, but standalone Voila never sets that cookie
+(voila issue 1458), so jupyter_server answers 403 "'_xsrf' argument missing from POST" and the
+kernel stays. :class:`XsrfCookieIdentityProvider` has tornado set the cookie (its ``xsrf_token``)
+on every page GET, so the beacon carries a valid token and the kernel shuts down at once. The
+XSRF check itself stays on.
+
+Both are wired in the repository's ``voila.json`` (the settings ``make play`` uses)::
+
+    "VoilaConfiguration": {"multi_kernel_manager_class": "tabletop_widgets.table.kernels.PageKernelManager"},
+    "Voila": {"identity_provider_class": "tabletop_widgets.table.kernels.XsrfCookieIdentityProvider"}
+
+This module needs jupyter_server (the ``voila`` extra); nothing else of the package imports it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from datetime import datetime, timedelta, timezone
+
+from jupyter_server.auth.identity import PasswordIdentityProvider
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class PageKernelManager(AsyncMappingKernelManager):
+    """Culls a kernel ``cull_idle_timeout`` seconds after its last page left (see the module)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.pages: dict[str, int] = {}  # kernel id -> open page connections
+        self.alone_since: dict[str, datetime] = {}  # kernel id -> when its last page left
+
+    async def start_kernel(self, *args, **kwargs):
+        kernel_id = await super().start_kernel(*args, **kwargs)
+        self.alone_since.setdefault(kernel_id, _now())
+        return kernel_id
+
+    def notify_connect(self, kernel_id):
+        super().notify_connect(kernel_id)
+        self.pages[kernel_id] = self.pages.get(kernel_id, 0) + 1
+        self.alone_since.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id):
+        super().notify_disconnect(kernel_id)
+        left = max(0, self.pages.get(kernel_id, 0) - 1)
+        self.pages[kernel_id] = left
+        if left == 0:
+            self.alone_since[kernel_id] = _now()
+
+    def remove_kernel(self, kernel_id):
+        self.pages.pop(kernel_id, None)
+        self.alone_since.pop(kernel_id, None)
+        return super().remove_kernel(kernel_id)
+
+    def idle_for(self, kernel_id: str) -> timedelta | None:
+        """How long the kernel has had no page (``None``: a page is connected)."""
+        if self.pages.get(kernel_id, 0) > 0:
+            return None
+        since = self.alone_since.get(kernel_id)
+        if since is None:  # started before this manager watched it: jupyter_server's clock
+            since = getattr(self.get_kernel(kernel_id), "last_activity", None) or _now()
+        return _now() - since
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        kernel = self.get_kernel(kernel_id)
+        if self.cull_connected or self.cull_busy or getattr(kernel, "execution_state", None) == "dead":
+            return await super().cull_kernel_if_idle(kernel_id)
+        if getattr(kernel, "execution_state", None) == "busy":
+            if self.pages.get(kernel_id, 0) == 0:  # running the notebook: the clock starts after
+                self.alone_since[kernel_id] = _now()
+            return None
+        idle = self.idle_for(kernel_id)
+        if idle is None:
+            return None
+        timeout = kernel.kernel_spec.metadata.get("cull_idle_timeout", self.cull_idle_timeout)
+        if idle > timedelta(seconds=timeout):
+            self.log.warning(
+                "Culling kernel '%s' (%s): no page connected for %d seconds.",
+                kernel.kernel_name,
+                kernel_id,
+                int(idle.total_seconds()),
+            )
+            await self.shutdown_kernel(kernel_id)
+        return None
+
+
+def _is_websocket(request) -> bool:
+    return request.headers.get("Upgrade", "").lower() == "websocket"
+
+
+class XsrfCookieIdentityProvider(PasswordIdentityProvider):
+    """Voila's identity provider, which also sets the ``_xsrf`` cookie on every page GET (so
+    the page's unload beacon is not refused; see the module)."""
+
+    async def get_user(self, handler):
+        user = super().get_user(handler)
+        if inspect.isawaitable(user):
+            user = await user
+        request = handler.request
+        if user is not None and request.method in ("GET", "HEAD") and not _is_websocket(request):
+            # tornado sets the _xsrf cookie when the token is first read; reading it asks for the
+            # request's user, which jupyter_server sets right after this call (the same user)
+            handler.current_user = user
+            handler.xsrf_token  # noqa: B018
+        return user
+
+
+__all__ = ["PageKernelManager", "XsrfCookieIdentityProvider"]
