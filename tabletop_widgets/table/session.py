@@ -95,6 +95,20 @@ def check_json(result) -> dict[str, Any]:
     )
 
 
+def texts_of(roll) -> dict[str, str]:
+    """A roll's breakdown in every language (``roll.text(locale)``), so that every reader of
+    the log reads it in their own; ``{}`` when the roll has no texts."""
+    from ..core.i18n import LOCALES
+
+    text = getattr(roll, "text", None)
+    if not callable(text):
+        return {}
+    try:
+        return {loc: str(text(loc)) for loc in LOCALES}
+    except (TypeError, ValueError):
+        return {}
+
+
 def initiative_json(result) -> dict[str, Any]:
     """A system's ``InitiativeOrder`` as JSON (deterministic: ``verify`` re-rolls and compares):
     the system's order, each combatant's key, text, roll, rounds sat out and effects, and the
@@ -561,6 +575,7 @@ class TableSession:
                     "hidden": hidden,
                     "result": jsonable(result.to_json()),
                     "text": result.text(locale),
+                    "texts": texts_of(result),
                 },
             )
             return [NewEvent("roll", self.seat, payload, audience, roll=index)]
@@ -705,6 +720,7 @@ class TableSession:
                     "hidden": hidden,
                     "result": check_json(result),
                     "text": result.text(locale),
+                    "texts": texts_of(result.roll),
                 },
             )
             out = [NewEvent("check", self.seat, payload, audience, roll=index)]
