@@ -138,3 +138,41 @@ def test_one_switch_switches_every_widget_and_the_prose(browser, voila_url, watc
         assert watch.problems() == []
     finally:
         context.close()
+
+
+def test_a_new_player_opens_on_the_creation_steps(browser, voila_url, voila_db, watch_page, screenshot_dir):
+    """A seat with a blank character at a table where players build: the page opens on the
+    sheet, the steps in order; the tray names the character; the tracker speaks to a player."""
+    system = get_system("ret")
+    store = open_store(str(voila_db))
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pavel", "c1")],
+        characters={"c1": system.Character().to_dict()},
+        options={"players_build": True},
+        validate_characters=False,
+        title="First hour",
+    )
+    store.close()
+    context = open_context(browser, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    watch = watch_page(page)
+    try:
+        page.goto(made.links(f"{voila_url}/voila/render/table.ipynb")["p1"], timeout=LOAD_TIMEOUT)
+        expect(page.locator(".tt-table-view")).to_be_visible(timeout=LOAD_TIMEOUT)
+        steps = page.locator(".tt-creation-steps")
+        expect(steps).to_be_visible(timeout=LOAD_TIMEOUT)  # the sheet's tab, without a click
+        expect(steps.locator("li").first).to_contain_text("Give your character a name.")
+        expect(page.locator(".tt-table-tracker .tt-empty")).to_contain_text("the GM brings the combatants in")
+        name = page.locator(".tt-table-sheet-area .tt-field-name input").first
+        name.fill("Aria")
+        name.press("Enter")
+        expect(steps).not_to_contain_text("Give your character a name.", timeout=STEP_TIMEOUT)
+        page.screenshot(path=str(screenshot_dir / "table_player_first_minutes.png"))
+        page.locator(".tt-table-tabs .lm-TabBar-tab").first.click()
+        expect(page.locator(".tt-table-tray .tt-tray-title")).to_contain_text("Aria")
+        expect(page.locator(".tt-table-tray .tt-tray-title")).not_to_contain_text("Pavel")
+        assert watch.problems() == []
+    finally:
+        context.close()
