@@ -59,6 +59,9 @@ class RetSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = dict(_rules.DEFAULT_RULES)
+    #: a tray starts at Medium (8), the middle of the book's difficulty ladder (L505-515); the
+    #: option's default stays None ("no difficulty": totals compared with an opponent's roll)
+    usual_options = {"difficulty": 8}
 
     # -- data -----------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:

@@ -26,6 +26,34 @@ LEVEL_DIE: dict[int, tuple[int, int]] = {
     7: (20, 0),
     8: (100, 0),
 }
+#: The words of the named parts of a roll (``+3 [skill]``) a reader of each language sees;
+#: parameter and condition ids read as their names, a label the player wrote stays as written.
+TAG_WORDS: dict[str, dict[str, str]] = {
+    "skill": T("skill", "навык"),
+    "luck": T("luck", "удача"),
+    "bonus": T("bonus", "бонус"),
+    "armour": T("armour", "броня"),
+    "aim": T("aim", "прицел"),
+    "cover": T("cover", "укрытие"),
+    "ultimate": T("ultimate", "ультимативная"),
+    "token": T("token", "жетон"),
+}
+
+
+@lru_cache(maxsize=None)
+def tag_word(tag: str, locale: str) -> str:
+    """``tag`` (a part of a roll's breakdown) in ``locale``: see :data:`TAG_WORDS`."""
+    if tag in TAG_WORDS:
+        return TAG_WORDS[tag].get(locale) or tag
+    from . import data  # (lazy: data loads the JSON tables)
+
+    for table in ("parameters", "conditions"):
+        for row in data.table(table):
+            if row.get("id") == tag and row.get(locale):
+                return str(row[locale]).lower() if locale == "en" else str(row[locale])
+    return tag
+
+
 #: The success ladder (L538, L544).
 LADDER = (6, 8, 10, 12, 20, 100)
 MIN_LEVEL, MAX_LEVEL = 0, 8
@@ -122,19 +150,26 @@ class LevelRoll:
         if self.fail:
             if self.auto_fail:
                 dice = "—"
-            mods = "".join(f" ~~{v:+d} [{n}]~~" for n, v in self.bonuses if v)
-            en = f"{head}: {dice}{mods} → d4: {self.fail_degree} — " + (
+            mods = {
+                loc: "".join(f" ~~{v:+d} [{tag_word(n, loc)}]~~" for n, v in self.bonuses if v) for loc in ("en", "ru")
+            }
+            en = f"{head}: {dice}{mods['en']} → d4: {self.fail_degree} — " + (
                 "critical fail" if self.critical else f"fail {self.fail_degree}"
             )
-            ru = f"{head}: {dice}{mods} → d4: {self.fail_degree} — " + (
+            ru = f"{head}: {dice}{mods['ru']} → d4: {self.fail_degree} — " + (
                 "крит. провал" if self.critical else f"провал {self.fail_degree}"
             )
             return T(en, ru)
-        mods = "".join(f" {v:+d} [{n}]" for n, v in self.bonuses if v)
         flat = f" {self.flat:+d}" if self.flat else ""
         tail = " (d100: 100!)" if self.terminal_max else ""
-        text = f"{head}: {dice}{flat}{mods}" + (f" = {self.total}" if with_total else "") + tail
-        return T(text, text)
+        text = {
+            loc: f"{head}: {dice}{flat}"
+            + "".join(f" {v:+d} [{tag_word(n, loc)}]" for n, v in self.bonuses if v)
+            + (f" = {self.total}" if with_total else "")
+            + tail
+            for loc in ("en", "ru")
+        }
+        return T(text["en"], text["ru"])
 
 
 def resolve_level(base_level: int, shift: int, rules: Mapping[str, Any]) -> tuple[int, bool]:

@@ -56,6 +56,8 @@ import json
 import random
 from typing import Any, Callable, Iterable, Mapping
 
+import traitlets
+
 from .i18n import DEFAULT_LOCALE, T, tr
 from .problems import RuleError
 from .system import term_of
@@ -211,6 +213,9 @@ class Combat:
         self._provided: dict[str, Any] = {}  # instances to use when replaying "add"
         self._undo: list[tuple[int, dict]] = []  # (seq, state before) per undoable event
         self._listeners: list[Callable[[dict], None]] = []
+        self._character_listeners: list[Callable[[str], None]] = []
+        self._watched: dict[int, Any] = {}  # id(character) -> the character, watched once
+        self._applying = 0  # > 0 while an event (or an undo) sets trait values itself
         self._catalogue = {c.id: c for c in system.conditions()}
         self._reset()
 
@@ -432,6 +437,7 @@ class Combat:
             data.setdefault("defeated", None)
             self._objects[cid] = ch
             self._c[cid] = data
+            self._watch(cid)
         self._check()
 
     def new_id(self, base: str) -> str:
@@ -452,6 +458,39 @@ class Combat:
         """Call ``callback(event)`` after every applied event; returns an unsubscribe function."""
         self._listeners.append(callback)
         return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def observe_characters(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(cid)`` when a combatant's character changes outside the combat (a
+        sheet edit, a table update): every view of the combat redraws what the character shows
+        (health, the name). Returns an unsubscribe function."""
+        self._character_listeners.append(callback)
+        return lambda: self._character_listeners.remove(callback) if callback in self._character_listeners else None
+
+    def _watch(self, cid: str) -> None:
+        """Follow the character of ``cid`` (a HasTraits model): see :meth:`_character_changed`."""
+        obj = self._objects.get(cid)
+        if obj is None or not hasattr(obj, "observe") or id(obj) in self._watched:
+            return
+        self._watched[id(obj)] = obj
+        obj.observe(lambda change, o=obj: self._character_changed(o, change), names=traitlets.All)
+
+    def _character_changed(self, obj: Any, change: Mapping[str, Any]) -> None:
+        """One character, one state: a combatant named after its character follows the
+        character's renames (a ``rename`` event, ``"follow": true``: a table records it like
+        any other), and the views are told to redraw. Changes the combat makes itself (events,
+        undo, replay) are not outside changes."""
+        if self._applying:
+            return
+        for cid, o in list(self._objects.items()):
+            if o is not obj or cid not in self._c:
+                continue
+            if change.get("name") == "name":
+                old, new = change.get("old"), change.get("new")
+                new = new.strip() if isinstance(new, str) else ""
+                if new and old == self._c[cid]["name"] and new != old:
+                    self.apply({"type": "rename", "id": cid, "name": new, "follow": True})
+            for callback in list(self._character_listeners):
+                callback(cid)
 
     # ---------------------------------------------------------------------------------------
     # Actions (each builds one event and applies it)
@@ -502,11 +541,18 @@ class Combat:
         return self.apply(event)
 
     def rename(self, cid: str, name: str) -> dict:
+        """Rename a combatant. When it goes by its character's name, the character is renamed
+        too (recorded as ``changes``, undone with the rename): one character, one name."""
         self._need(cid)
         name = str(name).strip()
         if not name:
             raise _err("empty_name", "A name cannot be empty.", "Имя не может быть пустым.")
-        return self.apply({"type": "rename", "id": cid, "name": name})
+        event: dict[str, Any] = {"type": "rename", "id": cid, "name": name}
+        ch = self._objects[cid]
+        own = getattr(ch, "name", None) if "name" in getattr(ch, "traits", dict)() else None
+        if isinstance(own, str) and own == self._c[cid]["name"] and own != name:
+            event["changes"] = {"name": [own, name]}
+        return self.apply(event)
 
     def move(self, cid: str, to: int) -> dict:
         """Put ``cid`` at place ``to`` of the order (0-based); the current turn stays put."""
@@ -798,8 +844,9 @@ class Combat:
         event.setdefault("v", EVENT_VERSION)
         event["seq"] = len(self.events)
         touched: tuple = ()
-        if kind in ("damage", "heal", "remove"):  # the events after which a character may
-            touched = (event.get("id"),)  # differ when undone (remove: re-added),
+        if kind in ("damage", "heal", "remove") or (kind == "rename" and event.get("changes")):
+            touched = (event.get("id"),)  # the events after which a character may differ when
+            # undone (remove: re-added; a rename that renamed the character too),
         if isinstance(event.get("effects"), list):  # and those with recorded hook outcomes
             touched += tuple(
                 x.get("id") for x in event["effects"] if isinstance(x, Mapping) and isinstance(x.get("id"), str)
@@ -807,14 +854,17 @@ class Combat:
         if kind == "undo" and self._undo:
             touched = tuple(self._undo[-1][1]["characters"])
         before = self._snapshot(touched)
+        self._applying += 1
         try:
             getattr(self, f"_on_{kind}")(event)
             self._check()
         except Exception:
             self._restore(before)
             raise
-        if kind == "undo":
-            pass
+        finally:
+            self._applying -= 1
+        if kind == "undo" or event.get("follow"):
+            pass  # a rename following the character is not an action to undo
         else:
             self._undo.append((event["seq"], before))
         self.events.append(event)
@@ -849,6 +899,7 @@ class Combat:
             obj = self.system.Character()
         _set_traits(obj, e["character"])
         self._objects[cid] = obj
+        self._watch(cid)
         self._c[cid] = {
             "name": e["name"],
             "hidden": bool(e.get("hidden")),
@@ -879,7 +930,15 @@ class Combat:
 
     def _on_rename(self, e: dict) -> None:
         self._need(e["id"])
+        old = self._c[e["id"]]["name"]
         self._c[e["id"]]["name"] = e["name"]
+        if e.get("follow"):  # the character was renamed: undoing an earlier action keeps it
+            for _seq, snap in self._undo:
+                for data in (snap["combatants"].get(e["id"]), snap["characters"].get(e["id"])):
+                    if data is not None and data.get("name") == old:
+                        data["name"] = e["name"]
+        if e.get("changes"):
+            _set_traits(self._objects[e["id"]], {k: v[1] for k, v in e["changes"].items()})
 
     def _on_move(self, e: dict) -> None:
         cid = e["id"]

@@ -235,6 +235,9 @@ class GameSystem:
     default_rules: Mapping[str, Any] = {}
     #: The book's own words for :data:`DEFAULT_TERMS` keys (e.g. Seasons' «Рассказчик»)
     terms: Mapping[str, Mapping[str, str]] = {}
+    #: Check options' usual values, where a spec's ``default`` (what an omitted option means,
+    #: e.g. ``difficulty=None``: no difficulty) is not what a table starts from (RET: Medium, 8)
+    usual_options: Mapping[str, Any] = {}
 
     def __init__(self, **rules: Any):
         unknown = set(rules) - set(self.default_rules)
@@ -295,6 +298,19 @@ class GameSystem:
     # -- checks ------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
         raise NotImplementedError
+
+    def start_value(self, option: OptionSpec) -> Any:
+        """The value a dice tray starts ``option`` at: the system's usual value for it
+        (:attr:`usual_options`) when the option allows it, else the spec's ``default``."""
+        if option.name not in self.usual_options:
+            return option.default
+        value = self.usual_options[option.name]
+        if option.choices and value not in [v for v, _label in option.choices]:
+            return option.default
+        if isinstance(value, int) and not isinstance(value, bool):
+            if (option.min is not None and value < option.min) or (option.max is not None and value > option.max):
+                return option.default
+        return value
 
     def check(self, character, check_id: str) -> CheckSpec:
         for c in self.checks(character):

@@ -464,7 +464,8 @@ class StoredCheck:
         self.details = r.get("details") or {}
         self.options = payload.get("options") or {}
         roll = r.get("roll")
-        self.roll = StoredRoll(roll) if isinstance(roll, Mapping) else None
+        texts = payload.get("texts") if isinstance(payload.get("texts"), Mapping) else None
+        self.roll = StoredRoll(roll, texts) if isinstance(roll, Mapping) else None
         self.effects = [
             SimpleNamespace(trait=e.get("trait"), delta=e.get("delta"), reason=e.get("reason"))
             for e in r.get("effects") or ()

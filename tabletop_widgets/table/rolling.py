@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from ..core.i18n import T
+from ..core.i18n import LOCALES, T
 from ..dice.errors import DiceLimitError
 from ..dice.limits import MAX_DICE
 from .events import MAX_PAYLOAD_BYTES, jsonable, register_kind, validate
@@ -88,6 +88,18 @@ def too_big_error(expr: str) -> PlayError:
     )
 
 
+def texts_of(roll) -> dict[str, str]:
+    """A roll's breakdown in every language (``roll.text(locale)``), so that every reader of
+    the log reads it in their own; ``{}`` when the roll has no texts."""
+    text = getattr(roll, "text", None)
+    if not callable(text):
+        return {}
+    try:
+        return {loc: str(text(loc)) for loc in LOCALES}
+    except (TypeError, ValueError):
+        return {}
+
+
 def roll_payload(
     index: int,
     expr: str,
@@ -100,10 +112,13 @@ def roll_payload(
 ) -> dict:
     """The ``roll`` event's payload for ``result`` (a ``RollResult``), validated: a big roll (more
     than :data:`~.records.BIG_ROLL_DICE` dice) is stored packed with a bounded summary text
-    (:func:`~.records.pack_result`). Raises :func:`too_big_error` rather than an engineer's size
+    (:func:`~.records.pack_result`); ``texts`` holds the breakdown (a big roll's summary) in every
+    language, for every reader of the log. Raises :func:`too_big_error` rather than an engineer's size
     message when it still would not fit."""
     data = jsonable(pack_result(result.to_json()))  # packed first: jsonable walks a few keys, not every die
-    text = summary_text(data, locale) if is_big(data) else result.text(locale)
+    big = is_big(data)
+    text = summary_text(data, locale) if big else result.text(locale)
+    texts = {loc: summary_text(data, loc) for loc in LOCALES} if big else texts_of(result)
     payload = {
         "index": index,
         "expr": expr,
@@ -113,6 +128,8 @@ def roll_payload(
         "result": data,
         "text": text,
     }
+    if texts:
+        payload["texts"] = dict(texts)
     if len(dumps(payload).encode("utf-8")) > MAX_PAYLOAD_BYTES:
         raise too_big_error(expr)
     return validate("roll", payload)

@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 from urllib.parse import parse_qs, urlencode
 
+from tabletop_widgets.core.i18n import LOCALES
 from tabletop_widgets.core.wording import ru_n
 
-from .events import jsonable
+from .events import jsonable, register_kind
 from .fairdice import FairDice
+from .state import reducer
 from .store import AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PREFIX, SeatRecord, Store, TableInfo
 
 TOKEN_BYTES = 16  # 128 bits
@@ -330,3 +332,85 @@ def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "opera
     except TableClosed:
         store.set_token_hash(table_id, seat, new_hash)  # a closed table's log stays as it closed
     return token
+
+
+# --------------------------------------------------------------------------------------------
+# what a seat keeps: its language; what the GM decides for the players: whether they build
+# --------------------------------------------------------------------------------------------
+#: The GM's table options (``create_table(options=...)`` sets them at the start, the GM's
+#: ``table.option`` events later): name -> default.
+TABLE_OPTIONS: dict[str, bool] = {
+    # players build their unfinished characters themselves (the sheet opens on the creation
+    # steps); off: the GM prepares them, and the player's sheet says so
+    "players_build": False,
+}
+
+register_action("table.configure", ["gm"])
+register_kind(
+    "seat.locale",
+    action="read",
+    fields={"locale": ((str,), True)},
+    doc="The language a seat chose (its pages open in it); the seat is the event's actor.",
+)
+register_kind(
+    "table.option",
+    action="table.configure",
+    fields={"name": ((str,), True), "value": ((bool,), True)},
+    doc="The GM changed a table option (see seats.TABLE_OPTIONS).",
+)
+
+
+@reducer("seat.locale")
+def _seat_locale(state, e) -> None:
+    locale = e.payload.get("locale")
+    if locale in LOCALES:  # the actor is the seat: nobody sets another seat's language
+        state.extra.setdefault("seat_locales", {})[e.actor] = locale
+
+
+@reducer("table.option")
+def _table_option(state, e) -> None:
+    name, value = e.payload.get("name"), e.payload.get("value")
+    if name in TABLE_OPTIONS and isinstance(value, bool):
+        state.extra.setdefault("table_options", {})[name] = value
+
+
+def seat_locale(session) -> str | None:
+    """The language ``session``'s seat chose last (None: it never chose)."""
+    return (session.state.extra.get("seat_locales") or {}).get(session.seat)
+
+
+def remember_locale(session, locale: str):
+    """Keep ``locale`` for the seat (its pages open in it next time); the event goes to the
+    seat itself (and the GM). Returns the event, or None when nothing changed or the table
+    cannot take it (closed: the language still switches on the page)."""
+    from .events import EventError
+
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r}: expected one of {', '.join(LOCALES)}")
+    if seat_locale(session) == locale or session.state.closed:
+        return None
+    audience = {"gm": AUDIENCE_GM, "player": SEAT_AUDIENCE_PREFIX + session.seat}.get(session.role, AUDIENCE_ALL)
+    try:
+        return session.record("seat.locale", {"locale": locale}, audience=audience)
+    except (PermissionError, EventError):
+        return None
+
+
+def table_option(session, name: str) -> bool:
+    """A table option as the seat knows it: the GM's last ``table.option``, else the value the
+    table was created with, else the default."""
+    if name not in TABLE_OPTIONS:
+        raise KeyError(f"no table option {name!r} (known: {', '.join(TABLE_OPTIONS)})")
+    chosen = session.state.extra.get("table_options") or {}
+    if name in chosen:
+        return bool(chosen[name])
+    return bool((getattr(session.table, "options", None) or {}).get(name, TABLE_OPTIONS[name]))
+
+
+def set_table_option(session, name: str, value: bool):
+    """GM: change a table option, for every seat (a public event). Role checked by the session."""
+    if name not in TABLE_OPTIONS:
+        raise KeyError(f"no table option {name!r} (known: {', '.join(TABLE_OPTIONS)})")
+    if not isinstance(value, bool):
+        raise TypeError(f"table option {name!r} is true or false, not {value!r}")
+    return session.record("table.option", {"name": name, "value": value}, audience=AUDIENCE_ALL)

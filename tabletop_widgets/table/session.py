@@ -35,7 +35,7 @@ from .audience import Audience, project_state, visible_events
 from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
-from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
+from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload, texts_of
 from .rules import PlayError, check_character_texts, check_gm_fields, check_options, check_text, rate_limit_for
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
@@ -555,7 +555,13 @@ class TableSession:
                 return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
             # a big roll is stored packed, with a bounded summary text (issue 21)
             payload = roll_payload(
-                index, what, variables=variables, label=label, hidden=hidden, result=result, locale=locale
+                index,
+                what,
+                variables=variables,
+                label=label,
+                hidden=hidden,
+                result=result,
+                locale=locale,
             )
             return [NewEvent("roll", self.seat, payload, audience, roll=index)]
 
@@ -699,6 +705,7 @@ class TableSession:
                     "hidden": hidden,
                     "result": check_json(result),
                     "text": result.text(locale),
+                    "texts": texts_of(result.roll),
                 },
             )
             out = [NewEvent("check", self.seat, payload, audience, roll=index)]

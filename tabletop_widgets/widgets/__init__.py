@@ -5,6 +5,7 @@ rules; none of them computes a rule itself.
 """
 
 from .dice_anim import DiceAnim
+from .language import PageLanguage, language_switch, page_language
 from .lobby import Lobby
 from .log import LogEntry, RollLog
 from .roller import RollerPage, dice_page
@@ -20,10 +21,13 @@ __all__ = [
     "DiceTray",
     "Lobby",
     "LogEntry",
+    "PageLanguage",
     "RollLog",
     "RollerPage",
     "TableView",
     "dice_page",
+    "language_switch",
+    "page_language",
     "show_combat",
     "show_sheet",
     "show_table",

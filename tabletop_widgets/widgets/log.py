@@ -156,8 +156,11 @@ class RollLog(widgets.VBox):
     locale = t.Unicode("en", help="Language of the log: 'en' or 'ru'")
 
     def __init__(
-        self, *, locale: str = "en", can: Callable[[str], bool] | None = None, title: Any = None, **kwargs: Any
+        self, *, locale: str | None = None, can: Callable[[str], bool] | None = None, title: Any = None, **kwargs: Any
     ):
+        from . import language  # None: the page's language, followed live
+
+        given, locale = locale, language.start_locale(locale)
         self.can = can or (lambda action: True)
         self.entries: list[LogEntry] = []
         self.shown = SHOWN_STEP
@@ -202,6 +205,7 @@ class RollLog(widgets.VBox):
         super().__init__([self.style_block, header, controls, self.list_view], **kwargs)
         self.add_class("tt-roll-log")
         self.locale = locale
+        language.adopt(self, given)
 
         self.filter_box.observe(self._on_filter, names="value")
         self.who_box.observe(self._on_filter, names="value")

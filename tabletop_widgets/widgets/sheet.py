@@ -26,6 +26,7 @@ from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.registry import get_system
 from tabletop_widgets.front import stylesheet
 
+from . import language
 from .sheet_fields import (
     DerivedView,
     FieldView,
@@ -159,8 +160,9 @@ class CharacterSheet(widgets.VBox):
         The character (any system's ``Character``); edited in place.
     system : GameSystem, optional
         Defaults to ``get_system(character.SYSTEM)``.
-    locale : {"en", "ru"}
-        Starting language; the EN/RU toggle (or setting ``locale``) switches it live.
+    locale : {"en", "ru"}, optional
+        Starting language; the EN/RU toggle (or setting ``locale``) switches it live. Not
+        given: the page's language, followed live (:mod:`~tabletop_widgets.widgets.language`).
     can : callable, optional
         ``can(action) -> bool`` for ``"edit"``, ``"edit_gm"`` (fields the GM enters), ``"save"``,
         ``"load"`` and ``"act"`` (rules actions a section declares); checked in every handler (forged front-end messages reach handlers
@@ -189,11 +191,12 @@ class CharacterSheet(widgets.VBox):
         character,
         system=None,
         *,
-        locale: str = "en",
+        locale: str | None = None,
         can: Callable[[str], bool] | None = None,
         open_sections: str | Iterable[str] | None = None,
         **kwargs: Any,
     ):
+        given, locale = locale, language.start_locale(locale)  # None: the page's language
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}: expected one of {', '.join(LOCALES)}")
         self.character = character
@@ -272,7 +275,8 @@ class CharacterSheet(widgets.VBox):
 
         self.save_button.on_click(lambda _b: self.prepare_download())
         self.upload.observe(self._on_upload, names="value")
-        self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
+        self.locale_toggle.observe(lambda ch: language.toggled(self, ch["new"]), names="value")
+        language.adopt(self, given, self.locale_toggle)
         character.observe(self._on_character, names=traitlets.All)
         self._sheet_closed = False
         self._relabel()
@@ -820,7 +824,7 @@ class _LoadProblem(Exception):
         super().__init__(self.text["en"])
 
 
-def show_sheet(character, system=None, locale: str = "en", **kwargs: Any) -> CharacterSheet:
+def show_sheet(character, system=None, locale: str | None = None, **kwargs: Any) -> CharacterSheet:
     """A live :class:`CharacterSheet` for ``character`` (its system is found from
     ``character.SYSTEM`` unless given); the notebook displays the returned widget."""
     return CharacterSheet(character, system, locale=locale, **kwargs)

@@ -35,6 +35,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
+from tabletop_widgets.core.creation import creation_steps
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, check as check_request
@@ -50,7 +51,9 @@ from tabletop_widgets.table.records import (
     summary_html,
     summary_text,
 )
+from tabletop_widgets.table.seats import remember_locale, seat_locale, set_table_option, table_option
 
+from . import language
 from .log import RollLog
 from .sheet import CharacterSheet
 from .tracker import CombatTracker
@@ -141,6 +144,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "not_allowed": T("Your seat may not do that.", "Вашему месту это нельзя."),
     "refused": T("Refused: {why}", "Отказано: {why}"),
     "locale_tip": T("Language", "Язык"),
+    "build_title": T("Make your character", "Создайте персонажа"),
+    "build_help": T(
+        "Your character is not finished yet. Fill in the sheet below, step by step; each step "
+        "disappears when it is done.",
+        "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает.",
+    ),
+    "gm_prepares": T(
+        "Your GM is preparing your character: it appears here when it is ready. Meanwhile you "
+        "can roll dice and follow the table.",
+        "Ведущий готовит вашего персонажа: он появится здесь, когда будет готов. А пока можно "
+        "бросать кубики и следить за столом.",
+    ),
+    "players_build": T(
+        "Players build their own characters (an unfinished sheet opens on the creation steps)",
+        "Игроки сами создают персонажей (незаконченный лист открывается с шагами создания)",
+    ),
+    "players_build_tip": T(
+        "Off: you prepare the characters, and players see that you do.",
+        "Выключено: персонажей готовите вы, и игроки видят это.",
+    ),
     "combat_reloaded": T(
         "The combat changed elsewhere; the tracker was reloaded.", "Бой изменился в другом окне; трекер перезагружен."
     ),
@@ -213,7 +236,36 @@ class TableTray(DiceTray):
         variables = {k: v for k, v in self.variables().items() if isinstance(v, int) and not isinstance(v, bool)}
         event = self.session.roll(text, hidden=bool(self.hidden_wanted()), variables=variables, locale=self.locale)
         p = event.payload
-        return StoredRoll(p["result"], {self.locale: p.get("text", "")})
+        return StoredRoll(p["result"], p.get("texts") or {self.locale: p.get("text", "")})
+
+
+# ----------------------------------------------------------------------------------------------
+# The creation steps a player building their character follows (the wizard's placeholder)
+# ----------------------------------------------------------------------------------------------
+class CreationSteps(widgets.HTML):
+    """What a player's unfinished character still lacks, in order, one line each, in the
+    view's language (class ``tt-creation-steps``). ``refresh()`` redraws it."""
+
+    def __init__(self, view: "TableView", character_id: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.view, self.character_id = view, character_id
+        self.add_class("tt-creation-steps")
+        self.refresh()
+
+    def steps(self) -> list:
+        return creation_steps(self.view.system, self.view.models[self.character_id])
+
+    def refresh(self) -> None:
+        loc = self.view.locale
+        items = "".join(
+            f'<li class="tt-step tt-step-{_esc(s.severity)}"><b>{_esc(tr(s.label, loc))}</b>: '
+            f"{_esc(tr(s.message, loc))}</li>"
+            for s in self.steps()
+        )
+        self.value = (
+            f'<div class="tt-creation-guide" role="region" aria-label="{_esc(_t("build_title", loc))}">'
+            f"<h3>{_esc(_t('build_title', loc))}</h3><p>{_esc(_t('build_help', loc))}</p><ol>{items}</ol></div>"
+        )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -226,7 +278,10 @@ class TableView(widgets.VBox):
     ----------
     session : TableSession
         The seat (``TableSession.from_voila()`` in a Voila page).
-    locale : {"en", "ru"}
+    locale : {"en", "ru"}, optional
+        Not given: the language the seat chose last time (remembered with the seat), else the
+        page's. The screen's one EN/RU switch switches everything on it, the page's language
+        with it, and is remembered for the seat.
     follow : bool
         Start the session's follower (an asyncio task in the kernel's loop) so other seats'
         actions appear without interaction. Tests call ``session.poll()`` instead.
@@ -236,7 +291,9 @@ class TableView(widgets.VBox):
 
     locale = t.Unicode("en", help="Language of the whole screen: 'en' or 'ru'")
 
-    def __init__(self, session, *, locale: str = "en", follow: bool = True, animate: bool = True, **kwargs: Any):
+    def __init__(self, session, *, locale: str | None = None, follow: bool = True, animate: bool = True, **kwargs: Any):
+        if locale is None:
+            locale = seat_locale(session) or language.page_language().locale
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}")
         self.session = session
@@ -256,6 +313,9 @@ class TableView(widgets.VBox):
         self.combat_add: widgets.HBox | None = None
         self.seats_box: widgets.VBox | None = None
         self.replaced = False
+        self.creation_box: widgets.VBox | None = None  # a player's: the creation steps or a note
+        self._building: bool | None = None
+        self._guide_kind: str | None = None
 
         self.style_block = widgets.HTML(_CSS)
         self.style_block.add_class("tt-style")
@@ -312,12 +372,14 @@ class TableView(widgets.VBox):
             self.tabs.add_class("tt-table-tabs")
             parts.append(self.tabs)
         self.children = parts
+        if self._render_creation() and self.tabs is not None:  # an unfinished character to build
+            self.tabs.selected_index = self._tab_keys.index("your_sheet")
         # one language switch for the whole screen; the log is the table's (nothing to clear)
         self.roll_log.clear_button.layout.display = "none"
         self._hide_inner_toggles()
 
         self.locale = locale
-        self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
+        self.locale_toggle.observe(lambda ch: self.choose_locale(ch["new"]), names="value")
         self._add_log_entries()
         self._render_labels()
         self._unsubscribe = session.on_events(self._on_events)
@@ -381,7 +443,9 @@ class TableView(widgets.VBox):
             self.sheet_tabs.add_class("tt-table-sheets")
             body: widgets.Widget = self.sheet_tabs
         elif ids:
-            body = self.sheets[ids[0]]
+            self.creation_box = widgets.VBox(layout=widgets.Layout(display="none"))
+            self.creation_box.add_class("tt-creation")
+            body = widgets.VBox([self.creation_box, self.sheets[ids[0]]])
         else:
             body = widgets.HTML()
             body.add_class("tt-no-character")
@@ -474,7 +538,8 @@ class TableView(widgets.VBox):
         self.notes_box.add_class("tt-gm-notes")
 
     def _build_seats(self) -> None:
-        """GM: give a seat a new link (the old one stops working at once)."""
+        """GM: give a seat a new link (the old one stops working at once); whether players
+        build their own characters."""
         others = [s for s in self.session.store.seats(self.session.table_id) if s.seat != self.session.seat]
         self.seat_pick = widgets.Dropdown(
             options=[(f"{s.name or s.seat} ({s.seat})", s.seat) for s in others], style={"description_width": "initial"}
@@ -486,8 +551,13 @@ class TableView(widgets.VBox):
         self.seats_help = widgets.HTML()
         self.new_link = widgets.HTML()
         self.new_link.add_class("tt-seat-new-link")
+        self.players_build = widgets.Checkbox(
+            value=table_option(self.session, "players_build"), indent=False, layout=widgets.Layout(width="auto")
+        )
+        self.players_build.add_class("tt-players-build")
+        self.players_build.observe(self._on_players_build, names="value")
         self.seats_box = widgets.VBox(
-            [self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]), self.new_link]
+            [self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]), self.new_link, self.players_build]
         )
         self.seats_box.add_class("tt-gm-seats")
 
@@ -577,8 +647,29 @@ class TableView(widgets.VBox):
             return
         self._set_tray(cid, self.locale)
 
+    def _on_players_build(self, change) -> None:
+        """GM: players build their own characters (or not): for every seat, at once."""
+        if self._syncing:
+            return
+        try:
+            if not self.session.can("table.configure"):
+                raise PermissionError("table.configure")
+            set_table_option(self.session, "players_build", bool(change["new"]))
+        except (PermissionError, EventError, ValueError, TypeError) as exc:
+            if isinstance(exc, PermissionError) and not getattr(exc, "message", None):
+                self._say("error", TEXTS["not_allowed"])
+            else:
+                self._refused(exc)
+            self._syncing += 1
+            try:  # the box springs back to what the table holds
+                self.players_build.value = table_option(self.session, "players_build")
+            finally:
+                self._syncing -= 1
+
     def _on_model_change(self, cid: str) -> None:
         """A sheet edit (or a rules action) changed the character: record it, or put it back."""
+        if cid == self.session.character_id:
+            self._render_creation()
         if self._syncing:
             return
         stored = self.session.state.characters.get(cid, {})
@@ -627,6 +718,7 @@ class TableView(widgets.VBox):
         combat_public = False
         combat_remote = False
         notes = False
+        options = False
         for e in events:
             if e.kind in ("character.set", "character.update"):
                 touched.add(e.payload.get("character_id"))
@@ -637,6 +729,8 @@ class TableView(widgets.VBox):
                     combat_public = True
             elif e.kind == "note":
                 notes = True
+            elif e.kind == "table.option":
+                options = True
         for cid in touched:
             if cid in self.models:
                 self._push_model(cid)
@@ -653,6 +747,8 @@ class TableView(widgets.VBox):
             self._push_into_combat()
         if notes:
             self._render_notes()
+        if options or touched:
+            self._render_options()
         self._add_log_entries()
         if (
             any(e.kind == "seat.reissued" and e.payload.get("seat") == self.session.seat for e in events)
@@ -702,6 +798,17 @@ class TableView(widgets.VBox):
             raise t.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
         return proposal["value"]
 
+    def choose_locale(self, locale: str) -> None:
+        """The seat chose ``locale`` (the screen's switch): everything on the page switches
+        (this screen, and the page's language) and the seat remembers it."""
+        if locale not in LOCALES:  # a forged value: the switch goes back
+            self.locale_toggle.value = self.locale
+            return
+        self.locale = locale
+        language.page_language().locale = locale
+        if not self.replaced:
+            remember_locale(self.session, locale)
+
     @t.observe("locale")
     def _on_locale(self, change) -> None:
         loc = change["new"]
@@ -744,10 +851,13 @@ class TableView(widgets.VBox):
             self._render_notes()
         if self.seats_box is not None:
             self.seats_help.value = f'<p class="tt-help">{_esc(_t("seats_help", loc))}</p>'
+            self.players_build.description = _t("players_build", loc)
+            self.players_build.tooltip = _t("players_build_tip", loc)
             self.seat_pick.description = _t("seat_pick", loc)
             self.reissue_button.description = _t("reissue", loc)
             self.reissue_button.tooltip = _t("reissue_tip", loc)
             self._render_new_link()
+        self._render_creation()
         self._render_header()
         self._render_status()
 
@@ -779,6 +889,64 @@ class TableView(widgets.VBox):
         elif st.closed:
             self._message = ("info", TEXTS["closed"])
             self._render_status()
+
+    #: How a player building their character is shown what is left: ``make(view, character_id)
+    #: -> widget`` (refreshed through its ``refresh()`` when the character or the language
+    #: changes). The guided wizard replaces it; what is missing stays the rules'
+    #: (:func:`~tabletop_widgets.core.creation.creation_steps`).
+    creation_guide: Callable[["TableView", str], widgets.Widget]
+
+    def _render_options(self) -> None:
+        """The GM's table options as the table holds them (the box, the players' guides)."""
+        box = getattr(self, "players_build", None)
+        if box is not None:
+            self._syncing += 1
+            try:
+                box.value = table_option(self.session, "players_build")
+            finally:
+                self._syncing -= 1
+        was = self._building
+        if self._render_creation() and self.tabs is not None and was is False:
+            self.tabs.selected_index = self._tab_keys.index("your_sheet")  # the GM just allowed it
+
+    def _render_creation(self) -> bool:
+        """A player's unfinished character: the creation steps above the sheet (when the GM
+        lets players build), or a note that the GM prepares it. Returns whether the player
+        builds now."""
+        box = getattr(self, "creation_box", None)
+        cid = self.session.character_id
+        if box is None or cid not in self.models:
+            return False
+        loc = self.locale
+        unfinished = bool(creation_steps(self.system, self.models[cid]))
+        builds = unfinished and table_option(self.session, "players_build")
+        if not unfinished:
+            kind = None
+        else:
+            kind = "build" if builds else "wait"
+        if kind is None:
+            box.layout.display = "none"
+            box.children = []
+        elif kind == "wait":
+            note = widgets.HTML(f'<p class="tt-help tt-gm-prepares" role="status">{_esc(_t("gm_prepares", loc))}</p>')
+            self._set_creation(box, [note], kind)
+        else:
+            guide = self._guide if self._guide_kind == "build" else type(self).creation_guide(self, cid)
+            refresh = getattr(guide, "refresh", None)
+            if callable(refresh):
+                refresh()
+            self._guide = guide
+            self._set_creation(box, [guide], kind)
+        self._building = builds
+        return builds
+
+    def _set_creation(self, box, children, kind) -> None:
+        for old in box.children:
+            if old not in children:
+                old.close()
+        box.children = children
+        box.layout.display = None
+        self._guide_kind = kind
 
     def _render_notes(self) -> None:
         if self.notes_box is None:
@@ -848,10 +1016,11 @@ class TableView(widgets.VBox):
             return base
 
         kind = e.get("kind")
+        texts = e.get("texts") if isinstance(e.get("texts"), Mapping) else {}
         if kind == "roll":
             r = e.get("result") or {}
             label = e.get("label") or e.get("expr") or r.get("expression", "")
-            text = r.get("text") or e.get("text", "")
+            text = dict(texts) or r.get("text") or e.get("text", "")  # every reader's language
             passed = (r.get("check") or {}).get("passed")
             if is_big(r):  # a summary; the dice are built when the reader opens the entry
                 return dict(
@@ -869,15 +1038,18 @@ class TableView(widgets.VBox):
             roll = r.get("roll") or {}
             name = self._character_name(e.get("character_id") or "")
             what = {loc: f"{tr(r.get('label') or {}, loc)} · {name}" for loc in LOCALES}
-            effects = "; ".join(
-                f"{x.get('trait')} {x.get('delta'):+}"
-                for x in r.get("effects") or ()
-                if isinstance(x.get("delta"), int)
-            )
+            effects = {
+                loc: "; ".join(
+                    f"{self._trait_label(x.get('trait'), loc)} {x.get('delta'):+}"
+                    for x in r.get("effects") or ()
+                    if isinstance(x.get("delta"), int)
+                )
+                for loc in LOCALES
+            }
             return dict(
                 who=who,
                 what=mark(what),
-                breakdown=roll.get("text", ""),
+                breakdown=dict(texts) or roll.get("text", ""),
                 outcome=r.get("outcome") or "",
                 success=r.get("success"),
                 effects=effects,
@@ -891,6 +1063,13 @@ class TableView(widgets.VBox):
             return dict(who=who, what=TEXTS["closed"], breakdown=e.get("text", ""))
         return None
 
+    def _trait_label(self, trait: Any, locale: str) -> str:
+        """A trait as the sheet names it (not its code id), in ``locale``."""
+        try:
+            return tr(self.system.sheet.field(str(trait)).label, locale)
+        except (KeyError, AttributeError, TypeError, ValueError):
+            return str(trait)
+
     # ==========================================================================================
     def close(self) -> None:
         unsubscribe = getattr(self, "_unsubscribe", None)
@@ -902,12 +1081,14 @@ class TableView(widgets.VBox):
             super().close()
 
 
-def show_table(session, locale: str = "en", **kwargs: Any) -> TableView:
+def show_table(session, locale: str | None = None, **kwargs: Any) -> TableView:
     """The seat's screen for ``session``; the notebook displays the returned widget."""
     return TableView(session, locale=locale, **kwargs)
 
 
-__all__ = ["TableView", "TableTray", "show_table"]
+TableView.creation_guide = CreationSteps  # the hook the wizard replaces (see TableView)
+
+__all__ = ["CreationSteps", "TableView", "TableTray", "show_table"]
 
 
 def seat_error_page(error, locale: str = "en") -> widgets.HTML:

@@ -28,6 +28,8 @@ from tabletop_widgets.core.problems import RuleError, ValidationError
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 
+from . import language
+
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
 
@@ -68,6 +70,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "end_tip": {"en": "End the combat (round 0)", "ru": "Завершить бой (раунд 0)"},
     "tiebreaks": {"en": "Tie-breaks", "ru": "При равенстве"},
     "empty": {"en": "No combatants yet: add some below.", "ru": "Участников пока нет: добавьте ниже."},
+    "empty_watch": {
+        "en": "No fight yet: the GM brings the combatants in when one starts.",
+        "ru": "Боя пока нет: ведущий добавит участников, когда он начнётся.",
+    },
     "defeated": {"en": "Out", "ru": "Вне боя"},
     "defeated_tip": {
         "en": "Defeated (skipped in turn order); click to mark or unmark",
@@ -220,7 +226,8 @@ class _Row:
         self.marker.value = "▶" if current else f'<span class="tt-place">{place}</span>'
         self.marker.tooltip = term_of(tracker.system, "turn", loc) if current else f"{_t('place', loc)} {place}"
         self.select.description = c.name
-        self.select.tooltip = f"{c.name}: {_t('select_tip', loc)}"
+        # a seat that cannot act on combatants (a player) is not told to select one for that
+        self.select.tooltip = f"{c.name}: {_t('select_tip', loc)}" if tracker.can("damage") else c.name
         if c.initiative:
             text = tracker._names_in(tr(c.initiative.get("text"), loc))
             roll = c.initiative.get("roll") or {}
@@ -278,7 +285,8 @@ class CombatTracker(widgets.VBox):
         The rules (or give ``combat``: an existing :class:`Combat`, whose system is used).
     combat : Combat, optional
         The state machine to show (a new empty one by default).
-    locale : {"en", "ru"}
+    locale : {"en", "ru"}, optional
+        Not given: the page's language, followed live (:mod:`~tabletop_widgets.widgets.language`).
     can : callable, optional
         ``can(action) -> bool``, asked in every handler before acting (default: allow all).
         Actions: add, remove, rename, move, initiative, next, prev, delay, act_now, end, damage,
@@ -311,12 +319,13 @@ class CombatTracker(widgets.VBox):
         system=None,
         *,
         combat: Combat | None = None,
-        locale: str = "en",
+        locale: str | None = None,
         can: Callable[[str], bool] | None = None,
         audience: str = "gm",
         rng: random.Random | None = None,
         **kwargs: Any,
     ):
+        given, locale = locale, language.start_locale(locale)  # None: the page's language
         if combat is None:
             if system is None:
                 raise ValueError("give a system or a combat")
@@ -485,8 +494,11 @@ class CombatTracker(widgets.VBox):
         self.add_button.on_click(lambda _b: self.add_from_form())
         self.new_name.on_msg(self._on_new_name_msg)
         self.locale_toggle.observe(self._on_locale_toggle, names="value")
+        language.adopt(self, given, self.locale_toggle)
         self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])
         self._unsubscribe = self.combat.observe(lambda _e: self.render())
+        # a sheet edit changes what the rows show (health, defeat) without a combat event
+        self._unwatch = self.combat.observe_characters(lambda _cid: self._render_rows())
         self.render()
 
     # ------------------------------------------------------------------------------------------
@@ -743,7 +755,7 @@ class CombatTracker(widgets.VBox):
     # Rendering
     # ------------------------------------------------------------------------------------------
     def _on_locale_toggle(self, change):
-        self.locale = change["new"]
+        language.toggled(self, change["new"])
 
     def _on_new_name_msg(self, _widget, content, _buffers):
         if isinstance(content, dict) and content.get("event") == "submit":
@@ -819,7 +831,8 @@ class CombatTracker(widgets.VBox):
             self._rows[cid].update(self, places[cid])
         if [id(b) for b in self.list_box.children] != [id(b) for b in boxes]:
             self.list_box.children = boxes
-        self.empty_note.value = "" if shown else f"<i>{_t('empty', self.locale)}</i>"
+        empty = "empty" if self.can("add") else "empty_watch"  # written for the seat that reads it
+        self.empty_note.value = "" if shown else f"<i>{_t(empty, self.locale)}</i>"
         self.empty_note.layout.display = "none" if shown else ""
 
     def _render_panel(self) -> None:
@@ -973,7 +986,7 @@ class CombatTracker(widgets.VBox):
         self.add_button.tooltip = _t("add_tip", loc)
 
 
-def show_combat(system, locale: str = "en", *, characters=None, **kwargs: Any) -> CombatTracker:
+def show_combat(system, locale: str | None = None, *, characters=None, **kwargs: Any) -> CombatTracker:
     """A combat tracker for ``system`` (a GameSystem or its slug); ``characters`` (a list of the
     system's Characters or ``{id: Character}``) are added in that order."""
     tracker = CombatTracker(system, locale=locale, **kwargs)

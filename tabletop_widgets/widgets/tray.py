@@ -29,6 +29,7 @@ from tabletop_widgets.core.wording import join_en, join_ru
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
 
+from . import language
 from .dice_anim import DiceAnim
 from .log import RollLog, _inline
 
@@ -154,7 +155,8 @@ class DiceTray(widgets.VBox):
         ``None``: a notation-only tray.
     system : GameSystem or str, optional
         The rules (default: the system the character belongs to).
-    locale : {"en", "ru"}
+    locale : {"en", "ru"}, optional
+        Not given: the page's language, followed live (:mod:`~tabletop_widgets.widgets.language`).
     log : RollLog, optional
         Every roll is appended to it (and it follows the tray's language).
     rng, seed
@@ -175,7 +177,7 @@ class DiceTray(widgets.VBox):
         character: Any = None,
         *,
         system: GameSystem | str | None = None,
-        locale: str = "en",
+        locale: str | None = None,
         log: RollLog | None = None,
         rng: random.Random | None = None,
         seed: int | None = None,
@@ -184,6 +186,7 @@ class DiceTray(widgets.VBox):
         animate: bool = True,
         **kwargs: Any,
     ):
+        given, locale = locale, language.start_locale(locale)  # None: the page's language
         self.character = character
         self.system = _resolve_system(system, character)
         self.rng = rng if rng is not None else random.Random(seed)
@@ -265,6 +268,7 @@ class DiceTray(widgets.VBox):
             self.situation.layout.display = "none"
             self.checks_box.layout.display = "none"
         self._built = True
+        language.adopt(self, given, self.locale_toggle)
         self._render_labels()
         self._render_result()
         self._render_error()
@@ -444,7 +448,7 @@ class DiceTray(widgets.VBox):
         self.roll_check(check_id)
 
     def _on_toggle(self, change) -> None:
-        self.locale = change["new"]
+        language.toggled(self, change["new"])
 
     def _on_control(self, ctrl: OptionControl, change) -> None:
         if self._syncing:
@@ -520,6 +524,8 @@ class DiceTray(widgets.VBox):
             ctrl = OptionControl(k, spec, ids, shared=len(ids) >= 2)
             if k in old_values:
                 ctrl.value = old_values[k]
+            elif hasattr(self.system, "start_value"):  # the system's usual value (RET: Medium)
+                ctrl.value = self.system.start_value(spec)
             self._controls[k] = ctrl
             for cid in ids:
                 self._control_of[(cid, spec.name)] = ctrl
@@ -722,8 +728,10 @@ class DiceTray(widgets.VBox):
     def _render_title(self) -> None:
         loc = self.locale
         sub = []
-        if self.who:
-            sub.append(self.who)
+        # the tray belongs to the character (a table seat rolls as "Pavel" for "Aria")
+        owner = str(getattr(self.character, "name", "") or "") if self.character is not None else ""
+        if owner or self.who:
+            sub.append(owner or self.who)
         if self.system is not None:
             sub.append(tr(self.system.title, loc))
         if self.character is None:
@@ -1021,7 +1029,7 @@ def _resolve_system(system: GameSystem | str | None, character: Any) -> GameSyst
 def show_tray(
     character: Any = None,
     system: GameSystem | str | None = None,
-    locale: str = "en",
+    locale: str | None = None,
     log: RollLog | None = None,
     **kwargs: Any,
 ) -> DiceTray:

@@ -107,6 +107,8 @@ def test_options_change_the_chance_and_are_cached():
 
 def test_ret_difficulty_preset_gives_a_chance():
     system, character, tray = make("ret")
+    assert tray.options_for("attention")["difficulty"] == 8  # the tray starts at RET's usual (Medium)
+    tray.set_option("difficulty", None)
     assert tray.chance("attention") is None  # no difficulty chosen: no pass/fail
     tray.set_option("difficulty", 8)
     p = tray.chance("attention")

@@ -1,0 +1,177 @@
+"""A player's first minutes at a table (issue #19): an unfinished character opens on its creation
+steps when the GM lets players build (else the player is told the GM prepares it), the tray
+starts at the system's usual difficulty and names the character, and every text is written for
+the seat that reads it. Front-end messages are forged as a browser sends them."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pytest
+
+from tabletop_widgets import get_system
+from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table.seats import set_table_option, table_option
+from tabletop_widgets.widgets import CombatTracker, DiceTray
+from tabletop_widgets.widgets.table_view import TableView
+
+from test_table_view import frontend_update, synced_text
+
+RET = get_system("ret")
+SKILLS = [
+    dict(name="Medicine", kind="skill", base_param="education", level=3, category="support"),
+    dict(name="Firearms", kind="skill", base_param="fine_motor", level=3, category="combat_attack"),
+    dict(name="Dodge", kind="skill", base_param="agility", level=3, category="combat_defence"),
+    dict(name="Sixth sense", kind="talent", base_param="intuition", level=3, category="analytic"),
+]
+
+
+class NewTable:
+    """A RET table made the way the lobby makes one: Pavel's seat gets a blank character."""
+
+    def __init__(self, tmp_path, **options):
+        self.path = str(tmp_path / "t.db")
+        store = open_store(self.path)
+        self.made = create_table(
+            store,
+            "ret",
+            [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pavel", "c1")],
+            characters={"c1": RET.Character().to_dict()},
+            options=options or None,
+            validate_characters=False,
+        )
+        store.close()
+        self.stores = []
+
+    def session(self, seat):
+        store = open_store(self.path)
+        self.stores.append(store)
+        return TableSession.join(store, self.made.table_id, self.made.tokens[seat])
+
+    def view(self, seat, **kw):
+        return TableView(self.session(seat), follow=False, animate=False, **kw)
+
+    def close(self):
+        for s in self.stores:
+            s.close()
+
+
+@pytest.fixture
+def new_table(tmp_path):
+    t = NewTable(tmp_path)
+    yield t
+    t.close()
+
+
+def test_the_gm_prepares_unless_players_build(new_table):
+    p1 = new_table.view("p1")
+    assert p1.tabs.selected_index == 0  # the dice: nothing for Pavel to build yet
+    assert "tt-gm-prepares" in p1.creation_box.children[0].value
+    assert "preparing your character" in p1.creation_box.children[0].value
+    p1.locale = "ru"
+    assert "Ведущий готовит" in p1.creation_box.children[0].value
+
+    # the GM lets players build: Pavel's screen turns to the sheet and the steps, in Russian
+    gm = new_table.view("gm")
+    assert gm.players_build.value is False
+    frontend_update(gm.players_build, value=True)
+    assert table_option(gm.session, "players_build") is True
+    p1.session.poll()
+    assert p1.tabs.selected_index == p1._tab_keys.index("your_sheet")
+    guide = p1.creation_box.children[0]
+    assert "tt-creation-steps" in guide._dom_classes
+    assert "Создайте персонажа" in guide.value and "Дайте персонажу имя" in guide.value
+    assert guide.value.index("Имя") < guide.value.index("Способности")  # in the sheet's order
+
+    # each step goes away when done; a finished character shows no steps
+    model = p1.models["c1"]
+    model.name = "Aria"
+    assert "Дайте персонажу имя" not in guide.value
+    model.abilities = SKILLS
+    assert p1.creation_box.layout.display == "none"
+    # ... and the table holds what Pavel did
+    gm.session.poll()
+    assert gm.session.state.characters["c1"]["name"] == "Aria"
+
+
+def test_a_new_link_opens_on_the_steps_when_players_build(tmp_path):
+    t = NewTable(tmp_path, players_build=True)
+    try:
+        p1 = t.view("p1")
+        assert p1.tabs.selected_index == p1._tab_keys.index("your_sheet")
+        assert "Give your character a name." in p1.creation_box.children[0].value
+    finally:
+        t.close()
+
+
+def test_the_guide_is_a_hook_the_wizard_replaces(new_table, monkeypatch):
+    made = []
+
+    def wizard(view, character_id):
+        w = widgets.HTML("wizard")
+        w.add_class("tt-wizard")
+        made.append((view.session.seat, character_id))
+        return w
+
+    monkeypatch.setattr(TableView, "creation_guide", wizard)
+    set_table_option(new_table.session("gm"), "players_build", True)
+    p1 = new_table.view("p1")
+    assert made == [("p1", "c1")] and "tt-wizard" in p1.creation_box.children[0]._dom_classes
+
+
+def test_only_the_gm_decides_who_builds(new_table):
+    p1 = new_table.view("p1")
+    with pytest.raises(PermissionDenied):
+        set_table_option(p1.session, "players_build", True)
+    assert not hasattr(p1, "players_build")
+    gm = new_table.view("gm")
+    gm.session.close_table()
+    frontend_update(gm.players_build, value=True)  # a closed table: refused, the box springs back
+    assert gm.players_build.value is False and table_option(gm.session, "players_build") is False
+
+
+# ---------------------------------------------------------------------------------------------
+# the tray
+# ---------------------------------------------------------------------------------------------
+def test_the_tray_starts_at_the_systems_usual_difficulty():
+    hero = RET.Character(name="Vera", abilities=SKILLS)
+    tray = DiceTray(hero, animate=False, seed=2)
+    assert tray.options_for("skill:Medicine")["difficulty"] == RET.usual_options["difficulty"] == 8
+    assert tray.chance("skill:Medicine") is not None and tray.chance_text("skill:Medicine") != "—"
+    result = tray.roll_check("skill:Medicine")
+    assert result.success is not None  # a pass or a fail, not a bare total
+    # "no difficulty" is still a choice the player can make
+    tray.set_option("difficulty", None)
+    assert tray.chance("skill:Medicine") is None
+    # a system without a usual value keeps its spec's default
+    seasons = get_system("seasons")
+    spec = next(o for c in seasons.checks(seasons.Character()) for o in c.options if o.name == "difficulty")
+    assert seasons.start_value(spec) == spec.default
+
+
+def test_the_table_tray_names_the_character_and_rolls_against_the_difficulty(new_table):
+    set_table_option(new_table.session("gm"), "players_build", True)
+    p1 = new_table.view("p1")
+    p1.models["c1"].name = "Aria"
+    assert "Aria" in p1.tray.title.value and "Pavel" not in p1.tray.title.value
+    p1.models["c1"].abilities = SKILLS
+    p1.tray.roll_check("skill:Medicine")
+    event = [e for e in p1.session.events() if e.kind == "check"][-1]
+    assert event.payload["options"]["difficulty"] == 8 and event.payload["result"]["success"] is not None
+    assert p1.roll_log.entries[-1].who == "Pavel"  # the log still says who rolled
+
+
+# ---------------------------------------------------------------------------------------------
+# words for the seat that reads them
+# ---------------------------------------------------------------------------------------------
+def test_players_are_not_told_to_use_controls_they_do_not_have(new_table):
+    p1, gm = new_table.view("p1"), new_table.view("gm")
+    assert "add some below" not in synced_text(p1)
+    assert "the GM brings the combatants in" in p1.tracker.empty_note.value
+    assert "add some below" in gm.tracker.empty_note.value  # the GM has the controls below
+    gm.bring_into_combat("c1")
+    p1.session.poll()
+    (row,) = p1.tracker._rows.values()
+    assert "damage" not in row.select.tooltip  # a player cannot damage or heal
+    assert "damage" in next(iter(gm.tracker._rows.values())).select.tooltip
+    # the same tracker on a play page, where everything is allowed, keeps the GM's words
+    assert "add some below" in CombatTracker(RET).empty_note.value
