@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .seats import audiences_for, view_for
+from .state import COMBAT_FORMAT
 from .store import AUDIENCE_ALL, AUDIENCE_GM, Event
 
 log = logging.getLogger(__name__)
 
-#: Version of the combat payloads the table writes in ``combat.state`` events.
-COMBAT_FORMAT = 1
 #: Combat log lines kept in the players' copy.
 PUBLIC_COMBAT_EVENTS = 12
 

@@ -11,8 +11,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .audience import COMBAT_FORMAT
 from .store import Event
+
+#: Version of the combat payloads the table writes in ``combat.state`` events.
+COMBAT_FORMAT = 1
 
 LOG_LIMIT = 500  # entries of the shared log kept in the state (older ones stay in the store)
 _REDUCERS: dict[str, Callable[["TableState", Event], None]] = {}
