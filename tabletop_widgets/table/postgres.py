@@ -301,6 +301,9 @@ class PostgresStore(SQLStore):
     RESERVED_META = frozenset({"schema_version"})
     IntegrityError = psycopg.IntegrityError
 
+    def _is_unique_violation(self, exc: Exception) -> bool:
+        return isinstance(exc, pg_errors.UniqueViolation)
+
     def _execute(self, conn: psycopg.Connection, query: str, args: Sequence[Any] = ()) -> psycopg.Cursor:
         return conn.execute(_pyformat(query), args)
 

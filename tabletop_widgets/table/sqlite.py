@@ -200,6 +200,9 @@ class SQLiteStore(SQLStore):
     # -- the dialect (see SQLStore) ------------------------------------------------------------
     IntegrityError = sqlite3.IntegrityError
 
+    def _is_unique_violation(self, exc: Exception) -> bool:
+        return "UNIQUE" in str(exc)
+
     def _execute(self, conn: sqlite3.Connection, query: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
         return conn.execute(query, args)
 

@@ -242,7 +242,22 @@ class SQLStore(Store):
         """Inside a transaction: wait until no other updater of setting ``key`` is running
         (optional: nothing to do where the write transaction locks the whole store)."""
 
+    def _is_unique_violation(self, exc: Exception) -> bool:
+        """Whether ``exc`` (an :attr:`IntegrityError`) is a violated UNIQUE constraint."""
+        return True
+
     # -- shared pieces -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _unique(self, error: Callable[[], Exception]):
+        """A UNIQUE constraint violated inside raises ``error()``; any other constraint error
+        (a NOT NULL, a foreign key) passes unchanged: it is no conflict to catch up on."""
+        try:
+            yield
+        except self.IntegrityError as exc:
+            if not self._is_unique_violation(exc):
+                raise
+            raise error() from exc
+
     def _read(self, query: str, args: Sequence[Any] = ()) -> list[tuple]:
         return self._reading(lambda conn: self._execute(conn, query, args).fetchall())
 
@@ -280,25 +295,21 @@ class SQLStore(Store):
     def _insert_seat(self, conn: Any, s: SeatRecord) -> None:
         if self._execute(conn, "SELECT 1 FROM seats WHERE table_id = ? AND seat = ?", (s.table_id, s.seat)).fetchone():
             raise StoreError(f"table {s.table_id!r} already has a seat {s.seat!r}")
-        try:
+        with self._unique(lambda: StoreError(f"seat {s.seat!r}: token already in use")):  # the other UNIQUE
             self._execute(
                 conn,
                 f"INSERT INTO seats ({SEAT_COLS}) VALUES (?,?,?,?,?,?)",
                 (s.table_id, s.seat, s.role, s.token_hash, s.character_id, s.name),
             )
-        except self.IntegrityError as exc:  # the only other constraint: one token per seat
-            raise StoreError(f"seat {s.seat!r}: token already in use") from exc
 
     def _update_token(self, conn: Any, table_id: str, seat: str, token_hash: str) -> None:
-        try:
+        with self._unique(lambda: StoreError(f"seat {seat!r}: token already in use")):
             with self._savepoint(conn):  # a clash leaves the write usable
                 cur = self._execute(
                     conn,
                     "UPDATE seats SET token_hash = ? WHERE table_id = ? AND seat = ?",
                     (token_hash, table_id, seat),
                 )
-        except self.IntegrityError as exc:
-            raise StoreError(f"seat {seat!r}: token already in use") from exc
         if cur.rowcount != 1:
             raise StoreError(f"table {table_id!r} has no seat {seat!r}")
 
@@ -336,15 +347,14 @@ class SQLStore(Store):
                 payload=json.loads(payload),
                 created=created,
             )
-            try:
+            # UNIQUE (table_id, version) or (table_id, roll): another writer came first
+            with self._unique(lambda: VersionConflict(table_id, version - 1, None)):
                 seq = self._insert_event(
                     conn,
                     "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
                     "VALUES (?,?,?,?,?,?,?,?,?)",
                     (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev),
                 )
-            except self.IntegrityError as exc:  # UNIQUE (table_id, version) or (table_id, roll)
-                raise VersionConflict(table_id, version - 1, None) from exc
             stored.append(
                 Event(
                     seq=int(seq),

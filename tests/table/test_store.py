@@ -98,6 +98,18 @@ def test_a_token_in_use_is_refused_on_every_path(store):
     assert [s.token_hash for s in store.seats("t1")] == ["hash-t1-gm", "hash-t1-alice", "hash-bob-new"]
 
 
+def test_a_broken_event_is_no_version_conflict(store):
+    """Only the two UNIQUE constraints make a VersionConflict (catch up and retry); an event that
+    breaks another one (here NOT NULL) stays the driver's error, or a caller retrying conflicts
+    would retry it for ever. Nothing of the write is kept."""
+    make_table(store)
+    head = store.head("t1")
+    with pytest.raises(type(store).IntegrityError) as e:
+        store.append("t1", [ev(text="first"), NewEvent(None, "gm", {"text": "no kind"})])
+    assert not isinstance(e.value, VersionConflict)
+    assert store.head("t1") == head
+
+
 def test_append_versions_and_seq(store):
     make_table(store)
     make_table(store, "t2")
