@@ -213,15 +213,21 @@ def page_urls(base: str, links: dict[str, str]) -> dict[str, str]:
     return urls
 
 
-def load_once(browser, url: str) -> float:
-    """Seconds from navigation start to the first widget with text, in a fresh context."""
+def load_once(browser, url: str) -> float | None:
+    """Seconds from navigation start to the first widget with text, in a fresh context (None:
+    nothing within LOAD_TIMEOUT_MS)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         context.add_init_script(FIRST_WIDGET_JS)
         page = context.new_page()
-        page.goto(url, timeout=LOAD_TIMEOUT_MS, wait_until="commit")
-        page.wait_for_function("() => window.__ttFirstWidget !== null", polling=50, timeout=LOAD_TIMEOUT_MS)
-        seconds = page.evaluate("() => window.__ttFirstWidget") / 1000.0
+        try:
+            page.goto(url, timeout=LOAD_TIMEOUT_MS, wait_until="commit")
+            page.wait_for_function("() => window.__ttFirstWidget !== null", polling=50, timeout=LOAD_TIMEOUT_MS)
+            seconds = page.evaluate("() => window.__ttFirstWidget") / 1000.0
+        except PlaywrightTimeout:
+            seconds = None
         try:
             page.evaluate(SHUTDOWN_JS)
         except Exception:  # noqa: BLE001 - a kernel left running is culled by Voila later
@@ -237,7 +243,7 @@ def run(pages: list[str], reps: int) -> dict:
     chromium = find_chromium()
     if chromium is None:
         return {"skipped": "Debian's chromium is not installed (/usr/bin/chromium; set CHROMIUM_PATH)"}
-    out: dict = {"reps": reps, "times": {p: [] for p in ["blank", *pages]}}
+    out: dict = {"reps": reps, "times": {p: [] for p in ["blank", *pages]}, "timeouts": {}}
     with tempfile.TemporaryDirectory(prefix="tt-bench-pages-") as tmp_name:
         tmp = Path(tmp_name)
         db = tmp / "table.db"
@@ -254,14 +260,22 @@ def run(pages: list[str], reps: int) -> dict:
                     for rep in range(reps):
                         for name in ["blank", *pages]:
                             seconds = load_once(browser, urls[name])
+                            if seconds is None:
+                                out["timeouts"][name] = out["timeouts"].get(name, 0) + 1
+                                print(f"  round {rep + 1}/{reps} {name:<22} timed out", file=sys.stderr, flush=True)
+                                tail = (tmp / "voila.log").read_text(errors="replace").splitlines()[-15:]
+                                print("\n".join("    voila: " + line for line in tail), file=sys.stderr, flush=True)
+                                continue
                             out["times"][name].append(seconds)
                             print(f"  round {rep + 1}/{reps} {name:<22} {seconds:6.2f} s", file=sys.stderr, flush=True)
                 finally:
                     browser.close()
         finally:
             stop_voila(proc, log)
+    if not out["times"]["blank"]:
+        return {"skipped": "the blank notebook never showed its widget"}
     blank = statistics.median(out["times"]["blank"])
-    out["median_s"] = {name: statistics.median(ts) for name, ts in out["times"].items()}
+    out["median_s"] = {name: statistics.median(ts) for name, ts in out["times"].items() if ts}
     out["ratio"] = {name: m / blank for name, m in out["median_s"].items()}
     return out
 
@@ -281,7 +295,12 @@ def print_table(res: dict) -> None:
         ratio = res["ratio"][name]
         mark = "ok" if ratio <= GOAL else "SLOW"
         loads = ", ".join(f"{x:.2f}" for x in res["times"][name])
+        if res["timeouts"].get(name):
+            loads += f" (+{res['timeouts'][name]} timed out)"
         print(f"{name:<24} | {median:>6.2f} s | {ratio:>13.2f}x | {mark:>5} | {loads}")
+    for name, n in res["timeouts"].items():
+        if name not in res["median_s"]:
+            print(f"{name:<24} | every load ({n}) timed out after {LOAD_TIMEOUT_MS // 1000} s")
     print(f"goal: every page at most {GOAL}x the blank one-cell notebook")
 
 
