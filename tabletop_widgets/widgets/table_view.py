@@ -295,13 +295,15 @@ class TableView(widgets.VBox):
             self.combat_column.children = [self.tracker, self.combat_add]
             self._tab_keys = ["tab_dice", "sheets", "notes", "tab_seats"]
             self.tabs = widgets.Tab(children=[self.tray_box, self.sheet_area, self.notes_box, self.seats_box])
-            # the GM's sheets are built when they are first shown (a sheet is hundreds of widgets)
-            self.tabs.observe(lambda _ch: self._show_gm_sheet(), names="selected_index")
         elif self.role == "player":
             self._build_sheet_tabs(locale)
             self._build_tray(locale)
             self._tab_keys = ["tab_dice", "your_sheet"]
             self.tabs = widgets.Tab(children=[self.tray_box, self.sheet_area])
+        if self.tabs is not None:
+            # sheets are built when they are first shown (a sheet is hundreds of widgets, and the
+            # screen opens on the Dice tab)
+            self.tabs.observe(lambda _ch: self._show_sheet(), names="selected_index")
         if self.tabs is not None:
             self.tabs.add_class("tt-table-tabs")
             parts.append(self.tabs)
@@ -371,17 +373,17 @@ class TableView(widgets.VBox):
         ids = list(self.models)
         self.sheet_title = widgets.HTML()
         self.sheet_title.add_class("tt-table-section-title")
+        # one empty slot per character; :meth:`sheet` fills a slot when its tab is shown
+        self._sheet_slots: dict[str, widgets.VBox] = {cid: self._sheet_slot() for cid in ids}
         if self.is_gm:
-            # one empty slot per character; :meth:`sheet` fills a slot when its tab is shown
-            self._sheet_slots: dict[str, widgets.VBox] = {cid: self._sheet_slot() for cid in ids}
             self.sheet_tabs = widgets.Tab(children=[self._sheet_slots[c] for c in ids])
             for i, cid in enumerate(ids):
                 self.sheet_tabs.set_title(i, self._character_name(cid))
             self.sheet_tabs.add_class("tt-table-sheets")
-            self.sheet_tabs.observe(lambda _ch: self._show_gm_sheet(), names="selected_index")
+            self.sheet_tabs.observe(lambda _ch: self._show_sheet(), names="selected_index")
             body: widgets.Widget = self.sheet_tabs
         elif ids:
-            body = self._new_sheet(ids[0], locale)
+            body = self._sheet_slots[ids[0]]
         else:
             body = widgets.HTML()
             body.add_class("tt-no-character")
@@ -396,8 +398,8 @@ class TableView(widgets.VBox):
         return slot
 
     def sheet(self, cid: str) -> CharacterSheet:
-        """The sheet of character ``cid`` that this seat may see, built on first use (a GM's
-        sheets are built when their tab is first shown). ``KeyError`` for any other id."""
+        """The sheet of character ``cid`` that this seat may see, built on first use (the page
+        builds it when its tab is first shown). ``KeyError`` for any other id."""
         if cid not in self.models:
             raise KeyError(cid)
         sheet = self.sheets.get(cid)
@@ -407,13 +409,15 @@ class TableView(widgets.VBox):
             self._sheet_slots[cid].children = [sheet]
         return sheet
 
-    def _show_gm_sheet(self) -> None:
-        """Build the sheet a GM is looking at: the Characters tab open, one character's tab
-        selected. The index comes from the browser: anything out of range shows nothing."""
-        if self.tabs is None or self.tabs.selected_index != self._tab_keys.index("sheets"):
+    def _show_sheet(self) -> None:
+        """Build the sheet the seat is looking at: a player's with the "Your character" tab
+        open; a GM's with the Characters tab open and that character's tab selected. Indexes
+        come from the browser: anything out of range shows nothing."""
+        key = "sheets" if self.is_gm else "your_sheet"
+        if self.tabs is None or self.tabs.selected_index != self._tab_keys.index(key):
             return
-        index = self.sheet_tabs.selected_index
         ids = list(self._sheet_slots)
+        index = self.sheet_tabs.selected_index if self.is_gm else 0
         if isinstance(index, int) and 0 <= index < len(ids):
             self.sheet(ids[index])
 
@@ -715,7 +719,7 @@ class TableView(widgets.VBox):
         self._sheet_slots[cid] = self._sheet_slot()
         self.sheet_tabs.children = list(self.sheet_tabs.children) + [self._sheet_slots[cid]]
         self.sheet_tabs.set_title(len(self.sheet_tabs.children) - 1, self._character_name(cid))
-        self._show_gm_sheet()
+        self._show_sheet()
         opts = [(self._character_name(c), c) for c in self.models]
         self.roll_for.options = opts
         self.combat_pick.options = opts

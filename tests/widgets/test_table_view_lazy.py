@@ -1,7 +1,7 @@
-"""A GM's table page builds each character's sheet when it is first shown (issue 21: page speed).
+"""A table page builds each character's sheet when it is first shown (issue 21: page speed).
 
-A sheet is hundreds of widgets, and the GM's screen opens on the Dice tab: building every
-character's sheet up front made the GM's page the slowest of all. The sheets are built when the
+A sheet is hundreds of widgets, and a seat's screen opens on the Dice tab: building every
+character's sheet up front made the GM's page the slowest of all, and half a player's page. The sheets are built when the
 GM opens the Characters tab (the selected character's only) and when another character's tab is
 picked; what the browser sends is checked (an index out of range builds nothing).
 """
@@ -83,8 +83,11 @@ def test_a_character_added_later_gets_a_tab_and_a_sheet_when_shown(table):
     assert gm.sheets["c3"].character.name == "Cleo"
 
 
-def test_a_player_still_gets_their_own_sheet_at_once(table):
+def test_a_players_sheet_is_built_when_their_tab_is_opened(table):
     p1 = table.view("p1")
-    assert list(p1.sheets) == ["c1"]
+    assert p1.sheets == {} and "tt-sheet" not in classes(p1)
+    frontend_update(p1.tabs, selected_index=p1._tab_keys.index("your_sheet"))
+    assert list(p1.sheets) == ["c1"] and "tt-sheet" in classes(p1)
+    assert p1.sheets["c1"].character is p1.models["c1"]
     with pytest.raises(KeyError):
         p1.sheet("c2")  # not this seat's character
