@@ -201,8 +201,14 @@ def _load_words_for(text: str, pos: int, variables=None) -> None:
     """Load the systems that may claim ``text[pos:]``: those declaring a prefix it starts with,
     and the system of the bound character (its named checks, such as RET's ``agility``)."""
     head = text[pos : pos + 64].casefold()
+    # longest prefix first; a shorter one ("l", RET) is consulted only when the systems of the
+    # longer ones ("ld", Life&Death) have no word for the text, so a page loads one system
+    longest = 0
     for prefix, slug in declared_prefixes():
         if head.startswith(prefix):
+            if len(prefix) < longest and any(w.pattern.match(text, pos) for w in _WORDS.values()):
+                break
+            longest = max(longest, len(prefix))
             _load_system(slug)
     if isinstance(variables, Mapping) and variables.get(CHARACTER_KEY) is not None:
         slug = _system_of_character(variables[CHARACTER_KEY])

@@ -369,6 +369,10 @@ class TableView(widgets.VBox):
             self._tab_keys = ["tab_dice", "your_sheet"]
             self.tabs = widgets.Tab(children=[self.tray_box, self.sheet_area])
         if self.tabs is not None:
+            # sheets are built when they are first shown (a sheet is hundreds of widgets, and the
+            # screen opens on the Dice tab)
+            self.tabs.observe(lambda _ch: self._show_sheet(), names="selected_index")
+        if self.tabs is not None:
             self.tabs.add_class("tt-table-tabs")
             parts.append(self.tabs)
         self.children = parts
@@ -430,28 +434,64 @@ class TableView(widgets.VBox):
 
         return can
 
+    def _new_sheet(self, cid: str, locale: str) -> CharacterSheet:
+        sheet = CharacterSheet(self.models[cid], self.system, locale=locale, can=self._sheet_can(cid))
+        self.sheets[cid] = sheet
+        return sheet
+
     def _build_sheet_tabs(self, locale: str) -> None:
         ids = list(self.models)
-        for cid in ids:
-            self.sheets[cid] = CharacterSheet(self.models[cid], self.system, locale=locale, can=self._sheet_can(cid))
         self.sheet_title = widgets.HTML()
         self.sheet_title.add_class("tt-table-section-title")
+        # one empty slot per character; :meth:`sheet` fills a slot when its tab is shown
+        self._sheet_slots: dict[str, widgets.VBox] = {cid: self._sheet_slot() for cid in ids}
         if self.is_gm:
-            self.sheet_tabs = widgets.Tab(children=[self.sheets[c] for c in ids])
+            self.sheet_tabs = widgets.Tab(children=[self._sheet_slots[c] for c in ids])
             for i, cid in enumerate(ids):
                 self.sheet_tabs.set_title(i, self._character_name(cid))
             self.sheet_tabs.add_class("tt-table-sheets")
+            self.sheet_tabs.observe(lambda _ch: self._show_sheet(), names="selected_index")
             body: widgets.Widget = self.sheet_tabs
         elif ids:
             self.creation_box = widgets.VBox(layout=widgets.Layout(display="none"))
             self.creation_box.add_class("tt-creation")
-            body = widgets.VBox([self.creation_box, self.sheets[ids[0]]])
+            body = widgets.VBox([self.creation_box, self._sheet_slots[ids[0]]])
         else:
             body = widgets.HTML()
             body.add_class("tt-no-character")
             self._no_character = body
         self.sheet_area = widgets.VBox([body])
         self.sheet_area.add_class("tt-table-sheet-area")
+
+    @staticmethod
+    def _sheet_slot() -> widgets.VBox:
+        slot = widgets.VBox()
+        slot.add_class("tt-table-sheet-slot")
+        return slot
+
+    def sheet(self, cid: str) -> CharacterSheet:
+        """The sheet of character ``cid`` that this seat may see, built on first use (the page
+        builds it when its tab is first shown). ``KeyError`` for any other id."""
+        if cid not in self.models:
+            raise KeyError(cid)
+        sheet = self.sheets.get(cid)
+        if sheet is None:
+            sheet = self._new_sheet(cid, self.locale)
+            sheet.locale_toggle.layout.display = "none"
+            self._sheet_slots[cid].children = [sheet]
+        return sheet
+
+    def _show_sheet(self) -> None:
+        """Build the sheet the seat is looking at: a player's with the "Your character" tab
+        open; a GM's with the Characters tab open and that character's tab selected. Indexes
+        come from the browser: anything out of range shows nothing."""
+        key = "sheets" if self.is_gm else "your_sheet"
+        if self.tabs is None or self.tabs.selected_index != self._tab_keys.index(key):
+            return
+        ids = list(self._sheet_slots)
+        index = self.sheet_tabs.selected_index if self.is_gm else 0
+        if isinstance(index, int) and 0 <= index < len(ids):
+            self.sheet(ids[index])
 
     def _build_tray(self, locale: str) -> None:
         bar: list[widgets.Widget] = []
@@ -780,11 +820,10 @@ class TableView(widgets.VBox):
 
     def _add_character(self, cid: str) -> None:
         self._make_model(cid)
-        sheet = CharacterSheet(self.models[cid], self.system, locale=self.locale, can=self._sheet_can(cid))
-        self.sheets[cid] = sheet
-        sheet.locale_toggle.layout.display = "none"
-        self.sheet_tabs.children = list(self.sheet_tabs.children) + [sheet]
+        self._sheet_slots[cid] = self._sheet_slot()
+        self.sheet_tabs.children = list(self.sheet_tabs.children) + [self._sheet_slots[cid]]
         self.sheet_tabs.set_title(len(self.sheet_tabs.children) - 1, self._character_name(cid))
+        self._show_sheet()
         opts = [(self._character_name(c), c) for c in self.models]
         self.roll_for.options = opts
         self.combat_pick.options = opts

@@ -141,8 +141,10 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
         for page in (p1, p2):
             expect(page.locator(".tt-gm-notes")).to_have_count(0)
             expect(page.locator(".tt-hidden-roll")).to_have_count(0)
-        expect(p1.locator(".tt-table-sheet-area .tt-sheet-title")).to_contain_text("Aria")
-        expect(p2.locator(".tt-table-sheet-area .tt-sheet-title")).to_contain_text("Boris")
+        for page, name in ((p1, "Aria"), (p2, "Boris")):  # each sheet is built when its tab opens
+            page.locator(".tt-table-tabs .lm-TabBar-tab", has_text="Your character").click()
+            expect(page.locator(".tt-table-sheet-area .tt-sheet-title")).to_contain_text(name)
+            page.locator(".tt-table-tabs .lm-TabBar-tab", has_text="Dice").click()
 
         # 1. a player's roll appears on the GM's and the other player's screens
         p1.locator(".tt-tray-notation input").fill("2d6+100")

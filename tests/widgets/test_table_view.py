@@ -102,8 +102,8 @@ def test_every_system_renders_gm_and_player(tmp_path, slug):
     t = Table(tmp_path, slug)
     try:
         gm, p1 = t.view("gm"), t.view("p1")
-        assert set(gm.sheets) == {"c1", "c2"}
-        assert list(p1.sheets) == ["c1"]
+        assert set(gm.models) == {"c1", "c2"} and len(gm.sheet_tabs.children) == 2
+        assert list(p1.models) == ["c1"] and p1.sheet("c1").character is p1.models["c1"]
         assert gm.tray.checks and p1.tray.checks
         assert "tt-table-view" in gm._dom_classes and "tt-table-player" in p1._dom_classes
         check = p1.tray.checks[0].id
@@ -137,9 +137,10 @@ def test_gm_only_widgets_are_not_built_for_players(table):
 
 def test_locale_switches_the_whole_screen(table):
     gm = table.view("gm")
+    gm.sheet("c1")  # built before the switch; c2 is built after it
     gm.locale = "ru"
     assert gm.tray.locale == gm.roll_log.locale == gm.tracker.locale == "ru"
-    assert all(s.locale == "ru" for s in gm.sheets.values())
+    assert gm.sheet("c1").locale == gm.sheet("c2").locale == "ru"
     assert "Скрытый бросок" in gm.hidden_toggle.description
     frontend_update(gm.locale_toggle, index=0)
     assert gm.locale == "en" and gm.tracker.locale == "en"
@@ -213,7 +214,7 @@ def test_a_players_sheet_load_cannot_set_a_gm_only_field(table):
     field (RET's luck_max_override) is refused by the table; nothing is written, the sheet
     goes back to the table's values, and the player reads why."""
     p1 = table.view("p1")
-    sheet = p1.sheets["c1"]
+    sheet = p1.sheet("c1")
     stored = dict(p1.session.state.characters["c1"])
     head = p1.session.store.head(table.made.table_id)
     forged = dict(sheet.character.to_dict(), luck_max_override=40)

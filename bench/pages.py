@@ -1,0 +1,332 @@
+"""Benchmark: how long each Voila page takes to show something, against a blank notebook.
+
+One Voila server, started the way ``make play`` starts it (``tabletop_widgets.cli``: the
+project's ``voila.json`` shipped beside the notebooks, not the current directory's), serves a
+copy of ``notebooks/`` plus ``blank.ipynb``: one cell that shows one ``ipywidgets.Label``. The
+store is the bench's own SQLite file, with a lobby key set (as ``make play`` does) and a table of
+the R.E.T. system with a GM and four players (the characters the lobby makes).
+
+Each page is opened in a fresh browser context (no cache, its own kernel) in Debian's headless
+Chromium through Playwright. The time is from navigation start to the first widget that shows
+text (a rendered ``.jupyter-widgets`` element with non-empty ``innerText``), taken in the page
+(``performance.now()``, polled every 10 ms). Rounds go blank, then every page, in turn, several
+times; each page's median is divided by the blank notebook's median of the same run, so the
+ratio is what the page adds over Voila's own start (kernel start, front-end boot), on this
+machine, now. The goal is 1.3x for every page.
+
+After each load the page's kernel is shut down through Voila's API (as the page's unload does),
+so that kernels do not pile up and slow the later loads.
+
+Pages: ``blank``, ``index``, ``play_<slug>`` for the four systems, ``lobby``, ``table_gm`` (the
+GM's table page), ``table_player`` (a player's table page); ``--pages`` picks some.
+
+Run: .venv/bin/python bench/pages.py [--reps 5] [--pages index,table_gm] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+GOAL = 1.3
+SYSTEMS = ("ret", "seasons", "life_and_death", "threads_of_fate")
+#: the flags of tests/ui/conftest.py (CHROMIUM_ARGS)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+LOAD_TIMEOUT_MS = 180_000
+
+BLANK_NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "blank",
+            "metadata": {},
+            "outputs": [],
+            "source": ["import ipywidgets\n", "\n", 'ipywidgets.Label("Blank page")'],
+        }
+    ],
+    "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+#: Voila served as ``tabletop-widgets play`` serves it, but from the bench's folder of notebooks
+#: (argv: folder, host, port, extra Voila arguments). Same settings: ``PlaySettings.voila_argv`` and the shipped
+#: ``voila.json`` (the packaged notebooks' folder) first on the config path.
+LAUNCHER = """
+import sys
+from jupyter_core.paths import jupyter_config_path
+from voila.app import Voila
+from tabletop_widgets.cli import PlaySettings, notebooks_dir
+folder, host, port, extra = sys.argv[1], sys.argv[2], int(sys.argv[3]), tuple(sys.argv[4:])
+Voila.launch_instance(
+    argv=PlaySettings(host=host, port=port, voila_args=extra).voila_argv(folder),
+    config_file_paths=[str(notebooks_dir()), *jupyter_config_path()],
+)
+"""
+
+#: Installed in every page before its own scripts: note when the first widget shows text.
+FIRST_WIDGET_JS = """
+(() => {
+  window.__ttFirstWidget = null;
+  const look = () => {
+    for (const el of document.querySelectorAll('.jupyter-widgets')) {
+      if (el.offsetParent !== null && (el.innerText || '').trim()) {
+        window.__ttFirstWidget = performance.now();
+        return true;
+      }
+    }
+    return false;
+  };
+  const timer = setInterval(() => { if (look()) clearInterval(timer); }, 10);
+})();
+"""
+
+#: Shut the page's kernel down the way Voila's own page does on unload (with the XSRF cookie).
+SHUTDOWN_JS = """
+async () => {
+  const el = document.getElementById('jupyter-config-data');
+  if (!el) return 'no config';
+  const cfg = JSON.parse(el.textContent);
+  // Tornado's double-submit check: the header must match the _xsrf cookie; the page sets
+  // none (Voila 0.5), so set one for this origin first.
+  let m = document.cookie.match(/(?:^|; )_xsrf=([^;]*)/);
+  if (!m) {
+    const token = Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, '0')).join('');
+    document.cookie = '_xsrf=' + token + '; path=/; SameSite=Strict';
+    m = [null, token];
+  }
+  const headers = {'X-XSRFToken': decodeURIComponent(m[1])};
+  const r = await fetch(cfg.baseUrl + 'voila/api/shutdown/' + cfg.kernelId, {method: 'POST', headers,
+                                                                            credentials: 'same-origin'});
+  return r.status;
+}
+"""
+
+
+def find_chromium() -> str | None:
+    explicit = os.environ.get("CHROMIUM_PATH")
+    for path in [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium") or ""]:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_folder(tmp: Path) -> Path:
+    """A copy of notebooks/ with the blank notebook added."""
+    folder = tmp / "pages"
+    shutil.copytree(NOTEBOOKS, folder, ignore=shutil.ignore_patterns("__pycache__", "*.py", "voila.json"))
+    (folder / "blank.ipynb").write_text(json.dumps(BLANK_NOTEBOOK), encoding="utf-8")
+    return folder
+
+
+def start_voila(folder: Path, db: Path, log_path: Path, voila_args=(), timeout: float = 120.0):
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(TABLETOP_DB=str(db), PYTHONUNBUFFERED="1")
+    log = open(log_path, "wb")
+    cmd = [sys.executable, "-c", LAUNCHER, str(folder), "127.0.0.1", str(port), *voila_args]
+    proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as r:
+                if r.status == 200:
+                    return proc, log, base
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop_voila(proc, log)
+            raise SystemExit(f"voila did not start; log:\n{log_path.read_text(errors='replace')[-3000:]}")
+        time.sleep(0.25)
+
+
+def stop_voila(proc, log) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+    log.close()
+
+
+def prepare_store(db: Path) -> dict[str, str]:
+    """The lobby key (as ``make play`` sets one) and a table: GM + 4 players; seat -> query."""
+    from tabletop_widgets import get_system
+    from tabletop_widgets.table import SeatSpec, create_table, open_store, prepare_lobby_key
+    from tabletop_widgets.widgets.lobby import sample_character
+
+    prepare_lobby_key(str(db))
+    system = get_system("ret")
+    store = open_store(str(db))
+    try:
+        names = ["Vera", "Oleg", "Mira", "Ivan"]
+        chars = {f"c{k}": sample_character(system, name).to_dict() for k, name in enumerate(names)}
+        seats = [SeatSpec("gm", "gm", "Gail")] + [
+            SeatSpec(f"p{k}", "player", name, f"c{k}") for k, name in enumerate(names)
+        ]
+        made = create_table(store, "ret", seats, characters=chars, title="Page bench")
+        return made.links("")
+    finally:
+        store.close()
+
+
+def page_urls(base: str, links: dict[str, str]) -> dict[str, str]:
+    render = f"{base}/voila/render/"
+    urls = {"blank": render + "blank.ipynb", "index": render + "index.ipynb"}
+    for slug in SYSTEMS:
+        urls[f"play_{slug}"] = render + f"play_{slug}.ipynb"
+    urls["lobby"] = render + "lobby.ipynb"
+    urls["table_gm"] = render + "table.ipynb" + links["gm"]
+    urls["table_player"] = render + "table.ipynb" + links["p0"]
+    return urls
+
+
+def load_once(browser, url: str) -> float | None:
+    """Seconds from navigation start to the first widget with text, in a fresh context (None:
+    nothing within LOAD_TIMEOUT_MS)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        context.add_init_script(FIRST_WIDGET_JS)
+        page = context.new_page()
+        try:
+            page.goto(url, timeout=LOAD_TIMEOUT_MS, wait_until="commit")
+            page.wait_for_function("() => window.__ttFirstWidget !== null", polling=50, timeout=LOAD_TIMEOUT_MS)
+            seconds = page.evaluate("() => window.__ttFirstWidget") / 1000.0
+        except PlaywrightTimeout:
+            seconds = None
+        try:
+            page.evaluate(SHUTDOWN_JS)
+        except Exception:  # noqa: BLE001 - a kernel left running is culled by Voila later
+            pass
+        return seconds
+    finally:
+        context.close()
+
+
+def run(pages: list[str], reps: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    chromium = find_chromium()
+    if chromium is None:
+        return {"skipped": "Debian's chromium is not installed (/usr/bin/chromium; set CHROMIUM_PATH)"}
+    out: dict = {"reps": reps, "times": {p: [] for p in ["blank", *pages]}, "timeouts": {}}
+    with tempfile.TemporaryDirectory(prefix="tt-bench-pages-") as tmp_name:
+        tmp = Path(tmp_name)
+        db = tmp / "table.db"
+        links = prepare_store(db)
+        folder = serve_folder(tmp)
+        proc, log, base = start_voila(folder, db, tmp / "voila.log")
+        urls = page_urls(base, links)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+                out["browser_version"] = browser.version
+                try:
+                    load_once(browser, urls["blank"])  # warm-up: first kernel start, disk caches
+                    for rep in range(reps):
+                        for name in ["blank", *pages]:
+                            seconds = load_once(browser, urls[name])
+                            if seconds is None:
+                                out["timeouts"][name] = out["timeouts"].get(name, 0) + 1
+                                print(f"  round {rep + 1}/{reps} {name:<22} timed out", file=sys.stderr, flush=True)
+                                tail = (tmp / "voila.log").read_text(errors="replace").splitlines()[-15:]
+                                print("\n".join("    voila: " + line for line in tail), file=sys.stderr, flush=True)
+                                continue
+                            out["times"][name].append(seconds)
+                            print(f"  round {rep + 1}/{reps} {name:<22} {seconds:6.2f} s", file=sys.stderr, flush=True)
+                finally:
+                    browser.close()
+        finally:
+            stop_voila(proc, log)
+    if not out["times"]["blank"]:
+        return {"skipped": "the blank notebook never showed its widget"}
+    blank = statistics.median(out["times"]["blank"])
+    out["median_s"] = {name: statistics.median(ts) for name, ts in out["times"].items() if ts}
+    out["ratio"] = {name: m / blank for name, m in out["median_s"].items()}
+    return out
+
+
+def print_table(res: dict) -> None:
+    print(
+        f"Voila pages: navigation -> first widget with text, fresh browser context, median of "
+        f"{res.get('reps', '?')} ({os.cpu_count()} CPUs)"
+    )
+    if res.get("skipped"):
+        print(f"  not measured: {res['skipped']}")
+        return
+    print(f"  Chromium {res.get('browser_version', '?')} headless; one Voila server as `make play` runs it")
+    print(f"{'page':<24} | {'median':>8} | {'ratio to blank':>14} | {'goal':>5} | {'all loads (s)'}")
+    print("-" * 92)
+    for name, median in res["median_s"].items():
+        ratio = res["ratio"][name]
+        mark = "ok" if ratio <= GOAL else "SLOW"
+        loads = ", ".join(f"{x:.2f}" for x in res["times"][name])
+        if res["timeouts"].get(name):
+            loads += f" (+{res['timeouts'][name]} timed out)"
+        print(f"{name:<24} | {median:>6.2f} s | {ratio:>13.2f}x | {mark:>5} | {loads}")
+    for name, n in res["timeouts"].items():
+        if name not in res["median_s"]:
+            print(f"{name:<24} | every load ({n}) timed out after {LOAD_TIMEOUT_MS // 1000} s")
+    print(f"goal: every page at most {GOAL}x the blank one-cell notebook")
+
+
+def main(argv=None) -> int:
+    all_pages = ["index", *(f"play_{s}" for s in SYSTEMS), "lobby", "table_gm", "table_player"]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=5, help="rounds (each loads every page once)")
+    ap.add_argument("--pages", default=",".join(all_pages), help="comma-separated: " + ",".join(all_pages))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    pages = [p for p in args.pages.split(",") if p]
+    unknown = sorted(set(pages) - set(all_pages))
+    if unknown:
+        ap.error(f"unknown page(s): {', '.join(unknown)}; choose from {', '.join(all_pages)}")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        res = {"skipped": "playwright is not installed (pip install -e '.[test]')"}
+    else:
+        res = run(pages, max(1, args.reps))
+    if args.json:
+        print(json.dumps(res, indent=2))
+    else:
+        print_table(res)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
