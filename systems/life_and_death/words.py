@@ -125,8 +125,6 @@ class LdExpression:
             )
             total = out.damage
             details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced)
-        if a.fumble:
-            notes.append(T("critical failure", "критический провал"))
         return word_result(self.text, "ld", total, dice, bd, check=check, successes=a.net, notes=notes, details=details)
 
     def distribution(self) -> Distribution:

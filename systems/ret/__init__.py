@@ -59,6 +59,8 @@ class RetSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = dict(_rules.DEFAULT_RULES)
+    #: the book's word for a die: «куб» (L486, «куб провала» L525), never «кубик»
+    terms = {"dice": T("Dice", "Кубы"), "dice_tray": T("Dice tray", "Лоток для кубов")}
 
     # -- data -----------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
