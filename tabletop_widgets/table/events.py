@@ -167,6 +167,7 @@ register_kind(
         "hidden": (_B, True),
         "result": (_D, True),
         "text": (_S, True),
+        "texts": (_D, False),  # the breakdown in every language ({"en": ..., "ru": ...})
     },
     doc="A dice expression rolled with the fair-dice stream of roll number `index`: its outcome.",
 )
@@ -183,6 +184,7 @@ register_kind(
         "hidden": (_B, True),
         "result": (_D, True),
         "text": (_S, True),
+        "texts": (_D, False),  # the dice's breakdown in every language
     },
     doc="A named check of the system for a character (its sheet as rolled, the options, the outcome).",
 )

@@ -109,6 +109,7 @@ def _roll(state: TableState, e: Event) -> None:
         hidden=p["hidden"],
         total=p["result"].get("total"),
         text=p["text"],
+        texts=p.get("texts"),
         result=p["result"],
     )
 
@@ -144,6 +145,7 @@ def _check(state: TableState, e: Event) -> None:
         total=p["result"].get("total"),
         success=p["result"].get("success"),
         text=p["text"],
+        texts=p.get("texts"),
         result=p["result"],
     )
 

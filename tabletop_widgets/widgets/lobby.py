@@ -24,6 +24,7 @@ import traitlets as t
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.core.registry import available_systems, get_system
+from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
 from tabletop_widgets.table.store import StoreError
@@ -31,6 +32,8 @@ from tabletop_widgets.table.store import StoreError
 MAX_PLAYERS = 8
 MAX_OBSERVERS = 4
 SAMPLE_NAMES = ["Aria", "Boris", "Chen", "Dana", "Emil", "Fay", "Gleb", "Hana"]
+#: the sample characters' names a Russian lobby offers (any name may be typed over them)
+SAMPLE_NAMES_RU = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя", "Зоя"]
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": T("New table", "Новый стол"),
@@ -42,16 +45,24 @@ TEXTS: dict[str, dict[str, str]] = {
     "system": T("Game system", "Система"),
     "players": T("Players", "Игроков"),
     "observers": T("Observers", "Зрителей"),
-    "gm_name": T("GM name", "Имя ведущего"),
+    "gm_name": T("{gm_title}'s name", "Имя {gm_gen}"),
     "player_name": T("Player {n}", "Игрок {n}"),
     "character_name": T("Character", "Персонаж"),
     "create": T("Create table", "Создать стол"),
     "create_tip": T("Create the table and show the seat links", "Создать стол и показать ссылки мест"),
     "links": T("Seat links (shown once: copy them now)", "Ссылки мест (показаны один раз: скопируйте их)"),
-    "link_gm": T("GM", "Ведущий"),
+    "link_gm": T("{gm_title}", "{gm_title}"),
     "link_player": T("{name} (plays {character})", "{name} (играет за {character})"),
     "link_observer": T("Observer {n}", "Зритель {n}"),
-    "commitment": T("Dice commitment (SHA-256 of the secret seed)", "Обязательство кубиков (SHA-256 секретного зерна)"),
+    "commitment": T("Dice commitment", "Печать кубиков"),
+    "commitment_help": T(
+        "The fingerprint (SHA-256) of this table's secret dice key, fixed before anyone rolls. "
+        "Keep a copy: when the {gm} closes the table the key is shown, and with this fingerprint "
+        "any player can check after the game that nobody changed the rolls.",
+        "Отпечаток (SHA-256) секретного ключа кубиков этого стола, сделанный до первого броска. "
+        "Сохраните его: когда {gm} закроет стол, ключ откроется. По этому отпечатку любой игрок "
+        "после игры проверит, что броски никто не подменял.",
+    ),
     "need_names": T("Every player and character needs a name.", "У каждого игрока и персонажа должно быть имя."),
     "failed": T("The table was not created: {why}", "Стол не создан: {why}"),
     "locale_tip": T("Language", "Язык"),
@@ -91,6 +102,11 @@ def sample_character(system, name: str = ""):
         return system.Character(**extra, **values)
     except (ValidationError, ValueError):
         return system.Character(**extra)
+
+
+def _sample_name(i: int, locale: str) -> str:
+    names = SAMPLE_NAMES_RU if locale == "ru" else SAMPLE_NAMES
+    return names[i % len(names)]
 
 
 def default_base() -> str:
@@ -143,7 +159,7 @@ class Lobby(widgets.VBox):
             style=style,
         )
         self.system.add_class("tt-lobby-system")
-        self.gm_name = widgets.Text(value="GM", style=style)
+        self.gm_name = widgets.Text(value=self._default_gm(locale), style=style)
         self.gm_name.add_class("tt-lobby-gm-name")
         self.players = widgets.BoundedIntText(value=2, min=1, max=MAX_PLAYERS, style=style)
         self.players.add_class("tt-lobby-players")
@@ -185,6 +201,7 @@ class Lobby(widgets.VBox):
         self.locale = locale
         self._sync_rows()
         self.players.observe(lambda _c: self._sync_rows(), names="value")
+        self.system.observe(self._on_system, names="value")
         self.create_button.on_click(lambda _b: self.create())
         self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
         try:
@@ -229,14 +246,14 @@ class Lobby(widgets.VBox):
             self._error = TEXTS["need_names"]
             return self._render()
         system = get_system(self.system.value)
-        seats = [SeatSpec("gm", "gm", self.gm_name.value.strip() or "GM")]
+        seats = [SeatSpec("gm", "gm", self.gm_name.value.strip() or self._default_gm(self.locale))]
         characters = {}
         for i, (player, character) in enumerate(rows, 1):
             cid = f"c{i}"
             characters[cid] = sample_character(system, character).to_dict()
             seats.append(SeatSpec(f"p{i}", "player", player, cid))
         for i in range(1, int(self.observers.value) + 1):
-            seats.append(SeatSpec(f"o{i}", "observer", f"Observer {i}"))
+            seats.append(SeatSpec(f"o{i}", "observer", _t("link_observer", self.locale, n=i)))
         try:
             self.created = create_table(
                 self.store, system.slug, seats, title=self.table_title.value.strip(), characters=characters
@@ -256,9 +273,9 @@ class Lobby(widgets.VBox):
         n = max(0, min(int(self.players.value), MAX_PLAYERS))
         while len(self.seat_rows) < n:
             i = len(self.seat_rows)
-            p = widgets.Text(value=f"Player {i + 1}", style={"description_width": "initial"})
+            p = widgets.Text(value=_t("player_name", self.locale, n=i + 1), style={"description_width": "initial"})
             p.add_class("tt-lobby-player-name")
-            c = widgets.Text(value=SAMPLE_NAMES[i % len(SAMPLE_NAMES)], style={"description_width": "initial"})
+            c = widgets.Text(value=_sample_name(i, self.locale), style={"description_width": "initial"})
             c.add_class("tt-lobby-character-name")
             self.seat_rows.append((p, c))
         for p, c in self.seat_rows[n:]:
@@ -281,6 +298,42 @@ class Lobby(widgets.VBox):
             c.description = _t("character_name", loc)
             c.tooltip = c.description
 
+    # -- the words of the chosen game, and the sample values in the lobby's language -------------
+    def _words(self, loc: str) -> dict[str, str]:
+        """The chosen game's words for the GM (RET «мастер», Seasons «Рассказчик»)."""
+        try:
+            system = get_system(self.system.value)
+        except KeyError:
+            system = None
+        return {key: term_of(system, key, loc) for key in ("gm", "gm_title", "gm_gen")}
+
+    def _default_gm(self, loc: str) -> str:
+        system = getattr(self, "system", None)
+        try:
+            return term_of(get_system(system.value) if system is not None else None, "gm_title", loc)
+        except KeyError:
+            return term_of(None, "gm_title", loc)
+
+    def _sample_defaults(self) -> None:
+        """Fields still holding a sample value take the sample of the lobby's language and game
+        (what someone typed stays as it is)."""
+        loc = self.locale
+        gms = {term_of(get_system(s), "gm_title", x) for s in available_systems() for x in LOCALES} | {"GM"}
+        if self.gm_name.value in gms:
+            self.gm_name.value = self._default_gm(loc)
+        for i, (p, c) in enumerate(self.seat_rows):
+            if p.value in {_t("player_name", x, n=i + 1) for x in LOCALES}:
+                p.value = _t("player_name", loc, n=i + 1)
+            if c.value in {_sample_name(i, x) for x in LOCALES}:
+                c.value = _sample_name(i, loc)
+        if self.table_title.value in {_t("default_title", x) for x in LOCALES}:
+            self.table_title.value = _t("default_title", loc)
+
+    def _on_system(self, _change) -> None:
+        if hasattr(self, "links"):
+            self._sample_defaults()
+            self._render()
+
     @t.observe("locale")
     def _on_locale(self, change) -> None:
         if change["new"] not in LOCALES:
@@ -289,10 +342,12 @@ class Lobby(widgets.VBox):
         if hasattr(self, "links"):
             if self.locale_toggle.value != change["new"]:
                 self.locale_toggle.value = change["new"]
+            self._sample_defaults()
             self._render()
 
     def _render(self) -> None:
         loc = self.locale
+        words = self._words(loc)
         self.title.value = f"<h2>{html.escape(_t('title', loc))}</h2><p>{html.escape(_t('intro', loc))}</p>"
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         for w, key in (
@@ -302,8 +357,8 @@ class Lobby(widgets.VBox):
             (self.players, "players"),
             (self.observers, "observers"),
         ):
-            w.description = _t(key, loc)
-            w.tooltip = _t(key, loc)
+            w.description = _t(key, loc, **words)
+            w.tooltip = _t(key, loc, **words)
         value = self.system.value
         self.system.options = [(tr(get_system(s).title, loc), s) for s in available_systems()]
         self.system.value = value
@@ -324,7 +379,7 @@ class Lobby(widgets.VBox):
         rows = []
         for seat in made.seats:
             if seat.role == "gm":
-                label = _t("link_gm", loc)
+                label = _t("link_gm", loc, **self._words(loc))
             elif seat.role == "player":
                 char = next(
                     (n for (p, n) in [(r[0].value, r[1].value) for r in self.seat_rows] if p == seat.name),
@@ -342,6 +397,7 @@ class Lobby(widgets.VBox):
         return (
             f"<h3>{html.escape(_t('links', loc))}</h3><table>{''.join(rows)}</table>"
             f'<p class="tt-commit">{html.escape(_t("commitment", loc))}: {html.escape(made.seed_hash)}</p>'
+            f'<p class="tt-help">{html.escape(_t("commitment_help", loc, **self._words(loc)))}</p>'
         )
 
 
