@@ -122,19 +122,53 @@ class LevelRoll:
         if self.fail:
             if self.auto_fail:
                 dice = "—"
-            mods = "".join(f" ~~{v:+d} [{n}]~~" for n, v in self.bonuses if v)
-            en = f"{head}: {dice}{mods} → d4: {self.fail_degree} — " + (
+            mods_en = "".join(f" ~~{v:+d} [{mod_label(n, 'en')}]~~" for n, v in self.bonuses if v)
+            mods_ru = "".join(f" ~~{v:+d} [{mod_label(n, 'ru')}]~~" for n, v in self.bonuses if v)
+            en = f"{head}: {dice}{mods_en} → d4: {self.fail_degree} — " + (
                 "critical fail" if self.critical else f"fail {self.fail_degree}"
             )
-            ru = f"{head}: {dice}{mods} → d4: {self.fail_degree} — " + (
+            ru = f"{head}: {dice}{mods_ru} → d4: {self.fail_degree} — " + (
                 "крит. провал" if self.critical else f"провал {self.fail_degree}"
             )
             return T(en, ru)
-        mods = "".join(f" {v:+d} [{n}]" for n, v in self.bonuses if v)
         flat = f" {self.flat:+d}" if self.flat else ""
         tail = " (d100: 100!)" if self.terminal_max else ""
-        text = f"{head}: {dice}{flat}{mods}" + (f" = {self.total}" if with_total else "") + tail
-        return T(text, text)
+        texts = {}
+        for loc in ("en", "ru"):
+            mods = "".join(f" {v:+d} [{mod_label(n, loc)}]" for n, v in self.bonuses if v)
+            texts[loc] = f"{head}: {dice}{flat}{mods}" + (f" = {self.total}" if with_total else "") + tail
+        return T(texts["en"], texts["ru"])
+
+
+#: the parts of a roll's flat bonus, as a reader of each language reads them
+_MOD_WORDS = {
+    "bonus": T("bonus", "бонус"),
+    "luck": T("luck", "Удача"),  # as the notation writes it (L3 +2[luck])
+    "skill": T("skill", "навык"),
+    "talent": T("talent", "талант"),
+    "ultimate": T("ultimate", "ульта"),
+    "aim": T("aim", "прицеливание"),
+    "cover": T("cover", "укрытие"),
+    "armour": T("armour", "броня"),
+}
+
+
+def mod_label(name: str, locale: str) -> str:
+    """A bonus part's name for a reader (``[bonus]`` -> ``[бонус]``; a parameter or a condition
+    by the sheet's word); a name given by the player (``+2[нож]``) stays as typed."""
+    word = _MOD_WORDS.get(name)
+    if word is not None:
+        return word[locale]
+    from .params import LABELS
+
+    if name in LABELS:
+        return LABELS[name].get(locale) or name
+    from .data import table
+
+    for row in table("conditions"):
+        if row.get("id") == name:
+            return row.get(locale) or name
+    return name
 
 
 def resolve_level(base_level: int, shift: int, rules: Mapping[str, Any]) -> tuple[int, bool]:

@@ -142,8 +142,8 @@ def _char_value(ch, name: str, rules) -> tuple[int, bool, dict]:
             raise RuleError(
                 "needs_gm_value",
                 T(
-                    f"{name} needs a GM-entered size value first",
-                    f"для {name} мастер должен сначала ввести значения размера",
+                    f"{SECONDARY_LABELS[name]['en']} needs a GM-entered size value first",
+                    f"{SECONDARY_LABELS[name]['ru']}: сначала мастер должен ввести значения размера",
                 ),
             )
         return value, value == 0, SECONDARY_LABELS[name]

@@ -78,10 +78,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "copy_tip": T("Copy the link of {who}", "Скопировать ссылку: {who}"),
     "copy_all": T("Copy all as a message", "Скопировать всё сообщением"),
     "copy_all_tip": T(
-        "One message for the group's chat: each player's name and link and the dice commitment "
-        "(your own link is not in it: keep it)",
-        "Одно сообщение для общего чата: имя и ссылка каждого игрока и печать кубиков "
-        "(вашей ссылки в нём нет: оставьте её себе)",
+        "One message with each player's name and link and the dice commitment (your own link is "
+        "not in it). Paste it only where no one but your players reads it; else copy each link "
+        "and send it privately",
+        "Одно сообщение: имя и ссылка каждого игрока и печать кубиков (вашей ссылки в нём нет). "
+        "Вставляйте его только туда, где его читают лишь ваши игроки; иначе копируйте ссылки по "
+        "одной и отправляйте каждому лично",
     ),
     "copied": T("Copied", "Скопировано"),
     "select_hint": T(
