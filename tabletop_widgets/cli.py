@@ -64,7 +64,7 @@ TEXTS = {
     "verify": T(
         "replay a table's log and check every roll against its revealed seed "
         "(same as python -m tabletop_widgets.table verify)",
-        "воспроизвести журнал стола и проверить каждый бросок по раскрытому зерну "
+        "воспроизвести журнал стола и проверить каждый бросок по раскрытому ключу кубиков "
         "(то же, что python -m tabletop_widgets.table verify)",
     ),
     "host": T(

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T, count
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
-from tabletop_widgets.core.wording import ru_n
+from tabletop_widgets.core.wording import en_n, ru_n
 
 from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
@@ -230,27 +230,36 @@ def faces_dice(faces: list[int], fumble: bool) -> list[Die]:
 
 
 def breakdown(r: PoolResult) -> dict[str, str]:
+    """The pool as the book reads it (L31, L192-L196): the successes, the crits among them,
+    the ones only when they matter (no success: a critical failure), then what the untrained
+    penalty and epic dice make of the count."""
     faces = ", ".join(str(f) for f in r.faces) or "-"
-    extra_en, extra_ru = [], []
-    if r.penalty:
-        extra_en.append(f"-{r.penalty} untrained")
-        extra_ru.append(f"-{r.penalty} без навыка")
-    if r.epic:
-        extra_en.append(f"+{r.epic} epic")
-        extra_ru.append(f"+{ru_n(r.epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')}")
-    en = f"ld {r.pool}: [{faces}] → {r.raw} succ., {r.crits} crit, {r.ones} ones"
-    ru = f"ld {r.pool}: [{faces}] → успехов {r.raw}, критов {r.crits}, единиц {r.ones}"
-    if extra_en:
-        en += " (" + ", ".join(extra_en) + ")"
-        ru += " (" + ", ".join(extra_ru) + ")"
-    en += f" = {r.net}" + (" — critical failure" if r.fumble else "")
-    ru += f" = {r.net}" + (" — критический провал" if r.fumble else "")
+    en = f"ld {r.pool}: [{faces}] → {count(r.raw, 'success', 'en')}"
+    ru = f"ld {r.pool}: [{faces}] → {ru_n(r.raw, 'успех', 'успеха', 'успехов')}"
+    if r.crits:
+        en += f", {en_n(r.crits, 'crit', 'crits')}"
+        ru += f", {ru_n(r.crits, 'крит', 'крита', 'критов')}"
+    if r.ones and not r.net:
+        en += f", {en_n(r.ones, 'one', 'ones')}"
+        ru += f", {ru_n(r.ones, 'единица', 'единицы', 'единиц')}"
+    if r.penalty or r.epic:
+        if r.penalty:
+            en += f" − {r.penalty} untrained"
+            ru += f" − {r.penalty} без навыка"
+        if r.epic:
+            en += f" + {en_n(r.epic, 'epic die', 'epic dice')}"
+            ru += f" + {ru_n(r.epic, 'эпик-дайс', 'эпик-дайса', 'эпик-дайсов')}"
+        en += f" = {count(r.net, 'success', 'en')}"
+        ru += f" = {ru_n(r.net, 'успех', 'успеха', 'успехов')}"
+    if r.fumble:
+        en += " — critical failure"
+        ru += " — критический провал"
     return T(en, ru)
 
 
 OUTCOME_TEXT = {
-    "success": T("success", "успех"),
-    "failure": T("failure", "неудача"),
+    "success": T("achieved", "выполнено"),  # L198: «действие считается невыполненным»
+    "failure": T("not achieved", "не выполнено"),
     "critical_failure": T("critical failure", "критический провал"),
     "rolled": T("rolled", "брошено"),
 }
@@ -295,6 +304,15 @@ def roll(
     return make_result(check_id, spec, r, diff, epic)
 
 
+def outcome_text(r: PoolResult, diff: int) -> dict[str, str]:
+    """The verdict against the difficulty, as the book says it (the breakdown counts the
+    successes): «выполнено (сложность 1)», «не выполнено (сложность 2)», «критический провал»."""
+    outcome = OUTCOME_TEXT[r.outcome]
+    if r.fumble or r.passed is None:
+        return dict(outcome)
+    return T(f"{outcome['en']} (difficulty {diff})", f"{outcome['ru']} (сложность {diff})")
+
+
 def make_result(check_id: str, spec: PoolSpec, r: PoolResult, diff: int, epic: int) -> CheckResult:
     notation = f"ld {spec.pool}" + (" -1s" if spec.penalty else "") + (f" e{epic}" if epic else "") + f" dc {diff}"
     rr = word_result(
@@ -309,7 +327,6 @@ def make_result(check_id: str, spec: PoolSpec, r: PoolResult, diff: int, epic: i
         details={"crits": r.crits, "ones": r.ones, "raw": r.raw, "fumble": r.fumble},
     )
     effects = [Effect("epic_dice", -epic, T("epic dice spent", "потрачены эпик-дайсы"))] if epic else []
-    outcome = OUTCOME_TEXT[r.outcome]
     return CheckResult(
         check_id=check_id,
         label=spec.label,
@@ -320,7 +337,7 @@ def make_result(check_id: str, spec: PoolSpec, r: PoolResult, diff: int, epic: i
         degree=r.net,
         degree_label=T(count(r.net, "success", "en"), count(r.net, "success", "ru")),
         critical="failure" if r.fumble else ("success" if r.crits and r.passed else None),
-        outcome=T(f"{outcome['en']} ({r.net}/{diff})", f"{outcome['ru']} ({r.net}/{diff})"),
+        outcome=outcome_text(r, diff),
         effects=effects,
         options={"difficulty": diff, "epic": epic},
         details={

@@ -483,7 +483,7 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
                 _p(
                     "E_MIN_MIGHT",
                     f"{it.get('name', it['category'])} requires Might {mm}.",
-                    f"Для {it.get('name', it['category'])} нужна Сила {mm}.",
+                    f"{it.get('name', it['category'])}: нужна Сила {mm}.",
                     "inventory",
                 )
             )

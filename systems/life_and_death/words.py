@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -20,10 +21,12 @@ from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution, check_from, word_result
 
 from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.core.names import NameIndex
 from tabletop_widgets.core.wording import ru_n
 
 from .checks import breakdown, faces_dice, resolve
-from .model import SKILL_KEY_RE
+from .model import PARAM_LABELS, SKILL_KEY_RE
+from . import data
 from .combat import ZONE_PENALTY, damage_distribution, resolve_attack
 from .dice import net_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
@@ -36,7 +39,7 @@ _TOKEN = re.compile(
   | (?P<epic>e\d+(?![A-Za-z0-9_]))
   | (?P<num>\d+)
   | (?P<op>[+-])
-  | (?P<name>[A-Za-z_][A-Za-z0-9_:]*)
+  | (?P<name>\{[^{}]{1,80}\}|[A-Za-z_\u0400-\u04FF][\w:]*)
   | (?P<bad>.)
 """,
     re.VERBOSE,
@@ -125,8 +128,6 @@ class LdExpression:
             )
             total = out.damage
             details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced)
-        if a.fumble:
-            notes.append(T("critical failure", "критический провал"))
         return word_result(self.text, "ld", total, dice, bd, check=check, successes=a.net, notes=notes, details=details)
 
     def distribution(self) -> Distribution:
@@ -155,6 +156,22 @@ class LdExpression:
             return Distribution(out, p_pass=p, expression=self.text, outcome="margin")
         p = None if self.dc is None else sum((v for k, v in la.items() if k >= self.dc), Fraction(0))
         return Distribution(la, p_pass=p, expression=self.text)
+
+
+@lru_cache(maxsize=1)
+def sheet_names() -> NameIndex:
+    """Parameters and skills by id or by the book's name (any case, «ё» or «е», a name of
+    several words in braces: ``{Ловкость}+{скрытность}``)."""
+    labels = {k: dict(v) for k, v in PARAM_LABELS.items()}
+    labels["initiative"] = T("Initiative", "Инициатива")
+    labels["will"] = T("Will", "Воля")
+    for row in data.rows("skills"):
+        labels.setdefault(row["id"], T(row.get("en") or row["id"], row.get("ru") or row["id"]))
+    return NameIndex(labels)
+
+
+def _to_id(name: str) -> str:
+    return sheet_names().id_of(name) or name.lower()
 
 
 class _Parser:
@@ -279,13 +296,14 @@ class _Parser:
                 f"(%sheet <имя> или лоток кубиков) или укажите число кубиков",
             )
         c = self.character
+        name_l = _to_id(name)  # the book's name (Ловкость, {скрытность}) or the id
         # a check id such as dexterity+stealth is written with '+' between tokens: handle pairs
         k2, v2, p2 = self.peek()
         if name_l in PARAM_KEYS and k2 == "op" and v2 == "+":
             k3, v3, p3 = self.toks[self.i + 1] if self.i + 1 < len(self.toks) else (None, None, self.end)
-            if k3 == "name" and v3.lower() not in SHEET_KEYS and v3.lower() not in KEYWORDS:
+            if k3 == "name" and _to_id(v3) not in SHEET_KEYS and v3.lower() not in KEYWORDS:
                 self.i += 2
-                spec = self._check(f"{name_l}+{v3.lower()}", p3)
+                spec = self._check(f"{name_l}+{_to_id(v3)}", p3)
                 return sign * spec.pool, spec.penalty
         if name_l in ("initiative", "init"):
             return sign * c.initiative_pool, 0  # Dex + Alert + 2 Speed - 1 closed helmet (L220, L159)
@@ -395,7 +413,8 @@ LD_WORD = DiceWord(
         "<dice> is a number or, with a bound character, dexterity+stealth, stealth, init, will...; "
         "6+ succeeds, 10 is a crit, 1s with no success are a critical failure",
         "Пул d10 Life&Death: ld <кубики> [dc K] [-1s] [eN] [vs ld <кубики>] [dmg W armour A zone Z maxhp H]; "
-        "<кубики> — число или, с привязанным персонажем, dexterity+stealth, stealth, init, will...; "
+        "<кубики> — число или, с привязанным персонажем, названия из листа: Ловкость+Скрытность, "
+        "{Скрытность}, Инициатива, Воля...; "
         "успех на 6+, 10 — крит, единицы без успехов — критический провал",
     ),
     examples=(

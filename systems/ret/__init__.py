@@ -62,6 +62,8 @@ class RetSystem(GameSystem):
     #: a tray starts at Medium (8), the middle of the book's difficulty ladder (L505-515); the
     #: option's default stays None ("no difficulty": totals compared with an opponent's roll)
     usual_options = {"difficulty": 8}
+    #: the book's word for a die: «куб» (L486, «куб провала» L525), never «кубик»
+    terms = {"dice": T("Dice", "Кубы"), "dice_tray": T("Dice tray", "Лоток для кубов")}
 
     # -- data -----------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:

@@ -1014,7 +1014,7 @@ def use_item(
             ),
         )
     if "charges" in it and it["charges"] <= 0:
-        raise RuleError("no_charges", T(f"{name} has no charges left.", f"У «{name}» не осталось зарядов."))
+        raise RuleError("no_charges", T(f"{name} has no charges left.", f"«{name}»: зарядов не осталось."))
     check = None
     roller = None
     if spec.get("divider") and total is None and not fail and spec.get("roll"):

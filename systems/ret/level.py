@@ -30,13 +30,14 @@ LEVEL_DIE: dict[int, tuple[int, int]] = {
 #: parameter and condition ids read as their names, a label the player wrote stays as written.
 TAG_WORDS: dict[str, dict[str, str]] = {
     "skill": T("skill", "навык"),
-    "luck": T("luck", "удача"),
+    "luck": T("luck", "Удача"),  # the book's capital (L3 +2[luck])
     "bonus": T("bonus", "бонус"),
     "armour": T("armour", "броня"),
-    "aim": T("aim", "прицел"),
+    "aim": T("aim", "прицеливание"),
     "cover": T("cover", "укрытие"),
     "ultimate": T("ultimate", "ультимативная"),
     "token": T("token", "жетон"),
+    "talent": T("talent", "талант"),
 }
 
 

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.names import NameIndex, name_key
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution
 from tabletop_widgets.dice.words import CHARACTER_KEY
 from tabletop_widgets.dice.results import Check
@@ -422,6 +424,36 @@ ABILITY_WORDS = {
 }
 _ALL_NAMES = sorted(set(NAMED_CHECKS) | set(RU_NAMES) | set(ABILITY_WORDS), key=len, reverse=True)
 CHECK_PATTERN = re.compile(r"(?:" + "|".join(re.escape(n) for n in _ALL_NAMES) + r")(?![\w])", re.I)
+
+
+@lru_cache(maxsize=1)
+def check_names() -> NameIndex:
+    """The bound character's named checks by id or by the book's name in any language (any
+    case, «ё» or «е», ``{Мелкая моторика}`` for a name of several words)."""
+    from .model import Character as _RetCharacter
+    from . import checks as _checks
+
+    labels = {c.id: c.label for c in _checks.catalogue(_RetCharacter()) if ":" not in c.id}
+    labels.update({pid: lab for pid, lab in _PARAM_LABELS.items()})
+    return NameIndex(labels, extra=RU_NAMES)
+
+
+def _loose(name: str) -> str:
+    """A regex for ``name`` that takes «е» for «ё» and a space or ``_`` between words."""
+    out = []
+    for ch in name:
+        out.append("[её]" if ch in "её" else "[ _]+" if ch == " " else re.escape(ch))
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def check_pattern() -> re.Pattern:
+    """What the check word claims: an id, a name of the book (any case, ё/е, spaces or ``_``),
+    ``{a braced name}``, or an ability word."""
+    names = sorted(set(check_names().names()) | set(ABILITY_WORDS), key=len, reverse=True)
+    return re.compile(r"(?:\{[^{}]{1,80}\}|" + "|".join(_loose(n) for n in names) + r")(?![\w])", re.I)
+
+
 PROB_PATTERN = re.compile(r"prob(?![\w])", re.I)
 
 
@@ -490,7 +522,7 @@ def parse_check(
     end = len(text) if end is None else end
     p = _Parser(text, start, end)
     p.ws()
-    m = CHECK_PATTERN.match(text, p.pos, end)
+    m = check_pattern().match(text, p.pos, end)
     if not m:
         p.error(
             'expected a parameter or ability name such as agility or skill "Lockpicking"',
@@ -499,6 +531,13 @@ def parse_check(
     word = m.group().lower()
     name_pos = p.pos
     p.pos = m.end()
+    braced = word.startswith("{")
+    if braced and name_key(word) not in {name_key(w) for w in ABILITY_WORDS} and check_names().id_of(word) is None:
+        p.pos = name_pos
+        p.error(
+            f"unknown check {m.group()}: a parameter of the sheet, by its id or its name",
+            f"неизвестная проверка {m.group()}: параметр листа — по коду или по названию",
+        )
     if word in ABILITY_WORDS:
         kind = ABILITY_WORDS[word]
         p.ws()
@@ -525,7 +564,7 @@ def parse_check(
             p.error(f"the {kind} name is empty", "пустое имя способности")
         check_id = f"{kind}:{name}"
     else:
-        check_id = RU_NAMES.get(word, word)
+        check_id = check_names().id_of(word) or RU_NAMES.get(word, word)
     options: dict[str, Any] = {}
     bonuses = 0
     while True:
@@ -626,6 +665,11 @@ def parse_check(
             text,
             message_ru=f"привязанный персонаж не из Р.Э.Т.: {check_id!r} — проверка Р.Э.Т.",
         )
+    kind, sep, ability = check_id.partition(":")
+    if sep and character.ability(ability) is None:  # «взлом» for the sheet's «Взлом», ё/е alike
+        same = [a for a in character.abilities if name_key(a.get("name", "")) == name_key(ability)]
+        if len(same) == 1:
+            check_id = f"{kind}:{same[0]['name']}"
     rules = dict(rules or {})
     try:
         _checks.plan(character, check_id, options, rules)
@@ -652,13 +696,13 @@ def make_check_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
     return DiceWord(
         name="ret_check",
         system="ret",
-        pattern=CHECK_PATTERN,
+        pattern=check_pattern(),
         parse=_parse,
         help=T(
             'RET check of the bound character: <parameter> | skill "Name" | talent "Name" '
             "[luck N] [+N] [dl±N] [>= difficulty] [token NAME]",
-            'Проверка привязанного персонажа Р.Э.Т.: <параметр> | skill "Имя" | talent "Имя" '
-            "[luck N] [+N] [dl±N] [>= сложность] [token ИМЯ]",
+            "Проверка привязанного персонажа Р.Э.Т.: <параметр по названию: Ловкость, {Мелкая моторика}> | "
+            'навык "Имя" | талант "Имя" [удача N] [+N] [dl±N] [>= сложность] [token ИМЯ]',
         ),
         examples=(
             "agility",

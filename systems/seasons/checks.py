@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -787,7 +788,8 @@ def plan_distribution(plan: PoolPlan) -> Distribution:
 
 
 def pool_breakdown(r: PoolRoll, plan_trace: str = "") -> dict[str, str]:
-    head = f"{plan_trace}: " if plan_trace else ""
+    # a pool of plain dice has nothing to add up: «5 = 5:» would say the number twice
+    head = f"{plan_trace}: " if plan_trace and not re.fullmatch(r"\s*(-?\d+) = \1\s*", plan_trace) else ""
     if r.impossible:
         return T(f"{head}impossible (pool = {r.pool})", f"{head}невозможно (запас = {r.pool})")
     faces = ", ".join(f"{f}*" if f >= r.threshold else str(f) for f in r.faces)

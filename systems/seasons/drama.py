@@ -65,7 +65,8 @@ def chapter_award(c, *, archetype: int = 0, goal: int = 0, problem: int = 0, ext
         raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
     for name, v in (("archetype", archetype), ("goal", goal), ("problem", problem)):
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 5:
-            raise RuleError("award_range", T(f"{name} award is 0–5, not {v!r}", f"награда за {name}: 0–5, а не {v!r}"))
+            word = {"archetype": "Архетип", "goal": "Цель", "problem": "Проблема"}[name]
+            raise RuleError("award_range", T(f"{name} award is 0–5, not {v!r}", f"награда ({word}): 0–5, а не {v!r}"))
     if not isinstance(extras, int) or extras < 0:
         raise RuleError("award_range", T("extras are a count >= 0", "дополнительные пункты — число >= 0"))
     total = archetype + goal + problem + extras

@@ -47,6 +47,7 @@ class SeasonsSystem(GameSystem):
     terms = {
         "gm": T("Storyteller", "Рассказчик"),
         "gm_title": T("Storyteller", "Рассказчик"),
+        "gm_gen": T("Storyteller", "Рассказчика"),
         "dice": T("Dice", "Дайсы"),
         "dice_tray": T("Dice tray", "Лоток для дайсов"),
     }

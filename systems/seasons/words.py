@@ -224,7 +224,8 @@ class PoolExpression:
             )
             dice += [Die(10, f, success=f >= o.threshold, note="vs") for f in o.faces]
             ob = pool_breakdown(o)
-            breakdown = T(f"{breakdown['en']} vs {ob['en']}", f"{breakdown['ru']} против {ob['ru']}")
+            # «соперник: 4 дайса …» (after «против» the count would need the genitive)
+            breakdown = T(f"{breakdown['en']}; opponent: {ob['en']}", f"{breakdown['ru']}; соперник: {ob['ru']}")
             verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]
             res = word_result(
                 self.text,
@@ -232,7 +233,7 @@ class PoolExpression:
                 r.successes,
                 dice,
                 breakdown,
-                check=check_from(r.successes, ">=", o.successes + 1),
+                check=check_from(r.successes, ">", o.successes),  # more successes wins (L59)
                 successes=r.successes,
                 details=details,
                 notes=[verdict],

@@ -142,8 +142,8 @@ def _char_value(ch, name: str, rules) -> tuple[int, bool, dict]:
             raise RuleError(
                 "needs_gm_value",
                 T(
-                    f"{name} needs a GM-entered size value first",
-                    f"для {name} мастер должен сначала ввести значения размера",
+                    f"{SECONDARY_LABELS[name]['en']} needs a GM-entered size value first",
+                    f"{SECONDARY_LABELS[name]['ru']}: сначала мастер должен ввести значения размера",
                 ),
             )
         return value, value == 0, SECONDARY_LABELS[name]
@@ -589,11 +589,17 @@ def _degree_label(degree: str):
 
 
 def _outcome(success: bool, crit, margin: int, static: bool = False):
+    """«Успех, величина +3»; a critical one says so once («Критический провал, величина −9»,
+    not «Провал — Критический провал»)."""
     word = T("Success", "Успех") if success else T("Failure", "Провал")
-    tag = {
-        "success": T(" — Critical success", " — Критический успех"),
-        "failure": T(" — Critical failure", " — Критический провал"),
-    }.get(crit, T("", ""))
+    tag = T("", "")
+    if crit == ("success" if success else "failure"):
+        word = T("Critical success", "Критический успех") if success else T("Critical failure", "Критический провал")
+    elif crit in ("success", "failure"):  # a crit against the verdict: both are news
+        tag = {
+            "success": T(" — critical success", " — критический успех"),
+            "failure": T(" — critical failure", " — критический провал"),
+        }[crit]
     how = T(" (static value)", " (статичное значение)") if static else T("", "")
     return T(
         f"{word['en']}{tag['en']}{how['en']}, margin {signed(margin)}",

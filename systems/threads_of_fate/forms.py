@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.names import NameIndex, name_key
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.errors import DiceError
@@ -35,7 +36,7 @@ from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import CHARACTER_KEY, DiceWord, word_result
 
 from . import checks, combat, fate
-from .rules import CHARACTERISTICS, SKILLS, rule, signed
+from .rules import CHAR_LABELS, CHARACTERISTICS, SECONDARY_LABELS, SKILLS, rule, signed
 
 #: the last check rolled for each character (by ``SYSTEM.roll_check`` or a word), for ``reroll``
 _LAST: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
@@ -244,16 +245,35 @@ class CheckForm:
 
 
 def _skill_code(ch, token: str) -> str | None:
-    t = token.lower()
-    if t in SKILLS:
-        return t
+    """A skill by its code or its name in either language (any case, «ё» or «е», braces)."""
+    t = name_key(token)
+    if t.replace(" ", "_") in SKILLS:
+        return t.replace(" ", "_")
     for code, (en, ru, _) in SKILLS.items():
-        if t in (en.lower(), ru.lower()):
+        if t in (name_key(en), name_key(ru)):
             return code
     for s in ch.custom_skills:
-        if t in (str(s.get("code", "")).lower(), str(s.get("en", "")).lower(), str(s.get("ru", "")).lower()):
+        if t in (name_key(s.get("code", "")), name_key(s.get("en", "")), name_key(s.get("ru", ""))):
             return s["code"]
     return None
+
+
+#: characteristics and secondary values by id or the book's name
+_CHAR_NAMES = NameIndex({**CHAR_LABELS, **SECONDARY_LABELS})
+#: a named check as a player writes it: ``dexterity+stealth``, ``Ловкость+Скрытность``,
+#: ``{Ловкость}+{Ловкость рук}``, ``сила``
+_NAME_PART = r"(?:\{[^{}]{1,80}\}|[A-Za-zА-Яа-яЁё_][A-Za-zА-Яа-яЁё_0-9]*)"
+_ONE_NAME = re.compile(_NAME_PART)
+_CHECK_NAME = re.compile(_NAME_PART + r"(?:\s*\+\s*" + _NAME_PART + r")?")
+
+
+def _check_id_of(ch, written: str) -> str:
+    """The check id for what a player wrote: each side of ``+`` by its id or the book's name."""
+    parts = [p.strip() for p in written.split("+")]
+    ids = []
+    for p in parts:
+        ids.append(_CHAR_NAMES.id_of(p) or _skill_code(ch, p) or name_key(p).replace(" ", "_"))
+    return "+".join(ids)
 
 
 def _best_characteristic(ch, skill: str) -> str:
@@ -278,7 +298,7 @@ def parse_static(text: str, start: int = 0, end: int | None = None, *, variables
     sc.match(STATIC_PATTERN)
     ch = _bound(variables, "static", start, text)
     rules = _rules_of(ch, rules)
-    m = sc.match(_TOKEN)
+    m = sc.match(_ONE_NAME)
     skill = _skill_code(ch, m.group()) if m else None
     if skill is None:
         raise _err(
@@ -316,15 +336,15 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
     sc.match(CHECK_PATTERN)
     ch = _bound(variables, "check", start, text)
     rules = _rules_of(ch, rules)
-    m = sc.match(_TOKEN)
+    m = sc.match(_CHECK_NAME)
     if not m:
         raise _err(
-            "expected a check id such as dexterity+stealth",
-            "ожидался id проверки, например dexterity+stealth",
+            "expected a check such as dexterity+stealth or Ловкость+Скрытность",
+            "ожидалась проверка, например Ловкость+Скрытность или dexterity+stealth",
             sc.pos,
             text,
         )
-    check_id = m.group().lower()
+    check_id = _check_id_of(ch, m.group())
     try:
         checks.plan_check(ch, check_id, rules)
     except RuleError as exc:
@@ -774,8 +794,9 @@ def form_words(rules=None) -> list[DiceWord]:
             CHECK_PATTERN,
             parse_check,
             rules,
-            "a named check of the bound character: check <id> [+N] [advN] [hinN] [vs N]",
-            "проверка привязанного персонажа: check <id> [+N] [advN] [hinN] [vs N]",
+            "a named check of the bound character: check <id or name> [+N] [advN] [hinN] [vs N]",
+            "проверка привязанного персонажа: проверка <название, например Ловкость+Скрытность или "
+            "{Ловкость}+{Ловкость рук}> [+N] [advN] [hinN] [vs N]",
             ("check dexterity+stealth adv vs 15", "check will vs 12"),
         ),
         _word(

@@ -776,7 +776,7 @@ class Combat:
             raise _err(
                 "already_has",
                 f"{self.name(cid)} already has {tr(spec.label)}.",
-                f"У {self.name(cid)} уже есть «{tr(spec.label, 'ru')}».",
+                f"{self.name(cid)}: «{tr(spec.label, 'ru')}» уже есть.",
             )
         if data is not None and not isinstance(data, Mapping):
             raise _err(

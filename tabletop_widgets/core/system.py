@@ -108,12 +108,25 @@ class CheckResult:
     options: Mapping[str, Any] = field(default_factory=dict)
     details: dict[str, Any] = field(default_factory=dict)
 
+    def breakdown(self, locale: str = DEFAULT_LOCALE) -> str:
+        """The dice of the check; their pass/fail is left to the outcome when there is one (so
+        a line never says «провал → провал»)."""
+        roll = self.roll
+        if not hasattr(roll, "text"):
+            return str(roll) if roll is not None else ""
+        if tr(self.outcome, locale):
+            try:
+                return roll.text(locale, verdict=False)
+            except TypeError:  # a roll kept as text (a stored record)
+                pass
+        return roll.text(locale)
+
     def text(self, locale: str = DEFAULT_LOCALE) -> str:
         head = tr(self.label, locale)
-        breakdown = (
-            self.roll.text(locale) if hasattr(self.roll, "text") else (str(self.roll) if self.roll is not None else "")
-        )
+        breakdown = self.breakdown(locale)
         verdict = tr(self.outcome, locale)
+        if verdict and breakdown.rstrip().lower().endswith(verdict.lower()):
+            verdict = ""  # the dice already end with it («… — крит. провал»)
         parts = [p for p in (head + ":", breakdown, "→ " + verdict if verdict else "") if p]
         return " ".join(parts)
 
@@ -204,6 +217,7 @@ class DamageOutcome:
 DEFAULT_TERMS: dict[str, dict[str, str]] = {
     "gm": T("GM", "мастер"),
     "gm_title": T("Game master", "Мастер"),
+    "gm_gen": T("GM", "мастера"),  # genitive: «Заметки мастера», «спросите мастера»
     "turn": T("Turn", "Ход"),
     "turns": T("Turns", "Ходов"),
     "dice": T("Dice", "Кубики"),

@@ -723,12 +723,12 @@ class LazyRollResult(RollResult):
     def tree(self, value):
         self.__dict__["_tree"] = value
 
-    def text(self, locale: str | None = None) -> str:
+    def text(self, locale: str | None = None, *, verdict: bool = True) -> str:
         """The breakdown written straight from the recorded faces (no tree is built; once the
         tree exists, someone may have changed it, so it is rendered instead)."""
         d = self.__dict__
-        if "_tree" in d:
-            return super().text(locale)
+        if "_tree" in d or not verdict:
+            return super().text(locale, verdict=verdict)
         parts = d.get("_texts")
         if parts is None:
             expr = self._expr

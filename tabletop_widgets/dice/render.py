@@ -29,6 +29,8 @@ WORDS = {
     "fail": {"en": "fail", "ru": "провал"},
     "margin": {"en": "margin", "ru": "разница"},
     "short": {"en": "short by", "ru": "не хватило"},
+    "equal_needs_more": {"en": "exactly {target}: needs more", "ru": "ровно {target}, а нужно больше"},
+    "needs": {"en": "needs {n}", "ru": "нужно {n}"},
     "total": {"en": "total", "ru": "итого"},
     "dropped": {"en": "dropped", "ru": "отброшен"},
     "rerolled": {"en": "rerolled", "ru": "переброшен"},
@@ -137,13 +139,38 @@ def node_text(node, locale: str) -> str:
 
 def verdict_text(check, locale: str, with_margin: bool = True) -> str:
     """ "pass (margin +2)" / "fail (short by 1)"; the margin only for >= and > checks (for a
-    contest or an equality it means nothing to a player)."""
+    contest or an equality it means nothing to a player). A strict ``>`` that a total equal to
+    its target misses says so ("fail (exactly 10: needs more)"), and a ``>`` miss counts what
+    was short up to the smallest passing total (``8 > 10``: short by 3)."""
     word = w("pass" if check.passed else "fail", locale)
     if not with_margin or check.op not in (">=", ">"):
         return word
     if check.passed:
         return f"{word} ({w('margin', locale)} {check.margin:+d})"
+    if check.op == ">":
+        if check.margin == 0:
+            return f"{word} ({w('equal_needs_more', locale).format(target=fmt_num(check.target))})"
+        return f"{word} ({w('short', locale)} {abs(check.margin) + 1})"
     return f"{word} ({w('short', locale)} {abs(check.margin)})"
+
+
+def pool_verdict(r: RollResult, locale: str) -> str | None:
+    """A pool's verdict the way the books say it, after a breakdown that already counts the
+    successes («→ 3 успеха»): nothing more when one success is all it needs and it has one;
+    «→ провал» when it has none; «(нужно 2) → успех» against a higher difficulty. None when
+    ``r`` is not a success count checked against a plain number."""
+    check = r.check
+    if r.successes is None or check is None or check.op != ">=" or r.total != r.successes:
+        return None
+    details = getattr(r.tree, "details", None) or {}
+    if _target_tree(r) is not None or "opponent_successes" in details or "defender_successes" in details:
+        return None  # a contest: both sides' counts and the winner say it
+    word = w("pass" if check.passed else "fail", locale)
+    if not check.passed and any(getattr(d, "crit", None) == "failure" for d in r.dice):
+        return ""  # the breakdown ends with «критический провал»: a failure, said once
+    if check.target == 1:
+        return "" if check.passed else f" → {word}"
+    return f" ({w('needs', locale).format(n=fmt_num(check.target))}) → {word}"
 
 
 def _target_tree(r: RollResult):
@@ -161,9 +188,12 @@ def _target_text(r: RollResult, locale: str) -> str:
     return str(r.check.target) if tt is None else f"{node_text(tt, locale)} = {r.check.target}"
 
 
-def render_text(r: RollResult, locale: str = "en", body: str | None = None, target: str | None = None) -> str:
+def render_text(
+    r: RollResult, locale: str = "en", body: str | None = None, target: str | None = None, *, verdict: bool = True
+) -> str:
     """The one-line breakdown. ``body`` and ``target`` (the texts of the expression and of the
-    check's target) are given by a fast-path result that writes them without building a tree."""
+    check's target) are given by a fast-path result that writes them without building a tree.
+    ``verdict=False`` leaves out the check's pass/fail (a named check's outcome says it)."""
     if r.results:
         lines = [f"{i + 1}: {render_text(sub, locale)}" for i, sub in enumerate(r.results)]
         if len(r.results) > 1:
@@ -174,9 +204,16 @@ def render_text(r: RollResult, locale: str = "en", body: str | None = None, targ
         tree = r.tree
         body = node_text(tree, locale) if tree is not None else r.expression
         word = isinstance(tree, WordNode)
+    pool = pool_verdict(r, locale) if word and r.show_total else None
+    if pool is not None and not verdict:
+        pool = ""
     if not r.show_total:
         s = body
-    elif word and body.rstrip().endswith(f"= {r.total}"):
+    elif pool is not None:
+        s = body.rstrip() + pool  # the word's breakdown counts the successes itself
+    elif word and r.successes is not None and r.check is None and r.total == r.successes:
+        s = body.rstrip()
+    elif word and body.rstrip().endswith((f"= {r.total}", f"→ {r.total}")):
         s = body.rstrip()  # the word's own breakdown already ends with its total
     elif word and r.successes is None:
         s = f"{body} = {r.total}"
@@ -184,7 +221,12 @@ def render_text(r: RollResult, locale: str = "en", body: str | None = None, targ
         s = f"{body} = {count_noun(r.total, 'success', locale)}"
     else:
         s = f"{body} = {r.total}"
-    if r.check is not None and r.show_total:
+    if pool is not None:
+        pass
+    elif r.check is not None and not verdict:
+        if r.show_total and not s.rstrip().endswith((f"= {r.total}", f"→ {r.total}")) and r.successes is None:
+            s += f" = {r.total}"
+    elif r.check is not None and r.show_total:
         tt = _target_text(r, locale) if target is None else target
         s += f" {OP_SYMBOL.get(r.check.op, r.check.op)} {tt} → {verdict_text(r.check, locale)}"
     elif r.check is not None:

@@ -312,10 +312,11 @@ class RollResult:
     def totals(self) -> list[int]:
         return [r.total for r in self.results] if self.results else [self.total]
 
-    def text(self, locale: str | None = None) -> str:
+    def text(self, locale: str | None = None, *, verdict: bool = True) -> str:
+        """The breakdown; ``verdict=False`` leaves the check's pass/fail out."""
         from .render import render_text
 
-        return render_text(self, locale or self.locale)
+        return render_text(self, locale or self.locale, verdict=verdict)
 
     def __str__(self) -> str:
         return self.text()

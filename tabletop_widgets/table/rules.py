@@ -25,6 +25,7 @@ import time
 from typing import Any, Callable, Mapping
 
 from ..core.i18n import DEFAULT_LOCALE, T, tr
+from ..core.system import term_of
 from .events import EventError
 from .seats import PermissionDenied
 
@@ -162,9 +163,10 @@ def option_problem(spec, value: Any) -> dict[str, str] | None:
     return None  # a kind this module does not know: the system validates it
 
 
-def check_options(check_spec, options: Mapping[str, Any], *, role: str) -> None:
+def check_options(check_spec, options: Mapping[str, Any], *, role: str, system: Any = None) -> None:
     """Refuse options ``check_spec`` (a ``CheckSpec``) does not declare, GM-only options from a
-    non-GM seat, and values outside what each option declares."""
+    non-GM seat, and values outside what each option declares. ``system``: the table's, whose
+    word for the GM the refusal uses (RET «мастер», Seasons «Рассказчик»)."""
     known = {o.name: o for o in check_spec.options}
     label_en, label_ru = tr(check_spec.label, "en"), tr(check_spec.label, "ru")
     for name, value in options.items():
@@ -182,8 +184,8 @@ def check_options(check_spec, options: Mapping[str, Any], *, role: str) -> None:
                 f"option {name}",
                 role,
                 T(
-                    f"{tr(spec.label, 'en')}: only the GM sets this option.",
-                    f"{tr(spec.label, 'ru')}: этот параметр задаёт только ведущий.",
+                    f"{tr(spec.label, 'en')}: only the {term_of(system, 'gm', 'en')} sets this option.",
+                    f"{tr(spec.label, 'ru')}: этот параметр задаёт только {term_of(system, 'gm', 'ru')}.",
                 ),
                 option=name,
             )
@@ -228,8 +230,8 @@ def check_gm_fields(
             "character.edit",
             role,
             T(
-                f"Only the GM may change: {', '.join(labels_en)}.",
-                f"Это меняет только ведущий: {', '.join(labels_ru)}.",
+                f"Only the {term_of(system, 'gm', 'en')} may change: {', '.join(labels_en)}.",
+                f"Это меняет только {term_of(system, 'gm', 'ru')}: {', '.join(labels_ru)}.",
             ),
             fields=changed,
         )

@@ -20,6 +20,7 @@ from typing import Any, Mapping, Sequence
 from urllib.parse import parse_qs, urlencode
 
 from tabletop_widgets.core.i18n import LOCALES
+from tabletop_widgets.core.system import term_of
 from tabletop_widgets.core.wording import ru_n
 
 from .events import jsonable, register_kind
@@ -202,7 +203,7 @@ def create_table(
     from .events import validate as validate_payload
 
     specs = [s if isinstance(s, SeatSpec) else SeatSpec(**s) for s in seats]
-    _check_bounds(specs, title, characters)
+    _check_bounds(specs, title, characters, system)
     if not any(s.role == "gm" for s in specs):
         raise ValueError("a table needs at least one GM seat")
     ids = [check_seat_id(s.seat) for s in specs]
@@ -266,13 +267,26 @@ def create_table(
     return CreatedTable(table=info, seats=records, tokens=tokens, seed_hash=dice.seed_hash)
 
 
-def _check_bounds(specs: Sequence[SeatSpec], title: Any, characters: Any) -> None:
+def _gm_word(system: Any, locale: str) -> str:
+    """The word of ``system``'s book (a slug) for the GM (RET «мастер», Seasons «Рассказчик»)."""
+    from .. import get_system
+
+    try:
+        obj = get_system(system)
+    except (KeyError, TypeError, ValueError):
+        obj = None
+    return term_of(obj, "gm", locale)
+
+
+def _check_bounds(specs: Sequence[SeatSpec], title: Any, characters: Any, system: Any = None) -> None:
     """Seat count, names and title within bounds, before anything else is looked at."""
     if len(specs) > MAX_SEATS:
         raise TableSetupError(
             "too_many_seats",
-            f"A table has at most {MAX_SEATS} seats (GM, players and observers together); {len(specs)} were asked for.",
-            f"За столом не больше {MAX_SEATS} мест (ведущий, игроки и зрители вместе), а запрошено {len(specs)}.",
+            f"A table has at most {MAX_SEATS} seats ({_gm_word(system, 'en')}, players and observers together); "
+            f"{len(specs)} were asked for.",
+            f"За столом не больше {MAX_SEATS} мест ({_gm_word(system, 'ru')}, игроки и зрители вместе), "
+            f"а запрошено {len(specs)}.",
         )
     for s in specs:
         if not isinstance(s.name, str) or len(s.name) > MAX_NAME:

@@ -31,11 +31,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from ..core.i18n import LOCALES
+from ..core.system import term_of
 from .audience import Audience, project_state, visible_events
 from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
-from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload, texts_of
+from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
 from .rules import PlayError, check_character_texts, check_gm_fields, check_options, check_text, rate_limit_for
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
@@ -184,7 +186,7 @@ class TableSession:
             raise SeatError(
                 "no_token",
                 "This page needs a seat link (…?table=<id>&seat=<token>). Ask your GM for yours.",
-                "Для этой страницы нужна ссылка места (…?table=<id>&seat=<token>). Попросите её у ведущего.",
+                "Для этой страницы нужна ссылка места (…?table=<id>&seat=<token>). Попросите её у того, кто ведёт игру.",
             )
         seat = store.seat_by_token_hash(str(table_id), hash_token(str(token)))
         if seat is None:
@@ -192,7 +194,8 @@ class TableSession:
             raise SeatError(
                 "bad_token",
                 "This seat link is not valid (wrong or expired token). Ask your GM for a new link.",
-                "Ссылка места недействительна (неверный или устаревший токен). Попросите у ведущего новую ссылку.",
+                "Ссылка места недействительна (неверный или устаревший токен). "
+                "Попросите новую ссылку у того, кто ведёт игру.",
             )
         return cls(store, store.get_table(seat.table_id), seat, _token_checked=True, **kw)
 
@@ -679,7 +682,7 @@ class TableSession:
             model = system.Character.from_dict(data)
             # the options as the check declares them for the character as the table holds it
             # (bounds that follow the character, e.g. declared Luck <= Luck held, included)
-            check_options(system.check(model, req.check_id), options, role=self.role)
+            check_options(system.check(model, req.check_id), options, role=self.role, system=system)
             index = tx.next_roll
             rng = DrawWatch(tx.secret_seed(), index)
             result, error = roll_guarded(rng, lambda r: system.roll_check(model, req.check_id, rng=r, **options))
@@ -711,7 +714,7 @@ class TableSession:
                     "hidden": hidden,
                     "result": check_json(result),
                     "text": result.text(locale),
-                    "texts": texts_of(result.roll),
+                    "texts": {loc: result.breakdown(loc) for loc in LOCALES},
                 },
             )
             out = [NewEvent("check", self.seat, payload, audience, roll=index)]
@@ -783,10 +786,10 @@ class TableSession:
         if tx.token_hash(self.seat) != self._seat.token_hash:
             raise SeatError(
                 "link_replaced",
-                "Your seat link was replaced by the GM: this page no "
-                "longer acts at the table. Ask your GM for the new link.",
-                "Ведущий заменил ссылку вашего места: эта страница больше не действует "
-                "за столом. Попросите у ведущего новую ссылку.",
+                f"Your seat link was replaced by the {term_of(self.system, 'gm', 'en')}: this page no "
+                f"longer acts at the table. Ask your {term_of(self.system, 'gm', 'en')} for the new link.",
+                f"{term_of(self.system, 'gm_title', 'ru')} заменил ссылку вашего места: эта страница больше не "
+                f"действует за столом. Попросите у {term_of(self.system, 'gm_gen', 'ru')} новую ссылку.",
             )
 
     def link_replaced(self) -> bool:

@@ -5,7 +5,15 @@ seat (the player's name and their character's name; sample characters are built 
 system's own ``Character`` class from what its sheet declares), how many observers, and a
 *Create table* button. The result is one link per seat (GM, each player, each observer):
 ``<base>?table=<id>&seat=<token>``. Tokens exist only in these links (the store keeps hashes),
-so the links are shown once, to copy.
+so the links are shown once, to copy: a copy button per link and *Copy all as a message* (the
+players' links and the dice commitment as one chat message in the GM's language, without the
+GM's own link; :func:`tabletop_widgets.table.invite.invite_message`). Copying is the browser's
+(:class:`~tabletop_widgets.widgets.copy.CopyButton`): the clipboard API, or a selected text
+field where the browser refuses it.
+
+A seat row may take a saved character (what a sheet's Save produced): the file is read for the
+chosen game by :func:`tabletop_widgets.table.invite.read_character_file`; a bad file, or one
+made for another game, says why and the table is not created while it is attached.
 
 Creating a table asks for the server's lobby key (class ``tt-lobby-key``; see
 :mod:`tabletop_widgets.table.lobbykey`): checked in Python, wrong keys rate-limited in the store,
@@ -24,13 +32,19 @@ import traitlets as t
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.core.registry import available_systems, get_system
+from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
+from tabletop_widgets.table.invite import CharacterFileError, invite_message, read_character_file
 from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
 from tabletop_widgets.table.store import StoreError
+
+from .copy import CopyButton
 
 MAX_PLAYERS = 8
 MAX_OBSERVERS = 4
 SAMPLE_NAMES = ["Aria", "Boris", "Chen", "Dana", "Emil", "Fay", "Gleb", "Hana"]
+#: the sample characters' names a Russian lobby offers (any name may be typed over them)
+SAMPLE_NAMES_RU = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя", "Зоя"]
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": T("New table", "Новый стол"),
@@ -42,16 +56,47 @@ TEXTS: dict[str, dict[str, str]] = {
     "system": T("Game system", "Система"),
     "players": T("Players", "Игроков"),
     "observers": T("Observers", "Зрителей"),
-    "gm_name": T("GM name", "Имя ведущего"),
+    "gm_name": T("{gm_title}'s name", "Имя {gm_gen}"),
     "player_name": T("Player {n}", "Игрок {n}"),
     "character_name": T("Character", "Персонаж"),
     "create": T("Create table", "Создать стол"),
     "create_tip": T("Create the table and show the seat links", "Создать стол и показать ссылки мест"),
     "links": T("Seat links (shown once: copy them now)", "Ссылки мест (показаны один раз: скопируйте их)"),
-    "link_gm": T("GM", "Ведущий"),
-    "link_player": T("{name} (plays {character})", "{name} (играет за {character})"),
+    "link_gm": T("{gm_title}", "{gm_title}"),
+    "link_player": T("{name} (plays {character})", "{name} (персонаж: {character})"),
     "link_observer": T("Observer {n}", "Зритель {n}"),
-    "commitment": T("Dice commitment (SHA-256 of the secret seed)", "Обязательство кубиков (SHA-256 секретного зерна)"),
+    "commitment": T("Dice commitment", "Печать кубиков"),
+    "commitment_help": T(
+        "The fingerprint (SHA-256) of this table's secret dice key, fixed before anyone rolls. "
+        "Keep a copy: when the {gm} closes the table the key is shown, and with this fingerprint "
+        "any player can check after the game that nobody changed the rolls.",
+        "Отпечаток (SHA-256) секретного ключа кубиков этого стола, сделанный до первого броска. "
+        "Сохраните его: когда {gm} закроет стол, ключ откроется. По этому отпечатку любой игрок "
+        "после игры проверит, что броски никто не подменял.",
+    ),
+    "copy": T("Copy: {who}", "Копировать: {who}"),
+    "copy_tip": T("Copy the link of {who}", "Скопировать ссылку: {who}"),
+    "copy_all": T("Copy all as a message", "Скопировать всё сообщением"),
+    "copy_all_tip": T(
+        "One message with each player's name and link and the dice commitment (your own link is "
+        "not in it). Paste it only where no one but your players reads it; else copy each link "
+        "and send it privately",
+        "Одно сообщение: имя и ссылка каждого игрока и печать кубиков (вашей ссылки в нём нет). "
+        "Вставляйте его только туда, где его читают лишь ваши игроки; иначе копируйте ссылки по "
+        "одной и отправляйте каждому лично",
+    ),
+    "copied": T("Copied", "Скопировано"),
+    "select_hint": T(
+        "The browser did not allow copying: the text is selected, press Ctrl+C (⌘C on a Mac)",
+        "Браузер не дал скопировать: текст выделен, нажмите Ctrl+C (⌘C на Mac)",
+    ),
+    "character_file": T("From a file", "Из файла"),
+    "character_file_tip": T(
+        "A character saved from a sheet (its Save button): this player plays it",
+        "Персонаж, сохранённый с листа (кнопкой сохранения): игрок будет играть им",
+    ),
+    "imported": T("Loaded: {file}", "Загружен: {file}"),
+    "seat_file_bad": T("{player}: {why}", "{player}: {why}"),
     "need_names": T("Every player and character needs a name.", "У каждого игрока и персонажа должно быть имя."),
     "failed": T("The table was not created: {why}", "Стол не создан: {why}"),
     "locale_tip": T("Language", "Язык"),
@@ -91,6 +136,11 @@ def sample_character(system, name: str = ""):
         return system.Character(**extra, **values)
     except (ValidationError, ValueError):
         return system.Character(**extra)
+
+
+def _sample_name(i: int, locale: str) -> str:
+    names = SAMPLE_NAMES_RU if locale == "ru" else SAMPLE_NAMES
+    return names[i % len(names)]
 
 
 def default_base() -> str:
@@ -143,7 +193,7 @@ class Lobby(widgets.VBox):
             style=style,
         )
         self.system.add_class("tt-lobby-system")
-        self.gm_name = widgets.Text(value="GM", style=style)
+        self.gm_name = widgets.Text(value=self._default_gm(locale), style=style)
         self.gm_name.add_class("tt-lobby-gm-name")
         self.players = widgets.BoundedIntText(value=2, min=1, max=MAX_PLAYERS, style=style)
         self.players.add_class("tt-lobby-players")
@@ -155,6 +205,13 @@ class Lobby(widgets.VBox):
         )
         grid.add_class("tt-lobby-grid")
         self.seat_rows: list[tuple[widgets.Text, widgets.Text]] = []
+        #: per seat row: the saved-character upload and what it says about the file
+        self.seat_files: list[tuple[widgets.FileUpload, widgets.HTML]] = []
+        self._upload_handlers: list[Callable[[Any], None]] = []
+        #: row index -> (file name, the file's bytes) of a character file that read well
+        self._imported: dict[int, tuple[str, bytes]] = {}
+        self._file_notes: dict[int, tuple[str, dict[str, str]]] = {}
+        self._made_labels: dict[str, tuple[str, str]] = {}
         self.seats_box = widgets.VBox()
         self.seats_box.add_class("tt-lobby-seats")
         self.create_button = widgets.Button(button_style="primary")
@@ -167,6 +224,11 @@ class Lobby(widgets.VBox):
         self.error.add_class("tt-lobby-error")
         self.links = widgets.HTML()
         self.links.add_class("tt-lobby-links")
+        self.copy_all = CopyButton()
+        self.copy_all.add_class("tt-copy-all")
+        self.copy_buttons: dict[str, CopyButton] = {}
+        self.copy_box = widgets.HBox(layout=widgets.Layout(display="none"))
+        self.copy_box.add_class("tt-lobby-copy")
         super().__init__(
             [
                 self.style_block,
@@ -178,6 +240,7 @@ class Lobby(widgets.VBox):
                 self.create_button,
                 self.error,
                 self.links,
+                self.copy_box,
             ],
             **kwargs,
         )
@@ -185,6 +248,7 @@ class Lobby(widgets.VBox):
         self.locale = locale
         self._sync_rows()
         self.players.observe(lambda _c: self._sync_rows(), names="value")
+        self.system.observe(self._on_system, names="value")
         self.create_button.on_click(lambda _b: self.create())
         self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
         try:
@@ -229,14 +293,19 @@ class Lobby(widgets.VBox):
             self._error = TEXTS["need_names"]
             return self._render()
         system = get_system(self.system.value)
-        seats = [SeatSpec("gm", "gm", self.gm_name.value.strip() or "GM")]
+        seats = [SeatSpec("gm", "gm", self.gm_name.value.strip() or self._default_gm(self.locale))]
         characters = {}
         for i, (player, character) in enumerate(rows, 1):
             cid = f"c{i}"
-            characters[cid] = sample_character(system, character).to_dict()
+            try:
+                characters[cid] = self._seat_character(system, i - 1, character)
+            except CharacterFileError as exc:
+                # the file was read for another game, or is bad: nothing is created
+                self._error = {loc: _t("seat_file_bad", loc, player=player, why=exc.text(loc)) for loc in LOCALES}
+                return self._render()
             seats.append(SeatSpec(f"p{i}", "player", player, cid))
         for i in range(1, int(self.observers.value) + 1):
-            seats.append(SeatSpec(f"o{i}", "observer", f"Observer {i}"))
+            seats.append(SeatSpec(f"o{i}", "observer", _t("link_observer", self.locale, n=i)))
         try:
             self.created = create_table(
                 self.store, system.slug, seats, title=self.table_title.value.strip(), characters=characters
@@ -247,8 +316,125 @@ class Lobby(widgets.VBox):
             return self._render()
         self.key.value = ""  # the key does not stay in the page
         self._error = None
+        self._made_labels = {
+            f"p{i}": (player, str(characters[f"c{i}"].get("name") or character))
+            for i, (player, character) in enumerate(rows, 1)
+        }
+        self._build_copy_buttons()
         self._render()
         return self.created
+
+    def _seat_character(self, system, row: int, name: str) -> dict:
+        """Row ``row``'s character: the saved file attached to it (read again for the game
+        chosen now, named as the form says), else a sample character of that game."""
+        if row not in self._imported:
+            return sample_character(system, name).to_dict()
+        filename, raw = self._imported[row]
+        data = read_character_file(system, raw, filename)
+        if name and "name" in data and data["name"] != name:
+            import json
+
+            data = read_character_file(system, json.dumps({**data, "name": name}, ensure_ascii=False), filename)
+        return data
+
+    def attach_character(self, row: int, raw: bytes | str, filename: str = "character.json") -> bool:
+        """Attach a saved character file to seat row ``row`` (what the row's upload does): read
+        for the chosen game; a bad file is refused with its reason and attaches nothing."""
+        if not self.can("create") or not 0 <= row < len(self.seat_rows):
+            return False
+        filename = str(filename or "character.json")[:80]
+        try:
+            data = read_character_file(get_system(self.system.value), raw, filename)
+        except CharacterFileError as exc:
+            self._imported.pop(row, None)
+            self._file_notes[row] = ("bad", dict(exc.message))
+            self._render_files()
+            return False
+        self._imported[row] = (filename, bytes(raw, "utf-8") if isinstance(raw, str) else bytes(raw))
+        if data.get("name"):
+            self.seat_rows[row][1].value = str(data["name"])
+        self._file_notes[row] = ("ok", {loc: _t("imported", loc, file=filename) for loc in LOCALES})
+        self._render_files()
+        return True
+
+    def _on_upload(self, row: int, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        upload = self.seat_files[row][0] if row < len(self.seat_files) else None
+        try:
+            f = files[0] if isinstance(files, (list, tuple)) else None
+            if isinstance(f, dict):
+                self.attach_character(row, f.get("content", b"") or b"", str(f.get("name", "character.json")))
+        finally:
+            if upload is not None:  # the same file may be chosen again after a fix
+                handler = self._upload_handlers[row]
+                upload.unobserve(handler, names="value")
+                try:
+                    upload.value = ()
+                finally:
+                    upload.observe(handler, names="value")
+
+    def _render_files(self) -> None:
+        loc = self.locale
+        for i, (upload, note) in enumerate(self.seat_files):
+            upload.description = _t("character_file", loc)
+            upload.tooltip = _t("character_file_tip", loc)
+            kind, text = self._file_notes.get(i, (None, None))
+            if text is None:
+                note.value = ""
+            elif kind == "ok":
+                note.value = f'<span class="tt-ok" role="status">✓ {html.escape(tr(text, loc))}</span>'
+            else:
+                note.value = f'<span class="tt-bad" role="alert">✖ {html.escape(tr(text, loc))}</span>'
+
+    def _build_copy_buttons(self) -> None:
+        for b in self.copy_buttons.values():
+            b.close()
+        self.copy_buttons = {}
+        for seat in self.created.seats:
+            b = CopyButton()
+            b.add_class(f"tt-copy-{seat.role}")
+            self.copy_buttons[seat.seat] = b
+        self.copy_box.children = [*self.copy_buttons.values(), self.copy_all]
+        self.copy_box.layout.display = None
+
+    def _seat_label(self, seat, loc: str) -> str:
+        if seat.role == "gm":
+            return _t("link_gm", loc, **self._words(loc))
+        if seat.role == "player":
+            player, character = self._made_labels.get(seat.seat, (seat.name, seat.character_id or ""))
+            return _t("link_player", loc, name=player, character=character)
+        return _t("link_observer", loc, n=seat.seat[1:])
+
+    def _render_copy(self, loc: str) -> None:
+        made = self.created
+        if made is None:
+            return
+        links = made.links(self.base)
+        for seat in made.seats:
+            b = self.copy_buttons.get(seat.seat)
+            if b is None:
+                continue
+            who = seat.name if seat.role == "player" else self._seat_label(seat, loc)
+            b.text = links[seat.seat]
+            b.label = _t("copy", loc, who=who)
+            b.tooltip = _t("copy_tip", loc, who=self._seat_label(seat, loc))
+            b.copied, b.select_hint = _t("copied", loc), _t("select_hint", loc)
+        system = get_system(made.table.system)
+        rows = [
+            {
+                "role": s.role,
+                "name": self._made_labels.get(s.seat, (s.name, ""))[0] or s.name,
+                "character": self._made_labels.get(s.seat, ("", ""))[1],
+                "link": links[s.seat],
+            }
+            for s in made.seats
+        ]
+        self.copy_all.text = invite_message(system, made.table.title, rows, made.seed_hash, loc)
+        self.copy_all.label = _t("copy_all", loc)
+        self.copy_all.tooltip = _t("copy_all_tip", loc)
+        self.copy_all.copied, self.copy_all.select_hint = _t("copied", loc), _t("select_hint", loc)
 
     # -- drawing --------------------------------------------------------------------------------
     def _sync_rows(self) -> None:
@@ -256,18 +442,35 @@ class Lobby(widgets.VBox):
         n = max(0, min(int(self.players.value), MAX_PLAYERS))
         while len(self.seat_rows) < n:
             i = len(self.seat_rows)
-            p = widgets.Text(value=f"Player {i + 1}", style={"description_width": "initial"})
+            p = widgets.Text(value=_t("player_name", self.locale, n=i + 1), style={"description_width": "initial"})
             p.add_class("tt-lobby-player-name")
-            c = widgets.Text(value=SAMPLE_NAMES[i % len(SAMPLE_NAMES)], style={"description_width": "initial"})
+            c = widgets.Text(value=_sample_name(i, self.locale), style={"description_width": "initial"})
             c.add_class("tt-lobby-character-name")
             self.seat_rows.append((p, c))
+            upload = widgets.FileUpload(accept=".json,application/json", multiple=False)
+            upload.add_class("tt-lobby-character-file")
+            handler = lambda ch, r=i: self._on_upload(r, ch)  # noqa: E731 - kept to unobserve it
+            upload.observe(handler, names="value")
+            self._upload_handlers.append(handler)
+            note = widgets.HTML()
+            note.add_class("tt-lobby-character-status")
+            self.seat_files.append((upload, note))
         for p, c in self.seat_rows[n:]:
             p.close()
             c.close()
+        for upload, note in self.seat_files[n:]:
+            upload.close()
+            note.close()
         del self.seat_rows[n:]
+        del self.seat_files[n:]
+        del self._upload_handlers[n:]
+        for i in [i for i in self._imported if i >= n]:
+            del self._imported[i]
+        for i in [i for i in self._file_notes if i >= n]:
+            del self._file_notes[i]
         rows = []
-        for p, c in self.seat_rows:
-            row = widgets.HBox([p, c])
+        for (p, c), (upload, note) in zip(self.seat_rows, self.seat_files):
+            row = widgets.HBox([p, c, upload, note])
             row.add_class("tt-lobby-seat")
             rows.append(row)
         self.seats_box.children = rows
@@ -281,6 +484,55 @@ class Lobby(widgets.VBox):
             c.description = _t("character_name", loc)
             c.tooltip = c.description
 
+    # -- the words of the chosen game, and the sample values in the lobby's language -------------
+    def _words(self, loc: str) -> dict[str, str]:
+        """The chosen game's words for the GM (RET «мастер», Seasons «Рассказчик»)."""
+        try:
+            system = get_system(self.system.value)
+        except KeyError:
+            system = None
+        return {key: term_of(system, key, loc) for key in ("gm", "gm_title", "gm_gen")}
+
+    def _default_gm(self, loc: str) -> str:
+        system = getattr(self, "system", None)
+        try:
+            return term_of(get_system(system.value) if system is not None else None, "gm_title", loc)
+        except KeyError:
+            return term_of(None, "gm_title", loc)
+
+    def _sample_defaults(self) -> None:
+        """Fields still holding a sample value take the sample of the lobby's language and game
+        (what someone typed stays as it is)."""
+        loc = self.locale
+        gms = {term_of(get_system(s), "gm_title", x) for s in available_systems() for x in LOCALES} | {"GM"}
+        if self.gm_name.value in gms:
+            self.gm_name.value = self._default_gm(loc)
+        for i, (p, c) in enumerate(self.seat_rows):
+            if p.value in {_t("player_name", x, n=i + 1) for x in LOCALES}:
+                p.value = _t("player_name", loc, n=i + 1)
+            if c.value in {_sample_name(i, x) for x in LOCALES}:
+                c.value = _sample_name(i, loc)
+        if self.table_title.value in {_t("default_title", x) for x in LOCALES}:
+            self.table_title.value = _t("default_title", loc)
+
+    def _on_system(self, _change) -> None:
+        if hasattr(self, "links"):
+            self._sample_defaults()
+            self._recheck_files()
+            self._render()
+
+    def _recheck_files(self) -> None:
+        """Attached files read again for the game picked now: one made for another game says
+        so at once (and the table is not created while it is attached)."""
+        system = get_system(self.system.value)
+        for row, (filename, raw) in self._imported.items():
+            try:
+                read_character_file(system, raw, filename)
+            except CharacterFileError as exc:
+                self._file_notes[row] = ("bad", dict(exc.message))
+            else:
+                self._file_notes[row] = ("ok", {loc: _t("imported", loc, file=filename) for loc in LOCALES})
+
     @t.observe("locale")
     def _on_locale(self, change) -> None:
         if change["new"] not in LOCALES:
@@ -289,10 +541,12 @@ class Lobby(widgets.VBox):
         if hasattr(self, "links"):
             if self.locale_toggle.value != change["new"]:
                 self.locale_toggle.value = change["new"]
+            self._sample_defaults()
             self._render()
 
     def _render(self) -> None:
         loc = self.locale
+        words = self._words(loc)
         self.title.value = f"<h2>{html.escape(_t('title', loc))}</h2><p>{html.escape(_t('intro', loc))}</p>"
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         for w, key in (
@@ -302,8 +556,8 @@ class Lobby(widgets.VBox):
             (self.players, "players"),
             (self.observers, "observers"),
         ):
-            w.description = _t(key, loc)
-            w.tooltip = _t(key, loc)
+            w.description = _t(key, loc, **words)
+            w.tooltip = _t(key, loc, **words)
         value = self.system.value
         self.system.options = [(tr(get_system(s).title, loc), s) for s in available_systems()]
         self.system.value = value
@@ -317,22 +571,15 @@ class Lobby(widgets.VBox):
         self.create_button.tooltip = _t("create_tip", loc)
         self.error.value = f'<div role="alert">{html.escape(tr(self._error, loc))}</div>' if self._error else ""
         self.links.value = self._links_html(loc) if self.created else ""
+        self._render_files()
+        self._render_copy(loc)
 
     def _links_html(self, loc: str) -> str:
         made = self.created
         links = made.links(self.base)
         rows = []
         for seat in made.seats:
-            if seat.role == "gm":
-                label = _t("link_gm", loc)
-            elif seat.role == "player":
-                char = next(
-                    (n for (p, n) in [(r[0].value, r[1].value) for r in self.seat_rows] if p == seat.name),
-                    seat.character_id,
-                )
-                label = _t("link_player", loc, name=seat.name, character=char)
-            else:
-                label = _t("link_observer", loc, n=seat.seat[1:])
+            label = self._seat_label(seat, loc)
             url = links[seat.seat]
             rows.append(
                 f'<tr class="tt-link-{html.escape(seat.role)}"><td>{html.escape(label)}</td>'
@@ -342,6 +589,7 @@ class Lobby(widgets.VBox):
         return (
             f"<h3>{html.escape(_t('links', loc))}</h3><table>{''.join(rows)}</table>"
             f'<p class="tt-commit">{html.escape(_t("commitment", loc))}: {html.escape(made.seed_hash)}</p>'
+            f'<p class="tt-help">{html.escape(_t("commitment_help", loc, **self._words(loc)))}</p>'
         )
 
 

@@ -350,7 +350,7 @@ class RollLog(widgets.VBox):
     def add_check(self, result: Any, *, who: str = "", effects: Any = "") -> LogEntry | None:
         """Append a ``CheckResult`` (a named check of a character), with its applied effects."""
         roll = result.roll
-        breakdown = roll.text if roll is not None and hasattr(roll, "text") else ""
+        breakdown = result.breakdown if hasattr(result, "breakdown") else (roll.text if hasattr(roll, "text") else "")
         html_of = (lambda loc: _inline(roll, loc)) if roll is not None and hasattr(roll, "html") else None
         return self.add(
             who=who,

@@ -37,6 +37,7 @@ import traitlets as t
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.creation import creation_steps
 from tabletop_widgets.core.i18n import LOCALES, T, tr
+from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, check as check_request
 from tabletop_widgets.table.audience import combat_from_view
@@ -63,17 +64,17 @@ log = logging.getLogger(__name__)
 
 TEXTS: dict[str, dict[str, str]] = {
     "table": T("Table", "Стол"),
-    "gm": T("Game master", "Ведущий"),
+    "gm": T("{gm_title}", "{gm_title}"),
     "player": T("Player", "Игрок"),
     "observer": T("Observer", "Зритель"),
     "seat_tip": T("Your seat at this table", "Ваше место за этим столом"),
     "commitment": T("Dice commitment", "Печать кубиков"),
     "commitment_tip": T(
         "Published when the table opened: the fingerprint (SHA-256) of the table's "
-        "secret dice key. The key is shown when the GM closes the table, and then "
+        "secret dice key. The key is shown when the {gm} closes the table, and then "
         "anyone can check that every roll came from it.",
         "Опубликована при открытии стола: отпечаток (SHA-256) секретного ключа "
-        "кубиков стола. Ключ показывают, когда ведущий закрывает стол, и тогда любой "
+        "кубиков стола. Когда {gm} закроет стол, ключ покажут всем: тогда любой "
         "может проверить, что все броски сделаны с ним.",
     ),
     "head": T("Log checkpoint", "Отметка журнала"),
@@ -84,10 +85,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "the log.",
         "Отпечаток журнала стола до последней полученной вами записи; меняется с каждой "
         "новой записью. Скопируйте её и печать кубиков в надёжное место: после закрытия "
-        "стола verify --commitment … --head … докажет, что ни кубики, ни журнал не "
-        "меняли.",
+        "стола проверка журнала по ним докажет, что ни кубики, ни журнал не меняли.",
     ),
-    "proof_help": T("Click a line to select it, then copy it.", "Щёлкните по строке, чтобы выделить её, и скопируйте."),
+    "proof_help": T("Click a line to select it, then copy it.", "Щелчок по строке выделяет её для копирования."),
     "seed": T("Dice key revealed", "Ключ кубиков раскрыт"),
     "tab_seats": T("Seat links", "Ссылки мест"),
     "seats_help": T(
@@ -109,29 +109,29 @@ TEXTS: dict[str, dict[str, str]] = {
         "Новая ссылка для места «{who}» (показана один раз; старая больше не работает):",
     ),
     "link_replaced": T(
-        "The GM gave your seat a new link: this page no longer follows or acts at the "
-        "table. Ask your GM for the new link.",
-        "Ведущий выдал вашему месту новую ссылку: эта страница больше не следит за "
-        "столом и не действует за ним. Попросите у ведущего новую ссылку.",
+        "The {gm} gave your seat a new link: this page no longer follows or acts at the "
+        "table. Ask your {gm} for the new link.",
+        "{gm_title} выдал вашему месту новую ссылку: эта страница больше не следит за "
+        "столом и не действует за ним. Попросите у {gm_gen} новую ссылку.",
     ),
     "closed": T("This table is closed: nothing can change any more.", "Стол закрыт: больше ничего нельзя изменить."),
     "sheets": T("Characters", "Персонажи"),
     "tab_dice": T("Dice", "Кубики"),
     "your_sheet": T("Your character", "Ваш персонаж"),
     "no_character": T(
-        "Your seat has no character yet: ask your GM.", "У вашего места пока нет персонажа: спросите ведущего."
+        "Your seat has no character yet: ask your {gm}.", "У вашего места пока нет персонажа: спросите {gm_gen}."
     ),
     "roll_for": T("Roll for", "Бросает"),
     "roll_for_tip": T("The character whose checks the tray offers", "Персонаж, чьи проверки предлагает лоток"),
     "hidden_roll": T("Hidden roll (only you see it)", "Скрытый бросок (видите только вы)"),
     "hidden_roll_tip": T(
-        "Players never receive hidden rolls: not in their page, not in their kernel",
-        "Скрытые броски не доходят до игроков: ни на страницу, ни в их ядро",
+        "Players never receive hidden rolls: not on their screen, not even in the data their page loads",
+        "Скрытые броски не доходят до игроков: их нет ни на экране игрока, ни в данных, которые получает его страница",
     ),
     "log_title": T("Table log", "Журнал стола"),
     "hidden_mark": T("hidden", "скрыто"),
-    "notes": T("GM notes", "Заметки ведущего"),
-    "notes_tip": T("Only GM seats ever load these", "Их загружают только места ведущего"),
+    "notes": T("{gm}'s notes", "Заметки {gm_gen}"),
+    "notes_tip": T("Only the {gm}'s page ever loads these", "Их получает только страница {gm_gen}"),
     "note_title": T("Title", "Заголовок"),
     "note_text": T("Note", "Заметка"),
     "note_add": T("Add note", "Добавить заметку"),
@@ -140,7 +140,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "combat_add": T("Bring into combat", "Ввести в бой"),
     "combat_add_tip": T("Add a table character to the combat tracker", "Добавить персонажа стола в трекер боя"),
     "combat_who": T("Character", "Персонаж"),
-    "combat_hidden": T("hidden", "скрыт"),
+    "combat_hidden": T("hide from players", "скрыть от игроков"),
     "not_allowed": T("Your seat may not do that.", "Вашему месту это нельзя."),
     "refused": T("Refused: {why}", "Отказано: {why}"),
     "locale_tip": T("Language", "Язык"),
@@ -176,6 +176,14 @@ def _t(key: str, locale: str, **fmt: Any) -> str:
 
 
 _CSS = stylesheet("table")  # tabletop_widgets/front/table.css
+
+
+def _texts(entry: Mapping[str, Any]) -> dict[str, str] | None:
+    """A log entry's breakdown in every language, when the table recorded it so."""
+    texts = entry.get("texts")
+    if isinstance(texts, Mapping) and all(isinstance(texts.get(loc), str) for loc in LOCALES):
+        return {loc: texts[loc] for loc in LOCALES}
+    return None
 
 
 def _esc(text: Any) -> str:
@@ -581,8 +589,9 @@ class TableView(widgets.VBox):
         """GM: give a seat a new link (the old one stops working at once); whether players
         build their own characters."""
         others = [s for s in self.session.store.seats(self.session.table_id) if s.seat != self.session.seat]
+        self._other_seats = others
         self.seat_pick = widgets.Dropdown(
-            options=[(f"{s.name or s.seat} ({s.seat})", s.seat) for s in others], style={"description_width": "initial"}
+            options=self._seat_options(self.locale), style={"description_width": "initial"}
         )
         self.seat_pick.add_class("tt-seat-pick")
         self.reissue_button = widgets.Button(button_style="danger", disabled=not others)
@@ -600,6 +609,12 @@ class TableView(widgets.VBox):
             [self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]), self.new_link, self.players_build]
         )
         self.seats_box.add_class("tt-gm-seats")
+
+    def _seat_options(self, loc: str) -> list[tuple[str, str]]:
+        """A seat as the GM knows it: its name and its role («Пётр — игрок»), never its id."""
+        words = self._w(loc)
+        role = {"gm": words["gm"], "player": _t("player", loc).lower(), "observer": _t("observer", loc).lower()}
+        return [(f"{s.name or s.seat} — {role.get(s.role, s.role)}", s.seat) for s in self._other_seats]
 
     def _build_combat_add(self) -> None:
         self.combat_pick = widgets.Dropdown(
@@ -801,7 +816,7 @@ class TableView(widgets.VBox):
         """The GM gave this seat a new link: stop following the table and say so."""
         self.replaced = True
         self.session.stop()
-        self._message = ("error", TEXTS["link_replaced"])
+        self._message = ("error", self._text("link_replaced"))
         self._render_status()
 
     def _push_model(self, cid: str) -> None:
@@ -831,6 +846,14 @@ class TableView(widgets.VBox):
     # ==========================================================================================
     # rendering
     # ==========================================================================================
+    def _w(self, loc: str) -> dict[str, str]:
+        """The table's game's words for the GM (RET «мастер», Seasons «Рассказчик»)."""
+        return {key: term_of(self.system, key, loc) for key in ("gm", "gm_title", "gm_gen")}
+
+    def _text(self, key: str) -> dict[str, str]:
+        """``TEXTS[key]`` in both languages, with the table's words for the GM."""
+        return {loc: _t(key, loc, **self._w(loc)) for loc in LOCALES}
+
     @t.validate("locale")
     def _check_locale(self, proposal):
         if proposal["value"] not in LOCALES:
@@ -866,10 +889,11 @@ class TableView(widgets.VBox):
             key = "sheets" if self.is_gm else "your_sheet"
             self.sheet_title.value = f"<h2>{_esc(_t(key, loc))}</h2>"
             if getattr(self, "_no_character", None) is not None:
-                self._no_character.value = f"<p><i>{_esc(_t('no_character', loc))}</i></p>"
+                self._no_character.value = f"<p><i>{_esc(_t('no_character', loc, **self._w(loc)))}</i></p>"
         if self.tabs is not None:
             for i, key in enumerate(self._tab_keys):
-                self.tabs.set_title(i, _t(key, loc))
+                title = term_of(self.system, "dice", loc) if key == "tab_dice" else _t(key, loc, **self._w(loc))
+                self.tabs.set_title(i, title)
         if self.hidden_toggle is not None:
             self.hidden_toggle.description = _t("hidden_roll", loc)
             self.hidden_toggle.tooltip = _t("hidden_roll_tip", loc)
@@ -886,13 +910,16 @@ class TableView(widgets.VBox):
             self.note_text.placeholder = _t("note_text", loc)
             self.note_text.tooltip = _t("note_text", loc)
             self.note_button.description = _t("note_add", loc)
-            self.note_button.tooltip = _t("notes_tip", loc)
+            self.note_button.tooltip = _t("notes_tip", loc, **self._w(loc))
             self._render_notes()
         if self.seats_box is not None:
             self.seats_help.value = f'<p class="tt-help">{_esc(_t("seats_help", loc))}</p>'
             self.players_build.description = _t("players_build", loc)
             self.players_build.tooltip = _t("players_build_tip", loc)
             self.seat_pick.description = _t("seat_pick", loc)
+            value = self.seat_pick.value
+            self.seat_pick.options = self._seat_options(loc)
+            self.seat_pick.value = value
             self.reissue_button.description = _t("reissue", loc)
             self.reissue_button.tooltip = _t("reissue_tip", loc)
             self._render_new_link()
@@ -906,7 +933,7 @@ class TableView(widgets.VBox):
         title = st.title or _t("table", loc)
         badge = (
             f'<span class="tt-seat-badge tt-seat-{self.role}" title="{_esc(_t("seat_tip", loc))}">'
-            f"{_esc(_t(self.role, loc))}: {_esc(self.session.name or self.session.seat)}</span>"
+            f"{_esc(_t(self.role, loc, **self._w(loc)))}: {_esc(self.session.name or self.session.seat)}</span>"
         )
         self.title.value = (
             f'<h1>{_esc(title)}{badge}</h1><span class="tt-sub">{_esc(tr(self.system.title, loc))}</span>'
@@ -916,14 +943,14 @@ class TableView(widgets.VBox):
         if st.closed and st.seed:
             rows.append(("seed", st.seed, "tt-seed"))
         commit = "".join(
-            f'<div class="tt-proof-row" title="{_esc(_t(key + "_tip", loc)) if key + "_tip" in TEXTS else ""}">'
+            f'<div class="tt-proof-row" title="{_esc(_t(key + "_tip", loc, **self._w(loc))) if key + "_tip" in TEXTS else ""}">'
             f'<span class="tt-proof-label">{_esc(_t(key, loc))}:</span> '
             f'<code class="tt-hash {cls}">{_esc(value)}</code></div>'
             for key, value, cls in rows
         )
         self.commit.value = f'<div class="tt-proof" title="{_esc(_t("proof_help", loc))}">{commit}</div>'
         if self.replaced:
-            self._message = ("error", TEXTS["link_replaced"])
+            self._message = ("error", self._text("link_replaced"))
             self._render_status()
         elif st.closed:
             self._message = ("info", TEXTS["closed"])
@@ -991,7 +1018,9 @@ class TableView(widgets.VBox):
         if self.notes_box is None:
             return
         loc = self.locale
-        self.notes_head.value = f'<h3 title="{_esc(_t("notes_tip", loc))}">{_esc(_t("notes", loc))}</h3>'
+        self.notes_head.value = (
+            f'<h3 title="{_esc(_t("notes_tip", loc, **self._w(loc)))}">{_esc(_t("notes", loc, **self._w(loc)))}</h3>'
+        )
         notes = self.session.state.notes
         if not notes:
             self.notes_list.value = f"<i>{_esc(_t('note_empty', loc))}</i>"
@@ -1039,6 +1068,14 @@ class TableView(widgets.VBox):
                 items.append(item)
         self.roll_log.add_many(items)
 
+    def _trait_label(self, effect: Mapping[str, Any], loc: str) -> str:
+        """An effect's trait as the sheet names it (never its id)."""
+        try:
+            return tr(self.system.sheet.field(str(effect.get("trait"))).label, loc)
+        except (KeyError, AttributeError, LookupError, ValueError):
+            reason = effect.get("reason")
+            return tr(reason, loc) if isinstance(reason, Mapping) and reason else str(effect.get("trait"))
+
     def _who(self, seat: str) -> str:
         info = self.session.state.seats.get(seat) or {}
         return str(info.get("name") or seat)
@@ -1055,7 +1092,7 @@ class TableView(widgets.VBox):
             return base
 
         kind = e.get("kind")
-        texts = e.get("texts") if isinstance(e.get("texts"), Mapping) else {}
+        texts = _texts(e) or {}  # every language, when the table recorded it so
         if kind == "roll":
             r = e.get("result") or {}
             label = e.get("label") or e.get("expr") or r.get("expression", "")
@@ -1079,7 +1116,7 @@ class TableView(widgets.VBox):
             what = {loc: f"{tr(r.get('label') or {}, loc)} · {name}" for loc in LOCALES}
             effects = {
                 loc: "; ".join(
-                    f"{self._trait_label(x.get('trait'), loc)} {x.get('delta'):+}"
+                    f"{self._trait_label(x, loc)} {x.get('delta'):+}"
                     for x in r.get("effects") or ()
                     if isinstance(x.get("delta"), int)
                 )
@@ -1099,15 +1136,9 @@ class TableView(widgets.VBox):
         elif kind == "message":
             return dict(who=who, what=e.get("text", ""))
         elif kind == "table.closed":
-            return dict(who=who, what=TEXTS["closed"], breakdown=e.get("text", ""))
+            seed = self.session.state.seed or ""
+            return dict(who=who, what=TEXTS["closed"], breakdown={loc: f"{_t('seed', loc)}: {seed}" for loc in LOCALES})
         return None
-
-    def _trait_label(self, trait: Any, locale: str) -> str:
-        """A trait as the sheet names it (not its code id), in ``locale``."""
-        try:
-            return tr(self.system.sheet.field(str(trait)).label, locale)
-        except (KeyError, AttributeError, TypeError, ValueError):
-            return str(trait)
 
     # ==========================================================================================
     def close(self) -> None:

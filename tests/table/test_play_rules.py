@@ -133,8 +133,12 @@ def test_gm_only_check_option_is_the_gms():
     spec, opt = specs[0]
     with pytest.raises(PlayDenied) as exc:
         check_options(spec, {opt.name: opt.default}, role="player")
-    assert isinstance(exc.value, PermissionDenied) and "ведущий" in exc.value.text("ru")
+    assert isinstance(exc.value, PermissionDenied) and "задаёт только мастер" in exc.value.text("ru")
     check_options(spec, {opt.name: opt.default}, role="gm")
+    # the refusal says the table's book's word: Seasons calls the GM «Рассказчик»
+    with pytest.raises(PlayDenied) as exc:
+        check_options(spec, {opt.name: opt.default}, role="player", system=get_system("seasons"))
+    assert "задаёт только Рассказчик" in exc.value.text("ru") and "Storyteller" in exc.value.text("en")
 
 
 # -- hole 3: GM-only fields ------------------------------------------------------------------------
@@ -145,7 +149,7 @@ def test_players_cannot_change_gm_only_fields_on_any_path(store):
     before = store.head(made.table_id)
     with pytest.raises(PlayDenied) as exc:
         bob.update_character("c1", {"luck_max_override": 40})
-    assert "GM" in exc.value.text("en") and "ведущий" in exc.value.text("ru")
+    assert "GM" in exc.value.text("en") and "меняет только мастер" in exc.value.text("ru")
     data = dict(bob.state.characters["c1"], luck_max_override=40)  # the sheet's JSON Load
     with pytest.raises(PermissionDenied):
         bob.set_character("c1", data)

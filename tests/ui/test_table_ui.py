@@ -253,7 +253,9 @@ def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page
 
 
 def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, screenshot_dir):
-    context = open_context(browser, viewport={"width": 1100, "height": 900})
+    context = open_context(
+        browser, viewport={"width": 1100, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
     page = context.new_page()
     try:
         # a wrong token for a real table: a clear page, nothing of the table
@@ -291,12 +293,41 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         page.locator(".tt-lobby-create").click()
         expect(page.locator(".tt-lobby-error")).to_contain_text("lobby key is wrong", timeout=STEP_TIMEOUT)
         expect(page.locator(".tt-lobby-links a")).to_have_count(0)
+
+        # a saved character for the first seat: a broken file says why; a good one names the seat
+        def pick_file(name: str, content: bytes) -> None:
+            # the file field opens the browser's file chooser (its input is not in the page)
+            with page.expect_file_chooser() as chooser:
+                page.locator(".tt-lobby-character-file").first.click()
+            chooser.value.set_files({"name": name, "mimeType": "application/json", "buffer": content})
+
+        pick_file("broken.json", b"{not json")
+        notes = page.locator(".tt-lobby-character-status")
+        expect(notes.first).to_contain_text("“broken.json” cannot be used: it is not JSON", timeout=STEP_TIMEOUT)
+        hero = get_system("ret").Character(name="Yaroslava").to_dict()
+        pick_file("yaroslava.json", json.dumps(hero).encode())
+        expect(notes.first).to_contain_text("Loaded: yaroslava.json", timeout=STEP_TIMEOUT)
+        expect(page.locator(".tt-lobby-character-name input").first).to_have_value("Yaroslava")
         page.locator(".tt-lobby-key input").fill(lobby_key)
         page.locator(".tt-lobby-create").click()
         links = page.locator(".tt-lobby-links a")
         expect(links).to_have_count(3, timeout=STEP_TIMEOUT)  # GM + 2 players by default
         href = links.first.get_attribute("href")
         assert "/voila/render/table.ipynb?table=" in href and "&seat=" in href
+        player_href = links.nth(1).get_attribute("href")
+        # copy all: one message for the chat, every player's link and never the GM's
+        page.locator(".tt-copy-all button").click()
+        expect(page.locator(".tt-copy-all")).to_have_attribute("data-copied", "clipboard", timeout=STEP_TIMEOUT)
+        pasted = page.evaluate("navigator.clipboard.readText()")
+        assert pasted.startswith("Links to") and player_href in pasted and href not in pasted
+        assert "(plays Yaroslava)" in pasted and "Dice commitment:" in pasted
+        # a browser that refuses the clipboard (plain http on a LAN): the link is shown selected
+        page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); }")
+        page.locator(".tt-copy-player button").first.click()
+        fallback = page.locator(".tt-copy-player .tt-copy-fallback").first
+        expect(fallback).to_be_visible(timeout=STEP_TIMEOUT)
+        expect(fallback).to_have_value(player_href)
+        assert page.evaluate("document.activeElement.classList.contains('tt-copy-fallback')")
         page.screenshot(path=str(screenshot_dir / "lobby.png"), full_page=True)
         assert _problems(watch) == []
         # the link works: a token the lobby made joins the table in the server's store
@@ -305,5 +336,6 @@ def test_bad_links_and_the_lobby(browser, voila_url, voila_db, watch_page, scree
         q = parse_qs(urlparse(href).query)
         s = TableSession.join(open_store(str(voila_db)), q["table"][0], q["seat"][0])
         assert s.role == "gm" and json.dumps(s.state.characters)
+        assert s.state.characters["c1"] == hero  # the saved character, as the file held it
     finally:
         context.close()

@@ -119,3 +119,36 @@ def test_join_ru_has_no_comma_before_i():
     assert join_ru(["Бег", "Спорт", "и ещё 235"][:2] + ["ещё 235"]) == "Бег, Спорт и ещё 235"
     assert join_ru(["Бег"]) == "Бег" and join_ru([]) == ""
     assert join_ru(["Сила", "Ловкость"], "или") == "Сила или Ловкость"
+
+
+#: A preposition that declines what follows it, right before a player-chosen name: «У {name}
+#: уже есть», «раньше {who}», «за {character}» would need «у Ани», «раньше Веры», «за Аню».
+_DECLINED_NAME = re.compile(
+    r"(?i)(?<![\w])(у|за|для|от|к|ко|с|со|раньше|позже|против|перед|после|о|об)\s+[«\"']?"
+    r"\{[^{}]*(name|who|character|culprit|actor|player)[^{}]*\}"
+)
+
+
+def declined_names(items) -> list[str]:
+    return [f"{where}: {m.group()}" for where, text in items for m in _DECLINED_NAME.finditer(text)]
+
+
+def test_no_template_declines_a_players_name():
+    """A name a player chose is never declined (no «У Аня уже есть», «Гоша раньше Вера»):
+    templates put it where its nominative reads right («Аня: уже есть …»)."""
+    bad = declined_names(_ru_templates())
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    "template",
+    ['f"У {self.name(cid)} уже есть"', 'f"{a} раньше {who}"', '"{name} (играет за {character})"'],
+)
+def test_the_declension_scan_catches_the_reported_cases(template):
+    assert declined_names([("x.py:1", template)])
+
+
+def test_the_declension_scan_lets_good_templates_through():
+    assert not declined_names(
+        [("x.py:1", 'f"{self.name(cid)}: «Яд» уже есть"'), ("y", '"{name} (персонаж: {character})"')]
+    )

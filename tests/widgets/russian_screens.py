@@ -83,6 +83,7 @@ ALLOWED_LATIN = {
     "RU",
     "English",
     "JSON",
+    "SHA",  # SHA-256, the fingerprint's name beside the dice commitment
     "Enter",
     "i",  # the hint mark beside a label: a circled i, the universal "information" sign (aria-hidden)
     "roll",
@@ -124,8 +125,13 @@ BOOK_LATIN = {
         "C",
     },  # harmonious / chaotic energetics marks, L90
 }
+#: The lobby lists every game by its title, Life&Death's Latin one included.
+TITLE_LATIN = {"Life", "Death", "Death’s", "Game"}
 #: Notation tokens: dice (``2d6``, ``d%``, ``4dF``), keep/drop (``4d6kh3``), %roll words.
 _NOTATION = re.compile(r"\b\d*d(?:\d+|%|F)\w*|%%?roll\b|@\{[^}]*\}|@[\w\u0400-\u04FF]+|\bL\d\b|\bt20\b")
+
+#: What a table page shows that is not words: a seat link (a URL) and a fingerprint (hex).
+_NOT_WORDS = re.compile(r"https?://\S+|\b[0-9a-f]{16,}\b")
 
 #: A rulebook line marker (``L742``, ``L15-L20``) or a spec id (``A-02``): never player text.
 MARKER = re.compile(r"\bL\d{2,}\b|\bA-\d{2}\b")
@@ -137,7 +143,7 @@ def latin_words(texts: Iterable[str], allowed: set[str] = ALLOWED_LATIN) -> dict
     found: dict[str, str] = {}
     allowed = set(allowed)
     for text in texts:
-        clean = _NOTATION.sub(" ", text)
+        clean = _NOTATION.sub(" ", _NOT_WORDS.sub(" ", text))
         for word in _LATIN.findall(clean):
             if word in allowed or word.strip("'’") in allowed:
                 continue
@@ -255,3 +261,83 @@ def wrong_endings(texts: Iterable[str]) -> dict[str, str]:
             if plural_ru(n, *forms[word.lower()]).lower() != word.lower():
                 bad.setdefault(m.group(), text.replace("\n", " ")[:160])
     return bad
+
+
+# -- the shared table: the lobby and a seat's screen ---------------------------------------------
+
+
+def play_lobby(slug: str, store_path: str, locale: str = "ru", *, switch: bool = False):
+    """The lobby (built in ``locale``, or in English and switched) after the GM picked ``slug``,
+    asked for an observer and created the table: the form and the seat links."""
+    from tabletop_widgets.table import open_store, prepare_lobby_key
+    from tabletop_widgets.widgets.lobby import Lobby
+
+    store = open_store(store_path)
+    prepare_lobby_key(store, disabled=True)
+    lobby = Lobby(store, base="http://table.example/table.ipynb", locale="en" if switch else locale)
+    if switch:
+        lobby.locale = locale
+    lobby.system.value = slug
+    lobby.observers.value = 1
+    made = lobby.create()
+    assert made is not None, lobby.error.value
+    return lobby, store
+
+
+def play_table(slug: str, store_path: str, locale: str = "ru", *, switch: bool = False):
+    """The GM's and a player's screens of a table of ``slug`` (built in ``locale`` or switched)
+    after a player's check and roll, a GM's hidden roll and note, a character brought into the
+    fight, a refused GM-only option, and a seat given a new link. Returns (gm, player, said):
+    ``said`` holds the refusals a seat was shown."""
+    from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
+    from tabletop_widgets.widgets.lobby import sample_character
+    from tabletop_widgets.widgets.table_view import TableView
+
+    system = get_system(slug)
+    store = open_store(store_path)
+    chars = {"c1": sample_character(system, NAMES[0]).to_dict(), "c2": sample_character(system, NAMES[1]).to_dict()}
+    made = create_table(
+        store,
+        slug,
+        [SeatSpec("gm", "gm", "Лена"), SeatSpec("p1", "player", "Пётр", "c1"), SeatSpec("p2", "player", "Ира", "c2")],
+        characters=chars,
+        title="Пятничная игра",
+    )
+
+    def view(seat):
+        session = TableSession.join(open_store(store_path), made.table_id, made.tokens[seat])
+        v = TableView(session, follow=False, animate=False, locale="en" if switch else locale)
+        if switch:
+            v.locale = locale
+        return v
+
+    gm, player = view("gm"), view("p1")
+    said = []
+    player.tray.roll_check(player.tray.checks[0].id)
+    player.tray.roll("2d6+1 >= 8")
+    gm.hidden_toggle.value = True
+    gm.tray.roll("1d20")
+    gm.hidden_toggle.value = False
+    gm.add_note("Засада у моста", "Глава 1")
+    gm.bring_into_combat("c2", hidden=True)
+    from tabletop_widgets.table import check as check_request
+    from tabletop_widgets.table.rules import PlayDenied, gm_only_fields
+
+    gm_option = next(((c.id, o) for c in player.tray.checks for o in c.options if o.gm_only), None)
+    if gm_option is not None:
+        try:
+            player.session.roll(check_request(gm_option[0], "c1", **{gm_option[1].name: gm_option[1].default}))
+        except PlayDenied as exc:  # the refusal is what a player reads
+            said.append(exc.text(locale))
+    for name in sorted(gm_only_fields(system)):
+        value = chars["c1"].get(name)
+        try:
+            player.session.update_character("c1", {name: (value + 1) if isinstance(value, int) else "x"})
+        except PlayDenied as exc:
+            said.append(exc.text(locale))
+        break
+    gm.reissue_link("p2", base="http://table.example/table.ipynb")
+    gm.session.close_table()
+    for v in (gm, player):
+        v.session.poll()
+    return gm, player, said

@@ -94,3 +94,89 @@ def test_forged_seat_counts_are_refused(store):
     frontend_click(lobby.create_button)
     assert lobby.created is None and "Имя места" in lobby.error.value
     assert store.list_tables() == []
+
+
+# -- the player's first minutes: a saved character for a seat, the links to copy ---------------
+def _upload(lobby, row, content: bytes, name="hero.json"):
+    """What the browser sends when the GM picks a file in the row's file field (content as a buffer)."""
+    state = {
+        "value": [{"name": name, "type": "application/json", "size": len(content), "last_modified": 1_700_000_000_000}]
+    }
+    lobby.seat_files[row][0]._handle_msg(
+        {
+            "content": {"data": {"method": "update", "state": state, "buffer_paths": [["value", 0, "content"]]}},
+            "buffers": [memoryview(content)],
+        }
+    )
+
+
+def test_a_saved_character_joins_its_seat(store):
+    import json
+
+    from tabletop_widgets import get_system
+
+    prepare_lobby_key(store, disabled=True)
+    lobby = Lobby(store, locale="ru", base="http://x/t.ipynb")
+    hero = get_system("ret").Character(name="Ярослава")
+    _upload(lobby, 0, json.dumps(hero.to_dict(), ensure_ascii=False).encode(), "ярослава.json")
+    assert lobby.seat_rows[0][1].value == "Ярослава"  # the character field takes the file's name
+    assert "Загружен: ярослава.json" in lobby.seat_files[0][1].value
+    assert lobby.seat_files[0][0].value == ()  # the same file may be picked again
+    made = lobby.create()
+    assert made is not None
+    from tabletop_widgets.table import TableSession
+
+    s = TableSession.join(store, made.table_id, made.tokens["p1"])
+    assert s.state.characters["c1"] == hero.to_dict()
+
+
+def test_a_bad_character_file_creates_nothing_and_says_why(store):
+    import json
+
+    from tabletop_widgets import get_system
+
+    prepare_lobby_key(store, disabled=True)
+    lobby = Lobby(store, locale="ru")
+    _upload(lobby, 1, b"{not json", "broken.json")
+    assert "«broken.json» не подходит: это не JSON" in lobby.seat_files[1][1].value
+    # a RET character, then the GM picks another game: the file is refused at once and at create
+    _upload(lobby, 0, json.dumps(get_system("ret").Character(name="Ярослава").to_dict()).encode(), "y.json")
+    assert "Загружен: y.json" in lobby.seat_files[0][1].value
+    lobby.system.value = "seasons"
+    assert "это персонаж игры «Р.Э.Т." in lobby.seat_files[0][1].value
+    assert lobby.create() is None
+    assert "Игрок 1: Файл «y.json» не подходит" in lobby.error.value
+    assert store.list_tables() == []
+    lobby.locale = "en"
+    assert "The file “y.json” cannot be used: this character is for" in lobby.error.value
+
+
+def test_every_link_has_a_copy_button_and_copy_all_is_a_chat_message(store):
+    prepare_lobby_key(store, disabled=True)
+    lobby = Lobby(store, base="http://x/t.ipynb")
+    lobby.observers.value = 1
+    made = lobby.create()
+    links = made.links("http://x/t.ipynb")
+    assert {s: b.text for s, b in lobby.copy_buttons.items()} == links  # one per seat: GM, p1, p2, o1
+    assert lobby.copy_buttons["p1"].label == "Copy: Player 1"
+    message = lobby.copy_all.text
+    assert f"Player 1 (plays Aria): {links['p1']}" in message and f"Player 2 (plays Boris): {links['p2']}" in message
+    assert links["o1"] in message and links["gm"] not in message  # the GM's link stays the GM's
+    assert made.seed_hash in message.splitlines()[-1]
+    lobby.locale = "ru"  # the GM's language
+    assert lobby.copy_buttons["gm"].label == "Копировать: Мастер"
+    assert lobby.copy_all.label == "Скопировать всё сообщением" and "Ссылки на стол" in lobby.copy_all.text
+    assert "Печать кубиков" in lobby.copy_all.text and links["gm"] not in lobby.copy_all.text
+
+
+def test_forged_character_files_attach_nothing(store):
+    prepare_lobby_key(store, disabled=True)
+    lobby = Lobby(store)
+    assert lobby.attach_character(0, 12345, "x.json") is False  # no bytes at all
+    assert "no file content was received" in lobby.seat_files[0][1].value
+    assert lobby.attach_character(99, b"{}", "x.json") is False  # a row the lobby does not have
+    assert lobby.attach_character(-1, b"{}", "x.json") is False
+    locked = Lobby(store, can=lambda action: False)
+    assert locked.attach_character(0, b"{}", "x.json") is False
+    made = lobby.create()
+    assert made is not None  # the refused files left the sample characters in place

@@ -17,6 +17,7 @@ from russian_screens import (
     ALLOWED_LATIN,
     BOOK_LATIN,
     MARKER,
+    TITLE_LATIN,
     latin_words,
     play_sheet,
     play_tracker,
@@ -162,3 +163,103 @@ def test_seasons_pool_word_takes_the_books_names():
     assert "pool 3[Сообразительность]+2[Расследование] diff 3" in tray.check_button(check.id).tooltip
     assert tray.roll("pool Смекалка+Расследование") is None  # not a Seasons word
     assert "Сообразительность+Расследование" in tray.error.value
+
+
+# -- the shared table: the lobby and the GM's and a player's screens ----------------------------
+
+#: Words no Russian screen says: another word for the GM than the book's («ведущий», the badge
+#: «ГМ»), calques («зерно» for the dice key, «ядро» for the kernel, «Бюджет», «Ничьи» for
+#: tie-breaks) and a commitment named so that no player knows what it is for.
+BANNED = re.compile(
+    r"[Вв]едущ\w*|\bГМ\b|\b[Зз]ерн(о|а|у|ом|е)\b|\b[Яя]др(о|а|у|ом|е)\b|[Бб]юджет\w*|\b[Нн]ичь(я|и|ей|ю)\b|"
+    r"[Оо]бязательств\w*"
+)
+
+
+def banned_words(texts) -> dict[str, str]:
+    return {m.group(): t for t in texts for m in [BANNED.search(t)] if m}
+
+
+def _table_screens(slug: str, tmp_path, *, switch: bool) -> list[str]:
+    from russian_screens import play_lobby, play_table
+
+    lobby, store = play_lobby(slug, str(tmp_path / "lobby.db"), switch=switch)
+    gm, player, said = play_table(slug, str(tmp_path / "table.db"), switch=switch)
+    texts = widget_texts(lobby) + widget_texts(gm) + widget_texts(player) + said
+    store.close()
+    assert len(texts) > 100 and any("Печать кубиков" in t for t in texts)
+    return texts
+
+
+@pytest.fixture(
+    scope="module",
+    params=[(s, sw) for s in SYSTEMS for sw in (False, True)],
+    ids=lambda p: f"{p[0]}-{'switched' if p[1] else 'built'}-ru",
+)
+def table_screens(request, tmp_path_factory):
+    slug, switch = request.param
+    return slug, _table_screens(slug, tmp_path_factory.mktemp(f"{slug}-{switch}"), switch=switch)
+
+
+def test_the_shared_table_reads_russian(table_screens):
+    """The lobby and the GM's and a player's table pages, in Russian: no English, no ids or
+    markers, endings agree, nothing gendered said of a name, no banned word."""
+    slug, texts = table_screens
+    found = latin_words(texts, ALLOWED_LATIN | BOOK_LATIN.get(slug, set()) | TITLE_LATIN)
+    assert not found, "English on a Russian screen:\n" + "\n".join(f"  {w!r} in: {t}" for w, t in found.items())
+    assert not {m.group(): t for t in texts for m in [MARKER.search(t)] if m}
+    assert not wrong_endings(texts)
+    assert not [t for t in texts if GENDERED.search(t)]
+    assert not [t for t in texts if re.search(r",\s+и\s", t)]
+    assert not banned_words(texts), banned_words(texts)
+
+
+def test_the_gm_is_called_by_the_books_word(table_screens):
+    """RET, L&D and Threads say «мастер»; Seasons «Рассказчик» (the lobby, the badge, the notes,
+    a refusal); the lobby's words follow the game the GM picks."""
+    slug, texts = table_screens
+    word = get_system(slug).term("gm_title", "ru")
+    assert word == ("Рассказчик" if slug == "seasons" else "Мастер")
+    joined = "\n".join(texts)
+    assert word in joined and f"Заметки {get_system(slug).term('gm_gen', 'ru')}" in joined
+    other = "Рассказчик" if slug != "seasons" else "Мастер"
+    assert not re.search(rf"\b{other}\w*", joined, re.I), other
+
+
+def test_no_banned_word_on_the_play_screens(russian_screens):
+    slug, texts = russian_screens
+    assert not banned_words(texts), banned_words(texts)
+
+
+def test_the_banned_check_catches_the_old_words():
+    old = [
+        "Имя ведущего",
+        "Ведущий",
+        "ГМ",
+        "Обязательство кубиков (SHA-256 секретного зерна)",
+        "ни на страницу, ни в их ядро",
+        "Бюджет",
+        "Ничьи",
+    ]
+    assert all(banned_words([t]) for t in old)
+    assert GENDERED.search("скрыт")
+    assert not banned_words(["Имя мастера", "Заметки Рассказчика", "Печать кубиков", "ядрёный"])
+
+
+def test_the_lobby_words_follow_the_chosen_game(tmp_path):
+    from tabletop_widgets.table import open_store, prepare_lobby_key
+    from tabletop_widgets.widgets.lobby import Lobby
+
+    store = open_store(str(tmp_path / "l.db"))
+    prepare_lobby_key(store, disabled=True)
+    lobby = Lobby(store, locale="ru")
+    lobby.system.value = "ret"
+    assert lobby.gm_name.description == "Имя мастера" and lobby.gm_name.value == "Мастер"
+    lobby.system.value = "seasons"
+    assert lobby.gm_name.description == "Имя Рассказчика" and lobby.gm_name.value == "Рассказчик"
+    lobby.gm_name.value = "Лена"  # a typed name stays
+    lobby.system.value = "threads_of_fate"
+    assert lobby.gm_name.description == "Имя мастера" and lobby.gm_name.value == "Лена"
+    lobby.locale = "en"
+    assert lobby.gm_name.description == "Game master's name"
+    store.close()

@@ -193,7 +193,7 @@ def test_gm_reissues_a_seat_link_from_the_table_page(table):
     assert f"table={table.made.table_id}" in url and "seat=" in url
     token = url.split("seat=", 1)[1]
     assert token != table.made.tokens["p1"]
-    assert html.escape(url) in gm.new_link.value and "Pat (p1)" in gm.new_link.value
+    assert html.escape(url) in gm.new_link.value and "Pat — player" in gm.new_link.value
     # the new link joins as p1; the old one is refused
     with open_store(table.path) as store:
         assert TableSession.join(store, table.made.table_id, token).seat == "p1"
