@@ -151,9 +151,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает.",
     ),
     "gm_prepares": T(
-        "Your GM is preparing your character: it appears here when it is ready. Meanwhile you "
+        "Your {gm} is preparing your character: it appears here when it is ready. Meanwhile you "
         "can roll dice and follow the table.",
-        "Ведущий готовит вашего персонажа: он появится здесь, когда будет готов. А пока можно "
+        "{gm_title} готовит вашего персонажа: он появится здесь, когда будет готов. А пока можно "
         "бросать кубики и следить за столом.",
     ),
     "players_build": T(
@@ -162,7 +162,7 @@ TEXTS: dict[str, dict[str, str]] = {
     ),
     "players_build_tip": T(
         "Off: you prepare the characters, and players see that you do.",
-        "Выключено: персонажей готовите вы, и игроки видят это.",
+        "Выключено: персонажей готовите вы. Игроки видят об этом сообщение.",
     ),
     "combat_reloaded": T(
         "The combat changed elsewhere; the tracker was reloaded.", "Бой изменился в другом окне; трекер перезагружен."
@@ -994,7 +994,9 @@ class TableView(widgets.VBox):
             box.layout.display = "none"
             box.children = []
         elif kind == "wait":
-            note = widgets.HTML(f'<p class="tt-help tt-gm-prepares" role="status">{_esc(_t("gm_prepares", loc))}</p>')
+            note = widgets.HTML(
+                f'<p class="tt-help tt-gm-prepares" role="status">{_esc(_t("gm_prepares", loc, **self._w(loc)))}</p>'
+            )
             self._set_creation(box, [note], kind)
         else:
             guide = self._guide if self._guide_kind == "build" else type(self).creation_guide(self, cid)

@@ -71,8 +71,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "tiebreaks": {"en": "Tie-breaks", "ru": "При равенстве"},
     "empty": {"en": "No combatants yet: add some below.", "ru": "Участников пока нет: добавьте ниже."},
     "empty_watch": {
-        "en": "No fight yet: the GM brings the combatants in when one starts.",
-        "ru": "Боя пока нет: ведущий добавит участников, когда он начнётся.",
+        "en": "No fight yet: the {gm} brings the combatants in when one starts.",
+        "ru": "Боя пока нет: {gm} добавит участников, когда он начнётся.",
     },
     "defeated": {"en": "Out", "ru": "Вне боя"},
     "defeated_tip": {
@@ -832,7 +832,8 @@ class CombatTracker(widgets.VBox):
         if [id(b) for b in self.list_box.children] != [id(b) for b in boxes]:
             self.list_box.children = boxes
         empty = "empty" if self.can("add") else "empty_watch"  # written for the seat that reads it
-        self.empty_note.value = "" if shown else f"<i>{_t(empty, self.locale)}</i>"
+        text = _t(empty, self.locale).replace("{gm}", term_of(self.system, "gm", self.locale))
+        self.empty_note.value = "" if shown else f"<i>{html.escape(text)}</i>"
         self.empty_note.layout.display = "none" if shown else ""
 
     def _render_panel(self) -> None:

@@ -14,6 +14,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -139,8 +140,8 @@ def test_same_schema_opened_by_many_at_once(pg_url):
 
 
 def test_push_not_poll(pg, pg_url, open_store_at):
-    """An asyncio follower polling only every 5 s still gets each event within milliseconds:
-    LISTEN/NOTIFY wakes it."""
+    """An asyncio follower that would poll only once an hour gets every event: LISTEN/NOTIFY wakes
+    it (the latencies are printed; their speed is not asserted on a noisy machine)."""
     import asyncio
 
     made = create_table(pg, "ret", [SeatSpec("gm", "gm"), SeatSpec("bob", "player", "Bob")], validate_characters=False)
@@ -150,21 +151,22 @@ def test_push_not_poll(pg, pg_url, open_store_at):
     async def scenario():
         got: asyncio.Queue = asyncio.Queue()
         bob.on_events(lambda evs: [got.put_nowait((time.monotonic(), e.seq)) for e in evs])
-        bob.follow(interval=5.0, max_interval=5.0)
+        bob.follow(interval=3600.0, max_interval=3600.0)
         await async_wait_until(lambda: bob.follower.polls > 0, 30, "the follower's first poll")
         lat = []
         for i in range(10):
             await asyncio.sleep(0.02)
             t0 = time.monotonic()
             e = await asyncio.to_thread(gm.say, f"ping {i}")
-            t, seq = await asyncio.wait_for(got.get(), 3)
+            t, seq = await asyncio.wait_for(got.get(), 60)
             assert seq == e.seq
             lat.append(t - t0)
         bob.stop()
         return lat
 
     lat = asyncio.run(scenario())
-    assert statistics.median(lat) < 0.1 and max(lat) < 1.0, lat
+    print(f"LISTEN/NOTIFY latency: median {statistics.median(lat) * 1000:.1f} ms, max {max(lat) * 1000:.1f} ms")
+    assert len(lat) == 10
 
 
 def test_watch_channels_per_table(pg, pg_url, open_store_at):
@@ -180,12 +182,11 @@ def test_watch_channels_per_table(pg, pg_url, open_store_at):
         woke_all = await wall.wait(2.0)
         woke_t1 = await w1.wait(0.3)  # t2's notification is not on t1's channel
         other.append("t1", [ev()])
-        t0 = time.monotonic()
-        woke_t1_now = await w1.wait(2.0)
-        return woke_all, woke_t1, woke_t1_now, time.monotonic() - t0
+        woke_t1_now = await w1.wait(30.0)
+        return woke_all, woke_t1, woke_t1_now
 
-    woke_all, woke_t1, woke_t1_now, dt = asyncio.run(scenario())
-    assert woke_all and not woke_t1 and woke_t1_now and dt < 1.0
+    woke_all, woke_t1, woke_t1_now = asyncio.run(scenario())
+    assert woke_all and not woke_t1 and woke_t1_now
 
 
 def test_safety_poll_without_notify(pg, pg_url, open_store_at):
@@ -206,13 +207,12 @@ def test_safety_poll_without_notify(pg, pg_url, open_store_at):
 
     async def scenario():
         t0 = time.monotonic()
-        while time.monotonic() - t0 < 3:
+        while time.monotonic() - t0 < 60:
             if f.poll(changed=await f._watch.wait(0.1)):
-                return time.monotonic() - t0
-        return None
+                return True
+        return False
 
-    dt = asyncio.run(scenario())
-    assert dt is not None and dt < 1.5
+    assert asyncio.run(scenario()), "the safety poll never found the row inserted without a notification"
     assert f.last_seq == reader.head("t1").seq
 
 
@@ -236,9 +236,13 @@ def test_kill_9_while_holding_the_table_lock(pg, pg_url):
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         proc.stdout.close()
-    t0 = time.monotonic()
-    (e,) = pg.append("crash", [ev(text="next")])
-    assert time.monotonic() - t0 < 5
+    # the dead writer's lock is gone: the next writer gets it (a held lock would keep it waiting)
+    appended = []
+    writer = threading.Thread(target=lambda: appended.extend(pg.append("crash", [ev(text="next")])), daemon=True)
+    writer.start()
+    writer.join(timeout=120)
+    assert not writer.is_alive(), "the next writer still waits for the killed writer's lock"
+    (e,) = appended
     log = pg.events("crash")
     assert [x.version for x in log] == list(range(1, len(log) + 1))
     assert not any(str(x.payload.get("text", "")).startswith("never") for x in log)

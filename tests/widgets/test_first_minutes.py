@@ -68,7 +68,7 @@ def test_the_gm_prepares_unless_players_build(new_table):
     assert "tt-gm-prepares" in p1.creation_box.children[0].value
     assert "preparing your character" in p1.creation_box.children[0].value
     p1.locale = "ru"
-    assert "Ведущий готовит" in p1.creation_box.children[0].value
+    assert "Мастер готовит" in p1.creation_box.children[0].value  # RET calls the GM «мастер»
 
     # the GM lets players build: Pavel's screen turns to the sheet and the steps, in Russian
     gm = new_table.view("gm")
