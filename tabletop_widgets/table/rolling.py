@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from ..core.i18n import LOCALES, T, plural_ru
+from ..core.i18n import LOCALES, T
+from ..core.wording import ru_n
 from ..dice.errors import DiceLimitError
 from ..dice.limits import MAX_DICE
 from .events import MAX_PAYLOAD_BYTES, jsonable, register_kind, validate
@@ -50,14 +51,15 @@ def failed_roll_error(index: int, error: BaseException | None = None) -> PlayErr
     limit) says so."""
     if isinstance(error, DiceLimitError) and "dice" in str(error):
         n = f"{MAX_DICE:,}"
-        dice_ru = f"{n.replace(',', chr(160))}\u00a0{plural_ru(MAX_DICE, 'кубика', 'кубиков', 'кубиков')}"
+        # «больше 10 000 кубиков» (genitive after «больше»; the thousands split by a space)
+        more_ru = ru_n(MAX_DICE, "кубика", "кубиков", "кубиков").replace(str(MAX_DICE), n.replace(",", "\u00a0"), 1)
         return PlayError(
             "roll_too_many_dice",
             T(
                 f"This roll needs more than {n} dice (explosions, rerolls and repeats included): that "
                 f"is the most one roll may have. Roll it in smaller parts. Its dice are spent: the "
                 f"attempt is in the log as roll number {index}.",
-                f"Этому броску нужно больше {dice_ru} (с учётом взрывов, "
+                f"Этому броску нужно больше {more_ru} (с учётом взрывов, "
                 f"перебросов и повторов), а это предел для одного броска. Бросьте его по частям. "
                 f"Кубики потрачены: попытка записана в журнал как бросок номер {index}.",
             ),

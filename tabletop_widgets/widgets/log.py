@@ -488,6 +488,7 @@ class RollLog(widgets.VBox):
         self.scroll.children = kids  # first out of the list, then closed (never a dangling view)
         self._drop_views({n for n, v in self._entry_views.items() if any(v is k for k in kids)})
         if self.empty_note.layout.display != "none":
+            self.empty_note.value = ""  # as _render_list leaves it: a page drawn either way reads the same
             self.empty_note.layout.display = "none"
 
     def _render_list(self) -> None:

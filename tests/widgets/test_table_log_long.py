@@ -124,3 +124,18 @@ def test_a_page_opening_on_a_long_log_builds_only_what_it_shows(table, spy):
     assert len(view.roll_log.scroll.children) == SHOWN_STEP
     assert view.roll_log.entries[-1].what["en"].startswith("line 1499")
     assert view.roll_log.count_view.value.count("500") >= 1  # the table keeps its latest 500
+
+
+def test_a_log_drawn_at_once_reads_as_the_one_drawn_entry_by_entry(table):
+    live = table.view("p1")
+    for i in range(3):
+        _one_more(table, f"line {i}")
+        live.session.poll()
+    reloaded = table.view("p1")  # a reload: the same log drawn at once
+
+    def drawn(view):
+        log = view.roll_log
+        return log.empty_note.value, log.empty_note.layout.display, [w.value for w in log.scroll.children]
+
+    assert drawn(reloaded) == drawn(live)
+    assert drawn(live)[0] == "" and len(drawn(live)[2]) == 3
