@@ -129,3 +129,19 @@ def test_no_check_line_says_its_verdict_twice(slug):
                 assert not re.search(r"fail(ure)?[,—\s]+critical failure", low), text
                 assert "не хватило 0" not in low and "short by 0" not in low, text
     assert seen > 10
+
+
+def test_an_outcome_ending_in_its_own_mark_gets_no_second_one():
+    """«Кажется, у меня проблема!» is announced as is, never «проблема!.»."""
+    from tabletop_widgets.widgets import DiceTray
+
+    hero = get_system("threads_of_fate").Character(name="Аня")
+    seen = []
+    for seed in range(80):
+        tray = DiceTray(hero, locale="ru", rng=random.Random(seed), animate=False)
+        tray.roll_check("trouble")
+        seen.append(tray.announcement)
+        if "проблема!" in tray.announcement:
+            break
+    assert any("проблема!" in a for a in seen), seen[:5]
+    assert not any(re.search(r"[!?.…]\.", a) for a in seen)
