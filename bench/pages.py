@@ -15,12 +15,19 @@ ratio is what the page adds over Voila's own start (kernel start, front-end boot
 machine, now. The goal is 1.3x for every page.
 
 After each load the page's kernel is shut down through Voila's API (as the page's unload does),
-so that kernels do not pile up and slow the later loads.
+so that kernels do not pile up and slow the later loads. The server runs without
+``PYTHONDONTWRITEBYTECODE`` (an installed package has its bytecode compiled; without it every
+kernel would compile the project's modules again).
+
+Progressive rendering (``VoilaConfiguration.progressive_rendering``) is not used: with Voila
+0.5.13 a cell that creates about a thousand widgets (the table page) never shows its output in
+that mode (reproduced with a plain ``VBox`` of 1,500 ``Label``s); pass
+``--voila-arg=--VoilaConfiguration.progressive_rendering=True`` to measure it anyway.
 
 Pages: ``blank``, ``index``, ``play_<slug>`` for the four systems, ``lobby``, ``table_gm`` (the
 GM's table page), ``table_player`` (a player's table page); ``--pages`` picks some.
 
-Run: .venv/bin/python bench/pages.py [--reps 5] [--pages index,table_gm] [--json]
+Run: .venv/bin/python bench/pages.py [--reps 5] [--pages index,table_gm] [--voila-arg=...] [--json]
 """
 
 from __future__ import annotations
@@ -237,7 +244,7 @@ def load_once(browser, url: str) -> float | None:
         context.close()
 
 
-def run(pages: list[str], reps: int) -> dict:
+def run(pages: list[str], reps: int, voila_args: tuple[str, ...] = ()) -> dict:
     from playwright.sync_api import sync_playwright
 
     chromium = find_chromium()
@@ -249,7 +256,7 @@ def run(pages: list[str], reps: int) -> dict:
         db = tmp / "table.db"
         links = prepare_store(db)
         folder = serve_folder(tmp)
-        proc, log, base = start_voila(folder, db, tmp / "voila.log")
+        proc, log, base = start_voila(folder, db, tmp / "voila.log", voila_args)
         urls = page_urls(base, links)
         try:
             with sync_playwright() as pw:
@@ -309,6 +316,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=5, help="rounds (each loads every page once)")
     ap.add_argument("--pages", default=",".join(all_pages), help="comma-separated: " + ",".join(all_pages))
+    ap.add_argument("--voila-arg", action="append", default=[], help="an extra Voila argument (repeatable)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     pages = [p for p in args.pages.split(",") if p]
@@ -320,7 +328,7 @@ def main(argv=None) -> int:
     except ImportError:
         res = {"skipped": "playwright is not installed (pip install -e '.[test]')"}
     else:
-        res = run(pages, max(1, args.reps))
+        res = run(pages, max(1, args.reps), tuple(args.voila_arg))
     if args.json:
         print(json.dumps(res, indent=2))
     else:

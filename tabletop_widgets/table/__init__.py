@@ -15,46 +15,80 @@ came up, never the command), and follows the others' writes (:mod:`.follow`).
     bob.roll(check("mind"))
 """
 
-from .audience import Audience, project_combat, project_state
-from .events import EventError, register_kind
-from .fairdice import FairDice, commitment, rng_for
-from .lobbykey import LobbyKeyError, check_lobby_key, lobby_mode, prepare_lobby_key
-from .rules import PlayDenied, PlayError
-from .seats import (
-    ACTIONS,
-    CreatedTable,
-    PermissionDenied,
-    SeatError,
-    SeatSpec,
-    TableSetupError,
-    create_table,
-    link,
-    parse_query,
-    register_action,
-    reissue_token,
-)
-from .session import CheckRequest, TableSession, check, rebuild
-from .state import TableState, reducer
-from .store import (
-    Event,
-    Head,
-    NewEvent,
-    NotAStore,
-    SeatRecord,
-    Snapshot,
-    Store,
-    StoreError,
-    TableClosed,
-    TableExists,
-    TableInfo,
-    TableNotFound,
-    VersionConflict,
-    Watch,
-    WriteTx,
-    default_db_path,
-    open_store,
-)
-from .verify import Report, verify_table
+import importlib as _importlib
+import importlib.util
+
+#: public name -> the module (in this package) that defines it, imported on first use: a page
+#: that needs one part of the table layer (the tracker needs the audience rules) does not load
+#: the stores, the session and the verifier with it
+_LAZY = {
+    "ACTIONS": "seats",
+    "Audience": "audience",
+    "check": "session",
+    "check_lobby_key": "lobbykey",
+    "CheckRequest": "session",
+    "commitment": "fairdice",
+    "create_table": "seats",
+    "CreatedTable": "seats",
+    "default_db_path": "store",
+    "Event": "store",
+    "EventError": "events",
+    "FairDice": "fairdice",
+    "Head": "store",
+    "link": "seats",
+    "lobby_mode": "lobbykey",
+    "LobbyKeyError": "lobbykey",
+    "NewEvent": "store",
+    "NotAStore": "store",
+    "open_store": "store",
+    "parse_query": "seats",
+    "PermissionDenied": "seats",
+    "PlayDenied": "rules",
+    "PlayError": "rules",
+    "prepare_lobby_key": "lobbykey",
+    "project_combat": "audience",
+    "project_state": "audience",
+    "rebuild": "session",
+    "reducer": "state",
+    "register_action": "seats",
+    "register_kind": "events",
+    "reissue_token": "seats",
+    "Report": "verify",
+    "rng_for": "fairdice",
+    "SeatError": "seats",
+    "SeatRecord": "store",
+    "SeatSpec": "seats",
+    "Snapshot": "store",
+    "Store": "store",
+    "StoreError": "store",
+    "TableClosed": "store",
+    "TableExists": "store",
+    "TableInfo": "store",
+    "TableNotFound": "store",
+    "TableSession": "session",
+    "TableSetupError": "seats",
+    "TableState": "state",
+    "verify_table": "verify",
+    "VersionConflict": "store",
+    "Watch": "store",
+    "WriteTx": "store",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    elif _importlib.util.find_spec(f"{__name__}.{name}") is not None:  # a module, as an attribute
+        value = _importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "ACTIONS",

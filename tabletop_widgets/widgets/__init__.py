@@ -2,34 +2,64 @@
 
 Widgets are generic over a ``GameSystem``: they render what the system declares and call its
 rules; none of them computes a rule itself.
+
+Each name below is imported from its module on first use (``from tabletop_widgets.widgets
+import show_sheet`` loads the sheet, not the table layer or the lobby): a page's kernel loads
+only the views the page shows.
 """
 
-from .dice_anim import DiceAnim
-from .language import PageLanguage, language_switch, page_language
-from .lobby import Lobby
-from .log import LogEntry, RollLog
-from .roller import RollerPage, dice_page
-from .sheet import CharacterSheet, show_sheet
-from .table_view import TableView, show_table
-from .tracker import CombatTracker, show_combat
-from .tray import DiceTray, show_tray
+import importlib as _importlib
 
-__all__ = [
-    "CharacterSheet",
-    "CombatTracker",
-    "DiceAnim",
-    "DiceTray",
-    "Lobby",
-    "LogEntry",
-    "PageLanguage",
-    "RollLog",
-    "RollerPage",
-    "TableView",
-    "dice_page",
-    "language_switch",
-    "page_language",
-    "show_combat",
-    "show_sheet",
-    "show_table",
-    "show_tray",
-]
+#: public name -> the module (in this package) that defines it
+_LAZY = {
+    "CharacterSheet": "sheet",
+    "CombatTracker": "tracker",
+    "DiceAnim": "dice_anim",
+    "DiceTray": "tray",
+    "Lobby": "lobby",
+    "LogEntry": "log",
+    "PageLanguage": "language",
+    "RollLog": "log",
+    "RollerPage": "roller",
+    "TableView": "table_view",
+    "dice_page": "roller",
+    "language_switch": "language",
+    "page_language": "language",
+    "show_combat": "tracker",
+    "show_sheet": "sheet",
+    "show_table": "table_view",
+    "show_tray": "tray",
+}
+
+
+#: the modules of this package, reachable as attributes as before (``widgets.tray``)
+_SUBMODULES = (
+    "dice_anim",
+    "language",
+    "lobby",
+    "log",
+    "roller",
+    "sheet",
+    "sheet_fields",
+    "table_view",
+    "tracker",
+    "tray",
+)
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        value = _importlib.import_module(f"{__name__}.{name}")
+    elif name in _LAZY:
+        value = getattr(_importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
+
+
+__all__ = sorted(_LAZY)

@@ -70,6 +70,18 @@ def test_a_play_page_loads_only_its_own_system(system):
     modules = loaded_by(NOTEBOOKS / f"play_{system}.ipynb")
     assert f"tabletop_systems.{system}" in modules  # the page did run
     assert offenders(modules, system) == []
+    # nor the views it does not show (the table layer with them)
+    assert not {"tabletop_widgets.widgets.table_view", "tabletop_widgets.widgets.lobby"} & modules
+
+
+def test_every_view_name_is_still_importable_from_the_package():
+    import tabletop_widgets.widgets as views
+
+    for name in views.__all__:
+        assert getattr(views, name).__name__ == name
+    assert views.tray.DiceTray is views.DiceTray  # the modules too, as attributes
+    with pytest.raises(AttributeError):
+        views.NoSuchView  # noqa: B018
 
 
 @pytest.fixture
