@@ -257,8 +257,8 @@ SHEET = Sheet(
                     "choice",
                     choices=STATUS_CHOICES,
                     help=T(
-                        "Set by the GM or the tracker; HP ≤ 0 also incapacitates (§6.12)",
-                        "Ставит Мастер или трекер; HP ≤ 0 тоже делает недееспособным (§6.12)",
+                        "Set by the GM or the tracker; HP ≤ 0 also incapacitates",
+                        "Ставит Мастер или трекер; HP ≤ 0 тоже делает недееспособным",
                     ),
                 ),
                 Field(

@@ -432,6 +432,8 @@ class Character(CharacterModel):
         lo, hi = super().input_range(name, values)
         if name in CHARACTERISTICS and values.get("entity_type", "hero") == "hero":
             return 1, HERO_MAX
+        if name in SKILLS and values.get("entity_type", "hero") == "hero":
+            return 0, HERO_MAX  # a hero's skill never exceeds Intelligence, at most 20 (V14)
         return lo, hi
 
     @classmethod

@@ -92,7 +92,7 @@ for _c in CHARACTERISTICS:
             _c + "_mod",
             T(f"{lab['en']} modifier", f"Модификатор: {lab['ru']}"),
             "derived",
-            help=T("floor((score - 10) / 2)", "(значение - 10) / 2, с округлением вниз"),  # L295
+            help=T("(score − 10) / 2, rounded down", "(значение - 10) / 2, с округлением вниз"),  # L295
             extra={
                 "column": "mod",
                 "row": _c,
@@ -163,7 +163,7 @@ _secondary = Section(
             "derived",
             extra={"check": "speed"},
             help=T(
-                "max(1, (DEX + CON) / 4) ± SBP; ×2 quadruped; ×3 flying; stealthy ÷2",  # L316-319, L403
+                "(DEX + CON) / 4, at least 1; ± SBP; ×2 quadruped; ×3 flying; stealthy ÷2",  # L316-319, L403
                 "(Лв + Вн) / 4, не меньше 1; ± БШР; ×2 четвероногие; ×3 летающие; скрытно ÷2",
             ),
         ),
@@ -172,14 +172,14 @@ _secondary = Section(
             T("Will", "Воля"),
             "derived",
             extra={"check": "will"},
-            help=T("max(1, (INT + WIS) / 4)", "(Ин + Мд) / 4, не меньше 1"),
+            help=T("(INT + WIS) / 4, at least 1", "(Ин + Мд) / 4, не меньше 1"),
         ),  # L321
         Field(
             "reaction",
             T("Reaction", "Реакция"),
             "derived",
             extra={"check": "reaction"},
-            help=T("max(1, (DEX + WIS) / 4); acting order", "(Лв + Мд) / 4, не меньше 1; очерёдность"),
+            help=T("(DEX + WIS) / 4, at least 1; acting order", "(Лв + Мд) / 4, не меньше 1; очерёдность"),
         ),  # L323
         Field(
             "speed_stealthy",
@@ -237,7 +237,7 @@ _health = Section(
             T("Treatment in progress", "Идёт лечение"),
             "derived",
             help=T(
-                "Medicine in combat takes max(1, 10 - skill - modifier) turns; losing HP >= Will interrupts it",  # L441
+                "Medicine in combat takes 10 − skill − modifier turns, at least 1; losing HP ≥ Will interrupts it",  # L441
                 "Медицина в бою: 10 − Навык − модификатор, не меньше 1 Очереди; потеря ЕЗ ≥ Воли прерывает",
             ),  # L441
             extra={"method": "treatment_status", "persisted": True},
@@ -572,13 +572,13 @@ _attributes = Section(
             "augmented_pool",
             T("Activations per meeting", "Активаций за встречу (всего)"),
             "derived",
-            help=T("max(1, 1 + CON mod)", "1 + МВн, не меньше 1"),
+            help=T("1 + CON mod, at least 1", "1 + МВн, не меньше 1"),
         ),  # L499
         Field(
             "augmented_max_changes",
             T("Max Changes", "Макс. Изменений"),
             "derived",
-            help=T("max(1, CON mod)", "МВн, не меньше 1"),
+            help=T("CON mod, at least 1", "МВн, не меньше 1"),
         ),  # L498
         Field(
             "robot_max_weapons",

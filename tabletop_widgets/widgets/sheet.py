@@ -664,8 +664,6 @@ class CharacterSheet(widgets.VBox):
             for f in section.fields:
                 if field in (f.max_trait, f.extra.get("budget"), f.extra.get("row_total")):
                     return f.name
-                if field in (f.extra.get("problem_fields") or ()):
-                    return f.name
         return None
 
     def _by_home(self, problems: Iterable[Problem]) -> dict[str | None, list[Problem]]:

@@ -22,9 +22,17 @@ from russian_screens import widget_texts
 
 DEVELOPER_TEXT: list[tuple[str, re.Pattern]] = [
     ("a trait", re.compile(r"\btraits?\b")),
-    ("a class name", re.compile(r"\b(?:Character(?! sheet)|HasTraits|[A-Z]\w*(?:Error|Exception)|CharacterModel)\b")),
+    (
+        "a class name",
+        re.compile(
+            r"\b(?:Character (?:instance|object|class)|HasTraits|[A-Z]\w*(?:Error|Exception)|\w+Model)\b|\w\((?!s\))"
+        ),
+    ),
     ("a snake_case id", re.compile(r"(?<![\w.@/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")),
-    ("a Python repr", re.compile(r"\{'|\['|'\]|'\}|<[\w.]+ object at|<class |\bNone\b|\bTrue\b|\bFalse\b")),
+    (
+        "a Python repr",
+        re.compile(r"\{'|\['|'\]|'\}|<[\w.]+ object at|<class |\bNone\b|\bTrue\b|\bFalse\b|(?<!\w)'[a-z_][a-z0-9_]*'"),
+    ),
     ("an index", re.compile(r"\w\[\d+\]")),
     ("a line marker", re.compile(r"\bL\d{2,}\b|\bA-?\d{2,}\b|§\s?\d|\bTV-\w+")),
 ]
@@ -201,9 +209,12 @@ def fuzz_sheet(slug: str, seed: int, locale: str = "en") -> tuple[CharacterSheet
     return sheet, seen
 
 
-def fuzz_tray(slug: str, seed: int, locale: str = "en", character=None) -> tuple[DiceTray, Collector]:
-    """A tray whose every check is rolled with random (and some bad) options, in ``locale``,
-    then switched to the other language."""
+def fuzz_tray(
+    slug: str, seed: int, locale: str = "en", character=None, checks_per_tray: int = 15
+) -> tuple[DiceTray, Collector]:
+    """A tray whose checks (a seeded sample of ``checks_per_tray``: Seasons has 240, and each
+    option set recomputes the odds of every check sharing it) are rolled with random (and some
+    bad) options, in ``locale``, then switched to the other language."""
     rng = random.Random(seed)
     system = get_system(slug)
     character = character if character is not None else system.Character(name="Мирон")
@@ -211,7 +222,8 @@ def fuzz_tray(slug: str, seed: int, locale: str = "en", character=None) -> tuple
     tray = DiceTray(character, system=system, locale=locale, log=log, rng=random.Random(seed), animate=False)
     seen = Collector(tray, log)
     seen.look_all()
-    for spec in tray.checks:
+    checks = tray.checks
+    for spec in rng.sample(checks, min(checks_per_tray, len(checks))):
         seen.watch = [tray.card(spec.id), tray.error, tray.result_view, tray.options_error]
         for ctrl in tray.option_controls(spec.id):
             o = ctrl.spec
