@@ -10,17 +10,23 @@ construction and on every change of a persisted trait) and ``check_values(values
 on raw values: ranges, shapes of list items; a list of Problems). Creation and advancement budgets
 are *not* hard limits: they belong to ``GameSystem.validate``, because a sheet in progress is
 allowed to be over budget while the player fixes it.
+
+The numbers' bounds come from the system's sheet declaration (``Field.min``/``max``, for fields,
+list entries and tables of values; :meth:`CharacterModel.check_bounds`), so that the sheet shows
+the same range the model enforces; ``input_range`` narrows what a player may type by hand where
+the rules draw a line the rules' own moves may cross (RET Health past −3 × its maximum). Every
+problem is in a player's words: the field's label (``Problem.label``) and what it takes, never a
+trait's id, a class name or a Python repr.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from typing import Any, ClassVar, Mapping
 
 from traitlets import HasTraits, TraitError
-
-import dataclasses
 
 from .i18n import T, tr
 from .problems import Problem, ValidationError, entry_label, out_of_range, wrong_kind
@@ -207,10 +213,12 @@ class CharacterModel(HasTraits):
         sheet = cls.layout()
         if sheet is None:
             return None
-        for f in sheet.fields():
-            if f.name == name:
-                return f
-        return None
+        fields = _FIELDS.get(cls)
+        if fields is None:
+            fields = _FIELDS[cls] = {}
+            for f in sheet.fields():
+                fields.setdefault(f.name, f)
+        return fields.get(name)
 
     @classmethod
     def field_label(cls, name: str) -> dict[str, str] | None:
@@ -339,6 +347,7 @@ class CharacterModel(HasTraits):
 
 
 _LAYOUTS: dict[type, Any] = {}
+_FIELDS: dict[type, dict[str, Any]] = {}
 _DIGITS = re.compile(r"\d+")
 
 
