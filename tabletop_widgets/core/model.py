@@ -270,41 +270,34 @@ class CharacterModel(HasTraits):
     @classmethod
     def check_bounds(cls, values: Mapping[str, Any]) -> list[Problem]:
         """Every number on the sheet inside its declared range: the fields, the numbers in the
-        entries of a list, and the values of a table of names and values."""
-        sheet = cls.layout()
-        if sheet is None:
-            return []
+        entries of a list, and the values of a table of names and values (and every text within
+        its length)."""
         problems: list[Problem] = []
-        for f in sheet.fields():
-            if f.name not in values or f.kind == "derived":
+        for f, kind, lo, hi, numbers in _bounds_plan(cls):
+            if f.name not in values:
                 continue
             value = values[f.name]
-            if f.kind in ("input", "resource"):
+            if kind == "number":
                 if isinstance(value, int) and not isinstance(value, bool):
-                    lo, hi = cls.bounds(f.name)
                     if (lo is not None and value < lo) or (hi is not None and value > hi):
                         problems.append(out_of_range(f.name, value, lo, hi, label=dict(f.label)))
-            elif f.kind in ("text", "longtext") and isinstance(value, str):
-                problems.extend(_text_problems(f, value))
-            elif f.kind == "list" and isinstance(value, (list, tuple)):
-                numbers = [i for i in f.item_fields if i.kind == "input"]
+            elif kind == "text":
+                if isinstance(value, str):
+                    problems.extend(_text_problems(f, value))
+            elif kind == "list":
+                if not isinstance(value, (list, tuple)):
+                    continue
                 for n, item in enumerate(value, start=1):
                     if not isinstance(item, Mapping):
                         continue
                     for i in numbers:
                         v = item.get(i.name)
-                        lo, hi = _field_bounds(i)
                         if isinstance(v, int) and not isinstance(v, bool):
-                            if (lo is not None and v < lo) or (hi is not None and v > hi):
-                                problems.append(
-                                    out_of_range(f.name, v, lo, hi, label=entry_label(f.label, item, n, i.label))
-                                )
-            elif f.kind == "mapping" and isinstance(value, Mapping):
-                number = next((i for i in f.item_fields if i.kind == "input"), None)
-                if number is None:
-                    continue
-                lo, hi = _field_bounds(number)
-                for key, v in value.items():
+                            if (i.min is not None and v < i.min) or (i.max is not None and v > i.max):
+                                label = entry_label(f.label, item, n, i.label)
+                                problems.append(out_of_range(f.name, v, i.min, i.max, label=label))
+            elif kind == "mapping" and isinstance(value, Mapping):
+                for v in value.values():
                     if isinstance(v, int) and not isinstance(v, bool):
                         if (lo is not None and v < lo) or (hi is not None and v > hi):
                             problems.append(out_of_range(f.name, v, lo, hi, label=dict(f.label)))
@@ -347,6 +340,39 @@ class CharacterModel(HasTraits):
 
 
 _LAYOUTS: dict[type, Any] = {}
+_PLANS: dict[type, list] = {}
+
+
+def _bounds_plan(model: type) -> list:
+    """``(field, kind, lo, hi, item number fields)`` for every bounded thing on ``model``'s
+    sheet, worked out once per class (``check_dict`` runs on every edit and every clone)."""
+    plan = _PLANS.get(model)
+    if plan is not None:
+        return plan
+    sheet = model.layout()
+    if sheet is None:
+        return []
+    plan = []
+    for f in sheet.fields():
+        if f.kind == "derived":
+            continue
+        if f.kind in ("input", "resource"):
+            lo, hi = model.bounds(f.name)
+            plan.append((f, "number", lo, hi, ()))
+        elif f.kind in ("text", "longtext"):
+            plan.append((f, "text", f.min, f.max, ()))
+        elif f.kind == "list":
+            numbers = tuple(i for i in f.item_fields if i.kind == "input")
+            if numbers:
+                plan.append((f, "list", None, None, numbers))
+        elif f.kind == "mapping":
+            number = next((i for i in f.item_fields if i.kind == "input"), None)
+            if number is not None:
+                plan.append((f, "mapping", number.min, number.max, ()))
+    _PLANS[model] = plan
+    return plan
+
+
 _FIELDS: dict[type, dict[str, Any]] = {}
 _DIGITS = re.compile(r"\d+")
 
