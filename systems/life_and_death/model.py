@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Mapping
 from traitlets import Bool, Dict, Float, Int, List, Unicode
 
 from tabletop_widgets.core import CharacterModel, Problem, T
+from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value
 
 from . import data
 from .options import DEFAULT_RULES
@@ -414,58 +415,66 @@ class Character(CharacterModel):
             setattr(self, pool, cur)
             self._prev_max[pool] = mx
 
+    # -- what a player may enter ------------------------------------------------------------------
+    @classmethod
+    def input_range(cls, name: str, values: Mapping[str, Any]) -> tuple[int | None, int | None]:
+        """Parameters stop at 5 unless the GM allows more (§11); a pool of EP/SP/IP at its
+        maximum (HP may exceed it only through the rules' own changes)."""
+        lo, hi = super().input_range(name, values)
+        if name in PARAMS:
+            return 1, cls._param_cap()
+        return lo, hi
+
+    @classmethod
+    def _param_cap(cls) -> int:
+        return (
+            10 if (cls.RULES.get("allow_params_above_5") or cls.RULES.get("feature_param_overflow") == "allow") else 5
+        )
+
     # -- hard limits on raw values ------------------------------------------------------------------
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
         probs: list[Problem] = []
-        hi = 10 if (cls.RULES.get("allow_params_above_5") or cls.RULES.get("feature_param_overflow") == "allow") else 5
+        hi = cls._param_cap()
 
-        def bad(field: str, en: str, ru: str, code: str = "bad_value") -> None:
-            probs.append(Problem(code, T(en, ru), field=field))
+        def bad(field: str, en: str, ru: str, code: str = "bad_value", label: Mapping[str, str] | None = None) -> None:
+            probs.append(Problem(code, T(en, ru), field=field, label=label or cls.field_label(field)))
+
+        def entry(key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
+            f = cls.sheet_field(key)
+            what_label = next((x.label for x in f.item_fields if x.name == what), None) if f and what else None
+            return entry_label(f.label if f else None, item, i + 1, what_label)
 
         for p in PARAMS:
             v = values.get(p)
             if not _is_int(v) or not 1 <= v <= hi:
-                bad(
-                    p,
-                    f"{p} must be a whole number from 1 to {hi} (is {v!r}).",
-                    f"{p} должен быть целым числом от 1 до {hi} (сейчас {v!r}).",
-                    "E_PARAM_RANGE",
-                )
+                probs.append(out_of_range(p, v, 1, hi, label=PARAM_LABELS[p], code="E_PARAM_RANGE"))
         for key in ("param_points", "param_advances", "race_params"):
             for p, v in values.get(key, {}).items():
                 if p not in PARAMS or not _is_int(v):
                     bad(
                         key,
-                        f"{key}: {p!r} -> {v!r} is not a parameter and a whole number.",
-                        f"{key}: {p!r} -> {v!r} — нужен параметр и целое число.",
+                        "Each value must be a parameter with a whole number.",
+                        "Каждое значение — параметр и целое число.",
                     )
         for k, v in values.get("skills", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k):
                 bad(
                     "skills",
-                    f"Malformed skill key {k!r} (use id or id:specialization, lower case).",
-                    f"Неверный ключ навыка {k!r} (id или id:специализация, строчными).",
+                    f"«{shown_value(k)}» is not a skill: choose one from the list.",
+                    f"«{shown_value(k)}» — не навык: выберите навык из списка.",
                 )
             elif not _is_int(v) or not 0 <= v <= 10:
-                bad(
-                    "skills",
-                    f"Skill {k} level must be a whole number from 0 to 10 (is {v!r}).",
-                    f"Уровень навыка {k} — целое число от 0 до 10 (сейчас {v!r}).",
-                )
+                probs.append(out_of_range("skills", v, 0, 10, label=cls.field_label("skills")))
         for k, v in values.get("skill_xp", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k) or not _is_int(v) or not 0 <= v <= 5:
-                bad(
-                    "skill_xp",
-                    f"Skill XP {k!r} must be 0-5 (is {v!r}).",
-                    f"Опыт навыка {k!r} — от 0 до 5 (сейчас {v!r}).",
-                )
+                probs.append(out_of_range("skill_xp", v, 0, 5, label=cls.field_label("skill_xp")))
         for k, v in values.get("custom_skills", {}).items():
             if v not in SKILL_PARAMS:
                 bad(
                     "custom_skills",
-                    f"Skill {k!r}: parameter must be one of {', '.join(SKILL_PARAMS)}.",
-                    f"Навык {k!r}: параметр — один из {', '.join(SKILL_PARAMS)}.",
+                    "Choose its parameter: Might, Dexterity, Alertness or Complexity.",
+                    "Выберите параметр: Сила, Ловкость, Восприятие или Сложность.",
                 )
         for i, f in enumerate(values.get("features", [])):
             if (
@@ -482,55 +491,37 @@ class Character(CharacterModel):
             ):
                 bad(
                     "features",
-                    f"Feature #{i + 1} must be {{id, level >= 0, origin, note, kind, param_mods}} (is {f!r}).",
-                    f"Особенность №{i + 1} должна быть {{id, level >= 0, origin, note, kind, param_mods}} (сейчас {f!r}).",
+                    "Choose the feature from the list and give it a level of at least 0.",
+                    "Выберите особенность из списка и задайте уровень не меньше 0.",
+                    label=entry("features", f, i),
                 )
         v = values.get("base_hp")
         if v is not None and (not _is_int(v) or v < 0):
-            bad(
-                "base_hp",
-                f"base_hp must be a whole number >= 0 or empty (is {v!r}).",
-                f"base_hp — целое число >= 0 или пусто (сейчас {v!r}).",
-            )
+            probs.append(out_of_range("base_hp", v, 0, None, label=cls.field_label("base_hp")))
         if values.get("status") not in STATUSES:
-            bad(
-                "status",
-                f"Status must be empty, incapacitated or dead (is {values.get('status')!r}).",
-                f"Состояние: пусто, «недееспособность» или «смерть» (сейчас {values.get('status')!r}).",
-            )
+            bad("status", "Choose one of the listed values.", "Выберите значение из списка.")
         for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:
-                bad(
-                    key,
-                    f"{key} must be a whole number >= {lo} (is {v!r}).",
-                    f"{key} — целое число >= {lo} (сейчас {v!r}).",
-                )
+                probs.append(out_of_range(key, v, lo, None, label=cls.field_label(key)))
         for key in ("ep", "sp", "ip"):
             v = values.get(key)
             if v is not None and v < 0:
-                bad(key, f"{key} cannot be negative.", f"{key} не может быть отрицательным.")
-        if values.get("age") not in ("",) + AGES:
-            bad(
-                "age",
-                f"Unknown age category {values.get('age')!r}.",
-                f"Неизвестная возрастная категория {values.get('age')!r}.",
-            )
-        if values.get("helmet") not in HELMETS:
-            bad("helmet", "Helmet must be none, open or closed.", "Шлем: нет, открытый или закрытый.")
-        if values.get("direction") not in ("", "H", "C"):
-            bad("direction", "Energetics direction must be H or C.", "Направление энергетики: H или C.")
-        if values.get("mode") not in ("quick", "campaign"):
-            bad("mode", "Mode must be quick or campaign.", "Режим: quick или campaign.")
-        if values.get("stage") not in ("creation", "play"):
-            bad("stage", "Stage must be creation or play.", "Этап: creation или play.")
+                probs.append(out_of_range(key, v, 0, None, label=cls.field_label(key)))
+        for key, allowed in (
+            ("age", ("",) + AGES),
+            ("helmet", HELMETS),
+            ("direction", ("", "H", "C")),
+            ("mode", ("quick", "campaign")),
+            ("stage", ("creation", "play")),
+        ):
+            if values.get(key) not in allowed:
+                bad(key, "Choose one of the listed values.", "Выберите значение из списка.")
         for c, v in values.get("money", {}).items():
-            if c not in COINS or not _is_int(v) or v < 0:
-                bad(
-                    "money",
-                    f"Money: {c!r} -> {v!r} (coins: {', '.join(COINS)}, whole numbers >= 0).",
-                    f"Деньги: {c!r} -> {v!r} (монеты: {', '.join(COINS)}, целые >= 0).",
-                )
+            if c not in COINS:
+                bad("money", "Choose a coin from the list.", "Выберите монету из списка.")
+            elif not _is_int(v) or v < 0:
+                probs.append(out_of_range("money", v, 0, None, label=cls.field_label("money")))
         for i, it in enumerate(values.get("inventory", [])):
             if (
                 not isinstance(it, Mapping)
@@ -539,61 +530,56 @@ class Character(CharacterModel):
             ):
                 bad(
                     "inventory",
-                    f"Item #{i + 1} needs a category ({', '.join(ITEM_CATEGORIES)}) and a rarity.",
-                    f"Предмету №{i + 1} нужны категория ({', '.join(ITEM_CATEGORIES)}) и редкость.",
+                    "Choose its category and rarity from the lists.",
+                    "Выберите категорию и редкость из списков.",
+                    label=entry("inventory", it, i),
                 )
                 continue
             for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
                 if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
-                    bad(
-                        "inventory",
-                        f"Item #{i + 1}: {num} must be a number >= 0.",
-                        f"Предмет №{i + 1}: {num} — число >= 0.",
-                    )
+                    probs.append(out_of_range("inventory", it[num], 0, None, label=entry("inventory", it, i, num)))
             for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
                 if num in it and (not _is_int(it[num]) or it[num] < lo):
-                    bad(
-                        "inventory",
-                        f"Item #{i + 1}: {num} must be a whole number >= {lo}.",
-                        f"Предмет №{i + 1}: {num} — целое число >= {lo}.",
-                    )
+                    probs.append(out_of_range("inventory", it[num], lo, None, label=entry("inventory", it, i, num)))
             if not isinstance(it.get("name", ""), str):
-                bad("inventory", f"Item #{i + 1}: name must be text.", f"Предмет №{i + 1}: название — текст.")
+                bad("inventory", "Enter a name.", "Введите название.", label=entry("inventory", it, i, "name"))
             if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):
                 bad(
                     "inventory",
-                    f"Item #{i + 1}: unknown container {it['container']!r}.",
-                    f"Предмет №{i + 1}: неизвестное вместилище {it['container']!r}.",
+                    "Choose its container from the list.",
+                    "Выберите вместилище из списка.",
+                    label=entry("inventory", it, i),
                 )
             eff = it.get("effects", [])
             if not isinstance(eff, (list, tuple)) or not all(isinstance(e, str) for e in eff):
                 bad(
                     "inventory",
-                    f"Item #{i + 1}: effects must be a list of effect ids.",
-                    f"Предмет №{i + 1}: effects — список эффектов.",
+                    "Choose its effects from the list.",
+                    "Выберите эффекты из списка.",
+                    label=entry("inventory", it, i),
                 )
         for key in ("wounds", "forms", "pets"):
             for i, it in enumerate(values.get(key, [])):
                 if not isinstance(it, Mapping):
-                    bad(key, f"{key} #{i + 1} must be a mapping.", f"{key} №{i + 1} должен быть словарём.")
+                    bad(
+                        key,
+                        "This entry cannot be read: remove it or enter it again.",
+                        "Эту запись не прочитать: удалите её или введите заново.",
+                        label=entry(key, it, i),
+                    )
                 elif any(
                     k in it and it[k] is not None and not isinstance(it[k], str)
                     for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")
                 ):
-                    bad(
-                        key,
-                        f"{key} #{i + 1}: names and notes must be text.",
-                        f"{key} №{i + 1}: названия и заметки — текст.",
-                    )
+                    bad(key, "Names and notes are text.", "Названия и заметки — это текст.", label=entry(key, it, i))
                 elif key == "wounds" and (
                     not isinstance(it.get("kind"), str) or not it.get("kind") or it.get("zone", "") not in WOUND_ZONES
                 ):
                     bad(
                         key,
-                        f"Wound #{i + 1} needs a kind and a zone ({', '.join(z for z in WOUND_ZONES if z)}) "
-                        f"(is {dict(it)!r}).",
-                        f"Травме №{i + 1} нужны вид и зона ({', '.join(z for z in WOUND_ZONES if z)}) "
-                        f"(сейчас {dict(it)!r}).",
+                        "Enter the wound's kind and choose its zone from the list.",
+                        "Укажите вид травмы и выберите зону из списка.",
+                        label=entry(key, it, i),
                     )
                 elif key == "forms":
                     nums = (
@@ -605,10 +591,8 @@ class Character(CharacterModel):
                         "start_dexterity",
                         "start_alertness",
                     )
-                    if any(n in it and (not _is_int(it[n]) or it[n] < 0) for n in nums):
-                        bad(
-                            key,
-                            f"Form #{i + 1}: tier and parameters must be whole numbers >= 0.",
-                            f"Ипостась №{i + 1}: уровень и параметры — целые числа >= 0.",
-                        )
+                    for n in nums:
+                        if n in it and (not _is_int(it[n]) or it[n] < 0):
+                            probs.append(out_of_range(key, it[n], 0, None, label=entry(key, it, i, n)))
+                            break
         return probs

@@ -24,7 +24,16 @@ def _kind(f: Mapping) -> str:
 
 def _fname(fid: str) -> dict:
     d = feature_def(fid)
-    return T(d["en"], d["ru"]) if d else T(fid, fid)
+    return T(d["en"], d["ru"]) if d else T(fid.replace("_", " "), fid.replace("_", " "))
+
+
+def _sname(key: str) -> dict:
+    """A skill key (``id`` or ``id:specialization``) as a player reads it: «Melee (swords)»."""
+    sid, _, spec = str(key).partition(":")
+    d = skill_def(sid)
+    en, ru = (d["en"], d["ru"]) if d and d.get("en") else (sid.replace("_", " "),) * 2
+    spec = spec.replace("_", " ")
+    return T(f"{en} ({spec})" if spec else en, f"{ru} ({spec})" if spec else ru)
 
 
 def feature_budget(c) -> dict[str, int]:
@@ -198,8 +207,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
             out.append(
                 _p(
                     "W_UNKNOWN_SKILL",
-                    f"Skill {key} is not in the skill list; add it with its parameter.",
-                    f"Навыка {key} нет в списке навыков; добавьте его с параметром.",
+                    f"Skill {_sname(key)['en']} is not in the skill list; add it with its parameter.",
+                    f"Навыка «{_sname(key)['ru']}» нет в списке навыков; добавьте его с параметром.",
                     "skills",
                     "warning",
                     skill=key,
@@ -213,8 +222,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
                 out.append(
                     _p(
                         "E_SKILL_CAP",
-                        f"{key} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
-                        f"{key} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).",
+                        f"{_sname(key)['en']} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
+                        f"{_sname(key)['ru']} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).",
                         "skills",
                         skill=key,
                     )
@@ -223,8 +232,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
             out.append(
                 _p(
                     "E_SPECIALIZATION",
-                    f"{key} needs a specialization.",
-                    f"Для навыка {key} нужна специализация.",
+                    f"{_sname(key)['en']} needs a specialization.",
+                    f"Для навыка «{_sname(key)['ru']}» нужна специализация.",
                     "skills",
                     skill=key,
                 )
@@ -244,8 +253,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
                 out.append(
                     _p(
                         "E_SKILL_REQUIRES_FEATURE",
-                        f"{key} requires the feature {req}.",
-                        f"Для навыка {key} нужна особенность {req}.",
+                        f"{_sname(key)['en']} requires the feature {_fname(req)['en']}.",
+                        f"Для навыка «{_sname(key)['ru']}» нужна особенность «{_fname(req)['ru']}».",
                         "skills",
                     )
                 )
@@ -254,8 +263,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
             out.append(
                 _p(
                     "E_ENERGETICS_DIRECTION",
-                    f"{key} is {en['direction']}; this character's energetics is {c.direction}.",
-                    f"{key} — {en['direction']}, а энергетика персонажа — {c.direction}.",
+                    f"{_sname(key)['en']} is {en['direction']}; this character's energetics is {c.direction}.",
+                    f"{_sname(key)['ru']} — {en['direction']}, а энергетика персонажа — {c.direction}.",
                     "skills",
                 )
             )
@@ -288,8 +297,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
             out.append(
                 _p(
                     "E_FEATURE_LEVEL",
-                    f"{f['id']} level must be {lo}-{hi}.",
-                    f"Уровень {f['id']} — от {lo} до {hi}.",
+                    f"{_fname(str(f['id']))['en']}: the level must be {lo}-{hi}.",
+                    f"Уровень особенности «{_fname(str(f['id']))['ru']}» — от {lo} до {hi}.",
                     "features",
                 )
             )
@@ -314,8 +323,8 @@ def validate(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[Problem]:
                 out.append(
                     _p(
                         "E_FEATURE_CONFLICT",
-                        f"{f['id']} is annulled by {other}.",
-                        f"{f['id']} аннулируется особенностью {other}.",
+                        f"{_fname(str(f['id']))['en']} is annulled by {_fname(other)['en']}.",
+                        f"«{_fname(str(f['id']))['ru']}» аннулируется особенностью «{_fname(other)['ru']}».",
                         "features",
                     )
                 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tabletop_widgets.core import Field, Section, Sheet, T
+from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL
 
 from .model import PARAM_LABELS, PARAMS
 
@@ -107,12 +108,14 @@ SHEET = Sheet(
                     choices=(("creation", T("creation", "создание")), ("play", T("play", "игра"))),
                 ),
                 Field("level", T("Level", "Уровень"), "derived", help=T("1 + XP // 20", "1 + опыт // 20")),  # L359
-                Field("xp", T("XP", "Опыт"), "input", min=0),
+                Field("xp", T("XP", "Опыт"), "input", min=0, max=OPEN_LARGE),
                 Field("xp_to_next", T("XP to next level", "Опыта до уровня"), "derived"),
                 Field(
                     "reputation",
                     T("Reputation", "Репутация"),
                     "input",
+                    min=-OPEN_SMALL,
+                    max=OPEN_SMALL,
                     help=T(
                         "Never 0 unless Inconspicuous; campaign only",
                         "Не бывает 0 без «неприметности»; только кампания",
@@ -124,6 +127,7 @@ SHEET = Sheet(
                     T("Epic dice", "Эпик-дайсы"),
                     "input",
                     min=0,
+                    max=OPEN_SMALL,
                     help=T(
                         "Max = |reputation|; +1 success each", "Максимум = |репутация|; +1 успех каждый"
                     ),  # L349, L351
@@ -159,7 +163,7 @@ SHEET = Sheet(
                     PARAM_LABELS[p],
                     "input",
                     min=1,
-                    max=5,
+                    max=10,
                     help=_PARAM_HELP[p],
                     extra={"layers": ("racial", "age_mod", "points", "advances", "feature_mod")},
                 )
@@ -181,6 +185,7 @@ SHEET = Sheet(
                     T("Age points per parameter", "Очки возраста по параметрам"),
                     "mapping",
                     help=T("Free points from age: 0/1/2/3", "Свободные очки возраста: 0/1/2/3"),
+                    item_fields=(Field("points", T("Points", "Очки"), "input", min=0, max=10),),
                 ),  # L55
                 Field(
                     "initiative",
@@ -202,6 +207,8 @@ SHEET = Sheet(
                     "hp",
                     T("HP", "HP"),
                     "resource",
+                    min=-OPEN_LARGE,
+                    max=OPEN_LARGE,
                     max_trait="hp_max",
                     help=T("Race base HP + Might above the racial value", "Базовое HP расы + Сила сверх расовой"),
                 ),
@@ -210,6 +217,7 @@ SHEET = Sheet(
                     T("EP (pattern)", "EP (узор)"),
                     "resource",
                     min=0,
+                    max=OPEN_SMALL,
                     max_trait="ep_max",
                     help=T("Complexity + Power", "Сложность + Яркость"),
                 ),  # L128
@@ -218,6 +226,7 @@ SHEET = Sheet(
                     T("SP (soul)", "SP (душа)"),
                     "resource",
                     min=0,
+                    max=OPEN_SMALL,
                     max_trait="sp_max",
                     help=T("Complexity + Luck", "Сложность + Удача"),
                 ),  # L129
@@ -226,6 +235,7 @@ SHEET = Sheet(
                     T("IP (idea)", "IP (идея)"),
                     "resource",
                     min=0,
+                    max=OPEN_SMALL,
                     max_trait="ip_max",
                     help=T("Power + Luck", "Яркость + Удача"),
                 ),  # L130
@@ -234,6 +244,7 @@ SHEET = Sheet(
                     T("Race base HP", "Базовое HP расы"),
                     "input",
                     min=0,
+                    max=OPEN_SMALL,
                     help=T(
                         "Empty: the race's base HP, else the GM default (10 unless changed)",
                         "Пусто: базовое HP расы, иначе значение Мастера (10, если не изменено)",
@@ -246,8 +257,8 @@ SHEET = Sheet(
                     "choice",
                     choices=STATUS_CHOICES,
                     help=T(
-                        "Set by the GM or the tracker; HP ≤ 0 also incapacitates (§6.12)",
-                        "Ставит Мастер или трекер; HP ≤ 0 тоже делает недееспособным (§6.12)",
+                        "Set by the GM or the tracker; HP ≤ 0 also incapacitates",
+                        "Ставит Мастер или трекер; HP ≤ 0 тоже делает недееспособным",
                     ),
                 ),
                 Field(
@@ -334,7 +345,7 @@ SHEET = Sheet(
                     ),  # L103, L82
                     item_fields=(
                         Field("key", T("Skill", "Навык"), "choice", source="skills"),
-                        Field("level", T("Level", "Уровень"), "input", min=0, max=5),
+                        Field("level", T("Level", "Уровень"), "input", min=0, max=10),
                     ),
                     extra={"group_by": "param"},
                 ),
@@ -349,6 +360,7 @@ SHEET = Sheet(
                     T("Skill XP (0-5)", "Опыт навыков (0-5)"),
                     "mapping",
                     help=T("5 XP → +1 level", "5 опыта → +1 уровень"),
+                    item_fields=(Field("xp", T("XP", "Опыт"), "input", min=0, max=5),),
                 ),  # L357
                 Field("custom_skills", T("Own skills: parameter", "Свои навыки: параметр"), "mapping"),
             ),
@@ -365,7 +377,7 @@ SHEET = Sheet(
                     source="features",
                     item_fields=(
                         Field("id", T("Feature", "Особенность"), "choice", source="features"),
-                        Field("level", T("Level", "Уровень"), "input", min=0),
+                        Field("level", T("Level", "Уровень"), "input", min=0, max=OPEN_SMALL),
                         Field("origin", T("Origin", "Происхождение"), "choice", choices=ORIGIN_CHOICES),
                         Field(
                             "note",
@@ -407,11 +419,11 @@ SHEET = Sheet(
                         Field("name", T("Name", "Название"), "text"),
                         Field("category", T("Category", "Категория"), "choice", choices=CATEGORY_CHOICES),
                         Field("rarity", T("Rarity", "Редкость"), "choice", choices=RARITY_CHOICES),
-                        Field("damage", T("Damage", "Урон"), "input", min=0),
-                        Field("protection", T("Protection", "Защита"), "input", min=0),
-                        Field("min_might", T("Min Might", "Мин. Сила"), "input", min=1),
-                        Field("weight_kg", T("Weight, kg", "Вес, кг"), "input", min=0),
-                        Field("cost", T("Cost (InvP)", "Цена (ОИ)"), "input", min=0),
+                        Field("damage", T("Damage", "Урон"), "input", min=0, max=OPEN_SMALL),
+                        Field("protection", T("Protection", "Защита"), "input", min=0, max=OPEN_SMALL),
+                        Field("min_might", T("Min Might", "Мин. Сила"), "input", min=1, max=10),
+                        Field("weight_kg", T("Weight, kg", "Вес, кг"), "input", min=0, max=OPEN_LARGE),
+                        Field("cost", T("Cost (InvP)", "Цена (ОИ)"), "input", min=0, max=OPEN_LARGE),
                         Field("equipped", T("Main / worn", "Основное / надето"), "flag"),
                     ),
                 ),
@@ -434,6 +446,7 @@ SHEET = Sheet(
                     T("Money", "Деньги"),
                     "mapping",
                     extra={"keys": ("fire", "agate", "emerald", "azure")},
+                    item_fields=(Field("coins", T("Coins", "Монеты"), "input", min=0, max=OPEN_MONEY),),
                     help=T(
                         "1 InvP = 1 fire = 10 agate; emerald = 10 fire; azure = 10 emerald; 20 coins = 0.5 kg",  # L164
                         "1 ОИ = 1 огневик = 10 агатников; изумрудник = 10 огневиков; лазурник = 10 изумрудников; 20 монет = 0,5 кг",
@@ -460,13 +473,13 @@ SHEET = Sheet(
                     source="creatures",
                     item_fields=(
                         Field("creature", T("Creature", "Существо"), "choice", source="creatures"),
-                        Field("tier", T("Tier", "Уровень"), "input", min=0),
-                        Field("might", PARAM_LABELS["might"], "input", min=1),
-                        Field("dexterity", PARAM_LABELS["dexterity"], "input", min=1),
-                        Field("alertness", PARAM_LABELS["alertness"], "input", min=1),
-                        Field("start_might", T("Start Might", "Нач. Сила"), "input", min=1),
-                        Field("start_dexterity", T("Start Dexterity", "Нач. Ловкость"), "input", min=1),
-                        Field("start_alertness", T("Start Alertness", "Нач. Восприятие"), "input", min=1),
+                        Field("tier", T("Tier", "Уровень"), "input", min=0, max=OPEN_SMALL),
+                        Field("might", PARAM_LABELS["might"], "input", min=1, max=10),
+                        Field("dexterity", PARAM_LABELS["dexterity"], "input", min=1, max=10),
+                        Field("alertness", PARAM_LABELS["alertness"], "input", min=1, max=10),
+                        Field("start_might", T("Start Might", "Нач. Сила"), "input", min=1, max=10),
+                        Field("start_dexterity", T("Start Dexterity", "Нач. Ловкость"), "input", min=1, max=10),
+                        Field("start_alertness", T("Start Alertness", "Нач. Восприятие"), "input", min=1, max=10),
                     ),
                 ),
                 Field(
@@ -527,9 +540,16 @@ SHEET = Sheet(
                     T("Improvements to choose", "Улучшений к выбору"),
                     "input",
                     min=0,
+                    max=OPEN_SMALL,
                     help=T("Feature / parameter / surprise", "Особенность / параметр / сюрприз"),
                 ),  # L361-L371
-                Field("surprises_pending", T("Surprises owed by the GM", "Сюрпризов от Мастера"), "input", min=0),
+                Field(
+                    "surprises_pending",
+                    T("Surprises owed by the GM", "Сюрпризов от Мастера"),
+                    "input",
+                    min=0,
+                    max=OPEN_SMALL,
+                ),
             ),
         ),
         Section("notes", T("Notes", "Заметки"), (Field("notes", T("Notes", "Заметки"), "longtext"),), layout="text"),

@@ -4,11 +4,13 @@ resources, abilities, flaws, equipment — a pure traitlets model (no widgets)."
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any, Mapping
 
 from traitlets import Bool, Dict, Int, List, Unicode
 
 from tabletop_widgets.core import CharacterModel, Problem, T
+from tabletop_widgets.core.problems import entry_label, out_of_range, wrong_kind
 
 from .params import PARAMS, TIER1, TIER2, TIER3, TREE, ancestors, label
 
@@ -224,6 +226,25 @@ class Character(CharacterModel):
                         values[cur] = ind[mx]
         super().update(**values)
 
+    # -- what a player may enter -----------------------------------------------------------------
+    @classmethod
+    def input_range(cls, name: str, values: Mapping[str, Any]) -> tuple[int | None, int | None]:
+        """A player character's parameters stop at 7 (level 8 is the GM's, L285). Health and
+        Sanity are entered between their maximum and the threshold of the rules, −3 × the
+        maximum (L325, L341): past it coma or death is certain. (A hit may still take them
+        further: that is the rules' doing, and the sheet then lets the value come back.)"""
+        lo, hi = super().input_range(name, values)
+        if name in TIER3 and not values.get("is_npc"):
+            return lo, PC_MAX_LEVEL
+        if name in ("health", "sanity"):
+            try:
+                ind = cls.compute_indicators(cls.compute_tree(values), values.get("luck_max_override"))
+            except (TypeError, ValueError, KeyError):
+                return lo, hi
+            mx = ind[f"{name}_max"]
+            return -3 * mx, mx
+        return lo, hi
+
     # -- hard limits on raw values (spec §4.3 shape errors V1, V2, V8, V9, V10, V16) -------------
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
@@ -332,27 +353,39 @@ class Character(CharacterModel):
         return problems
 
 
-def _bad(field: str, code: str, en: str, ru: str) -> Problem:
-    return Problem(code, T(en, ru), field=field)
+def _bad(field: str, code: str, en: str, ru: str, label: Mapping[str, str] | None = None) -> Problem:
+    return Problem(code, T(en, ru), field=field, label=label)
+
+
+def _where(key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
+    """Where in list ``key`` the problem is, as the sheet names it: ``Weapons, "Sword": Damage``."""
+    f = Character.sheet_field(key)
+    what_label = next((x.label for x in f.item_fields if x.name == what), None) if f is not None and what else None
+    return entry_label(f.label if f is not None else None, item, i + 1, what_label)
+
+
+def _damaged(key: str, item: Any, i: int) -> Problem:
+    return _bad(
+        key,
+        "bad_item",
+        "This entry cannot be read: remove it or enter it again.",
+        "Эту запись не прочитать: удалите её или введите заново.",
+        _where(key, item, i),
+    )
 
 
 def _check_list(values: Mapping[str, Any], key: str, shape: Mapping[str, type]) -> list[Problem]:
     out = []
     for i, item in enumerate(values.get(key) or []):
         if not isinstance(item, Mapping):
-            out.append(_bad(key, "bad_item", f"{key}[{i}] must be a mapping", f"{key}[{i}] должен быть словарём"))
+            out.append(_damaged(key, item, i))
             continue
         for k, typ in shape.items():
             v = item.get(k)
             if not isinstance(v, typ) or isinstance(v, bool) or (typ is str and not v.strip()):
-                out.append(
-                    _bad(
-                        key,
-                        "bad_item",
-                        f"{key}[{i}].{k} must be a {typ.__name__}",
-                        f"{key}[{i}].{k}: ожидается {typ.__name__}",
-                    )
-                )
+                kind = "int" if typ is int else ("name" if k in ("name", "id") else "text")
+                p = wrong_kind(key, kind, label=_where(key, item, i, k))
+                out.append(dataclasses.replace(p, code="bad_item"))
     return out
 
 
@@ -362,18 +395,13 @@ def _check_abilities(abilities: list) -> list[Problem]:
     talents = {a.get("name") for a in abilities if isinstance(a, Mapping) and a.get("kind") == "talent"}
     for i, a in enumerate(abilities):
         if not isinstance(a, Mapping):
-            out.append(
-                _bad(
-                    "abilities", "bad_item", f"abilities[{i}] must be a mapping", f"abilities[{i}] должен быть словарём"
-                )
-            )
+            out.append(_damaged("abilities", a, i))
             continue
+        where = _where("abilities", a, i)
         name = a.get("name")
         if not isinstance(name, str) or not name.strip():
-            out.append(
-                _bad("abilities", "ability_name", f"abilities[{i}] needs a name", f"у способности {i} нет названия")
-            )
-            name = f"#{i}"
+            out.append(_bad("abilities", "ability_name", "Enter a name.", "Введите название.", where))
+            name = ""
         elif name in seen:  # V10
             out.append(
                 _bad(
@@ -381,6 +409,7 @@ def _check_abilities(abilities: list) -> list[Problem]:
                     "ability_duplicate",
                     f"Two abilities are named {name}.",
                     f"Две способности называются «{name}».",
+                    where,
                 )
             )
         seen.add(name)
@@ -390,8 +419,9 @@ def _check_abilities(abilities: list) -> list[Problem]:
                 _bad(
                     "abilities",
                     "ability_kind",
-                    f"{name}: kind must be skill, talent or ultimate",
-                    f"{name}: вид — навык (skill), талант (talent) или ультимативная (ultimate)",
+                    "Choose its kind: skill, talent or ultimate.",
+                    "Выберите вид: навык, талант или ультимативная.",
+                    where,
                 )
             )
         if kind == "ultimate":
@@ -400,8 +430,9 @@ def _check_abilities(abilities: list) -> list[Problem]:
                     _bad(
                         "abilities",
                         "ultimate_parent",
-                        f"Ultimate {name} must name one of your talents as its parent talent.",
-                        f"Ультимативная способность «{name}» должна ссылаться на ваш талант.",
+                        "An ultimate must name one of your talents as its parent talent.",
+                        "Ультимативная способность должна ссылаться на ваш талант.",
+                        where,
                     )
                 )
         elif a.get("base_param") not in PARAMS:  # V8
@@ -409,30 +440,19 @@ def _check_abilities(abilities: list) -> list[Problem]:
                 _bad(
                     "abilities",
                     "ability_base",
-                    f"Skill {name} has no base parameter; the GM assigns one (e.g. Fine Motor for Lockpicking).",
-                    f"У способности «{name}» нет основы; её назначает мастер (например, Мелкая моторика для взлома).",
+                    "No base parameter yet; the GM assigns one (e.g. Fine Motor for Lockpicking).",
+                    "Нет основы; её назначает мастер (например, Мелкая моторика для взлома).",
+                    where,
                 )
             )
         lv = a.get("level")
         if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= ABILITY_MAX_LEVEL:  # V9
-            out.append(
-                _bad(
-                    "abilities",
-                    "ability_level",
-                    f"{name}: level {lv} is outside 1–7.",
-                    f"{name}: уровень {lv} вне диапазона 1–7.",
-                )
-            )
+            p = out_of_range("abilities", lv, 1, ABILITY_MAX_LEVEL, label=_where("abilities", a, i, "level"))
+            out.append(dataclasses.replace(p, code="ability_level"))
         sc = a.get("sanity_cost", 0)
         if not isinstance(sc, int) or isinstance(sc, bool) or sc < 0:
-            out.append(
-                _bad(
-                    "abilities",
-                    "ability_sanity_cost",
-                    f"{name}: Sanity cost must be a whole number >= 0",
-                    f"{name}: цена в Рассудке — целое число >= 0",
-                )
-            )
+            p = out_of_range("abilities", sc, 0, None, label=_where("abilities", a, i, "sanity_cost"))
+            out.append(dataclasses.replace(p, code="ability_sanity_cost"))
         div = a.get("divider")
         if isinstance(div, str) and div.strip():
             try:
@@ -453,8 +473,9 @@ def _check_abilities(abilities: list) -> list[Problem]:
                 _bad(
                     "abilities",
                     "ability_divider",
-                    f"{name}: divider must be [D >= 1, base >= 0]",
-                    f"{name}: делитель — [D >= 1, основа >= 0]",
+                    "Write the divider as D+base, e.g. 4+2 (D at least 1, base at least 0).",
+                    "Запишите делитель как D+основа, например 4+2 (D не меньше 1, основа не меньше 0).",
+                    _where("abilities", a, i, "divider"),
                 )
             )
     return out
@@ -464,40 +485,36 @@ def _check_flaws(flaws: list) -> list[Problem]:
     out: list[Problem] = []
     for i, f in enumerate(flaws):
         if not isinstance(f, Mapping):
-            out.append(_bad("flaws", "bad_item", f"flaws[{i}] must be a mapping", f"flaws[{i}] должен быть словарём"))
+            out.append(_damaged("flaws", f, i))
             continue
-        name = f.get("name") or f"#{i}"
         if f.get("severity") not in FLAW_SEVERITIES:
             out.append(
                 _bad(
                     "flaws",
                     "flaw_severity",
-                    f"{name}: severity must be light, moderate or severe",
-                    f"{name}: сила — лёгкий, средний или сильный",
+                    "Choose its severity: light, moderate or severe.",
+                    "Выберите силу: лёгкий, средний или сильный.",
+                    _where("flaws", f, i, "severity"),
                 )
             )
         if f.get("base_param", "composure") not in PARAMS:
-            out.append(_bad("flaws", "flaw_base", f"{name}: unknown base parameter", f"{name}: неизвестная основа"))
+            out.append(
+                _bad(
+                    "flaws",
+                    "flaw_base",
+                    "Choose its base parameter from the list.",
+                    "Выберите основу из списка.",
+                    _where("flaws", f, i, "base_param"),
+                )
+            )
         lv = f.get("level", 1)
         if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= 7:  # A35: cap 7
-            out.append(
-                _bad(
-                    "flaws",
-                    "flaw_level",
-                    f"{name}: flaw level {lv} is outside 1–7.",
-                    f"{name}: уровень недостатка {lv} вне 1–7.",
-                )
-            )
+            p = out_of_range("flaws", lv, 1, 7, label=_where("flaws", f, i, "level"))
+            out.append(dataclasses.replace(p, code="flaw_level"))
         st = f.get("strength")
         if st is not None and (not isinstance(st, int) or isinstance(st, bool)):
-            out.append(
-                _bad(
-                    "flaws",
-                    "flaw_strength",
-                    f"{name}: strength must be a whole number",
-                    f"{name}: сила недостатка — целое число",
-                )
-            )
+            p = wrong_kind("flaws", "int", label=_where("flaws", f, i, "strength"))
+            out.append(dataclasses.replace(p, code="flaw_strength"))
     return out
 
 
@@ -505,41 +522,46 @@ def _check_armour(pieces: list) -> list[Problem]:
     out: list[Problem] = []
     for i, p in enumerate(pieces):
         if not isinstance(p, Mapping):
-            out.append(
-                _bad("armour", "bad_item", f"armour[{i}] must be a mapping", f"armour[{i}] должен быть словарём")
-            )
+            out.append(_damaged("armour", p, i))
             continue
         for k in ("defence", "durability"):
             v = p.get(k)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                out.append(
-                    _bad(
-                        "armour",
-                        "armour_value",
-                        f"armour[{i}].{k} must be a whole number >= 0",
-                        f"armour[{i}].{k}: целое число >= 0",
-                    )
-                )
+                bad = out_of_range("armour", v, 0, None, label=_where("armour", p, i, k))
+                out.append(dataclasses.replace(bad, code="armour_value"))
         locs = armour_locations(p)
         if locs is None or any(loc not in ARMOUR_LOCATIONS for loc in locs):
             out.append(
                 _bad(
                     "armour",
                     "armour_locations",
-                    f"armour[{i}].locations must be among {', '.join(ARMOUR_LOCATIONS)}",
-                    f"armour[{i}].locations: из {', '.join(ARMOUR_LOCATIONS)}",
+                    "List what it covers, separated by commas: body, head, arms, legs.",
+                    "Перечислите через запятую, что она закрывает: тело, голова, руки, ноги.",
+                    _where("armour", p, i, "locations"),
                 )
             )
     return out
 
 
+#: The words a player may type for each armour location (either language), by location id.
+LOCATION_WORDS = {
+    "body": ("body", "torso", "тело", "торс", "корпус"),
+    "head": ("head", "голова"),
+    "arms": ("arms", "arm", "руки", "рука"),
+    "legs": ("legs", "leg", "ноги", "нога"),
+}
+_LOCATION_OF = {w: loc for loc, words in LOCATION_WORDS.items() for w in words}
+
+
 def armour_locations(piece: Mapping[str, Any]) -> list[str] | None:
-    """The locations an armour piece covers: a list, or a comma-separated text from the sheet."""
+    """The locations an armour piece covers: a list, or a comma-separated text from the sheet
+    (in English or Russian words: ``голова, руки``)."""
     locs = piece.get("locations", ["body"])
     if isinstance(locs, str):
-        return [x.strip() for x in locs.split(",") if x.strip()] or ["body"]
+        words = [x.strip() for x in locs.replace(";", ",").split(",") if x.strip()] or ["body"]
+        return [_LOCATION_OF.get(w.lower(), w) for w in words]
     if isinstance(locs, (list, tuple)):
-        return list(locs)
+        return [_LOCATION_OF.get(w.lower(), w) if isinstance(w, str) else w for w in locs]
     return None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop_widgets.core import T
-from tabletop_widgets.core.sheet import Field, Section, Sheet
+from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL, Field, Section, Sheet
 
 from .params import LABELS, PARENT, TREE, TREE_ORDER, tier
 
@@ -23,7 +23,7 @@ def _tree_field(node: str) -> Field:
             LABELS[node],
             "input",
             min=0,
-            max=7,
+            max=8,
             help=T(
                 "Raised with development points; the die follows the level (3 = d6, 4 = d8, 5 = d10, 6 = d12, 7 = d20)",
                 "Повышается очками развития; куб зависит от уровня (3 = d6, 4 = d8, 5 = d10, 6 = d12, 7 = d20)",
@@ -52,7 +52,7 @@ SHEET = Sheet(
                 Field("concept", T("Concept", "Концепция"), "text"),
                 Field("world", T("Game / world", "Игра / мир"), "text"),
                 Field("gender", T("Gender", "Пол"), "text"),
-                Field("age", T("Age", "Возраст"), "text"),
+                Field("age", T("Age", "Возраст"), "text", min=0, max=OPEN_LARGE, extra={"max_length": 40}),
                 Field("height", T("Height", "Рост"), "text"),
                 Field("weight", T("Weight", "Вес"), "text"),
                 Field("appearance", T("Appearance", "Внешность"), "longtext"),
@@ -124,6 +124,7 @@ SHEET = Sheet(
                     T("Luck max set by the GM", "Макс. Удачи от мастера"),
                     "input",
                     min=0,
+                    max=OPEN_SMALL,
                     extra={"gm_only": True},
                 ),
             ),
@@ -138,6 +139,8 @@ SHEET = Sheet(
                     "health",
                     T("Health", "Здоровье"),
                     "resource",
+                    min=-OPEN_LARGE,
+                    max=16,
                     max_trait="health_max",
                     help=T(
                         "May go negative: below 0 — survival rolls (Endurance vs |Health|)",
@@ -149,6 +152,8 @@ SHEET = Sheet(
                     "sanity",
                     T("Sanity", "Рассудок"),
                     "resource",
+                    min=-OPEN_LARGE,
+                    max=16,
                     max_trait="sanity_max",
                     help=T(
                         "Spent on extra turns and superpowers; below 0 — self-control rolls",
@@ -161,6 +166,7 @@ SHEET = Sheet(
                     T("Luck", "Удача"),
                     "resource",
                     min=0,
+                    max=OPEN_SMALL,
                     max_trait="luck_max",
                     help=T(
                         "Declared before a roll; may exceed the maximum; refilled each game session",
@@ -168,7 +174,7 @@ SHEET = Sheet(
                     ),
                     extra={"may_exceed_max": True},
                 ),
-                Field("temp_armour", T("Temporary armour", "Временная броня"), "input", min=0),
+                Field("temp_armour", T("Temporary armour", "Временная броня"), "input", min=0, max=OPEN_SMALL),
                 Field(
                     "temp_armour_kind",
                     T("Temporary armour kind", "Вид временной брони"),
@@ -210,7 +216,7 @@ SHEET = Sheet(
                         Field("parent_talent", T("Parent talent (ultimate)", "Родительский талант"), "text"),
                         Field("category", T("Category", "Категория"), "choice", source="ability_categories"),
                         Field("is_superpower", T("Superpower", "Сверхспособность"), "flag"),
-                        Field("sanity_cost", T("Sanity cost", "Цена в Рассудке"), "input", min=0),
+                        Field("sanity_cost", T("Sanity cost", "Цена в Рассудке"), "input", min=0, max=OPEN_SMALL),
                         Field("divider", T("Divider", "Делитель"), "text", extra={"gm_only": True}),
                         Field("used", T("Used this session", "Применена в этой игре"), "flag"),
                         Field("restrictions", T("Restrictions", "Ограничения"), "text"),
@@ -236,7 +242,7 @@ SHEET = Sheet(
                     item_fields=(
                         Field("name", T("Name", "Название"), "text"),
                         Field("severity", T("Severity", "Сложность недостатка"), "choice", source="flaws"),  # L1667
-                        Field("strength", T("Flaw strength", "Сила недостатка"), "input"),
+                        Field("strength", T("Flaw strength", "Сила недостатка"), "input", min=0, max=OPEN_SMALL),
                         Field("base_param", T("Base parameter", "Основа"), "choice", choices=_ABILITY_CHOICES),
                         Field("level", T("Flaw level", "Уровень недостатка"), "input", min=1, max=7),
                     ),
@@ -270,7 +276,7 @@ SHEET = Sheet(
                                 ("thrown", T("Thrown", "Метательное")),
                             ),
                         ),
-                        Field("damage", T("Weapon Damage", "Урон Оружия"), "input", min=0),
+                        Field("damage", T("Weapon Damage", "Урон Оружия"), "input", min=0, max=OPEN_SMALL),
                         Field(
                             "attack_param", T("Attack parameter", "Параметр атаки"), "choice", choices=_ABILITY_CHOICES
                         ),
@@ -278,9 +284,9 @@ SHEET = Sheet(
                         Field("one_handed", T("One-handed", "Одноручное"), "flag"),
                         Field("heavy", T("Heavy", "Тяжёлое"), "flag"),
                         Field("automatic", T("Automatic", "Автоматическое"), "flag"),
-                        Field("reach", T("Reach (steps)", "Досягаемость (шаги)"), "input", min=1),
-                        Field("ammo", T("Ammo", "Боезапас"), "input", min=0),
-                        Field("capacity", T("Magazine", "Магазин"), "input", min=0),
+                        Field("reach", T("Reach (steps)", "Досягаемость (шаги)"), "input", min=1, max=OPEN_SMALL),
+                        Field("ammo", T("Ammo", "Боезапас"), "input", min=0, max=OPEN_LARGE),
+                        Field("capacity", T("Magazine", "Магазин"), "input", min=0, max=OPEN_LARGE),
                         Field("can_parry", T("Can parry", "Можно парировать"), "flag"),
                         Field("properties", T("Properties", "Свойства"), "text"),
                     ),
@@ -294,10 +300,18 @@ SHEET = Sheet(
                         Field("name", T("Name", "Название"), "text"),
                         Field("class", T("Class", "Класс"), "choice", source="armour"),
                         Field("locations", T("Covers", "Защищает"), "text"),
-                        Field("defence", T("Defence", "Защита"), "input", min=0),
-                        Field("durability", T("Durability", "Прочность"), "input", min=0),
-                        Field("durability_max", T("Durability (max)", "Прочность (макс.)"), "input", min=0),
-                        Field("penalty", T("Agility-branch penalty", "Штраф ветки Ловкости"), "input", max=0),
+                        Field("defence", T("Defence", "Защита"), "input", min=0, max=OPEN_SMALL),
+                        Field("durability", T("Durability", "Прочность"), "input", min=0, max=OPEN_LARGE),
+                        Field(
+                            "durability_max", T("Durability (max)", "Прочность (макс.)"), "input", min=0, max=OPEN_LARGE
+                        ),
+                        Field(
+                            "penalty",
+                            T("Agility-branch penalty", "Штраф ветки Ловкости"),
+                            "input",
+                            min=-OPEN_SMALL,
+                            max=0,
+                        ),
                         Field("worn", T("Worn", "Надета"), "flag"),
                         Field("properties", T("Properties", "Свойства"), "text"),
                     ),
@@ -310,12 +324,12 @@ SHEET = Sheet(
                     item_fields=(
                         Field("name", T("Name", "Название"), "text"),
                         Field("kind", T("Kind", "Вид"), "choice", source="item_kinds"),
-                        Field("charges", T("Charges", "Заряды"), "input", min=0),
-                        Field("charges_max", T("Charges (max)", "Заряды (макс.)"), "input", min=0),
+                        Field("charges", T("Charges", "Заряды"), "input", min=0, max=OPEN_LARGE),
+                        Field("charges_max", T("Charges (max)", "Заряды (макс.)"), "input", min=0, max=OPEN_LARGE),
                         Field("effect", T("Effect", "Эффект"), "text"),
                     ),
                 ),
-                Field("money", T("Money", "Деньги"), "text"),
+                Field("money", T("Money", "Деньги"), "text", min=0, max=OPEN_MONEY, extra={"max_length": 80}),
             ),
             layout="grid",
             columns=1,
@@ -331,14 +345,14 @@ SHEET = Sheet(
                     source="conditions",
                     item_fields=(
                         Field("id", T("Condition", "Состояние"), "choice", source="conditions"),
-                        Field("magnitude", T("Magnitude", "Величина"), "input"),
-                        Field("duration", T("Duration", "Длительность"), "input", min=0),
+                        Field("magnitude", T("Magnitude", "Величина"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
+                        Field("duration", T("Duration", "Длительность"), "input", min=0, max=OPEN_LARGE),
                         Field("source", T("Source", "Источник"), "text"),
                         Field("notes", T("Notes", "Заметки"), "text"),
                     ),
                 ),
-                Field("aim_bonus", T("Aim bonus", "Бонус прицеливания"), "input", min=0),
-                Field("cover_bonus", T("Cover bonus", "Бонус укрытия"), "input", min=0),
+                Field("aim_bonus", T("Aim bonus", "Бонус прицеливания"), "input", min=0, max=OPEN_SMALL),
+                Field("cover_bonus", T("Cover bonus", "Бонус укрытия"), "input", min=0, max=OPEN_SMALL),
                 Field("cover_shield_only", T("Shield cover (parry only)", "Щит (только парирование)"), "flag"),
             ),
             layout="table",
@@ -362,7 +376,7 @@ SHEET = Sheet(
                                 ("die_level", T("+1 die level", "+1 уровень куба")),
                             ),
                         ),
-                        Field("amount", T("Amount", "Величина"), "input"),
+                        Field("amount", T("Amount", "Величина"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
                         Field("applies_to", T("Applies to", "К чему"), "text"),
                         Field("condition", T("Condition", "Условие"), "text"),
                         Field("persistent", T("Kept between sessions", "Сохраняется между играми"), "flag"),
@@ -380,6 +394,7 @@ SHEET = Sheet(
                     T("DP (common pool)", "ОР (общий пул)"),
                     "input",
                     min=0,
+                    max=OPEN_LARGE,
                     help=T("Recommended costing: raising L → L+1 costs L", "Рекомендуемый расчёт: с L на L+1 стоит L"),
                 ),
                 Field(
@@ -387,9 +402,10 @@ SHEET = Sheet(
                     T("Parameter DP", "ОР параметров"),
                     "input",
                     min=0,
+                    max=OPEN_LARGE,
                     help=T("Simplified costing: 1 DP per level", "Упрощённый расчёт: 1 ОР за уровень"),
                 ),
-                Field("dp_abilities", T("Ability DP", "ОР способностей"), "input", min=0),
+                Field("dp_abilities", T("Ability DP", "ОР способностей"), "input", min=0, max=OPEN_LARGE),
                 Field(
                     "dp_log",
                     T("Spend log", "Журнал трат"),
@@ -398,7 +414,7 @@ SHEET = Sheet(
                         Field("target", T("Target", "Что"), "text"),
                         Field("from", T("From", "С"), "text"),
                         Field("to", T("To", "На"), "text"),
-                        Field("cost", T("Cost", "Цена"), "input"),
+                        Field("cost", T("Cost", "Цена"), "input", min=-OPEN_LARGE, max=OPEN_LARGE),
                         Field("pool", T("Pool", "Пул"), "text"),
                     ),
                 ),

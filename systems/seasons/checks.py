@@ -142,7 +142,15 @@ def resolve_preset(check_id: str) -> Preset:
 # -----------------------------------------------------------------------------------------------
 # Options
 # -----------------------------------------------------------------------------------------------
+#: The largest number an option of a check takes (a bonus, a difficulty, a pool): the book's
+#: numbers stay far below it (help +5, tools ±5, L767-L777), and a pool of a million dice from a
+#: slip of the keyboard or a forged message would stall the odds (issue #19).
+OPTION_MAX = 30
+
+
 def _o(name, en, ru, kind="int", default=0, min=None, max=None, help=None, choices=()):
+    if kind == "int" and not choices and max is None:
+        max = OPTION_MAX
     return OptionSpec(
         name=name, label=T(en, ru), kind=kind, default=default, min=min, max=max, help=help, choices=tuple(choices)
     )
@@ -554,9 +562,14 @@ def _int_option(options, name, default=0, low=0):
     if v is None:
         return None
     if not isinstance(v, int) or isinstance(v, bool):
-        raise ValueError(f"option {name!r} must be a whole number, not {v!r}")
-    if low is not None and v < low:
-        raise ValueError(f"option {name!r} must be >= {low}, not {v}")
+        raise RuleError("bad_option", T("Enter a whole number.", "Введите целое число."), option=name)
+    lo = -OPTION_MAX if low is None else low
+    if not lo <= v <= OPTION_MAX:
+        raise RuleError(
+            "bad_option",
+            T(f"Enter a whole number from {lo} to {OPTION_MAX}.", f"Введите целое число от {lo} до {OPTION_MAX}."),
+            option=name,
+        )
     return int(v)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Mapping
 
 from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
 
 from tabletop_widgets.core import CharacterModel, Problem, T, ValidationError
+from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value, wrong_kind
 
 from .rules import ATTRIBUTES, CONDITION_KINDS, SKILLS, TIERS, budgets, label
 
@@ -30,11 +32,12 @@ def _is_int(v: Any) -> bool:
 # Shapes of list items: key -> (required, test, en description, ru description)
 _ItemShape = Mapping[str, tuple[bool, Callable[[Any], bool], str, str]]
 
-_STR = (lambda v: isinstance(v, str), "text", "текст")
-_INT0 = (lambda v: _is_int(v) and v >= 0, "a whole number >= 0", "целое число >= 0")
-_INT1 = (lambda v: _is_int(v) and v >= 1, "a whole number >= 1", "целое число >= 1")
-_INT = (_is_int, "a whole number", "целое число")
-_BOOL = (lambda v: isinstance(v, bool), "true or false", "да или нет")
+_STR = (lambda v: isinstance(v, str), "Enter text.", "Введите текст.")
+_INT0 = (lambda v: _is_int(v) and v >= 0, "Enter a whole number of at least 0.", "Введите целое число не меньше 0.")
+_INT1 = (lambda v: _is_int(v) and v >= 1, "Enter a whole number of at least 1.", "Введите целое число не меньше 1.")
+_INT = (_is_int, "Enter a whole number.", "Введите целое число.")
+_BOOL = (lambda v: isinstance(v, bool), "Tick the box or leave it empty.", "Поставьте или снимите отметку.")
+_NAME = (lambda v: isinstance(v, str) and v.strip() != "", "Enter a name.", "Введите название.")
 
 
 def _shape(**keys) -> _ItemShape:
@@ -43,15 +46,19 @@ def _shape(**keys) -> _ItemShape:
 
 ITEM_SHAPES: dict[str, _ItemShape] = {
     "specializations": _shape(
-        skill=(True, (lambda v: v in SKILLS, "a skill id", "код навыка")),
-        name=(True, (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty name", "непустое название")),
+        skill=(True, (lambda v: v in SKILLS, "Choose one of the skills.", "Выберите навык из списка.")),
+        name=(True, _NAME),
         rating=(True, _INT1),
     ),
     "conditions": _shape(
-        name=(True, (lambda v: isinstance(v, str) and v.strip() != "", "a non-empty name", "непустое название")),
+        name=(True, _NAME),
         kind=(
             True,
-            (lambda v: v in CONDITION_KINDS, "physical, mental or social", "физическое, ментальное или социальное"),
+            (
+                lambda v: v in CONDITION_KINDS,
+                "Choose physical, mental or social.",
+                "Выберите: физическое, ментальное или социальное.",
+            ),
         ),
         id=(False, _STR),
         penalty=(False, _INT0),
@@ -65,10 +72,17 @@ ITEM_SHAPES: dict[str, _ItemShape] = {
         name=(True, _STR),
         attack_bonus=(False, _INT0),
         armour_piercing=(False, _INT0),
-        skill=(False, (lambda v: v in ("melee", "ranged"), "melee or ranged", "melee или ranged")),
+        skill=(
+            False,
+            (
+                lambda v: v in ("melee", "ranged"),
+                "Choose Melee or Ranged Combat.",
+                "Выберите: Ближний бой или Стрельба.",
+            ),
+        ),
         attribute=(
             False,
-            (lambda v: v in ("strength", "dexterity"), "strength or dexterity", "strength или dexterity"),
+            (lambda v: v in ("strength", "dexterity"), "Choose Strength or Dexterity.", "Выберите: Сила или Ловкость."),
         ),
     ),
     "armour": _shape(name=(True, _STR), penalty=(True, _INT0), worn=(False, _BOOL)),
@@ -243,51 +257,37 @@ class Character(CharacterModel):
         return max(ratings, default=0)
 
     @classmethod
+    def input_range(cls, name: str, values: Mapping[str, Any]) -> tuple[int | None, int | None]:
+        """A player character's attributes, skills stop at 10, the highest cap the Storyteller
+        may set (L752; ``validate`` reports one above the game's cap); damage stops at the
+        health track's end (L722)."""
+        lo, hi = super().input_range(name, values)
+        if name in ATTRIBUTES or name in SKILLS:
+            if values.get("is_player_character", True):
+                return lo, 10
+        if name == "damage":
+            size = values.get("size")
+            if _is_int(size):
+                return lo, 2 * size
+        return lo, hi
+
+    @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
         problems: list[Problem] = []
         for name in ATTRIBUTES:
             v = values[name]
-            if isinstance(v, bool) or v < 1:
-                lab = label(name)
-                problems.append(
-                    Problem(
-                        "attribute_floor",
-                        T(
-                            f"{lab['en']} is {v!r}; attributes start at 1",  # L129
-                            f"{lab['ru']}: {v!r}; атрибуты начинаются с 1",
-                        ),
-                        field=name,
-                    )
-                )  # L129
+            if isinstance(v, bool) or v < 1:  # L129: all attributes start at 1
+                problems.append(out_of_range(name, v, 1, None, label=label(name), code="attribute_floor"))
         for name in SKILLS:
             v = values[name]
-            if isinstance(v, bool) or v < 0:
-                lab = label(name)
-                problems.append(
-                    Problem(
-                        "skill_floor",
-                        T(
-                            f"{lab['en']} is {v!r}; skills range from 0",  # L133
-                            f"{lab['ru']}: {v!r}; навыки начинаются с 0",
-                        ),
-                        field=name,
-                    )
-                )  # L133
+            if isinstance(v, bool) or v < 0:  # L133: skills range from 0
+                problems.append(out_of_range(name, v, 0, None, label=label(name), code="skill_floor"))
         for name, low in (("size", 1), ("drama", 0), ("damage", 0)):
             v = values[name]
             if isinstance(v, bool) or v < low:
-                problems.append(
-                    Problem(
-                        f"{name}_range",
-                        T(
-                            f"{name} must be a whole number >= {low}, not {v!r}",
-                            f"{name}: нужно целое число >= {low}, а не {v!r}",
-                        ),
-                        field=name,
-                    )
-                )
+                problems.append(out_of_range(name, v, low, None, label=cls.field_label(name), code=f"{name}_range"))
         for list_name, shape in ITEM_SHAPES.items():
-            problems.extend(_check_items(list_name, values[list_name], shape))
+            problems.extend(_check_items(list_name, values[list_name], shape, cls.sheet_field(list_name)))
         for name, list_name, en, ru in (
             ("active_problem", "problems", "Problem", "Проблема"),
             ("active_advantage", "advantages", "Advantage", "Преимущество"),
@@ -295,19 +295,15 @@ class Character(CharacterModel):
             v = values.get(name, "")
             if not isinstance(v, str):
                 problems.append(
-                    Problem(
-                        "bad_active",
-                        T(f"{name} must be text, not {v!r}", f"{name}: нужен текст, а не {v!r}"),
-                        field=name,
-                    )
+                    dataclasses.replace(wrong_kind(name, "text", label=cls.field_label(name)), code="bad_active")
                 )
             elif v and v not in values.get(list_name, ()):
                 problems.append(
                     Problem(
                         "active_not_listed",
                         T(
-                            f"the active {en} {v!r} is not in the list: it is ignored by checks",
-                            f"активная {ru} {v!r} не в списке: проверки её не учитывают",
+                            f"The active {en} «{shown_value(v)}» is not in the list: checks ignore it.",
+                            f"Активная {ru} «{shown_value(v)}» не в списке: проверки её не учитывают.",
                         ),
                         field=name,
                         severity="warning",
@@ -318,10 +314,7 @@ class Character(CharacterModel):
             problems.append(
                 Problem(
                     "bad_out_state",
-                    T(
-                        f"out_state must be one of {sorted(OUT_STATES)}, not {v!r}",
-                        f"out_state: одно из {sorted(OUT_STATES)}, а не {v!r}",
-                    ),
+                    T("Choose one of the listed values.", "Выберите значение из списка."),
                     field="out_state",
                 )
             )
@@ -332,40 +325,43 @@ class AssignmentError(ValidationError, TraitError):
     """A bad value assigned to a trait: a ValidationError that traitlets also understands."""
 
 
-def _check_items(list_name: str, items: list, shape: _ItemShape) -> list[Problem]:
+def _check_items(list_name: str, items: list, shape: _ItemShape, sheet_field=None) -> list[Problem]:
     out: list[Problem] = []
+    list_label = sheet_field.label if sheet_field is not None else None
+    item_labels = {f.name: f.label for f in (sheet_field.item_fields if sheet_field is not None else ())}
     for i, item in enumerate(items):
-        where = f"{list_name}[{i}]"
         if not isinstance(item, Mapping):
-            out.append(Problem("bad_item", T(f"{where} must be a mapping", f"{where}: нужен словарь"), field=list_name))
+            out.append(
+                Problem(
+                    "bad_item",
+                    T(
+                        "This entry cannot be read: remove it or enter it again.",
+                        "Эту запись не прочитать: удалите её или введите заново.",
+                    ),
+                    field=list_name,
+                    label=entry_label(list_label, item, i + 1),
+                )
+            )
             continue
         for key, (required, test, en, ru) in shape.items():
+            where = entry_label(list_label, item, i + 1, item_labels.get(key))
             if key not in item:
                 if required:
-                    out.append(
-                        Problem(
-                            "missing_key", T(f"{where} lacks {key!r}", f"{where}: нет ключа {key!r}"), field=list_name
-                        )
-                    )
+                    out.append(Problem("missing_key", T(en, ru), field=list_name, label=where))
                 continue
             if not test(item[key]):
-                out.append(
-                    Problem(
-                        "bad_item",
-                        T(
-                            f"{where}.{key} must be {en}, not {item[key]!r}",
-                            f"{where}.{key}: нужно {ru}, а не {item[key]!r}",
-                        ),
-                        field=list_name,
-                    )
-                )
+                out.append(Problem("bad_item", T(en, ru), field=list_name, label=where))
         unknown = set(item) - set(shape)
         if unknown:
             out.append(
                 Problem(
                     "unknown_key",
-                    T(f"{where}: unknown key(s) {sorted(unknown)}", f"{where}: неизвестные ключи {sorted(unknown)}"),
+                    T(
+                        "This entry has values this sheet does not know: enter it again.",
+                        "В записи есть значения, которых лист не знает: введите её заново.",
+                    ),
                     field=list_name,
+                    label=entry_label(list_label, item, i + 1),
                 )
             )
     return out

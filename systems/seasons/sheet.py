@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tabletop_widgets.core import Field, Section, Sheet, T
+from tabletop_widgets.core.sheet import OPEN_SMALL
 
 from .rules import ATTRIBUTE_GROUPS, SKILLS, TIERS, label, load_table
 from .combat import OUT_STATE_LABELS
@@ -28,6 +29,11 @@ def _skill_choices():
     return tuple((s, label(s)) for s in SKILLS)
 
 
+#: The highest attribute, skill or specialization the sheet takes: the human cap is 5, an epic game
+#: raises it to 10 (L752) and creatures exceed it (L129, L483; ``validate`` reports a character
+#: above its cap); 30 is far above any being the book describes.
+TRAIT_MAX = 30
+
 _attr_fields = []
 for group, names in ATTRIBUTE_GROUPS.items():
     for n in names:
@@ -37,7 +43,7 @@ for group, names in ATTRIBUTE_GROUPS.items():
                 label(n),
                 "input",
                 min=1,
-                max=5,
+                max=TRAIT_MAX,
                 help=T(
                     "1 weak, 2 average, 3 talent, 4 outstanding, 5 among the best",  # L128
                     "1 слабо, 2 средне, 3 талант, 4 выдающийся, 5 один из лучших",
@@ -89,6 +95,7 @@ SHEET = Sheet(
                     T("Size", "Размер"),
                     "input",
                     min=1,
+                    max=TRAIT_MAX,
                     help=T("adult 5, teenager 4, child 3", "взрослый 5, подросток 4, ребёнок 3"),
                 ),  # L148
                 Field("is_player_character", T("Player character", "Персонаж игрока"), "flag"),
@@ -161,7 +168,7 @@ SHEET = Sheet(
                     label(s),
                     "input",
                     min=0,
-                    max=5,
+                    max=TRAIT_MAX,
                     help=T(
                         "0 untrained, 1 basics, 2 professional, 3 experienced, 4 expert, 5 among the best",  # L134
                         "0 нет, 1 основы, 2 профессионал, 3 опытный, 4 эксперт, 5 один из лучших",
@@ -188,7 +195,7 @@ SHEET = Sheet(
                     item_fields=(
                         Field("skill", T("Skill", "Навык"), "choice", choices=_skill_choices()),
                         Field("name", T("Name", "Название"), "text"),
-                        Field("rating", T("Rating", "Значение"), "input", min=1, max=5),
+                        Field("rating", T("Rating", "Значение"), "input", min=1, max=TRAIT_MAX),
                     ),
                 ),
             ),
@@ -289,6 +296,7 @@ SHEET = Sheet(
                     T("Drama", "Драма"),
                     "resource",
                     min=0,
+                    max=OPEN_SMALL,
                     help=T(
                         "spend 1 per check: +3 own / -3 opponent; no maximum",  # L741-742
                         "1 на проверку: +3 себе / -3 противнику; без максимума",
@@ -300,6 +308,7 @@ SHEET = Sheet(
                     T("Damage", "Урон"),
                     "resource",
                     min=0,
+                    max=2 * TRAIT_MAX,
                     max_trait="health_max",
                     help=T(
                         "Pain at half or more, out at full",  # L708, L722
@@ -359,7 +368,13 @@ SHEET = Sheet(
                         ),
                         Field("applies_to", T("Applies to", "Действует на"), "text"),
                         Field("category", T("Category", "Категория"), "text"),
-                        Field("removal_difficulty", T("Removal difficulty", "Сложность снятия"), "input", min=0),
+                        Field(
+                            "removal_difficulty",
+                            T("Removal difficulty", "Сложность снятия"),
+                            "input",
+                            min=0,
+                            max=OPEN_SMALL,
+                        ),
                         Field("retry_interval", T("Retry every", "Повтор через"), "text"),
                         Field("expires", T("Ends when", "Проходит"), "text"),
                     ),
@@ -399,8 +414,8 @@ SHEET = Sheet(
                     source="weapons",
                     item_fields=(
                         Field("name", T("Name", "Название"), "text"),
-                        Field("attack_bonus", T("Attack bonus", "Бонус атаки"), "input", min=0),
-                        Field("armour_piercing", T("Armour piercing", "Бронебойность"), "input", min=0),
+                        Field("attack_bonus", T("Attack bonus", "Бонус атаки"), "input", min=0, max=OPEN_SMALL),
+                        Field("armour_piercing", T("Armour piercing", "Бронебойность"), "input", min=0, max=OPEN_SMALL),
                         Field(
                             "skill",
                             T("Skill", "Навык"),
@@ -422,7 +437,7 @@ SHEET = Sheet(
                     source="armour",
                     item_fields=(
                         Field("name", T("Name", "Название"), "text"),
-                        Field("penalty", T("Penalty to attackers", "Штраф атакующим"), "input", min=0),
+                        Field("penalty", T("Penalty to attackers", "Штраф атакующим"), "input", min=0, max=OPEN_SMALL),
                         Field("worn", T("Worn", "Надета"), "flag"),
                     ),
                 ),
@@ -433,9 +448,15 @@ SHEET = Sheet(
                     source="equipment",
                     item_fields=(
                         Field("name", T("Name", "Название"), "text"),
-                        Field("bonus", T("Bonus", "Бонус"), "input"),
+                        Field("bonus", T("Bonus", "Бонус"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
                         Field("applies_to", T("Applies to", "Для"), "text"),
-                        Field("penalty_to_opponents", T("Penalty to opponents", "Штраф соперникам"), "input", min=0),
+                        Field(
+                            "penalty_to_opponents",
+                            T("Penalty to opponents", "Штраф соперникам"),
+                            "input",
+                            min=0,
+                            max=OPEN_SMALL,
+                        ),
                     ),
                 ),
                 Field(
@@ -445,15 +466,16 @@ SHEET = Sheet(
                     source="improvised_weapons",
                     item_fields=(
                         Field("name", T("Name", "Название"), "text"),
-                        Field("size", T("Size", "Размер"), "input", min=1),
+                        Field("size", T("Size", "Размер"), "input", min=1, max=OPEN_SMALL),
                         Field(
                             "structure_damage",
                             T("Structure damage", "Урон Структуре"),
                             "input",
                             min=0,
+                            max=2 * OPEN_SMALL,
                             help=T("Structure = Size × 2", "Структура = Размер × 2"),
                         ),  # L792
-                        Field("durability", T("Durability", "Прочность"), "input", min=0),
+                        Field("durability", T("Durability", "Прочность"), "input", min=0, max=OPEN_SMALL),
                     ),
                 ),
             ),
@@ -478,7 +500,7 @@ SHEET = Sheet(
                     ),
                     item_fields=(
                         Field("source", T("Source", "Источник"), "text"),
-                        Field("dice", T("Dice", "Дайсы"), "input"),
+                        Field("dice", T("Dice", "Дайсы"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
                         Field("applies_to", T("Applies to", "Для"), "text"),
                     ),
                 ),
@@ -492,7 +514,7 @@ SHEET = Sheet(
                     ),  # L624
                     item_fields=(
                         Field("source", T("Source", "Источник"), "text"),
-                        Field("dice", T("Dice", "Дайсы"), "input"),
+                        Field("dice", T("Dice", "Дайсы"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
                         Field("applies_to", T("Applies to", "Для"), "text"),
                     ),
                 ),

@@ -8,7 +8,7 @@ from traitlets import Bool, Dict, Int, List, Unicode
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
-from tabletop_widgets.core.problems import Problem
+from tabletop_widgets.core.problems import Problem, entry_label, out_of_range, wrong_kind
 
 from .rules import (
     CHAR_LABELS,
@@ -427,76 +427,44 @@ class Character(CharacterModel):
 
     # -- hard limits on raw values ---------------------------------------------------------------
     @classmethod
+    def input_range(cls, name: str, values: Mapping[str, Any]) -> tuple[int | None, int | None]:
+        """A hero's characteristic is entered between 1 and 20 (L271-276)."""
+        lo, hi = super().input_range(name, values)
+        if name in CHARACTERISTICS and values.get("entity_type", "hero") == "hero":
+            return 1, HERO_MAX
+        if name in SKILLS and values.get("entity_type", "hero") == "hero":
+            return 0, HERO_MAX  # a hero's skill never exceeds Intelligence, at most 20 (V14)
+        return lo, hi
+
+    @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
         problems: list[Problem] = []
+        choose = T("Choose one of the listed values.", "Выберите значение из списка.")
         et = values.get("entity_type")
-        if et not in ENTITY_TYPES:
-            problems.append(
-                Problem(
-                    "bad_entity_type",
-                    T(
-                        f"entity type must be one of {', '.join(ENTITY_TYPES)}",
-                        f"тип должен быть одним из: {', '.join(ENTITY_TYPES)}",
-                    ),
-                    field="entity_type",
-                )
-            )
-        if values.get("stage") not in ("creation", "play"):
-            problems.append(
-                Problem(
-                    "bad_stage",
-                    T("stage must be 'creation' or 'play'", "этап должен быть 'creation' или 'play'"),
-                    field="stage",
-                )
-            )
-        if values.get("size") not in SIZES:
-            problems.append(
-                Problem(
-                    "bad_size",
-                    T(f"size must be one of {', '.join(SIZES)}", f"размер должен быть одним из: {', '.join(SIZES)}"),
-                    field="size",
-                )
-            )
+        for name, ok, code in (
+            ("entity_type", et in ENTITY_TYPES, "bad_entity_type"),
+            ("stage", values.get("stage") in ("creation", "play"), "bad_stage"),
+            ("size", values.get("size") in SIZES, "bad_size"),
+        ):
+            if not ok:
+                problems.append(Problem(code, choose, field=name, label=cls.field_label(name)))
         # §3.2 / §3.9: a hero's score is 1-20; NPCs (and personas, A46) have no cap but cannot be negative.
         lo, hi = (1, HERO_MAX) if et == "hero" else (0, 999)
         for c in CHARACTERISTICS:
             v = values.get(c)
             if v is not None and not lo <= v <= hi:
-                lab = CHAR_LABELS[c]
-                problems.append(
-                    Problem(
-                        "characteristic_range",
-                        T(
-                            f"{lab['en']} must be between {lo} and {hi} (got {v})",
-                            f"{lab['ru']}: допустимо от {lo} до {hi} (указано {v})",
-                        ),
-                        field=c,
-                    )
-                )
+                problems.append(out_of_range(c, v, lo, hi, label=CHAR_LABELS[c], code="characteristic_range"))
         for c in CHARACTERISTICS:
             for suffix in ("_implant", "_drain"):
                 v = values.get(c + suffix)
                 if v is not None and v < 0:
                     problems.append(
-                        Problem(
-                            "negative",
-                            T(f"{c}{suffix} cannot be negative", f"{c}{suffix} не может быть отрицательным"),
-                            field=c + suffix,
-                        )
+                        out_of_range(c + suffix, v, 0, None, label=cls.field_label(c + suffix), code="negative")
                     )
         for s in SKILLS:
             v = values.get(s)
             if v is not None and not 0 <= v <= 99:
-                problems.append(
-                    Problem(
-                        "skill_range",
-                        T(
-                            f"{s}: a skill value is 0 or more (got {v})",
-                            f"{s}: значение Навыка не может быть отрицательным ({v})",
-                        ),
-                        field=s,
-                    )
-                )
+                problems.append(out_of_range(s, v, 0, 99, label=cls.field_label(s), code="skill_range"))
         for name in (
             "threads",
             "threads_bought",
@@ -509,56 +477,29 @@ class Character(CharacterModel):
             "speed_drain",
             "will_drain",
             "reaction_drain",
+            "bonus_xp",
         ):
             v = values.get(name)
             if v is not None and v < 0:
-                problems.append(
-                    Problem(
-                        "negative", T(f"{name} cannot be negative", f"{name} не может быть отрицательным"), field=name
-                    )
-                )
+                problems.append(out_of_range(name, v, 0, None, label=cls.field_label(name), code="negative"))
         if values.get("threads") is not None and values["threads"] > 99:
-            problems.append(Problem("negative", T("threads: too many", "threads: слишком много"), field="threads"))
-        bx = values.get("bonus_xp")
-        if bx is not None and bx < 0:
             problems.append(
-                Problem(
-                    "negative",
-                    T("bonus_xp cannot be negative", "bonus_xp не может быть отрицательным"),
-                    field="bonus_xp",
-                )
+                out_of_range("threads", values["threads"], 0, 5, label=cls.field_label("threads"), code="negative")
             )
         for name in ("size_hp_mult",):
             v = values.get(name)
             if v is not None and v < 1:
-                problems.append(
-                    Problem(
-                        "bad_multiplier", T("the HP multiplier is at least 1", "множитель ЕЗ не меньше 1"), field=name
-                    )
-                )
-        problems += _check_items(values, "attributes", required=("name", "code"), lists=("expert_access",))
+                problems.append(out_of_range(name, v, 1, None, label=cls.field_label(name), code="bad_multiplier"))
+        problems += _check_items(cls, values, "attributes", required=("name", "code"), lists=("expert_access",))
         for key in ("tricks", "flaws", "facets", "bonds", "changes", "xp_log"):
-            problems += _check_items(values, key, required=("name",) if key != "xp_log" else ("reason",))
+            problems += _check_items(cls, values, key, required=("name",) if key != "xp_log" else ("reason",))
         for i, w in enumerate(values.get("weapons_list") or []):
+            where = entry_label(_list_label(cls, "weapons_list"), w, i + 1)
             if w.get("kind", "melee") not in WEAPON_KINDS:
-                problems.append(
-                    Problem(
-                        "bad_item",
-                        T(
-                            f"weapon {i + 1}: kind must be one of {', '.join(WEAPON_KINDS)}",
-                            f"оружие {i + 1}: вид должен быть одним из {', '.join(WEAPON_KINDS)}",
-                        ),
-                        field="weapons_list",
-                    )
-                )
+                problems.append(Problem("bad_item", choose, field="weapons_list", label=where))
             if not isinstance(w.get("dmb", 0), int) or isinstance(w.get("dmb", 0), bool):
-                problems.append(
-                    Problem(
-                        "bad_item",
-                        T(f"weapon {i + 1}: dmb must be a whole number", f"оружие {i + 1}: БПв должен быть целым"),
-                        field="weapons_list",
-                    )
-                )
+                p = wrong_kind("weapons_list", "int", label=where)
+                problems.append(Problem("bad_item", p.message, field="weapons_list", label=where))
         for i, s in enumerate(values.get("custom_skills") or []):
             ok = (
                 isinstance(s.get("code"), str)
@@ -573,10 +514,11 @@ class Character(CharacterModel):
                     Problem(
                         "bad_item",
                         T(
-                            f"custom skill {i + 1}: needs a new code, kind basic/expert and a value of 0 or more",
-                            f"свой навык {i + 1}: нужен новый код, вид basic/expert и значение от 0",
+                            "Give the skill a new name, choose basic or expert, and a value of at least 0.",
+                            "Дайте навыку новое название, выберите: базовый или экспертный, и значение не меньше 0.",
                         ),
                         field="custom_skills",
+                        label=entry_label(_list_label(cls, "custom_skills"), s, i + 1),
                     )
                 )
         problems += _check_treatment(values.get("treatment"))
@@ -586,11 +528,17 @@ class Character(CharacterModel):
                 problems.append(
                     Problem(
                         "bad_item",
-                        T(f"not expert skills: {', '.join(bad)}", f"это не Экспертные навыки: {', '.join(bad)}"),
+                        T("Choose Expert skills from the list.", "Выберите Экспертные навыки из списка."),
                         field=name,
+                        label=cls.field_label(name),
                     )
                 )
         return problems
+
+
+def _list_label(model, key: str):
+    f = model.sheet_field(key)
+    return f.label if f is not None else None
 
 
 TREATMENT_KEYS = {
@@ -619,39 +567,35 @@ def _check_treatment(t) -> list[Problem]:
             Problem(
                 "bad_treatment",
                 T(
-                    f"treatment: bad or missing {', '.join(bad)}",
-                    f"лечение: неверные или отсутствующие поля {', '.join(bad)}",
+                    "The treatment in progress cannot be read: the GM starts it again.",
+                    "Лечение не прочитать: мастер начинает его заново.",
                 ),
                 field="treatment",
+                data={"keys": bad},
             )
         ]
     return []
 
 
-def _check_items(values, key, required=("name",), lists=()) -> list[Problem]:
+def _check_items(model, values, key, required=("name",), lists=()) -> list[Problem]:
     out = []
     for i, item in enumerate(values.get(key) or []):
+        where = entry_label(_list_label(model, key), item, i + 1)
         if not any(isinstance(item.get(r), str) and item.get(r) for r in required):
-            out.append(
-                Problem(
-                    "bad_item",
-                    T(
-                        f"{key} item {i + 1} needs a {' or '.join(required)}",
-                        f"{key}, элемент {i + 1}: нужно поле {' или '.join(required)}",
-                    ),
-                    field=key,
-                )
+            words = (
+                T("Enter a reason.", "Укажите причину.")
+                if "reason" in required
+                else T("Enter a name.", "Введите название.")
             )
+            out.append(Problem("bad_item", words, field=key, label=where))
         for lname in lists:
             if lname in item and not (isinstance(item[lname], list) and all(isinstance(x, str) for x in item[lname])):
                 out.append(
                     Problem(
                         "bad_item",
-                        T(
-                            f"{key} item {i + 1}: {lname} must be a list of codes",
-                            f"{key}, элемент {i + 1}: {lname} должен быть списком кодов",
-                        ),
+                        T("Choose the skills from the list.", "Выберите навыки из списка."),
                         field=key,
+                        label=where,
                     )
                 )
     return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop_widgets.core.i18n import T
-from tabletop_widgets.core.sheet import Field, Section, Sheet
+from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_SMALL, Field, Section, Sheet
 
 from .rules import CHAR_LABELS, CHARACTERISTICS, ENTITY_LABELS, ENTITY_TYPES, EXPERT_SKILLS, SIZE_LABELS, SIZES, SKILLS
 
@@ -37,7 +37,13 @@ _header = Section(
         ),  # L318
         Field("flying", T("Flying", "Летает"), "flag", help=T("Speed ×3 in flight", "Скорость ×3 в полёте")),  # L319
         Field(
-            "size_hp_mult", T("HP multiplier (size)", "Множитель ЕЗ (размер)"), "input", min=1, help=GM_HELP, extra=GM
+            "size_hp_mult",
+            T("HP multiplier (size)", "Множитель ЕЗ (размер)"),
+            "input",
+            min=1,
+            max=OPEN_SMALL,
+            help=GM_HELP,
+            extra=GM,
         ),
         Field("size_sbp", T("Size bonus/penalty", "БШР"), "input", min=-10, max=10, help=GM_HELP, extra=GM),
         Field(
@@ -60,6 +66,12 @@ _header = Section(
     columns=2,
 )
 
+#: A hero's score is 1-20 (L271-276; the model checks it); an NPC's has no cap in the book (§3.9):
+#: 999 is far above any creature of the bestiary.
+NPC_SCORE_MAX = 999
+#: A skill's value: the model takes 0-99 (the GM's creatures included).
+SKILL_MAX = 99
+
 _char_fields = []
 for _c in CHARACTERISTICS:
     lab = CHAR_LABELS[_c]
@@ -68,8 +80,8 @@ for _c in CHARACTERISTICS:
             _c,
             lab,
             "input",
-            min=1,
-            max=20,
+            min=0,
+            max=NPC_SCORE_MAX,
             extra={"column": "score", "row": _c, "column_label": T("Score", "Значение")},
             help=T(
                 "1 point = 1 score; 1-18 at creation, at most 20 later",  # L271-276
@@ -80,7 +92,7 @@ for _c in CHARACTERISTICS:
             _c + "_mod",
             T(f"{lab['en']} modifier", f"Модификатор: {lab['ru']}"),
             "derived",
-            help=T("floor((score - 10) / 2)", "(значение - 10) / 2, с округлением вниз"),  # L295
+            help=T("(score − 10) / 2, rounded down", "(значение - 10) / 2, с округлением вниз"),  # L295
             extra={
                 "column": "mod",
                 "row": _c,
@@ -93,6 +105,8 @@ for _c in CHARACTERISTICS:
             _c + "_bonus",
             T("bonus", "бонус"),
             "input",
+            min=-OPEN_SMALL,
+            max=OPEN_SMALL,
             extra={"column": "bonus", "row": _c, "column_label": T("Bonus", "Бонус")},
             help=T("ordinary bonus; the score stays at most 20", "обычный бонус; не выше 20"),
         ),  # L274
@@ -101,6 +115,7 @@ for _c in CHARACTERISTICS:
             T("stimulant / implant", "стимулятор / имплантат"),
             "input",
             min=0,
+            max=OPEN_SMALL,
             extra={"column": "implant", "row": _c, "column_label": T("Stimulant / implant", "Стимулятор / имплантат")},
             help=T("may exceed 20", "может превышать 20"),
         ),  # L274
@@ -109,6 +124,7 @@ for _c in CHARACTERISTICS:
             T("drain", "потеря"),
             "input",
             min=0,
+            max=OPEN_SMALL,
             extra={"column": "drain", "row": _c, "column_label": T("Drain", "Потеря")},
             help=T("poison, disease; at 0 every check with it fails", "яд, болезнь; при 0 — провал всех проверок"),
         ),  # L362-363
@@ -147,7 +163,7 @@ _secondary = Section(
             "derived",
             extra={"check": "speed"},
             help=T(
-                "max(1, (DEX + CON) / 4) ± SBP; ×2 quadruped; ×3 flying; stealthy ÷2",  # L316-319, L403
+                "(DEX + CON) / 4, at least 1; ± SBP; ×2 quadruped; ×3 flying; stealthy ÷2",  # L316-319, L403
                 "(Лв + Вн) / 4, не меньше 1; ± БШР; ×2 четвероногие; ×3 летающие; скрытно ÷2",
             ),
         ),
@@ -156,14 +172,14 @@ _secondary = Section(
             T("Will", "Воля"),
             "derived",
             extra={"check": "will"},
-            help=T("max(1, (INT + WIS) / 4)", "(Ин + Мд) / 4, не меньше 1"),
+            help=T("(INT + WIS) / 4, at least 1", "(Ин + Мд) / 4, не меньше 1"),
         ),  # L321
         Field(
             "reaction",
             T("Reaction", "Реакция"),
             "derived",
             extra={"check": "reaction"},
-            help=T("max(1, (DEX + WIS) / 4); acting order", "(Лв + Мд) / 4, не меньше 1; очерёдность"),
+            help=T("(DEX + WIS) / 4, at least 1; acting order", "(Лв + Мд) / 4, не меньше 1; очерёдность"),
         ),  # L323
         Field(
             "speed_stealthy",
@@ -171,9 +187,9 @@ _secondary = Section(
             "derived",
             help=T("moving stealthily halves Speed, rounded down", "скрытное передвижение: Скорость вдвое меньше"),
         ),  # L403
-        Field("speed_drain", T("Speed lost", "Потеря Скорости"), "input", min=0),
-        Field("will_drain", T("Will lost", "Потеря Воли"), "input", min=0),
-        Field("reaction_drain", T("Reaction lost", "Потеря Реакции"), "input", min=0),
+        Field("speed_drain", T("Speed lost", "Потеря Скорости"), "input", min=0, max=OPEN_SMALL),
+        Field("will_drain", T("Will lost", "Потеря Воли"), "input", min=0, max=OPEN_SMALL),
+        Field("reaction_drain", T("Reaction lost", "Потеря Реакции"), "input", min=0, max=OPEN_SMALL),
     ),
     columns=4,
 )
@@ -186,6 +202,8 @@ _health = Section(
             "hp",
             T("Health Units", "Единицы Здоровья"),
             "resource",
+            min=-OPEN_LARGE,
+            max=OPEN_LARGE,
             max_trait="hp_max",
             help=T(
                 "at 0 or less the GM decides: unconscious or dying (rules missing)",
@@ -197,6 +215,7 @@ _health = Section(
             T("Dangerous wound threshold", "Порог Опасной раны"),
             "input",
             min=1,
+            max=OPEN_SMALL,
             help=GM_HELP,
             extra=GM,
         ),
@@ -218,7 +237,7 @@ _health = Section(
             T("Treatment in progress", "Идёт лечение"),
             "derived",
             help=T(
-                "Medicine in combat takes max(1, 10 - skill - modifier) turns; losing HP >= Will interrupts it",  # L441
+                "Medicine in combat takes 10 − skill − modifier turns, at least 1; losing HP ≥ Will interrupts it",  # L441
                 "Медицина в бою: 10 − Навык − модификатор, не меньше 1 Очереди; потеря ЕЗ ≥ Воли прерывает",
             ),  # L441
             extra={"method": "treatment_status", "persisted": True},
@@ -241,7 +260,7 @@ _weapon_items = (
             ("bow", T("bow", "лук")),
         ),
     ),
-    Field("dmb", T("Damage bonus", "БПв"), "input", help=GM_HELP, extra=GM),
+    Field("dmb", T("Damage bonus", "БПв"), "input", min=-OPEN_SMALL, max=OPEN_SMALL, help=GM_HELP, extra=GM),
     Field("light", T("Light", "Лёгкое"), "flag"),
     Field("cumbersome", T("Cumbersome", "Громоздкое"), "flag"),
     Field("reload", T("Reload", "Перезарядка"), "flag"),
@@ -296,13 +315,41 @@ _combat = Section(
             "derived",
             help=T("subtracted from every Damage", "вычитается из Повреждений"),
         ),  # L347
-        Field("durability_gm", T("Durability (entered)", "Прочность (ввод)"), "input", min=0, help=GM_HELP, extra=GM),
+        Field(
+            "durability_gm",
+            T("Durability (entered)", "Прочность (ввод)"),
+            "input",
+            min=0,
+            max=OPEN_SMALL,
+            help=GM_HELP,
+            extra=GM,
+        ),
         Field("armour_name", T("Armour", "Доспех"), "text"),
-        Field("armour_bonus", T("Armour defense bonus", "БДЗщ"), "input", min=0, help=GM_HELP, extra=GM),
-        Field("armour_max_dex", T("Armour max DEX mod", "Макс. МЛв доспеха"), "input", help=GM_HELP, extra=GM),
+        Field(
+            "armour_bonus", T("Armour defense bonus", "БДЗщ"), "input", min=0, max=OPEN_SMALL, help=GM_HELP, extra=GM
+        ),
+        Field(
+            "armour_max_dex",
+            T("Armour max DEX mod", "Макс. МЛв доспеха"),
+            "input",
+            min=-OPEN_SMALL,
+            max=OPEN_SMALL,
+            help=GM_HELP,
+            extra=GM,
+        ),
         Field("shield_name", T("Shield", "Щит"), "text"),
-        Field("shield_bonus", T("Shield defense bonus", "БЩЗщ"), "input", min=0, help=GM_HELP, extra=GM),
-        Field("shield_max_dex", T("Shield max DEX mod", "Макс. МЛв щита"), "input", help=GM_HELP, extra=GM),
+        Field(
+            "shield_bonus", T("Shield defense bonus", "БЩЗщ"), "input", min=0, max=OPEN_SMALL, help=GM_HELP, extra=GM
+        ),
+        Field(
+            "shield_max_dex",
+            T("Shield max DEX mod", "Макс. МЛв щита"),
+            "input",
+            min=-OPEN_SMALL,
+            max=OPEN_SMALL,
+            help=GM_HELP,
+            extra=GM,
+        ),
         Field("weapons_list", T("Weapons", "Оружие"), "list", item_fields=_weapon_items),
         Field(
             "attacks",
@@ -336,7 +383,7 @@ for _s, (_en, _ru, _chars_of) in SKILLS.items():
             T(_en, _ru),
             "input",
             min=0,
-            max=20,
+            max=SKILL_MAX,
             extra={
                 "group": "expert" if expert else "basic",
                 "badge": T("E", "Э") if expert else None,
@@ -383,7 +430,7 @@ _skills = Section(
                     "choice",
                     choices=tuple((s, T(*SKILLS[s][:2])) for s in EXPERT_SKILLS),
                 ),
-                Field("value", T("XP", "ОО"), "input", min=0),
+                Field("value", T("XP", "ОО"), "input", min=0, max=SKILL_MAX),
             ),
             extra=GM,
         ),
@@ -414,13 +461,20 @@ _fate = Section(
             help=T("2 at the start of each meeting, at most 5", "2 в начале встречи, не больше 5"),
             extra={"pips": True},
         ),  # L164
-        Field("threads_bought", T("Threads bought this meeting", "Куплено Нитей за встречу"), "input", min=0),
-        Field("xp_free", T("Unspent XP", "Свободные ОО"), "input", min=0),
+        Field(
+            "threads_bought",
+            T("Threads bought this meeting", "Куплено Нитей за встречу"),
+            "input",
+            min=0,
+            max=OPEN_SMALL,
+        ),
+        Field("xp_free", T("Unspent XP", "Свободные ОО"), "input", min=0, max=OPEN_LARGE),
         Field(
             "xp_total",
             T("XP earned", "Заработано ОО"),
             "input",
             min=0,
+            max=OPEN_LARGE,
             help=T("awards are GM-entered (rules missing)", "награды вводит мастер"),
         ),
         Field(
@@ -428,6 +482,7 @@ _fate = Section(
             T("XP for refused Attributes", "ОО за отказ от Атрибутов"),
             "input",
             min=0,
+            max=OPEN_LARGE,
             help=T("empty: automatic (5 per refused Attribute)", "пусто: автоматически (5 за отказ)"),
         ),
         Field(
@@ -436,7 +491,7 @@ _fate = Section(
             "list",
             item_fields=(
                 Field("reason", T("Reason", "Причина"), "text"),
-                Field("amount", T("Amount", "Количество"), "input"),
+                Field("amount", T("Amount", "Количество"), "input", min=-OPEN_LARGE, max=OPEN_LARGE),
             ),
         ),
         Field("gm_caprice_used", T("GM Caprice used this scene", "Каприз мастера в этой сцене"), "flag"),
@@ -510,19 +565,20 @@ _attributes = Section(
             T("Activations used this meeting", "Активаций за встречу"),
             "resource",
             min=0,
+            max=OPEN_SMALL,
             max_trait="augmented_pool",
         ),
         Field(
             "augmented_pool",
             T("Activations per meeting", "Активаций за встречу (всего)"),
             "derived",
-            help=T("max(1, 1 + CON mod)", "1 + МВн, не меньше 1"),
+            help=T("1 + CON mod, at least 1", "1 + МВн, не меньше 1"),
         ),  # L499
         Field(
             "augmented_max_changes",
             T("Max Changes", "Макс. Изменений"),
             "derived",
-            help=T("max(1, CON mod)", "МВн, не меньше 1"),
+            help=T("CON mod, at least 1", "МВн, не меньше 1"),
         ),  # L498
         Field(
             "robot_max_weapons",

@@ -39,7 +39,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                     "V01",
                     f"You have spent {spent} characteristic points; the budget is {budget}. Remove {spent - budget}.",
                     f"Очков характеристик распределено {spent}, а можно {budget}. Уберите {spent - budget}.",
-                    None,
+                    "char_points_spent",  # shown beside the points spent, not only in the sheet check
                     npc_sev,
                     spent=spent,
                     budget=budget,
@@ -51,7 +51,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                     "V02",
                     f"{budget - spent} characteristic points are still unspent.",
                     f"Осталось нераспределённых очков характеристик: {budget - spent}.",
-                    None,
+                    "char_points_spent",
                     "warning",
                     left=budget - spent,
                 )
@@ -143,7 +143,7 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                     "V13",
                     f"You have spent {ch.skill_xp_spent} XP on skills; {ch.creation_xp} are available.",
                     f"Очков опыта на Навыки потрачено {ch.skill_xp_spent}, доступно {ch.creation_xp}.",
-                    None,
+                    "skill_xp_spent",
                 )
             )
     for s in list(SKILLS):

@@ -5,6 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+#: Caps for the numbers the rules leave open (a bonus, a count, points, an amount of money): far
+#: above anything play reaches, so that a slip of the keyboard or a forged message cannot store a
+#: 40-digit number. Every number on a sheet has a ``min`` and a ``max`` (a test walks them all).
+OPEN_SMALL = 99
+OPEN_LARGE = 9_999
+OPEN_MONEY = 999_999_999
+#: The longest text a short text field (a name, an age) and a long one (a backstory) take.
+TEXT_MAX = 200
+LONGTEXT_MAX = 20_000
+
 #: Field kinds the generic CharacterSheet knows how to render.
 FIELD_KINDS = (
     "input",  # an editable number (int trait)
@@ -28,8 +38,11 @@ class Field:
     name         trait name on the Character
     label        ``{"en", "ru"}``
     kind         one of FIELD_KINDS
-    min/max      bounds for inputs and resources (``None`` = unbounded); ``max_trait`` names the
-                 trait holding a resource's maximum
+    min/max      the hard bounds of a number (inputs, resources, the numbers of list entries and
+                 of mappings; for a text, every number written in it, e.g. an age): the model
+                 refuses a value outside them (a text also past ``extra["max_length"]``, by
+                 default :data:`TEXT_MAX` / :data:`LONGTEXT_MAX` characters); ``max_trait`` names the
+                 trait holding a resource's maximum (the model's rules enforce that one)
     choices      for ``choice``: a sequence of ``(value, {"en","ru"})``
     source       for ``choice``/``list``: the name of a data table the system exposes through
                  ``GameSystem.data(source)`` (e.g. ``"weapons"``)

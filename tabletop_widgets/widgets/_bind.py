@@ -36,8 +36,12 @@ def apply_edit(model: Any, name: str, value: Any) -> Any:
     if check is not None and persisted is not None and name in persisted():
         current = {n: getattr(model, n) for n in persisted()}
         before = {_key(p) for p in check(current, require_header=False) if p.severity == "error"}
+        old = current.get(name)
         current[name] = value
         new = [p for p in check(current, require_header=False) if p.severity == "error" and _key(p) not in before]
+        check_input = getattr(type(model), "check_input", None)
+        if check_input is not None:  # what a player may enter by hand (the range they are shown)
+            new = [p for p in check_input(current, name, old) if p.severity == "error"] or new
         if new:
             # the edited field's own problems first: a refused value can make the model's
             # cross-field checks misfire (they run on the defaults of values that failed)
@@ -46,10 +50,15 @@ def apply_edit(model: Any, name: str, value: Any) -> Any:
         setattr(model, name, copy.deepcopy(value))
     except ValidationError:
         raise
-    except TraitError as exc:
-        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    except TraitError as exc:  # the trait's own message is for developers: say what the field takes
         raise ValidationError(
-            [Problem("bad_value", T(f"not accepted: {text}", f"не принято: {text}"), field=name)]
+            [
+                Problem(
+                    "bad_value",
+                    T("This value is not accepted here.", "Это значение здесь не принимается."),
+                    field=name,
+                )
+            ]
         ) from exc
     return getattr(model, name)
 

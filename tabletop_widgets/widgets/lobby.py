@@ -125,12 +125,19 @@ _CSS = stylesheet("lobby")  # tabletop_widgets/front/lobby.css
 
 
 def sample_character(system, name: str = ""):
-    """A mid-range character of ``system`` built only from what its sheet declares (inputs with
-    bounds at their middle), named ``name``; no system-specific code."""
+    """A mid-range character of ``system`` built only from what its sheet declares (inputs on a
+    rules' scale, at most 20 wide, at the middle of the range a player may enter), named
+    ``name``; no system-specific code."""
     values: dict[str, Any] = {}
+    model = system.Character
+    defaults = model().to_dict()
     for field in system.sheet.fields():
         if field.kind == "input" and field.min is not None and field.max is not None:
-            values[field.name] = field.min + (field.max - field.min) // 2
+            lo, hi = (
+                model.input_range(field.name, defaults) if hasattr(model, "input_range") else (field.min, field.max)
+            )
+            if lo is not None and hi is not None and hi - lo <= 20:
+                values[field.name] = lo + (hi - lo) // 2
     extra = {"name": name} if name and "name" in system.Character.class_trait_names() else {}
     try:
         return system.Character(**extra, **values)

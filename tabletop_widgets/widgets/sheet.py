@@ -203,6 +203,7 @@ class CharacterSheet(widgets.VBox):
         self.system = system if system is not None else get_system(character.SYSTEM)
         self.can = can or (lambda action: True)
         self.ctx = SheetContext(character, self.system, locale=locale, can=self.can)
+        self.ctx.problems_changed = self._on_field_problems
         self.problems: list[Problem] = []
         self.load_error: ValidationError | None = None
         self._load_message: tuple[str, dict] | None = None
@@ -377,12 +378,10 @@ class CharacterSheet(widgets.VBox):
         if wide:
             self.sections[section_id].add_class("tt-wide")
         new = [v for v in self._all_views() if id(v) not in before]
-        by_field: dict[str, list[Problem]] = {}
-        for p in self.problems:
-            by_field.setdefault(p.field, []).append(p)
+        by_home = self._by_home(self.problems)
         for view in new:
             if self.views.built.get(view.field.name) is view:
-                view.set_problems(by_field.get(view.field.name, []))
+                view.set_problems(by_home.get(view.field.name, []))
         if self._relabelled:
             # a section opened later: label what was just built in the sheet's language
             for view in new:
@@ -646,41 +645,95 @@ class CharacterSheet(widgets.VBox):
                 Problem("validate_failed", T(f"checking the sheet failed: {exc}", f"проверка листа не удалась: {exc}"))
             ]
         self.problems = problems
-        by_field: dict[str, list[Problem]] = {}
+        by_home = self._by_home(problems)
+        self._revalidating = True
+        try:
+            for name, view in self.views.built.items():  # folded, unbuilt sections: when built
+                view.set_problems(by_home.get(name, []))
+        finally:
+            self._revalidating = False
+        self._on_field_problems()
+        return problems
+
+    # -- where each problem shows ------------------------------------------------------------
+    def home_of(self, field: str | None) -> str | None:
+        """The sheet field that shows a problem about ``field``: the field itself when it is
+        on the sheet, else the field whose view shows that value too (a resource's maximum, a
+        budget), else None (a problem of the whole character, shown only in the sheet check)."""
+        if field is None:
+            return None
+        if field in self.section_of:
+            return field
+        for section in self.system.sheet.sections:
+            for f in section.fields:
+                if field in (f.max_trait, f.extra.get("budget"), f.extra.get("row_total")):
+                    return f.name
+        return None
+
+    def _by_home(self, problems: Iterable[Problem]) -> dict[str | None, list[Problem]]:
+        out: dict[str | None, list[Problem]] = {}
         for p in problems:
-            by_field.setdefault(p.field, []).append(p)
-        for name, view in self.views.built.items():  # folded, unbuilt sections: when built
-            view.set_problems(by_field.get(name, []))
+            out.setdefault(self.home_of(p.field), []).append(p)
+        return out
+
+    def shown_problems(self) -> list[tuple[str | None, Problem]]:
+        """Every problem the sheet shows, with the field it shows next to (None: the whole
+        character's): the rules check (``SYSTEM.validate``) and the edits just refused. The
+        sheet check at the top lists exactly these."""
+        out: list[tuple[str | None, Problem]] = []
+        seen: set[tuple] = set()
+        for name, view in self.views.built.items():
+            if view.edit_error is not None:
+                for p in view.edit_error.problems:
+                    key = (name, p.code, p.field, tr(p.message, "en"))
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((name, p))
+        for p in self.problems:
+            home = self.home_of(p.field)
+            key = (home, p.code, p.field, tr(p.message, "en"))
+            if key not in seen:
+                seen.add(key)
+                out.append((home, p))
+        return out
+
+    def _on_field_problems(self) -> None:
+        """A field's problems changed (a refused edit, or the rules check): the sections that
+        have some say so, and the sheet check counts them."""
+        if getattr(self, "_revalidating", False) or not hasattr(self, "summary"):
+            return
+        homes = {home for home, _p in self.shown_problems() if home is not None}
         for section_id, box in self.sections.items():  # a folded section says it has some
-            if any(self.section_of.get(name) == section_id for name in by_field):
+            if any(self.section_of.get(name) == section_id for name in homes):
                 box.add_class("tt-section-has-problem")
             else:
                 box.remove_class("tt-section-has-problem")
         self._render_summary()
-        return problems
 
     def _render_summary(self) -> None:
         loc = self.locale
-        if not self.problems:
+        shown = self.shown_problems()
+        if not shown:
             self.summary.value = f'<div class="tt-summary tt-clean" role="status">✓ {_esc(_t("all_good", loc))}</div>'
             return
-        errors = sum(p.severity == "error" for p in self.problems)
-        warnings = len(self.problems) - errors
+        errors = sum(p.severity == "error" for _home, p in shown)
+        warnings = len(shown) - errors
         counts = []
         if errors:
             counts.append(f"✖ {errors}")
         if warnings:
             counts.append(f"⚠ {warnings}")
         lines = []
-        for p in self.problems:
+        for home, p in shown:
             where = ""
-            field = self._field(p.field)
-            if field is not None:
+            field = self._field(home)
+            if p.label:
+                where = f"<b>{_esc(tr(p.label, loc))}:</b> "
+            elif field is not None:
                 where = f"<b>{_esc(tr(field.label, loc))}:</b> "
-            elif p.field:
-                where = f"<b>{_esc(self.ctx.label_for(p.field))}:</b> "
             lines.append(
-                f'<li class="tt-{"error" if p.severity == "error" else "warning"}">{where}{_esc(p.text(loc))}</li>'
+                f'<li class="tt-{"error" if p.severity == "error" else "warning"}" data-field="{_esc(home or "")}">'
+                f"{where}{_esc(p.text(loc))}</li>"
             )
         self.summary.value = (
             f'<details class="tt-summary" role="status"><summary>{_esc(_t("problems", loc))}: '
@@ -809,7 +862,7 @@ class CharacterSheet(widgets.VBox):
         if kind == "ok":
             self.status.value = f'<div class="tt-ok" role="status">✓ {_esc(tr(message, loc))}</div>'
         else:
-            details = problems_html(self.load_error.problems, loc) if self.load_error else ""
+            details = problems_html(self.load_error.problems, loc, labelled=True) if self.load_error else ""
             self.status.value = (
                 f'<div class="tt-field-problem tt-load-error" role="alert">'
                 f'<b class="tt-error">✖ {_esc(tr(message, loc))}</b>{details}</div>'

@@ -78,6 +78,8 @@ class SheetContext:
         self._rows: dict[str, list[dict]] = {}
         self._labels: dict[str, Mapping[str, str]] = {}
         self._checks: dict[str, Any] | None = None
+        #: called when a field's shown problems change (the sheet recounts its sheet check)
+        self.problems_changed: Callable[[], None] | None = None
         for f in system.sheet.fields():
             # the words a field's derived value uses as keys (table headers), declared with it
             for key, label in (f.extra.get("labels") or {}).items():
@@ -246,10 +248,14 @@ def pretty(ctx: SheetContext, value: Any) -> str:
     return esc(value)
 
 
-def problems_html(problems: Sequence[Problem], locale: str, *, alert: bool = False) -> str:
+def problems_html(
+    problems: Sequence[Problem], locale: str, *, alert: bool = False, labelled: bool = False, home: str = ""
+) -> str:
+    """The problems as a list; ``labelled``: each with its field's label (away from the field);
+    ``home``: the field they show next to (``data-field``)."""
     items = "".join(
-        f'<li class="tt-{"error" if p.severity == "error" else "warning"}">'
-        f"{'⚠' if p.severity != 'error' else '✖'} {esc(p.text(locale))}</li>"
+        f'<li class="tt-{"error" if p.severity == "error" else "warning"}" data-field="{esc(home)}">'
+        f"{'⚠' if p.severity != 'error' else '✖'} {esc(p.full_text(locale) if labelled else p.text(locale))}</li>"
         for p in problems
     )
     role = ' role="alert"' if alert else ""
@@ -343,6 +349,17 @@ def close_tree(widget) -> None:
     widget.close()
 
 
+def bounds_text(lo: int | None, hi: int | None) -> str:
+    """``0–8``, ``≥ 1``, ``≤ 0`` (empty when unbounded)."""
+    if lo is not None and hi is not None:
+        return f"{lo}–{hi}".replace("-", "−") if lo < 0 else f"{lo}–{hi}"
+    if lo is not None:
+        return f"≥ {lo}"
+    if hi is not None:
+        return f"≤ {hi}"
+    return ""
+
+
 def _is_int_trait(trait) -> bool:
     return isinstance(trait, (traitlets.Int, traitlets.CInt)) and not isinstance(trait, traitlets.Bool)
 
@@ -410,7 +427,28 @@ class FieldView:
     @property
     def tip(self) -> str:
         help_text = tr(self.field.help, self.loc) if self.field.help else ""
-        return f"{self.text}: {help_text}" if help_text else self.text
+        text = f"{self.text}: {help_text}" if help_text else self.text
+        allowed = self.range_text()
+        return f"{text} ({allowed})" if allowed else text
+
+    def input_range(self) -> tuple[int | None, int | None]:
+        """The range a player may enter here (the model's ``input_range``, which follows the
+        character's other values), or the field's declared bounds."""
+        model = type(self.ctx.character)
+        fn = getattr(model, "input_range", None)
+        if fn is None or not hasattr(model, "persisted_traits"):
+            return self.field.min, self.field.max
+        values = {n: getattr(self.ctx.character, n) for n in model.persisted_traits()}
+        try:
+            return fn(self.field.name, values)
+        except Exception:  # a rules bug must not break the sheet
+            return self.field.min, self.field.max
+
+    def range_text(self) -> str:
+        """``0–8`` for a number field (what the player may enter), else ``""``."""
+        if self.field.kind not in ("input", "resource") or not _is_int_trait(self.ctx.trait(self.field.name)):
+            return ""
+        return bounds_text(*self.input_range())
 
     @property
     def gm_field(self) -> bool:
@@ -453,15 +491,20 @@ class FieldView:
         self.render_problems()
 
     def show_edit_error(self, exc: ValidationError | None) -> None:
+        changed = exc is not None or self.edit_error is not None
         self.edit_error = exc
         self.render_problems()
+        if changed and self.ctx.problems_changed is not None:
+            self.ctx.problems_changed()
 
     def render_problems(self) -> None:
         shown = list(self.edit_error.problems) if self.edit_error else []
         shown += [p for p in self.problems if p not in shown]
         if shown or self._problem is not None:
             own_layout(self.problem).display = None if shown else "none"
-            self.problem.value = problems_html(shown, self.loc, alert=self.edit_error is not None) if shown else ""
+            self.problem.value = (
+                problems_html(shown, self.loc, alert=self.edit_error is not None, home=self.field.name) if shown else ""
+            )
         if shown:
             self.widget.add_class("tt-has-problem")
         else:
@@ -581,10 +624,15 @@ class ScalarView(FieldView):
     def refresh(self) -> None:
         if self.field.extra.get("choices_from") and hasattr(self, "binding"):
             self.relabel()  # the options follow the character's list
-        if self.field.extra.get("dots"):
+        if self.field.kind == "input":
+            self.control.tooltip = self.tip  # the range may follow other values (an NPC's cap)
+        dots = self.field.extra.get("dots")
+        if dots:
             v = getattr(self.ctx.character, self.field.name)
-            top = max(self.field.max or 5, v if isinstance(v, int) else 0)
-            n = v if isinstance(v, int) else 0
+            cap = dots if isinstance(dots, int) and not isinstance(dots, bool) else 5
+            n = v if isinstance(v, int) and not isinstance(v, bool) else 0
+            top = max(cap, min(n, 2 * cap))  # dots for the usual range; a number beyond is a number
+            n = max(0, min(n, top))
             self.dots.value = (
                 f'<span class="tt-dots-inner" aria-hidden="true">{"●" * max(n, 0)}{"○" * max(top - n, 0)}</span>'
             )
@@ -691,6 +739,7 @@ class ResourceView(FieldView):
     def refresh(self) -> None:
         cur = getattr(self.ctx.character, self.field.name)
         mx = self.maximum()
+        self.control.tooltip = self.tip  # the range follows the maximum
         self.max_html.value = (
             f'<span class="tt-res-of">/ {esc(mx)}</span>'
             if mx is not None
@@ -785,7 +834,9 @@ class ItemForm:
         for f in view.field.item_fields:
             ctl, _, _ = make_control(ctx, f, traitlets.Int() if f.kind == "input" else None)
             if f.kind == "input":
-                ctl = widgets.Text(continuous_update=True, layout=widgets.Layout(width="90px"))
+                ctl = widgets.Text(
+                    continuous_update=True, placeholder=bounds_text(f.min, f.max), layout=widgets.Layout(width="90px")
+                )
             ctl.add_class(f"tt-item-{f.name}")
             lab = html_widget()
             lab.add_class("tt-field-label")
@@ -822,7 +873,8 @@ class ItemForm:
         for name, (f, ctl, lab) in self.controls.items():
             text = tr(f.label, loc) if f else self.view.text
             lab.value = f'<span title="{esc(tr(f.help, loc) if f and f.help else text)}">{esc(text)}</span>'
-            ctl.tooltip = text
+            allowed = bounds_text(f.min, f.max) if f is not None and f.kind == "input" else ""
+            ctl.tooltip = f"{text} ({allowed})" if allowed else text
             if f is not None and f.kind == "choice" and not f.extra.get("free_text"):
                 value = ctl.value
                 opts = choice_options(self.view.ctx, f, None if f.extra.get("multiple") else value)

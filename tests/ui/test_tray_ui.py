@@ -41,9 +41,12 @@ WATCH_ROLLING = """() => {
 def sample_character(system):
     """The same mid-range character as notebooks/gallery/tray.ipynb builds."""
     values = {}
+    defaults = system.Character().to_dict()
     for field in system.sheet.fields():
         if field.kind == "input" and field.min is not None and field.max is not None:
-            values[field.name] = field.min + (field.max - field.min) // 2
+            lo, hi = system.Character.input_range(field.name, defaults)
+            if hi - lo <= 20:  # a rules' scale, not an open cap (issue #19 bounds every number)
+                values[field.name] = lo + (hi - lo) // 2
     extra = {"name": "Aria"} if "name" in system.Character.class_trait_names() else {}
     try:
         return system.Character(**extra, **values)

@@ -183,9 +183,9 @@ def test_ret_refused_edit_goes_back_and_explains_in_the_sheets_language():
     assert c.attention == 3 and view.control.value == 3
     assert view.edit_error is not None
     assert 'role="alert"' in view.problem.value
-    assert "недопустимое значение 99" in view.problem.value
+    assert "Введите целое число от 0 до 7 (а не 99)" in view.problem.value  # the field's range, no trait ids
     sheet.locale = "en"
-    assert "bad value 99" in view.problem.value
+    assert "Enter a whole number from 0 to 7 (not 99)" in view.problem.value
     frontend_update(view.control, value=4)  # a good edit clears the error
     assert view.edit_error is None and "bad value" not in view.problem.value
 

@@ -125,7 +125,7 @@ def test_bad_input_lists_every_problem_in_both_languages():
     } <= fields
     for p in e.value.problems:
         assert p.message["en"] and p.message["ru"]
-    assert "недопустимые" in e.value.messages("ru")
+    assert "не изменён" in e.value.messages("ru")
 
 
 def test_booleans_are_not_numbers():
@@ -158,8 +158,10 @@ def test_load_dict_in_place():
 
 
 def test_above_cap_values_are_accepted_by_the_model():
-    c = Character(stamina=9, melee=7, size=100)
-    assert c.physical_defence == 9 and c.health_max == 200
+    c = Character(stamina=9, melee=7, size=30)
+    assert c.physical_defence == 9 and c.health_max == 60
+    with pytest.raises(ValidationError):  # bounded all the same (issue #19): no 40-digit sizes
+        Character(size=10**40)
 
 
 def test_specialization_rating_helper():
