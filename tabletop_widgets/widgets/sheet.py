@@ -506,7 +506,8 @@ class CharacterSheet(widgets.VBox):
         grid = widgets.GridBox(
             children,
             layout=widgets.Layout(
-                grid_template_columns=f"minmax(110px, 1.4fr) repeat({len(cols)}, minmax(0, 1fr))", width="100%"
+                grid_template_columns=f"minmax(var(--tt-matrix-label, 110px), 1.4fr) repeat({len(cols)}, minmax(0, 1fr))",
+                width="100%",
             ),
         )
         grid.add_class("tt-matrix")

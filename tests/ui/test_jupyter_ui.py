@@ -15,7 +15,8 @@ Cells":
 
 Screenshots of both themes go to docs/screenshots with ``TT_SCREENSHOTS=1`` (``make
 screenshots``). The same contrast check also runs on the Voila dashboards of the sheet, tray and
-tracker in Voila's light and dark templates.
+tracker in Voila's light and dark templates, and on the four play pages (every sheet section open)
+and a player's and a GM's table page (every tab shown).
 """
 
 from __future__ import annotations
@@ -485,5 +486,95 @@ def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, pa
         assert result["checked"] >= 30, result
         assert result["failures"] == [], "\n".join(result["failures"])
         assert watch.problems() == []
+    finally:
+        context.close()
+
+
+#: Our text on the play pages and the table pages (the creation cards, the table's own parts).
+PAGE_ROOTS = OUR_ROOTS + ", .tt-table-view, .tt-play-checks, .tt-roll-log"
+
+
+@pytest.fixture(scope="module")
+def contrast_table(voila_db, voila_url):
+    """A RET table (GM, one player) with a fight under way: the links of both seats."""
+    from tabletop_widgets import get_system
+    from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
+    from tabletop_widgets.widgets.lobby import sample_character
+    from tabletop_widgets.widgets.table_view import TableView
+
+    system = get_system("ret")
+    store = open_store(str(voila_db))
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")],
+        characters={"c1": sample_character(system, "Aria").to_dict()},
+        title="Contrast table",
+    )
+    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
+    gm.bring_into_combat("c1")
+    gm.tracker.add_combatant(name="Goblin")
+    gm.tracker.roll_initiative()
+    gm.tracker.next_turn()
+    gm.close()
+    store.close()
+    links = made.links(f"{voila_url}/voila/render/table.ipynb")
+    return {"table_gm": links["gm"], "table_player": links["p1"]}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(
+    "page_name",
+    [
+        "play_ret",
+        "play_seasons",
+        "play_life_and_death",
+        "play_threads_of_fate",
+        "table_player",
+        "table_gm",
+    ],
+)
+def test_play_and_table_pages_read_well_in_both_themes(
+    browser, voila_url, contrast_table, watch_page, page_name, theme
+):
+    """The same contrast check on the four play pages (every sheet section unfolded) and on a
+    player's and a GM's table page (every tab shown in turn), in Voila's light and dark themes."""
+    url = contrast_table.get(page_name) or f"{voila_url}/voila/render/{page_name}.ipynb"
+    url += ("&" if "?" in url else "?") + f"theme={theme}"
+    context = open_context(browser, viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    watch = watch_page(page)
+    try:
+        patience = 300_000  # a play page on a loaded 2-core machine can take minutes
+        page.goto(url, timeout=patience)
+        root = ".tt-table-view" if page_name.startswith("table_") else ".tt-sheet"
+        expect(page.locator(root).first).to_be_visible(timeout=patience)
+        expect(page.locator(".tt-tracker .tt-combatant").first).to_be_visible(timeout=patience)
+        assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light" else "false")
+        failures: list[str] = []
+        checked = 0
+
+        def check(where: str) -> None:
+            nonlocal checked
+            page.wait_for_timeout(400)
+            result = page.evaluate(CONTRAST_JS, PAGE_ROOTS)
+            checked += result["checked"]
+            failures.extend(f"{where}: {f}" for f in result["failures"])
+
+        check("as first shown")
+        tabs = page.locator(".tt-table-tabs > .lm-TabBar .lm-TabBar-tab")
+        for i in range(1, tabs.count()):
+            tabs.nth(i).click()
+            check(f"tab {tabs.nth(i).inner_text().strip()!r}")
+        folded = page.locator(".tt-section.tt-folded .tt-section-toggle:visible")
+        n = folded.count()
+        while n:
+            folded.first.click()
+            expect(folded).to_have_count(n - 1, timeout=RUN_TIMEOUT)
+            n -= 1
+        check("every sheet section open")
+        assert checked >= 60, checked
+        assert failures == [], "\n".join(failures)
+        assert [p for p in watch.problems() if "/voila/api/shutdown/" not in p] == []
     finally:
         context.close()

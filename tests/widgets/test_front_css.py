@@ -100,3 +100,29 @@ def test_hint_mark_is_a_plain_letter_drawn_as_a_circle_by_css():
     rule = re.search(r"\.tt-help\s*\{([^}]*)\}", css("sheet")).group(1)
     assert "border-radius: 50%" in rule and "currentColor" in rule
     sheet.close()
+
+
+def test_every_widget_font_list_starts_with_the_bundled_symbols():
+    """Signs some default fonts lack (✓ ▶ ↶ ...) come from the bundled TT Symbols font: every
+    widget's own font list names it first, and theme.css declares it, embedded, for just those
+    signs (the browser test tests/ui/test_phone_ui.py checks what is drawn)."""
+    import base64
+
+    for name in SHEETS:
+        families = re.findall(r"font-family:\s*([^;}]+)", css(name))
+        text_fonts = [f for f in families if "Mono" not in f and "monospace" not in f]
+        assert text_fonts, name
+        assert all(f.strip().startswith("'TT Symbols'") for f in text_fonts), (name, text_fonts)
+    face = re.search(r"@font-face\s*\{([^}]*)\}", css("theme")).group(1)
+    assert "font-family: 'TT Symbols'" in face
+    data = re.search(r"url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\)", face).group(1)
+    woff = base64.b64decode(data)
+    assert woff[:4] == b"wOFF" and len(woff) < 4096
+    ranges = re.search(r"unicode-range:\s*([^;]+);", face).group(1)
+    covered: set[int] = set()
+    for part in ranges.split(","):
+        a, _, b = part.strip().removeprefix("U+").partition("-")
+        covered.update(range(int(a, 16), int(b or a, 16) + 1))
+    assert {ord(c) for c in "✓✗✖⚠✕▶◀↶⬇"} == covered
+    # and the stylesheet a widget carries keeps the face intact through compact()
+    assert data in stylesheet("tray")
