@@ -120,7 +120,9 @@ class PageLanguage(traitlets.HasTraits):
 def prose_style(locale: str) -> str:
     """The ``<style>`` that hides the prose blocks not in ``locale`` (``.tt-lang-xx``)."""
     hidden = ", ".join(f".tt-lang-{other}" for other in LOCALES if other != locale)
-    return f'<style class="tt-lang-rules">{hidden} {{ display: none !important; }}</style>'
+    # the prose names buttons with their signs ("Next ▶", "↶ Undo"): the bundled symbols first
+    font = "font-family: 'TT Symbols', var(--jp-content-font-family, system-ui, sans-serif);"
+    return f'<style class="tt-lang-rules">{hidden} {{ display: none !important; }} .tt-lang {{ {font} }}</style>'
 
 
 _PAGE: PageLanguage | None = None

@@ -596,7 +596,7 @@ class Lobby(widgets.VBox):
         return (
             f"<h3>{html.escape(_t('links', loc))}</h3><table>{''.join(rows)}</table>"
             f'<p class="tt-commit">{html.escape(_t("commitment", loc))}: {html.escape(made.seed_hash)}</p>'
-            f'<p class="tt-help">{html.escape(_t("commitment_help", loc, **self._words(loc)))}</p>'
+            f'<p class="tt-hint-text">{html.escape(_t("commitment_help", loc, **self._words(loc)))}</p>'
         )
 
 

@@ -621,7 +621,7 @@ class TableView(widgets.VBox):
             options=[(self._character_name(c), c) for c in self.models], style={"description_width": "initial"}
         )
         self.combat_pick.add_class("tt-combat-pick")
-        self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
+        self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
         self.combat_pick_hidden.add_class("tt-combat-pick-hidden")
         self.combat_add_button = widgets.Button(button_style="info")
         self.combat_add_button.add_class("tt-combat-add-button")
@@ -913,7 +913,7 @@ class TableView(widgets.VBox):
             self.note_button.tooltip = _t("notes_tip", loc, **self._w(loc))
             self._render_notes()
         if self.seats_box is not None:
-            self.seats_help.value = f'<p class="tt-help">{_esc(_t("seats_help", loc))}</p>'
+            self.seats_help.value = f'<p class="tt-hint-text">{_esc(_t("seats_help", loc))}</p>'
             self.players_build.description = _t("players_build", loc)
             self.players_build.tooltip = _t("players_build_tip", loc)
             self.seat_pick.description = _t("seat_pick", loc)
@@ -995,7 +995,7 @@ class TableView(widgets.VBox):
             box.children = []
         elif kind == "wait":
             note = widgets.HTML(
-                f'<p class="tt-help tt-gm-prepares" role="status">{_esc(_t("gm_prepares", loc, **self._w(loc)))}</p>'
+                f'<p class="tt-hint-text tt-gm-prepares" role="status">{_esc(_t("gm_prepares", loc, **self._w(loc)))}</p>'
             )
             self._set_creation(box, [note], kind)
         else:
