@@ -8,7 +8,7 @@ registry, widgets or systems. The registry names below (``available_systems``, `
 
 __version__ = "0.1.0"
 
-import importlib as _importlib
+from ._lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module that defines it, imported on first access
 _LAZY = {
@@ -20,19 +20,7 @@ _LAZY = {
 _SUBMODULES = ("core", "dice", "front", "i18n", "magics", "table", "widgets")
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(_importlib.import_module(_LAZY[name]), name)
-    elif name in _SUBMODULES:
-        value = _importlib.import_module(f"{__name__}.{name}")
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, _SUBMODULES)
 
 
 def load_ipython_extension(ipython):

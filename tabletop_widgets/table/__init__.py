@@ -15,8 +15,7 @@ came up, never the command), and follows the others' writes (:mod:`.follow`).
     bob.roll(check("mind"))
 """
 
-import importlib as _importlib
-import importlib.util
+from .._lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module (in this package) that defines it, imported on first use: a page
 #: that needs one part of the table layer (the tracker needs the audience rules) does not load
@@ -75,20 +74,8 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(_importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    elif _importlib.util.find_spec(f"{__name__}.{name}") is not None:  # a module, as an attribute
-        value = _importlib.import_module(f"{__name__}.{name}")
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
-
+# any module of the package is an attribute too (``table.sqlite``)
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, None)
 
 __all__ = [
     "ACTIONS",

@@ -8,7 +8,7 @@ import show_sheet`` loads the sheet, not the table layer or the lobby): a page's
 only the views the page shows.
 """
 
-import importlib as _importlib
+from .._lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module (in this package) that defines it
 _LAZY = {
@@ -47,19 +47,6 @@ _SUBMODULES = (
 )
 
 
-def __getattr__(name):
-    if name in _SUBMODULES:
-        value = _importlib.import_module(f"{__name__}.{name}")
-    elif name in _LAZY:
-        value = getattr(_importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
-
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY, _SUBMODULES)
 
 __all__ = sorted(_LAZY)
