@@ -172,6 +172,11 @@ def voila_url(voila_tmp, voila_db, chromium_path):
             proc.kill()
             proc.wait(timeout=10)
         log.close()
+    # nbclient drops a cell's late output with only this warning: a page then opens without a
+    # widget. voila.json's iopub_timeout prevents it; fail loudly if it ever happens again.
+    dropped = log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
+    if dropped:
+        pytest.fail(f"Voila dropped the output of {dropped} cell(s) (see {log_path})", pytrace=False)
 
 
 class PageWatch:

@@ -61,6 +61,16 @@ def test_the_dashboards_are_in_the_package():
     assert json.loads((folder / "voila.json").read_text()) == json.loads((ROOT / "voila.json").read_text())
 
 
+def test_voila_waits_for_a_heavy_cells_output():
+    """nbclient drops whatever a cell sends more than ``iopub_timeout`` seconds (4 by default) after
+    the kernel's "done" reply. A sheet cell sends over a thousand widget messages before its output,
+    and on a loaded machine they trail the reply by longer: the page opened without its sheet (seen
+    in CI, reproduced with six play pages at once; "Timeout waiting for IOPub output" in Voila's log)."""
+    settings = json.loads((ROOT / "voila.json").read_text())["VoilaExecutor"]
+    assert settings["iopub_timeout"] >= 60
+    assert settings["iopub_timeout"] >= settings["timeout"]
+
+
 def test_play_settings_default_and_voila_arguments():
     args = cli.build_parser().parse_args(["play"])
     settings = cli.PlaySettings.from_args(args)
