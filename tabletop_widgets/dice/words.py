@@ -137,9 +137,9 @@ def set_system_loader(loader: Callable[[str], Any] | None) -> None:
 
 def _forget_parses() -> None:
     """Words change what text means: drop cached parses."""
-    from .parser import _CACHE
+    from .parser import clear_cache
 
-    _CACHE.clear()
+    clear_cache()
 
 
 def _wants_variables(parse) -> bool:
@@ -149,6 +149,13 @@ def _wants_variables(parse) -> bool:
         return "variables" in inspect.signature(parse).parameters
     except (TypeError, ValueError):
         return False
+
+
+def parse_word(word: DiceWord, text: str, start: int, end: int, variables=None) -> WordExpression:
+    """``word`` parses ``text[start:end]``, given the caller's ``variables`` when it takes them."""
+    if _wants_variables(word.parse):
+        return word.parse(text, start, end, variables=variables)
+    return word.parse(text, start, end)
 
 
 def _entry_points(group: str):
@@ -273,11 +280,11 @@ def word_result(
 
 def check_from(total: int, op: str, target: int) -> Check:
     """A :class:`Check` for ``total op target`` (margin = total - target)."""
-    from .distribution import _OPS
+    from .distribution import OPS
 
-    if op not in _OPS:
+    if op not in OPS:
         raise DiceError(f"unknown comparison {op!r}")
-    return Check(op=op, target=int(target), passed=bool(_OPS[op](total, target)), margin=int(total) - int(target))
+    return Check(op=op, target=int(target), passed=bool(OPS[op](total, target)), margin=int(total) - int(target))
 
 
 __all__ = [
@@ -288,6 +295,7 @@ __all__ = [
     "unregister_word",
     "registered_words",
     "match_word",
+    "parse_word",
     "register_system_words",
     "unregister_system_words",
     "set_system_loader",
