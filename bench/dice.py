@@ -79,7 +79,7 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
         if cold:
 
             def ours():
-                our_parser._CACHE.clear()
+                our_parser.clear_cache()
                 roll_it(expr)
 
             roller = d20.Roller()
@@ -97,7 +97,7 @@ def table(cold: bool, budget: float, explicit_rng: bool = False) -> list[float]:
         if cold:
 
             def ours_text():
-                our_parser._CACHE.clear()
+                our_parser.clear_cache()
                 str(roll_it(expr))
 
             def them_text():

@@ -112,7 +112,7 @@ def clear_icepool() -> None:
 
 def clear_ours() -> None:
     exact.clear_cache()
-    parser._CACHE.clear()
+    parser.clear_cache()
 
 
 def d(n):

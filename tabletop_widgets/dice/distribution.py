@@ -8,7 +8,7 @@ from typing import Iterable, Iterator, Mapping
 
 from .errors import DiceError
 
-_OPS = {
+OPS = {
     ">=": lambda v, t: v >= t,
     ">": lambda v, t: v > t,
     "<=": lambda v, t: v <= t,
@@ -67,7 +67,7 @@ class Distribution(Mapping[int, Fraction]):
             raise ValueError(f"probabilities sum to {total}, not 1")
 
     @classmethod
-    def _trusted(
+    def trusted(
         cls,
         pmf: dict,
         *,
@@ -168,9 +168,9 @@ class Distribution(Mapping[int, Fraction]):
     def chance(self, op: str, target: int) -> Fraction:
         """P(outcome op target), e.g. ``chance(">=", 8)``."""
         try:
-            test = _OPS[op]
+            test = OPS[op]
         except KeyError:
-            raise DiceError(f"unknown comparison {op!r}: expected one of {', '.join(_OPS)}") from None
+            raise DiceError(f"unknown comparison {op!r}: expected one of {', '.join(OPS)}") from None
         return sum((p for k, p in self._pmf.items() if test(k, target)), Fraction(0))
 
     def p_ge(self, x: int) -> Fraction:

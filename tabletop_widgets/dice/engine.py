@@ -61,13 +61,13 @@ def _check_size(ctx: Context, v, pos: int):
     return v
 
 
-def _norm(v):
+def norm_number(v):
     if isinstance(v, Fraction) and v.denominator == 1:
         return int(v.numerator)
     return v
 
 
-def _round_half_away(v) -> int:
+def round_half_away(v) -> int:
     f = Fraction(v)
     n = math.floor(abs(f) + Fraction(1, 2))
     return n if f >= 0 else -n
@@ -164,7 +164,7 @@ def _arith(ctx: Context, op: str, a, b, pos: int):
         v = Fraction(a) ** b if b < 0 or isinstance(a, Fraction) else a**b
     else:  # pragma: no cover
         raise ctx.err(f"unknown operator {op}", pos)
-    return _check_size(ctx, _norm(v), pos)
+    return _check_size(ctx, norm_number(v), pos)
 
 
 def eval_func(node: Func, ctx: Context):
@@ -176,14 +176,14 @@ def eval_func(node: Func, ctx: Context):
     elif name == "ceil":
         v = math.ceil(vals[0])
     elif name == "round":
-        v = _round_half_away(vals[0])
+        v = round_half_away(vals[0])
     elif name == "abs":
         v = abs(vals[0])
     elif name == "min":
         v = min(vals)
     else:
         v = max(vals)
-    return FuncNode(name, args, _norm(v), node.label)
+    return FuncNode(name, args, norm_number(v), node.label)
 
 
 def _int_value(ctx: Context, node: Node, what: str, lo: int, hi: int, cls=DiceError):
@@ -658,7 +658,7 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
         _suffix(node),
         members,
         kept,
-        _norm(value),
+        norm_number(value),
         success=succ_flags,
         failure=fail_flags,
         successes=succ,

@@ -70,7 +70,7 @@ from fractions import Fraction
 from . import exact_core as core
 from . import exact_dice
 from . import limits
-from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren, Unary, Var
+from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren, Unary, Var, compare_fn
 from .distribution import Distribution
 from .errors import DiceError, DiceLimitError, unknown_variable
 from .exact_core import W, add, combine, mixture, point
@@ -106,7 +106,7 @@ class _Ctx:
         return cls(msg, pos, self.text, message_ru=ru)
 
 
-from .engine import _norm, _round_half_away  # noqa: E402  (one rule for both: rolled and exact)
+from .engine import norm_number, round_half_away  # noqa: E402  (one rule for both: rolled and exact)
 
 
 def _check_abs(ctx, d: W, pos):
@@ -196,13 +196,13 @@ def _arith(ctx: _Ctx, op: str, a: W, b: W, pos: int) -> W:
                 ru="здесь возможно деление на ноль (делитель может быть 0)",
             )
         if op == "/":
-            fn = lambda x, y: _norm(Fraction(x) / Fraction(y))  # noqa: E731
+            fn = lambda x, y: norm_number(Fraction(x) / Fraction(y))  # noqa: E731
         elif op == "//":
             fn = lambda x, y: math.floor(Fraction(x) / Fraction(y))  # noqa: E731
         else:
 
             def fn(x, y):
-                return _norm(Fraction(x) - Fraction(y) * math.floor(Fraction(x) / Fraction(y)))
+                return norm_number(Fraction(x) - Fraction(y) * math.floor(Fraction(x) / Fraction(y)))
 
         return _check_abs(ctx, combine(a, b, fn, budget).reduced(), pos)
     # power
@@ -224,7 +224,7 @@ def _arith(ctx: _Ctx, op: str, a: W, b: W, pos: int) -> W:
 
     def pw(x, e):
         v = Fraction(x) ** e if e < 0 or isinstance(x, Fraction) else x**e
-        return _norm(v)
+        return norm_number(v)
 
     return _check_abs(ctx, combine(a, b, pw, budget).reduced(), pos)
 
@@ -237,7 +237,7 @@ def _func(node: Func, ctx: _Ctx) -> W:
     if name == "ceil":
         return args[0].map(math.ceil)
     if name == "round":
-        return args[0].map(_round_half_away)
+        return args[0].map(round_half_away)
     if name == "abs":
         return args[0].map(abs)
     fn = min if name == "min" else max
@@ -314,7 +314,7 @@ def _faces(faces: Faces, sides: int | None, mods) -> tuple:
 
 def _mods_key(mods, cps: list) -> tuple:
     """The modifiers in stage order (stable), crit/sort dropped, compare points resolved."""
-    staged = sorted(range(len(mods)), key=lambda i: exact_dice._STAGE[mods[i].kind])
+    staged = sorted(range(len(mods)), key=lambda i: exact_dice.STAGE[mods[i].kind])
     out = []
     for i in staged:
         m = mods[i]
@@ -331,7 +331,7 @@ def _mods_key(mods, cps: list) -> tuple:
 def _all_faces(faces: tuple, op, val) -> bool:
     if op is None:
         return len(faces) == 1
-    t = exact_dice._test(op, val)
+    t = compare_fn(op, val)
     return all(t(v) for v, _ in faces)
 
 
@@ -417,7 +417,7 @@ def _group_mods(ctx, key: tuple, gmods) -> tuple | None:
     if inner_counts:
         return None
     out = list(key)
-    staged = sorted(gmods, key=lambda m: exact_dice._STAGE[m.kind])
+    staged = sorted(gmods, key=lambda m: exact_dice.STAGE[m.kind])
     counting = []
     if any(m.kind in ("keep", "select") for m in staged):
         # the group's keep/drop is a stage of its own, after the term's
@@ -452,7 +452,7 @@ def _group(node: Group, ctx: _Ctx) -> W:
             return _dice(inner, ctx, extra_mods=mods)
         # any other single member ({1d20+5}>15) is one total, like a member of a larger group
     dists = [_eval(m, ctx) for m in members]
-    staged = sorted(mods, key=lambda m: exact_dice._STAGE[m.kind])
+    staged = sorted(mods, key=lambda m: exact_dice.STAGE[m.kind])
     stage5 = []
     success = failure = None
     for m in staged:
@@ -466,17 +466,17 @@ def _group(node: Group, ctx: _Ctx) -> W:
             failure = (m.cp.op, _cp_group(ctx, m.cp))
     if not any(k[0] == "keep" for k in stage5):
         # additive over the members
-        f = exact_dice._score_fn(success, failure, None, [(v, op, t) for _, v, _, op, t in stage5])
+        f = exact_dice.score_fn(success, failure, None, [(v, op, t) for _, v, _, op, t in stage5])
         acc = point(0)
         for d in dists:
             acc = add(acc, d.map(f), ctx.budget)
-        return acc.map(_norm).reduced()
+        return acc.map(norm_number).reduced()
     spec = exact_dice.PoolSpec(stage5, success, failure, None, None)
     pool = None
     for d in dists:
         e = spec.elements(d)
         pool = e if pool is None else spec.join(pool, e)
-    return pool.map(spec.value).map(_norm).reduced()
+    return pool.map(spec.value).map(norm_number).reduced()
 
 
 def _cp_group(ctx, cp: Compare):
@@ -622,7 +622,7 @@ def distribution(expr, *, variables=None, clock=None) -> Distribution:
     else:
         _RESULTS.move_to_end(key)
     pmf, cut, p_pass, more, _ = hit
-    return Distribution._trusted(
+    return Distribution.trusted(
         pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text, outcome="total", notes=notes + more
     )
 
@@ -653,4 +653,4 @@ def margin_distribution(expr, *, variables=None) -> Distribution:
     finally:
         exact_dice.BUDGET, core.ACTIVE = prev, prev_active
     pmf, cut = m.fractions()
-    return Distribution._trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text, outcome="margin")
+    return Distribution.trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text, outcome="margin")

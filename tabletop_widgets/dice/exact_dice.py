@@ -36,7 +36,7 @@ from .diceast import compare_fn
 from .errors import DiceError
 from .exact_core import W, add, mixture, nfold, point
 
-_STAGE = {
+STAGE = {
     "min": 1,
     "max": 1,
     "explode": 2,
@@ -317,7 +317,7 @@ def order_stat_dp(faces: list[tuple[int, int]], N: int, lo: int, hi: int, score)
 # ---------------------------------------------------------------------------------------------
 # the term
 # ---------------------------------------------------------------------------------------------
-def _score_fn(success, failure, double, selects_after):
+def score_fn(success, failure, double, selects_after):
     st = _test(*success) if success else None
     ft = _test(*failure) if failure else None
     dt = _test(*double) if double else None
@@ -440,19 +440,17 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction) ->
                 "не считаются: бросок работает",
             )
         selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
-        return _explode_term(
-            count, base, btot, explode[1], explode[2], T1, _score_fn(success, failure, double, selects)
-        )
+        return _explode_term(count, base, btot, explode[1], explode[2], T1, score_fn(success, failure, double, selects))
 
     if unique is not None:
         pool = _unique_pool(die_value(), count, base, btot, 1 if unique[0] == "once" else max_expl, thr_die, unique[1])
-        score_all = _score_fn(success, failure, double, [])
+        score_all = score_fn(success, failure, double, [])
         return pool.map(lambda vals: _multiset_value(vals, stage5, score_all)).reduced()
 
     if not keeps and ra is None:
         # additive: N-fold convolution of one die's contribution
         selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
-        f = _score_fn(success, failure, double, selects)
+        f = score_fn(success, failure, double, selects)
         if chain_explode:
             variant, test, cap = explode
             pen = variant == "penetrate"
@@ -520,7 +518,7 @@ class PoolSpec:
         # and drop modifiers selecting from the whole pool, value selectors) keeps every value
         simple = len(stage5) == 1 and stage5[0][0] == "keep"
         self.stage5 = stage5
-        self.score_all = _score_fn(success, failure, double, [])
+        self.score_all = score_fn(success, failure, double, [])
         if simple:
             self.live = []
             self.score = self.score_all
@@ -665,7 +663,7 @@ def _keep_iid(D: W, count: int, stage5, success, failure, double):
     ranks = keep_ranks(stage5, count)
     if ranks is None:
         return None
-    score = _score_fn(success, failure, double, [])
+    score = score_fn(success, failure, double, [])
     return order_stat_dp(list(D.pmf.items()), count, ranks[0], ranks[1], score).reduced()
 
 
@@ -674,7 +672,7 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
     matches). By inclusion-exclusion: S = F^N with the part R^N where no die matches taken out,
     convolved with the extra die, plus R^N."""
     selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
-    f = _score_fn(success, failure, double, selects)
+    f = score_fn(success, failure, double, selects)
 
     def elem(mask):
         def e(v):

@@ -926,6 +926,11 @@ _CACHE: "OrderedDict[tuple, Expression]" = OrderedDict()
 _CACHE_SIZE = 512
 
 
+def clear_cache() -> None:
+    """Forget the cached parses (system words changed what text means; benchmarks start cold)."""
+    _CACHE.clear()
+
+
 def parse(text: str, variables=None) -> Expression:
     """Parse one line of notation. Cached by text when it has no variables (the tree is never
     mutated after parsing)."""

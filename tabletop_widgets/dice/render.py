@@ -441,9 +441,9 @@ def distribution_html(dist, locale: str = "en", highlight=None, max_rows: int = 
     hl_values = set()
     if highlight is not None:
         op, target = highlight
-        from .distribution import _OPS
+        from .distribution import OPS
 
-        hl_values = {v for v, _, _ in rows if _OPS[op](v, target)}
+        hl_values = {v for v, _, _ in rows if OPS[op](v, target)}
     lines = []
     for v, p, ge in rows:
         width = 0 if peak == 0 else float(p / peak) * 100

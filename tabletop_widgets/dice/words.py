@@ -188,9 +188,9 @@ def set_system_loader(loader: Callable[[str], Any] | None) -> None:
 
 def _forget_parses() -> None:
     """Words change what text means: drop cached parses."""
-    from .parser import _CACHE
+    from .parser import clear_cache
 
-    _CACHE.clear()
+    clear_cache()
 
 
 def _wants(parse, name: str) -> bool:
@@ -202,11 +202,9 @@ def _wants(parse, name: str) -> bool:
         return False
 
 
-def _wants_variables(parse) -> bool:
-    return _wants(parse, "variables")
-
-
-def parse_word(word: DiceWord, text: str, start: int, end: int, variables: Mapping[str, Any] | None = None):
+def parse_word(
+    word: DiceWord, text: str, start: int, end: int, variables: Mapping[str, Any] | None = None
+) -> WordExpression:
     """Call ``word.parse`` on ``text[start:end]`` the way it asks: with ``context=`` (a
     :class:`WordContext`) when it declares ``context``, with ``variables=`` when it declares that,
     else with the text alone."""
@@ -340,11 +338,11 @@ def word_result(
 
 def check_from(total: int, op: str, target: int) -> Check:
     """A :class:`Check` for ``total op target`` (margin = total - target)."""
-    from .distribution import _OPS
+    from .distribution import OPS
 
-    if op not in _OPS:
+    if op not in OPS:
         raise DiceError(f"unknown comparison {op!r}")
-    return Check(op=op, target=int(target), passed=bool(_OPS[op](total, target)), margin=int(total) - int(target))
+    return Check(op=op, target=int(target), passed=bool(OPS[op](total, target)), margin=int(total) - int(target))
 
 
 __all__ = [

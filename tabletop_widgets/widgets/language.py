@@ -24,6 +24,8 @@ import traitlets
 
 from tabletop_widgets.core.i18n import LOCALES
 
+from .base import locale_validator
+
 #: Names of the languages in themselves (the switch's tooltips).
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 #: The switch's accessible label, in each language.
@@ -42,11 +44,7 @@ class PageLanguage(traitlets.HasTraits):
         self.locale = locale
         self._switch: widgets.Box | None = None
 
-    @traitlets.validate("locale")
-    def _valid(self, proposal):
-        if proposal["value"] not in LOCALES:
-            raise traitlets.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
-        return proposal["value"]
+    _valid = locale_validator()
 
     # -- following --------------------------------------------------------------------------
     def follow(self, widget: Any, toggle: widgets.Widget | None = None) -> None:

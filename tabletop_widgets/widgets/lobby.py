@@ -38,6 +38,7 @@ from tabletop_widgets.table.invite import CharacterFileError, invite_message, re
 from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
 from tabletop_widgets.table.store import StoreError
 
+from .base import text_lookup
 from .copy import CopyButton
 
 MAX_PLAYERS = 8
@@ -116,9 +117,7 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
-def _t(key: str, locale: str, **fmt: Any) -> str:
-    text = TEXTS[key].get(locale) or TEXTS[key]["en"]
-    return text.format(**fmt) if fmt else text
+_t = text_lookup(TEXTS)
 
 
 _CSS = stylesheet("lobby")  # tabletop_widgets/front/lobby.css

@@ -27,6 +27,8 @@ from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.dice.render import ROLL_CSS
 from tabletop_widgets.front import stylesheet
 
+from .base import locale_validator, text_lookup
+
 #: How many entries the log keeps (the oldest are dropped beyond this).
 LOG_LIMIT = 1000
 #: How many (filtered) entries are drawn at first, and how many more "Show earlier" adds; the
@@ -82,8 +84,7 @@ TEXTS: dict[str, dict[str, str]] = {
 _CSS = stylesheet("log")  # tabletop_widgets/front/log.css
 
 
-def _t(key: str, locale: str) -> str:
-    return TEXTS[key].get(locale) or TEXTS[key]["en"]
+_t = text_lookup(TEXTS)
 
 
 def _both(text: Any) -> dict[str, str]:
@@ -215,11 +216,7 @@ class RollLog(widgets.VBox):
         self._render_all()
 
     # -- traits -----------------------------------------------------------------------------
-    @t.validate("locale")
-    def _check_locale(self, proposal):
-        if proposal["value"] not in LOCALES:
-            raise t.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
-        return proposal["value"]
+    _check_locale = locale_validator()
 
     @t.observe("locale")
     def _on_locale(self, _change):

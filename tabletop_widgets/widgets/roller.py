@@ -17,6 +17,9 @@ import ipywidgets as widgets
 
 from tabletop_widgets.dice import DiceError, roll
 from tabletop_widgets.front import stylesheet
+from tabletop_widgets.i18n import check_locale
+
+from .base import text_lookup
 
 #: How many past rolls the history keeps (newest first).
 HISTORY_LIMIT = 50
@@ -50,8 +53,7 @@ TEXTS: dict[str, dict[str, str]] = {
 _CSS = stylesheet("roller")  # tabletop_widgets/front/roller.css
 
 
-def _t(key: str, locale: str) -> str:
-    return TEXTS[key].get(locale) or TEXTS[key]["en"]
+_t = text_lookup(TEXTS)
 
 
 class RollerPage(widgets.VBox):
@@ -80,8 +82,7 @@ class RollerPage(widgets.VBox):
     """
 
     def __init__(self, *, seed: int | None = None, rng: random.Random | None = None, locale: str = "en", **kwargs: Any):
-        if locale not in ("en", "ru"):
-            raise ValueError(f"unknown locale {locale!r}: expected 'en' or 'ru'")
+        check_locale(locale)
         self.rng = rng if rng is not None else random.Random(seed)
         self.locale = locale
         self.last_result = None

@@ -21,12 +21,13 @@ from typing import Any, Callable
 import ipywidgets as widgets
 import traitlets
 
-from tabletop_widgets.core.i18n import LOCALES, T, tr
+from tabletop_widgets.core.i18n import LOCALES, T, check_locale, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.registry import get_system
 from tabletop_widgets.front import stylesheet
 
 from . import language
+from .base import locale_validator, text_lookup
 from .sheet_fields import (
     DerivedView,
     FieldView,
@@ -137,9 +138,7 @@ class SheetViews(Mapping):
 _CSS = stylesheet("sheet")  # tabletop_widgets/front/sheet.css
 
 
-def _t(key: str, locale: str, **fmt: Any) -> str:
-    text = TEXTS[key].get(locale) or TEXTS[key]["en"]
-    return text.format(**fmt) if fmt else text
+_t = text_lookup(TEXTS)
 
 
 def _esc(text: Any) -> str:
@@ -197,8 +196,7 @@ class CharacterSheet(widgets.VBox):
         **kwargs: Any,
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
-        if locale not in LOCALES:
-            raise ValueError(f"unknown locale {locale!r}: expected one of {', '.join(LOCALES)}")
+        check_locale(locale)
         self.character = character
         self.system = system if system is not None else get_system(character.SYSTEM)
         self.can = can or (lambda action: True)
@@ -547,11 +545,7 @@ class CharacterSheet(widgets.VBox):
         return box
 
     # -- language ------------------------------------------------------------------------------
-    @traitlets.validate("locale")
-    def _check_locale(self, proposal):
-        if proposal["value"] not in LOCALES:
-            raise traitlets.TraitError(f"unknown locale {proposal['value']!r}: expected one of {LOCALES}")
-        return proposal["value"]
+    _check_locale = locale_validator()
 
     @traitlets.observe("locale")
     def _on_locale(self, change) -> None:

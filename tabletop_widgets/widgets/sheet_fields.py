@@ -21,6 +21,7 @@ from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.system import term_of
 
 from ._bind import apply_edit, bind
+from .base import close_tree, text_lookup
 
 #: User-facing text of the field views, in English and Russian.
 TEXTS: dict[str, dict[str, str]] = {
@@ -54,9 +55,7 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
-def t(key: str, locale: str, **fmt: Any) -> str:
-    text = TEXTS[key].get(locale) or TEXTS[key]["en"]
-    return text.format(**fmt) if fmt else text
+t = text_lookup(TEXTS)
 
 
 def esc(text: Any) -> str:
@@ -341,12 +340,6 @@ def replace_children(box, children: list) -> None:
     for widget in old:
         if id(widget) not in keep:
             close_tree(widget)
-
-
-def close_tree(widget) -> None:
-    for child in getattr(widget, "children", ()) or ():
-        close_tree(child)
-    widget.close()
 
 
 def bounds_text(lo: int | None, hi: int | None) -> str:

@@ -36,7 +36,7 @@ import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.creation import creation_steps
-from tabletop_widgets.core.i18n import LOCALES, T, tr
+from tabletop_widgets.core.i18n import LOCALES, T, check_locale, tr
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, check as check_request
@@ -55,6 +55,7 @@ from tabletop_widgets.table.records import (
 from tabletop_widgets.table.seats import remember_locale, seat_locale, set_table_option, table_option
 
 from . import language
+from .base import locale_validator, text_lookup
 from .log import RollLog
 from .sheet import CharacterSheet
 from .tracker import CombatTracker
@@ -170,9 +171,7 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 
-def _t(key: str, locale: str, **fmt: Any) -> str:
-    text = TEXTS[key].get(locale) or TEXTS[key]["en"]
-    return text.format(**fmt) if fmt else text
+_t = text_lookup(TEXTS)
 
 
 _CSS = stylesheet("table")  # tabletop_widgets/front/table.css
@@ -302,8 +301,7 @@ class TableView(widgets.VBox):
     def __init__(self, session, *, locale: str | None = None, follow: bool = True, animate: bool = True, **kwargs: Any):
         if locale is None:
             locale = seat_locale(session) or language.page_language().locale
-        if locale not in LOCALES:
-            raise ValueError(f"unknown locale {locale!r}")
+        check_locale(locale)
         self.session = session
         self.system = session.system
         self.role = session.role
@@ -854,11 +852,7 @@ class TableView(widgets.VBox):
         """``TEXTS[key]`` in both languages, with the table's words for the GM."""
         return {loc: _t(key, loc, **self._w(loc)) for loc in LOCALES}
 
-    @t.validate("locale")
-    def _check_locale(self, proposal):
-        if proposal["value"] not in LOCALES:
-            raise t.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
-        return proposal["value"]
+    _check_locale = locale_validator()
 
     def choose_locale(self, locale: str) -> None:
         """The seat chose ``locale`` (the screen's switch): everything on the page switches

@@ -29,6 +29,7 @@ from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 
 from . import language
+from .base import locale_validator, text_lookup
 
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
@@ -154,8 +155,7 @@ TEXTS: dict[str, dict[str, str]] = {
 _CSS = stylesheet("tracker")  # tabletop_widgets/front/tracker.css
 
 
-def _t(key: str, locale: str) -> str:
-    return TEXTS[key].get(locale) or TEXTS[key]["en"]
+_t = text_lookup(TEXTS)
 
 
 def _allow_all(action: str) -> bool:
@@ -302,11 +302,7 @@ class CombatTracker(widgets.VBox):
     selected = traitlets.Unicode(None, allow_none=True, help="Id of the combatant the panel acts on")
     message = traitlets.Unicode("", help="The last status or error message (plain text)")
 
-    @traitlets.validate("locale")
-    def _valid_locale(self, proposal):
-        if proposal["value"] not in ("en", "ru"):
-            raise traitlets.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
-        return proposal["value"]
+    _valid_locale = locale_validator()
 
     @traitlets.validate("audience")
     def _valid_audience(self, proposal):

@@ -30,6 +30,7 @@ from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
 
 from . import language
+from .base import close_tree, locale_validator, text_lookup
 from .dice_anim import DiceAnim
 from .log import RollLog, _inline
 
@@ -72,9 +73,7 @@ TEXTS: dict[str, dict[str, str]] = {
 _CSS = stylesheet("tray")  # tabletop_widgets/front/tray.css
 
 
-def _t(key: str, locale: str, **fmt: Any) -> str:
-    text = TEXTS[key].get(locale) or TEXTS[key]["en"]
-    return text.format(**fmt) if fmt else text
+_t = text_lookup(TEXTS)
 
 
 def percent_text(p: Fraction) -> str:
@@ -465,11 +464,7 @@ class DiceTray(widgets.VBox):
     # ========================================================================================
     # locale
     # ========================================================================================
-    @t.validate("locale")
-    def _check_locale(self, proposal):
-        if proposal["value"] not in LOCALES:
-            raise t.TraitError(f"unknown locale {proposal['value']!r}: expected 'en' or 'ru'")
-        return proposal["value"]
+    _check_locale = locale_validator()
 
     @t.observe("locale")
     def _on_locale(self, change) -> None:
@@ -498,7 +493,7 @@ class DiceTray(widgets.VBox):
         # the previous controls (if any) go away for good: close their front-end models
         for child in list(self.situation.children) + list(self.checks_box.children):
             if child is not self.options_error:
-                _close_tree(child)
+                close_tree(child)
         self._checks = list(self.system.checks(self.character))
         self._chance_cache.clear()
         show_gm = bool(self.can("gm_options"))
@@ -972,12 +967,6 @@ class DiceTray(widgets.VBox):
         dice = list(getattr(roll, "dice", []) or []) if roll is not None else []
         faces = ", ".join(str(getattr(d, "value", "")) for d in dice) or _t("no_dice", self.locale)
         self.dice.show(dice, announcement=self.announcement, label=_t("dice_label", self.locale, faces=faces))
-
-
-def _close_tree(widget: widgets.Widget) -> None:
-    for child in getattr(widget, "children", ()) or ():
-        _close_tree(child)
-    widget.close()
 
 
 def _option_rows(ctrls: list[OptionControl]) -> list[widgets.Widget]:

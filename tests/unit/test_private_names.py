@@ -11,8 +11,9 @@ names such as ``_repr_html_`` are not). A module reaches across when it
   ``self.part._x = ...``) a write defines nothing: it is a write into another object's
   private state.
 
-Scope: the packages listed in ``CLEAN`` (``table`` and ``core``) must have no such access, with
-no allow-list; the other packages are not yet clean, and are not checked here.
+Scope: the packages listed in ``CLEAN`` (``table``, ``core``, ``dice`` and ``widgets``) must have
+no such access, with no allow-list, except the modules in ``NOT_YET`` (being split elsewhere: they
+join the check when that work lands).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ ROOT = PACKAGE.parent
 #: every module of the project: where a private name may be defined
 PROJECT = [PACKAGE, ROOT / "systems"]
 #: the packages that must be clean
-CLEAN = ["table", "core"]
+CLEAN = ["table", "core", "dice", "widgets"]
+#: modules of those packages not checked yet (issue 21 splits them)
+NOT_YET = {PACKAGE / "widgets" / "tray.py", PACKAGE / "widgets" / "tracker.py"}
 
 
 def is_private(name: str) -> bool:
@@ -100,7 +103,7 @@ def _scan(paths: list[Path]) -> list[str]:
 
 @pytest.mark.parametrize("package", CLEAN)
 def test_no_module_reads_another_modules_private_names(package):
-    paths = sorted((PACKAGE / package).rglob("*.py"))
+    paths = sorted(p for p in (PACKAGE / package).rglob("*.py") if p not in NOT_YET)
     assert paths, f"no modules under {package}"
     found = _scan(paths)
     assert not found, "private names reached across modules (give what is shared a public name):\n" + "\n".join(found)

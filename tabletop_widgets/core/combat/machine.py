@@ -1,66 +1,20 @@
-"""The combat state machine: an event-sourced turn tracker keyed by combatant id (no widgets).
-
-A :class:`Combat` is a projection of its event log. Every action (add, remove, rename, reorder,
-roll initiative, next/previous turn, delay, act now, damage, healing, conditions, defeated and
-hidden flags, undo) becomes one plain JSON-able ``dict`` that records the *outcome* (the dice
-rolled, the order that came out, the traits that changed) and goes through :meth:`Combat.apply`.
-Replaying the same log (:meth:`Combat.replay`) rebuilds the same state without rolling or
-calling a damage rule again, so every viewer of a shared table sees the same order.
-
-Rules come only from the :class:`~tabletop_widgets.core.system.GameSystem`: initiative and its
-tie-break chain (``roll_initiative``), damage and healing (``apply_damage`` / ``apply_healing``
-with ``damage_options``), health (``health``), defeat (``is_defeated``) and the conditions
-catalogue (``conditions``).
-
-Turn pointer decisions (the bugs other trackers shipped, notes-landscape §3 items 18-19):
-
-* the current turn is held by **id**, never by index: reordering, re-rolling initiative, adding
-  or removing someone else never moves it, and changing the order emits no turn events;
-* removing the combatant whose turn it is passes the turn *forwards* to the next one able to act
-  (a new round when it was the last), never back to the previous one;
-* next and previous both skip defeated (and delaying) combatants, also when the first in the
-  order is defeated;
-* equal initiatives are ordered by the system's own tie-break chain, rolled once and recorded in
-  the event (with the tie-break notes shown), never re-sorted by name or by the viewer.
-
-Ongoing effects (the system's hooks, each called once, live, on a scratch copy of the character;
-the outcome is recorded in the event as an ``"effects"`` entry and replay only sets the recorded
-values, so undo restores and replay never calls a hook again):
-
-* ``system.on_turn(character, "start"|"end", rng=..., conditions=[...])`` when a combatant's turn
-  starts or ends (next, delay, act now, the turn passing on after a removal; going back a turn
-  and ending the combat call none). Each turn boundary is hooked once: going back a turn and
-  forwards again, or delaying and then acting, does not call it a second time. The conditions given are those active when the boundary is reached
-  (before durations count down). A start effect that defeats the combatant is shown; the GM
-  passes the turn on. An end effect that defeats them takes them out of the turn search.
-* ``system.condition_changed(character, id, active, **data)`` when a catalogue condition is
-  added or removed, and when one runs out (or comes back by going back a turn).
-* ``InitiativeRoll.effects`` through ``system.apply_effects``, and ``InitiativeRoll.skip_rounds``
-  (the combatant is skipped in the first rounds it would have acted in).
-
-When an effect changes the system's verdict (``is_defeated``), the GM's defeated mark is cleared
-so the rules decide again.
-
-Condition durations are counted in turns of one combatant (the bearer, or the one given as
-``ticks_on``): each combatant counts the turns it started and ended; an instance added when that
-count was ``b`` has ``duration - (count - b)`` left and is active while that is positive
-(``ConditionSpec.ticks_at`` says whether starts or ends count). Going back a turn uncounts the
-turn, so previous/next are exact inverses for durations too.
-"""
+"""The combat state machine (see the package's docstring): events in, state out, undo, and the
+system's hooks called once when an event is made, their outcome recorded in it."""
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import random
 from typing import Any, Callable, Iterable, Mapping
 
 import traitlets
 
-from .i18n import DEFAULT_LOCALE, T, tr
-from .problems import RuleError
-from .system import term_of
+from ..i18n import DEFAULT_LOCALE, T, tr
+from ..problems import RuleError
+from . import text
+from .projection import Combatant, combatant_of, combatants_of
+from .records import as_tuple, clone_character, diff, jcopy, jsonable, persisted, roll_record, set_traits
 
 #: Version of the event format (stored in every event as ``"v"``).
 EVENT_VERSION = 1
@@ -92,106 +46,6 @@ COUNTED_UNITS = ("rounds", "turns")
 
 def _err(code: str, en: str, ru: str, **data: Any) -> RuleError:
     return RuleError(code, T(en, ru), **data)
-
-
-def jsonable(value: Any) -> Any:
-    """``value`` as plain JSON data (tuples become lists, dataclasses dicts, sets sorted lists)."""
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(jsonable(v) for v in value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return jsonable(dataclasses.asdict(value))
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
-
-
-def _jcopy(value: Any) -> Any:
-    """A deep copy of plain JSON data (several times faster than ``copy.deepcopy``)."""
-    return json.loads(json.dumps(value))
-
-
-def _as_tuple(value: Any) -> Any:
-    """Lists back to tuples (recursively) so recorded initiative keys compare like the originals."""
-    if isinstance(value, (list, tuple)):
-        return tuple(_as_tuple(v) for v in value)
-    return value
-
-
-def _roll_record(roll: Any) -> dict | None:
-    """What a system's initiative roll looked like, as text in both locales (plus its data)."""
-    if roll is None:
-        return None
-    if hasattr(roll, "text"):
-        out = {"en": roll.text("en"), "ru": roll.text("ru")}
-    else:
-        out = {"en": str(roll), "ru": str(roll)}
-    if hasattr(roll, "dice") and not callable(roll.dice):
-        out["dice"] = [
-            {
-                "faces": jsonable(getattr(d, "faces", None)),
-                "value": getattr(d, "value", None),
-                "kept": bool(getattr(d, "kept", True)),
-            }
-            for d in roll.dice
-        ]
-    if hasattr(roll, "total") and isinstance(roll.total, int):
-        out["total"] = roll.total
-    elif dataclasses.is_dataclass(roll):
-        out["data"] = jsonable(roll)
-    return out
-
-
-def _persisted(character) -> dict[str, Any]:
-    if hasattr(character, "to_dict"):
-        return jsonable(character.to_dict())
-    raise TypeError(f"a combatant must be a system Character (with to_dict), not {type(character).__name__}")
-
-
-def _set_traits(character, values: Mapping[str, Any]) -> None:
-    """Set recorded trait values on a character (exactly, without re-running any rule)."""
-    current = jsonable({k: getattr(character, k) for k in values if k not in ("system", "schema")})
-    with character.hold_trait_notifications():
-        for name, value in values.items():
-            if name in ("system", "schema") or current.get(name) == value:
-                continue
-            trait = character.traits().get(name)
-            if trait is not None and type(trait).__name__ == "Tuple":
-                value = _as_tuple(value)
-            setattr(character, name, copy.deepcopy(value))
-
-
-def clone_character(character):
-    """A copy of a character (same class, same persisted values): a scratch twin for computing
-    an outcome without touching the original, or a second goblin."""
-    twin = type(character)()
-    _set_traits(twin, _persisted(character))
-    return twin
-
-
-def _diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list]:
-    return {k: [before.get(k), v] for k, v in after.items() if before.get(k) != v}
-
-
-@dataclasses.dataclass
-class Combatant:
-    """One combatant as the tracker shows it (a read-only view; change it through events).
-    ``skip_until``: the last round it sits out (``InitiativeRoll.skip_rounds``), or None."""
-
-    id: str
-    name: str
-    character: Any
-    hidden: bool
-    delayed: bool
-    defeated: bool
-    defeated_override: bool | None
-    initiative: dict | None
-    conditions: list[dict]
-    health: tuple[int, int]
-    skip_until: int | None = None
 
 
 class Combat:
@@ -255,7 +109,7 @@ class Combat:
         snap = self._snapshot()
         del snap["characters"]
         for cid, data in snap["combatants"].items():
-            data["character"] = _persisted(self._objects[cid])
+            data["character"] = persisted(self._objects[cid])
         return snap
 
     def _snapshot(self, characters: Iterable[str] = ()) -> dict:
@@ -266,25 +120,25 @@ class Combat:
             "round": self.round,
             "current": self.current,
             "order": list(self.order),
-            "tiebreaks": _jcopy(self.tiebreaks),
+            "tiebreaks": jcopy(self.tiebreaks),
             "next_uid": self._next_uid,
-            "turns": _jcopy(self._turns),
-            "hooked": _jcopy(self._hooked),
-            "combatants": _jcopy(self._c),
-            "characters": {cid: _persisted(self._objects[cid]) for cid in characters if cid in self._objects},
+            "turns": jcopy(self._turns),
+            "hooked": jcopy(self._hooked),
+            "combatants": jcopy(self._c),
+            "characters": {cid: persisted(self._objects[cid]) for cid in characters if cid in self._objects},
         }
 
     def _restore(self, snap: Mapping) -> None:
         self.round = snap["round"]
         self.current = snap["current"]
         self.order = list(snap["order"])
-        self.tiebreaks = _jcopy(snap["tiebreaks"])
+        self.tiebreaks = jcopy(snap["tiebreaks"])
         self._next_uid = snap["next_uid"]
-        self._turns = _jcopy(snap["turns"])
-        self._hooked = _jcopy(snap.get("hooked", {}))
-        self._c = _jcopy(snap["combatants"])
+        self._turns = jcopy(snap["turns"])
+        self._hooked = jcopy(snap.get("hooked", {}))
+        self._c = jcopy(snap["combatants"])
         for cid, values in snap["characters"].items():
-            _set_traits(self._objects[cid], values)
+            set_traits(self._objects[cid], values)
 
     # ---------------------------------------------------------------------------------------
     # Reading
@@ -358,29 +212,28 @@ class Combat:
         return out
 
     def combatant(self, cid: str) -> Combatant:
-        self._need(cid)
-        d = self._c[cid]
-        ch = self._objects[cid]
-        return Combatant(
-            id=cid,
-            name=d["name"],
-            character=ch,
-            hidden=d["hidden"],
-            delayed=d["delayed"],
-            defeated=self.is_defeated(cid),
-            defeated_override=d["defeated"],
-            initiative=copy.deepcopy(d["initiative"]),
-            conditions=self.conditions(cid),
-            health=tuple(d["health"]) if d.get("health") else tuple(self.system.health(ch)),
-            skip_until=d.get("skip_until") or None,
-        )
+        """What the tracker shows of ``cid`` (:func:`.projection.combatant_of`)."""
+        return combatant_of(self, cid)
 
     def combatants(self, *, audience: str = "gm") -> list[Combatant]:
         """Combatants in turn order; ``audience="player"`` leaves out the hidden ones."""
-        out = [self.combatant(cid) for cid in self.order]
-        if audience != "gm":
-            out = [c for c in out if not c.hidden]
-        return out
+        return combatants_of(self, audience=audience)
+
+    def entry(self, cid: str) -> dict:
+        """The combat's own record of ``cid`` as JSON data (a copy): ``name``, ``hidden``,
+        ``delayed``, ``defeated`` (the GM's mark), ``initiative``, ``conditions``, ``health``
+        (the recorded ``[current, max]`` of a view, when there is one), ``skip_until``."""
+        self._need(cid)
+        return jcopy(self._c[cid])
+
+    def label(self, cid: Any) -> str:
+        """The name ``cid`` goes by in the log: its name, or the id itself when the combat does
+        not know it."""
+        return self._c[cid]["name"] if cid in self._c else str(cid)
+
+    def condition_spec(self, condition: Any):
+        """The system's ``ConditionSpec`` with id ``condition``, or None."""
+        return self._catalogue.get(condition)
 
     @staticmethod
     def tiebreak_ids(note: Mapping) -> list[str]:
@@ -408,11 +261,11 @@ class Combat:
         to show. A combatant's ``"character"`` values are set on a fresh ``system.Character``
         as far as they load; a ``"health"`` of ``[current, max]`` is shown instead of the
         system's reading of the character (a projection carries no sheet)."""
-        state = _jcopy(jsonable(dict(state or {})))
+        state = jcopy(jsonable(dict(state or {})))
         self._reset()
         self._undo = []
         self._objects = {}
-        self.events = _jcopy(jsonable(list(events)))
+        self.events = jcopy(jsonable(list(events)))
         if not state:
             return
         self.round = int(state.get("round", 0))
@@ -426,7 +279,7 @@ class Combat:
             values = data.pop("character", None) or {}
             ch = self.system.Character()
             try:
-                _set_traits(ch, values)
+                set_traits(ch, values)
             except Exception:  # noqa: BLE001 - an anonymous "?" or a partial character: keep what loads
                 pass
             data.setdefault("skip_until", None)
@@ -513,7 +366,7 @@ class Combat:
                 "name": name or cid,
                 "hidden": bool(hidden),
                 "position": pos,
-                "character": _persisted(character),
+                "character": persisted(character),
             }
         )
 
@@ -578,7 +431,7 @@ class Combat:
                 "Система вернула порядок, не совпадающий с участниками.",
             )
         rolls = {
-            cid: {"key": jsonable(r.key), "text": jsonable(r.text), "roll": _roll_record(r.roll)}
+            cid: {"key": jsonable(r.key), "text": jsonable(r.text), "roll": roll_record(r.roll)}
             for cid, r in result.rolls.items()
         }
         for cid, r in result.rolls.items():
@@ -589,14 +442,14 @@ class Combat:
         else:
             order = [i for i in self.order if i not in set(ids)]
             for cid in rolled:
-                key = _as_tuple(rolls[cid]["key"])
+                key = as_tuple(rolls[cid]["key"])
                 pos = len(order)
                 for k, other in enumerate(order):
                     other_init = self._c[other]["initiative"]
                     if other_init is None:
                         continue
                     try:
-                        if _as_tuple(other_init["key"]) < key:
+                        if as_tuple(other_init["key"]) < key:
                             pos = k
                             break
                     except TypeError:
@@ -886,7 +739,7 @@ class Combat:
         for entry in e.get("effects") or ():
             cid = entry["id"]
             self._need(cid)
-            _set_traits(self._objects[cid], {k: v[1] for k, v in (entry.get("changes") or {}).items()})
+            set_traits(self._objects[cid], {k: v[1] for k, v in (entry.get("changes") or {}).items()})
             if entry.get("follow_rules"):
                 self._c[cid]["defeated"] = None
 
@@ -897,7 +750,7 @@ class Combat:
         obj = self._provided.pop(cid, None)
         if obj is None:
             obj = self.system.Character()
-        _set_traits(obj, e["character"])
+        set_traits(obj, e["character"])
         self._objects[cid] = obj
         self._watch(cid)
         self._c[cid] = {
@@ -938,7 +791,7 @@ class Combat:
                     if data is not None and data.get("name") == old:
                         data["name"] = e["name"]
         if e.get("changes"):
-            _set_traits(self._objects[e["id"]], {k: v[1] for k, v in e["changes"].items()})
+            set_traits(self._objects[e["id"]], {k: v[1] for k, v in e["changes"].items()})
 
     def _on_move(self, e: dict) -> None:
         cid = e["id"]
@@ -1019,7 +872,7 @@ class Combat:
 
     def _on_damage(self, e: dict) -> None:
         self._need(e["id"])
-        _set_traits(self._objects[e["id"]], {k: v[1] for k, v in e["changes"].items()})
+        set_traits(self._objects[e["id"]], {k: v[1] for k, v in e["changes"].items()})
 
     _on_heal = _on_damage
 
@@ -1111,11 +964,11 @@ class Combat:
                 raise _err("bad_option", f"Unknown damage option(s): {bad}.", f"Неизвестные параметры урона: {bad}.")
             raise _err("bad_option", f"Unknown healing option(s): {bad}.", f"Неизвестные параметры лечения: {bad}.")
         twin = clone_character(ch)
-        before = _persisted(twin)
+        before = persisted(twin)
         health_before = list(self.system.health(twin))
         rule = self.system.apply_damage if kind == "damage" else self.system.apply_healing
         outcome = rule(twin, amount, **dict(options))
-        changes = _diff(before, _persisted(twin))
+        changes = diff(before, persisted(twin))
         return self.apply(
             {
                 "type": kind,
@@ -1141,11 +994,11 @@ class Combat:
         if cid not in twins:
             twins[cid] = clone_character(self._objects[cid])
         twin = twins[cid]
-        before = _persisted(twin)
+        before = persisted(twin)
         health_before = list(self.system.health(twin))
         was = bool(self.system.is_defeated(twin))
         outcome = call(twin)
-        changes = _diff(before, _persisted(twin))
+        changes = diff(before, persisted(twin))
         all_notes = jsonable(list(notes) + list(getattr(outcome, "notes", None) or []))
         state = jsonable(getattr(outcome, "state", None))
         if not changes and not all_notes and state is None:
@@ -1265,137 +1118,14 @@ class Combat:
             )
 
     # ---------------------------------------------------------------------------------------
-    # Text
+    # Text (:mod:`.text`)
     # ---------------------------------------------------------------------------------------
     def describe(self, event: Mapping, locale: str = DEFAULT_LOCALE, *, skip: Iterable[str] = ()) -> str:
         """One line for the log saying what an event did (names as they are now), with what the
         system's hooks did (turn effects, conditions, initiative costs); ids in ``skip``
         (hidden from this reader) are left out of lists."""
-        skip = set(skip)
-        line = self._describe(event, locale, skip)
-        parts = []
-        for x in event.get("effects") or ():
-            if not isinstance(x, Mapping) or x.get("id") in skip:
-                continue
-            same = (
-                x.get("hook") == "condition_changed"
-                and x.get("id") == event.get("id")
-                and event.get("type") in ("add_condition", "remove_condition")
-            )
-            if same:  # "Oleg: + Depression" says the rest already
-                change = self._effect_change(x, locale)
-                line += f" ({change})" if change else ""
-                continue
-            parts.append(self.describe_effect(x, locale))
-        return line + "".join(f"; {p}" for p in parts if p)
-
-    def _trait_text(self, trait: str, old: Any, new: Any, locale: str) -> str:
-        """A trait change in words, or "" when a reader has no word for it: only traits the
-        sheet names are shown (flags and internal bookkeeping the condition already says)."""
-        try:
-            field_ = self.system.sheet.field(trait)
-        except (KeyError, AttributeError, LookupError):
-            return ""
-        if isinstance(old, (bool, list, dict)) or isinstance(new, (bool, list, dict)):
-            return ""
-        choices = {str(v): lab for v, lab in (getattr(field_, "choices", ()) or ())}
-
-        def value(v: Any) -> str:
-            if v is None or v == "":
-                return "—"
-            if str(v) in choices:
-                return tr(choices[str(v)], locale)
-            if isinstance(v, str):
-                return ""  # an internal code without a word for it
-            return str(v)
-
-        a, b = value(old), value(new)
-        if not b:
-            return ""
-        return f"{tr(field_.label, locale)} {a}→{b}" if a else f"{tr(field_.label, locale)}: {b}"
-
-    def _changes_text(self, entry: Mapping, locale: str) -> str:
-        health = entry.get("health")
-        if health and health[0] != health[1]:
-            return f"{health[0][0]}→{health[1][0]} / {health[1][1]}"
-        parts = (self._trait_text(t, a, b, locale) for t, (a, b) in (entry.get("changes") or {}).items())
-        return ", ".join(p for p in parts if p)
-
-    def _effect_change(self, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
-        return self._changes_text(entry, locale)
+        return text.describe(self, event, locale, skip=skip)
 
     def describe_effect(self, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
         """One recorded hook outcome (an ``effects`` entry) in words."""
-        ru = locale == "ru"
-        cid = entry.get("id")
-        who = self._c[cid]["name"] if cid in self._c else str(cid)
-        hook = entry.get("hook")
-        if hook == "on_turn":
-            what = (
-                ("начало хода" if ru else "start of turn")
-                if entry.get("when") == "start"
-                else ("конец хода" if ru else "end of turn")
-            )
-        elif hook == "condition_changed":
-            spec = self._catalogue.get(entry.get("condition"))
-            label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
-            if entry.get("expired"):
-                # "закончилось: Паника": the verb never has to agree with the condition's gender
-                what = f"закончилось: {label}" if ru else f"{label} ends"
-            else:
-                what = f"{'+' if entry.get('active') else '−'} {label}"
-        elif hook == "initiative":
-            what = "инициатива" if ru else "initiative"
-        else:
-            what = "правила" if ru else "rules"
-        change = self._effect_change(entry, locale)
-        return f"{who} ({what})" + (f": {change}" if change else "")
-
-    def _describe(self, event: Mapping, locale: str, skip: set) -> str:
-        ru = locale == "ru"
-
-        def nm(cid):
-            if cid is None:
-                return "—"
-            return self._c[cid]["name"] if cid in self._c else str(cid)
-
-        k = event.get("type")
-        who = nm(event.get("id"))
-        if k == "add":
-            return f"{event['name']} вступает в бой" if ru else f"{event['name']} joins the combat"
-        if k == "remove":
-            return f"{who} — убрать из боя" if ru else f"{who} leaves the combat"
-        if k == "rename":
-            return f"новое имя: {event['name']}" if ru else f"renamed: {event['name']}"
-        if k == "move":
-            return f"{who} → место {event['to'] + 1}" if ru else f"{who} → place {event['to'] + 1}"
-        if k == "initiative":
-            names = ", ".join(nm(c) for c in event["order"] if c not in skip)
-            return f"инициатива: {names}" if ru else f"initiative: {names}"
-        if k in ("next", "prev", "act_now"):
-            turn = term_of(self.system, "turn", locale).lower()  # Threads: «очередь» (L441)
-            return f"{turn}: {nm(event.get('to', event.get('id')))}"
-        if k == "delay":
-            return f"{who} откладывает ход; ходит {nm(event['to'])}" if ru else f"{who} delays; {nm(event['to'])} acts"
-        if k == "end":
-            return "бой окончен" if ru else "combat ended"
-        if k in ("damage", "heal"):
-            verb = ("урон" if k == "damage" else "лечение") if ru else k.replace("heal", "healing")
-            changes = self._changes_text(event, locale)
-            return f"{who}: {verb} {event['amount']}" + (f" ({changes})" if changes else "")
-        if k == "add_condition":
-            spec = self._catalogue.get(event["condition"])
-            label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
-            return f"{who}: + {label}"
-        if k == "remove_condition":
-            return f"{who}: − {'состояние' if ru else 'condition'}"
-        if k == "set_defeated":
-            if event["value"] is None:
-                return f"{who}: {'по правилам' if ru else 'by the rules'}"
-            # no verb that would have to agree with the character's gender ("Аня: выбыл")
-            return f"{who} — {('выбывает из боя' if ru else 'defeated') if event['value'] else ('снова в бою' if ru else 'back in')}"
-        if k == "set_hidden":
-            return f"{who}: {('скрыто от игроков' if ru else 'hidden') if event['value'] else ('видно игрокам' if ru else 'shown')}"
-        if k == "undo":
-            return f"отмена действия №{event['undoes']}" if ru else f"undo #{event['undoes']}"
-        return "действие" if ru else "action"
+        return text.describe_effect(self, entry, locale)

@@ -1,0 +1,146 @@
+"""A combat's events in words, for the log (en and ru): what an event did, with what the system's
+hooks did. Reads the combat through its public methods only (``label``, ``condition_spec``,
+``system``)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ..i18n import DEFAULT_LOCALE, tr
+from ..system import term_of
+
+
+def describe(combat, event: Mapping, locale: str = DEFAULT_LOCALE, *, skip: Iterable[str] = ()) -> str:
+    """One line for the log saying what an event did (names as they are now), with what the
+    system's hooks did (turn effects, conditions, initiative costs); ids in ``skip``
+    (hidden from this reader) are left out of lists."""
+    skip = set(skip)
+    line = event_text(combat, event, locale, skip)
+    parts = []
+    for x in event.get("effects") or ():
+        if not isinstance(x, Mapping) or x.get("id") in skip:
+            continue
+        same = (
+            x.get("hook") == "condition_changed"
+            and x.get("id") == event.get("id")
+            and event.get("type") in ("add_condition", "remove_condition")
+        )
+        if same:  # "Oleg: + Depression" says the rest already
+            change = changes_text(combat.system, x, locale)
+            line += f" ({change})" if change else ""
+            continue
+        parts.append(describe_effect(combat, x, locale))
+    return line + "".join(f"; {p}" for p in parts if p)
+
+
+def trait_text(system, trait: str, old: Any, new: Any, locale: str) -> str:
+    """A trait change in words, or "" when a reader has no word for it: only traits the
+    sheet names are shown (flags and internal bookkeeping the condition already says)."""
+    try:
+        field_ = system.sheet.field(trait)
+    except (KeyError, AttributeError, LookupError):
+        return ""
+    if isinstance(old, (bool, list, dict)) or isinstance(new, (bool, list, dict)):
+        return ""
+    choices = {str(v): lab for v, lab in (getattr(field_, "choices", ()) or ())}
+
+    def value(v: Any) -> str:
+        if v is None or v == "":
+            return "—"
+        if str(v) in choices:
+            return tr(choices[str(v)], locale)
+        if isinstance(v, str):
+            return ""  # an internal code without a word for it
+        return str(v)
+
+    a, b = value(old), value(new)
+    if not b:
+        return ""
+    return f"{tr(field_.label, locale)} {a}→{b}" if a else f"{tr(field_.label, locale)}: {b}"
+
+
+def changes_text(system, entry: Mapping, locale: str) -> str:
+    health = entry.get("health")
+    if health and health[0] != health[1]:
+        return f"{health[0][0]}→{health[1][0]} / {health[1][1]}"
+    parts = (trait_text(system, t, a, b, locale) for t, (a, b) in (entry.get("changes") or {}).items())
+    return ", ".join(p for p in parts if p)
+
+
+def describe_effect(combat, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
+    """One recorded hook outcome (an ``effects`` entry) in words."""
+    ru = locale == "ru"
+    cid = entry.get("id")
+    who = combat.label(cid)
+    hook = entry.get("hook")
+    if hook == "on_turn":
+        what = (
+            ("начало хода" if ru else "start of turn")
+            if entry.get("when") == "start"
+            else ("конец хода" if ru else "end of turn")
+        )
+    elif hook == "condition_changed":
+        spec = combat.condition_spec(entry.get("condition"))
+        label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
+        if entry.get("expired"):
+            # "закончилось: Паника": the verb never has to agree with the condition's gender
+            what = f"закончилось: {label}" if ru else f"{label} ends"
+        else:
+            what = f"{'+' if entry.get('active') else '−'} {label}"
+    elif hook == "initiative":
+        what = "инициатива" if ru else "initiative"
+    else:
+        what = "правила" if ru else "rules"
+    change = changes_text(combat.system, entry, locale)
+    return f"{who} ({what})" + (f": {change}" if change else "")
+
+
+def event_text(combat, event: Mapping, locale: str, skip: set) -> str:
+    """What ``event`` did, in words (without what its hooks did)."""
+    ru = locale == "ru"
+
+    def nm(cid):
+        if cid is None:
+            return "—"
+        return combat.label(cid)
+
+    k = event.get("type")
+    who = nm(event.get("id"))
+    if k == "add":
+        return f"{event['name']} вступает в бой" if ru else f"{event['name']} joins the combat"
+    if k == "remove":
+        return f"{who} — убрать из боя" if ru else f"{who} leaves the combat"
+    if k == "rename":
+        return f"новое имя: {event['name']}" if ru else f"renamed: {event['name']}"
+    if k == "move":
+        return f"{who} → место {event['to'] + 1}" if ru else f"{who} → place {event['to'] + 1}"
+    if k == "initiative":
+        names = ", ".join(nm(c) for c in event["order"] if c not in skip)
+        return f"инициатива: {names}" if ru else f"initiative: {names}"
+    if k in ("next", "prev", "act_now"):
+        turn = term_of(combat.system, "turn", locale).lower()  # Threads: «очередь» (L441)
+        return f"{turn}: {nm(event.get('to', event.get('id')))}"
+    if k == "delay":
+        return f"{who} откладывает ход; ходит {nm(event['to'])}" if ru else f"{who} delays; {nm(event['to'])} acts"
+    if k == "end":
+        return "бой окончен" if ru else "combat ended"
+    if k in ("damage", "heal"):
+        verb = ("урон" if k == "damage" else "лечение") if ru else k.replace("heal", "healing")
+        changes = changes_text(combat.system, event, locale)
+        return f"{who}: {verb} {event['amount']}" + (f" ({changes})" if changes else "")
+    if k == "add_condition":
+        spec = combat.condition_spec(event["condition"])
+        label = tr(spec.label, locale) if spec else ("состояние" if ru else "condition")
+        return f"{who}: + {label}"
+    if k == "remove_condition":
+        return f"{who}: − {'состояние' if ru else 'condition'}"
+    if k == "set_defeated":
+        if event["value"] is None:
+            return f"{who}: {'по правилам' if ru else 'by the rules'}"
+        # no verb that would have to agree with the character's gender ("Аня: выбыл")
+        return f"{who} — {('выбывает из боя' if ru else 'defeated') if event['value'] else ('снова в бою' if ru else 'back in')}"
+    if k == "set_hidden":
+        return f"{who}: {('скрыто от игроков' if ru else 'hidden') if event['value'] else ('видно игрокам' if ru else 'shown')}"
+    if k == "undo":
+        return f"отмена действия №{event['undoes']}" if ru else f"undo #{event['undoes']}"
+    return "действие" if ru else "action"
