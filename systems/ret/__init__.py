@@ -32,6 +32,7 @@ from . import rules as _rules
 from .checks import Divider, apply_divider, contest
 from .level import LevelRoll, chance_at_least, die_label, level_die, level_roll, roll_outcomes
 from .model import Character
+from .options import DEFAULTS
 from .sheet import SHEET
 from .words import make_check_word, make_prob_word, make_word
 
@@ -58,7 +59,7 @@ class RetSystem(GameSystem):
     title = T("R.E.T. — Mind, Emotions, Body", "Р.Э.Т. — Разум, Эмоции, Тело")
     Character = Character
     sheet = SHEET
-    default_rules = dict(_rules.DEFAULT_RULES)
+    default_rules = DEFAULTS
     #: a tray starts at Medium (8), the middle of the book's difficulty ladder (L505-515); the
     #: option's default stays None ("no difficulty": totals compared with an opponent's roll)
     usual_options = {"difficulty": 8}

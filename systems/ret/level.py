@@ -13,6 +13,8 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
 
+from .options import DEFAULTS
+
 #: Level -> (faces, flat modifier) (spec §3.2). Level 2 is d6-1: the book's table prints d6-3 at
 #: L486, a typo contradicted by both advancement tables (L292, L307); spec A1.
 LEVEL_DIE: dict[int, tuple[int, int]] = {
@@ -62,15 +64,6 @@ MIN_LEVEL, MAX_LEVEL = 0, 8
 #: exact odds stop after this many extra d100s (the cut-off mass is reported).
 D100_REROLL_DEPTH = 4
 
-#: The level-roll readings a system's ``rules`` may change (spec §11 A4, A5, A37, TV-B8).
-ROLL_RULE_DEFAULTS: dict[str, Any] = {
-    "penalty_explosion": "die_ladder",  # A4: or "level_ladder"
-    "d100_max_grants_sanity": False,  # A5
-    "d100_reroll_on_max": False,  # A5
-    "below_zero": "clamp",  # A37: or "auto_fail"
-    "cinematic_luck": False,  # L358, L533: fail/crit awards 1/3, cinematic 3/5
-}
-
 
 def die_label(level: int) -> str:
     """``"d6-3"``, ``"d6"``, ``"d10"``... for a level (clamped to 0..8)."""
@@ -95,7 +88,7 @@ def luck_award(critical: bool, rules: Mapping[str, Any]) -> int:
 
 
 def _rules(rules: Mapping[str, Any] | None) -> dict[str, Any]:
-    return {**ROLL_RULE_DEFAULTS, **(rules or {})}
+    return {**DEFAULTS, **(rules or {})}
 
 
 def explosion_dice(level: int, rules: Mapping[str, Any]) -> tuple[int, ...]:

@@ -9,65 +9,9 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import Problem, RuleError, T
 
-from .level import ROLL_RULE_DEFAULTS
+from .options import DEFAULTS
 from .model import ABILITY_MAX_LEVEL, PC_MAX_LEVEL, new_ability
 from .params import PARAMS, TIER3, label, tier
-
-#: Every GM-configurable reading (spec §4.2, §11) with the spec's default.
-DEFAULT_RULES: dict[str, Any] = {
-    **ROLL_RULE_DEFAULTS,
-    # advancement / creation (spec §4.2, §7.1)
-    "costing": "recommended",  # or "simplified" (L287-315)
-    "costing_at_creation": "simplified",  # L464
-    "cost_0_to_1": 1,  # A6
-    "param_dp": 0,  # A7: GM sets the creation budget (UI suggests 3)
-    "ability_dp": 0,
-    "start_level_param": 3,  # L463
-    "start_level_skill": 3,  # L407
-    "start_level_talent": 3,  # L419
-    "n_skills": 3,  # L457
-    "n_talents": 1,
-    "ability_count_mode": "exact",  # V7: or "at_most"
-    "creation_cap": 7,  # L285, L465 (example GM value 5)
-    "allow_below_start": False,  # A8
-    "starting_extra_items": 3,  # L461, V15
-    "dp_spend_only_between_games": True,  # L280
-    # contests and checks
-    "double_fail_attack_can_hit": True,  # A9
-    "divider_on_fail": "zero",  # A10: or "base"
-    "crit_survival_is_death": True,  # A16
-    "coma_damage_is_death": True,  # A17
-    "noncombat_crit_self_control": "coma",  # A18: or "table_1"
-    "threshold_multiplier": 3,  # A21: guaranteed coma/death strictly below -3 x max
-    "health_threshold_outcome": "dead",  # A21
-    "sanity_threshold_outcome": "coma",
-    # combat
-    "pcs_win_ties": True,  # A25
-    "sanity_extra_turn_from_round": 1,  # L763 (example GM value 2)
-    "refusal_extra_turn_from_round": 1,  # L763 (example GM value 3)
-    "extra_turn_requires_sanity_ge_3": False,  # A23
-    "durability_needs_raw_gt_1": True,  # A12
-    "defence_tracks_durability": True,  # A13, L1397
-    "head_min_before_double": True,  # A14
-    "dual_wield_mode": "multiply",  # A15: or "two_hits"
-    "blast_sanity_from": "health_damage",  # A31: or "raw"
-    "blast_dodge_fraction": (1, 2),  # A32: half, floor
-    "leg_injury_speed": "once",  # A33: or "per_leg"
-    "burst_requires_rounds": True,  # A28
-    "cover_bonus_scope": "physical_defences",  # A55: or "dodge_only"
-    "resist_on_first_turn": True,  # A49
-    "power_sanity_spent_on_fail": True,  # A44
-    "survival_roll_timing": "immediate",  # A20: or "next_turn" (reported to the tracker)
-    "defence_refusal_duration": "until_next_turn",  # A22
-    "defences_per_round": None,  # A45: unlimited
-    "medkit_roll": "healer",  # A30: or "patient_endurance" (who rolls the total)
-    "weapon_change_costs_action": False,  # A54: bulky items always cost the action
-    "luck_pick": "weighted",  # A39: or "uniform"
-    "initiative_speed": None,  # L729: None (off), "tiebreak" or "bonus" (Speed added)
-    "extra_turns": "allowed",  # L712: or "forbidden" (fast cinematic fights)
-    #   or "not_round_1" (restricted in round 1 only)
-    "loot_actions": 1,  # L1141: the GM may allow 2 (one to help, one for loot)
-}
 
 
 def step_cost(level_from: int, scheme: str, rules: Mapping[str, Any]) -> int:
@@ -86,7 +30,7 @@ def step_cost(level_from: int, scheme: str, rules: Mapping[str, Any]) -> int:
 
 def cost(level_from: int, level_to: int, scheme: str, rules: Mapping[str, Any] | None = None) -> int:
     """Total DP from ``level_from`` to ``level_to`` (0 when not raising)."""
-    rules = {**DEFAULT_RULES, **(rules or {})}
+    rules = {**DEFAULTS, **(rules or {})}
     return sum(step_cost(lv, scheme, rules) for lv in range(level_from, level_to))
 
 
@@ -108,7 +52,7 @@ def new_skill_level_from_d6(d6: int) -> int:
 # Validation of a build (spec §4.3 creation-legality rules; shape errors live in the model)
 # ---------------------------------------------------------------------------------------------
 def validate(c, rules: Mapping[str, Any]) -> list[Problem]:
-    rules = {**DEFAULT_RULES, **rules}
+    rules = {**DEFAULTS, **rules}
     out: list[Problem] = []
     start = int(rules["start_level_param"])
     cap = int(rules["creation_cap"])
@@ -334,7 +278,7 @@ def _spend(c, pool: str, amount: int, entry: dict, changes: Mapping[str, Any]) -
 
 def raise_parameter(c, param: str, rules: Mapping[str, Any], *, creation: bool = False, in_play: bool = False) -> dict:
     """+1 level of a tier-III parameter for DP (tiers II/I follow, L278)."""
-    rules = {**DEFAULT_RULES, **rules}
+    rules = {**DEFAULTS, **rules}
     _check_play(rules, in_play)
     if param not in TIER3:
         raise RuleError(
@@ -353,7 +297,7 @@ def raise_parameter(c, param: str, rules: Mapping[str, Any], *, creation: bool =
 
 def raise_ability(c, name: str, rules: Mapping[str, Any], *, creation: bool = False, in_play: bool = False) -> dict:
     """+1 level of a skill, talent or ultimate (same tables as parameters, L442)."""
-    rules = {**DEFAULT_RULES, **rules}
+    rules = {**DEFAULTS, **rules}
     _check_play(rules, in_play)
     idx, a = _find(c, name)
     cur = a["level"]
@@ -389,7 +333,7 @@ def convert_ability(
     """Skill -> talent (L426-430) or talent upgrade (L432-436), a level-7 ability becoming a
     talent at level 3 (or by the optional d6 choice roll) for 7 / 3 DP. Flaws use
     :func:`convert_flaw`."""
-    rules = {**DEFAULT_RULES, **rules}
+    rules = {**DEFAULTS, **rules}
     _check_play(rules, in_play)
     idx, a = _find(c, name)
     if a.get("kind") not in ("skill", "talent"):
@@ -430,7 +374,7 @@ def convert_flaw(
     c, name: str, new_name: str, base_param: str, rules: Mapping[str, Any], *, in_play: bool = False
 ) -> dict:
     """A flaw turned into a useful talent (L1663); cost as skill -> talent (A35 default)."""
-    rules = {**DEFAULT_RULES, **rules}
+    rules = {**DEFAULTS, **rules}
     _check_play(rules, in_play)
     flaws = [f for f in c.flaws if f.get("name") != name]
     if len(flaws) == len(c.flaws):
