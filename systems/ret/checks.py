@@ -1244,3 +1244,33 @@ __all__ = [
     "FAIL_KEY",
     "OUTCOMES",
 ]
+
+
+def apply_check_state(c, result: CheckResult) -> dict[str, tuple[Any, Any]]:
+    """Apply what a check's result changes besides its resource effects (stabilised flags,
+    conditions gained or removed, a token used, an ultimate marked used); ``{trait: (old, new)}``."""
+    changes: dict[str, tuple[Any, Any]] = {}
+    det = result.details
+    for k, v in (det.get("set") or {}).items():
+        changes[k] = (getattr(c, k), v)
+        setattr(c, k, v)
+    conds = list(c.conditions)
+    for cid in det.get("add_conditions") or []:
+        if cid != "dead" and not any(x.get("id") == cid for x in conds):
+            conds.append({"id": cid, "source": result.check_id})
+    removed = set(det.get("remove_conditions") or [])
+    conds = [x for x in conds if x.get("id") not in removed]
+    if conds != list(c.conditions):
+        changes["conditions"] = (list(c.conditions), conds)
+        c.conditions = conds
+    if det.get("use_token"):
+        tokens = [t for t in c.tokens if t.get("name") != det["use_token"] or t.get("persistent_uses")]
+        changes["tokens"] = (list(c.tokens), tokens)
+        c.tokens = tokens
+    if det.get("set_ability_used"):
+        abilities = [dict(a) for a in c.abilities]
+        for a in abilities:
+            if a.get("name") == det["set_ability_used"]:
+                a["used"] = True
+        c.abilities = abilities
+    return changes

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import DamageOutcome, Effect, InitiativeOrder, InitiativeRoll, RuleError, T
+from tabletop_widgets.core import DamageOutcome, Effect, InitiativeOrder, InitiativeRoll, OptionSpec, RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
 from . import data
@@ -1038,7 +1038,7 @@ def use_item(
     out = DamageOutcome()
     roll_changes = {}
     if check is not None and check.effects:
-        from . import SYSTEM as _SYSTEM
+        from .system import SYSTEM as _SYSTEM
 
         roll_changes = _SYSTEM.apply_effects(roller, check.effects)
     if spec.get("restores") in ("health", "sanity") and amount:
@@ -1504,3 +1504,38 @@ def turn_limits(c) -> dict:
     if not out["turn"]:
         out.update(move=False, attack=False, action=False, social=False, extra_turns=False)
     return out
+
+
+def is_defeated(c) -> bool:
+    """Dead, in coma, unconscious or doomed; a mook at 0 Health (L1739). Negative Health alone is
+    not defeat: survival rolls decide (L574)."""
+    if c.dead or any(c.has_condition(x) for x in ("coma", "unconscious", "doom")):
+        return True
+    return c.is_npc and c.npc_tier == "mook" and c.health <= 0
+
+
+def damage_options(c) -> list[OptionSpec]:
+    """What the tracker asks with damage: hit location, two weapons, armour, Sanity harm."""
+    return [
+        OptionSpec(
+            "location",
+            T("Hit location", "Куда попали"),
+            "choice",
+            "body",
+            choices=(
+                ("body", T("Body", "Тело")),
+                ("head", T("Head (×2 Health, ×1 Sanity)", "Голова (×2 Здоровья, ×1 Рассудка)")),
+                ("arms", T("Arms", "Руки")),
+                ("legs", T("Legs", "Ноги")),
+            ),
+        ),
+        OptionSpec("dual_wield", T("Two weapons (×2)", "Два оружия (×2)"), "bool", False),
+        OptionSpec(
+            "armour_applies",
+            T("Armour applies", "Броня защищает"),
+            "bool",
+            True,
+            help=T("off for powers that ignore armour", "выкл. для сил, игнорирующих броню"),
+        ),
+        OptionSpec("sanity", T("Sanity harm (mental)", "Урон Рассудку"), "bool", False),
+    ]

@@ -7,6 +7,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from tabletop_widgets.core import ConditionSpec, T
+
 DATA_DIR = Path(__file__).with_name("data")
 
 
@@ -32,3 +34,24 @@ def row(name: str, row_id: str) -> dict:
 
 def table_names() -> list[str]:
     return sorted(p.stem for p in DATA_DIR.glob("*.json"))
+
+
+def condition_specs() -> list[ConditionSpec]:
+    """The conditions catalogue (spec §6.13, ``data/conditions.json``) as the tracker reads it."""
+    out = []
+    for r in _load("conditions"):
+        out.append(
+            ConditionSpec(
+                id=r["id"],
+                label=T(r["en"], r["ru"]),
+                effect=T(r["effect_en"], r["effect_ru"]),
+                duration=r.get("duration"),
+                unit=r.get("unit", "turns" if r.get("duration") else "until_removed"),
+                ticks_at=r.get("ticks_at", "start"),
+                stacks=bool(r.get("stacks", False)),
+                data=copy.deepcopy(
+                    {k: v for k, v in r.items() if k not in ("id", "en", "ru", "effect_en", "effect_ru")}
+                ),
+            )
+        )
+    return out
