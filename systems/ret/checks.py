@@ -950,7 +950,7 @@ def _roll_choice(c, p: RollPlan, rng) -> CheckResult:
         outcome = T("critical fail" if v == 1 else f"fail {v}", "крит. провал" if v == 1 else f"провал {v}")
         det["critical"] = v == 1
     else:
-        from .rules import new_skill_level_from_d6, talent_level_from_d6
+        from .advancement import new_skill_level_from_d6, talent_level_from_d6
 
         lv = talent_level_from_d6(v) if p.check_id == "talent_level_d6" else new_skill_level_from_d6(v)
         det["level"] = lv

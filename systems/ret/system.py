@@ -24,7 +24,8 @@ from tabletop_widgets.core import (
 from . import checks as _checks
 from . import combat as _combat
 from . import data as _data
-from . import rules as _rules
+from . import advancement as _advancement
+from . import validation as _validation
 from .checks import apply_divider, contest
 from .level import LevelRoll, level_roll
 from .model import Character
@@ -120,28 +121,32 @@ class RetSystem(GameSystem):
 
     # -- creation and advancement -----------------------------------------------------------------
     def validate(self, character) -> list[Problem]:
-        return _rules.validate(character, self.rules)
+        return _validation.validate(character, options=self.rules)
+
+    def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:
+        """Every member's problems, each naming its member (``data["member"]``)."""
+        return _validation.validate_party(characters, options=self.rules)
 
     def cost(self, level_from: int, level_to: int, scheme: str | None = None) -> int:
-        return _rules.cost(level_from, level_to, scheme or self.rules["costing"], self.rules)
+        return _advancement.cost(level_from, level_to, scheme or self.rules["costing"], options=self.rules)
 
     def raise_parameter(self, character, param: str, **kw) -> dict:
-        return _rules.raise_parameter(character, param, self.rules, **kw)
+        return _advancement.raise_parameter(character, param, options=self.rules, **kw)
 
     def raise_ability(self, character, name: str, **kw) -> dict:
-        return _rules.raise_ability(character, name, self.rules, **kw)
+        return _advancement.raise_ability(character, name, options=self.rules, **kw)
 
     def convert_ability(self, character, name: str, new_name: str, **kw) -> dict:
-        return _rules.convert_ability(character, name, new_name, self.rules, **kw)
+        return _advancement.convert_ability(character, name, new_name, options=self.rules, **kw)
 
     def convert_flaw(self, character, name: str, new_name: str, base_param: str, **kw) -> dict:
-        return _rules.convert_flaw(character, name, new_name, base_param, self.rules, **kw)
+        return _advancement.convert_flaw(character, name, new_name, base_param, options=self.rules, **kw)
 
     def gain_ability(self, character, name: str, kind: str, base_param: str, **kw) -> dict:
-        return _rules.gain_ability(character, name, kind, base_param, self.rules, **kw)
+        return _advancement.gain_ability(character, name, kind, base_param, **kw)
 
     def start_game_session(self, character) -> dict:
-        return _rules.start_game_session(character)
+        return _advancement.start_game_session(character)
 
     # -- dice words ---------------------------------------------------------------------------------
     def dice_words(self) -> list:

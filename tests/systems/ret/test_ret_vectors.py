@@ -8,7 +8,7 @@ import pytest
 from tabletop_systems.ret import SYSTEM, Character, chance_at_least, die_label, level_roll, roll_outcomes
 from tabletop_systems.ret import combat
 from tabletop_systems.ret.checks import Divider, apply_divider, flaw_difficulty, resolve_difficulty
-from tabletop_systems.ret.rules import cost, new_skill_level_from_d6, talent_level_from_d6
+from tabletop_systems.ret.advancement import cost, new_skill_level_from_d6, talent_level_from_d6
 from tabletop_widgets.core import RuleError
 
 from ret_testkit import CHARS, Scripted, build
@@ -38,7 +38,11 @@ def big(**kw):
 # ---- TV-B: the book ---------------------------------------------------------------------------
 @vector("TV-B1")
 def _():
-    assert (cost(3, 4, "recommended"), cost(4, 5, "recommended"), cost(3, 5, "recommended")) == (3, 4, 7)
+    assert (
+        cost(3, 4, "recommended", options=SYSTEM.rules),
+        cost(4, 5, "recommended", options=SYSTEM.rules),
+        cost(3, 5, "recommended", options=SYSTEM.rules),
+    ) == (3, 4, 7)
 
 
 @vector("TV-B2")
@@ -663,14 +667,19 @@ def _():
 
 @vector("TV-D9")
 def _():
-    assert [cost(a, b, "recommended") for a, b in ((3, 7), (1, 7), (5, 6), (0, 3))] == [18, 21, 5, 4]
+    assert [cost(a, b, "recommended", options=SYSTEM.rules) for a, b in ((3, 7), (1, 7), (5, 6), (0, 3))] == [
+        18,
+        21,
+        5,
+        4,
+    ]
     with pytest.raises(RuleError, match="Level 7 is the limit"):
-        cost(7, 8, "recommended")
+        cost(7, 8, "recommended", options=SYSTEM.rules)
 
 
 @vector("TV-D10")
 def _():
-    assert (cost(3, 7, "simplified"), cost(1, 3, "simplified")) == (4, 2)
+    assert (cost(3, 7, "simplified", options=SYSTEM.rules), cost(1, 3, "simplified", options=SYSTEM.rules)) == (4, 2)
 
 
 @vector("TV-D11")
