@@ -10,10 +10,10 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T
+from tabletop_widgets.core.wording import ru_n
 from tabletop_widgets.dice import Distribution
 from tabletop_widgets.dice.results import Check, Die
 from tabletop_widgets.dice.words import word_result
-from tabletop_widgets.core.wording import ru_n
 
 from . import data
 from .level import LevelRoll, chance_at_least, die_label, level_roll, roll_outcomes

@@ -21,10 +21,10 @@ from tabletop_widgets.core import (
     T,
 )
 
+from . import advancement as _advancement
 from . import checks as _checks
 from . import combat as _combat
 from . import data as _data
-from . import advancement as _advancement
 from . import validation as _validation
 from .checks import apply_divider, contest
 from .level import LevelRoll, level_roll

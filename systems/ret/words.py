@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import random
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
 from tabletop_widgets.core.names import NameIndex, name_key
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution
-from tabletop_widgets.dice.words import CHARACTER_KEY
 from tabletop_widgets.dice.results import Check
+from tabletop_widgets.dice.words import CHARACTER_KEY
 
 from .checks import (
     FAIL_KEY,
@@ -49,7 +49,8 @@ from .checks import (
     roll_result_for,
 )
 from .level import MAX_LEVEL, level_roll, roll_outcomes
-from .params import LABELS as _PARAM_LABELS, TREE_ORDER as _TREE_ORDER
+from .params import LABELS as _PARAM_LABELS
+from .params import TREE_ORDER as _TREE_ORDER
 
 PATTERN = re.compile(r"L\d")
 MAX_DEFENCES = 10
@@ -430,8 +431,8 @@ CHECK_PATTERN = re.compile(r"(?:" + "|".join(re.escape(n) for n in _ALL_NAMES) +
 def check_names() -> NameIndex:
     """The bound character's named checks by id or by the book's name in any language (any
     case, «ё» or «е», ``{Мелкая моторика}`` for a name of several words)."""
-    from .model import Character as _RetCharacter
     from . import checks as _checks
+    from .model import Character as _RetCharacter
 
     labels = {c.id: c.label for c in _checks.catalogue(_RetCharacter()) if ":" not in c.id}
     labels.update({pid: lab for pid, lab in _PARAM_LABELS.items()})
