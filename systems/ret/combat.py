@@ -12,36 +12,36 @@ from tabletop_widgets.core import RuleError, T
 
 from .attacks import (
     BODY_PARTS,
+    CALLED_SHOT_RIDERS,
+    STEP_METRES,
     AttackPlan,
+    aim_bonus,
+    called_shot_rider,
+    cover_bonus,
+    defence_riders,
+    dispel_cost,
+    free_steps_after,
+    hidden_attack,
+    in_reach,
+    luck_pick,
+    movement_block,
     plan_attack,
     resolve_attack,
-    STEP_METRES,
-    free_steps_after,
-    defence_riders,
-    aim_bonus,
-    cover_bonus,
-    dispel_cost,
-    in_reach,
-    movement_block,
-    hidden_attack,
     weapon_change_costs_action,
-    luck_pick,
-    CALLED_SHOT_RIDERS,
-    called_shot_rider,
 )
-from .damage import raw_damage, armour_at, compute_hit, apply_damage, settle, blast, able, is_defeated, damage_options
-from .healing import HEAL_RESOURCES, apply_healing, healing_options, heal, item_spec, use_item
+from .damage import able, apply_damage, armour_at, blast, compute_hit, damage_options, is_defeated, raw_damage, settle
+from .healing import HEAL_RESOURCES, apply_healing, heal, healing_options, item_spec, use_item
 from .initiative import (
     ROLL_OFF_LIMIT,
+    initiative_effects,
     initiative_score,
     roll_initiative,
-    initiative_effects,
-    skips_round_1,
     round_order,
+    skips_round_1,
 )
 from .level import LevelRoll
-from .states import tick_conditions, TURN_POINTS, on_turn, DEFEATING, condition_changed
-from .turns import TurnState, buy_extra_turn, effective_speed, ACTS, after_act, extra_turn, end_extra_turn, turn_limits
+from .states import DEFEATING, TURN_POINTS, condition_changed, on_turn, tick_conditions
+from .turns import ACTS, TurnState, after_act, buy_extra_turn, effective_speed, end_extra_turn, extra_turn, turn_limits
 
 
 def combat_over(

@@ -12,6 +12,8 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.dice.results import Check, Die
+from tabletop_widgets.dice.words import word_result
 
 from .options import DEFAULTS
 
@@ -328,3 +330,76 @@ def chance_at_least(
 def max_total(level: int, rules: Mapping[str, Any] | None = None) -> int:
     outcomes, _ = roll_outcomes(level, rules=rules)
     return max(o[1] for o in outcomes if o[0] == "ok")
+
+
+def roll_result_for(
+    res: LevelRoll,
+    expression: str,
+    *,
+    check: Check | None = None,
+    notes=(),
+    extra_dice=(),
+    breakdown=None,
+    total: int | None = None,
+    successes: int | None = None,
+    extra_details=None,
+    show_total: bool | None = None,
+):
+    """The dice engine's RollResult for a level roll (built with ``word_result``). A fail has no
+    total (spec §5.1), so by default its rendering stops at the fail degree."""
+    dice = []
+    for i, (faces, face) in enumerate(res.chain):
+        nxt = i + 1 < len(res.chain)
+        d = Die(
+            faces=faces,
+            value=face,
+            exploded=nxt,
+            added_by="explode" if i else None,
+            crit="success" if face == faces and not (i == 0 and faces == 1) else None,
+        )
+        if i == 0 and res.fail:
+            d.crit = "failure"
+        dice.append(d)
+    if res.fail:
+        dice.append(
+            Die(
+                faces=4,
+                value=res.fail_degree,
+                note="✗",  # the fail die: a sign, no language
+                crit="failure" if res.critical else None,
+            )
+        )
+    details = {
+        "level": res.level,
+        "chain": list(res.chain),
+        "fail": res.fail,
+        "fail_degree": res.fail_degree,
+        "critical": res.critical,
+        "successes": res.successes,
+        "terminal_max": res.terminal_max,
+        "luck": res.luck,
+    }
+    dice.extend(extra_dice)
+    details.update(extra_details or {})
+    if total is None:
+        total = res.total if res.total is not None else 0
+    # the engine appends "= total" itself (dice/words.py), so the word's breakdown stops before it
+    if show_total is None:
+        show_total = not res.fail
+    return word_result(
+        expression,
+        "L",
+        total,
+        dice,
+        breakdown or res.breakdown(with_total=False),
+        check=check,
+        successes=successes,
+        notes=list(notes),
+        details=details,
+        show_total=show_total,
+    )
+
+
+def level_dice(res: LevelRoll) -> list:
+    """The Die objects of a level roll (first die, explosions, fail die)."""
+    return list(roll_result_for(res, "").tree.rolled)

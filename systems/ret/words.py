@@ -40,13 +40,13 @@ from tabletop_widgets.dice.words import CHARACTER_KEY
 from .checks import (
     FAIL_KEY,
     Divider,
-    _score_dist,
     apply_divider,
     contest,
     divider_presets,
     level_dice,
     resolve_difficulty,
     roll_result_for,
+    score_distribution,
 )
 from .level import MAX_LEVEL, level_roll, roll_outcomes
 from .params import LABELS as _PARAM_LABELS
@@ -316,7 +316,7 @@ class LevelExpression:
         a_out, cut = roll_outcomes(rules=self.rules, **self.attacker.kwargs())
         if self.defender is not None:
             d_out, dcut = roll_outcomes(rules=self.rules, **self.defender.kwargs())
-            a, d = _score_dist(a_out), _score_dist(d_out)
+            a, d = score_distribution(a_out), score_distribution(d_out)
             can_hit = self.rules.get("double_fail_attack_can_hit", True)
             pmf: dict[int, Fraction] = {}
             for ka, pa in a.items():
