@@ -51,57 +51,16 @@ def plan_attack(
     p = AttackPlan()
     cost = base_cost if superpower else 0
     if body_part:
-        if body_part not in BODY_PARTS:
-            raise RuleError(
-                "bad_body_part",
-                T(f"body part must be one of {', '.join(BODY_PARTS)}", f"часть тела: {', '.join(BODY_PARTS)}"),
-            )
-        p.shift -= 1
-        p.action_cost = True  # L811
-        if body_part == "head":
-            p.health_mult, p.sanity_single = 2, True  # L818
-        if body_part == "weapon":
-            p.health_mult = 0  # L837: no damage to the target
+        _called_shot(p, body_part)
     if augment:  # L982-984
-        p.action_cost = True
-        p.shift -= int(augment_shift)
+        _augment(p, augment_shift)
         if superpower:
             cost += 1
-        p.notes.append(
-            T(
-                "augmentation: extra effect if the attack wins and the target fails a fitting defence against it",
-                "дополнение: эффект, если атака успешна и цель провалит защиту от него",
-            )
-        )
     if sweep:
-        if weapon is not None and not weapon.get("heavy"):
-            raise RuleError(
-                "sweep_needs_heavy",
-                T("A sweep needs a heavy melee weapon.", "Для атаки вокруг себя нужно тяжёлое оружие."),
-            )
-        p.shift -= 1
-        p.action_cost = True  # L868
+        _sweep(p, weapon)
     for mode, kind in ((spray, "spray"), (burst, "burst")):
-        if mode is None:
-            continue
-        if weapon is not None and not weapon.get("automatic"):
-            raise RuleError("needs_automatic", T("Needs an automatic weapon.", "Нужно автоматическое оружие."))
-        if mode not in ("half", "full"):
-            raise RuleError("bad_magazine", T("half or full magazine", "половина или весь магазин"))
-        p.shift -= 1
-        cap = int((weapon or {}).get("capacity", 0))
-        ammo = int((weapon or {}).get("ammo", cap))
-        need = math.ceil(cap / 2) if mode == "half" else cap  # A28
-        if weapon is not None and rules.get("burst_requires_rounds", True) and ammo < need:
-            raise RuleError(
-                "no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}.")
-            )
-        p.rounds = min(need, ammo) if weapon is not None else need
-        if kind == "spray":
-            p.action_cost = True  # L877
-            p.area_diameter = 2 if mode == "half" else 3  # L878-879
-        else:
-            p.defences_per_target = 2 if mode == "half" else 3  # L903-904
+        if mode is not None:
+            _magazine(p, mode, kind, weapon, rules)
     if power_area is not None:
         if power_area not in (2, 3):
             raise RuleError("bad_area", T("power area is 2 or 3 metres", "область силы — 2 или 3 метра"))
@@ -120,6 +79,62 @@ def plan_attack(
             cost = 3 if diameter == 2 else 4
     p.sanity_cost = cost
     return p
+
+
+def _called_shot(p: AttackPlan, body_part: str) -> None:
+    """An aimed attack at a body part (L811-837): -1 level, the action spent."""
+    if body_part not in BODY_PARTS:
+        raise RuleError(
+            "bad_body_part",
+            T(f"body part must be one of {', '.join(BODY_PARTS)}", f"часть тела: {', '.join(BODY_PARTS)}"),
+        )
+    p.shift -= 1
+    p.action_cost = True  # L811
+    if body_part == "head":
+        p.health_mult, p.sanity_single = 2, True  # L818
+    if body_part == "weapon":
+        p.health_mult = 0  # L837: no damage to the target
+
+
+def _augment(p: AttackPlan, augment_shift: int) -> None:
+    p.action_cost = True
+    p.shift -= int(augment_shift)
+    p.notes.append(
+        T(
+            "augmentation: extra effect if the attack wins and the target fails a fitting defence against it",
+            "дополнение: эффект, если атака успешна и цель провалит защиту от него",
+        )
+    )
+
+
+def _sweep(p: AttackPlan, weapon: Mapping[str, Any] | None) -> None:
+    if weapon is not None and not weapon.get("heavy"):
+        raise RuleError(
+            "sweep_needs_heavy",
+            T("A sweep needs a heavy melee weapon.", "Для атаки вокруг себя нужно тяжёлое оружие."),
+        )
+    p.shift -= 1
+    p.action_cost = True  # L868
+
+
+def _magazine(p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> None:
+    """A spray (L877-879) or a burst (L903-904) of half or all the magazine."""
+    if weapon is not None and not weapon.get("automatic"):
+        raise RuleError("needs_automatic", T("Needs an automatic weapon.", "Нужно автоматическое оружие."))
+    if mode not in ("half", "full"):
+        raise RuleError("bad_magazine", T("half or full magazine", "половина или весь магазин"))
+    p.shift -= 1
+    cap = int((weapon or {}).get("capacity", 0))
+    ammo = int((weapon or {}).get("ammo", cap))
+    need = math.ceil(cap / 2) if mode == "half" else cap  # A28
+    if weapon is not None and rules.get("burst_requires_rounds", True) and ammo < need:
+        raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}."))
+    p.rounds = min(need, ammo) if weapon is not None else need
+    if kind == "spray":
+        p.action_cost = True  # L877
+        p.area_diameter = 2 if mode == "half" else 3  # L878-879
+    else:
+        p.defences_per_target = 2 if mode == "half" else 3  # L903-904
 
 
 def resolve_attack(

@@ -71,9 +71,22 @@ def _common_options(c, *, difficulty=True, luck=True) -> list[OptionSpec]:
 
 
 def catalogue(c) -> list[CheckSpec]:
+    """Every named check of ``c`` the tray offers, group by group."""
+    common = _common_options(c)
+    return [
+        *_parameter_checks(c, common),
+        *_ability_checks(c, common),
+        *_combat_checks(c, common),
+        *_survival_checks(c),
+        *_resist_checks(c),
+        *_choice_checks(),
+    ]
+
+
+def _parameter_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
+    """The tree's parameters, tier by tier."""
     out: list[CheckSpec] = []
     g_params = T("Parameters", "Параметры")
-    common = _common_options(c)
     for node in TREE_ORDER:
         lv = c.value(node)
         out.append(
@@ -88,6 +101,12 @@ def catalogue(c) -> list[CheckSpec]:
                 ),
             )
         )
+    return out
+
+
+def _ability_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
+    """Skills, talents and ultimates (a superpower may be boosted with Sanity)."""
+    out: list[CheckSpec] = []
     g_ab = T("Abilities", "Способности")
     for a in c.abilities:
         cid = f"{a['kind']}:{a['name']}"
@@ -101,6 +120,12 @@ def catalogue(c) -> list[CheckSpec]:
                 OptionSpec("extra_sanity", T("Extra Sanity (boost)", "Доп. Рассудок (усиление)"), "int", 0, 0, 20)
             )
         out.append(CheckSpec(cid, ability_label(a), opts, group=g_ab, notation=p.notation))
+    return out
+
+
+def _combat_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
+    """Defences, attacks, mental defences and initiative."""
+    out: list[CheckSpec] = []
     g_combat = T("Combat", "Бой")
     for cid, (param, lab) in {**DEFENCES, **ATTACKS}.items():
         out.append(CheckSpec(cid, lab, common, group=g_combat, notation=f"L{c.value(param)}"))
@@ -133,6 +158,12 @@ def catalogue(c) -> list[CheckSpec]:
             notation=f"L{c.perception}",
         )
     )
+    return out
+
+
+def _survival_checks(c) -> list[CheckSpec]:
+    """Survival, self-control, Sanity tests and resisting flaws."""
+    out: list[CheckSpec] = []
     g_surv = T("Survival and Sanity", "Выживание и рассудок")
     out.append(
         CheckSpec(
@@ -188,6 +219,12 @@ def catalogue(c) -> list[CheckSpec]:
                 group=g_surv,
             )
         )
+    return out
+
+
+def _resist_checks(c) -> list[CheckSpec]:
+    """Resisting a state (spec §5.11) against its threshold node."""
+    out: list[CheckSpec] = []
     g_res = T("Resist a state", "Сопротивление состоянию")
     cat = condition_rows()
     for cond, (param, thr) in RESIST.items():
@@ -204,6 +241,12 @@ def catalogue(c) -> list[CheckSpec]:
                 ),
             )
         )
+    return out
+
+
+def _choice_checks() -> list[CheckSpec]:
+    """The d4/d6 choice tables (no Luck)."""
+    out: list[CheckSpec] = []
     g_choice = T("Choice rolls (no Luck)", "Броски выбора (без Удачи)")
     for cid, (faces, lab) in CHOICE_TABLES.items():
         opts = [OptionSpec("in_combat", T("In combat", "В бою"), "bool", True)] if cid == "loss_of_control" else []

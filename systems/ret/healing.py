@@ -10,6 +10,7 @@ from tabletop_widgets.core import DamageOutcome, RuleError, T
 
 from . import data
 from .checks import Divider, apply_divider
+from .checks import roll as roll_check
 from .damage import settle
 
 HEAL_RESOURCES = ("health", "sanity")
@@ -168,38 +169,12 @@ def use_item(
     reads A30 that way (``medkit_roll="patient_endurance"``). That roll's own effects (Luck for a
     fail, Sanity for success dice) are applied to whoever rolled, like any roll, and reported in
     ``details["roll"]``. Everything is checked before anything changes."""
-    from . import checks as _checks
-
     rules = rules or {}
     target = target if target is not None else c
-    items = copy.deepcopy(list(c.items))
-    idx = next((i for i, it in enumerate(items) if it.get("name") == name), None)
-    if idx is None:
-        raise RuleError("no_item", T(f"No item named {name}.", f"Нет предмета «{name}»."))
-    it = items[idx]
-    spec = item_spec(it)
-    if in_combat and spec.get("in_combat") is False:
-        raise RuleError(
-            "out_of_combat_only", T(f"{name} can only be used out of combat.", f"«{name}» применяется только вне боя.")
-        )
-    if expect is not None and spec.get("restores") != expect:
-        raise RuleError(
-            "item_restores_other",
-            T(
-                f"{name} does not restore {expect}.",
-                f"«{name}» не восстанавливает {'здоровье' if expect == 'health' else 'рассудок'}.",
-            ),
-        )
-    if "charges" in it and it["charges"] <= 0:
-        raise RuleError("no_charges", T(f"{name} has no charges left.", f"«{name}»: зарядов не осталось."))
-    check = None
-    roller = None
+    items, idx, it, spec = _usable_item(c, name, in_combat=in_combat, expect=expect)
+    check, roller = None, None
     if spec.get("divider") and total is None and not fail and spec.get("roll"):
-        param = spec["roll"]
-        roller = c
-        if spec.get("id", it.get("preset")) == "medkit" and rules.get("medkit_roll", "healer") == "patient_endurance":
-            roller, param = target, "endurance"  # A30
-        check = _checks.roll(roller, param, {}, rules, rng if rng is not None else random.Random())
+        check, roller = _item_roll(c, target, it, spec, rules, rng)
         total, fail = check.total, bool(check.details.get("fail"))
     # -- nothing has changed so far; now apply
     if "charges" in it:
@@ -222,21 +197,62 @@ def use_item(
         out = heal(target, amount, rules, spec["restores"])
     elif spec.get("restores") is None and amount:
         out.details["bonus"] = amount  # e.g. a berserk potion's Body-branch bonus
-    if roll_changes:
-        if roller is target:
-            for k, (old, new) in roll_changes.items():
-                first = out.changes.get(k, (old, None))[0]
-                out.changes[k] = (first, getattr(target, k))
-        out.details["roller_changes"] = roll_changes
     if check is not None:
-        out.details["roll"] = check
-        out.notes.append(
-            T(
-                f"{name}: {check.label['en']} {check.outcome.get('en', '')}",
-                f"{name}: {check.label['ru']} {check.outcome.get('ru', '')}",
-            )
-        )
+        _report_item_roll(out, name, check, roll_changes, roller is target, target)
     out.details["amount"] = amount
     out.details["charges"] = it.get("charges")
     out.details["total"] = total
     return out
+
+
+def _usable_item(c, name: str, *, in_combat: bool, expect: str | None) -> tuple[list, int, dict, dict]:
+    """(a copy of the items, the item's index, the item, its spec), refusing an item that is
+    missing, out of combat only, restores something else, or has no charges left."""
+    items = copy.deepcopy(list(c.items))
+    idx = next((i for i, it in enumerate(items) if it.get("name") == name), None)
+    if idx is None:
+        raise RuleError("no_item", T(f"No item named {name}.", f"Нет предмета «{name}»."))
+    it = items[idx]
+    spec = item_spec(it)
+    if in_combat and spec.get("in_combat") is False:
+        raise RuleError(
+            "out_of_combat_only", T(f"{name} can only be used out of combat.", f"«{name}» применяется только вне боя.")
+        )
+    if expect is not None and spec.get("restores") != expect:
+        raise RuleError(
+            "item_restores_other",
+            T(
+                f"{name} does not restore {expect}.",
+                f"«{name}» не восстанавливает {'здоровье' if expect == 'health' else 'рассудок'}.",
+            ),
+        )
+    if "charges" in it and it["charges"] <= 0:
+        raise RuleError("no_charges", T(f"{name} has no charges left.", f"«{name}»: зарядов не осталось."))
+    return items, idx, it, spec
+
+
+def _item_roll(c, target, it: Mapping[str, Any], spec: Mapping[str, Any], rules: Mapping[str, Any], rng):
+    """The item's own roll: the user's named parameter, or the patient's Endurance for a medkit
+    when the GM reads A30 that way; ``(check result, who rolled)``."""
+    param = spec["roll"]
+    roller = c
+    if spec.get("id", it.get("preset")) == "medkit" and rules.get("medkit_roll", "healer") == "patient_endurance":
+        roller, param = target, "endurance"  # A30
+    return roll_check(roller, param, {}, rules, rng if rng is not None else random.Random()), roller
+
+
+def _report_item_roll(out: DamageOutcome, name: str, check, roll_changes: Mapping, on_target: bool, target) -> None:
+    """The item roll's own effects and its line in the outcome's notes."""
+    if roll_changes:
+        if on_target:
+            for k, (old, new) in roll_changes.items():
+                first = out.changes.get(k, (old, None))[0]
+                out.changes[k] = (first, getattr(target, k))
+        out.details["roller_changes"] = roll_changes
+    out.details["roll"] = check
+    out.notes.append(
+        T(
+            f"{name}: {check.label['en']} {check.outcome.get('en', '')}",
+            f"{name}: {check.label['ru']} {check.outcome.get('ru', '')}",
+        )
+    )

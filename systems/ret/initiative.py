@@ -49,7 +49,33 @@ def roll_initiative(
     rules = rules or {}
     luck = luck or {}
     ids = list(combatants)
+    _check_declared_luck(combatants, luck)
+    rolls: dict[str, LevelRoll] = {}
+    for i in ids:
+        c = combatants[i]
+        s, f, parts = auto_modifiers(c, "perception")
+        rolls[i] = level_roll(
+            c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s, rng=rng, rules=rules, bonuses=parts
+        )
     is_pc = {i: (i in pcs) if pcs is not None else not getattr(combatants[i], "is_npc", False) for i in ids}
+    primary, pc_key, speed = _tie_keys(combatants, rolls, is_pc, rules)
+    rolloffs, tiebreaks = _roll_offs(combatants, primary, pc_key, rng, rules)
+    pcs_first, by_speed = _priority_notes(primary, pc_key, speed, rules.get("initiative_speed"))
+    tiebreaks = pcs_first + tiebreaks + by_speed
+
+    def full_key(i):
+        ro = tuple(x for pair in rolloffs[i] for x in pair)
+        ro = ro + (-99,) * (2 * ROLL_OFF_LIMIT - len(ro))
+        return (primary[i],) + pc_key[i] + ro + (-ids.index(i),)
+
+    order = sorted(ids, key=full_key, reverse=True)
+    if group_mode and sides:
+        order = _group_blocks(order, sides, tiebreaks)
+    out_rolls = {i: _initiative_roll(i, rolls[i], full_key(i)) for i in ids}
+    return InitiativeOrder(order=order, rolls=out_rolls, tiebreaks=tiebreaks)
+
+
+def _check_declared_luck(combatants: Mapping[str, Any], luck: Mapping[str, int]) -> None:
     for i, n in luck.items():
         if i not in combatants:
             raise RuleError(
@@ -61,35 +87,47 @@ def roll_initiative(
                 "not_enough_luck",
                 T(f"{i}: Luck declared must be 0..{have}", f"{i}: заявленная Удача должна быть 0..{have}"),
             )
-    rolls: dict[str, LevelRoll] = {}
-    for i in ids:
-        c = combatants[i]
-        s, f, parts = auto_modifiers(c, "perception")
-        rolls[i] = level_roll(
-            c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s, rng=rng, rules=rules, bonuses=parts
-        )
+
+
+def _tie_keys(
+    combatants: Mapping[str, Any], rolls: Mapping[str, LevelRoll], is_pc: Mapping[str, bool], rules: Mapping[str, Any]
+) -> tuple[dict[str, tuple], dict[str, tuple], dict[str, int]]:
+    """(score, PC priority with Speed, Speed) of each combatant: Speed as a bonus or a tie-break
+    by the GM's reading of L729."""
     speed_mode = rules.get("initiative_speed")
     if speed_mode not in (None, "tiebreak", "bonus"):
         raise RuleError(
             "bad_rule",
             T("initiative_speed is None, 'tiebreak' or 'bonus'", "initiative_speed: None, 'tiebreak' или 'bonus'"),
         )
+    ids = list(rolls)
     speed = {i: int(getattr(combatants[i], "speed", 0) or 0) for i in ids}
     primary = {i: initiative_score(rolls[i]) for i in ids}
     if speed_mode == "bonus":  # L729 reading 1: Speed moves a success up the queue
         primary = {i: (s[0], s[1] + speed[i]) if s[0] == 2 else s for i, s in primary.items()}
-    pc_key = {i: (1 if is_pc[i] else 0) if rules.get("pcs_win_ties", True) else 0 for i in ids}
+    pc_first = rules.get("pcs_win_ties", True)
+    pc_key = {i: ((1 if is_pc[i] else 0) if pc_first else 0, 0) for i in ids}
     if speed_mode == "tiebreak":  # L729 reading 2: higher Speed first among equals
-        pc_key = {i: (pc_key[i], speed[i]) for i in ids}
-    else:
-        pc_key = {i: (pc_key[i], 0) for i in ids}
+        pc_key = {i: (pc_key[i][0], speed[i]) for i in ids}
+    return primary, pc_key, speed
+
+
+def _roll_offs(
+    combatants: Mapping[str, Any],
+    primary: Mapping[str, tuple],
+    pc_key: Mapping[str, tuple],
+    rng: random.Random,
+    rules: Mapping[str, Any],
+) -> tuple[dict[str, list], list[dict]]:
+    """Roll-offs of Perception among the groups still tied after the PC priority (L721), up to
+    ROLL_OFF_LIMIT times; each one reported."""
+    ids = list(primary)
     rolloffs: dict[str, list] = {i: [] for i in ids}
     tiebreaks: list[dict] = []
-    # roll-offs among groups still tied after the PC priority
     groups: dict[tuple, list[str]] = {}
     for i in ids:
         groups.setdefault((primary[i], pc_key[i]), []).append(i)
-    for key, members in groups.items():
+    for members in groups.values():
         if len(members) < 2:
             continue
         pending = [members]
@@ -97,17 +135,16 @@ def roll_initiative(
             nxt = []
             for grp in pending:
                 for m in grp:
-                    c = combatants[m]
-                    r = level_roll(c.value("perception"), rng=rng, rules=rules)
+                    r = level_roll(combatants[m].value("perception"), rng=rng, rules=rules)
                     rolloffs[m].append(initiative_score(r))
                 by: dict[tuple, list[str]] = {}
                 for m in grp:
                     by.setdefault(rolloffs[m][-1], []).append(m)
                 nxt.extend(g for g in by.values() if len(g) > 1)
-            names = ", ".join(members)
             pending = nxt
             if not pending:
                 break
+        names = ", ".join(members)
         tiebreaks.append(
             {
                 **T(
@@ -120,13 +157,21 @@ def roll_initiative(
                 "kind": "roll_off",
             }
         )
-    # PC-over-NPC ties reported
+    return rolloffs, tiebreaks
+
+
+def _priority_notes(
+    primary: Mapping[str, tuple], pc_key: Mapping[str, tuple], speed: Mapping[str, int], speed_mode: str | None
+) -> tuple[list[dict], list[dict]]:
+    """The ties that PC priority (L727) and Speed (L729) broke, in that order: the PC notes first."""
     by_primary: dict[tuple, list[str]] = {}
-    for i in ids:
+    for i in primary:
         by_primary.setdefault(primary[i], []).append(i)
-    for score, members in by_primary.items():
+    pcs_first: list[dict] = []
+    by_speed: list[dict] = []
+    for members in by_primary.values():
         if len({pc_key[m][0] for m in members}) > 1:
-            tiebreaks.insert(
+            pcs_first.insert(
                 0,
                 {
                     **T(
@@ -138,7 +183,7 @@ def roll_initiative(
                 },
             )
         if speed_mode == "tiebreak" and len({speed[m] for m in members}) > 1:
-            tiebreaks.append(
+            by_speed.append(
                 {
                     **T(
                         f"tie {', '.join(members)}: higher Speed acts first",  # L729
@@ -148,47 +193,43 @@ def roll_initiative(
                     "kind": "speed",
                 }
             )
+    return pcs_first, by_speed
 
-    def full_key(i):
-        ro = tuple(x for pair in rolloffs[i] for x in pair)
-        ro = ro + (-99,) * (2 * ROLL_OFF_LIMIT - len(ro))
-        return (primary[i],) + pc_key[i] + ro + (-ids.index(i),)
 
-    order = sorted(ids, key=full_key, reverse=True)
-    if group_mode and sides:
-        # group mode (L721, L723): the sides act as blocks, the side of the best roll first,
-        # then alternating; inside a block the usual order
-        blocks: dict[str, list[str]] = {}
-        for i in order:
-            blocks.setdefault(sides.get(i, "opponents"), []).append(i)
-        order = [i for side in blocks for i in blocks[side]]
-        tiebreaks.append(
-            {
-                **T(f"group mode: {' → '.join(blocks)}", f"групповой режим: {' → '.join(blocks)}"),
-                "ids": list(order),
-                "kind": "group_mode",
-            }
-        )
-    out_rolls = {}
-    for i in ids:
-        res = rolls[i]
-        rr = roll_result_for(
-            res,
-            f"L{res.level}",
-            extra_details={
-                "effects": initiative_effects(res),  # Luck/Sanity as data, not applied
-                "skips_round_1": res.fail and res.critical,
-            },
-        )
-        out_rolls[i] = InitiativeRoll(
-            combatant_id=i,
-            key=full_key(i),
-            text=_init_text(res),
-            roll=rr,
-            skip_rounds=1 if (res.fail and res.critical) else 0,  # L732
-            effects=tuple(initiative_effects(res)),
-        )
-    return InitiativeOrder(order=order, rolls=out_rolls, tiebreaks=tiebreaks)
+def _group_blocks(order: list[str], sides: Mapping[str, str], tiebreaks: list[dict]) -> list[str]:
+    """Group mode (L721, L723): the sides act as blocks, the side of the best roll first, then
+    alternating; inside a block the usual order."""
+    blocks: dict[str, list[str]] = {}
+    for i in order:
+        blocks.setdefault(sides.get(i, "opponents"), []).append(i)
+    order = [i for side in blocks for i in blocks[side]]
+    tiebreaks.append(
+        {
+            **T(f"group mode: {' → '.join(blocks)}", f"групповой режим: {' → '.join(blocks)}"),
+            "ids": list(order),
+            "kind": "group_mode",
+        }
+    )
+    return order
+
+
+def _initiative_roll(cid: str, res: LevelRoll, key: tuple) -> InitiativeRoll:
+    rr = roll_result_for(
+        res,
+        f"L{res.level}",
+        extra_details={
+            "effects": initiative_effects(res),  # Luck/Sanity as data, not applied
+            "skips_round_1": res.fail and res.critical,
+        },
+    )
+    return InitiativeRoll(
+        combatant_id=cid,
+        key=key,
+        text=_init_text(res),
+        roll=rr,
+        skip_rounds=1 if (res.fail and res.critical) else 0,  # L732
+        effects=tuple(initiative_effects(res)),
+    )
 
 
 def initiative_effects(res: LevelRoll) -> list[Effect]:
