@@ -9,7 +9,8 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
 
-from .model import ABILITY_MAX_LEVEL, PC_MAX_LEVEL, new_ability
+from .model import new_ability
+from .shapes import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
 from .params import PARAMS, TIER3
 
 

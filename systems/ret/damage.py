@@ -10,7 +10,7 @@ from tabletop_widgets.core import DamageOutcome, OptionSpec, T
 
 from .checks import Divider, apply_divider
 from .level import LevelRoll
-from .model import armour_locations
+from .shapes import armour_locations
 
 
 def raw_damage(strike_power: int, weapon: Mapping[str, Any] | None, kind: str | None = None) -> int:

@@ -10,6 +10,7 @@ from tabletop_widgets.core import RuleError, T
 
 from .difficulty import resolve_difficulty
 from .dividers import resolve_divider
+from .shapes import FLAW_SEVERITIES
 from .modifiers import auto_modifiers, condition_rows
 from .params import PARAMS, in_branch, label
 
@@ -444,8 +445,6 @@ def _notation(level: int, bonus: int) -> str:
 
 def flaw_difficulty(flaw: Mapping[str, Any], sanity: int) -> int:
     """strength - current Sanity - flaw level (L1660); strength 12/15/20 by severity (L1668-1670)."""
-    from .model import FLAW_SEVERITIES
-
     strength = flaw.get("strength")
     if strength is None:
         strength = FLAW_SEVERITIES[flaw.get("severity", "light")]

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 from tabletop_widgets.core import Problem, T
 
 from .advancement import cost
-from .model import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
+from .shapes import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
 from .params import PARAMS, TIER3, label, tier
 
 
