@@ -8,7 +8,7 @@ from . import data
 from .level import die_label
 from .modifiers import condition_rows
 from .params import TREE_ORDER, label, tier
-from .plan import ATTACKS, CHOICE_TABLES, DEFENCES, MENTAL, RESIST, RESIST_CONDITION, ability_label, plan
+from .plan import ATTACKS, CHOICE_TABLES, DEFENCES, HARM_ROLLS, MENTAL, RESIST, RESIST_CONDITION, ability_label, plan
 
 
 #: The tree's tiers as the book numbers them: «I уровень вложенности» (L49).
@@ -165,25 +165,22 @@ def _survival_checks(c) -> list[CheckSpec]:
     """Survival, self-control, Sanity tests and resisting flaws."""
     out: list[CheckSpec] = []
     g_surv = T("Survival and Sanity", "Выживание и рассудок")
-    out.append(
-        CheckSpec(
-            "survival",
-            T("Survival roll", "Бросок на выживание"),
-            _common_options(c, difficulty=False),
-            group=g_surv,
-            notation=f"L{c.value('endurance')} >= {max(0, -(c.health or 0))}",
-            help=T("Endurance vs |Health| when Health < 0", "Выносливость против |Здоровья| при Здоровье < 0"),
+    for cid, (resource, param, lab, _) in HARM_ROLLS.items():
+        opts = _common_options(c, difficulty=False)
+        if cid == "self_control":
+            opts.append(OptionSpec("in_combat", T("In combat", "В бою"), "bool", True))
+        out.append(
+            CheckSpec(
+                cid,
+                lab,
+                opts,
+                group=g_surv,
+                notation=f"L{c.value(param)} >= {max(0, -(getattr(c, resource) or 0))}",
+                help=T("Endurance vs |Health| when Health < 0", "Выносливость против |Здоровья| при Здоровье < 0")
+                if cid == "survival"
+                else None,
+            )
         )
-    )
-    out.append(
-        CheckSpec(
-            "self_control",
-            T("Self-control roll", "Бросок на самоконтроль"),
-            _common_options(c, difficulty=False) + [OptionSpec("in_combat", T("In combat", "В бою"), "bool", True)],
-            group=g_surv,
-            notation=f"L{c.value('composure')} >= {max(0, -(c.sanity or 0))}",
-        )
-    )
     out.append(
         CheckSpec(
             "sanity_test",

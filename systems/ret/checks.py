@@ -160,6 +160,13 @@ def _threshold_outcome(c, p: RollPlan, rules) -> CheckResult | None:
     )
 
 
+def _stabilised(result: CheckResult, total: int, difficulty: int, trait: str) -> None:
+    """A survival or self-control roll that passed: Health or Sanity stabilised (L576, L596)."""
+    result.details["state"] = "stabilised"
+    result.details["set"] = {f"stabilised_{trait}": True}
+    result.outcome = T(f"{total} ≥ {difficulty}: stabilised", f"{total} ≥ {difficulty}: стабилизирован")
+
+
 def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) -> None:
     det = result.details
     if p.special == "ultimate":
@@ -181,11 +188,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) ->
             )
     if p.special == "survival":
         if not res.fail and res.total >= p.difficulty:
-            det["state"] = "stabilised"
-            det["set"] = {"stabilised_health": True}
-            result.outcome = T(
-                f"{res.total} ≥ {p.difficulty}: stabilised", f"{res.total} ≥ {p.difficulty}: стабилизирован"
-            )
+            _stabilised(result, res.total, p.difficulty, "health")
         elif res.fail and res.critical and rules.get("crit_survival_is_death", True):
             det["state"] = "dead"
             det["set"] = {"dead": True}
@@ -199,11 +202,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) ->
             result.outcome = T("coma", "кома")
     elif p.special == "self_control":
         if not res.fail and res.total >= p.difficulty:
-            det["state"] = "stabilised"
-            det["set"] = {"stabilised_sanity": True}
-            result.outcome = T(
-                f"{res.total} ≥ {p.difficulty}: stabilised", f"{res.total} ≥ {p.difficulty}: стабилизирован"
-            )
+            _stabilised(result, res.total, p.difficulty, "sanity")
         elif (
             res.fail
             and res.critical
@@ -279,18 +278,26 @@ def distribution(c, check_id: str, options: Mapping[str, Any], rules: Mapping[st
         return Distribution(
             pmf, truncated_mass=cut, p_pass=pmf.get(0, Fraction(0)), expression=p.notation, outcome="sanity_loss"
         )
-    pmf = {}
+    return total_distribution(outcomes, cut, p.difficulty, p.notation)
+
+
+def total_distribution(
+    outcomes: Mapping[tuple, Fraction], cut: Fraction, difficulty: int | None, expression: str
+) -> Distribution:
+    """The totals of a level roll's exact outcomes, fails under FAIL_KEY (a fail has no total,
+    L531), with P(total >= difficulty) when there is one."""
+    pmf: dict[int, Fraction] = {}
     for o, q in outcomes.items():
         k = FAIL_KEY if o[0] == "fail" else o[1]
         pmf[k] = pmf.get(k, 0) + q
     p_pass = None
-    if p.difficulty is not None:
-        p_pass = sum((q for o, q in outcomes.items() if o[0] == "ok" and o[1] >= p.difficulty), Fraction(0))
+    if difficulty is not None:
+        p_pass = sum((q for o, q in outcomes.items() if o[0] == "ok" and o[1] >= difficulty), Fraction(0))
     return Distribution(
         pmf,
         truncated_mass=cut,
         p_pass=p_pass,
-        expression=p.notation,
+        expression=expression,
         outcome="total",
         notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")],
         special={FAIL_KEY: T("fail", "провал")},
@@ -366,6 +373,7 @@ __all__ = [
     "auto_modifiers",
     "level_dice",
     "roll_result_for",
+    "total_distribution",
     "score_distribution",
     "FAIL_KEY",
     "OUTCOMES",

@@ -115,6 +115,16 @@ def _state(c) -> dict:
     return T("active", "в строю")
 
 
+def _wear_armour(c, out: DamageOutcome, hit: Mapping[str, Any]) -> None:
+    """Set the armour and temporary armour a hit left, recording what changed."""
+    if hit["armour"] != list(c.armour):
+        out.changes["armour"] = (copy.deepcopy(list(c.armour)), hit["armour"])
+        c.armour = hit["armour"]
+    if hit["temp_armour"] != c.temp_armour:
+        out.changes["temp_armour"] = (c.temp_armour, hit["temp_armour"])
+        c.temp_armour = hit["temp_armour"]
+
+
 def apply_damage(
     c,
     amount: int,
@@ -157,12 +167,7 @@ def apply_damage(
             armour_applies=armour_applies,
             rules=rules,
         )
-        if r["armour"] != list(c.armour):
-            out.changes["armour"] = (copy.deepcopy(list(c.armour)), r["armour"])
-            c.armour = r["armour"]
-        if r["temp_armour"] != c.temp_armour:
-            out.changes["temp_armour"] = (c.temp_armour, r["temp_armour"])
-            c.temp_armour = r["temp_armour"]
+        _wear_armour(c, out, r)
         total_h += r["health_loss"]
         total_s += r["sanity_loss"]
         out.notes.extend(r["notes"])
@@ -245,12 +250,7 @@ def blast(
         mit = apply_divider(composure.total, divider, fail=composure.fail, on_fail=rules.get("divider_on_fail", "zero"))
     sanity_loss = max(0, base - mit)
     out = DamageOutcome()
-    if r["armour"] != list(c.armour):
-        out.changes["armour"] = (copy.deepcopy(list(c.armour)), r["armour"])
-        c.armour = r["armour"]
-    if r["temp_armour"] != c.temp_armour:
-        out.changes["temp_armour"] = (c.temp_armour, r["temp_armour"])
-        c.temp_armour = r["temp_armour"]
+    _wear_armour(c, out, r)
     if c.has_condition("coma") and health_loss > 0 and rules.get("coma_damage_is_death", True):
         out.changes["dead"] = (c.dead, True)
         c.dead = True

@@ -328,49 +328,46 @@ def _plan_ability(rq: _Request, kind: str, name: str) -> RollPlan:
     )
 
 
-def _plan_harm_roll(rq: _Request) -> RollPlan:
-    """A survival roll (L574-586) or a self-control roll (L594-630): the difficulty is how far
-    below 0 Health or Sanity is, unless one is asked."""
-    c, diff = rq.c, rq.difficulty
-    if rq.check_id == "survival":
-        if diff is None and c.health >= 0:
-            raise RuleError(
-                "no_survival_roll",
-                T(
-                    "No survival roll: Health is not below 0 (Health exactly 0 triggers nothing).",
-                    "Бросок на выживание не нужен: Здоровье не ниже 0.",
-                ),
-            )
-        d = diff if diff is not None else -int(c.health)
-        s, f = rq.auto("endurance")
-        return rq.level_plan(
-            T("Survival roll", "Бросок на выживание"),
-            c.value("endurance"),
-            rq.bonus + f,
-            s,
-            difficulty=d,
-            special="survival",
-            extra={"explicit_difficulty": diff is not None},
-        )
-    if diff is None and c.sanity >= 0:
-        raise RuleError(
-            "no_self_control_roll",
+#: survival (L574-586) and self-control (L594-630): the resource below 0, the parameter rolled,
+#: the label, and the refusal when the resource is not below 0
+HARM_ROLLS = {
+    "survival": (
+        "health",
+        "endurance",
+        T("Survival roll", "Бросок на выживание"),
+        (
+            "no_survival_roll",
             T(
-                "No self-control roll: Sanity is not below 0.",
-                "Бросок на самоконтроль не нужен: Рассудок не ниже 0.",
+                "No survival roll: Health is not below 0 (Health exactly 0 triggers nothing).",
+                "Бросок на выживание не нужен: Здоровье не ниже 0.",
             ),
-        )
-    d = diff if diff is not None else -int(c.sanity)
-    s, f = rq.auto("composure")
-    return rq.level_plan(
+        ),
+    ),
+    "self_control": (
+        "sanity",
+        "composure",
         T("Self-control roll", "Бросок на самоконтроль"),
-        c.value("composure"),
-        rq.bonus + f,
-        s,
-        difficulty=d,
-        special="self_control",
-        extra={"in_combat": bool(rq.options.get("in_combat", True)), "explicit_difficulty": diff is not None},
-    )
+        (
+            "no_self_control_roll",
+            T("No self-control roll: Sanity is not below 0.", "Бросок на самоконтроль не нужен: Рассудок не ниже 0."),
+        ),
+    ),
+}
+
+
+def _plan_harm_roll(rq: _Request) -> RollPlan:
+    """A survival or a self-control roll: the difficulty is how far below 0 Health or Sanity is,
+    unless one is asked."""
+    c, diff = rq.c, rq.difficulty
+    resource, param, lab, (code, refusal) = HARM_ROLLS[rq.check_id]
+    if diff is None and getattr(c, resource) >= 0:
+        raise RuleError(code, refusal)
+    extra: dict[str, Any] = {"explicit_difficulty": diff is not None}
+    if rq.check_id == "self_control":
+        extra = {"in_combat": bool(rq.options.get("in_combat", True)), **extra}
+    s, f = rq.auto(param)
+    d = diff if diff is not None else -int(getattr(c, resource))
+    return rq.level_plan(lab, c.value(param), rq.bonus + f, s, difficulty=d, special=rq.check_id, extra=extra)
 
 
 def _plan_sanity_test(rq: _Request) -> RollPlan:

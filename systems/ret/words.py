@@ -38,7 +38,7 @@ from tabletop_widgets.dice.results import Check
 from tabletop_widgets.dice.words import CHARACTER_KEY
 
 from .checks import (
-    FAIL_KEY,
+    total_distribution,
     Divider,
     apply_divider,
     contest,
@@ -342,22 +342,7 @@ class LevelExpression:
                 v = apply_divider(None if o[0] == "fail" else o[1], self.divider, fail=o[0] == "fail", on_fail=on_fail)
                 pmf[v] = pmf.get(v, 0) + q
             return Distribution(pmf, truncated_mass=cut, expression=self.text, outcome="divided")
-        pmf = {}
-        for o, q in a_out.items():
-            k = FAIL_KEY if o[0] == "fail" else o[1]
-            pmf[k] = pmf.get(k, 0) + q
-        p_pass = None
-        if self.target is not None:
-            p_pass = sum((q for o, q in a_out.items() if o[0] == "ok" and o[1] >= self.target), Fraction(0))
-        return Distribution(
-            pmf,
-            truncated_mass=cut,
-            p_pass=p_pass,
-            expression=self.text,
-            outcome="total",
-            notes=[T(f"key {FAIL_KEY} = fail (no total)", f"ключ {FAIL_KEY} = провал (без итога)")],
-            special={FAIL_KEY: T("fail", "провал")},
-        )
+        return total_distribution(a_out, cut, self.target, self.text)
 
 
 def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
