@@ -42,12 +42,11 @@ def plan_attack(
     augment: bool = False,
     augment_shift: int = 0,
     weapon: Mapping[str, Any] | None = None,
-    rules: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any],
 ) -> AttackPlan:
     """Die-level shift, Sanity, action and ammunition costs of an attack's modifiers; penalties
     add up (L861, L988, L1247). ``spray``/``burst``: ``"half"`` or ``"full"`` magazine;
     ``power_area``: 2 or 3 (metres)."""
-    rules = rules or {}
     p = AttackPlan()
     cost = base_cost if superpower else 0
     if body_part:
@@ -60,7 +59,7 @@ def plan_attack(
         _sweep(p, weapon)
     for mode, kind in ((spray, "spray"), (burst, "burst")):
         if mode is not None:
-            _magazine(p, mode, kind, weapon, rules)
+            _magazine(p, mode, kind, weapon, options=options)
     if power_area is not None:
         if power_area not in (2, 3):
             raise RuleError("bad_area", T("power area is 2 or 3 metres", "область силы — 2 или 3 метра"))
@@ -117,7 +116,9 @@ def _sweep(p: AttackPlan, weapon: Mapping[str, Any] | None) -> None:
     p.action_cost = True  # L868
 
 
-def _magazine(p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | None, rules: Mapping[str, Any]) -> None:
+def _magazine(
+    p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | None, *, options: Mapping[str, Any]
+) -> None:
     """A spray (L877-879) or a burst (L903-904) of half or all the magazine."""
     if weapon is not None and not weapon.get("automatic"):
         raise RuleError("needs_automatic", T("Needs an automatic weapon.", "Нужно автоматическое оружие."))
@@ -127,7 +128,7 @@ def _magazine(p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | N
     cap = int((weapon or {}).get("capacity", 0))
     ammo = int((weapon or {}).get("ammo", cap))
     need = math.ceil(cap / 2) if mode == "half" else cap  # A28
-    if weapon is not None and rules.get("burst_requires_rounds", True) and ammo < need:
+    if weapon is not None and options["burst_requires_rounds"] and ammo < need:
         raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}."))
     p.rounds = min(need, ammo) if weapon is not None else need
     if kind == "spray":
@@ -138,11 +139,11 @@ def _magazine(p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | N
 
 
 def resolve_attack(
-    attack: LevelRoll, defences: Sequence[LevelRoll | None], rules: Mapping[str, Any] | None = None
+    attack: LevelRoll, defences: Sequence[LevelRoll | None], *, options: Mapping[str, Any]
 ) -> list[bool]:
     """One attack total against one or more defences (burst: 2-3 against the same total, L903;
     areas: each target defends, A27). ``None`` = defence refused. True = the defence was lost."""
-    return [contest(attack, d, rules) == "attacker" for d in defences]
+    return [contest(attack, d, options=options) == "attacker" for d in defences]
 
 
 #: map scale (L707): a token base (2 cm) is one conventional metre, one step
@@ -164,7 +165,7 @@ def defence_riders(kind: str, res: LevelRoll, won: bool) -> list[Effect]:
     return []
 
 
-def aim_bonus(res: LevelRoll, divider: Divider, rules: Mapping[str, Any] | None = None) -> int:
+def aim_bonus(res: LevelRoll, divider: Divider) -> int:
     """Aim (L934-944): a fail gives no bonus; otherwise the divider result, which replaces an
     active aim bonus (never stacks, L940)."""
     return apply_divider(res.total, divider, fail=res.fail, on_fail="zero")
@@ -186,11 +187,11 @@ def in_reach(weapon: Mapping[str, Any], distance: int) -> bool:
     return distance <= int(weapon.get("reach", 1))
 
 
-def movement_block(blocker: LevelRoll, mover: LevelRoll, rules: Mapping[str, Any] | None = None) -> bool:
+def movement_block(blocker: LevelRoll, mover: LevelRoll, *, options: Mapping[str, Any]) -> bool:
     """Movement block (L1010-1014): blocker's Physique/Body Control vs the mover's Strength/
     Agility; the mover is the defending side, so ties let the mover through (A26). True = the
     move stops."""
-    return contest(blocker, mover, rules) == "attacker"
+    return contest(blocker, mover, options=options) == "attacker"
 
 
 def hidden_attack(
@@ -198,7 +199,8 @@ def hidden_attack(
     detection: LevelRoll | None,
     defence: LevelRoll | None,
     detection_difficulty: int | None = None,
-    rules: Mapping[str, Any] | None = None,
+    *,
+    options: Mapping[str, Any],
 ) -> bool:
     """An attack from hiding (L1127, L1652): a target that fails to detect the attacker (its
     Perception roll loses to the hide roll, or fails) counts its defence as failed. True = hit."""
@@ -209,18 +211,15 @@ def hidden_attack(
     )
     if undetected:
         return not attack.fail
-    return contest(attack, defence, rules) == "attacker"
+    return contest(attack, defence, options=options) == "attacker"
 
 
-def weapon_change_costs_action(
-    *, bulky: bool = False, cinematic: bool = False, rules: Mapping[str, Any] | None = None
-) -> bool:
+def weapon_change_costs_action(*, bulky: bool = False, cinematic: bool = False, options: Mapping[str, Any]) -> bool:
     """Changing weapons (L965, L1036, A54): free unless the item is bulky; the GM may make every
     change cost the action outside cinematic combat."""
-    rules = rules or {}
     if bulky:
         return True
-    return bool(rules.get("weapon_change_costs_action")) and not cinematic
+    return bool(options["weapon_change_costs_action"]) and not cinematic
 
 
 def luck_pick(
@@ -228,7 +227,7 @@ def luck_pick(
     *,
     rng: random.Random | None = None,
     good: bool = True,
-    rules: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any],
 ) -> str:
     """A GM random pick among participants using their Luck (L363, A39): for a good event the
     weight is Luck + 1; for a bad one the luckiest are least likely (weight max + 1 - Luck)."""
@@ -236,7 +235,7 @@ def luck_pick(
     ids = list(candidates)
     if not ids:
         raise RuleError("no_candidates", T("nobody to pick", "не из кого выбирать"))
-    if (rules or {}).get("luck_pick", "weighted") == "uniform":
+    if options["luck_pick"] == "uniform":
         return ids[rng.randint(0, len(ids) - 1)]
     top = max(candidates.values())
     weights = [(candidates[i] + 1) if good else (top + 1 - candidates[i]) for i in ids]
@@ -257,12 +256,12 @@ CALLED_SHOT_RIDERS = {
 
 
 def called_shot_rider(
-    part: str, attack: LevelRoll, resistance: LevelRoll | None, rules: Mapping[str, Any] | None = None
+    part: str, attack: LevelRoll, resistance: LevelRoll | None, *, options: Mapping[str, Any]
 ) -> str | None:
     """The secondary effect of a body-part hit: the target rolls the listed parameter against the
     attacker's original total and wins ties (spec §5.6); returns the effect id or None."""
     if part not in CALLED_SHOT_RIDERS:
         return None
-    if contest(attack, resistance, rules) == "defender":
+    if contest(attack, resistance, options=options) == "defender":
         return None
     return CALLED_SHOT_RIDERS[part][1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from tabletop_widgets.core import CheckSpec, OptionSpec, RuleError, T
 
 from . import data
@@ -70,12 +72,12 @@ def _common_options(c, *, difficulty=True, luck=True) -> list[OptionSpec]:
     return opts
 
 
-def catalogue(c) -> list[CheckSpec]:
+def catalogue(c, *, options: Mapping[str, Any]) -> list[CheckSpec]:
     """Every named check of ``c`` the tray offers, group by group."""
     common = _common_options(c)
     return [
         *_parameter_checks(c, common),
-        *_ability_checks(c, common),
+        *_ability_checks(c, common, options=options),
         *_combat_checks(c, common),
         *_survival_checks(c),
         *_resist_checks(c),
@@ -104,14 +106,14 @@ def _parameter_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
     return out
 
 
-def _ability_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
+def _ability_checks(c, common: list[OptionSpec], *, options: Mapping[str, Any]) -> list[CheckSpec]:
     """Skills, talents and ultimates (a superpower may be boosted with Sanity)."""
     out: list[CheckSpec] = []
     g_ab = T("Abilities", "Способности")
     for a in c.abilities:
         cid = f"{a['kind']}:{a['name']}"
         try:
-            p = plan(c, cid, {}, {})
+            p = plan(c, cid, {}, options=options)
         except RuleError:
             continue
         opts = list(common)

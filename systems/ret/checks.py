@@ -34,21 +34,21 @@ def _check_of(res: LevelRoll, op: str, target: int | None) -> Check | None:
 
 
 def roll(
-    c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any], rng: random.Random | None = None
+    c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any], rng: random.Random | None = None
 ) -> CheckResult:
     rng = rng if rng is not None else random.Random()
-    p = plan(c, check_id, options, rules)
+    p = plan(c, check_id, request, options=options)
     if p.kind == "choice":
         return _roll_choice(c, p, rng)
-    if p.luck > (c.luck or 0) and not options.get("ignore_pool"):
+    if p.luck > (c.luck or 0) and not request.get("ignore_pool"):
         raise RuleError(
             "not_enough_luck", T(f"You only have {c.luck} Luck.", f"Удачи не хватает: у вас {c.luck}."), have=c.luck
         )
-    threshold = _threshold_outcome(c, p, rules)
+    threshold = _threshold_outcome(c, p, options=options)
     if threshold is not None:
         return threshold
     res = level_roll(
-        p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rng=rng, rules=rules, bonuses=[b for b in p.bonuses]
+        p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rng=rng, options=options, bonuses=[b for b in p.bonuses]
     )
     code = outcome_code(res, p.difficulty)
     effects: list[Effect] = []
@@ -94,7 +94,7 @@ def roll(
         degree_label=OUTCOMES.get(code) if code else None,
         critical="failure" if res.critical else ("success" if res.natural_success else None),
         effects=effects,
-        options=dict(options),
+        options=dict(request),
         details={
             "level_roll": res,
             "level": res.level,
@@ -109,7 +109,7 @@ def roll(
         },
     )
     result.roll = roll_result_for(res, expr, check=_check_of(res, ">=", p.difficulty))
-    _special(c, p, res, result, rules, rng)
+    _special(c, p, res, result, rng, options=options)
     if not result.outcome:
         result.outcome = _verdict(res, code)
     return result
@@ -132,15 +132,15 @@ def _verdict(res: LevelRoll, code: str | None) -> dict:
     return base
 
 
-def _threshold_outcome(c, p: RollPlan, rules) -> CheckResult | None:
+def _threshold_outcome(c, p: RollPlan, *, options: Mapping[str, Any]) -> CheckResult | None:
     """Past -3 x max the outcome is guaranteed, no roll (L325, L341, A21)."""
-    mult = rules.get("threshold_multiplier")
+    mult = options["threshold_multiplier"]
     if not mult or p.special not in ("survival", "self_control") or p.extra.get("explicit_difficulty"):
         return None
     cur, mx, outcome = (
-        ("health", c.health_max, rules.get("health_threshold_outcome", "dead"))
+        ("health", c.health_max, options["health_threshold_outcome"])
         if p.special == "survival"
-        else ("sanity", c.sanity_max, rules.get("sanity_threshold_outcome", "coma"))
+        else ("sanity", c.sanity_max, options["sanity_threshold_outcome"])
     )
     if getattr(c, cur) >= -mult * mx:
         return None
@@ -167,7 +167,7 @@ def _stabilised(result: CheckResult, total: int, difficulty: int, trait: str) ->
     result.outcome = T(f"{total} ≥ {difficulty}: stabilised", f"{total} ≥ {difficulty}: стабилизирован")
 
 
-def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) -> None:
+def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, options: Mapping[str, Any]) -> None:
     det = result.details
     if p.special == "ultimate":
         det["set_ability_used"] = p.extra["ability"]["name"]
@@ -177,19 +177,17 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) ->
     if a and a.get("is_superpower"):  # L1158; spent even on a fail (A44)
         extra = int_option(result.options, "extra_sanity")
         cost = int(a.get("sanity_cost") or 1) + extra
-        if not res.fail or rules.get("power_sanity_spent_on_fail", True):
+        if not res.fail or options["power_sanity_spent_on_fail"]:
             result.effects.append(Effect("sanity", -cost, T("superpower cost", "цена сверхспособности")))
         fixed = ability_divider(a)
         if fixed:
             div = Divider(fixed[0], fixed[1] + extra)  # boost: +1 base per Sanity (L1209)
             det["divider"] = div
-            det["magnitude"] = apply_divider(
-                res.total, div, fail=res.fail, on_fail=rules.get("divider_on_fail", "zero")
-            )
+            det["magnitude"] = apply_divider(res.total, div, fail=res.fail, on_fail=options["divider_on_fail"])
     if p.special == "survival":
         if not res.fail and res.total >= p.difficulty:
             _stabilised(result, res.total, p.difficulty, "health")
-        elif res.fail and res.critical and rules.get("crit_survival_is_death", True):
+        elif res.fail and res.critical and options["crit_survival_is_death"]:
             det["state"] = "dead"
             det["set"] = {"dead": True}
             det["add_conditions"] = ["dead"]
@@ -203,11 +201,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) ->
     elif p.special == "self_control":
         if not res.fail and res.total >= p.difficulty:
             _stabilised(result, res.total, p.difficulty, "sanity")
-        elif (
-            res.fail
-            and res.critical
-            and (p.extra["in_combat"] or rules.get("noncombat_crit_self_control", "coma") == "coma")
-        ):
+        elif res.fail and res.critical and (p.extra["in_combat"] or options["noncombat_crit_self_control"] == "coma"):
             det["state"] = "coma"
             det["add_conditions"] = ["coma"]
             result.outcome = T("critical fail: coma", "крит. провал: кома")
@@ -222,7 +216,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rules, rng) ->
             result.roll.tree.rolled.append(Die(faces=6, value=d6, note="loss of control"))
     elif p.special == "sanity_test":
         div = p.extra["divider"]
-        mitigation = apply_divider(res.total, div, fail=res.fail, on_fail=rules.get("divider_on_fail", "zero"))
+        mitigation = apply_divider(res.total, div, fail=res.fail, on_fail=options["divider_on_fail"])
         loss = max(0, p.extra["harm"] - mitigation)  # clamp at 0 (text silent)
         det.update(mitigation=mitigation, loss=loss, harm=p.extra["harm"], divider=div)
         if loss:
@@ -257,19 +251,19 @@ def _roll_choice(c, p: RollPlan, rng) -> CheckResult:
     return CheckResult(check_id=p.check_id, label=p.label, success=None, total=v, roll=rr, outcome=outcome, details=det)
 
 
-def distribution(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]) -> Distribution:
-    p = plan(c, check_id, options, rules)
+def distribution(c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any]) -> Distribution:
+    p = plan(c, check_id, request, options=options)
     if p.kind == "choice":
         n = p.extra["faces"]
         return Distribution({v: Fraction(1, n) for v in range(1, n + 1)}, expression=f"d{n}")
-    if _threshold_outcome(c, p, rules) is not None:  # guaranteed outcome, no roll
+    if _threshold_outcome(c, p, options=options) is not None:  # guaranteed outcome, no roll
         return Distribution(
             {FAIL_KEY: Fraction(1)}, p_pass=Fraction(0), expression=p.notation, special={FAIL_KEY: T("fail", "провал")}
         )
-    outcomes, cut = roll_outcomes(p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rules=rules)
+    outcomes, cut = roll_outcomes(p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, options=options)
     if p.special == "sanity_test":
         div, harm = p.extra["divider"], p.extra["harm"]
-        on_fail = rules.get("divider_on_fail", "zero")
+        on_fail = options["divider_on_fail"]
         pmf: dict[int, Fraction] = {}
         for o, q in outcomes.items():
             mit = apply_divider(None if o[0] == "fail" else o[1], div, fail=o[0] == "fail", on_fail=on_fail)
@@ -304,12 +298,14 @@ def total_distribution(
     )
 
 
-def outcome_distribution(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Fraction]:
+def outcome_distribution(
+    c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any]
+) -> dict[str, Fraction]:
     """P of each of the five outcomes of spec §5.5 (difficulty required)."""
-    p = plan(c, check_id, options, rules)
+    p = plan(c, check_id, request, options=options)
     if p.difficulty is None:
         raise RuleError("no_difficulty", T("a difficulty is needed", "нужна сложность"))
-    outcomes, _ = roll_outcomes(p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rules=rules)
+    outcomes, _ = roll_outcomes(p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, options=options)
     out = {k: Fraction(0) for k in OUTCOMES}
     for o, q in outcomes.items():
         if o[0] == "fail":

@@ -73,14 +73,13 @@ def loot_queue(
     order: Sequence[str] | None = None,
     seating: Sequence[str] | None = None,
     rng: random.Random | None = None,
-    rules: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any],
     include_unable: bool = False,
 ) -> dict:
     """The moderated loot queue (L1139-1141): in the fight's initiative ``order``, a ``new``
     initiative roll, or the players' ``seating`` order; only those able to search take part
     (unless ``include_unable``). Each gets ``loot_actions`` actions (the GM may allow two: one
     to help an ally, one for loot, L1141)."""
-    rules = rules or {}
     if mode not in LOOT_MODES:
         raise RuleError(
             "bad_loot_mode",
@@ -96,13 +95,13 @@ def loot_queue(
             raise RuleError("no_seating", T("the seating order is needed", "нужен порядок рассадки"))
         ids = list(seating)
     else:
-        new_order = roll_initiative(combatants, rng=rng, rules=rules)
+        new_order = roll_initiative(combatants, rng=rng, options=options)
         ids = list(new_order.order)
     unknown = [i for i in ids if i not in combatants]
     if unknown:
         raise RuleError("unknown_combatant", T(f"unknown: {', '.join(unknown)}", f"неизвестны: {', '.join(unknown)}"))
     queue = [i for i in ids if include_unable or able(combatants[i])]
-    return {"queue": queue, "actions": int(rules.get("loot_actions", 1)), "initiative": new_order}
+    return {"queue": queue, "actions": int(options["loot_actions"]), "initiative": new_order}
 
 
 def split_loot(money: int, ids: Sequence[str]) -> dict[str, int]:

@@ -8,15 +8,14 @@ from typing import Any, Mapping
 from .level import LevelRoll, roll_outcomes
 
 
-def contest(att: LevelRoll | None, dfn: LevelRoll | None, rules: Mapping[str, Any] | None = None) -> str:
+def contest(att: LevelRoll | None, dfn: LevelRoll | None, *, options: Mapping[str, Any]) -> str:
     """'attacker' or 'defender'; ties and equal fail dice go to the defender (L502, L534, L1047)."""
-    rules = rules or {}
     if att is None:
         return "defender"
     if dfn is None:  # defence refused (L769, L1046)
         return "defender" if att.fail else "attacker"
     if att.fail and dfn.fail:
-        if not rules.get("double_fail_attack_can_hit", True):
+        if not options["double_fail_attack_can_hit"]:
             return "defender"
         return "attacker" if att.fail_degree > dfn.fail_degree else "defender"
     if att.fail:
@@ -35,19 +34,16 @@ def score_distribution(outcomes: Mapping[tuple, Fraction]) -> dict[tuple, Fracti
     return out
 
 
-def contest_chance(
-    att: Mapping[str, Any], dfn: Mapping[str, Any] | None, rules: Mapping[str, Any] | None = None
-) -> Fraction:
+def contest_chance(att: Mapping[str, Any], dfn: Mapping[str, Any] | None, *, options: Mapping[str, Any]) -> Fraction:
     """Exact P(attacker wins); ``att``/``dfn`` are ``level_roll`` keyword dicts (``dfn`` None:
     defence refused)."""
-    rules = rules or {}
-    a_out, _ = roll_outcomes(rules=rules, **att)
+    a_out, _ = roll_outcomes(options=options, **att)
     a = score_distribution(a_out)
     if dfn is None:
         return sum((p for k, p in a.items() if k[0] == 1), Fraction(0))
-    d_out, _ = roll_outcomes(rules=rules, **dfn)
+    d_out, _ = roll_outcomes(options=options, **dfn)
     d = score_distribution(d_out)
-    can_hit = rules.get("double_fail_attack_can_hit", True)
+    can_hit = options["double_fail_attack_can_hit"]
     win = Fraction(0)
     for ka, pa in a.items():
         for kd, pd in d.items():

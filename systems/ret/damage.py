@@ -38,13 +38,13 @@ def armour_at(c, location: str) -> tuple[int, dict] | None:
     return best
 
 
-def _wear(piece: dict, incoming: int, final_after: int, rules: Mapping[str, Any]) -> None:
+def _wear(piece: dict, incoming: int, final_after: int, *, options: Mapping[str, Any]) -> None:
     """Durability -1 when the armour protects from damage above 1 (L1391, A12); defence follows
     durability down (L1392, A13) unless the GM turns that off (L1397)."""
-    trigger = incoming > 1 if rules.get("durability_needs_raw_gt_1", True) else final_after > 1
+    trigger = incoming > 1 if options["durability_needs_raw_gt_1"] else final_after > 1
     if trigger:
         piece["durability"] = max(0, piece["durability"] - 1)
-        if rules.get("defence_tracks_durability", True):
+        if options["defence_tracks_durability"]:
             piece["defence"] = min(piece["defence"], piece["durability"])
         elif piece["durability"] == 0:
             piece["defence"] = 0  # L1393
@@ -58,11 +58,10 @@ def compute_hit(
     health_mult: int = 1,
     sanity_single: bool = False,
     armour_applies: bool = True,
-    rules: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any],
 ) -> dict:
     """The hit pipeline of spec §6.11.2 without touching the character: returns the new armour
     list, temp armour, Health and Sanity losses."""
-    rules = rules or {}
     armour = copy.deepcopy(list(c.armour))
     temp, kind = int(c.temp_armour), c.temp_armour_kind
     dmg = max(0, int(raw))
@@ -81,7 +80,7 @@ def compute_hit(
         incoming = dmg
         dmg = max(0, dmg - piece["defence"])
         before = (piece["defence"], piece["durability"])
-        _wear(piece, incoming, dmg, rules)
+        _wear(piece, incoming, dmg, options=options)
         notes.append(
             T(
                 f"{piece.get('name', 'armour')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})",
@@ -128,8 +127,8 @@ def _wear_armour(c, out: DamageOutcome, hit: Mapping[str, Any]) -> None:
 def apply_damage(
     c,
     amount: int,
-    rules: Mapping[str, Any],
     *,
+    options: Mapping[str, Any],
     location: str = "body",
     head: bool = False,
     dual_wield: bool = False,
@@ -146,14 +145,14 @@ def apply_damage(
         out.changes["sanity"] = (old, c.sanity)
         if c.sanity < old and c.sanity < 0:
             c.stabilised_sanity = False  # A19
-        return settle(c, out, rules)
+        return settle(c, out, options=options)
     if c.dead:
         out.notes.append(T("already dead", "смерть уже наступила"))
-        return settle(c, out, rules)
+        return settle(c, out, options=options)
     mult = 2 if head else 1
-    if dual_wield and rules.get("dual_wield_mode", "multiply") == "multiply":
+    if dual_wield and options["dual_wield_mode"] == "multiply":
         mult *= 2
-    hits = 2 if dual_wield and rules.get("dual_wield_mode") == "two_hits" else 1
+    hits = 2 if dual_wield and options["dual_wield_mode"] == "two_hits" else 1
     if head:
         location = "head"
     total_h, total_s = 0, 0
@@ -165,13 +164,13 @@ def apply_damage(
             health_mult=mult,
             sanity_single=head,
             armour_applies=armour_applies,
-            rules=rules,
+            options=options,
         )
         _wear_armour(c, out, r)
         total_h += r["health_loss"]
         total_s += r["sanity_loss"]
         out.notes.extend(r["notes"])
-    if c.has_condition("coma") and total_h > 0 and rules.get("coma_damage_is_death", True):
+    if c.has_condition("coma") and total_h > 0 and options["coma_damage_is_death"]:
         out.changes["dead"] = (c.dead, True)  # L328, L1516
         c.dead = True
         out.notes.append(T("damage in coma: final death", "урон в коме: окончательная смерть"))
@@ -192,11 +191,11 @@ def apply_damage(
         c.stabilised_sanity = False
     out.details["health_loss"] = total_h
     out.details["sanity_loss"] = total_s
-    return settle(c, out, rules)
+    return settle(c, out, options=options)
 
 
-def settle(c, out: DamageOutcome, rules: Mapping[str, Any]) -> DamageOutcome:
-    mult = rules.get("threshold_multiplier", 3)
+def settle(c, out: DamageOutcome, *, options: Mapping[str, Any]) -> DamageOutcome:
+    mult = options["threshold_multiplier"]
     if getattr(c, "is_npc", False) and c.npc_tier == "mook" and not c.dead:  # L1739: "on reaching 0"
         if c.health <= 0:
             out.changes["dead"] = (False, True)
@@ -205,7 +204,7 @@ def settle(c, out: DamageOutcome, rules: Mapping[str, Any]) -> DamageOutcome:
             c.conditions = list(c.conditions) + [{"id": "coma"}]
             out.details["add_conditions"] = ["coma"]
     if not c.dead and mult and c.health < -mult * c.health_max:  # L325, A21
-        if rules.get("health_threshold_outcome", "dead") == "dead":
+        if options["health_threshold_outcome"] == "dead":
             out.changes["dead"] = (False, True)
             c.dead = True
         elif not c.has_condition("coma"):
@@ -218,7 +217,7 @@ def settle(c, out: DamageOutcome, rules: Mapping[str, Any]) -> DamageOutcome:
         and not (c.is_npc and c.npc_tier == "mook")
     )
     out.details["survival_difficulty"] = -c.health if c.health < 0 else None
-    out.details["survival_roll_when"] = rules.get("survival_roll_timing", "immediate")  # A20
+    out.details["survival_roll_when"] = options["survival_roll_timing"]  # A20
     out.details["self_control_roll"] = (
         not c.dead and c.sanity < 0 and not c.stabilised_sanity and not c.has_condition("coma")
     )
@@ -230,8 +229,8 @@ def settle(c, out: DamageOutcome, rules: Mapping[str, Any]) -> DamageOutcome:
 def blast(
     c,
     raw: int,
-    rules: Mapping[str, Any],
     *,
+    options: Mapping[str, Any],
     dodged: bool = False,
     composure: LevelRoll | None = None,
     divider: Divider | None = None,
@@ -239,19 +238,19 @@ def blast(
     """An explosion (L1340-1372): armour applies; a successful dodge that cannot leave the area
     halves the final damage, floor (A32); Sanity loss = Health damage − the Composure roll through
     a divider (A31)."""
-    r = compute_hit(c, raw, rules=rules)
+    r = compute_hit(c, raw, options=options)
     health_loss = r["health_loss"]
     if dodged:
-        num, den = rules.get("blast_dodge_fraction", (1, 2))
+        num, den = options["blast_dodge_fraction"]
         health_loss = health_loss * num // den
-    base = health_loss if rules.get("blast_sanity_from", "health_damage") == "health_damage" else raw
+    base = health_loss if options["blast_sanity_from"] == "health_damage" else raw
     mit = 0
     if composure is not None and divider is not None:
-        mit = apply_divider(composure.total, divider, fail=composure.fail, on_fail=rules.get("divider_on_fail", "zero"))
+        mit = apply_divider(composure.total, divider, fail=composure.fail, on_fail=options["divider_on_fail"])
     sanity_loss = max(0, base - mit)
     out = DamageOutcome()
     _wear_armour(c, out, r)
-    if c.has_condition("coma") and health_loss > 0 and rules.get("coma_damage_is_death", True):
+    if c.has_condition("coma") and health_loss > 0 and options["coma_damage_is_death"]:
         out.changes["dead"] = (c.dead, True)
         c.dead = True
     if health_loss:
@@ -264,7 +263,7 @@ def blast(
         c.stabilised_sanity = False
     out.details.update(health_loss=health_loss, sanity_loss=sanity_loss, mitigation=mit)
     out.notes.extend(r["notes"])
-    return settle(c, out, rules)
+    return settle(c, out, options=options)
 
 
 def able(c) -> bool:

@@ -19,8 +19,8 @@ HEAL_RESOURCES = ("health", "sanity")
 def apply_healing(
     c,
     amount: int,
-    rules: Mapping[str, Any] | None = None,
     *,
+    options: Mapping[str, Any],
     resource: str = "health",
     item: str | None = None,
     stabilise: bool = False,
@@ -62,14 +62,16 @@ def apply_healing(
                     f"«{item}» не восстанавливает ни Здоровье, ни Рассудок.",
                 ),
             )
-        out = use_item(user, item, rules, total=amount or None, fail=fail, in_combat=in_combat, target=c, rng=rng)
+        out = use_item(
+            user, item, options=options, total=amount or None, fail=fail, in_combat=in_combat, target=c, rng=rng
+        )
         if own and own != resource:
             out.notes.append(
                 T(f"{item} restores {own}", f"«{item}» восстанавливает {'Здоровье' if own == 'health' else 'Рассудок'}")
             )
         resource = own or resource
     else:
-        out = heal(c, amount, rules, resource)
+        out = heal(c, amount, resource, options=options)
     if stabilise:
         flag = f"stabilised_{resource}"
         if getattr(c, resource) < 0 and not getattr(c, flag):
@@ -78,7 +80,7 @@ def apply_healing(
             out.notes.append(
                 T(f"{resource} stabilised", "стабилизирован" if resource == "health" else "рассудок стабилизирован")
             )
-        out = settle(c, out, rules or {})
+        out = settle(c, out, options=options)
     return out
 
 
@@ -131,14 +133,14 @@ def healing_options(c) -> list:
     return opts
 
 
-def heal(c, amount: int, rules: Mapping[str, Any] | None, resource: str) -> DamageOutcome:
+def heal(c, amount: int, resource: str, *, options: Mapping[str, Any]) -> DamageOutcome:
     out = DamageOutcome()
     mx = c.health_max if resource == "health" else c.sanity_max
     old = getattr(c, resource)
     new = min(mx, old + max(0, amount)) if old < mx else old
     setattr(c, resource, new)
     out.changes[resource] = (old, new)
-    return settle(c, out, rules or {})
+    return settle(c, out, options=options)
 
 
 def item_spec(it: Mapping[str, Any]) -> dict:
@@ -150,8 +152,8 @@ def item_spec(it: Mapping[str, Any]) -> dict:
 def use_item(
     c,
     name: str,
-    rules: Mapping[str, Any] | None = None,
     *,
+    options: Mapping[str, Any],
     total: int | None = None,
     fail: bool = False,
     in_combat: bool = True,
@@ -169,12 +171,11 @@ def use_item(
     reads A30 that way (``medkit_roll="patient_endurance"``). That roll's own effects (Luck for a
     fail, Sanity for success dice) are applied to whoever rolled, like any roll, and reported in
     ``details["roll"]``. Everything is checked before anything changes."""
-    rules = rules or {}
     target = target if target is not None else c
     items, idx, it, spec = _usable_item(c, name, in_combat=in_combat, expect=expect)
     check, roller = None, None
     if spec.get("divider") and total is None and not fail and spec.get("roll"):
-        check, roller = _item_roll(c, target, it, spec, rules, rng)
+        check, roller = _item_roll(c, target, it, spec, rng, options=options)
         total, fail = check.total, bool(check.details.get("fail"))
     # -- nothing has changed so far; now apply
     if "charges" in it:
@@ -183,9 +184,7 @@ def use_item(
         items.pop(idx)
     amount = int(spec.get("fixed") or 0)
     if spec.get("divider") and (total is not None or fail):
-        amount += apply_divider(
-            total, Divider(*spec["divider"]), fail=fail, on_fail=rules.get("divider_on_fail", "zero")
-        )
+        amount += apply_divider(total, Divider(*spec["divider"]), fail=fail, on_fail=options["divider_on_fail"])
     c.items = items
     out = DamageOutcome()
     roll_changes = {}
@@ -194,7 +193,7 @@ def use_item(
 
         roll_changes = _SYSTEM.apply_effects(roller, check.effects)
     if spec.get("restores") in ("health", "sanity") and amount:
-        out = heal(target, amount, rules, spec["restores"])
+        out = heal(target, amount, spec["restores"], options=options)
     elif spec.get("restores") is None and amount:
         out.details["bonus"] = amount  # e.g. a berserk potion's Body-branch bonus
     if check is not None:
@@ -231,14 +230,14 @@ def _usable_item(c, name: str, *, in_combat: bool, expect: str | None) -> tuple[
     return items, idx, it, spec
 
 
-def _item_roll(c, target, it: Mapping[str, Any], spec: Mapping[str, Any], rules: Mapping[str, Any], rng):
+def _item_roll(c, target, it: Mapping[str, Any], spec: Mapping[str, Any], rng, *, options: Mapping[str, Any]):
     """The item's own roll: the user's named parameter, or the patient's Endurance for a medkit
     when the GM reads A30 that way; ``(check result, who rolled)``."""
     param = spec["roll"]
     roller = c
-    if spec.get("id", it.get("preset")) == "medkit" and rules.get("medkit_roll", "healer") == "patient_endurance":
+    if spec.get("id", it.get("preset")) == "medkit" and options["medkit_roll"] == "patient_endurance":
         roller, param = target, "endurance"  # A30
-    return roll_check(roller, param, {}, rules, rng if rng is not None else random.Random()), roller
+    return roll_check(roller, param, {}, options=options, rng=rng if rng is not None else random.Random()), roller
 
 
 def _report_item_roll(out: DamageOutcome, name: str, check, roll_changes: Mapping, on_target: bool, target) -> None:

@@ -35,7 +35,7 @@ def roll_initiative(
     combatants: Mapping[str, Any],
     *,
     rng: random.Random | None = None,
-    rules: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any],
     luck: Mapping[str, int] | None = None,
     pcs: Sequence[str] | None = None,
     sides: Mapping[str, str] | None = None,
@@ -46,7 +46,6 @@ def roll_initiative(
     Perception again, up to three times (L721); (3) final fallback: the order the combatants were
     given (deterministic). Every tie-break used is reported."""
     rng = rng if rng is not None else random.Random()
-    rules = rules or {}
     luck = luck or {}
     ids = list(combatants)
     _check_declared_luck(combatants, luck)
@@ -55,12 +54,12 @@ def roll_initiative(
         c = combatants[i]
         s, f, parts = auto_modifiers(c, "perception")
         rolls[i] = level_roll(
-            c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s, rng=rng, rules=rules, bonuses=parts
+            c.value("perception"), bonus=f, luck=int(luck.get(i, 0)), shift=s, rng=rng, options=options, bonuses=parts
         )
     is_pc = {i: (i in pcs) if pcs is not None else not getattr(combatants[i], "is_npc", False) for i in ids}
-    primary, pc_key, speed = _tie_keys(combatants, rolls, is_pc, rules)
-    rolloffs, tiebreaks = _roll_offs(combatants, primary, pc_key, rng, rules)
-    pcs_first, by_speed = _priority_notes(primary, pc_key, speed, rules.get("initiative_speed"))
+    primary, pc_key, speed = _tie_keys(combatants, rolls, is_pc, options=options)
+    rolloffs, tiebreaks = _roll_offs(combatants, primary, pc_key, rng, options=options)
+    pcs_first, by_speed = _priority_notes(primary, pc_key, speed, options["initiative_speed"])
     tiebreaks = pcs_first + tiebreaks + by_speed
 
     def full_key(i):
@@ -90,11 +89,15 @@ def _check_declared_luck(combatants: Mapping[str, Any], luck: Mapping[str, int])
 
 
 def _tie_keys(
-    combatants: Mapping[str, Any], rolls: Mapping[str, LevelRoll], is_pc: Mapping[str, bool], rules: Mapping[str, Any]
+    combatants: Mapping[str, Any],
+    rolls: Mapping[str, LevelRoll],
+    is_pc: Mapping[str, bool],
+    *,
+    options: Mapping[str, Any],
 ) -> tuple[dict[str, tuple], dict[str, tuple], dict[str, int]]:
     """(score, PC priority with Speed, Speed) of each combatant: Speed as a bonus or a tie-break
     by the GM's reading of L729."""
-    speed_mode = rules.get("initiative_speed")
+    speed_mode = options["initiative_speed"]
     if speed_mode not in (None, "tiebreak", "bonus"):
         raise RuleError(
             "bad_rule",
@@ -105,7 +108,7 @@ def _tie_keys(
     primary = {i: initiative_score(rolls[i]) for i in ids}
     if speed_mode == "bonus":  # L729 reading 1: Speed moves a success up the queue
         primary = {i: (s[0], s[1] + speed[i]) if s[0] == 2 else s for i, s in primary.items()}
-    pc_first = rules.get("pcs_win_ties", True)
+    pc_first = options["pcs_win_ties"]
     pc_key = {i: ((1 if is_pc[i] else 0) if pc_first else 0, 0) for i in ids}
     if speed_mode == "tiebreak":  # L729 reading 2: higher Speed first among equals
         pc_key = {i: (pc_key[i][0], speed[i]) for i in ids}
@@ -117,7 +120,8 @@ def _roll_offs(
     primary: Mapping[str, tuple],
     pc_key: Mapping[str, tuple],
     rng: random.Random,
-    rules: Mapping[str, Any],
+    *,
+    options: Mapping[str, Any],
 ) -> tuple[dict[str, list], list[dict]]:
     """Roll-offs of Perception among the groups still tied after the PC priority (L721), up to
     ROLL_OFF_LIMIT times; each one reported."""
@@ -135,7 +139,7 @@ def _roll_offs(
             nxt = []
             for grp in pending:
                 for m in grp:
-                    r = level_roll(combatants[m].value("perception"), rng=rng, rules=rules)
+                    r = level_roll(combatants[m].value("perception"), rng=rng, options=options)
                     rolloffs[m].append(initiative_score(r))
                 by: dict[tuple, list[str]] = {}
                 for m in grp:

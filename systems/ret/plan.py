@@ -72,8 +72,8 @@ ATTACKS = {
 }
 
 
-def int_option(options: Mapping[str, Any], name: str, default: int = 0) -> int:
-    v = options.get(name, default)
+def int_option(request: Mapping[str, Any], name: str, default: int = 0) -> int:
+    v = request.get(name, default)
     if v is None:
         return default
     if isinstance(v, bool) or not isinstance(v, int):
@@ -86,11 +86,11 @@ def int_option(options: Mapping[str, Any], name: str, default: int = 0) -> int:
     return v
 
 
-def plan(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]) -> RollPlan:
+def plan(c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any]) -> RollPlan:
     """Resolve ``check_id`` + options into what is rolled (no dice yet), with an optional token
     (spec §7.6: a flat bonus or +N die levels on the next related roll, L1476, L1483)."""
-    p = _plan(c, check_id, options, rules)
-    name = options.get("token")
+    p = _plan(c, check_id, request, options)
+    name = request.get("token")
     if name:
         tok = next((t for t in c.tokens if t.get("name") == name), None)
         if tok is None:
@@ -130,8 +130,8 @@ class _Request:
 
     c: Any
     check_id: str
+    request: Mapping[str, Any]
     options: Mapping[str, Any]
-    rules: Mapping[str, Any]
     luck: int
     bonus: int
     shift: int
@@ -140,18 +140,18 @@ class _Request:
     named: list = field(default_factory=list)
 
     @classmethod
-    def read(cls, c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]) -> "_Request":
-        luck = int_option(options, "luck")
+    def read(cls, c, check_id: str, request: Mapping[str, Any], options: Mapping[str, Any]) -> "_Request":
+        luck = int_option(request, "luck")
         if luck < 0:
             raise RuleError(
                 "negative_luck", T("Luck declared cannot be negative", "заявленная Удача не может быть отрицательной")
             )
-        bonus = int_option(options, "bonus")
-        shift = int_option(options, "shift")
-        use_auto = options.get("auto_modifiers", True)
-        diff = resolve_difficulty(options.get("difficulty"))
+        bonus = int_option(request, "bonus")
+        shift = int_option(request, "shift")
+        use_auto = request.get("auto_modifiers", True)
+        diff = resolve_difficulty(request.get("difficulty"))
         named: list[tuple[str, int]] = [("bonus", bonus)] if bonus else []
-        return cls(c, check_id, options, rules, luck, bonus, shift, diff, use_auto, named)
+        return cls(c, check_id, request, options, luck, bonus, shift, diff, use_auto, named)
 
     def auto(self, param: str, role: str = "roll", skip: tuple[str, ...] = ()) -> tuple[int, int]:
         """(shift, flat) the sheet puts on a roll of ``param``; their named parts are collected."""
@@ -188,8 +188,8 @@ class _Request:
         )
 
 
-def _plan(c, check_id: str, options: Mapping[str, Any], rules: Mapping[str, Any]) -> RollPlan:
-    rq = _Request.read(c, check_id, options, rules)
+def _plan(c, check_id: str, request: Mapping[str, Any], options: Mapping[str, Any]) -> RollPlan:
+    rq = _Request.read(c, check_id, request, options)
     if check_id in CHOICE_TABLES:
         return _plan_choice(rq)
     if check_id in MENTAL:  # L1090-1111
@@ -220,14 +220,14 @@ def _plan_choice(rq: _Request) -> RollPlan:
         rq.check_id,
         lab,
         kind="choice",
-        extra={"faces": faces, "in_combat": bool(rq.options.get("in_combat", True))},
+        extra={"faces": faces, "in_combat": bool(rq.request.get("in_combat", True))},
         notation=f"d{faces}",
     )
 
 
 def _plan_mental(rq: _Request) -> RollPlan:
     allowed = MENTAL[rq.check_id]
-    param = rq.options.get("param") or allowed[0]
+    param = rq.request.get("param") or allowed[0]
     if param not in allowed:
         raise RuleError(
             "bad_param",
@@ -286,7 +286,7 @@ def _plan_parameter(rq: _Request) -> RollPlan:
         and rq.use_auto
         and c.cover_bonus
         and (check_id == "parry" or not c.cover_shield_only)
-        and (check_id == "dodge" or rq.rules.get("cover_bonus_scope") != "dodge_only" or c.cover_shield_only)
+        and (check_id == "dodge" or rq.options["cover_bonus_scope"] != "dodge_only" or c.cover_shield_only)
     ):
         f += c.cover_bonus
         rq.named.append(("cover", c.cover_bonus))
@@ -314,7 +314,7 @@ def _plan_ability(rq: _Request, kind: str, name: str) -> RollPlan:
     parent = c.ability(a.get("parent_talent") or "")
     if parent is None:
         raise RuleError("ultimate_parent", T("the ultimate's parent talent is missing", "нет родительского таланта"))
-    if a.get("used") and not rq.options.get("ignore_used"):
+    if a.get("used") and not rq.request.get("ignore_used"):
         raise RuleError(
             "ultimate_used",
             T(f"{name} was already used this game session.", f"«{name}» уже применена в этой игровой сессии."),
@@ -364,7 +364,7 @@ def _plan_harm_roll(rq: _Request) -> RollPlan:
         raise RuleError(code, refusal)
     extra: dict[str, Any] = {"explicit_difficulty": diff is not None}
     if rq.check_id == "self_control":
-        extra = {"in_combat": bool(rq.options.get("in_combat", True)), **extra}
+        extra = {"in_combat": bool(rq.request.get("in_combat", True)), **extra}
     s, f = rq.auto(param)
     d = diff if diff is not None else -int(getattr(c, resource))
     return rq.level_plan(lab, c.value(param), rq.bonus + f, s, difficulty=d, special=rq.check_id, extra=extra)
@@ -372,12 +372,12 @@ def _plan_harm_roll(rq: _Request) -> RollPlan:
 
 def _plan_sanity_test(rq: _Request) -> RollPlan:
     """A Sanity test (L588-592): the harm less the roll through a divider."""
-    param = rq.options.get("param") or "composure"
+    param = rq.request.get("param") or "composure"
     if param not in PARAMS:
         raise RuleError("bad_param", T(f"unknown parameter {param!r}", f"неизвестный параметр {param!r}"))
     s, f = rq.auto(param)
-    harm = int_option(rq.options, "harm")
-    div = resolve_divider(rq.options.get("divider", "normal"))
+    harm = int_option(rq.request, "harm")
+    div = resolve_divider(rq.request.get("divider", "normal"))
     return rq.level_plan(
         T("Sanity test", "Испытание рассудка"),
         rq.c.value(param),
@@ -409,7 +409,7 @@ def _plan_flaw(rq: _Request, name: str) -> RollPlan:
 
 def _plan_resist(rq: _Request, name: str) -> RollPlan:
     """Resisting a state (spec §5.11) against the value of its threshold node."""
-    if rq.options.get("first_turn") and not rq.rules.get("resist_on_first_turn", True):
+    if rq.request.get("first_turn") and not rq.options["resist_on_first_turn"]:
         raise RuleError(
             "resist_first_turn",
             T(

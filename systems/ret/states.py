@@ -12,7 +12,7 @@ from .damage import apply_damage, settle
 from .healing import heal
 
 
-def tick_conditions(c, rules: Mapping[str, Any], *, at: str = "start") -> DamageOutcome:
+def tick_conditions(c, *, options: Mapping[str, Any], at: str = "start") -> DamageOutcome:
     """Per-turn effects of active states at the start of the bearer's turn (spec §6.13):
     damage over time (burning, poison, bleeding), healing over time (regeneration), and
     durations counting down."""
@@ -39,9 +39,9 @@ def tick_conditions(c, rules: Mapping[str, Any], *, at: str = "start") -> Damage
     out = DamageOutcome()
     if dot:
         burning = any(x.get("id") == "burning" for x in kept)
-        out = apply_damage(c, dot, rules, armour_applies=burning)
+        out = apply_damage(c, dot, options=options, armour_applies=burning)
     if hot:
-        h = heal(c, hot, rules, "health")
+        h = heal(c, hot, "health", options=options)
         out.changes.update(h.changes)
     out.details["expired"] = expired
     out.details["dot"] = dot
@@ -53,7 +53,7 @@ TURN_POINTS = ("start", "end")
 
 
 def on_turn(
-    c, when: str, rules: Mapping[str, Any], *, conditions: Sequence[Mapping[str, Any]] = ()
+    c, when: str, *, options: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]] = ()
 ) -> DamageOutcome | None:
     """Ongoing effects of the active states at ``when`` of the bearer's own turn (spec §6.13:
     burning, poison, bleeding as Health damage; regeneration as healing; default at the start,
@@ -98,7 +98,7 @@ def on_turn(
     for amount, through_armour in ((fire, True), (dot, False)):
         if not amount:
             continue
-        part = apply_damage(c, amount, rules, armour_applies=through_armour)
+        part = apply_damage(c, amount, options=options, armour_applies=through_armour)
         for k, (old, new) in part.changes.items():
             first = out.changes.get(k, (old, None))[0]
             out.changes[k] = (first, new)
@@ -107,12 +107,12 @@ def on_turn(
     if fire or dot:
         out.notes.insert(0, T(f"{', '.join(sources)}: {fire + dot} damage", f"{', '.join(sources)}: урон {fire + dot}"))
     if hot:
-        h = heal(c, hot, rules, "health")
+        h = heal(c, hot, "health", options=options)
         for k, (old, new) in h.changes.items():
             first = out.changes.get(k, (old, None))[0]
             out.changes[k] = (first, new)
         out.notes.append(T(f"regeneration +{hot}", f"регенерация +{hot}"))
-    out = settle(c, out, rules)
+    out = settle(c, out, options=options)
     dot = fire + dot
     out.details.update(dot=dot, hot=hot, sources=sources, when=when)
     return out
@@ -122,7 +122,7 @@ def on_turn(
 DEFEATING = ("coma", "unconscious", "doom", "dead")
 
 
-def condition_changed(c, cid: str, active: bool, rules: Mapping[str, Any], **extra: Any) -> DamageOutcome | None:
+def condition_changed(c, cid: str, active: bool, *, options: Mapping[str, Any], **extra: Any) -> DamageOutcome | None:
     """Mirror a catalogue condition the tracker added/removed on the character, so its die-level
     and flat penalties reach every roll (auto modifiers read ``c.conditions``) and the defeating
     states (coma, unconscious, doom) make the character defeated. ``dead`` sets final death (and
@@ -160,5 +160,5 @@ def condition_changed(c, cid: str, active: bool, rules: Mapping[str, Any], **ext
         return None
     if spec.get("shift") or spec.get("flat"):
         out.notes.append(T(f"{spec['en']}: {spec['effect_en']}", f"{spec['ru']}: {spec['effect_ru']}"))
-    out = settle(c, out, rules)
+    out = settle(c, out, options=options)
     return out

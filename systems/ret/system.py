@@ -60,27 +60,27 @@ class RetSystem(GameSystem):
 
     # -- checks ---------------------------------------------------------------------------------
     def checks(self, character) -> list:
-        return _checks.catalogue(character)
+        return _checks.catalogue(character, options=self.rules)
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
-        return _checks.roll(character, check_id, options, self.rules, rng)
+        return _checks.roll(character, check_id, options, options=self.rules, rng=rng)
 
     def check_distribution(self, character, check_id: str, **options: Any):
-        return _checks.distribution(character, check_id, options, self.rules)
+        return _checks.distribution(character, check_id, options, options=self.rules)
 
     def outcome_distribution(self, character, check_id: str, **options: Any) -> dict[str, Fraction]:
         """P of each of the five outcomes (passed with success ... critically failed)."""
-        return _checks.outcome_distribution(character, check_id, options, self.rules)
+        return _checks.outcome_distribution(character, check_id, options, options=self.rules)
 
     def contest(self, attacker: LevelRoll | None, defender: LevelRoll | None) -> str:
         """``"attacker"`` or ``"defender"`` (ties to the defender, L502)."""
-        return contest(attacker, defender, self.rules)
+        return contest(attacker, defender, options=self.rules)
 
     def contest_chance(self, attacker: Mapping[str, Any], defender: Mapping[str, Any] | None) -> Fraction:
-        return _checks.contest_chance(attacker, defender, self.rules)
+        return _checks.contest_chance(attacker, defender, options=self.rules)
 
     def level_roll(self, level: int, *, rng: random.Random | None = None, **kw) -> LevelRoll:
-        return level_roll(level, rng=rng, rules=self.rules, **kw)
+        return level_roll(level, rng=rng, options=self.rules, **kw)
 
     def divide(self, total: int | None, divider: Any, *, fail: bool = False, on_fail: str | None = None) -> int:
         """The divider (spec §5.7): ``max(0, total) // D + base``."""
@@ -152,7 +152,7 @@ class RetSystem(GameSystem):
     def dice_words(self) -> list:
         """``L`` (level rolls), ``ret_check`` (the bound character's named checks: ``agility``,
         ``skill "Lockpicking" luck 1``) and ``prob`` (exact odds: ``prob L5+3 >= 8``)."""
-        return [make_word(self.rules), make_check_word(self.rules), make_prob_word()]
+        return [make_word(options=self.rules), make_check_word(options=self.rules), make_prob_word()]
 
     # -- combat -----------------------------------------------------------------------------------
     def health(self, character) -> tuple[int, int]:
@@ -174,7 +174,7 @@ class RetSystem(GameSystem):
         return _combat.roll_initiative(
             combatants,
             rng=rng,
-            rules=self.rules,
+            options=self.rules,
             luck=options.get("luck"),
             pcs=options.get("pcs"),
             sides=options.get("sides"),
@@ -187,11 +187,11 @@ class RetSystem(GameSystem):
     def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
         loc = options.pop("location", "body")
         return _combat.apply_damage(
-            character, amount, self.rules, location=loc, head=options.pop("head", loc == "head"), **options
+            character, amount, options=self.rules, location=loc, head=options.pop("head", loc == "head"), **options
         )
 
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
-        return _combat.apply_healing(character, amount, self.rules, **options)
+        return _combat.apply_healing(character, amount, options=self.rules, **options)
 
     def healing_options(self, character) -> list[OptionSpec]:
         """Which resource (Health / Sanity), stabilise, and a healing item of the character
@@ -199,28 +199,28 @@ class RetSystem(GameSystem):
         return _combat.healing_options(character)
 
     def tick_conditions(self, character, at: str = "start") -> DamageOutcome:
-        return _combat.tick_conditions(character, self.rules, at=at)
+        return _combat.tick_conditions(character, options=self.rules, at=at)
 
     def on_turn(
         self, character, when: str, *, rng: random.Random | None = None, conditions: Sequence[Mapping[str, Any]] = ()
     ) -> DamageOutcome | None:
         """Burning / poison / bleeding damage and regeneration at the start of the bearer's turn
         (spec §6.13); durations are the tracker's."""
-        return _combat.on_turn(character, when, self.rules, conditions=conditions)
+        return _combat.on_turn(character, when, options=self.rules, conditions=conditions)
 
     def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
         """Mirror a catalogue condition on the character: penalties reach the rolls, coma /
         unconscious / doom make it defeated, ``dead`` is final death."""
-        return _combat.condition_changed(character, condition_id, active, self.rules, **data)
+        return _combat.condition_changed(character, condition_id, active, options=self.rules, **data)
 
     # -- tracker-side rules as pure functions ---------------------------------------------------
     def turn_state(self, character, *, tense: bool = False) -> _combat.TurnState:
         """A fresh turn's economy (Speed steps, attack, action, social gesture; L742)."""
-        return _combat.TurnState.start(character, self.rules, tense=tense)
+        return _combat.TurnState.start(character, options=self.rules, tense=tense)
 
     def extra_turn(self, character, state: _combat.TurnState, round_no: int) -> dict:
         """Buy the next extra turn (3 Sanity, then defence refusal; spec §6.4)."""
-        return _combat.extra_turn(character, state, round_no, self.rules)
+        return _combat.extra_turn(character, state, round_no, options=self.rules)
 
     def end_extra_turn(self, state: _combat.TurnState, self_control_passed: bool | None) -> bool:
         return _combat.end_extra_turn(state, self_control_passed)
@@ -240,7 +240,7 @@ class RetSystem(GameSystem):
         return _combat.combat_over(combatants, sides, unwilling=unwilling)
 
     def loot_queue(self, combatants: Mapping[str, Any], *, mode: str = "initiative", **kw) -> dict:
-        return _combat.loot_queue(combatants, mode=mode, rules=self.rules, **kw)
+        return _combat.loot_queue(combatants, mode=mode, options=self.rules, **kw)
 
     def split_loot(self, money: int, ids: Sequence[str]) -> dict[str, int]:
         return _combat.split_loot(money, ids)
@@ -250,7 +250,7 @@ class RetSystem(GameSystem):
 
     def use_item(self, character, name: str, *, rng: random.Random | None = None, **kw) -> DamageOutcome:
         """Use an item (a charge, its effect); without a ``total`` it rolls itself with ``rng``."""
-        return _combat.use_item(character, name, self.rules, rng=rng, **kw)
+        return _combat.use_item(character, name, options=self.rules, rng=rng, **kw)
 
 
 SYSTEM = RetSystem()

@@ -49,6 +49,7 @@ from .checks import (
     score_distribution,
 )
 from .level import MAX_LEVEL, level_roll, roll_outcomes
+from .options import DEFAULTS
 from .params import LABELS as _PARAM_LABELS
 from .params import TREE_ORDER as _TREE_ORDER
 
@@ -177,11 +178,11 @@ class _Parser:
         return side
 
 
-def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression":
+def parse(text: str, start: int = 0, end: int | None = None, *, options: Mapping[str, Any]) -> "LevelExpression":
     end = len(text) if end is None else end
     p = _Parser(text, start, end)
     first = p.side()
-    expr = LevelExpression(text=text[start:end].strip(), attacker=first)
+    expr = LevelExpression(text=text[start:end].strip(), attacker=first, options=options)
     if p.peek_word("vs"):
         p.pos += 2
         expr.defender = p.side()
@@ -241,11 +242,11 @@ def parse(text: str, start: int = 0, end: int | None = None) -> "LevelExpression
 class LevelExpression:
     text: str
     attacker: Side
+    options: Mapping[str, Any]
     defender: Side | None = None
     defences: int = 1
     target: int | None = None
     divider: Divider | None = None
-    rules: Mapping[str, Any] = field(default_factory=dict)
 
     def _roll_side(self, side: Side, rng):
         return level_roll(
@@ -254,7 +255,7 @@ class LevelExpression:
             luck=side.luck,
             shift=side.shift,
             rng=rng,
-            rules=self.rules,
+            options=self.options,
             bonuses=side.bonuses,
         )
 
@@ -263,7 +264,7 @@ class LevelExpression:
         att = self._roll_side(self.attacker, rng)
         if self.defender is not None:
             defs = [self._roll_side(self.defender, rng) for _ in range(self.defences)]
-            won = [contest(att, d, self.rules) == "attacker" for d in defs]
+            won = [contest(att, d, options=self.options) == "attacker" for d in defs]
             dtotal = defs[0].total if not defs[0].fail else 0
             check = Check(op="vs", target=int(dtotal), passed=any(won), margin=(att.total or 0) - int(dtotal))
             vs = "; ".join(d.breakdown()["en"] for d in defs)
@@ -300,7 +301,7 @@ class LevelExpression:
             )
         if self.divider is None:
             return roll_result_for(att, self.text, check=check)
-        value = apply_divider(att.total, self.divider, fail=att.fail, on_fail=self.rules.get("divider_on_fail", "zero"))
+        value = apply_divider(att.total, self.divider, fail=att.fail, on_fail=self.options["divider_on_fail"])
         return roll_result_for(
             att,
             self.text,
@@ -313,11 +314,11 @@ class LevelExpression:
         )
 
     def distribution(self) -> Distribution:
-        a_out, cut = roll_outcomes(rules=self.rules, **self.attacker.kwargs())
+        a_out, cut = roll_outcomes(options=self.options, **self.attacker.kwargs())
         if self.defender is not None:
-            d_out, dcut = roll_outcomes(rules=self.rules, **self.defender.kwargs())
+            d_out, dcut = roll_outcomes(options=self.options, **self.defender.kwargs())
             a, d = score_distribution(a_out), score_distribution(d_out)
-            can_hit = self.rules.get("double_fail_attack_can_hit", True)
+            can_hit = self.options["double_fail_attack_can_hit"]
             pmf: dict[int, Fraction] = {}
             for ka, pa in a.items():
                 q = sum(
@@ -336,7 +337,7 @@ class LevelExpression:
             p_pass = 1 - pmf.get(0, Fraction(0))
             return Distribution(pmf, p_pass=p_pass, expression=self.text, outcome="hits")
         if self.divider is not None:
-            on_fail = self.rules.get("divider_on_fail", "zero")
+            on_fail = self.options["divider_on_fail"]
             pmf = {}
             for o, q in a_out.items():
                 v = apply_divider(None if o[0] == "fail" else o[1], self.divider, fail=o[0] == "fail", on_fail=on_fail)
@@ -345,13 +346,10 @@ class LevelExpression:
         return total_distribution(a_out, cut, self.target, self.text)
 
 
-def make_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
-    rules = dict(rules or {})
+def make_word(*, options: Mapping[str, Any]) -> DiceWord:
 
     def _parse(text: str, start: int, end: int) -> LevelExpression:
-        expr = parse(text, start, end)
-        expr.rules = rules
-        return expr
+        return parse(text, start, end, options=options)
 
     return DiceWord(
         name="L",
@@ -419,7 +417,9 @@ def check_names() -> NameIndex:
     from . import checks as _checks
     from .model import Character as _RetCharacter
 
-    labels = {c.id: c.label for c in _checks.catalogue(_RetCharacter()) if ":" not in c.id}
+    # the names of the fixed checks (abilities excluded) do not depend on the GM's options
+    fixed = _checks.catalogue(_RetCharacter(), options=DEFAULTS)
+    labels = {c.id: c.label for c in fixed if ":" not in c.id}
     labels.update({pid: lab for pid, lab in _PARAM_LABELS.items()})
     return NameIndex(labels, extra=RU_NAMES)
 
@@ -455,15 +455,15 @@ class CheckExpression:
     text: str
     character: Any
     check_id: str
-    options: dict
-    rules: Mapping[str, Any] = field(default_factory=dict)
+    request: dict
+    options: Mapping[str, Any]
 
     def roll(self, rng: random.Random | None = None):
         from . import checks as _checks
 
         rng = rng if rng is not None else random.Random()
         try:
-            res = _checks.roll(self.character, self.check_id, self.options, self.rules, rng)
+            res = _checks.roll(self.character, self.check_id, self.request, options=self.options, rng=rng)
         except RuleError as exc:
             raise _rule_error(exc, None, self.text) from None
         rr = res.roll
@@ -487,7 +487,7 @@ class CheckExpression:
         from . import checks as _checks
 
         try:
-            d = _checks.distribution(self.character, self.check_id, self.options, self.rules)
+            d = _checks.distribution(self.character, self.check_id, self.request, options=self.options)
         except RuleError as exc:
             raise _rule_error(exc, None, self.text) from None
         d.expression = self.text
@@ -495,7 +495,7 @@ class CheckExpression:
 
 
 def parse_check(
-    text: str, start: int = 0, end: int | None = None, *, variables=None, rules: Mapping[str, Any] | None = None
+    text: str, start: int = 0, end: int | None = None, *, variables=None, options: Mapping[str, Any]
 ) -> CheckExpression:
     """``agility``, ``attention luck 2 >= 8``, ``skill "Lockpicking" luck 1``,
     ``talent Hacking difficulty high dl-1``, ``dodge +2[cover]`` — the bound character's check.
@@ -551,7 +551,7 @@ def parse_check(
         check_id = f"{kind}:{name}"
     else:
         check_id = check_names().id_of(word) or RU_NAMES.get(word, word)
-    options: dict[str, Any] = {}
+    request: dict[str, Any] = {}
     bonuses = 0
     while True:
         p.ws()
@@ -573,13 +573,13 @@ def parse_check(
             if tag in ("luck", "удача"):
                 if sign < 0:
                     p.error("Luck cannot be negative", "Удача не может быть отрицательной", opt_pos)
-                options["luck"] = options.get("luck", 0) + n
+                request["luck"] = request.get("luck", 0) + n
             else:
                 bonuses += sign * n
             continue
         if p.peek_word("luck") or p.peek_word("удача"):
             p.pos += 4 if text[p.pos] in "lL" else 5
-            options["luck"] = options.get("luck", 0) + p.number("the Luck declared", "заявленная Удача")
+            request["luck"] = request.get("luck", 0) + p.number("the Luck declared", "заявленная Удача")
             continue
         if p.peek("dl") or p.peek_word("shift") or p.peek_word("сдвиг"):
             p.pos += 2 if text.startswith(("dl", "DL", "Dl", "dL"), p.pos) else 5
@@ -588,7 +588,7 @@ def parse_check(
             if p.pos < end and text[p.pos] in "+-":
                 sign = 1 if text[p.pos] == "+" else -1
                 p.pos += 1
-            options["shift"] = options.get("shift", 0) + sign * p.number("a die-level shift", "сдвиг уровня куба")
+            request["shift"] = request.get("shift", 0) + sign * p.number("a die-level shift", "сдвиг уровня куба")
             continue
         if p.eat(">=") or p.eat("≥") or p.peek_word("difficulty") or p.peek_word("diff") or p.peek_word("сложность"):
             for w in ("difficulty", "diff", "сложность"):
@@ -600,18 +600,18 @@ def parse_check(
             neg = p.eat("-")
             p.ws()
             if p.pos < end and text[p.pos].isdigit():
-                options["difficulty"] = (-1 if neg else 1) * p.number("a difficulty", "сложность")
+                request["difficulty"] = (-1 if neg else 1) * p.number("a difficulty", "сложность")
             else:
                 mm = re.compile(r"[A-Za-zА-Яа-яЁё_]+(?:[ _][A-Za-zА-Яа-яЁё]+)?").match(text, p.pos, end)
                 dname = mm.group() if mm else ""
                 # a two-word preset ("very high") only when it is one; else the first word
                 try:
-                    options["difficulty"] = resolve_difficulty(dname)
+                    request["difficulty"] = resolve_difficulty(dname)
                     p.pos = mm.end()
                 except Exception:
                     first = dname.split(" ")[0] if dname else ""
                     try:
-                        options["difficulty"] = resolve_difficulty(first)
+                        request["difficulty"] = resolve_difficulty(first)
                         p.pos += len(first)
                     except Exception:
                         p.error(
@@ -626,7 +626,7 @@ def parse_check(
             mm = re.compile(r"\"([^\"]*)\"|([^\s]+)").match(text, p.pos, end)
             if not mm:
                 p.error("expected the token's name", "ожидалось имя токена")
-            options["token"] = mm.group(1) if mm.group(1) is not None else mm.group(2)
+            request["token"] = mm.group(1) if mm.group(1) is not None else mm.group(2)
             p.pos = mm.end()
             continue
         p.error(
@@ -634,7 +634,7 @@ def parse_check(
             f"неожиданное {text[p.pos : end]!r}: ожидалось luck N, +N, dl±N, >= сложность или token ИМЯ",
         )
     if bonuses:
-        options["bonus"] = bonuses
+        request["bonus"] = bonuses
     character = (variables or {}).get(CHARACTER_KEY) if variables is not None else None
     if character is None:
         raise DiceError(
@@ -656,12 +656,11 @@ def parse_check(
         same = [a for a in character.abilities if name_key(a.get("name", "")) == name_key(ability)]
         if len(same) == 1:
             check_id = f"{kind}:{same[0]['name']}"
-    rules = dict(rules or {})
     try:
-        _checks.plan(character, check_id, options, rules)
+        _checks.plan(character, check_id, request, options=options)
     except RuleError as exc:
         raise _rule_error(exc, name_pos, text) from None
-    if options.get("luck", 0) > (character.luck or 0):
+    if request.get("luck", 0) > (character.luck or 0):
         raise DiceError(
             f"only {character.luck} Luck to declare",
             name_pos,
@@ -669,15 +668,14 @@ def parse_check(
             message_ru=f"Удачи можно заявить не больше {character.luck}",
         )
     return CheckExpression(
-        text=text[start:end].strip(), character=character, check_id=check_id, options=options, rules=rules
+        text=text[start:end].strip(), character=character, check_id=check_id, request=request, options=options
     )
 
 
-def make_check_word(rules: Mapping[str, Any] | None = None) -> DiceWord:
-    rules = dict(rules or {})
+def make_check_word(*, options: Mapping[str, Any]) -> DiceWord:
 
     def _parse(text: str, start: int, end: int, variables=None) -> CheckExpression:
-        return parse_check(text, start, end, variables=variables, rules=rules)
+        return parse_check(text, start, end, variables=variables, options=options)
 
     return DiceWord(
         name="ret_check",
