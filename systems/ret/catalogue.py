@@ -8,7 +8,6 @@ from tabletop_widgets.core import CheckSpec, OptionSpec, RuleError, T
 
 from . import data
 from .level import die_label
-from .modifiers import condition_rows
 from .params import TREE_ORDER, label, tier
 from .plan import ATTACKS, CHOICE_TABLES, DEFENCES, HARM_ROLLS, MENTAL, RESIST, RESIST_CONDITION, ability_label, plan
 
@@ -225,7 +224,7 @@ def _resist_checks(c) -> list[CheckSpec]:
     """Resisting a state (spec §5.11) against its threshold node."""
     out: list[CheckSpec] = []
     g_res = T("Resist a state", "Сопротивление состоянию")
-    cat = condition_rows()
+    cat = data.conditions()
     for cond, (param, thr) in RESIST.items():
         labels = cat[RESIST_CONDITION.get(cond, cond)]
         out.append(

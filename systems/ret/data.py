@@ -32,6 +32,11 @@ def row(name: str, row_id: str) -> dict:
     raise KeyError(f"ret: no row {row_id!r} in {name!r}")
 
 
+def conditions() -> dict[str, dict]:
+    """The conditions catalogue (``data/conditions.json``) by id (copies)."""
+    return {r["id"]: r for r in table("conditions")}
+
+
 def table_names() -> list[str]:
     return sorted(p.stem for p in DATA_DIR.glob("*.json"))
 

@@ -6,16 +6,12 @@ from . import data
 from .params import in_branch
 
 
-def condition_rows() -> dict[str, dict]:
-    return {r["id"]: r for r in data.table("conditions")}
-
-
 def auto_modifiers(
     c, param: str, role: str = "roll", *, skip: tuple[str, ...] = ()
 ) -> tuple[int, int, list[tuple[str, int]]]:
     """(die-level shift, flat bonus, named flat parts) that the character's conditions and
     armour put on a roll of ``param`` (role ``roll``/``attack``/``defence``)."""
-    cat = condition_rows()
+    cat = data.conditions()
     shift, flat, named = 0, 0, []
     for inst in c.conditions:
         cid = inst.get("id")

@@ -8,10 +8,11 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
 
+from . import data
 from .difficulty import resolve_difficulty
 from .dividers import resolve_divider
 from .shapes import FLAW_SEVERITIES
-from .modifiers import auto_modifiers, condition_rows
+from .modifiers import auto_modifiers
 from .params import PARAMS, in_branch, label
 
 
@@ -424,7 +425,7 @@ def _plan_resist(rq: _Request, name: str) -> RollPlan:
         skip, extra_shift = ("stunned",), -1
     s, f = rq.auto(param, skip=skip)
     d = rq.difficulty if rq.difficulty is not None else rq.c.value(thr)
-    cat = condition_rows().get(RESIST_CONDITION.get(name, name), {})
+    cat = data.conditions().get(RESIST_CONDITION.get(name, name), {})
     return rq.level_plan(
         T(f"Resist: {cat.get('en', name)}", f"Сопротивление: {cat.get('ru', name)}"),
         rq.c.value(param),

@@ -16,7 +16,7 @@ def tick_conditions(c, *, options: Mapping[str, Any], at: str = "start") -> Dama
     """Per-turn effects of active states at the start of the bearer's turn (spec §6.13):
     damage over time (burning, poison, bleeding), healing over time (regeneration), and
     durations counting down."""
-    cat = {r["id"]: r for r in data.table("conditions")}
+    cat = data.conditions()
     dot, hot = 0, 0
     kept = []
     expired = []
@@ -65,7 +65,7 @@ def on_turn(
         raise RuleError(
             "bad_turn_point", T(f"when is 'start' or 'end', not {when!r}", f"when: 'start' или 'end', а не {when!r}")
         )
-    cat = {r["id"]: r for r in data.table("conditions")}
+    cat = data.conditions()
     insts = (
         list(conditions)
         if conditions
@@ -129,7 +129,7 @@ def condition_changed(c, cid: str, active: bool, *, options: Mapping[str, Any], 
     its removal undoes it: the GM is always right, L13). Leaving cover drops the cover bonus.
     Stacking conditions (bleeding, injuries) add/remove one instance each call. Unknown ids:
     None (a tracker-only marker)."""
-    cat = {r["id"]: r for r in data.table("conditions")}
+    cat = data.conditions()
     if cid not in cat:
         return None
     spec = cat[cid]

@@ -15,7 +15,7 @@ from . import data
 
 def _state_word(cond_id: str, locale: str) -> str:
     """A condition's name from the catalogue, for messages (never its id)."""
-    row = next((r for r in data.table("conditions") if r.get("id") == cond_id), None)
+    row = data.conditions().get(cond_id)
     return row.get(locale) or row.get("en") if row else ("состояние" if locale == "ru" else "a condition")
 
 
@@ -268,7 +268,7 @@ def turn_limits(c) -> dict:
         "psych_resist": True,
         "reasons": [],
     }
-    cat = {r["id"]: r for r in data.table("conditions")}
+    cat = data.conditions()
     ids = [x.get("id") for x in c.conditions] + (["dead"] if c.dead else [])
     for cid in dict.fromkeys(ids):
         lim = _LIMITS.get(cid)
