@@ -8,13 +8,14 @@ import random
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from .model import new_ability
 from .shapes import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
 from .params import PARAMS, TIER3
 
 
-def step_cost(level_from: int, scheme: str, *, options: Mapping[str, Any]) -> int:
+def step_cost(level_from: int, scheme: str, *, options: GmOptions) -> int:
     """DP to raise one level from ``level_from`` (spec §7.1: recommended L -> L+1 costs L, L300)."""
     if level_from >= PC_MAX_LEVEL:
         raise RuleError(
@@ -24,11 +25,11 @@ def step_cost(level_from: int, scheme: str, *, options: Mapping[str, Any]) -> in
     if level_from < 0:
         raise RuleError("bad_level", T("levels start at 0", "уровни начинаются с 0"))
     if level_from == 0:
-        return int(options["cost_0_to_1"])  # A6
+        return int(options.cost_0_to_1)  # A6
     return level_from if scheme == "recommended" else 1
 
 
-def cost(level_from: int, level_to: int, scheme: str, *, options: Mapping[str, Any]) -> int:
+def cost(level_from: int, level_to: int, scheme: str, *, options: GmOptions) -> int:
     """Total DP from ``level_from`` to ``level_to`` (0 when not raising)."""
     return sum(step_cost(lv, scheme, options=options) for lv in range(level_from, level_to))
 
@@ -50,15 +51,15 @@ def new_skill_level_from_d6(d6: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # Advancement operations (spec §7.1): refuse illegal moves, change nothing on refusal
 # ---------------------------------------------------------------------------------------------
-def _pool(options: Mapping[str, Any], what: str, creation: bool) -> tuple[str, str]:
-    scheme = options["costing_at_creation"] if creation else options["costing"]
+def _pool(what: str, creation: bool, *, options: GmOptions) -> tuple[str, str]:
+    scheme = options.costing_at_creation if creation else options.costing
     if scheme == "recommended":
         return scheme, "dp"
     return scheme, ("dp_params" if what == "param" else "dp_abilities")
 
 
-def _check_play(options: Mapping[str, Any], in_play: bool) -> None:
-    if in_play and options["dp_spend_only_between_games"]:
+def _check_play(in_play: bool, *, options: GmOptions) -> None:
+    if in_play and options.dp_spend_only_between_games:
         raise RuleError(
             "dp_in_play",
             T(
@@ -85,11 +86,9 @@ def _spend(c, pool: str, amount: int, entry: dict, changes: Mapping[str, Any]) -
     return {**entry, "cost": amount, "pool": pool}
 
 
-def raise_parameter(
-    c, param: str, *, options: Mapping[str, Any], creation: bool = False, in_play: bool = False
-) -> dict:
+def raise_parameter(c, param: str, *, options: GmOptions, creation: bool = False, in_play: bool = False) -> dict:
     """+1 level of a tier-III parameter for DP (tiers II/I follow, L278)."""
-    _check_play(options, in_play)
+    _check_play(in_play, options=options)
     if param not in TIER3:
         raise RuleError(
             "not_tier3",
@@ -100,21 +99,21 @@ def raise_parameter(
             param=param,
         )
     cur = getattr(c, param)
-    scheme, pool = _pool(options, "param", creation)
+    scheme, pool = _pool("param", creation, options=options)
     amount = step_cost(cur, scheme, options=options)
     return _spend(c, pool, amount, {"target": param, "from": cur, "to": cur + 1}, {param: cur + 1})
 
 
-def raise_ability(c, name: str, *, options: Mapping[str, Any], creation: bool = False, in_play: bool = False) -> dict:
+def raise_ability(c, name: str, *, options: GmOptions, creation: bool = False, in_play: bool = False) -> dict:
     """+1 level of a skill, talent or ultimate (same tables as parameters, L442)."""
-    _check_play(options, in_play)
+    _check_play(in_play, options=options)
     idx, a = _find(c, name)
     cur = a["level"]
     if cur >= ABILITY_MAX_LEVEL:
         raise RuleError(
             "level_limit", T(f"{name} is already at level 7, the limit.", f"«{name}» уже на 7-м уровне — это предел.")
         )
-    scheme, pool = _pool(options, "ability", creation)
+    scheme, pool = _pool("ability", creation, options=options)
     amount = step_cost(cur, scheme, options=options)
     abilities = copy.deepcopy(c.abilities)
     abilities[idx]["level"] = cur + 1
@@ -133,7 +132,7 @@ def convert_ability(
     name: str,
     new_name: str,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     d6: int | None = None,
     rng: random.Random | None = None,
     roll_level: bool = False,
@@ -142,7 +141,7 @@ def convert_ability(
     """Skill -> talent (L426-430) or talent upgrade (L432-436), a level-7 ability becoming a
     talent at level 3 (or by the optional d6 choice roll) for 7 / 3 DP. Flaws use
     :func:`convert_flaw`."""
-    _check_play(options, in_play)
+    _check_play(in_play, options=options)
     idx, a = _find(c, name)
     if a.get("kind") not in ("skill", "talent"):
         raise RuleError("not_convertible", T(f"{name} cannot be converted.", f"«{name}» нельзя преобразовать."))
@@ -161,7 +160,7 @@ def convert_ability(
     if roll_level and d6 is None:
         d6 = (rng or random.Random()).randint(1, 6)
     level = talent_level_from_d6(d6) if d6 is not None else 3
-    scheme, pool = _pool(options, "ability", False)
+    scheme, pool = _pool("ability", False, options=options)
     amount = conversion_cost(scheme)
     abilities = copy.deepcopy(c.abilities)
     abilities[idx] = new_ability(
@@ -178,17 +177,15 @@ def convert_ability(
     return _spend(c, pool, amount, entry, {"abilities": abilities})
 
 
-def convert_flaw(
-    c, name: str, new_name: str, base_param: str, *, options: Mapping[str, Any], in_play: bool = False
-) -> dict:
+def convert_flaw(c, name: str, new_name: str, base_param: str, *, options: GmOptions, in_play: bool = False) -> dict:
     """A flaw turned into a useful talent (L1663); cost as skill -> talent (A35 default)."""
-    _check_play(options, in_play)
+    _check_play(in_play, options=options)
     flaws = [f for f in c.flaws if f.get("name") != name]
     if len(flaws) == len(c.flaws):
         raise RuleError("no_flaw", T(f"No flaw named {name}.", f"Нет недостатка «{name}»."))
     if base_param not in PARAMS:
         raise RuleError("bad_base", T("unknown base parameter", "неизвестная основа"))
-    scheme, pool = _pool(options, "ability", False)
+    scheme, pool = _pool("ability", False, options=options)
     abilities = copy.deepcopy(c.abilities) + [new_ability(new_name, "talent", base_param, 3, converted_from=name)]
     return _spend(
         c,

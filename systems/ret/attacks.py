@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import Effect, RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from .checks import Divider, apply_divider, contest
 from .level import LevelRoll
@@ -42,7 +43,7 @@ def plan_attack(
     augment: bool = False,
     augment_shift: int = 0,
     weapon: Mapping[str, Any] | None = None,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> AttackPlan:
     """Die-level shift, Sanity, action and ammunition costs of an attack's modifiers; penalties
     add up (L861, L988, L1247). ``spray``/``burst``: ``"half"`` or ``"full"`` magazine;
@@ -116,9 +117,7 @@ def _sweep(p: AttackPlan, weapon: Mapping[str, Any] | None) -> None:
     p.action_cost = True  # L868
 
 
-def _magazine(
-    p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | None, *, options: Mapping[str, Any]
-) -> None:
+def _magazine(p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | None, *, options: GmOptions) -> None:
     """A spray (L877-879) or a burst (L903-904) of half or all the magazine."""
     if weapon is not None and not weapon.get("automatic"):
         raise RuleError("needs_automatic", T("Needs an automatic weapon.", "Нужно автоматическое оружие."))
@@ -128,7 +127,7 @@ def _magazine(
     cap = int((weapon or {}).get("capacity", 0))
     ammo = int((weapon or {}).get("ammo", cap))
     need = math.ceil(cap / 2) if mode == "half" else cap  # A28
-    if weapon is not None and options["burst_requires_rounds"] and ammo < need:
+    if weapon is not None and options.burst_requires_rounds and ammo < need:
         raise RuleError("no_ammo", T(f"Needs {need} rounds; {ammo} left.", f"Нужно патронов: {need}, осталось {ammo}."))
     p.rounds = min(need, ammo) if weapon is not None else need
     if kind == "spray":
@@ -138,9 +137,7 @@ def _magazine(
         p.defences_per_target = 2 if mode == "half" else 3  # L903-904
 
 
-def resolve_attack(
-    attack: LevelRoll, defences: Sequence[LevelRoll | None], *, options: Mapping[str, Any]
-) -> list[bool]:
+def resolve_attack(attack: LevelRoll, defences: Sequence[LevelRoll | None], *, options: GmOptions) -> list[bool]:
     """One attack total against one or more defences (burst: 2-3 against the same total, L903;
     areas: each target defends, A27). ``None`` = defence refused. True = the defence was lost."""
     return [contest(attack, d, options=options) == "attacker" for d in defences]
@@ -187,7 +184,7 @@ def in_reach(weapon: Mapping[str, Any], distance: int) -> bool:
     return distance <= int(weapon.get("reach", 1))
 
 
-def movement_block(blocker: LevelRoll, mover: LevelRoll, *, options: Mapping[str, Any]) -> bool:
+def movement_block(blocker: LevelRoll, mover: LevelRoll, *, options: GmOptions) -> bool:
     """Movement block (L1010-1014): blocker's Physique/Body Control vs the mover's Strength/
     Agility; the mover is the defending side, so ties let the mover through (A26). True = the
     move stops."""
@@ -200,7 +197,7 @@ def hidden_attack(
     defence: LevelRoll | None,
     detection_difficulty: int | None = None,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> bool:
     """An attack from hiding (L1127, L1652): a target that fails to detect the attacker (its
     Perception roll loses to the hide roll, or fails) counts its defence as failed. True = hit."""
@@ -214,12 +211,12 @@ def hidden_attack(
     return contest(attack, defence, options=options) == "attacker"
 
 
-def weapon_change_costs_action(*, bulky: bool = False, cinematic: bool = False, options: Mapping[str, Any]) -> bool:
+def weapon_change_costs_action(*, bulky: bool = False, cinematic: bool = False, options: GmOptions) -> bool:
     """Changing weapons (L965, L1036, A54): free unless the item is bulky; the GM may make every
     change cost the action outside cinematic combat."""
     if bulky:
         return True
-    return bool(options["weapon_change_costs_action"]) and not cinematic
+    return bool(options.weapon_change_costs_action) and not cinematic
 
 
 def luck_pick(
@@ -227,7 +224,7 @@ def luck_pick(
     *,
     rng: random.Random | None = None,
     good: bool = True,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> str:
     """A GM random pick among participants using their Luck (L363, A39): for a good event the
     weight is Luck + 1; for a bad one the luckiest are least likely (weight max + 1 - Luck)."""
@@ -235,7 +232,7 @@ def luck_pick(
     ids = list(candidates)
     if not ids:
         raise RuleError("no_candidates", T("nobody to pick", "не из кого выбирать"))
-    if options["luck_pick"] == "uniform":
+    if options.luck_pick == "uniform":
         return ids[rng.randint(0, len(ids) - 1)]
     top = max(candidates.values())
     weights = [(candidates[i] + 1) if good else (top + 1 - candidates[i]) for i in ids]
@@ -255,9 +252,7 @@ CALLED_SHOT_RIDERS = {
 }
 
 
-def called_shot_rider(
-    part: str, attack: LevelRoll, resistance: LevelRoll | None, *, options: Mapping[str, Any]
-) -> str | None:
+def called_shot_rider(part: str, attack: LevelRoll, resistance: LevelRoll | None, *, options: GmOptions) -> str | None:
     """The secondary effect of a body-part hit: the target rolls the listed parameter against the
     attacker's original total and wins ties (spec §5.6); returns the effect id or None."""
     if part not in CALLED_SHOT_RIDERS:

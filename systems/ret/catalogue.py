@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckSpec, OptionSpec, RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from . import data
 from .level import die_label
@@ -71,7 +71,7 @@ def _common_options(c, *, difficulty=True, luck=True) -> list[OptionSpec]:
     return opts
 
 
-def catalogue(c, *, options: Mapping[str, Any]) -> list[CheckSpec]:
+def catalogue(c, *, options: GmOptions) -> list[CheckSpec]:
     """Every named check of ``c`` the tray offers, group by group."""
     common = _common_options(c)
     return [
@@ -105,7 +105,7 @@ def _parameter_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
     return out
 
 
-def _ability_checks(c, common: list[OptionSpec], *, options: Mapping[str, Any]) -> list[CheckSpec]:
+def _ability_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[CheckSpec]:
     """Skills, talents and ultimates (a superpower may be boosted with Sanity)."""
     out: list[CheckSpec] = []
     g_ab = T("Abilities", "Способности")

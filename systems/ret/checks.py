@@ -13,6 +13,7 @@ from tabletop_widgets.core.wording import ru_n
 from tabletop_widgets.dice import Distribution
 from tabletop_widgets.dice.results import Check, Die
 from tabletop_widgets.dice.words import word_result
+from tabletop_widgets.core.options import GmOptions
 
 from . import data
 from .catalogue import analysis_reveal, catalogue
@@ -34,7 +35,7 @@ def _check_of(res: LevelRoll, op: str, target: int | None) -> Check | None:
 
 
 def roll(
-    c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any], rng: random.Random | None = None
+    c, check_id: str, request: Mapping[str, Any], *, options: GmOptions, rng: random.Random | None = None
 ) -> CheckResult:
     rng = rng if rng is not None else random.Random()
     p = plan(c, check_id, request, options=options)
@@ -132,15 +133,15 @@ def _verdict(res: LevelRoll, code: str | None) -> dict:
     return base
 
 
-def _threshold_outcome(c, p: RollPlan, *, options: Mapping[str, Any]) -> CheckResult | None:
+def _threshold_outcome(c, p: RollPlan, *, options: GmOptions) -> CheckResult | None:
     """Past -3 x max the outcome is guaranteed, no roll (L325, L341, A21)."""
-    mult = options["threshold_multiplier"]
+    mult = options.threshold_multiplier
     if not mult or p.special not in ("survival", "self_control") or p.extra.get("explicit_difficulty"):
         return None
     cur, mx, outcome = (
-        ("health", c.health_max, options["health_threshold_outcome"])
+        ("health", c.health_max, options.health_threshold_outcome)
         if p.special == "survival"
-        else ("sanity", c.sanity_max, options["sanity_threshold_outcome"])
+        else ("sanity", c.sanity_max, options.sanity_threshold_outcome)
     )
     if getattr(c, cur) >= -mult * mx:
         return None
@@ -167,7 +168,7 @@ def _stabilised(result: CheckResult, total: int, difficulty: int, trait: str) ->
     result.outcome = T(f"{total} ≥ {difficulty}: stabilised", f"{total} ≥ {difficulty}: стабилизирован")
 
 
-def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, options: Mapping[str, Any]) -> None:
+def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, options: GmOptions) -> None:
     det = result.details
     if p.special == "ultimate":
         det["set_ability_used"] = p.extra["ability"]["name"]
@@ -177,17 +178,17 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, option
     if a and a.get("is_superpower"):  # L1158; spent even on a fail (A44)
         extra = int_option(result.options, "extra_sanity")
         cost = int(a.get("sanity_cost") or 1) + extra
-        if not res.fail or options["power_sanity_spent_on_fail"]:
+        if not res.fail or options.power_sanity_spent_on_fail:
             result.effects.append(Effect("sanity", -cost, T("superpower cost", "цена сверхспособности")))
         fixed = ability_divider(a)
         if fixed:
             div = Divider(fixed[0], fixed[1] + extra)  # boost: +1 base per Sanity (L1209)
             det["divider"] = div
-            det["magnitude"] = apply_divider(res.total, div, fail=res.fail, on_fail=options["divider_on_fail"])
+            det["magnitude"] = apply_divider(res.total, div, fail=res.fail, on_fail=options.divider_on_fail)
     if p.special == "survival":
         if not res.fail and res.total >= p.difficulty:
             _stabilised(result, res.total, p.difficulty, "health")
-        elif res.fail and res.critical and options["crit_survival_is_death"]:
+        elif res.fail and res.critical and options.crit_survival_is_death:
             det["state"] = "dead"
             det["set"] = {"dead": True}
             det["add_conditions"] = ["dead"]
@@ -201,7 +202,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, option
     elif p.special == "self_control":
         if not res.fail and res.total >= p.difficulty:
             _stabilised(result, res.total, p.difficulty, "sanity")
-        elif res.fail and res.critical and (p.extra["in_combat"] or options["noncombat_crit_self_control"] == "coma"):
+        elif res.fail and res.critical and (p.extra["in_combat"] or options.noncombat_crit_self_control == "coma"):
             det["state"] = "coma"
             det["add_conditions"] = ["coma"]
             result.outcome = T("critical fail: coma", "крит. провал: кома")
@@ -216,7 +217,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, option
             result.roll.tree.rolled.append(Die(faces=6, value=d6, note="loss of control"))
     elif p.special == "sanity_test":
         div = p.extra["divider"]
-        mitigation = apply_divider(res.total, div, fail=res.fail, on_fail=options["divider_on_fail"])
+        mitigation = apply_divider(res.total, div, fail=res.fail, on_fail=options.divider_on_fail)
         loss = max(0, p.extra["harm"] - mitigation)  # clamp at 0 (text silent)
         det.update(mitigation=mitigation, loss=loss, harm=p.extra["harm"], divider=div)
         if loss:
@@ -251,7 +252,7 @@ def _roll_choice(c, p: RollPlan, rng) -> CheckResult:
     return CheckResult(check_id=p.check_id, label=p.label, success=None, total=v, roll=rr, outcome=outcome, details=det)
 
 
-def distribution(c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any]) -> Distribution:
+def distribution(c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) -> Distribution:
     p = plan(c, check_id, request, options=options)
     if p.kind == "choice":
         n = p.extra["faces"]
@@ -263,7 +264,7 @@ def distribution(c, check_id: str, request: Mapping[str, Any], *, options: Mappi
     outcomes, cut = roll_outcomes(p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, options=options)
     if p.special == "sanity_test":
         div, harm = p.extra["divider"], p.extra["harm"]
-        on_fail = options["divider_on_fail"]
+        on_fail = options.divider_on_fail
         pmf: dict[int, Fraction] = {}
         for o, q in outcomes.items():
             mit = apply_divider(None if o[0] == "fail" else o[1], div, fail=o[0] == "fail", on_fail=on_fail)
@@ -298,9 +299,7 @@ def total_distribution(
     )
 
 
-def outcome_distribution(
-    c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any]
-) -> dict[str, Fraction]:
+def outcome_distribution(c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) -> dict[str, Fraction]:
     """P of each of the five outcomes of spec §5.5 (difficulty required)."""
     p = plan(c, check_id, request, options=options)
     if p.difficulty is None:

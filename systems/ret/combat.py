@@ -9,6 +9,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from .attacks import (
     BODY_PARTS,
@@ -73,7 +74,7 @@ def loot_queue(
     order: Sequence[str] | None = None,
     seating: Sequence[str] | None = None,
     rng: random.Random | None = None,
-    options: Mapping[str, Any],
+    options: GmOptions,
     include_unable: bool = False,
 ) -> dict:
     """The moderated loot queue (L1139-1141): in the fight's initiative ``order``, a ``new``
@@ -101,7 +102,7 @@ def loot_queue(
     if unknown:
         raise RuleError("unknown_combatant", T(f"unknown: {', '.join(unknown)}", f"неизвестны: {', '.join(unknown)}"))
     queue = [i for i in ids if include_unable or able(combatants[i])]
-    return {"queue": queue, "actions": int(options["loot_actions"]), "initiative": new_order}
+    return {"queue": queue, "actions": int(options.loot_actions), "initiative": new_order}
 
 
 def split_loot(money: int, ids: Sequence[str]) -> dict[str, int]:

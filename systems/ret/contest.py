@@ -5,17 +5,19 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
+
 from .level import LevelRoll, roll_outcomes
 
 
-def contest(att: LevelRoll | None, dfn: LevelRoll | None, *, options: Mapping[str, Any]) -> str:
+def contest(att: LevelRoll | None, dfn: LevelRoll | None, *, options: GmOptions) -> str:
     """'attacker' or 'defender'; ties and equal fail dice go to the defender (L502, L534, L1047)."""
     if att is None:
         return "defender"
     if dfn is None:  # defence refused (L769, L1046)
         return "defender" if att.fail else "attacker"
     if att.fail and dfn.fail:
-        if not options["double_fail_attack_can_hit"]:
+        if not options.double_fail_attack_can_hit:
             return "defender"
         return "attacker" if att.fail_degree > dfn.fail_degree else "defender"
     if att.fail:
@@ -34,7 +36,7 @@ def score_distribution(outcomes: Mapping[tuple, Fraction]) -> dict[tuple, Fracti
     return out
 
 
-def contest_chance(att: Mapping[str, Any], dfn: Mapping[str, Any] | None, *, options: Mapping[str, Any]) -> Fraction:
+def contest_chance(att: Mapping[str, Any], dfn: Mapping[str, Any] | None, *, options: GmOptions) -> Fraction:
     """Exact P(attacker wins); ``att``/``dfn`` are ``level_roll`` keyword dicts (``dfn`` None:
     defence refused)."""
     a_out, _ = roll_outcomes(options=options, **att)
@@ -43,7 +45,7 @@ def contest_chance(att: Mapping[str, Any], dfn: Mapping[str, Any] | None, *, opt
         return sum((p for k, p in a.items() if k[0] == 1), Fraction(0))
     d_out, _ = roll_outcomes(options=options, **dfn)
     d = score_distribution(d_out)
-    can_hit = options["double_fail_attack_can_hit"]
+    can_hit = options.double_fail_attack_can_hit
     win = Fraction(0)
     for ka, pa in a.items():
         for kd, pd in d.items():

@@ -7,6 +7,7 @@ import copy
 from typing import Any, Mapping
 
 from tabletop_widgets.core import DamageOutcome, OptionSpec, T
+from tabletop_widgets.core.options import GmOptions
 
 from .checks import Divider, apply_divider
 from .level import LevelRoll
@@ -38,13 +39,13 @@ def armour_at(c, location: str) -> tuple[int, dict] | None:
     return best
 
 
-def _wear(piece: dict, incoming: int, final_after: int, *, options: Mapping[str, Any]) -> None:
+def _wear(piece: dict, incoming: int, final_after: int, *, options: GmOptions) -> None:
     """Durability -1 when the armour protects from damage above 1 (L1391, A12); defence follows
     durability down (L1392, A13) unless the GM turns that off (L1397)."""
-    trigger = incoming > 1 if options["durability_needs_raw_gt_1"] else final_after > 1
+    trigger = incoming > 1 if options.durability_needs_raw_gt_1 else final_after > 1
     if trigger:
         piece["durability"] = max(0, piece["durability"] - 1)
-        if options["defence_tracks_durability"]:
+        if options.defence_tracks_durability:
             piece["defence"] = min(piece["defence"], piece["durability"])
         elif piece["durability"] == 0:
             piece["defence"] = 0  # L1393
@@ -58,7 +59,7 @@ def compute_hit(
     health_mult: int = 1,
     sanity_single: bool = False,
     armour_applies: bool = True,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> dict:
     """The hit pipeline of spec §6.11.2 without touching the character: returns the new armour
     list, temp armour, Health and Sanity losses."""
@@ -128,7 +129,7 @@ def apply_damage(
     c,
     amount: int,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     location: str = "body",
     head: bool = False,
     dual_wield: bool = False,
@@ -150,9 +151,9 @@ def apply_damage(
         out.notes.append(T("already dead", "смерть уже наступила"))
         return settle(c, out, options=options)
     mult = 2 if head else 1
-    if dual_wield and options["dual_wield_mode"] == "multiply":
+    if dual_wield and options.dual_wield_mode == "multiply":
         mult *= 2
-    hits = 2 if dual_wield and options["dual_wield_mode"] == "two_hits" else 1
+    hits = 2 if dual_wield and options.dual_wield_mode == "two_hits" else 1
     if head:
         location = "head"
     total_h, total_s = 0, 0
@@ -170,7 +171,7 @@ def apply_damage(
         total_h += r["health_loss"]
         total_s += r["sanity_loss"]
         out.notes.extend(r["notes"])
-    if c.has_condition("coma") and total_h > 0 and options["coma_damage_is_death"]:
+    if c.has_condition("coma") and total_h > 0 and options.coma_damage_is_death:
         out.changes["dead"] = (c.dead, True)  # L328, L1516
         c.dead = True
         out.notes.append(T("damage in coma: final death", "урон в коме: окончательная смерть"))
@@ -194,8 +195,8 @@ def apply_damage(
     return settle(c, out, options=options)
 
 
-def settle(c, out: DamageOutcome, *, options: Mapping[str, Any]) -> DamageOutcome:
-    mult = options["threshold_multiplier"]
+def settle(c, out: DamageOutcome, *, options: GmOptions) -> DamageOutcome:
+    mult = options.threshold_multiplier
     if getattr(c, "is_npc", False) and c.npc_tier == "mook" and not c.dead:  # L1739: "on reaching 0"
         if c.health <= 0:
             out.changes["dead"] = (False, True)
@@ -204,7 +205,7 @@ def settle(c, out: DamageOutcome, *, options: Mapping[str, Any]) -> DamageOutcom
             c.conditions = list(c.conditions) + [{"id": "coma"}]
             out.details["add_conditions"] = ["coma"]
     if not c.dead and mult and c.health < -mult * c.health_max:  # L325, A21
-        if options["health_threshold_outcome"] == "dead":
+        if options.health_threshold_outcome == "dead":
             out.changes["dead"] = (False, True)
             c.dead = True
         elif not c.has_condition("coma"):
@@ -217,7 +218,7 @@ def settle(c, out: DamageOutcome, *, options: Mapping[str, Any]) -> DamageOutcom
         and not (c.is_npc and c.npc_tier == "mook")
     )
     out.details["survival_difficulty"] = -c.health if c.health < 0 else None
-    out.details["survival_roll_when"] = options["survival_roll_timing"]  # A20
+    out.details["survival_roll_when"] = options.survival_roll_timing  # A20
     out.details["self_control_roll"] = (
         not c.dead and c.sanity < 0 and not c.stabilised_sanity and not c.has_condition("coma")
     )
@@ -230,7 +231,7 @@ def blast(
     c,
     raw: int,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     dodged: bool = False,
     composure: LevelRoll | None = None,
     divider: Divider | None = None,
@@ -241,16 +242,16 @@ def blast(
     r = compute_hit(c, raw, options=options)
     health_loss = r["health_loss"]
     if dodged:
-        num, den = options["blast_dodge_fraction"]
+        num, den = options.blast_dodge_fraction
         health_loss = health_loss * num // den
-    base = health_loss if options["blast_sanity_from"] == "health_damage" else raw
+    base = health_loss if options.blast_sanity_from == "health_damage" else raw
     mit = 0
     if composure is not None and divider is not None:
-        mit = apply_divider(composure.total, divider, fail=composure.fail, on_fail=options["divider_on_fail"])
+        mit = apply_divider(composure.total, divider, fail=composure.fail, on_fail=options.divider_on_fail)
     sanity_loss = max(0, base - mit)
     out = DamageOutcome()
     _wear_armour(c, out, r)
-    if c.has_condition("coma") and health_loss > 0 and options["coma_damage_is_death"]:
+    if c.has_condition("coma") and health_loss > 0 and options.coma_damage_is_death:
         out.changes["dead"] = (c.dead, True)
         c.dead = True
     if health_loss:

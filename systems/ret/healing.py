@@ -7,6 +7,7 @@ import random
 from typing import Any, Mapping
 
 from tabletop_widgets.core import DamageOutcome, RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from . import data
 from .checks import Divider, apply_divider
@@ -20,7 +21,7 @@ def apply_healing(
     c,
     amount: int,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     resource: str = "health",
     item: str | None = None,
     stabilise: bool = False,
@@ -133,7 +134,7 @@ def healing_options(c) -> list:
     return opts
 
 
-def heal(c, amount: int, resource: str, *, options: Mapping[str, Any]) -> DamageOutcome:
+def heal(c, amount: int, resource: str, *, options: GmOptions) -> DamageOutcome:
     out = DamageOutcome()
     mx = c.health_max if resource == "health" else c.sanity_max
     old = getattr(c, resource)
@@ -153,7 +154,7 @@ def use_item(
     c,
     name: str,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     total: int | None = None,
     fail: bool = False,
     in_combat: bool = True,
@@ -184,7 +185,7 @@ def use_item(
         items.pop(idx)
     amount = int(spec.get("fixed") or 0)
     if spec.get("divider") and (total is not None or fail):
-        amount += apply_divider(total, Divider(*spec["divider"]), fail=fail, on_fail=options["divider_on_fail"])
+        amount += apply_divider(total, Divider(*spec["divider"]), fail=fail, on_fail=options.divider_on_fail)
     c.items = items
     out = DamageOutcome()
     roll_changes = {}
@@ -230,12 +231,12 @@ def _usable_item(c, name: str, *, in_combat: bool, expect: str | None) -> tuple[
     return items, idx, it, spec
 
 
-def _item_roll(c, target, it: Mapping[str, Any], spec: Mapping[str, Any], rng, *, options: Mapping[str, Any]):
+def _item_roll(c, target, it: Mapping[str, Any], spec: Mapping[str, Any], rng, *, options: GmOptions):
     """The item's own roll: the user's named parameter, or the patient's Endurance for a medkit
     when the GM reads A30 that way; ``(check result, who rolled)``."""
     param = spec["roll"]
     roller = c
-    if spec.get("id", it.get("preset")) == "medkit" and options["medkit_roll"] == "patient_endurance":
+    if spec.get("id", it.get("preset")) == "medkit" and options.medkit_roll == "patient_endurance":
         roller, param = target, "endurance"  # A30
     return roll_check(roller, param, {}, options=options, rng=rng if rng is not None else random.Random()), roller
 

@@ -6,6 +6,7 @@ import random
 from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import Effect, InitiativeOrder, InitiativeRoll, RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from .checks import auto_modifiers, roll_result_for
 from .level import LevelRoll, level_roll
@@ -35,7 +36,7 @@ def roll_initiative(
     combatants: Mapping[str, Any],
     *,
     rng: random.Random | None = None,
-    options: Mapping[str, Any],
+    options: GmOptions,
     luck: Mapping[str, int] | None = None,
     pcs: Sequence[str] | None = None,
     sides: Mapping[str, str] | None = None,
@@ -59,7 +60,7 @@ def roll_initiative(
     is_pc = {i: (i in pcs) if pcs is not None else not getattr(combatants[i], "is_npc", False) for i in ids}
     primary, pc_key, speed = _tie_keys(combatants, rolls, is_pc, options=options)
     rolloffs, tiebreaks = _roll_offs(combatants, primary, pc_key, rng, options=options)
-    pcs_first, by_speed = _priority_notes(primary, pc_key, speed, options["initiative_speed"])
+    pcs_first, by_speed = _priority_notes(primary, pc_key, speed, options.initiative_speed)
     tiebreaks = pcs_first + tiebreaks + by_speed
 
     def full_key(i):
@@ -93,11 +94,11 @@ def _tie_keys(
     rolls: Mapping[str, LevelRoll],
     is_pc: Mapping[str, bool],
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> tuple[dict[str, tuple], dict[str, tuple], dict[str, int]]:
     """(score, PC priority with Speed, Speed) of each combatant: Speed as a bonus or a tie-break
     by the GM's reading of L729."""
-    speed_mode = options["initiative_speed"]
+    speed_mode = options.initiative_speed
     if speed_mode not in (None, "tiebreak", "bonus"):
         raise RuleError(
             "bad_rule",
@@ -108,7 +109,7 @@ def _tie_keys(
     primary = {i: initiative_score(rolls[i]) for i in ids}
     if speed_mode == "bonus":  # L729 reading 1: Speed moves a success up the queue
         primary = {i: (s[0], s[1] + speed[i]) if s[0] == 2 else s for i, s in primary.items()}
-    pc_first = options["pcs_win_ties"]
+    pc_first = options.pcs_win_ties
     pc_key = {i: ((1 if is_pc[i] else 0) if pc_first else 0, 0) for i in ids}
     if speed_mode == "tiebreak":  # L729 reading 2: higher Speed first among equals
         pc_key = {i: (pc_key[i][0], speed[i]) for i in ids}
@@ -121,7 +122,7 @@ def _roll_offs(
     pc_key: Mapping[str, tuple],
     rng: random.Random,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> tuple[dict[str, list], list[dict]]:
     """Roll-offs of Perception among the groups still tied after the PC priority (L721), up to
     ROLL_OFF_LIMIT times; each one reported."""

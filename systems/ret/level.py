@@ -9,9 +9,9 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.dice.results import Check, Die
 from tabletop_widgets.dice.words import word_result
 
@@ -81,21 +81,21 @@ def level_die(level: int) -> tuple[int, int]:
     return LEVEL_DIE[clamp_level(level)]
 
 
-def luck_award(critical: bool, *, options: Mapping[str, Any]) -> int:
+def luck_award(critical: bool, *, options: GmOptions) -> int:
     """Luck gained on a fail: 1 (critical 3); cinematic games 3 (critical 5) (L358, L533)."""
-    if options["cinematic_luck"]:
+    if options.cinematic_luck:
         return 5 if critical else 3
     return 3 if critical else 1
 
 
-def explosion_dice(level: int, *, options: Mapping[str, Any]) -> tuple[int, ...]:
+def explosion_dice(level: int, *, options: GmOptions) -> tuple[int, ...]:
     """The dice rolled one after another on successive natural maxima after the first die.
 
     ``die_ladder`` (default): the next bigger die of LADDER. ``level_ladder``: the die of the next
     *level* (spec A4), so level 0 climbs d6 (L1) -> d6 (L2) -> d6 (L3) -> d8 -> ...
     """
     faces, _ = LEVEL_DIE[level]
-    if options["penalty_explosion"] == "level_ladder":
+    if options.penalty_explosion == "level_ladder":
         return tuple(LEVEL_DIE[lv][0] for lv in range(level + 1, MAX_LEVEL + 1))
     return LADDER[LADDER.index(faces) + 1 :]
 
@@ -163,10 +163,10 @@ class LevelRoll:
         return T(text["en"], text["ru"])
 
 
-def resolve_level(base_level: int, shift: int, *, options: Mapping[str, Any]) -> tuple[int, bool]:
+def resolve_level(base_level: int, shift: int, *, options: GmOptions) -> tuple[int, bool]:
     """(effective level, auto_fail) after die-level shifts (spec §5.4, A37)."""
     raw = int(base_level) + int(shift)
-    if raw < MIN_LEVEL and options["below_zero"] == "auto_fail":
+    if raw < MIN_LEVEL and options.below_zero == "auto_fail":
         return MIN_LEVEL, True
     return clamp_level(raw), False
 
@@ -178,7 +178,7 @@ def level_roll(
     luck: int = 0,
     shift: int = 0,
     rng: random.Random | None = None,
-    options: Mapping[str, Any],
+    options: GmOptions,
     bonuses: list[tuple[str, int]] | None = None,
 ) -> LevelRoll:
     """Roll a level roll (spec §5.1). ``luck`` is the Luck declared before the roll."""
@@ -220,7 +220,7 @@ def level_roll(
         res.successes += 1
     if die == 100 and face == 100:
         res.terminal_max = True
-        if options["d100_reroll_on_max"]:  # A5 GM option
+        if options.d100_reroll_on_max:  # A5 GM option
             extra = 0
             while face == 100 and extra < D100_REROLL_DEPTH:
                 face = rng.randint(1, 100)
@@ -231,7 +231,7 @@ def level_roll(
             res.terminal_max = face == 100
     res.total = total + flat + int(bonus) + int(luck)
     res.sanity_gained = res.successes + (
-        1 if res.terminal_max and options["d100_max_grants_sanity"] and not options["d100_reroll_on_max"] else 0
+        1 if res.terminal_max and options.d100_max_grants_sanity and not options.d100_reroll_on_max else 0
     )
     return res
 
@@ -272,7 +272,7 @@ def _chain(dice: tuple[int, ...], reroll_100: bool, depth: int) -> tuple:
 
 
 def roll_outcomes(
-    level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, options: Mapping[str, Any]
+    level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, options: GmOptions
 ) -> tuple[dict[tuple, Fraction], Fraction]:
     """Exact outcomes of a level roll: ``{("fail", d4): p, ("ok", total, successes, terminal): p}``
     and the truncated mass (non-zero only with ``d100_reroll_on_max``)."""
@@ -287,7 +287,7 @@ def roll_outcomes(
     for d4 in range(1, 5):
         out[("fail", d4)] = p_first / 4
     add = flat + bonus + luck
-    reroll = bool(options["d100_reroll_on_max"])
+    reroll = bool(options.d100_reroll_on_max)
     # the first die: faces 2..n-1 plain; face n continues the chain on the explosion dice
     for f in range(2, faces):
         key = ("ok", f + add, 0, False)
@@ -313,14 +313,14 @@ def roll_outcomes(
 
 
 def chance_at_least(
-    level: int, target: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, options: Mapping[str, Any]
+    level: int, target: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, options: GmOptions
 ) -> Fraction:
     """P(not a fail and total >= target) (spec §5.14)."""
     outcomes, _ = roll_outcomes(level, bonus=bonus, luck=luck, shift=shift, options=options)
     return sum((p for o, p in outcomes.items() if o[0] == "ok" and o[1] >= target), Fraction(0))
 
 
-def max_total(level: int, *, options: Mapping[str, Any]) -> int:
+def max_total(level: int, *, options: GmOptions) -> int:
     outcomes, _ = roll_outcomes(level, options=options)
     return max(o[1] for o in outcomes if o[0] == "ok")
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from . import data
 from .difficulty import resolve_difficulty
@@ -87,10 +88,10 @@ def int_option(request: Mapping[str, Any], name: str, default: int = 0) -> int:
     return v
 
 
-def plan(c, check_id: str, request: Mapping[str, Any], *, options: Mapping[str, Any]) -> RollPlan:
+def plan(c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) -> RollPlan:
     """Resolve ``check_id`` + options into what is rolled (no dice yet), with an optional token
     (spec §7.6: a flat bonus or +N die levels on the next related roll, L1476, L1483)."""
-    p = _plan(c, check_id, request, options)
+    p = _plan(c, check_id, request, options=options)
     name = request.get("token")
     if name:
         tok = next((t for t in c.tokens if t.get("name") == name), None)
@@ -132,7 +133,7 @@ class _Request:
     c: Any
     check_id: str
     request: Mapping[str, Any]
-    options: Mapping[str, Any]
+    options: GmOptions
     luck: int
     bonus: int
     shift: int
@@ -141,7 +142,7 @@ class _Request:
     named: list = field(default_factory=list)
 
     @classmethod
-    def read(cls, c, check_id: str, request: Mapping[str, Any], options: Mapping[str, Any]) -> "_Request":
+    def read(cls, c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) -> "_Request":
         luck = int_option(request, "luck")
         if luck < 0:
             raise RuleError(
@@ -189,8 +190,8 @@ class _Request:
         )
 
 
-def _plan(c, check_id: str, request: Mapping[str, Any], options: Mapping[str, Any]) -> RollPlan:
-    rq = _Request.read(c, check_id, request, options)
+def _plan(c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) -> RollPlan:
+    rq = _Request.read(c, check_id, request, options=options)
     if check_id in CHOICE_TABLES:
         return _plan_choice(rq)
     if check_id in MENTAL:  # L1090-1111
@@ -287,7 +288,7 @@ def _plan_parameter(rq: _Request) -> RollPlan:
         and rq.use_auto
         and c.cover_bonus
         and (check_id == "parry" or not c.cover_shield_only)
-        and (check_id == "dodge" or rq.options["cover_bonus_scope"] != "dodge_only" or c.cover_shield_only)
+        and (check_id == "dodge" or rq.options.cover_bonus_scope != "dodge_only" or c.cover_shield_only)
     ):
         f += c.cover_bonus
         rq.named.append(("cover", c.cover_bonus))
@@ -410,7 +411,7 @@ def _plan_flaw(rq: _Request, name: str) -> RollPlan:
 
 def _plan_resist(rq: _Request, name: str) -> RollPlan:
     """Resisting a state (spec §5.11) against the value of its threshold node."""
-    if rq.request.get("first_turn") and not rq.options["resist_on_first_turn"]:
+    if rq.request.get("first_turn") and not rq.options.resist_on_first_turn:
         raise RuleError(
             "resist_first_turn",
             T(

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import DamageOutcome, RuleError, T
+from tabletop_widgets.core.options import GmOptions
 
 from . import data
 from .damage import apply_damage, settle
 from .healing import heal
 
 
-def tick_conditions(c, *, options: Mapping[str, Any], at: str = "start") -> DamageOutcome:
+def tick_conditions(c, *, options: GmOptions, at: str = "start") -> DamageOutcome:
     """Per-turn effects of active states at the start of the bearer's turn (spec §6.13):
     damage over time (burning, poison, bleeding), healing over time (regeneration), and
     durations counting down."""
@@ -52,9 +53,7 @@ def tick_conditions(c, *, options: Mapping[str, Any], at: str = "start") -> Dama
 TURN_POINTS = ("start", "end")
 
 
-def on_turn(
-    c, when: str, *, options: Mapping[str, Any], conditions: Sequence[Mapping[str, Any]] = ()
-) -> DamageOutcome | None:
+def on_turn(c, when: str, *, options: GmOptions, conditions: Sequence[Mapping[str, Any]] = ()) -> DamageOutcome | None:
     """Ongoing effects of the active states at ``when`` of the bearer's own turn (spec §6.13:
     burning, poison, bleeding as Health damage; regeneration as healing; default at the start,
     L1492-1495). ``conditions`` are the tracker's instances (``{"id", "duration", "data"}``;
@@ -122,7 +121,7 @@ def on_turn(
 DEFEATING = ("coma", "unconscious", "doom", "dead")
 
 
-def condition_changed(c, cid: str, active: bool, *, options: Mapping[str, Any], **extra: Any) -> DamageOutcome | None:
+def condition_changed(c, cid: str, active: bool, *, options: GmOptions, **extra: Any) -> DamageOutcome | None:
     """Mirror a catalogue condition the tracker added/removed on the character, so its die-level
     and flat penalties reach every roll (auto modifiers read ``c.conditions``) and the defeating
     states (coma, unconscious, doom) make the character defeated. ``dead`` sets final death (and

@@ -85,7 +85,7 @@ class RetSystem(GameSystem):
     def divide(self, total: int | None, divider: Any, *, fail: bool = False, on_fail: str | None = None) -> int:
         """The divider (spec §5.7): ``max(0, total) // D + base``."""
         return apply_divider(
-            total, _checks.resolve_divider(divider), fail=fail, on_fail=on_fail or self.rules["divider_on_fail"]
+            total, _checks.resolve_divider(divider), fail=fail, on_fail=on_fail or self.rules.divider_on_fail
         )
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
@@ -128,7 +128,7 @@ class RetSystem(GameSystem):
         return _validation.validate_party(characters, options=self.rules)
 
     def cost(self, level_from: int, level_to: int, scheme: str | None = None) -> int:
-        return _advancement.cost(level_from, level_to, scheme or self.rules["costing"], options=self.rules)
+        return _advancement.cost(level_from, level_to, scheme or self.rules.costing, options=self.rules)
 
     def raise_parameter(self, character, param: str, **kw) -> dict:
         return _advancement.raise_parameter(character, param, options=self.rules, **kw)

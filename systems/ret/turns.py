@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Mapping
 
 from tabletop_widgets.core import DamageOutcome, Effect, RuleError, T
 from tabletop_widgets.core.wording import ru_n
+from tabletop_widgets.core.options import GmOptions
 
 from . import data
 
@@ -32,7 +32,7 @@ class TurnState:
     actions_left: int = 1
 
     @classmethod
-    def start(cls, c, *, options: Mapping[str, Any], tense: bool = False) -> "TurnState":
+    def start(cls, c, *, options: GmOptions, tense: bool = False) -> "TurnState":
         """A fresh turn: Speed steps, an attack, an action, a social gesture (L742); a tense
         situation gives two actions instead (L694-701)."""
         st = cls(speed_left=effective_speed(c, options=options))
@@ -76,12 +76,12 @@ class TurnState:
         self.speed_left -= steps
 
 
-def buy_extra_turn(c, state: TurnState, round_no: int, *, options: Mapping[str, Any]) -> list[Effect]:
+def buy_extra_turn(c, state: TurnState, round_no: int, *, options: GmOptions) -> list[Effect]:
     """Up to two extra turns (L757-771): the first costs 3 Sanity (may go below 0, L762; a
     self-control roll then follows at the end of that extra turn), the second costs refusing all
     defence and needs a stabilised (or non-negative) Sanity. Speed is not refreshed (L760)."""
     effects: list[Effect] = []
-    mode = options["extra_turns"]
+    mode = options.extra_turns
     if mode == "forbidden" or (mode == "not_round_1" and round_no <= 1):
         raise RuleError(
             "extra_turns_off",
@@ -104,27 +104,27 @@ def buy_extra_turn(c, state: TurnState, round_no: int, *, options: Mapping[str, 
             ),
         )
     if state.extra_turns_taken == 0:
-        if round_no < int(options["sanity_extra_turn_from_round"]):
+        if round_no < int(options.sanity_extra_turn_from_round):
             raise RuleError(
                 "extra_turn_round",
                 T(
-                    f"Extra turns for Sanity are allowed from round {options['sanity_extra_turn_from_round']}.",
-                    f"Доп. ходы за Рассудок разрешены с {options['sanity_extra_turn_from_round']}-го раунда.",
+                    f"Extra turns for Sanity are allowed from round {options.sanity_extra_turn_from_round}.",
+                    f"Доп. ходы за Рассудок разрешены с {options.sanity_extra_turn_from_round}-го раунда.",
                 ),
             )
-        if options["extra_turn_requires_sanity_ge_3"] and c.sanity < 3:
+        if options.extra_turn_requires_sanity_ge_3 and c.sanity < 3:
             raise RuleError(
                 "extra_turn_sanity", T("You need 3 Sanity for an extra turn.", "Для доп. хода нужно 3 Рассудка.")
             )
         effects.append(Effect("sanity", -3, T("extra turn", "дополнительный ход")))
         state.sanity_went_negative = c.sanity - 3 < 0
     elif state.extra_turns_taken == 1:
-        if round_no < int(options["refusal_extra_turn_from_round"]):
+        if round_no < int(options.refusal_extra_turn_from_round):
             raise RuleError(
                 "refusal_round",
                 T(
-                    f"Refusing defence for an extra turn is allowed from round {options['refusal_extra_turn_from_round']}.",
-                    f"Отказ от защиты ради доп. хода разрешён с {options['refusal_extra_turn_from_round']}-го раунда.",
+                    f"Refusing defence for an extra turn is allowed from round {options.refusal_extra_turn_from_round}.",
+                    f"Отказ от защиты ради доп. хода разрешён с {options.refusal_extra_turn_from_round}-го раунда.",
                 ),
             )
         if state.failed_self_control:
@@ -142,12 +142,12 @@ def buy_extra_turn(c, state: TurnState, round_no: int, *, options: Mapping[str, 
     return effects
 
 
-def effective_speed(c, *, options: Mapping[str, Any]) -> int:
+def effective_speed(c, *, options: GmOptions) -> int:
     """Speed = Agility (L387); a leg injury halves it, floor (L1600, A33: once, or per leg)."""
     legs = sum(1 for x in c.conditions if x.get("id") == "injury_leg")
     speed = c.speed
     if legs:
-        times = legs if options["leg_injury_speed"] == "per_leg" else 1
+        times = legs if options.leg_injury_speed == "per_leg" else 1
         for _ in range(times):
             speed //= 2
     return speed
@@ -202,7 +202,7 @@ def after_act(c, act: str, *, leaves_cover: bool | None = None, reveals: bool | 
     return out
 
 
-def extra_turn(c, state: TurnState, round_no: int, *, options: Mapping[str, Any]) -> dict:
+def extra_turn(c, state: TurnState, round_no: int, *, options: GmOptions) -> dict:
     """Buy the next extra turn (spec §6.4) and say what the tracker must do: ``effects`` (3
     Sanity for the first, applied through ``apply_effects``), ``add_conditions`` (the second
     refuses defence: ``defence_refused`` until the start of the next turn, A22, visible to all),
@@ -215,7 +215,7 @@ def extra_turn(c, state: TurnState, round_no: int, *, options: Mapping[str, Any]
         state.__dict__.update(snapshot.__dict__)
         raise
     add = ["defence_refused"] if state.extra_turns_taken == 2 else []
-    duration = None if options["defence_refusal_duration"] != "until_next_turn" else 1
+    duration = None if options.defence_refusal_duration != "until_next_turn" else 1
     return {
         "number": state.extra_turns_taken,
         "effects": effects,

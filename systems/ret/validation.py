@@ -5,26 +5,27 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tabletop_widgets.core import Problem, T
+from tabletop_widgets.core.options import GmOptions
 
 from .advancement import cost
 from .shapes import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
 from .params import PARAMS, TIER3, label, tier
 
 
-def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
+def validate(c, *, options: GmOptions) -> list[Problem]:
     """Every creation problem of ``c`` under the GM's options (errors and warnings)."""
     return [
-        *_parameter_levels(c, options),
-        *_parameter_budget(c, options),
-        *_ability_budget(c, options),
-        *_ability_counts(c, options),
+        *_parameter_levels(c, options=options),
+        *_parameter_budget(c, options=options),
+        *_ability_budget(c, options=options),
+        *_ability_counts(c, options=options),
         *_starting_luck(c),
         *_ability_shapes(c),
-        *_starting_kit(c, options),
+        *_starting_kit(c, options=options),
     ]
 
 
-def validate_party(characters: Mapping[str, Any], *, options: Mapping[str, Any]) -> list[Problem]:
+def validate_party(characters: Mapping[str, Any], *, options: GmOptions) -> list[Problem]:
     """The problems of every member of a party, each naming its member in ``data["member"]``: the
     book has no rule across sheets (unlike L&D's Bound pattern), so a party is legal when each
     member is."""
@@ -35,15 +36,15 @@ def validate_party(characters: Mapping[str, Any], *, options: Mapping[str, Any])
     ]
 
 
-def _parameter_levels(c, options: Mapping[str, Any]) -> list[Problem]:
+def _parameter_levels(c, *, options: GmOptions) -> list[Problem]:
     """V3, V4: each leaf from the starting level up to the GM's cap."""
     out: list[Problem] = []
-    start = int(options["start_level_param"])
-    cap = int(options["creation_cap"])
+    start = int(options.start_level_param)
+    cap = int(options.creation_cap)
     for leaf in TIER3:
         v = getattr(c, leaf)
         name = label(leaf)
-        if v < start and not options["allow_below_start"]:  # V3
+        if v < start and not options.allow_below_start:  # V3
             out.append(
                 Problem(
                     "below_start",
@@ -72,18 +73,18 @@ def _parameter_levels(c, options: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def _parameter_budget(c, options: Mapping[str, Any]) -> list[Problem]:
+def _parameter_budget(c, *, options: GmOptions) -> list[Problem]:
     """V5: the parameters' development points within the budget."""
     out: list[Problem] = []
-    start = int(options["start_level_param"])
-    scheme = options["costing_at_creation"]
+    start = int(options.start_level_param)
+    scheme = options.costing_at_creation
     # V5: parameter budget
     spent_by = {
         leaf: cost(start, getattr(c, leaf), scheme, options=options) if getattr(c, leaf) <= PC_MAX_LEVEL else 0
         for leaf in TIER3
     }
     spent = sum(spent_by.values())
-    budget = int(options["param_dp"])
+    budget = int(options.param_dp)
     if spent > budget:
         largest = max(spent_by, key=lambda k: (spent_by[k], -TIER3.index(k)))
         over = spent - budget
@@ -103,18 +104,18 @@ def _parameter_budget(c, options: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def _ability_budget(c, options: Mapping[str, Any]) -> list[Problem]:
+def _ability_budget(c, *, options: GmOptions) -> list[Problem]:
     """V4, V6: abilities within the cap and their development points within the budget."""
     out: list[Problem] = []
-    cap = int(options["creation_cap"])
-    scheme = options["costing_at_creation"]
+    cap = int(options.creation_cap)
+    scheme = options.costing_at_creation
     # V6: ability budget
     ab_spent = 0
     for a in c.abilities:
         kind = a.get("kind")
         if kind not in ("skill", "talent", "ultimate") or not isinstance(a.get("level"), int):
             continue
-        s = options["start_level_talent"] if kind == "talent" else options["start_level_skill"]
+        s = options.start_level_talent if kind == "talent" else options.start_level_skill
         ab_spent += cost(s, min(a["level"], ABILITY_MAX_LEVEL), scheme, options=options) if a["level"] > s else 0
         if a["level"] > cap:  # V4
             out.append(
@@ -127,7 +128,7 @@ def _ability_budget(c, options: Mapping[str, Any]) -> list[Problem]:
                     field="abilities",
                 )
             )
-    ab_budget = int(options["ability_dp"])
+    ab_budget = int(options.ability_dp)
     if ab_spent > ab_budget:
         out.append(
             Problem(
@@ -143,14 +144,14 @@ def _ability_budget(c, options: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def _ability_counts(c, options: Mapping[str, Any]) -> list[Problem]:
+def _ability_counts(c, *, options: GmOptions) -> list[Problem]:
     """V7: the number of skills and talents."""
     out: list[Problem] = []
     # V7: ability counts
     k = sum(1 for a in c.abilities if a.get("kind") == "skill")
     t = sum(1 for a in c.abilities if a.get("kind") == "talent")
-    ns, nt = int(options["n_skills"]), int(options["n_talents"])
-    bad = (k > ns or t > nt) if options["ability_count_mode"] == "at_most" else (k != ns or t != nt)
+    ns, nt = int(options.n_skills), int(options.n_talents)
+    bad = (k > ns or t > nt) if options.ability_count_mode == "at_most" else (k != ns or t != nt)
     if bad:
         out.append(
             Problem(
@@ -230,18 +231,18 @@ def _ability_shapes(c) -> list[Problem]:
     return out
 
 
-def _starting_kit(c, options: Mapping[str, Any]) -> list[Problem]:
+def _starting_kit(c, *, options: GmOptions) -> list[Problem]:
     """V15: the starting kit's extra items and weapons."""
     out: list[Problem] = []
     extra = [i for i in c.items if not i.get("is_money")]
-    if len(extra) > int(options["starting_extra_items"]):  # V15
+    if len(extra) > int(options.starting_extra_items):  # V15
         out.append(
             Problem(
                 "starting_kit",
                 T(
-                    f"Starting kit has {len(extra)} extra items; the GM's default is {options['starting_extra_items']}.",
+                    f"Starting kit has {len(extra)} extra items; the GM's default is {options.starting_extra_items}.",
                     f"Дополнительных предметов в стартовом наборе: {len(extra)}; по умолчанию у мастера "
-                    f"{options['starting_extra_items']}.",
+                    f"{options.starting_extra_items}.",
                 ),
                 field="items",
                 severity="warning",

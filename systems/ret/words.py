@@ -29,13 +29,14 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from tabletop_widgets.core import RuleError, T
 from tabletop_widgets.core.names import NameIndex, name_key
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution
 from tabletop_widgets.dice.results import Check
 from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.core.options import GmOptions
 
 from .checks import (
     total_distribution,
@@ -178,7 +179,7 @@ class _Parser:
         return side
 
 
-def parse(text: str, start: int = 0, end: int | None = None, *, options: Mapping[str, Any]) -> "LevelExpression":
+def parse(text: str, start: int = 0, end: int | None = None, *, options: GmOptions) -> "LevelExpression":
     end = len(text) if end is None else end
     p = _Parser(text, start, end)
     first = p.side()
@@ -242,7 +243,7 @@ def parse(text: str, start: int = 0, end: int | None = None, *, options: Mapping
 class LevelExpression:
     text: str
     attacker: Side
-    options: Mapping[str, Any]
+    options: GmOptions
     defender: Side | None = None
     defences: int = 1
     target: int | None = None
@@ -301,7 +302,7 @@ class LevelExpression:
             )
         if self.divider is None:
             return roll_result_for(att, self.text, check=check)
-        value = apply_divider(att.total, self.divider, fail=att.fail, on_fail=self.options["divider_on_fail"])
+        value = apply_divider(att.total, self.divider, fail=att.fail, on_fail=self.options.divider_on_fail)
         return roll_result_for(
             att,
             self.text,
@@ -318,7 +319,7 @@ class LevelExpression:
         if self.defender is not None:
             d_out, dcut = roll_outcomes(options=self.options, **self.defender.kwargs())
             a, d = score_distribution(a_out), score_distribution(d_out)
-            can_hit = self.options["double_fail_attack_can_hit"]
+            can_hit = self.options.double_fail_attack_can_hit
             pmf: dict[int, Fraction] = {}
             for ka, pa in a.items():
                 q = sum(
@@ -337,7 +338,7 @@ class LevelExpression:
             p_pass = 1 - pmf.get(0, Fraction(0))
             return Distribution(pmf, p_pass=p_pass, expression=self.text, outcome="hits")
         if self.divider is not None:
-            on_fail = self.options["divider_on_fail"]
+            on_fail = self.options.divider_on_fail
             pmf = {}
             for o, q in a_out.items():
                 v = apply_divider(None if o[0] == "fail" else o[1], self.divider, fail=o[0] == "fail", on_fail=on_fail)
@@ -346,7 +347,7 @@ class LevelExpression:
         return total_distribution(a_out, cut, self.target, self.text)
 
 
-def make_word(*, options: Mapping[str, Any]) -> DiceWord:
+def make_word(*, options: GmOptions) -> DiceWord:
 
     def _parse(text: str, start: int, end: int) -> LevelExpression:
         return parse(text, start, end, options=options)
@@ -456,7 +457,7 @@ class CheckExpression:
     character: Any
     check_id: str
     request: dict
-    options: Mapping[str, Any]
+    options: GmOptions
 
     def roll(self, rng: random.Random | None = None):
         from . import checks as _checks
@@ -495,7 +496,7 @@ class CheckExpression:
 
 
 def parse_check(
-    text: str, start: int = 0, end: int | None = None, *, variables=None, options: Mapping[str, Any]
+    text: str, start: int = 0, end: int | None = None, *, variables=None, options: GmOptions
 ) -> CheckExpression:
     """``agility``, ``attention luck 2 >= 8``, ``skill "Lockpicking" luck 1``,
     ``talent Hacking difficulty high dl-1``, ``dodge +2[cover]`` — the bound character's check.
@@ -672,7 +673,7 @@ def parse_check(
     )
 
 
-def make_check_word(*, options: Mapping[str, Any]) -> DiceWord:
+def make_check_word(*, options: GmOptions) -> DiceWord:
 
     def _parse(text: str, start: int, end: int, variables=None) -> CheckExpression:
         return parse_check(text, start, end, variables=variables, options=options)
