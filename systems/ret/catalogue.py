@@ -29,7 +29,7 @@ def _common_options(c, *, difficulty=True, luck=True) -> list[OptionSpec]:
                 200,
                 choices=tuple(
                     (r["threshold"], T(f"{r['en']} ({r['threshold']})", f"{r['ru']} ({r['threshold']})"))
-                    for r in data.table("difficulties")
+                    for r in data.rows("difficulties")
                 ),
                 help=T("total ≥ difficulty passes", "итог ≥ сложности — проверка пройдена"),
             )
@@ -201,7 +201,7 @@ def _survival_checks(c) -> list[CheckSpec]:
                     T("Divider", "Делитель"),
                     "choice",
                     "normal",
-                    choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.table("dividers")),
+                    choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("dividers")),
                     gm_only=True,
                 ),
             ],

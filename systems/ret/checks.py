@@ -209,7 +209,7 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, option
         else:
             table = "combat" if p.extra["in_combat"] else "noncombat"
             d6 = 1 if res.fail and res.critical else rng.randint(1, 6)  # choice roll, no Luck (L606)
-            row = next(r for r in data.table("loss_of_control") if r["table"] == table and r["d6"] == d6)
+            row = next(r for r in data.rows("loss_of_control") if r["table"] == table and r["d6"] == d6)
             det["loss_of_control_d6"] = d6
             det["state"] = row["state"]
             det["add_conditions"] = [row["state"]]
@@ -236,7 +236,7 @@ def _roll_choice(c, p: RollPlan, rng) -> CheckResult:
     det: dict[str, Any] = {"value": v}
     if p.check_id == "loss_of_control":
         table = "combat" if p.extra["in_combat"] else "noncombat"
-        row = next(r for r in data.table("loss_of_control") if r["table"] == table and r["d6"] == v)
+        row = next(r for r in data.rows("loss_of_control") if r["table"] == table and r["d6"] == v)
         det.update(state=row["state"], add_conditions=[row["state"]])
         outcome = T(row["en"], row["ru"])
     elif p.check_id == "fail_die":

@@ -22,7 +22,7 @@ OUTCOMES = {
 
 
 def difficulties() -> dict[str, int]:
-    return {r["id"]: r["threshold"] for r in data.table("difficulties")}
+    return {r["id"]: r["threshold"] for r in data.rows("difficulties")}
 
 
 def resolve_difficulty(value: Any) -> int | None:
@@ -36,7 +36,7 @@ def resolve_difficulty(value: Any) -> int | None:
     if isinstance(value, int):
         return value
     text = str(value).strip().lower().replace(" ", "_").replace("-", "_")
-    for r in data.table("difficulties"):
+    for r in data.rows("difficulties"):
         if text in (r["id"], r["en"].lower().replace(" ", "_"), r["ru"].lower()):
             return r["threshold"]
     try:

@@ -20,7 +20,7 @@ class Divider:
 
 
 def divider_presets() -> dict[str, Divider]:
-    return {r["id"]: Divider(r["d"], r["base"]) for r in data.table("dividers")}
+    return {r["id"]: Divider(r["d"], r["base"]) for r in data.rows("dividers")}
 
 
 def resolve_divider(value: Any) -> Divider:

@@ -7,6 +7,7 @@ import random
 from typing import Any, Mapping
 
 from tabletop_widgets.core import DamageOutcome, RuleError, T
+from tabletop_widgets.core.data import thaw
 from tabletop_widgets.core.options import GmOptions
 
 from . import data
@@ -146,7 +147,7 @@ def heal(c, amount: int, resource: str, *, options: GmOptions) -> DamageOutcome:
 
 def item_spec(it: Mapping[str, Any]) -> dict:
     """An item of ``c.items`` merged over its preset row of the items table (§8.11)."""
-    preset = data.row("items", it["preset"]) if it.get("preset") else {}
+    preset = thaw(data.row("items", it["preset"])) if it.get("preset") else {}
     return {**preset, **it}
 
 

@@ -52,7 +52,7 @@ def tag_word(tag: str, locale: str) -> str:
     from . import data  # (lazy: data loads the JSON tables)
 
     for table in ("parameters", "conditions"):
-        for row in data.table(table):
+        for row in data.rows(table):
             if row.get("id") == tag and row.get(locale):
                 return str(row[locale]).lower() if locale == "en" else str(row[locale])
     return tag

@@ -8,7 +8,7 @@ from tabletop_widgets.core import T
 from . import data
 
 #: the rows of ``data/parameters.json`` in tree order: each pillar, then its aspects and their leaves
-_ROWS = data.table("parameters")
+_ROWS = data.rows("parameters")
 TREE_ORDER = [r["id"] for r in _ROWS]
 TIER1, TIER2, TIER3 = ([r["id"] for r in _ROWS if r["tier"] == t] for t in (1, 2, 3))
 PARAMS = TIER1 + TIER2 + TIER3

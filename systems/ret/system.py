@@ -42,21 +42,12 @@ class RetSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULTS
+    tables = _data.TABLES
     #: a tray starts at Medium (8), the middle of the book's difficulty ladder (L505-515); the
     #: option's default stays None ("no difficulty": totals compared with an opponent's roll)
     usual_options = {"difficulty": 8}
     #: the book's word for a die: «куб» (L486, «куб провала» L525), never «кубик»
     terms = {"dice": T("Dice", "Кубы"), "dice_tray": T("Dice tray", "Лоток для кубов")}
-
-    # -- data -----------------------------------------------------------------------------------
-    def data(self, table: str) -> list[dict[str, Any]]:
-        try:
-            return _data.table(table)
-        except KeyError:
-            raise KeyError(f"ret: no data table {table!r}") from None
-
-    def data_tables(self) -> list[str]:
-        return _data.table_names()
 
     # -- checks ---------------------------------------------------------------------------------
     def checks(self, character) -> list:
