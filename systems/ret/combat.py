@@ -30,7 +30,19 @@ from .attacks import (
     resolve_attack,
     weapon_change_costs_action,
 )
-from .damage import able, apply_damage, armour_at, blast, compute_hit, damage_options, is_defeated, raw_damage, settle
+from .damage import (
+    able,
+    apply_damage,
+    armour_at,
+    blast,
+    compute_hit,
+    damage_options,
+    effect_value,
+    is_defeated,
+    raw_damage,
+    settle,
+    unstabilised_by,
+)
 from .healing import HEAL_RESOURCES, apply_healing, heal, healing_options, item_spec, use_item
 from .initiative import (
     ROLL_OFF_LIMIT,
@@ -153,6 +165,7 @@ __all__ = [
     "condition_changed",
     "cover_bonus",
     "damage_options",
+    "effect_value",
     "defence_riders",
     "dispel_cost",
     "effective_speed",
@@ -182,6 +195,7 @@ __all__ = [
     "split_loot",
     "tick_conditions",
     "turn_limits",
+    "unstabilised_by",
     "use_item",
     "weapon_change_costs_action",
 ]

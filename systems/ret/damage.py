@@ -4,9 +4,12 @@ what harm leaves (survival and self-control rolls, thresholds, defeat)."""
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import DamageOutcome, OptionSpec, T
+from traitlets import Bool
+
+from tabletop_widgets.core import DamageOutcome, Effect, OptionSpec, T
+from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core.options import GmOptions
 
 from .checks import Divider, apply_divider
@@ -115,13 +118,11 @@ def _state(c) -> dict:
     return T("active", "в строю")
 
 
-def _wear_armour(c, out: DamageOutcome, hit: Mapping[str, Any]) -> None:
-    """Set the armour and temporary armour a hit left, recording what changed."""
+def _wear_armour(c, hit: Mapping[str, Any]) -> None:
+    """Set the armour and temporary armour a hit left."""
     if hit["armour"] != list(c.armour):
-        out.changes["armour"] = (copy.deepcopy(list(c.armour)), hit["armour"])
         c.armour = hit["armour"]
     if hit["temp_armour"] != c.temp_armour:
-        out.changes["temp_armour"] = (c.temp_armour, hit["temp_armour"])
         c.temp_armour = hit["temp_armour"]
 
 
@@ -139,17 +140,50 @@ def apply_damage(
     """Apply a hit of ``amount`` raw damage by the pipeline of spec §6.11.2. ``head``: ×2 Health
     and ×1 Sanity after armour (A14); ``dual_wield``: ×2 (A15; or two hits); ``sanity``: plain
     Sanity harm (no armour)."""
-    out = DamageOutcome()
-    if sanity:
-        old = c.sanity
-        c.sanity = c.sanity - max(0, amount)
-        out.changes["sanity"] = (old, c.sanity)
-        if c.sanity < old and c.sanity < 0:
-            c.stabilised_sanity = False  # A19
-        return settle(c, out, options=options)
-    if c.dead:
-        out.notes.append(T("already dead", "смерть уже наступила"))
-        return settle(c, out, options=options)
+    with record_changes(c, HARMED) as out:
+        if sanity:
+            _harm_sanity(c, max(0, amount))
+        elif c.dead:
+            out.notes.append(T("already dead", "смерть уже наступила"))
+        else:
+            _hit(
+                c,
+                amount,
+                out,
+                location=location,
+                head=head,
+                dual_wield=dual_wield,
+                armour_applies=armour_applies,
+                options=options,
+            )
+    return settle(c, out, options=options)
+
+
+#: the traits a hit may change (recorded in its outcome)
+HARMED = ("armour", "temp_armour", "dead", "aim_bonus", "health", "stabilised_health", "sanity")
+
+
+def _harm_sanity(c, amount: int) -> None:
+    """Plain Sanity harm: new harm below 0 ends its stabilisation (A19)."""
+    old = c.sanity
+    c.sanity = old - amount
+    if c.sanity < old and c.sanity < 0:
+        c.stabilised_sanity = False
+
+
+def _hit(
+    c,
+    amount: int,
+    out: DamageOutcome,
+    *,
+    location: str,
+    head: bool,
+    dual_wield: bool,
+    armour_applies: bool,
+    options: GmOptions,
+) -> None:
+    """One attack's hits (two with ``dual_wield_mode="two_hits"``) through the armour, and what
+    the Health and Sanity lost end (aim, a coma, stabilisation)."""
     mult = 2 if head else 1
     if dual_wield and options.dual_wield_mode == "multiply":
         mult *= 2
@@ -167,32 +201,31 @@ def apply_damage(
             armour_applies=armour_applies,
             options=options,
         )
-        _wear_armour(c, out, r)
+        _wear_armour(c, r)
         total_h += r["health_loss"]
         total_s += r["sanity_loss"]
         out.notes.extend(r["notes"])
-    if c.has_condition("coma") and total_h > 0 and options.coma_damage_is_death:
-        out.changes["dead"] = (c.dead, True)  # L328, L1516
-        c.dead = True
+    if _take_losses(c, total_h, total_s, options=options):
         out.notes.append(T("damage in coma: final death", "урон в коме: окончательная смерть"))
     if (total_h or total_s) and c.aim_bonus:
-        out.changes["aim_bonus"] = (c.aim_bonus, 0)  # aim is lost on any damage (L939)
-        c.aim_bonus = 0
-    if total_h:
-        old = c.health
-        c.health = old - total_h
-        out.changes["health"] = (old, c.health)
-        if c.stabilised_health:
-            c.stabilised_health = False  # new Health damage (L576)
-            out.changes["stabilised_health"] = (True, False)
-    if total_s:
-        old = c.sanity
-        c.sanity = old - total_s
-        out.changes["sanity"] = (old, c.sanity)
-        c.stabilised_sanity = False
+        c.aim_bonus = 0  # aim is lost on any damage (L939)
     out.details["health_loss"] = total_h
     out.details["sanity_loss"] = total_s
-    return settle(c, out, options=options)
+
+
+def _take_losses(c, health_loss: int, sanity_loss: int, *, options: GmOptions) -> bool:
+    """Health and Sanity lost: damage in a coma is final death (L328, L1516, returns True); new
+    harm ends stabilisation (L576)."""
+    died = c.has_condition("coma") and health_loss > 0 and options.coma_damage_is_death
+    if died:
+        c.dead = True
+    if health_loss:
+        c.health -= health_loss
+        c.stabilised_health = False
+    if sanity_loss:
+        c.sanity -= sanity_loss
+        c.stabilised_sanity = False
+    return died
 
 
 def settle(c, out: DamageOutcome, *, options: GmOptions) -> DamageOutcome:
@@ -249,19 +282,9 @@ def blast(
     if composure is not None and divider is not None:
         mit = apply_divider(composure.total, divider, fail=composure.fail, on_fail=options.divider_on_fail)
     sanity_loss = max(0, base - mit)
-    out = DamageOutcome()
-    _wear_armour(c, out, r)
-    if c.has_condition("coma") and health_loss > 0 and options.coma_damage_is_death:
-        out.changes["dead"] = (c.dead, True)
-        c.dead = True
-    if health_loss:
-        out.changes["health"] = (c.health, c.health - health_loss)
-        c.health -= health_loss
-        c.stabilised_health = False
-    if sanity_loss:
-        out.changes["sanity"] = (c.sanity, c.sanity - sanity_loss)
-        c.sanity -= sanity_loss
-        c.stabilised_sanity = False
+    with record_changes(c, HARMED) as out:
+        _wear_armour(c, r)
+        _take_losses(c, health_loss, sanity_loss, options=options)
     out.details.update(health_loss=health_loss, sanity_loss=sanity_loss, mitigation=mit)
     out.notes.extend(r["notes"])
     return settle(c, out, options=options)
@@ -307,3 +330,31 @@ def damage_options(c) -> list[OptionSpec]:
         ),
         OptionSpec("sanity", T("Sanity harm (mental)", "Урон Рассудку"), "bool", False),
     ]
+
+
+def effect_value(c, trait: str, old: Any, delta: int) -> Any:
+    """The value an effect of ``delta`` gives ``trait``: Luck never below 0 (L355) and may exceed
+    its maximum; Health/Sanity gains capped at the maximum (L327, L343), losses may go negative; a
+    flag is set by a positive effect and cleared by another."""
+    if isinstance(c.traits()[trait], Bool):
+        return delta > 0
+    if trait == "luck":
+        return max(0, old + delta)
+    if trait in ("health", "sanity") and delta > 0:
+        return max(old, min(getattr(c, f"{trait}_max"), old + delta))
+    return old + delta
+
+
+def unstabilised_by(c, effects: Sequence[Effect]) -> list[str]:
+    """The resources (``health``, ``sanity``) that ``effects`` harm below 0: new harm ends their
+    stabilisation (A19)."""
+    out: list[str] = []
+    current: dict[str, Any] = {}
+    for e in effects:
+        if e.trait not in ("health", "sanity") or e.delta > 0:
+            continue
+        old = current.get(e.trait, getattr(c, e.trait))
+        new = current[e.trait] = effect_value(c, e.trait, old, e.delta)
+        if new < 0 and new < old and e.trait not in out:
+            out.append(e.trait)
+    return out

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import DamageOutcome, RuleError, T
 from tabletop_widgets.core.data import thaw
+from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core.options import GmOptions
 
 from . import data
@@ -136,12 +137,10 @@ def healing_options(c) -> list:
 
 
 def heal(c, amount: int, resource: str, *, options: GmOptions) -> DamageOutcome:
-    out = DamageOutcome()
     mx = c.health_max if resource == "health" else c.sanity_max
-    old = getattr(c, resource)
-    new = min(mx, old + max(0, amount)) if old < mx else old
-    setattr(c, resource, new)
-    out.changes[resource] = (old, new)
+    with record_changes(c, (resource,)) as out:
+        old = getattr(c, resource)
+        setattr(c, resource, min(mx, old + max(0, amount)) if old < mx else old)
     return settle(c, out, options=options)
 
 

@@ -7,7 +7,6 @@ import random
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from traitlets import Bool
 
 from tabletop_widgets.core import (
     CheckResult,
@@ -79,28 +78,18 @@ class RetSystem(GameSystem):
             total, _checks.resolve_divider(divider), fail=fail, on_fail=on_fail or self.rules.divider_on_fail
         )
 
-    def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
+    def effect_value(self, character, trait: str, old: Any, delta: int) -> Any:
         """Luck never below 0 (L355) and may exceed max; Health/Sanity gains capped at max
         (L327, L343), losses may go negative."""
-        changes: dict[str, tuple[Any, Any]] = {}
-        for e in effects:
-            old = getattr(character, e.trait)
-            if isinstance(character.traits()[e.trait], Bool):
-                new = e.delta > 0
-            elif e.trait == "luck":
-                new = max(0, old + e.delta)
-            elif e.trait in ("health", "sanity"):
-                mx = getattr(character, f"{e.trait}_max")
-                new = old + e.delta
-                if e.delta > 0:
-                    new = max(old, min(mx, new))
-                elif new < 0 and new < old:
-                    setattr(character, f"stabilised_{e.trait}", False)  # A19
-            else:
-                new = old + e.delta
-            setattr(character, e.trait, new)
-            first = changes.get(e.trait, (old, None))[0]
-            changes[e.trait] = (first, getattr(character, e.trait))
+        return _combat.effect_value(character, trait, old, delta)
+
+    def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
+        """All or none (the core's check-first application), then new harm below 0 ends a
+        resource's stabilisation (A19)."""
+        unstabilised = _combat.unstabilised_by(character, effects)
+        changes = super().apply_effects(character, effects)
+        for trait in unstabilised:
+            setattr(character, f"stabilised_{trait}", False)
         return changes
 
     def apply_result(self, character, result: CheckResult) -> dict[str, tuple[Any, Any]]:
