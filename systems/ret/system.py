@@ -30,7 +30,9 @@ from .level import LevelRoll, level_roll
 from .model import Character
 from .options import DEFAULTS
 from .sheet import SHEET
-from .words import make_check_word, make_prob_word, make_word
+from .check_word import make_check_word
+from .prob_word import make_prob_word
+from .words import make_word
 
 
 class RetSystem(GameSystem):

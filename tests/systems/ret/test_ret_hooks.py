@@ -14,7 +14,7 @@ from tabletop_systems.ret import combat
 from tabletop_systems.ret.checks import FAIL_KEY
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.dice import DiceError, distribution, roll
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.words import WordContext
 
 from ret_testkit import Scripted
 
@@ -33,7 +33,7 @@ def hero(**kw):
 
 
 def bound(c):
-    return {CHARACTER_KEY: c}
+    return WordContext(character=c)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ def test_param_roll_matches_roll_check():
 )
 def test_named_check_forms(text, check_id, options):
     c = hero()
-    e = WORDS["ret_check"].parse(text, 0, len(text), variables=bound(c))
+    e = WORDS["ret_check"].parse(text, 0, len(text), context=bound(c))
     assert e.check_id == check_id and e.request == options
     d = e.distribution()
     ref = SYSTEM.check_distribution(c, check_id, **options)
@@ -103,7 +103,7 @@ def test_named_check_token_and_conditions():
     [
         ("agility", None, "bind a RET character", "привяжите персонажа"),
         ("agility", {}, "bind a RET character", "привяжите персонажа"),
-        ("agility", {CHARACTER_KEY: object()}, "not a RET character", "не из Р.Э.Т."),
+        ("agility", WordContext(character=object()), "not a RET character", "не из Р.Э.Т."),
         ('skill "Nope"', "hero", "no skill named", "нет способности"),
         ("talent Lockpicking", "hero", "no talent named", "нет способности"),
         ("agility luck 9", "hero", "only 3 Luck", "не больше 3"),
@@ -111,6 +111,7 @@ def test_named_check_token_and_conditions():
         ('skill "Lock', "hero", "missing closing", "нет закрывающей"),
         ("agility foo", "hero", "unexpected 'foo'", "неожиданное 'foo'"),
         ("agility >= nonsense", "hero", "expected a difficulty", "ожидалась сложность"),
+        ("agility >=", "hero", "expected a difficulty", "ожидалась сложность"),
         ("dodge +1[luck] luck 3", "hero", "only 3 Luck", "не больше 3"),
         ("attention token Nope", "hero", "No token named", "Нет токена"),
     ],
