@@ -24,7 +24,7 @@ from .checks import resolve_difficulty
 from .model import Character
 from .options import DEFAULTS
 from .params import LABELS, TREE_ORDER
-from .words import LUCK_TAGS, MAX_NUMBER, bonus_tag
+from .words import LUCK_TAGS, MAX_NUMBER, bonus_tag, difficulty_number
 
 #: the named checks a bound character rolls by its code id
 NAMED_CHECKS = tuple(TREE_ORDER) + (
@@ -269,11 +269,9 @@ def _request(sc: Scanner) -> dict[str, Any]:
 
 def _difficulty(sc: Scanner) -> int:
     """A difficulty: a number (negative allowed) or a preset, of one or two words ("very high")."""
-    sc.skip_space()
-    tpos = sc.pos
-    neg = sc.take(r"-")
-    if sc.peek(r"\d"):
-        return (-1 if neg else 1) * sc.number(T("a difficulty", "сложность"), maximum=MAX_NUMBER)
+    tpos, number = difficulty_number(sc)
+    if number is not None:
+        return number
     mm = sc.peek(r"[A-Za-zА-Яа-яЁё_]+(?:[ _][A-Za-zА-Яа-яЁё]+)?")
     dname = mm.group() if mm else ""
     # a two-word preset ("very high") only when it is one; else the first word

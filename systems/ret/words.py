@@ -155,11 +155,9 @@ def parse(text: str, start: int = 0, end: int | None = None, *, options: GmOptio
 
 def _target(sc: Scanner) -> int:
     """A difficulty after ``>=``: a number (negative allowed) or a preset name."""
-    sc.skip_space()
-    tpos = sc.pos
-    neg = sc.take(r"-")
-    if sc.peek(r"\d"):
-        return (-1 if neg else 1) * _number(sc, "a difficulty", "сложность")
+    tpos, number = difficulty_number(sc)
+    if number is not None:
+        return number
     name = _name(sc)
     if not name:
         raise sc.error(
@@ -173,6 +171,17 @@ def _target(sc: Scanner) -> int:
         return resolve_difficulty(name)
     except Exception:
         raise sc.error(T(f"unknown difficulty {name!r}", f"неизвестная сложность {name!r}"), tpos) from None
+
+
+def difficulty_number(sc: Scanner) -> tuple[int, int | None]:
+    """Where a difficulty starts, and its number (a minus sign allowed), or None when a preset's
+    name follows instead."""
+    sc.skip_space()
+    start = sc.pos
+    neg = sc.take(r"-")
+    if not sc.peek(r"\d"):
+        return start, None
+    return start, (-1 if neg else 1) * _number(sc, "a difficulty", "сложность")
 
 
 def _name(sc: Scanner) -> str | None:
@@ -346,4 +355,4 @@ def make_word(*, options: GmOptions) -> DiceWord:
     )
 
 
-__all__ = ["PATTERN", "LevelExpression", "Side", "parse", "make_word", "bonus_tag"]
+__all__ = ["PATTERN", "LevelExpression", "Side", "parse", "make_word", "bonus_tag", "difficulty_number"]
