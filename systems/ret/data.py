@@ -1,34 +1,45 @@
-"""Loading the data tables of spec §8 (``data/*.json``; every row has ``en`` and ``ru`` names)."""
+"""The data tables of spec §8 (``data/*.json``; every row has ``en`` and ``ru`` names), read once
+through the core loader, and the lookups of rows the rules need."""
 
 from __future__ import annotations
 
-import copy
-import json
-from functools import lru_cache
-from pathlib import Path
+from typing import Any, Mapping
 
-DATA_DIR = Path(__file__).with_name("data")
+from tabletop_widgets.core import ConditionSpec, T
+from tabletop_widgets.core.data import DataTables, thaw
 
-
-@lru_cache(maxsize=None)
-def _load(name: str) -> tuple:
-    path = DATA_DIR / f"{name}.json"
-    if not path.is_file():
-        raise KeyError(f"ret: no data table {name!r}")
-    return tuple(json.loads(path.read_text(encoding="utf-8")))
+TABLES = DataTables(__package__)
 
 
-def table(name: str) -> list[dict]:
-    """A copy of data table ``name`` (callers may mutate it)."""
-    return copy.deepcopy(list(_load(name)))
+def rows(name: str) -> tuple[Mapping[str, Any], ...]:
+    """The rows of table ``name`` (read-only)."""
+    return TABLES.rows(name)
 
 
-def row(name: str, row_id: str) -> dict:
-    for r in _load(name):
-        if r.get("id") == row_id:
-            return copy.deepcopy(r)
-    raise KeyError(f"ret: no row {row_id!r} in {name!r}")
+def row(name: str, row_id: str) -> Mapping[str, Any]:
+    """The row of table ``name`` with id ``row_id`` (read-only)."""
+    return TABLES.row(name, row_id)
 
 
-def table_names() -> list[str]:
-    return sorted(p.stem for p in DATA_DIR.glob("*.json"))
+def conditions() -> dict[str, Mapping[str, Any]]:
+    """The conditions catalogue (``data/conditions.json``) by id."""
+    return {r["id"]: r for r in TABLES.rows("conditions")}
+
+
+def condition_specs() -> list[ConditionSpec]:
+    """The conditions catalogue (spec §6.13) as the tracker reads it."""
+    out = []
+    for r in TABLES.rows("conditions"):
+        out.append(
+            ConditionSpec(
+                id=r["id"],
+                label=T(r["en"], r["ru"]),
+                effect=T(r["effect_en"], r["effect_ru"]),
+                duration=r.get("duration"),
+                unit=r.get("unit", "turns" if r.get("duration") else "until_removed"),
+                ticks_at=r.get("ticks_at", "start"),
+                stacks=bool(r.get("stacks", False)),
+                data=thaw({k: v for k, v in r.items() if k not in ("id", "en", "ru", "effect_en", "effect_ru")}),
+            )
+        )
+    return out

@@ -9,9 +9,12 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.dice.results import Check, Die
+from tabletop_widgets.dice.words import word_result
+
 
 #: Level -> (faces, flat modifier) (spec §3.2). Level 2 is d6-1: the book's table prints d6-3 at
 #: L486, a typo contradicted by both advancement tables (L292, L307); spec A1.
@@ -49,7 +52,7 @@ def tag_word(tag: str, locale: str) -> str:
     from . import data  # (lazy: data loads the JSON tables)
 
     for table in ("parameters", "conditions"):
-        for row in data.table(table):
+        for row in data.rows(table):
             if row.get("id") == tag and row.get(locale):
                 return str(row[locale]).lower() if locale == "en" else str(row[locale])
     return tag
@@ -61,15 +64,6 @@ MIN_LEVEL, MAX_LEVEL = 0, 8
 #: d100 re-rolls on a natural 100 (GM option ``d100_reroll_on_max``) are unbounded; rolls and
 #: exact odds stop after this many extra d100s (the cut-off mass is reported).
 D100_REROLL_DEPTH = 4
-
-#: The level-roll readings a system's ``rules`` may change (spec §11 A4, A5, A37, TV-B8).
-ROLL_RULE_DEFAULTS: dict[str, Any] = {
-    "penalty_explosion": "die_ladder",  # A4: or "level_ladder"
-    "d100_max_grants_sanity": False,  # A5
-    "d100_reroll_on_max": False,  # A5
-    "below_zero": "clamp",  # A37: or "auto_fail"
-    "cinematic_luck": False,  # L358, L533: fail/crit awards 1/3, cinematic 3/5
-}
 
 
 def die_label(level: int) -> str:
@@ -87,25 +81,21 @@ def level_die(level: int) -> tuple[int, int]:
     return LEVEL_DIE[clamp_level(level)]
 
 
-def luck_award(critical: bool, rules: Mapping[str, Any]) -> int:
+def luck_award(critical: bool, *, options: GmOptions) -> int:
     """Luck gained on a fail: 1 (critical 3); cinematic games 3 (critical 5) (L358, L533)."""
-    if rules.get("cinematic_luck"):
+    if options.cinematic_luck:
         return 5 if critical else 3
     return 3 if critical else 1
 
 
-def _rules(rules: Mapping[str, Any] | None) -> dict[str, Any]:
-    return {**ROLL_RULE_DEFAULTS, **(rules or {})}
-
-
-def explosion_dice(level: int, rules: Mapping[str, Any]) -> tuple[int, ...]:
+def explosion_dice(level: int, *, options: GmOptions) -> tuple[int, ...]:
     """The dice rolled one after another on successive natural maxima after the first die.
 
     ``die_ladder`` (default): the next bigger die of LADDER. ``level_ladder``: the die of the next
     *level* (spec A4), so level 0 climbs d6 (L1) -> d6 (L2) -> d6 (L3) -> d8 -> ...
     """
     faces, _ = LEVEL_DIE[level]
-    if rules.get("penalty_explosion") == "level_ladder":
+    if options.penalty_explosion == "level_ladder":
         return tuple(LEVEL_DIE[lv][0] for lv in range(level + 1, MAX_LEVEL + 1))
     return LADDER[LADDER.index(faces) + 1 :]
 
@@ -173,10 +163,10 @@ class LevelRoll:
         return T(text["en"], text["ru"])
 
 
-def resolve_level(base_level: int, shift: int, rules: Mapping[str, Any]) -> tuple[int, bool]:
+def resolve_level(base_level: int, shift: int, *, options: GmOptions) -> tuple[int, bool]:
     """(effective level, auto_fail) after die-level shifts (spec §5.4, A37)."""
     raw = int(base_level) + int(shift)
-    if raw < MIN_LEVEL and rules.get("below_zero") == "auto_fail":
+    if raw < MIN_LEVEL and options.below_zero == "auto_fail":
         return MIN_LEVEL, True
     return clamp_level(raw), False
 
@@ -188,17 +178,16 @@ def level_roll(
     luck: int = 0,
     shift: int = 0,
     rng: random.Random | None = None,
-    rules: Mapping[str, Any] | None = None,
+    options: GmOptions,
     bonuses: list[tuple[str, int]] | None = None,
 ) -> LevelRoll:
     """Roll a level roll (spec §5.1). ``luck`` is the Luck declared before the roll."""
-    rules = _rules(rules)
     if luck < 0:
         raise RuleError(
             "negative_luck", T("Luck declared cannot be negative", "заявленная Удача не может быть отрицательной")
         )
     rng = rng if rng is not None else random.Random()
-    eff, auto_fail = resolve_level(level, shift, rules)
+    eff, auto_fail = resolve_level(level, shift, options=options)
     faces, flat = LEVEL_DIE[eff]
     named = list(bonuses) if bonuses is not None else ([("bonus", bonus)] if bonus else [])
     if luck:
@@ -219,10 +208,10 @@ def level_roll(
     if first == 1:  # FAIL (L527-533)
         d4 = rng.randint(1, 4)
         res.fail, res.fail_degree, res.critical, res.auto_fail = True, d4, d4 == 1, auto_fail
-        res.luck_gained = luck_award(d4 == 1, rules)
+        res.luck_gained = luck_award(d4 == 1, options=options)
         return res
     total, die, face = first, faces, first
-    ladder = list(explosion_dice(eff, rules))
+    ladder = list(explosion_dice(eff, options=options))
     while face == die and ladder:  # SUCCESS: climb (L538)
         die = ladder.pop(0)
         face = rng.randint(1, die)  # 1s are ordinary here (L538)
@@ -231,7 +220,7 @@ def level_roll(
         res.successes += 1
     if die == 100 and face == 100:
         res.terminal_max = True
-        if rules.get("d100_reroll_on_max"):  # A5 GM option
+        if options.d100_reroll_on_max:  # A5 GM option
             extra = 0
             while face == 100 and extra < D100_REROLL_DEPTH:
                 face = rng.randint(1, 100)
@@ -242,7 +231,7 @@ def level_roll(
             res.terminal_max = face == 100
     res.total = total + flat + int(bonus) + int(luck)
     res.sanity_gained = res.successes + (
-        1 if res.terminal_max and rules.get("d100_max_grants_sanity") and not rules.get("d100_reroll_on_max") else 0
+        1 if res.terminal_max and options.d100_max_grants_sanity and not options.d100_reroll_on_max else 0
     )
     return res
 
@@ -283,12 +272,11 @@ def _chain(dice: tuple[int, ...], reroll_100: bool, depth: int) -> tuple:
 
 
 def roll_outcomes(
-    level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, rules: Mapping[str, Any] | None = None
+    level: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, options: GmOptions
 ) -> tuple[dict[tuple, Fraction], Fraction]:
     """Exact outcomes of a level roll: ``{("fail", d4): p, ("ok", total, successes, terminal): p}``
     and the truncated mass (non-zero only with ``d100_reroll_on_max``)."""
-    rules = _rules(rules)
-    eff, auto_fail = resolve_level(level, shift, rules)
+    eff, auto_fail = resolve_level(level, shift, options=options)
     faces, flat = LEVEL_DIE[eff]
     out: dict[tuple, Fraction] = {}
     if auto_fail:
@@ -299,12 +287,12 @@ def roll_outcomes(
     for d4 in range(1, 5):
         out[("fail", d4)] = p_first / 4
     add = flat + bonus + luck
-    reroll = bool(rules.get("d100_reroll_on_max"))
+    reroll = bool(options.d100_reroll_on_max)
     # the first die: faces 2..n-1 plain; face n continues the chain on the explosion dice
     for f in range(2, faces):
         key = ("ok", f + add, 0, False)
         out[key] = out.get(key, 0) + p_first
-    ladder = explosion_dice(eff, rules)
+    ladder = explosion_dice(eff, options=options)
     cut = Fraction(0)
     if ladder:
         sub, sub_cut = _chain(tuple(ladder), reroll, D100_REROLL_DEPTH - 1)
@@ -325,13 +313,86 @@ def roll_outcomes(
 
 
 def chance_at_least(
-    level: int, target: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, rules: Mapping[str, Any] | None = None
+    level: int, target: int, *, bonus: int = 0, luck: int = 0, shift: int = 0, options: GmOptions
 ) -> Fraction:
     """P(not a fail and total >= target) (spec §5.14)."""
-    outcomes, _ = roll_outcomes(level, bonus=bonus, luck=luck, shift=shift, rules=rules)
+    outcomes, _ = roll_outcomes(level, bonus=bonus, luck=luck, shift=shift, options=options)
     return sum((p for o, p in outcomes.items() if o[0] == "ok" and o[1] >= target), Fraction(0))
 
 
-def max_total(level: int, rules: Mapping[str, Any] | None = None) -> int:
-    outcomes, _ = roll_outcomes(level, rules=rules)
+def max_total(level: int, *, options: GmOptions) -> int:
+    outcomes, _ = roll_outcomes(level, options=options)
     return max(o[1] for o in outcomes if o[0] == "ok")
+
+
+def roll_result_for(
+    res: LevelRoll,
+    expression: str,
+    *,
+    check: Check | None = None,
+    notes=(),
+    extra_dice=(),
+    breakdown=None,
+    total: int | None = None,
+    successes: int | None = None,
+    extra_details=None,
+    show_total: bool | None = None,
+):
+    """The dice engine's RollResult for a level roll (built with ``word_result``). A fail has no
+    total (spec §5.1), so by default its rendering stops at the fail degree."""
+    dice = []
+    for i, (faces, face) in enumerate(res.chain):
+        nxt = i + 1 < len(res.chain)
+        d = Die(
+            faces=faces,
+            value=face,
+            exploded=nxt,
+            added_by="explode" if i else None,
+            crit="success" if face == faces and not (i == 0 and faces == 1) else None,
+        )
+        if i == 0 and res.fail:
+            d.crit = "failure"
+        dice.append(d)
+    if res.fail:
+        dice.append(
+            Die(
+                faces=4,
+                value=res.fail_degree,
+                note="✗",  # the fail die: a sign, no language
+                crit="failure" if res.critical else None,
+            )
+        )
+    details = {
+        "level": res.level,
+        "chain": list(res.chain),
+        "fail": res.fail,
+        "fail_degree": res.fail_degree,
+        "critical": res.critical,
+        "successes": res.successes,
+        "terminal_max": res.terminal_max,
+        "luck": res.luck,
+    }
+    dice.extend(extra_dice)
+    details.update(extra_details or {})
+    if total is None:
+        total = res.total if res.total is not None else 0
+    # the engine appends "= total" itself (dice/words.py), so the word's breakdown stops before it
+    if show_total is None:
+        show_total = not res.fail
+    return word_result(
+        expression,
+        "L",
+        total,
+        dice,
+        breakdown or res.breakdown(with_total=False),
+        check=check,
+        successes=successes,
+        notes=list(notes),
+        details=details,
+        show_total=show_total,
+    )
+
+
+def level_dice(res: LevelRoll) -> list:
+    """The Die objects of a level roll (first die, explosions, fail die)."""
+    return list(roll_result_for(res, "").tree.rolled)

@@ -4,25 +4,17 @@ resources, abilities, flaws, equipment — a pure traitlets model (no widgets)."
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Any, Mapping
 
 from traitlets import Bool, Dict, Int, List, Unicode
 
 from tabletop_widgets.core import CharacterModel, Problem, T
-from tabletop_widgets.core.problems import entry_label, out_of_range, wrong_kind
 
-from .params import PARAMS, TIER1, TIER2, TIER3, TREE, ancestors, label
-
-ABILITY_KINDS = ("skill", "talent", "ultimate")
-FLAW_SEVERITIES = {"light": 12, "moderate": 15, "severe": 20}  # L1668-1670
-NPC_TIERS = ("mook", "regular", "important", "boss")
-TEMP_ARMOUR_KINDS = ("skin", "shield")
-ARMOUR_LOCATIONS = ("body", "head", "arms", "legs")
-WEAPON_KINDS = ("melee", "ranged", "thrown")
-ITEM_KINDS = ("single_use", "multi_use", "resource", "functional_active", "functional_passive")
-PC_MAX_LEVEL = 7  # L285: level 8 is for the GM's strongest creatures
-ABILITY_MAX_LEVEL = 7  # L410, L422
+from . import shapes
+from .params import PARAMS, TIER1, TIER2, TIER3, TREE, ancestors
+from .shapes import (
+    PC_MAX_LEVEL,
+)
 
 
 class OptInt(Int):
@@ -248,321 +240,36 @@ class Character(CharacterModel):
     # -- hard limits on raw values (spec §4.3 shape errors V1, V2, V8, V9, V10, V16) -------------
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
-        problems: list[Problem] = []
-        npc = bool(values.get("is_npc"))
-        cap = 8 if npc else PC_MAX_LEVEL
-        for leaf in TIER3:
-            v = values.get(leaf)
-            if not isinstance(v, int) or isinstance(v, bool):
-                problems.append(
-                    Problem(
-                        "param_missing",
-                        T(
-                            f"Parameter {label(leaf)['en']} is missing or not a whole number.",
-                            f"Параметр {label(leaf)['ru']} не задан или не целое число.",
-                        ),
-                        field=leaf,
-                    )
-                )
-            elif not 0 <= v <= cap:
-                problems.append(
-                    Problem(
-                        "param_range",
-                        T(
-                            f"{label(leaf)['en']} = {v}: player characters can have levels 0–7 (level 8 is "
-                            f"reserved for the GM's strongest creatures).",
-                            f"{label(leaf)['ru']} = {v}: у персонажей игроков уровни 0–7 (8-й уровень — только "
-                            f"для сильнейших существ мастера).",
-                        ),
-                        field=leaf,
-                    )
-                )
-        if values.get("npc_tier", "regular") not in NPC_TIERS:
-            problems.append(
-                Problem(
-                    "bad_npc_tier",
-                    T(
-                        f"NPC tier must be one of {', '.join(NPC_TIERS)}",
-                        "категория противника: безымянный, обычный, важный или босс",
-                    ),
-                    field="npc_tier",
-                )
-            )
-        over = values.get("overrides") or {}
-        for k, v in over.items():
-            if k not in PARAMS or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 8:
-                problems.append(
-                    Problem(
-                        "bad_override",
-                        T(
-                            f"override {k!r}={v!r}: expected a parameter id and a level 0..8",
-                            f"переопределение {k!r}={v!r}: ожидались параметр и уровень 0..8",
-                        ),
-                        field="overrides",
-                    )
-                )
-        if over and not npc:
-            problems.append(
-                Problem(
-                    "override_pc",
-                    T("only NPCs may override tree nodes", "переопределять узлы дерева можно только противникам"),
-                    field="overrides",
-                )
-            )
-        if values.get("temp_armour_kind", "skin") not in TEMP_ARMOUR_KINDS:
-            problems.append(
-                Problem(
-                    "bad_temp_armour_kind",
-                    T(
-                        "temporary armour kind must be skin or shield",
-                        "вид временной брони: усиление кожи или энергетический щит",
-                    ),
-                    field="temp_armour_kind",
-                )
-            )
-        problems += _check_abilities(values.get("abilities") or [])
-        problems += _check_flaws(values.get("flaws") or [])
-        problems += _check_list(values, "weapons", {"name": str, "damage": int})
-        problems += _check_armour(values.get("armour") or [])
-        problems += _check_list(values, "items", {"name": str})
-        problems += _check_list(values, "conditions", {"id": str})
-        problems += _check_list(values, "tokens", {"name": str})
-        # V16: current Health / Sanity not above maximum
+        problems = shapes.value_problems(cls, values)
         if not any(p.field in TIER3 or p.field == "overrides" for p in problems):
-            try:
-                ind = cls.compute_indicators(cls.compute_tree(values), values.get("luck_max_override"))
-            except (TypeError, ValueError):
-                ind = None
-            if ind:
-                for cur, mx, en, ru in (
-                    ("health", "health_max", "Health", "Здоровье"),
-                    ("sanity", "sanity_max", "Sanity", "Рассудок"),
-                ):
-                    v = values.get(cur)
-                    if v is not None and v > ind[mx]:
-                        problems.append(
-                            Problem(
-                                f"{cur}_above_max",
-                                T(
-                                    f"{en} cannot exceed its maximum ({ind[mx]}).",
-                                    f"{ru} не может превышать максимум ({ind[mx]}).",
-                                ),
-                                field=cur,
-                            )
-                        )
+            problems += cls._above_max(values)
         return problems
 
-
-def _bad(field: str, code: str, en: str, ru: str, label: Mapping[str, str] | None = None) -> Problem:
-    return Problem(code, T(en, ru), field=field, label=label)
-
-
-def _where(key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
-    """Where in list ``key`` the problem is, as the sheet names it: ``Weapons, "Sword": Damage``."""
-    f = Character.sheet_field(key)
-    what_label = next((x.label for x in f.item_fields if x.name == what), None) if f is not None and what else None
-    return entry_label(f.label if f is not None else None, item, i + 1, what_label)
-
-
-def _damaged(key: str, item: Any, i: int) -> Problem:
-    return _bad(
-        key,
-        "bad_item",
-        "This entry cannot be read: remove it or enter it again.",
-        "Эту запись не прочитать: удалите её или введите заново.",
-        _where(key, item, i),
-    )
-
-
-def _check_list(values: Mapping[str, Any], key: str, shape: Mapping[str, type]) -> list[Problem]:
-    out = []
-    for i, item in enumerate(values.get(key) or []):
-        if not isinstance(item, Mapping):
-            out.append(_damaged(key, item, i))
-            continue
-        for k, typ in shape.items():
-            v = item.get(k)
-            if not isinstance(v, typ) or isinstance(v, bool) or (typ is str and not v.strip()):
-                kind = "int" if typ is int else ("name" if k in ("name", "id") else "text")
-                p = wrong_kind(key, kind, label=_where(key, item, i, k))
-                out.append(dataclasses.replace(p, code="bad_item"))
-    return out
-
-
-def _check_abilities(abilities: list) -> list[Problem]:
-    out: list[Problem] = []
-    seen: set[str] = set()
-    talents = {a.get("name") for a in abilities if isinstance(a, Mapping) and a.get("kind") == "talent"}
-    for i, a in enumerate(abilities):
-        if not isinstance(a, Mapping):
-            out.append(_damaged("abilities", a, i))
-            continue
-        where = _where("abilities", a, i)
-        name = a.get("name")
-        if not isinstance(name, str) or not name.strip():
-            out.append(_bad("abilities", "ability_name", "Enter a name.", "Введите название.", where))
-            name = ""
-        elif name in seen:  # V10
-            out.append(
-                _bad(
-                    "abilities",
-                    "ability_duplicate",
-                    f"Two abilities are named {name}.",
-                    f"Две способности называются «{name}».",
-                    where,
-                )
-            )
-        seen.add(name)
-        kind = a.get("kind")
-        if kind not in ABILITY_KINDS:
-            out.append(
-                _bad(
-                    "abilities",
-                    "ability_kind",
-                    "Choose its kind: skill, talent or ultimate.",
-                    "Выберите вид: навык, талант или ультимативная.",
-                    where,
-                )
-            )
-        if kind == "ultimate":
-            if a.get("parent_talent") not in talents:
-                out.append(
-                    _bad(
-                        "abilities",
-                        "ultimate_parent",
-                        "An ultimate must name one of your talents as its parent talent.",
-                        "Ультимативная способность должна ссылаться на ваш талант.",
-                        where,
+    @classmethod
+    def _above_max(cls, values: Mapping[str, Any]) -> list[Problem]:
+        """V16: current Health / Sanity not above maximum."""
+        try:
+            ind = cls.compute_indicators(cls.compute_tree(values), values.get("luck_max_override"))
+        except (TypeError, ValueError):
+            return []
+        problems = []
+        for cur, mx, en, ru in (
+            ("health", "health_max", "Health", "Здоровье"),
+            ("sanity", "sanity_max", "Sanity", "Рассудок"),
+        ):
+            v = values.get(cur)
+            if v is not None and v > ind[mx]:
+                problems.append(
+                    Problem(
+                        f"{cur}_above_max",
+                        T(
+                            f"{en} cannot exceed its maximum ({ind[mx]}).",
+                            f"{ru} не может превышать максимум ({ind[mx]}).",
+                        ),
+                        field=cur,
                     )
                 )
-        elif a.get("base_param") not in PARAMS:  # V8
-            out.append(
-                _bad(
-                    "abilities",
-                    "ability_base",
-                    "No base parameter yet; the GM assigns one (e.g. Fine Motor for Lockpicking).",
-                    "Нет основы; её назначает мастер (например, Мелкая моторика для взлома).",
-                    where,
-                )
-            )
-        lv = a.get("level")
-        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= ABILITY_MAX_LEVEL:  # V9
-            p = out_of_range("abilities", lv, 1, ABILITY_MAX_LEVEL, label=_where("abilities", a, i, "level"))
-            out.append(dataclasses.replace(p, code="ability_level"))
-        sc = a.get("sanity_cost", 0)
-        if not isinstance(sc, int) or isinstance(sc, bool) or sc < 0:
-            p = out_of_range("abilities", sc, 0, None, label=_where("abilities", a, i, "sanity_cost"))
-            out.append(dataclasses.replace(p, code="ability_sanity_cost"))
-        div = a.get("divider")
-        if isinstance(div, str) and div.strip():
-            try:
-                d_, _, b_ = div.replace("(", "").replace(")", "").partition("+")
-                div = [int(d_), int(b_ or 0)]
-            except ValueError:
-                div = "bad"
-        elif isinstance(div, str):
-            div = None
-        if div is not None and not (
-            isinstance(div, (list, tuple))
-            and len(div) == 2
-            and all(isinstance(x, int) for x in div)
-            and div[0] >= 1
-            and div[1] >= 0
-        ):
-            out.append(
-                _bad(
-                    "abilities",
-                    "ability_divider",
-                    "Write the divider as D+base, e.g. 4+2 (D at least 1, base at least 0).",
-                    "Запишите делитель как D+основа, например 4+2 (D не меньше 1, основа не меньше 0).",
-                    _where("abilities", a, i, "divider"),
-                )
-            )
-    return out
-
-
-def _check_flaws(flaws: list) -> list[Problem]:
-    out: list[Problem] = []
-    for i, f in enumerate(flaws):
-        if not isinstance(f, Mapping):
-            out.append(_damaged("flaws", f, i))
-            continue
-        if f.get("severity") not in FLAW_SEVERITIES:
-            out.append(
-                _bad(
-                    "flaws",
-                    "flaw_severity",
-                    "Choose its severity: light, moderate or severe.",
-                    "Выберите силу: лёгкий, средний или сильный.",
-                    _where("flaws", f, i, "severity"),
-                )
-            )
-        if f.get("base_param", "composure") not in PARAMS:
-            out.append(
-                _bad(
-                    "flaws",
-                    "flaw_base",
-                    "Choose its base parameter from the list.",
-                    "Выберите основу из списка.",
-                    _where("flaws", f, i, "base_param"),
-                )
-            )
-        lv = f.get("level", 1)
-        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= 7:  # A35: cap 7
-            p = out_of_range("flaws", lv, 1, 7, label=_where("flaws", f, i, "level"))
-            out.append(dataclasses.replace(p, code="flaw_level"))
-        st = f.get("strength")
-        if st is not None and (not isinstance(st, int) or isinstance(st, bool)):
-            p = wrong_kind("flaws", "int", label=_where("flaws", f, i, "strength"))
-            out.append(dataclasses.replace(p, code="flaw_strength"))
-    return out
-
-
-def _check_armour(pieces: list) -> list[Problem]:
-    out: list[Problem] = []
-    for i, p in enumerate(pieces):
-        if not isinstance(p, Mapping):
-            out.append(_damaged("armour", p, i))
-            continue
-        for k in ("defence", "durability"):
-            v = p.get(k)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                bad = out_of_range("armour", v, 0, None, label=_where("armour", p, i, k))
-                out.append(dataclasses.replace(bad, code="armour_value"))
-        locs = armour_locations(p)
-        if locs is None or any(loc not in ARMOUR_LOCATIONS for loc in locs):
-            out.append(
-                _bad(
-                    "armour",
-                    "armour_locations",
-                    "List what it covers, separated by commas: body, head, arms, legs.",
-                    "Перечислите через запятую, что она закрывает: тело, голова, руки, ноги.",
-                    _where("armour", p, i, "locations"),
-                )
-            )
-    return out
-
-
-#: The words a player may type for each armour location (either language), by location id.
-LOCATION_WORDS = {
-    "body": ("body", "torso", "тело", "торс", "корпус"),
-    "head": ("head", "голова"),
-    "arms": ("arms", "arm", "руки", "рука"),
-    "legs": ("legs", "leg", "ноги", "нога"),
-}
-_LOCATION_OF = {w: loc for loc, words in LOCATION_WORDS.items() for w in words}
-
-
-def armour_locations(piece: Mapping[str, Any]) -> list[str] | None:
-    """The locations an armour piece covers: a list, or a comma-separated text from the sheet
-    (in English or Russian words: ``голова, руки``)."""
-    locs = piece.get("locations", ["body"])
-    if isinstance(locs, str):
-        words = [x.strip() for x in locs.replace(";", ",").split(",") if x.strip()] or ["body"]
-        return [_LOCATION_OF.get(w.lower(), w) for w in words]
-    if isinstance(locs, (list, tuple)):
-        return [_LOCATION_OF.get(w.lower(), w) if isinstance(w, str) else w for w in locs]
-    return None
+        return problems
 
 
 def ability_divider(a: Mapping[str, Any]) -> tuple[int, int] | None:

@@ -1,63 +1,21 @@
-"""The RET parameter tree (spec §2.1, §3.1): 3 pillars -> 6 aspects -> 12 leaves, with labels."""
+"""The RET parameter tree (spec §2.1, §3.1): 3 pillars -> 6 aspects -> 12 leaves, with labels, as
+``data/parameters.json`` stores it (the one place the tree is written)."""
 
 from __future__ import annotations
 
 from tabletop_widgets.core import T
 
-TIER3 = [
-    "education",
-    "wits",
-    "attention",
-    "intuition",
-    "inspiration",
-    "charisma",
-    "composure",
-    "leadership",
-    "physique",
-    "endurance",
-    "fine_motor",
-    "body_control",
-]
-TIER2 = ["intellect", "perception", "empathy", "will", "strength", "agility"]
-TIER1 = ["mind", "emotions", "body"]
+from . import data
+
+#: the rows of ``data/parameters.json`` in tree order: each pillar, then its aspects and their leaves
+_ROWS = data.rows("parameters")
+TREE_ORDER = [r["id"] for r in _ROWS]
+TIER1, TIER2, TIER3 = ([r["id"] for r in _ROWS if r["tier"] == t] for t in (1, 2, 3))
 PARAMS = TIER1 + TIER2 + TIER3
-#: parent -> (child_a, child_b); every parent is the floor-average of its children (L49-52)
-TREE = {
-    "intellect": ("education", "wits"),
-    "perception": ("attention", "intuition"),
-    "empathy": ("inspiration", "charisma"),
-    "will": ("composure", "leadership"),
-    "strength": ("physique", "endurance"),
-    "agility": ("fine_motor", "body_control"),
-    "mind": ("intellect", "perception"),
-    "emotions": ("empathy", "will"),
-    "body": ("strength", "agility"),
-}
-PARENT = {child: parent for parent, kids in TREE.items() for child in kids}
-#: tree order (for sheets and data): each pillar, then its aspects and their leaves
-TREE_ORDER = [
-    "mind",
-    "intellect",
-    "education",
-    "wits",
-    "perception",
-    "attention",
-    "intuition",
-    "emotions",
-    "empathy",
-    "inspiration",
-    "charisma",
-    "will",
-    "composure",
-    "leadership",
-    "body",
-    "strength",
-    "physique",
-    "endurance",
-    "agility",
-    "fine_motor",
-    "body_control",
-]
+PARENT = {r["id"]: r["parent"] for r in _ROWS if r["parent"]}
+#: parent -> (child_a, child_b), aspects before pillars; every parent is the floor-average of its
+#: children (L49-52)
+TREE = {node: tuple(r["id"] for r in _ROWS if r["parent"] == node) for node in TIER2 + TIER1}
 
 
 def tier(node: str) -> int:
@@ -84,29 +42,7 @@ def in_branch(param: str, root: str) -> bool:
     return param == root or root in ancestors(param)
 
 
-LABELS = {
-    "mind": T("Mind", "Разум"),
-    "emotions": T("Emotions", "Эмоции"),
-    "body": T("Body", "Тело"),
-    "intellect": T("Intellect", "Интеллект"),
-    "perception": T("Perception", "Восприятие"),
-    "empathy": T("Empathy", "Эмпатия"),
-    "will": T("Will", "Воля"),
-    "strength": T("Strength", "Сила"),
-    "agility": T("Agility", "Ловкость"),
-    "education": T("Education", "Образование"),
-    "wits": T("Wits", "Сообразительность"),
-    "attention": T("Attention", "Внимание"),
-    "intuition": T("Intuition", "Интуиция"),
-    "inspiration": T("Inspiration", "Вдохновение"),
-    "charisma": T("Charisma", "Харизма"),
-    "composure": T("Composure", "Самообладание"),
-    "leadership": T("Leadership", "Лидерство"),
-    "physique": T("Physique", "Телосложение"),
-    "endurance": T("Endurance", "Выносливость"),
-    "fine_motor": T("Fine Motor", "Мелкая моторика"),
-    "body_control": T("Body Control", "Контроль тела"),
-}
+LABELS = {r["id"]: T(r["en"], r["ru"]) for r in _ROWS}
 
 INDICATOR_LABELS = {
     "level": T("Level", "Уровень"),

@@ -398,23 +398,23 @@ CONTESTS = [
 
 @pytest.mark.parametrize("vid,att,dfn,winner", CONTESTS, ids=[c[0] for c in CONTESTS])
 def test_contest_vectors(vid, att, dfn, winner):
-    a = level_roll(att[0], rng=Scripted(*att[1:]))
-    d = None if dfn is None else level_roll(dfn[0], rng=Scripted(*dfn[1:]))
+    a = level_roll(att[0], rng=Scripted(*att[1:]), options=SYSTEM.rules)
+    d = None if dfn is None else level_roll(dfn[0], rng=Scripted(*dfn[1:]), options=SYSTEM.rules)
     assert SYSTEM.contest(a, d) == winner
 
 
 def test_A9_double_fail_option():
-    a = level_roll(3, rng=Scripted(1, 4))
-    d = level_roll(3, rng=Scripted(1, 2))
+    a = level_roll(3, rng=Scripted(1, 4), options=SYSTEM.rules)
+    d = level_roll(3, rng=Scripted(1, 2), options=SYSTEM.rules)
     assert SYSTEM.with_rules(double_fail_attack_can_hit=False).contest(a, d) == "defender"
 
 
-def _contest_brute(la, ld, rules=None):
+def _contest_brute(la, ld):
     """Exact P(attacker wins) by enumerating both rolls' outcomes with the simple comparison rule."""
     from tabletop_systems.ret import roll_outcomes
 
-    a, _ = roll_outcomes(la)
-    d, _ = roll_outcomes(ld)
+    a, _ = roll_outcomes(la, options=SYSTEM.rules)
+    d, _ = roll_outcomes(ld, options=SYSTEM.rules)
     win = F(0)
     for oa, pa in a.items():
         for od, pd in d.items():
@@ -432,15 +432,19 @@ def _contest_brute(la, ld, rules=None):
 
 @pytest.mark.parametrize("la,ld,refused", [(3, 3, F(5, 6)), (4, 3, F(7, 8)), (0, 7, F(5, 6))])
 def test_contest_chance_exact(la, ld, refused):
-    p = contest_chance({"level": la}, {"level": ld})
+    p = contest_chance({"level": la}, {"level": ld}, options=SYSTEM.rules)
     assert p == _contest_brute(la, ld)
-    assert contest_chance({"level": la}, None) == refused
+    assert contest_chance({"level": la}, None, options=SYSTEM.rules) == refused
 
 
 def test_contest_chance_monte_carlo_sanity():
     rng = random.Random(5)
-    wins = sum(SYSTEM.contest(level_roll(4, rng=rng), level_roll(3, rng=rng)) == "attacker" for _ in range(4000))
-    assert abs(wins / 4000 - float(contest_chance({"level": 4}, {"level": 3}))) < 0.03
+    wins = sum(
+        SYSTEM.contest(level_roll(4, rng=rng, options=SYSTEM.rules), level_roll(3, rng=rng, options=SYSTEM.rules))
+        == "attacker"
+        for _ in range(4000)
+    )
+    assert abs(wins / 4000 - float(contest_chance({"level": 4}, {"level": 3}, options=SYSTEM.rules))) < 0.03
 
 
 def test_checks_catalogue():
@@ -525,7 +529,7 @@ def test_threshold_distribution_is_zero():
     c.health = -19
     assert SYSTEM.chance(c, "survival") == 0
     c.health = -18
-    assert SYSTEM.chance(c, "survival") == chance_at_least(3, 18)
+    assert SYSTEM.chance(c, "survival") == chance_at_least(3, 18, options=SYSTEM.rules)
 
 
 def test_defence_refusal_and_psych_resistance():

@@ -53,21 +53,21 @@ def test_initiative_deterministic_fallback():
 
 def test_TV_B29_three_pairs_and_speed():
     c = Character()
-    st = combat.TurnState.start(c)
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
     st.use("attack")
     st.use("action")
     st.move(2)
-    eff = combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
+    eff = combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules)
     assert [(e.trait, e.delta) for e in eff] == [("sanity", -3)]
     SYSTEM.apply_effects(c, eff)
     assert st.attack_available and st.action_available and st.speed_left == 1
     st.use("attack")
     st.use("action")
-    assert combat.buy_extra_turn(c, st, 1, SYSTEM.rules) == [] and st.defence_refused
+    assert combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules) == [] and st.defence_refused
     st.use("attack")
     st.use("action")
     with pytest.raises(RuleError, match="At most two"):
-        combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
+        combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules)
     with pytest.raises(RuleError):
         st.use("attack")
     with pytest.raises(RuleError):
@@ -78,34 +78,39 @@ def test_TV_B30_round_limits():
     gm = SYSTEM.with_rules(sanity_extra_turn_from_round=2, refusal_extra_turn_from_round=3)
     c = Character()
     with pytest.raises(RuleError):
-        combat.buy_extra_turn(c, combat.TurnState.start(c), 1, gm.rules)
-    st = combat.TurnState.start(c)
-    combat.buy_extra_turn(c, st, 2, gm.rules)
+        combat.buy_extra_turn(c, combat.TurnState.start(c, options=SYSTEM.rules), 1, options=gm.rules)
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
+    combat.buy_extra_turn(c, st, 2, options=gm.rules)
     with pytest.raises(RuleError):
-        combat.buy_extra_turn(c, st, 2, gm.rules)
-    st = combat.TurnState.start(c)
-    combat.buy_extra_turn(c, st, 3, gm.rules)
-    combat.buy_extra_turn(c, st, 3, gm.rules)
+        combat.buy_extra_turn(c, st, 2, options=gm.rules)
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
+    combat.buy_extra_turn(c, st, 3, options=gm.rules)
+    combat.buy_extra_turn(c, st, 3, options=gm.rules)
     assert st.extra_turns_taken == 2
 
 
 def test_TV_D49_extra_turn_with_low_sanity():
     c = Character()
     c.sanity = 2
-    st = combat.TurnState.start(c)
-    SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, SYSTEM.rules))
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
+    SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules))
     assert c.sanity == -1 and st.sanity_went_negative
     r = SYSTEM.roll_check(c, "self_control", rng=Scripted(1, 3, 2))  # fail -> d6 = 2 unconscious
     assert r.details["difficulty"] == 1 and r.details["state"] != "stabilised"
     st.failed_self_control = True
     with pytest.raises(RuleError, match="turn ends"):
-        combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
+        combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules)
     with pytest.raises(RuleError):  # A23 GM option
-        combat.buy_extra_turn(c, combat.TurnState.start(c), 1, {"extra_turn_requires_sanity_ge_3": True})
+        combat.buy_extra_turn(
+            c,
+            combat.TurnState.start(c, options=SYSTEM.rules),
+            1,
+            options=SYSTEM.with_rules(extra_turn_requires_sanity_ge_3=True).rules,
+        )
 
 
 def test_tense_situation_two_actions():
-    st = combat.TurnState.start(Character(), tense=True)
+    st = combat.TurnState.start(Character(), tense=True, options=SYSTEM.rules)
     st.use("action")
     st.use("action")
     with pytest.raises(RuleError):
@@ -114,59 +119,68 @@ def test_tense_situation_two_actions():
 
 def test_TV_B31_spray():
     w = {"name": "AK", "automatic": True, "capacity": 30, "ammo": 30}
-    p = combat.plan_attack(spray="half", weapon=w)
+    p = combat.plan_attack(spray="half", weapon=w, options=SYSTEM.rules)
     assert (p.rounds, p.area_diameter, p.shift, p.action_cost) == (15, 2, -1, True)
-    p = combat.plan_attack(spray="full", weapon=w)
+    p = combat.plan_attack(spray="full", weapon=w, options=SYSTEM.rules)
     assert (p.rounds, p.area_diameter) == (30, 3)
     with pytest.raises(RuleError):
-        combat.plan_attack(spray="full", weapon={**w, "ammo": 20})
+        combat.plan_attack(spray="full", weapon={**w, "ammo": 20}, options=SYSTEM.rules)
     assert (
-        combat.plan_attack(spray="full", weapon={**w, "ammo": 20}, rules={"burst_requires_rounds": False}).rounds == 20
+        combat.plan_attack(
+            spray="full", weapon={**w, "ammo": 20}, options=SYSTEM.with_rules(burst_requires_rounds=False).rules
+        ).rounds
+        == 20
     )
 
 
 def test_TV_B32_power_area():
-    assert (combat.plan_attack(power_area=2, superpower=True).sanity_cost, combat.plan_attack(power_area=2).shift) == (
+    assert (
+        combat.plan_attack(power_area=2, superpower=True, options=SYSTEM.rules).sanity_cost,
+        combat.plan_attack(power_area=2, options=SYSTEM.rules).shift,
+    ) == (
         2,
         -1,
     )
-    assert combat.plan_attack(power_area=3, superpower=True).sanity_cost == 3
+    assert combat.plan_attack(power_area=3, superpower=True, options=SYSTEM.rules).sanity_cost == 3
 
 
 def test_TV_B33_multi_target():
-    p = combat.plan_attack(extra_targets=2, superpower=True, base_cost=1)
+    p = combat.plan_attack(extra_targets=2, superpower=True, base_cost=1, options=SYSTEM.rules)
     assert (p.shift, p.sanity_cost) == (-2, 3)
 
 
 def test_TV_B34_TV_D51_burst():
     w = {"name": "SMG", "automatic": True, "capacity": 30, "ammo": 30}
-    p = combat.plan_attack(burst="half", weapon=w)
+    p = combat.plan_attack(burst="half", weapon=w, options=SYSTEM.rules)
     assert (p.defences_per_target, p.rounds, p.action_cost) == (2, 15, False)
-    assert combat.plan_attack(burst="full", weapon=w).defences_per_target == 3
-    att = level_roll(5, rng=Scripted(9), bonus=2)  # total 11
-    d1, d2 = level_roll(6, rng=Scripted(11), bonus=1), level_roll(5, rng=Scripted(9))  # 12 and 9
-    assert combat.resolve_attack(att, [d1, d2]) == [False, True]  # one hit: damage once
+    assert combat.plan_attack(burst="full", weapon=w, options=SYSTEM.rules).defences_per_target == 3
+    att = level_roll(5, rng=Scripted(9), bonus=2, options=SYSTEM.rules)  # total 11
+    d1, d2 = (
+        level_roll(6, rng=Scripted(11), bonus=1, options=SYSTEM.rules),
+        level_roll(5, rng=Scripted(9), options=SYSTEM.rules),
+    )  # 12 and 9
+    assert combat.resolve_attack(att, [d1, d2], options=SYSTEM.rules) == [False, True]  # one hit: damage once
 
 
 def test_TV_B40_B41_D23_two_weapons():
-    p = combat.plan_attack(two_weapons=True, body_part="head")
+    p = combat.plan_attack(two_weapons=True, body_part="head", options=SYSTEM.rules)
     assert p.shift == -2
     c = Character(physique=5)
     r = SYSTEM.roll_check(c, "attack_melee", shift=p.shift, rng=Scripted(3))
     assert r.details["die"] == "d6"
-    assert combat.plan_attack(two_weapons=True, power_area=2, superpower=True).sanity_cost == 3
-    assert combat.plan_attack(two_weapons=True, power_area=3, superpower=True).sanity_cost == 4
-    assert combat.plan_attack(two_weapons=True, power_area=3, superpower=True).shift == -2
+    assert combat.plan_attack(two_weapons=True, power_area=2, superpower=True, options=SYSTEM.rules).sanity_cost == 3
+    assert combat.plan_attack(two_weapons=True, power_area=3, superpower=True, options=SYSTEM.rules).sanity_cost == 4
+    assert combat.plan_attack(two_weapons=True, power_area=3, superpower=True, options=SYSTEM.rules).shift == -2
 
 
 def test_sweep_needs_heavy():
     with pytest.raises(RuleError):
-        combat.plan_attack(sweep=True, weapon={"name": "knife"})
-    assert combat.plan_attack(sweep=True, weapon={"name": "halberd", "heavy": True}).shift == -1
+        combat.plan_attack(sweep=True, weapon={"name": "knife"}, options=SYSTEM.rules)
+    assert combat.plan_attack(sweep=True, weapon={"name": "halberd", "heavy": True}, options=SYSTEM.rules).shift == -1
 
 
 def test_TV_B60_defence_riders_and_D57_battle_rage():
-    win = level_roll(3, rng=Scripted(4))
+    win = level_roll(3, rng=Scripted(4), options=SYSTEM.rules)
     assert [(e.trait, e.delta) for e in combat.defence_riders("parry", win, True)] == [("sanity", 1)]
     c = Character()
     c.sanity = 5
@@ -336,15 +350,15 @@ def test_TV_B56_mooks():
 
 def test_TV_D63_blast():
     t = Character(physique=5, endurance=5, armour=[{"name": "a", "defence": 2, "durability": 4}])
-    comp = level_roll(5, rng=Scripted(6))  # Composure total 6
-    out = combat.blast(t, 10, SYSTEM.rules, composure=comp, divider=Divider(5, 1))
+    comp = level_roll(5, rng=Scripted(6), options=SYSTEM.rules)  # Composure total 6
+    out = combat.blast(t, 10, options=SYSTEM.rules, composure=comp, divider=Divider(5, 1))
     assert out.details["health_loss"] == 8 and out.details["sanity_loss"] == 6
     assert (t.armour[0]["defence"], t.armour[0]["durability"]) == (2, 3)
 
 
 def test_TV_D64_dodged_blast():
     t = Character(physique=7, endurance=7)
-    out = combat.blast(t, 9, SYSTEM.rules, dodged=True)
+    out = combat.blast(t, 9, options=SYSTEM.rules, dodged=True)
     assert out.details["health_loss"] == 4
 
 
@@ -364,7 +378,7 @@ def test_TV_D66_dual_wield():
 )
 def test_leg_injury_speed(speed_vals, legs, mode, expected):
     c = Character(fine_motor=speed_vals[0], body_control=speed_vals[1], conditions=[{"id": "injury_leg"}] * legs)
-    assert combat.effective_speed(c, {"leg_injury_speed": mode}) == expected
+    assert combat.effective_speed(c, options=SYSTEM.with_rules(leg_injury_speed=mode).rules) == expected
 
 
 def test_TV_D74_defence_penalty_per_leg():
@@ -392,27 +406,27 @@ def test_TV_B49_ticks():
 def test_items_TV_B46_B47_B67_D53_D54():
     c = Character(physique=5, endurance=5, items=[{"name": "Medkit", "preset": "medkit", "charges": 5}])
     c.health = 1
-    out = combat.use_item(c, "Medkit", SYSTEM.rules, total=7, in_combat=False)
+    out = combat.use_item(c, "Medkit", options=SYSTEM.rules, total=7, in_combat=False)
     assert c.health == 7 and c.items[0]["charges"] == 4 and out.details["amount"] == 6
     with pytest.raises(RuleError):
-        combat.use_item(c, "Medkit", SYSTEM.rules, total=7, in_combat=True)
+        combat.use_item(c, "Medkit", options=SYSTEM.rules, total=7, in_combat=True)
     c = Character(items=[{"name": "Adrenaline", "preset": "adrenaline"}])
     c.sanity = 1
-    combat.use_item(c, "Adrenaline", SYSTEM.rules, total=10)
+    combat.use_item(c, "Adrenaline", options=SYSTEM.rules, total=10)
     assert c.sanity == 5 and c.items == []
     c = Character(physique=7, endurance=7, items=[{"name": "Potion", "preset": "healing_potion"}])
     c.health = 2
-    combat.use_item(c, "Potion", SYSTEM.rules)
+    combat.use_item(c, "Potion", options=SYSTEM.rules)
     assert c.health == 5
     assert SYSTEM.data("items")[[r["id"] for r in SYSTEM.data("items")].index("ingredient_bag")]["charges"] == 4
     assert [r for r in SYSTEM.data("items") if r["id"] == "mana_stone"][0]["charges"] == 7
 
 
 def test_aim_and_cover_TV_D55_D56():
-    assert combat.aim_bonus(level_roll(5, rng=Scripted(9)), Divider(4, 2)) == 4
-    assert combat.aim_bonus(level_roll(5, rng=Scripted(5)), Divider(4, 2)) == 3
-    assert combat.aim_bonus(level_roll(5, rng=Scripted(1, 2)), Divider(4, 2)) == 0
-    assert combat.cover_bonus(level_roll(5, rng=Scripted(7)), Divider(3, 3)) == 5
+    assert combat.aim_bonus(level_roll(5, rng=Scripted(9), options=SYSTEM.rules), Divider(4, 2)) == 4
+    assert combat.aim_bonus(level_roll(5, rng=Scripted(5), options=SYSTEM.rules), Divider(4, 2)) == 3
+    assert combat.aim_bonus(level_roll(5, rng=Scripted(1, 2), options=SYSTEM.rules), Divider(4, 2)) == 0
+    assert combat.cover_bonus(level_roll(5, rng=Scripted(7), options=SYSTEM.rules), Divider(3, 3)) == 5
 
 
 def test_healing_caps():
@@ -452,17 +466,24 @@ def test_damage_options_and_health():
 
 
 def test_movement_block_ties_to_mover():
-    blocker, mover = level_roll(3, rng=Scripted(4)), level_roll(3, rng=Scripted(4))
-    assert not combat.movement_block(blocker, mover)
-    assert combat.movement_block(level_roll(3, rng=Scripted(5)), mover)
+    blocker, mover = (
+        level_roll(3, rng=Scripted(4), options=SYSTEM.rules),
+        level_roll(3, rng=Scripted(4), options=SYSTEM.rules),
+    )
+    assert not combat.movement_block(blocker, mover, options=SYSTEM.rules)
+    assert combat.movement_block(level_roll(3, rng=Scripted(5), options=SYSTEM.rules), mover, options=SYSTEM.rules)
 
 
 def test_hidden_attack():
-    att = level_roll(3, rng=Scripted(2))
-    good_def = level_roll(7, rng=Scripted(19))
-    assert combat.hidden_attack(att, None, good_def)  # undetected: defence failed
-    assert not combat.hidden_attack(att, level_roll(3, rng=Scripted(5)), good_def)
-    assert not combat.hidden_attack(level_roll(3, rng=Scripted(1, 2)), None, None)
+    att = level_roll(3, rng=Scripted(2), options=SYSTEM.rules)
+    good_def = level_roll(7, rng=Scripted(19), options=SYSTEM.rules)
+    assert combat.hidden_attack(att, None, good_def, options=SYSTEM.rules)  # undetected: defence failed
+    assert not combat.hidden_attack(
+        att, level_roll(3, rng=Scripted(5), options=SYSTEM.rules), good_def, options=SYSTEM.rules
+    )
+    assert not combat.hidden_attack(
+        level_roll(3, rng=Scripted(1, 2), options=SYSTEM.rules), None, None, options=SYSTEM.rules
+    )
 
 
 def test_initiative_effects_reported():
@@ -480,7 +501,7 @@ def test_aim_lost_on_damage():
 
 
 def test_augmentation():
-    p = combat.plan_attack(augment=True, augment_shift=1, superpower=True)
+    p = combat.plan_attack(augment=True, augment_shift=1, superpower=True, options=SYSTEM.rules)
     assert p.action_cost and p.shift == -1 and p.sanity_cost == 2 and p.notes
 
 
@@ -490,7 +511,9 @@ def test_augmentation():
 )
 def test_A54_weapon_change(bulky, cinematic, gm, expected):
     assert (
-        combat.weapon_change_costs_action(bulky=bulky, cinematic=cinematic, rules={"weapon_change_costs_action": gm})
+        combat.weapon_change_costs_action(
+            bulky=bulky, cinematic=cinematic, options=SYSTEM.with_rules(weapon_change_costs_action=gm).rules
+        )
         == expected
     )
 
@@ -499,9 +522,9 @@ def test_A39_luck_pick():
     from ret_testkit import Scripted
 
     cands = {"a": 0, "b": 9}
-    assert combat.luck_pick(cands, rng=Scripted(5), good=True) == "b"  # weights 1, 10
-    assert combat.luck_pick(cands, rng=Scripted(5), good=False) == "a"  # weights 10, 1
-    assert combat.luck_pick(cands, rng=Scripted(0), rules={"luck_pick": "uniform"}) == "a"
+    assert combat.luck_pick(cands, rng=Scripted(5), good=True, options=SYSTEM.rules) == "b"  # weights 1, 10
+    assert combat.luck_pick(cands, rng=Scripted(5), good=False, options=SYSTEM.rules) == "a"  # weights 10, 1
+    assert combat.luck_pick(cands, rng=Scripted(0), options=SYSTEM.with_rules(luck_pick="uniform").rules) == "a"
 
 
 def test_A20_survival_timing_reported():
@@ -538,11 +561,26 @@ def test_sheet_text_forms_of_lists():
 
 
 def test_called_shot_riders():
-    att = level_roll(5, rng=Scripted(7))
-    assert combat.called_shot_rider("legs", att, level_roll(5, rng=Scripted(7))) is None  # tie: resisted
-    assert combat.called_shot_rider("legs", att, level_roll(5, rng=Scripted(6))) == "off_balance"
-    assert combat.called_shot_rider("arms", att, level_roll(5, rng=Scripted(1, 2))) == "disarmed"
-    assert combat.called_shot_rider("special", att, None) is None
+    att = level_roll(5, rng=Scripted(7), options=SYSTEM.rules)
+    assert (
+        combat.called_shot_rider(
+            "legs", att, level_roll(5, rng=Scripted(7), options=SYSTEM.rules), options=SYSTEM.rules
+        )
+        is None
+    )  # tie: resisted
+    assert (
+        combat.called_shot_rider(
+            "legs", att, level_roll(5, rng=Scripted(6), options=SYSTEM.rules), options=SYSTEM.rules
+        )
+        == "off_balance"
+    )
+    assert (
+        combat.called_shot_rider(
+            "arms", att, level_roll(5, rng=Scripted(1, 2), options=SYSTEM.rules), options=SYSTEM.rules
+        )
+        == "disarmed"
+    )
+    assert combat.called_shot_rider("special", att, None, options=SYSTEM.rules) is None
 
 
 def test_group_mode_initiative():

@@ -195,3 +195,16 @@ def test_rules_defaults_documented():
         assert r[key] == value
     assert SYSTEM.with_rules(costing="simplified").rules["costing"] == "simplified"
     assert SYSTEM.rules["costing"] == "recommended"
+
+
+def test_every_gm_option_is_described_once_in_both_languages():
+    from tabletop_systems.ret.options import DEFAULTS, DESCRIPTIONS
+
+    assert dict(SYSTEM.default_rules) == DEFAULTS
+    assert set(DESCRIPTIONS) == set(DEFAULTS)
+    for name, text in DESCRIPTIONS.items():
+        assert set(text) == {"en", "ru"} and all(text.values()), name
+        assert text["en"] != text["ru"], name
+    docs = (PKG.parents[1] / "docs" / "systems" / "ret.md").read_text(encoding="utf-8")
+    for name in DEFAULTS:
+        assert f"| `{name}` |" in docs, name

@@ -14,7 +14,7 @@ from tabletop_systems.ret import combat
 from tabletop_systems.ret.checks import FAIL_KEY
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.dice import DiceError, distribution, roll
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.words import WordContext
 
 from ret_testkit import Scripted
 
@@ -33,7 +33,7 @@ def hero(**kw):
 
 
 def bound(c):
-    return {CHARACTER_KEY: c}
+    return WordContext(character=c)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -73,8 +73,8 @@ def test_param_roll_matches_roll_check():
 )
 def test_named_check_forms(text, check_id, options):
     c = hero()
-    e = WORDS["ret_check"].parse(text, 0, len(text), variables=bound(c))
-    assert e.check_id == check_id and e.options == options
+    e = WORDS["ret_check"].parse(text, 0, len(text), context=bound(c))
+    assert e.check_id == check_id and e.request == options
     d = e.distribution()
     ref = SYSTEM.check_distribution(c, check_id, **options)
     assert dict(d) == dict(ref) and d.p_pass == ref.p_pass
@@ -82,7 +82,9 @@ def test_named_check_forms(text, check_id, options):
 
 def test_named_check_exact_odds_and_effects():
     c = hero()
-    assert distribution("attention luck 2 >= 8", variables=bound(c)).p_pass == chance_at_least(5, 8, luck=2)
+    assert distribution("attention luck 2 >= 8", variables=bound(c)).p_pass == chance_at_least(
+        5, 8, luck=2, options=SYSTEM.rules
+    )
     r = roll('skill "Lockpicking" luck 1', rng=Scripted(1, 3), variables=bound(c))  # a fail burns the Luck
     assert r.tree.details["fail"] and ("luck", -1) in r.tree.details["effects"]
     assert "not applied" in r.notes[1]["en"] and "не применены" in r.notes[1]["ru"]
@@ -101,7 +103,7 @@ def test_named_check_token_and_conditions():
     [
         ("agility", None, "bind a RET character", "привяжите персонажа"),
         ("agility", {}, "bind a RET character", "привяжите персонажа"),
-        ("agility", {CHARACTER_KEY: object()}, "not a RET character", "не из Р.Э.Т."),
+        ("agility", WordContext(character=object()), "not a RET character", "не из Р.Э.Т."),
         ('skill "Nope"', "hero", "no skill named", "нет способности"),
         ("talent Lockpicking", "hero", "no talent named", "нет способности"),
         ("agility luck 9", "hero", "only 3 Luck", "не больше 3"),
@@ -109,6 +111,7 @@ def test_named_check_token_and_conditions():
         ('skill "Lock', "hero", "missing closing", "нет закрывающей"),
         ("agility foo", "hero", "unexpected 'foo'", "неожиданное 'foo'"),
         ("agility >= nonsense", "hero", "expected a difficulty", "ожидалась сложность"),
+        ("agility >=", "hero", "expected a difficulty", "ожидалась сложность"),
         ("dodge +1[luck] luck 3", "hero", "only 3 Luck", "не больше 3"),
         ("attention token Nope", "hero", "No token named", "Нет токена"),
     ],
@@ -135,7 +138,7 @@ def test_named_check_error_positions():
 # ------------------------------------------------------------------------------------------------
 def test_prob_word_threshold():
     r = roll("prob L5+3 >= 8")
-    assert r.tree.details["p_pass"] == chance_at_least(5, 8, bonus=3) == F(3, 5)
+    assert r.tree.details["p_pass"] == chance_at_least(5, 8, bonus=3, options=SYSTEM.rules) == F(3, 5)
     assert "P(L5+3 >= 8) = 3/5" in r.tree.breakdown["en"] and "60.00%" in r.tree.breakdown["ru"]
     assert distribution("prob L5+3 >= 8").p_pass == F(3, 5)
 
@@ -143,7 +146,7 @@ def test_prob_word_threshold():
 def test_prob_word_forms():
     c = hero()
     r = roll("prob attention luck 2 >= 8", variables=bound(c))
-    assert r.tree.details["p_pass"] == chance_at_least(5, 8, luck=2)
+    assert r.tree.details["p_pass"] == chance_at_least(5, 8, luck=2, options=SYSTEM.rules)
     r = roll("prob L5")
     assert r.tree.details["p_pass"] is None and "fail: 1/10" in r.tree.breakdown["en"]
     assert "провал: 1/10" in r.tree.breakdown["ru"]
@@ -539,11 +542,21 @@ def test_split_loot_and_disputes():
     for bad in ((5, []), (-1, ["a"])):
         with pytest.raises(RuleError):
             SYSTEM.split_loot(*bad)
-    rolls = {"a": level_roll(3, rng=Scripted(5)), "b": level_roll(3, rng=Scripted(4)), "c": None}
+    rolls = {
+        "a": level_roll(3, rng=Scripted(5), options=SYSTEM.rules),
+        "b": level_roll(3, rng=Scripted(4), options=SYSTEM.rules),
+        "c": None,
+    }
     assert SYSTEM.loot_dispute(rolls) == ("a", [])
-    tied = {"a": level_roll(3, rng=Scripted(4)), "b": level_roll(3, rng=Scripted(4))}
+    tied = {
+        "a": level_roll(3, rng=Scripted(4), options=SYSTEM.rules),
+        "b": level_roll(3, rng=Scripted(4), options=SYSTEM.rules),
+    }
     assert SYSTEM.loot_dispute(tied) == (None, ["a", "b"])
-    fails = {"a": level_roll(3, rng=Scripted(1, 2)), "b": level_roll(3, rng=Scripted(1, 3))}
+    fails = {
+        "a": level_roll(3, rng=Scripted(1, 2), options=SYSTEM.rules),
+        "b": level_roll(3, rng=Scripted(1, 3), options=SYSTEM.rules),
+    }
     assert SYSTEM.loot_dispute(fails) == ("b", [])  # the milder fail
     with pytest.raises(RuleError):
         SYSTEM.loot_dispute({})

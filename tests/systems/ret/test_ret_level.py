@@ -33,8 +33,8 @@ def test_TV_D8_level_die(level, label):
     assert die_label(level) == label
 
 
-def roll(level, *faces, **kw):
-    return level_roll(level, rng=Scripted(*faces), **kw)
+def roll(level, *faces, options=SYSTEM.rules, **kw):
+    return level_roll(level, rng=Scripted(*faces), options=options, **kw)
 
 
 def test_TV_B17_fail_die():
@@ -54,12 +54,12 @@ def test_TV_B18_luck_burn():
     "crit,cinematic,gain", [(False, False, 1), (True, False, 3), (False, True, 3), (True, True, 5)]
 )
 def test_TV_B8_luck_awards(crit, cinematic, gain):
-    r = roll(3, 1, 1 if crit else 2, rules={"cinematic_luck": cinematic})
+    r = roll(3, 1, 1 if crit else 2, options=SYSTEM.with_rules(cinematic_luck=cinematic).rules)
     assert r.luck_gained == gain
 
 
 def test_TV_B19_ladder_probability():
-    outcomes, _ = roll_outcomes(3)
+    outcomes, _ = roll_outcomes(3, options=SYSTEM.rules)
     p5 = sum(p for o, p in outcomes.items() if o[0] == "ok" and o[2] == 5)
     assert p5 == F(1, 115200) == F(1, 6 * 8 * 10 * 12 * 20)
 
@@ -81,7 +81,7 @@ def test_TV_B22_talent_and_tie():
     r = SYSTEM.roll_check(c, "talent:Magic", luck=2, rng=Scripted(3))
     assert r.total == 8
     att = r.details["level_roll"]
-    dfn = level_roll(5, rng=Scripted(8))
+    dfn = level_roll(5, rng=Scripted(8), options=SYSTEM.rules)
     assert dfn.total == 8
     assert SYSTEM.contest(att, dfn) == "defender"
 
@@ -129,14 +129,14 @@ def test_TV_D14_penalty_level_explodes():
 
 
 def test_A4_level_ladder_option():
-    r = level_roll(0, rng=Scripted(6, 6, 6, 6, 2), rules={"penalty_explosion": "level_ladder"})
+    r = level_roll(0, rng=Scripted(6, 6, 6, 6, 2), options=SYSTEM.with_rules(penalty_explosion="level_ladder").rules)
     assert [f for f, _ in r.chain] == [6, 6, 6, 6, 8]
     assert r.total == 6 + 6 + 6 + 6 + 2 - 3
     assert SYSTEM.with_rules(penalty_explosion="level_ladder").chance(
         Character(attention=0, intuition=0), "perception", difficulty=10
-    ) != chance_at_least(0, 10)
-    assert explosion_dice(2, {"penalty_explosion": "level_ladder"})[:2] == (6, 8)
-    assert explosion_dice(0, {})[:1] == (8,)
+    ) != chance_at_least(0, 10, options=SYSTEM.rules)
+    assert explosion_dice(2, options=SYSTEM.with_rules(penalty_explosion="level_ladder").rules)[:2] == (6, 8)
+    assert explosion_dice(0, options=SYSTEM.rules)[:1] == (8,)
 
 
 def test_TV_D15_negative_total():
@@ -154,11 +154,11 @@ def test_TV_D17_d100_max():
 
 
 def test_A5_d100_options():
-    r = level_roll(8, rng=Scripted(100), rules={"d100_max_grants_sanity": True})
+    r = level_roll(8, rng=Scripted(100), options=SYSTEM.with_rules(d100_max_grants_sanity=True).rules)
     assert r.sanity_gained == 1
-    r = level_roll(8, rng=Scripted(100, 40), rules={"d100_reroll_on_max": True})
+    r = level_roll(8, rng=Scripted(100, 40), options=SYSTEM.with_rules(d100_reroll_on_max=True).rules)
     assert r.total == 140 and r.successes == 1 and not r.terminal_max
-    outcomes, cut = roll_outcomes(8, rules={"d100_reroll_on_max": True})
+    outcomes, cut = roll_outcomes(8, options=SYSTEM.with_rules(d100_reroll_on_max=True).rules)
     assert cut == F(1, 100**5)
     assert sum(outcomes.values()) + cut == 1
 
@@ -254,12 +254,12 @@ D73 = [
 
 @pytest.mark.parametrize("case,level,target,bonus,luck,p", D67, ids=[f"TV-D67-{c[0]}" for c in D67])
 def test_TV_D67(case, level, target, bonus, luck, p):
-    assert chance_at_least(level, target, bonus=bonus, luck=luck) == p
+    assert chance_at_least(level, target, bonus=bonus, luck=luck, options=SYSTEM.rules) == p
 
 
 @pytest.mark.parametrize("case,level,target,bonus,luck,p", D73, ids=[f"TV-D73-{c[0]}" for c in D73])
 def test_TV_D73(case, level, target, bonus, luck, p):
-    assert chance_at_least(level, target, bonus=bonus, luck=luck) == p
+    assert chance_at_least(level, target, bonus=bonus, luck=luck, options=SYSTEM.rules) == p
 
 
 @pytest.mark.parametrize(
@@ -267,19 +267,19 @@ def test_TV_D73(case, level, target, bonus, luck, p):
     [(3, F(1, 6), F(1, 24)), (5, F(1, 10), F(1, 40)), (7, F(1, 20), F(1, 80)), (8, F(1, 100), F(1, 400))],
 )
 def test_TV_D68_fail_probabilities(level, fail, crit):
-    outcomes, _ = roll_outcomes(level)
+    outcomes, _ = roll_outcomes(level, options=SYSTEM.rules)
     assert sum(p for o, p in outcomes.items() if o[0] == "fail") == fail
     assert outcomes[("fail", 1)] == crit
 
 
 def test_success_counts_level_3():
-    outcomes, _ = roll_outcomes(3)
+    outcomes, _ = roll_outcomes(3, options=SYSTEM.rules)
     got = [sum(p for o, p in outcomes.items() if o[0] == "ok" and o[2] == k) for k in range(6)]
     assert got == [F(2, 3), F(7, 48), F(3, 160), F(11, 5760), F(19, 115200), F(1, 115200)]
 
 
 def test_max_totals():
-    assert [max_total(lv) for lv in range(9)] == [153, 154, 155, 156, 150, 142, 132, 120, 100]
+    assert [max_total(lv, options=SYSTEM.rules) for lv in range(9)] == [153, 154, 155, 156, 150, 142, 132, 120, 100]
 
 
 def _brute(level):
@@ -312,7 +312,7 @@ def _brute(level):
 
 @pytest.mark.parametrize("level", range(9))
 def test_distribution_matches_brute_force(level):
-    outcomes, cut = roll_outcomes(level)
+    outcomes, cut = roll_outcomes(level, options=SYSTEM.rules)
     assert cut == 0
     assert outcomes == _brute(level)
     assert sum(outcomes.values()) == 1
@@ -326,7 +326,7 @@ def test_distribution_matches_icepool(level):
     for n in reversed(ladder[:-1]):
         nxt = chain
         chain = icepool.Die([nxt + n if f == n else icepool.Die([f]) for f in range(1, n + 1)])
-    outcomes, _ = roll_outcomes(level)
+    outcomes, _ = roll_outcomes(level, options=SYSTEM.rules)
     totals = {}
     for o, p in outcomes.items():
         if o[0] == "ok":
@@ -339,13 +339,19 @@ def test_distribution_matches_icepool(level):
 
 def test_public_chance_api():
     c = Character(attention=5, intuition=3, physique=4)
-    assert SYSTEM.chance(c, "attention", difficulty=8, luck=2) == chance_at_least(5, 8, luck=2) == F(1, 2)
+    assert (
+        SYSTEM.chance(c, "attention", difficulty=8, luck=2)
+        == chance_at_least(5, 8, luck=2, options=SYSTEM.rules)
+        == F(1, 2)
+    )
     d = SYSTEM.check_distribution(c, "attention", difficulty=8, luck=2)
     assert d.p_pass == F(1, 2) and sum(d.values()) == 1
     for lv in range(9):
         for t in (-5, 2, 4, 8, 12, 20, 50):
             attrs = {"attention": lv, "intuition": lv, "is_npc": lv == 8}
-            assert SYSTEM.chance(Character(**attrs), "perception", difficulty=t) == chance_at_least(lv, t)
+            assert SYSTEM.chance(Character(**attrs), "perception", difficulty=t) == chance_at_least(
+                lv, t, options=SYSTEM.rules
+            )
     od = SYSTEM.outcome_distribution(c, "attention", difficulty=8)
     assert sum(od.values()) == 1 and od["failed"] + od["critically_failed"] == F(1, 10)
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tabletop_systems.ret import SYSTEM, Character
-from tabletop_systems.ret.rules import cost, new_skill_level_from_d6, talent_level_from_d6
+from tabletop_systems.ret.advancement import cost, new_skill_level_from_d6, talent_level_from_d6
 from tabletop_widgets.core import RuleError
 
 
@@ -20,7 +20,11 @@ def codes(problems, severity="error"):
 
 
 def test_TV_B1_recommended():
-    assert cost(3, 4, "recommended") == 3 and cost(4, 5, "recommended") == 4 and cost(3, 5, "recommended") == 7
+    assert (
+        cost(3, 4, "recommended", options=SYSTEM.rules) == 3
+        and cost(4, 5, "recommended", options=SYSTEM.rules) == 4
+        and cost(3, 5, "recommended", options=SYSTEM.rules) == 7
+    )
 
 
 def test_TV_B2_simplified_pools():
@@ -44,13 +48,13 @@ def test_TV_B2_simplified_pools():
     ids=["TV-D9-3to7", "TV-D9-1to7", "TV-D9-5to6", "TV-D9-0to3", "TV-D10-3to7", "TV-D10-1to3"],
 )
 def test_TV_D9_D10_costs(a, b, scheme, expected):
-    assert cost(a, b, scheme) == expected
+    assert cost(a, b, scheme, options=SYSTEM.rules) == expected
 
 
 def test_TV_D9_limit_and_cost_0_to_1_option():
     with pytest.raises(RuleError, match="Level 7 is the limit"):
-        cost(7, 8, "recommended")
-    assert cost(0, 1, "recommended", {"cost_0_to_1": 2}) == 2
+        cost(7, 8, "recommended", options=SYSTEM.rules)
+    assert cost(0, 1, "recommended", options=SYSTEM.with_rules(cost_0_to_1=2).rules) == 2
 
 
 def test_TV_B12_TV_D65_conversion():
@@ -226,3 +230,12 @@ def test_flaw_conversion():
     c = Character(dp=7, flaws=[{"name": "Fear of fire", "severity": "light", "level": 3, "base_param": "composure"}])
     SYSTEM.convert_flaw(c, "Fear of fire", "Fire-warded", "will")
     assert c.flaws == [] and c.ability("Fire-warded")["kind"] == "talent" and c.dp == 0
+
+
+def test_validate_party_lists_each_members_problems_by_member():
+    over = legal(physique=7)
+    problems = GM.validate_party({"anna": legal(), "boris": over})
+    assert isinstance(problems, list) and problems
+    assert {p.data["member"] for p in problems} == {"boris"}
+    assert [p.code for p in problems] == [p.code for p in GM.validate(over)]
+    assert GM.validate_party({}) == []

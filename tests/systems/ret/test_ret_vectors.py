@@ -8,7 +8,7 @@ import pytest
 from tabletop_systems.ret import SYSTEM, Character, chance_at_least, die_label, level_roll, roll_outcomes
 from tabletop_systems.ret import combat
 from tabletop_systems.ret.checks import Divider, apply_divider, flaw_difficulty, resolve_difficulty
-from tabletop_systems.ret.rules import cost, new_skill_level_from_d6, talent_level_from_d6
+from tabletop_systems.ret.advancement import cost, new_skill_level_from_d6, talent_level_from_d6
 from tabletop_widgets.core import RuleError
 
 from ret_testkit import CHARS, Scripted, build
@@ -26,8 +26,8 @@ def vector(vid):
     return deco
 
 
-def lr(level, *faces, **kw):
-    return level_roll(level, rng=Scripted(*faces), **kw)
+def lr(level, *faces, options=SYSTEM.rules, **kw):
+    return level_roll(level, rng=Scripted(*faces), options=options, **kw)
 
 
 def big(**kw):
@@ -38,7 +38,11 @@ def big(**kw):
 # ---- TV-B: the book ---------------------------------------------------------------------------
 @vector("TV-B1")
 def _():
-    assert (cost(3, 4, "recommended"), cost(4, 5, "recommended"), cost(3, 5, "recommended")) == (3, 4, 7)
+    assert (
+        cost(3, 4, "recommended", options=SYSTEM.rules),
+        cost(4, 5, "recommended", options=SYSTEM.rules),
+        cost(3, 5, "recommended", options=SYSTEM.rules),
+    ) == (3, 4, 7)
 
 
 @vector("TV-B2")
@@ -92,7 +96,11 @@ def _():
 
 @vector("TV-B8")
 def _():
-    got = [lr(3, 1, d4, rules={"cinematic_luck": cin}).luck_gained for cin in (False, True) for d4 in (2, 1)]
+    got = [
+        lr(3, 1, d4, options=SYSTEM.with_rules(cinematic_luck=cin).rules).luck_gained
+        for cin in (False, True)
+        for d4 in (2, 1)
+    ]
     assert got == [1, 3, 3, 5]
 
 
@@ -167,7 +175,7 @@ def _():
 
 @vector("TV-B19")
 def _():
-    out, _ = roll_outcomes(3)
+    out, _ = roll_outcomes(3, options=SYSTEM.rules)
     assert sum(p for o, p in out.items() if o[0] == "ok" and o[2] == 5) == F(1, 115200)
 
 
@@ -230,12 +238,12 @@ def _():
 @vector("TV-B29")
 def _():
     c = Character()
-    st = combat.TurnState.start(c)
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
     pairs = 1
     for _ in range(2):
         st.use("attack")
         st.use("action")
-        SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, SYSTEM.rules))
+        SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules))
         pairs += 1
     assert pairs == 3 and c.sanity == 3 and st.defence_refused and st.speed_left == 3
 
@@ -245,29 +253,35 @@ def _():
     gm = SYSTEM.with_rules(sanity_extra_turn_from_round=2, refusal_extra_turn_from_round=3).rules
     c = Character()
     with pytest.raises(RuleError):
-        combat.buy_extra_turn(c, combat.TurnState.start(c), 1, gm)
-    st = combat.TurnState.start(c)
-    combat.buy_extra_turn(c, st, 2, gm)
+        combat.buy_extra_turn(c, combat.TurnState.start(c, options=SYSTEM.rules), 1, options=gm)
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
+    combat.buy_extra_turn(c, st, 2, options=gm)
     with pytest.raises(RuleError):
-        combat.buy_extra_turn(c, st, 2, gm)
+        combat.buy_extra_turn(c, st, 2, options=gm)
 
 
 @vector("TV-B31")
 def _():
     w = {"automatic": True, "capacity": 30, "ammo": 30}
-    h, f = combat.plan_attack(spray="half", weapon=w), combat.plan_attack(spray="full", weapon=w)
+    h, f = (
+        combat.plan_attack(spray="half", weapon=w, options=SYSTEM.rules),
+        combat.plan_attack(spray="full", weapon=w, options=SYSTEM.rules),
+    )
     assert (h.rounds, h.area_diameter, h.shift, f.rounds, f.area_diameter) == (15, 2, -1, 30, 3)
 
 
 @vector("TV-B32")
 def _():
-    a, b = combat.plan_attack(power_area=2, superpower=True), combat.plan_attack(power_area=3, superpower=True)
+    a, b = (
+        combat.plan_attack(power_area=2, superpower=True, options=SYSTEM.rules),
+        combat.plan_attack(power_area=3, superpower=True, options=SYSTEM.rules),
+    )
     assert (a.sanity_cost, b.sanity_cost, a.shift) == (2, 3, -1)
 
 
 @vector("TV-B33")
 def _():
-    p = combat.plan_attack(extra_targets=2, superpower=True, base_cost=1)
+    p = combat.plan_attack(extra_targets=2, superpower=True, base_cost=1, options=SYSTEM.rules)
     assert (p.shift, p.sanity_cost) == (-2, 3)
 
 
@@ -275,8 +289,8 @@ def _():
 def _():
     w = {"automatic": True, "capacity": 30, "ammo": 30}
     assert (
-        combat.plan_attack(burst="half", weapon=w).defences_per_target,
-        combat.plan_attack(burst="full", weapon=w).defences_per_target,
+        combat.plan_attack(burst="half", weapon=w, options=SYSTEM.rules).defences_per_target,
+        combat.plan_attack(burst="full", weapon=w, options=SYSTEM.rules).defences_per_target,
     ) == (2, 3)
 
 
@@ -329,15 +343,15 @@ def _():
 
 @vector("TV-B40")
 def _():
-    p = combat.plan_attack(two_weapons=True, body_part="arms")
+    p = combat.plan_attack(two_weapons=True, body_part="arms", options=SYSTEM.rules)
     r = SYSTEM.roll_check(Character(physique=5), "attack_melee", shift=p.shift, rng=Scripted(3))
     assert p.shift == -2 and r.details["die"] == "d6"
 
 
 @vector("TV-B41")
 def _():
-    a = combat.plan_attack(two_weapons=True, power_area=2, superpower=True)
-    b = combat.plan_attack(two_weapons=True, power_area=3, superpower=True)
+    a = combat.plan_attack(two_weapons=True, power_area=2, superpower=True, options=SYSTEM.rules)
+    b = combat.plan_attack(two_weapons=True, power_area=3, superpower=True, options=SYSTEM.rules)
     assert (a.sanity_cost, b.sanity_cost, a.shift) == (3, 4, -2)
 
 
@@ -373,7 +387,7 @@ def _():
 @vector("TV-B46")
 def _():
     c = Character(items=[{"name": "Medkit", "preset": "medkit", "charges": 5}])
-    combat.use_item(c, "Medkit", SYSTEM.rules, total=4, in_combat=False)
+    combat.use_item(c, "Medkit", options=SYSTEM.rules, total=4, in_combat=False)
     assert c.items[0]["charges"] == 4
 
 
@@ -385,7 +399,7 @@ def _():
     assert c.health == 14 - 5
     c = big(items=[{"name": "potion", "preset": "healing_potion"}])
     c.health = 5
-    combat.use_item(c, "potion", SYSTEM.rules)
+    combat.use_item(c, "potion", options=SYSTEM.rules)
     assert c.health == 8
     assert next(r for r in SYSTEM.data("items") if r["id"] == "mana_stone")["charges"] == 7
 
@@ -411,7 +425,12 @@ def _():
 
 @vector("TV-B50")
 def _():
-    assert combat.effective_speed(Character(fine_motor=6, body_control=6, conditions=[{"id": "injury_leg"}])) == 3
+    assert (
+        combat.effective_speed(
+            Character(fine_motor=6, body_control=6, conditions=[{"id": "injury_leg"}]), options=SYSTEM.rules
+        )
+        == 3
+    )
 
 
 @vector("TV-B51")
@@ -663,14 +682,19 @@ def _():
 
 @vector("TV-D9")
 def _():
-    assert [cost(a, b, "recommended") for a, b in ((3, 7), (1, 7), (5, 6), (0, 3))] == [18, 21, 5, 4]
+    assert [cost(a, b, "recommended", options=SYSTEM.rules) for a, b in ((3, 7), (1, 7), (5, 6), (0, 3))] == [
+        18,
+        21,
+        5,
+        4,
+    ]
     with pytest.raises(RuleError, match="Level 7 is the limit"):
-        cost(7, 8, "recommended")
+        cost(7, 8, "recommended", options=SYSTEM.rules)
 
 
 @vector("TV-D10")
 def _():
-    assert (cost(3, 7, "simplified"), cost(1, 3, "simplified")) == (4, 2)
+    assert (cost(3, 7, "simplified", options=SYSTEM.rules), cost(1, 3, "simplified", options=SYSTEM.rules)) == (4, 2)
 
 
 @vector("TV-D11")
@@ -765,7 +789,7 @@ def _():
 
 @vector("TV-D23")
 def _():
-    p = combat.plan_attack(two_weapons=True, body_part="head")
+    p = combat.plan_attack(two_weapons=True, body_part="head", options=SYSTEM.rules)
     assert (
         SYSTEM.roll_check(Character(physique=5), "attack_melee", shift=p.shift, rng=Scripted(3)).details["die"] == "d6"
     )
@@ -963,14 +987,14 @@ def _():
 def _():
     c = Character()
     c.sanity = 2
-    st = combat.TurnState.start(c)
-    SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, SYSTEM.rules))
+    st = combat.TurnState.start(c, options=SYSTEM.rules)
+    SYSTEM.apply_effects(c, combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules))
     assert c.sanity == -1 and st.sanity_went_negative
     r = SYSTEM.roll_check(c, "self_control", rng=Scripted(1, 3, 2))
     assert r.details["difficulty"] == 1 and r.details["state"] != "stabilised"
     st.failed_self_control = True
     with pytest.raises(RuleError, match="turn ends"):
-        combat.buy_extra_turn(c, st, 1, SYSTEM.rules)
+        combat.buy_extra_turn(c, st, 1, options=SYSTEM.rules)
 
 
 @vector("TV-D50")
@@ -989,9 +1013,9 @@ def _():
 @vector("TV-D51")
 def _():
     w = {"automatic": True, "capacity": 30, "ammo": 30}
-    p = combat.plan_attack(burst="half", weapon=w)
+    p = combat.plan_attack(burst="half", weapon=w, options=SYSTEM.rules)
     att = lr(5, 9, bonus=2)
-    hits = combat.resolve_attack(att, [lr(6, 11, bonus=1), lr(5, 9)])
+    hits = combat.resolve_attack(att, [lr(6, 11, bonus=1), lr(5, 9)], options=SYSTEM.rules)
     assert (p.rounds, sum(hits)) == (15, 1)
 
 
@@ -1004,7 +1028,7 @@ def _():
 def _():
     c = Character(physique=5, endurance=5, items=[{"name": "Medkit", "preset": "medkit", "charges": 5}])
     c.health = 1
-    combat.use_item(c, "Medkit", SYSTEM.rules, total=7, in_combat=False)
+    combat.use_item(c, "Medkit", options=SYSTEM.rules, total=7, in_combat=False)
     assert (c.health, c.items[0]["charges"]) == (7, 4)
 
 
@@ -1012,7 +1036,7 @@ def _():
 def _():
     c = Character(items=[{"name": "shot", "preset": "adrenaline"}])
     c.sanity = 1
-    combat.use_item(c, "shot", SYSTEM.rules, total=10)
+    combat.use_item(c, "shot", options=SYSTEM.rules, total=10)
     assert c.sanity == 5
 
 
@@ -1054,7 +1078,12 @@ def _():
 
 @vector("TV-D60")
 def _():
-    assert combat.effective_speed(Character(fine_motor=5, body_control=5, conditions=[{"id": "injury_leg"}])) == 2
+    assert (
+        combat.effective_speed(
+            Character(fine_motor=5, body_control=5, conditions=[{"id": "injury_leg"}]), options=SYSTEM.rules
+        )
+        == 2
+    )
 
 
 @vector("TV-D61")
@@ -1082,13 +1111,13 @@ def _():
 @vector("TV-D63")
 def _():
     t = big(armour=[{"name": "a", "defence": 2, "durability": 4}])
-    out = combat.blast(t, 10, SYSTEM.rules, composure=lr(5, 6), divider=STRICT)
+    out = combat.blast(t, 10, options=SYSTEM.rules, composure=lr(5, 6), divider=STRICT)
     assert (out.details["health_loss"], out.details["sanity_loss"], t.armour[0]["durability"]) == (8, 6, 3)
 
 
 @vector("TV-D64")
 def _():
-    assert combat.blast(big(), 9, SYSTEM.rules, dodged=True).details["health_loss"] == 4
+    assert combat.blast(big(), 9, options=SYSTEM.rules, dodged=True).details["health_loss"] == 4
 
 
 @vector("TV-D65")
@@ -1124,14 +1153,16 @@ def _():
         (6, 32, 0, 4, F(1, 48)),
         (3, 50, 0, 0, F(7, 115200)),
     ]
-    assert [chance_at_least(lv, t, bonus=b, luck=k) for lv, t, b, k, _ in cases] == [p for *_, p in cases]
+    assert [chance_at_least(lv, t, bonus=b, luck=k, options=SYSTEM.rules) for lv, t, b, k, _ in cases] == [
+        p for *_, p in cases
+    ]
 
 
 @vector("TV-D68")
 def _():
     got = []
     for level in (3, 5, 7, 8):
-        out, _ = roll_outcomes(level)
+        out, _ = roll_outcomes(level, options=SYSTEM.rules)
         got.append((sum(p for o, p in out.items() if o[0] == "fail"), out[("fail", 1)]))
     assert got == [(F(1, 6), F(1, 24)), (F(1, 10), F(1, 40)), (F(1, 20), F(1, 80)), (F(1, 100), F(1, 400))]
 
@@ -1193,14 +1224,14 @@ def _():
         (3, 156, 0, F(1, 11520000)),
         (3, 157, 0, F(0)),
     ]
-    assert [chance_at_least(lv, t, luck=k) for lv, t, k, _ in cases] == [p for *_, p in cases]
+    assert [chance_at_least(lv, t, luck=k, options=SYSTEM.rules) for lv, t, k, _ in cases] == [p for *_, p in cases]
 
 
 @vector("TV-D74")
 def _():
     c = Character(fine_motor=6, body_control=6, conditions=[{"id": "injury_leg"}] * 2)
-    assert combat.effective_speed(c) == 3
-    assert combat.effective_speed(c, {"leg_injury_speed": "per_leg"}) == 1
+    assert combat.effective_speed(c, options=SYSTEM.rules) == 3
+    assert combat.effective_speed(c, options=SYSTEM.with_rules(leg_injury_speed="per_leg").rules) == 1
     assert SYSTEM.roll_check(c, "dodge", rng=Scripted(3)).details["die"] == "d8"
 
 

@@ -1,0 +1,263 @@
+"""Validation of a build (spec §4.3 creation-legality rules; shape errors live in the model)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tabletop_widgets.core import Problem, T
+from tabletop_widgets.core.options import GmOptions
+
+from .advancement import cost
+from .shapes import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
+from .params import PARAMS, TIER3, label, tier
+
+
+def validate(c, *, options: GmOptions) -> list[Problem]:
+    """Every creation problem of ``c`` under the GM's options (errors and warnings)."""
+    return [
+        *_parameter_levels(c, options=options),
+        *_parameter_budget(c, options=options),
+        *_ability_budget(c, options=options),
+        *_ability_counts(c, options=options),
+        *_starting_luck(c),
+        *_ability_shapes(c),
+        *_starting_kit(c, options=options),
+    ]
+
+
+def validate_party(characters: Mapping[str, Any], *, options: GmOptions) -> list[Problem]:
+    """The problems of every member of a party, each naming its member in ``data["member"]``: the
+    book has no rule across sheets (unlike L&D's Bound pattern), so a party is legal when each
+    member is."""
+    return [
+        Problem(p.code, p.message, p.field, p.severity, {**p.data, "member": key}, p.label)
+        for key, c in characters.items()
+        for p in validate(c, options=options)
+    ]
+
+
+def _parameter_levels(c, *, options: GmOptions) -> list[Problem]:
+    """V3, V4: each leaf from the starting level up to the GM's cap."""
+    out: list[Problem] = []
+    start = int(options.start_level_param)
+    cap = int(options.creation_cap)
+    for leaf in TIER3:
+        v = getattr(c, leaf)
+        name = label(leaf)
+        if v < start and not options.allow_below_start:  # V3
+            out.append(
+                Problem(
+                    "below_start",
+                    T(
+                        f"{name['en']} = {v} is below the starting level {start}; the rules only let you "
+                        f"raise parameters.",
+                        f"{name['ru']} = {v} ниже стартового уровня {start}; правила позволяют только "
+                        f"повышать параметры.",
+                    ),
+                    field=leaf,
+                    data={"value": v, "start": start},
+                )
+            )
+        if v > cap:  # V4
+            out.append(
+                Problem(
+                    "above_cap",
+                    T(
+                        f"{name['en']} = {v} exceeds the starting cap of {cap} set by the GM.",
+                        f"{name['ru']} = {v} превышает стартовый предел {cap}, заданный мастером.",
+                    ),
+                    field=leaf,
+                    data={"value": v, "cap": cap},
+                )
+            )
+    return out
+
+
+def _parameter_budget(c, *, options: GmOptions) -> list[Problem]:
+    """V5: the parameters' development points within the budget."""
+    out: list[Problem] = []
+    start = int(options.start_level_param)
+    scheme = options.costing_at_creation
+    # V5: parameter budget
+    spent_by = {
+        leaf: cost(start, getattr(c, leaf), scheme, options=options) if getattr(c, leaf) <= PC_MAX_LEVEL else 0
+        for leaf in TIER3
+    }
+    spent = sum(spent_by.values())
+    budget = int(options.param_dp)
+    if spent > budget:
+        largest = max(spent_by, key=lambda k: (spent_by[k], -TIER3.index(k)))
+        over = spent - budget
+        out.append(
+            Problem(
+                "param_overspent",
+                T(
+                    f"Parameter points overspent: {spent} of {budget} ({over} too many). Lower "
+                    f"{label(largest)['en']} or ask the GM for more points.",
+                    f"Очки развития параметров превышены: {spent} из {budget} (лишних: {over}). Понизьте "
+                    f"{label(largest)['ru']} или попросите у мастера больше очков.",
+                ),
+                field=largest,
+                data={"spent": spent, "budget": budget, "over": over},
+            )
+        )
+    return out
+
+
+def _ability_budget(c, *, options: GmOptions) -> list[Problem]:
+    """V4, V6: abilities within the cap and their development points within the budget."""
+    out: list[Problem] = []
+    cap = int(options.creation_cap)
+    scheme = options.costing_at_creation
+    # V6: ability budget
+    ab_spent = 0
+    for a in c.abilities:
+        kind = a.get("kind")
+        if kind not in ("skill", "talent", "ultimate") or not isinstance(a.get("level"), int):
+            continue
+        s = options.start_level_talent if kind == "talent" else options.start_level_skill
+        ab_spent += cost(s, min(a["level"], ABILITY_MAX_LEVEL), scheme, options=options) if a["level"] > s else 0
+        if a["level"] > cap:  # V4
+            out.append(
+                Problem(
+                    "above_cap",
+                    T(
+                        f"{a['name']} = {a['level']} exceeds the starting cap of {cap} set by the GM.",
+                        f"{a['name']} = {a['level']} превышает стартовый предел {cap}, заданный мастером.",
+                    ),
+                    field="abilities",
+                )
+            )
+    ab_budget = int(options.ability_dp)
+    if ab_spent > ab_budget:
+        out.append(
+            Problem(
+                "ability_overspent",
+                T(
+                    f"Ability points overspent: {ab_spent} of {ab_budget}.",
+                    f"Очки развития способностей превышены: {ab_spent} из {ab_budget}.",
+                ),
+                field="abilities",
+                data={"spent": ab_spent, "budget": ab_budget},
+            )
+        )
+    return out
+
+
+def _ability_counts(c, *, options: GmOptions) -> list[Problem]:
+    """V7: the number of skills and talents."""
+    out: list[Problem] = []
+    # V7: ability counts
+    k = sum(1 for a in c.abilities if a.get("kind") == "skill")
+    t = sum(1 for a in c.abilities if a.get("kind") == "talent")
+    ns, nt = int(options.n_skills), int(options.n_talents)
+    bad = (k > ns or t > nt) if options.ability_count_mode == "at_most" else (k != ns or t != nt)
+    if bad:
+        out.append(
+            Problem(
+                "ability_count",
+                T(
+                    f"You have {k} skills and {t} talents; this game starts with {ns} skills and {nt} talent(s).",
+                    f"У вас навыков: {k}, талантов: {t}; в этой игре на старте навыков {ns}, талантов {nt}.",
+                ),
+                field="abilities",
+                data={"skills": k, "talents": t},
+            )
+        )
+    return out
+
+
+def _starting_luck(c) -> list[Problem]:
+    """V12: starting Luck is 2 × Level."""
+    out: list[Problem] = []
+    # V12: starting Luck
+    if c.luck != c.luck_max:
+        out.append(
+            Problem(
+                "starting_luck",
+                T(
+                    f"Starting Luck must be {c.luck_max} (2 × Level).",
+                    f"Стартовая Удача должна быть {c.luck_max} (2 × Уровень).",
+                ),
+                field="luck",
+                severity="warning" if c.luck_max_override is not None else "error",
+            )
+        )
+    return out
+
+
+def _ability_shapes(c) -> list[Problem]:
+    """V13, V14: a superpower's Sanity cost and the usual tier of an ability's base."""
+    out: list[Problem] = []
+    for a in c.abilities:
+        if a.get("is_superpower") and int(a.get("sanity_cost") or 0) < 1:  # V13
+            out.append(
+                Problem(
+                    "superpower_cost",
+                    T(
+                        f"Superpower {a.get('name')} must cost at least 1 Sanity per use.",
+                        f"Сверхспособность «{a.get('name')}» должна стоить не меньше 1 Рассудка за применение.",
+                    ),
+                    field="abilities",
+                )
+            )
+        base = a.get("base_param")
+        cat = a.get("category")
+        if base in PARAMS:  # V14
+            if cat == "combat_attack" and tier(base) != 3:
+                out.append(
+                    Problem(
+                        "base_tier_attack",
+                        T(
+                            f"Attack-only ability {a['name']} is usually based on a tier-III parameter.",
+                            f"Чисто атакующая способность «{a['name']}» обычно строится на параметре III уровня.",
+                        ),
+                        field="abilities",
+                        severity="warning",
+                    )
+                )
+            if cat in ("combat_defence", "combat_both") and tier(base) == 3:
+                out.append(
+                    Problem(
+                        "base_tier_defence",
+                        T(
+                            f"Defence ability {a['name']} is usually based on a tier-II parameter.",
+                            f"Защитная способность «{a['name']}» обычно строится на параметре II уровня.",
+                        ),
+                        field="abilities",
+                        severity="warning",
+                    )
+                )
+    return out
+
+
+def _starting_kit(c, *, options: GmOptions) -> list[Problem]:
+    """V15: the starting kit's extra items and weapons."""
+    out: list[Problem] = []
+    extra = [i for i in c.items if not i.get("is_money")]
+    if len(extra) > int(options.starting_extra_items):  # V15
+        out.append(
+            Problem(
+                "starting_kit",
+                T(
+                    f"Starting kit has {len(extra)} extra items; the GM's default is {options.starting_extra_items}.",
+                    f"Дополнительных предметов в стартовом наборе: {len(extra)}; по умолчанию у мастера "
+                    f"{options.starting_extra_items}.",
+                ),
+                field="items",
+                severity="warning",
+            )
+        )
+    if len(c.weapons) > 1:
+        out.append(
+            Problem(
+                "starting_weapons",
+                T(
+                    f"Starting kit has {len(c.weapons)} weapons; the GM's default is 1 basic weapon.",
+                    f"Оружия в стартовом наборе: {len(c.weapons)}; по умолчанию — одно базовое.",
+                ),
+                field="weapons",
+                severity="warning",
+            )
+        )
+    return out
