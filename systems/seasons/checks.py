@@ -16,18 +16,12 @@ from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 from tabletop_widgets.core.wording import ru_n
 
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
-from .rules import (
-    AIM_BONUS,
-    ATTRIBUTE_GROUPS,
-    ATTRIBUTES,
-    DEFAULT_DIFFICULTY,
-    HELP_CAP,
-    SKILLS,
-    STANDARD_MODIFIER,
-    label,
-    labels,
-    load_table,
-)
+from .data import ATTRIBUTE_GROUPS, ATTRIBUTES, SKILLS, TABLES, label, labels
+from .pool import STANDARD_MODIFIER
+
+AIM_BONUS = 2  # L766
+HELP_CAP = 5  # L767
+DEFAULT_DIFFICULTY = 3  # L33
 
 OPPOSITION_LABELS = {
     "difficulty": T("Difficulty", "Сложность"),
@@ -71,7 +65,7 @@ class Preset:
 @lru_cache(maxsize=None)
 def presets() -> dict[str, Preset]:
     out = {}
-    for r in load_table("checks"):
+    for r in TABLES.rows("checks"):
         out[r["id"]] = Preset(
             id=r["id"],
             label=T(r["en"], r["ru"]),

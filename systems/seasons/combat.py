@@ -12,7 +12,9 @@ from typing import Any, Mapping, Sequence
 from tabletop_widgets.core import ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll, RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
-from .rules import CONDITION_CHECK, STANDARD_MODIFIER, load_table
+from .conditions import CONDITION_CHECK
+from .data import TABLES
+from .pool import STANDARD_MODIFIER
 
 # -----------------------------------------------------------------------------------------------
 # Health (L93, L707-709, L720-725)
@@ -460,7 +462,7 @@ _UNITS = {"day": "scene", "hour": "scene", "minute": "rounds", "damage": "until_
 
 def condition_catalogue() -> list[ConditionSpec]:
     out = []
-    for r in load_table("conditions"):
+    for r in TABLES.rows("conditions"):
         attr, skill = CONDITION_CHECK[r["kind"]]
         out.append(
             ConditionSpec(

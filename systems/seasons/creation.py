@@ -9,7 +9,7 @@ from tabletop_widgets.core import Problem, RuleError, T
 from tabletop_widgets.core.i18n import plural_ru
 from tabletop_widgets.core.wording import ru_n
 
-from .rules import ATTRIBUTES, SKILLS, TIERS, budgets, label
+from .data import ATTRIBUTES, SKILLS, TIERS, budgets, label
 
 
 def _budget_problems(

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core import Effect, RuleError, T
 
-from .rules import STANDARD_MODIFIER
+from .pool import STANDARD_MODIFIER
 
 
 @dataclass

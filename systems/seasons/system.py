@@ -32,7 +32,8 @@ from .checks import (
     rolloff_distribution,
 )
 from .model import Character
-from .rules import ATTRIBUTES, DEFAULT_RULES, RULE_CHOICES, SKILLS, load_table, table_names
+from .data import ATTRIBUTES, SKILLS, TABLES
+from .options import DEFAULTS, check_choices
 from .sheet import SHEET
 from .words import POOL_WORD, ROLLOFF_WORD
 
@@ -42,7 +43,7 @@ class SeasonsSystem(GameSystem):
     title = T("Seasons", "Времена Года")
     Character = Character
     sheet = SHEET
-    default_rules = DEFAULT_RULES
+    default_rules = DEFAULTS
     #: the book's words: «Рассказчик» (L18), «дайсы» (L15)
     terms = {
         "gm": T("Storyteller", "Рассказчик"),
@@ -54,19 +55,17 @@ class SeasonsSystem(GameSystem):
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)
-        for name, allowed in RULE_CHOICES.items():
-            if self.rules[name] not in allowed:
-                raise ValueError(f"seasons: rules option {name}={self.rules[name]!r}; expected one of {allowed}")
+        check_choices(options=self.rules)
 
     # -- data ----------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
         try:
-            return copy.deepcopy(list(load_table(table)))
+            return copy.deepcopy([dict(r) for r in TABLES.rows(table)])
         except KeyError:
             raise KeyError(f"seasons: no data table {table!r}; known: {self.data_tables()}") from None
 
     def data_tables(self) -> list[str]:
-        return table_names()
+        return TABLES.names()
 
     # -- checks (spec §5) ------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:

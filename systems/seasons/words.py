@@ -27,7 +27,7 @@ from tabletop_widgets.core import RuleError
 from tabletop_widgets.dice.words import CHARACTER_KEY
 
 from .checks import build_pool, check_id_of, pool_breakdown, resolve_preset
-from .rules import DEFAULT_RULES
+from .options import DEFAULTS
 
 _WS = re.compile(r"\s*")
 _INT = re.compile(r"\d+")
@@ -267,7 +267,7 @@ def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
         preset = resolve_preset(check_id_of(name))
         if preset.special is not None:
             raise ValueError(f"{name!r} is not a character's pool")
-        plan = build_pool(preset, character, DEFAULT_RULES, {"difficulty": 0, "pending": False})
+        plan = build_pool(preset, character, DEFAULTS, {"difficulty": 0, "pending": False})
     except (ValueError, RuleError) as exc:
         msg = getattr(exc, "message", None)
         en = msg["en"] if isinstance(msg, Mapping) else str(exc)
