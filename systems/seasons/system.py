@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core import (
     CheckResult,
@@ -18,7 +18,7 @@ from tabletop_widgets.core import (
     T,
 )
 
-from . import combat, creation, drama
+from . import combat, creation, drama, validation
 from .checks import (
     relevant_conditions,
     build_pool,
@@ -142,24 +142,25 @@ class SeasonsSystem(GameSystem):
 
     # -- creation and advancement (spec §4, §7.5) -------------------------------------------------
     def validate(self, character, *, at_creation: bool = False) -> list[Problem]:
-        out = creation.validate(character, self.rules, at_creation=at_creation)
-        values = {n: getattr(character, n) for n in character.persisted_traits()}
-        return out + [p for p in type(character).check_values(values) if p.code == "active_not_listed"]
+        return validation.validate(character, options=self.rules, at_creation=at_creation)
+
+    def validate_party(self, characters: Iterable[Any]) -> list[Problem]:
+        return validation.validate_party(characters, options=self.rules)
 
     def can_finalize(self, character) -> bool:
-        return creation.can_finalize(self.validate(character, at_creation=True), self.rules)
+        return validation.can_finalize(self.validate(character, at_creation=True), options=self.rules)
 
     def raise_trait(self, character, name: str, by: int = 1) -> None:
-        creation.raise_trait(character, name, self.rules, by)
+        creation.raise_trait(character, name, by, options=self.rules)
 
     def lower_trait(self, character, name: str, by: int = 1) -> None:
         creation.lower_trait(character, name, by)
 
     def add_specialization(self, character, skill: str, name: str, rating: int = 1) -> None:
-        creation.add_specialization(character, skill, name, self.rules, rating)
+        creation.add_specialization(character, skill, name, rating, options=self.rules)
 
     def raise_specialization(self, character, skill: str, name: str, by: int = 1) -> None:
-        creation.raise_specialization(character, skill, name, self.rules, by)
+        creation.raise_specialization(character, skill, name, by, options=self.rules)
 
     def advance_tier(self, character) -> dict[str, int]:
         return creation.advance_tier(character)
