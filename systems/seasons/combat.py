@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from tabletop_widgets.core import ConditionSpec, DamageOutcome, InitiativeOrder, InitiativeRoll, RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
-from .conditions import CONDITION_CHECK
+from .conditions import CONDITION_CHECK, condition_scope
 from .data import TABLES
 from .pool import STANDARD_MODIFIER
 
@@ -683,16 +683,14 @@ def condition_entry(
 def condition_penalty(c, category: str | None = None, *, include_pain: bool = True) -> int:
     """Total penalty of conditions that fit a check of ``category`` (physical/mental/social):
     -3 each, stacking (L687, L775). A condition's scope is its ``category`` (sickness: the one
-    chosen for it, §11 #39) or the catalogue's default (``checks.CONDITION_SCOPES``; free-text
+    chosen for it, §11 #39) or the catalogue's default (``conditions.CONDITION_SCOPES``; free-text
     conditions: all checks). Pain counts for every check while active (L708). Checks count them
-    by themselves (``checks.sheet_defaults``), also by skill or check id."""
-    from .checks import CONDITION_SCOPES
-
+    by themselves (``modifiers.sheet_defaults``), also by skill or check id."""
     n = 0
     for cond in c.conditions:
         if cond.get("id") == "pain":
             continue
-        scope = cond.get("category") or CONDITION_SCOPES.get(cond.get("id", ""), "all")
+        scope = condition_scope(cond)
         if category is None or scope in ("all", category):
             n += 1
     if include_pain and c.pain_active:

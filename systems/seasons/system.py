@@ -18,21 +18,12 @@ from tabletop_widgets.core import (
     T,
 )
 
-from . import combat, creation, drama, validation
-from .checks import (
-    relevant_conditions,
-    build_pool,
-    generic_id,
-    plan_distribution,
-    preset_spec,
-    presets,
-    resolve_preset,
-    roll_plan,
-    roll_rolloff,
-    rolloff_distribution,
-)
+from . import checks, combat, creation, drama, pending, validation
+from .modifiers import relevant_conditions
+from .pool_plan import build_pool
+from .presets import resolve_preset
 from .model import Character
-from .data import ATTRIBUTES, SKILLS, TABLES
+from .data import TABLES
 from .options import DEFAULTS, check_choices
 from .sheet import SHEET
 from .words import POOL_WORD, ROLLOFF_WORD
@@ -70,60 +61,26 @@ class SeasonsSystem(GameSystem):
     # -- checks (spec §5) ------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
         """The 80 named checks of §5.11, then every attribute+skill pair (spec §5.13)."""
-        out = [preset_spec(p, character, self.rules) for p in presets().values()]
-        out += [
-            preset_spec(resolve_preset(generic_id(a, s)), character, self.rules) for a in ATTRIBUTES for s in SKILLS
-        ]
-        return out
+        return checks.check_specs(character, options=self.rules)
 
     def check(self, character, check_id: str) -> CheckSpec:
-        return preset_spec(resolve_preset(check_id), character, self.rules)
+        return checks.preset_spec(resolve_preset(check_id), character, options=self.rules)
 
-    def pool_plan(self, character, check_id: str, **options: Any):
+    def pool_plan(self, character, check_id: str, **opts: Any):
         """The pool arithmetic of a check (terms, opposition, contest side) without rolling."""
-        return build_pool(resolve_preset(check_id), character, self.rules, options)
+        return build_pool(resolve_preset(check_id), character, opts, options=self.rules)
 
-    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
-        """Roll a check. Besides the options, the sheet brings by itself (``checks.sheet_defaults``):
-        the active Problem (-3) and Advantage (+3), the relevant conditions (-3 each, stacking),
-        Pain (``auto_pain``) and the relevant queued bonuses/penalties, which this roll CONSUMES
-        (removed from the character, listed in ``details["pending_consumed"]``; ``pending=False``
-        keeps them; ``restore_pending`` puts them back). Explicit options override each default.
-        Threats, explosions and roll-offs take nothing from the sheet."""
-        rng = rng if rng is not None else random.Random()
-        preset = resolve_preset(check_id)
-        if preset.special == "rolloff":
-            return roll_rolloff(preset, rng)
-        plan = build_pool(preset, character, self.rules, options)
-        result = roll_plan(preset, plan, rng, options)
-        used = plan.notes.get("pending_used", [])
-        if used:
-            # The queue is consumed by the roll (spec §7.10 "consumed by the next relevant check");
-            # what was taken is reported so the log/undo can show it (``restore_pending``).
-            result.details["pending_consumed"] = self._consume_pending(character, used)
-        return result
-
-    def _consume_pending(self, character, used) -> list[dict[str, Any]]:
-        drop = {(u["kind"], u["index"]) for u in used}
-        taken = [dict(u) for u in used]
-        character.update(
-            pending_bonus_dice=[b for i, b in enumerate(character.pending_bonus_dice) if ("bonus", i) not in drop],
-            pending_penalties=[p for i, p in enumerate(character.pending_penalties) if ("penalty", i) not in drop],
-        )
-        for t in taken:
-            t.pop("index", None)
-        return taken
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **opts: Any) -> CheckResult:
+        """Roll a check (``checks.roll_check``): the sheet's defaults apply and the relevant queued
+        bonuses/penalties are consumed (``details["pending_consumed"]``; ``restore_pending`` undoes)."""
+        return checks.roll_check(character, check_id, options=self.rules, rng=rng, **opts)
 
     def restore_pending(self, character, consumed: Sequence[Mapping[str, Any]]) -> None:
         """Put back what a roll consumed (``result.details["pending_consumed"]``), e.g. on undo."""
-        for item in consumed:
-            self.add_pending(character, item["source"], int(item["dice"]), item.get("applies_to", ""))
+        pending.restore_pending(character, consumed)
 
-    def check_distribution(self, character, check_id: str, **options: Any):
-        preset = resolve_preset(check_id)
-        if preset.special == "rolloff":
-            return rolloff_distribution()
-        return plan_distribution(build_pool(preset, character, self.rules, options))
+    def check_distribution(self, character, check_id: str, **opts: Any):
+        return checks.check_distribution(character, check_id, options=self.rules, **opts)
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
         """Drama never below 0; damage between 0 and Health (spec §3.7, §11 #27)."""
@@ -174,10 +131,7 @@ class SeasonsSystem(GameSystem):
 
     def new_story(self, character) -> dict[str, tuple[Any, Any]]:
         """Start of a new story: Drama back to its starting value (L740)."""
-        old = character.drama
-        new = drama.new_story_drama(character, self.rules) if character.is_player_character else 0
-        character.update(drama=new)
-        return {"drama": (old, new)} if new != old else {}
+        return drama.new_story(character, options=self.rules)
 
     # -- dice words ---------------------------------------------------------------------------
     def dice_words(self) -> list:

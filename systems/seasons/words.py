@@ -26,7 +26,9 @@ from .pool import contest_distribution, contest_winner, pool_distribution, roll_
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.dice.words import CHARACTER_KEY
 
-from .checks import build_pool, check_id_of, pool_breakdown, resolve_preset
+from .checks import pool_breakdown
+from .pool_plan import build_pool
+from .presets import check_id_of, resolve_preset
 from .options import DEFAULTS
 
 _WS = re.compile(r"\s*")
@@ -267,7 +269,7 @@ def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
         preset = resolve_preset(check_id_of(name))
         if preset.special is not None:
             raise ValueError(f"{name!r} is not a character's pool")
-        plan = build_pool(preset, character, DEFAULTS, {"difficulty": 0, "pending": False})
+        plan = build_pool(preset, character, {"difficulty": 0, "pending": False}, options=DEFAULTS)
     except (ValueError, RuleError) as exc:
         msg = getattr(exc, "message", None)
         en = msg["en"] if isinstance(msg, Mapping) else str(exc)
@@ -346,9 +348,9 @@ class RolloffExpression:
     def roll(self, rng: random.Random | None = None):
         rng = rng if rng is not None else random.Random()
         keys = {n: () for n in self.names}
+        notes: list = []
         from .combat import _rolloff
 
-        notes: list = []
         order = _rolloff(list(self.names), rng, keys, notes)
         dice = [Die(10, v) for n in self.names for v in keys[n]]
         breakdown = T(
