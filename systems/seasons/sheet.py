@@ -6,7 +6,7 @@ from tabletop_widgets.core import Field, Section, Sheet, T
 from tabletop_widgets.core.sheet import OPEN_SMALL
 
 from .data import ATTRIBUTE_GROUPS, SKILLS, TABLES, label
-from .combat import OUT_STATE_LABELS
+from .health import OUT_STATE_LABELS
 
 OUT_STATE_CHOICES = tuple((k, v) for k, v in OUT_STATE_LABELS.items())
 

@@ -27,6 +27,7 @@ from tabletop_widgets.core import RuleError
 from tabletop_widgets.dice.words import CHARACTER_KEY
 
 from .checks import pool_breakdown
+from .initiative import rolloff
 from .pool_plan import build_pool
 from .presets import check_id_of, resolve_preset
 from .options import DEFAULTS
@@ -349,9 +350,7 @@ class RolloffExpression:
         rng = rng if rng is not None else random.Random()
         keys = {n: () for n in self.names}
         notes: list = []
-        from .combat import _rolloff
-
-        order = _rolloff(list(self.names), rng, keys, notes)
+        order = rolloff(list(self.names), rng, keys, notes)
         dice = [Die(10, v) for n in self.names for v in keys[n]]
         breakdown = T(
             "; ".join(n["en"] for n in notes) + f" → {', '.join(order)}",
