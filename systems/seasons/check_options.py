@@ -30,6 +30,10 @@ def _o(name, en, ru, kind="int", default=0, min=None, max=None, help=None, choic
     )
 
 
+def _flag(name, en, ru, default, help=None):
+    return _o(name, en, ru, kind="bool", default=default, help=help)
+
+
 def option_specs(preset: Preset, character, *, options: Mapping[str, Any]) -> list[OptionSpec]:
     """The options the tray shows for this check (spec §10.2)."""
     if preset.special == "rolloff":
@@ -167,6 +171,7 @@ def _gear_specs(preset: Preset, character) -> list[OptionSpec]:
 def _modifier_specs(preset: Preset, character, *, options: Mapping[str, Any]) -> list[OptionSpec]:
     """Bonuses and penalties (L762-777), pre-filled from the sheet (``sheet_defaults``)."""
     auto = sheet_defaults(preset, character, {}, options=options)
+    pain_default = bool(options["auto_pain"] and character.pain_active)
     return [
         _o(
             "tool_bonus",
@@ -189,20 +194,19 @@ def _modifier_specs(preset: Preset, character, *, options: Mapping[str, Any]) ->
             if auto["advantage"]
             else None,
         ),
-        _o("drama", "Spend Drama (+3)", "Потратить Драму (+3)", kind="bool", default=False),
-        _o("aim", "Aimed / waited (+2)", "Ожидание (+2)", kind="bool", default=False),
+        _flag("drama", "Spend Drama (+3)", "Потратить Драму (+3)", False),
+        _flag("aim", "Aimed / waited (+2)", "Ожидание (+2)", False),
         _o("help", "Helpers (+1 each, max +5)", "Помощь (+1 за помощника, не больше +5)", min=0),
         _o("preparation", "Preparation (+3...+5)", "Предварительные действия (+3...+5)", min=0),
         _o("previous", "Previous successes bonus", "Бонус предыдущих успехов", min=0),
         _o("situation", "Situation (-3...+3)", "Ситуация (-3...+3)", min=-3, max=3),
         _o("bonus", "Other bonus", "Прочий бонус", min=0),
-        _o(
+        _flag(
             "problem",
             "Problem (-3)",
             "Проблема (-3)",
-            kind="bool",
-            default=auto["problem"],
-            help=T(f"active: {character.active_problem}", f"активная: {character.active_problem}")
+            auto["problem"],
+            T(f"active: {character.active_problem}", f"активная: {character.active_problem}")
             if auto["problem"]
             else None,
         ),
@@ -217,27 +221,20 @@ def _modifier_specs(preset: Preset, character, *, options: Mapping[str, Any]) ->
                 "автоматически: " + (", ".join(auto["condition_names"]) or "нет"),
             ),
         ),
-        _o(
+        _flag(
             "pending",
             "Use queued bonuses / penalties",
             "Учесть отложенные бонусы / штрафы",
-            kind="bool",
-            default=True,
-            help=T(
+            True,
+            T(
                 "queued: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "none"),
                 "в очереди: " + (", ".join(f"{i['source']} {i['dice']:+d}" for i in auto["pending"]) or "нет"),
             ),
         ),
         _o("opponent_drama", "Opponents spending Drama (-3 each)", "Соперники тратят Драму (-3 каждый)", min=0),
         _o("penalty", "Other penalty", "Прочий штраф", min=0),
-        _o(
-            "pain",
-            "Pain (-3, automatic while active)",
-            "Боль (-3, автоматически)",
-            kind="bool",
-            default=bool(options["auto_pain"] and character.pain_active),
-        ),
-        _o("rule_of_10", "Rule of 10 dice", "Правило 10 дайсов", kind="bool", default=options["rule_of_10"]),
+        _flag("pain", "Pain (-3, automatic while active)", "Боль (-3, автоматически)", pain_default),
+        _flag("rule_of_10", "Rule of 10 dice", "Правило 10 дайсов", options["rule_of_10"]),
     ]
 
 

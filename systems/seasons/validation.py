@@ -45,6 +45,10 @@ def _budget_problems(
     return []
 
 
+def _warning(code: str, en: str, ru: str, field: str) -> Problem:
+    return Problem(code, T(en, ru), field=field, severity="warning")
+
+
 def validate(c, *, options: Mapping[str, Any], at_creation: bool = False) -> list[Problem]:
     """Every creation/advancement problem (spec §4.3). Errors make the sheet illegal; warnings
     are worth a look (unspent points block "finalize" unless ``allow_unspent``). ``at_creation``
@@ -169,87 +173,61 @@ def _specialization_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
 
 def _story_problems(c) -> list[Problem]:
     """V9-V12: Archetype, Goal, Problem and Advantage (warnings)."""
-    out: list[Problem] = []
-    if not c.archetype.strip():  # V9
-        out.append(
-            Problem(
-                "no_archetype",
-                T(
-                    "Choose an Archetype (e.g., Detective, Doctor, Rebel).",
-                    "Выберите Архетип (например, Детектив, Врач, Мятежник).",
-                ),
-                field="archetype",
-                severity="warning",
-            )
-        )
-    if not c.goal.strip():  # V10
-        out.append(
-            Problem("no_goal", T("Choose a current Goal.", "Выберите текущую Цель."), field="goal", severity="warning")
-        )
-    if not [p for p in c.problems if p.strip()]:  # V11
-        out.append(
-            Problem(
-                "no_problem",
-                T("Every character has a Problem.", "У каждого персонажа есть Проблема."),
-                field="problems",
-                severity="warning",
-            )
-        )
-    if not [a for a in c.advantages if a.strip()]:  # V12
-        out.append(
-            Problem(
-                "no_advantage",
-                T(
-                    "Choose an Advantage (it gives +3 dice when relevant).",
-                    "Выберите Преимущество (оно даёт +3 дайса, когда уместно).",
-                ),
-                field="advantages",
-                severity="warning",
-            )
-        )
-    return out
+    rows = (
+        (
+            not c.archetype.strip(),  # V9
+            "no_archetype",
+            "Choose an Archetype (e.g., Detective, Doctor, Rebel).",
+            "Выберите Архетип (например, Детектив, Врач, Мятежник).",
+            "archetype",
+        ),
+        (not c.goal.strip(), "no_goal", "Choose a current Goal.", "Выберите текущую Цель.", "goal"),  # V10
+        (
+            not [p for p in c.problems if p.strip()],  # V11
+            "no_problem",
+            "Every character has a Problem.",
+            "У каждого персонажа есть Проблема.",
+            "problems",
+        ),
+        (
+            not [a for a in c.advantages if a.strip()],  # V12
+            "no_advantage",
+            "Choose an Advantage (it gives +3 dice when relevant).",
+            "Выберите Преимущество (оно даёт +3 дайса, когда уместно).",
+            "advantages",
+        ),
+    )
+    return [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
 
 
 def _approval_problems(c) -> list[Problem]:
-    """V13-V15: what needs the Storyteller's approval (size, tier)."""
-    out: list[Problem] = []
-    # V13 (size >= 1) is a hard limit of the model itself.
-    if c.size in (3, 4) and not any(p.strip().casefold() in ("inexperienced", "неопытный") for p in c.problems):
-        out.append(
-            Problem(
-                "child_inexperienced",
-                T(  # V14 (L186)
-                    "Children/teens take the Problem 'Inexperienced'.", "Дети и подростки берут Проблему «Неопытный»."
-                ),
-                field="problems",
-                severity="warning",
-            )
-        )
-    if c.size not in (3, 4, 5) and not c.storyteller_approved:  # §11 #40
-        out.append(
-            Problem(
-                "unusual_size",
-                T(
-                    f"Size {c.size} for a character needs Storyteller approval (adults 5, teens 4, children 3).",
-                    f"Размер {c.size} для персонажа — с одобрения Рассказчика (взрослый 5, подросток 4, ребёнок 3).",
-                ),
-                field="size",
-                severity="warning",
-            )
-        )
-    if c.tier != "novice" and not c.storyteller_approved:  # V15
-        out.append(
-            Problem(
-                "tier_needs_approval",
-                T(
-                    "Experienced/Expert/Hero characters need Storyteller approval.",
-                    "Опытным, экспертам и героям нужно одобрение Рассказчика.",
-                ),
-                field="tier",
-                severity="warning",
-            )
-        )
-    return out
+    """V13-V15: what needs the Storyteller's approval (size, tier). V13 (size >= 1) is a hard
+    limit of the model itself."""
+    inexperienced = any(p.strip().casefold() in ("inexperienced", "неопытный") for p in c.problems)
+    rows = (
+        (
+            c.size in (3, 4) and not inexperienced,  # V14 (L186)
+            "child_inexperienced",
+            "Children/teens take the Problem 'Inexperienced'.",
+            "Дети и подростки берут Проблему «Неопытный».",
+            "problems",
+        ),
+        (
+            c.size not in (3, 4, 5) and not c.storyteller_approved,  # §11 #40
+            "unusual_size",
+            f"Size {c.size} for a character needs Storyteller approval (adults 5, teens 4, children 3).",
+            f"Размер {c.size} для персонажа — с одобрения Рассказчика (взрослый 5, подросток 4, ребёнок 3).",
+            "size",
+        ),
+        (
+            c.tier != "novice" and not c.storyteller_approved,  # V15
+            "tier_needs_approval",
+            "Experienced/Expert/Hero characters need Storyteller approval.",
+            "Опытным, экспертам и героям нужно одобрение Рассказчика.",
+            "tier",
+        ),
+    )
+    return [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
 
 
 def _starting_drama_problems(c) -> list[Problem]:
