@@ -269,4 +269,6 @@ class SeasonsSystem(GameSystem):
         return conditions.condition_penalty(character, category)
 
 
-__all__ = ["SeasonsSystem"]
+SYSTEM = SeasonsSystem()
+
+__all__ = ["SYSTEM", "SeasonsSystem"]
