@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -60,7 +61,7 @@ def labels() -> Mapping[str, dict[str, str]]:
     """Bilingual labels of every attribute and skill by code id."""
     out = {r["id"]: T(r["en"], r["ru"]) for r in TABLES.rows("attributes")}
     out.update({r["id"]: T(r["en"], r["ru"]) for r in TABLES.rows("skills")})
-    return out
+    return MappingProxyType(out)
 
 
 def label(name: str) -> dict[str, str]:

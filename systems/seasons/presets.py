@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Mapping
 
 from tabletop_widgets.core import RuleError, T
@@ -36,7 +37,8 @@ class Preset:
 
 
 @cache
-def presets() -> dict[str, Preset]:
+def presets() -> Mapping[str, Preset]:
+    """The named checks by id, in the table's order (read-only)."""
     out = {}
     for r in TABLES.rows("checks"):
         out[r["id"]] = Preset(
@@ -57,7 +59,7 @@ def presets() -> dict[str, Preset]:
             line=r.get("line"),
             n=r["n"],
         )
-    return out
+    return MappingProxyType(out)
 
 
 def generic_id(attribute: str, skill: str) -> str:
