@@ -6,7 +6,9 @@ both languages; ``CHOICES`` lists the allowed values of the options that take on
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+
+from tabletop_widgets.core.options import GmOptions
 
 from .pool import SUCCESS_THRESHOLD
 
@@ -152,11 +154,15 @@ CHOICES: dict[str, tuple] = {
 }
 
 
-def check_choices(*, options: Mapping[str, Any]) -> None:
+#: The book's readings (no house rules): for what runs without a system instance (``%roll pool``).
+BOOK = GmOptions(DEFAULTS)
+
+
+def check_choices(*, options: GmOptions) -> None:
     """Refuse an option outside its allowed values (``ValueError`` naming them)."""
     for name, allowed in CHOICES.items():
         if options[name] not in allowed:
             raise ValueError(f"seasons: rules option {name}={options[name]!r}; expected one of {allowed}")
 
 
-__all__ = ["CHOICES", "DEFAULTS", "DESCRIPTIONS", "check_choices"]
+__all__ = ["BOOK", "CHOICES", "DEFAULTS", "DESCRIPTIONS", "check_choices"]

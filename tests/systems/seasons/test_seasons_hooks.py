@@ -8,7 +8,7 @@ import pytest
 
 from tabletop_widgets.core import DamageOutcome, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.words import WordContext
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons import conditions
 from tabletop_systems.seasons.words import parse_pool
@@ -315,7 +315,7 @@ def test_roll_initiative_previous_keeps_the_order_and_inserts_late_joiners():
 
 # -- (6) the named pool word ------------------------------------------------------------------------
 def parse(text, character=None):
-    return parse_pool(text, 0, len(text), None if character is None else {CHARACTER_KEY: character})
+    return parse_pool(text, 0, len(text), context=WordContext(character=character))
 
 
 def test_pool_word_named_check_uses_the_bound_character():
