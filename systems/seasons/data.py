@@ -6,36 +6,15 @@ rows, so each fact lives once (in the JSON).
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from types import MappingProxyType
-from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 from tabletop_widgets.core import T
+from tabletop_widgets.core.data import DataTables
 
 
-class _Tables:
-    """The ``data/*.json`` tables of this package, read once each."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-
-    def names(self) -> list[str]:
-        return sorted(p.stem for p in self.folder.glob("*.json"))
-
-    def rows(self, name: str) -> tuple[Mapping[str, Any], ...]:
-        return _read(self.folder / f"{name}.json")
-
-
-@cache
-def _read(path: Path) -> tuple:
-    if not path.is_file():
-        raise KeyError(path.stem)
-    return tuple(json.loads(path.read_text(encoding="utf-8")))
-
-
-TABLES = _Tables(Path(__file__).with_name("data"))
+TABLES = DataTables(__package__)
 
 #: The nine attributes in sheet order (spec §2.4; L127, L460): rows Mental / Social / Physical.
 ATTRIBUTES: tuple[str, ...] = tuple(r["id"] for r in TABLES.rows("attributes"))

@@ -4,9 +4,9 @@ live in the modules named after them (checks, combat, health, recovery, conditio
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import CheckResult, CheckSpec, DamageOutcome, Effect, GameSystem, OptionSpec, Problem, T
+from tabletop_widgets.core import CheckResult, CheckSpec, DamageOutcome, GameSystem, OptionSpec, Problem, T
 
 from . import checks, combat, conditions, creation, drama, health, initiative, pending, recovery, validation
 from .data import TABLES
@@ -32,21 +32,12 @@ class SeasonsSystem(GameSystem):
         "dice": T("Dice", "Дайсы"),
         "dice_tray": T("Dice tray", "Лоток для дайсов"),
     }
+    tables = TABLES
     HEALING_SOURCES = recovery.HEALING_SOURCES
 
     def __init__(self, **rules: Any):
         super().__init__(**rules)
         check_choices(options=self.rules)
-
-    # -- data ----------------------------------------------------------------------------------
-    def data(self, table: str) -> list[dict[str, Any]]:
-        try:
-            return [dict(r) for r in TABLES.rows(table)]
-        except KeyError:
-            raise KeyError(f"seasons: no data table {table!r}; known: {self.data_tables()}") from None
-
-    def data_tables(self) -> list[str]:
-        return TABLES.names()
 
     # -- checks (spec §5) ------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
@@ -72,26 +63,16 @@ class SeasonsSystem(GameSystem):
     def check_distribution(self, character, check_id: str, **opts: Any):
         return checks.check_distribution(character, check_id, options=self.rules, **opts)
 
-    def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
+    def effect_value(self, character, trait: str, old: Any, delta: int) -> Any:
         """Drama never below 0; damage between 0 and Health (spec §3.7, §11 #27)."""
-        changes: dict[str, tuple[Any, Any]] = {}
-        for e in effects:
-            old = getattr(character, e.trait)
-            new = old + e.delta
-            if e.trait in ("drama", "damage"):
-                new = max(0, new)
-            if e.trait == "damage":
-                new = min(character.health_max, new)
-            character.update(**{e.trait: new})
-            first = changes.get(e.trait, (old, None))[0]
-            changes[e.trait] = (first, getattr(character, e.trait))
-        return changes
+        new = max(0, old + delta) if trait in ("drama", "damage") else old + delta
+        return min(character.health_max, new) if trait == "damage" else new
 
     # -- creation and advancement (spec §4, §7.5) -------------------------------------------------
     def validate(self, character, *, at_creation: bool = False) -> list[Problem]:
         return validation.validate(character, options=self.rules, at_creation=at_creation)
 
-    def validate_party(self, characters: Iterable[Any]) -> list[Problem]:
+    def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:
         return validation.validate_party(characters, options=self.rules)
 
     def can_finalize(self, character) -> bool:
