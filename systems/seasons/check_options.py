@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import OptionSpec, T
 
 from .data import label
@@ -34,7 +34,7 @@ def _flag(name, en, ru, default, help=None):
     return _o(name, en, ru, kind="bool", default=default, help=help)
 
 
-def option_specs(preset: Preset, character, *, options: Mapping[str, Any]) -> list[OptionSpec]:
+def option_specs(preset: Preset, character, *, options: GmOptions) -> list[OptionSpec]:
     """The options the tray shows for this check (spec §10.2)."""
     if preset.special == "rolloff":
         return []
@@ -168,10 +168,10 @@ def _gear_specs(preset: Preset, character) -> list[OptionSpec]:
     return opts
 
 
-def _modifier_specs(preset: Preset, character, *, options: Mapping[str, Any]) -> list[OptionSpec]:
+def _modifier_specs(preset: Preset, character, *, options: GmOptions) -> list[OptionSpec]:
     """Bonuses and penalties (L762-777), pre-filled from the sheet (``sheet_defaults``)."""
     auto = sheet_defaults(preset, character, {}, options=options)
-    pain_default = bool(options["auto_pain"] and character.pain_active)
+    pain_default = bool(options.auto_pain and character.pain_active)
     return [
         _o(
             "tool_bonus",
@@ -188,7 +188,7 @@ def _modifier_specs(preset: Preset, character, *, options: Mapping[str, Any]) ->
             "Advantage (+3)",
             "Преимущество (+3)",
             min=0,
-            max=options["max_advantages_per_check"],
+            max=options.max_advantages_per_check,
             default=auto["advantage"],
             help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
             if auto["advantage"]
@@ -234,7 +234,7 @@ def _modifier_specs(preset: Preset, character, *, options: Mapping[str, Any]) ->
         _o("opponent_drama", "Opponents spending Drama (-3 each)", "Соперники тратят Драму (-3 каждый)", min=0),
         _o("penalty", "Other penalty", "Прочий штраф", min=0),
         _flag("pain", "Pain (-3, automatic while active)", "Боль (-3, автоматически)", pain_default),
-        _flag("rule_of_10", "Rule of 10 dice", "Правило 10 дайсов", options["rule_of_10"]),
+        _flag("rule_of_10", "Rule of 10 dice", "Правило 10 дайсов", options.rule_of_10),
     ]
 
 

@@ -9,6 +9,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, RuleError, T
 from tabletop_widgets.core.i18n import count
 from tabletop_widgets.core.wording import ru_n
@@ -29,7 +30,7 @@ DURATION_LABELS = {
 }
 
 
-def check_specs(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
+def check_specs(character, *, options: GmOptions) -> list[CheckSpec]:
     """The 80 named checks of §5.11, then every attribute+skill pair (spec §5.13)."""
     out = [preset_spec(p, character, options=options) for p in presets().values()]
     out += [
@@ -39,7 +40,7 @@ def check_specs(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
 
 
 def roll_check(
-    character, check_id: str, *, options: Mapping[str, Any], rng: random.Random | None = None, **opts: Any
+    character, check_id: str, *, options: GmOptions, rng: random.Random | None = None, **opts: Any
 ) -> CheckResult:
     """Roll a check. Besides the check's options ``opts``, the sheet brings by itself
     (``modifiers.sheet_defaults``): the active Problem (-3) and Advantage (+3), the relevant
@@ -61,7 +62,7 @@ def roll_check(
     return result
 
 
-def check_distribution(character, check_id: str, *, options: Mapping[str, Any], **opts: Any) -> Distribution:
+def check_distribution(character, check_id: str, *, options: GmOptions, **opts: Any) -> Distribution:
     """The exact distribution of a check's successes (or a contest's margin)."""
     preset = resolve_preset(check_id)
     if preset.special == "rolloff":
@@ -213,7 +214,7 @@ def rolloff_distribution() -> Distribution:
     return Distribution({k: Fraction(1, 10) for k in range(1, 11)}, expression="1d10")
 
 
-def preset_spec(preset: Preset, character, *, options: Mapping[str, Any]) -> CheckSpec:
+def preset_spec(preset: Preset, character, *, options: GmOptions) -> CheckSpec:
     group = T("Attribute + skill", "Атрибут + навык")
     if preset.n:
         sk = label(preset.skill) if preset.skill else T("Rules", "Правила")

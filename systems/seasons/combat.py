@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import CheckResult, DamageOutcome, OptionSpec, RuleError, T
+from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core.wording import ru_n
 
 from .checks import roll_check
@@ -20,8 +22,7 @@ from .health import (
     ZERO_HEALTH_STATE,
     ZERO_HEALTH_STATES,
     apply_damage,
-    damage_outcome,
-    snapshot,
+    finish,
 )
 from .modifiers import relevant_conditions
 from .presets import resolve_preset
@@ -43,7 +44,7 @@ def attack(
     target,
     kind: str = "melee",
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     weapon: str | Mapping | None = None,
     rng: random.Random | None = None,
     **opts: Any,
@@ -61,7 +62,7 @@ def attack(
     elif weapon:
         opts["weapon"] = weapon
     defence = target.physical_defence
-    if options["ap_reduces_pd"]:
+    if options.ap_reduces_pd:
         ap = opts.get("armour_piercing", 0)
         if isinstance(weapon, str):
             w = next((w for w in attacker.weapons if w["name"] == weapon), {})
@@ -72,17 +73,15 @@ def attack(
     return roll_check(attacker, check_id, options=options, rng=rng, **opts)
 
 
-def threat(
-    victim, dice: int, *, options: Mapping[str, Any], rng: random.Random | None = None, **opts: Any
-) -> CheckResult:
+def threat(victim, dice: int, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
     """A threat rolls ``dice`` (6-10, more if supernatural) minus the victim's PD (L673);
     ``details["damage"]`` is what to apply."""
     return roll_check(victim, "threat", options=options, rng=rng, dice=dice, **opts)
 
 
-def damage_options(*, options: Mapping[str, Any]) -> list[OptionSpec]:
+def damage_options(*, options: GmOptions) -> list[OptionSpec]:
     """What the tracker asks when applying damage: a mook (L100) and what 0 health means this time (L722)."""
-    rule_state = ZERO_HEALTH_STATE[options["zero_health_outcome"]]
+    rule_state = ZERO_HEALTH_STATE[options.zero_health_outcome]
     return [
         OptionSpec(
             "quick_fight_mook",
@@ -118,7 +117,7 @@ def damage_options(*, options: Mapping[str, Any]) -> list[OptionSpec]:
 
 
 def take_damage(
-    character, amount: int, *, quick_fight_mook: bool = False, outcome: str = "", options: Mapping[str, Any]
+    character, amount: int, *, quick_fight_mook: bool = False, outcome: str = "", options: GmOptions
 ) -> DamageOutcome:
     """Damage as the tracker applies it: a mook (quick fight) goes out on any damage (L100)."""
     if quick_fight_mook and amount > 0:  # L100: one success takes a mook out
@@ -133,7 +132,7 @@ def take_damage(
 class RoundActions:
     """What each combatant used this round: one normal action, distinct instant checks once each."""
 
-    options: Mapping[str, Any]
+    options: GmOptions
     normal_used: set = field(default_factory=set)
     instants_used: dict = field(default_factory=dict)
 
@@ -146,7 +145,7 @@ class RoundActions:
                     "только одно обычное действие за раунд",
                 ),
             )  # L84, L90
-        if not self.options["instants_with_normal"] and self.instants_used.get(cid):
+        if not self.options.instants_with_normal and self.instants_used.get(cid):
             raise RuleError(
                 "instants_taken",
                 T(
@@ -166,7 +165,7 @@ class RoundActions:
                     "одну и ту же мгновенную проверку — раз в раунд",
                 ),
             )  # L83
-        if not self.options["instants_with_normal"] and cid in self.normal_used:
+        if not self.options.instants_with_normal and cid in self.normal_used:
             raise RuleError(
                 "normal_taken",
                 T(
@@ -179,7 +178,7 @@ class RoundActions:
     def check_duration(self, duration: str, check_id: str = "") -> None:
         """Extended checks are not allowed in round time (L85-86)."""
         if duration == "extended" and not (
-            check_id in ("first_aid", "first_aid_skill") and self.options["first_aid_in_rounds"]
+            check_id in ("first_aid", "first_aid_skill") and self.options.first_aid_in_rounds
         ):
             raise RuleError(
                 "extended_in_rounds",
@@ -214,12 +213,12 @@ def quick_fight(successes: int, primary_id: str, mooks: Mapping[str, Any]) -> li
 
 
 def ambush_plan(
-    ambushers: Mapping[str, Any], observers: Mapping[str, Any], difficulty: int = 3, *, options: Mapping[str, Any]
+    ambushers: Mapping[str, Any], observers: Mapping[str, Any], difficulty: int = 3, *, options: GmOptions
 ) -> dict[str, Any]:
     """Who rolls when beings lie in ambush (§11 #41). ``sneaker_rolls`` (default): each ambusher
     rolls DEX + Larceny minus the highest MD among the observers (L47, L51, L525);
     ``observer_rolls``: each observer rolls the instant RES + Investigation - difficulty (L83)."""
-    if options["ambush_mode"] == "sneaker_rolls":
+    if options.ambush_mode == "sneaker_rolls":
         md = max(o.mental_defence for o in observers.values())
         return {"check_id": "sneak", "rollers": list(ambushers), "difficulty": md}
     return {"check_id": "notice_clue", "rollers": list(observers), "difficulty": difficulty}
@@ -232,7 +231,7 @@ def resist_condition(
     character,
     condition_id: str,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
     difficulty: int = 3,
     rng: random.Random | None = None,
     category: str = "",
@@ -250,7 +249,7 @@ def resist_condition(
 
 
 def shake_off_condition(
-    character, index: int, *, options: Mapping[str, Any], rng: random.Random | None = None, **opts: Any
+    character, index: int, *, options: GmOptions, rng: random.Random | None = None, **opts: Any
 ) -> CheckResult:
     """Retry after the condition's interval (L690): success removes it."""
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(character.conditions):
@@ -277,7 +276,7 @@ def on_turn(
     rng: random.Random | None = None,
     conditions: Sequence[Mapping[str, Any]] = (),
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> DamageOutcome | None:
     """Ongoing effects at the start of the bearer's turn (spec §6.9, §7.4, §10.3 item 5): each
     "exposed" condition rolls its threat dice - PD and the successes are damage (fire, acid,
@@ -293,52 +292,57 @@ def on_turn(
     if not exposures:
         return None
     rng = rng if rng is not None else random.Random()
-    before = snapshot(c, TRACKED)
     notes, threats = [], []
-    for cond in exposures:
-        data = dict(cond.get("data") or {})
-        dice = data.get("dice", 6)
-        if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
-            raise RuleError(
-                "bad_threat_dice",
-                T(
-                    f"threat dice must be a whole number >= 0, not {dice!r}",
-                    f"дайсы угрозы: целое число >= 0, а не {dice!r}",
-                ),
-            )
-        result = threat(c, dice, options=options, rng=rng, armour_applies=bool(data.get("armour_applies", False)))
-        damage = result.details.get("damage", 0)
-        apply_damage(c, damage, options=options)
-        threats.append(
-            {
-                "dice": dice,
-                "pool": result.details["pool"],
-                "faces": result.details["faces"],
-                "successes": result.total,
-                "damage": damage,
-                "trace": result.details["trace"],
-            }
-        )
-        notes.append(
+    with record_changes(c, TRACKED) as out:
+        for cond in exposures:
+            _expose(c, cond, rng, notes, threats, options=options)
+    return finish(out, c, notes, options=options, threats=threats)
+
+
+def _expose(c, cond: Mapping[str, Any], rng: random.Random, notes: list, threats: list, *, options: GmOptions) -> None:
+    """One "exposed" condition at the start of the turn: its threat dice - PD, the successes as damage."""
+    data = dict(cond.get("data") or {})
+    dice = data.get("dice", 6)
+    if not isinstance(dice, int) or isinstance(dice, bool) or dice < 0:
+        raise RuleError(
+            "bad_threat_dice",
             T(
-                f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
-                f"угроза: {ru_n(dice, 'дайс', 'дайса', 'дайсов')} − ФЗ: {result.details['trace']} → урон {damage}",
-            )
+                f"threat dice must be a whole number >= 0, not {dice!r}",
+                f"дайсы угрозы: целое число >= 0, а не {dice!r}",
+            ),
         )
-    return damage_outcome(c, before, notes, options=options, threats=threats)
+    result = threat(c, dice, options=options, rng=rng, armour_applies=bool(data.get("armour_applies", False)))
+    damage = result.details.get("damage", 0)
+    apply_damage(c, damage, options=options)
+    threats.append(
+        {
+            "dice": dice,
+            "pool": result.details["pool"],
+            "faces": result.details["faces"],
+            "successes": result.total,
+            "damage": damage,
+            "trace": result.details["trace"],
+        }
+    )
+    notes.append(
+        T(
+            f"threat {dice} dice - PD: {result.details['trace']} → {damage} damage",
+            f"угроза: {ru_n(dice, 'дайс', 'дайса', 'дайсов')} − ФЗ: {result.details['trace']} → урон {damage}",
+        )
+    )
 
 
-def _lapse_help(c, *, options: Mapping[str, Any]) -> DamageOutcome | None:
+def _lapse_help(c, *, options: GmOptions) -> DamageOutcome | None:
     # Help is for the helped character's check in round time (L767): queued help that this
     # turn did not use lapses at its end (help given after the turn waits for the next one).
     lapsed = [b for b in c.pending_bonus_dice if str(b.get("source", "")).strip().lower() == "help"]
     if not lapsed:
         return None
-    before = snapshot(c, TRACKED + ("pending_bonus_dice",))
-    c.update(pending_bonus_dice=[b for b in c.pending_bonus_dice if b not in lapsed])
-    return damage_outcome(
+    with record_changes(c, TRACKED + ("pending_bonus_dice",)) as out:
+        c.update(pending_bonus_dice=[b for b in c.pending_bonus_dice if b not in lapsed])
+    return finish(
+        out,
         c,
-        before,
         [
             T(
                 f"unused help lapses (+{sum(b['dice'] for b in lapsed)})",

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tabletop_widgets.core import ConditionSpec, DamageOutcome, RuleError, T
+from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.system import record_changes
 
 from .data import TABLES
-from .health import TRACKED, ZERO_HEALTH_STATES, damage_outcome, snapshot
+from .health import TRACKED, ZERO_HEALTH_STATES, finish
 from .pool import STANDARD_MODIFIER
 
 #: Resist / shake off a condition (L688): kind -> (attribute, skill).
@@ -127,9 +129,7 @@ _ENTRY_DATA = {
 }
 
 
-def condition_changed(
-    c, condition_id: str, active: bool, *, options: Mapping[str, Any], **data: Any
-) -> DamageOutcome | None:
+def condition_changed(c, condition_id: str, active: bool, *, options: GmOptions, **data: Any) -> DamageOutcome | None:
     """The tracker added (``active``) or removed a catalogue condition (spec §7.3, §10.3).
 
     Sheet conditions (the -3 ones) are added to / removed from ``c.conditions`` — checks then
@@ -139,17 +139,16 @@ def condition_changed(
     ignored. "fled" / "surrendered" set ``out_state`` (defeated, L90, L93). Pain follows damage
     by itself and "exposed" acts in ``on_turn``: neither changes the character here."""
     spec = condition_spec(condition_id)
-    before = snapshot(c, TRACKED + ("conditions",))
     if condition_id in ("fled", "surrendered"):
         if active and c.out_state != condition_id and c.out_state not in ZERO_HEALTH_STATES:
-            c.update(out_state=condition_id)
+            state = condition_id
         elif not active and c.out_state == condition_id:
-            c.update(out_state="")
+            state = ""
         else:
             return None
-        return damage_outcome(
-            c, before, [spec.label if active else T("back in the fight", "снова в бою")], options=options
-        )
+        with record_changes(c, TRACKED) as out:
+            c.update(out_state=state)
+        return finish(out, c, [spec.label if active else T("back in the fight", "снова в бою")], options=options)
     if condition_id in ("pain", "exposed"):
         return None
     if active:
@@ -165,15 +164,17 @@ def condition_changed(
             category=data.get("category", ""),
             applies_to=data.get("applies_to", ""),
         )
-        c.update(conditions=[*c.conditions, entry])
+        with record_changes(c, ("conditions",)) as out:
+            c.update(conditions=[*c.conditions, entry])
         note = T(f"{spec.label['en']}: -3 to {entry['applies_to']}", f"{spec.label['ru']}: -3")
     else:
         idx = [i for i, cond in enumerate(c.conditions) if cond.get("id") == condition_id]
         if not idx:
             return None
-        c.update(conditions=[cond for i, cond in enumerate(c.conditions) if i != idx[-1]])
+        with record_changes(c, ("conditions",)) as out:
+            c.update(conditions=[cond for i, cond in enumerate(c.conditions) if i != idx[-1]])
         note = T(f"{spec.label['en']} ends", f"{spec.label['ru']}: проходит")
-    return damage_outcome(c, before, [note], options=options)
+    return finish(out, c, [note], options=options)
 
 
 def condition_entry(

@@ -3,14 +3,14 @@ refuse illegal moves with ``RuleError`` and change nothing (the problems are in 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import RuleError, T
 
 from .data import ATTRIBUTES, SKILLS, TIERS, budgets, label
 
 
-def raise_trait(c, name: str, by: int = 1, *, options: Mapping[str, Any]) -> None:
+def raise_trait(c, name: str, by: int = 1, *, options: GmOptions) -> None:
     """Buy ``by`` dots of an attribute or skill with creation points; refuses past the cap or the
     tier's budget (L129, L135)."""
     if name not in ATTRIBUTES and name not in SKILLS:
@@ -21,7 +21,7 @@ def raise_trait(c, name: str, by: int = 1, *, options: Mapping[str, Any]) -> Non
         raise ValueError("by must be a whole number >= 1")
     lab = label(name)
     new = getattr(c, name) + by
-    if new > options["trait_cap"]:
+    if new > options.trait_cap:
         raise RuleError(
             "over_cap",
             T(
@@ -77,7 +77,7 @@ def lower_trait(c, name: str, by: int = 1) -> None:
     c.update(**{name: new})
 
 
-def add_specialization(c, skill: str, name: str, rating: int = 1, *, options: Mapping[str, Any]) -> None:
+def add_specialization(c, skill: str, name: str, rating: int = 1, *, options: GmOptions) -> None:
     """Take a specialization (L137-141): the skill needs 1+ dot, the name must be new in the skill,
     the rating within the cap and the points within the budget."""
     if skill not in SKILLS:
@@ -110,7 +110,7 @@ def add_specialization(c, skill: str, name: str, rating: int = 1, *, options: Ma
     c.update(specializations=[*c.specializations, {"skill": skill, "name": name.strip(), "rating": rating}])
 
 
-def raise_specialization(c, skill: str, name: str, by: int = 1, *, options: Mapping[str, Any]) -> None:
+def raise_specialization(c, skill: str, name: str, by: int = 1, *, options: GmOptions) -> None:
     """Raise a specialization's rating by ``by`` within the cap and the budget."""
     items = [dict(sp) for sp in c.specializations]
     for sp in items:
@@ -123,9 +123,9 @@ def raise_specialization(c, skill: str, name: str, by: int = 1, *, options: Mapp
     raise RuleError("no_specialization", T(f"No specialization '{name}'.", f"Нет специализации «{name}»."))
 
 
-def _check_spec_rating(c, skill: str, rating: int, *, options: Mapping[str, Any]) -> None:
-    cap = options["trait_cap"]
-    top = min(cap, getattr(c, skill)) if options["spec_max_equals_skill"] else cap
+def _check_spec_rating(c, skill: str, rating: int, *, options: GmOptions) -> None:
+    cap = options.trait_cap
+    top = min(cap, getattr(c, skill)) if options.spec_max_equals_skill else cap
     if not isinstance(rating, int) or not 1 <= rating <= top:
         raise RuleError(
             "specialization_range",

@@ -4,9 +4,11 @@ anything and report what changed as a ``DamageOutcome``."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from tabletop_widgets.core import DamageOutcome, RuleError, T
+from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.system import record_changes
 
 STATES = {
     "unhurt": T("unhurt", "без ран"),
@@ -68,10 +70,7 @@ def health_state(c) -> dict[str, str]:
     return {**STATES[sid], "id": sid}
 
 
-def snapshot(c, names: Sequence[str]) -> dict[str, Any]:
-    return {n: getattr(c, n) for n in names}
-
-
+#: the traits damage, healing and leaving the fight may change (recorded in each outcome)
 TRACKED = (
     "damage",
     "pain_suppressed",
@@ -82,27 +81,20 @@ TRACKED = (
 )
 
 
-def changes_since(before: Mapping[str, Any], c) -> dict[str, tuple[Any, Any]]:
-    return {n: (v, getattr(c, n)) for n, v in before.items() if getattr(c, n) != v}
-
-
-def damage_outcome(c, before: Mapping[str, Any], notes, *, options: Mapping[str, Any], **details: Any) -> DamageOutcome:
-    """What happened to ``c`` since ``before`` (a :func:`snapshot`): the changes, the notes (and
-    what 0 health means), the health state."""
-    notes = list(notes)
+def finish(out: DamageOutcome, c, notes, *, options: GmOptions, **details: Any) -> DamageOutcome:
+    """Complete an outcome that ``record_changes`` filled: the notes (and what 0 health means),
+    whether ``c`` is defeated, the health state and the details."""
+    out.notes.extend(notes)
     if c.is_out:
-        key = {v: k for k, v in ZERO_HEALTH_STATE.items()}.get(c.out_state, options["zero_health_outcome"])
-        notes.append(ZERO_HEALTH[key])
-    return DamageOutcome(
-        changes=changes_since(before, c),
-        notes=notes,
-        defeated=bool(c.defeated),
-        state=health_state(c),
-        details={"health": health(c), "out_state": c.out_state, **details},
-    )
+        key = {v: k for k, v in ZERO_HEALTH_STATE.items()}.get(c.out_state, options.zero_health_outcome)
+        out.notes.append(ZERO_HEALTH[key])
+    out.defeated = bool(c.defeated)
+    out.state = health_state(c)
+    out.details = {"health": health(c), "out_state": c.out_state, **details}
+    return out
 
 
-def zero_health_state(outcome: str = "", *, options: Mapping[str, Any]) -> str:
+def zero_health_state(outcome: str = "", *, options: GmOptions) -> str:
     """The out_state a character takes on reaching 0 health: ``outcome`` when the GM picks one for
     this blow (out / dead / incapacitated / captured), else the rules option (§11 #26, L722)."""
     if outcome:
@@ -115,33 +107,36 @@ def zero_health_state(outcome: str = "", *, options: Mapping[str, Any]) -> str:
                 ),
             )
         return outcome
-    return ZERO_HEALTH_STATE[options["zero_health_outcome"]]
+    return ZERO_HEALTH_STATE[options.zero_health_outcome]
 
 
-def apply_damage(c, amount: int, outcome: str = "", *, options: Mapping[str, Any]) -> DamageOutcome:
+def apply_damage(c, amount: int, outcome: str = "", *, options: GmOptions) -> DamageOutcome:
     """Fill ``amount`` health levels (L93). Clamped at Health (§11 #27); new damage ends Pain
     suppression and allows a new attempt (L708, §11 #7); it opens first aid for this scene but
     never re-opens it after an attempt (L723-724, §11 #9)."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
         raise ValueError(f"damage must be a whole number >= 0, not {amount!r}")
     state = zero_health_state(outcome, options=options)  # refuses a bad outcome before anything changes
-    before = snapshot(c, TRACKED)
-    notes = []
     if amount == 0:
-        return damage_outcome(c, before, [T("no damage", "урона нет")], options=options)
+        with record_changes(c, TRACKED) as out:
+            pass
+        return finish(out, c, [T("no damage", "урона нет")], options=options)
+    old_damage = c.damage
+    notes = []
     new = min(c.health_max, c.damage + amount)
     if c.damage + amount > c.health_max:
         notes.append(T("damage beyond Health is lost (clamped)", "урон сверх здоровья не учитывается"))
     values = dict(damage=new, pain_suppressed=False, pain_failed_this_scene=False, damaged_this_scene=True)
     if new >= c.health_max and c.out_state not in ZERO_HEALTH_STATES:
         values["out_state"] = state  # 0 health: out of the story, as the genre says (L93, L722)
-    c.update(**values)
-    if c.in_pain and not before["damage"] * 2 >= c.health_max:
+    with record_changes(c, TRACKED) as out:
+        c.update(**values)
+    if c.in_pain and not old_damage * 2 >= c.health_max:
         notes.append(T("Pain: -3 to all checks", "Боль: -3 ко всем проверкам"))  # L708
-    return damage_outcome(c, before, notes, options=options, amount=amount)
+    return finish(out, c, notes, options=options, amount=amount)
 
 
-def apply_healing(c, amount: int, source: str = "other", *, options: Mapping[str, Any]) -> DamageOutcome:
+def apply_healing(c, amount: int, source: str = "other", *, options: GmOptions) -> DamageOutcome:
     """Remove ``amount`` levels of damage, never below 0 (spec §7.2). Pain ends by itself when the
     damage drops below half (L708). ``source`` is only reported (rest / first_aid / treatment)."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
@@ -154,7 +149,7 @@ def apply_healing(c, amount: int, source: str = "other", *, options: Mapping[str
                 "мёртвые не лечатся (сначала снимите «погиб», если Рассказчик позволит)",
             ),
         )
-    before = snapshot(c, TRACKED)
+    old_damage = c.damage
     values: dict[str, Any] = dict(damage=max(0, c.damage - amount))
     notes = []
     if values["damage"] < c.health_max and c.out_state in ("out", "incapacitated"):
@@ -167,10 +162,11 @@ def apply_healing(c, amount: int, source: str = "other", *, options: Mapping[str
                 "вылечен, но в плену до спасения",
             )
         )  # L722
-    c.update(**values)
-    if before["damage"] * 2 >= c.health_max and not c.in_pain:
+    with record_changes(c, TRACKED) as out:
+        c.update(**values)
+    if old_damage * 2 >= c.health_max and not c.in_pain:
         notes.append(T("Pain ends", "Боль проходит"))
-    return damage_outcome(c, before, notes, options=options, amount=amount, source=source)
+    return finish(out, c, notes, options=options, amount=amount, source=source)
 
 
 def is_defeated(c) -> bool:
@@ -178,7 +174,7 @@ def is_defeated(c) -> bool:
     return bool(c.defeated)
 
 
-def set_out_state(c, state: str, *, options: Mapping[str, Any]) -> DamageOutcome:
+def set_out_state(c, state: str, *, options: GmOptions) -> DamageOutcome:
     """Mark how the character left the fight (``fled``, ``surrendered``, or a 0-health outcome), or
     ``""`` to bring them back (only possible with health left)."""
     if state not in OUT_STATE_LABELS:
@@ -191,6 +187,6 @@ def set_out_state(c, state: str, *, options: Mapping[str, Any]) -> DamageOutcome
         )
     if state == "" and c.is_out:
         raise RuleError("still_out", T("no health left: heal first", "здоровья нет: сначала лечение"))  # L722
-    before = snapshot(c, TRACKED)
-    c.update(out_state=state)
-    return damage_outcome(c, before, [OUT_STATE_LABELS[state]], options=options)
+    with record_changes(c, TRACKED) as out:
+        c.update(out_state=state)
+    return finish(out, c, [OUT_STATE_LABELS[state]], options=options)

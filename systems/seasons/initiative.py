@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import InitiativeOrder, InitiativeRoll, T
 from tabletop_widgets.core.wording import ru_n
 
@@ -90,11 +91,11 @@ def initiative_for_round(
     combatants: Mapping[str, Any],
     rng: random.Random | None = None,
     *,
-    options: Mapping[str, Any],
+    options: GmOptions,
 ) -> InitiativeOrder:
     """The order of a new round: the same order every round (L729, §11 #22 default), or fresh
     roll-offs for ties when the GM option ``reroll_ties_each_round`` is on."""
-    if options["reroll_ties_each_round"]:
+    if options.reroll_ties_each_round:
         return roll_initiative(combatants, rng)
     if list(previous.order) == list(combatants) or set(previous.order) == set(combatants):
         return previous

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
+
 from .conditions import condition_scope
 from .data import ATTRIBUTE_GROUPS
 from .presets import Preset
@@ -48,7 +50,7 @@ def relevant_conditions(preset: Preset, character, attribute: str | None, skip: 
     return names
 
 
-def sheet_defaults(preset: Preset, character, opts: Mapping[str, Any], *, options: Mapping[str, Any]) -> dict[str, Any]:
+def sheet_defaults(preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> dict[str, Any]:
     """The defaults a check takes from the sheet: the active Problem (-3) and Advantage (+3)
     (spec §10.1: "the active ones pre-fill the dice tray"), the relevant conditions (-3 each,
     stacking, L687, L775) and the relevant queued bonuses/penalties (spec §7.10). The check's
@@ -67,7 +69,7 @@ def sheet_defaults(preset: Preset, character, opts: Mapping[str, Any], *, option
     # auto_sheet_modifiers off: §11 #43 read literally, Problem / Advantage / conditions count only
     # when ticked in the tray (Pain has its own auto_pain).
     names: list[str] = []
-    if options["auto_sheet_modifiers"]:
+    if options.auto_sheet_modifiers:
         if character.active_advantage and character.active_advantage in character.advantages:
             out["advantage"] = 1
             out["notes"]["active_advantage"] = character.active_advantage

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
+
 
 def structure_max(size: int) -> int:
     """Structure = 2 x Size (L792) for new objects; printed table values are kept as data (§11 #29)."""
@@ -30,12 +32,12 @@ def damage_object(obj: Mapping[str, Any], amount: int) -> dict[str, Any]:
     return new
 
 
-def repair_object(obj: Mapping[str, Any], successes: int, *, options: Mapping[str, Any]) -> dict[str, Any]:
+def repair_object(obj: Mapping[str, Any], successes: int, *, options: GmOptions) -> dict[str, Any]:
     """A successful repair restores all Structure (§11 #28 default) or ``successes`` levels."""
     new = dict(obj)
     if successes < 1:
         return new
-    if options["repair_restores"] == "all":
+    if options.repair_restores == "all":
         new["structure_damage"] = 0
     else:
         new["structure_damage"] = max(0, obj.get("structure_damage", 0) - successes)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+from tabletop_widgets.core.options import GmOptions
+
 
 def add_pending(character, source: str, dice: int, applies_to: str = "") -> None:
     """Queue a bonus (dice > 0) or penalty (dice < 0) for a later relevant check (L766-771, L615, L624)."""
@@ -59,17 +61,17 @@ def restore_pending(character, consumed: Iterable[Mapping[str, Any]]) -> None:
         add_pending(character, item["source"], int(item["dice"]), item.get("applies_to", ""))
 
 
-def inspire(allies, applies_to: str = "", *, options: Mapping[str, Any]) -> None:
+def inspire(allies, applies_to: str = "", *, options: GmOptions) -> None:
     """A successful Inspire (L615): each ally's first relevant check gets the bonus (§11 #23:
     ``inspire_bonus``, default +3)."""
     for ally in allies:
-        add_pending(ally, "inspired", int(options["inspire_bonus"]), applies_to)
+        add_pending(ally, "inspired", int(options.inspire_bonus), applies_to)
 
 
-def frighten(targets, applies_to: str = "", *, options: Mapping[str, Any]) -> None:
+def frighten(targets, applies_to: str = "", *, options: GmOptions) -> None:
     """A successful Frighten (L624): each target's first relevant check gets the penalty (§11 #23)."""
     for target in targets:
-        add_pending(target, "frightened", -int(options["frighten_penalty"]), applies_to)
+        add_pending(target, "frightened", -int(options.frighten_penalty), applies_to)
 
 
 __all__ = ["add_pending", "consume_pending", "frighten", "inspire", "restore_pending", "take_pending"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
@@ -137,13 +138,13 @@ def targets_of(value) -> list[int]:
     return vals
 
 
-def build_pool(preset: Preset, character, opts: Mapping[str, Any], *, options: Mapping[str, Any]) -> PoolPlan:
+def build_pool(preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> PoolPlan:
     """Every term of the pool for ``character`` making ``preset`` with the check's options ``opts``."""
     unknown = set(opts) - KNOWN_OPTIONS
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)} for check {preset.id!r}")
     plan = PoolPlan(
-        rule_of_10=bool(opts.get("rule_of_10", options["rule_of_10"])), threshold=int(options["success_threshold"])
+        rule_of_10=bool(opts.get("rule_of_10", options.rule_of_10)), threshold=int(options.success_threshold)
     )
     _base_terms(plan, preset, character, opts, options=options)
     ap, tool = _gear_terms(plan, preset, character, opts)
@@ -153,7 +154,7 @@ def build_pool(preset: Preset, character, opts: Mapping[str, Any], *, options: M
     _pending_terms(plan, opts, auto, helpers)
     _penalty_terms(plan, preset, character, opts, options=options)
     _opposition_terms(plan, preset, character, opts, ap)
-    if options["warn_mundane_over_5"]:
+    if options.warn_mundane_over_5:
         for key, val in (("tool", tool), ("armour", int_option(opts, "armour", 0))):
             if val > 5:
                 plan.warnings.append(
@@ -165,9 +166,7 @@ def build_pool(preset: Preset, character, opts: Mapping[str, Any], *, options: M
     return plan
 
 
-def _base_terms(
-    plan: PoolPlan, preset: Preset, character, opts: Mapping[str, Any], *, options: Mapping[str, Any]
-) -> None:
+def _base_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> None:
     """Attribute + skill (+ specialization) (L24), or the threat / explosion dice (L673, L821)."""
     if preset.special in ("threat", "explosion"):
         dice = int_option(opts, "dice", 6)
@@ -187,8 +186,8 @@ def _base_terms(
     plan.add(attr, label(attr), getattr(character, attr))
     skill_value = getattr(character, preset.skill)
     plan.add(preset.skill, label(preset.skill), skill_value)
-    if skill_value == 0 and options["untrained_penalty"]:
-        plan.add("untrained", T("Untrained", "Без навыка"), -int(options["untrained_penalty"]))
+    if skill_value == 0 and options.untrained_penalty:
+        plan.add("untrained", T("Untrained", "Без навыка"), -int(options.untrained_penalty))
     spec = opts.get("specialization") or ""
     if spec:
         rating = character.specialization_rating(preset.skill, spec)
@@ -222,7 +221,7 @@ def _gear_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[str, An
 
 
 def _bonus_terms(
-    plan: PoolPlan, character, opts: Mapping[str, Any], auto: Mapping[str, Any], *, options: Mapping[str, Any]
+    plan: PoolPlan, character, opts: Mapping[str, Any], auto: Mapping[str, Any], *, options: GmOptions
 ) -> int:
     """The bonuses of L762-771; returns the number of helpers."""
     overridden = {"advantage": "active_advantage", "problem": "active_problem", "conditions": "conditions_applied"}
@@ -233,7 +232,7 @@ def _bonus_terms(
         plan.notes["sheet_defaults"] = used_defaults
     adv = opts.get("advantage", auto["advantage"])
     adv = int(adv) if isinstance(adv, bool) else int_option(opts, "advantage", auto["advantage"])
-    most = options["max_advantages_per_check"]
+    most = options.max_advantages_per_check
     if adv > most:
         raise RuleError(
             "too_many_advantages",
@@ -293,17 +292,15 @@ def _sheet_penalty_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[
     )
 
 
-def _penalty_terms(
-    plan: PoolPlan, preset: Preset, character, opts: Mapping[str, Any], *, options: Mapping[str, Any]
-) -> None:
+def _penalty_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> None:
     """The other penalties of L773-777: opponents' Drama, other penalties, Pain."""
     opp_drama = int_option(opts, "opponent_drama", 0)
-    if options["drama_limit"] == "per_check" and opp_drama + plan.drama_spent > 1:
+    if options.drama_limit == "per_check" and opp_drama + plan.drama_spent > 1:
         raise RuleError("drama_per_check", ONE_DRAMA_PER_CHECK)  # L742
     plan.add("opponent_drama", T("Opponent's Drama", "Драма противника"), -STANDARD_MODIFIER * opp_drama)
     plan.add("penalty", T("Penalty", "Штраф"), -int_option(opts, "penalty", 0))
-    pain_default = bool(options["auto_pain"] and character.pain_active)
-    if preset.id == "suppress_pain" and not options["pain_penalises_own_suppression"]:
+    pain_default = bool(options.auto_pain and character.pain_active)
+    if preset.id == "suppress_pain" and not options.pain_penalises_own_suppression:
         pain_default = False
     if preset.special in ("threat", "explosion"):
         pain_default = False  # the hazard rolls, not the character

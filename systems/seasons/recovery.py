@@ -4,8 +4,9 @@ the scene and day boundaries that reset their once-per-scene / once-per-day limi
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import CheckResult, DamageOutcome, OptionSpec, RuleError, T
 
 from .checks import roll_check
@@ -60,7 +61,7 @@ def _check_treatment_day(patient) -> None:
         raise RuleError("treated_today", T("treatment already rolled today", "лечение сегодня уже было"))  # L725
 
 
-def heal(character, amount: int, source: str = "other", *, options: Mapping[str, Any]) -> DamageOutcome:
+def heal(character, amount: int, source: str = "other", *, options: GmOptions) -> DamageOutcome:
     """Healing the tracker applies: first aid and treatment obey their windows and mark them."""
     if source not in HEALING_SOURCES:
         raise RuleError(
@@ -86,9 +87,7 @@ def heal(character, amount: int, source: str = "other", *, options: Mapping[str,
     return outcome
 
 
-def suppress_pain(
-    character, *, options: Mapping[str, Any], rng: random.Random | None = None, **opts: Any
-) -> CheckResult:
+def suppress_pain(character, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
     """Instant STA + Athletics - damage (L708). One attempt per damage event: refused while not in
     Pain, already suppressed, or after a failure this scene until new damage (§11 #7)."""
     if not character.in_pain:
@@ -112,9 +111,7 @@ def suppress_pain(
     return result
 
 
-def first_aid(
-    healer, patient, *, options: Mapping[str, Any], rng: random.Random | None = None, **opts: Any
-) -> CheckResult:
+def first_aid(healer, patient, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
     """WIT + Medicine - damaged levels (L723-724): one attempt per patient per scene in which
     they took damage; success heals 1 level."""
     if patient.damage == 0:
@@ -128,9 +125,7 @@ def first_aid(
     return result
 
 
-def treatment(
-    doctor, patient, *, options: Mapping[str, Any], rng: random.Random | None = None, **opts: Any
-) -> CheckResult:
+def treatment(doctor, patient, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
     """A day of care: INT + Medicine - damaged levels; success heals one level per success (L725).
     Once per day, success or not."""
     _check_treatment_day(patient)
@@ -144,7 +139,7 @@ def treatment(
     return result
 
 
-def night_rest(character, *, options: Mapping[str, Any]) -> DamageOutcome:
+def night_rest(character, *, options: GmOptions) -> DamageOutcome:
     """One health level per night of rest (L723)."""
     return apply_healing(character, 1 if character.damage else 0, "rest", options=options)
 
@@ -159,11 +154,11 @@ def end_scene(character) -> None:
     )
 
 
-def new_day(character, *, treated_yesterday: bool = False, options: Mapping[str, Any]) -> DamageOutcome:
+def new_day(character, *, treated_yesterday: bool = False, options: GmOptions) -> DamageOutcome:
     """A new day: treatment is possible again. The night's +1 comes with it, also after a day of
     treatment unless ``treatment_stacks_with_rest`` is off (§11 #10)."""
     rest = 1 if character.damage else 0
-    if treated_yesterday and not options["treatment_stacks_with_rest"]:
+    if treated_yesterday and not options.treatment_stacks_with_rest:
         rest = 0
     character.update(treated_today=False)
     return apply_healing(character, rest, "rest", options=options)

@@ -4,8 +4,9 @@ character may leave creation."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import Problem, T
 from tabletop_widgets.core.i18n import plural_ru
 from tabletop_widgets.core.wording import ru_n
@@ -49,7 +50,7 @@ def _warning(code: str, en: str, ru: str, field: str) -> Problem:
     return Problem(code, T(en, ru), field=field, severity="warning")
 
 
-def validate(c, *, options: Mapping[str, Any], at_creation: bool = False) -> list[Problem]:
+def validate(c, *, options: GmOptions, at_creation: bool = False) -> list[Problem]:
     """Every creation/advancement problem (spec §4.3). Errors make the sheet illegal; warnings
     are worth a look (unspent points block "finalize" unless ``allow_unspent``). ``at_creation``
     also checks the starting Drama (V17)."""
@@ -64,15 +65,15 @@ def validate(c, *, options: Mapping[str, Any], at_creation: bool = False) -> lis
     return out
 
 
-def validate_party(characters: Iterable[Any], *, options: Mapping[str, Any]) -> list[Problem]:
+def validate_party(characters: Iterable[Any], *, options: GmOptions) -> list[Problem]:
     """Problems between the characters of a party: none in this book (no rule of «Времена
     Года» spans several sheets; each sheet's own problems come from :func:`validate`)."""
     return []
 
 
-def _trait_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
+def _trait_problems(c, *, options: GmOptions) -> list[Problem]:
     """V1-V4: attribute and skill ranges, attribute and skill budgets."""
-    cap = options["trait_cap"]
+    cap = options.trait_cap
     out: list[Problem] = []
     for name in ATTRIBUTES:  # V1
         v = getattr(c, name)
@@ -91,7 +92,7 @@ def _trait_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
                 )
             )
     a_budget, s_budget, _ = budgets(c.tier)
-    allow = options["allow_unspent"]
+    allow = options.allow_unspent
     out += _budget_problems(
         "attribute_points", "attribute_points_spent", c.attribute_points_spent, a_budget, "attribute", "атрибуты", allow
     )  # V2
@@ -112,15 +113,15 @@ def _trait_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def _specialization_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
+def _specialization_problems(c, *, options: GmOptions) -> list[Problem]:
     """V5-V8: specialization ratings, their skills, duplicates and the budget."""
-    cap = options["trait_cap"]
+    cap = options.trait_cap
     out: list[Problem] = []
     seen = set()
     for i, sp in enumerate(c.specializations):
         sk = label(sp["skill"])
         skill_value = getattr(c, sp["skill"])
-        top = min(cap, skill_value) if options["spec_max_equals_skill"] else cap
+        top = min(cap, skill_value) if options.spec_max_equals_skill else cap
         if not 1 <= sp["rating"] <= top:  # V5 (and §11 #18 when the GM caps by the skill)
             out.append(
                 Problem(
@@ -166,7 +167,7 @@ def _specialization_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
         budgets(c.tier)[2],
         "specialization",
         "специализации",
-        options["allow_unspent"],
+        options.allow_unspent,
     )  # V7
     return out
 
@@ -246,12 +247,12 @@ def _starting_drama_problems(c) -> list[Problem]:
     return out
 
 
-def can_finalize(problems, *, options: Mapping[str, Any]) -> bool:
+def can_finalize(problems, *, options: GmOptions) -> bool:
     """No errors, and no unspent points unless the GM allows them (§11 #19)."""
     for p in problems:
         if p.severity == "error":
             return False
-        if p.code.endswith("_unspent") and not options["allow_unspent"]:
+        if p.code.endswith("_unspent") and not options.allow_unspent:
             return False
     return True
 
