@@ -4,8 +4,6 @@
 """
 
 from .model import Character
-from .system import SeasonsSystem
-
-SYSTEM = SeasonsSystem()
+from .system import SYSTEM, SeasonsSystem
 
 __all__ = ["Character", "SYSTEM", "SeasonsSystem"]

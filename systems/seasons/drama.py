@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import Effect, RuleError, T
 
-from .rules import STANDARD_MODIFIER
+from .pool import STANDARD_MODIFIER
+
+
+#: L742: "only 1 point per check" read as one point in all (``drama_limit = "per_check"``)
+ONE_DRAMA_PER_CHECK = T(
+    "only 1 Drama point may be spent on a check",
+    "на одну проверку можно потратить только 1 пункт Драмы",
+)
+
+
+def check_can_spend_drama(character) -> None:
+    """Refuse an NPC (they have no Drama, L739) and a character with no point left."""
+    if not character.is_player_character:
+        raise RuleError("npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы"))  # L739
+    if character.drama < 1:
+        raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
 
 
 @dataclass
@@ -16,23 +32,18 @@ class DramaLedger:
     1 point on it (the roller for +3, each opponent for -3); ``per_check``: 1 point in total.
     Spending is declared before the dice unless ``drama_after_roll`` (§11 #4)."""
 
-    rules: Mapping[str, Any]
+    options: GmOptions
     spenders: dict = field(default_factory=dict)  # spender id -> "boost_own" / "hinder_opponent"
     rolled: bool = False
 
     def spend(self, spender_id: str, character, mode: str = "boost_own") -> Effect:
         if mode not in ("boost_own", "hinder_opponent"):
             raise ValueError(f"mode must be 'boost_own' or 'hinder_opponent', not {mode!r}")
-        if self.rolled and not self.rules["drama_after_roll"]:
+        if self.rolled and not self.options.drama_after_roll:
             raise RuleError(
                 "drama_after_roll", T("Drama is spent before the dice are rolled.", "Драму тратят до броска.")
             )
-        if not character.is_player_character:
-            raise RuleError(
-                "npc_drama", T("NPCs have no Drama points", "У неигровых персонажей нет пунктов Драмы")
-            )  # L739
-        if character.drama < 1:
-            raise RuleError("no_drama", T("no Drama points left", "не осталось пунктов Драмы"))
+        check_can_spend_drama(character)
         if spender_id in self.spenders:
             raise RuleError(
                 "drama_twice",
@@ -41,14 +52,8 @@ class DramaLedger:
                     "только 1 пункт Драмы на проверку",
                 ),
             )  # L742
-        if self.rules["drama_limit"] == "per_check" and self.spenders:
-            raise RuleError(
-                "drama_per_check",
-                T(
-                    "only 1 Drama point may be spent on a check",  # L742
-                    "на одну проверку можно потратить только 1 пункт Драмы",
-                ),
-            )  # L742
+        if self.options.drama_limit == "per_check" and self.spenders:
+            raise RuleError("drama_per_check", ONE_DRAMA_PER_CHECK)  # L742
         self.spenders[spender_id] = mode
         return Effect("drama", -1, T("Drama spent", "Потрачен пункт Драмы"))
 
@@ -73,9 +78,17 @@ def chapter_award(c, *, archetype: int = 0, goal: int = 0, problem: int = 0, ext
     return Effect("drama", total, T(f"chapter award: {total}", f"награда за главу: {total}"))
 
 
-def new_story_drama(c, rules: Mapping[str, Any]) -> int:
+def new_story_drama(c, *, options: GmOptions) -> int:
     """Drama at the start of a new story (L740): reset to PRE + MAN + COM, both up and down
     (default), or only raised when lower (``drama_reset = "only_if_lower"``)."""
-    if rules["drama_reset"] == "only_if_lower":
+    if options.drama_reset == "only_if_lower":
         return max(c.drama, c.drama_start)
     return c.drama_start
+
+
+def new_story(c, *, options: GmOptions) -> dict[str, tuple[Any, Any]]:
+    """Start of a new story: Drama back to its starting value (L740); NPCs have none (L739)."""
+    old = c.drama
+    new = new_story_drama(c, options=options) if c.is_player_character else 0
+    c.update(drama=new)
+    return {"drama": (old, new)} if new != old else {}

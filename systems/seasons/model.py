@@ -10,7 +10,8 @@ from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
 from tabletop_widgets.core import CharacterModel, Problem, T, ValidationError
 from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value, wrong_kind
 
-from .rules import ATTRIBUTES, CONDITION_KINDS, SKILLS, TIERS, budgets, label
+from .conditions import CONDITION_KINDS
+from .data import ATTRIBUTES, SKILLS, TIERS, budgets, label
 
 
 def _attr(name: str):

@@ -14,7 +14,9 @@ from math import comb
 from tabletop_widgets.core.wording import ru_n
 from tabletop_widgets.dice import DiceLimitError, Die, Distribution
 
-from .rules import SUCCESS_THRESHOLD
+SUCCESS_THRESHOLD = 6  # a die succeeds on 6+ (L39)
+#: Advantage, Problem, Condition, Drama: exactly 3 dice (L123, L316, L687, L741)
+STANDARD_MODIFIER = 3
 
 
 def split_pool(pool: int, rule_of_10: bool = True) -> tuple[int, int]:

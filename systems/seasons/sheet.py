@@ -5,8 +5,8 @@ from __future__ import annotations
 from tabletop_widgets.core import Field, Section, Sheet, T
 from tabletop_widgets.core.sheet import OPEN_SMALL
 
-from .rules import ATTRIBUTE_GROUPS, SKILLS, TIERS, label, load_table
-from .combat import OUT_STATE_LABELS
+from .data import ATTRIBUTE_GROUPS, SKILLS, TABLES, label
+from .health import OUT_STATE_LABELS
 
 OUT_STATE_CHOICES = tuple((k, v) for k, v in OUT_STATE_LABELS.items())
 
@@ -22,7 +22,7 @@ _ROW_TOTAL = {"mental": "initiative", "social": "drama_start", "physical": "spee
 
 
 def _tiers():
-    return tuple((r["id"], T(r["en"], r["ru"])) for r in load_table("tiers"))
+    return tuple((r["id"], T(r["en"], r["ru"])) for r in TABLES.rows("tiers"))
 
 
 def _skill_choices():
@@ -531,4 +531,4 @@ SHEET = Sheet(
     )
 )
 
-__all__ = ["SHEET", "TIERS"]
+__all__ = ["SHEET"]

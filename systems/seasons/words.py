@@ -19,137 +19,108 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from tabletop_widgets.core import T
+from tabletop_widgets.core import RuleError, T
 from tabletop_widgets.dice import DiceError, DiceWord, Die, check_from, word_result
+from tabletop_widgets.dice.scan import Scanner
+from tabletop_widgets.dice.words import WordContext
 
+from .checks import pool_breakdown
+from .initiative import rolloff
+from .options import BOOK
 from .pool import contest_distribution, contest_winner, pool_distribution, roll_pool
-from tabletop_widgets.core import RuleError
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from .pool_plan import build_pool
+from .presets import check_id_of, resolve_preset
 
-from .checks import build_pool, check_id_of, pool_breakdown, resolve_preset
-from .rules import DEFAULT_RULES
-
-_WS = re.compile(r"\s*")
 _INT = re.compile(r"\d+")
 _LABEL = re.compile(r"\[([^\[\]]*)\]")
 _NAME = re.compile(r"[^\s,]+")
-MAX_POOL = 10_000
-
-
 _VAR = re.compile(r"@(?:\{([^{}]+)\}|([A-Za-z_\u0400-\u04FF][\w]*))")
+_SIGN = re.compile(r"[+-]")
+#: a + or - between terms (``--no-r10`` is a flag, not a minus)
+_OPERATOR = re.compile(r"\+|-(?!-)")
+#: a named check: ids (``wits+investigation``) or the book's names (``Смекалка+Расследование``)
+_CHECK_NAME = re.compile(r"[^\W\d][\w]*(?:\+[^\W\d][\w]*)?")
+MAX_POOL = 10_000
+#: nothing bound: no ``@name`` values, no character
+NOTHING_BOUND = WordContext()
 
 
-class _Parser:
-    def __init__(self, text: str, start: int, end: int, variables: Mapping[str, int] | None = None):
-        self.text, self.pos, self.end = text, start, end
-        self.variables = variables
+# -----------------------------------------------------------------------------------------------
+# Pool arithmetic: sums of whole numbers, (...), max(...), @sheet values, each with a [label]
+# -----------------------------------------------------------------------------------------------
+def _max(s: Scanner, context: WordContext) -> int:
+    """``max(a, b, ...)``, the opening already taken: the highest value (several targets, L51)."""
+    values = [_sum(s, context)]
+    while s.take(","):
+        values.append(_sum(s, context))
+    if not s.take(r"\)"):
+        raise s.error(T("expected ',' or ')' to close max(", "ожидалась «,» или «)» после max("))
+    return max(values)
 
-    def error(self, en: str, ru: str, pos: int | None = None):
-        return DiceError(en, self.pos if pos is None else pos, self.text, message_ru=ru)
 
-    def skip(self) -> None:
-        m = _WS.match(self.text, self.pos, self.end)
-        self.pos = m.end()
-
-    def at_end(self) -> bool:
-        self.skip()
-        return self.pos >= self.end
-
-    def keyword(self, word: str) -> bool:
-        self.skip()
-        if self.text.startswith(word, self.pos) and self.pos + len(word) <= self.end:
-            after = self.pos + len(word)
-            if after >= self.end or not (self.text[after].isalnum() or self.text[after] == "_"):
-                self.pos = after
-                return True
-        return False
-
-    def label(self) -> str | None:
-        m = _LABEL.match(self.text, self.pos, self.end)
-        if m:
-            self.pos = m.end()
-            return m.group(1).strip()
-        return None
-
-    def atom(self) -> int:
-        self.skip()
-        if self.pos >= self.end:
-            raise self.error("expected a number here", "здесь ожидалось число")
-        if self.text.startswith("max(", self.pos):
-            self.pos += 4
-            values = [self.sum()]
-            self.skip()
-            while self.pos < self.end and self.text[self.pos] == ",":
-                self.pos += 1
-                values.append(self.sum())
-                self.skip()
-            if self.pos >= self.end or self.text[self.pos] != ")":
-                raise self.error("expected ',' or ')' to close max(", "ожидалась «,» или «)» после max(")
-            self.pos += 1
-            return max(values)
-        if self.text[self.pos] == "(":
-            self.pos += 1
-            v = self.sum()
-            self.skip()
-            if self.pos >= self.end or self.text[self.pos] != ")":
-                raise self.error("expected ')'", "ожидалась «)»")
-            self.pos += 1
-            return v
-        if self.text[self.pos] == "@":
-            m = _VAR.match(self.text, self.pos, self.end)
-            if self.variables is None or not m:
-                raise self.error(
-                    "sheet variables (@name) need a bound character sheet",
-                    "переменным листа (@имя) нужен привязанный лист персонажа",
-                )
-            name = m.group(1) or m.group(2)
-            value = self.variables.get(name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise self.error(f"unknown sheet variable @{name}", f"неизвестная переменная листа @{name}")
-            self.pos = m.end()
-            return value
-        m = _INT.match(self.text, self.pos, self.end)
-        if not m:
-            raise self.error(
-                "expected a whole number, '(' or max(...) here", "здесь ожидалось целое число, «(» или max(...)"
+def _variable(s: Scanner, context: WordContext) -> int:
+    """``@name`` / ``@{Имя}``: a whole-number value of the bound sheet."""
+    m = _VAR.match(s.text, s.pos, s.end)
+    if not m or (not context.variables and context.character is None):
+        raise s.error(
+            T(
+                "sheet variables (@name) need a bound character sheet",
+                "переменным листа (@имя) нужен привязанный лист персонажа",
             )
-        if len(m.group()) > 6:
-            raise self.error("number too large", "слишком большое число")
-        self.pos = m.end()
-        return int(m.group())
+        )
+    name = m.group(1) or m.group(2)
+    value = context.variables.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise s.error(T(f"unknown sheet variable @{name}", f"неизвестная переменная листа @{name}"))
+    s.pos = m.end()
+    return value
 
-    def term(self, terms: list | None) -> int:
-        v = self.atom()
-        lab = self.label()
-        if terms is not None:
-            terms.append((lab, v))
-        return v
 
-    def sum(self, terms: list | None = None) -> int:
-        self.skip()
-        sign = 1
-        if self.pos < self.end and self.text[self.pos] in "+-":
-            sign = -1 if self.text[self.pos] == "-" else 1
-            self.pos += 1
-        first = self.term(terms)
-        if terms is not None and sign < 0:
-            terms[-1] = (terms[-1][0], -terms[-1][1])
-        total = sign * first
-        while True:
-            save = self.pos
-            self.skip()
-            if self.pos < self.end and self.text[self.pos] in "+-" and not self.text.startswith("--", self.pos):
-                op = self.text[self.pos]
-                self.pos += 1
-                v = self.term(terms)
-                if op == "-":
-                    v = -v
-                    if terms is not None:
-                        terms[-1] = (terms[-1][0], v)
-                total += v
-            else:
-                self.pos = save
-                return total
+def _atom(s: Scanner, context: WordContext) -> int:
+    if s.at_end():
+        raise s.error(T("expected a number here", "здесь ожидалось число"))
+    if s.take(re.compile(r"max\(")):
+        return _max(s, context)
+    if s.take(r"\("):
+        value = _sum(s, context)
+        if not s.take(r"\)"):
+            raise s.error(T("expected ')'", "ожидалась «)»"))
+        return value
+    if s.text[s.pos] == "@":
+        return _variable(s, context)
+    m = _INT.match(s.text, s.pos, s.end)
+    if not m:
+        raise s.error(
+            T("expected a whole number, '(' or max(...) here", "здесь ожидалось целое число, «(» или max(...)")
+        )
+    if len(m.group()) > 6:
+        raise s.error(T("number too large", "слишком большое число"))
+    s.pos = m.end()
+    return int(m.group())
+
+
+def _term(s: Scanner, context: WordContext, terms: list | None, sign: int) -> int:
+    """One signed term; with ``terms``, its (label, value) is added there."""
+    value = sign * _atom(s, context)
+    m = _LABEL.match(s.text, s.pos, s.end)  # a label sits right after its number
+    if m:
+        s.pos = m.end()
+    if terms is not None:
+        terms.append((m.group(1).strip() if m else None, value))
+    return value
+
+
+def _sum(s: Scanner, context: WordContext, terms: list | None = None) -> int:
+    """``[+-]term (+|- term)*``; stops before anything else (a keyword, a flag, the end)."""
+    sign = s.take(_SIGN)
+    total = _term(s, context, terms, -1 if sign and sign.group() == "-" else 1)
+    while True:
+        here = s.pos
+        op = s.take(_OPERATOR)
+        if op is None:
+            s.pos = here
+            return total
+        total += _term(s, context, terms, -1 if op.group() == "-" else 1)
 
 
 @dataclass
@@ -195,27 +166,8 @@ class PoolExpression:
         breakdown = pool_breakdown(r, self.trace())
         if self.opponent is None:
             check = check_from(r.successes, ">=", 1)  # an impossible pool has 0 successes
-            notes = (
-                [
-                    T(
-                        f"previous-success bonus +{r.previous_success_bonus}",
-                        f"бонус предыдущих успехов +{r.previous_success_bonus}",
-                    )
-                ]
-                if r.previous_success_bonus
-                else []
-            )
-            res = word_result(
-                self.text,
-                "pool",
-                r.successes,
-                dice,
-                breakdown,
-                check=check,
-                successes=r.successes,
-                details=details,
-                notes=notes,
-            )
+            bonus = r.previous_success_bonus
+            notes = [T(f"previous-success bonus +{bonus}", f"бонус предыдущих успехов +{bonus}")] if bonus else []
         else:
             o = roll_pool(self.opponent, rng, rule_of_10=self.rule_of_10)
             winner = contest_winner(r.successes, o.successes)
@@ -226,18 +178,19 @@ class PoolExpression:
             ob = pool_breakdown(o)
             # «соперник: 4 дайса …» (after «против» the count would need the genitive)
             breakdown = T(f"{breakdown['en']}; opponent: {ob['en']}", f"{breakdown['ru']}; соперник: {ob['ru']}")
-            verdict = {"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]
-            res = word_result(
-                self.text,
-                "pool",
-                r.successes,
-                dice,
-                breakdown,
-                check=check_from(r.successes, ">", o.successes),  # more successes wins (L59)
-                successes=r.successes,
-                details=details,
-                notes=[verdict],
-            )
+            check = check_from(r.successes, ">", o.successes)  # more successes wins (L59)
+            notes = [{"A": T("A wins", "победа A"), "B": T("B wins", "победа B"), "tie": T("tie", "равенство")}[winner]]
+        res = word_result(
+            self.text,
+            "pool",
+            r.successes,
+            dice,
+            breakdown,
+            check=check,
+            successes=r.successes,
+            details=details,
+            notes=notes,
+        )
         res.labels = list(self.labels)
         return res
 
@@ -247,94 +200,107 @@ class PoolExpression:
         return contest_distribution(self.pool, self.opponent, rule_of_10=self.rule_of_10, expression=self.text)
 
 
-#: a named check: ids (``wits+investigation``) or the book's names (``Смекалка+Расследование``)
-_CHECK_NAME = re.compile(r"[^\W\d][\w]*(?:\+[^\W\d][\w]*)?")
-
-
-def _named_check(p: _Parser, m: re.Match, terms: list) -> int:
+def _named_check(s: Scanner, m: re.Match, terms: list, context: WordContext) -> int:
     """``pool wits+investigation ...`` / ``pool sneak ...``: the bound character's pool for a named
     check (spec §5.13) before the difficulty, which the word's own ``diff`` gives. The sheet's
     defaults apply (active Problem / Advantage, relevant conditions, Pain) except the queued
     bonuses: a %roll line never consumes the queue (use the tray or ``SYSTEM.roll_check``)."""
     name = m.group()
-    character = p.variables.get(CHARACTER_KEY) if p.variables is not None else None
-    if character is None:
-        raise p.error(
-            f"the named check {name!r} needs a bound character (%sheet or the tray's character)",
-            f"для именованной проверки {name!r} нужен привязанный персонаж (%sheet или персонаж лотка)",
+    if context.character is None:
+        raise s.error(
+            T(
+                f"the named check {name!r} needs a bound character (%sheet or the tray's character)",
+                f"для именованной проверки {name!r} нужен привязанный персонаж (%sheet или персонаж лотка)",
+            )
         )
     try:
         preset = resolve_preset(check_id_of(name))
         if preset.special is not None:
             raise ValueError(f"{name!r} is not a character's pool")
-        plan = build_pool(preset, character, DEFAULT_RULES, {"difficulty": 0, "pending": False})
+        plan = build_pool(preset, context.character, {"difficulty": 0, "pending": False}, options=BOOK)
     except (ValueError, RuleError) as exc:
         msg = getattr(exc, "message", None)
         en = msg["en"] if isinstance(msg, Mapping) else str(exc)
         ru = msg["ru"] if isinstance(msg, Mapping) else str(exc)
-        raise p.error(f"cannot build the pool of {name!r}: {en}", f"не удалось собрать запас {name!r}: {ru}") from None
-    p.pos = m.end()
-    for key, _lab, value in plan.terms:
-        terms.append((key, value))
+        raise s.error(
+            T(f"cannot build the pool of {name!r}: {en}", f"не удалось собрать запас {name!r}: {ru}")
+        ) from None
+    s.pos = m.end()
+    terms.extend((key, value) for key, _lab, value in plan.terms)
     return sum(v for _, _, v in plan.terms)
 
 
-def parse_pool(text: str, start: int, end: int, variables: Mapping[str, Any] | None = None) -> PoolExpression:
-    """Parse ``text[start:end]``. ``variables`` (optional; the DiceWord contract does not pass it
-    yet) resolves ``@name`` / ``@{Имя}`` sheet values, e.g. ``pool @dexterity+@larceny+2-1 diff 4``."""
-    p = _Parser(text, start, end, variables)
-    p.skip()
-    if not p.keyword("pool"):
-        raise p.error("expected the word 'pool'", "ожидалось слово «pool»")
-    terms: list = []
-    p.skip()
-    if p.pos >= p.end:
-        raise p.error(
-            "expected the pool size after 'pool', e.g. 'pool 7'",
-            "после «pool» ожидался размер запаса, например «pool 7»",
-        )
-    m = _CHECK_NAME.match(text, p.pos, end)
-    if m and not text.startswith("max(", p.pos):
-        base = _named_check(p, m, terms)
-        p.skip()
-        if p.pos < end and text[p.pos] in "+-" and not text.startswith("--", p.pos):
-            base += p.sum(terms)  # extra bonuses / penalties after the check: +2[knife]-1
-    else:
-        base = p.sum(terms)
-    expr = PoolExpression(text=text[start:end].strip(), base=base, terms=terms)
-    seen = set()
-    while not p.at_end():
-        kw_pos = p.pos
-        if p.keyword("diff"):
-            if "diff" in seen:
-                raise p.error("'diff' given twice", "«diff» указан дважды", kw_pos)
-            seen.add("diff")
-            expr.difficulty = p.sum()
-            if expr.difficulty < 0:
-                raise p.error(
-                    "a difficulty cannot be negative (use a bonus instead)",
-                    "сложность не может быть отрицательной (используйте бонус)",
-                    kw_pos,
-                )
-        elif p.keyword("contest"):
-            if "contest" in seen:
-                raise p.error("'contest' given twice", "«contest» указан дважды", kw_pos)
-            seen.add("contest")
-            expr.opponent = p.sum()
-        elif p.keyword("--no-r10"):
-            expr.rule_of_10 = False
-        elif text.startswith("[", p.pos):
-            lab = p.label()
-            if lab is None:
-                raise p.error("unclosed label '['", "незакрытая метка «[»")
-            expr.labels.append(lab)
-        else:
-            raise p.error(
-                "expected 'diff', 'contest', '--no-r10', a [label] or the end",
-                "ожидалось «diff», «contest», «--no-r10», [метка] или конец",
+def _base(s: Scanner, terms: list, context: WordContext) -> int:
+    """The pool before the difficulty: a sum, or a named check plus extra bonuses / penalties."""
+    if s.at_end():
+        raise s.error(
+            T(
+                "expected the pool size after 'pool', e.g. 'pool 7'",
+                "после «pool» ожидался размер запаса, например «pool 7»",
             )
+        )
+    m = _CHECK_NAME.match(s.text, s.pos, s.end)
+    if not m or s.peek(re.compile(r"max\(")):
+        return _sum(s, context, terms)
+    base = _named_check(s, m, terms, context)
+    if s.peek(_OPERATOR):
+        base += _sum(s, context, terms)  # extra bonuses / penalties after the check: +2[knife]-1
+    return base
+
+
+def _once(s: Scanner, seen: set, word: str, at: int) -> None:
+    if word in seen:
+        raise s.error(T(f"'{word}' given twice", f"«{word}» указан дважды"), at)
+    seen.add(word)
+
+
+def _tail(s: Scanner, expr: PoolExpression, context: WordContext) -> None:
+    """``diff D``, ``contest M``, ``--no-r10`` and ``[labels]`` in any order, each once."""
+    seen: set[str] = set()
+    while not s.at_end():
+        at = s.pos
+        if s.keyword("diff"):
+            _once(s, seen, "diff", at)
+            expr.difficulty = _sum(s, context)
+            if expr.difficulty < 0:
+                raise s.error(
+                    T(
+                        "a difficulty cannot be negative (use a bonus instead)",
+                        "сложность не может быть отрицательной (используйте бонус)",
+                    ),
+                    at,
+                )
+        elif s.keyword("contest"):
+            _once(s, seen, "contest", at)
+            expr.opponent = _sum(s, context)
+        elif s.keyword("--no-r10"):
+            expr.rule_of_10 = False
+        elif s.text.startswith("[", s.pos):
+            m = s.take(_LABEL)
+            if m is None:
+                raise s.error(T("unclosed label '['", "незакрытая метка «[»"))
+            expr.labels.append(m.group(1).strip())
+        else:
+            raise s.error(
+                T(
+                    "expected 'diff', 'contest', '--no-r10', a [label] or the end",
+                    "ожидалось «diff», «contest», «--no-r10», [метка] или конец",
+                )
+            )
+
+
+def parse_pool(text: str, start: int, end: int, context: WordContext = NOTHING_BOUND) -> PoolExpression:
+    """Parse ``text[start:end]``. ``context`` (a ``WordContext``) resolves ``@name`` / ``@{Имя}``
+    sheet values (``pool @dexterity+@larceny+2-1 diff 4``) and a named check of the bound character."""
+    s = Scanner(text, start, end)
+    s.skip_space()
+    if not s.keyword("pool"):
+        raise s.error(T("expected the word 'pool'", "ожидалось слово «pool»"))
+    terms: list = []
+    expr = PoolExpression(text=text[start:end].strip(), base=_base(s, terms, context), terms=terms)
+    _tail(s, expr, context)
     if abs(expr.pool) > MAX_POOL or (expr.opponent is not None and abs(expr.opponent) > MAX_POOL):
-        raise p.error(f"a pool above {MAX_POOL} dice is refused", f"запас больше {MAX_POOL} не принимается", start)
+        raise s.error(T(f"a pool above {MAX_POOL} dice is refused", f"запас больше {MAX_POOL} не принимается"), start)
     return expr
 
 
@@ -346,10 +312,8 @@ class RolloffExpression:
     def roll(self, rng: random.Random | None = None):
         rng = rng if rng is not None else random.Random()
         keys = {n: () for n in self.names}
-        from .combat import _rolloff
-
         notes: list = []
-        order = _rolloff(list(self.names), rng, keys, notes)
+        order = rolloff(list(self.names), rng, keys, notes)
         dice = [Die(10, v) for n in self.names for v in keys[n]]
         breakdown = T(
             "; ".join(n["en"] for n in notes) + f" → {', '.join(order)}",
@@ -367,24 +331,20 @@ class RolloffExpression:
 
 
 def parse_rolloff(text: str, start: int, end: int) -> RolloffExpression:
-    p = _Parser(text, start, end)
-    p.skip()
-    if not p.keyword("rolloff"):
-        raise p.error("expected the word 'rolloff'", "ожидалось слово «rolloff»")
+    s = Scanner(text, start, end)
+    if not s.keyword("rolloff"):
+        raise s.error(T("expected the word 'rolloff'", "ожидалось слово «rolloff»"))
     names = []
-    while not p.at_end():
-        m = _NAME.match(text, p.pos, end)
+    while not s.at_end():
+        m = s.take(_NAME)
         if not m:
-            raise p.error("expected a name", "ожидалось имя")
+            raise s.error(T("expected a name", "ожидалось имя"))
         if m.group() in names:
-            raise p.error(f"name {m.group()!r} given twice", f"имя {m.group()!r} указано дважды")
+            raise s.error(T(f"name {m.group()!r} given twice", f"имя {m.group()!r} указано дважды"), m.start())
         names.append(m.group())
-        p.pos = m.end()
-        p.skip()
-        if p.pos < end and text[p.pos] == ",":
-            p.pos += 1
+        s.take(",")
     if len(names) < 2:
-        raise p.error("a roll-off needs at least two names", "для переброса нужно хотя бы два имени")
+        raise s.error(T("a roll-off needs at least two names", "для переброса нужно хотя бы два имени"))
     return RolloffExpression(text=text[start:end].strip(), names=names)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from tabletop_widgets.core import ConditionSpec, InitiativeOrder, RuleError
 from tabletop_systems.seasons import SYSTEM, Character
-from tabletop_systems.seasons import combat
+from tabletop_systems.seasons import conditions, objects
 from helpers import FixedRng
 
 
@@ -218,12 +218,15 @@ def test_threat_is_a_check_against_pd():
 
 def test_objects():
     door = {"name": "door", "size": 5, "structure_damage": 0, "durability": 3}
-    hit = combat.damage_object(door, 12)
+    hit = objects.damage_object(door, 12)
     assert hit["destroyed"] and hit["structure_damage"] == 10
-    assert combat.repair_object(hit, 1, SYSTEM.rules)["structure_damage"] == 0
-    assert combat.repair_object(hit, 3, SYSTEM.with_rules(repair_restores="successes").rules)["structure_damage"] == 7
-    assert combat.repair_object(hit, 0, SYSTEM.rules)["structure_damage"] == 10
-    assert combat.effective_armour(3, 5) == 0 and combat.effective_armour(4, 1) == 3
+    assert objects.repair_object(hit, 1, options=SYSTEM.rules)["structure_damage"] == 0
+    assert (
+        objects.repair_object(hit, 3, options=SYSTEM.with_rules(repair_restores="successes").rules)["structure_damage"]
+        == 7
+    )
+    assert objects.repair_object(hit, 0, options=SYSTEM.rules)["structure_damage"] == 10
+    assert objects.effective_armour(3, 5) == 0 and objects.effective_armour(4, 1) == 3
 
 
 # -- conditions --------------------------------------------------------------------------------
@@ -240,17 +243,19 @@ def test_condition_catalogue():
 
 
 def test_shake_off_condition():
-    c = Character(composure=3, empathy=2, conditions=[combat.condition_entry("emotional_sway", removal_difficulty=4)])
+    c = Character(
+        composure=3, empathy=2, conditions=[conditions.condition_entry("emotional_sway", removal_difficulty=4)]
+    )
     r = SYSTEM.shake_off_condition(c, 0, rng=FixedRng(1))
     assert r.details["pool"] == 1 and not r.success and len(c.conditions) == 1
     r = SYSTEM.shake_off_condition(c, 0, rng=FixedRng(7))
     assert r.success and c.conditions == []
     with pytest.raises(RuleError):
-        combat.condition_entry("leprosy")
+        conditions.condition_entry("leprosy")
 
 
 def test_condition_penalties_stack():
-    c = Character(conditions=[combat.condition_entry("phobia"), combat.condition_entry("fixation")])
+    c = Character(conditions=[conditions.condition_entry("phobia"), conditions.condition_entry("fixation")])
     assert SYSTEM.condition_penalty(c) == -6
     assert SYSTEM.pool_plan(c, "wits+occult", conditions=2).pool == 1 - 6 - 3
 

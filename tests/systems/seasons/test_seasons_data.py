@@ -8,7 +8,7 @@ import pytest
 from tabletop_widgets.core import GameSystem, Sheet
 from tabletop_widgets.core.sheet import FIELD_KINDS
 from tabletop_systems.seasons import SYSTEM, Character, SeasonsSystem
-from tabletop_systems.seasons.rules import ATTRIBUTES, SKILLS
+from tabletop_systems.seasons.data import ATTRIBUTES, SKILLS
 
 PACKAGE = pathlib.Path(__import__("tabletop_systems.seasons", fromlist=["x"]).__file__).parent
 SEED = pathlib.Path("/work/shared/seeds/001_4de5ee06f0041d30.txt")

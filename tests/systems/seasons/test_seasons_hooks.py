@@ -8,9 +8,9 @@ import pytest
 
 from tabletop_widgets.core import DamageOutcome, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.words import WordContext
 from tabletop_systems.seasons import SYSTEM, Character
-from tabletop_systems.seasons import combat
+from tabletop_systems.seasons import conditions
 from tabletop_systems.seasons.words import parse_pool
 from helpers import FixedRng
 
@@ -135,11 +135,11 @@ def test_threat_rolls_never_consume_the_queue():
 # -- (3) conditions apply by themselves -------------------------------------------------------------
 def test_conditions_apply_to_the_checks_they_affect_and_stack():
     c = Character(
-        wits=3, investigation=2, strength=3, athletics=2, conditions=[combat.condition_entry("fixation")]
+        wits=3, investigation=2, strength=3, athletics=2, conditions=[conditions.condition_entry("fixation")]
     )  # all mental checks
     assert apool(c) == 5 - 3 - 3
     assert apool(c, "strength+athletics") == 5 - 3
-    c.update(conditions=[*c.conditions, combat.condition_entry("phobia")])  # all checks
+    c.update(conditions=[*c.conditions, conditions.condition_entry("phobia")])  # all checks
     assert apool(c) == 5 - 6 - 3 and apool(c, "strength+athletics") == 5 - 3 - 3
     assert apool(c, conditions=0) == 5 - 3  # the option still overrides
     spec = AUTO.check(c, "wits+investigation")
@@ -152,10 +152,10 @@ def test_condition_category_decides_sickness_and_pain_is_never_counted_twice():
         persuasion=2,
         strength=3,
         athletics=2,
-        conditions=[combat.condition_entry("sickness", category="social")],
+        conditions=[conditions.condition_entry("sickness", category="social")],
     )
     assert apool(c, "presence+persuasion") == 5 - 3 - 3 and apool(c, "strength+athletics") == 5 - 3
-    c = Character(damage=5, conditions=[combat.condition_entry("pain")])
+    c = Character(damage=5, conditions=[conditions.condition_entry("pain")])
     assert keys(c, "strength+athletics").count("pain") == 1 and "conditions" not in keys(c, "strength+athletics")
 
 
@@ -187,7 +187,10 @@ def test_a_condition_does_not_hinder_its_own_shaking_off():
     c = Character(
         composure=3,
         empathy=2,
-        conditions=[combat.condition_entry("emotional_sway", removal_difficulty=1), combat.condition_entry("phobia")],
+        conditions=[
+            conditions.condition_entry("emotional_sway", removal_difficulty=1),
+            conditions.condition_entry("phobia"),
+        ],
     )
     r = SYSTEM.shake_off_condition(c, 0, rng=FixedRng(7))
     assert r.details["pool"] == 5 - 1 - 3 and r.success and [x["id"] for x in c.conditions] == ["phobia"]
@@ -312,7 +315,7 @@ def test_roll_initiative_previous_keeps_the_order_and_inserts_late_joiners():
 
 # -- (6) the named pool word ------------------------------------------------------------------------
 def parse(text, character=None):
-    return parse_pool(text, 0, len(text), None if character is None else {CHARACTER_KEY: character})
+    return parse_pool(text, 0, len(text), context=WordContext(character=character))
 
 
 def test_pool_word_named_check_uses_the_bound_character():
@@ -371,7 +374,7 @@ def test_validate_warns_about_an_unlisted_active_marker():
 
 
 def test_condition_penalty_uses_the_condition_scopes():
-    c = Character(conditions=[combat.condition_entry("fixation"), combat.condition_entry("megalomania")])
+    c = Character(conditions=[conditions.condition_entry("fixation"), conditions.condition_entry("megalomania")])
     assert SYSTEM.condition_penalty(c) == -6
     assert SYSTEM.condition_penalty(c, "mental") == -3 and SYSTEM.condition_penalty(c, "physical") == 0
     free = Character(conditions=[{"name": "Drunk", "kind": "physical"}])  # free text: all checks
@@ -393,7 +396,7 @@ def test_auto_sheet_modifiers_readings(auto):
     """§11 #43 literally (False): markers and conditions only when ticked; the queue is still used."""
     system = SYSTEM.with_rules(auto_sheet_modifiers=auto)
     c = Character(
-        wits=3, investigation=2, problems=["P"], active_problem="P", conditions=[combat.condition_entry("phobia")]
+        wits=3, investigation=2, problems=["P"], active_problem="P", conditions=[conditions.condition_entry("phobia")]
     )
     SYSTEM.add_pending(c, "inspired", 3)
     plan = system.pool_plan(c, "wits+investigation", difficulty=0)

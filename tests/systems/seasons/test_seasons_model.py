@@ -4,7 +4,7 @@ import pytest
 
 from tabletop_widgets.core import ValidationError
 from tabletop_systems.seasons import SYSTEM, Character
-from tabletop_systems.seasons.rules import ATTRIBUTES, SKILLS
+from tabletop_systems.seasons.data import ATTRIBUTES, SKILLS
 
 
 def test_defaults():

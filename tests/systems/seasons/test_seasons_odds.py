@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons.checks import presets
 from tabletop_systems.seasons.pool import contest_distribution, pool_distribution, roll_pool, split_pool, success_pmf
-from tabletop_systems.seasons.rules import ATTRIBUTES, SKILLS
+from tabletop_systems.seasons.data import ATTRIBUTES, SKILLS
 
 
 def icepool_pmf(die):

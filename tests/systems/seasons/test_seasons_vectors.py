@@ -7,7 +7,7 @@ import pytest
 
 from tabletop_widgets.core import RuleError, ValidationError
 from tabletop_systems.seasons import SYSTEM, Character
-from tabletop_systems.seasons import combat
+from tabletop_systems.seasons import combat, conditions, objects
 from tabletop_systems.seasons.pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, split_pool
 from tabletop_systems.seasons.words import parse_pool
 from helpers import FixedRng
@@ -408,7 +408,7 @@ def _():
 @vector("B42")
 def _():
     bat = next(r for r in SYSTEM.data("improvised_weapons") if r["en"] == "Baseball bat")
-    assert bat["size"] == 2 and bat["structure"] == 4 == combat.structure_max(2)
+    assert bat["size"] == 2 and bat["structure"] == 4 == objects.structure_max(2)
 
 
 @vector("B43")
@@ -419,7 +419,7 @@ def _():
 
 @vector("B44")
 def _():
-    assert combat.effective_durability(5, 4) == 1
+    assert objects.effective_durability(5, 4) == 1
     assert plan(Character(strength=3, melee=2), "break_object", durability=5, armour_piercing=4).opposition == 1
 
 
@@ -634,7 +634,7 @@ def _():
 
 @vector("D29")
 def _():
-    assert combat.effective_durability(5, 6) == 0
+    assert objects.effective_durability(5, 6) == 0
 
 
 @vector("D30")
@@ -701,7 +701,7 @@ def _():
     door = next(r for r in SYSTEM.data("improvised_weapons") if r["en"] == "Wooden door")
     r = SYSTEM.roll_check(c, "break_object", tool_bonus=2, durability=door["durability"], rng=FixedRng(6, 6, 1, 1))
     assert r.details["pool"] == 4 and r.details["structure_damage"] == 2
-    assert combat.damage_object(door, 2)["structure_left"] == 8
+    assert objects.damage_object(door, 2)["structure_left"] == 8
 
 
 @vector("D37")
@@ -716,12 +716,12 @@ def _():
         rng=FixedRng(6, 6, 6, 6, 6, 1, 1, 1),
     )
     assert r.details["pool"] == 8 and r.details["structure_damage"] == 5
-    assert combat.damage_object(door, 5)["structure_left"] == 5
+    assert objects.damage_object(door, 5)["structure_left"] == 5
 
 
 @vector("D38")
 def _():
-    c = Character(damage=5, conditions=[combat.condition_entry("sickness", category="physical")])
+    c = Character(damage=5, conditions=[conditions.condition_entry("sickness", category="physical")])
     assert SYSTEM.condition_penalty(c, "physical") == -6
     assert SYSTEM.condition_penalty(c, "social") == -3
 
@@ -773,7 +773,7 @@ def _():
 
 @vector("D44")
 def _():
-    assert combat.structure_max(7) == 14
+    assert objects.structure_max(7) == 14
 
 
 @vector("D45")

@@ -6,6 +6,7 @@ from fractions import Fraction as F
 import pytest
 
 from tabletop_widgets.dice import DiceError, DiceWord, RollResult
+from tabletop_widgets.dice.words import WordContext
 from tabletop_systems.seasons import SYSTEM
 from tabletop_systems.seasons.pool import pool_distribution
 from tabletop_systems.seasons.words import parse_pool, parse_rolloff
@@ -132,11 +133,11 @@ def test_rolloff_word():
 
 def test_sheet_variables_when_supplied():
     text = "pool @dexterity+@larceny+2-1 diff 4"
-    assert parse_pool(text, 0, len(text), variables={"dexterity": 3, "larceny": 2}).pool == 2
+    assert parse_pool(text, 0, len(text), context=WordContext({"dexterity": 3, "larceny": 2})).pool == 2
     text = "pool @{Ловкость}+1"
-    assert parse_pool(text, 0, len(text), variables={"Ловкость": 4}).pool == 5
+    assert parse_pool(text, 0, len(text), context=WordContext({"Ловкость": 4})).pool == 5
     with pytest.raises(DiceError) as e:
-        parse_pool("pool @dex", 0, 9, variables={})
+        parse_pool("pool @dex", 0, 9, context=WordContext({"strength": 2}))
     assert e.value.position == 5
 
 

@@ -1,0 +1,119 @@
+"""What the sheet brings to a check by itself (spec §10.1, §10.2, §7.10, §7.3): the active
+Problem and Advantage, the relevant conditions and the queued bonuses and penalties."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from tabletop_widgets.core.options import GmOptions
+
+from .conditions import condition_scope
+from .data import ATTRIBUTE_GROUPS
+from .presets import Preset
+
+#: Check kinds that never take sheet modifiers: the hazard or the roll-off rolls, not the character.
+_NO_SHEET = ("threat", "explosion", "rolloff")
+
+
+def attribute_group(attribute: str | None) -> str | None:
+    for group, names in ATTRIBUTE_GROUPS.items():
+        if attribute in names:
+            return group
+    return None
+
+
+def scope_fits(scope: str, preset: Preset, attribute: str | None) -> bool:
+    """Does a modifier aimed at ``scope`` fit this check? "" / "all" fit every check; otherwise the
+    check id, its skill, its attribute, its attribute group, or "attack" for attacks."""
+    scope = (scope or "").strip().lower()
+    if scope in ("", "all"):
+        return True
+    names = {preset.id, preset.skill, attribute, attribute_group(attribute)}
+    if preset.attack:
+        names.add("attack")
+    return scope in names
+
+
+def _is_previous(item: Mapping[str, Any]) -> bool:
+    return str(item.get("source", "")).strip().lower().replace("_", " ").startswith("previous")
+
+
+def relevant_conditions(preset: Preset, character, attribute: str | None, skip: int | None = None) -> list[str]:
+    """Names of the character's conditions that penalise this check (-3 each, L687, L775).
+    ``skip``: the index of a condition being shaken off (it does not hinder its own removal)."""
+    names = []
+    for i, cond in enumerate(character.conditions):
+        if cond.get("id") == "pain" or i == skip:
+            continue  # Pain follows damage (pain_active), never counted twice (L708)
+        if scope_fits(condition_scope(cond), preset, attribute):
+            names.append(cond.get("name", cond.get("id", "?")))
+    return names
+
+
+def sheet_defaults(preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> dict[str, Any]:
+    """The defaults a check takes from the sheet: the active Problem (-3) and Advantage (+3)
+    (spec §10.1: "the active ones pre-fill the dice tray"), the relevant conditions (-3 each,
+    stacking, L687, L775) and the relevant queued bonuses/penalties (spec §7.10). The check's
+    options ``opts`` override each of them (``pending=False`` skips the queue)."""
+    out: dict[str, Any] = {
+        "advantage": 0,
+        "problem": False,
+        "conditions": 0,
+        "condition_names": [],
+        "pending": [],
+        "notes": {},
+    }
+    if preset.special in _NO_SHEET:
+        return out
+    attribute = opts.get("attribute", preset.attribute)
+    # auto_sheet_modifiers off: §11 #43 read literally, Problem / Advantage / conditions count only
+    # when ticked in the tray (Pain has its own auto_pain).
+    names: list[str] = []
+    if options.auto_sheet_modifiers:
+        if character.active_advantage and character.active_advantage in character.advantages:
+            out["advantage"] = 1
+            out["notes"]["active_advantage"] = character.active_advantage
+        if character.active_problem and character.active_problem in character.problems:
+            out["problem"] = True
+            out["notes"]["active_problem"] = character.active_problem
+        names = relevant_conditions(preset, character, attribute)
+    out["conditions"], out["condition_names"] = len(names), names
+    if names:
+        out["notes"]["conditions_applied"] = names
+    if opts.get("pending", True):
+        out["pending"] = pending_items(preset, character, opts, attribute)
+    return out
+
+
+def pending_items(preset: Preset, character, opts: Mapping[str, Any], attribute: str | None) -> list[dict[str, Any]]:
+    """The queued bonuses and penalties (spec §7.10) that fit this check, with their list index."""
+    # §11 #36: the previous-success carry-over only helps checks that need a single success
+    # (not attacks, damage, treatment or contests).
+    contest = preset.opposition == "contest" or opts.get("opponent_pool") is not None
+    no_previous = bool(preset.attack) or contest or preset.id in ("treatment", "first_aid")
+    aim_given = bool(opts.get("aim"))
+    out = []
+    for kind, items, sign in (
+        ("bonus", character.pending_bonus_dice, 1),
+        ("penalty", character.pending_penalties, -1),
+    ):
+        for i, item in enumerate(items):
+            if not scope_fits(item.get("applies_to", ""), preset, attribute):
+                continue
+            if kind == "bonus" and _is_previous(item) and no_previous:
+                continue
+            if kind == "bonus" and aim_given and str(item.get("source", "")).lower() == "aim":
+                continue  # aim is at most +2 per check (§11 #33): the option already gives it
+            out.append(
+                {
+                    "kind": kind,
+                    "index": i,
+                    "source": item["source"],
+                    "dice": sign * item["dice"],
+                    "applies_to": item.get("applies_to", ""),
+                }
+            )
+    return out
+
+
+__all__ = ["attribute_group", "pending_items", "relevant_conditions", "scope_fits", "sheet_defaults"]

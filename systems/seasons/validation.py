@@ -1,0 +1,260 @@
+"""Character creation and advancement problems (spec §4.3, §7.5): ``validate`` reports V1-V17
+(errors make a sheet illegal, warnings are worth a look) and ``can_finalize`` says whether the
+character may leave creation."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core import Problem, T
+from tabletop_widgets.core.i18n import plural_ru
+from tabletop_widgets.core.wording import ru_n
+
+from .data import ATTRIBUTES, SKILLS, budgets, label
+
+
+def _budget_problems(
+    code: str, field: str, spent: int, budget: int, what_en: str, what_ru: str, allow_unspent: bool
+) -> list[Problem]:
+    if spent > budget:
+        over = spent - budget
+        return [
+            Problem(
+                f"{code}_over",
+                T(
+                    f"You spent {spent} of {budget} {what_en} points ({over} {'point' if over == 1 else 'points'} too many).",
+                    f"Распределено {spent} из {ru_n(budget, 'пункта', 'пунктов', 'пунктов')} ({what_ru}): на {ru_n(over, 'пункт', 'пункта', 'пунктов')} больше.",
+                ),
+                field=field,
+                data={"spent": spent, "budget": budget},
+            )
+        ]
+    if spent < budget:
+        return [
+            Problem(
+                f"{code}_unspent",
+                T(
+                    f"{budget - spent} {what_en} {'point' if budget - spent == 1 else 'points'} unspent ({spent} of {budget}).",
+                    f"Не распределено {budget - spent} {plural_ru(budget - spent, 'пункт', 'пункта', 'пунктов')} ({what_ru}): {spent} из {budget}.",
+                ),
+                field=field,
+                severity="warning",
+                data={"spent": spent, "budget": budget, "blocks_finalize": not allow_unspent},
+            )
+        ]
+    return []
+
+
+def _warning(code: str, en: str, ru: str, field: str) -> Problem:
+    return Problem(code, T(en, ru), field=field, severity="warning")
+
+
+def validate(c, *, options: GmOptions, at_creation: bool = False) -> list[Problem]:
+    """Every creation/advancement problem (spec §4.3). Errors make the sheet illegal; warnings
+    are worth a look (unspent points block "finalize" unless ``allow_unspent``). ``at_creation``
+    also checks the starting Drama (V17)."""
+    out = _trait_problems(c, options=options)
+    out += _specialization_problems(c, options=options)
+    out += _story_problems(c)
+    out += _approval_problems(c)
+    if at_creation:
+        out += _starting_drama_problems(c)
+    values = {n: getattr(c, n) for n in c.persisted_traits()}
+    out += [p for p in type(c).check_values(values) if p.code == "active_not_listed"]
+    return out
+
+
+def validate_party(characters: Iterable[Any], *, options: GmOptions) -> list[Problem]:
+    """Problems between the characters of a party: none in this book (no rule of «Времена
+    Года» spans several sheets; each sheet's own problems come from :func:`validate`)."""
+    return []
+
+
+def _trait_problems(c, *, options: GmOptions) -> list[Problem]:
+    """V1-V4: attribute and skill ranges, attribute and skill budgets."""
+    cap = options.trait_cap
+    out: list[Problem] = []
+    for name in ATTRIBUTES:  # V1
+        v = getattr(c, name)
+        if not 1 <= v <= cap:
+            lab = label(name)
+            out.append(
+                Problem(
+                    "attribute_range",
+                    T(
+                        f"{lab['en']} is {v}; human attributes range from 1 to {cap}"
+                        + (" (the Storyteller may raise the cap to 10)." if cap < 10 else "."),
+                        f"{lab['ru']}: {v}; атрибуты людей от 1 до {cap}"
+                        + (" (Рассказчик может поднять предел до 10)." if cap < 10 else "."),
+                    ),
+                    field=name,
+                )
+            )
+    a_budget, s_budget, _ = budgets(c.tier)
+    allow = options.allow_unspent
+    out += _budget_problems(
+        "attribute_points", "attribute_points_spent", c.attribute_points_spent, a_budget, "attribute", "атрибуты", allow
+    )  # V2
+    for name in SKILLS:  # V3
+        v = getattr(c, name)
+        if not 0 <= v <= cap:
+            lab = label(name)
+            out.append(
+                Problem(
+                    "skill_range",
+                    T(f"{lab['en']} is {v}; skills range from 0 to {cap}.", f"{lab['ru']}: {v}; навыки от 0 до {cap}."),
+                    field=name,
+                )
+            )
+    out += _budget_problems(
+        "skill_points", "skill_points_spent", c.skill_points_spent, s_budget, "skill", "навыки", allow
+    )  # V4
+    return out
+
+
+def _specialization_problems(c, *, options: GmOptions) -> list[Problem]:
+    """V5-V8: specialization ratings, their skills, duplicates and the budget."""
+    cap = options.trait_cap
+    out: list[Problem] = []
+    seen = set()
+    for i, sp in enumerate(c.specializations):
+        sk = label(sp["skill"])
+        skill_value = getattr(c, sp["skill"])
+        top = min(cap, skill_value) if options.spec_max_equals_skill else cap
+        if not 1 <= sp["rating"] <= top:  # V5 (and §11 #18 when the GM caps by the skill)
+            out.append(
+                Problem(
+                    "specialization_range",
+                    T(
+                        f"Specialization '{sp['name']}' must be rated 1–{top}.",
+                        f"Специализация «{sp['name']}» должна быть от 1 до {top}.",
+                    ),
+                    field="specializations",
+                    data={"index": i},
+                )
+            )
+        if skill_value < 1:  # V6 (L141)
+            out.append(
+                Problem(
+                    "specialization_without_skill",
+                    T(
+                        f"You cannot take the specialization '{sp['name']}' in {sk['en']} because {sk['en']} is 0.",
+                        f"Нельзя взять специализацию «{sp['name']}» в навыке {sk['ru']}: навык равен 0.",
+                    ),
+                    field="specializations",
+                    data={"index": i},
+                )
+            )
+        key = (sp["skill"], sp["name"].strip().casefold())
+        if key in seen:  # V8
+            out.append(
+                Problem(
+                    "specialization_duplicate",
+                    T(
+                        f"Duplicate specialization '{sp['name']}' in {sk['en']}.",
+                        f"Повтор специализации «{sp['name']}» в навыке {sk['ru']}.",
+                    ),
+                    field="specializations",
+                    data={"index": i},
+                )
+            )
+        seen.add(key)
+    out += _budget_problems(
+        "specialization_points",
+        "specialization_points_spent",
+        c.specialization_points_spent,
+        budgets(c.tier)[2],
+        "specialization",
+        "специализации",
+        options.allow_unspent,
+    )  # V7
+    return out
+
+
+def _story_problems(c) -> list[Problem]:
+    """V9-V12: Archetype, Goal, Problem and Advantage (warnings)."""
+    rows = (
+        (
+            not c.archetype.strip(),  # V9
+            "no_archetype",
+            "Choose an Archetype (e.g., Detective, Doctor, Rebel).",
+            "Выберите Архетип (например, Детектив, Врач, Мятежник).",
+            "archetype",
+        ),
+        (not c.goal.strip(), "no_goal", "Choose a current Goal.", "Выберите текущую Цель.", "goal"),  # V10
+        (
+            not [p for p in c.problems if p.strip()],  # V11
+            "no_problem",
+            "Every character has a Problem.",
+            "У каждого персонажа есть Проблема.",
+            "problems",
+        ),
+        (
+            not [a for a in c.advantages if a.strip()],  # V12
+            "no_advantage",
+            "Choose an Advantage (it gives +3 dice when relevant).",
+            "Выберите Преимущество (оно даёт +3 дайса, когда уместно).",
+            "advantages",
+        ),
+    )
+    return [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
+
+
+def _approval_problems(c) -> list[Problem]:
+    """V13-V15: what needs the Storyteller's approval (size, tier). V13 (size >= 1) is a hard
+    limit of the model itself."""
+    inexperienced = any(p.strip().casefold() in ("inexperienced", "неопытный") for p in c.problems)
+    rows = (
+        (
+            c.size in (3, 4) and not inexperienced,  # V14 (L186)
+            "child_inexperienced",
+            "Children/teens take the Problem 'Inexperienced'.",
+            "Дети и подростки берут Проблему «Неопытный».",
+            "problems",
+        ),
+        (
+            c.size not in (3, 4, 5) and not c.storyteller_approved,  # §11 #40
+            "unusual_size",
+            f"Size {c.size} for a character needs Storyteller approval (adults 5, teens 4, children 3).",
+            f"Размер {c.size} для персонажа — с одобрения Рассказчика (взрослый 5, подросток 4, ребёнок 3).",
+            "size",
+        ),
+        (
+            c.tier != "novice" and not c.storyteller_approved,  # V15
+            "tier_needs_approval",
+            "Experienced/Expert/Hero characters need Storyteller approval.",
+            "Опытным, экспертам и героям нужно одобрение Рассказчика.",
+            "tier",
+        ),
+    )
+    return [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
+
+
+def _starting_drama_problems(c) -> list[Problem]:
+    out: list[Problem] = []
+    if c.is_player_character and c.drama != c.drama_start:  # V17
+        out.append(
+            Problem(
+                "starting_drama",
+                T(
+                    f"Starting Drama must equal Presence + Manipulation + Composure (= {c.drama_start}).",
+                    f"Начальная Драма равна Внушительность + Манипулирование + Самообладание (= {c.drama_start}).",
+                ),
+                field="drama",
+            )
+        )
+    return out
+
+
+def can_finalize(problems, *, options: GmOptions) -> bool:
+    """No errors, and no unspent points unless the GM allows them (§11 #19)."""
+    for p in problems:
+        if p.severity == "error":
+            return False
+        if p.code.endswith("_unspent") and not options.allow_unspent:
+            return False
+    return True
+
+
+__all__ = ["can_finalize", "validate", "validate_party"]
