@@ -21,6 +21,7 @@ from tabletop_widgets.core import (
 from tabletop_widgets.dice import Distribution
 from tabletop_widgets.core.wording import ru_n
 
+from . import data
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
 
@@ -729,6 +730,30 @@ def apply_damage(
     )
 
 
+def damage_options(character) -> list[OptionSpec]:
+    """What the tracker offers when dealing damage: the type, the zone and the target's state."""
+    return [
+        OptionSpec(
+            "damage_type",
+            T("Damage type", "Тип урона"),
+            "choice",
+            "physical",
+            choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("damage_types")),
+        ),
+        OptionSpec(
+            "zone",
+            T("Hit zone", "Зона попадания"),
+            "choice",
+            "torso",
+            choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones")),
+        ),
+        OptionSpec("transforming", T("Target transforming (×2)", "Цель в трансформации (×2)"), "bool", False),
+        OptionSpec("spell", T("Spell (thresholds ×2)", "Заклинание (пороги ×2)"), "bool", False),
+        OptionSpec("undead", T("Undead", "Нежить"), "bool", False),
+        OptionSpec("heads", T("Heads", "Голов"), "int", 1, 1, 9),
+    ]
+
+
 def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionSpec]:
     """What the tracker offers when healing: the pool (HP/EP/SP/IP, §3.4) or, equivalently, the
     damage type being healed (mapped by OPTION damage_type_pools), and whether to lift a state
@@ -979,9 +1004,7 @@ def condition_changed(
 def add_wound(c, kind: str, zone: str | None = None, note: str = "") -> dict:
     """Record a wound (A-36: no mechanical effect; a lethal kind makes the character dead).
     ``kind`` is a ``wound_kinds`` id or free text (then ``zone`` is needed). Returns the entry."""
-    from . import data as _data
-
-    row = _data.row("wound_kinds", kind) if isinstance(kind, str) else None
+    row = data.row("wound_kinds", kind) if isinstance(kind, str) else None
     if not isinstance(kind, str) or not kind.strip():
         raise _bad("bad_wound", "A wound needs a kind.", "У травмы должен быть вид.")
     if zone is None:

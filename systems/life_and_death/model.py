@@ -382,7 +382,7 @@ class Character(CharacterModel):
             if sp:
                 used[sp] += self.skill_level(key)
         self.skill_budget = {p: {"used": used[p], "budget": self.base_param(p)} for p in SKILL_PARAMS}
-        from .rules import feature_budget
+        from .validation import feature_budget
 
         self.feature_points = feature_budget(self)
         self._follow_pools()

@@ -435,3 +435,46 @@ def make_familiar(creature: Mapping[str, Any], master) -> dict[str, Any]:
         "features": [{"id": "bound_pattern", "level": lvl, "origin": "racial", "note": master.name or "master"}],
         "stage": "play",
     }
+
+
+def set_skill(character, key: str, level: int) -> None:
+    """Set a skill level, refused above its cap (L103, L284) or without the required feature."""
+    if not SKILL_KEY_RE.match(key) or not isinstance(level, int) or level < 0:
+        raise RuleError(
+            "bad_skill", T(f"Bad skill {key!r} / level {level!r}.", f"Неверный навык {key!r} / уровень {level!r}.")
+        )
+    cap = skill_cap(character, key)
+    if cap is not None and level > cap:
+        raise RuleError(
+            "E_SKILL_CAP",
+            T(
+                f"{key} ({level}) cannot exceed its parameter ({cap}).",
+                f"{key} ({level}) не может быть выше параметра ({cap}).",
+            ),
+        )
+    d = data.row("skills", key.split(":")[0]) or {}
+    if level and d.get("requires_feature") and not character.has_feature(d["requires_feature"]):
+        raise RuleError(
+            "E_TRANSFORMATION_NO_SHAPESHIFTER",
+            T(
+                "Transformation requires the Shapeshifter feature.",
+                "Трансформация доступна только с особенностью «оборотень».",
+            ),
+        )
+    skills = dict(character.skills)
+    skills[key] = level
+    character.skills = skills
+
+
+def improve(character, choice: str, target: str | None, rules: Mapping[str, Any], **kw) -> dict[str, Any]:
+    """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
+    parameter) or ``surprise`` (L361-L371)."""
+    if choice == "parameter":
+        return improve_parameter(character, target, rules)
+    if choice == "feature":
+        return improve_feature(character, target, **kw)
+    if choice == "surprise":
+        return improve_surprise(character)
+    raise RuleError(
+        "bad_choice", T("Choose feature, parameter or surprise.", "Выберите особенность, параметр или сюрприз.")
+    )

@@ -274,7 +274,7 @@ def test_energetics_direction():
 def test_S01_racial_claws_then_mutation():
     fs = [feat("claws", 1, "racial"), feat("claws", 1), feat("horns", 1, kind="mutation")]
     c = Character(age="child", features=fs)  # 3 feature points
-    from tabletop_systems.life_and_death.rules import feature_budget
+    from tabletop_systems.life_and_death.validation import feature_budget
 
     assert feature_budget(c)["cost"] == 3
     assert not {"E_FEATURE_POINTS", "W_UNSPENT_FEATURE_POINTS"} & codes(c)
@@ -287,7 +287,7 @@ def test_S01_racial_claws_then_mutation():
 def test_D29_tail_first_mutation():
     fs = [feat("pathos", 1, "negative"), feat("tail", 0), feat("will_feature", 2)]
     c = Character(age="adolescent", features=fs)
-    from tabletop_systems.life_and_death.rules import feature_budget
+    from tabletop_systems.life_and_death.validation import feature_budget
 
     b = feature_budget(c)
     assert (b["available"], b["cost"]) == (3, 3)
@@ -295,7 +295,7 @@ def test_D29_tail_first_mutation():
 
 
 def test_D30_tail_not_first():
-    from tabletop_systems.life_and_death.rules import feature_budget
+    from tabletop_systems.life_and_death.validation import feature_budget
 
     c1 = Character(features=[feat("horns", 1, kind="mutation")])
     c2 = Character(features=[feat("horns", 1, kind="mutation"), feat("tail", 0)])

@@ -10,7 +10,7 @@ from tabletop_systems.life_and_death import SYSTEM, Character, combat, inventory
 from tabletop_systems.life_and_death.checks import RetryTracker, retry_penalty
 from tabletop_systems.life_and_death.dice import p_fumble, p_more_crits, p_net_at_least, p_opposed_win, read_faces
 from tabletop_systems.life_and_death.options import DEFAULT_RULES as R
-from tabletop_systems.life_and_death.rules import feature_budget
+from tabletop_systems.life_and_death.validation import feature_budget
 from tabletop_widgets.core import RuleError
 
 RACE = dict(might=2, dexterity=2, alertness=2, complexity=2, power=2, luck=2)
