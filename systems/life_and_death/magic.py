@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import Effect, RuleError, T
 
-from .combat import ZONE_PENALTY
+from .attacks import ZONE_PENALTY
 from .dice import PoolResult, p_net_at_least, read_faces, roll_faces
 from .options import DEFAULT_RULES
 

@@ -27,7 +27,7 @@ from tabletop_widgets.core.wording import ru_n
 from .checks import breakdown, faces_dice, resolve
 from .model import PARAM_LABELS, SKILL_KEY_RE
 from . import data
-from .combat import ZONE_PENALTY, damage_distribution, resolve_attack
+from .attacks import ZONE_PENALTY, damage_distribution, resolve_attack
 from .dice import net_law, read_faces, roll_faces
 from .options import DEFAULT_RULES
 
