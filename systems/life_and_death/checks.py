@@ -79,68 +79,7 @@ def resolve(
             check_id, character.dexterity + character.alertness - n, 0, T("Coordination", "Слаженность"), "coordination"
         )
     elif "+" in check_id:
-        param, _, key = check_id.partition("+")
-        if param not in PARAMS:
-            raise _err(
-                "bad_check",
-                f"unknown parameter {param!r} in check id {check_id!r}",
-                f"неизвестный параметр {param!r} в проверке {check_id!r}",
-            )
-        if param not in SKILL_PARAMS:
-            raise _err(
-                "bad_check",
-                f"no skills hang off {param}: {check_id!r}",
-                f"у параметра {param} нет навыков: {check_id!r}",
-            )  # L20, L86
-        if not SKILL_KEY_RE.match(key):
-            raise _err(
-                "bad_check",
-                f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)",
-                f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)",
-            )
-        d = skill_def(skill_id_of(key))
-        # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
-        # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
-        known = character.skill_param(key, rules) if d else None
-        if known and known != param:
-            raise _err(
-                "wrong_param",
-                f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
-                f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})",
-            )
-        base = character.param(param)
-        if param == "alertness" and helmet:
-            base += helmet  # L159-L160 (Alertness-based skills)
-            notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
-        lvl = character.skill_level(key)
-        label = T(
-            f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
-            f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}",
-        )
-        if lvl > 0:
-            spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
-        else:
-            sid = skill_id_of(key)
-            related = [
-                k
-                for k in character.skills
-                if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0
-            ]
-            if related and ":" in key:
-                # L33: a related specialization of the same skill: no success is removed.
-                add = max(character.skill_level(k) for k in related) if rules.get("other_spec_adds_level") else 0
-                spec = PoolSpec(
-                    check_id,
-                    base + add,
-                    0,
-                    label,
-                    "related",
-                    (T("related specialization: no -1", "родственная специализация: без -1"),),
-                )
-            else:
-                spec = PoolSpec(
-                    check_id, base, 1, label, "untrained", (T("untrained: -1 success", "нет навыка: -1 успех"),)
-                )
+        spec = _skill_pool(character, check_id, rules, helmet, notes)
     else:
         raise _err(
             "unknown_check",
@@ -157,6 +96,81 @@ def resolve(
     if retry_dice:
         notes.append(T(f"retry -{retry_dice} dice", f"повтор: −{ru_n(retry_dice, 'кубик', 'кубика', 'кубиков')}"))
     return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
+
+
+def _skill_check_parts(character, check_id: str, rules: Mapping[str, Any]) -> tuple[str, str]:
+    """``param+skill key`` split and checked: the parameter bears skills, the key is well formed
+    and the skill is rolled with that parameter."""
+    param, _, key = check_id.partition("+")
+    if param not in PARAMS:
+        raise _err(
+            "bad_check",
+            f"unknown parameter {param!r} in check id {check_id!r}",
+            f"неизвестный параметр {param!r} в проверке {check_id!r}",
+        )
+    if param not in SKILL_PARAMS:
+        raise _err(
+            "bad_check",
+            f"no skills hang off {param}: {check_id!r}",
+            f"у параметра {param} нет навыков: {check_id!r}",
+        )  # L20, L86
+    if not SKILL_KEY_RE.match(key):
+        raise _err(
+            "bad_check",
+            f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)",
+            f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)",
+        )
+    d = skill_def(skill_id_of(key))
+    # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
+    # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
+    known = character.skill_param(key, rules) if d else None
+    if known and known != param:
+        raise _err(
+            "wrong_param",
+            f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
+            f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})",
+        )
+    return param, key
+
+
+def _skill_pool(character, check_id: str, rules: Mapping[str, Any], helmet: int, notes: list) -> PoolSpec:
+    """``param+skill key``: parameter + level, or untrained (-1 success) unless a related
+    specialization spares it (L33)."""
+    param, key = _skill_check_parts(character, check_id, rules)
+    base = character.param(param)
+    if param == "alertness" and helmet:
+        base += helmet  # L159-L160 (Alertness-based skills)
+        notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
+    lvl = character.skill_level(key)
+    label = T(
+        f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
+        f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}",
+    )
+    if lvl > 0:
+        spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
+    else:
+        sid = skill_id_of(key)
+        related = [
+            k
+            for k in character.skills
+            if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0
+        ]
+        if related and ":" in key:
+            # L33: a related specialization of the same skill: no success is removed.
+            add = max(character.skill_level(k) for k in related) if rules.get("other_spec_adds_level") else 0
+            spec = PoolSpec(
+                check_id,
+                base + add,
+                0,
+                label,
+                "related",
+                (T("related specialization: no -1", "родственная специализация: без -1"),),
+            )
+        else:
+            spec = PoolSpec(
+                check_id, base, 1, label, "untrained", (T("untrained: -1 success", "нет навыка: -1 успех"),)
+            )
+    return spec
 
 
 def _err(code: str, en: str, ru: str) -> RuleError:

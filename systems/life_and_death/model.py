@@ -434,48 +434,57 @@ class Character(CharacterModel):
     # -- hard limits on raw values ------------------------------------------------------------------
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
-        probs: list[Problem] = []
+        col = _ValueProblems(cls)
+        cls._param_value_problems(values, col)
+        cls._skill_value_problems(values, col)
+        cls._feature_value_problems(values, col)
+        cls._inventory_value_problems(values, col)
+        cls._entry_value_problems(values, col)
+        return col.probs
+
+    @classmethod
+    def _param_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Parameters and the maps of parameter points."""
         hi = cls._param_cap()
-
-        def bad(field: str, en: str, ru: str, code: str = "bad_value", label: Mapping[str, str] | None = None) -> None:
-            probs.append(Problem(code, T(en, ru), field=field, label=label or cls.field_label(field)))
-
-        def entry(key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
-            f = cls.sheet_field(key)
-            what_label = next((x.label for x in f.item_fields if x.name == what), None) if f and what else None
-            return entry_label(f.label if f else None, item, i + 1, what_label)
-
         for p in PARAMS:
             v = values.get(p)
             if not _is_int(v) or not 1 <= v <= hi:
-                probs.append(out_of_range(p, v, 1, hi, label=PARAM_LABELS[p], code="E_PARAM_RANGE"))
+                col.add(out_of_range(p, v, 1, hi, label=PARAM_LABELS[p], code="E_PARAM_RANGE"))
         for key in ("param_points", "param_advances", "race_params"):
             for p, v in values.get(key, {}).items():
                 if p not in PARAMS or not _is_int(v):
-                    bad(
+                    col.bad(
                         key,
                         "Each value must be a parameter with a whole number.",
                         "Каждое значение — параметр и целое число.",
                     )
+
+    @classmethod
+    def _skill_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Skill levels, skill XP and ad-hoc skills."""
         for k, v in values.get("skills", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k):
-                bad(
+                col.bad(
                     "skills",
                     f"«{shown_value(k)}» is not a skill: choose one from the list.",
                     f"«{shown_value(k)}» — не навык: выберите навык из списка.",
                 )
             elif not _is_int(v) or not 0 <= v <= 10:
-                probs.append(out_of_range("skills", v, 0, 10, label=cls.field_label("skills")))
+                col.add(out_of_range("skills", v, 0, 10, label=cls.field_label("skills")))
         for k, v in values.get("skill_xp", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k) or not _is_int(v) or not 0 <= v <= 5:
-                probs.append(out_of_range("skill_xp", v, 0, 5, label=cls.field_label("skill_xp")))
+                col.add(out_of_range("skill_xp", v, 0, 5, label=cls.field_label("skill_xp")))
         for k, v in values.get("custom_skills", {}).items():
             if v not in SKILL_PARAMS:
-                bad(
+                col.bad(
                     "custom_skills",
                     "Choose its parameter: Might, Dexterity, Alertness or Complexity.",
                     "Выберите параметр: Сила, Ловкость, Восприятие или Сложность.",
                 )
+
+    @classmethod
+    def _feature_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Feature entries and the single values (base HP, status, XP, pools, choices)."""
         for i, f in enumerate(values.get("features", [])):
             if (
                 not isinstance(f, Mapping)
@@ -489,25 +498,25 @@ class Character(CharacterModel):
                 or not _int_map(f.get("param_mods", {}), PARAMS)
                 or not _int_map(f.get("skill_caps", {}), None)
             ):
-                bad(
+                col.bad(
                     "features",
                     "Choose the feature from the list and give it a level of at least 0.",
                     "Выберите особенность из списка и задайте уровень не меньше 0.",
-                    label=entry("features", f, i),
+                    label=col.entry("features", f, i),
                 )
         v = values.get("base_hp")
         if v is not None and (not _is_int(v) or v < 0):
-            probs.append(out_of_range("base_hp", v, 0, None, label=cls.field_label("base_hp")))
+            col.add(out_of_range("base_hp", v, 0, None, label=cls.field_label("base_hp")))
         if values.get("status") not in STATUSES:
-            bad("status", "Choose one of the listed values.", "Выберите значение из списка.")
+            col.bad("status", "Choose one of the listed values.", "Выберите значение из списка.")
         for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:
-                probs.append(out_of_range(key, v, lo, None, label=cls.field_label(key)))
+                col.add(out_of_range(key, v, lo, None, label=cls.field_label(key)))
         for key in ("ep", "sp", "ip"):
             v = values.get(key)
             if v is not None and v < 0:
-                probs.append(out_of_range(key, v, 0, None, label=cls.field_label(key)))
+                col.add(out_of_range(key, v, 0, None, label=cls.field_label(key)))
         for key, allowed in (
             ("age", ("",) + AGES),
             ("helmet", HELMETS),
@@ -516,70 +525,80 @@ class Character(CharacterModel):
             ("stage", ("creation", "play")),
         ):
             if values.get(key) not in allowed:
-                bad(key, "Choose one of the listed values.", "Выберите значение из списка.")
+                col.bad(key, "Choose one of the listed values.", "Выберите значение из списка.")
+
+    @classmethod
+    def _inventory_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Money and inventory items."""
         for c, v in values.get("money", {}).items():
             if c not in COINS:
-                bad("money", "Choose a coin from the list.", "Выберите монету из списка.")
+                col.bad("money", "Choose a coin from the list.", "Выберите монету из списка.")
             elif not _is_int(v) or v < 0:
-                probs.append(out_of_range("money", v, 0, None, label=cls.field_label("money")))
+                col.add(out_of_range("money", v, 0, None, label=cls.field_label("money")))
         for i, it in enumerate(values.get("inventory", [])):
             if (
                 not isinstance(it, Mapping)
                 or it.get("category") not in ITEM_CATEGORIES
                 or it.get("rarity", "common") not in tuple(RARITY_MULT)
             ):
-                bad(
+                col.bad(
                     "inventory",
                     "Choose its category and rarity from the lists.",
                     "Выберите категорию и редкость из списков.",
-                    label=entry("inventory", it, i),
+                    label=col.entry("inventory", it, i),
                 )
                 continue
             for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
                 if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
-                    probs.append(out_of_range("inventory", it[num], 0, None, label=entry("inventory", it, i, num)))
+                    col.add(out_of_range("inventory", it[num], 0, None, label=col.entry("inventory", it, i, num)))
             for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
                 if num in it and (not _is_int(it[num]) or it[num] < lo):
-                    probs.append(out_of_range("inventory", it[num], lo, None, label=entry("inventory", it, i, num)))
+                    col.add(out_of_range("inventory", it[num], lo, None, label=col.entry("inventory", it, i, num)))
             if not isinstance(it.get("name", ""), str):
-                bad("inventory", "Enter a name.", "Введите название.", label=entry("inventory", it, i, "name"))
+                col.bad("inventory", "Enter a name.", "Введите название.", label=col.entry("inventory", it, i, "name"))
             if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):
-                bad(
+                col.bad(
                     "inventory",
                     "Choose its container from the list.",
                     "Выберите вместилище из списка.",
-                    label=entry("inventory", it, i),
+                    label=col.entry("inventory", it, i),
                 )
             eff = it.get("effects", [])
             if not isinstance(eff, (list, tuple)) or not all(isinstance(e, str) for e in eff):
-                bad(
+                col.bad(
                     "inventory",
                     "Choose its effects from the list.",
                     "Выберите эффекты из списка.",
-                    label=entry("inventory", it, i),
+                    label=col.entry("inventory", it, i),
                 )
+
+    @classmethod
+    def _entry_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Wounds, forms and pets entries."""
         for key in ("wounds", "forms", "pets"):
             for i, it in enumerate(values.get(key, [])):
                 if not isinstance(it, Mapping):
-                    bad(
+                    col.bad(
                         key,
                         "This entry cannot be read: remove it or enter it again.",
                         "Эту запись не прочитать: удалите её или введите заново.",
-                        label=entry(key, it, i),
+                        label=col.entry(key, it, i),
                     )
                 elif any(
                     k in it and it[k] is not None and not isinstance(it[k], str)
                     for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")
                 ):
-                    bad(key, "Names and notes are text.", "Названия и заметки — это текст.", label=entry(key, it, i))
+                    col.bad(
+                        key, "Names and notes are text.", "Названия и заметки — это текст.", label=col.entry(key, it, i)
+                    )
                 elif key == "wounds" and (
                     not isinstance(it.get("kind"), str) or not it.get("kind") or it.get("zone", "") not in WOUND_ZONES
                 ):
-                    bad(
+                    col.bad(
                         key,
                         "Enter the wound's kind and choose its zone from the list.",
                         "Укажите вид травмы и выберите зону из списка.",
-                        label=entry(key, it, i),
+                        label=col.entry(key, it, i),
                     )
                 elif key == "forms":
                     nums = (
@@ -593,6 +612,26 @@ class Character(CharacterModel):
                     )
                     for n in nums:
                         if n in it and (not _is_int(it[n]) or it[n] < 0):
-                            probs.append(out_of_range(key, it[n], 0, None, label=entry(key, it, i, n)))
+                            col.add(out_of_range(key, it[n], 0, None, label=col.entry(key, it, i, n)))
                             break
-        return probs
+
+
+class _ValueProblems:
+    """The problems ``Character.check_values`` collects, with the sheet's labels."""
+
+    def __init__(self, cls):
+        self.cls = cls
+        self.probs: list[Problem] = []
+
+    def add(self, problem: Problem) -> None:
+        self.probs.append(problem)
+
+    def bad(
+        self, field: str, en: str, ru: str, code: str = "bad_value", label: Mapping[str, str] | None = None
+    ) -> None:
+        self.probs.append(Problem(code, T(en, ru), field=field, label=label or self.cls.field_label(field)))
+
+    def entry(self, key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
+        f = self.cls.sheet_field(key)
+        what_label = next((x.label for x in f.item_fields if x.name == what), None) if f and what else None
+        return entry_label(f.label if f else None, item, i + 1, what_label)
