@@ -78,34 +78,7 @@ def take_action(
     if action not in ORDINARY and action not in ("transform", "boost"):
         raise RuleError("unknown_action", T(f"Unknown action {action!r}.", f"Неизвестное действие {action!r}."))
     if state.round <= 1:
-        if action == "counterattack":
-            raise RuleError(
-                "no_counter_round1",
-                T(
-                    "No counterattacks in round 1.",  # L250
-                    "В первом раунде контратаковать нельзя.",
-                ),
-            )  # L250
-        if state.initiator and not (action == "attack" or (action == "cast" and direct_damage_spell)):
-            raise RuleError(
-                "initiator_round1",
-                T(
-                    "In round 1 the attackers may only attack or cast direct-damage spells.",  # L250
-                    "В первом раунде нападающие только атакуют или создают заклинания прямого урона.",
-                ),
-            )  # L250
-        if (
-            not state.initiator
-            and rules.get("round1_others") == "block_dodge_only"
-            and action not in ("block", "dodge")
-        ):
-            raise RuleError(
-                "others_round1",
-                T(
-                    "In round 1 the others may only block or dodge.",  # L250
-                    "В первом раунде остальные могут только блокировать или уворачиваться.",
-                ),
-            )  # L250
+        _check_round1(state, action, rules, direct_damage_spell)
     if action in ("transform", "boost"):
         if state.ordinary_left <= 0:
             raise RuleError("no_actions", T("No actions left this turn.", "Действий в этом ходу не осталось."))
@@ -130,6 +103,35 @@ def take_action(
         state.held = True  # A-45: converts an ordinary action into a held one
     state.log.append(action)
     return state
+
+
+def _check_round1(state: TurnState, action: str, rules: Mapping[str, Any], direct_damage_spell: bool) -> None:
+    """Round 1 (L250): no counterattacks; the attackers attack or cast direct damage; the others
+    (OPTION round1_others) only block or dodge."""
+    if action == "counterattack":
+        raise RuleError(
+            "no_counter_round1",
+            T(
+                "No counterattacks in round 1.",  # L250
+                "В первом раунде контратаковать нельзя.",
+            ),
+        )  # L250
+    if state.initiator and not (action == "attack" or (action == "cast" and direct_damage_spell)):
+        raise RuleError(
+            "initiator_round1",
+            T(
+                "In round 1 the attackers may only attack or cast direct-damage spells.",  # L250
+                "В первом раунде нападающие только атакуют или создают заклинания прямого урона.",
+            ),
+        )  # L250
+    if not state.initiator and rules.get("round1_others") == "block_dodge_only" and action not in ("block", "dodge"):
+        raise RuleError(
+            "others_round1",
+            T(
+                "In round 1 the others may only block or dodge.",  # L250
+                "В первом раунде остальные могут только блокировать или уворачиваться.",
+            ),
+        )  # L250
 
 
 def use_held_action(state: TurnState, action: str, **kw) -> TurnState:

@@ -311,26 +311,9 @@ WOUND_CONDITIONS = {
 }
 
 
-def on_turn(
-    c,
-    when: str,
-    *,
-    rng: random.Random | None = None,
-    conditions: Sequence[Mapping[str, Any]] = (),
-    rules: Mapping[str, Any] = DEFAULT_RULES,
-) -> DamageOutcome | None:
-    """Per-turn effects at the start/end of the character's own turn.
-
-    * L119: a transformation lasts "until the character's next action": the start of its next
-      turn clears ``transforming`` (damage is no longer doubled).
-    * The seed has no bleeding, burning or regeneration rules (A-10). [DEFAULT] the GM records an
-      ongoing effect of a spell or style (L305 "unless the style says otherwise", L318
-      "accelerated regeneration") as the condition ``ongoing_damage`` (data ``amount``,
-      ``damage_type``, ``when``) or ``regeneration`` (data ``amount``, ``pool``, ``when``);
-      ``when`` defaults to ``"start"``. They apply here, in the order the tracker lists them.
-    Bad condition data -> RuleError, nothing applied."""
-    if when not in ("start", "end"):
-        raise _bad("bad_when", f"'when' is start or end (is {when!r}).", f"'when' — start или end (сейчас {when!r}).")
+def _turn_steps(conditions: Sequence[Mapping[str, Any]], when: str, rules: Mapping[str, Any]) -> list[tuple]:
+    """The ``ongoing_damage`` / ``regeneration`` steps due ``when``, every condition's data
+    checked first (bad data -> RuleError before anything is applied)."""
     steps = []
     for inst in conditions or ():
         cid = inst.get("id") if isinstance(inst, Mapping) else None
@@ -361,6 +344,30 @@ def on_turn(
                 raise _bad("bad_pool", f"{cid}: unknown pool {pool!r}.", f"{cid}: неизвестный вид здоровья {pool!r}.")
             if at == when and amount:
                 steps.append(("heal", amount, {"pool": pool}))
+    return steps
+
+
+def on_turn(
+    c,
+    when: str,
+    *,
+    rng: random.Random | None = None,
+    conditions: Sequence[Mapping[str, Any]] = (),
+    rules: Mapping[str, Any] = DEFAULT_RULES,
+) -> DamageOutcome | None:
+    """Per-turn effects at the start/end of the character's own turn.
+
+    * L119: a transformation lasts "until the character's next action": the start of its next
+      turn clears ``transforming`` (damage is no longer doubled).
+    * The seed has no bleeding, burning or regeneration rules (A-10). [DEFAULT] the GM records an
+      ongoing effect of a spell or style (L305 "unless the style says otherwise", L318
+      "accelerated regeneration") as the condition ``ongoing_damage`` (data ``amount``,
+      ``damage_type``, ``when``) or ``regeneration`` (data ``amount``, ``pool``, ``when``);
+      ``when`` defaults to ``"start"``. They apply here, in the order the tracker lists them.
+    Bad condition data -> RuleError, nothing applied."""
+    if when not in ("start", "end"):
+        raise _bad("bad_when", f"'when' is start or end (is {when!r}).", f"'when' — start или end (сейчас {when!r}).")
+    steps = _turn_steps(conditions, when, rules)
     changes: dict = {}
     notes: list = []
     if when == "start" and getattr(c, "transforming", False):
