@@ -21,6 +21,19 @@ def _param_cap(rules) -> int:
 
 
 # -- reputation and epic dice (L343-L351) -----------------------------------------------------------------------
+def _refuse_above_cap(c, param: str, rules: Mapping[str, Any]) -> None:
+    """One more point of ``param`` must stay within the cap (L59, L377)."""
+    cap = _param_cap(rules)
+    if c.param(param) + 1 > cap:
+        raise RuleError(
+            "E_PARAM_RANGE",
+            T(
+                f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
+                f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}.",
+            ),
+        )
+
+
 def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
     """L343: reputation skips 0 (-1 +1 -> +1) unless the character is Inconspicuous;
     [DEFAULT] symmetric going down."""
@@ -199,15 +212,7 @@ def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
     _need_improvement(c)
     if param not in PARAMS:
         raise RuleError("bad_param", T(f"Unknown parameter {param!r}.", f"Неизвестный параметр {param!r}."))
-    cap = _param_cap(rules)
-    if c.param(param) + 1 > cap:
-        raise RuleError(
-            "E_PARAM_RANGE",
-            T(
-                f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
-                f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}.",
-            ),
-        )  # L59
+    _refuse_above_cap(c, param, rules)
     adv = dict(c.param_advances)
     adv[param] = adv.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -326,14 +331,7 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
                 f"Очки параметров за возраст: {a['free_params']}, все потрачены.",
             ),
         )
-    if c.param(param) + 1 > _param_cap(rules):
-        raise RuleError(
-            "E_PARAM_RANGE",
-            T(
-                f"{PARAM_LABELS[param]['en']} cannot exceed 5.",  # L59
-                f"{PARAM_LABELS[param]['ru']} не может быть выше 5.",
-            ),
-        )  # L59
+    _refuse_above_cap(c, param, rules)
     pts = dict(c.param_points)
     pts[param] = pts.get(param, 0) + 1
     with c.hold_trait_notifications():
