@@ -10,7 +10,6 @@ from tabletop_widgets.core import (
     T,
 )
 
-from .options import DEFAULT_RULES
 
 BLOCK_DIRECTION_DICE = {"front": 0, "side": 1, "above": 1, "back": 2, "below": 2}  # L235
 
@@ -20,9 +19,9 @@ FREE = ("talk", "jog")
 REACTIONS = ("counterattack", "block", "dodge")
 
 
-def extra_actions(c, rules: Mapping[str, Any] = DEFAULT_RULES, haste: int = 0) -> int:
+def extra_actions(c, haste: int = 0, *, options: Mapping[str, Any]) -> int:
     """Speed II grants [DEFAULT] 1 extra action per round (L226); haste effects their own count."""
-    return (int(rules.get("speed_ii_extra_actions", 1)) if c.feature_level("speed") >= 2 else 0) + haste
+    return (int(options.get("speed_ii_extra_actions", 1)) if c.feature_level("speed") >= 2 else 0) + haste
 
 
 @dataclass
@@ -39,28 +38,26 @@ class TurnState:
     log: list = field(default_factory=list)
 
 
-def start_turn(
-    c, round_no: int, *, initiator: bool = False, rules: Mapping[str, Any] = DEFAULT_RULES, haste: int = 0
-) -> TurnState:
+def start_turn(c, round_no: int, *, initiator: bool = False, haste: int = 0, options: Mapping[str, Any]) -> TurnState:
     """Round 1: one action, no extra actions even with Speed or haste (L250). Later rounds: two
     ordinary actions + up to two different free actions (L226), extra actions at the end of
     the round (L220, L226)."""
     if round_no <= 1:
         return TurnState(round_no, 1, 0, initiator)
-    return TurnState(round_no, 2, extra_actions(c, rules, haste), initiator)
+    return TurnState(round_no, 2, extra_actions(c, haste, options=options), initiator)
 
 
 def take_action(
     state: TurnState,
     action: str,
     *,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
     extra_phase: bool = False,
     direct_damage_spell: bool = True,
+    options: Mapping[str, Any],
 ) -> TurnState:
     """Spend an action; refuses illegal moves with RuleError (and changes nothing)."""
     if action in FREE:
-        if state.round <= 1 and not rules.get("round1_free_actions", True):
+        if state.round <= 1 and not options.get("round1_free_actions", True):
             raise RuleError(
                 "no_free_round1", T("No free actions in round 1.", "В первом раунде нет свободных действий.")
             )
@@ -78,7 +75,7 @@ def take_action(
     if action not in ORDINARY and action not in ("transform", "boost"):
         raise RuleError("unknown_action", T(f"Unknown action {action!r}.", f"Неизвестное действие {action!r}."))
     if state.round <= 1:
-        _check_round1(state, action, rules, direct_damage_spell)
+        _check_round1(state, action, direct_damage_spell, options=options)
     if action in ("transform", "boost"):
         if state.ordinary_left <= 0:
             raise RuleError("no_actions", T("No actions left this turn.", "Действий в этом ходу не осталось."))
@@ -86,7 +83,7 @@ def take_action(
         state.transforming = action == "transform"
         state.log.append(action)
         return state
-    if action in REACTIONS and not rules.get("reactions_consume_actions", True):
+    if action in REACTIONS and not options.get("reactions_consume_actions", True):
         state.log.append(action)
         return state
     if extra_phase or (state.ordinary_left <= 0 and state.extra_left > 0 and action in REACTIONS):
@@ -105,7 +102,7 @@ def take_action(
     return state
 
 
-def _check_round1(state: TurnState, action: str, rules: Mapping[str, Any], direct_damage_spell: bool) -> None:
+def _check_round1(state: TurnState, action: str, direct_damage_spell: bool, *, options: Mapping[str, Any]) -> None:
     """Round 1 (L250): no counterattacks; the attackers attack or cast direct damage; the others
     (OPTION round1_others) only block or dodge."""
     if action == "counterattack":
@@ -124,7 +121,7 @@ def _check_round1(state: TurnState, action: str, rules: Mapping[str, Any], direc
                 "В первом раунде нападающие только атакуют или создают заклинания прямого урона.",
             ),
         )  # L250
-    if not state.initiator and rules.get("round1_others") == "block_dodge_only" and action not in ("block", "dodge"):
+    if not state.initiator and options.get("round1_others") == "block_dodge_only" and action not in ("block", "dodge"):
         raise RuleError(
             "others_round1",
             T(

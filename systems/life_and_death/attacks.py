@@ -15,18 +15,17 @@ from tabletop_widgets.dice import Distribution
 
 from .actions import block_pool
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
-from .options import DEFAULT_RULES
 
 ZONE_PENALTY = {"torso": 0, "limb": 1, "tail": 2, "neck": 3, "head_face": 3, "head_skull": 2}  # L258-L268
 HEAD_ZONES = ("head_face", "head_skull")
 
 
 # -- damage (§6.7-§6.8) ----------------------------------------------------------------------------------
-def zone_armour(armour: int, zone: str, helmet: str = "none", rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
+def zone_armour(armour: int, zone: str, helmet: str = "none", *, options: Mapping[str, Any]) -> int:
     """L158: no helmet -> armour does not count on the head; open helmet -> 1 lower (L160);
     closed -> full [DEFAULT A-37]. Other zones count the body armour ([DEFAULT A-20]; OPTION
     neck_armour="none": the neck is unprotected)."""
-    if zone == "neck" and rules.get("neck_armour", "body") == "none":
+    if zone == "neck" and options.get("neck_armour", "body") == "none":
         return 0
     if zone in HEAD_ZONES:
         if helmet == "none":
@@ -116,9 +115,9 @@ class AttackOutcome:
     attacker_fumble: bool = False
 
 
-def pierces(att_crits: int, def_crits: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> bool:
+def pierces(att_crits: int, def_crits: int, *, options: Mapping[str, Any]) -> bool:
     """L31, L274: more crits than the defender -> armour ignored (OPTION any_attacker_crit, L232)."""
-    if rules.get("armour_pierce_rule") == "any_attacker_crit":
+    if options.get("armour_pierce_rule") == "any_attacker_crit":
         return att_crits > 0
     return att_crits > def_crits
 
@@ -136,7 +135,7 @@ def resolve_attack(
     heads: int = 1,
     transforming: bool = False,
     spell: bool = False,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> AttackOutcome:
     """Damage = weapon + attacker successes - defender successes - armour (L272), only when the
     attacker has more successes (L37, L272); armour ignored on more crits (L274). [DEFAULT] not
@@ -147,13 +146,13 @@ def resolve_attack(
     if spell:
         # §6.11: spell damage = brightness (passed as weapon_damage); armour only with the option
         pierced = False
-        eff_armour = zone_armour(armour, zone, helmet, rules) if rules.get("armour_vs_spells") else 0
+        eff_armour = zone_armour(armour, zone, helmet, options=options) if options.get("armour_vs_spells") else 0
         raw = weapon_damage - eff_armour
     else:
-        pierced = pierces(att.crits, dfn.crits, rules)
-        eff_armour = 0 if pierced else zone_armour(armour, zone, helmet, rules)
+        pierced = pierces(att.crits, dfn.crits, options=options)
+        eff_armour = 0 if pierced else zone_armour(armour, zone, helmet, options=options)
         raw = weapon_damage + att.net - dfn.net - eff_armour
-    dmg = max(0, raw) if rules.get("damage_floor_zero", True) else raw
+    dmg = max(0, raw) if options.get("damage_floor_zero", True) else raw
     if transforming:
         dmg *= 2
     return AttackOutcome(
@@ -187,7 +186,7 @@ def damage_distribution(
     att_penalty: int = 0,
     def_penalty: int = 0,
     transforming: bool = False,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> Distribution:
     """Exact law of the damage dealt (0 on a miss); p_pass = P(hit). The zone penalty is
     applied to the attacker's pool here."""
@@ -205,9 +204,9 @@ def damage_distribution(
                 out[0] = out.get(0, Fraction(0)) + p
                 continue
             p_hit += p
-            eff = 0 if pierces(ca, cd, rules) else zone_armour(armour, zone, helmet, rules)
+            eff = 0 if pierces(ca, cd, options=options) else zone_armour(armour, zone, helmet, options=options)
             raw = weapon_damage + a_net - d_net - eff
-            dmg = max(0, raw) if rules.get("damage_floor_zero", True) else raw
+            dmg = max(0, raw) if options.get("damage_floor_zero", True) else raw
             if transforming:
                 dmg *= 2
             out[dmg] = out.get(dmg, Fraction(0)) + p
@@ -227,11 +226,11 @@ def luck_targeting(successes: Mapping[str, int]) -> list[str]:
 
 
 def pick_luck_target(
-    candidates: Mapping[str, Any], rng: random.Random, max_rounds: int = 50, rules: Mapping[str, Any] = DEFAULT_RULES
+    candidates: Mapping[str, Any], rng: random.Random, max_rounds: int = 50, *, options: Mapping[str, Any]
 ) -> tuple[str | None, list]:
     """Roll Luck for every candidate until one alone has the fewest successes (OPTION
     luck_targeting="gm": no roll, the GM picks -> (None, []))."""
-    if rules.get("luck_targeting", "lowest_roll") == "gm":
+    if options.get("luck_targeting", "lowest_roll") == "gm":
         return None, []
     pool = dict(candidates)
     history = []
@@ -264,7 +263,7 @@ def attack(
     rng: random.Random | None = None,
     att_faces: Sequence[int] | None = None,
     def_faces: Sequence[int] | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> AttackOutcome:
     """One physical attack between two characters (L232-L236, L272-L274): the attacker's check
     (e.g. ``dexterity+swords``) minus the zone penalty vs the defender's block/dodge check
@@ -274,25 +273,25 @@ def attack(
     from .checks import resolve
 
     rng = rng if rng is not None else random.Random()
-    a_spec = resolve(attacker, attack_check, rules)
+    a_spec = resolve(attacker, attack_check, options=options)
     n_att = a_spec.pool - ZONE_PENALTY[zone]
     a = read_faces(
         list(att_faces) if att_faces is not None else roll_faces(n_att, rng),
         penalty=a_spec.penalty,
         epic=att_epic,
         pool=n_att,
-        fumble_basis=rules.get("fumble_basis", "net"),
+        fumble_basis=options.get("fumble_basis", "net"),
     )
     d = None
     if defender is not None and defence_check is not None:
-        d_spec = resolve(defender, defence_check, rules)
+        d_spec = resolve(defender, defence_check, options=options)
         n_def = block_pool(d_spec.pool, direction) if block else d_spec.pool
         d = read_faces(
             list(def_faces) if def_faces is not None else roll_faces(n_def, rng),
             penalty=d_spec.penalty,
             epic=def_epic,
             pool=n_def,
-            fumble_basis=rules.get("fumble_basis", "net"),
+            fumble_basis=options.get("fumble_basis", "net"),
         )
     if weapon_damage is None:
         w = attacker.worn("weapon")
@@ -312,7 +311,7 @@ def attack(
         undead=undead,
         heads=heads,
         transforming=transforming,
-        rules=rules,
+        options=options,
     )
 
 
@@ -326,7 +325,7 @@ def resolve_counterattack(
     attacker_armour: int = 0,
     defence: PoolResult | None = None,
     attacker_defence: PoolResult | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
     **kw,
 ) -> tuple[AttackOutcome, AttackOutcome | None]:
     """A counterattack (L233) against an incoming attack. [DEFAULT A-13] "separate_attack": the
@@ -334,16 +333,16 @@ def resolve_counterattack(
     counterattack is its own attack against the attacker's reaction (``attacker_defence``).
     OPTION "exchange": the counter roll is also the defence; if it wins it hits the attacker.
     Returns (outcome on the defender, outcome on the attacker or None)."""
-    if rules.get("counterattack_mode", "separate_attack") == "exchange":
-        incoming = resolve_attack(att, counter, att_weapon, defender_armour, rules=rules, **kw)
+    if options.get("counterattack_mode", "separate_attack") == "exchange":
+        incoming = resolve_attack(att, counter, att_weapon, defender_armour, options=options, **kw)
         back = (
-            resolve_attack(counter, att, counter_weapon, attacker_armour, rules=rules)
+            resolve_attack(counter, att, counter_weapon, attacker_armour, options=options)
             if counter.net > att.net
             else None
         )
         return incoming, back
-    incoming = resolve_attack(att, defence, att_weapon, defender_armour, rules=rules, **kw)
-    back = resolve_attack(counter, attacker_defence, counter_weapon, attacker_armour, rules=rules)
+    incoming = resolve_attack(att, defence, att_weapon, defender_armour, options=options, **kw)
+    back = resolve_attack(counter, attacker_defence, counter_weapon, attacker_armour, options=options)
     return incoming, back
 
 

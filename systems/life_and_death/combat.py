@@ -75,7 +75,7 @@ POOL_LABELS = {
 }
 
 
-def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
+def health_state(c, *, options: Mapping[str, Any]) -> str:
     """dead (a lethal wound, L264/L268, or the GM's / tracker's ``status``), incapacitated
     (``status``, or HP <= 0 by OPTION zero_hp_state, A-10), wounded, healthy."""
     if any(w.get("kind") in LETHAL_WOUNDS for w in c.wounds) or getattr(c, "status", "") == "dead":
@@ -83,7 +83,7 @@ def health_state(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> str:
     if getattr(c, "status", "") == "incapacitated":
         return "incapacitated"
     if c.hp is not None and c.hp <= 0:
-        z = rules.get("zero_hp_state", "incapacitated")
+        z = options.get("zero_hp_state", "incapacitated")
         if z != "none":
             return z
     return "healthy" if c.hp == c.hp_max else "wounded"
@@ -111,8 +111,8 @@ def _amount(amount: Any, what: str) -> int:
     return amount
 
 
-def _outcome(c, changes: dict, notes: list, rules: Mapping[str, Any], **details) -> DamageOutcome:
-    state = health_state(c, rules)
+def _outcome(c, changes: dict, notes: list, *, options: Mapping[str, Any], **details) -> DamageOutcome:
+    state = health_state(c, options=options)
     return DamageOutcome(
         changes=changes,
         notes=notes,
@@ -132,14 +132,14 @@ def apply_damage(
     spell: bool = False,
     undead: bool = False,
     heads: int = 1,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
     note: str = "",
+    options: Mapping[str, Any],
 ) -> DamageOutcome:
     """Reduce the pool matching the damage type (§3.4 [DEFAULT]); zone effects add Wounds.
     Doubled while the target transforms (L119): the option, or the character's ``transforming``.
     ``details["wound"]`` names a wound recorded here (the tracker need not add its condition)."""
     _amount(amount, "Damage")
-    pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+    pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     if damage_type not in pools:
         raise _bad(
             "bad_damage_type",
@@ -179,7 +179,7 @@ def apply_damage(
         c,
         changes,
         notes,
-        rules,
+        options=options,
         pool=pool,
         damage=dmg,
         zone_effect=eff.kind if eff else None,
@@ -211,11 +211,11 @@ def damage_options(character) -> list[OptionSpec]:
     ]
 
 
-def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionSpec]:
+def healing_options(c, *, options: Mapping[str, Any]) -> list[OptionSpec]:
     """What the tracker offers when healing: the pool (HP/EP/SP/IP, §3.4) or, equivalently, the
     damage type being healed (mapped by OPTION damage_type_pools), and whether to lift a state
     the GM set. The seed gives no recovery rules (A-10): amounts are the GM's."""
-    pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+    pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
     return [
         OptionSpec(
             "pool",
@@ -261,19 +261,13 @@ def healing_options(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> list[OptionS
 
 
 def apply_healing(
-    c,
-    amount: int,
-    *,
-    pool: str = "hp",
-    damage_type: str = "",
-    clear_status: bool = False,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    c, amount: int, *, pool: str = "hp", damage_type: str = "", clear_status: bool = False, options: Mapping[str, Any]
 ) -> DamageOutcome:
     """Restore a pool up to its max (no rules for recovery in the seed, A-10: the GM sets the
     amount). ``damage_type`` picks the pool by OPTION damage_type_pools instead of ``pool``."""
     _amount(amount, "Healing")
     if damage_type:
-        pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+        pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
         if damage_type not in pools:
             raise _bad(
                 "bad_damage_type",
@@ -297,7 +291,7 @@ def apply_healing(
             changes["status"] = ("incapacitated", "")
             notes.append(T("no longer incapacitated (GM)", "недееспособность снята (Мастер)"))
     changes[pool] = (old, getattr(c, pool))
-    return _outcome(c, changes, notes, rules, pool=pool, healed=getattr(c, pool) - old)
+    return _outcome(c, changes, notes, options=options, pool=pool, healed=getattr(c, pool) - old)
 
 
 # -- ongoing effects and tracker conditions (§6.10, §6.12) ------------------------------------------------
@@ -311,7 +305,7 @@ WOUND_CONDITIONS = {
 }
 
 
-def _turn_steps(conditions: Sequence[Mapping[str, Any]], when: str, rules: Mapping[str, Any]) -> list[tuple]:
+def _turn_steps(conditions: Sequence[Mapping[str, Any]], when: str, *, options: Mapping[str, Any]) -> list[tuple]:
     """The ``ongoing_damage`` / ``regeneration`` steps due ``when``, every condition's data
     checked first (bad data -> RuleError before anything is applied)."""
     steps = []
@@ -331,7 +325,7 @@ def _turn_steps(conditions: Sequence[Mapping[str, Any]], when: str, rules: Mappi
         amount = _amount(d.get("amount", 0), "Damage" if cid == "ongoing_damage" else "Healing")
         if cid == "ongoing_damage":
             dt = d.get("damage_type", "physical")
-            pools = rules.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+            pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
             if dt not in pools:
                 raise _bad(
                     "bad_damage_type", f"{cid}: unknown damage type {dt!r}.", f"{cid}: неизвестный тип урона {dt!r}."
@@ -353,7 +347,7 @@ def on_turn(
     *,
     rng: random.Random | None = None,
     conditions: Sequence[Mapping[str, Any]] = (),
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> DamageOutcome | None:
     """Per-turn effects at the start/end of the character's own turn.
 
@@ -367,7 +361,7 @@ def on_turn(
     Bad condition data -> RuleError, nothing applied."""
     if when not in ("start", "end"):
         raise _bad("bad_when", f"'when' is start or end (is {when!r}).", f"'when' — start или end (сейчас {when!r}).")
-    steps = _turn_steps(conditions, when, rules)
+    steps = _turn_steps(conditions, when, options=options)
     changes: dict = {}
     notes: list = []
     if when == "start" and getattr(c, "transforming", False):
@@ -381,7 +375,7 @@ def on_turn(
         )  # L119
     for kind, amount, kw in steps:
         if kind == "damage":
-            o = apply_damage(c, amount, rules=rules, **kw)
+            o = apply_damage(c, amount, options=options, **kw)
             notes.append(
                 T(
                     f"ongoing damage {amount} ({kw['damage_type']})",
@@ -389,7 +383,7 @@ def on_turn(
                 )
             )
         else:
-            o = apply_healing(c, amount, rules=rules, **kw)
+            o = apply_healing(c, amount, options=options, **kw)
             notes.append(
                 T(f"regeneration +{amount} {kw['pool'].upper()}", f"регенерация +{amount} {kw['pool'].upper()}")
             )
@@ -398,16 +392,11 @@ def on_turn(
         notes.extend(n for n in o.notes if n not in notes)
     if not changes:
         return None
-    return _outcome(c, changes, notes, rules)
+    return _outcome(c, changes, notes, options=options)
 
 
 def condition_changed(
-    c,
-    condition_id: str,
-    active: bool,
-    data: Mapping[str, Any] | None = None,
-    *,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    c, condition_id: str, active: bool, data: Mapping[str, Any] | None = None, *, options: Mapping[str, Any]
 ) -> DamageOutcome | None:
     """Reflect a catalogue condition the tracker added (``active``) or removed on the character:
 
@@ -462,7 +451,7 @@ def condition_changed(
             c.wounds = wounds
     if not changes:
         return None
-    return _outcome(c, changes, notes, rules)
+    return _outcome(c, changes, notes, options=options)
 
 
 def add_wound(c, kind: str, zone: str | None = None, note: str = "") -> dict:

@@ -17,7 +17,6 @@ from tabletop_widgets.core import (
 from tabletop_widgets.core.wording import ru_n
 
 from .dice import PoolResult, read_faces, roll_faces
-from .options import DEFAULT_RULES
 
 
 # -- initiative (§6.3) ----------------------------------------------------------------------------------
@@ -30,21 +29,21 @@ def roll_initiative(
     combatants: Mapping[str, Any],
     *,
     rng: random.Random | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
     epic: Mapping[str, int] | None = None,
     faces: Mapping[str, Sequence[int]] | None = None,
+    options: Mapping[str, Any],
 ) -> InitiativeOrder:
     """Each combatant rolls its initiative pool; the successes are its initiative (L220).
     Ties [DEFAULT A-06]: higher pool, then higher Dexterity, then a d10 roll-off (repeated until
     it separates; a final fallback on the id keeps the order total). Dice are rolled in the
     order of ``combatants``; roll-off dice only where needed, in order, after all pools."""
-    epic = _initiative_epic(combatants, epic, rules)  # checked before any die is rolled
+    epic = _initiative_epic(combatants, epic, options=options)  # checked before any die is rolled
     rng = rng if rng is not None else random.Random()
     results: dict[str, PoolResult] = {}
     for cid, c in combatants.items():
         fs = list(faces[cid]) if faces and cid in faces else roll_faces(c.initiative_pool, rng)
         results[cid] = read_faces(fs, epic=int(epic.get(cid, 0)), pool=c.initiative_pool)
-    mode = rules.get("initiative_tiebreak", "pool_dex_random")
+    mode = options.get("initiative_tiebreak", "pool_dex_random")
 
     def chain(cid):
         c = combatants[cid]
@@ -151,7 +150,7 @@ def _initiative_roll(cid: str, r: PoolResult, n_epic: int, key: tuple) -> Initia
     )
 
 
-def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[str, Any]) -> dict[str, int]:
+def _initiative_epic(combatants: Mapping[str, Any], epic: Any, *, options: Mapping[str, Any]) -> dict[str, int]:
     """``epic``: ``{combatant_id: n}`` epic dice each spends on initiative (L351). Refused as a
     whole (RuleError, nothing rolled) on a bad count, an unknown id, too few dice or a quick game."""
     if not epic:
@@ -179,7 +178,7 @@ def _initiative_epic(combatants: Mapping[str, Any], epic: Any, rules: Mapping[st
                 ),
             )
         c = combatants[cid]
-        if n and (rules.get("mode") == "quick" or getattr(c, "mode", "campaign") == "quick"):
+        if n and (options.get("mode") == "quick" or getattr(c, "mode", "campaign") == "quick"):
             raise RuleError(
                 "epic_in_quick_game",
                 T(
@@ -223,8 +222,8 @@ def coordinate_attack(
     order: Sequence[str],
     *,
     rng: random.Random | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
     faces: Mapping[str, Sequence[int]] | None = None,
+    options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """Simultaneous attack (L252-L254): every attacker rolls coordination; those with no success
     do not attack in round 1 ([DEFAULT A-49] they lose their round-1 action). If nobody
@@ -232,7 +231,7 @@ def coordinate_attack(
     rng = rng if rng is not None else random.Random()
     n = len(attackers)
     rolls, ok = {}, []
-    skip = rules.get("bound_pattern_iii_skips_coordination") and all(
+    skip = options.get("bound_pattern_iii_skips_coordination") and all(
         c.feature_level("bound_pattern") >= 3 for c in attackers.values()
     )
     for cid, c in attackers.items():
@@ -270,14 +269,14 @@ def join_combat(
     newcomers: Sequence[str],
     *,
     rng: random.Random | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> InitiativeOrder:
     """L220: the order holds until new characters join. [DEFAULT A-06] everybody re-rolls
     (OPTION initiative_on_join="insert_newcomers": only the newcomers roll and are slotted in by
     the same key; existing combatants keep their relative order)."""
-    if rules.get("initiative_on_join", "reroll_all") == "reroll_all":
-        return roll_initiative(combatants, rng=rng, rules=rules)
-    fresh = roll_initiative({k: combatants[k] for k in newcomers}, rng=rng, rules=rules)
+    if options.get("initiative_on_join", "reroll_all") == "reroll_all":
+        return roll_initiative(combatants, rng=rng, options=options)
+    fresh = roll_initiative({k: combatants[k] for k in newcomers}, rng=rng, options=options)
     rolls = dict(current.rolls)
     rolls.update(fresh.rolls)
     order = list(current.order)

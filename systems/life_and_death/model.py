@@ -212,8 +212,13 @@ class Character(CharacterModel):
                 return str(f["note"])
         return ""
 
-    def skill_param(self, key: str, rules: Mapping[str, Any] | None = None) -> str | None:
-        """The parameter a skill hangs off: skill data, then the sheet's custom_skills."""
+    def skill_param(self, key: str) -> str | None:
+        """The parameter a skill hangs off under this character's own GM options."""
+        return self.skill_param_under(key, options=self.RULES)
+
+    def skill_param_under(self, key: str, *, options: Mapping[str, Any]) -> str | None:
+        """The parameter a skill hangs off: skill data, then the sheet's custom_skills, then
+        the GM options' reading of an unstated one."""
         sid = skill_id_of(key)
         d = skill_def(sid)
         if d and d.get("param"):
@@ -224,7 +229,7 @@ class Character(CharacterModel):
         # A-56 [DEFAULT]: a built-in skill whose parameter the seed does not state (Survival,
         # Transformation) takes the rules' reading (OPTION unstated_skill_params; {} = none).
         if d is not None:
-            p = ((rules if rules is not None else self.RULES).get("unstated_skill_params") or {}).get(sid)
+            p = (options.get("unstated_skill_params") or {}).get(sid)
             return p if p in SKILL_PARAMS else None
         return None
 
@@ -314,7 +319,7 @@ class Character(CharacterModel):
 
     # -- derivation ------------------------------------------------------------------------------------
     def _derive(self) -> None:
-        rules = self.RULES
+        options = self.RULES
         dex, alert, cx, pw, lk, mi = (
             self.dexterity,
             self.alertness,
@@ -337,10 +342,10 @@ class Character(CharacterModel):
         # HP (A-02): race base HP + Might above the racial value.
         base_hp = self.effective_base_hp()
         self.hp_base = base_hp
-        if rules.get("hp_formula") == "manual":
+        if options.get("hp_formula") == "manual":
             hp_max = base_hp
         else:
-            might_used = mi if rules.get("hp_include_feature_might", True) else mi - self.feature_mod("might")
+            might_used = mi if options.get("hp_include_feature_might", True) else mi - self.feature_mod("might")
             if self.race_params and "might" in self.race_params:
                 ref = int(self.race_params["might"])
             else:
@@ -366,14 +371,14 @@ class Character(CharacterModel):
         self.natural_armour = nat
         worn = self.worn("armour")
         body = int(worn.get("protection", 0)) if worn else 0
-        if rules.get("natural_armour_stacking") == "max":
+        if options.get("natural_armour_stacking") == "max":
             self.armour_level = max(body, nat)
         else:
             self.armour_level = body + nat
         self.max_forms = (1 + 2 * self.skill_level("transformation")) if self.has_feature("shapeshifter") else 0
         self.mutant = any(self._is_bought_mutation(f) for f in self.features)
         self.is_shapeshifter = self.has_feature("shapeshifter")
-        self.uses_reputation = self.mode != "quick" and rules.get("mode", "campaign") != "quick"
+        self.uses_reputation = self.mode != "quick" and options.get("mode", "campaign") != "quick"
         self.wound_count = len(self.wounds)
         self.parameter_layers = {p: self.param_layers(p) for p in PARAMS}
         used = {p: 0 for p in SKILL_PARAMS}

@@ -10,20 +10,19 @@ from tabletop_widgets.core import RuleError, T
 
 from . import data
 from .model import PARAM_LABELS, PARAMS, PHYSICAL_PARAMS, SKILL_KEY_RE, feature_def
-from .options import DEFAULT_RULES
 
 SKILL_XP_TO_LEVEL = 5  # L357
 CHAR_XP_PER_LEVEL = 20  # L359
 
 
-def _param_cap(rules) -> int:
-    return 10 if rules.get("allow_params_above_5") else 5
+def _param_cap(*, options: Mapping[str, Any]) -> int:
+    return 10 if options.get("allow_params_above_5") else 5
 
 
 # -- reputation and epic dice (L343-L351) -----------------------------------------------------------------------
-def _refuse_above_cap(c, param: str, rules: Mapping[str, Any]) -> None:
+def _refuse_above_cap(c, param: str, *, options: Mapping[str, Any]) -> None:
     """One more point of ``param`` must stay within the cap (L59, L377)."""
-    cap = _param_cap(rules)
+    cap = _param_cap(options=options)
     if c.param(param) + 1 > cap:
         raise RuleError(
             "E_PARAM_RANGE",
@@ -49,8 +48,8 @@ def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
     return new
 
 
-def _campaign_only(c, rules) -> None:
-    if c.mode == "quick" or rules.get("mode") == "quick":
+def _campaign_only(c, *, options: Mapping[str, Any]) -> None:
+    if c.mode == "quick" or options.get("mode") == "quick":
         raise RuleError(
             "quick_game",
             T(
@@ -60,26 +59,26 @@ def _campaign_only(c, rules) -> None:
         )  # L47, L347
 
 
-def apply_reputation_change(c, delta: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> tuple[int, int]:
-    _campaign_only(c, rules)
+def apply_reputation_change(c, delta: int, *, options: Mapping[str, Any]) -> tuple[int, int]:
+    _campaign_only(c, options=options)
     old = c.reputation
     new = change_reputation(old, delta, c.has_feature("inconspicuous"))
     with c.hold_trait_notifications():
         c.reputation = new
-        if rules.get("epic_clamp_on_rep_change", True):
+        if options.get("epic_clamp_on_rep_change", True):
             c.epic_dice = min(c.epic_dice, abs(new))  # §7.4 [DEFAULT]
     return old, new
 
 
-def award_epic_die(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
+def award_epic_die(c, *, options: Mapping[str, Any]) -> int:
     """GM award for a heroic act; never above |reputation| (L349)."""
-    _campaign_only(c, rules)
+    _campaign_only(c, options=options)
     c.epic_dice = min(c.epic_dice + 1, abs(c.reputation))
     return c.epic_dice
 
 
-def spend_epic_dice(c, k: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
-    _campaign_only(c, rules)
+def spend_epic_dice(c, k: int, *, options: Mapping[str, Any]) -> int:
+    _campaign_only(c, options=options)
     if not isinstance(k, int) or k < 0 or k > c.epic_dice:
         raise RuleError(
             "not_enough_epic_dice", T(f"Only {c.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {c.epic_dice}.")
@@ -89,7 +88,7 @@ def spend_epic_dice(c, k: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
 
 
 def starting_reputation(
-    alignment: str, features: list, rules: Mapping[str, Any] = DEFAULT_RULES, gm_override: int | None = None
+    alignment: str, features: list, gm_override: int | None = None, *, options: Mapping[str, Any]
 ) -> int:
     """§4 step 9: GM override; a bought mutation -> -1 (L97); Inconspicuous -> 0 [DEFAULT];
     else +1 good / -1 evil (L47)."""
@@ -99,10 +98,10 @@ def starting_reputation(
     for f in features:
         d = feature_def(str(f.get("id"))) or {}
         if (f.get("kind") or d.get("kind")) == "mutation" and f.get("origin") != "racial":
-            if f.get("id") not in racial_ids or rules.get("racial_upgrade_is_mutation"):
+            if f.get("id") not in racial_ids or options.get("racial_upgrade_is_mutation"):
                 return -1
     if any(f.get("id") == "inconspicuous" for f in features):
-        return int(rules.get("inconspicuous_start_rep", 0))
+        return int(options.get("inconspicuous_start_rep", 0))
     return 1 if alignment == "good" else -1
 
 
@@ -126,7 +125,8 @@ def end_of_session(
     awards: Mapping[str, int],
     careless_pick: str | None = None,
     gm_exceptions: bool = False,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    *,
+    options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """Award per-skill XP (<= 1 per skill per session unless the GM makes an exception, L355);
     5 XP -> +1 skill level up to its cap (L357); the session total adds to the character's XP
@@ -170,7 +170,7 @@ def end_of_session(
         skills[key] = lvl
         sxp[key] = cur
     total = sum(awards.values())
-    if not rules.get("xp_capped_counts_toward_total", True):
+    if not options.get("xp_capped_counts_toward_total", True):
         total -= capped_xp  # A-32: XP of skills already at their cap does not count
     before = c.level
     with c.hold_trait_notifications():
@@ -181,7 +181,7 @@ def end_of_session(
     return {"session_xp": total, "skill_level_ups": ups, "levels_gained": c.level - before, "awards": awards}
 
 
-def release_saturated(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, int]:
+def release_saturated(c, *, options: Mapping[str, Any]) -> dict[str, int]:
     """After a cap rises, saturated skills (5 XP at the cap) level up at once [DEFAULT]."""
     skills, sxp = dict(c.skills), dict(c.skill_xp)
     ups = {}
@@ -189,7 +189,7 @@ def release_saturated(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, 
         if x >= SKILL_XP_TO_LEVEL:
             cap = skill_cap(c, key)
             if cap is not None and skills.get(key, 0) < cap:
-                if rules.get("saturated_xp_on_cap_raise", "apply") == "apply":
+                if options.get("saturated_xp_on_cap_raise", "apply") == "apply":
                     skills[key] = skills.get(key, 0) + 1
                     ups[key] = skills[key]
                 sxp[key] = 0
@@ -206,13 +206,13 @@ def _need_improvement(c) -> None:
         raise RuleError("no_improvement", T("No level-up improvement pending.", "Нет доступных улучшений уровня."))
 
 
-def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, Any]:
+def improve_parameter(c, param: str, *, options: Mapping[str, Any]) -> dict[str, Any]:
     """+1 to a main parameter; derived values and health recalculated (L369); physical
     increases propagate to forms, each form <= 2 x its start (L55, L369)."""
     _need_improvement(c)
     if param not in PARAMS:
         raise RuleError("bad_param", T(f"Unknown parameter {param!r}.", f"Неизвестный параметр {param!r}."))
-    _refuse_above_cap(c, param, rules)
+    _refuse_above_cap(c, param, options=options)
     adv = dict(c.param_advances)
     adv[param] = adv.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -220,7 +220,7 @@ def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
         c.param_advances = adv
         c.forms = propagate_to_forms(c.forms, param)
         c.pending_improvements -= 1
-    ups = release_saturated(c, rules)
+    ups = release_saturated(c, options=options)
     return {"param": param, "value": c.param(param), "skill_level_ups": ups}
 
 
@@ -297,24 +297,24 @@ def improve_surprise(c) -> dict[str, Any]:
 
 
 # -- higher-level start (L373-L378) ----------------------------------------------------------------------------------
-def high_start(level: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, int]:
+def high_start(level: int, *, options: Mapping[str, Any]) -> dict[str, int]:
     if not isinstance(level, int) or level < 1:
         raise ValueError("level must be >= 1")
-    pts = level if rules.get("highlevel_param_points", "level") == "level" else level - 1
+    pts = level if options.get("highlevel_param_points", "level") == "level" else level - 1
     if level == 1:
         pts = 0
     return {"xp": 20 * (level - 1), "param_points": pts, "skill_points": 2 * level if level > 1 else 0}
 
 
-def start_at_level(c, level: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, int]:
+def start_at_level(c, level: int, *, options: Mapping[str, Any]) -> dict[str, int]:
     """Set XP for a higher-level start (L376); returns the extra points to spend (L377-L378)."""
-    h = high_start(level, rules)
+    h = high_start(level, options=options)
     c.xp = h["xp"]
     return h
 
 
 # -- creation operations (spec §4) -------------------------------------------------------------------------------------
-def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -> None:
+def spend_param_point(c, param: str, *, options: Mapping[str, Any]) -> None:
     """Step 2: one free age point (+1) into any main parameter (L55); refuses over the allowance or
     above 5 (L59)."""
     a = data.row("ages", c.age) if c.age else None
@@ -331,7 +331,7 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
                 f"Очки параметров за возраст: {a['free_params']}, все потрачены.",
             ),
         )
-    _refuse_above_cap(c, param, rules)
+    _refuse_above_cap(c, param, options=options)
     pts = dict(c.param_points)
     pts[param] = pts.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -347,7 +347,7 @@ def apply_race_and_age(
     *,
     base_hp: int | None = None,
     race: str = "",
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> list:
     """Steps 1-2: racial values, then the age swap (L62-L76). Returns warnings (overflow clamp)."""
     a = data.row("ages", age)
@@ -359,12 +359,12 @@ def apply_race_and_age(
             raise RuleError("E_PARAM_RANGE", T(f"Racial {p} must be 1-5.", f"Расовый параметр {p} — от 1 до 5."))
     warnings = []
     minus_ok = vals[a["minus"]] > 1
-    scope = rules.get("age_swap_scope", "whole_swap")
+    scope = options.get("age_swap_scope", "whole_swap")
     if minus_ok:
         vals[a["minus"]] -= 1
     if minus_ok or scope == "minus_only":
         if vals[a["plus"]] + 1 > 5:
-            if rules.get("age_swap_overflow") == "error":
+            if options.get("age_swap_overflow") == "error":
                 raise RuleError(
                     "E_AGE_SWAP_OVERFLOW",
                     T(f"Age bonus would raise {a['plus']} above 5.", f"Возрастной бонус поднимает {a['plus']} выше 5."),
@@ -464,11 +464,11 @@ def set_skill(character, key: str, level: int) -> None:
     character.skills = skills
 
 
-def improve(character, choice: str, target: str | None, rules: Mapping[str, Any], **kw) -> dict[str, Any]:
+def improve(character, choice: str, target: str | None, *, options: Mapping[str, Any], **kw) -> dict[str, Any]:
     """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
     parameter) or ``surprise`` (L361-L371)."""
     if choice == "parameter":
-        return improve_parameter(character, target, rules)
+        return improve_parameter(character, target, options=options)
     if choice == "feature":
         return improve_feature(character, target, **kw)
     if choice == "surprise":

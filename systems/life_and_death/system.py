@@ -35,8 +35,8 @@ class LifeAndDeathSystem(GameSystem):
     sheet = SHEET
     default_rules = DEFAULTS
 
-    def __init__(self, **rules: Any):
-        super().__init__(**rules)
+    def __init__(self, **options: Any):
+        super().__init__(**options)
         # Rules that change derived values or hard limits travel with the Character class.
         if self.rules != dict(DEFAULTS):
             self.Character = type(
@@ -59,17 +59,17 @@ class LifeAndDeathSystem(GameSystem):
 
     # -- checks ---------------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
-        return _checks.list_checks(character, self.rules)
+        return _checks.list_checks(character, options=self.rules)
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
-        return _checks.roll(character, check_id, self.rules, rng=rng, **options)
+        return _checks.roll(character, check_id, options=self.rules, rng=rng, **options)
 
     def check_distribution(self, character, check_id: str, **options: Any):
-        return _checks.distribution(character, check_id, self.rules, **options)
+        return _checks.distribution(character, check_id, options=self.rules, **options)
 
     def pool_for(self, character, check_id: str, **options: Any) -> _checks.PoolSpec:
         """The dice and success penalty a check id means for this character (§5.11)."""
-        return _checks.resolve(character, check_id, self.rules, **options)
+        return _checks.resolve(character, check_id, options=self.rules, **options)
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
         """Clamp by the rules: epic dice 0..|reputation|, EP/SP/IP 0..max, HP <= max."""
@@ -102,28 +102,28 @@ class LifeAndDeathSystem(GameSystem):
         finish_creation(character, options=self.rules)
 
     def apply_race_and_age(self, character, race_params, age, **kw):
-        return progression.apply_race_and_age(character, race_params, age, rules=self.rules, **kw)
+        return progression.apply_race_and_age(character, race_params, age, options=self.rules, **kw)
 
     def spend_param_point(self, character, param: str) -> None:
-        progression.spend_param_point(character, param, self.rules)
+        progression.spend_param_point(character, param, options=self.rules)
 
     def set_skill(self, character, key: str, level: int) -> None:
         """Set a skill level, refused above its cap (L103, L284) or without the required feature."""
         progression.set_skill(character, key, level)
 
     def change_reputation(self, character, delta: int):
-        return progression.apply_reputation_change(character, delta, self.rules)
+        return progression.apply_reputation_change(character, delta, options=self.rules)
 
     def award_epic_die(self, character) -> int:
-        return progression.award_epic_die(character, self.rules)
+        return progression.award_epic_die(character, options=self.rules)
 
     def end_of_session(self, character, awards, **kw):
-        return progression.end_of_session(character, awards, rules=self.rules, **kw)
+        return progression.end_of_session(character, awards, options=self.rules, **kw)
 
     def improve(self, character, choice: str, target: str | None = None, **kw):
         """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
         parameter) or ``surprise`` (L361-L371)."""
-        return progression.improve(character, choice, target, self.rules, **kw)
+        return progression.improve(character, choice, target, options=self.rules, **kw)
 
     # -- dice words -------------------------------------------------------------------------------------
     def dice_words(self) -> list:
@@ -131,38 +131,38 @@ class LifeAndDeathSystem(GameSystem):
 
     def parse_roll(self, text: str, character=None):
         """Parse an ``ld`` expression, with sheet keys resolved against ``character``."""
-        return parse_ld(text, character=character, rules=self.rules)
+        return parse_ld(text, character=character, options=self.rules)
 
     # -- combat -------------------------------------------------------------------------------------------
     def health(self, character) -> tuple[int, int]:
         return character.hp, character.hp_max
 
     def is_defeated(self, character) -> bool:
-        return combat.health_state(character, self.rules) in ("dead", "incapacitated")
+        return combat.health_state(character, options=self.rules) in ("dead", "incapacitated")
 
     def conditions(self) -> list[ConditionSpec]:
         return list(combat.CONDITIONS)
 
     def roll_initiative(self, combatants, *, rng=None, **options) -> InitiativeOrder:
-        return combat.roll_initiative(combatants, rng=rng, rules=self.rules, **options)
+        return combat.roll_initiative(combatants, rng=rng, options=self.rules, **options)
 
     def damage_options(self, character) -> list[OptionSpec]:
         return combat.damage_options(character)
 
     def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
-        return combat.apply_damage(character, amount, rules=self.rules, **options)
+        return combat.apply_damage(character, amount, options=self.rules, **options)
 
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
-        return combat.apply_healing(character, amount, rules=self.rules, **options)
+        return combat.apply_healing(character, amount, options=self.rules, **options)
 
     def healing_options(self, character) -> list[OptionSpec]:
-        return combat.healing_options(character, self.rules)
+        return combat.healing_options(character, options=self.rules)
 
     def on_turn(self, character, when: str, *, rng=None, conditions=()) -> DamageOutcome | None:
-        return combat.on_turn(character, when, rng=rng, conditions=conditions, rules=self.rules)
+        return combat.on_turn(character, when, rng=rng, conditions=conditions, options=self.rules)
 
     def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
-        return combat.condition_changed(character, condition_id, active, data, rules=self.rules)
+        return combat.condition_changed(character, condition_id, active, data, options=self.rules)
 
     def initiative_options(self) -> list[OptionSpec]:
         """Options ``roll_initiative`` accepts: ``epic={combatant_id: n}`` (L351)."""
@@ -176,17 +176,17 @@ class LifeAndDeathSystem(GameSystem):
         return combat.remove_wound(character, index)
 
     def resolve_attack(self, att, dfn, weapon_damage: int, armour: int = 0, **kw):
-        return combat.resolve_attack(att, dfn, weapon_damage, armour, rules=self.rules, **kw)
+        return combat.resolve_attack(att, dfn, weapon_damage, armour, options=self.rules, **kw)
 
     def attack(self, attacker, attack_check: str, defender=None, defence_check=None, **kw):
         """Roll one physical attack between two characters (see ``combat.attack``)."""
-        return combat.attack(attacker, attack_check, defender, defence_check, rules=self.rules, **kw)
+        return combat.attack(attacker, attack_check, defender, defence_check, options=self.rules, **kw)
 
     def damage_distribution(self, att_pool: int, def_pool, weapon_damage: int, armour: int = 0, **kw):
-        return combat.damage_distribution(att_pool, def_pool, weapon_damage, armour, rules=self.rules, **kw)
+        return combat.damage_distribution(att_pool, def_pool, weapon_damage, armour, options=self.rules, **kw)
 
     def cast(self, caster, skill_key: str, design: magic.SpellDesign, **kw) -> magic.CastResult:
-        return magic.cast(caster, skill_key, design, rules=self.rules, **kw)
+        return magic.cast(caster, skill_key, design, options=self.rules, **kw)
 
 
 SYSTEM = LifeAndDeathSystem()

@@ -63,10 +63,10 @@ def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """Every problem of the sheet (spec §4.1), section by section; budgets only while creating."""
     a = data.row("ages", c.age) if c.age else None
     creation = c.stage == "creation"
-    out = _base_hp_problems(c, options)
+    out = _base_hp_problems(c, options=options)
     for p in PARAMS:
-        out += _age_swap_problems(c, p, a, options)
-        out += _param_value_problems(c, p, options)
+        out += _age_swap_problems(c, p, a, options=options)
+        out += _param_value_problems(c, p, options=options)
     if creation and a:
         out += _param_point_problems(c, a)
     for key, lvl in sorted(c.skills.items()):
@@ -78,14 +78,14 @@ def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
         out += _feature_problems(c, f)
     out += _feature_total_problems(c, a if creation else None)
     if c.forms:
-        out += _form_problems(c, options, creation)
+        out += _form_problems(c, creation, options=options)
     return out + _story_problems(c) + _inventory_problems(c, creation) + _reputation_problems(c)
 
 
-def _base_hp_problems(c, rules: Mapping[str, Any]) -> list[Problem]:
+def _base_hp_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """A-02: OPTION default_base_hp=None means the GM must enter the base HP."""
     out: list[Problem] = []
-    if c.base_hp is None and rules.get("default_base_hp", 10) is None:
+    if c.base_hp is None and options.get("default_base_hp", 10) is None:
         r = data.row("races", c.race) if c.race else None
         if not (r and isinstance(r.get("base_hp"), int)):
             out.append(
@@ -100,7 +100,7 @@ def _base_hp_problems(c, rules: Mapping[str, Any]) -> list[Problem]:
     return out
 
 
-def _age_swap_problems(c, p: str, a: Mapping | None, rules: Mapping[str, Any]) -> list[Problem]:
+def _age_swap_problems(c, p: str, a: Mapping | None, *, options: Mapping[str, Any]) -> list[Problem]:
     """The age swap pushing a parameter past 5 (A-04)."""
     out: list[Problem] = []
     plab = PARAM_LABELS
@@ -109,10 +109,10 @@ def _age_swap_problems(c, p: str, a: Mapping | None, rules: Mapping[str, Any]) -
         and a
         and p == a["plus"]
         and int(c.race_params.get(a["minus"], 1)) > 1
-        or (c.race_params and a and p == a["plus"] and rules.get("age_swap_scope") == "minus_only")
+        or (c.race_params and a and p == a["plus"] and options.get("age_swap_scope") == "minus_only")
     ):
         if int(c.race_params.get(p, 1)) + 1 > 5:
-            if rules.get("age_swap_overflow") == "error":
+            if options.get("age_swap_overflow") == "error":
                 out.append(
                     _p(
                         "E_AGE_SWAP_OVERFLOW",
@@ -134,11 +134,11 @@ def _age_swap_problems(c, p: str, a: Mapping | None, rules: Mapping[str, Any]) -
     return out
 
 
-def _param_value_problems(c, p: str, rules: Mapping[str, Any]) -> list[Problem]:
+def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Problem]:
     """A parameter's range and its feature layers (L59, L102, L55)."""
     out: list[Problem] = []
     plab = PARAM_LABELS
-    cap = 10 if rules.get("allow_params_above_5") else 5
+    cap = 10 if options.get("allow_params_above_5") else 5
     lay = c.param_layers(p)
     base = lay["base"]
     if not 1 <= base <= cap:
@@ -153,7 +153,7 @@ def _param_value_problems(c, p: str, rules: Mapping[str, Any]) -> list[Problem]:
         )
     final = base + lay["feature_mod"]
     if lay["feature_mod"] > 0 and final > 5 and 1 <= base <= 5:
-        mode = rules.get("feature_param_overflow", "clamp")
+        mode = options.get("feature_param_overflow", "clamp")
         if mode == "error":
             out.append(
                 _p(
@@ -442,7 +442,7 @@ def _feature_total_problems(c, a: Mapping | None) -> list[Problem]:
     return out
 
 
-def _form_problems(c, rules: Mapping[str, Any], creation: bool) -> list[Problem]:
+def _form_problems(c, creation: bool, *, options: Mapping[str, Any]) -> list[Problem]:
     """A shapeshifter's forms (L84, L109-L117, L55)."""
     out: list[Problem] = []
     if not c.has_feature("shapeshifter"):
@@ -458,7 +458,9 @@ def _form_problems(c, rules: Mapping[str, Any], creation: bool) -> list[Problem]
             )
         )
     tiers = [
-        int(f.get("tier", 0)) for f in c.forms if rules.get("transform_tier_includes_humanoid") or not f.get("humanoid")
+        int(f.get("tier", 0))
+        for f in c.forms
+        if options.get("transform_tier_includes_humanoid") or not f.get("humanoid")
     ]
     if creation and sum(tiers) > 10:
         out.append(
@@ -471,11 +473,11 @@ def _form_problems(c, rules: Mapping[str, Any], creation: bool) -> list[Problem]
         )
     guardians = {r["id"] for r in data.rows("guardian_forms")}
     for f in c.forms:
-        out += _one_form_problems(c, f, guardians, rules)
+        out += _one_form_problems(c, f, guardians, options=options)
     return out
 
 
-def _one_form_problems(c, f: Mapping, guardians: set, rules: Mapping[str, Any]) -> list[Problem]:
+def _one_form_problems(c, f: Mapping, guardians: set, *, options: Mapping[str, Any]) -> list[Problem]:
     out: list[Problem] = []
     name = f.get("creature", "?")
     if int(f.get("tier", 0)) > c.luck:
@@ -497,7 +499,7 @@ def _one_form_problems(c, f: Mapping, guardians: set, rules: Mapping[str, Any]) 
                 "forms",
             )
         )
-    if (f.get("guardian") or name in guardians) and not rules.get("gm_allows_guardians") and not f.get("gm_allowed"):
+    if (f.get("guardian") or name in guardians) and not options.get("gm_allows_guardians") and not f.get("gm_allowed"):
         out.append(
             _p(
                 "E_FORM_GUARDIAN",

@@ -71,7 +71,7 @@ class LdExpression:
     armour: int = 0
     zone: str = "torso"
     maxhp: int | None = None
-    rules: Mapping[str, Any] = field(default_factory=lambda: DEFAULT_RULES)
+    options: Mapping[str, Any] = field(default_factory=lambda: DEFAULT_RULES)
 
     def _att_pool(self) -> int:
         return self.left.pool - (ZONE_PENALTY[self.zone] if self.dmg is not None else 0)
@@ -107,7 +107,7 @@ class LdExpression:
                 notes.append(T("tie or less: the defender wins", "равенство или меньше: побеждает защитник"))  # L37
             if self.dmg is not None:
                 out = resolve_attack(
-                    a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, rules=self.rules
+                    a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, options=self.options
                 )
                 total = out.damage
                 details.update(
@@ -124,7 +124,13 @@ class LdExpression:
             from .dice import PoolResult
 
             out = resolve_attack(
-                a, PoolResult.zero(), self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, rules=self.rules
+                a,
+                PoolResult.zero(),
+                self.dmg,
+                self.armour,
+                zone=self.zone,
+                target_max_hp=self.maxhp,
+                options=self.options,
             )
             total = out.damage
             details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced)
@@ -144,7 +150,7 @@ class LdExpression:
                 att_penalty=self.left.penalty,
                 def_epic=r.bonus if r else 0,
                 def_penalty=r.penalty if r else 0,
-                rules=self.rules,
+                options=self.options,
             )
         if self.right is not None:
             lr = self.right.law()
@@ -175,8 +181,8 @@ def _to_id(name: str) -> str:
 
 
 class _Parser:
-    def __init__(self, text: str, start: int, end: int, character=None, rules=DEFAULT_RULES):
-        self.text, self.end, self.character, self.rules = text, end, character, rules
+    def __init__(self, text: str, start: int, end: int, character=None, *, options: Mapping[str, Any]):
+        self.text, self.end, self.character, self.options = text, end, character, options
         self.toks = []
         pos = start
         while pos < end:
@@ -278,7 +284,7 @@ class _Parser:
 
     def _check(self, check_id, pos):
         try:
-            spec = resolve(self.character, check_id, self.rules)
+            spec = resolve(self.character, check_id, options=self.options)
         except ValueError as e:
             ru = e.text("ru") if hasattr(e, "text") else f"проверка {check_id!r} невозможна: {e}"
             raise DiceError(str(e), pos, self.text, message_ru=ru) from None
@@ -328,7 +334,7 @@ class _Parser:
 
     def parse(self) -> LdExpression:
         left = self.side()
-        e = LdExpression(self.text[self.toks[0][2] : self.end].strip() if self.toks else "", left, rules=self.rules)
+        e = LdExpression(self.text[self.toks[0][2] : self.end].strip() if self.toks else "", left, options=self.options)
         while True:
             k, v, p = self.peek()
             if k is None:
@@ -381,13 +387,10 @@ class _Parser:
         return e
 
 
-def parse_ld(
-    text: str, start: int = 0, end: int | None = None, *, character=None, rules: Mapping[str, Any] | None = None
-) -> LdExpression:
+def parse_ld(text: str, start: int = 0, end: int | None = None, *, character=None, options) -> LdExpression:
+    """Parse an ``ld`` expression under the GM options ``rules``, sheet keys read from ``character``."""
     end = len(text) if end is None else end
-    if rules is None:  # a system built with_rules() gives its characters its rules (RULES)
-        rules = getattr(character, "RULES", None) or DEFAULT_RULES
-    return _Parser(text, start, end, character, rules).parse()
+    return _Parser(text, start, end, character, options=options).parse()
 
 
 def parse_word(text: str, start: int, end: int, variables: Mapping[str, Any] | None = None) -> LdExpression:
@@ -400,7 +403,9 @@ def parse_word(text: str, start: int, end: int, variables: Mapping[str, Any] | N
             text,
             message_ru="привязанный персонаж — не из Life&Death",
         )
-    return parse_ld(text, start, end, character=character)
+    # a system built with_rules() gives its characters its options (RULES)
+    options = character.RULES if character is not None else DEFAULT_RULES
+    return parse_ld(text, start, end, character=character, options=options)
 
 
 LD_WORD = DiceWord(

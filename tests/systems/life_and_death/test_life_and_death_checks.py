@@ -22,6 +22,12 @@ from tabletop_systems.life_and_death.dice import (
 from tabletop_widgets.core import CheckResult, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError, Distribution
 
+
+def opts(**changes):
+    """The GM options with ``changes`` (a system built with them)."""
+    return SYSTEM.with_rules(**changes).rules
+
+
 F = Fraction
 
 
@@ -109,7 +115,7 @@ def test_opposed_ties_to_defender(a, d, winner):
     ids=lambda x: x if isinstance(x, str) and x[:2] in ("S-", "D-") else None,
 )
 def test_retry_penalty(vid, attempt, rule, dice):
-    assert retry_penalty(attempt, {"retry_penalty": rule}) == dice
+    assert retry_penalty(attempt, options=opts(retry_penalty=rule)) == dice
 
 
 def test_retry_applies_to_pool():
@@ -414,7 +420,7 @@ def test_word_damage_with_success_modifiers_vs_brute_force():
     out = {}
     for fa in itertools.product(range(1, 11), repeat=2):
         for fd in itertools.product(range(1, 11), repeat=1):
-            o = resolve_attack(read_faces(fa, penalty=1, epic=1), read_faces(fd, epic=1), 2, 1)
+            o = resolve_attack(read_faces(fa, penalty=1, epic=1), read_faces(fd, epic=1), 2, 1, options=SYSTEM.rules)
             out[o.damage] = out.get(o.damage, 0) + F(1, 1000)
     assert dict(d) == out
 

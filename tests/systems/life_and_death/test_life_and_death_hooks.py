@@ -153,7 +153,7 @@ def test_tiebreak_ids_pool_and_dex():
     }
     from tabletop_systems.life_and_death import combat
 
-    o = combat.roll_initiative(cs, faces={"x": [1, 1, 1, 1], "y": [1, 1, 1, 1], "z": [1, 1]})
+    o = combat.roll_initiative(cs, faces={"x": [1, 1, 1, 1], "y": [1, 1, 1, 1], "z": [1, 1]}, options=SYSTEM.rules)
     assert o.order == ["x", "y", "z"]
     assert [t["ids"] for t in o.tiebreaks] == [["x", "y"], ["y", "z"]]
     assert "Dexterity" in o.tiebreaks[0]["en"] and "pool" in o.tiebreaks[1]["en"]

@@ -147,11 +147,11 @@ def test_S16_hp_per_might_point():
     c = Character()
     SYSTEM.apply_race_and_age(c, RACE, "young", base_hp=10)
     assert c.alertness == 1 and c.power == 3
-    spend_param_point(c, "might")
-    spend_param_point(c, "might")
+    spend_param_point(c, "might", options=SYSTEM.rules)
+    spend_param_point(c, "might", options=SYSTEM.rules)
     assert c.might == 4 and c.hp_max == 12 and c.hp == 12
     with pytest.raises(RuleError):
-        spend_param_point(c, "luck")  # only 2 points for young
+        spend_param_point(c, "luck", options=SYSTEM.rules)  # only 2 points for young
     assert c.luck == 2
 
 
@@ -188,7 +188,7 @@ def test_D26_adult_points_cannot_raise_might():
     c = Character()
     SYSTEM.apply_race_and_age(c, dict(RACE, power=2, might=4), "adult")
     with pytest.raises(RuleError):
-        spend_param_point(c, "might")
+        spend_param_point(c, "might", options=SYSTEM.rules)
     c2 = Character(race_params=dict(RACE, power=2, might=4), age="adult", might=5, power=1, param_points={"might": 1})
     assert "E_PARAM_RANGE" in codes(c2)
 
@@ -278,10 +278,14 @@ def test_S01_racial_claws_then_mutation():
 
     assert feature_budget(c)["cost"] == 3
     assert not {"E_FEATURE_POINTS", "W_UNSPENT_FEATURE_POINTS"} & codes(c)
-    assert c.mutant and starting_reputation("good", fs) == -1
+    assert c.mutant and starting_reputation("good", fs, options=SYSTEM.rules) == -1
     only_claws = [feat("claws", 1, "racial"), feat("claws", 1)]
-    assert not Character(features=only_claws).mutant and starting_reputation("good", only_claws) == 1
-    assert starting_reputation("good", only_claws, SYSTEM.with_rules(racial_upgrade_is_mutation=True).rules) == -1
+    assert (
+        not Character(features=only_claws).mutant and starting_reputation("good", only_claws, options=SYSTEM.rules) == 1
+    )
+    assert (
+        starting_reputation("good", only_claws, options=SYSTEM.with_rules(racial_upgrade_is_mutation=True).rules) == -1
+    )
 
 
 def test_D29_tail_first_mutation():
@@ -425,7 +429,7 @@ def test_D37_form_cap_on_propagation():
         forms=[{"creature": "wolf", "tier": 1, "might": 2, "start_might": 2}],
     )
     for _ in range(3):
-        improve_parameter(c, "might")
+        improve_parameter(c, "might", options=SYSTEM.rules)
     assert c.might == 4 and c.forms[0]["might"] == 4
     bad = Character(features=[feat("shapeshifter")], forms=[{"creature": "x", "tier": 1, "might": 5, "start_might": 2}])
     assert "E_FORM_PARAM_DOUBLE" in codes(bad)
@@ -451,7 +455,7 @@ def test_form_guardian_and_affinity():
     ids=["D-38-good", "D-38-evil", "D-38-mutant", "D-38-inconspicuous"],
 )
 def test_D38_starting_reputation(alignment, features, rep):
-    assert starting_reputation(alignment, features) == rep
+    assert starting_reputation(alignment, features, options=SYSTEM.rules) == rep
 
 
 @pytest.mark.parametrize(
@@ -483,7 +487,7 @@ def test_faith_reputation_epic():
     ids=["S-15", "S-15-level-1", "D-40"],
 )
 def test_high_start(level, rule, expected):
-    assert high_start(level, {"highlevel_param_points": rule}) == expected
+    assert high_start(level, options=SYSTEM.with_rules(highlevel_param_points=rule).rules) == expected
 
 
 def test_D41_hp_recalculated():

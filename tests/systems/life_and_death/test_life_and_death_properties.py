@@ -69,7 +69,7 @@ def test_reputation_never_zero(rep, delta):
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 4), st.integers(0, 3), st.integers(0, 4), st.integers(0, 4))
 def test_damage_distribution_sums_to_one(na, nd, w, arm):
-    d = damage_distribution(na, nd, w, arm)
+    d = damage_distribution(na, nd, w, arm, options=SYSTEM.rules)
     assert sum(d.values(), Fraction(0)) == 1 and min(d) >= 0
 
 
