@@ -187,6 +187,21 @@ def apply_damage(
     )
 
 
+def effect_value(c, trait: str, new: Any) -> Any:
+    """The value an effect leaves on ``trait`` (``new`` = the value plus the effect's delta):
+    epic dice 0..|reputation| (below 0 refused), EP/SP/IP 0..their maximum, HP at most its
+    maximum; other traits as given."""
+    if trait == "epic_dice":
+        if new < 0:
+            raise RuleError("not_enough_epic_dice", T("Not enough epic dice.", "Недостаточно эпик-дайсов."))
+        return min(new, abs(c.reputation))
+    if trait in ("ep", "sp", "ip"):
+        return max(0, min(new, getattr(c, trait + "_max")))
+    if trait == "hp":
+        return min(new, c.hp_max)
+    return new
+
+
 def damage_options(character) -> list[OptionSpec]:
     """What the tracker offers when dealing damage: the type, the zone and the target's state."""
     return [
@@ -626,6 +641,7 @@ __all__ = [
     "STATE_LABELS",
     "apply_damage",
     "damage_options",
+    "effect_value",
     "healing_options",
     "apply_healing",
     "WOUND_CONDITIONS",

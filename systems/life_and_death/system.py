@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from tabletop_widgets.core import (
     CheckResult,
     CheckSpec,
     ConditionSpec,
     DamageOutcome,
-    Effect,
     GameSystem,
     InitiativeOrder,
     OptionSpec,
     Problem,
-    RuleError,
-    T,
 )
 
 from . import checks as _checks
@@ -71,24 +68,10 @@ class LifeAndDeathSystem(GameSystem):
         """The dice and success penalty a check id means for this character (§5.11)."""
         return _checks.resolve(character, check_id, options=self.rules, **options)
 
-    def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
-        """Clamp by the rules: epic dice 0..|reputation|, EP/SP/IP 0..max, HP <= max."""
-        changes: dict[str, tuple[Any, Any]] = {}
-        for e in effects:
-            old = getattr(character, e.trait)
-            new = old + e.delta
-            if e.trait == "epic_dice":
-                if new < 0:
-                    raise RuleError("not_enough_epic_dice", T("Not enough epic dice.", "Недостаточно эпик-дайсов."))
-                new = min(new, abs(character.reputation))
-            elif e.trait in ("ep", "sp", "ip"):
-                new = max(0, min(new, getattr(character, e.trait + "_max")))
-            elif e.trait == "hp":
-                new = min(new, character.hp_max)
-            setattr(character, e.trait, new)
-            first = changes.get(e.trait, (old, None))[0]
-            changes[e.trait] = (first, getattr(character, e.trait))
-        return changes
+    def effect_value(self, character, trait: str, old: Any, delta: int) -> Any:
+        """Clamp by the rules: epic dice 0..|reputation| (refused below 0), EP/SP/IP 0..max,
+        HP <= max (the base class checks every effect before applying any)."""
+        return combat.effect_value(character, trait, old + delta)
 
     # -- validation and operations -------------------------------------------------------------------
     def validate(self, character) -> list[Problem]:

@@ -19,7 +19,7 @@ from tabletop_systems.life_and_death.dice import (
     p_opposed_win,
     read_faces,
 )
-from tabletop_widgets.core import CheckResult, RuleError, ValidationError
+from tabletop_widgets.core import CheckResult, Effect, RuleError, T, ValidationError
 from tabletop_widgets.dice import DiceError, Distribution
 
 
@@ -430,3 +430,28 @@ def test_pool_limit():
         SYSTEM.chance(Character(dexterity=3), "dexterity", dice_mod=1000)
     with pytest.raises(ValidationError):
         Character(skills={"athletics": 11})
+
+
+def test_refused_effect_leaves_the_earlier_ones_unapplied():
+    """All or none: a cast's EP cost and an epic die the character does not have are one batch;
+    the refused epic die leaves the EP where they were (and the same batch applies whole once
+    the die is there)."""
+    c = Character(complexity=3, power=3, reputation=2, epic_dice=0, ep=5)
+    batch = [Effect("ep", -3, T("spell", "заклинание")), Effect("epic_dice", -1, T("epic", "эпик"))]
+    with pytest.raises(RuleError) as ei:
+        SYSTEM.apply_effects(c, batch)
+    assert ei.value.code == "not_enough_epic_dice"
+    assert c.ep == 5 and c.epic_dice == 0
+    c.epic_dice = 1
+    assert SYSTEM.apply_effects(c, batch) == {"ep": (5, 2), "epic_dice": (1, 0)}
+    assert c.ep == 2 and c.epic_dice == 0
+
+
+def test_several_effects_on_one_trait_clamp_in_turn():
+    c = Character(complexity=3, power=3, reputation=2, epic_dice=1, ep=5)
+    assert c.ep_max == 6
+    assert SYSTEM.apply_effects(c, [Effect("epic_dice", 5, T("a", "а")), Effect("epic_dice", -1, T("b", "б"))]) == {
+        "epic_dice": (1, 1)
+    }
+    assert SYSTEM.apply_effects(c, [Effect("ep", 10, T("a", "а")), Effect("ep", -3, T("b", "б"))]) == {"ep": (5, 3)}
+    assert c.ep == 3  # 5 + 10 held at 6, then 6 - 3
