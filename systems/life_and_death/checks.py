@@ -8,10 +8,10 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T, count
+from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 from tabletop_widgets.core.wording import en_n, ru_n
 
-from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
 from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, SKILL_KEY_RE, skill_def, skill_id_of
 
@@ -31,9 +31,9 @@ class PoolSpec:
     notes: tuple = ()
 
 
-def _skill_label(key: str) -> dict[str, str]:
+def _skill_label(tables: DataTables, key: str) -> dict[str, str]:
     sid, _, spec = key.partition(":")
-    d = skill_def(sid)
+    d = skill_def(tables, sid)
     en, ru = (d["en"], d["ru"]) if d else (sid.replace("_", " "), sid.replace("_", " "))
     if spec:
         en, ru = f"{en} ({spec})", f"{ru} ({spec})"
@@ -120,7 +120,7 @@ def _skill_check_parts(character, check_id: str, *, options: Mapping[str, Any]) 
             f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)",
             f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)",
         )
-    d = skill_def(skill_id_of(key))
+    d = skill_def(character.TABLES, skill_id_of(key))
     # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
     # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
     known = character.skill_param_under(key, options=options) if d else None
@@ -143,8 +143,8 @@ def _skill_pool(character, check_id: str, helmet: int, notes: list, *, options: 
         notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
     lvl = character.skill_level(key)
     label = T(
-        f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
-        f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}",
+        f"{PARAM_LABELS[param]['en']} + {_skill_label(character.TABLES, key)['en']}",
+        f"{PARAM_LABELS[param]['ru']} + {_skill_label(character.TABLES, key)['ru']}",
     )
     if lvl > 0:
         spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
@@ -421,7 +421,7 @@ def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
         out.append(CheckSpec(p, PARAM_LABELS[p], opts, g_params, notation=f"ld {s.pool}"))
     g_skills = T("Skills", "Навыки")
     keys = set(character.skills)
-    for r in data.rows("skills"):
+    for r in character.TABLES.rows("skills"):
         # built-in skills, also those whose parameter comes from a reading (A-56 unstated_skill_params);
         # a skill needing a feature (Transformation: Shapeshifter, L84) only for characters who have it
         if not r.get("branched") and (not r.get("requires_feature") or character.has_feature(r["requires_feature"])):
@@ -459,7 +459,10 @@ def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
             out.append(
                 CheckSpec(
                     f"cast:{key}",
-                    T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
+                    T(
+                        f"Cast: {_skill_label(character.TABLES, key)['en']}",
+                        f"Заклинание: {_skill_label(character.TABLES, key)['ru']}",
+                    ),
                     cast_option_specs(character),
                     T("Energetics", "Энергетика"),
                     notation=f"ld {character.complexity + character.skill_level(key)}-…",
@@ -521,8 +524,8 @@ def cast_option_specs(character) -> tuple[OptionSpec, ...]:
         (k, T(k, r))
         for k, r in (("basic", "базовая"), ("simple", "простая"), ("sharpened", "заострённая"), ("complex", "сложная"))
     )
-    facets = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("facets"))
-    zones = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones"))
+    facets = tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("facets"))
+    zones = tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("zones"))
     return (
         OptionSpec("brightness", T("Brightness", "Яркость"), "int", 1, 1, max(1, character.power)),
         OptionSpec("functions", T("Functions / effects", "Функции / эффекты"), "int", 0, 0, 10),

@@ -210,14 +210,14 @@ def damage_options(character) -> list[OptionSpec]:
             T("Damage type", "Тип урона"),
             "choice",
             "physical",
-            choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("damage_types")),
+            choices=tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("damage_types")),
         ),
         OptionSpec(
             "zone",
             T("Hit zone", "Зона попадания"),
             "choice",
             "torso",
-            choices=tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones")),
+            choices=tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("zones")),
         ),
         OptionSpec("transforming", T("Target transforming (×2)", "Цель в трансформации (×2)"), "bool", False),
         OptionSpec("spell", T("Spell (thresholds ×2)", "Заклинание (пороги ×2)"), "bool", False),
@@ -472,7 +472,7 @@ def condition_changed(
 def add_wound(c, kind: str, zone: str | None = None, note: str = "") -> dict:
     """Record a wound (A-36: no mechanical effect; a lethal kind makes the character dead).
     ``kind`` is a ``wound_kinds`` id or free text (then ``zone`` is needed). Returns the entry."""
-    row = data.row("wound_kinds", kind) if isinstance(kind, str) else None
+    row = data.row(c.TABLES, "wound_kinds", kind) if isinstance(kind, str) else None
     if not isinstance(kind, str) or not kind.strip():
         raise _bad("bad_wound", "A wound needs a kind.", "У травмы должен быть вид.")
     if zone is None:

@@ -8,10 +8,12 @@ from typing import Any, ClassVar, Mapping
 from traitlets import Bool, Dict, Float, Int, List, Unicode
 
 from tabletop_widgets.core import CharacterModel, Problem, T
+from tabletop_widgets.core.data import DataTables
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value
 
 from . import data
-from .options import DEFAULT_RULES
+from .options import DEFAULTS
 
 PARAMS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
 SKILL_PARAMS = ("might", "dexterity", "alertness", "complexity")  # L86: no skills under Power/Luck
@@ -47,12 +49,12 @@ def skill_id_of(key: str) -> str:
     return key.split(":", 1)[0]
 
 
-def skill_def(skill_id: str) -> dict | None:
-    return data.row("skills", skill_id)
+def skill_def(tables: DataTables, skill_id: str) -> Mapping[str, Any] | None:
+    return data.row(tables, "skills", skill_id)
 
 
-def feature_def(feature_id: str) -> dict | None:
-    return data.row("features", feature_id)
+def feature_def(tables: DataTables, feature_id: str) -> Mapping[str, Any] | None:
+    return data.row(tables, "features", feature_id)
 
 
 def _is_int(v: Any) -> bool:
@@ -75,7 +77,8 @@ class Character(CharacterModel):
 
     SYSTEM: ClassVar[str] = "life_and_death"
     SCHEMA: ClassVar[int] = 1
-    RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
+    RULES: ClassVar[GmOptions] = GmOptions(DEFAULTS)
+    TABLES: ClassVar[DataTables] = data.TABLES
 
     # -- story ---------------------------------------------------------------------------------
     name = Unicode("", help="Given name + optional nickname").tag(persist=True)  # L132
@@ -220,7 +223,7 @@ class Character(CharacterModel):
         """The parameter a skill hangs off: skill data, then the sheet's custom_skills, then
         the GM options' reading of an unstated one."""
         sid = skill_id_of(key)
-        d = skill_def(sid)
+        d = skill_def(self.TABLES, sid)
         if d and d.get("param"):
             return d["param"]
         p = self.custom_skills.get(sid) or self.custom_skills.get(key)
@@ -238,7 +241,7 @@ class Character(CharacterModel):
         ``default_base_hp`` (house default 10; None = no default -> 0 and a validation error)."""
         if self.base_hp is not None:
             return self.base_hp
-        r = data.row("races", self.race) if self.race else None
+        r = data.row(self.TABLES, "races", self.race) if self.race else None
         if r and isinstance(r.get("base_hp"), int):
             return int(r["base_hp"])
         d = self.RULES.get("default_base_hp", 10)
@@ -248,7 +251,7 @@ class Character(CharacterModel):
         """No base HP anywhere and the rules give no default (OPTION default_base_hp=None)."""
         if self.base_hp is not None:
             return False
-        r = data.row("races", self.race) if self.race else None
+        r = data.row(self.TABLES, "races", self.race) if self.race else None
         return not (r and isinstance(r.get("base_hp"), int)) and self.RULES.get("default_base_hp", 10) is None
 
     def feature_mod(self, p: str) -> int:
@@ -258,7 +261,7 @@ class Character(CharacterModel):
         for f in self.features:
             mods = f.get("param_mods")
             if mods is None:
-                d = feature_def(str(f.get("id", ""))) or {}
+                d = feature_def(self.TABLES, str(f.get("id", ""))) or {}
                 mods = d.get("param_mods") or {}
                 total += int(mods.get(p, 0)) * int(f.get("level", 0))
             else:
@@ -267,7 +270,7 @@ class Character(CharacterModel):
 
     def age_mod(self, p: str) -> int:
         """Age swap of L62-L76 (needs racial values). [DEFAULT A-04] the condition gates both halves."""
-        a = data.row("ages", self.age) if self.age else None
+        a = data.row(self.TABLES, "ages", self.age) if self.age else None
         if not a or not self.race_params:
             return 0
         minus_ok = int(self.race_params.get(a["minus"], 1)) > 1
@@ -357,7 +360,7 @@ class Character(CharacterModel):
                 )
             hp_max = base_hp + might_used - ref
         self.hp_max = hp_max
-        a = data.row("ages", self.age) if self.age else None
+        a = data.row(self.TABLES, "ages", self.age) if self.age else None
         self.base_damage = int(a["base_damage"]) if a else 0  # L57
         self.hand_damage = self.base_damage + self.feature_level("claws")  # L131
         self.level = 1 + max(0, self.xp) // 20  # L359
@@ -393,7 +396,7 @@ class Character(CharacterModel):
         self._follow_pools()
 
     def _is_bought_mutation(self, f: Mapping) -> bool:
-        d = feature_def(str(f.get("id", ""))) or {}
+        d = feature_def(self.TABLES, str(f.get("id", ""))) or {}
         kind = f.get("kind") or d.get("kind")
         if kind != "mutation":
             return False

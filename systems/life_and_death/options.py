@@ -59,6 +59,9 @@ DEFAULTS: dict[str, Any] = {
     # get into trouble in unfamiliar surroundings", L17), Transformation -> Might (the body, L15, L55).
     # Skill data and the sheet's custom_skills win; {} = not stated: the check id names the parameter.
     "unstated_skill_params": {"survival": "alertness", "transformation": "might"},
+    # §8: the lists the seed only names (races, weapons, skills...) are the GM's: house rows by
+    # table, {table: [rows]}; a row with the id of a shipped row replaces it.
+    "house_rows": {},
 }
 
 #: What each option means, for the GM (en/ru); the full table is in docs/systems/life_and_death.md.
@@ -246,6 +249,10 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     "unstated_skill_params": {
         "en": "The parameter of the skills whose parameter the book does not give. {}: the check id must name it.",
         "ru": "Параметр навыков, для которых книга его не называет. {}: параметр называет сама проверка.",
+    },
+    "house_rows": {
+        "en": "The GM's own rows for the data tables (races, weapons, skills...), by table; a row with the id of a book row replaces it.",
+        "ru": "Свои строки Мастера для таблиц данных (расы, оружие, навыки...) по таблицам; строка с id строки из книги заменяет её.",
     },
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.data import DataTables
 
 from . import data
 from .model import PARAM_LABELS, PARAMS, PHYSICAL_PARAMS, SKILL_KEY_RE, feature_def
@@ -88,7 +89,12 @@ def spend_epic_dice(c, k: int, *, options: Mapping[str, Any]) -> int:
 
 
 def starting_reputation(
-    alignment: str, features: list, gm_override: int | None = None, *, options: Mapping[str, Any]
+    alignment: str,
+    features: list,
+    gm_override: int | None = None,
+    *,
+    options: Mapping[str, Any],
+    tables: DataTables = data.TABLES,
 ) -> int:
     """§4 step 9: GM override; a bought mutation -> -1 (L97); Inconspicuous -> 0 [DEFAULT];
     else +1 good / -1 evil (L47)."""
@@ -96,7 +102,7 @@ def starting_reputation(
         return gm_override
     racial_ids = {f.get("id") for f in features if f.get("origin") == "racial"}
     for f in features:
-        d = feature_def(str(f.get("id"))) or {}
+        d = feature_def(tables, str(f.get("id"))) or {}
         if (f.get("kind") or d.get("kind")) == "mutation" and f.get("origin") != "racial":
             if f.get("id") not in racial_ids or options.get("racial_upgrade_is_mutation"):
                 return -1
@@ -112,7 +118,7 @@ def skill_cap(c, key: str) -> int | None:
         return None
     cap = c.param(p)
     for f in c.features:
-        d = feature_def(str(f.get("id"))) or {}
+        d = feature_def(c.TABLES, str(f.get("id"))) or {}
         caps = f.get("skill_caps") or d.get("skill_caps") or {}
         for k in (key, key.split(":")[0], "*"):
             if k in caps:
@@ -243,7 +249,7 @@ def improve_feature(c, feature_id: str, *, new: bool = False, note: str = "") ->
     """+1 level of an existing positive feature, -1 level of a negative one, or a new positive
     feature at level I (L367). The GM's veto is outside the model."""
     _need_improvement(c)
-    d = feature_def(feature_id) or {}
+    d = feature_def(c.TABLES, feature_id) or {}
     kind = d.get("kind", "positive")
     feats = [dict(f) for f in c.features]
     mine = [f for f in feats if f.get("id") == feature_id]
@@ -317,7 +323,7 @@ def start_at_level(c, level: int, *, options: Mapping[str, Any]) -> dict[str, in
 def spend_param_point(c, param: str, *, options: Mapping[str, Any]) -> None:
     """Step 2: one free age point (+1) into any main parameter (L55); refuses over the allowance or
     above 5 (L59)."""
-    a = data.row("ages", c.age) if c.age else None
+    a = data.row(c.TABLES, "ages", c.age) if c.age else None
     if not a:
         raise RuleError("no_age", T("Choose an age category first.", "Сначала выберите возраст."))
     if param not in PARAMS:
@@ -350,7 +356,7 @@ def apply_race_and_age(
     options: Mapping[str, Any],
 ) -> list:
     """Steps 1-2: racial values, then the age swap (L62-L76). Returns warnings (overflow clamp)."""
-    a = data.row("ages", age)
+    a = data.row(c.TABLES, "ages", age)
     if a is None:
         raise RuleError("bad_age", T(f"Unknown age category {age!r}.", f"Неизвестный возраст {age!r}."))
     vals = {p: int(race_params.get(p, 1)) for p in PARAMS}
@@ -450,7 +456,7 @@ def set_skill(character, key: str, level: int) -> None:
                 f"{key} ({level}) не может быть выше параметра ({cap}).",
             ),
         )
-    d = data.row("skills", key.split(":")[0]) or {}
+    d = data.row(character.TABLES, "skills", key.split(":")[0]) or {}
     if level and d.get("requires_feature") and not character.has_feature(d["requires_feature"]):
         raise RuleError(
             "E_TRANSFORMATION_NO_SHAPESHIFTER",

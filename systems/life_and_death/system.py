@@ -32,27 +32,37 @@ class LifeAndDeathSystem(GameSystem):
     sheet = SHEET
     default_rules = DEFAULTS
 
+    tables = data.TABLES
+
     def __init__(self, **options: Any):
         super().__init__(**options)
-        # Rules that change derived values or hard limits travel with the Character class.
-        if self.rules != dict(DEFAULTS):
+        # the GM's house rows make this system's own tables (the shared ones never change)
+        self.tables = data.with_house_rows(data.TABLES, self.rules.house_rows)
+        # Options that change derived values or hard limits, and the house rows, travel with the
+        # Character class.
+        if self.rules != DEFAULTS:
             self.Character = type(
-                "Character", (Character,), {"RULES": dict(self.rules), "__module__": Character.__module__}
+                "Character",
+                (Character,),
+                {"RULES": self.rules, "TABLES": self.tables, "__module__": Character.__module__},
             )
 
     # -- data ---------------------------------------------------------------------------------------
-    def data(self, table: str) -> list[dict[str, Any]]:
-        return data.rows(table)
+    def with_data(self, table: str, *rows: Mapping[str, Any]) -> "LifeAndDeathSystem":
+        """GM API: this system with house rows added to a data table (races, skills, features,
+        weapons...); a row with the id of an existing one replaces it. Bad rows raise ValueError."""
+        return self.with_house_rows({table: rows})
 
-    def data_tables(self) -> list[str]:
-        return data.table_names()
+    def with_data_file(self, path) -> "LifeAndDeathSystem":
+        """GM API: this system with the house rows of a JSON file ``{"table": name, "rows":
+        [...]}`` (or ``{name: [rows], ...}``)."""
+        return self.with_house_rows(data.read_file(path))
 
-    def add_data(self, table: str, row: Mapping[str, Any]) -> dict[str, Any]:
-        """GM API: add (or replace by id) a row of a data table (races, skills, features, weapons...)."""
-        return data.add_row(table, dict(row))
-
-    def load_data_file(self, path) -> list[str]:
-        return data.load_file(path)
+    def with_house_rows(self, rows: Mapping[str, Any]) -> "LifeAndDeathSystem":
+        house = {name: list(have) for name, have in self.rules.house_rows.items()}
+        for name, new in rows.items():
+            house[name] = house.get(name, []) + [data.house_row(name, r) for r in new]
+        return self.with_rules(house_rows=house)
 
     # -- checks ---------------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:

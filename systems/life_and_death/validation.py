@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from tabletop_widgets.core import Problem, RuleError, T
+from tabletop_widgets.core.data import DataTables
 
 from . import data
 from .inventory import EFFECT_COST
@@ -17,20 +18,20 @@ def _p(code: str, en: str, ru: str, field: str | None = None, severity: str = "e
     return Problem(code, T(en, ru), field=field, severity=severity, data=data_)
 
 
-def _kind(f: Mapping) -> str:
-    d = feature_def(str(f.get("id", ""))) or {}
+def _kind(tables: DataTables, f: Mapping) -> str:
+    d = feature_def(tables, str(f.get("id", ""))) or {}
     return f.get("kind") or d.get("kind") or "positive"
 
 
-def _fname(fid: str) -> dict:
-    d = feature_def(fid)
+def _fname(tables: DataTables, fid: str) -> dict:
+    d = feature_def(tables, fid)
     return T(d["en"], d["ru"]) if d else T(fid.replace("_", " "), fid.replace("_", " "))
 
 
-def _sname(key: str) -> dict:
+def _sname(tables: DataTables, key: str) -> dict:
     """A skill key (``id`` or ``id:specialization``) as a player reads it: «Melee (swords)»."""
     sid, _, spec = str(key).partition(":")
-    d = skill_def(sid)
+    d = skill_def(tables, sid)
     en, ru = (d["en"], d["ru"]) if d and d.get("en") else (sid.replace("_", " "),) * 2
     spec = spec.replace("_", " ")
     return T(f"{en} ({spec})" if spec else en, f"{ru} ({spec})" if spec else ru)
@@ -39,20 +40,20 @@ def _sname(key: str) -> dict:
 def feature_budget(c) -> dict[str, int]:
     """Step 4 (L94-L104): available = age points + negative levels; cost = 1 per bought level
     (mutation level 0 costs 0), +1 once for the first new mutation (not for raising a racial one)."""
-    a = data.row("ages", c.age) if c.age else None
+    a = data.row(c.TABLES, "ages", c.age) if c.age else None
     age_pts = int(a["feature_points"]) if a else 0
     negative = sum(
         int(f.get("level", 1))
         for f in c.features
-        if f.get("origin") != "racial" and (f.get("origin") == "negative" or _kind(f) == "negative")
+        if f.get("origin") != "racial" and (f.get("origin") == "negative" or _kind(c.TABLES, f) == "negative")
     )
     racial_ids = {f.get("id") for f in c.features if f.get("origin") == "racial"}
     cost, new_mutation = 0, False
     for f in c.features:
-        if f.get("origin", "bought") != "bought" or _kind(f) == "negative":
+        if f.get("origin", "bought") != "bought" or _kind(c.TABLES, f) == "negative":
             continue
         cost += int(f.get("level", 1))
-        if _kind(f) == "mutation" and f.get("id") not in racial_ids:
+        if _kind(c.TABLES, f) == "mutation" and f.get("id") not in racial_ids:
             new_mutation = True
     if new_mutation:
         cost += 1
@@ -61,7 +62,7 @@ def feature_budget(c) -> dict[str, int]:
 
 def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """Every problem of the sheet (spec §4.1), section by section; budgets only while creating."""
-    a = data.row("ages", c.age) if c.age else None
+    a = data.row(c.TABLES, "ages", c.age) if c.age else None
     creation = c.stage == "creation"
     out = _base_hp_problems(c, options=options)
     for p in PARAMS:
@@ -86,7 +87,7 @@ def _base_hp_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """A-02: OPTION default_base_hp=None means the GM must enter the base HP."""
     out: list[Problem] = []
     if c.base_hp is None and options.get("default_base_hp", 10) is None:
-        r = data.row("races", c.race) if c.race else None
+        r = data.row(c.TABLES, "races", c.race) if c.race else None
         if not (r and isinstance(r.get("base_hp"), int)):
             out.append(
                 _p(
@@ -175,7 +176,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
             )
             final = 5
     if lay["feature_mod"] and final <= 0:
-        culprit = next((f.get("id") for f in c.features if c_mod(f, p) < 0), "?")
+        culprit = next((f.get("id") for f in c.features if c_mod(c.TABLES, f, p) < 0), "?")
         out.append(
             _p(
                 "E_PARAM_ZERO_BY_FEATURE",
@@ -240,13 +241,13 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
     out: list[Problem] = []
     plab = PARAM_LABELS
     sid = skill_id_of(key)
-    d = skill_def(sid)
+    d = skill_def(c.TABLES, sid)
     if d is None:
         out.append(
             _p(
                 "W_UNKNOWN_SKILL",
-                f"Skill {_sname(key)['en']} is not in the skill list; add it with its parameter.",
-                f"Навыка «{_sname(key)['ru']}» нет в списке навыков; добавьте его с параметром.",
+                f"Skill {_sname(c.TABLES, key)['en']} is not in the skill list; add it with its parameter.",
+                f"Навыка «{_sname(c.TABLES, key)['ru']}» нет в списке навыков; добавьте его с параметром.",
                 "skills",
                 "warning",
                 skill=key,
@@ -259,8 +260,8 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
             out.append(
                 _p(
                     "E_SKILL_CAP",
-                    f"{_sname(key)['en']} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
-                    f"{_sname(key)['ru']} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).",
+                    f"{_sname(c.TABLES, key)['en']} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
+                    f"{_sname(c.TABLES, key)['ru']} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).",
                     "skills",
                     skill=key,
                 )
@@ -269,8 +270,8 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
         out.append(
             _p(
                 "E_SPECIALIZATION",
-                f"{_sname(key)['en']} needs a specialization.",
-                f"Для навыка «{_sname(key)['ru']}» нужна специализация.",
+                f"{_sname(c.TABLES, key)['en']} needs a specialization.",
+                f"Для навыка «{_sname(c.TABLES, key)['ru']}» нужна специализация.",
                 "skills",
                 skill=key,
             )
@@ -290,8 +291,8 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
             out.append(
                 _p(
                     "E_SKILL_REQUIRES_FEATURE",
-                    f"{_sname(key)['en']} requires the feature {_fname(req)['en']}.",
-                    f"Для навыка «{_sname(key)['ru']}» нужна особенность «{_fname(req)['ru']}».",
+                    f"{_sname(c.TABLES, key)['en']} requires the feature {_fname(c.TABLES, req)['en']}.",
+                    f"Для навыка «{_sname(c.TABLES, key)['ru']}» нужна особенность «{_fname(c.TABLES, req)['ru']}».",
                     "skills",
                 )
             )
@@ -300,8 +301,8 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
         out.append(
             _p(
                 "E_ENERGETICS_DIRECTION",
-                f"{_sname(key)['en']} is {en['direction']}; this character's energetics is {c.direction}.",
-                f"{_sname(key)['ru']} — {en['direction']}, а энергетика персонажа — {c.direction}.",
+                f"{_sname(c.TABLES, key)['en']} is {en['direction']}; this character's energetics is {c.direction}.",
+                f"{_sname(c.TABLES, key)['ru']} — {en['direction']}, а энергетика персонажа — {c.direction}.",
                 "skills",
             )
         )
@@ -342,15 +343,15 @@ def _skill_budget_problems(c) -> list[Problem]:
 def _feature_problems(c, f: Mapping) -> list[Problem]:
     """One feature: its level, its note, its conflicts (L92-L109)."""
     out: list[Problem] = []
-    d = feature_def(str(f.get("id"))) or {}
+    d = feature_def(c.TABLES, str(f.get("id"))) or {}
     lvl = int(f.get("level", 1))
     lo, hi = int(d.get("min_level", 1)), int(d.get("max_level", 99))
     if not (lo <= lvl <= hi) and f.get("origin") != "racial":
         out.append(
             _p(
                 "E_FEATURE_LEVEL",
-                f"{_fname(str(f['id']))['en']}: the level must be {lo}-{hi}.",
-                f"Уровень особенности «{_fname(str(f['id']))['ru']}» — от {lo} до {hi}.",
+                f"{_fname(c.TABLES, str(f['id']))['en']}: the level must be {lo}-{hi}.",
+                f"Уровень особенности «{_fname(c.TABLES, str(f['id']))['ru']}» — от {lo} до {hi}.",
                 "features",
             )
         )
@@ -365,8 +366,8 @@ def _feature_problems(c, f: Mapping) -> list[Problem]:
         out.append(
             _p(
                 "E_FEATURE_NOTE",
-                f"{_fname(f['id'])['en']} needs: {what['en']}.",
-                f"Для особенности {_fname(f['id'])['ru']} нужно указать: {what['ru']}.",
+                f"{_fname(c.TABLES, f['id'])['en']} needs: {what['en']}.",
+                f"Для особенности {_fname(c.TABLES, f['id'])['ru']} нужно указать: {what['ru']}.",
                 "features",
             )
         )
@@ -375,8 +376,8 @@ def _feature_problems(c, f: Mapping) -> list[Problem]:
             out.append(
                 _p(
                     "E_FEATURE_CONFLICT",
-                    f"{_fname(str(f['id']))['en']} is annulled by {_fname(other)['en']}.",
-                    f"«{_fname(str(f['id']))['ru']}» аннулируется особенностью «{_fname(other)['ru']}».",
+                    f"{_fname(c.TABLES, str(f['id']))['en']} is annulled by {_fname(c.TABLES, other)['en']}.",
+                    f"«{_fname(c.TABLES, str(f['id']))['ru']}» аннулируется особенностью «{_fname(c.TABLES, other)['ru']}».",
                     "features",
                 )
             )
@@ -390,7 +391,7 @@ def _feature_total_problems(c, a: Mapping | None) -> list[Problem]:
         int(f.get("level", 1))
         for f in c.features
         if f.get("origin") != "racial"
-        and (f.get("origin") == "negative" or _kind(f) == "negative")
+        and (f.get("origin") == "negative" or _kind(c.TABLES, f) == "negative")
         and f.get("origin") not in ("levelup", "surprise")
     )
     if neg > 2:
@@ -424,7 +425,7 @@ def _feature_total_problems(c, a: Mapping | None) -> list[Problem]:
                     "warning",
                 )
             )
-    sources = {r["id"] for r in data.rows("sources")}
+    sources = {r["id"] for r in c.TABLES.rows("sources")}
     if c.has_feature("source_affinity"):
         src = c.affinity or c.feature_note("source_affinity")
         if src and src not in sources:
@@ -471,7 +472,7 @@ def _form_problems(c, creation: bool, *, options: Mapping[str, Any]) -> list[Pro
                 "forms",
             )
         )
-    guardians = {r["id"] for r in data.rows("guardian_forms")}
+    guardians = {r["id"] for r in c.TABLES.rows("guardian_forms")}
     for f in c.forms:
         out += _one_form_problems(c, f, guardians, options=options)
     return out
@@ -535,7 +536,7 @@ def _story_problems(c) -> list[Problem]:
                 "name",
             )
         )
-    if c.faith and c.faith not in {r["id"] for r in data.rows("deities")}:
+    if c.faith and c.faith not in {r["id"] for r in c.TABLES.rows("deities")}:
         out.append(
             _p("W_FAITH_UNKNOWN", f"Unknown deity {c.faith}.", f"Неизвестное божество {c.faith}.", "faith", "warning")
         )
@@ -621,11 +622,11 @@ def _reputation_problems(c) -> list[Problem]:
     return out
 
 
-def c_mod(f: Mapping, p: str) -> int:
+def c_mod(tables: DataTables, f: Mapping, p: str) -> int:
     mods = f.get("param_mods")
     if mods is not None:
         return int(mods.get(p, 0))
-    d = feature_def(str(f.get("id", ""))) or {}
+    d = feature_def(tables, str(f.get("id", ""))) or {}
     return int((d.get("param_mods") or {}).get(p, 0)) * int(f.get("level", 1))
 
 

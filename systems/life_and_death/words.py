@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -21,6 +20,7 @@ from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution, check_from, word_result
 
 from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.core.names import NameIndex
 from tabletop_widgets.core.wording import ru_n
 
@@ -164,25 +164,21 @@ class LdExpression:
         return Distribution(la, p_pass=p, expression=self.text)
 
 
-@lru_cache(maxsize=1)
-def sheet_names() -> NameIndex:
+def sheet_names(tables: DataTables) -> NameIndex:
     """Parameters and skills by id or by the book's name (any case, «ё» or «е», a name of
-    several words in braces: ``{Ловкость}+{скрытность}``)."""
+    several words in braces: ``{Ловкость}+{скрытность}``), skills from ``tables``."""
     labels = {k: dict(v) for k, v in PARAM_LABELS.items()}
     labels["initiative"] = T("Initiative", "Инициатива")
     labels["will"] = T("Will", "Воля")
-    for row in data.rows("skills"):
+    for row in tables.rows("skills"):
         labels.setdefault(row["id"], T(row.get("en") or row["id"], row.get("ru") or row["id"]))
     return NameIndex(labels)
-
-
-def _to_id(name: str) -> str:
-    return sheet_names().id_of(name) or name.lower()
 
 
 class _Parser:
     def __init__(self, text: str, start: int, end: int, character=None, *, options: Mapping[str, Any]):
         self.text, self.end, self.character, self.options = text, end, character, options
+        self.names = sheet_names(character.TABLES if character is not None else data.TABLES)
         self.toks = []
         pos = start
         while pos < end:
@@ -199,6 +195,9 @@ class _Parser:
                 self.toks.append((kind, m.group(), pos))
             pos = m.end()
         self.i = 0
+
+    def _to_id(self, name: str) -> str:
+        return self.names.id_of(name) or name.lower()
 
     def peek(self):
         return self.toks[self.i] if self.i < len(self.toks) else (None, None, self.end)
@@ -302,14 +301,14 @@ class _Parser:
                 f"(%sheet <имя> или лоток кубиков) или укажите число кубиков",
             )
         c = self.character
-        name_l = _to_id(name)  # the book's name (Ловкость, {скрытность}) or the id
+        name_l = self._to_id(name)  # the book's name (Ловкость, {скрытность}) or the id
         # a check id such as dexterity+stealth is written with '+' between tokens: handle pairs
         k2, v2, p2 = self.peek()
         if name_l in PARAM_KEYS and k2 == "op" and v2 == "+":
             k3, v3, p3 = self.toks[self.i + 1] if self.i + 1 < len(self.toks) else (None, None, self.end)
-            if k3 == "name" and _to_id(v3) not in SHEET_KEYS and v3.lower() not in KEYWORDS:
+            if k3 == "name" and self._to_id(v3) not in SHEET_KEYS and v3.lower() not in KEYWORDS:
                 self.i += 2
-                spec = self._check(f"{name_l}+{_to_id(v3)}", p3)
+                spec = self._check(f"{name_l}+{self._to_id(v3)}", p3)
                 return sign * spec.pool, spec.penalty
         if name_l in ("initiative", "init"):
             return sign * c.initiative_pool, 0  # Dex + Alert + 2 Speed - 1 closed helmet (L220, L159)

@@ -387,8 +387,9 @@ def test_sheet_custom_skill_beats_the_default():
 
 
 def test_data_row_param_beats_the_default():
-    SYSTEM.add_data("skills", {"id": "survival", "en": "Survival", "ru": "выживание", "param": "might"})
-    assert "might+survival" in ids(Character())
+    house = SYSTEM.with_data("skills", {"id": "survival", "en": "Survival", "ru": "выживание", "param": "might"})
+    assert "might+survival" in ids(house.Character(), house)
+    assert "might+survival" not in ids(Character())  # the shared tables are unchanged
 
 
 # -- (4) wounds ---------------------------------------------------------------------------------------------
@@ -502,7 +503,7 @@ def test_base_hp_house_default_10():
 
 
 def test_base_hp_from_race_row():
-    SYSTEM.add_data(
+    house = SYSTEM.with_data(
         "races",
         {
             "id": "testfolk",
@@ -513,9 +514,9 @@ def test_base_hp_from_race_row():
             "base_hp": 8,
         },
     )
-    c = Character(race="testfolk", might=2)
+    c = house.Character(race="testfolk", might=2)
     assert c.hp_base == 8 and c.hp_max == 8
-    assert Character(race="testfolk", might=2, base_hp=12).hp_max == 12
+    assert house.Character(race="testfolk", might=2, base_hp=12).hp_max == 12
 
 
 def test_base_hp_no_default_reading():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tabletop_systems.life_and_death import SYSTEM, Character, data
+from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.inventory import parse_natural_armour
 from tabletop_systems.life_and_death.progression import (
     high_start,
@@ -209,8 +209,10 @@ def test_param_points_validation():
 
 # -- skills (D-32, D-33) ---------------------------------------------------------------------------------
 def test_D32_skill_budget():
-    data.add_row("skills", {"id": "archery", "en": "Archery", "ru": "стрельба из лука", "param": "dexterity"})
-    c = Character(dexterity=3, skills={"stealth": 2, "archery": 2})
+    house = SYSTEM.with_data(
+        "skills", {"id": "archery", "en": "Archery", "ru": "стрельба из лука", "param": "dexterity"}
+    )
+    c = house.Character(dexterity=3, skills={"stealth": 2, "archery": 2})
     assert "E_SKILL_BUDGET" in codes(c)
     c.skills = {"stealth": 2, "archery": 1}
     assert "E_SKILL_BUDGET" not in codes(c)
@@ -239,8 +241,10 @@ def test_skill_cap_and_set_skill():
 def test_unknown_skill_warning_and_specialization():
     c = Character(dexterity=3, skills={"juggling": 1})
     assert "W_UNKNOWN_SKILL" in codes(c, severity="warning")
-    data.add_row("skills", {"id": "craft", "en": "Craft", "ru": "ремесло", "param": "dexterity", "branched": True})
-    c2 = Character(dexterity=3, skills={"craft": 1})
+    house = SYSTEM.with_data(
+        "skills", {"id": "craft", "en": "Craft", "ru": "ремесло", "param": "dexterity", "branched": True}
+    )
+    c2 = house.Character(dexterity=3, skills={"craft": 1})
     assert "E_SPECIALIZATION" in codes(c2)
     c2.skills = {"craft:smithing": 1}
     assert "E_SPECIALIZATION" not in codes(c2)
@@ -254,7 +258,7 @@ def test_transformation_needs_shapeshifter():
 
 
 def test_energetics_direction():
-    data.add_row(
+    house = SYSTEM.with_data(
         "skills",
         {
             "id": "fire",
@@ -264,7 +268,7 @@ def test_energetics_direction():
             "energetics": {"section": "elements", "direction": "C"},
         },
     )
-    c = Character(complexity=3, direction="H", skills={"fire": 1})
+    c = house.Character(complexity=3, direction="H", skills={"fire": 1})
     assert "E_ENERGETICS_DIRECTION" in codes(c)
     c.direction = "C"
     assert "E_ENERGETICS_DIRECTION" not in codes(c)
@@ -338,7 +342,7 @@ def test_feature_notes_and_affinity():
 
 
 def test_feature_conflict_from_data():
-    data.add_row(
+    house = SYSTEM.with_data(
         "features",
         {
             "id": "deaf",
@@ -349,8 +353,10 @@ def test_feature_conflict_from_data():
             "conflicts": ["keen_hearing"],
         },
     )
-    data.add_row("features", {"id": "keen_hearing", "en": "Keen hearing", "ru": "острый слух", "max_level": 1})
-    c = Character(features=[feat("deaf", 1, "negative"), feat("keen_hearing")])
+    house = house.with_data(
+        "features", {"id": "keen_hearing", "en": "Keen hearing", "ru": "острый слух", "max_level": 1}
+    )
+    c = house.Character(features=[feat("deaf", 1, "negative"), feat("keen_hearing")])
     assert "E_FEATURE_CONFLICT" in codes(c)
 
 
@@ -540,10 +546,12 @@ def test_gm_data_file(tmp_path):
             }
         )
     )
-    assert SYSTEM.load_data_file(p) == ["races"]
-    assert SYSTEM.data("races")[0]["en"] == "Elf"
+    house = SYSTEM.with_data_file(p)
+    assert house.data("races")[0]["en"] == "Elf"
+    assert house.Character(race="elf").hp_base == 8
+    assert not SYSTEM.data("races") and SYSTEM.rules.house_rows == {}  # the shared system is unchanged
     with pytest.raises(ValueError):
-        SYSTEM.add_data("skills", {"id": "charm", "en": "Charm", "ru": "обаяние", "param": "power"})
+        SYSTEM.with_data("skills", {"id": "charm", "en": "Charm", "ru": "обаяние", "param": "power"})
 
 
 def test_data_tables_have_names():
