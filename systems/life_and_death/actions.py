@@ -21,7 +21,7 @@ REACTIONS = ("counterattack", "block", "dodge")
 
 def extra_actions(c, haste: int = 0, *, options: Mapping[str, Any]) -> int:
     """Speed II grants [DEFAULT] 1 extra action per round (L226); haste effects their own count."""
-    return (int(options.get("speed_ii_extra_actions", 1)) if c.feature_level("speed") >= 2 else 0) + haste
+    return (int(options.speed_ii_extra_actions) if c.feature_level("speed") >= 2 else 0) + haste
 
 
 @dataclass
@@ -57,7 +57,7 @@ def take_action(
 ) -> TurnState:
     """Spend an action; refuses illegal moves with RuleError (and changes nothing)."""
     if action in FREE:
-        if state.round <= 1 and not options.get("round1_free_actions", True):
+        if state.round <= 1 and not options.round1_free_actions:
             raise RuleError(
                 "no_free_round1", T("No free actions in round 1.", "В первом раунде нет свободных действий.")
             )
@@ -83,7 +83,7 @@ def take_action(
         state.transforming = action == "transform"
         state.log.append(action)
         return state
-    if action in REACTIONS and not options.get("reactions_consume_actions", True):
+    if action in REACTIONS and not options.reactions_consume_actions:
         state.log.append(action)
         return state
     if extra_phase or (state.ordinary_left <= 0 and state.extra_left > 0 and action in REACTIONS):
@@ -121,7 +121,7 @@ def _check_round1(state: TurnState, action: str, direct_damage_spell: bool, *, o
                 "В первом раунде нападающие только атакуют или создают заклинания прямого урона.",
             ),
         )  # L250
-    if not state.initiator and options.get("round1_others") == "block_dodge_only" and action not in ("block", "dodge"):
+    if not state.initiator and options.round1_others == "block_dodge_only" and action not in ("block", "dodge"):
         raise RuleError(
             "others_round1",
             T(

@@ -25,7 +25,7 @@ def zone_armour(armour: int, zone: str, helmet: str = "none", *, options: Mappin
     """L158: no helmet -> armour does not count on the head; open helmet -> 1 lower (L160);
     closed -> full [DEFAULT A-37]. Other zones count the body armour ([DEFAULT A-20]; OPTION
     neck_armour="none": the neck is unprotected)."""
-    if zone == "neck" and options.get("neck_armour", "body") == "none":
+    if zone == "neck" and options.neck_armour == "none":
         return 0
     if zone in HEAD_ZONES:
         if helmet == "none":
@@ -117,7 +117,7 @@ class AttackOutcome:
 
 def pierces(att_crits: int, def_crits: int, *, options: Mapping[str, Any]) -> bool:
     """L31, L274: more crits than the defender -> armour ignored (OPTION any_attacker_crit, L232)."""
-    if options.get("armour_pierce_rule") == "any_attacker_crit":
+    if options.armour_pierce_rule == "any_attacker_crit":
         return att_crits > 0
     return att_crits > def_crits
 
@@ -146,13 +146,13 @@ def resolve_attack(
     if spell:
         # §6.11: spell damage = brightness (passed as weapon_damage); armour only with the option
         pierced = False
-        eff_armour = zone_armour(armour, zone, helmet, options=options) if options.get("armour_vs_spells") else 0
+        eff_armour = zone_armour(armour, zone, helmet, options=options) if options.armour_vs_spells else 0
         raw = weapon_damage - eff_armour
     else:
         pierced = pierces(att.crits, dfn.crits, options=options)
         eff_armour = 0 if pierced else zone_armour(armour, zone, helmet, options=options)
         raw = weapon_damage + att.net - dfn.net - eff_armour
-    dmg = max(0, raw) if options.get("damage_floor_zero", True) else raw
+    dmg = max(0, raw) if options.damage_floor_zero else raw
     if transforming:
         dmg *= 2
     return AttackOutcome(
@@ -206,7 +206,7 @@ def damage_distribution(
             p_hit += p
             eff = 0 if pierces(ca, cd, options=options) else zone_armour(armour, zone, helmet, options=options)
             raw = weapon_damage + a_net - d_net - eff
-            dmg = max(0, raw) if options.get("damage_floor_zero", True) else raw
+            dmg = max(0, raw) if options.damage_floor_zero else raw
             if transforming:
                 dmg *= 2
             out[dmg] = out.get(dmg, Fraction(0)) + p
@@ -230,7 +230,7 @@ def pick_luck_target(
 ) -> tuple[str | None, list]:
     """Roll Luck for every candidate until one alone has the fewest successes (OPTION
     luck_targeting="gm": no roll, the GM picks -> (None, []))."""
-    if options.get("luck_targeting", "lowest_roll") == "gm":
+    if options.luck_targeting == "gm":
         return None, []
     pool = dict(candidates)
     history = []
@@ -280,7 +280,7 @@ def attack(
         penalty=a_spec.penalty,
         epic=att_epic,
         pool=n_att,
-        fumble_basis=options.get("fumble_basis", "net"),
+        fumble_basis=options.fumble_basis,
     )
     d = None
     if defender is not None and defence_check is not None:
@@ -291,7 +291,7 @@ def attack(
             penalty=d_spec.penalty,
             epic=def_epic,
             pool=n_def,
-            fumble_basis=options.get("fumble_basis", "net"),
+            fumble_basis=options.fumble_basis,
         )
     if weapon_damage is None:
         w = attacker.worn("weapon")
@@ -333,7 +333,7 @@ def resolve_counterattack(
     counterattack is its own attack against the attacker's reaction (``attacker_defence``).
     OPTION "exchange": the counter roll is also the defence; if it wins it hits the attacker.
     Returns (outcome on the defender, outcome on the attacker or None)."""
-    if options.get("counterattack_mode", "separate_attack") == "exchange":
+    if options.counterattack_mode == "exchange":
         incoming = resolve_attack(att, counter, att_weapon, defender_armour, options=options, **kw)
         back = (
             resolve_attack(counter, att, counter_weapon, attacker_armour, options=options)

@@ -157,7 +157,7 @@ def _skill_pool(character, check_id: str, helmet: int, notes: list, *, options: 
         ]
         if related and ":" in key:
             # L33: a related specialization of the same skill: no success is removed.
-            add = max(character.skill_level(k) for k in related) if options.get("other_spec_adds_level") else 0
+            add = max(character.skill_level(k) for k in related) if options.other_spec_adds_level else 0
             spec = PoolSpec(
                 check_id,
                 base + add,
@@ -184,7 +184,7 @@ def retry_penalty(attempt: int, *, options: Mapping[str, Any]) -> int:
     the tracker passes retry=1."""
     if attempt <= 1:
         return 0
-    return 1 if options.get("retry_penalty") == "flat" else attempt - 1
+    return 1 if options.retry_penalty == "flat" else attempt - 1
 
 
 def _difficulty(difficulty: Any) -> int:
@@ -290,7 +290,7 @@ def roll(
     forced = o.pop("faces", None)
     spec = resolve(character, check_id, options=options, **o)
     if epic:
-        if options.get("mode") == "quick" or character.mode == "quick":
+        if options.mode == "quick" or character.mode == "quick":
             raise RuleError(
                 "epic_in_quick_game",
                 T(
@@ -303,7 +303,7 @@ def roll(
                 "not_enough_epic_dice",
                 T(f"Only {character.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {character.epic_dice}."),
             )
-    if spec.pool <= 0 and options.get("pool_nonpositive") == "forbid":
+    if spec.pool <= 0 and options.pool_nonpositive == "forbid":
         raise RuleError("empty_pool", T("The pool has no dice.", "В пуле нет кубиков."))  # A-09
     rng = rng if rng is not None else random.Random()
     faces = list(forced) if forced is not None else roll_faces(spec.pool, rng)
@@ -313,7 +313,7 @@ def roll(
         epic=epic,
         difficulty=diff,
         pool=spec.pool,
-        fumble_basis=options.get("fumble_basis", "net"),
+        fumble_basis=options.fumble_basis,
     )
     return make_result(check_id, spec, r, diff, epic)
 

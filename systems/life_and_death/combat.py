@@ -62,7 +62,6 @@ from .initiative import (
     p_coordination,
     roll_initiative,
 )
-from .options import DEFAULT_RULES
 
 
 # -- applying damage and health states (§6.10-§6.12) -------------------------------------------------------
@@ -83,7 +82,7 @@ def health_state(c, *, options: Mapping[str, Any]) -> str:
     if getattr(c, "status", "") == "incapacitated":
         return "incapacitated"
     if c.hp is not None and c.hp <= 0:
-        z = options.get("zero_hp_state", "incapacitated")
+        z = options.zero_hp_state
         if z != "none":
             return z
     return "healthy" if c.hp == c.hp_max else "wounded"
@@ -139,7 +138,7 @@ def apply_damage(
     Doubled while the target transforms (L119): the option, or the character's ``transforming``.
     ``details["wound"]`` names a wound recorded here (the tracker need not add its condition)."""
     _amount(amount, "Damage")
-    pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+    pools = options.damage_type_pools
     if damage_type not in pools:
         raise _bad(
             "bad_damage_type",
@@ -230,7 +229,7 @@ def healing_options(c, *, options: Mapping[str, Any]) -> list[OptionSpec]:
     """What the tracker offers when healing: the pool (HP/EP/SP/IP, §3.4) or, equivalently, the
     damage type being healed (mapped by OPTION damage_type_pools), and whether to lift a state
     the GM set. The seed gives no recovery rules (A-10): amounts are the GM's."""
-    pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+    pools = options.damage_type_pools
     return [
         OptionSpec(
             "pool",
@@ -282,7 +281,7 @@ def apply_healing(
     amount). ``damage_type`` picks the pool by OPTION damage_type_pools instead of ``pool``."""
     _amount(amount, "Healing")
     if damage_type:
-        pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+        pools = options.damage_type_pools
         if damage_type not in pools:
             raise _bad(
                 "bad_damage_type",
@@ -340,7 +339,7 @@ def _turn_steps(conditions: Sequence[Mapping[str, Any]], when: str, *, options: 
         amount = _amount(d.get("amount", 0), "Damage" if cid == "ongoing_damage" else "Healing")
         if cid == "ongoing_damage":
             dt = d.get("damage_type", "physical")
-            pools = options.get("damage_type_pools") or DEFAULT_RULES["damage_type_pools"]
+            pools = options.damage_type_pools
             if dt not in pools:
                 raise _bad(
                     "bad_damage_type", f"{cid}: unknown damage type {dt!r}.", f"{cid}: неизвестный тип урона {dt!r}."

@@ -43,7 +43,7 @@ def roll_initiative(
     for cid, c in combatants.items():
         fs = list(faces[cid]) if faces and cid in faces else roll_faces(c.initiative_pool, rng)
         results[cid] = read_faces(fs, epic=int(epic.get(cid, 0)), pool=c.initiative_pool)
-    mode = options.get("initiative_tiebreak", "pool_dex_random")
+    mode = options.initiative_tiebreak
 
     def chain(cid):
         c = combatants[cid]
@@ -178,7 +178,7 @@ def _initiative_epic(combatants: Mapping[str, Any], epic: Any, *, options: Mappi
                 ),
             )
         c = combatants[cid]
-        if n and (options.get("mode") == "quick" or getattr(c, "mode", "campaign") == "quick"):
+        if n and (options.mode == "quick" or getattr(c, "mode", "campaign") == "quick"):
             raise RuleError(
                 "epic_in_quick_game",
                 T(
@@ -231,7 +231,7 @@ def coordinate_attack(
     rng = rng if rng is not None else random.Random()
     n = len(attackers)
     rolls, ok = {}, []
-    skip = options.get("bound_pattern_iii_skips_coordination") and all(
+    skip = options.bound_pattern_iii_skips_coordination and all(
         c.feature_level("bound_pattern") >= 3 for c in attackers.values()
     )
     for cid, c in attackers.items():
@@ -274,7 +274,7 @@ def join_combat(
     """L220: the order holds until new characters join. [DEFAULT A-06] everybody re-rolls
     (OPTION initiative_on_join="insert_newcomers": only the newcomers roll and are slotted in by
     the same key; existing combatants keep their relative order)."""
-    if options.get("initiative_on_join", "reroll_all") == "reroll_all":
+    if options.initiative_on_join == "reroll_all":
         return roll_initiative(combatants, rng=rng, options=options)
     fresh = roll_initiative({k: combatants[k] for k in newcomers}, rng=rng, options=options)
     rolls = dict(current.rolls)

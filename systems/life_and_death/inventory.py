@@ -154,7 +154,7 @@ def item_cost(it: Mapping[str, Any], scope: str = "base_incl_container") -> Frac
 
 
 def inventory_cost(ch) -> Fraction:
-    scope = ch.RULES.get("enchant_multiplier_scope", "base_incl_container")
+    scope = ch.RULES.enchant_multiplier_scope
     total = sum((item_cost(it, scope) for it in ch.inventory), Fraction(0))
     return total + money_value(**{k: int(v) for k, v in ch.money.items()})
 

@@ -68,7 +68,7 @@ def spell_complexity(d: SpellDesign, skill_level: int, *, options: Mapping[str, 
     """L290: never below 0, never above the skill level ([DEFAULT A-47] illegal; OPTION clamp)."""
     c = max(0, raw_complexity(d))
     if c > skill_level:
-        if options.get("spell_complexity_over_skill") == "clamp":
+        if options.spell_complexity_over_skill == "clamp":
             return skill_level
         raise RuleError(
             "E_SPELL_COMPLEXITY",
@@ -84,7 +84,7 @@ def spell_complexity(d: SpellDesign, skill_level: int, *, options: Mapping[str, 
 
 def spell_level(complexity: int, manual: int | None = None, *, options: Mapping[str, Any]) -> int:
     """A-05: [DEFAULT] level = max(1, complexity); options complexity_plus_1 / manual."""
-    rule = options.get("spell_level_rule", "max1_complexity")
+    rule = options.spell_level_rule
     if manual is not None:  # "editable per cast" (A-05), whatever the rule
         return int(manual)
     if rule == "complexity_plus_1":
@@ -176,11 +176,9 @@ def cast(
     pool = casting_pool(caster.complexity, skill, target_complexity, cx, design.zone)
     rng = rng if rng is not None else random.Random()
     fs = list(faces) if faces is not None else roll_faces(pool, rng)
-    r = read_faces(
-        fs, penalty=penalty, epic=epic, difficulty=lvl, pool=pool, fumble_basis=options.get("fumble_basis", "net")
-    )
+    r = read_faces(fs, penalty=penalty, epic=epic, difficulty=lvl, pool=pool, fumble_basis=options.fumble_basis)
     effects = []
-    if design.own_reserve and (r.passed or options.get("ep_cost_on_failure", True)):
+    if design.own_reserve and (r.passed or options.ep_cost_on_failure):
         effects.append(
             Effect("ep", -design.brightness, T("spell from own reserve", "заклинание из своего запаса"))
         )  # L282
@@ -189,14 +187,14 @@ def cast(
     notes = []
     if r.passed:
         outcome = "as_designed"
-    elif r.net >= 1 and options.get("failed_spell_fallback") != "gm":
+    elif r.net >= 1 and options.failed_spell_fallback != "gm":
         outcome = "basic_spell"  # L35: a basic level-1 spell of the same style
     elif r.fumble:
         outcome = "nothing_fumble"  # L194: the energy may hurt the caster and allies
     else:
-        outcome = "nothing" if options.get("failed_spell_fallback") != "gm" else "gm"
+        outcome = "nothing" if options.failed_spell_fallback != "gm" else "gm"
     if not r.passed:
-        thr = options.get("wild_pattern_brightness_threshold")
+        thr = options.wild_pattern_brightness_threshold
         if thr is None or design.brightness >= thr:
             notes.append(
                 T(
@@ -344,7 +342,7 @@ def joint_cast(
     b = sum(int(participants[pid]["brightness"]) for pid in active)
     turn_of = [pid for pid in order if pid in active][-1]
     # [DEFAULT A-28] the lowest-initiative participant rolls; each pays its own contribution in EP
-    roller = turn_of if options.get("joint_cast_roller", "lowest_initiative") == "lowest_initiative" else None
+    roller = turn_of if options.joint_cast_roller == "lowest_initiative" else None
     ep = {pid: -int(participants[pid]["brightness"]) for pid in active if participants[pid].get("own_reserve")}
     return {
         "active": active,
@@ -377,7 +375,7 @@ def facet_transition(
     if r.net == 0:
         per = 1 + r.ones
         out["per_facet"] = per
-        out["total"] = per * (2 if options.get("facet_transition_damage", "both") == "both" else 1)
+        out["total"] = per * (2 if options.facet_transition_damage == "both" else 1)
     else:
         out["per_facet"] = 0
         out["total"] = 0

@@ -232,7 +232,7 @@ class Character(CharacterModel):
         # A-56 [DEFAULT]: a built-in skill whose parameter the seed does not state (Survival,
         # Transformation) takes the rules' reading (OPTION unstated_skill_params; {} = none).
         if d is not None:
-            p = (options.get("unstated_skill_params") or {}).get(sid)
+            p = (options.unstated_skill_params or {}).get(sid)
             return p if p in SKILL_PARAMS else None
         return None
 
@@ -244,7 +244,7 @@ class Character(CharacterModel):
         r = data.row(self.TABLES, "races", self.race) if self.race else None
         if r and isinstance(r.get("base_hp"), int):
             return int(r["base_hp"])
-        d = self.RULES.get("default_base_hp", 10)
+        d = self.RULES.default_base_hp
         return int(d) if d is not None else 0
 
     def base_hp_missing(self) -> bool:
@@ -252,7 +252,7 @@ class Character(CharacterModel):
         if self.base_hp is not None:
             return False
         r = data.row(self.TABLES, "races", self.race) if self.race else None
-        return not (r and isinstance(r.get("base_hp"), int)) and self.RULES.get("default_base_hp", 10) is None
+        return not (r and isinstance(r.get("base_hp"), int)) and self.RULES.default_base_hp is None
 
     def feature_mod(self, p: str) -> int:
         """Sum of the features' modifiers to parameter ``p`` (L102-L103). A feature instance may
@@ -274,13 +274,13 @@ class Character(CharacterModel):
         if not a or not self.race_params:
             return 0
         minus_ok = int(self.race_params.get(a["minus"], 1)) > 1
-        scope = self.RULES.get("age_swap_scope", "whole_swap")
+        scope = self.RULES.age_swap_scope
         if p == a["minus"]:
             return -1 if minus_ok else 0
         if p == a["plus"]:
             if not (minus_ok or scope == "minus_only"):
                 return 0
-            if int(self.race_params.get(p, 1)) + 1 > 5 and self.RULES.get("age_swap_overflow", "clamp") != "error":
+            if int(self.race_params.get(p, 1)) + 1 > 5 and self.RULES.age_swap_overflow != "error":
                 return 0  # [DEFAULT A-04] clamp the overflow to 5 (validate warns)
             return 1
         return 0
@@ -345,10 +345,10 @@ class Character(CharacterModel):
         # HP (A-02): race base HP + Might above the racial value.
         base_hp = self.effective_base_hp()
         self.hp_base = base_hp
-        if options.get("hp_formula") == "manual":
+        if options.hp_formula == "manual":
             hp_max = base_hp
         else:
-            might_used = mi if options.get("hp_include_feature_might", True) else mi - self.feature_mod("might")
+            might_used = mi if options.hp_include_feature_might else mi - self.feature_mod("might")
             if self.race_params and "might" in self.race_params:
                 ref = int(self.race_params["might"])
             else:
@@ -374,14 +374,14 @@ class Character(CharacterModel):
         self.natural_armour = nat
         worn = self.worn("armour")
         body = int(worn.get("protection", 0)) if worn else 0
-        if options.get("natural_armour_stacking") == "max":
+        if options.natural_armour_stacking == "max":
             self.armour_level = max(body, nat)
         else:
             self.armour_level = body + nat
         self.max_forms = (1 + 2 * self.skill_level("transformation")) if self.has_feature("shapeshifter") else 0
         self.mutant = any(self._is_bought_mutation(f) for f in self.features)
         self.is_shapeshifter = self.has_feature("shapeshifter")
-        self.uses_reputation = self.mode != "quick" and options.get("mode", "campaign") != "quick"
+        self.uses_reputation = self.mode != "quick" and options.mode != "quick"
         self.wound_count = len(self.wounds)
         self.parameter_layers = {p: self.param_layers(p) for p in PARAMS}
         used = {p: 0 for p in SKILL_PARAMS}
@@ -404,7 +404,7 @@ class Character(CharacterModel):
             return False
         # Raising a racial feature is not a mutation (A-35) unless the option says so.
         racial = any(g.get("id") == f.get("id") and g.get("origin") == "racial" for g in self.features)
-        return not racial or bool(self.RULES.get("racial_upgrade_is_mutation"))
+        return not racial or bool(self.RULES.racial_upgrade_is_mutation)
 
     def _follow_pools(self) -> None:
         """Current pools: full on a new character; raising a max raises current by the same delta
@@ -415,7 +415,7 @@ class Character(CharacterModel):
             prev = self._prev_max.get(pool)
             if cur is None or (prev is not None and cur == prev):
                 cur = mx  # undamaged pools follow their max (§3.4)
-            elif prev is not None and mx > prev and self.RULES.get("raise_current_with_max", True):
+            elif prev is not None and mx > prev and self.RULES.raise_current_with_max:
                 cur += mx - prev
             cur = min(cur, mx)
             if pool != "hp":
@@ -435,9 +435,7 @@ class Character(CharacterModel):
 
     @classmethod
     def _param_cap(cls) -> int:
-        return (
-            10 if (cls.RULES.get("allow_params_above_5") or cls.RULES.get("feature_param_overflow") == "allow") else 5
-        )
+        return 10 if (cls.RULES.allow_params_above_5 or cls.RULES.feature_param_overflow == "allow") else 5
 
     # -- hard limits on raw values ------------------------------------------------------------------
     @classmethod

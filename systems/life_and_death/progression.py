@@ -17,7 +17,7 @@ CHAR_XP_PER_LEVEL = 20  # L359
 
 
 def _param_cap(*, options: Mapping[str, Any]) -> int:
-    return 10 if options.get("allow_params_above_5") else 5
+    return 10 if options.allow_params_above_5 else 5
 
 
 # -- reputation and epic dice (L343-L351) -----------------------------------------------------------------------
@@ -50,7 +50,7 @@ def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
 
 
 def _campaign_only(c, *, options: Mapping[str, Any]) -> None:
-    if c.mode == "quick" or options.get("mode") == "quick":
+    if c.mode == "quick" or options.mode == "quick":
         raise RuleError(
             "quick_game",
             T(
@@ -66,7 +66,7 @@ def apply_reputation_change(c, delta: int, *, options: Mapping[str, Any]) -> tup
     new = change_reputation(old, delta, c.has_feature("inconspicuous"))
     with c.hold_trait_notifications():
         c.reputation = new
-        if options.get("epic_clamp_on_rep_change", True):
+        if options.epic_clamp_on_rep_change:
             c.epic_dice = min(c.epic_dice, abs(new))  # §7.4 [DEFAULT]
     return old, new
 
@@ -104,10 +104,10 @@ def starting_reputation(
     for f in features:
         d = feature_def(tables, str(f.get("id"))) or {}
         if (f.get("kind") or d.get("kind")) == "mutation" and f.get("origin") != "racial":
-            if f.get("id") not in racial_ids or options.get("racial_upgrade_is_mutation"):
+            if f.get("id") not in racial_ids or options.racial_upgrade_is_mutation:
                 return -1
     if any(f.get("id") == "inconspicuous" for f in features):
-        return int(options.get("inconspicuous_start_rep", 0))
+        return int(options.inconspicuous_start_rep)
     return 1 if alignment == "good" else -1
 
 
@@ -176,7 +176,7 @@ def end_of_session(
         skills[key] = lvl
         sxp[key] = cur
     total = sum(awards.values())
-    if not options.get("xp_capped_counts_toward_total", True):
+    if not options.xp_capped_counts_toward_total:
         total -= capped_xp  # XP of skills already at their cap does not count
     before = c.level
     with c.hold_trait_notifications():
@@ -195,7 +195,7 @@ def release_saturated(c, *, options: Mapping[str, Any]) -> dict[str, int]:
         if x >= SKILL_XP_TO_LEVEL:
             cap = skill_cap(c, key)
             if cap is not None and skills.get(key, 0) < cap:
-                if options.get("saturated_xp_on_cap_raise", "apply") == "apply":
+                if options.saturated_xp_on_cap_raise == "apply":
                     skills[key] = skills.get(key, 0) + 1
                     ups[key] = skills[key]
                 sxp[key] = 0
@@ -306,7 +306,7 @@ def improve_surprise(c) -> dict[str, Any]:
 def high_start(level: int, *, options: Mapping[str, Any]) -> dict[str, int]:
     if not isinstance(level, int) or level < 1:
         raise ValueError("level must be >= 1")
-    pts = level if options.get("highlevel_param_points", "level") == "level" else level - 1
+    pts = level if options.highlevel_param_points == "level" else level - 1
     if level == 1:
         pts = 0
     return {"xp": 20 * (level - 1), "param_points": pts, "skill_points": 2 * level if level > 1 else 0}
@@ -365,12 +365,12 @@ def apply_race_and_age(
             raise RuleError("E_PARAM_RANGE", T(f"Racial {p} must be 1-5.", f"Расовый параметр {p} — от 1 до 5."))
     warnings = []
     minus_ok = vals[a["minus"]] > 1
-    scope = options.get("age_swap_scope", "whole_swap")
+    scope = options.age_swap_scope
     if minus_ok:
         vals[a["minus"]] -= 1
     if minus_ok or scope == "minus_only":
         if vals[a["plus"]] + 1 > 5:
-            if options.get("age_swap_overflow") == "error":
+            if options.age_swap_overflow == "error":
                 raise RuleError(
                     "E_AGE_SWAP_OVERFLOW",
                     T(f"Age bonus would raise {a['plus']} above 5.", f"Возрастной бонус поднимает {a['plus']} выше 5."),

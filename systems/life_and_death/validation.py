@@ -86,7 +86,7 @@ def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
 def _base_hp_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """A-02: OPTION default_base_hp=None means the GM must enter the base HP."""
     out: list[Problem] = []
-    if c.base_hp is None and options.get("default_base_hp", 10) is None:
+    if c.base_hp is None and options.default_base_hp is None:
         r = data.row(c.TABLES, "races", c.race) if c.race else None
         if not (r and isinstance(r.get("base_hp"), int)):
             out.append(
@@ -110,10 +110,10 @@ def _age_swap_problems(c, p: str, a: Mapping | None, *, options: Mapping[str, An
         and a
         and p == a["plus"]
         and int(c.race_params.get(a["minus"], 1)) > 1
-        or (c.race_params and a and p == a["plus"] and options.get("age_swap_scope") == "minus_only")
+        or (c.race_params and a and p == a["plus"] and options.age_swap_scope == "minus_only")
     ):
         if int(c.race_params.get(p, 1)) + 1 > 5:
-            if options.get("age_swap_overflow") == "error":
+            if options.age_swap_overflow == "error":
                 out.append(
                     _p(
                         "E_AGE_SWAP_OVERFLOW",
@@ -139,7 +139,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
     """A parameter's range and its feature layers (L59, L102, L55)."""
     out: list[Problem] = []
     plab = PARAM_LABELS
-    cap = 10 if options.get("allow_params_above_5") else 5
+    cap = 10 if options.allow_params_above_5 else 5
     lay = c.param_layers(p)
     base = lay["base"]
     if not 1 <= base <= cap:
@@ -154,7 +154,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
         )
     final = base + lay["feature_mod"]
     if lay["feature_mod"] > 0 and final > 5 and 1 <= base <= 5:
-        mode = options.get("feature_param_overflow", "clamp")
+        mode = options.feature_param_overflow
         if mode == "error":
             out.append(
                 _p(
@@ -459,9 +459,7 @@ def _form_problems(c, creation: bool, *, options: Mapping[str, Any]) -> list[Pro
             )
         )
     tiers = [
-        int(f.get("tier", 0))
-        for f in c.forms
-        if options.get("transform_tier_includes_humanoid") or not f.get("humanoid")
+        int(f.get("tier", 0)) for f in c.forms if options.transform_tier_includes_humanoid or not f.get("humanoid")
     ]
     if creation and sum(tiers) > 10:
         out.append(
@@ -500,7 +498,7 @@ def _one_form_problems(c, f: Mapping, guardians: set, *, options: Mapping[str, A
                 "forms",
             )
         )
-    if (f.get("guardian") or name in guardians) and not options.get("gm_allows_guardians") and not f.get("gm_allowed"):
+    if (f.get("guardian") or name in guardians) and not options.gm_allows_guardians and not f.get("gm_allowed"):
         out.append(
             _p(
                 "E_FORM_GUARDIAN",

@@ -21,6 +21,7 @@ from tabletop_systems.life_and_death.dice import (
 )
 from tabletop_widgets.core import CheckResult, Effect, RuleError, T, ValidationError
 from tabletop_widgets.dice import DiceError, Distribution
+from tabletop_widgets.dice.words import WordContext
 
 
 def opts(**changes):
@@ -326,7 +327,7 @@ def test_unknown_option():
 
 # -- the ld word ----------------------------------------------------------------------------------------------
 def parse(text):
-    return SYSTEM.dice_words()[0].parse(text, 0, len(text))
+    return SYSTEM.dice_words()[0].parse(text, 0, len(text), context=WordContext())
 
 
 def test_word_basic():
@@ -395,7 +396,7 @@ def test_word_errors(text, pos):
 def test_word_absolute_positions():
     text = "2#ld 4 dc"
     with pytest.raises(DiceError) as ei:
-        SYSTEM.dice_words()[0].parse(text, 2, len(text))
+        SYSTEM.dice_words()[0].parse(text, 2, len(text), context=WordContext())
     assert ei.value.position == len(text)
 
 

@@ -11,16 +11,17 @@ from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.dice import net_law
 from tabletop_widgets.core import DamageOutcome, Effect, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError, roll
-from tabletop_widgets.dice.words import CHARACTER_KEY, _wants_variables
+import inspect
+
+from tabletop_widgets.dice.words import WordContext, word_context
 
 F = Fraction
 WORD = SYSTEM.dice_words()[0]
 
 
 def wparse(text, character=None, variables=None):
-    if variables is None:
-        variables = {CHARACTER_KEY: character} if character is not None else None
-    return WORD.parse(text, 0, len(text), variables=variables)
+    context = WordContext(character=character) if variables is None else word_context(variables)
+    return WORD.parse(text, 0, len(text), context=context)
 
 
 def p_at_least(pool, penalty, dc):
@@ -28,8 +29,8 @@ def p_at_least(pool, penalty, dc):
 
 
 # -- (1) the ld word through the bound character ------------------------------------------------------------
-def test_word_declares_variables():
-    assert _wants_variables(WORD.parse)
+def test_word_declares_context():
+    assert "context" in inspect.signature(WORD.parse).parameters
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,7 @@ def test_word_trained_skill_matches_named_check():
 
 def test_word_through_the_engine_with_variables():
     c = Character(dexterity=3, alertness=2, skills={"stealth": 2})
-    r = roll("ld dexterity+stealth dc 2", rng=random.Random(1), variables={CHARACTER_KEY: c})
+    r = roll("ld dexterity+stealth dc 2", rng=random.Random(1), variables=WordContext(character=c))
     assert len(r.dice) == 5 and r.check is not None
 
 
@@ -120,7 +121,7 @@ def test_check_refusals_are_bilingual():
 
 def test_word_refuses_foreign_character():
     with pytest.raises(DiceError):
-        wparse("ld stealth", variables={CHARACTER_KEY: object()})
+        wparse("ld stealth", variables=WordContext(character=object()))
 
 
 def test_word_uses_the_characters_rules():
