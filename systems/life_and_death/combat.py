@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core import (
     ConditionSpec,
     DamageOutcome,
@@ -156,28 +157,22 @@ def apply_damage(
     pool = pools[damage_type]
     doubled = bool(transforming) or bool(getattr(c, "transforming", False))
     dmg = amount * 2 if doubled else amount  # L119
-    changes: dict = {}
-    notes: list = []
-    old = getattr(c, pool)
-    new = old - dmg
+    new = getattr(c, pool) - dmg
     if pool != "hp":
         new = max(0, new)
     eff = zone_effect(zone, dmg, c.hp_max, spell=spell, undead=undead, heads=heads) if pool == "hp" else None
-    with c.hold_trait_notifications():
+    with record_changes(c, ("wounds", pool)) as out, c.hold_trait_notifications():
         setattr(c, pool, new)
         if eff is not None:
-            wounds = list(c.wounds) + [eff.wound(note)]
-            changes["wounds"] = (list(c.wounds), wounds)
-            c.wounds = wounds
-    changes[pool] = (old, getattr(c, pool))
+            c.wounds = list(c.wounds) + [eff.wound(note)]
     if doubled:
-        notes.append(T("doubled: target is transforming", "удвоено: цель в трансформации"))  # L119
+        out.notes.append(T("doubled: target is transforming", "удвоено: цель в трансформации"))  # L119
     if eff is not None:
-        notes.append(eff.label)
+        out.notes.append(eff.label)
     return _outcome(
         c,
-        changes,
-        notes,
+        out.changes,
+        out.notes,
         options=options,
         pool=pool,
         damage=dmg,
@@ -296,16 +291,12 @@ def apply_healing(
             f"Неизвестный вид здоровья {pool!r}: HP, EP, SP или IP.",
         )
     old = getattr(c, pool)
-    changes: dict = {}
-    notes: list = []
-    with c.hold_trait_notifications():
+    with record_changes(c, ("status", pool)) as out, c.hold_trait_notifications():
         setattr(c, pool, min(getattr(c, pool + "_max"), old + amount))
         if clear_status and getattr(c, "status", "") == "incapacitated":
             c.status = ""
-            changes["status"] = ("incapacitated", "")
-            notes.append(T("no longer incapacitated (GM)", "недееспособность снята (Мастер)"))
-    changes[pool] = (old, getattr(c, pool))
-    return _outcome(c, changes, notes, options=options, pool=pool, healed=getattr(c, pool) - old)
+            out.notes.append(T("no longer incapacitated (GM)", "недееспособность снята (Мастер)"))
+    return _outcome(c, out.changes, out.notes, options=options, pool=pool, healed=getattr(c, pool) - old)
 
 
 # -- ongoing effects and tracker conditions (§6.10, §6.12) ------------------------------------------------
@@ -376,37 +367,33 @@ def on_turn(
     if when not in ("start", "end"):
         raise _bad("bad_when", f"'when' is start or end (is {when!r}).", f"'when' — start или end (сейчас {when!r}).")
     steps = _turn_steps(conditions, when, options=options)
-    changes: dict = {}
-    notes: list = []
-    if when == "start" and getattr(c, "transforming", False):
-        c.transforming = False
-        changes["transforming"] = (True, False)
-        notes.append(
-            T(
-                "transformation over: damage no longer doubled",  # L119
-                "трансформация закончилась: урон больше не удваивается",
-            )
-        )  # L119
-    for kind, amount, kw in steps:
-        if kind == "damage":
-            o = apply_damage(c, amount, options=options, **kw)
-            notes.append(
+    with record_changes(c, ("transforming", "status", "wounds", "hp", "ep", "sp", "ip")) as out:
+        if when == "start" and getattr(c, "transforming", False):
+            c.transforming = False
+            out.notes.append(
                 T(
-                    f"ongoing damage {amount} ({kw['damage_type']})",
-                    f"продолжающийся урон {amount} ({kw['damage_type']})",
+                    "transformation over: damage no longer doubled",  # L119
+                    "трансформация закончилась: урон больше не удваивается",
                 )
             )
-        else:
-            o = apply_healing(c, amount, options=options, **kw)
-            notes.append(
-                T(f"regeneration +{amount} {kw['pool'].upper()}", f"регенерация +{amount} {kw['pool'].upper()}")
-            )
-        for k, (a, b) in o.changes.items():
-            changes[k] = (changes[k][0] if k in changes else a, b)
-        notes.extend(n for n in o.notes if n not in notes)
-    if not changes:
+        for kind, amount, kw in steps:
+            if kind == "damage":
+                o = apply_damage(c, amount, options=options, **kw)
+                out.notes.append(
+                    T(
+                        f"ongoing damage {amount} ({kw['damage_type']})",
+                        f"продолжающийся урон {amount} ({kw['damage_type']})",
+                    )
+                )
+            else:
+                o = apply_healing(c, amount, options=options, **kw)
+                out.notes.append(
+                    T(f"regeneration +{amount} {kw['pool'].upper()}", f"регенерация +{amount} {kw['pool'].upper()}")
+                )
+            out.notes.extend(n for n in o.notes if n not in out.notes)
+    if not out.changes and not out.notes:  # a tick that changes nothing still reports itself
         return None
-    return _outcome(c, changes, notes, options=options)
+    return _outcome(c, out.changes, out.notes, options=options)
 
 
 def condition_changed(
@@ -428,44 +415,47 @@ def condition_changed(
         raise _bad(
             "unknown_condition", f"Unknown condition {condition_id!r}.", f"Неизвестное состояние {condition_id!r}."
         )
-    changes: dict = {}
-    notes: list = []
-    if condition_id == "transforming":
-        if bool(c.transforming) != bool(active):
-            changes["transforming"] = (c.transforming, bool(active))
+    with record_changes(c, ("transforming", "status", "wounds")) as out:
+        if condition_id == "transforming":
             c.transforming = bool(active)
-    elif condition_id in ("dead", "incapacitated"):
-        old = c.status
-        if active and not (condition_id == "incapacitated" and old == "dead"):
-            new = condition_id
-        elif not active and old == condition_id:
-            new = ""
-        else:
-            new = old
-        if new != old:
-            c.status = new
-            changes["status"] = (old, new)
-    elif condition_id in WOUND_CONDITIONS:
-        note = data.get("note", "")
-        if not isinstance(note, str):
-            raise _bad("bad_note", "A wound note is text.", "Заметка о травме — текст.")
-        wounds = list(c.wounds)
-        if active and data.get("record", True):
-            wounds.append({"zone": WOUND_CONDITIONS[condition_id], "kind": condition_id, "note": note})
-            spec = next((x for x in CONDITIONS if x.id == condition_id), None)
-            what = spec.label if spec is not None else T("wound", "травма")
-            notes.append(T(f"wound recorded: {what['en']}", f"травма записана: {what['ru']}"))
-        elif not active:
-            idx = next((i for i in range(len(wounds) - 1, -1, -1) if wounds[i].get("kind") == condition_id), None)
-            if idx is not None:
-                del wounds[idx]
-                notes.append(T(f"wound removed: {condition_id}", f"травма снята: {condition_id}"))
-        if wounds != list(c.wounds):
-            changes["wounds"] = (list(c.wounds), wounds)
-            c.wounds = wounds
-    if not changes:
+        elif condition_id in ("dead", "incapacitated"):
+            _set_state(c, condition_id, active)
+        elif condition_id in WOUND_CONDITIONS:
+            _wound_condition(c, condition_id, active, data, out.notes)
+    if not out.changes:
         return None
-    return _outcome(c, changes, notes, options=options)
+    return _outcome(c, out.changes, out.notes, options=options)
+
+
+def _set_state(c, state: str, active: bool) -> None:
+    """``dead`` / ``incapacitated`` set or lifted; lifting one leaves the other (a lethal wound
+    keeps the character dead); incapacitating the dead changes nothing."""
+    old = c.status
+    if active and not (state == "incapacitated" and old == "dead"):
+        c.status = state
+    elif not active and old == state:
+        c.status = ""
+
+
+def _wound_condition(c, condition_id: str, active: bool, data: Mapping[str, Any], notes: list) -> None:
+    """A wound condition added (a Wounds entry, unless ``record=False``) or removed (the latest
+    entry of its kind)."""
+    note = data.get("note", "")
+    if not isinstance(note, str):
+        raise _bad("bad_note", "A wound note is text.", "Заметка о травме — текст.")
+    wounds = list(c.wounds)
+    if active and data.get("record", True):
+        wounds.append({"zone": WOUND_CONDITIONS[condition_id], "kind": condition_id, "note": note})
+        spec = next((x for x in CONDITIONS if x.id == condition_id), None)
+        what = spec.label if spec is not None else T("wound", "травма")
+        notes.append(T(f"wound recorded: {what['en']}", f"травма записана: {what['ru']}"))
+    elif not active:
+        idx = next((i for i in range(len(wounds) - 1, -1, -1) if wounds[i].get("kind") == condition_id), None)
+        if idx is not None:
+            del wounds[idx]
+            notes.append(T(f"wound removed: {condition_id}", f"травма снята: {condition_id}"))
+    if wounds != list(c.wounds):
+        c.wounds = wounds
 
 
 def add_wound(c, kind: str, zone: str | None = None, note: str = "") -> dict:
