@@ -5,18 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from tabletop_widgets.core import (
-    RuleError,
-    T,
-)
+from tabletop_widgets.core import RuleError, T
+
+from . import data
 
 
 BLOCK_DIRECTION_DICE = {"front": 0, "side": 1, "above": 1, "back": 2, "below": 2}  # L235
 
 # -- action economy (§6.4-§6.5) ------------------------------------------------------------------------
-ORDINARY = ("attack", "counterattack", "cast", "block", "dodge", "reload", "run", "step", "noncombat_skill", "wait")
-FREE = ("talk", "jog")
-REACTIONS = ("counterattack", "block", "dodge")
+ORDINARY = tuple(a for a, kind in data.column("actions", "kind").items() if kind == "ordinary")
+FREE = tuple(a for a, kind in data.column("actions", "kind").items() if kind == "free")
+REACTIONS = tuple(a for a, yes in data.column("actions", "reaction").items() if yes)
 
 
 def extra_actions(c, haste: int = 0, *, options: Mapping[str, Any]) -> int:

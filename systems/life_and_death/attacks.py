@@ -13,10 +13,11 @@ from tabletop_widgets.core import (
 )
 from tabletop_widgets.dice import Distribution
 
+from . import data
 from .actions import block_pool
 from .dice import PoolResult, raw_crit_law, read_faces, roll_faces
 
-ZONE_PENALTY = {"torso": 0, "limb": 1, "tail": 2, "neck": 3, "head_face": 3, "head_skull": 2}  # L258-L268
+ZONE_PENALTY = data.column("zones", "penalty")  # L258-L268
 HEAD_ZONES = ("head_face", "head_skull")
 
 

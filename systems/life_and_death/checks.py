@@ -12,10 +12,11 @@ from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 from tabletop_widgets.core.wording import en_n, ru_n
 
+from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
 from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, SKILL_KEY_RE, skill_def, skill_id_of
 
-HELMET_ALERTNESS_DICE = {"none": 0, "open": -1, "closed": -2}  # L159-L160
+HELMET_ALERTNESS_DICE = data.column("helmets", "alertness_dice")  # L159-L160
 MAX_POOL = 100  # a sanity limit for exact odds (the rules' pools stay below 20)
 
 

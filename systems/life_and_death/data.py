@@ -18,6 +18,17 @@ from tabletop_widgets.core.data import DataTables
 #: The book's tables, as shipped (no house rows).
 TABLES = DataTables(__package__)
 
+
+def ids(name: str) -> tuple[str, ...]:
+    """The ids of a shipped table, in the book's order."""
+    return tuple(r["id"] for r in TABLES.rows(name))
+
+
+def column(name: str, key: str) -> dict[str, Any]:
+    """``{id: row[key]}`` of a shipped table (the rows that have ``key``)."""
+    return {r["id"]: r[key] for r in TABLES.rows(name) if key in r}
+
+
 #: The parameters a skill may hang off (L86).
 SKILL_ROW_PARAMS = (None, "might", "dexterity", "alertness", "complexity")
 

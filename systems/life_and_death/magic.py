@@ -10,12 +10,13 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import Effect, RuleError, T
 
+from . import data
 from .attacks import ZONE_PENALTY
 from .dice import PoolResult, p_net_at_least, read_faces, roll_faces
 
 FORM_COST = {"basic": 0, "simple": 1, "sharpened": 1, "complex": 2}  # L295
-FACET_MOD = {"umsear": 0, "yinsta": -1, "khtruum": 1, "zagran": 2, "instability": 3}  # L299
-DAMAGE_PRIORITY = ("idea", "spiritual", "pattern", "physical")  # L328
+FACET_MOD = data.column("facets", "complexity")  # L299
+DAMAGE_PRIORITY = tuple(sorted(data.ids("damage_types"), key=data.column("damage_types", "priority").get))  # L328
 
 
 def mix_cost(sections: Sequence[str]) -> int:

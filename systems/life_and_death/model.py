@@ -15,25 +15,19 @@ from tabletop_widgets.core.problems import entry_label, out_of_range, shown_valu
 from . import data
 from .options import DEFAULTS
 
-PARAMS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
-SKILL_PARAMS = ("might", "dexterity", "alertness", "complexity")  # L86: no skills under Power/Luck
-PHYSICAL_PARAMS = ("might", "dexterity", "alertness")  # L55, L369
-PARAM_LABELS = {
-    "might": T("Might", "Сила"),
-    "dexterity": T("Dexterity", "Ловкость"),
-    "alertness": T("Alertness", "Восприятие"),
-    "complexity": T("Complexity", "Сложность"),
-    "power": T("Power", "Яркость"),
-    "luck": T("Luck", "Удача"),
-}
+# the book's tables (data/*.json) name these; the rules read them as constants
+PARAMS = data.ids("parameters")
+SKILL_PARAMS = tuple(p for p, yes in data.column("parameters", "has_skills").items() if yes)  # L86
+PHYSICAL_PARAMS = tuple(p for p, yes in data.column("parameters", "physical").items() if yes)  # L55, L369
+PARAM_LABELS = {r["id"]: T(r["en"], r["ru"]) for r in data.TABLES.rows("parameters")}
 POOLS = ("hp", "ep", "sp", "ip")
 SKILL_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*(?::[a-z0-9_]+)?$")
-AGES = ("child", "adolescent", "young", "adult")
-HELMETS = ("none", "open", "closed")
+AGES = data.ids("ages")
+HELMETS = data.ids("helmets")
 ITEM_CATEGORIES = ("weapon", "armour", "simple", "money", "potion", "amulet", "artifact", "pet")
-RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
+RARITY_MULT = data.column("rarities", "multiplier")  # L150
 FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
-COINS = ("fire", "agate", "emerald", "azure")
+COINS = data.ids("coins")
 STATUSES = ("", "incapacitated", "dead")  # §6.12 (GM / tracker states)
 WOUND_ZONES = ("", "torso", "limb", "tail", "neck", "head_face", "head_skull")  # L258-L268; "" = unspecified
 
