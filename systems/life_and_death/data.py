@@ -73,6 +73,15 @@ def with_house_rows(tables: DataTables, house: Mapping[str, Iterable[Mapping[str
     return tables
 
 
+def more_house_rows(house: Mapping[str, Iterable[Mapping[str, Any]]], rows: Mapping[str, Iterable[Mapping[str, Any]]]):
+    """The option ``house_rows`` with ``rows`` (``{table: [rows]}``, each checked) added after
+    the ones it has; a new dict (``house`` is unchanged)."""
+    out = {name: list(have) for name, have in house.items()}
+    for name, new in rows.items():
+        out[name] = out.get(name, []) + [house_row(name, r) for r in new]
+    return out
+
+
 def read_file(path: str | Path) -> dict[str, list[dict[str, Any]]]:
     """GM rows from a JSON file ``{"table": name, "rows": [...]}`` (or a mapping of several
     tables ``{name: [rows]}``), as ``{table: rows}``."""

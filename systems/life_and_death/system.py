@@ -59,10 +59,8 @@ class LifeAndDeathSystem(GameSystem):
         return self.with_house_rows(data.read_file(path))
 
     def with_house_rows(self, rows: Mapping[str, Any]) -> "LifeAndDeathSystem":
-        house = {name: list(have) for name, have in self.rules.house_rows.items()}
-        for name, new in rows.items():
-            house[name] = house.get(name, []) + [data.house_row(name, r) for r in new]
-        return self.with_rules(house_rows=house)
+        """GM API: this system with more house rows, ``{table: [rows]}``."""
+        return self.with_rules(house_rows=data.more_house_rows(self.rules.house_rows, rows))
 
     # -- checks ---------------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
