@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core import CheckResult, CheckSpec, Effect, OptionSpec, RuleError, T, count
+from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 from tabletop_widgets.core.wording import en_n, ru_n
 
@@ -15,7 +16,7 @@ from . import data
 from .dice import PoolResult, net_law, read_faces, roll_faces
 from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, SKILL_KEY_RE, skill_def, skill_id_of
 
-HELMET_ALERTNESS_DICE = {"none": 0, "open": -1, "closed": -2}  # L159-L160
+HELMET_ALERTNESS_DICE = data.column("helmets", "alertness_dice")  # L159-L160
 MAX_POOL = 100  # a sanity limit for exact odds (the rules' pools stay below 20)
 
 
@@ -31,9 +32,9 @@ class PoolSpec:
     notes: tuple = ()
 
 
-def _skill_label(key: str) -> dict[str, str]:
+def _skill_label(tables: DataTables, key: str) -> dict[str, str]:
     sid, _, spec = key.partition(":")
-    d = skill_def(sid)
+    d = skill_def(tables, sid)
     en, ru = (d["en"], d["ru"]) if d else (sid.replace("_", " "), sid.replace("_", " "))
     if spec:
         en, ru = f"{en} ({spec})", f"{ru} ({spec})"
@@ -43,12 +44,12 @@ def _skill_label(key: str) -> dict[str, str]:
 def resolve(
     character,
     check_id: str,
-    rules: Mapping[str, Any],
     *,
     dice_mod: int = 0,
     retry: int = 1,
     attackers: int = 1,
     joint: bool = False,
+    options: Mapping[str, Any],
 ) -> PoolSpec:
     """Pool and success penalty for ``check_id`` (§5.11 table). Raises ValueError on a bad id."""
     if not isinstance(check_id, str):
@@ -59,7 +60,7 @@ def resolve(
         raise _err("bad_option", "dice_mod must be a whole number", "dice_mod — целое число")
     if not isinstance(retry, int) or retry < 1:
         raise _err("bad_option", "retry is the attempt number, 1 or more", "retry — номер попытки, от 1")
-    retry_dice = retry_penalty(retry, rules)
+    retry_dice = retry_penalty(retry, options=options)
     notes = []
     helmet = HELMET_ALERTNESS_DICE.get(character.helmet, 0)
     if check_id in PARAMS:
@@ -79,68 +80,7 @@ def resolve(
             check_id, character.dexterity + character.alertness - n, 0, T("Coordination", "Слаженность"), "coordination"
         )
     elif "+" in check_id:
-        param, _, key = check_id.partition("+")
-        if param not in PARAMS:
-            raise _err(
-                "bad_check",
-                f"unknown parameter {param!r} in check id {check_id!r}",
-                f"неизвестный параметр {param!r} в проверке {check_id!r}",
-            )
-        if param not in SKILL_PARAMS:
-            raise _err(
-                "bad_check",
-                f"no skills hang off {param}: {check_id!r}",
-                f"у параметра {param} нет навыков: {check_id!r}",
-            )  # L20, L86
-        if not SKILL_KEY_RE.match(key):
-            raise _err(
-                "bad_check",
-                f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)",
-                f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)",
-            )
-        d = skill_def(skill_id_of(key))
-        # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
-        # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
-        known = character.skill_param(key, rules) if d else None
-        if known and known != param:
-            raise _err(
-                "wrong_param",
-                f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
-                f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})",
-            )
-        base = character.param(param)
-        if param == "alertness" and helmet:
-            base += helmet  # L159-L160 (Alertness-based skills)
-            notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
-        lvl = character.skill_level(key)
-        label = T(
-            f"{PARAM_LABELS[param]['en']} + {_skill_label(key)['en']}",
-            f"{PARAM_LABELS[param]['ru']} + {_skill_label(key)['ru']}",
-        )
-        if lvl > 0:
-            spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
-        else:
-            sid = skill_id_of(key)
-            related = [
-                k
-                for k in character.skills
-                if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0
-            ]
-            if related and ":" in key:
-                # L33: a related specialization of the same skill: no success is removed.
-                add = max(character.skill_level(k) for k in related) if rules.get("other_spec_adds_level") else 0
-                spec = PoolSpec(
-                    check_id,
-                    base + add,
-                    0,
-                    label,
-                    "related",
-                    (T("related specialization: no -1", "родственная специализация: без -1"),),
-                )
-            else:
-                spec = PoolSpec(
-                    check_id, base, 1, label, "untrained", (T("untrained: -1 success", "нет навыка: -1 успех"),)
-                )
+        spec = _skill_pool(character, check_id, helmet, notes, options=options)
     else:
         raise _err(
             "unknown_check",
@@ -159,18 +99,93 @@ def resolve(
     return PoolSpec(spec.check_id, pool, spec.penalty, spec.label, spec.kind, spec.notes + tuple(notes))
 
 
+def _skill_check_parts(character, check_id: str, *, options: Mapping[str, Any]) -> tuple[str, str]:
+    """``param+skill key`` split and checked: the parameter bears skills, the key is well formed
+    and the skill is rolled with that parameter."""
+    param, _, key = check_id.partition("+")
+    if param not in PARAMS:
+        raise _err(
+            "bad_check",
+            f"unknown parameter {param!r} in check id {check_id!r}",
+            f"неизвестный параметр {param!r} в проверке {check_id!r}",
+        )
+    if param not in SKILL_PARAMS:
+        raise _err(
+            "bad_check",
+            f"no skills hang off {param}: {check_id!r}",
+            f"у параметра {param} нет навыков: {check_id!r}",
+        )  # L20, L86
+    if not SKILL_KEY_RE.match(key):
+        raise _err(
+            "bad_check",
+            f"malformed skill key {key!r} in {check_id!r} (id or id:specialization)",
+            f"неверный ключ навыка {key!r} в {check_id!r} (id или id:специализация)",
+        )
+    d = skill_def(character.TABLES, skill_id_of(key))
+    # the skill's parameter: data, else the sheet's custom_skills, else the reading of an
+    # unstated one (A-56, OPTION unstated_skill_params); ad-hoc skills take the one named
+    known = character.skill_param_under(key, options=options) if d else None
+    if known and known != param:
+        raise _err(
+            "wrong_param",
+            f"{skill_id_of(key)} is rolled with {known}, not {param} (use {known}+{key})",
+            f"{skill_id_of(key)} бросается с параметром {known}, а не {param} (пишите {known}+{key})",
+        )
+    return param, key
+
+
+def _skill_pool(character, check_id: str, helmet: int, notes: list, *, options: Mapping[str, Any]) -> PoolSpec:
+    """``param+skill key``: parameter + level, or untrained (-1 success) unless a related
+    specialization spares it (L33)."""
+    param, key = _skill_check_parts(character, check_id, options=options)
+    base = character.param(param)
+    if param == "alertness" and helmet:
+        base += helmet  # L159-L160 (Alertness-based skills)
+        notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
+    lvl = character.skill_level(key)
+    label = T(
+        f"{PARAM_LABELS[param]['en']} + {_skill_label(character.TABLES, key)['en']}",
+        f"{PARAM_LABELS[param]['ru']} + {_skill_label(character.TABLES, key)['ru']}",
+    )
+    if lvl > 0:
+        spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
+    else:
+        sid = skill_id_of(key)
+        related = [
+            k
+            for k in character.skills
+            if k != key and skill_id_of(k) == sid and ":" in k and character.skill_level(k) > 0
+        ]
+        if related and ":" in key:
+            # L33: a related specialization of the same skill: no success is removed.
+            add = max(character.skill_level(k) for k in related) if options.other_spec_adds_level else 0
+            spec = PoolSpec(
+                check_id,
+                base + add,
+                0,
+                label,
+                "related",
+                (T("related specialization: no -1", "родственная специализация: без -1"),),
+            )
+        else:
+            spec = PoolSpec(
+                check_id, base, 1, label, "untrained", (T("untrained: -1 success", "нет навыка: -1 успех"),)
+            )
+    return spec
+
+
 def _err(code: str, en: str, ru: str) -> RuleError:
     """A bilingual refusal; RuleError is a ValueError, so callers catching ValueError still do."""
     return RuleError(code, T(en, ru))
 
 
-def retry_penalty(attempt: int, rules: Mapping[str, Any]) -> int:
+def retry_penalty(attempt: int, *, options: Mapping[str, Any]) -> int:
     """L208: each further attempt out of combat gets -1 die; [DEFAULT] cumulative (attempt k:
     -(k-1)), OPTION retry_penalty="flat" (-1 for every retry). In combat there is none (L210):
     the tracker passes retry=1."""
     if attempt <= 1:
         return 0
-    return 1 if rules.get("retry_penalty") == "flat" else attempt - 1
+    return 1 if options.retry_penalty == "flat" else attempt - 1
 
 
 def _difficulty(difficulty: Any) -> int:
@@ -188,22 +203,22 @@ def _epic(epic: Any) -> int:
 _KNOWN_OPTIONS = {"difficulty", "epic", "dice_mod", "retry", "attackers", "joint", "faces"}
 
 
-def _split_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    unknown = set(options) - _KNOWN_OPTIONS
+def _split_options(check_options: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(check_options) - _KNOWN_OPTIONS
     if unknown:
         raise ValueError(f"unknown check option(s) {sorted(unknown)}; known: {sorted(_KNOWN_OPTIONS)}")
-    return dict(options)
+    return dict(check_options)
 
 
-def distribution(character, check_id: str, rules: Mapping[str, Any], **options: Any) -> Distribution:
+def distribution(character, check_id: str, *, options: Mapping[str, Any], **check_options: Any) -> Distribution:
     """Exact law of the net successes, with p_pass = P(net >= difficulty) (§5.9, §5.11)."""
     if isinstance(check_id, str) and check_id.startswith("cast:"):
-        return cast_distribution(character, check_id, rules, **options)
-    o = _split_options(options)
+        return cast_distribution(character, check_id, options=options, **check_options)
+    o = _split_options(check_options)
     diff = _difficulty(o.pop("difficulty", 1))
     epic = _epic(o.pop("epic", 0))
     o.pop("faces", None)
-    spec = resolve(character, check_id, rules, **o)
+    spec = resolve(character, check_id, options=options, **o)
     law = net_law(max(0, spec.pool), spec.penalty, epic)
     p = sum((v for k, v in law.items() if k >= diff), Fraction(0))
     return Distribution(
@@ -266,17 +281,17 @@ OUTCOME_TEXT = {
 
 
 def roll(
-    character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None, **options: Any
+    character, check_id: str, *, rng: random.Random | None = None, options: Mapping[str, Any], **check_options: Any
 ) -> CheckResult:
     if isinstance(check_id, str) and check_id.startswith("cast:"):
-        return cast_roll(character, check_id, rules, rng=rng, **options)
-    o = _split_options(options)
+        return cast_roll(character, check_id, options=options, rng=rng, **check_options)
+    o = _split_options(check_options)
     diff = _difficulty(o.pop("difficulty", 1))
     epic = _epic(o.pop("epic", 0))
     forced = o.pop("faces", None)
-    spec = resolve(character, check_id, rules, **o)
+    spec = resolve(character, check_id, options=options, **o)
     if epic:
-        if rules.get("mode") == "quick" or character.mode == "quick":
+        if options.mode == "quick" or character.mode == "quick":
             raise RuleError(
                 "epic_in_quick_game",
                 T(
@@ -289,7 +304,7 @@ def roll(
                 "not_enough_epic_dice",
                 T(f"Only {character.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {character.epic_dice}."),
             )
-    if spec.pool <= 0 and rules.get("pool_nonpositive") == "forbid":
+    if spec.pool <= 0 and options.pool_nonpositive == "forbid":
         raise RuleError("empty_pool", T("The pool has no dice.", "В пуле нет кубиков."))  # A-09
     rng = rng if rng is not None else random.Random()
     faces = list(forced) if forced is not None else roll_faces(spec.pool, rng)
@@ -299,7 +314,7 @@ def roll(
         epic=epic,
         difficulty=diff,
         pool=spec.pool,
-        fumble_basis=rules.get("fumble_basis", "net"),
+        fumble_basis=options.fumble_basis,
     )
     return make_result(check_id, spec, r, diff, epic)
 
@@ -398,26 +413,26 @@ def option_specs(with_coordination: bool = False) -> tuple[OptionSpec, ...]:
     return tuple(opts)
 
 
-def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
+def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
     out: list[CheckSpec] = []
     opts = option_specs()
     g_params = T("Parameters", "Параметры")
     for p in PARAMS:
-        s = resolve(character, p, rules)
+        s = resolve(character, p, options=options)
         out.append(CheckSpec(p, PARAM_LABELS[p], opts, g_params, notation=f"ld {s.pool}"))
     g_skills = T("Skills", "Навыки")
     keys = set(character.skills)
-    for r in data.rows("skills"):
+    for r in character.TABLES.rows("skills"):
         # built-in skills, also those whose parameter comes from a reading (A-56 unstated_skill_params);
         # a skill needing a feature (Transformation: Shapeshifter, L84) only for characters who have it
         if not r.get("branched") and (not r.get("requires_feature") or character.has_feature(r["requires_feature"])):
             keys.add(r["id"])
     for key in sorted(keys):
-        param = character.skill_param(key, rules)
+        param = character.skill_param_under(key, options=options)
         if not param:
             continue
         cid = f"{param}+{key}"
-        s = resolve(character, cid, rules)
+        s = resolve(character, cid, options=options)
         out.append(
             CheckSpec(
                 cid,
@@ -441,11 +456,14 @@ def list_checks(character, rules: Mapping[str, Any]) -> list[CheckSpec]:
     )
     out.append(CheckSpec("will", T("Will", "Сила воли"), opts, g_other, notation=f"ld {character.will}"))
     for key in sorted(character.skills):
-        if character.skill_param(key, rules) == "complexity" and character.skill_level(key) > 0:
+        if character.skill_param_under(key, options=options) == "complexity" and character.skill_level(key) > 0:
             out.append(
                 CheckSpec(
                     f"cast:{key}",
-                    T(f"Cast: {_skill_label(key)['en']}", f"Заклинание: {_skill_label(key)['ru']}"),
+                    T(
+                        f"Cast: {_skill_label(character.TABLES, key)['en']}",
+                        f"Заклинание: {_skill_label(character.TABLES, key)['ru']}",
+                    ),
                     cast_option_specs(character),
                     T("Energetics", "Энергетика"),
                     notation=f"ld {character.complexity + character.skill_level(key)}-…",
@@ -488,16 +506,16 @@ _CAST_OPTIONS = {
 }
 
 
-def _cast_args(character, check_id: str, options: Mapping[str, Any]):
+def _cast_args(character, check_id: str, check_options: Mapping[str, Any]):
     from .magic import SpellDesign
 
-    unknown = set(options) - _CAST_OPTIONS
+    unknown = set(check_options) - _CAST_OPTIONS
     if unknown:
         raise ValueError(f"unknown cast option(s) {sorted(unknown)}; known: {sorted(_CAST_OPTIONS)}")
     key = check_id.split(":", 1)[1]
     if not SKILL_KEY_RE.match(key):
         raise ValueError(f"malformed skill key {key!r} in {check_id!r}")
-    o = dict(options)
+    o = dict(check_options)
     extra = {k: o.pop(k) for k in ("target_complexity", "epic", "level", "faces") if k in o}
     return key, SpellDesign(**o), extra
 
@@ -507,8 +525,8 @@ def cast_option_specs(character) -> tuple[OptionSpec, ...]:
         (k, T(k, r))
         for k, r in (("basic", "базовая"), ("simple", "простая"), ("sharpened", "заострённая"), ("complex", "сложная"))
     )
-    facets = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("facets"))
-    zones = tuple((r["id"], T(r["en"], r["ru"])) for r in data.rows("zones"))
+    facets = tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("facets"))
+    zones = tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("zones"))
     return (
         OptionSpec("brightness", T("Brightness", "Яркость"), "int", 1, 1, max(1, character.power)),
         OptionSpec("functions", T("Functions / effects", "Функции / эффекты"), "int", 0, 0, 10),
@@ -526,13 +544,13 @@ def cast_option_specs(character) -> tuple[OptionSpec, ...]:
     )
 
 
-def cast_distribution(character, check_id: str, rules: Mapping[str, Any], **options: Any) -> Distribution:
+def cast_distribution(character, check_id: str, *, options: Mapping[str, Any], **check_options: Any) -> Distribution:
     from .magic import casting_pool, spell_complexity, spell_level
 
-    key, design, extra = _cast_args(character, check_id, options)
+    key, design, extra = _cast_args(character, check_id, check_options)
     skill = character.skill_level(key)
-    cx = spell_complexity(design, skill, rules)
-    lvl = spell_level(cx, rules, extra.get("level") or None)
+    cx = spell_complexity(design, skill, options=options)
+    lvl = spell_level(cx, extra.get("level") or None, options=options)
     pool = casting_pool(character.complexity, skill, int(extra.get("target_complexity", 0)), cx, design.zone)
     pen = 0 if skill > 0 else 1
     law = net_law(max(0, pool), pen, int(extra.get("epic", 0)))
@@ -541,11 +559,11 @@ def cast_distribution(character, check_id: str, rules: Mapping[str, Any], **opti
 
 
 def cast_roll(
-    character, check_id: str, rules: Mapping[str, Any], *, rng: random.Random | None = None, **options: Any
+    character, check_id: str, *, rng: random.Random | None = None, options: Mapping[str, Any], **check_options: Any
 ) -> CheckResult:
     from .magic import cast
 
-    key, design, extra = _cast_args(character, check_id, options)
+    key, design, extra = _cast_args(character, check_id, check_options)
     epic = _epic(extra.get("epic", 0))
     if epic > character.epic_dice:
         raise RuleError(
@@ -561,7 +579,7 @@ def cast_roll(
         level=extra.get("level") or None,
         rng=rng if rng is not None else random.Random(),
         faces=extra.get("faces"),
-        rules=rules,
+        options=options,
     )
     spec = PoolSpec(
         check_id, res.pool, res.roll.penalty, T(f"Cast ({key})", f"Заклинание ({key})"), "cast", tuple(res.notes)

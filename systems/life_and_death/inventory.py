@@ -10,17 +10,18 @@ from typing import Any, Iterable, Mapping
 
 from tabletop_widgets.core import RuleError, T
 
-RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
-CONTAINER_COST = {"pendant": 1, "ring": 1, "vial": 1, "unbreakable_vial": 2, "object": 1}  # L166-L168
+from . import data
+from .model import RARITY_MULT
+
+CONTAINER_COST = data.column("containers", "cost")  # L166-L168
+# L171-L177: the flat-priced effects (friend-or-foe and intent recognition are priced per unit)
 EFFECT_COST = {
-    "physical_trigger": 1,
-    "mental_trigger": 2,
-    "elemental_trigger": 3,
-    "personal_use": 2,
-    "delayed_activation": 4,
-}  # L171-L177
+    r["id"]: r["cost"]
+    for r in data.TABLES.rows("enchant_effects")
+    if "cost" in r and not {"cost_per_friend", "cost_per_2m_radius"} & set(r)
+}
 ZERO_WEIGHT = ("potion", "amulet", "artifact", "pet")  # L167, L179
-COIN_VALUE = {"agate": Fraction(1, 10), "fire": Fraction(1), "emerald": Fraction(10), "azure": Fraction(100)}
+COIN_VALUE = {coin: Fraction(str(v)) for coin, v in data.column("coins", "fire_value").items()}
 
 
 def _mult(rarity: str) -> int:
@@ -154,7 +155,7 @@ def item_cost(it: Mapping[str, Any], scope: str = "base_incl_container") -> Frac
 
 
 def inventory_cost(ch) -> Fraction:
-    scope = ch.RULES.get("enchant_multiplier_scope", "base_incl_container")
+    scope = ch.RULES.enchant_multiplier_scope
     total = sum((item_cost(it, scope) for it in ch.inventory), Fraction(0))
     return total + money_value(**{k: int(v) for k, v in ch.money.items()})
 

@@ -10,13 +10,13 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import Effect, RuleError, T
 
-from .combat import ZONE_PENALTY
+from . import data
+from .attacks import ZONE_PENALTY
 from .dice import PoolResult, p_net_at_least, read_faces, roll_faces
-from .options import DEFAULT_RULES
 
 FORM_COST = {"basic": 0, "simple": 1, "sharpened": 1, "complex": 2}  # L295
-FACET_MOD = {"umsear": 0, "yinsta": -1, "khtruum": 1, "zagran": 2, "instability": 3}  # L299
-DAMAGE_PRIORITY = ("idea", "spiritual", "pattern", "physical")  # L328
+FACET_MOD = data.column("facets", "complexity")  # L299
+DAMAGE_PRIORITY = tuple(sorted(data.ids("damage_types"), key=data.column("damage_types", "priority").get))  # L328
 
 
 def mix_cost(sections: Sequence[str]) -> int:
@@ -65,11 +65,11 @@ def raw_complexity(d: SpellDesign) -> int:
     return c * d.complexity_factor  # L318 style override
 
 
-def spell_complexity(d: SpellDesign, skill_level: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
+def spell_complexity(d: SpellDesign, skill_level: int, *, options: Mapping[str, Any]) -> int:
     """L290: never below 0, never above the skill level ([DEFAULT A-47] illegal; OPTION clamp)."""
     c = max(0, raw_complexity(d))
     if c > skill_level:
-        if rules.get("spell_complexity_over_skill") == "clamp":
+        if options.spell_complexity_over_skill == "clamp":
             return skill_level
         raise RuleError(
             "E_SPELL_COMPLEXITY",
@@ -83,9 +83,9 @@ def spell_complexity(d: SpellDesign, skill_level: int, rules: Mapping[str, Any] 
     return c
 
 
-def spell_level(complexity: int, rules: Mapping[str, Any] = DEFAULT_RULES, manual: int | None = None) -> int:
+def spell_level(complexity: int, manual: int | None = None, *, options: Mapping[str, Any]) -> int:
     """A-05: [DEFAULT] level = max(1, complexity); options complexity_plus_1 / manual."""
-    rule = rules.get("spell_level_rule", "max1_complexity")
+    rule = options.spell_level_rule
     if manual is not None:  # "editable per cast" (A-05), whatever the rule
         return int(manual)
     if rule == "complexity_plus_1":
@@ -165,23 +165,21 @@ def cast(
     level: int | None = None,
     rng: random.Random | None = None,
     faces: Sequence[int] | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> CastResult:
     """Cast a spell (L35, L194, L282-L316). The EP cost is returned as an Effect (not applied)."""
     skill = caster.skill_level(skill_key)
     check_brightness(design.brightness, caster.power)
-    cx = spell_complexity(design, skill, rules)
-    lvl = spell_level(cx, rules, level)
+    cx = spell_complexity(design, skill, options=options)
+    lvl = spell_level(cx, level, options=options)
     ep_after_cast(caster.ep, design.brightness, design.own_reserve)  # refuses before rolling
     penalty = 0 if skill > 0 else 1  # [DEFAULT] untrained casting (L33)
     pool = casting_pool(caster.complexity, skill, target_complexity, cx, design.zone)
     rng = rng if rng is not None else random.Random()
     fs = list(faces) if faces is not None else roll_faces(pool, rng)
-    r = read_faces(
-        fs, penalty=penalty, epic=epic, difficulty=lvl, pool=pool, fumble_basis=rules.get("fumble_basis", "net")
-    )
+    r = read_faces(fs, penalty=penalty, epic=epic, difficulty=lvl, pool=pool, fumble_basis=options.fumble_basis)
     effects = []
-    if design.own_reserve and (r.passed or rules.get("ep_cost_on_failure", True)):
+    if design.own_reserve and (r.passed or options.ep_cost_on_failure):
         effects.append(
             Effect("ep", -design.brightness, T("spell from own reserve", "заклинание из своего запаса"))
         )  # L282
@@ -190,14 +188,14 @@ def cast(
     notes = []
     if r.passed:
         outcome = "as_designed"
-    elif r.net >= 1 and rules.get("failed_spell_fallback") != "gm":
+    elif r.net >= 1 and options.failed_spell_fallback != "gm":
         outcome = "basic_spell"  # L35: a basic level-1 spell of the same style
     elif r.fumble:
         outcome = "nothing_fumble"  # L194: the energy may hurt the caster and allies
     else:
-        outcome = "nothing" if rules.get("failed_spell_fallback") != "gm" else "gm"
+        outcome = "nothing" if options.failed_spell_fallback != "gm" else "gm"
     if not r.passed:
-        thr = rules.get("wild_pattern_brightness_threshold")
+        thr = options.wild_pattern_brightness_threshold
         if thr is None or design.brightness >= thr:
             notes.append(
                 T(
@@ -216,11 +214,11 @@ def cast_chance(
     target_complexity: int = 0,
     epic: int = 0,
     level: int | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> Fraction:
     skill = caster.skill_level(skill_key)
-    cx = spell_complexity(design, skill, rules)
-    lvl = spell_level(cx, rules, level)
+    cx = spell_complexity(design, skill, options=options)
+    lvl = spell_level(cx, level, options=options)
     pool = casting_pool(caster.complexity, skill, target_complexity, cx, design.zone)
     return p_net_at_least(max(0, pool), lvl, 0 if skill > 0 else 1, epic)
 
@@ -323,7 +321,7 @@ def joint_cast(
     *,
     rng: random.Random | None = None,
     faces: Mapping[str, Sequence[int]] | None = None,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """participants: id -> {character, brightness (contribution), complexity (spell complexity
     for that participant)}. Coordination Dex + Alert (no minus); failures lose the action;
@@ -345,7 +343,7 @@ def joint_cast(
     b = sum(int(participants[pid]["brightness"]) for pid in active)
     turn_of = [pid for pid in order if pid in active][-1]
     # [DEFAULT A-28] the lowest-initiative participant rolls; each pays its own contribution in EP
-    roller = turn_of if rules.get("joint_cast_roller", "lowest_initiative") == "lowest_initiative" else None
+    roller = turn_of if options.joint_cast_roller == "lowest_initiative" else None
     ep = {pid: -int(participants[pid]["brightness"]) for pid in active if participants[pid].get("own_reserve")}
     return {
         "active": active,
@@ -368,7 +366,7 @@ def physical_spell_other_facet(damage: int, survival_successes: int, negative_ef
 
 
 def facet_transition(
-    survival_pool: int, negative_effects: Sequence[str], faces: Sequence[int], rules: Mapping[str, Any] = DEFAULT_RULES
+    survival_pool: int, negative_effects: Sequence[str], faces: Sequence[int], *, options: Mapping[str, Any]
 ) -> dict:
     """All negative effects end; roll Survival minus their number; no success -> 1 damage + 1 per
     die showing 1, in both facets (OPTION facet_transition_damage="once")."""
@@ -378,7 +376,7 @@ def facet_transition(
     if r.net == 0:
         per = 1 + r.ones
         out["per_facet"] = per
-        out["total"] = per * (2 if rules.get("facet_transition_damage", "both") == "both" else 1)
+        out["total"] = per * (2 if options.facet_transition_damage == "both" else 1)
     else:
         out["per_facet"] = 0
         out["total"] = 0

@@ -8,30 +8,26 @@ from typing import Any, ClassVar, Mapping
 from traitlets import Bool, Dict, Float, Int, List, Unicode
 
 from tabletop_widgets.core import CharacterModel, Problem, T
+from tabletop_widgets.core.data import DataTables
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value
 
 from . import data
-from .options import DEFAULT_RULES
+from .options import DEFAULTS
 
-PARAMS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
-SKILL_PARAMS = ("might", "dexterity", "alertness", "complexity")  # L86: no skills under Power/Luck
-PHYSICAL_PARAMS = ("might", "dexterity", "alertness")  # L55, L369
-PARAM_LABELS = {
-    "might": T("Might", "Сила"),
-    "dexterity": T("Dexterity", "Ловкость"),
-    "alertness": T("Alertness", "Восприятие"),
-    "complexity": T("Complexity", "Сложность"),
-    "power": T("Power", "Яркость"),
-    "luck": T("Luck", "Удача"),
-}
+# the book's tables (data/*.json) name these; the rules read them as constants
+PARAMS = data.ids("parameters")
+SKILL_PARAMS = tuple(p for p, yes in data.column("parameters", "has_skills").items() if yes)  # L86
+PHYSICAL_PARAMS = tuple(p for p, yes in data.column("parameters", "physical").items() if yes)  # L55, L369
+PARAM_LABELS = {r["id"]: T(r["en"], r["ru"]) for r in data.TABLES.rows("parameters")}
 POOLS = ("hp", "ep", "sp", "ip")
 SKILL_KEY_RE = re.compile(r"^[a-z][a-z0-9_]*(?::[a-z0-9_]+)?$")
-AGES = ("child", "adolescent", "young", "adult")
-HELMETS = ("none", "open", "closed")
+AGES = data.ids("ages")
+HELMETS = data.ids("helmets")
 ITEM_CATEGORIES = ("weapon", "armour", "simple", "money", "potion", "amulet", "artifact", "pet")
-RARITY_MULT = {"common": 1, "rare": 2, "unique": 3}  # L150
+RARITY_MULT = data.column("rarities", "multiplier")  # L150
 FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
-COINS = ("fire", "agate", "emerald", "azure")
+COINS = data.ids("coins")
 STATUSES = ("", "incapacitated", "dead")  # §6.12 (GM / tracker states)
 WOUND_ZONES = ("", "torso", "limb", "tail", "neck", "head_face", "head_skull")  # L258-L268; "" = unspecified
 
@@ -47,12 +43,12 @@ def skill_id_of(key: str) -> str:
     return key.split(":", 1)[0]
 
 
-def skill_def(skill_id: str) -> dict | None:
-    return data.row("skills", skill_id)
+def skill_def(tables: DataTables, skill_id: str) -> Mapping[str, Any] | None:
+    return data.row(tables, "skills", skill_id)
 
 
-def feature_def(feature_id: str) -> dict | None:
-    return data.row("features", feature_id)
+def feature_def(tables: DataTables, feature_id: str) -> Mapping[str, Any] | None:
+    return data.row(tables, "features", feature_id)
 
 
 def _is_int(v: Any) -> bool:
@@ -75,7 +71,8 @@ class Character(CharacterModel):
 
     SYSTEM: ClassVar[str] = "life_and_death"
     SCHEMA: ClassVar[int] = 1
-    RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
+    RULES: ClassVar[GmOptions] = GmOptions(DEFAULTS)
+    TABLES: ClassVar[DataTables] = data.TABLES
 
     # -- story ---------------------------------------------------------------------------------
     name = Unicode("", help="Given name + optional nickname").tag(persist=True)  # L132
@@ -212,10 +209,15 @@ class Character(CharacterModel):
                 return str(f["note"])
         return ""
 
-    def skill_param(self, key: str, rules: Mapping[str, Any] | None = None) -> str | None:
-        """The parameter a skill hangs off: skill data, then the sheet's custom_skills."""
+    def skill_param(self, key: str) -> str | None:
+        """The parameter a skill hangs off under this character's own GM options."""
+        return self.skill_param_under(key, options=self.RULES)
+
+    def skill_param_under(self, key: str, *, options: Mapping[str, Any]) -> str | None:
+        """The parameter a skill hangs off: skill data, then the sheet's custom_skills, then
+        the GM options' reading of an unstated one."""
         sid = skill_id_of(key)
-        d = skill_def(sid)
+        d = skill_def(self.TABLES, sid)
         if d and d.get("param"):
             return d["param"]
         p = self.custom_skills.get(sid) or self.custom_skills.get(key)
@@ -224,7 +226,7 @@ class Character(CharacterModel):
         # A-56 [DEFAULT]: a built-in skill whose parameter the seed does not state (Survival,
         # Transformation) takes the rules' reading (OPTION unstated_skill_params; {} = none).
         if d is not None:
-            p = ((rules if rules is not None else self.RULES).get("unstated_skill_params") or {}).get(sid)
+            p = (options.unstated_skill_params or {}).get(sid)
             return p if p in SKILL_PARAMS else None
         return None
 
@@ -233,18 +235,18 @@ class Character(CharacterModel):
         ``default_base_hp`` (house default 10; None = no default -> 0 and a validation error)."""
         if self.base_hp is not None:
             return self.base_hp
-        r = data.row("races", self.race) if self.race else None
+        r = data.row(self.TABLES, "races", self.race) if self.race else None
         if r and isinstance(r.get("base_hp"), int):
             return int(r["base_hp"])
-        d = self.RULES.get("default_base_hp", 10)
+        d = self.RULES.default_base_hp
         return int(d) if d is not None else 0
 
     def base_hp_missing(self) -> bool:
         """No base HP anywhere and the rules give no default (OPTION default_base_hp=None)."""
         if self.base_hp is not None:
             return False
-        r = data.row("races", self.race) if self.race else None
-        return not (r and isinstance(r.get("base_hp"), int)) and self.RULES.get("default_base_hp", 10) is None
+        r = data.row(self.TABLES, "races", self.race) if self.race else None
+        return not (r and isinstance(r.get("base_hp"), int)) and self.RULES.default_base_hp is None
 
     def feature_mod(self, p: str) -> int:
         """Sum of the features' modifiers to parameter ``p`` (L102-L103). A feature instance may
@@ -253,7 +255,7 @@ class Character(CharacterModel):
         for f in self.features:
             mods = f.get("param_mods")
             if mods is None:
-                d = feature_def(str(f.get("id", ""))) or {}
+                d = feature_def(self.TABLES, str(f.get("id", ""))) or {}
                 mods = d.get("param_mods") or {}
                 total += int(mods.get(p, 0)) * int(f.get("level", 0))
             else:
@@ -262,17 +264,17 @@ class Character(CharacterModel):
 
     def age_mod(self, p: str) -> int:
         """Age swap of L62-L76 (needs racial values). [DEFAULT A-04] the condition gates both halves."""
-        a = data.row("ages", self.age) if self.age else None
+        a = data.row(self.TABLES, "ages", self.age) if self.age else None
         if not a or not self.race_params:
             return 0
         minus_ok = int(self.race_params.get(a["minus"], 1)) > 1
-        scope = self.RULES.get("age_swap_scope", "whole_swap")
+        scope = self.RULES.age_swap_scope
         if p == a["minus"]:
             return -1 if minus_ok else 0
         if p == a["plus"]:
             if not (minus_ok or scope == "minus_only"):
                 return 0
-            if int(self.race_params.get(p, 1)) + 1 > 5 and self.RULES.get("age_swap_overflow", "clamp") != "error":
+            if int(self.race_params.get(p, 1)) + 1 > 5 and self.RULES.age_swap_overflow != "error":
                 return 0  # [DEFAULT A-04] clamp the overflow to 5 (validate warns)
             return 1
         return 0
@@ -314,7 +316,7 @@ class Character(CharacterModel):
 
     # -- derivation ------------------------------------------------------------------------------------
     def _derive(self) -> None:
-        rules = self.RULES
+        options = self.RULES
         dex, alert, cx, pw, lk, mi = (
             self.dexterity,
             self.alertness,
@@ -337,10 +339,10 @@ class Character(CharacterModel):
         # HP (A-02): race base HP + Might above the racial value.
         base_hp = self.effective_base_hp()
         self.hp_base = base_hp
-        if rules.get("hp_formula") == "manual":
+        if options.hp_formula == "manual":
             hp_max = base_hp
         else:
-            might_used = mi if rules.get("hp_include_feature_might", True) else mi - self.feature_mod("might")
+            might_used = mi if options.hp_include_feature_might else mi - self.feature_mod("might")
             if self.race_params and "might" in self.race_params:
                 ref = int(self.race_params["might"])
             else:
@@ -352,7 +354,7 @@ class Character(CharacterModel):
                 )
             hp_max = base_hp + might_used - ref
         self.hp_max = hp_max
-        a = data.row("ages", self.age) if self.age else None
+        a = data.row(self.TABLES, "ages", self.age) if self.age else None
         self.base_damage = int(a["base_damage"]) if a else 0  # L57
         self.hand_damage = self.base_damage + self.feature_level("claws")  # L131
         self.level = 1 + max(0, self.xp) // 20  # L359
@@ -366,14 +368,14 @@ class Character(CharacterModel):
         self.natural_armour = nat
         worn = self.worn("armour")
         body = int(worn.get("protection", 0)) if worn else 0
-        if rules.get("natural_armour_stacking") == "max":
+        if options.natural_armour_stacking == "max":
             self.armour_level = max(body, nat)
         else:
             self.armour_level = body + nat
         self.max_forms = (1 + 2 * self.skill_level("transformation")) if self.has_feature("shapeshifter") else 0
         self.mutant = any(self._is_bought_mutation(f) for f in self.features)
         self.is_shapeshifter = self.has_feature("shapeshifter")
-        self.uses_reputation = self.mode != "quick" and rules.get("mode", "campaign") != "quick"
+        self.uses_reputation = self.mode != "quick" and options.mode != "quick"
         self.wound_count = len(self.wounds)
         self.parameter_layers = {p: self.param_layers(p) for p in PARAMS}
         used = {p: 0 for p in SKILL_PARAMS}
@@ -382,13 +384,13 @@ class Character(CharacterModel):
             if sp:
                 used[sp] += self.skill_level(key)
         self.skill_budget = {p: {"used": used[p], "budget": self.base_param(p)} for p in SKILL_PARAMS}
-        from .rules import feature_budget
+        from .validation import feature_budget
 
         self.feature_points = feature_budget(self)
         self._follow_pools()
 
     def _is_bought_mutation(self, f: Mapping) -> bool:
-        d = feature_def(str(f.get("id", ""))) or {}
+        d = feature_def(self.TABLES, str(f.get("id", ""))) or {}
         kind = f.get("kind") or d.get("kind")
         if kind != "mutation":
             return False
@@ -396,7 +398,7 @@ class Character(CharacterModel):
             return False
         # Raising a racial feature is not a mutation (A-35) unless the option says so.
         racial = any(g.get("id") == f.get("id") and g.get("origin") == "racial" for g in self.features)
-        return not racial or bool(self.RULES.get("racial_upgrade_is_mutation"))
+        return not racial or bool(self.RULES.racial_upgrade_is_mutation)
 
     def _follow_pools(self) -> None:
         """Current pools: full on a new character; raising a max raises current by the same delta
@@ -407,7 +409,7 @@ class Character(CharacterModel):
             prev = self._prev_max.get(pool)
             if cur is None or (prev is not None and cur == prev):
                 cur = mx  # undamaged pools follow their max (§3.4)
-            elif prev is not None and mx > prev and self.RULES.get("raise_current_with_max", True):
+            elif prev is not None and mx > prev and self.RULES.raise_current_with_max:
                 cur += mx - prev
             cur = min(cur, mx)
             if pool != "hp":
@@ -427,55 +429,62 @@ class Character(CharacterModel):
 
     @classmethod
     def _param_cap(cls) -> int:
-        return (
-            10 if (cls.RULES.get("allow_params_above_5") or cls.RULES.get("feature_param_overflow") == "allow") else 5
-        )
+        return 10 if (cls.RULES.allow_params_above_5 or cls.RULES.feature_param_overflow == "allow") else 5
 
     # -- hard limits on raw values ------------------------------------------------------------------
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
-        probs: list[Problem] = []
+        col = _ValueProblems(cls)
+        cls._param_value_problems(values, col)
+        cls._skill_value_problems(values, col)
+        cls._feature_value_problems(values, col)
+        cls._inventory_value_problems(values, col)
+        cls._entry_value_problems(values, col)
+        return col.probs
+
+    @classmethod
+    def _param_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Parameters and the maps of parameter points."""
         hi = cls._param_cap()
-
-        def bad(field: str, en: str, ru: str, code: str = "bad_value", label: Mapping[str, str] | None = None) -> None:
-            probs.append(Problem(code, T(en, ru), field=field, label=label or cls.field_label(field)))
-
-        def entry(key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
-            f = cls.sheet_field(key)
-            what_label = next((x.label for x in f.item_fields if x.name == what), None) if f and what else None
-            return entry_label(f.label if f else None, item, i + 1, what_label)
-
         for p in PARAMS:
             v = values.get(p)
             if not _is_int(v) or not 1 <= v <= hi:
-                probs.append(out_of_range(p, v, 1, hi, label=PARAM_LABELS[p], code="E_PARAM_RANGE"))
+                col.add(out_of_range(p, v, 1, hi, label=PARAM_LABELS[p], code="E_PARAM_RANGE"))
         for key in ("param_points", "param_advances", "race_params"):
             for p, v in values.get(key, {}).items():
                 if p not in PARAMS or not _is_int(v):
-                    bad(
+                    col.bad(
                         key,
                         "Each value must be a parameter with a whole number.",
                         "Каждое значение — параметр и целое число.",
                     )
+
+    @classmethod
+    def _skill_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Skill levels, skill XP and ad-hoc skills."""
         for k, v in values.get("skills", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k):
-                bad(
+                col.bad(
                     "skills",
                     f"«{shown_value(k)}» is not a skill: choose one from the list.",
                     f"«{shown_value(k)}» — не навык: выберите навык из списка.",
                 )
             elif not _is_int(v) or not 0 <= v <= 10:
-                probs.append(out_of_range("skills", v, 0, 10, label=cls.field_label("skills")))
+                col.add(out_of_range("skills", v, 0, 10, label=cls.field_label("skills")))
         for k, v in values.get("skill_xp", {}).items():
             if not isinstance(k, str) or not SKILL_KEY_RE.match(k) or not _is_int(v) or not 0 <= v <= 5:
-                probs.append(out_of_range("skill_xp", v, 0, 5, label=cls.field_label("skill_xp")))
+                col.add(out_of_range("skill_xp", v, 0, 5, label=cls.field_label("skill_xp")))
         for k, v in values.get("custom_skills", {}).items():
             if v not in SKILL_PARAMS:
-                bad(
+                col.bad(
                     "custom_skills",
                     "Choose its parameter: Might, Dexterity, Alertness or Complexity.",
                     "Выберите параметр: Сила, Ловкость, Восприятие или Сложность.",
                 )
+
+    @classmethod
+    def _feature_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Feature entries and the single values (base HP, status, XP, pools, choices)."""
         for i, f in enumerate(values.get("features", [])):
             if (
                 not isinstance(f, Mapping)
@@ -489,25 +498,25 @@ class Character(CharacterModel):
                 or not _int_map(f.get("param_mods", {}), PARAMS)
                 or not _int_map(f.get("skill_caps", {}), None)
             ):
-                bad(
+                col.bad(
                     "features",
                     "Choose the feature from the list and give it a level of at least 0.",
                     "Выберите особенность из списка и задайте уровень не меньше 0.",
-                    label=entry("features", f, i),
+                    label=col.entry("features", f, i),
                 )
         v = values.get("base_hp")
         if v is not None and (not _is_int(v) or v < 0):
-            probs.append(out_of_range("base_hp", v, 0, None, label=cls.field_label("base_hp")))
+            col.add(out_of_range("base_hp", v, 0, None, label=cls.field_label("base_hp")))
         if values.get("status") not in STATUSES:
-            bad("status", "Choose one of the listed values.", "Выберите значение из списка.")
+            col.bad("status", "Choose one of the listed values.", "Выберите значение из списка.")
         for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
             v = values.get(key)
             if not _is_int(v) or v < lo:
-                probs.append(out_of_range(key, v, lo, None, label=cls.field_label(key)))
+                col.add(out_of_range(key, v, lo, None, label=cls.field_label(key)))
         for key in ("ep", "sp", "ip"):
             v = values.get(key)
             if v is not None and v < 0:
-                probs.append(out_of_range(key, v, 0, None, label=cls.field_label(key)))
+                col.add(out_of_range(key, v, 0, None, label=cls.field_label(key)))
         for key, allowed in (
             ("age", ("",) + AGES),
             ("helmet", HELMETS),
@@ -516,70 +525,80 @@ class Character(CharacterModel):
             ("stage", ("creation", "play")),
         ):
             if values.get(key) not in allowed:
-                bad(key, "Choose one of the listed values.", "Выберите значение из списка.")
+                col.bad(key, "Choose one of the listed values.", "Выберите значение из списка.")
+
+    @classmethod
+    def _inventory_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Money and inventory items."""
         for c, v in values.get("money", {}).items():
             if c not in COINS:
-                bad("money", "Choose a coin from the list.", "Выберите монету из списка.")
+                col.bad("money", "Choose a coin from the list.", "Выберите монету из списка.")
             elif not _is_int(v) or v < 0:
-                probs.append(out_of_range("money", v, 0, None, label=cls.field_label("money")))
+                col.add(out_of_range("money", v, 0, None, label=cls.field_label("money")))
         for i, it in enumerate(values.get("inventory", [])):
             if (
                 not isinstance(it, Mapping)
                 or it.get("category") not in ITEM_CATEGORIES
                 or it.get("rarity", "common") not in tuple(RARITY_MULT)
             ):
-                bad(
+                col.bad(
                     "inventory",
                     "Choose its category and rarity from the lists.",
                     "Выберите категорию и редкость из списков.",
-                    label=entry("inventory", it, i),
+                    label=col.entry("inventory", it, i),
                 )
                 continue
             for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
                 if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
-                    probs.append(out_of_range("inventory", it[num], 0, None, label=entry("inventory", it, i, num)))
+                    col.add(out_of_range("inventory", it[num], 0, None, label=col.entry("inventory", it, i, num)))
             for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
                 if num in it and (not _is_int(it[num]) or it[num] < lo):
-                    probs.append(out_of_range("inventory", it[num], lo, None, label=entry("inventory", it, i, num)))
+                    col.add(out_of_range("inventory", it[num], lo, None, label=col.entry("inventory", it, i, num)))
             if not isinstance(it.get("name", ""), str):
-                bad("inventory", "Enter a name.", "Введите название.", label=entry("inventory", it, i, "name"))
+                col.bad("inventory", "Enter a name.", "Введите название.", label=col.entry("inventory", it, i, "name"))
             if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):
-                bad(
+                col.bad(
                     "inventory",
                     "Choose its container from the list.",
                     "Выберите вместилище из списка.",
-                    label=entry("inventory", it, i),
+                    label=col.entry("inventory", it, i),
                 )
             eff = it.get("effects", [])
             if not isinstance(eff, (list, tuple)) or not all(isinstance(e, str) for e in eff):
-                bad(
+                col.bad(
                     "inventory",
                     "Choose its effects from the list.",
                     "Выберите эффекты из списка.",
-                    label=entry("inventory", it, i),
+                    label=col.entry("inventory", it, i),
                 )
+
+    @classmethod
+    def _entry_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
+        """Wounds, forms and pets entries."""
         for key in ("wounds", "forms", "pets"):
             for i, it in enumerate(values.get(key, [])):
                 if not isinstance(it, Mapping):
-                    bad(
+                    col.bad(
                         key,
                         "This entry cannot be read: remove it or enter it again.",
                         "Эту запись не прочитать: удалите её или введите заново.",
-                        label=entry(key, it, i),
+                        label=col.entry(key, it, i),
                     )
                 elif any(
                     k in it and it[k] is not None and not isinstance(it[k], str)
                     for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")
                 ):
-                    bad(key, "Names and notes are text.", "Названия и заметки — это текст.", label=entry(key, it, i))
+                    col.bad(
+                        key, "Names and notes are text.", "Названия и заметки — это текст.", label=col.entry(key, it, i)
+                    )
                 elif key == "wounds" and (
                     not isinstance(it.get("kind"), str) or not it.get("kind") or it.get("zone", "") not in WOUND_ZONES
                 ):
-                    bad(
+                    col.bad(
                         key,
                         "Enter the wound's kind and choose its zone from the list.",
                         "Укажите вид травмы и выберите зону из списка.",
-                        label=entry(key, it, i),
+                        label=col.entry(key, it, i),
                     )
                 elif key == "forms":
                     nums = (
@@ -593,6 +612,26 @@ class Character(CharacterModel):
                     )
                     for n in nums:
                         if n in it and (not _is_int(it[n]) or it[n] < 0):
-                            probs.append(out_of_range(key, it[n], 0, None, label=entry(key, it, i, n)))
+                            col.add(out_of_range(key, it[n], 0, None, label=col.entry(key, it, i, n)))
                             break
-        return probs
+
+
+class _ValueProblems:
+    """The problems ``Character.check_values`` collects, with the sheet's labels."""
+
+    def __init__(self, cls):
+        self.cls = cls
+        self.probs: list[Problem] = []
+
+    def add(self, problem: Problem) -> None:
+        self.probs.append(problem)
+
+    def bad(
+        self, field: str, en: str, ru: str, code: str = "bad_value", label: Mapping[str, str] | None = None
+    ) -> None:
+        self.probs.append(Problem(code, T(en, ru), field=field, label=label or self.cls.field_label(field)))
+
+    def entry(self, key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
+        f = self.cls.sheet_field(key)
+        what_label = next((x.label for x in f.item_fields if x.name == what), None) if f and what else None
+        return entry_label(f.label if f else None, item, i + 1, what_label)

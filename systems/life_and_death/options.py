@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-DEFAULT_RULES: dict = {
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
     "mode": "campaign",  # or "quick" (no reputation / epic dice, L47, L347)
     "hp_formula": "race_base_plus_might_delta",  # A-02; or "manual" (hp_max = base_hp as entered)
     "hp_include_feature_might": True,  # A-02
@@ -57,4 +59,202 @@ DEFAULT_RULES: dict = {
     # get into trouble in unfamiliar surroundings", L17), Transformation -> Might (the body, L15, L55).
     # Skill data and the sheet's custom_skills win; {} = not stated: the check id names the parameter.
     "unstated_skill_params": {"survival": "alertness", "transformation": "might"},
+    # §8: the lists the seed only names (races, weapons, skills...) are the GM's: house rows by
+    # table, {table: [rows]}; a row with the id of a shipped row replaces it.
+    "house_rows": {},
 }
+
+#: What each option means, for the GM (en/ru); the full table is in docs/systems/life_and_death.md.
+DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "mode": {
+        "en": 'The full game. "quick": the short sheet, without reputation and epic dice.',
+        "ru": "Полная игра. «quick»: короткий лист, без репутации и эпик-дайсов.",
+    },
+    "hp_formula": {
+        "en": "Maximum HP = the race's base HP + the difference between the character's Might and the race's. \"manual\": the base HP as entered.",
+        "ru": "Максимум HP = базовое HP расы + разница между Силой персонажа и Силой расы. «manual»: базовое HP, как введено.",
+    },
+    "hp_include_feature_might": {
+        "en": "Might gained from features also raises HP.",
+        "ru": "Сила, полученная от особенностей, тоже повышает HP.",
+    },
+    "age_swap_scope": {
+        "en": 'The age category\'s condition "if the racial value is above 1" decides the whole swap. "minus_only": it only decides the minus.',
+        "ru": "Условие возрастной категории «если расовое значение больше 1» решает весь обмен. «minus_only»: только минус.",
+    },
+    "age_swap_overflow": {
+        "en": 'A parameter pushed past 5 by the age swap is held at 5 (with a warning). "error": the build is refused.',
+        "ru": "Параметр, который возрастной обмен поднимает выше 5, остаётся на 5 (с предупреждением). «error»: сборка отклоняется.",
+    },
+    "feature_param_overflow": {
+        "en": 'The same for a feature that raises a parameter past 5; or "error", or "allow".',
+        "ru": "То же для особенности, поднимающей параметр выше 5; или «error», или «allow».",
+    },
+    "allow_params_above_5": {
+        "en": "Parameters stay at 5 or below on level-up.",
+        "ru": "При повышении уровня параметры не поднимаются выше 5.",
+    },
+    "armour_pierce_rule": {
+        "en": 'Armour is ignored when the attacker rolled more 10s than the defender. "any_attacker_crit": when the attacker rolled any 10.',
+        "ru": "Броня не учитывается, если у атакующего больше десяток, чем у защитника. «any_attacker_crit»: если у атакующего есть хоть одна десятка.",
+    },
+    "damage_floor_zero": {
+        "en": "Damage after armour never goes below 0.",
+        "ru": "Урон после брони не бывает меньше 0.",
+    },
+    "natural_armour_stacking": {
+        "en": 'Natural armour adds to worn armour. "max": the better one counts.',
+        "ru": "Естественная броня складывается с надетой. «max»: считается лучшая.",
+    },
+    "neck_armour": {
+        "en": "The neck is protected by body armour.",
+        "ru": "Шею защищает броня тела.",
+    },
+    "armour_vs_spells": {
+        "en": "Armour does not reduce spell damage.",
+        "ru": "Броня не снижает урон заклинаний.",
+    },
+    "spell_level_rule": {
+        "en": 'A spell\'s level (the successes it needs) is its complexity, at least 1. "complexity_plus_1" or "manual".',
+        "ru": "Уровень заклинания (нужные ему успехи) равен его сложности, но не меньше 1. «complexity_plus_1» или «manual».",
+    },
+    "spell_complexity_over_skill": {
+        "en": 'A spell more complex than the caster\'s skill is refused. "clamp": held at the skill.',
+        "ru": "Заклинание сложнее навыка заклинателя отклоняется. «clamp»: сложность ограничивается навыком.",
+    },
+    "failed_spell_fallback": {
+        "en": 'A failed cast with at least one success still makes a basic level-1 spell. "gm": the GM decides.',
+        "ru": "Проваленное заклинание хотя бы с одним успехом всё же даёт базовое заклинание первого уровня. «gm»: решает Мастер.",
+    },
+    "ep_cost_on_failure": {
+        "en": "EP are paid even when the cast fails.",
+        "ru": "EP тратятся и при провале заклинания.",
+    },
+    "wild_pattern_brightness_threshold": {
+        "en": "The GM is reminded of spontaneous wild patterns on every failed cast; a number limits it to casts at least that bright.",
+        "ru": "Мастеру напоминают о спонтанных диких узорах при каждом проваленном заклинании; число ограничивает это заклинаниями не слабее этой яркости.",
+    },
+    "joint_cast_roller": {
+        "en": "In a joint casting, the participant with the lowest initiative rolls.",
+        "ru": "При совместном колдовстве бросает участник с наименьшей инициативой.",
+    },
+    "facet_transition_damage": {
+        "en": 'A failed passage between facets hurts in the facet left and in the one entered. "once".',
+        "ru": "Неудачный переход между гранями ранит и в покинутой грани, и в новой. «once».",
+    },
+    "damage_type_pools": {
+        "en": "Which health pool each damage type lowers.",
+        "ru": "Какой запас здоровья снижает каждый тип урона.",
+    },
+    "retry_penalty": {
+        "en": 'Attempt k loses k − 1 dice. "flat": every retry loses one die.',
+        "ru": "Попытка k теряет k − 1 кубов. «flat»: каждая повторная попытка теряет один куб.",
+    },
+    "pool_nonpositive": {
+        "en": 'A pool of 0 or fewer dice rolls nothing (no successes, no critical failure; epic dice still count). "forbid": the tray refuses the roll.',
+        "ru": "Пул из 0 и меньше кубов ничего не бросает (нет успехов, нет критического провала; эпик-дайсы всё равно считаются). «forbid»: лоток отказывает в броске.",
+    },
+    "fumble_basis": {
+        "en": 'A critical failure is judged after the untrained minus and epic dice. "raw": on the dice as rolled.',
+        "ru": "Критический провал определяется после минуса за необученность и эпик-дайсов. «raw»: по кубам как выпали.",
+    },
+    "other_spec_adds_level": {
+        "en": "Another specialization of the same skill only spares the untrained minus. True: its level is added too.",
+        "ru": "Другая специализация того же навыка только снимает минус за необученность. True: её уровень тоже прибавляется.",
+    },
+    "initiative_tiebreak": {
+        "en": 'Initiative ties go to the bigger pool, then the higher Dexterity, then a roll-off. Or "reroll", "simultaneous", "gm".',
+        "ru": "При равной инициативе выше тот, у кого больше пул, затем выше Ловкость, затем переброс. Или «reroll», «simultaneous», «gm».",
+    },
+    "initiative_on_join": {
+        "en": 'When someone joins a fight everybody rolls initiative again. "insert_newcomers": only the newcomers roll.',
+        "ru": "Когда в бой вступает новый участник, все перебрасывают инициативу. «insert_newcomers»: бросают только новички.",
+    },
+    "reactions_consume_actions": {
+        "en": "Block, dodge and counterattack use one of the reacting character's actions; with none left, its defence counts as 0 successes.",
+        "ru": "Блок, уклонение и контратака тратят одно действие реагирующего; если действий не осталось, его защита — 0 успехов.",
+    },
+    "counterattack_mode": {
+        "en": 'A counterattack is an attack of its own. "exchange": it is also the defence, and hurts the attacker when it wins.',
+        "ru": "Контратака — отдельная атака. «exchange»: она же и защита, и ранит атакующего, если побеждает.",
+    },
+    "speed_ii_extra_actions": {
+        "en": "Extra actions per round from Speed II.",
+        "ru": "Дополнительные действия за раунд от Скорости II.",
+    },
+    "round1_others": {
+        "en": 'In round 1 those who did not start the fight may only block or dodge. "anything_but_counterattack".',
+        "ru": "В первом раунде те, кто не начинал бой, могут только блокировать или уклоняться. «anything_but_counterattack».",
+    },
+    "round1_free_actions": {
+        "en": "Free actions (talk, jog) are allowed in round 1.",
+        "ru": "Свободные действия (разговор, пробежка) разрешены в первом раунде.",
+    },
+    "bound_pattern_iii_skips_coordination": {
+        "en": "Bound pattern III does not spare the coordination roll.",
+        "ru": "Связанный узор III не избавляет от броска на согласованность.",
+    },
+    "zero_hp_state": {
+        "en": 'A character at 0 HP or below is incapacitated. "dead" or "none".',
+        "ru": "Персонаж с 0 HP и меньше выведен из строя. «dead» или «none».",
+    },
+    "raise_current_with_max": {
+        "en": "When a maximum rises, the current value rises with it.",
+        "ru": "Когда растёт максимум, текущее значение растёт вместе с ним.",
+    },
+    "enchant_multiplier_scope": {
+        "en": "An enchanted item's rarity multiplier applies to the container's cost as well. \"spell_only\".",
+        "ru": "Множитель редкости зачарованного предмета применяется и к цене вместилища. «spell_only».",
+    },
+    "highlevel_param_points": {
+        "en": 'A character starting above level 1 gets as many parameter points as its level. "level_minus_1": one fewer.',
+        "ru": "Персонаж, начинающий выше первого уровня, получает столько очков параметров, каков его уровень. «level_minus_1»: на одно меньше.",
+    },
+    "inconspicuous_start_rep": {
+        "en": "Starting reputation of a character with the Inconspicuous feature.",
+        "ru": "Начальная репутация персонажа с особенностью «неприметность».",
+    },
+    "racial_upgrade_is_mutation": {
+        "en": "Raising a racial feature (Claws I → II) does not make the character a mutant.",
+        "ru": "Улучшение расовой особенности (Когти I → II) не делает персонажа мутантом.",
+    },
+    "epic_clamp_on_rep_change": {
+        "en": "When reputation drops, epic dice above the new limit are lost.",
+        "ru": "Когда репутация падает, эпик-дайсы сверх нового предела теряются.",
+    },
+    "saturated_xp_on_cap_raise": {
+        "en": 'A skill that stopped at its cap levels up with its saved XP when the cap rises. "discard".',
+        "ru": "Навык, упёршийся в предел, повышается на сохранённый опыт, когда предел растёт. «discard».",
+    },
+    "xp_capped_counts_toward_total": {
+        "en": "XP earned by a capped skill still counts towards the character's level.",
+        "ru": "Опыт навыка, упёршегося в предел, всё равно идёт в уровень персонажа.",
+    },
+    "transform_tier_includes_humanoid": {
+        "en": "The humanoid form does not count towards a shapeshifter's total of form tiers.",
+        "ru": "Гуманоидная форма не входит в сумму уровней ипостасей оборотня.",
+    },
+    "luck_targeting": {
+        "en": 'When chance picks a victim, the lowest Luck roll is picked. "gm": the GM picks.',
+        "ru": "Когда жертву выбирает случай, выбирается худший бросок Удачи. «gm»: выбирает Мастер.",
+    },
+    "gm_allows_guardians": {
+        "en": "A shapeshifter may not take one of the nine Guardian forms unless the GM allows it (also per form).",
+        "ru": "Оборотень не может взять одну из девяти форм Хранителей без разрешения Мастера (можно разрешить и для одной формы).",
+    },
+    "default_base_hp": {
+        "en": "Base HP when neither the character nor its race row gives one (the book has no number). None: the GM must enter it.",
+        "ru": "Базовое HP, когда его не дают ни персонаж, ни строка расы (в книге числа нет). None: Мастер должен ввести его сам.",
+    },
+    "unstated_skill_params": {
+        "en": "The parameter of the skills whose parameter the book does not give. {}: the check id must name it.",
+        "ru": "Параметр навыков, для которых книга его не называет. {}: параметр называет сама проверка.",
+    },
+    "house_rows": {
+        "en": "The GM's own rows for the data tables (races, weapons, skills...), by table; a row with the id of a book row replaces it.",
+        "ru": "Свои строки Мастера для таблиц данных (расы, оружие, навыки...) по таблицам; строка с id строки из книги заменяет её.",
+    },
+}
+
+#: The name the tests and notebooks import.
+DEFAULT_RULES = DEFAULTS

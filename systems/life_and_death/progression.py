@@ -7,20 +7,33 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tabletop_widgets.core import RuleError, T
+from tabletop_widgets.core.data import DataTables
 
 from . import data
 from .model import PARAM_LABELS, PARAMS, PHYSICAL_PARAMS, SKILL_KEY_RE, feature_def
-from .options import DEFAULT_RULES
 
 SKILL_XP_TO_LEVEL = 5  # L357
 CHAR_XP_PER_LEVEL = 20  # L359
 
 
-def _param_cap(rules) -> int:
-    return 10 if rules.get("allow_params_above_5") else 5
+def _param_cap(*, options: Mapping[str, Any]) -> int:
+    return 10 if options.allow_params_above_5 else 5
 
 
 # -- reputation and epic dice (L343-L351) -----------------------------------------------------------------------
+def _refuse_above_cap(c, param: str, *, options: Mapping[str, Any]) -> None:
+    """One more point of ``param`` must stay within the cap (L59, L377)."""
+    cap = _param_cap(options=options)
+    if c.param(param) + 1 > cap:
+        raise RuleError(
+            "E_PARAM_RANGE",
+            T(
+                f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
+                f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}.",
+            ),
+        )
+
+
 def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
     """L343: reputation skips 0 (-1 +1 -> +1) unless the character is Inconspicuous;
     [DEFAULT] symmetric going down."""
@@ -36,8 +49,8 @@ def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
     return new
 
 
-def _campaign_only(c, rules) -> None:
-    if c.mode == "quick" or rules.get("mode") == "quick":
+def _campaign_only(c, *, options: Mapping[str, Any]) -> None:
+    if c.mode == "quick" or options.mode == "quick":
         raise RuleError(
             "quick_game",
             T(
@@ -47,26 +60,26 @@ def _campaign_only(c, rules) -> None:
         )  # L47, L347
 
 
-def apply_reputation_change(c, delta: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> tuple[int, int]:
-    _campaign_only(c, rules)
+def apply_reputation_change(c, delta: int, *, options: Mapping[str, Any]) -> tuple[int, int]:
+    _campaign_only(c, options=options)
     old = c.reputation
     new = change_reputation(old, delta, c.has_feature("inconspicuous"))
     with c.hold_trait_notifications():
         c.reputation = new
-        if rules.get("epic_clamp_on_rep_change", True):
+        if options.epic_clamp_on_rep_change:
             c.epic_dice = min(c.epic_dice, abs(new))  # §7.4 [DEFAULT]
     return old, new
 
 
-def award_epic_die(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
+def award_epic_die(c, *, options: Mapping[str, Any]) -> int:
     """GM award for a heroic act; never above |reputation| (L349)."""
-    _campaign_only(c, rules)
+    _campaign_only(c, options=options)
     c.epic_dice = min(c.epic_dice + 1, abs(c.reputation))
     return c.epic_dice
 
 
-def spend_epic_dice(c, k: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
-    _campaign_only(c, rules)
+def spend_epic_dice(c, k: int, *, options: Mapping[str, Any]) -> int:
+    _campaign_only(c, options=options)
     if not isinstance(k, int) or k < 0 or k > c.epic_dice:
         raise RuleError(
             "not_enough_epic_dice", T(f"Only {c.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {c.epic_dice}.")
@@ -76,7 +89,12 @@ def spend_epic_dice(c, k: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> int:
 
 
 def starting_reputation(
-    alignment: str, features: list, rules: Mapping[str, Any] = DEFAULT_RULES, gm_override: int | None = None
+    alignment: str,
+    features: list,
+    gm_override: int | None = None,
+    *,
+    options: Mapping[str, Any],
+    tables: DataTables = data.TABLES,
 ) -> int:
     """§4 step 9: GM override; a bought mutation -> -1 (L97); Inconspicuous -> 0 [DEFAULT];
     else +1 good / -1 evil (L47)."""
@@ -84,12 +102,12 @@ def starting_reputation(
         return gm_override
     racial_ids = {f.get("id") for f in features if f.get("origin") == "racial"}
     for f in features:
-        d = feature_def(str(f.get("id"))) or {}
+        d = feature_def(tables, str(f.get("id"))) or {}
         if (f.get("kind") or d.get("kind")) == "mutation" and f.get("origin") != "racial":
-            if f.get("id") not in racial_ids or rules.get("racial_upgrade_is_mutation"):
+            if f.get("id") not in racial_ids or options.racial_upgrade_is_mutation:
                 return -1
     if any(f.get("id") == "inconspicuous" for f in features):
-        return int(rules.get("inconspicuous_start_rep", 0))
+        return int(options.inconspicuous_start_rep)
     return 1 if alignment == "good" else -1
 
 
@@ -100,7 +118,7 @@ def skill_cap(c, key: str) -> int | None:
         return None
     cap = c.param(p)
     for f in c.features:
-        d = feature_def(str(f.get("id"))) or {}
+        d = feature_def(c.TABLES, str(f.get("id"))) or {}
         caps = f.get("skill_caps") or d.get("skill_caps") or {}
         for k in (key, key.split(":")[0], "*"):
             if k in caps:
@@ -113,7 +131,8 @@ def end_of_session(
     awards: Mapping[str, int],
     careless_pick: str | None = None,
     gm_exceptions: bool = False,
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    *,
+    options: Mapping[str, Any],
 ) -> dict[str, Any]:
     """Award per-skill XP (<= 1 per skill per session unless the GM makes an exception, L355);
     5 XP -> +1 skill level up to its cap (L357); the session total adds to the character's XP
@@ -157,7 +176,7 @@ def end_of_session(
         skills[key] = lvl
         sxp[key] = cur
     total = sum(awards.values())
-    if not rules.get("xp_capped_counts_toward_total", True):
+    if not options.xp_capped_counts_toward_total:
         total -= capped_xp  # A-32: XP of skills already at their cap does not count
     before = c.level
     with c.hold_trait_notifications():
@@ -168,7 +187,7 @@ def end_of_session(
     return {"session_xp": total, "skill_level_ups": ups, "levels_gained": c.level - before, "awards": awards}
 
 
-def release_saturated(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, int]:
+def release_saturated(c, *, options: Mapping[str, Any]) -> dict[str, int]:
     """After a cap rises, saturated skills (5 XP at the cap) level up at once [DEFAULT]."""
     skills, sxp = dict(c.skills), dict(c.skill_xp)
     ups = {}
@@ -176,7 +195,7 @@ def release_saturated(c, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, 
         if x >= SKILL_XP_TO_LEVEL:
             cap = skill_cap(c, key)
             if cap is not None and skills.get(key, 0) < cap:
-                if rules.get("saturated_xp_on_cap_raise", "apply") == "apply":
+                if options.saturated_xp_on_cap_raise == "apply":
                     skills[key] = skills.get(key, 0) + 1
                     ups[key] = skills[key]
                 sxp[key] = 0
@@ -193,21 +212,13 @@ def _need_improvement(c) -> None:
         raise RuleError("no_improvement", T("No level-up improvement pending.", "Нет доступных улучшений уровня."))
 
 
-def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, Any]:
+def improve_parameter(c, param: str, *, options: Mapping[str, Any]) -> dict[str, Any]:
     """+1 to a main parameter; derived values and health recalculated (L369); physical
     increases propagate to forms, each form <= 2 x its start (L55, L369)."""
     _need_improvement(c)
     if param not in PARAMS:
         raise RuleError("bad_param", T(f"Unknown parameter {param!r}.", f"Неизвестный параметр {param!r}."))
-    cap = _param_cap(rules)
-    if c.param(param) + 1 > cap:
-        raise RuleError(
-            "E_PARAM_RANGE",
-            T(
-                f"{PARAM_LABELS[param]['en']} cannot exceed {cap}.",  # L59
-                f"{PARAM_LABELS[param]['ru']} не может быть выше {cap}.",
-            ),
-        )  # L59
+    _refuse_above_cap(c, param, options=options)
     adv = dict(c.param_advances)
     adv[param] = adv.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -215,7 +226,7 @@ def improve_parameter(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
         c.param_advances = adv
         c.forms = propagate_to_forms(c.forms, param)
         c.pending_improvements -= 1
-    ups = release_saturated(c, rules)
+    ups = release_saturated(c, options=options)
     return {"param": param, "value": c.param(param), "skill_level_ups": ups}
 
 
@@ -238,7 +249,7 @@ def improve_feature(c, feature_id: str, *, new: bool = False, note: str = "") ->
     """+1 level of an existing positive feature, -1 level of a negative one, or a new positive
     feature at level I (L367). The GM's veto is outside the model."""
     _need_improvement(c)
-    d = feature_def(feature_id) or {}
+    d = feature_def(c.TABLES, feature_id) or {}
     kind = d.get("kind", "positive")
     feats = [dict(f) for f in c.features]
     mine = [f for f in feats if f.get("id") == feature_id]
@@ -292,27 +303,27 @@ def improve_surprise(c) -> dict[str, Any]:
 
 
 # -- higher-level start (L373-L378) ----------------------------------------------------------------------------------
-def high_start(level: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, int]:
+def high_start(level: int, *, options: Mapping[str, Any]) -> dict[str, int]:
     if not isinstance(level, int) or level < 1:
         raise ValueError("level must be >= 1")
-    pts = level if rules.get("highlevel_param_points", "level") == "level" else level - 1
+    pts = level if options.highlevel_param_points == "level" else level - 1
     if level == 1:
         pts = 0
     return {"xp": 20 * (level - 1), "param_points": pts, "skill_points": 2 * level if level > 1 else 0}
 
 
-def start_at_level(c, level: int, rules: Mapping[str, Any] = DEFAULT_RULES) -> dict[str, int]:
+def start_at_level(c, level: int, *, options: Mapping[str, Any]) -> dict[str, int]:
     """Set XP for a higher-level start (L376); returns the extra points to spend (L377-L378)."""
-    h = high_start(level, rules)
+    h = high_start(level, options=options)
     c.xp = h["xp"]
     return h
 
 
 # -- creation operations (spec §4) -------------------------------------------------------------------------------------
-def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -> None:
+def spend_param_point(c, param: str, *, options: Mapping[str, Any]) -> None:
     """Step 2: one free age point (+1) into any main parameter (L55); refuses over the allowance or
     above 5 (L59)."""
-    a = data.row("ages", c.age) if c.age else None
+    a = data.row(c.TABLES, "ages", c.age) if c.age else None
     if not a:
         raise RuleError("no_age", T("Choose an age category first.", "Сначала выберите возраст."))
     if param not in PARAMS:
@@ -326,14 +337,7 @@ def spend_param_point(c, param: str, rules: Mapping[str, Any] = DEFAULT_RULES) -
                 f"Очки параметров за возраст: {a['free_params']}, все потрачены.",
             ),
         )
-    if c.param(param) + 1 > _param_cap(rules):
-        raise RuleError(
-            "E_PARAM_RANGE",
-            T(
-                f"{PARAM_LABELS[param]['en']} cannot exceed 5.",  # L59
-                f"{PARAM_LABELS[param]['ru']} не может быть выше 5.",
-            ),
-        )  # L59
+    _refuse_above_cap(c, param, options=options)
     pts = dict(c.param_points)
     pts[param] = pts.get(param, 0) + 1
     with c.hold_trait_notifications():
@@ -349,10 +353,10 @@ def apply_race_and_age(
     *,
     base_hp: int | None = None,
     race: str = "",
-    rules: Mapping[str, Any] = DEFAULT_RULES,
+    options: Mapping[str, Any],
 ) -> list:
     """Steps 1-2: racial values, then the age swap (L62-L76). Returns warnings (overflow clamp)."""
-    a = data.row("ages", age)
+    a = data.row(c.TABLES, "ages", age)
     if a is None:
         raise RuleError("bad_age", T(f"Unknown age category {age!r}.", f"Неизвестный возраст {age!r}."))
     vals = {p: int(race_params.get(p, 1)) for p in PARAMS}
@@ -361,12 +365,12 @@ def apply_race_and_age(
             raise RuleError("E_PARAM_RANGE", T(f"Racial {p} must be 1-5.", f"Расовый параметр {p} — от 1 до 5."))
     warnings = []
     minus_ok = vals[a["minus"]] > 1
-    scope = rules.get("age_swap_scope", "whole_swap")
+    scope = options.age_swap_scope
     if minus_ok:
         vals[a["minus"]] -= 1
     if minus_ok or scope == "minus_only":
         if vals[a["plus"]] + 1 > 5:
-            if rules.get("age_swap_overflow") == "error":
+            if options.age_swap_overflow == "error":
                 raise RuleError(
                     "E_AGE_SWAP_OVERFLOW",
                     T(f"Age bonus would raise {a['plus']} above 5.", f"Возрастной бонус поднимает {a['plus']} выше 5."),
@@ -435,3 +439,46 @@ def make_familiar(creature: Mapping[str, Any], master) -> dict[str, Any]:
         "features": [{"id": "bound_pattern", "level": lvl, "origin": "racial", "note": master.name or "master"}],
         "stage": "play",
     }
+
+
+def set_skill(character, key: str, level: int) -> None:
+    """Set a skill level, refused above its cap (L103, L284) or without the required feature."""
+    if not SKILL_KEY_RE.match(key) or not isinstance(level, int) or level < 0:
+        raise RuleError(
+            "bad_skill", T(f"Bad skill {key!r} / level {level!r}.", f"Неверный навык {key!r} / уровень {level!r}.")
+        )
+    cap = skill_cap(character, key)
+    if cap is not None and level > cap:
+        raise RuleError(
+            "E_SKILL_CAP",
+            T(
+                f"{key} ({level}) cannot exceed its parameter ({cap}).",
+                f"{key} ({level}) не может быть выше параметра ({cap}).",
+            ),
+        )
+    d = data.row(character.TABLES, "skills", key.split(":")[0]) or {}
+    if level and d.get("requires_feature") and not character.has_feature(d["requires_feature"]):
+        raise RuleError(
+            "E_TRANSFORMATION_NO_SHAPESHIFTER",
+            T(
+                "Transformation requires the Shapeshifter feature.",
+                "Трансформация доступна только с особенностью «оборотень».",
+            ),
+        )
+    skills = dict(character.skills)
+    skills[key] = level
+    character.skills = skills
+
+
+def improve(character, choice: str, target: str | None, *, options: Mapping[str, Any], **kw) -> dict[str, Any]:
+    """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
+    parameter) or ``surprise`` (L361-L371)."""
+    if choice == "parameter":
+        return improve_parameter(character, target, options=options)
+    if choice == "feature":
+        return improve_feature(character, target, **kw)
+    if choice == "surprise":
+        return improve_surprise(character)
+    raise RuleError(
+        "bad_choice", T("Choose feature, parameter or surprise.", "Выберите особенность, параметр или сюрприз.")
+    )

@@ -3,7 +3,7 @@
     ld <pool> [dc K] [-Ns|+Ns] [eN] [vs ld <pool> [-Ns|+Ns] [eN]] [dmg W [armour A]] [zone Z] [maxhp H]
 
 ``<pool>`` is an integer expression (``4``, ``3+2-1``) or, when a character is bound (``%sheet`` or
-the dice tray: ``variables[CHARACTER_KEY]``), sheet keys (``dexterity+alertness``, ``init``), a check
+the dice tray: the word's ``WordContext``), sheet keys (``dexterity+alertness``, ``init``), a check
 id (``dexterity+stealth``, which brings the untrained rule and the helmet's Alertness dice) or a
 skill alone (``ld stealth`` = its parameter + the skill). Without a bound character those forms
 raise a DiceError saying a character must be bound.
@@ -13,37 +13,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core import T
 from tabletop_widgets.dice import DiceError, DiceWord, Distribution, check_from, word_result
 
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.scan import Scanner
+from tabletop_widgets.dice.words import WordContext
+from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.core.names import NameIndex
 from tabletop_widgets.core.wording import ru_n
 
 from .checks import breakdown, faces_dice, resolve
-from .model import PARAM_LABELS, SKILL_KEY_RE
+from .model import PARAM_LABELS, SKILL_KEY_RE, Character
 from . import data
-from .combat import ZONE_PENALTY, damage_distribution, resolve_attack
+from .attacks import ZONE_PENALTY, damage_distribution, resolve_attack
 from .dice import net_law, read_faces, roll_faces
-from .options import DEFAULT_RULES
 
 MAX_POOL = 100
-_TOKEN = re.compile(
-    r"""
-    (?P<ws>\s+)
-  | (?P<smod>[+-]\d+s(?![A-Za-z0-9_]))
-  | (?P<epic>e\d+(?![A-Za-z0-9_]))
-  | (?P<num>\d+)
-  | (?P<op>[+-])
-  | (?P<name>\{[^{}]{1,80}\}|[A-Za-z_\u0400-\u04FF][\w:]*)
-  | (?P<bad>.)
-""",
-    re.VERBOSE,
-)
+# the pieces of an ld roll (case as written: ``E2`` is a name, ``e2`` epic dice)
+_SMOD = re.compile(r"[+-]\d+s(?![A-Za-z0-9_])")
+_EPIC = re.compile(r"e\d+(?![A-Za-z0-9_])")
+_NUM = re.compile(r"\d+")
+_OP = re.compile(r"[+-]")
+_NAME = re.compile(r"\{[^{}]{1,80}\}|[A-Za-z_\u0400-\u04FF][\w:]*")
 KEYWORDS = {"ld", "dc", "vs", "dmg", "armour", "armor", "zone", "maxhp"}
 SHEET_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck", "initiative", "init", "will")
 PARAM_KEYS = ("might", "dexterity", "alertness", "complexity", "power", "luck")
@@ -71,7 +65,7 @@ class LdExpression:
     armour: int = 0
     zone: str = "torso"
     maxhp: int | None = None
-    rules: Mapping[str, Any] = field(default_factory=lambda: DEFAULT_RULES)
+    options: Mapping[str, Any] = field(default_factory=lambda: Character.RULES)
 
     def _att_pool(self) -> int:
         return self.left.pool - (ZONE_PENALTY[self.zone] if self.dmg is not None else 0)
@@ -107,7 +101,7 @@ class LdExpression:
                 notes.append(T("tie or less: the defender wins", "равенство или меньше: побеждает защитник"))  # L37
             if self.dmg is not None:
                 out = resolve_attack(
-                    a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, rules=self.rules
+                    a, d, self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, options=self.options
                 )
                 total = out.damage
                 details.update(
@@ -124,7 +118,13 @@ class LdExpression:
             from .dice import PoolResult
 
             out = resolve_attack(
-                a, PoolResult.zero(), self.dmg, self.armour, zone=self.zone, target_max_hp=self.maxhp, rules=self.rules
+                a,
+                PoolResult.zero(),
+                self.dmg,
+                self.armour,
+                zone=self.zone,
+                target_max_hp=self.maxhp,
+                options=self.options,
             )
             total = out.damage
             details.update(hit=out.hit, damage=out.damage, armour_pierced=out.armour_pierced)
@@ -144,7 +144,7 @@ class LdExpression:
                 att_penalty=self.left.penalty,
                 def_epic=r.bonus if r else 0,
                 def_penalty=r.penalty if r else 0,
-                rules=self.rules,
+                options=self.options,
             )
         if self.right is not None:
             lr = self.right.law()
@@ -158,241 +158,206 @@ class LdExpression:
         return Distribution(la, p_pass=p, expression=self.text)
 
 
-@lru_cache(maxsize=1)
-def sheet_names() -> NameIndex:
+def sheet_names(tables: DataTables) -> NameIndex:
     """Parameters and skills by id or by the book's name (any case, «ё» or «е», a name of
-    several words in braces: ``{Ловкость}+{скрытность}``)."""
+    several words in braces: ``{Ловкость}+{скрытность}``), skills from ``tables``."""
     labels = {k: dict(v) for k, v in PARAM_LABELS.items()}
     labels["initiative"] = T("Initiative", "Инициатива")
     labels["will"] = T("Will", "Воля")
-    for row in data.rows("skills"):
+    for row in tables.rows("skills"):
         labels.setdefault(row["id"], T(row.get("en") or row["id"], row.get("ru") or row["id"]))
     return NameIndex(labels)
 
 
-def _to_id(name: str) -> str:
-    return sheet_names().id_of(name) or name.lower()
+class LdReader:
+    """Reads one ``ld`` roll from ``text[start:end]`` with the core :class:`Scanner` (positions
+    absolute, so an error's caret points into the user's text); sheet keys from ``character``."""
 
+    def __init__(self, text: str, start: int, end: int, character=None, *, options: Mapping[str, Any]):
+        self.s = Scanner(text, start, end)
+        self.text, self.character, self.options = text, character, options
+        self.names = sheet_names(character.TABLES if character is not None else data.TABLES)
 
-class _Parser:
-    def __init__(self, text: str, start: int, end: int, character=None, rules=DEFAULT_RULES):
-        self.text, self.end, self.character, self.rules = text, end, character, rules
-        self.toks = []
-        pos = start
-        while pos < end:
-            m = _TOKEN.match(text, pos, end)
-            kind = m.lastgroup
-            if kind == "bad":
-                raise DiceError(
-                    f"unexpected {m.group()!r} in an ld roll",
-                    pos,
-                    text,
-                    message_ru=f"неожиданный символ {m.group()!r} в броске ld",
-                )
-            if kind != "ws":
-                self.toks.append((kind, m.group(), pos))
-            pos = m.end()
-        self.i = 0
+    def _to_id(self, name: str) -> str:
+        return self.names.id_of(name) or name.lower()
 
-    def peek(self):
-        return self.toks[self.i] if self.i < len(self.toks) else (None, None, self.end)
+    def error(self, en: str, ru: str, pos: int | None = None) -> DiceError:
+        return self.s.error(T(en, ru), pos)
 
-    def take(self):
-        t = self.peek()
-        self.i += 1
-        return t
+    def _word(self) -> tuple[str | None, int]:
+        """The next name (not taken) and where it starts: (None, pos) when none comes next."""
+        m = self.s.peek(_NAME)
+        return (m.group(), m.start()) if m and not self.s.peek(_EPIC) else (None, self.s.pos)
 
-    def expect_word(self, word):
-        k, v, p = self.take()
-        if k != "name" or v.lower() != word:
-            raise DiceError(f"expected {word!r}", p, self.text, message_ru=f"ожидалось {word!r}")
+    def _unexpected(self, en: str, ru: str) -> DiceError:
+        """``en``/``ru`` here, or "unexpected <char>" when nothing of an ``ld`` roll starts here."""
+        pos = self.s.pos
+        if pos < self.s.end and not any(self.s.peek(p) for p in (_NAME, _NUM, _OP)):
+            ch = self.text[pos]
+            return self.error(f"unexpected {ch!r} in an ld roll", f"неожиданный символ {ch!r} в броске ld", pos)
+        return self.error(en, ru, pos)
 
-    def number(self, what):
-        k, v, p = self.take()
-        if k != "num":
-            raise DiceError(f"expected a number for {what}", p, self.text, message_ru=f"ожидалось число ({what})")
-        return int(v)
+    def number(self, what: str) -> int:
+        m = self.s.take(_NUM)
+        if m is None:
+            raise self.error(f"expected a number for {what}", f"ожидалось число ({what})", self.s.pos)
+        return int(m.group())
 
     def side(self) -> Side:
-        self.expect_word("ld")
-        start_pos = self.peek()[2]
-        total, penalty = 0, 0
-        sign = 1
-        first = True
-        while True:
-            k, v, p = self.peek()
-            if k == "op" and not first:
-                self.take()
-                sign = 1 if v == "+" else -1
-                k, v, p = self.peek()
-            elif not first:
-                break
-            if k == "num":
-                self.take()
-                total += sign * int(v)
-            elif k == "name" and v.lower() not in KEYWORDS:
-                self.take()
-                n, pen = self.sheet_value(v, p, sign)
-                total += n
-                penalty += pen
-            else:
-                raise DiceError(
-                    "expected a pool size (a number or a sheet key)",
-                    p,
-                    self.text,
-                    message_ru="ожидался размер пула (число или ключ листа)",
-                )
-            first = False
+        word, pos = self._word()
+        if word is None or word.lower() != "ld":
+            raise self.error("expected 'ld'", "ожидалось 'ld'", pos)
+        self.s.take(_NAME)
+        self.s.skip_space()
+        start_pos = self.s.pos
+        total, penalty = self.term(1)
+        while not self.s.peek(_SMOD) and (op := self.s.take(_OP)):
+            n, pen = self.term(1 if op.group() == "+" else -1)
+            total, penalty = total + n, penalty + pen
         if total > MAX_POOL:
-            raise DiceError(
+            raise self.error(
                 f"at most {MAX_POOL} dice in a pool",
+                f"в пуле не больше {ru_n(MAX_POOL, 'кубика', 'кубиков', 'кубиков')}",
                 start_pos,
-                self.text,
-                message_ru=f"в пуле не больше {ru_n(MAX_POOL, 'кубика', 'кубиков', 'кубиков')}",
             )
-        s = Side(total, penalty)
-        while True:
-            k, v, p = self.peek()
-            if k == "smod":
-                self.take()
-                n = int(v[:-1])
-                if n < 0:
-                    s.penalty += -n
-                else:
-                    s.bonus += n
-            elif k == "epic":
-                self.take()
-                n = int(v[1:])
-                if self.character is not None and n > self.character.epic_dice:
-                    raise DiceError(
-                        f"only {self.character.epic_dice} epic dice left",
-                        p,
-                        self.text,
-                        message_ru=f"осталось эпик-дайсов: {self.character.epic_dice}",
-                    )
-                s.bonus += n
-                s.epic += n
-            else:
-                break
-        return s
+        return self.modifiers(Side(total, penalty))
 
-    def _check(self, check_id, pos):
+    def term(self, sign: int) -> tuple[int, int]:
+        """One term of a pool: a number, or a sheet key / skill / check id (with its penalty)."""
+        if m := self.s.take(_NUM):
+            return sign * int(m.group()), 0
+        word, pos = self._word()
+        if word is None or word.lower() in KEYWORDS:
+            raise self._unexpected(
+                "expected a pool size (a number or a sheet key)", "ожидался размер пула (число или ключ листа)"
+            )
+        self.s.take(_NAME)
+        return self.sheet_value(word, pos, sign)
+
+    def modifiers(self, side: Side) -> Side:
+        """``-Ns`` / ``+Ns`` success modifiers and ``eN`` epic dice after a pool."""
+        while True:
+            if m := self.s.take(_SMOD):
+                n = int(m.group()[:-1])
+                if n < 0:
+                    side.penalty += -n
+                else:
+                    side.bonus += n
+            elif m := self.s.take(_EPIC):
+                n = int(m.group()[1:])
+                if self.character is not None and n > self.character.epic_dice:
+                    raise self.error(
+                        f"only {self.character.epic_dice} epic dice left",
+                        f"осталось эпик-дайсов: {self.character.epic_dice}",
+                        m.start(),
+                    )
+                side.bonus += n
+                side.epic += n
+            else:
+                return side
+
+    def check(self, check_id: str, pos: int):
         try:
-            spec = resolve(self.character, check_id, self.rules)
+            return resolve(self.character, check_id, options=self.options)
         except ValueError as e:
             ru = e.text("ru") if hasattr(e, "text") else f"проверка {check_id!r} невозможна: {e}"
             raise DiceError(str(e), pos, self.text, message_ru=ru) from None
-        return spec
 
-    def sheet_value(self, name, pos, sign):
-        name_l = name.lower()
+    def sheet_value(self, name: str, pos: int, sign: int) -> tuple[int, int]:
         if self.character is None:
-            raise DiceError(
+            raise self.error(
                 f"{name!r} reads a character sheet: bind a character first (%sheet <name> or the "
                 f"dice tray), or give a number of dice",
-                pos,
-                self.text,
-                message_ru=f"{name!r} берётся из листа персонажа: сначала привяжите персонажа "
+                f"{name!r} берётся из листа персонажа: сначала привяжите персонажа "
                 f"(%sheet <имя> или лоток кубиков) или укажите число кубиков",
+                pos,
             )
         c = self.character
-        name_l = _to_id(name)  # the book's name (Ловкость, {скрытность}) or the id
-        # a check id such as dexterity+stealth is written with '+' between tokens: handle pairs
-        k2, v2, p2 = self.peek()
-        if name_l in PARAM_KEYS and k2 == "op" and v2 == "+":
-            k3, v3, p3 = self.toks[self.i + 1] if self.i + 1 < len(self.toks) else (None, None, self.end)
-            if k3 == "name" and _to_id(v3) not in SHEET_KEYS and v3.lower() not in KEYWORDS:
-                self.i += 2
-                spec = self._check(f"{name_l}+{_to_id(v3)}", p3)
-                return sign * spec.pool, spec.penalty
-        if name_l in ("initiative", "init"):
+        key = self._to_id(name)  # the book's name (Ловкость, {скрытность}) or the id
+        if key in PARAM_KEYS and (pair := self.check_pair(key)):
+            return sign * pair.pool, pair.penalty
+        if key in ("initiative", "init"):
             return sign * c.initiative_pool, 0  # Dex + Alert + 2 Speed - 1 closed helmet (L220, L159)
-        if name_l == "alertness":
-            return sign * self._check("alertness", pos).pool, 0  # helmet dice (L159-L160)
-        if name_l in SHEET_KEYS:
-            return sign * getattr(c, name_l), 0
+        if key == "alertness":
+            return sign * self.check("alertness", pos).pool, 0  # helmet dice (L159-L160)
+        if key in SHEET_KEYS:
+            return sign * getattr(c, key), 0
         # a skill alone: its parameter + the skill (untrained rule included)
-        key = name_l
         param = c.skill_param(key) if SKILL_KEY_RE.match(key) else None
         if param is None:
-            raise DiceError(
+            raise self.error(
                 f"unknown sheet key or skill {name!r} (a parameter, init, will, or a skill with a "
                 f"known parameter; else write <parameter>+{name})",
-                pos,
-                self.text,
-                message_ru=f"неизвестный ключ или навык {name!r} (параметр, init, will или навык с "
+                f"неизвестный ключ или навык {name!r} (параметр, init, will или навык с "
                 f"известным параметром; иначе пишите <параметр>+{name})",
+                pos,
             )
-        spec = self._check(f"{param}+{key}", pos)
+        spec = self.check(f"{param}+{key}", pos)
         return sign * spec.pool, spec.penalty
 
+    def check_pair(self, param: str):
+        """A check id written ``param+skill`` (``dexterity+stealth``): its pool spec, both names
+        taken; None (nothing taken) when a sheet key or a keyword follows the ``+`` instead."""
+        here = self.s.pos
+        if self.s.peek(_SMOD) or not self.s.take(r"\+"):
+            return None
+        word, pos = self._word()
+        if word is not None and self._to_id(word) not in SHEET_KEYS and word.lower() not in KEYWORDS:
+            self.s.take(_NAME)
+            return self.check(f"{param}+{self._to_id(word)}", pos)
+        self.s.pos = here
+        return None
+
     def parse(self) -> LdExpression:
+        s = self.s
+        s.skip_space()
+        first = s.pos
         left = self.side()
-        e = LdExpression(self.text[self.toks[0][2] : self.end].strip() if self.toks else "", left, rules=self.rules)
-        while True:
-            k, v, p = self.peek()
-            if k is None:
-                break
-            w = v.lower() if k == "name" else None
-            if w == "dc":
-                self.take()
-                e.dc = self.number("dc")
-                if e.dc < 1:
-                    raise DiceError("difficulty must be at least 1", p, self.text, message_ru="сложность не меньше 1")
-            elif w == "vs":
-                self.take()
-                if e.right is not None:
-                    raise DiceError("only one 'vs'", p, self.text, message_ru="только один 'vs'")
-                e.right = self.side()
-            elif w == "dmg":
-                self.take()
-                e.dmg = self.number("dmg")
-            elif w in ("armour", "armor"):
-                self.take()
-                e.armour = self.number("armour")
-            elif w == "maxhp":
-                self.take()
-                e.maxhp = self.number("maxhp")
-            elif w == "zone":
-                self.take()
-                k2, v2, p2 = self.take()
-                if k2 != "name" or v2 not in ZONE_PENALTY:
-                    raise DiceError(
-                        f"zone must be one of {', '.join(ZONE_PENALTY)}",
-                        p2,
-                        self.text,
-                        message_ru=f"зона: одна из {', '.join(ZONE_PENALTY)}",
-                    )
-                e.zone = v2
-            else:
-                raise DiceError(
-                    "expected dc, vs, dmg, armour, zone or maxhp",
-                    p,
-                    self.text,
-                    message_ru="ожидалось dc, vs, dmg, armour, zone или maxhp",
-                )
+        e = LdExpression(self.text[first : s.end].strip(), left, options=self.options)
+        while not s.at_end():
+            self.clause(e)
         if e.dc is not None and e.right is not None:
-            raise DiceError(
-                "use either dc or vs, not both",
-                0 if not self.toks else self.toks[0][2],
-                self.text,
-                message_ru="либо dc, либо vs",
-            )
+            raise self.error("use either dc or vs, not both", "либо dc, либо vs", first)
         return e
 
+    def clause(self, e: LdExpression) -> None:
+        """One clause after the pool: ``dc K``, ``vs ld ...``, ``dmg W``, ``armour A``, ``zone Z``
+        or ``maxhp H``."""
+        word, pos = self._word()
+        w = word.lower() if word else None
+        if w not in ("dc", "vs", "dmg", "armour", "armor", "maxhp", "zone"):
+            raise self._unexpected(
+                "expected dc, vs, dmg, armour, zone or maxhp", "ожидалось dc, vs, dmg, armour, zone или maxhp"
+            )
+        self.s.take(_NAME)
+        if w == "dc":
+            e.dc = self.number("dc")
+            if e.dc < 1:
+                raise self.error("difficulty must be at least 1", "сложность не меньше 1", pos)
+        elif w == "vs":
+            if e.right is not None:
+                raise self.error("only one 'vs'", "только один 'vs'", pos)
+            e.right = self.side()
+        elif w == "zone":
+            zone, zpos = self._word()
+            if zone not in ZONE_PENALTY:
+                raise self.error(
+                    f"zone must be one of {', '.join(ZONE_PENALTY)}", f"зона: одна из {', '.join(ZONE_PENALTY)}", zpos
+                )
+            self.s.take(_NAME)
+            e.zone = zone
+        else:
+            setattr(e, {"armor": "armour"}.get(w, w), self.number(w if w != "armor" else "armour"))
 
-def parse_ld(
-    text: str, start: int = 0, end: int | None = None, *, character=None, rules: Mapping[str, Any] | None = None
-) -> LdExpression:
-    end = len(text) if end is None else end
-    if rules is None:  # a system built with_rules() gives its characters its rules (RULES)
-        rules = getattr(character, "RULES", None) or DEFAULT_RULES
-    return _Parser(text, start, end, character, rules).parse()
+
+def parse_ld(text: str, start: int = 0, end: int | None = None, *, character=None, options) -> LdExpression:
+    """Parse an ``ld`` expression under the GM ``options``, sheet keys read from ``character``."""
+    return LdReader(text, start, len(text) if end is None else end, character, options=options).parse()
 
 
-def parse_word(text: str, start: int, end: int, variables: Mapping[str, Any] | None = None) -> LdExpression:
-    """The %roll entry point: the bound character (``%sheet`` / the tray) comes in ``variables``."""
-    character = variables.get(CHARACTER_KEY) if variables else None
+def parse_word(text: str, start: int, end: int, context: WordContext) -> LdExpression:
+    """The %roll entry point: the bound character (``%sheet`` / the tray) comes in ``context``."""
+    character = context.character
     if character is not None and not hasattr(character, "skill_param"):
         raise DiceError(
             "the bound character is not a Life&Death character",
@@ -400,7 +365,9 @@ def parse_word(text: str, start: int, end: int, variables: Mapping[str, Any] | N
             text,
             message_ru="привязанный персонаж — не из Life&Death",
         )
-    return parse_ld(text, start, end, character=character)
+    # a system built with_rules() gives its characters its options (RULES)
+    options = character.RULES if character is not None else Character.RULES
+    return parse_ld(text, start, end, character=character, options=options)
 
 
 LD_WORD = DiceWord(

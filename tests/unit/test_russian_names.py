@@ -68,7 +68,7 @@ def _ld_names():
     from tabletop_systems.life_and_death.model import PARAM_LABELS
 
     params = [(k, v["ru"]) for k, v in PARAM_LABELS.items()]
-    skills = [(r["id"], r["ru"]) for r in data.rows("skills") if r.get("param")]
+    skills = [(r["id"], r["ru"]) for r in data.TABLES.rows("skills") if r.get("param")]
     return params, skills
 
 
@@ -83,7 +83,7 @@ def test_life_and_death_rolls_a_skill_by_its_russian_name(sid, name):
     from tabletop_systems.life_and_death import data
 
     hero = get_system("life_and_death").Character(name="Аня")
-    param = data.row("skills", sid)["param"]
+    param = data.TABLES.row("skills", sid)["param"]
     plab = get_system("life_and_death").sheet.field(param).label["ru"]
     _same_roll(hero, "ld {" + name.upper() + "}", f"ld {sid}")
     _same_roll(hero, "ld {" + plab + "}+{" + _yo(name) + "}", f"ld {param}+{sid}")

@@ -19,8 +19,15 @@ from tabletop_systems.life_and_death.dice import (
     p_opposed_win,
     read_faces,
 )
-from tabletop_widgets.core import CheckResult, RuleError, ValidationError
+from tabletop_widgets.core import CheckResult, Effect, RuleError, T, ValidationError
 from tabletop_widgets.dice import DiceError, Distribution
+from tabletop_widgets.dice.words import WordContext
+
+
+def opts(**changes):
+    """The GM options with ``changes`` (a system built with them)."""
+    return SYSTEM.with_rules(**changes).rules
+
 
 F = Fraction
 
@@ -109,7 +116,7 @@ def test_opposed_ties_to_defender(a, d, winner):
     ids=lambda x: x if isinstance(x, str) and x[:2] in ("S-", "D-") else None,
 )
 def test_retry_penalty(vid, attempt, rule, dice):
-    assert retry_penalty(attempt, {"retry_penalty": rule}) == dice
+    assert retry_penalty(attempt, options=opts(retry_penalty=rule)) == dice
 
 
 def test_retry_applies_to_pool():
@@ -320,7 +327,7 @@ def test_unknown_option():
 
 # -- the ld word ----------------------------------------------------------------------------------------------
 def parse(text):
-    return SYSTEM.dice_words()[0].parse(text, 0, len(text))
+    return SYSTEM.dice_words()[0].parse(text, 0, len(text), context=WordContext())
 
 
 def test_word_basic():
@@ -389,7 +396,7 @@ def test_word_errors(text, pos):
 def test_word_absolute_positions():
     text = "2#ld 4 dc"
     with pytest.raises(DiceError) as ei:
-        SYSTEM.dice_words()[0].parse(text, 2, len(text))
+        SYSTEM.dice_words()[0].parse(text, 2, len(text), context=WordContext())
     assert ei.value.position == len(text)
 
 
@@ -414,7 +421,7 @@ def test_word_damage_with_success_modifiers_vs_brute_force():
     out = {}
     for fa in itertools.product(range(1, 11), repeat=2):
         for fd in itertools.product(range(1, 11), repeat=1):
-            o = resolve_attack(read_faces(fa, penalty=1, epic=1), read_faces(fd, epic=1), 2, 1)
+            o = resolve_attack(read_faces(fa, penalty=1, epic=1), read_faces(fd, epic=1), 2, 1, options=SYSTEM.rules)
             out[o.damage] = out.get(o.damage, 0) + F(1, 1000)
     assert dict(d) == out
 
@@ -424,3 +431,28 @@ def test_pool_limit():
         SYSTEM.chance(Character(dexterity=3), "dexterity", dice_mod=1000)
     with pytest.raises(ValidationError):
         Character(skills={"athletics": 11})
+
+
+def test_refused_effect_leaves_the_earlier_ones_unapplied():
+    """All or none: a cast's EP cost and an epic die the character does not have are one batch;
+    the refused epic die leaves the EP where they were (and the same batch applies whole once
+    the die is there)."""
+    c = Character(complexity=3, power=3, reputation=2, epic_dice=0, ep=5)
+    batch = [Effect("ep", -3, T("spell", "заклинание")), Effect("epic_dice", -1, T("epic", "эпик"))]
+    with pytest.raises(RuleError) as ei:
+        SYSTEM.apply_effects(c, batch)
+    assert ei.value.code == "not_enough_epic_dice"
+    assert c.ep == 5 and c.epic_dice == 0
+    c.epic_dice = 1
+    assert SYSTEM.apply_effects(c, batch) == {"ep": (5, 2), "epic_dice": (1, 0)}
+    assert c.ep == 2 and c.epic_dice == 0
+
+
+def test_several_effects_on_one_trait_clamp_in_turn():
+    c = Character(complexity=3, power=3, reputation=2, epic_dice=1, ep=5)
+    assert c.ep_max == 6
+    assert SYSTEM.apply_effects(c, [Effect("epic_dice", 5, T("a", "а")), Effect("epic_dice", -1, T("b", "б"))]) == {
+        "epic_dice": (1, 1)
+    }
+    assert SYSTEM.apply_effects(c, [Effect("ep", 10, T("a", "а")), Effect("ep", -3, T("b", "б"))]) == {"ep": (5, 3)}
+    assert c.ep == 3  # 5 + 10 held at 6, then 6 - 3

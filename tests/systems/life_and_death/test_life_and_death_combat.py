@@ -20,8 +20,13 @@ from tabletop_systems.life_and_death.combat import (
     zone_effect,
 )
 from tabletop_systems.life_and_death.dice import read_faces
-from tabletop_systems.life_and_death.options import DEFAULT_RULES
 from tabletop_widgets.core import InitiativeOrder, RuleError
+
+
+def opts(**changes):
+    """The GM options with ``changes`` (a system built with them)."""
+    return SYSTEM.with_rules(**changes).rules
+
 
 F = Fraction
 
@@ -32,7 +37,7 @@ def pool(net, crits=0, fails=1):
 
 
 @pytest.mark.parametrize(
-    "vid,w,an,ac,dn,dc,arm,hit,pierced,dmg,rules",
+    "vid,w,an,ac,dn,dc,arm,hit,pierced,dmg,options",
     [
         ("D-50", 3, 4, 1, 2, 1, 2, True, False, 3, {}),
         ("D-51", 3, 4, 2, 2, 1, 2, True, True, 5, {}),
@@ -43,28 +48,35 @@ def pool(net, crits=0, fails=1):
     ],
     ids=lambda x: x if isinstance(x, str) and x.startswith("D-") else None,
 )
-def test_damage_vectors(vid, w, an, ac, dn, dc, arm, hit, pierced, dmg, rules):
-    out = resolve_attack(pool(an, ac), pool(dn, dc), w, arm, rules={**DEFAULT_RULES, **rules})
+def test_damage_vectors(vid, w, an, ac, dn, dc, arm, hit, pierced, dmg, options):
+    out = resolve_attack(pool(an, ac), pool(dn, dc), w, arm, options=opts(**options))
     assert (out.hit, out.armour_pierced, out.damage) == (hit, pierced, dmg)
 
 
 def test_D52_raw_negative_and_floor_option():
-    out = resolve_attack(pool(2), pool(1), 1, 4)
+    out = resolve_attack(pool(2), pool(1), 1, 4, options=SYSTEM.rules)
     assert out.raw_damage == -2 and out.damage == 0
-    assert resolve_attack(pool(2), pool(1), 1, 4, rules={**DEFAULT_RULES, "damage_floor_zero": False}).damage == -2
+    assert resolve_attack(pool(2), pool(1), 1, 4, options=opts(damage_floor_zero=False)).damage == -2
 
 
 def test_D55_unarmed():
     c = Character(age="young", features=[{"id": "claws", "level": 2, "origin": "bought"}])
-    assert resolve_attack(pool(2), None, c.hand_damage, 0).damage == 5
+    assert resolve_attack(pool(2), None, c.hand_damage, 0, options=SYSTEM.rules).damage == 5
 
 
 @pytest.mark.parametrize(
     "helmet,eff", [("none", 0), ("open", 2), ("closed", 3)], ids=["D-56-none", "D-56-open", "D-56-closed"]
 )
 def test_D56_head_armour(helmet, eff):
-    assert zone_armour(3, "head_face", helmet) == eff == zone_armour(3, "head_skull", helmet)
-    assert zone_armour(3, "torso", helmet) == 3 and zone_armour(3, "neck", helmet) == 3
+    assert (
+        zone_armour(3, "head_face", helmet, options=SYSTEM.rules)
+        == eff
+        == zone_armour(3, "head_skull", helmet, options=SYSTEM.rules)
+    )
+    assert (
+        zone_armour(3, "torso", helmet, options=SYSTEM.rules) == 3
+        and zone_armour(3, "neck", helmet, options=SYSTEM.rules) == 3
+    )
 
 
 @pytest.mark.parametrize("dmg,kind", [(2, None), (3, "limb_broken"), (4, "limb_broken"), (5, "limb_severed")])
@@ -99,12 +111,14 @@ def test_D61_spell_thresholds_doubled_and_S12():
     assert zone_effect("limb", 4, 8, spell=True).kind == "limb_broken"
     assert zone_effect("limb", 7, 8, spell=True).kind == "limb_broken"
     assert zone_effect("limb", 8, 8, spell=True).kind == "limb_severed"
-    out = resolve_attack(pool(1), None, 4, 3, spell=True, target_max_hp=8)  # S-12: torso, no armour, no wound
+    out = resolve_attack(
+        pool(1), None, 4, 3, spell=True, target_max_hp=8, options=SYSTEM.rules
+    )  # S-12: torso, no armour, no wound
     assert out.zone == "torso" and out.damage == 4 and out.zone_effect is None
 
 
 def test_D62_S18_transforming_target():
-    out = resolve_attack(pool(1), None, 2, 0, zone="limb", target_max_hp=10, transforming=True)
+    out = resolve_attack(pool(1), None, 2, 0, zone="limb", target_max_hp=10, transforming=True, options=SYSTEM.rules)
     assert out.damage == 6 and out.zone_effect.kind == "limb_severed"
     c = Character(might=3)
     o = SYSTEM.apply_damage(c, 3, transforming=True)
@@ -149,9 +163,9 @@ def test_D65_coordination():
     cs = {k: Character(dexterity=2, alertness=2) for k in "ABC"}
     assert combat.coordination_pool(cs["A"], 3) == 1
     assert combat.p_coordination(cs["A"], 3) == F(1, 2)
-    res = coordinate_attack(cs, ["B", "A", "C"], faces={"A": [3], "B": [2], "C": [9]})
+    res = coordinate_attack(cs, ["B", "A", "C"], faces={"A": [3], "B": [2], "C": [9]}, options=SYSTEM.rules)
     assert res["attack_in_round_1"] == ["C"] and set(res["lose_round_1"]) == {"A", "B"}
-    res = coordinate_attack(cs, ["B", "A", "C"], faces={"A": [3], "B": [2], "C": [1]})
+    res = coordinate_attack(cs, ["B", "A", "C"], faces={"A": [3], "B": [2], "C": [1]}, options=SYSTEM.rules)
     assert res["attack_in_round_1"] == ["B"] and res["fallback"]
 
 
@@ -160,60 +174,60 @@ def test_coordination_bound_pattern_option():
         k: Character(dexterity=1, alertness=1, features=[{"id": "bound_pattern", "level": 3, "note": "x"}])
         for k in "AB"
     }
-    res = coordinate_attack(cs, ["A", "B"], faces={"A": [1], "B": [1]})
+    res = coordinate_attack(cs, ["A", "B"], faces={"A": [1], "B": [1]}, options=SYSTEM.rules)
     assert res["attack_in_round_1"] == ["A"]
-    res = coordinate_attack(cs, ["A", "B"], rules={**DEFAULT_RULES, "bound_pattern_iii_skips_coordination": True})
+    res = coordinate_attack(cs, ["A", "B"], options=opts(bound_pattern_iii_skips_coordination=True))
     assert res["attack_in_round_1"] == ["A", "B"]
 
 
 def test_D66_round1_one_action():
     c = Character(features=[{"id": "speed", "level": 2, "origin": "bought"}])
-    s = start_turn(c, 1, initiator=True)
+    s = start_turn(c, 1, initiator=True, options=SYSTEM.rules)
     assert (s.ordinary_left, s.extra_left) == (1, 0)
-    take_action(s, "attack")
+    take_action(s, "attack", options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        take_action(s, "attack")
+        take_action(s, "attack", options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        take_action(start_turn(c, 1, initiator=True), "reload")
-    other = start_turn(c, 1)
+        take_action(start_turn(c, 1, initiator=True, options=SYSTEM.rules), "reload", options=SYSTEM.rules)
+    other = start_turn(c, 1, options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        take_action(other, "counterattack")
+        take_action(other, "counterattack", options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        take_action(start_turn(c, 1), "step")
-    loose = {**DEFAULT_RULES, "round1_others": "anything_but_counterattack"}
-    take_action(start_turn(c, 1), "step", rules=loose)
-    take_action(other, "talk")
-    take_action(other, "block")
+        take_action(start_turn(c, 1, options=SYSTEM.rules), "step", options=SYSTEM.rules)
+    loose = opts(round1_others="anything_but_counterattack")
+    take_action(start_turn(c, 1, options=SYSTEM.rules), "step", options=loose)
+    take_action(other, "talk", options=SYSTEM.rules)
+    take_action(other, "block", options=SYSTEM.rules)
 
 
 def test_D67_later_rounds():
     c = Character()
-    s = start_turn(c, 2)
+    s = start_turn(c, 2, options=SYSTEM.rules)
     assert (s.ordinary_left, s.extra_left) == (2, 0)
-    take_action(s, "talk")
-    take_action(s, "jog")
+    take_action(s, "talk", options=SYSTEM.rules)
+    take_action(s, "jog", options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        take_action(s, "talk")
-    take_action(s, "attack")
-    take_action(s, "step")
+        take_action(s, "talk", options=SYSTEM.rules)
+    take_action(s, "attack", options=SYSTEM.rules)
+    take_action(s, "step", options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        take_action(s, "attack")
+        take_action(s, "attack", options=SYSTEM.rules)
     fast = Character(features=[{"id": "speed", "level": 2, "origin": "bought"}])
-    s2 = start_turn(fast, 2)
+    s2 = start_turn(fast, 2, options=SYSTEM.rules)
     assert s2.extra_left == 1
-    take_action(s2, "attack", extra_phase=True)
+    take_action(s2, "attack", extra_phase=True, options=SYSTEM.rules)
     assert s2.extra_left == 0 and s2.ordinary_left == 2
 
 
 def test_reactions_wait_transform():
-    s = start_turn(Character(), 2)
-    take_action(s, "wait")
+    s = start_turn(Character(), 2, options=SYSTEM.rules)
+    take_action(s, "wait", options=SYSTEM.rules)
     assert s.held and s.ordinary_left == 1
     combat.use_held_action(s, "attack")
-    take_action(s, "transform")
+    take_action(s, "transform", options=SYSTEM.rules)
     assert s.ordinary_left == 0 and s.transforming
-    s2 = start_turn(Character(), 2)
-    take_action(s2, "block", rules={**DEFAULT_RULES, "reactions_consume_actions": False})
+    s2 = start_turn(Character(), 2, options=SYSTEM.rules)
+    take_action(s2, "block", options=opts(reactions_consume_actions=False))
     assert s2.ordinary_left == 2
 
 
@@ -242,36 +256,36 @@ def test_dodge_visible_spell():
     assert combat.can_dodge_spell(Character(), Character(features=[{"id": "pathos", "level": 1, "origin": "negative"}]))
 
 
-def brute_damage(na, nd, w, arm, rules=DEFAULT_RULES):
+def brute_damage(na, nd, w, arm, options=SYSTEM.rules):
     out = {}
     for fa in itertools.product(range(1, 11), repeat=na):
         for fd in itertools.product(range(1, 11), repeat=nd):
-            o = resolve_attack(read_faces(fa), read_faces(fd) if nd else None, w, arm, rules=rules)
+            o = resolve_attack(read_faces(fa), read_faces(fd) if nd else None, w, arm, options=options)
             out[o.damage] = out.get(o.damage, 0) + 1
     return {k: F(v, 10 ** (na + nd)) for k, v in out.items()}
 
 
 def test_D71():
-    d = damage_distribution(1, None, 2, 1)
+    d = damage_distribution(1, None, 2, 1, options=SYSTEM.rules)
     assert dict(d) == {0: F(1, 2), 2: F(2, 5), 3: F(1, 10)} and d.mean == F(11, 10)
 
 
 def test_D72_and_option():
-    d = damage_distribution(2, 1, 3, 2)
+    d = damage_distribution(2, 1, 3, 2, options=SYSTEM.rules)
     assert dict(d) == {0: F(1, 2), 2: F(36, 125), 3: F(2, 25), 4: F(87, 1000), 5: F(9, 200)}
     assert d.mean == F(1389, 1000)
-    any_crit = {**DEFAULT_RULES, "armour_pierce_rule": "any_attacker_crit"}
-    d2 = damage_distribution(2, 1, 3, 2, rules=any_crit)
+    any_crit = opts(armour_pierce_rule="any_attacker_crit")
+    d2 = damage_distribution(2, 1, 3, 2, options=any_crit)
     assert dict(d2) == {0: F(1, 2), 2: F(7, 25), 3: F(2, 25), 4: F(19, 200), 5: F(9, 200)}
     assert d2.mean == F(1405, 1000)
     assert dict(d2) == brute_damage(2, 1, 3, 2, any_crit)
 
 
 def test_D73_and_brute_force():
-    d = damage_distribution(2, 2, 1, 3)
+    d = damage_distribution(2, 2, 1, 3, options=SYSTEM.rules)
     assert (d[0], d[2], d[3]) == (F(1831, 2000), F(31, 500), F(9, 400))
     assert dict(d) == brute_damage(2, 2, 1, 3)
-    assert dict(damage_distribution(2, 1, 3, 2)) == brute_damage(2, 1, 3, 2)
+    assert dict(damage_distribution(2, 1, 3, 2, options=SYSTEM.rules)) == brute_damage(2, 1, 3, 2)
 
 
 def test_apply_damage_zones_and_states():
@@ -298,8 +312,8 @@ def test_S17_luck_targeting():
     assert combat.luck_targeting({"a": 2, "b": 0, "c": 1}) == ["b"]
     assert combat.luck_targeting({"a": 0, "b": 0, "c": 1}) == ["a", "b"]
     cs = {k: Character(luck=2) for k in "abc"}
-    t1, h1 = combat.pick_luck_target(cs, random.Random(3))
-    t2, h2 = combat.pick_luck_target(cs, random.Random(3))
+    t1, h1 = combat.pick_luck_target(cs, random.Random(3), options=SYSTEM.rules)
+    t2, h2 = combat.pick_luck_target(cs, random.Random(3), options=SYSTEM.rules)
     assert t1 == t2 and t1 in cs and h1 == h2
 
 
@@ -313,11 +327,11 @@ def test_conditions_and_damage_options():
 
 @pytest.mark.parametrize("mode", ["reroll_all", "insert_newcomers"])
 def test_join_combat(mode):
-    rules = {**DEFAULT_RULES, "initiative_on_join": mode}
+    options = opts(initiative_on_join=mode)
     cs = {"A": Character(dexterity=3, alertness=3), "B": Character(dexterity=1, alertness=1)}
-    first = combat.roll_initiative(cs, rng=random.Random(2), rules=rules)
+    first = combat.roll_initiative(cs, rng=random.Random(2), options=options)
     allc = dict(cs, N=Character(dexterity=5, alertness=5))
-    after = combat.join_combat(first, allc, ["N"], rng=random.Random(9), rules=rules)
+    after = combat.join_combat(first, allc, ["N"], rng=random.Random(9), options=options)
     assert sorted(after.order) == ["A", "B", "N"]
     if mode == "insert_newcomers":
         assert [x for x in after.order if x != "N"] == list(first.order)

@@ -11,16 +11,17 @@ from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.dice import net_law
 from tabletop_widgets.core import DamageOutcome, Effect, RuleError, ValidationError
 from tabletop_widgets.dice import DiceError, roll
-from tabletop_widgets.dice.words import CHARACTER_KEY, _wants_variables
+import inspect
+
+from tabletop_widgets.dice.words import WordContext, word_context
 
 F = Fraction
 WORD = SYSTEM.dice_words()[0]
 
 
 def wparse(text, character=None, variables=None):
-    if variables is None:
-        variables = {CHARACTER_KEY: character} if character is not None else None
-    return WORD.parse(text, 0, len(text), variables=variables)
+    context = WordContext(character=character) if variables is None else word_context(variables)
+    return WORD.parse(text, 0, len(text), context=context)
 
 
 def p_at_least(pool, penalty, dc):
@@ -28,8 +29,8 @@ def p_at_least(pool, penalty, dc):
 
 
 # -- (1) the ld word through the bound character ------------------------------------------------------------
-def test_word_declares_variables():
-    assert _wants_variables(WORD.parse)
+def test_word_declares_context():
+    assert "context" in inspect.signature(WORD.parse).parameters
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,7 @@ def test_word_trained_skill_matches_named_check():
 
 def test_word_through_the_engine_with_variables():
     c = Character(dexterity=3, alertness=2, skills={"stealth": 2})
-    r = roll("ld dexterity+stealth dc 2", rng=random.Random(1), variables={CHARACTER_KEY: c})
+    r = roll("ld dexterity+stealth dc 2", rng=random.Random(1), variables=WordContext(character=c))
     assert len(r.dice) == 5 and r.check is not None
 
 
@@ -120,7 +121,7 @@ def test_check_refusals_are_bilingual():
 
 def test_word_refuses_foreign_character():
     with pytest.raises(DiceError):
-        wparse("ld stealth", variables={CHARACTER_KEY: object()})
+        wparse("ld stealth", variables=WordContext(character=object()))
 
 
 def test_word_uses_the_characters_rules():
@@ -153,7 +154,7 @@ def test_tiebreak_ids_pool_and_dex():
     }
     from tabletop_systems.life_and_death import combat
 
-    o = combat.roll_initiative(cs, faces={"x": [1, 1, 1, 1], "y": [1, 1, 1, 1], "z": [1, 1]})
+    o = combat.roll_initiative(cs, faces={"x": [1, 1, 1, 1], "y": [1, 1, 1, 1], "z": [1, 1]}, options=SYSTEM.rules)
     assert o.order == ["x", "y", "z"]
     assert [t["ids"] for t in o.tiebreaks] == [["x", "y"], ["y", "z"]]
     assert "Dexterity" in o.tiebreaks[0]["en"] and "pool" in o.tiebreaks[1]["en"]
@@ -387,8 +388,9 @@ def test_sheet_custom_skill_beats_the_default():
 
 
 def test_data_row_param_beats_the_default():
-    SYSTEM.add_data("skills", {"id": "survival", "en": "Survival", "ru": "выживание", "param": "might"})
-    assert "might+survival" in ids(Character())
+    house = SYSTEM.with_data("skills", {"id": "survival", "en": "Survival", "ru": "выживание", "param": "might"})
+    assert "might+survival" in ids(house.Character(), house)
+    assert "might+survival" not in ids(Character())  # the shared tables are unchanged
 
 
 # -- (4) wounds ---------------------------------------------------------------------------------------------
@@ -502,7 +504,7 @@ def test_base_hp_house_default_10():
 
 
 def test_base_hp_from_race_row():
-    SYSTEM.add_data(
+    house = SYSTEM.with_data(
         "races",
         {
             "id": "testfolk",
@@ -513,9 +515,9 @@ def test_base_hp_from_race_row():
             "base_hp": 8,
         },
     )
-    c = Character(race="testfolk", might=2)
+    c = house.Character(race="testfolk", might=2)
     assert c.hp_base == 8 and c.hp_max == 8
-    assert Character(race="testfolk", might=2, base_hp=12).hp_max == 12
+    assert house.Character(race="testfolk", might=2, base_hp=12).hp_max == 12
 
 
 def test_base_hp_no_default_reading():

@@ -7,8 +7,13 @@ import pytest
 from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death import magic
 from tabletop_systems.life_and_death.magic import SpellDesign, spell_complexity, spell_level
-from tabletop_systems.life_and_death.options import DEFAULT_RULES
 from tabletop_widgets.core import RuleError
+
+
+def opts(**changes):
+    """The GM options with ``changes`` (a system built with them)."""
+    return SYSTEM.with_rules(**changes).rules
+
 
 F = Fraction
 
@@ -17,15 +22,20 @@ def test_D80_D81_D82_D83():
     d = SpellDesign(functions=1, triggers=1, form="sharpened", facet="khtruum")
     assert magic.raw_complexity(d) == 4
     with pytest.raises(RuleError):
-        spell_complexity(d, 3)
-    assert spell_complexity(d, 3, {**DEFAULT_RULES, "spell_complexity_over_skill": "clamp"}) == 3
-    assert spell_complexity(SpellDesign(functions=1, triggers=1, form="sharpened", facet="yinsta"), 3) == 2
-    assert spell_complexity(SpellDesign(facet="yinsta"), 0) == 0
+        spell_complexity(d, 3, options=SYSTEM.rules)
+    assert spell_complexity(d, 3, options=opts(spell_complexity_over_skill="clamp")) == 3
+    assert (
+        spell_complexity(
+            SpellDesign(functions=1, triggers=1, form="sharpened", facet="yinsta"), 3, options=SYSTEM.rules
+        )
+        == 2
+    )
+    assert spell_complexity(SpellDesign(facet="yinsta"), 0, options=SYSTEM.rules) == 0
     big = SpellDesign(transmutation=True, pinpoint=True, form="complex")
     assert magic.raw_complexity(big) == 9
     for s in range(6):
         with pytest.raises(RuleError):
-            spell_complexity(big, s)
+            spell_complexity(big, s, options=SYSTEM.rules)
 
 
 @pytest.mark.parametrize(
@@ -39,19 +49,19 @@ def test_D84_mixing(sections, cost):
 
 def test_S06_style_override():
     life = SpellDesign(functions=1, form="simple")
-    assert spell_complexity(life, 3) == 2
+    assert spell_complexity(life, 3, options=SYSTEM.rules) == 2
     resto = SpellDesign(functions=1, form="simple", complexity_factor=2)
     assert magic.raw_complexity(resto) == 4
     with pytest.raises(RuleError):
-        spell_complexity(resto, 3)
+        spell_complexity(resto, 3, options=SYSTEM.rules)
 
 
 def test_D85_casting_pool():
     c = Character(complexity=4, power=3, skills={"life": 3})
     d = SpellDesign(functions=1, form="simple")
     assert magic.casting_pool(4, 3, 2, 2) == 3
-    assert spell_level(2) == 2
-    assert magic.cast_chance(c, "life", d, target_complexity=2) == F(1, 2)
+    assert spell_level(2, options=SYSTEM.rules) == 2
+    assert magic.cast_chance(c, "life", d, target_complexity=2, options=SYSTEM.rules) == F(1, 2)
 
 
 def test_D86_parameters():
@@ -161,15 +171,20 @@ def test_D95_joint_casting():
         "B": {"character": B, "brightness": 2, "complexity": 3},
         "C": {"character": C, "brightness": 2, "complexity": 1},
     }
-    r = magic.joint_cast(parts, ["A", "B", "C"], faces={"A": [6, 1, 1, 1], "B": [7, 2, 2, 2], "C": [2, 2]})
+    r = magic.joint_cast(
+        parts, ["A", "B", "C"], faces={"A": [6, 1, 1, 1], "B": [7, 2, 2, 2], "C": [2, 2]}, options=SYSTEM.rules
+    )
     assert r["lost_action"] == ["C"] and r["brightness"] == 5 and r["complexity"] == 3 and r["turn_of"] == "B"
 
 
 def test_D96_facet_transition():
-    r = magic.facet_transition(4, ["poison", "curse"], [1, 1])
+    r = magic.facet_transition(4, ["poison", "curse"], [1, 1], options=SYSTEM.rules)
     assert r["pool"] == 2 and r["cleared"] == ["poison", "curse"] and r["failed"]
     assert r["per_facet"] == 3 and r["total"] == 6
-    assert magic.facet_transition(4, ["poison", "curse"], [1, 1], {"facet_transition_damage": "once"})["total"] == 3
+    assert (
+        magic.facet_transition(4, ["poison", "curse"], [1, 1], options=opts(facet_transition_damage="once"))["total"]
+        == 3
+    )
 
 
 def test_S13_physical_spell_other_facet():
@@ -182,8 +197,8 @@ def test_S13_physical_spell_other_facet():
 
 @pytest.mark.parametrize("cx,default,plus1", [(0, 1, 1), (3, 3, 4)], ids=["D-97-0", "D-97-3"])
 def test_D97_spell_level(cx, default, plus1):
-    assert spell_level(cx) == default
-    assert spell_level(cx, {"spell_level_rule": "complexity_plus_1"}) == plus1
+    assert spell_level(cx, options=SYSTEM.rules) == default
+    assert spell_level(cx, options=opts(spell_level_rule="complexity_plus_1")) == plus1
 
 
 def test_spell_duration_tick():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tabletop_systems.life_and_death import SYSTEM, Character, data
+from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.inventory import parse_natural_armour
 from tabletop_systems.life_and_death.progression import (
     high_start,
@@ -147,11 +147,11 @@ def test_S16_hp_per_might_point():
     c = Character()
     SYSTEM.apply_race_and_age(c, RACE, "young", base_hp=10)
     assert c.alertness == 1 and c.power == 3
-    spend_param_point(c, "might")
-    spend_param_point(c, "might")
+    spend_param_point(c, "might", options=SYSTEM.rules)
+    spend_param_point(c, "might", options=SYSTEM.rules)
     assert c.might == 4 and c.hp_max == 12 and c.hp == 12
     with pytest.raises(RuleError):
-        spend_param_point(c, "luck")  # only 2 points for young
+        spend_param_point(c, "luck", options=SYSTEM.rules)  # only 2 points for young
     assert c.luck == 2
 
 
@@ -188,7 +188,7 @@ def test_D26_adult_points_cannot_raise_might():
     c = Character()
     SYSTEM.apply_race_and_age(c, dict(RACE, power=2, might=4), "adult")
     with pytest.raises(RuleError):
-        spend_param_point(c, "might")
+        spend_param_point(c, "might", options=SYSTEM.rules)
     c2 = Character(race_params=dict(RACE, power=2, might=4), age="adult", might=5, power=1, param_points={"might": 1})
     assert "E_PARAM_RANGE" in codes(c2)
 
@@ -209,8 +209,10 @@ def test_param_points_validation():
 
 # -- skills (D-32, D-33) ---------------------------------------------------------------------------------
 def test_D32_skill_budget():
-    data.add_row("skills", {"id": "archery", "en": "Archery", "ru": "стрельба из лука", "param": "dexterity"})
-    c = Character(dexterity=3, skills={"stealth": 2, "archery": 2})
+    house = SYSTEM.with_data(
+        "skills", {"id": "archery", "en": "Archery", "ru": "стрельба из лука", "param": "dexterity"}
+    )
+    c = house.Character(dexterity=3, skills={"stealth": 2, "archery": 2})
     assert "E_SKILL_BUDGET" in codes(c)
     c.skills = {"stealth": 2, "archery": 1}
     assert "E_SKILL_BUDGET" not in codes(c)
@@ -239,8 +241,10 @@ def test_skill_cap_and_set_skill():
 def test_unknown_skill_warning_and_specialization():
     c = Character(dexterity=3, skills={"juggling": 1})
     assert "W_UNKNOWN_SKILL" in codes(c, severity="warning")
-    data.add_row("skills", {"id": "craft", "en": "Craft", "ru": "ремесло", "param": "dexterity", "branched": True})
-    c2 = Character(dexterity=3, skills={"craft": 1})
+    house = SYSTEM.with_data(
+        "skills", {"id": "craft", "en": "Craft", "ru": "ремесло", "param": "dexterity", "branched": True}
+    )
+    c2 = house.Character(dexterity=3, skills={"craft": 1})
     assert "E_SPECIALIZATION" in codes(c2)
     c2.skills = {"craft:smithing": 1}
     assert "E_SPECIALIZATION" not in codes(c2)
@@ -254,7 +258,7 @@ def test_transformation_needs_shapeshifter():
 
 
 def test_energetics_direction():
-    data.add_row(
+    house = SYSTEM.with_data(
         "skills",
         {
             "id": "fire",
@@ -264,7 +268,7 @@ def test_energetics_direction():
             "energetics": {"section": "elements", "direction": "C"},
         },
     )
-    c = Character(complexity=3, direction="H", skills={"fire": 1})
+    c = house.Character(complexity=3, direction="H", skills={"fire": 1})
     assert "E_ENERGETICS_DIRECTION" in codes(c)
     c.direction = "C"
     assert "E_ENERGETICS_DIRECTION" not in codes(c)
@@ -274,20 +278,24 @@ def test_energetics_direction():
 def test_S01_racial_claws_then_mutation():
     fs = [feat("claws", 1, "racial"), feat("claws", 1), feat("horns", 1, kind="mutation")]
     c = Character(age="child", features=fs)  # 3 feature points
-    from tabletop_systems.life_and_death.rules import feature_budget
+    from tabletop_systems.life_and_death.validation import feature_budget
 
     assert feature_budget(c)["cost"] == 3
     assert not {"E_FEATURE_POINTS", "W_UNSPENT_FEATURE_POINTS"} & codes(c)
-    assert c.mutant and starting_reputation("good", fs) == -1
+    assert c.mutant and starting_reputation("good", fs, options=SYSTEM.rules) == -1
     only_claws = [feat("claws", 1, "racial"), feat("claws", 1)]
-    assert not Character(features=only_claws).mutant and starting_reputation("good", only_claws) == 1
-    assert starting_reputation("good", only_claws, SYSTEM.with_rules(racial_upgrade_is_mutation=True).rules) == -1
+    assert (
+        not Character(features=only_claws).mutant and starting_reputation("good", only_claws, options=SYSTEM.rules) == 1
+    )
+    assert (
+        starting_reputation("good", only_claws, options=SYSTEM.with_rules(racial_upgrade_is_mutation=True).rules) == -1
+    )
 
 
 def test_D29_tail_first_mutation():
     fs = [feat("pathos", 1, "negative"), feat("tail", 0), feat("will_feature", 2)]
     c = Character(age="adolescent", features=fs)
-    from tabletop_systems.life_and_death.rules import feature_budget
+    from tabletop_systems.life_and_death.validation import feature_budget
 
     b = feature_budget(c)
     assert (b["available"], b["cost"]) == (3, 3)
@@ -295,7 +303,7 @@ def test_D29_tail_first_mutation():
 
 
 def test_D30_tail_not_first():
-    from tabletop_systems.life_and_death.rules import feature_budget
+    from tabletop_systems.life_and_death.validation import feature_budget
 
     c1 = Character(features=[feat("horns", 1, kind="mutation")])
     c2 = Character(features=[feat("horns", 1, kind="mutation"), feat("tail", 0)])
@@ -334,7 +342,7 @@ def test_feature_notes_and_affinity():
 
 
 def test_feature_conflict_from_data():
-    data.add_row(
+    house = SYSTEM.with_data(
         "features",
         {
             "id": "deaf",
@@ -345,8 +353,10 @@ def test_feature_conflict_from_data():
             "conflicts": ["keen_hearing"],
         },
     )
-    data.add_row("features", {"id": "keen_hearing", "en": "Keen hearing", "ru": "острый слух", "max_level": 1})
-    c = Character(features=[feat("deaf", 1, "negative"), feat("keen_hearing")])
+    house = house.with_data(
+        "features", {"id": "keen_hearing", "en": "Keen hearing", "ru": "острый слух", "max_level": 1}
+    )
+    c = house.Character(features=[feat("deaf", 1, "negative"), feat("keen_hearing")])
     assert "E_FEATURE_CONFLICT" in codes(c)
 
 
@@ -425,7 +435,7 @@ def test_D37_form_cap_on_propagation():
         forms=[{"creature": "wolf", "tier": 1, "might": 2, "start_might": 2}],
     )
     for _ in range(3):
-        improve_parameter(c, "might")
+        improve_parameter(c, "might", options=SYSTEM.rules)
     assert c.might == 4 and c.forms[0]["might"] == 4
     bad = Character(features=[feat("shapeshifter")], forms=[{"creature": "x", "tier": 1, "might": 5, "start_might": 2}])
     assert "E_FORM_PARAM_DOUBLE" in codes(bad)
@@ -451,7 +461,7 @@ def test_form_guardian_and_affinity():
     ids=["D-38-good", "D-38-evil", "D-38-mutant", "D-38-inconspicuous"],
 )
 def test_D38_starting_reputation(alignment, features, rep):
-    assert starting_reputation(alignment, features) == rep
+    assert starting_reputation(alignment, features, options=SYSTEM.rules) == rep
 
 
 @pytest.mark.parametrize(
@@ -483,7 +493,7 @@ def test_faith_reputation_epic():
     ids=["S-15", "S-15-level-1", "D-40"],
 )
 def test_high_start(level, rule, expected):
-    assert high_start(level, {"highlevel_param_points": rule}) == expected
+    assert high_start(level, options=SYSTEM.with_rules(highlevel_param_points=rule).rules) == expected
 
 
 def test_D41_hp_recalculated():
@@ -536,10 +546,12 @@ def test_gm_data_file(tmp_path):
             }
         )
     )
-    assert SYSTEM.load_data_file(p) == ["races"]
-    assert SYSTEM.data("races")[0]["en"] == "Elf"
+    house = SYSTEM.with_data_file(p)
+    assert house.data("races")[0]["en"] == "Elf"
+    assert house.Character(race="elf").hp_base == 8
+    assert not SYSTEM.data("races") and SYSTEM.rules.house_rows == {}  # the shared system is unchanged
     with pytest.raises(ValueError):
-        SYSTEM.add_data("skills", {"id": "charm", "en": "Charm", "ru": "обаяние", "param": "power"})
+        SYSTEM.with_data("skills", {"id": "charm", "en": "Charm", "ru": "обаяние", "param": "power"})
 
 
 def test_data_tables_have_names():

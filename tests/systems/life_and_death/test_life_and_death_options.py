@@ -11,7 +11,7 @@ from tabletop_widgets.core import RuleError
 
 
 def R(**kw):
-    return {**DEFAULT_RULES, **kw}
+    return SYSTEM.with_rules(**kw).rules
 
 
 def pool(net, crits=0):
@@ -49,18 +49,18 @@ def test_feature_param_overflow():
 
 
 def test_neck_armour():
-    assert combat.zone_armour(3, "neck") == 3
-    assert combat.zone_armour(3, "neck", rules=R(neck_armour="none")) == 0
+    assert combat.zone_armour(3, "neck", options=SYSTEM.rules) == 3
+    assert combat.zone_armour(3, "neck", options=R(neck_armour="none")) == 0
 
 
 def test_armour_vs_spells():
-    assert combat.resolve_attack(pool(1), None, 4, 2, spell=True).damage == 4
-    assert combat.resolve_attack(pool(1), None, 4, 2, spell=True, rules=R(armour_vs_spells=True)).damage == 2
+    assert combat.resolve_attack(pool(1), None, 4, 2, spell=True, options=SYSTEM.rules).damage == 4
+    assert combat.resolve_attack(pool(1), None, 4, 2, spell=True, options=R(armour_vs_spells=True)).damage == 2
 
 
 def test_spell_level_manual():
-    assert magic.spell_level(2, R(spell_level_rule="manual"), manual=4) == 4
-    assert magic.spell_level(2, R(spell_level_rule="manual")) == 2
+    assert magic.spell_level(2, manual=4, options=R(spell_level_rule="manual")) == 4
+    assert magic.spell_level(2, options=R(spell_level_rule="manual")) == 2
 
 
 def test_wild_pattern_threshold():
@@ -74,10 +74,12 @@ def test_joint_cast_roller_and_ep():
     parts = {
         k: {"character": Character(power=2), "brightness": 1, "complexity": 1, "own_reserve": k == "A"} for k in "AB"
     }
-    r = magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]})
+    r = magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]}, options=SYSTEM.rules)
     assert r["roller"] == "B" and r["ep_effects"] == {"A": -1}
     assert (
-        magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]}, rules=R(joint_cast_roller="gm"))["roller"]
+        magic.joint_cast(parts, ["A", "B"], faces={"A": [6, 6], "B": [6, 6]}, options=R(joint_cast_roller="gm"))[
+            "roller"
+        ]
         is None
     )
 
@@ -103,28 +105,30 @@ def test_initiative_tiebreak_reroll_and_gm():
 
 def test_counterattack_modes():
     att, counter = pool(2), pool(3)
-    inc, back = combat.resolve_counterattack(att, counter, att_weapon=2, counter_weapon=2)
+    inc, back = combat.resolve_counterattack(att, counter, att_weapon=2, counter_weapon=2, options=SYSTEM.rules)
     assert inc.hit and inc.damage == 4 and back.hit and back.damage == 5  # separate: no defence either way
     inc, back = combat.resolve_counterattack(
-        att, counter, att_weapon=2, counter_weapon=2, rules=R(counterattack_mode="exchange")
+        att, counter, att_weapon=2, counter_weapon=2, options=R(counterattack_mode="exchange")
     )
     assert not inc.hit and back.hit and back.damage == 2 + 3 - 2
     inc, back = combat.resolve_counterattack(
-        pool(3), pool(3), att_weapon=2, counter_weapon=2, rules=R(counterattack_mode="exchange")
+        pool(3), pool(3), att_weapon=2, counter_weapon=2, options=R(counterattack_mode="exchange")
     )
     assert not inc.hit and back is None
 
 
 def test_speed_ii_extra_actions():
     c = Character(features=[{"id": "speed", "level": 2, "origin": "bought"}])
-    assert combat.start_turn(c, 2).extra_left == 1
-    assert combat.start_turn(c, 2, rules=R(speed_ii_extra_actions=2)).extra_left == 2
+    assert combat.start_turn(c, 2, options=SYSTEM.rules).extra_left == 1
+    assert combat.start_turn(c, 2, options=R(speed_ii_extra_actions=2)).extra_left == 2
 
 
 def test_round1_free_actions():
-    combat.take_action(combat.start_turn(Character(), 1), "talk")
+    combat.take_action(combat.start_turn(Character(), 1, options=SYSTEM.rules), "talk", options=SYSTEM.rules)
     with pytest.raises(RuleError):
-        combat.take_action(combat.start_turn(Character(), 1), "talk", rules=R(round1_free_actions=False))
+        combat.take_action(
+            combat.start_turn(Character(), 1, options=SYSTEM.rules), "talk", options=R(round1_free_actions=False)
+        )
 
 
 def test_zero_hp_state_dead():
@@ -160,8 +164,8 @@ def test_enchant_multiplier_scope_on_sheet():
 
 def test_inconspicuous_start_rep():
     fs = [{"id": "inconspicuous", "level": 1, "origin": "bought"}]
-    assert progression.starting_reputation("good", fs) == 0
-    assert progression.starting_reputation("good", fs, R(inconspicuous_start_rep=1)) == 1
+    assert progression.starting_reputation("good", fs, options=SYSTEM.rules) == 0
+    assert progression.starting_reputation("good", fs, options=R(inconspicuous_start_rep=1)) == 1
 
 
 def test_epic_clamp_on_rep_change():
@@ -203,8 +207,8 @@ def test_transform_tier_includes_humanoid():
 
 def test_luck_targeting_gm():
     cs = {k: Character(luck=2) for k in "ab"}
-    assert combat.pick_luck_target(cs, random.Random(1), rules=R(luck_targeting="gm")) == (None, [])
-    assert combat.pick_luck_target(cs, random.Random(1))[0] in cs
+    assert combat.pick_luck_target(cs, random.Random(1), options=R(luck_targeting="gm")) == (None, [])
+    assert combat.pick_luck_target(cs, random.Random(1), options=SYSTEM.rules)[0] in cs
 
 
 def test_dodge_spell():

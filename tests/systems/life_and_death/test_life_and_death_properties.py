@@ -10,6 +10,7 @@ from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death.combat import damage_distribution
 from tabletop_systems.life_and_death.progression import change_reputation
 from tabletop_widgets.dice import DiceError
+from tabletop_widgets.dice.words import WordContext
 
 params = st.integers(1, 5)
 chars = st.builds(
@@ -69,7 +70,7 @@ def test_reputation_never_zero(rep, delta):
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 4), st.integers(0, 3), st.integers(0, 4), st.integers(0, 4))
 def test_damage_distribution_sums_to_one(na, nd, w, arm):
-    d = damage_distribution(na, nd, w, arm)
+    d = damage_distribution(na, nd, w, arm, options=SYSTEM.rules)
     assert sum(d.values(), Fraction(0)) == 1 and min(d) >= 0
 
 
@@ -79,7 +80,7 @@ def test_word_parse_never_crashes(text):
     text = "ld " + text
     w = SYSTEM.dice_words()[0]
     try:
-        e = w.parse(text, 0, len(text))
+        e = w.parse(text, 0, len(text), context=WordContext())
     except DiceError as err:
         assert err.position is None or 0 <= err.position <= len(text)
         return

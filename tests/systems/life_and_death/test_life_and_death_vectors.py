@@ -9,9 +9,14 @@ import pytest
 from tabletop_systems.life_and_death import SYSTEM, Character, combat, inventory as inv, magic, progression
 from tabletop_systems.life_and_death.checks import RetryTracker, retry_penalty
 from tabletop_systems.life_and_death.dice import p_fumble, p_more_crits, p_net_at_least, p_opposed_win, read_faces
-from tabletop_systems.life_and_death.options import DEFAULT_RULES as R
-from tabletop_systems.life_and_death.rules import feature_budget
+from tabletop_systems.life_and_death.validation import feature_budget
 from tabletop_widgets.core import RuleError
+
+
+def opts(**changes):
+    """The GM options with ``changes`` (a system built with them)."""
+    return SYSTEM.with_rules(**changes).rules
+
 
 RACE = dict(might=2, dexterity=2, alertness=2, complexity=2, power=2, luck=2)
 V = {}
@@ -48,8 +53,8 @@ def pool(net, crits=0):
 def _():
     fs = [f("claws", 1, "racial"), f("claws", 1), f("horns", kind="mutation")]
     assert feature_budget(Character(features=fs))["cost"] == 3
-    assert progression.starting_reputation("good", fs) == -1
-    assert progression.starting_reputation("good", fs[:2]) == 1
+    assert progression.starting_reputation("good", fs, options=SYSTEM.rules) == -1
+    assert progression.starting_reputation("good", fs[:2], options=SYSTEM.rules) == 1
 
 
 @vector("S-02")
@@ -77,18 +82,20 @@ def _():
 
 @vector("S-06")
 def _():
-    assert magic.spell_complexity(magic.SpellDesign(functions=1, form="simple"), 3) == 2
+    assert magic.spell_complexity(magic.SpellDesign(functions=1, form="simple"), 3, options=SYSTEM.rules) == 2
     with pytest.raises(RuleError):
-        magic.spell_complexity(magic.SpellDesign(functions=1, form="simple", complexity_factor=2), 3)
+        magic.spell_complexity(
+            magic.SpellDesign(functions=1, form="simple", complexity_factor=2), 3, options=SYSTEM.rules
+        )
 
 
 @vector("S-07")
 def _():
     t = RetryTracker()
     t.attempt("thief", "lock A"), t.attempt("thief", "lock A")
-    assert retry_penalty(t.attempt("thief", "lock A"), R) == 2
-    assert retry_penalty(t.attempt("thief", "lock B"), R) == 0
-    assert retry_penalty(3, {"retry_penalty": "flat"}) == 1
+    assert retry_penalty(t.attempt("thief", "lock A"), options=SYSTEM.rules) == 2
+    assert retry_penalty(t.attempt("thief", "lock B"), options=SYSTEM.rules) == 0
+    assert retry_penalty(3, options=opts(retry_penalty="flat")) == 1
 
 
 @vector("S-08")
@@ -96,7 +103,7 @@ def _():
     t = RetryTracker()
     t.attempt("thief", "lock A"), t.attempt("thief", "lock A")
     t.new_scene()
-    assert retry_penalty(t.attempt("thief", "lock A"), R) == 0
+    assert retry_penalty(t.attempt("thief", "lock A"), options=SYSTEM.rules) == 0
 
 
 @vector("S-09")
@@ -122,7 +129,7 @@ def _():
 
 @vector("S-12")
 def _():
-    o = combat.resolve_attack(pool(1), None, 3, 2, spell=True, target_max_hp=4)
+    o = combat.resolve_attack(pool(1), None, 3, 2, spell=True, target_max_hp=4, options=SYSTEM.rules)
     assert o.zone == "torso" and o.damage == 3 and o.zone_effect is None
 
 
@@ -138,8 +145,8 @@ def _():
 
 @vector("S-15")
 def _():
-    assert progression.high_start(4) == {"xp": 60, "param_points": 4, "skill_points": 8}
-    assert progression.high_start(4, {"highlevel_param_points": "level_minus_1"})["param_points"] == 3
+    assert progression.high_start(4, options=SYSTEM.rules) == {"xp": 60, "param_points": 4, "skill_points": 8}
+    assert progression.high_start(4, options=opts(highlevel_param_points="level_minus_1"))["param_points"] == 3
 
 
 @vector("S-16")
@@ -231,7 +238,7 @@ def _():
 
 @vector("D-12")
 def _():
-    assert retry_penalty(4, R) == 3 and retry_penalty(4, {"retry_penalty": "flat"}) == 1
+    assert retry_penalty(4, options=SYSTEM.rules) == 3 and retry_penalty(4, options=opts(retry_penalty="flat")) == 1
 
 
 @vector("D-13")
@@ -438,7 +445,9 @@ def _():
 
 @vector("D-38")
 def _():
-    sr = progression.starting_reputation
+    def sr(*args):
+        return progression.starting_reputation(*args, options=SYSTEM.rules)
+
     assert [
         sr("good", []),
         sr("evil", []),
@@ -455,7 +464,7 @@ def _():
 
 @vector("D-40")
 def _():
-    assert progression.high_start(3) == {"xp": 40, "param_points": 3, "skill_points": 6}
+    assert progression.high_start(3, options=SYSTEM.rules) == {"xp": 40, "param_points": 3, "skill_points": 6}
 
 
 @vector("D-41")
@@ -488,8 +497,8 @@ def _():
 
 
 # -- §9.4 combat ---------------------------------------------------------------------------------------------------
-def dmg(w, an, ac, dn, dc, arm, rules=R):
-    return combat.resolve_attack(pool(an, ac), pool(dn, dc), w, arm, rules=rules)
+def dmg(w, an, ac, dn, dc, arm, options=SYSTEM.rules):
+    return combat.resolve_attack(pool(an, ac), pool(dn, dc), w, arm, options=options)
 
 
 @vector("D-50")
@@ -519,18 +528,22 @@ def _():
 @vector("D-54")
 def _():
     assert dmg(2, 2, 1, 1, 1, 2).damage == 1
-    assert dmg(2, 2, 1, 1, 1, 2, {**R, "armour_pierce_rule": "any_attacker_crit"}).damage == 3
+    assert dmg(2, 2, 1, 1, 1, 2, opts(armour_pierce_rule="any_attacker_crit")).damage == 3
 
 
 @vector("D-55")
 def _():
     c = Character(age="young", features=[f("claws", 2)])
-    assert combat.resolve_attack(pool(2), None, c.hand_damage, 0).damage == 5
+    assert combat.resolve_attack(pool(2), None, c.hand_damage, 0, options=SYSTEM.rules).damage == 5
 
 
 @vector("D-56")
 def _():
-    assert [combat.zone_armour(3, "head_face", h) for h in ("none", "open", "closed")] == [0, 2, 3]
+    assert [combat.zone_armour(3, "head_face", h, options=SYSTEM.rules) for h in ("none", "open", "closed")] == [
+        0,
+        2,
+        3,
+    ]
 
 
 @vector("D-57")
@@ -564,7 +577,9 @@ def _():
 
 @vector("D-62")
 def _():
-    o = combat.resolve_attack(pool(1), None, 2, 0, zone="limb", target_max_hp=10, transforming=True)
+    o = combat.resolve_attack(
+        pool(1), None, 2, 0, zone="limb", target_max_hp=10, transforming=True, options=SYSTEM.rules
+    )
     assert (o.damage, o.zone_effect.kind) == (6, "limb_severed")
 
 
@@ -586,20 +601,22 @@ def _():
 def _():
     cs = {k: Character(dexterity=2, alertness=2) for k in "ABC"}
     assert combat.p_coordination(cs["A"], 3) == F(1, 2)
-    assert combat.coordinate_attack(cs, ["C", "B", "A"], faces={k: [1] for k in "ABC"})["attack_in_round_1"] == ["C"]
+    assert combat.coordinate_attack(cs, ["C", "B", "A"], faces={k: [1] for k in "ABC"}, options=SYSTEM.rules)[
+        "attack_in_round_1"
+    ] == ["C"]
 
 
 @vector("D-66")
 def _():
-    s = combat.start_turn(Character(features=[f("speed", 2)]), 1)
+    s = combat.start_turn(Character(features=[f("speed", 2)]), 1, options=SYSTEM.rules)
     assert (s.ordinary_left, s.extra_left) == (1, 0)
 
 
 @vector("D-67")
 def _():
     assert (
-        combat.start_turn(Character(), 2).ordinary_left,
-        combat.start_turn(Character(features=[f("speed", 2)]), 2).extra_left,
+        combat.start_turn(Character(), 2, options=SYSTEM.rules).ordinary_left,
+        combat.start_turn(Character(features=[f("speed", 2)]), 2, options=SYSTEM.rules).extra_left,
     ) == (2, 1)
 
 
@@ -621,21 +638,21 @@ def _():
 
 @vector("D-71")
 def _():
-    d = combat.damage_distribution(1, None, 2, 1)
+    d = combat.damage_distribution(1, None, 2, 1, options=SYSTEM.rules)
     assert dict(d) == {0: F(1, 2), 2: F(2, 5), 3: F(1, 10)} and d.mean == F(11, 10)
 
 
 @vector("D-72")
 def _():
-    d = combat.damage_distribution(2, 1, 3, 2)
+    d = combat.damage_distribution(2, 1, 3, 2, options=SYSTEM.rules)
     assert dict(d) == {0: F(1, 2), 2: F(36, 125), 3: F(2, 25), 4: F(87, 1000), 5: F(9, 200)} and d.mean == F(1389, 1000)
-    d2 = combat.damage_distribution(2, 1, 3, 2, rules={**R, "armour_pierce_rule": "any_attacker_crit"})
+    d2 = combat.damage_distribution(2, 1, 3, 2, options=opts(armour_pierce_rule="any_attacker_crit"))
     assert (d2[2], d2[4], d2.mean) == (F(7, 25), F(19, 200), F(1405, 1000))
 
 
 @vector("D-73")
 def _():
-    d = combat.damage_distribution(2, 2, 1, 3)
+    d = combat.damage_distribution(2, 2, 1, 3, options=SYSTEM.rules)
     assert (d[0], d[2], d[3]) == (F(1831, 2000), F(31, 500), F(9, 400))
 
 
@@ -643,17 +660,24 @@ def _():
 @vector("D-80")
 def _():
     with pytest.raises(RuleError):
-        magic.spell_complexity(magic.SpellDesign(functions=1, triggers=1, form="sharpened", facet="khtruum"), 3)
+        magic.spell_complexity(
+            magic.SpellDesign(functions=1, triggers=1, form="sharpened", facet="khtruum"), 3, options=SYSTEM.rules
+        )
 
 
 @vector("D-81")
 def _():
-    assert magic.spell_complexity(magic.SpellDesign(functions=1, triggers=1, form="sharpened", facet="yinsta"), 3) == 2
+    assert (
+        magic.spell_complexity(
+            magic.SpellDesign(functions=1, triggers=1, form="sharpened", facet="yinsta"), 3, options=SYSTEM.rules
+        )
+        == 2
+    )
 
 
 @vector("D-82")
 def _():
-    assert magic.spell_complexity(magic.SpellDesign(facet="yinsta"), 0) == 0
+    assert magic.spell_complexity(magic.SpellDesign(facet="yinsta"), 0, options=SYSTEM.rules) == 0
 
 
 @vector("D-83")
@@ -669,7 +693,7 @@ def _():
 @vector("D-85")
 def _():
     c = Character(complexity=4, power=3, skills={"life": 3})
-    assert magic.casting_pool(4, 3, 2, 2) == 3 and magic.spell_level(2) == 2
+    assert magic.casting_pool(4, 3, 2, 2) == 3 and magic.spell_level(2, options=SYSTEM.rules) == 2
     assert SYSTEM.chance(c, "cast:life", functions=1, form="simple", target_complexity=2) == F(1, 2)
 
 
@@ -737,22 +761,22 @@ def _():
         "B": {"character": B, "brightness": 2, "complexity": 3},
         "C": {"character": C, "brightness": 2, "complexity": 1},
     }
-    r = magic.joint_cast(parts, ["A", "B", "C"], faces={"A": [6, 1], "B": [6, 1], "C": [1, 1]})
+    r = magic.joint_cast(parts, ["A", "B", "C"], faces={"A": [6, 1], "B": [6, 1], "C": [1, 1]}, options=SYSTEM.rules)
     assert (r["lost_action"], r["brightness"], r["complexity"], r["turn_of"]) == (["C"], 5, 3, "B")
 
 
 @vector("D-96")
 def _():
-    r = magic.facet_transition(4, ["a", "b"], [1, 1])
+    r = magic.facet_transition(4, ["a", "b"], [1, 1], options=SYSTEM.rules)
     assert (r["cleared"], r["pool"], r["per_facet"], r["total"]) == (["a", "b"], 2, 3, 6)
-    assert magic.facet_transition(4, ["a", "b"], [1, 1], {"facet_transition_damage": "once"})["total"] == 3
+    assert magic.facet_transition(4, ["a", "b"], [1, 1], options=opts(facet_transition_damage="once"))["total"] == 3
 
 
 @vector("D-97")
 def _():
-    assert (magic.spell_level(0), magic.spell_level(3)) == (1, 3)
-    p1 = {"spell_level_rule": "complexity_plus_1"}
-    assert (magic.spell_level(0, p1), magic.spell_level(3, p1)) == (1, 4)
+    assert (magic.spell_level(0, options=SYSTEM.rules), magic.spell_level(3, options=SYSTEM.rules)) == (1, 3)
+    p1 = opts(spell_level_rule="complexity_plus_1")
+    assert (magic.spell_level(0, options=p1), magic.spell_level(3, options=p1)) == (1, 4)
 
 
 # -- §9.6 inventory, reputation, epic dice, XP ---------------------------------------------------------------------

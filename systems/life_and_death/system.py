@@ -1,0 +1,183 @@
+"""The ``GameSystem`` of Life&Death's Game: thin hooks that delegate to the rules modules."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from tabletop_widgets.core import (
+    CheckResult,
+    CheckSpec,
+    ConditionSpec,
+    DamageOutcome,
+    GameSystem,
+    InitiativeOrder,
+    OptionSpec,
+    Problem,
+)
+
+from . import checks as _checks
+from . import combat, data, magic, progression
+from .model import Character
+from .options import DEFAULTS
+from .validation import finish_creation, validate, validate_party
+from .sheet import SHEET
+from .words import LD_WORD, parse_ld
+
+
+class LifeAndDeathSystem(GameSystem):
+    slug = "life_and_death"
+    title = {"en": "Life & Death's Game", "ru": "Life&Death’s Game"}
+    Character = Character
+    sheet = SHEET
+    default_rules = DEFAULTS
+
+    tables = data.TABLES
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        # the GM's house rows make this system's own tables (the shared ones never change)
+        self.tables = data.with_house_rows(data.TABLES, self.rules.house_rows)
+        # Options that change derived values or hard limits, and the house rows, travel with the
+        # Character class.
+        if self.rules != DEFAULTS:
+            self.Character = type(
+                "Character",
+                (Character,),
+                {"RULES": self.rules, "TABLES": self.tables, "__module__": Character.__module__},
+            )
+
+    # -- data ---------------------------------------------------------------------------------------
+    def with_data(self, table: str, *rows: Mapping[str, Any]) -> "LifeAndDeathSystem":
+        """GM API: this system with house rows added to a data table (races, skills, features,
+        weapons...); a row with the id of an existing one replaces it. Bad rows raise ValueError."""
+        return self.with_house_rows({table: rows})
+
+    def with_data_file(self, path) -> "LifeAndDeathSystem":
+        """GM API: this system with the house rows of a JSON file ``{"table": name, "rows":
+        [...]}`` (or ``{name: [rows], ...}``)."""
+        return self.with_house_rows(data.read_file(path))
+
+    def with_house_rows(self, rows: Mapping[str, Any]) -> "LifeAndDeathSystem":
+        """GM API: this system with more house rows, ``{table: [rows]}``."""
+        return self.with_rules(house_rows=data.more_house_rows(self.rules.house_rows, rows))
+
+    # -- checks ---------------------------------------------------------------------------------------
+    def checks(self, character) -> list[CheckSpec]:
+        return _checks.list_checks(character, options=self.rules)
+
+    def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
+        return _checks.roll(character, check_id, options=self.rules, rng=rng, **options)
+
+    def check_distribution(self, character, check_id: str, **options: Any):
+        return _checks.distribution(character, check_id, options=self.rules, **options)
+
+    def pool_for(self, character, check_id: str, **options: Any) -> _checks.PoolSpec:
+        """The dice and success penalty a check id means for this character (§5.11)."""
+        return _checks.resolve(character, check_id, options=self.rules, **options)
+
+    def effect_value(self, character, trait: str, old: Any, delta: int) -> Any:
+        """Clamp by the rules: epic dice 0..|reputation| (refused below 0), EP/SP/IP 0..max,
+        HP <= max (the base class checks every effect before applying any)."""
+        return combat.effect_value(character, trait, old + delta)
+
+    # -- validation and operations -------------------------------------------------------------------
+    def validate(self, character) -> list[Problem]:
+        return validate(character, options=self.rules)
+
+    def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:
+        return validate_party(characters, options=self.rules)
+
+    def finish_creation(self, character) -> None:
+        """Leave the creation stage (budgets stop being checked); refused while errors remain."""
+        finish_creation(character, options=self.rules)
+
+    def apply_race_and_age(self, character, race_params, age, **kw):
+        return progression.apply_race_and_age(character, race_params, age, options=self.rules, **kw)
+
+    def spend_param_point(self, character, param: str) -> None:
+        progression.spend_param_point(character, param, options=self.rules)
+
+    def set_skill(self, character, key: str, level: int) -> None:
+        """Set a skill level, refused above its cap (L103, L284) or without the required feature."""
+        progression.set_skill(character, key, level)
+
+    def change_reputation(self, character, delta: int):
+        return progression.apply_reputation_change(character, delta, options=self.rules)
+
+    def award_epic_die(self, character) -> int:
+        return progression.award_epic_die(character, options=self.rules)
+
+    def end_of_session(self, character, awards, **kw):
+        return progression.end_of_session(character, awards, options=self.rules, **kw)
+
+    def improve(self, character, choice: str, target: str | None = None, **kw):
+        """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
+        parameter) or ``surprise`` (L361-L371)."""
+        return progression.improve(character, choice, target, options=self.rules, **kw)
+
+    # -- dice words -------------------------------------------------------------------------------------
+    def dice_words(self) -> list:
+        return [LD_WORD]
+
+    def parse_roll(self, text: str, character=None):
+        """Parse an ``ld`` expression, with sheet keys resolved against ``character``."""
+        return parse_ld(text, character=character, options=self.rules)
+
+    # -- combat -------------------------------------------------------------------------------------------
+    def health(self, character) -> tuple[int, int]:
+        return character.hp, character.hp_max
+
+    def is_defeated(self, character) -> bool:
+        return combat.health_state(character, options=self.rules) in ("dead", "incapacitated")
+
+    def conditions(self) -> list[ConditionSpec]:
+        return list(combat.CONDITIONS)
+
+    def roll_initiative(self, combatants, *, rng=None, **options) -> InitiativeOrder:
+        return combat.roll_initiative(combatants, rng=rng, options=self.rules, **options)
+
+    def damage_options(self, character) -> list[OptionSpec]:
+        return combat.damage_options(character)
+
+    def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
+        return combat.apply_damage(character, amount, options=self.rules, **options)
+
+    def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
+        return combat.apply_healing(character, amount, options=self.rules, **options)
+
+    def healing_options(self, character) -> list[OptionSpec]:
+        return combat.healing_options(character, options=self.rules)
+
+    def on_turn(self, character, when: str, *, rng=None, conditions=()) -> DamageOutcome | None:
+        return combat.on_turn(character, when, rng=rng, conditions=conditions, options=self.rules)
+
+    def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:
+        return combat.condition_changed(character, condition_id, active, data, options=self.rules)
+
+    def initiative_options(self) -> list[OptionSpec]:
+        """Options ``roll_initiative`` accepts: ``epic={combatant_id: n}`` (L351)."""
+        return combat.initiative_options()
+
+    def add_wound(self, character, kind: str, zone: str | None = None, note: str = "") -> dict:
+        """Record a Wounds entry (A-36: recorded only; a lethal kind means dead)."""
+        return combat.add_wound(character, kind, zone, note)
+
+    def remove_wound(self, character, index: int) -> dict:
+        return combat.remove_wound(character, index)
+
+    def resolve_attack(self, att, dfn, weapon_damage: int, armour: int = 0, **kw):
+        return combat.resolve_attack(att, dfn, weapon_damage, armour, options=self.rules, **kw)
+
+    def attack(self, attacker, attack_check: str, defender=None, defence_check=None, **kw):
+        """Roll one physical attack between two characters (see ``combat.attack``)."""
+        return combat.attack(attacker, attack_check, defender, defence_check, options=self.rules, **kw)
+
+    def damage_distribution(self, att_pool: int, def_pool, weapon_damage: int, armour: int = 0, **kw):
+        return combat.damage_distribution(att_pool, def_pool, weapon_damage, armour, options=self.rules, **kw)
+
+    def cast(self, caster, skill_key: str, design: magic.SpellDesign, **kw) -> magic.CastResult:
+        return magic.cast(caster, skill_key, design, options=self.rules, **kw)
+
+
+SYSTEM = LifeAndDeathSystem()
