@@ -7,8 +7,8 @@ from typing import Any
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
-
-from .rules import mod, rule
+from .options import rule
+from .traits import mod
 
 
 def _factor(x: int, rules) -> int:

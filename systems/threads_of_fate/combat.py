@@ -20,9 +20,10 @@ from tabletop_widgets.core.system import (
 )
 from tabletop_widgets.dice.distribution import Distribution
 
-from . import tables
 from .checks import attack_damage, kept_die_pmf, roll_check, roll_kept
-from .rules import CHARACTERISTICS, rule
+from . import data
+from .options import rule
+from .traits import CHARACTERISTICS
 
 GM_PROMPT_ZERO = T(
     "0 HP or less: unconscious or dying? The rules are not in this fragment: the GM decides.",
@@ -376,9 +377,9 @@ class Treatment:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules=None) -> "Treatment":
-        from .model import _check_treatment
+        from .model import check_treatment
 
-        problems = _check_treatment(dict(data)) if data else [None]
+        problems = check_treatment(dict(data)) if data else [None]
         if problems:
             raise RuleError("bad_treatment", T("not a saved treatment", "это не сохранённое лечение"))
         return cls(
@@ -529,7 +530,7 @@ def conditions() -> list[ConditionSpec]:
             unit=row["unit"],
             data={"line": row["line"], "gm_entered": row["gm_entered"]},
         )
-        for row in tables.load("conditions")
+        for row in data.load("conditions")
     ]
 
 

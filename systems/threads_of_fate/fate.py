@@ -12,12 +12,16 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.wording import ru_n
+from . import data
+from .options import rule
+from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, SKILLS, TRICK_COST, skill_label
 
-from .rules import EXPERT_SKILLS, SKILLS, THREADS_CAP, THREADS_START, TRICK_COST, rule, skill_label
-from . import tables
 
-MOVES = {m["id"]: m for m in tables.load("moves")}
-CAPRICES = {c["id"]: c for c in tables.load("caprices")}
+THREADS_START = 2  # L164
+THREADS_CAP = 5  # L164
+
+MOVES = {m["id"]: m for m in data.load("moves")}
+CAPRICES = {c["id"]: c for c in data.load("caprices")}
 
 
 def _uses_threads(ch) -> None:
@@ -31,7 +35,7 @@ def _uses_threads(ch) -> None:
         )  # L64
 
 
-def _set(ch, **values) -> dict[str, tuple[Any, Any]]:
+def set_traits(ch, **values) -> dict[str, tuple[Any, Any]]:
     changes = {k: (getattr(ch, k), v) for k, v in values.items()}
     ch.update(**values)
     return {k: v for k, v in changes.items() if v[0] != v[1]}
@@ -48,30 +52,30 @@ def start_meeting(ch, rules=None) -> dict:
         values["threads"] = 0
     elif rule(rules, "refresh_mode") == "meeting":
         values["threads"] = THREADS_START
-    return _set(ch, **values)
+    return set_traits(ch, **values)
 
 
 def end_meeting(ch, rules=None) -> dict:
     """Unused Threads break at the end of a meeting (L164); not in milestone mode (A23)."""
     if rule(rules, "refresh_mode") == "meeting":
-        return _set(ch, threads=0)
+        return set_traits(ch, threads=0)
     return {}
 
 
 def milestone_refresh(ch, rules=None) -> dict:
     """Milestone mode (L165): anyone below 2 goes up to 2; above 2 keeps theirs."""
     _uses_threads(ch)
-    return _set(ch, threads=max(ch.threads, THREADS_START))
+    return set_traits(ch, threads=max(ch.threads, THREADS_START))
 
 
 def new_day(ch) -> dict:
     """Per-day counters reset: Medicine may heal this patient again (L439, A28)."""
-    return _set(ch, medicine_today=False, medicine_given_today=False)
+    return set_traits(ch, medicine_today=False, medicine_given_today=False)
 
 
 def end_scene(ch) -> dict:
     """Clears the per-scene GM-Caprice flag (L209)."""
-    return _set(ch, gm_caprice_used=False)
+    return set_traits(ch, gm_caprice_used=False)
 
 
 def _check_gain(ch, n: int, rules) -> None:
@@ -100,7 +104,7 @@ def gain_threads(ch, n: int = 1, rules=None) -> dict:
     _check_gain(ch, n, rules)
     new = min(THREADS_CAP, ch.threads + n)
     lost = ch.threads + n - new
-    out = _set(ch, threads=new)
+    out = set_traits(ch, threads=new)
     return {**out, "lost": lost} if lost else out
 
 
@@ -126,7 +130,7 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, rules=Non
     values = {"threads": ch.threads - from_threads}
     if n > from_threads:
         values["xp_free"] = ch.xp_free - (n - from_threads)
-    return _set(ch, **values)
+    return set_traits(ch, **values)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -174,7 +178,7 @@ def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) ->
         raise RuleError(
             "not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {n}, есть {ch.xp_free}")
         )
-    return _set(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
+    return set_traits(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -287,7 +291,7 @@ def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
     for ch, n in contributions:
         spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), rules)
     band = HAND_OF_FATE_BANDS[min(total, 3)]
-    return {"total": total, "band": band, "row": tables.trouble_row("general", band)}
+    return {"total": total, "band": band, "row": data.trouble_row("general", band)}
 
 
 def unique_move_cost(without_attribute: str) -> tuple[int, int]:
@@ -357,7 +361,7 @@ def invoke_caprice(
         scene.record_gm_caprice(hero_id)
         out["scene"] = scene.to_dict()
     elif by == "gm":
-        out["changes"] = _set(ch, gm_caprice_used=True)
+        out["changes"] = set_traits(ch, gm_caprice_used=True)
     if by == "other_player":
         out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), rules)
     if not approved:
@@ -483,19 +487,19 @@ def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
                     f"Очков опыта создания осталось только {ch.creation_xp_left}",
                 ),
             )
-        return _set(ch, **{skill: new})
+        return set_traits(ch, **{skill: new})
     if ch.xp_free < by:
         raise RuleError(
             "not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {by}, есть {ch.xp_free}")
         )
-    return _set(ch, **{skill: new, "xp_free": ch.xp_free - by})
+    return set_traits(ch, **{skill: new, "xp_free": ch.xp_free - by})
 
 
 def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), rules=None) -> dict:
     """A Trick costs 5 XP (L157); at creation the first two are free choices (L264)."""
     item = {"name": name, "text": text, "expert_access": list(expert_access)}
     if ch.stage == "creation" and len(ch.tricks) < 2:
-        return _set(ch, tricks=ch.tricks + [item])
+        return set_traits(ch, tricks=ch.tricks + [item])
     if ch.xp_free < TRICK_COST:
         raise RuleError(
             "not_enough_xp",
@@ -504,12 +508,11 @@ def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), 
                 f"цена Трюка в Очках опыта: {TRICK_COST}, есть {ch.xp_free}",
             ),
         )
-    return _set(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
+    return set_traits(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
 
 
 def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None) -> dict:
     """Creation point-buy: 1 point = +1 score (L271); at most 18 at creation (L274)."""
-    from .rules import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX
 
     if characteristic not in CHARACTERISTICS:
         raise RuleError(
@@ -547,7 +550,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None)
                 f"осталось очков характеристик: {budget - ch.char_points_spent}",
             ),
         )
-    return _set(ch, **{characteristic: new})
+    return set_traits(ch, **{characteristic: new})
 
 
 def finalise(ch, validate, rules=None) -> dict:
@@ -562,4 +565,4 @@ def finalise(ch, validate, rules=None) -> dict:
             ),
             problems=errors,
         )
-    return _set(ch, stage="play", xp_free=ch.xp_free + max(0, ch.creation_xp_left))
+    return set_traits(ch, stage="play", xp_free=ch.xp_free + max(0, ch.creation_xp_left))

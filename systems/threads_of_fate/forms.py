@@ -36,7 +36,10 @@ from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import CHARACTER_KEY, DiceWord, word_result
 
 from . import checks, combat, fate
-from .rules import CHAR_LABELS, CHARACTERISTICS, SECONDARY_LABELS, SKILLS, rule, signed
+from .kept_die import dice_objects
+from .options import rule
+from .plan import net_of
+from .traits import CHARACTERISTICS, CHAR_LABELS, SECONDARY_LABELS, SKILLS, signed
 
 #: the last check rolled for each character (by ``SYSTEM.roll_check`` or a word), for ``reroll``
 _LAST: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
@@ -450,7 +453,7 @@ class AttackForm:
             )
         plan = checks.plan_check(self.character, self.check_id, self.rules)
         o = checks.parse_options(self._opts())
-        return plan.bonus + o.bonus, checks._net(plan, o, self.rules)
+        return plan.bonus + o.bonus, net_of(plan, o, self.rules)
 
     def roll(self, rng) -> RollResult:
         try:
@@ -473,7 +476,7 @@ class AttackForm:
             dice_objs = list(dice_rr.tree.rolled) if dice_rr.tree is not None else []
             shown = tuple(d.value for d in dice_objs)
         else:
-            dice_objs = checks._dice_objects(dice, idx)
+            dice_objs = dice_objects(dice, idx)
             shown = tuple(dice)
         b = total - kept
         breakdown = T(
@@ -573,12 +576,12 @@ class ContestForm:
     b: tuple[int, int, int]
     rules: Mapping[str, Any] | None = None
 
-    def _net(self, side):
+    def net_of(self, side):
         return checks.net_dice(side[1], side[2], rule(self.rules, "adv_order"))
 
     def roll(self, rng) -> RollResult:
-        ka, da, ia = checks.roll_kept(self._net(self.a), rng)
-        kb, db, ib = checks.roll_kept(self._net(self.b), rng)
+        ka, da, ia = checks.roll_kept(self.net_of(self.a), rng)
+        kb, db, ib = checks.roll_kept(self.net_of(self.b), rng)
         ta, tb = ka + self.a[0], kb + self.b[0]
         winner, margin = checks.contest_verdict(ta, tb)
         verdict = {
@@ -592,7 +595,7 @@ class ContestForm:
             f"[{', '.join(map(str, da))}] → {ka} {signed(self.a[0])} = {ta} против "
             f"[{', '.join(map(str, db))}] → {kb} {signed(self.b[0])} = {tb}",
         )
-        dice = checks._dice_objects(da, ia) + checks._dice_objects(db, ib)
+        dice = dice_objects(da, ia) + dice_objects(db, ib)
         return word_result(
             self.text,
             "contest",
@@ -607,8 +610,8 @@ class ContestForm:
     def distribution(self) -> Distribution:
         """The margin (first total - second total); ``p_pass`` = P(the first side wins)."""
         pmf: dict[int, Fraction] = {}
-        for x, p in checks.kept_die_pmf(self._net(self.a)).items():
-            for y, q in checks.kept_die_pmf(self._net(self.b)).items():
+        for x, p in checks.kept_die_pmf(self.net_of(self.a)).items():
+            for y, q in checks.kept_die_pmf(self.net_of(self.b)).items():
                 d = x + self.a[0] - y - self.b[0]
                 pmf[d] = pmf.get(d, Fraction(0)) + p * q
         p_win = sum((p for d, p in pmf.items() if d > 0), Fraction(0))

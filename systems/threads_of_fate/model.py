@@ -9,20 +9,10 @@ from traitlets import Bool, Dict, Int, List, Unicode
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
 from tabletop_widgets.core.problems import Problem, entry_label, out_of_range, wrong_kind
+from .options import DEFAULTS, rule
+from .sizes import SIZES, size_values
+from .traits import CHARACTERISTICS, CHAR_LABELS, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX, SKILLS, mod
 
-from .rules import (
-    CHAR_LABELS,
-    CHARACTERISTICS,
-    DEFAULT_RULES,
-    ENTITY_TYPES,
-    EXPERT_SKILLS,
-    HERO_MAX,
-    SIZES,
-    SKILLS,
-    mod,
-    rule,
-    size_values,
-)
 
 ATTRIBUTE_CODES = ("augmented", "combat_robot", "martial_arts", "veteran")
 WEAPON_KINDS = ("melee", "unarmed", "ranged", "thrown", "bow")
@@ -50,7 +40,7 @@ class Character(CharacterModel):
     #: The GM-configurable rules (spec §11) derived values honour. ``SYSTEM.with_rules(...).Character``
     #: is a subclass bound to that system's rules (see :meth:`bound`); the rules are campaign settings,
     #: not character data, so ``to_dict`` never saves them.
-    RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
+    RULES: ClassVar[Mapping[str, Any]] = DEFAULTS
 
     # -- header (§4.1, §10.1) ------------------------------------------------------------------
     name = Unicode("", help="Name").tag(persist=True)
@@ -521,7 +511,7 @@ class Character(CharacterModel):
                         label=entry_label(_list_label(cls, "custom_skills"), s, i + 1),
                     )
                 )
-        problems += _check_treatment(values.get("treatment"))
+        problems += check_treatment(values.get("treatment"))
         for name in ("expert_access",):
             bad = [s for s in values.get(name) or [] if s not in EXPERT_SKILLS]
             if bad:
@@ -552,7 +542,7 @@ TREATMENT_KEYS = {
 }
 
 
-def _check_treatment(t) -> list[Problem]:
+def check_treatment(t) -> list[Problem]:
     """A saved treatment in progress (L441) must have every key with the right type (or be empty)."""
     if not t:
         return []

@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+import dataclasses
+from typing import Iterable, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.wording import ru_n
-
-from .rules import (
-    CHAR_LABELS,
-    CHARACTERISTICS,
-    CREATION_MAX,
-    EXPERT_SKILLS,
-    HERO_MAX,
-    SKILLS,
-    THREADS_CAP,
-    rule,
-    skill_label,
-)
+from .fate import THREADS_CAP
+from .options import rule
+from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS, skill_label
 
 
 def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
@@ -278,3 +270,13 @@ def party_duplicates(ch, party: Iterable) -> list[Problem]:
                         )
                     )
     return out
+
+
+def validate_party(characters: Sequence, rules=None) -> list[Problem]:
+    """Every character's problems with the rest of the party in view (V23 duplicates); each problem's
+    ``data["character"]`` is the character's index in ``characters``."""
+    return [
+        dataclasses.replace(p, data={**p.data, "character": i})
+        for i, ch in enumerate(characters)
+        for p in validate(ch, rules, characters)
+    ]

@@ -15,8 +15,10 @@ from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.errors import DiceError
 from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import DiceWord, word_result
+from .kept_die import net_dice
+from .options import rule
+from .traits import signed
 
-from .rules import net_dice, rule, signed
 
 PATTERN = re.compile(r"[tTтТ]20(?![0-9])")
 _MOD = re.compile(r"\s*([+-])\s*(\d{1,4})")
@@ -38,7 +40,7 @@ class T20Expression:
         return net_dice(self.advantages, self.hindrances, rule(self.rules, "adv_order"))
 
     def roll(self, rng) -> RollResult:
-        from .checks import _dice_objects, die_succeeds, roll_kept
+        from .checks import dice_objects, die_succeeds, roll_kept
 
         kept, dice, idx = roll_kept(self.net, rng)
         total = kept + self.bonus
@@ -71,7 +73,7 @@ class T20Expression:
             self.text,
             "t20",
             total,
-            _dice_objects(dice, idx),
+            dice_objects(dice, idx),
             breakdown,
             check=check,
             notes=notes,

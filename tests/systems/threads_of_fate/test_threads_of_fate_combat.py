@@ -323,7 +323,7 @@ def test_D27_veteran_scrounge(die, ok):
 
 
 def test_S20_area_count():
-    from tabletop_systems.threads_of_fate.rules import SIZE_MEDIUM_COUNT
+    from tabletop_systems.threads_of_fate.sizes import SIZE_MEDIUM_COUNT
 
     assert [SIZE_MEDIUM_COUNT[s] for s in ("large", "huge", "gargantuan")] == [2, 3, 4]
 

@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character, attributes, checks, combat, fate
-from tabletop_systems.threads_of_fate.rules import SIZE_MEDIUM_COUNT, mod
+from tabletop_systems.threads_of_fate.sizes import SIZE_MEDIUM_COUNT
+from tabletop_systems.threads_of_fate.traits import mod
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckResult
 

@@ -1,4 +1,5 @@
-"""Data tables of spec §8 (``data/*.json``), loaded once relative to this file."""
+"""The data tables of spec §8 (``data/*.json``), loaded once relative to this package, and the lookups
+of rows the rules need. Each fact lives in its table; the rules modules read it from here."""
 
 from __future__ import annotations
 
@@ -60,3 +61,8 @@ def row(name: str, key: str, value) -> dict[str, Any]:
         if r.get(key) == value:
             return r
     raise KeyError(f"{name}: no row with {key}={value!r}")
+
+
+def rows_by(name: str, key: str) -> dict[Any, dict[str, Any]]:
+    """A table's rows by one column, in the table's order."""
+    return {r[key]: r for r in load(name)}
