@@ -185,6 +185,12 @@ class Character(CharacterModel):
     martial_arts_active = Bool(False).tag(derived=True)
     gm_missing = List(Dict(), help="Values the fragment lacks and the GM must enter").tag(derived=True)
 
+    #: The last check rolled for this character (by ``SYSTEM.roll_check`` or a ``%roll`` word): the check
+    #: Move M3 (``%roll reroll``) re-rolls. It is this object's play state, kept with the character it
+    #: belongs to (never in a module-wide table): another character, or a copy made by ``from_dict``,
+    #: starts without one, and ``to_dict`` never saves it.
+    last_check: Any = None
+
     def __init__(self, **values: Any):
         if values.get("entity_type") == "extra" and "threads" not in values:
             values = {**values, "threads": 0}  # extras never hold Threads (L64)
@@ -211,6 +217,10 @@ class Character(CharacterModel):
                 {"RULES": dict(rules), "__module__": cls.__module__, "__qualname__": cls.__qualname__},
             )
         return cache[(cls, key)]
+
+    def remember_check(self, result) -> None:
+        """Record ``result`` (a ``CheckResult``) as this character's last check (see :attr:`last_check`)."""
+        self.last_check = result
 
     def has_attribute(self, code: str) -> bool:
         return code in self.attribute_codes

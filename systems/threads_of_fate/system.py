@@ -118,7 +118,7 @@ class ThreadsOfFateSystem(GameSystem):
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options) -> CheckResult:
         res = checks.roll_check(character, check_id, rng=rng, rules=self.rules, **options)
         if not res.details.get("static"):
-            forms.remember(character, res)  # %roll reroll re-rolls the last check (M3)
+            character.remember_check(res)  # %roll reroll re-rolls the last check (M3)
         return res
 
     def check_distribution(self, character, check_id: str, **options):
@@ -128,7 +128,7 @@ class ThreadsOfFateSystem(GameSystem):
 
     def reroll(self, character, previous: CheckResult, *, rng: random.Random | None = None) -> CheckResult:
         res = checks.reroll(character, previous, rng=rng, rules=self.rules)
-        forms.remember(character, res)
+        character.remember_check(res)
         return res
 
     def roll_trouble(self, character=None, *, rng: random.Random | None = None, **options) -> CheckResult:

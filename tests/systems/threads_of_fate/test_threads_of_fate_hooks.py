@@ -2,9 +2,11 @@
 table, the scene's GM-Caprice limit, saved treatments, stealthy movement, the tracker hooks, the
 character-bound %roll forms and the sheet's matrix column labels."""
 
+import importlib
 import itertools
 import json
 import random
+import weakref
 from fractions import Fraction
 
 import pytest
@@ -531,6 +533,34 @@ def test_reroll_form_spends_a_thread_twice_at_most():
     assert "twice" in e.value.message and c.threads == 1
     d = forms.parse_dist("dist reroll", variables=bound(c)).distribution()
     assert d.p_pass == SYSTEM.chance(c, "dexterity+stealth", difficulty=15)
+
+
+def test_the_last_check_belongs_to_its_character_not_to_a_module_table():
+    """Two trays bound to two heroes: a check rolled in one is not the other's to re-roll; a copy of a
+    hero (``from_dict``) starts without one; the last check is never saved."""
+    import tabletop_systems.threads_of_fate as package
+
+    a, b = hero(name="A", threads=3), hero(name="B", threads=3)
+    tray_a = {**SYSTEM.variables(a), **bound(a)}
+    tray_b = {**SYSTEM.variables(b), **bound(b)}
+    first = roll("check dexterity+stealth vs 15", rng=random.Random(1), variables=tray_a)
+    assert a.last_check is not None and a.last_check.check_id == "dexterity+stealth" and b.last_check is None
+    with pytest.raises(DiceError) as e:
+        roll("reroll", rng=random.Random(2), variables=tray_b)
+    assert "nothing to re-roll" in e.value.message and b.threads == 3
+    SYSTEM.roll_check(b, "strength+athletics", rng=random.Random(3), difficulty=12)
+    again = roll("reroll", rng=random.Random(4), variables=tray_a)  # A's own check, not B's newer one
+    assert a.threads == 2 and b.threads == 3 and a.last_check.check_id == "dexterity+stealth"
+    assert again.tree.details["check_id"] == "dexterity+stealth" and a.last_check.details["rerolls"] == 1
+    assert first.tree.details["check_id"] == "dexterity+stealth"
+    assert b.last_check.check_id == "strength+athletics" and b.last_check.details["rerolls"] == 0
+    copy = Character.from_dict(a.to_dict())
+    assert copy.last_check is None and "last_check" not in a.to_dict()
+    with pytest.raises(DiceError):
+        roll("reroll", variables=bound(copy))
+    for name in ("checks", "forms", "attack_forms", "form_parts", "system", "model"):
+        module = importlib.import_module(f"{package.__name__}.{name}")
+        assert not [k for k, v in vars(module).items() if isinstance(v, weakref.WeakKeyDictionary)], name
 
 
 def test_reroll_needs_a_thread():
