@@ -163,7 +163,6 @@ def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, 
     if plan.kind == "trouble":
         return roll_trouble(rng=rng, rules=rules, character=ch, **options)
     o = parse_options(options)
-    bonus = plan.bonus + o.bonus
     common = {
         "requested_advantages": o.advantages,
         "requested_hindrances": o.hindrances,
@@ -175,74 +174,91 @@ def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, 
         "kind": plan.kind,
     }
     if o.bought:
-        b = _bought(ch, plan, o, rules)
-        total, margin = b["total"], b["total"] - o.difficulty
-        res = word_result(
-            f"{check_id} bought {o.bought}",
-            "t20",
-            total,
-            [],
-            b["label"],
-            check=Check(">=", o.difficulty, b["success"], margin),
-        )
-        details = {
-            **common,
-            "static": False,
-            "dice": [],
-            "bought": o.bought,
-            "kept": b.get("die"),
-            "only_on_20": succeeds_only_on_20(bonus, o.difficulty, rules),
-            "rerolls": 0,
-        }
-        if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
-            details["damage_before_durability"] = (
-                attack_damage(total, o.difficulty, 0, b.get("die") or 0, rules)
-                if o.bought.startswith("critical")
-                else rule(rules, "min_success_damage")
-                if b["success"]
-                else 0
-            )  # A13
-        return CheckResult(
-            check_id,
-            plan.label,
-            b["success"],
-            total,
-            roll=res,
-            margin=margin,
-            degree=o.bought,
-            degree_label=b["label"],
-            critical=b.get("critical"),
-            outcome=_outcome(b["success"], b.get("critical"), margin),
-            options=dict(options),
-            effects=[Effect("threads", -BOUGHT[o.bought], b["label"])],
-            details=details,
-        )
+        return _bought_result(ch, check_id, plan, o, options, common, rules)
     fixed = _fixed_outcome(ch, plan, o, rules)
     if fixed is not None:
-        value, success, degree = fixed
-        crit = "failure" if degree in ("critical_failure",) else None
-        res = word_result(
-            f"static {check_id} vs {o.difficulty}",
-            "t20",
-            value,
-            [],
-            T("static value (no roll)", "статичное значение (без броска)"),
-            check=Check(">=", o.difficulty, success, value - o.difficulty),
-        )
-        return CheckResult(
-            check_id,
-            plan.label,
-            success,
-            value,
-            roll=res,
-            margin=value - o.difficulty,
-            degree=degree,
-            degree_label=_degree_label(degree),
-            critical=crit,
-            outcome=_outcome(success, crit, value - o.difficulty, static=True),
-            options=dict(options),
-            details={**common, "static": True, "dice": [], "only_on_20": False},
-        )
+        return _static_result(check_id, plan, o, options, common, fixed)
+    return _rolled_result(check_id, plan, o, options, common, rng, rules)
+
+
+def _bought_result(ch, check_id: str, plan: Plan, o: Opts, options, common: dict, rules) -> CheckResult:
+    """A result bought with Threads before the roll (Moves M5, M6): no dice, the Threads as an Effect."""
+    bonus = plan.bonus + o.bonus
+    b = _bought(ch, plan, o, rules)
+    total, margin = b["total"], b["total"] - o.difficulty
+    res = word_result(
+        f"{check_id} bought {o.bought}",
+        "t20",
+        total,
+        [],
+        b["label"],
+        check=Check(">=", o.difficulty, b["success"], margin),
+    )
+    details = {
+        **common,
+        "static": False,
+        "dice": [],
+        "bought": o.bought,
+        "kept": b.get("die"),
+        "only_on_20": succeeds_only_on_20(bonus, o.difficulty, rules),
+        "rerolls": 0,
+    }
+    if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
+        details["damage_before_durability"] = (
+            attack_damage(total, o.difficulty, 0, b.get("die") or 0, rules)
+            if o.bought.startswith("critical")
+            else rule(rules, "min_success_damage")
+            if b["success"]
+            else 0
+        )  # A13
+    return CheckResult(
+        check_id,
+        plan.label,
+        b["success"],
+        total,
+        roll=res,
+        margin=margin,
+        degree=o.bought,
+        degree_label=b["label"],
+        critical=b.get("critical"),
+        outcome=_outcome(b["success"], b.get("critical"), margin),
+        options=dict(options),
+        effects=[Effect("threads", -BOUGHT[o.bought], b["label"])],
+        details=details,
+    )
+
+
+def _static_result(check_id: str, plan: Plan, o: Opts, options, common: dict, fixed) -> CheckResult:
+    """A check without a roll: a static value or an Expert skill without access."""
+    value, success, degree = fixed
+    crit = "failure" if degree in ("critical_failure",) else None
+    res = word_result(
+        f"static {check_id} vs {o.difficulty}",
+        "t20",
+        value,
+        [],
+        T("static value (no roll)", "статичное значение (без броска)"),
+        check=Check(">=", o.difficulty, success, value - o.difficulty),
+    )
+    return CheckResult(
+        check_id,
+        plan.label,
+        success,
+        value,
+        roll=res,
+        margin=value - o.difficulty,
+        degree=degree,
+        degree_label=_degree_label(degree),
+        critical=crit,
+        outcome=_outcome(success, crit, value - o.difficulty, static=True),
+        options=dict(options),
+        details={**common, "static": True, "dice": [], "only_on_20": False},
+    )
+
+
+def _rolled_result(check_id: str, plan: Plan, o: Opts, options, common: dict, rng, rules) -> CheckResult:
+    """The kept die rolled against the difficulty (§5.4)."""
+    bonus = plan.bonus + o.bonus
     net = net_of(plan, o, rules)
     kept, dice, idx = roll_kept(net, rng)
     total = kept + bonus
@@ -388,6 +404,11 @@ def check_options(skill: bool) -> list[OptionSpec]:
 
 
 def list_checks(ch) -> list[CheckSpec]:
+    """The named checks the dice tray offers ``ch``: characteristics, secondary values, skills, combat, Trouble."""
+    return _attribute_checks(ch) + _skill_checks(ch) + _combat_checks(ch) + [_trouble_check()]
+
+
+def _attribute_checks(ch) -> list[CheckSpec]:
     out = []
     g_char = T("Characteristics", "Характеристики")
     for c in CHARACTERISTICS:
@@ -407,6 +428,11 @@ def list_checks(ch) -> list[CheckSpec]:
         except RuleError:  # size values not entered yet
             continue
         out.append(CheckSpec(s, SECONDARY_LABELS[s], check_options(False), g_sec, notation=note))
+    return out
+
+
+def _skill_checks(ch) -> list[CheckSpec]:
+    out = []
     g_sk = T("Skills", "Навыки")
     for code, (en, ru, chars) in SKILLS.items():
         for c in chars:
@@ -432,6 +458,11 @@ def list_checks(ch) -> list[CheckSpec]:
         for c in s.get("characteristics") or ():
             plan = plan_check(ch, f"{c}+{s['code']}")
             out.append(CheckSpec(plan.check_id, plan.label, check_options(plan.kind == "skill"), g_sk))
+    return out
+
+
+def _combat_checks(ch) -> list[CheckSpec]:
+    out = []
     g_cb = T("Combat", "Бой")
     for cid, lab in COMBAT_CHECKS.items():
         if cid == "defense_check" and ch.defense is None:
@@ -450,41 +481,42 @@ def list_checks(ch) -> list[CheckSpec]:
                 else T("d20 + (DEF - BDEF); Damage = shortfall", "к20 + (Зщ - БАЗщ); Повреждения = недобор"),
             )
         )  # L355-356
-    out.append(
-        CheckSpec(
-            "trouble",
-            T("Trouble check", "Проверка Неприятностей"),
-            [
-                OptionSpec(
-                    "margin",
-                    T("Control margin", "Величина контроля"),
-                    "int",
-                    0,
-                    -40,
-                    40,
-                    help=T("margin of a related check", "величина успеха/провала связанной проверки"),
-                ),  # L239
-                OptionSpec(
-                    "forced",
-                    T("Forced result", "Заданный результат"),
-                    "choice",
-                    "",
-                    choices=(
-                        ("", T("none", "нет")),
-                        ("best", T("Lucky! (1 Thread): 20", "Повезло! (1 Нить): 20")),
-                        ("worst", T("Catastrophe! (+1 Thread): 1", "Катастрофа! (+1 Нить): 1")),
-                    ),
-                ),
-                OptionSpec(
-                    "table",
-                    T("Table", "Таблица"),
-                    "choice",
-                    "general",
-                    choices=tuple((k, T(v["en"], v["ru"])) for k, v in data.TROUBLE_TABLES.items()),
-                ),
-            ],
-            T("Fate", "Судьба"),
-            notation="trouble",
-        )
-    )
     return out
+
+
+def _trouble_check() -> CheckSpec:
+    return CheckSpec(
+        "trouble",
+        T("Trouble check", "Проверка Неприятностей"),
+        [
+            OptionSpec(
+                "margin",
+                T("Control margin", "Величина контроля"),
+                "int",
+                0,
+                -40,
+                40,
+                help=T("margin of a related check", "величина успеха/провала связанной проверки"),
+            ),  # L239
+            OptionSpec(
+                "forced",
+                T("Forced result", "Заданный результат"),
+                "choice",
+                "",
+                choices=(
+                    ("", T("none", "нет")),
+                    ("best", T("Lucky! (1 Thread): 20", "Повезло! (1 Нить): 20")),
+                    ("worst", T("Catastrophe! (+1 Thread): 1", "Катастрофа! (+1 Нить): 1")),
+                ),
+            ),
+            OptionSpec(
+                "table",
+                T("Table", "Таблица"),
+                "choice",
+                "general",
+                choices=tuple((k, T(v["en"], v["ru"])) for k, v in data.TROUBLE_TABLES.items()),
+            ),
+        ],
+        T("Fate", "Судьба"),
+        notation="trouble",
+    )
