@@ -85,7 +85,7 @@ class AttackForm:
                 dice_rr = None
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
-        dmg = checks.attack_damage(total, self.defense, self.durability, kept, self.rules)
+        dmg = checks.attack_damage(total, self.defense, self.durability, kept)
         success = checks.die_succeeds(kept, total - kept, self.defense, self.rules)
         margin = total - self.defense
         if dice_rr is not None:
@@ -132,7 +132,7 @@ class AttackForm:
         pmf: dict[int, Fraction] = {}
         p = Fraction(0)
         for x, q in checks.kept_die_pmf(net).items():
-            d = checks.attack_damage(x + bonus, self.defense, self.durability, x, self.rules)
+            d = checks.attack_damage(x + bonus, self.defense, self.durability, x)
             pmf[d] = pmf.get(d, Fraction(0)) + q
             if checks.die_succeeds(x, bonus, self.defense, self.rules):
                 p += q

@@ -146,7 +146,7 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
     }
 
 
-def notation_for(plan: Plan, o: Opts, rules=None, with_target: bool = True) -> str:
+def notation_for(plan: Plan, o: Opts, with_target: bool = True) -> str:
     bonus = plan.bonus + o.bonus
     text = "t20" + (signed(bonus) if bonus else "")
     if o.advantages:
@@ -205,7 +205,7 @@ def _bought_result(ch, check_id: str, plan: Plan, o: Opts, options, common: dict
     }
     if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
         details["damage_before_durability"] = (
-            attack_damage(total, o.difficulty, 0, b.get("die") or 0, rules)
+            attack_damage(total, o.difficulty, 0, b.get("die") or 0)
             if o.bought.startswith("critical")
             else rule(rules, "min_success_damage")
             if b["success"]
@@ -265,7 +265,7 @@ def _rolled_result(check_id: str, plan: Plan, o: Opts, options, common: dict, rn
     success = die_succeeds(kept, bonus, o.difficulty, rules) and not plan.drained
     crit = "success" if kept == 20 else "failure" if kept == 1 else None  # L114, A3: the kept die
     margin = total - o.difficulty
-    text = notation_for(plan, o, rules)
+    text = notation_for(plan, o)
     sign = f" {signed(bonus)}" if bonus else ""
     breakdown = T(
         f"{text}: [{', '.join(map(str, dice))}] → {kept}{sign}", f"{text}: [{', '.join(map(str, dice))}] → {kept}{sign}"
@@ -286,7 +286,7 @@ def _rolled_result(check_id: str, plan: Plan, o: Opts, options, common: dict, rn
         "rerolls": 0,
     }
     if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
-        details["damage_before_durability"] = attack_damage(total, o.difficulty, 0, kept, rules)
+        details["damage_before_durability"] = attack_damage(total, o.difficulty, 0, kept)
     if plan.kind == "defense_check":
         details["damage"] = max(0, o.difficulty - total)  # L356
     return CheckResult(

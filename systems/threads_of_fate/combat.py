@@ -110,7 +110,7 @@ def resolve_attack(
         raw = res.details["damage_before_durability"]
         dmg = 0 if immune else max(0, raw - durability_of(target, rules))
     else:
-        dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, rules, immune)
+        dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, immune)
     if dmg and target_resists(target, damage_kind):
         dmg = max(1 if kept == 20 else 0, resist(dmg, rules))  # A39 (GM option); nat 20 >= 1
     res.details.update(
@@ -170,7 +170,6 @@ def contest_attack(
             d_total,
             durability_of(target, rules),
             res.details["kept"],
-            rules,
             target_immune(target, damage_kind),
         )
     return {

@@ -35,7 +35,7 @@ def helper_difficulty(main_difficulty: int) -> int:
     return main_difficulty - 5
 
 
-def aid_counts(helper_successes: list[bool], rules=None) -> tuple[int, int]:
+def aid_counts(helper_successes: list[bool]) -> tuple[int, int]:
     """(Advantages, Hindrances) from helpers (L142); each is capped at 2 (L109)."""
     adv = sum(1 for s in helper_successes if s)
     hin = len(helper_successes) - adv

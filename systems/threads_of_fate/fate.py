@@ -62,7 +62,7 @@ def end_meeting(ch, rules=None) -> dict:
     return {}
 
 
-def milestone_refresh(ch, rules=None) -> dict:
+def milestone_refresh(ch) -> dict:
     """Milestone mode (L165): anyone below 2 goes up to 2; above 2 keeps theirs."""
     _uses_threads(ch)
     return set_traits(ch, threads=max(ch.threads, THREADS_START))
@@ -453,7 +453,7 @@ class Scene:
 # ------------------------------------------------------------------------------------------------
 # XP purchases (§7.4) and creation steps (§4)
 # ------------------------------------------------------------------------------------------------
-def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
+def raise_skill(ch, skill: str, by: int = 1) -> dict:
     """Put XP into a skill, 1 XP per point (L369). At creation the 10 (+bonus) XP budget pays;
     in play unspent XP. Refuses above Intelligence (L370) and Expert skills without access (L412)."""
     if skill not in SKILLS:
@@ -495,7 +495,7 @@ def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
     return set_traits(ch, **{skill: new, "xp_free": ch.xp_free - by})
 
 
-def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), rules=None) -> dict:
+def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = ()) -> dict:
     """A Trick costs 5 XP (L157); at creation the first two are free choices (L264)."""
     item = {"name": name, "text": text, "expert_access": list(expert_access)}
     if ch.stage == "creation" and len(ch.tricks) < 2:
@@ -553,7 +553,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None)
     return set_traits(ch, **{characteristic: new})
 
 
-def finalise(ch, validate, rules=None) -> dict:
+def finalise(ch, validate) -> dict:
     """Leave the creation stage; refuses while ``validate`` reports errors."""
     errors = [p for p in validate(ch) if p.severity == "error"]
     if errors:

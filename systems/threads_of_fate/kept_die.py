@@ -79,7 +79,7 @@ def dice_objects(dice: list[int], idx: int) -> list[Die]:
     return out
 
 
-def attack_damage(total: int, defense: int, durability: int, kept: int, rules=None, immune: bool = False) -> int:
+def attack_damage(total: int, defense: int, durability: int, kept: int, immune: bool = False) -> int:
     """Damage = margin over Defense minus Durability; a natural 20 always costs >= 1 HP (L114, L347, L351; A21)."""
     if immune:
         return 0

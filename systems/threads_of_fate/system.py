@@ -213,16 +213,16 @@ class ThreadsOfFateSystem(GameSystem):
         return validation.validate_party(characters, self.rules)
 
     def raise_skill(self, character, skill: str, by: int = 1) -> dict:
-        return fate.raise_skill(character, skill, by, self.rules)
+        return fate.raise_skill(character, skill, by)
 
     def spend_characteristic_point(self, character, characteristic: str, by: int = 1) -> dict:
         return fate.spend_characteristic_point(character, characteristic, by, self.rules)
 
     def buy_trick(self, character, name: str, text: str = "", expert_access: Sequence[str] = ()) -> dict:
-        return fate.buy_trick(character, name, text, expert_access, self.rules)
+        return fate.buy_trick(character, name, text, expert_access)
 
     def finalise(self, character) -> dict:
-        return fate.finalise(character, self.validate, self.rules)
+        return fate.finalise(character, self.validate)
 
     # -- Threads, Moves, Caprices (§7.1) -----------------------------------------------------------------
     def start_meeting(self, character) -> dict:
@@ -238,7 +238,7 @@ class ThreadsOfFateSystem(GameSystem):
         return fate.end_scene(character)
 
     def milestone_refresh(self, character) -> dict:
-        return fate.milestone_refresh(character, self.rules)
+        return fate.milestone_refresh(character)
 
     def gain_threads(self, character, n: int = 1) -> dict:
         return fate.gain_threads(character, n, self.rules)
