@@ -38,11 +38,11 @@ from .trouble import trouble_band_odds as trouble_band_odds
 # ------------------------------------------------------------------------------------------------
 # Distribution and roll
 # ------------------------------------------------------------------------------------------------
-def check_distribution(ch, check_id: str, rules=None, **options) -> Distribution:
+def check_distribution(ch, check_id: str, rules=None, **choices) -> Distribution:
     plan = plan_check(ch, check_id, rules)
     if plan.kind == "trouble":
-        return trouble_distribution(**options)
-    o = parse_options(options)
+        return trouble_distribution(**choices)
+    o = parse_options(choices)
     bonus = plan.bonus + o.bonus
     if o.bought:
         b = _bought(ch, plan, o, rules)
@@ -157,12 +157,12 @@ def notation_for(plan: Plan, o: Opts, with_target: bool = True) -> str:
     return text + (f" vs {o.difficulty}" if with_target else "")
 
 
-def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, **options) -> CheckResult:
+def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, **choices) -> CheckResult:
     rng = rng if rng is not None else random.Random()
     plan = plan_check(ch, check_id, rules)
     if plan.kind == "trouble":
-        return roll_trouble(rng=rng, rules=rules, character=ch, **options)
-    o = parse_options(options)
+        return roll_trouble(rng=rng, rules=rules, character=ch, **choices)
+    o = parse_options(choices)
     common = {
         "requested_advantages": o.advantages,
         "requested_hindrances": o.hindrances,
@@ -174,14 +174,14 @@ def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, 
         "kind": plan.kind,
     }
     if o.bought:
-        return _bought_result(ch, check_id, plan, o, options, common, rules)
+        return _bought_result(ch, check_id, plan, o, choices, common, rules)
     fixed = _fixed_outcome(ch, plan, o, rules)
     if fixed is not None:
-        return _static_result(check_id, plan, o, options, common, fixed)
-    return _rolled_result(check_id, plan, o, options, common, rng, rules)
+        return _static_result(check_id, plan, o, choices, common, fixed)
+    return _rolled_result(check_id, plan, o, choices, common, rng, rules)
 
 
-def _bought_result(ch, check_id: str, plan: Plan, o: Opts, options, common: dict, rules) -> CheckResult:
+def _bought_result(ch, check_id: str, plan: Plan, o: Opts, choices, common: dict, rules) -> CheckResult:
     """A result bought with Threads before the roll (Moves M5, M6): no dice, the Threads as an Effect."""
     bonus = plan.bonus + o.bonus
     b = _bought(ch, plan, o, rules)
@@ -222,13 +222,13 @@ def _bought_result(ch, check_id: str, plan: Plan, o: Opts, options, common: dict
         degree_label=b["label"],
         critical=b.get("critical"),
         outcome=_outcome(b["success"], b.get("critical"), margin),
-        options=dict(options),
+        options=dict(choices),
         effects=[Effect("threads", -BOUGHT[o.bought], b["label"])],
         details=details,
     )
 
 
-def _static_result(check_id: str, plan: Plan, o: Opts, options, common: dict, fixed) -> CheckResult:
+def _static_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, fixed) -> CheckResult:
     """A check without a roll: a static value or an Expert skill without access."""
     value, success, degree = fixed
     crit = "failure" if degree in ("critical_failure",) else None
@@ -251,12 +251,12 @@ def _static_result(check_id: str, plan: Plan, o: Opts, options, common: dict, fi
         degree_label=_degree_label(degree),
         critical=crit,
         outcome=_outcome(success, crit, value - o.difficulty, static=True),
-        options=dict(options),
+        options=dict(choices),
         details={**common, "static": True, "dice": [], "only_on_20": False},
     )
 
 
-def _rolled_result(check_id: str, plan: Plan, o: Opts, options, common: dict, rng, rules) -> CheckResult:
+def _rolled_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, rng, rules) -> CheckResult:
     """The kept die rolled against the difficulty (§5.4)."""
     bonus = plan.bonus + o.bonus
     net = net_of(plan, o, rules)
@@ -300,7 +300,7 @@ def _rolled_result(check_id: str, plan: Plan, o: Opts, options, common: dict, rn
         degree_label=T(f"margin {signed(margin)}", f"величина {signed(margin)}"),
         critical=crit,
         outcome=_outcome(success, crit, margin),
-        options=dict(options),
+        options=dict(choices),
         details=details,
     )
 

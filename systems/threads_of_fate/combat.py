@@ -87,7 +87,7 @@ def resolve_attack(
     rng: random.Random | None = None,
     damage_kind: str | None = None,
     rules=None,
-    **options,
+    **choices,
 ) -> CheckResult:
     """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
     a natural 20 always costs at least 1 HP (L114) unless the target is immune (A21). The Damage is
@@ -102,7 +102,7 @@ def resolve_attack(
                 "для Защиты цели мастер должен ввести значения размера",
             ),
         )
-    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=target.defense, **options)
+    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=target.defense, **choices)
     immune = target_immune(target, damage_kind)
     kept = res.details.get("kept") or 0
     if res.details.get("bought") in ("success", "failure"):
@@ -151,14 +151,14 @@ def contest_attack(
     rng: random.Random | None = None,
     damage_kind: str | None = None,
     rules=None,
-    **options,
+    **choices,
 ) -> dict[str, Any]:
     """An attack under the Contest rule (L150-151, §5.8): Damage = attacker total - defender total
     (minus Durability) when positive; a tie changes nothing."""
     from .checks import contest_verdict
 
     rng = rng if rng is not None else random.Random()
-    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=0, **options)
+    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=0, **choices)
     d_bonus = contest_defense_bonus(target, rules)
     d_kept, d_dice, _ = roll_kept(0, rng)
     d_total = d_kept + d_bonus
@@ -192,10 +192,10 @@ def attack_damage_distribution(bonus: int, defense: int, durability: int = 0, ne
     return Distribution(pmf, p_pass=p_hit, expression="attack damage", outcome="total")
 
 
-def defense_check(ch, difficulty: int, *, rng: random.Random | None = None, rules=None, **options) -> CheckResult:
+def defense_check(ch, difficulty: int, *, rng: random.Random | None = None, rules=None, **choices) -> CheckResult:
     """Hazard Defense check (L354-357): d20 + (DEF - BDEF) vs DC; 1 Damage per point short,
     reduced by Durability by default (A20)."""
-    res = roll_check(ch, "defense_check", rng=rng, rules=rules, difficulty=difficulty, **options)
+    res = roll_check(ch, "defense_check", rng=rng, rules=rules, difficulty=difficulty, **choices)
     raw = max(0, difficulty - res.total)
     dmg = max(0, raw - durability_of(ch, rules)) if rule(rules, "durability_vs_defense_check") else raw
     res.details.update({"raw_damage": raw, "damage": dmg})

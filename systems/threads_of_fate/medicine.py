@@ -152,7 +152,7 @@ def medicine(
     characteristic: str | None = None,
     rng: random.Random | None = None,
     rules=None,
-    **options,
+    **choices,
 ) -> dict[str, Any]:
     """Medicine on a living patient, Repair on a Combat robot (L436-442, L514).
     ``mode``: ``heal`` (vs 10: 1 HP + 1 per full 5 of margin, once per day per patient),
@@ -193,7 +193,7 @@ def medicine(
         else:
             characteristic = "intelligence"
     dc = MEDICINE_REVIVE_DC if mode == "revive" else MEDICINE_HEAL_DC
-    res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, rules=rules, difficulty=dc, **options)
+    res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, rules=rules, difficulty=dc, **choices)
     heal = medicine_heal_amount(res.total) if (mode == "heal" and res.success) else 0
     if mode == "heal" and once == "medic":
         medic.medicine_given_today = True

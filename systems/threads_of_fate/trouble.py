@@ -34,8 +34,8 @@ def trouble_value(die: int, margin: int = 0, forced: str | None = None, rules=No
     return base + margin  # L186, L239
 
 
-def _trouble_opts(options):
-    unknown = set(options) - {"margin", "forced", "table", "advantages", "hindrances", "difficulty"}
+def _trouble_opts(choices):
+    unknown = set(choices) - {"margin", "forced", "table", "advantages", "hindrances", "difficulty"}
     if unknown:
         raise RuleError(
             "unknown_option",
@@ -44,17 +44,17 @@ def _trouble_opts(options):
                 f"неизвестные параметры: {', '.join(sorted(unknown))}",
             ),
         )
-    forced = options.get("forced")
+    forced = choices.get("forced")
     if forced not in (None, "", "best", "worst"):
         raise RuleError("bad_option", T("forced must be 'best' or 'worst'", "forced: 'best' или 'worst'"))
-    table = options.get("table", "general")
+    table = choices.get("table", "general")
     if table not in data.TROUBLE_TABLES:
         raise RuleError("bad_option", T(f"unknown Trouble table {table!r}", f"нет таблицы Неприятностей {table!r}"))
-    return int(options.get("margin", 0)), forced or None, table
+    return int(choices.get("margin", 0)), forced or None, table
 
 
-def trouble_net(options, rules) -> int:
-    adv, hin = options.get("advantages", 0), options.get("hindrances", 0)
+def trouble_net(choices, rules) -> int:
+    adv, hin = choices.get("advantages", 0), choices.get("hindrances", 0)
     if (adv or hin) and not rule(rules, "trouble_allow_adv"):
         raise RuleError(
             "trouble_no_adv",
@@ -66,10 +66,10 @@ def trouble_net(options, rules) -> int:
     return net_dice(adv, hin, rule(rules, "adv_order"))
 
 
-def trouble_distribution(rules=None, **options) -> Distribution:
+def trouble_distribution(rules=None, **choices) -> Distribution:
     """Exact distribution of the Trouble value (die + control margin); p_pass = P(best band A)."""
-    margin, forced, _ = _trouble_opts(options)
-    net = trouble_net(options, rules)
+    margin, forced, _ = _trouble_opts(choices)
+    net = trouble_net(choices, rules)
     if forced:
         pmf = {trouble_value(20, margin, forced, rules): Fraction(1)}
     else:
@@ -94,13 +94,13 @@ def trouble_band_odds(margin: int = 0, net: int = 0) -> dict[str, Fraction]:
     return out
 
 
-def roll_trouble(rng: random.Random | None = None, rules=None, character=None, **options) -> CheckResult:
+def roll_trouble(rng: random.Random | None = None, rules=None, character=None, **choices) -> CheckResult:
     """A Trouble check: plain d20 (+ control margin), read in four bands (L229-242).
     ``forced="best"`` is the Move "Lucky!" (1 Thread, L186); ``forced="worst"`` the Caprice
     "Catastrophe!" (+1 Thread, L222). The Thread change is returned as an Effect."""
     rng = rng if rng is not None else random.Random()
-    margin, forced, table = _trouble_opts(options)
-    net = trouble_net(options, rules)
+    margin, forced, table = _trouble_opts(choices)
+    net = trouble_net(choices, rules)
     effects: list[Effect] = []
     if forced:
         dice, idx, die = [], 0, 20 if forced == "best" else 1
@@ -145,7 +145,7 @@ def roll_trouble(rng: random.Random | None = None, rules=None, character=None, *
         degree_label=T(row["en"], row["ru"]),
         outcome=T(f"{head}{row['en']}", f"{head}{row['ru']}"),
         effects=effects,
-        options=dict(options),
+        options=dict(choices),
         details={
             "die": die,
             "dice": dice,
