@@ -67,14 +67,14 @@ class AttackForm:
             return self.rating + self.bonus, checks.net_dice(
                 self.advantages, self.hindrances, rule(self.rules, "adv_order")
             )
-        plan = checks.plan_check(self.character, self.check_id, self.rules)
+        plan = checks.plan_check(self.character, self.check_id, options=self.rules)
         o = checks.parse_options(self._opts())
-        return plan.bonus + o.bonus, net_of(plan, o, self.rules)
+        return plan.bonus + o.bonus, net_of(plan, o, options=self.rules)
 
     def roll(self, rng) -> RollResult:
         try:
             if self.character is not None:
-                res = checks.roll_check(self.character, self.check_id, rng=rng, rules=self.rules, **self._opts())
+                res = checks.roll_check(self.character, self.check_id, rng=rng, options=self.rules, **self._opts())
                 self.character.remember_check(res)
                 kept, total = res.details["kept"], res.total
                 dice_rr = res.roll
@@ -86,7 +86,7 @@ class AttackForm:
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         dmg = checks.attack_damage(total, self.defense, self.durability, kept)
-        success = checks.die_succeeds(kept, total - kept, self.defense, self.rules)
+        success = checks.die_succeeds(kept, total - kept, self.defense, options=self.rules)
         margin = total - self.defense
         if dice_rr is not None:
             dice_objs = list(dice_rr.tree.rolled) if dice_rr.tree is not None else []
@@ -120,7 +120,9 @@ class AttackForm:
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         pmf = checks.kept_die_pmf(net)
-        p = sum((q for x, q in pmf.items() if checks.die_succeeds(x, bonus, self.defense, self.rules)), Fraction(0))
+        p = sum(
+            (q for x, q in pmf.items() if checks.die_succeeds(x, bonus, self.defense, options=self.rules)), Fraction(0)
+        )
         return Distribution({x + bonus: q for x, q in pmf.items()}, p_pass=p, expression=self.text, outcome="total")
 
     def damage_distribution(self) -> Distribution:
@@ -134,12 +136,12 @@ class AttackForm:
         for x, q in checks.kept_die_pmf(net).items():
             d = checks.attack_damage(x + bonus, self.defense, self.durability, x)
             pmf[d] = pmf.get(d, Fraction(0)) + q
-            if checks.die_succeeds(x, bonus, self.defense, self.rules):
+            if checks.die_succeeds(x, bonus, self.defense, options=self.rules):
                 p += q
         return Distribution(pmf, p_pass=p, expression=self.text, outcome="total")
 
 
-def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> AttackForm:
+def parse_attack(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> AttackForm:
     """``attack <VAL|VALU|MRK|rating> [+N] [advN] [hinN] vs DEF [dur N]``."""
     end = len(text) if end is None else end
     sc = FormScanner(text, start, end)
@@ -161,7 +163,7 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables
             )
         check_id = ATTACK_WORDS[m.group().lower()]
         ch = bound_character(variables, f"attack {m.group()}", pos, text)
-        rules = rules_of(ch, rules)
+        options = rules_of(ch, options)
     bonus, adv, hin = sc.options()
     target = sc.target(required=True)
     dur = 0
@@ -170,7 +172,7 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, variables
         if dur < 0:
             raise dice_error("Durability cannot be negative", "Прочность не может быть отрицательной", sc.pos, text)
     sc.done("dur N after the Defense", "dur N после Защиты")
-    return AttackForm(text[start:end].strip(), target, dur, ch, check_id, rating, bonus, adv, hin, rules)
+    return AttackForm(text[start:end].strip(), target, dur, ch, check_id, rating, bonus, adv, hin, options)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -234,7 +236,7 @@ class ContestForm:
         return Distribution(pmf, p_pass=p_win, expression=self.text, outcome="total")
 
 
-def parse_contest(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> ContestForm:
+def parse_contest(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> ContestForm:
     """``d20+8 vs d20+6`` (``t20`` too; ``advN``/``hinN`` per side, netted like a check)."""
     end = len(text) if end is None else end
     sc = FormScanner(text, start, end)
@@ -247,4 +249,6 @@ def parse_contest(text: str, start: int = 0, end: int | None = None, *, variable
             raise dice_error("expected vs between the two sides", "ожидалось vs между сторонами", sc.pos, text)
     sc.done("nothing after the second side", "ничего после второй стороны")
     ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
-    return ContestForm(text[start:end].strip(), sides[0], sides[1], rules_of(ch, rules) if ch is not None else rules)
+    return ContestForm(
+        text[start:end].strip(), sides[0], sides[1], rules_of(ch, options) if ch is not None else options
+    )

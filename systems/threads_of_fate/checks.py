@@ -38,38 +38,38 @@ from .trouble import trouble_band_odds as trouble_band_odds
 # ------------------------------------------------------------------------------------------------
 # Distribution and roll
 # ------------------------------------------------------------------------------------------------
-def check_distribution(ch, check_id: str, rules=None, **choices) -> Distribution:
-    plan = plan_check(ch, check_id, rules)
+def check_distribution(ch, check_id: str, *, options, **choices) -> Distribution:
+    plan = plan_check(ch, check_id, options=options)
     if plan.kind == "trouble":
         return trouble_distribution(**choices)
     o = parse_options(choices)
     bonus = plan.bonus + o.bonus
     if o.bought:
-        b = _bought(ch, plan, o, rules)
+        b = _bought(ch, plan, o, options=options)
         return Distribution(
             {b["total"]: Fraction(1)}, p_pass=Fraction(int(b["success"])), expression=check_id, outcome="total"
         )
-    fixed = _fixed_outcome(ch, plan, o, rules)
+    fixed = _fixed_outcome(ch, plan, o, options=options)
     if fixed is not None:
         value, success, _ = fixed
         return Distribution({value: Fraction(1)}, p_pass=Fraction(int(success)), expression=check_id, outcome="total")
-    net = net_of(plan, o, rules)
+    net = net_of(plan, o, options=options)
     pmf = kept_die_pmf(net)
     if plan.drained:
         p = Fraction(0)  # L363
     else:
-        p = sum((q for x, q in pmf.items() if die_succeeds(x, bonus, o.difficulty, rules)), Fraction(0))
+        p = sum((q for x, q in pmf.items() if die_succeeds(x, bonus, o.difficulty, options=options)), Fraction(0))
     return Distribution({x + bonus: q for x, q in pmf.items()}, p_pass=p, expression=check_id, outcome="total")
 
 
-def _fixed_outcome(ch, plan: Plan, o: Opts, rules):
+def _fixed_outcome(ch, plan: Plan, o: Opts, *, options):
     """(value, success, degree) for checks without a roll, else None."""
     bonus = plan.bonus + o.bonus
     if plan.kind == "expert_static":
         if plan.skill == "survival" and o.outside_familiar:  # L424
             return 5 + bonus, False, "automatic_failure"
-        n = net_dice(o.advantages, o.hindrances, rule(rules, "adv_order"))
-        v, verdict = expert_static(bonus, o.difficulty, n, rules)
+        n = net_dice(o.advantages, o.hindrances, rule(options, "adv_order"))
+        v, verdict = expert_static(bonus, o.difficulty, n, options=options)
         return v, (verdict == "success" and not plan.drained), verdict
     if o.static:
         if plan.kind != "skill":
@@ -80,20 +80,20 @@ def _fixed_outcome(ch, plan: Plan, o: Opts, rules):
                     "статичное значение бывает только у Навыков",
                 ),
             )  # L111
-        auto = plan.auto_hindrance if rule(rules, "static_zero_xp_hindrance") else 0  # A51
-        n = net_dice(o.advantages, o.hindrances + auto, rule(rules, "adv_order"))
-        v = static_value(plan.skill_xp, plan.bonus - plan.skill_xp, n, rules) + o.bonus
+        auto = plan.auto_hindrance if rule(options, "static_zero_xp_hindrance") else 0  # A51
+        n = net_dice(o.advantages, o.hindrances + auto, rule(options, "adv_order"))
+        v = static_value(plan.skill_xp, plan.bonus - plan.skill_xp, n, options=options) + o.bonus
         ok = v >= o.difficulty and not plan.drained
         return v, ok, "success" if ok else "failure"
     return None
 
 
-def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
+def _bought(ch, plan: Plan, o: Opts, *, options) -> dict:
     """A result bought with Threads before the roll (Moves M5, M6; L189-192)."""
     cost = BOUGHT[o.bought]
     if ch.entity_type == "extra":
         raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
-    if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
+    if ch.threads < cost and rule(options, "xp_threads_mode") != "xp_as_threads":
         raise RuleError(
             "not_enough_threads",
             T(
@@ -103,7 +103,7 @@ def _bought(ch, plan: Plan, o: Opts, rules) -> dict:
         )
     bonus = plan.bonus + o.bonus
     if o.bought == "success":
-        if succeeds_only_on_20(bonus, o.difficulty, rules) or (o.difficulty - bonus > 20):
+        if succeeds_only_on_20(bonus, o.difficulty, options=options) or (o.difficulty - bonus > 20):
             raise RuleError(
                 "only_on_20",
                 T(
@@ -157,11 +157,11 @@ def notation_for(plan: Plan, o: Opts, with_target: bool = True) -> str:
     return text + (f" vs {o.difficulty}" if with_target else "")
 
 
-def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, **choices) -> CheckResult:
+def roll_check(ch, check_id: str, rng: random.Random | None = None, *, options, **choices) -> CheckResult:
     rng = rng if rng is not None else random.Random()
-    plan = plan_check(ch, check_id, rules)
+    plan = plan_check(ch, check_id, options=options)
     if plan.kind == "trouble":
-        return roll_trouble(rng=rng, rules=rules, character=ch, **choices)
+        return roll_trouble(rng=rng, options=options, character=ch, **choices)
     o = parse_options(choices)
     common = {
         "requested_advantages": o.advantages,
@@ -174,17 +174,17 @@ def roll_check(ch, check_id: str, rng: random.Random | None = None, rules=None, 
         "kind": plan.kind,
     }
     if o.bought:
-        return _bought_result(ch, check_id, plan, o, choices, common, rules)
-    fixed = _fixed_outcome(ch, plan, o, rules)
+        return _bought_result(ch, check_id, plan, o, choices, common, options=options)
+    fixed = _fixed_outcome(ch, plan, o, options=options)
     if fixed is not None:
         return _static_result(check_id, plan, o, choices, common, fixed)
-    return _rolled_result(check_id, plan, o, choices, common, rng, rules)
+    return _rolled_result(check_id, plan, o, choices, common, rng, options=options)
 
 
-def _bought_result(ch, check_id: str, plan: Plan, o: Opts, choices, common: dict, rules) -> CheckResult:
+def _bought_result(ch, check_id: str, plan: Plan, o: Opts, choices, common: dict, *, options) -> CheckResult:
     """A result bought with Threads before the roll (Moves M5, M6): no dice, the Threads as an Effect."""
     bonus = plan.bonus + o.bonus
-    b = _bought(ch, plan, o, rules)
+    b = _bought(ch, plan, o, options=options)
     total, margin = b["total"], b["total"] - o.difficulty
     res = word_result(
         f"{check_id} bought {o.bought}",
@@ -200,14 +200,14 @@ def _bought_result(ch, check_id: str, plan: Plan, o: Opts, choices, common: dict
         "dice": [],
         "bought": o.bought,
         "kept": b.get("die"),
-        "only_on_20": succeeds_only_on_20(bonus, o.difficulty, rules),
+        "only_on_20": succeeds_only_on_20(bonus, o.difficulty, options=options),
         "rerolls": 0,
     }
     if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
         details["damage_before_durability"] = (
             attack_damage(total, o.difficulty, 0, b.get("die") or 0)
             if o.bought.startswith("critical")
-            else rule(rules, "min_success_damage")
+            else rule(options, "min_success_damage")
             if b["success"]
             else 0
         )  # A13
@@ -256,13 +256,13 @@ def _static_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, fi
     )
 
 
-def _rolled_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, rng, rules) -> CheckResult:
+def _rolled_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, rng, *, options) -> CheckResult:
     """The kept die rolled against the difficulty (§5.4)."""
     bonus = plan.bonus + o.bonus
-    net = net_of(plan, o, rules)
+    net = net_of(plan, o, options=options)
     kept, dice, idx = roll_kept(net, rng)
     total = kept + bonus
-    success = die_succeeds(kept, bonus, o.difficulty, rules) and not plan.drained
+    success = die_succeeds(kept, bonus, o.difficulty, options=options) and not plan.drained
     crit = "success" if kept == 20 else "failure" if kept == 1 else None  # L114, A3: the kept die
     margin = total - o.difficulty
     text = notation_for(plan, o)
@@ -279,7 +279,7 @@ def _rolled_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, rn
         "dice": dice,
         "kept": kept,
         "net": net,
-        "only_on_20": succeeds_only_on_20(bonus, o.difficulty, rules),
+        "only_on_20": succeeds_only_on_20(bonus, o.difficulty, options=options),
         "need": o.difficulty - bonus,
         "drained": plan.drained,
         "bonus": bonus,
@@ -339,7 +339,7 @@ def _outcome(success: bool, crit, margin: int, static: bool = False):
 # ------------------------------------------------------------------------------------------------
 # Re-roll (Move M3, L187)
 # ------------------------------------------------------------------------------------------------
-def reroll(ch, previous: CheckResult, rng: random.Random | None = None, rules=None) -> CheckResult:
+def reroll(ch, previous: CheckResult, rng: random.Random | None = None, *, options) -> CheckResult:
     """Re-roll all dice of a check for 1 Thread (returned as an Effect, not applied).
     A die can be re-rolled at most twice; the player keeps whichever result they prefer (A42)."""
     used = previous.details.get("rerolls", 0)
@@ -363,7 +363,7 @@ def reroll(ch, previous: CheckResult, rng: random.Random | None = None, rules=No
         raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
     if ch.threads < 1:
         raise RuleError("not_enough_threads", T("a re-roll needs 1 Thread", "для переброса нужна 1 Нить"))
-    new = roll_check(ch, previous.check_id, rng=rng, rules=rules, **previous.options)
+    new = roll_check(ch, previous.check_id, rng=rng, options=options, **previous.options)
     new.details["rerolls"] = used + 1
     new.details["candidates"] = previous.details.get("candidates", [previous]) + [new]
     new.effects.append(Effect("threads", -1, T("Lucky!: re-roll", "Повезло!: переброс")))
@@ -403,12 +403,12 @@ def check_options(skill: bool) -> list[OptionSpec]:
     return opts
 
 
-def list_checks(ch) -> list[CheckSpec]:
+def list_checks(ch, *, options) -> list[CheckSpec]:
     """The named checks the dice tray offers ``ch``: characteristics, secondary values, skills, combat, Trouble."""
-    return _attribute_checks(ch) + _skill_checks(ch) + _combat_checks(ch) + [_trouble_check()]
+    return _attribute_checks(ch, options) + _skill_checks(ch, options) + _combat_checks(ch) + [_trouble_check()]
 
 
-def _attribute_checks(ch) -> list[CheckSpec]:
+def _attribute_checks(ch, options) -> list[CheckSpec]:
     out = []
     g_char = T("Characteristics", "Характеристики")
     for c in CHARACTERISTICS:
@@ -418,26 +418,26 @@ def _attribute_checks(ch) -> list[CheckSpec]:
                 CHAR_LABELS[c],
                 check_options(False),
                 g_char,
-                notation=notation_for(plan_check(ch, c), Opts(), with_target=False),
+                notation=notation_for(plan_check(ch, c, options=options), Opts(), with_target=False),
             )
         )
     g_sec = T("Secondary", "Вторичные")
     for s in SECONDARIES:
         try:
-            note = notation_for(plan_check(ch, s), Opts(), with_target=False)
+            note = notation_for(plan_check(ch, s, options=options), Opts(), with_target=False)
         except RuleError:  # size values not entered yet
             continue
         out.append(CheckSpec(s, SECONDARY_LABELS[s], check_options(False), g_sec, notation=note))
     return out
 
 
-def _skill_checks(ch) -> list[CheckSpec]:
+def _skill_checks(ch, options) -> list[CheckSpec]:
     out = []
     g_sk = T("Skills", "Навыки")
     for code, (en, ru, chars) in SKILLS.items():
         for c in chars:
             try:
-                plan = plan_check(ch, f"{c}+{code}")
+                plan = plan_check(ch, f"{c}+{code}", options=options)
             except RuleError:
                 continue
             out.append(
@@ -456,7 +456,7 @@ def _skill_checks(ch) -> list[CheckSpec]:
             )
     for s in ch.custom_skills:
         for c in s.get("characteristics") or ():
-            plan = plan_check(ch, f"{c}+{s['code']}")
+            plan = plan_check(ch, f"{c}+{s['code']}", options=options)
             out.append(CheckSpec(plan.check_id, plan.label, check_options(plan.kind == "skill"), g_sk))
     return out
 

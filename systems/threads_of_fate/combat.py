@@ -52,9 +52,9 @@ def is_defeated(ch) -> bool:
 # ------------------------------------------------------------------------------------------------
 # Attack and Defense check (§6.5, §6.6)
 # ------------------------------------------------------------------------------------------------
-def durability_of(ch, rules=None) -> int:
+def durability_of(ch, *, options) -> int:
     """Durability with the GM's reading of the Combat robot's 'size modifier' (A26)."""
-    if ch.has_attribute("combat_robot") and rule(rules, "robot_dur_base") == "sbp":
+    if ch.has_attribute("combat_robot") and rule(options, "robot_dur_base") == "sbp":
         return max(0, (ch.sbp() or 0) + ch.constitution_mod) + ch.durability_gm
     return ch.durability
 
@@ -71,11 +71,11 @@ def target_resists(target, kind: str | None) -> bool:
     return kind in target.resistances or (kind == "contaminating" and target.has_attribute("combat_robot"))
 
 
-def resist(dmg: int, rules=None) -> int:
+def resist(dmg: int, *, options) -> int:
     """Resistance (L514) is not defined in the fragment (A39): halve, rounding down (default), or the
     GM's flat reduction ``resistance_flat`` (``resistance="flat"``); never below 0."""
-    if rule(rules, "resistance") == "flat":
-        return max(0, dmg - rule(rules, "resistance_flat"))
+    if rule(options, "resistance") == "flat":
+        return max(0, dmg - rule(options, "resistance_flat"))
     return dmg // 2
 
 
@@ -84,9 +84,9 @@ def resolve_attack(
     target,
     check_id: str = "valor",
     *,
+    options,
     rng: random.Random | None = None,
     damage_kind: str | None = None,
-    rules=None,
     **choices,
 ) -> CheckResult:
     """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
@@ -102,22 +102,22 @@ def resolve_attack(
                 "для Защиты цели мастер должен ввести значения размера",
             ),
         )
-    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=target.defense, **choices)
+    res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=target.defense, **choices)
     immune = target_immune(target, damage_kind)
     kept = res.details.get("kept") or 0
     if res.details.get("bought") in ("success", "failure"):
         # A13: a bought minimal success deals min_success_damage before Durability
         raw = res.details["damage_before_durability"]
-        dmg = 0 if immune else max(0, raw - durability_of(target, rules))
+        dmg = 0 if immune else max(0, raw - durability_of(target, options=options))
     else:
-        dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, immune)
+        dmg = attack_damage(res.total, target.defense, durability_of(target, options=options), kept, immune)
     if dmg and target_resists(target, damage_kind):
-        dmg = max(1 if kept == 20 else 0, resist(dmg, rules))  # A39 (GM option); nat 20 >= 1
+        dmg = max(1 if kept == 20 else 0, resist(dmg, options=options))  # A39 (GM option); nat 20 >= 1
     res.details.update(
         {
             "damage": dmg,
             "target_defense": target.defense,
-            "target_durability": durability_of(target, rules),
+            "target_durability": durability_of(target, options=options),
             "damage_kind": damage_kind,
             "immune": immune,
         }
@@ -126,7 +126,7 @@ def resolve_attack(
     return res
 
 
-def contest_defense_bonus(target, rules=None) -> int:
+def contest_defense_bonus(target, *, options) -> int:
     """Under the Contest rule the defender rolls d20 in place of Base Defense (L150):
     d20 + mDEX + ADB + SDB; the size part of BDEF is dropped unless ``contest_keep_sbp`` (A9)."""
     if target.defense is None:
@@ -138,7 +138,7 @@ def contest_defense_bonus(target, rules=None) -> int:
             ),
         )
     bonus = target.defense - target.base_defense
-    if rule(rules, "contest_keep_sbp"):
+    if rule(options, "contest_keep_sbp"):
         bonus += target.base_defense - 10
     return bonus
 
@@ -148,9 +148,9 @@ def contest_attack(
     target,
     check_id: str = "valor",
     *,
+    options,
     rng: random.Random | None = None,
     damage_kind: str | None = None,
-    rules=None,
     **choices,
 ) -> dict[str, Any]:
     """An attack under the Contest rule (L150-151, §5.8): Damage = attacker total - defender total
@@ -158,8 +158,8 @@ def contest_attack(
     from .checks import contest_verdict
 
     rng = rng if rng is not None else random.Random()
-    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=0, **choices)
-    d_bonus = contest_defense_bonus(target, rules)
+    res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=0, **choices)
+    d_bonus = contest_defense_bonus(target, options=options)
     d_kept, d_dice, _ = roll_kept(0, rng)
     d_total = d_kept + d_bonus
     winner, margin = contest_verdict(res.total, d_total)
@@ -168,7 +168,7 @@ def contest_attack(
         dmg = attack_damage(
             res.total,
             d_total,
-            durability_of(target, rules),
+            durability_of(target, options=options),
             res.details["kept"],
             target_immune(target, damage_kind),
         )
@@ -192,12 +192,12 @@ def attack_damage_distribution(bonus: int, defense: int, durability: int = 0, ne
     return Distribution(pmf, p_pass=p_hit, expression="attack damage", outcome="total")
 
 
-def defense_check(ch, difficulty: int, *, rng: random.Random | None = None, rules=None, **choices) -> CheckResult:
+def defense_check(ch, difficulty: int, *, options, rng: random.Random | None = None, **choices) -> CheckResult:
     """Hazard Defense check (L354-357): d20 + (DEF - BDEF) vs DC; 1 Damage per point short,
     reduced by Durability by default (A20)."""
-    res = roll_check(ch, "defense_check", rng=rng, rules=rules, difficulty=difficulty, **choices)
+    res = roll_check(ch, "defense_check", rng=rng, options=options, difficulty=difficulty, **choices)
     raw = max(0, difficulty - res.total)
-    dmg = max(0, raw - durability_of(ch, rules)) if rule(rules, "durability_vs_defense_check") else raw
+    dmg = max(0, raw - durability_of(ch, options=options)) if rule(options, "durability_vs_defense_check") else raw
     res.details.update({"raw_damage": raw, "damage": dmg})
     return res
 
@@ -237,11 +237,11 @@ def apply_damage(
     ch,
     amount: int,
     *,
+    options,
     kind: str | None = None,
     durability: bool = True,
     natural20: bool = False,
     ignore_protection: bool = False,
-    rules=None,
 ) -> DamageOutcome:
     """Take Damage: Durability (L347), immunity/resistance (L514; A39 halve), natural-20 minimum (L114, A21).
     HP may go below 0; the GM decides what 0 or less means (thresholds missing, A37)."""
@@ -254,14 +254,14 @@ def apply_damage(
         notes.append(T(f"immune to {kind} Damage", f"Иммунитет к Повреждениям: {kind}"))
     else:
         dmg = amount
-        dur = durability_of(ch, rules)
+        dur = durability_of(ch, options=options)
         if durability and not ignore_protection and dur:
             dmg = max(0, dmg - dur)
             notes.append(T(f"Durability {dur}", f"Прочность {dur}"))
         if target_resists(ch, kind) and not ignore_protection:
-            dmg = resist(dmg, rules)
-            if rule(rules, "resistance") == "flat":
-                n = rule(rules, "resistance_flat")
+            dmg = resist(dmg, options=options)
+            if rule(options, "resistance") == "flat":
+                n = rule(options, "resistance_flat")
                 notes.append(T(f"resistant to {kind}: -{n}", f"Сопротивление ({kind}): -{n}"))
             else:
                 notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
@@ -289,7 +289,7 @@ def apply_damage(
         out.details["gm_prompt"] = True
     if dmg and ch.treatment and not ch.treatment.get("interrupted"):
         # L441: a medic treating in combat who loses HP >= Will is interrupted (A29: cumulative by default)
-        t = Treatment.from_dict(ch.treatment, rules)
+        t = Treatment.from_dict(ch.treatment, options=options)
         before = dict(ch.treatment)
         if t.medic_hit(dmg):
             out.notes.append(
@@ -304,7 +304,7 @@ def apply_damage(
     return out
 
 
-def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> DamageOutcome:
+def apply_healing(ch, amount: int, *, options, source: str | None = None) -> DamageOutcome:
     """Restore HP up to the maximum. A Combat robot cannot be healed by Medicine or anything that
     heals the living; use Repair (L514). Medicine heals a patient once per day (L439, A28)."""
     if amount < 0:
@@ -323,7 +323,9 @@ def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> 
             "repair_living",
             T("Repair restores Combat robots, not living beings", "Ремонт восстанавливает Боевых роботов, а не живых"),
         )
-    if source in ("medicine", "repair") and ch.medicine_today and rule(rules, "medicine_once_per") == "patient":  # A28
+    if (
+        source in ("medicine", "repair") and ch.medicine_today and rule(options, "medicine_once_per") == "patient"
+    ):  # A28
         raise RuleError(
             "medicine_once_per_day",
             T(
@@ -351,13 +353,13 @@ TYPE_RANK = {"hero": 2, "persona": 1, "extra": 0}
 
 
 def roll_initiative(
-    combatants: Mapping[str, Any], *, rng: random.Random | None = None, rules=None, mode: str | None = None
+    combatants: Mapping[str, Any], *, options, rng: random.Random | None = None, mode: str | None = None
 ) -> InitiativeOrder:
     """Order by Reaction (L323), static by default or d20 + Reaction; ties by DEX score, then heroes
     before personas before extras, then a d20 roll-off standing in for the GM's choice (reported; the
     GM may reorder), then the order the combatants were given."""
     rng = rng if rng is not None else random.Random()
-    mode = mode or rule(rules, "initiative_mode")
+    mode = mode or rule(options, "initiative_mode")
     if mode not in ("static", "rolled"):
         raise RuleError("bad_mode", T("initiative mode is static or rolled", "порядок: static или rolled"))
     rolls: dict[str, InitiativeRoll] = {}
@@ -473,14 +475,14 @@ def healing_options(ch) -> list[OptionSpec]:
     ]  # L439, L514
 
 
-def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutcome | None:
+def on_turn(ch, when: str, *, options, rng=None, conditions=()) -> DamageOutcome | None:
     """The fragment has no per-turn damage or regeneration. At the end of the medic's own turn a saved
     treatment (L441) counts one turn down; when it is complete the Medicine check is due."""
     if when not in ("start", "end"):
         raise RuleError("bad_option", T("when is 'start' or 'end'", "when: 'start' или 'end'"))
     if when != "end" or not ch.treatment or ch.treatment.get("interrupted"):
         return None
-    r = treatment_turn(ch, rules)
+    r = treatment_turn(ch, options=options)
     note = (
         T("treatment complete: roll the Medicine check now", "лечение завершено: бросьте проверку Медицины")  # L441
         if r["done"]

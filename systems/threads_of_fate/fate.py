@@ -44,20 +44,20 @@ def set_traits(ch, **values) -> dict[str, tuple[Any, Any]]:
 # ------------------------------------------------------------------------------------------------
 # Threads state (§7.1.1)
 # ------------------------------------------------------------------------------------------------
-def start_meeting(ch, rules=None) -> dict:
+def start_meeting(ch, *, options) -> dict:
     """Start of a game meeting: heroes and personas have 2 Threads (L164); per-meeting counters reset.
     In milestone mode Threads persist (A23)."""
     values: dict[str, Any] = {"threads_bought": 0, "change_activations_used": 0}
     if ch.entity_type == "extra":
         values["threads"] = 0
-    elif rule(rules, "refresh_mode") == "meeting":
+    elif rule(options, "refresh_mode") == "meeting":
         values["threads"] = THREADS_START
     return set_traits(ch, **values)
 
 
-def end_meeting(ch, rules=None) -> dict:
+def end_meeting(ch, *, options) -> dict:
     """Unused Threads break at the end of a meeting (L164); not in milestone mode (A23)."""
-    if rule(rules, "refresh_mode") == "meeting":
+    if rule(options, "refresh_mode") == "meeting":
         return set_traits(ch, threads=0)
     return {}
 
@@ -78,10 +78,10 @@ def end_scene(ch) -> dict:
     return set_traits(ch, gm_caprice_used=False)
 
 
-def _check_gain(ch, n: int, rules) -> None:
+def _check_gain(ch, n: int, *, options) -> None:
     """A22 ``thread_overflow="refused"``: L164's "no more than 5 Threads at one moment" read as a refusal:
     a gain that would take the hero past 5 does not happen (nothing changes)."""
-    if rule(rules, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
+    if rule(options, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
         raise RuleError(
             "threads_cap",
             T(
@@ -95,25 +95,25 @@ def _check_gain(ch, n: int, rules) -> None:
         )
 
 
-def gain_threads(ch, n: int = 1, rules=None) -> dict:
+def gain_threads(ch, n: int = 1, *, options) -> dict:
     """Extend Threads; never more than 5 held (L164). A22 (GM option ``thread_overflow``): ``lost`` (default)
     the excess is lost; ``refused`` a gain past 5 is refused with ``RuleError``."""
     _uses_threads(ch)
     if n < 0:
         raise RuleError("bad_amount", T("gain 0 or more Threads", "можно получить 0 Нитей или больше"))
-    _check_gain(ch, n, rules)
+    _check_gain(ch, n, options=options)
     new = min(THREADS_CAP, ch.threads + n)
     lost = ch.threads + n - new
     out = set_traits(ch, threads=new)
     return {**out, "lost": lost} if lost else out
 
 
-def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, rules=None) -> dict:
+def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, *, options) -> dict:
     """Break ``n`` Threads (L173). In ``xp_as_threads`` mode unspent XP covers the shortfall (L169)."""
     _uses_threads(ch)
     if n < 0:
         raise ValueError("n must be >= 0")
-    xp_mode = rule(rules, "xp_threads_mode") == "xp_as_threads"
+    xp_mode = rule(options, "xp_threads_mode") == "xp_as_threads"
     available = ch.threads + (ch.xp_free if xp_mode else 0)
     if available < n:
         what = reason or T("this", "это")
@@ -136,10 +136,10 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, rules=Non
 # ------------------------------------------------------------------------------------------------
 # XP -> Threads (§7.1.3)
 # ------------------------------------------------------------------------------------------------
-def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) -> dict:
+def buy_threads(ch, n: int = 1, *, options, moment: str = "meeting_start") -> dict:
     """Extend Threads for 1 XP each (L166-169). ``moment``: ``meeting_start`` or ``between_scenes``."""
     _uses_threads(ch)
-    mode = rule(rules, "xp_threads_mode")
+    mode = rule(options, "xp_threads_mode")
     if n < 1:
         raise RuleError("bad_amount", T("buy at least 1 Thread", "купите хотя бы 1 Нить"))
     if mode == "xp_as_threads":
@@ -207,12 +207,12 @@ def make_move(
     ch,
     move_id: str,
     *,
+    options,
     threads: int | None = None,
     variant: str = "success",
     only_on_20: bool = False,
     target: str = "self",
     persona=None,
-    rules=None,
 ) -> dict:
     """Break Threads for a Move (L177-204). ``variant`` for M5/M6: ``success`` or ``failure``;
     ``only_on_20``: the check succeeds only on a natural 20 (forbids M5 success, L189);
@@ -248,7 +248,7 @@ def make_move(
                 "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити",
             ),
         )  # L189
-    if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
+    if ch.threads < cost and rule(options, "xp_threads_mode") != "xp_as_threads":
         raise RuleError(
             "not_enough_threads",
             T(
@@ -259,7 +259,7 @@ def make_move(
         )
     if move_id == "M12" and persona is not None:
         _uses_threads(persona)
-    out = spend_threads(ch, cost, T(move_id, move_id), rules)
+    out = spend_threads(ch, cost, T(move_id, move_id), options=options)
     result: dict[str, Any] = {"changes": out, "move": move_id, "cost": cost}
     if move_id == "M5":
         result["forced"] = "minimal_success" if variant == "success" else "minimal_failure"
@@ -268,11 +268,11 @@ def make_move(
     if move_id == "M14":
         result["band"] = HAND_OF_FATE_BANDS.get(min(cost, 3))
     if move_id == "M12" and persona is not None:
-        result["persona_changes"] = gain_threads(persona, 1, rules)
+        result["persona_changes"] = gain_threads(persona, 1, options=options)
     return result
 
 
-def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
+def hand_of_fate(contributions: Sequence[tuple[Any, int]], *, options) -> dict:
     """Several heroes pool Threads (L204): 1 -> What a day!, 2 -> Looks like I have a problem!,
     3 (or more, GM) -> Catastrophe! for the chosen extra. All or nothing."""
     total = sum(n for _, n in contributions)
@@ -289,7 +289,7 @@ def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
                 ),
             )
     for ch, n in contributions:
-        spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), rules)
+        spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), options=options)
     band = HAND_OF_FATE_BANDS[min(total, 3)]
     return {"total": total, "band": band, "row": data.trouble_row("general", band)}
 
@@ -310,11 +310,11 @@ def invoke_caprice(
     ch,
     caprice_id: str = "C1",
     *,
+    options,
     by: str = "player",
     by_hero=None,
     refuse: bool = False,
     approved: bool = True,
-    rules=None,
     scene: "Scene | None" = None,
     hero_id: str | None = None,
 ) -> dict:
@@ -347,7 +347,7 @@ def invoke_caprice(
             ),
         )  # L209
     if approved and not (refuse and ch.threads >= 1):
-        _check_gain(ch, 1, rules)  # A22 "refused": checked before anything changes
+        _check_gain(ch, 1, options=options)  # A22 "refused": checked before anything changes
     if by == "other_player":
         if by_hero is None:
             raise RuleError("needs_hero", T("which hero breaks the Thread (M13)?", "чей герой обрывает Нить (M13)?"))
@@ -363,30 +363,30 @@ def invoke_caprice(
     elif by == "gm":
         out["changes"] = set_traits(ch, gm_caprice_used=True)
     if by == "other_player":
-        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), rules)
+        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), options=options)
     if not approved:
         out["status"] = "not_in_play"
         return out
     if refuse and ch.threads >= 1:
-        out["threads"] = spend_threads(ch, 1, T("Lucky!", "Повезло!"), rules)
+        out["threads"] = spend_threads(ch, 1, T("Lucky!", "Повезло!"), options=options)
         out["status"] = "refused"
         return out
-    out["threads"] = gain_threads(ch, 1, rules)
+    out["threads"] = gain_threads(ch, 1, options=options)
     out["status"] = "entered_play"
     return out
 
 
-def common_trouble(characters: Iterable, rules=None) -> dict:
+def common_trouble(characters: Iterable, *, options) -> dict:
     """GM-initiated Common Trouble "Catastrophe!": +1 Thread to every hero and persona present (L238).
     With ``thread_overflow="refused"`` (A22) a hero already at 5 gains nothing (``{"refused": True}``)."""
     out = {}
     for c in characters:
         if c.entity_type == "extra":
             continue
-        if rule(rules, "thread_overflow") == "refused" and c.threads + 1 > THREADS_CAP:
+        if rule(options, "thread_overflow") == "refused" and c.threads + 1 > THREADS_CAP:
             out[id(c)] = {"refused": True}
         else:
-            out[id(c)] = gain_threads(c, 1, rules)
+            out[id(c)] = gain_threads(c, 1, options=options)
     return out
 
 
@@ -511,7 +511,7 @@ def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = ()) 
     return set_traits(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
 
 
-def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None) -> dict:
+def spend_characteristic_point(ch, characteristic: str, by: int = 1, *, options) -> dict:
     """Creation point-buy: 1 point = +1 score (L271); at most 18 at creation (L274)."""
 
     if characteristic not in CHARACTERISTICS:
@@ -529,7 +529,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None)
         )
     new = getattr(ch, characteristic) + by
     lab = CHAR_LABELS[characteristic]
-    budget = rule(rules, "char_points")
+    budget = rule(options, "char_points")
     if ch.entity_type == "hero" and new > CREATION_MAX:
         raise RuleError(
             "creation_max",

@@ -65,7 +65,7 @@ class CheckForm:
 
     def roll(self, rng) -> RollResult:
         try:
-            res = checks.roll_check(self.character, self.check_id, rng=rng, rules=self.rules, **self.options)
+            res = checks.roll_check(self.character, self.check_id, rng=rng, options=self.rules, **self.options)
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         if not self.static:
@@ -80,7 +80,7 @@ class CheckForm:
 
     def distribution(self) -> Distribution:
         try:
-            d = checks.check_distribution(self.character, self.check_id, rules=self.rules, **self.options)
+            d = checks.check_distribution(self.character, self.check_id, options=self.rules, **self.options)
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         if not self.has_target:
@@ -136,13 +136,13 @@ STATIC_PATTERN = re.compile(r"(static|статично)(?![\w])", re.IGNORECASE)
 CHECK_PATTERN = re.compile(r"(check|проверка)(?![\w])", re.IGNORECASE)
 
 
-def parse_static(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> CheckForm:
+def parse_static(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> CheckForm:
     """``static <skill> [STR|DEX|...] [advN] [hinN] [vs N]`` (L111: 10 + skill + modifier, ±5)."""
     end = len(text) if end is None else end
     sc = FormScanner(text, start, end)
     sc.match(STATIC_PATTERN)
     ch = bound_character(variables, "static", start, text)
-    rules = rules_of(ch, rules)
+    options = rules_of(ch, options)
     m = sc.match(_ONE_NAME)
     skill = _skill_code(ch, m.group()) if m else None
     if skill is None:
@@ -163,24 +163,24 @@ def parse_static(text: str, start: int = 0, end: int | None = None, *, variables
     sc.done("STR/DEX/..., +N, advN, hinN or vs N", "Сл/Лв/..., +N, advN, hinN или vs N")
     check_id = f"{char}+{skill}"
     try:
-        plan = checks.plan_check(ch, check_id, rules)
+        plan = checks.plan_check(ch, check_id, options=options)
     except RuleError as exc:
         raise rule_dice_error(exc, start, text) from None
     opts = {"advantages": adv, "hindrances": hin, "bonus": bonus, "difficulty": target if target is not None else 0}
     if plan.kind == "skill":
         opts["static"] = True
     return CheckForm(
-        text[start:end].strip(), ch, check_id, opts, static=True, has_target=target is not None, rules=rules
+        text[start:end].strip(), ch, check_id, opts, static=True, has_target=target is not None, rules=options
     )
 
 
-def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> CheckForm:
+def parse_check(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> CheckForm:
     """``check <check id> [+N] [advN] [hinN] [vs N]``: any check id of §5.17 for the bound character."""
     end = len(text) if end is None else end
     sc = FormScanner(text, start, end)
     sc.match(CHECK_PATTERN)
     ch = bound_character(variables, "check", start, text)
-    rules = rules_of(ch, rules)
+    options = rules_of(ch, options)
     m = sc.match(_CHECK_NAME)
     if not m:
         raise dice_error(
@@ -191,14 +191,14 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, variables=
         )
     check_id = _check_id_of(ch, m.group())
     try:
-        checks.plan_check(ch, check_id, rules)
+        checks.plan_check(ch, check_id, options=options)
     except RuleError as exc:
         raise rule_dice_error(exc, m.start(), text) from None
     bonus, adv, hin = sc.options()
     target = sc.target(required=False)
     sc.done("+N, advN, hinN or vs N", "+N, advN, hinN или vs N")
     opts = {"advantages": adv, "hindrances": hin, "bonus": bonus, "difficulty": target if target is not None else 10}
-    return CheckForm(text[start:end].strip(), ch, check_id, opts, has_target=True, rules=rules)
+    return CheckForm(text[start:end].strip(), ch, check_id, opts, has_target=True, rules=options)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ class DefCheckForm:
 
     def roll(self, rng) -> RollResult:
         try:
-            res = combat.defense_check(self.character, self.difficulty, rng=rng, rules=self.rules, **self.options)
+            res = combat.defense_check(self.character, self.difficulty, rng=rng, options=self.rules, **self.options)
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         self.character.remember_check(res)
@@ -227,7 +227,7 @@ class DefCheckForm:
     def distribution(self) -> Distribution:
         try:
             d = checks.check_distribution(
-                self.character, "defense_check", rules=self.rules, difficulty=self.difficulty, **self.options
+                self.character, "defense_check", options=self.rules, difficulty=self.difficulty, **self.options
             )
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
@@ -235,13 +235,13 @@ class DefCheckForm:
         return d
 
 
-def parse_defcheck(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> DefCheckForm:
+def parse_defcheck(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> DefCheckForm:
     """``defcheck [+N] [advN] [hinN] vs DC``: d20 + (DEF - BDEF) vs DC; Damage = max(0, DC - total) (L355-356)."""
     end = len(text) if end is None else end
     sc = FormScanner(text, start, end)
     sc.match(DEFCHECK_PATTERN)
     ch = bound_character(variables, "defcheck", start, text)
-    rules = rules_of(ch, rules)
+    options = rules_of(ch, options)
     bonus, adv, hin = sc.options()
     target = sc.target(required=True)
     sc.done("nothing after the difficulty", "ничего после сложности")
@@ -253,7 +253,7 @@ def parse_defcheck(text: str, start: int = 0, end: int | None = None, *, variabl
             text,
         )
     return DefCheckForm(
-        text[start:end].strip(), ch, target, {"advantages": adv, "hindrances": hin, "bonus": bonus}, rules
+        text[start:end].strip(), ch, target, {"advantages": adv, "hindrances": hin, "bonus": bonus}, options
     )
 
 
@@ -276,8 +276,10 @@ class RerollForm:
     def roll(self, rng) -> RollResult:
         prev = self.character.last_check or self.previous
         try:
-            new = checks.reroll(self.character, prev, rng=rng, rules=self.rules)
-            spent = fate.spend_threads(self.character, 1, T("Lucky!: re-roll", "Повезло!: переброс"), rules=self.rules)
+            new = checks.reroll(self.character, prev, rng=rng, options=self.rules)
+            spent = fate.spend_threads(
+                self.character, 1, T("Lucky!: re-roll", "Повезло!: переброс"), options=self.rules
+            )
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         new.effects = [e for e in new.effects if e.trait != "threads"]  # applied just now
@@ -297,14 +299,14 @@ class RerollForm:
     def distribution(self) -> Distribution:
         prev = self.character.last_check or self.previous
         try:
-            d = checks.check_distribution(self.character, prev.check_id, rules=self.rules, **prev.options)
+            d = checks.check_distribution(self.character, prev.check_id, options=self.rules, **prev.options)
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
         d.expression = self.text
         return d
 
 
-def parse_reroll(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> RerollForm:
+def parse_reroll(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> RerollForm:
     end = len(text) if end is None else end
     sc = FormScanner(text, start, end)
     sc.match(REROLL_PATTERN)
@@ -318,7 +320,7 @@ def parse_reroll(text: str, start: int = 0, end: int | None = None, *, variables
             start,
             text,
         )
-    return RerollForm(text[start:end].strip(), ch, prev, rules_of(ch, rules))
+    return RerollForm(text[start:end].strip(), ch, prev, rules_of(ch, options))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -351,7 +353,7 @@ class DistForm:
         )
 
 
-def parse_dist(text: str, start: int = 0, end: int | None = None, *, variables=None, rules=None) -> DistForm:
+def parse_dist(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> DistForm:
     """``dist <form>``: ``dist t20+5 adv vs 15`` (``d20`` is read as ``t20``), ``dist static ...``,
     ``dist attack VAL vs 18``, ``dist d20+8 vs d20+6``, ``dist check ...``, ``dist defcheck vs 20``."""
     from .words import parse_t20
@@ -377,11 +379,11 @@ def parse_dist(text: str, start: int = 0, end: int | None = None, *, variables=N
         (REROLL_PATTERN, parse_reroll),
     ):
         if pattern.match(text, pos, end):
-            return DistForm(text[start:end].strip(), parse(text, pos, end, variables=variables, rules=rules))
+            return DistForm(text[start:end].strip(), parse(text, pos, end, variables=variables, options=options))
     if D20.match(text, pos, end):
         ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
         src = text[:pos] + "t20" + text[pos + 3 :]  # d20 inside dist = a Threads check (netting)
-        inner = parse_t20(src, pos, end, rules_of(ch, rules) if ch is not None else rules)
+        inner = parse_t20(src, pos, end, options=rules_of(ch, options) if ch is not None else options)
         inner.text = text[pos:end].strip()
         return DistForm(text[start:end].strip(), inner)
     raise dice_error(
@@ -395,79 +397,79 @@ def parse_dist(text: str, start: int = 0, end: int | None = None, *, variables=N
 # ------------------------------------------------------------------------------------------------
 # The DiceWords
 # ------------------------------------------------------------------------------------------------
-def _word(name, pattern, parse, rules, help_en, help_ru, examples) -> DiceWord:
+def _word(name, pattern, parse, help_en, help_ru, examples, *, options) -> DiceWord:
     def _parse(text, start, end, variables=None):
-        return parse(text, start, end, variables=variables, rules=rules)
+        return parse(text, start, end, variables=variables, options=options)
 
     return DiceWord(
         name=name, system="threads_of_fate", pattern=pattern, parse=_parse, help=T(help_en, help_ru), examples=examples
     )
 
 
-def form_words(rules=None) -> list[DiceWord]:
+def form_words(*, options) -> list[DiceWord]:
     return [
         _word(
             "tof_static",
             STATIC_PATTERN,
             parse_static,
-            rules,
             "Threads of Fate static value of the bound character: static <skill> [STR|DEX|...] [advN|hinN] [vs N]",
             "Статичное значение привязанного персонажа: static <навык> [Сл|Лв|...] [advN|hinN] [vs N]",
             ("static perception WIS", "static perception adv", "static stealth DEX vs 16"),
+            options=options,
         ),
         _word(
             "tof_check",
             CHECK_PATTERN,
             parse_check,
-            rules,
             "a named check of the bound character: check <id or name> [+N] [advN] [hinN] [vs N]",
             "проверка привязанного персонажа: проверка <название, например Ловкость+Скрытность или "
             "{Ловкость}+{Ловкость рук}> [+N] [advN] [hinN] [vs N]",
             ("check dexterity+stealth adv vs 15", "check will vs 12"),
+            options=options,
         ),
         _word(
             "tof_defcheck",
             DEFCHECK_PATTERN,
             parse_defcheck,
-            rules,
             "hazard Defense check of the bound character: defcheck vs DC (Damage = shortfall)",
             "Проверка Защиты привязанного персонажа: defcheck vs СЛ (Повреждения = недобор)",
             ("defcheck vs 20",),
+            options=options,
         ),
         _word(
             "tof_attack",
             ATTACK_PATTERN,
             parse_attack,
-            rules,
             "attack: attack <VAL|VALU|MRK|rating> [advN|hinN] vs DEF [dur N]; Damage = margin - Durability",
             "атака: attack <VAL|VALU|MRK|значение> [advN|hinN] vs Зщ [dur N]; Повреждения = превышение − Прочность",
             ("attack VAL vs 18 dur 2", "attack 7 vs 18 dur 2", "attack MRK adv vs 15"),
+            options=options,
         ),
         _word(
             "tof_contest",
             CONTEST_PATTERN,
             parse_contest,
-            rules,
             "Contest: d20+A vs d20+B; strictly higher wins, a tie changes nothing",
             "Состязание: d20+A vs d20+B; побеждает больший результат, при равенстве ничего не меняется",
             ("d20+8 vs d20+6", "t20+3 adv vs t20+5"),
+            options=options,
         ),
         _word(
             "tof_reroll",
             REROLL_PATTERN,
             parse_reroll,
-            rules,
             "re-roll the bound hero's last check for 1 Thread (at most twice)",
             "переброс последней проверки привязанного героя за 1 Нить (не более двух раз)",
             ("reroll",),
+            options=options,
         ),
         _word(
             "tof_dist",
             DIST_PATTERN,
             parse_dist,
-            rules,
             "exact odds of a Threads of Fate roll: dist t20+5 adv vs 15",
             "точные шансы броска «Нитей судьбы»: dist t20+5 adv vs 15",
             ("dist d20+5 adv vs 15", "dist attack 7 vs 18", "dist d20+8 vs d20+6"),
+            options=options,
         ),
     ]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
 
 from tabletop_widgets.dice.results import Die
 
@@ -51,24 +50,26 @@ def roll_kept(net: int, rng: random.Random) -> tuple[int, list[int], int]:
     return dice[idx], dice, idx
 
 
-def die_succeeds(x: int, bonus: int, difficulty: int, rules: Mapping[str, Any] | None) -> bool:
+def die_succeeds(x: int, bonus: int, difficulty: int, *, options) -> bool:
     """One kept die value against the difficulty (L98, L114; A4)."""
-    if x == 1 and rule(rules, "nat1_auto_fail"):
+    if x == 1 and rule(options, "nat1_auto_fail"):
         return False
-    if x == 20 and rule(rules, "nat20_auto_success"):
+    if x == 20 and rule(options, "nat20_auto_success"):
         return True
     return x + bonus >= difficulty
 
 
-def succeeds_only_on_20(bonus: int, difficulty: int, rules) -> bool:
+def succeeds_only_on_20(bonus: int, difficulty: int, *, options) -> bool:
     """§5.2: no die below 20 succeeds and a 20 does (L135, L189, L191; A14)."""
     need = difficulty - bonus
-    return need == 20 or (need > 20 and bool(rule(rules, "nat20_auto_success")))
+    return need == 20 or (need > 20 and bool(rule(options, "nat20_auto_success")))
 
 
-def p_success(bonus: int, difficulty: int, net: int, rules=None) -> Fraction:
+def p_success(bonus: int, difficulty: int, net: int, *, options) -> Fraction:
     """Exact P(success) of a rolled check (§5.4)."""
-    return sum((p for x, p in kept_die_pmf(net).items() if die_succeeds(x, bonus, difficulty, rules)), Fraction(0))
+    return sum(
+        (p for x, p in kept_die_pmf(net).items() if die_succeeds(x, bonus, difficulty, options=options)), Fraction(0)
+    )
 
 
 def dice_objects(dice: list[int], idx: int) -> list[Die]:

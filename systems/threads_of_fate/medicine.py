@@ -58,7 +58,7 @@ class Treatment:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], rules=None) -> "Treatment":
+    def from_dict(cls, data: Mapping[str, Any], *, options) -> "Treatment":
 
         problems = check_treatment(dict(data)) if data else [None]
         if problems:
@@ -68,7 +68,7 @@ class Treatment:
             data["turns_left"],
             data["hp_lost"],
             data["interrupted"],
-            rules,
+            options,
             data["patient"],
             data["skill"],
             data["characteristic"],
@@ -93,7 +93,7 @@ class Treatment:
 
 
 def start_treatment(
-    medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None, patient: str = ""
+    medic, skill: str = "medicine", characteristic: str = "intelligence", patient: str = "", *, options
 ) -> Treatment:
     if skill not in ("medicine", "repair") or characteristic not in CHARACTERISTICS:
         raise RuleError(
@@ -107,7 +107,7 @@ def start_treatment(
     return Treatment(
         medic.will,
         medicine_turns(getattr(medic, skill), m),
-        rules=rules,
+        rules=options,
         patient=patient,
         skill=skill,
         characteristic=characteristic,
@@ -115,20 +115,20 @@ def start_treatment(
 
 
 def begin_treatment(
-    medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence", rules=None
+    medic, patient: str = "", *, options, skill: str = "medicine", characteristic: str = "intelligence"
 ) -> dict:
     """Start Medicine in combat (L441) and save it with the medic; returns ``{trait: (old, new)}``."""
-    t = start_treatment(medic, skill, characteristic, rules, patient)
+    t = start_treatment(medic, skill, characteristic, patient=patient, options=options)
     old = dict(medic.treatment)
     medic.treatment = t.to_dict()
     return {"treatment": (old, dict(medic.treatment))}
 
 
-def treatment_turn(medic, rules=None) -> dict:
+def treatment_turn(medic, *, options) -> dict:
     """One of the medic's turns passes on the saved treatment; ``done`` when the check is due."""
     if not medic.treatment:
         raise RuleError("no_treatment", T("no treatment in progress", "лечение не идёт"))
-    t = Treatment.from_dict(medic.treatment, rules)
+    t = Treatment.from_dict(medic.treatment, options=options)
     old = dict(medic.treatment)
     done = t.tick()
     medic.treatment = t.to_dict()
@@ -148,10 +148,10 @@ def medicine(
     medic,
     patient,
     *,
+    options,
     mode: str = "heal",
     characteristic: str | None = None,
     rng: random.Random | None = None,
-    rules=None,
     **choices,
 ) -> dict[str, Any]:
     """Medicine on a living patient, Repair on a Combat robot (L436-442, L514).
@@ -170,7 +170,7 @@ def medicine(
         )  # L514
     if mode not in ("heal", "revive", "first_aid"):
         raise RuleError("bad_mode", T("mode is heal, revive or first_aid", "режим: heal, revive или first_aid"))
-    once = rule(rules, "medicine_once_per")
+    once = rule(options, "medicine_once_per")
     if mode == "heal" and once == "patient" and patient.medicine_today:
         raise RuleError(
             "medicine_once_per_day",
@@ -193,7 +193,7 @@ def medicine(
         else:
             characteristic = "intelligence"
     dc = MEDICINE_REVIVE_DC if mode == "revive" else MEDICINE_HEAL_DC
-    res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, rules=rules, difficulty=dc, **choices)
+    res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, options=options, difficulty=dc, **choices)
     heal = medicine_heal_amount(res.total) if (mode == "heal" and res.success) else 0
     if mode == "heal" and once == "medic":
         medic.medicine_given_today = True

@@ -241,12 +241,12 @@ class Character(CharacterModel):
         """Signed size bonus/penalty (§3.5): + for large; GM-entered where the table is missing."""
         if self.size_sbp is not None:
             return self.size_sbp
-        return size_values(self.size, self.rules)[1]  # the campaign size table (X6), else the book's cells
+        return size_values(self.size, options=self.rules)[1]  # the campaign size table (X6), else the book's cells
 
     def hp_multiplier(self) -> int | None:
         if self.size_hp_mult is not None:
             return self.size_hp_mult
-        return size_values(self.size, self.rules)[0]
+        return size_values(self.size, options=self.rules)[0]
 
     def effective_score(self, char: str) -> int:
         return self.effective.get(char, getattr(self, char))

@@ -58,13 +58,13 @@ def _skill_info(ch, code: str):
     raise RuleError("unknown_check", T(f"no skill named {code!r}", f"нет навыка {code!r}"))
 
 
-def _char_value(ch, name: str, rules) -> tuple[int, bool, dict]:
+def _char_value(ch, name: str, *, options) -> tuple[int, bool, dict]:
     """(bonus, drained, label) of a primary (its modifier) or secondary (its full value, L325)."""
     if name in CHARACTERISTICS:
         score = ch.effective_score(name)
         m = (
             ch.dexterity_mod_effective
-            if (name == "dexterity" and rule(rules, "dex_cap_scope") == "all_checks")
+            if (name == "dexterity" and rule(options, "dex_cap_scope") == "all_checks")
             else getattr(ch, name + "_mod")
         )
         return m, score == 0, CHAR_LABELS[name]
@@ -82,16 +82,16 @@ def _char_value(ch, name: str, rules) -> tuple[int, bool, dict]:
     raise RuleError("unknown_check", T(f"unknown characteristic {name!r}", f"неизвестная характеристика {name!r}"))
 
 
-def plan_check(ch, check_id: str, rules=None) -> Plan:
+def plan_check(ch, check_id: str, *, options) -> Plan:
     if check_id in COMBAT_CHECKS:
         plan = _plan_combat(ch, check_id)
-        if rule(rules, "dex_cap_scope") == "defense_only" and check_id != "defense_check":
+        if rule(options, "dex_cap_scope") == "defense_only" and check_id != "defense_check":
             plan.bonus += ch.dexterity_mod - ch.dexterity_mod_effective  # A31: caps only Defense
         return plan
     if check_id == "trouble":
         return Plan(check_id, T("Trouble check", "Проверка Неприятностей"), "trouble")
     char, plus, skill = check_id.partition("+")
-    value, drained, clabel = _char_value(ch, char, rules)
+    value, drained, clabel = _char_value(ch, char, options=options)
     if not plus:
         kind = "characteristic" if char in CHARACTERISTICS else "secondary"
         return Plan(
@@ -163,26 +163,26 @@ def _plan_combat(ch, check_id: str) -> Plan:
 # ------------------------------------------------------------------------------------------------
 # Static values (§5.6, §5.13)
 # ------------------------------------------------------------------------------------------------
-def static_value(skill_xp: int, char_mod: int, net: int, rules=None) -> int:
+def static_value(skill_xp: int, char_mod: int, net: int, *, options) -> int:
     """10 + skill + modifier, +-5 for Advantage/Hindrance (L111-112; A5, A6)."""
-    v = 10 + skill_xp + (char_mod if rule(rules, "static_includes_mod") else 0)
-    step = 1 if rule(rules, "static_flat_5") else abs(net)
+    v = 10 + skill_xp + (char_mod if rule(options, "static_includes_mod") else 0)
+    step = 1 if rule(options, "static_flat_5") else abs(net)
     return v + (5 * step if net > 0 else -5 * step if net < 0 else 0)
 
 
-def expert_static(char_mod: int, difficulty: int, net: int = 0, rules=None) -> tuple[int, str]:
+def expert_static(char_mod: int, difficulty: int, net: int = 0, *, options) -> tuple[int, str]:
     """Expert skill without access (L413): 5 + modifier; critical failure when DC - value >= 10."""
     v = 5 + char_mod
-    if rule(rules, "expert_static_adv"):  # A52
+    if rule(options, "expert_static_adv"):  # A52
         v += 5 if net > 0 else -5 if net < 0 else 0
     if difficulty - v >= 10:
         return v, "critical_failure"
     return v, "success" if v >= difficulty else "failure"
 
 
-def opposed_difficulty(opp_skill: int, opp_mod: int, rules=None) -> int:
+def opposed_difficulty(opp_skill: int, opp_mod: int, *, options) -> int:
     """Actively opposed check without a Contest: DC = 10 + skill + modifier (L375-376)."""
-    return static_value(opp_skill, opp_mod, 0, rules)
+    return static_value(opp_skill, opp_mod, 0, options=options)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -231,6 +231,6 @@ def parse_options(options: Mapping[str, Any]) -> Opts:
     return o
 
 
-def net_of(plan: Plan, o: Opts, rules) -> int:
+def net_of(plan: Plan, o: Opts, *, options) -> int:
     # §5.17: the automatic Hindrance is merged first, then cancelled and capped (A2)
-    return net_dice(o.advantages, o.hindrances + plan.auto_hindrance, rule(rules, "adv_order"))
+    return net_dice(o.advantages, o.hindrances + plan.auto_hindrance, rule(options, "adv_order"))

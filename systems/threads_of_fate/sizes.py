@@ -21,10 +21,10 @@ SIZE_MEDIUM_COUNT: dict[str, int | None] = {s: r["medium_count"] for s, r in _RO
 SIZE_TABLE_KEYS = ("hp_multiplier", "sbp")
 
 
-def size_values(size: str, rules: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
+def size_values(size: str, *, options) -> tuple[int | None, int | None]:
     """(hp_multiplier, sbp) of a size class: the campaign table (GM-entered once per size, X6) over the
     cells the fragment gives (§3.5)."""
-    row = ((rules or {}).get("size_table") or {}).get(size) or {}
+    row = ((options or {}).get("size_table") or {}).get(size) or {}
     hm = row.get("hp_multiplier")
     sb = row.get("sbp")
     return (hm if hm is not None else SIZE_HP_MULT.get(size), sb if sb is not None else SIZE_SBP.get(size))
@@ -34,14 +34,14 @@ def _missing(hm, sbp) -> list[str]:
     return [k for k, v in (("hp_multiplier", hm), ("sbp", sbp)) if v is None]
 
 
-def size_table(rules: Mapping[str, Any]) -> list[dict[str, Any]]:
+def size_table(*, options) -> list[dict[str, Any]]:
     """Every size class with its HP multiplier and size bonus/penalty: the GM's campaign values over the
     cells the fragment gives; ``gm_entered`` marks the GM's cells, ``missing`` what is still unknown."""
-    table = rules.get("size_table") or {}
+    table = options.get("size_table") or {}
     rows = []
     for r in load("sizes"):
         gm = table.get(r["code"]) or {}
-        hm, sbp = size_values(r["code"], rules)
+        hm, sbp = size_values(r["code"], options=options)
         rows.append(
             {
                 **r,
@@ -65,10 +65,10 @@ def merged_size_table(current: Mapping[str, Any] | None, table: Mapping[str, Map
     return merged
 
 
-def size_choice_notes(character, size: str, rules: Mapping[str, Any]) -> tuple[list[str], list[dict]]:
+def size_choice_notes(character, size: str, *, options) -> tuple[list[str], list[dict]]:
     """(missing values, notes) once ``character`` has picked ``size``: what the campaign table still lacks
     and whether a hero needs the GM's approval (L303)."""
-    missing = _missing(*size_values(size, rules))
+    missing = _missing(*size_values(size, options=options))
     notes = []
     if missing:
         lab = SIZE_LABELS[size]

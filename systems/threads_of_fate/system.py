@@ -53,7 +53,7 @@ class ThreadsOfFateSystem(GameSystem):
     def size_table(self) -> list[dict[str, Any]]:
         """Every size class with its HP multiplier and size bonus/penalty: the GM's campaign values over
         the cells the fragment gives; ``gm_entered`` marks the GM's cells, ``missing`` what is still unknown."""
-        return sizes.size_table(self.rules)
+        return sizes.size_table(options=self.rules)
 
     def with_size_table(self, table: Mapping[str, Mapping[str, int]]) -> "ThreadsOfFateSystem":
         """A copy of this system whose campaign size table has the GM's values (merged over any already
@@ -70,7 +70,7 @@ class ThreadsOfFateSystem(GameSystem):
         if not keep_overrides:
             values.update(size_hp_mult=None, size_sbp=None)
         changes = set_traits(character, **values)
-        missing, notes = sizes.size_choice_notes(character, size, self.rules)
+        missing, notes = sizes.size_choice_notes(character, size, options=self.rules)
         return {"changes": changes, "missing": missing, "notes": notes}
 
     def stealthy_speed(self, character) -> int | None:
@@ -83,7 +83,7 @@ class ThreadsOfFateSystem(GameSystem):
         """Move stealthily (L403): Speed halves; the Stealth check (DEX by default) takes -1 per helped
         creature and the positive size bonus of larger ones. ``group`` lists the helped creatures' sizes.
         Hiding is impossible while watched (L403): that is the GM's call, not modelled."""
-        sbp_of = {s: sizes.size_values(s, self.rules)[1] for s in sizes.SIZES}
+        sbp_of = {s: sizes.size_values(s, options=self.rules)[1] for s in sizes.SIZES}
         penalty = sizes.group_stealth_penalty(list(group), sbp_of) if group else 0
         characteristic = options.pop("characteristic", "dexterity")
         opts = {**options, "bonus": options.get("bonus", 0) + penalty}
@@ -106,36 +106,36 @@ class ThreadsOfFateSystem(GameSystem):
 
     # -- checks -------------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
-        return checks.list_checks(character)
+        return checks.list_checks(character, options=self.rules)
 
     def check(self, character, check_id: str) -> CheckSpec:
         for c in self.checks(character):
             if c.id == check_id:
                 return c
-        p = plan.plan_check(character, check_id, self.rules)  # any characteristic + any skill (A53)
+        p = plan.plan_check(character, check_id, options=self.rules)  # any characteristic + any skill (A53)
         return CheckSpec(check_id, p.label, check_options(p.kind == "skill"))
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options) -> CheckResult:
-        res = checks.roll_check(character, check_id, rng=rng, rules=self.rules, **options)
+        res = checks.roll_check(character, check_id, rng=rng, options=self.rules, **options)
         if not res.details.get("static"):
             character.remember_check(res)  # %roll reroll re-rolls the last check (M3)
         return res
 
     def check_distribution(self, character, check_id: str, **options):
         if check_id == "trouble":
-            return trouble.trouble_distribution(rules=self.rules, **options)
-        return checks.check_distribution(character, check_id, rules=self.rules, **options)
+            return trouble.trouble_distribution(options=self.rules, **options)
+        return checks.check_distribution(character, check_id, options=self.rules, **options)
 
     def reroll(self, character, previous: CheckResult, *, rng: random.Random | None = None) -> CheckResult:
-        res = checks.reroll(character, previous, rng=rng, rules=self.rules)
+        res = checks.reroll(character, previous, rng=rng, options=self.rules)
         character.remember_check(res)
         return res
 
     def roll_trouble(self, character=None, *, rng: random.Random | None = None, **options) -> CheckResult:
-        return trouble.roll_trouble(rng=rng, rules=self.rules, character=character, **options)
+        return trouble.roll_trouble(rng=rng, options=self.rules, character=character, **options)
 
     def static_value(self, character, check_id: str, **options) -> int:
-        return checks.check_distribution(character, check_id, rules=self.rules, static=True, **options).min
+        return checks.check_distribution(character, check_id, options=self.rules, static=True, **options).min
 
     def success_with_trouble(self, result: CheckResult, **kw) -> dict:
         return contests.success_with_trouble(result, **kw)
@@ -159,12 +159,15 @@ class ThreadsOfFateSystem(GameSystem):
         return {"a": ra, "b": rb, "winner": winner, "margin": margin}
 
     def contest_odds(self, a, a_check: str, b, b_check: str, a_options=None, b_options=None) -> dict:
-        pa = plan.plan_check(a, a_check, self.rules)
-        pb = plan.plan_check(b, b_check, self.rules)
+        pa = plan.plan_check(a, a_check, options=self.rules)
+        pb = plan.plan_check(b, b_check, options=self.rules)
         oa = plan.parse_options(dict(a_options or {}))
         ob = plan.parse_options(dict(b_options or {}))
         return contests.contest_odds(
-            pa.bonus + oa.bonus, pb.bonus + ob.bonus, plan.net_of(pa, oa, self.rules), plan.net_of(pb, ob, self.rules)
+            pa.bonus + oa.bonus,
+            pb.bonus + ob.bonus,
+            plan.net_of(pa, oa, options=self.rules),
+            plan.net_of(pb, ob, options=self.rules),
         )
 
     def mutual_aid(
@@ -205,18 +208,18 @@ class ThreadsOfFateSystem(GameSystem):
 
     # -- creation and advancement -------------------------------------------------------------------
     def validate(self, character, party: Iterable = ()) -> list[Problem]:
-        return validation.validate(character, self.rules, party)
+        return validation.validate(character, party, options=self.rules)
 
     def validate_party(self, characters: Sequence) -> list[Problem]:
         """Every character's problems with the party in view; each problem's ``data["character"]`` is the
         character's index in ``characters``."""
-        return validation.validate_party(characters, self.rules)
+        return validation.validate_party(characters, options=self.rules)
 
     def raise_skill(self, character, skill: str, by: int = 1) -> dict:
         return fate.raise_skill(character, skill, by)
 
     def spend_characteristic_point(self, character, characteristic: str, by: int = 1) -> dict:
-        return fate.spend_characteristic_point(character, characteristic, by, self.rules)
+        return fate.spend_characteristic_point(character, characteristic, by, options=self.rules)
 
     def buy_trick(self, character, name: str, text: str = "", expert_access: Sequence[str] = ()) -> dict:
         return fate.buy_trick(character, name, text, expert_access)
@@ -226,10 +229,10 @@ class ThreadsOfFateSystem(GameSystem):
 
     # -- Threads, Moves, Caprices (§7.1) -----------------------------------------------------------------
     def start_meeting(self, character) -> dict:
-        return fate.start_meeting(character, self.rules)
+        return fate.start_meeting(character, options=self.rules)
 
     def end_meeting(self, character) -> dict:
-        return fate.end_meeting(character, self.rules)
+        return fate.end_meeting(character, options=self.rules)
 
     def new_day(self, character) -> dict:
         return fate.new_day(character)
@@ -241,33 +244,33 @@ class ThreadsOfFateSystem(GameSystem):
         return fate.milestone_refresh(character)
 
     def gain_threads(self, character, n: int = 1) -> dict:
-        return fate.gain_threads(character, n, self.rules)
+        return fate.gain_threads(character, n, options=self.rules)
 
     def spend_threads(self, character, n: int) -> dict:
-        return fate.spend_threads(character, n, rules=self.rules)
+        return fate.spend_threads(character, n, options=self.rules)
 
     def buy_threads(self, character, n: int = 1, *, moment: str = "meeting_start") -> dict:
-        return fate.buy_threads(character, n, moment=moment, rules=self.rules)
+        return fate.buy_threads(character, n, moment=moment, options=self.rules)
 
     def make_move(self, character, move_id: str, **kw) -> dict:
-        return fate.make_move(character, move_id, rules=self.rules, **kw)
+        return fate.make_move(character, move_id, options=self.rules, **kw)
 
     def invoke_caprice(self, character, caprice_id: str = "C1", **kw) -> dict:
-        return fate.invoke_caprice(character, caprice_id, rules=self.rules, **kw)
+        return fate.invoke_caprice(character, caprice_id, options=self.rules, **kw)
 
     def new_scene(self, name: str = "") -> "fate.Scene":
         """A scene object holding the GM's once-per-hero Caprice limit (L209); pass it to ``invoke_caprice``."""
         return fate.Scene(name)
 
     def hand_of_fate(self, contributions) -> dict:
-        return fate.hand_of_fate(contributions, self.rules)
+        return fate.hand_of_fate(contributions, options=self.rules)
 
     def common_trouble(self, characters) -> dict:
-        return fate.common_trouble(characters, self.rules)
+        return fate.common_trouble(characters, options=self.rules)
 
     # -- dice words -----------------------------------------------------------------------------------
     def dice_words(self) -> list:
-        return [t20_word(self.rules), trouble_word(self.rules)] + forms.form_words(self.rules)
+        return [t20_word(options=self.rules), trouble_word(options=self.rules)] + forms.form_words(options=self.rules)
 
     # -- combat ---------------------------------------------------------------------------------------
     def health(self, character) -> tuple[int, int]:
@@ -280,23 +283,23 @@ class ThreadsOfFateSystem(GameSystem):
         return combat.conditions()
 
     def roll_initiative(self, combatants, *, rng: random.Random | None = None, **options) -> InitiativeOrder:
-        return combat.roll_initiative(combatants, rng=rng, rules=self.rules, **options)
+        return combat.roll_initiative(combatants, rng=rng, options=self.rules, **options)
 
     def attack(
         self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
     ) -> CheckResult:
-        return combat.resolve_attack(attacker, target, check_id, rng=rng, rules=self.rules, **options)
+        return combat.resolve_attack(attacker, target, check_id, rng=rng, options=self.rules, **options)
 
     def contest_attack(
         self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
     ) -> dict:
-        return combat.contest_attack(attacker, target, check_id, rng=rng, rules=self.rules, **options)
+        return combat.contest_attack(attacker, target, check_id, rng=rng, options=self.rules, **options)
 
     def defense_check(self, character, difficulty: int, *, rng: random.Random | None = None, **options) -> CheckResult:
-        return combat.defense_check(character, difficulty, rng=rng, rules=self.rules, **options)
+        return combat.defense_check(character, difficulty, rng=rng, options=self.rules, **options)
 
     def medicine(self, medic, patient, *, mode: str = "heal", rng: random.Random | None = None, **options) -> dict:
-        return combat.medicine(medic, patient, mode=mode, rng=rng, rules=self.rules, **options)
+        return combat.medicine(medic, patient, mode=mode, rng=rng, options=self.rules, **options)
 
     def turn_slots(self) -> list[dict]:
         return combat.turn_slots()
@@ -309,16 +312,16 @@ class ThreadsOfFateSystem(GameSystem):
         return combat.damage_options()
 
     def apply_damage(self, character, amount: int, **options) -> DamageOutcome:
-        return combat.apply_damage(character, amount, rules=self.rules, **options)
+        return combat.apply_damage(character, amount, options=self.rules, **options)
 
     def apply_healing(self, character, amount: int, **options) -> DamageOutcome:
-        return combat.apply_healing(character, amount, rules=self.rules, **options)
+        return combat.apply_healing(character, amount, options=self.rules, **options)
 
     def healing_options(self, character) -> list[OptionSpec]:
         return combat.healing_options(character)
 
     def on_turn(self, character, when: str, *, rng: random.Random | None = None, conditions=()) -> DamageOutcome | None:
-        return combat.on_turn(character, when, rng=rng, conditions=conditions, rules=self.rules)
+        return combat.on_turn(character, when, rng=rng, conditions=conditions, options=self.rules)
 
     def condition_changed(self, character, condition_id: str, active: bool, **data) -> DamageOutcome | None:
         return combat.condition_changed(character, condition_id, active, **data)
@@ -327,10 +330,10 @@ class ThreadsOfFateSystem(GameSystem):
     def begin_treatment(
         self, medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence"
     ) -> dict:
-        return combat.begin_treatment(medic, patient, skill=skill, characteristic=characteristic, rules=self.rules)
+        return combat.begin_treatment(medic, patient, skill=skill, characteristic=characteristic, options=self.rules)
 
     def treatment_turn(self, medic) -> dict:
-        return combat.treatment_turn(medic, self.rules)
+        return combat.treatment_turn(medic, options=self.rules)
 
     def end_treatment(self, medic) -> dict:
         return combat.end_treatment(medic)

@@ -27,8 +27,8 @@ def trouble_band(value: int) -> str:
     return "D"
 
 
-def trouble_value(die: int, margin: int = 0, forced: str | None = None, rules=None) -> int:
-    if forced == "worst" and not rule(rules, "catastrophe_controllable"):  # A12
+def trouble_value(die: int, margin: int = 0, forced: str | None = None, *, options) -> int:
+    if forced == "worst" and not rule(options, "catastrophe_controllable"):  # A12
         return 1
     base = 20 if forced == "best" else 1 if forced == "worst" else die
     return base + margin  # L186, L239
@@ -53,9 +53,9 @@ def _trouble_opts(choices):
     return int(choices.get("margin", 0)), forced or None, table
 
 
-def trouble_net(choices, rules) -> int:
+def trouble_net(choices, *, options) -> int:
     adv, hin = choices.get("advantages", 0), choices.get("hindrances", 0)
-    if (adv or hin) and not rule(rules, "trouble_allow_adv"):
+    if (adv or hin) and not rule(options, "trouble_allow_adv"):
         raise RuleError(
             "trouble_no_adv",
             T(
@@ -63,19 +63,19 @@ def trouble_net(choices, rules) -> int:
                 "Преимущества/Помехи не применяются к проверке Неприятностей",
             ),
         )  # A11
-    return net_dice(adv, hin, rule(rules, "adv_order"))
+    return net_dice(adv, hin, rule(options, "adv_order"))
 
 
-def trouble_distribution(rules=None, **choices) -> Distribution:
+def trouble_distribution(*, options, **choices) -> Distribution:
     """Exact distribution of the Trouble value (die + control margin); p_pass = P(best band A)."""
     margin, forced, _ = _trouble_opts(choices)
-    net = trouble_net(choices, rules)
+    net = trouble_net(choices, options=options)
     if forced:
-        pmf = {trouble_value(20, margin, forced, rules): Fraction(1)}
+        pmf = {trouble_value(20, margin, forced, options=options): Fraction(1)}
     else:
         pmf = {}
         for x, q in kept_die_pmf(net).items():
-            v = trouble_value(x, margin, None, rules)
+            v = trouble_value(x, margin, None, options=options)
             pmf[v] = pmf.get(v, Fraction(0)) + q
     p_a = sum((q for v, q in pmf.items() if trouble_band(v) == "A"), Fraction(0))
     return Distribution(
@@ -94,13 +94,13 @@ def trouble_band_odds(margin: int = 0, net: int = 0) -> dict[str, Fraction]:
     return out
 
 
-def roll_trouble(rng: random.Random | None = None, rules=None, character=None, **choices) -> CheckResult:
+def roll_trouble(rng: random.Random | None = None, character=None, *, options, **choices) -> CheckResult:
     """A Trouble check: plain d20 (+ control margin), read in four bands (L229-242).
     ``forced="best"`` is the Move "Lucky!" (1 Thread, L186); ``forced="worst"`` the Caprice
     "Catastrophe!" (+1 Thread, L222). The Thread change is returned as an Effect."""
     rng = rng if rng is not None else random.Random()
     margin, forced, table = _trouble_opts(choices)
-    net = trouble_net(choices, rules)
+    net = trouble_net(choices, options=options)
     effects: list[Effect] = []
     if forced:
         dice, idx, die = [], 0, 20 if forced == "best" else 1
@@ -114,9 +114,9 @@ def roll_trouble(rng: random.Random | None = None, rules=None, character=None, *
             effects.append(Effect("threads", +1, T("Caprice: Catastrophe!", "Каприз: Катастрофа!")))
     else:
         die, dice, idx = roll_kept(net, rng)
-    value = trouble_value(die, margin, forced, rules)
+    value = trouble_value(die, margin, forced, options=options)
     band = trouble_band(value)
-    row = data.trouble_row(table, band, rule(rules, "trouble_band_names"))
+    row = data.trouble_row(table, band, rule(options, "trouble_band_names"))
     label = T("Trouble check", "Проверка Неприятностей")
     # the reader gets the book's range of the band (19–20, 13–18, ...), not its code letter
     band_range = f"{row['min']}–{row['max']}" if "min" in row and "max" in row else ""

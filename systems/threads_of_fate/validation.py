@@ -17,10 +17,10 @@ def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
     return Problem(code, T(en, ru), field=field, severity=severity, data=data)
 
 
-def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
+def validate(ch, party: Iterable = (), *, options) -> list[Problem]:
     """Every creation and advancement problem of ``ch`` (V01-V22), and V23 against ``party``."""
     return (
-        _characteristic_problems(ch, rules)
+        _characteristic_problems(ch, options=options)
         + _creation_problems(ch)
         + _skill_problems(ch)
         + _body_problems(ch)
@@ -29,13 +29,13 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
     )
 
 
-def _characteristic_problems(ch, rules) -> list[Problem]:
+def _characteristic_problems(ch, *, options) -> list[Problem]:
     """V01-V06: the point budget and the characteristics' ranges."""
     hero = ch.entity_type == "hero"
     creation = ch.stage == "creation"
     npc_sev = "error" if hero else "warning"  # NPC builder: V01-V06 become warnings (L279)
     out: list[Problem] = []
-    budget = rule(rules, "char_points")
+    budget = rule(options, "char_points")
     spent = ch.char_points_spent
     if creation:
         if spent > budget:
@@ -311,11 +311,11 @@ def party_duplicates(ch, party: Iterable) -> list[Problem]:
     return out
 
 
-def validate_party(characters: Sequence, rules=None) -> list[Problem]:
+def validate_party(characters: Sequence, *, options) -> list[Problem]:
     """Every character's problems with the rest of the party in view (V23 duplicates); each problem's
     ``data["character"]`` is the character's index in ``characters``."""
     return [
         dataclasses.replace(p, data={**p.data, "character": i})
         for i, ch in enumerate(characters)
-        for p in validate(ch, rules, characters)
+        for p in validate(ch, characters, options=options)
     ]

@@ -51,7 +51,7 @@ class T20Expression:
         elif kept == 1:
             notes.append(T("Critical failure (natural 1)", "Критический провал (1 на кубике)"))
         if self.target is not None:
-            ok = die_succeeds(kept, self.bonus, self.target, self.rules)
+            ok = die_succeeds(kept, self.bonus, self.target, options=self.rules)
             check = Check(">=", self.target, ok, total - self.target)
             need = self.target - self.bonus
             if need == 20 or (need > 20 and rule(self.rules, "nat20_auto_success")):
@@ -86,13 +86,15 @@ class T20Expression:
         pmf = kept_die_pmf(self.net)
         p = None
         if self.target is not None:
-            p = sum((q for x, q in pmf.items() if die_succeeds(x, self.bonus, self.target, self.rules)), Fraction(0))
+            p = sum(
+                (q for x, q in pmf.items() if die_succeeds(x, self.bonus, self.target, options=self.rules)), Fraction(0)
+            )
         return Distribution(
             {x + self.bonus: q for x, q in pmf.items()}, p_pass=p, expression=self.text, outcome="total"
         )
 
 
-def parse_t20(text: str, start: int = 0, end: int | None = None, rules=None) -> T20Expression:
+def parse_t20(text: str, start: int = 0, end: int | None = None, *, options) -> T20Expression:
     end = len(text) if end is None else end
     m = PATTERN.match(text, start, end)
     if not m:
@@ -141,15 +143,15 @@ def parse_t20(text: str, start: int = 0, end: int | None = None, rules=None) -> 
             text,
             message_ru="ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
         )
-    return T20Expression(text[start:end].strip(), bonus, adv, hin, target, rules)
+    return T20Expression(text[start:end].strip(), bonus, adv, hin, target, options)
 
 
-def t20_word(rules=None) -> DiceWord:
+def t20_word(*, options) -> DiceWord:
     return DiceWord(
         name="t20",
         system="threads_of_fate",
         pattern=PATTERN,
-        parse=lambda text, start, end: parse_t20(text, start, end, rules),
+        parse=lambda text, start, end: parse_t20(text, start, end, options=options),
         help=T(
             "Threads of Fate check: t20[+mod] [advN] [hinN|disN] [vs DC]; Advantages and Hindrances cancel 1:1, "
             "at most 2 count (3 dice)",
@@ -181,15 +183,15 @@ class TroubleExpression:
     def roll(self, rng) -> RollResult:
         from .checks import roll_trouble
 
-        return roll_trouble(rng=rng, rules=self.rules, **self._opts()).roll
+        return roll_trouble(rng=rng, options=self.rules, **self._opts()).roll
 
     def distribution(self) -> Distribution:
         from .checks import trouble_distribution
 
-        return trouble_distribution(rules=self.rules, **self._opts())
+        return trouble_distribution(options=self.rules, **self._opts())
 
 
-def parse_trouble(text: str, start: int = 0, end: int | None = None, rules=None) -> TroubleExpression:
+def parse_trouble(text: str, start: int = 0, end: int | None = None, *, options) -> TroubleExpression:
     end = len(text) if end is None else end
     m = TROUBLE_PATTERN.match(text, start, end)
     if not m:
@@ -225,15 +227,15 @@ def parse_trouble(text: str, start: int = 0, end: int | None = None, rules=None)
             text,
             message_ru="ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
         )
-    return TroubleExpression(text[start:end].strip(), margin, forced, table, rules)
+    return TroubleExpression(text[start:end].strip(), margin, forced, table, options)
 
 
-def trouble_word(rules=None) -> DiceWord:
+def trouble_word(*, options) -> DiceWord:
     return DiceWord(
         name="trouble",
         system="threads_of_fate",
         pattern=TROUBLE_PATTERN,
-        parse=lambda text, start, end: parse_trouble(text, start, end, rules),
+        parse=lambda text, start, end: parse_trouble(text, start, end, options=options),
         help=T(
             "Trouble check: trouble [+margin|-margin] [best|worst] [augmented|combat_robot|veteran]; "
             "bands 19-20 / 13-18 / 7-12 / 1-6",
