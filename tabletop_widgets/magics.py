@@ -150,7 +150,7 @@ class TabletopMagics(Magics):
         char = ns.get("_tt_character")
         if char is None:
             return None
-        from .dice.words import CHARACTER_KEY
+        from .dice.words import WordContext
 
         try:  # by id and by the sheet's names in both languages (@Сила, @{Мелкая моторика})
             from .core.registry import get_system
@@ -162,8 +162,7 @@ class TabletopMagics(Magics):
                 for n in char.trait_names()
                 if isinstance(getattr(char, n), int) and not isinstance(getattr(char, n), bool)
             }
-        values[CHARACTER_KEY] = char
-        return values
+        return WordContext(values, char)
 
     def _one(self, text: str, opts: dict, rng):
         text = _strip_quotes(text.strip())

@@ -1,18 +1,22 @@
 """The GameSystem contract: what a rules system gives the generic widgets, magics and table.
 
-Systems subclass :class:`GameSystem` in ``systems/<slug>/__init__.py`` and expose an instance as
-``SYSTEM`` (named by the entry point). Everything here is plain data and pure functions:
+Systems subclass :class:`GameSystem` in ``systems/<slug>/system.py`` and expose an instance as
+``SYSTEM`` (named by the entry point; ``systems/README.md`` is the template). Everything here is plain data and pure functions:
 no ipywidgets, no I/O. Bilingual text is ``{"en": ..., "ru": ...}``.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from .data import DataTables, thaw
 from .i18n import DEFAULT_LOCALE, T, tr
+from .options import GmOptions
 from .problems import Problem, RuleError
 from .sheet import Sheet
 
@@ -209,6 +213,30 @@ class DamageOutcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+@contextmanager
+def record_changes(character, traits: Iterable[str], outcome: DamageOutcome | None = None) -> Iterator[DamageOutcome]:
+    """Record what a block does to ``character``'s ``traits``: the one way systems fill
+    :attr:`DamageOutcome.changes`.
+
+    Snapshots the named traits (deep copies, so a list changed in place counts), yields a
+    :class:`DamageOutcome` (``outcome`` when given) and, when the block ends without an error, sets
+    ``changes[trait] = (old, new)`` for every named trait whose value changed::
+
+        with record_changes(character, ("health", "wounds")) as out:
+            character.health -= 3
+            out.notes.append(T("Ouch", "Ай"))
+        out.changes  # {"health": (10, 7)}
+    """
+    names = tuple(traits)
+    before = {name: copy.deepcopy(getattr(character, name)) for name in names}
+    out = outcome if outcome is not None else DamageOutcome()
+    yield out
+    for name in names:
+        now = getattr(character, name)
+        if now != before[name]:
+            out.changes[name] = (before[name], now)
+
+
 # --------------------------------------------------------------------------------------------
 # The system
 # --------------------------------------------------------------------------------------------
@@ -245,8 +273,11 @@ class GameSystem:
     title: Mapping[str, str] = {}
     Character: type = object
     sheet: Sheet = Sheet(())
-    #: GM-configurable readings of ambiguous rules (spec §11): name -> default
+    #: GM-configurable readings of ambiguous rules (spec §11): name -> default (the system's
+    #: ``options.DEFAULTS``); an instance's :attr:`rules` is a :class:`GmOptions` over them
     default_rules: Mapping[str, Any] = {}
+    #: The system's data tables (``data.TABLES``); :meth:`data` and :meth:`data_tables` read them
+    tables: DataTables | None = None
     #: The book's own words for :data:`DEFAULT_TERMS` keys (e.g. Seasons' «Рассказчик»)
     terms: Mapping[str, Mapping[str, str]] = {}
     #: Check options' usual values, where a spec's ``default`` (what an omitted option means,
@@ -259,7 +290,8 @@ class GameSystem:
             raise ValueError(
                 f"{self.slug}: unknown rules option(s) {sorted(unknown)}; known: {sorted(self.default_rules)}"
             )
-        self.rules: dict[str, Any] = {**self.default_rules, **rules}
+        #: the GM options in force (frozen): ``self.rules.name`` or ``self.rules["name"]``
+        self.rules: GmOptions = GmOptions(self.default_rules, **rules)
 
     def with_rules(self, **rules: Any) -> "GameSystem":
         """A copy of this system with some GM-configurable rules changed."""
@@ -303,11 +335,18 @@ class GameSystem:
 
     # -- data --------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
-        """A data table (spec §8) by name: a list of rows with ``en``/``ru`` names."""
-        raise KeyError(f"{self.slug}: no data table {table!r}")
+        """A data table (spec §8) by name: a list of rows with ``en``/``ru`` names (plain copies:
+        changing them changes nothing else). Read from :attr:`tables` when the system sets it."""
+        if self.tables is None:
+            raise KeyError(f"{self.slug}: no data table {table!r}")
+        try:
+            return thaw(self.tables.rows(table))
+        except KeyError:
+            raise KeyError(f"{self.slug}: no data table {table!r}; known: {self.data_tables()}") from None
 
     def data_tables(self) -> list[str]:
-        return []
+        """The names :meth:`data` accepts."""
+        return self.tables.names() if self.tables is not None else []
 
     # -- checks ------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:
@@ -355,20 +394,46 @@ class GameSystem:
             )
         return dist.p_pass
 
+    def effect_value(self, character, trait: str, old: Any, delta: int) -> Any:
+        """The value ``trait`` takes when an effect adds ``delta`` to ``old`` (``old`` already
+        includes earlier effects on the same trait). The default adds; systems override it to
+        clamp (Luck never below 0) or to refuse with :class:`RuleError` (not enough Luck). It must
+        not change the character: :meth:`apply_effects` calls it for every effect before setting
+        anything."""
+        return old + delta
+
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict[str, tuple[Any, Any]]:
-        """Apply resource effects by the rules; returns ``{trait: (old, new)}``.
-        The default adds deltas; systems override to clamp (e.g. Luck never below 0)."""
-        changes: dict[str, tuple[Any, Any]] = {}
+        """Apply resource effects by the rules, all or none; returns ``{trait: (old, new)}``.
+
+        Every effect is checked first (:meth:`effect_value`, accumulating several effects on one
+        trait); a refused one raises before any trait is set. Then the traits are set; if setting
+        one fails (the model refuses the value), the ones already set are put back."""
+        planned: dict[str, tuple[Any, Any]] = {}
         for e in effects:
-            old = getattr(character, e.trait)
-            setattr(character, e.trait, old + e.delta)
-            first = changes.get(e.trait, (old, None))[0]
-            changes[e.trait] = (first, getattr(character, e.trait))
-        return changes
+            if e.trait in planned:
+                first, current = planned[e.trait]
+            else:
+                first = current = getattr(character, e.trait)
+            planned[e.trait] = (first, self.effect_value(character, e.trait, current, e.delta))
+        done: list[str] = []
+        try:
+            for trait, (_old, new) in planned.items():
+                setattr(character, trait, new)
+                done.append(trait)
+        except BaseException:
+            for trait in reversed(done):
+                setattr(character, trait, planned[trait][0])
+            raise
+        return {trait: (old, getattr(character, trait)) for trait, (old, _new) in planned.items()}
 
     # -- creation and advancement ---------------------------------------------------------------
     def validate(self, character) -> list[Problem]:
         raise NotImplementedError
+
+    def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:
+        """Rules that look at a whole party ``{id: character}`` (two sheets that must agree);
+        problems name the character by its id. The default finds none."""
+        return []
 
     # -- dice words for %roll ---------------------------------------------------------------------
     def dice_words(self) -> list:

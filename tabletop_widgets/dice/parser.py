@@ -174,16 +174,13 @@ class Parser:
         except DiceError as generic_error:
             # generic notation first: system words only for text it does not read (a word never
             # changes what plain notation means, and plain notation never loads a system)
-            from .words import _wants_variables, match_word
+            from .words import match_word, parse_word
 
             word = match_word(self.text, start, self.variables)
             if word is None:
                 raise generic_error
             end = len(self.text.rstrip())
-            if _wants_variables(word.parse):
-                parsed = word.parse(self.src, start, end, variables=self.variables)
-            else:
-                parsed = word.parse(self.src, start, end)
+            parsed = parse_word(word, self.src, start, end, self.variables)
             return Expression(text=self.src, root=Num(start, end, 0), repeat=repeat, comment=self.comment, word=parsed)
 
     def parse_generic(self, repeat: int) -> Expression:

@@ -18,9 +18,12 @@ comments (``# ...``) and the result rendering; the word parses and rolls the res
         examples=("L5", "L5+3 >= 8", "L3 luck 2", "L4 vs L3"),
     ))
 
-``parse(text, start, end)`` (or ``parse(text, start, end, variables=...)`` when it declares a
-``variables`` parameter: then it receives the caller's ``@name`` mapping, or None) must parse ``text[start:end]`` (positions are absolute, so errors
-point into the user's text) and return an object with
+``parse(text, start, end)`` must parse ``text[start:end]`` (positions are absolute, so errors
+point into the user's text; :class:`tabletop_widgets.dice.scan.Scanner` walks it). A word that
+needs the bound character or the ``@name`` values declares a ``context`` parameter:
+``parse(text, start, end, context=...)`` then receives a :class:`WordContext` (``.variables``,
+``.character``; always given, empty when nothing is bound). (A ``variables`` parameter, the older
+form, receives the caller's ``@name`` mapping or None.) ``parse`` returns an object with
 
 * ``roll(rng: random.Random) -> RollResult`` — build the result with ``word_result(...)``;
 * ``distribution() -> Distribution`` — exact odds (``p_pass`` set for checks); raise
@@ -34,6 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from .distribution import Distribution
@@ -57,10 +61,57 @@ class DiceWord:
     examples: Sequence[str] = ()
 
 
-#: The key under which ``variables`` carries the bound character itself (``%sheet hero`` in a
-#: notebook, the tray's character), for words that roll a character's named checks such as RET's
-#: ``%roll agility`` or ``%roll skill "Lockpicking" luck 1``. Words must not assume it is there.
+#: The key under which a :class:`WordContext` read as a mapping still shows the bound character
+#: (the older way words found it; kept readable for one release). New words take ``context``.
 CHARACTER_KEY = "__character__"
+
+
+class WordContext(Mapping[str, Any]):
+    """What a word may know about the roll's caller: the ``@name`` values (``variables``) and the
+    bound character (``character``: ``%sheet hero`` in a notebook, the tray's character; None
+    when nothing is bound), for words that roll a character's named checks such as RET's
+    ``%roll agility``.
+
+    ``%roll`` and the dice tray pass one as the roll's ``variables``: read as a mapping it is the
+    ``@name`` values (and, for one release, the character under :data:`CHARACTER_KEY`)."""
+
+    __slots__ = ("variables", "character")
+
+    def __init__(self, variables: Mapping[str, int] | None = None, character: Any | None = None):
+        values = dict(variables or {})
+        if character is None:
+            character = values.get(CHARACTER_KEY)
+        values.pop(CHARACTER_KEY, None)
+        object.__setattr__(self, "variables", MappingProxyType(values))
+        object.__setattr__(self, "character", character)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a WordContext is read-only")
+
+    def __getitem__(self, name: str) -> Any:
+        if name == CHARACTER_KEY and self.character is not None:
+            return self.character
+        return self.variables[name]
+
+    def __iter__(self):
+        yield from self.variables
+        if self.character is not None:
+            yield CHARACTER_KEY
+
+    def __len__(self) -> int:
+        return len(self.variables) + (self.character is not None)
+
+    def __repr__(self) -> str:
+        return f"WordContext({dict(self.variables)!r}, character={self.character!r})"
+
+
+def word_context(variables: Mapping[str, Any] | None) -> WordContext:
+    """``variables`` as a :class:`WordContext` (a plain mapping's :data:`CHARACTER_KEY` entry,
+    the older form, becomes its character)."""
+    if isinstance(variables, WordContext):
+        return variables
+    return WordContext(variables if isinstance(variables, Mapping) else None)
+
 
 _WORDS: dict[str, DiceWord] = {}
 #: The words each system contributed (by slug), so that a system unregistered at run time takes
@@ -142,13 +193,28 @@ def _forget_parses() -> None:
     _CACHE.clear()
 
 
-def _wants_variables(parse) -> bool:
+def _wants(parse, name: str) -> bool:
     import inspect
 
     try:
-        return "variables" in inspect.signature(parse).parameters
+        return name in inspect.signature(parse).parameters
     except (TypeError, ValueError):
         return False
+
+
+def _wants_variables(parse) -> bool:
+    return _wants(parse, "variables")
+
+
+def parse_word(word: DiceWord, text: str, start: int, end: int, variables: Mapping[str, Any] | None = None):
+    """Call ``word.parse`` on ``text[start:end]`` the way it asks: with ``context=`` (a
+    :class:`WordContext`) when it declares ``context``, with ``variables=`` when it declares that,
+    else with the text alone."""
+    if _wants(word.parse, "context"):
+        return word.parse(text, start, end, context=word_context(variables))
+    if _wants(word.parse, "variables"):
+        return word.parse(text, start, end, variables=variables)
+    return word.parse(text, start, end)
 
 
 def _entry_points(group: str):
@@ -210,8 +276,9 @@ def _load_words_for(text: str, pos: int, variables=None) -> None:
                 break
             longest = max(longest, len(prefix))
             _load_system(slug)
-    if isinstance(variables, Mapping) and variables.get(CHARACTER_KEY) is not None:
-        slug = _system_of_character(variables[CHARACTER_KEY])
+    character = word_context(variables).character
+    if character is not None:
+        slug = _system_of_character(character)
         if slug is not None:
             _load_system(slug)
 
@@ -283,6 +350,9 @@ def check_from(total: int, op: str, target: int) -> Check:
 __all__ = [
     "CHARACTER_KEY",
     "DiceWord",
+    "WordContext",
+    "word_context",
+    "parse_word",
     "WordExpression",
     "register_word",
     "unregister_word",

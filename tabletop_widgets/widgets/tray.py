@@ -414,17 +414,15 @@ class DiceTray(widgets.VBox):
         self._render_result()
         self._animate(result)
 
-    def variables(self) -> dict:
-        """The character's integer traits, for ``@name`` in the notation (and the character
-        itself under ``CHARACTER_KEY``)."""
-        if self.character is None:
-            return {}
-        # by id and by the sheet's names (@strength, @Сила, @{Мелкая моторика})
-        out = dict(self.system.variables(self.character))
-        from tabletop_widgets.dice.words import CHARACTER_KEY
+    def variables(self):
+        """The character's integer traits, for ``@name`` in the notation, with the character
+        itself for system words that roll its named checks (a ``WordContext``)."""
+        from tabletop_widgets.dice.words import WordContext
 
-        out[CHARACTER_KEY] = self.character  # for system words that roll named checks
-        return out
+        if self.character is None:
+            return WordContext()
+        # by id and by the sheet's names (@strength, @Сила, @{Мелкая моторика})
+        return WordContext(self.system.variables(self.character), self.character)
 
     def close(self) -> None:
         if self.character is not None:
