@@ -15,7 +15,6 @@ from tabletop_widgets.dice.words import CHARACTER_KEY, word_result
 
 from . import checks
 from .kept_die import dice_objects
-from .options import rule
 from .plan import net_of
 from .form_parts import (
     ATTACK_WORDS,
@@ -64,9 +63,7 @@ class AttackForm:
 
     def _bonus_net(self) -> tuple[int, int]:
         if self.character is None:
-            return self.rating + self.bonus, checks.net_dice(
-                self.advantages, self.hindrances, rule(self.rules, "adv_order")
-            )
+            return self.rating + self.bonus, checks.net_dice(self.advantages, self.hindrances, self.rules.adv_order)
         plan = checks.plan_check(self.character, self.check_id, options=self.rules)
         o = checks.parse_options(self._opts())
         return plan.bonus + o.bonus, net_of(plan, o, options=self.rules)
@@ -195,7 +192,7 @@ class ContestForm:
     rules: Mapping[str, Any] | None = None
 
     def net_of(self, side):
-        return checks.net_dice(side[1], side[2], rule(self.rules, "adv_order"))
+        return checks.net_dice(side[1], side[2], self.rules.adv_order)
 
     def roll(self, rng) -> RollResult:
         ka, da, ia = checks.roll_kept(self.net_of(self.a), rng)

@@ -7,12 +7,11 @@ from typing import Any
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
-from .options import rule
 from .traits import mod
 
 
 def _factor(x: int, *, options) -> int:
-    clamp = rule(options, "robot_factor_clamp")  # A24: clamp each factor at 0 before multiplying
+    clamp = options.robot_factor_clamp  # A24: clamp each factor at 0 before multiplying
     return x if clamp is None else max(clamp, x)
 
 
@@ -67,7 +66,7 @@ def robot_contamination_damage(con: int) -> int:
 
 def robot_durability(size_mult: int, con: int, sbp: int = 0, *, options) -> int:
     """A26: 'size modifier' read as the HP size multiplier (Medium 3) by default, or SBP."""
-    base = size_mult if rule(options, "robot_dur_base") == "hp_multiplier" else sbp
+    base = size_mult if options.robot_dur_base == "hp_multiplier" else sbp
     return base + mod(con)
 
 
@@ -113,7 +112,7 @@ def veteran_scrounge(ch, rng: random.Random | None = None, *, options) -> dict[s
     check = roll_check(ch, "wisdom", rng=rng, options=options, difficulty=VETERAN_SCROUNGE_DC)
     out: dict[str, Any] = {"check": check, "trouble": None}
     if not check.success:
-        margin = check.margin if rule(options, "veteran_trouble_margin") else 0
+        margin = check.margin if options.veteran_trouble_margin else 0
         out["trouble"] = roll_trouble(rng=rng, options=options, margin=margin, table="veteran")
     return out
 

@@ -18,7 +18,6 @@ from tabletop_widgets.dice.results import Check
 from tabletop_widgets.dice.words import word_result
 from . import data
 from .kept_die import attack_damage, dice_objects, die_succeeds, kept_die_pmf, net_dice, roll_kept, succeeds_only_on_20
-from .options import rule
 from .plan import BOUGHT, COMBAT_CHECKS, Opts, Plan, expert_static, net_of, parse_options, plan_check, static_value
 from .traits import CHARACTERISTICS, CHAR_LABELS, SECONDARIES, SECONDARY_LABELS, SKILLS, signed
 from .trouble import roll_trouble, trouble_distribution
@@ -68,7 +67,7 @@ def _fixed_outcome(ch, plan: Plan, o: Opts, *, options):
     if plan.kind == "expert_static":
         if plan.skill == "survival" and o.outside_familiar:  # L424
             return 5 + bonus, False, "automatic_failure"
-        n = net_dice(o.advantages, o.hindrances, rule(options, "adv_order"))
+        n = net_dice(o.advantages, o.hindrances, options.adv_order)
         v, verdict = expert_static(bonus, o.difficulty, n, options=options)
         return v, (verdict == "success" and not plan.drained), verdict
     if o.static:
@@ -80,8 +79,8 @@ def _fixed_outcome(ch, plan: Plan, o: Opts, *, options):
                     "статичное значение бывает только у Навыков",
                 ),
             )  # L111
-        auto = plan.auto_hindrance if rule(options, "static_zero_xp_hindrance") else 0  # A51
-        n = net_dice(o.advantages, o.hindrances + auto, rule(options, "adv_order"))
+        auto = plan.auto_hindrance if options.static_zero_xp_hindrance else 0  # A51
+        n = net_dice(o.advantages, o.hindrances + auto, options.adv_order)
         v = static_value(plan.skill_xp, plan.bonus - plan.skill_xp, n, options=options) + o.bonus
         ok = v >= o.difficulty and not plan.drained
         return v, ok, "success" if ok else "failure"
@@ -93,7 +92,7 @@ def _bought(ch, plan: Plan, o: Opts, *, options) -> dict:
     cost = BOUGHT[o.bought]
     if ch.entity_type == "extra":
         raise RuleError("extra_no_threads", T("extras cannot use Threads", "статисты не используют Нити"))  # L64
-    if ch.threads < cost and rule(options, "xp_threads_mode") != "xp_as_threads":
+    if ch.threads < cost and options.xp_threads_mode != "xp_as_threads":
         raise RuleError(
             "not_enough_threads",
             T(
@@ -207,7 +206,7 @@ def _bought_result(ch, check_id: str, plan: Plan, o: Opts, choices, common: dict
         details["damage_before_durability"] = (
             attack_damage(total, o.difficulty, 0, b.get("die") or 0)
             if o.bought.startswith("critical")
-            else rule(options, "min_success_damage")
+            else options.min_success_damage
             if b["success"]
             else 0
         )  # A13

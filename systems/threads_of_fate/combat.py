@@ -22,7 +22,6 @@ from tabletop_widgets.dice.distribution import Distribution
 
 from .checks import attack_damage, kept_die_pmf, roll_check, roll_kept
 from . import data
-from .options import rule
 from .traits import CHARACTERISTICS
 from .medicine import MEDICINE_HEAL_DC as MEDICINE_HEAL_DC
 from .medicine import MEDICINE_REVIVE_DC as MEDICINE_REVIVE_DC
@@ -54,7 +53,7 @@ def is_defeated(ch) -> bool:
 # ------------------------------------------------------------------------------------------------
 def durability_of(ch, *, options) -> int:
     """Durability with the GM's reading of the Combat robot's 'size modifier' (A26)."""
-    if ch.has_attribute("combat_robot") and rule(options, "robot_dur_base") == "sbp":
+    if ch.has_attribute("combat_robot") and options.robot_dur_base == "sbp":
         return max(0, (ch.sbp() or 0) + ch.constitution_mod) + ch.durability_gm
     return ch.durability
 
@@ -74,8 +73,8 @@ def target_resists(target, kind: str | None) -> bool:
 def resist(dmg: int, *, options) -> int:
     """Resistance (L514) is not defined in the fragment (A39): halve, rounding down (default), or the
     GM's flat reduction ``resistance_flat`` (``resistance="flat"``); never below 0."""
-    if rule(options, "resistance") == "flat":
-        return max(0, dmg - rule(options, "resistance_flat"))
+    if options.resistance == "flat":
+        return max(0, dmg - options.resistance_flat)
     return dmg // 2
 
 
@@ -138,7 +137,7 @@ def contest_defense_bonus(target, *, options) -> int:
             ),
         )
     bonus = target.defense - target.base_defense
-    if rule(options, "contest_keep_sbp"):
+    if options.contest_keep_sbp:
         bonus += target.base_defense - 10
     return bonus
 
@@ -197,7 +196,7 @@ def defense_check(ch, difficulty: int, *, options, rng: random.Random | None = N
     reduced by Durability by default (A20)."""
     res = roll_check(ch, "defense_check", rng=rng, options=options, difficulty=difficulty, **choices)
     raw = max(0, difficulty - res.total)
-    dmg = max(0, raw - durability_of(ch, options=options)) if rule(options, "durability_vs_defense_check") else raw
+    dmg = max(0, raw - durability_of(ch, options=options)) if options.durability_vs_defense_check else raw
     res.details.update({"raw_damage": raw, "damage": dmg})
     return res
 
@@ -260,8 +259,8 @@ def apply_damage(
             notes.append(T(f"Durability {dur}", f"Прочность {dur}"))
         if target_resists(ch, kind) and not ignore_protection:
             dmg = resist(dmg, options=options)
-            if rule(options, "resistance") == "flat":
-                n = rule(options, "resistance_flat")
+            if options.resistance == "flat":
+                n = options.resistance_flat
                 notes.append(T(f"resistant to {kind}: -{n}", f"Сопротивление ({kind}): -{n}"))
             else:
                 notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
@@ -323,9 +322,7 @@ def apply_healing(ch, amount: int, *, options, source: str | None = None) -> Dam
             "repair_living",
             T("Repair restores Combat robots, not living beings", "Ремонт восстанавливает Боевых роботов, а не живых"),
         )
-    if (
-        source in ("medicine", "repair") and ch.medicine_today and rule(options, "medicine_once_per") == "patient"
-    ):  # A28
+    if source in ("medicine", "repair") and ch.medicine_today and options.medicine_once_per == "patient":  # A28
         raise RuleError(
             "medicine_once_per_day",
             T(
@@ -359,7 +356,7 @@ def roll_initiative(
     before personas before extras, then a d20 roll-off standing in for the GM's choice (reported; the
     GM may reorder), then the order the combatants were given."""
     rng = rng if rng is not None else random.Random()
-    mode = mode or rule(options, "initiative_mode")
+    mode = mode or options.initiative_mode
     if mode not in ("static", "rolled"):
         raise RuleError("bad_mode", T("initiative mode is static or rolled", "порядок: static или rolled"))
     rolls: dict[str, InitiativeRoll] = {}

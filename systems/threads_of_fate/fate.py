@@ -13,7 +13,6 @@ from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.wording import ru_n
 from . import data
-from .options import rule
 from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, SKILLS, TRICK_COST, skill_label
 
 
@@ -50,14 +49,14 @@ def start_meeting(ch, *, options) -> dict:
     values: dict[str, Any] = {"threads_bought": 0, "change_activations_used": 0}
     if ch.entity_type == "extra":
         values["threads"] = 0
-    elif rule(options, "refresh_mode") == "meeting":
+    elif options.refresh_mode == "meeting":
         values["threads"] = THREADS_START
     return set_traits(ch, **values)
 
 
 def end_meeting(ch, *, options) -> dict:
     """Unused Threads break at the end of a meeting (L164); not in milestone mode (A23)."""
-    if rule(options, "refresh_mode") == "meeting":
+    if options.refresh_mode == "meeting":
         return set_traits(ch, threads=0)
     return {}
 
@@ -81,7 +80,7 @@ def end_scene(ch) -> dict:
 def _check_gain(ch, n: int, *, options) -> None:
     """A22 ``thread_overflow="refused"``: L164's "no more than 5 Threads at one moment" read as a refusal:
     a gain that would take the hero past 5 does not happen (nothing changes)."""
-    if rule(options, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
+    if options.thread_overflow == "refused" and ch.threads + n > THREADS_CAP:
         raise RuleError(
             "threads_cap",
             T(
@@ -113,7 +112,7 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, *, option
     _uses_threads(ch)
     if n < 0:
         raise ValueError("n must be >= 0")
-    xp_mode = rule(options, "xp_threads_mode") == "xp_as_threads"
+    xp_mode = options.xp_threads_mode == "xp_as_threads"
     available = ch.threads + (ch.xp_free if xp_mode else 0)
     if available < n:
         what = reason or T("this", "это")
@@ -139,7 +138,7 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, *, option
 def buy_threads(ch, n: int = 1, *, options, moment: str = "meeting_start") -> dict:
     """Extend Threads for 1 XP each (L166-169). ``moment``: ``meeting_start`` or ``between_scenes``."""
     _uses_threads(ch)
-    mode = rule(options, "xp_threads_mode")
+    mode = options.xp_threads_mode
     if n < 1:
         raise RuleError("bad_amount", T("buy at least 1 Thread", "купите хотя бы 1 Нить"))
     if mode == "xp_as_threads":
@@ -248,7 +247,7 @@ def make_move(
                 "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити",
             ),
         )  # L189
-    if ch.threads < cost and rule(options, "xp_threads_mode") != "xp_as_threads":
+    if ch.threads < cost and options.xp_threads_mode != "xp_as_threads":
         raise RuleError(
             "not_enough_threads",
             T(
@@ -383,7 +382,7 @@ def common_trouble(characters: Iterable, *, options) -> dict:
     for c in characters:
         if c.entity_type == "extra":
             continue
-        if rule(options, "thread_overflow") == "refused" and c.threads + 1 > THREADS_CAP:
+        if options.thread_overflow == "refused" and c.threads + 1 > THREADS_CAP:
             out[id(c)] = {"refused": True}
         else:
             out[id(c)] = gain_threads(c, 1, options=options)
@@ -529,7 +528,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, *, options)
         )
     new = getattr(ch, characteristic) + by
     lab = CHAR_LABELS[characteristic]
-    budget = rule(options, "char_points")
+    budget = options.char_points
     if ch.entity_type == "hero" and new > CREATION_MAX:
         raise RuleError(
             "creation_max",

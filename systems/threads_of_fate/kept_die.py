@@ -9,7 +9,6 @@ from functools import lru_cache
 
 from tabletop_widgets.dice.results import Die
 
-from .options import rule
 
 MAX_EXTRA_DICE = 2  # L109
 
@@ -52,9 +51,9 @@ def roll_kept(net: int, rng: random.Random) -> tuple[int, list[int], int]:
 
 def die_succeeds(x: int, bonus: int, difficulty: int, *, options) -> bool:
     """One kept die value against the difficulty (L98, L114; A4)."""
-    if x == 1 and rule(options, "nat1_auto_fail"):
+    if x == 1 and options.nat1_auto_fail:
         return False
-    if x == 20 and rule(options, "nat20_auto_success"):
+    if x == 20 and options.nat20_auto_success:
         return True
     return x + bonus >= difficulty
 
@@ -62,7 +61,7 @@ def die_succeeds(x: int, bonus: int, difficulty: int, *, options) -> bool:
 def succeeds_only_on_20(bonus: int, difficulty: int, *, options) -> bool:
     """§5.2: no die below 20 succeeds and a 20 does (L135, L189, L191; A14)."""
     need = difficulty - bonus
-    return need == 20 or (need > 20 and bool(rule(options, "nat20_auto_success")))
+    return need == 20 or (need > 20 and bool(options.nat20_auto_success))
 
 
 def p_success(bonus: int, difficulty: int, net: int, *, options) -> Fraction:

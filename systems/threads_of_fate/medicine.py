@@ -5,15 +5,15 @@ from __future__ import annotations
 
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.problems import RuleError
 
 from .checks import roll_check
 from .entry_limits import check_treatment
-from .options import rule
 from .traits import CHARACTERISTICS
 
 
@@ -41,10 +41,11 @@ class Treatment:
     turns_left: int
     hp_lost: int = 0
     interrupted: bool = False
-    rules: Mapping[str, Any] | None = None
     patient: str = ""
     skill: str = "medicine"
     characteristic: str = "intelligence"
+    #: the GM options (A29: how the medic's lost HP count)
+    options: GmOptions = field(kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,7 +60,6 @@ class Treatment:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, options) -> "Treatment":
-
         problems = check_treatment(dict(data)) if data else [None]
         if problems:
             raise RuleError("bad_treatment", T("not a saved treatment", "это не сохранённое лечение"))
@@ -68,14 +68,14 @@ class Treatment:
             data["turns_left"],
             data["hp_lost"],
             data["interrupted"],
-            options,
             data["patient"],
             data["skill"],
             data["characteristic"],
+            options=options,
         )
 
     def medic_hit(self, hp_lost: int) -> bool:
-        cumulative = rule(self.rules, "medicine_interrupt") == "cumulative"
+        cumulative = self.options.medicine_interrupt == "cumulative"
         self.hp_lost = self.hp_lost + hp_lost if cumulative else hp_lost
         if self.hp_lost >= self.medic_will:
             self.interrupted = True
@@ -107,7 +107,7 @@ def start_treatment(
     return Treatment(
         medic.will,
         medicine_turns(getattr(medic, skill), m),
-        rules=options,
+        options=options,
         patient=patient,
         skill=skill,
         characteristic=characteristic,
@@ -170,7 +170,7 @@ def medicine(
         )  # L514
     if mode not in ("heal", "revive", "first_aid"):
         raise RuleError("bad_mode", T("mode is heal, revive or first_aid", "режим: heal, revive или first_aid"))
-    once = rule(options, "medicine_once_per")
+    once = options.medicine_once_per
     if mode == "heal" and once == "patient" and patient.medicine_today:
         raise RuleError(
             "medicine_once_per_day",

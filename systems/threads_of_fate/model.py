@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar, Mapping
 
 from traitlets import Bool, Dict, Int, List, Unicode
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.problems import Problem
 from .entry_limits import entry_problems
-from .options import DEFAULTS, rule
+from .options import DEFAULTS
 from .sizes import size_values
 from .traits import CHARACTERISTICS, EXPERT_SKILLS, HERO_MAX, SKILLS, mod
 
@@ -41,7 +43,7 @@ class Character(CharacterModel):
     #: The GM-configurable rules (spec §11) derived values honour. ``SYSTEM.with_rules(...).Character``
     #: is a subclass bound to that system's rules (see :meth:`bound`); the rules are campaign settings,
     #: not character data, so ``to_dict`` never saves them.
-    RULES: ClassVar[Mapping[str, Any]] = DEFAULTS
+    RULES: ClassVar[GmOptions] = GmOptions(DEFAULTS)
 
     # -- header (§4.1, §10.1) ------------------------------------------------------------------
     name = Unicode("", help="Name").tag(persist=True)
@@ -199,25 +201,15 @@ class Character(CharacterModel):
 
     # ---------------------------------------------------------------------------------------------
     @property
-    def rules(self) -> Mapping[str, Any]:
+    def rules(self) -> GmOptions:
         """The rules this character's derived values follow (the bound system's, else the defaults)."""
         return self.RULES
 
     @classmethod
-    def bound(cls, rules: Mapping[str, Any]) -> type:
-        """A subclass of this Character whose derived values follow ``rules`` (cached per rules)."""
-        key = repr(sorted((k, repr(v)) for k, v in rules.items()))
-        cache = Character.__dict__.get("_bound_cache")
-        if cache is None:
-            cache = {}
-            Character._bound_cache = cache
-        if (cls, key) not in cache:
-            cache[(cls, key)] = type(
-                cls.__name__,
-                (cls,),
-                {"RULES": dict(rules), "__module__": cls.__module__, "__qualname__": cls.__qualname__},
-            )
-        return cache[(cls, key)]
+    def bound(cls, options: GmOptions) -> type:
+        """A subclass of this Character whose derived values follow ``options``: one class per class and
+        options (equal options give the same class, so two systems under the same GM options share it)."""
+        return _bound_class(cls, options)
 
     def remember_check(self, result) -> None:
         """Record ``result`` (a ``CheckResult``) as this character's last check (see :attr:`last_check`)."""
@@ -319,7 +311,7 @@ class Character(CharacterModel):
             self.speed = None
         else:
             # A7: the floor after SBP is a GM option (default 1; 0 lets a Tiny creature stand still)
-            s = max(rule(self.rules, "speed_min_after_sbp"), max(1, (dex + con) // 4) + sbp)
+            s = max(self.rules.speed_min_after_sbp, max(1, (dex + con) // 4) + sbp)
             if self.flying:
                 s *= 3
             elif self.quadruped:
@@ -356,7 +348,7 @@ class Character(CharacterModel):
             self.base_defense = 10 - sbp  # L341
             adb = self.armour_bonus + (3 if robot else 0)  # L511
             self.defense = self.base_defense + mdex_eff + adb + self.shield_bonus + (mod(wis) if martial else 0)
-        if robot and rule(self.rules, "robot_dur_base") == "sbp":
+        if robot and self.rules.robot_dur_base == "sbp":
             self.durability = max(0, (sbp or 0) + mcon) + self.durability_gm  # A26 "sbp" reading
         elif robot:
             base = mult if mult is not None else 0  # A26: size multiplier
@@ -455,3 +447,11 @@ class Character(CharacterModel):
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
         return entry_problems(cls, values)
+
+
+@functools.lru_cache(maxsize=None)
+def _bound_class(cls: type, options: GmOptions) -> type:
+    """The subclass of ``cls`` bound to ``options`` (a pure function of its arguments, memoised)."""
+    return type(
+        cls.__name__, (cls,), {"RULES": options, "__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    )

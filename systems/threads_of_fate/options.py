@@ -230,7 +230,3 @@ def size_table_problems(table: Any) -> list[str]:
                 f"size_table[{size}]: БШР — целое от -10 до 10 (указано {sb!r})"
             )
     return out
-
-
-def rule(rules: Mapping[str, Any] | None, name: str):
-    return (rules or DEFAULTS).get(name, DEFAULTS[name])

@@ -9,7 +9,6 @@ from typing import Any, Mapping
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
 from .kept_die import net_dice
-from .options import rule
 from .traits import BASIC_SKILLS, CHARACTERISTICS, CHAR_LABELS, SECONDARIES, SECONDARY_LABELS, SKILLS, skill_label
 
 
@@ -64,7 +63,7 @@ def _char_value(ch, name: str, *, options) -> tuple[int, bool, dict]:
         score = ch.effective_score(name)
         m = (
             ch.dexterity_mod_effective
-            if (name == "dexterity" and rule(options, "dex_cap_scope") == "all_checks")
+            if (name == "dexterity" and options.dex_cap_scope == "all_checks")
             else getattr(ch, name + "_mod")
         )
         return m, score == 0, CHAR_LABELS[name]
@@ -85,7 +84,7 @@ def _char_value(ch, name: str, *, options) -> tuple[int, bool, dict]:
 def plan_check(ch, check_id: str, *, options) -> Plan:
     if check_id in COMBAT_CHECKS:
         plan = _plan_combat(ch, check_id)
-        if rule(options, "dex_cap_scope") == "defense_only" and check_id != "defense_check":
+        if options.dex_cap_scope == "defense_only" and check_id != "defense_check":
             plan.bonus += ch.dexterity_mod - ch.dexterity_mod_effective  # A31: caps only Defense
         return plan
     if check_id == "trouble":
@@ -165,15 +164,15 @@ def _plan_combat(ch, check_id: str) -> Plan:
 # ------------------------------------------------------------------------------------------------
 def static_value(skill_xp: int, char_mod: int, net: int, *, options) -> int:
     """10 + skill + modifier, +-5 for Advantage/Hindrance (L111-112; A5, A6)."""
-    v = 10 + skill_xp + (char_mod if rule(options, "static_includes_mod") else 0)
-    step = 1 if rule(options, "static_flat_5") else abs(net)
+    v = 10 + skill_xp + (char_mod if options.static_includes_mod else 0)
+    step = 1 if options.static_flat_5 else abs(net)
     return v + (5 * step if net > 0 else -5 * step if net < 0 else 0)
 
 
 def expert_static(char_mod: int, difficulty: int, net: int = 0, *, options) -> tuple[int, str]:
     """Expert skill without access (L413): 5 + modifier; critical failure when DC - value >= 10."""
     v = 5 + char_mod
-    if rule(options, "expert_static_adv"):  # A52
+    if options.expert_static_adv:  # A52
         v += 5 if net > 0 else -5 if net < 0 else 0
     if difficulty - v >= 10:
         return v, "critical_failure"
@@ -233,4 +232,4 @@ def parse_options(options: Mapping[str, Any]) -> Opts:
 
 def net_of(plan: Plan, o: Opts, *, options) -> int:
     # §5.17: the automatic Hindrance is merged first, then cancelled and capped (A2)
-    return net_dice(o.advantages, o.hindrances + plan.auto_hindrance, rule(options, "adv_order"))
+    return net_dice(o.advantages, o.hindrances + plan.auto_hindrance, options.adv_order)

@@ -24,7 +24,7 @@ SIZE_TABLE_KEYS = ("hp_multiplier", "sbp")
 def size_values(size: str, *, options) -> tuple[int | None, int | None]:
     """(hp_multiplier, sbp) of a size class: the campaign table (GM-entered once per size, X6) over the
     cells the fragment gives (§3.5)."""
-    row = ((options or {}).get("size_table") or {}).get(size) or {}
+    row = (options.size_table or {}).get(size) or {}
     hm = row.get("hp_multiplier")
     sb = row.get("sbp")
     return (hm if hm is not None else SIZE_HP_MULT.get(size), sb if sb is not None else SIZE_SBP.get(size))
@@ -37,7 +37,7 @@ def _missing(hm, sbp) -> list[str]:
 def size_table(*, options) -> list[dict[str, Any]]:
     """Every size class with its HP multiplier and size bonus/penalty: the GM's campaign values over the
     cells the fragment gives; ``gm_entered`` marks the GM's cells, ``missing`` what is still unknown."""
-    table = options.get("size_table") or {}
+    table = options.size_table or {}
     rows = []
     for r in load("sizes"):
         gm = table.get(r["code"]) or {}

@@ -59,7 +59,7 @@ class ThreadsOfFateSystem(GameSystem):
         """A copy of this system whose campaign size table has the GM's values (merged over any already
         entered): ``{"small": {"hp_multiplier": 2}, "huge": {"hp_multiplier": 6, "sbp": 2}}``.
         Bad values raise ``ValueError`` and change nothing."""
-        return self.with_rules(size_table=sizes.merged_size_table(self.rules["size_table"], table))
+        return self.with_rules(size_table=sizes.merged_size_table(self.rules.size_table, table))
 
     def choose_size(self, character, size: str, *, keep_overrides: bool = False) -> dict:
         """A character picks a size class; its HP multiplier and size bonus come from the campaign table
@@ -92,8 +92,8 @@ class ThreadsOfFateSystem(GameSystem):
 
     # -- data ---------------------------------------------------------------------------------------
     def data(self, table: str) -> list[dict[str, Any]]:
-        if table == "difficulty_ladder" and self.rules.get("difficulty_ladder"):
-            return [dict(r) for r in self.rules["difficulty_ladder"]]
+        if table == "difficulty_ladder" and self.rules.difficulty_ladder:
+            return [dict(r) for r in self.rules.difficulty_ladder]
         if table == "sizes":
             return self.size_table()
         try:
@@ -210,9 +210,9 @@ class ThreadsOfFateSystem(GameSystem):
     def validate(self, character, party: Iterable = ()) -> list[Problem]:
         return validation.validate(character, party, options=self.rules)
 
-    def validate_party(self, characters: Sequence) -> list[Problem]:
-        """Every character's problems with the party in view; each problem's ``data["character"]`` is the
-        character's index in ``characters``."""
+    def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:
+        """Every character's problems with the party ``{id: character}`` in view; each problem's
+        ``data["character"]`` is the character's id."""
         return validation.validate_party(characters, options=self.rules)
 
     def raise_skill(self, character, skill: str, by: int = 1) -> dict:

@@ -12,7 +12,6 @@ from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.words import word_result
 from . import data
 from .kept_die import dice_objects, kept_die_pmf, net_dice, roll_kept
-from .options import rule
 from .traits import signed
 
 
@@ -28,7 +27,7 @@ def trouble_band(value: int) -> str:
 
 
 def trouble_value(die: int, margin: int = 0, forced: str | None = None, *, options) -> int:
-    if forced == "worst" and not rule(options, "catastrophe_controllable"):  # A12
+    if forced == "worst" and not options.catastrophe_controllable:  # A12
         return 1
     base = 20 if forced == "best" else 1 if forced == "worst" else die
     return base + margin  # L186, L239
@@ -55,7 +54,7 @@ def _trouble_opts(choices):
 
 def trouble_net(choices, *, options) -> int:
     adv, hin = choices.get("advantages", 0), choices.get("hindrances", 0)
-    if (adv or hin) and not rule(options, "trouble_allow_adv"):
+    if (adv or hin) and not options.trouble_allow_adv:
         raise RuleError(
             "trouble_no_adv",
             T(
@@ -63,7 +62,7 @@ def trouble_net(choices, *, options) -> int:
                 "Преимущества/Помехи не применяются к проверке Неприятностей",
             ),
         )  # A11
-    return net_dice(adv, hin, rule(options, "adv_order"))
+    return net_dice(adv, hin, options.adv_order)
 
 
 def trouble_distribution(*, options, **choices) -> Distribution:
@@ -116,7 +115,7 @@ def roll_trouble(rng: random.Random | None = None, character=None, *, options, *
         die, dice, idx = roll_kept(net, rng)
     value = trouble_value(die, margin, forced, options=options)
     band = trouble_band(value)
-    row = data.trouble_row(table, band, rule(options, "trouble_band_names"))
+    row = data.trouble_row(table, band, options.trouble_band_names)
     label = T("Trouble check", "Проверка Неприятностей")
     # the reader gets the book's range of the band (19–20, 13–18, ...), not its code letter
     band_range = f"{row['min']}–{row['max']}" if "min" in row and "max" in row else ""

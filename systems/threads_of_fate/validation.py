@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.wording import ru_n
 from .fate import THREADS_CAP
-from .options import rule
 from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS, skill_label
 
 
@@ -35,7 +34,7 @@ def _characteristic_problems(ch, *, options) -> list[Problem]:
     creation = ch.stage == "creation"
     npc_sev = "error" if hero else "warning"  # NPC builder: V01-V06 become warnings (L279)
     out: list[Problem] = []
-    budget = rule(options, "char_points")
+    budget = options.char_points
     spent = ch.char_points_spent
     if creation:
         if spent > budget:
@@ -311,11 +310,14 @@ def party_duplicates(ch, party: Iterable) -> list[Problem]:
     return out
 
 
-def validate_party(characters: Sequence, *, options) -> list[Problem]:
-    """Every character's problems with the rest of the party in view (V23 duplicates); each problem's
-    ``data["character"]`` is the character's index in ``characters``."""
+def validate_party(characters: Mapping[Any, Any] | Sequence, *, options) -> list[Problem]:
+    """Every character's problems with the rest of the party in view (V23 duplicates), for a party given
+    as ``{id: character}`` (or a list, ids being the positions); each problem's ``data["character"]`` is
+    the character's id."""
+    party = dict(characters) if isinstance(characters, Mapping) else dict(enumerate(characters))
+    members = list(party.values())
     return [
-        dataclasses.replace(p, data={**p.data, "character": i})
-        for i, ch in enumerate(characters)
-        for p in validate(ch, characters, options=options)
+        dataclasses.replace(p, data={**p.data, "character": cid})
+        for cid, ch in party.items()
+        for p in validate(ch, members, options=options)
     ]

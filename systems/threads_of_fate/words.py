@@ -16,7 +16,6 @@ from tabletop_widgets.dice.errors import DiceError
 from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import DiceWord, word_result
 from .kept_die import net_dice
-from .options import rule
 from .traits import signed
 
 
@@ -37,7 +36,7 @@ class T20Expression:
 
     @property
     def net(self) -> int:
-        return net_dice(self.advantages, self.hindrances, rule(self.rules, "adv_order"))
+        return net_dice(self.advantages, self.hindrances, self.rules.adv_order)
 
     def roll(self, rng) -> RollResult:
         from .checks import dice_objects, die_succeeds, roll_kept
@@ -54,7 +53,7 @@ class T20Expression:
             ok = die_succeeds(kept, self.bonus, self.target, options=self.rules)
             check = Check(">=", self.target, ok, total - self.target)
             need = self.target - self.bonus
-            if need == 20 or (need > 20 and rule(self.rules, "nat20_auto_success")):
+            if need == 20 or (need > 20 and self.rules.nat20_auto_success):
                 notes.append(T("succeeds only on a 20", "успех только на 20"))
         net = self.net
         how = (

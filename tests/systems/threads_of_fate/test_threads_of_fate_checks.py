@@ -164,11 +164,11 @@ def test_D09_through_the_system_both_readings():
 @pytest.mark.parametrize("net,expected", [(0, Fraction(1, 20)), (1, Fraction(39, 400)), (-1, Fraction(1, 400))])
 def test_D10(net, expected):
     assert checks.p_success(2, 25, net, options=SYSTEM.rules) == expected
-    assert checks.succeeds_only_on_20(2, 25, options=None) is True
+    assert checks.succeeds_only_on_20(2, 25, options=SYSTEM.rules) is True
 
 
 def test_D10_nat20_off_makes_it_impossible():
-    rules = {**SYSTEM.rules, "nat20_auto_success": False}
+    rules = SYSTEM.rules.replace(nat20_auto_success=False)
     assert checks.p_success(2, 25, 0, options=rules) == 0
     assert checks.succeeds_only_on_20(2, 25, options=rules) is False
     assert checks.succeeds_only_on_20(2, 22, options=rules) is True  # needed die exactly 20

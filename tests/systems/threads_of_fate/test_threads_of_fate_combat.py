@@ -156,12 +156,12 @@ def test_D20_medicine_turns(skill, m, turns):
 
 
 def test_D21_treatment_interrupted_cumulatively():
-    t = combat.Treatment(medic_will=6, turns_left=4)
+    t = combat.Treatment(medic_will=6, turns_left=4, options=SYSTEM.rules)
     assert not t.medic_hit(4)
     assert t.medic_hit(3)
     with pytest.raises(RuleError):
         t.tick()
-    single = combat.Treatment(medic_will=6, turns_left=4, rules={**SYSTEM.rules, "medicine_interrupt": "single_hit"})
+    single = combat.Treatment(medic_will=6, turns_left=4, options=SYSTEM.rules.replace(medicine_interrupt="single_hit"))
     assert not single.medic_hit(4) and not single.medic_hit(3)
     medic = Character(
         intelligence=14,
@@ -282,9 +282,11 @@ def test_D24_robot():
 
 def test_robot_readings_A24_A26():
     assert attributes.robot_repair_full(2, 2, options=SYSTEM.rules) == 4  # factors clamped at 0
-    assert attributes.robot_repair_full(2, 2, options={"robot_factor_clamp": None}) == 9  # (-3) * (-3) literal
+    assert (
+        attributes.robot_repair_full(2, 2, options=SYSTEM.rules.replace(robot_factor_clamp=None)) == 9
+    )  # (-3) * (-3) literal
     assert attributes.robot_durability(3, 14, options=SYSTEM.rules) == 5
-    assert attributes.robot_durability(3, 14, sbp=0, options={"robot_dur_base": "sbp"}) == 2
+    assert attributes.robot_durability(3, 14, sbp=0, options=SYSTEM.rules.replace(robot_dur_base="sbp")) == 2
 
 
 def test_S33_robot_armour():
@@ -324,7 +326,9 @@ def test_D27_veteran_scrounge(die, ok):
         assert out["trouble"] is None
     else:
         assert out["trouble"].details["table"] == "veteran" and out["trouble"].total == 12  # A34: no margin
-        m = attributes.veteran_scrounge(v, rng=Seq([die, 12]), options={**SYSTEM.rules, "veteran_trouble_margin": True})
+        m = attributes.veteran_scrounge(
+            v, rng=Seq([die, 12]), options=SYSTEM.rules.replace(veteran_trouble_margin=True)
+        )
         assert m["trouble"].total == 11
 
 
@@ -366,7 +370,7 @@ def test_contest_attack_A9():
     a = Character(weapons=4)
     t = Character(size="small", gm_approved_size=True, dexterity=14)  # BDEF 11, DEF 13
     assert combat.contest_defense_bonus(t, options=SYSTEM.rules) == 2
-    assert combat.contest_defense_bonus(t, options={**SYSTEM.rules, "contest_keep_sbp": True}) == 3
+    assert combat.contest_defense_bonus(t, options=SYSTEM.rules.replace(contest_keep_sbp=True)) == 3
     out = SYSTEM.contest_attack(a, t, rng=Seq([15, 10]))
     assert out["defense_total"] == 12 and out["attack"].total == 19 and out["winner"] == "a" and out["damage"] == 7
     tie = SYSTEM.contest_attack(a, t, rng=Seq([8, 10]))

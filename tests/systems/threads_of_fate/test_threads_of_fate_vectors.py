@@ -328,7 +328,7 @@ def D10():
         Fraction(39, 400),
         Fraction(1, 400),
     ]
-    assert checks.succeeds_only_on_20(2, 25, options=None)
+    assert checks.succeeds_only_on_20(2, 25, options=SYSTEM.rules)
     raises("only_on_20", SYSTEM.make_move, Character(threads=4), "M5", only_on_20=True)
     SYSTEM.make_move(Character(threads=4), "M6", only_on_20=True)
 
@@ -388,7 +388,7 @@ def D20():
 
 
 def D21():
-    t = combat.Treatment(medic_will=6, turns_left=3)
+    t = combat.Treatment(medic_will=6, turns_left=3, options=SYSTEM.rules)
     assert not t.medic_hit(4) and t.medic_hit(3)
 
 
