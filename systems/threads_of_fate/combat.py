@@ -413,7 +413,7 @@ def conditions() -> list[ConditionSpec]:
             unit=row["unit"],
             data={"line": row["line"], "gm_entered": row["gm_entered"]},
         )
-        for row in data.load("conditions")
+        for row in data.rows("conditions")
     ]
 
 

@@ -7,6 +7,8 @@ from fractions import Fraction
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckResult
+from tabletop_widgets.core.data import thaw
+
 from . import data
 from .kept_die import kept_die_pmf
 
@@ -77,5 +79,5 @@ def success_with_trouble(result: CheckResult, *, gm_allows: bool = True, rules_f
         "troubles": n,
         "threads_gained": 0,
         "outcome": T("minimal success with Trouble", "минимальный успех с Неприятностями"),
-        "menu": data.load("swt_troubles"),
+        "menu": thaw(data.rows("swt_troubles")),
     }

@@ -19,8 +19,8 @@ from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, S
 THREADS_START = 2  # L164
 THREADS_CAP = 5  # L164
 
-MOVES = {m["id"]: m for m in data.load("moves")}
-CAPRICES = {c["id"]: c for c in data.load("caprices")}
+MOVES = data.rows_by("moves", "id")
+CAPRICES = data.rows_by("caprices", "id")
 
 
 def _uses_threads(ch) -> None:

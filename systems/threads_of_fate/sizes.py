@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
 
-from .data import load, rows_by
+from .data import rows, rows_by
 
 _ROWS = rows_by("sizes", "code")
 SIZES = tuple(_ROWS)
@@ -38,11 +38,11 @@ def size_table(*, options) -> list[dict[str, Any]]:
     """Every size class with its HP multiplier and size bonus/penalty: the GM's campaign values over the
     cells the fragment gives; ``gm_entered`` marks the GM's cells, ``missing`` what is still unknown."""
     table = options.size_table or {}
-    rows = []
-    for r in load("sizes"):
+    out = []
+    for r in rows("sizes"):
         gm = table.get(r["code"]) or {}
         hm, sbp = size_values(r["code"], options=options)
-        rows.append(
+        out.append(
             {
                 **r,
                 "hp_multiplier": hm,
@@ -52,7 +52,7 @@ def size_table(*, options) -> list[dict[str, Any]]:
                 "missing": _missing(hm, sbp),
             }
         )
-    return rows
+    return out
 
 
 def merged_size_table(current: Mapping[str, Any] | None, table: Mapping[str, Mapping[str, int]]) -> dict:

@@ -33,6 +33,7 @@ class ThreadsOfFateSystem(GameSystem):
     Character = Character
     sheet = SHEET
     default_rules = DEFAULTS
+    tables = data.TABLES
     #: «Очередь» is a combatant's turn (L441); «Ход» is a Move of Fate
     terms = {"turn": T("Turn", "Очередь"), "turns": T("Turns", "Очередей")}
 
@@ -96,13 +97,9 @@ class ThreadsOfFateSystem(GameSystem):
             return [dict(r) for r in self.rules.difficulty_ladder]
         if table == "sizes":
             return self.size_table()
-        try:
-            return data.load(table)
-        except KeyError:
-            raise KeyError(f"{self.slug}: no data table {table!r}") from None
-
-    def data_tables(self) -> list[str]:
-        return list(data.TABLE_NAMES)
+        if table == "trouble_bands":
+            return data.trouble_band_rows()
+        return super().data(table)
 
     # -- checks -------------------------------------------------------------------------------------
     def checks(self, character) -> list[CheckSpec]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tabletop_widgets.core.i18n import T
 
-from .data import load, rows_by
+from .data import rows, rows_by
 
 _CHARS = rows_by("characteristics", "code")
 CHARACTERISTICS = tuple(code for code, r in _CHARS.items() if r["kind"] == "primary")
@@ -18,7 +18,7 @@ SECONDARY_LABELS = {
 }
 
 # §3.6: code -> (en, ru, usual characteristics)
-_SKILL_ROWS = load("skills")
+_SKILL_ROWS = rows("skills")
 BASIC_SKILLS = {r["code"]: (r["en"], r["ru"], tuple(r["characteristics"])) for r in _SKILL_ROWS if r["kind"] == "basic"}
 EXPERT_SKILLS = {
     r["code"]: (r["en"], r["ru"], tuple(r["characteristics"])) for r in _SKILL_ROWS if r["kind"] == "expert"
