@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
+from tabletop_widgets.core.system import Effect
 from tabletop_widgets.core.wording import ru_n
 from . import data
 from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, SKILLS, TRICK_COST, skill_label
@@ -130,6 +131,43 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, *, option
     if n > from_threads:
         values["xp_free"] = ch.xp_free - (n - from_threads)
     return set_traits(ch, **values)
+
+
+def effect_value(ch, trait: str, old: Any, delta: int) -> Any:
+    """The value of ``trait`` once an effect adds ``delta`` to ``old``: Threads within 0-5 (the excess is lost,
+    A22; below 0 refused), HP at most the maximum, XP never below 0 (refused)."""
+    new = old + delta
+    if trait == "threads":
+        if new < 0:
+            raise RuleError("not_enough_threads", T("not enough Threads", "недостаточно Нитей"))
+        return min(THREADS_CAP, new)
+    if trait == "hp" and ch.hp_max is not None:
+        return min(ch.hp_max, new)
+    if trait in ("xp_free", "xp_total") and new < 0:
+        raise RuleError("not_enough_xp", T("not enough XP", "недостаточно Очков опыта"))
+    return new
+
+
+def threads_paid_with_xp(ch, effects: Iterable[Effect], *, options) -> list[Effect]:
+    """``effects`` with each Threads shortfall that unspent XP covers paid in XP (``xp_as_threads`` mode,
+    L169): the Threads go to 0 and the rest becomes an ``xp_free`` effect. Other modes change nothing."""
+    effects = list(effects)
+    if options.xp_threads_mode != "xp_as_threads":
+        return effects
+    threads, xp = ch.threads, ch.xp_free
+    out = []
+    for e in effects:
+        short = -(threads + e.delta) if e.trait == "threads" else 0
+        if short > 0 and xp >= short:
+            out += [Effect("threads", -threads, e.reason), Effect("xp_free", -short, e.reason)]
+            threads, xp = 0, xp - short
+            continue
+        out.append(e)
+        if e.trait == "threads":
+            threads = min(THREADS_CAP, threads + e.delta)
+        elif e.trait == "xp_free":
+            xp += e.delta
+    return out
 
 
 # ------------------------------------------------------------------------------------------------

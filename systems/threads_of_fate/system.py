@@ -6,7 +6,7 @@ import random
 from typing import Any, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
-from tabletop_widgets.core.problems import Problem, RuleError
+from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.system import (
     CheckResult,
     CheckSpec,
@@ -23,7 +23,7 @@ from .model import Character
 from .sheet import SHEET
 from .words import t20_word, trouble_word
 from .checks import check_options
-from .fate import THREADS_CAP, set_traits
+from .fate import set_traits
 from .options import DEFAULTS, option_problems
 
 
@@ -181,27 +181,13 @@ class ThreadsOfFateSystem(GameSystem):
         return {"difficulty": dc, "results": results, "advantages": adv, "hindrances": hin}
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict:
+        """All or none (the core checks every effect first): in ``xp_as_threads`` mode unspent XP pays a
+        Threads shortfall (L169), so such an effect is split into Threads and XP before the check."""
+        return super().apply_effects(character, fate.threads_paid_with_xp(character, effects, options=self.rules))
+
+    def effect_value(self, character, trait: str, old: Any, delta: int) -> Any:
         """Threads stay within 0-5 (excess lost, A22); HP at most hp_max; XP never below 0."""
-        changes: dict[str, tuple[Any, Any]] = {}
-        for e in effects:
-            old = getattr(character, e.trait)
-            new = old + e.delta
-            if e.trait == "threads":
-                if new < 0 and self.rules["xp_threads_mode"] == "xp_as_threads" and character.xp_free >= -new:
-                    changes["xp_free"] = (character.xp_free, character.xp_free + new)  # L169: XP used as Threads
-                    character.xp_free += new
-                    new = 0
-                if new < 0:
-                    raise RuleError("not_enough_threads", T("not enough Threads", "недостаточно Нитей"))
-                new = min(THREADS_CAP, new)
-            elif e.trait == "hp" and character.hp_max is not None:
-                new = min(character.hp_max, new)
-            elif e.trait in ("xp_free", "xp_total") and new < 0:
-                raise RuleError("not_enough_xp", T("not enough XP", "недостаточно Очков опыта"))
-            setattr(character, e.trait, new)
-            first = changes.get(e.trait, (old, None))[0]
-            changes[e.trait] = (first, getattr(character, e.trait))
-        return changes
+        return fate.effect_value(character, trait, old, delta)
 
     # -- creation and advancement -------------------------------------------------------------------
     def validate(self, character, party: Iterable = ()) -> list[Problem]:
