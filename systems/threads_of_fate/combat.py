@@ -17,6 +17,7 @@ from tabletop_widgets.core.system import (
     InitiativeOrder,
     InitiativeRoll,
     OptionSpec,
+    record_changes,
 )
 from tabletop_widgets.dice.distribution import Distribution
 
@@ -266,15 +267,14 @@ def apply_damage(
                 notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
         if natural20:
             dmg = max(1, dmg)
-    old = ch.hp if ch.hp is not None else 0
-    new = old - dmg
-    ch.hp = new
-    out = DamageOutcome(
-        changes={"hp": (old, new)} if dmg else {},
-        notes=notes,
-        defeated=new <= 0,
-        details={"damage": dmg, "raw": amount},
-    )
+    with record_changes(ch, ("hp",)) as out:
+        new = (ch.hp if ch.hp is not None else 0) - dmg
+        ch.hp = new
+        if dmg and ch.treatment and not ch.treatment.get("interrupted"):
+            _hit_while_treating(ch, dmg, out, options=options)
+    out.notes[:0] = notes
+    out.defeated = new <= 0
+    out.details.update({"damage": dmg, "raw": amount})
     if ch.dangerous_wound_threshold is not None and dmg >= ch.dangerous_wound_threshold:
         out.notes.append(
             T(
@@ -286,21 +286,20 @@ def apply_damage(
     if new <= 0:
         out.state = GM_PROMPT_ZERO
         out.details["gm_prompt"] = True
-    if dmg and ch.treatment and not ch.treatment.get("interrupted"):
-        # L441: a medic treating in combat who loses HP >= Will is interrupted (A29: cumulative by default)
-        t = Treatment.from_dict(ch.treatment, options=options)
-        before = dict(ch.treatment)
-        if t.medic_hit(dmg):
-            out.notes.append(
-                T(
-                    "the treatment is interrupted (HP lost >= Will)",  # L441
-                    "лечение прервано (потеряно ЕЗ не меньше Воли)",
-                )
-            )  # L441
-            out.details["treatment_interrupted"] = True
-        ch.treatment = t.to_dict()
-        out.changes["treatment"] = (before, dict(ch.treatment))
     return out
+
+
+def _hit_while_treating(ch, dmg: int, out: DamageOutcome, *, options) -> None:
+    """L441: a medic treating in combat who loses HP >= Will is interrupted (A29: cumulative by default)."""
+    t = Treatment.from_dict(ch.treatment, options=options)
+    before = dict(ch.treatment)
+    if t.medic_hit(dmg):
+        out.notes.append(
+            T("the treatment is interrupted (HP lost >= Will)", "лечение прервано (потеряно ЕЗ не меньше Воли)")
+        )
+        out.details["treatment_interrupted"] = True
+    ch.treatment = t.to_dict()
+    out.changes["treatment"] = (before, dict(ch.treatment))  # reported on every hit, changed or not
 
 
 def apply_healing(ch, amount: int, *, options, source: str | None = None) -> DamageOutcome:
@@ -330,17 +329,17 @@ def apply_healing(ch, amount: int, *, options, source: str | None = None) -> Dam
                 "этого пациента уже лечили Медициной сегодня",
             ),
         )  # L439
-    old = ch.hp if ch.hp is not None else 0
-    cap = ch.hp_max if ch.hp_max is not None else old + amount
-    new = max(old, min(cap, old + amount))
-    ch.hp = new
-    changes = {"hp": (old, new)} if new != old else {}
-    if source in ("medicine", "repair"):
-        ch.medicine_today = True
-        changes["medicine_today"] = (False, True)
-    return DamageOutcome(
-        changes=changes, defeated=new <= 0, details={"healed": new - old}, state=GM_PROMPT_ZERO if new <= 0 else None
-    )
+    with record_changes(ch, ("hp", "medicine_today")) as out:
+        old = ch.hp if ch.hp is not None else 0
+        cap = ch.hp_max if ch.hp_max is not None else old + amount
+        new = max(old, min(cap, old + amount))
+        ch.hp = new
+        if source in ("medicine", "repair"):
+            ch.medicine_today = True
+    out.defeated = new <= 0
+    out.details["healed"] = new - old
+    out.state = GM_PROMPT_ZERO if new <= 0 else None
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
