@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.results import Check, RollResult
-from tabletop_widgets.dice.words import CHARACTER_KEY, word_result
+from tabletop_widgets.dice.scan import Scanner
+from tabletop_widgets.dice.words import WordContext, word_result
 
 from . import checks
 from .kept_die import dice_objects
@@ -19,13 +21,17 @@ from .plan import net_of
 from .form_parts import (
     ATTACK_WORDS,
     DUR,
-    FormScanner,
+    NO_CONTEXT,
+    check_modifiers,
+    difficulty,
+    finish,
+    options_of,
+    signed_number,
     INT,
     TOKEN,
     bound_character,
     dice_error,
     rule_dice_error,
-    rules_of,
 )
 from .traits import signed
 
@@ -51,7 +57,7 @@ class AttackForm:
     bonus: int = 0
     advantages: int = 0
     hindrances: int = 0
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def _opts(self):
         return {
@@ -138,19 +144,21 @@ class AttackForm:
         return Distribution(pmf, p_pass=p, expression=self.text, outcome="total")
 
 
-def parse_attack(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> AttackForm:
+def parse_attack(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> AttackForm:
     """``attack <VAL|VALU|MRK|rating> [+N] [advN] [hinN] vs DEF [dur N]``."""
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
-    sc.match(ATTACK_PATTERN)
-    sc.ws()
+    sc = Scanner(text, start, end)
+    sc.take(ATTACK_PATTERN)
+    sc.skip_space()
     pos = sc.pos
     ch, check_id, rating = None, None, 0
-    m = sc.match(INT)
+    m = sc.take(INT)
     if m:
         rating = int(m.group())
     else:
-        m = sc.match(TOKEN)
+        m = sc.take(TOKEN)
         if not m or m.group().lower() not in ATTACK_WORDS:
             raise dice_error(
                 "expected VAL, VALU, MRK or a rating (a number)",
@@ -159,17 +167,17 @@ def parse_attack(text: str, start: int = 0, end: int | None = None, *, options, 
                 text,
             )
         check_id = ATTACK_WORDS[m.group().lower()]
-        ch = bound_character(variables, f"attack {m.group()}", pos, text)
-        options = rules_of(ch, options)
-    bonus, adv, hin = sc.options()
-    target = sc.target(required=True)
+        ch = bound_character(context, f"attack {m.group()}", pos, text)
+        options = options_of(ch, options=options)
+    bonus, adv, hin = check_modifiers(sc)
+    target = difficulty(sc, required=True)
     dur = 0
-    if sc.match(DUR):
-        dur = sc.number("a Durability (a number)", "Прочность (число)")
+    if sc.take(DUR):
+        dur = signed_number(sc, "a Durability (a number)", "Прочность (число)")
         if dur < 0:
             raise dice_error("Durability cannot be negative", "Прочность не может быть отрицательной", sc.pos, text)
-    sc.done("dur N after the Defense", "dur N после Защиты")
-    return AttackForm(text[start:end].strip(), target, dur, ch, check_id, rating, bonus, adv, hin, options)
+    finish(sc, "dur N after the Defense", "dur N после Защиты")
+    return AttackForm(text[start:end].strip(), target, dur, ch, check_id, rating, bonus, adv, hin, rules=options)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -189,7 +197,7 @@ class ContestForm:
     text: str
     a: tuple[int, int, int]  # bonus, advantages, hindrances
     b: tuple[int, int, int]
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def net_of(self, side):
         return checks.net_dice(side[1], side[2], self.rules.adv_order)
@@ -233,19 +241,19 @@ class ContestForm:
         return Distribution(pmf, p_pass=p_win, expression=self.text, outcome="total")
 
 
-def parse_contest(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> ContestForm:
+def parse_contest(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> ContestForm:
     """``d20+8 vs d20+6`` (``t20`` too; ``advN``/``hinN`` per side, netted like a check)."""
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
+    sc = Scanner(text, start, end)
     sides = []
     for i in range(2):
-        if not sc.match(D20):
+        if not sc.take(D20):
             raise dice_error("expected d20 (or t20)", "ожидалось d20 (или t20)", sc.pos, text)
-        sides.append(sc.options())
-        if i == 0 and not sc.match(re.compile(r"(vs|против)", re.IGNORECASE)):
+        sides.append(check_modifiers(sc))
+        if i == 0 and not sc.take(re.compile(r"(vs|против)", re.IGNORECASE)):
             raise dice_error("expected vs between the two sides", "ожидалось vs между сторонами", sc.pos, text)
-    sc.done("nothing after the second side", "ничего после второй стороны")
-    ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
-    return ContestForm(
-        text[start:end].strip(), sides[0], sides[1], rules_of(ch, options) if ch is not None else options
-    )
+    finish(sc, "nothing after the second side", "ничего после второй стороны")
+    ch = context.character
+    return ContestForm(text[start:end].strip(), sides[0], sides[1], rules=options_of(ch, options=options))

@@ -404,10 +404,15 @@ def check_options(skill: bool) -> list[OptionSpec]:
 
 def list_checks(ch, *, options) -> list[CheckSpec]:
     """The named checks the dice tray offers ``ch``: characteristics, secondary values, skills, combat, Trouble."""
-    return _attribute_checks(ch, options) + _skill_checks(ch, options) + _combat_checks(ch) + [_trouble_check()]
+    return (
+        _attribute_checks(ch, options=options)
+        + _skill_checks(ch, options=options)
+        + _combat_checks(ch)
+        + [_trouble_check()]
+    )
 
 
-def _attribute_checks(ch, options) -> list[CheckSpec]:
+def _attribute_checks(ch, *, options) -> list[CheckSpec]:
     out = []
     g_char = T("Characteristics", "Характеристики")
     for c in CHARACTERISTICS:
@@ -430,7 +435,7 @@ def _attribute_checks(ch, options) -> list[CheckSpec]:
     return out
 
 
-def _skill_checks(ch, options) -> list[CheckSpec]:
+def _skill_checks(ch, *, options) -> list[CheckSpec]:
     out = []
     g_sk = T("Skills", "Навыки")
     for code, (en, ru, chars) in SKILLS.items():

@@ -5,13 +5,13 @@ and the dressing of a check result as a roll."""
 from __future__ import annotations
 
 import re
-from typing import Mapping
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.dice.errors import DiceError
+from tabletop_widgets.dice.scan import Scanner
+from tabletop_widgets.dice.words import WordContext
 from tabletop_widgets.dice.results import RollResult
-from tabletop_widgets.dice.words import CHARACTER_KEY
 
 from .traits import CHARACTERISTICS
 
@@ -59,8 +59,13 @@ def rule_dice_error(exc: RuleError, pos: int, text: str) -> DiceError:
     return DiceError(exc.message.get("en", str(exc)), pos, text, message_ru=exc.message.get("ru"))
 
 
-def bound_character(variables, what: str, pos: int, text: str):
-    ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
+#: no bound character and no ``@name`` values (a form parsed on its own)
+NO_CONTEXT = WordContext()
+
+
+def bound_character(context: WordContext, what: str, pos: int, text: str):
+    """The Threads of Fate character the roll is bound to (``%sheet`` or the dice tray), or a clear error."""
+    ch = context.character
     if ch is None:
         raise dice_error(
             f"{what} needs a bound character: bind one with %sheet or roll from the dice tray",
@@ -78,69 +83,52 @@ def bound_character(variables, what: str, pos: int, text: str):
     return ch
 
 
-def rules_of(ch, rules):
-    return getattr(ch, "rules", None) if ch is not None else rules
+def options_of(ch, *, options):
+    """A bound Threads of Fate character's own GM options (its campaign's) win over the options the words
+    were made with; a character of another system (or none) leaves those."""
+    return ch.rules if getattr(ch, "SYSTEM", None) == "threads_of_fate" else options
 
 
-class FormScanner:
-    """A tiny scanner over ``text[pos:end]`` with absolute positions."""
-
-    def __init__(self, text: str, pos: int, end: int):
-        self.text, self.pos, self.end = text, pos, end
-
-    def ws(self) -> None:
-        self.pos = WS.match(self.text, self.pos, self.end).end()
-
-    def at_end(self) -> bool:
-        self.ws()
-        return self.pos >= self.end
-
-    def match(self, regex):
-        self.ws()
-        m = regex.match(self.text, self.pos, self.end)
+def check_modifiers(sc: Scanner, allow_bonus: bool = True) -> tuple[int, int, int]:
+    """``+N -N advN hinN disN`` in any order; returns (bonus, advantages, hindrances)."""
+    bonus = adv = hin = 0
+    while True:
+        m = sc.take(MOD) if allow_bonus else None
         if m:
-            self.pos = m.end()
-        return m
+            bonus += int(m.group(2)) * (1 if m.group(1) == "+" else -1)
+            continue
+        m = sc.take(ADV)
+        if m:
+            n = int(m.group(2)) if m.group(2) else 1
+            if m.group(1).lower() in ("adv", "пр"):
+                adv += n
+            else:
+                hin += n
+            continue
+        return bonus, adv, hin
 
-    def options(self, allow_bonus: bool = True) -> tuple[int, int, int]:
-        """``+N -N advN hinN disN`` in any order; returns (bonus, advantages, hindrances)."""
-        bonus = adv = hin = 0
-        while True:
-            m = self.match(MOD) if allow_bonus else None
-            if m:
-                bonus += int(m.group(2)) * (1 if m.group(1) == "+" else -1)
-                continue
-            m = self.match(ADV)
-            if m:
-                n = int(m.group(2)) if m.group(2) else 1
-                if m.group(1).lower() in ("adv", "пр"):
-                    adv += n
-                else:
-                    hin += n
-                continue
-            return bonus, adv, hin
 
-    def number(self, what_en: str, what_ru: str) -> int:
-        m = self.match(INT)
-        if not m:
-            raise dice_error(f"expected {what_en}", f"ожидалось: {what_ru}", self.pos, self.text)
-        return int(m.group())
+def signed_number(sc: Scanner, what_en: str, what_ru: str) -> int:
+    """A whole number, possibly negative (up to 4 digits)."""
+    m = sc.take(INT)
+    if not m:
+        raise sc.error(T(f"expected {what_en}", f"ожидалось: {what_ru}"))
+    return int(m.group())
 
-    def target(self, required: bool) -> int | None:
-        if self.match(VS):
-            return self.number("a difficulty (a number)", "сложность (число)")
-        if required:
-            raise dice_error("expected vs N (the difficulty)", "ожидалось vs N (сложность)", self.pos, self.text)
-        return None
 
-    def done(self, expected_en: str, expected_ru: str) -> None:
-        if not self.at_end():
-            raise dice_error(
-                f"unexpected text: expected {expected_en}",
-                f"лишний текст: ожидалось {expected_ru}",
-                self.pos,
-                self.text,
-            )
+def difficulty(sc: Scanner, required: bool) -> int | None:
+    """``vs N`` (``dc``, ``>=``, ``сл``): the difficulty, or None when it may be left out."""
+    if sc.take(VS):
+        return signed_number(sc, "a difficulty (a number)", "сложность (число)")
+    if required:
+        raise sc.error(T("expected vs N (the difficulty)", "ожидалось vs N (сложность)"))
+    return None
+
+
+def finish(sc: Scanner, expected_en: str, expected_ru: str) -> None:
+    """Nothing but spaces may be left."""
+    if not sc.at_end():
+        raise sc.error(T(f"unexpected text: expected {expected_en}", f"лишний текст: ожидалось {expected_ru}"))
 
 
 def check_roll_result(res, text: str, extra_notes=()) -> RollResult:

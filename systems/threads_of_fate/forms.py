@@ -1,6 +1,6 @@
 """The ``%roll`` forms of spec §5.16 beyond ``t20`` and ``trouble``.
 
-Character-bound (the character comes from ``variables[CHARACTER_KEY]``, bound by ``%sheet`` or the dice
+Character-bound (the character comes from the roll's ``WordContext``, bound by ``%sheet`` or the dice
 tray; without one the parser raises a clear ``DiceError``):
 
 * ``static perception WIS``, ``static perception adv vs 16`` — the static value (no roll, L111, §5.6)
@@ -22,28 +22,33 @@ rules of the system the words were registered from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.names import NameIndex, name_key
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.results import RollResult
-from tabletop_widgets.dice.words import CHARACTER_KEY, DiceWord, word_result
+from tabletop_widgets.dice.scan import Scanner
+from tabletop_widgets.dice.words import DiceWord, WordContext, word_result
 
 from . import checks, combat, fate
 from .attack_forms import ATTACK_PATTERN, CONTEST_PATTERN, D20, parse_attack, parse_contest
 from .form_parts import (
     CHAR_WORDS,
-    FormScanner,
+    NO_CONTEXT,
+    check_modifiers,
+    difficulty,
+    finish,
+    options_of,
     TOKEN,
     WS,
     bound_character,
     check_roll_result,
     dice_error,
     rule_dice_error,
-    rules_of,
 )
 from .traits import CHAR_LABELS, SECONDARY_LABELS, SKILLS
 
@@ -61,7 +66,7 @@ class CheckForm:
     options: dict
     static: bool = False
     has_target: bool = True
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def roll(self, rng) -> RollResult:
         try:
@@ -136,14 +141,16 @@ STATIC_PATTERN = re.compile(r"(static|статично)(?![\w])", re.IGNORECASE)
 CHECK_PATTERN = re.compile(r"(check|проверка)(?![\w])", re.IGNORECASE)
 
 
-def parse_static(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> CheckForm:
+def parse_static(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> CheckForm:
     """``static <skill> [STR|DEX|...] [advN] [hinN] [vs N]`` (L111: 10 + skill + modifier, ±5)."""
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
-    sc.match(STATIC_PATTERN)
-    ch = bound_character(variables, "static", start, text)
-    options = rules_of(ch, options)
-    m = sc.match(_ONE_NAME)
+    sc = Scanner(text, start, end)
+    sc.take(STATIC_PATTERN)
+    ch = bound_character(context, "static", start, text)
+    options = options_of(ch, options=options)
+    m = sc.take(_ONE_NAME)
     skill = _skill_code(ch, m.group()) if m else None
     if skill is None:
         raise dice_error(
@@ -158,9 +165,9 @@ def parse_static(text: str, start: int = 0, end: int | None = None, *, options, 
         char = CHAR_WORDS[mc.group().lower()]
         sc.pos = mc.end()
     char = char or _best_characteristic(ch, skill)
-    bonus, adv, hin = sc.options()
-    target = sc.target(required=False)
-    sc.done("STR/DEX/..., +N, advN, hinN or vs N", "Сл/Лв/..., +N, advN, hinN или vs N")
+    bonus, adv, hin = check_modifiers(sc)
+    target = difficulty(sc, required=False)
+    finish(sc, "STR/DEX/..., +N, advN, hinN or vs N", "Сл/Лв/..., +N, advN, hinN или vs N")
     check_id = f"{char}+{skill}"
     try:
         plan = checks.plan_check(ch, check_id, options=options)
@@ -174,14 +181,16 @@ def parse_static(text: str, start: int = 0, end: int | None = None, *, options, 
     )
 
 
-def parse_check(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> CheckForm:
+def parse_check(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> CheckForm:
     """``check <check id> [+N] [advN] [hinN] [vs N]``: any check id of §5.17 for the bound character."""
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
-    sc.match(CHECK_PATTERN)
-    ch = bound_character(variables, "check", start, text)
-    options = rules_of(ch, options)
-    m = sc.match(_CHECK_NAME)
+    sc = Scanner(text, start, end)
+    sc.take(CHECK_PATTERN)
+    ch = bound_character(context, "check", start, text)
+    options = options_of(ch, options=options)
+    m = sc.take(_CHECK_NAME)
     if not m:
         raise dice_error(
             "expected a check such as dexterity+stealth or Ловкость+Скрытность",
@@ -194,9 +203,9 @@ def parse_check(text: str, start: int = 0, end: int | None = None, *, options, v
         checks.plan_check(ch, check_id, options=options)
     except RuleError as exc:
         raise rule_dice_error(exc, m.start(), text) from None
-    bonus, adv, hin = sc.options()
-    target = sc.target(required=False)
-    sc.done("+N, advN, hinN or vs N", "+N, advN, hinN или vs N")
+    bonus, adv, hin = check_modifiers(sc)
+    target = difficulty(sc, required=False)
+    finish(sc, "+N, advN, hinN or vs N", "+N, advN, hinN или vs N")
     opts = {"advantages": adv, "hindrances": hin, "bonus": bonus, "difficulty": target if target is not None else 10}
     return CheckForm(text[start:end].strip(), ch, check_id, opts, has_target=True, rules=options)
 
@@ -213,7 +222,7 @@ class DefCheckForm:
     character: Any
     difficulty: int
     options: dict
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def roll(self, rng) -> RollResult:
         try:
@@ -235,16 +244,18 @@ class DefCheckForm:
         return d
 
 
-def parse_defcheck(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> DefCheckForm:
+def parse_defcheck(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> DefCheckForm:
     """``defcheck [+N] [advN] [hinN] vs DC``: d20 + (DEF - BDEF) vs DC; Damage = max(0, DC - total) (L355-356)."""
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
-    sc.match(DEFCHECK_PATTERN)
-    ch = bound_character(variables, "defcheck", start, text)
-    options = rules_of(ch, options)
-    bonus, adv, hin = sc.options()
-    target = sc.target(required=True)
-    sc.done("nothing after the difficulty", "ничего после сложности")
+    sc = Scanner(text, start, end)
+    sc.take(DEFCHECK_PATTERN)
+    ch = bound_character(context, "defcheck", start, text)
+    options = options_of(ch, options=options)
+    bonus, adv, hin = check_modifiers(sc)
+    target = difficulty(sc, required=True)
+    finish(sc, "nothing after the difficulty", "ничего после сложности")
     if ch.defense is None:
         raise dice_error(
             "the bound character's Defense needs GM-entered size values",
@@ -253,7 +264,7 @@ def parse_defcheck(text: str, start: int = 0, end: int | None = None, *, options
             text,
         )
     return DefCheckForm(
-        text[start:end].strip(), ch, target, {"advantages": adv, "hindrances": hin, "bonus": bonus}, options
+        text[start:end].strip(), ch, target, {"advantages": adv, "hindrances": hin, "bonus": bonus}, rules=options
     )
 
 
@@ -271,7 +282,7 @@ class RerollForm:
     text: str
     character: Any
     previous: Any
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def roll(self, rng) -> RollResult:
         prev = self.character.last_check or self.previous
@@ -306,12 +317,14 @@ class RerollForm:
         return d
 
 
-def parse_reroll(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> RerollForm:
+def parse_reroll(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> RerollForm:
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
-    sc.match(REROLL_PATTERN)
-    sc.done("nothing after reroll", "ничего после reroll")
-    ch = bound_character(variables, "reroll", start, text)
+    sc = Scanner(text, start, end)
+    sc.take(REROLL_PATTERN)
+    finish(sc, "nothing after reroll", "ничего после reroll")
+    ch = bound_character(context, "reroll", start, text)
     prev = ch.last_check
     if prev is None:
         raise dice_error(
@@ -320,7 +333,7 @@ def parse_reroll(text: str, start: int = 0, end: int | None = None, *, options, 
             start,
             text,
         )
-    return RerollForm(text[start:end].strip(), ch, prev, rules_of(ch, options))
+    return RerollForm(text[start:end].strip(), ch, prev, rules=options_of(ch, options=options))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -353,15 +366,17 @@ class DistForm:
         )
 
 
-def parse_dist(text: str, start: int = 0, end: int | None = None, *, options, variables=None) -> DistForm:
+def parse_dist(
+    text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
+) -> DistForm:
     """``dist <form>``: ``dist t20+5 adv vs 15`` (``d20`` is read as ``t20``), ``dist static ...``,
     ``dist attack VAL vs 18``, ``dist d20+8 vs d20+6``, ``dist check ...``, ``dist defcheck vs 20``."""
     from .words import parse_t20
 
     end = len(text) if end is None else end
-    sc = FormScanner(text, start, end)
-    sc.match(DIST_PATTERN)
-    sc.ws()
+    sc = Scanner(text, start, end)
+    sc.take(DIST_PATTERN)
+    sc.skip_space()
     pos = sc.pos
     if pos >= end:
         raise dice_error(
@@ -379,11 +394,11 @@ def parse_dist(text: str, start: int = 0, end: int | None = None, *, options, va
         (REROLL_PATTERN, parse_reroll),
     ):
         if pattern.match(text, pos, end):
-            return DistForm(text[start:end].strip(), parse(text, pos, end, variables=variables, options=options))
+            return DistForm(text[start:end].strip(), parse(text, pos, end, context=context, options=options))
     if D20.match(text, pos, end):
-        ch = (variables or {}).get(CHARACTER_KEY) if isinstance(variables, Mapping) else None
+        ch = context.character
         src = text[:pos] + "t20" + text[pos + 3 :]  # d20 inside dist = a Threads check (netting)
-        inner = parse_t20(src, pos, end, options=rules_of(ch, options) if ch is not None else options)
+        inner = parse_t20(src, pos, end, options=options_of(ch, options=options))
         inner.text = text[pos:end].strip()
         return DistForm(text[start:end].strip(), inner)
     raise dice_error(
@@ -398,8 +413,8 @@ def parse_dist(text: str, start: int = 0, end: int | None = None, *, options, va
 # The DiceWords
 # ------------------------------------------------------------------------------------------------
 def _word(name, pattern, parse, help_en, help_ru, examples, *, options) -> DiceWord:
-    def _parse(text, start, end, variables=None):
-        return parse(text, start, end, variables=variables, options=options)
+    def _parse(text, start, end, context):
+        return parse(text, start, end, context=context, options=options)
 
     return DiceWord(
         name=name, system="threads_of_fate", pattern=pattern, parse=_parse, help=T(help_en, help_ru), examples=examples

@@ -209,7 +209,7 @@ class Character(CharacterModel):
     def bound(cls, options: GmOptions) -> type:
         """A subclass of this Character whose derived values follow ``options``: one class per class and
         options (equal options give the same class, so two systems under the same GM options share it)."""
-        return _bound_class(cls, options)
+        return _bound_class(cls, options=options)
 
     def remember_check(self, result) -> None:
         """Record ``result`` (a ``CheckResult``) as this character's last check (see :attr:`last_check`)."""
@@ -450,7 +450,7 @@ class Character(CharacterModel):
 
 
 @functools.lru_cache(maxsize=None)
-def _bound_class(cls: type, options: GmOptions) -> type:
+def _bound_class(cls: type, *, options: GmOptions) -> type:
     """The subclass of ``cls`` bound to ``options`` (a pure function of its arguments, memoised)."""
     return type(
         cls.__name__, (cls,), {"RULES": options, "__module__": cls.__module__, "__qualname__": cls.__qualname__}

@@ -202,8 +202,8 @@ _KNOWN = {"difficulty", "advantages", "hindrances", "bonus", "static", "outside_
 BOUGHT = {"success": 2, "failure": 2, "critical_success": 4, "critical_failure": 4}  # Threads (L189, L191)
 
 
-def parse_options(options: Mapping[str, Any]) -> Opts:
-    unknown = set(options) - _KNOWN
+def parse_options(chosen: Mapping[str, Any]) -> Opts:
+    unknown = set(chosen) - _KNOWN
     if unknown:
         raise RuleError(
             "unknown_option",
@@ -212,7 +212,7 @@ def parse_options(options: Mapping[str, Any]) -> Opts:
                 f"неизвестные параметры: {', '.join(sorted(unknown))}",
             ),
         )
-    o = Opts(**options)
+    o = Opts(**chosen)
     for name in ("difficulty", "advantages", "hindrances", "bonus"):
         v = getattr(o, name)
         if not isinstance(v, int) or isinstance(v, bool):

@@ -6,11 +6,11 @@ meaning in the shared notation."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
 
 from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.dice.distribution import Distribution
 from tabletop_widgets.dice.errors import DiceError
 from tabletop_widgets.dice.results import Check, RollResult
@@ -32,7 +32,7 @@ class T20Expression:
     advantages: int
     hindrances: int
     target: int | None
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     @property
     def net(self) -> int:
@@ -142,7 +142,7 @@ def parse_t20(text: str, start: int = 0, end: int | None = None, *, options) -> 
             text,
             message_ru="ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
         )
-    return T20Expression(text[start:end].strip(), bonus, adv, hin, target, options)
+    return T20Expression(text[start:end].strip(), bonus, adv, hin, target, rules=options)
 
 
 def t20_word(*, options) -> DiceWord:
@@ -174,7 +174,7 @@ class TroubleExpression:
     margin: int
     forced: str | None
     table: str
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def _opts(self):
         return {"margin": self.margin, "forced": self.forced, "table": self.table}
@@ -226,7 +226,7 @@ def parse_trouble(text: str, start: int = 0, end: int | None = None, *, options)
             text,
             message_ru="ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
         )
-    return TroubleExpression(text[start:end].strip(), margin, forced, table, options)
+    return TroubleExpression(text[start:end].strip(), margin, forced, table, rules=options)
 
 
 def trouble_word(*, options) -> DiceWord:

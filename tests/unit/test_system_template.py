@@ -72,9 +72,7 @@ SYSTEMS = [
     pytest.param(
         "tabletop_systems.life_and_death", ROOT / "systems" / "life_and_death", id="life_and_death", marks=NOT_YET
     ),
-    pytest.param(
-        "tabletop_systems.threads_of_fate", ROOT / "systems" / "threads_of_fate", id="threads_of_fate", marks=NOT_YET
-    ),
+    pytest.param("tabletop_systems.threads_of_fate", ROOT / "systems" / "threads_of_fate", id="threads_of_fate"),
     pytest.param("fixtures.fifth_system", FIFTH, id="fifth_system"),
 ]
 

@@ -16,7 +16,7 @@ from tabletop_widgets.core.problems import RuleError, ValidationError
 from tabletop_widgets.core.system import DamageOutcome, OptionSpec
 from tabletop_widgets.dice import roll
 from tabletop_widgets.dice.errors import DiceError
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.words import WordContext
 
 
 def hero(**kw):
@@ -36,7 +36,7 @@ def hero(**kw):
 
 
 def bound(ch):
-    return {CHARACTER_KEY: ch}
+    return WordContext({}, ch)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -426,7 +426,7 @@ def test_static_forms():
     )
     d = roll("static survival WIS", variables=bound(c))  # no access: 5 + mod (L413)
     assert d.total == 5
-    p = forms.parse_static("static stealth DEX vs 14", 0, None, variables=bound(c), options=SYSTEM.rules).distribution()
+    p = forms.parse_static("static stealth DEX vs 14", 0, None, context=bound(c), options=SYSTEM.rules).distribution()
     assert p.p_pass == 1 and dict(p) == {10 + 2 + 2: 1}
 
 
@@ -445,7 +445,7 @@ def test_check_form_matches_the_named_check_and_records_it():
     r = roll("check dexterity+stealth adv vs 15", rng=random.Random(5), variables=bound(c))
     direct = SYSTEM.roll_check(c, "dexterity+stealth", rng=random.Random(5), advantages=1, difficulty=15)
     assert r.total == direct.total and r.check.passed == direct.success
-    d = forms.parse_check("check dexterity+stealth adv vs 15", variables=bound(c), options=SYSTEM.rules).distribution()
+    d = forms.parse_check("check dexterity+stealth adv vs 15", context=bound(c), options=SYSTEM.rules).distribution()
     assert d.p_pass == SYSTEM.chance(c, "dexterity+stealth", difficulty=15, advantages=1)
 
 
@@ -454,7 +454,7 @@ def test_defcheck_form():
     r = roll("defcheck vs 20", rng=random.Random(3), variables=bound(c))
     assert r.total - 4 in range(1, 21)
     assert r.tree.details["damage"] == max(0, 20 - r.total)
-    d = forms.parse_defcheck("defcheck vs 20", variables=bound(c), options=SYSTEM.rules).distribution()
+    d = forms.parse_defcheck("defcheck vs 20", context=bound(c), options=SYSTEM.rules).distribution()
     assert d.p_pass == Fraction(5, 20)
     with pytest.raises(DiceError):
         roll("defcheck", variables=bound(c))  # the difficulty is required
@@ -488,10 +488,10 @@ def test_attack_durability_and_nat20():
 
 def test_attack_with_the_bound_characters_valor():
     c = hero()  # weapons 2: no 0-XP Hindrance
-    f = forms.parse_attack("attack VAL vs 12 dur 2", variables=bound(c), options=SYSTEM.rules)
+    f = forms.parse_attack("attack VAL vs 12 dur 2", context=bound(c), options=SYSTEM.rules)
     assert f.distribution().p_pass == SYSTEM.chance(c, "valor", difficulty=12)
     z = hero(weapons=0)
-    fz = forms.parse_attack("attack VAL vs 12", variables=bound(z), options=SYSTEM.rules)
+    fz = forms.parse_attack("attack VAL vs 12", context=bound(z), options=SYSTEM.rules)
     assert fz.distribution().p_pass == SYSTEM.chance(z, "valor", difficulty=12)  # L380 Hindrance included
     r = roll("attack VAL vs 12 dur 2", rng=random.Random(9), variables=bound(c))
     assert r.tree.details["damage"] == checks.attack_damage(r.total, 12, 2, r.tree.details["kept"])
@@ -506,6 +506,17 @@ def test_contest_form_odds_and_roll():
     assert r.tree.details["winner"] in ("a", "b", "tie") and len(r.tree.rolled) == 3
     with pytest.raises(DiceError):
         roll("t20+8 vs d20+6 extra")
+
+
+def test_a_contest_bound_to_another_systems_character_uses_the_words_own_options():
+    """The Contest and ``dist d20`` forms need no character: one of another system bound to the tray
+    (no Threads of Fate GM options) leaves the options the words were made with."""
+    from tabletop_widgets import get_system
+
+    other = get_system("ret").Character()
+    ctx = WordContext({}, other)
+    assert forms.parse_contest("d20+8 vs d20+6", context=ctx, options=SYSTEM.rules).rules == SYSTEM.rules
+    assert forms.parse_dist("dist d20+5 adv vs 15", context=ctx, options=SYSTEM.rules).distribution().p_pass
 
 
 def test_contest_tie_changes_nothing():
@@ -531,7 +542,7 @@ def test_reroll_form_spends_a_thread_twice_at_most():
     with pytest.raises(DiceError) as e:
         roll("reroll", rng=random.Random(4), variables=bound(c))
     assert "twice" in e.value.message and c.threads == 1
-    d = forms.parse_dist("dist reroll", variables=bound(c), options=SYSTEM.rules).distribution()
+    d = forms.parse_dist("dist reroll", context=bound(c), options=SYSTEM.rules).distribution()
     assert d.p_pass == SYSTEM.chance(c, "dexterity+stealth", difficulty=15)
 
 
@@ -541,8 +552,8 @@ def test_the_last_check_belongs_to_its_character_not_to_a_module_table():
     import tabletop_systems.threads_of_fate as package
 
     a, b = hero(name="A", threads=3), hero(name="B", threads=3)
-    tray_a = {**SYSTEM.variables(a), **bound(a)}
-    tray_b = {**SYSTEM.variables(b), **bound(b)}
+    tray_a = WordContext(SYSTEM.variables(a), a)
+    tray_b = WordContext(SYSTEM.variables(b), b)
     first = roll("check dexterity+stealth vs 15", rng=random.Random(1), variables=tray_a)
     assert a.last_check is not None and a.last_check.check_id == "dexterity+stealth" and b.last_check is None
     with pytest.raises(DiceError) as e:
