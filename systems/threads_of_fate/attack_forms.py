@@ -148,7 +148,6 @@ def parse_attack(
     text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
 ) -> AttackForm:
     """``attack <VAL|VALU|MRK|rating> [+N] [advN] [hinN] vs DEF [dur N]``."""
-    end = len(text) if end is None else end
     sc = Scanner(text, start, end)
     sc.take(ATTACK_PATTERN)
     sc.skip_space()
@@ -245,7 +244,6 @@ def parse_contest(
     text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
 ) -> ContestForm:
     """``d20+8 vs d20+6`` (``t20`` too; ``advN``/``hinN`` per side, netted like a check)."""
-    end = len(text) if end is None else end
     sc = Scanner(text, start, end)
     sides = []
     for i in range(2):

@@ -89,6 +89,15 @@ def options_of(ch, *, options):
     return ch.rules if getattr(ch, "SYSTEM", None) == "threads_of_fate" else options
 
 
+def open_bound_form(text: str, start: int, end: int | None, pattern, context: WordContext, what: str, *, options):
+    """Start reading a form of the bound character: (a scanner past the form's word, the character, the
+    GM options in force: the character's own)."""
+    sc = Scanner(text, start, end)
+    sc.take(pattern)
+    ch = bound_character(context, what, start, text)
+    return sc, ch, options_of(ch, options=options)
+
+
 def check_modifiers(sc: Scanner, allow_bonus: bool = True) -> tuple[int, int, int]:
     """``+N -N advN hinN disN`` in any order; returns (bonus, advantages, hindrances)."""
     bonus = adv = hin = 0

@@ -39,6 +39,7 @@ from .attack_forms import ATTACK_PATTERN, CONTEST_PATTERN, D20, parse_attack, pa
 from .form_parts import (
     CHAR_WORDS,
     NO_CONTEXT,
+    open_bound_form,
     check_modifiers,
     difficulty,
     finish,
@@ -145,11 +146,7 @@ def parse_static(
     text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
 ) -> CheckForm:
     """``static <skill> [STR|DEX|...] [advN] [hinN] [vs N]`` (L111: 10 + skill + modifier, ±5)."""
-    end = len(text) if end is None else end
-    sc = Scanner(text, start, end)
-    sc.take(STATIC_PATTERN)
-    ch = bound_character(context, "static", start, text)
-    options = options_of(ch, options=options)
+    sc, ch, options = open_bound_form(text, start, end, STATIC_PATTERN, context, "static", options=options)
     m = sc.take(_ONE_NAME)
     skill = _skill_code(ch, m.group()) if m else None
     if skill is None:
@@ -160,7 +157,7 @@ def parse_static(
             text,
         )
     char = None
-    mc = TOKEN.match(text, WS.match(text, sc.pos, end).end(), end)
+    mc = TOKEN.match(text, WS.match(text, sc.pos, sc.end).end(), sc.end)
     if mc and mc.group().lower() in CHAR_WORDS:
         char = CHAR_WORDS[mc.group().lower()]
         sc.pos = mc.end()
@@ -185,11 +182,7 @@ def parse_check(
     text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
 ) -> CheckForm:
     """``check <check id> [+N] [advN] [hinN] [vs N]``: any check id of §5.17 for the bound character."""
-    end = len(text) if end is None else end
-    sc = Scanner(text, start, end)
-    sc.take(CHECK_PATTERN)
-    ch = bound_character(context, "check", start, text)
-    options = options_of(ch, options=options)
+    sc, ch, options = open_bound_form(text, start, end, CHECK_PATTERN, context, "check", options=options)
     m = sc.take(_CHECK_NAME)
     if not m:
         raise dice_error(
@@ -248,11 +241,7 @@ def parse_defcheck(
     text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
 ) -> DefCheckForm:
     """``defcheck [+N] [advN] [hinN] vs DC``: d20 + (DEF - BDEF) vs DC; Damage = max(0, DC - total) (L355-356)."""
-    end = len(text) if end is None else end
-    sc = Scanner(text, start, end)
-    sc.take(DEFCHECK_PATTERN)
-    ch = bound_character(context, "defcheck", start, text)
-    options = options_of(ch, options=options)
+    sc, ch, options = open_bound_form(text, start, end, DEFCHECK_PATTERN, context, "defcheck", options=options)
     bonus, adv, hin = check_modifiers(sc)
     target = difficulty(sc, required=True)
     finish(sc, "nothing after the difficulty", "ничего после сложности")
@@ -320,7 +309,6 @@ class RerollForm:
 def parse_reroll(
     text: str, start: int = 0, end: int | None = None, *, options, context: WordContext = NO_CONTEXT
 ) -> RerollForm:
-    end = len(text) if end is None else end
     sc = Scanner(text, start, end)
     sc.take(REROLL_PATTERN)
     finish(sc, "nothing after reroll", "ничего после reroll")
