@@ -12,7 +12,7 @@ from fractions import Fraction
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.dice.distribution import Distribution
-from tabletop_widgets.dice.errors import DiceError
+from tabletop_widgets.dice.scan import Scanner
 from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import DiceWord, word_result
 from .kept_die import net_dice
@@ -94,54 +94,41 @@ class T20Expression:
 
 
 def parse_t20(text: str, start: int = 0, end: int | None = None, *, options) -> T20Expression:
-    end = len(text) if end is None else end
-    m = PATTERN.match(text, start, end)
-    if not m:
-        raise DiceError("expected t20", start, text, message_ru="ожидалось t20")
-    pos = m.end()
+    sc = Scanner(text, start, end)
+    if not sc.take(PATTERN):
+        raise sc.error(T("expected t20", "ожидалось t20"), start)
     bonus = 0
-    while True:
-        mm = _MOD.match(text, pos, end)
-        if not mm:
-            break
+    while mm := sc.take(_MOD):
         bonus += int(mm.group(2)) * (1 if mm.group(1) == "+" else -1)
-        pos = mm.end()
     adv = hin = 0
     target = None
-    while True:
-        while pos < end and text[pos].isspace():
-            pos += 1
-        if pos >= end:
-            break
-        ma = _ADV.match(text, pos, end)
-        if ma:
+    while not sc.at_end():
+        pos = sc.pos
+        if ma := sc.take(_ADV):
             if target is not None:
-                raise DiceError(
-                    "Advantages and Hindrances go before the difficulty",
+                raise sc.error(
+                    T(
+                        "Advantages and Hindrances go before the difficulty",
+                        "Преимущества и Помехи пишутся до сложности",
+                    ),
                     pos,
-                    text,
-                    message_ru="Преимущества и Помехи пишутся до сложности",
                 )
             n = int(ma.group(2)) if ma.group(2) else 1
             if ma.group(1).lower() in ("adv", "пр"):
                 adv += n
             else:
                 hin += n
-            pos = ma.end()
-            continue
-        mc = _CMP.match(text, pos, end)
-        if mc:
+        elif mc := sc.take(_CMP):
             if target is not None:
-                raise DiceError("only one difficulty per roll", pos, text, message_ru="сложность указывается один раз")
+                raise sc.error(T("only one difficulty per roll", "сложность указывается один раз"), pos)
             target = int(mc.group(2))
-            pos = mc.end()
-            continue
-        raise DiceError(
-            "expected +N, -N, adv[N], hin[N], dis[N] or vs N",
-            pos,
-            text,
-            message_ru="ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
-        )
+        else:
+            raise sc.error(
+                T(
+                    "expected +N, -N, adv[N], hin[N], dis[N] or vs N",
+                    "ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
+                )
+            )
     return T20Expression(text[start:end].strip(), bonus, adv, hin, target, rules=options)
 
 
@@ -191,41 +178,29 @@ class TroubleExpression:
 
 
 def parse_trouble(text: str, start: int = 0, end: int | None = None, *, options) -> TroubleExpression:
-    end = len(text) if end is None else end
-    m = TROUBLE_PATTERN.match(text, start, end)
-    if not m:
-        raise DiceError("expected trouble", start, text, message_ru="ожидалось trouble")
-    pos = m.end()
+    sc = Scanner(text, start, end)
+    if not sc.take(TROUBLE_PATTERN):
+        raise sc.error(T("expected trouble", "ожидалось trouble"), start)
     margin, forced, table = 0, None, "general"
-    while True:
-        while pos < end and text[pos].isspace():
-            pos += 1
-        if pos >= end:
-            break
-        mm = _MOD.match(text, pos, end)
-        if mm:
+    while not sc.at_end():
+        pos = sc.pos
+        if mm := sc.take(_MOD):
             margin += int(mm.group(2)) * (1 if mm.group(1) == "+" else -1)
-            pos = mm.end()
-            continue
-        mw = _TWORD.match(text, pos, end)
-        if mw:
+        elif mw := sc.take(_TWORD):
             word = mw.group(1).lower()
             if word in ("best", "worst"):
                 if forced:
-                    raise DiceError(
-                        "best and worst exclude each other", pos, text, message_ru="best и worst нельзя указать вместе"
-                    )
+                    raise sc.error(T("best and worst exclude each other", "best и worst нельзя указать вместе"), pos)
                 forced = word
             else:
                 table = word
-            pos = mw.end()
-            continue
-        raise DiceError(
-            "expected +N, -N, best, worst or a table name (augmented, combat_robot, veteran)",
-            pos,
-            text,
-            message_ru="ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
-        )
+        else:
+            raise sc.error(
+                T(
+                    "expected +N, -N, best, worst or a table name (augmented, combat_robot, veteran)",
+                    "ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
+                )
+            )
     return TroubleExpression(text[start:end].strip(), margin, forced, table, rules=options)
 
 
