@@ -7,12 +7,11 @@ from typing import Any
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
+from .traits import mod
 
-from .rules import mod, rule
 
-
-def _factor(x: int, rules) -> int:
-    clamp = rule(rules, "robot_factor_clamp")  # A24: clamp each factor at 0 before multiplying
+def _factor(x: int, *, options) -> int:
+    clamp = options.robot_factor_clamp  # A24: clamp each factor at 0 before multiplying
     return x if clamp is None else max(clamp, x)
 
 
@@ -48,8 +47,8 @@ def activate_change(ch, change: str) -> dict:
 
 
 # -- Combat robot (L508-522) ---------------------------------------------------------------------
-def robot_repair_full(con: int, intl: int, rules=None) -> int:
-    return max(4, _factor(1 + mod(con), rules) * _factor(1 + mod(intl), rules))  # L516, L519
+def robot_repair_full(con: int, intl: int, *, options) -> int:
+    return max(4, _factor(1 + mod(con), options=options) * _factor(1 + mod(intl), options=options))  # L516, L519
 
 
 def robot_repair_half(con: int, intl: int, pick: str = "constitution") -> int:
@@ -57,17 +56,17 @@ def robot_repair_half(con: int, intl: int, pick: str = "constitution") -> int:
     return max(2, 1 + (mod(con) if pick == "constitution" else mod(intl)))
 
 
-def robot_leak_radius(con: int, intl: int, rules=None) -> int:
-    return max(4, _factor(1 + mod(con), rules) * _factor(1 + mod(intl), rules))  # L522
+def robot_leak_radius(con: int, intl: int, *, options) -> int:
+    return max(4, _factor(1 + mod(con), options=options) * _factor(1 + mod(intl), options=options))  # L522
 
 
 def robot_contamination_damage(con: int) -> int:
     return max(2, mod(con) + 1)  # L521
 
 
-def robot_durability(size_mult: int, con: int, sbp: int = 0, rules=None) -> int:
+def robot_durability(size_mult: int, con: int, sbp: int = 0, *, options) -> int:
     """A26: 'size modifier' read as the HP size multiplier (Medium 3) by default, or SBP."""
-    base = size_mult if rule(rules, "robot_dur_base") == "hp_multiplier" else sbp
+    base = size_mult if options.robot_dur_base == "hp_multiplier" else sbp
     return base + mod(con)
 
 
@@ -75,11 +74,11 @@ def robot_max_weapons(con: int) -> int:
     return max(0, 1 + mod(con))  # L512, A25
 
 
-def robot_repair_outcome(ch, band: str, pick: str = "constitution", rules=None) -> dict[str, Any]:
+def robot_repair_outcome(ch, band: str, pick: str = "constitution", *, options) -> dict[str, Any]:
     """What the Trouble band of 'Automatic repair processes' without Threads does (L519-522)."""
     con, intl = ch.effective_score("constitution"), ch.effective_score("intelligence")
     if band == "A":
-        return {"heal": robot_repair_full(con, intl, rules), "area_damage": 0, "radius": 0}
+        return {"heal": robot_repair_full(con, intl, options=options), "area_damage": 0, "radius": 0}
     if band == "B":
         return {"heal": robot_repair_half(con, intl, pick), "area_damage": 0, "radius": 0}
     if band == "C":
@@ -87,7 +86,7 @@ def robot_repair_outcome(ch, band: str, pick: str = "constitution", rules=None) 
     return {
         "heal": 0,
         "area_damage": robot_contamination_damage(con),
-        "radius": robot_leak_radius(con, intl, rules),
+        "radius": robot_leak_radius(con, intl, options=options),
         "kind": "contaminating",
     }
 
@@ -102,7 +101,7 @@ def secrets_no_thread_difficulty(hp_lost: int) -> int:
 VETERAN_SCROUNGE_DC = 10  # L537
 
 
-def veteran_scrounge(ch, rng: random.Random | None = None, rules=None) -> dict[str, Any]:
+def veteran_scrounge(ch, rng: random.Random | None = None, *, options) -> dict[str, Any]:
     """WIS check vs 10 for free food or items of price <= 5; on failure a Trouble check on the
     Veteran table (L537-542). The failure margin is not applied by default (A34)."""
     from .checks import roll_check, roll_trouble
@@ -110,11 +109,11 @@ def veteran_scrounge(ch, rng: random.Random | None = None, rules=None) -> dict[s
     if not ch.has_attribute("veteran"):
         raise RuleError("not_veteran", T("only a Veteran scrounges this way", "так добывать может только Ветеран"))
     rng = rng if rng is not None else random.Random()
-    check = roll_check(ch, "wisdom", rng=rng, rules=rules, difficulty=VETERAN_SCROUNGE_DC)
+    check = roll_check(ch, "wisdom", rng=rng, options=options, difficulty=VETERAN_SCROUNGE_DC)
     out: dict[str, Any] = {"check": check, "trouble": None}
     if not check.success:
-        margin = check.margin if rule(rules, "veteran_trouble_margin") else 0
-        out["trouble"] = roll_trouble(rng=rng, rules=rules, margin=margin, table="veteran")
+        margin = check.margin if options.veteran_trouble_margin else 0
+        out["trouble"] = roll_trouble(rng=rng, options=options, margin=margin, table="veteran")
     return out
 
 
@@ -140,11 +139,11 @@ def _thread_effect(ch, label):
 def steel_and_flesh(
     ch,
     *,
+    options,
     with_threads: bool = True,
     difficulty: int = 15,
     check_id: str = "strength+athletics",
     rng: random.Random | None = None,
-    rules=None,
 ) -> dict[str, Any]:
     """Augmented 'Steel and flesh' (L500-506). With a Thread: the STR/Athletics check counts as a
     natural 20 with critical effects. Without: INT check (GM difficulty), then a Trouble check
@@ -159,8 +158,8 @@ def steel_and_flesh(
         eff = _thread_effect(ch, T("Steel and flesh (1 Thread)", "Сталь и плоть (1 Нить)"))
         return {"works": True, "die": 20, "critical": "success", "check_id": check_id, "swt": 0, "effects": [eff]}
     rng = rng if rng is not None else random.Random()
-    check = roll_check(ch, "intelligence", rng=rng, rules=rules, difficulty=difficulty)
-    trouble = roll_trouble(rng=rng, rules=rules, margin=check.margin, table="augmented")
+    check = roll_check(ch, "intelligence", rng=rng, options=options, difficulty=difficulty)
+    trouble = roll_trouble(rng=rng, options=options, margin=check.margin, table="augmented")
     row = trouble.details["row"]
     notes = []
     if difficulty > 20:  # L477, A50
@@ -174,7 +173,7 @@ def steel_and_flesh(
 
 
 def automatic_repair(
-    ch, *, with_threads: bool = True, pick: str = "constitution", rng: random.Random | None = None, rules=None
+    ch, *, options, with_threads: bool = True, pick: str = "constitution", rng: random.Random | None = None
 ) -> dict[str, Any]:
     """Combat robot 'Automatic repair processes' (L516-522), a Quick action."""
     from .checks import roll_trouble
@@ -184,19 +183,19 @@ def automatic_repair(
     con, intl = ch.effective_score("constitution"), ch.effective_score("intelligence")
     if with_threads:
         eff = _thread_effect(ch, T("Automatic repair (1 Thread)", "Ремонтные процессы (1 Нить)"))
-        return {"heal": robot_repair_full(con, intl, rules), "area_damage": 0, "radius": 0, "effects": [eff]}
-    trouble = roll_trouble(rng=rng, rules=rules, table="combat_robot")
-    return {**robot_repair_outcome(ch, trouble.degree, pick, rules), "trouble": trouble, "effects": []}
+        return {"heal": robot_repair_full(con, intl, options=options), "area_damage": 0, "radius": 0, "effects": [eff]}
+    trouble = roll_trouble(rng=rng, options=options, table="combat_robot")
+    return {**robot_repair_outcome(ch, trouble.degree, pick, options=options), "trouble": trouble, "effects": []}
 
 
 def secrets_of_mastery(
     ch,
     hp_lost: int,
     *,
+    options,
     with_threads: bool = True,
     check_id: str = "valor_unarmed",
     rng: random.Random | None = None,
-    rules=None,
 ) -> dict[str, Any]:
     """Martial arts 'Secrets of mastery' (L529-531), a Quick action: ignore the HP loss of an
     attacking manoeuvre. Without Threads: Valor vs 10 + HP lost; failure: takes the Damage and falls."""
@@ -217,7 +216,7 @@ def secrets_of_mastery(
     if with_threads:
         eff = _thread_effect(ch, T("Secrets of mastery (1 Thread)", "Секреты мастерства (1 Нить)"))
         return {"ignored": True, "hp_lost": 0, "prone": False, "effects": [eff]}
-    check = roll_check(ch, check_id, rng=rng, rules=rules, difficulty=secrets_no_thread_difficulty(hp_lost))
+    check = roll_check(ch, check_id, rng=rng, options=options, difficulty=secrets_no_thread_difficulty(hp_lost))
     return {
         "ignored": bool(check.success),
         "hp_lost": 0 if check.success else hp_lost,

@@ -1,10 +1,10 @@
 """Combat of Threads of Fate (spec §6) as pure functions: what the fragment states plus the GM-entered
-defaults it needs (manoeuvres, wound thresholds and equipment values are missing from the book)."""
+defaults it needs (manoeuvres, wound thresholds and equipment values are missing from the book).
+Medicine and treatment in progress live in ``medicine`` (re-exported here for ``combat.<name>`` callers)."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -17,12 +17,23 @@ from tabletop_widgets.core.system import (
     InitiativeOrder,
     InitiativeRoll,
     OptionSpec,
+    record_changes,
 )
 from tabletop_widgets.dice.distribution import Distribution
 
-from . import tables
 from .checks import attack_damage, kept_die_pmf, roll_check, roll_kept
-from .rules import CHARACTERISTICS, rule
+from . import data
+from .traits import CHARACTERISTICS
+from .medicine import MEDICINE_HEAL_DC as MEDICINE_HEAL_DC
+from .medicine import MEDICINE_REVIVE_DC as MEDICINE_REVIVE_DC
+from .medicine import Treatment as Treatment
+from .medicine import begin_treatment as begin_treatment
+from .medicine import end_treatment as end_treatment
+from .medicine import medicine as medicine
+from .medicine import medicine_heal_amount as medicine_heal_amount
+from .medicine import medicine_turns as medicine_turns
+from .medicine import start_treatment as start_treatment
+from .medicine import treatment_turn as treatment_turn
 
 GM_PROMPT_ZERO = T(
     "0 HP or less: unconscious or dying? The rules are not in this fragment: the GM decides.",
@@ -41,9 +52,9 @@ def is_defeated(ch) -> bool:
 # ------------------------------------------------------------------------------------------------
 # Attack and Defense check (§6.5, §6.6)
 # ------------------------------------------------------------------------------------------------
-def durability_of(ch, rules=None) -> int:
+def durability_of(ch, *, options) -> int:
     """Durability with the GM's reading of the Combat robot's 'size modifier' (A26)."""
-    if ch.has_attribute("combat_robot") and rule(rules, "robot_dur_base") == "sbp":
+    if ch.has_attribute("combat_robot") and options.robot_dur_base == "sbp":
         return max(0, (ch.sbp() or 0) + ch.constitution_mod) + ch.durability_gm
     return ch.durability
 
@@ -60,11 +71,11 @@ def target_resists(target, kind: str | None) -> bool:
     return kind in target.resistances or (kind == "contaminating" and target.has_attribute("combat_robot"))
 
 
-def resist(dmg: int, rules=None) -> int:
+def resist(dmg: int, *, options) -> int:
     """Resistance (L514) is not defined in the fragment (A39): halve, rounding down (default), or the
     GM's flat reduction ``resistance_flat`` (``resistance="flat"``); never below 0."""
-    if rule(rules, "resistance") == "flat":
-        return max(0, dmg - rule(rules, "resistance_flat"))
+    if options.resistance == "flat":
+        return max(0, dmg - options.resistance_flat)
     return dmg // 2
 
 
@@ -73,10 +84,10 @@ def resolve_attack(
     target,
     check_id: str = "valor",
     *,
+    options,
     rng: random.Random | None = None,
     damage_kind: str | None = None,
-    rules=None,
-    **options,
+    **choices,
 ) -> CheckResult:
     """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
     a natural 20 always costs at least 1 HP (L114) unless the target is immune (A21). The Damage is
@@ -91,22 +102,22 @@ def resolve_attack(
                 "для Защиты цели мастер должен ввести значения размера",
             ),
         )
-    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=target.defense, **options)
+    res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=target.defense, **choices)
     immune = target_immune(target, damage_kind)
     kept = res.details.get("kept") or 0
     if res.details.get("bought") in ("success", "failure"):
         # A13: a bought minimal success deals min_success_damage before Durability
         raw = res.details["damage_before_durability"]
-        dmg = 0 if immune else max(0, raw - durability_of(target, rules))
+        dmg = 0 if immune else max(0, raw - durability_of(target, options=options))
     else:
-        dmg = attack_damage(res.total, target.defense, durability_of(target, rules), kept, rules, immune)
+        dmg = attack_damage(res.total, target.defense, durability_of(target, options=options), kept, immune)
     if dmg and target_resists(target, damage_kind):
-        dmg = max(1 if kept == 20 else 0, resist(dmg, rules))  # A39 (GM option); nat 20 >= 1
+        dmg = max(1 if kept == 20 else 0, resist(dmg, options=options))  # A39 (GM option); nat 20 >= 1
     res.details.update(
         {
             "damage": dmg,
             "target_defense": target.defense,
-            "target_durability": durability_of(target, rules),
+            "target_durability": durability_of(target, options=options),
             "damage_kind": damage_kind,
             "immune": immune,
         }
@@ -115,7 +126,7 @@ def resolve_attack(
     return res
 
 
-def contest_defense_bonus(target, rules=None) -> int:
+def contest_defense_bonus(target, *, options) -> int:
     """Under the Contest rule the defender rolls d20 in place of Base Defense (L150):
     d20 + mDEX + ADB + SDB; the size part of BDEF is dropped unless ``contest_keep_sbp`` (A9)."""
     if target.defense is None:
@@ -127,7 +138,7 @@ def contest_defense_bonus(target, rules=None) -> int:
             ),
         )
     bonus = target.defense - target.base_defense
-    if rule(rules, "contest_keep_sbp"):
+    if options.contest_keep_sbp:
         bonus += target.base_defense - 10
     return bonus
 
@@ -137,18 +148,18 @@ def contest_attack(
     target,
     check_id: str = "valor",
     *,
+    options,
     rng: random.Random | None = None,
     damage_kind: str | None = None,
-    rules=None,
-    **options,
+    **choices,
 ) -> dict[str, Any]:
     """An attack under the Contest rule (L150-151, §5.8): Damage = attacker total - defender total
     (minus Durability) when positive; a tie changes nothing."""
     from .checks import contest_verdict
 
     rng = rng if rng is not None else random.Random()
-    res = roll_check(attacker, check_id, rng=rng, rules=rules, difficulty=0, **options)
-    d_bonus = contest_defense_bonus(target, rules)
+    res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=0, **choices)
+    d_bonus = contest_defense_bonus(target, options=options)
     d_kept, d_dice, _ = roll_kept(0, rng)
     d_total = d_kept + d_bonus
     winner, margin = contest_verdict(res.total, d_total)
@@ -157,9 +168,8 @@ def contest_attack(
         dmg = attack_damage(
             res.total,
             d_total,
-            durability_of(target, rules),
+            durability_of(target, options=options),
             res.details["kept"],
-            rules,
             target_immune(target, damage_kind),
         )
     return {
@@ -182,12 +192,12 @@ def attack_damage_distribution(bonus: int, defense: int, durability: int = 0, ne
     return Distribution(pmf, p_pass=p_hit, expression="attack damage", outcome="total")
 
 
-def defense_check(ch, difficulty: int, *, rng: random.Random | None = None, rules=None, **options) -> CheckResult:
+def defense_check(ch, difficulty: int, *, options, rng: random.Random | None = None, **choices) -> CheckResult:
     """Hazard Defense check (L354-357): d20 + (DEF - BDEF) vs DC; 1 Damage per point short,
     reduced by Durability by default (A20)."""
-    res = roll_check(ch, "defense_check", rng=rng, rules=rules, difficulty=difficulty, **options)
+    res = roll_check(ch, "defense_check", rng=rng, options=options, difficulty=difficulty, **choices)
     raw = max(0, difficulty - res.total)
-    dmg = max(0, raw - durability_of(ch, rules)) if rule(rules, "durability_vs_defense_check") else raw
+    dmg = max(0, raw - durability_of(ch, options=options)) if options.durability_vs_defense_check else raw
     res.details.update({"raw_damage": raw, "damage": dmg})
     return res
 
@@ -227,11 +237,11 @@ def apply_damage(
     ch,
     amount: int,
     *,
+    options,
     kind: str | None = None,
     durability: bool = True,
     natural20: bool = False,
     ignore_protection: bool = False,
-    rules=None,
 ) -> DamageOutcome:
     """Take Damage: Durability (L347), immunity/resistance (L514; A39 halve), natural-20 minimum (L114, A21).
     HP may go below 0; the GM decides what 0 or less means (thresholds missing, A37)."""
@@ -244,28 +254,27 @@ def apply_damage(
         notes.append(T(f"immune to {kind} Damage", f"Иммунитет к Повреждениям: {kind}"))
     else:
         dmg = amount
-        dur = durability_of(ch, rules)
+        dur = durability_of(ch, options=options)
         if durability and not ignore_protection and dur:
             dmg = max(0, dmg - dur)
             notes.append(T(f"Durability {dur}", f"Прочность {dur}"))
         if target_resists(ch, kind) and not ignore_protection:
-            dmg = resist(dmg, rules)
-            if rule(rules, "resistance") == "flat":
-                n = rule(rules, "resistance_flat")
+            dmg = resist(dmg, options=options)
+            if options.resistance == "flat":
+                n = options.resistance_flat
                 notes.append(T(f"resistant to {kind}: -{n}", f"Сопротивление ({kind}): -{n}"))
             else:
                 notes.append(T(f"resistant to {kind}: halved", f"Сопротивление ({kind}): вдвое меньше"))
         if natural20:
             dmg = max(1, dmg)
-    old = ch.hp if ch.hp is not None else 0
-    new = old - dmg
-    ch.hp = new
-    out = DamageOutcome(
-        changes={"hp": (old, new)} if dmg else {},
-        notes=notes,
-        defeated=new <= 0,
-        details={"damage": dmg, "raw": amount},
-    )
+    with record_changes(ch, ("hp",)) as out:
+        new = (ch.hp if ch.hp is not None else 0) - dmg
+        ch.hp = new
+        if dmg and ch.treatment and not ch.treatment.get("interrupted"):
+            _hit_while_treating(ch, dmg, out, options=options)
+    out.notes[:0] = notes
+    out.defeated = new <= 0
+    out.details.update({"damage": dmg, "raw": amount})
     if ch.dangerous_wound_threshold is not None and dmg >= ch.dangerous_wound_threshold:
         out.notes.append(
             T(
@@ -277,24 +286,23 @@ def apply_damage(
     if new <= 0:
         out.state = GM_PROMPT_ZERO
         out.details["gm_prompt"] = True
-    if dmg and ch.treatment and not ch.treatment.get("interrupted"):
-        # L441: a medic treating in combat who loses HP >= Will is interrupted (A29: cumulative by default)
-        t = Treatment.from_dict(ch.treatment, rules)
-        before = dict(ch.treatment)
-        if t.medic_hit(dmg):
-            out.notes.append(
-                T(
-                    "the treatment is interrupted (HP lost >= Will)",  # L441
-                    "лечение прервано (потеряно ЕЗ не меньше Воли)",
-                )
-            )  # L441
-            out.details["treatment_interrupted"] = True
-        ch.treatment = t.to_dict()
-        out.changes["treatment"] = (before, dict(ch.treatment))
     return out
 
 
-def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> DamageOutcome:
+def _hit_while_treating(ch, dmg: int, out: DamageOutcome, *, options) -> None:
+    """L441: a medic treating in combat who loses HP >= Will is interrupted (A29: cumulative by default)."""
+    t = Treatment.from_dict(ch.treatment, options=options)
+    before = dict(ch.treatment)
+    if t.medic_hit(dmg):
+        out.notes.append(
+            T("the treatment is interrupted (HP lost >= Will)", "лечение прервано (потеряно ЕЗ не меньше Воли)")
+        )
+        out.details["treatment_interrupted"] = True
+    ch.treatment = t.to_dict()
+    out.changes["treatment"] = (before, dict(ch.treatment))  # reported on every hit, changed or not
+
+
+def apply_healing(ch, amount: int, *, options, source: str | None = None) -> DamageOutcome:
     """Restore HP up to the maximum. A Combat robot cannot be healed by Medicine or anything that
     heals the living; use Repair (L514). Medicine heals a patient once per day (L439, A28)."""
     if amount < 0:
@@ -313,7 +321,7 @@ def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> 
             "repair_living",
             T("Repair restores Combat robots, not living beings", "Ремонт восстанавливает Боевых роботов, а не живых"),
         )
-    if source in ("medicine", "repair") and ch.medicine_today and rule(rules, "medicine_once_per") == "patient":  # A28
+    if source in ("medicine", "repair") and ch.medicine_today and options.medicine_once_per == "patient":  # A28
         raise RuleError(
             "medicine_once_per_day",
             T(
@@ -321,142 +329,17 @@ def apply_healing(ch, amount: int, *, source: str | None = None, rules=None) -> 
                 "этого пациента уже лечили Медициной сегодня",
             ),
         )  # L439
-    old = ch.hp if ch.hp is not None else 0
-    cap = ch.hp_max if ch.hp_max is not None else old + amount
-    new = max(old, min(cap, old + amount))
-    ch.hp = new
-    changes = {"hp": (old, new)} if new != old else {}
-    if source in ("medicine", "repair"):
-        ch.medicine_today = True
-        changes["medicine_today"] = (False, True)
-    return DamageOutcome(
-        changes=changes, defeated=new <= 0, details={"healed": new - old}, state=GM_PROMPT_ZERO if new <= 0 else None
-    )
-
-
-def medicine_heal_amount(total: int) -> int:
-    """Medicine vs 10: 1 HP + 1 per full 5 points of margin (L439)."""
-    return 1 + (total - 10) // 5 if total >= 10 else 0
-
-
-MEDICINE_HEAL_DC = 10  # L439
-MEDICINE_REVIVE_DC = 15  # L440
-
-
-def medicine_turns(skill: int, modifier: int) -> int:
-    """Medicine in combat takes max(1, 10 - skill - modifier) turns (L441)."""
-    return max(1, 10 - skill - modifier)
-
-
-@dataclass
-class Treatment:
-    """Medicine in progress during combat (L441): interrupted when the medic loses HP >= Will
-    (cumulative by default, A29), and must restart. Saved with the medic as ``Character.treatment``
-    (:meth:`to_dict` / :meth:`from_dict`), so a saved game resumes the treatment."""
-
-    medic_will: int
-    turns_left: int
-    hp_lost: int = 0
-    interrupted: bool = False
-    rules: Mapping[str, Any] | None = None
-    patient: str = ""
-    skill: str = "medicine"
-    characteristic: str = "intelligence"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "patient": self.patient,
-            "turns_left": self.turns_left,
-            "hp_lost": self.hp_lost,
-            "medic_will": self.medic_will,
-            "interrupted": self.interrupted,
-            "skill": self.skill,
-            "characteristic": self.characteristic,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], rules=None) -> "Treatment":
-        from .model import _check_treatment
-
-        problems = _check_treatment(dict(data)) if data else [None]
-        if problems:
-            raise RuleError("bad_treatment", T("not a saved treatment", "это не сохранённое лечение"))
-        return cls(
-            data["medic_will"],
-            data["turns_left"],
-            data["hp_lost"],
-            data["interrupted"],
-            rules,
-            data["patient"],
-            data["skill"],
-            data["characteristic"],
-        )
-
-    def medic_hit(self, hp_lost: int) -> bool:
-        cumulative = rule(self.rules, "medicine_interrupt") == "cumulative"
-        self.hp_lost = self.hp_lost + hp_lost if cumulative else hp_lost
-        if self.hp_lost >= self.medic_will:
-            self.interrupted = True
-        return self.interrupted
-
-    def tick(self) -> bool:
-        """One turn passes; True when the treatment is complete (roll the check then)."""
-        if self.interrupted:
-            raise RuleError(
-                "treatment_interrupted",
-                T("the treatment was interrupted: start again", "лечение прервано: начните заново"),
-            )
-        self.turns_left = max(0, self.turns_left - 1)
-        return self.turns_left == 0
-
-
-def start_treatment(
-    medic, skill: str = "medicine", characteristic: str = "intelligence", rules=None, patient: str = ""
-) -> Treatment:
-    if skill not in ("medicine", "repair") or characteristic not in CHARACTERISTICS:
-        raise RuleError(
-            "bad_option",
-            T(
-                "treatment uses Medicine or Repair with a characteristic",
-                "лечение — это Медицина или Ремонт с характеристикой",
-            ),
-        )
-    m = getattr(medic, characteristic + "_mod")  # A30: the modifier used for the check
-    return Treatment(
-        medic.will,
-        medicine_turns(getattr(medic, skill), m),
-        rules=rules,
-        patient=patient,
-        skill=skill,
-        characteristic=characteristic,
-    )
-
-
-def begin_treatment(
-    medic, patient: str = "", *, skill: str = "medicine", characteristic: str = "intelligence", rules=None
-) -> dict:
-    """Start Medicine in combat (L441) and save it with the medic; returns ``{trait: (old, new)}``."""
-    t = start_treatment(medic, skill, characteristic, rules, patient)
-    old = dict(medic.treatment)
-    medic.treatment = t.to_dict()
-    return {"treatment": (old, dict(medic.treatment))}
-
-
-def treatment_turn(medic, rules=None) -> dict:
-    """One of the medic's turns passes on the saved treatment; ``done`` when the check is due."""
-    if not medic.treatment:
-        raise RuleError("no_treatment", T("no treatment in progress", "лечение не идёт"))
-    t = Treatment.from_dict(medic.treatment, rules)
-    old = dict(medic.treatment)
-    done = t.tick()
-    medic.treatment = t.to_dict()
-    return {"done": done, "changes": {"treatment": (old, dict(medic.treatment))}, "turns_left": t.turns_left}
-
-
-def end_treatment(medic) -> dict:
-    old = dict(medic.treatment)
-    medic.treatment = {}
-    return {"treatment": (old, {})} if old else {}
+    with record_changes(ch, ("hp", "medicine_today")) as out:
+        old = ch.hp if ch.hp is not None else 0
+        cap = ch.hp_max if ch.hp_max is not None else old + amount
+        new = max(old, min(cap, old + amount))
+        ch.hp = new
+        if source in ("medicine", "repair"):
+            ch.medicine_today = True
+    out.defeated = new <= 0
+    out.details["healed"] = new - old
+    out.state = GM_PROMPT_ZERO if new <= 0 else None
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
@@ -466,13 +349,13 @@ TYPE_RANK = {"hero": 2, "persona": 1, "extra": 0}
 
 
 def roll_initiative(
-    combatants: Mapping[str, Any], *, rng: random.Random | None = None, rules=None, mode: str | None = None
+    combatants: Mapping[str, Any], *, options, rng: random.Random | None = None, mode: str | None = None
 ) -> InitiativeOrder:
     """Order by Reaction (L323), static by default or d20 + Reaction; ties by DEX score, then heroes
     before personas before extras, then a d20 roll-off standing in for the GM's choice (reported; the
     GM may reorder), then the order the combatants were given."""
     rng = rng if rng is not None else random.Random()
-    mode = mode or rule(rules, "initiative_mode")
+    mode = mode or options.initiative_mode
     if mode not in ("static", "rolled"):
         raise RuleError("bad_mode", T("initiative mode is static or rolled", "порядок: static или rolled"))
     rolls: dict[str, InitiativeRoll] = {}
@@ -529,7 +412,7 @@ def conditions() -> list[ConditionSpec]:
             unit=row["unit"],
             data={"line": row["line"], "gm_entered": row["gm_entered"]},
         )
-        for row in tables.load("conditions")
+        for row in data.rows("conditions")
     ]
 
 
@@ -547,71 +430,6 @@ def implied_conditions(ch) -> list[str]:
     if ch.hp is not None and ch.hp <= 0:
         out.append("gm_prompt_zero_hp")
     return out
-
-
-# ------------------------------------------------------------------------------------------------
-# Medicine (§6.9) and the turn (§6.4)
-# ------------------------------------------------------------------------------------------------
-def medicine(
-    medic,
-    patient,
-    *,
-    mode: str = "heal",
-    characteristic: str | None = None,
-    rng: random.Random | None = None,
-    rules=None,
-    **options,
-) -> dict[str, Any]:
-    """Medicine on a living patient, Repair on a Combat robot (L436-442, L514).
-    ``mode``: ``heal`` (vs 10: 1 HP + 1 per full 5 of margin, once per day per patient),
-    ``revive`` (vs 15: consciousness, no HP), ``first_aid`` (the higher of INT/WIS modifiers, L438).
-    The HP are returned as ``heal``; apply them with ``apply_healing(patient, n, source=...)``."""
-    robot = patient.has_attribute("combat_robot")
-    skill = "repair" if robot else "medicine"
-    if medic is patient and robot:
-        raise RuleError(
-            "robot_self_repair",
-            T(
-                "a Combat robot cannot Repair itself",  # L514
-                "Боевой робот не может ремонтировать сам себя",
-            ),
-        )  # L514
-    if mode not in ("heal", "revive", "first_aid"):
-        raise RuleError("bad_mode", T("mode is heal, revive or first_aid", "режим: heal, revive или first_aid"))
-    once = rule(rules, "medicine_once_per")
-    if mode == "heal" and once == "patient" and patient.medicine_today:
-        raise RuleError(
-            "medicine_once_per_day",
-            T(
-                "this patient was already healed today",  # L439
-                "этого пациента уже лечили сегодня",
-            ),
-        )  # L439
-    if mode == "heal" and once == "medic" and medic.medicine_given_today:
-        raise RuleError(
-            "medicine_once_per_day",
-            T(
-                "this medic has already healed today",  # L439, A28
-                "этот лекарь уже лечил сегодня",
-            ),
-        )  # L439, A28
-    if characteristic is None:
-        if mode == "first_aid":
-            characteristic = max(("intelligence", "wisdom"), key=lambda c: getattr(medic, c + "_mod"))
-        else:
-            characteristic = "intelligence"
-    dc = MEDICINE_REVIVE_DC if mode == "revive" else MEDICINE_HEAL_DC
-    res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, rules=rules, difficulty=dc, **options)
-    heal = medicine_heal_amount(res.total) if (mode == "heal" and res.success) else 0
-    if mode == "heal" and once == "medic":
-        medic.medicine_given_today = True
-    return {
-        "check": res,
-        "heal": heal,
-        "revived": mode == "revive" and bool(res.success),
-        "source": skill,
-        "combat_turns": medicine_turns(getattr(medic, skill), getattr(medic, characteristic + "_mod")),
-    }
 
 
 def turn_slots() -> list[dict[str, Any]]:
@@ -653,14 +471,14 @@ def healing_options(ch) -> list[OptionSpec]:
     ]  # L439, L514
 
 
-def on_turn(ch, when: str, *, rng=None, conditions=(), rules=None) -> DamageOutcome | None:
+def on_turn(ch, when: str, *, options, rng=None, conditions=()) -> DamageOutcome | None:
     """The fragment has no per-turn damage or regeneration. At the end of the medic's own turn a saved
     treatment (L441) counts one turn down; when it is complete the Medicine check is due."""
     if when not in ("start", "end"):
         raise RuleError("bad_option", T("when is 'start' or 'end'", "when: 'start' или 'end'"))
     if when != "end" or not ch.treatment or ch.treatment.get("interrupted"):
         return None
-    r = treatment_turn(ch, rules)
+    r = treatment_turn(ch, options=options)
     note = (
         T("treatment complete: roll the Medicine check now", "лечение завершено: бросьте проверку Медицины")  # L441
         if r["done"]

@@ -11,13 +11,17 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import RuleError
+from tabletop_widgets.core.system import Effect
 from tabletop_widgets.core.wording import ru_n
+from . import data
+from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, SKILLS, TRICK_COST, skill_label
 
-from .rules import EXPERT_SKILLS, SKILLS, THREADS_CAP, THREADS_START, TRICK_COST, rule, skill_label
-from . import tables
 
-MOVES = {m["id"]: m for m in tables.load("moves")}
-CAPRICES = {c["id"]: c for c in tables.load("caprices")}
+THREADS_START = 2  # L164
+THREADS_CAP = 5  # L164
+
+MOVES = data.rows_by("moves", "id")
+CAPRICES = data.rows_by("caprices", "id")
 
 
 def _uses_threads(ch) -> None:
@@ -31,7 +35,7 @@ def _uses_threads(ch) -> None:
         )  # L64
 
 
-def _set(ch, **values) -> dict[str, tuple[Any, Any]]:
+def set_traits(ch, **values) -> dict[str, tuple[Any, Any]]:
     changes = {k: (getattr(ch, k), v) for k, v in values.items()}
     ch.update(**values)
     return {k: v for k, v in changes.items() if v[0] != v[1]}
@@ -40,44 +44,44 @@ def _set(ch, **values) -> dict[str, tuple[Any, Any]]:
 # ------------------------------------------------------------------------------------------------
 # Threads state (§7.1.1)
 # ------------------------------------------------------------------------------------------------
-def start_meeting(ch, rules=None) -> dict:
+def start_meeting(ch, *, options) -> dict:
     """Start of a game meeting: heroes and personas have 2 Threads (L164); per-meeting counters reset.
     In milestone mode Threads persist (A23)."""
     values: dict[str, Any] = {"threads_bought": 0, "change_activations_used": 0}
     if ch.entity_type == "extra":
         values["threads"] = 0
-    elif rule(rules, "refresh_mode") == "meeting":
+    elif options.refresh_mode == "meeting":
         values["threads"] = THREADS_START
-    return _set(ch, **values)
+    return set_traits(ch, **values)
 
 
-def end_meeting(ch, rules=None) -> dict:
+def end_meeting(ch, *, options) -> dict:
     """Unused Threads break at the end of a meeting (L164); not in milestone mode (A23)."""
-    if rule(rules, "refresh_mode") == "meeting":
-        return _set(ch, threads=0)
+    if options.refresh_mode == "meeting":
+        return set_traits(ch, threads=0)
     return {}
 
 
-def milestone_refresh(ch, rules=None) -> dict:
+def milestone_refresh(ch) -> dict:
     """Milestone mode (L165): anyone below 2 goes up to 2; above 2 keeps theirs."""
     _uses_threads(ch)
-    return _set(ch, threads=max(ch.threads, THREADS_START))
+    return set_traits(ch, threads=max(ch.threads, THREADS_START))
 
 
 def new_day(ch) -> dict:
     """Per-day counters reset: Medicine may heal this patient again (L439, A28)."""
-    return _set(ch, medicine_today=False, medicine_given_today=False)
+    return set_traits(ch, medicine_today=False, medicine_given_today=False)
 
 
 def end_scene(ch) -> dict:
     """Clears the per-scene GM-Caprice flag (L209)."""
-    return _set(ch, gm_caprice_used=False)
+    return set_traits(ch, gm_caprice_used=False)
 
 
-def _check_gain(ch, n: int, rules) -> None:
+def _check_gain(ch, n: int, *, options) -> None:
     """A22 ``thread_overflow="refused"``: L164's "no more than 5 Threads at one moment" read as a refusal:
     a gain that would take the hero past 5 does not happen (nothing changes)."""
-    if rule(rules, "thread_overflow") == "refused" and ch.threads + n > THREADS_CAP:
+    if options.thread_overflow == "refused" and ch.threads + n > THREADS_CAP:
         raise RuleError(
             "threads_cap",
             T(
@@ -91,25 +95,25 @@ def _check_gain(ch, n: int, rules) -> None:
         )
 
 
-def gain_threads(ch, n: int = 1, rules=None) -> dict:
+def gain_threads(ch, n: int = 1, *, options) -> dict:
     """Extend Threads; never more than 5 held (L164). A22 (GM option ``thread_overflow``): ``lost`` (default)
     the excess is lost; ``refused`` a gain past 5 is refused with ``RuleError``."""
     _uses_threads(ch)
     if n < 0:
         raise RuleError("bad_amount", T("gain 0 or more Threads", "можно получить 0 Нитей или больше"))
-    _check_gain(ch, n, rules)
+    _check_gain(ch, n, options=options)
     new = min(THREADS_CAP, ch.threads + n)
     lost = ch.threads + n - new
-    out = _set(ch, threads=new)
+    out = set_traits(ch, threads=new)
     return {**out, "lost": lost} if lost else out
 
 
-def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, rules=None) -> dict:
+def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, *, options) -> dict:
     """Break ``n`` Threads (L173). In ``xp_as_threads`` mode unspent XP covers the shortfall (L169)."""
     _uses_threads(ch)
     if n < 0:
         raise ValueError("n must be >= 0")
-    xp_mode = rule(rules, "xp_threads_mode") == "xp_as_threads"
+    xp_mode = options.xp_threads_mode == "xp_as_threads"
     available = ch.threads + (ch.xp_free if xp_mode else 0)
     if available < n:
         what = reason or T("this", "это")
@@ -126,16 +130,53 @@ def spend_threads(ch, n: int, reason: Mapping[str, str] | None = None, rules=Non
     values = {"threads": ch.threads - from_threads}
     if n > from_threads:
         values["xp_free"] = ch.xp_free - (n - from_threads)
-    return _set(ch, **values)
+    return set_traits(ch, **values)
+
+
+def effect_value(ch, trait: str, old: Any, delta: int) -> Any:
+    """The value of ``trait`` once an effect adds ``delta`` to ``old``: Threads within 0-5 (the excess is lost,
+    A22; below 0 refused), HP at most the maximum, XP never below 0 (refused)."""
+    new = old + delta
+    if trait == "threads":
+        if new < 0:
+            raise RuleError("not_enough_threads", T("not enough Threads", "недостаточно Нитей"))
+        return min(THREADS_CAP, new)
+    if trait == "hp" and ch.hp_max is not None:
+        return min(ch.hp_max, new)
+    if trait in ("xp_free", "xp_total") and new < 0:
+        raise RuleError("not_enough_xp", T("not enough XP", "недостаточно Очков опыта"))
+    return new
+
+
+def threads_paid_with_xp(ch, effects: Iterable[Effect], *, options) -> list[Effect]:
+    """``effects`` with each Threads shortfall that unspent XP covers paid in XP (``xp_as_threads`` mode,
+    L169): the Threads go to 0 and the rest becomes an ``xp_free`` effect. Other modes change nothing."""
+    effects = list(effects)
+    if options.xp_threads_mode != "xp_as_threads":
+        return effects
+    threads, xp = ch.threads, ch.xp_free
+    out = []
+    for e in effects:
+        short = -(threads + e.delta) if e.trait == "threads" else 0
+        if short > 0 and xp >= short:
+            out += [Effect("threads", -threads, e.reason), Effect("xp_free", -short, e.reason)]
+            threads, xp = 0, xp - short
+            continue
+        out.append(e)
+        if e.trait == "threads":
+            threads = min(THREADS_CAP, threads + e.delta)
+        elif e.trait == "xp_free":
+            xp += e.delta
+    return out
 
 
 # ------------------------------------------------------------------------------------------------
 # XP -> Threads (§7.1.3)
 # ------------------------------------------------------------------------------------------------
-def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) -> dict:
+def buy_threads(ch, n: int = 1, *, options, moment: str = "meeting_start") -> dict:
     """Extend Threads for 1 XP each (L166-169). ``moment``: ``meeting_start`` or ``between_scenes``."""
     _uses_threads(ch)
-    mode = rule(rules, "xp_threads_mode")
+    mode = options.xp_threads_mode
     if n < 1:
         raise RuleError("bad_amount", T("buy at least 1 Thread", "купите хотя бы 1 Нить"))
     if mode == "xp_as_threads":
@@ -174,7 +215,7 @@ def buy_threads(ch, n: int = 1, *, moment: str = "meeting_start", rules=None) ->
         raise RuleError(
             "not_enough_xp", T(f"needs {n} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {n}, есть {ch.xp_free}")
         )
-    return _set(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
+    return set_traits(ch, threads=ch.threads + n, xp_free=ch.xp_free - n, threads_bought=ch.threads_bought + n)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -203,12 +244,12 @@ def make_move(
     ch,
     move_id: str,
     *,
+    options,
     threads: int | None = None,
     variant: str = "success",
     only_on_20: bool = False,
     target: str = "self",
     persona=None,
-    rules=None,
 ) -> dict:
     """Break Threads for a Move (L177-204). ``variant`` for M5/M6: ``success`` or ``failure``;
     ``only_on_20``: the check succeeds only on a natural 20 (forbids M5 success, L189);
@@ -244,7 +285,7 @@ def make_move(
                 "купить успех нельзя, если преуспеть можно только на 20; используйте критический успех за 4 Нити",
             ),
         )  # L189
-    if ch.threads < cost and rule(rules, "xp_threads_mode") != "xp_as_threads":
+    if ch.threads < cost and options.xp_threads_mode != "xp_as_threads":
         raise RuleError(
             "not_enough_threads",
             T(
@@ -255,7 +296,7 @@ def make_move(
         )
     if move_id == "M12" and persona is not None:
         _uses_threads(persona)
-    out = spend_threads(ch, cost, T(move_id, move_id), rules)
+    out = spend_threads(ch, cost, T(move_id, move_id), options=options)
     result: dict[str, Any] = {"changes": out, "move": move_id, "cost": cost}
     if move_id == "M5":
         result["forced"] = "minimal_success" if variant == "success" else "minimal_failure"
@@ -264,11 +305,11 @@ def make_move(
     if move_id == "M14":
         result["band"] = HAND_OF_FATE_BANDS.get(min(cost, 3))
     if move_id == "M12" and persona is not None:
-        result["persona_changes"] = gain_threads(persona, 1, rules)
+        result["persona_changes"] = gain_threads(persona, 1, options=options)
     return result
 
 
-def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
+def hand_of_fate(contributions: Sequence[tuple[Any, int]], *, options) -> dict:
     """Several heroes pool Threads (L204): 1 -> What a day!, 2 -> Looks like I have a problem!,
     3 (or more, GM) -> Catastrophe! for the chosen extra. All or nothing."""
     total = sum(n for _, n in contributions)
@@ -285,9 +326,9 @@ def hand_of_fate(contributions: Sequence[tuple[Any, int]], rules=None) -> dict:
                 ),
             )
     for ch, n in contributions:
-        spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), rules)
+        spend_threads(ch, n, T("Hand of Fate", "Рука Судьбы"), options=options)
     band = HAND_OF_FATE_BANDS[min(total, 3)]
-    return {"total": total, "band": band, "row": tables.trouble_row("general", band)}
+    return {"total": total, "band": band, "row": data.trouble_row("general", band)}
 
 
 def unique_move_cost(without_attribute: str) -> tuple[int, int]:
@@ -306,11 +347,11 @@ def invoke_caprice(
     ch,
     caprice_id: str = "C1",
     *,
+    options,
     by: str = "player",
     by_hero=None,
     refuse: bool = False,
     approved: bool = True,
-    rules=None,
     scene: "Scene | None" = None,
     hero_id: str | None = None,
 ) -> dict:
@@ -343,7 +384,7 @@ def invoke_caprice(
             ),
         )  # L209
     if approved and not (refuse and ch.threads >= 1):
-        _check_gain(ch, 1, rules)  # A22 "refused": checked before anything changes
+        _check_gain(ch, 1, options=options)  # A22 "refused": checked before anything changes
     if by == "other_player":
         if by_hero is None:
             raise RuleError("needs_hero", T("which hero breaks the Thread (M13)?", "чей герой обрывает Нить (M13)?"))
@@ -357,32 +398,32 @@ def invoke_caprice(
         scene.record_gm_caprice(hero_id)
         out["scene"] = scene.to_dict()
     elif by == "gm":
-        out["changes"] = _set(ch, gm_caprice_used=True)
+        out["changes"] = set_traits(ch, gm_caprice_used=True)
     if by == "other_player":
-        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), rules)
+        out["by_hero_changes"] = spend_threads(by_hero, 1, T("Hand of Fate", "Рука Судьбы"), options=options)
     if not approved:
         out["status"] = "not_in_play"
         return out
     if refuse and ch.threads >= 1:
-        out["threads"] = spend_threads(ch, 1, T("Lucky!", "Повезло!"), rules)
+        out["threads"] = spend_threads(ch, 1, T("Lucky!", "Повезло!"), options=options)
         out["status"] = "refused"
         return out
-    out["threads"] = gain_threads(ch, 1, rules)
+    out["threads"] = gain_threads(ch, 1, options=options)
     out["status"] = "entered_play"
     return out
 
 
-def common_trouble(characters: Iterable, rules=None) -> dict:
+def common_trouble(characters: Iterable, *, options) -> dict:
     """GM-initiated Common Trouble "Catastrophe!": +1 Thread to every hero and persona present (L238).
     With ``thread_overflow="refused"`` (A22) a hero already at 5 gains nothing (``{"refused": True}``)."""
     out = {}
     for c in characters:
         if c.entity_type == "extra":
             continue
-        if rule(rules, "thread_overflow") == "refused" and c.threads + 1 > THREADS_CAP:
+        if options.thread_overflow == "refused" and c.threads + 1 > THREADS_CAP:
             out[id(c)] = {"refused": True}
         else:
-            out[id(c)] = gain_threads(c, 1, rules)
+            out[id(c)] = gain_threads(c, 1, options=options)
     return out
 
 
@@ -449,7 +490,7 @@ class Scene:
 # ------------------------------------------------------------------------------------------------
 # XP purchases (§7.4) and creation steps (§4)
 # ------------------------------------------------------------------------------------------------
-def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
+def raise_skill(ch, skill: str, by: int = 1) -> dict:
     """Put XP into a skill, 1 XP per point (L369). At creation the 10 (+bonus) XP budget pays;
     in play unspent XP. Refuses above Intelligence (L370) and Expert skills without access (L412)."""
     if skill not in SKILLS:
@@ -483,19 +524,19 @@ def raise_skill(ch, skill: str, by: int = 1, rules=None) -> dict:
                     f"Очков опыта создания осталось только {ch.creation_xp_left}",
                 ),
             )
-        return _set(ch, **{skill: new})
+        return set_traits(ch, **{skill: new})
     if ch.xp_free < by:
         raise RuleError(
             "not_enough_xp", T(f"needs {by} XP; {ch.xp_free} unspent", f"нужно Очков опыта: {by}, есть {ch.xp_free}")
         )
-    return _set(ch, **{skill: new, "xp_free": ch.xp_free - by})
+    return set_traits(ch, **{skill: new, "xp_free": ch.xp_free - by})
 
 
-def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), rules=None) -> dict:
+def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = ()) -> dict:
     """A Trick costs 5 XP (L157); at creation the first two are free choices (L264)."""
     item = {"name": name, "text": text, "expert_access": list(expert_access)}
     if ch.stage == "creation" and len(ch.tricks) < 2:
-        return _set(ch, tricks=ch.tricks + [item])
+        return set_traits(ch, tricks=ch.tricks + [item])
     if ch.xp_free < TRICK_COST:
         raise RuleError(
             "not_enough_xp",
@@ -504,12 +545,11 @@ def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = (), 
                 f"цена Трюка в Очках опыта: {TRICK_COST}, есть {ch.xp_free}",
             ),
         )
-    return _set(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
+    return set_traits(ch, tricks=ch.tricks + [item], xp_free=ch.xp_free - TRICK_COST)
 
 
-def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None) -> dict:
+def spend_characteristic_point(ch, characteristic: str, by: int = 1, *, options) -> dict:
     """Creation point-buy: 1 point = +1 score (L271); at most 18 at creation (L274)."""
-    from .rules import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX
 
     if characteristic not in CHARACTERISTICS:
         raise RuleError(
@@ -526,7 +566,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None)
         )
     new = getattr(ch, characteristic) + by
     lab = CHAR_LABELS[characteristic]
-    budget = rule(rules, "char_points")
+    budget = options.char_points
     if ch.entity_type == "hero" and new > CREATION_MAX:
         raise RuleError(
             "creation_max",
@@ -547,10 +587,10 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, rules=None)
                 f"осталось очков характеристик: {budget - ch.char_points_spent}",
             ),
         )
-    return _set(ch, **{characteristic: new})
+    return set_traits(ch, **{characteristic: new})
 
 
-def finalise(ch, validate, rules=None) -> dict:
+def finalise(ch, validate) -> dict:
     """Leave the creation stage; refuses while ``validate`` reports errors."""
     errors = [p for p in validate(ch) if p.severity == "error"]
     if errors:
@@ -562,4 +602,4 @@ def finalise(ch, validate, rules=None) -> dict:
             ),
             problems=errors,
         )
-    return _set(ch, stage="play", xp_free=ch.xp_free + max(0, ch.creation_xp_left))
+    return set_traits(ch, stage="play", xp_free=ch.xp_free + max(0, ch.creation_xp_left))

@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar, Mapping
 
 from traitlets import Bool, Dict, Int, List, Unicode
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
-from tabletop_widgets.core.problems import Problem, entry_label, out_of_range, wrong_kind
+from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.problems import Problem
+from .entry_limits import entry_problems
+from .options import DEFAULTS
+from .sizes import size_values
+from .traits import CHARACTERISTICS, EXPERT_SKILLS, HERO_MAX, SKILLS, mod
 
-from .rules import (
-    CHAR_LABELS,
-    CHARACTERISTICS,
-    DEFAULT_RULES,
-    ENTITY_TYPES,
-    EXPERT_SKILLS,
-    HERO_MAX,
-    SIZES,
-    SKILLS,
-    mod,
-    rule,
-    size_values,
-)
 
 ATTRIBUTE_CODES = ("augmented", "combat_robot", "martial_arts", "veteran")
-WEAPON_KINDS = ("melee", "unarmed", "ranged", "thrown", "bow")
+
 DAMAGE_KINDS = ("poison", "contaminating")
 
 
@@ -50,7 +43,7 @@ class Character(CharacterModel):
     #: The GM-configurable rules (spec §11) derived values honour. ``SYSTEM.with_rules(...).Character``
     #: is a subclass bound to that system's rules (see :meth:`bound`); the rules are campaign settings,
     #: not character data, so ``to_dict`` never saves them.
-    RULES: ClassVar[Mapping[str, Any]] = DEFAULT_RULES
+    RULES: ClassVar[GmOptions] = GmOptions(DEFAULTS)
 
     # -- header (§4.1, §10.1) ------------------------------------------------------------------
     name = Unicode("", help="Name").tag(persist=True)
@@ -195,6 +188,12 @@ class Character(CharacterModel):
     martial_arts_active = Bool(False).tag(derived=True)
     gm_missing = List(Dict(), help="Values the fragment lacks and the GM must enter").tag(derived=True)
 
+    #: The last check rolled for this character (by ``SYSTEM.roll_check`` or a ``%roll`` word): the check
+    #: Move M3 (``%roll reroll``) re-rolls. It is this object's play state, kept with the character it
+    #: belongs to (never in a module-wide table): another character, or a copy made by ``from_dict``,
+    #: starts without one, and ``to_dict`` never saves it.
+    last_check: Any = None
+
     def __init__(self, **values: Any):
         if values.get("entity_type") == "extra" and "threads" not in values:
             values = {**values, "threads": 0}  # extras never hold Threads (L64)
@@ -202,25 +201,19 @@ class Character(CharacterModel):
 
     # ---------------------------------------------------------------------------------------------
     @property
-    def rules(self) -> Mapping[str, Any]:
+    def rules(self) -> GmOptions:
         """The rules this character's derived values follow (the bound system's, else the defaults)."""
         return self.RULES
 
     @classmethod
-    def bound(cls, rules: Mapping[str, Any]) -> type:
-        """A subclass of this Character whose derived values follow ``rules`` (cached per rules)."""
-        key = repr(sorted((k, repr(v)) for k, v in rules.items()))
-        cache = Character.__dict__.get("_bound_cache")
-        if cache is None:
-            cache = {}
-            Character._bound_cache = cache
-        if (cls, key) not in cache:
-            cache[(cls, key)] = type(
-                cls.__name__,
-                (cls,),
-                {"RULES": dict(rules), "__module__": cls.__module__, "__qualname__": cls.__qualname__},
-            )
-        return cache[(cls, key)]
+    def bound(cls, options: GmOptions) -> type:
+        """A subclass of this Character whose derived values follow ``options``: one class per class and
+        options (equal options give the same class, so two systems under the same GM options share it)."""
+        return _bound_class(cls, options=options)
+
+    def remember_check(self, result) -> None:
+        """Record ``result`` (a ``CheckResult``) as this character's last check (see :attr:`last_check`)."""
+        self.last_check = result
 
     def has_attribute(self, code: str) -> bool:
         return code in self.attribute_codes
@@ -240,12 +233,12 @@ class Character(CharacterModel):
         """Signed size bonus/penalty (§3.5): + for large; GM-entered where the table is missing."""
         if self.size_sbp is not None:
             return self.size_sbp
-        return size_values(self.size, self.rules)[1]  # the campaign size table (X6), else the book's cells
+        return size_values(self.size, options=self.rules)[1]  # the campaign size table (X6), else the book's cells
 
     def hp_multiplier(self) -> int | None:
         if self.size_hp_mult is not None:
             return self.size_hp_mult
-        return size_values(self.size, self.rules)[0]
+        return size_values(self.size, options=self.rules)[0]
 
     def effective_score(self, char: str) -> int:
         return self.effective.get(char, getattr(self, char))
@@ -276,7 +269,12 @@ class Character(CharacterModel):
         access += [s for s in self.expert_access if s in EXPERT_SKILLS]
         self.attribute_codes = codes
         self.access = sorted(set(access))
+        missing = self._derive_secondaries(eff)
+        self._derive_combat(eff)
+        self._derive_creation(missing)
 
+    def _derive_secondaries(self, eff: dict[str, int]) -> list[dict[str, Any]]:
+        """Health Units, Speed, Will and Reaction (§3.3); returns the GM values still missing."""
         missing: list[dict[str, Any]] = []
         sbp = self.sbp()
         mult = self.hp_multiplier()
@@ -313,7 +311,7 @@ class Character(CharacterModel):
             self.speed = None
         else:
             # A7: the floor after SBP is a GM option (default 1; 0 lets a Tiny creature stand still)
-            s = max(rule(self.rules, "speed_min_after_sbp"), max(1, (dex + con) // 4) + sbp)
+            s = max(self.rules.speed_min_after_sbp, max(1, (dex + con) // 4) + sbp)
             if self.flying:
                 s *= 3
             elif self.quadruped:
@@ -322,8 +320,13 @@ class Character(CharacterModel):
         self.speed_stealthy = None if self.speed is None else self.speed // 2  # L403: halve, round down (L154)
         self.will = max(0, max(1, (intl + wis) // 4) - self.will_drain)  # L321, L325, A8
         self.reaction = max(0, max(1, (dex + wis) // 4) - self.reaction_drain)  # L323, L325, A8
+        return missing
 
-        # Attributes (§8.6)
+    def _derive_combat(self, eff: dict[str, int]) -> None:
+        """The Attributes' pools (§8.6), Defense, Durability and the attack ratings (§3.4)."""
+        codes = self.attribute_codes
+        sbp, mult = self.sbp(), self.hp_multiplier()
+        con, dex, wis = eff["constitution"], eff["dexterity"], eff["wisdom"]
         mcon = mod(con)
         self.augmented_pool = max(1, 1 + mcon) if "augmented" in codes else 0
         self.augmented_max_changes = max(1, mcon) if "augmented" in codes else 0
@@ -345,14 +348,17 @@ class Character(CharacterModel):
             self.base_defense = 10 - sbp  # L341
             adb = self.armour_bonus + (3 if robot else 0)  # L511
             self.defense = self.base_defense + mdex_eff + adb + self.shield_bonus + (mod(wis) if martial else 0)
-        if robot and rule(self.rules, "robot_dur_base") == "sbp":
+        if robot and self.rules.robot_dur_base == "sbp":
             self.durability = max(0, (sbp or 0) + mcon) + self.durability_gm  # A26 "sbp" reading
         elif robot:
             base = mult if mult is not None else 0  # A26: size multiplier
             self.durability = max(0, base + mcon) + self.durability_gm
         else:
             self.durability = self.durability_gm
-        mstr = mod(eff["strength"])
+        self._derive_attacks(mod(eff["strength"]), mdex_eff, martial, robot, sbp)
+
+    def _derive_attacks(self, mstr: int, mdex_eff: int, martial: bool, robot: bool, sbp: int | None) -> None:
+        """Valor, Marksmanship and one attack row per weapon (L336-338, L512, L527)."""
         unarmed_dmb = 1 if martial else 0  # L527
         self.valor_unarmed = self.unarmed + mstr + mdex_eff + unarmed_dmb
         rows = [
@@ -398,7 +404,9 @@ class Character(CharacterModel):
         self.valor = valor if valor is not None else self.weapons + mstr + mdex_eff
         self.marksmanship = marks if marks is not None else self.shooting + mdex_eff
 
-        # creation book-keeping (§4)
+    def _derive_creation(self, missing: list[dict[str, Any]]) -> None:
+        """Creation book-keeping (§4) and the list of values the GM still has to enter."""
+        intl = self.effective["intelligence"]
         self.char_points_spent = sum(getattr(self, c) for c in CHARACTERISTICS)
         self.skill_cap = intl
         spent = sum(getattr(self, s) for s in SKILLS) + sum(int(s.get("value", 0)) for s in self.custom_skills)
@@ -438,164 +446,12 @@ class Character(CharacterModel):
 
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
-        problems: list[Problem] = []
-        choose = T("Choose one of the listed values.", "Выберите значение из списка.")
-        et = values.get("entity_type")
-        for name, ok, code in (
-            ("entity_type", et in ENTITY_TYPES, "bad_entity_type"),
-            ("stage", values.get("stage") in ("creation", "play"), "bad_stage"),
-            ("size", values.get("size") in SIZES, "bad_size"),
-        ):
-            if not ok:
-                problems.append(Problem(code, choose, field=name, label=cls.field_label(name)))
-        # §3.2 / §3.9: a hero's score is 1-20; NPCs (and personas, A46) have no cap but cannot be negative.
-        lo, hi = (1, HERO_MAX) if et == "hero" else (0, 999)
-        for c in CHARACTERISTICS:
-            v = values.get(c)
-            if v is not None and not lo <= v <= hi:
-                problems.append(out_of_range(c, v, lo, hi, label=CHAR_LABELS[c], code="characteristic_range"))
-        for c in CHARACTERISTICS:
-            for suffix in ("_implant", "_drain"):
-                v = values.get(c + suffix)
-                if v is not None and v < 0:
-                    problems.append(
-                        out_of_range(c + suffix, v, 0, None, label=cls.field_label(c + suffix), code="negative")
-                    )
-        for s in SKILLS:
-            v = values.get(s)
-            if v is not None and not 0 <= v <= 99:
-                problems.append(out_of_range(s, v, 0, 99, label=cls.field_label(s), code="skill_range"))
-        for name in (
-            "threads",
-            "threads_bought",
-            "xp_free",
-            "xp_total",
-            "change_activations_used",
-            "armour_bonus",
-            "shield_bonus",
-            "durability_gm",
-            "speed_drain",
-            "will_drain",
-            "reaction_drain",
-            "bonus_xp",
-        ):
-            v = values.get(name)
-            if v is not None and v < 0:
-                problems.append(out_of_range(name, v, 0, None, label=cls.field_label(name), code="negative"))
-        if values.get("threads") is not None and values["threads"] > 99:
-            problems.append(
-                out_of_range("threads", values["threads"], 0, 5, label=cls.field_label("threads"), code="negative")
-            )
-        for name in ("size_hp_mult",):
-            v = values.get(name)
-            if v is not None and v < 1:
-                problems.append(out_of_range(name, v, 1, None, label=cls.field_label(name), code="bad_multiplier"))
-        problems += _check_items(cls, values, "attributes", required=("name", "code"), lists=("expert_access",))
-        for key in ("tricks", "flaws", "facets", "bonds", "changes", "xp_log"):
-            problems += _check_items(cls, values, key, required=("name",) if key != "xp_log" else ("reason",))
-        for i, w in enumerate(values.get("weapons_list") or []):
-            where = entry_label(_list_label(cls, "weapons_list"), w, i + 1)
-            if w.get("kind", "melee") not in WEAPON_KINDS:
-                problems.append(Problem("bad_item", choose, field="weapons_list", label=where))
-            if not isinstance(w.get("dmb", 0), int) or isinstance(w.get("dmb", 0), bool):
-                p = wrong_kind("weapons_list", "int", label=where)
-                problems.append(Problem("bad_item", p.message, field="weapons_list", label=where))
-        for i, s in enumerate(values.get("custom_skills") or []):
-            ok = (
-                isinstance(s.get("code"), str)
-                and s.get("code")
-                and s.get("code") not in SKILLS
-                and isinstance(s.get("value", 0), int)
-                and s.get("value", 0) >= 0
-                and s.get("kind", "basic") in ("basic", "expert")
-            )
-            if not ok:
-                problems.append(
-                    Problem(
-                        "bad_item",
-                        T(
-                            "Give the skill a new name, choose basic or expert, and a value of at least 0.",
-                            "Дайте навыку новое название, выберите: базовый или экспертный, и значение не меньше 0.",
-                        ),
-                        field="custom_skills",
-                        label=entry_label(_list_label(cls, "custom_skills"), s, i + 1),
-                    )
-                )
-        problems += _check_treatment(values.get("treatment"))
-        for name in ("expert_access",):
-            bad = [s for s in values.get(name) or [] if s not in EXPERT_SKILLS]
-            if bad:
-                problems.append(
-                    Problem(
-                        "bad_item",
-                        T("Choose Expert skills from the list.", "Выберите Экспертные навыки из списка."),
-                        field=name,
-                        label=cls.field_label(name),
-                    )
-                )
-        return problems
+        return entry_problems(cls, values)
 
 
-def _list_label(model, key: str):
-    f = model.sheet_field(key)
-    return f.label if f is not None else None
-
-
-TREATMENT_KEYS = {
-    "patient": str,
-    "turns_left": int,
-    "hp_lost": int,
-    "medic_will": int,
-    "interrupted": bool,
-    "skill": str,
-    "characteristic": str,
-}
-
-
-def _check_treatment(t) -> list[Problem]:
-    """A saved treatment in progress (L441) must have every key with the right type (or be empty)."""
-    if not t:
-        return []
-    bad = sorted(
-        k
-        for k, typ in TREATMENT_KEYS.items()
-        if not isinstance(t.get(k), typ) or (typ is int and isinstance(t.get(k), bool)) or (typ is int and t.get(k) < 0)
+@functools.lru_cache(maxsize=None)
+def _bound_class(cls: type, *, options: GmOptions) -> type:
+    """The subclass of ``cls`` bound to ``options`` (a pure function of its arguments, memoised)."""
+    return type(
+        cls.__name__, (cls,), {"RULES": options, "__module__": cls.__module__, "__qualname__": cls.__qualname__}
     )
-    bad += sorted(set(t) - set(TREATMENT_KEYS))
-    if bad:
-        return [
-            Problem(
-                "bad_treatment",
-                T(
-                    "The treatment in progress cannot be read: the GM starts it again.",
-                    "Лечение не прочитать: мастер начинает его заново.",
-                ),
-                field="treatment",
-                data={"keys": bad},
-            )
-        ]
-    return []
-
-
-def _check_items(model, values, key, required=("name",), lists=()) -> list[Problem]:
-    out = []
-    for i, item in enumerate(values.get(key) or []):
-        where = entry_label(_list_label(model, key), item, i + 1)
-        if not any(isinstance(item.get(r), str) and item.get(r) for r in required):
-            words = (
-                T("Enter a reason.", "Укажите причину.")
-                if "reason" in required
-                else T("Enter a name.", "Введите название.")
-            )
-            out.append(Problem("bad_item", words, field=key, label=where))
-        for lname in lists:
-            if lname in item and not (isinstance(item[lname], list) and all(isinstance(x, str) for x in item[lname])):
-                out.append(
-                    Problem(
-                        "bad_item",
-                        T("Choose the skills from the list.", "Выберите навыки из списка."),
-                        field=key,
-                        label=where,
-                    )
-                )
-    return out

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_SMALL, Field, Section, Sheet
+from .sizes import SIZES, SIZE_LABELS
+from .traits import CHARACTERISTICS, CHAR_LABELS, ENTITY_LABELS, ENTITY_TYPES, EXPERT_SKILLS, SKILLS
 
-from .rules import CHAR_LABELS, CHARACTERISTICS, ENTITY_LABELS, ENTITY_TYPES, EXPERT_SKILLS, SIZE_LABELS, SIZES, SKILLS
 
 GM = {"gm_entered": True}
 GM_HELP = T("GM-entered: the fragment does not contain this table", "вводит мастер: во фрагменте нет этой таблицы")

@@ -2,35 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+import dataclasses
+from typing import Any, Iterable, Mapping, Sequence
 
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.wording import ru_n
-
-from .rules import (
-    CHAR_LABELS,
-    CHARACTERISTICS,
-    CREATION_MAX,
-    EXPERT_SKILLS,
-    HERO_MAX,
-    SKILLS,
-    THREADS_CAP,
-    rule,
-    skill_label,
-)
+from .fate import THREADS_CAP
+from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS, skill_label
 
 
 def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
     return Problem(code, T(en, ru), field=field, severity=severity, data=data)
 
 
-def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
+def validate(ch, party: Iterable = (), *, options) -> list[Problem]:
+    """Every creation and advancement problem of ``ch`` (V01-V22), and V23 against ``party``."""
+    return (
+        _characteristic_problems(ch, options=options)
+        + _creation_problems(ch)
+        + _skill_problems(ch)
+        + _body_problems(ch)
+        + _threads_problems(ch)
+        + party_duplicates(ch, party)
+    )
+
+
+def _characteristic_problems(ch, *, options) -> list[Problem]:
+    """V01-V06: the point budget and the characteristics' ranges."""
     hero = ch.entity_type == "hero"
     creation = ch.stage == "creation"
     npc_sev = "error" if hero else "warning"  # NPC builder: V01-V06 become warnings (L279)
     out: list[Problem] = []
-    budget = rule(rules, "char_points")
+    budget = options.char_points
     spent = ch.char_points_spent
     if creation:
         if spent > budget:
@@ -96,8 +100,15 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                 "warning",
             )
         )
+    return out
+
+
+def _creation_problems(ch) -> list[Problem]:
+    """V07-V13: what a new hero picks (Attributes, Tricks, Flaws, Facets, Bonds) and the XP in skills."""
+    hero = ch.entity_type == "hero"
+    out: list[Problem] = []
     n_attr = len(ch.attributes)
-    if creation:
+    if ch.stage == "creation":
         if n_attr > 2:
             out.append(
                 _p("V07", "A new hero has at most 2 Attributes.", "У нового героя не больше 2 Атрибутов.", "attributes")
@@ -146,6 +157,13 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                     "skill_xp_spent",
                 )
             )
+    return out
+
+
+def _skill_problems(ch) -> list[Problem]:
+    """V14-V15: no skill above Intelligence, Expert skills only with access."""
+    hero = ch.entity_type == "hero"
+    out: list[Problem] = []
     for s in list(SKILLS):
         v = getattr(ch, s)
         lab = skill_label(s)
@@ -180,6 +198,13 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                     "error" if hero else "warning",
                 )
             )
+    return out
+
+
+def _body_problems(ch) -> list[Problem]:
+    """V16-V21: size, the Combat robot, the Augmented hero and Martial arts."""
+    hero = ch.entity_type == "hero"
+    out: list[Problem] = []
     robot = ch.has_attribute("combat_robot")
     if hero and ch.size != "medium" and not ch.gm_approved_size:
         out.append(
@@ -248,11 +273,16 @@ def validate(ch, rules=None, party: Iterable = ()) -> list[Problem]:
                     item=item,
                 )
             )
+    return out
+
+
+def _threads_problems(ch) -> list[Problem]:
+    """V22: 0-5 Threads; extras hold none (L64)."""
+    out: list[Problem] = []
     if not 0 <= ch.threads <= THREADS_CAP:
         out.append(_p("V22", "Threads must be between 0 and 5.", "Нитей может быть от 0 до 5.", "threads"))
     elif ch.entity_type == "extra" and ch.threads:
         out.append(_p("V22", "Extras cannot hold Threads.", "У статистов не бывает Нитей.", "threads"))  # L64
-    out += party_duplicates(ch, party)
     return out
 
 
@@ -278,3 +308,16 @@ def party_duplicates(ch, party: Iterable) -> list[Problem]:
                         )
                     )
     return out
+
+
+def validate_party(characters: Mapping[Any, Any] | Sequence, *, options) -> list[Problem]:
+    """Every character's problems with the rest of the party in view (V23 duplicates), for a party given
+    as ``{id: character}`` (or a list, ids being the positions); each problem's ``data["character"]`` is
+    the character's id."""
+    party = dict(characters) if isinstance(characters, Mapping) else dict(enumerate(characters))
+    members = list(party.values())
+    return [
+        dataclasses.replace(p, data={**p.data, "character": cid})
+        for cid, ch in party.items()
+        for p in validate(ch, members, options=options)
+    ]

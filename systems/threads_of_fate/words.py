@@ -6,17 +6,18 @@ meaning in the shared notation."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
 
 from tabletop_widgets.core.i18n import T
+from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.dice.distribution import Distribution
-from tabletop_widgets.dice.errors import DiceError
+from tabletop_widgets.dice.scan import Scanner
 from tabletop_widgets.dice.results import Check, RollResult
 from tabletop_widgets.dice.words import DiceWord, word_result
+from .kept_die import net_dice
+from .traits import signed
 
-from .rules import net_dice, rule, signed
 
 PATTERN = re.compile(r"[tTтТ]20(?![0-9])")
 _MOD = re.compile(r"\s*([+-])\s*(\d{1,4})")
@@ -31,14 +32,14 @@ class T20Expression:
     advantages: int
     hindrances: int
     target: int | None
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     @property
     def net(self) -> int:
-        return net_dice(self.advantages, self.hindrances, rule(self.rules, "adv_order"))
+        return net_dice(self.advantages, self.hindrances, self.rules.adv_order)
 
     def roll(self, rng) -> RollResult:
-        from .checks import _dice_objects, die_succeeds, roll_kept
+        from .checks import dice_objects, die_succeeds, roll_kept
 
         kept, dice, idx = roll_kept(self.net, rng)
         total = kept + self.bonus
@@ -49,10 +50,10 @@ class T20Expression:
         elif kept == 1:
             notes.append(T("Critical failure (natural 1)", "Критический провал (1 на кубике)"))
         if self.target is not None:
-            ok = die_succeeds(kept, self.bonus, self.target, self.rules)
+            ok = die_succeeds(kept, self.bonus, self.target, options=self.rules)
             check = Check(">=", self.target, ok, total - self.target)
             need = self.target - self.bonus
-            if need == 20 or (need > 20 and rule(self.rules, "nat20_auto_success")):
+            if need == 20 or (need > 20 and self.rules.nat20_auto_success):
                 notes.append(T("succeeds only on a 20", "успех только на 20"))
         net = self.net
         how = (
@@ -71,7 +72,7 @@ class T20Expression:
             self.text,
             "t20",
             total,
-            _dice_objects(dice, idx),
+            dice_objects(dice, idx),
             breakdown,
             check=check,
             notes=notes,
@@ -84,70 +85,59 @@ class T20Expression:
         pmf = kept_die_pmf(self.net)
         p = None
         if self.target is not None:
-            p = sum((q for x, q in pmf.items() if die_succeeds(x, self.bonus, self.target, self.rules)), Fraction(0))
+            p = sum(
+                (q for x, q in pmf.items() if die_succeeds(x, self.bonus, self.target, options=self.rules)), Fraction(0)
+            )
         return Distribution(
             {x + self.bonus: q for x, q in pmf.items()}, p_pass=p, expression=self.text, outcome="total"
         )
 
 
-def parse_t20(text: str, start: int = 0, end: int | None = None, rules=None) -> T20Expression:
-    end = len(text) if end is None else end
-    m = PATTERN.match(text, start, end)
-    if not m:
-        raise DiceError("expected t20", start, text, message_ru="ожидалось t20")
-    pos = m.end()
+def parse_t20(text: str, start: int = 0, end: int | None = None, *, options) -> T20Expression:
+    sc = Scanner(text, start, end)
+    if not sc.take(PATTERN):
+        raise sc.error(T("expected t20", "ожидалось t20"), start)
     bonus = 0
-    while True:
-        mm = _MOD.match(text, pos, end)
-        if not mm:
-            break
+    while mm := sc.take(_MOD):
         bonus += int(mm.group(2)) * (1 if mm.group(1) == "+" else -1)
-        pos = mm.end()
     adv = hin = 0
     target = None
-    while True:
-        while pos < end and text[pos].isspace():
-            pos += 1
-        if pos >= end:
-            break
-        ma = _ADV.match(text, pos, end)
-        if ma:
+    while not sc.at_end():
+        pos = sc.pos
+        if ma := sc.take(_ADV):
             if target is not None:
-                raise DiceError(
-                    "Advantages and Hindrances go before the difficulty",
+                raise sc.error(
+                    T(
+                        "Advantages and Hindrances go before the difficulty",
+                        "Преимущества и Помехи пишутся до сложности",
+                    ),
                     pos,
-                    text,
-                    message_ru="Преимущества и Помехи пишутся до сложности",
                 )
             n = int(ma.group(2)) if ma.group(2) else 1
             if ma.group(1).lower() in ("adv", "пр"):
                 adv += n
             else:
                 hin += n
-            pos = ma.end()
-            continue
-        mc = _CMP.match(text, pos, end)
-        if mc:
+        elif mc := sc.take(_CMP):
             if target is not None:
-                raise DiceError("only one difficulty per roll", pos, text, message_ru="сложность указывается один раз")
+                raise sc.error(T("only one difficulty per roll", "сложность указывается один раз"), pos)
             target = int(mc.group(2))
-            pos = mc.end()
-            continue
-        raise DiceError(
-            "expected +N, -N, adv[N], hin[N], dis[N] or vs N",
-            pos,
-            text,
-            message_ru="ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
-        )
-    return T20Expression(text[start:end].strip(), bonus, adv, hin, target, rules)
+        else:
+            raise sc.error(
+                T(
+                    "expected +N, -N, adv[N], hin[N], dis[N] or vs N",
+                    "ожидалось +N, -N, adv[N], hin[N], dis[N] или vs N",
+                )
+            )
+    return T20Expression(text[start:end].strip(), bonus, adv, hin, target, rules=options)
 
 
-def t20_word(rules=None) -> DiceWord:
+def t20_word(*, options) -> DiceWord:
     return DiceWord(
         name="t20",
         system="threads_of_fate",
         pattern=PATTERN,
-        parse=lambda text, start, end: parse_t20(text, start, end, rules),
+        parse=lambda text, start, end: parse_t20(text, start, end, options=options),
         help=T(
             "Threads of Fate check: t20[+mod] [advN] [hinN|disN] [vs DC]; Advantages and Hindrances cancel 1:1, "
             "at most 2 count (3 dice)",
@@ -171,7 +161,7 @@ class TroubleExpression:
     margin: int
     forced: str | None
     table: str
-    rules: Mapping[str, Any] | None = None
+    rules: GmOptions = field(kw_only=True)  # the GM options
 
     def _opts(self):
         return {"margin": self.margin, "forced": self.forced, "table": self.table}
@@ -179,59 +169,47 @@ class TroubleExpression:
     def roll(self, rng) -> RollResult:
         from .checks import roll_trouble
 
-        return roll_trouble(rng=rng, rules=self.rules, **self._opts()).roll
+        return roll_trouble(rng=rng, options=self.rules, **self._opts()).roll
 
     def distribution(self) -> Distribution:
         from .checks import trouble_distribution
 
-        return trouble_distribution(rules=self.rules, **self._opts())
+        return trouble_distribution(options=self.rules, **self._opts())
 
 
-def parse_trouble(text: str, start: int = 0, end: int | None = None, rules=None) -> TroubleExpression:
-    end = len(text) if end is None else end
-    m = TROUBLE_PATTERN.match(text, start, end)
-    if not m:
-        raise DiceError("expected trouble", start, text, message_ru="ожидалось trouble")
-    pos = m.end()
+def parse_trouble(text: str, start: int = 0, end: int | None = None, *, options) -> TroubleExpression:
+    sc = Scanner(text, start, end)
+    if not sc.take(TROUBLE_PATTERN):
+        raise sc.error(T("expected trouble", "ожидалось trouble"), start)
     margin, forced, table = 0, None, "general"
-    while True:
-        while pos < end and text[pos].isspace():
-            pos += 1
-        if pos >= end:
-            break
-        mm = _MOD.match(text, pos, end)
-        if mm:
+    while not sc.at_end():
+        pos = sc.pos
+        if mm := sc.take(_MOD):
             margin += int(mm.group(2)) * (1 if mm.group(1) == "+" else -1)
-            pos = mm.end()
-            continue
-        mw = _TWORD.match(text, pos, end)
-        if mw:
+        elif mw := sc.take(_TWORD):
             word = mw.group(1).lower()
             if word in ("best", "worst"):
                 if forced:
-                    raise DiceError(
-                        "best and worst exclude each other", pos, text, message_ru="best и worst нельзя указать вместе"
-                    )
+                    raise sc.error(T("best and worst exclude each other", "best и worst нельзя указать вместе"), pos)
                 forced = word
             else:
                 table = word
-            pos = mw.end()
-            continue
-        raise DiceError(
-            "expected +N, -N, best, worst or a table name (augmented, combat_robot, veteran)",
-            pos,
-            text,
-            message_ru="ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
-        )
-    return TroubleExpression(text[start:end].strip(), margin, forced, table, rules)
+        else:
+            raise sc.error(
+                T(
+                    "expected +N, -N, best, worst or a table name (augmented, combat_robot, veteran)",
+                    "ожидалось +N, -N, best, worst или таблица (augmented, combat_robot, veteran)",
+                )
+            )
+    return TroubleExpression(text[start:end].strip(), margin, forced, table, rules=options)
 
 
-def trouble_word(rules=None) -> DiceWord:
+def trouble_word(*, options) -> DiceWord:
     return DiceWord(
         name="trouble",
         system="threads_of_fate",
         pattern=TROUBLE_PATTERN,
-        parse=lambda text, start, end: parse_trouble(text, start, end, rules),
+        parse=lambda text, start, end: parse_trouble(text, start, end, options=options),
         help=T(
             "Trouble check: trouble [+margin|-margin] [best|worst] [augmented|combat_robot|veteran]; "
             "bands 19-20 / 13-18 / 7-12 / 1-6",

@@ -90,7 +90,7 @@ def test_life_and_death_rolls_a_skill_by_its_russian_name(sid, name):
 
 
 def _threads_names():
-    from tabletop_systems.threads_of_fate.rules import CHAR_LABELS, SKILLS
+    from tabletop_systems.threads_of_fate.traits import CHAR_LABELS, SKILLS
 
     return [(k, v["ru"]) for k, v in CHAR_LABELS.items()], [(code, ru) for code, (_en, ru, _u) in SKILLS.items()]
 
@@ -104,7 +104,7 @@ def test_threads_rolls_a_characteristic_by_its_russian_name(cid, name):
 
 @pytest.mark.parametrize("code,name", _threads_names()[1][:10])
 def test_threads_rolls_a_skill_check_by_its_russian_names(code, name):
-    from tabletop_systems.threads_of_fate.rules import CHAR_LABELS, SKILLS
+    from tabletop_systems.threads_of_fate.traits import CHAR_LABELS, SKILLS
 
     hero = get_system("threads_of_fate").Character(name="Аня")
     char = SKILLS[code][2][0]

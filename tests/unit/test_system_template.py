@@ -64,15 +64,12 @@ MUTATORS = {
     "appendleft",
 }
 
-#: (module the system lives in, its folder); the built-in four are not on the template yet (#15)
-NOT_YET = pytest.mark.xfail(reason="#15: this system moves to the template in its own branch", strict=False)
+#: (module the system lives in, its folder)
 SYSTEMS = [
     pytest.param("tabletop_systems.ret", ROOT / "systems" / "ret", id="ret"),
     pytest.param("tabletop_systems.seasons", ROOT / "systems" / "seasons", id="seasons"),
     pytest.param("tabletop_systems.life_and_death", ROOT / "systems" / "life_and_death", id="life_and_death"),
-    pytest.param(
-        "tabletop_systems.threads_of_fate", ROOT / "systems" / "threads_of_fate", id="threads_of_fate", marks=NOT_YET
-    ),
+    pytest.param("tabletop_systems.threads_of_fate", ROOT / "systems" / "threads_of_fate", id="threads_of_fate"),
     pytest.param("fixtures.fifth_system", FIFTH, id="fifth_system"),
 ]
 

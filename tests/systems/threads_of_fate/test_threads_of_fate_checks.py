@@ -35,14 +35,14 @@ def icepool_p(bonus, dc, net):
 @pytest.mark.parametrize("net", [-2, -1, 0, 1, 2])
 @pytest.mark.parametrize("bonus,dc", [(5, 15), (0, 10), (3, 22), (-2, 1), (7, 8), (2, 25), (0, 21)])
 def test_p_success_matches_brute_force(net, bonus, dc):
-    assert checks.p_success(bonus, dc, net) == brute_p(bonus, dc, net)
+    assert checks.p_success(bonus, dc, net, options=SYSTEM.rules) == brute_p(bonus, dc, net)
 
 
 @pytest.mark.parametrize("net", [-2, -1, 0, 1, 2])
 @pytest.mark.parametrize("bonus,dc", [(5, 15), (0, 10), (7, 8), (-3, 14), (0, 20)])
 def test_p_success_matches_icepool_where_no_auto_success(net, bonus, dc):
     # icepool knows nothing of the natural-20 rule: compare only where need <= 20
-    assert checks.p_success(bonus, dc, net) == icepool_p(bonus, dc, net)
+    assert checks.p_success(bonus, dc, net, options=SYSTEM.rules) == icepool_p(bonus, dc, net)
 
 
 @pytest.mark.parametrize("net", [-2, -1, 0, 1, 2])
@@ -101,7 +101,7 @@ def test_opposed_stealth_vectors(adv, hin, expected):
     hero = guard_hero()
     assert hero.dexterity_mod == 2
     guard = Character(perception=5, wisdom=12)
-    dc = checks.opposed_difficulty(guard.perception, guard.wisdom_mod)
+    dc = checks.opposed_difficulty(guard.perception, guard.wisdom_mod, options=SYSTEM.rules)
     assert dc == 16
     assert SYSTEM.chance(hero, "dexterity+stealth", difficulty=dc, advantages=adv, hindrances=hin) == expected
 
@@ -133,7 +133,7 @@ def test_S25_die_values():
     ],
 )
 def test_D08(net, expected):
-    assert checks.p_success(5, 15, net) == expected
+    assert checks.p_success(5, 15, net, options=SYSTEM.rules) == expected
 
 
 @pytest.mark.parametrize(
@@ -157,22 +157,22 @@ def test_D09_through_the_system_both_readings():
     capped = SYSTEM.with_rules(adv_order="cap_then_cancel").chance(
         c, "dexterity+stealth", difficulty=15, advantages=3, hindrances=1
     )
-    assert default == checks.p_success(5, 15, 2)
-    assert capped == checks.p_success(5, 15, 1)
+    assert default == checks.p_success(5, 15, 2, options=SYSTEM.rules)
+    assert capped == checks.p_success(5, 15, 1, options=SYSTEM.rules)
 
 
 @pytest.mark.parametrize("net,expected", [(0, Fraction(1, 20)), (1, Fraction(39, 400)), (-1, Fraction(1, 400))])
 def test_D10(net, expected):
-    assert checks.p_success(2, 25, net) == expected
-    assert checks.succeeds_only_on_20(2, 25, None) is True
+    assert checks.p_success(2, 25, net, options=SYSTEM.rules) == expected
+    assert checks.succeeds_only_on_20(2, 25, options=SYSTEM.rules) is True
 
 
 def test_D10_nat20_off_makes_it_impossible():
-    rules = {**SYSTEM.rules, "nat20_auto_success": False}
-    assert checks.p_success(2, 25, 0, rules) == 0
-    assert checks.succeeds_only_on_20(2, 25, rules) is False
-    assert checks.succeeds_only_on_20(2, 22, rules) is True  # needed die exactly 20
-    assert checks.p_success(2, 22, 0, rules) == Fraction(1, 20)
+    rules = SYSTEM.rules.replace(nat20_auto_success=False)
+    assert checks.p_success(2, 25, 0, options=rules) == 0
+    assert checks.succeeds_only_on_20(2, 25, options=rules) is False
+    assert checks.succeeds_only_on_20(2, 22, options=rules) is True  # needed die exactly 20
+    assert checks.p_success(2, 22, 0, options=rules) == Fraction(1, 20)
 
 
 class Seq(random.Random):
@@ -209,8 +209,10 @@ def test_S30_at_most_three_dice():
 def test_0xp_hindrance_consequences():
     c = Character(dexterity=14)  # stealth 0 XP
     assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12, advantages=1) == Fraction(11, 20)
-    assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12) == checks.p_success(2, 12, -1)
-    assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12, hindrances=2) == checks.p_success(2, 12, -2)
+    assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12) == checks.p_success(2, 12, -1, options=SYSTEM.rules)
+    assert SYSTEM.chance(c, "dexterity+stealth", difficulty=12, hindrances=2) == checks.p_success(
+        2, 12, -2, options=SYSTEM.rules
+    )
     c2 = Character(dexterity=14, stealth=2)
     assert SYSTEM.chance(c2, "dexterity+stealth", difficulty=12, advantages=1) == Fraction(351, 400)
 
@@ -221,7 +223,9 @@ def test_characteristic_and_secondary_checks():
     assert c.reaction == 6
     assert SYSTEM.chance(c, "reaction", difficulty=16) == Fraction(11, 20)
     c.perception = 2
-    assert SYSTEM.chance(c, "will+perception", difficulty=16) == checks.p_success(c.will + 2, 16, 0)
+    assert SYSTEM.chance(c, "will+perception", difficulty=16) == checks.p_success(
+        c.will + 2, 16, 0, options=SYSTEM.rules
+    )
 
 
 def test_substitute_characteristic_allowed():
@@ -259,7 +263,7 @@ def test_brute_force_through_system_with_options():
 def test_distribution_is_of_totals():
     c = Character(dexterity=14, stealth=3)
     d = SYSTEM.check_distribution(c, "dexterity+stealth", difficulty=15, advantages=1)
-    assert d.min == 6 and d.max == 25 and d.p_pass == checks.p_success(5, 15, 1)
+    assert d.min == 6 and d.max == 25 and d.p_pass == checks.p_success(5, 15, 1, options=SYSTEM.rules)
 
 
 # --- static values (§5.6) and expert skills without access (§5.13) ---------------------------------------
@@ -334,9 +338,9 @@ def test_expert_with_access_rolls_with_0xp_hindrance():
         intelligence=14, attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}]
     )
     assert c.has_access("warfare") and c.has_access("medicine")
-    assert SYSTEM.chance(c, "intelligence+warfare", difficulty=12) == checks.p_success(2, 12, -1)
+    assert SYSTEM.chance(c, "intelligence+warfare", difficulty=12) == checks.p_success(2, 12, -1, options=SYSTEM.rules)
     c.warfare = 2
-    assert SYSTEM.chance(c, "intelligence+warfare", difficulty=12) == checks.p_success(4, 12, 0)
+    assert SYSTEM.chance(c, "intelligence+warfare", difficulty=12) == checks.p_success(4, 12, 0, options=SYSTEM.rules)
 
 
 def test_survival_without_access_outside_familiar_places():
@@ -623,8 +627,8 @@ def test_dex_cap_scope_A31():
     c = Character(dexterity=16, weapons=2, armour_bonus=3, armour_max_dex=1)
     assert c.dexterity_mod_effective == 1
     narrow = SYSTEM.with_rules(dex_cap_scope="defense_only")
-    assert checks.plan_check(c, "valor").bonus == 2 + 1
-    assert checks.plan_check(c, "valor", narrow.rules).bonus == 2 + 3
+    assert checks.plan_check(c, "valor", options=SYSTEM.rules).bonus == 2 + 1
+    assert checks.plan_check(c, "valor", options=narrow.rules).bonus == 2 + 3
     assert SYSTEM.chance(c, "dexterity", difficulty=12) == Fraction(10, 20)
     assert narrow.chance(c, "dexterity", difficulty=12) == Fraction(12, 20)
 

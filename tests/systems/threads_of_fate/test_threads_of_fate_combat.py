@@ -59,7 +59,7 @@ def test_attack_zero_xp_hindrance_and_veteran():
 def test_S34_veteran_valor_checks():
     vet = Character(weapons=6, attributes=[{"code": "veteran", "name": "Veteran"}])
     assert vet.valor == 6
-    plan = checks.plan_check(vet, "valor")
+    plan = checks.plan_check(vet, "valor", options=SYSTEM.rules)
     assert plan.bonus == 7
 
 
@@ -156,12 +156,12 @@ def test_D20_medicine_turns(skill, m, turns):
 
 
 def test_D21_treatment_interrupted_cumulatively():
-    t = combat.Treatment(medic_will=6, turns_left=4)
+    t = combat.Treatment(medic_will=6, turns_left=4, options=SYSTEM.rules)
     assert not t.medic_hit(4)
     assert t.medic_hit(3)
     with pytest.raises(RuleError):
         t.tick()
-    single = combat.Treatment(medic_will=6, turns_left=4, rules={**SYSTEM.rules, "medicine_interrupt": "single_hit"})
+    single = combat.Treatment(medic_will=6, turns_left=4, options=SYSTEM.rules.replace(medicine_interrupt="single_hit"))
     assert not single.medic_hit(4) and not single.medic_hit(3)
     medic = Character(
         intelligence=14,
@@ -169,7 +169,7 @@ def test_D21_treatment_interrupted_cumulatively():
         medicine=4,
         attributes=[{"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}],
     )
-    t2 = combat.start_treatment(medic)
+    t2 = combat.start_treatment(medic, options=SYSTEM.rules)
     assert t2.turns_left == 4 and t2.medic_will == 7
     assert [t2.tick() for _ in range(4)] == [False, False, False, True]
 
@@ -256,29 +256,37 @@ def test_D22_robot():
     r = Character(
         constitution=14, intelligence=12, dexterity=12, attributes=[{"code": "combat_robot", "name": "Combat robot"}]
     )
-    assert attributes.robot_repair_full(14, 12) == 6
+    assert attributes.robot_repair_full(14, 12, options=SYSTEM.rules) == 6
     assert (
         attributes.robot_repair_half(14, 12, "constitution") == 3
         and attributes.robot_repair_half(14, 12, "intelligence") == 2
     )
-    assert attributes.robot_contamination_damage(14) == 3 and attributes.robot_leak_radius(14, 12) == 6
+    assert (
+        attributes.robot_contamination_damage(14) == 3
+        and attributes.robot_leak_radius(14, 12, options=SYSTEM.rules) == 6
+    )
     assert r.durability == 5 and r.robot_max_weapons == 3 and r.defense == 14
 
 
 def test_D23_robot_minimums():
-    assert attributes.robot_repair_full(10, 10) == 4 and attributes.robot_repair_half(10, 10) == 2
-    assert attributes.robot_contamination_damage(10) == 2 and attributes.robot_leak_radius(10, 10) == 4
+    assert attributes.robot_repair_full(10, 10, options=SYSTEM.rules) == 4 and attributes.robot_repair_half(10, 10) == 2
+    assert (
+        attributes.robot_contamination_damage(10) == 2
+        and attributes.robot_leak_radius(10, 10, options=SYSTEM.rules) == 4
+    )
 
 
 def test_D24_robot():
-    assert attributes.robot_repair_full(18, 16) == 20
+    assert attributes.robot_repair_full(18, 16, options=SYSTEM.rules) == 20
 
 
 def test_robot_readings_A24_A26():
-    assert attributes.robot_repair_full(2, 2) == 4  # factors clamped at 0
-    assert attributes.robot_repair_full(2, 2, {"robot_factor_clamp": None}) == 9  # (-3) * (-3) literal
-    assert attributes.robot_durability(3, 14) == 5
-    assert attributes.robot_durability(3, 14, sbp=0, rules={"robot_dur_base": "sbp"}) == 2
+    assert attributes.robot_repair_full(2, 2, options=SYSTEM.rules) == 4  # factors clamped at 0
+    assert (
+        attributes.robot_repair_full(2, 2, options=SYSTEM.rules.replace(robot_factor_clamp=None)) == 9
+    )  # (-3) * (-3) literal
+    assert attributes.robot_durability(3, 14, options=SYSTEM.rules) == 5
+    assert attributes.robot_durability(3, 14, sbp=0, options=SYSTEM.rules.replace(robot_dur_base="sbp")) == 2
 
 
 def test_S33_robot_armour():
@@ -289,14 +297,14 @@ def test_S33_robot_armour():
 
 def test_robot_repair_outcome_bands():
     r = Character(constitution=14, intelligence=12, attributes=[{"code": "combat_robot", "name": "Combat robot"}])
-    assert attributes.robot_repair_outcome(r, "A")["heal"] == 6
-    assert attributes.robot_repair_outcome(r, "C") == {
+    assert attributes.robot_repair_outcome(r, "A", options=SYSTEM.rules)["heal"] == 6
+    assert attributes.robot_repair_outcome(r, "C", options=SYSTEM.rules) == {
         "heal": 1,
         "area_damage": 3,
         "radius": 1,
         "kind": "contaminating",
     }
-    assert attributes.robot_repair_outcome(r, "D")["radius"] == 6
+    assert attributes.robot_repair_outcome(r, "D", options=SYSTEM.rules)["radius"] == 6
 
 
 def test_D26_martial_arts():
@@ -312,18 +320,20 @@ def test_D26_martial_arts():
 @pytest.mark.parametrize("die,ok", [pytest.param(9, True, id="D27-9"), pytest.param(8, False, id="D27-8")])
 def test_D27_veteran_scrounge(die, ok):
     v = Character(wisdom=12, attributes=[{"code": "veteran", "name": "Veteran"}])
-    out = attributes.veteran_scrounge(v, rng=Seq([die, 12]))
+    out = attributes.veteran_scrounge(v, rng=Seq([die, 12]), options=SYSTEM.rules)
     assert out["check"].success is ok
     if ok:
         assert out["trouble"] is None
     else:
         assert out["trouble"].details["table"] == "veteran" and out["trouble"].total == 12  # A34: no margin
-        m = attributes.veteran_scrounge(v, rng=Seq([die, 12]), rules={**SYSTEM.rules, "veteran_trouble_margin": True})
+        m = attributes.veteran_scrounge(
+            v, rng=Seq([die, 12]), options=SYSTEM.rules.replace(veteran_trouble_margin=True)
+        )
         assert m["trouble"].total == 11
 
 
 def test_S20_area_count():
-    from tabletop_systems.threads_of_fate.rules import SIZE_MEDIUM_COUNT
+    from tabletop_systems.threads_of_fate.sizes import SIZE_MEDIUM_COUNT
 
     assert [SIZE_MEDIUM_COUNT[s] for s in ("large", "huge", "gargantuan")] == [2, 3, 4]
 
@@ -359,8 +369,8 @@ def test_bought_results_and_chance():
 def test_contest_attack_A9():
     a = Character(weapons=4)
     t = Character(size="small", gm_approved_size=True, dexterity=14)  # BDEF 11, DEF 13
-    assert combat.contest_defense_bonus(t) == 2
-    assert combat.contest_defense_bonus(t, {**SYSTEM.rules, "contest_keep_sbp": True}) == 3
+    assert combat.contest_defense_bonus(t, options=SYSTEM.rules) == 2
+    assert combat.contest_defense_bonus(t, options=SYSTEM.rules.replace(contest_keep_sbp=True)) == 3
     out = SYSTEM.contest_attack(a, t, rng=Seq([15, 10]))
     assert out["defense_total"] == 12 and out["attack"].total == 19 and out["winner"] == "a" and out["damage"] == 7
     tie = SYSTEM.contest_attack(a, t, rng=Seq([8, 10]))
@@ -369,23 +379,23 @@ def test_contest_attack_A9():
 
 def test_unique_moves():
     aug = Character(intelligence=14, threads=1, attributes=[{"code": "augmented", "name": "Augmented"}])
-    out = attributes.steel_and_flesh(aug)
+    out = attributes.steel_and_flesh(aug, options=SYSTEM.rules)
     assert out["die"] == 20 and out["effects"][0].delta == -1
-    out = attributes.steel_and_flesh(aug, with_threads=False, difficulty=15, rng=Seq([10, 16]))
+    out = attributes.steel_and_flesh(aug, with_threads=False, difficulty=15, rng=Seq([10, 16]), options=SYSTEM.rules)
     # INT check 10 + 2 = 12 vs 15: failed by 3 -> Trouble 16 - 3 = 13 -> Decompensation
     assert out["trouble"].total == 13 and out["works"] and out["swt"] == 1
     robot = Character(
         constitution=14, intelligence=12, threads=0, attributes=[{"code": "combat_robot", "name": "Combat robot"}]
     )
     with pytest.raises(RuleError):
-        attributes.automatic_repair(robot)
-    rep = attributes.automatic_repair(robot, with_threads=False, rng=Seq([3]))
+        attributes.automatic_repair(robot, options=SYSTEM.rules)
+    rep = attributes.automatic_repair(robot, with_threads=False, rng=Seq([3]), options=SYSTEM.rules)
     assert rep["heal"] == 0 and rep["radius"] == 6 and rep["area_damage"] == 3
     m = Character(
         dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}]
     )
-    assert attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([8]))["ignored"]
-    fail = attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([7]))
+    assert attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([8]), options=SYSTEM.rules)["ignored"]
+    fail = attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([7]), options=SYSTEM.rules)
     assert fail["prone"] and fail["hp_lost"] == 7
 
 

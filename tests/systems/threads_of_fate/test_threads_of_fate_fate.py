@@ -266,6 +266,35 @@ def test_xp_as_threads_effects():
     assert h.threads == 0 and h.xp_free == 1 and changes["xp_free"] == (2, 1)
 
 
+def test_apply_effects_is_all_or_none():
+    """A refused effect (a Thread the hero does not have) leaves the effects before it unapplied: the
+    XP gained, the HP healed and the Thread spent all stay as they were."""
+    h = hero(threads=1, xp_free=3, hp=5, constitution=10)
+    before = h.to_dict()
+    effects = [fate_effect("xp_free", 2), fate_effect("hp", 4), fate_effect("threads", -1), fate_effect("threads", -1)]
+    with pytest.raises(RuleError) as e:
+        SYSTEM.apply_effects(h, effects)
+    assert e.value.code == "not_enough_threads"
+    assert h.to_dict() == before and (h.xp_free, h.hp, h.threads) == (3, 5, 1)
+    with pytest.raises(RuleError) as e:
+        SYSTEM.apply_effects(h, [fate_effect("threads", 1), fate_effect("xp_free", -4)])
+    assert e.value.code == "not_enough_xp" and (h.threads, h.xp_free) == (1, 3)
+    assert SYSTEM.apply_effects(h, effects[:3]) == {"xp_free": (3, 5), "hp": (5, 9), "threads": (1, 0)}
+
+
+def test_xp_as_threads_pays_a_shortfall_across_effects_or_nothing():
+    s = SYSTEM.with_rules(xp_threads_mode="xp_as_threads")
+    h = hero(threads=1, xp_free=2)
+    assert s.apply_effects(h, [fate_effect("threads", -2), fate_effect("threads", -1)]) == {
+        "threads": (1, 0),
+        "xp_free": (2, 0),
+    }
+    h = hero(threads=1, xp_free=1, hp=5, constitution=10)
+    with pytest.raises(RuleError):
+        s.apply_effects(h, [fate_effect("hp", 3), fate_effect("threads", -2), fate_effect("threads", -2)])
+    assert (h.hp, h.threads, h.xp_free) == (5, 1, 1)
+
+
 def test_new_day_resets_medicine():
     h = hero(medicine_today=True)
     SYSTEM.new_day(h)

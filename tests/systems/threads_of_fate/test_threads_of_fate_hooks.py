@@ -2,9 +2,11 @@
 table, the scene's GM-Caprice limit, saved treatments, stealthy movement, the tracker hooks, the
 character-bound %roll forms and the sheet's matrix column labels."""
 
+import importlib
 import itertools
 import json
 import random
+import weakref
 from fractions import Fraction
 
 import pytest
@@ -14,7 +16,7 @@ from tabletop_widgets.core.problems import RuleError, ValidationError
 from tabletop_widgets.core.system import DamageOutcome, OptionSpec
 from tabletop_widgets.dice import roll
 from tabletop_widgets.dice.errors import DiceError
-from tabletop_widgets.dice.words import CHARACTER_KEY
+from tabletop_widgets.dice.words import WordContext
 
 
 def hero(**kw):
@@ -34,7 +36,7 @@ def hero(**kw):
 
 
 def bound(ch):
-    return {CHARACTER_KEY: ch}
+    return WordContext({}, ch)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -116,8 +118,8 @@ def test_A39_resistance_apply_damage(mode, expected):
 
 def test_A39_flat_never_below_zero_and_nat20_keeps_one():
     gm = SYSTEM.with_rules(resistance="flat", resistance_flat=5)
-    assert combat.resist(3, gm.rules) == 0 and combat.resist(9, gm.rules) == 4
-    assert combat.resist(9, SYSTEM.rules) == 4
+    assert combat.resist(3, options=gm.rules) == 0 and combat.resist(9, options=gm.rules) == 4
+    assert combat.resist(9, options=SYSTEM.rules) == 4
     c = hero(resistances=["poison"])
     assert gm.apply_damage(c, 3, kind="poison", natural20=True).details["damage"] == 1
 
@@ -271,7 +273,7 @@ def test_treatment_saved_and_restored():
     SYSTEM.treatment_turn(medic)
     restored = Character.from_dict(json.loads(json.dumps(medic.to_dict())))
     assert restored.treatment == medic.treatment and restored.treatment["turns_left"] == 4
-    assert combat.Treatment.from_dict(restored.treatment).to_dict() == restored.treatment
+    assert combat.Treatment.from_dict(restored.treatment, options=SYSTEM.rules).to_dict() == restored.treatment
     assert SYSTEM.treatment_status(restored)["patient"] == "patient-1"
     SYSTEM.end_treatment(restored)
     assert restored.treatment == {} and SYSTEM.treatment_status(restored) is None
@@ -310,7 +312,7 @@ def test_bad_saved_treatment_is_refused(bad):
     with pytest.raises(ValidationError):
         Character(treatment=bad)
     with pytest.raises(RuleError):
-        combat.Treatment.from_dict(bad)
+        combat.Treatment.from_dict(bad, options=SYSTEM.rules)
 
 
 @pytest.mark.parametrize("mode,interrupted", [("cumulative", True), ("single_hit", False)])
@@ -424,7 +426,7 @@ def test_static_forms():
     )
     d = roll("static survival WIS", variables=bound(c))  # no access: 5 + mod (L413)
     assert d.total == 5
-    p = forms.parse_static("static stealth DEX vs 14", 0, None, variables=bound(c)).distribution()
+    p = forms.parse_static("static stealth DEX vs 14", 0, None, context=bound(c), options=SYSTEM.rules).distribution()
     assert p.p_pass == 1 and dict(p) == {10 + 2 + 2: 1}
 
 
@@ -443,7 +445,7 @@ def test_check_form_matches_the_named_check_and_records_it():
     r = roll("check dexterity+stealth adv vs 15", rng=random.Random(5), variables=bound(c))
     direct = SYSTEM.roll_check(c, "dexterity+stealth", rng=random.Random(5), advantages=1, difficulty=15)
     assert r.total == direct.total and r.check.passed == direct.success
-    d = forms.parse_check("check dexterity+stealth adv vs 15", variables=bound(c)).distribution()
+    d = forms.parse_check("check dexterity+stealth adv vs 15", context=bound(c), options=SYSTEM.rules).distribution()
     assert d.p_pass == SYSTEM.chance(c, "dexterity+stealth", difficulty=15, advantages=1)
 
 
@@ -452,7 +454,7 @@ def test_defcheck_form():
     r = roll("defcheck vs 20", rng=random.Random(3), variables=bound(c))
     assert r.total - 4 in range(1, 21)
     assert r.tree.details["damage"] == max(0, 20 - r.total)
-    d = forms.parse_defcheck("defcheck vs 20", variables=bound(c)).distribution()
+    d = forms.parse_defcheck("defcheck vs 20", context=bound(c), options=SYSTEM.rules).distribution()
     assert d.p_pass == Fraction(5, 20)
     with pytest.raises(DiceError):
         roll("defcheck", variables=bound(c))  # the difficulty is required
@@ -475,7 +477,7 @@ def test_attack_durability_and_nat20():
 
     r = roll("attack 2 vs 25 dur 3", rng=Fixed())
     assert r.tree.details["damage"] == 1  # L114: a natural 20 costs >= 1 HP
-    f = forms.parse_attack("attack 7 vs 12 dur 4")
+    f = forms.parse_attack("attack 7 vs 12 dur 4", options=SYSTEM.rules)
     dist = f.damage_distribution()
     brute = {}
     for x in range(1, 21):
@@ -486,17 +488,17 @@ def test_attack_durability_and_nat20():
 
 def test_attack_with_the_bound_characters_valor():
     c = hero()  # weapons 2: no 0-XP Hindrance
-    f = forms.parse_attack("attack VAL vs 12 dur 2", variables=bound(c))
+    f = forms.parse_attack("attack VAL vs 12 dur 2", context=bound(c), options=SYSTEM.rules)
     assert f.distribution().p_pass == SYSTEM.chance(c, "valor", difficulty=12)
     z = hero(weapons=0)
-    fz = forms.parse_attack("attack VAL vs 12", variables=bound(z))
+    fz = forms.parse_attack("attack VAL vs 12", context=bound(z), options=SYSTEM.rules)
     assert fz.distribution().p_pass == SYSTEM.chance(z, "valor", difficulty=12)  # L380 Hindrance included
     r = roll("attack VAL vs 12 dur 2", rng=random.Random(9), variables=bound(c))
     assert r.tree.details["damage"] == checks.attack_damage(r.total, 12, 2, r.tree.details["kept"])
 
 
 def test_contest_form_odds_and_roll():
-    f = forms.parse_contest("d20+8 vs d20+6")
+    f = forms.parse_contest("d20+8 vs d20+6", options=SYSTEM.rules)
     d = f.distribution()
     brute_win = sum(Fraction(1, 400) for x, y in itertools.product(range(1, 21), repeat=2) if x + 8 > y + 6)
     assert d.p_pass == brute_win == checks.contest_odds(8, 6)["a"]
@@ -504,6 +506,17 @@ def test_contest_form_odds_and_roll():
     assert r.tree.details["winner"] in ("a", "b", "tie") and len(r.tree.rolled) == 3
     with pytest.raises(DiceError):
         roll("t20+8 vs d20+6 extra")
+
+
+def test_a_contest_bound_to_another_systems_character_uses_the_words_own_options():
+    """The Contest and ``dist d20`` forms need no character: one of another system bound to the tray
+    (no Threads of Fate GM options) leaves the options the words were made with."""
+    from tabletop_widgets import get_system
+
+    other = get_system("ret").Character()
+    ctx = WordContext({}, other)
+    assert forms.parse_contest("d20+8 vs d20+6", context=ctx, options=SYSTEM.rules).rules == SYSTEM.rules
+    assert forms.parse_dist("dist d20+5 adv vs 15", context=ctx, options=SYSTEM.rules).distribution().p_pass
 
 
 def test_contest_tie_changes_nothing():
@@ -529,8 +542,36 @@ def test_reroll_form_spends_a_thread_twice_at_most():
     with pytest.raises(DiceError) as e:
         roll("reroll", rng=random.Random(4), variables=bound(c))
     assert "twice" in e.value.message and c.threads == 1
-    d = forms.parse_dist("dist reroll", variables=bound(c)).distribution()
+    d = forms.parse_dist("dist reroll", context=bound(c), options=SYSTEM.rules).distribution()
     assert d.p_pass == SYSTEM.chance(c, "dexterity+stealth", difficulty=15)
+
+
+def test_the_last_check_belongs_to_its_character_not_to_a_module_table():
+    """Two trays bound to two heroes: a check rolled in one is not the other's to re-roll; a copy of a
+    hero (``from_dict``) starts without one; the last check is never saved."""
+    import tabletop_systems.threads_of_fate as package
+
+    a, b = hero(name="A", threads=3), hero(name="B", threads=3)
+    tray_a = WordContext(SYSTEM.variables(a), a)
+    tray_b = WordContext(SYSTEM.variables(b), b)
+    first = roll("check dexterity+stealth vs 15", rng=random.Random(1), variables=tray_a)
+    assert a.last_check is not None and a.last_check.check_id == "dexterity+stealth" and b.last_check is None
+    with pytest.raises(DiceError) as e:
+        roll("reroll", rng=random.Random(2), variables=tray_b)
+    assert "nothing to re-roll" in e.value.message and b.threads == 3
+    SYSTEM.roll_check(b, "strength+athletics", rng=random.Random(3), difficulty=12)
+    again = roll("reroll", rng=random.Random(4), variables=tray_a)  # A's own check, not B's newer one
+    assert a.threads == 2 and b.threads == 3 and a.last_check.check_id == "dexterity+stealth"
+    assert again.tree.details["check_id"] == "dexterity+stealth" and a.last_check.details["rerolls"] == 1
+    assert first.tree.details["check_id"] == "dexterity+stealth"
+    assert b.last_check.check_id == "strength+athletics" and b.last_check.details["rerolls"] == 0
+    copy = Character.from_dict(a.to_dict())
+    assert copy.last_check is None and "last_check" not in a.to_dict()
+    with pytest.raises(DiceError):
+        roll("reroll", variables=bound(copy))
+    for name in ("checks", "forms", "attack_forms", "form_parts", "system", "model"):
+        module = importlib.import_module(f"{package.__name__}.{name}")
+        assert not [k for k, v in vars(module).items() if isinstance(v, weakref.WeakKeyDictionary)], name
 
 
 def test_reroll_needs_a_thread():
@@ -554,7 +595,7 @@ def test_reroll_needs_a_thread():
 def test_dist_forms(text, p):
     r = roll(text)
     assert r.tree.details["p_pass"] == p and str(p) in r.tree.breakdown["en"]
-    assert forms.parse_dist(text).distribution().p_pass == p
+    assert forms.parse_dist(text, options=SYSTEM.rules).distribution().p_pass == p
 
 
 def test_dist_with_character_and_errors():

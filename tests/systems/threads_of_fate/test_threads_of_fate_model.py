@@ -3,7 +3,7 @@
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character
-from tabletop_systems.threads_of_fate.rules import mod
+from tabletop_systems.threads_of_fate.traits import mod
 from tabletop_widgets.core.problems import ValidationError
 
 

@@ -75,4 +75,6 @@ def test_split_expert_skill_uses_parent_access():
     assert SYSTEM.chance(c, "intelligence+agronomy", difficulty=14) == Fraction(11, 20)
     assert "intelligence+agronomy" in {s.id for s in SYSTEM.checks(c)}
     gm_basic = Character(custom_skills=[{"code": "swimming", "kind": "basic", "value": 0}])
-    assert SYSTEM.chance(gm_basic, "strength+swimming", difficulty=11) == checks.p_success(0, 11, -1)
+    assert SYSTEM.chance(gm_basic, "strength+swimming", difficulty=11) == checks.p_success(
+        0, 11, -1, options=SYSTEM.rules
+    )

@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character, ThreadsOfFateSystem
-from tabletop_systems.threads_of_fate.rules import DEFAULT_RULES
+from tabletop_systems.threads_of_fate.options import DEFAULTS as DEFAULT_RULES
 from tabletop_widgets.core.system import GameSystem
 
 PKG = pathlib.Path(__import__("tabletop_systems.threads_of_fate", fromlist=["x"]).__file__).parent

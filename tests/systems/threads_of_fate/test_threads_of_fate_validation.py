@@ -218,7 +218,7 @@ def test_V23_party_duplicates():
     p = only(a, "V23", party=[a, b])
     assert p and p[0].severity == "warning"
     assert not only(a, "V23")
-    assert SYSTEM.validate_party([a, b])[1]
+    assert {p.data["character"] for p in SYSTEM.validate_party({"a": a, "b": b}) if p.code == "V23"} == {"a", "b"}
 
 
 # --- operations refuse illegal moves and change nothing --------------------------------------------------

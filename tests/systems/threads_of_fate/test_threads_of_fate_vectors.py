@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character, attributes, checks, combat, fate
-from tabletop_systems.threads_of_fate.rules import SIZE_MEDIUM_COUNT, mod
+from tabletop_systems.threads_of_fate.sizes import SIZE_MEDIUM_COUNT
+from tabletop_systems.threads_of_fate.traits import mod
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckResult
 
@@ -183,7 +184,7 @@ def S24():
 
 
 def _guard():
-    return Character(dexterity=14, stealth=6), checks.opposed_difficulty(5, mod(12))
+    return Character(dexterity=14, stealth=6), checks.opposed_difficulty(5, mod(12), options=SYSTEM.rules)
 
 
 def S25():
@@ -307,7 +308,7 @@ def D07():
 
 
 def D08():
-    assert [checks.p_success(5, 15, n) for n in (-2, -1, 0, 1, 2)] == [
+    assert [checks.p_success(5, 15, n, options=SYSTEM.rules) for n in (-2, -1, 0, 1, 2)] == [
         Fraction(1331, 8000),
         Fraction(121, 400),
         Fraction(11, 20),
@@ -322,8 +323,12 @@ def D09():
 
 
 def D10():
-    assert [checks.p_success(2, 25, n) for n in (0, 1, -1)] == [Fraction(1, 20), Fraction(39, 400), Fraction(1, 400)]
-    assert checks.succeeds_only_on_20(2, 25, None)
+    assert [checks.p_success(2, 25, n, options=SYSTEM.rules) for n in (0, 1, -1)] == [
+        Fraction(1, 20),
+        Fraction(39, 400),
+        Fraction(1, 400),
+    ]
+    assert checks.succeeds_only_on_20(2, 25, options=SYSTEM.rules)
     raises("only_on_20", SYSTEM.make_move, Character(threads=4), "M5", only_on_20=True)
     SYSTEM.make_move(Character(threads=4), "M6", only_on_20=True)
 
@@ -383,18 +388,18 @@ def D20():
 
 
 def D21():
-    t = combat.Treatment(medic_will=6, turns_left=3)
+    t = combat.Treatment(medic_will=6, turns_left=3, options=SYSTEM.rules)
     assert not t.medic_hit(4) and t.medic_hit(3)
 
 
 def D22():
     r = robot(constitution=14, intelligence=12, dexterity=12)
     assert (
-        attributes.robot_repair_full(14, 12),
+        attributes.robot_repair_full(14, 12, options=SYSTEM.rules),
         attributes.robot_repair_half(14, 12, "constitution"),
         attributes.robot_repair_half(14, 12, "intelligence"),
         attributes.robot_contamination_damage(14),
-        attributes.robot_leak_radius(14, 12),
+        attributes.robot_leak_radius(14, 12, options=SYSTEM.rules),
         r.durability,
         r.robot_max_weapons,
         r.defense,
@@ -403,15 +408,15 @@ def D22():
 
 def D23():
     assert (
-        attributes.robot_repair_full(10, 10),
+        attributes.robot_repair_full(10, 10, options=SYSTEM.rules),
         attributes.robot_repair_half(10, 10),
         attributes.robot_contamination_damage(10),
-        attributes.robot_leak_radius(10, 10),
+        attributes.robot_leak_radius(10, 10, options=SYSTEM.rules),
     ) == (4, 2, 2, 4)
 
 
 def D24():
-    assert attributes.robot_repair_full(18, 16) == 20
+    assert attributes.robot_repair_full(18, 16, options=SYSTEM.rules) == 20
 
 
 def D25():
@@ -432,8 +437,8 @@ def D26():
 
 def D27():
     v = Character(wisdom=12, attributes=[{"code": "veteran", "name": "Veteran"}])
-    assert attributes.veteran_scrounge(v, rng=Seq([9]))["check"].success
-    out = attributes.veteran_scrounge(v, rng=Seq([8, 15]))
+    assert attributes.veteran_scrounge(v, rng=Seq([9]), options=SYSTEM.rules)["check"].success
+    out = attributes.veteran_scrounge(v, rng=Seq([8, 15]), options=SYSTEM.rules)
     assert not out["check"].success and out["trouble"].details["table"] == "veteran"
 
 

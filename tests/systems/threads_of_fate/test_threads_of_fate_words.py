@@ -113,7 +113,7 @@ def test_check_result_roll_is_a_word_result():
     assert r.roll.tree.word == "t20" and r.roll.check.target == 12
     assert (
         checks.notation_for(
-            checks.plan_check(Character(stealth=2), "dexterity+stealth"),
+            checks.plan_check(Character(stealth=2), "dexterity+stealth", options=SYSTEM.rules),
             checks.parse_options({"difficulty": 12, "advantages": 1}),
         )
         == "t20+2 adv vs 12"
@@ -172,7 +172,7 @@ def test_through_the_generic_engine(engine_words):
 
     r = roll("t20+3 adv vs 12", seed=1)
     assert r.check is not None and len(r.dice) == 2
-    assert distribution("t20+3 adv vs 12").p_pass == checks.p_success(3, 12, 1)
+    assert distribution("t20+3 adv vs 12").p_pass == checks.p_success(3, 12, 1, options=SYSTEM.rules)
     t = roll("trouble +3 veteran", seed=2)
     assert t.total == [d for d in t.dice if d.kept][0].value + 3
     assert "t20" in r.text() and r.text("ru")
