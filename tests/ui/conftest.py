@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -109,10 +110,102 @@ def browser_type_launch_args(browser_type_launch_args, chromium_path):
     return {**browser_type_launch_args, "executable_path": chromium_path, "args": CHROMIUM_ARGS}
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a Voila server's kernels), read from ``/proc``."""
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return kids
+
+
+class Server:
+    """A server process the tests start (its output in ``log_path``), ready once ``base + probe``
+    answers: a static file, since a GET of a notebook URL would start a kernel."""
+
+    def __init__(self, cmd: list[str], *, env: dict, cwd: Path, log_path: Path, base: str, what: str = "voila"):
+        self.log_path, self.base, self.what = log_path, base, what
+        self.log = open(log_path, "wb")
+        self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def wait_ready(self, probe: str = "/voila/static/voila.js", timeout: float = START_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + probe, timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.log.flush()
+                tail = self.log_path.read_text(errors="replace")[-3000:]
+                pytest.fail(f"{self.what} did not start (exit {self.proc.poll()}); log:\n{tail}", pytrace=False)
+            time.sleep(0.25)
+
+    def stop(self, timeout: float = 20) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.log.close()
+
+
+def start_voila(tmp: Path, db, *, name: str = "voila", args: tuple[str, ...] = ("--show_tracebacks=True",)) -> Server:
+    """A Voila server serving notebooks/ with ``TABLETOP_DB=db`` on a free port, its log in
+    ``tmp/<name>.log`` (``args``: more command-line options). Started from the repository root, so
+    its ``voila.json`` applies as it does for ``make play``. Use it in :func:`running`."""
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOKS),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        "--VoilaExecutor.timeout=120",
+        *args,
+    ]
+    env = {**os.environ, "TABLETOP_DB": str(db), "PYTHONUNBUFFERED": "1"}
+    return Server(cmd, env=env, cwd=ROOT, log_path=tmp / f"{name}.log", base=f"http://127.0.0.1:{port}")
+
+
+@contextlib.contextmanager
+def running(*servers: Server):
+    """Wait until every server answers; stop them all when the block ends (also on failure)."""
+    try:
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+    # nbclient drops a cell's late output with only this warning, and the page opens without that
+    # widget; voila.json's iopub_timeout prevents it. Fail loudly if it ever happens again.
+    for server in servers:
+        dropped = server.log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
+        if dropped:
+            pytest.fail(f"Voila dropped the output of {dropped} cell(s) (see {server.log_path})", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -129,54 +222,8 @@ def voila_db(voila_tmp) -> Path:
 @pytest.fixture(scope="session")
 def voila_url(voila_tmp, voila_db, chromium_path):
     """Base URL of a Voila server serving notebooks/ (started once per session)."""
-    tmp = voila_tmp
-    log_path = tmp / "voila.log"
-    port = _free_port()
-    env = {**os.environ, "TABLETOP_DB": str(voila_db), "PYTHONUNBUFFERED": "1"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(NOTEBOOKS),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--Voila.port_retries=0",
-        "--VoilaExecutor.timeout=120",
-        "--show_tracebacks=True",
-    ]
-    log = open(log_path, "wb")
-    # cwd = repo root, so voila.json there applies as it does for `make play`
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_TIMEOUT
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                tail = log_path.read_text(errors="replace")[-3000:]
-                pytest.fail(f"voila did not start (exit {proc.poll()}); log:\n{tail}", pytrace=False)
-            time.sleep(0.25)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
-    # nbclient drops a cell's late output with only this warning: a page then opens without a
-    # widget. voila.json's iopub_timeout prevents it; fail loudly if it ever happens again.
-    dropped = log_path.read_text(errors="replace").count("Timeout waiting for IOPub output")
-    if dropped:
-        pytest.fail(f"Voila dropped the output of {dropped} cell(s) (see {log_path})", pytrace=False)
+    with running(start_voila(voila_tmp, voila_db)) as (server,):
+        yield server.base
 
 
 class PageWatch:

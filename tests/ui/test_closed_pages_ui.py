@@ -18,21 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from conftest import open_context
+from conftest import child_pids, open_context, running, start_voila
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
-START_TIMEOUT = float(os.environ.get("TT_VOILA_START_TIMEOUT", "120"))
 LOAD_TIMEOUT = 120_000
 CULL_IDLE = 20  # seconds without a page before the culler may shut a kernel down
 CULL_INTERVAL = 2
@@ -42,72 +34,17 @@ GONE_WITHIN = CULL_IDLE + CULL_INTERVAL + 60
 pytestmark = pytest.mark.ui
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        kids.add(int(d))
-            except (OSError, ValueError, IndexError):
-                pass
-    return kids
-
-
 @pytest.fixture(scope="module")
 def culling_server(tmp_path_factory, chromium_path):
     """A Voila server of its own with a short cull window: ``(base URL, pid, db, log path)``."""
     tmp = tmp_path_factory.mktemp("voila-cull")
     db = tmp / "table.db"
-    log_path = tmp / "voila.log"
-    port = _free_port()
-    env = {**os.environ, "TABLETOP_DB": str(db), "PYTHONUNBUFFERED": "1"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(NOTEBOOKS),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--Voila.port_retries=0",
-        "--VoilaExecutor.timeout=120",
+    culling = (
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
-    ]
-    log = open(log_path, "wb")
-    # cwd = repo root: the repository's voila.json applies, as for `make play`
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_TIMEOUT
-    try:
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail(f"voila did not start; log:\n{log_path.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.25)
-        yield base, proc.pid, db, log_path
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
+    )
+    with running(start_voila(tmp, db, args=culling)) as (server,):
+        yield server.base, server.pid, db, server.log_path
 
 
 def _table(db):
@@ -126,14 +63,14 @@ def _table(db):
 
 def _open_table_page(browser, base, made, pid):
     """The GM's table page, loaded and connected: ``(context, page, kernel id, kernel pid)``."""
-    before = _children(pid)
+    before = set(child_pids(pid))
     context = open_context(browser, viewport={"width": 1200, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/voila/render/table.ipynb?table={made.table_id}&seat={made.tokens['gm']}", timeout=LOAD_TIMEOUT)
     expect(page.locator(".tt-table-view.tt-table-gm")).to_be_visible(timeout=LOAD_TIMEOUT)
     config = json.loads(page.locator("#jupyter-config-data").text_content())
     kernel_id = config["kernelId"]
-    new = _children(pid) - before
+    new = set(child_pids(pid)) - before
     assert len(new) == 1, f"expected one new kernel process, got {new}"
     return context, page, kernel_id, new.pop()
 

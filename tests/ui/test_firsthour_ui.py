@@ -10,36 +10,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tabletop_widgets import get_system
-from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
-from tabletop_widgets.widgets.lobby import sample_character
-from tabletop_widgets.widgets.table_view import TableView
+from tabletop_widgets.table import SeatSpec, create_table, open_store
 from conftest import open_context
+from tables import fight_table
 
 pytestmark = pytest.mark.ui
 
 LOAD_TIMEOUT = 120_000
 STEP_TIMEOUT = 30_000
-
-
-def _fight(db):
-    """A RET table with Aria (Pat's) and Boris in a started fight."""
-    system = get_system("ret")
-    store = open_store(str(db))
-    chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
-    made = create_table(
-        store,
-        "ret",
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"), SeatSpec("p2", "player", "Quinn", "c2")],
-        characters=chars,
-        title="One state",
-    )
-    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
-    gm.bring_into_combat("c1")
-    gm.bring_into_combat("c2")
-    gm.tracker.roll_initiative()
-    gm.tracker.next_turn()
-    gm.close()
-    return store, made
 
 
 def _open(browser, url):
@@ -52,7 +30,7 @@ def _open(browser, url):
 
 
 def test_gm_sheet_edit_reaches_the_players_tracker(browser, voila_url, voila_db, watch_page):
-    store, made = _fight(voila_db)
+    store, made = fight_table(voila_db, title="One state")
     links = made.links(f"{voila_url}/voila/render/table.ipynb")
     contexts = []
     try:

@@ -34,7 +34,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from conftest import _free_port, open_context
+from conftest import free_port, open_context
 
 pytestmark = pytest.mark.ui
 
@@ -109,7 +109,7 @@ class Server:
         self.app = app
         self.home = home
         self.token = secrets.token_hex(16)
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = home / f"{app}.log"
         env = {

@@ -10,31 +10,12 @@ with the reason, and fails when ``CI`` is set. Each run uses a fresh schema, dro
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from conftest import open_context
-
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
-START_TIMEOUT = float(os.environ.get("TT_VOILA_START_TIMEOUT", "120"))
-
-
-def in_ci() -> bool:  # the same rule as conftest.py
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from conftest import child_pids, in_ci, open_context, running, start_voila
 
 
 pytestmark = pytest.mark.ui
@@ -82,75 +63,12 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _children(pid: int) -> list[int]:
-    kids = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        kids.append(int(d))
-            except (OSError, ValueError, IndexError):
-                pass
-    return kids
-
-
-def _start_voila(tmp, name: str, db: str):
-    log_path = tmp / f"voila-{name}.log"
-    port = _free_port()
-    env = {**os.environ, "TABLETOP_DB": db, "PYTHONUNBUFFERED": "1"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(NOTEBOOKS),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--Voila.port_retries=0",
-        "--VoilaExecutor.timeout=120",
-        "--show_tracebacks=True",
-    ]
-    log = open(log_path, "wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    return proc, log, log_path, f"http://127.0.0.1:{port}"
-
-
-def _wait_ready(proc, log, log_path, base):
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.flush()
-            tail = log_path.read_text(errors="replace")[-3000:]
-            pytest.fail(f"voila did not start (exit {proc.poll()}); log:\n{tail}", pytrace=False)
-        time.sleep(0.25)
-
-
 @pytest.fixture(scope="module")
 def two_servers(tmp_path_factory, chromium_path, shared_db):
     """Two Voila servers on different ports, one PostgreSQL: ``(url_a, url_b, db, pids)``."""
     tmp = tmp_path_factory.mktemp("voila2")
-    servers = [_start_voila(tmp, name, shared_db) for name in ("a", "b")]
-    try:
-        for s in servers:
-            _wait_ready(*s)
-        yield servers[0][3], servers[1][3], shared_db, [s[0].pid for s in servers]
-    finally:
-        for proc, log, _, _ in servers:
-            proc.terminate()
-        for proc, log, _, _ in servers:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
-            log.close()
+    with running(*(start_voila(tmp, shared_db, name=f"voila-{n}") for n in ("a", "b"))) as (a, b):
+        yield a.base, b.base, shared_db, [a.pid, b.pid]
 
 
 def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, watch_page):
@@ -213,7 +131,7 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
         expect(gm.locator(".tt-table-log li").filter(has_text="2d4+50")).to_have_count(1, timeout=ARRIVE_TIMEOUT)
         # memory of a table seat: each server runs one kernel here (deploy.md quotes this)
         for name, pid in zip("AB", pids):
-            kernels = [f"{_rss_mb(k):.0f}" for k in _children(pid)]
+            kernels = [f"{_rss_mb(k):.0f}" for k in child_pids(pid)]
             print(f"server {name}: voila {_rss_mb(pid):.0f} MB RSS, kernels {kernels} MB RSS")
         assert gm_watch.problems() == [] and bob_watch.problems() == []
     finally:

@@ -25,11 +25,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tabletop_widgets import get_system
-from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
-from tabletop_widgets.widgets.lobby import sample_character
-from tabletop_widgets.widgets.table_view import TableView
 from conftest import open_context
+from tables import fight_table
 
 pytestmark = pytest.mark.ui
 
@@ -140,23 +137,7 @@ def _glyphs(page, where: str) -> None:
 @pytest.fixture(scope="module")
 def phone_table(voila_db, voila_url):
     """A RET table with a GM and two players, a fight under way (a long name among them)."""
-    system = get_system("ret")
-    store = open_store(str(voila_db))
-    chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
-    made = create_table(
-        store,
-        "ret",
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"), SeatSpec("p2", "player", "Quinn", "c2")],
-        characters=chars,
-        title="Phone table",
-    )
-    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
-    gm.bring_into_combat("c1")
-    gm.bring_into_combat("c2")
-    gm.tracker.add_combatant(name="Goblin warlord of the deep caves")
-    gm.tracker.roll_initiative()
-    gm.tracker.next_turn()
-    gm.close()
+    store, made = fight_table(voila_db, title="Phone table", foe="Goblin warlord of the deep caves")
     store.close()
     links = made.links(f"{voila_url}/voila/render/table.ipynb")
     yield {"gm": links["gm"], "player": links["p1"]}

@@ -26,38 +26,14 @@ from playwright.sync_api import expect
 
 from tabletop_widgets import get_system
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
-from tabletop_widgets.widgets.lobby import sample_character
-from tabletop_widgets.widgets.table_view import TableView
 from conftest import open_context
+from tables import fight_table
 
 pytestmark = pytest.mark.ui
 
 LOAD_TIMEOUT = 120_000
 STEP_TIMEOUT = 30_000
 SECRET = "918273641"  # the hidden roll's total (1d1+918273640)
-
-
-def _table(db):
-    system = get_system("ret")
-    store = open_store(str(db))
-    chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
-    made = create_table(
-        store,
-        "ret",
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"), SeatSpec("p2", "player", "Quinn", "c2")],
-        characters=chars,
-        title="Browser table",
-    )
-    # the fight is set up by a GM seat in this process (as another GM tab would): everyone
-    # in, initiative rolled, round 1 started
-    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
-    gm.bring_into_combat("c1")
-    gm.bring_into_combat("c2")
-    gm.tracker.add_combatant(name="Goblin")
-    gm.tracker.roll_initiative()
-    gm.tracker.next_turn()
-    gm.close()
-    return store, made
 
 
 def _open(browser, url, frames=None):
@@ -119,7 +95,7 @@ async ([url, marker]) => await new Promise((resolve) => {
 
 
 def test_shared_table_in_three_browsers(browser, voila_url, voila_db, watch_page, screenshot_dir, tmp_path):
-    store, made = _table(voila_db)
+    store, made = fight_table(voila_db, title="Browser table", foe="Goblin")
     base = f"{voila_url}/voila/render/table.ipynb"
     links = made.links(base)
     contexts = []

@@ -1,0 +1,34 @@
+"""Tables the browser tests set up in the Voila server's store, as a GM in another tab would."""
+
+from __future__ import annotations
+
+from tabletop_widgets import get_system
+from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.widgets.lobby import sample_character
+from tabletop_widgets.widgets.table_view import TableView
+
+
+def fight_table(db, *, title: str, foe: str | None = None):
+    """A RET table in ``db`` with a GM (Gail) and two players, Pat (Aria, ``c1``) and Quinn
+    (Boris, ``c2``), in a started fight: both characters brought in (and ``foe``, when named,
+    added by the GM), initiative rolled, the first turn begun. Returns ``(store, made)``: the open
+    store and :func:`create_table`'s answer (``made.links(url)``, ``made.tokens``)."""
+    system = get_system("ret")
+    store = open_store(str(db))
+    chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"), SeatSpec("p2", "player", "Quinn", "c2")],
+        characters=chars,
+        title=title,
+    )
+    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
+    gm.bring_into_combat("c1")
+    gm.bring_into_combat("c2")
+    if foe is not None:
+        gm.tracker.add_combatant(name=foe)
+    gm.tracker.roll_initiative()
+    gm.tracker.next_turn()
+    gm.close()
+    return store, made
