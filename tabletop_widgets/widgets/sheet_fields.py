@@ -4,7 +4,7 @@ Each view owns its widgets, binds them to the character through ``_bind`` (edits
 all or nothing and the model's value is written back), re-renders its labels on a language switch
 and shows, next to itself, the problems that concern it. Nothing here knows a particular system:
 views read what the Field declares (kind, choices, ``source`` data table, item fields, hints in
-``extra``) and what the model's traits are.
+typed hints) and what the model's traits are.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class SheetContext:
         self.problems_changed: Callable[[], None] | None = None
         for f in system.sheet.fields():
             # the words a field's derived value uses as keys (table headers), declared with it
-            for key, label in (f.extra.get("labels") or {}).items():
+            for key, label in f.labels.items():
                 self._labels.setdefault(str(key), label)
         for f in system.sheet.fields():
             self._labels.setdefault(f.name, f.label)
@@ -175,15 +175,15 @@ def choice_options(ctx: SheetContext, field, current: Any = None) -> list[tuple[
         opts = [(tr(label, loc), value) for value, label in field.choices]
     elif field.source:
         opts = [(tr(row_label(r), loc), row_id(r)) for r in ctx.rows(field.source)]
-    elif field.extra.get("choices"):
-        opts = [(ctx.label_for(v), v) for v in field.extra["choices"]]
-    elif field.extra.get("choices_from"):
+    elif field.choice_values:
+        opts = [(ctx.label_for(v), v) for v in field.choice_values]
+    elif field.choices_from:
         # picked from one of the character's own lists (Seasons: the active Problem is one of
         # the character's Problems); list items are names or rows with a name
-        items = getattr(ctx.character, field.extra["choices_from"], None) or []
+        items = getattr(ctx.character, field.choices_from, None) or []
         names = [str(i.get("name") or i.get("en") or "") if isinstance(i, Mapping) else str(i) for i in items]
         opts = [(n, n) for n in dict.fromkeys(names) if n]
-        if field.extra.get("allow_empty"):
+        if field.allow_empty:
             opts.insert(0, (t("none", loc), ""))
     else:
         opts = []
@@ -452,14 +452,14 @@ class FieldView:
 
     @property
     def gm_field(self) -> bool:
-        return bool(self.field.extra.get("gm_only") or self.field.extra.get("gm_entered"))
+        return bool(self.field.gm_only or self.field.gm_entered)
 
     def allowed(self) -> bool:
         return self.ctx.can("edit_gm" if self.gm_field else "edit")
 
     def badges_html(self) -> str:
         out = ""
-        badge = self.field.extra.get("badge")
+        badge = self.field.badge
         if badge:
             out += f' <span class="tt-badge">{esc(tr(badge, self.loc))}</span>'
         if self.gm_field:
@@ -564,12 +564,12 @@ def make_control(ctx: SheetContext, field, trait, *, current: Any = None):
             None,
         )
     if kind == "choice":
-        if field.extra.get("multiple"):
+        if field.multiple:
             ctl = widgets.SelectMultiple(
                 options=choice_options(ctx, field), rows=4, layout=widgets.Layout(width="auto")
             )
             return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
-        if field.extra.get("free_text"):
+        if field.free_text:
             ctl = widgets.Combobox(
                 options=[label for label, _ in choice_options(ctx, field)],
                 ensure_option=False,
@@ -602,15 +602,15 @@ class ScalarView(FieldView):
         f = self.field
         trait = self.ctx.trait(f.name)
         self.control, to_w, to_m = make_control(self.ctx, f, trait, current=getattr(self.ctx.character, f.name))
-        if f.extra.get("choices_from"):
-            self.names.add(f.extra["choices_from"])  # new items in that list become options
+        if f.choices_from:
+            self.names.add(f.choices_from)  # new items in that list become options
         self.control.add_class("tt-control")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
         self.dots = html_widget()
         self.dots.add_class("tt-dots")
         self.wide = f.kind == "longtext"
         parts = [self.label]
-        if f.extra.get("dots"):
+        if f.dots:
             parts.append(self.dots)
             own_layout(self.control).width = "56px"
         parts.append(self.control)
@@ -622,11 +622,11 @@ class ScalarView(FieldView):
         self.widget = vbox([row])
 
     def refresh(self) -> None:
-        if self.field.extra.get("choices_from") and hasattr(self, "binding"):
+        if self.field.choices_from and hasattr(self, "binding"):
             self.relabel()  # the options follow the character's list
         if self.field.kind == "input":
             self.control.tooltip = self.tip  # the range may follow other values (an NPC's cap)
-        dots = self.field.extra.get("dots")
+        dots = self.field.dots
         if dots:
             v = getattr(self.ctx.character, self.field.name)
             cap = dots if isinstance(dots, int) and not isinstance(dots, bool) else 5
@@ -647,7 +647,7 @@ class ScalarView(FieldView):
                     self.control.options = choice_options(
                         self.ctx,
                         self.field,
-                        None if self.field.extra.get("multiple") else getattr(self.ctx.character, self.field.name),
+                        None if self.field.multiple else getattr(self.ctx.character, self.field.name),
                     )
         super().relabel()
 
@@ -656,7 +656,7 @@ class DerivedView(FieldView):
     def build(self) -> None:
         self.value = html_widget()
         self.value.add_class("tt-derived-value")
-        budget = self.field.extra.get("budget")
+        budget = self.field.budget
         if isinstance(budget, str):
             self.names.add(budget)
         value = getattr(self.ctx.character, self.field.name, None)
@@ -673,15 +673,15 @@ class DerivedView(FieldView):
         c, f = self.ctx.character, self.field
         v = getattr(c, f.name, None)
         text = pretty(self.ctx, v)
-        if f.extra.get("signed") and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        if f.signed and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
             text = "+" + text
-        budget = f.extra.get("budget")
+        budget = f.budget
         if budget is not None:
             limit = getattr(c, budget, None) if isinstance(budget, str) else budget
             if limit is not None:
                 text += f' <span class="tt-muted">/ {pretty(self.ctx, limit)}</span>'
         die = ""
-        if f.extra.get("die_label"):
+        if f.die_label:
             check = self.ctx.check(f.name)
             if check is not None and check.help:
                 die = f' <span class="tt-die-label" title="{esc(tr(check.help, self.loc))}">{esc(tr(check.help, self.loc))}</span>'
@@ -745,7 +745,7 @@ class ResourceView(FieldView):
             if mx is not None
             else '<span class="tt-res-of tt-muted">/ ∞</span>'
         )
-        if self.field.extra.get("pips") and isinstance(mx, int) and 0 < mx <= 12:
+        if self.field.pips and isinstance(mx, int) and 0 < mx <= 12:
             n = max(0, min(cur or 0, mx))
             self.bar.value = (
                 f'<div class="tt-pips" role="img" aria-label="{esc(self.text)} {cur} / {mx}">'
@@ -756,7 +756,7 @@ class ResourceView(FieldView):
             return
         if isinstance(mx, int) and mx > 0 and isinstance(cur, int):
             frac = max(0.0, min(1.0, cur / mx))
-            level = frac if not self.field.extra.get("track") else 1.0 - frac
+            level = frac if not self.field.track else 1.0 - frac
             tone = "ok" if level > 0.5 else "low" if level > 0.25 else "bad"
             neg = " tt-negative" if cur < 0 else ""
             self.bar.value = (
@@ -785,7 +785,7 @@ def item_default(item_field) -> Any:
     if k == "input":
         return item_field.min if item_field.min is not None and item_field.min > 0 else 0
     if k == "choice":
-        if item_field.extra.get("multiple"):
+        if item_field.multiple:
             return []
         return item_field.choices[0][0] if item_field.choices else ""
     return ""
@@ -797,7 +797,7 @@ def _fits(item_field, value: Any) -> bool:
         return isinstance(value, bool)
     if k == "input":
         return isinstance(value, int) and not isinstance(value, bool)
-    if k == "choice" and item_field.extra.get("multiple"):
+    if k == "choice" and item_field.multiple:
         return isinstance(value, list)
     return isinstance(value, str) and value != ""
 
@@ -810,7 +810,7 @@ def item_from_row(field, row: Mapping[str, Any], locale: str) -> dict[str, Any]:
     named = False
     for f in field.item_fields:
         value = item_default(f)
-        if f.kind == "choice" and f.source and f.source == field.source and not f.extra.get("multiple"):
+        if f.kind == "choice" and f.source and f.source == field.source and not f.multiple:
             value = row_id(row)
         elif f.name in row and _fits(f, row[f.name]):
             value = copy.deepcopy(row[f.name])
@@ -840,7 +840,7 @@ class ItemForm:
             ctl.add_class(f"tt-item-{f.name}")
             lab = html_widget()
             lab.add_class("tt-field-label")
-            cell = vbox([lab, ctl]) if f.kind in ("longtext",) or f.extra.get("multiple") else hbox([lab, ctl])
+            cell = vbox([lab, ctl]) if f.kind in ("longtext",) or f.multiple else hbox([lab, ctl])
             cell.add_class("tt-form-cell")
             cells.append(cell)
             self.controls[f.name] = (f, ctl, lab)
@@ -875,9 +875,9 @@ class ItemForm:
             lab.value = f'<span title="{esc(tr(f.help, loc) if f and f.help else text)}">{esc(text)}</span>'
             allowed = bounds_text(f.min, f.max) if f is not None and f.kind == "input" else ""
             ctl.tooltip = f"{text} ({allowed})" if allowed else text
-            if f is not None and f.kind == "choice" and not f.extra.get("free_text"):
+            if f is not None and f.kind == "choice" and not f.free_text:
                 value = ctl.value
-                opts = choice_options(self.view.ctx, f, None if f.extra.get("multiple") else value)
+                opts = choice_options(self.view.ctx, f, None if f.multiple else value)
                 ctl.options = opts
                 try:
                     ctl.value = value
@@ -900,11 +900,11 @@ class ItemForm:
                 ctl.value = "" if v is None else str(v)
             elif f.kind == "flag":
                 ctl.value = bool(v)
-            elif f.kind == "choice" and f.extra.get("multiple"):
+            elif f.kind == "choice" and f.multiple:
                 ctl.options = choice_options(self.view.ctx, f)
                 known = {o[1] for o in ctl.options}
                 ctl.value = tuple(x for x in (v or []) if x in known)
-            elif f.kind == "choice" and not f.extra.get("free_text"):
+            elif f.kind == "choice" and not f.free_text:
                 ctl.options = choice_options(self.view.ctx, f, v)
                 ctl.value = v
             else:
@@ -922,7 +922,7 @@ class ItemForm:
                     item[name] = _parse_int(ctl.value, optional=optional, locale=self.view.loc)
                 except ValueError as exc:
                     raise ValueError(f"{tr(f.label, self.view.loc)}: {exc}") from None
-            elif f.kind == "choice" and f.extra.get("multiple"):
+            elif f.kind == "choice" and f.multiple:
                 item[name] = list(ctl.value)
             else:
                 item[name] = ctl.value
@@ -1190,7 +1190,7 @@ class MappingView(FieldView):
         f = self.field
         self.key_field = next((i for i in f.item_fields if i.kind == "choice"), None)
         self.value_field = next((i for i in f.item_fields if i.kind in ("input", "text", "flag")), None)
-        self.fixed_keys = list(f.extra.get("keys") or ())
+        self.fixed_keys = list(f.keys or ())
         self.key_labels = self.ctx.labels_covering(self.fixed_keys)
         self.entries = widgets.GridBox(
             layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(230px, 1fr))", width="100%")
@@ -1333,14 +1333,15 @@ class MappingView(FieldView):
 # Section actions: buttons that call a rules method the section declares
 # ------------------------------------------------------------------------------------------
 class ActionBar:
-    """A rules action a section declares in ``extra``: ``{"method", "label"}`` (one click calls
-    ``system.<method>(character)``) or, with ``"source"``, a picker of that data table's rows and
-    a button calling ``system.<method>(character, row_id)``. The rules method changes the
-    character (or raises a RuleError, shown here); the sheet only shows the result."""
+    """A rules action a section declares (:class:`~tabletop_widgets.core.sheet.SheetAction`): one
+    click calls ``method(character)``; with a ``source``, a picker of that data table's rows and
+    a button calling ``method(character, row_id)``. The rules method changes the character (or
+    raises a RuleError, shown here); the sheet only shows the result."""
 
-    def __init__(self, ctx: SheetContext, spec: Mapping[str, Any]):
-        self.ctx, self.spec = ctx, spec
-        self.source = spec.get("source")
+    def __init__(self, ctx: SheetContext, action):
+        self.ctx, self.action = ctx, action
+        self.method = action.bound(ctx.system)
+        self.source = action.source
         self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 0", min_width="0"))
         self.picker.add_class("tt-action-picker")
         self.button = button_widget(layout=widgets.Layout(width="auto", flex="0 0 auto"))
@@ -1357,7 +1358,7 @@ class ActionBar:
         self.relabel()
 
     def options(self) -> list[tuple[str, Any]]:
-        loc, cost = self.ctx.locale, self.spec.get("cost_field")
+        loc, cost = self.ctx.locale, self.action.cost_field
         out = []
         for r in self.ctx.rows(self.source):
             # a row's id is a code for the program; a reader gets its group (a category) and label
@@ -1371,23 +1372,20 @@ class ActionBar:
     def run(self) -> bool:
         from tabletop_widgets.core.problems import RuleError
 
-        if not self.ctx.can("act"):
+        if not self.ctx.can("act") or (self.action.who == "gm" and not self.ctx.can("edit_gm")):
             self._last = ("error", TEXTS["not_allowed"])
             self.render()
             return False
-        method = getattr(self.ctx.system, str(self.spec.get("method")), None)
-        if not callable(method):
-            return False
         args = [self.ctx.character] + ([self.picker.value] if self.source else [])
         try:
-            method(*args)
+            self.method(*args)
         except RuleError as exc:
             self._last = ("error", exc.message)
         except (ValidationError, ValueError, TypeError, KeyError) as exc:
             self._last = ("error", {"en": str(exc), "ru": str(exc)})
         else:
             what = f": {self.picker.value}" if self.source else ""
-            label = tr(self.spec.get("label"), "en"), tr(self.spec.get("label"), "ru")
+            label = tr(self.action.label, "en"), tr(self.action.label, "ru")
             self._last = ("ok", {"en": f"✓ {label[0]}{what}", "ru": f"✓ {label[1]}{what}"})
             self.render()
             return True
@@ -1412,22 +1410,16 @@ class ActionBar:
             self.picker.options = opts
             if opts:
                 self.picker.value = current if current in dict((v, 1) for _, v in opts) else opts[0][1]
-            self.picker.tooltip = tr(self.spec.get("label"), loc)
-        self.button.description = tr(self.spec.get("label"), loc)
-        self.button.tooltip = tr(self.spec.get("label"), loc)
+            self.picker.tooltip = tr(self.action.label, loc)
+        self.button.description = tr(self.action.label, loc)
+        self.button.tooltip = tr(self.action.label, loc)
         self.render()
 
 
 def section_actions(ctx: SheetContext, section) -> list[ActionBar]:
-    """The action bars a section declares in ``extra`` (``{"method", "label"}`` mappings, alone
-    or in a list)."""
-    specs: list[Mapping[str, Any]] = []
-    for value in section.extra.values():
-        candidates = value if isinstance(value, (list, tuple)) else [value]
-        for spec in candidates:
-            if isinstance(spec, Mapping) and spec.get("method") and spec.get("label"):
-                specs.append(spec)
-    return [ActionBar(ctx, spec) for spec in specs if callable(getattr(ctx.system, str(spec["method"]), None))]
+    """The action bars of a section's :class:`~tabletop_widgets.core.sheet.SheetAction` s (their
+    methods were checked when the system registered)."""
+    return [ActionBar(ctx, action) for action in section.actions]
 
 
 def make_view(ctx: SheetContext, field) -> FieldView:
