@@ -120,7 +120,8 @@ SHEET = Sheet(
                         "Never 0 unless Inconspicuous; campaign only",
                         "Не бывает 0 без «неприметности»; только кампания",
                     ),  # L343
-                    extra={"campaign_only": True, "visible_if": "uses_reputation"},
+                    visible_if="uses_reputation",
+                    extra={"campaign_only": True},
                 ),
                 Field(
                     "epic_dice",
@@ -131,7 +132,8 @@ SHEET = Sheet(
                     help=T(
                         "Max = |reputation|; +1 success each", "Максимум = |репутация|; +1 успех каждый"
                     ),  # L349, L351
-                    extra={"campaign_only": True, "visible_if": "uses_reputation"},
+                    visible_if="uses_reputation",
+                    extra={"campaign_only": True},
                 ),
                 Field("faith", T("Choice of faith", "Выбор веры"), "choice", source="deities"),
                 Field(
@@ -178,7 +180,7 @@ SHEET = Sheet(
                         "racial + age + points + advances + features = final",
                         "раса + возраст + очки + рост + особенности = итог",
                     ),  # §3.0
-                    extra={"labels": _LAYER_LABELS},
+                    labels=_LAYER_LABELS,
                 ),
                 Field(
                     "param_points",
@@ -353,7 +355,7 @@ SHEET = Sheet(
                     "skill_budget",
                     T("Skill points used / available", "Очки навыков: потрачено / доступно"),
                     "derived",
-                    extra={"labels": {"used": T("used", "потрачено"), "budget": T("available", "доступно")}},
+                    labels={"used": T("used", "потрачено"), "budget": T("available", "доступно")},
                 ),
                 Field(
                     "skill_xp",
@@ -395,12 +397,10 @@ SHEET = Sheet(
                     T("Feature points", "Очки особенностей"),
                     "derived",
                     help=T("age 3/2/1/0 + negative levels", "возраст 3/2/1/0 + уровни отрицательных"),  # L94, L101
-                    extra={
-                        "labels": {
-                            "age": T("age", "за возраст"),
-                            "negative": T("negative features", "за отрицательные"),
-                            "available": T("available", "доступно"),
-                        }
+                    labels={
+                        "age": T("age", "за возраст"),
+                        "negative": T("negative features", "за отрицательные"),
+                        "available": T("available", "доступно"),
                     },
                 ),
                 Field("mutant", T("Mutant", "Мутант"), "derived"),
@@ -445,7 +445,7 @@ SHEET = Sheet(
                     "money",
                     T("Money", "Деньги"),
                     "mapping",
-                    extra={"keys": ("fire", "agate", "emerald", "azure")},
+                    keys=("fire", "agate", "emerald", "azure"),
                     item_fields=(Field("coins", T("Coins", "Монеты"), "input", min=0, max=OPEN_MONEY),),
                     help=T(
                         "1 InvP = 1 fire = 10 agate; emerald = 10 fire; azure = 10 emerald; 20 coins = 0.5 kg",  # L164
@@ -502,7 +502,7 @@ SHEET = Sheet(
                 ),  # L84, L109, L113
             ),
             layout="table",
-            extra={"visible_if": "is_shapeshifter"},
+            visible_if="is_shapeshifter",
         ),
         Section(
             "companions",

@@ -48,12 +48,10 @@ for group, names in ATTRIBUTE_GROUPS.items():
                     "1 weak, 2 average, 3 talent, 4 outstanding, 5 among the best",  # L128
                     "1 слабо, 2 средне, 3 талант, 4 выдающийся, 5 один из лучших",
                 ),  # L128
-                extra={
-                    "group": group,
-                    "group_label": _GROUP_LABELS[group],
-                    "dots": True,
-                    "row_total": _ROW_TOTAL[group],
-                },
+                group=group,
+                group_label=_GROUP_LABELS[group],
+                dots=True,
+                row_total=_ROW_TOTAL[group],
             )
         )
 
@@ -70,7 +68,7 @@ SHEET = Sheet(
                     "choice",
                     source="archetypes",
                     help=T("one-word role; free text allowed", "роль одним словом; можно своё"),  # L108-111
-                    extra={"free_text": True},
+                    free_text=True,
                 ),
                 Field(
                     "goal",
@@ -78,7 +76,7 @@ SHEET = Sheet(
                     "choice",
                     source="goals",
                     help=T("one active Goal", "одна текущая Цель"),
-                    extra={"free_text": True},
+                    free_text=True,
                 ),  # L112
                 Field(
                     "tier",
@@ -113,7 +111,9 @@ SHEET = Sheet(
                     "list",
                     source="problems",
                     help=T("one relevant Problem per check: -3", "одна подходящая Проблема на проверку: -3"),  # L316
-                    extra={"badge": "-3", "item": "text", "free_text": True},
+                    badge="-3",
+                    free_text=True,
+                    extra={"item": "text"},
                 ),
                 Field(
                     "advantages",
@@ -123,7 +123,9 @@ SHEET = Sheet(
                     help=T(
                         "one relevant Advantage per check: +3", "одно подходящее Преимущество на проверку: +3"
                     ),  # L390
-                    extra={"badge": "+3", "item": "text", "free_text": True},
+                    badge="+3",
+                    free_text=True,
+                    extra={"item": "text"},
                 ),
                 Field(
                     "active_problem",
@@ -135,7 +137,10 @@ SHEET = Sheet(
                         "Проблема, важная сейчас (сцена / проверка): -3 к каждой проверке, пока её не снимут "
                         "в лотке; пусто = нет",
                     ),  # L316
-                    extra={"choices_from": "problems", "allow_empty": True, "badge": "-3", "free_text": True},
+                    choices_from="problems",
+                    allow_empty=True,
+                    badge="-3",
+                    free_text=True,
                 ),
                 Field(
                     "active_advantage",
@@ -146,7 +151,10 @@ SHEET = Sheet(
                         "empty = none",  # L390
                         "Преимущество, важное сейчас: +3 к каждой проверке, пока его не снимут в лотке; пусто = нет",
                     ),  # L390
-                    extra={"choices_from": "advantages", "allow_empty": True, "badge": "+3", "free_text": True},
+                    choices_from="advantages",
+                    allow_empty=True,
+                    badge="+3",
+                    free_text=True,
                 ),
             ),
             layout="grid",
@@ -173,7 +181,8 @@ SHEET = Sheet(
                         "0 untrained, 1 basics, 2 professional, 3 experienced, 4 expert, 5 among the best",  # L134
                         "0 нет, 1 основы, 2 профессионал, 3 опытный, 4 эксперт, 5 один из лучших",
                     ),  # L134
-                    extra={"dots": True, "specializations_of": s},
+                    dots=True,
+                    extra={"specializations_of": s},
                 )
                 for s in SKILLS
             ),
@@ -209,7 +218,7 @@ SHEET = Sheet(
                     "attribute_points_spent",
                     T("Attribute points spent", "Пункты атрибутов: распределено"),
                     "derived",
-                    extra={"budget": "attribute_points_budget"},
+                    budget="attribute_points_budget",
                     help=T("sum of (attribute - 1)", "сумма (атрибут - 1)"),
                 ),
                 Field("attribute_points_budget", T("Attribute points", "Пункты атрибутов: всего"), "derived"),
@@ -217,7 +226,7 @@ SHEET = Sheet(
                     "skill_points_spent",
                     T("Skill points spent", "Пункты навыков: распределено"),
                     "derived",
-                    extra={"budget": "skill_points_budget"},
+                    budget="skill_points_budget",
                     help=T("sum of skills", "сумма навыков"),
                 ),
                 Field("skill_points_budget", T("Skill points", "Пункты навыков: всего"), "derived"),
@@ -225,7 +234,7 @@ SHEET = Sheet(
                     "specialization_points_spent",
                     T("Specialization points spent", "Пункты специализаций: распределено"),
                     "derived",
-                    extra={"budget": "specialization_points_budget"},
+                    budget="specialization_points_budget",
                     help=T("sum of specialization ratings", "сумма значений специализаций"),
                 ),
                 Field(
@@ -314,7 +323,7 @@ SHEET = Sheet(
                         "Pain at half or more, out at full",  # L708, L722
                         "Боль с половины, выбывание при полном",
                     ),  # L708, L722
-                    extra={"track": True},
+                    track=True,
                 ),
                 Field("health_remaining", T("Health left", "Осталось здоровья"), "derived"),
                 Field(
@@ -322,10 +331,10 @@ SHEET = Sheet(
                     T("Pain (-3 to all checks)", "Боль (-3 ко всем проверкам)"),
                     "derived",
                     help=T("2 × damage ≥ Health and not suppressed", "2 × урон ≥ здоровья и боль не подавлена"),  # L708
-                    extra={"badge": "-3"},
+                    badge="-3",
                 ),
                 Field("pain_suppressed", T("Pain suppressed", "Боль подавлена"), "flag"),
-                Field("is_out", T("Out of the story", "Вне сюжета"), "derived", extra={"badge": _OUT_BADGE}),
+                Field("is_out", T("Out of the story", "Вне сюжета"), "derived", badge=_OUT_BADGE),
                 Field(
                     "out_state",
                     T("Out of the fight as", "Как выходит из боя"),
@@ -341,7 +350,7 @@ SHEET = Sheet(
                     T("Defeated", "Вне боя"),
                     "derived",
                     help=T("0 health, fled or surrendered", "0 здоровья, бегство или сдача"),
-                    extra={"badge": _OUT_BADGE},
+                    badge=_OUT_BADGE,
                 ),
                 Field(
                     "conditions",

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from tabletop_widgets.core.i18n import T
-from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_SMALL, Field, Section, Sheet
+from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_SMALL, Field, Section, Sheet, SheetAction
+
 from .sizes import SIZES, SIZE_LABELS
 from .traits import CHARACTERISTICS, CHAR_LABELS, ENTITY_LABELS, ENTITY_TYPES, EXPERT_SKILLS, SKILLS
 
 
-GM = {"gm_entered": True}
 GM_HELP = T("GM-entered: the fragment does not contain this table", "вводит мастер: во фрагменте нет этой таблицы")
 
 
@@ -44,15 +44,16 @@ _header = Section(
             min=1,
             max=OPEN_SMALL,
             help=GM_HELP,
-            extra=GM,
+            gm_entered=True,
         ),
-        Field("size_sbp", T("Size bonus/penalty", "БШР"), "input", min=-10, max=10, help=GM_HELP, extra=GM),
+        Field("size_sbp", T("Size bonus/penalty", "БШР"), "input", min=-10, max=10, help=GM_HELP, gm_entered=True),
         Field(
             "gm_missing",
             T("Needs GM values", "Нужны значения мастера"),
             "derived",
             help=T("values the fragment lacks; the GM enters them", "чего нет во фрагменте; вводит мастер"),
-            extra={**GM, "labels": {"field": T("Field", "Поле листа")}},
+            gm_entered=True,
+            labels={"field": T("Field", "Поле листа")},
         ),
         Field(
             "concept",
@@ -83,7 +84,9 @@ for _c in CHARACTERISTICS:
             "input",
             min=0,
             max=NPC_SCORE_MAX,
-            extra={"column": "score", "row": _c, "column_label": T("Score", "Значение")},
+            column="score",
+            row=_c,
+            column_label=T("Score", "Значение"),
             help=T(
                 "1 point = 1 score; 1-18 at creation, at most 20 later",  # L271-276
                 "1 очко = 1 единица; при создании 1-18, позже не выше 20",
@@ -94,13 +97,11 @@ for _c in CHARACTERISTICS:
             T(f"{lab['en']} modifier", f"Модификатор: {lab['ru']}"),
             "derived",
             help=T("(score − 10) / 2, rounded down", "(значение - 10) / 2, с округлением вниз"),  # L295
-            extra={
-                "column": "mod",
-                "row": _c,
-                "signed": True,
-                "check": _c,
-                "column_label": T("Modifier", "Модификатор"),
-            },
+            column="mod",
+            row=_c,
+            signed=True,
+            column_label=T("Modifier", "Модификатор"),
+            extra={"check": _c},
         ),
         Field(
             _c + "_bonus",
@@ -108,7 +109,9 @@ for _c in CHARACTERISTICS:
             "input",
             min=-OPEN_SMALL,
             max=OPEN_SMALL,
-            extra={"column": "bonus", "row": _c, "column_label": T("Bonus", "Бонус")},
+            column="bonus",
+            row=_c,
+            column_label=T("Bonus", "Бонус"),
             help=T("ordinary bonus; the score stays at most 20", "обычный бонус; не выше 20"),
         ),  # L274
         Field(
@@ -117,7 +120,9 @@ for _c in CHARACTERISTICS:
             "input",
             min=0,
             max=OPEN_SMALL,
-            extra={"column": "implant", "row": _c, "column_label": T("Stimulant / implant", "Стимулятор / имплантат")},
+            column="implant",
+            row=_c,
+            column_label=T("Stimulant / implant", "Стимулятор / имплантат"),
             help=T("may exceed 20", "может превышать 20"),
         ),  # L274
         Field(
@@ -126,7 +131,9 @@ for _c in CHARACTERISTICS:
             "input",
             min=0,
             max=OPEN_SMALL,
-            extra={"column": "drain", "row": _c, "column_label": T("Drain", "Потеря")},
+            column="drain",
+            row=_c,
+            column_label=T("Drain", "Потеря"),
             help=T("poison, disease; at 0 every check with it fails", "яд, болезнь; при 0 — провал всех проверок"),
         ),  # L362-363
     ]
@@ -141,7 +148,7 @@ _chars = Section(
             T("Characteristic points spent", "Потрачено очков характеристик"),
             "derived",
             help=T("budget 70", "всего 70"),
-            extra={"budget": 70},
+            budget=70,
         ),  # L271
     ),
     layout="grid",
@@ -218,7 +225,7 @@ _health = Section(
             min=1,
             max=OPEN_SMALL,
             help=GM_HELP,
-            extra=GM,
+            gm_entered=True,
         ),
         Field("conditions", T("Conditions", "Состояния"), "tags", source="conditions"),
         Field(
@@ -261,7 +268,7 @@ _weapon_items = (
             ("bow", T("bow", "лук")),
         ),
     ),
-    Field("dmb", T("Damage bonus", "БПв"), "input", min=-OPEN_SMALL, max=OPEN_SMALL, help=GM_HELP, extra=GM),
+    Field("dmb", T("Damage bonus", "БПв"), "input", min=-OPEN_SMALL, max=OPEN_SMALL, help=GM_HELP, gm_entered=True),
     Field("light", T("Light", "Лёгкое"), "flag"),
     Field("cumbersome", T("Cumbersome", "Громоздкое"), "flag"),
     Field("reload", T("Reload", "Перезарядка"), "flag"),
@@ -323,11 +330,17 @@ _combat = Section(
             min=0,
             max=OPEN_SMALL,
             help=GM_HELP,
-            extra=GM,
+            gm_entered=True,
         ),
         Field("armour_name", T("Armour", "Доспех"), "text"),
         Field(
-            "armour_bonus", T("Armour defense bonus", "БДЗщ"), "input", min=0, max=OPEN_SMALL, help=GM_HELP, extra=GM
+            "armour_bonus",
+            T("Armour defense bonus", "БДЗщ"),
+            "input",
+            min=0,
+            max=OPEN_SMALL,
+            help=GM_HELP,
+            gm_entered=True,
         ),
         Field(
             "armour_max_dex",
@@ -336,11 +349,17 @@ _combat = Section(
             min=-OPEN_SMALL,
             max=OPEN_SMALL,
             help=GM_HELP,
-            extra=GM,
+            gm_entered=True,
         ),
         Field("shield_name", T("Shield", "Щит"), "text"),
         Field(
-            "shield_bonus", T("Shield defense bonus", "БЩЗщ"), "input", min=0, max=OPEN_SMALL, help=GM_HELP, extra=GM
+            "shield_bonus",
+            T("Shield defense bonus", "БЩЗщ"),
+            "input",
+            min=0,
+            max=OPEN_SMALL,
+            help=GM_HELP,
+            gm_entered=True,
         ),
         Field(
             "shield_max_dex",
@@ -349,7 +368,7 @@ _combat = Section(
             min=-OPEN_SMALL,
             max=OPEN_SMALL,
             help=GM_HELP,
-            extra=GM,
+            gm_entered=True,
         ),
         Field("weapons_list", T("Weapons", "Оружие"), "list", item_fields=_weapon_items),
         Field(
@@ -360,17 +379,15 @@ _combat = Section(
                 "Valor or Marksmanship per weapon; 0 XP in the skill: Hindrance",  # L380
                 "Доблесть или Меткость по оружию; 0 ОО в навыке — Помеха",
             ),
-            extra={
-                "labels": {
-                    "skill": T("Skill", "Навык"),
-                    "rating": T("Valor / Marksmanship", "Доблесть / Меткость"),
-                    "hindrance": T("Hindrance", "Помеха"),
-                    "dmb": T("DMB", "БПв"),
-                }
+            labels={
+                "skill": T("Skill", "Навык"),
+                "rating": T("Valor / Marksmanship", "Доблесть / Меткость"),
+                "hindrance": T("Hindrance", "Помеха"),
+                "dmb": T("DMB", "БПв"),
             },
         ),
-        Field("immunities", T("Immunities", "Иммунитеты"), "tags", extra={"choices": ["poison", "contaminating"]}),
-        Field("resistances", T("Resistances", "Сопротивления"), "tags", extra={"choices": ["poison", "contaminating"]}),
+        Field("immunities", T("Immunities", "Иммунитеты"), "tags", choice_values=["poison", "contaminating"]),
+        Field("resistances", T("Resistances", "Сопротивления"), "tags", choice_values=["poison", "contaminating"]),
     ),
     columns=3,
 )
@@ -385,12 +402,9 @@ for _s, (_en, _ru, _chars_of) in SKILLS.items():
             "input",
             min=0,
             max=SKILL_MAX,
-            extra={
-                "group": "expert" if expert else "basic",
-                "badge": T("E", "Э") if expert else None,
-                "characteristics": list(_chars_of),
-                "checks": [f"{c}+{_s}" for c in _chars_of],
-            },
+            group="expert" if expert else "basic",
+            badge=T("E", "Э") if expert else None,
+            extra={"characteristics": list(_chars_of), "checks": [f"{c}+{_s}" for c in _chars_of]},
             help=T(
                 "XP invested; at most Intelligence; 0 XP: Hindrance"  # L370, L379
                 + ("; without access: static 5 + modifier" if expert else ""),  # L413
@@ -408,7 +422,7 @@ _skills = Section(
             "expert_access",
             T("Expert access (Tricks, GM)", "Доступ к Экспертным (Трюки, мастер)"),
             "tags",
-            extra={"choices": list(EXPERT_SKILLS)},
+            choice_values=list(EXPERT_SKILLS),
         ),
         Field("access", T("Expert skills accessible", "Доступные Экспертные навыки"), "derived"),
         Field(
@@ -433,7 +447,7 @@ _skills = Section(
                 ),
                 Field("value", T("XP", "ОО"), "input", min=0, max=SKILL_MAX),
             ),
-            extra=GM,
+            gm_entered=True,
         ),
         Field("skill_cap", T("Skill cap (INT)", "Предел навыка (Ин)"), "derived"),
         Field("skill_xp_spent", T("XP in skills", "ОО в навыках"), "derived"),
@@ -460,7 +474,7 @@ _fate = Section(
             min=0,
             max=5,
             help=T("2 at the start of each meeting, at most 5", "2 в начале встречи, не больше 5"),
-            extra={"pips": True},
+            pips=True,
         ),  # L164
         Field(
             "threads_bought",
@@ -498,19 +512,12 @@ _fate = Section(
         Field("gm_caprice_used", T("GM Caprice used this scene", "Каприз мастера в этой сцене"), "flag"),
     ),
     layout="resources",
-    extra={
-        # buttons the sheet offers next to the Threads pips (data tables with costs and timing)
-        "actions": [
-            {
-                "source": "moves",
-                "label": T("Moves of Fate", "Ходы Судьбы"),
-                "cost_field": "cost_min",
-                "method": "make_move",
-            },
-            {"source": "caprices", "label": T("Caprices of Fate", "Капризы Судьбы"), "method": "invoke_caprice"},
-        ],
-        "xp_to_threads": {"method": "buy_threads", "label": T("Buy Threads with XP", "Купить Нити за Очки опыта")},
-    },
+    # buttons the sheet offers next to the Threads pips (data tables with costs and timing)
+    actions=(
+        SheetAction(T("Moves of Fate", "Ходы Судьбы"), "make_move", source="moves", cost_field="cost_min"),
+        SheetAction(T("Caprices of Fate", "Капризы Судьбы"), "invoke_caprice", source="caprices"),
+        SheetAction(T("Buy Threads with XP", "Купить Нити за Очки опыта"), "buy_threads"),
+    ),
 )
 
 _attributes = Section(
@@ -545,7 +552,7 @@ _attributes = Section(
                     T("Expert access", "Доступ к Экспертным"),
                     "choice",
                     choices=tuple((s, T(*SKILLS[s][:2])) for s in EXPERT_SKILLS),
-                    extra={"multiple": True},
+                    multiple=True,
                 ),
                 Field("dark_side", T("Dark side", "Тёмная сторона"), "text"),
                 Field("notes", T("Notes", "Заметки"), "longtext"),
@@ -559,7 +566,7 @@ _attributes = Section(
                 Field("name", T("Change", "Изменение"), "text"),
                 Field("effect", T("Effect", "Эффект"), "text"),
             ),
-            extra=GM,
+            gm_entered=True,
         ),
         Field(
             "change_activations_used",
@@ -609,11 +616,11 @@ _story = Section(
                     T("Grants access to", "Даёт доступ к"),
                     "choice",
                     choices=tuple((s, T(*SKILLS[s][:2])) for s in EXPERT_SKILLS),
-                    extra={"multiple": True},
+                    multiple=True,
                 ),
             ),
             help=T("2 at creation; 5 XP later", "2 при создании; позже 5 ОО"),
-            extra=GM,
+            gm_entered=True,
         ),  # L157, L264
         Field(
             "flaws",
@@ -634,7 +641,7 @@ _story = Section(
                 Field("tails", T("Tails", "Решка"), "text"),
             ),
             help=T("one per Attribute; Heads = Move M9, Tails = Caprice C5 (rules missing)", "по одной на Атрибут"),
-            extra=GM,
+            gm_entered=True,
         ),
         Field(
             "bonds",
@@ -643,8 +650,8 @@ _story = Section(
             item_fields=(Field("name", T("Bond", "Узы"), "text"), Field("text", T("Notes", "Заметки"), "text")),
             help=T("0-2 at creation", "0-2 при создании"),
         ),  # L267
-        Field("roles", T("Role", "Амплуа"), "text", extra=GM),
-        Field("wealth", T("Wealth", "Богатство"), "text", help=GM_HELP, extra=GM),
+        Field("roles", T("Role", "Амплуа"), "text", gm_entered=True),
+        Field("wealth", T("Wealth", "Богатство"), "text", help=GM_HELP, gm_entered=True),
     ),
     layout="table",
 )
@@ -653,7 +660,7 @@ _notes = Section(
     "notes",
     T("Equipment and notes", "Снаряжение и заметки"),
     (
-        Field("equipment", T("Equipment", "Снаряжение"), "longtext", help=GM_HELP, extra=GM),
+        Field("equipment", T("Equipment", "Снаряжение"), "longtext", help=GM_HELP, gm_entered=True),
         Field("notes", T("Notes", "Заметки"), "longtext"),
     ),
     layout="text",

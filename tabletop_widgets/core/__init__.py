@@ -5,7 +5,7 @@ from .i18n import LOCALES, T, count, plural_ru, tr
 from .model import CharacterModel
 from .problems import Problem, RuleError, ValidationError
 from .registry import available_systems, get_system, register_system, unregister_system
-from .sheet import Field, Section, Sheet
+from .sheet import Field, Section, Sheet, SheetAction, SheetError
 from .system import (
     CheckResult,
     CheckSpec,
@@ -38,6 +38,8 @@ __all__ = [
     "Field",
     "Section",
     "Sheet",
+    "SheetAction",
+    "SheetError",
     "CheckResult",
     "CheckSpec",
     "ConditionSpec",

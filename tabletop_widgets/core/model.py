@@ -378,10 +378,10 @@ _DIGITS = re.compile(r"\d+")
 
 
 def _text_problems(f, value: str) -> list[Problem]:
-    """A text field's limits: its length (``extra["max_length"]``, else :data:`TEXT_MAX` /
+    """A text field's limits: its length (``Field.max_length``, else :data:`TEXT_MAX` /
     :data:`LONGTEXT_MAX`) and, when it declares ``min``/``max``, every number written in it (an
     age, an amount of money)."""
-    limit = f.extra.get("max_length") or (TEXT_MAX if f.kind == "text" else LONGTEXT_MAX)
+    limit = f.max_length or (TEXT_MAX if f.kind == "text" else LONGTEXT_MAX)
     if len(value) > limit:
         return [
             Problem(

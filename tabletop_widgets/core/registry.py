@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib.metadata import entry_points
 
 from ..dice import words as _dice_words
+from .sheet import validate_sheet
 from .system import GameSystem
 
 GROUP = "tabletop_widgets.systems"
@@ -41,6 +42,7 @@ def get_system(slug: str) -> GameSystem:
     system = eps[slug].load()
     if not isinstance(system, GameSystem):
         raise TypeError(f"entry point {slug!r} in {GROUP} names {system!r}, not a GameSystem")
+    validate_sheet(system)  # a sheet naming a missing trait, table or method fails here, by name
     _cache[slug] = system
     return _with_words(slug, system)
 
@@ -51,6 +53,7 @@ def register_system(system: GameSystem) -> None:
         raise TypeError(f"expected a GameSystem, got {type(system).__name__}")
     if not system.slug:
         raise ValueError("a system needs a slug")
+    validate_sheet(system)
     words = list(system.dice_words())
     _extra[system.slug] = system
     _dice_words.register_system_words(system.slug, words)

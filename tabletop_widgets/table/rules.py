@@ -8,7 +8,7 @@ whatever the browser says (a forged widget message can carry any value):
   ``system.checks(character)`` for the character as the table holds it, so a bound that depends
   on the character (RET's declared Luck is at most the Luck held) is checked too.
 * :func:`gm_only_fields` / :func:`check_gm_fields`: the fields the system's sheet marks as the
-  GM's (``extra["gm_only"]`` or ``extra["gm_entered"]``) may not be changed by players, through
+  GM's (``Field.gm_only`` or ``Field.gm_entered``) may not be changed by players, through
   any path (a sheet edit, the sheet's JSON Load, ``update_character``, ``set_character``).
 * :func:`check_text` and :data:`TEXT_LIMITS`: length limits by field (names, labels, notes,
   chat, character text).
@@ -202,7 +202,7 @@ def gm_only_fields(system) -> frozenset[str]:
     sheet = getattr(system, "sheet", None)
     if sheet is None:
         return frozenset()
-    return frozenset(f.name for f in sheet.fields() if f.extra.get("gm_only") or f.extra.get("gm_entered"))
+    return frozenset(f.name for f in sheet.fields() if f.gm_only or f.gm_entered)
 
 
 def check_gm_fields(

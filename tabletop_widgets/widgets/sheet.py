@@ -92,10 +92,10 @@ REFERENCE_KINDS = frozenset({"list", "tags", "mapping", "longtext", "text"})
 
 
 def starts_open(section) -> bool:
-    """Whether a section starts unfolded: ``extra["collapsed"]`` (a bool) when the system says;
+    """Whether a section starts unfolded: ``Section.collapsed`` when the system says;
     otherwise folded when it is a table or free text, or holds only reference kinds
     (:data:`REFERENCE_KINDS`), and unfolded when it holds a resource (the +/- of play)."""
-    declared = section.extra.get("collapsed")
+    declared = section.collapsed
     if declared is not None:
         return not declared
     kinds = {f.kind for f in section.fields}
@@ -309,7 +309,7 @@ class CharacterSheet(widgets.VBox):
         self.sections[section.id] = box
         self.section_titles[section.id] = (title, section.label)
         self._folds[section.id] = (content, toggle)
-        self._conditional(box, section.extra.get("visible_if"))
+        self._conditional(box, section.visible_if)
         if opened:
             self.open_section(section.id)
         else:
@@ -392,16 +392,16 @@ class CharacterSheet(widgets.VBox):
         fields = list(section.fields)
         parts: list[widgets.Widget] = []
         wide = False
-        if section.layout == "tree" and any("tier" in f.extra for f in fields):
-            tree_fields = [f for f in fields if "tier" in f.extra]
+        if section.layout == "tree" and any(f.tier is not None for f in fields):
+            tree_fields = [f for f in fields if f.tier is not None]
             parts.append(self._tree(section, tree_fields))
-            fields = [f for f in fields if "tier" not in f.extra]
-        elif any("row" in f.extra and "column" in f.extra for f in fields):
-            matrix = [f for f in fields if "row" in f.extra and "column" in f.extra]
+            fields = [f for f in fields if f.tier is None]
+        elif any(f.row is not None and f.column is not None for f in fields):
+            matrix = [f for f in fields if f.row is not None and f.column is not None]
             parts.append(self._matrix(matrix))
             fields = [f for f in fields if f not in matrix]
-        elif any(f.extra.get("group_label") for f in fields):
-            grouped = [f for f in fields if f.extra.get("group_label")]
+        elif any(f.group_label for f in fields):
+            grouped = [f for f in fields if f.group_label]
             parts.append(self._groups(grouped))
             fields = [f for f in fields if f not in grouped]
         views = [self._view(f) for f in fields]
@@ -434,11 +434,11 @@ class CharacterSheet(widgets.VBox):
         ):
             wide = True
         for view in views:
-            self._conditional(view.widget, view.field.extra.get("visible_if"))
+            self._conditional(view.widget, view.field.visible_if)
         return parts, wide
 
     def _conditional(self, widget: widgets.Widget, trait: str | None) -> None:
-        """``extra["visible_if"]`` names a boolean trait: the section or field shows only while it
+        """``visible_if`` names a boolean trait: the section or field shows only while it
         is true (e.g. a shapeshifter's forms), following every change."""
         if not trait or not self.character.has_trait(trait):
             return
@@ -450,10 +450,10 @@ class CharacterSheet(widgets.VBox):
 
     def _tree(self, section, fields) -> widgets.Widget:
         """A parameter tree as columns: each root on top, its children below, their leaves under
-        them (``extra["tier"]`` and ``extra["parent"]``)."""
+        them (``Field.tier`` and ``Field.parent``)."""
         by_parent: dict[Any, list] = {}
         for f in fields:
-            by_parent.setdefault(f.extra.get("parent"), []).append(f)
+            by_parent.setdefault(f.parent, []).append(f)
 
         def branch(f, depth: int) -> widgets.Widget:
             view = self._view(f)
@@ -476,12 +476,12 @@ class CharacterSheet(widgets.VBox):
         return tree
 
     def _matrix(self, fields) -> widgets.Widget:
-        """Fields with ``extra["row"]`` / ``extra["column"]``: a table, one row per ``row``."""
+        """Fields with ``row`` / ``column``: a table, one row per ``row``."""
         rows: list[str] = []
         cols: list[str] = []
         cell: dict[tuple[str, str], Any] = {}
         for f in fields:
-            r, c = f.extra["row"], f.extra["column"]
+            r, c = f.row, f.column
             rows += [r] if r not in rows else []
             cols += [c] if c not in cols else []
             cell[(r, c)] = f
@@ -512,19 +512,19 @@ class CharacterSheet(widgets.VBox):
         return grid
 
     def _groups(self, fields) -> widgets.Widget:
-        """Fields with ``extra["group_label"]``: one column per group, with the group's total
-        (``extra["row_total"]``, a trait shown as a derived value) underneath."""
+        """Fields with ``group_label``: one column per group, with the group's total
+        (``row_total``, a trait shown as a derived value) underneath."""
         groups: dict[str, list] = {}
         for f in fields:
-            groups.setdefault(f.extra.get("group"), []).append(f)
+            groups.setdefault(f.group, []).append(f)
         cols = []
         self._group_heads: list[tuple[widgets.HTML, Any]] = getattr(self, "_group_heads", [])
         for _key, members in groups.items():
             head = html_widget()
             head.add_class("tt-group-title")
-            self._group_heads.append((head, members[0].extra.get("group_label")))
+            self._group_heads.append((head, members[0].group_label))
             items = [head] + [self._view(f).widget for f in members]
-            total = members[0].extra.get("row_total")
+            total = members[0].row_total
             if total:
                 try:
                     total_field = self.system.sheet.field(total)
@@ -605,7 +605,7 @@ class CharacterSheet(widgets.VBox):
                 return ""
             tip = tr(f.help, loc) if f.help else tr(f.label, loc)
             return f'<span class="tt-label-text" title="{_esc(tip)}">{_esc(tr(f.label, loc))}</span>'
-        labels = {tr(m.extra.get("column_label") or m.label, loc) for m in members}
+        labels = {tr(m.column_label or m.label, loc) for m in members}
         text = labels.pop() if len(labels) == 1 else self.ctx.label_for(column)
         return _esc(text)
 
@@ -625,7 +625,7 @@ class CharacterSheet(widgets.VBox):
             view.refresh()
         if name == "name":
             self._render_title()
-        tree_derived = [v for v in self._all_views() if isinstance(v, DerivedView) and v.field.extra.get("die_label")]
+        tree_derived = [v for v in self._all_views() if isinstance(v, DerivedView) and v.field.die_label]
         for v in tree_derived:
             if name not in v.names:
                 v.refresh()
@@ -661,7 +661,7 @@ class CharacterSheet(widgets.VBox):
             return field
         for section in self.system.sheet.sections:
             for f in section.fields:
-                if field in (f.max_trait, f.extra.get("budget"), f.extra.get("row_total")):
+                if field in (f.max_trait, f.budget, f.row_total):
                     return f.name
         return None
 

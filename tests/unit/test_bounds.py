@@ -29,7 +29,7 @@ def numeric_fields(system):
             out.append((f, "field", None))
         elif f.kind == "list":
             out.extend((i, "entry", f) for i in f.item_fields if i.kind == "input")
-        elif f.kind == "mapping" and (f.extra.get("keys") or any(i.kind == "input" for i in f.item_fields)):
+        elif f.kind == "mapping" and (f.keys or any(i.kind == "input" for i in f.item_fields)):
             number = next((i for i in f.item_fields if i.kind == "input"), None)
             out.append((number, "mapping", f))
     return out
@@ -63,7 +63,7 @@ def test_every_number_on_the_sheet_has_bounds_the_model_enforces(slug):
             ok = model.check_bounds({owner.name: [{f.name: f.max, "name": "Мирон"}]})
             assert not ok, where
         else:
-            keys = list(owner.extra.get("keys") or ["x"])
+            keys = list(owner.keys or ["x"])
             bad_values = model.check_bounds({owner.name: {keys[0]: f.max + 1}})
             assert bad_values and bad_values[0].field == owner.name, where
             with pytest.raises(ValidationError):
@@ -80,7 +80,7 @@ def test_the_sheet_shows_the_range_and_refuses_a_number_outside_it(slug):
     sheet = CharacterSheet(c, system, open_sections="all")
     checked = 0
     for f, kind, _owner in numeric_fields(system):
-        if kind != "field" or f.extra.get("gm_only"):
+        if kind != "field" or f.gm_only:
             continue
         view = sheet.views[f.name]
         lo, hi = view.input_range()

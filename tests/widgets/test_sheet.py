@@ -374,7 +374,7 @@ def test_section_actions_call_the_rules_and_show_refusals():
     """Threads of Fate declares rules actions on its Fate section (Moves, Caprices, buying
     Threads): the sheet calls the system's method; a RuleError is shown, nothing changes."""
     sheet, c, _ = sheet_for("threads_of_fate")
-    bars = {bar.spec["method"]: bar for bar in sheet.actions.get("fate", [])}
+    bars = {bar.action.method_name: bar for bar in sheet.actions.get("fate", [])}
     assert set(bars) >= {"make_move", "buy_threads"}
     move = bars["make_move"]
     frontend_update(move.picker, index=0)

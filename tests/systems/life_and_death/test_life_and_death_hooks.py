@@ -475,7 +475,7 @@ def test_status_and_transforming_are_validated_and_on_the_sheet():
 # -- (5) sheet visibility ------------------------------------------------------------------------------------
 def test_forms_section_visibility_is_a_derived_trait():
     sec = next(s for s in SYSTEM.sheet.sections if s.id == "forms")
-    assert sec.extra == {"visible_if": "is_shapeshifter"}
+    assert sec.visible_if == "is_shapeshifter"
     assert "is_shapeshifter" in Character.derived_traits()
     c = Character()
     assert c.is_shapeshifter is False
@@ -483,7 +483,7 @@ def test_forms_section_visibility_is_a_derived_trait():
     assert c.is_shapeshifter is True
     for s in SYSTEM.sheet.sections:
         for f in s.fields:
-            v = f.extra.get("visible_if")
+            v = f.visible_if
             if v:
                 assert v in Character.derived_traits()
 

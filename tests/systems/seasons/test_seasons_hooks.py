@@ -76,8 +76,8 @@ def test_active_markers_do_not_touch_threats_and_are_on_the_sheet():
     c = Character(advantages=["Tough"], active_advantage="Tough")
     assert pool(c, "threat", dice=8) == 8 - c.physical_defence
     f = SYSTEM.sheet.field("active_problem")
-    assert f.kind == "choice" and f.extra["choices_from"] == "problems"
-    assert SYSTEM.sheet.field("active_advantage").extra["choices_from"] == "advantages"
+    assert f.kind == "choice" and f.choices_from == "problems"
+    assert SYSTEM.sheet.field("active_advantage").choices_from == "advantages"
 
 
 def test_active_marker_chance_matches_the_pool():

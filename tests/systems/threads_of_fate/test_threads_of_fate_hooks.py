@@ -629,9 +629,9 @@ def test_matrix_columns_have_translated_labels():
     chars = next(s for s in SYSTEM.sheet.sections if s.id == "characteristics")
     by_column = {}
     for f in chars.fields:
-        col = f.extra.get("column")
+        col = f.column
         if col:
-            by_column.setdefault(col, set()).add(tuple(sorted(f.extra["column_label"].items())))
+            by_column.setdefault(col, set()).add(tuple(sorted(f.column_label.items())))
     assert set(by_column) == {"score", "mod", "bonus", "implant", "drain"}
     for col, labels in by_column.items():
         assert len(labels) == 1  # one header per column

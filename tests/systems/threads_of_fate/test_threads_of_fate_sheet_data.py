@@ -37,7 +37,7 @@ def test_sheet_covers_every_persisted_and_derived_trait():
 
 
 def test_sheet_marks_gm_entered_values():
-    gm = {f.name for f in SYSTEM.sheet.fields() if f.extra.get("gm_entered")}
+    gm = {f.name for f in SYSTEM.sheet.fields() if f.gm_entered}
     assert {"size_hp_mult", "size_sbp", "dangerous_wound_threshold", "armour_bonus", "gm_missing", "wealth"} <= gm
 
 
