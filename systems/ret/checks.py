@@ -52,32 +52,7 @@ def roll(
         p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rng=rng, options=options, bonuses=[b for b in p.bonuses]
     )
     code = outcome_code(res, p.difficulty)
-    effects: list[Effect] = []
-    if res.luck_spent:
-        effects.append(Effect("luck", -res.luck_spent, T("Luck declared", "заявленная Удача")))
-    if res.luck_gained:
-        effects.append(
-            Effect(
-                "luck",
-                res.luck_gained,
-                T(
-                    "Luck for a critical fail" if res.critical else "Luck for a fail",
-                    "Удача за критический провал" if res.critical else "Удача за провал",
-                ),
-            )
-        )
-    gain_trait = "health" if p.special == "survival" else "sanity"
-    if res.sanity_gained:  # L541-542
-        effects.append(
-            Effect(
-                gain_trait,
-                res.sanity_gained,
-                T(
-                    "success dice" if gain_trait == "sanity" else "success dice (survival)",
-                    "кубы успеха" if gain_trait == "sanity" else "кубы успеха (выживание)",
-                ),
-            )
-        )
+    effects = _roll_effects(res, p.special)
     expr = (
         p.notation
         + (f" luck {p.luck}" if p.luck else "")
@@ -131,6 +106,38 @@ def _verdict(res: LevelRoll, code: str | None) -> dict:
             base["ru"] + f" (+{ru_n(res.successes, 'успех', 'успеха', 'успехов')})",
         )
     return base
+
+
+def _roll_effects(res: LevelRoll, special: str) -> list[Effect]:
+    """What a level roll gives back as effects (applied by the caller): declared Luck spent,
+    Luck for a fail (L358, L533), Sanity for success dice (Health on a survival roll, L541-542)."""
+    effects: list[Effect] = []
+    if res.luck_spent:
+        effects.append(Effect("luck", -res.luck_spent, T("Luck declared", "заявленная Удача")))
+    if res.luck_gained:
+        effects.append(
+            Effect(
+                "luck",
+                res.luck_gained,
+                T(
+                    "Luck for a critical fail" if res.critical else "Luck for a fail",
+                    "Удача за критический провал" if res.critical else "Удача за провал",
+                ),
+            )
+        )
+    gain_trait = "health" if special == "survival" else "sanity"
+    if res.sanity_gained:  # L541-542
+        effects.append(
+            Effect(
+                gain_trait,
+                res.sanity_gained,
+                T(
+                    "success dice" if gain_trait == "sanity" else "success dice (survival)",
+                    "кубы успеха" if gain_trait == "sanity" else "кубы успеха (выживание)",
+                ),
+            )
+        )
+    return effects
 
 
 def _threshold_outcome(c, p: RollPlan, *, options: GmOptions) -> CheckResult | None:

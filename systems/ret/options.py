@@ -169,7 +169,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     "sanity_threshold_outcome": _d("What is certain past the Sanity threshold.", "Что предрешено за порогом Рассудка."),
     "pcs_win_ties": _d(
         "Player characters win initiative ties against the GM's characters. False: roll off.",
-        "Персонажи игроков выигрывают ничьи по инициативе у персонажей мастера. False: переброс.",
+        "При равенстве инициативы персонажи игроков ходят раньше персонажей мастера. False: переброс.",
     ),
     "sanity_extra_turn_from_round": _d(
         "First round in which an extra turn may be bought with Sanity (the book's example GM value is 2).",
@@ -256,7 +256,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     ),
     "initiative_speed": _d(
         'Speed plays no part in initiative. "tiebreak": higher Speed wins ties. "bonus": Speed is added to the roll.',
-        "Скорость не влияет на инициативу. «tiebreak»: при ничьей побеждает большая Скорость. «bonus»: Скорость "
+        "Скорость не влияет на инициативу. «tiebreak»: при равенстве раньше ходит тот, у кого выше Скорость. «bonus»: Скорость "
         "прибавляется к броску.",
     ),
     "extra_turns": _d(
