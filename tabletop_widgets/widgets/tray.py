@@ -31,7 +31,7 @@ from tabletop_widgets.front import stylesheet
 
 from . import language
 from .dice_anim import DiceAnim
-from .log import RollLog, _inline
+from .log import RollLog
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": T("Dice tray", "Лоток для кубиков"),
@@ -207,6 +207,7 @@ class DiceTray(widgets.VBox):
         self._group_of: dict[str, int] = {}
         self._groups: list[tuple[Mapping[str, str], list[CheckSpec]]] = []
         self._built_groups: set[int] = set()
+        self._rare_controls: list[OptionControl] = []
         self._syncing = False
         self._suspend = 0
         self._last_check_id: str | None = None
@@ -459,6 +460,10 @@ class DiceTray(widgets.VBox):
         if change["new"] is not None:
             self._ensure_group(change["new"])
 
+    def _on_more_options(self, change) -> None:
+        if change["new"] is not None:
+            self._ensure_more_options()
+
     def _on_character(self, change) -> None:
         if self._suspend:
             return
@@ -543,8 +548,6 @@ class DiceTray(widgets.VBox):
 
     def _build_situation(self) -> None:
         shared = [c for c in self._controls.values() if c.shared]
-        for ctrl in shared:
-            ctrl.widget = self._make_control(ctrl)
         n = max(1, len(self._checks))
         # in the order the system declares them (difficulty first, as a rule); the options
         # few checks use fold away under "More options"
@@ -555,13 +558,19 @@ class DiceTray(widgets.VBox):
         shared.sort(key=lambda c: order.get(c.name, 99))
         main = [c for c in shared if len(c.checks) * 4 >= n]
         rare = [c for c in shared if len(c.checks) * 4 < n]
+        for ctrl in main:
+            ctrl.widget = self._make_control(ctrl)
         self.situation_title = widgets.HTML()
         self.situation_title.add_class("tt-section-title")
         children = [self.situation_title, *_option_rows(main)]
         self.more_options = None
+        self._rare_controls = rare
         if rare:
-            self.more_options = widgets.Accordion([widgets.VBox(_option_rows(rare))], selected_index=None)
+            # folded: its controls are made when it is first opened (their values live in the
+            # OptionControls meanwhile, so the chances follow them either way)
+            self.more_options = widgets.Accordion([widgets.VBox()], selected_index=None)
             self.more_options.add_class("tt-more-options")
+            self.more_options.observe(self._on_more_options, names="selected_index")
             children.append(self.more_options)
         children.append(self.options_error)
         self.situation.children = children
@@ -576,9 +585,33 @@ class DiceTray(widgets.VBox):
         self.accordion.observe(self._on_accordion, names="selected_index")
         self.checks_box.children = [self.checks_title, self.accordion]
         self.checks_box.layout.display = None if self._groups else "none"
-        if self._groups:
+        if len(self._groups) == 1:  # one group: nothing to choose, it is open
             self.accordion.selected_index = 0
             self._ensure_group(0)
+        # more groups start folded, each showing its count: a group's cards (and their
+        # chances) are made when it is first opened
+
+    def open_group(self, index: int) -> None:
+        """Open the check group ``index`` (as a click on its header does), building its cards."""
+        if self.accordion is None or not 0 <= index < len(self._groups):
+            raise IndexError(f"no check group {index}")
+        self.accordion.selected_index = index
+        self._ensure_group(index)
+
+    def open_more_options(self) -> None:
+        """Open the folded "More options" (as a click on its header does), building its controls."""
+        if self.more_options is None:
+            raise LookupError("this tray has no folded options")
+        self.more_options.selected_index = 0
+        self._ensure_more_options()
+
+    def _ensure_more_options(self) -> None:
+        box = self.more_options.children[0] if self.more_options is not None else None
+        if box is None or box.children:
+            return
+        for ctrl in self._rare_controls:
+            ctrl.widget = self._make_control(ctrl)
+        box.children = _option_rows(self._rare_controls)
 
     def _ensure_group(self, index: int) -> None:
         if index in self._built_groups or self.accordion is None:
@@ -699,9 +732,12 @@ class DiceTray(widgets.VBox):
         new = list(self.system.checks(self.character))
         if new != self._checks:
             keep_group = self.accordion.selected_index if self.accordion is not None else 0
+            more_open = self.more_options is not None and self.more_options.selected_index == 0
             self._load_checks()
             if self.accordion is not None and keep_group is not None and keep_group < len(self._groups):
                 self.accordion.selected_index = keep_group
+            if more_open and self.more_options is not None:
+                self.open_more_options()
             self._render_labels()
         else:
             self._render_chances(None)
@@ -944,7 +980,7 @@ class DiceTray(widgets.VBox):
                 f'</span><span class="tt-verdict {cls}">{mark}{html.escape(outcome)}</span></div>'
             )
             roll = r.roll
-            body = _inline(roll, loc) if roll is not None and hasattr(roll, "html") else ""
+            body = _breakdown(roll, loc) if roll is not None and hasattr(roll, "html") else ""
             lines = [self._change_text(tr_, o, n, loc) for tr_, (o, n) in self.last_changes.items()]
             effects = "".join(f'<span class="tt-effect">{html.escape(x)}</span>' for x in lines)
             if self.last_effects_error is not None:
@@ -961,7 +997,7 @@ class DiceTray(widgets.VBox):
                 f'{html.escape(r.expression)}</span><span class="tt-verdict {result_cls}">'
                 f"{mark}{r.total}</span></div>"
             )
-            body = _inline(r, loc)
+            body = _breakdown(r, loc)
             effects_html = ""
         self.result_view.value = (
             f'<div class="tt-result {result_cls.replace("tt-", "tt-result-")}">{head}'
@@ -974,6 +1010,11 @@ class DiceTray(widgets.VBox):
         dice = list(getattr(roll, "dice", []) or []) if roll is not None else []
         faces = ", ".join(str(getattr(d, "value", "")) for d in dice) or _t("no_dice", self.locale)
         self.dice.show(dice, announcement=self.announcement, label=_t("dice_label", self.locale, faces=faces))
+
+
+def _breakdown(roll: Any, loc: str) -> str:
+    """A roll's breakdown inside the result (the tray's stylesheet styles it; the dice announce)."""
+    return roll.html(loc, css=False, live=False)
 
 
 def _close_tree(widget: widgets.Widget) -> None:

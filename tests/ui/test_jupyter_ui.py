@@ -384,6 +384,10 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
         expect(cells.nth(3).locator(".tt-dist table")).to_be_visible()
         expect(cells.nth(4).locator(".tt-roll")).to_contain_text("L5")
         expect(cells.nth(5).locator(".tt-sheet .tt-sheet-title h2")).to_have_text("Vera Lind", timeout=RUN_TIMEOUT)
+        # the tray's check groups start folded: a click on the first one shows its checks
+        cells.nth(6).locator(".tt-dice-tray .tt-check-groups .jupyter-widget-Collapse-header").first.click(
+            timeout=RUN_TIMEOUT
+        )
         expect(cells.nth(6).locator(".tt-dice-tray .tt-check-button").first).to_be_visible(timeout=RUN_TIMEOUT)
         expect(cells.nth(7).locator(".tt-tracker .tt-combatant")).to_have_count(2, timeout=RUN_TIMEOUT)
         expect(cells.nth(7).locator(".tt-tracker")).to_contain_text("Grim the Ogre")
