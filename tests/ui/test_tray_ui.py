@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core import ValidationError
 from tabletop_widgets.core.i18n import tr
-from tabletop_widgets.widgets.tray import DiceTray, _css_id, percent_text
+from tabletop_widgets.widgets.tray import DiceTray, percent_text
+from tabletop_widgets.widgets.tray_text import css_id as _css_id
 from conftest import open_context
 
 pytestmark = pytest.mark.ui
