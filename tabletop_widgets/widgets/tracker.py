@@ -13,6 +13,7 @@ method. Every handler asks ``can(action)`` first
 
 from __future__ import annotations
 
+import contextlib
 import html
 import random
 import re
@@ -213,6 +214,15 @@ def _button(cls: str, action: Callable[[], Any], style: str = "") -> widgets.But
     return b
 
 
+@contextlib.contextmanager
+def _batched(*parts: widgets.Widget):
+    """Each widget's trait changes inside go to the browser as one message per widget."""
+    with contextlib.ExitStack() as stack:
+        for w in parts:
+            stack.enter_context(w.hold_sync())
+        yield
+
+
 def _hp_class(cur: int, mx: int, defeated: bool) -> str:
     if defeated:
         return "tt-hp-out"
@@ -260,6 +270,11 @@ class _Row:
         self.hidden.observe(lambda ch: None if self._updating else tracker.set_hidden(cid, ch["new"]), names="value")
 
     def update(self, tracker: "CombatTracker", place: int) -> None:
+        parts = (self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden)
+        with _batched(*parts, self.act_now.layout, self.hidden.layout):
+            self._update(tracker, place)
+
+    def _update(self, tracker: "CombatTracker", place: int) -> None:
         loc = tracker.locale
         combat = tracker.combat
         c = combat.combatant(self.cid)
@@ -874,6 +889,14 @@ class CombatTracker(widgets.VBox):
             self.add_from_form()
 
     def render(self) -> None:
+        parts = [self.title, self.round_label, self.tiebreak_view, self.log_view, self.locale_toggle]
+        parts += [self.prev_button, self.next_button, self.delay_button, self.initiative_button]
+        parts += [self.undo_button, self.end_button, self.panel_head]
+        parts += [getattr(self, name) for name in ("amount", "damage_button", "heal_button") if "harm" in self._parts]
+        with _batched(*parts):
+            self._render()
+
+    def _render(self) -> None:
         loc = self.locale
         combat = self.combat
         if self.locale_toggle.value != loc:

@@ -28,6 +28,7 @@ from .dice_anim import DiceAnim
 from .log import RollLog
 from .tray_controls import (
     OptionControl,
+    checks_shape,
     cached_chance,
     check_card,
     grid_layout,
@@ -501,7 +502,6 @@ class DiceTray(widgets.VBox):
         grid = widgets.GridBox(cards, layout=grid_layout(250, "8px 12px"))
         grid.add_class("tt-check-grid")
         self.accordion.children[index].children = [grid]
-        self._render_group_labels(index)
 
     def _make_card(self, spec: CheckSpec) -> widgets.Widget:
         own = [self._make_control(c) for c in self.option_controls(spec.id) if not c.shared]
@@ -515,7 +515,8 @@ class DiceTray(widgets.VBox):
         w = option_widget(ctrl, self.locale)
         w.observe(lambda change, c=ctrl: self._on_control(c, change), names="value")
         ctrl.widget = w
-        self._label_control(ctrl)
+        with w.hold_sync():  # its words go with its first update, one message
+            self._label_control(ctrl)
         return w
 
     def _set_control(self, ctrl: OptionControl, raw: Any, from_widget: bool = False) -> None:
@@ -545,7 +546,9 @@ class DiceTray(widgets.VBox):
         """The character changed (a sheet edit, effects applied): refresh checks and odds."""
         self._chance_cache.clear()
         new = list(self.system.checks(self.character))
-        if new != self._checks:
+        if new != self._checks and checks_shape(new) == checks_shape(self._checks):
+            self._adopt_checks(new)  # the same controls and cards: only words, defaults, odds
+        elif new != self._checks:
             keep_group = self.accordion.selected_index if self.accordion is not None else 0
             more_open = self.more_options is not None and self.more_options.selected_index == 0
             self._load_checks()
@@ -557,6 +560,20 @@ class DiceTray(widgets.VBox):
         else:
             self._render_chances(None)
             self._render_title()
+
+    def _adopt_checks(self, new: list[CheckSpec]) -> None:
+        """Take checks of the same shape (see ``checks_shape``) without making a widget anew: a
+        control keeps its widget and value and takes the new spec (its help, its default)."""
+        self._checks = new
+        self._groups = group_checks(new)
+        specs = plan_controls(new, show_gm=bool(self.can("gm_options")), old_values={}, start_value=None)
+        for key, ctrl in self._controls.items():
+            ctrl.spec = specs[key].spec
+            if ctrl.widget is not None:
+                self._label_control(ctrl)
+        self._render_group_labels()
+        self._render_chances(None)
+        self._render_title()
 
     def _chance(self, check_id: str) -> tuple[Fraction | None, Any]:
         return cached_chance(self._chance_cache, self.system, self.character, check_id, self.options_for(check_id))
@@ -596,18 +613,17 @@ class DiceTray(widgets.VBox):
                 self._label_control(ctrl)
                 if isinstance(ctrl.widget, widgets.Dropdown):
                     self._sync_widget(ctrl, relabel=True)
-        for i in range(len(self._groups)):
-            self._render_group_labels(i)
+        self._render_group_labels()
         self._render_options_error()
         for c in self._checks:
             if c.id in self._cards:
                 self._render_card(c)
 
-    def _render_group_labels(self, index: int) -> None:
+    def _render_group_labels(self) -> None:
         if self.accordion is None:
             return
-        label, checks = self._groups[index]
-        self.accordion.set_title(index, f"{tr(label, self.locale)} ({len(checks)})")
+        # every title at once: one message (set_title sends the whole list each time)
+        self.accordion.titles = tuple(f"{tr(label, self.locale)} ({len(checks)})" for label, checks in self._groups)
 
     def _label_control(self, ctrl: OptionControl) -> None:
         labels = [tr(self._spec(cid).label, self.locale) for cid in ctrl.checks[:4]]
@@ -626,7 +642,9 @@ class DiceTray(widgets.VBox):
 
     def _render_card(self, spec: CheckSpec) -> None:
         p, err = self._chance(spec.id)
-        render_card(self._cards[spec.id], spec, p, err, self.locale)
+        card = self._cards[spec.id]
+        with card["button"].hold_sync(), card["box"].hold_sync():
+            render_card(card, spec, p, err, self.locale)
 
     def _mark_last(self, check_id: str | None) -> None:
         for cid, card in self._cards.items():

@@ -99,6 +99,20 @@ def plan_controls(
     return controls
 
 
+def checks_shape(checks: list[CheckSpec]) -> list[tuple]:
+    """What the tray's widgets are made from: the checks' ids and groups, and their options'
+    keys, GM flags and bounds. Checks of the same shape differ only in words, defaults and odds,
+    which the tray redraws without making a widget anew."""
+    return [
+        (
+            c.id,
+            tr(c.group, "en"),
+            tuple((option_key(o), o.gm_only, o.min, o.max, tuple(v for v, _ in o.choices)) for o in c.options),
+        )
+        for c in checks
+    ]
+
+
 def situation_controls(controls: list[OptionControl], checks: list[CheckSpec]) -> tuple[list, list]:
     """The shared controls of the Situation bar, in the order the checks declare them
     (difficulty first, as a rule), split into the main ones and the rare ones (used by fewer
@@ -306,6 +320,7 @@ __all__ = [
     "OptionControl",
     "option_key",
     "plan_controls",
+    "checks_shape",
     "situation_controls",
     "group_checks",
     "int_choice_options",

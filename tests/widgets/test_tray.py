@@ -404,3 +404,28 @@ def test_title_follows_the_characters_name():
     assert "Aria" in tray.title.value
     character.name = "Bree"
     assert "Bree" in tray.title.value and tray.who == "Bree"
+
+
+def test_checks_that_change_only_words_and_defaults_are_redrawn_without_new_widgets():
+    from tabletop_widgets.core.combat import Combat
+
+    system = get_system("seasons")
+    character = system.Character(name="Ash")
+    tray = DiceTray(character, rng=random.Random(7))
+    before = {c.id: c for c in tray.checks}
+    check_id = "first_aid_skill"  # its difficulty follows the damaged health levels
+    tray.open_group(tray._group_of[check_id])
+    card = tray.card(check_id)
+    controls = {key: c.widget for key, c in tray._controls.items()}
+    fight = Combat(system, rng=random.Random(1))
+    fight.add("ash", character)
+    fight.damage("ash", 2)  # the tray follows the character
+    after = {c.id: c for c in tray.checks}
+    assert after[check_id] != before[check_id]  # the rules' words changed
+    assert after[check_id].notation != before[check_id].notation
+    assert tray.card(check_id) is card  # ... and nothing was made anew
+    assert {key: c.widget for key, c in tray._controls.items()} == controls
+    expected = system.chance(character, check_id, **tray.options_for(check_id))
+    pill = tray._cards[check_id]["pill"].value
+    assert f'data-fraction="{expected.numerator}/{expected.denominator}"' in pill
+    assert after[check_id].notation_text("en") in tray.check_button(check_id).tooltip
