@@ -484,6 +484,9 @@ def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, pa
             timeout=LOAD_TIMEOUT,
         )
         expect(page.locator(root).first).to_be_visible(timeout=LOAD_TIMEOUT)
+        if page_name == "tray":  # its check groups start folded: open the first, as a player does
+            page.locator(".tt-check-groups .jupyter-widget-Collapse-header").first.click()
+            expect(page.locator(".tt-check-button").first).to_be_visible(timeout=LOAD_TIMEOUT)
         page.wait_for_timeout(500)
         assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light" else "false")
         result = page.evaluate(CONTRAST_JS, OUR_ROOTS)
