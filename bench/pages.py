@@ -220,9 +220,23 @@ def page_urls(base: str, links: dict[str, str]) -> dict[str, str]:
     return urls
 
 
-def load_once(browser, url: str) -> float | None:
+#: Where a load's time went: the page's HTML ends when Voila has run every cell (the server:
+#: kernel start and the notebook's execution); the rest is the front end (widget manager, the
+#: models' states, rendering). Also how many widget views the page drew by then.
+PHASES_JS = """
+() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {html: nav ? nav.responseEnd : null, views: document.querySelectorAll('.jupyter-widgets').length};
+}
+"""
+
+#: the phases of each load (``load_once`` fills it): page -> [(html_s, front_s, views)]
+PHASES: dict[str, list[tuple[float, float, int | None]]] = {}
+
+
+def load_once(browser, url: str, name: str | None = None) -> float | None:
     """Seconds from navigation start to the first widget with text, in a fresh context (None:
-    nothing within LOAD_TIMEOUT_MS)."""
+    nothing within LOAD_TIMEOUT_MS). With ``name``, the load's phases go to ``PHASES``."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -233,6 +247,11 @@ def load_once(browser, url: str) -> float | None:
             page.goto(url, timeout=LOAD_TIMEOUT_MS, wait_until="commit")
             page.wait_for_function("() => window.__ttFirstWidget !== null", polling=50, timeout=LOAD_TIMEOUT_MS)
             seconds = page.evaluate("() => window.__ttFirstWidget") / 1000.0
+            if name is not None:
+                phases = page.evaluate(PHASES_JS)
+                if phases.get("html") is not None:
+                    html_s = phases["html"] / 1000.0
+                    PHASES.setdefault(name, []).append((html_s, seconds - html_s, phases.get("views")))
         except PlaywrightTimeout:
             seconds = None
         try:
@@ -266,7 +285,7 @@ def run(pages: list[str], reps: int, voila_args: tuple[str, ...] = ()) -> dict:
                     load_once(browser, urls["blank"])  # warm-up: first kernel start, disk caches
                     for rep in range(reps):
                         for name in ["blank", *pages]:
-                            seconds = load_once(browser, urls[name])
+                            seconds = load_once(browser, urls[name], name)
                             if seconds is None:
                                 out["timeouts"][name] = out["timeouts"].get(name, 0) + 1
                                 print(f"  round {rep + 1}/{reps} {name:<22} timed out", file=sys.stderr, flush=True)
@@ -284,6 +303,14 @@ def run(pages: list[str], reps: int, voila_args: tuple[str, ...] = ()) -> dict:
     blank = statistics.median(out["times"]["blank"])
     out["median_s"] = {name: statistics.median(ts) for name, ts in out["times"].items() if ts}
     out["ratio"] = {name: m / blank for name, m in out["median_s"].items()}
+    out["phases"] = {
+        name: {
+            "html_s": statistics.median(h for h, _, _ in rows),
+            "front_s": statistics.median(f for _, f, _ in rows),
+            "views": rows[-1][2],
+        }
+        for name, rows in PHASES.items()
+    }
     return out
 
 
@@ -309,6 +336,14 @@ def print_table(res: dict) -> None:
         if name not in res["median_s"]:
             print(f"{name:<24} | every load ({n}) timed out after {LOAD_TIMEOUT_MS // 1000} s")
     print(f"goal: every page at most {GOAL}x the blank one-cell notebook")
+    if res.get("phases"):
+        print()
+        print("where the time goes (medians): the page's HTML complete = Voila ran every cell (kernel")
+        print("start + execution); then the front end until the first widget shows (manager, states, drawing)")
+        print(f"{'page':<24} | {'HTML done':>9} | {'front end':>9} | {'widget views':>12}")
+        print("-" * 66)
+        for name, ph in res["phases"].items():
+            print(f"{name:<24} | {ph['html_s']:>7.2f} s | {ph['front_s']:>7.2f} s | {ph['views']!s:>12}")
 
 
 def main(argv=None) -> int:

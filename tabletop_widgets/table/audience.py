@@ -80,7 +80,7 @@ def visible_events(events: Iterable[Event], audience: Audience) -> list[Event]:
 def project_state(state, audience: Audience):
     """A copy of a :class:`~tabletop_widgets.table.state.TableState` with only what ``audience``
     may know (what it would hold from the events it may read). Used on snapshots, both ways."""
-    out = type(state).from_json(state.to_json())
+    out = type(state)(**state.to_json())  # to_json is a deep copy already: one copy, not two
     if audience.is_gm:
         return out
     out.log = [x for x in out.log if audience.sees(x.get("audience", AUDIENCE_ALL))]

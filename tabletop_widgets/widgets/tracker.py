@@ -13,6 +13,7 @@ method. Every handler asks ``can(action)`` first
 
 from __future__ import annotations
 
+import contextlib
 import html
 import random
 import re
@@ -150,7 +151,38 @@ TEXTS: dict[str, dict[str, str]] = {
     "init_none": {"en": "—", "ru": "—"},
     "health": {"en": "Health", "ru": "Здоровье"},
     "place": {"en": "place", "ru": "место"},
+    "options_section": {"en": "Damage and healing options", "ru": "Параметры урона и лечения"},
+    "no_options": {
+        "en": "These rules give damage and healing no options.",
+        "ru": "В этих правилах у урона и лечения нет параметров.",
+    },
+    "conditions_section": {"en": "Conditions", "ru": "Состояния"},
+    "edit_section": {"en": "Name and place in the order", "ru": "Имя и место в очереди"},
 }
+
+#: The folded parts of the selected combatant's panel, in their order (each made when first opened).
+DETAILS = ("options", "conditions", "edit")
+
+#: The widgets made on demand, by the part of the tracker that makes them: the panel's row of
+#: harm ("harm", when a combatant is first selected), its folded DETAILS (when first opened) and
+#: the row for adding combatants ("add", for a seat allowed to add). Reading one as an attribute
+#: (``tracker.condition_picker``) makes its part, as opening it does.
+LAZY_PARTS = {
+    "harm": ("amount", "damage_button", "heal_button", "details"),
+    "options": (
+        "options_box",
+        "heal_options_box",
+        "damage_caption",
+        "heal_caption",
+        "damage_options_row",
+        "heal_options_row",
+        "no_options_note",
+    ),
+    "conditions": ("condition_picker", "condition_duration", "add_condition_button", "conditions_box"),
+    "edit": ("rename_text", "rename_button", "up_button", "down_button", "remove_button"),
+    "add": ("new_name", "new_template", "new_hidden", "add_button"),
+}
+_PART_OF = {name: part for part, names in LAZY_PARTS.items() for name in names}
 
 _CSS = stylesheet("tracker")  # tabletop_widgets/front/tracker.css
 
@@ -160,6 +192,35 @@ _t = text_lookup(TEXTS)
 
 def _allow_all(action: str) -> bool:
     return True
+
+
+def _combat_for(system, combat: Combat | None, rng: random.Random | None) -> Combat:
+    """The Combat a tracker shows: ``combat``, or a new one for ``system`` (a GameSystem or slug)."""
+    if combat is not None:
+        return combat
+    if system is None:
+        raise ValueError("give a system or a combat")
+    if isinstance(system, str):
+        from tabletop_widgets.core.registry import get_system
+
+        system = get_system(system)
+    return Combat(system, rng=rng)
+
+
+def _button(cls: str, action: Callable[[], Any], style: str = "") -> widgets.Button:
+    b = widgets.Button(button_style=style)
+    b.add_class(cls)
+    b.on_click(lambda _b: action())
+    return b
+
+
+@contextlib.contextmanager
+def _batched(*parts: widgets.Widget):
+    """Each widget's trait changes inside go to the browser as one message per widget."""
+    with contextlib.ExitStack() as stack:
+        for w in parts:
+            stack.enter_context(w.hold_sync())
+        yield
 
 
 def _hp_class(cur: int, mx: int, defeated: bool) -> str:
@@ -209,6 +270,11 @@ class _Row:
         self.hidden.observe(lambda ch: None if self._updating else tracker.set_hidden(cid, ch["new"]), names="value")
 
     def update(self, tracker: "CombatTracker", place: int) -> None:
+        parts = (self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden)
+        with _batched(*parts, self.act_now.layout, self.hidden.layout):
+            self._update(tracker, place)
+
+    def _update(self, tracker: "CombatTracker", place: int) -> None:
         loc = tracker.locale
         combat = tracker.combat
         c = combat.combatant(self.cid)
@@ -322,144 +388,19 @@ class CombatTracker(widgets.VBox):
         **kwargs: Any,
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
-        if combat is None:
-            if system is None:
-                raise ValueError("give a system or a combat")
-            if isinstance(system, str):
-                from tabletop_widgets.core.registry import get_system
-
-                system = get_system(system)
-            combat = Combat(system, rng=rng)
-        self.combat = combat
-        self.system = combat.system
+        self.combat = _combat_for(system, combat, rng)
+        self.system = self.combat.system
         self.can = can or _allow_all
         self._rows: dict[str, _Row] = {}
+        self._parts: set[str] = set()
         super().__init__(**kwargs)
         self.locale = locale
         self.audience = audience
-
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-tracker-title")
-        self.round_label = widgets.HTML()
-        self.round_label.add_class("tt-round")
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
-        header = widgets.HBox([self.title, self.round_label, self.locale_toggle])
-        header.add_class("tt-tracker-header")
-
-        def button(cls, style=""):
-            b = widgets.Button(button_style=style)
-            b.add_class(cls)
-            return b
-
-        self.prev_button = button("tt-prev")
-        self.next_button = button("tt-next", "primary")
-        self.delay_button = button("tt-delay")
-        self.initiative_button = button("tt-initiative", "info")
-        self.undo_button = button("tt-undo")
-        self.end_button = button("tt-end")
-        toolbar = widgets.HBox(
-            [
-                self.prev_button,
-                self.next_button,
-                self.delay_button,
-                self.initiative_button,
-                self.undo_button,
-                self.end_button,
-            ]
-        )
-        toolbar.add_class("tt-tracker-toolbar")
-        self.tiebreak_view = widgets.HTML()
-        self.tiebreak_view.add_class("tt-tiebreaks")
-        self.list_box = widgets.VBox()
-        self.list_box.add_class("tt-combatants")
-        self.empty_note = widgets.HTML()
-        self.empty_note.add_class("tt-empty")
-
-        # the panel for the selected combatant
-        self.panel_head = widgets.HTML()
-        self.panel_head.add_class("tt-panel-head")
-        self.amount = widgets.BoundedIntText(
-            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
-        )
-        self.amount.add_class("tt-amount")
-        self.damage_button = button("tt-damage", "danger")
-        self.heal_button = button("tt-heal", "success")
-        self.options_box = widgets.HBox()
-        self.options_box.add_class("tt-damage-options")
-        self._option_widgets: dict[str, widgets.Widget] = {}
-        self._options_for: tuple | None = None
-        self.heal_options_box = widgets.HBox()
-        self.heal_options_box.add_class("tt-heal-options")
-        self._heal_option_widgets: dict[str, widgets.Widget] = {}
-        self._heal_options_for: tuple | None = None
-        self.damage_caption = widgets.HTML()
-        self.damage_caption.add_class("tt-option-caption")
-        self.heal_caption = widgets.HTML()
-        self.heal_caption.add_class("tt-option-caption")
-        self.damage_options_row = widgets.HBox([self.damage_caption, self.options_box])
-        self.damage_options_row.add_class("tt-option-group")
-        self.damage_options_row.add_class("tt-damage-option-group")
-        self.heal_options_row = widgets.HBox([self.heal_caption, self.heal_options_box])
-        self.heal_options_row.add_class("tt-option-group")
-        self.heal_options_row.add_class("tt-heal-option-group")
-        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
-        harm_row.add_class("tt-panel-row")
-        self.condition_picker = widgets.Dropdown(
-            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
-        )
-        self.condition_picker.add_class("tt-condition-picker")
-        self.condition_duration = widgets.BoundedIntText(
-            value=0, min=0, max=999, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
-        )
-        self.condition_duration.add_class("tt-condition-duration")
-        self.add_condition_button = button("tt-add-condition")
-        self.conditions_box = widgets.HBox()
-        self.conditions_box.add_class("tt-panel-conditions")
-        cond_row = widgets.HBox(
-            [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box]
-        )
-        cond_row.add_class("tt-panel-row")
-        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"))
-        self.rename_text.add_class("tt-rename")
-        self.rename_button = button("tt-rename-button")
-        self.up_button = button("tt-move-up")
-        self.down_button = button("tt-move-down")
-        self.remove_button = button("tt-remove", "warning")
-        for b in (self.up_button, self.down_button):
-            b.layout.width = "40px"
-        edit_row = widgets.HBox(
-            [self.rename_text, self.rename_button, self.up_button, self.down_button, self.remove_button]
-        )
-        edit_row.add_class("tt-panel-row")
-        self.panel_body = widgets.VBox([harm_row, self.damage_options_row, self.heal_options_row, cond_row, edit_row])
-        self.panel = widgets.VBox([self.panel_head, self.panel_body])
-        self.panel.add_class("tt-tracker-panel")
-
-        # adding combatants
-        self.new_name = widgets.Text(layout=widgets.Layout(width="230px"), style={"description_width": "initial"})
-        self.new_name.add_class("tt-new-name")
-        self.new_template = widgets.Dropdown(
-            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
-        )
-        self.new_template.add_class("tt-new-template")
-        self.new_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
-        self.new_hidden.add_class("tt-new-hidden")
-        self.add_button = button("tt-add")
-        add_row = widgets.HBox([self.new_name, self.new_template, self.new_hidden, self.add_button])
-        add_row.add_class("tt-add-row")
-        self.add_box = add_row
-
-        self.status = widgets.HTML()
-        self.status.add_class("tt-tracker-status")
-        self.status.add_class("tt-live")
-        self.log_view = widgets.HTML()
-        self.log_view.add_class("tt-tracker-log")
-
+        header = self._make_header(locale)
+        toolbar = self._make_toolbar()
+        self._make_list()
+        self._make_panel()
+        self._make_footer()
         self.children = [
             self.style_block,
             header,
@@ -473,29 +414,202 @@ class CombatTracker(widgets.VBox):
             self.log_view,
         ]
         self.add_class("tt-tracker")
-
-        self.prev_button.on_click(lambda _b: self.previous_turn())
-        self.next_button.on_click(lambda _b: self.next_turn())
-        self.delay_button.on_click(lambda _b: self.delay())
-        self.initiative_button.on_click(lambda _b: self.roll_initiative())
-        self.undo_button.on_click(lambda _b: self.undo())
-        self.end_button.on_click(lambda _b: self.end())
-        self.damage_button.on_click(lambda _b: self.damage_selected())
-        self.heal_button.on_click(lambda _b: self.heal_selected())
-        self.add_condition_button.on_click(lambda _b: self.add_condition_selected())
-        self.rename_button.on_click(lambda _b: self.rename(self.selected, self.rename_text.value))
-        self.up_button.on_click(lambda _b: self.move_by(self.selected, -1))
-        self.down_button.on_click(lambda _b: self.move_by(self.selected, +1))
-        self.remove_button.on_click(lambda _b: self.remove(self.selected))
-        self.add_button.on_click(lambda _b: self.add_from_form())
-        self.new_name.on_msg(self._on_new_name_msg)
-        self.locale_toggle.observe(self._on_locale_toggle, names="value")
         language.adopt(self, given, self.locale_toggle)
+        self._follow_changes()
+        self.render()
+
+    # ------------------------------------------------------------------------------------------
+    # The parts, in the order they appear
+    # ------------------------------------------------------------------------------------------
+    def _make_header(self, locale: str) -> widgets.Widget:
+        self.style_block = widgets.HTML(_CSS)
+        self.style_block.add_class("tt-style")
+        self.title = widgets.HTML()
+        self.title.add_class("tt-tracker-title")
+        self.round_label = widgets.HTML()
+        self.round_label.add_class("tt-round")
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
+        )
+        self.locale_toggle.add_class("tt-locale")
+        self.locale_toggle.observe(self._on_locale_toggle, names="value")
+        header = widgets.HBox([self.title, self.round_label, self.locale_toggle])
+        header.add_class("tt-tracker-header")
+        return header
+
+    def _make_toolbar(self) -> widgets.Widget:
+        self.prev_button = _button("tt-prev", lambda: self.previous_turn())
+        self.next_button = _button("tt-next", lambda: self.next_turn(), "primary")
+        self.delay_button = _button("tt-delay", lambda: self.delay())
+        self.initiative_button = _button("tt-initiative", lambda: self.roll_initiative(), "info")
+        self.undo_button = _button("tt-undo", lambda: self.undo())
+        self.end_button = _button("tt-end", lambda: self.end())
+        toolbar = widgets.HBox(
+            [
+                self.prev_button,
+                self.next_button,
+                self.delay_button,
+                self.initiative_button,
+                self.undo_button,
+                self.end_button,
+            ]
+        )
+        toolbar.add_class("tt-tracker-toolbar")
+        return toolbar
+
+    def _make_list(self) -> None:
+        self.tiebreak_view = widgets.HTML()
+        self.tiebreak_view.add_class("tt-tiebreaks")
+        self.list_box = widgets.VBox()
+        self.list_box.add_class("tt-combatants")
+        self.empty_note = widgets.HTML()
+        self.empty_note.add_class("tt-empty")
+
+    def _make_panel(self) -> None:
+        """The selected combatant's panel: its head now, its body when a combatant is first
+        selected (see :meth:`_make_part`)."""
+        self.panel_head = widgets.HTML()
+        self.panel_head.add_class("tt-panel-head")
+        self._option_widgets: dict[str, widgets.Widget] = {}
+        self._options_for: tuple | None = None
+        self._heal_option_widgets: dict[str, widgets.Widget] = {}
+        self._heal_options_for: tuple | None = None
+        self.panel_body = widgets.VBox()
+        self.panel = widgets.VBox([self.panel_head, self.panel_body])
+        self.panel.add_class("tt-tracker-panel")
+
+    def _make_footer(self) -> None:
+        self.add_box = widgets.HBox()  # its row is made for a seat that may add (see _make_part)
+        self.add_box.add_class("tt-add-row")
+        self.status = widgets.HTML()
+        self.status.add_class("tt-tracker-status")
+        self.status.add_class("tt-live")
+        self.log_view = widgets.HTML()
+        self.log_view.add_class("tt-tracker-log")
+
+    def _follow_changes(self) -> None:
         self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])
         self._unsubscribe = self.combat.observe(lambda _e: self.render())
         # a sheet edit changes what the rows show (health, defeat) without a combat event
         self._unwatch = self.combat.observe_characters(lambda _cid: self._render_rows())
-        self.render()
+
+    # -- the parts made on demand ------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        # only for the names of LAZY_PARTS not made yet: make the part, then answer
+        part = _PART_OF.get(name)
+        if part is None or "_parts" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self._make_part(part)
+        return self.__dict__[name]
+
+    def built_parts(self) -> set[str]:
+        """The parts of :data:`LAZY_PARTS` made so far."""
+        return set(self._parts)
+
+    def open_details(self, part: str) -> None:
+        """Open the folded part ``part`` (one of :data:`DETAILS`) of the panel, as a click on its
+        header does."""
+        if part not in DETAILS:
+            raise ValueError(f"unknown panel part {part!r}: expected one of {', '.join(DETAILS)}")
+        self._make_part(part)
+        self.details.selected_index = DETAILS.index(part)
+
+    def _make_part(self, part: str) -> None:
+        if part in self._parts:
+            return
+        if part in DETAILS:
+            self._make_part("harm")
+        self._parts.add(part)
+        getattr(self, f"_make_{part}")()
+        if part in DETAILS:
+            self._render_panel()
+
+    def _make_harm(self) -> None:
+        self.amount = widgets.BoundedIntText(
+            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
+        )
+        self.amount.add_class("tt-amount")
+        self.damage_button = _button("tt-damage", lambda: self.damage_selected(), "danger")
+        self.heal_button = _button("tt-heal", lambda: self.heal_selected(), "success")
+        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
+        harm_row.add_class("tt-panel-row")
+        self.details = widgets.Accordion([widgets.VBox() for _ in DETAILS], selected_index=None)
+        self.details.add_class("tt-panel-details")
+        self.details.observe(self._on_details, names="selected_index")
+        self.panel_body.children = [harm_row, self.details]
+
+    def _make_options(self) -> None:
+        self.options_box = widgets.HBox()
+        self.options_box.add_class("tt-damage-options")
+        self.heal_options_box = widgets.HBox()
+        self.heal_options_box.add_class("tt-heal-options")
+        self.damage_caption = widgets.HTML()
+        self.damage_caption.add_class("tt-option-caption")
+        self.heal_caption = widgets.HTML()
+        self.heal_caption.add_class("tt-option-caption")
+        self.damage_options_row = widgets.HBox([self.damage_caption, self.options_box])
+        self.damage_options_row.add_class("tt-option-group")
+        self.damage_options_row.add_class("tt-damage-option-group")
+        self.heal_options_row = widgets.HBox([self.heal_caption, self.heal_options_box])
+        self.heal_options_row.add_class("tt-option-group")
+        self.heal_options_row.add_class("tt-heal-option-group")
+        self.no_options_note = widgets.HTML()
+        self.no_options_note.add_class("tt-no-options")
+        self._pane("options").children = [self.damage_options_row, self.heal_options_row, self.no_options_note]
+
+    def _make_conditions(self) -> None:
+        self.condition_picker = widgets.Dropdown(
+            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+        )
+        self.condition_picker.add_class("tt-condition-picker")
+        self.condition_duration = widgets.BoundedIntText(
+            value=0, min=0, max=999, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
+        )
+        self.condition_duration.add_class("tt-condition-duration")
+        self.add_condition_button = _button("tt-add-condition", lambda: self.add_condition_selected())
+        self.conditions_box = widgets.HBox()
+        self.conditions_box.add_class("tt-panel-conditions")
+        cond_row = widgets.HBox(
+            [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box]
+        )
+        cond_row.add_class("tt-panel-row")
+        self._pane("conditions").children = [cond_row]
+
+    def _make_edit(self) -> None:
+        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"))
+        self.rename_text.add_class("tt-rename")
+        self.rename_button = _button("tt-rename-button", lambda: self.rename(self.selected, self.rename_text.value))
+        self.up_button = _button("tt-move-up", lambda: self.move_by(self.selected, -1))
+        self.down_button = _button("tt-move-down", lambda: self.move_by(self.selected, +1))
+        self.remove_button = _button("tt-remove", lambda: self.remove(self.selected), "warning")
+        for b in (self.up_button, self.down_button):
+            b.layout.width = "40px"
+        edit_row = widgets.HBox(
+            [self.rename_text, self.rename_button, self.up_button, self.down_button, self.remove_button]
+        )
+        edit_row.add_class("tt-panel-row")
+        self._pane("edit").children = [edit_row]
+
+    def _make_add(self) -> None:
+        self.new_name = widgets.Text(layout=widgets.Layout(width="230px"), style={"description_width": "initial"})
+        self.new_name.add_class("tt-new-name")
+        self.new_name.on_msg(self._on_new_name_msg)
+        self.new_template = widgets.Dropdown(
+            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+        )
+        self.new_template.add_class("tt-new-template")
+        self.new_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
+        self.new_hidden.add_class("tt-new-hidden")
+        self.add_button = _button("tt-add", lambda: self.add_from_form())
+        self.add_box.children = [self.new_name, self.new_template, self.new_hidden, self.add_button]
+
+    def _pane(self, part: str) -> widgets.Box:
+        return self.details.children[DETAILS.index(part)]
+
+    def _on_details(self, change) -> None:
+        index = change["new"]
+        if index is not None and 0 <= index < len(DETAILS):
+            self._make_part(DETAILS[index])
 
     # ------------------------------------------------------------------------------------------
     # Actions (each asks ``can`` first; errors are shown, nothing half-applied)
@@ -657,10 +771,23 @@ class CombatTracker(widgets.VBox):
         self.selected = cid
 
     def damage_option_values(self) -> dict:
+        """The damage options the Damage button applies (the system's defaults while the
+        options are folded and not yet made)."""
+        if "options" not in self._parts:
+            return self._default_options(self.system.damage_options)
         return {name: w.value for name, w in self._option_widgets.items()}
 
     def heal_option_values(self) -> dict:
+        """The healing options the Heal button applies (defaults, as for damage)."""
+        if "options" not in self._parts:
+            return self._default_options(self.system.healing_options)
         return {name: w.value for name, w in self._heal_option_widgets.items()}
+
+    def _default_options(self, options_of) -> dict:
+        cid = self.selected if self.selected in self.combat else None
+        if cid is None:
+            return {}
+        return {s.name: s.default for s in options_of(self.combat.character(cid))}
 
     def _need_selected(self, cid):
         if not cid or cid not in self.combat:
@@ -758,6 +885,14 @@ class CombatTracker(widgets.VBox):
             self.add_from_form()
 
     def render(self) -> None:
+        parts = [self.title, self.round_label, self.tiebreak_view, self.log_view, self.locale_toggle]
+        parts += [self.prev_button, self.next_button, self.delay_button, self.initiative_button]
+        parts += [self.undo_button, self.end_button, self.panel_head]
+        parts += [getattr(self, name) for name in ("amount", "damage_button", "heal_button") if "harm" in self._parts]
+        with _batched(*parts):
+            self._render()
+
+    def _render(self) -> None:
         loc = self.locale
         combat = self.combat
         if self.locale_toggle.value != loc:
@@ -842,15 +977,26 @@ class CombatTracker(widgets.VBox):
         if not cid:
             self.panel_head.value = f"<span>{_t('none_selected', loc)}</span>"
             return
+        self._make_part("harm")  # the first selection makes the panel's body
         c = combat.combatant(cid)
         self.panel_head.value = f'{_t("selected", loc)}: <span class="tt-selected-name">{html.escape(c.name)}</span>'
+        for i, part in enumerate(DETAILS):
+            self.details.set_title(i, _t(f"{part}_section", loc))
         self.amount.description = _t("amount", loc)
         self.amount.tooltip = _t("amount_tip", loc)
         self.damage_button.description = _t("damage", loc)
         self.damage_button.tooltip = _t("damage_tip", loc)
         self.heal_button.description = _t("heal", loc)
         self.heal_button.tooltip = _t("heal_tip", loc)
-        self._render_options(c.character)
+        if "options" in self._parts:
+            self._render_options(c.character)
+        if "conditions" in self._parts:
+            self._render_conditions(cid, c)
+        if "edit" in self._parts:
+            self._render_edit(cid, c)
+
+    def _render_conditions(self, cid: str, c) -> None:
+        loc = self.locale
         specs = self.system.conditions()
         opts = [(tr(s.label, loc), s.id) for s in specs]
         if list(self.condition_picker.options) != opts:
@@ -884,6 +1030,9 @@ class CombatTracker(widgets.VBox):
                 old.close()
             self.conditions_box.children = chips
             self._chips_for = chip_sig
+
+    def _render_edit(self, cid: str, c) -> None:
+        loc = self.locale
         if self.rename_text.value == "" or getattr(self, "_rename_for", None) != cid:
             self.rename_text.value = c.name
             self._rename_for = cid
@@ -921,6 +1070,9 @@ class CombatTracker(widgets.VBox):
                     self.heal_options_box.children = list(self._heal_option_widgets.values())
                     self._heal_options_for = sig
                 self.heal_options_row.layout.display = "" if specs else "none"
+        none = not self._option_widgets and not self._heal_option_widgets
+        self.no_options_note.value = f"<i>{html.escape(_t('no_options', loc))}</i>" if none else ""
+        self.no_options_note.layout.display = "" if none else "none"
 
     def _option_controls(self, specs, old: dict, cls: str) -> dict:
         """One control per OptionSpec (keeping the values already chosen)."""
@@ -966,7 +1118,12 @@ class CombatTracker(widgets.VBox):
     def _render_add(self) -> None:
         loc = self.locale
         combat = self.combat
-        self.add_box.layout.display = "" if self.can("add") else "none"
+        allowed = self.can("add")
+        self.add_box.layout.display = "" if allowed else "none"
+        if "add" not in self._parts:
+            if not allowed:
+                return  # a seat that may not add gets no form (a forged message has no widget)
+            self._make_part("add")
         self.new_name.description = _t("new_name", loc)
         self.new_name.tooltip = _t("new_name_tip", loc)
         self.new_name.placeholder = _t("new_name_tip", loc)

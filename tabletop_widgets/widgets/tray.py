@@ -2,146 +2,64 @@
 
 Generic over ``GameSystem``: the checks, their options, the odds, the roll and the resource
 effects all come from the system (``checks``, ``chance``, ``roll_check``, ``apply_effects``);
-nothing here knows a rule. Without a character the tray is a notation-only tray.
-
-Options: each check declares ``OptionSpec``s. An option the same (name, kind, label, choices)
-in two or more checks gets ONE shared control in the "Situation" bar (set the difficulty once,
-see every chance move); an option only one check takes is drawn inside that check's card.
-A choice with a single value needs no control; ``gm_only`` options show only when
-``can("gm_options")`` allows.
+nothing here knows a rule. Without a character the tray is a notation-only tray. The option
+controls and the check cards are made in :mod:`.tray_controls` (shared options in the "Situation"
+bar), the words and the HTML in :mod:`.tray_text`. Check groups start folded (with their counts)
+and make their cards when first opened; so does "More options".
 """
 
 from __future__ import annotations
 
 import html
 import random
-import re
-from collections import Counter
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 import traitlets as t
 
-from tabletop_widgets.core.i18n import LOCALES, T, tr
-from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec, term_of
-from tabletop_widgets.core.wording import join_en, join_ru
+from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.system import CheckSpec, GameSystem, term_of
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
 
 from . import language
-from .base import close_tree, locale_validator, text_lookup
+from .base import close_tree, locale_validator
 from .dice_anim import DiceAnim
-from .log import RollLog, _inline
-
-TEXTS: dict[str, dict[str, str]] = {
-    "title": T("Dice tray", "Лоток для кубиков"),
-    "notation": T("Dice", "Кубики"),
-    "notation_tip": T(
-        "Any dice notation %roll takes, e.g. 2d6+3 >= 8; the character's numbers are "
-        "@variables (e.g. 1d20 + @strength). Enter rolls.",
-        "Любая запись, которую понимает %roll, например 2d6+3 >= 8; числа персонажа — "
-        "@переменные, по названию или коду (например 1d20 + @Сила). Enter — бросить.",
-    ),
-    "placeholder": T("e.g. 2d6+3 >= 8, 4d6kh3", "например 2d6+3 >= 8, 4d6kh3"),
-    "roll": T("Roll", "Бросить"),
-    "roll_tip": T("Roll the notation (or press Enter in the box)", "Бросить запись (или Enter в поле)"),
-    "situation": T("Situation", "Обстановка"),
-    "situation_tip": T(
-        "Options of the checks; every chance below follows them", "Условия проверок; все шансы ниже считаются с ними"
-    ),
-    "more_options": T("More options", "Ещё условия"),
-    "checks": T("Checks", "Проверки"),
-    "chance_tip": T("Exact chance of success: {fraction} ({percent})", "Точный шанс успеха: {fraction} ({percent})"),
-    "no_chance": T("No chance to show", "Шанс не определён"),
-    "check_tip": T("Roll {label}", "Бросить: {label}"),
-    "applies_to": T("Used by: {checks}", "Для проверок: {checks}"),
-    "more": T("{n} more", "ещё {n}"),
-    "result_tip": T("The latest roll", "Последний бросок"),
-    "error_tip": T("What went wrong", "Что пошло не так"),
-    "dice_label": T("Dice rolled: {faces}", "Выпало: {faces}"),
-    "no_dice": T("no dice", "без кубиков"),
-    "effects_failed": T("Effects not applied: {error}", "Последствия не применены: {error}"),
-    "not_an_integer": T("{label}: a whole number, or empty for none", "{label}: целое число или пусто"),
-    "not_allowed": T("Not allowed.", "Нет прав на это действие."),
-    "unknown_check": T("No check named {id!r}", "Нет проверки {id!r}"),
-    "none": T("—", "—"),
-    "locale_tip": T("Language", "Язык"),
-    "notation_only": T("Notation only: no character bound", "Только запись: персонаж не выбран"),
-}
+from .log import RollLog
+from .tray_controls import (
+    OptionControl,
+    checks_shape,
+    cached_chance,
+    check_card,
+    grid_layout,
+    group_checks,
+    label_control,
+    option_rows,
+    option_widget,
+    plan_controls,
+    relabel_dropdown,
+    render_card,
+    resolve_system,
+    show_value,
+    situation_controls,
+)
+from .tray_text import (
+    announcement,
+    effects_text,
+    options_error_html,
+    title_html,
+    change_text,
+    check_result_html,
+    error_message,
+    error_text,
+    notation_result_html,
+    percent_text,
+    trait_label,
+)
+from .tray_text import text as _t
 
 _CSS = stylesheet("tray")  # tabletop_widgets/front/tray.css
-
-
-_t = text_lookup(TEXTS)
-
-
-def percent_text(p: Fraction) -> str:
-    """How a chance is shown: ``66.7%``; ``0%``/``100%`` only when exact; ``<0.1%``/``>99.9%``
-    near the ends (the exact fraction is always in the tooltip)."""
-    if p <= 0:
-        return "0%"
-    if p >= 1:
-        return "100%"
-    v = float(p) * 100
-    if v < 0.1:
-        return "<0.1%"
-    if v >= 99.95:
-        return ">99.9%"
-    return f"{v:.1f}%"
-
-
-def _css_id(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", str(text)).strip("-") or "x"
-
-
-def _option_key(o: OptionSpec) -> tuple:
-    choices = tuple(repr(v) for v, _ in o.choices) if o.kind == "choice" else ()
-    return (o.name, o.kind, tr(o.label, "en"), choices)
-
-
-def error_text(exc: BaseException, locale: str) -> str:
-    """An error as a player reads it, in ``locale`` (a caret under bad notation)."""
-    if hasattr(exc, "caret") and getattr(exc, "position", None) is not None:
-        return exc.caret(locale)
-    if hasattr(exc, "messages"):
-        return exc.messages(locale)
-    if hasattr(exc, "text"):
-        try:
-            return exc.text(locale)
-        except TypeError:
-            pass
-    message = getattr(exc, "message", None)
-    if isinstance(message, Mapping) and message.get("en"):
-        return tr(message, locale)
-    return str(exc)
-
-
-_error_text = error_text
-
-
-class OptionControl:
-    """One option control: the spec it shows, the checks it feeds, its widget and value."""
-
-    def __init__(self, key: tuple, spec: OptionSpec, checks: list[str], shared: bool):
-        self.key = key
-        self.spec = spec
-        self.name = spec.name
-        self.checks = checks
-        self.shared = shared
-        self.value: Any = spec.default
-        self.error: BaseException | None = None
-        self.widget: widgets.Widget | None = None
-        self.nullable_int = spec.kind == "int" and spec.default is None and not spec.choices
-
-    def coerce(self, raw: Any) -> Any:
-        """The option value for ``raw`` (a widget value); ValueError when it is not one."""
-        if self.nullable_int:
-            text = str(raw if raw is not None else "").strip()
-            if text in ("", "—", "-"):
-                return None
-            return int(text)  # ValueError on junk
-        return raw
 
 
 class DiceTray(widgets.VBox):
@@ -187,7 +105,7 @@ class DiceTray(widgets.VBox):
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
         self.character = character
-        self.system = _resolve_system(system, character)
+        self.system = resolve_system(system, character)
         self.rng = rng if rng is not None else random.Random(seed)
         self.roll_log = log
         self.can = can or (lambda action: True)
@@ -206,6 +124,7 @@ class DiceTray(widgets.VBox):
         self._group_of: dict[str, int] = {}
         self._groups: list[tuple[Mapping[str, str], list[CheckSpec]]] = []
         self._built_groups: set[int] = set()
+        self._rare_controls: list[OptionControl] = []
         self._syncing = False
         self._suspend = 0
         self._last_check_id: str | None = None
@@ -330,6 +249,20 @@ class DiceTray(widgets.VBox):
     def check_button(self, check_id: str) -> widgets.Button:
         self.card(check_id)
         return self._cards[check_id]["button"]
+
+    def open_group(self, index: int) -> None:
+        """Open the check group ``index`` (as a click on its header does), building its cards."""
+        if self.accordion is None or not 0 <= index < len(self._groups):
+            raise IndexError(f"no check group {index}")
+        self.accordion.selected_index = index
+        self._ensure_group(index)
+
+    def open_more_options(self) -> None:
+        """Open the folded "More options" (as a click on its header does), building its controls."""
+        if self.more_options is None:
+            raise LookupError("this tray has no folded options")
+        self.more_options.selected_index = 0
+        self._ensure_more_options()
 
     def roll_check(self, check_id: str, **overrides: Any):
         """Roll ``check_id`` with the current options (``overrides`` win); apply its resource
@@ -456,6 +389,10 @@ class DiceTray(widgets.VBox):
         if change["new"] is not None:
             self._ensure_group(change["new"])
 
+    def _on_more_options(self, change) -> None:
+        if change["new"] is not None:
+            self._ensure_more_options()
+
     def _on_character(self, change) -> None:
         if self._suspend:
             return
@@ -496,38 +433,14 @@ class DiceTray(widgets.VBox):
                 close_tree(child)
         self._checks = list(self.system.checks(self.character))
         self._chance_cache.clear()
-        show_gm = bool(self.can("gm_options"))
-        users: dict[tuple, list[str]] = {}
-        specs: dict[tuple, list[OptionSpec]] = {}
-        for c in self._checks:
-            for o in c.options:
-                if o.gm_only and not show_gm:
-                    continue
-                if o.kind == "choice" and len(o.choices) <= 1:
-                    continue  # a single choice is no choice
-                k = _option_key(o)
-                users.setdefault(k, []).append(c.id)
-                specs.setdefault(k, []).append(o)
-        self._controls = {}
-        self._control_of = {}
-        for k, ids in users.items():
-            # the most common spec of the group stands for it (defaults may differ: None vs 0)
-            top = Counter(repr(s) for s in specs[k]).most_common(1)[0][0]
-            spec = next(s for s in specs[k] if repr(s) == top)
-            ctrl = OptionControl(k, spec, ids, shared=len(ids) >= 2)
-            if k in old_values:
-                ctrl.value = old_values[k]
-            elif hasattr(self.system, "start_value"):  # the system's usual value (RET: Medium)
-                ctrl.value = self.system.start_value(spec)
-            self._controls[k] = ctrl
-            for cid in ids:
-                self._control_of[(cid, spec.name)] = ctrl
-        # groups in first-seen order
-        groups: dict[str, tuple[Mapping[str, str], list[CheckSpec]]] = {}
-        for c in self._checks:
-            gkey = tr(c.group, "en")
-            groups.setdefault(gkey, (c.group, []))[1].append(c)
-        self._groups = list(groups.values())
+        self._controls = plan_controls(
+            self._checks,
+            show_gm=bool(self.can("gm_options")),
+            old_values=old_values,
+            start_value=getattr(self.system, "start_value", None),
+        )
+        self._control_of = {(cid, c.spec.name): c for c in self._controls.values() for cid in c.checks}
+        self._groups = group_checks(self._checks)
         self._group_of = {c.id: i for i, (_, cs) in enumerate(self._groups) for c in cs}
         self._cards = {}
         self._built_groups = set()
@@ -535,30 +448,24 @@ class DiceTray(widgets.VBox):
         self._build_checks()
 
     def _build_situation(self) -> None:
-        shared = [c for c in self._controls.values() if c.shared]
-        for ctrl in shared:
+        main, rare = situation_controls(list(self._controls.values()), self._checks)
+        for ctrl in main:
             ctrl.widget = self._make_control(ctrl)
-        n = max(1, len(self._checks))
-        # in the order the system declares them (difficulty first, as a rule); the options
-        # few checks use fold away under "More options"
-        order: dict[str, int] = {}
-        for c in self._checks:
-            for i, o in enumerate(c.options):
-                order[o.name] = min(order.get(o.name, i), i)
-        shared.sort(key=lambda c: order.get(c.name, 99))
-        main = [c for c in shared if len(c.checks) * 4 >= n]
-        rare = [c for c in shared if len(c.checks) * 4 < n]
         self.situation_title = widgets.HTML()
         self.situation_title.add_class("tt-section-title")
-        children = [self.situation_title, *_option_rows(main)]
+        children = [self.situation_title, *option_rows(main)]
         self.more_options = None
+        self._rare_controls = rare
         if rare:
-            self.more_options = widgets.Accordion([widgets.VBox(_option_rows(rare))], selected_index=None)
+            # folded: its controls are made when it is first opened (their values live in the
+            # OptionControls meanwhile, so the chances follow them either way)
+            self.more_options = widgets.Accordion([widgets.VBox()], selected_index=None)
             self.more_options.add_class("tt-more-options")
+            self.more_options.observe(self._on_more_options, names="selected_index")
             children.append(self.more_options)
         children.append(self.options_error)
         self.situation.children = children
-        self.situation.layout.display = None if shared else "none"
+        self.situation.layout.display = None if main or rare else "none"
 
     def _build_checks(self) -> None:
         self.checks_title = widgets.HTML()
@@ -569,9 +476,17 @@ class DiceTray(widgets.VBox):
         self.accordion.observe(self._on_accordion, names="selected_index")
         self.checks_box.children = [self.checks_title, self.accordion]
         self.checks_box.layout.display = None if self._groups else "none"
-        if self._groups:
+        if len(self._groups) == 1:  # one group: nothing to choose, it is open (more start folded)
             self.accordion.selected_index = 0
             self._ensure_group(0)
+
+    def _ensure_more_options(self) -> None:
+        box = self.more_options.children[0] if self.more_options is not None else None
+        if box is None or box.children:
+            return
+        for ctrl in self._rare_controls:
+            ctrl.widget = self._make_control(ctrl)
+        box.children = option_rows(self._rare_controls)
 
     def _ensure_group(self, index: int) -> None:
         if index in self._built_groups or self.accordion is None:
@@ -579,72 +494,25 @@ class DiceTray(widgets.VBox):
         self._built_groups.add(index)
         _, checks = self._groups[index]
         cards = [self._make_card(c) for c in checks]
-        grid = widgets.GridBox(cards, layout=_grid_layout(250, "8px 12px"))
+        grid = widgets.GridBox(cards, layout=grid_layout(250, "8px 12px"))
         grid.add_class("tt-check-grid")
         self.accordion.children[index].children = [grid]
-        self._render_group_labels(index)
 
     def _make_card(self, spec: CheckSpec) -> widgets.Widget:
-        button = widgets.Button(layout=widgets.Layout(width="auto"))
-        button.add_class("tt-check-button")
-        button.on_click(lambda _b, cid=spec.id: self._on_check_click(cid))
-        pill = widgets.HTML()
-        pill.add_class("tt-chance")
-        row = widgets.HBox([button, pill])
-        row.add_class("tt-check-row")
-        own = [ctrl for ctrl in self.option_controls(spec.id) if not ctrl.shared]
-        for ctrl in own:
-            ctrl.widget = self._make_control(ctrl)
-        children = [row]
-        if own:
-            opts = widgets.HBox([c.widget for c in own])
-            opts.add_class("tt-check-options")
-            children.append(opts)
-        box = widgets.VBox(children)
-        box.add_class("tt-check")
-        box.add_class(f"tt-check-{_css_id(spec.id)}")
-        self._cards[spec.id] = {"box": box, "button": button, "pill": pill}
+        own = [self._make_control(c) for c in self.option_controls(spec.id) if not c.shared]
+        card = self._cards[spec.id] = check_card(spec, own, lambda cid=spec.id: self._on_check_click(cid))
         if spec.id == self._last_check_id:
-            box.add_class("tt-last-rolled")
+            card["box"].add_class("tt-last-rolled")
         self._render_card(spec)
-        return box
+        return card["box"]
 
     def _make_control(self, ctrl: OptionControl) -> widgets.Widget:
-        o = ctrl.spec
-        style = {"description_width": "initial"}
-        if o.kind == "bool":
-            w = widgets.Checkbox(value=bool(ctrl.value), indent=False)
-        elif o.kind == "choice":
-            w = widgets.Dropdown(options=[(tr(lbl, self.locale), v) for v, lbl in o.choices], style=style)
-            values = [v for v, _ in o.choices]
-            w.value = ctrl.value if ctrl.value in values else values[0]
-            ctrl.value = w.value
-        elif o.kind == "int" and o.choices:
-            w = widgets.Dropdown(options=self._int_choice_options(ctrl), style=style)
-            w.value = ctrl.value
-        elif ctrl.nullable_int or o.kind == "text":
-            w = widgets.Text(value="" if ctrl.value is None else str(ctrl.value), style=style, continuous_update=False)
-        else:  # int
-            lo = o.min if o.min is not None else -(10**6)
-            hi = o.max if o.max is not None else 10**6
-            w = widgets.BoundedIntText(value=int(ctrl.value or 0), min=lo, max=hi, style=style)
-            ctrl.value = w.value
-        w.add_class("tt-option")
-        w.add_class(f"tt-option-{_css_id(o.name)}")
+        w = option_widget(ctrl, self.locale)
         w.observe(lambda change, c=ctrl: self._on_control(c, change), names="value")
         ctrl.widget = w
-        self._label_control(ctrl)
+        with w.hold_sync():  # its words go with its first update, one message
+            self._label_control(ctrl)
         return w
-
-    def _int_choice_options(self, ctrl: OptionControl) -> list[tuple[str, Any]]:
-        o = ctrl.spec
-        opts: list[tuple[str, Any]] = []
-        if o.default is None:
-            opts.append((_t("none", self.locale), None))
-        opts += [(tr(lbl, self.locale), v) for v, lbl in o.choices]
-        if ctrl.value not in [v for _, v in opts]:
-            opts.append((str(ctrl.value), ctrl.value))
-        return opts
 
     def _set_control(self, ctrl: OptionControl, raw: Any, from_widget: bool = False) -> None:
         if not self.can("set_option"):
@@ -653,36 +521,19 @@ class DiceTray(widgets.VBox):
         try:
             value = ctrl.coerce(raw)
         except (TypeError, ValueError):
-            ctrl.error = ValueError(_t("not_an_integer", "en", label=tr(ctrl.spec.label, "en")))
-            ctrl.error.bilingual = {loc: _t("not_an_integer", loc, label=tr(ctrl.spec.label, loc)) for loc in LOCALES}
-            if ctrl.widget is not None:
-                ctrl.widget.add_class("tt-option-invalid")
+            ctrl.refuse()
             self._render_options_error()
             return
-        if ctrl.widget is not None and isinstance(ctrl.widget, widgets.BoundedIntText):
-            value = max(ctrl.widget.min, min(ctrl.widget.max, int(value)))
-        ctrl.error = None
-        if ctrl.widget is not None:
-            ctrl.widget.remove_class("tt-option-invalid")
-        ctrl.value = value
+        ctrl.accept(value)
         if not from_widget or not isinstance(ctrl.widget, widgets.Text):
             self._sync_widget(ctrl)
         self._render_options_error()
         self._render_chances(ctrl.checks)
 
-    def _sync_widget(self, ctrl: OptionControl) -> None:
-        w = ctrl.widget
-        if w is None:
-            return
-        self._syncing = True
+    def _sync_widget(self, ctrl: OptionControl, relabel: bool = False) -> None:
+        self._syncing = True  # the widget's own change is not a player's
         try:
-            if isinstance(w, widgets.Text):
-                w.value = "" if ctrl.value is None else str(ctrl.value)
-            elif isinstance(w, widgets.Dropdown) and ctrl.spec.kind == "int":
-                w.options = self._int_choice_options(ctrl)
-                w.value = ctrl.value
-            else:
-                w.value = ctrl.value
+            (relabel_dropdown if relabel else show_value)(ctrl, self.locale)
         finally:
             self._syncing = False
 
@@ -690,49 +541,44 @@ class DiceTray(widgets.VBox):
         """The character changed (a sheet edit, effects applied): refresh checks and odds."""
         self._chance_cache.clear()
         new = list(self.system.checks(self.character))
-        if new != self._checks:
+        if new != self._checks and checks_shape(new) == checks_shape(self._checks):
+            self._adopt_checks(new)  # the same controls and cards: only words, defaults, odds
+        elif new != self._checks:
             keep_group = self.accordion.selected_index if self.accordion is not None else 0
+            more_open = self.more_options is not None and self.more_options.selected_index == 0
             self._load_checks()
             if self.accordion is not None and keep_group is not None and keep_group < len(self._groups):
                 self.accordion.selected_index = keep_group
+            if more_open and self.more_options is not None:
+                self.open_more_options()
             self._render_labels()
         else:
             self._render_chances(None)
             self._render_title()
 
-    # ========================================================================================
-    # odds
-    # ========================================================================================
+    def _adopt_checks(self, new: list[CheckSpec]) -> None:
+        """Take checks of the same shape (see ``checks_shape``) without making a widget anew: a
+        control keeps its widget and value and takes the new spec (its help, its default)."""
+        self._checks = new
+        self._groups = group_checks(new)
+        specs = plan_controls(new, show_gm=bool(self.can("gm_options")), old_values={}, start_value=None)
+        for key, ctrl in self._controls.items():
+            ctrl.spec = specs[key].spec
+            if ctrl.widget is not None:
+                self._label_control(ctrl)
+        self._render_group_labels()
+        self._render_chances(None)
+        self._render_title()
+
     def _chance(self, check_id: str) -> tuple[Fraction | None, Any]:
-        options = self.options_for(check_id)
-        key = (check_id, tuple(sorted((k, repr(v)) for k, v in options.items())))
-        hit = self._chance_cache.get(key)
-        if hit is None:
-            try:
-                hit = (Fraction(self.system.chance(self.character, check_id, **options)), None)
-            except (ValueError, KeyError, TypeError, ArithmeticError) as exc:
-                hit = (None, exc)
-            self._chance_cache[key] = hit
-        return hit
+        return cached_chance(self._chance_cache, self.system, self.character, check_id, self.options_for(check_id))
 
     # ========================================================================================
     # rendering
     # ========================================================================================
     def _render_title(self) -> None:
-        loc = self.locale
-        sub = []
         # the tray belongs to the character (a table seat rolls as "Pavel" for "Aria")
-        owner = str(getattr(self.character, "name", "") or "") if self.character is not None else ""
-        if owner or self.who:
-            sub.append(owner or self.who)
-        if self.system is not None:
-            sub.append(tr(self.system.title, loc))
-        if self.character is None:
-            sub.append(_t("notation_only", loc))
-        sub_html = f'<span class="tt-sub">{html.escape(" · ".join(sub))}</span>' if sub else ""
-        title = term_of(self.system, "dice_tray", loc) if self.system is not None else _t("title", loc)
-        self.title.value = f"<h2>{html.escape(title)}{sub_html}</h2>"
-        self.title.tooltip = title
+        self.title.value, self.title.tooltip = title_html(self.system, self.character, self.who, self.locale)
 
     def _render_labels(self) -> None:
         loc = self.locale
@@ -761,56 +607,26 @@ class DiceTray(widgets.VBox):
             if ctrl.widget is not None:
                 self._label_control(ctrl)
                 if isinstance(ctrl.widget, widgets.Dropdown):
-                    self._relabel_dropdown(ctrl)
-        for i in range(len(self._groups)):
-            self._render_group_labels(i)
+                    self._sync_widget(ctrl, relabel=True)
+        self._render_group_labels()
         self._render_options_error()
         for c in self._checks:
             if c.id in self._cards:
                 self._render_card(c)
 
-    def _render_group_labels(self, index: int) -> None:
+    def _render_group_labels(self) -> None:
         if self.accordion is None:
             return
-        label, checks = self._groups[index]
-        self.accordion.set_title(index, f"{tr(label, self.locale)} ({len(checks)})")
+        # every title at once: one message (set_title sends the whole list each time)
+        self.accordion.titles = tuple(f"{tr(label, self.locale)} ({len(checks)})" for label, checks in self._groups)
 
     def _label_control(self, ctrl: OptionControl) -> None:
-        loc = self.locale
-        o = ctrl.spec
-        ctrl.widget.description = tr(o.label, loc)
-        tip = tr(o.help, loc) if o.help else tr(o.label, loc)
-        if ctrl.shared and len(ctrl.checks) < len(self._checks):
-            names = [tr(self._spec(cid).label, loc) for cid in ctrl.checks[:4]]
-            if len(ctrl.checks) > 4:
-                names.append(_t("more", loc, n=len(ctrl.checks) - 4))
-            # «Бег, Спорт и ещё 235»: no comma before the last «и»
-            joined = join_ru(names) if loc == "ru" else join_en(names)
-            tip += "\n" + _t("applies_to", loc, checks=joined)
-        ctrl.widget.tooltip = tip
-        if isinstance(ctrl.widget, widgets.Text):
-            ctrl.widget.placeholder = _t("none", loc) if ctrl.nullable_int else ""
-
-    def _relabel_dropdown(self, ctrl: OptionControl) -> None:
-        self._syncing = True
-        try:
-            w = ctrl.widget
-            value = w.value
-            if ctrl.spec.kind == "int":
-                w.options = self._int_choice_options(ctrl)
-            else:
-                w.options = [(tr(lbl, self.locale), v) for v, lbl in ctrl.spec.choices]
-            w.value = value
-        finally:
-            self._syncing = False
+        labels = [tr(self._spec(cid).label, self.locale) for cid in ctrl.checks[:4]]
+        label_control(ctrl, self.locale, labels, len(self._checks))
 
     def _render_options_error(self) -> None:
-        errs = [
-            getattr(c.error, "bilingual", {}).get(self.locale) or str(c.error)
-            for c in self._controls.values()
-            if c.error is not None
-        ]
-        self.options_error.value = "".join(f'<div role="alert">{html.escape(e)}</div>' for e in errs)
+        errs = [c.error for c in self._controls.values() if c.error is not None]
+        self.options_error.value = options_error_html(errs, self.locale)
         self.options_error.layout.display = None if errs else "none"
 
     def _render_chances(self, check_ids) -> None:
@@ -820,45 +636,10 @@ class DiceTray(widgets.VBox):
                 self._render_card(self._spec(cid))
 
     def _render_card(self, spec: CheckSpec) -> None:
-        loc = self.locale
-        card = self._cards[spec.id]
-        label = tr(spec.label, loc)
-        button: widgets.Button = card["button"]
-        button.description = label
         p, err = self._chance(spec.id)
-        tip = _t("check_tip", loc, label=label)
-        if spec.notation:
-            tip += f" ({spec.notation_text(loc)})"
-        if spec.help:
-            tip += "\n" + tr(spec.help, loc)
-        if p is None:
-            reason = _error_text(err, loc) if err is not None else _t("no_chance", loc)
-            pill = (
-                f'<span class="tt-pill tt-na" title="{html.escape(reason)}" data-fraction="">'
-                f'<span class="tt-chance-text">{html.escape(_t("none", loc))}</span></span>'
-            )
-            code = getattr(err, "code", None)
-            unavailable = err is not None and code not in (None, "no_pass_fail")
-            tip += "\n" + reason
-        else:
-            pct = percent_text(p)
-            level = "tt-hi" if p >= Fraction(2, 3) else ("tt-mid" if p >= Fraction(1, 3) else "tt-lo")
-            title = _t("chance_tip", loc, fraction=_fraction_text(p), percent=f"{float(p) * 100:.4g}%")
-            pill = (
-                f'<span class="tt-pill {level}" title="{html.escape(title)}" '
-                f'data-fraction="{p.numerator}/{p.denominator}" aria-label="{html.escape(title)}">'
-                f'<span class="tt-bar" style="width:{float(p) * 100:.1f}%"></span>'
-                f'<span class="tt-chance-text">{pct}</span></span>'
-            )
-            unavailable = False
-            tip += "\n" + title
-        card["pill"].value = pill
-        button.tooltip = tip
-        box = card["box"]
-        if unavailable:
-            box.add_class("tt-check-unavailable")
-        else:
-            box.remove_class("tt-check-unavailable")
+        card = self._cards[spec.id]
+        with card["button"].hold_sync(), card["box"].hold_sync():
+            render_card(card, spec, p, err, self.locale)
 
     def _mark_last(self, check_id: str | None) -> None:
         for cid, card in self._cards.items():
@@ -874,51 +655,17 @@ class DiceTray(widgets.VBox):
     def _render_error(self) -> None:
         exc = self.last_error
         self.error.layout.display = "none" if exc is None else None
-        if exc is None:
-            self.error.value = ""
-            return
-        if isinstance(exc, PermissionError) and not hasattr(exc, "text"):
-            text = _t("not_allowed", self.locale)
-        else:
-            text = _error_text(exc, self.locale)
-        self.error.value = f'<pre role="alert">{html.escape(text)}</pre>'
+        self.error.value = (
+            "" if exc is None else f'<pre role="alert">{html.escape(error_message(exc, self.locale))}</pre>'
+        )
 
     def _effects_text(self, locale: str) -> str:
-        parts = [self._change_text(trait, old, new, locale) for trait, (old, new) in self.last_changes.items()]
-        if self.last_effects_error is not None:
-            parts.append(_t("effects_failed", locale, error=_error_text(self.last_effects_error, locale)))
-        return "; ".join(parts)
+        why = self.last_effects_error
+        lines = [self._change_text(trait, old, new, locale) for trait, (old, new) in self.last_changes.items()]
+        return effects_text(lines, None if why is None else error_text(why, locale), locale)
 
     def _change_text(self, trait: str, old: Any, new: Any, locale: str) -> str:
-        label = self._trait_label(trait, locale)
-        try:
-            delta = int(new) - int(old)
-            sign = "+" if delta > 0 else ("−" if delta < 0 else "±")
-            return f"{label} {sign}{abs(delta)} ({old} → {new})"
-        except (TypeError, ValueError):
-            return f"{label}: {old} → {new}"
-
-    def _trait_label(self, trait: str, locale: str) -> str:
-        try:
-            return tr(self.system.sheet.field(trait).label, locale)
-        except (KeyError, AttributeError, LookupError, ValueError):
-            pass
-        result = self.last_result
-        for e in getattr(result, "effects", ()) or ():
-            if e.trait == trait and e.reason:
-                return tr(e.reason, locale)
-        return trait
-
-    def _announce_text(self, locale: str) -> str:
-        r = self.last_result
-        who = f"{self.who}: " if self.who else ""
-        if self.last_kind == "check":
-            outcome = tr(r.outcome, locale) or (str(r.total) if r.total is not None else "")
-            end = "" if outcome[-1:] in ".!?…" else "."  # no «проблема!.»
-            text = f"{who}{tr(r.label, locale)}: {outcome}{end}"
-            effects = self._effects_text(locale)
-            return f"{text} {effects}".strip()
-        return f"{who}{r.text(locale)}"
+        return change_text(trait_label(self.system, self.last_result, trait, locale), old, new)
 
     def _render_result(self) -> None:
         loc = self.locale
@@ -927,90 +674,21 @@ class DiceTray(widgets.VBox):
         if r is None:
             self.result_view.value = ""
             return
-        who = f'<span class="tt-who">{html.escape(self.who)}</span>' if self.who else ""
         if self.last_kind == "check":
-            cls = {True: "tt-pass", False: "tt-fail", None: "tt-none"}[r.success]
-            mark = {True: "✓ ", False: "✗ ", None: ""}[r.success]
-            outcome = tr(r.outcome, loc) or (str(r.total) if r.total is not None else "")
-            head = (
-                f'<div class="tt-result-head">{who}<span class="tt-what">{html.escape(tr(r.label, loc))}'
-                f'</span><span class="tt-verdict {cls}">{mark}{html.escape(outcome)}</span></div>'
-            )
-            roll = r.roll
-            body = _inline(roll, loc) if roll is not None and hasattr(roll, "html") else ""
-            lines = [self._change_text(tr_, o, n, loc) for tr_, (o, n) in self.last_changes.items()]
-            effects = "".join(f'<span class="tt-effect">{html.escape(x)}</span>' for x in lines)
+            lines = [self._change_text(trait, o, n, loc) for trait, (o, n) in self.last_changes.items()]
+            why = None
             if self.last_effects_error is not None:
-                why = _t("effects_failed", loc, error=_error_text(self.last_effects_error, loc))
-                effects += f'<span class="tt-effect tt-effect-error">{html.escape(why)}</span>'
-            effects_html = f'<div class="tt-effects">{effects}</div>' if effects else ""
-            result_cls = cls
+                why = _t("effects_failed", loc, error=error_text(self.last_effects_error, loc))
+            self.result_view.value = check_result_html(r, self.who, lines, why, loc)
         else:
-            passed = r.passed
-            result_cls = {True: "tt-pass", False: "tt-fail", None: "tt-none"}[passed]
-            mark = {True: "✓ ", False: "✗ ", None: ""}[passed]
-            head = (
-                f'<div class="tt-result-head">{who}<span class="tt-what">'
-                f'{html.escape(r.expression)}</span><span class="tt-verdict {result_cls}">'
-                f"{mark}{r.total}</span></div>"
-            )
-            body = _inline(r, loc)
-            effects_html = ""
-        self.result_view.value = (
-            f'<div class="tt-result {result_cls.replace("tt-", "tt-result-")}">{head}'
-            f'<div class="tt-breakdown">{body}</div>{effects_html}</div>'
-        )
-        self.announcement = self._announce_text(loc)
+            self.result_view.value = notation_result_html(r, self.who, loc)
+        self.announcement = announcement(r, self.last_kind, self.who, self._effects_text(loc), loc)
         self.dice.announcement = self.announcement
 
     def _animate(self, roll: Any) -> None:
         dice = list(getattr(roll, "dice", []) or []) if roll is not None else []
         faces = ", ".join(str(getattr(d, "value", "")) for d in dice) or _t("no_dice", self.locale)
         self.dice.show(dice, announcement=self.announcement, label=_t("dice_label", self.locale, faces=faces))
-
-
-def _option_rows(ctrls: list[OptionControl]) -> list[widgets.Widget]:
-    """Numbers and choices in an aligned grid; the yes/no flags in a row of their own."""
-    fields = [c.widget for c in ctrls if c.spec.kind != "bool"]
-    flags = [c.widget for c in ctrls if c.spec.kind == "bool"]
-    rows: list[widgets.Widget] = []
-    if fields:
-        grid = widgets.GridBox(fields, layout=_grid_layout(200, "6px 14px", "flex-end"))
-        grid.add_class("tt-option-grid")
-        rows.append(grid)
-    if flags:
-        row = widgets.HBox(flags)
-        row.add_class("tt-option-flags")
-        rows.append(row)
-    return rows
-
-
-def _grid_layout(min_px: int, gap: str, align: str = "flex-start") -> widgets.Layout:
-    return widgets.Layout(
-        grid_template_columns=f"repeat(auto-fill, minmax({min_px}px, 1fr))",
-        grid_gap=gap,
-        width="100%",
-        align_items=align,
-    )
-
-
-def _fraction_text(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
-
-
-def _resolve_system(system: GameSystem | str | None, character: Any) -> GameSystem | None:
-    from tabletop_widgets.core.registry import get_system
-
-    if isinstance(system, str):
-        return get_system(system)
-    if system is not None:
-        return system
-    if character is None:
-        return None
-    slug = getattr(character, "SYSTEM", "") or getattr(type(character), "SYSTEM", "")
-    if not slug:
-        raise ValueError("DiceTray: pass system= for a character that does not name its system")
-    return get_system(slug)
 
 
 def show_tray(
@@ -1025,4 +703,4 @@ def show_tray(
     return DiceTray(character, system=system, locale=locale, log=log, **kwargs)
 
 
-__all__ = ["DiceTray", "OptionControl", "show_tray", "percent_text"]
+__all__ = ["DiceTray", "OptionControl", "show_tray", "percent_text", "error_text"]

@@ -384,6 +384,10 @@ def test_notebook_in_jupyter(browser, servers, jupyter_home, screenshot_dir, app
         expect(cells.nth(3).locator(".tt-dist table")).to_be_visible()
         expect(cells.nth(4).locator(".tt-roll")).to_contain_text("L5")
         expect(cells.nth(5).locator(".tt-sheet .tt-sheet-title h2")).to_have_text("Vera Lind", timeout=RUN_TIMEOUT)
+        # the tray's check groups start folded: a click on the first one shows its checks
+        cells.nth(6).locator(".tt-dice-tray .tt-check-groups .jupyter-widget-Collapse-header").first.click(
+            timeout=RUN_TIMEOUT
+        )
         expect(cells.nth(6).locator(".tt-dice-tray .tt-check-button").first).to_be_visible(timeout=RUN_TIMEOUT)
         expect(cells.nth(7).locator(".tt-tracker .tt-combatant")).to_have_count(2, timeout=RUN_TIMEOUT)
         expect(cells.nth(7).locator(".tt-tracker")).to_contain_text("Grim the Ogre")
@@ -480,6 +484,9 @@ def test_voila_pages_read_well_in_both_themes(browser, voila_url, watch_page, pa
             timeout=LOAD_TIMEOUT,
         )
         expect(page.locator(root).first).to_be_visible(timeout=LOAD_TIMEOUT)
+        if page_name == "tray":  # its check groups start folded: open the first, as a player does
+            page.locator(".tt-check-groups .jupyter-widget-Collapse-header").first.click()
+            expect(page.locator(".tt-check-button").first).to_be_visible(timeout=LOAD_TIMEOUT)
         page.wait_for_timeout(500)
         assert page.evaluate("document.body.dataset.jpThemeLight") == ("true" if theme == "light" else "false")
         result = page.evaluate(CONTRAST_JS, OUR_ROOTS)

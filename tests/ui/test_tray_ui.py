@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.core import ValidationError
 from tabletop_widgets.core.i18n import tr
-from tabletop_widgets.widgets.tray import DiceTray, _css_id, percent_text
+from tabletop_widgets.widgets.tray import DiceTray, percent_text
+from tabletop_widgets.widgets.tray_text import css_id as _css_id
 from conftest import open_context
 
 pytestmark = pytest.mark.ui
@@ -87,7 +88,17 @@ def test_tray_chance_matches_system_and_roll_shows_result(slug, browser, voila_u
     try:
         page.goto(f"{voila_url}/voila/render/gallery/tray.ipynb?system={slug}", timeout=LOAD_TIMEOUT)
         tray = page.locator(".tt-dice-tray")
+        expect(tray.locator(".tt-tray-title")).to_be_visible(timeout=LOAD_TIMEOUT)
         card = tray.locator(f".tt-check-{_css_id(check.id)}").first
+        if len(model._groups) > 1:
+            # the groups start folded, their cards not made: the player opens the check's group
+            expect(card).to_have_count(0)
+            headers = tray.locator(".tt-check-groups .jupyter-widget-Collapse-header")
+            expect(headers).to_have_count(len(model._groups))
+            _, checks = model._groups[model._group_of[check.id]]
+            header = headers.nth(model._group_of[check.id])
+            expect(header).to_contain_text(f"({len(checks)})")
+            header.click()
         expect(card).to_be_visible(timeout=LOAD_TIMEOUT)
 
         if preset is not None:

@@ -48,6 +48,7 @@ def test_every_system_renders_a_tracker(slug):
         assert f"{cur} / {mx}" in row(t, cid).hp.value
         assert 'role="meter"' in row(t, cid).hp.value
     t.select("bob")
+    t.open_details("options")  # folded until opened, as a player opens it
     specs = system.damage_options(t.combat.character("bob"))
     assert list(t._option_widgets) == [s.name for s in specs]
     assert [w.description for w in t.options_box.children] == [tr(s.label) for s in specs]
@@ -132,6 +133,7 @@ def test_damage_and_heal_from_the_panel_use_the_system(slug):
 def test_damage_options_are_passed_to_the_rules(slug):
     t = tracker_for(slug)
     t.select("ann")
+    t.open_details("options")
     seen = {}
     real = type(t.system).apply_damage
 

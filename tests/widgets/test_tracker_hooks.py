@@ -48,6 +48,7 @@ def test_healing_options_are_controls_passed_to_the_rules(skirmish):
     assert t.system is skirmish  # found through the registry
     t.combat.damage("bob", 6)
     t.select("bob")
+    t.open_details("options")
     assert list(t._heal_option_widgets) == ["resource", "first_aid"]
     assert [w.description for w in t.heal_options_box.children] == ["Restore", "First aid"]
     assert all("tt-heal-option" in w._dom_classes for w in t.heal_options_box.children)
@@ -74,6 +75,7 @@ def test_every_system_shows_its_healing_options(slug):
     system = get_system(slug)
     t = show_combat(system, characters=[system.Character(name="Ann")], rng=random.Random(1))
     t.select("ann")
+    t.open_details("options")
     specs = system.healing_options(t.combat.character("ann"))
     assert list(t._heal_option_widgets) == [s.name for s in specs]
     assert t.heal_options_row.layout.display == ("" if specs else "none")

@@ -305,16 +305,75 @@ def test_effect_line_uses_sheet_label():
     assert Effect("luck", -2).delta == -2
 
 
-def test_groups_are_built_when_opened_from_the_front_end():
+def test_groups_start_folded_with_their_counts_and_are_built_when_opened_from_the_front_end():
     _, _, tray = make("seasons")
-    assert tray._built_groups == {0}
+    assert len(tray._groups) > 1
+    # nothing open, no card made: a group's header tells how many checks it holds
+    assert tray.accordion.selected_index is None
+    assert tray._built_groups == set() and tray._cards == {}
+    assert all(not pane.children for pane in tray.accordion.children)
+    for i, (label, checks) in enumerate(tray._groups):
+        assert tray.accordion.get_title(i) == f"{label['en']} ({len(checks)})"
     last = len(tray._groups) - 1
     frontend_update(tray.accordion, selected_index=last)
-    assert last in tray._built_groups
+    assert tray._built_groups == {last}
     check = tray._groups[last][1][0]
-    assert check.id in tray._cards
+    assert set(tray._cards) == {c.id for c in tray._groups[last][1]}
     frontend_custom(tray.check_button(check.id), {"event": "click"})
     assert tray.last_result is not None or tray.last_error is not None
+    # closing and opening again builds nothing twice
+    box = tray.card(check.id)
+    frontend_update(tray.accordion, selected_index=None)
+    frontend_update(tray.accordion, selected_index=last)
+    assert tray.card(check.id) is box
+
+
+def test_a_tray_with_one_group_shows_it_open():
+    tray = DiceTray(MiniCharacter(), system=Mini())
+    assert len(tray._groups) == 1
+    assert tray.accordion.selected_index == 0 and tray._built_groups == {0}
+
+
+def _pill_fraction(tray, check_id):
+    pill = tray._cards[check_id]["pill"].value
+    return pill.split('data-fraction="')[1].split('"')[0]
+
+
+def test_a_card_built_late_shows_the_chance_of_the_options_set_before_and_follows_them_after():
+    system, character, tray = make("ret")
+    index = 1
+    check = tray._groups[index][1][0]
+    shared = next(c for c in tray.option_controls(check.id) if c.shared and c.spec.kind == "int")
+    values = [v for v, _ in shared.spec.choices] or [shared.value + 2]
+    value = next(v for v in values if v != shared.value)
+    tray.set_option(shared.name, value)  # the group is still folded: no card to redraw
+    assert check.id not in tray._cards
+    tray.open_group(index)
+    expected = system.chance(character, check.id, **tray.options_for(check.id))
+    assert tray.options_for(check.id)[shared.name] == value
+    assert _pill_fraction(tray, check.id) == f"{expected.numerator}/{expected.denominator}"
+    other = next(v for v in values if v not in (value,))
+    frontend_update(shared.widget, value=other)
+    expected = system.chance(character, check.id, **tray.options_for(check.id))
+    assert _pill_fraction(tray, check.id) == f"{expected.numerator}/{expected.denominator}"
+
+
+def test_more_options_are_made_when_first_opened_and_their_values_count_before():
+    system, character, tray = make("seasons")
+    assert tray.more_options is not None and tray.more_options.selected_index is None
+    rare = [c for c in tray.option_controls() if c.shared and c.widget is None]
+    assert rare and not tray.more_options.children[0].children
+    ctrl = next(c for c in rare if c.spec.kind in ("int", "bool"))
+    value = True if ctrl.spec.kind == "bool" else (ctrl.spec.max if ctrl.spec.max is not None else 3)
+    tray.set_option(ctrl.name, value)  # as the API (or a forged message) would, while folded
+    check_id = ctrl.checks[0]
+    assert tray.options_for(check_id)[ctrl.name] == value
+    frontend_update(tray.more_options, selected_index=0)
+    assert ctrl.widget is not None and ctrl.widget.value == value
+    assert all(c.widget is not None for c in rare)
+    made = tray.more_options.children[0].children
+    tray.open_more_options()  # again: nothing new
+    assert tray.more_options.children[0].children == made
 
 
 def test_rebuild_when_the_checks_change_keeps_option_values_and_closes_old_widgets():
@@ -345,3 +404,28 @@ def test_title_follows_the_characters_name():
     assert "Aria" in tray.title.value
     character.name = "Bree"
     assert "Bree" in tray.title.value and tray.who == "Bree"
+
+
+def test_checks_that_change_only_words_and_defaults_are_redrawn_without_new_widgets():
+    from tabletop_widgets.core.combat import Combat
+
+    system = get_system("seasons")
+    character = system.Character(name="Ash")
+    tray = DiceTray(character, rng=random.Random(7))
+    before = {c.id: c for c in tray.checks}
+    check_id = "first_aid_skill"  # its difficulty follows the damaged health levels
+    tray.open_group(tray._group_of[check_id])
+    card = tray.card(check_id)
+    controls = {key: c.widget for key, c in tray._controls.items()}
+    fight = Combat(system, rng=random.Random(1))
+    fight.add("ash", character)
+    fight.damage("ash", 2)  # the tray follows the character
+    after = {c.id: c for c in tray.checks}
+    assert after[check_id] != before[check_id]  # the rules' words changed
+    assert after[check_id].notation != before[check_id].notation
+    assert tray.card(check_id) is card  # ... and nothing was made anew
+    assert {key: c.widget for key, c in tray._controls.items()} == controls
+    expected = system.chance(character, check_id, **tray.options_for(check_id))
+    pill = tray._cards[check_id]["pill"].value
+    assert f'data-fraction="{expected.numerator}/{expected.denominator}"' in pill
+    assert after[check_id].notation_text("en") in tray.check_button(check_id).tooltip
