@@ -12,8 +12,7 @@ names such as ``_repr_html_`` are not). A module reaches across when it
   private state.
 
 Scope: the packages listed in ``CLEAN`` (``table``, ``core``, ``dice`` and ``widgets``) must have
-no such access, with no allow-list, except the modules in ``NOT_YET`` (being split elsewhere: they
-join the check when that work lands).
+no such access, with no allow-list.
 """
 
 from __future__ import annotations
