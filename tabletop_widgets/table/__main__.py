@@ -3,7 +3,7 @@
     python -m tabletop_widgets.table create DB --system ret --seat gm:gm:Alice \\
         --seat bob:player:Bob:c1 --character c1=bob.json [--base URL] [--title T] [--json]
     python -m tabletop_widgets.table links DB TABLE [--seat SEAT ...] [--base URL] [--json]
-    python -m tabletop_widgets.table verify DB TABLE [--commitment HEX] [--head HEX] [--seed HEX]
+    python -m tabletop_widgets.table verify DB TABLE [--session N] [--commitment HEX] [--head HEX] [--seed HEX]
     python -m tabletop_widgets.table lobby-key DB [--no-lobby-key | --new]
 
 ``DB`` is a SQLite path or a ``postgresql://`` URL (or ``-`` for ``$TABLETOP_DB`` / the default).
@@ -96,7 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("verify", help="replay the log and check every roll against the revealed seed")
     v.add_argument("db")
     v.add_argument("table")
-    v.add_argument("--seed", default=None, help="the secret seed (hex), to check an open table")
+    v.add_argument(
+        "--session",
+        type=int,
+        default=None,
+        help="the game session to check (from 1); default: every session that has ended",
+    )
+    v.add_argument("--seed", default=None, help="the secret seed (hex), to check a session still open")
     v.add_argument(
         "--commitment", default=None, help="the dice commitment you copied from your seat: must be this table's"
     )
@@ -178,7 +184,9 @@ def _run(args) -> int:
         from .verify import verify_table
 
         with _store(args.db) as store:
-            rep = verify_table(store, args.table, seed_hex=args.seed, commitment=args.commitment, head=args.head)
+            rep = verify_table(
+                store, args.table, args.session, seed_hex=args.seed, commitment=args.commitment, head=args.head
+            )
         print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
         if not rep.ok:
             print(
