@@ -170,7 +170,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "session_ok": T("✓ verified", "✓ проверена"),
     "session_bad": T("✗ verification FAILED: {why}", "✗ проверка НЕ ПРОШЛА: {why}"),
     "session_now": T("open now", "идёт сейчас"),
-    "session_rolls": T("{n} rolls", "бросков: {n}"),
+    "session_rolls": T("rolls: {n}", "бросков: {n}"),
     "not_unlocked": T("Show the campaigns with the lobby key first.", "Сначала откройте кампании ключом лобби."),
     "no_key_mode": T(
         "This server's lobby runs without a key: anyone who reaches it can create tables.",
