@@ -160,6 +160,23 @@ class LifeAndDeathSystem(GameSystem):
     def end_of_session(self, character, awards, **kw):
         return progression.end_of_session(character, awards, rules=self.rules, **kw)
 
+    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+        """A campaign's game session starts: the surprises the GM owes the character (level-up
+        "Surprise", L365, L371) are a note for the GM; the character itself does not change."""
+        owed = int(character.surprises_pending or 0)
+        if owed <= 0:
+            return None
+        name = character.name or "?"
+        return DamageOutcome(
+            notes=[
+                T(
+                    f"{name}: {owed} surprise(s) owed this session (a random bonus the GM arranges, L371)",
+                    f"{name}: сюрпризов за этой сессией — {owed} (случайную награду устраивает ведущий, L371)",
+                )
+            ],
+            details={"surprises_pending": owed},
+        )
+
     def improve(self, character, choice: str, target: str | None = None, **kw):
         """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
         parameter) or ``surprise`` (L361-L371)."""

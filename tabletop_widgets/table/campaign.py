@@ -189,7 +189,15 @@ def rules_events(system, state, n: int, options: Mapping[str, Any], actor: str) 
         except ValueError:
             continue  # a sheet the system cannot read is left as it is
         outcome = hook(model, options=dict(options))
-        if outcome is None or not outcome.changes:
+        if outcome is None:
+            continue
+        if not outcome.changes:
+            if outcome.notes:  # something owed this session: a reminder for the GM
+                payload = validate(
+                    "session.reminder",
+                    {"character_id": cid, "session": n, "notes": jsonable([dict(x) for x in outcome.notes])},
+                )
+                out.append(NewEvent("session.reminder", actor, payload, AUDIENCE_GM))
             continue
         changes = {trait: new for trait, (_old, new) in outcome.changes.items()}
         audience = state.character_audience.get(cid, AUDIENCE_ALL)
@@ -459,6 +467,12 @@ register_kind(
     doc="A seat joined the campaign (never its token).",
 )
 register_kind(
+    "session.reminder",
+    action=None,
+    fields={"character_id": ((str,), True), "session": ((int,), True), "notes": ((list,), True)},
+    doc="What the system's rules owe a character this session (e.g. L&D's surprises): the GM's.",
+)
+register_kind(
     "seat.retired", action=None, fields={"seat": ((str,), True)}, doc="A player left: their link stops working."
 )
 
@@ -467,6 +481,22 @@ register_kind(
 def _seat_added(state, e) -> None:
     p = e.payload
     state.seats[p["seat"]] = {"role": p["role"], "name": p["name"], "character_id": p.get("character_id")}
+
+
+@reducer("session.reminder")
+def _session_reminder(state, e) -> None:
+    notes = [x for x in e.payload["notes"] if isinstance(x, dict)]
+    state.notes.append(
+        {
+            "seq": e.seq,
+            "actor": e.actor,
+            "text": "; ".join(str(x.get("en", "")) for x in notes),
+            "texts": {loc: "; ".join(str(x.get(loc) or x.get("en", "")) for x in notes) for loc in ("en", "ru")},
+            "title": None,
+            "audience": e.audience,
+            "session": e.payload["session"],
+        }
+    )
 
 
 @reducer("seat.retired")

@@ -1260,7 +1260,7 @@ class TableView(widgets.VBox):
         items = "".join(
             "<li>"
             + (f'<span class="tt-note-title">{_esc(n.get("title"))}</span>' if n.get("title") else "")
-            + f"{_esc(n.get('text', ''))}</li>"
+            + f"{_esc((n.get('texts') or {}).get(loc) or n.get('text', ''))}</li>"
             for n in notes
         )
         self.notes_list.value = f"<ul>{items}</ul>"
