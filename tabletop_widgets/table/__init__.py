@@ -23,6 +23,9 @@ from .._lazy import lazy_exports as _lazy_exports
 _LAZY = {
     "ACTIONS": "seats",
     "Audience": "audience",
+    "backup_campaign": "backup",
+    "BackupError": "backup",
+    "restore_campaign": "backup",
     "check": "session",
     "check_lobby_key": "lobbykey",
     "CheckRequest": "session",
@@ -82,6 +85,7 @@ __getattr__, __dir__ = _lazy_exports(__name__, _LAZY, None)
 __all__ = [
     "ACTIONS",
     "Audience",
+    "BackupError",
     "CheckRequest",
     "CreatedTable",
     "Event",
@@ -118,6 +122,7 @@ __all__ = [
     "VersionConflict",
     "Watch",
     "WriteTx",
+    "backup_campaign",
     "check",
     "commitment",
     "create_table",
@@ -130,6 +135,7 @@ __all__ = [
     "register_action",
     "register_kind",
     "reissue_token",
+    "restore_campaign",
     "rng_for",
     "verify_table",
 ]

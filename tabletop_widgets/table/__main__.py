@@ -5,6 +5,8 @@
     python -m tabletop_widgets.table links DB TABLE [--seat SEAT ...] [--base URL] [--json]
     python -m tabletop_widgets.table verify DB TABLE [--session N] [--commitment HEX] [--head HEX] [--seed HEX]
     python -m tabletop_widgets.table lobby-key DB [--no-lobby-key | --new]
+    python -m tabletop_widgets.table backup DB TABLE FILE
+    python -m tabletop_widgets.table restore DB FILE
 
 ``DB`` is a SQLite path or a ``postgresql://`` URL (or ``-`` for ``$TABLETOP_DB`` / the default).
 Tokens are stored only as hashes, so ``links`` issues *new* tokens (the seats' old links stop
@@ -118,6 +120,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     mode.add_argument("--new", action="store_true", help="replace the key with a new one")
 
+    bk = sub.add_parser("backup", help="write a campaign to one file (JSON lines with a manifest of hashes)")
+    bk.add_argument("db")
+    bk.add_argument("table")
+    bk.add_argument("file")
+
+    rs = sub.add_parser("restore", help="restore a campaign from a backup file (checked first)")
+    rs.add_argument("db")
+    rs.add_argument("file")
+
     args = ap.parse_args(argv)
     try:
         return _run(args)
@@ -194,6 +205,25 @@ def _run(args) -> int:
                 file=sys.stderr,
             )
         return 0 if rep.ok else 1
+    if args.cmd == "backup":
+        from .backup import backup_campaign
+
+        with _store(args.db) as store:
+            info = backup_campaign(store, args.table, args.file)
+        print(
+            f"campaign {info.table_id} ({info.title or info.system}): {info.events} events, "
+            f"{info.sessions} session(s) written to {args.file} (keep it private: it holds the dice seeds)"
+        )
+        return 0
+    if args.cmd == "restore":
+        from .backup import restore_campaign
+
+        with _store(args.db, create=True) as store:
+            info = restore_campaign(store, args.file)
+        print(
+            f"campaign {info.table_id} ({info.title or info.system}): {info.events} events restored; head {info.head}"
+        )
+        return 0
     if args.cmd == "lobby-key":
         from .lobbykey import prepare_lobby_key
 

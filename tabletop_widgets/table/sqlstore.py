@@ -634,6 +634,77 @@ class SQLStore(Store):
             table_id=r[0], view=r[1], version=int(r[2]), seq=int(r[3]), state=json.loads(r[4]), created=r[5]
         )
 
+    # -- backup and restore (see backup.py) ------------------------------------------------------
+    def export_rows(self, table_id: str) -> dict[str, Any]:
+        """A table's rows as stored, secrets included (its seeds, the seats' token hashes):
+        ``{"table", "seats", "sessions", "events"}``, read in one transaction."""
+
+        def body(conn):
+            t = self._execute(conn, f"SELECT {TABLE_COLS} FROM tables WHERE table_id = ?", (table_id,)).fetchone()
+            if t is None:
+                raise TableNotFound(table_id)
+            seats = self._execute(
+                conn, f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY {self.SEAT_ORDER}", (table_id,)
+            ).fetchall()
+            sessions = self._execute(
+                conn, f"SELECT {SESSION_COLS} FROM sessions WHERE table_id = ? ORDER BY n", (table_id,)
+            ).fetchall()
+            events = self._select_events(conn, table_id, 0, None, None)
+            return {
+                "table": dict(zip(TABLE_COLS.split(", "), t)),
+                "seats": [dict(zip(SEAT_COLS.split(", "), r)) for r in seats],
+                "sessions": [dict(zip(SESSION_COLS.split(", "), r)) for r in sessions],
+                "events": events,
+            }
+
+        return self._transaction(body)
+
+    def restore_rows(self, rows: dict[str, Any]) -> None:
+        """Write a table exported by :meth:`export_rows` (checked by the caller) in one
+        transaction: its row, seats, sessions and events as they were (versions, roll indices,
+        times, chain hashes); ``seq`` is this store's. Raises :class:`TableExists`."""
+        t = rows["table"]
+
+        def body(conn):
+            cur = self._execute(
+                conn,
+                f"INSERT INTO tables ({TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (table_id) DO NOTHING",
+                tuple(t[c] for c in TABLE_COLS.split(", ")),
+            )
+            if cur.rowcount != 1:
+                raise TableExists(f"table {t['table_id']!r} already exists in this store")
+            for s in rows["seats"]:
+                self._insert_seat(conn, SeatRecord(*(s[c] for c in SEAT_COLS.split(", "))))
+            for s in rows["sessions"]:
+                self._execute(
+                    conn,
+                    f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                    tuple(s[c] for c in SESSION_COLS.split(", ")),
+                )
+            stored = []
+            for e in rows["events"]:
+                seq = self._insert_event(
+                    conn,
+                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
+                    "VALUES (?,?,?,?,?,?,?,?,?)",
+                    (
+                        e.table_id,
+                        e.version,
+                        e.kind,
+                        e.actor,
+                        e.audience,
+                        e.roll,
+                        dumps(dict(e.payload)),
+                        e.created,
+                        e.hash,
+                    ),
+                )
+                stored.append(seq)
+            self._notify(conn, t["table_id"], [])
+
+        self._transaction(body)
+        self.commits += 1
+
     # -- store-wide settings ------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
         rows = self._read("SELECT value FROM tabletop_meta WHERE key = ?", (key,))

@@ -402,6 +402,16 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None: ...
 
+    # -- backup and restore (see backup.py) ------------------------------------------------------
+    @abc.abstractmethod
+    def export_rows(self, table_id: str) -> dict[str, Any]:
+        """A table's rows as stored, secrets included (see :mod:`.backup`)."""
+
+    @abc.abstractmethod
+    def restore_rows(self, rows: dict[str, Any]) -> None:
+        """Write a table exported by :meth:`export_rows`, in one transaction (see :mod:`.backup`).
+        Raises :class:`TableExists`."""
+
     # -- store-wide settings ------------------------------------------------------------------
     @abc.abstractmethod
     def get_meta(self, key: str) -> str | None:
