@@ -60,6 +60,7 @@ _LAZY = {
     "SeatError": "seats",
     "SeatRecord": "store",
     "SeatSpec": "seats",
+    "session_transcript": "transcript",
     "SessionEnded": "store",
     "SessionInfo": "store",
     "Snapshot": "store",
@@ -136,6 +137,7 @@ __all__ = [
     "register_kind",
     "reissue_token",
     "restore_campaign",
+    "session_transcript",
     "rng_for",
     "verify_table",
 ]
