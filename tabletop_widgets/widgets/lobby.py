@@ -75,12 +75,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "link_observer": T("Observer {n}", "Зритель {n}"),
     "commitment": T("Dice commitment", "Печать кубиков"),
     "commitment_help": T(
-        "The fingerprint (SHA-256) of this table's secret dice key, fixed before anyone rolls. "
-        "Keep a copy: when the {gm} closes the table the key is shown, and with this fingerprint "
-        "any player can check after the game that nobody changed the rolls.",
-        "Отпечаток (SHA-256) секретного ключа кубиков этого стола, сделанный до первого броска. "
-        "Сохраните его: когда {gm} закроет стол, ключ откроется. По этому отпечатку любой игрок "
-        "после игры проверит, что броски никто не подменял.",
+        "The fingerprint (SHA-256) of the secret dice key of this campaign's first session, fixed "
+        "before anyone rolls. Keep a copy: when the {gm} ends the session the key is shown, and with "
+        "this fingerprint any player can check that nobody changed the rolls.",
+        "Отпечаток (SHA-256) секретного ключа кубиков первой сессии этой кампании, сделанный до "
+        "первого броска. Сохраните его: когда {gm} закончит сессию, ключ откроется. По этому "
+        "отпечатку любой игрок проверит, что броски никто не подменял.",
     ),
     "copy": T("Copy: {who}", "Копировать: {who}"),
     "copy_tip": T("Copy the link of {who}", "Скопировать ссылку: {who}"),
