@@ -125,6 +125,7 @@ def test_next_session_new_commitment_same_characters_same_links(camp, store, sto
     spent = bob.roll(check("mind", luck=2))  # declares Luck: the check's effects change it
     assert any(e["trait"] == "luck" for e in spent.payload["result"]["effects"])
     luck_after = bob.state.characters["c_bob"]["luck"]
+    left = dict(bob.state.characters["c_bob"])  # as session 1 leaves it
     gm.end_session()
     with pytest.raises(PlayError, match="ended"):
         gm.end_session()
@@ -137,7 +138,10 @@ def test_next_session_new_commitment_same_characters_same_links(camp, store, sto
     bob2 = TableSession.join(open_store_at(store_url), made.table_id, made.tokens["bob"])
     assert bob2.session_number == 2 and bob2.session_open and bob2.commitment == gm.commitment
     ch = bob2.state.characters["c_bob"]
-    assert (ch["health"], ch["notes"], ch["luck"]) == (2, "bitten", luck_after)
+    assert (ch["health"], ch["notes"]) == (2, "bitten")
+    # ...and then the system's session rules: RET refills Luck up to its maximum, never lower
+    assert ch["luck"] == max(luck_after, bob2.character("c_bob").luck_max)
+    assert {k: v for k, v in ch.items() if k != "luck"} == {k: v for k, v in left.items() if k != "luck"}
     assert "npc" not in bob2.state.characters  # the audience filter still holds
     bob.poll()
     assert bob.commitment == gm.commitment and bob.session_number == 2
