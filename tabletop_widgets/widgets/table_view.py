@@ -216,6 +216,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "session_failed": T("FAILED: {why}", "НЕ ПРОШЛА: {why}"),
     "session_running": T("open now", "идёт сейчас"),
     "log_session_ended": T("Session {n} ended", "Сессия {n} окончена"),
+    "transcripts": T("Session logs", "Журналы сессий"),
+    "transcript_row": T("Session {n}:", "Сессия {n}:"),
+    "transcript_md": T("text (Markdown)", "текст"),
+    "transcript_html": T("web page", "веб-страница"),
+    "transcript_tip": T(
+        "What your seat saw of the session, to keep: rolls with their dice, checks with their odds, "
+        "combat rounds, the chat",
+        "Что ваше место видело за сессию, на память: броски с кубиками, проверки с шансами, раунды боя, чат",
+    ),
     "log_session_started": T("Session {n} started", "Началась сессия {n}"),
     "combat_reloaded": T(
         "The combat changed elsewhere; the tracker was reloaded.", "Бой изменился в другом окне; трекер перезагружен."
@@ -413,7 +422,10 @@ class TableView(widgets.VBox):
         # the table at a glance (the fight, the log) on top; the seat's tools in tabs below
         self.combat_column = widgets.VBox([self.tracker])
         self.combat_column.add_class("tt-table-combat")
-        self.log_column = widgets.VBox([self.roll_log])
+        self.transcripts = widgets.HTML()
+        self.transcripts.add_class("tt-transcripts")
+        self._transcript_cache: dict[tuple[int, str, str], str] = {}
+        self.log_column = widgets.VBox([self.roll_log, self.transcripts])
         self.log_column.add_class("tt-table-log-column")
         top = widgets.HBox([self.combat_column, self.log_column])
         top.add_class("tt-table-top")
@@ -951,8 +963,10 @@ class TableView(widgets.VBox):
         if now == self._session_seen or st.closed:
             self._session_seen = now
             self._render_sessions()
+            self._render_transcripts()
             return
         self._session_seen = now
+        self._render_transcripts()
         key = "session_ended_status" if not st.session_open else "session_started_status"
         self._message = ("info", {loc: _t(key, loc, n=st.session, **self._w(loc)) for loc in LOCALES})
         self._render_status()
@@ -1074,6 +1088,7 @@ class TableView(widgets.VBox):
             self.reissue_button.tooltip = _t("reissue_tip", loc)
             self._render_new_link()
         self._render_sessions()
+        self._render_transcripts()
         self._render_creation()
         self._render_header()
         self._render_status()
@@ -1114,6 +1129,44 @@ class TableView(widgets.VBox):
             # a page opened between sessions says so (a page open at the time was told)
             self._message = ("info", {lc: _t("session_ended_status", lc, n=n, **self._w(lc)) for lc in LOCALES})
             self._render_status()
+
+    def _render_transcripts(self) -> None:
+        """Links to download each ended session's transcript as this seat saw it (Markdown, or
+        a self-contained web page), in the screen's language; built once per session and
+        language (an ended session does not change)."""
+        import base64
+
+        from tabletop_widgets.table.campaign import sessions
+        from tabletop_widgets.table.transcript import session_transcript
+
+        loc = self.locale
+        ended = [s for s in sessions(self.session.state) if not s.is_open]
+        if not ended:
+            self.transcripts.value = ""
+            return
+        rows = []
+        for s in ended:
+            links = []
+            for fmt, mime, key in (("md", "text/markdown", "transcript_md"), ("html", "text/html", "transcript_html")):
+                data = self._transcript_cache.get((s.n, loc, fmt))
+                if data is None:
+                    try:
+                        text = session_transcript(self.session, s.n, fmt=fmt, locale=loc)
+                    except Exception:  # a transcript must not take the page down
+                        log.exception("transcript of session %s failed", s.n)
+                        continue
+                    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+                    self._transcript_cache[(s.n, loc, fmt)] = data
+                name = f"session-{s.n}.{fmt}"
+                links.append(
+                    f'<a download="{name}" href="data:{mime};charset=utf-8;base64,{data}" '
+                    f'class="tt-transcript-{fmt}" data-session="{s.n}">{_esc(_t(key, loc))}</a>'
+                )
+            rows.append(f"<li>{_esc(_t('transcript_row', loc, n=s.n))} {' · '.join(links)}</li>")
+        self.transcripts.value = (
+            f'<div title="{_esc(_t("transcript_tip", loc))}"><b>{_esc(_t("transcripts", loc))}</b>'
+            f"<ul>{''.join(rows)}</ul></div>"
+        )
 
     def _tip(self, key: str, loc: str) -> str:
         return _t(key, loc, **self._w(loc)) if key in TEXTS else ""

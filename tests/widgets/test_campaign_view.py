@@ -90,3 +90,25 @@ def test_the_session_list_shows_a_failed_verification(table):
     conn.close()
     fresh = TableView(table.session("gm"), follow=False, animate=False)
     assert "FAILED" in fresh.session_list.value and "tt-session-bad" in fresh.session_list.value
+
+
+def test_each_seat_downloads_the_transcript_of_an_ended_session(table):
+    import base64
+    import html as html_mod
+
+    gm, p1 = table.view("gm"), table.view("p1", locale="ru")
+    assert p1.transcripts.value == ""  # nothing ended yet
+    gm.session.note("the butler did it")
+    gm.session.roll("1d1+918273640", hidden=True)
+    p1.tray.roll("2d6+100")
+    gm.session.end_session()
+    p1.session.poll()
+    value = html_mod.unescape(p1.transcripts.value)
+    assert "Сессия 1:" in value and 'download="session-1.md"' in value and 'download="session-1.html"' in value
+    data = value.split('class="tt-transcript-md"')[0].split("base64,")[-1].split('"')[0]
+    text = base64.b64decode(data).decode("utf-8")
+    assert "2d6+100" in text and "сессия 1" in text
+    assert "butler" not in text and "918273641" not in text  # never what the seat may not see
+    gm_value = html_mod.unescape(gm.transcripts.value)
+    gm_data = gm_value.split('class="tt-transcript-md"')[0].split("base64,")[-1].split('"')[0]
+    assert "butler" in base64.b64decode(gm_data).decode("utf-8")
