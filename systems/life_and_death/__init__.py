@@ -170,8 +170,10 @@ class LifeAndDeathSystem(GameSystem):
         return DamageOutcome(
             notes=[
                 T(
-                    f"{name}: {owed} surprise(s) owed this session (a random bonus the GM arranges, L371)",
-                    f"{name}: сюрпризов за этой сессией — {owed} (случайную награду устраивает ведущий, L371)",
+                    f"{name}: {owed} surprise(s) owed this session (a random bonus the "
+                    f"{self.term('gm', 'en')} arranges, L371)",
+                    f"{name}: сюрпризов за этой сессией — {owed} (случайную награду устраивает "
+                    f"{self.term('gm', 'ru')}, L371)",
                 )
             ],
             details={"surprises_pending": owed},

@@ -96,7 +96,7 @@ def session_ended_denial(session: "TableSession", action: str) -> PlayDenied:
     )
 
 
-def _no_open_session(n: int) -> PlayError:
+def no_open_session(n: int) -> PlayError:
     return PlayError(
         "no_open_session",
         T(
@@ -107,7 +107,7 @@ def _no_open_session(n: int) -> PlayError:
     )
 
 
-def _still_open(n: int) -> PlayError:
+def still_open(n: int) -> PlayError:
     return PlayError(
         "session_open",
         T(
@@ -118,54 +118,38 @@ def _still_open(n: int) -> PlayError:
     )
 
 
-def end_session(session: "TableSession"):
-    """GM: end the current session (see :meth:`TableSession.end_session`)."""
-    session._begin("session.manage")
-    if not session.state.session_open:
-        raise _no_open_session(session.state.session)
-
-    def make(tx: WriteTx) -> list[NewEvent]:
-        session.require("session.manage")
-        if not tx.session.is_open or tx.session.n != session.state.session:
-            raise _no_open_session(tx.session.n)
-        first = int(session.state.session_list()[-1].get("first_roll") or 0)
-        seed = tx.end_session()
-        payload = validate(
-            "session.ended",
-            {
-                "session": tx.session.n,
-                "seed": seed,
-                "seed_hash": tx.session.seed_hash,
-                "first_roll": first,
-                "rolls": tx.next_roll - first,
-            },
-        )
-        return [NewEvent("session.ended", session.seat, payload, AUDIENCE_ALL)]
-
-    return session._write(make)[0]
+def end_session_events(session: "TableSession", tx: WriteTx) -> list[NewEvent]:
+    """Inside the GM's write: end the current session (``tx.end_session()``) and the
+    ``session.ended`` event that reveals its seed."""
+    if not tx.session.is_open or tx.session.n != session.state.session:
+        raise no_open_session(tx.session.n)
+    first = int(session.state.session_list()[-1].get("first_roll") or 0)
+    seed = tx.end_session()
+    payload = validate(
+        "session.ended",
+        {
+            "session": tx.session.n,
+            "seed": seed,
+            "seed_hash": tx.session.seed_hash,
+            "first_roll": first,
+            "rolls": tx.next_roll - first,
+        },
+    )
+    return [NewEvent("session.ended", session.seat, payload, AUDIENCE_ALL)]
 
 
-def start_session(session: "TableSession", *, options: Mapping[str, Any] | None = None):
-    """GM: open the next session (see :meth:`TableSession.start_session`)."""
-    session._begin("session.manage")
-    if session.state.session_open:
-        raise _still_open(session.state.session)
-    dice = FairDice.new()
-    opts = jsonable(dict(options or {}))
-
-    def make(tx: WriteTx) -> list[NewEvent]:
-        session.require("session.manage")
-        if tx.session.is_open:
-            raise _still_open(tx.session.n)
-        info = tx.start_session(dice.seed, dice.seed_hash)
-        payload = validate(
-            "session.started", {"session": info.n, "seed_hash": info.seed_hash, "first_roll": tx.next_roll}
-        )
-        out = [NewEvent("session.started", session.seat, payload, AUDIENCE_ALL)]
-        out += session_rules_events(session, info.n, opts)
-        return out
-
-    return session._write(make)[0]
+def start_session_events(
+    session: "TableSession", tx: WriteTx, dice: FairDice, options: Mapping[str, Any]
+) -> list[NewEvent]:
+    """Inside the GM's write: open the next session with ``dice`` (``tx.start_session``), the
+    ``session.started`` event with its commitment, and the system's session rules."""
+    if tx.session.is_open:
+        raise still_open(tx.session.n)
+    info = tx.start_session(dice.seed, dice.seed_hash)
+    payload = validate("session.started", {"session": info.n, "seed_hash": info.seed_hash, "first_roll": tx.next_roll})
+    out = [NewEvent("session.started", session.seat, payload, AUDIENCE_ALL)]
+    out += session_rules_events(session, info.n, jsonable(dict(options)))
+    return out
 
 
 def session_rules_events(session: "TableSession", n: int, options: Mapping[str, Any]) -> list[NewEvent]:
@@ -333,7 +317,7 @@ def start_next_session(
 
     def build(tx: WriteTx) -> list[NewEvent]:
         if tx.session.is_open:
-            raise _still_open(tx.session.n)
+            raise still_open(tx.session.n)
         state = _gm_state(store, table_id)  # the whole log, under the table's write lock
         info = tx.start_session(dice.seed, dice.seed_hash)
         started.append(info)
@@ -432,7 +416,7 @@ def retire_seat(store: Store, table_id: str, seat: str, *, actor: str = LOBBY_AC
             "retire_gm",
             T(
                 "The GM's seat cannot be retired: give it a new link instead.",
-                "Место ведущего нельзя убрать: выдайте ему новую ссылку.",
+                "Место мастера нельзя убрать: выдайте ему новую ссылку.",
             ),
         )
     dead = hash_token("retired:" + new_token())  # no token hashes to it that anyone holds
@@ -451,7 +435,7 @@ def reissue_gm_link(store: Store, table_id: str, *, actor: str = LOBBY_ACTOR) ->
 
     gm = next((s for s in store.seats(table_id) if s.role == "gm"), None)
     if gm is None:
-        raise PlayError("no_gm", T("This campaign has no GM seat.", "В этой кампании нет места ведущего."))
+        raise PlayError("no_gm", T("This campaign has no GM seat.", "В этой кампании нет места мастера."))
     return reissue_token(store, table_id, gm.seat, actor=actor)
 
 
@@ -514,7 +498,8 @@ __all__ = [
     "SessionView",
     "add_player",
     "campaigns",
-    "end_session",
+    "end_session_events",
+    "no_open_session",
     "reissue_gm_link",
     "retire_seat",
     "rules_events",
@@ -522,5 +507,6 @@ __all__ = [
     "session_reports",
     "sessions",
     "start_next_session",
-    "start_session",
+    "start_session_events",
+    "still_open",
 ]

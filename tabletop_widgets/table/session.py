@@ -755,9 +755,17 @@ class TableSession:
         until :meth:`start_session`, nothing is rolled. Characters, notes, options and seats
         stay. Returns the event. A player's or observer's seat gets ``PermissionDenied``; a
         session that has already ended, a :class:`~.rules.PlayError` saying so."""
-        from .campaign import end_session
+        from .campaign import end_session_events, no_open_session
 
-        return end_session(self)
+        self._begin("session.manage")
+        if not self.state.session_open:
+            raise no_open_session(self.state.session)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("session.manage")
+            return end_session_events(self, tx)
+
+        return self._write(make)[0]
 
     def start_session(self, *, options: Mapping[str, Any] | None = None) -> Event:
         """GM: open the next game session with a fresh secret seed; its commitment (the new
@@ -765,9 +773,20 @@ class TableSession:
         session rules (``GameSystem.session_started``, with ``options``) run for every
         character in the same write. Characters enter it as the last session left them; seat
         links keep working. Returns the ``session.started`` event."""
-        from .campaign import start_session
+        from .campaign import start_session_events, still_open
+        from .fairdice import FairDice
 
-        return start_session(self, options=options)
+        self._begin("session.manage")
+        if self.state.session_open:
+            raise still_open(self.state.session)
+        dice = FairDice.new()
+        opts = dict(options or {})
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("session.manage")
+            return start_session_events(self, tx, dice, opts)
+
+        return self._write(make)[0]
 
     def close_table(self) -> TableInfo:
         """GM: close the campaign for good. Ends the open session (its seed is revealed), and

@@ -158,7 +158,7 @@ TEXTS: dict[str, dict[str, str]] = {
     ),
     "campaign_new_link": T(
         "Link for {who} (shown once: copy it now and send it privately):",
-        "Ссылка для «{who}» (показана один раз: скопируйте её сейчас и отправьте лично):",
+        "{who} — ссылка места (показана один раз: скопируйте её сейчас и отправьте лично):",
     ),
     "campaign_retired": T(
         "{who} left the campaign: their link no longer works.", "{who} покинул(а) кампанию: ссылка больше не работает."
