@@ -14,6 +14,7 @@ from tabletop_widgets.core import (
     InitiativeOrder,
     OptionSpec,
     Problem,
+    T,
 )
 
 from . import checks as _checks
@@ -110,6 +111,25 @@ class LifeAndDeathSystem(GameSystem):
 
     def end_of_session(self, character, awards, **kw):
         return progression.end_of_session(character, awards, options=self.rules, **kw)
+
+    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+        """A campaign's game session starts: the surprises the GM owes the character (level-up
+        "Surprise", L365, L371) are a note for the GM; the character itself does not change."""
+        owed = int(character.surprises_pending or 0)
+        if owed <= 0:
+            return None
+        name = character.name or "?"
+        gm_en, gm_ru = self.term("gm", "en"), self.term("gm", "ru")
+        return DamageOutcome(
+            notes=[
+                T(
+                    f"{name} is owed {owed} surprise{'' if owed == 1 else 's'} this session: "
+                    f"a random reward the {gm_en} arranges",
+                    f"{name}: сюрпризы к этой сессии — {owed} (случайную награду устраивает {gm_ru})",
+                )
+            ],
+            details={"surprises_pending": owed},
+        )
 
     def improve(self, character, choice: str, target: str | None = None, **kw):
         """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =

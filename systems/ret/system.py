@@ -130,6 +130,22 @@ class RetSystem(GameSystem):
     def start_game_session(self, character) -> dict:
         return _advancement.start_game_session(character)
 
+    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+        """A campaign's game session starts: Luck refills up to its maximum, never reduced
+        (L356-357); ultimates are available again (L1217)."""
+        before = {"luck": character.luck, "abilities": character.abilities}
+        self.start_game_session(character)
+        changes = {k: (v, getattr(character, k)) for k, v in before.items() if getattr(character, k) != v}
+        if not changes:
+            return None
+        notes = []
+        if "luck" in changes:
+            old, new = changes["luck"]
+            notes.append(T(f"Luck refilled: {old} → {new}", f"Удача восполнена: {old} → {new}"))
+        if "abilities" in changes:
+            notes.append(T("Ultimate abilities are available again", "Ультимативные способности снова доступны"))
+        return DamageOutcome(changes=changes, notes=notes)
+
     # -- dice words ---------------------------------------------------------------------------------
     def dice_words(self) -> list:
         """``L`` (level rolls), ``ret_check`` (the bound character's named checks: ``agility``,

@@ -217,6 +217,20 @@ class ThreadsOfFateSystem(GameSystem):
     def end_meeting(self, character) -> dict:
         return fate.end_meeting(character, options=self.rules)
 
+    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+        """A campaign's game session is a game meeting: heroes and personas start it with 2
+        Threads (L164; kept in milestone mode), per-meeting counters reset."""
+        changes = self.start_meeting(character)
+        if not changes:
+            return None
+        notes = []
+        if "threads" in changes:
+            old, new = changes["threads"]
+            notes.append(
+                T(f"Threads of Fate for this meeting: {old} → {new}", f"Нити судьбы на эту встречу: {old} → {new}")
+            )
+        return DamageOutcome(changes=dict(changes), notes=notes)
+
     def new_day(self, character) -> dict:
         return fate.new_day(character)
 

@@ -3,8 +3,10 @@
     python -m tabletop_widgets.table create DB --system ret --seat gm:gm:Alice \\
         --seat bob:player:Bob:c1 --character c1=bob.json [--base URL] [--title T] [--json]
     python -m tabletop_widgets.table links DB TABLE [--seat SEAT ...] [--base URL] [--json]
-    python -m tabletop_widgets.table verify DB TABLE [--commitment HEX] [--head HEX] [--seed HEX]
+    python -m tabletop_widgets.table verify DB TABLE [--session N] [--commitment HEX] [--head HEX] [--seed HEX]
     python -m tabletop_widgets.table lobby-key DB [--no-lobby-key | --new]
+    python -m tabletop_widgets.table backup DB TABLE FILE
+    python -m tabletop_widgets.table restore DB FILE
 
 ``DB`` is a SQLite path or a ``postgresql://`` URL (or ``-`` for ``$TABLETOP_DB`` / the default).
 Tokens are stored only as hashes, so ``links`` issues *new* tokens (the seats' old links stop
@@ -96,7 +98,13 @@ def main(argv: list[str] | None = None) -> int:
     v = sub.add_parser("verify", help="replay the log and check every roll against the revealed seed")
     v.add_argument("db")
     v.add_argument("table")
-    v.add_argument("--seed", default=None, help="the secret seed (hex), to check an open table")
+    v.add_argument(
+        "--session",
+        type=int,
+        default=None,
+        help="the game session to check (from 1); default: every session that has ended",
+    )
+    v.add_argument("--seed", default=None, help="the secret seed (hex), to check a session still open")
     v.add_argument(
         "--commitment", default=None, help="the dice commitment you copied from your seat: must be this table's"
     )
@@ -111,6 +119,15 @@ def main(argv: list[str] | None = None) -> int:
         help="let anyone who reaches the server create tables (explicit no-key mode)",
     )
     mode.add_argument("--new", action="store_true", help="replace the key with a new one")
+
+    bk = sub.add_parser("backup", help="write a campaign to one file (JSON lines with a manifest of hashes)")
+    bk.add_argument("db")
+    bk.add_argument("table")
+    bk.add_argument("file")
+
+    rs = sub.add_parser("restore", help="restore a campaign from a backup file (checked first)")
+    rs.add_argument("db")
+    rs.add_argument("file")
 
     args = ap.parse_args(argv)
     try:
@@ -178,7 +195,9 @@ def _run(args) -> int:
         from .verify import verify_table
 
         with _store(args.db) as store:
-            rep = verify_table(store, args.table, seed_hex=args.seed, commitment=args.commitment, head=args.head)
+            rep = verify_table(
+                store, args.table, args.session, seed_hex=args.seed, commitment=args.commitment, head=args.head
+            )
         print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
         if not rep.ok:
             print(
@@ -186,6 +205,25 @@ def _run(args) -> int:
                 file=sys.stderr,
             )
         return 0 if rep.ok else 1
+    if args.cmd == "backup":
+        from .backup import backup_campaign
+
+        with _store(args.db) as store:
+            info = backup_campaign(store, args.table, args.file)
+        print(
+            f"campaign {info.table_id} ({info.title or info.system}): {info.events} events, "
+            f"{info.sessions} session(s) written to {args.file} (keep it private: it holds the dice seeds)"
+        )
+        return 0
+    if args.cmd == "restore":
+        from .backup import restore_campaign
+
+        with _store(args.db, create=True) as store:
+            info = restore_campaign(store, args.file)
+        print(
+            f"campaign {info.table_id} ({info.title or info.system}): {info.events} events restored; head {info.head}"
+        )
+        return 0
     if args.cmd == "lobby-key":
         from .lobbykey import prepare_lobby_key
 

@@ -157,6 +157,26 @@ register_kind(
     doc="Last event: the GM closed the table; the fair-dice seed is revealed.",
 )
 register_kind(
+    "session.ended",
+    action=None,
+    fields={
+        "session": (_I, True),
+        "seed": (_S, True),
+        "seed_hash": (_S, True),
+        "first_roll": (_I, True),
+        "rolls": (_I, True),
+    },
+    doc="The GM ended game session `session`: its fair-dice seed is revealed (verify it now); "
+    "its rolls had the indices first_roll .. first_roll + rolls - 1. The campaign goes on.",
+)
+register_kind(
+    "session.started",
+    action=None,
+    fields={"session": (_I, True), "seed_hash": (_S, True), "first_roll": (_I, True)},
+    doc="The GM opened game session `session` with a fresh secret seed: its commitment, shown to "
+    "every seat, and the roll index its first roll takes.",
+)
+register_kind(
     "roll",
     action="roll",
     fields={

@@ -181,11 +181,11 @@ def invite_message(
             continue
         lines.append(f"{label}: {seat.get('link', '')}")
     lines.append(
-        f"Печать кубиков: {commitment}. Сохраните её: когда {gm} закроет стол, по ней можно "
-        "проверить, что броски никто не подменял."
+        f"Печать кубиков: {commitment}. Это печать первой сессии. Сохраните её: когда {gm} закончит "
+        "сессию, по ней можно проверить, что броски никто не подменял."
         if ru
-        else f"Dice commitment: {commitment}. Keep it: when the {gm} closes the table, it lets anyone "
-        "check that nobody changed the rolls."
+        else f"Dice commitment: {commitment}. It is session 1's. Keep it: when the {gm} ends the session, "
+        "it lets anyone check that nobody changed the rolls."
     )
     return "\n".join(lines)
 

@@ -43,13 +43,14 @@ from psycopg import sql
 
 from . import chain
 from .pg_listen import Listener, NotifyWatch, channel_name
-from .sqlstore import SQLStore, schema_sql
+from .sqlstore import SESSIONS_FROM_TABLES, SQLStore, schema_sql
 from .store import SchemaError, StoreError, Watch
 
 log = logging.getLogger(__name__)
 
-#: 2: events carry the chain hash (see chain.py); settings live in tabletop_meta
-SCHEMA_VERSION = 2
+#: 2: events carry the chain hash (see chain.py); settings live in tabletop_meta.
+#: 3: game sessions (the sessions table: one dice seed per session of a campaign)
+SCHEMA_VERSION = 3
 DEFAULT_SAFETY_POLL = 2.0
 READ_RECONNECT_WAIT = 2.0  # seconds a read waits for the server to come back (writes: reconnect_timeout)
 SCHEMA_PARAM = "tabletop_schema"
@@ -188,10 +189,17 @@ class PostgresStore(SQLStore):
             if has_meta:
                 row = conn.execute("SELECT value FROM tabletop_meta WHERE key = 'schema_version'").fetchone()
                 version = int(row[0]) if row else 0
-            if version == 1:
-                # schema 1 -> 2: the chain hash; hashes for the events stored before
-                conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT")
-                chain.backfill(conn, placeholder="%s")
+            if version in (1, 2):
+                # one transaction (this one) for the whole upgrade
+                if version == 1:
+                    # schema 1 -> 2: the chain hash; hashes for the events stored before
+                    conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT")
+                    chain.backfill(conn, placeholder="%s")
+                # schema 2 -> 3: game sessions. CREATE ... IF NOT EXISTS makes only the sessions
+                # table; each table so far is its session 1, open unless the table was closed
+                for stmt in SCHEMA:
+                    conn.execute(stmt)
+                conn.execute(SESSIONS_FROM_TABLES)
                 conn.execute("UPDATE tabletop_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             elif version == 0:
                 for stmt in SCHEMA:

@@ -34,6 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..core.i18n import LOCALES
 from ..core.system import term_of
 from .audience import Audience, project_state, visible_events
+from .campaign import DICE_ACTIONS, session_ended_denial
 from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
@@ -60,7 +61,9 @@ log = logging.getLogger(__name__)
 
 DEFAULT_SNAPSHOT_EVERY = 200
 #: kinds that only dedicated methods write (their content must come from the fair dice or the table)
-RESERVED_KINDS = frozenset({"roll", "roll.failed", "check", "initiative", "table.opened", "table.closed"})
+RESERVED_KINDS = frozenset(
+    {"roll", "roll.failed", "check", "initiative", "table.opened", "table.closed", "session.started", "session.ended"}
+)
 
 
 @dataclass(frozen=True)
@@ -267,6 +270,8 @@ class TableSession:
             return False
         if self.state.closed and action not in ("read",):
             return False
+        if action in DICE_ACTIONS and not self.state.session_open:
+            return False  # between sessions nothing is rolled
         if self.role == "player" and action in OWN_CHARACTER_ACTIONS and character_id is not None:
             return character_id == self.character_id
         return True
@@ -274,6 +279,8 @@ class TableSession:
     def require(self, action: str, character_id: str | None = None) -> None:
         if self.state.closed and action != "read":
             raise PermissionDenied(action, self.role, "the table is closed")
+        if action in DICE_ACTIONS and not self.state.session_open and role_can(self.role, action):
+            raise session_ended_denial(self, action)
         if not self.can(action, character_id):
             detail = (
                 f"character {character_id!r} is not theirs"
@@ -607,6 +614,8 @@ class TableSession:
         ``hidden`` (or any GM-only character among ``characters``): only GM seats get the
         ``initiative`` event. Returns the stored events (the ``initiative`` event first)."""
         self._begin("combat")
+        if not self.state.session_open:
+            raise session_ended_denial(self, "combat")
         if not characters:
             raise EventError("nobody to roll initiative for")
         system = self.system
@@ -619,6 +628,8 @@ class TableSession:
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("combat")
+            if not self.state.session_open:
+                raise session_ended_denial(self, "combat")
             index = tx.next_roll
             models = {cid: system.Character.from_dict(v) for cid, v in values.items()}
             result = system.roll_initiative(models, rng=rng_for(tx.secret_seed(), index), **opts)
@@ -737,13 +748,55 @@ class TableSession:
             raise failed_roll_error(failed[0])
         return stored[0]
 
-    # -- closing -------------------------------------------------------------------------------
+    # -- sessions and closing -------------------------------------------------------------------
+    def end_session(self) -> Event:
+        """GM: end tonight's game session. Its fair-dice seed is revealed in a
+        ``session.ended`` event (then ``verify_table(store, table_id, session=n)`` checks it);
+        until :meth:`start_session`, nothing is rolled. Characters, notes, options and seats
+        stay. Returns the event. A player's or observer's seat gets ``PermissionDenied``; a
+        session that has already ended, a :class:`~.rules.PlayError` saying so."""
+        from .campaign import end_session_events, no_open_session
+
+        self._begin("session.manage")
+        if not self.state.session_open:
+            raise no_open_session(self.state.session)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("session.manage")
+            return end_session_events(self, tx)
+
+        return self._write(make)[0]
+
+    def start_session(self, *, options: Mapping[str, Any] | None = None) -> Event:
+        """GM: open the next game session with a fresh secret seed; its commitment (the new
+        :attr:`commitment`) goes to every seat in a ``session.started`` event. The system's
+        session rules (``GameSystem.session_started``, with ``options``) run for every
+        character in the same write. Characters enter it as the last session left them; seat
+        links keep working. Returns the ``session.started`` event."""
+        from .campaign import start_session_events, still_open
+        from .fairdice import FairDice
+
+        self._begin("session.manage")
+        if self.state.session_open:
+            raise still_open(self.state.session)
+        dice = FairDice.new()
+        opts = dict(options or {})
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("session.manage")
+            return start_session_events(self, tx, dice, opts)
+
+        return self._write(make)[0]
+
     def close_table(self) -> TableInfo:
-        """GM: close the table and reveal the fair-dice seed (then anyone can ``verify``)."""
+        """GM: close the campaign for good. Ends the open session (its seed is revealed), and
+        nothing more is written (then anyone can ``verify``)."""
         self._begin("table.close")
 
         def make(tx: WriteTx) -> list[NewEvent]:
-            payload = validate("table.closed", {"seed": tx.secret_seed().hex(), "seed_hash": self.table.seed_hash})
+            # the seed of the session this closes: the open one, else the last one (revealed)
+            seed = tx.secret_seed().hex() if tx.session.is_open else str(tx.session.seed)
+            payload = validate("table.closed", {"seed": seed, "seed_hash": tx.session.seed_hash})
             return [NewEvent("table.closed", self.seat, payload, AUDIENCE_ALL)]
 
         self._write(make, close=True)
@@ -764,9 +817,20 @@ class TableSession:
     # -- trust: the chain head, the commitment, reissued links (issue 14) ----------------------
     @property
     def commitment(self) -> str:
-        """The table's full dice commitment (sha256 of the secret seed, published at creation):
-        a player copies it and passes it to ``verify --commitment`` after the table closes."""
-        return self.table.seed_hash
+        """The current game session's full dice commitment (sha256 of its secret seed, published
+        when the session started; session 1's at the table's creation): a player copies it and
+        passes it to ``verify --commitment`` after the session ends."""
+        return self.state.commitment or self.table.seed_hash
+
+    @property
+    def session_number(self) -> int:
+        """The current game session's number (1, 2, ...; the last one started)."""
+        return self.state.session
+
+    @property
+    def session_open(self) -> bool:
+        """Whether tonight's session is open (dice may be rolled)."""
+        return self.state.session_open
 
     @property
     def head(self) -> str:

@@ -21,15 +21,16 @@ from typing import Any, Callable, Sequence
 from urllib.parse import quote
 
 from . import chain
-from .sqlstore import SQLStore, schema_sql
+from .sqlstore import SESSIONS_FROM_TABLES, SQLStore, schema_sql
 from .store import NotAStore, SchemaError, StoreError, Watch
 
-#: 2: events carry the chain hash; the tabletop_meta table; the file is marked (application_id)
-SCHEMA_VERSION = 2
+#: 2: events carry the chain hash; the tabletop_meta table; the file is marked (application_id).
+#: 3: game sessions (the sessions table: one dice seed per session of a campaign)
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id`` of our files ("TTW1"): a file without it is never written to,
 #: unless it is empty or an unmarked store of schema 1 (then it is upgraded)
 APPLICATION_ID = 0x54545731
-OUR_TABLES = frozenset({"tables", "seats", "events", "snapshots", "tabletop_meta", "sqlite_sequence"})
+OUR_TABLES = frozenset({"tables", "seats", "events", "snapshots", "tabletop_meta", "sessions", "sqlite_sequence"})
 SCHEMA = schema_sql(seq_key="INTEGER PRIMARY KEY AUTOINCREMENT", integer="INTEGER", real="REAL")
 
 _UMASK_LOCK = threading.Lock()
@@ -167,11 +168,19 @@ class SQLiteStore(SQLStore):
                     raise NotAStore(str(self.path), foreign=True, detail=f"tables {sorted(names)[:6]}")
                 for stmt in SCHEMA:
                     conn.execute(stmt)
-            elif version == 1:
-                # schema 1 -> 2: the chain hash, the settings table; hashes for the old events
-                conn.execute("ALTER TABLE events ADD COLUMN hash TEXT")
-                conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                chain.backfill(conn)
+            else:
+                if version == 1:
+                    # schema 1 -> 2: the chain hash, the settings table; hashes for the old events
+                    conn.execute("ALTER TABLE events ADD COLUMN hash TEXT")
+                    conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                    chain.backfill(conn)
+                if version <= 2:
+                    # schema 2 -> 3: game sessions. CREATE ... IF NOT EXISTS makes only what is
+                    # missing (the sessions table); each table so far is its session 1, open
+                    # unless the table was closed, with the table's seed and commitment
+                    for stmt in SCHEMA:
+                        conn.execute(stmt)
+                    conn.execute(SESSIONS_FROM_TABLES)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import dataclasses
 import json
 import time
 from typing import Any, Callable, Sequence
@@ -38,6 +39,8 @@ from .store import (
     Head,
     NewEvent,
     SeatRecord,
+    SessionEnded,
+    SessionInfo,
     Snapshot,
     Store,
     StoreError,
@@ -55,6 +58,7 @@ TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options
 SEAT_COLS = "table_id, seat, role, token_hash, character_id, name"
 EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll, hash"
 SNAPSHOT_COLS = "table_id, view, version, seq, state, created"
+SESSION_COLS = "table_id, n, seed_hash, seed, started, ended"
 
 #: a table's head in one query; no row when the table does not exist
 HEAD_SQL = (
@@ -111,8 +115,23 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE TABLE IF NOT EXISTS tabletop_meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    table_id   TEXT NOT NULL REFERENCES tables(table_id),
+    n          {integer} NOT NULL,             -- game session number: 1, 2, 3 ...
+    seed_hash  TEXT NOT NULL,                -- the session's dice commitment
+    seed       TEXT NOT NULL,                -- hex, secret until ended IS NOT NULL
+    started    {real} NOT NULL,
+    ended      {real},
+    PRIMARY KEY (table_id, n)
 )
 """
+
+#: schema 2 -> 3 (game sessions): every table so far is one session, open unless the table closed
+SESSIONS_FROM_TABLES = (
+    f"INSERT INTO sessions ({SESSION_COLS}) SELECT t.table_id, 1, t.seed_hash, t.seed, t.created, t.closed "
+    "FROM tables t WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.table_id = t.table_id)"
+)
 
 
 def schema_sql(*, seq_key: str, integer: str, real: str, seat_order: str = "") -> list[str]:
@@ -153,6 +172,19 @@ def table_from_row(row) -> TableInfo:
     )
 
 
+def session_from_row(r) -> SessionInfo:
+    """A :data:`SESSION_COLS` row as a :class:`SessionInfo` (the seed only once it ended)."""
+    table_id, n, seed_hash, seed, started, ended = r
+    return SessionInfo(
+        table_id=table_id,
+        n=int(n),
+        seed_hash=seed_hash,
+        started=started,
+        ended=ended,
+        seed=seed if ended is not None else None,
+    )
+
+
 def event_from_row(r) -> Event:
     """An :data:`EVENT_COLS` row as an :class:`Event`."""
     return Event(
@@ -172,8 +204,9 @@ def event_from_row(r) -> Event:
 class SQLWriteTx(WriteTx):
     """The :class:`WriteTx` of :meth:`SQLStore.write`: reads go through the open transaction."""
 
-    def __init__(self, store: SQLStore, conn: Any, table_id: str, head: Head, seed_hex: str):
+    def __init__(self, store: SQLStore, conn: Any, table_id: str, head: Head, session: SessionInfo, seed_hex: str):
         self._store, self._conn, self.table_id, self.head, self._seed = store, conn, table_id, head, seed_hex
+        self.session = session
         self.live = True
 
     def _check_live(self) -> None:
@@ -186,7 +219,35 @@ class SQLWriteTx(WriteTx):
 
     def secret_seed(self) -> bytes:
         self._check_live()
+        if not self.session.is_open:
+            raise SessionEnded(f"table {self.table_id!r}: session {self.session.n} has ended")
         return bytes.fromhex(self._seed)
+
+    def end_session(self) -> str:
+        self._check_live()
+        if not self.session.is_open:
+            raise SessionEnded(f"table {self.table_id!r}: session {self.session.n} has already ended")
+        now = time.time()
+        self._store._execute(
+            self._conn,
+            "UPDATE sessions SET ended = ? WHERE table_id = ? AND n = ? AND ended IS NULL",
+            (now, self.table_id, self.session.n),
+        )
+        self.session = dataclasses.replace(self.session, ended=now, seed=self._seed)
+        return self._seed
+
+    def start_session(self, seed: bytes, seed_hash: str) -> SessionInfo:
+        self._check_live()
+        if self.session.is_open:
+            raise StoreError(f"table {self.table_id!r}: session {self.session.n} is still open")
+        info = SessionInfo(self.table_id, self.session.n + 1, seed_hash, time.time())
+        self._store._execute(
+            self._conn,
+            f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+            (self.table_id, info.n, seed_hash, bytes(seed).hex(), info.started, None),
+        )
+        self.session, self._seed = info, bytes(seed).hex()
+        return info
 
     def token_hash(self, seat: str) -> str | None:
         self._check_live()
@@ -198,6 +259,12 @@ class SQLWriteTx(WriteTx):
     def set_token_hash(self, seat: str, token_hash: str) -> None:
         self._check_live()
         self._store._update_token(self._conn, self.table_id, seat, token_hash)
+
+    def add_seat(self, seat: SeatRecord) -> None:
+        self._check_live()
+        check_seat(seat, self.table_id)
+        with self._store._savepoint(self._conn):  # a clash leaves the write usable
+            self._store._insert_seat(self._conn, seat)
 
 
 class SQLStore(Store):
@@ -284,6 +351,24 @@ class SQLStore(Store):
         if row is None:
             raise TableNotFound(table_id)
         return row[0], row[1]
+
+    def _current_session(self, conn: Any, table_id: str, table_seed: str) -> tuple[SessionInfo, str]:
+        """The table's last session (open or ended) and its secret seed, in the write
+        transaction (the table's row is locked, so no other writer starts or ends one)."""
+        row = self._execute(
+            conn, f"SELECT {SESSION_COLS} FROM sessions WHERE table_id = ? ORDER BY n DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        if row is None:  # a table row written without its session 1 (never by this package)
+            (seed_hash, created) = self._execute(
+                conn, "SELECT seed_hash, created FROM tables WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            self._execute(
+                conn,
+                f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                (table_id, 1, seed_hash, table_seed, created, None),
+            )
+            return SessionInfo(table_id, 1, seed_hash, created), table_seed
+        return session_from_row(row), row[3]
 
     def _head(self, conn: Any, table_id: str) -> Head | None:
         row = self._execute(conn, HEAD_SQL, (table_id,)).fetchone()
@@ -395,14 +480,19 @@ class SQLStore(Store):
             seed, closed = self._locked_table(conn, table_id)
             if closed is not None:
                 raise TableClosed(f"table {table_id!r} is closed")
-            tx = SQLWriteTx(self, conn, table_id, self._head(conn, table_id), seed)
+            session, seed = self._current_session(conn, table_id, seed)
+            tx = SQLWriteTx(self, conn, table_id, self._head(conn, table_id), session, seed)
             try:
                 events = list(build(tx))
             finally:
                 tx.live = False
             stored = self._insert(conn, table_id, tx.head, events)
             if close:
-                self._execute(conn, "UPDATE tables SET closed = ? WHERE table_id = ?", (time.time(), table_id))
+                now = time.time()
+                self._execute(conn, "UPDATE tables SET closed = ? WHERE table_id = ?", (now, table_id))
+                self._execute(
+                    conn, "UPDATE sessions SET ended = ? WHERE table_id = ? AND ended IS NULL", (now, table_id)
+                )
             self._notify(conn, table_id, stored)
             return stored
 
@@ -437,6 +527,11 @@ class SQLStore(Store):
             )
             if cur.rowcount != 1:
                 raise TableExists(f"table {table.table_id!r} already exists")
+            self._execute(
+                conn,
+                f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                (table.table_id, 1, table.seed_hash, seed.hex(), table.created, None),
+            )
             for s in seats:
                 self._insert_seat(conn, s)
             stored = self._insert(conn, table.table_id, Head(0, 0, 0), events)
@@ -464,6 +559,11 @@ class SQLStore(Store):
         self.get_table(table_id)
         rows = self._read(f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY {self.SEAT_ORDER}", (table_id,))
         return [SeatRecord(*r) for r in rows]
+
+    def sessions(self, table_id: str) -> list[SessionInfo]:
+        self.get_table(table_id)
+        rows = self._read(f"SELECT {SESSION_COLS} FROM sessions WHERE table_id = ? ORDER BY n", (table_id,))
+        return [session_from_row(r) for r in rows]
 
     def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
         rows = self._read(
@@ -533,6 +633,77 @@ class SQLStore(Store):
         return Snapshot(
             table_id=r[0], view=r[1], version=int(r[2]), seq=int(r[3]), state=json.loads(r[4]), created=r[5]
         )
+
+    # -- backup and restore (see backup.py) ------------------------------------------------------
+    def export_rows(self, table_id: str) -> dict[str, Any]:
+        """A table's rows as stored, secrets included (its seeds, the seats' token hashes):
+        ``{"table", "seats", "sessions", "events"}``, read in one transaction."""
+
+        def body(conn):
+            t = self._execute(conn, f"SELECT {TABLE_COLS} FROM tables WHERE table_id = ?", (table_id,)).fetchone()
+            if t is None:
+                raise TableNotFound(table_id)
+            seats = self._execute(
+                conn, f"SELECT {SEAT_COLS} FROM seats WHERE table_id = ? ORDER BY {self.SEAT_ORDER}", (table_id,)
+            ).fetchall()
+            sessions = self._execute(
+                conn, f"SELECT {SESSION_COLS} FROM sessions WHERE table_id = ? ORDER BY n", (table_id,)
+            ).fetchall()
+            events = self._select_events(conn, table_id, 0, None, None)
+            return {
+                "table": dict(zip(TABLE_COLS.split(", "), t)),
+                "seats": [dict(zip(SEAT_COLS.split(", "), r)) for r in seats],
+                "sessions": [dict(zip(SESSION_COLS.split(", "), r)) for r in sessions],
+                "events": events,
+            }
+
+        return self._transaction(body)
+
+    def restore_rows(self, rows: dict[str, Any]) -> None:
+        """Write a table exported by :meth:`export_rows` (checked by the caller) in one
+        transaction: its row, seats, sessions and events as they were (versions, roll indices,
+        times, chain hashes); ``seq`` is this store's. Raises :class:`TableExists`."""
+        t = rows["table"]
+
+        def body(conn):
+            cur = self._execute(
+                conn,
+                f"INSERT INTO tables ({TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (table_id) DO NOTHING",
+                tuple(t[c] for c in TABLE_COLS.split(", ")),
+            )
+            if cur.rowcount != 1:
+                raise TableExists(f"table {t['table_id']!r} already exists in this store")
+            for s in rows["seats"]:
+                self._insert_seat(conn, SeatRecord(*(s[c] for c in SEAT_COLS.split(", "))))
+            for s in rows["sessions"]:
+                self._execute(
+                    conn,
+                    f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                    tuple(s[c] for c in SESSION_COLS.split(", ")),
+                )
+            stored = []
+            for e in rows["events"]:
+                seq = self._insert_event(
+                    conn,
+                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
+                    "VALUES (?,?,?,?,?,?,?,?,?)",
+                    (
+                        e.table_id,
+                        e.version,
+                        e.kind,
+                        e.actor,
+                        e.audience,
+                        e.roll,
+                        dumps(dict(e.payload)),
+                        e.created,
+                        e.hash,
+                    ),
+                )
+                stored.append(seq)
+            self._notify(conn, t["table_id"], [])
+
+        self._transaction(body)
+        self.commits += 1
 
     # -- store-wide settings ------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:

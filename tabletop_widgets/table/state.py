@@ -58,6 +58,44 @@ class TableState:
     rolls: int = 0  # roll events this view has seen
     events: int = 0  # events this view has applied
     extra: dict[str, Any] = field(default_factory=dict)  # state of registered kinds
+    #: the campaign's game sessions in order: ``{"n", "seed_hash", "first_roll", "started",
+    #: "ended", "seed", "rolls"}`` (``ended``/``seed``/``rolls`` are ``None`` while it is open).
+    #: Empty in a state folded before sessions existed: see :meth:`session_list`
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+
+    def session_list(self) -> list[dict[str, Any]]:
+        """The game sessions (at least session 1: a table from before sessions, or a snapshot
+        folded then, is one session, open unless the table closed)."""
+        if not self.sessions:
+            self.sessions.append(
+                {
+                    "n": 1,
+                    "seed_hash": self.seed_hash,
+                    "first_roll": 0,
+                    "started": None,
+                    "ended": None,
+                    "seed": None,
+                    "rolls": None,
+                }
+            )
+            if self.closed:
+                self.sessions[0].update(ended=0.0, seed=self.seed)  # when: not known
+        return self.sessions
+
+    @property
+    def session(self) -> int:
+        """The current game session's number (the last one started; 1 at first)."""
+        return int(self.session_list()[-1]["n"])
+
+    @property
+    def session_open(self) -> bool:
+        """Whether the current game session is open (dice may be rolled)."""
+        return not self.closed and self.session_list()[-1]["ended"] is None
+
+    @property
+    def commitment(self) -> str:
+        """The current game session's dice commitment."""
+        return str(self.session_list()[-1]["seed_hash"] or self.seed_hash)
 
     def apply(self, event: Event) -> None:
         if event.seq <= self.seq:
@@ -98,12 +136,52 @@ def _opened(state: TableState, e: Event) -> None:
     state.system, state.title, state.seed_hash = p["system"], p["title"], p["seed_hash"]
     state.combat_events = []  # tracked from the table's first event
     state.seats = {s["seat"]: {k: v for k, v in s.items() if k != "seat"} for s in p["seats"]}
+    state.sessions = [
+        {
+            "n": 1,
+            "seed_hash": p["seed_hash"],
+            "first_roll": 0,
+            "started": e.created,
+            "ended": None,
+            "seed": None,
+            "rolls": None,
+        }
+    ]
 
 
 @reducer("table.closed")
 def _closed(state: TableState, e: Event) -> None:
+    current = state.session_list()[-1]
+    if current["ended"] is None:  # closing the campaign ends its open session
+        current.update(ended=e.created, seed=e.payload["seed"])
     state.closed, state.seed = True, e.payload["seed"]
     state.log_event(e, text=f"table closed; seed {e.payload['seed']}")
+
+
+@reducer("session.ended")
+def _session_ended(state: TableState, e: Event) -> None:
+    p = e.payload
+    current = state.session_list()[-1]
+    if current["n"] == p["session"]:
+        current.update(ended=e.created, seed=p["seed"], rolls=p["rolls"], first_roll=p["first_roll"])
+    state.log_event(e, session=p["session"], seed=p["seed"], seed_hash=p["seed_hash"], rolls=p["rolls"], text="")
+
+
+@reducer("session.started")
+def _session_started(state: TableState, e: Event) -> None:
+    p = e.payload
+    state.session_list().append(
+        {
+            "n": p["session"],
+            "seed_hash": p["seed_hash"],
+            "first_roll": p["first_roll"],
+            "started": e.created,
+            "ended": None,
+            "seed": None,
+            "rolls": None,
+        }
+    )
+    state.log_event(e, session=p["session"], seed_hash=p["seed_hash"], text="")
 
 
 @reducer("roll")

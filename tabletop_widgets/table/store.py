@@ -78,6 +78,11 @@ class VersionConflict(StoreError):
         self.table_id, self.expected, self.actual = table_id, expected, actual
 
 
+class SessionEnded(StoreError):
+    """The table's current game session has ended (its seed is revealed): nothing may be rolled
+    until the GM starts the next session."""
+
+
 class SchemaError(StoreError):
     """The database file was written by an incompatible version of this package."""
 
@@ -131,6 +136,25 @@ class TableInfo:
     @property
     def is_closed(self) -> bool:
         return self.closed is not None
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One game session of a table (a campaign): number ``n`` (from 1), its own dice commitment
+    ``seed_hash``, when it ``started`` and ``ended`` (``None`` while it is open). ``seed`` is
+    ``None`` until the session has ended (then the hex seed whose commitment was published when
+    it started)."""
+
+    table_id: str
+    n: int
+    seed_hash: str
+    started: float
+    ended: float | None = None
+    seed: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended is None
 
 
 @dataclass(frozen=True)
@@ -234,9 +258,25 @@ class WriteTx(abc.ABC):
     def events_after(self, seq: int, audiences: Sequence[str] | None = None) -> list[Event]:
         """Events of this table with ``seq`` greater than ``seq`` (in the transaction's view)."""
 
+    #: the table's current game session as of this transaction (open, or ended and waiting for
+    #: the next one)
+    session: SessionInfo
+
     @abc.abstractmethod
     def secret_seed(self) -> bytes:
-        """The table's fair-dice seed (secret until the table closes): only for rolling."""
+        """The current session's fair-dice seed (secret until the session ends): only for
+        rolling. Raises :class:`SessionEnded` between sessions."""
+
+    @abc.abstractmethod
+    def end_session(self) -> str:
+        """Mark the current session ended in this transaction (with the event that records it)
+        and return its seed (hex), now revealed. Raises :class:`SessionEnded` if it has ended."""
+
+    @abc.abstractmethod
+    def start_session(self, seed: bytes, seed_hash: str) -> SessionInfo:
+        """Open the next session with a fresh secret ``seed`` (its commitment ``seed_hash``) in
+        this transaction (with the event that records it). Raises :class:`StoreError` while the
+        current session is still open."""
 
     @abc.abstractmethod
     def token_hash(self, seat: str) -> str | None:
@@ -245,6 +285,10 @@ class WriteTx(abc.ABC):
     @abc.abstractmethod
     def set_token_hash(self, seat: str, token_hash: str) -> None:
         """Replace the seat's token in this transaction (with the event that records it)."""
+
+    @abc.abstractmethod
+    def add_seat(self, seat: SeatRecord) -> None:
+        """Add a seat to the table in this transaction (with the event that records it)."""
 
 
 Build = Callable[[WriteTx], Sequence[NewEvent]]
@@ -296,10 +340,16 @@ class Store(abc.ABC):
     def close_table(self, table_id: str, build: Build | None = None) -> tuple[TableInfo, list[Event]]:
         """Like :meth:`write` (``build`` returns the last events, e.g. ``table.closed`` with the
         seed from ``tx.secret_seed()``), and in the same transaction mark the table closed, which
-        reveals its seed in :meth:`get_table`. Raises :class:`TableClosed` if already closed."""
+        reveals its seed in :meth:`get_table`, and its current session ended (if it was open).
+        Raises :class:`TableClosed` if already closed."""
 
     @abc.abstractmethod
     def seats(self, table_id: str) -> list[SeatRecord]: ...
+
+    @abc.abstractmethod
+    def sessions(self, table_id: str) -> list[SessionInfo]:
+        """The table's game sessions in order (session 1 first); each seed only once its
+        session has ended. Raises :class:`TableNotFound`."""
 
     @abc.abstractmethod
     def seat_by_token_hash(self, table_id: str, token_hash: str) -> SeatRecord | None:
@@ -351,6 +401,16 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def latest_snapshot(self, table_id: str, view: str) -> Snapshot | None: ...
+
+    # -- backup and restore (see backup.py) ------------------------------------------------------
+    @abc.abstractmethod
+    def export_rows(self, table_id: str) -> dict[str, Any]:
+        """A table's rows as stored, secrets included (see :mod:`.backup`)."""
+
+    @abc.abstractmethod
+    def restore_rows(self, rows: dict[str, Any]) -> None:
+        """Write a table exported by :meth:`export_rows`, in one transaction (see :mod:`.backup`).
+        Raises :class:`TableExists`."""
 
     # -- store-wide settings ------------------------------------------------------------------
     @abc.abstractmethod

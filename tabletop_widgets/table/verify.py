@@ -1,4 +1,11 @@
-"""Replay a table's log and check every roll against the revealed fair-dice seed.
+"""Replay a table's log and check every roll against its game session's revealed seed.
+
+A campaign's log tells its sessions (:mod:`.campaign`): session 1 from ``table.opened``, each
+next one from its ``session.started`` (its commitment and first roll index), each ending with
+``session.ended`` (its revealed seed and how many rolls it had) or ``table.closed``. A roll's
+stream is ``rng_for(seed of its session, index)``; a roll outside every session is a problem.
+``verify_table(store, table_id, session=n)`` checks the chain up to the end of session ``n``
+and that session's rolls; without ``session``, the whole chain and every ended session's rolls.
 
 First the hash chain (:mod:`.chain`): every event's stored hash must be the hash of the previous
 one and its own content, so an edited, deleted, renumbered or reordered event breaks a link. A
@@ -32,22 +39,32 @@ class Report:
     checked: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    #: the table's dice commitment and the chain's last hash (the head every seat ends on)
+    #: the dice commitment (the session's when one session was verified, else session 1's, which
+    #: the chain starts from) and the chain's last hash in what was checked
     commitment: str = ""
     head: str = ""
+    #: the game sessions whose rolls were checked, and every session's commitment
+    sessions: list[int] = field(default_factory=list)
+    commitments: dict[int, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def text(self) -> str:
+        which = ""
+        if self.sessions:
+            which = (" session " if len(self.sessions) == 1 else " sessions ") + ", ".join(map(str, self.sessions))
         head = (
-            f"table {self.table_id}: {self.events} events, {self.rolls} rolls, {self.checked} checked against the seed"
+            f"table {self.table_id}{which}: {self.events} events, {self.rolls} rolls, "
+            f"{self.checked} checked against the seed"
         )
         notes = "".join("\n  note: " + n for n in self.notes)
         hashes = (f"\n  dice commitment: {self.commitment}" if self.commitment else "") + (
             f"\n  head of the log: {self.head}" if self.head else ""
         )
+        if len(self.commitments) > 1:
+            hashes += "".join(f"\n  session {n} commitment: {c}" for n, c in sorted(self.commitments.items()))
         if self.ok:
             return head + ": OK" + hashes + notes
         return (
@@ -77,6 +94,62 @@ def _saved_hash(value: str | None, what: str) -> str | None:
     return text
 
 
+@dataclass
+class _Session:
+    """A game session as the log tells it."""
+
+    n: int
+    commitment: str
+    first_roll: int
+    start: int  # index (in the log) of its first event
+    end: int | None = None  # index of the event that ended it (session.ended or table.closed)
+    seed: str | None = None  # revealed in the log
+    claimed_rolls: int | None = None
+    claimed_first: int | None = None
+
+
+def _sessions_of(table, events, rep: Report) -> list[_Session]:
+    """The sessions the log tells of, with the problems of its session events."""
+    first = events[0].payload.get("seed_hash") if events and events[0].kind == "table.opened" else None
+    out = [_Session(1, str(first or table.seed_hash), 0, 0)]
+    next_roll = 0
+    for i, e in enumerate(events):
+        where = f"event seq={e.seq} version={e.version} ({e.kind})"
+        cur = out[-1]
+        if e.roll is not None and isinstance(e.roll, int):
+            next_roll = e.roll + 1
+        if e.kind == "session.ended":
+            p = e.payload
+            if cur.end is not None:
+                rep.problems.append(f"{where}: ends session {p.get('session')} but no session is open")
+                continue
+            if p.get("session") != cur.n:
+                rep.problems.append(f"{where}: ends session {p.get('session')}, the open one is {cur.n}")
+            if p.get("seed_hash") != cur.commitment:
+                rep.problems.append(f"{where}: commitment differs from the one session {cur.n} started with")
+            cur.end, cur.seed = i, p.get("seed")
+            cur.claimed_rolls, cur.claimed_first = p.get("rolls"), p.get("first_roll")
+        elif e.kind == "table.closed":
+            if cur.end is None:
+                cur.end, cur.seed = i, e.payload.get("seed")
+            elif e.payload.get("seed") != cur.seed:
+                rep.problems.append(f"{where}: revealed seed differs from session {cur.n}'s")
+            if e.payload.get("seed_hash") != cur.commitment:
+                rep.problems.append(f"{where}: published commitment differs from session {cur.n}'s")
+        elif e.kind == "session.started":
+            p = e.payload
+            if cur.end is None:
+                rep.problems.append(f"{where}: starts a session while session {cur.n} is open")
+            if p.get("session") != cur.n + 1:
+                rep.problems.append(f"{where}: starts session {p.get('session')} after session {cur.n}")
+            if p.get("first_roll") != next_roll:
+                rep.problems.append(
+                    f"{where}: says the session's first roll is number {p.get('first_roll')}, the log is at {next_roll}"
+                )
+            out.append(_Session(cur.n + 1, str(p.get("seed_hash")), next_roll, i))
+    return out
+
+
 def verify_table(
     store: Store,
     table_id: str,
@@ -85,49 +158,135 @@ def verify_table(
     seed_hex: str | None = None,
     commitment: str | None = None,
     head: str | None = None,
+    seat=None,
 ) -> Report:
-    """Check a table's log: the hash chain, then every roll against the seed.
+    """Check a table's log: the hash chain, then every roll against its session's seed.
+
+    ``session``: the game session to verify (numbered from 1): the chain from the table's start
+    to that session's end, and that session's rolls. Without it, every session that has ended:
+    the whole chain, and the rolls of each ended session. (A :class:`TableSession` passed as
+    ``session``, or as ``seat``, supplies ``commitment`` and ``head``, as before campaigns.)
 
     ``commitment`` and ``head`` are what a player saved from their seat (``session.commitment``
-    and ``session.head``; a ``session`` passed here supplies both): verify fails unless the
-    commitment is this table's and the head is one of the chain's links (so nothing before it
-    was rewritten, and the log was not cut short before it). ``seed_hex`` is needed only while
-    the table is open (an operator checking with the secret seed); a closed table's revealed seed
-    is used otherwise. Raises ``ValueError`` when no seed is available or a saved hash is not a
-    full hash."""
+    and ``session.head``): verify fails unless the commitment is the verified session's (any
+    session's, without ``session``) and the head is one of the checked chain's links (so nothing
+    before it was rewritten, and the log was not cut short before it). ``seed_hex`` is needed
+    only for a session still open (an operator checking with the secret seed); an ended
+    session's revealed seed is used otherwise. Raises ``ValueError`` when there is no such
+    session, no seed is available, or a saved hash is not a full hash."""
     from ..dice import roll as dice_roll
     from .rolling import replay_failed
     from .session import check_json, initiative_json, system_for
 
-    if session is not None:
-        commitment = session.commitment if commitment is None else commitment
-        head = session.head if head is None else head
+    number: int | None = None
+    if isinstance(session, int) and not isinstance(session, bool):
+        number = session
+    elif session is not None:
+        seat = session
+    if seat is not None:
+        commitment = seat.commitment if commitment is None else commitment
+        head = seat.head if head is None else head
     commitment = _saved_hash(commitment, "dice commitment")
     head = _saved_hash(head, "head")
     table = store.get_table(table_id)
     rep = Report(table_id, commitment=table.seed_hash)
-    seed_hex = seed_hex or table.seed
-    if seed_hex is None:
-        raise ValueError(f"table {table_id!r} is still open: its seed is revealed when the GM closes it")
-    if commitment is not None and commitment != table.seed_hash.lower():
-        rep.problems.append(
-            f"the dice commitment you saved ({commitment}) is not this table's "
-            f"({table.seed_hash}): this is not the table you played, or it was replaced"
-        )
-    try:
-        dice = FairDice.revealed(seed_hex, table.seed_hash)
-    except ValueError as exc:
-        rep.problems.append(f"seed: {exc} (commitment {table.seed_hash})")
-        return rep
     try:
         events = store.events(table_id)
     except ValueError as exc:  # a payload that is no longer JSON
         rep.problems.append(f"the log cannot be read (edited or damaged): {exc}")
         return rep
+    told = _sessions_of(table, events, rep)
+    rep.commitments = {s.n: s.commitment for s in told}
+    by_n = {s.n: s for s in told}
+    stored = {s.n: s for s in store.sessions(table_id)}
+    # a session the store holds as ended (its seed revealed) whose end the log lacks: checked
+    # with the store's seed, and the missing end is a problem
+    cut = {
+        s.n
+        for s in told
+        if s.end is None and ((s.n in stored and not stored[s.n].is_open) or (table.is_closed and s is told[-1]))
+    }
+
+    def ended(s: _Session) -> bool:
+        return s.end is not None or s.n in cut
+
+    if number is not None:
+        if number not in by_n:
+            raise ValueError(
+                f"table {table_id!r} has no session {number} (its sessions are 1 to {told[-1].n})"
+                if number >= 1
+                else f"sessions are numbered from 1, not {number}"
+            )
+        targets = [by_n[number]]
+        if not ended(targets[0]) and seed_hex is None:
+            raise ValueError(
+                f"session {number} of table {table_id!r} is still open: its seed is revealed when the GM ends it"
+            )
+        rep.commitment = targets[0].commitment
+    else:
+        targets = [s for s in told if ended(s)]
+        if not targets:
+            if seed_hex is None:
+                raise ValueError(
+                    f"table {table_id!r} is still open: the seed of session {told[-1].n} is revealed "
+                    "when the GM ends the session"
+                )
+        if seed_hex is not None and not ended(told[-1]):
+            targets.append(told[-1])
+    rep.sessions = [s.n for s in targets]
+    for n in sorted(cut & set(rep.sessions)):
+        if not table.is_closed:
+            rep.problems.append(
+                f"the store says session {n} has ended, but the log has no end for it: the end of the log was cut off"
+            )
+    # the seeds: the open session's from the operator, an ended one's as the store and the log
+    # reveal it; every copy must match the commitment the session started with
+    dice: dict[int, FairDice] = {}
+    for s in targets:
+        copies = []
+        if not ended(s):
+            copies.append(("the seed given", seed_hex))
+        else:
+            row = stored.get(s.n)
+            if row is not None and row.seed is not None:
+                copies.append(("the store's seed", row.seed))
+            if s.n == 1 and table.seed is not None:
+                copies.append(("the table's seed", table.seed))
+            if s.seed is not None:
+                copies.append(("the seed in the log", s.seed))
+        row = stored.get(s.n)
+        if row is not None and row.seed_hash != s.commitment:
+            rep.problems.append(
+                f"session {s.n}: the store's commitment ({row.seed_hash}) is not the one published in the log "
+                f"({s.commitment})"
+            )
+        for what, seed in copies:
+            try:
+                fd = FairDice.revealed(str(seed), s.commitment)
+            except ValueError as exc:
+                rep.problems.append(f"session {s.n}, {what}: {exc} (commitment {s.commitment})")
+                return rep
+            dice.setdefault(s.n, fd)
+        if s.n not in dice:
+            rep.problems.append(f"session {s.n}: its seed was never revealed")
+            return rep
+    if commitment is not None:
+        allowed = {targets[0].commitment} if number is not None else {s.commitment for s in told}
+        if commitment not in {c.lower() for c in allowed}:
+            rep.problems.append(
+                f"the dice commitment you saved ({commitment}) is not "
+                + (f"session {number}'s ({targets[0].commitment})" if number is not None else "this table's")
+                + ": this is not the table you played, or it was replaced"
+            )
+    # the chain: from the start to the end of the verified session (all of it for every session)
+    upto = len(events)
+    if number is not None and targets[0].end is not None:
+        upto = targets[0].end + 1
+    events = events[:upto]
     rep.events = len(events)
     links = _check_chain(table_id, table.seed_hash, events, rep)
     rep.head = events[-1].hash if events else ""
-    if table.is_closed and (not events or events[-1].kind != "table.closed"):
+    if number is None and table.is_closed and (not events or events[-1].kind != "table.closed"):
         rep.problems.append(
             "the table is closed but its log does not end with table.closed: the end of the log was cut off"
         )
@@ -145,25 +304,32 @@ def verify_table(
                 f"the table was played with tabletop-widgets {rolled_with}, this is "
                 f"{__version__}: a check whose rules changed in between will not replay"
             )
+    # which session each event belongs to (None: between sessions)
+    owner: list[_Session | None] = []
+    for i in range(len(events)):
+        inside = [s for s in told if s.start <= i and (s.end is None or i <= s.end)]
+        owner.append(inside[-1] if inside else None)
+    wanted = {s.n for s in targets}
+    rolls_in: dict[int, list[int]] = {}
     system = None
     expected_roll = 0
     last_initiative: dict | None = None  # the last initiative event, for its combat.state events
     for n, e in enumerate(events, start=1):
         where = f"event seq={e.seq} version={e.version} ({e.kind})"
+        sess = owner[n - 1] if n - 1 < len(owner) else None
         if e.version != n:
             rep.problems.append(f"{where}: expected version {n}: an event is missing or out of order")
         if n == 1 and e.kind != "table.opened":
             rep.problems.append(f"{where}: the log does not start with table.opened")
         if e.kind == "table.opened" and e.payload.get("seed_hash") != table.seed_hash:
             rep.problems.append(f"{where}: published commitment differs from the table's")
-        if e.kind == "table.closed" and e.payload.get("seed") != seed_hex:
-            rep.problems.append(f"{where}: revealed seed differs from the table's")
         if e.kind == "combat.state":
             if isinstance(last_initiative, dict) and e.version == last_initiative["next_version"]:
                 # a tracker state written in the initiative's transaction must show that outcome
                 last_initiative["next_version"] += 1
-                for problem in _combat_matches(e, last_initiative["outcome"]):
-                    rep.problems.append(f"{where}: {problem}")
+                if last_initiative["outcome"] is not None:
+                    for problem in _combat_matches(e, last_initiative["outcome"]):
+                        rep.problems.append(f"{where}: {problem}")
             elif _combat_initiative(e) is not None:
                 rep.problems.append(
                     f"{where}: the tracker's initiative was not rolled with the table's "
@@ -174,14 +340,22 @@ def verify_table(
             if e.roll is not None:
                 rep.problems.append(f"{where}: carries roll index {e.roll} but is not a roll")
             continue
-        rep.rolls += 1
         index = e.payload.get("index")
         if e.roll != expected_roll or index != e.roll:
             rep.problems.append(f"{where}: roll index {e.roll} (payload {index}), expected {expected_roll}")
         expected_roll = (e.roll if isinstance(e.roll, int) else expected_roll) + 1
+        if sess is None:
+            rep.problems.append(f"{where}: rolled between game sessions (no session was open)")
+            continue
+        rolls_in.setdefault(sess.n, []).append(e.roll if isinstance(e.roll, int) else -1)
+        if sess.n not in wanted:
+            if e.kind == "initiative":  # its tracker states belong to a session not checked now
+                last_initiative = {"next_version": e.version + 1, "outcome": None}
+            continue
+        rep.rolls += 1
         if not isinstance(index, int):
             continue
-        rng = dice.rng_for(index)
+        rng = dice[sess.n].rng_for(index)
         if e.kind == "roll.failed":  # spent its index: it must fail again with that stream
             problem = replay_failed(e.payload, rng, lambda: system_for(table))
             if problem:
@@ -231,6 +405,16 @@ def verify_table(
             rep.problems.append(f"{where}: roll {index} does not match the seed ({diff})")
         else:
             rep.checked += 1
+    # what each ended session said of its rolls: the indices it used, no more, no fewer
+    for s in targets:
+        if s.claimed_rolls is None:
+            continue
+        got = rolls_in.get(s.n, [])
+        if s.claimed_first != s.first_roll or s.claimed_rolls != len(got):
+            rep.problems.append(
+                f"session {s.n}: its end says {s.claimed_rolls} roll(s) from number {s.claimed_first}, "
+                f"the log has {len(got)} from number {s.first_roll}"
+            )
     return rep
 
 

@@ -71,22 +71,22 @@ TEXTS: dict[str, dict[str, str]] = {
     "seat_tip": T("Your seat at this table", "Ваше место за этим столом"),
     "commitment": T("Dice commitment", "Печать кубиков"),
     "commitment_tip": T(
-        "Published when the table opened: the fingerprint (SHA-256) of the table's "
-        "secret dice key. The key is shown when the {gm} closes the table, and then "
-        "anyone can check that every roll came from it.",
-        "Опубликована при открытии стола: отпечаток (SHA-256) секретного ключа "
-        "кубиков стола. Когда {gm} закроет стол, ключ покажут всем: тогда любой "
-        "может проверить, что все броски сделаны с ним.",
+        "Published when this session started: the fingerprint (SHA-256) of the session's "
+        "secret dice key. The key is shown when the {gm} ends the session, and then "
+        "anyone can check that every roll of it came from it.",
+        "Опубликована в начале этой сессии: отпечаток (SHA-256) секретного ключа "
+        "кубиков сессии. Когда {gm} закончит сессию, ключ покажут всем: тогда любой "
+        "может проверить, что все её броски сделаны с ним.",
     ),
     "head": T("Log checkpoint", "Отметка журнала"),
     "head_tip": T(
         "The fingerprint of the table's log up to the last entry you received. It changes "
         "with every new entry. Copy it and the dice commitment somewhere safe: after the "
-        "table closes, verify --commitment … --head … proves nobody changed the dice or "
+        "session ends, verify --commitment … --head … proves nobody changed the dice or "
         "the log.",
         "Отпечаток журнала стола до последней полученной вами записи; меняется с каждой "
-        "новой записью. Скопируйте её и печать кубиков в надёжное место: после закрытия "
-        "стола проверка журнала по ним докажет, что ни кубики, ни журнал не меняли.",
+        "новой записью. Скопируйте её и печать кубиков в надёжное место: после конца "
+        "сессии проверка журнала по ним докажет, что ни кубики, ни журнал не меняли.",
     ),
     "proof_help": T("Click a line to select it, then copy it.", "Щелчок по строке выделяет её для копирования."),
     "seed": T("Dice key revealed", "Ключ кубиков раскрыт"),
@@ -165,6 +165,68 @@ TEXTS: dict[str, dict[str, str]] = {
         "Off: you prepare the characters, and players see that you do.",
         "Выключено: персонажей готовите вы. Игроки видят об этом сообщение.",
     ),
+    "tab_sessions": T("Sessions", "Сессии"),
+    "session_label": T("Session {n}", "Сессия {n}"),
+    "session_commitment": T("Session {n} dice commitment", "Печать кубиков сессии {n}"),
+    "session_seed": T("Session {n} dice key revealed", "Ключ кубиков сессии {n} раскрыт"),
+    "session_open_status": T(
+        "Session {n} is open: the dice commitment above is this session's.",
+        "Идёт сессия {n}: печать кубиков выше — печать этой сессии.",
+    ),
+    "session_ended_status": T(
+        "Session {n} has ended: its dice key is revealed above, so anyone can check its rolls. "
+        "Nothing is rolled until the {gm} starts the next session.",
+        "Сессия {n} окончена: её ключ кубиков раскрыт выше — любой может проверить её броски. "
+        "Бросков нет, пока {gm} не начнёт следующую сессию.",
+    ),
+    "session_started_status": T(
+        "Session {n} has started: a new dice commitment is shown above. Copy it.",
+        "Началась сессия {n}: выше новая печать кубиков. Скопируйте её.",
+    ),
+    "session_end": T("End tonight's session", "Закончить сегодняшнюю сессию"),
+    "session_end_tip": T(
+        "Reveals this session's dice key; nothing is rolled until you start the next session. "
+        "Characters, notes and links stay.",
+        "Раскрывает ключ кубиков этой сессии; до начала следующей сессии бросков нет. "
+        "Персонажи, заметки и ссылки остаются.",
+    ),
+    "session_start": T("Start the next session", "Начать следующую сессию"),
+    "session_start_tip": T(
+        "Draws a fresh secret dice key and shows its commitment to every seat",
+        "Создаёт новый секретный ключ кубиков и показывает его печать всем местам",
+    ),
+    "session_confirm_end": T(
+        "End session {n}? Its dice key is revealed to everyone and nothing can be rolled until "
+        "you start the next session.",
+        "Закончить сессию {n}? Её ключ кубиков увидят все; бросать будет нельзя, пока вы не начнёте следующую сессию.",
+    ),
+    "session_confirm_start": T(
+        "Start session {n}? Every seat gets its new dice commitment.",
+        "Начать сессию {n}? Все места получат её новую печать кубиков.",
+    ),
+    "session_yes_end": T("Yes, end it", "Да, закончить"),
+    "session_yes_start": T("Yes, start it", "Да, начать"),
+    "session_cancel": T("Cancel", "Отмена"),
+    "sessions_past": T("Sessions of this campaign", "Сессии этой кампании"),
+    "sessions_col_n": T("Session", "Сессия"),
+    "sessions_col_when": T("Played", "Когда"),
+    "sessions_col_rolls": T("Rolls", "Бросков"),
+    "sessions_col_commitment": T("Dice commitment", "Печать кубиков"),
+    "sessions_col_check": T("Verification", "Проверка"),
+    "session_verified": T("verified: every roll matches its dice key", "проверена: все броски сходятся с ключом"),
+    "session_failed": T("FAILED: {why}", "НЕ ПРОШЛА: {why}"),
+    "session_running": T("open now", "идёт сейчас"),
+    "log_session_ended": T("Session {n} ended", "Сессия {n} окончена"),
+    "transcripts": T("Session logs", "Журналы сессий"),
+    "transcript_row": T("Session {n}:", "Сессия {n}:"),
+    "transcript_md": T("text (Markdown)", "текст"),
+    "transcript_html": T("web page", "веб-страница"),
+    "transcript_tip": T(
+        "What your seat saw of the session, to keep: rolls with their dice, checks with their odds, "
+        "combat rounds, the chat",
+        "Что ваше место видело за сессию, на память: броски с кубиками, проверки с шансами, раунды боя, чат",
+    ),
+    "log_session_started": T("Session {n} started", "Началась сессия {n}"),
     "combat_reloaded": T(
         "The combat changed elsewhere; the tracker was reloaded.", "Бой изменился в другом окне; трекер перезагружен."
     ),
@@ -215,6 +277,8 @@ class TableTray(DiceTray):
 
     def allowed(self, action: str) -> bool:
         s = self.session
+        if action in ("roll_check", "roll_notation") and not s.state.closed and not s.session_open:
+            return True  # between sessions: the session refuses, and says why
         if action == "roll_check":
             return (
                 self.character_id is not None
@@ -318,6 +382,9 @@ class TableView(widgets.VBox):
         self.notes_box: widgets.VBox | None = None
         self.combat_add: widgets.HBox | None = None
         self.seats_box: widgets.VBox | None = None
+        self.sessions_box: widgets.VBox | None = None
+        self._confirming: str | None = None  # "end" / "start": the GM's session step awaiting a yes
+        self._session_seen = (session.state.session, session.state.session_open)
         self.replaced = False
         self.creation_box: widgets.VBox | None = None  # a player's: the creation steps or a note
         self._building: bool | None = None
@@ -353,7 +420,10 @@ class TableView(widgets.VBox):
         # the table at a glance (the fight, the log) on top; the seat's tools in tabs below
         self.combat_column = widgets.VBox([self.tracker])
         self.combat_column.add_class("tt-table-combat")
-        self.log_column = widgets.VBox([self.roll_log])
+        self.transcripts = widgets.HTML()
+        self.transcripts.add_class("tt-transcripts")
+        self._transcript_cache: dict[tuple[int, str, str], str] = {}
+        self.log_column = widgets.VBox([self.roll_log, self.transcripts])
         self.log_column.add_class("tt-table-log-column")
         top = widgets.HBox([self.combat_column, self.log_column])
         top.add_class("tt-table-top")
@@ -366,9 +436,12 @@ class TableView(widgets.VBox):
             self._build_notes()
             self._build_combat_add()
             self._build_seats()
+            self._build_sessions()
             self.combat_column.children = [self.tracker, self.combat_add]
-            self._tab_keys = ["tab_dice", "sheets", "notes", "tab_seats"]
-            self.tabs = widgets.Tab(children=[self.tray_box, self.sheet_area, self.notes_box, self.seats_box])
+            self._tab_keys = ["tab_dice", "sheets", "notes", "tab_seats", "tab_sessions"]
+            self.tabs = widgets.Tab(
+                children=[self.tray_box, self.sheet_area, self.notes_box, self.seats_box, self.sessions_box]
+            )
         elif self.role == "player":
             self._build_sheet_tabs(locale)
             self._build_tray(locale)
@@ -608,6 +681,43 @@ class TableView(widgets.VBox):
         )
         self.seats_box.add_class("tt-gm-seats")
 
+    def _build_sessions(self) -> None:
+        """GM: end tonight's session, start the next one (each after a confirm step), and the
+        campaign's sessions with their verification."""
+        self.session_status = widgets.HTML()
+        self.session_status.add_class("tt-session-status")
+        self.session_end_button = widgets.Button(button_style="warning")
+        self.session_end_button.add_class("tt-session-end")
+        self.session_end_button.on_click(lambda _b: self.ask_session("end"))
+        self.session_start_button = widgets.Button(button_style="success")
+        self.session_start_button.add_class("tt-session-start")
+        self.session_start_button.on_click(lambda _b: self.ask_session("start"))
+        self.session_confirm_text = widgets.HTML()
+        self.session_confirm_text.add_class("tt-session-confirm-text")
+        self.session_yes = widgets.Button(button_style="danger")
+        self.session_yes.add_class("tt-session-confirm")
+        self.session_yes.on_click(lambda _b: self.confirm_session())
+        self.session_no = widgets.Button()
+        self.session_no.add_class("tt-session-cancel")
+        self.session_no.on_click(lambda _b: self.cancel_session())
+        self.session_confirm = widgets.VBox(
+            [self.session_confirm_text, widgets.HBox([self.session_yes, self.session_no])],
+            layout=widgets.Layout(display="none"),
+        )
+        self.session_confirm.add_class("tt-session-confirm-box")
+        self.session_list = widgets.HTML()
+        self.session_list.add_class("tt-session-list")
+        self._session_reports: list | None = None
+        self.sessions_box = widgets.VBox(
+            [
+                self.session_status,
+                widgets.HBox([self.session_end_button, self.session_start_button]),
+                self.session_confirm,
+                self.session_list,
+            ]
+        )
+        self.sessions_box.add_class("tt-gm-sessions")
+
     def _seat_options(self, loc: str) -> list[tuple[str, str]]:
         """A seat as the GM knows it: its name and its role («Пётр — игрок»), never its id."""
         words = self._w(loc)
@@ -675,6 +785,36 @@ class TableView(widgets.VBox):
         self.new_link.value = (
             f'<p>{_esc(_t("reissued", self.locale, who=who))}</p><code class="tt-hash tt-link">{_esc(url)}</code>'
         )
+
+    def ask_session(self, step: str) -> None:
+        """GM: the first press of *End tonight's session* / *Start the next session*: shows
+        what it will do and asks for a yes (:meth:`confirm_session`)."""
+        if step not in ("end", "start") or not self.session.can("session.manage"):
+            self._say("error", TEXTS["not_allowed"])
+            return
+        self._confirming = step
+        self._render_sessions()
+
+    def cancel_session(self) -> None:
+        self._confirming = None
+        self._render_sessions()
+
+    def confirm_session(self):
+        """GM: the yes of the confirm step: ends or starts the session (the table layer checks
+        the role and the session's state again). Returns the event, or None."""
+        step, self._confirming = self._confirming, None
+        if step is None or not self.session.can("session.manage"):
+            self._render_sessions()
+            return self._say("error", TEXTS["not_allowed"]) if step is not None else None
+        try:
+            event = self.session.end_session() if step == "end" else self.session.start_session()
+        except (PermissionError, EventError) as exc:
+            self._refused(exc)
+            self._render_sessions()
+            return None
+        self._session_reports = None  # the list verifies the ended session anew
+        self._render_sessions()
+        return event
 
     def bring_into_combat(self, cid: str | None = None, hidden: bool | None = None):
         """GM: put a table character into the combat tracker (as combatant ``cid``)."""
@@ -784,6 +924,9 @@ class TableView(widgets.VBox):
                 notes = True
             elif e.kind == "table.option":
                 options = True
+        if any(e.kind in ("session.ended", "session.started", "table.closed") for e in events):
+            self._session_reports = None
+            self._on_session_changed()
         for cid in touched:
             if cid in self.models:
                 self._push_model(cid)
@@ -809,6 +952,27 @@ class TableView(widgets.VBox):
         ):
             self.link_was_replaced()
         self._render_header()
+
+    def _on_session_changed(self) -> None:
+        """A session ended or started: every seat is told (the status line), the GM's sessions
+        tab is redrawn, and the tray's buttons follow."""
+        st = self.session.state
+        now = (st.session, st.session_open)
+        if now == self._session_seen or st.closed:
+            self._session_seen = now
+            self._render_sessions()
+            self._render_transcripts()
+            return
+        self._session_seen = now
+        self._render_transcripts()
+        key = "session_ended_status" if not st.session_open else "session_started_status"
+        self._message = ("info", {loc: _t(key, loc, n=st.session, **self._w(loc)) for loc in LOCALES})
+        self._render_status()
+        self._render_sessions()
+        if self.tray is not None:
+            render = getattr(self.tray, "render", None)
+            if callable(render):
+                render()
 
     def link_was_replaced(self) -> None:
         """The GM gave this seat a new link: stop following the table and say so."""
@@ -917,6 +1081,8 @@ class TableView(widgets.VBox):
             self.reissue_button.description = _t("reissue", loc)
             self.reissue_button.tooltip = _t("reissue_tip", loc)
             self._render_new_link()
+        self._render_sessions()
+        self._render_transcripts()
         self._render_creation()
         self._render_header()
         self._render_status()
@@ -933,12 +1099,16 @@ class TableView(widgets.VBox):
             f'<h1>{_esc(title)}{badge}</h1><span class="tt-sub">{_esc(tr(self.system.title, loc))}</span>'
         )
         # the fair-dice proof every seat keeps: the full commitment and the head it has reached
-        rows = [("commitment", self.session.commitment, "tt-commitment"), ("head", self.session.head, "tt-head")]
-        if st.closed and st.seed:
-            rows.append(("seed", st.seed, "tt-seed"))
+        n = st.session
+        label = "session_commitment" if len(st.session_list()) > 1 or not st.session_open else "commitment"
+        rows = [(label, self.session.commitment, "tt-commitment"), ("head", self.session.head, "tt-head")]
+        current = st.session_list()[-1]
+        if current.get("seed"):  # the session ended (or the table closed): its key is public
+            rows.append(("session_seed" if label == "session_commitment" else "seed", current["seed"], "tt-seed"))
+        tips = {"session_commitment": "commitment_tip"}
         commit = "".join(
-            f'<div class="tt-proof-row" title="{_esc(_t(key + "_tip", loc, **self._w(loc))) if key + "_tip" in TEXTS else ""}">'
-            f'<span class="tt-proof-label">{_esc(_t(key, loc))}:</span> '
+            f'<div class="tt-proof-row" title="{_esc(self._tip(tips.get(key, key + "_tip"), loc))}">'
+            f'<span class="tt-proof-label">{_esc(_t(key, loc, n=n))}:</span> '
             f'<code class="tt-hash {cls}">{_esc(value)}</code></div>'
             for key, value, cls in rows
         )
@@ -949,6 +1119,119 @@ class TableView(widgets.VBox):
         elif st.closed:
             self._message = ("info", TEXTS["closed"])
             self._render_status()
+        elif not st.session_open and self._message is None:
+            # a page opened between sessions says so (a page open at the time was told)
+            self._message = ("info", {lc: _t("session_ended_status", lc, n=n, **self._w(lc)) for lc in LOCALES})
+            self._render_status()
+
+    def _render_transcripts(self) -> None:
+        """Links to download each ended session's transcript as this seat saw it (Markdown, or
+        a self-contained web page), in the screen's language; built once per session and
+        language (an ended session does not change)."""
+        import base64
+
+        from tabletop_widgets.table.campaign import sessions
+        from tabletop_widgets.table.transcript import session_transcript
+
+        loc = self.locale
+        ended = [s for s in sessions(self.session.state) if not s.is_open]
+        if not ended:
+            self.transcripts.value = ""
+            return
+        rows = []
+        for s in ended:
+            links = []
+            for fmt, mime, key in (("md", "text/markdown", "transcript_md"), ("html", "text/html", "transcript_html")):
+                data = self._transcript_cache.get((s.n, loc, fmt))
+                if data is None:
+                    try:
+                        text = session_transcript(self.session, s.n, fmt=fmt, locale=loc)
+                    except Exception:  # a transcript must not take the page down
+                        log.exception("transcript of session %s failed", s.n)
+                        continue
+                    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+                    self._transcript_cache[(s.n, loc, fmt)] = data
+                name = f"session-{s.n}.{fmt}"
+                links.append(
+                    f'<a download="{name}" href="data:{mime};charset=utf-8;base64,{data}" '
+                    f'class="tt-transcript-{fmt}" data-session="{s.n}">{_esc(_t(key, loc))}</a>'
+                )
+            rows.append(f"<li>{_esc(_t('transcript_row', loc, n=s.n))} {' · '.join(links)}</li>")
+        self.transcripts.value = (
+            f'<div title="{_esc(_t("transcript_tip", loc))}"><b>{_esc(_t("transcripts", loc))}</b>'
+            f"<ul>{''.join(rows)}</ul></div>"
+        )
+
+    def _tip(self, key: str, loc: str) -> str:
+        return _t(key, loc, **self._w(loc)) if key in TEXTS else ""
+
+    def _render_sessions(self) -> None:
+        """The GM's sessions tab: where the campaign is, the two steps and their confirm, and
+        every session with its verification (the table layer verifies; this draws)."""
+        if self.sessions_box is None:
+            return
+        from tabletop_widgets.table.campaign import session_reports
+
+        loc = self.locale
+        st = self.session.state
+        n = st.session
+        words = self._w(loc)
+        key = "session_open_status" if st.session_open else "session_ended_status"
+        self.session_status.value = f'<p class="tt-hint-text" role="status">{_esc(_t(key, loc, n=n, **words))}</p>'
+        manage = self.session.can("session.manage")
+        self.session_end_button.description = _t("session_end", loc)
+        self.session_end_button.tooltip = _t("session_end_tip", loc)
+        self.session_end_button.disabled = not (manage and st.session_open)
+        self.session_start_button.description = _t("session_start", loc)
+        self.session_start_button.tooltip = _t("session_start_tip", loc)
+        self.session_start_button.disabled = not (manage and not st.session_open)
+        step = self._confirming
+        if step == "end" and not st.session_open or step == "start" and st.session_open:
+            step = self._confirming = None  # the table moved on meanwhile
+        if step is None:
+            self.session_confirm.layout.display = "none"
+        else:
+            what = "session_confirm_end" if step == "end" else "session_confirm_start"
+            self.session_confirm_text.value = (
+                f'<p class="tt-msg tt-info" role="alert">{_esc(_t(what, loc, n=n if step == "end" else n + 1))}</p>'
+            )
+            self.session_yes.description = _t("session_yes_end" if step == "end" else "session_yes_start", loc)
+            self.session_no.description = _t("session_cancel", loc)
+            self.session_confirm.layout.display = None
+        if self._session_reports is None:
+            try:
+                self._session_reports = session_reports(self.session.store, self.session.table_id)
+            except Exception:  # the list must not take the page down
+                log.exception("session reports failed")
+                self._session_reports = []
+        rows = []
+        for r in self._session_reports:
+            when = _when(r.started, loc) + (f" – {_when(r.ended, loc)}" if r.ended else "")
+            if r.ok is None:
+                verdict, cls = _t("session_running", loc), "tt-session-open"
+            elif r.ok:
+                verdict, cls = "✓ " + _t("session_verified", loc), "tt-session-ok"
+            else:
+                verdict, cls = "✗ " + _t("session_failed", loc, why="; ".join(r.problems[:2])), "tt-session-bad"
+            rows.append(
+                f'<tr class="{cls}" data-session="{r.n}"><td>{_esc(_t("session_label", loc, n=r.n))}</td>'
+                f"<td>{_esc(when)}</td><td>{'' if r.rolls is None else r.rolls}</td>"
+                f'<td><code class="tt-hash">{_esc(r.commitment)}</code></td><td>{_esc(verdict)}</td></tr>'
+            )
+        head = "".join(
+            f"<th>{_esc(_t(k, loc))}</th>"
+            for k in (
+                "sessions_col_n",
+                "sessions_col_when",
+                "sessions_col_rolls",
+                "sessions_col_commitment",
+                "sessions_col_check",
+            )
+        )
+        self.session_list.value = (
+            f"<h3>{_esc(_t('sessions_past', loc))}</h3><table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(reversed(rows))}</tbody></table>"
+        )
 
     #: How a player building their character is shown what is left: ``make(view, character_id)
     #: -> widget`` (refreshed through its ``refresh()`` when the character or the language
@@ -1024,7 +1307,7 @@ class TableView(widgets.VBox):
         items = "".join(
             "<li>"
             + (f'<span class="tt-note-title">{_esc(n.get("title"))}</span>' if n.get("title") else "")
-            + f"{_esc(n.get('text', ''))}</li>"
+            + f"{_esc((n.get('texts') or {}).get(loc) or n.get('text', ''))}</li>"
             for n in notes
         )
         self.notes_list.value = f"<ul>{items}</ul>"
@@ -1131,6 +1414,15 @@ class TableView(widgets.VBox):
             return dict(who=who, what=mark(what), breakdown=e.get("text", ""))
         elif kind == "message":
             return dict(who=who, what=e.get("text", ""))
+        elif kind in ("session.ended", "session.started"):
+            n = e.get("session")
+            if kind == "session.ended":
+                what = {loc: _t("log_session_ended", loc, n=n) for loc in LOCALES}
+                detail = {loc: f"{_t('session_seed', loc, n=n)}: {e.get('seed', '')}" for loc in LOCALES}
+            else:
+                what = {loc: _t("log_session_started", loc, n=n) for loc in LOCALES}
+                detail = {loc: f"{_t('session_commitment', loc, n=n)}: {e.get('seed_hash', '')}" for loc in LOCALES}
+            return dict(who=who, what=what, breakdown=detail)
         elif kind == "table.closed":
             seed = self.session.state.seed or ""
             return dict(who=who, what=TEXTS["closed"], breakdown={loc: f"{_t('seed', loc)}: {seed}" for loc in LOCALES})
@@ -1145,6 +1437,18 @@ class TableView(widgets.VBox):
                 unsubscribe()
         finally:
             super().close()
+
+
+def _when(stamp: Any, loc: str) -> str:
+    """A session's start or end as a date and time (UTC), or nothing when not known."""
+    import datetime
+
+    if not isinstance(stamp, (int, float)) or isinstance(stamp, bool) or stamp <= 0:
+        return ""
+    when = datetime.datetime.fromtimestamp(stamp, tz=datetime.timezone.utc)
+    if loc == "ru":
+        return when.strftime("%d.%m.%Y %H:%M") + " по Гринвичу"
+    return when.strftime("%Y-%m-%d %H:%M") + " UTC"
 
 
 def show_table(session, locale: str | None = None, **kwargs: Any) -> TableView:

@@ -85,8 +85,8 @@ def test_the_chat_message_has_a_line_per_player_and_the_commitment_never_the_gms
     assert ru[1] == f"Пётр (персонаж: Ярослава): {links[1]}"
     assert ru[2] == f"Ира (персонаж: Борис): {links[2]}"
     assert ru[3] == f"Зритель 1 (зритель): {links[3]}"
-    assert ru[4].startswith(f"Печать кубиков: {commitment}.") and "когда мастер закроет стол" in ru[4]
+    assert ru[4].startswith(f"Печать кубиков: {commitment}.") and "когда мастер закончит сессию" in ru[4]
     assert len(ru) == 5 and not any(links[0] in line for line in ru)
     en = invite_message(get_system("seasons"), "Friday", _seats(links), commitment, "en")
-    assert f"Пётр (plays Ярослава): {links[1]}" in en and "when the Storyteller closes the table" in en
+    assert f"Пётр (plays Ярослава): {links[1]}" in en and "when the Storyteller ends the session" in en
     assert links[0] not in en
