@@ -89,7 +89,9 @@ def test_life_and_death_reminds_the_gm_of_the_surprises_owed(store):
     started = gm.start_session()
     reminders = [e for e in gm.events() if e.kind == "session.reminder"]
     assert len(reminders) == 1 and reminders[0].audience == "gm" and reminders[0].version == started.version + 1
-    assert "1 surprise(s) owed" in gm.state.notes[-1]["text"] and "сюрпризов" in gm.state.notes[-1]["texts"]["ru"]
+    assert (
+        "owed 1 surprise this session" in gm.state.notes[-1]["text"] and "сюрпризы" in gm.state.notes[-1]["texts"]["ru"]
+    )
     bob.poll()
     assert not [e for e in bob.events() if e.kind == "session.reminder"]
     assert not bob.state.notes
