@@ -40,7 +40,7 @@ from .trouble import trouble_band_odds as trouble_band_odds
 def check_distribution(ch, check_id: str, *, options, **choices) -> Distribution:
     plan = plan_check(ch, check_id, options=options)
     if plan.kind == "trouble":
-        return trouble_distribution(**choices)
+        return trouble_distribution(options=options, **choices)
     o = parse_options(choices)
     bonus = plan.bonus + o.bonus
     if o.bought:

@@ -640,3 +640,11 @@ def test_no_reroll_without_dice():
     assert e.value.code == "no_dice"
     with pytest.raises(RuleError):
         SYSTEM.reroll(c, SYSTEM.roll_check(c, "wisdom+perception", bought="success", difficulty=12))
+
+
+def test_trouble_through_the_check_distribution_reads_the_gm_options():
+    gm = SYSTEM.with_rules(trouble_allow_adv=True)
+    d = checks.check_distribution(Character(), "trouble", options=gm.rules, advantages=1)
+    assert d == gm.check_distribution(Character(), "trouble", advantages=1)
+    with pytest.raises(RuleError):
+        checks.check_distribution(Character(), "trouble", options=SYSTEM.rules, advantages=1)
