@@ -112,7 +112,7 @@ class LifeAndDeathSystem(GameSystem):
     def end_of_session(self, character, awards, **kw):
         return progression.end_of_session(character, awards, options=self.rules, **kw)
 
-    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+    def session_started(self, character, *, choices: Mapping[str, Any] | None = None) -> DamageOutcome | None:
         """A campaign's game session starts: the surprises the GM owes the character (level-up
         "Surprise", L365, L371) are a note for the GM; the character itself does not change."""
         owed = int(character.surprises_pending or 0)

@@ -130,7 +130,7 @@ class RetSystem(GameSystem):
     def start_game_session(self, character) -> dict:
         return _advancement.start_game_session(character)
 
-    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+    def session_started(self, character, *, choices: Mapping[str, Any] | None = None) -> DamageOutcome | None:
         """A campaign's game session starts: Luck refills up to its maximum, never reduced
         (L356-357); ultimates are available again (L1217)."""
         before = {"luck": character.luck, "abilities": character.abilities}

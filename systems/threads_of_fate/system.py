@@ -217,7 +217,7 @@ class ThreadsOfFateSystem(GameSystem):
     def end_meeting(self, character) -> dict:
         return fate.end_meeting(character, options=self.rules)
 
-    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+    def session_started(self, character, *, choices: Mapping[str, Any] | None = None) -> DamageOutcome | None:
         """A campaign's game session is a game meeting: heroes and personas start it with 2
         Threads (L164; kept in milestone mode), per-meeting counters reset."""
         changes = self.start_meeting(character)

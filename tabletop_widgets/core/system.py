@@ -483,12 +483,13 @@ class GameSystem:
         None when nothing does."""
         return None
 
-    def session_started(self, character, *, options: Mapping[str, Any] | None = None) -> DamageOutcome | None:
+    def session_started(self, character, *, choices: Mapping[str, Any] | None = None) -> DamageOutcome | None:
         """The start of a game session of a campaign (the table's ``start_session``): what the
         rules do to ``character`` then (a resource refilled, counters reset; changes applied to
         ``character``), and notes for the GM (something owed this session). Return what
         happened (the table records it as events; replay never calls this again), or None when
-        the rules do nothing. ``options``: the GM's choices for this session, if any."""
+        the rules do nothing. ``choices``: what the GM chose for this session, if anything (the
+        system's GM options are ``self.rules``)."""
         return None
 
     def condition_changed(self, character, condition_id: str, active: bool, **data: Any) -> DamageOutcome | None:

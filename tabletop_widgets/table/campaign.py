@@ -159,7 +159,7 @@ def session_rules_events(session: "TableSession", n: int, options: Mapping[str, 
 
 
 def rules_events(system, state, n: int, options: Mapping[str, Any], actor: str) -> list[NewEvent]:
-    """``GameSystem.session_started(character, options=...)`` for every character of ``state``
+    """``GameSystem.session_started(character, choices=...)`` for every character of ``state``
     (a GM's view), as ``character.update`` events (``reason = {"session_rules": n, "before",
     "notes"}``): what changed, seen by whoever sees the character (a GM-only NPC's, or one with
     changes only the GM knows, by the GM only)."""
@@ -172,7 +172,7 @@ def rules_events(system, state, n: int, options: Mapping[str, Any], actor: str) 
             model = system.Character.from_dict(data)
         except ValueError:
             continue  # a sheet the system cannot read is left as it is
-        outcome = hook(model, options=dict(options))
+        outcome = hook(model, choices=dict(options))
         if outcome is None:
             continue
         if not outcome.changes:

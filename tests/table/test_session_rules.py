@@ -39,7 +39,7 @@ def _rules_updates(session, n):
 
 
 def test_the_base_hook_does_nothing():
-    assert GameSystem().session_started(object(), options={}) is None
+    assert GameSystem().session_started(object(), choices={}) is None
 
 
 def test_ret_refills_luck_at_the_start_of_a_session(store):
