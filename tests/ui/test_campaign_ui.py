@@ -98,6 +98,8 @@ def test_two_sessions_of_one_campaign(browser, voila_url, voila_db, watch_page, 
         luck = pat.locator(".tt-table-tray .tt-tray-situation .tt-option-luck input")
         luck.fill("2")
         luck.press("Tab")
+        # the tray's check groups start folded: open the first, as a player does
+        pat.locator(".tt-table-tray .tt-check-groups .jupyter-widget-Collapse-header").first.click()
         pat.locator(".tt-table-tray .tt-check-button").first.click()
         expect(pat.locator(".tt-table-log .tt-log-list")).to_contain_text("Luck", timeout=STEP_TIMEOUT)
         after = _character(store, made)
