@@ -82,3 +82,46 @@ def seeded_random(default: int) -> random.Random:
     seed = int(os.environ.get(SEED_ENV) or default)
     print(f"random seed {seed} (replay with {SEED_ENV}={seed})")
     return random.Random(seed)
+
+
+def assert_attack_odds_match_sample(
+    system, attacker, target, attack_id: str, *, n: int = 3000, seed: int = 1, **options
+):
+    """Roll ``attack_id`` ``n`` times (``system.resolve_attack`` with a seeded rng, never changing
+    either character) and check the rolls against ``system.attack_odds``: the hit rate and the
+    frequency of every damage value within five standard errors of the exact odds, no damage on
+    a miss, and no damage the odds call impossible. Returns the odds."""
+    import math
+    from collections import Counter
+
+    from tabletop_widgets.core.combat.records import persisted
+
+    odds = system.attack_odds(attacker, target, attack_id, **options)
+    assert sum(odds.damage.values()) + odds.damage.truncated_mass == 1
+    assert 0 <= odds.p_hit <= 1
+    before = (persisted(attacker), persisted(target))
+    rng = random.Random(seed)
+    hits, damage = 0, Counter()
+    for _ in range(n):
+        out = system.resolve_attack(attacker, target, attack_id, rng=rng, **options)
+        assert out.attack_id == attack_id
+        assert out.hit or out.damage == 0, f"{attack_id}: a miss dealt {out.damage} damage"
+        assert out.text.get("en") and out.text.get("ru"), f"{attack_id}: the outcome has no text in both languages"
+        hits += bool(out.hit)
+        damage[out.damage] += 1
+    assert (persisted(attacker), persisted(target)) == before, "resolve_attack changed a character"
+
+    def close(p: float, k: int, what: str) -> None:
+        sigma = math.sqrt(max(p * (1 - p), 1 / n) / n)
+        assert abs(k / n - p) <= 5 * sigma + 1 / n, (
+            f"{attack_id} (seed {seed}): {what}: {k}/{n} = {k / n:.4f} rolled, exact {p:.4f}"
+        )
+
+    close(float(odds.p_hit), hits, "hit rate")
+    for value in sorted(set(damage) | set(odds.damage)):
+        if damage[value] and not odds.damage.get(value):
+            raise AssertionError(
+                f"{attack_id}: {damage[value]} rolls dealt {value} damage, which the odds call impossible"
+            )
+        close(float(odds.damage.get(value, 0)), damage[value], f"damage {value}")
+    return odds

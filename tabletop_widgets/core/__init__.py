@@ -1,5 +1,6 @@
 """Core contracts: the GameSystem protocol, character model base, sheet layout, i18n, registry."""
 
+from .attacks import AttackCondition, AttackOdds, AttackOutcome, AttackSpec
 from .combat import Combat, Combatant, clone_character
 from .i18n import LOCALES, T, count, plural_ru, tr
 from .model import CharacterModel
@@ -19,6 +20,10 @@ from .system import (
 )
 
 __all__ = [
+    "AttackCondition",
+    "AttackOdds",
+    "AttackOutcome",
+    "AttackSpec",
     "Combat",
     "Combatant",
     "clone_character",

@@ -69,6 +69,57 @@ class CheckSpec:
         raise KeyError(name)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def option_problem(spec: OptionSpec, value: Any, *, text_limit: int | None = None) -> dict[str, str] | None:
+    """Why ``value`` is not allowed for option ``spec``, or None: a whole number within
+    ``min``/``max``, yes or no, one of the ``choices``, or text of at most ``text_limit``
+    characters. The message names the option, in English and Russian, for a player."""
+    label_en, label_ru = tr(spec.label, "en"), tr(spec.label, "ru")
+    if spec.kind == "int":
+        if value is None and spec.default is None:
+            return None
+        if not _is_int(value):
+            return T(f"{label_en}: a whole number is needed.", f"{label_ru}: нужно целое число.")
+        if spec.min is not None and value < spec.min:
+            return T(
+                f"{label_en}: {value} is below the lowest allowed value, {spec.min}.",
+                f"{label_ru}: {value} меньше наименьшего допустимого значения {spec.min}.",
+            )
+        if spec.max is not None and value > spec.max:
+            return T(
+                f"{label_en}: {value} is above the highest allowed value, {spec.max}.",
+                f"{label_ru}: {value} больше наибольшего допустимого значения {spec.max}.",
+            )
+        return None
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            return T(f"{label_en}: yes or no is needed.", f"{label_ru}: нужно «да» или «нет».")
+        return None
+    if spec.kind == "choice":
+        allowed = [v for v, _label in spec.choices]
+        if value not in allowed or (
+            isinstance(value, bool) != any(isinstance(v, bool) and v == value for v in allowed)
+        ):
+            return T(
+                f"{label_en}: that is not one of the choices offered.",
+                f"{label_ru}: такого варианта нет среди предложенных.",
+            )
+        return None
+    if spec.kind == "text":
+        if not isinstance(value, str):
+            return T(f"{label_en}: text is needed.", f"{label_ru}: нужен текст.")
+        if text_limit is not None and len(value) > text_limit:
+            return T(
+                f"{label_en}: the text is too long (at most {text_limit} characters).",
+                f"{label_ru}: текст слишком длинный (не больше {text_limit} символов).",
+            )
+        return None
+    return None  # a kind this module does not know: the system validates it
+
+
 @dataclass(frozen=True)
 class Effect:
     """A change to a character's resource that a roll or action causes, as data.
@@ -482,6 +533,47 @@ class GameSystem:
         what happened (the tracker records it as an event; replay never calls this again), or
         None when nothing does."""
         return None
+
+    # -- attacks (see ``core/attacks.py``) ------------------------------------------------------
+    def attacks(self, attacker, target) -> list:
+        """The attacks (``core.attacks.AttackSpec``) ``attacker`` can make on ``target`` now: each
+        weapon x attack kind the rules allow, with its options. Every system offers at least one
+        between two freshly made characters (unarmed, or its basic attack)."""
+        return []
+
+    def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] | None = None):
+        """``(AttackSpec, options with defaults)`` for ``attack_id``, refusing (``RuleError``) an
+        attack not offered now and options it does not declare or whose values it does not allow
+        (what a forged widget message could send)."""
+        from .attacks import checked_options, find_attack
+
+        spec = find_attack(self.attacks(attacker, target), attack_id)
+        return spec, checked_options(spec, options or {})
+
+    def attack_odds(self, attacker, target, attack_id: str, **options: Any):
+        """The exact odds (``core.attacks.AttackOdds``) of ``attack_id`` with ``options``:
+        ``p_hit`` and the distribution of the damage ``target`` takes (0 on a miss)."""
+        raise NotImplementedError
+
+    def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options: Any):
+        """Roll ``attack_id`` once with ``rng`` (``core.attacks.AttackOutcome``); changes neither
+        character (:meth:`apply_attack` does)."""
+        raise NotImplementedError
+
+    def apply_attack(self, attacker, target, outcome) -> tuple[DamageOutcome, DamageOutcome]:
+        """Apply ``outcome`` by the rules: the attacker's and the target's effects (all or none,
+        :meth:`apply_effects`), then the damage through :meth:`apply_damage` with the outcome's
+        ``damage_options``. Returns (attacker's, target's) outcome notes and state. Systems
+        override it when an attack changes more than effects and damage say."""
+        mine = DamageOutcome(changes=self.apply_effects(attacker, outcome.attacker_effects))
+        theirs = DamageOutcome(changes=self.apply_effects(target, outcome.target_effects))
+        if outcome.damage > 0:
+            hurt = self.apply_damage(target, int(outcome.damage), **dict(outcome.damage_options))
+            theirs.changes.update(hurt.changes)
+            theirs.notes.extend(hurt.notes)
+            theirs.state = hurt.state
+            theirs.defeated = hurt.defeated
+        return mine, theirs
 
     def session_started(self, character, *, choices: Mapping[str, Any] | None = None) -> DamageOutcome | None:
         """The start of a game session of a campaign (the table's ``start_session``): what the

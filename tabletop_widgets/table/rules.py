@@ -25,6 +25,7 @@ import time
 from typing import Any, Callable, Mapping
 
 from ..core.i18n import DEFAULT_LOCALE, T, tr
+from ..core.system import option_problem as core_option_problem
 from ..core.system import term_of
 from .events import EventError
 from .seats import PermissionDenied
@@ -114,53 +115,10 @@ def check_character_texts(data: Mapping[str, Any]) -> None:
 # --------------------------------------------------------------------------------------------
 # check options
 # --------------------------------------------------------------------------------------------
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def option_problem(spec, value: Any) -> dict[str, str] | None:
-    """Why ``value`` is not allowed for option ``spec`` (an ``OptionSpec``), or None."""
-    label_en, label_ru = tr(spec.label, "en"), tr(spec.label, "ru")
-    if spec.kind == "int":
-        if value is None and spec.default is None:
-            return None
-        if not _is_int(value):
-            return T(f"{label_en}: a whole number is needed.", f"{label_ru}: нужно целое число.")
-        if spec.min is not None and value < spec.min:
-            return T(
-                f"{label_en}: {value} is below the lowest allowed value, {spec.min}.",
-                f"{label_ru}: {value} меньше наименьшего допустимого значения {spec.min}.",
-            )
-        if spec.max is not None and value > spec.max:
-            return T(
-                f"{label_en}: {value} is above the highest allowed value, {spec.max}.",
-                f"{label_ru}: {value} больше наибольшего допустимого значения {spec.max}.",
-            )
-        return None
-    if spec.kind == "bool":
-        if not isinstance(value, bool):
-            return T(f"{label_en}: yes or no is needed.", f"{label_ru}: нужно «да» или «нет».")
-        return None
-    if spec.kind == "choice":
-        allowed = [v for v, _label in spec.choices]
-        if value not in allowed or (
-            isinstance(value, bool) != any(isinstance(v, bool) and v == value for v in allowed)
-        ):
-            return T(
-                f"{label_en}: that is not one of the choices offered.",
-                f"{label_ru}: такого варианта нет среди предложенных.",
-            )
-        return None
-    if spec.kind == "text":
-        if not isinstance(value, str):
-            return T(f"{label_en}: text is needed.", f"{label_ru}: нужен текст.")
-        if len(value) > TEXT_LIMITS["option"][0]:
-            return T(
-                f"{label_en}: the text is too long (at most {TEXT_LIMITS['option'][0]} characters).",
-                f"{label_ru}: текст слишком длинный (не больше {TEXT_LIMITS['option'][0]} символов).",
-            )
-        return None
-    return None  # a kind this module does not know: the system validates it
+    """Why ``value`` is not allowed for option ``spec`` (an ``OptionSpec``), or None (the core's
+    rule, with the table's length limit for text)."""
+    return core_option_problem(spec, value, text_limit=TEXT_LIMITS["option"][0])
 
 
 def check_options(check_spec, options: Mapping[str, Any], *, role: str, system: Any = None) -> None:

@@ -38,6 +38,7 @@ EVENT_TYPES = (
     "set_defeated",
     "set_hidden",
     "undo",
+    "attack",
 )
 
 #: Units whose duration counts down with turns.
@@ -595,6 +596,82 @@ class Combat:
         """Healing through ``system.apply_healing`` (options from ``system.healing_options``)."""
         return self._harm("heal", cid, amount, options)
 
+    def attack(self, attacker_id: str, target_id: str, attack_id: str, **options: Any) -> dict:
+        """``attacker_id`` makes the attack ``attack_id`` (one of ``system.attacks(attacker,
+        target)``) on ``target_id``: resolved with this combat's dice (``rng``), applied by the
+        system's rules (``system.apply_attack``: effects on both sides, then the damage) and
+        recorded as one ``"attack"`` event, undoable like every other. ``options`` are the
+        attack's own (checked against its ``OptionSpec``s)."""
+        return self.attack_with(self.rng, attacker_id, target_id, attack_id, **options)
+
+    def attack_with(self, rng: random.Random, attacker_id: str, target_id: str, attack_id: str, **options: Any) -> dict:
+        """:meth:`attack` with the dice from ``rng`` (a table's fair stream for this roll)."""
+        self._need(attacker_id)
+        self._need(target_id)
+        if attacker_id == target_id:
+            raise _err("self_attack", "A combatant cannot attack themselves.", "Нельзя атаковать самого себя.")
+        if self.is_defeated(attacker_id):
+            name = self.name(attacker_id)
+            raise _err("attacker_out", f"{name} is out of the fight.", f"{name} выбывает из боя и не может атаковать.")
+        attacker, target = clone_character(self._objects[attacker_id]), clone_character(self._objects[target_id])
+        spec, opts = self.system.attack_spec(attacker, target, attack_id, options)
+        outcome = self.system.resolve_attack(attacker, target, attack_id, rng=rng, **opts)
+        before = {attacker_id: persisted(attacker), target_id: persisted(target)}
+        health = {attacker_id: list(self.system.health(attacker)), target_id: list(self.system.health(target))}
+        was = {attacker_id: bool(self.system.is_defeated(attacker)), target_id: bool(self.system.is_defeated(target))}
+        results = self.system.apply_attack(attacker, target, outcome)
+        effects = []
+        for cid, twin, result in ((attacker_id, attacker, results[0]), (target_id, target, results[1])):
+            changes = diff(before[cid], persisted(twin))
+            notes = jsonable(list(getattr(result, "notes", None) or []))
+            state = jsonable(getattr(result, "state", None))
+            if not changes and not notes and state is None:
+                continue
+            now = bool(self.system.is_defeated(twin))
+            effects.append(
+                {
+                    "id": cid,
+                    "hook": "attack",
+                    "changes": changes,
+                    "notes": notes,
+                    "state": state,
+                    "health": [health[cid], list(self.system.health(twin))],
+                    "defeated": now,
+                    "follow_rules": was[cid] != now,
+                }
+            )
+        conditions = []
+        uid = self._next_uid
+        for cond in outcome.conditions:
+            cid = target_id if cond.on == "target" else attacker_id
+            inst = self._new_condition(cid, cond.condition, cond.duration, None, cond.data)
+            inst["uid"] = uid
+            uid += 1
+            conditions.append(inst)
+            twins = {attacker_id: attacker, target_id: target}
+            entry = self._condition_effect(twins, cid, cond.condition, True, inst.get("data") or {}, uid=inst["uid"])
+            if entry:
+                effects.append(entry)
+        event = {
+            "type": "attack",
+            "id": attacker_id,
+            "target": target_id,
+            "attack": spec.id,
+            "label": jsonable(spec.label),
+            "kind": spec.kind,
+            "options": jsonable(opts),
+            "hit": bool(outcome.hit),
+            "damage": int(outcome.damage),
+            "text": jsonable(dict(outcome.text)),
+            "dice": {loc: outcome.dice_text(loc) for loc in ("en", "ru")},
+            "notes": jsonable(list(outcome.notes)),
+        }
+        if effects:
+            event["effects"] = effects
+        if conditions:
+            event["conditions"] = conditions
+        return self.apply(event)
+
     def add_condition(
         self,
         cid: str,
@@ -609,50 +686,8 @@ class Combat:
         (default: the bearer). ``data`` (plain JSON, e.g. a penalty the GM chose) is kept with
         the instance and given to ``system.condition_changed(character, id, active, **data)``,
         whose outcome is recorded in the event."""
-        self._need(cid)
-        spec = self._catalogue.get(condition)
-        if spec is None:
-            raise _err(
-                "unknown_condition", f"Unknown condition {condition!r}.", f"Неизвестное состояние {condition!r}."
-            )
-        ticks_on = ticks_on or cid
-        self._need(ticks_on)
-        if duration is None:
-            duration = spec.duration if spec.unit in COUNTED_UNITS else None
-        if duration is not None:
-            if isinstance(duration, bool) or int(duration) != duration or duration < 1:
-                raise _err(
-                    "bad_duration", "A duration is a whole number of 1 or more.", "Длительность — целое число от 1."
-                )
-            duration = int(duration)
-        if not spec.stacks and any(c["id"] == condition for c in self.conditions(cid)):
-            raise _err(
-                "already_has",
-                f"{self.name(cid)} already has {tr(spec.label)}.",
-                f"{self.name(cid)}: «{tr(spec.label, 'ru')}» уже есть.",
-            )
-        if data is not None and not isinstance(data, Mapping):
-            raise _err(
-                "bad_data",
-                "Condition data is a mapping of names to values.",
-                "Данные состояния — словарь «имя: значение».",
-            )
-        data = jsonable(dict(data or {}))
-        unit = spec.unit if duration is None or spec.unit in COUNTED_UNITS else "rounds"
-        at = 0 if spec.ticks_at == "start" else 1
-        event = {
-            "type": "add_condition",
-            "id": cid,
-            "condition": condition,
-            "uid": self._next_uid,
-            "duration": duration,
-            "unit": unit,
-            "ticks_at": spec.ticks_at,
-            "ticks_on": ticks_on,
-            "base": self._turns.get(ticks_on, [0, 0])[at],
-        }
-        if data:
-            event["data"] = data
+        event = {"type": "add_condition", **self._new_condition(cid, condition, duration, ticks_on, data)}
+        data = event.get("data") or {}
         entry = self._condition_effect({}, cid, condition, True, data, uid=event["uid"])
         if entry:
             event["effects"] = [entry]
@@ -697,7 +732,7 @@ class Combat:
         event.setdefault("v", EVENT_VERSION)
         event["seq"] = len(self.events)
         touched: tuple = ()
-        if kind in ("damage", "heal", "remove") or (kind == "rename" and event.get("changes")):
+        if kind in ("damage", "heal", "remove", "attack") or (kind == "rename" and event.get("changes")):
             touched = (event.get("id"),)  # the events after which a character may differ when
             # undone (remove: re-added; a rename that renamed the character too),
         if isinstance(event.get("effects"), list):  # and those with recorded hook outcomes
@@ -886,6 +921,13 @@ class Combat:
         self._next_uid = max(self._next_uid, int(e["uid"]) + 1)
         self._apply_effects(e)
 
+    def _on_attack(self, e: dict) -> None:
+        self._need(e["id"])
+        self._need(e["target"])
+        self._apply_effects(e)
+        for inst in e.get("conditions") or ():
+            self._on_add_condition({**inst, "effects": ()})
+
     def _on_remove_condition(self, e: dict) -> None:
         self._need(e["id"])
         conds = self._c[e["id"]]["conditions"]
@@ -950,6 +992,55 @@ class Combat:
         at = 0 if inst.get("ticks_at") == "start" else 1
         count = self._turns.get(inst["ticks_on"], [0, 0])[at]
         return int(inst["duration"]) - (count - int(inst["base"]))
+
+    def _new_condition(
+        self, cid: str, condition: str, duration: int | None, ticks_on: str | None, data: Mapping[str, Any] | None
+    ) -> dict:
+        """A new instance of ``condition`` on ``cid`` as event data (checked; not yet applied)."""
+        self._need(cid)
+        spec = self._catalogue.get(condition)
+        if spec is None:
+            raise _err(
+                "unknown_condition", f"Unknown condition {condition!r}.", f"Неизвестное состояние {condition!r}."
+            )
+        ticks_on = ticks_on or cid
+        self._need(ticks_on)
+        if duration is None:
+            duration = spec.duration if spec.unit in COUNTED_UNITS else None
+        if duration is not None:
+            if isinstance(duration, bool) or int(duration) != duration or duration < 1:
+                raise _err(
+                    "bad_duration", "A duration is a whole number of 1 or more.", "Длительность — целое число от 1."
+                )
+            duration = int(duration)
+        if not spec.stacks and any(c["id"] == condition for c in self.conditions(cid)):
+            raise _err(
+                "already_has",
+                f"{self.name(cid)} already has {tr(spec.label)}.",
+                f"{self.name(cid)}: «{tr(spec.label, 'ru')}» уже есть.",
+            )
+        if data is not None and not isinstance(data, Mapping):
+            raise _err(
+                "bad_data",
+                "Condition data is a mapping of names to values.",
+                "Данные состояния — словарь «имя: значение».",
+            )
+        data = jsonable(dict(data or {}))
+        unit = spec.unit if duration is None or spec.unit in COUNTED_UNITS else "rounds"
+        at = 0 if spec.ticks_at == "start" else 1
+        out = {
+            "id": cid,
+            "condition": condition,
+            "uid": self._next_uid,
+            "duration": duration,
+            "unit": unit,
+            "ticks_at": spec.ticks_at,
+            "ticks_on": ticks_on,
+            "base": self._turns.get(ticks_on, [0, 0])[at],
+        }
+        if data:
+            out["data"] = data
+        return out
 
     def _harm(self, kind: str, cid: str, amount: Any, options: Mapping[str, Any]) -> dict:
         self._need(cid)

@@ -89,6 +89,8 @@ def describe_effect(combat, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str
             what = f"{'+' if entry.get('active') else '−'} {label}"
     elif hook == "initiative":
         what = "инициатива" if ru else "initiative"
+    elif hook == "attack":
+        what = "атака" if ru else "attack"
     else:
         what = "правила" if ru else "rules"
     change = changes_text(combat.system, entry, locale)
@@ -141,6 +143,14 @@ def event_text(combat, event: Mapping, locale: str, skip: set) -> str:
         return f"{who} — {('выбывает из боя' if ru else 'defeated') if event['value'] else ('снова в бою' if ru else 'back in')}"
     if k == "set_hidden":
         return f"{who}: {('скрыто от игроков' if ru else 'hidden') if event['value'] else ('видно игрокам' if ru else 'shown')}"
+    if k == "attack":
+        line = f"{who} → {nm(event.get('target'))}: {tr(event.get('label') or {}, locale)}"
+        said = tr(event.get("text") or {}, locale)
+        if said:
+            return f"{line} — {said}"
+        if not event.get("hit"):
+            return f"{line} — {'промах' if ru else 'miss'}"
+        return f"{line} — {'урон' if ru else 'damage'} {event.get('damage', 0)}"
     if k == "undo":
         return f"отмена действия №{event['undoes']}" if ru else f"undo #{event['undoes']}"
     return "действие" if ru else "action"
