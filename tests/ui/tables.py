@@ -8,24 +8,32 @@ from tabletop_widgets.widgets.lobby import sample_character
 from tabletop_widgets.widgets.table_view import TableView
 
 
-def fight_table(db, *, title: str, foe: str | None = None):
+def fight_table(db, *, title: str, foe: str | None = None, players: int = 2):
     """A RET table in ``db`` with a GM (Gail) and two players, Pat (Aria, ``c1``) and Quinn
-    (Boris, ``c2``), in a started fight: both characters brought in (and ``foe``, when named,
-    added by the GM), initiative rolled, the first turn begun. Returns ``(store, made)``: the open
-    store and :func:`create_table`'s answer (``made.links(url)``, ``made.tokens``)."""
+    (Boris, ``c2``) — or Pat alone with ``players=1`` — in a started fight: the characters brought
+    in (and ``foe``, when named, added by the GM), initiative rolled, the first turn begun. Returns
+    ``(store, made)``: the open store and :func:`create_table`'s answer (``made.links(url)``,
+    ``made.tokens``)."""
+    if players not in (1, 2):
+        raise ValueError(f"fight_table seats one or two players, not {players}")
     system = get_system("ret")
     store = open_store(str(db))
+    seats = [
+        SeatSpec("gm", "gm", "Gail"),
+        SeatSpec("p1", "player", "Pat", "c1"),
+        SeatSpec("p2", "player", "Quinn", "c2"),
+    ]
     chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
     made = create_table(
         store,
         "ret",
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1"), SeatSpec("p2", "player", "Quinn", "c2")],
-        characters=chars,
+        seats[: players + 1],
+        characters={cid: chars[cid] for cid in list(chars)[:players]},
         title=title,
     )
     gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
-    gm.bring_into_combat("c1")
-    gm.bring_into_combat("c2")
+    for cid in list(chars)[:players]:
+        gm.bring_into_combat(cid)
     if foe is not None:
         gm.tracker.add_combatant(name=foe)
     gm.tracker.roll_initiative()

@@ -17,9 +17,8 @@ from playwright.sync_api import expect
 
 from tabletop_widgets import get_system
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store, verify_table
-from tabletop_widgets.widgets.lobby import sample_character
-from tabletop_widgets.widgets.table_view import TableView
 from conftest import open_context
+from tables import fight_table
 
 pytestmark = pytest.mark.ui
 
@@ -28,22 +27,7 @@ STEP_TIMEOUT = 30_000
 
 
 def _campaign(db):
-    system = get_system("ret")
-    store = open_store(str(db))
-    made = create_table(
-        store,
-        "ret",
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")],
-        characters={"c1": sample_character(system, "Aria").to_dict()},
-        title="Tuesday campaign",
-    )
-    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
-    gm.bring_into_combat("c1")
-    gm.tracker.add_combatant(name="Goblin")
-    gm.tracker.roll_initiative()
-    gm.tracker.next_turn()
-    gm.close()
-    return store, made
+    return fight_table(db, title="Tuesday campaign", foe="Goblin", players=1)
 
 
 def _open(browser, url):

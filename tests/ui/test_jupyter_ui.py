@@ -504,26 +504,9 @@ PAGE_ROOTS = OUR_ROOTS + ", .tt-table-view, .tt-play-checks, .tt-roll-log"
 @pytest.fixture(scope="module")
 def contrast_table(voila_db, voila_url):
     """A RET table (GM, one player) with a fight under way: the links of both seats."""
-    from tabletop_widgets import get_system
-    from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
-    from tabletop_widgets.widgets.lobby import sample_character
-    from tabletop_widgets.widgets.table_view import TableView
+    from tables import fight_table
 
-    system = get_system("ret")
-    store = open_store(str(voila_db))
-    made = create_table(
-        store,
-        "ret",
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")],
-        characters={"c1": sample_character(system, "Aria").to_dict()},
-        title="Contrast table",
-    )
-    gm = TableView(TableSession.join(store, made.table_id, made.tokens["gm"]), follow=False, animate=False)
-    gm.bring_into_combat("c1")
-    gm.tracker.add_combatant(name="Goblin")
-    gm.tracker.roll_initiative()
-    gm.tracker.next_turn()
-    gm.close()
+    store, made = fight_table(voila_db, title="Contrast table", foe="Goblin", players=1)
     store.close()
     links = made.links(f"{voila_url}/voila/render/table.ipynb")
     return {"table_gm": links["gm"], "table_player": links["p1"]}
