@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-#: stage of each modifier kind: min/max, explode, reroll, unique, keep/drop, count, marks/sort
+#: stage of each modifier kind: min/max, explode, reroll, unique, keep/drop/select (and the
+#: group separator), count, crit marks, sort. Both engines apply a term's modifiers in this order
+#: (stable: in written order within a stage).
 MOD_ORDER = {
     "min": 1,
     "max": 1,
@@ -19,11 +21,12 @@ MOD_ORDER = {
     "unique": 4,
     "keep": 5,
     "select": 5,
+    "sep": 5,
     "success": 6,
     "failure": 6,
     "double": 6,
     "crit": 7,
-    "sort": 7,
+    "sort": 8,
 }
 
 

@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 
 from . import limits
-from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren, Unary, Var
+from .diceast import MOD_ORDER, BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren, Unary, Var
 from .errors import DiceError, DiceLimitError, unknown_variable
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
@@ -290,7 +290,7 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     roller = _Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
     dice = [roller.die() for _ in range(count)]
     notes: list[str] = []
-    staged = sorted(mods, key=lambda m: _STAGE[m.kind])  # stable: written order within a stage
+    staged = sorted(mods, key=lambda m: MOD_ORDER[m.kind])  # stable: written order within a stage
     stage5 = [m for m in staged if m.kind in ("keep", "select")]
     success = failure = double = None
     crit_marks = []
@@ -348,22 +348,6 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     elif sides == 20 and faces.values is None:
         _auto_crits(dice, 20)
     return DiceNode(node.text, dice, value, successes=succ, failures=fails, label=node.label, notes=notes)
-
-
-_STAGE = {
-    "min": 1,
-    "max": 1,
-    "explode": 2,
-    "reroll": 3,
-    "unique": 4,
-    "keep": 5,
-    "select": 5,
-    "success": 6,
-    "failure": 6,
-    "double": 6,
-    "crit": 7,
-    "sort": 8,
-}
 
 
 def _auto_crits(dice, top):
@@ -590,7 +574,7 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
         gstage5 = [m for m in mods if m.kind in ("keep", "select")]
         if gstage5:
             _select_dice(ctx, dice, gstage5)
-        for m in sorted(mods, key=lambda m: _STAGE[m.kind]):
+        for m in sorted(mods, key=lambda m: MOD_ORDER[m.kind]):
             if m.kind in ("keep", "select"):
                 continue
             elif m.kind == "success":
@@ -621,7 +605,7 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
     if gstage5:
         chosen = kept_indexes(values, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
         kept = [i in chosen for i in range(len(members))]
-    for m in sorted(mods, key=lambda m: _STAGE[m.kind]):
+    for m in sorted(mods, key=lambda m: MOD_ORDER[m.kind]):
         if m.kind in ("keep", "select"):
             continue
         elif m.kind == "success":

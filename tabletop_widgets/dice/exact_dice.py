@@ -32,25 +32,12 @@ from functools import lru_cache
 from math import comb
 
 from . import exact_core as core
-from .diceast import compare_fn
+from .diceast import MOD_ORDER, compare_fn
 from .errors import DiceError
 from .exact_core import W, add, mixture, nfold, point
 
-STAGE = {
-    "min": 1,
-    "max": 1,
-    "explode": 2,
-    "reroll": 3,
-    "unique": 4,
-    "keep": 5,
-    "select": 5,
-    "sep": 5,
-    "success": 6,
-    "failure": 6,
-    "double": 6,
-    "crit": 7,
-    "sort": 8,
-}
+#: the order a term's modifiers are applied in (one table for both engines)
+STAGE = MOD_ORDER
 
 #: the budget of the running distribution() call (set by exact.distribution)
 BUDGET: core.Budget | None = None
