@@ -58,11 +58,10 @@ class ValidationError(ValueError):
         return self.messages("en")
 
 
-class RuleError(ValueError):
-    """An illegal move by the rules (spending points you do not have, raising past a cap...).
-
-    ``message`` is bilingual; ``str()`` is the English text.
-    """
+class BilingualError(Exception):
+    """An error a player reads: a ``code``, a ``message`` ``{"en", "ru"}`` (``str()`` is the
+    English text, ``text(locale)`` either) and ``data`` about what was refused. The base of
+    :class:`RuleError` and of the table's refusals."""
 
     def __init__(self, code: str, message: Mapping[str, str], **data: Any):
         self.code = code
@@ -72,6 +71,10 @@ class RuleError(ValueError):
 
     def text(self, locale: str = DEFAULT_LOCALE) -> str:
         return tr(self.message, locale)
+
+
+class RuleError(BilingualError, ValueError):
+    """An illegal move by the rules (spending points you do not have, raising past a cap...)."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,23 +25,15 @@ import time
 from typing import Any, Callable, Mapping
 
 from ..core.i18n import DEFAULT_LOCALE, T, tr
+from ..core.problems import BilingualError
 from ..core.system import option_problem as core_option_problem
 from ..core.system import term_of
 from .events import EventError
 from .seats import PermissionDenied
 
 
-class PlayError(EventError):
+class PlayError(BilingualError, EventError):
     """A seat action refused before anything was written. ``message`` is ``{"en", "ru"}``."""
-
-    def __init__(self, code: str, message: Mapping[str, str], **data: Any):
-        self.code = code
-        self.message = dict(message)
-        self.data = data
-        super().__init__(tr(self.message, "en"))
-
-    def text(self, locale: str = DEFAULT_LOCALE) -> str:
-        return tr(self.message, locale)
 
 
 class PlayDenied(PermissionDenied):
