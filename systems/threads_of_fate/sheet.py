@@ -12,6 +12,11 @@ from .traits import CHARACTERISTICS, CHAR_LABELS, ENTITY_LABELS, ENTITY_TYPES, E
 GM_HELP = T("GM-entered: the fragment does not contain this table", "вводит мастер: во фрагменте нет этой таблицы")
 
 
+def _gm_number(name: str, label, *, lo: int = 0, hi: int = OPEN_SMALL) -> Field:
+    """A number the GM enters because the book's fragment lacks its table."""
+    return Field(name, label, "input", min=lo, max=hi, help=GM_HELP, gm_entered=True)
+
+
 def _choices(keys, labels):
     return tuple((k, labels[k]) for k in keys)
 
@@ -37,16 +42,8 @@ _header = Section(
             help=T("Speed ×2 on the ground", "Скорость ×2 на земле"),
         ),  # L318
         Field("flying", T("Flying", "Летает"), "flag", help=T("Speed ×3 in flight", "Скорость ×3 в полёте")),  # L319
-        Field(
-            "size_hp_mult",
-            T("HP multiplier (size)", "Множитель ЕЗ (размер)"),
-            "input",
-            min=1,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
-        Field("size_sbp", T("Size bonus/penalty", "БШР"), "input", min=-10, max=10, help=GM_HELP, gm_entered=True),
+        _gm_number("size_hp_mult", T("HP multiplier (size)", "Множитель ЕЗ (размер)"), lo=1),
+        _gm_number("size_sbp", T("Size bonus/penalty", "БШР"), lo=-10, hi=10),
         Field(
             "gm_missing",
             T("Needs GM values", "Нужны значения мастера"),
@@ -218,15 +215,7 @@ _health = Section(
                 "при 0 и меньше решает мастер: без сознания или при смерти",
             ),
         ),
-        Field(
-            "dangerous_wound_threshold",
-            T("Dangerous wound threshold", "Порог Опасной раны"),
-            "input",
-            min=1,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
+        _gm_number("dangerous_wound_threshold", T("Dangerous wound threshold", "Порог Опасной раны"), lo=1),
         Field("conditions", T("Conditions", "Состояния"), "tags", source="conditions"),
         Field(
             "medicine_today",
@@ -268,7 +257,7 @@ _weapon_items = (
             ("bow", T("bow", "лук")),
         ),
     ),
-    Field("dmb", T("Damage bonus", "БПв"), "input", min=-OPEN_SMALL, max=OPEN_SMALL, help=GM_HELP, gm_entered=True),
+    _gm_number("dmb", T("Damage bonus", "БПв"), lo=-OPEN_SMALL),
     Field("light", T("Light", "Лёгкое"), "flag"),
     Field("cumbersome", T("Cumbersome", "Громоздкое"), "flag"),
     Field("reload", T("Reload", "Перезарядка"), "flag"),
@@ -323,53 +312,13 @@ _combat = Section(
             "derived",
             help=T("subtracted from every Damage", "вычитается из Повреждений"),
         ),  # L347
-        Field(
-            "durability_gm",
-            T("Durability (entered)", "Прочность (ввод)"),
-            "input",
-            min=0,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
+        _gm_number("durability_gm", T("Durability (entered)", "Прочность (ввод)")),
         Field("armour_name", T("Armour", "Доспех"), "text"),
-        Field(
-            "armour_bonus",
-            T("Armour defense bonus", "БДЗщ"),
-            "input",
-            min=0,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
-        Field(
-            "armour_max_dex",
-            T("Armour max DEX mod", "Макс. МЛв доспеха"),
-            "input",
-            min=-OPEN_SMALL,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
+        _gm_number("armour_bonus", T("Armour defense bonus", "БДЗщ")),
+        _gm_number("armour_max_dex", T("Armour max DEX mod", "Макс. МЛв доспеха"), lo=-OPEN_SMALL),
         Field("shield_name", T("Shield", "Щит"), "text"),
-        Field(
-            "shield_bonus",
-            T("Shield defense bonus", "БЩЗщ"),
-            "input",
-            min=0,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
-        Field(
-            "shield_max_dex",
-            T("Shield max DEX mod", "Макс. МЛв щита"),
-            "input",
-            min=-OPEN_SMALL,
-            max=OPEN_SMALL,
-            help=GM_HELP,
-            gm_entered=True,
-        ),
+        _gm_number("shield_bonus", T("Shield defense bonus", "БЩЗщ")),
+        _gm_number("shield_max_dex", T("Shield max DEX mod", "Макс. МЛв щита"), lo=-OPEN_SMALL),
         Field("weapons_list", T("Weapons", "Оружие"), "list", item_fields=_weapon_items),
         Field(
             "attacks",
