@@ -13,12 +13,13 @@ import random
 from fractions import Fraction
 
 from . import limits
-from .diceast import MOD_ORDER, BinOp, Compare, Dice, Expression, Faces, Func, Group, Mod, Node, Num, Paren, Unary, Var
+from .diceast import MOD_ORDER, BinOp, Compare, Dice, Expression, Func, Group, Node, Num, Paren, Unary, Var
+from .die_mods import Roller, all_faces, auto_crits, explode, kept_indexes, reroll, select_dice, tally, unique
 from .errors import DiceError, DiceLimitError, unknown_variable
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
 from .render import render_text
-from .results import BinOpNode, DiceNode, Die, FuncNode, GroupNode, LiteralNode, ParenNode, RollResult, UnaryNode
+from .results import BinOpNode, DiceNode, FuncNode, GroupNode, LiteralNode, ParenNode, RollResult, UnaryNode
 
 
 class Context:
@@ -217,47 +218,6 @@ def _cp_value(ctx: Context, cp: Compare | None) -> Compare | None:
 # --------------------------------------------------------------------------------------------
 # dice
 # --------------------------------------------------------------------------------------------
-class _Roller:
-    """Rolls one kind of die for a term, with the term's clamps."""
-
-    __slots__ = ("rng", "sides", "values", "lo_clamp", "hi_clamp", "label")
-
-    def __init__(self, rng, faces: Faces, sides: int | None, lo_clamp, hi_clamp):
-        self.rng = rng
-        self.values = faces.values
-        self.sides = sides
-        self.lo_clamp = lo_clamp
-        self.hi_clamp = hi_clamp
-        self.label = faces.text if faces.values is not None else sides
-
-    def raw(self) -> int:
-        if self.values is None:
-            return self.rng.randrange(self.sides) + 1
-        return self.values[self.rng.randrange(len(self.values))]
-
-    def clamp(self, v: int) -> int:
-        if self.lo_clamp is not None and v < self.lo_clamp:
-            v = self.lo_clamp
-        if self.hi_clamp is not None and v > self.hi_clamp:
-            v = self.hi_clamp
-        return v
-
-    def die(self, added_by=None) -> Die:
-        r = self.raw()
-        v = self.clamp(r)
-        return Die(self.label, v, raw=r if r != v else None, added_by=added_by)
-
-    @property
-    def hi(self) -> int:
-        top = max(self.values) if self.values is not None else self.sides
-        return self.clamp(top)
-
-    @property
-    def lo(self) -> int:
-        bottom = min(self.values) if self.values is not None else 1
-        return self.clamp(bottom)
-
-
 def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     if isinstance(node.count, int):
         count = node.count
@@ -287,7 +247,7 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
         n = len(fv)
         vals = [fv[randrange(n)] for _ in range(count)]
         return DiceNode(node.text, None, sum(vals), label=node.label, faces=vals, label_faces=faces.text)
-    roller = _Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
+    roller = Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
     dice = [roller.die() for _ in range(count)]
     notes: list[str] = []
     staged = sorted(mods, key=lambda m: MOD_ORDER[m.kind])  # stable: written order within a stage
@@ -297,30 +257,30 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
     for m in staged:
         k = m.kind
         if k == "explode":
-            if faces.computed is not None and m.n is None and _all_faces(roller, _cp_value(ctx, m.cp), default="hi"):
+            if faces.computed is not None and m.n is None and all_faces(roller, _cp_value(ctx, m.cp), default="hi"):
                 raise ctx.err(
                     f"'{m.text}' explodes on every face: it would never stop",
                     m.pos,
                     ru=f"'{m.text}' взрывается на каждой грани: взрывы не закончатся",
                 )
-            dice = _explode(ctx, roller, dice, m, node)
+            dice = explode(ctx, roller, dice, m, node, _cp_value(ctx, m.cp))
         elif k == "reroll":
             if (
                 faces.computed is not None
                 and m.variant == "until"
-                and _all_faces(roller, _cp_value(ctx, m.cp), default="lo")
+                and all_faces(roller, _cp_value(ctx, m.cp), default="lo")
             ):
                 raise ctx.err(
                     f"'{m.text}' rerolls every face: it would never stop",
                     m.pos,
                     ru=f"'{m.text}' перебрасывает каждую грань: переброс не закончится",
                 )
-            dice = _reroll(ctx, roller, dice, m, node)
+            dice = reroll(ctx, roller, dice, m, node, _cp_value(ctx, m.cp))
         elif k == "unique":
-            dice = _unique(ctx, roller, dice, m, node)
+            dice = unique(ctx, roller, dice, m, node, _cp_value(ctx, m.cp))
         elif k in ("keep", "select"):
             if m is stage5[0]:
-                _select_dice(ctx, dice, stage5)
+                select_dice(dice, stage5, [_cp_value(ctx, m.cp) for m in stage5])
         elif k == "success":
             success = _cp_value(ctx, m.cp)
         elif k == "failure":
@@ -331,7 +291,7 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
             crit_marks.append(m)
         elif k == "sort":
             dice = sorted(dice, key=lambda d: d.value, reverse=(m.variant == "desc"))
-    value, succ, fails = _count(dice, success, failure, double)
+    value, succ, fails = tally(dice, success, failure, double)
     if crit_marks:
         if count > 1 and any(m.variant == "cs" and m.cp is not None for m in crit_marks):
             # Foundry's cs>=5 counts successes; here cs only marks critical successes
@@ -346,214 +306,8 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
                 if d.counted and cp.test(d.value):
                     d.crit = "success" if m.variant == "cs" else "failure"
     elif sides == 20 and faces.values is None:
-        _auto_crits(dice, 20)
+        auto_crits(dice, 20)
     return DiceNode(node.text, dice, value, successes=succ, failures=fails, label=node.label, notes=notes)
-
-
-def _auto_crits(dice, top):
-    for d in dice:
-        if d.counted and d.added_by is None:
-            if d.value == top:
-                d.crit = "success"
-            elif d.value == 1:
-                d.crit = "failure"
-
-
-def _all_faces(roller: _Roller, cp: Compare | None, default: str) -> bool:
-    if cp is None:
-        return roller.lo == roller.hi
-    if roller.values is not None:
-        return all(cp.test(roller.clamp(v)) for v in roller.values)
-    lo, hi = roller.lo, roller.hi
-    if hi - lo <= 4096:
-        return all(cp.test(v) for v in range(lo, hi + 1))
-    return cp.test(lo) and cp.test(hi) and cp.op not in ("=", "!=")
-
-
-def _count(dice, success, failure, double):
-    if success is None:
-        return sum(d.value for d in dice if d.counted), None, None
-    succ = fails = 0
-    for d in dice:
-        if not d.counted:
-            continue
-        if success.test(d.value):
-            d.success = True
-            if double is not None and double.test(d.value):
-                d.double = True
-                succ += 2
-            else:
-                succ += 1
-        if failure is not None and failure.test(d.value):
-            d.failure = True
-            fails += 1
-    return succ - fails, succ, (fails if failure is not None else None)
-
-
-def _explode(ctx, roller: _Roller, dice, m: Mod, node: Dice):
-    cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi)
-    cap = m.n if m.n is not None else limits.MAX_EXPLOSIONS
-    cap = min(cap, limits.MAX_EXPLOSIONS)
-    variant = m.variant
-    out = []
-    hit_limit = False
-    term_budget = None
-    if variant == "explode_term":
-        # Foundry's x3<5: one budget of explosions shared by every die of the term
-        variant, term_budget = "explode", cap
-        cap = limits.MAX_EXPLOSIONS
-    for d in dice:
-        out.append(d)
-        if not d.counted:
-            continue
-        if term_budget is not None:
-            if term_budget <= 0:
-                continue
-            cap = min(cap, term_budget)
-        if variant in ("explode", "penetrate"):
-            cur = d
-            test_value = d.value
-            k = 0
-            while cp.test(test_value) and k < cap:
-                ctx.count_dice(1, node.pos)
-                cur.exploded = True
-                nd = roller.die(added_by="explode" if variant == "explode" else "penetrate")
-                test_value = nd.value
-                if variant == "penetrate":
-                    nd.raw = nd.value
-                    nd.value -= 1
-                out.append(nd)
-                cur = nd
-                k += 1
-            if term_budget is not None:
-                term_budget -= k
-            elif k == limits.MAX_EXPLOSIONS and cp.test(test_value):
-                hit_limit = True
-        else:  # compound (optionally penetrating): extra rolls add into the same die
-            parts = [d.value]
-            last = d.value
-            k = 0
-            while cp.test(last) and k < cap:
-                ctx.count_dice(1, node.pos)
-                nd = roller.die()
-                last = nd.value
-                parts.append(nd.value - 1 if variant == "compound_penetrate" else nd.value)
-                k += 1
-            if k == limits.MAX_EXPLOSIONS and cp.test(last):
-                hit_limit = True
-            if k:
-                d.exploded = True
-                d.raw = d.value
-                d.value = sum(parts)
-                d.note = "+".join(str(p) for p in parts)
-    if hit_limit:
-        ctx.note(
-            f"a die exploded {limits.MAX_EXPLOSIONS} times: explosions stopped there",
-            f"кубик взорвался {limits.MAX_EXPLOSIONS} раз: взрывы остановлены",
-        )
-    return out
-
-
-def _reroll(ctx, roller: _Roller, dice, m: Mod, node: Dice):
-    cp = _cp_value(ctx, m.cp) or Compare("=", roller.lo)
-    out = []
-    if m.variant == "add":
-        # d20's ra: reroll the first matching die once and add the new die (both count)
-        done = False
-        for d in dice:
-            out.append(d)
-            if not done and d.counted and cp.test(d.value):
-                ctx.count_dice(1, node.pos)
-                out.append(roller.die(added_by="reroll"))
-                done = True
-        return out
-    cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
-    out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, lambda v, seen: cp.test(v))
-    if hit_limit and m.variant == "until":
-        ctx.note(
-            f"a die was rerolled {limits.MAX_EXPLOSIONS} times: rerolls stopped there",
-            f"кубик переброшен {limits.MAX_EXPLOSIONS} раз: перебросы остановлены",
-        )
-    return out
-
-
-def _unique(ctx, roller: _Roller, dice, m: Mod, node: Dice):
-    cap = 1 if m.variant == "once" else limits.MAX_EXPLOSIONS
-    cp = _cp_value(ctx, m.cp)
-    if cp is None:
-        again = lambda v, seen: v in seen  # noqa: E731
-    else:  # u<=4: only the duplicates that match are rerolled
-        again = lambda v, seen: v in seen and cp.test(v)  # noqa: E731
-    out, hit_limit = _reroll_while(ctx, roller, dice, node, cap, again)
-    if hit_limit and m.variant == "until":
-        ctx.note(
-            "some dice could not be made unique (not enough faces): duplicates kept",
-            "не все кубики удалось сделать разными (мало граней): повторы оставлены",
-        )
-    return out
-
-
-def _reroll_while(ctx, roller: _Roller, dice, node: Dice, cap: int, again):
-    """Reroll each counted die while ``again(value, values_settled_so_far)`` holds, at most
-    ``cap`` times; the replaced rolls stay in the list, struck. Returns the new list and whether
-    some die still wanted a reroll when the cap stopped it."""
-    out = []
-    seen: set = set()
-    hit_limit = False
-    for d in dice:
-        out.append(d)
-        if not d.counted:
-            continue
-        cur = d
-        k = 0
-        while again(cur.value, seen) and k < cap:
-            ctx.count_dice(1, node.pos)
-            cur.rerolled = True
-            cur.kept = False
-            cur = roller.die(added_by="reroll")
-            out.append(cur)
-            k += 1
-        if k == cap and again(cur.value, seen):
-            hit_limit = True
-        seen.add(cur.value)
-    return out, hit_limit
-
-
-def _chosen(values: list, m: Mod, cp) -> set:
-    """The indexes (into ``values``) that one keep/drop modifier selects from the whole pool."""
-    idx = range(len(values))
-    if m.kind == "select":
-        return {i for i in idx if cp.test(values[i])}
-    n = min(max(0, m.n or 0), len(values))
-    # one order for every modifier, so that highest and lowest never pick the same tied die
-    # (as d20: ties sort by position): the lowest n are the first n, the highest the last n
-    order = sorted(idx, key=lambda i: (values[i], i))
-    return set(order[len(order) - n :] if m.variant in ("kh", "dh") else order[:n])
-
-
-def kept_indexes(values: list, mods, cps) -> set:
-    """Keep/drop as d20 and rpg-dice-roller do: each modifier selects from the whole pool; the
-    keeps combine as a union (all when there is none) and the drops are taken out of it
-    (``3d6kh2dl1`` keeps two dice, ``3d10k1d1`` the highest, ``4d6kh1kl1`` the extremes)."""
-    keeps = None
-    drops: set = set()
-    for m, cp in zip(mods, cps):
-        chosen = _chosen(values, m, cp)
-        if (m.kind == "select" and m.variant == "keep") or m.variant in ("kh", "kl"):
-            keeps = chosen if keeps is None else keeps | chosen
-        else:
-            drops |= chosen
-    kept = set(range(len(values))) if keeps is None else keeps
-    return kept - drops
-
-
-def _select_dice(ctx, dice, mods) -> None:
-    live = [d for d in dice if d.counted]
-    kept = kept_indexes([d.value for d in live], mods, [_cp_value(ctx, m.cp) for m in mods])
-    for i, d in enumerate(live):
-        if i not in kept:
-            d.dropped = True
-            d.kept = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -573,7 +327,7 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
         success = failure = None
         gstage5 = [m for m in mods if m.kind in ("keep", "select")]
         if gstage5:
-            _select_dice(ctx, dice, gstage5)
+            select_dice(dice, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
         for m in sorted(mods, key=lambda m: MOD_ORDER[m.kind]):
             if m.kind in ("keep", "select"):
                 continue
@@ -590,7 +344,7 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
                         d.crit = "success" if m.variant == "cs" else "failure"
         if success is not None and inner.successes is not None:
             raise ctx.err("the member already counts successes", node.pos, ru="элемент уже считает успехи")
-        value, succ, fails = _count(dice, success, failure, None)
+        value, succ, fails = tally(dice, success, failure, None)
         if success is None and inner.successes is not None:
             value, succ, fails = inner.value, inner.successes, inner.failures
         inner.value = value
