@@ -26,6 +26,7 @@ from .contest import score_distribution
 from .damage import compute_hit, is_defeated, raw_damage
 from .level import LevelRoll, level_roll, roll_outcomes, roll_result_for
 from .model import ability_divider
+from .turns import TurnState, extra_turn
 from .weapon_attacks import (
     BODY_PART_WORDS,
     DEFENCE_WORDS,
@@ -58,6 +59,8 @@ class Setup:
     head: bool
     deals_damage: bool
     power_cost: int
+    #: what the extra turn the attack is made in costs (``turns.extra_turn``), or None
+    extra_turn: Mapping[str, Any] | None = None
 
     def raw(self, attacker, total: int | None, fail: bool, *, options: GmOptions) -> int:
         """Raw damage of a hit: Strike Power + Weapon Damage for melee (and thrown weapons that
@@ -107,7 +110,19 @@ def setup(
         head=part == "head",
         deals_damage=mods.health_mult > 0,
         power_cost=mods.sanity_cost,
+        extra_turn=_extra_turn(attacker, int(opts.get("extra_turn") or 0), options=options),
     )
+
+
+def _extra_turn(attacker, number: int, *, options: GmOptions) -> Mapping[str, Any] | None:
+    """The price of the ``number``-th extra turn (L757-771) by the turn rules, which refuse it
+    when they must (3 Sanity required by the GM, A23). The rounds from which the GM allows extra
+    turns (L763) are the GM's to keep: an attack does not know the round."""
+    if not number:
+        return None
+    state = TurnState(speed_left=0, extra_turns_taken=number - 1)
+    late = max(2, int(options.sanity_extra_turn_from_round), int(options.refusal_extra_turn_from_round))
+    return extra_turn(attacker, state, late, options=options)
 
 
 def _cost(arm: Arm) -> int:
@@ -221,6 +236,7 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
         mine.append(Effect("sanity", -s.power_cost, T("superpower cost", "цена сверхспособности")))
     theirs = list(roll_effects(dres, "")) if dres else []
     notes: list[dict[str, str]] = []
+    paid = _pay_extra_turn(s, mine, notes)
     if dres is not None:
         rage = defence_riders(s.defence_kind, dres, not won)  # Battle Rage, L1065
         if rage:
@@ -235,6 +251,7 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
         raw = s.raw(attacker, ares.total, ares.fail, options=options)
         hit = s.taken(target, raw, options=options) if s.deals_damage else None
         conditions = _rider(target, s, ares, rng, dice, theirs, notes, options=options)
+    conditions = paid + conditions
     if ares.critical:
         notes.append(
             T(
@@ -270,6 +287,24 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
     )
 
 
+def _pay_extra_turn(s: Setup, mine: list, notes: list) -> list[AttackCondition]:
+    """An attack in a bought extra turn pays for it: 3 Sanity (a self-control roll at the end of
+    that extra turn if Sanity falls below 0, L762), or the defence refused (L769)."""
+    bought = s.extra_turn
+    if not bought:
+        return []
+    mine += bought["effects"]
+    notes.append(bought["note"])
+    if bought["self_control_at_end"]:
+        notes.append(
+            T(
+                "Sanity below 0: a self-control roll at the end of this extra turn",
+                "Рассудок ниже 0: бросок на самоконтроль в конце этого доп. хода",
+            )
+        )
+    return [AttackCondition(c, on="attacker", duration=bought["condition_duration"]) for c in bought["add_conditions"]]
+
+
 def _rider(target, s: Setup, ares: LevelRoll, rng, dice: list, theirs: list, notes: list, *, options) -> list:
     """A called shot at the legs or arms: the target rolls against the same attack total and
     wins ties (L827, L833); legs lost: Off-balance; arms lost: the weapon drops."""
@@ -296,6 +331,8 @@ def _rider(target, s: Setup, ares: LevelRoll, rng, dice: list, theirs: list, not
 
 
 def _text(s: Setup, ares: LevelRoll, dres: LevelRoll | None, won: bool, hit: dict | None) -> dict[str, str]:
+    """One line for the log after the attack's name (which the log shows): the body part, the
+    attack roll, the defence roll, the verdict."""
     att = ares.breakdown()
     if dres is None:
         vs = T("no defence roll", "без броска защиты")
@@ -312,9 +349,13 @@ def _text(s: Setup, ares: LevelRoll, dres: LevelRoll | None, won: bool, hit: dic
         verdict = T(f"hit: −{h} Health", f"попадание: −{h} Здоровья")
         if sa:
             verdict = T(f"{verdict['en']}, −{sa} Sanity", f"{verdict['ru']}, −{sa} Рассудка")
+    where = T("", "")
+    if s.body_part:
+        part = BODY_PART_WORDS[s.body_part]
+        where = T(f"{part['en'].split(':')[0]}: ", f"{part['ru'].split(':')[0]}: ")
     return T(
-        f"{s.label['en']}: {att['en']}; {vs['en']} — {verdict['en']}",
-        f"{s.label['ru']}: {att['ru']}; {vs['ru']} — {verdict['ru']}",
+        f"{where['en']}{att['en']}; {vs['en']} — {verdict['en']}",
+        f"{where['ru']}{att['ru']}; {vs['ru']} — {verdict['ru']}",
     )
 
 

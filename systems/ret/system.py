@@ -220,7 +220,7 @@ class RetSystem(GameSystem):
     def attacks(self, attacker, target) -> list:
         """Bare hands and every weapon on the sheet, each plain and as a called shot, and every
         superpower; none while the attacker's states forbid attacking."""
-        return _weapon_attacks.attack_specs(attacker, target)
+        return _weapon_attacks.attack_specs(attacker, target, options=self.rules)
 
     def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] = MappingProxyType({})):
         """The core's checks, after the rules' own refusals (out of ammunition, no attacks in
@@ -231,7 +231,7 @@ class RetSystem(GameSystem):
         refused = _weapon_attacks.refusal(attacker, target, attack_id)
         if refused is not None:
             raise refused
-        found = _weapon_attacks.spec_for(attacker, target, attack_id)
+        found = _weapon_attacks.spec_for(attacker, target, attack_id, options=self.rules)
         if found is None:  # the contract's own "unknown attack" message, listing what is offered
             super().attack_spec(attacker, target, attack_id, options)
             raise AssertionError(f"attack {attack_id!r} is listed but not found")  # pragma: no cover

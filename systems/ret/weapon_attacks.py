@@ -188,7 +188,7 @@ def _can_parry(arm: Arm, target) -> bool:
     return armour_at(target, "arms") is not None
 
 
-def attack_specs(attacker, target) -> list[AttackSpec]:
+def attack_specs(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
     """Every attack ``attacker`` can make on ``target`` now (none while its states forbid
     attacking: panic, doom, unconscious, coma, L1532-1550)."""
     if not turn_limits(attacker)["attack"] or attacker.dead:
@@ -199,32 +199,33 @@ def attack_specs(attacker, target) -> list[AttackSpec]:
         if out_of_ammo(arm):
             continue
         defences = defence_choices(arm, target, allowed)
-        specs.append(_spec(attacker, target, arm, called=False, defences=defences))
+        specs.append(_spec(attacker, target, arm, called=False, defences=defences, options=options))
         if arm.kind != "power":
-            specs.append(_spec(attacker, target, arm, called=True, defences=defences))
+            specs.append(_spec(attacker, target, arm, called=True, defences=defences, options=options))
     return specs
 
 
-def spec_for(attacker, target, attack_id_: str) -> tuple[AttackSpec, Arm, bool] | None:
+def spec_for(attacker, target, attack_id_: str, *, options: GmOptions) -> tuple[AttackSpec, Arm, bool] | None:
     """The one attack ``attack_id_`` if the rules offer it now (what :func:`attack_specs` would
     list for it, without building the others), with its arm and whether it is a called shot."""
     found = find_arm(attacker, attack_id_)
     if found is None or refusal(attacker, target, attack_id_, found=found) is not None:
         return None
     arm, called = found
-    return _spec(attacker, target, arm, called=called, defences=defence_choices(arm, target)), arm, called
+    spec = _spec(attacker, target, arm, called=called, defences=defence_choices(arm, target), options=options)
+    return spec, arm, called
 
 
 def attack_id(arm: Arm, *, called: bool) -> str:
     return f"{'called' if called else arm.kind}:{arm.key}"
 
 
-def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str]) -> AttackSpec:
+def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str], options: GmOptions) -> AttackSpec:
     kind = {"melee": "unarmed" if arm.key == UNARMED else "melee", "ranged": "ranged", "thrown": "ranged"}
     kind["power"] = "spell"
-    options = _attacker_options(attacker, arm)
+    specs = _attacker_options(attacker, arm) + _extra_turn_option(attacker, options=options)
     if called:
-        options.append(
+        specs.append(
             OptionSpec(
                 "body_part",
                 T("Body part", "Часть тела"),
@@ -237,12 +238,12 @@ def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str]) -> A
                 ),
             )
         )
-    options += _defender_options(target, defences)
+    specs += _defender_options(target, defences)
     return AttackSpec(
         attack_id(arm, called=called),
         _label(arm, called),
         kind="called" if called else kind[arm.kind],
-        options=tuple(options),
+        options=tuple(specs),
         defender_options=("defence", "defence_luck"),
         help=_help(arm, called),
     )
@@ -287,6 +288,37 @@ def _attacker_options(attacker, arm: Arm) -> list[OptionSpec]:
                 "Бонус или штраф мастера к броску атаки (прицел, темнота...).",
             ),
         ),
+    ]
+
+
+#: the turn an attack is made in (L755-771): the main one, or an extra turn it pays for
+EXTRA_TURN_WORDS = {
+    0: T("Main turn", "Основной ход"),
+    1: T("1st extra turn: −3 Sanity", "1-й доп. ход: −3 Рассудка"),
+    2: T("2nd extra turn: refuse defence", "2-й доп. ход: отказ от защиты"),
+}
+
+
+def _extra_turn_option(attacker, *, options: GmOptions) -> list[OptionSpec]:
+    """Which turn the attack is made in, when the rules allow extra turns (not forbidden by the
+    GM, L712; not in rage, panic, doom, L1552-1561): an attack in a bought extra turn pays for it
+    through the attack (3 Sanity, or refusing defence until the next turn)."""
+    if options.extra_turns == "forbidden" or not turn_limits(attacker)["extra_turns"]:
+        return []
+    return [
+        OptionSpec(
+            "extra_turn",
+            T("Turn", "Ход"),
+            "choice",
+            0,
+            choices=tuple(EXTRA_TURN_WORDS.items()),
+            help=T(
+                "Up to two extra turns after the main one: the 1st costs 3 Sanity, the 2nd refusing every defence"
+                " until your next turn. The GM checks the round rules.",
+                "До двух дополнительных ходов после основного: 1-й стоит 3 Рассудка, 2-й — отказ от защиты до"
+                " вашего следующего хода. Ограничения по раундам проверяет мастер.",
+            ),
+        )
     ]
 
 

@@ -131,8 +131,16 @@ def test_fresh_characters_have_bare_hands_plain_and_called():
     plain, called = specs
     assert plain.kind == "unarmed" and called.kind == "called"
     assert plain.label == {"en": "Unarmed (fists, kicks)", "ru": "Безоружная атака (кулаки, ноги)"}
-    assert [o.name for o in plain.options] == ["roll", "luck", "modifier", "defence", "defence_luck"]
-    assert [o.name for o in called.options] == ["roll", "luck", "modifier", "body_part", "defence", "defence_luck"]
+    assert [o.name for o in plain.options] == ["roll", "luck", "modifier", "extra_turn", "defence", "defence_luck"]
+    assert [o.name for o in called.options] == [
+        "roll",
+        "luck",
+        "modifier",
+        "extra_turn",
+        "body_part",
+        "defence",
+        "defence_luck",
+    ]
     assert plain.defender_options == ("defence", "defence_luck")
     assert plain.option("modifier").gm_only and not plain.option("defence").gm_only
     # a bare hand parries bare hands (L1064), so all three defences are the target's to choose
@@ -393,6 +401,39 @@ def test_L827_a_hit_to_the_legs_knocks_the_target_off_balance_unless_it_resists(
     assert out.hit and out.conditions == []
 
 
+def test_L757_L769_an_attack_in_an_extra_turn_pays_for_it_through_the_tracker():
+    # «Дополнительный ход за 3 Рассудка» (L762), the second «с отказом от защиты» (L769): an
+    # attack made in a bought extra turn carries its price into the combat log, not by hand
+    fight = Combat(SYSTEM, rng=random.Random(4))
+    fight.add("ada", Character(name="Ada"))
+    fight.add("bo", Character(name="Bo"))
+    sanity = fight.character("ada").sanity
+    event = fight.attack("ada", "bo", "melee:unarmed", extra_turn=1)
+    assert fight.character("ada").sanity - sanity in (-3, -2)  # −3, +1 if the roll exploded (L541)
+    assert {"en": "extra turn 1: 3 Sanity", "ru": "доп. ход 1: 3 Рассудка"} in event["notes"]
+    fight.attack("ada", "bo", "melee:unarmed", extra_turn=2)
+    assert [c["id"] for c in fight.conditions("ada")] == ["defence_refused"]
+    assert fight.character("ada").has_condition("defence_refused")
+    # now Ada cannot defend (L769): only "no defence roll" is hers to choose
+    spec = SYSTEM.attacks(fight.character("bo"), fight.character("ada"))[0]
+    assert [v for v, _ in spec.option("defence").choices] == ["none"]
+    fight.undo()
+    assert fight.conditions("ada") == []
+    # no extra turns in rage (L1559) nor when the GM forbids them (L712)
+    raging = Character(name="Ada", conditions=[{"id": "rage"}])
+    assert "extra_turn" not in [o.name for o in SYSTEM.attacks(raging, Character())[0].options]
+    strict = SYSTEM.with_rules(extra_turns="forbidden")
+    assert "extra_turn" not in [o.name for o in strict.attacks(Character(), Character())[0].options]
+    with pytest.raises(RuleError) as err:
+        strict.resolve_attack(Character(), Character(), "melee:unarmed", rng=random.Random(1), extra_turn=1)
+    assert err.value.code == "unknown_option"
+    # the GM may require 3 Sanity for it (A23)
+    needy = SYSTEM.with_rules(extra_turn_requires_sanity_ge_3=True)
+    with pytest.raises(RuleError) as err:
+        needy.attack_odds(Character(sanity=2), Character(), "melee:unarmed", extra_turn=1)
+    assert err.value.message["ru"] == "Для доп. хода нужно 3 Рассудка."
+
+
 # ------------------------------------------------------------------------------------------
 # Combat.attack end to end
 # ------------------------------------------------------------------------------------------
@@ -420,7 +461,11 @@ def test_combat_attack_applies_by_the_rules_undoes_and_replays():
     helmet = next(p for p in g.armour if p["name"] == "Helmet")
     assert helmet["durability"] == 1  # it protected against more than 1 (L1391)
     assert fight.character("vera").luck == luck - 2  # the Luck declared is spent
-    assert event["text"]["en"].startswith("Sword, called shot: head: L4 d8: 7")
+    # the mail's −2 burdens the dodge, an Agility roll (L1383, L1409)
+    assert event["text"]["en"].startswith(
+        "Head: L4 d8: 7 +2 [luck] = 9; Dodge (Agility): L3 d6: 3 -2 [armour] = 1 — hit"
+    )
+    assert fight.describe(event, "ru").startswith("Vera → Gleb: Sword: атака в часть тела — В голову: L4 d8: 7")
     assert "попадание: −6 Здоровья, −3 Рассудка" in event["text"]["ru"]
     # a pistol shot spends a round (L1284) and a leg hit puts Off-balance on (L827)
     # Fine Motor 4, −1 level: d6 5 vs dodge 2: hit; Body Control d6 1: a fail (d4 2)
@@ -440,6 +485,24 @@ def test_combat_attack_applies_by_the_rules_undoes_and_replays():
     assert fight.character("gleb").health == gleb.health_max
     assert {cid: persisted(fight.character(cid)) for cid in fight.ids} == before
     assert fight.conditions("gleb") == []
+
+
+def test_L936_the_aim_bonus_goes_into_the_next_attack_and_is_used_up():
+    # «получить бонус к попаданию следующей атаки» (L936): Physique 5 d10 2 + aim 3 = 5 beats a
+    # dodge of 4; the bonus is spent by that attack
+    vera = fighter()
+    vera.aim_bonus = 3
+    fight = Combat(SYSTEM, rng=Scripted(2, 4))
+    fight.add("vera", vera)
+    fight.add("gleb", knight())
+    event = fight.attack("vera", "gleb", "melee:sword")
+    assert event["hit"] and "+3 [aim] = 5" in event["text"]["en"]
+    assert fight.character("vera").aim_bonus == 0
+    unaimed = SYSTEM.attack_odds(fighter(), knight(), "melee:sword").p_hit
+    assert SYSTEM.attack_odds(vera, knight(), "melee:sword").p_hit == unaimed  # used up
+    aimed = fighter()
+    aimed.aim_bonus = 3
+    assert SYSTEM.attack_odds(aimed, knight(), "melee:sword").p_hit > unaimed
 
 
 def test_a_superpower_costs_sanity_and_deals_its_divider():
