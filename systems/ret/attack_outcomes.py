@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
+from types import SimpleNamespace
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -59,6 +60,8 @@ class Setup:
     head: bool
     deals_damage: bool
     power_cost: int
+    #: a second one-handed weapon in the other hand (L1239-1244)
+    two_weapons: bool = False
     #: what the extra turn the attack is made in costs (``turns.extra_turn``), or None
     extra_turn: Mapping[str, Any] | None = None
 
@@ -75,17 +78,34 @@ class Setup:
         return base + apply_divider(total, div, fail=fail, on_fail=options.divider_on_fail)
 
     def taken(self, target, raw: int, *, options: GmOptions) -> dict:
-        """The hit pipeline on ``target`` (not changed): Health and Sanity lost, armour worn."""
-        return compute_hit(
-            target,
-            raw,
-            location=self.location,
-            health_mult=2 if self.head else 1,
-            sanity_single=self.head,
-            armour_applies=not (self.arm.ability or {}).get("ignores_armour"),
-            attack=True,
-            options=options,
-        )
+        """The hit pipeline on ``target`` (not changed): Health and Sanity lost. Two weapons
+        double the damage after armour (A15), or hit twice, the second through the armour the
+        first wore (``dual_wield_mode="two_hits"``), as ``damage.apply_damage`` does."""
+        mult = 2 if self.head else 1
+        hits = 1
+        if self.two_weapons:
+            if options.dual_wield_mode == "two_hits":
+                hits = 2
+            else:
+                mult *= 2
+        lost = {"health_loss": 0, "sanity_loss": 0}
+        worn = target
+        for _ in range(hits):
+            r = compute_hit(
+                worn,
+                raw,
+                location=self.location,
+                health_mult=mult,
+                sanity_single=self.head,
+                armour_applies=not (self.arm.ability or {}).get("ignores_armour"),
+                attack=True,
+                options=options,
+            )
+            lost = {k: lost[k] + r[k] for k in lost}
+            worn = SimpleNamespace(
+                armour=r["armour"], temp_armour=r["temp_armour"], temp_armour_kind=target.temp_armour_kind
+            )
+        return lost
 
 
 def setup(
@@ -93,7 +113,10 @@ def setup(
 ) -> Setup:
     """The plan of ``attack_id`` (``arm``, a called shot or not) with its checked options."""
     part = opts.get("body_part") if called else None
-    mods = plan_attack(body_part=part, superpower=arm.ability is not None, base_cost=_cost(arm), options=options)
+    two = bool(opts.get("two_weapons"))
+    mods = plan_attack(
+        body_part=part, two_weapons=two, superpower=arm.ability is not None, base_cost=_cost(arm), options=options
+    )
     att = attack_plan(
         attacker, arm, opts["roll"], luck=int(opts["luck"]), modifier=int(opts["modifier"]), shift=mods.shift
     )
@@ -110,6 +133,7 @@ def setup(
         head=part == "head",
         deals_damage=mods.health_mult > 0,
         power_cost=mods.sanity_cost,
+        two_weapons=two,
         extra_turn=_extra_turn(attacker, int(opts.get("extra_turn") or 0), options=options),
     )
 
@@ -209,6 +233,7 @@ def hit_options(s: Setup) -> dict[str, Any]:
     return {
         "location": s.location,
         "head": s.head,
+        "dual_wield": s.two_weapons,
         "armour_applies": not (s.arm.ability or {}).get("ignores_armour"),
         "attack": True,
     }
@@ -279,7 +304,7 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
             "sanity_loss": int(hit["sanity_loss"]) if hit else 0,
             "body_part": s.body_part,
             "weapon_index": s.arm.index,
-            "spends_ammo": s.arm.kind == "ranged" and (s.arm.weapon or {}).get("ammo") is not None,
+            "spends_ammo": s.arm.kind == "ranged" and isinstance((s.arm.weapon or {}).get("ammo"), int),
             "aim_used": int(attacker.aim_bonus or 0),
             "attack_total": ares.total,
             "defence_total": dres.total if dres else None,

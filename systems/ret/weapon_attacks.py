@@ -27,6 +27,8 @@ from .turns import turn_limits
 UNARMED = "unarmed"
 #: attack roll by weapon kind when neither the weapon nor its category names one (L802-806)
 KIND_PARAM = {"melee": "physique", "ranged": "fine_motor", "thrown": "fine_motor"}
+#: the contract's kind of attack (``core.attacks.ATTACK_KINDS``) by the kind of arm
+SPEC_KINDS = {"melee": "melee", "ranged": "ranged", "thrown": "ranged", "power": "spell"}
 #: weapon categories a bare hand may parry (L1064: only unarmed attacks or blunt weapons)
 BARE_HAND_PARRIES = ("unarmed", "reinforced_unarmed", "blunt")
 #: the GM's modifier on an attack roll: a flat bonus or penalty within these bounds
@@ -101,7 +103,7 @@ def weapon_stats(w: Mapping[str, Any]) -> dict[str, Any]:
     out.update({k: v for k, v in w.items() if v is not None and v != ""})
     out.setdefault("kind", "melee")
     out.setdefault("damage", 0)
-    if not out.get("attack_param"):
+    if out.get("attack_param") not in PARAMS:  # blank (or not a parameter): by kind
         heavy_melee = out["kind"] == "melee" and out.get("heavy")
         out["attack_param"] = "strength" if heavy_melee else KIND_PARAM.get(out["kind"], "physique")
     out.setdefault("alt_params", [])
@@ -143,8 +145,8 @@ def arms_of(c) -> list[Arm]:
 
 def out_of_ammo(arm: Arm) -> bool:
     """A ranged weapon whose ammunition is written on the sheet and spent (L1284)."""
-    w = arm.weapon or {}
-    return arm.kind == "ranged" and w.get("ammo") is not None and int(w["ammo"]) <= 0
+    ammo = (arm.weapon or {}).get("ammo")
+    return arm.kind == "ranged" and isinstance(ammo, int) and ammo <= 0
 
 
 def roll_choices(c, arm: Arm) -> list[tuple[str, Mapping[str, str]]]:
@@ -221,9 +223,8 @@ def attack_id(arm: Arm, *, called: bool) -> str:
 
 
 def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str], options: GmOptions) -> AttackSpec:
-    kind = {"melee": "unarmed" if arm.key == UNARMED else "melee", "ranged": "ranged", "thrown": "ranged"}
-    kind["power"] = "spell"
-    specs = _attacker_options(attacker, arm) + _extra_turn_option(attacker, options=options)
+    specs = _attacker_options(attacker, arm) + _two_weapons_option(attacker, arm)
+    specs += _extra_turn_option(attacker, options=options)
     if called:
         specs.append(
             OptionSpec(
@@ -242,7 +243,7 @@ def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str], opti
     return AttackSpec(
         attack_id(arm, called=called),
         _label(arm, called),
-        kind="called" if called else kind[arm.kind],
+        kind="called" if called else ("unarmed" if arm.key == UNARMED else SPEC_KINDS[arm.kind]),
         options=tuple(specs),
         defender_options=("defence", "defence_luck"),
         help=_help(arm, called),
@@ -288,6 +289,37 @@ def _attacker_options(attacker, arm: Arm) -> list[OptionSpec]:
                 "Бонус или штраф мастера к броску атаки (прицел, темнота...).",
             ),
         ),
+    ]
+
+
+def second_weapon(attacker, arm: Arm) -> Mapping[str, Any] | None:
+    """Another one-handed melee weapon for the other hand, when ``arm`` is a one-handed melee
+    weapon (L1239: «второе одноручное оружие во вторую руку»), or None."""
+    if arm.kind != "melee" or arm.index is None or not arm.weapon.get("one_handed"):
+        return None
+    for i, w in enumerate(attacker.weapons):
+        stats = weapon_stats(w)
+        if i != arm.index and stats["kind"] == "melee" and stats.get("one_handed"):
+            return stats
+    return None
+
+
+def _two_weapons_option(attacker, arm: Arm) -> list[OptionSpec]:
+    if second_weapon(attacker, arm) is None:
+        return []
+    return [
+        OptionSpec(
+            "two_weapons",
+            T("Both weapons", "С двух рук"),
+            "bool",
+            False,
+            help=T(
+                "A one-handed weapon in each hand: one die level lower, double damage to this target. The GM may"
+                " forbid it, or ask for a fighting technique or Sanity.",
+                "Одноручное оружие в каждой руке: на 1 уровень куба ниже, удвоенный урон по этой цели. Мастер может"
+                " запретить или потребовать технику боя или Рассудок.",
+            ),
+        )
     ]
 
 

@@ -61,6 +61,16 @@ def fighter() -> Character:
     )
 
 
+def duelist() -> Character:
+    """A one-handed sabre in each hand."""
+    return Character(
+        name="Lev",
+        physique=5,
+        endurance=4,
+        weapons=[weapon("blade", "Sabre", one_handed=True), weapon("blade", "Sabre", one_handed=True)],
+    )
+
+
 def knight() -> Character:
     """Medium armour on the body, a light helmet, a sword to parry with."""
     return Character(
@@ -432,6 +442,30 @@ def test_L757_L769_an_attack_in_an_extra_turn_pays_for_it_through_the_tracker():
     with pytest.raises(RuleError) as err:
         needy.attack_odds(Character(sanity=2), Character(), "melee:unarmed", extra_turn=1)
     assert err.value.message["ru"] == "Для доп. хода нужно 3 Рассудка."
+
+
+@pytest.mark.parametrize("mode, taken", [("multiply", 2), ("two_hits", 3)])
+def test_L1239_L1244_two_weapons_double_the_damage_one_level_lower(mode, taken):
+    # «Атака двумя оружиями совершается на 1 уровень куба ниже ... Удвоенный урон в одну цель»
+    # (L1241-1244). Lev: Strike Power 2 + sabre 3 = 5 raw against mail 4 (durability 4): one hit
+    # deals 1, doubled 2 (A15); as two hits (GM option) the first wears the mail to 3/3 and the
+    # second deals 5 − 3 = 2: 3 in all. Physique 5 − 1 level: d8, a fail 1/8 (no defence roll).
+    system = SYSTEM.with_rules(dual_wield_mode=mode)
+    lev, gleb = duelist(), knight()
+    specs = {s.id: s for s in system.attacks(lev, gleb)}
+    assert specs["melee:sabre"].option("two_weapons").default is False
+    assert specs["melee:sabre-2"].option("two_weapons")  # either hand leads
+    odds = system.attack_odds(lev, gleb, "melee:sabre", defence="none", two_weapons=True)
+    assert odds.p_hit == Fraction(7, 8) and dict(odds.damage) == {0: Fraction(1, 8), taken: Fraction(7, 8)}
+    assert_attack_odds_match_sample(system, lev, gleb, "melee:sabre", seed=12, two_weapons=True)
+    fight = Combat(system, rng=Scripted(4))
+    fight.add("lev", lev)
+    fight.add("gleb", gleb)
+    health = gleb.health
+    event = fight.attack("lev", "gleb", "melee:sabre", defence="none", two_weapons=True)
+    assert event["damage"] == taken and fight.character("gleb").health == health - taken
+    # a sword alone is not a pair (L1239)
+    assert "two_weapons" not in [o.name for o in SYSTEM.attacks(fighter(), gleb)[2].options]
 
 
 # ------------------------------------------------------------------------------------------
