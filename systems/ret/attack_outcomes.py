@@ -294,6 +294,8 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
         dice=dice,
         attacker_effects=mine,
         target_effects=theirs,
+        # ``damage`` is already past the armour: a caller of the generic ``apply_damage`` path
+        # must not take the armour off again (``apply`` here runs the raw hit instead)
         damage_options={"location": "body", "armour_applies": False, "attack": True},
         conditions=conditions,
         notes=notes,
