@@ -52,7 +52,7 @@ def roll(
         p.level, bonus=p.bonus, luck=p.luck, shift=p.shift, rng=rng, options=options, bonuses=[b for b in p.bonuses]
     )
     code = outcome_code(res, p.difficulty)
-    effects = _roll_effects(res, p.special)
+    effects = roll_effects(res, p.special)
     expr = (
         p.notation
         + (f" luck {p.luck}" if p.luck else "")
@@ -108,7 +108,7 @@ def _verdict(res: LevelRoll, code: str | None) -> dict:
     return base
 
 
-def _roll_effects(res: LevelRoll, special: str) -> list[Effect]:
+def roll_effects(res: LevelRoll, special: str) -> list[Effect]:
     """What a level roll gives back as effects (applied by the caller): declared Luck spent,
     Luck for a fail (L358, L533), Sanity for success dice (Health on a survival roll, L541-542)."""
     effects: list[Effect] = []
@@ -363,6 +363,7 @@ __all__ = [
     "chance_at_least",
     "plan",
     "roll",
+    "roll_effects",
     "distribution",
     "outcome_distribution",
     "catalogue",

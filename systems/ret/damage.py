@@ -62,10 +62,14 @@ def compute_hit(
     health_mult: int = 1,
     sanity_single: bool = False,
     armour_applies: bool = True,
+    attack: bool = False,
     options: GmOptions,
 ) -> dict:
     """The hit pipeline of spec §6.11.2 without touching the character: returns the new armour
-    list, temp armour, Health and Sanity losses."""
+    list, temp armour, Health and Sanity losses. ``attack``: the hit of a successful attack,
+    which deals at least 1 Health whatever its raw damage and the armour (L1381: «при любой
+    успешной атаке наносится 1 урона Здоровью»); otherwise the minimum needs raw damage above 0
+    (damage the GM types, an effect that may do nothing)."""
     armour = copy.deepcopy(list(c.armour))
     temp, kind = int(c.temp_armour), c.temp_armour_kind
     dmg = max(0, int(raw))
@@ -91,8 +95,8 @@ def compute_hit(
                 f"{piece.get('name', 'броня')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})",
             )
         )
-    if dmg < 1 and not temp_used and raw > 0:
-        dmg = 1  # minimum 1 (L1381)
+    if dmg < 1 and not temp_used and (raw > 0 or attack):
+        dmg = 1  # minimum 1 (L1381); temporary armour is the exception
     if temp and kind == "skin" and dmg > 0:  # skin: after armour (L1426)
         a = min(temp, dmg)
         temp -= a
@@ -136,10 +140,12 @@ def apply_damage(
     dual_wield: bool = False,
     armour_applies: bool = True,
     sanity: bool = False,
+    attack: bool = False,
 ) -> DamageOutcome:
     """Apply a hit of ``amount`` raw damage by the pipeline of spec §6.11.2. ``head``: ×2 Health
     and ×1 Sanity after armour (A14); ``dual_wield``: ×2 (A15; or two hits); ``sanity``: plain
-    Sanity harm (no armour)."""
+    Sanity harm (no armour); ``attack``: the hit of a successful attack (at least 1 Health even
+    from 0 raw damage, L1381)."""
     with record_changes(c, HARMED) as out:
         if sanity:
             _harm_sanity(c, max(0, amount))
@@ -154,6 +160,7 @@ def apply_damage(
                 head=head,
                 dual_wield=dual_wield,
                 armour_applies=armour_applies,
+                attack=attack,
                 options=options,
             )
     return settle(c, out, options=options)
@@ -181,6 +188,7 @@ def _hit(
     dual_wield: bool,
     armour_applies: bool,
     options: GmOptions,
+    attack: bool = False,
 ) -> None:
     """One attack's hits (two with ``dual_wield_mode="two_hits"``) through the armour, and what
     the Health and Sanity lost end (aim, a coma, stabilisation)."""
@@ -199,6 +207,7 @@ def _hit(
             health_mult=mult,
             sanity_single=head,
             armour_applies=armour_applies,
+            attack=attack,
             options=options,
         )
         _wear_armour(c, r)

@@ -10,7 +10,8 @@ def auto_modifiers(
     c, param: str, role: str = "roll", *, skip: tuple[str, ...] = ()
 ) -> tuple[int, int, list[tuple[str, int]]]:
     """(die-level shift, flat bonus, named flat parts) that the character's conditions and
-    armour put on a roll of ``param`` (role ``roll``/``attack``/``defence``)."""
+    armour put on a roll of ``param`` (role ``roll``/``attack``/``defence``/``mental``: a mental
+    defence or psychological resistance, which a condition scoped to ``defence`` does not reach)."""
     cat = data.conditions()
     shift, flat, named = 0, 0, []
     for inst in c.conditions:

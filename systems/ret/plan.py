@@ -246,7 +246,9 @@ def _plan_mental(rq: _Request) -> RollPlan:
                 "Отказ от защиты: ментальная защита недоступна.",
             ),
         )  # L913
-    s, f = rq.auto(param, "defence")
+    # a mental defence or psychological resistance is not a defence roll of the body: a limb
+    # injury's "-1 die level to defence" does not reach it (L1599-1600)
+    s, f = rq.auto(param, "mental")
     lab = (
         T("Mental defence", "Ментальная защита")
         if rq.check_id == "mental_defence"

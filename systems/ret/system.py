@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 
@@ -20,7 +21,11 @@ from tabletop_widgets.core import (
     T,
 )
 
+from tabletop_widgets.core.attacks import checked_options
+
 from . import advancement as _advancement
+from . import attack_outcomes as _attack_outcomes
+from . import weapon_attacks as _weapon_attacks
 from . import checks as _checks
 from . import combat as _combat
 from . import data as _data
@@ -210,6 +215,42 @@ class RetSystem(GameSystem):
         """Mirror a catalogue condition on the character: penalties reach the rolls, coma /
         unconscious / doom make it defeated, ``dead`` is final death."""
         return _combat.condition_changed(character, condition_id, active, options=self.rules, **data)
+
+    # -- attacks (core/attacks.py contract; rules in weapon_attacks.py and attack_outcomes.py) -----
+    def attacks(self, attacker, target) -> list:
+        """Bare hands and every weapon on the sheet, each plain and as a called shot, and every
+        superpower; none while the attacker's states forbid attacking."""
+        return _weapon_attacks.attack_specs(attacker, target, options=self.rules)
+
+    def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] = MappingProxyType({})):
+        """The core's checks, after the rules' own refusals (out of ammunition, no attacks in
+        panic or doom) so the player reads why."""
+        return self._attack_setup(attacker, target, attack_id, options)[:2]
+
+    def _attack_setup(self, attacker, target, attack_id: str, options: Mapping[str, Any]):
+        refused = _weapon_attacks.refusal(attacker, target, attack_id)
+        if refused is not None:
+            raise refused
+        found = _weapon_attacks.spec_for(attacker, target, attack_id, options=self.rules)
+        if found is None:  # the contract's own "unknown attack" message, listing what is offered
+            super().attack_spec(attacker, target, attack_id, options)
+            raise AssertionError(f"attack {attack_id!r} is listed but not found")  # pragma: no cover
+        spec, arm, called = found
+        opts = checked_options(spec, options)
+        return spec, opts, _attack_outcomes.setup(attacker, target, arm, called, attack_id, opts, options=self.rules)
+
+    def attack_odds(self, attacker, target, attack_id: str, **options: Any):
+        s = self._attack_setup(attacker, target, attack_id, options)[2]
+        return _attack_outcomes.odds(self, attacker, target, s, options=self.rules)
+
+    def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options: Any):
+        s = self._attack_setup(attacker, target, attack_id, options)[2]
+        return _attack_outcomes.resolve(self, attacker, target, s, rng=rng, options=self.rules)
+
+    def apply_attack(self, attacker, target, outcome) -> tuple[DamageOutcome, DamageOutcome]:
+        """Effects on both sides, the aim bonus used, a round spent, then the hit's raw damage
+        through the damage pipeline (armour worn, head ×2 and Sanity, at least 1 Health)."""
+        return _attack_outcomes.apply(self, attacker, target, outcome)
 
     # -- tracker-side rules as pure functions ---------------------------------------------------
     def turn_state(self, character, *, tense: bool = False) -> _combat.TurnState:

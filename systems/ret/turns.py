@@ -30,24 +30,30 @@ class TurnState:
     sanity_went_negative: bool = False
     failed_self_control: bool = False
     actions_left: int = 1
+    #: a tense situation (L698): two slots, each an action, one of which may be the attack
+    tense: bool = False
 
     @classmethod
     def start(cls, c, *, options: GmOptions, tense: bool = False) -> "TurnState":
-        """A fresh turn: Speed steps, an attack, an action, a social gesture (L742); a tense
-        situation gives two actions instead (L694-701)."""
-        st = cls(speed_left=effective_speed(c, options=options))
+        """A fresh turn: Speed steps, an attack, an action, a social gesture (L742). In a tense
+        situation the turn has two actions, and the player may make one of them the attack
+        instead (L698: «заменив по своему желанию одну атаку на действие»): attack + action or
+        action + action, in any order."""
+        st = cls(speed_left=effective_speed(c, options=options), tense=tense)
         if tense:
-            st.attack_available = False
             st.actions_left = 2
         return st
 
     def use(self, slot: str) -> None:
         if slot == "attack":
-            if not self.attack_available:
+            if not self.attack_available or (self.tense and self.actions_left <= 0):
                 raise RuleError(
                     "no_attack", T("The attack of this turn is already used.", "Атака этого хода уже использована.")
                 )
             self.attack_available = False
+            if self.tense:  # the attack takes one of the two slots
+                self.actions_left -= 1
+                self.action_available = self.actions_left > 0
         elif slot == "action":
             if not self.action_available or self.actions_left <= 0:
                 raise RuleError(
@@ -55,6 +61,8 @@ class TurnState:
                 )
             self.actions_left -= 1
             self.action_available = self.actions_left > 0
+            if self.tense and self.actions_left <= 0:
+                self.attack_available = False  # both slots spent on actions
         elif slot == "social":
             if not self.social_available:
                 raise RuleError(

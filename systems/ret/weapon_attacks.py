@@ -1,0 +1,483 @@
+"""The attacks an R.E.T. character can make on a target now (spec §6.6-§6.7, §6.10, §8.7-§8.8):
+each weapon on the sheet (and the bare hands every character has) as a plain attack and as a
+called shot at a body part, and each superpower; with their options (the roll, Luck, the GM's
+modifier, the defender's defence and Luck, the body part) and the level rolls they make.
+
+Plain rules: no dice are thrown here (``attack_outcomes`` rolls and computes the odds)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from tabletop_widgets.core import AttackSpec, OptionSpec, RuleError, T
+from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.options import GmOptions
+
+from . import data
+from .attacks import BODY_PARTS
+from .damage import armour_at
+from .modifiers import auto_modifiers
+from .params import PARAMS, label as param_label
+from .plan import plan
+from .turns import turn_limits
+
+#: the bare-hands attack every character has (weapon table row ``unarmed``, L1270)
+UNARMED = "unarmed"
+#: attack roll by weapon kind when neither the weapon nor its category names one (L802-806)
+KIND_PARAM = {"melee": "physique", "ranged": "fine_motor", "thrown": "fine_motor"}
+#: the contract's kind of attack (``core.attacks.ATTACK_KINDS``) by the kind of arm
+SPEC_KINDS = {"melee": "melee", "ranged": "ranged", "thrown": "ranged", "power": "spell"}
+#: weapon categories a bare hand may parry (L1064: only unarmed attacks or blunt weapons)
+BARE_HAND_PARRIES = ("unarmed", "reinforced_unarmed", "blunt")
+#: the GM's modifier on an attack roll: a flat bonus or penalty within these bounds
+MODIFIER_LIMIT = 20
+
+BODY_PART_WORDS = {
+    "head": T("Head: ×2 Health and Sanity damage", "В голову: двойной урон Здоровью и урон Рассудку"),
+    "legs": T("Legs: may knock the target down", "По ногам: может сбить с ног"),
+    "arms": T("Arms: may disarm the target", "По рукам: может выбить оружие"),
+    "weapon": T("Weapon: no damage, may break it", "По оружию: без урона, может повредить оружие"),
+    "special": T("Special point (strap, switch...)", "По особой точке (лямка, кнопка...)"),
+}
+DEFENCE_WORDS = {
+    "dodge": T("Dodge (Agility)", "Уклонение (Ловкость)"),
+    "parry": T("Parry (Strength)", "Парирование (Сила)"),
+    "none": T("No defence roll", "Без броска защиты"),
+}
+KIND_WORDS = {
+    "melee": T("melee", "ближний бой"),
+    "ranged": T("ranged", "дистанционная"),
+    "thrown": T("thrown", "метание"),
+    "power": T("superpower", "сверхспособность"),
+}
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One way to attack: a weapon (``index`` into the sheet's weapons; None for bare hands) or
+    a superpower (``ability``). ``weapon`` is the sheet's weapon with its category's values
+    filled in (kind, damage, attack parameter)."""
+
+    key: str
+    kind: str
+    label: Mapping[str, str]
+    weapon: Mapping[str, Any] | None = None
+    index: int | None = None
+    ability: Mapping[str, Any] | None = None
+
+    @property
+    def param(self) -> str:
+        """The parameter the attack rolls by default: the weapon's own (L1269-1275, L1322-1331)."""
+        if self.ability is not None:
+            return str(self.ability.get("base_param") or "physique")
+        return str(self.weapon["attack_param"])
+
+
+@dataclass
+class LevelPlan:
+    """A level roll before the dice: what ``level.level_roll``/``roll_outcomes`` take, and the
+    roll's name and named bonuses for the breakdown."""
+
+    label: Mapping[str, str]
+    level: int
+    bonus: int = 0
+    luck: int = 0
+    shift: int = 0
+    named: list = field(default_factory=list)
+
+    def kwargs(self) -> dict[str, int]:
+        return {"level": self.level, "bonus": self.bonus, "luck": self.luck, "shift": self.shift}
+
+    @property
+    def notation(self) -> str:
+        return f"L{self.level}" + (f"{self.bonus:+d}" if self.bonus else "")
+
+
+def weapon_stats(w: Mapping[str, Any]) -> dict[str, Any]:
+    """A sheet weapon with what it leaves blank taken from its category's row (§8.7-§8.8): kind,
+    Weapon Damage, the attack parameter (a heavy melee weapon rolls Strength, L1231, L1275)."""
+    row: Mapping[str, Any] = data.by_id("weapons").get(w.get("category") or "", {})
+    out = {k: v for k, v in row.items() if k not in ("id", "en", "ru", "damage_range")}
+    out.update({k: v for k, v in w.items() if v is not None and v != ""})
+    out.setdefault("kind", "melee")
+    out.setdefault("damage", 0)
+    if out.get("attack_param") not in PARAMS:  # blank (or not a parameter): by kind
+        heavy_melee = out["kind"] == "melee" and out.get("heavy")
+        out["attack_param"] = "strength" if heavy_melee else KIND_PARAM.get(out["kind"], "physique")
+    out.setdefault("alt_params", [])
+    return out
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^\w]+", "-", str(text).strip().lower()).strip("-")
+
+
+def arms_of(c) -> list[Arm]:
+    """Bare hands, every weapon on the sheet, every superpower skill or talent (in sheet order;
+    keys are unique and stable: the weapon's name as a slug, ``-2`` on a repeat)."""
+    bare = data.row("weapons", UNARMED)
+    arms = [Arm(UNARMED, "melee", T(bare["en"], bare["ru"]), weapon_stats({"category": UNARMED}))]
+    seen = {UNARMED}
+
+    def unique(base: str) -> str:
+        key, n = base, 2
+        while key in seen:
+            key, n = f"{base}-{n}", n + 1
+        seen.add(key)
+        return key
+
+    for i, w in enumerate(c.weapons):
+        stats = weapon_stats(w)
+        if stats["kind"] not in KIND_PARAM:
+            continue
+        name = str(w.get("name") or "").strip() or f"weapon {i + 1}"
+        key = unique(_slug(w.get("id") or name) or f"weapon-{i + 1}")
+        arms.append(Arm(key, stats["kind"], T(name, name), stats, index=i))
+    for a in c.abilities:
+        if a.get("is_superpower") and a.get("kind") in ("skill", "talent"):
+            name = str(a["name"])
+            key = unique(_slug(name) or "power")
+            arms.append(Arm(key, "power", T(f"Superpower: {name}", f"Сверхспособность: {name}"), ability=a))
+    return arms
+
+
+def out_of_ammo(arm: Arm) -> bool:
+    """A ranged weapon whose ammunition is written on the sheet and spent (L1284)."""
+    ammo = (arm.weapon or {}).get("ammo")
+    return arm.kind == "ranged" and isinstance(ammo, int) and ammo <= 0
+
+
+def roll_choices(c, arm: Arm) -> list[tuple[str, Mapping[str, str]]]:
+    """What the attack may roll: the weapon's parameter, the alternatives the book names for it
+    (Body Control for light blades, Agility for large bows, L804, L1286), and the attacker's
+    skills and talents based on one of those (L794: «если не применяются подходящие способности»).
+    A superpower rolls itself."""
+    if arm.ability is not None:
+        a = arm.ability
+        return [(f"{a['kind']}:{a['name']}", T(str(a["name"]), str(a["name"])))]
+    params = [arm.param] + [p for p in arm.weapon.get("alt_params") or () if p in PARAMS and p != arm.param]
+    out = [(p, param_label(p)) for p in params]
+    for a in c.abilities:
+        if a.get("kind") in ("skill", "talent") and not a.get("is_superpower") and a.get("base_param") in params:
+            out.append((f"{a['kind']}:{a['name']}", T(str(a["name"]), str(a["name"]))))
+    return out
+
+
+def defence_choices(arm: Arm, target, allowed: str | None = None) -> list[str]:
+    """The defences the target may choose (L1050-1069): dodge against anything here; parry
+    against melee and thrown attacks (a bare hand only against unarmed or blunt ones, unless
+    the target holds a melee weapon or one that can parry, or wears arm armour, L1064, L1414);
+    no roll at all. A target that may not defend (defence refused, unconscious, doom, coma)
+    has only "none"; one in panic only dodges (L1548)."""
+    allowed = allowed or turn_limits(target)["defence"]
+    if allowed == "none" or target.has_condition("defence_refused"):
+        return ["none"]
+    out = ["dodge"]
+    if allowed != "dodge_only" and arm.kind in ("melee", "thrown") and _can_parry(arm, target):
+        out.append("parry")
+    return out + ["none"]
+
+
+def _can_parry(arm: Arm, target) -> bool:
+    if arm.weapon is not None and arm.weapon.get("category") in BARE_HAND_PARRIES:
+        return True
+    for w in target.weapons:
+        stats = weapon_stats(w)
+        if stats["kind"] == "melee" or stats.get("can_parry"):
+            return True
+    return armour_at(target, "arms") is not None
+
+
+def attack_specs(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
+    """Every attack ``attacker`` can make on ``target`` now (none while its states forbid
+    attacking: panic, doom, unconscious, coma, L1532-1550)."""
+    if not turn_limits(attacker)["attack"] or attacker.dead:
+        return []
+    specs = []
+    allowed = turn_limits(target)["defence"]
+    for arm in arms_of(attacker):
+        if out_of_ammo(arm):
+            continue
+        defences = defence_choices(arm, target, allowed)
+        specs.append(_spec(attacker, target, arm, called=False, defences=defences, options=options))
+        if arm.kind != "power":
+            specs.append(_spec(attacker, target, arm, called=True, defences=defences, options=options))
+    return specs
+
+
+def spec_for(attacker, target, attack_id_: str, *, options: GmOptions) -> tuple[AttackSpec, Arm, bool] | None:
+    """The one attack ``attack_id_`` if the rules offer it now (what :func:`attack_specs` would
+    list for it, without building the others), with its arm and whether it is a called shot."""
+    found = find_arm(attacker, attack_id_)
+    if found is None or refusal(attacker, target, attack_id_, found=found) is not None:
+        return None
+    arm, called = found
+    spec = _spec(attacker, target, arm, called=called, defences=defence_choices(arm, target), options=options)
+    return spec, arm, called
+
+
+def attack_id(arm: Arm, *, called: bool) -> str:
+    return f"{'called' if called else arm.kind}:{arm.key}"
+
+
+def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str], options: GmOptions) -> AttackSpec:
+    specs = _attacker_options(attacker, arm) + _two_weapons_option(attacker, arm)
+    specs += _extra_turn_option(attacker, options=options)
+    if called:
+        specs.append(
+            OptionSpec(
+                "body_part",
+                T("Body part", "Часть тела"),
+                "choice",
+                "head",
+                choices=tuple((p, BODY_PART_WORDS[p]) for p in BODY_PARTS),
+                help=T(
+                    "Costs this turn's action; the attack rolls one die level lower.",
+                    "Тратит действие этого хода; атака на 1 уровень куба ниже.",
+                ),
+            )
+        )
+    specs += _defender_options(target, defences)
+    return AttackSpec(
+        attack_id(arm, called=called),
+        _label(arm, called),
+        kind="called" if called else ("unarmed" if arm.key == UNARMED else SPEC_KINDS[arm.kind]),
+        options=tuple(specs),
+        defender_options=("defence", "defence_luck"),
+        help=_help(arm, called),
+    )
+
+
+def _attacker_options(attacker, arm: Arm) -> list[OptionSpec]:
+    rolls = roll_choices(attacker, arm)
+    return [
+        OptionSpec(
+            "roll",
+            T("Attack roll", "Бросок атаки"),
+            "choice",
+            rolls[0][0],
+            choices=tuple(rolls),
+            help=T(
+                "The parameter or ability the attack rolls (the weapon's own first).",
+                "Параметр или способность, которыми бросается атака (первым — параметр оружия).",
+            ),
+        ),
+        OptionSpec(
+            "luck",
+            T("Luck declared", "Заявленная Удача"),
+            "int",
+            0,
+            min=0,
+            max=max(0, int(attacker.luck or 0)),
+            help=T(
+                "Added to the attack roll; burnt on a fail.",
+                "Прибавляется к броску атаки; сгорает при провале.",
+            ),
+        ),
+        OptionSpec(
+            "modifier",
+            T("GM's modifier", "Модификатор мастера"),
+            "int",
+            0,
+            min=-MODIFIER_LIMIT,
+            max=MODIFIER_LIMIT,
+            gm_only=True,
+            help=T(
+                "A bonus or penalty the GM puts on the attack roll (sights, darkness...).",
+                "Бонус или штраф мастера к броску атаки (прицел, темнота...).",
+            ),
+        ),
+    ]
+
+
+def second_weapon(attacker, arm: Arm) -> Mapping[str, Any] | None:
+    """Another one-handed melee weapon for the other hand, when ``arm`` is a one-handed melee
+    weapon (L1239: «второе одноручное оружие во вторую руку»), or None."""
+    if arm.kind != "melee" or arm.index is None or not arm.weapon.get("one_handed"):
+        return None
+    for i, w in enumerate(attacker.weapons):
+        stats = weapon_stats(w)
+        if i != arm.index and stats["kind"] == "melee" and stats.get("one_handed"):
+            return stats
+    return None
+
+
+def _two_weapons_option(attacker, arm: Arm) -> list[OptionSpec]:
+    if second_weapon(attacker, arm) is None:
+        return []
+    return [
+        OptionSpec(
+            "two_weapons",
+            T("Both weapons", "С двух рук"),
+            "bool",
+            False,
+            help=T(
+                "A one-handed weapon in each hand: one die level lower, double damage to this target. The GM may"
+                " forbid it, or ask for a fighting technique or Sanity.",
+                "Одноручное оружие в каждой руке: на 1 уровень куба ниже, удвоенный урон по этой цели. Мастер может"
+                " запретить или потребовать технику боя или Рассудок.",
+            ),
+        )
+    ]
+
+
+#: the turn an attack is made in (L755-771): the main one, or an extra turn it pays for
+EXTRA_TURN_WORDS = {
+    0: T("Main turn", "Основной ход"),
+    1: T("1st extra turn: −3 Sanity", "1-й доп. ход: −3 Рассудка"),
+    2: T("2nd extra turn: refuse defence", "2-й доп. ход: отказ от защиты"),
+}
+
+
+def _extra_turn_option(attacker, *, options: GmOptions) -> list[OptionSpec]:
+    """Which turn the attack is made in, when the rules allow extra turns (not forbidden by the
+    GM, L712; not in rage, panic, doom, L1552-1561): an attack in a bought extra turn pays for it
+    through the attack (3 Sanity, or refusing defence until the next turn)."""
+    if options.extra_turns == "forbidden" or not turn_limits(attacker)["extra_turns"]:
+        return []
+    return [
+        OptionSpec(
+            "extra_turn",
+            T("Turn", "Ход"),
+            "choice",
+            0,
+            choices=tuple(EXTRA_TURN_WORDS.items()),
+            help=T(
+                "Up to two extra turns after the main one: the 1st costs 3 Sanity, the 2nd refusing every defence"
+                " until your next turn. The GM checks the round rules.",
+                "До двух дополнительных ходов после основного: 1-й стоит 3 Рассудка, 2-й — отказ от защиты до"
+                " вашего следующего хода. Ограничения по раундам проверяет мастер.",
+            ),
+        )
+    ]
+
+
+def _defender_options(target, defences: list[str]) -> list[OptionSpec]:
+    return [
+        OptionSpec(
+            "defence",
+            T("Target's defence", "Защита цели"),
+            "choice",
+            defences[0],
+            choices=tuple((d, DEFENCE_WORDS[d]) for d in defences),
+            help=T(
+                "The target's choice; a tie goes to the defender. A won parry restores 1 Sanity (Battle Rage).",
+                "Выбор цели; при равенстве побеждает защита. Успешное парирование восстанавливает 1 Рассудка"
+                " (Боевой Раж).",
+            ),
+        ),
+        OptionSpec(
+            "defence_luck",
+            T("Target's Luck", "Удача цели"),
+            "int",
+            0,
+            min=0,
+            max=max(0, int(target.luck or 0)),
+            help=T("Luck the target adds to its defence roll.", "Удача, которую цель добавляет к броску защиты."),
+        ),
+    ]
+
+
+def _label(arm: Arm, called: bool) -> dict[str, str]:
+    if called:
+        return T(f"{arm.label['en']}: called shot", f"{arm.label['ru']}: атака в часть тела")
+    if arm.kind == "power" or arm.key == UNARMED:
+        return dict(arm.label)
+    word = KIND_WORDS[arm.kind]
+    return T(f"{arm.label['en']} ({word['en']})", f"{arm.label['ru']} ({word['ru']})")
+
+
+def _help(arm: Arm, called: bool) -> dict[str, str]:
+    if arm.kind == "power":
+        return T(
+            "Rolls the superpower against the target's defence; costs its Sanity even on a fail. Damage = its base"
+            " effect + the roll through its divider, less the armour.",
+            "Бросок сверхспособности против защиты цели; Рассудок тратится и при провале. Урон = базовый эффект +"
+            " бросок через делитель, минус Защита Брони.",
+        )
+    adds = arm.kind == "melee" or (arm.kind == "thrown" and arm.weapon.get("adds_strike_power", True))
+    dmg = int(arm.weapon.get("damage", 0))
+    en = f"Damage = {'Strike Power + ' if adds else ''}{dmg} (Weapon Damage) − the armour's Defence, at least 1."
+    ru = f"Урон = {'Сила Удара + ' if adds else ''}{dmg} (Урон Оружия) − Защита Брони, не меньше 1."
+    if called:
+        en, ru = f"Spends the action; one die level lower. {en}", f"Тратит действие; на 1 уровень куба ниже. {ru}"
+    return T(en, ru)
+
+
+def find_arm(attacker, attack_id_: str) -> tuple[Arm, bool] | None:
+    """The arm and whether it is a called shot, for an attack id (offered or not)."""
+    for arm in arms_of(attacker):
+        for called in (False, True):
+            if attack_id(arm, called=called) == attack_id_ and not (called and arm.kind == "power"):
+                return arm, called
+    return None
+
+
+def refusal(attacker, target, attack_id_: str, *, found: tuple[Arm, bool] | None = None) -> RuleError | None:
+    """Why the rules forbid ``attack_id_`` now, for a player, or None (an id the system does not
+    know at all is left to the contract's own "unknown attack" message)."""
+    limits = turn_limits(attacker)
+    if attacker.dead or not limits["attack"]:
+        why = "; ".join(tr(r, "en") for r in limits["reasons"]) or "dead"
+        why_ru = "; ".join(tr(r, "ru") for r in limits["reasons"]) or "смерть"
+        return RuleError(
+            "cannot_attack",
+            T(f"No attacks are possible now ({why}).", f"Атаковать сейчас нельзя ({why_ru})."),
+        )
+    found = found or find_arm(attacker, attack_id_)
+    if found and out_of_ammo(found[0]):
+        name = found[0].label
+        return RuleError(
+            "no_ammo",
+            T(
+                f"{name['en']} is out of ammunition: reloading takes an action.",
+                f"У оружия «{name['ru']}» кончились патроны: перезарядка тратит действие.",
+            ),
+        )
+    return None
+
+
+def attack_plan(c, arm: Arm, roll: str, *, luck: int, modifier: int, shift: int) -> LevelPlan:
+    """The attack's level roll: a parameter (the sheet's attack-scoped conditions and armour
+    penalties apply, L1599, L1383), a skill (its parameter's die + its level) or a talent (its
+    level's die + its parameter); the aim bonus (L936) and the GM's modifier added."""
+    kind, _, name = roll.partition(":")
+    if name:
+        a = c.ability(name)
+        if a is None or a.get("kind") != kind:
+            raise RuleError("unknown_check", T(f"No ability {name!r}.", f"Нет способности «{name}»."))
+        base = str(a.get("base_param") or arm.param)
+        s, f, named = auto_modifiers(c, base, "attack")
+        if kind == "skill":
+            level, flat, named = c.value(base), int(a["level"]) + f, [("skill", int(a["level"]))] + named
+        else:
+            level, flat, named = int(a["level"]), c.value(base) + f, [(base, c.value(base))] + named
+        lab = T(str(a["name"]), str(a["name"]))
+    else:
+        s, f, named = auto_modifiers(c, roll, "attack")
+        level, flat, lab = c.value(roll), f, param_label(roll)
+    if c.aim_bonus:
+        flat += int(c.aim_bonus)
+        named = named + [("aim", int(c.aim_bonus))]
+    if modifier:
+        flat += modifier
+        named = named + [("bonus", modifier)]
+    return LevelPlan(lab, level, flat, luck, s + shift, named)
+
+
+def defence_plan(target, defence: str, *, luck: int, options: GmOptions) -> LevelPlan | None:
+    """The target's dodge or parry roll (the tray's own check, with cover and conditions), or
+    None for no defence roll."""
+    if defence == "none":
+        return None
+    p = plan(target, defence, {"luck": luck}, options=options)
+    return LevelPlan(p.label, p.level, p.bonus, p.luck, p.shift, list(p.bonuses))
+
+
+def resistance_plan(target, param: str, *, options: GmOptions) -> LevelPlan:
+    """The target's roll against a called shot's rider (Body Control for the legs, Fine Motor
+    for the arms, L827, L833)."""
+    p = plan(target, param, {}, options=options)
+    return LevelPlan(p.label, p.level, p.bonus, p.luck, p.shift, list(p.bonuses))
