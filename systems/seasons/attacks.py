@@ -388,7 +388,7 @@ def resolve_attack(
         hit=hit,
         damage=damage,
         label=dict(spec.label),
-        text=_text(spec, result, plan, hit, damage, quick),
+        text=_text(result, hit, damage, quick),
         dice=[result],
         attacker_effects=list(result.effects),
         target_effects=target_effects,
@@ -403,7 +403,7 @@ def resolve_attack(
     )
 
 
-def _text(spec: AttackSpec, result, plan: PoolPlan, hit: bool, damage: int, quick: bool) -> dict[str, str]:
+def _text(result, hit: bool, damage: int, quick: bool) -> dict[str, str]:
     """One line for the log: the pool, the dice, hit or miss and the damage."""
     if not hit:
         verdict = T("miss", "промах")
@@ -411,7 +411,8 @@ def _text(spec: AttackSpec, result, plan: PoolPlan, hit: bool, damage: int, quic
         verdict = T("hit: the rank-and-file enemy is out", "попадание: рядовой противник выведен из боя")
     else:
         verdict = T(f"hit, {damage} damage", f"попадание, урон {damage}")
-    return {loc: f"{tr(spec.label, loc)}: {result.breakdown(loc)} — {verdict[loc]}" for loc in ("en", "ru")}
+    # (the log puts the attacker, the target and the attack's label before it)
+    return {loc: f"{result.breakdown(loc)} — {verdict[loc]}" for loc in ("en", "ru")}
 
 
 def consume_used(attacker, outcome: AttackOutcome) -> dict[str, tuple[Any, Any]]:

@@ -259,7 +259,7 @@ def test_a_roll_shows_its_dice_and_says_what_it_did():
     out = SYSTEM.resolve_attack(pc, criminal, "shooting:pistol", rng=FixedRng(7, 2, 8, 9))  # L95
     assert out.hit and out.damage == 3 and out.details["pool"] == 4
     assert out.text["en"].endswith("hit, 3 damage") and "[7*, 2, 8*, 9*]" in out.text["en"]
-    assert out.text["ru"].endswith("попадание, урон 3") and out.text["ru"].startswith("pistol (стрельба)")
+    assert out.text["ru"] == "3 + 2 + 2 - 3 = 4: 4 дайса [7*, 2, 8*, 9*] → 3 успеха — попадание, урон 3"
     assert out.dice[0].total == 3
     miss = SYSTEM.resolve_attack(pc, criminal, "shooting:pistol", rng=FixedRng(1, 4), situation=-2)  # L94
     assert not miss.hit and miss.damage == 0 and miss.text["ru"].endswith("промах")
@@ -292,6 +292,8 @@ def test_combat_attack_applies_damage_effects_and_undoes_exactly():
     assert v.pending_bonus_dice == []
     # 4 + 3 + 1 + 3 (Drama) + 2 (aim) - 3 (Drama) - 1 (leather) - 3 (PD) = 6 dice
     assert "= 6" in event["text"]["en"]
+    line = combat.describe(event, "ru")
+    assert line.startswith("Вера → Глеб: Нож (ближний бой) — 4 + 3 + 1 + 3 + 2 - 3 - 1 - 3 = 6: 6 дайсов [")
     assert g.damage == event["damage"] and (event["damage"] > 0) == event["hit"]
     effects = {e["id"]: e for e in event["effects"]}
     assert effects["vera"]["changes"]["drama"] == [before["vera"]["drama"], v.drama]
