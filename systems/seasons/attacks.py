@@ -254,7 +254,7 @@ def check_can_attack(attacker) -> None:
             "attacker_out",
             T(
                 f"{name} is out of the fight and cannot attack.",
-                f"{attacker.name or 'Персонаж'} выбыл из боя и не может атаковать.",
+                f"{attacker.name or 'Персонаж'} выбывает из боя и не может атаковать.",
             ),
         )
 

@@ -60,13 +60,15 @@ def check_can_treat_self(healer, patient, what: str) -> None:
     """A character may give himself first aid or treatment only while conscious and with health
     left (L724, L725); someone else may always try."""
     if healer is patient and patient.is_out:
-        en, ru = {"first_aid": ("first aid", "первую помощь"), "treatment": ("treatment", "лечение")}[what]
+        en, ru = {
+            "first_aid": ("first aid", "оказать себе первую помощь"),
+            "treatment": ("treatment", "лечить себя самостоятельно"),
+        }[what]
         raise RuleError(
             "cannot_treat_self",
             T(
-                f"{patient.name or 'The character'} has no health left and cannot give himself {en}: "
-                "someone else must do it.",
-                f"{patient.name or 'Персонаж'} лишён всех уровней здоровья и не может сам себе оказать {ru}: "
+                f"{patient.name or 'The character'} has no health left: {en} must come from someone else.",
+                f"{patient.name or 'Персонаж'}: уровней здоровья не осталось — {ru} нельзя, "
                 "это может сделать только кто-то другой.",
             ),
         )
