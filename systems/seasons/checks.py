@@ -48,8 +48,15 @@ def roll_check(
     which this roll CONSUMES (removed from the character, listed in ``details["pending_consumed"]``;
     ``pending=False`` keeps them; ``restore_pending`` puts them back). Explicit options override
     each default. Threats, explosions and roll-offs take nothing from the sheet."""
+    return roll_preset(character, resolve_preset(check_id), options=options, rng=rng, **opts)
+
+
+def roll_preset(
+    character, preset: Preset, *, options: GmOptions, rng: random.Random | None = None, **opts: Any
+) -> CheckResult:
+    """:func:`roll_check` for a :class:`Preset` itself (an attack made with a sheet weapon's own
+    attribute, ``attacks.weapon_preset``)."""
     rng = rng if rng is not None else random.Random()
-    preset = resolve_preset(check_id)
     if preset.special == "rolloff":
         return roll_rolloff(preset, rng)
     plan = build_pool(preset, character, opts, options=options)
@@ -257,6 +264,7 @@ __all__ = [
     "resolve_preset",
     "roll_check",
     "roll_plan",
+    "roll_preset",
     "roll_rolloff",
     "rolloff_distribution",
 ]

@@ -6,7 +6,7 @@ resisted and shaken off, and the effects at the start and end of a turn. Health 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core import CheckResult, DamageOutcome, OptionSpec, RuleError, T
@@ -14,7 +14,7 @@ from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core.wording import ru_n
 
-from .checks import roll_check
+from .checks import roll_check, roll_preset
 from .conditions import condition_entry
 from .health import (
     OUT_STATE_LABELS,
@@ -25,7 +25,7 @@ from .health import (
     finish,
 )
 from .modifiers import relevant_conditions
-from .presets import resolve_preset
+from .presets import Preset, presets, resolve_preset
 
 #: attack kind -> the named check it rolls (L504-515)
 ATTACK_CHECKS = {
@@ -39,6 +39,39 @@ ATTACK_CHECKS = {
 # -----------------------------------------------------------------------------------------------
 # Attacks, threats, damage (L90-101, L504-515, L673)
 # -----------------------------------------------------------------------------------------------
+#: the attribute a weapon rolls when the sheet names only its skill (L92)
+DEFAULT_ATTRIBUTE = {"melee": "strength", "ranged": "dexterity"}
+
+
+def attack_preset(kind: str, weapon: Mapping | None = None) -> Preset:
+    """The check an attack of ``kind`` rolls (L92, L504-515). A weapon's own ``skill`` and
+    ``attribute`` (the sheet's) decide it when given: a pistol (Ranged, Dexterity) shoots and a
+    throwing knife (Ranged, Strength) is thrown whatever ``kind`` says; what the weapon leaves
+    out comes from ``kind``. Unarmed attacks are Strength + Melee (L504)."""
+    check_id = ATTACK_CHECKS.get(kind)
+    if check_id is None:
+        raise ValueError(f"attack kind must be unarmed, melee, thrown or shooting, not {kind!r}")
+    base = presets()[check_id]
+    if kind == "unarmed" or not weapon:
+        return base
+    skill = weapon.get("skill") or base.skill
+    attribute = weapon.get("attribute") or (base.attribute if skill == base.skill else DEFAULT_ATTRIBUTE[skill])
+    if skill == "melee":
+        check_id = "armed_attack"
+    else:
+        check_id = "thrown_attack" if attribute == "strength" else "shooting"
+    preset = presets()[check_id]
+    return preset if preset.attribute == attribute else replace(preset, attribute=attribute)
+
+
+def sheet_weapon(attacker, name: str) -> Mapping:
+    """The weapon called ``name`` on the attacker's sheet, or a RuleError a player reads."""
+    weapon = next((w for w in attacker.weapons if w.get("name") == name), None)
+    if weapon is None:
+        raise RuleError("no_weapon", T(f"no weapon named {name!r} on the sheet", f"на листе нет оружия {name!r}"))
+    return weapon
+
+
 def attack(
     attacker,
     target,
@@ -49,28 +82,29 @@ def attack(
     rng: random.Random | None = None,
     **opts: Any,
 ) -> CheckResult:
-    """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP).
+    """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP),
+    with the weapon's own attribute and skill when the sheet gives them (``attack_preset``).
     The result's ``details["damage"]`` is the damage to apply (successes); nothing is applied."""
-    check_id = ATTACK_CHECKS.get(kind)
-    if check_id is None:
-        raise ValueError(f"attack kind must be unarmed, melee, thrown or shooting, not {kind!r}")
     opts = dict(opts)
+    stats: Mapping | None = None
     if isinstance(weapon, Mapping):
+        stats = weapon
         if kind != "unarmed":
             opts["tool_bonus"] = opts.get("tool_bonus", 0) + int(weapon.get("attack_bonus", 0))
             opts["armour_piercing"] = max(opts.get("armour_piercing", 0), int(weapon.get("armour_piercing", 0)))
     elif weapon:
+        stats = sheet_weapon(attacker, weapon)
         opts["weapon"] = weapon
+    preset = attack_preset(kind, stats)
     defence = target.physical_defence
     if options.ap_reduces_pd:
         ap = opts.get("armour_piercing", 0)
         if isinstance(weapon, str):
-            w = next((w for w in attacker.weapons if w["name"] == weapon), {})
-            ap = max(ap, w.get("armour_piercing", 0))
+            ap = max(ap, stats.get("armour_piercing", 0))
         defence = max(0, defence - ap)  # GM option §11 #11: AP also lowers PD
     opts.setdefault("difficulty", defence)
     opts.setdefault("armour", target.armour_penalty)
-    return roll_check(attacker, check_id, options=options, rng=rng, **opts)
+    return roll_preset(attacker, preset, options=options, rng=rng, **opts)
 
 
 def threat(victim, dice: int, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:

@@ -56,6 +56,24 @@ def check_first_aid_window(patient) -> None:
         )
 
 
+def check_can_treat_self(healer, patient, what: str) -> None:
+    """A character may give himself first aid or treatment only while conscious and with health
+    left (L724, L725); someone else may always try."""
+    if healer is patient and patient.is_out:
+        en, ru = {
+            "first_aid": ("first aid", "оказать себе первую помощь"),
+            "treatment": ("treatment", "лечить себя самостоятельно"),
+        }[what]
+        raise RuleError(
+            "cannot_treat_self",
+            T(
+                f"{patient.name or 'The character'} has no health left: {en} must come from someone else.",
+                f"{patient.name or 'Персонаж'}: уровней здоровья не осталось — {ru} нельзя, "
+                "это может сделать только кто-то другой.",
+            ),
+        )
+
+
 def _check_treatment_day(patient) -> None:
     if patient.treated_today:
         raise RuleError("treated_today", T("treatment already rolled today", "лечение сегодня уже было"))  # L725
@@ -117,6 +135,7 @@ def first_aid(healer, patient, *, options: GmOptions, rng: random.Random | None 
     if patient.damage == 0:
         raise RuleError("no_fresh_damage", _NO_FRESH_DAMAGE)
     check_first_aid_window(patient)
+    check_can_treat_self(healer, patient, "first_aid")  # L724
     opts.setdefault("difficulty", patient.damage)
     result = roll_check(healer, "first_aid", options=options, rng=rng, **opts)
     patient.update(first_aid_used_this_scene=True)
@@ -131,6 +150,7 @@ def treatment(doctor, patient, *, options: GmOptions, rng: random.Random | None 
     _check_treatment_day(patient)
     if patient.damage == 0:
         raise RuleError("no_damage", T("nothing to treat", "нечего лечить"))
+    check_can_treat_self(doctor, patient, "treatment")  # L725
     opts.setdefault("difficulty", patient.damage)
     result = roll_check(doctor, "treatment", options=options, rng=rng, **opts)
     patient.update(treated_today=True)
@@ -166,6 +186,7 @@ def new_day(character, *, treated_yesterday: bool = False, options: GmOptions) -
 
 __all__ = [
     "HEALING_SOURCES",
+    "check_can_treat_self",
     "check_first_aid_window",
     "end_scene",
     "first_aid",

@@ -6,9 +6,20 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from tabletop_widgets.core import CheckResult, CheckSpec, DamageOutcome, GameSystem, OptionSpec, Problem, T
+from tabletop_widgets.core import (
+    AttackOdds,
+    AttackOutcome,
+    AttackSpec,
+    CheckResult,
+    CheckSpec,
+    DamageOutcome,
+    GameSystem,
+    OptionSpec,
+    Problem,
+    T,
+)
 
-from . import checks, combat, conditions, creation, drama, health, initiative, pending, recovery, validation
+from . import attacks, checks, combat, conditions, creation, drama, health, initiative, pending, recovery, validation
 from .data import TABLES
 from .model import Character
 from .options import DEFAULTS, check_choices
@@ -189,6 +200,28 @@ class SeasonsSystem(GameSystem):
         """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP).
         The result's ``details["damage"]`` is the damage to apply (successes); nothing is applied."""
         return combat.attack(attacker, target, kind, options=self.rules, weapon=weapon, rng=rng, **opts)
+
+    # -- the attack contract (issue #16): attacks, exact odds, one roll, applying it ---------------
+    def attacks(self, attacker, target) -> list[AttackSpec]:
+        """Unarmed (L504) and one attack per sheet weapon, with its own skill and attribute."""
+        return attacks.attack_list(attacker, target, options=self.rules)
+
+    def attack_odds(self, attacker, target, attack_id: str, **options: Any) -> AttackOdds:
+        attacks.check_can_attack(attacker)
+        spec, chosen = self.attack_spec(attacker, target, attack_id, options)
+        return attacks.attack_odds(self, attacker, target, spec, chosen, options=self.rules)
+
+    def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options: Any) -> AttackOutcome:
+        attacks.check_can_attack(attacker)
+        spec, chosen = self.attack_spec(attacker, target, attack_id, options)
+        return attacks.resolve_attack(attacker, target, spec, chosen, rng=rng, options=self.rules)
+
+    def apply_attack(self, attacker, target, outcome: AttackOutcome) -> tuple[DamageOutcome, DamageOutcome]:
+        """Effects (Drama) and damage as the base does, and the queued bonuses the roll used are
+        taken off the attacker's sheet (spec §7.10)."""
+        mine, theirs = super().apply_attack(attacker, target, outcome)
+        mine.changes.update(attacks.consume_used(attacker, outcome))
+        return mine, theirs
 
     def quick_fight(self, successes: int, primary_id: str, mooks: Mapping[str, Any]) -> list[str]:
         """Mooks taken out by one attack (L100): ``mooks`` maps ids to characters (or PDs)."""
