@@ -171,14 +171,16 @@ class ThreadsOfFateSystem(GameSystem):
         self, main_difficulty: int, helpers: Sequence[tuple[Any, str, Mapping]], *, rng: random.Random | None = None
     ) -> dict:
         """Helpers roll vs DC - 5 (L142): each success is an Advantage, each failure a Hindrance
-        for the main check (at most 2 of each count)."""
+        for the main check. Pass ``advantages``/``hindrances`` on to the main check: they cancel with
+        its own and the net is capped at 2 there (L108-109); ``net`` is the net of the aid alone."""
         rng = rng if rng is not None else random.Random()
         dc = contests.helper_difficulty(main_difficulty)
         results = [
             self.roll_check(ch, cid, rng=rng, **{**dict(opts or {}), "difficulty": dc}) for ch, cid, opts in helpers
         ]
         adv, hin = contests.aid_counts([r.success for r in results])
-        return {"difficulty": dc, "results": results, "advantages": adv, "hindrances": hin}
+        net = checks.net_dice(adv, hin, self.rules.adv_order)
+        return {"difficulty": dc, "results": results, "advantages": adv, "hindrances": hin, "net": net}
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict:
         """All or none (the core checks every effect first): in ``xp_as_threads`` mode unspent XP pays a
