@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Mapping, Sequence
 
+from tabletop_widgets.core.attacks import AttackOdds, AttackOutcome, AttackSpec, checked_options
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.system import (
@@ -18,7 +19,7 @@ from tabletop_widgets.core.system import (
     OptionSpec,
 )
 
-from . import checks, combat, contests, data, fate, forms, plan, sizes, trouble, validation
+from . import attacks, checks, combat, contests, data, fate, forms, plan, sizes, trouble, validation
 from .model import Character
 from .sheet import SHEET
 from .words import t20_word, trouble_word
@@ -288,6 +289,34 @@ class ThreadsOfFateSystem(GameSystem):
         self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
     ) -> CheckResult:
         return combat.resolve_attack(attacker, target, check_id, rng=rng, options=self.rules, **options)
+
+    # -- attacks (the contract of ``tabletop_widgets.core.attacks``; rules in ``attacks``) ------------
+    def attacks(self, attacker, target) -> list[AttackSpec]:
+        """The unarmed strike and one attack per equipped weapon, with their options."""
+        return attacks.attack_list(attacker, target, options=self.rules)
+
+    def attack_spec(self, attacker, target, attack_id: str, chosen: Mapping[str, Any] | None = None):
+        """As ``GameSystem.attack_spec`` (``chosen``: the attack's options), building only the attack
+        asked for (the odds and the rolls ask often); an attack not offered is refused with the list
+        of those that are."""
+        weapon = attacks.find_weapon(attacker, attack_id)
+        if weapon is None:
+            return super().attack_spec(attacker, target, attack_id, chosen)
+        spec = attacks.attack_spec(attacker, target, weapon, options=self.rules)
+        return spec, checked_options(spec, chosen or {})
+
+    def _attack_plan(self, attacker, target, attack_id: str, asked: Mapping[str, Any]):
+        spec, chosen = self.attack_spec(attacker, target, attack_id, asked)
+        weapon = attacks.find_weapon(attacker, spec.id)
+        return spec, attacks.plan_attack(attacker, target, weapon, chosen, options=self.rules)
+
+    def attack_odds(self, attacker, target, attack_id: str, **options) -> AttackOdds:
+        _spec, plan = self._attack_plan(attacker, target, attack_id, options)
+        return attacks.odds(self, attacker, target, plan, options=self.rules)
+
+    def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options) -> AttackOutcome:
+        spec, plan = self._attack_plan(attacker, target, attack_id, options)
+        return attacks.resolve(attacker, target, spec, plan, rng=rng, options=self.rules)
 
     def contest_attack(
         self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
