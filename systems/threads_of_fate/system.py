@@ -295,15 +295,15 @@ class ThreadsOfFateSystem(GameSystem):
         """The unarmed strike and one attack per equipped weapon, with their options."""
         return attacks.attack_list(attacker, target, options=self.rules)
 
-    def attack_spec(self, attacker, target, attack_id: str, chosen: Mapping[str, Any] | None = None):
-        """As ``GameSystem.attack_spec`` (``chosen``: the attack's options), building only the attack
-        asked for (the odds and the rolls ask often); an attack not offered is refused with the list
-        of those that are."""
+    def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] | tuple = ()):
+        """As ``GameSystem.attack_spec`` (``options``: the attack's chosen options, named as there, so
+        a keyword call works; empty by default), building only the attack asked for (the odds and the
+        rolls ask often); an attack not offered is refused with the list of those that are."""
         weapon = attacks.find_weapon(attacker, attack_id)
         if weapon is None:
-            return super().attack_spec(attacker, target, attack_id, chosen)
+            return super().attack_spec(attacker, target, attack_id, dict(options or {}))
         spec = attacks.attack_spec(attacker, target, weapon, options=self.rules)
-        return spec, checked_options(spec, chosen or {})
+        return spec, checked_options(spec, dict(options or {}))
 
     def _attack_plan(self, attacker, target, attack_id: str, asked: Mapping[str, Any]):
         spec, chosen = self.attack_spec(attacker, target, attack_id, asked)

@@ -89,6 +89,8 @@ def test_a_fresh_character_has_the_unarmed_strike():
     assert strike.defender_options == ()
     assert strike.help["en"] and strike.help["ru"] and "L380" in strike.help["en"]  # 0 XP in Unarmed combat
     assert {o.name for o in strike.options if o.gm_only} == {"bonus", "contest"}
+    spec, chosen = SYSTEM.attack_spec(ada, bo, "unarmed", options={"advantages": 1})  # as GameSystem names it
+    assert spec == strike and chosen == {**strike.defaults(), "advantages": 1}
 
 
 def test_every_equipped_weapon_is_an_attack_with_its_own_rating():
