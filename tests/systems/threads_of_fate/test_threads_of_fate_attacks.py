@@ -490,3 +490,15 @@ def test_a_natural_1_never_deals_damage_when_it_fails():
     assert not out.hit and out.damage == 0
     assert strict.attack_odds(vera, bo, "melee:machete").p_hit == Fraction(19, 20)
     assert SYSTEM.resolve_attack(vera, bo, "melee:machete", rng=Seq([1])).damage == 1  # 1 + 10 - 10
+
+
+def test_the_attack_word_agrees_a_failed_natural_1_deals_nothing():
+    """The ``%roll attack`` word follows the same rule under ``nat1_auto_fail`` (A4, L351)."""
+    from tabletop_systems.threads_of_fate import forms
+
+    strict = SYSTEM.rules.replace(nat1_auto_fail=True)
+    form = forms.parse_attack("attack 12 vs 10", options=strict)
+    assert form.roll(Seq([1])).tree.details["damage"] == 0
+    assert form.damage_distribution()[0] == Fraction(1, 20)  # only the 1 (13 >= 10 otherwise hits)
+    loose = forms.parse_attack("attack 12 vs 10", options=SYSTEM.rules)
+    assert loose.roll(Seq([1])).tree.details["damage"] == 3
