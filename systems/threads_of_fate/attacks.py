@@ -470,8 +470,9 @@ def _verdict_words(target, plan: Plan, res, hit: bool, dmg: int, contest: dict |
     if plan.damage_kind and combat.target_resists(target, plan.damage_kind):
         parts_en.append("resisted")
         parts_ru.append("Сопротивление")
-    if res.details.get("kept") == 20:
-        parts_en.append("a 20 on the die: at least 1")
+    against = target.defense if contest is None else contest["defense_total"]
+    if res.details.get("kept") == 20 and against is not None and res.total - against - dur < 1:
+        parts_en.append("a 20 on the die: at least 1")  # only when the rule gave the Damage (L114)
         parts_ru.append("20 на кубике: не меньше 1")
     tail_en = f" ({', '.join(parts_en)})" if parts_en else ""
     tail_ru = f" ({', '.join(parts_ru)})" if parts_ru else ""

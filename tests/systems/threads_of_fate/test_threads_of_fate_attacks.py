@@ -287,6 +287,10 @@ def test_natural_20_and_durability_by_hand():
     out = SYSTEM.resolve_attack(ada, wall, "unarmed", rng=Seq([20, 20]))
     assert out.hit and out.damage == 1
     assert "a 20 on the die: at least 1" in out.text["en"] and "20 на кубике: не меньше 1" in out.text["ru"]
+    out = SYSTEM.resolve_attack(fighter(), wall, "melee:machete", rng=Seq([20]))  # 20 + 10 - 30 - 5 < 1
+    assert out.damage == 1 and "at least 1" in out.text["en"]
+    out = SYSTEM.resolve_attack(fighter(), Character(name="Bo"), "melee:machete", rng=Seq([20]))
+    assert out.damage == 20 and "at least 1" not in out.text["en"]  # the margin gave more: no note
 
 
 def test_contest_by_hand():
