@@ -220,7 +220,7 @@ def _roll_options() -> list[OptionSpec]:
             30,
             help=T(
                 "Added to the roll: cover, range, the situation (the book's manoeuvres are not in the fragment).",
-                "Прибавляется к броску: укрытие, дистанция, обстановка (Маневров во фрагменте нет).",
+                "Прибавляется к броску: укрытие, дистанция, обстановка (Маневры во фрагмент не вошли).",
             ),
             gm_only=True,
         ),
