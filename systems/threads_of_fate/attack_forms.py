@@ -88,8 +88,9 @@ class AttackForm:
                 dice_rr = None
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
-        dmg = checks.attack_damage(total, self.defense, self.durability, kept)
         success = checks.die_succeeds(kept, total - kept, self.defense, options=self.rules)
+        # Damage is the margin of a successful attack (L351); a 20 on the die always costs 1 (L114)
+        dmg = checks.attack_damage(total, self.defense, self.durability, kept) if success or kept == 20 else 0
         margin = total - self.defense
         if dice_rr is not None:
             dice_objs = list(dice_rr.tree.rolled) if dice_rr.tree is not None else []
@@ -137,9 +138,10 @@ class AttackForm:
         pmf: dict[int, Fraction] = {}
         p = Fraction(0)
         for x, q in checks.kept_die_pmf(net).items():
-            d = checks.attack_damage(x + bonus, self.defense, self.durability, x)
+            success = checks.die_succeeds(x, bonus, self.defense, options=self.rules)
+            d = checks.attack_damage(x + bonus, self.defense, self.durability, x) if success or x == 20 else 0
             pmf[d] = pmf.get(d, Fraction(0)) + q
-            if checks.die_succeeds(x, bonus, self.defense, options=self.rules):
+            if success:
                 p += q
         return Distribution(pmf, p_pass=p, expression=self.text, outcome="total")
 

@@ -21,7 +21,7 @@ from tabletop_widgets.core.system import (
 )
 from tabletop_widgets.dice.distribution import Distribution
 
-from .checks import attack_damage, kept_die_pmf, roll_check, roll_kept
+from .checks import attack_damage, die_succeeds, kept_die_pmf, roll_check, roll_kept
 from . import data
 from .traits import CHARACTERISTICS
 from .medicine import MEDICINE_HEAL_DC as MEDICINE_HEAL_DC
@@ -79,6 +79,38 @@ def resist(dmg: int, *, options) -> int:
     return dmg // 2
 
 
+def damage_taken(target, raw: int, kept: int | None, damage_kind: str | None, *, options) -> int:
+    """The Damage a hit costs ``target``: ``raw`` (the margin over the Defense, or a bought minimal
+    success's, A13) minus Durability (L347, L351), at least 1 on a natural 20 (L114), nothing when
+    immune (A21), reduced when resistant (L514, A39; a natural 20 still costs at least 1)."""
+    if target_immune(target, damage_kind):
+        return 0
+    dmg = max(0, raw - durability_of(target, options=options))
+    if kept == 20:
+        dmg = max(dmg, 1)
+    if dmg and target_resists(target, damage_kind):
+        dmg = max(1 if kept == 20 else 0, resist(dmg, options=options))
+    return dmg
+
+
+def attack_lands(kept: int | None, total: int, defense: int, *, options) -> bool:
+    """Whether a rolled attack hits: the total reaches the Defense (L351; a natural 1 or 20 as the GM
+    options say, A4/A14), and a natural 20 always does, as it always costs at least 1 HP (L114)."""
+    if kept is None:
+        return total >= defense
+    return kept == 20 or die_succeeds(kept, total - kept, defense, options=options)
+
+
+def contest_lands(kept: int | None, total: int, defense_total: int, *, options) -> bool:
+    """Whether an attack wins its Contest: a strictly higher total (a tie changes nothing, L151; a
+    natural 1 fails when the GM option says so, A4), and a natural 20 always lands (L114)."""
+    if kept == 20:
+        return True
+    if kept == 1 and options.nat1_auto_fail:
+        return False
+    return total > defense_total
+
+
 def resolve_attack(
     attacker,
     target,
@@ -91,52 +123,47 @@ def resolve_attack(
 ) -> CheckResult:
     """Valor / Marksmanship against the target's Defense (L350-352): Damage = margin - Durability,
     a natural 20 always costs at least 1 HP (L114) unless the target is immune (A21). The Damage is
-    reported in ``details`` (apply it with ``apply_damage(..., durability=False)``)."""
+    reported in ``details`` (apply it with ``apply_damage(..., durability=False)``), with ``hit``."""
     if check_id not in ("valor", "valor_unarmed", "marksmanship"):
         raise RuleError("not_attack", T("attacks use valor, valor_unarmed or marksmanship", "атака — это Дб или Мт"))
-    if target.defense is None:
-        raise RuleError(
-            "needs_gm_value",
-            T(
-                "the target's Defense needs GM-entered size values",
-                "для Защиты цели мастер должен ввести значения размера",
-            ),
-        )
+    need_defense(target)
     res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=target.defense, **choices)
-    immune = target_immune(target, damage_kind)
-    kept = res.details.get("kept") or 0
+    kept = res.details.get("kept")
     if res.details.get("bought") in ("success", "failure"):
-        # A13: a bought minimal success deals min_success_damage before Durability
-        raw = res.details["damage_before_durability"]
-        dmg = 0 if immune else max(0, raw - durability_of(target, options=options))
+        raw = res.details["damage_before_durability"]  # A13: a bought minimal success's Damage
     else:
-        dmg = attack_damage(res.total, target.defense, durability_of(target, options=options), kept, immune)
-    if dmg and target_resists(target, damage_kind):
-        dmg = max(1 if kept == 20 else 0, resist(dmg, options=options))  # A39 (GM option); nat 20 >= 1
+        raw = max(0, res.total - target.defense)
+    hit = bool(res.success) or kept == 20  # L114: a natural 20 always costs at least 1 HP
+    dmg = damage_taken(target, raw, kept, damage_kind, options=options) if hit else 0
     res.details.update(
         {
+            "hit": hit,
             "damage": dmg,
             "target_defense": target.defense,
             "target_durability": durability_of(target, options=options),
             "damage_kind": damage_kind,
-            "immune": immune,
+            "immune": target_immune(target, damage_kind),
         }
     )
     res.outcome = T(f"{res.outcome['en']}; Damage {dmg}", f"{res.outcome['ru']}; Повреждения {dmg}")
     return res
 
 
-def contest_defense_bonus(target, *, options) -> int:
-    """Under the Contest rule the defender rolls d20 in place of Base Defense (L150):
-    d20 + mDEX + ADB + SDB; the size part of BDEF is dropped unless ``contest_keep_sbp`` (A9)."""
+def need_defense(target) -> None:
     if target.defense is None:
         raise RuleError(
             "needs_gm_value",
             T(
-                "the target's Defense needs GM-entered size values",
-                "для Защиты цели мастер должен ввести значения размера",
+                "The target's Defense needs the GM's size values first (the book's size table is missing).",
+                "Для Защиты цели мастер должен сначала ввести значения размера (таблицы размеров во фрагменте нет).",
             ),
         )
+
+
+def contest_defense_bonus(target, *, options) -> int:
+    """Under the Contest rule the defender rolls d20 in place of Base Defense (L150):
+    d20 + mDEX + ADB + SDB; the size part of BDEF is dropped unless ``contest_keep_sbp`` (A9)."""
+    need_defense(target)
     bonus = target.defense - target.base_defense
     if options.contest_keep_sbp:
         bonus += target.base_defense - 10
@@ -154,30 +181,38 @@ def contest_attack(
     **choices,
 ) -> dict[str, Any]:
     """An attack under the Contest rule (L150-151, §5.8): Damage = attacker total - defender total
-    (minus Durability) when positive; a tie changes nothing."""
+    (minus Durability) when positive; a tie changes nothing (L151), but a natural 20 always costs at
+    least 1 HP (L114). A bought minimal success (Lucky!, L189) wins without the defender's roll and
+    deals ``min_success_damage`` (A13); a bought critical success counts the die as 20 (L191)."""
     from .checks import contest_verdict
 
     rng = rng if rng is not None else random.Random()
-    res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=0, **choices)
     d_bonus = contest_defense_bonus(target, options=options)
-    d_kept, d_dice, _ = roll_kept(0, rng)
-    d_total = d_kept + d_bonus
-    winner, margin = contest_verdict(res.total, d_total)
-    dmg = 0
-    if winner == "a":
-        dmg = attack_damage(
-            res.total,
-            d_total,
-            durability_of(target, options=options),
-            res.details["kept"],
-            target_immune(target, damage_kind),
-        )
+    res = roll_check(attacker, check_id, rng=rng, options=options, difficulty=0, **choices)
+    bought = res.details.get("bought")
+    kept = res.details.get("kept")
+    d_dice: list[int] = []
+    d_total = None
+    if bought in ("success", "failure"):
+        winner, margin = ("a", 1) if bought == "success" else ("b", 1)
+        hit, raw = bought == "success", options.min_success_damage
+    elif bought == "critical_failure":
+        winner, margin, hit, raw = "b", 1, False, 0
+    else:
+        d_kept, d_dice, _ = roll_kept(0, rng)
+        d_total = d_kept + d_bonus
+        winner, margin = contest_verdict(res.total, d_total)
+        hit = contest_lands(kept, res.total, d_total, options=options)
+        raw = max(0, res.total - d_total)
+    dmg = damage_taken(target, raw, kept, damage_kind, options=options) if hit else 0
     return {
         "attack": res,
         "defense_dice": d_dice,
+        "defense_bonus": d_bonus,
         "defense_total": d_total,
         "winner": winner,
         "margin": margin,
+        "hit": hit,
         "damage": dmg,
     }
 

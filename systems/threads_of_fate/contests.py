@@ -38,10 +38,13 @@ def helper_difficulty(main_difficulty: int) -> int:
 
 
 def aid_counts(helper_successes: list[bool]) -> tuple[int, int]:
-    """(Advantages, Hindrances) from helpers (L142); each is capped at 2 (L109)."""
+    """(Advantages, Hindrances) from helpers (L142): one per success and one per failure, NOT capped
+    here. They join the main check's own Advantages and Hindrances, which cancel and are then capped
+    at 2 like every other roll (L108-109, ``net_dice`` under ``adv_order``): three helpers who
+    succeed and one who fails give a net of +2, not the +1 of capping each count first."""
     adv = sum(1 for s in helper_successes if s)
     hin = len(helper_successes) - adv
-    return min(adv, 2), min(hin, 2)
+    return adv, hin
 
 
 def success_with_trouble(result: CheckResult, *, gm_allows: bool = True, rules_forbid: bool = False) -> dict:

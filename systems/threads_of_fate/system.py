@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Mapping, Sequence
 
+from tabletop_widgets.core.attacks import AttackOdds, AttackOutcome, AttackSpec, checked_options
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.system import (
@@ -18,7 +19,7 @@ from tabletop_widgets.core.system import (
     OptionSpec,
 )
 
-from . import checks, combat, contests, data, fate, forms, plan, sizes, trouble, validation
+from . import attacks, checks, combat, contests, data, fate, forms, plan, sizes, trouble, validation
 from .model import Character
 from .sheet import SHEET
 from .words import t20_word, trouble_word
@@ -171,14 +172,16 @@ class ThreadsOfFateSystem(GameSystem):
         self, main_difficulty: int, helpers: Sequence[tuple[Any, str, Mapping]], *, rng: random.Random | None = None
     ) -> dict:
         """Helpers roll vs DC - 5 (L142): each success is an Advantage, each failure a Hindrance
-        for the main check (at most 2 of each count)."""
+        for the main check. Pass ``advantages``/``hindrances`` on to the main check: they cancel with
+        its own and the net is capped at 2 there (L108-109); ``net`` is the net of the aid alone."""
         rng = rng if rng is not None else random.Random()
         dc = contests.helper_difficulty(main_difficulty)
         results = [
             self.roll_check(ch, cid, rng=rng, **{**dict(opts or {}), "difficulty": dc}) for ch, cid, opts in helpers
         ]
         adv, hin = contests.aid_counts([r.success for r in results])
-        return {"difficulty": dc, "results": results, "advantages": adv, "hindrances": hin}
+        net = checks.net_dice(adv, hin, self.rules.adv_order)
+        return {"difficulty": dc, "results": results, "advantages": adv, "hindrances": hin, "net": net}
 
     def apply_effects(self, character, effects: Sequence[Effect]) -> dict:
         """All or none (the core checks every effect first): in ``xp_as_threads`` mode unspent XP pays a
@@ -286,6 +289,34 @@ class ThreadsOfFateSystem(GameSystem):
         self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options
     ) -> CheckResult:
         return combat.resolve_attack(attacker, target, check_id, rng=rng, options=self.rules, **options)
+
+    # -- attacks (the contract of ``tabletop_widgets.core.attacks``; rules in ``attacks``) ------------
+    def attacks(self, attacker, target) -> list[AttackSpec]:
+        """The unarmed strike and one attack per equipped weapon, with their options."""
+        return attacks.attack_list(attacker, target, options=self.rules)
+
+    def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] | tuple = ()):
+        """As ``GameSystem.attack_spec`` (``options``: the attack's chosen options, named as there, so
+        a keyword call works; empty by default), building only the attack asked for (the odds and the
+        rolls ask often); an attack not offered is refused with the list of those that are."""
+        weapon = attacks.find_weapon(attacker, attack_id)
+        if weapon is None:
+            return super().attack_spec(attacker, target, attack_id, dict(options or {}))
+        spec = attacks.attack_spec(attacker, target, weapon, options=self.rules)
+        return spec, checked_options(spec, dict(options or {}))
+
+    def _attack_plan(self, attacker, target, attack_id: str, asked: Mapping[str, Any]):
+        spec, chosen = self.attack_spec(attacker, target, attack_id, asked)
+        weapon = attacks.find_weapon(attacker, spec.id)
+        return spec, attacks.plan_attack(attacker, target, weapon, chosen, options=self.rules)
+
+    def attack_odds(self, attacker, target, attack_id: str, **options) -> AttackOdds:
+        _spec, plan = self._attack_plan(attacker, target, attack_id, options)
+        return attacks.odds(self, attacker, target, plan, options=self.rules)
+
+    def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options) -> AttackOutcome:
+        spec, plan = self._attack_plan(attacker, target, attack_id, options)
+        return attacks.resolve(attacker, target, spec, plan, rng=rng, options=self.rules)
 
     def contest_attack(
         self, attacker, target, check_id: str = "valor", *, rng: random.Random | None = None, **options

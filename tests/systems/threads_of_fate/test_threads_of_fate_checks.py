@@ -558,10 +558,33 @@ def test_S31_helper_difficulty():
 def test_D33_D34_aid():
     assert checks.aid_counts([True, False]) == (1, 1)
     assert checks.net_dice(*checks.aid_counts([True, False])) == 0
-    assert checks.aid_counts([True, True, True]) == (2, 0)
+    assert checks.aid_counts([True, True, True]) == (3, 0)  # counted; the roll caps the net at 2 (L109)
+    assert checks.net_dice(*checks.aid_counts([True, True, True])) == 2
     helpers = [(Character(dexterity=16, athletics=1), "dexterity+athletics", {}), (Character(), "strength", {})]
     res = SYSTEM.mutual_aid(15, helpers, rng=Seq([7, 8]))
     assert res["difficulty"] == 10 and res["advantages"] == 1 and res["hindrances"] == 1
+
+
+def test_mutual_aid_cancels_before_the_cap():
+    """L142 with L108-109 (the audit's finding): each helper's success is an Advantage and each failure
+    a Hindrance for the main check, and like every other roll they cancel first and then at most 2
+    count: three helpers who succeed and one who fails leave a net of +2 (3 dice), not the +1 of
+    capping each count first."""
+    helpers = [(Character(dexterity=16, athletics=3), "dexterity+athletics", {})] * 3 + [(Character(), "strength", {})]
+    res = SYSTEM.mutual_aid(15, helpers, rng=Seq([10, 10, 10, 2]))
+    assert (res["advantages"], res["hindrances"], res["net"]) == (3, 1, 2)
+    main = Character(dexterity=16, athletics=3)
+    roll = SYSTEM.roll_check(
+        main,
+        "dexterity+athletics",
+        rng=Seq([4, 9, 17]),
+        difficulty=15,
+        advantages=res["advantages"],
+        hindrances=res["hindrances"],
+    )
+    assert roll.details["dice"] == [4, 9, 17] and roll.details["kept"] == 17
+    capped_first = SYSTEM.with_rules(adv_order="cap_then_cancel")  # the A2 reading a GM may choose
+    assert capped_first.mutual_aid(15, helpers, rng=Seq([10, 10, 10, 2]))["net"] == 1
 
 
 def _failed(skill_xp, only20):

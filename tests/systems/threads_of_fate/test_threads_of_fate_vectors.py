@@ -484,7 +484,7 @@ def D33():
 
 
 def D34():
-    assert checks.aid_counts([True] * 3) == (2, 0)
+    assert checks.net_dice(*checks.aid_counts([True] * 3)) == 2  # 3 Adv -> 2 counted at the roll (L109)
 
 
 def D35():
