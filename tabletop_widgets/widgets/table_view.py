@@ -148,8 +148,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "build_title": T("Make your character", "Создайте персонажа"),
     "build_help": T(
         "Your character is not finished yet. Fill in the sheet below, step by step; each step "
-        "disappears when it is done.",
-        "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает.",
+        "disappears when it is done. Then press Finish character at the top of the sheet.",
+        "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает. Затем "
+        "нажмите «Завершить персонажа» вверху листа.",
     ),
     "gm_prepares": T(
         "Your {gm} is preparing your character: it appears here when it is ready. Meanwhile you "

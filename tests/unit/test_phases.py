@@ -167,3 +167,15 @@ def test_start_play_moves_to_play_once_with_the_systems_changes():
         system.start_play(c)
     assert e.value.code == "already_in_play"
     assert e.value.text("ru") == "Этот персонаж уже в игре."
+
+
+def test_a_character_in_play_has_no_creation_steps():
+    from tabletop_widgets.core.creation import creation_steps
+
+    ret = get_system("ret")
+    power = {"name": "Telekinesis", "kind": "skill", "level": 3, "base_param": "will", "is_superpower": True}
+    c = ret.Character(name="Vera", abilities=[power])
+    assert creation_steps(ret, c)
+    c.phase = "play"
+    assert [p.code for p in ret.validate(c)] == ["superpower_cost"]  # what always holds
+    assert creation_steps(ret, c) == []  # but nothing of creation is left to do

@@ -193,3 +193,23 @@ def test_the_gm_finishes_a_players_character(table):
     p2.session.poll()
     assert p2.models["c2"].phase == "play"
     assert p2.sheet("c2").finish.widget.layout.display == "none"
+
+
+def test_the_creation_guide_points_to_finish_and_goes_once_in_play(tmp_path):
+    store = open_store(str(tmp_path / "guide.db"))
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")],
+        characters={"c1": legal_ret(attention=5).to_dict()},
+        options={"players_build": True},
+        validate_characters=False,
+    )
+    p1 = TableView(TableSession.join(store, made.table_id, made.tokens["p1"]), follow=False, animate=False)
+    guide = p1.creation_box.children[0].value
+    assert "Finish character" in guide and "Parameter points overspent" in guide
+    p1.models["c1"].attention = 3
+    p1.sheet("c1").finish_character()
+    assert p1.session.state.characters["c1"]["phase"] == "play"
+    assert p1.creation_box.layout.display == "none"
+    store.close()
