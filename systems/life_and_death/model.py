@@ -71,6 +71,8 @@ class Character(CharacterModel):
 
     SYSTEM: ClassVar[str] = "life_and_death"
     SCHEMA: ClassVar[int] = 1
+    #: ``stage`` is the core's ``phase`` now (``creation`` / ``play``)
+    RENAMED: ClassVar[Mapping[str, str]] = {"stage": "phase"}
     RULES: ClassVar[GmOptions] = GmOptions(DEFAULTS)
     TABLES: ClassVar[DataTables] = data.TABLES
 
@@ -80,7 +82,6 @@ class Character(CharacterModel):
     race_params = Dict(help="Racial starting parameters; empty = free-form").tag(persist=True)  # L45
     age = Unicode("", help="Age category: child/adolescent/young/adult").tag(persist=True)  # L49-L78
     mode = Unicode("campaign", help="quick or campaign (L7)").tag(persist=True)
-    stage = Unicode("creation", help="creation (budgets checked) or play").tag(persist=True)
     faith = Unicode("", help="Patron deity id").tag(persist=True)  # L133-L142
     affinity = Unicode("", help="Source id with Source affinity").tag(persist=True)  # L107
     direction = Unicode("", help="Energetics direction H or C").tag(persist=True)  # L90
@@ -191,6 +192,16 @@ class Character(CharacterModel):
     # -- queries ------------------------------------------------------------------------------------
     def param(self, p: str) -> int:
         return getattr(self, p)
+
+    @property
+    def stage(self) -> str:
+        """The character's ``phase`` under its old name (saved characters may still say
+        ``stage``: :attr:`RENAMED` reads it as ``phase``)."""
+        return self.phase
+
+    @stage.setter
+    def stage(self, value: str) -> None:
+        self.phase = value
 
     def skill_level(self, key: str) -> int:
         v = self.skills.get(key, 0)
@@ -522,7 +533,6 @@ class Character(CharacterModel):
             ("helmet", HELMETS),
             ("direction", ("", "H", "C")),
             ("mode", ("quick", "campaign")),
-            ("stage", ("creation", "play")),
         ):
             if values.get(key) not in allowed:
                 col.bad(key, "Choose one of the listed values.", "Выберите значение из списка.")

@@ -437,7 +437,7 @@ def make_familiar(creature: Mapping[str, Any], master) -> dict[str, Any]:
         "luck": 2,
         "skills": dict(creature.get("skills", {})),
         "features": [{"id": "bound_pattern", "level": lvl, "origin": "racial", "note": master.name or "master"}],
-        "stage": "play",
+        "phase": "play",
     }
 
 

@@ -93,19 +93,13 @@ SHEET = Sheet(
                         "Имя + прозвище; без дефисов и апострофов",
                     ),
                 ),  # L132
-                Field("race", T("Race", "Раса"), "choice", source="races"),
-                Field("age", T("Age category", "Возраст"), "choice", choices=AGE_CHOICES),
+                Field("race", T("Race", "Раса"), "choice", source="races", creation_only=True),
+                Field("age", T("Age category", "Возраст"), "choice", choices=AGE_CHOICES, creation_only=True),
                 Field(
                     "mode",
                     T("Game", "Игра"),
                     "choice",
                     choices=(("quick", T("quick game", "быстрая игра")), ("campaign", T("campaign", "кампания"))),
-                ),
-                Field(
-                    "stage",
-                    T("Stage", "Этап"),
-                    "choice",
-                    choices=(("creation", T("creation", "создание")), ("play", T("play", "игра"))),
                 ),
                 Field("level", T("Level", "Уровень"), "derived", help=T("1 + XP // 20", "1 + опыт // 20")),  # L359
                 Field("xp", T("XP", "Опыт"), "input", min=0, max=OPEN_LARGE),
@@ -167,6 +161,7 @@ SHEET = Sheet(
                     min=1,
                     max=10,
                     help=_PARAM_HELP[p],
+                    creation_only=True,  # in play a level-up raises it (L361-371)
                     extra={"layers": ("racial", "age_mod", "points", "advances", "feature_mod")},
                 )
                 for p in PARAMS

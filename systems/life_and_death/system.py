@@ -21,7 +21,7 @@ from . import checks as _checks
 from . import combat, data, magic, progression
 from .model import Character
 from .options import DEFAULTS
-from .validation import finish_creation, validate, validate_party
+from .validation import validate, validate_party
 from .sheet import SHEET
 from .words import LD_WORD, parse_ld
 
@@ -90,8 +90,8 @@ class LifeAndDeathSystem(GameSystem):
         return validate_party(characters, options=self.rules)
 
     def finish_creation(self, character) -> None:
-        """Leave the creation stage (budgets stop being checked); refused while errors remain."""
-        finish_creation(character, options=self.rules)
+        """Leave the creation stage (budgets stop being checked): :meth:`start_play`."""
+        self.start_play(character)
 
     def apply_race_and_age(self, character, race_params, age, **kw):
         return progression.apply_race_and_age(character, race_params, age, options=self.rules, **kw)

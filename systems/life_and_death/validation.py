@@ -1,11 +1,11 @@
 """Creation and advancement rules as problems (spec §4.1): ``validate(character, options=...)``,
-``validate_party`` and leaving the creation stage."""
+``validate_party`` (leaving the creation stage is ``GameSystem.start_play``)."""
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from tabletop_widgets.core import Problem, RuleError, T
+from tabletop_widgets.core import Problem, T
 from tabletop_widgets.core.data import DataTables
 
 from . import data
@@ -63,7 +63,7 @@ def feature_budget(c) -> dict[str, int]:
 def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """Every problem of the sheet (spec §4.1), section by section; budgets only while creating."""
     a = data.row(c.TABLES, "ages", c.age) if c.age else None
-    creation = c.stage == "creation"
+    creation = c.phase == "creation"
     out = _base_hp_problems(c, options=options)
     for p in PARAMS:
         out += _age_swap_problems(c, p, a, options=options)
@@ -657,17 +657,3 @@ def validate_party(characters: Mapping[str, Any], *, options: Mapping[str, Any])
 
 def errors(problems: Iterable[Problem]) -> list[Problem]:
     return [p for p in problems if p.severity == "error"]
-
-
-def finish_creation(character, *, options: Mapping[str, Any]) -> None:
-    """Leave the creation stage (budgets stop being checked); refused while errors remain."""
-    errs = errors(validate(character, options=options))
-    if errs:
-        raise RuleError(
-            "creation_errors",
-            T(
-                "Fix the errors first: " + "; ".join(p.text("en") for p in errs),
-                "Сначала исправьте ошибки: " + "; ".join(p.text("ru") for p in errs),
-            ),
-        )
-    character.stage = "play"

@@ -31,6 +31,7 @@ def _tree_field(node: str) -> Field:
             tier=3,
             parent=PARENT[node],
             die_label=True,
+            creation_only=True,  # in play only development points raise it (L278)
             extra={"npc_max": 8},
         )
     return Field(

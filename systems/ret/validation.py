@@ -13,14 +13,25 @@ from .params import PARAMS, TIER3, label, tier
 
 
 def validate(c, *, options: GmOptions) -> list[Problem]:
-    """Every creation problem of ``c`` under the GM's options (errors and warnings)."""
+    """The problems of ``c`` under the GM's options (errors and warnings), by its phase.
+
+    In creation (spec §4.3): the starting level and the GM's cap (V3, V4), the development
+    points' budgets (V5, V6), the numbers of skills and talents (V7), the starting Luck (V12) and
+    the starting kit (V15), which describe the character as it starts (L462-465, L461, L362).
+    Always: a superpower's Sanity cost (V13) and the base parameters' tiers (V14), which hold for
+    every ability, also one gained in play. In play the parameters and abilities grow with
+    development points (L278, §7.1) and Luck is spent and refilled (L353-357), so the creation
+    rules no longer describe the character."""
+    always = [*_ability_shapes(c)]
+    if getattr(c, "phase", "creation") != "creation":
+        return always
     return [
         *_parameter_levels(c, options=options),
         *_parameter_budget(c, options=options),
         *_ability_budget(c, options=options),
         *_ability_counts(c, options=options),
         *_starting_luck(c),
-        *_ability_shapes(c),
+        *always,
         *_starting_kit(c, options=options),
     ]
 

@@ -87,6 +87,7 @@ SHEET = Sheet(
                         "budgets 15/25/10 +5/+10/+6 per tier",  # L182-184
                         "пункты 15/25/10, +5/+10/+6 за уровень",
                     ),
+                    creation_only=True,  # in play the Storyteller grants the next tier (L746-752)
                 ),  # L182-184
                 Field(
                     "size",
@@ -95,6 +96,7 @@ SHEET = Sheet(
                     min=1,
                     max=TRAIT_MAX,
                     help=T("adult 5, teenager 4, child 3", "взрослый 5, подросток 4, ребёнок 3"),
+                    creation_only=True,
                 ),  # L148
                 Field("is_player_character", T("Player character", "Персонаж игрока"), "flag"),
                 Field("storyteller_approved", T("Storyteller approved", "Одобрено Рассказчиком"), "flag"),

@@ -80,7 +80,8 @@ class SeasonsSystem(GameSystem):
         return min(character.health_max, new) if trait == "damage" else new
 
     # -- creation and advancement (spec §4, §7.5) -------------------------------------------------
-    def validate(self, character, *, at_creation: bool = False) -> list[Problem]:
+    def validate(self, character, *, at_creation: bool | None = None) -> list[Problem]:
+        """By the character's phase (``at_creation`` overrides it): see ``validation.validate``."""
         return validation.validate(character, options=self.rules, at_creation=at_creation)
 
     def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:

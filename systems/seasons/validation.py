@@ -50,15 +50,25 @@ def _warning(code: str, en: str, ru: str, field: str) -> Problem:
     return Problem(code, T(en, ru), field=field, severity="warning")
 
 
-def validate(c, *, options: GmOptions, at_creation: bool = False) -> list[Problem]:
-    """Every creation/advancement problem (spec §4.3). Errors make the sheet illegal; warnings
-    are worth a look (unspent points block "finalize" unless ``allow_unspent``). ``at_creation``
-    also checks the starting Drama (V17)."""
+def validate(c, *, options: GmOptions, at_creation: bool | None = None) -> list[Problem]:
+    """Every problem of the sheet (spec §4.3) by the character's phase. Errors make the sheet
+    illegal; warnings are worth a look (unspent points block "finalize" unless ``allow_unspent``).
+
+    Always: the ranges (V1, V3, V5), a specialization's skill and its name (V6, V8), and the
+    point budgets of the character's tier (V2, V4, V7), because advancement re-uses them: each
+    new tier adds points to the same pools (L752, spec §4.4). Only in creation
+    (``at_creation``; None: the character's ``phase`` says): the required picks of steps 1-3
+    (V9-V12, L108-123), the Storyteller's approvals and the child's Problem (V14, V15, §11 #40,
+    L178-186) and the starting Drama (V17, L147): in play Drama is spent, Goals, Problems and
+    Advantages change (L112, L116, L121) and the tier grows by
+    the Storyteller's decision."""
+    if at_creation is None:
+        at_creation = getattr(c, "phase", "creation") == "creation"
     out = _trait_problems(c, options=options)
     out += _specialization_problems(c, options=options)
-    out += _story_problems(c)
-    out += _approval_problems(c)
     if at_creation:
+        out += _story_problems(c)
+        out += _approval_problems(c)
         out += _starting_drama_problems(c)
     values = {n: getattr(c, n) for n in c.persisted_traits()}
     out += [p for p in type(c).check_values(values) if p.code == "active_not_listed"]

@@ -26,7 +26,6 @@ def value_problems(cls, values: Mapping[str, Any]) -> list[Problem]:
     et = values.get("entity_type")
     for name, ok, code in (
         ("entity_type", et in ENTITY_TYPES, "bad_entity_type"),
-        ("stage", values.get("stage") in ("creation", "play"), "bad_stage"),
         ("size", values.get("size") in SIZES, "bad_size"),
     ):
         if not ok:

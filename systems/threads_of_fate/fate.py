@@ -515,7 +515,7 @@ def raise_skill(ch, skill: str, by: int = 1) -> dict:
                 f"{lab['ru']} {new} превысит Интеллект {ch.skill_cap}",
             ),
         )
-    if ch.stage == "creation":
+    if ch.phase == "creation":
         if ch.creation_xp_left < by:
             raise RuleError(
                 "not_enough_xp",
@@ -535,7 +535,7 @@ def raise_skill(ch, skill: str, by: int = 1) -> dict:
 def buy_trick(ch, name: str, text: str = "", expert_access: Sequence[str] = ()) -> dict:
     """A Trick costs 5 XP (L157); at creation the first two are free choices (L264)."""
     item = {"name": name, "text": text, "expert_access": list(expert_access)}
-    if ch.stage == "creation" and len(ch.tricks) < 2:
+    if ch.phase == "creation" and len(ch.tricks) < 2:
         return set_traits(ch, tricks=ch.tricks + [item])
     if ch.xp_free < TRICK_COST:
         raise RuleError(
@@ -556,7 +556,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, *, options)
             "unknown_characteristic",
             T(f"no characteristic {characteristic!r}", f"нет характеристики {characteristic!r}"),
         )
-    if ch.stage != "creation":
+    if ch.phase != "creation":
         raise RuleError(
             "not_creation",
             T(
@@ -590,16 +590,7 @@ def spend_characteristic_point(ch, characteristic: str, by: int = 1, *, options)
     return set_traits(ch, **{characteristic: new})
 
 
-def finalise(ch, validate) -> dict:
-    """Leave the creation stage; refuses while ``validate`` reports errors."""
-    errors = [p for p in validate(ch) if p.severity == "error"]
-    if errors:
-        raise RuleError(
-            "creation_errors",
-            T(
-                "fix the creation errors first: " + "; ".join(p.text("en") for p in errors),
-                "сначала исправьте ошибки создания: " + "; ".join(p.text("ru") for p in errors),
-            ),
-            problems=errors,
-        )
-    return set_traits(ch, stage="play", xp_free=ch.xp_free + max(0, ch.creation_xp_left))
+def play_changes(ch) -> dict[str, Any]:
+    """What entering play changes besides the phase: the creation XP not spent on skills stays
+    the hero's as free XP (L263-268)."""
+    return {"xp_free": ch.xp_free + max(0, ch.creation_xp_left)}

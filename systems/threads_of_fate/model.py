@@ -40,6 +40,8 @@ class Character(CharacterModel):
 
     SYSTEM = "threads_of_fate"
     SCHEMA = 1
+    #: ``stage`` is the core's ``phase`` now (``creation``: §4 budgets apply; ``play``)
+    RENAMED: ClassVar[Mapping[str, str]] = {"stage": "phase"}
     #: The GM-configurable rules (spec §11) derived values honour. ``SYSTEM.with_rules(...).Character``
     #: is a subclass bound to that system's rules (see :meth:`bound`); the rules are campaign settings,
     #: not character data, so ``to_dict`` never saves them.
@@ -49,7 +51,6 @@ class Character(CharacterModel):
     name = Unicode("", help="Name").tag(persist=True)
     concept = Unicode("", help="Concept paragraph").tag(persist=True)  # L249-250
     entity_type = Unicode("hero", help="hero / persona / extra").tag(persist=True)  # L62-65
-    stage = Unicode("creation", help="creation: §4 budgets apply; play: after creation").tag(persist=True)
     size = Unicode("medium", help="Size").tag(persist=True)  # L303
     gm_approved_size = Bool(False, help="GM approved a non-Medium hero").tag(persist=True)  # L303
     quadruped = Bool(False, help="Speed x2 on the ground").tag(persist=True)  # L318
@@ -210,6 +211,16 @@ class Character(CharacterModel):
         """A subclass of this Character whose derived values follow ``options``: one class per class and
         options (equal options give the same class, so two systems under the same GM options share it)."""
         return _bound_class(cls, options=options)
+
+    @property
+    def stage(self) -> str:
+        """The character's ``phase`` under its old name (saved characters may still say
+        ``stage``: :attr:`RENAMED` reads it as ``phase``)."""
+        return self.phase
+
+    @stage.setter
+    def stage(self, value: str) -> None:
+        self.phase = value
 
     def remember_check(self, result) -> None:
         """Record ``result`` (a ``CheckResult``) as this character's last check (see :attr:`last_check`)."""

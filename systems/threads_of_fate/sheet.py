@@ -26,14 +26,17 @@ _header = Section(
     T("Hero", "Герой"),
     (
         Field("name", T("Name", "Имя"), "text"),
-        Field("entity_type", T("Type", "Тип"), "choice", choices=_choices(ENTITY_TYPES, ENTITY_LABELS)),
         Field(
-            "stage",
-            T("Stage", "Этап"),
-            "choice",
-            choices=(("creation", T("Creation", "Создание")), ("play", T("In play", "В игре"))),
+            "entity_type", T("Type", "Тип"), "choice", choices=_choices(ENTITY_TYPES, ENTITY_LABELS), creation_only=True
         ),
-        Field("size", T("Size", "Размер"), "choice", choices=_choices(SIZES, SIZE_LABELS), source="sizes"),
+        Field(
+            "size",
+            T("Size", "Размер"),
+            "choice",
+            choices=_choices(SIZES, SIZE_LABELS),
+            source="sizes",
+            creation_only=True,
+        ),
         Field("gm_approved_size", T("Size approved by the GM", "Размер согласован с мастером"), "flag"),
         Field(
             "quadruped",
@@ -88,6 +91,7 @@ for _c in CHARACTERISTICS:
                 "1 point = 1 score; 1-18 at creation, at most 20 later",  # L271-276
                 "1 очко = 1 единица; при создании 1-18, позже не выше 20",
             ),
+            creation_only=True,  # the creation point-buy (L271)
         ),
         Field(
             _c + "_mod",

@@ -211,7 +211,12 @@ class ThreadsOfFateSystem(GameSystem):
         return fate.buy_trick(character, name, text, expert_access)
 
     def finalise(self, character) -> dict:
-        return fate.finalise(character, self.validate)
+        """Leave the creation stage: :meth:`start_play`."""
+        return self.start_play(character)
+
+    def play_changes(self, character) -> dict:
+        """The creation XP left becomes free XP when the hero enters play."""
+        return fate.play_changes(character)
 
     # -- Threads, Moves, Caprices (§7.1) -----------------------------------------------------------------
     def start_meeting(self, character) -> dict:

@@ -17,21 +17,35 @@ def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
 
 
 def validate(ch, party: Iterable = (), *, options) -> list[Problem]:
-    """Every creation and advancement problem of ``ch`` (V01-V22), and V23 against ``party``."""
-    return (
+    """Every problem of ``ch`` (V01-V22), and V23 against ``party``, by the hero's phase.
+
+    Only in creation: the characteristic points (V01-V03, V06, L271-274), the picks of a new
+    hero and the creation XP (V07-V13, L263-268), the size the GM approves (V16, V17, L303) and
+    the duplicates "at the start" (V23, L265-267). Always: the characteristics' range (V04,
+    V05), the skills under Intelligence and the Expert skills' access (V14, V15), the Combat
+    robot, the Augmented hero and Martial arts (V18-V21) and the Threads (V22). In play XP buys
+    skills, Tricks and Threads and the hero changes."""
+    problems = (
         _characteristic_problems(ch, options=options)
         + _creation_problems(ch)
         + _skill_problems(ch)
         + _body_problems(ch)
         + _threads_problems(ch)
-        + party_duplicates(ch, party)
     )
+    if ch.phase != "creation":
+        return [p for p in problems if p.code not in _CREATION_ONLY]
+    return problems + party_duplicates(ch, party)
+
+
+#: the codes reported only while the hero is being created (V01-V03 and V07-V13 are computed
+#: only then; V06 and V16/V17 are about the build and the GM's approval of it)
+_CREATION_ONLY = frozenset({"V06", "V16", "V17"})
 
 
 def _characteristic_problems(ch, *, options) -> list[Problem]:
     """V01-V06: the point budget and the characteristics' ranges."""
     hero = ch.entity_type == "hero"
-    creation = ch.stage == "creation"
+    creation = ch.phase == "creation"
     npc_sev = "error" if hero else "warning"  # NPC builder: V01-V06 become warnings (L279)
     out: list[Problem] = []
     budget = options.char_points
@@ -108,7 +122,7 @@ def _creation_problems(ch) -> list[Problem]:
     hero = ch.entity_type == "hero"
     out: list[Problem] = []
     n_attr = len(ch.attributes)
-    if ch.stage == "creation":
+    if ch.phase == "creation":
         if n_attr > 2:
             out.append(
                 _p("V07", "A new hero has at most 2 Attributes.", "У нового героя не больше 2 Атрибутов.", "attributes")

@@ -4,6 +4,7 @@ from .attacks import AttackCondition, AttackOdds, AttackOutcome, AttackSpec
 from .combat import Combat, Combatant, clone_character
 from .i18n import LOCALES, T, count, plural_ru, tr
 from .model import CharacterModel
+from .phases import PHASES
 from .problems import Problem, RuleError, ValidationError
 from .registry import available_systems, get_system, register_system, unregister_system
 from .sheet import Field, Section, Sheet, SheetAction, SheetError
@@ -33,6 +34,7 @@ __all__ = [
     "plural_ru",
     "tr",
     "CharacterModel",
+    "PHASES",
     "Problem",
     "RuleError",
     "ValidationError",

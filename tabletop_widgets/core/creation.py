@@ -46,7 +46,9 @@ def _field_order(system) -> dict[str, tuple[int, Mapping[str, str]]]:
 def creation_steps(system, character: Any) -> list[CreationStep]:
     """The steps ``character`` still needs, in the sheet's order (the name first, then the
     fields as the sheet lays them out, then whole-character rules), one per problem the
-    system's ``validate`` reports."""
+    system's ``validate`` reports. A character in play (``phase``) has none left."""
+    if getattr(character, "phase", "creation") == "play":
+        return []
     order = _field_order(system)
     steps: list[tuple[tuple[int, int], CreationStep]] = []
     if "name" in getattr(character, "traits", dict)() and not str(getattr(character, "name", "") or "").strip():

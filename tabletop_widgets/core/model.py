@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Mapping
 from traitlets import HasTraits, TraitError
 
 from .i18n import T, tr
+from .phases import PhaseTrait, phase_of
 from .problems import Problem, ValidationError, entry_label, out_of_range, wrong_kind
 from .sheet import LONGTEXT_MAX, TEXT_MAX
 
@@ -36,8 +37,16 @@ from .sheet import LONGTEXT_MAX, TEXT_MAX
 class CharacterModel(HasTraits):
     SYSTEM: ClassVar[str] = ""
     SCHEMA: ClassVar[int] = 1
+    #: Old names of persisted traits that saved characters may still use: ``{old: new}`` (L&D's
+    #: and Threads' ``stage`` is ``phase`` now); input under an old name is read as the new one.
+    RENAMED: ClassVar[Mapping[str, str]] = {}
+
+    #: ``"creation"`` (the creation rules apply) or ``"play"`` (see ``core.phases``); only
+    #: ``GameSystem.start_play`` moves a character from creation to play by the rules
+    phase = PhaseTrait().tag(persist=True)
 
     def __init__(self, **values: Any):
+        values = type(self).renamed(values)
         problems = type(self).check_dict(values, require_header=False)
         errors = [p for p in problems if p.severity == "error"]
         if errors:
@@ -53,6 +62,22 @@ class CharacterModel(HasTraits):
         self._run_derive()
 
     # -- trait catalogue ---------------------------------------------------------------------
+    @classmethod
+    def renamed(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """``data`` with the old names of :attr:`RENAMED` read as the new ones (a value under the
+        new name wins)."""
+        out = dict(data)
+        for old, new in cls.RENAMED.items():
+            if old in out:
+                value = out.pop(old)
+                out.setdefault(new, value)
+        return out
+
+    @classmethod
+    def phase_of(cls, data: Mapping[str, Any]) -> str:
+        """The phase of stored values ``data`` (``"creation"`` when they say none)."""
+        return phase_of(data, cls.RENAMED)
+
     @classmethod
     def persisted_traits(cls) -> list[str]:
         return [n for n, t in cls.class_traits().items() if t.metadata.get("persist")]
@@ -99,6 +124,7 @@ class CharacterModel(HasTraits):
                     ),
                 )
             ]
+        data = cls.renamed(data)
         problems: list[Problem] = []
         if require_header or "system" in data:
             system = data.get("system")
@@ -157,6 +183,8 @@ class CharacterModel(HasTraits):
                 continue
             try:
                 merged[name] = trait.validate(probe, copy.deepcopy(value))
+            except ValidationError as exc:  # a trait that says what is wrong itself (the phase)
+                problems.extend(exc.problems)
             except TraitError:
                 problems.append(_trait_problem(cls, name, trait, value))
         for name in unknown:  # named by the file, not by us: the message does not repeat it
@@ -315,7 +343,7 @@ class CharacterModel(HasTraits):
         problems = [p for p in cls.check_dict(data) if p.severity == "error"]
         if problems:
             raise ValidationError(problems)
-        values = {k: v for k, v in data.items() if k not in ("system", "schema")}
+        values = {k: v for k, v in cls.renamed(data).items() if k not in ("system", "schema")}
         return cls(**values)
 
     def load_dict(self, data: Mapping[str, Any]) -> None:
@@ -325,6 +353,7 @@ class CharacterModel(HasTraits):
 
     def update(self, **values: Any) -> None:
         """Set several persisted traits at once, all or nothing (validated together)."""
+        values = type(self).renamed(values)
         current = {n: getattr(self, n) for n in self.persisted_traits()}
         current.update(values)
         problems = [p for p in type(self).check_dict(current, require_header=False) if p.severity == "error"]

@@ -120,6 +120,9 @@ class Field:
     keys           (sequence of str) for ``mapping``: the fixed keys, in order
     gm_only        (bool) only the GM changes it (RET's notes)
     gm_entered     (bool) a value the GM enters for the table (Threads' campaign numbers)
+    creation_only  (bool) a value the player sets while creating the character (RET's tier-III
+                   parameters, a race): once the character is in play only the rules (an
+                   advancement) or the GM change it
     visible_if     (str) a bool trait: the field shows only while it is true
     tier, parent   (int, str) for a ``tree`` section: the level and the parent field's name
     row, column    (str, str) for a matrix: the field's row and column
@@ -158,6 +161,7 @@ class Field:
     keys: Sequence[str] = ()
     gm_only: bool = False
     gm_entered: bool = False
+    creation_only: bool = False
     visible_if: str | None = None
     tier: int | None = None
     parent: str | None = None
@@ -250,6 +254,7 @@ _FIELD_HINTS = frozenset(
         "keys",
         "gm_only",
         "gm_entered",
+        "creation_only",
         "visible_if",
         "tier",
         "parent",

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from .data import DataTables, thaw
 from .i18n import DEFAULT_LOCALE, T, tr
 from .options import GmOptions
+from .phases import DEFAULT_PHASE, already_in_play, blocks_play, refusal
 from .problems import Problem, RuleError
 from .sheet import Sheet
 
@@ -479,7 +480,36 @@ class GameSystem:
 
     # -- creation and advancement ---------------------------------------------------------------
     def validate(self, character) -> list[Problem]:
+        """The character's problems by its ``phase``: in ``"creation"`` the creation rules
+        (budgets, starting values, required picks) and what always holds; in ``"play"`` only
+        what always holds (ranges, the system's invariants)."""
         raise NotImplementedError
+
+    def creation_problems(self, character) -> list[Problem]:
+        """What keeps ``character`` (in creation) from play: the problems of :meth:`validate`
+        that block it (``core.phases.blocks_play``: errors, and warnings the system marks)."""
+        return [p for p in self.validate(character) if blocks_play(p)]
+
+    def play_changes(self, character) -> Mapping[str, Any]:
+        """What else changes when ``character`` enters play (trait -> new value), besides its
+        phase: e.g. Threads' creation XP left over becomes free XP. The default: nothing."""
+        return {}
+
+    def start_play(self, character) -> dict[str, tuple[Any, Any]]:
+        """Move ``character`` from creation to play: refused with a :class:`RuleError` listing
+        the creation problems (``data["problems"]``) while any remain, and for a character
+        already in play; the phase stays unchanged then. Returns ``{trait: (old, new)}``."""
+        if getattr(character, "phase", DEFAULT_PHASE) != "creation":
+            raise already_in_play()
+        problems = self.creation_problems(character)
+        if problems:
+            raise refusal(problems)
+        values = {**dict(self.play_changes(character)), "phase": "play"}
+        before = {name: copy.deepcopy(getattr(character, name)) for name in values}
+        character.update(**values)
+        return {
+            name: (old, getattr(character, name)) for name, old in before.items() if old != getattr(character, name)
+        }
 
     def validate_party(self, characters: Mapping[str, Any]) -> list[Problem]:
         """Rules that look at a whole party ``{id: character}`` (two sheets that must agree);

@@ -39,6 +39,7 @@ from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
 from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
+from .phases import check_phase_edit, finish_changes
 from .rules import PlayError, check_character_texts, check_gm_fields, check_options, check_text, rate_limit_for
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
@@ -453,8 +454,10 @@ class TableSession:
         # the sheet's GM fields: a player changes none of them, on any path
         if "data" in data:
             check_gm_fields(self.system, self.role, before, data["data"], replace=True)
+            check_phase_edit(self.system, self.role, before, data["data"], replace=True)
         else:
             check_gm_fields(self.system, self.role, before, data["changes"])
+            check_phase_edit(self.system, self.role, before, data["changes"])
         model = self.system.Character
         errors = [p for p in model.check_dict(merged) if p.severity == "error"]
         if errors:
@@ -493,6 +496,27 @@ class TableSession:
             {"character_id": character_id, "changes": jsonable(dict(changes)), "reason": reason},
             audience=audience,
         )
+
+    def finish_character(self, character_id: str) -> Event:
+        """Finish a character: the system's ``start_play`` on the character as the table holds
+        it, recorded as a ``character.update`` (``reason="finish"``) seen by whoever sees the
+        character. The GM may finish any character, a player their own (:mod:`.phases`); the
+        system's ``RuleError`` (the creation problems, or "already in play") when it refuses,
+        and nothing is written."""
+        self._begin("character.edit", character_id)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("character.edit", character_id)
+            data = self.state.characters.get(character_id)
+            if data is None:
+                raise EventError(f"no character {character_id!r} at this table (or not visible to this seat)")
+            changes = finish_changes(self.system, data)
+            payload = validate(
+                "character.update", {"character_id": character_id, "changes": jsonable(changes), "reason": "finish"}
+            )
+            return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
+
+        return self._write(make)[-1]
 
     def note(self, text: str, title: str | None = None) -> Event:
         """A GM note: only GM seats ever load it."""

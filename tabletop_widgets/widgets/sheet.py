@@ -5,7 +5,10 @@ pairs, a parameter tree as columns, resource bars with quick +/- buttons, tables
 add/edit/remove from the system's data tables, tags and mappings). Inputs are bound both ways:
 every edit goes through the model's own limits, refused edits are shown next to the field and
 the widget goes back to the model's value, clamped values are written back, derived values
-update live. ``SYSTEM.validate`` problems are shown next to their field, in the sheet's language.
+update live. ``SYSTEM.validate`` problems are shown next to their field, in the sheet's language
+(the rules of the character's phase: the creation rules only while it is being created). The
+header shows the phase and, in creation, the **Finish character** action
+(``GameSystem.start_play``; a refusal lists what is left to fix).
 The character saves as a JSON download link and loads from an uploaded JSON file, all or nothing.
 """
 
@@ -22,6 +25,7 @@ import ipywidgets as widgets
 import traitlets
 
 from tabletop_widgets.core.i18n import LOCALES, T, check_locale, tr
+from tabletop_widgets.core.phases import FINISH_ACTION, phase_words
 from tabletop_widgets.core.problems import Problem, ValidationError
 from tabletop_widgets.core.registry import get_system
 from tabletop_widgets.front import stylesheet
@@ -29,6 +33,7 @@ from tabletop_widgets.front import stylesheet
 from . import language
 from .base import locale_validator, text_lookup
 from .sheet_fields import (
+    ActionBar,
     DerivedView,
     FieldView,
     ResourceView,
@@ -80,6 +85,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "problems": {"en": "Sheet check", "ru": "Проверка листа"},
     "all_good": {"en": "No problems found.", "ru": "Проблем не найдено."},
     "not_allowed": {"en": "you may not do this", "ru": "вам нельзя это делать"},
+    "phase_tip": {
+        "en": "Being created: the creation rules apply. In play: only what always holds.",
+        "ru": "Создаётся: действуют правила создания. В игре: только то, что верно всегда.",
+    },
     "show": {"en": "Show", "ru": "Показать"},
     "hide": {"en": "Hide", "ru": "Скрыть"},
     "show_tip": {"en": "Show the section {name}", "ru": "Показать раздел «{name}»"},
@@ -164,8 +173,13 @@ class CharacterSheet(widgets.VBox):
         given: the page's language, followed live (:mod:`~tabletop_widgets.widgets.language`).
     can : callable, optional
         ``can(action) -> bool`` for ``"edit"``, ``"edit_gm"`` (fields the GM enters), ``"save"``,
-        ``"load"`` and ``"act"`` (rules actions a section declares); checked in every handler (forged front-end messages reach handlers
-        even when a button is disabled). Default: everything allowed.
+        ``"load"`` and ``"act"`` (rules actions a section declares, and Finish character); checked
+        in every handler (forged front-end messages reach handlers even when a button is
+        disabled). Default: everything allowed.
+    perform : callable, optional
+        ``perform(action, args)`` runs a rules action (a ``SheetAction``, with ``args`` the
+        character and the picked row) somewhere else: a shared table records it as its event.
+        Default: the action's method runs on the character here.
     open_sections : "all" or iterable of section ids, optional
         The sections that start unfolded; by default :func:`starts_open` decides. A folded
         section's widgets are built when it is first opened (``open_section``), so a notebook
@@ -193,6 +207,7 @@ class CharacterSheet(widgets.VBox):
         locale: str | None = None,
         can: Callable[[str], bool] | None = None,
         open_sections: str | Iterable[str] | None = None,
+        perform: Callable[[Any, list], Any] | None = None,
         **kwargs: Any,
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
@@ -200,7 +215,7 @@ class CharacterSheet(widgets.VBox):
         self.character = character
         self.system = system if system is not None else get_system(character.SYSTEM)
         self.can = can or (lambda action: True)
-        self.ctx = SheetContext(character, self.system, locale=locale, can=self.can)
+        self.ctx = SheetContext(character, self.system, locale=locale, can=self.can, perform=perform)
         self.ctx.problems_changed = self._on_field_problems
         self.problems: list[Problem] = []
         self.load_error: ValidationError | None = None
@@ -234,6 +249,13 @@ class CharacterSheet(widgets.VBox):
         header.add_class("tt-sheet-header")
         self.summary = html_widget()
         self.summary.add_class("tt-sheet-problems")
+        # the phase, and in creation the one step into play
+        self.phase_badge = html_widget()
+        self.phase_badge.add_class("tt-sheet-phase")
+        self.finish = ActionBar(self.ctx, FINISH_ACTION)
+        self.finish.widget.add_class("tt-sheet-finish")
+        self.phase_bar = hbox([self.phase_badge, self.finish.widget])
+        self.phase_bar.add_class("tt-sheet-phase-bar")
 
         self.sections: dict[str, widgets.Widget] = {}
         self.section_titles: dict[str, tuple[widgets.HTML, Any]] = {}
@@ -267,7 +289,7 @@ class CharacterSheet(widgets.VBox):
         )
         self.body.add_class("tt-sheet-body")
 
-        super().__init__([self.style_block, header, self.status, self.summary, self.body], **kwargs)
+        super().__init__([self.style_block, header, self.status, self.phase_bar, self.summary, self.body], **kwargs)
         self.add_class("tt-sheet")
         self.add_class(f"tt-sheet-{self.system.slug}")
         self.locale = locale
@@ -572,6 +594,8 @@ class CharacterSheet(widgets.VBox):
         for bars in self.actions.values():
             for bar in bars:
                 bar.relabel()
+        self.finish.relabel()
+        self._render_phase()
         for sid, (title, label) in self.section_titles.items():
             title.value = f"<h3>{_esc(tr(label, loc))}</h3>"
             self._label_fold(sid)
@@ -609,6 +633,21 @@ class CharacterSheet(widgets.VBox):
         text = labels.pop() if len(labels) == 1 else self.ctx.label_for(column)
         return _esc(text)
 
+    def _render_phase(self) -> None:
+        """The phase badge; the Finish character action only while the character is created."""
+        loc = self.locale
+        phase = getattr(self.character, "phase", "creation")
+        self.phase_badge.value = (
+            f'<span class="tt-phase tt-phase-{_esc(phase)}" title="{_esc(_t("phase_tip", loc))}">'
+            f"{_esc(phase_words(phase, loc))}</span>"
+        )
+        own_layout(self.finish.widget).display = None if phase == "creation" else "none"
+
+    def finish_character(self) -> bool:
+        """The Finish character action (as its button does): the character enters play, or the
+        refusal's problems show under the button. Returns whether it entered play."""
+        return self.finish.run()
+
     def _render_title(self) -> None:
         loc = self.locale
         name = getattr(self.character, "name", "") or _t("unnamed", loc)
@@ -625,6 +664,10 @@ class CharacterSheet(widgets.VBox):
             view.refresh()
         if name == "name":
             self._render_title()
+        if name == "phase":  # the badge, the action, and what only creation lets players set
+            self._render_phase()
+            for view in self._all_views():
+                view.relabel()
         tree_derived = [v for v in self._all_views() if isinstance(v, DerivedView) and v.field.die_label]
         for v in tree_derived:
             if name not in v.names:

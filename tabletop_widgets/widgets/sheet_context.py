@@ -44,6 +44,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "gm_tip": {"en": "Entered by the {gm}", "ru": "Вводит {gm}"},
     "not_allowed": {"en": "you may not change this", "ru": "вам нельзя это менять"},
     "pick": {"en": "choose…", "ru": "выберите…"},
+    "refused_problems": {"en": "Not yet: fix these first.", "ru": "Пока нельзя: сначала исправьте это."},
+    "creation_tip": {
+        "en": "Set when the character is created; in play only the rules or the {gm} change it",
+        "ru": "Задаётся при создании персонажа; в игре это меняют только правила или {gm}",
+    },
+    "creation_badge": {"en": "creation", "ru": "создание"},
 }
 
 
@@ -61,11 +67,22 @@ class SheetContext:
     """What field views share: the character, its system, the language, the role check, and
     lookups of data tables and labels (cached)."""
 
-    def __init__(self, character, system, *, locale: str = "en", can: Callable[[str], bool] | None = None):
+    def __init__(
+        self,
+        character,
+        system,
+        *,
+        locale: str = "en",
+        can: Callable[[str], bool] | None = None,
+        perform: Callable[[Any, list], Any] | None = None,
+    ):
         self.character = character
         self.system = system
         self.locale = locale
         self._can = can or (lambda action: True)
+        #: ``perform(action, args)`` runs a section's rules action somewhere else (a shared
+        #: table records it as its event); None: the action's method runs on the character here
+        self.perform = perform
         self._rows: dict[str, list[dict]] = {}
         self._labels: dict[str, Mapping[str, str]] = {}
         self._checks: dict[str, Any] | None = None
@@ -97,6 +114,12 @@ class SheetContext:
             return bool(self._can(action))
         except Exception:  # a broken role callback denies
             return False
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the character is in play (``phase``): fields only creation sets are then
+        the GM's to change (``Field.creation_only``)."""
+        return getattr(self.character, "phase", "creation") == "play"
 
     def trait(self, name: str):
         return type(self.character).class_traits().get(name)

@@ -52,7 +52,9 @@ class ActionBar:
     """A rules action a section declares (:class:`~tabletop_widgets.core.sheet.SheetAction`): one
     click calls ``method(character)``; with a ``source``, a picker of that data table's rows and
     a button calling ``method(character, row_id)``. The rules method changes the character (or
-    raises a RuleError, shown here); the sheet only shows the result."""
+    raises a RuleError, shown here, with the problems it lists); the sheet only shows the result.
+    Where the sheet was given ``perform`` (a shared table), the action runs through it instead:
+    ``perform(action, args)`` records it as the table's event."""
 
     def __init__(self, ctx: SheetContext, action):
         self.ctx, self.action = ctx, action
@@ -71,6 +73,7 @@ class ActionBar:
         self.widget = vbox([row, self.message])
         self.widget.add_class("tt-action")
         self._last: tuple[str, Any] | None = None
+        self._problems: list = []
         self.relabel()
 
     def options(self) -> list[tuple[str, Any]]:
@@ -93,12 +96,23 @@ class ActionBar:
             self.render()
             return False
         args = [self.ctx.character] + ([self.picker.value] if self.source else [])
+        self._problems = []
+        perform = self.ctx.perform
         try:
-            self.method(*args)
+            if perform is not None:
+                perform(self.action, args)
+            else:
+                self.method(*args)
         except RuleError as exc:
-            self._last = ("error", exc.message)
-        except (ValidationError, ValueError, TypeError, KeyError) as exc:
-            self._last = ("error", {"en": str(exc), "ru": str(exc)})
+            problems = list((exc.data or {}).get("problems") or [])
+            if problems:  # a refusal that lists problems: say so, and list them
+                self._problems = problems
+                self._last = ("error", TEXTS["refused_problems"])
+            else:
+                self._last = ("error", exc.message)
+        except (ValidationError, ValueError, TypeError, KeyError, PermissionError) as exc:
+            message = getattr(exc, "message", None)  # the table's refusals are bilingual
+            self._last = ("error", dict(message) if isinstance(message, dict) else {"en": str(exc), "ru": str(exc)})
         else:
             what = f": {self.picker.value}" if self.source else ""
             label = tr(self.action.label, "en"), tr(self.action.label, "ru")
@@ -115,7 +129,8 @@ class ActionBar:
         kind, text = self._last
         cls = "tt-ok" if kind == "ok" else "tt-error"
         role = "status" if kind == "ok" else "alert"
-        self.message.value = f'<div class="{cls}" role="{role}">{esc(tr(text, self.ctx.locale))}</div>'
+        listed = problems_html(self._problems, self.ctx.locale, labelled=True) if self._problems else ""
+        self.message.value = f'<div class="{cls}" role="{role}">{esc(tr(text, self.ctx.locale))}{listed}</div>'
         own_layout(self.message).display = None
 
     def relabel(self) -> None:

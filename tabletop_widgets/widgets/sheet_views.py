@@ -108,8 +108,13 @@ class FieldView:
     def gm_field(self) -> bool:
         return bool(self.field.gm_only or self.field.gm_entered)
 
+    @property
+    def locked_by_play(self) -> bool:
+        """A field only creation sets, on a character in play: only the GM changes it now."""
+        return bool(self.field.creation_only and self.ctx.in_play)
+
     def allowed(self) -> bool:
-        return self.ctx.can("edit_gm" if self.gm_field else "edit")
+        return self.ctx.can("edit_gm" if self.gm_field or self.locked_by_play else "edit")
 
     def badges_html(self) -> str:
         out = ""
@@ -123,6 +128,9 @@ class FieldView:
                 f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
                 f"{esc(term_of(system, 'gm_title', self.loc))}</span>"
             )
+        if self.locked_by_play:
+            tip = t("creation_tip", self.loc, gm=term_of(self.ctx.system, "gm", self.loc))
+            out += f' <span class="tt-badge tt-badge-creation" title="{esc(tip)}">{esc(t("creation_badge", self.loc))}</span>'
         return out
 
     def label_html(self) -> str:

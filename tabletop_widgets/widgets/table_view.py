@@ -148,8 +148,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "build_title": T("Make your character", "Создайте персонажа"),
     "build_help": T(
         "Your character is not finished yet. Fill in the sheet below, step by step; each step "
-        "disappears when it is done.",
-        "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает.",
+        "disappears when it is done. Then press Finish character at the top of the sheet.",
+        "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает. Затем "
+        "нажмите «Завершить персонажа» вверху листа.",
     ),
     "gm_prepares": T(
         "Your {gm} is preparing your character: it appears here when it is ready. Meanwhile you "
@@ -513,8 +514,22 @@ class TableView(widgets.VBox):
 
         return can
 
+    def _sheet_perform(self, cid: str) -> Callable[[Any, list], Any]:
+        """How the sheet's rules actions run at the table: Finish character is the table's own
+        seat action (``TableSession.finish_character``, checked and recorded there; the model
+        follows the event); any other action runs on the model and is recorded as its changes."""
+
+        def perform(action, args: list) -> Any:
+            if action.method_name == "start_play":
+                return self.session.finish_character(cid)
+            return action.bound(self.system)(*args)
+
+        return perform
+
     def _new_sheet(self, cid: str, locale: str) -> CharacterSheet:
-        sheet = CharacterSheet(self.models[cid], self.system, locale=locale, can=self._sheet_can(cid))
+        sheet = CharacterSheet(
+            self.models[cid], self.system, locale=locale, can=self._sheet_can(cid), perform=self._sheet_perform(cid)
+        )
         self.sheets[cid] = sheet
         return sheet
 

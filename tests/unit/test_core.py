@@ -85,7 +85,7 @@ def test_model_derives_and_round_trips():
     c.might = 5
     assert c.health_max == 10
     d = c.to_dict()
-    assert d == {"system": "dummy", "schema": 1, "name": "Ada", "might": 5, "gear": []}
+    assert d == {"system": "dummy", "schema": 1, "phase": "creation", "name": "Ada", "might": 5, "gear": []}
     assert Dummy.from_dict(d).to_dict() == d
 
 

@@ -565,7 +565,7 @@ def test_data_tables_have_names():
 def test_sheet_covers_persisted_traits():
     names = {f.name for f in SYSTEM.sheet.fields()}
     for t in Character.persisted_traits():
-        if t not in ("race_params", "param_advances"):
+        if t not in ("race_params", "param_advances", "phase"):  # the phase: the generic sheet's header
             assert t in names, t
     for f in SYSTEM.sheet.fields():
         assert hasattr(Character(), f.name), f.name

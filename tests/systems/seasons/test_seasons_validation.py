@@ -138,6 +138,9 @@ def test_v15_tier_needs_approval():
 def test_v17_starting_drama_only_at_creation():
     c = legal(drama=3)
     assert "starting_drama" in by_code(c, at_creation=True)
+    assert "starting_drama" in by_code(c)  # a new character is in creation
+    assert "starting_drama" not in by_code(c, at_creation=False)
+    c.phase = "play"  # Drama spent in play (L147: the starting value is for the start of play)
     assert "starting_drama" not in by_code(c)
 
 
