@@ -39,6 +39,7 @@ from tabletop_widgets.core.wording import en_n, ru_n
 
 from . import checks, data, magic
 from .actions import block_pool, can_dodge_spell
+from .combat import health_state
 from .attacks import ZONE_PENALTY
 from .model import PARAM_LABELS, SKILL_KEY_RE
 
@@ -368,8 +369,6 @@ def _spell_spec(attacker, target, key: str, *, options: Mapping[str, Any]) -> At
 def refusal(attacker, target, attack_id: Any, *, options: Mapping[str, Any]) -> RuleError | None:
     """Why ``attack_id`` cannot be made now although the character has it (a weapon too heavy,
     L155; an attacker out of the fight or a dead target, §6.12), or None."""
-    from .combat import health_state
-
     state = health_state(attacker, options=options)
     if state in ("dead", "incapacitated"):
         name = attacker.name or "?"
@@ -389,7 +388,7 @@ def refusal(attacker, target, attack_id: Any, *, options: Mapping[str, Any]) -> 
                 "too_heavy",
                 T(
                     f"{w.label['en']} needs Might {w.min_might}; {attacker.name or 'the attacker'} has {attacker.might}.",
-                    f"{w.label['ru']}: нужна Сила {w.min_might}, у {attacker.name or 'атакующего'} — {attacker.might}.",
+                    f"{w.label['ru']}: нужна Сила {w.min_might}; {attacker.name or 'атакующий'}: Сила {attacker.might}.",
                 ),
             )  # L155
     return None
