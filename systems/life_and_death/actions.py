@@ -34,7 +34,16 @@ class TurnState:
     free_used: set = field(default_factory=set)
     held: bool = False
     transforming: bool = False
+    boosting: bool = False
     log: list = field(default_factory=list)
+
+    def boost_roll_actions(self) -> tuple[int, int]:
+        """(ordinary, free) actions taken this round besides the boost itself: what the
+        Complexity roll of a brightness boost loses, -2 dice per ordinary action and -1 per
+        free one (L314; ``magic.boost`` takes the two counts)."""
+        ordinary = sum(1 for a in self.log if a not in FREE and a not in ("boost", "transform"))
+        free = sum(1 for a in self.log if a in FREE)
+        return ordinary, free
 
 
 def start_turn(c, round_no: int, *, initiator: bool = False, haste: int = 0, options: Mapping[str, Any]) -> TurnState:
@@ -75,11 +84,21 @@ def take_action(
         raise RuleError("unknown_action", T(f"Unknown action {action!r}.", f"Неизвестное действие {action!r}."))
     if state.round <= 1:
         _check_round1(state, action, direct_damage_spell, options=options)
-    if action in ("transform", "boost"):
+    if action == "boost":
+        # L314: the boost takes the whole round, but acting in it is allowed: each action then
+        # costs the Complexity roll dice (TurnState.boost_roll_actions), it is not forbidden.
+        if state.boosting:
+            raise RuleError(
+                "boost_twice", T("A spell can be boosted only once.", "Заклинание усиливают один раз.")
+            )  # L314
+        state.boosting = True
+        state.log.append(action)
+        return state
+    if action == "transform":
         if state.ordinary_left <= 0:
             raise RuleError("no_actions", T("No actions left this turn.", "Действий в этом ходу не осталось."))
-        state.ordinary_left = 0  # L119: the rest of the turn; L314: the whole round
-        state.transforming = action == "transform"
+        state.ordinary_left = 0  # L119: the rest of the turn
+        state.transforming = True
         state.log.append(action)
         return state
     if action in REACTIONS and not options.reactions_consume_actions:

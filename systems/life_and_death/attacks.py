@@ -4,7 +4,7 @@ pools, its exact distribution, counterattacks, and whom chance picks."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
@@ -114,6 +114,9 @@ class AttackOutcome:
     attacker: PoolResult | None = None
     defender: PoolResult | None = None
     attacker_fumble: bool = False
+    #: what ``combat.apply_damage`` takes with ``damage`` so the target takes exactly ``damage``
+    #: (the zone for its wound; ``doubled``: a transforming target's doubling is already in it, L119)
+    apply_options: dict = field(default_factory=dict)
 
 
 def pierces(att_crits: int, def_crits: int, *, options: Mapping[str, Any]) -> bool:
@@ -155,7 +158,7 @@ def resolve_attack(
         raw = weapon_damage + att.net - dfn.net - eff_armour
     dmg = max(0, raw) if options.damage_floor_zero else raw
     if transforming:
-        dmg *= 2
+        dmg *= 2  # L119: once, here; apply_options tells apply_damage not to double it again
     return AttackOutcome(
         True,
         dmg,
@@ -166,6 +169,7 @@ def resolve_attack(
         zone_effect(zone, dmg, target_max_hp, spell=spell, undead=undead, heads=heads),
         att,
         dfn,
+        apply_options={"zone": zone, "spell": spell, "undead": undead, "heads": heads, "doubled": bool(transforming)},
     )
 
 
@@ -258,7 +262,7 @@ def attack(
     block: bool = False,
     att_epic: int = 0,
     def_epic: int = 0,
-    transforming: bool = False,
+    transforming: bool | None = None,
     undead: bool = False,
     heads: int = 1,
     rng: random.Random | None = None,
@@ -270,7 +274,9 @@ def attack(
     (e.g. ``dexterity+swords``) minus the zone penalty vs the defender's block/dodge check
     (``None``: no reaction, 0 successes). Weapon damage defaults to the attacker's equipped
     weapon, else unarmed ``hand_damage``; armour to the defender's ``armour_level``; the helmet
-    is the defender's. Nothing is applied: pass ``damage`` to ``apply_damage``."""
+    and ``transforming`` (L119: the damage doubled once, the zone's wound judged on the doubled
+    damage, L260) are the defender's. Nothing is applied: pass ``damage`` with
+    ``apply_options`` to ``apply_damage`` (which then does not double it again)."""
     from .checks import resolve
 
     rng = rng if rng is not None else random.Random()
@@ -301,6 +307,8 @@ def attack(
         armour = defender.armour_level if defender is not None else 0
     helmet = defender.helmet if defender is not None else "none"
     max_hp = defender.hp_max if defender is not None else None
+    if transforming is None:
+        transforming = bool(getattr(defender, "transforming", False))
     return resolve_attack(
         a,
         d,

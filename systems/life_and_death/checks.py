@@ -143,10 +143,8 @@ def _skill_pool(character, check_id: str, helmet: int, notes: list, *, options: 
         base += helmet  # L159-L160 (Alertness-based skills)
         notes.append(T(f"helmet {helmet} dice", f"шлем: {ru_n(helmet, 'кубик', 'кубика', 'кубиков')}"))
     lvl = character.skill_level(key)
-    label = T(
-        f"{PARAM_LABELS[param]['en']} + {_skill_label(character.TABLES, key)['en']}",
-        f"{PARAM_LABELS[param]['ru']} + {_skill_label(character.TABLES, key)['ru']}",
-    )
+    skill = _skill_label(character.TABLES, key)
+    label = T(f"{PARAM_LABELS[param]['en']} + {skill['en']}", f"{PARAM_LABELS[param]['ru']} + {skill['ru']}")
     if lvl > 0:
         spec = PoolSpec(check_id, base + lvl, 0, label, "skill")
     else:
@@ -200,7 +198,45 @@ def _epic(epic: Any) -> int:
     return epic
 
 
-_KNOWN_OPTIONS = {"difficulty", "epic", "dice_mod", "retry", "attackers", "joint", "faces"}
+_KNOWN_OPTIONS = {"difficulty", "epic", "dice_mod", "retry", "attackers", "joint", "faces", "in_combat"}
+
+
+def _in_combat(check_id: str, value: Any) -> bool:
+    """The ``in_combat`` option: yes or no, and only for a skill check (L240 is about skills)."""
+    if not isinstance(value, bool):
+        raise _err("bad_option", "In combat: yes or no is needed.", "В бою: нужно «да» или «нет».")
+    if value and "+" not in check_id:
+        raise _err(
+            "bad_option",
+            "Only a skill check takes the Alertness roll first in combat.",
+            "Бросок Восприятия перед проверкой в бою — только для навыков.",
+        )
+    return value
+
+
+def alertness_first_law(character, *, options: Mapping[str, Any]) -> Fraction:
+    """The chance that the Alertness roll before a non-combat skill in combat has no success
+    (L240: then the skill roll loses a die)."""
+    a = resolve(character, "alertness", options=options)
+    return net_law(max(0, a.pool)).get(0, Fraction(0))
+
+
+def with_alertness_first(
+    character, spec: PoolSpec, rng: random.Random, *, options: Mapping[str, Any]
+) -> tuple[PoolSpec, PoolResult]:
+    """L240: a non-combat skill used in combat needs an Alertness roll first (with its helmet
+    dice); no success on it -> -1 die on the skill roll. Returns the skill's pool after it and
+    the Alertness roll."""
+    a = resolve(character, "alertness", options=options)
+    r = read_faces(roll_faces(a.pool, rng), pool=a.pool, fumble_basis=options.fumble_basis)
+    shown = breakdown(r)
+    if r.net == 0:
+        note = T(
+            f"in combat, Alertness first: {shown['en']}: −1 die", f"в бою сначала Восприятие: {shown['ru']}: −1 кубик"
+        )
+        return PoolSpec(spec.check_id, spec.pool - 1, spec.penalty, spec.label, spec.kind, spec.notes + (note,)), r
+    note = T(f"in combat, Alertness first: {shown['en']}", f"в бою сначала Восприятие: {shown['ru']}")
+    return PoolSpec(spec.check_id, spec.pool, spec.penalty, spec.label, spec.kind, spec.notes + (note,)), r
 
 
 def _split_options(check_options: Mapping[str, Any]) -> dict[str, Any]:
@@ -217,9 +253,16 @@ def distribution(character, check_id: str, *, options: Mapping[str, Any], **chec
     o = _split_options(check_options)
     diff = _difficulty(o.pop("difficulty", 1))
     epic = _epic(o.pop("epic", 0))
+    in_combat = _in_combat(check_id, o.pop("in_combat", False))
     o.pop("faces", None)
     spec = resolve(character, check_id, options=options, **o)
     law = net_law(max(0, spec.pool), spec.penalty, epic)
+    if in_combat:  # L240: no success on the Alertness roll first -> one die fewer
+        p0 = alertness_first_law(character, options=options)
+        law = {k: (1 - p0) * v for k, v in law.items()}
+        for k, v in net_law(max(0, spec.pool - 1), spec.penalty, epic).items():
+            law[k] = law.get(k, Fraction(0)) + p0 * v
+        law = {k: v for k, v in law.items() if v}
     p = sum((v for k, v in law.items() if k >= diff), Fraction(0))
     return Distribution(
         law,
@@ -288,6 +331,7 @@ def roll(
     o = _split_options(check_options)
     diff = _difficulty(o.pop("difficulty", 1))
     epic = _epic(o.pop("epic", 0))
+    in_combat = _in_combat(check_id, o.pop("in_combat", False))
     forced = o.pop("faces", None)
     spec = resolve(character, check_id, options=options, **o)
     if epic:
@@ -307,6 +351,9 @@ def roll(
     if spec.pool <= 0 and options.pool_nonpositive == "forbid":
         raise RuleError("empty_pool", T("The pool has no dice.", "В пуле нет кубиков."))  # A-09
     rng = rng if rng is not None else random.Random()
+    alertness = None
+    if in_combat:
+        spec, alertness = with_alertness_first(character, spec, rng, options=options)
     faces = list(forced) if forced is not None else roll_faces(spec.pool, rng)
     r = read_faces(
         faces,
@@ -316,7 +363,11 @@ def roll(
         pool=spec.pool,
         fumble_basis=options.fumble_basis,
     )
-    return make_result(check_id, spec, r, diff, epic)
+    result = make_result(check_id, spec, r, diff, epic)
+    if alertness is not None:
+        result.details["alertness_first"] = {"faces": alertness.faces, "successes": alertness.net}
+        result.options["in_combat"] = True
+    return result
 
 
 def outcome_text(r: PoolResult, diff: int) -> dict[str, str]:
@@ -413,9 +464,23 @@ def option_specs(with_coordination: bool = False) -> tuple[OptionSpec, ...]:
     return tuple(opts)
 
 
+IN_COMBAT = OptionSpec(
+    "in_combat",
+    T("Used in combat (Alertness roll first)", "В бою (сначала бросок Восприятия)"),
+    "bool",
+    False,
+    help=T(
+        "A non-combat skill used in a fight: an Alertness roll comes first; with no success on it "
+        "this roll loses a die.",  # L240
+        "Небоевой навык в бою: сначала бросок Восприятия; если на нём нет успехов, у этого броска на кубик меньше.",
+    ),
+)
+
+
 def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
     out: list[CheckSpec] = []
     opts = option_specs()
+    skill_opts = opts + (IN_COMBAT,)
     g_params = T("Parameters", "Параметры")
     for p in PARAMS:
         s = resolve(character, p, options=options)
@@ -437,7 +502,7 @@ def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
             CheckSpec(
                 cid,
                 s.label,
-                opts,
+                skill_opts,
                 g_skills,
                 notation=f"ld {s.pool}" + (" -1s" if s.penalty else ""),
                 help=T(

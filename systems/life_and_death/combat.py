@@ -133,10 +133,13 @@ def apply_damage(
     undead: bool = False,
     heads: int = 1,
     note: str = "",
+    doubled: bool = False,
     options: Mapping[str, Any],
 ) -> DamageOutcome:
     """Reduce the pool matching the damage type (§3.4 [DEFAULT]); zone effects add Wounds.
-    Doubled while the target transforms (L119): the option, or the character's ``transforming``.
+    Doubled while the target transforms (L119): the option, or the character's ``transforming``;
+    but only once: ``doubled=True`` says ``amount`` already is the doubled damage (an attack's,
+    see ``attacks.AttackOutcome.apply_options``), so it is taken as it is.
     ``details["wound"]`` names a wound recorded here (the tracker need not add its condition)."""
     _amount(amount, "Damage")
     pools = options.damage_type_pools
@@ -155,8 +158,8 @@ def apply_damage(
     if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
         raise _bad("bad_heads", "Heads: a whole number >= 1.", "Голов: целое число >= 1.")
     pool = pools[damage_type]
-    doubled = bool(transforming) or bool(getattr(c, "transforming", False))
-    dmg = amount * 2 if doubled else amount  # L119
+    doubling = bool(transforming) or bool(getattr(c, "transforming", False))
+    dmg = amount * 2 if doubling and not doubled else amount  # L119: doubled once
     new = getattr(c, pool) - dmg
     if pool != "hp":
         new = max(0, new)
@@ -165,7 +168,7 @@ def apply_damage(
         setattr(c, pool, new)
         if eff is not None:
             c.wounds = list(c.wounds) + [eff.wound(note)]
-    if doubled:
+    if doubling:
         out.notes.append(T("doubled: target is transforming", "удвоено: цель в трансформации"))  # L119
     if eff is not None:
         out.notes.append(eff.label)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any, Mapping
 
+from tabletop_widgets.core.attacks import checked_options
 from tabletop_widgets.core import (
+    AttackOdds,
+    AttackOutcome,
+    AttackSpec,
     CheckResult,
     CheckSpec,
     ConditionSpec,
@@ -18,12 +23,16 @@ from tabletop_widgets.core import (
 )
 
 from . import checks as _checks
-from . import combat, data, magic, progression
+from . import attack_rolls, combat, data, fight, magic, progression
 from .model import Character
 from .options import DEFAULTS
 from .validation import validate, validate_party
 from .sheet import SHEET
 from .words import LD_WORD, parse_ld
+
+
+#: an attack's options when none are given (read-only)
+NO_CHOICES: Mapping[str, Any] = MappingProxyType({})
 
 
 class LifeAndDeathSystem(GameSystem):
@@ -186,7 +195,31 @@ class LifeAndDeathSystem(GameSystem):
     def remove_wound(self, character, index: int) -> dict:
         return combat.remove_wound(character, index)
 
-    def resolve_attack(self, att, dfn, weapon_damage: int, armour: int = 0, **kw):
+    # -- attacks (the ``core.attacks`` contract; rules in ``fight.py``) -------------------------------
+    def attacks(self, attacker, target) -> list[AttackSpec]:
+        return fight.attack_list(attacker, target, options=self.rules)
+
+    def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] = NO_CHOICES):
+        """As the base class, but an attack the character has and may not make now (a weapon
+        too heavy, an attacker out of the fight) is refused with the reason."""
+        refused = fight.refusal(attacker, target, attack_id, options=self.rules)
+        if refused is not None:
+            raise refused
+        spec = fight.one_attack(attacker, target, attack_id, options=self.rules)
+        if spec is None:  # not offered: the base class says so and lists the attacks that are
+            return super().attack_spec(attacker, target, attack_id, options)
+        return spec, checked_options(spec, options or {})
+
+    def attack_odds(self, attacker, target, attack_id: str, **options: Any) -> AttackOdds:
+        _spec, chosen = self.attack_spec(attacker, target, attack_id, options)
+        return attack_rolls.odds(self, attacker, target, attack_id, chosen, options=self.rules)
+
+    def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options: Any) -> AttackOutcome:
+        spec, chosen = self.attack_spec(attacker, target, attack_id, options)
+        return attack_rolls.resolve(attacker, target, spec, chosen, rng=rng, options=self.rules)
+
+    def resolve_hit(self, att, dfn, weapon_damage: int, armour: int = 0, **kw):
+        """One attack from rolled pools (``attacks.resolve_attack``): the damage before it is applied."""
         return combat.resolve_attack(att, dfn, weapon_damage, armour, options=self.rules, **kw)
 
     def attack(self, attacker, attack_check: str, defender=None, defence_check=None, **kw):

@@ -73,10 +73,19 @@ def set_traits(character, values: Mapping[str, Any]) -> None:
         for name, value in values.items():
             if name in ("system", "schema") or current.get(name) == value:
                 continue
-            trait = character.traits().get(name)
-            if trait is not None and type(trait).__name__ == "Tuple":
-                value = as_tuple(value)
-            setattr(character, name, copy.deepcopy(value))
+            _set_trait(character, name, value)
+    # A rule run when the notifications were released may have moved a value set above (a
+    # current pool that follows its maximum when the maximum changes): set those once more.
+    for name, value in values.items():
+        if name not in ("system", "schema") and jsonable(getattr(character, name)) != value:
+            _set_trait(character, name, value)
+
+
+def _set_trait(character, name: str, value: Any) -> None:
+    trait = character.traits().get(name)
+    if trait is not None and type(trait).__name__ == "Tuple":
+        value = as_tuple(value)
+    setattr(character, name, copy.deepcopy(value))
 
 
 def clone_character(character):
