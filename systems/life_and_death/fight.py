@@ -239,7 +239,7 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
             choices=_zones(target),
             help=T(
                 "Aiming at a part of the body costs dice; a hit strong enough for its share of the "
-                "target's max HP breaks or cuts it off (L256-L268).",
+                "target's max HP breaks or cuts it off.",
                 "Удар в часть тела стоит кубиков; достаточно сильный удар (доля max HP цели) ломает или отрубает её.",
             ),
         ),
@@ -258,7 +258,7 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
                 ("none", T("none (no action left, or caught unaware)", "нет (не осталось действий или врасплох)")),
             ),
             help=T(
-                "A reaction takes one of the defender's actions; ties go to the defender (L37, L228).",
+                "A reaction takes one of the defender's actions; ties go to the defender.",
                 "Ответное действие тратит действие защищающегося; при равенстве успехов побеждает он.",
             ),
         ),
@@ -271,10 +271,9 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
         T(f"{weapon.label['en']}{verb[0]}", f"{weapon.label['ru']}{verb[1]}"),
         kind,
         tuple(opts),
-        defender_options=("defence", "defence_epic"),
+        defender_options=tuple(o.name for o in opts if o.name in ("defence", "defence_epic")),
         help=T(
-            "Damage = weapon + your successes − the defender's − armour; more 10s than the defender "
-            "ignore armour (L272-L274).",
+            "Damage = weapon + your successes − the defender's − armour; more 10s than the defender ignore armour.",
             "Урон = оружие + ваши успехи − успехи защиты − броня; больше десяток, чем у защиты, — "
             "броня не учитывается.",
         ),
@@ -306,7 +305,7 @@ def _spell_spec(attacker, target, key: str, *, options: Mapping[str, Any]) -> At
             max(1, attacker.power),
             1,
             max(1, attacker.power),
-            help=T("At most your Power (L301).", "Не выше вашей Яркости."),
+            help=T("At most your Power.", "Не выше вашей Яркости."),
         ),
         OptionSpec(
             "zone",
@@ -315,7 +314,7 @@ def _spell_spec(attacker, target, key: str, *, options: Mapping[str, Any]) -> At
             "torso",
             choices=_zones(target),
             help=T(
-                "The zone's dice come off the casting roll; a spell needs twice the damage to wound (L316).",
+                "The zone's dice come off the casting roll; a spell needs twice the damage to wound.",
                 "Штраф зоны — к броску создания; для травмы заклинанию нужен вдвое больший урон.",
             ),
         ),
@@ -360,7 +359,7 @@ def _spell_spec(attacker, target, key: str, *, options: Mapping[str, Any]) -> At
         tuple(opts),
         defender_options=defender,
         help=T(
-            "An attacking pattern: damage = its brightness; armour does not count by default (L276).",
+            "An attacking pattern: damage = its brightness; armour does not count by default.",
             "Атакующий узор: урон равен его яркости; броня по умолчанию не учитывается.",
         ),
     )

@@ -166,19 +166,19 @@ def _help(attacker, target, w: Weapon, *, options) -> dict:
     dur = combat.durability_of(target, options=options)
     zero = (
         T(
-            " With 0 XP in the skill the roll has a Hindrance (L380).",
-            " При 0 ОО в навыке бросок идёт с Помехой (L380).",
+            " With 0 XP in the skill the roll has a Hindrance.",
+            " При 0 ОО в навыке бросок идёт с Помехой.",
         )
         if plan.auto_hindrance
         else T("", "")
     )
     return T(
         f"d20 {signed(bonus)} ({check['en']}) against the target's Defense {defense}: each point over it "
-        f"is 1 Damage, minus Durability {dur}; a 20 on the die always costs at least 1 HP (L114, L347, "
-        f"L350-352).{zero['en']}",
+        f"is 1 Damage, minus Durability {dur}; a 20 on the die always costs at least 1 HP."
+        f"{zero['en']}",
         f"К20 {signed(bonus)} ({check['ru']}) против Защиты цели {defense}: каждая единица сверх неё — "
-        f"1 Повреждение, минус Прочность {dur}; 20 на кубике всегда отнимает не меньше 1 ЕЗ (L114, L347, "
-        f"L350-352).{zero['ru']}",
+        f"1 Повреждение, минус Прочность {dur}; 20 на кубике всегда отнимает не меньше 1 ЕЗ."
+        f"{zero['ru']}",
     )
 
 
@@ -193,10 +193,10 @@ def _roll_options() -> list[OptionSpec]:
             0,
             6,
             help=T(
-                "One extra d20 each, the highest kept; they cancel Hindrances one for one and at most 2 count "
-                "(L108-109). Mutual aid: one per helper who succeeded (L142).",
+                "One extra d20 each, the highest kept; they cancel Hindrances one for one and at most 2 count"
+                ". Mutual aid: one per helper who succeeded.",
                 "По дополнительному К20 за каждое, берётся больший; сокращаются с Помехами один к одному, "
-                "действуют не больше 2 (L108-109). Взаимопомощь: по одному за каждого преуспевшего помощника (L142).",
+                "действуют не больше 2. Взаимопомощь: по одному за каждого преуспевшего помощника.",
             ),
         ),
         OptionSpec(
@@ -207,8 +207,8 @@ def _roll_options() -> list[OptionSpec]:
             0,
             6,
             help=T(
-                "One extra d20 each, the lowest kept; 0 XP in the combat skill adds one by itself (L108-109, L380).",
-                "По дополнительному К20 за каждую, берётся меньший; 0 ОО в боевом навыке добавляет одну сам (L108-109, L380).",
+                "One extra d20 each, the lowest kept; 0 XP in the combat skill adds one by itself.",
+                "По дополнительному К20 за каждую, берётся меньший; 0 ОО в боевом навыке добавляет одну сам.",
             ),
         ),
         OptionSpec(
@@ -237,8 +237,8 @@ def _options(attacker, target) -> tuple[list[OptionSpec], tuple[str, ...]]:
             "",
             choices=tuple(DAMAGE_KIND_LABELS.items()),
             help=T(
-                "Poison and Contaminating Damage meet immunity and resistance (a Combat robot, L514).",
-                "Ядовитые и Загрязняющие Повреждения встречают Иммунитет и Сопротивление (Боевой робот, L514).",
+                "Poison and Contaminating Damage meet immunity and resistance (a Combat robot).",
+                "Ядовитые и Загрязняющие Повреждения встречают Иммунитет и Сопротивление (Боевой робот).",
             ),
         ),
         OptionSpec(
@@ -247,8 +247,8 @@ def _options(attacker, target) -> tuple[list[OptionSpec], tuple[str, ...]]:
             "bool",
             False,
             help=T(
-                "The GM's call: the defender rolls d20 in place of Base Defense; a tie changes nothing (L150-151).",
-                "Решает мастер: защитник бросает К20 вместо Базовой защиты; при равенстве ничего не меняется (L150-151).",
+                "The GM's call: the defender rolls d20 in place of Base Defense; a tie changes nothing.",
+                "Решает мастер: защитник бросает К20 вместо Базовой защиты; при равенстве ничего не меняется.",
             ),
             gm_only=True,
         ),
@@ -263,9 +263,9 @@ def _options(attacker, target) -> tuple[list[OptionSpec], tuple[str, ...]]:
                 choices=BOUGHT_CHOICES,
                 help=T(
                     "Break Threads before the die is rolled: a minimal success (2; not when only a 20 succeeds) "
-                    "or a critical success (4), L189-191.",
+                    "or a critical success (4).",
                     "Оборвите Нити до броска: минимальный успех (2; нельзя, если преуспеть можно только на 20) "
-                    "или Критический успех (4), L189-191.",
+                    "или Критический успех (4).",
                 ),
             )
         )
@@ -281,10 +281,10 @@ def _options(attacker, target) -> tuple[list[OptionSpec], tuple[str, ...]]:
                 help=T(
                     "The Martial artist's Move, a Quick action, if the attack would cost HP: for 1 Thread the loss "
                     "is ignored; without Threads a Valor check against 10 + the HP lost, and on a failure the "
-                    "Damage is taken and the defender falls (L528-531).",
+                    "Damage is taken and the defender falls.",
                     "Ход мастера Боевых искусств, Быстрое действие, если атака отнимает ЕЗ: за 1 Нить потеря "
                     "игнорируется; без Нитей проверка Доблести против 10 + потерянные ЕЗ, при провале защитник "
-                    "получает Повреждения и падает (L528-531).",
+                    "получает Повреждения и падает.",
                 ),
             )
         )
