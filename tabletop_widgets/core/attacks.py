@@ -136,15 +136,15 @@ def find_attack(attacks: Sequence[AttackSpec], attack_id: Any, *, attacker: str 
     for spec in attacks:
         if spec.id == attack_id:
             return spec
-    who = f"{attacker} " if attacker else ""
     on = f" on {target}" if target else ""
     on_ru = f" по цели «{target}»" if target else ""
     offered = ", ".join(tr(a.label) for a in attacks) or "none"
     offered_ru = ", ".join(tr(a.label, "ru") for a in attacks) or "нет"
+    en = f"{attacker} cannot make the" if attacker else "There is no"
     raise RuleError(
         "unknown_attack",
         T(
-            f"{who}cannot make the attack {attack_id!r}{on} now (the attacks offered: {offered}).",
+            f"{en} attack {attack_id!r}{on} now (the attacks offered: {offered}).",
             f"Атака {attack_id!r}{on_ru} сейчас невозможна (доступные атаки: {offered_ru}).",
         ),
         attack=str(attack_id),
