@@ -54,12 +54,19 @@ def _attack_on_the_play_page(page, voila_url, slug: str, *, theme: str = "light"
     fractions = [bars.nth(i).get_attribute("data-fraction") for i in range(bars.count())]
     assert sum(Fraction(f) for f in fractions) <= 1 and sum(Fraction(f) for f in fractions) > Fraction(99, 100)
 
-    # Attack: rolled in the kernel, applied, and the log's newest line says so
-    panel.locator(".tt-attack-go").click()
+    # Attack: rolled in the kernel, applied, and a new newest line in the log says so (the page's
+    # own fight may have left an attack line of the same two there already)
     newest = tracker.locator(".tt-tracker-log li").first
-    expect(newest).to_contain_text(f"{attacker} → {target_name}:", timeout=STEP_TIMEOUT)
+    before = newest.inner_text().strip()
+    panel.locator(".tt-attack-go").click()
+    expect(newest).not_to_have_text(before, timeout=STEP_TIMEOUT)
+    expect(newest).to_contain_text(f"{attacker} → {target_name}:")
     line = newest.inner_text().strip()
-    expect(tracker.locator(".tt-tracker-status .tt-msg")).to_contain_text(line.split(" — ")[0])
+    # the status line, in view, says the same (white space aside: the log wraps it)
+    status = tracker.locator(".tt-tracker-status .tt-msg")
+    expect(status).to_have_text(" ".join(line.split()))
+    box = status.bounding_box()
+    assert box and box["width"] > 100 and box["height"] > 10, f"the status line is not in view: {box}"
     expect(tracker.locator(".tt-tracker-status .tt-error")).to_have_count(0)
     # the odds are drawn again for the characters as they are now
     expect(hit).to_have_text(PERCENT)
