@@ -1,7 +1,8 @@
 """The combat tracker: a view of :class:`~tabletop_widgets.core.combat.Combat` for any system.
 
 Combatants in turn order with health bars, the current turn highlighted, the round counter,
-buttons for next/previous/delay/initiative/undo, and a panel for the selected combatant: damage
+buttons for next/previous/delay/initiative/undo, and a panel for the selected combatant: an
+attack on another combatant with its odds before the roll (:mod:`.tracker_attack`), damage
 and healing with the system's damage and healing options, conditions from the system's catalogue
 with durations, rename, reorder, remove. What the system's hooks do at turn starts and ends, on
 conditions and on initiative (``on_turn``, ``condition_changed``, ``InitiativeRoll.effects`` and
@@ -31,6 +32,8 @@ from tabletop_widgets.front import stylesheet
 
 from . import language
 from .base import locale_validator, text_lookup
+from .tracker_attack import TEXTS as ATTACK_TEXTS
+from .tracker_attack import AttackPanel, check_attack
 
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
@@ -163,12 +166,16 @@ TEXTS: dict[str, dict[str, str]] = {
 #: The folded parts of the selected combatant's panel, in their order (each made when first opened).
 DETAILS = ("options", "conditions", "edit")
 
+#: The panel's Attack part: folded above the DETAILS, shown to a seat that ``can("attack")``.
+ATTACK = "attack"
+
 #: The widgets made on demand, by the part of the tracker that makes them: the panel's row of
-#: harm ("harm", when a combatant is first selected), its folded DETAILS (when first opened) and
-#: the row for adding combatants ("add", for a seat allowed to add). Reading one as an attribute
+#: harm ("harm", when a combatant is first selected), its folded Attack part and DETAILS (when
+#: first opened) and the row for adding combatants ("add", for a seat allowed to add). Reading one as an attribute
 #: (``tracker.condition_picker``) makes its part, as opening it does.
 LAZY_PARTS = {
-    "harm": ("amount", "damage_button", "heal_button", "details"),
+    "harm": ("amount", "damage_button", "heal_button", "attack_fold", "details"),
+    "attack": ("attack_panel",),
     "options": (
         "options_box",
         "heal_options_box",
@@ -356,7 +363,8 @@ class CombatTracker(widgets.VBox):
     can : callable, optional
         ``can(action) -> bool``, asked in every handler before acting (default: allow all).
         Actions: add, remove, rename, move, initiative, next, prev, delay, act_now, end, damage,
-        heal, condition, defeated, hidden, undo.
+        heal, condition, defeated, hidden, undo, attack (the Attack part is shown only while
+        ``can("attack")``).
     audience : {"gm", "player"}
         ``"player"`` leaves hidden combatants out of the list.
     rng : random.Random, optional
@@ -491,7 +499,12 @@ class CombatTracker(widgets.VBox):
         self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])
         self._unsubscribe = self.combat.observe(lambda _e: self.render())
         # a sheet edit changes what the rows show (health, defeat) without a combat event
-        self._unwatch = self.combat.observe_characters(lambda _cid: self._render_rows())
+        self._unwatch = self.combat.observe_characters(lambda _cid: self._character_changed())
+
+    def _character_changed(self) -> None:
+        self._render_rows()
+        if ATTACK in self._parts:
+            self.attack_panel.changed()  # the odds follow the characters
 
     # -- the parts made on demand ------------------------------------------------------------
     def __getattr__(self, name: str) -> Any:
@@ -507,21 +520,25 @@ class CombatTracker(widgets.VBox):
         return set(self._parts)
 
     def open_details(self, part: str) -> None:
-        """Open the folded part ``part`` (one of :data:`DETAILS`) of the panel, as a click on its
-        header does."""
+        """Open the folded part ``part`` (:data:`ATTACK` or one of :data:`DETAILS`) of the panel,
+        as a click on its header does."""
+        if part == ATTACK:
+            self._make_part("harm")
+            self.attack_fold.selected_index = 0
+            return
         if part not in DETAILS:
-            raise ValueError(f"unknown panel part {part!r}: expected one of {', '.join(DETAILS)}")
+            raise ValueError(f"unknown panel part {part!r}: expected one of {', '.join((ATTACK, *DETAILS))}")
         self._make_part(part)
         self.details.selected_index = DETAILS.index(part)
 
     def _make_part(self, part: str) -> None:
         if part in self._parts:
             return
-        if part in DETAILS:
+        if part in DETAILS or part == ATTACK:
             self._make_part("harm")
         self._parts.add(part)
         getattr(self, f"_make_{part}")()
-        if part in DETAILS:
+        if part in DETAILS or part == ATTACK:
             self._render_panel()
 
     def _make_harm(self) -> None:
@@ -533,10 +550,18 @@ class CombatTracker(widgets.VBox):
         self.heal_button = _button("tt-heal", lambda: self.heal_selected(), "success")
         harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
         harm_row.add_class("tt-panel-row")
+        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None)
+        self.attack_fold.add_class("tt-attack-fold")
+        self.attack_fold.observe(self._on_attack_fold, names="selected_index")
         self.details = widgets.Accordion([widgets.VBox() for _ in DETAILS], selected_index=None)
         self.details.add_class("tt-panel-details")
         self.details.observe(self._on_details, names="selected_index")
-        self.panel_body.children = [harm_row, self.details]
+        self.panel_body.children = [harm_row, self.attack_fold, self.details]
+
+    def _make_attack(self) -> None:
+        self.attack_panel = AttackPanel(self)
+        self.attack_fold.children[0].children = [self.attack_panel.box]
+        self.attack_panel.render()
 
     def _make_options(self) -> None:
         self.options_box = widgets.HBox()
@@ -610,6 +635,18 @@ class CombatTracker(widgets.VBox):
         index = change["new"]
         if index is not None and 0 <= index < len(DETAILS):
             self._make_part(DETAILS[index])
+
+    def _on_attack_fold(self, change) -> None:
+        if change["new"] is None:
+            return
+        if not self.can("attack"):  # a forged click on a hidden header: nothing is made
+            self.attack_fold.selected_index = None
+            self._say(_t("not_allowed", self.locale), error=True)
+            return
+        if ATTACK in self._parts:
+            self.attack_panel.render()  # folded, it was not redrawn
+        else:
+            self._make_part(ATTACK)
 
     # ------------------------------------------------------------------------------------------
     # Actions (each asks ``can`` first; errors are shown, nothing half-applied)
@@ -749,6 +786,59 @@ class CombatTracker(widgets.VBox):
                 self._need_selected(self.selected), int(self.amount.value), **self.heal_option_values()
             ),
         )
+
+    # -- attacks (the Attack part, :mod:`.tracker_attack`) -----------------------------------------
+    def attack_targets(self, attacker_id: str | None) -> list[str]:
+        """The combatants ``attacker_id`` may be shown as targets: the others this audience sees."""
+        return [c.id for c in self.combat.combatants(audience=self.audience) if c.id != attacker_id]
+
+    def attacks_on(self, attacker_id: str, target_id: str) -> list:
+        """The attacks (``AttackSpec``) the system offers ``attacker_id`` on ``target_id`` now."""
+        return list(self.system.attacks(self.combat.character(attacker_id), self.combat.character(target_id)))
+
+    def attack_option_specs(self, spec, attacker_id: str, target_id: str) -> list:
+        """The options (``OptionSpec``) of the attack ``spec`` that this tracker lets its seat
+        choose: all of ``spec.options`` here. A table overrides it to leave out
+        ``spec.defender_options`` when the target's seat chooses them; an option left out takes
+        its default, and a request naming it is refused."""
+        return list(spec.options)
+
+    def attack_odds(self, attacker_id: str, target_id: str, attack_id: str, options: dict):
+        """The exact odds (``AttackOdds``) the panel shows before the roll: the system's
+        ``attack_odds`` on the combat's characters. A table may override it."""
+        return self.system.attack_odds(
+            self.combat.character(attacker_id), self.combat.character(target_id), attack_id, **options
+        )
+
+    def check_attack(self, attacker_id, target_id, attack_id, options) -> tuple:
+        """``(attacker_id, target_id, attack_id, options)`` when this seat may ask for the attack
+        (both combatants ones it sees, an attack the system offers, only options
+        :meth:`attack_option_specs` offers), else a bilingual ``RuleError``."""
+        return check_attack(self, attacker_id, target_id, attack_id, options)
+
+    def perform_attack(self, attacker_id: str, target_id: str, attack_id: str, options: dict) -> dict | None:
+        """Make the attack: ``Combat.attack`` (rolled with the combat's dice, applied by the
+        rules, one undoable event), after ``can("attack")`` and :meth:`check_attack`; the
+        event, or None when refused (the refusal shown, nothing changed). A table overrides it
+        to roll with its fair dice and record the event in its log."""
+
+        def act():
+            a, t, aid, opts = self.check_attack(attacker_id, target_id, attack_id, options)
+            return self.combat.attack(a, t, aid, **opts)
+
+        return self._run("attack", act)
+
+    def attack_selected(self):
+        """The Attack button: the selected combatant attacks as the panel's controls say
+        (checked like a forged message, then :meth:`perform_attack`)."""
+
+        def ask():
+            return self.check_attack(*self.attack_panel.request())
+
+        request = self._run("attack", ask)
+        if request is None:
+            return None
+        return self.perform_attack(*request)
 
     def add_condition(self, cid: str, condition: str, duration: int | None = None):
         return self._run("condition", lambda: self.combat.add_condition(cid, condition, duration=duration))
@@ -982,6 +1072,7 @@ class CombatTracker(widgets.VBox):
         self.panel_head.value = f'{_t("selected", loc)}: <span class="tt-selected-name">{html.escape(c.name)}</span>'
         for i, part in enumerate(DETAILS):
             self.details.set_title(i, _t(f"{part}_section", loc))
+        self._render_attack()
         self.amount.description = _t("amount", loc)
         self.amount.tooltip = _t("amount_tip", loc)
         self.damage_button.description = _t("damage", loc)
@@ -994,6 +1085,17 @@ class CombatTracker(widgets.VBox):
             self._render_conditions(cid, c)
         if "edit" in self._parts:
             self._render_edit(cid, c)
+
+    def _render_attack(self) -> None:
+        """The Attack part: shown while ``can("attack")`` (a table asks: own character, own
+        turn); drawn when open (its odds are worked out only then)."""
+        allowed = bool(self.can("attack"))
+        self.attack_fold.set_title(0, ATTACK_TEXTS["section"].get(self.locale) or ATTACK_TEXTS["section"]["en"])
+        self.attack_fold.layout.display = "" if allowed else "none"
+        if not allowed and self.attack_fold.selected_index is not None:
+            self.attack_fold.selected_index = None
+        if ATTACK in self._parts and allowed and self.attack_fold.selected_index == 0:
+            self.attack_panel.render()
 
     def _render_conditions(self, cid: str, c) -> None:
         loc = self.locale

@@ -186,8 +186,8 @@ def play_sheet(slug: str, locale: str = "ru", *, switch: bool = False):
 
 
 def play_tracker(slug: str, locale: str = "ru", *, switch: bool = False):
-    """A tracker after a fight: initiative, damage to the floor, healing, every condition of the
-    catalogue, turns until some expire, a delay, defeat marks, a rename and an undo. Returns the
+    """A tracker after a fight: initiative, damage to the floor, healing, the Attack part (an
+    attack when the rules offer one), every condition of the catalogue, turns until some expire, a delay, defeat marks, a rename and an undo. Returns the
     tracker and every status line it said along the way."""
     system = get_system(slug)
     chars = [system.Character(name=n) for n in NAMES]
@@ -207,6 +207,10 @@ def play_tracker(slug: str, locale: str = "ru", *, switch: bool = False):
         do(tracker.add_condition, ids[1], cond.id, 1)
     do(tracker.damage, ids[0], 3)
     do(tracker.heal, ids[0], 1)
+    tracker.select(ids[0])
+    tracker.open_details("attack")  # the odds before the roll, and an attack when the rules offer one
+    if tracker.attack_panel.choice.options:
+        do(tracker.attack_selected)
     do(tracker.damage, ids[2], 999)
     for _ in range(5):
         do(tracker.next_turn)
