@@ -240,7 +240,7 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
             help=T(
                 "Aiming at a part of the body costs dice; a hit strong enough for its share of the "
                 "target's max HP breaks or cuts it off.",
-                "Удар в часть тела стоит кубиков; достаточно сильный удар (доля max HP цели) ломает или отрубает её.",
+                "Удар в часть тела стоит кубиков; достаточно сильный удар (доля максимума HP цели) ломает или отрубает её.",
             ),
         ),
         OptionSpec("direction", T("Attacking", "Атака"), "choice", "front", choices=DIRECTIONS),
