@@ -141,7 +141,8 @@ def test_fresh_characters_strike_unarmed_with_the_defenders_choice_of_defence():
     ash, birch = fresh()
     (strike,) = SYSTEM.attacks(ash, birch)
     assert strike.id == "unarmed" and strike.kind == "unarmed"
-    assert strike.defender_options == ("defence", "defence_epic")
+    # a fresh defender has no epic dice: the choice of defence is all there is to ask
+    assert strike.defender_options == ("defence",)
     assert [v for v, _ in strike.option("defence").choices] == ["block", "dodge", "none"]
     assert "tail" not in [v for v, _ in strike.option("zone").choices]  # Birch has no tail
     assert all(o.label["en"] and o.label["ru"] for o in strike.options)

@@ -87,7 +87,7 @@ def test_a_fresh_character_has_the_unarmed_strike():
     assert strike.label == {"en": "Unarmed strike (Valor)", "ru": "Безоружный удар (Доблесть)"}
     assert [o.name for o in strike.options] == ["advantages", "hindrances", "bonus", "damage_kind", "contest", "bought"]
     assert strike.defender_options == ()
-    assert strike.help["en"] and strike.help["ru"] and "L380" in strike.help["en"]  # 0 XP in Unarmed combat
+    assert strike.help["en"] and strike.help["ru"] and "Hindrance" in strike.help["en"]  # 0 XP in Unarmed combat (L380)
     assert {o.name for o in strike.options if o.gm_only} == {"bonus", "contest"}
     spec, chosen = SYSTEM.attack_spec(ada, bo, "unarmed", options={"advantages": 1})  # as GameSystem names it
     assert spec == strike and chosen == {**strike.defaults(), "advantages": 1}
