@@ -262,6 +262,18 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
     return out
 
 
+def attack_names_secret(combat, value: Any) -> bool:
+    """Whether ``value`` (an attack event's payload or text meant for players) names a hidden
+    combatant of ``combat`` by id or name: then it stays with the GM."""
+    full = combat.state()
+    secret = secret_combatants(combat)
+    return _mentions(jsonable_value(value), _secret_pattern(combat, full, secret))
+
+
+def jsonable_value(value: Any) -> Any:
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
 def _tiebreak_ids(note: Any) -> list[str]:
     ids = note.get("ids") if isinstance(note, Mapping) else None
     if ids is None and isinstance(note, Mapping):
@@ -287,6 +299,7 @@ def same_view(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
 
 __all__ = [
     "Audience",
+    "attack_names_secret",
     "COMBAT_FORMAT",
     "GM",
     "PLAYERS",

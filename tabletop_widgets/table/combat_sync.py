@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping
 from ..core.combat import Combat
 from ..core.i18n import T
 from ..core.problems import RuleError
+from .attacks import AttackDesk
 from .audience import COMBAT_FORMAT, PLAYERS, project_combat, same_view, secret_combatants
 from .events import EventError, jsonable
 from .rules import check_text
@@ -43,6 +44,25 @@ class TableCombat(Combat):
     never rolls, so replay is unchanged."""
 
     roller: Callable[[Any, dict], dict] | None = None
+    #: the table's next turn (start/end effects rolled with the fair dice) and attack
+    turner: Callable[[], dict | None] | None = None
+    striker: Callable[[str, str, str, dict], dict | None] | None = None
+
+    def next_turn(self) -> dict:
+        if self.turner is None:
+            return super().next_turn()
+        return self.turner()
+
+    def next_turn_plain(self) -> dict:
+        """:meth:`Combat.next_turn` with this Combat's own ``rng`` (the table sets it to the fair
+        stream for the turn's roll index)."""
+        return super().next_turn()
+
+    def attack(self, attacker_id: str, target_id: str, attack_id: str, **options: Any) -> dict | None:
+        """At a table: rolled with the fair dice, or None while the defender's seat is asked."""
+        if self.striker is None:
+            return super().attack(attacker_id, target_id, attack_id, **options)
+        return self.striker(attacker_id, target_id, attack_id, options)
 
     def roll_initiative(self, ids=None, **options: Any) -> dict:
         if self.roller is None:
@@ -118,6 +138,7 @@ class CombatSync:
         self.writing = False
         self.last_public: dict | None = None
         self.combat = self.replay()
+        self.attacks = AttackDesk(self)
 
     # -- the log -------------------------------------------------------------------------------
     def replay(self) -> TableCombat:
@@ -146,6 +167,8 @@ class CombatSync:
         finally:
             self.writing = False
         combat.roller = self._tracker_initiative
+        combat.turner = self._tracker_turn
+        combat.striker = self._tracker_attack
         combat.observe(self._on_event)
         self.last_public = last_public
         push_characters(self.session, combat)
@@ -202,6 +225,18 @@ class CombatSync:
                 raise
             self.on_refused(exc)
             return None
+
+    def _tracker_turn(self) -> dict | None:
+        try:
+            return self.attacks.next_turn()
+        except REFUSALS as exc:
+            if self.on_refused is None:
+                raise
+            self.on_refused(exc)
+            return None
+
+    def _tracker_attack(self, attacker_id: str, target_id: str, attack_id: str, options: dict) -> dict | None:
+        return self.attacks.attack(attacker_id, target_id, attack_id, options)
 
     def record(self, event: dict) -> None:
         """Record an action the Combat applied (with the players' projection when it changed).
