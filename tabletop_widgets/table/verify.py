@@ -325,13 +325,26 @@ def verify_table(
         if e.kind == "table.opened" and e.payload.get("seed_hash") != table.seed_hash:
             rep.problems.append(f"{where}: published commitment differs from the table's")
         if e.kind == "combat.state":
-            if isinstance(last_initiative, dict) and e.version == last_initiative["next_version"]:
+            rolled_attack = isinstance(last_initiative, dict) and last_initiative.get("attack") is not None
+            if (
+                isinstance(last_initiative, dict)
+                and e.version == last_initiative["next_version"]
+                and (not rolled_attack or last_initiative["left"] > 0)
+            ):
                 # a tracker state written in the initiative's (attack's) transaction must show
-                # that outcome
+                # that outcome; an attack in the tracker needs its own attack roll
                 last_initiative["next_version"] += 1
-                if last_initiative.get("attack") is not None:
+                if rolled_attack:
+                    # the players' state (when it changed), then the GM's, which ends the
+                    # transaction and carries the attack
+                    last_initiative["left"] = 0 if e.audience == "gm" else last_initiative["left"] - 1
                     for problem in _attack_matches(e, last_initiative["attack"]):
                         rep.problems.append(f"{where}: {problem}")
+                elif _combat_event(e, "attack") is not None:
+                    rep.problems.append(
+                        f"{where}: the tracker's attack was not rolled with the table's "
+                        "fair dice (no attack event in its transaction)"
+                    )
                 elif last_initiative["outcome"] is not None:
                     for problem in _combat_matches(e, last_initiative["outcome"]):
                         rep.problems.append(f"{where}: {problem}")
@@ -406,7 +419,7 @@ def verify_table(
                     rep.checked += 0 if problems else 1
                     continue
                 want = replay_attack(system, e.payload, rng)
-                last_initiative = {"next_version": e.version + 1, "outcome": None, "attack": want}
+                last_initiative = {"next_version": e.version + 1, "outcome": None, "attack": want, "left": 2}
             else:
                 if system is None:
                     system = system_for(table)
@@ -484,7 +497,7 @@ def _attack_matches(e, outcome: dict) -> list[str]:
     (hit, damage, text); the players' projection is not compared (it may leave the line out)."""
     ev = _combat_event(e, "attack")
     if ev is None:
-        return [] if e.audience != "gm" else ["the tracker's state in the attack's transaction holds no attack"]
+        return [] if e.audience != "gm" else ["the GM's tracker state in the attack's transaction holds no attack"]
     problems = []
     for part in ("hit", "damage", "text"):
         if _norm(ev.get(part)) != outcome.get(part):

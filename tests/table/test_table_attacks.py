@@ -7,6 +7,7 @@ roll with the fair dice too; nothing of a hidden combatant reaches a player thro
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 
 import pytest
@@ -318,3 +319,60 @@ def test_the_tracker_s_attack_button_goes_through_the_table(table):
     assert sync.combat.attack("ogre", "ada", "strike") is None  # Ann is asked for Ada's dodge
     ann.poll()
     assert questions(ann)
+
+
+def test_a_hidden_combatant_s_bleeding_stays_with_the_gm(table, store):
+    made, gm, ann, ben, sync = table
+    sync.combat.add_condition("spy", "bleeding")
+    while sync.combat.current != "spy":
+        sync.combat.next_turn()
+    (turn,) = [e for e in gm.events() if e.kind == "turn"]
+    assert turn.audience == "gm" and turn.payload["hidden"] is True
+    for s in (ann, ben):
+        s.poll()
+        assert not [e for e in s.events() if e.kind == "turn"]
+        assert "Spy" not in json.dumps([e.payload for e in s.events()], ensure_ascii=False)
+    gm.close_table()
+    assert verify_table(store, made.table_id).ok
+
+
+def test_attack_events_are_written_only_by_the_table_s_own_methods(table):
+    made, gm, ann, ben, sync = table
+    payload = {"request": "a1", "attacker": "ada", "target": "ogre", "attack": "strike", "options": {}}
+    for seat in (gm, ann):
+        with pytest.raises(PermissionDenied):
+            seat.record("attack.declared", payload)
+    with pytest.raises(PermissionDenied):
+        gm.record("attack", {"index": 0})
+
+
+def test_verify_flags_a_tracker_attack_not_rolled_with_the_fair_dice(table, store):
+    """A GM page that applied an attack with its own dice and wrote only the tracker state (no
+    attack event in the transaction) is caught."""
+    from tabletop_widgets.core import Combat
+
+    made, gm, ann, ben, sync = table
+    own = Combat(gm.system, rng=random.Random(1))
+    own.add("a", gm.system.Character(name="A"), name="A")
+    own.add("b", gm.system.Character(name="B"), name="B")
+    event = own.attack("a", "b", "strike")
+    gm.set_combat({"format": 1, "event": event})
+    gm.close_table()
+    rep = verify_table(store, made.table_id)
+    assert not rep.ok and any("not rolled with the table's fair dice" in p for p in rep.problems)
+
+
+def test_a_whole_fight_with_hidden_attacks_verifies(table, store):
+    """Attacks whose transaction writes only the GM's tracker state (nothing players see
+    changed), turns and undos in between: verify checks each attack and flags none."""
+    made, gm, ann, ben, sync = table
+    sync.combat.add_condition("ogre", "bleeding")
+    for _ in range(3):
+        sync.attacks.attack("spy", "ogre", "strike", {"dodge": False})  # a hidden NPC on an NPC
+        sync.combat.next_turn()
+        sync.attacks.attack("ogre", "spy", "strike", {"dodge": True})
+        sync.combat.undo()
+    gm.close_table()
+    rep = verify_table(store, made.table_id)
+    assert rep.ok, rep.text()
+    assert rep.checked == rep.rolls and len([e for e in gm.events() if e.kind == "attack"]) == 6
