@@ -1,0 +1,126 @@
+"""Attacks on the seats' table pages without a browser (issue 16): the defender's question shows
+on the attacked player's page and is answered there (or by the GM for an absent player), the
+GM's page rolls the attack when the answer arrives, and each page says what happened, in the
+seat's language. Lantern's strike (the fifth-system example) is the attack: its defender may
+dodge. Followers are polled by hand; clicks go through the front-end message path."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import frontend_click, frontend_update
+
+from tabletop_widgets.core import register_system, unregister_system
+from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table.attacks import book, questions
+from tabletop_widgets.widgets.table_view import TableView
+
+
+@pytest.fixture
+def lantern():
+    from fixtures.fifth_system import SYSTEM
+
+    register_system(SYSTEM)
+    try:
+        yield SYSTEM
+    finally:
+        unregister_system("lantern")
+
+
+@pytest.fixture
+def pages(lantern, tmp_path):
+    path = str(tmp_path / "table.db")
+    store = open_store(path)
+    chars = {
+        "ada": lantern.Character(name="Ada", nerve=2, wits=2).to_dict(),
+        "bo": lantern.Character(name="Bo", nerve=1, wits=3).to_dict(),
+    }
+    made = create_table(
+        store,
+        "lantern",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("ann", "player", "Ann", "ada"), SeatSpec("ben", "player", "Ben", "bo")],
+        characters=chars,
+    )
+    views = {
+        seat: TableView(
+            TableSession.join(open_store(path), made.table_id, made.tokens[seat]), follow=False, animate=False
+        )
+        for seat in ("gm", "ann", "ben")
+    }
+    gm = views["gm"]
+    gm.bring_into_combat("ada")
+    gm.bring_into_combat("bo")
+    gm.tracker.add_combatant(name="Ogre")
+    gm.tracker.roll_initiative()
+    gm.tracker.next_turn()
+    sync(views)
+    yield views
+    for v in views.values():
+        v.close()
+
+
+def sync(views) -> None:
+    """Every page polls twice (the GM's page answers what the players wrote, then they read it)."""
+    for _ in range(2):
+        for v in views.values():
+            v.session.poll()
+
+
+def question_boxes(view):
+    return [w for w in view.table_attacks.questions_box.children if "tt-attack-question" in w._dom_classes]
+
+
+def test_the_attacked_player_answers_their_dodge_and_the_gm_page_rolls(pages):
+    gm, ben = pages["gm"], pages["ben"]
+    ogre = next(cid for cid in gm.tracker.combat.ids if gm.tracker.combat.name(cid) == "Ogre")
+    assert gm.tracker.combat.attack(ogre, "bo", "strike", aim=True) is None  # Ben's seat is asked
+    sync(pages)
+    (box,) = question_boxes(ben)
+    head, controls, button = box.children
+    assert "Ogre attacks Bo (Strike). How does Bo defend?" in head.value
+    (dodge,) = controls.children
+    assert "tt-attack-defence" in dodge._dom_classes and dodge.description == "Target dodges"
+    assert question_boxes(pages["ann"]) == []  # not Ann's question
+    # the GM's page shows it too, to answer for a player who stepped away
+    (gm_box,) = question_boxes(gm)
+    assert gm_box.children[2].description == "Answer for Ben"
+    frontend_update(dodge, value=True)
+    frontend_click(button)
+    assert "Your answer is sent." in ben.table_attacks.status.value
+    sync(pages)
+    (rolled,) = [e for e in gm.session.events() if e.kind == "attack"]
+    assert rolled.payload["options"]["dodge"] is True and rolled.payload["target"] == "bo"
+    assert question_boxes(ben) == [] and question_boxes(gm) == []
+    assert "Ogre → Bo, Strike:" in ben.table_attacks.status.value  # what became of it
+    # the line is in every seat's tracker log and the GM's table log
+    assert any(e.get("type") == "attack" for e in ben.tracker.combat.events)
+    assert any(x.get("kind") == "attack" for x in gm.session.state.log)
+
+
+def test_the_gm_answers_for_an_absent_player_in_russian(pages):
+    gm, ben = pages["gm"], pages["ben"]
+    gm.choose_locale("ru")
+    ogre = next(cid for cid in gm.tracker.combat.ids if gm.tracker.combat.name(cid) == "Ogre")
+    gm.tracker.combat.attack(ogre, "bo", "strike")
+    (box,) = question_boxes(gm)
+    head, controls, button = box.children
+    assert "Ogre атакует: Bo (Удар). Как защищается Bo?" in head.value
+    assert button.description == "Ответить за игрока Ben"
+    frontend_click(button)
+    assert [e.kind for e in gm.session.events() if e.kind == "attack"] == ["attack"]
+    sync(pages)
+    assert questions(ben.session) == [] and book(ben.session.state)["results"][-1]["status"] == "resolved"
+
+
+def test_a_forged_answer_from_another_seat_changes_nothing(pages):
+    gm, ann, ben = pages["gm"], pages["ann"], pages["ben"]
+    ogre = next(cid for cid in gm.tracker.combat.ids if gm.tracker.combat.name(cid) == "Ogre")
+    gm.tracker.combat.attack(ogre, "bo", "strike")
+    sync(pages)
+    (q,) = questions(ben.session)
+    ann.table_attacks.answer(q["request"], {"dodge": True})  # Ann's page sends Ben's answer
+    assert "not asked of your seat" in ann.table_attacks.status.value
+    ben.table_attacks.answer(q["request"], {"dodge": "always"})  # a value the option does not take
+    assert "tt-error" in ben.table_attacks.status.value
+    sync(pages)
+    assert not [e for e in gm.session.events() if e.kind == "attack"]
+    assert questions(ben.session)  # still open
