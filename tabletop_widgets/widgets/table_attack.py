@@ -239,8 +239,8 @@ class TableAttacks:
             self._serving = False
 
     def your_turn(self) -> None:
-        """When a player's turn comes, their character is selected: its panel shows the
-        Attack part (which asks the GM's page for the attacks and odds when opened)."""
+        """When a player's turn comes, their character is selected (its panel shows the Attack
+        part) and the GM's page is asked for its attacks on every target it can see."""
         s = self.session
         view = (s.state.combat or {}).get("state") or {}
         me = s.character_id
@@ -252,6 +252,16 @@ class TableAttacks:
         self._turns_seen.add(key)
         if me in self.tracker.combat:
             self.tracker.selected = me
+        # ask the GM's page for the attacks on every target now: they are there when the
+        # Attack part opens (a player sees the targets the public tracker shows)
+        for target, d in (view.get("combatants") or {}).items():
+            if target == me or d.get("hidden") or not s.can("attack"):
+                continue
+            if offer_for(s.state, me, target, None, {}) is None and not asked(s.state, me, target, None, {}):
+                try:
+                    s.ask_attack(me, target)
+                except Exception:  # noqa: BLE001 - the panel asks again when it opens
+                    log.exception("asking for attacks failed")
 
     def show_results(self) -> None:
         for r in book(self.session.state)["results"]:

@@ -11,7 +11,7 @@ from helpers import frontend_click, frontend_update
 
 from tabletop_widgets.core import register_system, unregister_system
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
-from tabletop_widgets.table.attacks import book, questions
+from tabletop_widgets.table.attacks import book, offer_for, questions
 from tabletop_widgets.widgets.table_view import TableView
 
 
@@ -124,3 +124,18 @@ def test_a_forged_answer_from_another_seat_changes_nothing(pages):
     sync(pages)
     assert not [e for e in gm.session.events() if e.kind == "attack"]
     assert questions(ben.session)  # still open
+
+
+def test_on_a_player_s_turn_their_character_is_selected_and_their_attacks_fetched(pages):
+    gm, ann, ben = pages["gm"], pages["ann"], pages["ben"]
+    while gm.tracker.combat.current != "ada":
+        gm.tracker.next_turn()
+    sync(pages)
+    assert ann.tracker.selected == "ada"
+    ogre = next(cid for cid in gm.tracker.combat.ids if gm.tracker.combat.name(cid) == "Ogre")
+    for target in ("bo", ogre):
+        offer = offer_for(ann.session.state, "ada", target, None, {})
+        assert offer is not None and [a["id"] for a in offer["attacks"]] == ["strike"]
+    # a forged ask for another seat's character is refused in Python
+    with pytest.raises(PermissionError):
+        ben.session.ask_attack("ada", "bo")
