@@ -130,6 +130,7 @@ class TableAttacks:
             tracker.attacks_on = self.attacks_on
             tracker.attack_odds = self.odds
             tracker.check_attack = self.check
+            self.your_turn()  # a page opened during the player's turn
 
     def may_attack(self) -> bool:
         """A player's tracker shows Attack on their own turn, for their own character."""

@@ -40,12 +40,16 @@ def pages(lantern, tmp_path):
         [SeatSpec("gm", "gm", "Gail"), SeatSpec("ann", "player", "Ann", "ada"), SeatSpec("ben", "player", "Ben", "bo")],
         characters=chars,
     )
-    views = {
-        seat: TableView(
-            TableSession.join(open_store(path), made.table_id, made.tokens[seat]), follow=False, animate=False
+    views = Pages(
+        (
+            seat,
+            TableView(
+                TableSession.join(open_store(path), made.table_id, made.tokens[seat]), follow=False, animate=False
+            ),
         )
         for seat in ("gm", "ann", "ben")
-    }
+    )
+    views.made, views.path = made, path
     gm = views["gm"]
     gm.bring_into_combat("ada")
     gm.bring_into_combat("bo")
@@ -56,6 +60,10 @@ def pages(lantern, tmp_path):
     yield views
     for v in views.values():
         v.close()
+
+
+class Pages(dict):
+    """The seats' pages by seat, with the table (``made``) and the store's path."""
 
 
 def sync(views) -> None:
@@ -139,3 +147,17 @@ def test_on_a_player_s_turn_their_character_is_selected_and_their_attacks_fetche
     # a forged ask for another seat's character is refused in Python
     with pytest.raises(PermissionError):
         ben.session.ask_attack("ada", "bo")
+
+
+def test_a_page_opened_during_the_player_s_turn_selects_their_character(pages):
+    gm = pages["gm"]
+    while gm.tracker.combat.current != "ada":
+        gm.tracker.next_turn()
+    made = pages.made
+    again = TableView(
+        TableSession.join(open_store(pages.path), made.table_id, made.tokens["ann"]), follow=False, animate=False
+    )
+    try:
+        assert again.tracker.selected == "ada"
+    finally:
+        again.close()
