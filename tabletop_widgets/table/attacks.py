@@ -49,7 +49,7 @@ from ..core.attacks import AttackOdds, AttackSpec
 from ..core.combat.records import clone_character
 from ..core.i18n import T, tr
 from ..core.problems import RuleError
-from ..core.system import OptionSpec, option_problem
+from ..core.system import OptionSpec, option_problem, term_of
 from .audience import attack_names_secret, secret_combatants
 from .events import jsonable, register_kind
 from .rules import PlayDenied, PlayError
@@ -737,7 +737,7 @@ class AttackDesk:
         try:
             self._check_seat_attack(seat, ask["attacker"], ask["target"], declare=False)
             specs = self.offered(ask["attacker"], ask["target"])
-            payload["attacks"] = [spec_json(s, without=s.defender_options) for s in specs]
+            payload["attacks"] = [spec_json(s, without=[*s.defender_options, *gm_options(s)]) for s in specs]
             chosen = ask.get("attack") or (specs[0].id if specs else None)
             if chosen is not None:
                 a, t = self._pair(ask["attacker"], ask["target"])
@@ -752,7 +752,19 @@ class AttackDesk:
         return payload
 
     def _attacker_options(self, a, t, attack: str, options: Mapping[str, Any]):
+        """A player's options: none of the defender's, none the GM sets (checked, with defaults)."""
         spec, _ = self.system.attack_spec(a, t, attack, {})
+        gm_set = [k for k in options if k in gm_options(spec)]
+        if gm_set:
+            o = spec.option(gm_set[0])
+            gm_en, gm_ru = term_of(self.system, "gm", "en"), term_of(self.system, "gm", "ru")
+            raise PlayError(
+                "gm_option",
+                T(
+                    f"{tr(o.label)}: only the {gm_en} sets this option.",
+                    f"{tr(o.label, 'ru')}: этот параметр задаёт только {gm_ru}.",
+                ),
+            )
         theirs = [k for k in options if k in spec.defender_options]
         if theirs:
             raise PlayError(
@@ -824,7 +836,11 @@ class AttackDesk:
             "target": target,
             "target_name": self.combat.name(target),
             "label": dict(spec.label),
-            "options": [option_json(o) for o in spec.options if o.name in spec.defender_options],
+            "options": [
+                option_json(o)
+                for o in spec.options
+                if o.name in spec.defender_options and not (o.gm_only and seat is not None)
+            ],
         }
         if seat is not None and attack_names_secret(self.combat, {**payload, "attacker_name": {}}):
             payload["label"] = T("An attack", "Атака")  # the weapon's name would give a hidden attacker away
@@ -932,7 +948,7 @@ class AttackDesk:
                     "На этот вопрос отвечает место защищающегося (или ведущий).",
                 ),
             )
-        stray = [k for k in answer if k not in spec.defender_options]
+        stray = [k for k in answer if k not in spec.defender_options or (by_role != "gm" and k in gm_options(spec))]
         if stray:
             raise PlayError(
                 "unknown_option",
@@ -1084,6 +1100,11 @@ class AttackDesk:
         sync.last_public = rolled.get("public")
         sync.pull_characters(reason={"combat": "next"})
         return rolled["event"]
+
+
+def gm_options(spec: AttackSpec) -> list[str]:
+    """The options of ``spec`` only the GM sets (a player's page never offers or sends them)."""
+    return [o.name for o in spec.options if o.gm_only]
 
 
 def _same(a, b) -> bool:

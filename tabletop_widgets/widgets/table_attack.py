@@ -57,8 +57,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "refused": {"en": "Your attack was refused: {why}", "ru": "Атака отклонена: {why}"},
     "question": {
-        "en": "{attacker} attacks {target} ({attack}). How does {target} defend?",
-        "ru": "{attacker} атакует: {target} ({attack}). Как защищается {target}?",
+        "en": "{attacker} attacks {target}: {attack}. How does {target} defend?",
+        "ru": "{attacker} атакует цель {target}: {attack}. Как защищается {target}?",
     },
     "answer": {"en": "Answer", "ru": "Ответить"},
     "answer_for": {"en": "Answer for {seat}", "ru": "Ответить за игрока {seat}"},
@@ -130,7 +130,9 @@ class TableAttacks:
             tracker.attacks_on = self.attacks_on
             tracker.attack_odds = self.odds
             tracker.check_attack = self.check
+            tracker.observe(lambda _change: self.mark_turn(), names="selected")
             self.your_turn()  # a page opened during the player's turn
+            self.mark_turn()
 
     def may_attack(self) -> bool:
         """A player's tracker shows Attack on their own turn, for their own character."""
@@ -139,6 +141,17 @@ class TableAttacks:
             return False
         view = (s.state.combat or {}).get("state") or {}
         return t.selected == s.character_id and view.get("current") == s.character_id
+
+    def mark_turn(self) -> None:
+        """A player's tracker shows its panel (only the Attack part) while they may attack:
+        the class ``tt-your-attack`` on the tracker says so to the page's style."""
+        t = self.tracker
+        if t is None or self.is_gm:
+            return
+        if self.may_attack():
+            t.add_class("tt-your-attack")
+        else:
+            t.remove_class("tt-your-attack")
 
     def option_specs(self, spec, attacker_id: str, target_id: str) -> list:
         """The options the seat chooses: never the defender's when a player's seat defends
@@ -222,6 +235,7 @@ class TableAttacks:
             self.tracker.attack_panel.changed()
         if not self.is_gm and "combat.state" in kinds:
             self.your_turn()
+            self.mark_turn()
         self.show_results()
         self.render_questions()
 

@@ -6,13 +6,21 @@ roll with the fair dice too; nothing of a hidden combatant reaches a player thro
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from fractions import Fraction
 
 import pytest
 
-from tabletop_widgets.core import ConditionSpec, DamageOutcome, T, register_system, unregister_system
+from tabletop_widgets.core import (
+    ConditionSpec,
+    DamageOutcome,
+    OptionSpec,
+    T,
+    register_system,
+    unregister_system,
+)
 from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, rng_for, verify_table
 from tabletop_widgets.table.attacks import (
     book,
@@ -33,7 +41,25 @@ def bleeding_lantern():
     bearer's turn."""
     from fixtures.fifth_system.system import LanternSystem
 
+    from fixtures.fifth_system import attacks as strike
+
     class BleedingLantern(LanternSystem):
+        def attacks(self, attacker, target):
+            """The strike, with a modifier only the GM sets."""
+            (spec,) = super().attacks(attacker, target)
+            edge = OptionSpec("edge", T("GM's edge", "Перевес ведущего"), kind="int", min=-2, max=2, gm_only=True)
+            return [dataclasses.replace(spec, options=(*spec.options, edge))]
+
+        def attack_odds(self, attacker, target, attack_id, **options):
+            _spec, opts = self.attack_spec(attacker, target, attack_id, options)
+            opts.pop("edge")
+            return strike.odds(self, attacker, target, **opts)
+
+        def resolve_attack(self, attacker, target, attack_id, *, rng, **options):
+            _spec, opts = self.attack_spec(attacker, target, attack_id, options)
+            opts.pop("edge")
+            return strike.resolve(attacker, target, rng=rng, **opts)
+
         def conditions(self):
             return [ConditionSpec("bleeding", T("Bleeding", "Кровотечение"), T("1d3 a turn", "1d3 за ход"))]
 
@@ -108,7 +134,7 @@ def test_a_player_asks_the_odds_and_gets_them_from_the_gm_kernel(table):
     offer = offer_for(ann.state, "ada", "ogre", "strike", {"aim": True})
     assert offer["error"] is None
     (strike,) = offer["attacks"]
-    # the defender's choice (dodge) is not the attacker's to set, so it is not offered to them
+    # the defender's choice (dodge) is not the attacker's to set, nor the GM's edge: not offered
     assert [o["name"] for o in strike["options"]] == ["aim", "might"]
     odds = odds_from_json(offer["odds"])
     exact = gm.system.attack_odds(sync.combat.character("ada"), sync.combat.character("ogre"), "strike", aim=True)
@@ -143,7 +169,7 @@ def test_a_player_attacks_an_npc_the_gm_answers_the_dodge_and_verify_covers_it(t
     assert q["attacker_name"]["en"] == "Ada"
     ogre_before = sync.combat.character("ogre").health
     event = sync.attacks.answer(q["request"], {"dodge": True})
-    assert event["type"] == "attack" and event["options"] == {"aim": True, "might": True, "dodge": True}
+    assert event["type"] == "attack" and event["options"] == {"aim": True, "might": True, "dodge": True, "edge": 0}
     # the attack is the table's fair roll: the attack event's index, its stream, the same outcome
     (rolled,) = [e for e in gm.events() if e.kind == "attack"]
     assert rolled.audience == "gm"  # it carries the NPC's sheet
@@ -223,6 +249,10 @@ def test_the_gm_kernel_refuses_what_the_page_could_not_check(table):
     ann.declare_attack("ada", "ogre", "strike", {"dodge": False})
     answer_offer(gm, sync, ann)
     assert "defender chooses" in book(ann.state)["results"][-1]["message"]["en"]
+    ann.declare_attack("ada", "ogre", "strike", {"edge": 2})  # what only the GM sets
+    answer_offer(gm, sync, ann)
+    assert "only the GM sets" in book(ann.state)["results"][-1]["message"]["en"]
+    assert "задаёт только" in book(ann.state)["results"][-1]["message"]["ru"]
     # the turn moved on before the GM's kernel saw the declaration: refused, not rolled
     ann.declare_attack("ada", "ogre", "strike")
     gm.poll()
@@ -250,7 +280,7 @@ def test_an_npc_attacks_a_player_who_answers_their_own_dodge(table):
     ben.answer_attack(q["request"], {"dodge": True})
     gm.poll()
     (event,) = sync.attacks.serve().values()
-    assert event["options"] == {"aim": True, "might": False, "dodge": True}
+    assert event["options"] == {"aim": True, "might": False, "dodge": True, "edge": 0}
     ben.poll()
     assert questions(ben) == [] and book(ben.state)["results"][-1]["status"] == "resolved"
 

@@ -84,7 +84,7 @@ def test_the_attacked_player_answers_their_dodge_and_the_gm_page_rolls(pages):
     sync(pages)
     (box,) = question_boxes(ben)
     head, controls, button = box.children
-    assert "Ogre attacks Bo (Strike). How does Bo defend?" in head.value
+    assert "Ogre attacks Bo: Strike. How does Bo defend?" in head.value
     (dodge,) = controls.children
     assert "tt-attack-defence" in dodge._dom_classes and dodge.description == "Target dodges"
     assert question_boxes(pages["ann"]) == []  # not Ann's question
@@ -111,7 +111,7 @@ def test_the_gm_answers_for_an_absent_player_in_russian(pages):
     gm.tracker.combat.attack(ogre, "bo", "strike")
     (box,) = question_boxes(gm)
     head, controls, button = box.children
-    assert "Ogre атакует: Bo (Удар). Как защищается Bo?" in head.value
+    assert "Ogre атакует цель Bo: Удар. Как защищается Bo?" in head.value
     assert button.description == "Ответить за игрока Ben"
     frontend_click(button)
     assert [e.kind for e in gm.session.events() if e.kind == "attack"] == ["attack"]
