@@ -359,7 +359,10 @@ def _done(state: TableState, e) -> None:
     p = e.payload
     b = book(state)
     req = b["requests"].pop(p["request"], None) or {}
-    b["results"].append({**dict(p), "attacker": req.get("attacker"), "seat": req.get("seat"), "seq": e.seq})
+    defender = (req.get("question") or {}).get("seat")
+    b["results"].append(
+        {**dict(p), "attacker": req.get("attacker"), "seat": req.get("seat"), "defender": defender, "seq": e.seq}
+    )
     del b["results"][:-KEEP_RESULTS]
 
 

@@ -161,13 +161,18 @@ class TableAttacks:
         return [o for o in spec.options if o.name not in spec.defender_options]
 
     def _offer(self, attacker: str, target: str, attack: str | None, options: Mapping[str, Any]):
+        """The GM page's answer for this, or None after asking for it (once)."""
         offer = offer_for(self.session.state, attacker, target, attack, options)
         if offer is None and not asked(self.session.state, attacker, target, attack, dict(options)):
             self.session.ask_attack(attacker, target, attack, dict(options))
         return offer
 
     def attacks_on(self, attacker_id: str, target_id: str) -> list:
-        offer = self._offer(attacker_id, target_id, None, {})
+        try:
+            offer = self._offer(attacker_id, target_id, None, {})
+        except Exception as exc:  # noqa: BLE001 - refused (too many asks at once...): said, no attacks
+            self.say(_message(exc), error=True)
+            return []
         if offer is None:
             self.say(_both("asking_attacks"))
             return []
@@ -210,13 +215,12 @@ class TableAttacks:
             return None
         try:
             if self.is_gm:
-                a, tg, aid, opts = type(t).check_attack(t, attacker_id, target_id, attack_id, options)
+                a, tg, aid, opts = t.check_attack(attacker_id, target_id, attack_id, options)
                 event = self.view.sync.attacks.attack(a, tg, aid, opts)
                 if event is None:
-                    name = t.combat.name(tg)
-                    self.say(_both("waiting_defender", target=name))
+                    self.say(_both("waiting_defender", target=t.combat.name(tg)))
                 else:
-                    self.say({loc: t.describe(event, loc) for loc in ("en", "ru")})
+                    self.say({loc: t.combat.describe(event, loc) for loc in ("en", "ru")})
                 return event
             a, tg, aid, opts = self.check(attacker_id, target_id, attack_id, options)
             self.session.declare_attack(a, tg, aid, opts)

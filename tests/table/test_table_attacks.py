@@ -406,3 +406,27 @@ def test_a_whole_fight_with_hidden_attacks_verifies(table, store):
     rep = verify_table(store, made.table_id)
     assert rep.ok, rep.text()
     assert rep.checked == rep.rolls and len([e for e in gm.events() if e.kind == "attack"]) == 6
+
+
+def test_a_gm_state_projected_for_a_player_keeps_only_that_seat_s_attacks(table):
+    """Defence in depth: the GM's attack book (every seat's asks, the GM's own questions about
+    NPCs) projected for a player's seat (as snapshots are) keeps only what that seat was told."""
+    from tabletop_widgets.table.audience import Audience, project_state
+
+    made, gm, ann, ben, sync = table
+    ann.ask_attack("ada", "ogre")
+    ann.declare_attack("ada", "ogre", "strike")
+    sync.attacks.attack("ogre", "bo", "strike")  # Ben is asked
+    gm.poll()
+    sync.attacks.serve()  # Ann's attack on the Ogre: the GM is asked for the Ogre's dodge
+    assert len(questions(gm)) == 2
+    for seat, session in (("ann", ann), ("ben", ben)):
+        session.poll()
+        projected = book(project_state(gm.state, Audience("player", seat)))
+        own = book(session.state)
+        assert projected["asks"].keys() == own["asks"].keys()
+        assert projected["requests"].keys() == own["requests"].keys()
+        for rid, req in projected["requests"].items():
+            assert req["status"] == own["requests"][rid]["status"]
+            assert req.get("question") == own["requests"][rid].get("question")  # none asked of another
+    assert book(project_state(gm.state, Audience("observer"))) == {"asks": {}, "requests": {}, "results": []}
