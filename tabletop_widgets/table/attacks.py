@@ -1058,10 +1058,11 @@ class AttackDesk:
         sync.pull_characters(reason={"combat": "attack"})
         return rolled["event"]
 
-    def next_turn(self) -> dict:
-        """The tracker's next turn with the fair dice: ``system.on_turn`` (bleeding, burning,
-        regeneration) rolls with the next roll index's stream; a ``turn`` event records each call
-        when any dice were drawn (else no roll index is used)."""
+    def next_turn(self, action: str = "next", *args: Any) -> dict:
+        """The tracker's next turn (or ``"delay"``, ``"act_now", cid``: every action that starts
+        or ends a turn) with the fair dice: ``system.on_turn`` (bleeding, burning, regeneration)
+        rolls with the next roll index's stream; a ``turn`` event records each call that drew
+        dice (when none did, no roll index is used)."""
         sync, combat, system = self.sync, self.combat, self.combat.system
         rolled: dict[str, Any] = {}
 
@@ -1073,7 +1074,7 @@ class AttackDesk:
             saved = combat.system, combat.rng
             combat.system, combat.rng = RecordingSystem(system, calls), rng
             try:
-                event = combat.next_turn_plain()
+                event = combat.turn_plain(action, *args)
             finally:
                 combat.system, combat.rng = saved
                 sync.writing = False
@@ -1101,7 +1102,7 @@ class AttackDesk:
                 sync.reload()
             raise
         sync.last_public = rolled.get("public")
-        sync.pull_characters(reason={"combat": "next"})
+        sync.pull_characters(reason={"combat": action})
         return rolled["event"]
 
 

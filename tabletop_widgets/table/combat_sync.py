@@ -44,19 +44,31 @@ class TableCombat(Combat):
     never rolls, so replay is unchanged."""
 
     roller: Callable[[Any, dict], dict] | None = None
-    #: the table's next turn (start/end effects rolled with the fair dice) and attack
-    turner: Callable[[], dict | None] | None = None
+    #: the table's turn actions (their start/end effects rolled with the fair dice) and attack
+    turner: Callable[..., dict | None] | None = None
     striker: Callable[[str, str, str, dict], dict | None] | None = None
 
     def next_turn(self) -> dict:
         if self.turner is None:
             return super().next_turn()
-        return self.turner()
+        return self.turner("next")
 
-    def next_turn_plain(self) -> dict:
-        """:meth:`Combat.next_turn` with this Combat's own ``rng`` (the table sets it to the fair
-        stream for the turn's roll index)."""
-        return super().next_turn()
+    def delay(self) -> dict:
+        if self.turner is None:
+            return super().delay()
+        return self.turner("delay")
+
+    def act_now(self, cid: str) -> dict:
+        if self.turner is None:
+            return super().act_now(cid)
+        return self.turner("act_now", cid)
+
+    def turn_plain(self, action: str, *args: Any) -> dict:
+        """The Combat's own ``next_turn``, ``delay`` or ``act_now`` (the actions that start or
+        end a turn, so call ``system.on_turn``) with this Combat's ``rng``: the table sets it to
+        the fair stream of the turn's roll index."""
+        plain = {"next": super().next_turn, "delay": super().delay, "act_now": super().act_now}
+        return plain[action](*args)
 
     def attack(self, attacker_id: str, target_id: str, attack_id: str, **options: Any) -> dict | None:
         """At a table: rolled with the fair dice, or None while the defender's seat is asked."""
@@ -226,9 +238,9 @@ class CombatSync:
             self.on_refused(exc)
             return None
 
-    def _tracker_turn(self) -> dict | None:
+    def _tracker_turn(self, action: str = "next", *args: Any) -> dict | None:
         try:
-            return self.attacks.next_turn()
+            return self.attacks.next_turn(action, *args)
         except REFUSALS as exc:
             if self.on_refused is None:
                 raise

@@ -430,3 +430,19 @@ def test_a_gm_state_projected_for_a_player_keeps_only_that_seat_s_attacks(table)
             assert req["status"] == own["requests"][rid]["status"]
             assert req.get("question") == own["requests"][rid].get("question")  # none asked of another
     assert book(project_state(gm.state, Audience("observer"))) == {"asks": {}, "requests": {}, "results": []}
+
+
+def test_delaying_rolls_the_next_turn_s_effects_with_the_fair_dice(table, store):
+    """``delay`` (and ``act_now``) start turns too: their bleeding rolls with the table's dice."""
+    made, gm, ann, ben, sync = table
+    order = sync.combat.order
+    nxt = order[(order.index("ada") + 1) % len(order)]
+    sync.combat.add_condition(nxt, "bleeding")
+    before = sync.combat.character(nxt).health
+    sync.combat.delay()  # Ada waits: the next one's turn starts, and they bleed
+    assert sync.combat.current == nxt and sync.combat.character(nxt).health < before
+    (turn,) = [e for e in gm.events() if e.kind == "turn"]
+    assert turn.payload["calls"][-1]["when"] == "start"
+    gm.close_table()
+    rep = verify_table(store, made.table_id)
+    assert rep.ok, rep.text()
