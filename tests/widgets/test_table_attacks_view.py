@@ -161,3 +161,80 @@ def test_a_page_opened_during_the_player_s_turn_selects_their_character(pages):
         assert again.tracker.selected == "ada"
     finally:
         again.close()
+
+
+def _ogre(gm) -> str:
+    return next(cid for cid in gm.tracker.combat.ids if gm.tracker.combat.name(cid) == "Ogre")
+
+
+def test_a_player_attacks_through_the_panel_with_odds_from_the_gm_page(pages):
+    """Ann's turn: her tracker shows only the Attack part; the attacks and the odds come from the
+    GM's page (her kernel has no Ogre sheet); Attack goes to the GM's page, which asks the GM for
+    the Ogre's dodge and rolls; Ben's tracker shows the line."""
+    gm, ann, ben = pages["gm"], pages["ann"], pages["ben"]
+    ogre = _ogre(gm)
+    while gm.tracker.combat.current != "ada":
+        gm.tracker.next_turn()
+    sync(pages)
+    t = ann.tracker
+    assert t.can("attack") and "tt-your-attack" in t._dom_classes
+    assert not ben.tracker.can("attack") and "tt-your-attack" not in ben.tracker._dom_classes
+    t.open_details("attack")
+    panel = t.attack_panel
+    frontend_update(panel.target, index=[v for _, v in panel.target.options].index(ogre))
+    sync(pages)
+    assert [v for _, v in panel.choice.options] == ["strike"]
+    assert sorted(panel.controls) == ["aim", "might"]  # not the Ogre's dodge: the GM chooses it
+    assert "58.3%" in panel.odds.value  # 2d6 >= 7 + 2 - 2: 21/36, from the Ogre's real sheet
+    frontend_update(panel.controls["aim"].widget, value=True)
+    assert "asking the GM" in panel.odds.value  # a new question for the new option...
+    sync(pages)
+    assert "72.2%" in panel.odds.value  # ...answered: 2d6 >= 6, 26/36
+    frontend_click(panel.go)
+    assert "Your attack is sent" in ann.table_attacks.status.value
+    sync(pages)
+    (box,) = question_boxes(gm)
+    assert "Ada attacks Ogre: Strike. How does Ogre defend?" in box.children[0].value
+    frontend_click(box.children[2])
+    sync(pages)
+    (rolled,) = [e for e in gm.session.events() if e.kind == "attack"]
+    assert rolled.payload["options"] == {"aim": True, "might": False, "dodge": False}
+    assert "Ada → Ogre, Strike:" in ann.table_attacks.status.value
+    assert [e.get("target") for e in ben.tracker.combat.events if e.get("type") == "attack"] == [ogre]
+
+
+def test_a_forged_attack_from_a_player_page_is_refused(pages):
+    gm, ann, ben = pages["gm"], pages["ann"], pages["ben"]
+    while gm.tracker.combat.current != "ada":
+        gm.tracker.next_turn()
+    sync(pages)
+    # Ben's page sends an attack off his turn, and one with Ada: both refused in his kernel
+    for attacker in ("bo", "ada"):
+        assert ben.tracker.perform_attack(attacker, _ogre(gm), "strike", {}) is None
+        assert "own character" in ben.table_attacks.status.value
+    # Ann's page sends the defender's option: refused before anything is written
+    assert ann.tracker.perform_attack("ada", _ogre(gm), "strike", {"dodge": True}) is None
+    assert "not yours to choose" in ann.table_attacks.status.value
+    sync(pages)
+    assert not [
+        e
+        for e in gm.session.events()
+        if e.kind.startswith("attack") and e.kind != "attack.ask" and e.kind != "attack.offer"
+    ]
+
+
+def test_the_gm_attacks_a_player_s_character_from_the_tracker(pages):
+    gm, ann = pages["gm"], pages["ann"]
+    ogre = _ogre(gm)
+    gm.tracker.selected = ogre
+    gm.tracker.open_details("attack")
+    panel = gm.tracker.attack_panel
+    frontend_update(panel.target, index=[v for _, v in panel.target.options].index("ada"))
+    assert sorted(panel.controls) == ["aim", "might"]  # Ada's dodge is Ann's to choose
+    frontend_click(panel.go)
+    assert "Ada chooses how to defend" in gm.table_attacks.status.value
+    sync(pages)
+    (box,) = question_boxes(ann)
+    frontend_click(box.children[2])
+    sync(pages)
+    assert [e.kind for e in gm.session.events() if e.kind == "attack"] == ["attack"]
