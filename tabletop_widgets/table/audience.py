@@ -94,7 +94,41 @@ def project_state(state, audience: Audience):
         out.combat = None
     if out.combat_events:  # the GM's combat log: never
         out.combat_events = []
+    if isinstance(out.extra.get("attacks"), Mapping):  # attacks: this seat's asks and questions only
+        out.extra["attacks"] = project_attack_book(out.extra["attacks"], audience)
     return out
+
+
+def project_attack_book(book: Mapping[str, Any], audience: Audience) -> dict[str, Any]:
+    """The attack book (:func:`~tabletop_widgets.table.attacks.book`) as ``audience`` may hold
+    it: a player's seat keeps its own asks, its own attacks and the questions asked of it (what
+    the events addressed to it built); an observer nothing."""
+    seat = audience.seat if audience.role == "player" else None
+
+    def mine(entry: Any) -> bool:
+        if seat is None or not isinstance(entry, Mapping):
+            return False
+        q = entry.get("question") if isinstance(entry.get("question"), Mapping) else {}
+        return seat in (entry.get("seat"), entry.get("defender"), q.get("seat"))
+
+    def told(entry: Mapping[str, Any]) -> dict[str, Any]:
+        """A request as the seat was told of it: its own attack without a question asked of
+        another seat, or the question asked of it without the attack's other details."""
+        e = dict(entry)
+        q = e.get("question") if isinstance(e.get("question"), Mapping) else {}
+        if e.get("seat") != seat:
+            e = {k: v for k, v in e.items() if k in ("request", "target", "status", "question", "answer")}
+        elif q and q.get("seat") != seat:
+            e.update(question=None, status="declared")
+            e.pop("answer", None)
+            e.pop("answered_by", None)
+        return e
+
+    return {
+        "asks": {k: v for k, v in (book.get("asks") or {}).items() if mine(v)},
+        "requests": {k: told(v) for k, v in (book.get("requests") or {}).items() if mine(v)},
+        "results": [r for r in book.get("results") or () if mine(r)],
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -262,6 +296,18 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
     return out
 
 
+def attack_names_secret(combat, value: Any) -> bool:
+    """Whether ``value`` (an attack event's payload or text meant for players) names a hidden
+    combatant of ``combat`` by id or name: then it stays with the GM."""
+    full = combat.state()
+    secret = secret_combatants(combat)
+    return _mentions(jsonable_value(value), _secret_pattern(combat, full, secret))
+
+
+def jsonable_value(value: Any) -> Any:
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
 def _tiebreak_ids(note: Any) -> list[str]:
     ids = note.get("ids") if isinstance(note, Mapping) else None
     if ids is None and isinstance(note, Mapping):
@@ -287,6 +333,8 @@ def same_view(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
 
 __all__ = [
     "Audience",
+    "attack_names_secret",
+    "project_attack_book",
     "COMBAT_FORMAT",
     "GM",
     "PLAYERS",

@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping
 from ..core.combat import Combat
 from ..core.i18n import T
 from ..core.problems import RuleError
+from .attacks import AttackDesk
 from .audience import COMBAT_FORMAT, PLAYERS, project_combat, same_view, secret_combatants
 from .events import EventError, jsonable
 from .rules import check_text
@@ -43,6 +44,37 @@ class TableCombat(Combat):
     never rolls, so replay is unchanged."""
 
     roller: Callable[[Any, dict], dict] | None = None
+    #: the table's turn actions (their start/end effects rolled with the fair dice) and attack
+    turner: Callable[..., dict | None] | None = None
+    striker: Callable[[str, str, str, dict], dict | None] | None = None
+
+    def next_turn(self) -> dict:
+        if self.turner is None:
+            return super().next_turn()
+        return self.turner("next")
+
+    def delay(self) -> dict:
+        if self.turner is None:
+            return super().delay()
+        return self.turner("delay")
+
+    def act_now(self, cid: str) -> dict:
+        if self.turner is None:
+            return super().act_now(cid)
+        return self.turner("act_now", cid)
+
+    def turn_plain(self, action: str, *args: Any) -> dict:
+        """The Combat's own ``next_turn``, ``delay`` or ``act_now`` (the actions that start or
+        end a turn, so call ``system.on_turn``) with this Combat's ``rng``: the table sets it to
+        the fair stream of the turn's roll index."""
+        plain = {"next": super().next_turn, "delay": super().delay, "act_now": super().act_now}
+        return plain[action](*args)
+
+    def attack(self, attacker_id: str, target_id: str, attack_id: str, **options: Any) -> dict | None:
+        """At a table: rolled with the fair dice, or None while the defender's seat is asked."""
+        if self.striker is None:
+            return super().attack(attacker_id, target_id, attack_id, **options)
+        return self.striker(attacker_id, target_id, attack_id, options)
 
     def roll_initiative(self, ids=None, **options: Any) -> dict:
         if self.roller is None:
@@ -118,6 +150,7 @@ class CombatSync:
         self.writing = False
         self.last_public: dict | None = None
         self.combat = self.replay()
+        self.attacks = AttackDesk(self)
 
     # -- the log -------------------------------------------------------------------------------
     def replay(self) -> TableCombat:
@@ -146,6 +179,8 @@ class CombatSync:
         finally:
             self.writing = False
         combat.roller = self._tracker_initiative
+        combat.turner = self._tracker_turn
+        combat.striker = self._tracker_attack
         combat.observe(self._on_event)
         self.last_public = last_public
         push_characters(self.session, combat)
@@ -202,6 +237,18 @@ class CombatSync:
                 raise
             self.on_refused(exc)
             return None
+
+    def _tracker_turn(self, action: str = "next", *args: Any) -> dict | None:
+        try:
+            return self.attacks.next_turn(action, *args)
+        except REFUSALS as exc:
+            if self.on_refused is None:
+                raise
+            self.on_refused(exc)
+            return None
+
+    def _tracker_attack(self, attacker_id: str, target_id: str, attack_id: str, options: dict) -> dict | None:
+        return self.attacks.attack(attacker_id, target_id, attack_id, options)
 
     def record(self, event: dict) -> None:
         """Record an action the Combat applied (with the players' projection when it changed).

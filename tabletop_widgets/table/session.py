@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..core.i18n import LOCALES
 from ..core.system import term_of
+from .attacks import ATTACK_KINDS, answer_events, ask_events, declare_events
 from .audience import Audience, project_state, visible_events
 from .campaign import DICE_ACTIONS, session_ended_denial
 from .events import EventError, jsonable, kind as event_kind, validate
@@ -64,6 +65,7 @@ DEFAULT_SNAPSHOT_EVERY = 200
 #: kinds that only dedicated methods write (their content must come from the fair dice or the table)
 RESERVED_KINDS = frozenset(
     {"roll", "roll.failed", "check", "initiative", "table.opened", "table.closed", "session.started", "session.ended"}
+    | ATTACK_KINDS
 )
 
 
@@ -679,6 +681,87 @@ class TableSession:
                 if states is not None:
                     full, public = states
                     out += self._combat_events(full, public)
+            return out
+
+        return self._write(make)
+
+    # -- attacks (see :mod:`.attacks`) ----------------------------------------------------------
+    def ask_attack(self, attacker_id: str, target_id: str, attack_id: str | None = None, options=None) -> Event:
+        """Ask the GM's kernel which attacks ``attacker_id`` can make on ``target_id`` and, for
+        ``attack_id`` with ``options``, the exact odds (answered by an ``attack.offer`` to this
+        seat: :func:`.attacks.offer_for`). A player asks for their own character only, about a
+        target their seat sees."""
+        return self._attack_write("attack", lambda: ask_events(self, attacker_id, target_id, attack_id, options))[0]
+
+    def declare_attack(self, attacker_id: str, target_id: str, attack_id: str, options=None) -> Event:
+        """Make an attack: a player with their own character on its turn, on a target their seat
+        sees (the GM's kernel checks it again, asks the defender when the attack has defender
+        options, and rolls it with the table's fair dice)."""
+        return self._attack_write("attack", lambda: declare_events(self, attacker_id, target_id, attack_id, options))[0]
+
+    def answer_attack(self, request: str, options=None) -> Event:
+        """The defender's choices for a pending attack: from the seat asked, or the GM (for an
+        absent player or an NPC)."""
+        return self._attack_write("attack", lambda: answer_events(self, request, options))[0]
+
+    def write_attack_events(self, make: Callable[[], Sequence[tuple[str, Mapping[str, Any], str]]]) -> list[Event]:
+        """GM: the attack desk's events without dice (offers, questions, refusals): ``make()``
+        runs under the table's lock on the caught-up state and returns ``(kind, payload,
+        audience)`` triples (none: nothing is written)."""
+        return self._attack_write("combat", make)
+
+    def _attack_write(self, action: str, make: Callable[[], Sequence[tuple]]) -> list[Event]:
+        self._begin(action)
+        if action == "attack" and not self.state.session_open:
+            raise session_ended_denial(self, action)
+        make()  # the checks on the state as this seat has it: refuse before taking the lock
+
+        def build(tx: WriteTx) -> list[NewEvent]:
+            self.require(action)
+            out = []
+            for kind, payload, audience in make():
+                if not audience_ok(audience):
+                    raise EventError(f"bad audience {audience!r}")
+                out.append(NewEvent(kind, self.seat, validate(kind, payload), audience))
+            return out
+
+        return self._write(build)
+
+    def roll_attack(
+        self, roll: Callable[[Callable[[], Any], int], "tuple | None"], *, kind: str = "attack"
+    ) -> list[Event]:
+        """GM: a tracker action rolled with the table's fair dice (an ``attack``, or a ``turn``'s
+        start/end effects). Inside the write transaction ``roll(stream, index)`` gets the next
+        roll index and ``stream()``, a fresh stream of it each call (``rng_for(seed, index)``
+        noting whether anything was drawn), and returns None (nothing to write) or ``(payload,
+        hidden, full_state, public_state, public_changed, more)``: the ``kind`` event (None:
+        no dice were drawn, no index used), the tracker's ``combat.state`` events as
+        :meth:`set_combat` writes them, and further ``(kind, payload, audience)`` triples. An
+        exception aborts the whole write."""
+        if kind not in ("attack", "turn"):
+            raise ValueError(f"roll_attack writes attack or turn events, not {kind!r}")
+        self._begin("combat")
+        if not self.state.session_open:
+            raise session_ended_denial(self, "combat")
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("combat")
+            index = tx.next_roll
+            seed = tx.secret_seed()
+            got = roll(lambda: DrawWatch(seed, index), index)
+            if got is None:
+                return []
+            payload, hidden, full, public, changed, more = got
+            out = []
+            if payload is not None:
+                data = validate(kind, payload)
+                out.append(NewEvent(kind, self.seat, data, AUDIENCE_GM if hidden else AUDIENCE_ALL, roll=index))
+            events = self._combat_events(full, public)
+            out += events if changed else [e for e in events if e.audience == AUDIENCE_GM]
+            for k, p, audience in more:
+                if not audience_ok(audience):
+                    raise EventError(f"bad audience {audience!r}")
+                out.append(NewEvent(k, self.seat, validate(k, p), audience))
             return out
 
         return self._write(make)

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import chain
 from .events import jsonable
+from .attacks import replay_attack, replay_turn_calls
 from .fairdice import FairDice
 from .records import PackError, stored_form, unpack_result
 from .store import Store
@@ -324,10 +325,27 @@ def verify_table(
         if e.kind == "table.opened" and e.payload.get("seed_hash") != table.seed_hash:
             rep.problems.append(f"{where}: published commitment differs from the table's")
         if e.kind == "combat.state":
-            if isinstance(last_initiative, dict) and e.version == last_initiative["next_version"]:
-                # a tracker state written in the initiative's transaction must show that outcome
+            rolled_attack = isinstance(last_initiative, dict) and last_initiative.get("attack") is not None
+            if (
+                isinstance(last_initiative, dict)
+                and e.version == last_initiative["next_version"]
+                and (not rolled_attack or last_initiative["left"] > 0)
+            ):
+                # a tracker state written in the initiative's (attack's) transaction must show
+                # that outcome; an attack in the tracker needs its own attack roll
                 last_initiative["next_version"] += 1
-                if last_initiative["outcome"] is not None:
+                if rolled_attack:
+                    # the players' state (when it changed), then the GM's, which ends the
+                    # transaction and carries the attack
+                    last_initiative["left"] = 0 if e.audience == "gm" else last_initiative["left"] - 1
+                    for problem in _attack_matches(e, last_initiative["attack"]):
+                        rep.problems.append(f"{where}: {problem}")
+                elif _combat_event(e, "attack") is not None:
+                    rep.problems.append(
+                        f"{where}: the tracker's attack was not rolled with the table's "
+                        "fair dice (no attack event in its transaction)"
+                    )
+                elif last_initiative["outcome"] is not None:
                     for problem in _combat_matches(e, last_initiative["outcome"]):
                         rep.problems.append(f"{where}: {problem}")
             elif _combat_initiative(e) is not None:
@@ -335,8 +353,13 @@ def verify_table(
                     f"{where}: the tracker's initiative was not rolled with the table's "
                     "fair dice (no initiative event in its transaction)"
                 )
+            elif _combat_event(e, "attack") is not None:
+                rep.problems.append(
+                    f"{where}: the tracker's attack was not rolled with the table's "
+                    "fair dice (no attack event in its transaction)"
+                )
             continue
-        if e.kind not in ("roll", "check", "initiative", "roll.failed"):
+        if e.kind not in ("roll", "check", "initiative", "roll.failed", "attack", "turn"):
             if e.roll is not None:
                 rep.problems.append(f"{where}: carries roll index {e.roll} but is not a roll")
             continue
@@ -349,7 +372,7 @@ def verify_table(
             continue
         rolls_in.setdefault(sess.n, []).append(e.roll if isinstance(e.roll, int) else -1)
         if sess.n not in wanted:
-            if e.kind == "initiative":  # its tracker states belong to a session not checked now
+            if e.kind in ("initiative", "attack", "turn"):  # its tracker states: a session not checked now
                 last_initiative = {"next_version": e.version + 1, "outcome": None}
             continue
         rep.rolls += 1
@@ -383,6 +406,20 @@ def verify_table(
                 again = system.roll_initiative(models, rng=rng, **e.payload["options"])
                 want = _norm(initiative_json(again))
                 last_initiative = {"next_version": e.version + 1, "outcome": want}
+            elif e.kind in ("attack", "turn"):
+                if system is None:
+                    system = system_for(table)
+                if e.payload.get("system") != system.slug:
+                    rep.problems.append(f"{where}: rolled with system {e.payload.get('system')!r}")
+                    continue
+                if e.kind == "turn":
+                    last_initiative = {"next_version": e.version + 1, "outcome": None}
+                    problems = replay_turn_calls(system, e.payload["calls"], rng)
+                    rep.problems.extend(f"{where}: roll {index}: {p}" for p in problems)
+                    rep.checked += 0 if problems else 1
+                    continue
+                want = replay_attack(system, e.payload, rng)
+                last_initiative = {"next_version": e.version + 1, "outcome": None, "attack": want, "left": 2}
             else:
                 if system is None:
                     system = system_for(table)
@@ -445,9 +482,27 @@ def _check_chain(table_id: str, seed_hash: str, events, rep: Report) -> set[str]
 
 def _combat_initiative(e) -> dict | None:
     """The Combat ``initiative`` event a GM's ``combat.state`` carries, if any."""
+    return _combat_event(e, "initiative")
+
+
+def _combat_event(e, kind: str) -> dict | None:
+    """The Combat event of type ``kind`` a GM's ``combat.state`` carries, if any."""
     st = e.payload.get("state") if isinstance(e.payload, dict) else None
     ev = st.get("event") if isinstance(st, dict) else None
-    return ev if isinstance(ev, dict) and ev.get("type") == "initiative" else None
+    return ev if isinstance(ev, dict) and ev.get("type") == kind else None
+
+
+def _attack_matches(e, outcome: dict) -> list[str]:
+    """Whether the GM's ``combat.state`` written with an attack roll applies that roll's outcome
+    (hit, damage, text); the players' projection is not compared (it may leave the line out)."""
+    ev = _combat_event(e, "attack")
+    if ev is None:
+        return [] if e.audience != "gm" else ["the GM's tracker state in the attack's transaction holds no attack"]
+    problems = []
+    for part in ("hit", "damage", "text"):
+        if _norm(ev.get(part)) != outcome.get(part):
+            problems.append(f"the tracker's attack {part} is {ev.get(part)!r}, the seed gives {outcome.get(part)!r}")
+    return problems
 
 
 def _combat_matches(e, outcome: dict) -> list[str]:

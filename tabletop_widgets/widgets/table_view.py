@@ -58,6 +58,7 @@ from . import language
 from .base import locale_validator, text_lookup
 from .log import RollLog
 from .sheet import CharacterSheet
+from .table_attack import TableAttacks
 from .tracker import CombatTracker
 from .tray import DiceTray, error_text
 
@@ -416,10 +417,11 @@ class TableView(widgets.VBox):
             locale=locale, title=TEXTS["log_title"], can=lambda a: a in ("add", "filter") and session.can("read")
         )
         self.roll_log.add_class("tt-table-log")
+        self.table_attacks = TableAttacks(self)  # the Attack part at the table, the defender's questions
         self._build_tracker(locale)
         parts: list[widgets.Widget] = [self.style_block, header, self.status]
         # the table at a glance (the fight, the log) on top; the seat's tools in tabs below
-        self.combat_column = widgets.VBox([self.tracker])
+        self.combat_column = widgets.VBox([self.tracker, self.table_attacks.box])
         self.combat_column.add_class("tt-table-combat")
         self.transcripts = widgets.HTML()
         self.transcripts.add_class("tt-transcripts")
@@ -438,7 +440,7 @@ class TableView(widgets.VBox):
             self._build_combat_add()
             self._build_seats()
             self._build_sessions()
-            self.combat_column.children = [self.tracker, self.combat_add]
+            self.combat_column.children = [self.tracker, self.table_attacks.box, self.combat_add]
             self._tab_keys = ["tab_dice", "sheets", "notes", "tab_seats", "tab_sessions"]
             self.tabs = widgets.Tab(
                 children=[self.tray_box, self.sheet_area, self.notes_box, self.seats_box, self.sessions_box]
@@ -649,10 +651,15 @@ class TableView(widgets.VBox):
                     combat_from_view(self.system, s.state.combat, into=combat)
                 except Exception:  # a bad payload must not take the page down
                     log.exception("combat state does not load")
-            # players never act on the combat: every tracker action is refused in Python
-            self.tracker = CombatTracker(combat=combat, locale=locale, audience="player", can=lambda action: False)
+            # players act on the combat only by attacking with their own character on its turn
+            # (through the table: the GM's page rolls it); every other action is refused in Python
+            may = self.table_attacks.may_attack
+            self.tracker = CombatTracker(
+                combat=combat, locale=locale, audience="player", can=lambda action: action == "attack" and may()
+            )
             self.tracker.add_class("tt-player-tracker")
         self.tracker.add_class("tt-table-tracker")
+        self.table_attacks.install(self.tracker)
         self._push_into_combat()
 
     def _build_notes(self) -> None:
@@ -905,6 +912,7 @@ class TableView(widgets.VBox):
             combat=combat, locale=self.locale, audience="gm", can=lambda action: self.session.can("combat")
         )
         self.tracker.add_class("tt-table-tracker")
+        self.table_attacks.install(self.tracker)
         self.combat_column.children = [self.tracker if c is old else c for c in self.combat_column.children]
         old.close()
         self.tracker.locale_toggle.layout.display = "none"
@@ -960,6 +968,7 @@ class TableView(widgets.VBox):
             self._render_notes()
         if options or touched:
             self._render_options()
+        self.table_attacks.on_events(events)
         self._add_log_entries()
         if (
             any(e.kind == "seat.reissued" and e.payload.get("seat") == self.session.seat for e in events)
@@ -1056,6 +1065,7 @@ class TableView(widgets.VBox):
 
     def _render_labels(self) -> None:
         loc = self.locale
+        self.table_attacks.relabel()
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = ["English", "Русский"]
         if hasattr(self, "sheet_title"):
@@ -1424,6 +1434,9 @@ class TableView(widgets.VBox):
                 success=r.get("success"),
                 effects=effects,
             )
+        elif kind == "attack":  # rolled with the table's dice: the line in every language
+            what = T("Attack", "Атака")
+            return dict(who=who, what=mark(what), breakdown=dict(texts) or e.get("text", ""), success=e.get("success"))
         elif kind == "initiative":
             what = T("Initiative", "Инициатива")
             return dict(who=who, what=mark(what), breakdown=e.get("text", ""))
