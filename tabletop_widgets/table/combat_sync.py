@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping
 from ..core.combat import Combat
 from ..core.i18n import T
 from ..core.problems import RuleError
-from .attacks import AttackDesk
+from .attack_desk import AttackDesk
 from .audience import COMBAT_FORMAT, PLAYERS, project_combat, same_view, secret_combatants
 from .events import EventError, jsonable
 from .rules import check_text

@@ -26,7 +26,7 @@ from typing import Any
 
 from . import chain
 from .events import jsonable
-from .attacks import replay_attack, replay_turn_calls
+from .attack_desk import replay_attack, replay_turn_calls
 from .fairdice import FairDice
 from .records import PackError, stored_form, unpack_result
 from .store import Store
