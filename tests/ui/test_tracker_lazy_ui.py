@@ -53,7 +53,9 @@ def test_lazy_panels_at_a_shared_table(browser, voila_url, voila_db, watch_page,
         # the player has no form for adding combatants at all
         expect(mine.locator(".tt-combatant")).to_have_count(2)
         expect(mine.locator(".tt-new-name")).to_have_count(0)
-        expect(mine.locator(".tt-panel-details")).to_have_count(0)
+        # it is Aria's turn: Pat's page selects her for the Attack part, and shows nothing else of the panel
+        expect(mine.locator(".tt-panel-details")).to_be_hidden()
+        expect(mine.locator(".tt-amount")).to_be_hidden()
 
         # the GM selects Aria: the harm row and the folded parts appear, none opened
         tracker.locator(".tt-id-c1 .tt-select").click()
