@@ -10,6 +10,7 @@ from traitlets import Bool, Dict, Float, Int, List, Unicode
 from tabletop_widgets.core import CharacterModel, Problem, T
 from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.phases import old_name
 from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value
 
 from . import data
@@ -73,6 +74,7 @@ class Character(CharacterModel):
     SCHEMA: ClassVar[int] = 1
     #: ``stage`` is the core's ``phase`` now (``creation`` / ``play``)
     RENAMED: ClassVar[Mapping[str, str]] = {"stage": "phase"}
+    stage = old_name("phase")
     RULES: ClassVar[GmOptions] = GmOptions(DEFAULTS)
     TABLES: ClassVar[DataTables] = data.TABLES
 
@@ -192,16 +194,6 @@ class Character(CharacterModel):
     # -- queries ------------------------------------------------------------------------------------
     def param(self, p: str) -> int:
         return getattr(self, p)
-
-    @property
-    def stage(self) -> str:
-        """The character's ``phase`` under its old name (saved characters may still say
-        ``stage``: :attr:`RENAMED` reads it as ``phase``)."""
-        return self.phase
-
-    @stage.setter
-    def stage(self, value: str) -> None:
-        self.phase = value
 
     def skill_level(self, key: str) -> int:
         v = self.skills.get(key, 0)

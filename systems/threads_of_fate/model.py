@@ -10,6 +10,7 @@ from traitlets import Bool, Dict, Int, List, Unicode
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.model import CharacterModel
 from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.phases import old_name
 from tabletop_widgets.core.problems import Problem
 from .entry_limits import entry_problems
 from .options import DEFAULTS
@@ -42,6 +43,7 @@ class Character(CharacterModel):
     SCHEMA = 1
     #: ``stage`` is the core's ``phase`` now (``creation``: §4 budgets apply; ``play``)
     RENAMED: ClassVar[Mapping[str, str]] = {"stage": "phase"}
+    stage = old_name("phase")
     #: The GM-configurable rules (spec §11) derived values honour. ``SYSTEM.with_rules(...).Character``
     #: is a subclass bound to that system's rules (see :meth:`bound`); the rules are campaign settings,
     #: not character data, so ``to_dict`` never saves them.
@@ -211,16 +213,6 @@ class Character(CharacterModel):
         """A subclass of this Character whose derived values follow ``options``: one class per class and
         options (equal options give the same class, so two systems under the same GM options share it)."""
         return _bound_class(cls, options=options)
-
-    @property
-    def stage(self) -> str:
-        """The character's ``phase`` under its old name (saved characters may still say
-        ``stage``: :attr:`RENAMED` reads it as ``phase``)."""
-        return self.phase
-
-    @stage.setter
-    def stage(self, value: str) -> None:
-        self.phase = value
 
     def remember_check(self, result) -> None:
         """Record ``result`` (a ``CheckResult``) as this character's last check (see :attr:`last_check`)."""

@@ -125,3 +125,14 @@ __all__ = [
     "phase_words",
     "refusal",
 ]
+
+
+def old_name(trait: str = "phase") -> property:
+    """A property that reads and writes ``trait`` under an old name a system used before (L&D's
+    and Threads' ``stage`` is the ``phase`` now); the model's ``RENAMED`` maps the old name when
+    a saved character is loaded."""
+    return property(
+        lambda self: getattr(self, trait),
+        lambda self, value: setattr(self, trait, value),
+        doc=f"The character's ``{trait}`` under its old name.",
+    )
