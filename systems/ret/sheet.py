@@ -232,6 +232,7 @@ SHEET = Sheet(
                         "Skill: die of the base parameter + skill level. Talent: own die + base parameter level.",
                         "Навык: куб основы + уровень навыка. Талант: свой куб + уровень основы.",
                     ),
+                    creation_only=True,  # in play: development points and the GM's grants (L278, L1749-1757)
                 ),
             ),
             layout="table",
@@ -256,6 +257,7 @@ SHEET = Sheet(
                         "Difficulty = strength − current Sanity − flaw level",
                         "Сложность = сила − текущий Рассудок − уровень",
                     ),
+                    creation_only=True,  # in play: the GM gives flaws, development points raise them (L1658)
                 ),
             ),
             layout="table",
@@ -402,6 +404,7 @@ SHEET = Sheet(
                     min=0,
                     max=OPEN_LARGE,
                     help=T("Recommended costing: raising L → L+1 costs L", "Рекомендуемый расчёт: с L на L+1 стоит L"),
+                    creation_only=True,  # in play: the GM awards, advances spend (L278)
                 ),
                 Field(
                     "dp_params",
@@ -410,8 +413,16 @@ SHEET = Sheet(
                     min=0,
                     max=OPEN_LARGE,
                     help=T("Simplified costing: 1 DP per level", "Упрощённый расчёт: 1 ОР за уровень"),
+                    creation_only=True,
                 ),
-                Field("dp_abilities", T("Ability DP", "ОР способностей"), "input", min=0, max=OPEN_LARGE),
+                Field(
+                    "dp_abilities",
+                    T("Ability DP", "ОР способностей"),
+                    "input",
+                    min=0,
+                    max=OPEN_LARGE,
+                    creation_only=True,
+                ),
                 Field(
                     "dp_log",
                     T("Spend log", "Журнал трат"),
@@ -423,6 +434,7 @@ SHEET = Sheet(
                         Field("cost", T("Cost", "Цена"), "input", min=-OPEN_LARGE, max=OPEN_LARGE),
                         Field("pool", T("Pool", "Пул"), "text"),
                     ),
+                    creation_only=True,
                 ),
             ),
             layout="grid",

@@ -27,6 +27,7 @@ from . import advancement as _advancement
 from . import attack_outcomes as _attack_outcomes
 from . import weapon_attacks as _weapon_attacks
 from . import checks as _checks
+from . import creation as _creation
 from . import combat as _combat
 from . import data as _data
 from . import validation as _validation
@@ -131,6 +132,31 @@ class RetSystem(GameSystem):
 
     def gain_ability(self, character, name: str, kind: str, base_param: str, **kw) -> dict:
         return _advancement.gain_ability(character, name, kind, base_param, **kw)
+
+    def creation_wizard(self, character) -> list:
+        """The book's creation steps (L450-470): idea, backstory, skills and a talent, kit,
+        development points, indicators."""
+        return _creation.steps(character, options=self.rules)
+
+    def creation_budgets(self, character) -> Mapping[str, Any]:
+        return _creation.budgets(character, options=self.rules)
+
+    def advancement_resources(self) -> Sequence[Any]:
+        """Development points: one common pool ``dp`` under the recommended costing (L300), or
+        the GM's two pools ``dp_params`` and ``dp_abilities`` under the simplified one (L315)."""
+        return _advancement.resources(self.rules)
+
+    def advancements(self, character) -> list:
+        """Every purchase the book prices with development points (spec §7.1), priced."""
+        return _advancement.advance_list(character, options=self.rules)
+
+    def plan_advance(self, character, advance_id: str, **options: Any):
+        """What the purchase would do (offered now, its options checked and defaulted)."""
+        spec, opts = self.advance_spec(character, advance_id, options)
+        return _advancement.plan_advance(character, spec.id, opts, options=self.rules)
+
+    def award_changes(self, character, resource: str, amount: int) -> Mapping[str, Any] | None:
+        return _advancement.award_changes(character, resource, amount)
 
     def start_game_session(self, character) -> dict:
         return _advancement.start_game_session(character)

@@ -84,16 +84,36 @@ def _parameter_levels(c, *, options: GmOptions) -> list[Problem]:
     return out
 
 
-def _parameter_budget(c, *, options: GmOptions) -> list[Problem]:
-    """V5: the parameters' development points within the budget."""
-    out: list[Problem] = []
+def parameter_points(c, *, options: GmOptions) -> dict[str, int]:
+    """The creation points each tier-III parameter costs above the starting level (L462-464)."""
     start = int(options.start_level_param)
     scheme = options.costing_at_creation
-    # V5: parameter budget
-    spent_by = {
+    return {
         leaf: cost(start, getattr(c, leaf), scheme, options=options) if getattr(c, leaf) <= PC_MAX_LEVEL else 0
         for leaf in TIER3
     }
+
+
+def ability_points(c, *, options: GmOptions) -> int:
+    """The creation points the skills and talents cost above their starting levels (L462-464)."""
+    spent = 0
+    for a in c.abilities:
+        kind = a.get("kind")
+        if kind not in ("skill", "talent", "ultimate") or not isinstance(a.get("level"), int):
+            continue
+        s = options.start_level_talent if kind == "talent" else options.start_level_skill
+        spent += (
+            cost(s, min(a["level"], ABILITY_MAX_LEVEL), options.costing_at_creation, options=options)
+            if a["level"] > s
+            else 0
+        )
+    return spent
+
+
+def _parameter_budget(c, *, options: GmOptions) -> list[Problem]:
+    """V5: the parameters' development points within the budget."""
+    out: list[Problem] = []
+    spent_by = parameter_points(c, options=options)
     spent = sum(spent_by.values())
     budget = int(options.param_dp)
     if spent > budget:
@@ -119,15 +139,10 @@ def _ability_budget(c, *, options: GmOptions) -> list[Problem]:
     """V4, V6: abilities within the cap and their development points within the budget."""
     out: list[Problem] = []
     cap = int(options.creation_cap)
-    scheme = options.costing_at_creation
-    # V6: ability budget
-    ab_spent = 0
+    ab_spent = ability_points(c, options=options)  # V6
     for a in c.abilities:
-        kind = a.get("kind")
-        if kind not in ("skill", "talent", "ultimate") or not isinstance(a.get("level"), int):
+        if a.get("kind") not in ("skill", "talent", "ultimate") or not isinstance(a.get("level"), int):
             continue
-        s = options.start_level_talent if kind == "talent" else options.start_level_skill
-        ab_spent += cost(s, min(a["level"], ABILITY_MAX_LEVEL), scheme, options=options) if a["level"] > s else 0
         if a["level"] > cap:  # V4
             out.append(
                 Problem(
