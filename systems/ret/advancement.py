@@ -230,15 +230,19 @@ def gain_ability(
 
 
 def start_game_session(c) -> dict:
-    """Luck refills up to its maximum, never reduced (L356-357); ultimates become available (L1217)."""
+    """Luck refills up to its maximum, never reduced (L356-357); ultimates become available
+    (L1217); a token the GM did not mark "kept between sessions" (``persistent``) is gone (L1479)."""
     changes = {}
     new_luck = max(c.luck, c.luck_max)
     abilities = copy.deepcopy(c.abilities)
     for a in abilities:
         if a.get("kind") == "ultimate":
             a["used"] = False
+    tokens = [copy.deepcopy(t) for t in c.tokens if t.get("persistent")]
     changes["luck"] = (c.luck, new_luck)
-    c.update(luck=new_luck, abilities=abilities)
+    if tokens != list(c.tokens):
+        changes["tokens"] = (list(c.tokens), tokens)
+    c.update(luck=new_luck, abilities=abilities, tokens=tokens)
     return changes
 
 

@@ -31,6 +31,7 @@ from .turns import TurnState, extra_turn
 from .weapon_attacks import (
     BODY_PART_WORDS,
     DEFENCE_WORDS,
+    IMMOBILISE,
     Arm,
     LevelPlan,
     attack_plan,
@@ -64,6 +65,8 @@ class Setup:
     two_weapons: bool = False
     #: what the extra turn the attack is made in costs (``turns.extra_turn``), or None
     extra_turn: Mapping[str, Any] | None = None
+    #: an immobilising attack: who holds the target after a hit (``"person"``/``"object"``)
+    hold: str | None = None
 
     def raw(self, attacker, total: int | None, fail: bool, *, options: GmOptions) -> int:
         """Raw damage of a hit: Strike Power + Weapon Damage for melee (and thrown weapons that
@@ -114,6 +117,7 @@ def setup(
     """The plan of ``attack_id`` (``arm``, a called shot or not) with its checked options."""
     part = opts.get("body_part") if called else None
     two = bool(opts.get("two_weapons"))
+    hold = str(opts["hold"]) if attack_id.startswith(f"{IMMOBILISE}:") else None
     mods = plan_attack(
         body_part=part, two_weapons=two, superpower=arm.ability is not None, base_cost=_cost(arm), options=options
     )
@@ -123,7 +127,7 @@ def setup(
     dfn = defence_plan(target, opts["defence"], luck=int(opts["defence_luck"]), options=options)
     return Setup(
         attack_id=attack_id,
-        label=_label(arm, called, part),
+        label=_label(arm, called, part) if hold is None else _hold_label(arm),
         arm=arm,
         attack=att,
         defence=dfn,
@@ -131,11 +135,18 @@ def setup(
         body_part=part,
         location=LOCATIONS.get(part or "", "body"),
         head=part == "head",
-        deals_damage=mods.health_mult > 0,
-        power_cost=mods.sanity_cost,
+        deals_damage=mods.health_mult > 0 and hold is None,  # L845: a hold harms neither Health nor Sanity
+        power_cost=mods.sanity_cost,  # a superpower's hold costs its Sanity too (L853)
         two_weapons=two,
         extra_turn=_extra_turn(attacker, int(opts.get("extra_turn") or 0), options=options),
+        hold=hold,
     )
+
+
+def _hold_label(arm: Arm) -> dict[str, str]:
+    if arm.kind == "power":
+        return T(f"{arm.label['en']}: immobilise", f"{arm.label['ru']}: обездвиживание")
+    return T("Immobilise", "Обездвиживание")
 
 
 def _extra_turn(attacker, number: int, *, options: GmOptions) -> Mapping[str, Any] | None:
@@ -276,6 +287,8 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
         raw = s.raw(attacker, ares.total, ares.fail, options=options)
         hit = s.taken(target, raw, options=options) if s.deals_damage else None
         conditions = _rider(target, s, ares, rng, dice, theirs, notes, options=options)
+        if s.hold:
+            conditions.append(_held(s.hold, ares, notes))
     conditions = paid + conditions
     if ares.critical:
         notes.append(
@@ -357,6 +370,27 @@ def _rider(target, s: Setup, ares: LevelRoll, rng, dice: list, theirs: list, not
     return []
 
 
+def _held(hold: str, ares: LevelRoll, notes: list) -> AttackCondition:
+    """The Restrained condition of a hold that hit, with who holds and the roll to beat: a bond
+    is broken against the binding roll, which must be remembered (L852)."""
+    roll = int(ares.total) if ares.total is not None else 0
+    if hold == "object":
+        notes.append(
+            T(
+                f"bound: breaking free takes an action and a roll of at least {roll} (or cutting the bond)",
+                f"связан: освободиться — действие и бросок не меньше {roll} (или разрезать путы)",
+            )
+        )
+    else:
+        notes.append(
+            T(
+                "held: breaking free takes the attack, a new contest with the holder",
+                "удерживается: вырваться — атака, новое соревнование с удерживающим",
+            )
+        )
+    return AttackCondition("restrained", on="target", data={"held_by": hold, "roll": roll})
+
+
 def _text(s: Setup, ares: LevelRoll, dres: LevelRoll | None, won: bool, hit: dict | None) -> dict[str, str]:
     """One line for the log after the attack's name (which the log shows): the body part, the
     attack roll, the defence roll, the verdict."""
@@ -369,6 +403,8 @@ def _text(s: Setup, ares: LevelRoll, dres: LevelRoll | None, won: bool, hit: dic
         vs = T(f"{word['en']}: {dfn['en']}", f"{word['ru']}: {dfn['ru']}")
     if not won:
         verdict = T("miss", "промах")
+    elif s.hold:
+        verdict = T("hit: Restrained", "попадание: цель удерживается")
     elif hit is None:
         verdict = T("hit, no damage to the target", "попадание, цель урона не получает")
     else:

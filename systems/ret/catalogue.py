@@ -9,7 +9,19 @@ from tabletop_widgets.core.options import GmOptions
 from . import data
 from .level import die_label
 from .params import TREE_ORDER, label, tier
-from .plan import ATTACKS, CHOICE_TABLES, DEFENCES, HARM_ROLLS, MENTAL, RESIST, RESIST_CONDITION, ability_label, plan
+from .plan import (
+    ATTACKS,
+    BREAK_FREE_ROLLS,
+    CHOICE_TABLES,
+    DEFENCES,
+    HARM_ROLLS,
+    MENTAL,
+    MIND_CONTROL_ROLLS,
+    RESIST,
+    RESIST_CONDITION,
+    ability_label,
+    plan,
+)
 
 
 #: The tree's tiers as the book numbers them: «I уровень вложенности» (L49).
@@ -75,30 +87,61 @@ def catalogue(c, *, options: GmOptions) -> list[CheckSpec]:
     """Every named check of ``c`` the tray offers, group by group."""
     common = _common_options(c)
     return [
-        *_parameter_checks(c, common),
+        *_parameter_checks(c, common, options=options),
         *_ability_checks(c, common, options=options),
-        *_combat_checks(c, common),
-        *_survival_checks(c),
+        *_combat_checks(c, common, options=options),
+        *_survival_checks(c, options=options),
         *_resist_checks(c),
+        *_break_free_checks(c),
         *_choice_checks(),
     ]
 
 
-def _parameter_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
+def shown(c, check_id: str, *, options: GmOptions) -> tuple[str, dict[str, str] | None]:
+    """``check_id``'s roll as the character makes it now (the sheet's die-level shifts and flat
+    penalties included: a stunned level 3 rolls ``L3 dl-1``, d6-1) and, when the sheet shifts
+    the die, a line naming the die actually rolled; ``("", None)`` when it cannot be planned."""
+    try:
+        p = plan(c, check_id, {}, options=options)
+    except RuleError:
+        return "", None
+    if not p.shift:
+        return p.shown_notation, None
+    rolled = die_label(p.level + p.shift)
+    return p.shown_notation, T(
+        f"rolls {rolled}, not {die_label(p.level)}: {p.shift:+d} die level from the sheet's conditions",
+        f"бросается {rolled}, а не {die_label(p.level)}: {p.shift:+d} уровень куба от состояний на листе",
+    )
+
+
+def _with(help_text: dict[str, str] | None, extra: dict[str, str] | None) -> dict[str, str] | None:
+    if not extra:
+        return help_text
+    if not help_text:
+        return extra
+    return T(f"{help_text['en']}; {extra['en']}", f"{help_text['ru']}; {extra['ru']}")
+
+
+def _parameter_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[CheckSpec]:
     """The tree's parameters, tier by tier."""
     out: list[CheckSpec] = []
     g_params = T("Parameters", "Параметры")
     for node in TREE_ORDER:
         lv = c.value(node)
+        notation, shifted = shown(c, node, options=options)
         out.append(
             CheckSpec(
                 node,
                 label(node),
                 common,
                 group=g_params,
-                notation=f"L{lv}",
-                help=T(
-                    f"tier {tier(node)}: {die_label(lv)}", f"{_ROMAN[tier(node)]} уровень вложенности: {die_label(lv)}"
+                notation=notation or f"L{lv}",
+                help=_with(
+                    T(
+                        f"tier {tier(node)}: {die_label(lv)}",
+                        f"{_ROMAN[tier(node)]} уровень вложенности: {die_label(lv)}",
+                    ),
+                    shifted,
                 ),
             )
         )
@@ -120,16 +163,30 @@ def _ability_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[
             opts.append(
                 OptionSpec("extra_sanity", T("Extra Sanity (boost)", "Доп. Рассудок (усиление)"), "int", 0, 0, 20)
             )
-        out.append(CheckSpec(cid, ability_label(a), opts, group=g_ab, notation=p.notation))
+            opts.append(
+                OptionSpec(
+                    "analysis",
+                    T("Analysis (no Sanity)", "Анализ (без Рассудка)"),
+                    "bool",
+                    False,
+                    help=T(
+                        "Analysing, understanding or theorising with the power costs no Sanity.",
+                        "Анализ, понимание ситуации или теоретические размышления силой не тратят Рассудок.",
+                    ),
+                )
+            )
+        _notation, shifted = shown(c, cid, options=options)
+        out.append(CheckSpec(cid, ability_label(a), opts, group=g_ab, notation=p.shown_notation, help=shifted))
     return out
 
 
-def _combat_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
+def _combat_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[CheckSpec]:
     """Defences, attacks, mental defences and initiative."""
     out: list[CheckSpec] = []
     g_combat = T("Combat", "Бой")
     for cid, (param, lab) in {**DEFENCES, **ATTACKS}.items():
-        out.append(CheckSpec(cid, lab, common, group=g_combat, notation=f"L{c.value(param)}"))
+        notation, shifted = shown(c, cid, options=options)
+        out.append(CheckSpec(cid, lab, common, group=g_combat, notation=notation or f"L{c.value(param)}", help=shifted))
     for cid, params in MENTAL.items():
         lab = (
             T("Mental defence", "Ментальная защита")
@@ -147,22 +204,25 @@ def _combat_checks(c, common: list[OptionSpec]) -> list[CheckSpec]:
                     )
                 ],
                 group=g_combat,
-                notation=f"L{c.value(params[0])}",
+                notation=shown(c, cid, options=options)[0] or f"L{c.value(params[0])}",
+                help=shown(c, cid, options=options)[1],
             )
         )
+    notation, shifted = shown(c, "initiative", options=options)
     out.append(
         CheckSpec(
             "initiative",
             T("Initiative", "Инициатива"),
             _common_options(c, difficulty=False),
             group=g_combat,
-            notation=f"L{c.perception}",
+            notation=notation or f"L{c.perception}",
+            help=shifted,
         )
     )
     return out
 
 
-def _survival_checks(c) -> list[CheckSpec]:
+def _survival_checks(c, *, options: GmOptions) -> list[CheckSpec]:
     """Survival, self-control, Sanity tests and resisting flaws."""
     out: list[CheckSpec] = []
     g_surv = T("Survival and Sanity", "Выживание и рассудок")
@@ -176,10 +236,14 @@ def _survival_checks(c) -> list[CheckSpec]:
                 lab,
                 opts,
                 group=g_surv,
-                notation=f"L{c.value(param)} >= {max(0, -(getattr(c, resource) or 0))}",
-                help=T("Endurance vs |Health| when Health < 0", "Выносливость против |Здоровья| при Здоровье < 0")
-                if cid == "survival"
-                else None,
+                notation=f"{shown(c, param, options=options)[0] or f'L{c.value(param)}'} >= "
+                f"{max(0, -(getattr(c, resource) or 0))}",
+                help=_with(
+                    T("Endurance vs |Health| when Health < 0", "Выносливость против |Здоровья| при Здоровье < 0")
+                    if cid == "survival"
+                    else None,
+                    shown(c, param, options=options)[1],
+                ),
             )
         )
     out.append(
@@ -227,19 +291,78 @@ def _resist_checks(c) -> list[CheckSpec]:
     cat = data.conditions()
     for cond, (param, thr) in RESIST.items():
         labels = cat[RESIST_CONDITION.get(cond, cond)]
+        opts = _common_options(c)
+        helps = [(param, thr)]
+        if cond == "mind_control":  # by the nature of the control (L1636)
+            helps = list(MIND_CONTROL_ROLLS.items())
+            opts = opts + [
+                OptionSpec(
+                    "param",
+                    T("Roll", "Бросок"),
+                    "choice",
+                    param,
+                    choices=tuple(
+                        (p, T(f"{label(p)['en']} vs {label(t)['en']}", f"{label(p)['ru']} против {label(t)['ru']}"))
+                        for p, t in MIND_CONTROL_ROLLS.items()
+                    ),
+                    help=T(
+                        "Control not held by an opponent: Perception against Mind or Will against Emotions, "
+                        "by the nature of the control.",
+                        "Контроль, который противник не удерживает: Восприятие против Разума или Воля против "
+                        "Эмоций, по характеру контроля.",
+                    ),
+                )
+            ]
         out.append(
             CheckSpec(
                 f"resist:{cond}",
                 T(f"Resist: {labels['en']}", f"Сопротивление: {labels['ru']}"),
-                _common_options(c),
+                opts,
                 group=g_res,
                 help=T(
-                    f"{label(param)['en']} vs {label(thr)['en']} ({c.value(thr)})",
-                    f"{label(param)['ru']} против {label(thr)['ru']} ({c.value(thr)})",
+                    " or ".join(f"{label(p)['en']} vs {label(t)['en']} ({c.value(t)})" for p, t in helps),
+                    " или ".join(f"{label(p)['ru']} против {label(t)['ru']} ({c.value(t)})" for p, t in helps),
                 ),
             )
         )
     return out
+
+
+def _break_free_checks(c) -> list[CheckSpec]:
+    """Breaking free, while held or bound (L851-852)."""
+    inst = next((x for x in c.conditions if x.get("id") == "restrained"), None)
+    if inst is None:
+        return []
+    bound = inst.get("held_by") == "object" and isinstance(inst.get("roll"), int)
+    opts = _common_options(c, difficulty=False) + [
+        OptionSpec(
+            "param",
+            T("Roll", "Бросок"),
+            "choice",
+            BREAK_FREE_ROLLS[0],
+            choices=tuple((p, label(p)) for p in BREAK_FREE_ROLLS),
+        )
+    ]
+    if bound:
+        how = T(
+            f"Bound: an action, a roll of at least the binding roll ({inst['roll']}).",
+            f"Связан: действие, бросок не меньше броска связывания ({inst['roll']}).",
+        )
+    else:
+        how = T(
+            "Held in person: the attack, a new contest; enter the holder's roll (a tie keeps the hold).",
+            "Удерживается лично: атака, новое соревнование; введите бросок удерживающего (ничья — удержание).",
+        )
+        opts.append(OptionSpec("holder_roll", T("Holder's roll", "Бросок удерживающего"), "int", None, -10, 200))
+    return [
+        CheckSpec(
+            "resist:restrained",
+            T("Break free", "Освободиться"),
+            opts,
+            group=T("Resist a state", "Сопротивление состоянию"),
+            help=how,
+        )
+    ]
 
 
 def _choice_checks() -> list[CheckSpec]:

@@ -184,8 +184,9 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, option
     a = p.extra.get("ability")
     if a and a.get("is_superpower"):  # L1158; spent even on a fail (A44)
         extra = int_option(result.options, "extra_sanity")
-        cost = int(a.get("sanity_cost") or 1) + extra
-        if not res.fail or options.power_sanity_spent_on_fail:
+        # analysing, understanding, theorising with a power costs no Sanity (L1159)
+        cost = (0 if p.extra.get("analysis") else int(a.get("sanity_cost") or 1)) + extra
+        if cost and (not res.fail or options.power_sanity_spent_on_fail):
             result.effects.append(Effect("sanity", -cost, T("superpower cost", "цена сверхспособности")))
         fixed = ability_divider(a)
         if fixed:
@@ -340,10 +341,13 @@ def apply_check_state(c, result: CheckResult) -> dict[str, tuple[Any, Any]]:
     if conds != list(c.conditions):
         changes["conditions"] = (list(c.conditions), conds)
         c.conditions = conds
-    if det.get("use_token"):
-        tokens = [t for t in c.tokens if t.get("name") != det["use_token"] or t.get("persistent_uses")]
-        changes["tokens"] = (list(c.tokens), tokens)
-        c.tokens = tokens
+    if det.get("use_token"):  # a token is one-shot (L1474), kept between sessions or not (L1479)
+        tokens = list(c.tokens)
+        used = next((i for i, t in enumerate(tokens) if t.get("name") == det["use_token"]), None)
+        if used is not None:
+            tokens.pop(used)
+            changes["tokens"] = (list(c.tokens), tokens)
+            c.tokens = tokens
     if det.get("set_ability_used"):
         abilities = [dict(a) for a in c.abilities]
         for a in abilities:

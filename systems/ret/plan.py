@@ -32,6 +32,12 @@ class RollPlan:
     special: str = ""  # survival / self_control / sanity_test / flaw / ultimate ...
     extra: dict = field(default_factory=dict)
 
+    @property
+    def shown_notation(self) -> str:
+        """The roll as it is made, die-level shifts included (``L3 dl-1``: a stunned character
+        rolls d6-1, not d6), in the notation the ``L`` dice word reads."""
+        return self.notation + (f" dl{self.shift:+d}" if self.shift else "")
+
 
 def ability_label(a: Mapping[str, Any]) -> dict:
     kind = {"skill": T("Skill", "Навык"), "talent": T("Talent", "Талант"), "ultimate": T("Ultimate", "Ультимативная")}[
@@ -52,6 +58,10 @@ RESIST = {  # condition -> (roll, threshold node) (spec §5.11)
     "disease": ("endurance", "body"),
     "mind_control": ("perception", "mind"),
 }
+
+#: Mind control not held by an opponent is resisted by Perception against Mind or by Will against
+#: Emotions, by the nature of the control (L1636): the roll -> its threshold node.
+MIND_CONTROL_ROLLS = {"perception": "mind", "will": "emotions"}
 
 #: A resisted state whose catalogue entry has another id.
 RESIST_CONDITION = {"mind_control": "mind_controlled"}
@@ -207,6 +217,8 @@ def _plan(c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) -
         return _plan_sanity_test(rq)
     if kind == "flaw" and name:
         return _plan_flaw(rq, name)
+    if kind == "resist" and name == "restrained":
+        return _plan_break_free(rq)
     if kind == "resist" and name in RESIST:
         return _plan_resist(rq, name)
     raise RuleError("unknown_check", T(f"ret: no check named {check_id!r}", f"ret: нет проверки {check_id!r}"))
@@ -303,6 +315,23 @@ def _plan_ability(rq: _Request, kind: str, name: str) -> RollPlan:
     a = c.ability(name)
     if a is None or a.get("kind") != kind:
         raise RuleError("unknown_check", T(f"no {kind} named {name!r}", f"нет способности {name!r}"))
+    analysis = bool(a.get("is_superpower") and rq.request.get("analysis"))
+    if analysis and int_option(rq.request, "extra_sanity"):
+        raise RuleError(
+            "analysis_boost",
+            T(
+                "Analysing with a superpower costs no Sanity, so there is nothing to boost: untick one of them.",
+                "Анализ сверхспособностью не тратит Рассудок, усиливать нечего: снимите одну из отметок.",
+            ),
+        )
+    plan = _plan_ability_roll(rq, kind, name, a)
+    if analysis:  # understanding, theory, an analysis roll: no Sanity (L1159)
+        plan.extra["analysis"] = True
+    return plan
+
+
+def _plan_ability_roll(rq: _Request, kind: str, name: str, a: Mapping[str, Any]) -> RollPlan:
+    c = rq.c
     if kind == "skill":
         base = a["base_param"]
         s, f = rq.auto(base)
@@ -422,6 +451,17 @@ def _plan_resist(rq: _Request, name: str) -> RollPlan:
             ),
         )
     param, thr = RESIST[name]
+    if name == "mind_control":
+        param = rq.request.get("param") or param
+        if param not in MIND_CONTROL_ROLLS:
+            raise RuleError(
+                "bad_param",
+                T(
+                    "Mind control is resisted by Perception (against Mind) or by Will (against Emotions).",
+                    "Контролю разума сопротивляются Восприятием (против Разума) или Волей (против Эмоций).",
+                ),
+            )
+        thr = MIND_CONTROL_ROLLS[param]
     skip: tuple[str, ...] = ()
     extra_shift = 0
     if name == "stunned":  # the -1 of Stun applies once, to this roll too (L1568)
@@ -437,6 +477,52 @@ def _plan_resist(rq: _Request, name: str) -> RollPlan:
         difficulty=d,
         special="resist",
         extra={"condition": name, "param": param},
+    )
+
+
+#: what a held or bound character may roll to break free (L851-852)
+BREAK_FREE_ROLLS = ("physique", "body_control")
+
+
+def _plan_break_free(rq: _Request) -> RollPlan:
+    """Breaking free of an immobilising attack (L851-852, L1626-1627): bound by an object, a roll
+    against the binding roll, which the Restrained condition keeps (a fixed check: a tie frees);
+    held by a person, a new contest with the holder's roll (a tie keeps the hold, L502)."""
+    c = rq.c
+    inst = next((x for x in c.conditions if x.get("id") == "restrained"), None)
+    if inst is None:
+        raise RuleError("not_restrained", T("The character is not held or bound.", "Персонажа никто не удерживает."))
+    param = rq.request.get("param") or BREAK_FREE_ROLLS[0]
+    if param not in BREAK_FREE_ROLLS:
+        raise RuleError(
+            "bad_param",
+            T("Break free with Physique or Body Control.", "Вырваться можно Телосложением или Контролем тела."),
+        )
+    held_by = inst.get("held_by", "person")
+    if rq.difficulty is not None:
+        difficulty = rq.difficulty
+    elif held_by == "object" and isinstance(inst.get("roll"), int):
+        difficulty = int(inst["roll"])
+    else:
+        holder = rq.request.get("holder_roll")
+        if isinstance(holder, bool) or not isinstance(holder, int):
+            raise RuleError(
+                "holder_roll_needed",
+                T(
+                    "Held in person: breaking free is a new contest, so enter the holder's roll.",
+                    "Удержание лично: вырваться — новое соревнование, введите бросок удерживающего.",
+                ),
+            )
+        difficulty = holder + 1  # the holder wins a tie (L502)
+    s, f = rq.auto(param)
+    return rq.level_plan(
+        T("Break free", "Освободиться"),
+        c.value(param),
+        rq.bonus + f,
+        s,
+        difficulty=difficulty,
+        special="resist",
+        extra={"condition": "restrained", "param": param, "held_by": held_by},
     )
 
 

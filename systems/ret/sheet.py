@@ -387,7 +387,12 @@ SHEET = Sheet(
                         Field("amount", T("Amount", "Величина"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
                         Field("applies_to", T("Applies to", "К чему"), "text"),
                         Field("condition", T("Condition", "Условие"), "text"),
-                        Field("persistent", T("Kept between sessions", "Сохраняется между играми"), "flag"),
+                        Field(
+                            "persistent",
+                            T("Kept between sessions", "Сохраняется между играми"),
+                            "flag",
+                            gm_only=True,  # the GM's call (L1479); read when a session starts
+                        ),
                     ),
                 ),
             ),

@@ -163,8 +163,9 @@ class RetSystem(GameSystem):
 
     def session_started(self, character, *, choices: Mapping[str, Any] | None = None) -> DamageOutcome | None:
         """A campaign's game session starts: Luck refills up to its maximum, never reduced
-        (L356-357); ultimates are available again (L1217)."""
-        before = {"luck": character.luck, "abilities": character.abilities}
+        (L356-357); ultimates are available again (L1217); tokens not kept between sessions are
+        gone (L1479)."""
+        before = {"luck": character.luck, "abilities": character.abilities, "tokens": character.tokens}
         self.start_game_session(character)
         changes = {k: (v, getattr(character, k)) for k, v in before.items() if getattr(character, k) != v}
         if not changes:
@@ -175,6 +176,14 @@ class RetSystem(GameSystem):
             notes.append(T(f"Luck refilled: {old} → {new}", f"Удача восполнена: {old} → {new}"))
         if "abilities" in changes:
             notes.append(T("Ultimate abilities are available again", "Ультимативные способности снова доступны"))
+        if "tokens" in changes:
+            gone = ", ".join(str(t.get("name")) for t in changes["tokens"][0] if not t.get("persistent"))
+            notes.append(
+                T(
+                    f"Tokens not kept between sessions are gone: {gone}",
+                    f"Токены, не сохраняемые между играми, сгорают: {gone}",
+                )
+            )
         return DamageOutcome(changes=changes, notes=notes)
 
     # -- dice words ---------------------------------------------------------------------------------

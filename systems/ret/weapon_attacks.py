@@ -33,6 +33,24 @@ SPEC_KINDS = {"melee": "melee", "ranged": "ranged", "thrown": "ranged", "power":
 BARE_HAND_PARRIES = ("unarmed", "reinforced_unarmed", "blunt")
 #: the GM's modifier on an attack roll: a flat bonus or penalty within these bounds
 MODIFIER_LIMIT = 20
+#: an immobilising attack's id prefix (grab, arm lock, binding, L843-854)
+IMMOBILISE = "immobilise"
+#: what an immobilising attack rolls with bare hands (L847: a grab by force) or with ropes,
+#: handcuffs and the like (L849)
+HOLD_ROLLS = ("physique", "fine_motor")
+#: who holds the target after an immobilising attack, and what breaking free costs (L851-852,
+#: L1626-1627): the attacker in person (the attack, a new contest) or an object (an action, against
+#: the binding roll)
+HOLD_WORDS = {
+    "person": T(
+        "Held by the attacker (breaking free costs the attack: a new contest)",
+        "Удерживает сам атакующий (вырваться — атака: новое соревнование)",
+    ),
+    "object": T(
+        "Bound by an object: rope, handcuffs (breaking free costs an action, against this roll)",
+        "Связан предметом: верёвка, наручники (освободиться — действие, против этого броска)",
+    ),
+}
 
 BODY_PART_WORDS = {
     "head": T("Head: ×2 Health and Sanity damage", "В голову: двойной урон Здоровью и урон Рассудку"),
@@ -92,7 +110,12 @@ class LevelPlan:
 
     @property
     def notation(self) -> str:
-        return f"L{self.level}" + (f"{self.bonus:+d}" if self.bonus else "")
+        """The roll as made, die-level shifts included (``L3 dl-1`` rolls d6-1)."""
+        return (
+            f"L{self.level}"
+            + (f"{self.bonus:+d}" if self.bonus else "")
+            + (f" dl{self.shift:+d}" if self.shift else "")
+        )
 
 
 def weapon_stats(w: Mapping[str, Any]) -> dict[str, Any]:
@@ -204,7 +227,68 @@ def attack_specs(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
         specs.append(_spec(attacker, target, arm, called=False, defences=defences, options=options))
         if arm.kind != "power":
             specs.append(_spec(attacker, target, arm, called=True, defences=defences, options=options))
+        if holds(arm):
+            specs.append(_hold_spec(attacker, target, arm, defences=defences, options=options))
     return specs
+
+
+def holds(arm: Arm) -> bool:
+    """Whether ``arm`` makes immobilising attacks: bare hands (with ropes or handcuffs too) and
+    superpowers (L847-849, L853)."""
+    return arm.key == UNARMED or arm.kind == "power"
+
+
+def _hold_spec(attacker, target, arm: Arm, *, defences: list[str], options: GmOptions) -> AttackSpec:
+    """An immobilising attack (L843-854): no harm to Health or Sanity, the target Restrained."""
+    specs = _attacker_options(attacker, arm, rolls=_hold_rolls(attacker, arm))
+    specs.append(
+        OptionSpec(
+            "hold",
+            T("Held by", "Удержание"),
+            "choice",
+            "person",
+            choices=tuple(HOLD_WORDS.items()),
+            help=T(
+                "Who keeps the target held: you in person, or a rope, handcuffs or the like.",
+                "Кто удерживает цель: вы сами или верёвка, наручники и т.п.",
+            ),
+        )
+    )
+    specs += _extra_turn_option(attacker, options=options) + _defender_options(target, defences)
+    power = arm.kind == "power"
+    return AttackSpec(
+        f"{IMMOBILISE}:{arm.key}",
+        T(f"{arm.label['en']}: immobilise", f"{arm.label['ru']}: обездвиживание")
+        if power
+        else T("Immobilise (grab, bind)", "Обездвиживание (захват, связывание)"),
+        kind="other",
+        options=tuple(specs),
+        defender_options=("defence", "defence_luck"),
+        help=T(
+            "A grab, an arm lock, binding: no damage; on a hit the target is Restrained (the GM says what it "
+            "can no longer do)."
+            + (" Costs the power's Sanity." if power else " Physique by hand, Fine Motor with ropes or handcuffs."),
+            "Захват, залом руки, связывание: без урона; при попадании цель удерживается (что ей недоступно, "
+            "решает мастер)."
+            + (
+                " Тратит Рассудок силы."
+                if power
+                else " Руками — Телосложение, верёвкой или наручниками — Мелкая моторика."
+            ),
+        ),
+    )
+
+
+def _hold_rolls(attacker, arm: Arm) -> list[tuple[str, Mapping[str, str]]]:
+    """Physique (a grab) or Fine Motor (ropes, handcuffs), and the attacker's skills and talents
+    on them (L847, L849, L854); a superpower rolls itself."""
+    if arm.ability is not None:
+        return roll_choices(attacker, arm)
+    out = [(p, param_label(p)) for p in HOLD_ROLLS]
+    for a in attacker.abilities:
+        if a.get("kind") in ("skill", "talent") and not a.get("is_superpower") and a.get("base_param") in HOLD_ROLLS:
+            out.append((f"{a['kind']}:{a['name']}", T(str(a["name"]), str(a["name"]))))
+    return out
 
 
 def spec_for(attacker, target, attack_id_: str, *, options: GmOptions) -> tuple[AttackSpec, Arm, bool] | None:
@@ -214,6 +298,8 @@ def spec_for(attacker, target, attack_id_: str, *, options: GmOptions) -> tuple[
     if found is None or refusal(attacker, target, attack_id_, found=found) is not None:
         return None
     arm, called = found
+    if attack_id_.startswith(f"{IMMOBILISE}:"):
+        return _hold_spec(attacker, target, arm, defences=defence_choices(arm, target), options=options), arm, False
     spec = _spec(attacker, target, arm, called=called, defences=defence_choices(arm, target), options=options)
     return spec, arm, called
 
@@ -250,8 +336,8 @@ def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str], opti
     )
 
 
-def _attacker_options(attacker, arm: Arm) -> list[OptionSpec]:
-    rolls = roll_choices(attacker, arm)
+def _attacker_options(attacker, arm: Arm, rolls: list | None = None) -> list[OptionSpec]:
+    rolls = rolls or roll_choices(attacker, arm)
     return [
         OptionSpec(
             "roll",
@@ -412,6 +498,8 @@ def find_arm(attacker, attack_id_: str) -> tuple[Arm, bool] | None:
         for called in (False, True):
             if attack_id(arm, called=called) == attack_id_ and not (called and arm.kind == "power"):
                 return arm, called
+        if attack_id_ == f"{IMMOBILISE}:{arm.key}" and holds(arm):
+            return arm, False
     return None
 
 

@@ -137,8 +137,8 @@ def every_attack(attacker, target, *, one_by_one: bool):
 def test_fresh_characters_have_bare_hands_plain_and_called():
     ada, bo = fresh_pair()
     specs = SYSTEM.attacks(ada, bo)
-    assert [s.id for s in specs] == ["melee:unarmed", "called:unarmed"]
-    plain, called = specs
+    assert [s.id for s in specs] == ["melee:unarmed", "called:unarmed", "immobilise:unarmed"]
+    plain, called, _hold = specs
     assert plain.kind == "unarmed" and called.kind == "called"
     assert plain.label == {"en": "Unarmed (fists, kicks)", "ru": "Безоружная атака (кулаки, ноги)"}
     assert [o.name for o in plain.options] == ["roll", "luck", "modifier", "extra_turn", "defence", "defence_luck"]
@@ -166,6 +166,7 @@ def test_every_weapon_gives_a_plain_and_a_called_attack_and_a_superpower_its_own
     assert ids == [
         "melee:unarmed",
         "called:unarmed",
+        "immobilise:unarmed",
         "melee:sword",
         "called:sword",
         "melee:halberd",
@@ -175,7 +176,7 @@ def test_every_weapon_gives_a_plain_and_a_called_attack_and_a_superpower_its_own
         "thrown:knives",
         "called:knives",
     ]
-    assert [s.id for s in SYSTEM.attacks(caster(), knight())][-1] == "power:fire-bolt"
+    assert [s.id for s in SYSTEM.attacks(caster(), knight())][-2:] == ["power:fire-bolt", "immobilise:fire-bolt"]
     sword = next(s for s in SYSTEM.attacks(fighter(), knight()) if s.id == "melee:sword")
     # the weapon's parameter first, then a skill based on it
     assert [v for v, _ in sword.option("roll").choices] == ["physique", "skill:Fencing"]
@@ -220,9 +221,12 @@ def test_armed_against_armoured_odds_match_3000_rolls(attack_id, options):
     assert_attack_odds_match_sample(SYSTEM, fighter(), knight(), attack_id, seed=61, **options)
 
 
-@pytest.mark.parametrize("options", [{}, all_changed(SYSTEM.attacks(caster(), knight())[-1])])
-def test_superpower_odds_match_3000_rolls(options):
-    assert_attack_odds_match_sample(SYSTEM, caster(), knight(), "power:fire-bolt", seed=5, **options)
+@pytest.mark.parametrize("attack_id", ["power:fire-bolt", "immobilise:fire-bolt"])
+@pytest.mark.parametrize("changed", [False, True])
+def test_superpower_odds_match_3000_rolls(attack_id, changed):
+    spec = next(s for s in SYSTEM.attacks(caster(), knight()) if s.id == attack_id)
+    options = all_changed(spec) if changed else {}
+    assert_attack_odds_match_sample(SYSTEM, caster(), knight(), attack_id, seed=5, **options)
 
 
 def test_the_variants_cover_every_option():
