@@ -305,7 +305,7 @@ def buy_ability(
 # ---------------------------------------------------------------------------------------------
 # The advancement contract (core/advancement.py): what a character in play can buy now, priced
 # at the default options, and the plan of one purchase, both by running the operations above on a
-# scratch copy of the character (so the menu and the rules cannot disagree)
+# probe of the character (so the menu and the rules cannot disagree)
 # ---------------------------------------------------------------------------------------------
 DP = Resource("dp", T("Development points", "Очки развития"), T("DP", "ОР"))
 DP_PARAMS = Resource(
@@ -323,9 +323,6 @@ RESOURCES = {"recommended": (DP,), "simplified": (DP_PARAMS, DP_ABILITIES)}
 NEW_ABILITY_PRICES = (5, 6, 7)
 #: the simplified costing's price of a new ability, from the abilities' pool (L1757)
 NEW_ABILITY_SIMPLE_PRICE = 3
-#: the traits the model moves by itself when a parameter changes (current Health and Sanity
-#: follow their maxima, A40): not part of a plan, so a replay does not move them twice
-_FOLLOWERS = ("health", "sanity", "luck")
 _POOLS = ("dp", "dp_params", "dp_abilities")
 
 G_PARAMS = T("Parameters", "Параметры")
@@ -371,7 +368,7 @@ _BASE_CHOICES = (("", T("(the GM picks)", "(выбирает мастер)")),) 
 
 
 def _menu_price(c, op, *, options: GmOptions) -> tuple[dict[str, int], str | None]:
-    """The price of ``op`` (an operation above, run on a copy with deep pools) as ``{pool: DP}``,
+    """The price of ``op`` (an operation above, run on a :class:`_Probe`) as ``{pool: DP}``,
     or the rules' refusal text (the limit reached, level 7 needed...)."""
     try:
         plan = _trial(c, op, options=options)
@@ -380,21 +377,38 @@ def _menu_price(c, op, *, options: GmOptions) -> tuple[dict[str, int], str | Non
     return dict(plan[0]), None
 
 
-def _trial(c, op, *, options: GmOptions) -> tuple[dict[str, int], dict[str, Any], dict]:
-    """Run ``op(twin)`` on a copy of ``c`` whose pools are deep enough: ``(cost, changes,
-    log entry)``: what it spent from which pool, every other trait it changed (the spend log
-    included), and its log entry."""
-    from tabletop_widgets.core.combat.records import clone_character
+class _Probe:
+    """A stand-in for a character that the operations above run on: it reads the character's
+    values and keeps what the operation sets (``update``) instead of setting it, with pools deep
+    enough for any one purchase. Cheap (no copy of the character), so the whole menu is priced
+    by the operations themselves."""
 
-    twin = clone_character(c)
-    deep = 100  # more than any one purchase costs (7 at most)
-    twin.update(**{pool: deep for pool in _POOLS})
-    entry = op(twin)
-    changes = {
-        name: copy.deepcopy(getattr(twin, name))
-        for name in type(c).persisted_traits()
-        if name not in _POOLS + _FOLLOWERS and getattr(twin, name) != getattr(c, name)
-    }
+    DEEP = 100  # more than any one purchase costs (7 at most)
+
+    def __init__(self, character):
+        self._character = character
+        self.set: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.set:
+            return self.set[name]
+        if name in _POOLS:
+            return self.DEEP
+        return getattr(self._character, name)
+
+    def update(self, **values: Any) -> None:
+        self.set.update(values)
+
+    def ability(self, name: str) -> dict | None:
+        return next((a for a in self.abilities if a.get("name") == name or a.get("id") == name), None)
+
+
+def _trial(c, op, *, options: GmOptions) -> tuple[dict[str, int], dict[str, Any], dict]:
+    """Run ``op`` on a :class:`_Probe` of ``c``: ``(cost, changes, log entry)``: what it spends
+    from which pool, every other trait it sets (the spend log included), and its log entry."""
+    probe = _Probe(c)
+    entry = op(probe)
+    changes = {name: value for name, value in probe.set.items() if name not in _POOLS}
     return {entry["pool"]: int(entry["cost"])}, changes, entry
 
 
