@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tabletop_widgets.core import T
 from tabletop_widgets.core.options import GmOptions
+from tabletop_widgets.core.wording import en_n, ru_n
 from tabletop_widgets.core.wizard import Budget, WizardStep
 
 from .params import TIER3
@@ -77,11 +78,13 @@ def steps(c, *, options: GmOptions) -> list[WizardStep]:
             "abilities",
             T("Skills and a talent", "Навыки и талант"),
             T(
-                f"Choose with the GM {ns} skills and {nt} talent(s), starting at level "
+                f"Choose with the GM {en_n(ns, 'skill', 'skills')} and {en_n(nt, 'talent', 'talents')}, "
+                "starting at level "
                 f"{int(options.start_level_skill)}. A skill adds its level to a parameter's roll; a talent "
                 "rolls its own die and adds its parameter. The GM sets the parameter each ability is based "
                 "on and agrees any superpower (its limits and Sanity cost).",
-                f"Выберите вместе с мастером навыков: {ns}, талантов: {nt}, со стартовым уровнем "
+                f"Выберите вместе с мастером {ru_n(ns, 'навык', 'навыка', 'навыков')} и "
+                f"{ru_n(nt, 'талант', 'таланта', 'талантов')} со стартовым уровнем "
                 f"{int(options.start_level_skill)}. Навык прибавляет свой уровень к броску параметра; талант "
                 "бросает свой куб и прибавляет уровень основы. Основу каждой способности выбирает мастер, он же "
                 "согласует сверхспособности (их границы и цену в Рассудке).",
@@ -93,9 +96,10 @@ def steps(c, *, options: GmOptions) -> list[WizardStep]:
             "kit",
             T("Starting kit", "Стартовое снаряжение"),
             T(
-                f"If the GM allows: some money, one basic weapon and {int(options.starting_extra_items)} more items.",
+                f"If the GM allows: some money, one basic weapon and "
+                f"{en_n(int(options.starting_extra_items), 'more item', 'more items')}.",
                 f"Если мастер разрешает: немного денег, одно базовое оружие и ещё "
-                f"{int(options.starting_extra_items)} предмета.",
+                f"{ru_n(int(options.starting_extra_items), 'предмет', 'предмета', 'предметов')}.",
             ),
             ("money", "weapons", "items"),
             ("items",),

@@ -37,7 +37,8 @@ def test_the_steps_follow_the_book_and_explain_themselves():
         assert s.title["en"] != s.title["ru"] and s.explain["en"] != s.explain["ru"]
         assert all(f in Character.class_trait_names() for f in s.fields), s.id
     abilities = steps[2]
-    assert "3 skills and 1 talent(s)" in abilities.explain["en"]  # L457
+    assert "3 skills and 1 talent," in abilities.explain["en"]  # L457
+    assert "3 навыка и 1 талант" in abilities.explain["ru"]
     assert "twelve parameters" in steps[4].explain["en"] and "starts at 3" in steps[4].explain["en"]  # L463
 
 
@@ -113,7 +114,8 @@ def test_the_gms_numbers_reach_the_steps_and_budgets():
     table = SYSTEM.with_rules(n_skills=4, n_talents=2, creation_cap=5, param_dp=6)
     c = Character(name="Vera")
     steps = table.creation_wizard(c)
-    assert "4 skills and 2 talent(s)" in steps[2].explain["en"]
+    assert "4 skills and 2 talents" in steps[2].explain["en"]
+    assert "4 навыка и 2 таланта" in steps[2].explain["ru"]
     assert "не выше 5-го уровня" in steps[4].explain["ru"]
     budgets = table.creation_budgets(c)
     assert (budgets["skills"].total, budgets["talents"].total, budgets["param_dp"].total) == (4, 2, 6)
