@@ -23,7 +23,7 @@ from tabletop_widgets.core import (
 )
 
 from . import checks as _checks
-from . import attack_rolls, combat, data, fight, magic, progression
+from . import advancement, attack_rolls, combat, creation, data, fight, magic, progression
 from .model import Character
 from .options import DEFAULTS
 from .validation import validate, validate_party
@@ -144,6 +144,28 @@ class LifeAndDeathSystem(GameSystem):
         """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
         parameter) or ``surprise`` (L361-L371)."""
         return progression.improve(character, choice, target, options=self.rules, **kw)
+
+    # -- advancement and the creation wizard (``advancement.py``, ``creation.py``) ------------------------
+    def advancement_resources(self):
+        """Experience and epic dice (the GM awards them) and level-up improvements (advances
+        spend them)."""
+        return advancement.RESOURCES
+
+    def advancements(self, character) -> list:
+        return advancement.advance_list(character, options=self.rules)
+
+    def plan_advance(self, character, advance_id: str, **options: Any):
+        _spec, chosen = self.advance_spec(character, advance_id, options)  # offered? options valid?
+        return advancement.plan(character, advance_id, chosen, options=self.rules)
+
+    def award_changes(self, character, resource: str, amount: int):
+        return advancement.award_changes(character, resource, amount, options=self.rules)
+
+    def creation_wizard(self, character) -> list:
+        return creation.steps(character, options=self.rules)
+
+    def creation_budgets(self, character):
+        return creation.budgets(character)
 
     # -- dice words -------------------------------------------------------------------------------------
     def dice_words(self) -> list:
