@@ -23,7 +23,7 @@ from tabletop_widgets.core import (
 )
 
 from . import checks as _checks
-from . import advancement, attack_rolls, combat, creation, data, fight, magic, progression
+from . import advancement, attack_rolls, combat, creation, data, epic_dice, fight, magic, progression
 from .model import Character
 from .options import DEFAULTS
 from .validation import validate, validate_party
@@ -78,6 +78,12 @@ class LifeAndDeathSystem(GameSystem):
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         return _checks.roll(character, check_id, options=self.rules, rng=rng, **options)
+
+    def spend_epic_after(self, character, previous: CheckResult, epic: int) -> CheckResult:
+        """Epic dice spent after the roll (L351): ``previous`` read again with ``epic`` more
+        successes; its ``effects`` spend them (the dice tray offers it from
+        ``previous.details["epic_after"]``: ``{"max", "label", "help"}`` or None)."""
+        return epic_dice.spend_after(character, previous, epic, options=self.rules)
 
     def check_distribution(self, character, check_id: str, **options: Any):
         return _checks.distribution(character, check_id, options=self.rules, **options)
