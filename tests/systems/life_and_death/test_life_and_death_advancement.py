@@ -258,3 +258,16 @@ def test_what_advances_and_the_gm_change_is_set_at_creation_on_the_sheet():
         assert fields[name].creation_only, name
     for name in ("hp", "ep", "name", "inventory", "notes", "wounds"):
         assert not fields[name].creation_only, name
+
+
+@pytest.mark.parametrize(("rule", "athletics"), [("apply", 4), ("discard", 3)])
+def test_raising_a_parameter_releases_a_saturated_skill_as_the_gm_option_says(rule, athletics):
+    """L357: a skill at its parameter keeps no more XP; when the parameter rises, the 5 XP saved
+    raise it (spec §7.5 [DEFAULT], OPTION saturated_xp_on_cap_raise)."""
+    system = SYSTEM.with_rules(saturated_xp_on_cap_raise=rule)
+    c = played(system, pending_improvements=1, skills={"athletics": 3}, skill_xp={"athletics": 5})
+    plan = system.plan_advance(c, "raise:might")
+    assert plan.changes.get("skills", c.skills) == {"athletics": athletics}
+    assert plan.changes["skill_xp"] == {"athletics": 0}
+    system.advance(c, "raise:might")
+    assert (c.might, c.skills["athletics"], c.skill_xp["athletics"]) == (4, athletics, 0)
