@@ -33,9 +33,11 @@ FIRST_STEPS = (
         T("Race", "Раса"),
         T(
             "Your race sets the starting value of each of the six parameters (1 to 5) and gives "
-            "its racial features. Choose it from the GM's list and enter its six values.",  # L43-L45
+            "its racial features. Choose it from the GM's list and enter its six values; its base HP "
+            "is the race's, else the house default the GM set (the book gives no number).",  # L43-L45
             "Раса задаёт начальное значение каждого из шести параметров (от 1 до 5) и даёт расовые "
-            "особенности. Выберите её из списка Мастера и впишите шесть её значений.",
+            "особенности. Выберите её из списка Мастера и впишите шесть её значений; базовое HP — "
+            "расы, иначе домашнее правило Мастера (в книге числа нет).",
         ),
         ("race", "race_params", "base_hp"),
     ),
