@@ -192,7 +192,8 @@ def _difficulty(difficulty: Any) -> int:
     return difficulty
 
 
-def _epic(epic: Any) -> int:
+def epic_count(epic: Any) -> int:
+    """Epic dice asked for: a whole number >= 0."""
     if not isinstance(epic, int) or isinstance(epic, bool) or epic < 0:
         raise ValueError(f"epic dice must be a whole number >= 0, got {epic!r}")
     return epic
@@ -249,10 +250,12 @@ def _split_options(check_options: Mapping[str, Any]) -> dict[str, Any]:
 def distribution(character, check_id: str, *, options: Mapping[str, Any], **check_options: Any) -> Distribution:
     """Exact law of the net successes, with p_pass = P(net >= difficulty) (§5.9, §5.11)."""
     if isinstance(check_id, str) and check_id.startswith("cast:"):
+        from .casting import cast_distribution
+
         return cast_distribution(character, check_id, options=options, **check_options)
     o = _split_options(check_options)
     diff = _difficulty(o.pop("difficulty", 1))
-    epic = _epic(o.pop("epic", 0))
+    epic = epic_count(o.pop("epic", 0))
     in_combat = _in_combat(check_id, o.pop("in_combat", False))
     o.pop("faces", None)
     spec = resolve(character, check_id, options=options, **o)
@@ -327,10 +330,12 @@ def roll(
     character, check_id: str, *, rng: random.Random | None = None, options: Mapping[str, Any], **check_options: Any
 ) -> CheckResult:
     if isinstance(check_id, str) and check_id.startswith("cast:"):
+        from .casting import cast_roll
+
         return cast_roll(character, check_id, options=options, rng=rng, **check_options)
     o = _split_options(check_options)
     diff = _difficulty(o.pop("difficulty", 1))
-    epic = _epic(o.pop("epic", 0))
+    epic = epic_count(o.pop("epic", 0))
     in_combat = _in_combat(check_id, o.pop("in_combat", False))
     forced = o.pop("faces", None)
     spec = resolve(character, check_id, options=options, **o)
@@ -364,10 +369,25 @@ def roll(
         fumble_basis=options.fumble_basis,
     )
     result = make_result(check_id, spec, r, diff, epic)
+    result.details.update(pool_spec=spec, epic_after=epic_offer(character, epic, options=options))
     if alertness is not None:
         result.details["alertness_first"] = {"faces": alertness.faces, "successes": alertness.net}
         result.options["in_combat"] = True
     return result
+
+
+def epic_offer(character, spent: int, *, options: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the tray offers after a roll (L351: epic dice before *or after* the roll): up to
+    ``max`` more epic dice through ``GameSystem.spend_epic_after``; None in a quick game or
+    with none left."""
+    left = int(character.epic_dice) - spent
+    if left <= 0 or options.mode == "quick" or character.mode == "quick":
+        return None
+    return {
+        "max": left,
+        "label": T("Spend epic dice now", "Потратить эпик-дайсы сейчас"),
+        "help": T("+1 success each, after the roll as well as before", "+1 успех каждый, и после броска тоже"),
+    }
 
 
 def outcome_text(r: PoolResult, diff: int) -> dict[str, str]:
@@ -477,7 +497,28 @@ IN_COMBAT = OptionSpec(
 )
 
 
+def skill_help(character, key: str, param: str, *, untrained: bool, options: Mapping[str, Any]) -> dict | None:
+    """The tray's note on a skill check: untrained (L33), and a parameter that is the house's
+    reading (a GM option), not the book's (A-56)."""
+    parts = [T("untrained: parameter dice, -1 success", "без навыка: кубики параметра, -1 успех")] if untrained else []
+    d = skill_def(character.TABLES, skill_id_of(key)) or {}
+    own = character.custom_skills.get(skill_id_of(key)) or character.custom_skills.get(key)
+    if d and not d.get("param") and not own and (options.unstated_skill_params or {}).get(skill_id_of(key)) == param:
+        lab = PARAM_LABELS[param]
+        parts.append(
+            T(
+                f"{lab['en']} is the house's reading for this skill (a GM option): the book names no parameter",
+                f"{lab['ru']} для этого навыка — домашнее правило (настройка Мастера): книга параметр не называет",
+            )
+        )
+    if not parts:
+        return None
+    return T("; ".join(p["en"] for p in parts), "; ".join(p["ru"] for p in parts))
+
+
 def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
+    from .casting import cast_option_specs
+
     out: list[CheckSpec] = []
     opts = option_specs()
     skill_opts = opts + (IN_COMBAT,)
@@ -505,12 +546,7 @@ def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
                 skill_opts,
                 g_skills,
                 notation=f"ld {s.pool}" + (" -1s" if s.penalty else ""),
-                help=T(
-                    "untrained: parameter dice, -1 success",  # L33
-                    "без навыка: кубики параметра, -1 успех",
-                )
-                if s.penalty
-                else None,
+                help=skill_help(character, key, param, untrained=bool(s.penalty), options=options),
             )
         )  # L33
     g_other = T("Other", "Другое")
@@ -546,123 +582,6 @@ def list_checks(character, *, options: Mapping[str, Any]) -> list[CheckSpec]:
             g_other,
             notation=f"ld {character.dexterity + character.alertness}-N",
         )
-    )
-    return out
-
-
-# -- casting as a named check (spec §7.1, §10.2 "Cast spell") -----------------------------------------
-_CAST_OPTIONS = {
-    "functions",
-    "triggers",
-    "form",
-    "pinpoint",
-    "transmutation",
-    "style_sections",
-    "mind_complexity",
-    "facet",
-    "complexity_factor",
-    "brightness",
-    "own_reserve",
-    "zone",
-    "target_complexity",
-    "epic",
-    "level",
-    "faces",
-}
-
-
-def _cast_args(character, check_id: str, check_options: Mapping[str, Any]):
-    from .magic import SpellDesign
-
-    unknown = set(check_options) - _CAST_OPTIONS
-    if unknown:
-        raise ValueError(f"unknown cast option(s) {sorted(unknown)}; known: {sorted(_CAST_OPTIONS)}")
-    key = check_id.split(":", 1)[1]
-    if not SKILL_KEY_RE.match(key):
-        raise ValueError(f"malformed skill key {key!r} in {check_id!r}")
-    o = dict(check_options)
-    extra = {k: o.pop(k) for k in ("target_complexity", "epic", "level", "faces") if k in o}
-    return key, SpellDesign(**o), extra
-
-
-def cast_option_specs(character) -> tuple[OptionSpec, ...]:
-    forms = tuple(
-        (k, T(k, r))
-        for k, r in (("basic", "базовая"), ("simple", "простая"), ("sharpened", "заострённая"), ("complex", "сложная"))
-    )
-    facets = tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("facets"))
-    zones = tuple((r["id"], T(r["en"], r["ru"])) for r in character.TABLES.rows("zones"))
-    return (
-        OptionSpec("brightness", T("Brightness", "Яркость"), "int", 1, 1, max(1, character.power)),
-        OptionSpec("functions", T("Functions / effects", "Функции / эффекты"), "int", 0, 0, 10),
-        OptionSpec("triggers", T("Triggers", "Триггеры"), "int", 0, 0, 10),
-        OptionSpec("form", T("Form", "Форма"), "choice", "basic", choices=forms),
-        OptionSpec("pinpoint", T("Pinpoint (+3)", "Точечное (+3)"), "bool", False),
-        OptionSpec("transmutation", T("Transmutation (+4)", "Трансмутация (+4)"), "bool", False),
-        OptionSpec("mind_complexity", T("Sentient mind complexity", "Сложность разума"), "int", 0, 0, 10),
-        OptionSpec("facet", T("Facet", "Грань"), "choice", "umsear", choices=facets),
-        OptionSpec("target_complexity", T("Target complexity", "Сложность цели"), "int", 0, 0, 10),
-        OptionSpec("zone", T("Zone", "Зона"), "choice", "torso", choices=zones),
-        OptionSpec("own_reserve", T("From own EP", "Из своего запаса EP"), "bool", False),
-        OptionSpec("level", T("Spell level (override)", "Уровень (вручную)"), "int", 0, 0, 10),
-        OptionSpec("epic", T("Epic dice to spend", "Потратить эпик-дайсов"), "int", 0, 0, 20),
-    )
-
-
-def cast_distribution(character, check_id: str, *, options: Mapping[str, Any], **check_options: Any) -> Distribution:
-    from .magic import casting_pool, spell_complexity, spell_level
-
-    key, design, extra = _cast_args(character, check_id, check_options)
-    skill = character.skill_level(key)
-    cx = spell_complexity(design, skill, options=options)
-    lvl = spell_level(cx, extra.get("level") or None, options=options)
-    pool = casting_pool(character.complexity, skill, int(extra.get("target_complexity", 0)), cx, design.zone)
-    pen = 0 if skill > 0 else 1
-    law = net_law(max(0, pool), pen, int(extra.get("epic", 0)))
-    p = sum((v for k, v in law.items() if k >= lvl), Fraction(0))
-    return Distribution(law, p_pass=p, expression=f"ld {pool} dc {lvl}", outcome="total")
-
-
-def cast_roll(
-    character, check_id: str, *, rng: random.Random | None = None, options: Mapping[str, Any], **check_options: Any
-) -> CheckResult:
-    from .magic import cast
-
-    key, design, extra = _cast_args(character, check_id, check_options)
-    epic = _epic(extra.get("epic", 0))
-    if epic > character.epic_dice:
-        raise RuleError(
-            "not_enough_epic_dice",
-            T(f"Only {character.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {character.epic_dice}."),
-        )
-    res = cast(
-        character,
-        key,
-        design,
-        target_complexity=int(extra.get("target_complexity", 0)),
-        epic=epic,
-        level=extra.get("level") or None,
-        rng=rng if rng is not None else random.Random(),
-        faces=extra.get("faces"),
-        options=options,
-    )
-    spec = PoolSpec(
-        check_id, res.pool, res.roll.penalty, T(f"Cast ({key})", f"Заклинание ({key})"), "cast", tuple(res.notes)
-    )
-    out = make_result(check_id, spec, res.roll, res.level, 0)
-    out.effects = list(res.effects)
-    verdicts = {
-        "as_designed": T("spell created as designed", "заклинание создано"),
-        "basic_spell": T("only a basic level-1 spell of the style", "вышло лишь базовое заклинание 1-го уровня"),  # L35
-        "nothing": T("no spell", "заклинание не создано"),
-        "nothing_fumble": T(
-            "no spell; the energy escapes control", "заклинания нет; энергия вышла из-под контроля"
-        ),  # L194
-        "gm": T("failed: the GM decides", "неудача: решает Мастер"),
-    }  # L35
-    out.outcome = verdicts[res.outcome]
-    out.details.update(
-        cast_outcome=res.outcome, spell_complexity=res.complexity, spell_level=res.level, spell=res.parameters
     )
     return out
 

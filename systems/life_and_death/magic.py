@@ -49,6 +49,7 @@ class SpellDesign:
     own_reserve: bool = False  # cast from the caster's own EP (L282)
     zone: str = "torso"
     targeted: bool = True
+    lowered: Mapping[str, int] = field(default_factory=dict)  # L312: parameters lowered on purpose
 
 
 def raw_complexity(d: SpellDesign) -> int:
@@ -108,14 +109,52 @@ def casting_pool(
     return complexity_param + skill_level - target_complexity - spell_cx - ZONE_PENALTY[zone]
 
 
-def spell_parameters(brightness: int) -> dict[str, int]:
-    """L305-L310: damage b, duration b rounds, b^2 targets, casting range 5b m."""
-    return {
+#: The spell parameters a caster may lower on purpose (L312), as a player reads them.
+SPELL_PARAMETERS = {
+    "damage": T("damage", "урон"),
+    "duration_rounds": T("duration, rounds", "длительность, раунды"),
+    "max_targets": T("targets", "цели"),
+    "cast_range_m": T("casting range, m", "дальность создания, м"),
+}
+
+
+def spell_parameters(brightness: int, lowered: Mapping[str, int] | None = None) -> dict[str, int]:
+    """L305-L310: damage b, duration b rounds, b^2 targets, casting range 5b m; each may be
+    lowered on purpose, never raised (L312): ``lowered`` gives the values wanted (0: as is)."""
+    full = {
         "damage": brightness,
         "duration_rounds": brightness,
         "max_targets": brightness**2,
         "cast_range_m": 5 * brightness,
     }
+    out = dict(full)
+    for name, value in (lowered or {}).items():
+        if name not in full:
+            raise RuleError(
+                "E_SPELL_PARAM",
+                T(f"A spell has no parameter {name!r} to lower.", f"У заклинания нет параметра {name!r}."),
+            )
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RuleError(
+                "E_SPELL_PARAM",
+                T(
+                    f"The {SPELL_PARAMETERS[name]['en']} wanted is a whole number (0: as the brightness gives).",
+                    f"Нужное значение «{SPELL_PARAMETERS[name]['ru']}» — целое число (0: как даёт яркость).",
+                ),
+            )
+        if value > full[name]:
+            raise RuleError(
+                "E_SPELL_PARAM_RAISED",
+                T(
+                    f"A spell's {SPELL_PARAMETERS[name]['en']} can be lowered, never raised: at most "
+                    f"{full[name]} at brightness {brightness}.",  # L312
+                    f"Параметр заклинания «{SPELL_PARAMETERS[name]['ru']}» можно понизить, но не повысить: "
+                    f"не больше {full[name]} при яркости {brightness}.",
+                ),
+            )
+        if value:
+            out[name] = value
+    return out
 
 
 def check_brightness(brightness: int, power: int) -> None:
@@ -170,6 +209,7 @@ def cast(
     """Cast a spell (L35, L194, L282-L316). The EP cost is returned as an Effect (not applied)."""
     skill = caster.skill_level(skill_key)
     check_brightness(design.brightness, caster.power)
+    parameters = spell_parameters(design.brightness, design.lowered)  # refuses a raised one (L312)
     cx = spell_complexity(design, skill, options=options)
     lvl = spell_level(cx, level, options=options)
     ep_after_cast(caster.ep, design.brightness, design.own_reserve)  # refuses before rolling
@@ -185,25 +225,33 @@ def cast(
         )  # L282
     if epic:
         effects.append(Effect("epic_dice", -epic, T("epic dice spent", "потрачены эпик-дайсы")))
-    notes = []
+    return CastResult(
+        cast_outcome(r, options=options), pool, cx, lvl, r, effects, parameters, cast_notes(r, design, options=options)
+    )
+
+
+def cast_outcome(r: PoolResult, *, options: Mapping[str, Any]) -> str:
+    """What a casting roll made (L35, L194): the spell, a basic one, nothing, or the GM's call."""
     if r.passed:
-        outcome = "as_designed"
-    elif r.net >= 1 and options.failed_spell_fallback != "gm":
-        outcome = "basic_spell"  # L35: a basic level-1 spell of the same style
-    elif r.fumble:
-        outcome = "nothing_fumble"  # L194: the energy may hurt the caster and allies
-    else:
-        outcome = "nothing" if options.failed_spell_fallback != "gm" else "gm"
-    if not r.passed:
-        thr = options.wild_pattern_brightness_threshold
-        if thr is None or design.brightness >= thr:
-            notes.append(
-                T(
-                    "GM: a bright failed spell may become a random pattern.",  # L301
-                    "Мастер: яркое неудачное заклинание может стать случайным узором.",
-                )
-            )  # L301
-    return CastResult(outcome, pool, cx, lvl, r, effects, spell_parameters(design.brightness), notes)
+        return "as_designed"
+    if r.net >= 1 and options.failed_spell_fallback != "gm":
+        return "basic_spell"  # L35: a basic level-1 spell of the same style
+    if r.fumble:
+        return "nothing_fumble"  # L194: the energy may hurt the caster and allies
+    return "nothing" if options.failed_spell_fallback != "gm" else "gm"
+
+
+def cast_notes(r: PoolResult, design: SpellDesign, *, options: Mapping[str, Any]) -> list:
+    """The GM's reminder of a wild pattern after a bright failed cast (L301)."""
+    thr = options.wild_pattern_brightness_threshold
+    if r.passed or not (thr is None or design.brightness >= thr):
+        return []
+    return [
+        T(
+            "GM: a bright failed spell may become a random pattern.",  # L301
+            "Мастер: яркое неудачное заклинание может стать случайным узором.",
+        )
+    ]  # L301
 
 
 def cast_chance(

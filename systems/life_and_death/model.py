@@ -30,6 +30,8 @@ RARITY_MULT = data.column("rarities", "multiplier")  # L150
 FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
 COINS = data.ids("coins")
 STATUSES = ("", "incapacitated", "dead")  # §6.12 (GM / tracker states)
+#: The creation layers a parameter is made of (spec §3.0): while creating, changing one moves it.
+LAYER_TRAITS = ("race_params", "age", "param_points", "features")
 WOUND_ZONES = ("", "torso", "limb", "tail", "neck", "head_face", "head_skull")  # L258-L268; "" = unspecified
 
 
@@ -181,15 +183,51 @@ class Character(CharacterModel):
     # ---------------------------------------------------------------------------------------------
     def __init__(self, **values: Any):
         self._prev_max: dict[str, int] = {}
+        self._params_given = False
         super().__init__(**values)
+        self.observe(self._follow_layers, names=list(LAYER_TRAITS))
+        if not any(p in values for p in PARAMS):
+            self._follow_layers(None)
 
     def update(self, **values: Any) -> None:
         """All-or-nothing update; current pools given explicitly are kept as given (a bulk change
-        of a max in the same update must not shift them, e.g. ``load_dict``)."""
-        super().update(**values)
+        of a max in the same update must not shift them, e.g. ``load_dict``), and so are
+        parameters given explicitly (their layers do not move them then)."""
+        self._params_given = any(p in values for p in PARAMS)
+        try:
+            super().update(**values)
+        finally:
+            self._params_given = False
         for pool in POOLS:
             if pool in values:
                 setattr(self, pool, values[pool])
+
+    def layered_value(self, p: str) -> int:
+        """What parameter ``p`` comes to from its layers (spec §3.0): racial + age + points +
+        advances + features, a feature's push past 5 held at 5 under the default reading, kept
+        within the allowed range."""
+        lay = self.param_layers(p)
+        base, mod = lay["racial"] + lay["age_mod"] + lay["points"] + lay["advances"], lay["feature_mod"]
+        final = base + mod
+        if mod > 0 and final > 5 and 1 <= base <= 5 and self.RULES.feature_param_overflow == "clamp":
+            final = max(5, base)
+        return max(1, min(final, self._param_cap()))
+
+    def _follow_layers(self, change) -> None:
+        """While a character with racial values is being created, its parameters follow their
+        layers: entering the race's values, the age, the age points or a feature sets them (a
+        sheet or the wizard never has to add them up). In play only advances move them."""
+        if self.phase != "creation" or self._params_given or not self.race_params:
+            return
+        if set(self.race_params) != set(PARAMS) or not all(
+            _is_int(v) and 1 <= v <= 5 for v in self.race_params.values()
+        ):
+            return  # half-entered racial values: validate() says what is missing
+        values = {p: self.layered_value(p) for p in PARAMS}
+        if any(getattr(self, p) != v for p, v in values.items()):
+            with self.hold_trait_notifications():
+                for p, v in values.items():
+                    setattr(self, p, v)
 
     # -- queries ------------------------------------------------------------------------------------
     def param(self, p: str) -> int:

@@ -243,18 +243,21 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "ru": "Оборотень не может взять одну из девяти форм Хранителей без разрешения Мастера (можно разрешить и для одной формы).",
     },
     "default_base_hp": {
-        "en": "Base HP when neither the character nor its race row gives one (the book has no number). None: the GM must enter it.",
-        "ru": "Базовое HP, когда его не дают ни персонаж, ни строка расы (в книге числа нет). None: Мастер должен ввести его сам.",
+        "en": "House rule, not the book's: base HP 10 when neither the character nor its race row gives one (the book has no number). None: the GM must enter it.",
+        "ru": "Домашнее правило, не из книги: базовое HP 10, когда его не дают ни персонаж, ни строка расы (в книге числа нет). None: Мастер должен ввести его сам.",
     },
     "unstated_skill_params": {
-        "en": "The parameter of the skills whose parameter the book does not give. {}: the check id must name it.",
-        "ru": "Параметр навыков, для которых книга его не называет. {}: параметр называет сама проверка.",
+        "en": "House rule, not the book's: Survival is rolled with Alertness and Transformation with Might (the book names no parameter for them). {}: the check id must name it.",
+        "ru": "Домашнее правило, не из книги: Выживание бросается с Восприятием, Трансформация — с Силой (книга не называет их параметр). {}: параметр называет сама проверка.",
     },
     "house_rows": {
         "en": "The GM's own rows for the data tables (races, weapons, skills...), by table; a row with the id of a book row replaces it.",
         "ru": "Свои строки Мастера для таблиц данных (расы, оружие, навыки...) по таблицам; строка с id строки из книги заменяет её.",
     },
 }
+
+#: The options whose default is the house's reading, not the book's: a GM sees them marked so.
+HOUSE_DEFAULTS: tuple[str, ...] = ("default_base_hp", "unstated_skill_params")
 
 #: The name the tests and notebooks import.
 DEFAULT_RULES = DEFAULTS

@@ -49,7 +49,7 @@ def change_reputation(rep: int, delta: int, inconspicuous: bool = False) -> int:
     return new
 
 
-def _campaign_only(c, *, options: Mapping[str, Any]) -> None:
+def campaign_only(c, *, options: Mapping[str, Any]) -> None:
     if c.mode == "quick" or options.mode == "quick":
         raise RuleError(
             "quick_game",
@@ -61,7 +61,7 @@ def _campaign_only(c, *, options: Mapping[str, Any]) -> None:
 
 
 def apply_reputation_change(c, delta: int, *, options: Mapping[str, Any]) -> tuple[int, int]:
-    _campaign_only(c, options=options)
+    campaign_only(c, options=options)
     old = c.reputation
     new = change_reputation(old, delta, c.has_feature("inconspicuous"))
     with c.hold_trait_notifications():
@@ -73,13 +73,13 @@ def apply_reputation_change(c, delta: int, *, options: Mapping[str, Any]) -> tup
 
 def award_epic_die(c, *, options: Mapping[str, Any]) -> int:
     """GM award for a heroic act; never above |reputation| (L349)."""
-    _campaign_only(c, options=options)
+    campaign_only(c, options=options)
     c.epic_dice = min(c.epic_dice + 1, abs(c.reputation))
     return c.epic_dice
 
 
 def spend_epic_dice(c, k: int, *, options: Mapping[str, Any]) -> int:
-    _campaign_only(c, options=options)
+    campaign_only(c, options=options)
     if not isinstance(k, int) or k < 0 or k > c.epic_dice:
         raise RuleError(
             "not_enough_epic_dice", T(f"Only {c.epic_dice} epic dice left.", f"Осталось эпик-дайсов: {c.epic_dice}.")

@@ -102,7 +102,7 @@ SHEET = Sheet(
                     choices=(("quick", T("quick game", "быстрая игра")), ("campaign", T("campaign", "кампания"))),
                 ),
                 Field("level", T("Level", "Уровень"), "derived", help=T("1 + XP // 20", "1 + опыт // 20")),  # L359
-                Field("xp", T("XP", "Опыт"), "input", min=0, max=OPEN_LARGE),
+                Field("xp", T("XP", "Опыт"), "input", min=0, max=OPEN_LARGE, creation_only=True),  # the GM awards it
                 Field("xp_to_next", T("XP to next level", "Опыта до уровня"), "derived"),
                 Field(
                     "reputation",
@@ -116,6 +116,7 @@ SHEET = Sheet(
                     ),  # L343
                     visible_if="uses_reputation",
                     extra={"campaign_only": True},
+                    creation_only=True,  # L341: the GM moves it by deeds and rumours
                 ),
                 Field(
                     "epic_dice",
@@ -128,6 +129,7 @@ SHEET = Sheet(
                     ),  # L349, L351
                     visible_if="uses_reputation",
                     extra={"campaign_only": True},
+                    creation_only=True,  # the GM awards them (L349), a check spends them (L351)
                 ),
                 Field("faith", T("Choice of faith", "Выбор веры"), "choice", source="deities"),
                 Field(
@@ -168,6 +170,18 @@ SHEET = Sheet(
             )
             + (
                 Field(
+                    "race_params",
+                    T("Racial values", "Расовые значения"),
+                    "mapping",
+                    keys=PARAMS,
+                    item_fields=(Field("value", T("Value", "Значение"), "input", min=1, max=5),),
+                    help=T(
+                        "The race's six starting values (1-5): Might above the racial value adds HP",  # L45, L55
+                        "Шесть начальных значений расы (1-5): Сила сверх расовой добавляет HP",
+                    ),
+                    creation_only=True,
+                ),
+                Field(
                     "parameter_layers",
                     T("Parameter layers", "Слои параметров"),
                     "derived",
@@ -183,6 +197,7 @@ SHEET = Sheet(
                     "mapping",
                     help=T("Free points from age: 0/1/2/3", "Свободные очки возраста: 0/1/2/3"),
                     item_fields=(Field("points", T("Points", "Очки"), "input", min=0, max=10),),
+                    creation_only=True,
                 ),  # L55
                 Field(
                     "initiative",
@@ -243,9 +258,12 @@ SHEET = Sheet(
                     min=0,
                     max=OPEN_SMALL,
                     help=T(
-                        "Empty: the race's base HP, else the GM default (10 unless changed)",
-                        "Пусто: базовое HP расы, иначе значение Мастера (10, если не изменено)",
+                        "Empty: the race's base HP, else the house default of the GM's options "
+                        "(10 unless changed): the book gives no number",
+                        "Пусто: базовое HP расы, иначе домашнее правило из настроек Мастера "
+                        "(10, если не изменено): в книге числа нет",
                     ),
+                    creation_only=True,
                 ),
                 Field("hp_base", T("Base HP in use", "Базовое HP в расчёте"), "derived"),
                 Field(
@@ -345,6 +363,7 @@ SHEET = Sheet(
                         Field("level", T("Level", "Уровень"), "input", min=0, max=10),
                     ),
                     extra={"group_by": "param"},
+                    creation_only=True,  # in play a skill rises with its experience (L357)
                 ),
                 Field(
                     "skill_budget",
@@ -358,6 +377,7 @@ SHEET = Sheet(
                     "mapping",
                     help=T("5 XP → +1 level", "5 опыта → +1 уровень"),
                     item_fields=(Field("xp", T("XP", "Опыт"), "input", min=0, max=5),),
+                    creation_only=True,  # the GM gives it (L355)
                 ),  # L357
                 Field("custom_skills", T("Own skills: parameter", "Свои навыки: параметр"), "mapping"),
             ),
@@ -386,6 +406,7 @@ SHEET = Sheet(
                         "1 point per level; first mutation +1; ≤ 2 negative levels",  # L96-L104
                         "1 очко за уровень; первая мутация +1; ≤ 2 уровней отрицательных",
                     ),
+                    creation_only=True,  # in play a level-up changes them (L367)
                 ),  # L96-L104
                 Field(
                     "feature_points",
@@ -537,6 +558,7 @@ SHEET = Sheet(
                     min=0,
                     max=OPEN_SMALL,
                     help=T("Feature / parameter / surprise", "Особенность / параметр / сюрприз"),
+                    creation_only=True,  # levels bring them (L361)
                 ),  # L361-L371
                 Field(
                     "surprises_pending",
@@ -544,6 +566,7 @@ SHEET = Sheet(
                     "input",
                     min=0,
                     max=OPEN_SMALL,
+                    creation_only=True,
                 ),
             ),
         ),

@@ -23,7 +23,7 @@ from tabletop_widgets.core import (
 )
 
 from . import checks as _checks
-from . import attack_rolls, combat, data, fight, magic, progression
+from . import advancement, attack_rolls, combat, creation, data, epic_dice, fight, magic, progression
 from .model import Character
 from .options import DEFAULTS
 from .validation import validate, validate_party
@@ -78,6 +78,12 @@ class LifeAndDeathSystem(GameSystem):
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         return _checks.roll(character, check_id, options=self.rules, rng=rng, **options)
+
+    def spend_epic_after(self, character, previous: CheckResult, epic: int) -> CheckResult:
+        """Epic dice spent after the roll (L351): ``previous`` read again with ``epic`` more
+        successes; its ``effects`` spend them (the dice tray offers it from
+        ``previous.details["epic_after"]``: ``{"max", "label", "help"}`` or None)."""
+        return epic_dice.spend_after(character, previous, epic, options=self.rules)
 
     def check_distribution(self, character, check_id: str, **options: Any):
         return _checks.distribution(character, check_id, options=self.rules, **options)
@@ -144,6 +150,28 @@ class LifeAndDeathSystem(GameSystem):
         """Take a level-up improvement: ``feature`` (target = feature id), ``parameter`` (target =
         parameter) or ``surprise`` (L361-L371)."""
         return progression.improve(character, choice, target, options=self.rules, **kw)
+
+    # -- advancement and the creation wizard (``advancement.py``, ``creation.py``) ------------------------
+    def advancement_resources(self):
+        """Experience and epic dice (the GM awards them) and level-up improvements (advances
+        spend them)."""
+        return advancement.RESOURCES
+
+    def advancements(self, character) -> list:
+        return advancement.advance_list(character, options=self.rules)
+
+    def plan_advance(self, character, advance_id: str, **options: Any):
+        _spec, chosen = self.advance_spec(character, advance_id, options)  # offered? options valid?
+        return advancement.plan(character, advance_id, chosen, options=self.rules)
+
+    def award_changes(self, character, resource: str, amount: int):
+        return advancement.award_changes(character, resource, amount, options=self.rules)
+
+    def creation_wizard(self, character) -> list:
+        return creation.steps(character, options=self.rules)
+
+    def creation_budgets(self, character):
+        return creation.budgets(character)
 
     # -- dice words -------------------------------------------------------------------------------------
     def dice_words(self) -> list:

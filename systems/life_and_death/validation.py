@@ -64,7 +64,7 @@ def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
     """Every problem of the sheet (spec §4.1), section by section; budgets only while creating."""
     a = data.row(c.TABLES, "ages", c.age) if c.age else None
     creation = c.phase == "creation"
-    out = _base_hp_problems(c, options=options)
+    out = _base_hp_problems(c, options=options) + _race_problems(c, creation)
     for p in PARAMS:
         out += _age_swap_problems(c, p, a, options=options)
         out += _param_value_problems(c, p, options=options)
@@ -98,6 +98,45 @@ def _base_hp_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
                 )
             )
 
+    return out
+
+
+def _race_problems(c, creation: bool) -> list[Problem]:
+    """Racial values, when entered, are all six, 1 to 5 each (L45, L59); then an age category is
+    chosen while creating (L49)."""
+    if not c.race_params:
+        return []
+    out: list[Problem] = []
+    missing = [p for p in PARAMS if p not in c.race_params]
+    bad = [p for p, v in c.race_params.items() if p in PARAMS and not 1 <= int(v) <= 5]
+    if missing:
+        names = T(", ".join(PARAM_LABELS[p]["en"] for p in missing), ", ".join(PARAM_LABELS[p]["ru"] for p in missing))
+        out.append(
+            _p(
+                "E_RACE_PARAMS_MISSING",
+                f"Enter the race's value of every parameter; missing: {names['en']}.",
+                f"Впишите расовое значение каждого параметра; не хватает: {names['ru']}.",
+                "race_params",
+            )
+        )
+    for p in bad:
+        out.append(
+            _p(
+                "E_RACE_PARAM_RANGE",
+                f"A race's {PARAM_LABELS[p]['en']} is 1 to 5 (is {c.race_params[p]}).",
+                f"Расовое значение «{PARAM_LABELS[p]['ru']}» — от 1 до 5 (сейчас {c.race_params[p]}).",
+                "race_params",
+            )
+        )
+    if creation and not c.age:
+        out.append(
+            _p(
+                "E_NO_AGE",
+                "Choose the character's age category.",
+                "Выберите возрастную категорию персонажа.",
+                "age",
+            )
+        )
     return out
 
 
