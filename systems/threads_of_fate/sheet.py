@@ -294,21 +294,30 @@ _combat = Section(
             T("Valor", "Доблесть"),
             "derived",
             extra={"check": "valor"},
-            help=T("Weapon handling + STR mod + DEX mod + weapon DMB", "Владение оружием + МСл + МЛв + БПв"),
+            help=T(
+                "Weapon handling + STR mod + DEX mod + weapon DMB (+1 Veteran)",  # L336, L537
+                "Владение оружием + МСл + МЛв + БПв (+1 Ветеран)",
+            ),
         ),  # L336
         Field(
             "valor_unarmed",
             T("Valor (unarmed)", "Доблесть (без оружия)"),
             "derived",
             extra={"check": "valor_unarmed"},
-            help=T("Unarmed combat + STR mod + DEX mod (+1 Martial arts)", "Рукопашный бой + МСл + МЛв"),
+            help=T(
+                "Unarmed combat + STR mod + DEX mod (+1 Martial arts, +1 Veteran)",  # L527, L537
+                "Рукопашный бой + МСл + МЛв (+1 Боевые искусства, +1 Ветеран)",
+            ),
         ),
         Field(
             "marksmanship",
             T("Marksmanship", "Меткость"),
             "derived",
             extra={"check": "marksmanship"},
-            help=T("Shooting + DEX mod + DMB (+STR mod for bows and thrown)", "Стрельба + МЛв + БПв"),
+            help=T(
+                "Shooting + DEX mod + DMB (+STR mod for bows and thrown; +1 Veteran)",  # L338, L537
+                "Стрельба + МЛв + БПв (+МСл для луков и метательного; +1 Ветеран)",
+            ),
         ),  # L338
         Field(
             "durability",
