@@ -366,6 +366,7 @@ for _s, (_en, _ru, _chars_of) in SKILLS.items():
             max=SKILL_MAX,
             group="expert" if expert else "basic",
             badge=T("E", "Э") if expert else None,
+            creation_only=True,  # in play skills grow only by XP (advancement, L369)
             extra={"characteristics": list(_chars_of), "checks": [f"{c}+{_s}" for c in _chars_of]},
             help=T(
                 "XP invested; at most Intelligence; 0 XP: Hindrance"  # L370, L379
@@ -444,8 +445,9 @@ _fate = Section(
             "input",
             min=0,
             max=OPEN_SMALL,
+            creation_only=True,  # counted by the XP-for-Threads advance (L167-168)
         ),
-        Field("xp_free", T("Unspent XP", "Свободные ОО"), "input", min=0, max=OPEN_LARGE),
+        Field("xp_free", T("Unspent XP", "Свободные ОО"), "input", min=0, max=OPEN_LARGE, creation_only=True),
         Field(
             "xp_total",
             T("XP earned", "Заработано ОО"),
@@ -453,6 +455,7 @@ _fate = Section(
             min=0,
             max=OPEN_LARGE,
             help=T("awards are GM-entered (rules missing)", "награды вводит мастер"),
+            creation_only=True,  # in play the GM's awards add to it
         ),
         Field(
             "bonus_xp",
@@ -582,7 +585,7 @@ _story = Section(
                 ),
             ),
             help=T("2 at creation; 5 XP later", "2 при создании; позже 5 ОО"),
-            gm_entered=True,
+            creation_only=True,  # in play a Trick is bought for XP (advancement, L157)
         ),  # L157, L264
         Field(
             "flaws",
@@ -603,7 +606,7 @@ _story = Section(
                 Field("tails", T("Tails", "Решка"), "text"),
             ),
             help=T("one per Attribute; Heads = Move M9, Tails = Caprice C5 (rules missing)", "по одной на Атрибут"),
-            gm_entered=True,
+            creation_only=True,  # picked with the Attributes at creation (L266)
         ),
         Field(
             "bonds",
