@@ -37,7 +37,12 @@ _header = Section(
             source="sizes",
             creation_only=True,
         ),
-        Field("gm_approved_size", T("Size approved by the GM", "Размер согласован с мастером"), "flag"),
+        Field(
+            "gm_approved_size",
+            T("Size approved by the GM", "Размер согласован с мастером"),
+            "flag",
+            gm_only=True,  # the GM's agreement (L303), not the player's
+        ),
         Field(
             "quadruped",
             T("Quadruped", "Четвероногое"),

@@ -138,6 +138,18 @@ def test_a_blank_character_walks_to_play_step_by_step():
     assert SYSTEM.validate(c) == []
 
 
+def test_a_size_other_than_medium_waits_for_the_gm_L303():
+    """The player picks the size; only the GM ticks the approval (a player's sheet cannot)."""
+    c = Character(name="Rook", size="small")
+    w = Wizard(SYSTEM, c)
+    refused(w, "V16")
+    assert SYSTEM.sheet.field("gm_approved_size").gm_only
+    assert "gm_approved_size" not in w.step.fields
+    c.gm_approved_size = True  # the GM agrees
+    w.next()
+    assert w.step.id == "characteristics"
+
+
 def test_finish_only_from_the_last_step_and_only_without_problems():
     c = Character(name="Rook")
     w = Wizard(SYSTEM, c)
