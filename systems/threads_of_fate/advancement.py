@@ -4,6 +4,7 @@ The fragment prices three things, and only these are offered:
 
 * a skill point: a skill's value is the XP put into it, so +1 costs 1 XP (L369), never above the
   hero's Intelligence (L370); an Expert skill only with access from an Attribute or a Trick (L410-412);
+  the GM's own skills (A32) alike;
 * a Trick: 5 XP (L157); which Expert skill it opens, if any, is the GM's call (the Trick catalogue
   is not in the fragment);
 * Threads of Fate: 1 XP each, as the campaign's ``xp_threads_mode`` allows (L166-169): up to 3 at a
@@ -80,19 +81,43 @@ def advance_list(ch, *, options) -> list[AdvanceSpec]:
     """Every skill, a new Trick and (for heroes and personas) Threads, each priced; what the rules
     forbid now is listed ``blocked`` with the reason."""
     specs = [_skill_spec(ch, code) for code in SKILLS]
+    specs += [_skill_spec(ch, row["code"], row) for row in _custom_skills(ch)]
     specs.append(_trick_spec(ch))
     if ch.entity_type != "extra":  # extras never hold Threads (L64)
         specs.append(_threads_spec(ch, options=options))
     return specs
 
 
-def _skill_spec(ch, code: str) -> AdvanceSpec:
-    now = getattr(ch, code)
-    lab = skill_label(code)
-    expert = code in EXPERT_SKILLS
+def _custom_skills(ch) -> list[Mapping[str, Any]]:
+    """The GM's own skills (A32: basic skills the fragment lacks, Expert skills split by field), each
+    bought like any skill; a row without a code of its own is left out."""
+    seen: set[str] = set()
+    out = []
+    for row in ch.custom_skills:
+        code = str(row.get("code") or "")
+        if code and code not in SKILLS and code not in seen:
+            seen.add(code)
+            out.append(row)
+    return out
+
+
+def _skill_facts(ch, code: str, row: Mapping[str, Any] | None) -> tuple[dict[str, str], int, bool, bool]:
+    """(label, value, expert, accessible) of a built-in skill or of the GM's skill ``row``."""
+    if row is None:
+        expert = code in EXPERT_SKILLS
+        return skill_label(code), getattr(ch, code), expert, not expert or ch.has_access(code)
+    expert = row.get("kind") == "expert"
+    parent = row.get("parent")
+    accessible = not expert or ch.has_access(code) or (parent is not None and ch.has_access(parent))
+    label = T(str(row.get("en") or code), str(row.get("ru") or row.get("en") or code))
+    return label, int(row.get("value", 0)), expert, accessible
+
+
+def _skill_spec(ch, code: str, row: Mapping[str, Any] | None = None) -> AdvanceSpec:
+    lab, now, expert, accessible = _skill_facts(ch, code, row)
     room = ch.skill_cap - now
     blocked = None
-    if expert and not ch.has_access(code):
+    if not accessible:
         blocked = T(
             f"{lab['en']} is an Expert skill: XP go into it only with access from an Attribute or a Trick.",
             f"«{lab['ru']}» — Экспертный навык: вкладывать в него ОО можно только с доступом от Атрибута или Трюка.",
@@ -238,9 +263,13 @@ def plan(system, ch, spec: AdvanceSpec, opts: Mapping[str, Any]) -> AdvancePlan:
 
 
 def _plan_skill(ch, code: str, points: int) -> AdvancePlan:
-    now = getattr(ch, code)
-    changes = _tried(ch, lambda twin: fate.raise_skill(twin, code, points))
-    lab, cost = skill_label(code), points * SKILL_POINT_COST
+    row = next((r for r in _custom_skills(ch) if r["code"] == code), None)
+    lab, now, _expert, _accessible = _skill_facts(ch, code, row)
+    if row is None:
+        changes = _tried(ch, lambda twin: fate.raise_skill(twin, code, points))
+    else:
+        changes = {"custom_skills": _raised_custom(ch, code, points)}
+    cost = points * SKILL_POINT_COST
     return AdvancePlan(
         f"skill:{code}",
         {XP.trait: cost},
@@ -250,6 +279,30 @@ def _plan_skill(ch, code: str, points: int) -> AdvancePlan:
             f"{lab['ru']} {now} → {now + points} за {cost} ОО",
         ),
     )
+
+
+def _raised_custom(ch, code: str, points: int) -> list[dict[str, Any]]:
+    """The GM's skill list with ``code`` raised by ``points``: refused, like a built-in skill, above
+    Intelligence (L370) and for an Expert skill without access (L412)."""
+    row = next(r for r in _custom_skills(ch) if r["code"] == code)
+    lab, now, _expert, accessible = _skill_facts(ch, code, row)
+    if not accessible:
+        raise RuleError(
+            "no_access",
+            T(
+                f"{lab['en']} is an Expert skill; you need an Attribute or Trick that grants access",
+                f"{lab['ru']} — Экспертный навык; нужен Атрибут или Трюк, дающий доступ",
+            ),
+        )
+    if now + points > ch.skill_cap:
+        raise RuleError(
+            "skill_cap",
+            T(
+                f"{lab['en']} {now + points} would exceed Intelligence {ch.skill_cap}",
+                f"{lab['ru']} {now + points} превысит Интеллект {ch.skill_cap}",
+            ),
+        )
+    return [{**r, "value": now + points} if r is row else dict(r) for r in ch.custom_skills]
 
 
 def _plan_trick(ch, opts: Mapping[str, Any]) -> AdvancePlan:

@@ -275,3 +275,29 @@ def test_what_an_advance_changes_is_set_at_creation_only_on_the_sheet():
     assert changed - {"threads"} <= marked
     assert {"athletics", "medicine", "tricks", "xp_free", "xp_total", "threads_bought"} <= marked
     assert "threads" not in marked
+
+
+def test_the_gms_own_skills_are_bought_alike_A32():
+    """The GM may add the basic skills the fragment lacks and split Expert skills (spec A32, L260):
+    a point still costs 1 XP (L369), up to Intelligence (L370), an Expert one only with access."""
+    swimming = {"code": "swimming", "en": "Swimming", "ru": "Плавание", "kind": "basic", "value": 0}
+    boats = {"code": "boats", "en": "Boats", "ru": "Лодки", "kind": "expert", "parent": "driving", "value": 0}
+    c = played(xp_free=3, custom_skills=[swimming, boats])
+    advances = by_id(SYSTEM, c)
+    assert advances["skill:swimming"].label == {"en": "Swimming 0 → 1", "ru": "Плавание 0 → 1"}
+    assert "only with access" in advances["skill:boats"].blocked["en"]
+    with pytest.raises(RuleError) as err:
+        SYSTEM.plan_advance(c, "skill:boats")
+    assert err.value.code == "no_access"
+    out = SYSTEM.advance(c, "skill:swimming", points=2)
+    assert out.line() == "Swimming 0 → 2 for 2 XP"
+    assert [s["value"] for s in c.custom_skills] == [2, 0] and c.xp_free == 1
+    c.expert_access = ["driving"]  # the GM opens Driving, and its boats with it
+    SYSTEM.advance(c, "skill:boats")
+    assert [s["value"] for s in c.custom_skills] == [2, 1] and c.xp_free == 0
+    c.update(xp_free=20, custom_skills=[{**swimming, "value": 12}, boats])
+    assert "Intelligence (12)" in by_id(SYSTEM, c)["skill:swimming"].blocked["en"]
+    with pytest.raises(RuleError) as err:
+        SYSTEM.plan_advance(c, "skill:boats", points=13)
+    assert err.value.code == "bad_option" and "12" in err.value.text("en")
+    assert SYSTEM.validate(c) == []
