@@ -214,7 +214,7 @@ def _threads_spec(ch, *, options) -> AdvanceSpec:
     elif room < 1:
         blocked = T(
             f"The hero holds {fate.THREADS_CAP} Threads, the most anyone holds.",
-            f"У героя уже {fate.THREADS_CAP} Нитей — больше не бывает.",
+            f"У героя уже {ru_n(fate.THREADS_CAP, 'Нить', 'Нити', 'Нитей')} — больше не бывает.",
         )  # L164
     elif ch.xp_free < THREAD_COST:
         blocked = _short(THREAD_COST, ch.xp_free)

@@ -30,6 +30,7 @@ def budgets(ch, *, options) -> dict[str, Budget]:
 
 
 def steps(ch, *, options) -> list[WizardStep]:
+    """The hero, the characteristics, Attributes, Tricks and Flaws; then :func:`_later_steps`."""
     points = options.char_points
     out = [
         WizardStep(
@@ -40,7 +41,7 @@ def steps(ch, *, options) -> list[WizardStep]:
                 "what they are good and bad at, age, livelihood and, of course, the name. A paragraph is enough; "
                 "the rest comes out in play. Heroes are Medium; Tiny, Small or Large only with the GM's agreement.",
                 "Представьте героя: откуда он, каков характер, что любит и ненавидит, друзья и враги, семья, "
-                "в чём хорош и в чём нет, возраст, чем живёт и, конечно, как его зовут. Хватит абзаца — остальное "
+                "в чем хорош и в чем нет, возраст, чем живёт и, конечно, как его зовут. Хватит абзаца — остальное "
                 "раскроется в игре. Герои — Средние; Крошечный, Маленький или Большой — только по договорённости "
                 "с мастером.",
             ),  # L249-250, L303
@@ -53,8 +54,8 @@ def steps(ch, *, options) -> list[WizardStep]:
                 f"Share {points} characteristic points among the six characteristics: one point is one point "
                 f"of score, each from 1 to {CREATION_MAX} for now. Choose what your hero is good at and what "
                 "not; Health, Speed, Will and Reaction follow from these.",
-                f"Распределите {points} очков характеристик между шестью характеристиками: одно очко — одна "
-                f"единица значения, каждая пока от 1 до {CREATION_MAX}. Решите, в чём герой силён, а в чём нет; "
+                f"Распределите {ru_n(points, 'очко', 'очка', 'очков')} характеристик между шестью характеристиками: одно очко — одна "
+                f"единица значения, каждая пока от 1 до {CREATION_MAX}. Решите, в чем герой силён, а в чем нет; "
                 "Здоровье, Скорость, Воля и Реакция следуют из них.",
             ),  # L271-279, L312-325
             CHARACTERISTICS + ("char_points_spent",),
@@ -66,7 +67,7 @@ def steps(ch, *, options) -> list[WizardStep]:
             T(
                 f"Pick {ATTRIBUTE_PICKS} Attributes, the talents that set your hero apart; some open Expert "
                 "skills. You may refuse one for 5 extra XP for skills, or both for 10 in all.",
-                f"Выберите {ATTRIBUTE_PICKS} Атрибута — таланты, которыми герой выделяется; некоторые открывают "
+                f"Выберите {ru_n(ATTRIBUTE_PICKS, 'Атрибут', 'Атрибута', 'Атрибутов')} — таланты, которыми герой выделяется; некоторые открывают "
                 "Экспертные навыки. Можно отказаться от одного за 5 дополнительных ОО на Навыки или от обоих "
                 "за 10 в сумме.",
             ),  # L263
@@ -79,7 +80,7 @@ def steps(ch, *, options) -> list[WizardStep]:
             T(
                 f"Pick {TRICK_PICKS} Tricks: knacks that make your hero's life easier. In play a new Trick costs "
                 "5 XP; the GM says whether a Trick opens an Expert skill.",
-                f"Выберите {TRICK_PICKS} Трюка — ловкие приёмы, облегчающие герою жизнь. В игре новый Трюк стоит "
+                f"Выберите {ru_n(TRICK_PICKS, 'Трюк', 'Трюка', 'Трюков')} — ловкие приёмы, облегчающие герою жизнь. В игре новый Трюк стоит "
                 "5 ОО; открывает ли Трюк Экспертный навык, решает мастер.",
             ),  # L264, L157
             ("tricks",),
@@ -97,6 +98,12 @@ def steps(ch, *, options) -> list[WizardStep]:
             ("flaws",),
         ),
     ]
+    return out + _later_steps(ch)
+
+
+def _later_steps(ch) -> list[WizardStep]:
+    """Facets (only with Attributes), Bonds, skills (the Expert ones the hero may use) and the last look."""
+    out = []
     n = len(ch.attributes)
     if n:
         out.append(
