@@ -101,6 +101,8 @@ def _bought(ch, plan: Plan, o: Opts, *, options) -> dict:
             ),
         )
     bonus = plan.bonus + o.bonus
+    if plan.kind == "expert_static" and o.bought in ("success", "critical_success"):
+        raise _no_bought_success(plan, o)
     if o.bought == "success":
         if succeeds_only_on_20(bonus, o.difficulty, options=options) or (o.difficulty - bonus > 20):
             raise RuleError(
@@ -143,6 +145,34 @@ def _bought(ch, plan: Plan, o: Opts, *, options) -> dict:
             "Повезло!: критический провал, кубик = 1 (4 Нити)",
         ),
     }
+
+
+def _no_bought_success(plan: Plan, o: Opts) -> RuleError:
+    """Why Threads cannot buy a success on an Expert skill the hero has no access to: the book leaves
+    only Success with Trouble there (L138, L140), and Survival outside familiar places simply fails
+    (L424). A bought failure stays allowed (L190, L192)."""
+    label = T(*SKILLS[plan.skill][:2]) if plan.skill in SKILLS else plan.label
+    if plan.skill == "survival" and o.outside_familiar:
+        return RuleError(
+            "automatic_failure",
+            T(
+                f"Without access to {label['en']} the hero fails it outside familiar places: "
+                "no success can be bought with Threads.",
+                f"Без доступа к навыку «{label['ru']}» герой вне знакомых мест проваливает его: "
+                "успех за Нити не купить.",
+            ),
+            skill=plan.skill,
+        )
+    return RuleError(
+        "no_access_success",
+        T(
+            f"{label['en']} is an Expert skill the hero has no access to: Threads cannot buy a success "
+            "here, only Success with Trouble after the check can.",
+            f"«{label['ru']}» — Экспертный навык, к которому у героя нет доступа: успех здесь за Нити "
+            "не купить, остаётся только Успех с Неприятностями после проверки.",
+        ),
+        skill=plan.skill,
+    )
 
 
 def notation_for(plan: Plan, o: Opts, with_target: bool = True) -> str:
@@ -444,11 +474,25 @@ def _skill_checks(ch, *, options) -> list[CheckSpec]:
                 plan = plan_check(ch, f"{c}+{code}", options=options)
             except RuleError:
                 continue
+            opts = check_options(plan.kind == "skill")
+            if plan.kind == "expert_static" and code == "survival":
+                opts.append(
+                    OptionSpec(
+                        "outside_familiar",
+                        T("Outside familiar places", "Вне знакомых мест"),
+                        "bool",
+                        False,
+                        help=T(
+                            "without access, Survival fails there automatically",  # L424
+                            "без доступа Выживание там проваливается автоматически",
+                        ),
+                    )
+                )
             out.append(
                 CheckSpec(
                     plan.check_id,
                     plan.label,
-                    check_options(plan.kind == "skill"),
+                    opts,
                     g_sk,
                     notation="" if plan.kind == "expert_static" else notation_for(plan, Opts(), with_target=False),
                     help=T("no access: static 5 + modifier", "нет доступа: 5 + модификатор")  # L413

@@ -363,7 +363,9 @@ class Character(CharacterModel):
     def _derive_attacks(self, mstr: int, mdex_eff: int, martial: bool, robot: bool, sbp: int | None) -> None:
         """Valor, Marksmanship and one attack row per weapon (L336-338, L512, L527)."""
         unarmed_dmb = 1 if martial else 0  # L527
-        self.valor_unarmed = self.unarmed + mstr + mdex_eff + unarmed_dmb
+        # L537: a Veteran gets +1 to every Valor and Marksmanship check; the sheet shows it in the value
+        veteran = 1 if "veteran" in self.attribute_codes else 0
+        self.valor_unarmed = self.unarmed + mstr + mdex_eff + unarmed_dmb + veteran
         rows = [
             {
                 "name": "unarmed",
@@ -382,14 +384,14 @@ class Character(CharacterModel):
                 dmb += sbp  # L512
             if kind in ("melee", "unarmed"):
                 skill = "weapons" if kind == "melee" else "unarmed"
-                rating = getattr(self, skill) + mstr + mdex_eff + dmb  # L336
+                rating = getattr(self, skill) + mstr + mdex_eff + dmb + veteran  # L336, L537
                 if valor is None and kind == "melee":
                     valor = rating
             else:
                 skill = "shooting"
                 if kind in ("bow", "thrown"):
                     dmb += mstr  # L338, A48
-                rating = self.shooting + mdex_eff + dmb
+                rating = self.shooting + mdex_eff + dmb + veteran  # L338, L537
                 if marks is None:
                     marks = rating
             rows.append(
@@ -404,8 +406,8 @@ class Character(CharacterModel):
             )
         self.attacks = rows
         # no melee weapon entered yet: armed Valor with DMB 0 (the weapon's DMB is GM-entered)
-        self.valor = valor if valor is not None else self.weapons + mstr + mdex_eff
-        self.marksmanship = marks if marks is not None else self.shooting + mdex_eff
+        self.valor = valor if valor is not None else self.weapons + mstr + mdex_eff + veteran
+        self.marksmanship = marks if marks is not None else self.shooting + mdex_eff + veteran
 
     def _derive_creation(self, missing: list[dict[str, Any]]) -> None:
         """Creation book-keeping (§4) and the list of values the GM still has to enter."""

@@ -145,12 +145,13 @@ def _plan_combat(ch, check_id: str) -> Plan:
     else:
         rating, skill = ch.valor, "weapons"
     xp = getattr(ch, skill)
-    parts = [(label, rating)] + ([(T("Veteran", "Ветеран"), 1)] if veteran else [])
+    # the rating already holds the Veteran's +1 (the sheet shows it); the breakdown names it apart
+    parts = [(label, rating - veteran)] + ([(T("Veteran", "Ветеран"), 1)] if veteran else [])
     return Plan(
         check_id,
         label,
         check_id,
-        bonus=rating + veteran,
+        bonus=rating,
         auto_hindrance=1 if xp == 0 else 0,  # L380
         skill=skill,
         skill_xp=xp,

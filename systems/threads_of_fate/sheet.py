@@ -37,7 +37,12 @@ _header = Section(
             source="sizes",
             creation_only=True,
         ),
-        Field("gm_approved_size", T("Size approved by the GM", "Размер согласован с мастером"), "flag"),
+        Field(
+            "gm_approved_size",
+            T("Size approved by the GM", "Размер согласован с мастером"),
+            "flag",
+            gm_only=True,  # the GM's agreement (L303), not the player's
+        ),
         Field(
             "quadruped",
             T("Quadruped", "Четвероногое"),
@@ -294,21 +299,30 @@ _combat = Section(
             T("Valor", "Доблесть"),
             "derived",
             extra={"check": "valor"},
-            help=T("Weapon handling + STR mod + DEX mod + weapon DMB", "Владение оружием + МСл + МЛв + БПв"),
+            help=T(
+                "Weapon handling + STR mod + DEX mod + weapon DMB (+1 Veteran)",  # L336, L537
+                "Владение оружием + МСл + МЛв + БПв (+1 Ветеран)",
+            ),
         ),  # L336
         Field(
             "valor_unarmed",
             T("Valor (unarmed)", "Доблесть (без оружия)"),
             "derived",
             extra={"check": "valor_unarmed"},
-            help=T("Unarmed combat + STR mod + DEX mod (+1 Martial arts)", "Рукопашный бой + МСл + МЛв"),
+            help=T(
+                "Unarmed combat + STR mod + DEX mod (+1 Martial arts, +1 Veteran)",  # L527, L537
+                "Рукопашный бой + МСл + МЛв (+1 Боевые искусства, +1 Ветеран)",
+            ),
         ),
         Field(
             "marksmanship",
             T("Marksmanship", "Меткость"),
             "derived",
             extra={"check": "marksmanship"},
-            help=T("Shooting + DEX mod + DMB (+STR mod for bows and thrown)", "Стрельба + МЛв + БПв"),
+            help=T(
+                "Shooting + DEX mod + DMB (+STR mod for bows and thrown; +1 Veteran)",  # L338, L537
+                "Стрельба + МЛв + БПв (+МСл для луков и метательного; +1 Ветеран)",
+            ),
         ),  # L338
         Field(
             "durability",
@@ -357,6 +371,7 @@ for _s, (_en, _ru, _chars_of) in SKILLS.items():
             max=SKILL_MAX,
             group="expert" if expert else "basic",
             badge=T("E", "Э") if expert else None,
+            creation_only=True,  # in play skills grow only by XP (advancement, L369)
             extra={"characteristics": list(_chars_of), "checks": [f"{c}+{_s}" for c in _chars_of]},
             help=T(
                 "XP invested; at most Intelligence; 0 XP: Hindrance"  # L370, L379
@@ -435,8 +450,9 @@ _fate = Section(
             "input",
             min=0,
             max=OPEN_SMALL,
+            creation_only=True,  # counted by the XP-for-Threads advance (L167-168)
         ),
-        Field("xp_free", T("Unspent XP", "Свободные ОО"), "input", min=0, max=OPEN_LARGE),
+        Field("xp_free", T("Unspent XP", "Свободные ОО"), "input", min=0, max=OPEN_LARGE, creation_only=True),
         Field(
             "xp_total",
             T("XP earned", "Заработано ОО"),
@@ -444,6 +460,7 @@ _fate = Section(
             min=0,
             max=OPEN_LARGE,
             help=T("awards are GM-entered (rules missing)", "награды вводит мастер"),
+            creation_only=True,  # in play the GM's awards add to it
         ),
         Field(
             "bonus_xp",
@@ -573,7 +590,7 @@ _story = Section(
                 ),
             ),
             help=T("2 at creation; 5 XP later", "2 при создании; позже 5 ОО"),
-            gm_entered=True,
+            creation_only=True,  # in play a Trick is bought for XP (advancement, L157)
         ),  # L157, L264
         Field(
             "flaws",
@@ -594,7 +611,7 @@ _story = Section(
                 Field("tails", T("Tails", "Решка"), "text"),
             ),
             help=T("one per Attribute; Heads = Move M9, Tails = Caprice C5 (rules missing)", "по одной на Атрибут"),
-            gm_entered=True,
+            creation_only=True,  # picked with the Attributes at creation (L266)
         ),
         Field(
             "bonds",

@@ -19,7 +19,21 @@ from tabletop_widgets.core.system import (
     OptionSpec,
 )
 
-from . import attacks, checks, combat, contests, data, fate, forms, plan, sizes, trouble, validation
+from . import (
+    advancement,
+    attacks,
+    checks,
+    combat,
+    contests,
+    data,
+    fate,
+    forms,
+    plan,
+    sizes,
+    trouble,
+    validation,
+    wizard,
+)
 from .model import Character
 from .sheet import SHEET
 from .words import t20_word, trouble_word
@@ -217,6 +231,30 @@ class ThreadsOfFateSystem(GameSystem):
     def play_changes(self, character) -> dict:
         """The creation XP left becomes free XP when the hero enters play."""
         return fate.play_changes(character)
+
+    def creation_wizard(self, character) -> list:
+        """The book's creation steps in order (concept, characteristics, Attributes, Tricks, Flaws,
+        Facets, Bonds, skills); the Facets step only for a hero with Attributes."""
+        return wizard.steps(character, options=self.rules)
+
+    def creation_budgets(self, character) -> dict:
+        return wizard.budgets(character, options=self.rules)
+
+    # -- advancement (XP in play) ---------------------------------------------------------------------
+    def advancement_resources(self) -> tuple:
+        return advancement.resources()
+
+    def advancements(self, character) -> list:
+        """Skill points (1 XP), a Trick (5 XP) and Threads (1 XP each, by the campaign's rule)."""
+        return advancement.advance_list(character, options=self.rules)
+
+    def plan_advance(self, character, advance_id: str, **options: Any):
+        spec, opts = self.advance_spec(character, advance_id, options)
+        return advancement.plan(self, character, spec, opts)
+
+    def award_changes(self, character, resource: str, amount: int) -> dict:
+        """An XP award adds to the unspent XP and to the XP earned."""
+        return advancement.award_changes(character, resource, amount)
 
     # -- Threads, Moves, Caprices (§7.1) -----------------------------------------------------------------
     def start_meeting(self, character) -> dict:

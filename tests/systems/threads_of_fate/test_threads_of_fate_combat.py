@@ -58,9 +58,10 @@ def test_attack_zero_xp_hindrance_and_veteran():
 
 def test_S34_veteran_valor_checks():
     vet = Character(weapons=6, attributes=[{"code": "veteran", "name": "Veteran"}])
-    assert vet.valor == 6
+    assert vet.valor == 7, "the sheet shows the Veteran's +1 (L537)"
     plan = checks.plan_check(vet, "valor", options=SYSTEM.rules)
-    assert plan.bonus == 7
+    assert plan.bonus == 7, "counted once"
+    assert [v for _label, v in plan.parts] == [6, 1]
 
 
 def test_immunity_beats_natural_20_A21():
