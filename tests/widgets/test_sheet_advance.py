@@ -245,10 +245,11 @@ def test_at_a_table_buying_is_the_seats_action_and_is_recorded(table):
     assert part.award_box is None, "a player's page has no Award"
     part.choose("train")
     assert set(part.controls) == {"trait"}, "a player never sets the GM's option"
+    before = len(ann.session.events())
     frontend_click(part.buy_button)
     assert "Bought: Wits 3 → 4 for 8 XP (trained)" in part.status.value
-    events = [e for e in ann.session.events() if e.kind == "character.update"]
-    assert events[-1].payload["reason"]["kind"] == "advance"
+    (event,) = ann.session.events()[before:]  # the advance alone: the sheet does not record it again
+    assert event.kind == "character.update" and event.payload["reason"]["kind"] == "advance"
     assert (ann.models["ada"].wits, ann.models["ada"].xp) == (4, 12), "the sheet follows the event"
     gm = table("gm")
     assert gm.session.state.characters["ada"]["wits"] == 4
