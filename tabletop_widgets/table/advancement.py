@@ -67,10 +67,12 @@ def _model(system, data: Mapping[str, Any] | None, character_id: Any):
 
 def check_gm_options(system, role: str, spec, options: Mapping[str, Any]) -> None:
     """A player's advance that sets one of the advance's ``gm_options`` (a price only the GM's
-    leave gives): refused, saying the GM does it."""
+    leave gives), or an option whose ``OptionSpec.gm_only`` says so: refused, saying the GM
+    does it."""
     if role == "gm":
         return
-    set_by_player = [name for name in spec.gm_options if name in options]
+    gm_only = [*spec.gm_options, *(o.name for o in spec.options if o.gm_only and o.name not in spec.gm_options)]
+    set_by_player = [name for name in gm_only if name in options]
     if not set_by_player:
         return
     labels_en, labels_ru = [], []

@@ -114,6 +114,20 @@ def test_a_player_never_sets_a_gm_option(store, made, mentor):
     assert count(store, made) == before
 
 
+def test_an_option_marked_gm_only_is_the_gms_too(store, made, lantern, monkeypatch):
+    import dataclasses
+
+    real = lantern.advancements
+
+    def marked_only(character):  # the mentor marked on its OptionSpec, not in gm_options
+        return [dataclasses.replace(s, gm_options=()) for s in real(character)]
+
+    monkeypatch.setattr(lantern, "advancements", marked_only)
+    with pytest.raises(PlayDenied) as err:
+        join(store, made, "ann").advance("ada", "train", mentor=True)
+    assert err.value.code == "gm_option" and err.value.data == {"options": ["mentor"]}
+
+
 def test_the_gm_sets_a_gm_option_and_advances_anyone(store, made):
     gm = join(store, made, "gm")
     event = gm.advance("bo", "train", trait="wits", mentor=True)
