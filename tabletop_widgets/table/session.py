@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..core.i18n import LOCALES
 from ..core.system import term_of
+from .advancement import advance_update, award_update, check_award_role, check_character_write
 from .attacks import ATTACK_KINDS, answer_events, ask_events, declare_events
 from .audience import Audience, project_state, visible_events
 from .campaign import DICE_ACTIONS, session_ended_denial
@@ -457,9 +458,11 @@ class TableSession:
         if "data" in data:
             check_gm_fields(self.system, self.role, before, data["data"], replace=True)
             check_phase_edit(self.system, self.role, before, data["data"], replace=True)
+            check_character_write(self.system, self.role, before, data, replace=True)
         else:
             check_gm_fields(self.system, self.role, before, data["changes"])
             check_phase_edit(self.system, self.role, before, data["changes"])
+            check_character_write(self.system, self.role, before, data)
         model = self.system.Character
         errors = [p for p in model.check_dict(merged) if p.severity == "error"]
         if errors:
@@ -516,6 +519,38 @@ class TableSession:
             payload = validate(
                 "character.update", {"character_id": character_id, "changes": jsonable(changes), "reason": "finish"}
             )
+            return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
+
+        return self._write(make)[-1]
+
+    def advance(self, character_id: str, advance_id: str, **options: Any) -> Event:
+        """Buy ``advance_id`` (with ``options``) for a character in play: the system's ``advance``
+        on the character as the table holds it, recorded as a ``character.update`` whose
+        ``reason`` names the advance, its options, cost and text (:mod:`.advancement`), seen by
+        whoever sees the character. During a session or between two. The GM may advance any
+        character, a player their own and without the advance's GM options; a refusal (the
+        rules' ``RuleError``, or :class:`~.rules.PlayDenied`) writes nothing."""
+        self._begin("character.edit", character_id)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("character.edit", character_id)
+            data = self.state.characters.get(character_id)
+            payload = advance_update(self.system, self.role, character_id, data, advance_id, options)
+            return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
+
+        return self._write(make)[-1]
+
+    def award(self, character_id: str, resource: str, amount: int) -> Event:
+        """The GM gives ``amount`` of ``resource`` (one of the system's advancement resources) to
+        a character in play: the system's ``award`` on the character as the table holds it,
+        recorded like :meth:`advance`. GM only."""
+        check_award_role(self.system, self.role)  # a player hears who gives awards
+        self._begin("character.award", character_id)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("character.award", character_id)
+            data = self.state.characters.get(character_id)
+            payload = award_update(self.system, self.role, character_id, data, resource, amount)
             return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
 
         return self._write(make)[-1]

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from ..core.i18n import T, tr
+from .advancement import advancement_line
 from .audience import visible_events
 from .store import AUDIENCE_ALL
 
@@ -40,6 +41,7 @@ WORDS = {
     "initiative": T("Initiative", "Инициатива"),
     "failed": T("roll failed (its dice are spent)", "бросок не удался (кубики потрачены)"),
     "nothing": T("Nothing happened in this session.", "В эту сессию ничего не произошло."),
+    "after": T("After the session", "После сессии"),
 }
 
 
@@ -69,8 +71,10 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
     events = visible_events(seat.events(), seat.reader)  # the seat's query, projected again
     names = {sid: (d.get("name") or sid) for sid, d in seat.state.seats.items()}
     current = 1
+    ended = 0  # the session that ended last: what happens before the next one is told after it
     lines: list[tuple[str, str, str]] = []
     last_round = None
+    after_heading = False
     for e in events:
         if e.kind == "session.started":
             current = e.payload["session"]
@@ -79,12 +83,25 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
         if e.kind in ("session.ended",):
             if inside:
                 current = -1
+            number = e.payload.get("session")
+            ended = number if isinstance(number, int) else ended
             continue
-        if not inside or current == -1:
+        between = current == -1 and ended == n
+        if (not inside or current == -1) and not between:
             continue
         who = names.get(e.actor, e.actor)
         p = e.payload
-        if e.kind == "roll":
+        advanced = advancement_line(p, loc) if e.kind == "character.update" else None
+        if between:  # between sessions only advancement is told (awards after, advances before the next)
+            if advanced is not None:
+                if not after_heading:
+                    after_heading = True
+                    lines.append(("round", "", _w("after", loc)))
+                lines.append(("advance", who, _advance_text(seat, p, advanced)))
+            continue
+        if advanced is not None:
+            lines.append(("advance", who, _advance_text(seat, p, advanced)))
+        elif e.kind == "roll":
             texts = p.get("texts") or {}
             text = texts.get(loc) or p.get("text", "")
             label = p.get("label")
@@ -135,6 +152,13 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
         "reader": seat.name or seat.seat,
     }
     return facts, lines
+
+
+def _advance_text(seat, payload: Mapping[str, Any], line: str) -> str:
+    """An advance or award as a player reads it: whose character, then what it was."""
+    cid = payload.get("character_id")
+    name = (seat.state.characters.get(cid) or {}).get("name") or cid
+    return line if line.startswith(str(name)) else f"{name}: {line}"
 
 
 def _odds(seat, payload: Mapping[str, Any]) -> Fraction | None:

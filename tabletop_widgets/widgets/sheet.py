@@ -32,6 +32,7 @@ from tabletop_widgets.front import stylesheet
 
 from . import language
 from .base import locale_validator, text_lookup
+from .sheet_advance import AdvancePanel
 from .sheet_fields import (
     ActionBar,
     DerivedView,
@@ -180,6 +181,11 @@ class CharacterSheet(widgets.VBox):
         ``perform(action, args)`` runs a rules action (a ``SheetAction``, with ``args`` the
         character and the picked row) somewhere else: a shared table records it as its event.
         Default: the action's method runs on the character here.
+    advance, award : callable, optional
+        The Advancement part's seam (:mod:`~tabletop_widgets.widgets.sheet_advance`):
+        ``advance(advance_id, **options)`` buys an advance, ``award(resource, amount)`` gives
+        one (shown where ``can("edit_gm")``). Default: the system's ``advance`` / ``award`` on
+        the character; at a shared table, the session's seat actions.
     open_sections : "all" or iterable of section ids, optional
         The sections that start unfolded; by default :func:`starts_open` decides. A folded
         section's widgets are built when it is first opened (``open_section``), so a notebook
@@ -208,6 +214,8 @@ class CharacterSheet(widgets.VBox):
         can: Callable[[str], bool] | None = None,
         open_sections: str | Iterable[str] | None = None,
         perform: Callable[[Any, list], Any] | None = None,
+        advance: Callable[..., Any] | None = None,
+        award: Callable[..., Any] | None = None,
         **kwargs: Any,
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
@@ -288,6 +296,9 @@ class CharacterSheet(widgets.VBox):
             ),
         )
         self.body.add_class("tt-sheet-body")
+        # the Advancement part: a folded card, built when first opened (sheet_advance.py)
+        self.advancement = AdvancePanel(self.ctx, advance=advance, award=award)
+        self.body.children = (*self.body.children, self.advancement.widget)
 
         super().__init__([self.style_block, header, self.status, self.phase_bar, self.summary, self.body], **kwargs)
         self.add_class("tt-sheet")
@@ -595,6 +606,7 @@ class CharacterSheet(widgets.VBox):
             for bar in bars:
                 bar.relabel()
         self.finish.relabel()
+        self.advancement.relabel()
         self._render_phase()
         for sid, (title, label) in self.section_titles.items():
             title.value = f"<h3>{_esc(tr(label, loc))}</h3>"
@@ -664,6 +676,7 @@ class CharacterSheet(widgets.VBox):
             view.refresh()
         if name == "name":
             self._render_title()
+        self.advancement.on_character(name)
         if name == "phase":  # the badge, the action, and what only creation lets players set
             self._render_phase()
             for view in self._all_views():

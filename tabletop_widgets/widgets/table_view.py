@@ -529,8 +529,16 @@ class TableView(widgets.VBox):
         return perform
 
     def _new_sheet(self, cid: str, locale: str) -> CharacterSheet:
+        s = self.session
         sheet = CharacterSheet(
-            self.models[cid], self.system, locale=locale, can=self._sheet_can(cid), perform=self._sheet_perform(cid)
+            self.models[cid],
+            self.system,
+            locale=locale,
+            can=self._sheet_can(cid),
+            perform=self._sheet_perform(cid),
+            # the Advancement part: the table's seat actions (checked and recorded there)
+            advance=lambda advance_id, **options: s.advance(cid, advance_id, **options),
+            award=lambda resource, amount: s.award(cid, resource, amount),
         )
         self.sheets[cid] = sheet
         return sheet
