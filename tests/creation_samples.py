@@ -74,14 +74,14 @@ SAMPLES: dict[str, dict[str, Any]] = {
         wisdom=10,
         charm=10,
         attributes=[{"code": "veteran", "name": "Veteran"}],
-        bonus_xp=5,
         facets=[{"name": "Old soldier", "heads": "Keeps calm under fire", "tails": "Cannot leave anyone behind"}],
         tricks=[
             {"name": "Quick draw", "text": "Draws and shoots in one motion"},
             {"name": "Scavenger", "text": "Always finds something useful"},
         ],
-        # the play page's Rook without Warfare (an Expert skill his Veteran attribute opens: a step
-        # order that asks for skills before attributes would refuse it), Athletics 3 instead
+        # the play page's Rook without Warfare (an Expert skill his Veteran attribute opens) and
+        # without the 5 XP for the Attribute he refused (the XP step checks it against the
+        # Attributes taken): steps that ask for skills or XP before Attributes would refuse them
         athletics=3,
         weapons=2,
         perception=3,

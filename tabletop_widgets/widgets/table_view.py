@@ -575,8 +575,6 @@ class TableView(widgets.VBox):
         key = "sheets" if self.is_gm else "your_sheet"
         if self.tabs is None or self.tabs.selected_index != self._tab_keys.index(key):
             return
-        if not self.is_gm and self._building:
-            return  # the wizard shows the character being made; the sheet is built when done
         ids = list(self._sheet_slots)
         index = self.sheet_tabs.selected_index if self.is_gm else 0
         if isinstance(index, int) and 0 <= index < len(ids):
@@ -1271,9 +1269,9 @@ class TableView(widgets.VBox):
             self.tabs.selected_index = self._tab_keys.index("your_sheet")  # the GM just allowed it
 
     def _render_creation(self) -> bool:
-        """A player's character in creation: the creation wizard instead of the sheet (when the
-        GM lets players make their characters), or a note above the sheet that the GM prepares
-        it. Returns whether the player makes it now."""
+        """A player's character in creation: the creation wizard above the sheet (when the GM
+        lets players make their characters), or a note that the GM prepares it. Returns whether
+        the player makes it now."""
         box = getattr(self, "creation_box", None)
         cid = self.session.character_id
         if box is None or cid not in self.models:
@@ -1281,9 +1279,6 @@ class TableView(widgets.VBox):
         loc = self.locale
         unfinished = getattr(self.models[cid], "phase", "play") == "creation"
         builds = unfinished and table_option(self.session, "players_build")
-        slot = self._sheet_slots.get(cid)
-        if slot is not None:  # the wizard draws the fields it asks for; the sheet comes after
-            slot.layout.display = "none" if builds else None
         if not unfinished:
             kind = None
         else:
@@ -1306,9 +1301,7 @@ class TableView(widgets.VBox):
                 refresh()
             self._guide = guide
             self._set_creation(box, [guide], kind)
-        was, self._building = self._building, builds
-        if was and not builds:
-            self._show_sheet()  # finished (or the GM took it back): the sheet takes its place
+        self._building = builds
         return builds
 
     def _set_creation(self, box, children, kind) -> None:

@@ -220,5 +220,5 @@ def test_the_creation_guide_points_to_finish_and_goes_once_in_play(tmp_path):
     assert wizard.finish()  # TableSession.finish_character
     assert p1.session.state.characters["c1"]["phase"] == "play"
     assert p1.creation_box.layout.display == "none" and p1.creation_box.children == ()
-    assert p1._sheet_slots["c1"].layout.display is None and p1.sheet("c1").character.phase == "play"
+    assert p1.sheet("c1").character.phase == "play"
     store.close()

@@ -29,10 +29,14 @@ def fill(view, value) -> None:
     if isinstance(view, ScalarView) and isinstance(control, widgets.Dropdown):
         values = [v for _label, v in control.options]
         frontend_update(control, index=values.index(value))
-    elif isinstance(view, ScalarView) and isinstance(control, (widgets.IntText, widgets.Text, widgets.Checkbox)):
+    elif isinstance(view, ScalarView) and isinstance(control, (widgets.IntText, widgets.Checkbox)):
         frontend_update(control, value=value)
+    elif isinstance(view, ScalarView) and isinstance(control, (widgets.Text, widgets.Textarea, widgets.Combobox)):
+        frontend_update(control, value=str(value))  # what a text box sends is text
     else:
         assert view.commit(value), view.problem.value
+    if isinstance(view, ScalarView):
+        assert getattr(view.ctx.character, view.field.name) == value, view.field.name
 
 
 def test_lantern_step_by_step_with_the_budget_and_the_refusals(lantern):
