@@ -154,7 +154,7 @@ TEXTS: dict[str, dict[str, str]] = {
     ),
     "players_build": T(
         "Players make their own characters (a character in creation opens on the creation wizard)",
-        "Игроки сами создают персонажей (персонаж в создании открывается в мастере создания)",
+        "Игроки сами создают персонажей (персонаж в создании открывается по шагам создания)",
     ),
     "players_build_tip": T(
         "Off: you prepare the characters, and players see that you do.",

@@ -69,7 +69,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "Впервые здесь? Создайте своего персонажа шаг за шагом: каждый шаг объясняет, что на нём "
         "решается, бюджет показывает, сколько осталось, а готовый персонаж откроется на своём листе.",
     ),
-    "cancel": T("✕ Close the wizard", "✕ Закрыть мастер создания"),
+    "cancel": T("✕ Close the wizard", "✕ Закрыть пошаговое создание"),
     "cancel_tip": T("Put this new character aside", "Отложить этого нового персонажа"),
     "made": T(
         "✓ {name} is finished: the sheet below shows them.",
@@ -171,6 +171,7 @@ class CreationWizard(widgets.VBox):
         self.budget_box.add_class("tt-wizard-budgets")
         self.fields = widgets.VBox()
         self.fields.add_class("tt-wizard-fields")
+        self.no_fields = widgets.HTML()  # shown on a step with nothing to fill in
         self.problem_box = widgets.HTML()
         self.problem_box.add_class("tt-wizard-problems")
         self.message = widgets.HTML(layout=widgets.Layout(display="none"))
@@ -304,8 +305,8 @@ class CreationWizard(widgets.VBox):
     # -- drawing -------------------------------------------------------------------------------
     def _build_fields(self, fields: tuple[str, ...]) -> None:
         key = (self.model.index, fields)
-        if key == self._built_for:
-            return
+        if self._built_for is not None and self._built_for[0] == key[0] and set(fields) <= set(self._built_for[1]):
+            return  # a field fixed on this step stays where the player is typing
         self._drop_views()
         views = []
         for name in fields:
@@ -356,8 +357,8 @@ class CreationWizard(widgets.VBox):
         for name, view in self.views.items():
             view.set_problems([p for p in problems if p.field == name])
         if not self.views:
-            self.fields.children = [widgets.HTML(f'<p class="tt-hint-text">{_esc(_t("no_fields", loc))}</p>')]
-            self._built_for = None
+            self.no_fields.value = f'<p class="tt-hint-text">{_esc(_t("no_fields", loc))}</p>'
+            self.fields.children = [self.no_fields]
         self._render_problems(problems)
         self._render_message()
         last = self.model.is_last
@@ -425,6 +426,7 @@ class CreationWizard(widgets.VBox):
         except ValueError:
             pass
         self._drop_views()
+        self.no_fields.close()
         for child in list(self.children):
             close_tree(child)
         super().close()

@@ -155,3 +155,32 @@ def test_each_system_completes_its_wizard_from_a_finished_sample(slug):
     assert w.finish(), f"{slug}: {w.message.value}"
     assert c.phase == "play" and [p for p in system.validate(c) if p.severity == "error"] == []
     assert c.name == SAMPLES[slug]["name"]
+
+
+def test_a_field_fixed_on_the_last_step_stays_where_the_player_types(lantern, monkeypatch):
+    from tabletop_widgets.core.wizard import WizardStep
+
+    only_who = [WizardStep("who", {"en": "Who", "ru": "Кто"}, {"en": "Name.", "ru": "Имя."}, ("name",))]
+    monkeypatch.setattr(lantern, "creation_wizard", lambda c: only_who)
+    c = lantern.Character(name="Ada", nerve=5, wits=3)
+    w = CreationWizard(c, lantern, locale="en")
+    assert list(w.views) == ["name", "nerve"]  # over the budget: Nerve, which no step asks for
+    nerve = w.views["nerve"]
+    frontend_update(nerve.control, value=3)
+    assert w.views["nerve"] is nerve and "Everything is in place" in w.problem_box.value
+    assert w.finish() and c.phase == "play"
+
+
+def test_a_step_without_fields_says_so(lantern, monkeypatch):
+    from tabletop_widgets.core.wizard import WizardStep
+
+    steps = [
+        WizardStep("intro", {"en": "Welcome", "ru": "Привет"}, {"en": "Read on.", "ru": "Читайте."}),
+        WizardStep("who", {"en": "Who", "ru": "Кто"}, {"en": "Name.", "ru": "Имя."}, ("name",)),
+    ]
+    monkeypatch.setattr(lantern, "creation_wizard", lambda c: steps)
+    w = CreationWizard(lantern.Character(name=""), lantern, locale="en")
+    assert w.views == {} and "Nothing to fill in" in w.no_fields.value and w.fields.children == (w.no_fields,)
+    w.locale = "ru"
+    assert "заполнять нечего" in w.no_fields.value
+    assert w.next() and list(w.views) == ["name"]
