@@ -345,7 +345,7 @@ class CreationWizard(widgets.VBox):
         for i, s in enumerate(steps):
             state = " tt-current" if i == self.model.index else (" tt-done" if i < self.model.index else "")
             current = ' aria-current="step"' if i == self.model.index else ""
-            dots.append(f'<li class="tt-wizard-dot{state}"{current}>{_esc(tr(s.title, loc))}</li>')
+            dots.append(f'<li class="tt-wizard-dot{state}"{current}>{i + 1}. {_esc(tr(s.title, loc))}</li>')
         self.progress.value = (
             f'<div class="tt-wizard-where" data-step="{_esc(step.id)}" data-index="{n}" data-total="{total}">'
             f"<b>{_esc(_t('step_of', loc, n=n, total=total))}</b>"

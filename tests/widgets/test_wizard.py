@@ -184,3 +184,10 @@ def test_a_step_without_fields_says_so(lantern, monkeypatch):
     w.locale = "ru"
     assert "заполнять нечего" in w.no_fields.value
     assert w.next() and list(w.views) == ["name"]
+
+
+def test_the_step_list_numbers_each_step_in_its_text(lantern):
+    w = CreationWizard(lantern.Character(name="Ada"), lantern, locale="en")
+    w.next()
+    assert '<li class="tt-wizard-dot tt-done">1. Who</li>' in w.progress.value
+    assert 'aria-current="step">2. Nerve and Wits</li>' in w.progress.value
