@@ -14,7 +14,7 @@ Plain data only: no ipywidgets, no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .creation import NAME_STEP
 from .i18n import T, tr
@@ -87,12 +87,17 @@ def default_steps(system) -> list[WizardStep]:
 
 class Wizard:
     """The wizard over ``character`` (in creation) of ``system``: ``index`` is the current step.
-    The steps are asked again on each call (a choice in one step may change a later one)."""
+    The steps are asked again on each call (a choice in one step may change a later one).
 
-    def __init__(self, system, character: Any):
+    ``start_play`` is how :meth:`finish` puts the character into play: by default
+    ``system.start_play(character)``; a shared table passes its seat action (which checks the
+    seat and records the event), e.g. ``lambda c: session.finish_character(character_id)``."""
+
+    def __init__(self, system, character: Any, *, start_play: Callable[[Any], Any] | None = None):
         self.system = system
         self.character = character
         self.index = 0
+        self._start_play = start_play
 
     # -- what is shown --------------------------------------------------------------------------
     @property
@@ -108,6 +113,19 @@ class Wizard:
     @property
     def is_last(self) -> bool:
         return self.index >= len(self.steps) - 1
+
+    def fields(self) -> list[str]:
+        """The trait names the current step asks for: its own fields and, on the last step, the
+        sheet fields of problems still keeping the character from play that no step sets (so a
+        player can fix every one of them in the wizard)."""
+        fields = list(self.step.fields)
+        if not self.is_last:
+            return fields
+        asked = {name for step in self.steps for name in step.fields}
+        sheet = getattr(self.system, "sheet", None)
+        on_sheet = [f.name for f in sheet.fields()] if sheet is not None else []
+        stuck = {p.field for p in self.problems() if blocks_play(p) and p.field and p.field not in asked}
+        return fields + [name for name in on_sheet if name in stuck]
 
     def budgets(self) -> list[Budget]:
         """The current step's budgets as they stand."""
@@ -155,10 +173,13 @@ class Wizard:
         self.index = max(0, self.index - 1)
         return self.step
 
-    def finish(self) -> dict[str, tuple[Any, Any]]:
-        """On the last step: ``GameSystem.start_play`` (its refusal lists what is left)."""
+    def finish(self) -> Any:
+        """On the last step: ``GameSystem.start_play`` (its refusal lists what is left), or the
+        ``start_play`` given to the wizard (its answer is returned)."""
         if not self.is_last:
             raise RuleError("not_last_step", T("Go through every step first.", "Сначала пройдите все шаги."))
+        if self._start_play is not None:
+            return self._start_play(self.character)
         return self.system.start_play(self.character)
 
 

@@ -9,6 +9,9 @@ its own, checked in Python whatever the browser sends.
   ``update_character``, ``set_character``), a player changes neither the phase (only finishing
   does, by the rules) nor, once the character is in play, a field only creation sets
   (``Field.creation_only``: RET's parameters, a race); the GM still may.
+* :func:`check_players_make`: a player's write to (or finishing of) a character in creation is
+  refused while the GM has not let players make their characters (the table option
+  ``players_build``, a ``table.option`` event; allowed by default).
 """
 
 from __future__ import annotations
@@ -84,6 +87,29 @@ def check_phase_edit(
         )
 
 
+def check_players_make(system, role: str, before: Mapping[str, Any], allowed: bool) -> None:
+    """Refuse (:class:`~.rules.PlayDenied`, naming the GM) a non-GM seat's change to a character
+    in creation while the GM has not let players make their characters (``allowed``: the
+    table option ``players_build``)."""
+    if role == "gm" or allowed or not before:
+        return
+    if system.Character.phase_of(before) != "creation":
+        return
+    raise PlayDenied(
+        "players_make",
+        "character.edit",
+        role,
+        T(
+            f"The {term_of(system, 'gm', 'en')} prepares the characters at this table: only the "
+            f"{term_of(system, 'gm', 'en')} changes a character in creation (the "
+            f"{term_of(system, 'gm', 'en')} can let players make their own).",
+            f"Персонажей за этим столом готовит {term_of(system, 'gm', 'ru')}: персонажа в создании "
+            f"меняет только {term_of(system, 'gm', 'ru')} (он может разрешить игрокам создавать "
+            "своих персонажей самим).",
+        ),
+    )
+
+
 def finish_changes(system, data: Mapping[str, Any]) -> dict[str, Any]:
     """The values finishing the stored character ``data`` changes (``{"phase": "play", ...}``),
     by the system's ``start_play`` on a copy; its ``RuleError`` (the creation problems, or
@@ -93,4 +119,4 @@ def finish_changes(system, data: Mapping[str, Any]) -> dict[str, Any]:
     return {name: new for name, (_old, new) in changes.items()}
 
 
-__all__ = ["check_phase_edit", "creation_only_fields", "finish_changes"]
+__all__ = ["check_phase_edit", "check_players_make", "creation_only_fields", "finish_changes"]

@@ -354,9 +354,10 @@ def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "opera
 #: The GM's table options (``create_table(options=...)`` sets them at the start, the GM's
 #: ``table.option`` events later): name -> default.
 TABLE_OPTIONS: dict[str, bool] = {
-    # players build their unfinished characters themselves (the sheet opens on the creation
-    # steps); off: the GM prepares them, and the player's sheet says so
-    "players_build": False,
+    # players make their characters in creation themselves (their seat opens on the creation
+    # wizard); off: the GM prepares them, the player's sheet says so, and the table refuses a
+    # player's edit of a character in creation
+    "players_build": True,
 }
 
 register_action("table.configure", ["gm"])

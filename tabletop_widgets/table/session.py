@@ -41,9 +41,9 @@ from .events import EventError, jsonable, kind as event_kind, validate
 from .fairdice import rng_for
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
 from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
-from .phases import check_phase_edit, finish_changes
+from .phases import check_phase_edit, check_players_make, finish_changes
 from .rules import PlayError, check_character_texts, check_gm_fields, check_options, check_text, rate_limit_for
-from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
+from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, table_option, OWN_CHARACTER_ACTIONS
 from .state import TableState, reducer
 from .store import (
     AUDIENCE_ALL,
@@ -454,6 +454,8 @@ class TableSession:
             merged = dict(data["data"])
         else:
             merged = {**before, **data["changes"]}
+        # a character in creation: a player's only when the GM lets players make their own
+        check_players_make(self.system, self.role, before, table_option(self, "players_build"))
         # the sheet's GM fields: a player changes none of them, on any path
         if "data" in data:
             check_gm_fields(self.system, self.role, before, data["data"], replace=True)
@@ -515,6 +517,7 @@ class TableSession:
             data = self.state.characters.get(character_id)
             if data is None:
                 raise EventError(f"no character {character_id!r} at this table (or not visible to this seat)")
+            check_players_make(self.system, self.role, data, table_option(self, "players_build"))
             changes = finish_changes(self.system, data)
             payload = validate(
                 "character.update", {"character_id": character_id, "changes": jsonable(changes), "reason": "finish"}

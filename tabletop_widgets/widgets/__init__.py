@@ -14,10 +14,12 @@ from .._lazy import lazy_exports as _lazy_exports
 _LAZY = {
     "CharacterSheet": "sheet",
     "CombatTracker": "tracker",
+    "CreationWizard": "wizard",
     "DiceAnim": "dice_anim",
     "DiceTray": "tray",
     "Lobby": "lobby",
     "LogEntry": "log",
+    "NewCharacter": "wizard",
     "PageLanguage": "language",
     "RollLog": "log",
     "RollerPage": "roller",
@@ -44,6 +46,7 @@ _SUBMODULES = (
     "table_view",
     "tracker",
     "tray",
+    "wizard",
 )
 
 

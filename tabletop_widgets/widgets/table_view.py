@@ -35,7 +35,6 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
-from tabletop_widgets.core.creation import creation_steps
 from tabletop_widgets.core.i18n import LOCALES, T, check_locale, tr
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
@@ -61,6 +60,7 @@ from .sheet import CharacterSheet
 from .table_attack import TableAttacks
 from .tracker import CombatTracker
 from .tray import DiceTray, error_text
+from .wizard import CreationWizard
 
 log = logging.getLogger(__name__)
 
@@ -146,13 +146,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "not_allowed": T("Your seat may not do that.", "Вашему месту это нельзя."),
     "refused": T("Refused: {why}", "Отказано: {why}"),
     "locale_tip": T("Language", "Язык"),
-    "build_title": T("Make your character", "Создайте персонажа"),
-    "build_help": T(
-        "Your character is not finished yet. Fill in the sheet below, step by step; each step "
-        "disappears when it is done. Then press Finish character at the top of the sheet.",
-        "Персонаж ещё не готов. Заполните лист ниже по шагам: сделанный шаг исчезает. Затем "
-        "нажмите «Завершить персонажа» вверху листа.",
-    ),
     "gm_prepares": T(
         "Your {gm} is preparing your character: it appears here when it is ready. Meanwhile you "
         "can roll dice and follow the table.",
@@ -160,8 +153,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "бросать кубики и следить за столом.",
     ),
     "players_build": T(
-        "Players build their own characters (an unfinished sheet opens on the creation steps)",
-        "Игроки сами создают персонажей (незаконченный лист открывается с шагами создания)",
+        "Players make their own characters (a character in creation opens on the creation wizard)",
+        "Игроки сами создают персонажей (персонаж в создании открывается по шагам создания)",
     ),
     "players_build_tip": T(
         "Off: you prepare the characters, and players see that you do.",
@@ -313,32 +306,30 @@ class TableTray(DiceTray):
 
 
 # ----------------------------------------------------------------------------------------------
-# The creation steps a player building their character follows (the wizard's placeholder)
+# The creation wizard a player making their character follows
 # ----------------------------------------------------------------------------------------------
-class CreationSteps(widgets.HTML):
-    """What a player's unfinished character still lacks, in order, one line each, in the
-    view's language (class ``tt-creation-steps``). ``refresh()`` redraws it."""
+def creation_wizard(view: "TableView", character_id: str) -> CreationWizard:
+    """The wizard a player's seat shows for their character in creation
+    (``TableView.creation_guide``): it edits the view's model of the character, so every edit
+    takes the sheet's seat path (the table checks and records it, or puts it back); Finish is
+    ``TableSession.finish_character``. ``refresh()`` follows the view's language."""
+    wizard = CreationWizard(
+        view.models[character_id],
+        view.system,
+        locale=view.locale,
+        can=view._sheet_can(character_id),
+        start_play=lambda _c: view.session.finish_character(character_id),
+    )
+    wizard.locale_toggle.layout.display = "none"  # the screen's one switch rules
+    shown = wizard.refresh
 
-    def __init__(self, view: "TableView", character_id: str, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.view, self.character_id = view, character_id
-        self.add_class("tt-creation-steps")
-        self.refresh()
+    def refresh() -> None:
+        if wizard.locale != view.locale:
+            wizard.locale = view.locale
+        shown()
 
-    def steps(self) -> list:
-        return creation_steps(self.view.system, self.view.models[self.character_id])
-
-    def refresh(self) -> None:
-        loc = self.view.locale
-        items = "".join(
-            f'<li class="tt-step tt-step-{_esc(s.severity)}"><b>{_esc(tr(s.label, loc))}</b>: '
-            f"{_esc(tr(s.message, loc))}</li>"
-            for s in self.steps()
-        )
-        self.value = (
-            f'<div class="tt-creation-guide" role="region" aria-label="{_esc(_t("build_title", loc))}">'
-            f"<h3>{_esc(_t('build_title', loc))}</h3><p>{_esc(_t('build_help', loc))}</p><ol>{items}</ol></div>"
-        )
+    wizard.refresh = refresh  # type: ignore[method-assign]
+    return wizard
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1266,10 +1257,10 @@ class TableView(widgets.VBox):
             f"<tbody>{''.join(reversed(rows))}</tbody></table>"
         )
 
-    #: How a player building their character is shown what is left: ``make(view, character_id)
-    #: -> widget`` (refreshed through its ``refresh()`` when the character or the language
-    #: changes). The guided wizard replaces it; what is missing stays the rules'
-    #: (:func:`~tabletop_widgets.core.creation.creation_steps`).
+    #: What a player making their character is shown: ``make(view, character_id) -> widget``
+    #: (refreshed through its ``refresh()`` when the character or the language changes); the
+    #: creation wizard (:func:`creation_wizard`), whose steps and checks are the rules'
+    #: (:class:`~tabletop_widgets.core.wizard.Wizard`).
     creation_guide: Callable[["TableView", str], widgets.Widget]
 
     def _render_options(self) -> None:
@@ -1286,15 +1277,15 @@ class TableView(widgets.VBox):
             self.tabs.selected_index = self._tab_keys.index("your_sheet")  # the GM just allowed it
 
     def _render_creation(self) -> bool:
-        """A player's unfinished character: the creation steps above the sheet (when the GM
-        lets players build), or a note that the GM prepares it. Returns whether the player
-        builds now."""
+        """A player's character in creation: the creation wizard above the sheet (when the GM
+        lets players make their characters), or a note that the GM prepares it. Returns whether
+        the player makes it now."""
         box = getattr(self, "creation_box", None)
         cid = self.session.character_id
         if box is None or cid not in self.models:
             return False
         loc = self.locale
-        unfinished = bool(creation_steps(self.system, self.models[cid]))
+        unfinished = getattr(self.models[cid], "phase", "play") == "creation"
         builds = unfinished and table_option(self.session, "players_build")
         if not unfinished:
             kind = None
@@ -1302,7 +1293,10 @@ class TableView(widgets.VBox):
             kind = "build" if builds else "wait"
         if kind is None:
             box.layout.display = "none"
+            for old in box.children:
+                old.close()
             box.children = []
+            self._guide_kind = None
         elif kind == "wait":
             note = widgets.HTML(
                 f'<p class="tt-hint-text tt-gm-prepares" role="status">{_esc(_t("gm_prepares", loc, **self._w(loc)))}</p>'
@@ -1492,9 +1486,9 @@ def show_table(session, locale: str | None = None, **kwargs: Any) -> TableView:
     return TableView(session, locale=locale, **kwargs)
 
 
-TableView.creation_guide = CreationSteps  # the hook the wizard replaces (see TableView)
+TableView.creation_guide = creation_wizard  # a hook (see TableView)
 
-__all__ = ["CreationSteps", "TableView", "TableTray", "show_table"]
+__all__ = ["TableView", "TableTray", "creation_wizard", "show_table"]
 
 
 def seat_error_page(error, locale: str = "en") -> widgets.HTML:

@@ -118,9 +118,9 @@ def test_one_switch_switches_every_widget_and_the_prose(browser, voila_url, watc
         context.close()
 
 
-def test_a_new_player_opens_on_the_creation_steps(browser, voila_url, voila_db, watch_page, screenshot_dir):
-    """A seat with a blank character at a table where players build: the page opens on the
-    sheet, the steps in order; the tray names the character; the tracker speaks to a player."""
+def test_a_new_player_opens_on_the_creation_wizard(browser, voila_url, voila_db, watch_page, screenshot_dir):
+    """A seat with a blank character at a table where players make their characters: the page
+    opens on the creation wizard; the tray names the character; the tracker speaks to a player."""
     system = get_system("ret")
     store = open_store(str(voila_db))
     made = create_table(
@@ -139,14 +139,15 @@ def test_a_new_player_opens_on_the_creation_steps(browser, voila_url, voila_db, 
     try:
         page.goto(made.links(f"{voila_url}/voila/render/table.ipynb")["p1"], timeout=LOAD_TIMEOUT)
         expect(page.locator(".tt-table-view")).to_be_visible(timeout=LOAD_TIMEOUT)
-        steps = page.locator(".tt-creation-steps")
-        expect(steps).to_be_visible(timeout=LOAD_TIMEOUT)  # the sheet's tab, without a click
-        expect(steps.locator("li").first).to_contain_text("Give your character a name.")
+        wizard = page.locator(".tt-creation .tt-wizard")
+        expect(wizard).to_be_visible(timeout=LOAD_TIMEOUT)  # the character's tab, without a click
+        todo = wizard.locator(".tt-wizard-problems")
+        expect(todo).to_contain_text("Give your character a name.")
         expect(page.locator(".tt-table-tracker .tt-empty")).to_contain_text("the GM brings the combatants in")
-        name = page.locator(".tt-table-sheet-area .tt-field-name input").first
+        name = wizard.locator(".tt-field-name input").first
         name.fill("Aria")
         name.press("Enter")
-        expect(steps).not_to_contain_text("Give your character a name.", timeout=STEP_TIMEOUT)
+        expect(todo).not_to_contain_text("Give your character a name.", timeout=STEP_TIMEOUT)
         page.screenshot(path=str(screenshot_dir / "table_player_first_minutes.png"))
         page.locator(".tt-table-tabs .lm-TabBar-tab").first.click()
         expect(page.locator(".tt-table-tray .tt-tray-title")).to_contain_text("Aria")

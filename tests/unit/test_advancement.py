@@ -9,7 +9,7 @@ import pytest
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.core.advancement import MAX_AWARD, price_text
 from tabletop_widgets.core.combat.records import persisted
-from tabletop_widgets.core.wizard import Wizard, default_steps
+from tabletop_widgets.core.wizard import Wizard, WizardStep, default_steps
 
 
 @pytest.fixture()
@@ -167,3 +167,22 @@ def test_a_system_without_steps_gets_one_per_sheet_section(lantern):
     steps = default_steps(lantern)
     assert [(s.id, tuple(s.fields)) for s in steps] == [("who", ("name", "nerve", "wits", "xp"))]
     assert "Character" in steps[0].explain["en"]
+
+
+def test_the_wizard_finishes_through_the_start_play_it_is_given(lantern):
+    c = lantern.Character(name="Ada", nerve=3, wits=3)
+    calls = []
+    w = Wizard(lantern, c, start_play=lambda ch: calls.append(ch) or "recorded")
+    w.next()
+    assert w.finish() == "recorded" and calls == [c]
+    assert c.phase == "creation"  # the given action decides (a table records it; the model follows)
+
+
+def test_the_last_step_also_asks_for_what_no_step_sets_but_blocks_play(lantern, monkeypatch):
+    only_who = [WizardStep("who", {"en": "Who", "ru": "Кто"}, {"en": "Name.", "ru": "Имя."}, ("name",))]
+    monkeypatch.setattr(lantern, "creation_wizard", lambda c: only_who)
+    c = lantern.Character(name="Ada", nerve=5, wits=3)  # over the budget: Nerve is on no step
+    w = Wizard(lantern, c)
+    assert w.is_last and w.fields() == ["name", "nerve"]
+    c.nerve = 3
+    assert w.fields() == ["name"]

@@ -1,5 +1,6 @@
-"""A player's first minutes at a table (issue #19): an unfinished character opens on its creation
-steps when the GM lets players build (else the player is told the GM prepares it), the tray
+"""A player's first minutes at a table (issue #19): a character in creation opens on the creation
+wizard when the GM lets players make their characters (the default; else the player is told the
+GM prepares it, and the table refuses the player's edits), the tray
 starts at the system's usual difficulty and names the character, and every text is written for
 the seat that reads it. Front-end messages are forged as a browser sends them."""
 
@@ -11,7 +12,7 @@ import pytest
 from tabletop_widgets import get_system
 from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.table.seats import set_table_option, table_option
-from tabletop_widgets.widgets import CombatTracker, DiceTray
+from tabletop_widgets.widgets import CombatTracker, CreationWizard, DiceTray
 from tabletop_widgets.widgets.table_view import TableView
 
 from test_table_view import frontend_update, synced_text
@@ -62,45 +63,44 @@ def new_table(tmp_path):
     t.close()
 
 
-def test_the_gm_prepares_unless_players_build(new_table):
-    p1 = new_table.view("p1")
-    assert p1.tabs.selected_index == 0  # the dice: nothing for Pavel to build yet
-    assert "tt-gm-prepares" in p1.creation_box.children[0].value
-    assert "preparing your character" in p1.creation_box.children[0].value
-    p1.locale = "ru"
-    assert "Мастер готовит" in p1.creation_box.children[0].value  # RET calls the GM «мастер»
-
-    # the GM lets players build: Pavel's screen turns to the sheet and the steps, in Russian
-    gm = new_table.view("gm")
-    assert gm.players_build.value is False
-    frontend_update(gm.players_build, value=True)
-    assert table_option(gm.session, "players_build") is True
-    p1.session.poll()
-    assert p1.tabs.selected_index == p1._tab_keys.index("your_sheet")
-    guide = p1.creation_box.children[0]
-    assert "tt-creation-steps" in guide._dom_classes
-    assert "Создайте персонажа" in guide.value and "Дайте персонажу имя" in guide.value
-    assert guide.value.index("Имя") < guide.value.index("Способности")  # in the sheet's order
-
-    # each step goes away when done; a finished character shows no steps
-    model = p1.models["c1"]
-    model.name = "Aria"
-    assert "Дайте персонажу имя" not in guide.value
-    model.abilities = SKILLS
-    assert p1.creation_box.layout.display == "none"
-    # ... and the table holds what Pavel did
-    gm.session.poll()
-    assert gm.session.state.characters["c1"]["name"] == "Aria"
-
-
-def test_a_new_link_opens_on_the_steps_when_players_build(tmp_path):
-    t = NewTable(tmp_path, players_build=True)
+def test_the_gm_prepares_when_players_may_not_make_their_characters(tmp_path):
+    t = NewTable(tmp_path, players_build=False)
     try:
         p1 = t.view("p1")
+        assert p1.tabs.selected_index == 0  # the dice: nothing for Pavel to make
+        assert "tt-gm-prepares" in p1.creation_box.children[0].value
+        assert "preparing your character" in p1.creation_box.children[0].value
+        p1.locale = "ru"
+        assert "Мастер готовит" in p1.creation_box.children[0].value  # RET calls the GM «мастер»
+
+        # Pavel's sheet edit is refused by the table, naming the GM, and put back
+        p1.sheet("c1")
+        p1.models["c1"].name = "Aria"
+        assert p1.models["c1"].name == "" and t.session("gm").state.characters["c1"]["name"] == ""
+        assert "мастер" in p1.status.value
+
+        # the GM lets players make their characters: Pavel's screen turns to the wizard, in Russian
+        gm = t.view("gm")
+        assert gm.players_build.value is False
+        frontend_update(gm.players_build, value=True)
+        assert table_option(gm.session, "players_build") is True
+        p1.session.poll()
         assert p1.tabs.selected_index == p1._tab_keys.index("your_sheet")
-        assert "Give your character a name." in p1.creation_box.children[0].value
+        wizard = p1.creation_box.children[0]
+        assert isinstance(wizard, CreationWizard) and "Шаг 1 из" in wizard.progress.value
+        frontend_update(wizard.views["name"].control, value="Aria")
+        gm.session.poll()
+        assert gm.session.state.characters["c1"]["name"] == "Aria"  # the table holds what Pavel did
     finally:
         t.close()
+
+
+def test_a_new_link_opens_on_the_wizard_by_default(new_table):
+    p1 = new_table.view("p1")
+    assert table_option(p1.session, "players_build") is True
+    assert p1.tabs.selected_index == p1._tab_keys.index("your_sheet")
+    wizard = p1.creation_box.children[0]
+    assert "tt-wizard" in wizard._dom_classes and "Give your character a name." in wizard.problem_box.value
 
 
 def test_the_guide_is_a_hook_the_wizard_replaces(new_table, monkeypatch):
@@ -121,12 +121,12 @@ def test_the_guide_is_a_hook_the_wizard_replaces(new_table, monkeypatch):
 def test_only_the_gm_decides_who_builds(new_table):
     p1 = new_table.view("p1")
     with pytest.raises(PermissionDenied):
-        set_table_option(p1.session, "players_build", True)
+        set_table_option(p1.session, "players_build", False)
     assert not hasattr(p1, "players_build")
     gm = new_table.view("gm")
     gm.session.close_table()
-    frontend_update(gm.players_build, value=True)  # a closed table: refused, the box springs back
-    assert gm.players_build.value is False and table_option(gm.session, "players_build") is False
+    frontend_update(gm.players_build, value=False)  # a closed table: refused, the box springs back
+    assert gm.players_build.value is True and table_option(gm.session, "players_build") is True
 
 
 # ---------------------------------------------------------------------------------------------

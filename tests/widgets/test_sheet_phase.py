@@ -206,10 +206,19 @@ def test_the_creation_guide_points_to_finish_and_goes_once_in_play(tmp_path):
         validate_characters=False,
     )
     p1 = TableView(TableSession.join(store, made.table_id, made.tokens["p1"]), follow=False, animate=False)
-    guide = p1.creation_box.children[0].value
-    assert "Finish character" in guide and "Parameter points overspent" in guide
-    p1.models["c1"].attention = 3
-    p1.sheet("c1").finish_character()
+    wizard = p1.creation_box.children[0]
+    while "attention" not in wizard.views:
+        assert wizard.next(), wizard.message.value
+    assert not wizard.next() and "Parameter points overspent" in wizard.message.value
+    assert "Parameter points overspent" in wizard.views["attention"].problem.value
+    p1.models["c1"].attention = 3  # through the seat's path: recorded by the table
+    assert p1.session.state.characters["c1"]["attention"] == 3
+    while not wizard.model.is_last:
+        assert wizard.next(), wizard.message.value
+    assert "Finish character" in wizard.finish_button.description
+    assert p1.session.state.characters["c1"]["phase"] == "creation"
+    assert wizard.finish()  # TableSession.finish_character
     assert p1.session.state.characters["c1"]["phase"] == "play"
-    assert p1.creation_box.layout.display == "none"
+    assert p1.creation_box.layout.display == "none" and p1.creation_box.children == ()
+    assert p1.sheet("c1").character.phase == "play"
     store.close()

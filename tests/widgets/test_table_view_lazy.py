@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from test_table_view import Table, classes, frontend_update
 
+from tabletop_widgets.table.seats import set_table_option
 from tabletop_widgets.widgets.sheet import CharacterSheet
 
 
@@ -84,6 +85,9 @@ def test_a_character_added_later_gets_a_tab_and_a_sheet_when_shown(table):
 
 
 def test_a_players_sheet_is_built_when_their_tab_is_opened(table):
+    # (a character being created opens on the creation wizard when players make their own; here
+    # the GM prepares it, so the page opens on the Dice tab)
+    set_table_option(table.session("gm"), "players_build", False)
     p1 = table.view("p1")
     assert p1.sheets == {} and "tt-sheet" not in classes(p1)
     frontend_update(p1.tabs, selected_index=p1._tab_keys.index("your_sheet"))
