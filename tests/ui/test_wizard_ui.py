@@ -117,6 +117,7 @@ def complete_wizard(page, system, wizard, *, shoot=None) -> list[str]:
     values = sample_values(system)
     where = wizard.locator(".tt-wizard-where")
     walked = []
+    done: set[str] = set()  # a field two steps show (RET's abilities) is filled once, as a player does
     while True:
         expect(where).to_be_visible(timeout=STEP_TIMEOUT)
         index, total = int(where.get_attribute("data-index")), int(where.get_attribute("data-total"))
@@ -124,8 +125,9 @@ def complete_wizard(page, system, wizard, *, shoot=None) -> list[str]:
         expect(where).to_contain_text(f"Step {index} of {total}")
         filled = 0
         for name, element in shown_fields(wizard):
-            if name in values:
+            if name in values and name not in done:
                 fill_field(page, system, element, name, values[name])
+                done.add(name)
                 filled += 1
         if shoot is not None:
             shoot(index, total, wizard.locator(".tt-wizard-budget").count() > 0, filled)
