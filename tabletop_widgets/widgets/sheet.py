@@ -285,6 +285,8 @@ class CharacterSheet(widgets.VBox):
         super().__init__([self.style_block, header, self.status, self.phase_bar, self.summary, self.body], **kwargs)
         self.add_class("tt-sheet")
         self.add_class(f"tt-sheet-{self.system.slug}")
+        built_in = self.ctx.locale  # the views and actions were made in it, with their words
+        self._constructing = True  # the one relabel below does what a locale change would
         self.locale = locale
 
         self.save_button.on_click(lambda _b: self.prepare_download())
@@ -293,7 +295,8 @@ class CharacterSheet(widgets.VBox):
         language.adopt(self, given, self.locale_toggle)
         character.observe(self._on_character, names=traitlets.All)
         self._sheet_closed = False
-        self._relabel()
+        self._constructing = False
+        self._relabel(views=self.ctx.locale != built_in)
         self.revalidate()
 
     # -- layout ----------------------------------------------------------------------------
@@ -563,7 +566,8 @@ class CharacterSheet(widgets.VBox):
         self.ctx.locale = change["new"]
         if self.locale_toggle.value != change["new"]:
             self.locale_toggle.value = change["new"]
-        self._relabel()
+        if not getattr(self, "_constructing", False):
+            self._relabel()
 
     def _all_views(self) -> list[FieldView]:
         seen, out = set(), []
@@ -574,14 +578,17 @@ class CharacterSheet(widgets.VBox):
                     out.append(v)
         return out
 
-    def _relabel(self) -> None:
+    def _relabel(self, views: bool = True) -> None:
+        """Every text in the sheet's language; ``views=False``: not the fields' views and the
+        actions (just made in that language)."""
         loc = self.locale
-        for v in self._all_views():
-            v.relabel()
-        for bars in self.actions.values():
-            for bar in bars:
-                bar.relabel()
-        self.finish.relabel()
+        if views:
+            for v in self._all_views():
+                v.relabel()
+            for bars in self.actions.values():
+                for bar in bars:
+                    bar.relabel()
+            self.finish.relabel()
         self._render_phase()
         for sid, (title, _label) in self.section_titles.items():
             title.value = self._section_title_html(sid)
