@@ -27,7 +27,15 @@ that mode (reproduced with a plain ``VBox`` of 1,500 ``Label``s); pass
 Pages: ``blank``, ``index``, ``play_<slug>`` for the four systems, ``lobby``, ``table_gm`` (the
 GM's table page), ``table_player`` (a player's table page); ``--pages`` picks some.
 
+``--preheat`` measures the play pages served from preheated kernels (Voila's
+``preheat_kernel`` with a pool of one kernel per play page, ``kernel_pools_config``; the other
+pages are not pooled): each play page is loaded once when its pool has had ``--preheat-wait``
+seconds to refill since its last load ("pool hit": the first visitor), then at once again
+("pool exhausted": a second visitor of the same page, who waits for the refill). Both are
+reported; ``make play`` does not preheat (see docs/deploy.md).
+
 Run: .venv/bin/python bench/pages.py [--reps 5] [--pages index,table_gm] [--voila-arg=...] [--json]
+     .venv/bin/python bench/pages.py --preheat [--preheat-wait 40]
 """
 
 from __future__ import annotations
@@ -82,18 +90,35 @@ BLANK_NOTEBOOK = {
 
 #: Voila served as ``tabletop-widgets play`` serves it, but from the bench's folder of notebooks
 #: (argv: folder, host, port, extra Voila arguments). Same settings: ``PlaySettings.voila_argv`` and the shipped
-#: ``voila.json`` (the packaged notebooks' folder) first on the config path.
+#: ``voila.json`` (the packaged notebooks' folder) first on the config path; with ``--preheat``, the
+#: folder in ``TT_BENCH_CONFIG`` (a voila.json adding the pools) before it.
 LAUNCHER = """
-import sys
+import os, sys
 from jupyter_core.paths import jupyter_config_path
 from voila.app import Voila
 from tabletop_widgets.cli import PlaySettings, notebooks_dir
 folder, host, port, extra = sys.argv[1], sys.argv[2], int(sys.argv[3]), tuple(sys.argv[4:])
+more = [os.environ["TT_BENCH_CONFIG"]] if os.environ.get("TT_BENCH_CONFIG") else []
 Voila.launch_instance(
     argv=PlaySettings(host=host, port=port, voila_args=extra).voila_argv(folder),
-    config_file_paths=[str(notebooks_dir()), *jupyter_config_path()],
+    config_file_paths=[*more, str(notebooks_dir()), *jupyter_config_path()],
 )
 """
+
+
+def preheat_config(folder: Path) -> Path:
+    """A config folder whose voila.json preheats one kernel per play page, and none for the
+    others (their query strings, e.g. a seat's token, must reach the kernel)."""
+    pools = {"default": {"pool_size": 0}}
+    pools.update({f"play_{slug}.ipynb": {"pool_size": 1} for slug in SYSTEMS})
+    config = {
+        "VoilaConfiguration": {"preheat_kernel": True},
+        "VoilaKernelManager": {"kernel_pools_config": pools, "fill_delay": 0},
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "voila.json").write_text(json.dumps(config), encoding="utf-8")
+    return folder
+
 
 #: Installed in every page before its own scripts: note when the first widget shows text.
 FIRST_WIDGET_JS = """
@@ -156,10 +181,14 @@ def serve_folder(tmp: Path) -> Path:
     return folder
 
 
-def start_voila(folder: Path, db: Path, log_path: Path, voila_args=(), timeout: float = 120.0):
+def start_voila(
+    folder: Path, db: Path, log_path: Path, voila_args=(), timeout: float = 120.0, config: Path | None = None
+):
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TT_BENCH_CONFIG")}
     env.update(TABLETOP_DB=str(db), PYTHONUNBUFFERED="1")
+    if config is not None:
+        env["TT_BENCH_CONFIG"] = str(config)
     log = open(log_path, "wb")
     cmd = [sys.executable, "-c", LAUNCHER, str(folder), "127.0.0.1", str(port), *voila_args]
     proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -263,19 +292,40 @@ def load_once(browser, url: str, name: str | None = None) -> float | None:
         context.close()
 
 
-def run(pages: list[str], reps: int, voila_args: tuple[str, ...] = ()) -> dict:
+#: the two loads of a preheated play page: the first visitor, and a second one right after
+HIT, EXHAUSTED = "pool hit", "pool exhausted"
+
+
+def rounds(pages: list[str], preheat: bool) -> list[tuple[str, str]]:
+    """One round's loads as (row name, page): every page once; with ``preheat``, a play page
+    twice in a row (the pool's kernel, then the second visitor who finds the pool empty)."""
+    out = []
+    for name in ["blank", *pages]:
+        if preheat and name.startswith("play_"):
+            out += [(f"{name} ({HIT})", name), (f"{name} ({EXHAUSTED})", name)]
+        else:
+            out.append((name, name))
+    return out
+
+
+def run(
+    pages: list[str], reps: int, voila_args: tuple[str, ...] = (), preheat: bool = False, preheat_wait: float = 40.0
+) -> dict:
     from playwright.sync_api import sync_playwright
 
     chromium = find_chromium()
     if chromium is None:
         return {"skipped": "Debian's chromium is not installed (/usr/bin/chromium; set CHROMIUM_PATH)"}
-    out: dict = {"reps": reps, "times": {p: [] for p in ["blank", *pages]}, "timeouts": {}}
+    plan = rounds(pages, preheat)
+    out: dict = {"reps": reps, "times": {row: [] for row, _ in plan}, "timeouts": {}, "preheat": preheat}
+    last_load: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="tt-bench-pages-") as tmp_name:
         tmp = Path(tmp_name)
         db = tmp / "table.db"
         links = prepare_store(db)
         folder = serve_folder(tmp)
-        proc, log, base = start_voila(folder, db, tmp / "voila.log", voila_args)
+        config = preheat_config(tmp / "config") if preheat else None
+        proc, log, base = start_voila(folder, db, tmp / "voila.log", voila_args, config=config)
         urls = page_urls(base, links)
         try:
             with sync_playwright() as pw:
@@ -283,9 +333,14 @@ def run(pages: list[str], reps: int, voila_args: tuple[str, ...] = ()) -> dict:
                 out["browser_version"] = browser.version
                 try:
                     load_once(browser, urls["blank"])  # warm-up: first kernel start, disk caches
+                    if preheat:  # the pools fill at start: give them the same time as a refill
+                        time.sleep(preheat_wait)
                     for rep in range(reps):
-                        for name in ["blank", *pages]:
-                            seconds = load_once(browser, urls[name], name)
+                        for name, page in plan:
+                            if name.endswith(f"({HIT})"):  # the pool has had its time to refill
+                                time.sleep(max(0.0, last_load.get(page, 0.0) + preheat_wait - time.monotonic()))
+                            seconds = load_once(browser, urls[page], name)
+                            last_load[page] = time.monotonic()
                             if seconds is None:
                                 out["timeouts"][name] = out["timeouts"].get(name, 0) + 1
                                 print(f"  round {rep + 1}/{reps} {name:<22} timed out", file=sys.stderr, flush=True)
@@ -323,27 +378,33 @@ def print_table(res: dict) -> None:
         print(f"  not measured: {res['skipped']}")
         return
     print(f"  Chromium {res.get('browser_version', '?')} headless; one Voila server as `make play` runs it")
-    print(f"{'page':<24} | {'median':>8} | {'ratio to blank':>14} | {'goal':>5} | {'all loads (s)'}")
-    print("-" * 92)
+    if res.get("preheat"):
+        print(
+            "  PREHEATED play pages (not what `make play` does): one pooled kernel per play page; "
+            f"'{HIT}' = the first visitor, '{EXHAUSTED}' = a second visitor right after"
+        )
+    print(f"  load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"{'page':<36} | {'median':>8} | {'ratio to blank':>14} | {'goal':>5} | {'all loads (s)'}")
+    print("-" * 104)
     for name, median in res["median_s"].items():
         ratio = res["ratio"][name]
         mark = "ok" if ratio <= GOAL else "SLOW"
         loads = ", ".join(f"{x:.2f}" for x in res["times"][name])
         if res["timeouts"].get(name):
             loads += f" (+{res['timeouts'][name]} timed out)"
-        print(f"{name:<24} | {median:>6.2f} s | {ratio:>13.2f}x | {mark:>5} | {loads}")
+        print(f"{name:<36} | {median:>6.2f} s | {ratio:>13.2f}x | {mark:>5} | {loads}")
     for name, n in res["timeouts"].items():
         if name not in res["median_s"]:
-            print(f"{name:<24} | every load ({n}) timed out after {LOAD_TIMEOUT_MS // 1000} s")
+            print(f"{name:<36} | every load ({n}) timed out after {LOAD_TIMEOUT_MS // 1000} s")
     print(f"goal: every page at most {GOAL}x the blank one-cell notebook")
     if res.get("phases"):
         print()
         print("where the time goes (medians): the page's HTML complete = Voila ran every cell (kernel")
         print("start + execution); then the front end until the first widget shows (manager, states, drawing)")
-        print(f"{'page':<24} | {'HTML done':>9} | {'front end':>9} | {'widget views':>12}")
-        print("-" * 66)
+        print(f"{'page':<36} | {'HTML done':>9} | {'front end':>9} | {'widget views':>12}")
+        print("-" * 78)
         for name, ph in res["phases"].items():
-            print(f"{name:<24} | {ph['html_s']:>7.2f} s | {ph['front_s']:>7.2f} s | {ph['views']!s:>12}")
+            print(f"{name:<36} | {ph['html_s']:>7.2f} s | {ph['front_s']:>7.2f} s | {ph['views']!s:>12}")
 
 
 def main(argv=None) -> int:
@@ -352,6 +413,12 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=5, help="rounds (each loads every page once)")
     ap.add_argument("--pages", default=",".join(all_pages), help="comma-separated: " + ",".join(all_pages))
     ap.add_argument("--voila-arg", action="append", default=[], help="an extra Voila argument (repeatable)")
+    ap.add_argument(
+        "--preheat", action="store_true", help="serve the play pages from preheated kernels (one pooled per page)"
+    )
+    ap.add_argument(
+        "--preheat-wait", type=float, default=40.0, help="seconds a pool gets to refill before a pool-hit load"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     pages = [p for p in args.pages.split(",") if p]
@@ -363,7 +430,7 @@ def main(argv=None) -> int:
     except ImportError:
         res = {"skipped": "playwright is not installed (pip install -e '.[test]')"}
     else:
-        res = run(pages, max(1, args.reps), tuple(args.voila_arg))
+        res = run(pages, max(1, args.reps), tuple(args.voila_arg), args.preheat, args.preheat_wait)
     if args.json:
         print(json.dumps(res, indent=2))
     else:

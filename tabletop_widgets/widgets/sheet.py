@@ -41,6 +41,7 @@ from .sheet_fields import (
     SheetContext,
     button_widget,
     close_tree,
+    fixed_layout,
     hbox,
     html_widget,
     make_view,
@@ -233,37 +234,29 @@ class CharacterSheet(widgets.VBox):
         self.actions: dict[str, list] = {}
         self._watchers: dict[str, list[FieldView]] = {}
 
-        self.style_block = html_widget(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = html_widget()
-        self.title.add_class("tt-sheet-title")
+        self.style_block = html_widget(_CSS, classes=["tt-style"])
+        self.title = html_widget(classes=["tt-sheet-title"])
         self.locale_toggle = widgets.ToggleButtons(
             options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
         )
         self.locale_toggle.add_class("tt-locale")
-        self.save_button = button_widget(icon="download", layout=widgets.Layout(width="auto"))
-        self.save_button.add_class("tt-sheet-save")
-        self.download = html_widget(layout=widgets.Layout(display="none"))
-        self.download.add_class("tt-sheet-download")
+        self.save_button = button_widget(
+            icon="download", layout=widgets.Layout(width="auto"), classes=["tt-sheet-save"]
+        )
+        self.download = html_widget(layout=widgets.Layout(display="none"), classes=["tt-sheet-download"])
         self.upload = widgets.FileUpload(
             accept=".json,application/json", multiple=False, layout=widgets.Layout(width="auto")
         )
         self.upload.add_class("tt-sheet-load")
-        self.status = html_widget(layout=widgets.Layout(display="none"))
-        self.status.add_class("tt-sheet-status")
-        tools = hbox([self.save_button, self.download, self.upload, self.locale_toggle])
-        tools.add_class("tt-sheet-tools")
-        header = hbox([self.title, tools])
-        header.add_class("tt-sheet-header")
-        self.summary = html_widget()
-        self.summary.add_class("tt-sheet-problems")
+        self.status = html_widget(layout=widgets.Layout(display="none"), classes=["tt-sheet-status"])
+        tools = hbox([self.save_button, self.download, self.upload, self.locale_toggle], classes=["tt-sheet-tools"])
+        header = hbox([self.title, tools], classes=["tt-sheet-header"])
+        self.summary = html_widget(classes=["tt-sheet-problems"])
         # the phase, and in creation the one step into play
-        self.phase_badge = html_widget()
-        self.phase_badge.add_class("tt-sheet-phase")
+        self.phase_badge = html_widget(classes=["tt-sheet-phase"])
         self.finish = ActionBar(self.ctx, FINISH_ACTION)
         self.finish.widget.add_class("tt-sheet-finish")
-        self.phase_bar = hbox([self.phase_badge, self.finish.widget])
-        self.phase_bar.add_class("tt-sheet-phase-bar")
+        self.phase_bar = hbox([self.phase_badge, self.finish.widget], classes=["tt-sheet-phase-bar"])
 
         self.sections: dict[str, widgets.Widget] = {}
         self.section_titles: dict[str, tuple[widgets.HTML, Any]] = {}
@@ -303,6 +296,8 @@ class CharacterSheet(widgets.VBox):
         super().__init__([self.style_block, header, self.status, self.phase_bar, self.summary, self.body], **kwargs)
         self.add_class("tt-sheet")
         self.add_class(f"tt-sheet-{self.system.slug}")
+        built_in = self.ctx.locale  # the views and actions were made in it, with their words
+        self._constructing = True  # the one relabel below does what a locale change would
         self.locale = locale
 
         self.save_button.on_click(lambda _b: self.prepare_download())
@@ -311,12 +306,13 @@ class CharacterSheet(widgets.VBox):
         language.adopt(self, given, self.locale_toggle)
         character.observe(self._on_character, names=traitlets.All)
         self._sheet_closed = False
-        self._relabel()
+        self._constructing = False
+        self._relabel(views=self.ctx.locale != built_in)
         self.revalidate()
 
     # -- layout ----------------------------------------------------------------------------
-    def _view(self, field) -> FieldView:
-        view = make_view(self.ctx, field)
+    def _view(self, field, classes: Iterable[str] = ()) -> FieldView:
+        view = make_view(self.ctx, field, classes=classes)
         self.views.built.setdefault(field.name, view)
         for name in view.names:
             self._watchers.setdefault(name, []).append(view)
@@ -324,21 +320,21 @@ class CharacterSheet(widgets.VBox):
 
     def _build_section(self, section, opened: bool) -> widgets.Widget:
         """The section's card: its title and fold button now, its fields when first opened."""
-        title = html_widget()
-        title.add_class("tt-section-title")
-        toggle = button_widget(layout=widgets.Layout(width="auto"))
-        toggle.add_class("tt-section-toggle")
+        # each widget made with its classes: one message each, not one more per class
+        title = html_widget(self._section_title_html(section.id), classes=["tt-section-title"])
+        toggle = button_widget(
+            layout=fixed_layout(width="auto"), classes=["tt-section-toggle"], **self._fold_words(section.id, opened)
+        )
         toggle.on_click(lambda _b, sid=section.id: self.toggle_section(sid))
-        head = hbox([title, toggle])
-        head.add_class("tt-section-head")
-        content = vbox()
-        content.add_class("tt-section-content")
-        box = vbox([head, content])
-        box.add_class("tt-section")
-        box.add_class(f"tt-section-{section.id}")
-        box.add_class(f"tt-layout-{section.layout}")
+        head = hbox([title, toggle], classes=["tt-section-head"])
+        # folded or not from the start: open_section / fold_section below then change nothing
+        content = vbox(classes=["tt-section-content"], layout=widgets.Layout(display=None if opened else "none"))
+        classes = ["tt-section", f"tt-section-{section.id}", f"tt-layout-{section.layout}"]
         if section.layout in ("tree", "table", "text") or section.columns >= 3:
-            box.add_class("tt-wide")
+            classes.append("tt-wide")
+        if not opened:
+            classes.append("tt-folded")
+        box = vbox([head, content], classes=classes)
         self.sections[section.id] = box
         self.section_titles[section.id] = (title, section.label)
         self._folds[section.id] = (content, toggle)
@@ -383,11 +379,20 @@ class CharacterSheet(widgets.VBox):
 
     def _label_fold(self, section_id: str) -> None:
         _content, toggle = self._folds[section_id]
+        words = self._fold_words(section_id, self.is_open(section_id))
+        with toggle.hold_sync():  # one message
+            toggle.description = words["description"]
+            toggle.tooltip = words["tooltip"]
+
+    def _fold_words(self, section_id: str, is_open: bool) -> dict[str, str]:
+        """The fold button's words: Show or Hide, and its tooltip naming the section."""
         loc = self.ctx.locale
         name = tr(self._section_specs[section_id].label, loc)
-        key = "hide" if self.is_open(section_id) else "show"
-        toggle.description = _t(key, loc)
-        toggle.tooltip = _t(f"{key}_tip", loc, name=name)
+        key = "hide" if is_open else "show"
+        return {"description": _t(key, loc), "tooltip": _t(f"{key}_tip", loc, name=name)}
+
+    def _section_title_html(self, section_id: str) -> str:
+        return f"<h3>{_esc(tr(self._section_specs[section_id].label, self.ctx.locale))}</h3>"
 
     def build_all(self) -> None:
         """Build every section's fields (folded sections stay folded)."""
@@ -442,9 +447,7 @@ class CharacterSheet(widgets.VBox):
         narrow = [v for v in views if not v.wide and not isinstance(v, ResourceView)]
         wide_views = [v for v in views if v.wide]
         if resources:
-            box = vbox([v.widget for v in resources])
-            box.add_class("tt-resources")
-            parts.append(box)
+            parts.append(vbox([v.widget for v in resources], classes=["tt-resources"]))
         if narrow:
             cols = max(1, min(section.columns, 4))
             grid = widgets.GridBox(
@@ -457,8 +460,7 @@ class CharacterSheet(widgets.VBox):
         actions = section_actions(self.ctx, section)
         if actions:
             self.actions[section.id] = actions
-            bar = vbox([a.widget for a in actions])
-            bar.add_class("tt-actions")
+            bar = vbox([a.widget for a in actions], classes=["tt-actions"])
             parts.append(bar)
         if wide_views and any(
             not hasattr(v, "columns") or len(getattr(v, "columns", [])) > 2
@@ -489,24 +491,17 @@ class CharacterSheet(widgets.VBox):
             by_parent.setdefault(f.parent, []).append(f)
 
         def branch(f, depth: int) -> widgets.Widget:
-            view = self._view(f)
             kids = by_parent.get(f.name, [])
+            place = "tt-tree-root" if depth == 0 else "tt-tree-leaf" if not kids else None
+            view = self._view(f, [place] if place else [])  # made with its place in the tree
             if depth == 0:
-                view.widget.add_class("tt-tree-root")
-                col = vbox([view.widget] + [branch(k, 1) for k in kids])
-                col.add_class("tt-tree-col")
-                return col
+                return vbox([view.widget] + [branch(k, 1) for k in kids], classes=["tt-tree-col"])
             if not kids:
-                view.widget.add_class("tt-tree-leaf")
                 return view.widget
-            box = vbox([view.widget] + [branch(k, depth + 1) for k in kids])
-            box.add_class("tt-tree-branch")
-            return box
+            return vbox([view.widget] + [branch(k, depth + 1) for k in kids], classes=["tt-tree-branch"])
 
         roots = by_parent.get(None, [])
-        tree = hbox([branch(r, 0) for r in roots])
-        tree.add_class("tt-tree")
-        return tree
+        return hbox([branch(r, 0) for r in roots], classes=["tt-tree"])
 
     def _matrix(self, fields) -> widgets.Widget:
         """Fields with ``row`` / ``column``: a table, one row per ``row``."""
@@ -521,14 +516,12 @@ class CharacterSheet(widgets.VBox):
         self._matrix_heads: list[tuple[widgets.HTML, str, list]] = getattr(self, "_matrix_heads", [])
         children: list[widgets.Widget] = [html_widget()]
         for c in cols:
-            head = html_widget()
-            head.add_class("tt-matrix-head")
+            head = html_widget(classes=["tt-matrix-head"])
             self._matrix_heads.append((head, c, [cell[(r, c)] for r in rows if (r, c) in cell]))
             children.append(head)
         for r in rows:
             first = cell.get((r, cols[0]))
-            lab = html_widget()
-            lab.add_class("tt-matrix-rowlabel")
+            lab = html_widget(classes=["tt-matrix-rowlabel"])
             self._matrix_heads.append((lab, "", [first] if first else []))
             children.append(lab)
             for c in cols:
@@ -553,8 +546,7 @@ class CharacterSheet(widgets.VBox):
         cols = []
         self._group_heads: list[tuple[widgets.HTML, Any]] = getattr(self, "_group_heads", [])
         for _key, members in groups.items():
-            head = html_widget()
-            head.add_class("tt-group-title")
+            head = html_widget(classes=["tt-group-title"])
             self._group_heads.append((head, members[0].group_label))
             items = [head] + [self._view(f).widget for f in members]
             total = members[0].row_total
@@ -570,11 +562,9 @@ class CharacterSheet(widgets.VBox):
                     self._extra_views.append(view)
                     view.widget.add_class("tt-group-total")
                     items.append(view.widget)
-            col = vbox(items)
-            col.add_class("tt-group")
+            col = vbox(items, classes=["tt-group"])
             cols.append(col)
-        box = hbox(cols)
-        box.add_class("tt-groups")
+        box = hbox(cols, classes=["tt-groups"])
         return box
 
     # -- language ------------------------------------------------------------------------------
@@ -587,7 +577,8 @@ class CharacterSheet(widgets.VBox):
         self.ctx.locale = change["new"]
         if self.locale_toggle.value != change["new"]:
             self.locale_toggle.value = change["new"]
-        self._relabel()
+        if not getattr(self, "_constructing", False):
+            self._relabel()
 
     def _all_views(self) -> list[FieldView]:
         seen, out = set(), []
@@ -598,18 +589,21 @@ class CharacterSheet(widgets.VBox):
                     out.append(v)
         return out
 
-    def _relabel(self) -> None:
+    def _relabel(self, views: bool = True) -> None:
+        """Every text in the sheet's language; ``views=False``: not the fields' views and the
+        actions (just made in that language)."""
         loc = self.locale
-        for v in self._all_views():
-            v.relabel()
-        for bars in self.actions.values():
-            for bar in bars:
-                bar.relabel()
-        self.finish.relabel()
+        if views:
+            for v in self._all_views():
+                v.relabel()
+            for bars in self.actions.values():
+                for bar in bars:
+                    bar.relabel()
+            self.finish.relabel()
         self.advancement.relabel()
         self._render_phase()
-        for sid, (title, label) in self.section_titles.items():
-            title.value = f"<h3>{_esc(tr(label, loc))}</h3>"
+        for sid, (title, _label) in self.section_titles.items():
+            title.value = self._section_title_html(sid)
             self._label_fold(sid)
         self._relabel_heads()
         self._relabelled = True

@@ -280,7 +280,7 @@ _SHARED_STYLES: dict[type, widgets.Widget] = {}
 
 
 def shared_style(cls: type) -> widgets.Widget:
-    """One model of class ``cls`` (``HTMLStyle``, ``ButtonStyle``, :class:`SharedLayout`) for
+    """One model of class ``cls`` (``HTMLStyle``, ``ButtonStyle``, ``DescriptionStyle``, ...) for
     all the sheet's widgets of that kind: the sheet never changes a style (only classes and
     layouts), and one shared model instead of one per widget keeps a notebook saved with widget
     state small. A closed one (``Widget.close_all()``) is replaced."""
@@ -294,56 +294,88 @@ _LAYOUT_TRAITS = [n for n in widgets.Layout.class_trait_names(sync=True) if not 
 
 
 class SharedLayout(widgets.Layout):
-    """The one empty ``Layout`` that the sheet's HTML pieces and buttons share unless they are
-    given their own (``layout=...``). It refuses every change, so a widget that needs to hide
-    or size itself must get its own Layout: a change here would move every widget sharing it."""
+    """A ``Layout`` that many of the sheet's widgets share: the empty one (:func:`shared_layout`)
+    that HTML pieces, boxes and buttons get unless given their own, and one per fixed size
+    (:func:`fixed_layout`, e.g. the 80 px of every number box). Its values are set when it is
+    made and never change after, so a widget that needs to hide or size itself must get its own
+    Layout (:func:`own_layout`): a change here would move every widget sharing it."""
+
+    def __init__(self, **values: Any):
+        self._tt_frozen = False
+        super().__init__(**values)
+        self._tt_frozen = True
 
     @traitlets.validate(*_LAYOUT_TRAITS)
     def _refuse(self, proposal):
+        if not getattr(self, "_tt_frozen", False):
+            return proposal["value"]
         raise traitlets.TraitError(
             f"the sheet's shared layout cannot change ({proposal['trait'].name}); "
             "give this widget its own widgets.Layout()"
         )
 
 
+_FIXED_LAYOUTS: dict[tuple, SharedLayout] = {}
+
+
 def shared_layout() -> SharedLayout:
-    return shared_style(SharedLayout)
+    return fixed_layout()
+
+
+def fixed_layout(**values: str) -> SharedLayout:
+    """The one shared, unchangeable layout with these values (``fixed_layout(width="80px")``):
+    one model for every widget of that size instead of one each. A closed one is replaced."""
+    key = tuple(sorted(values.items()))
+    layout = _FIXED_LAYOUTS.get(key)
+    if layout is None or getattr(layout, "comm", None) is None:
+        layout = _FIXED_LAYOUTS[key] = SharedLayout(**values)
+    return layout
 
 
 def own_layout(widget: widgets.DOMWidget) -> widgets.Layout:
-    """``widget.layout``, first made the widget's own if it is the shared one: call it before
-    hiding or sizing a widget."""
-    if isinstance(widget.layout, SharedLayout):
-        widget.layout = widgets.Layout()
+    """``widget.layout``, first made the widget's own (a copy of the shared one's values) if it
+    is a shared one: call it before hiding or sizing a widget."""
+    shared = widget.layout
+    if isinstance(shared, SharedLayout):
+        values = {n: getattr(shared, n) for n in _LAYOUT_TRAITS if getattr(shared, n) is not None}
+        widget.layout = widgets.Layout(**values)
     return widget.layout
 
 
-def hbox(children: Sequence[widgets.Widget] = (), **kwargs: Any) -> widgets.HBox:
-    """``widgets.HBox`` with the shared layout unless ``layout`` is given."""
+def _with_classes(kwargs: dict, classes: Sequence[str]) -> dict:
+    """``kwargs`` for a widget made with its CSS classes: they go with the widget's first
+    message instead of one update per ``add_class`` (a sheet makes hundreds of widgets)."""
+    if classes:
+        kwargs["_dom_classes"] = tuple(classes)
+    return kwargs
+
+
+def hbox(children: Sequence[widgets.Widget] = (), *, classes: Sequence[str] = (), **kwargs: Any) -> widgets.HBox:
+    """``widgets.HBox`` with the shared layout unless ``layout`` is given, and its ``classes``."""
     kwargs.setdefault("layout", shared_layout())
-    return widgets.HBox(list(children), **kwargs)
+    return widgets.HBox(list(children), **_with_classes(kwargs, classes))
 
 
-def vbox(children: Sequence[widgets.Widget] = (), **kwargs: Any) -> widgets.VBox:
-    """``widgets.VBox`` with the shared layout unless ``layout`` is given."""
+def vbox(children: Sequence[widgets.Widget] = (), *, classes: Sequence[str] = (), **kwargs: Any) -> widgets.VBox:
+    """``widgets.VBox`` with the shared layout unless ``layout`` is given, and its ``classes``."""
     kwargs.setdefault("layout", shared_layout())
-    return widgets.VBox(list(children), **kwargs)
+    return widgets.VBox(list(children), **_with_classes(kwargs, classes))
 
 
-def html_widget(value: str = "", **kwargs: Any) -> widgets.HTML:
+def html_widget(value: str = "", *, classes: Sequence[str] = (), **kwargs: Any) -> widgets.HTML:
     """``widgets.HTML`` with the shared style and, unless ``layout`` is given, the shared
-    (unchangeable) layout."""
+    (unchangeable) layout, and its ``classes``."""
     kwargs.setdefault("style", shared_style(widgets.widget_string.HTMLStyle))
     kwargs.setdefault("layout", shared_layout())
-    return widgets.HTML(value, **kwargs)
+    return widgets.HTML(value, **_with_classes(kwargs, classes))
 
 
-def button_widget(**kwargs: Any) -> widgets.Button:
+def button_widget(*, classes: Sequence[str] = (), **kwargs: Any) -> widgets.Button:
     """``widgets.Button`` with the shared style and, unless ``layout`` is given, the shared
-    (unchangeable) layout."""
+    (unchangeable) layout, and its ``classes``."""
     kwargs.setdefault("style", shared_style(widgets.ButtonStyle))
     kwargs.setdefault("layout", shared_layout())
-    return widgets.Button(**kwargs)
+    return widgets.Button(**_with_classes(kwargs, classes))
 
 
 def replace_children(box, children: list) -> None:

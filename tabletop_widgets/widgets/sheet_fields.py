@@ -14,7 +14,7 @@ re-exports the rest under the names the sheet and the tests import.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 import ipywidgets as widgets
 import traitlets
@@ -30,6 +30,7 @@ from .sheet_context import (
     choice_options,
     close_tree,
     esc,
+    fixed_layout,
     hbox,
     html_widget,
     own_layout,
@@ -62,16 +63,12 @@ class ActionBar:
         self.source = action.source
         self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 0", min_width="0"))
         self.picker.add_class("tt-action-picker")
-        self.button = button_widget(layout=widgets.Layout(width="auto", flex="0 0 auto"))
-        self.button.add_class("tt-action-button")
-        self.message = html_widget(layout=widgets.Layout(display="none"))
-        self.message.add_class("tt-field-problem")
+        self.button = button_widget(layout=widgets.Layout(width="auto", flex="0 0 auto"), classes=["tt-action-button"])
+        self.message = html_widget(layout=widgets.Layout(display="none"), classes=["tt-field-problem"])
         self.button.on_click(lambda _b: self.run())
         parts = ([self.picker] if self.source else []) + [self.button]
-        row = hbox(parts)
-        row.add_class("tt-action-row")
-        self.widget = vbox([row, self.message])
-        self.widget.add_class("tt-action")
+        row = hbox(parts, classes=["tt-action-row"])
+        self.widget = vbox([row, self.message], classes=["tt-action"])
         self._last: tuple[str, Any] | None = None
         self._problems: list = []
         self.relabel()
@@ -153,20 +150,23 @@ def section_actions(ctx: SheetContext, section) -> list[ActionBar]:
     return [ActionBar(ctx, action) for action in section.actions]
 
 
-def make_view(ctx: SheetContext, field) -> FieldView:
-    """The view for ``field`` (by its kind, and by its trait when they disagree)."""
+def make_view(ctx: SheetContext, field, *, classes: Iterable[str] = ()) -> FieldView:
+    """The view for ``field`` (by its kind, and by its trait when they disagree); ``classes``
+    are more CSS classes of its outer widget."""
     trait = ctx.trait(field.name)
     if field.kind == "derived" or (trait is not None and trait.metadata.get("derived")):
-        return DerivedView(ctx, field)
-    if isinstance(trait, traitlets.Dict) or field.kind == "mapping":
-        return MappingView(ctx, field)
-    if field.kind == "list":
-        return ListView(ctx, field)
-    if field.kind == "tags":
-        return TagsView(ctx, field)
-    if field.kind == "resource":
-        return ResourceView(ctx, field)
-    return ScalarView(ctx, field)
+        cls = DerivedView
+    elif isinstance(trait, traitlets.Dict) or field.kind == "mapping":
+        cls = MappingView
+    elif field.kind == "list":
+        cls = ListView
+    elif field.kind == "tags":
+        cls = TagsView
+    elif field.kind == "resource":
+        cls = ResourceView
+    else:
+        cls = ScalarView
+    return cls(ctx, field, classes=list(classes))
 
 
 #: the names the sheet, the tests and notebooks import from here (the views live in
@@ -195,6 +195,7 @@ __all__ = [
     "choice_options",
     "SharedLayout",
     "shared_layout",
+    "fixed_layout",
     "own_layout",
     "hbox",
     "vbox",

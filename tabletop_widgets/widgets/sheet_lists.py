@@ -97,10 +97,12 @@ class ItemForm:
                     continuous_update=True, placeholder=bounds_text(f.min, f.max), layout=widgets.Layout(width="90px")
                 )
             ctl.add_class(f"tt-item-{f.name}")
-            lab = html_widget()
-            lab.add_class("tt-field-label")
-            cell = vbox([lab, ctl]) if f.kind in ("longtext",) or f.multiple else hbox([lab, ctl])
-            cell.add_class("tt-form-cell")
+            lab = html_widget(classes=["tt-field-label"])
+            cell = (
+                vbox([lab, ctl])
+                if f.kind in ("longtext",) or f.multiple
+                else hbox([lab, ctl], classes=["tt-form-cell"])
+            )
             cells.append(cell)
             self.controls[f.name] = (f, ctl, lab)
         if not view.field.item_fields:  # a list of plain strings
@@ -113,16 +115,11 @@ class ItemForm:
         self.grid = widgets.GridBox(
             cells, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", width="100%")
         )
-        self.error = html_widget()
-        self.error.add_class("tt-field-problem")
-        self.save = button_widget(button_style="primary")
-        self.save.add_class("tt-item-save")
-        self.cancel = button_widget()
-        self.cancel.add_class("tt-item-cancel")
-        buttons = hbox([self.save, self.cancel])
-        buttons.add_class("tt-form-buttons")
-        self.widget = vbox([self.grid, self.error, buttons])
-        self.widget.add_class("tt-item-form")
+        self.error = html_widget(classes=["tt-field-problem"])
+        self.save = button_widget(button_style="primary", classes=["tt-item-save"])
+        self.cancel = button_widget(classes=["tt-item-cancel"])
+        buttons = hbox([self.save, self.cancel], classes=["tt-form-buttons"])
+        self.widget = vbox([self.grid, self.error, buttons], classes=["tt-item-form"])
         self.index: int | None = None
         self.original: Any = None
         self.relabel()
@@ -198,25 +195,19 @@ class ListView(FieldView):
     def build(self) -> None:
         f = self.field
         self.columns = [i for i in f.item_fields if i.kind != "longtext"][: self.MAX_COLUMNS]
-        self.rows_box = vbox()
-        self.rows_box.add_class("tt-list-rows")
+        self.rows_box = vbox(classes=["tt-list-rows"])
         self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 auto"))
         self.picker.add_class("tt-list-picker")
-        self.add_button = button_widget(icon="", layout=widgets.Layout(width="auto"))
-        self.add_button.add_class("tt-list-add")
-        self.new_button = button_widget(layout=widgets.Layout(width="auto"))
-        self.new_button.add_class("tt-list-new")
+        self.add_button = button_widget(icon="", layout=widgets.Layout(width="auto"), classes=["tt-list-add"])
+        self.new_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-list-new"])
         self.add_button.on_click(lambda _b: self.add_from_table(self.picker.value))
         self.new_button.on_click(lambda _b: self.open_form(None))
         bar = [self.picker, self.add_button] if self.ctx.rows(f.source) else []
-        self.add_bar = hbox(bar + [self.new_button])
-        self.add_bar.add_class("tt-list-addbar")
+        self.add_bar = hbox(bar + [self.new_button], classes=["tt-list-addbar"])
         self._form: ItemForm | None = None  # built on first use (it has many widgets)
         self.form_box = vbox()
-        head = hbox([self.label])
-        head.add_class("tt-list-head")
-        self.widget = vbox([head, self.rows_box, self.form_box, self.add_bar])
-        self.widget.add_class("tt-list")
+        head = hbox([self.label], classes=["tt-list-head"])
+        self.widget = vbox([head, self.rows_box, self.form_box, self.add_bar], classes=["tt-list"])
 
     @property
     def form(self) -> ItemForm:
@@ -314,11 +305,11 @@ class ListView(FieldView):
         children = []
         if items and self.columns:
             head = "".join(f"<div>{esc(tr(c.label, loc))}</div>" for c in self.columns)
-            header = html_widget(f'<div class="tt-list-cells tt-list-header" style="{grid}">{head}</div>')
-            header.add_class("tt-list-row-html")
+            header = html_widget(
+                f'<div class="tt-list-cells tt-list-header" style="{grid}">{head}</div>', classes=["tt-list-row-html"]
+            )
             spacer = html_widget(layout=widgets.Layout(width="136px"))
-            hb = hbox([header, spacer])
-            hb.add_class("tt-list-headrow")
+            hb = hbox([header, spacer], classes=["tt-list-headrow"])
             children.append(hb)
         for i, item in enumerate(items):
             if self.columns and isinstance(item, Mapping):
@@ -334,8 +325,7 @@ class ListView(FieldView):
                 )
             else:
                 body = f'<div class="tt-list-cells tt-chip-text">{pretty(self.ctx, item)}</div>'
-            cell = html_widget(body)
-            cell.add_class("tt-list-row-html")
+            cell = html_widget(body, classes=["tt-list-row-html"])
             edit = button_widget(
                 description=t("edit", loc), tooltip=t("edit_tip", loc), layout=widgets.Layout(width="92px")
             )
@@ -346,12 +336,10 @@ class ListView(FieldView):
             rm.add_class("tt-list-remove")
             edit.on_click(lambda _b, i=i: self.open_form(i))
             rm.on_click(lambda _b, i=i: self.remove(i))
-            row = hbox([cell, edit, rm])
-            row.add_class("tt-list-row")
+            row = hbox([cell, edit, rm], classes=["tt-list-row"])
             children.append(row)
         if not items:
-            empty = html_widget(f'<span class="tt-muted">{esc(t("empty", loc))}</span>')
-            empty.add_class("tt-list-empty")
+            empty = html_widget(f'<span class="tt-muted">{esc(t("empty", loc))}</span>', classes=["tt-list-empty"])
             children.append(empty)
         replace_children(self.rows_box, children)
 
@@ -382,18 +370,13 @@ class TagsView(FieldView):
     wide = True
 
     def build(self) -> None:
-        self.chips = hbox()
-        self.chips.add_class("tt-chips")
+        self.chips = hbox(classes=["tt-chips"])
         self.picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"))
         self.picker.add_class("tt-tags-picker")
-        self.add_button = button_widget(layout=widgets.Layout(width="auto"))
-        self.add_button.add_class("tt-tags-add")
+        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-tags-add"])
         self.add_button.on_click(lambda _b: self.add(self.picker.value))
-        row = hbox([self.label, self.chips, self.picker, self.add_button])
-        row.add_class("tt-row")
-        row.add_class("tt-tags-row")
-        self.widget = vbox([row])
-        self.widget.add_class("tt-tags")
+        row = hbox([self.label, self.chips, self.picker, self.add_button], classes=["tt-row", "tt-tags-row"])
+        self.widget = vbox([row], classes=["tt-tags"])
 
     def options(self) -> list[tuple[str, Any]]:
         return choice_options(self.ctx, self.field)
@@ -459,17 +442,13 @@ class MappingView(FieldView):
         self.key_picker.add_class("tt-map-key")
         self.value_box = widgets.Text(layout=widgets.Layout(width="90px"))
         self.value_box.add_class("tt-map-value")
-        self.add_button = button_widget(layout=widgets.Layout(width="auto"))
-        self.add_button.add_class("tt-map-add")
+        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-map-add"])
         self.add_button.on_click(lambda _b: self.add(self.key_picker.value, self.value_box.value))
-        self.add_bar = hbox([self.key_picker, self.value_box, self.add_button])
-        self.add_bar.add_class("tt-list-addbar")
+        self.add_bar = hbox([self.key_picker, self.value_box, self.add_button], classes=["tt-list-addbar"])
         if self.fixed_keys:
             own_layout(self.add_bar).display = "none"
-        head = hbox([self.label])
-        head.add_class("tt-list-head")
-        self.widget = vbox([head, self.entries, self.add_bar])
-        self.widget.add_class("tt-mapping")
+        head = hbox([self.label], classes=["tt-list-head"])
+        self.widget = vbox([head, self.entries, self.add_bar], classes=["tt-mapping"])
 
     def mapping(self) -> dict:
         return dict(getattr(self.ctx.character, self.field.name) or {})
@@ -541,8 +520,9 @@ class MappingView(FieldView):
         cells = []
         for k in keys:
             v = m.get(k, 0 if self.fixed_keys else None)
-            lab = html_widget(f'<span class="tt-label-text">{esc(self.key_label(k))}</span>')
-            lab.add_class("tt-field-label")
+            lab = html_widget(
+                f'<span class="tt-label-text">{esc(self.key_label(k))}</span>', classes=["tt-field-label"]
+            )
             parts = [lab]
             if isinstance(v, (int, str)) and not isinstance(v, bool):
                 box = widgets.Text(
@@ -555,8 +535,7 @@ class MappingView(FieldView):
                 box.observe(lambda ch, k=k: self.set_entry(k, ch["new"]), names="value")
                 parts.append(box)
             else:
-                val = html_widget(pretty(self.ctx, v))
-                val.add_class("tt-derived-value")
+                val = html_widget(pretty(self.ctx, v), classes=["tt-derived-value"])
                 parts.append(val)
             if k not in self.fixed_keys:
                 rm = button_widget(
@@ -567,9 +546,7 @@ class MappingView(FieldView):
                 rm.add_class("tt-list-remove")
                 rm.on_click(lambda _b, k=k: self.remove(k))
                 parts.append(rm)
-            cell = hbox(parts)
-            cell.add_class("tt-row")
-            cell.add_class("tt-map-entry")
+            cell = hbox(parts, classes=["tt-row", "tt-map-entry"])
             cells.append(cell)
         if not cells:
             empty = html_widget(f'<span class="tt-muted">{esc(t("empty", self.loc))}</span>')

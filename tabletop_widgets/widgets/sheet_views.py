@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 import ipywidgets as widgets
 import traitlets
+from ipywidgets.widgets import widget_bool, widget_description, widget_string
 
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.problems import Problem, ValidationError
@@ -21,6 +22,7 @@ from .sheet_context import (
     button_widget,
     choice_options,
     esc,
+    fixed_layout,
     hbox,
     html_widget,
     is_int_trait,
@@ -29,6 +31,7 @@ from .sheet_context import (
     parse_int,
     pretty,
     problems_html,
+    shared_style,
     t,
     vbox,
 )
@@ -42,19 +45,20 @@ class FieldView:
 
     wide = False
 
-    def __init__(self, ctx: SheetContext, field):
+    def __init__(self, ctx: SheetContext, field, *, classes: Sequence[str] = ()):
         self.ctx = ctx
         self.field = field
+        self.extra_classes = list(classes)  # where the view sits (a tree's root or leaf)
         self.names: set[str] = {field.name}
         self.problems: list[Problem] = []
         self.edit_error: ValidationError | None = None
-        self.label = html_widget()
-        self.label.add_class("tt-field-label")
+        # made with its text: the first message carries it (relabel() then changes nothing)
+        self.label = html_widget(self.label_html(), classes=["tt-field-label"])
         self._problem: widgets.HTML | None = None  # built when there is first a problem to show
         self.build()
-        self.widget.add_class("tt-field")
-        self.widget.add_class(f"tt-field-{field.name}")
-        self.widget.add_class(f"tt-kind-{field.kind}")
+        frame = self.frame_classes()
+        if not set(frame) <= set(self.widget._dom_classes):  # a view that did not use frame()
+            self.widget._dom_classes = (*self.widget._dom_classes, *frame)  # one message
         self.relabel()
         self.refresh()
 
@@ -70,6 +74,14 @@ class FieldView:
         self.render_problems()
 
     # -- shared -----------------------------------------------------------------------------
+    def frame_classes(self) -> list[str]:
+        """The CSS classes of the view's outer widget (``tt-field``, by name and by kind)."""
+        return ["tt-field", f"tt-field-{self.field.name}", f"tt-kind-{self.field.kind}", *self.extra_classes]
+
+    def frame(self, children: Sequence[widgets.Widget], *more: str) -> widgets.VBox:
+        """The view's outer widget, made with its classes (one message, not one per class)."""
+        return vbox(children, classes=[*more, *self.frame_classes()])
+
     @property
     def loc(self) -> str:
         return self.ctx.locale
@@ -143,8 +155,7 @@ class FieldView:
         one, so it is made, and put last in ``widget``, on first use: a saved notebook then
         holds no empty problem box per field."""
         if self._problem is None:
-            self._problem = html_widget(layout=widgets.Layout(display="none"))
-            self._problem.add_class("tt-field-problem")
+            self._problem = html_widget(layout=widgets.Layout(display="none"), classes=["tt-field-problem"])
             self.widget.children = (*self.widget.children, self._problem)
         return self._problem
 
@@ -162,19 +173,18 @@ class FieldView:
     def render_problems(self) -> None:
         shown = list(self.edit_error.problems) if self.edit_error else []
         shown += [p for p in self.problems if p not in shown]
-        if shown or self._problem is not None:
-            own_layout(self.problem).display = None if shown else "none"
-            self.problem.value = (
-                problems_html(shown, self.loc, alert=self.edit_error is not None, home=self.field.name) if shown else ""
-            )
-        if shown:
-            self.widget.add_class("tt-has-problem")
-        else:
-            self.widget.remove_class("tt-has-problem")
-        if any(p.severity == "error" for p in shown):
-            self.widget.add_class("tt-has-error")
-        else:
-            self.widget.remove_class("tt-has-error")
+        text = problems_html(shown, self.loc, alert=self.edit_error is not None, home=self.field.name) if shown else ""
+        if self._problem is None and shown:  # the first problem: made shown, with its text (one message)
+            self._problem = html_widget(text, layout=widgets.Layout(), classes=["tt-field-problem"])
+            self.widget.children = (*self.widget.children, self._problem)
+        elif self._problem is not None:
+            own_layout(self._problem).display = None if shown else "none"
+            self._problem.value = text
+        # the field's marks, changed together (one message)
+        marks = {"tt-has-problem": bool(shown), "tt-has-error": any(p.severity == "error" for p in shown)}
+        classes = [c for c in self.widget._dom_classes if c not in marks] + [c for c, on in marks.items() if on]
+        if classes != list(self.widget._dom_classes):
+            self.widget._dom_classes = classes
 
     def commit(self, value: Any, name: str | None = None) -> bool:
         """Apply an edit (not through a bound widget); shows a refusal inline. True if kept."""
@@ -213,91 +223,133 @@ class FieldView:
 # ------------------------------------------------------------------------------------------
 # Scalars: input / text / longtext / choice / flag
 # ------------------------------------------------------------------------------------------
-def make_control(ctx: SheetContext, field, trait, *, current: Any = None):
-    """A control for one scalar value, and its (to_widget, to_model) converters."""
+def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extra: Any):
+    """A control for one scalar value, and its (to_widget, to_model) converters. ``extra``
+    (``tooltip``, ``classes``) goes with the control's first message."""
+    classes = extra.pop("classes", ())
+    if classes:
+        extra["_dom_classes"] = tuple(classes)
+
+    def make(cls, **kwargs):
+        return cls(**{**kwargs, **extra})  # what the caller gives wins (a layout, a value)
+
     kind = field.kind
     loc = lambda: ctx.locale  # noqa: E731 - converters read the language at edit time
     if kind == "flag":
-        return widgets.Checkbox(indent=False, layout=widgets.Layout(width="auto")), None, None
+        ctl = make(
+            widgets.Checkbox,
+            indent=False,
+            layout=fixed_layout(width="auto"),
+            style=shared_style(widget_bool.CheckboxStyle),
+        )
+        return ctl, None, None
     if kind == "longtext":
         return (
-            widgets.Textarea(continuous_update=False, rows=3, layout=widgets.Layout(width="100%")),
+            make(
+                widgets.Textarea,
+                continuous_update=False,
+                rows=3,
+                layout=fixed_layout(width="100%"),
+                style=shared_style(widget_string.TextStyle),
+            ),
             (lambda v: v or ""),
             None,
         )
     if kind == "choice":
         if field.multiple:
-            ctl = widgets.SelectMultiple(
-                options=choice_options(ctx, field), rows=4, layout=widgets.Layout(width="auto")
+            ctl = make(
+                widgets.SelectMultiple,
+                options=choice_options(ctx, field),
+                rows=4,
+                layout=fixed_layout(width="auto"),
+                style=shared_style(widget_description.DescriptionStyle),
             )
             return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
         if field.free_text:
-            ctl = widgets.Combobox(
+            ctl = make(
+                widgets.Combobox,
                 options=[label for label, _ in choice_options(ctx, field)],
                 ensure_option=False,
                 continuous_update=False,
-                layout=widgets.Layout(width="auto", flex="1 1 auto"),
+                layout=fixed_layout(width="auto", flex="1 1 auto"),
+                style=shared_style(widget_string.TextStyle),
             )
             return ctl, (lambda v: v or ""), None
-        ctl = widgets.Dropdown(
-            options=choice_options(ctx, field, current), layout=widgets.Layout(width="auto", flex="1 1 auto")
+        ctl = make(
+            widgets.Dropdown,
+            options=choice_options(ctx, field, current),
+            layout=fixed_layout(width="auto", flex="1 1 auto"),
+            style=shared_style(widget_description.DescriptionStyle),
         )
         return ctl, None, None
     if kind == "text" and not is_int_trait(trait):
-        return (
-            widgets.Text(continuous_update=False, layout=widgets.Layout(width="auto", flex="1 1 auto")),
-            (lambda v: v or ""),
-            None,
+        ctl = make(
+            widgets.Text,
+            continuous_update=False,
+            layout=fixed_layout(width="auto", flex="1 1 auto"),
+            style=shared_style(widget_string.TextStyle),
         )
+        return ctl, (lambda v: v or ""), None
     # numbers
     optional = optional_trait(trait) or current is None
+    number = dict(layout=fixed_layout(width="80px"), style=shared_style(widget_description.DescriptionStyle))
     if isinstance(trait, traitlets.Float):
-        return widgets.FloatText(layout=widgets.Layout(width="80px")), None, None
+        return make(widgets.FloatText, **number), None, None
     if optional:
-        ctl = widgets.Text(continuous_update=False, placeholder="—", layout=widgets.Layout(width="80px"))
+        ctl = make(
+            widgets.Text,
+            continuous_update=False,
+            placeholder="—",
+            layout=number["layout"],
+            style=shared_style(widget_string.TextStyle),
+        )
         return ctl, (lambda v: "" if v is None else str(v)), (lambda s: parse_int(s, optional=True, locale=loc()))
-    return widgets.IntText(layout=widgets.Layout(width="80px")), None, None
+    return make(widgets.IntText, **number), None, None
 
 
 class ScalarView(FieldView):
     def build(self) -> None:
         f = self.field
         trait = self.ctx.trait(f.name)
-        self.control, to_w, to_m = make_control(self.ctx, f, trait, current=getattr(self.ctx.character, f.name))
+        current = getattr(self.ctx.character, f.name)
+        extra: dict[str, Any] = {"classes": ["tt-control"], "tooltip": self.tip}
+        if f.dots:
+            extra["layout"] = fixed_layout(width="56px")
+        if (
+            f.kind == "input"
+            and isinstance(trait, traitlets.Int)
+            and not optional_trait(trait)
+            and type(current) is int
+        ):
+            extra["value"] = current  # the binding then finds it in place (no second message)
+        self.control, to_w, to_m = make_control(self.ctx, f, trait, current=current, **extra)
         if f.choices_from:
             self.names.add(f.choices_from)  # new items in that list become options
-        self.control.add_class("tt-control")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
-        self.dots = html_widget()
-        self.dots.add_class("tt-dots")
+        # only where the field has dots, made with them
+        self.dots = html_widget(self.dots_html(), classes=["tt-dots"]) if f.dots else None
         self.wide = f.kind == "longtext"
-        parts = [self.label]
-        if f.dots:
-            parts.append(self.dots)
-            own_layout(self.control).width = "56px"
-        parts.append(self.control)
-        row = hbox(parts)
-        row.add_class("tt-row")
-        if self.wide:
-            row = vbox(parts)
-            row.add_class("tt-row-wide")
-        self.widget = vbox([row])
+        parts = [self.label] + ([self.dots] if self.dots is not None else []) + [self.control]
+        row = vbox(parts, classes=["tt-row-wide"]) if self.wide else hbox(parts, classes=["tt-row"])
+        self.widget = self.frame([row])
+
+    def dots_html(self) -> str:
+        """The value as dots (``Field.dots``: the usual range; a number beyond it stays a number)."""
+        dots = self.field.dots
+        v = getattr(self.ctx.character, self.field.name)
+        cap = dots if isinstance(dots, int) and not isinstance(dots, bool) else 5
+        n = v if isinstance(v, int) and not isinstance(v, bool) else 0
+        top = max(cap, min(n, 2 * cap))  # dots for the usual range; a number beyond is a number
+        n = max(0, min(n, top))
+        return f'<span class="tt-dots-inner" aria-hidden="true">{"●" * max(n, 0)}{"○" * max(top - n, 0)}</span>'
 
     def refresh(self) -> None:
         if self.field.choices_from and hasattr(self, "binding"):
             self.relabel()  # the options follow the character's list
         if self.field.kind == "input":
             self.control.tooltip = self.tip  # the range may follow other values (an NPC's cap)
-        dots = self.field.dots
-        if dots:
-            v = getattr(self.ctx.character, self.field.name)
-            cap = dots if isinstance(dots, int) and not isinstance(dots, bool) else 5
-            n = v if isinstance(v, int) and not isinstance(v, bool) else 0
-            top = max(cap, min(n, 2 * cap))  # dots for the usual range; a number beyond is a number
-            n = max(0, min(n, top))
-            self.dots.value = (
-                f'<span class="tt-dots-inner" aria-hidden="true">{"●" * max(n, 0)}{"○" * max(top - n, 0)}</span>'
-            )
+        if self.dots is not None:
+            self.dots.value = self.dots_html()
 
     def relabel(self) -> None:
         self.control.tooltip = self.tip
@@ -316,8 +368,6 @@ class ScalarView(FieldView):
 
 class DerivedView(FieldView):
     def build(self) -> None:
-        self.value = html_widget()
-        self.value.add_class("tt-derived-value")
         budget = self.field.budget
         if isinstance(budget, str):
             self.names.add(budget)
@@ -327,11 +377,18 @@ class DerivedView(FieldView):
             and bool(value)
             and not (isinstance(value, Mapping) and set(value) <= {"en", "ru"})
         )
-        row = (vbox if self.wide else hbox)([self.label, self.value])
-        row.add_class("tt-row-wide" if self.wide else "tt-row")
-        self.widget = vbox([row])
+        # made with its value: the first message carries it (refresh() then changes nothing)
+        self.value = html_widget(self.value_html(), classes=["tt-derived-value"])
+        row = (vbox if self.wide else hbox)(
+            [self.label, self.value], classes=["tt-row-wide" if self.wide else "tt-row"]
+        )
+        self.widget = self.frame([row])
 
     def refresh(self) -> None:
+        self.value.value = self.value_html()
+
+    def value_html(self) -> str:
+        """The value as shown (with its budget and die label)."""
         c, f = self.ctx.character, self.field
         v = getattr(c, f.name, None)
         text = pretty(self.ctx, v)
@@ -347,7 +404,7 @@ class DerivedView(FieldView):
             check = self.ctx.check(f.name)
             if check is not None and check.help:
                 die = f' <span class="tt-die-label" title="{esc(tr(check.help, self.loc))}">{esc(tr(check.help, self.loc))}</span>'
-        self.value.value = f'{die}<span class="tt-value" title="{esc(self.tip)}">{text}</span>'
+        return f'{die}<span class="tt-value" title="{esc(self.tip)}">{text}</span>'
 
     def relabel(self) -> None:
         super().relabel()
@@ -363,27 +420,23 @@ class ResourceView(FieldView):
         if f.max_trait:
             self.names.add(f.max_trait)
         trait = self.ctx.trait(f.name)
-        self.minus = button_widget(description="−", layout=widgets.Layout(width="34px"))
-        self.minus.add_class("tt-res-minus")
-        self.plus = button_widget(description="+", layout=widgets.Layout(width="34px"))
-        self.plus.add_class("tt-res-plus")
+        self.minus = button_widget(description="−", layout=fixed_layout(width="34px"), classes=["tt-res-minus"])
+        self.plus = button_widget(description="+", layout=fixed_layout(width="34px"), classes=["tt-res-plus"])
         self.control, to_w, to_m = make_control(
-            self.ctx, f.__class__(f.name, f.label, "input"), trait, current=getattr(self.ctx.character, f.name)
+            self.ctx,
+            f.__class__(f.name, f.label, "input"),
+            trait,
+            current=getattr(self.ctx.character, f.name),
+            layout=fixed_layout(width="64px"),
+            classes=["tt-res-current"],
         )
-        own_layout(self.control).width = "64px"
-        self.control.add_class("tt-res-current")
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
-        self.max_html = html_widget()
-        self.max_html.add_class("tt-res-max")
-        self.bar = html_widget()
-        self.bar.add_class("tt-res-bar")
+        self.max_html = html_widget(classes=["tt-res-max"])
+        self.bar = html_widget(classes=["tt-res-bar"])
         self.minus.on_click(lambda _b: self.step(-1))
         self.plus.on_click(lambda _b: self.step(+1))
-        top = hbox([self.label, self.minus, self.control, self.max_html, self.plus])
-        top.add_class("tt-row")
-        top.add_class("tt-res-row")
-        self.widget = vbox([top, self.bar])
-        self.widget.add_class("tt-resource")
+        top = hbox([self.label, self.minus, self.control, self.max_html, self.plus], classes=["tt-row", "tt-res-row"])
+        self.widget = self.frame([top, self.bar], "tt-resource")
 
     def maximum(self):
         f = self.field

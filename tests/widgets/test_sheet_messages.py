@@ -1,0 +1,95 @@
+"""A sheet costs few models and messages: a play page's kernel sends every widget model the sheet
+makes, and every update after a model is made, before the page shows anything (issue 21). The
+sheet's widgets are made with their CSS classes, labels and values (one message each, not one
+more per class or text), sized controls share one layout per size, and controls share their
+style."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import ipywidgets as widgets
+import pytest
+import traitlets
+from ipywidgets.widgets import widget as widget_module
+
+from tabletop_widgets import available_systems, get_system
+from tabletop_widgets.widgets.lobby import sample_character
+from tabletop_widgets.widgets.sheet import CharacterSheet
+from tabletop_widgets.widgets.sheet_fields import ScalarView, SharedLayout, fixed_layout, html_widget, own_layout
+
+#: Models a sheet of each system's sample character makes with its default open sections (the
+#: play pages' sheets). Before issue 21's work: RET 493, Seasons 601, L&D 436, Threads 948.
+MODEL_BUDGET = {"ret": 400, "seasons": 510, "life_and_death": 370, "threads_of_fate": 760}
+
+
+def build_counted(system, monkeypatch):
+    """Build a sheet; return it, the models it made and the updates sent while it was built."""
+    updates: Counter = Counter()
+    original = widgets.Widget.send_state
+
+    def counting(self, key=None):
+        keys = key if isinstance(key, (list, tuple, set)) else [key]
+        for k in keys:
+            updates[k] += 1
+        return original(self, key)
+
+    before = set(widget_module._instances)
+    monkeypatch.setattr(widgets.Widget, "send_state", counting)
+    sheet = CharacterSheet(sample_character(system, "Hero"))
+    monkeypatch.setattr(widgets.Widget, "send_state", original)
+    made = [w for k, w in widget_module._instances.items() if k not in before]
+    return sheet, made, updates
+
+
+@pytest.mark.parametrize("slug", available_systems())
+def test_a_sheet_makes_few_models_and_sends_few_updates(slug, monkeypatch):
+    if slug not in MODEL_BUDGET:
+        pytest.skip(f"no budget for the system {slug}")
+    sheet, made, updates = build_counted(get_system(slug), monkeypatch)
+    try:
+        assert len(made) <= MODEL_BUDGET[slug], f"{slug}: {len(made)} models"
+        # before: 1.5 updates per model (a class, a label, a tooltip each sent after the model)
+        assert sum(updates.values()) <= 0.5 * len(made), (slug, updates.most_common(6))
+        # classes go with the model: the few later ones are the tree's and the problems' marks
+        assert updates["_dom_classes"] <= 0.1 * len(made), (slug, updates["_dom_classes"], len(made))
+        # sized controls share their layout and style: far fewer layouts than controls
+        controls = [w for w in made if "tt-control" in getattr(w, "_dom_classes", ())]
+        assert controls and len({id(c.style) for c in controls}) <= 3, slug  # per kind: number, text, choice
+        assert len({id(c.layout) for c in controls}) <= 6, slug  # per size
+    finally:
+        sheet.close()
+
+
+def test_views_are_made_with_their_classes_label_and_tooltip():
+    ret = get_system("ret")
+    sheet = CharacterSheet(ret.Character(name="Vera"), locale="ru")
+    view = sheet.views["attention"]
+    assert isinstance(view, ScalarView)
+    assert {"tt-field", "tt-field-attention", "tt-kind-input"} <= set(view.widget._dom_classes)
+    assert "tt-control" in view.control._dom_classes and view.control.tooltip == view.tip
+    assert "tt-field-label" in view.label._dom_classes and "Внимание" in view.label.value
+    assert view.dots is None  # RET's parameters have no dots: no widget for them
+    derived = sheet.views["perception"]
+    assert "tt-derived-value" in derived.value._dom_classes and 'class="tt-value"' in derived.value.value
+    sheet.locale = "en"  # relabelled in place
+    assert "Attention" in view.label.value and view.control.tooltip == view.tip
+    sheet.close()
+
+
+def test_fixed_layouts_are_shared_per_size_and_never_change():
+    a, b, c = fixed_layout(width="80px"), fixed_layout(width="80px"), fixed_layout(width="56px")
+    assert a is b and a is not c and isinstance(a, SharedLayout) and a.width == "80px"
+    with pytest.raises(traitlets.TraitError, match="shared layout cannot change"):
+        a.width = "90px"
+    box = widgets.IntText(layout=a)
+    own_layout(box).display = "none"  # hiding a sized control keeps its size, and only its own
+    assert box.layout is not a and box.layout.width == "80px" and box.layout.display == "none"
+    assert a.display is None and a.width == "80px"
+
+
+def test_helpers_make_widgets_with_their_classes():
+    w = html_widget("x", classes=["tt-a", "tt-b"])
+    assert list(w._dom_classes) == ["tt-a", "tt-b"] and w.value == "x"
+    w.add_class("tt-c")
+    assert "tt-c" in w._dom_classes
