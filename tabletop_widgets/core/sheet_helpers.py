@@ -57,6 +57,12 @@ def derived(name: str, label: Label, help: Label | None = None, **kw: Any) -> Fi
     return Field(name, label, "derived", help=help, **kw)
 
 
+def spent_of(spent: str, budget: str, spent_label: Label, budget_label: Label, help: Label | None = None):
+    """A pool of creation points: the derived points spent (counted against ``budget``) and the
+    derived budget beside it."""
+    return (derived(spent, spent_label, help, budget=budget), derived(budget, budget_label))
+
+
 def choice(name: str, label: Label, choices: Sequence[tuple[Any, Label]] = (), **kw: Any) -> Field:
     """A value picked from ``choices`` (or from a data table: ``source=``)."""
     return Field(name, label, "choice", choices=choices, **kw)
@@ -104,5 +110,6 @@ __all__ = [
     "numbers",
     "pick",
     "resource",
+    "spent_of",
     "text",
 ]
