@@ -153,6 +153,14 @@ def reroll_fresh(base: dict, btot: int, test, cap: int, thr: Fraction, budget: B
     return W(out, den, cut).reduced()
 
 
+def compound(base: dict, btot: int, explode: tuple, thr: Fraction, budget: Budget | None) -> W:
+    """The value of one die with a compound explosion (``!!``, ``!!p``): ``explode`` is
+    ``(variant, test, cap)``; each extra roll adds its value (less one when penetrating)."""
+    variant, test, cap = explode
+    added = (lambda x: point(x - 1)) if variant == "compound_penetrate" else point
+    return chain(base, btot, test, cap, thr, point, added, lambda a, b: add(a, b, budget), budget)
+
+
 class ElementMap:
     """value -> distribution after the per-die reroll passes (``r``, ``ro``), memoised."""
 
@@ -289,20 +297,7 @@ def _term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction, b
     def die_value() -> W:
         if explode is None:
             return T1.map_dist(W(dict(base), btot, 0))
-        variant, test, cap = explode
-        pen = variant == "compound_penetrate"
-        v = chain(
-            base,
-            btot,
-            test,
-            cap,
-            thr_die,
-            point,
-            (lambda x: point(x - 1)) if pen else point,
-            lambda a, b: add(a, b, budget),
-            budget,
-        )
-        return T1.map_dist(v)
+        return T1.map_dist(compound(base, btot, explode, thr_die, budget))
 
     if explode is not None and explode[0] == "explode_term":
         if keeps or ra is not None or unique is not None:
@@ -457,19 +452,7 @@ def _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, d
             added = (lambda v: e(v - 1)) if variant == "penetrate" else e
             return chain(base, btot, test, cap, thr, e, added, lambda a, b: add(a, b, budget), budget)
         if explode is not None:
-            variant, test, cap = explode
-            pen = variant == "compound_penetrate"
-            v = chain(
-                base,
-                btot,
-                test,
-                cap,
-                thr,
-                point,
-                (lambda x: point(x - 1)) if pen else point,
-                lambda a, b: add(a, b, budget),
-                budget,
-            )
+            v = compound(base, btot, explode, thr, budget)
             return mixture([(w, e(x)) for x, w in v.pmf.items()], v.den, v.cut, budget)
         return _cond([(w, e(v)) for v, w in base.items()], budget)
 
