@@ -70,9 +70,24 @@ from fractions import Fraction
 from . import exact_core as core
 from . import exact_dice, exact_pool
 from . import limits
-from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren, Unary, Var, compare_fn
+from .diceast import (
+    BinOp,
+    Compare,
+    left_spine,
+    Dice,
+    Expression,
+    Faces,
+    Func,
+    Group,
+    Node,
+    Num,
+    Paren,
+    Unary,
+    Var,
+    compare_fn,
+)
 from .distribution import Distribution
-from .errors import DiceError, DiceLimitError, unknown_variable
+from .errors import DiceError, DiceLimitError, variable_value
 from .exact_core import W, add, combine, mixture, point
 
 #: explosions / rerolls are followed until the mass still going is below this (per term)
@@ -147,30 +162,16 @@ def _eval(node: Node, ctx: _Ctx) -> W:
 
 
 def _var(node: Var, ctx: _Ctx):
-    vs = ctx.variables
-    if vs is None or node.name not in vs:
-        en, ru = unknown_variable(node.name, vs)
-        raise ctx.err(en, node.pos, ru=ru)
-    v = vs[node.name]
-    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise ctx.err(
-            f"variable @{node.name} is {v!r}, not a whole number",
-            node.pos,
-            ru=f"переменная @{node.name} равна {v!r}, а не целому числу",
-        )
+    v = variable_value(node.name, ctx.variables, node.pos, ctx.err)
     if abs(v) > limits.MAX_ABS:
         raise ctx.err("number too large (beyond ±10^30) at this operation", node.pos, cls=DiceLimitError)
     return v
 
 
 def _binop(node: BinOp, ctx: _Ctx) -> W:
-    spine = []
-    n = node
-    while type(n) is BinOp and n.op != "^":
-        spine.append(n)
-        n = n.left
+    n, spine = left_spine(node)
     acc = _eval(n, ctx) if type(n) is not BinOp else _power(n, ctx)
-    for b in reversed(spine):
+    for b in spine:
         right = _eval(b.right, ctx)
         acc = _arith(ctx, b.op, acc, right, b.pos)
     return acc
