@@ -38,15 +38,12 @@ from .base import locale_validator, text_lookup
 from .tracker_attack import TEXTS as ATTACK_TEXTS
 from .tracker_attack import AttackPanel, check_attack
 from .tracker_list import CombatantList
-from .tracker_parts import PARTS, TOOLBAR_BUTTONS, Toolbar, batched, button, without_initiative
+from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, without_initiative
 from .tracker_text import TEXTS, describe, names_in, tiebreak_text
 
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
 
-
-#: The folded parts of the selected combatant's panel, in their order (each made when first opened).
-DETAILS = ("options", "conditions", "edit")
 
 #: The panel's Attack part: folded above the DETAILS, shown to a seat that ``can("attack")``.
 ATTACK = "attack"
@@ -266,30 +263,19 @@ class CombatTracker(widgets.VBox):
             self._make_part("harm")
         self._parts.add(part)
         if part in PARTS:  # a part of its own (:mod:`.tracker_parts`): its widgets are ours too
-            made = self._made[part] = PARTS[part](self, self.add_box if part == "add" else self._pane(part))
+            where = (
+                {"add": self.add_box, "harm": self.panel_body}[part] if part in ("add", "harm") else self._pane(part)
+            )
+            made = self._made[part] = PARTS[part](self, where)
             for name in LAZY_PARTS[part]:
                 setattr(self, name, getattr(made, name))
+            if part == "harm":
+                self.attack_fold.observe(self._on_attack_fold, names="selected_index")
+                self.details.observe(self._on_details, names="selected_index")
         else:
             getattr(self, f"_make_{part}")()
         if part in DETAILS or part == ATTACK:
             self._render_panel()
-
-    def _make_harm(self) -> None:
-        self.amount = widgets.BoundedIntText(
-            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
-        )
-        self.amount.add_class("tt-amount")
-        self.damage_button = button("tt-damage", lambda: self.damage_selected(), "danger")
-        self.heal_button = button("tt-heal", lambda: self.heal_selected(), "success")
-        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
-        harm_row.add_class("tt-panel-row")
-        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None)
-        self.attack_fold.add_class("tt-attack-fold")
-        self.attack_fold.observe(self._on_attack_fold, names="selected_index")
-        self.details = widgets.Accordion([widgets.VBox() for _ in DETAILS], selected_index=None)
-        self.details.add_class("tt-panel-details")
-        self.details.observe(self._on_details, names="selected_index")
-        self.panel_body.children = [harm_row, self.attack_fold, self.details]
 
     def _make_attack(self) -> None:
         self.attack_panel = AttackPanel(self)
@@ -673,15 +659,8 @@ class CombatTracker(widgets.VBox):
         self._make_part("harm")  # the first selection makes the panel's body
         c = combat.combatant(cid)
         self.panel_head.value = f'{_t("selected", loc)}: <span class="tt-selected-name">{html.escape(c.name)}</span>'
-        for i, part in enumerate(DETAILS):
-            self.details.set_title(i, _t(f"{part}_section", loc))
+        self._made["harm"].render()
         self._render_attack()
-        self.amount.description = _t("amount", loc)
-        self.amount.tooltip = _t("amount_tip", loc)
-        self.damage_button.description = _t("damage", loc)
-        self.damage_button.tooltip = _t("damage_tip", loc)
-        self.heal_button.description = _t("heal", loc)
-        self.heal_button.tooltip = _t("heal_tip", loc)
         if "options" in self._made:
             self._made["options"].render(c.character)
         for part in ("conditions", "edit"):

@@ -128,6 +128,42 @@ class Toolbar:
         self.initiative_button.disabled = not combat.ids
 
 
+#: The folded parts of the selected combatant's panel, in their order (each made when first opened).
+DETAILS = ("options", "conditions", "edit")
+
+
+class HarmPart:
+    """The panel's body, made when a combatant is first selected: the amount with Damage and
+    Heal, the folded Attack part and the folded DETAILS (each made when first opened)."""
+
+    def __init__(self, tracker: Any, body: widgets.Box):
+        self.tracker = tracker
+        self.amount = widgets.BoundedIntText(
+            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
+        )
+        self.amount.add_class("tt-amount")
+        self.damage_button = button("tt-damage", lambda: tracker.damage_selected(), "danger")
+        self.heal_button = button("tt-heal", lambda: tracker.heal_selected(), "success")
+        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
+        harm_row.add_class("tt-panel-row")
+        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None)
+        self.attack_fold.add_class("tt-attack-fold")
+        self.details = widgets.Accordion([widgets.VBox() for _ in DETAILS], selected_index=None)
+        self.details.add_class("tt-panel-details")
+        body.children = [harm_row, self.attack_fold, self.details]
+
+    def render(self) -> None:
+        loc = self.tracker.locale
+        for i, part in enumerate(DETAILS):
+            self.details.set_title(i, _t(f"{part}_section", loc))
+        self.amount.description = _t("amount", loc)
+        self.amount.tooltip = _t("amount_tip", loc)
+        self.damage_button.description = _t("damage", loc)
+        self.damage_button.tooltip = _t("damage_tip", loc)
+        self.heal_button.description = _t("heal", loc)
+        self.heal_button.tooltip = _t("heal_tip", loc)
+
+
 def _signature(specs, loc: str) -> tuple:
     """What the controls of ``specs`` are made from: they are rebuilt only when it changes."""
     return (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices)) for s in specs))
@@ -333,4 +369,4 @@ class AddPart:
 
 
 #: the classes of the parts, by their name in ``LAZY_PARTS``
-PARTS = {"options": OptionsPart, "conditions": ConditionsPart, "edit": EditPart, "add": AddPart}
+PARTS = {"harm": HarmPart, "options": OptionsPart, "conditions": ConditionsPart, "edit": EditPart, "add": AddPart}
