@@ -17,6 +17,7 @@ from tabletop_widgets.core.sheet_helpers import (
     notes_section,
     number,
     numbers,
+    pick,
     resource,
     text,
 )
@@ -34,12 +35,11 @@ _FORMULA = {
 
 def _tree_field(node: str) -> Field:
     if tier(node) == 3:
-        return Field(
+        return number(
             node,
             LABELS[node],
-            "input",
-            min=0,
-            max=8,
+            0,
+            8,
             help=T(
                 "Raised with development points; the die follows the level (3 = d6, 4 = d8, 5 = d10, 6 = d12, 7 = d20)",
                 "Повышается очками развития; куб зависит от уровня (3 = d6, 4 = d8, 5 = d10, 6 = d12, 7 = d20)",
@@ -50,18 +50,10 @@ def _tree_field(node: str) -> Field:
             creation_only=True,  # in play only development points raise it (L278)
             extra={"npc_max": 8},
         )
-    return Field(
-        node,
-        LABELS[node],
-        "derived",
-        help=_FORMULA[node],
-        tier=tier(node),
-        parent=PARENT.get(node),
-        die_label=True,
-    )
+    return derived(node, LABELS[node], _FORMULA[node], tier=tier(node), parent=PARENT.get(node), die_label=True)
 
 
-_ABILITY_CHOICES = tuple((n, LABELS[n]) for n in TREE_ORDER)
+_ABILITY_CHOICES = pick(TREE_ORDER, LABELS)
 
 SHEET = Sheet(
     (
