@@ -190,7 +190,7 @@ def main(repeats: int = 7) -> int:
     print(f"target (never slower than icepool, median >= 2x faster, cold and warm): {'met' if target else 'NOT met'}")
     info = exact.cache_info()
     print(
-        "caches: ours is used -- each dice term is cached (lru_cache on a canonical key: count, "
+        "caches: ours is used -- each dice term is cached (an LRU cache on a canonical key: count, "
         "faces, modifiers, depth; "
         f"{info.currsize} entries now) and each whole expression's result (by text and "
         "variables); warm = both kept. cold = both cleared and the parser cache cleared "

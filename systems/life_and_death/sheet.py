@@ -4,57 +4,62 @@ from __future__ import annotations
 
 from tabletop_widgets.core import Field, Section, Sheet, T
 from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL
+from tabletop_widgets.core.sheet_helpers import (
+    NAME,
+    choice,
+    derived,
+    entries,
+    flag,
+    labelled,
+    named,
+    notes_section,
+    number,
+    numbers,
+    resource,
+    text,
+)
 
 from .model import PARAM_LABELS, PARAMS
 
-STATUS_CHOICES = (
-    ("", T("by HP", "по HP")),
-    ("incapacitated", T("incapacitated", "недееспособность")),
-    ("dead", T("dead", "смерть")),
+STATUS_CHOICES = labelled(
+    ("", "by HP", "по HP"),
+    ("incapacitated", "incapacitated", "недееспособность"),
+    ("dead", "dead", "смерть"),
 )
-AGE_CHOICES = (
-    ("child", T("Child (<13)", "Ребёнок (<13)")),
-    ("adolescent", T("Adolescent (13-18)", "Подросток (13-18)")),
-    ("young", T("Young (19-39)", "Юный (19-39)")),
-    ("adult", T("Adult (40+)", "Взрослый (40+)")),
+AGE_CHOICES = labelled(
+    ("child", "Child (<13)", "Ребёнок (<13)"),
+    ("adolescent", "Adolescent (13-18)", "Подросток (13-18)"),
+    ("young", "Young (19-39)", "Юный (19-39)"),
+    ("adult", "Adult (40+)", "Взрослый (40+)"),
 )
-RARITY_CHOICES = (
-    ("common", T("common", "обычный")),
-    ("rare", T("rare ×2", "редкий ×2")),
-    ("unique", T("unique ×3", "уникальный ×3")),
+RARITY_CHOICES = labelled(
+    ("common", "common", "обычный"),
+    ("rare", "rare ×2", "редкий ×2"),
+    ("unique", "unique ×3", "уникальный ×3"),
 )
-CATEGORY_CHOICES = tuple(
-    (k, T(en, ru))
-    for k, en, ru in (
-        ("weapon", "weapon", "оружие"),
-        ("armour", "armour", "броня"),
-        ("simple", "simple item", "простой предмет"),
-        ("potion", "potion", "зелье"),
-        ("amulet", "amulet", "амулет"),
-        ("artifact", "artifact", "артефакт"),
-        ("pet", "pet", "питомец"),
-    )
+CATEGORY_CHOICES = labelled(
+    ("weapon", "weapon", "оружие"),
+    ("armour", "armour", "броня"),
+    ("simple", "simple item", "простой предмет"),
+    ("potion", "potion", "зелье"),
+    ("amulet", "amulet", "амулет"),
+    ("artifact", "artifact", "артефакт"),
+    ("pet", "pet", "питомец"),
 )
-ORIGIN_CHOICES = tuple(
-    (k, T(en, ru))
-    for k, en, ru in (
-        ("racial", "racial", "расовая"),
-        ("bought", "bought", "куплена"),
-        ("negative", "negative", "отрицательная"),
-        ("levelup", "level-up", "за уровень"),
-        ("surprise", "surprise", "сюрприз"),
-    )
+ORIGIN_CHOICES = labelled(
+    ("racial", "racial", "расовая"),
+    ("bought", "bought", "куплена"),
+    ("negative", "negative", "отрицательная"),
+    ("levelup", "level-up", "за уровень"),
+    ("surprise", "surprise", "сюрприз"),
 )
-ZONE_CHOICES = tuple(
-    (k, T(en, ru))
-    for k, en, ru in (
-        ("torso", "torso", "корпус"),
-        ("limb", "leg / arm / wing", "нога / рука / крыло"),
-        ("tail", "tail", "хвост"),
-        ("neck", "neck", "шея"),
-        ("head_face", "head: ear / eye / nose", "голова: ухо / глаз / нос"),
-        ("head_skull", "head: skull", "голова: череп"),
-    )
+ZONE_CHOICES = labelled(
+    ("torso", "torso", "корпус"),
+    ("limb", "leg / arm / wing", "нога / рука / крыло"),
+    ("tail", "tail", "хвост"),
+    ("neck", "neck", "шея"),
+    ("head_face", "head: ear / eye / nose", "голова: ухо / глаз / нос"),
+    ("head_skull", "head: skull", "голова: череп"),
 )
 
 _PARAM_HELP = {
@@ -78,38 +83,43 @@ _LAYER_LABELS = {
     "computed_final": T("computed", "по расчёту"),
 }
 
+#: the parameters a shapeshifter's form has, and what its creature starts with
+_FORM_PARAMS = ("might", "dexterity", "alertness")
+_START_LABELS = {
+    "might": T("Start Might", "Нач. Сила"),
+    "dexterity": T("Start Dexterity", "Нач. Ловкость"),
+    "alertness": T("Start Alertness", "Нач. Восприятие"),
+}
+
 SHEET = Sheet(
     (
         Section(
             "header",
             T("Character", "Персонаж"),
             (
-                Field(
+                text(
                     "name",
                     T("Name", "Имя"),
-                    "text",
                     help=T(
                         "Given name + nickname; no hyphens or apostrophes",  # L132
                         "Имя + прозвище; без дефисов и апострофов",
                     ),
                 ),  # L132
-                Field("race", T("Race", "Раса"), "choice", source="races", creation_only=True),
-                Field("age", T("Age category", "Возраст"), "choice", choices=AGE_CHOICES, creation_only=True),
-                Field(
+                choice("race", T("Race", "Раса"), source="races", creation_only=True),
+                choice("age", T("Age category", "Возраст"), AGE_CHOICES, creation_only=True),
+                choice(
                     "mode",
                     T("Game", "Игра"),
-                    "choice",
-                    choices=(("quick", T("quick game", "быстрая игра")), ("campaign", T("campaign", "кампания"))),
+                    labelled(("quick", "quick game", "быстрая игра"), ("campaign", "campaign", "кампания")),
                 ),
-                Field("level", T("Level", "Уровень"), "derived", help=T("1 + XP // 20", "1 + опыт // 20")),  # L359
-                Field("xp", T("XP", "Опыт"), "input", min=0, max=OPEN_LARGE, creation_only=True),  # the GM awards it
-                Field("xp_to_next", T("XP to next level", "Опыта до уровня"), "derived"),
-                Field(
+                derived("level", T("Level", "Уровень"), T("1 + XP // 20", "1 + опыт // 20")),  # L359
+                number("xp", T("XP", "Опыт"), 0, OPEN_LARGE, creation_only=True),  # the GM awards it
+                derived("xp_to_next", T("XP to next level", "Опыта до уровня")),
+                number(
                     "reputation",
                     T("Reputation", "Репутация"),
-                    "input",
-                    min=-OPEN_SMALL,
-                    max=OPEN_SMALL,
+                    -OPEN_SMALL,
+                    OPEN_SMALL,
                     help=T(
                         "Never 0 unless Inconspicuous; campaign only",
                         "Не бывает 0 без «неприметности»; только кампания",
@@ -118,12 +128,11 @@ SHEET = Sheet(
                     extra={"campaign_only": True},
                     creation_only=True,  # L341: the GM moves it by deeds and rumours
                 ),
-                Field(
+                number(
                     "epic_dice",
                     T("Epic dice", "Эпик-дайсы"),
-                    "input",
-                    min=0,
-                    max=OPEN_SMALL,
+                    0,
+                    OPEN_SMALL,
                     help=T(
                         "Max = |reputation|; +1 success each", "Максимум = |репутация|; +1 успех каждый"
                     ),  # L349, L351
@@ -131,24 +140,19 @@ SHEET = Sheet(
                     extra={"campaign_only": True},
                     creation_only=True,  # the GM awards them (L349), a check spends them (L351)
                 ),
-                Field("faith", T("Choice of faith", "Выбор веры"), "choice", source="deities"),
-                Field(
+                choice("faith", T("Choice of faith", "Выбор веры"), source="deities"),
+                choice(
                     "affinity",
                     T("Affinity", "Сродство"),
-                    "choice",
                     source="sources",
                     help=T("Only with Source affinity", "Только с «сродством с истоком»"),
                 ),  # L107
-                Field(
+                choice(
                     "direction",
                     T("Energetics direction", "Направление энергетики"),
-                    "choice",
-                    choices=(
-                        ("H", T("harmonious (H)", "гармоническая (H)")),
-                        ("C", T("chaotic (C)", "хаотическая (C)")),
-                    ),
+                    labelled(("H", "harmonious (H)", "гармоническая (H)"), ("C", "chaotic (C)", "хаотическая (C)")),
                 ),
-                Field("belief", T("Belief / mentality", "Верование / менталитет"), "text"),
+                text("belief", T("Belief / mentality", "Верование / менталитет")),
             ),
             columns=2,
         ),
@@ -156,12 +160,11 @@ SHEET = Sheet(
             "parameters",
             T("Parameters", "Параметры"),
             tuple(
-                Field(
+                number(
                     p,
                     PARAM_LABELS[p],
-                    "input",
-                    min=1,
-                    max=10,
+                    1,
+                    10,
                     help=_PARAM_HELP[p],
                     creation_only=True,  # in play a level-up raises it (L361-371)
                     extra={"layers": ("racial", "age_mod", "points", "advances", "feature_mod")},
@@ -174,18 +177,17 @@ SHEET = Sheet(
                     T("Racial values", "Расовые значения"),
                     "mapping",
                     keys=PARAMS,
-                    item_fields=(Field("value", T("Value", "Значение"), "input", min=1, max=5),),
+                    item_fields=(number("value", T("Value", "Значение"), 1, 5),),
                     help=T(
                         "The race's six starting values (1-5): Might above the racial value adds HP",  # L45, L55
                         "Шесть начальных значений расы (1-5): Сила сверх расовой добавляет HP",
                     ),
                     creation_only=True,
                 ),
-                Field(
+                derived(
                     "parameter_layers",
                     T("Parameter layers", "Слои параметров"),
-                    "derived",
-                    help=T(
+                    T(
                         "racial + age + points + advances + features = final",
                         "раса + возраст + очки + рост + особенности = итог",
                     ),  # §3.0
@@ -196,18 +198,13 @@ SHEET = Sheet(
                     T("Age points per parameter", "Очки возраста по параметрам"),
                     "mapping",
                     help=T("Free points from age: 0/1/2/3", "Свободные очки возраста: 0/1/2/3"),
-                    item_fields=(Field("points", T("Points", "Очки"), "input", min=0, max=10),),
+                    item_fields=(number("points", T("Points", "Очки"), 0, 10),),
                     creation_only=True,
                 ),  # L55
-                Field(
-                    "initiative",
-                    T("Initiative", "Инициатива"),
-                    "derived",
-                    help=T("Dexterity + Alertness", "Ловкость + Восприятие"),
+                derived(
+                    "initiative", T("Initiative", "Инициатива"), T("Dexterity + Alertness", "Ловкость + Восприятие")
                 ),  # L24
-                Field(
-                    "will", T("Will", "Сила воли"), "derived", help=T("Power + Complexity", "Яркость + Сложность")
-                ),  # L25
+                derived("will", T("Will", "Сила воли"), T("Power + Complexity", "Яркость + Сложность")),  # L25
             ),
             columns=3,
         ),
@@ -215,48 +212,38 @@ SHEET = Sheet(
             "health",
             T("Health", "Здоровье"),
             (
-                Field(
+                resource(
                     "hp",
                     T("HP", "HP"),
-                    "resource",
-                    min=-OPEN_LARGE,
-                    max=OPEN_LARGE,
-                    max_trait="hp_max",
-                    help=T("Race base HP + Might above the racial value", "Базовое HP расы + Сила сверх расовой"),
+                    -OPEN_LARGE,
+                    OPEN_LARGE,
+                    "hp_max",
+                    T("Race base HP + Might above the racial value", "Базовое HP расы + Сила сверх расовой"),
                 ),
-                Field(
+                resource(
                     "ep",
                     T("EP (pattern)", "EP (узор)"),
-                    "resource",
-                    min=0,
-                    max=OPEN_SMALL,
-                    max_trait="ep_max",
-                    help=T("Complexity + Power", "Сложность + Яркость"),
+                    0,
+                    OPEN_SMALL,
+                    "ep_max",
+                    T("Complexity + Power", "Сложность + Яркость"),
                 ),  # L128
-                Field(
+                resource(
                     "sp",
                     T("SP (soul)", "SP (душа)"),
-                    "resource",
-                    min=0,
-                    max=OPEN_SMALL,
-                    max_trait="sp_max",
-                    help=T("Complexity + Luck", "Сложность + Удача"),
+                    0,
+                    OPEN_SMALL,
+                    "sp_max",
+                    T("Complexity + Luck", "Сложность + Удача"),
                 ),  # L129
-                Field(
-                    "ip",
-                    T("IP (idea)", "IP (идея)"),
-                    "resource",
-                    min=0,
-                    max=OPEN_SMALL,
-                    max_trait="ip_max",
-                    help=T("Power + Luck", "Яркость + Удача"),
+                resource(
+                    "ip", T("IP (idea)", "IP (идея)"), 0, OPEN_SMALL, "ip_max", T("Power + Luck", "Яркость + Удача")
                 ),  # L130
-                Field(
+                number(
                     "base_hp",
                     T("Race base HP", "Базовое HP расы"),
-                    "input",
-                    min=0,
-                    max=OPEN_SMALL,
+                    0,
+                    OPEN_SMALL,
                     help=T(
                         "Empty: the race's base HP, else the house default of the GM's options "
                         "(10 unless changed): the book gives no number",
@@ -265,39 +252,34 @@ SHEET = Sheet(
                     ),
                     creation_only=True,
                 ),
-                Field("hp_base", T("Base HP in use", "Базовое HP в расчёте"), "derived"),
-                Field(
+                derived("hp_base", T("Base HP in use", "Базовое HP в расчёте")),
+                choice(
                     "status",
                     T("State", "Состояние"),
-                    "choice",
-                    choices=STATUS_CHOICES,
+                    STATUS_CHOICES,
                     help=T(
                         "Set by the GM or the tracker; HP ≤ 0 also incapacitates",
                         "Ставит Мастер или трекер; HP ≤ 0 тоже делает недееспособным",
                     ),
                 ),
-                Field(
+                flag(
                     "transforming",
                     T("Transforming (damage ×2)", "Трансформация (урон ×2)"),
-                    "flag",
                     help=T("Until the character's next action", "До следующего действия персонажа"),
                 ),  # L119
-                Field(
+                entries(
                     "wounds",
                     T("Wounds", "Травмы"),
-                    "list",
+                    choice("zone", T("Zone", "Зона"), ZONE_CHOICES),
+                    choice("kind", T("Injury", "Травма"), source="wound_kinds"),
+                    text("note", T("Note", "Заметка")),
                     source="wound_kinds",
-                    item_fields=(
-                        Field("zone", T("Zone", "Зона"), "choice", choices=ZONE_CHOICES),
-                        Field("kind", T("Injury", "Травма"), "choice", source="wound_kinds"),
-                        Field("note", T("Note", "Заметка"), "text"),
-                    ),
                     help=T(
                         "Recorded only: the seed gives wounds no mechanical effect; remove a healed one",
                         "Только запись: механики травм в книге нет; вылеченную удалите",
                     ),
                 ),
-                Field("wound_count", T("Wounds recorded", "Травм записано"), "derived"),
+                derived("wound_count", T("Wounds recorded", "Травм записано")),
             ),
             layout="resources",
         ),
@@ -305,43 +287,27 @@ SHEET = Sheet(
             "derived",
             T("Additional fields", "Дополнительные поля"),
             (
-                Field(
+                derived(
                     "initiative_pool",
                     T("Initiative pool", "Пул инициативы"),
-                    "derived",
-                    help=T("Initiative + 2 Speed − 1 closed helmet", "Инициатива + 2 скорость − 1 закрытый шлем"),
+                    T("Initiative + 2 Speed − 1 closed helmet", "Инициатива + 2 скорость − 1 закрытый шлем"),
                 ),  # L220, L159
-                Field(
-                    "magic_defence",
-                    T("Magic defence", "Защита от магии"),
-                    "derived",
-                    help=T("= Complexity", "= Сложность"),
+                derived(
+                    "magic_defence", T("Magic defence", "Защита от магии"), T("= Complexity", "= Сложность")
                 ),  # L126
-                Field(
-                    "base_damage",
-                    T("Base damage", "Урон"),
-                    "derived",
-                    help=T("By age: 0/0/1/1", "По возрасту: 0/0/1/1"),
-                ),  # L57
-                Field(
-                    "hand_damage",
-                    T("Unarmed damage", "Урон с руки"),
-                    "derived",
-                    help=T("Base damage + Claws", "Урон + когти"),
+                derived("base_damage", T("Base damage", "Урон"), T("By age: 0/0/1/1", "По возрасту: 0/0/1/1")),  # L57
+                derived(
+                    "hand_damage", T("Unarmed damage", "Урон с руки"), T("Base damage + Claws", "Урон + когти")
                 ),  # L131
-                Field(
-                    "armour_level",
-                    T("Armour", "Броня"),
-                    "derived",
-                    help=T("Worn armour + natural armour", "Надетая броня + природная"),
+                derived(
+                    "armour_level", T("Armour", "Броня"), T("Worn armour + natural armour", "Надетая броня + природная")
                 ),
-                Field(
+                derived(
                     "carry_capacity_kg",
                     T("Carry capacity, kg", "Вес инвентаря, кг"),
-                    "derived",
-                    help=T("(Might + Athletics) × 5", "(Сила + атлетика) × 5"),
+                    T("(Might + Athletics) × 5", "(Сила + атлетика) × 5"),
                 ),  # L127
-                Field("carried_weight_kg", T("Carried, kg", "Несёт, кг"), "derived"),
+                derived("carried_weight_kg", T("Carried, kg", "Несёт, кг")),
             ),
             columns=2,
         ),
@@ -359,16 +325,15 @@ SHEET = Sheet(
                         "Кубики параметр + навык; уровень ≤ параметра; очков на навыки параметра = его уровень",
                     ),  # L103, L82
                     item_fields=(
-                        Field("key", T("Skill", "Навык"), "choice", source="skills"),
-                        Field("level", T("Level", "Уровень"), "input", min=0, max=10),
+                        choice("key", T("Skill", "Навык"), source="skills"),
+                        number("level", T("Level", "Уровень"), 0, 10),
                     ),
                     extra={"group_by": "param"},
                     creation_only=True,  # in play a skill rises with its experience (L357)
                 ),
-                Field(
+                derived(
                     "skill_budget",
                     T("Skill points used / available", "Очки навыков: потрачено / доступно"),
-                    "derived",
                     labels={"used": T("used", "потрачено"), "budget": T("available", "доступно")},
                 ),
                 Field(
@@ -376,7 +341,7 @@ SHEET = Sheet(
                     T("Skill XP (0-5)", "Опыт навыков (0-5)"),
                     "mapping",
                     help=T("5 XP → +1 level", "5 опыта → +1 уровень"),
-                    item_fields=(Field("xp", T("XP", "Опыт"), "input", min=0, max=5),),
+                    item_fields=(number("xp", T("XP", "Опыт"), 0, 5),),
                     creation_only=True,  # the GM gives it (L355)
                 ),  # L357
                 Field("custom_skills", T("Own skills: parameter", "Свои навыки: параметр"), "mapping"),
@@ -387,39 +352,31 @@ SHEET = Sheet(
             "features",
             T("Features", "Особенности"),
             (
-                Field(
+                entries(
                     "features",
                     T("Features", "Особенности"),
-                    "list",
+                    choice("id", T("Feature", "Особенность"), source="features"),
+                    number("level", T("Level", "Уровень"), 0, OPEN_SMALL),
+                    choice("origin", T("Origin", "Происхождение"), ORIGIN_CHOICES),
+                    text("note", T("Partner / container / source / type", "Партнёр / вместилище / исток / тип")),
                     source="features",
-                    item_fields=(
-                        Field("id", T("Feature", "Особенность"), "choice", source="features"),
-                        Field("level", T("Level", "Уровень"), "input", min=0, max=OPEN_SMALL),
-                        Field("origin", T("Origin", "Происхождение"), "choice", choices=ORIGIN_CHOICES),
-                        Field(
-                            "note",
-                            T("Partner / container / source / type", "Партнёр / вместилище / исток / тип"),
-                            "text",
-                        ),
-                    ),
                     help=T(
                         "1 point per level; first mutation +1; ≤ 2 negative levels",  # L96-L104
                         "1 очко за уровень; первая мутация +1; ≤ 2 уровней отрицательных",
                     ),
                     creation_only=True,  # in play a level-up changes them (L367)
                 ),  # L96-L104
-                Field(
+                derived(
                     "feature_points",
                     T("Feature points", "Очки особенностей"),
-                    "derived",
-                    help=T("age 3/2/1/0 + negative levels", "возраст 3/2/1/0 + уровни отрицательных"),  # L94, L101
+                    T("age 3/2/1/0 + negative levels", "возраст 3/2/1/0 + уровни отрицательных"),  # L94, L101
                     labels={
                         "age": T("age", "за возраст"),
                         "negative": T("negative features", "за отрицательные"),
                         "available": T("available", "доступно"),
                     },
                 ),
-                Field("mutant", T("Mutant", "Мутант"), "derived"),
+                derived("mutant", T("Mutant", "Мутант")),
             ),
             layout="table",
         ),
@@ -427,31 +384,33 @@ SHEET = Sheet(
             "inventory",
             T("Inventory", "Инвентарь"),
             (
-                Field(
+                entries(
                     "inventory",
                     T("Items", "Предметы"),
-                    "list",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("category", T("Category", "Категория"), "choice", choices=CATEGORY_CHOICES),
-                        Field("rarity", T("Rarity", "Редкость"), "choice", choices=RARITY_CHOICES),
-                        Field("damage", T("Damage", "Урон"), "input", min=0, max=OPEN_SMALL),
-                        Field("protection", T("Protection", "Защита"), "input", min=0, max=OPEN_SMALL),
-                        Field("min_might", T("Min Might", "Мин. Сила"), "input", min=1, max=10),
-                        Field("weight_kg", T("Weight, kg", "Вес, кг"), "input", min=0, max=OPEN_LARGE),
-                        Field("cost", T("Cost (InvP)", "Цена (ОИ)"), "input", min=0, max=OPEN_LARGE),
-                        Field("equipped", T("Main / worn", "Основное / надето"), "flag"),
+                    *named(
+                        NAME,
+                        choice("category", T("Category", "Категория"), CATEGORY_CHOICES),
+                        choice("rarity", T("Rarity", "Редкость"), RARITY_CHOICES),
+                        *numbers(
+                            0,
+                            OPEN_SMALL,
+                            ("damage", T("Damage", "Урон")),
+                            ("protection", T("Protection", "Защита")),
+                        ),
+                        number("min_might", T("Min Might", "Мин. Сила"), 1, 10),
+                        *numbers(
+                            0,
+                            OPEN_LARGE,
+                            ("weight_kg", T("Weight, kg", "Вес, кг")),
+                            ("cost", T("Cost (InvP)", "Цена (ОИ)")),
+                        ),
+                        flag("equipped", T("Main / worn", "Основное / надето")),
                     ),
                 ),
-                Field(
+                choice(
                     "helmet",
                     T("Helmet", "Шлем"),
-                    "choice",
-                    choices=(
-                        ("none", T("none", "нет")),
-                        ("open", T("open", "открытый")),
-                        ("closed", T("closed", "закрытый")),
-                    ),
+                    labelled(("none", "none", "нет"), ("open", "open", "открытый"), ("closed", "closed", "закрытый")),
                     help=T(
                         "Closed: −2 Alertness, −1 initiative; open: −1 Alertness, head armour −1",  # L158-L160
                         "Закрытый: −2 Восприятие, −1 инициатива; открытый: −1 Восприятие, броня головы −1",
@@ -462,18 +421,17 @@ SHEET = Sheet(
                     T("Money", "Деньги"),
                     "mapping",
                     keys=("fire", "agate", "emerald", "azure"),
-                    item_fields=(Field("coins", T("Coins", "Монеты"), "input", min=0, max=OPEN_MONEY),),
+                    item_fields=(number("coins", T("Coins", "Монеты"), 0, OPEN_MONEY),),
                     help=T(
                         "1 InvP = 1 fire = 10 agate; emerald = 10 fire; azure = 10 emerald; 20 coins = 0.5 kg",  # L164
                         "1 ОИ = 1 огневик = 10 агатников; изумрудник = 10 огневиков; лазурник = 10 изумрудников; 20 монет = 0,5 кг",
                     ),
                 ),  # L164
-                Field("inv_points_spent", T("InvP spent", "Потрачено ОИ"), "derived"),
-                Field(
+                derived("inv_points_spent", T("InvP spent", "Потрачено ОИ")),
+                derived(
                     "inv_points",
                     T("InvP available", "Доступно ОИ"),
-                    "derived",
-                    help=T("10 (+10 Well-Stocked)", "10 (+10 запасливость)"),
+                    T("10 (+10 Well-Stocked)", "10 (+10 запасливость)"),
                 ),  # L146
             ),
             layout="table",
@@ -482,36 +440,27 @@ SHEET = Sheet(
             "forms",
             T("Forms (Shapeshifter)", "Ипостаси (оборотень)"),
             (
-                Field(
+                entries(
                     "forms",
                     T("Forms", "Ипостаси"),
-                    "list",
+                    choice("creature", T("Creature", "Существо"), source="creatures"),
+                    number("tier", T("Tier", "Уровень"), 0, OPEN_SMALL),
+                    *numbers(1, 10, *((p, PARAM_LABELS[p]) for p in _FORM_PARAMS)),
+                    *numbers(1, 10, *((f"start_{p}", _START_LABELS[p]) for p in _FORM_PARAMS)),
                     source="creatures",
-                    item_fields=(
-                        Field("creature", T("Creature", "Существо"), "choice", source="creatures"),
-                        Field("tier", T("Tier", "Уровень"), "input", min=0, max=OPEN_SMALL),
-                        Field("might", PARAM_LABELS["might"], "input", min=1, max=10),
-                        Field("dexterity", PARAM_LABELS["dexterity"], "input", min=1, max=10),
-                        Field("alertness", PARAM_LABELS["alertness"], "input", min=1, max=10),
-                        Field("start_might", T("Start Might", "Нач. Сила"), "input", min=1, max=10),
-                        Field("start_dexterity", T("Start Dexterity", "Нач. Ловкость"), "input", min=1, max=10),
-                        Field("start_alertness", T("Start Alertness", "Нач. Восприятие"), "input", min=1, max=10),
-                    ),
                 ),
-                Field(
+                derived(
                     "is_shapeshifter",
                     T("Shapeshifter", "Оборотень"),
-                    "derived",
-                    help=T(
+                    T(
                         "Has the Shapeshifter feature: this section applies",  # L109-L111
                         "Есть особенность «оборотень»: раздел применяется",
                     ),
                 ),  # L109-L111
-                Field(
+                derived(
                     "max_forms",
                     T("Max forms", "Макс. ипостасей"),
-                    "derived",
-                    help=T(
+                    T(
                         "1 + 2 × Transformation; Σ tier ≤ 10, tier ≤ Luck",  # L84, L109, L113
                         "1 + 2 × трансформация; Σ уровней ≤ 10, уровень ≤ Удачи",
                     ),
@@ -524,24 +473,20 @@ SHEET = Sheet(
             "companions",
             T("Pets and familiar", "Питомцы и фамильяр"),
             (
-                Field(
+                entries(
                     "pets",
                     T("Pets", "Питомцы"),
-                    "list",
-                    item_fields=(
-                        Field("creature", T("Creature", "Существо"), "choice", source="creatures"),
-                        Field(
-                            "behaviour",
-                            T("Behaviour", "Поведение"),
-                            "choice",
-                            choices=(
-                                ("aggressive", T("aggressive", "агрессивный")),
-                                ("passive", T("passive", "пассивный")),
-                                ("cowardly", T("cowardly", "трусливый")),
-                            ),
+                    choice("creature", T("Creature", "Существо"), source="creatures"),
+                    choice(
+                        "behaviour",
+                        T("Behaviour", "Поведение"),
+                        labelled(
+                            ("aggressive", "aggressive", "агрессивный"),
+                            ("passive", "passive", "пассивный"),
+                            ("cowardly", "cowardly", "трусливый"),
                         ),
-                        Field("note", T("Note", "Заметка"), "text"),
                     ),
+                    text("note", T("Note", "Заметка")),
                 ),
                 Field("familiar", T("Familiar", "Фамильяр"), "mapping"),
             ),
@@ -551,25 +496,23 @@ SHEET = Sheet(
             "advancement",
             T("Level-up", "Повышение уровня"),
             (
-                Field(
+                number(
                     "pending_improvements",
                     T("Improvements to choose", "Улучшений к выбору"),
-                    "input",
-                    min=0,
-                    max=OPEN_SMALL,
+                    0,
+                    OPEN_SMALL,
                     help=T("Feature / parameter / surprise", "Особенность / параметр / сюрприз"),
                     creation_only=True,  # levels bring them (L361)
                 ),  # L361-L371
-                Field(
+                number(
                     "surprises_pending",
                     T("Surprises owed by the GM", "Сюрпризов от Мастера"),
-                    "input",
-                    min=0,
-                    max=OPEN_SMALL,
+                    0,
+                    OPEN_SMALL,
                     creation_only=True,
                 ),
             ),
         ),
-        Section("notes", T("Notes", "Заметки"), (Field("notes", T("Notes", "Заметки"), "longtext"),), layout="text"),
+        notes_section(),
     )
 )

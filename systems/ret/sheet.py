@@ -4,6 +4,23 @@ from __future__ import annotations
 
 from tabletop_widgets.core import T
 from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL, Field, Section, Sheet
+from tabletop_widgets.core.sheet_helpers import (
+    NAME,
+    NOTES,
+    choice,
+    derived,
+    entries,
+    flag,
+    labelled,
+    longtext,
+    named,
+    notes_section,
+    number,
+    numbers,
+    pick,
+    resource,
+    text,
+)
 
 from .params import LABELS, PARENT, TREE, TREE_ORDER, tier
 
@@ -18,12 +35,11 @@ _FORMULA = {
 
 def _tree_field(node: str) -> Field:
     if tier(node) == 3:
-        return Field(
+        return number(
             node,
             LABELS[node],
-            "input",
-            min=0,
-            max=8,
+            0,
+            8,
             help=T(
                 "Raised with development points; the die follows the level (3 = d6, 4 = d8, 5 = d10, 6 = d12, 7 = d20)",
                 "Повышается очками развития; куб зависит от уровня (3 = d6, 4 = d8, 5 = d10, 6 = d12, 7 = d20)",
@@ -34,18 +50,10 @@ def _tree_field(node: str) -> Field:
             creation_only=True,  # in play only development points raise it (L278)
             extra={"npc_max": 8},
         )
-    return Field(
-        node,
-        LABELS[node],
-        "derived",
-        help=_FORMULA[node],
-        tier=tier(node),
-        parent=PARENT.get(node),
-        die_label=True,
-    )
+    return derived(node, LABELS[node], _FORMULA[node], tier=tier(node), parent=PARENT.get(node), die_label=True)
 
 
-_ABILITY_CHOICES = tuple((n, LABELS[n]) for n in TREE_ORDER)
+_ABILITY_CHOICES = pick(TREE_ORDER, LABELS)
 
 SHEET = Sheet(
     (
@@ -53,28 +61,27 @@ SHEET = Sheet(
             "identity",
             T("Identity", "Персонаж"),
             (
-                Field("name", T("Name", "Имя"), "text"),
-                Field("player", T("Player", "Игрок"), "text"),
-                Field("concept", T("Concept", "Концепция"), "text"),
-                Field("world", T("Game / world", "Игра / мир"), "text"),
-                Field("gender", T("Gender", "Пол"), "text"),
-                Field("age", T("Age", "Возраст"), "text", min=0, max=OPEN_LARGE, max_length=40),
-                Field("height", T("Height", "Рост"), "text"),
-                Field("weight", T("Weight", "Вес"), "text"),
-                Field("appearance", T("Appearance", "Внешность"), "longtext"),
-                Field("avatar", T("Avatar (image)", "Аватар (изображение)"), "text"),
-                Field("theme_music", T("Theme music", "Музыкальная тема"), "text"),
-                Field("backstory", T("Backstory", "Квента"), "longtext"),
-                Field("is_npc", T("NPC", "Противник"), "flag"),  # the book's word, L1731
-                Field(
+                text("name", T("Name", "Имя")),
+                text("player", T("Player", "Игрок")),
+                text("concept", T("Concept", "Концепция")),
+                text("world", T("Game / world", "Игра / мир")),
+                text("gender", T("Gender", "Пол")),
+                text("age", T("Age", "Возраст"), min=0, max=OPEN_LARGE, max_length=40),
+                text("height", T("Height", "Рост")),
+                text("weight", T("Weight", "Вес")),
+                longtext("appearance", T("Appearance", "Внешность")),
+                text("avatar", T("Avatar (image)", "Аватар (изображение)")),
+                text("theme_music", T("Theme music", "Музыкальная тема")),
+                longtext("backstory", T("Backstory", "Квента")),
+                flag("is_npc", T("NPC", "Противник")),  # the book's word, L1731
+                choice(
                     "npc_tier",
                     T("NPC tier", "Категория противника"),
-                    "choice",
-                    choices=(
-                        ("mook", T("Nameless (mook)", "Безымянный")),
-                        ("regular", T("Regular", "Обычный")),
-                        ("important", T("Important", "Важный")),
-                        ("boss", T("Boss", "Босс")),
+                    labelled(
+                        ("mook", "Nameless (mook)", "Безымянный"),
+                        ("regular", "Regular", "Обычный"),
+                        ("important", "Important", "Важный"),
+                        ("boss", "Boss", "Босс"),
                     ),
                 ),
             ),
@@ -99,38 +106,23 @@ SHEET = Sheet(
             "indicators",
             T("Indicators", "Показатели"),
             (
-                Field(
-                    "level",
-                    T("Level", "Уровень"),
-                    "derived",
-                    help=T("(Mind + Emotions + Body) // 3", "(Разум + Эмоции + Тело) // 3"),
+                derived(
+                    "level", T("Level", "Уровень"), T("(Mind + Emotions + Body) // 3", "(Разум + Эмоции + Тело) // 3")
                 ),
-                Field("strike_power", T("Strike Power", "Сила Удара"), "derived", help=T("Strength // 2", "Сила // 2")),
-                Field(
-                    "speed",
-                    T("Speed", "Скорость"),
-                    "derived",
-                    help=T("= Agility (steps per turn)", "= Ловкость (шагов за ход)"),
-                ),
-                Field("health_max", T("Health (max)", "Здоровье (макс.)"), "derived", help=T("2 × Body", "2 × Тело")),
-                Field(
-                    "sanity_max",
-                    T("Sanity (max)", "Рассудок (макс.)"),
-                    "derived",
-                    help=T("Mind + Emotions", "Разум + Эмоции"),
-                ),
-                Field(
+                derived("strike_power", T("Strike Power", "Сила Удара"), T("Strength // 2", "Сила // 2")),
+                derived("speed", T("Speed", "Скорость"), T("= Agility (steps per turn)", "= Ловкость (шагов за ход)")),
+                derived("health_max", T("Health (max)", "Здоровье (макс.)"), T("2 × Body", "2 × Тело")),
+                derived("sanity_max", T("Sanity (max)", "Рассудок (макс.)"), T("Mind + Emotions", "Разум + Эмоции")),
+                derived(
                     "luck_max",
                     T("Luck (max)", "Удача (макс.)"),
-                    "derived",
-                    help=T("2 × Level (or the GM's value)", "2 × Уровень (или значение мастера)"),
+                    T("2 × Level (or the GM's value)", "2 × Уровень (или значение мастера)"),
                 ),
-                Field(
+                number(
                     "luck_max_override",
                     T("Luck max set by the GM", "Макс. Удачи от мастера"),
-                    "input",
-                    min=0,
-                    max=OPEN_SMALL,
+                    0,
+                    OPEN_SMALL,
                     gm_only=True,
                 ),
             ),
@@ -141,59 +133,55 @@ SHEET = Sheet(
             "resources",
             T("Resources", "Ресурсы"),
             (
-                Field(
+                resource(
                     "health",
                     T("Health", "Здоровье"),
-                    "resource",
-                    min=-OPEN_LARGE,
-                    max=16,
-                    max_trait="health_max",
-                    help=T(
+                    -OPEN_LARGE,
+                    16,
+                    "health_max",
+                    T(
                         "May go negative: below 0 — survival rolls (Endurance vs |Health|)",
                         "Может быть отрицательным: ниже 0 — броски на выживание (Выносливость против |Здоровья|)",
                     ),
                     extra={"negative_ok": True, "threshold_factor": -3},
                 ),
-                Field(
+                resource(
                     "sanity",
                     T("Sanity", "Рассудок"),
-                    "resource",
-                    min=-OPEN_LARGE,
-                    max=16,
-                    max_trait="sanity_max",
-                    help=T(
+                    -OPEN_LARGE,
+                    16,
+                    "sanity_max",
+                    T(
                         "Spent on extra turns and superpowers; below 0 — self-control rolls",
                         "Тратится на доп. ходы и сверхспособности; ниже 0 — броски на самоконтроль",
                     ),
                     extra={"negative_ok": True, "threshold_factor": -3},
                 ),
-                Field(
+                resource(
                     "luck",
                     T("Luck", "Удача"),
-                    "resource",
-                    min=0,
-                    max=OPEN_SMALL,
-                    max_trait="luck_max",
-                    help=T(
+                    0,
+                    OPEN_SMALL,
+                    "luck_max",
+                    T(
                         "Declared before a roll; may exceed the maximum; refilled each game session",
                         "Заявляется до броска; может превышать максимум; восполняется каждую игру",
                     ),
                     extra={"may_exceed_max": True},
                 ),
-                Field("temp_armour", T("Temporary armour", "Временная броня"), "input", min=0, max=OPEN_SMALL),
-                Field(
+                number("temp_armour", T("Temporary armour", "Временная броня"), 0, OPEN_SMALL),
+                choice(
                     "temp_armour_kind",
                     T("Temporary armour kind", "Вид временной брони"),
-                    "choice",
-                    choices=(
-                        ("skin", T("Skin hardening (after armour)", "Усиление кожи (после брони)")),  # L1426
-                        ("shield", T("Energy shield (before armour)", "Энергетический щит (до брони)")),
+                    labelled(
+                        ("skin", "Skin hardening (after armour)", "Усиление кожи (после брони)"),  # L1426
+                        ("shield", "Energy shield (before armour)", "Энергетический щит (до брони)"),  # L1427
                     ),
-                ),  # L1427
-                Field("temp_armour_expiry", T("Expires", "Истекает"), "text"),
-                Field("stabilised_health", T("Stabilised (Health)", "Стабилизирован (Здоровье)"), "flag"),
-                Field("stabilised_sanity", T("Stabilised (Sanity)", "Стабилизирован (Рассудок)"), "flag"),
-                Field("dead", T("Dead", "Смерть"), "flag"),
+                ),
+                text("temp_armour_expiry", T("Expires", "Истекает")),
+                flag("stabilised_health", T("Stabilised (Health)", "Стабилизирован (Здоровье)")),
+                flag("stabilised_sanity", T("Stabilised (Sanity)", "Стабилизирован (Рассудок)")),
+                flag("dead", T("Dead", "Смерть")),
             ),
             layout="resources",
         ),
@@ -201,32 +189,30 @@ SHEET = Sheet(
             "abilities",
             T("Skills and talents", "Навыки и таланты"),
             (
-                Field(
+                entries(
                     "abilities",
                     T("Abilities", "Способности"),
-                    "list",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field(
+                    *named(
+                        NAME,
+                        choice(
                             "kind",
                             T("Kind", "Вид"),
-                            "choice",
-                            choices=(
-                                ("skill", T("Skill", "Навык")),
-                                ("talent", T("Talent", "Талант")),
-                                ("ultimate", T("Ultimate", "Ультимативная")),
+                            labelled(
+                                ("skill", "Skill", "Навык"),
+                                ("talent", "Talent", "Талант"),
+                                ("ultimate", "Ultimate", "Ультимативная"),
                             ),
                         ),
-                        Field("base_param", T("Base parameter", "Основа"), "choice", choices=_ABILITY_CHOICES),
-                        Field("level", T("Level", "Уровень"), "input", min=1, max=7),
-                        Field("parent_talent", T("Parent talent (ultimate)", "Родительский талант"), "text"),
-                        Field("category", T("Category", "Категория"), "choice", source="ability_categories"),
-                        Field("is_superpower", T("Superpower", "Сверхспособность"), "flag"),
-                        Field("sanity_cost", T("Sanity cost", "Цена в Рассудке"), "input", min=0, max=OPEN_SMALL),
-                        Field("divider", T("Divider", "Делитель"), "text", gm_only=True),
-                        Field("used", T("Used this session", "Применена в этой игре"), "flag"),
-                        Field("restrictions", T("Restrictions", "Ограничения"), "text"),
-                        Field("notes", T("Notes", "Заметки"), "text"),
+                        choice("base_param", T("Base parameter", "Основа"), _ABILITY_CHOICES),
+                        number("level", T("Level", "Уровень"), 1, 7),
+                        text("parent_talent", T("Parent talent (ultimate)", "Родительский талант")),
+                        choice("category", T("Category", "Категория"), source="ability_categories"),
+                        flag("is_superpower", T("Superpower", "Сверхспособность")),
+                        number("sanity_cost", T("Sanity cost", "Цена в Рассудке"), 0, OPEN_SMALL),
+                        text("divider", T("Divider", "Делитель"), gm_only=True),
+                        flag("used", T("Used this session", "Применена в этой игре")),
+                        text("restrictions", T("Restrictions", "Ограничения")),
+                        text("notes", NOTES),
                     ),
                     help=T(
                         "Skill: die of the base parameter + skill level. Talent: own die + base parameter level.",
@@ -241,18 +227,17 @@ SHEET = Sheet(
             "flaws",
             T("Flaws", "Недостатки"),
             (
-                Field(
+                entries(
                     "flaws",
                     T("Flaws", "Недостатки"),
-                    "list",
-                    source="flaws",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("severity", T("Severity", "Сложность недостатка"), "choice", source="flaws"),  # L1667
-                        Field("strength", T("Flaw strength", "Сила недостатка"), "input", min=0, max=OPEN_SMALL),
-                        Field("base_param", T("Base parameter", "Основа"), "choice", choices=_ABILITY_CHOICES),
-                        Field("level", T("Flaw level", "Уровень недостатка"), "input", min=1, max=7),
+                    *named(
+                        NAME,
+                        choice("severity", T("Severity", "Сложность недостатка"), source="flaws"),  # L1667
+                        number("strength", T("Flaw strength", "Сила недостатка"), 0, OPEN_SMALL),
+                        choice("base_param", T("Base parameter", "Основа"), _ABILITY_CHOICES),
+                        number("level", T("Flaw level", "Уровень недостатка"), 1, 7),
                     ),
+                    source="flaws",
                     help=T(
                         "Difficulty = strength − current Sanity − flaw level",
                         "Сложность = сила − текущий Рассудок − уровень",
@@ -266,78 +251,73 @@ SHEET = Sheet(
             "equipment",
             T("Equipment", "Снаряжение"),
             (
-                Field(
+                entries(
                     "weapons",
                     T("Weapons", "Оружие"),
-                    "list",
-                    source="weapons",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("category", T("Category", "Категория"), "choice", source="weapons"),
-                        Field(
+                    *named(
+                        NAME,
+                        choice("category", T("Category", "Категория"), source="weapons"),
+                        choice(
                             "kind",
                             T("Kind", "Тип"),
-                            "choice",
-                            choices=(
-                                ("melee", T("Melee", "Ближний бой")),
-                                ("ranged", T("Ranged", "Дистанционное")),
-                                ("thrown", T("Thrown", "Метательное")),
+                            labelled(
+                                ("melee", "Melee", "Ближний бой"),
+                                ("ranged", "Ranged", "Дистанционное"),
+                                ("thrown", "Thrown", "Метательное"),
                             ),
                         ),
-                        Field("damage", T("Weapon Damage", "Урон Оружия"), "input", min=0, max=OPEN_SMALL),
-                        Field(
-                            "attack_param", T("Attack parameter", "Параметр атаки"), "choice", choices=_ABILITY_CHOICES
+                        number("damage", T("Weapon Damage", "Урон Оружия"), 0, OPEN_SMALL),
+                        choice("attack_param", T("Attack parameter", "Параметр атаки"), _ABILITY_CHOICES),
+                        flag("adds_strike_power", T("Adds Strike Power", "Добавляет Силу Удара")),
+                        flag("one_handed", T("One-handed", "Одноручное")),
+                        flag("heavy", T("Heavy", "Тяжёлое")),
+                        flag("automatic", T("Automatic", "Автоматическое")),
+                        number("reach", T("Reach (steps)", "Досягаемость (шаги)"), 1, OPEN_SMALL),
+                        *numbers(
+                            0, OPEN_LARGE, ("ammo", T("Ammo", "Боезапас")), ("capacity", T("Magazine", "Магазин"))
                         ),
-                        Field("adds_strike_power", T("Adds Strike Power", "Добавляет Силу Удара"), "flag"),
-                        Field("one_handed", T("One-handed", "Одноручное"), "flag"),
-                        Field("heavy", T("Heavy", "Тяжёлое"), "flag"),
-                        Field("automatic", T("Automatic", "Автоматическое"), "flag"),
-                        Field("reach", T("Reach (steps)", "Досягаемость (шаги)"), "input", min=1, max=OPEN_SMALL),
-                        Field("ammo", T("Ammo", "Боезапас"), "input", min=0, max=OPEN_LARGE),
-                        Field("capacity", T("Magazine", "Магазин"), "input", min=0, max=OPEN_LARGE),
-                        Field("can_parry", T("Can parry", "Можно парировать"), "flag"),
-                        Field("properties", T("Properties", "Свойства"), "text"),
+                        flag("can_parry", T("Can parry", "Можно парировать")),
+                        text("properties", T("Properties", "Свойства")),
                     ),
+                    source="weapons",
                 ),
-                Field(
+                entries(
                     "armour",
                     T("Armour", "Броня"),
-                    "list",
-                    source="armour",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("class", T("Class", "Класс"), "choice", source="armour"),
-                        Field("locations", T("Covers", "Защищает"), "text"),
-                        Field("defence", T("Defence", "Защита"), "input", min=0, max=OPEN_SMALL),
-                        Field("durability", T("Durability", "Прочность"), "input", min=0, max=OPEN_LARGE),
-                        Field(
-                            "durability_max", T("Durability (max)", "Прочность (макс.)"), "input", min=0, max=OPEN_LARGE
+                    *named(
+                        NAME,
+                        choice("class", T("Class", "Класс"), source="armour"),
+                        text("locations", T("Covers", "Защищает")),
+                        number("defence", T("Defence", "Защита"), 0, OPEN_SMALL),
+                        *numbers(
+                            0,
+                            OPEN_LARGE,
+                            ("durability", T("Durability", "Прочность")),
+                            ("durability_max", T("Durability (max)", "Прочность (макс.)")),
                         ),
-                        Field(
-                            "penalty",
-                            T("Agility-branch penalty", "Штраф ветки Ловкости"),
-                            "input",
-                            min=-OPEN_SMALL,
-                            max=0,
-                        ),
-                        Field("worn", T("Worn", "Надета"), "flag"),
-                        Field("properties", T("Properties", "Свойства"), "text"),
+                        number("penalty", T("Agility-branch penalty", "Штраф ветки Ловкости"), -OPEN_SMALL, 0),
+                        flag("worn", T("Worn", "Надета")),
+                        text("properties", T("Properties", "Свойства")),
                     ),
+                    source="armour",
                 ),
-                Field(
+                entries(
                     "items",
                     T("Items", "Предметы"),
-                    "list",
-                    source="items",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("kind", T("Kind", "Вид"), "choice", source="item_kinds"),
-                        Field("charges", T("Charges", "Заряды"), "input", min=0, max=OPEN_LARGE),
-                        Field("charges_max", T("Charges (max)", "Заряды (макс.)"), "input", min=0, max=OPEN_LARGE),
-                        Field("effect", T("Effect", "Эффект"), "text"),
+                    *named(
+                        NAME,
+                        choice("kind", T("Kind", "Вид"), source="item_kinds"),
+                        *numbers(
+                            0,
+                            OPEN_LARGE,
+                            ("charges", T("Charges", "Заряды")),
+                            ("charges_max", T("Charges (max)", "Заряды (макс.)")),
+                        ),
+                        text("effect", T("Effect", "Эффект")),
                     ),
+                    source="items",
                 ),
-                Field("money", T("Money", "Деньги"), "text", min=0, max=OPEN_MONEY, max_length=80),
+                text("money", T("Money", "Деньги"), min=0, max=OPEN_MONEY, max_length=80),
             ),
             layout="grid",
             columns=1,
@@ -346,22 +326,23 @@ SHEET = Sheet(
             "conditions",
             T("Conditions", "Состояния"),
             (
-                Field(
+                entries(
                     "conditions",
                     T("Active conditions", "Активные состояния"),
-                    "list",
+                    choice("id", T("Condition", "Состояние"), source="conditions"),
+                    number("magnitude", T("Magnitude", "Величина"), -OPEN_SMALL, OPEN_SMALL),
+                    number("duration", T("Duration", "Длительность"), 0, OPEN_LARGE),
+                    text("source", T("Source", "Источник")),
+                    text("notes", NOTES),
                     source="conditions",
-                    item_fields=(
-                        Field("id", T("Condition", "Состояние"), "choice", source="conditions"),
-                        Field("magnitude", T("Magnitude", "Величина"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
-                        Field("duration", T("Duration", "Длительность"), "input", min=0, max=OPEN_LARGE),
-                        Field("source", T("Source", "Источник"), "text"),
-                        Field("notes", T("Notes", "Заметки"), "text"),
-                    ),
                 ),
-                Field("aim_bonus", T("Aim bonus", "Бонус прицеливания"), "input", min=0, max=OPEN_SMALL),
-                Field("cover_bonus", T("Cover bonus", "Бонус укрытия"), "input", min=0, max=OPEN_SMALL),
-                Field("cover_shield_only", T("Shield cover (parry only)", "Щит (только парирование)"), "flag"),
+                *numbers(
+                    0,
+                    OPEN_SMALL,
+                    ("aim_bonus", T("Aim bonus", "Бонус прицеливания")),
+                    ("cover_bonus", T("Cover bonus", "Бонус укрытия")),
+                ),
+                flag("cover_shield_only", T("Shield cover (parry only)", "Щит (только парирование)")),
             ),
             layout="table",
         ),
@@ -369,28 +350,25 @@ SHEET = Sheet(
             "tokens",
             T("Tokens", "Токены"),
             (
-                Field(
+                entries(
                     "tokens",
                     T("Tokens", "Токены"),
-                    "list",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field(
+                    *named(
+                        NAME,
+                        choice(
                             "kind",
                             T("Kind", "Вид"),
-                            "choice",
-                            choices=(
-                                ("flat", T("Flat bonus", "Бонус к значению")),
-                                ("die_level", T("+1 die level", "+1 уровень куба")),
+                            labelled(
+                                ("flat", "Flat bonus", "Бонус к значению"),
+                                ("die_level", "+1 die level", "+1 уровень куба"),
                             ),
                         ),
-                        Field("amount", T("Amount", "Величина"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
-                        Field("applies_to", T("Applies to", "К чему"), "text"),
-                        Field("condition", T("Condition", "Условие"), "text"),
-                        Field(
+                        number("amount", T("Amount", "Величина"), -OPEN_SMALL, OPEN_SMALL),
+                        text("applies_to", T("Applies to", "К чему")),
+                        text("condition", T("Condition", "Условие")),
+                        flag(
                             "persistent",
                             T("Kept between sessions", "Сохраняется между играми"),
-                            "flag",
                             gm_only=True,  # the GM's call (L1479); read when a session starts
                         ),
                     ),
@@ -402,49 +380,37 @@ SHEET = Sheet(
             "development",
             T("Development points", "Очки развития"),
             (
-                Field(
+                number(
                     "dp",
                     T("DP (common pool)", "ОР (общий пул)"),
-                    "input",
-                    min=0,
-                    max=OPEN_LARGE,
+                    0,
+                    OPEN_LARGE,
                     help=T("Recommended costing: raising L → L+1 costs L", "Рекомендуемый расчёт: с L на L+1 стоит L"),
                     creation_only=True,  # in play: the GM awards, advances spend (L278)
                 ),
-                Field(
+                number(
                     "dp_params",
                     T("Parameter DP", "ОР параметров"),
-                    "input",
-                    min=0,
-                    max=OPEN_LARGE,
+                    0,
+                    OPEN_LARGE,
                     help=T("Simplified costing: 1 DP per level", "Упрощённый расчёт: 1 ОР за уровень"),
                     creation_only=True,
                 ),
-                Field(
-                    "dp_abilities",
-                    T("Ability DP", "ОР способностей"),
-                    "input",
-                    min=0,
-                    max=OPEN_LARGE,
-                    creation_only=True,
-                ),
-                Field(
+                number("dp_abilities", T("Ability DP", "ОР способностей"), 0, OPEN_LARGE, creation_only=True),
+                entries(
                     "dp_log",
                     T("Spend log", "Журнал трат"),
-                    "list",
-                    item_fields=(
-                        Field("target", T("Target", "Что"), "text"),
-                        Field("from", T("From", "С"), "text"),
-                        Field("to", T("To", "На"), "text"),
-                        Field("cost", T("Cost", "Цена"), "input", min=-OPEN_LARGE, max=OPEN_LARGE),
-                        Field("pool", T("Pool", "Пул"), "text"),
-                    ),
+                    text("target", T("Target", "Что")),
+                    text("from", T("From", "С")),
+                    text("to", T("To", "На")),
+                    number("cost", T("Cost", "Цена"), -OPEN_LARGE, OPEN_LARGE),
+                    text("pool", T("Pool", "Пул")),
                     creation_only=True,
                 ),
             ),
             layout="grid",
             columns=3,
         ),
-        Section("notes", T("Notes", "Заметки"), (Field("notes", T("Notes", "Заметки"), "longtext"),), layout="text"),
+        notes_section(),
     )
 )

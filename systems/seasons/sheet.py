@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from tabletop_widgets.core import Field, Section, Sheet, T
+from tabletop_widgets.core import Section, Sheet, T
 from tabletop_widgets.core.sheet import OPEN_SMALL
+from tabletop_widgets.core.sheet_helpers import (
+    NAME,
+    choice,
+    derived,
+    entries,
+    flag,
+    labelled,
+    named,
+    notes_section,
+    number,
+    resource,
+    spent_of,
+    text,
+)
 
 from .data import ATTRIBUTE_GROUPS, SKILLS, TABLES, label
 from .health import OUT_STATE_LABELS
@@ -38,12 +52,11 @@ _attr_fields = []
 for group, names in ATTRIBUTE_GROUPS.items():
     for n in names:
         _attr_fields.append(
-            Field(
+            number(
                 n,
                 label(n),
-                "input",
-                min=1,
-                max=TRAIT_MAX,
+                1,
+                TRAIT_MAX,
                 help=T(
                     "1 weak, 2 average, 3 talent, 4 outstanding, 5 among the best",  # L128
                     "1 слабо, 2 средне, 3 талант, 4 выдающийся, 5 один из лучших",
@@ -55,51 +68,54 @@ for group, names in ATTRIBUTE_GROUPS.items():
             )
         )
 
+#: the items of a pending bonus or penalty
+_PENDING_ITEMS = (
+    text("source", T("Source", "Источник")),
+    number("dice", T("Dice", "Дайсы"), -OPEN_SMALL, OPEN_SMALL),
+    text("applies_to", T("Applies to", "Для")),
+)
+
 SHEET = Sheet(
     (
         Section(
             "header",
             T("Character", "Персонаж"),
             (
-                Field("name", T("Name", "Имя"), "text"),
-                Field(
+                text("name", T("Name", "Имя")),
+                choice(
                     "archetype",
                     T("Archetype", "Архетип"),
-                    "choice",
                     source="archetypes",
                     help=T("one-word role; free text allowed", "роль одним словом; можно своё"),  # L108-111
                     free_text=True,
                 ),
-                Field(
+                choice(
                     "goal",
                     T("Goal", "Цель"),
-                    "choice",
                     source="goals",
                     help=T("one active Goal", "одна текущая Цель"),
                     free_text=True,
                 ),  # L112
-                Field(
+                choice(
                     "tier",
                     T("Tier", "Уровень"),
-                    "choice",
-                    choices=_tiers(),
+                    _tiers(),
                     help=T(
                         "budgets 15/25/10 +5/+10/+6 per tier",  # L182-184
                         "пункты 15/25/10, +5/+10/+6 за уровень",
                     ),
                     creation_only=True,  # in play the Storyteller grants the next tier (L746-752)
                 ),  # L182-184
-                Field(
+                number(
                     "size",
                     T("Size", "Размер"),
-                    "input",
-                    min=1,
-                    max=TRAIT_MAX,
+                    1,
+                    TRAIT_MAX,
                     help=T("adult 5, teenager 4, child 3", "взрослый 5, подросток 4, ребёнок 3"),
                     creation_only=True,
                 ),  # L148
-                Field("is_player_character", T("Player character", "Персонаж игрока"), "flag"),
-                Field("storyteller_approved", T("Storyteller approved", "Одобрено Рассказчиком"), "flag"),
+                flag("is_player_character", T("Player character", "Персонаж игрока")),
+                flag("storyteller_approved", T("Storyteller approved", "Одобрено Рассказчиком")),
             ),
             columns=2,
         ),
@@ -107,20 +123,18 @@ SHEET = Sheet(
             "traits",
             T("Problems & Advantages", "Проблемы и Преимущества"),
             (
-                Field(
+                entries(
                     "problems",
                     T("Problems (-3)", "Проблемы (-3)"),
-                    "list",
                     source="problems",
                     help=T("one relevant Problem per check: -3", "одна подходящая Проблема на проверку: -3"),  # L316
                     badge="-3",
                     free_text=True,
                     extra={"item": "text"},
                 ),
-                Field(
+                entries(
                     "advantages",
                     T("Advantages (+3)", "Преимущества (+3)"),
-                    "list",
                     source="advantages",
                     help=T(
                         "one relevant Advantage per check: +3", "одно подходящее Преимущество на проверку: +3"
@@ -129,10 +143,9 @@ SHEET = Sheet(
                     free_text=True,
                     extra={"item": "text"},
                 ),
-                Field(
+                choice(
                     "active_problem",
                     T("Active Problem (-3)", "Активная Проблема (-3)"),
-                    "choice",
                     help=T(
                         "the Problem relevant now (this scene / this check): every check takes -3 unless the "
                         "tray unticks it; empty = none",  # L316
@@ -144,10 +157,9 @@ SHEET = Sheet(
                     badge="-3",
                     free_text=True,
                 ),
-                Field(
+                choice(
                     "active_advantage",
                     T("Active Advantage (+3)", "Активное Преимущество (+3)"),
-                    "choice",
                     help=T(
                         "the Advantage relevant now: every check takes +3 unless the tray unticks it; "
                         "empty = none",  # L390
@@ -173,12 +185,11 @@ SHEET = Sheet(
             "skills",
             T("Skills", "Навыки"),
             tuple(
-                Field(
+                number(
                     s,
                     label(s),
-                    "input",
-                    min=0,
-                    max=TRAIT_MAX,
+                    0,
+                    TRAIT_MAX,
                     help=T(
                         "0 untrained, 1 basics, 2 professional, 3 experienced, 4 expert, 5 among the best",  # L134
                         "0 нет, 1 основы, 2 профессионал, 3 опытный, 4 эксперт, 5 один из лучших",
@@ -194,20 +205,17 @@ SHEET = Sheet(
             "specializations",
             T("Specializations", "Специализации"),
             (
-                Field(
+                entries(
                     "specializations",
                     T("Specializations", "Специализации"),
-                    "list",
+                    choice("skill", T("Skill", "Навык"), _skill_choices()),
+                    text("name", NAME),
+                    number("rating", T("Rating", "Значение"), 1, TRAIT_MAX),
                     source="skills",
                     help=T(
                         "+rating dice when the check involves it; only in skills rated 1+",  # L137-141
                         "+значение в дайсах, если подходит; только в навыках от 1",
                     ),  # L137-141
-                    item_fields=(
-                        Field("skill", T("Skill", "Навык"), "choice", choices=_skill_choices()),
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("rating", T("Rating", "Значение"), "input", min=1, max=TRAIT_MAX),
-                    ),
                 ),
             ),
             layout="table",
@@ -216,31 +224,26 @@ SHEET = Sheet(
             "budgets",
             T("Creation points", "Пункты создания"),
             (
-                Field(
+                *spent_of(
                     "attribute_points_spent",
+                    "attribute_points_budget",
                     T("Attribute points spent", "Пункты атрибутов: распределено"),
-                    "derived",
-                    budget="attribute_points_budget",
-                    help=T("sum of (attribute - 1)", "сумма (атрибут - 1)"),
+                    T("Attribute points", "Пункты атрибутов: всего"),
+                    T("sum of (attribute - 1)", "сумма (атрибут - 1)"),
                 ),
-                Field("attribute_points_budget", T("Attribute points", "Пункты атрибутов: всего"), "derived"),
-                Field(
+                *spent_of(
                     "skill_points_spent",
+                    "skill_points_budget",
                     T("Skill points spent", "Пункты навыков: распределено"),
-                    "derived",
-                    budget="skill_points_budget",
-                    help=T("sum of skills", "сумма навыков"),
+                    T("Skill points", "Пункты навыков: всего"),
+                    T("sum of skills", "сумма навыков"),
                 ),
-                Field("skill_points_budget", T("Skill points", "Пункты навыков: всего"), "derived"),
-                Field(
+                *spent_of(
                     "specialization_points_spent",
+                    "specialization_points_budget",
                     T("Specialization points spent", "Пункты специализаций: распределено"),
-                    "derived",
-                    budget="specialization_points_budget",
-                    help=T("sum of specialization ratings", "сумма значений специализаций"),
-                ),
-                Field(
-                    "specialization_points_budget", T("Specialization points", "Пункты специализаций: всего"), "derived"
+                    T("Specialization points", "Пункты специализаций: всего"),
+                    T("sum of specialization ratings", "сумма значений специализаций"),
                 ),
             ),
             columns=2,
@@ -249,51 +252,39 @@ SHEET = Sheet(
             "derived",
             T("Derived", "Производные"),
             (
-                Field(
+                derived(
                     "physical_defence",
                     T("Physical Defence (PD)", "Физическая защита (ФЗ)"),
-                    "derived",
-                    help=T("= Stamina", "= Выносливость"),
+                    T("= Stamina", "= Выносливость"),
                 ),  # L45
-                Field(
+                derived(
                     "social_defence",
                     T("Social Defence (SD)", "Социальная защита (СЗ)"),
-                    "derived",
-                    help=T("= Composure", "= Самообладание"),
+                    T("= Composure", "= Самообладание"),
                 ),  # L45
-                Field(
-                    "mental_defence",
-                    T("Mental Defence (MD)", "Умственная защита (УЗ)"),
-                    "derived",
-                    help=T("= Resolve", "= Выдержка"),
+                derived(
+                    "mental_defence", T("Mental Defence (MD)", "Умственная защита (УЗ)"), T("= Resolve", "= Выдержка")
                 ),  # L45
-                Field(
+                derived(
                     "initiative",
                     T("Initiative", "Инициатива"),
-                    "derived",
-                    help=T("Intelligence + Wits + Resolve", "Интеллект + Сообразительность + Выдержка"),
+                    T("Intelligence + Wits + Resolve", "Интеллект + Сообразительность + Выдержка"),
                 ),  # L172
-                Field(
+                derived(
                     "speed",
                     T("Speed (m/round)", "Скорость (м/раунд)"),
-                    "derived",
-                    help=T("Strength + Dexterity + Stamina", "Сила + Ловкость + Выносливость"),
+                    T("Strength + Dexterity + Stamina", "Сила + Ловкость + Выносливость"),
                 ),  # L171
-                Field("health_max", T("Health", "Здоровье"), "derived", help=T("Size × 2", "Размер × 2")),  # L173
-                Field(
+                derived("health_max", T("Health", "Здоровье"), T("Size × 2", "Размер × 2")),  # L173
+                derived(
                     "drama_start",
                     T("Starting Drama", "Начальная Драма"),
-                    "derived",
-                    help=T(
-                        "Presence + Manipulation + Composure",  # L147
-                        "Внушительность + Манипулирование + Самообладание",
-                    ),
+                    T("Presence + Manipulation + Composure", "Внушительность + Манипулирование + Самообладание"),
                 ),  # L147
-                Field(
+                derived(
                     "armour_penalty",
                     T("Armour", "Броня"),
-                    "derived",
-                    help=T("penalty to attacks against you", "штраф атакам против вас"),
+                    T("penalty to attacks against you", "штраф атакам против вас"),
                 ),  # L774
             ),
             columns=2,
@@ -302,92 +293,76 @@ SHEET = Sheet(
             "status",
             T("Status", "Состояние"),
             (
-                Field(
+                resource(
                     "drama",
                     T("Drama", "Драма"),
-                    "resource",
-                    min=0,
-                    max=OPEN_SMALL,
+                    0,
+                    OPEN_SMALL,
                     help=T(
                         "spend 1 per check: +3 own / -3 opponent; no maximum",  # L741-742
                         "1 на проверку: +3 себе / -3 противнику; без максимума",
                     ),  # L741-742
                     extra={"reset_to": "drama_start"},
                 ),
-                Field(
+                resource(
                     "damage",
                     T("Damage", "Урон"),
-                    "resource",
-                    min=0,
-                    max=2 * TRAIT_MAX,
-                    max_trait="health_max",
-                    help=T(
-                        "Pain at half or more, out at full",  # L708, L722
-                        "Боль с половины, выбывание при полном",
-                    ),  # L708, L722
+                    0,
+                    2 * TRAIT_MAX,
+                    "health_max",
+                    T("Pain at half or more, out at full", "Боль с половины, выбывание при полном"),  # L708, L722
                     track=True,
                 ),
-                Field("health_remaining", T("Health left", "Осталось здоровья"), "derived"),
-                Field(
+                derived("health_remaining", T("Health left", "Осталось здоровья")),
+                derived(
                     "pain_active",
                     T("Pain (-3 to all checks)", "Боль (-3 ко всем проверкам)"),
-                    "derived",
-                    help=T("2 × damage ≥ Health and not suppressed", "2 × урон ≥ здоровья и боль не подавлена"),  # L708
+                    T("2 × damage ≥ Health and not suppressed", "2 × урон ≥ здоровья и боль не подавлена"),  # L708
                     badge="-3",
                 ),
-                Field("pain_suppressed", T("Pain suppressed", "Боль подавлена"), "flag"),
-                Field("is_out", T("Out of the story", "Вне сюжета"), "derived", badge=_OUT_BADGE),
-                Field(
+                flag("pain_suppressed", T("Pain suppressed", "Боль подавлена")),
+                derived("is_out", T("Out of the story", "Вне сюжета"), badge=_OUT_BADGE),
+                choice(
                     "out_state",
                     T("Out of the fight as", "Как выходит из боя"),
-                    "choice",
-                    choices=OUT_STATE_CHOICES,
+                    OUT_STATE_CHOICES,
                     help=T(
                         "at 0 health: as the rules option «At 0 health» says; or fled / surrendered",  # L722, L90, L93 (zero_health_outcome)
                         "при 0 здоровья — как велит настройка правил «При 0 здоровья»; или бегство / сдача",
                     ),
                 ),  # L722, L90, L93
-                Field(
+                derived(
                     "defeated",
                     T("Defeated", "Вне боя"),
-                    "derived",
-                    help=T("0 health, fled or surrendered", "0 здоровья, бегство или сдача"),
+                    T("0 health, fled or surrendered", "0 здоровья, бегство или сдача"),
                     badge=_OUT_BADGE,
                 ),
-                Field(
+                entries(
                     "conditions",
                     T("Conditions (-3 each)", "Состояния (-3 каждое)"),
-                    "list",
+                    *named(
+                        NAME,
+                        choice(
+                            "kind",
+                            T("Kind", "Вид"),
+                            labelled(
+                                ("physical", "physical", "физическое"),
+                                ("mental", "mental", "ментальное"),
+                                ("social", "social", "социальное"),
+                            ),
+                        ),
+                        text("applies_to", T("Applies to", "Действует на")),
+                        text("category", T("Category", "Категория")),
+                        number("removal_difficulty", T("Removal difficulty", "Сложность снятия"), 0, OPEN_SMALL),
+                        text("retry_interval", T("Retry every", "Повтор через")),
+                        text("expires", T("Ends when", "Проходит")),
+                    ),
                     source="conditions",
                     help=T(
                         "each -3 on the checks it affects, stacking, applied automatically; "  # L687, L775
                         "category: physical / mental / social / all / a skill",
                         "каждое -3 на проверки, которые затрагивает, складываются, учитываются сами; "  # L687, L775
                         "категория: физическое / умственное / социальное / любая проверка / навык",
-                    ),
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field(
-                            "kind",
-                            T("Kind", "Вид"),
-                            "choice",
-                            choices=(
-                                ("physical", T("physical", "физическое")),
-                                ("mental", T("mental", "ментальное")),
-                                ("social", T("social", "социальное")),
-                            ),
-                        ),
-                        Field("applies_to", T("Applies to", "Действует на"), "text"),
-                        Field("category", T("Category", "Категория"), "text"),
-                        Field(
-                            "removal_difficulty",
-                            T("Removal difficulty", "Сложность снятия"),
-                            "input",
-                            min=0,
-                            max=OPEN_SMALL,
-                        ),
-                        Field("retry_interval", T("Retry every", "Повтор через"), "text"),
-                        Field("expires", T("Ends when", "Проходит"), "text"),
                     ),
                 ),
             ),
@@ -397,20 +372,16 @@ SHEET = Sheet(
             "recovery",
             T("Recovery", "Восстановление"),
             (
-                Field("damaged_this_scene", T("Damaged this scene", "Ранен в этой сцене"), "flag"),
-                Field(
+                flag("damaged_this_scene", T("Damaged this scene", "Ранен в этой сцене")),
+                flag(
                     "first_aid_used_this_scene",
                     T("First aid attempted", "Первая помощь была"),
-                    "flag",
                     help=T("once per scene after damage", "раз за сцену после урона"),
                 ),  # L723-724
-                Field(
-                    "treated_today",
-                    T("Treated today", "Лечение сегодня было"),
-                    "flag",
-                    help=T("once per day", "раз в день"),
+                flag(
+                    "treated_today", T("Treated today", "Лечение сегодня было"), help=T("once per day", "раз в день")
                 ),  # L725
-                Field("pain_failed_this_scene", T("Pain suppression failed", "Подавить боль не удалось"), "flag"),
+                flag("pain_failed_this_scene", T("Pain suppression failed", "Подавить боль не удалось")),
             ),
             columns=2,
         ),
@@ -418,76 +389,59 @@ SHEET = Sheet(
             "gear",
             T("Gear", "Снаряжение"),
             (
-                Field(
+                entries(
                     "weapons",
                     T("Weapons", "Оружие"),
-                    "list",
-                    source="weapons",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("attack_bonus", T("Attack bonus", "Бонус атаки"), "input", min=0, max=OPEN_SMALL),
-                        Field("armour_piercing", T("Armour piercing", "Бронебойность"), "input", min=0, max=OPEN_SMALL),
-                        Field(
-                            "skill",
-                            T("Skill", "Навык"),
-                            "choice",
-                            choices=(("melee", label("melee")), ("ranged", label("ranged"))),
-                        ),
-                        Field(
+                    *named(
+                        NAME,
+                        number("attack_bonus", T("Attack bonus", "Бонус атаки"), 0, OPEN_SMALL),
+                        number("armour_piercing", T("Armour piercing", "Бронебойность"), 0, OPEN_SMALL),
+                        choice("skill", T("Skill", "Навык"), (("melee", label("melee")), ("ranged", label("ranged")))),
+                        choice(
                             "attribute",
                             T("Attribute", "Атрибут"),
-                            "choice",
-                            choices=(("strength", label("strength")), ("dexterity", label("dexterity"))),
+                            (("strength", label("strength")), ("dexterity", label("dexterity"))),
                         ),
                     ),
+                    source="weapons",
                 ),
-                Field(
+                entries(
                     "armour",
                     T("Armour", "Броня"),
-                    "list",
-                    source="armour",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("penalty", T("Penalty to attackers", "Штраф атакующим"), "input", min=0, max=OPEN_SMALL),
-                        Field("worn", T("Worn", "Надета"), "flag"),
+                    *named(
+                        NAME,
+                        number("penalty", T("Penalty to attackers", "Штраф атакующим"), 0, OPEN_SMALL),
+                        flag("worn", T("Worn", "Надета")),
                     ),
+                    source="armour",
                 ),
-                Field(
+                entries(
                     "tools",
                     T("Tools", "Инструменты"),
-                    "list",
-                    source="equipment",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("bonus", T("Bonus", "Бонус"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
-                        Field("applies_to", T("Applies to", "Для"), "text"),
-                        Field(
-                            "penalty_to_opponents",
-                            T("Penalty to opponents", "Штраф соперникам"),
-                            "input",
-                            min=0,
-                            max=OPEN_SMALL,
-                        ),
+                    *named(
+                        NAME,
+                        number("bonus", T("Bonus", "Бонус"), -OPEN_SMALL, OPEN_SMALL),
+                        text("applies_to", T("Applies to", "Для")),
+                        number("penalty_to_opponents", T("Penalty to opponents", "Штраф соперникам"), 0, OPEN_SMALL),
                     ),
+                    source="equipment",
                 ),
-                Field(
+                entries(
                     "objects",
                     T("Objects", "Предметы"),
-                    "list",
-                    source="improvised_weapons",
-                    item_fields=(
-                        Field("name", T("Name", "Название"), "text"),
-                        Field("size", T("Size", "Размер"), "input", min=1, max=OPEN_SMALL),
-                        Field(
+                    *named(
+                        NAME,
+                        number("size", T("Size", "Размер"), 1, OPEN_SMALL),
+                        number(
                             "structure_damage",
                             T("Structure damage", "Урон Структуре"),
-                            "input",
-                            min=0,
-                            max=2 * OPEN_SMALL,
+                            0,
+                            2 * OPEN_SMALL,
                             help=T("Structure = Size × 2", "Структура = Размер × 2"),
                         ),  # L792
-                        Field("durability", T("Durability", "Прочность"), "input", min=0, max=OPEN_SMALL),
+                        number("durability", T("Durability", "Прочность"), 0, OPEN_SMALL),
                     ),
+                    source="improvised_weapons",
                 ),
             ),
             layout="grid",
@@ -497,10 +451,10 @@ SHEET = Sheet(
             "pending",
             T("Pending modifiers", "Отложенные модификаторы"),
             (
-                Field(
+                entries(
                     "pending_bonus_dice",
                     T("Bonuses for the next check", "Бонусы к следующей проверке"),
-                    "list",
+                    *_PENDING_ITEMS,
                     help=T(
                         "aim +2, help +1, previous successes, inspiration, preparation; used up by "  # L766-771
                         "the next check they fit. Applies to: empty = any check, or a check id, skill, "
@@ -509,36 +463,20 @@ SHEET = Sheet(
                         "тратятся следующей подходящей проверкой. Для: пусто = любая, или название проверки, навык, "
                         "атрибут, физическая / умственная / социальная, атака",
                     ),
-                    item_fields=(
-                        Field("source", T("Source", "Источник"), "text"),
-                        Field("dice", T("Dice", "Дайсы"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
-                        Field("applies_to", T("Applies to", "Для"), "text"),
-                    ),
                 ),
-                Field(
+                entries(
                     "pending_penalties",
                     T("Penalties for the next check", "Штрафы к следующей проверке"),
-                    "list",
+                    *_PENDING_ITEMS,
                     help=T(
                         "frightened -3...; used up by the next check they fit",  # L624
                         "запуган -3...; тратятся следующей подходящей проверкой",
                     ),  # L624
-                    item_fields=(
-                        Field("source", T("Source", "Источник"), "text"),
-                        Field("dice", T("Dice", "Дайсы"), "input", min=-OPEN_SMALL, max=OPEN_SMALL),
-                        Field("applies_to", T("Applies to", "Для"), "text"),
-                    ),
                 ),
             ),
             columns=1,
         ),
-        Section(
-            "notes",
-            T("Notes", "Заметки"),
-            (Field("notes", T("Notes", "Заметки"), "longtext"),),
-            layout="text",
-            columns=1,
-        ),
+        notes_section(columns=1),
     )
 )
 

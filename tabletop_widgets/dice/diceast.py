@@ -168,6 +168,19 @@ class BinOp(Node):
     right: Node
 
 
+def left_spine(node: Node) -> tuple[Node, list[BinOp]]:
+    """A left-deep chain of binary operations (``^`` excepted) as (its leftmost operand, the
+    operations from the innermost out): long sums are evaluated by iterating, never by recursing
+    once per term."""
+    spine = []
+    n = node
+    while type(n) is BinOp and n.op != "^":
+        spine.append(n)
+        n = n.left
+    spine.reverse()
+    return n, spine
+
+
 @dataclass
 class Func(Node):
     name: str

@@ -13,9 +13,9 @@ import random
 from fractions import Fraction
 
 from . import limits
-from .diceast import MOD_ORDER, BinOp, Compare, Dice, Expression, Func, Group, Node, Num, Paren, Unary, Var
+from .diceast import MOD_ORDER, BinOp, left_spine, Compare, Dice, Expression, Func, Group, Node, Num, Paren, Unary, Var
 from .die_mods import Roller, all_faces, auto_crits, explode, kept_indexes, reroll, select_dice, tally, unique
-from .errors import DiceError, DiceLimitError, unknown_variable
+from .errors import DiceError, DiceLimitError, variable_value
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
 from .render import render_text
@@ -97,29 +97,15 @@ def _eval_paren(node: Paren, ctx: Context):
 
 
 def eval_var(node: Var, ctx: Context):
-    if ctx.variables is None or node.name not in ctx.variables:
-        en, ru = unknown_variable(node.name, ctx.variables)
-        raise ctx.err(en, node.pos, ru=ru)
-    v = ctx.variables[node.name]
-    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise ctx.err(
-            f"variable @{node.name} is {v!r}, not a whole number",
-            node.pos,
-            ru=f"переменная @{node.name} равна {v!r}, а не целому числу",
-        )
+    v = variable_value(node.name, ctx.variables, node.pos, ctx.err)
     _check_size(ctx, v, node.pos)
     return LiteralNode(v, f"@{node.name}", node.label)
 
 
 def eval_binop(node: BinOp, ctx: Context):
-    # iterate down the left spine: long sums are left-deep trees and must not recurse per term
-    spine = []
-    n = node
-    while type(n) is BinOp and n.op != "^":
-        spine.append(n)
-        n = n.left
+    n, spine = left_spine(node)
     acc = evaluate(n, ctx) if type(n) is not BinOp else eval_power(n, ctx)
-    for b in reversed(spine):
+    for b in spine:
         right = evaluate(b.right, ctx)
         acc = BinOpNode(b.op, acc, right, _arith(ctx, b.op, acc.value, right.value, b.pos), b.label)
     return acc

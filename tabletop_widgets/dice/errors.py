@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 
 class DiceError(ValueError):
     """Bad dice input or a breached limit.
@@ -39,6 +41,23 @@ class DiceError(ValueError):
 
 class DiceLimitError(DiceError):
     """A limit of NOTATION.md was breached (too many dice, too deep, too large for exact odds)."""
+
+
+def variable_value(name: str, variables, pos: int, err):
+    """The number ``@name`` stands for in ``variables``: a whole number or a fraction, else the
+    error ``err(en, pos, ru=...)`` makes (unknown, or not a number) is raised. Both engines,
+    rolled and exact, read variables through it."""
+    if variables is None or name not in variables:
+        en, ru = unknown_variable(name, variables)
+        raise err(en, pos, ru=ru)
+    v = variables[name]
+    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+        raise err(
+            f"variable @{name} is {v!r}, not a whole number",
+            pos,
+            ru=f"переменная @{name} равна {v!r}, а не целому числу",
+        )
+    return v
 
 
 def unknown_variable(name: str, variables) -> tuple[str, str]:

@@ -54,11 +54,11 @@ gives the distribution of total - target (``outcome == "margin"``).
 Errors: where ``roll()`` could fail for some outcomes (a possible division by zero, a computed
 count that can be negative, ...) ``distribution()`` raises the ``DiceError`` up front.
 
-Caching: each dice term with fixed parameters is cached (``functools.lru_cache``, 2,048 entries)
+Caching: each dice term with fixed parameters is cached (``exact_dice.TERMS``, 2,048 entries)
 on a canonical key: count, clamped face weights, modifiers in stage order with resolved compare
 points, the explosion limit and the cut-off threshold; whole results are cached too (512
-expressions, by text and variables). ``clear_cache()`` empties both. Not thread-safe (one
-budget per call is kept in a module global).
+expressions, by text and variables). ``clear_cache()`` empties both. The caches are not
+thread-safe; the budget of a call is passed down to every kernel (it is no module global).
 """
 
 from __future__ import annotations
@@ -68,11 +68,26 @@ from collections import OrderedDict
 from fractions import Fraction
 
 from . import exact_core as core
-from . import exact_dice
+from . import exact_dice, exact_pool
 from . import limits
-from .diceast import BinOp, Compare, Dice, Expression, Faces, Func, Group, Node, Num, Paren, Unary, Var, compare_fn
+from .diceast import (
+    BinOp,
+    Compare,
+    left_spine,
+    Dice,
+    Expression,
+    Faces,
+    Func,
+    Group,
+    Node,
+    Num,
+    Paren,
+    Unary,
+    Var,
+    compare_fn,
+)
 from .distribution import Distribution
-from .errors import DiceError, DiceLimitError, unknown_variable
+from .errors import DiceError, DiceLimitError, variable_value
 from .exact_core import W, add, combine, mixture, point
 
 #: explosions / rerolls are followed until the mass still going is below this (per term)
@@ -83,12 +98,12 @@ __all__ = ["distribution", "margin_distribution", "clear_cache", "cache_info", "
 
 def clear_cache() -> None:
     """Forget every cached distribution (dice terms and whole expressions)."""
-    exact_dice.term.cache_clear()
+    exact_dice.TERMS.cache_clear()
     _RESULTS.clear()
 
 
 def cache_info():
-    return exact_dice.term.cache_info()
+    return exact_dice.TERMS.cache_info()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -147,30 +162,16 @@ def _eval(node: Node, ctx: _Ctx) -> W:
 
 
 def _var(node: Var, ctx: _Ctx):
-    vs = ctx.variables
-    if vs is None or node.name not in vs:
-        en, ru = unknown_variable(node.name, vs)
-        raise ctx.err(en, node.pos, ru=ru)
-    v = vs[node.name]
-    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise ctx.err(
-            f"variable @{node.name} is {v!r}, not a whole number",
-            node.pos,
-            ru=f"переменная @{node.name} равна {v!r}, а не целому числу",
-        )
+    v = variable_value(node.name, ctx.variables, node.pos, ctx.err)
     if abs(v) > limits.MAX_ABS:
         raise ctx.err("number too large (beyond ±10^30) at this operation", node.pos, cls=DiceLimitError)
     return v
 
 
 def _binop(node: BinOp, ctx: _Ctx) -> W:
-    spine = []
-    n = node
-    while type(n) is BinOp and n.op != "^":
-        spine.append(n)
-        n = n.left
+    n, spine = left_spine(node)
     acc = _eval(n, ctx) if type(n) is not BinOp else _power(n, ctx)
-    for b in reversed(spine):
+    for b in spine:
         right = _eval(b.right, ctx)
         acc = _arith(ctx, b.op, acc, right, b.pos)
     return acc
@@ -383,7 +384,7 @@ def _dice(node: Dice, ctx: _Ctx, extra_mods=()) -> W:
         res_cps = [assign.get(i, cps[i]) for i in range(len(mods))]
         d = _dice_fixed(ctx, node, c, s, mods, res_cps, extra_mods)
         parts.append((w, d))
-    return mixture(parts, pden, pcut)
+    return mixture(parts, pden, pcut, budget)
 
 
 def _dice_fixed(ctx, node: Dice, count: int, sides, mods, cps, extra_mods) -> W:
@@ -404,7 +405,7 @@ def _dice_fixed(ctx, node: Dice, count: int, sides, mods, cps, extra_mods) -> W:
         raise ctx.budget.too_large(f"a die with more than {core.MAX_SUPPORT:,} faces")
     if ctx.budget is not None:
         ctx.budget.spend(len(faces))
-    return exact_dice.term(count, faces, key, limits.MAX_EXPLOSIONS, TRUNCATE)
+    return exact_dice.term(count, faces, key, limits.MAX_EXPLOSIONS, TRUNCATE, ctx.budget)
 
 
 def _group_mods(ctx, key: tuple, gmods) -> tuple | None:
@@ -466,12 +467,12 @@ def _group(node: Group, ctx: _Ctx) -> W:
             failure = (m.cp.op, _cp_group(ctx, m.cp))
     if not any(k[0] == "keep" for k in stage5):
         # additive over the members
-        f = exact_dice.score_fn(success, failure, None, [(v, op, t) for _, v, _, op, t in stage5])
+        f = exact_pool.score_fn(success, failure, None, [(v, op, t) for _, v, _, op, t in stage5])
         acc = point(0)
         for d in dists:
             acc = add(acc, d.map(f), ctx.budget)
         return acc.map(norm_number).reduced()
-    spec = exact_dice.PoolSpec(stage5, success, failure, None, None)
+    spec = exact_pool.PoolSpec(stage5, success, failure, None, None, ctx.budget)
     pool = None
     for d in dists:
         e = spec.elements(d)
@@ -533,19 +534,14 @@ def compute(expr: Expression, variables=None, clock=None) -> tuple[W, Fraction |
     ``clock`` replaces ``time.monotonic`` for the time budget (tests inject one)."""
     budget = core.Budget(expr.text, clock=clock)
     ctx = _Ctx(expr.text, variables, budget)
-    prev, prev_active = exact_dice.BUDGET, core.ACTIVE
-    exact_dice.BUDGET = core.ACTIVE = budget
-    try:
-        total = _eval(expr.root, ctx).map(math.floor).reduced()
+    total = _eval(expr.root, ctx).map(math.floor).reduced()
+    budget.check()
+    p_pass = None
+    if expr.check_op is not None:
+        target = _eval(expr.check_target, ctx).map(math.floor).reduced()
         budget.check()
-        p_pass = None
-        if expr.check_op is not None:
-            target = _eval(expr.check_target, ctx).map(math.floor).reduced()
-            budget.check()
-            p_pass = _p_pass(total, target, expr.check_op)
-        budget.check()  # the last step too: nothing comes back after the limit
-    finally:
-        exact_dice.BUDGET, core.ACTIVE = prev, prev_active
+        p_pass = _p_pass(total, target, expr.check_op)
+    budget.check()  # the last step too: nothing comes back after the limit
     return total, p_pass, []
 
 
@@ -642,15 +638,10 @@ def margin_distribution(expr, *, variables=None) -> Distribution:
         )
     budget = core.Budget(parsed.text)
     ctx = _Ctx(parsed.text, variables, budget)
-    prev, prev_active = exact_dice.BUDGET, core.ACTIVE
-    exact_dice.BUDGET = core.ACTIVE = budget
-    try:
-        total = _eval(parsed.root, ctx).map(math.floor)
-        target = _eval(parsed.check_target, ctx).map(math.floor)
-        p_pass = _p_pass(total.reduced(), target.reduced(), parsed.check_op)
-        m = add(total, target.map(lambda v: -v), budget).reduced()
-        budget.check()
-    finally:
-        exact_dice.BUDGET, core.ACTIVE = prev, prev_active
+    total = _eval(parsed.root, ctx).map(math.floor)
+    target = _eval(parsed.check_target, ctx).map(math.floor)
+    p_pass = _p_pass(total.reduced(), target.reduced(), parsed.check_op)
+    m = add(total, target.map(lambda v: -v), budget).reduced()
+    budget.check()
     pmf, cut = m.fractions()
     return Distribution.trusted(pmf, truncated_mass=cut, p_pass=p_pass, expression=parsed.text, outcome="margin")

@@ -75,9 +75,6 @@ class Budget:
 
 _NO_BUDGET = None
 
-#: the budget of the running ``distribution()`` call, for the kernels that take none (mixtures)
-ACTIVE: Budget | None = None
-
 
 # ---------------------------------------------------------------------------------------------
 # the weight distribution
@@ -299,9 +296,10 @@ def combine(a: W, b: W, fn, budget: Budget | None = None) -> W:
     return W(out, den, den - a.live * b.live)
 
 
-def mixture(parts: list[tuple[int, W]], pden: int, pcut: int) -> W:
+def mixture(parts: list[tuple[int, W]], pden: int, pcut: int, budget: Budget | None = None) -> W:
     """``sum_i (w_i / pden) * parts_i`` plus ``pcut / pden`` cut off (a mixture over a
-    parameter whose own distribution has weights ``w_i`` over ``pden``)."""
+    parameter whose own distribution has weights ``w_i`` over ``pden``); ``budget`` is checked
+    between the parts."""
     if len(parts) == 1 and pcut == 0 and parts[0][0] == pden:
         return parts[0][1]
     lcm = 1
@@ -310,7 +308,6 @@ def mixture(parts: list[tuple[int, W]], pden: int, pcut: int) -> W:
     out: dict = {}
     get = out.get
     cut = pcut * lcm
-    budget = ACTIVE
     for w, d in parts:
         if budget is not None:
             budget.check()

@@ -21,6 +21,9 @@ from tabletop_systems.seasons import Character as SeasonsCharacter
 from tabletop_systems.threads_of_fate import SYSTEM as THREADS
 from tabletop_systems.threads_of_fate import Character as ThreadsCharacter
 
+from characters import THREADS_LEGAL as SHARED_THREADS_LEGAL
+from characters import seasons_novice
+
 #: RET with the development points the GM gives for creation (L462; the spec's example 3 + 3)
 RET = RET_DEFAULT.with_rules(param_dp=3, ability_dp=3)
 
@@ -125,38 +128,7 @@ def test_ret_warnings_do_not_keep_a_character_from_play():
 # Seasons
 # ---------------------------------------------------------------------------------------------
 def seasons_character(**kw) -> SeasonsCharacter:
-    values = dict(
-        name="Ann",
-        intelligence=3,
-        wits=2,
-        resolve=1,
-        presence=3,
-        manipulation=2,
-        composure=4,
-        strength=2,
-        dexterity=3,
-        stamina=4,
-        athletics=3,
-        melee=3,
-        ranged=2,
-        larceny=2,
-        science=3,
-        medicine=3,
-        investigation=3,
-        persuasion=3,
-        empathy=3,
-        archetype="Detective",
-        goal="Stop a serial killer",
-        problems=["Stubborn"],
-        advantages=["Sharp eye"],
-        specializations=[
-            {"skill": "science", "name": "chemistry", "rating": 3},
-            {"skill": "melee", "name": "knives", "rating": 4},
-            {"skill": "medicine", "name": "first aid", "rating": 3},
-        ],
-    )
-    values.update(kw)
-    c = SeasonsCharacter(**values)
+    c = seasons_novice(**{"name": "Ann", **kw})
     c.drama = c.drama_start
     return c
 
@@ -257,24 +229,7 @@ def test_ld_finish_creation_is_start_play_and_reads_old_stage():
 # ---------------------------------------------------------------------------------------------
 # Threads of Fate
 # ---------------------------------------------------------------------------------------------
-THREADS_LEGAL = dict(
-    name="Rook",
-    strength=10,
-    dexterity=14,
-    constitution=14,
-    intelligence=12,
-    wisdom=12,
-    charm=8,
-    tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
-    attributes=[
-        {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
-        {"code": "martial_arts", "name": "Martial arts"},
-    ],
-    facets=[{"name": "Old soldier"}, {"name": "Calm"}],
-    stealth=4,
-    unarmed=3,
-    warfare=3,
-)
+THREADS_LEGAL = dict(SHARED_THREADS_LEGAL, name="Rook")
 
 
 def test_threads_played_and_advanced_shows_no_problem():

@@ -5,39 +5,11 @@ import pytest
 from tabletop_widgets.core import RuleError
 from tabletop_systems.seasons import SYSTEM, Character
 
+from characters import seasons_novice
+
 
 def legal(**kw):
-    base = dict(
-        intelligence=3,
-        wits=2,
-        resolve=1,
-        presence=3,
-        manipulation=2,
-        composure=4,
-        strength=2,
-        dexterity=3,
-        stamina=4,
-        athletics=3,
-        melee=3,
-        ranged=2,
-        larceny=2,
-        science=3,
-        medicine=3,
-        investigation=3,
-        persuasion=3,
-        empathy=3,
-        archetype="Detective",
-        goal="Stop a serial killer",
-        problems=["Stubborn"],
-        advantages=["Sharp eye"],
-        specializations=[
-            {"skill": "science", "name": "chemistry", "rating": 3},
-            {"skill": "melee", "name": "knives", "rating": 4},
-            {"skill": "medicine", "name": "first aid", "rating": 3},
-        ],
-    )
-    base.update(kw)
-    return Character(**base)
+    return seasons_novice(**kw)
 
 
 def by_code(c, system=SYSTEM, **kw):

@@ -10,6 +10,7 @@ from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_systems.seasons import combat, conditions, objects
 from tabletop_systems.seasons.pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, split_pool
 from tabletop_systems.seasons.words import parse_pool
+from characters import seasons_novice
 from helpers import FixedRng
 
 
@@ -34,37 +35,7 @@ def codes(problems):
 
 def novice(**kw):
     """A legal novice: D14's attributes, 25 skill points, 10 specialization points."""
-    base = dict(
-        intelligence=3,
-        wits=2,
-        resolve=1,
-        presence=3,
-        manipulation=2,
-        composure=4,
-        strength=2,
-        dexterity=3,
-        stamina=4,
-        athletics=3,
-        melee=3,
-        ranged=2,
-        larceny=2,
-        science=3,
-        medicine=3,
-        investigation=3,
-        persuasion=3,
-        empathy=3,
-        archetype="Detective",
-        goal="Stop a serial killer",
-        problems=["Stubborn"],
-        advantages=["Sharp eye"],
-        specializations=[
-            {"skill": "science", "name": "chemistry", "rating": 3},
-            {"skill": "melee", "name": "knives", "rating": 4},
-            {"skill": "medicine", "name": "first aid", "rating": 3},
-        ],
-    )
-    base.update(kw)
-    return Character(**base)
+    return seasons_novice(**kw)
 
 
 # -- book examples -----------------------------------------------------------------------------

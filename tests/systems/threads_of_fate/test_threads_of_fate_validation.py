@@ -7,23 +7,9 @@ from tabletop_widgets.core.problems import ValidationError
 from tabletop_systems.threads_of_fate import SYSTEM, Character
 from tabletop_widgets.core.problems import RuleError
 
-LEGAL = dict(
-    strength=10,
-    dexterity=14,
-    constitution=14,
-    intelligence=12,
-    wisdom=12,
-    charm=8,
-    tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
-    attributes=[
-        {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
-        {"code": "martial_arts", "name": "Martial arts"},
-    ],
-    facets=[{"name": "Old soldier"}, {"name": "Calm"}],
-    stealth=4,
-    unarmed=3,
-    warfare=3,
-)
+from characters import THREADS_LEGAL
+
+LEGAL = THREADS_LEGAL
 
 
 def legal(**kw):

@@ -1,0 +1,188 @@
+"""The combat tracker's list: one :class:`CombatantRow` a combatant, in turn order (see
+:class:`~tabletop_widgets.widgets.tracker.CombatTracker`). A row is updated in place, never
+rebuilt; its buttons ask the tracker, which checks ``can(action)`` first."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import ipywidgets as widgets
+
+from tabletop_widgets.core.i18n import count, tr
+from tabletop_widgets.core.system import term_of
+
+from .base import text_lookup
+from .tracker_parts import batched
+from .tracker_text import TEXTS
+
+_t = text_lookup(TEXTS)
+
+
+def hp_class(cur: int, mx: int, defeated: bool) -> str:
+    """The CSS class of a health bar: out, ok (above half), hurt (above a quarter) or low."""
+    if defeated:
+        return "tt-hp-out"
+    if mx <= 0 or cur * 2 > mx:
+        return "tt-hp-ok"
+    if cur * 4 > mx:
+        return "tt-hp-hurt"
+    return "tt-hp-low"
+
+
+class CombatantRow:
+    """The widgets of one combatant's line (updated in place, never rebuilt)."""
+
+    def __init__(self, tracker: Any, cid: str):
+        self.cid = cid
+        self.marker = widgets.HTML()
+        self.marker.add_class("tt-turn-marker")
+        self.select = widgets.Button()
+        self.select.add_class("tt-select")
+        self.init = widgets.HTML()
+        self.init.add_class("tt-init")
+        self.hp = widgets.HTML()
+        self.hp.add_class("tt-hp")
+        self.tags = widgets.HTML()
+        self.tags.add_class("tt-row-conditions")
+        self.act_now = widgets.Button()
+        self.act_now.add_class("tt-act-now")
+        self.defeated = widgets.ToggleButton()
+        self.defeated.add_class("tt-row-toggle")
+        self.defeated.add_class("tt-defeated-toggle")
+        self.hidden = widgets.ToggleButton()
+        self.hidden.add_class("tt-row-toggle")
+        self.hidden.add_class("tt-hidden-toggle")
+        self.box = widgets.HBox(
+            [self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden]
+        )
+        self.box.add_class("tt-combatant")
+        self.box.add_class(f"tt-id-{re.sub(r'[^A-Za-z0-9_-]', '_', cid)}")
+        self._updating = False
+        self.select.on_click(lambda _b: tracker.select(cid))
+        self.act_now.on_click(lambda _b: tracker.act_now(cid))
+        self.defeated.observe(
+            lambda ch: None if self._updating else tracker.set_defeated(cid, ch["new"]), names="value"
+        )
+        self.hidden.observe(lambda ch: None if self._updating else tracker.set_hidden(cid, ch["new"]), names="value")
+
+    def update(self, tracker: Any, place: int) -> None:
+        parts = (self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden)
+        with batched(*parts, self.act_now.layout, self.hidden.layout):
+            self._update(tracker, place)
+
+    def _update(self, tracker: Any, place: int) -> None:
+        loc = tracker.locale
+        combat = tracker.combat
+        c = combat.combatant(self.cid)
+        current = combat.current == self.cid
+        flags = (
+            ("tt-current", current),
+            ("tt-is-defeated", c.defeated),
+            ("tt-is-hidden", c.hidden),
+            ("tt-is-delayed", c.delayed),
+            ("tt-is-selected", tracker.selected == self.cid),
+        )
+        classes = [k for k in self.box._dom_classes if k not in dict(flags)] + [k for k, on in flags if on]
+        if list(self.box._dom_classes) != classes:
+            self.box._dom_classes = classes  # one message: no flicker of two highlighted rows
+        self.marker.value = "▶" if current else f'<span class="tt-place">{place}</span>'
+        self.marker.tooltip = term_of(tracker.system, "turn", loc) if current else f"{_t('place', loc)} {place}"
+        self.select.description = c.name
+        # a seat that cannot act on combatants (a player) is not told to select one for that
+        self.select.tooltip = f"{c.name}: {_t('select_tip', loc)}" if tracker.can("damage") else c.name
+        if c.initiative:
+            text = tracker.names_in(tr(c.initiative.get("text"), loc))
+            roll = c.initiative.get("roll") or {}
+            detail = tr({k: v for k, v in roll.items() if k in ("en", "ru")}, loc) if roll else ""
+            title = html.escape(f"{text} — {detail}" if detail and detail != text else text, quote=True)
+            self.init.value = f'<span class="tt-init-box" title="{title}">{html.escape(text)}</span>'
+        else:
+            self.init.value = f'<span class="tt-init-box">{_t("init_none", loc)}</span>'
+        cur, mx = c.health
+        frac = 0 if mx <= 0 else max(0.0, min(1.0, cur / mx))
+        label = html.escape(f"{cur} / {mx}")
+        self.hp.value = (
+            f'<div class="tt-hp-bar" role="meter" aria-label="{_t("health", loc)}" '
+            f'aria-valuenow="{cur}" aria-valuemin="0" aria-valuemax="{mx}" title="{_t("health", loc)} {label}">'
+            f'<div class="tt-hp-fill {hp_class(cur, mx, c.defeated)}" style="width:{frac * 100:.0f}%"></div>'
+            f'<div class="tt-hp-text">{label}</div></div>'
+        )
+        chips = []
+        if c.delayed:
+            chips.append(f'<span class="tt-chip tt-tag-delayed">{_t("delayed", loc)}</span>')
+        if c.skip_until and combat.round <= c.skip_until:
+            tip = html.escape(_t("sits_out_tip", loc).format(last=c.skip_until), quote=True)
+            chips.append(
+                f'<span class="tt-chip tt-tag-skip" title="{tip}">'
+                f"{html.escape(_t('sits_out', loc).format(n=c.skip_until + 1))}</span>"
+            )
+        for inst in c.conditions:
+            label = html.escape(tracker.condition_label(inst["id"]))
+            left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
+            effect = html.escape(tracker.condition_effect(inst["id"]), quote=True)
+            chips.append(f'<span class="tt-chip tt-condition" title="{label}{left}: {effect}">{label}{left}</span>')
+        self.tags.value = "".join(chips)
+        self.act_now.description = _t("act_now", loc)
+        self.act_now.tooltip = _t("act_now_tip", loc)
+        self.act_now.layout.display = "" if c.delayed and combat.started else "none"
+        self._updating = True
+        try:
+            self.defeated.value = c.defeated
+            self.hidden.value = c.hidden
+        finally:
+            self._updating = False
+        self.defeated.description = _t("defeated", loc)
+        self.defeated.tooltip = _t("defeated_tip", loc)
+        self.hidden.description = _t("hidden", loc)
+        self.hidden.tooltip = _t("hidden_tip", loc)
+        self.hidden.layout.display = "" if tracker.audience == "gm" else "none"
+
+
+class CombatantList:
+    """The list of combatants this audience sees, in turn order (``rows`` by combatant id), with
+    the tie-break notes above it and a note while it is empty."""
+
+    def __init__(self, tracker: Any):
+        self.tracker = tracker
+        self.rows: dict[str, CombatantRow] = {}
+        self.tiebreak_view = widgets.HTML()
+        self.tiebreak_view.add_class("tt-tiebreaks")
+        self.list_box = widgets.VBox()
+        self.list_box.add_class("tt-combatants")
+        self.empty_note = widgets.HTML()
+        self.empty_note.add_class("tt-empty")
+
+    def render_rows(self) -> None:
+        t = self.tracker
+        combat = t.combat
+        for cid in list(self.rows):
+            if cid not in combat:
+                del self.rows[cid]
+        shown = [c.id for c in combat.combatants(audience=t.audience)]
+        boxes = []
+        for cid in shown:
+            if cid not in self.rows:
+                self.rows[cid] = CombatantRow(t, cid)
+            boxes.append(self.rows[cid].box)
+        # the row losing the highlight first, so that the page never shows two current rows
+        places = {cid: place for place, cid in enumerate(shown, 1)}
+        for cid in sorted(shown, key=lambda i: i == combat.current):
+            self.rows[cid].update(t, places[cid])
+        if [id(b) for b in self.list_box.children] != [id(b) for b in boxes]:
+            self.list_box.children = boxes
+        empty = "empty" if t.can("add") else "empty_watch"  # written for the seat that reads it
+        text = _t(empty, t.locale).replace("{gm}", term_of(t.system, "gm", t.locale))
+        self.empty_note.value = "" if shown else f"<i>{html.escape(text)}</i>"
+        self.empty_note.layout.display = "none" if shown else ""
+
+    def render_tiebreaks(self) -> None:
+        t = self.tracker
+        tiebreaks = t.visible_tiebreaks()
+        self.tiebreak_view.layout.display = "" if tiebreaks else "none"
+        if tiebreaks:
+            items = "".join(f"<li>{html.escape(t.tiebreak_text(note))}</li>" for note in tiebreaks)
+            self.tiebreak_view.value = f"<b>{_t('tiebreaks', t.locale)}:</b><ul>{items}</ul>"
+        else:
+            self.tiebreak_view.value = ""

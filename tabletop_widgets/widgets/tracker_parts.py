@@ -1,0 +1,372 @@
+"""The parts of the combat tracker's panel that are made on demand (see ``LAZY_PARTS`` in
+:mod:`.tracker`): the damage and healing options, the conditions, the name and place in the
+order, and the row for adding combatants. Each part owns its widgets, under the names the
+tracker exposes them by (``tracker.condition_picker`` is ``ConditionsPart.condition_picker``),
+and draws itself in the tracker's locale; its buttons call the tracker's actions, which check
+``can(action)`` first. Nothing here computes a rule."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+from typing import Any, Callable
+
+import ipywidgets as widgets
+
+from tabletop_widgets.core.i18n import count, tr
+from tabletop_widgets.core.system import term_of
+
+from .base import text_lookup
+from .tracker_text import TEXTS
+
+_t = text_lookup(TEXTS)
+
+
+def button(cls: str, action: Callable[[], Any], style: str = "") -> widgets.Button:
+    """A button with the CSS class ``cls`` that calls ``action()`` when clicked."""
+    b = widgets.Button(button_style=style)
+    b.add_class(cls)
+    b.on_click(lambda _b: action())
+    return b
+
+
+@contextlib.contextmanager
+def batched(*parts: widgets.Widget):
+    """Each widget's trait changes inside go to the browser as one message per widget."""
+    with contextlib.ExitStack() as stack:
+        for w in parts:
+            stack.enter_context(w.hold_sync())
+        yield
+
+
+def option_controls(specs, old: dict, cls: str, loc: str) -> dict:
+    """One control per OptionSpec, labelled in ``loc`` (keeping the values ``old`` already chose)."""
+    made: dict[str, widgets.Widget] = {}
+    for s in specs:
+        label = tr(s.label, loc)
+        tip = tr(s.help, loc) if s.help else label
+        value = old.get(s.name, s.default)
+        if s.kind == "choice":
+            choices = [(tr(lab, loc), v) for v, lab in s.choices]
+            values = [v for _, v in choices]
+            w = widgets.Dropdown(
+                options=choices,
+                value=value if value in values else s.default,
+                description=label,
+                style={"description_width": "initial"},
+                layout=widgets.Layout(width="auto", min_width="220px"),
+            )
+        elif s.kind == "bool":
+            w = widgets.Checkbox(
+                value=bool(value), description=label, indent=False, layout=widgets.Layout(width="auto")
+            )
+        elif s.kind == "int":
+            lo = s.min if s.min is not None else -9999
+            hi = s.max if s.max is not None else 9999
+            w = widgets.BoundedIntText(
+                value=max(lo, min(hi, int(value or 0))),
+                min=lo,
+                max=hi,
+                description=label,
+                style={"description_width": "initial"},
+                layout=widgets.Layout(width="150px"),
+            )
+        else:
+            w = widgets.Text(value=str(value or ""), description=label, style={"description_width": "initial"})
+        w.tooltip = tip
+        w.add_class(cls)
+        w.add_class(f"tt-option-{s.name}")
+        made[s.name] = w
+    return made
+
+
+def without_initiative(combat) -> list[str]:
+    """The ids of ``combat``'s combatants that have no initiative yet."""
+    return [c.id for c in combat.combatants() if c.initiative is None]
+
+
+#: the toolbar's buttons, in their order
+TOOLBAR_BUTTONS = ("prev_button", "next_button", "delay_button", "initiative_button", "undo_button", "end_button")
+
+
+class Toolbar:
+    """The turn buttons: back, next (start), delay, initiative, undo, end."""
+
+    def __init__(self, tracker: Any):
+        self.tracker = tracker
+        self.prev_button = button("tt-prev", lambda: tracker.previous_turn())
+        self.next_button = button("tt-next", lambda: tracker.next_turn(), "primary")
+        self.delay_button = button("tt-delay", lambda: tracker.delay())
+        self.initiative_button = button("tt-initiative", lambda: tracker.roll_initiative(), "info")
+        self.undo_button = button("tt-undo", lambda: tracker.undo())
+        self.end_button = button("tt-end", lambda: tracker.end())
+        self.box = widgets.HBox([getattr(self, name) for name in TOOLBAR_BUTTONS])
+        self.box.add_class("tt-tracker-toolbar")
+
+    def render(self) -> None:
+        loc = self.tracker.locale
+        combat = self.tracker.combat
+        for key, b in (
+            ("prev", self.prev_button),
+            ("delay", self.delay_button),
+            ("initiative", self.initiative_button),
+            ("undo", self.undo_button),
+            ("end", self.end_button),
+        ):
+            b.description = _t(key, loc)
+            b.tooltip = _t(f"{key}_tip", loc)
+        missing = without_initiative(combat)
+        if missing and len(missing) < len(combat.ids):
+            self.initiative_button.tooltip = _t("initiative_late_tip", loc)
+        self.next_button.description = _t("next" if combat.started else "start", loc)
+        self.next_button.tooltip = _t("next_tip", loc)
+        self.prev_button.disabled = not combat.started
+        self.delay_button.disabled = not combat.started
+        self.end_button.disabled = not combat.started
+        self.undo_button.disabled = not combat.can_undo
+        self.next_button.disabled = not combat.ids
+        self.initiative_button.disabled = not combat.ids
+
+
+#: The folded parts of the selected combatant's panel, in their order (each made when first opened).
+DETAILS = ("options", "conditions", "edit")
+
+
+class HarmPart:
+    """The panel's body, made when a combatant is first selected: the amount with Damage and
+    Heal, the folded Attack part and the folded DETAILS (each made when first opened)."""
+
+    def __init__(self, tracker: Any, body: widgets.Box):
+        self.tracker = tracker
+        self.amount = widgets.BoundedIntText(
+            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
+        )
+        self.amount.add_class("tt-amount")
+        self.damage_button = button("tt-damage", lambda: tracker.damage_selected(), "danger")
+        self.heal_button = button("tt-heal", lambda: tracker.heal_selected(), "success")
+        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
+        harm_row.add_class("tt-panel-row")
+        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None)
+        self.attack_fold.add_class("tt-attack-fold")
+        self.details = widgets.Accordion([widgets.VBox() for _ in DETAILS], selected_index=None)
+        self.details.add_class("tt-panel-details")
+        body.children = [harm_row, self.attack_fold, self.details]
+
+    def render(self) -> None:
+        loc = self.tracker.locale
+        for i, part in enumerate(DETAILS):
+            self.details.set_title(i, _t(f"{part}_section", loc))
+        self.amount.description = _t("amount", loc)
+        self.amount.tooltip = _t("amount_tip", loc)
+        self.damage_button.description = _t("damage", loc)
+        self.damage_button.tooltip = _t("damage_tip", loc)
+        self.heal_button.description = _t("heal", loc)
+        self.heal_button.tooltip = _t("heal_tip", loc)
+
+
+def _signature(specs, loc: str) -> tuple:
+    """What the controls of ``specs`` are made from: they are rebuilt only when it changes."""
+    return (loc, tuple((s.name, s.kind, s.default, s.min, s.max, tuple(v for v, _ in s.choices)) for s in specs))
+
+
+class OptionsPart:
+    """Controls for ``system.damage_options`` and ``system.healing_options`` (each rebuilt when
+    its options or the locale change); ``option_widgets``/``heal_option_widgets`` map an
+    option's name to its control."""
+
+    def __init__(self, tracker: Any, pane: widgets.Box):
+        self.tracker = tracker
+        self.options_box = widgets.HBox()
+        self.options_box.add_class("tt-damage-options")
+        self.heal_options_box = widgets.HBox()
+        self.heal_options_box.add_class("tt-heal-options")
+        self.damage_caption = widgets.HTML()
+        self.damage_caption.add_class("tt-option-caption")
+        self.heal_caption = widgets.HTML()
+        self.heal_caption.add_class("tt-option-caption")
+        self.damage_options_row = widgets.HBox([self.damage_caption, self.options_box])
+        self.damage_options_row.add_class("tt-option-group")
+        self.damage_options_row.add_class("tt-damage-option-group")
+        self.heal_options_row = widgets.HBox([self.heal_caption, self.heal_options_box])
+        self.heal_options_row.add_class("tt-option-group")
+        self.heal_options_row.add_class("tt-heal-option-group")
+        self.no_options_note = widgets.HTML()
+        self.no_options_note.add_class("tt-no-options")
+        self.option_widgets: dict[str, widgets.Widget] = {}
+        self.heal_option_widgets: dict[str, widgets.Widget] = {}
+        self._options_for: tuple | None = None
+        self._heal_options_for: tuple | None = None
+        pane.children = [self.damage_options_row, self.heal_options_row, self.no_options_note]
+
+    def values(self) -> dict:
+        """The damage options as chosen."""
+        return {name: w.value for name, w in self.option_widgets.items()}
+
+    def heal_values(self) -> dict:
+        """The healing options as chosen."""
+        return {name: w.value for name, w in self.heal_option_widgets.items()}
+
+    def render(self, character) -> None:
+        t = self.tracker
+        loc = t.locale
+        self.damage_caption.value = html.escape(_t("damage_options", loc))
+        self.heal_caption.value = html.escape(_t("heal_options", loc))
+        specs = list(t.system.damage_options(character))
+        sig = _signature(specs, loc)
+        if sig != self._options_for:
+            self.option_widgets = option_controls(specs, self.values(), "tt-damage-option", loc)
+            self.options_box.children = list(self.option_widgets.values())
+            self._options_for = sig
+        self.options_box.layout.display = "" if specs else "none"
+        self.damage_options_row.layout.display = "" if specs else "none"
+        specs = list(t.system.healing_options(character))
+        sig = _signature(specs, loc)
+        if sig != self._heal_options_for:
+            self.heal_option_widgets = option_controls(specs, self.heal_values(), "tt-heal-option", loc)
+            self.heal_options_box.children = list(self.heal_option_widgets.values())
+            self._heal_options_for = sig
+        self.heal_options_row.layout.display = "" if specs else "none"
+        none = not self.option_widgets and not self.heal_option_widgets
+        self.no_options_note.value = f"<i>{html.escape(_t('no_options', loc))}</i>" if none else ""
+        self.no_options_note.layout.display = "" if none else "none"
+
+
+class ConditionsPart:
+    """A condition from the system's catalogue to add (with a duration), and the selected
+    combatant's conditions as buttons that remove them."""
+
+    def __init__(self, tracker: Any, pane: widgets.Box):
+        self.tracker = tracker
+        self.condition_picker = widgets.Dropdown(
+            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+        )
+        self.condition_picker.add_class("tt-condition-picker")
+        self.condition_duration = widgets.BoundedIntText(
+            value=0, min=0, max=999, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
+        )
+        self.condition_duration.add_class("tt-condition-duration")
+        self.add_condition_button = button("tt-add-condition", lambda: tracker.add_condition_selected())
+        self.conditions_box = widgets.HBox()
+        self.conditions_box.add_class("tt-panel-conditions")
+        cond_row = widgets.HBox(
+            [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box]
+        )
+        cond_row.add_class("tt-panel-row")
+        self._chips_for: tuple | None = None
+        pane.children = [cond_row]
+
+    def render(self, cid: str, c) -> None:
+        t = self.tracker
+        loc = t.locale
+        opts = [(tr(s.label, loc), s.id) for s in t.system.conditions()]
+        if list(self.condition_picker.options) != opts:
+            keep = self.condition_picker.value
+            self.condition_picker.options = opts
+            values = [v for _, v in opts]
+            if values:
+                self.condition_picker.value = keep if keep in values else values[0]
+        self.condition_picker.description = _t("conditions", loc)
+        self.condition_picker.tooltip = _t("condition_tip", loc)
+        self.condition_picker.disabled = not opts
+        self.condition_duration.description = term_of(t.system, "turns", loc)
+        self.condition_duration.tooltip = _t("duration_tip", loc)
+        self.add_condition_button.description = _t("add_condition", loc)
+        self.add_condition_button.tooltip = _t("add_condition_tip", loc)
+        self.add_condition_button.disabled = not opts
+        chip_sig = (cid, loc, tuple((i["uid"], i["remaining"]) for i in c.conditions))
+        if chip_sig != self._chips_for:  # new buttons only when they change
+            chips = []
+            for inst in c.conditions:
+                left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
+                b = widgets.Button(
+                    description=f"✕ {t.condition_label(inst['id'])}{left}",
+                    tooltip=f"{_t('remove_condition_tip', loc)}: {t.condition_effect(inst['id'])}",
+                    layout=widgets.Layout(width="auto"),
+                )
+                b.add_class("tt-condition-remove")
+                b.on_click(lambda _b, uid=inst["uid"], who=cid: t.remove_condition(who, uid))
+                chips.append(b)
+            for old in self.conditions_box.children:
+                old.close()
+            self.conditions_box.children = chips
+            self._chips_for = chip_sig
+
+
+class EditPart:
+    """The selected combatant's name and place in the order: rename, up, down, remove."""
+
+    def __init__(self, tracker: Any, pane: widgets.Box):
+        self.tracker = tracker
+        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"))
+        self.rename_text.add_class("tt-rename")
+        self.rename_button = button(
+            "tt-rename-button", lambda: tracker.rename(tracker.selected, self.rename_text.value)
+        )
+        self.up_button = button("tt-move-up", lambda: tracker.move_by(tracker.selected, -1))
+        self.down_button = button("tt-move-down", lambda: tracker.move_by(tracker.selected, +1))
+        self.remove_button = button("tt-remove", lambda: tracker.remove(tracker.selected), "warning")
+        for b in (self.up_button, self.down_button):
+            b.layout.width = "40px"
+        edit_row = widgets.HBox(
+            [self.rename_text, self.rename_button, self.up_button, self.down_button, self.remove_button]
+        )
+        edit_row.add_class("tt-panel-row")
+        self._rename_for: str | None = None
+        pane.children = [edit_row]
+
+    def render(self, cid: str, c) -> None:
+        loc = self.tracker.locale
+        if self.rename_text.value == "" or self._rename_for != cid:
+            self.rename_text.value = c.name
+            self._rename_for = cid
+        self.rename_text.tooltip = _t("rename_tip", loc)
+        self.rename_button.description = _t("rename", loc)
+        self.rename_button.tooltip = _t("rename_tip", loc)
+        for key, b in (("up", self.up_button), ("down", self.down_button), ("remove", self.remove_button)):
+            b.description = _t(key, loc)
+            b.tooltip = _t(f"{key}_tip", loc)
+
+
+class AddPart:
+    """The row for adding a combatant: a name (Enter adds), a fresh character or a copy of a
+    combatant, hidden from players or not."""
+
+    def __init__(self, tracker: Any, box: widgets.Box):
+        self.tracker = tracker
+        self.new_name = widgets.Text(layout=widgets.Layout(width="230px"), style={"description_width": "initial"})
+        self.new_name.add_class("tt-new-name")
+        self.new_name.on_msg(self._on_new_name_msg)
+        self.new_template = widgets.Dropdown(
+            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+        )
+        self.new_template.add_class("tt-new-template")
+        self.new_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
+        self.new_hidden.add_class("tt-new-hidden")
+        self.add_button = button("tt-add", lambda: tracker.add_from_form())
+        box.children = [self.new_name, self.new_template, self.new_hidden, self.add_button]
+
+    def _on_new_name_msg(self, _widget, content, _buffers):
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.tracker.add_from_form()
+
+    def render(self) -> None:
+        loc = self.tracker.locale
+        combat = self.tracker.combat
+        self.new_name.description = _t("new_name", loc)
+        self.new_name.tooltip = _t("new_name_tip", loc)
+        self.new_name.placeholder = _t("new_name_tip", loc)
+        opts = [(_t("blank", loc), "")] + [(f"{_t('copy_of', loc)} {combat.name(i)}", i) for i in combat.ids]
+        if list(self.new_template.options) != opts:
+            keep = self.new_template.value
+            self.new_template.options = opts
+            self.new_template.value = keep if keep in [v for _, v in opts] else ""
+        self.new_template.description = _t("template", loc)
+        self.new_template.tooltip = _t("template_tip", loc)
+        self.new_hidden.description = _t("add_hidden", loc)
+        self.new_hidden.tooltip = _t("hidden_tip", loc)
+        self.add_button.description = _t("add", loc)
+        self.add_button.tooltip = _t("add_tip", loc)
+
+
+#: the classes of the parts, by their name in ``LAZY_PARTS``
+PARTS = {"harm": HarmPart, "options": OptionsPart, "conditions": ConditionsPart, "edit": EditPart, "add": AddPart}

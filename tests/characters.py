@@ -1,0 +1,68 @@
+"""Test characters that several suites build (one copy each): import them with
+``from characters import ...`` (``tests/`` is on the path, as for ``helpers``)."""
+
+from __future__ import annotations
+
+from tabletop_systems.seasons import Character as SeasonsCharacter
+from tabletop_systems.threads_of_fate import Character as ThreadsCharacter
+
+#: A legal Seasons novice: D14's attributes, 25 skill points, 10 specialization points.
+SEASONS_NOVICE = dict(
+    intelligence=3,
+    wits=2,
+    resolve=1,
+    presence=3,
+    manipulation=2,
+    composure=4,
+    strength=2,
+    dexterity=3,
+    stamina=4,
+    athletics=3,
+    melee=3,
+    ranged=2,
+    larceny=2,
+    science=3,
+    medicine=3,
+    investigation=3,
+    persuasion=3,
+    empathy=3,
+    archetype="Detective",
+    goal="Stop a serial killer",
+    problems=["Stubborn"],
+    advantages=["Sharp eye"],
+    specializations=[
+        {"skill": "science", "name": "chemistry", "rating": 3},
+        {"skill": "melee", "name": "knives", "rating": 4},
+        {"skill": "medicine", "name": "first aid", "rating": 3},
+    ],
+)
+
+#: A legal Threads of Fate hero: 70 characteristic points, two Attributes with their Facets, two
+#: Tricks, the creation XP in three skills.
+THREADS_LEGAL = dict(
+    strength=10,
+    dexterity=14,
+    constitution=14,
+    intelligence=12,
+    wisdom=12,
+    charm=8,
+    tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
+    attributes=[
+        {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
+        {"code": "martial_arts", "name": "Martial arts"},
+    ],
+    facets=[{"name": "Old soldier"}, {"name": "Calm"}],
+    stealth=4,
+    unarmed=3,
+    warfare=3,
+)
+
+
+def seasons_novice(**kw) -> SeasonsCharacter:
+    """:data:`SEASONS_NOVICE` with ``kw`` changed."""
+    return SeasonsCharacter(**{**SEASONS_NOVICE, **kw})
+
+
+def threads_legal(**kw) -> ThreadsCharacter:
+    """:data:`THREADS_LEGAL` with ``kw`` changed."""
+    return ThreadsCharacter(**{**THREADS_LEGAL, **kw})
