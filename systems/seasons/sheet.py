@@ -134,10 +134,12 @@ SHEET = Sheet(
                     T("Active Problem (-3)", "Активная Проблема (-3)"),
                     "choice",
                     help=T(
-                        "the Problem relevant now (this scene / this check): every check takes -3 unless the "
-                        "tray unticks it; empty = none",  # L316
-                        "Проблема, важная сейчас (сцена / проверка): -3 к каждой проверке, пока её не снимут "
-                        "в лотке; пусто = нет",
+                        "the Problem relevant now: the dice tray offers it as -3 on every check, unticked: "
+                        "tick it where it hinders (a rules option of the Storyteller "
+                        "ticks it beforehand); empty = none",  # L316, §11 #43
+                        "Проблема, важная сейчас: лоток дайсов предлагает её как -3 к каждой проверке, без "
+                        "отметки: отметьте, где она мешает (настройка правил Рассказчика "
+                        "отмечает её заранее); пусто = нет",
                     ),  # L316
                     choices_from="problems",
                     allow_empty=True,
@@ -149,9 +151,12 @@ SHEET = Sheet(
                     T("Active Advantage (+3)", "Активное Преимущество (+3)"),
                     "choice",
                     help=T(
-                        "the Advantage relevant now: every check takes +3 unless the tray unticks it; "
-                        "empty = none",  # L390
-                        "Преимущество, важное сейчас: +3 к каждой проверке, пока его не снимут в лотке; пусто = нет",
+                        "the Advantage relevant now: the dice tray offers it as +3 on every check, unticked: "
+                        "tick it where it helps (a rules option of the Storyteller "
+                        "ticks it beforehand); empty = none",  # L390, §11 #43
+                        "Преимущество, важное сейчас: лоток дайсов предлагает его как +3 к каждой проверке, без "
+                        "отметки: отметьте, где оно помогает (настройка правил Рассказчика "
+                        "отмечает его заранее); пусто = нет",
                     ),  # L390
                     choices_from="advantages",
                     allow_empty=True,
@@ -360,9 +365,13 @@ SHEET = Sheet(
                     "list",
                     source="conditions",
                     help=T(
-                        "each -3 on the checks it affects, stacking, applied automatically; "  # L687, L775
+                        "each one the dice tray offers as -3 on the checks it can affect, unticked: tick it "  # L687, L775
+                        "where it hinders; they stack (a rules option of the Storyteller "
+                        "ticks them beforehand; Pain always applies by itself); "
                         "category: physical / mental / social / all / a skill",
-                        "каждое -3 на проверки, которые затрагивает, складываются, учитываются сами; "  # L687, L775
+                        "лоток дайсов предлагает каждое как -3 на проверки, которые оно может затронуть, без "  # L687, L775
+                        "отметки: отметьте, где оно мешает; складываются (настройка правил "
+                        "Рассказчика отмечает их заранее; Боль всегда учитывается сама); "
                         "категория: физическое / умственное / социальное / любая проверка / навык",
                     ),
                     item_fields=(
