@@ -52,6 +52,7 @@ for group, names in ATTRIBUTE_GROUPS.items():
                 group_label=_GROUP_LABELS[group],
                 dots=True,
                 row_total=_ROW_TOTAL[group],
+                creation_only=True,  # in play raised only by advancement (L752)
             )
         )
 
@@ -189,6 +190,7 @@ SHEET = Sheet(
                         "0 нет, 1 основы, 2 профессионал, 3 опытный, 4 эксперт, 5 один из лучших",
                     ),  # L134
                     dots=True,
+                    creation_only=True,  # in play raised only by advancement (L752)
                     extra={"specializations_of": s},
                 )
                 for s in SKILLS
@@ -204,6 +206,7 @@ SHEET = Sheet(
                     T("Specializations", "Специализации"),
                     "list",
                     source="skills",
+                    creation_only=True,  # in play taken or raised only by advancement (L752)
                     help=T(
                         "+rating dice when the check involves it; only in skills rated 1+",  # L137-141
                         "+значение в дайсах, если подходит; только в навыках от 1",
@@ -246,6 +249,25 @@ SHEET = Sheet(
                 ),
                 Field(
                     "specialization_points_budget", T("Specialization points", "Пункты специализаций: всего"), "derived"
+                ),
+                *(
+                    Field(
+                        pool,
+                        T(f"Unspent {en} points", f"Не потрачено пунктов {ru}"),
+                        "input",
+                        min=0,
+                        max=OPEN_SMALL,
+                        gm_only=True,
+                        help=T(
+                            "from a new tier (+5 / +10 / +6) or the Storyteller; spent on advancement",  # L752
+                            "от нового уровня (+5 / +10 / +6) или Рассказчика; тратятся на развитие",
+                        ),
+                    )
+                    for pool, en, ru in (
+                        ("attribute_points", "attribute", "атрибутов"),
+                        ("skill_points", "skill", "навыков"),
+                        ("specialization_points", "specialization", "специализаций"),
+                    )
                 ),
             ),
             columns=2,
