@@ -38,18 +38,6 @@ def _is_previous(item: Mapping[str, Any]) -> bool:
     return str(item.get("source", "")).strip().lower().replace("_", " ").startswith("previous")
 
 
-def relevant_conditions(preset: Preset, character, attribute: str | None, skip: int | None = None) -> list[str]:
-    """Names of the character's conditions that penalise this check (-3 each, L687, L775).
-    ``skip``: the index of a condition being shaken off (it does not hinder its own removal)."""
-    names = []
-    for i, cond in enumerate(character.conditions):
-        if cond.get("id") == "pain" or i == skip:
-            continue  # Pain follows damage (pain_active), never counted twice (L708)
-        if scope_fits(condition_scope(cond), preset, attribute):
-            names.append(cond.get("name", cond.get("id", "?")))
-    return names
-
-
 def condition_option(index: int) -> str:
     """The check option that ticks the sheet's condition at ``index`` (0-based): ``condition_1``..."""
     return f"condition_{index + 1}"
@@ -154,7 +142,6 @@ __all__ = [
     "condition_option",
     "fitting_conditions",
     "pending_items",
-    "relevant_conditions",
     "scope_fits",
     "sheet_defaults",
 ]
