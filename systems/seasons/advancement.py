@@ -43,7 +43,7 @@ LEAVE = "storyteller_grants"
 NAME_LIMIT = 60
 
 _GROUPS = {
-    "tier": T("Tier of mastery", "Уровень мастерства"),
+    "tier": T("Tier of mastery", "Уровень опыта"),
     "attributes": T("Attributes", "Атрибуты"),
     "skills": T("Skills", "Навыки"),
     "specializations": T("Specializations", "Специализации"),
@@ -108,7 +108,7 @@ def _tier_spec(character) -> AdvanceSpec:
             T(f"Tier: {now['en']} is the highest", f"Уровень: {now['ru']} — высший"),
             "level",
             group=_GROUPS["tier"],
-            blocked=T("Hero is the highest tier (L748).", "Герой — высший уровень мастерства."),
+            blocked=T("Hero is the highest tier (L748).", "Герой — высший уровень опыта."),
         )
     now, new = tier_label(character.tier), tier_label(TIERS[k + 1])
     return AdvanceSpec(
@@ -129,7 +129,7 @@ def _tier_spec(character) -> AdvanceSpec:
         help=T(
             "The Storyteller grants a new tier between stories or after a trial; it gives +5 attribute, "
             "+10 skill and +6 specialization points to spend.",
-            "Новый уровень мастерства даёт Рассказчик — между историями или после испытания; он приносит "
+            "Новый уровень опыта даёт Рассказчик — между историями или после испытания; он приносит "
             "+5 пунктов атрибутов, +10 навыков и +6 специализаций.",
         ),
         group=_GROUPS["tier"],
@@ -265,14 +265,14 @@ def _plan_tier(character, advance_id: str, **opts: Any) -> AdvancePlan:
     if advance_id != f"tier:{TIERS[k + 1]}":
         raise RuleError(
             "tier_order",
-            T("Tiers are gained one at a time, in order.", "Уровни мастерства получают по одному, по порядку."),
+            T("Tiers are gained one at a time, in order.", "Уровни опыта получают по одному, по порядку."),
         )
     if not opts.get(LEAVE):
         raise RuleError(
             "storyteller_grants_tiers",
             T(
                 "A new tier is the Storyteller's to grant (between stories or after a trial): ask them.",
-                "Новый уровень мастерства даёт Рассказчик (между историями или после испытания): попросите его.",
+                "Новый уровень опыта даёт Рассказчик (между историями или после испытания): попросите его.",
             ),
         )
     changes = tier_step_changes(character)
