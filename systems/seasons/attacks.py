@@ -280,6 +280,9 @@ def _pool_options(
         "situation": int(chosen.get("situation", 0)),
         "opponent_drama": int(bool(chosen.get("defender_drama", False))),
     }
+    # The attack's own "conditions" option counts the sheet's hindering conditions: none twice.
+    for option_name, _name in sheet_defaults(preset, attacker, {}, options=options)["sheet_conditions"]:
+        opts[option_name] = False
     if chosen.get("specialization"):
         opts["specialization"] = chosen["specialization"]
     if weapon is not None:

@@ -168,6 +168,16 @@ def _gear_specs(preset: Preset, character) -> list[OptionSpec]:
     return opts
 
 
+def _tick_help(what_en: str, what_ru: str, *, options: GmOptions) -> dict[str, str]:
+    """Why a sheet modifier is (not) ticked: §11 #43, or the Storyteller's ``auto_sheet_modifiers``."""
+    if options.auto_sheet_modifiers:
+        return T(
+            f"{what_en}: ticked by the Storyteller's rules option; untick it where it does not fit",
+            f"{what_ru}: отмечено по настройке правил Рассказчика; снимите, где не подходит",
+        )
+    return T(f"{what_en}: tick it where it fits", f"{what_ru}: отметьте, где подходит")
+
+
 def _modifier_specs(preset: Preset, character, *, options: GmOptions) -> list[OptionSpec]:
     """Bonuses and penalties (L762-777), pre-filled from the sheet (``sheet_defaults``)."""
     auto = sheet_defaults(preset, character, {}, options=options)
@@ -185,13 +195,13 @@ def _modifier_specs(preset: Preset, character, *, options: GmOptions) -> list[Op
         ),  # L765
         _o(
             "advantage",
-            "Advantage (+3)",
-            "Преимущество (+3)",
+            f"Advantage: {auto['active_advantage']} (+3)" if auto["active_advantage"] else "Advantage (+3)",
+            f"Преимущество: {auto['active_advantage']} (+3)" if auto["active_advantage"] else "Преимущество (+3)",
             min=0,
             max=options.max_advantages_per_check,
             default=auto["advantage"],
-            help=T(f"active: {character.active_advantage}", f"активное: {character.active_advantage}")
-            if auto["advantage"]
+            help=_tick_help("the active Advantage", "активное Преимущество", options=options)
+            if auto["active_advantage"]
             else None,
         ),
         _flag("drama", "Spend Drama (+3)", "Потратить Драму (+3)", False),
@@ -203,23 +213,28 @@ def _modifier_specs(preset: Preset, character, *, options: GmOptions) -> list[Op
         _o("bonus", "Other bonus", "Прочий бонус", min=0),
         _flag(
             "problem",
-            "Problem (-3)",
-            "Проблема (-3)",
+            f"Problem: {auto['active_problem']} (-3)" if auto["active_problem"] else "Problem (-3)",
+            f"Проблема: {auto['active_problem']} (-3)" if auto["active_problem"] else "Проблема (-3)",
             auto["problem"],
-            T(f"active: {character.active_problem}", f"активная: {character.active_problem}")
-            if auto["problem"]
-            else None,
+            _tick_help("the active Problem", "активная Проблема", options=options) if auto["active_problem"] else None,
+        ),
+        *(
+            _flag(
+                option_name,
+                f"Condition: {name} (-3)",
+                f"Состояние: {name} (-3)",
+                name in auto["condition_names"],
+                _tick_help("a condition on the sheet", "Состояние на листе", options=options),
+            )
+            for option_name, name in auto["sheet_conditions"]
         ),
         _o(
             "conditions",
-            "Relevant conditions (-3 each)",
-            "Подходящие Состояния (-3 каждое)",
+            "Other conditions (-3 each)",
+            "Другие Состояния (-3 каждое)",
             min=0,
-            default=auto["conditions"],
-            help=T(
-                "automatic: " + (", ".join(auto["condition_names"]) or "none"),
-                "автоматически: " + (", ".join(auto["condition_names"]) or "нет"),
-            ),
+            default=0,
+            help=T("conditions not on the sheet", "Состояния, которых нет на листе"),
         ),
         _flag(
             "pending",

@@ -43,11 +43,12 @@ def roll_check(
     character, check_id: str, *, options: GmOptions, rng: random.Random | None = None, **opts: Any
 ) -> CheckResult:
     """Roll a check. Besides the check's options ``opts``, the sheet brings by itself
-    (``modifiers.sheet_defaults``): the active Problem (-3) and Advantage (+3), the relevant
-    conditions (-3 each, stacking), Pain (``auto_pain``) and the relevant queued bonuses/penalties,
+    (``modifiers.sheet_defaults``) Pain (``auto_pain``) and the relevant queued bonuses/penalties,
     which this roll CONSUMES (removed from the character, listed in ``details["pending_consumed"]``;
-    ``pending=False`` keeps them; ``restore_pending`` puts them back). Explicit options override
-    each default. Threats, explosions and roll-offs take nothing from the sheet."""
+    ``pending=False`` keeps them; ``restore_pending`` puts them back). The active Problem (-3) and
+    Advantage (+3) and each condition the check can fit (-3, ``condition_<n>``) count when ticked
+    (§11 #43), or by default under ``auto_sheet_modifiers``. Explicit options override each
+    default. Threats, explosions and roll-offs take nothing from the sheet."""
     return roll_preset(character, resolve_preset(check_id), options=options, rng=rng, **opts)
 
 

@@ -24,7 +24,7 @@ from .health import (
     apply_damage,
     finish,
 )
-from .modifiers import relevant_conditions
+from .modifiers import condition_option, fitting_conditions
 from .presets import Preset, presets, resolve_preset
 
 #: attack kind -> the named check it rolls (L504-515)
@@ -293,10 +293,8 @@ def shake_off_condition(
     check_id = f"resist_{cond['kind']}_condition"
     preset = resolve_preset(check_id)
     # The condition being shaken off does not hinder its own removal; the others still do.
-    opts.setdefault(
-        "conditions",
-        len(relevant_conditions(preset, character, opts.get("attribute", preset.attribute), skip=index)),
-    )
+    for k, _name in fitting_conditions(preset, character, opts.get("attribute", preset.attribute)):
+        opts.setdefault(condition_option(k), k != index)
     result = roll_check(character, check_id, options=options, rng=rng, **opts)
     if result.success:
         character.update(conditions=[c for k, c in enumerate(character.conditions) if k != index])

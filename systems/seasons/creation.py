@@ -147,14 +147,39 @@ def _check_spec_points(c, needed):
 
 def advance_tier(c) -> dict[str, int]:
     """The Storyteller grants the next tier (L746-752): +5 attribute, +10 skill, +6 specialization
-    points to spend. Refuses beyond Hero. Returns the new points available."""
+    points to spend. Refuses beyond Hero. Returns the points available now. In creation the tier's
+    budgets grow (step 8, L178-184); in play the points go to the character's unspent pools,
+    spent through ``SYSTEM.advance`` (``advancement.py``)."""
     k = TIERS.index(c.tier)
     if k == len(TIERS) - 1:
         raise RuleError("max_tier", T("Hero is the highest tier.", "Герой — высший уровень."))
+    if getattr(c, "phase", "creation") == "play":
+        c.update(**tier_step_changes(c))
+        return {
+            "attributes": c.attribute_points,
+            "skills": c.skill_points,
+            "specializations": c.specialization_points,
+        }
     c.update(tier=TIERS[k + 1], storyteller_approved=True)
     a, s, p = budgets(c.tier)
     return {
         "attributes": a - c.attribute_points_spent,
         "skills": s - c.skill_points_spent,
         "specializations": p - c.specialization_points_spent,
+    }
+
+
+def tier_step_changes(c) -> dict:
+    """What the next tier changes on a character in play (L752): the tier, and +5 / +10 / +6
+    to its unspent attribute, skill and specialization points (the difference of the tiers'
+    budgets, L749-751)."""
+    k = TIERS.index(c.tier)
+    new = TIERS[k + 1]
+    gain = [b - a for a, b in zip(budgets(c.tier), budgets(new))]
+    return {
+        "tier": new,
+        "storyteller_approved": True,
+        "attribute_points": c.attribute_points + gain[0],
+        "skill_points": c.skill_points + gain[1],
+        "specialization_points": c.specialization_points + gain[2],
     }

@@ -102,6 +102,9 @@ ITEM_SHAPES: dict[str, _ItemShape] = {
 }
 
 
+#: The unspent advancement points (L752): attribute, skill and specialization points.
+POINT_POOLS = ("attribute_points", "skill_points", "specialization_points")
+
 #: ``out_state`` values: "" in play; the 0-health outcomes of L722 (§11 #26); leaving the fight (L90, L93).
 OUT_STATES = ("", "out", "dead", "incapacitated", "captured", "fled", "surrendered")
 #: States that take a character out of the fight even with health left (L90: flees / surrenders).
@@ -131,6 +134,11 @@ class Character(CharacterModel):
     tier = Enum(TIERS, default_value="novice", help="Experience tier").tag(persist=True)  # L178-185
     storyteller_approved = Bool(False, help="Storyteller approved a tier above Novice / odd Size").tag(persist=True)
     is_player_character = Bool(True, help="NPCs have no Drama").tag(persist=True)  # L739
+    # Points the Storyteller granted in play and not yet spent (L752: a new tier gives +5 / +10 / +6;
+    # spent one point a dot by ``SYSTEM.advance``, see ``advancement.py``).
+    attribute_points = Int(0, help="Unspent attribute points for advancement").tag(persist=True)  # L752
+    skill_points = Int(0, help="Unspent skill points for advancement").tag(persist=True)  # L752
+    specialization_points = Int(0, help="Unspent specialization points for advancement").tag(persist=True)  # L752
     notes = Unicode("", help="Free notes").tag(persist=True)
 
     # -- attributes (§3.2) and skills (§3.3) ----------------------------------------------------
@@ -238,7 +246,7 @@ class Character(CharacterModel):
         self.skill_points_spent = sum(getattr(self, n) for n in SKILLS)
         self.specialization_points_spent = sum(sp.get("rating", 0) for sp in self.specializations)
 
-    @validate(*ATTRIBUTES, *SKILLS, "size", "drama", "damage", "out_state", *ITEM_SHAPES)
+    @validate(*ATTRIBUTES, *SKILLS, "size", "drama", "damage", *POINT_POOLS, "out_state", *ITEM_SHAPES)
     def _validate_assignment(self, proposal):
         """Direct assignment obeys the same hard limits as construction (and changes nothing)."""
         name, value = proposal["trait"].name, proposal["value"]
@@ -283,7 +291,7 @@ class Character(CharacterModel):
             v = values[name]
             if isinstance(v, bool) or v < 0:  # L133: skills range from 0
                 problems.append(out_of_range(name, v, 0, None, label=label(name), code="skill_floor"))
-        for name, low in (("size", 1), ("drama", 0), ("damage", 0)):
+        for name, low in (("size", 1), ("drama", 0), ("damage", 0), *((n, 0) for n in POINT_POOLS)):
             v = values[name]
             if isinstance(v, bool) or v < low:
                 problems.append(out_of_range(name, v, low, None, label=cls.field_label(name), code=f"{name}_range"))

@@ -38,45 +38,66 @@ def _is_previous(item: Mapping[str, Any]) -> bool:
     return str(item.get("source", "")).strip().lower().replace("_", " ").startswith("previous")
 
 
-def relevant_conditions(preset: Preset, character, attribute: str | None, skip: int | None = None) -> list[str]:
-    """Names of the character's conditions that penalise this check (-3 each, L687, L775).
-    ``skip``: the index of a condition being shaken off (it does not hinder its own removal)."""
-    names = []
+def condition_option(index: int) -> str:
+    """The check option that ticks the sheet's condition at ``index`` (0-based): ``condition_1``..."""
+    return f"condition_{index + 1}"
+
+
+def fitting_conditions(preset: Preset, character, attribute: str | None) -> list[tuple[int, str]]:
+    """``(index, name)`` of the sheet's conditions a check can fit (-3 each when ticked, L687,
+    L775), Pain left out (it follows damage, L708). None for hazards and roll-offs."""
+    if preset.special in _NO_SHEET:
+        return []
+    out = []
     for i, cond in enumerate(character.conditions):
-        if cond.get("id") == "pain" or i == skip:
-            continue  # Pain follows damage (pain_active), never counted twice (L708)
+        if cond.get("id") == "pain":
+            continue
         if scope_fits(condition_scope(cond), preset, attribute):
-            names.append(cond.get("name", cond.get("id", "?")))
-    return names
+            out.append((i, str(cond.get("name", cond.get("id", "?")))))
+    return out
 
 
 def sheet_defaults(preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> dict[str, Any]:
-    """The defaults a check takes from the sheet: the active Problem (-3) and Advantage (+3)
-    (spec §10.1: "the active ones pre-fill the dice tray"), the relevant conditions (-3 each,
-    stacking, L687, L775) and the relevant queued bonuses/penalties (spec §7.10). The check's
-    options ``opts`` override each of them (``pending=False`` skips the queue)."""
+    """What a check takes from the sheet: the active Problem (-3) and Advantage (+3), the
+    conditions it can fit (-3 each, stacking, L687, L775) and the relevant queued
+    bonuses/penalties (spec §7.10). The dice tray offers the first three as options of the checks
+    they can fit, unticked (§11 #43: only Pain applies by itself); ``auto_sheet_modifiers`` ticks
+    them beforehand (spec §10.1 "the active ones pre-fill the dice tray"). The check's options
+    ``opts`` decide each (``condition_<n>`` for the n-th condition; ``pending=False`` skips the
+    queue).
+
+    ``advantage`` / ``problem`` / ``conditions``: the defaults; ``active_advantage`` /
+    ``active_problem``: the markers a check can use ("" for none); ``sheet_conditions``:
+    ``[(option name, condition name)]``; ``condition_names``: those ticked by default."""
     out: dict[str, Any] = {
         "advantage": 0,
         "problem": False,
         "conditions": 0,
         "condition_names": [],
+        "active_advantage": "",
+        "active_problem": "",
+        "sheet_conditions": [],
         "pending": [],
         "notes": {},
     }
     if preset.special in _NO_SHEET:
         return out
     attribute = opts.get("attribute", preset.attribute)
-    # auto_sheet_modifiers off: §11 #43 read literally, Problem / Advantage / conditions count only
-    # when ticked in the tray (Pain has its own auto_pain).
-    names: list[str] = []
-    if options.auto_sheet_modifiers:
-        if character.active_advantage and character.active_advantage in character.advantages:
+    auto = bool(options.auto_sheet_modifiers)
+    if character.active_advantage and character.active_advantage in character.advantages:
+        out["active_advantage"] = character.active_advantage
+        if auto:
             out["advantage"] = 1
             out["notes"]["active_advantage"] = character.active_advantage
-        if character.active_problem and character.active_problem in character.problems:
+    if character.active_problem and character.active_problem in character.problems:
+        out["active_problem"] = character.active_problem
+        if auto:
             out["problem"] = True
             out["notes"]["active_problem"] = character.active_problem
-        names = relevant_conditions(preset, character, attribute)
+    out["sheet_conditions"] = [
+        (condition_option(i), name) for i, name in fitting_conditions(preset, character, attribute)
+    ]
+    names = [name for _, name in out["sheet_conditions"]] if auto else []
     out["conditions"], out["condition_names"] = len(names), names
     if names:
         out["notes"]["conditions_applied"] = names
@@ -116,4 +137,11 @@ def pending_items(preset: Preset, character, opts: Mapping[str, Any], attribute:
     return out
 
 
-__all__ = ["attribute_group", "pending_items", "relevant_conditions", "scope_fits", "sheet_defaults"]
+__all__ = [
+    "attribute_group",
+    "condition_option",
+    "fitting_conditions",
+    "pending_items",
+    "scope_fits",
+    "sheet_defaults",
+]

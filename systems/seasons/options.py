@@ -37,9 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "warn_mundane_over_5": True,  # L769, L774, L777 (§11 #34)
     "ambush_mode": "sneaker_rolls",  # L83 vs L525 (§11 #41)
     "auto_pain": True,  # L708 (§11 #43)
-    # The active Problem / Advantage markers and the relevant conditions apply to checks by
-    # themselves (the lead's reading of spec §10.1 "the active ones pre-fill the dice tray");
-    # False: §11 #43 literally, they count only when ticked in the tray. The queue is always used.
+    # The active Problem / Advantage markers and the sheet's conditions a check can fit come
+    # pre-ticked in the tray (spec §10.1 "the active ones pre-fill the dice tray"); False: §11 #43
+    # literally, the tray offers them unticked. The queue is always used.
     "auto_sheet_modifiers": False,  # §11 #43: only Pain applies by itself; the rest when ticked
 }
 
@@ -138,8 +138,10 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "ru": "Штраф боли -3 сам применяется ко всем проверкам, пока боль не подавлена.",
     },
     "auto_sheet_modifiers": {
-        "en": "The active Problem, Advantage and relevant conditions apply to checks by themselves.",
-        "ru": "Активные Проблема, Преимущество и подходящие Состояния сами учитываются в проверках.",
+        "en": "The dice tray ticks the active Problem, the active Advantage and the conditions a check "
+        "can fit beforehand (by the book they count only when ticked; Pain always counts).",
+        "ru": "Лоток дайсов заранее отмечает активные Проблему, Преимущество и Состояния, подходящие "
+        "проверке (по книге они учитываются, только когда отмечены; Боль — всегда).",
     },
 }
 

@@ -3,6 +3,7 @@ opposition and a contest's other side, as a :class:`PoolPlan` (nothing is rolled
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -74,6 +75,9 @@ class PoolPlan:
         return out
 
 
+#: The option that ticks the sheet's n-th condition (``modifiers.condition_option``).
+CONDITION_OPTION = re.compile(r"condition_[1-9][0-9]{0,3}")
+
 KNOWN_OPTIONS = {
     "difficulty",
     "targets",
@@ -140,7 +144,7 @@ def targets_of(value) -> list[int]:
 
 def build_pool(preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> PoolPlan:
     """Every term of the pool for ``character`` making ``preset`` with the check's options ``opts``."""
-    unknown = set(opts) - KNOWN_OPTIONS
+    unknown = {k for k in set(opts) - KNOWN_OPTIONS if not CONDITION_OPTION.fullmatch(str(k))}
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)} for check {preset.id!r}")
     plan = PoolPlan(
@@ -224,9 +228,12 @@ def _bonus_terms(
     plan: PoolPlan, character, opts: Mapping[str, Any], auto: Mapping[str, Any], *, options: GmOptions
 ) -> int:
     """The bonuses of L762-771; returns the number of helpers."""
-    overridden = {"advantage": "active_advantage", "problem": "active_problem", "conditions": "conditions_applied"}
+    overridden = {"advantage": "active_advantage", "problem": "active_problem"}
     used_defaults = {
-        k: v for k, v in auto["notes"].items() if not any(opt in opts and note == k for opt, note in overridden.items())
+        k: v
+        for k, v in auto["notes"].items()
+        if not any(opt in opts and note == k for opt, note in overridden.items())
+        and not (k == "conditions_applied" and any(CONDITION_OPTION.fullmatch(str(o)) for o in opts))
     }
     if used_defaults:
         plan.notes["sheet_defaults"] = used_defaults
@@ -281,14 +288,37 @@ def _pending_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[str, A
 
 
 def _sheet_penalty_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[str, Any]) -> None:
-    """The Problem and the conditions (L773-775)."""
+    """The Problem and the conditions (L773-775): each of the sheet's conditions the check can fit
+    as its own -3 when ticked (``condition_<n>``; ``auto_sheet_modifiers`` ticks them by default),
+    and ``conditions`` more not on the sheet."""
     if opts.get("problem", auto["problem"]):
         plan.add("problem", T("Problem", "Проблема"), -STANDARD_MODIFIER)
-    # Conditions: -3 each, stacking (L687, L775); by default the sheet's relevant ones (sheet_defaults).
+    fitting = dict(auto["sheet_conditions"])
+    for name in opts:
+        if CONDITION_OPTION.fullmatch(str(name)) and name not in fitting:
+            raise RuleError(
+                "no_such_condition",
+                T(
+                    "That condition is not on the sheet or cannot affect this check.",
+                    "Такого Состояния нет на листе, или оно не влияет на эту проверку.",
+                ),
+                option=name,
+            )
+    ticked = []
+    for option_name, cond_name in auto["sheet_conditions"]:
+        value = opts.get(option_name, cond_name in auto["condition_names"])
+        if not isinstance(value, bool):
+            raise RuleError(
+                "bad_option", T("Tick it or leave it.", "Отметьте или снимите отметку."), option=option_name
+            )
+        if value:
+            ticked.append(cond_name)
+            plan.add(option_name, T(f"Condition: {cond_name}", f"Состояние: {cond_name}"), -STANDARD_MODIFIER)
+    if ticked:
+        plan.notes["conditions_ticked"] = ticked
+    # Conditions not on the sheet: -3 each, stacking (L687, L775).
     plan.add(
-        "conditions",
-        T("Conditions", "Состояния"),
-        -STANDARD_MODIFIER * int_option(opts, "conditions", auto["conditions"]),
+        "conditions", T("Other conditions", "Другие состояния"), -STANDARD_MODIFIER * int_option(opts, "conditions", 0)
     )
 
 
@@ -349,4 +379,13 @@ def _opposition_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[s
         plan.opponent_pool = opp - plan.opposition  # both sides subtract the same difficulty (§11 #14)
 
 
-__all__ = ["KNOWN_OPTIONS", "OPTION_MAX", "PoolPlan", "build_pool", "default_difficulty", "int_option", "targets_of"]
+__all__ = [
+    "CONDITION_OPTION",
+    "KNOWN_OPTIONS",
+    "OPTION_MAX",
+    "PoolPlan",
+    "build_pool",
+    "default_difficulty",
+    "int_option",
+    "targets_of",
+]

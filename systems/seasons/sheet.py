@@ -65,6 +65,7 @@ for group, names in ATTRIBUTE_GROUPS.items():
                 group_label=_GROUP_LABELS[group],
                 dots=True,
                 row_total=_ROW_TOTAL[group],
+                creation_only=True,  # in play raised only by advancement (L752)
             )
         )
 
@@ -147,10 +148,12 @@ SHEET = Sheet(
                     "active_problem",
                     T("Active Problem (-3)", "Активная Проблема (-3)"),
                     help=T(
-                        "the Problem relevant now (this scene / this check): every check takes -3 unless the "
-                        "tray unticks it; empty = none",  # L316
-                        "Проблема, важная сейчас (сцена / проверка): -3 к каждой проверке, пока её не снимут "
-                        "в лотке; пусто = нет",
+                        "the Problem relevant now: the dice tray offers it as -3 on every check, unticked: "
+                        "tick it where it hinders (a rules option of the Storyteller "
+                        "ticks it beforehand); empty = none",  # L316, §11 #43
+                        "Проблема, важная сейчас: лоток дайсов предлагает её как -3 к каждой проверке, без "
+                        "отметки: отметьте, где она мешает (настройка правил Рассказчика "
+                        "отмечает её заранее); пусто = нет",
                     ),  # L316
                     choices_from="problems",
                     allow_empty=True,
@@ -161,9 +164,12 @@ SHEET = Sheet(
                     "active_advantage",
                     T("Active Advantage (+3)", "Активное Преимущество (+3)"),
                     help=T(
-                        "the Advantage relevant now: every check takes +3 unless the tray unticks it; "
-                        "empty = none",  # L390
-                        "Преимущество, важное сейчас: +3 к каждой проверке, пока его не снимут в лотке; пусто = нет",
+                        "the Advantage relevant now: the dice tray offers it as +3 on every check, unticked: "
+                        "tick it where it helps (a rules option of the Storyteller "
+                        "ticks it beforehand); empty = none",  # L390, §11 #43
+                        "Преимущество, важное сейчас: лоток дайсов предлагает его как +3 к каждой проверке, без "
+                        "отметки: отметьте, где оно помогает (настройка правил Рассказчика "
+                        "отмечает его заранее); пусто = нет",
                     ),  # L390
                     choices_from="advantages",
                     allow_empty=True,
@@ -195,6 +201,7 @@ SHEET = Sheet(
                         "0 нет, 1 основы, 2 профессионал, 3 опытный, 4 эксперт, 5 один из лучших",
                     ),  # L134
                     dots=True,
+                    creation_only=True,  # in play raised only by advancement (L752)
                     extra={"specializations_of": s},
                 )
                 for s in SKILLS
@@ -212,6 +219,7 @@ SHEET = Sheet(
                     text("name", NAME),
                     number("rating", T("Rating", "Значение"), 1, TRAIT_MAX),
                     source="skills",
+                    creation_only=True,  # in play taken or raised only by advancement (L752)
                     help=T(
                         "+rating dice when the check involves it; only in skills rated 1+",  # L137-141
                         "+значение в дайсах, если подходит; только в навыках от 1",
@@ -244,6 +252,25 @@ SHEET = Sheet(
                     T("Specialization points spent", "Пункты специализаций: распределено"),
                     T("Specialization points", "Пункты специализаций: всего"),
                     T("sum of specialization ratings", "сумма значений специализаций"),
+                ),
+                *(
+                    Field(
+                        pool,
+                        T(f"Unspent {en} points", f"Не потрачено пунктов {ru}"),
+                        "input",
+                        min=0,
+                        max=OPEN_SMALL,
+                        gm_only=True,
+                        help=T(
+                            "from a new tier (+5 / +10 / +6) or the Storyteller; spent on advancement",  # L752
+                            "от нового уровня (+5 / +10 / +6) или Рассказчика; тратятся на развитие",
+                        ),
+                    )
+                    for pool, en, ru in (
+                        ("attribute_points", "attribute", "атрибутов"),
+                        ("skill_points", "skill", "навыков"),
+                        ("specialization_points", "specialization", "специализаций"),
+                    )
                 ),
             ),
             columns=2,
@@ -359,9 +386,13 @@ SHEET = Sheet(
                     ),
                     source="conditions",
                     help=T(
-                        "each -3 on the checks it affects, stacking, applied automatically; "  # L687, L775
+                        "each one the dice tray offers as -3 on the checks it can affect, unticked: tick it "  # L687, L775
+                        "where it hinders; they stack (a rules option of the Storyteller "
+                        "ticks them beforehand; Pain always applies by itself); "
                         "category: physical / mental / social / all / a skill",
-                        "каждое -3 на проверки, которые затрагивает, складываются, учитываются сами; "  # L687, L775
+                        "лоток дайсов предлагает каждое как -3 на проверки, которые оно может затронуть, без "  # L687, L775
+                        "отметки: отметьте, где оно мешает; складываются (настройка правил "
+                        "Рассказчика отмечает их заранее; Боль всегда учитывается сама); "
                         "категория: физическое / умственное / социальное / любая проверка / навык",
                     ),
                 ),

@@ -19,7 +19,20 @@ from tabletop_widgets.core import (
     T,
 )
 
-from . import attacks, checks, combat, conditions, creation, drama, health, initiative, pending, recovery, validation
+from . import (
+    advancement,
+    attacks,
+    checks,
+    combat,
+    conditions,
+    creation,
+    drama,
+    health,
+    initiative,
+    pending,
+    recovery,
+    validation,
+)
 from .data import TABLES
 from .model import Character
 from .options import DEFAULTS, check_choices
@@ -104,6 +117,28 @@ class SeasonsSystem(GameSystem):
 
     def advance_tier(self, character) -> dict[str, int]:
         return creation.advance_tier(character)
+
+    def play_changes(self, character) -> dict[str, Any]:
+        """Drama starts at Presence + Manipulation + Composure (L147); unspent points the GM
+        allowed wait in the advancement pools (``advancement.play_changes``)."""
+        return advancement.play_changes(character, options=self.rules)
+
+    # -- advancement (L744-752) and the creation wizard (L105-186): ``advancement.py`` -----------
+    def advancement_resources(self) -> Sequence[Any]:
+        """The unspent attribute, skill and specialization points a new tier gives (L752)."""
+        return advancement.RESOURCES
+
+    def advancements(self, character) -> list:
+        return advancement.advance_list(character, options=self.rules)
+
+    def plan_advance(self, character, advance_id: str, **options: Any):
+        return advancement.plan(character, advance_id, options=self.rules, **options)
+
+    def creation_wizard(self, character) -> list:
+        return advancement.wizard_steps(character)
+
+    def creation_budgets(self, character) -> Mapping[str, Any]:
+        return advancement.budgets(character)
 
     # -- Drama (spec §7.1) --------------------------------------------------------------------
     def drama_ledger(self) -> drama.DramaLedger:

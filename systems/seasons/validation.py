@@ -54,22 +54,21 @@ def validate(c, *, options: GmOptions, at_creation: bool | None = None) -> list[
     """Every problem of the sheet (spec §4.3) by the character's phase. Errors make the sheet
     illegal; warnings are worth a look (unspent points block "finalize" unless ``allow_unspent``).
 
-    Always: the ranges (V1, V3, V5), a specialization's skill and its name (V6, V8), and the
-    point budgets of the character's tier (V2, V4, V7), because advancement re-uses them: each
-    new tier adds points to the same pools (L752, spec §4.4). Only in creation
-    (``at_creation``; None: the character's ``phase`` says): the required picks of steps 1-3
-    (V9-V12, L108-123), the Storyteller's approvals and the child's Problem (V14, V15, §11 #40,
-    L178-186) and the starting Drama (V17, L147): in play Drama is spent, Goals, Problems and
-    Advantages change (L112, L116, L121) and the tier grows by
-    the Storyteller's decision."""
+    Always: the ranges (V1, V3, V5), a specialization's skill and its name (V6, V8). Only in
+    creation (``at_creation``; None: the character's ``phase`` says): the point budgets of the
+    tier (V2, V4, V7, L129, L135, L141), the required picks of steps 1-3 (V9-V12, L108-123) and
+    the Storyteller's approvals and the child's Problem (V14, V15, §11 #40, L178-186). In play
+    the points a new tier gives (L752) are the character's unspent pools, spent through
+    ``SYSTEM.advance`` (``advancement.py``); Drama is spent, Goals, Problems and Advantages change
+    (L112, L116, L121). The starting Drama (L147) is not the player's to type: ``start_play``
+    sets it (``play_changes``)."""
     if at_creation is None:
         at_creation = getattr(c, "phase", "creation") == "creation"
-    out = _trait_problems(c, options=options)
-    out += _specialization_problems(c, options=options)
+    out = _trait_problems(c, options=options, budgets_too=at_creation)
+    out += _specialization_problems(c, options=options, budget_too=at_creation)
     if at_creation:
         out += _story_problems(c)
         out += _approval_problems(c)
-        out += _starting_drama_problems(c)
     values = {n: getattr(c, n) for n in c.persisted_traits()}
     out += [p for p in type(c).check_values(values) if p.code == "active_not_listed"]
     return out
@@ -81,8 +80,8 @@ def validate_party(characters: Iterable[Any], *, options: GmOptions) -> list[Pro
     return []
 
 
-def _trait_problems(c, *, options: GmOptions) -> list[Problem]:
-    """V1-V4: attribute and skill ranges, attribute and skill budgets."""
+def _trait_problems(c, *, options: GmOptions, budgets_too: bool = True) -> list[Problem]:
+    """V1-V4: attribute and skill ranges, attribute and skill budgets (``budgets_too``)."""
     cap = options.trait_cap
     out: list[Problem] = []
     for name in ATTRIBUTES:  # V1
@@ -103,9 +102,16 @@ def _trait_problems(c, *, options: GmOptions) -> list[Problem]:
             )
     a_budget, s_budget, _ = budgets(c.tier)
     allow = options.allow_unspent
-    out += _budget_problems(
-        "attribute_points", "attribute_points_spent", c.attribute_points_spent, a_budget, "attribute", "атрибуты", allow
-    )  # V2
+    if budgets_too:
+        out += _budget_problems(
+            "attribute_points",
+            "attribute_points_spent",
+            c.attribute_points_spent,
+            a_budget,
+            "attribute",
+            "атрибуты",
+            allow,
+        )  # V2
     for name in SKILLS:  # V3
         v = getattr(c, name)
         if not 0 <= v <= cap:
@@ -117,13 +123,14 @@ def _trait_problems(c, *, options: GmOptions) -> list[Problem]:
                     field=name,
                 )
             )
-    out += _budget_problems(
-        "skill_points", "skill_points_spent", c.skill_points_spent, s_budget, "skill", "навыки", allow
-    )  # V4
+    if budgets_too:
+        out += _budget_problems(
+            "skill_points", "skill_points_spent", c.skill_points_spent, s_budget, "skill", "навыки", allow
+        )  # V4
     return out
 
 
-def _specialization_problems(c, *, options: GmOptions) -> list[Problem]:
+def _specialization_problems(c, *, options: GmOptions, budget_too: bool = True) -> list[Problem]:
     """V5-V8: specialization ratings, their skills, duplicates and the budget."""
     cap = options.trait_cap
     out: list[Problem] = []
@@ -170,6 +177,8 @@ def _specialization_problems(c, *, options: GmOptions) -> list[Problem]:
                 )
             )
         seen.add(key)
+    if not budget_too:
+        return out
     out += _budget_problems(
         "specialization_points",
         "specialization_points_spent",
@@ -239,22 +248,6 @@ def _approval_problems(c) -> list[Problem]:
         ),
     )
     return [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
-
-
-def _starting_drama_problems(c) -> list[Problem]:
-    out: list[Problem] = []
-    if c.is_player_character and c.drama != c.drama_start:  # V17
-        out.append(
-            Problem(
-                "starting_drama",
-                T(
-                    f"Starting Drama must equal Presence + Manipulation + Composure (= {c.drama_start}).",
-                    f"Начальная Драма равна Внушительность + Манипулирование + Самообладание (= {c.drama_start}).",
-                ),
-                field="drama",
-            )
-        )
-    return out
 
 
 def can_finalize(problems, *, options: GmOptions) -> bool:

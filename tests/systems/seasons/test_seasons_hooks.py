@@ -141,9 +141,11 @@ def test_conditions_apply_to_the_checks_they_affect_and_stack():
     assert apool(c, "strength+athletics") == 5 - 3
     c.update(conditions=[*c.conditions, conditions.condition_entry("phobia")])  # all checks
     assert apool(c) == 5 - 6 - 3 and apool(c, "strength+athletics") == 5 - 3 - 3
-    assert apool(c, conditions=0) == 5 - 3  # the option still overrides
+    assert apool(c, condition_1=False, condition_2=False) == 5 - 3  # unticking still overrides
+    assert apool(c, condition_1=False, conditions=1) == 5 - 6 - 3  # one more not on the sheet
     spec = AUTO.check(c, "wits+investigation")
-    assert spec.option("conditions").default == 2
+    assert spec.option("condition_1").default is True and spec.option("condition_2").default is True
+    assert spec.option("conditions").default == 0
 
 
 def test_condition_category_decides_sickness_and_pain_is_never_counted_twice():
@@ -401,6 +403,6 @@ def test_auto_sheet_modifiers_readings(auto):
     SYSTEM.add_pending(c, "inspired", 3)
     plan = system.pool_plan(c, "wits+investigation", difficulty=0)
     assert plan.pool == (5 - 3 - 3 + 3 if auto else 5 + 3)
-    assert system.pool_plan(c, "wits+investigation", difficulty=0, problem=True, conditions=1).pool == 5 - 3 - 3 + 3
+    assert system.pool_plan(c, "wits+investigation", difficulty=0, problem=True, condition_1=True).pool == 5 - 3 - 3 + 3
     spec = system.check(c, "wits+investigation")
-    assert spec.option("problem").default is auto and spec.option("conditions").default == (1 if auto else 0)
+    assert spec.option("problem").default is auto and spec.option("condition_1").default is auto

@@ -107,13 +107,16 @@ def test_v15_tier_needs_approval():
     assert "tier_needs_approval" not in by_code(legal(tier="expert", storyteller_approved=True))
 
 
-def test_v17_starting_drama_only_at_creation():
+def test_v17_starting_drama_is_set_when_play_starts():
+    """L147: at the start of play Drama is Presence + Manipulation + Composure: start_play sets
+    it, so a creation sheet never shows an error the player must type away."""
     c = legal(drama=3)
-    assert "starting_drama" in by_code(c, at_creation=True)
-    assert "starting_drama" in by_code(c)  # a new character is in creation
-    assert "starting_drama" not in by_code(c, at_creation=False)
-    c.phase = "play"  # Drama spent in play (L147: the starting value is for the start of play)
-    assert "starting_drama" not in by_code(c)
+    assert "starting_drama" not in by_code(c, at_creation=True)
+    SYSTEM.start_play(c)
+    assert c.drama == c.drama_start == 3 + 2 + 4 and "starting_drama" not in by_code(c)
+    npc = legal(is_player_character=False, drama=0)
+    SYSTEM.start_play(npc)
+    assert npc.drama == 0  # NPCs have no Drama (L739)
 
 
 def test_allow_unspent_both_readings():
