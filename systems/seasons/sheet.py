@@ -254,12 +254,11 @@ SHEET = Sheet(
                     T("sum of specialization ratings", "сумма значений специализаций"),
                 ),
                 *(
-                    Field(
+                    number(
                         pool,
                         T(f"Unspent {en} points", f"Не потрачено пунктов {ru}"),
-                        "input",
-                        min=0,
-                        max=OPEN_SMALL,
+                        0,
+                        OPEN_SMALL,
                         gm_only=True,
                         help=T(
                             "from a new tier (+5 / +10 / +6) or the Storyteller; spent on advancement",  # L752
