@@ -155,6 +155,17 @@ class RetSystem(GameSystem):
         spec, opts = self.advance_spec(character, advance_id, options)
         return _advancement.plan_advance(character, spec.id, opts, options=self.rules)
 
+    def advance_waits_for_session_end(self) -> Mapping[str, str] | None:
+        """Development points are spent before or after a game, not during one (L280; the book says
+        "usually": the GM option ``dp_spend_only_between_games``, on by default)."""
+        if not self.rules.dp_spend_only_between_games:
+            return None
+        return T(
+            "Development points are spent before or after a game session, not during play: "
+            "buy this when the session is over.",
+            "Очки развития тратятся до или после игры, а не во время неё: купите это, когда сессия закончится.",
+        )
+
     def award_changes(self, character, resource: str, amount: int) -> Mapping[str, Any] | None:
         return _advancement.award_changes(character, resource, amount)
 

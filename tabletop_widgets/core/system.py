@@ -560,6 +560,13 @@ class GameSystem:
 
         return perform(self, character, advance_id, options)
 
+    def advance_waits_for_session_end(self) -> Mapping[str, str] | None:
+        """Why advancement waits until a game session is over (``{"en", "ru"}``: RET spends
+        development points before or after a game, not during one), or None when the rules let
+        a character advance during a session. A shared table refuses an advance while a session
+        is open with this message. The default: None."""
+        return None
+
     def award_changes(self, character, resource: str, amount: int) -> Mapping[str, Any] | None:
         """What awarding ``amount`` of ``resource`` changes (``{trait: new value}``), when more
         than the resource itself (a running total earned); None: just add it."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.i18n import LOCALES
+from ..core.problems import RuleError
 from ..core.system import term_of
 from .advancement import advance_update, award_update, check_award_role, check_character_write
 from .attacks import ATTACK_KINDS, answer_events, ask_events, declare_events
@@ -530,13 +531,17 @@ class TableSession:
         """Buy ``advance_id`` (with ``options``) for a character in play: the system's ``advance``
         on the character as the table holds it, recorded as a ``character.update`` whose
         ``reason`` names the advance, its options, cost and text (:mod:`.advancement`), seen by
-        whoever sees the character. During a session or between two. The GM may advance any
+        whoever sees the character. Between sessions, and during one unless the system's rules
+        say advancement waits for the session's end (RET). The GM may advance any
         character, a player their own and without the advance's GM options; a refusal (the
         rules' ``RuleError``, or :class:`~.rules.PlayDenied`) writes nothing."""
         self._begin("character.edit", character_id)
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("character.edit", character_id)
+            waits = self.system.advance_waits_for_session_end()
+            if waits and self.state.session_open:
+                raise RuleError("advance_after_session", dict(waits))
             data = self.state.characters.get(character_id)
             payload = advance_update(self.system, self.role, character_id, data, advance_id, options)
             return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]

@@ -315,3 +315,45 @@ def test_an_advance_survives_a_campaign_backup(store, made, tmp_path, lantern):
         assert rebuild(other, info.table_id).characters["ada"]["nerve"] == 4
     finally:
         other.close()
+
+
+def _ret_table(store, **rules):
+    from tabletop_widgets import get_system
+
+    ret = get_system("ret")
+    vera = ret.Character(name="Vera", dp=6)
+    vera.phase = "play"
+    made = create_table(
+        store,
+        "ret",
+        [SeatSpec("gm", "gm", "Gail"), SeatSpec("ann", "player", "Ann", "vera")],
+        characters={"vera": vera.to_dict()},
+        options={"rules": rules} if rules else None,
+    )
+    first = next(s.id for s in ret.with_rules(**rules).advancements(vera) if s.blocked is None)
+    return made, first
+
+
+def test_ret_development_points_wait_for_the_end_of_the_session(store):
+    """RET spends development points before or after a game, not during one (L280): a table
+    refuses an advance while the session is open, for the GM too, and takes it between sessions."""
+    made, first = _ret_table(store)
+    gm, ann = join(store, made, "gm"), join(store, made, "ann")
+    before = count(store, made)
+    for seat in (ann, gm):
+        with pytest.raises(RuleError) as err:
+            seat.advance("vera", first)
+        assert err.value.code == "advance_after_session"
+        assert "not during play" in err.value.text("en") and "не во время" in err.value.text("ru")
+    assert count(store, made) == before
+    gm.end_session()
+    ann.poll()
+    ann.advance("vera", first)
+    assert reason_of(store.events(made.table_id)[-1].payload)["advance_id"] == first
+
+
+def test_ret_advances_during_a_session_when_the_gm_allows_it(store):
+    """The book says "usually" (L280): with the GM option off, an advance is taken during play."""
+    made, first = _ret_table(store, dp_spend_only_between_games=False)
+    join(store, made, "ann").advance("vera", first)
+    assert reason_of(store.events(made.table_id)[-1].payload)["advance_id"] == first
