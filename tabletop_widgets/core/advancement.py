@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from .i18n import T, tr
 from .problems import Problem, RuleError
-from .system import OptionSpec, option_problem
+from .system import OptionSpec, checked_spec_options
 
 #: Kinds of advance a sheet groups and labels (a system may use others; they show as "other").
 ADVANCE_KINDS = ("raise", "learn", "level", "other")
@@ -131,22 +131,7 @@ def find_advance(advances: Sequence[AdvanceSpec], advance_id: Any) -> AdvanceSpe
 def checked_advance_options(spec: AdvanceSpec, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` checked against ``spec`` (known names, allowed values), defaults filled in; a
     :class:`RuleError` names the first bad one."""
-    known = {o.name: o for o in spec.options}
-    for name, value in options.items():
-        o = known.get(name)
-        if o is None:
-            raise RuleError(
-                "unknown_option",
-                T(
-                    f"{tr(spec.label)} has no option {name!r}.",
-                    f"У «{tr(spec.label, 'ru')}» нет параметра {name!r}.",
-                ),
-                option=str(name),
-            )
-        problem = option_problem(o, value, text_limit=200)
-        if problem is not None:
-            raise RuleError("bad_option", problem, option=name)
-    return {**spec.defaults(), **dict(options)}
+    return checked_spec_options(spec, options, f"У «{tr(spec.label, 'ru')}»")
 
 
 def not_in_play() -> RuleError:

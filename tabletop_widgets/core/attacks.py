@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 from .combat.records import clone_character
 from .i18n import T, tr
 from .problems import RuleError
-from .system import Effect, OptionSpec, option_problem
+from .system import Effect, OptionSpec, checked_spec_options
 
 #: Kinds of attack the tracker groups and labels (a system may use others; they show as "attack").
 ATTACK_KINDS = ("melee", "ranged", "called", "spell", "unarmed", "other")
@@ -154,22 +154,7 @@ def find_attack(attacks: Sequence[AttackSpec], attack_id: Any, *, attacker: str 
 def checked_options(spec: AttackSpec, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` checked against ``spec`` (known names, whole numbers within bounds, one of
     the choices), with the defaults filled in; a :class:`RuleError` names the first bad one."""
-    known = {o.name: o for o in spec.options}
-    for name, value in options.items():
-        o = known.get(name)
-        if o is None:
-            raise RuleError(
-                "unknown_option",
-                T(
-                    f"{tr(spec.label)} has no option {name!r}.",
-                    f"У атаки «{tr(spec.label, 'ru')}» нет параметра {name!r}.",
-                ),
-                option=str(name),
-            )
-        problem = option_problem(o, value, text_limit=200)
-        if problem is not None:
-            raise RuleError("bad_option", problem, option=name)
-    return {**spec.defaults(), **dict(options)}
+    return checked_spec_options(spec, options, f"У атаки «{tr(spec.label, 'ru')}»")
 
 
 def defeat_chance(system, target, damage, **damage_options: Any) -> Fraction:

@@ -121,6 +121,26 @@ def option_problem(spec: OptionSpec, value: Any, *, text_limit: int | None = Non
     return None  # a kind this module does not know: the system validates it
 
 
+def checked_spec_options(spec: Any, options: Mapping[str, Any], owner_ru: str) -> dict[str, Any]:
+    """``options`` checked against what ``spec`` (an attack, an advance: ``label``, ``options``,
+    ``defaults()``) declares: known names, allowed values; the defaults filled in. A
+    :class:`RuleError` names the first bad one; ``owner_ru`` starts its Russian text ("У атаки
+    «Удар»")."""
+    known = {o.name: o for o in spec.options}
+    for name, value in options.items():
+        o = known.get(name)
+        if o is None:
+            raise RuleError(
+                "unknown_option",
+                T(f"{tr(spec.label)} has no option {name!r}.", f"{owner_ru} нет параметра {name!r}."),
+                option=str(name),
+            )
+        problem = option_problem(o, value, text_limit=200)
+        if problem is not None:
+            raise RuleError("bad_option", problem, option=name)
+    return {**spec.defaults(), **dict(options)}
+
+
 @dataclass(frozen=True)
 class Effect:
     """A change to a character's resource that a roll or action causes, as data.
