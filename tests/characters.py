@@ -37,6 +37,25 @@ SEASONS_NOVICE = dict(
     ],
 )
 
+#: Vera, a legal Seasons novice doctor (15 / 25 / 10 points spent, L129, L135, L141), by the
+#: creation steps she is made in (the wizard's step ids).
+SEASONS_DOCTOR_STEPS = {
+    "archetype_goal": dict(name="Vera", archetype="Doctor", goal="Find her brother"),
+    "problem": dict(problems=["Curious"]),
+    "advantage": dict(advantages=["Calm"]),
+    "attributes": dict(
+        intelligence=3, wits=3, resolve=3, presence=2, manipulation=2, composure=3, strength=2, dexterity=3, stamina=3
+    ),
+    "skills": dict(medicine=5, science=4, investigation=4, empathy=3, athletics=3, persuasion=3, drive=3),
+    "specializations": dict(
+        specializations=[
+            {"skill": "medicine", "name": "surgery", "rating": 5},
+            {"skill": "science", "name": "chemistry", "rating": 5},
+        ]
+    ),
+}
+SEASONS_DOCTOR = {k: v for step in SEASONS_DOCTOR_STEPS.values() for k, v in step.items()}
+
 #: A legal Threads of Fate hero: 70 characteristic points, two Attributes with their Facets, two
 #: Tricks, the creation XP in three skills.
 THREADS_LEGAL = dict(

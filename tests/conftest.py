@@ -23,3 +23,19 @@ def _fresh_page_language():
     reset_page_language()
     yield
     reset_page_language()
+
+
+@pytest.fixture
+def tutored_lantern_system():
+    """Lantern with the Train advance (``tests/fixtures/tutored_lantern.py``), registered for the
+    test (a table made in-process finds it by its slug) and unregistered after."""
+    from fixtures.tutored_lantern import tutored_lantern
+
+    from tabletop_widgets.core import register_system, unregister_system
+
+    system = tutored_lantern()
+    register_system(system)
+    try:
+        yield system
+    finally:
+        unregister_system("lantern")

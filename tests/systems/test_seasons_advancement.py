@@ -11,39 +11,14 @@ from tabletop_widgets.core.advancement import price_text
 from tabletop_widgets.core.combat.records import persisted
 from tabletop_systems.seasons import SYSTEM, Character
 
+from characters import SEASONS_DOCTOR
+
 POOLS = ("attribute_points", "skill_points", "specialization_points")
 
 
 def played(**values) -> Character:
     """A legal novice (15 / 25 / 10 points spent, L129, L135, L141) in play."""
-    base = dict(
-        name="Vera",
-        archetype="Doctor",
-        goal="Find her brother",
-        problems=["Curious"],
-        advantages=["Calm"],
-        intelligence=3,
-        wits=3,
-        resolve=3,
-        presence=2,
-        manipulation=2,
-        composure=3,
-        strength=2,
-        dexterity=3,
-        stamina=3,
-        medicine=5,
-        science=4,
-        investigation=4,
-        empathy=3,
-        athletics=3,
-        persuasion=3,
-        drive=3,
-        specializations=[
-            {"skill": "medicine", "name": "surgery", "rating": 5},
-            {"skill": "science", "name": "chemistry", "rating": 5},
-        ],
-    )
-    c = Character(**base)
+    c = Character(**SEASONS_DOCTOR)
     assert SYSTEM.validate(c) == [], SYSTEM.validate(c)
     SYSTEM.start_play(c)
     c.update(**values)

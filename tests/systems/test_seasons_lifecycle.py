@@ -13,32 +13,15 @@ from tabletop_widgets.core.wizard import Wizard
 from tabletop_widgets.widgets import CharacterSheet
 from tabletop_systems.seasons import SYSTEM, Character
 
+from characters import SEASONS_DOCTOR_STEPS
+
 
 def made_by_the_wizard() -> Character:
     c = Character()
     w = Wizard(SYSTEM, c)
     steps = {
-        "archetype_goal": dict(name="Vera", archetype="Doctor", goal="Find her brother"),
+        **SEASONS_DOCTOR_STEPS,
         "problem": dict(problems=["Curious"], active_problem="Curious"),
-        "advantage": dict(advantages=["Calm"]),
-        "attributes": dict(
-            intelligence=3,
-            wits=3,
-            resolve=3,
-            presence=2,
-            manipulation=2,
-            composure=3,
-            strength=2,
-            dexterity=3,
-            stamina=3,
-        ),
-        "skills": dict(medicine=5, science=4, investigation=4, empathy=3, athletics=3, persuasion=3, drive=3),
-        "specializations": dict(
-            specializations=[
-                {"skill": "medicine", "name": "surgery", "rating": 5},
-                {"skill": "science", "name": "chemistry", "rating": 5},
-            ]
-        ),
         "extras": dict(size=5),
         "experience": dict(tier="novice"),
     }

@@ -20,15 +20,8 @@ from tabletop_widgets.table.transcript import session_transcript
 
 
 @pytest.fixture
-def lantern():
-    from fixtures.tutored_lantern import tutored_lantern
-
-    system = tutored_lantern()
-    register_system(system)
-    try:
-        yield system
-    finally:
-        unregister_system("lantern")
+def lantern(tutored_lantern_system):
+    return tutored_lantern_system
 
 
 def sheet(system, name, phase="play", **kw):

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import pytest
 
 from helpers import frontend_click, frontend_update
-from tabletop_widgets.core import GameSystem, register_system, unregister_system
+from tabletop_widgets.core import GameSystem
 from tabletop_widgets.core.i18n import LOCALES
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.widgets.sheet import CharacterSheet
@@ -19,15 +19,8 @@ from tabletop_widgets.widgets.table_view import TableView
 
 
 @pytest.fixture
-def lantern():
-    from fixtures.tutored_lantern import tutored_lantern
-
-    system = tutored_lantern()
-    register_system(system)
-    try:
-        yield system
-    finally:
-        unregister_system("lantern")
+def lantern(tutored_lantern_system):
+    return tutored_lantern_system
 
 
 def played(system, phase="play", **kw):

@@ -13,24 +13,9 @@ from tabletop_widgets.core.advancement import price_text
 from tabletop_widgets.core.combat.records import persisted
 from tabletop_widgets.table.phases import creation_only_fields
 
-HERO = dict(
-    name="Rook",
-    strength=10,
-    dexterity=14,
-    constitution=14,
-    intelligence=12,
-    wisdom=12,
-    charm=8,
-    tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
-    attributes=[
-        {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
-        {"code": "martial_arts", "name": "Martial arts"},
-    ],
-    facets=[{"name": "Old soldier"}, {"name": "Calm"}],
-    stealth=4,
-    unarmed=3,
-    warfare=3,
-)
+from characters import THREADS_LEGAL
+
+HERO = {**THREADS_LEGAL, "name": "Rook"}
 
 
 def played(system=SYSTEM, **later):
