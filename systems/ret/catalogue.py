@@ -351,7 +351,7 @@ def _break_free_checks(c) -> list[CheckSpec]:
     else:
         how = T(
             "Held in person: the attack, a new contest; enter the holder's roll (a tie keeps the hold).",
-            "Удерживается лично: атака, новое соревнование; введите бросок удерживающего (ничья — удержание).",
+            "Удерживается лично: атака, новое соревнование; введите бросок удерживающего (при равенстве удержание сохраняется).",
         )
         opts.append(OptionSpec("holder_roll", T("Holder's roll", "Бросок удерживающего"), "int", None, -10, 200))
     return [

@@ -23,6 +23,7 @@ from tabletop_widgets.core import (
 
 from tabletop_widgets.core.attacks import checked_options
 
+from . import advance_menu as _advance_menu
 from . import advancement as _advancement
 from . import attack_outcomes as _attack_outcomes
 from . import weapon_attacks as _weapon_attacks
@@ -144,16 +145,16 @@ class RetSystem(GameSystem):
     def advancement_resources(self) -> Sequence[Any]:
         """Development points: one common pool ``dp`` under the recommended costing (L300), or
         the GM's two pools ``dp_params`` and ``dp_abilities`` under the simplified one (L315)."""
-        return _advancement.resources(self.rules)
+        return _advance_menu.resources(options=self.rules)
 
     def advancements(self, character) -> list:
         """Every purchase the book prices with development points (spec §7.1), priced."""
-        return _advancement.advance_list(character, options=self.rules)
+        return _advance_menu.advance_list(character, options=self.rules)
 
     def plan_advance(self, character, advance_id: str, **options: Any):
         """What the purchase would do (offered now, its options checked and defaulted)."""
         spec, opts = self.advance_spec(character, advance_id, options)
-        return _advancement.plan_advance(character, spec.id, opts, options=self.rules)
+        return _advance_menu.plan_advance(character, spec.id, opts, options=self.rules)
 
     def advance_waits_for_session_end(self) -> Mapping[str, str] | None:
         """Development points are spent before or after a game, not during one (L280; the book says
@@ -167,7 +168,7 @@ class RetSystem(GameSystem):
         )
 
     def award_changes(self, character, resource: str, amount: int) -> Mapping[str, Any] | None:
-        return _advancement.award_changes(character, resource, amount)
+        return _advance_menu.award_changes(character, resource, amount)
 
     def start_game_session(self, character) -> dict:
         return _advancement.start_game_session(character)

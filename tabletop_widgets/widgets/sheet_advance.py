@@ -132,19 +132,15 @@ class AdvancePanel:
         self._shape: tuple = ()
         self.rows: dict[str, dict[str, widgets.Widget]] = {}
 
-        self.title = html_widget()
-        self.title.add_class("tt-section-title")
-        self.toggle = button_widget(layout=widgets.Layout(width="auto"))
-        self.toggle.add_class("tt-section-toggle")
-        self.toggle.add_class("tt-advance-toggle")
+        # made with their classes: one message each (the sheet's own parts are made so too)
+        self.title = html_widget(classes=["tt-section-title"])
+        self.toggle = button_widget(
+            layout=widgets.Layout(width="auto"), classes=["tt-section-toggle", "tt-advance-toggle"]
+        )
         self.toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
-        head = hbox([self.title, self.toggle])
-        head.add_class("tt-section-head")
-        self.content = vbox(layout=widgets.Layout(display="none"))
-        self.content.add_class("tt-section-content")
-        self.widget = vbox([head, self.content])
-        for cls in ("tt-section", "tt-wide", "tt-advance", "tt-folded"):
-            self.widget.add_class(cls)
+        head = hbox([self.title, self.toggle], classes=["tt-section-head"])
+        self.content = vbox(layout=widgets.Layout(display="none"), classes=["tt-section-content"])
+        self.widget = vbox([head, self.content], classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"])
         self.render_visibility()
         self.relabel()
 

@@ -530,8 +530,8 @@ class MappingView(FieldView):
                     continuous_update=False,
                     tooltip=self.key_label(k),
                     layout=widgets.Layout(width="80px"),
+                    _dom_classes=("tt-map-entry-value",),
                 )
-                box.add_class("tt-map-entry-value")
                 box.observe(lambda ch, k=k: self.set_entry(k, ch["new"]), names="value")
                 parts.append(box)
             else:
@@ -542,8 +542,8 @@ class MappingView(FieldView):
                     description=t("remove", self.loc),
                     tooltip=t("remove_tip", self.loc),
                     layout=widgets.Layout(width="32px"),
+                    classes=["tt-list-remove"],
                 )
-                rm.add_class("tt-list-remove")
                 rm.on_click(lambda _b, k=k: self.remove(k))
                 parts.append(rm)
             cell = hbox(parts, classes=["tt-row", "tt-map-entry"])
