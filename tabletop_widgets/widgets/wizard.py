@@ -58,7 +58,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "not_allowed": T("You may not change this character.", "Вам нельзя менять этого персонажа."),
     "no_fields": T("Nothing to fill in on this step.", "На этом шаге заполнять нечего."),
     "locale_tip": T("Language", "Язык"),
-    "new": T("✚ Make a new character", "✚ Создать нового персонажа"),
+    "new": T("Make a new character", "Создать нового персонажа"),
     "new_tip": T(
         "A blank character and the creation steps of this game, one at a time",
         "Чистый лист и шаги создания по правилам этой игры, по одному",
@@ -75,7 +75,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "✓ {name} is finished: the sheet below shows them.",
         "✓ {name}: персонаж готов, его лист — ниже.",
     ),
-    "another": T("✚ Make another character", "✚ Создать ещё одного персонажа"),
+    "another": T("Make another character", "Создать ещё одного персонажа"),
 }
 
 _t = text_lookup(TEXTS)

@@ -8,6 +8,12 @@ from tabletop_widgets.widgets.lobby import sample_character
 from tabletop_widgets.widgets.table_view import TableView
 
 
+def _in_play(character) -> dict:
+    """A character's values as a table in mid-campaign holds them: finished, in play (a player
+    whose character is still being made opens on the creation wizard instead)."""
+    return {**character.to_dict(), "phase": "play"}
+
+
 def fight_table(db, *, title: str, foe: str | None = None, players: int = 2):
     """A RET table in ``db`` with a GM (Gail) and two players, Pat (Aria, ``c1``) and Quinn
     (Boris, ``c2``) — or Pat alone with ``players=1`` — in a started fight: the characters brought
@@ -23,7 +29,7 @@ def fight_table(db, *, title: str, foe: str | None = None, players: int = 2):
         SeatSpec("p1", "player", "Pat", "c1"),
         SeatSpec("p2", "player", "Quinn", "c2"),
     ]
-    chars = {"c1": sample_character(system, "Aria").to_dict(), "c2": sample_character(system, "Boris").to_dict()}
+    chars = {"c1": _in_play(sample_character(system, "Aria")), "c2": _in_play(sample_character(system, "Boris"))}
     made = create_table(
         store,
         "ret",

@@ -82,7 +82,7 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
             "ret",
             [SeatSpec("gm", "gm", "Gina"), SeatSpec("bob", "player", "Bob", "c1")],
             title="Two servers",
-            characters={"c1": get_system("ret").Character().to_dict()},
+            characters={"c1": {**get_system("ret").Character().to_dict(), "phase": "play"}},  # Bob plays
         )
     gm_url = link(made.table_id, made.tokens["gm"], f"{url_a}/voila/render/table.ipynb")
     bob_url = link(made.table_id, made.tokens["bob"], f"{url_b}/voila/render/table.ipynb")
