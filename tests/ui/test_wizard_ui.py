@@ -165,7 +165,7 @@ def test_a_new_player_makes_a_character_on_the_play_page(browser, voila_url, wat
     try:
         page.goto(f"{voila_url}/voila/render/play_{slug}.ipynb", timeout=LOAD_TIMEOUT)
         start = page.locator(".tt-new-character .tt-new-start")
-        expect(start).to_have_text("✚ Make a new character", timeout=LOAD_TIMEOUT)
+        expect(start).to_have_text("Make a new character", timeout=LOAD_TIMEOUT)
         start.click()
         wizard = page.locator(".tt-new-character .tt-wizard")
         expect(wizard).to_be_visible(timeout=STEP_TIMEOUT)
