@@ -13,6 +13,7 @@ from tabletop_widgets.core import RuleError
 from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, verify_table
 from tabletop_widgets.table.rules import PlayError
 from tabletop_widgets.table.session import check, rebuild
+from tabletop_widgets.table.transcript import session_transcript
 
 RACE = dict(might=2, dexterity=3, alertness=2, complexity=3, power=2, luck=2)
 
@@ -62,6 +63,8 @@ def test_a_player_spends_an_epic_die_after_their_roll_and_every_seat_sees_it(sto
     line = eve.state.log[-1]
     assert (line["kind"], line["index"], line["total"]) == ("check.after", rolled.payload["index"], new["total"])
     assert rebuild(store, made.table_id).characters["ada"]["epic_dice"] == 1
+    told = session_transcript(eve, 1, fmt="md")
+    assert "changed after the roll" in told and "изменено после броска" in session_transcript(eve, 1, locale="ru")
     join(store, made, "gm").end_session()
     report = verify_table(store, made.table_id)
     assert not report.problems and report.rolls == 1  # no new dice: the one check
