@@ -36,6 +36,7 @@ import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import LOCALES, T, check_locale, tr
+from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, check as check_request
@@ -307,7 +308,7 @@ class TableTray(DiceTray):
         """The table amends the latest check rolled here (``TableSession.after_roll``: checked
         and recorded there); the tray shows the result as the table recorded it."""
         if self.check_index is None:
-            raise LookupError(_t("after_nothing", self.locale))
+            raise RuleError("no_after_roll", TEXTS["after_nothing"])
         before = dict(self.session.state.characters.get(self.character_id) or {})
         event = self.session.after_roll(self.check_index, locale=self.locale, **dict(options))
         result = StoredCheck(dict(event.payload, character=before))

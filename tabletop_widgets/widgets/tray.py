@@ -19,6 +19,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckSpec, GameSystem, term_of
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
@@ -45,6 +46,7 @@ from .tray_controls import (
     situation_controls,
 )
 from .tray_text import (
+    TEXTS,
     after_text,
     after_title_html,
     announcement,
@@ -319,7 +321,7 @@ class DiceTray(widgets.VBox):
             self._show_error(PermissionError(_t("not_allowed", "en")))
             return None
         if self.last_kind != "check" or self.last_result is None or not self.after_options:
-            self._show_error(LookupError(_t("nothing_after", self.locale)))
+            self._show_error(RuleError("no_after_roll", TEXTS["nothing_after"]))
             return None
         options = {**{name: w.value for name, w in self.after_controls.items()}, **overrides}
         try:

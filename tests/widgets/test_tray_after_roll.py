@@ -77,3 +77,5 @@ def test_nothing_is_offered_in_a_quick_game_nor_after_a_notation_roll():
     tray2.roll("1d6")
     assert tray2.after_box.layout.display == "none" and tray2.after_roll(epic=1) is None
     assert "Nothing more can be done" in tray2.error.value
+    tray2.locale = "ru"
+    assert "больше ничего сделать нельзя" in tray2.error.value
