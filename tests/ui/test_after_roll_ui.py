@@ -2,7 +2,8 @@
 L351). The play page's sample character has no epic dice (no reputation), so this plays on a
 table page: Pat's campaign character (reputation 3, three epic dice) rolls Might in the Dice
 tab, spends one epic die after the roll, sees the new outcome, and the sheet's epic dice go
-from 3 to 2. Screenshot: the tray with the amended result."""
+from 3 to 2; on a 390 px phone in Voila's dark theme. Screenshots: the offer under the result,
+and the tray with the amended result."""
 
 from __future__ import annotations
 
@@ -37,11 +38,11 @@ def test_a_player_spends_an_epic_die_after_the_roll(browser, voila_url, voila_db
     link = made.links(f"{voila_url}/voila/render/table.ipynb")["p1"]
     groups = group_checks(SYSTEM.checks(ayra))
     where = next(i for i, (_, checks) in enumerate(groups) if any(c.id == CHECK for c in checks))
-    context = open_context(browser, viewport={"width": 1280, "height": 1000})
+    context = open_context(browser, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         watch = watch_page(page)
-        page.goto(link, timeout=LOAD_TIMEOUT)
+        page.goto(link + "&theme=dark", timeout=LOAD_TIMEOUT)
         expect(page.locator(".tt-table-view")).to_be_visible(timeout=LOAD_TIMEOUT)
         page.locator(".tt-table-tabs .lm-TabBar-tab", has_text="Dice").first.click()
         tray = page.locator(".tt-table-tray")
