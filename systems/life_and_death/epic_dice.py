@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from tabletop_widgets.core import CheckResult, Effect, RuleError, T
+from tabletop_widgets.core import CheckResult, Effect, OptionSpec, RuleError, T
 
 from .casting import VERDICTS
 from .checks import epic_offer, make_result
@@ -61,3 +61,24 @@ def spend_after(character, previous: CheckResult, epic: Any, *, options: Mapping
     out.effects = [Effect("epic_dice", -epic, T("epic dice spent after the roll", "эпик-дайсы потрачены после броска"))]
     out.details.update(pool_spec=spec, epic_after_spent=epic, epic_after=epic_offer(character, epic, options=options))
     return out
+
+
+def after_roll_options(character, result: CheckResult, *, options: Mapping[str, Any]) -> list[OptionSpec]:
+    """The tray's offer after ``result`` (L351): one whole-number option ``epic``, 1 to the
+    dice the roll offers and the character still has; none when the roll offers none."""
+    offer = (result.details or {}).get("epic_after")
+    if not offer or options.mode == "quick" or character.mode == "quick":
+        return []
+    most = min(int(offer["max"]), int(character.epic_dice))
+    if most < 1:
+        return []
+    return [
+        OptionSpec(
+            "epic",
+            T("Epic dice", "Эпик-дайсы"),
+            default=1,
+            min=1,
+            max=most,
+            help=offer.get("help"),
+        )
+    ]

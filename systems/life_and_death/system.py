@@ -85,6 +85,17 @@ class LifeAndDeathSystem(GameSystem):
         ``previous.details["epic_after"]``: ``{"max", "label", "help"}`` or None)."""
         return epic_dice.spend_after(character, previous, epic, options=self.rules)
 
+    def after_roll_options(self, character, result: CheckResult) -> list[OptionSpec]:
+        """Epic dice after the roll (L351): "epic" from 1 to what the roll offers
+        (``details["epic_after"]``) and the character still has; none in a quick game."""
+        return epic_dice.after_roll_options(character, result, options=self.rules)
+
+    def after_roll(self, character, result: CheckResult, **options: Any) -> CheckResult:
+        """``result`` with ``epic`` more epic dice spent after the roll (:meth:`spend_epic_after`),
+        the options checked first (unknown names, values out of range: a ``RuleError``)."""
+        checked = self.checked_after_roll_options(character, result, options)
+        return self.spend_epic_after(character, result, checked["epic"])
+
     def check_distribution(self, character, check_id: str, **options: Any):
         return _checks.distribution(character, check_id, options=self.rules, **options)
 

@@ -142,6 +142,18 @@ def checked_spec_options(spec: Any, options: Mapping[str, Any], owner_ru: str) -
 
 
 @dataclass(frozen=True)
+class AfterRollSpec:
+    """What may still be done to a rolled check (``GameSystem.after_roll_options``), in the
+    shape :func:`checked_spec_options` reads: the roll's label and its options."""
+
+    label: Mapping[str, str]
+    options: Sequence[OptionSpec]
+
+    def defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+
+@dataclass(frozen=True)
 class Effect:
     """A change to a character's resource that a roll or action causes, as data.
 
@@ -447,6 +459,36 @@ class GameSystem:
 
     def roll_check(self, character, check_id: str, *, rng: random.Random | None = None, **options: Any) -> CheckResult:
         raise NotImplementedError
+
+    def after_roll_options(self, character, result: CheckResult) -> list[OptionSpec]:
+        """What a player may still do to ``result`` (a check of ``character`` just rolled, its
+        effects applied), as options for :meth:`after_roll` (Life&Death: epic dice spent after
+        the roll, L351); empty when nothing is offered. The default offers nothing."""
+        return []
+
+    def after_roll(self, character, result: CheckResult, **options: Any) -> CheckResult:
+        """``result`` read again with the ``options`` of :meth:`after_roll_options`: a new
+        :class:`CheckResult` whose ``effects`` (not yet applied) are what the change spends; a
+        :class:`RuleError` for what the rules refuse. Nothing is rolled again. The default
+        refuses (see :meth:`checked_after_roll_options`)."""
+        self.checked_after_roll_options(character, result, options)
+        raise NotImplementedError  # pragma: no cover - a system offering options overrides this
+
+    def checked_after_roll_options(self, character, result: CheckResult, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` checked against :meth:`after_roll_options` (known names, allowed values,
+        the defaults filled in); a :class:`RuleError` when nothing may be done to ``result``
+        or an option is unknown or out of range."""
+        specs = list(self.after_roll_options(character, result))
+        if not specs:
+            raise RuleError(
+                "no_after_roll",
+                T(
+                    "Nothing more can be done to this roll.",
+                    "С этим броском больше ничего сделать нельзя.",
+                ),
+            )
+        owner = AfterRollSpec(result.label, tuple(specs))
+        return checked_spec_options(owner, options, f"У броска «{tr(result.label, 'ru')}»")
 
     def check_distribution(self, character, check_id: str, **options: Any):
         """Exact distribution (``tabletop_widgets.dice.Distribution``) of the check's total,

@@ -34,6 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..core.i18n import LOCALES
 from ..core.problems import RuleError
 from ..core.system import term_of
+from .after_roll import KIND as AFTER_ROLL_KIND, after_roll_events
 from .advancement import advance_update, award_update, check_award_role, check_character_write
 from .attacks import ATTACK_KINDS, answer_events, ask_events, declare_events
 from .audience import Audience, project_state, visible_events
@@ -68,6 +69,7 @@ DEFAULT_SNAPSHOT_EVERY = 200
 RESERVED_KINDS = frozenset(
     {"roll", "roll.failed", "check", "initiative", "table.opened", "table.closed", "session.started", "session.ended"}
     | ATTACK_KINDS
+    | {AFTER_ROLL_KIND}
 )
 
 
@@ -897,6 +899,25 @@ class TableSession:
         if failed:
             raise failed_roll_error(failed[0])
         return stored[0]
+
+    def after_roll(self, index: int, *, locale: str = "en", **options: Any) -> Event:
+        """Change this seat's latest check (roll ``index``) as the rules allow after the roll
+        (``GameSystem.after_roll``: Life&Death's epic dice spent after it), once: recomputed
+        from the roll as the table recorded it, written as a ``check.after`` event that every
+        seat that saw the check sees, with the effects as a ``character.update``. A refusal
+        (someone else's roll, an old one, nothing offered, bad options) writes nothing
+        (:mod:`.after_roll`). Returns the ``check.after`` event."""
+        entry = next(
+            (e for e in reversed(self.state.log) if e.get("kind") == "check" and e.get("index") == index), None
+        )
+        cid = (entry or {}).get("character_id") or self.character_id
+        self._begin("check", cid)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require("check", cid)
+            return after_roll_events(self, tx, index, options, locale)
+
+        return self._write(make)[0]
 
     # -- sessions and closing -------------------------------------------------------------------
     def end_session(self) -> Event:

@@ -40,6 +40,7 @@ WORDS = {
     "note": T("GM note", "Заметка ведущего"),
     "initiative": T("Initiative", "Инициатива"),
     "failed": T("roll failed (its dice are spent)", "бросок не удался (кубики потрачены)"),
+    "changed_after": T("changed after the roll", "изменено после броска"),
     "nothing": T("Nothing happened in this session.", "В эту сессию ничего не произошло."),
     "after": T("After the session", "После сессии"),
 }
@@ -122,6 +123,14 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
             if odds is not None:
                 text += f" [{_w('odds', loc, p=_percent(odds, loc))}]"
             lines.append(("check", who, text + mark))
+        elif e.kind == "check.after":  # the latest check read again (epic dice after the roll)
+            r = p.get("result") or {}
+            label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
+            texts = p.get("texts") or {}
+            mark = f" ({_w('hidden', loc)})" if p.get("hidden") else ""
+            text = f"{label}, {_w('changed_after', loc)}: {texts.get(loc) or p.get('text', '')}"
+            outcome = tr(r.get("outcome") or {}, loc)
+            lines.append(("check", who, text + (f" — {outcome}" if outcome else "") + mark))
         elif e.kind == "roll.failed":
             lines.append(("roll", who, f"{p.get('expr') or p.get('check_id') or ''}: {_w('failed', loc)}"))
         elif e.kind == "initiative":

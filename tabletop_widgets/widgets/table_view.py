@@ -36,9 +36,11 @@ import traitlets as t
 
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import LOCALES, T, check_locale, tr
+from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import EventError, check as check_request
+from tabletop_widgets.table.after_roll import may_amend
 from tabletop_widgets.table.audience import combat_from_view
 from tabletop_widgets.table.combat_sync import CombatSync, character_changes, push_characters, record_sheet
 from tabletop_widgets.table.events import jsonable
@@ -132,6 +134,8 @@ TEXTS: dict[str, dict[str, str]] = {
     ),
     "log_title": T("Table log", "Журнал стола"),
     "hidden_mark": T("hidden", "скрыто"),
+    "after_roll_mark": T("changed after the roll", "изменено после броска"),
+    "after_nothing": T("Roll a check first.", "Сначала бросьте проверку."),
     "notes": T("{gm}'s notes", "Заметки {gm_gen}"),
     "notes_tip": T("Only the {gm}'s page ever loads these", "Их получает только страница {gm_gen}"),
     "note_title": T("Title", "Заголовок"),
@@ -266,6 +270,7 @@ class TableTray(DiceTray):
         self.session = session
         self.character_id = character_id
         self.hidden_wanted = hidden or (lambda: False)
+        self.check_index: int | None = None  # the roll index of the latest check rolled here
         kwargs.setdefault("can", self.allowed)
         super().__init__(character, system=session.system, **kwargs)
         self.add_class("tt-table-tray")
@@ -286,13 +291,27 @@ class TableTray(DiceTray):
             return s.role == "gm"
         if action == "set_option":
             return s.can("roll")
+        if action == "after_roll":  # the table's rules: this seat's latest check, once
+            return self.check_index is not None and may_amend(s, self.check_index)
         return False
 
     def perform_check(self, check_id: str, options: Mapping[str, Any]):
         event = self.session.roll(
             check_request(check_id, self.character_id, **options), hidden=bool(self.hidden_wanted()), locale=self.locale
         )
+        self.check_index = event.payload["index"]
         result = StoredCheck(event.payload)
+        after = self.session.state.characters.get(self.character_id, {})
+        return result, check_changes(result, after), None
+
+    def perform_after_roll(self, previous, options: Mapping[str, Any]):
+        """The table amends the latest check rolled here (``TableSession.after_roll``: checked
+        and recorded there); the tray shows the result as the table recorded it."""
+        if self.check_index is None:
+            raise RuleError("no_after_roll", TEXTS["after_nothing"])
+        before = dict(self.session.state.characters.get(self.character_id) or {})
+        event = self.session.after_roll(self.check_index, locale=self.locale, **dict(options))
+        result = StoredCheck(dict(event.payload, character=before))
         after = self.session.state.characters.get(self.character_id, {})
         return result, check_changes(result, after), None
 
@@ -1415,11 +1434,13 @@ class TableView(widgets.VBox):
                 )
             else:
                 return dict(who=who, what=mark(label), breakdown=text, success=passed)
-        elif kind == "check":
+        elif kind in ("check", "check.after"):
             r = e.get("result") or {}
             roll = r.get("roll") or {}
             name = self._character_name(e.get("character_id") or "")
             what = {loc: f"{tr(r.get('label') or {}, loc)} · {name}" for loc in LOCALES}
+            if kind == "check.after":  # the latest check, changed after the roll (epic dice)
+                what = {loc: f"{what[loc]} · {_t('after_roll_mark', loc)}" for loc in LOCALES}
             effects = {
                 loc: "; ".join(
                     f"{self._trait_label(x, loc)} {x.get('delta'):+}"

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckSpec, GameSystem, term_of
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
@@ -45,6 +46,9 @@ from .tray_controls import (
     situation_controls,
 )
 from .tray_text import (
+    TEXTS,
+    after_text,
+    after_title_html,
     announcement,
     effects_text,
     options_error_html,
@@ -82,7 +86,9 @@ class DiceTray(widgets.VBox):
         The roller's name in results and in the log (default: the character's ``name``).
     can : callable, optional
         ``can(action) -> bool`` checked in every handler: ``"roll_check"``, ``"roll_notation"``,
-        ``"set_option"``, ``"gm_options"`` (showing GM-only options). Default: allow all.
+        ``"set_option"``, ``"gm_options"`` (showing GM-only options), ``"after_roll"`` (what
+        the rules still let a player do to a rolled check, e.g. Life&Death's epic dice spent
+        after the roll). Default: allow all.
     animate : bool
         Tumble the dice (readers who prefer reduced motion always get still dice).
     """
@@ -128,6 +134,7 @@ class DiceTray(widgets.VBox):
         self._syncing = False
         self._suspend = 0
         self._last_check_id: str | None = None
+        self.after_options: list = []  # what the latest check still offers (system.after_roll_options)
 
         self.style_block = widgets.HTML(_CSS)
         self.style_block.add_class("tt-style")
@@ -167,7 +174,15 @@ class DiceTray(widgets.VBox):
         self.dice.add_class("tt-tray-dice")
         self.result_view = widgets.HTML()
         self.result_view.add_class("tt-result-body")
-        self.result = widgets.VBox([self.dice, self.result_view])
+        self.after_box = widgets.VBox()  # under the result: what may still be done to it
+        self.after_box.add_class("tt-after-roll")
+        self.after_title = widgets.HTML()
+        self.after_title.add_class("tt-after-title")
+        self.after_controls: dict[str, widgets.Widget] = {}
+        self.after_button = widgets.Button(button_style="warning")
+        self.after_button.add_class("tt-after-button")
+        self.after_button.on_click(lambda _b: self._on_after_click())
+        self.result = widgets.VBox([self.dice, self.result_view, self.after_box])
         self.result.add_class("tt-tray-result")
 
         self.roll_button.on_click(lambda _b: self._on_roll_click())
@@ -190,6 +205,7 @@ class DiceTray(widgets.VBox):
         self._render_labels()
         self._render_result()
         self._render_error()
+        self._offer_after(None)
 
     # ========================================================================================
     # public API
@@ -292,6 +308,45 @@ class DiceTray(widgets.VBox):
         self._animate(result.roll)
         if self.roll_log is not None:
             self.roll_log.add_check(result, who=self.who, effects=self._effects_text)
+        self._offer_after(result)
+        return result
+
+    def after_roll(self, **overrides: Any):
+        """Do to the latest check what the rules still allow (``system.after_roll_options``:
+        Life&Death's epic dice spent after the roll) with the offered controls' values
+        (``overrides`` win): the new result's effects applied (through
+        :meth:`perform_after_roll`), shown and logged with what was spent. Returns the new
+        CheckResult, or ``None`` when refused (the reason is shown, nothing changes)."""
+        if not self.can("after_roll"):
+            self._show_error(PermissionError(_t("not_allowed", "en")))
+            return None
+        if self.last_kind != "check" or self.last_result is None or not self.after_options:
+            self._show_error(RuleError("no_after_roll", TEXTS["nothing_after"]))
+            return None
+        options = {**{name: w.value for name, w in self.after_controls.items()}, **overrides}
+        try:
+            result, changes, effects_error = self.perform_after_roll(self.last_result, options)
+        except (ValueError, KeyError, PermissionError, LookupError) as exc:
+            self._show_error(exc)
+            return None
+        offered = list(self.after_options)
+        self.last_effects_error = effects_error
+        self.last_error = None
+        self.last_result = result
+        self.last_changes = changes
+        if changes:
+            self._character_changed()
+        self._render_error()
+        self._render_result()
+        if self.roll_log is not None:
+            self.roll_log.add_check(
+                result,
+                who=self.who,
+                effects=lambda loc: "; ".join(
+                    x for x in (after_text(offered, options, loc), self._effects_text(loc)) if x
+                ),
+            )
+        self._offer_after(result)
         return result
 
     def roll(self, expression: str | None = None):
@@ -330,12 +385,27 @@ class DiceTray(widgets.VBox):
                 self._suspend -= 1
         return result, changes, effects_error
 
+    def perform_after_roll(self, previous, options: Mapping[str, Any]):
+        """``previous`` (the latest check) read again by ``system.after_roll`` with ``options``
+        and the new result's effects applied, all or nothing. Returns ``(result, {trait: (old,
+        new)}, None)``; raises the rules' refusal (a ValueError) with nothing changed."""
+        result = self.system.after_roll(self.character, previous, **dict(options))
+        changes: dict[str, tuple[Any, Any]] = {}
+        if result.effects:
+            self._suspend += 1
+            try:
+                changes = dict(self.system.apply_effects(self.character, result.effects) or {})
+            finally:
+                self._suspend -= 1
+        return result, changes, None
+
     def perform_roll(self, text: str):
         """Roll the notation ``text`` (with the character's ``@variables``); returns the result."""
         return dice_roll(text, rng=self.rng, variables=self.variables(), locale=self.locale)
 
     def show_notation_result(self, result) -> None:
         """Show a notation roll's result (rolled here, or by a shared table for this tray)."""
+        self._offer_after(None)
         self.last_error = None
         self.last_result = result
         self.last_kind = "notation"
@@ -393,6 +463,9 @@ class DiceTray(widgets.VBox):
         if change["new"] is not None:
             self._ensure_more_options()
 
+    def _on_after_click(self) -> None:
+        self.after_roll()
+
     def _on_character(self, change) -> None:
         if self._suspend:
             return
@@ -414,6 +487,7 @@ class DiceTray(widgets.VBox):
         self._render_labels()
         self._render_result()
         self._render_error()
+        self._render_after()
 
     # ========================================================================================
     # checks and options
@@ -685,10 +759,57 @@ class DiceTray(widgets.VBox):
         self.announcement = announcement(r, self.last_kind, self.who, self._effects_text(loc), loc)
         self.dice.announcement = self.announcement
 
+    def _offer_after(self, result: Any) -> None:
+        """Offer under the result what the rules still let the player do to ``result`` (a
+        check), once: a refused or finished offer is gone; the new result's own offer decides."""
+        specs: list = []
+        if result is not None and self.character is not None and self.can("after_roll"):
+            try:
+                specs = list(self.system.after_roll_options(self.character, result) or [])
+            except (ValueError, KeyError, AttributeError):
+                specs = []
+        self.after_options = specs
+        for w in self.after_controls.values():
+            w.close()
+        self.after_controls = {o.name: after_widget(o) for o in specs}
+        self.after_box.children = [self.after_title, *self.after_controls.values(), self.after_button] if specs else []
+        self.after_box.layout.display = None if specs else "none"
+        self._render_after()
+
+    def _render_after(self) -> None:
+        loc = self.locale
+        self.after_button.description = _t("after_button", loc)
+        self.after_button.tooltip = _t("after_tip", loc)
+        self.after_title.value = after_title_html(self.after_options, loc)
+        for o in self.after_options:
+            w = self.after_controls.get(o.name)
+            if w is not None:
+                w.description = tr(o.label, loc)
+                w.tooltip = tr(o.help, loc) if o.help else None
+
     def _animate(self, roll: Any) -> None:
         dice = list(getattr(roll, "dice", []) or []) if roll is not None else []
         faces = ", ".join(str(getattr(d, "value", "")) for d in dice) or _t("no_dice", self.locale)
         self.dice.show(dice, announcement=self.announcement, label=_t("dice_label", self.locale, faces=faces))
+
+
+def after_widget(spec: Any):
+    """A control for one after-roll option (a whole number, yes/no, a choice or text); the
+    tray reads its value and the system checks it, as if the browser were hostile."""
+    style = {"description_width": "initial"}
+    if spec.kind == "bool":
+        w = widgets.Checkbox(value=bool(spec.default), indent=False)
+    elif spec.kind == "choice":
+        w = widgets.Dropdown(options=[(tr(label), v) for v, label in spec.choices], value=spec.default, style=style)
+    elif spec.kind == "text":
+        w = widgets.Text(value=str(spec.default or ""), style=style)
+    else:
+        lo = spec.min if spec.min is not None else -(10**6)
+        hi = spec.max if spec.max is not None else 10**6
+        w = widgets.BoundedIntText(value=min(max(int(spec.default or 0), lo), hi), min=lo, max=hi, style=style)
+        w.layout.width = "12em"
+    w.add_class("tt-after-option")
+    return w
 
 
 def show_tray(

@@ -47,6 +47,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "none": T("—", "—"),
     "locale_tip": T("Language", "Язык"),
     "notation_only": T("Notation only: no character bound", "Только запись: персонаж не выбран"),
+    "after_title": T("After the roll", "После броска"),
+    "after_button": T("Spend after the roll", "Потратить после броска"),
+    "after_tip": T(
+        "Change this result as the rules allow after the roll (the dice stay as they fell)",
+        "Изменить этот результат, как правила позволяют после броска (кубики остаются как выпали)",
+    ),
+    "after_spent": T("after the roll: {what}", "после броска: {what}"),
+    "nothing_after": T(
+        "Nothing more can be done to the latest roll.", "С последним броском больше ничего сделать нельзя."
+    ),
 }
 
 
@@ -209,6 +219,25 @@ def check_result_html(result: Any, who: str, changes: list[str], effects_error: 
     return _result(cls, head, body, effects_html)
 
 
+def after_title_html(specs: list, loc: str) -> str:
+    """The heading of the after-roll offer, with the rules' help of each option."""
+    helps = " ".join(tr(o.help, loc) for o in specs if getattr(o, "help", None))
+    help_html = f'<span class="tt-after-help">{html.escape(helps)}</span>' if helps else ""
+    return f"<div><b>{html.escape(text('after_title', loc))}</b> {help_html}</div>"
+
+
+def after_text(specs: list, options: Mapping[str, Any], loc: str) -> str:
+    """What was done after the roll, for the log: ``after the roll: Epic dice 1``."""
+    parts = []
+    for o in specs:
+        if o.name in options:
+            value = options[o.name]
+            if o.kind == "choice":
+                value = next((tr(label, loc) for v, label in o.choices if v == value), value)
+            parts.append(f"{tr(o.label, loc)} {value}")
+    return text("after_spent", loc, what=", ".join(parts)) if parts else ""
+
+
 def notation_result_html(result: Any, who: str, loc: str) -> str:
     """A notation roll as the tray shows it: who, the expression, the total, the dice."""
     cls, mark = _VERDICT[result.passed]
@@ -248,4 +277,6 @@ __all__ = [
     "change_text",
     "check_result_html",
     "notation_result_html",
+    "after_title_html",
+    "after_text",
 ]

@@ -185,3 +185,43 @@ def test_the_sheet_says_the_base_hp_default_is_the_houses():
     field = next(f for f in SYSTEM.sheet.fields() if f.name == "base_hp")
     assert "house default" in field.help["en"] and "book gives no number" in field.help["en"]
     assert "домашнее правило" in field.help["ru"]
+
+
+# -- L351 through the generic contract: GameSystem.after_roll_options / after_roll ------------------------
+def test_after_roll_offers_the_epic_dice_left_and_spends_them():
+    c = campaigner(param_points={"might": 1, "luck": 1})
+    first = SYSTEM.roll_check(c, "might", difficulty=2, epic=1, faces=[7, 2, 1])
+    SYSTEM.apply_effects(c, first.effects)
+    (spec,) = SYSTEM.after_roll_options(c, first)
+    assert (spec.name, spec.kind, spec.min, spec.max, spec.default) == ("epic", "int", 1, 2, 1)
+    after = SYSTEM.after_roll(c, first, epic=2)
+    assert (after.total, after.options["epic"]) == (first.total + 2, 3)
+    assert [(e.trait, e.delta) for e in after.effects] == [("epic_dice", -2)] and c.epic_dice == 2
+    SYSTEM.apply_effects(c, after.effects)
+    assert c.epic_dice == 0 and SYSTEM.after_roll_options(c, after) == []
+
+
+@pytest.mark.parametrize(
+    ("options", "code"),
+    [
+        ({"epic": 4}, "bad_option"),
+        ({"epic": 0}, "bad_option"),
+        ({"epic": "1"}, "bad_option"),
+        ({"dice": 1}, "unknown_option"),
+    ],
+)
+def test_after_roll_refuses_forged_options(options, code):
+    c = campaigner()
+    first = SYSTEM.roll_check(c, "might", faces=[7, 2])
+    with pytest.raises(RuleError) as err:
+        SYSTEM.after_roll(c, first, **options)
+    assert err.value.code == code and err.value.text("ru") and c.epic_dice == 3
+
+
+def test_after_roll_offers_nothing_in_a_quick_game():
+    c = campaigner(mode="quick")
+    first = SYSTEM.roll_check(c, "might", faces=[7, 2])
+    assert SYSTEM.after_roll_options(c, first) == []
+    with pytest.raises(RuleError) as err:
+        SYSTEM.after_roll(c, first, epic=1)
+    assert err.value.code == "no_after_roll"
