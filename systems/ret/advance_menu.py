@@ -177,7 +177,7 @@ def advance_list(c, *, options: GmOptions) -> list[AdvanceSpec]:
                 lambda t, leaf=leaf: raise_parameter(t, leaf, options=options),
                 options=options,
                 help=T(
-                    f"The tree above follows by itself; {pay['en']} (L300, L315).",
+                    f"The tree above follows by itself; {pay['en']}.",
                     f"Верхние уровни дерева пересчитываются сами; {pay['ru']}.",
                 ),
                 group=G_PARAMS,
@@ -197,7 +197,7 @@ def advance_list(c, *, options: GmOptions) -> list[AdvanceSpec]:
                 lambda t, name=name: raise_ability(t, name, options=options),
                 options=options,
                 help=T(
-                    f"Abilities cost what parameters do; {pay['en']} (L442).",
+                    f"Abilities cost what parameters do; {pay['en']}.",
                     f"Способности стоят как параметры; {pay['ru']}.",
                 ),
                 group=G_ABILITIES,
@@ -236,7 +236,7 @@ def _conversion_spec(c, a: Mapping[str, Any], *, options: GmOptions) -> AdvanceS
         gm=("gm_leave", "d6"),
         help=T(
             "A level-7 ability becomes a talent of level 3 (or by the GM's d6: 1-2 → 3, 3-4 → 4, 5-6 → 5), "
-            "if the GM allows (L428-436).",
+            "if the GM allows.",
             "Способность 7-го уровня становится талантом 3-го уровня (или по d6 мастера: 1-2 → 3, 3-4 → 4, "
             "5-6 → 5), если мастер разрешает.",
         ),
@@ -276,7 +276,7 @@ def _new_ability_spec(c, *, options: GmOptions) -> AdvanceSpec:
             "bool",
             False,
             help=T(
-                "The GM offers abilities to buy before a game (L1757).",
+                "The GM offers abilities to buy before a game.",
                 "Способности для покупки предлагает мастер перед игрой.",
             ),
         ),
@@ -298,8 +298,8 @@ def _new_ability_spec(c, *, options: GmOptions) -> AdvanceSpec:
         opts=opts,
         gm=gm,
         help=T(
-            f"When the GM offers one before a game: {price['en']} (L1757). A new skill starts at level 1 "
-            "(or by the GM's d6), a new talent at 3 (a nascent one at 1) (L1754-1755).",
+            f"When the GM offers one before a game: {price['en']}. A new skill starts at level 1 "
+            "(or by the GM's d6), a new talent at 3 (a nascent one at 1).",
             f"Когда мастер предлагает перед игрой: {price['ru']}. Новый навык начинается с 1-го уровня "
             "(или по d6 мастера), новый талант — с 3-го (зарождающийся — с 1-го).",
         ),
@@ -320,7 +320,7 @@ def _flaw_specs(c, f: Mapping[str, Any], *, options: GmOptions) -> list[AdvanceS
             lambda t: raise_flaw(t, name, options=options),
             options=options,
             help=T(
-                "A flaw is a skill: raising it makes its checks easier (L1658).",
+                "A flaw is a skill: raising it makes its checks easier.",
                 "Недостаток — это навык: его повышение облегчает проверки недостатка.",
             ),
             group=G_FLAWS,
@@ -344,7 +344,7 @@ def _flaw_specs(c, f: Mapping[str, Any], *, options: GmOptions) -> list[AdvanceS
             ),
             gm=("base_param",),
             help=T(
-                "A flaw turned into a useful talent of level 3 (L1658); priced as a skill becoming a talent.",
+                "A flaw turned into a useful talent of level 3; priced as a skill becoming a talent.",
                 "Недостаток превращается в полезный талант 3-го уровня; цена — как у превращения навыка в талант.",
             ),
             group=G_FLAWS,
@@ -369,7 +369,7 @@ def plan_advance(c, advance_id: str, opts: Mapping[str, Any], *, options: GmOpti
             raise RuleError(
                 "needs_gm_offer",
                 T(
-                    "New abilities are bought when the GM offers one before a game (L1757): ask the GM.",
+                    "New abilities are bought when the GM offers one before a game: ask the GM.",
                     "Новую способность можно купить, когда её предлагает мастер перед игрой: попросите мастера.",
                 ),
             )
@@ -407,7 +407,7 @@ def _need_leave(opts: Mapping[str, Any], what: Mapping[str, str]) -> None:
         raise RuleError(
             "needs_gm_leave",
             T(
-                f"Only the GM may allow {what['en']} (L428, L434): ask the GM.",
+                f"Only the GM may allow {what['en']}: ask the GM.",
                 f"{what['ru'][:1].upper()}{what['ru'][1:]} возможно только с разрешения мастера: попросите мастера.",
             ),
         )

@@ -286,7 +286,7 @@ def buy_ability(
         raise RuleError(
             "bad_base",
             T(
-                "The GM picks the parameter a new ability is based on (L458).",
+                "The GM picks the parameter a new ability is based on.",
                 "Параметр, на котором основана новая способность, выбирает мастер.",
             ),
         )

@@ -108,7 +108,7 @@ def _tier_spec(character) -> AdvanceSpec:
             T(f"Tier: {now['en']} is the highest", f"Уровень: {now['ru']} — высший"),
             "level",
             group=_GROUPS["tier"],
-            blocked=T("Hero is the highest tier (L748).", "Герой — высший уровень опыта."),
+            blocked=T("Hero is the highest tier.", "Герой — высший уровень опыта."),
         )
     now, new = tier_label(character.tier), tier_label(TIERS[k + 1])
     return AdvanceSpec(
@@ -394,7 +394,7 @@ def _plan_specialization(character, advance_id: str, skill: str, name: str, *, o
 STEPS: tuple[WizardStep, ...] = (
     WizardStep(
         "archetype_goal",
-        T("1. Archetype and Goal", "1. Архетип и Цель"),
+        T("Archetype and Goal", "Архетип и Цель"),
         T(
             "Who is your character? Name them, pick an Archetype (a one-word role: Doctor, Detective, "
             "Trickster) and the Goal they pursue now. Playing them earns Drama at the end of a chapter.",
@@ -405,7 +405,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "problem",
-        T("2. Problem", "2. Проблема"),
+        T("Problem", "Проблема"),
         T(
             "Every character has a Problem that gets in the way (lame, curious, hunted, broke): -3 dice "
             "on the checks it hinders, and Drama when it bites. Children and teenagers take Inexperienced.",
@@ -417,7 +417,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "advantage",
-        T("3. Advantage", "3. Преимущество"),
+        T("Advantage", "Преимущество"),
         T(
             "The opposite of a Problem: a strength (quick, charming, rich, a patron). +3 dice on the checks it fits.",
             "Противоположность Проблемы: сильная сторона (быстрота, обаяние, богатство, покровитель). "
@@ -427,7 +427,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "attributes",
-        T("4. Attributes", "4. Атрибуты"),
+        T("Attributes", "Атрибуты"),
         T(
             "All nine attributes start at 1; share the attribute points among them, none above 5 "
             "(2 is the human average). A higher tier (step 8) brings more points: come back here then.",
@@ -439,7 +439,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "skills",
-        T("5. Skills", "5. Навыки"),
+        T("Skills", "Навыки"),
         T(
             "All eighteen skills start at 0 (untrained); share the skill points among them, none above 5.",
             "Все восемнадцать навыков начинаются с 0 (не обучен); распределите пункты навыков, не выше 5.",
@@ -449,7 +449,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "specializations",
-        T("6. Specializations", "6. Специализации"),
+        T("Specializations", "Специализации"),
         T(
             "Narrow branches of skills you have (chemistry in Science, swords in Melee), rated 1-5: "
             "their rating is added in dice when they fit. Share the specialization points.",
@@ -461,7 +461,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "extras",
-        T("7. The rest", "7. Дополнения"),
+        T("The rest", "Дополнения"),
         T(
             "Size is 5 for an adult (4 a teenager, 3 a child); the rest follows from the attributes: "
             "Health = Size × 2, Speed, Initiative and the three defences. Drama starts at Presence + "
@@ -483,7 +483,7 @@ STEPS: tuple[WizardStep, ...] = (
     ),
     WizardStep(
         "experience",
-        T("8. Experience", "8. Опыт"),
+        T("Experience", "Опыт"),
         T(
             "Novice is the usual start. With the Storyteller's leave a character can be Experienced, "
             "Expert or Hero: +5/+10/+6 attribute, skill and specialization points per tier, spent in "

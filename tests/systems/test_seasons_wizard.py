@@ -32,8 +32,8 @@ def refused(w: Wizard) -> list[str]:
 def test_the_eight_steps_in_the_books_order_each_explained():
     steps = SYSTEM.creation_wizard(Character())
     assert [s.id for s in steps] == STEPS  # L108, L114, L120, L125, L131, L137, L143, L178
-    for number, s in enumerate(steps, 1):
-        assert s.title["en"].startswith(f"{number}. ") and s.title["ru"].startswith(f"{number}. ")
+    for s in steps:  # the wizard numbers the steps itself: a title carries no number
+        assert s.title["en"][0].isalpha() and s.title["ru"][0].isalpha()
         assert len(s.explain["en"]) > 40 and len(s.explain["ru"]) > 40
         for name in s.fields:  # every field a step shows is on the sheet
             SYSTEM.sheet.field(name)
