@@ -133,7 +133,7 @@ def may_amend(session, index: int) -> bool:
 def after_roll_events(session, tx, index: Any, options: Mapping[str, Any], locale: str = "en") -> list[NewEvent]:
     """The events of an after-roll change to check ``index`` (see the module's text), or the
     refusal (:class:`PlayError` or the rules' :class:`RuleError`); nothing is written then."""
-    from .session import check_json  # the one JSON form of a check result
+    from .session_dice import check_json  # the one JSON form of a check result
 
     state, system = session.state, session.system
     entry = find_check(state, session.seat, index)

@@ -177,7 +177,9 @@ def verify_table(
     session, no seed is available, or a saved hash is not a full hash."""
     from ..dice import roll as dice_roll
     from .rolling import replay_failed
-    from .session import check_json, initiative_json, system_for
+    from .session import system_for
+    from .session_combat import initiative_json
+    from .session_dice import check_json
 
     number: int | None = None
     if isinstance(session, int) and not isinstance(session, bool):
