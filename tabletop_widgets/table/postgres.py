@@ -43,7 +43,8 @@ from psycopg import sql
 
 from . import chain
 from .pg_listen import Listener, NotifyWatch, channel_name
-from .sqlstore import SESSIONS_FROM_TABLES, SQLStore, schema_sql
+from .sqlschema import SESSIONS_FROM_TABLES, schema_sql
+from .sqlstore import SQLStore
 from .store import SchemaError, StoreError, Watch
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,8 @@ from typing import Any, Callable, Sequence
 from urllib.parse import quote
 
 from . import chain
-from .sqlstore import SESSIONS_FROM_TABLES, SQLStore, schema_sql
+from .sqlschema import SESSIONS_FROM_TABLES, schema_sql
+from .sqlstore import SQLStore
 from .store import NotAStore, SchemaError, StoreError, Watch
 
 #: 2: events carry the chain hash; the tabletop_meta table; the file is marked (application_id).

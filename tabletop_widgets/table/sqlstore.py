@@ -20,7 +20,8 @@ A backend supplies the dialect through a few hooks:
   not implied), :attr:`SQLStore.SEAT_ORDER` (the column of the seats' creation order),
   :attr:`SQLStore.RESERVED_META` and :attr:`SQLStore.IntegrityError` (the driver's
   constraint error);
-* the column types of :func:`schema_sql`.
+* the column types of :func:`.sqlschema.schema_sql` (the schema, its rows and the event query
+  with the audience filter are in :mod:`.sqlschema`).
 """
 
 from __future__ import annotations
@@ -33,8 +34,22 @@ import time
 from typing import Any, Callable, Sequence
 
 from . import chain
+from .sqlschema import (
+    EVENT_INSERT,
+    HEAD_SQL,
+    SEAT_COLS,
+    SESSION_COLS,
+    SESSION_INSERT,
+    SNAPSHOT_COLS,
+    TABLE_COLS,
+    TABLE_INSERT,
+    check_seat,
+    event_from_row,
+    events_query,
+    session_from_row,
+    table_from_row,
+)
 from .store import (
-    ROLES,
     Event,
     Head,
     NewEvent,
@@ -53,152 +68,6 @@ from .store import (
     audience_ok,
     dumps,
 )
-
-TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
-SEAT_COLS = "table_id, seat, role, token_hash, character_id, name"
-EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll, hash"
-SNAPSHOT_COLS = "table_id, view, version, seq, state, created"
-SESSION_COLS = "table_id, n, seed_hash, seed, started, ended"
-
-#: a table's head in one query; no row when the table does not exist
-HEAD_SQL = (
-    "SELECT COALESCE(MAX(e.version), 0), COALESCE(MAX(e.seq), 0), COALESCE(MAX(e.roll), -1), "
-    "(SELECT h.hash FROM events h WHERE h.table_id = t.table_id ORDER BY h.version DESC LIMIT 1) "
-    "FROM tables t LEFT JOIN events e ON e.table_id = t.table_id WHERE t.table_id = ? "
-    "GROUP BY t.table_id"
-)
-
-SCHEMA_TEMPLATE = """
-CREATE TABLE IF NOT EXISTS tables (
-    table_id   TEXT PRIMARY KEY,
-    system     TEXT NOT NULL,
-    title      TEXT NOT NULL DEFAULT '',
-    created    {real} NOT NULL,
-    seed_hash  TEXT NOT NULL,
-    seed       TEXT NOT NULL,            -- hex, secret until closed IS NOT NULL
-    closed     {real},
-    options    TEXT NOT NULL DEFAULT '{{}}'
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id     TEXT NOT NULL REFERENCES tables(table_id),
-    seat         TEXT NOT NULL,
-    role         TEXT NOT NULL CHECK (role IN ({roles})),
-    token_hash   TEXT NOT NULL UNIQUE,   -- hex sha256 of the seat's secret token
-    character_id TEXT,
-    name         TEXT NOT NULL DEFAULT '',{seat_order}
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS events (
-    seq       {seq_key},   -- global total order
-    table_id  TEXT NOT NULL REFERENCES tables(table_id),
-    version   {integer} NOT NULL,                    -- per table: 1, 2, 3 ...
-    kind      TEXT NOT NULL,
-    actor     TEXT NOT NULL,
-    audience  TEXT NOT NULL DEFAULT 'all',         -- 'all' | 'gm' | 'seat:<id>'
-    roll      {integer},                             -- fair-dice roll index (roll events only)
-    payload   TEXT NOT NULL,                       -- canonical JSON, byte for byte as written
-    created   {real} NOT NULL,
-    hash      TEXT,                                -- chain hash (see chain.py)
-    UNIQUE (table_id, version),
-    UNIQUE (table_id, roll)
-);
-CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, seq);
-CREATE TABLE IF NOT EXISTS snapshots (
-    table_id  TEXT NOT NULL REFERENCES tables(table_id),
-    view      TEXT NOT NULL,
-    version   {integer} NOT NULL,
-    seq       {integer} NOT NULL,
-    state     TEXT NOT NULL,
-    created   {real} NOT NULL,
-    PRIMARY KEY (table_id, view, version)
-);
-CREATE TABLE IF NOT EXISTS tabletop_meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    table_id   TEXT NOT NULL REFERENCES tables(table_id),
-    n          {integer} NOT NULL,             -- game session number: 1, 2, 3 ...
-    seed_hash  TEXT NOT NULL,                -- the session's dice commitment
-    seed       TEXT NOT NULL,                -- hex, secret until ended IS NOT NULL
-    started    {real} NOT NULL,
-    ended      {real},
-    PRIMARY KEY (table_id, n)
-)
-"""
-
-#: schema 2 -> 3 (game sessions): every table so far is one session, open unless the table closed
-SESSIONS_FROM_TABLES = (
-    f"INSERT INTO sessions ({SESSION_COLS}) SELECT t.table_id, 1, t.seed_hash, t.seed, t.created, t.closed "
-    "FROM tables t WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.table_id = t.table_id)"
-)
-
-
-def schema_sql(*, seq_key: str, integer: str, real: str, seat_order: str = "") -> list[str]:
-    """The store's ``CREATE`` statements in a dialect: ``seq_key`` the global event order's
-    column (``INTEGER PRIMARY KEY AUTOINCREMENT``, ``BIGSERIAL PRIMARY KEY``), ``integer`` and
-    ``real`` the column types, ``seat_order`` the definition of a column that numbers the seats
-    in creation order (none where the rows have one already, like SQLite's ``rowid``)."""
-    text = SCHEMA_TEMPLATE.format(
-        seq_key=seq_key,
-        integer=integer,
-        real=real,
-        roles=", ".join(repr(r) for r in ROLES),
-        seat_order=f"\n    {seat_order}," if seat_order else "",
-    )
-    return [stmt for stmt in text.split(";") if stmt.strip()]
-
-
-def check_seat(s: SeatRecord, table_id: str) -> None:
-    """Refuse a seat of another table or with an unknown role (``ValueError``)."""
-    if s.table_id != table_id:
-        raise ValueError(f"seat {s.seat!r} belongs to table {s.table_id!r}, not {table_id!r}")
-    if s.role not in ROLES:
-        raise ValueError(f"seat {s.seat!r}: role must be one of {ROLES}, not {s.role!r}")
-
-
-def table_from_row(row) -> TableInfo:
-    """A :data:`TABLE_COLS` row as a :class:`TableInfo` (the seed only once it is closed)."""
-    table_id, system, title, created, seed_hash, seed, closed, options = row
-    return TableInfo(
-        table_id=table_id,
-        system=system,
-        title=title,
-        created=created,
-        seed_hash=seed_hash,
-        closed=closed,
-        seed=seed if closed is not None else None,
-        options=json.loads(options),
-    )
-
-
-def session_from_row(r) -> SessionInfo:
-    """A :data:`SESSION_COLS` row as a :class:`SessionInfo` (the seed only once it ended)."""
-    table_id, n, seed_hash, seed, started, ended = r
-    return SessionInfo(
-        table_id=table_id,
-        n=int(n),
-        seed_hash=seed_hash,
-        started=started,
-        ended=ended,
-        seed=seed if ended is not None else None,
-    )
-
-
-def event_from_row(r) -> Event:
-    """An :data:`EVENT_COLS` row as an :class:`Event`."""
-    return Event(
-        seq=int(r[0]),
-        table_id=r[1],
-        version=int(r[2]),
-        kind=r[3],
-        actor=r[4],
-        audience=r[5],
-        payload=json.loads(r[6]),
-        created=r[7],
-        roll=None if r[8] is None else int(r[8]),
-        hash=r[9] or "",
-    )
 
 
 class SQLWriteTx(WriteTx):
@@ -243,7 +112,7 @@ class SQLWriteTx(WriteTx):
         info = SessionInfo(self.table_id, self.session.n + 1, seed_hash, time.time())
         self._store._execute(
             self._conn,
-            f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+            SESSION_INSERT,
             (self.table_id, info.n, seed_hash, bytes(seed).hex(), info.started, None),
         )
         self.session, self._seed = info, bytes(seed).hex()
@@ -364,7 +233,7 @@ class SQLStore(Store):
             ).fetchone()
             self._execute(
                 conn,
-                f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                SESSION_INSERT,
                 (table_id, 1, seed_hash, table_seed, created, None),
             )
             return SessionInfo(table_id, 1, seed_hash, created), table_seed
@@ -436,8 +305,7 @@ class SQLStore(Store):
             with self._unique(lambda: VersionConflict(table_id, version - 1, None)):
                 seq = self._insert_event(
                     conn,
-                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
-                    "VALUES (?,?,?,?,?,?,?,?,?)",
+                    EVENT_INSERT,
                     (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev),
                 )
             stored.append(
@@ -461,19 +329,10 @@ class SQLStore(Store):
     ) -> list[Event]:
         """The one event query. The audience filter is in the SQL, so rows a reader may not see
         never reach its process; an empty ``audiences`` sees nothing."""
-        query = f"SELECT {EVENT_COLS} FROM events WHERE table_id = ? AND seq > ?"
-        args: list[Any] = [table_id, int(after_seq)]
-        if audiences is not None:
-            audiences = [str(a) for a in audiences]
-            if not audiences:
-                return []
-            query += f" AND audience IN ({','.join('?' * len(audiences))})"
-            args += audiences
-        query += " ORDER BY seq"
-        if limit is not None:
-            query += " LIMIT ?"
-            args.append(int(limit))
-        return [event_from_row(r) for r in self._execute(conn, query, args).fetchall()]
+        sql = events_query(table_id, after_seq, audiences, limit)
+        if sql is None:
+            return []
+        return [event_from_row(r) for r in self._execute(conn, *sql).fetchall()]
 
     def _write(self, table_id: str, build: Callable, *, close: bool) -> list[Event]:
         def body(conn):
@@ -513,7 +372,7 @@ class SQLStore(Store):
         def body(conn):
             cur = self._execute(
                 conn,
-                f"INSERT INTO tables ({TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (table_id) DO NOTHING",
+                TABLE_INSERT,
                 (
                     table.table_id,
                     table.system,
@@ -529,7 +388,7 @@ class SQLStore(Store):
                 raise TableExists(f"table {table.table_id!r} already exists")
             self._execute(
                 conn,
-                f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                SESSION_INSERT,
                 (table.table_id, 1, table.seed_hash, seed.hex(), table.created, None),
             )
             for s in seats:
@@ -668,7 +527,7 @@ class SQLStore(Store):
         def body(conn):
             cur = self._execute(
                 conn,
-                f"INSERT INTO tables ({TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (table_id) DO NOTHING",
+                TABLE_INSERT,
                 tuple(t[c] for c in TABLE_COLS.split(", ")),
             )
             if cur.rowcount != 1:
@@ -678,15 +537,14 @@ class SQLStore(Store):
             for s in rows["sessions"]:
                 self._execute(
                     conn,
-                    f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)",
+                    SESSION_INSERT,
                     tuple(s[c] for c in SESSION_COLS.split(", ")),
                 )
             stored = []
             for e in rows["events"]:
                 seq = self._insert_event(
                     conn,
-                    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
-                    "VALUES (?,?,?,?,?,?,?,?,?)",
+                    EVENT_INSERT,
                     (
                         e.table_id,
                         e.version,

@@ -1,0 +1,189 @@
+"""The SQL layout of the table stores, shared by SQLite (:mod:`.sqlite`) and PostgreSQL
+(:mod:`.postgres`): the schema in either dialect and its migration step, the column lists and
+their rows as the store's records, the statements written more than once, and the one event
+query with its audience filter.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from .store import ROLES, Event, SeatRecord, SessionInfo, TableInfo
+
+TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
+SEAT_COLS = "table_id, seat, role, token_hash, character_id, name"
+EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll, hash"
+SNAPSHOT_COLS = "table_id, view, version, seq, state, created"
+SESSION_COLS = "table_id, n, seed_hash, seed, started, ended"
+
+#: a table's head in one query; no row when the table does not exist
+HEAD_SQL = (
+    "SELECT COALESCE(MAX(e.version), 0), COALESCE(MAX(e.seq), 0), COALESCE(MAX(e.roll), -1), "
+    "(SELECT h.hash FROM events h WHERE h.table_id = t.table_id ORDER BY h.version DESC LIMIT 1) "
+    "FROM tables t LEFT JOIN events e ON e.table_id = t.table_id WHERE t.table_id = ? "
+    "GROUP BY t.table_id"
+)
+
+SCHEMA_TEMPLATE = """
+CREATE TABLE IF NOT EXISTS tables (
+    table_id   TEXT PRIMARY KEY,
+    system     TEXT NOT NULL,
+    title      TEXT NOT NULL DEFAULT '',
+    created    {real} NOT NULL,
+    seed_hash  TEXT NOT NULL,
+    seed       TEXT NOT NULL,            -- hex, secret until closed IS NOT NULL
+    closed     {real},
+    options    TEXT NOT NULL DEFAULT '{{}}'
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id     TEXT NOT NULL REFERENCES tables(table_id),
+    seat         TEXT NOT NULL,
+    role         TEXT NOT NULL CHECK (role IN ({roles})),
+    token_hash   TEXT NOT NULL UNIQUE,   -- hex sha256 of the seat's secret token
+    character_id TEXT,
+    name         TEXT NOT NULL DEFAULT '',{seat_order}
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq       {seq_key},   -- global total order
+    table_id  TEXT NOT NULL REFERENCES tables(table_id),
+    version   {integer} NOT NULL,                    -- per table: 1, 2, 3 ...
+    kind      TEXT NOT NULL,
+    actor     TEXT NOT NULL,
+    audience  TEXT NOT NULL DEFAULT 'all',         -- 'all' | 'gm' | 'seat:<id>'
+    roll      {integer},                             -- fair-dice roll index (roll events only)
+    payload   TEXT NOT NULL,                       -- canonical JSON, byte for byte as written
+    created   {real} NOT NULL,
+    hash      TEXT,                                -- chain hash (see chain.py)
+    UNIQUE (table_id, version),
+    UNIQUE (table_id, roll)
+);
+CREATE INDEX IF NOT EXISTS events_by_table ON events (table_id, seq);
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id  TEXT NOT NULL REFERENCES tables(table_id),
+    view      TEXT NOT NULL,
+    version   {integer} NOT NULL,
+    seq       {integer} NOT NULL,
+    state     TEXT NOT NULL,
+    created   {real} NOT NULL,
+    PRIMARY KEY (table_id, view, version)
+);
+CREATE TABLE IF NOT EXISTS tabletop_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    table_id   TEXT NOT NULL REFERENCES tables(table_id),
+    n          {integer} NOT NULL,             -- game session number: 1, 2, 3 ...
+    seed_hash  TEXT NOT NULL,                -- the session's dice commitment
+    seed       TEXT NOT NULL,                -- hex, secret until ended IS NOT NULL
+    started    {real} NOT NULL,
+    ended      {real},
+    PRIMARY KEY (table_id, n)
+)
+"""
+
+#: schema 2 -> 3 (game sessions): every table so far is one session, open unless the table closed
+SESSIONS_FROM_TABLES = (
+    f"INSERT INTO sessions ({SESSION_COLS}) SELECT t.table_id, 1, t.seed_hash, t.seed, t.created, t.closed "
+    "FROM tables t WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.table_id = t.table_id)"
+)
+
+
+def schema_sql(*, seq_key: str, integer: str, real: str, seat_order: str = "") -> list[str]:
+    """The store's ``CREATE`` statements in a dialect: ``seq_key`` the global event order's
+    column (``INTEGER PRIMARY KEY AUTOINCREMENT``, ``BIGSERIAL PRIMARY KEY``), ``integer`` and
+    ``real`` the column types, ``seat_order`` the definition of a column that numbers the seats
+    in creation order (none where the rows have one already, like SQLite's ``rowid``)."""
+    text = SCHEMA_TEMPLATE.format(
+        seq_key=seq_key,
+        integer=integer,
+        real=real,
+        roles=", ".join(repr(r) for r in ROLES),
+        seat_order=f"\n    {seat_order}," if seat_order else "",
+    )
+    return [stmt for stmt in text.split(";") if stmt.strip()]
+
+
+def check_seat(s: SeatRecord, table_id: str) -> None:
+    """Refuse a seat of another table or with an unknown role (``ValueError``)."""
+    if s.table_id != table_id:
+        raise ValueError(f"seat {s.seat!r} belongs to table {s.table_id!r}, not {table_id!r}")
+    if s.role not in ROLES:
+        raise ValueError(f"seat {s.seat!r}: role must be one of {ROLES}, not {s.role!r}")
+
+
+def table_from_row(row) -> TableInfo:
+    """A :data:`TABLE_COLS` row as a :class:`TableInfo` (the seed only once it is closed)."""
+    table_id, system, title, created, seed_hash, seed, closed, options = row
+    return TableInfo(
+        table_id=table_id,
+        system=system,
+        title=title,
+        created=created,
+        seed_hash=seed_hash,
+        closed=closed,
+        seed=seed if closed is not None else None,
+        options=json.loads(options),
+    )
+
+
+def session_from_row(r) -> SessionInfo:
+    """A :data:`SESSION_COLS` row as a :class:`SessionInfo` (the seed only once it ended)."""
+    table_id, n, seed_hash, seed, started, ended = r
+    return SessionInfo(
+        table_id=table_id,
+        n=int(n),
+        seed_hash=seed_hash,
+        started=started,
+        ended=ended,
+        seed=seed if ended is not None else None,
+    )
+
+
+def event_from_row(r) -> Event:
+    """An :data:`EVENT_COLS` row as an :class:`Event`."""
+    return Event(
+        seq=int(r[0]),
+        table_id=r[1],
+        version=int(r[2]),
+        kind=r[3],
+        actor=r[4],
+        audience=r[5],
+        payload=json.loads(r[6]),
+        created=r[7],
+        roll=None if r[8] is None else int(r[8]),
+        hash=r[9] or "",
+    )
+
+
+#: the ``INSERT`` statements the store runs from more than one place (``?`` placeholders)
+TABLE_INSERT = f"INSERT INTO tables ({TABLE_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (table_id) DO NOTHING"
+SESSION_INSERT = f"INSERT INTO sessions ({SESSION_COLS}) VALUES (?,?,?,?,?,?)"
+EVENT_INSERT = (
+    "INSERT INTO events (table_id, version, kind, actor, audience, roll, payload, created, hash) "
+    "VALUES (?,?,?,?,?,?,?,?,?)"
+)
+
+
+def events_query(
+    table_id: str, after_seq: int, audiences: Sequence[str] | None, limit: int | None
+) -> tuple[str, list[Any]] | None:
+    """The one event query: ``(sql, args)`` for the events of ``table_id`` after ``after_seq``
+    that ``audiences`` may see (``None``: all), in ``seq`` order, at most ``limit``. The audience
+    filter is in the SQL, so rows a reader may not see never reach its process; an empty
+    ``audiences`` sees nothing (``None`` instead of a query)."""
+    query = f"SELECT {EVENT_COLS} FROM events WHERE table_id = ? AND seq > ?"
+    args: list[Any] = [table_id, int(after_seq)]
+    if audiences is not None:
+        audiences = [str(a) for a in audiences]
+        if not audiences:
+            return None
+        query += f" AND audience IN ({','.join('?' * len(audiences))})"
+        args += audiences
+    query += " ORDER BY seq"
+    if limit is not None:
+        query += " LIMIT ?"
+        args.append(int(limit))
+    return query, args
