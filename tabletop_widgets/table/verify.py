@@ -175,12 +175,28 @@ def verify_table(
     only for a session still open (an operator checking with the secret seed); an ended
     session's revealed seed is used otherwise. Raises ``ValueError`` when there is no such
     session, no seed is available, or a saved hash is not a full hash."""
-    from ..dice import roll as dice_roll
-    from .rolling import replay_failed
-    from .session import system_for
-    from .session_combat import initiative_json
-    from .session_dice import check_json
+    number, commitment, head = _saved_hashes(session, seat, commitment, head)
+    table = store.get_table(table_id)
+    rep = Report(table_id, commitment=table.seed_hash)
+    try:
+        events = store.events(table_id)
+    except ValueError as exc:  # a payload that is no longer JSON
+        rep.problems.append(f"the log cannot be read (edited or damaged): {exc}")
+        return rep
+    run = _Verification(store, table, events, rep, seed_hex)
+    run.choose_sessions(number)
+    if not run.reveal_seeds():
+        return rep
+    run.check_saved_commitment(commitment, number)
+    run.check_chain(number, head)
+    run.check_rolls()
+    run.check_claimed_rolls()
+    return rep
 
+
+def _saved_hashes(session, seat, commitment: str | None, head: str | None) -> tuple[int | None, str | None, str | None]:
+    """The session number to verify, and the commitment and head a player saved (taken from a
+    :class:`TableSession` passed as ``session`` or ``seat`` unless given), checked as full hashes."""
     number: int | None = None
     if isinstance(session, int) and not isinstance(session, bool):
         number = session
@@ -189,272 +205,334 @@ def verify_table(
     if seat is not None:
         commitment = seat.commitment if commitment is None else commitment
         head = seat.head if head is None else head
-    commitment = _saved_hash(commitment, "dice commitment")
-    head = _saved_hash(head, "head")
-    table = store.get_table(table_id)
-    rep = Report(table_id, commitment=table.seed_hash)
-    try:
-        events = store.events(table_id)
-    except ValueError as exc:  # a payload that is no longer JSON
-        rep.problems.append(f"the log cannot be read (edited or damaged): {exc}")
-        return rep
-    told = _sessions_of(table, events, rep)
-    rep.commitments = {s.n: s.commitment for s in told}
-    by_n = {s.n: s for s in told}
-    stored = {s.n: s for s in store.sessions(table_id)}
-    # a session the store holds as ended (its seed revealed) whose end the log lacks: checked
-    # with the store's seed, and the missing end is a problem
-    cut = {
-        s.n
-        for s in told
-        if s.end is None and ((s.n in stored and not stored[s.n].is_open) or (table.is_closed and s is told[-1]))
-    }
+    return number, _saved_hash(commitment, "dice commitment"), _saved_hash(head, "head")
 
-    def ended(s: _Session) -> bool:
-        return s.end is not None or s.n in cut
 
-    if number is not None:
-        if number not in by_n:
-            raise ValueError(
-                f"table {table_id!r} has no session {number} (its sessions are 1 to {told[-1].n})"
-                if number >= 1
-                else f"sessions are numbered from 1, not {number}"
-            )
-        targets = [by_n[number]]
-        if not ended(targets[0]) and seed_hex is None:
-            raise ValueError(
-                f"session {number} of table {table_id!r} is still open: its seed is revealed when the GM ends it"
-            )
-        rep.commitment = targets[0].commitment
-    else:
-        targets = [s for s in told if ended(s)]
-        if not targets:
-            if seed_hex is None:
+#: the kinds whose events carry a roll index and are replayed with the table's fair dice
+ROLL_KINDS = ("roll", "check", "initiative", "roll.failed", "attack", "turn")
+#: what a replay step returns when it has reported the event itself (nothing to compare)
+_DONE = object()
+
+
+class _Verification:
+    """One run of :func:`verify_table`: the table's log and sessions, and the report it fills,
+    step by step."""
+
+    def __init__(self, store: Store, table, events, rep: Report, seed_hex: str | None):
+        self.table, self.events, self.rep, self.seed_hex = table, events, rep, seed_hex
+        self.told = _sessions_of(table, events, rep)
+        rep.commitments = {s.n: s.commitment for s in self.told}
+        self.by_n = {s.n: s for s in self.told}
+        self.stored = {s.n: s for s in store.sessions(table.table_id)}
+        # a session the store holds as ended (its seed revealed) whose end the log lacks: checked
+        # with the store's seed, and the missing end is a problem
+        self.cut = {
+            s.n
+            for s in self.told
+            if s.end is None
+            and ((s.n in self.stored and not self.stored[s.n].is_open) or (table.is_closed and s is self.told[-1]))
+        }
+        self.targets: list[_Session] = []
+        self.dice: dict[int, FairDice] = {}
+        self.system = None
+        # the walk over the events: the next roll index, each session's rolls, and the last
+        # fair roll whose transaction may hold tracker states (see _check_combat_state)
+        self.expected_roll = 0
+        self.rolls_in: dict[int, list[int]] = {}
+        self.last_initiative: dict | None = None
+
+    def ended(self, s: _Session) -> bool:
+        return s.end is not None or s.n in self.cut
+
+    # -- which sessions, with which seeds -------------------------------------------------------
+    def choose_sessions(self, number: int | None) -> None:
+        """The sessions whose rolls are checked: ``number``, or every ended one (and the open
+        one when the operator gives its seed). Raises ``ValueError`` for no such session or no
+        seed to check with."""
+        table_id, told, rep = self.table.table_id, self.told, self.rep
+        if number is not None:
+            if number not in self.by_n:
+                raise ValueError(
+                    f"table {table_id!r} has no session {number} (its sessions are 1 to {told[-1].n})"
+                    if number >= 1
+                    else f"sessions are numbered from 1, not {number}"
+                )
+            self.targets = [self.by_n[number]]
+            if not self.ended(self.targets[0]) and self.seed_hex is None:
+                raise ValueError(
+                    f"session {number} of table {table_id!r} is still open: its seed is revealed when the GM ends it"
+                )
+            rep.commitment = self.targets[0].commitment
+        else:
+            self.targets = [s for s in told if self.ended(s)]
+            if not self.targets and self.seed_hex is None:
                 raise ValueError(
                     f"table {table_id!r} is still open: the seed of session {told[-1].n} is revealed "
                     "when the GM ends the session"
                 )
-        if seed_hex is not None and not ended(told[-1]):
-            targets.append(told[-1])
-    rep.sessions = [s.n for s in targets]
-    for n in sorted(cut & set(rep.sessions)):
-        if not table.is_closed:
-            rep.problems.append(
-                f"the store says session {n} has ended, but the log has no end for it: the end of the log was cut off"
-            )
-    # the seeds: the open session's from the operator, an ended one's as the store and the log
-    # reveal it; every copy must match the commitment the session started with
-    dice: dict[int, FairDice] = {}
-    for s in targets:
+            if self.seed_hex is not None and not self.ended(told[-1]):
+                self.targets.append(told[-1])
+        rep.sessions = [s.n for s in self.targets]
+        for n in sorted(self.cut & set(rep.sessions)):
+            if not self.table.is_closed:
+                rep.problems.append(
+                    f"the store says session {n} has ended, but the log has no end for it: "
+                    "the end of the log was cut off"
+                )
+
+    def _seed_copies(self, s: _Session) -> list[tuple[str, str | None]]:
+        """Every copy of a session's seed: the open session's from the operator, an ended one's
+        as the store and the log reveal it."""
+        if not self.ended(s):
+            return [("the seed given", self.seed_hex)]
         copies = []
-        if not ended(s):
-            copies.append(("the seed given", seed_hex))
-        else:
-            row = stored.get(s.n)
-            if row is not None and row.seed is not None:
-                copies.append(("the store's seed", row.seed))
-            if s.n == 1 and table.seed is not None:
-                copies.append(("the table's seed", table.seed))
-            if s.seed is not None:
-                copies.append(("the seed in the log", s.seed))
-        row = stored.get(s.n)
-        if row is not None and row.seed_hash != s.commitment:
-            rep.problems.append(
-                f"session {s.n}: the store's commitment ({row.seed_hash}) is not the one published in the log "
-                f"({s.commitment})"
-            )
-        for what, seed in copies:
-            try:
-                fd = FairDice.revealed(str(seed), s.commitment)
-            except ValueError as exc:
-                rep.problems.append(f"session {s.n}, {what}: {exc} (commitment {s.commitment})")
-                return rep
-            dice.setdefault(s.n, fd)
-        if s.n not in dice:
-            rep.problems.append(f"session {s.n}: its seed was never revealed")
-            return rep
-    if commitment is not None:
-        allowed = {targets[0].commitment} if number is not None else {s.commitment for s in told}
+        row = self.stored.get(s.n)
+        if row is not None and row.seed is not None:
+            copies.append(("the store's seed", row.seed))
+        if s.n == 1 and self.table.seed is not None:
+            copies.append(("the table's seed", self.table.seed))
+        if s.seed is not None:
+            copies.append(("the seed in the log", s.seed))
+        return copies
+
+    def reveal_seeds(self) -> bool:
+        """The fair dice of every checked session: every copy of its seed must match the
+        commitment the session started with. False (reported) when one does not, or none is
+        known: then nothing more is checked."""
+        rep = self.rep
+        for s in self.targets:
+            copies = self._seed_copies(s)
+            row = self.stored.get(s.n)
+            if row is not None and row.seed_hash != s.commitment:
+                rep.problems.append(
+                    f"session {s.n}: the store's commitment ({row.seed_hash}) is not the one published in the log "
+                    f"({s.commitment})"
+                )
+            for what, seed in copies:
+                try:
+                    fd = FairDice.revealed(str(seed), s.commitment)
+                except ValueError as exc:
+                    rep.problems.append(f"session {s.n}, {what}: {exc} (commitment {s.commitment})")
+                    return False
+                self.dice.setdefault(s.n, fd)
+            if s.n not in self.dice:
+                rep.problems.append(f"session {s.n}: its seed was never revealed")
+                return False
+        return True
+
+    def check_saved_commitment(self, commitment: str | None, number: int | None) -> None:
+        """The dice commitment a player saved must be the verified session's (any session's,
+        without ``number``)."""
+        if commitment is None:
+            return
+        allowed = {self.targets[0].commitment} if number is not None else {s.commitment for s in self.told}
         if commitment not in {c.lower() for c in allowed}:
-            rep.problems.append(
+            self.rep.problems.append(
                 f"the dice commitment you saved ({commitment}) is not "
-                + (f"session {number}'s ({targets[0].commitment})" if number is not None else "this table's")
+                + (f"session {number}'s ({self.targets[0].commitment})" if number is not None else "this table's")
                 + ": this is not the table you played, or it was replaced"
             )
-    # the chain: from the start to the end of the verified session (all of it for every session)
-    upto = len(events)
-    if number is not None and targets[0].end is not None:
-        upto = targets[0].end + 1
-    events = events[:upto]
-    rep.events = len(events)
-    links = _check_chain(table_id, table.seed_hash, events, rep)
-    rep.head = events[-1].hash if events else ""
-    if number is None and table.is_closed and (not events or events[-1].kind != "table.closed"):
-        rep.problems.append(
-            "the table is closed but its log does not end with table.closed: the end of the log was cut off"
-        )
-    if head is not None and head not in links:
-        rep.problems.append(
-            f"the head you saved ({head}) is not in this log: events up to it were "
-            "rewritten, or the log was cut short after it"
-        )
-    if events and events[0].kind == "table.opened":
-        from .. import __version__
 
-        rolled_with = (events[0].payload.get("software") or {}).get("tabletop_widgets")
-        if rolled_with and rolled_with != __version__:
-            rep.notes.append(
-                f"the table was played with tabletop-widgets {rolled_with}, this is "
-                f"{__version__}: a check whose rules changed in between will not replay"
+    # -- the chain ------------------------------------------------------------------------------
+    def check_chain(self, number: int | None, head: str | None) -> None:
+        """The chain from the start to the end of the verified session (all of it for every
+        session): its links, its end, the head a player saved; and a note when the table was
+        played with another version of the software."""
+        rep, table = self.rep, self.table
+        upto = len(self.events)
+        if number is not None and self.targets[0].end is not None:
+            upto = self.targets[0].end + 1
+        events = self.events = self.events[:upto]
+        rep.events = len(events)
+        links = _check_chain(table.table_id, table.seed_hash, events, rep)
+        rep.head = events[-1].hash if events else ""
+        if number is None and table.is_closed and (not events or events[-1].kind != "table.closed"):
+            rep.problems.append(
+                "the table is closed but its log does not end with table.closed: the end of the log was cut off"
             )
-    # which session each event belongs to (None: between sessions)
-    owner: list[_Session | None] = []
-    for i in range(len(events)):
-        inside = [s for s in told if s.start <= i and (s.end is None or i <= s.end)]
-        owner.append(inside[-1] if inside else None)
-    wanted = {s.n for s in targets}
-    rolls_in: dict[int, list[int]] = {}
-    system = None
-    expected_roll = 0
-    last_initiative: dict | None = None  # the last initiative event, for its combat.state events
-    for n, e in enumerate(events, start=1):
+        if head is not None and head not in links:
+            rep.problems.append(
+                f"the head you saved ({head}) is not in this log: events up to it were "
+                "rewritten, or the log was cut short after it"
+            )
+        if events and events[0].kind == "table.opened":
+            from .. import __version__
+
+            rolled_with = (events[0].payload.get("software") or {}).get("tabletop_widgets")
+            if rolled_with and rolled_with != __version__:
+                rep.notes.append(
+                    f"the table was played with tabletop-widgets {rolled_with}, this is "
+                    f"{__version__}: a check whose rules changed in between will not replay"
+                )
+
+    # -- the events, one by one -----------------------------------------------------------------
+    def check_rolls(self) -> None:
+        """Every event in order: versions, the tracker's states, roll indices, and every roll of
+        a checked session replayed with its seed."""
+        owner: list[_Session | None] = []  # which session each event belongs to (None: between)
+        for i in range(len(self.events)):
+            inside = [s for s in self.told if s.start <= i and (s.end is None or i <= s.end)]
+            owner.append(inside[-1] if inside else None)
+        wanted = {s.n for s in self.targets}
+        for n, e in enumerate(self.events, start=1):
+            self._check_event(n, e, owner[n - 1] if n - 1 < len(owner) else None, wanted)
+
+    def _check_event(self, n: int, e, sess: _Session | None, wanted: set[int]) -> None:
+        rep = self.rep
         where = f"event seq={e.seq} version={e.version} ({e.kind})"
-        sess = owner[n - 1] if n - 1 < len(owner) else None
         if e.version != n:
             rep.problems.append(f"{where}: expected version {n}: an event is missing or out of order")
         if n == 1 and e.kind != "table.opened":
             rep.problems.append(f"{where}: the log does not start with table.opened")
-        if e.kind == "table.opened" and e.payload.get("seed_hash") != table.seed_hash:
+        if e.kind == "table.opened" and e.payload.get("seed_hash") != self.table.seed_hash:
             rep.problems.append(f"{where}: published commitment differs from the table's")
         if e.kind == "combat.state":
-            rolled_attack = isinstance(last_initiative, dict) and last_initiative.get("attack") is not None
-            if (
-                isinstance(last_initiative, dict)
-                and e.version == last_initiative["next_version"]
-                and (not rolled_attack or last_initiative["left"] > 0)
-            ):
-                # a tracker state written in the initiative's (attack's) transaction must show
-                # that outcome; an attack in the tracker needs its own attack roll
-                last_initiative["next_version"] += 1
-                if rolled_attack:
-                    # the players' state (when it changed), then the GM's, which ends the
-                    # transaction and carries the attack
-                    last_initiative["left"] = 0 if e.audience == "gm" else last_initiative["left"] - 1
-                    for problem in _attack_matches(e, last_initiative["attack"]):
-                        rep.problems.append(f"{where}: {problem}")
-                elif _combat_event(e, "attack") is not None:
-                    rep.problems.append(
-                        f"{where}: the tracker's attack was not rolled with the table's "
-                        "fair dice (no attack event in its transaction)"
-                    )
-                elif last_initiative["outcome"] is not None:
-                    for problem in _combat_matches(e, last_initiative["outcome"]):
-                        rep.problems.append(f"{where}: {problem}")
-            elif _combat_initiative(e) is not None:
-                rep.problems.append(
-                    f"{where}: the tracker's initiative was not rolled with the table's "
-                    "fair dice (no initiative event in its transaction)"
-                )
-            elif _combat_event(e, "attack") is not None:
-                rep.problems.append(
-                    f"{where}: the tracker's attack was not rolled with the table's "
-                    "fair dice (no attack event in its transaction)"
-                )
-            continue
-        if e.kind not in ("roll", "check", "initiative", "roll.failed", "attack", "turn"):
+            self._check_combat_state(e, where)
+            return
+        if e.kind not in ROLL_KINDS:
             if e.roll is not None:
                 rep.problems.append(f"{where}: carries roll index {e.roll} but is not a roll")
-            continue
+            return
         index = e.payload.get("index")
-        if e.roll != expected_roll or index != e.roll:
-            rep.problems.append(f"{where}: roll index {e.roll} (payload {index}), expected {expected_roll}")
-        expected_roll = (e.roll if isinstance(e.roll, int) else expected_roll) + 1
+        if e.roll != self.expected_roll or index != e.roll:
+            rep.problems.append(f"{where}: roll index {e.roll} (payload {index}), expected {self.expected_roll}")
+        self.expected_roll = (e.roll if isinstance(e.roll, int) else self.expected_roll) + 1
         if sess is None:
             rep.problems.append(f"{where}: rolled between game sessions (no session was open)")
-            continue
-        rolls_in.setdefault(sess.n, []).append(e.roll if isinstance(e.roll, int) else -1)
+            return
+        self.rolls_in.setdefault(sess.n, []).append(e.roll if isinstance(e.roll, int) else -1)
         if sess.n not in wanted:
             if e.kind in ("initiative", "attack", "turn"):  # its tracker states: a session not checked now
-                last_initiative = {"next_version": e.version + 1, "outcome": None}
-            continue
+                self.last_initiative = {"next_version": e.version + 1, "outcome": None}
+            return
         rep.rolls += 1
-        if not isinstance(index, int):
-            continue
-        rng = dice[sess.n].rng_for(index)
+        if isinstance(index, int):
+            self._check_roll(e, where, index, self.dice[sess.n].rng_for(index))
+
+    def _check_combat_state(self, e, where: str) -> None:
+        """A tracker state written in an initiative's (attack's) transaction must show that
+        outcome; a tracker initiative or attack needs its own fair roll."""
+        last = self.last_initiative
+        rolled_attack = isinstance(last, dict) and last.get("attack") is not None
+        if isinstance(last, dict) and e.version == last["next_version"] and (not rolled_attack or last["left"] > 0):
+            last["next_version"] += 1
+            if rolled_attack:
+                # the players' state (when it changed), then the GM's, which ends the
+                # transaction and carries the attack
+                last["left"] = 0 if e.audience == "gm" else last["left"] - 1
+                problems = _attack_matches(e, last["attack"])
+            elif _combat_event(e, "attack") is not None:
+                problems = [
+                    "the tracker's attack was not rolled with the table's fair dice (no attack event in its transaction)"
+                ]
+            elif last["outcome"] is not None:
+                problems = _combat_matches(e, last["outcome"])
+            else:
+                problems = []
+        elif _combat_initiative(e) is not None:
+            problems = [
+                "the tracker's initiative was not rolled with the table's "
+                "fair dice (no initiative event in its transaction)"
+            ]
+        elif _combat_event(e, "attack") is not None:
+            problems = [
+                "the tracker's attack was not rolled with the table's fair dice (no attack event in its transaction)"
+            ]
+        else:
+            problems = []
+        self.rep.problems.extend(f"{where}: {problem}" for problem in problems)
+
+    def _check_roll(self, e, where: str, index: int, rng) -> None:
+        """Replay one roll with its stream and compare it with what the log holds."""
+        from .rolling import replay_failed
+        from .session import system_for
+
+        rep = self.rep
         if e.kind == "roll.failed":  # spent its index: it must fail again with that stream
-            problem = replay_failed(e.payload, rng, lambda: system_for(table))
+            problem = replay_failed(e.payload, rng, lambda: system_for(self.table))
             if problem:
                 rep.problems.append(f"{where}: {problem}")
             else:
                 rep.checked += 1
-            continue
+            return
         try:
-            if e.kind == "roll":
-                again = dice_roll(e.payload["expr"], rng=rng, variables=e.payload.get("variables"))
-                # a big roll is stored packed: compare die by die, as the table stores it
-                want = _norm(stored_form(again.to_json(), like=e.payload.get("result")))
-            elif e.kind == "initiative":
-                if system is None:
-                    system = system_for(table)
-                if e.payload.get("system") != system.slug:
-                    rep.problems.append(f"{where}: rolled with system {e.payload.get('system')!r}")
-                    continue
-                chars = e.payload["characters"]
-                if list(e.payload.get("ids") or []) != list(chars):
-                    rep.problems.append(
-                        f"{where}: ids {e.payload.get('ids')!r} differ from the characters rolled {list(chars)!r}"
-                    )
-                models = {cid: system.Character.from_dict(v) for cid, v in chars.items()}
-                again = system.roll_initiative(models, rng=rng, **e.payload["options"])
-                want = _norm(initiative_json(again))
-                last_initiative = {"next_version": e.version + 1, "outcome": want}
-            elif e.kind in ("attack", "turn"):
-                if system is None:
-                    system = system_for(table)
-                if e.payload.get("system") != system.slug:
-                    rep.problems.append(f"{where}: rolled with system {e.payload.get('system')!r}")
-                    continue
-                if e.kind == "turn":
-                    last_initiative = {"next_version": e.version + 1, "outcome": None}
-                    problems = replay_turn_calls(system, e.payload["calls"], rng)
-                    rep.problems.extend(f"{where}: roll {index}: {p}" for p in problems)
-                    rep.checked += 0 if problems else 1
-                    continue
-                want = replay_attack(system, e.payload, rng)
-                last_initiative = {"next_version": e.version + 1, "outcome": None, "attack": want, "left": 2}
-            else:
-                if system is None:
-                    system = system_for(table)
-                if e.payload.get("system") != system.slug:
-                    rep.problems.append(f"{where}: rolled with system {e.payload.get('system')!r}")
-                    continue
-                model = system.Character.from_dict(e.payload["character"])
-                again = system.roll_check(model, e.payload["check_id"], rng=rng, **e.payload["options"])
-                want = _norm(check_json(again))
+            want = self._replayed(e, where, index, rng)
         except Exception as exc:  # a tampered payload may not even parse
             rep.problems.append(f"{where}: cannot replay roll {index}: {type(exc).__name__}: {exc}")
-            continue
+            return
+        if want is _DONE:
+            return
         try:
             got = _norm(unpack_result(e.payload.get("result")))
         except PackError as exc:
             rep.problems.append(f"{where}: the dice of roll {index} cannot be read (edited or damaged): {exc}")
-            continue
+            return
         if got != want:
             diff = _first_diff(want, got)
             rep.problems.append(f"{where}: roll {index} does not match the seed ({diff})")
         else:
             rep.checked += 1
-    # what each ended session said of its rolls: the indices it used, no more, no fewer
-    for s in targets:
-        if s.claimed_rolls is None:
-            continue
-        got = rolls_in.get(s.n, [])
-        if s.claimed_first != s.first_roll or s.claimed_rolls != len(got):
-            rep.problems.append(
-                f"session {s.n}: its end says {s.claimed_rolls} roll(s) from number {s.claimed_first}, "
-                f"the log has {len(got)} from number {s.first_roll}"
-            )
-    return rep
+
+    def _system_of(self, e, where: str):
+        """The table's system, or None (reported) when the event was rolled with another."""
+        from .session import system_for
+
+        if self.system is None:
+            self.system = system_for(self.table)
+        if e.payload.get("system") != self.system.slug:
+            self.rep.problems.append(f"{where}: rolled with system {e.payload.get('system')!r}")
+            return None
+        return self.system
+
+    def _replayed(self, e, where: str, index: int, rng) -> Any:
+        """The roll's result as the seed gives it (normalised JSON), or ``_DONE`` when the event
+        was reported here (another system, a turn's calls)."""
+        from ..dice import roll as dice_roll
+        from .session_combat import initiative_json
+        from .session_dice import check_json
+
+        if e.kind == "roll":
+            again = dice_roll(e.payload["expr"], rng=rng, variables=e.payload.get("variables"))
+            # a big roll is stored packed: compare die by die, as the table stores it
+            return _norm(stored_form(again.to_json(), like=e.payload.get("result")))
+        system = self._system_of(e, where)
+        if system is None:
+            return _DONE
+        if e.kind == "initiative":
+            chars = e.payload["characters"]
+            if list(e.payload.get("ids") or []) != list(chars):
+                self.rep.problems.append(
+                    f"{where}: ids {e.payload.get('ids')!r} differ from the characters rolled {list(chars)!r}"
+                )
+            models = {cid: system.Character.from_dict(v) for cid, v in chars.items()}
+            want = _norm(initiative_json(system.roll_initiative(models, rng=rng, **e.payload["options"])))
+            self.last_initiative = {"next_version": e.version + 1, "outcome": want}
+            return want
+        if e.kind == "turn":
+            self.last_initiative = {"next_version": e.version + 1, "outcome": None}
+            problems = replay_turn_calls(system, e.payload["calls"], rng)
+            self.rep.problems.extend(f"{where}: roll {index}: {p}" for p in problems)
+            self.rep.checked += 0 if problems else 1
+            return _DONE
+        if e.kind == "attack":
+            want = replay_attack(system, e.payload, rng)
+            self.last_initiative = {"next_version": e.version + 1, "outcome": None, "attack": want, "left": 2}
+            return want
+        model = system.Character.from_dict(e.payload["character"])
+        again = system.roll_check(model, e.payload["check_id"], rng=rng, **e.payload["options"])
+        return _norm(check_json(again))
+
+    def check_claimed_rolls(self) -> None:
+        """What each ended session said of its rolls: the indices it used, no more, no fewer."""
+        for s in self.targets:
+            if s.claimed_rolls is None:
+                continue
+            got = self.rolls_in.get(s.n, [])
+            if s.claimed_first != s.first_roll or s.claimed_rolls != len(got):
+                self.rep.problems.append(
+                    f"session {s.n}: its end says {s.claimed_rolls} roll(s) from number {s.claimed_first}, "
+                    f"the log has {len(got)} from number {s.first_roll}"
+                )
 
 
 def _check_chain(table_id: str, seed_hash: str, events, rep: Report) -> set[str]:
