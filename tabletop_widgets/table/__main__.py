@@ -63,12 +63,7 @@ def _character(text: str) -> tuple[str, dict]:
         raise argparse.ArgumentTypeError(f"{path}: {exc}") from None
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        prog="python -m tabletop_widgets.table", description="Shared tables: create, links, verify."
-    )
-    sub = ap.add_subparsers(dest="cmd", required=True)
-
+def _add_create(sub) -> None:
     c = sub.add_parser("create", help="create a table and print its links")
     c.add_argument("db")
     c.add_argument("--system", required=True)
@@ -88,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--base", default="", help="page URL the links start with")
     c.add_argument("--json", action="store_true")
 
+
+def _add_links(sub) -> None:
     lk = sub.add_parser("links", help="issue new seat links (old links of those seats stop working)")
     lk.add_argument("db")
     lk.add_argument("table")
@@ -95,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     lk.add_argument("--base", default="")
     lk.add_argument("--json", action="store_true")
 
+
+def _add_verify(sub) -> None:
     v = sub.add_parser("verify", help="replay the log and check every roll against the revealed seed")
     v.add_argument("db")
     v.add_argument("table")
@@ -110,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     v.add_argument("--head", default=None, help="the head hash you copied from your seat: must be a link of this log")
 
+
+def _add_lobby_key(sub) -> None:
     lb = sub.add_parser("lobby-key", help="make sure the lobby asks for a key (print a new one once)")
     lb.add_argument("db")
     mode = lb.add_mutually_exclusive_group()
@@ -120,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     mode.add_argument("--new", action="store_true", help="replace the key with a new one")
 
+
+def _add_backup_restore(sub) -> None:
     bk = sub.add_parser("backup", help="write a campaign to one file (JSON lines with a manifest of hashes)")
     bk.add_argument("db")
     bk.add_argument("table")
@@ -129,7 +132,19 @@ def main(argv: list[str] | None = None) -> int:
     rs.add_argument("db")
     rs.add_argument("file")
 
-    args = ap.parse_args(argv)
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m tabletop_widgets.table", description="Shared tables: create, links, verify."
+    )
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for add in (_add_create, _add_links, _add_verify, _add_lobby_key, _add_backup_restore):
+        add(sub)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         return _run(args)
     except (StoreError, KeyError, ValueError, OSError) as exc:
@@ -141,107 +156,129 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _create(args) -> int:
+    with _store(args.db, create=True) as store:
+        made = create_table(
+            store,
+            args.system,
+            args.seat,
+            title=args.title,
+            characters=dict(args.character),
+            hidden_characters=args.hidden,
+            table_id=args.table_id,
+        )
+    links = made.links(args.base)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "table": made.table_id,
+                    "seed_hash": made.seed_hash,
+                    "links": links,
+                    "roles": {s.seat: s.role for s in made.seats},
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
+        for s in made.seats:
+            print(f"  {s.seat:12} {s.role:8} {links[s.seat]}")
+        print("Keep these links: only their hashes are stored.")
+    return 0
+
+
+def _links(args) -> int:
+    with _store(args.db) as store:
+        seats = store.seats(args.table)
+        wanted = set(args.seat) if args.seat else {s.seat for s in seats}
+        unknown = wanted - {s.seat for s in seats}
+        if unknown:
+            print(f"error: table {args.table} has no seat(s) {sorted(unknown)}", file=sys.stderr)
+            return 2
+        out = {}
+        for s in seats:
+            if s.seat in wanted:
+                out[s.seat] = (s.role, link(args.table, reissue_token(store, args.table, s.seat), args.base))
+    if args.json:
+        print(json.dumps({k: {"role": r, "link": u} for k, (r, u) in out.items()}, indent=2))
+    else:
+        for seat, (role, url) in out.items():
+            print(f"  {seat:12} {role:8} {url}")
+        print("New tokens issued: the previous links of these seats no longer work.")
+    return 0
+
+
+def _verify(args) -> int:
+    from .verify import verify_table
+
+    with _store(args.db) as store:
+        rep = verify_table(
+            store, args.table, args.session, seed_hex=args.seed, commitment=args.commitment, head=args.head
+        )
+    print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
+    if not rep.ok:
+        print(
+            "VERIFY FAILED: the log was changed, or does not match the table's fair-dice seed or what you saved",
+            file=sys.stderr,
+        )
+    return 0 if rep.ok else 1
+
+
+def _backup(args) -> int:
+    from .backup import backup_campaign
+
+    with _store(args.db) as store:
+        info = backup_campaign(store, args.table, args.file)
+    print(
+        f"campaign {info.table_id} ({info.title or info.system}): {info.events} events, "
+        f"{info.sessions} session(s) written to {args.file} (keep it private: it holds the dice seeds)"
+    )
+    return 0
+
+
+def _restore(args) -> int:
+    from .backup import restore_campaign
+
+    with _store(args.db, create=True) as store:
+        info = restore_campaign(store, args.file)
+    print(f"campaign {info.table_id} ({info.title or info.system}): {info.events} events restored; head {info.head}")
+    return 0
+
+
+def _lobby_key(args) -> int:
+    from .lobbykey import prepare_lobby_key
+
+    key = os.environ.get("TABLETOP_LOBBY_KEY") or None
+    if args.no_lobby_key and key:
+        raise ValueError("TABLETOP_LOBBY_KEY is set and --no-lobby-key given: choose one")
+    with _store(args.db, create=True) as store:
+        made = prepare_lobby_key(store, key=key, disabled=args.no_lobby_key, renew=args.new)
+    if args.no_lobby_key:
+        print("  Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.")
+    elif made:
+        print(f"  Lobby key (shown once, stored only hashed): {made}")
+    elif key:
+        print("  Lobby key: set from TABLETOP_LOBBY_KEY.")
+    else:
+        print("  Lobby key: already set (stored hashed; `lobby-key --new` replaces it).")
+    return 0
+
+
+#: each subcommand's step
+COMMANDS = {
+    "create": _create,
+    "links": _links,
+    "verify": _verify,
+    "backup": _backup,
+    "restore": _restore,
+    "lobby-key": _lobby_key,
+}
+
+
 def _run(args) -> int:
-    if args.cmd == "create":
-        with _store(args.db, create=True) as store:
-            made = create_table(
-                store,
-                args.system,
-                args.seat,
-                title=args.title,
-                characters=dict(args.character),
-                hidden_characters=args.hidden,
-                table_id=args.table_id,
-            )
-        links = made.links(args.base)
-        if args.json:
-            print(
-                json.dumps(
-                    {
-                        "table": made.table_id,
-                        "seed_hash": made.seed_hash,
-                        "links": links,
-                        "roles": {s.seat: s.role for s in made.seats},
-                    },
-                    indent=2,
-                )
-            )
-        else:
-            print(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
-            for s in made.seats:
-                print(f"  {s.seat:12} {s.role:8} {links[s.seat]}")
-            print("Keep these links: only their hashes are stored.")
-        return 0
-    if args.cmd == "links":
-        with _store(args.db) as store:
-            seats = store.seats(args.table)
-            wanted = set(args.seat) if args.seat else {s.seat for s in seats}
-            unknown = wanted - {s.seat for s in seats}
-            if unknown:
-                print(f"error: table {args.table} has no seat(s) {sorted(unknown)}", file=sys.stderr)
-                return 2
-            out = {}
-            for s in seats:
-                if s.seat in wanted:
-                    out[s.seat] = (s.role, link(args.table, reissue_token(store, args.table, s.seat), args.base))
-        if args.json:
-            print(json.dumps({k: {"role": r, "link": u} for k, (r, u) in out.items()}, indent=2))
-        else:
-            for seat, (role, url) in out.items():
-                print(f"  {seat:12} {role:8} {url}")
-            print("New tokens issued: the previous links of these seats no longer work.")
-        return 0
-    if args.cmd == "verify":
-        from .verify import verify_table
-
-        with _store(args.db) as store:
-            rep = verify_table(
-                store, args.table, args.session, seed_hex=args.seed, commitment=args.commitment, head=args.head
-            )
-        print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
-        if not rep.ok:
-            print(
-                "VERIFY FAILED: the log was changed, or does not match the table's fair-dice seed or what you saved",
-                file=sys.stderr,
-            )
-        return 0 if rep.ok else 1
-    if args.cmd == "backup":
-        from .backup import backup_campaign
-
-        with _store(args.db) as store:
-            info = backup_campaign(store, args.table, args.file)
-        print(
-            f"campaign {info.table_id} ({info.title or info.system}): {info.events} events, "
-            f"{info.sessions} session(s) written to {args.file} (keep it private: it holds the dice seeds)"
-        )
-        return 0
-    if args.cmd == "restore":
-        from .backup import restore_campaign
-
-        with _store(args.db, create=True) as store:
-            info = restore_campaign(store, args.file)
-        print(
-            f"campaign {info.table_id} ({info.title or info.system}): {info.events} events restored; head {info.head}"
-        )
-        return 0
-    if args.cmd == "lobby-key":
-        from .lobbykey import prepare_lobby_key
-
-        key = os.environ.get("TABLETOP_LOBBY_KEY") or None
-        if args.no_lobby_key and key:
-            raise ValueError("TABLETOP_LOBBY_KEY is set and --no-lobby-key given: choose one")
-        with _store(args.db, create=True) as store:
-            made = prepare_lobby_key(store, key=key, disabled=args.no_lobby_key, renew=args.new)
-        if args.no_lobby_key:
-            print("  Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.")
-        elif made:
-            print(f"  Lobby key (shown once, stored only hashed): {made}")
-        elif key:
-            print("  Lobby key: set from TABLETOP_LOBBY_KEY.")
-        else:
-            print("  Lobby key: already set (stored hashed; `lobby-key --new` replaces it).")
-        return 0
-    return 2
+    command = COMMANDS.get(args.cmd)
+    return command(args) if command is not None else 2
 
 
 if __name__ == "__main__":

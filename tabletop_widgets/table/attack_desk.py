@@ -439,19 +439,8 @@ class AttackDesk:
             models = {cid: system.Character.from_dict(v) for cid, v in chars.items()}
             outcome = system.resolve_attack(models[attacker], models[target], attack, rng=stream(), **opts)
             result = outcome_json(outcome)
-            sync.writing = True
-            try:
-                event = combat.attack_with(stream(), attacker, target, attack, **opts)
-            finally:
-                sync.writing = False
-            rolled["event"] = event
-            if (bool(event.get("hit")), int(event.get("damage", -1))) != (result["hit"], result["damage"]) or norm(
-                event.get("text")
-            ) != norm(result["text"]):
-                raise RuntimeError(
-                    "the tracker's attack differs from the table's fair roll "
-                    "(the system's resolve_attack is not deterministic given its rng)"
-                )
+            event = rolled["event"] = self._tracker_attack(stream(), attacker, target, attack, opts)
+            check_tracker_attack(event, result)
             names = {cid: combat.name(cid) for cid in (attacker, target)}
             texts = {loc: attack_line(names, attacker, target, outcome.label, result, loc) for loc in ("en", "ru")}
             payload = {
@@ -468,17 +457,9 @@ class AttackDesk:
                 "text": texts[sync.locale if sync.locale in texts else "en"],
                 "texts": texts,
             }
-            public = sync.public_view()
-            rolled["public"] = public
+            public = rolled["public"] = sync.public_view()
             changed = not _same(public, sync.last_public)
-            more = []
-            if rid is not None:
-                done = {"request": rid, "status": "resolved", "message": None, "text": texts}
-                if attack_names_secret(combat, done):
-                    done["text"] = None  # a seat is not told the name of a hidden attacker
-                more += [("attack.done", done, SEAT_AUDIENCE_PREFIX + s) for s in seats]
-                if not seats:
-                    more.append(("attack.done", done, AUDIENCE_GM))
+            more = self._done_events(rid, texts, seats)
             return payload, hidden, {"format": 1, "event": event}, public, changed, more
 
         try:
@@ -492,6 +473,27 @@ class AttackDesk:
         sync.last_public = rolled.get("public")
         sync.pull_characters(reason={"combat": "attack"})
         return rolled["event"]
+
+    def _tracker_attack(self, rng, attacker: str, target: str, attack: str, opts: dict) -> dict:
+        """The tracker's Combat makes the attack with the same stream (the tracker's own
+        listener does not write it: the desk does); returns the Combat's event."""
+        self.sync.writing = True
+        try:
+            return self.combat.attack_with(rng, attacker, target, attack, **opts)
+        finally:
+            self.sync.writing = False
+
+    def _done_events(self, rid: str | None, texts: Mapping[str, str], seats: Sequence[str]) -> list[tuple]:
+        """``attack.done`` for the seats that asked (the GM when none did), for a request."""
+        if rid is None:
+            return []
+        done = {"request": rid, "status": "resolved", "message": None, "text": texts}
+        if attack_names_secret(self.combat, done):
+            done["text"] = None  # a seat is not told the name of a hidden attacker
+        more: list[tuple] = [("attack.done", done, SEAT_AUDIENCE_PREFIX + s) for s in seats]
+        if not seats:
+            more.append(("attack.done", done, AUDIENCE_GM))
+        return more
 
     def next_turn(self, action: str = "next", *args: Any) -> dict:
         """The tracker's next turn (or ``"delay"``, ``"act_now", cid``: every action that starts
@@ -539,6 +541,18 @@ class AttackDesk:
         sync.last_public = rolled.get("public")
         sync.pull_characters(reason={"combat": action})
         return rolled["event"]
+
+
+def check_tracker_attack(event: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    """The tracker's attack must come out as the table's fair roll did (``result``), or the
+    write is aborted."""
+    if (bool(event.get("hit")), int(event.get("damage", -1))) != (result["hit"], result["damage"]) or norm(
+        event.get("text")
+    ) != norm(result["text"]):
+        raise RuntimeError(
+            "the tracker's attack differs from the table's fair roll "
+            "(the system's resolve_attack is not deterministic given its rng)"
+        )
 
 
 def gm_options(spec: AttackSpec) -> list[str]:

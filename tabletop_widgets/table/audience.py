@@ -212,60 +212,80 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
     numbers and condition ids renumbered among what is shown."""
     if audience.is_gm:
         return {"format": COMBAT_FORMAT, "state": combat.state(), "events": copy.deepcopy(combat.events)}
-    shared = set(shared)
     full = combat.state()
     secret = secret_combatants(combat)
     pattern = _secret_pattern(combat, full, secret)
-    hidden_now = [cid for cid in full["order"] if cid in secret]
-    alias = {cid: f"hidden-{i}" for i, cid in enumerate(hidden_now, 1)}
+    alias = {cid: f"hidden-{i}" for i, cid in enumerate([c for c in full["order"] if c in secret], 1)}
     uids: dict[int, int] = {}
-    combatants: dict[str, dict] = {}
-    for cid in full["order"]:
-        if cid in secret:
-            continue
-        d = full["combatants"][cid]
-        c = combat.combatant(cid)
-        out = {
-            "name": d["name"],
-            "hidden": False,
-            "delayed": bool(d.get("delayed")),
-            "defeated": bool(c.defeated),
-            "initiative": copy.deepcopy(d.get("initiative")),
-            "skip_until": d.get("skip_until"),
-            "conditions": [],
-        }
-        if out["initiative"] and _mentions(out["initiative"], pattern):
-            out["initiative"] = {"key": out["initiative"].get("key"), "text": "?", "roll": None}
-        for inst in d.get("conditions", []):
-            inst = copy.deepcopy(inst)
-            inst["uid"] = uids.setdefault(inst.get("uid"), len(uids) + 1)
-            if inst.get("ticks_on") in alias:
-                inst["ticks_on"] = alias[inst["ticks_on"]]
-            if not _mentions({k: v for k, v in inst.items() if k != "ticks_on"}, pattern):
-                out["conditions"].append(inst)
-        if cid not in shared:
-            out["health"] = list(c.health)
-        combatants[cid] = out
+    combatants = {
+        cid: _public_combatant(combat, cid, full["combatants"][cid], alias, pattern, uids, set(shared))
+        for cid in full["order"]
+        if cid not in secret
+    }
     current = full["current"]
     if current in secret:
         current = alias[current]
-        combatants[current] = {
-            "name": "?",
-            "hidden": True,
-            "delayed": False,
-            "defeated": False,
-            "initiative": None,
-            "conditions": [],
-            "skip_until": None,
-            "health": [0, 0],
-        }
+        combatants[current] = dict(ANONYMOUS_COMBATANT, conditions=[], health=[0, 0])
+    state = _public_combat_state(full, combatants, current, secret, alias, pattern)
+    out = {"format": COMBAT_FORMAT, "state": state, "events": _public_events(combat, secret, pattern)}
+    guard = {**state, "combatants": {c: {k: v for k, v in d.items() if k != "name"} for c, d in combatants.items()}}
+    if _mentions(guard, pattern) or _mentions(out["events"], pattern):
+        log.error("public combat state still names a hidden combatant: sending none")
+        return {"format": COMBAT_FORMAT, "state": {}, "events": []}
+    return out
+
+
+#: a hidden combatant whose turn it is, as players see it
+ANONYMOUS_COMBATANT = {
+    "name": "?",
+    "hidden": True,
+    "delayed": False,
+    "defeated": False,
+    "initiative": None,
+    "conditions": [],
+    "skip_until": None,
+    "health": [0, 0],
+}
+
+
+def _public_combatant(combat, cid: str, d: Mapping[str, Any], alias, pattern, uids: dict, shared: set) -> dict:
+    """A visible combatant as players see it: no sheet (its ``health`` unless the players hold
+    the character themselves), initiative text and conditions that name a hidden combatant left
+    out, condition ids renumbered among what is shown (``uids``)."""
+    c = combat.combatant(cid)
+    out = {
+        "name": d["name"],
+        "hidden": False,
+        "delayed": bool(d.get("delayed")),
+        "defeated": bool(c.defeated),
+        "initiative": copy.deepcopy(d.get("initiative")),
+        "skip_until": d.get("skip_until"),
+        "conditions": [],
+    }
+    if out["initiative"] and _mentions(out["initiative"], pattern):
+        out["initiative"] = {"key": out["initiative"].get("key"), "text": "?", "roll": None}
+    for inst in d.get("conditions", []):
+        inst = copy.deepcopy(inst)
+        inst["uid"] = uids.setdefault(inst.get("uid"), len(uids) + 1)
+        if inst.get("ticks_on") in alias:
+            inst["ticks_on"] = alias[inst["ticks_on"]]
+        if not _mentions({k: v for k, v in inst.items() if k != "ticks_on"}, pattern):
+            out["conditions"].append(inst)
+    if cid not in shared:
+        out["health"] = list(c.health)
+    return out
+
+
+def _public_combat_state(full, combatants: dict, current, secret: set, alias: dict, pattern) -> dict:
+    """The tracker's state around the public ``combatants``: the order (a hidden combatant only
+    as the anonymous one whose turn it is), tie-breaks and turns that name no hidden one."""
     needed = set(combatants) | {i.get("ticks_on") for d in combatants.values() for i in d["conditions"]}
     turns = {
         alias.get(cid, cid): v
         for cid, v in full["turns"].items()
         if alias.get(cid, cid) in needed and (cid not in secret or cid in alias)
     }
-    state = {
+    return {
         "round": full["round"],
         "current": current,
         "order": [alias.get(cid, cid) for cid in full["order"] if cid not in secret or alias.get(cid) == current],
@@ -276,7 +296,13 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
         "hooked": {k: v for k, v in full.get("hooked", {}).items() if k in turns},
         "combatants": combatants,
     }
-    events, number = [], {}
+
+
+def _public_events(combat, secret: set, pattern) -> list[dict]:
+    """The combat log's lines players may read, renumbered among them (an undo of a line they
+    never saw left out), the last :data:`PUBLIC_COMBAT_EVENTS`."""
+    events: list[dict] = []
+    number: dict = {}
     for e in combat.events:
         pe = _public_event(e, secret, pattern)
         if pe is None:
@@ -288,12 +314,7 @@ def project_combat(combat, audience: Audience = PLAYERS, *, shared: Iterable[str
         number[e.get("seq")] = len(events)
         pe["seq"] = len(events)
         events.append(pe)
-    out = {"format": COMBAT_FORMAT, "state": state, "events": events[-PUBLIC_COMBAT_EVENTS:]}
-    guard = {**state, "combatants": {c: {k: v for k, v in d.items() if k != "name"} for c, d in combatants.items()}}
-    if _mentions(guard, pattern) or _mentions(out["events"], pattern):
-        log.error("public combat state still names a hidden combatant: sending none")
-        return {"format": COMBAT_FORMAT, "state": {}, "events": []}
-    return out
+    return events[-PUBLIC_COMBAT_EVENTS:]
 
 
 def attack_names_secret(combat, value: Any) -> bool:

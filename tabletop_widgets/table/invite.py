@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Sequence
 
 from ..core.i18n import LOCALES, T, tr
 from ..core.problems import ValidationError
@@ -60,9 +60,22 @@ def read_character_file(system: Any, raw: bytes | str, filename: str = "characte
     (``Character.to_dict()``); or :class:`CharacterFileError` saying what is wrong."""
     filename = str(filename or "character.json")[:80]
 
-    def fail(en: str, ru: str):
+    def fail(en: str, ru: str) -> NoReturn:
         raise CharacterFileError(filename, [T(en, ru)])
 
+    data = _json_object(_file_text(raw, fail), fail)
+    _check_made_for(system, data, fail)
+    try:
+        character = system.Character.from_dict(data)
+    except ValidationError as exc:
+        raise CharacterFileError(filename, _problem_lines(system, exc)) from None
+    except (TypeError, ValueError) as exc:
+        fail(f"the character does not load ({exc})", f"персонаж не загружается ({exc})")
+    return character.to_dict()
+
+
+def _file_text(raw: Any, fail: Callable[[str, str], NoReturn]) -> str:
+    """The file's text: at most :data:`MAX_CHARACTER_BYTES`, UTF-8."""
     if isinstance(raw, (bytes, bytearray, memoryview)):
         raw = bytes(raw)
         if len(raw) > MAX_CHARACTER_BYTES:
@@ -71,21 +84,24 @@ def read_character_file(system: Any, raw: bytes | str, filename: str = "characte
                 f"в нём {len(raw) // 1024} КБ, а сохранённый персонаж занимает не больше {MAX_CHARACTER_BYTES // 1024} КБ",
             )
         try:
-            text = raw.decode("utf-8-sig")
+            return raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             fail(
                 "it is not text (a saved character is a UTF-8 JSON file)",
                 "это не текст (сохранённый персонаж — файл JSON в кодировке UTF-8)",
             )
-    elif isinstance(raw, str):
-        text = raw
-        if len(text.encode("utf-8")) > MAX_CHARACTER_BYTES:
-            fail(
-                f"a saved character is at most {MAX_CHARACTER_BYTES // 1024} KB",
-                f"сохранённый персонаж занимает не больше {MAX_CHARACTER_BYTES // 1024} КБ",
-            )
-    else:
+    if not isinstance(raw, str):
         fail("no file content was received", "содержимое файла не получено")
+    if len(raw.encode("utf-8")) > MAX_CHARACTER_BYTES:
+        fail(
+            f"a saved character is at most {MAX_CHARACTER_BYTES // 1024} KB",
+            f"сохранённый персонаж занимает не больше {MAX_CHARACTER_BYTES // 1024} КБ",
+        )
+    return raw
+
+
+def _json_object(text: str, fail: Callable[[str, str], NoReturn]) -> dict[str, Any]:
+    """The one JSON object the text holds."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -100,50 +116,51 @@ def read_character_file(system: Any, raw: bytes | str, filename: str = "characte
             "it holds no character (a saved character is one JSON object)",
             "в нём нет персонажа (сохранённый персонаж — один объект JSON)",
         )
-    slug = getattr(system, "slug", "")
-    made_for = data.get("system")
-    if made_for != slug:
-        try:
-            from .. import get_system
+    return data
 
-            other = tr(get_system(str(made_for)).title, "en"), tr(get_system(str(made_for)).title, "ru")
-        except (KeyError, TypeError, ValueError):
-            other = None
-        here_en, here_ru = tr(system.title, "en"), tr(system.title, "ru")
-        if other is None:
-            fail(
-                f"it is not a character saved from a {here_en} sheet",
-                f"это не персонаж, сохранённый с листа игры «{here_ru}»",
-            )
-        fail(
-            f"this character is for {other[0]}, and the table plays {here_en}",
-            f"это персонаж игры «{other[1]}», а за столом играют в «{here_ru}»",
-        )
+
+def _check_made_for(system: Any, data: Mapping[str, Any], fail: Callable[[str, str], NoReturn]) -> None:
+    """The character must be saved from a sheet of the table's game (else: which game it is for)."""
+    made_for = data.get("system")
+    if made_for == getattr(system, "slug", ""):
+        return
     try:
-        character = system.Character.from_dict(data)
-    except ValidationError as exc:
-        problems = []
-        for p in exc.problems[:8]:
-            text_en, text_ru = p.text("en"), p.text("ru")
-            lab_en, lab_ru = _field_label(system, p.field, "en"), _field_label(system, p.field, "ru")
-            if p.field and lab_ru and lab_ru != p.field:  # the sheet's word, not the trait id
-                text_en = re.sub(rf"\b{re.escape(p.field)}\b", "it", text_en)
-                text_ru = re.sub(rf"\b{re.escape(p.field)}\b", "значение", text_ru)
-            problems.append(
-                T(f"{lab_en}: {text_en}" if lab_en else text_en, f"{lab_ru}: {text_ru}" if lab_ru else text_ru)
+        from .. import get_system
+
+        other = tr(get_system(str(made_for)).title, "en"), tr(get_system(str(made_for)).title, "ru")
+    except (KeyError, TypeError, ValueError):
+        other = None
+    here_en, here_ru = tr(system.title, "en"), tr(system.title, "ru")
+    if other is None:
+        fail(
+            f"it is not a character saved from a {here_en} sheet",
+            f"это не персонаж, сохранённый с листа игры «{here_ru}»",
+        )
+    fail(
+        f"this character is for {other[0]}, and the table plays {here_en}",
+        f"это персонаж игры «{other[1]}», а за столом играют в «{here_ru}»",
+    )
+
+
+def _problem_lines(system: Any, exc: ValidationError) -> list[dict[str, str]]:
+    """The model's problems in the sheet's words (the first eight, then how many more)."""
+    problems = []
+    for p in exc.problems[:8]:
+        text_en, text_ru = p.text("en"), p.text("ru")
+        lab_en, lab_ru = _field_label(system, p.field, "en"), _field_label(system, p.field, "ru")
+        if p.field and lab_ru and lab_ru != p.field:  # the sheet's word, not the trait id
+            text_en = re.sub(rf"\b{re.escape(p.field)}\b", "it", text_en)
+            text_ru = re.sub(rf"\b{re.escape(p.field)}\b", "значение", text_ru)
+        problems.append(T(f"{lab_en}: {text_en}" if lab_en else text_en, f"{lab_ru}: {text_ru}" if lab_ru else text_ru))
+    more = len(exc.problems) - len(problems)
+    if more > 0:
+        problems.append(
+            T(
+                f"and {en_n(more, 'more problem', 'more problems')}",
+                f"и ещё {ru_n(more, 'проблема', 'проблемы', 'проблем')}",
             )
-        more = len(exc.problems) - len(problems)
-        if more > 0:
-            problems.append(
-                T(
-                    f"and {en_n(more, 'more problem', 'more problems')}",
-                    f"и ещё {ru_n(more, 'проблема', 'проблемы', 'проблем')}",
-                )
-            )
-        raise CharacterFileError(filename, problems) from None
-    except (TypeError, ValueError) as exc:
-        fail(f"the character does not load ({exc})", f"персонаж не загружается ({exc})")
-    return character.to_dict()
+        )
+    return problems
 
 
 def invite_message(

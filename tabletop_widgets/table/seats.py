@@ -200,33 +200,11 @@ def create_table(
     """Create a table: the seats (at least one GM), a token per seat, the seed commitment, and
     the first events (``table.opened``, then a ``character.set`` per character; characters
     listed in ``hidden_characters`` are GM-only)."""
-    from .events import validate as validate_payload
-
     specs = [s if isinstance(s, SeatSpec) else SeatSpec(**s) for s in seats]
     _check_bounds(specs, title, characters, system)
-    if not any(s.role == "gm" for s in specs):
-        raise ValueError("a table needs at least one GM seat")
-    ids = [check_seat_id(s.seat) for s in specs]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"duplicate seat ids in {ids}")
     characters = dict(characters or {})
-    for s in specs:
-        if s.role not in ROLES:
-            raise ValueError(f"seat {s.seat!r}: role must be one of {ROLES}, not {s.role!r}")
-        if s.role == "player" and s.character_id is not None and s.character_id not in characters:
-            raise ValueError(f"seat {s.seat!r} owns character {s.character_id!r}, which is not given")
-    from .. import __version__, get_system
-
-    try:
-        system_obj = get_system(system)  # fails early for an unknown system
-    except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
-    if validate_characters and characters:
-        model = system_obj.Character
-        for cid, data in characters.items():
-            errors = [p for p in model.check_dict(data) if p.severity == "error"]
-            if errors:
-                raise ValueError(f"character {cid!r}: " + "; ".join(str(p) for p in errors))
+    _check_seats(specs, characters)
+    _check_characters(system, characters, validate_characters)
     table_id = table_id or new_table_id()
     if not _TABLE_RE.match(table_id):
         raise ValueError(f"table id must be 4-64 letters, digits, '_' or '-', not {table_id!r}")
@@ -241,15 +219,62 @@ def create_table(
     )
     tokens = {s.seat: new_token() for s in specs}
     records = [SeatRecord(table_id, s.seat, s.role, hash_token(tokens[s.seat]), s.character_id, s.name) for s in specs]
+    events = _first_events(info, specs, characters, hidden_characters)
+    store.create_table(info, dice.seed, records, events)
+    return CreatedTable(table=info, seats=records, tokens=tokens, seed_hash=dice.seed_hash)
+
+
+def _check_seats(specs: Sequence[SeatSpec], characters: Mapping[str, Any]) -> None:
+    """At least one GM, unique well-formed seat ids, known roles, players' characters given."""
+    if not any(s.role == "gm" for s in specs):
+        raise ValueError("a table needs at least one GM seat")
+    ids = [check_seat_id(s.seat) for s in specs]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"duplicate seat ids in {ids}")
+    for s in specs:
+        if s.role not in ROLES:
+            raise ValueError(f"seat {s.seat!r}: role must be one of {ROLES}, not {s.role!r}")
+        if s.role == "player" and s.character_id is not None and s.character_id not in characters:
+            raise ValueError(f"seat {s.seat!r} owns character {s.character_id!r}, which is not given")
+
+
+def _check_characters(system: str, characters: Mapping[str, Mapping[str, Any]], validate: bool) -> None:
+    """The system exists (an unknown one fails early); with ``validate``, every character
+    loads without errors."""
+    from .. import get_system
+
+    try:
+        system_obj = get_system(system)
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+    if validate and characters:
+        model = system_obj.Character
+        for cid, data in characters.items():
+            errors = [p for p in model.check_dict(data) if p.severity == "error"]
+            if errors:
+                raise ValueError(f"character {cid!r}: " + "; ".join(str(p) for p in errors))
+
+
+def _first_events(
+    info: TableInfo,
+    specs: Sequence[SeatSpec],
+    characters: Mapping[str, Mapping[str, Any]],
+    hidden_characters: Sequence[str],
+) -> list[NewEvent]:
+    """``table.opened`` (the seats, the options, the commitment and the software that rolls),
+    then a ``character.set`` per character, all written by the first GM seat."""
+    from .. import __version__
+    from .events import validate as validate_payload
+
     gm = next(s.seat for s in specs if s.role == "gm")
     opened = validate_payload(
         "table.opened",
         {
-            "system": system,
-            "title": title,
-            "seed_hash": dice.seed_hash,
+            "system": info.system,
+            "title": info.title,
+            "seed_hash": info.seed_hash,
             "seats": [{"seat": s.seat, "role": s.role, "name": s.name, "character_id": s.character_id} for s in specs],
-            "options": jsonable(dict(options or {})),
+            "options": jsonable(dict(info.options)),
             # verify replays checks with the system's code: record which version rolled them
             "software": {"tabletop_widgets": __version__},
         },
@@ -263,8 +288,7 @@ def create_table(
         events.append(
             NewEvent("character.set", gm, payload, audience=AUDIENCE_GM if cid in hidden_characters else AUDIENCE_ALL)
         )
-    store.create_table(info, dice.seed, records, events)
-    return CreatedTable(table=info, seats=records, tokens=tokens, seed_hash=dice.seed_hash)
+    return events
 
 
 def _gm_word(system: Any, locale: str) -> str:

@@ -69,12 +69,27 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
     if n not in known:
         raise ValueError(f"this campaign has no session {n} (sessions 1 to {max(known)})")
     info = known[n]
+    facts = {
+        "title": seat.state.title or seat.table_id,
+        "n": n,
+        "started": _when(info.started),
+        "ended": _when(info.ended) if info.ended else _w("open", loc),
+        "commitment": info.seed_hash,
+        "seed": info.seed or "",
+        "reader": seat.name or seat.seat,
+    }
+    return facts, _session_lines(seat, n, loc)
+
+
+def _session_lines(seat, n: int, loc: str) -> list[tuple[str, str, str]]:
+    """The lines of session ``n``, then (after a heading) the advancement told between it and
+    the next session."""
     events = visible_events(seat.events(), seat.reader)  # the seat's query, projected again
     names = {sid: (d.get("name") or sid) for sid, d in seat.state.seats.items()}
     current = 1
     ended = 0  # the session that ended last: what happens before the next one is told after it
     lines: list[tuple[str, str, str]] = []
-    last_round = None
+    rounds: list[int] = []  # the combat rounds told so far
     after_heading = False
     for e in events:
         if e.kind == "session.started":
@@ -91,76 +106,101 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
         if (not inside or current == -1) and not between:
             continue
         who = names.get(e.actor, e.actor)
-        p = e.payload
-        advanced = advancement_line(p, loc) if e.kind == "character.update" else None
-        if between:  # between sessions only advancement is told (awards after, advances before the next)
-            if advanced is not None:
-                if not after_heading:
-                    after_heading = True
-                    lines.append(("round", "", _w("after", loc)))
-                lines.append(("advance", who, _advance_text(seat, p, advanced)))
-            continue
+        advanced = advancement_line(e.payload, loc) if e.kind == "character.update" else None
         if advanced is not None:
-            lines.append(("advance", who, _advance_text(seat, p, advanced)))
-        elif e.kind == "roll":
-            texts = p.get("texts") or {}
-            text = texts.get(loc) or p.get("text", "")
-            label = p.get("label")
-            mark = f" ({_w('hidden', loc)})" if p.get("hidden") else ""
-            expr = p.get("expr", "")
-            lines.append(("roll", who, (f"{label} ({expr})" if label else expr) + f": {text}{mark}"))
-        elif e.kind == "check":
-            r = p.get("result") or {}
-            label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
-            texts = p.get("texts") or {}
-            outcome = tr(r.get("outcome") or {}, loc)
-            odds = _odds(seat, p)
-            character = (p.get("character") or {}).get("name") or p.get("character_id", "")
-            mark = f" ({_w('hidden', loc)})" if p.get("hidden") else ""
-            text = f"{label} · {character}: {texts.get(loc) or p.get('text', '')}"
-            if outcome:
-                text += f" — {outcome}"
-            if odds is not None:
-                text += f" [{_w('odds', loc, p=_percent(odds, loc))}]"
-            lines.append(("check", who, text + mark))
-        elif e.kind == "check.after":  # the latest check read again (epic dice after the roll)
-            r = p.get("result") or {}
-            label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
-            texts = p.get("texts") or {}
-            mark = f" ({_w('hidden', loc)})" if p.get("hidden") else ""
-            text = f"{label}, {_w('changed_after', loc)}: {texts.get(loc) or p.get('text', '')}"
-            outcome = tr(r.get("outcome") or {}, loc)
-            lines.append(("check", who, text + (f" — {outcome}" if outcome else "") + mark))
-        elif e.kind == "roll.failed":
-            lines.append(("roll", who, f"{p.get('expr') or p.get('check_id') or ''}: {_w('failed', loc)}"))
-        elif e.kind == "initiative":
-            lines.append(("initiative", who, p.get("text", "")))
-        elif e.kind == "combat.state" and e.audience == AUDIENCE_ALL:
-            st = (p.get("state") or {}).get("state") or {}
-            rnd = st.get("round")
-            if isinstance(rnd, int) and rnd >= 1 and rnd != last_round:
-                last_round = rnd
-                shown = [
-                    (st.get("combatants") or {}).get(c, {}).get("name", "")
-                    for c in st.get("order") or []
-                    if not (st.get("combatants") or {}).get(c, {}).get("hidden")
-                ]
-                lines.append(("round", "", _w("round", loc, n=rnd) + (": " + ", ".join(shown) if shown else "")))
-        elif e.kind == "message":
-            lines.append(("message", who, p.get("text", "")))
-        elif e.kind == "note" and seat.reader.sees(e.audience):
-            title = p.get("title")
-            lines.append(("note", who, (f"{title}: " if title else "") + p.get("text", "")))
-    facts = {
-        "title": seat.state.title or seat.table_id,
-        "n": n,
-        "started": _when(info.started),
-        "ended": _when(info.ended) if info.ended else _w("open", loc),
-        "commitment": info.seed_hash,
-        "seed": info.seed or "",
-        "reader": seat.name or seat.seat,
-    }
-    return facts, lines
+            if between and not after_heading:
+                after_heading = True
+                lines.append(("round", "", _w("after", loc)))
+            lines.append(("advance", who, _advance_text(seat, e.payload, advanced)))
+        elif not between:  # between sessions only advancement is told (awards after, advances before the next)
+            line = _event_line(seat, e, who, loc, rounds)
+            if line is not None:
+                lines.append(line)
+    return lines
+
+
+def _event_line(seat, e, who: str, loc: str, rounds: list[int]) -> tuple[str, str, str] | None:
+    """An event of the session as one line, or None (nothing the transcript tells)."""
+    if e.kind == "combat.state":
+        return _round_line(e, loc, rounds)
+    if e.kind == "note" and not seat.reader.sees(e.audience):
+        return None
+    line = _LINES.get(e.kind)
+    return line(seat, e.payload, who, loc) if line is not None else None
+
+
+def _hidden_mark(p: Mapping[str, Any], loc: str) -> str:
+    return f" ({_w('hidden', loc)})" if p.get("hidden") else ""
+
+
+def _roll_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
+    texts = p.get("texts") or {}
+    text = texts.get(loc) or p.get("text", "")
+    label = p.get("label")
+    expr = p.get("expr", "")
+    return ("roll", who, (f"{label} ({expr})" if label else expr) + f": {text}{_hidden_mark(p, loc)}")
+
+
+def _check_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
+    r = p.get("result") or {}
+    label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
+    texts = p.get("texts") or {}
+    outcome = tr(r.get("outcome") or {}, loc)
+    odds = _odds(seat, p)
+    character = (p.get("character") or {}).get("name") or p.get("character_id", "")
+    text = f"{label} · {character}: {texts.get(loc) or p.get('text', '')}"
+    if outcome:
+        text += f" — {outcome}"
+    if odds is not None:
+        text += f" [{_w('odds', loc, p=_percent(odds, loc))}]"
+    return ("check", who, text + _hidden_mark(p, loc))
+
+
+def _check_after_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
+    """The latest check read again (epic dice after the roll)."""
+    r = p.get("result") or {}
+    label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
+    texts = p.get("texts") or {}
+    text = f"{label}, {_w('changed_after', loc)}: {texts.get(loc) or p.get('text', '')}"
+    outcome = tr(r.get("outcome") or {}, loc)
+    return ("check", who, text + (f" — {outcome}" if outcome else "") + _hidden_mark(p, loc))
+
+
+def _failed_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
+    return ("roll", who, f"{p.get('expr') or p.get('check_id') or ''}: {_w('failed', loc)}")
+
+
+def _note_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
+    title = p.get("title")
+    return ("note", who, (f"{title}: " if title else "") + p.get("text", ""))
+
+
+#: event kind -> its line (``combat.state`` and advancement are told apart)
+_LINES = {
+    "roll": _roll_line,
+    "check": _check_line,
+    "check.after": _check_after_line,
+    "roll.failed": _failed_line,
+    "initiative": lambda seat, p, who, loc: ("initiative", who, p.get("text", "")),
+    "message": lambda seat, p, who, loc: ("message", who, p.get("text", "")),
+    "note": _note_line,
+}
+
+
+def _round_line(e, loc: str, rounds: list[int]) -> tuple[str, str, str] | None:
+    """A new combat round as the players' tracker shows it (no hidden combatants), once."""
+    if e.audience != AUDIENCE_ALL:
+        return None
+    st = (e.payload.get("state") or {}).get("state") or {}
+    rnd = st.get("round")
+    if not isinstance(rnd, int) or rnd < 1 or (rounds and rounds[-1] == rnd):
+        return None
+    rounds.append(rnd)
+    combatants = st.get("combatants") or {}
+    shown = [
+        combatants.get(c, {}).get("name", "") for c in st.get("order") or [] if not combatants.get(c, {}).get("hidden")
+    ]
+    return ("round", "", _w("round", loc, n=rnd) + (": " + ", ".join(shown) if shown else ""))
 
 
 def _advance_text(seat, payload: Mapping[str, Any], line: str) -> str:
