@@ -27,7 +27,7 @@ from ..core.problems import RuleError
 from .events import jsonable, register_kind, validate
 from .rolling import DrawWatch
 from .rules import PlayError
-from .state import TableState, reducer
+from .state import TableState, log_check, reducer
 from .store import Event, NewEvent
 
 KIND = "check.after"
@@ -53,20 +53,7 @@ register_kind(
 
 @reducer(KIND)
 def _after(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.log_event(
-        e,
-        index=p["index"],
-        check_id=p["check_id"],
-        character_id=p["character_id"],
-        hidden=p["hidden"],
-        total=p["result"].get("total"),
-        success=p["result"].get("success"),
-        text=p["text"],
-        texts=p.get("texts"),
-        result=p["result"],
-        options=p["options"],
-    )
+    log_check(state, e, options=e.payload["options"])
 
 
 def refused(code: str, en: str, ru: str) -> PlayError:

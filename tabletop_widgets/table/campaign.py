@@ -96,25 +96,25 @@ def session_ended_denial(session: "TableSession", action: str) -> PlayDenied:
     )
 
 
+def _session_error(code: str, n: int, en: str, ru: str) -> PlayError:
+    return PlayError(code, T(en, ru), session=n)
+
+
 def no_open_session(n: int) -> PlayError:
-    return PlayError(
+    return _session_error(
         "no_open_session",
-        T(
-            f"Session {n} has already ended: start the next one first.",
-            f"Сессия {n} уже окончена: сначала начните следующую.",
-        ),
-        session=n,
+        n,
+        f"Session {n} has already ended: start the next one first.",
+        f"Сессия {n} уже окончена: сначала начните следующую.",
     )
 
 
 def still_open(n: int) -> PlayError:
-    return PlayError(
+    return _session_error(
         "session_open",
-        T(
-            f"Session {n} is still open: end it before starting the next one.",
-            f"Сессия {n} ещё идёт: закончите её, прежде чем начинать следующую.",
-        ),
-        session=n,
+        n,
+        f"Session {n} is still open: end it before starting the next one.",
+        f"Сессия {n} ещё идёт: закончите её, прежде чем начинать следующую.",
     )
 
 

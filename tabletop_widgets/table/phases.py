@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.i18n import T, tr
+from ..core.i18n import T
 from ..core.system import term_of
-from .rules import PlayDenied
+from .rules import PlayDenied, field_labels
 
 
 def creation_only_fields(system) -> frozenset[str]:
@@ -29,18 +29,6 @@ def creation_only_fields(system) -> frozenset[str]:
     if sheet is None:
         return frozenset()
     return frozenset(f.name for f in sheet.fields() if f.creation_only)
-
-
-def _labels(system, names) -> tuple[list[str], list[str]]:
-    en, ru = [], []
-    for name in names:
-        try:
-            label = system.sheet.field(name).label
-        except (KeyError, AttributeError):
-            label = {"en": name, "ru": name}
-        en.append(tr(label, "en"))
-        ru.append(tr(label, "ru"))
-    return en, ru
 
 
 def check_phase_edit(
@@ -72,7 +60,7 @@ def check_phase_edit(
     before_values, after_values = model.renamed(before), model.renamed(merged)
     changed = sorted(n for n in creation_only_fields(system) if before_values.get(n) != after_values.get(n))
     if changed:
-        en, ru = _labels(system, changed)
+        en, ru = field_labels(system, changed)
         raise PlayDenied(
             "creation_field",
             "character.edit",

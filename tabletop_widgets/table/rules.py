@@ -155,6 +155,20 @@ def gm_only_fields(system) -> frozenset[str]:
     return frozenset(f.name for f in sheet.fields() if f.gm_only or f.gm_entered)
 
 
+def field_labels(system, names) -> tuple[list[str], list[str]]:
+    """The sheet's labels of trait ``names`` in English and in Russian (a name without a field
+    stands for itself)."""
+    en, ru = [], []
+    for name in names:
+        try:
+            label = system.sheet.field(name).label
+        except (KeyError, AttributeError):
+            label = {"en": name, "ru": name}
+        en.append(tr(label, "en"))
+        ru.append(tr(label, "ru"))
+    return en, ru
+
+
 def check_gm_fields(
     system, role: str, before: Mapping[str, Any], after: Mapping[str, Any], *, replace: bool = False
 ) -> None:
@@ -167,14 +181,7 @@ def check_gm_fields(
         k for k in gm_only_fields(system) if (k in after or (replace and k in before)) and after.get(k) != before.get(k)
     )
     if changed:
-        labels_en, labels_ru = [], []
-        for name in changed:
-            try:
-                label = system.sheet.field(name).label
-            except (KeyError, AttributeError):
-                label = {"en": name, "ru": name}
-            labels_en.append(tr(label, "en"))
-            labels_ru.append(tr(label, "ru"))
+        labels_en, labels_ru = field_labels(system, changed)
         raise PlayDenied(
             "gm_field",
             "character.edit",

@@ -219,10 +219,10 @@ def _roll_failed(state: TableState, e: Event) -> None:
     )
 
 
-@reducer("check")
-def _check(state: TableState, e: Event) -> None:
+def log_check(state: TableState, e: Event, **extra: Any) -> None:
+    """Log a check's outcome: a ``check`` event, or one read again after the roll (``extra``:
+    what that event adds)."""
     p = e.payload
-    state.rolls += 1
     state.log_event(
         e,
         index=p["index"],
@@ -234,7 +234,14 @@ def _check(state: TableState, e: Event) -> None:
         text=p["text"],
         texts=p.get("texts"),
         result=p["result"],
+        **extra,
     )
+
+
+@reducer("check")
+def _check(state: TableState, e: Event) -> None:
+    state.rolls += 1
+    log_check(state, e)
 
 
 @reducer("character.set")
