@@ -22,7 +22,6 @@ from .attacks import (
     book,
     declare_events,
     new_id,
-    norm,
     odds_from_json,
     odds_json,
     offer_for,
@@ -35,7 +34,7 @@ from .attacks import (
     spec_json,
 )
 from .audience import attack_names_secret, secret_combatants
-from .events import jsonable
+from .events import jsonable, norm
 from .rules import PlayError
 from .store import AUDIENCE_GM, SEAT_AUDIENCE_PREFIX
 

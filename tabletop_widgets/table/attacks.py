@@ -40,7 +40,6 @@ projection (:func:`~.audience.project_combat`), which drops any line naming a hi
 
 from __future__ import annotations
 
-import json
 import secrets
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
@@ -48,7 +47,7 @@ from typing import Any, Mapping, Sequence
 from ..core.attacks import AttackOdds, AttackSpec
 from ..core.i18n import T
 from ..core.system import OptionSpec, option_problem
-from .events import jsonable, register_kind
+from .events import jsonable, norm, register_kind
 from .rules import PlayDenied, PlayError
 from .seats import register_action
 from .state import TableState, reducer
@@ -284,10 +283,6 @@ def outcome_json(outcome) -> dict[str, Any]:
             "details": outcome.details,
         }
     )
-
-
-def norm(value: Any) -> Any:
-    return json.loads(json.dumps(jsonable(value), sort_keys=True))
 
 
 DEFENDER_NOTE = T(

@@ -20,7 +20,6 @@ Characters: table characters in the combat take their values from the table
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any, Callable, Mapping
 
@@ -29,7 +28,7 @@ from ..core.i18n import T
 from ..core.problems import RuleError
 from .attack_desk import AttackDesk
 from .audience import COMBAT_FORMAT, PLAYERS, project_combat, same_view, secret_combatants
-from .events import EventError, jsonable
+from .events import EventError, jsonable, norm
 from .rules import check_text
 from .seats import PermissionDenied
 from .store import AUDIENCE_ALL, AUDIENCE_GM
@@ -89,10 +88,6 @@ class TableCombat(Combat):
             return super().roll_initiative(ids, **options)
         finally:
             self.rng = saved
-
-
-def _norm(value: Any) -> Any:
-    return json.loads(json.dumps(jsonable(value), sort_keys=True))
 
 
 def character_changes(stored: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
@@ -311,11 +306,11 @@ class CombatSync:
             same = (
                 sorted(got) == sorted(outcome["rolls"])
                 and all(
-                    _norm(got[c].get("key")) == outcome["rolls"][c]["key"]
-                    and _norm(got[c].get("text")) == outcome["rolls"][c]["text"]
+                    norm(got[c].get("key")) == outcome["rolls"][c]["key"]
+                    and norm(got[c].get("text")) == outcome["rolls"][c]["text"]
                     for c in got
                 )
-                and _norm(event.get("tiebreaks") or []) == outcome["tiebreaks"]
+                and norm(event.get("tiebreaks") or []) == outcome["tiebreaks"]
             )
             if not same:
                 raise RuntimeError(

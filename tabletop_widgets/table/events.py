@@ -134,6 +134,12 @@ def jsonable(value: Any, _depth: int = 0) -> Any:
     return str(value)
 
 
+def norm(value: Any) -> Any:
+    """``value`` as JSON gives it back (:func:`jsonable`, keys sorted): the form two outcomes are
+    compared in (a replayed roll and the recorded one, the tracker's and the fair dice's)."""
+    return json.loads(json.dumps(jsonable(value), sort_keys=True))
+
+
 # --------------------------------------------------------------------------------------------
 # the built-in kinds
 # --------------------------------------------------------------------------------------------

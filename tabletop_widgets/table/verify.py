@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import chain
-from .events import jsonable
+from .events import norm
 from .attack_desk import replay_attack, replay_turn_calls
 from .fairdice import FairDice
 from .records import PackError, stored_form, unpack_result
@@ -76,12 +76,6 @@ class Report:
             + "\n"
             + "\n".join("  - " + p for p in self.problems)
         )
-
-
-def _norm(x: Any) -> Any:
-    import json
-
-    return json.loads(json.dumps(jsonable(x), sort_keys=True))
 
 
 def _saved_hash(value: str | None, what: str) -> str | None:
@@ -463,7 +457,7 @@ class _Verification:
         if want is _DONE:
             return
         try:
-            got = _norm(unpack_result(e.payload.get("result")))
+            got = norm(unpack_result(e.payload.get("result")))
         except PackError as exc:
             rep.problems.append(f"{where}: the dice of roll {index} cannot be read (edited or damaged): {exc}")
             return
@@ -494,7 +488,7 @@ class _Verification:
         if e.kind == "roll":
             again = dice_roll(e.payload["expr"], rng=rng, variables=e.payload.get("variables"))
             # a big roll is stored packed: compare die by die, as the table stores it
-            return _norm(stored_form(again.to_json(), like=e.payload.get("result")))
+            return norm(stored_form(again.to_json(), like=e.payload.get("result")))
         system = self._system_of(e, where)
         if system is None:
             return _DONE
@@ -505,7 +499,7 @@ class _Verification:
                     f"{where}: ids {e.payload.get('ids')!r} differ from the characters rolled {list(chars)!r}"
                 )
             models = {cid: system.Character.from_dict(v) for cid, v in chars.items()}
-            want = _norm(initiative_json(system.roll_initiative(models, rng=rng, **e.payload["options"])))
+            want = norm(initiative_json(system.roll_initiative(models, rng=rng, **e.payload["options"])))
             self.last_initiative = {"next_version": e.version + 1, "outcome": want}
             return want
         if e.kind == "turn":
@@ -520,7 +514,7 @@ class _Verification:
             return want
         model = system.Character.from_dict(e.payload["character"])
         again = system.roll_check(model, e.payload["check_id"], rng=rng, **e.payload["options"])
-        return _norm(check_json(again))
+        return norm(check_json(again))
 
     def check_claimed_rolls(self) -> None:
         """What each ended session said of its rolls: the indices it used, no more, no fewer."""
@@ -580,7 +574,7 @@ def _attack_matches(e, outcome: dict) -> list[str]:
         return [] if e.audience != "gm" else ["the GM's tracker state in the attack's transaction holds no attack"]
     problems = []
     for part in ("hit", "damage", "text"):
-        if _norm(ev.get(part)) != outcome.get(part):
+        if norm(ev.get(part)) != outcome.get(part):
             problems.append(f"the tracker's attack {part} is {ev.get(part)!r}, the seed gives {outcome.get(part)!r}")
     return problems
 
@@ -599,12 +593,12 @@ def _combat_matches(e, outcome: dict) -> list[str]:
             problems.append(f"the tracker rolled {sorted(got)!r}, the fair dice {sorted(rolls)!r}")
         for cid in sorted(set(got) & set(rolls)):
             for part in ("key", "text"):
-                if _norm(got[cid].get(part)) != rolls[cid].get(part):
+                if norm(got[cid].get(part)) != rolls[cid].get(part):
                     problems.append(
                         f"the tracker's initiative {part} of {cid!r} is "
                         f"{got[cid].get(part)!r}, the seed gives {rolls[cid].get(part)!r}"
                     )
-        if _norm(ev.get("tiebreaks") or []) != outcome.get("tiebreaks"):
+        if norm(ev.get("tiebreaks") or []) != outcome.get("tiebreaks"):
             problems.append("the tracker's tie-breaks differ from the fair roll's")
         if set(ev.get("ids") or []) == set(ev.get("order") or []) and list(ev.get("order") or []) != outcome.get(
             "order"
@@ -616,7 +610,7 @@ def _combat_matches(e, outcome: dict) -> list[str]:
         for cid, d in (st.get("state", {}).get("combatants") or {}).items():
             init = d.get("initiative") if isinstance(d, dict) else None
             if cid in rolls and isinstance(init, dict) and init.get("text") != "?":
-                if _norm(init.get("key")) != rolls[cid].get("key"):
+                if norm(init.get("key")) != rolls[cid].get("key"):
                     problems.append(
                         f"the players' tracker shows initiative {init.get('key')!r} for "
                         f"{cid!r}, the seed gives {rolls[cid].get('key')!r}"
