@@ -41,9 +41,8 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
-from . import chain
 from .pg_listen import Listener, NotifyWatch, channel_name
-from .sqlschema import SESSIONS_FROM_TABLES, schema_sql
+from .sqlschema import SESSIONS_FROM_TABLES, schema_sql, upgrade_schema
 from .sqlstore import SQLStore
 from .store import SchemaError, StoreError, Watch
 
@@ -192,15 +191,14 @@ class PostgresStore(SQLStore):
                 version = int(row[0]) if row else 0
             if version in (1, 2):
                 # one transaction (this one) for the whole upgrade
-                if version == 1:
-                    # schema 1 -> 2: the chain hash; hashes for the events stored before
-                    conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT")
-                    chain.backfill(conn, placeholder="%s")
-                # schema 2 -> 3: game sessions. CREATE ... IF NOT EXISTS makes only the sessions
-                # table; each table so far is its session 1, open unless the table was closed
-                for stmt in SCHEMA:
-                    conn.execute(stmt)
-                conn.execute(SESSIONS_FROM_TABLES)
+                upgrade_schema(
+                    conn,
+                    version,
+                    SCHEMA,
+                    add_hash="ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT",
+                    sessions_from_tables=SESSIONS_FROM_TABLES,
+                    placeholder="%s",
+                )
                 conn.execute("UPDATE tabletop_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
             elif version == 0:
                 for stmt in SCHEMA:

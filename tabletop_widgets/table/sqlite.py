@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 from urllib.parse import quote
 
-from . import chain
-from .sqlschema import SESSIONS_FROM_TABLES, schema_sql
+from .sqlschema import SESSIONS_FROM_TABLES, schema_sql, upgrade_schema
 from .sqlstore import SQLStore
 from .store import NotAStore, SchemaError, StoreError, Watch
 
@@ -169,19 +168,14 @@ class SQLiteStore(SQLStore):
                     raise NotAStore(str(self.path), foreign=True, detail=f"tables {sorted(names)[:6]}")
                 for stmt in SCHEMA:
                     conn.execute(stmt)
-            else:
-                if version == 1:
-                    # schema 1 -> 2: the chain hash, the settings table; hashes for the old events
-                    conn.execute("ALTER TABLE events ADD COLUMN hash TEXT")
-                    conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                    chain.backfill(conn)
-                if version <= 2:
-                    # schema 2 -> 3: game sessions. CREATE ... IF NOT EXISTS makes only what is
-                    # missing (the sessions table); each table so far is its session 1, open
-                    # unless the table was closed, with the table's seed and commitment
-                    for stmt in SCHEMA:
-                        conn.execute(stmt)
-                    conn.execute(SESSIONS_FROM_TABLES)
+            elif version <= 2:
+                upgrade_schema(
+                    conn,
+                    version,
+                    SCHEMA,
+                    add_hash="ALTER TABLE events ADD COLUMN hash TEXT",
+                    sessions_from_tables=SESSIONS_FROM_TABLES,
+                )
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from . import chain
 from .store import ROLES, Event, SeatRecord, SessionInfo, TableInfo
 
 TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
@@ -89,6 +90,30 @@ SESSIONS_FROM_TABLES = (
     f"INSERT INTO sessions ({SESSION_COLS}) SELECT t.table_id, 1, t.seed_hash, t.seed, t.created, t.closed "
     "FROM tables t WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.table_id = t.table_id)"
 )
+
+
+def upgrade_schema(
+    conn: Any,
+    version: int,
+    schema: Sequence[str],
+    *,
+    add_hash: str,
+    sessions_from_tables: str,
+    placeholder: str = "?",
+) -> None:
+    """Bring a store of schema 1 or 2 to this one, inside the caller's write transaction
+    (``conn.execute`` runs a statement). Schema 1 -> 2: the chain hash column (``add_hash``, the
+    dialect's ``ALTER TABLE``), the settings table, and hashes for the events stored before.
+    Schema 2 -> 3: game sessions; ``CREATE ... IF NOT EXISTS`` (``schema``) makes only what is
+    missing (the sessions table), and each table so far is its session 1, open unless the table
+    was closed, with the table's seed and commitment (``sessions_from_tables``)."""
+    if version == 1:
+        conn.execute(add_hash)
+        conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        chain.backfill(conn, placeholder)
+    for stmt in schema:
+        conn.execute(stmt)
+    conn.execute(sessions_from_tables)
 
 
 def schema_sql(*, seq_key: str, integer: str, real: str, seat_order: str = "") -> list[str]:

@@ -288,40 +288,17 @@ class SQLStore(Store):
                     raise VersionConflict(table_id, next_roll, ev.roll)
                 next_roll += 1
             version += 1
-            created = time.time()
             payload = dumps(dict(ev.payload))
-            prev = chain.event_hash(
-                prev,
-                table_id=table_id,
-                version=version,
-                kind=ev.kind,
-                actor=ev.actor,
-                audience=ev.audience,
-                roll=ev.roll,
-                payload=json.loads(payload),
-                created=created,
-            )
+            row = Event(0, table_id, version, ev.kind, ev.actor, ev.audience, json.loads(payload), time.time(), ev.roll)
+            prev = chain.hash_of(prev, row)
             # UNIQUE (table_id, version) or (table_id, roll): another writer came first
             with self._unique(lambda: VersionConflict(table_id, version - 1, None)):
                 seq = self._insert_event(
                     conn,
                     EVENT_INSERT,
-                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, created, prev),
+                    (table_id, version, ev.kind, ev.actor, ev.audience, ev.roll, payload, row.created, prev),
                 )
-            stored.append(
-                Event(
-                    seq=int(seq),
-                    table_id=table_id,
-                    version=version,
-                    kind=ev.kind,
-                    actor=ev.actor,
-                    audience=ev.audience,
-                    payload=json.loads(payload),
-                    created=created,
-                    roll=ev.roll,
-                    hash=prev,
-                )
-            )
+            stored.append(dataclasses.replace(row, seq=int(seq), hash=prev))
         return stored
 
     def _select_events(
