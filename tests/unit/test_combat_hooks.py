@@ -16,10 +16,11 @@ import json
 import random
 
 import pytest
+from helpers import registered
 from traitlets import Bool, Int, Unicode
 
 from tabletop_widgets import available_systems, get_system
-from tabletop_widgets.core import CharacterModel, GameSystem, RuleError, T, register_system, unregister_system
+from tabletop_widgets.core import CharacterModel, GameSystem, RuleError, T
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.system import (
     ConditionSpec,
@@ -192,9 +193,8 @@ class Skirmish(GameSystem):
 def skirmish():
     system = Skirmish()
     Skirmish.calls = []
-    register_system(system)
-    yield system
-    unregister_system("skirmish")
+    with registered(system):
+        yield system
 
 
 def fight(system, names=("Ann", "Bob", "Cid"), seed=1, **values) -> Combat:

@@ -13,21 +13,19 @@ from pathlib import Path
 import pytest
 
 from tabletop_widgets import available_systems, get_system
-from tabletop_widgets.core import register_system, unregister_system
 from tabletop_widgets.widgets.tracker import CombatTracker, show_combat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
 from test_combat_hooks import Skirmish  # noqa: E402
-from helpers import frontend_click, frontend_update
+from helpers import frontend_click, frontend_update, registered
 
 
 @pytest.fixture
 def skirmish():
     system = Skirmish()
     Skirmish.calls = []
-    register_system(system)
-    yield system
-    unregister_system("skirmish")
+    with registered(system):
+        yield system
 
 
 def tracker(system, names=("Ann", "Bob", "Cid"), values=None, **kw) -> CombatTracker:
