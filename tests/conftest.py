@@ -53,3 +53,15 @@ def seat_views(tmp_path):
     yield make
     for pages in made:
         pages.close()
+
+
+@pytest.fixture
+def skirmish():
+    """``fixtures.skirmish.Skirmish``, its call log emptied, registered for the test."""
+    from fixtures.skirmish import Skirmish
+    from helpers import registered
+
+    system = Skirmish()
+    Skirmish.calls = []
+    with registered(system):
+        yield system
