@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from tabletop_systems.ret import Character as RetCharacter
 from tabletop_systems.seasons import Character as SeasonsCharacter
 from tabletop_systems.threads_of_fate import Character as ThreadsCharacter
 
@@ -56,15 +57,13 @@ SEASONS_DOCTOR_STEPS = {
 }
 SEASONS_DOCTOR = {k: v for step in SEASONS_DOCTOR_STEPS.values() for k, v in step.items()}
 
+#: Threads of Fate characteristics worth the 70 creation points (spec D02)
+THREADS_CHARACTERISTICS = dict(strength=10, dexterity=14, constitution=14, intelligence=12, wisdom=12, charm=8)
+
 #: A legal Threads of Fate hero: 70 characteristic points, two Attributes with their Facets, two
 #: Tricks, the creation XP in three skills.
 THREADS_LEGAL = dict(
-    strength=10,
-    dexterity=14,
-    constitution=14,
-    intelligence=12,
-    wisdom=12,
-    charm=8,
+    **THREADS_CHARACTERISTICS,
     tricks=[{"name": "Experienced shooter"}, {"name": "Ambidextrous"}],
     attributes=[
         {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "trade"]},
@@ -85,3 +84,17 @@ def seasons_novice(**kw) -> SeasonsCharacter:
 def threads_legal(**kw) -> ThreadsCharacter:
     """:data:`THREADS_LEGAL` with ``kw`` changed."""
     return ThreadsCharacter(**{**THREADS_LEGAL, **kw})
+
+
+#: RET abilities a legal character holds: three skills and a talent at level 3.
+RET_ABILITIES = [
+    {"name": "Lockpicking", "kind": "skill", "level": 3, "base_param": "fine_motor"},
+    {"name": "Shooting", "kind": "skill", "level": 3, "base_param": "attention"},
+    {"name": "Running", "kind": "skill", "level": 3, "base_param": "endurance"},
+    {"name": "Lucky", "kind": "talent", "level": 3, "base_param": "intuition"},
+]
+
+
+def legal_ret(**kw) -> RetCharacter:
+    """Vera, a legal RET character with :data:`RET_ABILITIES`, with ``kw`` changed."""
+    return RetCharacter(**{"name": "Vera", "abilities": RET_ABILITIES, **kw})

@@ -30,12 +30,38 @@ def tutored_lantern_system():
     """Lantern with the Train advance (``tests/fixtures/tutored_lantern.py``), registered for the
     test (a table made in-process finds it by its slug) and unregistered after."""
     from fixtures.tutored_lantern import tutored_lantern
+    from helpers import registered
 
-    from tabletop_widgets.core import register_system, unregister_system
-
-    system = tutored_lantern()
-    register_system(system)
-    try:
+    with registered(tutored_lantern()) as system:
         yield system
-    finally:
-        unregister_system("lantern")
+
+
+@pytest.fixture
+def seat_views(tmp_path):
+    """A shared table in a file store, seen from its seats: ``seat_views(slug, seats,
+    characters, **create_options)`` makes the table and returns ``view(seat_id)``, a new
+    ``TableView`` on its own store connection (``helpers.SeatPages.view``). The connections
+    close after the test."""
+    from helpers import SeatPages
+
+    made = []
+
+    def make(slug, seats, characters, **create_options):
+        made.append(SeatPages(str(tmp_path / "table.db"), slug, seats, characters, **create_options))
+        return made[-1].view
+
+    yield make
+    for pages in made:
+        pages.close()
+
+
+@pytest.fixture
+def skirmish():
+    """``fixtures.skirmish.Skirmish``, its call log emptied, registered for the test."""
+    from fixtures.skirmish import Skirmish
+    from helpers import registered
+
+    system = Skirmish()
+    Skirmish.calls = []
+    with registered(system):
+        yield system

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+from contextlib import contextmanager
 import os
 import random
 import time
@@ -34,6 +35,144 @@ class FixedRng:
         if not self.faces:
             raise AssertionError("more dice rolled than expected")
         return self.faces.pop(0)
+
+
+class DiceInOrder(random.Random):
+    """A ``random.Random`` whose ``randint`` returns the given values in order (whatever the
+    range asked); its other draws come from seed 0."""
+
+    def __init__(self, values):
+        super().__init__(0)
+        self.values = list(values)
+
+    def randint(self, a, b):
+        return self.values.pop(0)
+
+
+@contextmanager
+def registered(system):
+    """``system`` registered (``get_system(system.slug)`` finds it, a table made in-process
+    plays it) for the ``with`` block, unregistered after, whatever happens."""
+    from tabletop_widgets.core import register_system, unregister_system
+
+    register_system(system)
+    try:
+        yield system
+    finally:
+        unregister_system(system.slug)
+
+
+class SeatPages:
+    """A shared table made in the file store ``path``, opened from its seats as separate pages
+    are (each Voila page has its own kernel and store connection): :meth:`session` joins a
+    seat, :meth:`view` is its ``TableView`` (not following, not animated: tests poll by hand),
+    :meth:`close` closes every connection opened."""
+
+    def __init__(self, path: str, slug: str, seats, characters, **create_options: Any):
+        from tabletop_widgets.table import create_table, open_store
+
+        self.path = path
+        store = open_store(path)
+        self.made = create_table(store, slug, seats, characters=characters, **create_options)
+        store.close()
+        self.stores: list = []
+
+    def session(self, seat: str):
+        from tabletop_widgets.table import TableSession, open_store
+
+        store = open_store(self.path)  # one connection per "kernel"
+        self.stores.append(store)
+        return TableSession.join(store, self.made.table_id, self.made.tokens[seat])
+
+    def view(self, seat: str, **kw: Any):
+        from tabletop_widgets.widgets.table_view import TableView
+
+        return TableView(self.session(seat), follow=False, animate=False, **kw)
+
+    def close(self) -> None:
+        for s in self.stores:
+            s.close()
+
+
+class CommSpy:
+    """Stands in for the kernel's comms: counts the messages and bytes widgets send."""
+
+    def __init__(self):
+        self.opened = 0
+        self.messages = 0
+        self.bytes = 0
+
+    def record(self, data) -> None:
+        import json
+
+        self.messages += 1
+        self.bytes += len(json.dumps(data, default=str))
+
+    def create_comm(self, **args):
+        spy = self
+
+        class Comm:
+            kernel = True
+
+            def __init__(self, data=None, comm_id=None, **_kw):
+                import uuid
+
+                self.comm_id = comm_id or uuid.uuid4().hex
+                spy.opened += 1
+                spy.record(data)
+
+            def send(self, data=None, buffers=None, **_kw):
+                spy.record(data)
+
+            def on_msg(self, callback):
+                pass
+
+            def close(self, *args, **kwargs):
+                spy.record({"close": True})
+
+        return Comm(**args)
+
+    def cost(self, action) -> tuple[int, int, int]:
+        """(widgets opened, messages, bytes) that ``action()`` sends."""
+        before = (self.opened, self.messages, self.bytes)
+        action()
+        return self.opened - before[0], self.messages - before[1], self.bytes - before[2]
+
+
+def spy_on_comms(monkeypatch) -> CommSpy:
+    """A :class:`CommSpy` standing in for the kernel's comms for the rest of the test."""
+    from ipywidgets.widgets import widget as widget_module
+
+    spy = CommSpy()
+    monkeypatch.setattr(widget_module.comm, "create_comm", spy.create_comm)
+    return spy
+
+
+def one_die_changed(event) -> dict:
+    """A recorded roll's payload with one counted die changed (6 to 5, anything else to 6) and
+    its total made to match: what someone editing the log by hand would write."""
+    res = dict(event.payload["result"])
+    res["dice"] = [dict(d) for d in res["dice"]]
+    kept = [d for d in res["dice"] if d["counted"]]
+    kept[0]["value"] = 6 if kept[0]["value"] != 6 else 5
+    res["total"] = sum(d["value"] for d in kept)
+    return {**event.payload, "result": res}
+
+
+def assert_refused_unchanged(combat, call, code: str) -> None:
+    """``call(combat)`` is refused with the ``RuleError`` ``code``, a message in both languages,
+    and neither the combat's events nor any combatant changed."""
+    import pytest
+
+    from tabletop_widgets.core import RuleError
+    from tabletop_widgets.core.combat.records import persisted
+
+    before = (len(combat.events), {cid: persisted(combat.character(cid)) for cid in combat.ids})
+    with pytest.raises(RuleError) as err:
+        call(combat)
+    assert err.value.code == code
+    assert err.value.message["en"] and err.value.message["ru"]
+    assert (len(combat.events), {cid: persisted(combat.character(cid)) for cid in combat.ids}) == before
 
 
 def frontend_update(widget, **state: Any) -> None:

@@ -11,7 +11,6 @@ from typing import Any, Mapping, Sequence
 
 from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core import (
-    ConditionSpec,
     DamageOutcome,
     OptionSpec,
     RuleError,
@@ -54,6 +53,7 @@ from .attacks import (
     zone_armour,
     zone_effect,
 )
+from .conditions import CATALOGUE_DATA, CONDITIONS
 from .initiative import (
     coordinate_attack,
     coordination_pool,
@@ -111,6 +111,19 @@ def _amount(amount: Any, what: str) -> int:
     return amount
 
 
+def damage_pool(damage_type: str, *, options: Mapping[str, Any]) -> str:
+    """The pool a damage type hurts or a healing of it restores (OPTION damage_type_pools);
+    an unknown type is refused, naming the known ones."""
+    pools = options.damage_type_pools
+    if damage_type not in pools:
+        raise _bad(
+            "bad_damage_type",
+            f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
+            f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).",
+        )
+    return pools[damage_type]
+
+
 def _outcome(c, changes: dict, notes: list, *, options: Mapping[str, Any], **details) -> DamageOutcome:
     state = health_state(c, options=options)
     return DamageOutcome(
@@ -142,13 +155,7 @@ def apply_damage(
     see ``attacks.AttackOutcome.apply_options``), so it is taken as it is.
     ``details["wound"]`` names a wound recorded here (the tracker need not add its condition)."""
     _amount(amount, "Damage")
-    pools = options.damage_type_pools
-    if damage_type not in pools:
-        raise _bad(
-            "bad_damage_type",
-            f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
-            f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).",
-        )
+    pool = damage_pool(damage_type, options=options)
     if zone not in ZONE_PENALTY:
         raise _bad(
             "bad_zone",
@@ -157,7 +164,6 @@ def apply_damage(
         )
     if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
         raise _bad("bad_heads", "Heads: a whole number >= 1.", "Голов: целое число >= 1.")
-    pool = pools[damage_type]
     doubling = bool(transforming) or bool(getattr(c, "transforming", False))
     dmg = amount * 2 if doubling and not doubled else amount  # L119: doubled once
     new = getattr(c, pool) - dmg
@@ -279,14 +285,7 @@ def apply_healing(
     amount). ``damage_type`` picks the pool by OPTION damage_type_pools instead of ``pool``."""
     _amount(amount, "Healing")
     if damage_type:
-        pools = options.damage_type_pools
-        if damage_type not in pools:
-            raise _bad(
-                "bad_damage_type",
-                f"Unknown damage type {damage_type!r} (known: {', '.join(pools)}).",
-                f"Неизвестный тип урона {damage_type!r} (известны: {', '.join(pools)}).",
-            )
-        pool = pools[damage_type]
+        pool = damage_pool(damage_type, options=options)
     if pool not in ("hp", "ep", "sp", "ip"):
         raise _bad(
             "bad_pool",
@@ -322,7 +321,7 @@ def _turn_steps(conditions: Sequence[Mapping[str, Any]], when: str, *, options: 
         if cid not in ("ongoing_damage", "regeneration"):
             continue
         # the catalogue's data are the defaults (amount 1, physical / HP, at the start)
-        d = {**dict(_CATALOGUE_DATA.get(cid, {})), **dict(inst.get("data") or {})}
+        d = {**dict(CATALOGUE_DATA.get(cid, {})), **dict(inst.get("data") or {})}
         at = d.get("when", "start")
         if at not in ("start", "end"):
             raise _bad(
@@ -487,143 +486,6 @@ def remove_wound(c, index: int) -> dict:
     c.wounds = wounds
     return gone
 
-
-CONDITIONS = [
-    ConditionSpec(
-        "transforming",
-        T("Transforming", "Трансформация"),
-        T(
-            "All damage taken is doubled until the character's next action.",  # L119
-            "Весь получаемый урон удваивается до следующего действия персонажа.",
-        ),  # L119
-        duration=1,
-        unit="turns",
-        ticks_at="start",
-    ),
-    ConditionSpec(
-        "incapacitated",
-        T("Incapacitated", "Недееспособность"),
-        T(
-            "HP 0 or less: cannot act; the GM rules on death [DEFAULT].",
-            "HP 0 или меньше: не действует; о смерти решает Мастер [по умолчанию].",
-        ),
-        unit="until_removed",
-    ),
-    ConditionSpec(
-        "dead",
-        T("Dead", "Смерть"),
-        T(
-            "Decapitated or skull pierced.",  # L264, L268
-            "Голова отрублена или череп пробит.",
-        ),
-        unit="until_removed",
-    ),  # L264, L268
-    ConditionSpec(
-        "limb_broken",
-        T("Limb broken", "Конечность сломана"),
-        T("Wound entry; no mechanical effect in the text (GM).", "Травма; механики в тексте нет (Мастер)."),
-        unit="until_removed",
-        stacks=True,
-    ),
-    ConditionSpec(
-        "limb_severed",
-        T("Limb severed", "Конечность отрублена"),
-        T("Wound entry.", "Травма."),  # L260
-        unit="until_removed",
-        stacks=True,
-    ),
-    ConditionSpec(
-        "tail_severed",
-        T("Tail severed", "Хвост отрублен"),
-        T("Wound entry.", "Травма."),  # L262
-        unit="until_removed",
-    ),
-    ConditionSpec(
-        "face_lost",
-        T("Lost ear/eye/nose", "Потеря уха/глаза/носа"),
-        T("Wound entry.", "Травма."),  # L266
-        unit="until_removed",
-        stacks=True,
-    ),
-    ConditionSpec(
-        "skull_pierced_wound",
-        T("Skull pierced (survived)", "Череп пробит (выжил)"),
-        T("Undead or many-headed: wound entry.", "Нежить или многоглавый: травма."),
-        unit="until_removed",
-    ),  # L268
-    ConditionSpec(
-        "head_severed",
-        T("Head severed (undead)", "Голова отрублена (нежить)"),
-        T("Undead survives decapitation: wound entry.", "Нежить переживает: травма."),
-        unit="until_removed",
-    ),  # L264
-    ConditionSpec(
-        "delayed_action",
-        T("Holding an action", "Отложенное действие"),
-        T(
-            "May act at any later moment of the round; lost at its end.",  # L241
-            "Может действовать в любой момент раунда; пропадает в конце раунда.",
-        ),  # L241
-        duration=1,
-        unit="rounds",
-        ticks_at="end",
-    ),
-    ConditionSpec(
-        "not_participating",
-        T("Not participating", "Не участвует"),
-        T("Takes no actions until joining the combat.", "Не действует, пока не вступит в бой."),  # L214
-        unit="until_removed",
-    ),
-    ConditionSpec(
-        "failed_coordination",
-        T("Failed coordination", "Провал слаженности"),
-        T("Does not attack in round 1.", "Не атакует в первом раунде."),  # L252
-        duration=1,
-        unit="rounds",
-        ticks_at="end",
-    ),
-    ConditionSpec(
-        "ongoing_damage",
-        T("Ongoing damage", "Продолжающийся урон"),
-        T(
-            "GM-set per-turn damage of a spell or style: how much, its type, and when it comes.",  # A-10
-            "Урон каждый ход от заклинания или стиля: сколько, какого типа и когда, задаёт Мастер.",
-        ),  # A-10
-        duration=None,
-        unit="rounds",
-        ticks_at="end",
-        stacks=True,
-        data={"amount": 1, "damage_type": "physical", "when": "start"},
-    ),
-    ConditionSpec(
-        "regeneration",
-        T("Regeneration", "Регенерация"),
-        T(
-            "GM-set per-turn healing, e.g. an accelerated-regeneration spell: how much, which health, and when it comes.",  # L318
-            "Лечение каждый ход, например заклинание ускоренной регенерации: сколько, какое здоровье и когда, задаёт Мастер.",
-        ),  # L318
-        duration=None,
-        unit="rounds",
-        ticks_at="end",
-        stacks=True,
-        data={"amount": 1, "pool": "hp", "when": "start"},
-    ),
-    ConditionSpec(
-        "spell_active",
-        T("Spell active", "Действует заклинание"),
-        T(
-            "Lasts brightness rounds, or ends at once when it takes effect.",  # L307
-            "Длится «яркость» раундов или кончается, как только подействует.",
-        ),  # L307
-        duration=None,
-        unit="rounds",
-        ticks_at="end",
-        stacks=True,
-    ),
-]
-
-
-_CATALOGUE_DATA = {s.id: s.data for s in CONDITIONS}
 
 #: Combat's own names, then those of ``actions``, ``attacks`` and ``initiative`` reached through it.
 __all__ = [

@@ -171,6 +171,14 @@ def _dodge_pool(target, *, options: Mapping[str, Any]) -> checks.PoolSpec:
     return s
 
 
+def _zone_option(target, en: str, ru: str) -> OptionSpec:
+    """The hit zone an attack or a spell aims at (L256-L268), torso by default; ``en``/``ru`` say
+    what aiming costs it."""
+    return OptionSpec(
+        "zone", T("Hit zone", "Зона попадания"), "choice", "torso", choices=_zones(target), help=T(en, ru)
+    )
+
+
 def _zones(target) -> tuple:
     """The hit zones (L256-L268) the target has now: a tail only with the Tail feature and not
     yet severed."""
@@ -231,17 +239,11 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
             weapon_check(attacker, weapon, options=options),
             choices=_check_choices(attacker, weapon, options=options),
         ),
-        OptionSpec(
-            "zone",
-            T("Hit zone", "Зона попадания"),
-            "choice",
-            "torso",
-            choices=_zones(target),
-            help=T(
-                "Aiming at a part of the body costs dice; a hit strong enough for its share of the "
-                "target's max HP breaks or cuts it off.",
-                "Удар в часть тела стоит кубиков; достаточно сильный удар (доля максимума HP цели) ломает или отрубает её.",
-            ),
+        _zone_option(
+            target,
+            "Aiming at a part of the body costs dice; a hit strong enough for its share of the "
+            "target's max HP breaks or cuts it off.",
+            "Удар в часть тела стоит кубиков; достаточно сильный удар (доля максимума HP цели) ломает или отрубает её.",
         ),
         OptionSpec("direction", T("Attacking", "Атака"), "choice", "front", choices=DIRECTIONS),
         *_epic_option("epic", attacker, T("Epic dice to spend", "Потратить эпик-дайсов")),
@@ -307,16 +309,10 @@ def _spell_spec(attacker, target, key: str, *, options: Mapping[str, Any]) -> At
             max(1, attacker.power),
             help=T("At most your Power.", "Не выше вашей Яркости."),
         ),
-        OptionSpec(
-            "zone",
-            T("Hit zone", "Зона попадания"),
-            "choice",
-            "torso",
-            choices=_zones(target),
-            help=T(
-                "The zone's dice come off the casting roll; a spell needs twice the damage to wound.",
-                "Штраф зоны — к броску создания; для травмы заклинанию нужен вдвое больший урон.",
-            ),
+        _zone_option(
+            target,
+            "The zone's dice come off the casting roll; a spell needs twice the damage to wound.",
+            "Штраф зоны — к броску создания; для травмы заклинанию нужен вдвое больший урон.",
         ),
         OptionSpec(
             "direct",

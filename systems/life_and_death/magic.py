@@ -194,6 +194,16 @@ class CastResult:
     notes: list = field(default_factory=list)
 
 
+def spell_numbers(
+    caster, skill_key: str, design: SpellDesign, level: int | None, *, options: Mapping[str, Any]
+) -> tuple[int, int, int]:
+    """The caster's skill level, the spell's complexity and its level (L282-L300); refuses a
+    level the spell cannot have."""
+    skill = caster.skill_level(skill_key)
+    cx = spell_complexity(design, skill, options=options)
+    return skill, cx, spell_level(cx, level, options=options)
+
+
 def cast(
     caster,
     skill_key: str,
@@ -207,11 +217,9 @@ def cast(
     options: Mapping[str, Any],
 ) -> CastResult:
     """Cast a spell (L35, L194, L282-L316). The EP cost is returned as an Effect (not applied)."""
-    skill = caster.skill_level(skill_key)
     check_brightness(design.brightness, caster.power)
     parameters = spell_parameters(design.brightness, design.lowered)  # refuses a raised one (L312)
-    cx = spell_complexity(design, skill, options=options)
-    lvl = spell_level(cx, level, options=options)
+    skill, cx, lvl = spell_numbers(caster, skill_key, design, level, options=options)
     ep_after_cast(caster.ep, design.brightness, design.own_reserve)  # refuses before rolling
     penalty = 0 if skill > 0 else 1  # [DEFAULT] untrained casting (L33)
     pool = casting_pool(caster.complexity, skill, target_complexity, cx, design.zone)
@@ -264,9 +272,7 @@ def cast_chance(
     level: int | None = None,
     options: Mapping[str, Any],
 ) -> Fraction:
-    skill = caster.skill_level(skill_key)
-    cx = spell_complexity(design, skill, options=options)
-    lvl = spell_level(cx, level, options=options)
+    skill, cx, lvl = spell_numbers(caster, skill_key, design, level, options=options)
     pool = casting_pool(caster.complexity, skill, target_complexity, cx, design.zone)
     return p_net_at_least(max(0, pool), lvl, 0 if skill > 0 else 1, epic)
 

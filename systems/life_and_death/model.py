@@ -11,7 +11,6 @@ from tabletop_widgets.core import CharacterModel, Problem, T
 from tabletop_widgets.core.data import DataTables
 from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.phases import old_name
-from tabletop_widgets.core.problems import entry_label, out_of_range, shown_value
 
 from . import data
 from .options import DEFAULTS
@@ -54,12 +53,12 @@ def feature_def(tables: DataTables, feature_id: str) -> Mapping[str, Any] | None
     return data.row(tables, "features", feature_id)
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _int_map(m: Any, keys) -> bool:
-    return isinstance(m, Mapping) and all((keys is None or k in keys) and _is_int(v) for k, v in m.items())
+def int_map(m: Any, keys) -> bool:
+    return isinstance(m, Mapping) and all((keys is None or k in keys) and is_int(v) for k, v in m.items())
 
 
 class Character(CharacterModel):
@@ -211,7 +210,7 @@ class Character(CharacterModel):
         final = base + mod
         if mod > 0 and final > 5 and 1 <= base <= 5 and self.RULES.feature_param_overflow == "clamp":
             final = max(5, base)
-        return max(1, min(final, self._param_cap()))
+        return max(1, min(final, self.param_cap()))
 
     def _follow_layers(self, change) -> None:
         """While a character with racial values is being created, its parameters follow their
@@ -220,7 +219,7 @@ class Character(CharacterModel):
         if self.phase != "creation" or self._params_given or not self.race_params:
             return
         if set(self.race_params) != set(PARAMS) or not all(
-            _is_int(v) and 1 <= v <= 5 for v in self.race_params.values()
+            is_int(v) and 1 <= v <= 5 for v in self.race_params.values()
         ):
             return  # half-entered racial values: validate() says what is missing
         values = {p: self.layered_value(p) for p in PARAMS}
@@ -235,7 +234,7 @@ class Character(CharacterModel):
 
     def skill_level(self, key: str) -> int:
         v = self.skills.get(key, 0)
-        return v if _is_int(v) else 0
+        return v if is_int(v) else 0
 
     def feature_level(self, feature_id: str) -> int:
         """Total level of a feature (all instances); 0 if absent."""
@@ -425,7 +424,7 @@ class Character(CharacterModel):
             if sp:
                 used[sp] += self.skill_level(key)
         self.skill_budget = {p: {"used": used[p], "budget": self.base_param(p)} for p in SKILL_PARAMS}
-        from .validation import feature_budget
+        from .feature_rules import feature_budget
 
         self.feature_points = feature_budget(self)
         self._follow_pools()
@@ -465,213 +464,16 @@ class Character(CharacterModel):
         maximum (HP may exceed it only through the rules' own changes)."""
         lo, hi = super().input_range(name, values)
         if name in PARAMS:
-            return 1, cls._param_cap()
+            return 1, cls.param_cap()
         return lo, hi
 
     @classmethod
-    def _param_cap(cls) -> int:
+    def param_cap(cls) -> int:
         return 10 if (cls.RULES.allow_params_above_5 or cls.RULES.feature_param_overflow == "allow") else 5
 
     # -- hard limits on raw values ------------------------------------------------------------------
     @classmethod
     def check_values(cls, values: Mapping[str, Any]) -> list[Problem]:
-        col = _ValueProblems(cls)
-        cls._param_value_problems(values, col)
-        cls._skill_value_problems(values, col)
-        cls._feature_value_problems(values, col)
-        cls._inventory_value_problems(values, col)
-        cls._entry_value_problems(values, col)
-        return col.probs
+        from .value_checks import value_problems  # it reads this module's tables: imported late
 
-    @classmethod
-    def _param_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
-        """Parameters and the maps of parameter points."""
-        hi = cls._param_cap()
-        for p in PARAMS:
-            v = values.get(p)
-            if not _is_int(v) or not 1 <= v <= hi:
-                col.add(out_of_range(p, v, 1, hi, label=PARAM_LABELS[p], code="E_PARAM_RANGE"))
-        for key in ("param_points", "param_advances", "race_params"):
-            for p, v in values.get(key, {}).items():
-                if p not in PARAMS or not _is_int(v):
-                    col.bad(
-                        key,
-                        "Each value must be a parameter with a whole number.",
-                        "Каждое значение — параметр и целое число.",
-                    )
-
-    @classmethod
-    def _skill_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
-        """Skill levels, skill XP and ad-hoc skills."""
-        for k, v in values.get("skills", {}).items():
-            if not isinstance(k, str) or not SKILL_KEY_RE.match(k):
-                col.bad(
-                    "skills",
-                    f"«{shown_value(k)}» is not a skill: choose one from the list.",
-                    f"«{shown_value(k)}» — не навык: выберите навык из списка.",
-                )
-            elif not _is_int(v) or not 0 <= v <= 10:
-                col.add(out_of_range("skills", v, 0, 10, label=cls.field_label("skills")))
-        for k, v in values.get("skill_xp", {}).items():
-            if not isinstance(k, str) or not SKILL_KEY_RE.match(k) or not _is_int(v) or not 0 <= v <= 5:
-                col.add(out_of_range("skill_xp", v, 0, 5, label=cls.field_label("skill_xp")))
-        for k, v in values.get("custom_skills", {}).items():
-            if v not in SKILL_PARAMS:
-                col.bad(
-                    "custom_skills",
-                    "Choose its parameter: Might, Dexterity, Alertness or Complexity.",
-                    "Выберите параметр: Сила, Ловкость, Восприятие или Сложность.",
-                )
-
-    @classmethod
-    def _feature_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
-        """Feature entries and the single values (base HP, status, XP, pools, choices)."""
-        for i, f in enumerate(values.get("features", [])):
-            if (
-                not isinstance(f, Mapping)
-                or not isinstance(f.get("id"), str)
-                or not f.get("id")
-                or not _is_int(f.get("level", 1))
-                or f.get("level", 1) < 0
-                or f.get("origin", "bought") not in FEATURE_ORIGINS
-                or not isinstance(f.get("note", ""), str)
-                or f.get("kind", "positive") not in ("positive", "negative", "mutation")
-                or not _int_map(f.get("param_mods", {}), PARAMS)
-                or not _int_map(f.get("skill_caps", {}), None)
-            ):
-                col.bad(
-                    "features",
-                    "Choose the feature from the list and give it a level of at least 0.",
-                    "Выберите особенность из списка и задайте уровень не меньше 0.",
-                    label=col.entry("features", f, i),
-                )
-        v = values.get("base_hp")
-        if v is not None and (not _is_int(v) or v < 0):
-            col.add(out_of_range("base_hp", v, 0, None, label=cls.field_label("base_hp")))
-        if values.get("status") not in STATUSES:
-            col.bad("status", "Choose one of the listed values.", "Выберите значение из списка.")
-        for key, lo in (("xp", 0), ("epic_dice", 0), ("pending_improvements", 0), ("surprises_pending", 0)):
-            v = values.get(key)
-            if not _is_int(v) or v < lo:
-                col.add(out_of_range(key, v, lo, None, label=cls.field_label(key)))
-        for key in ("ep", "sp", "ip"):
-            v = values.get(key)
-            if v is not None and v < 0:
-                col.add(out_of_range(key, v, 0, None, label=cls.field_label(key)))
-        for key, allowed in (
-            ("age", ("",) + AGES),
-            ("helmet", HELMETS),
-            ("direction", ("", "H", "C")),
-            ("mode", ("quick", "campaign")),
-        ):
-            if values.get(key) not in allowed:
-                col.bad(key, "Choose one of the listed values.", "Выберите значение из списка.")
-
-    @classmethod
-    def _inventory_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
-        """Money and inventory items."""
-        for c, v in values.get("money", {}).items():
-            if c not in COINS:
-                col.bad("money", "Choose a coin from the list.", "Выберите монету из списка.")
-            elif not _is_int(v) or v < 0:
-                col.add(out_of_range("money", v, 0, None, label=cls.field_label("money")))
-        for i, it in enumerate(values.get("inventory", [])):
-            if (
-                not isinstance(it, Mapping)
-                or it.get("category") not in ITEM_CATEGORIES
-                or it.get("rarity", "common") not in tuple(RARITY_MULT)
-            ):
-                col.bad(
-                    "inventory",
-                    "Choose its category and rarity from the lists.",
-                    "Выберите категорию и редкость из списков.",
-                    label=col.entry("inventory", it, i),
-                )
-                continue
-            for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
-                if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
-                    col.add(out_of_range("inventory", it[num], 0, None, label=col.entry("inventory", it, i, num)))
-            for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
-                if num in it and (not _is_int(it[num]) or it[num] < lo):
-                    col.add(out_of_range("inventory", it[num], lo, None, label=col.entry("inventory", it, i, num)))
-            if not isinstance(it.get("name", ""), str):
-                col.bad("inventory", "Enter a name.", "Введите название.", label=col.entry("inventory", it, i, "name"))
-            if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):
-                col.bad(
-                    "inventory",
-                    "Choose its container from the list.",
-                    "Выберите вместилище из списка.",
-                    label=col.entry("inventory", it, i),
-                )
-            eff = it.get("effects", [])
-            if not isinstance(eff, (list, tuple)) or not all(isinstance(e, str) for e in eff):
-                col.bad(
-                    "inventory",
-                    "Choose its effects from the list.",
-                    "Выберите эффекты из списка.",
-                    label=col.entry("inventory", it, i),
-                )
-
-    @classmethod
-    def _entry_value_problems(cls, values: Mapping[str, Any], col: _ValueProblems) -> None:
-        """Wounds, forms and pets entries."""
-        for key in ("wounds", "forms", "pets"):
-            for i, it in enumerate(values.get(key, [])):
-                if not isinstance(it, Mapping):
-                    col.bad(
-                        key,
-                        "This entry cannot be read: remove it or enter it again.",
-                        "Эту запись не прочитать: удалите её или введите заново.",
-                        label=col.entry(key, it, i),
-                    )
-                elif any(
-                    k in it and it[k] is not None and not isinstance(it[k], str)
-                    for k in ("creature", "requires_affinity", "behaviour", "zone", "kind", "note", "name")
-                ):
-                    col.bad(
-                        key, "Names and notes are text.", "Названия и заметки — это текст.", label=col.entry(key, it, i)
-                    )
-                elif key == "wounds" and (
-                    not isinstance(it.get("kind"), str) or not it.get("kind") or it.get("zone", "") not in WOUND_ZONES
-                ):
-                    col.bad(
-                        key,
-                        "Enter the wound's kind and choose its zone from the list.",
-                        "Укажите вид травмы и выберите зону из списка.",
-                        label=col.entry(key, it, i),
-                    )
-                elif key == "forms":
-                    nums = (
-                        "tier",
-                        "might",
-                        "dexterity",
-                        "alertness",
-                        "start_might",
-                        "start_dexterity",
-                        "start_alertness",
-                    )
-                    for n in nums:
-                        if n in it and (not _is_int(it[n]) or it[n] < 0):
-                            col.add(out_of_range(key, it[n], 0, None, label=col.entry(key, it, i, n)))
-                            break
-
-
-class _ValueProblems:
-    """The problems ``Character.check_values`` collects, with the sheet's labels."""
-
-    def __init__(self, cls):
-        self.cls = cls
-        self.probs: list[Problem] = []
-
-    def add(self, problem: Problem) -> None:
-        self.probs.append(problem)
-
-    def bad(
-        self, field: str, en: str, ru: str, code: str = "bad_value", label: Mapping[str, str] | None = None
-    ) -> None:
-        self.probs.append(Problem(code, T(en, ru), field=field, label=label or self.cls.field_label(field)))
-
-    def entry(self, key: str, item: Any, i: int, what: str | None = None) -> dict[str, str]:
-        f = self.cls.sheet_field(key)
-        what_label = next((x.label for x in f.item_fields if x.name == what), None) if f and what else None
-        return entry_label(f.label if f else None, item, i + 1, what_label)
+        return value_problems(cls, values)

@@ -6,6 +6,7 @@ import random
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from tabletop_widgets.core.system_template import TemplateSystem
 from tabletop_widgets.core.attacks import checked_options
 from tabletop_widgets.core import (
     AttackOdds,
@@ -15,7 +16,6 @@ from tabletop_widgets.core import (
     CheckSpec,
     ConditionSpec,
     DamageOutcome,
-    GameSystem,
     InitiativeOrder,
     OptionSpec,
     Problem,
@@ -27,7 +27,6 @@ from . import advancement, attack_rolls, combat, creation, data, epic_dice, figh
 from .model import Character
 from .options import DEFAULTS
 from .validation import validate, validate_party
-from .sheet import SHEET
 from .words import LD_WORD, parse_ld
 
 
@@ -35,15 +34,12 @@ from .words import LD_WORD, parse_ld
 NO_CHOICES: Mapping[str, Any] = MappingProxyType({})
 
 
-class LifeAndDeathSystem(GameSystem):
-    slug = "life_and_death"
-    title = {"en": "Life & Death's Game", "ru": "Life&Death’s Game"}
-    Character = Character
-    sheet = SHEET
-    default_rules = DEFAULTS
-
-    tables = data.TABLES
-
+class LifeAndDeathSystem(
+    TemplateSystem,
+    package=__package__,
+    slug="life_and_death",
+    title={"en": "Life & Death's Game", "ru": "Life&Death’s Game"},
+):
     def __init__(self, **options: Any):
         super().__init__(**options)
         # the GM's house rows make this system's own tables (the shared ones never change)

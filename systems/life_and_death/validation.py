@@ -7,25 +7,13 @@ from typing import Any, Iterable, Mapping
 
 from tabletop_widgets.core import Problem, T
 from tabletop_widgets.core.data import DataTables
+from tabletop_widgets.core.rule_problems import problem
 
 from . import data
+from .feature_rules import feature_budget, feature_name, feature_problems, feature_total_problems
 from .inventory import EFFECT_COST
 from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, feature_def, skill_def, skill_id_of
 from .progression import skill_cap
-
-
-def _p(code: str, en: str, ru: str, field: str | None = None, severity: str = "error", **data_) -> Problem:
-    return Problem(code, T(en, ru), field=field, severity=severity, data=data_)
-
-
-def _kind(tables: DataTables, f: Mapping) -> str:
-    d = feature_def(tables, str(f.get("id", ""))) or {}
-    return f.get("kind") or d.get("kind") or "positive"
-
-
-def _fname(tables: DataTables, fid: str) -> dict:
-    d = feature_def(tables, fid)
-    return T(d["en"], d["ru"]) if d else T(fid.replace("_", " "), fid.replace("_", " "))
 
 
 def _sname(tables: DataTables, key: str) -> dict:
@@ -35,29 +23,6 @@ def _sname(tables: DataTables, key: str) -> dict:
     en, ru = (d["en"], d["ru"]) if d and d.get("en") else (sid.replace("_", " "),) * 2
     spec = spec.replace("_", " ")
     return T(f"{en} ({spec})" if spec else en, f"{ru} ({spec})" if spec else ru)
-
-
-def feature_budget(c) -> dict[str, int]:
-    """Step 4 (L94-L104): available = age points + negative levels; cost = 1 per bought level
-    (mutation level 0 costs 0), +1 once for the first new mutation (not for raising a racial one)."""
-    a = data.row(c.TABLES, "ages", c.age) if c.age else None
-    age_pts = int(a["feature_points"]) if a else 0
-    negative = sum(
-        int(f.get("level", 1))
-        for f in c.features
-        if f.get("origin") != "racial" and (f.get("origin") == "negative" or _kind(c.TABLES, f) == "negative")
-    )
-    racial_ids = {f.get("id") for f in c.features if f.get("origin") == "racial"}
-    cost, new_mutation = 0, False
-    for f in c.features:
-        if f.get("origin", "bought") != "bought" or _kind(c.TABLES, f) == "negative":
-            continue
-        cost += int(f.get("level", 1))
-        if _kind(c.TABLES, f) == "mutation" and f.get("id") not in racial_ids:
-            new_mutation = True
-    if new_mutation:
-        cost += 1
-    return {"age": age_pts, "negative": negative, "available": age_pts + negative, "cost": cost}
 
 
 def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
@@ -76,8 +41,8 @@ def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
     if creation:
         out += _skill_budget_problems(c)
     for f in c.features:
-        out += _feature_problems(c, f)
-    out += _feature_total_problems(c, a if creation else None)
+        out += feature_problems(c, f)
+    out += feature_total_problems(c, a if creation else None)
     if c.forms:
         out += _form_problems(c, creation, options=options)
     return out + _story_problems(c) + _inventory_problems(c, creation) + _reputation_problems(c)
@@ -90,7 +55,7 @@ def _base_hp_problems(c, *, options: Mapping[str, Any]) -> list[Problem]:
         r = data.row(c.TABLES, "races", c.race) if c.race else None
         if not (r and isinstance(r.get("base_hp"), int)):
             out.append(
-                _p(
+                problem(
                     "E_BASE_HP_MISSING",
                     "Enter the race's base HP (the seed gives none and there is no default).",
                     "Укажите базовое HP расы (в книге его нет, значения по умолчанию нет).",
@@ -112,7 +77,7 @@ def _race_problems(c, creation: bool) -> list[Problem]:
     if missing:
         names = T(", ".join(PARAM_LABELS[p]["en"] for p in missing), ", ".join(PARAM_LABELS[p]["ru"] for p in missing))
         out.append(
-            _p(
+            problem(
                 "E_RACE_PARAMS_MISSING",
                 f"Enter the race's value of every parameter; missing: {names['en']}.",
                 f"Впишите расовое значение каждого параметра; не хватает: {names['ru']}.",
@@ -121,7 +86,7 @@ def _race_problems(c, creation: bool) -> list[Problem]:
         )
     for p in bad:
         out.append(
-            _p(
+            problem(
                 "E_RACE_PARAM_RANGE",
                 f"A race's {PARAM_LABELS[p]['en']} is 1 to 5 (is {c.race_params[p]}).",
                 f"Расовое значение «{PARAM_LABELS[p]['ru']}» — от 1 до 5 (сейчас {c.race_params[p]}).",
@@ -130,7 +95,7 @@ def _race_problems(c, creation: bool) -> list[Problem]:
         )
     if creation and not c.age:
         out.append(
-            _p(
+            problem(
                 "E_NO_AGE",
                 "Choose the character's age category.",
                 "Выберите возрастную категорию персонажа.",
@@ -154,7 +119,7 @@ def _age_swap_problems(c, p: str, a: Mapping | None, *, options: Mapping[str, An
         if int(c.race_params.get(p, 1)) + 1 > 5:
             if options.age_swap_overflow == "error":
                 out.append(
-                    _p(
+                    problem(
                         "E_AGE_SWAP_OVERFLOW",
                         f"Age bonus would raise {plab[p]['en']} above 5.",
                         f"Возрастной бонус поднимает {plab[p]['ru']} выше 5.",
@@ -163,7 +128,7 @@ def _age_swap_problems(c, p: str, a: Mapping | None, *, options: Mapping[str, An
                 )
             else:
                 out.append(
-                    _p(
+                    problem(
                         "E_AGE_SWAP_OVERFLOW",
                         f"Age bonus would raise {plab[p]['en']} above 5; clamped to 5.",
                         f"Возрастной бонус поднимает {plab[p]['ru']} выше 5; ограничено 5.",
@@ -183,7 +148,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
     base = lay["base"]
     if not 1 <= base <= cap:
         out.append(
-            _p(
+            problem(
                 "E_PARAM_RANGE",
                 f"{plab[p]['en']} must be between 1 and {cap} (is {base}).",
                 f"{plab[p]['ru']} должен быть от 1 до {cap} (сейчас {base}).",
@@ -196,7 +161,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
         mode = options.feature_param_overflow
         if mode == "error":
             out.append(
-                _p(
+                problem(
                     "E_FEATURE_PARAM_OVERFLOW",
                     f"Features raise {plab[p]['en']} to {final}, above 5.",
                     f"Особенности поднимают {plab[p]['ru']} до {final}, выше 5.",
@@ -205,7 +170,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
             )
         elif mode == "clamp":
             out.append(
-                _p(
+                problem(
                     "W_FEATURE_PARAM_OVERFLOW",
                     f"Features raise {plab[p]['en']} to {final}; clamped to 5.",
                     f"Особенности поднимают {plab[p]['ru']} до {final}; ограничено 5.",
@@ -217,7 +182,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
     if lay["feature_mod"] and final <= 0:
         culprit = next((f.get("id") for f in c.features if c_mod(c.TABLES, f, p) < 0), "?")
         out.append(
-            _p(
+            problem(
                 "E_PARAM_ZERO_BY_FEATURE",
                 f"Feature {culprit} would reduce {plab[p]['en']} to {final}; parameters cannot drop below 1.",
                 f"Особенность {culprit} снижает {plab[p]['ru']} до {final}; параметр не может быть ниже 1.",
@@ -226,7 +191,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
         )
     elif c.race_params and final != c.param(p):
         out.append(
-            _p(
+            problem(
                 "W_PARAM_LAYERS",
                 f"{plab[p]['en']} is {c.param(p)} but its layers add up to {final}.",
                 f"{plab[p]['ru']} = {c.param(p)}, а по слоям выходит {final}.",
@@ -236,7 +201,7 @@ def _param_value_problems(c, p: str, *, options: Mapping[str, Any]) -> list[Prob
         )
     if c.param(p) > 5 and c.level > 1:
         out.append(
-            _p(
+            problem(
                 "W_HIGH_LEVEL_PARAM_ABOVE_5",
                 "Parameters above 5 need GM agreement.",
                 "Параметры выше 5 — только по договорённости с Мастером.",
@@ -254,7 +219,7 @@ def _param_point_problems(c, a: Mapping) -> list[Problem]:
     m = sum(int(v) for v in c.param_points.values())
     if m > n:
         out.append(
-            _p(
+            problem(
                 "E_PARAM_POINTS",
                 f"Age {a['en']} gives {n} parameter points; {m} assigned.",
                 f"Возраст «{a['ru']}»: очков параметров {n}, распределено {m}.",
@@ -263,7 +228,7 @@ def _param_point_problems(c, a: Mapping) -> list[Problem]:
         )
     elif m < n:
         out.append(
-            _p(
+            problem(
                 "W_UNSPENT_PARAM_POINTS",
                 f"{n - m} parameter point(s) unspent.",
                 f"Не распределено очков параметров: {n - m}.",
@@ -283,7 +248,7 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
     d = skill_def(c.TABLES, sid)
     if d is None:
         out.append(
-            _p(
+            problem(
                 "W_UNKNOWN_SKILL",
                 f"Skill {_sname(c.TABLES, key)['en']} is not in the skill list; add it with its parameter.",
                 f"Навыка «{_sname(c.TABLES, key)['ru']}» нет в списке навыков; добавьте его с параметром.",
@@ -297,7 +262,7 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
         sc = skill_cap(c, key)
         if lvl > sc:
             out.append(
-                _p(
+                problem(
                     "E_SKILL_CAP",
                     f"{_sname(c.TABLES, key)['en']} ({lvl}) cannot exceed {plab[p]['en']} ({sc}).",
                     f"{_sname(c.TABLES, key)['ru']} ({lvl}) не может быть выше {plab[p]['ru']} ({sc}).",
@@ -307,7 +272,7 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
             )
     if d and d.get("branched") and ":" not in key:
         out.append(
-            _p(
+            problem(
                 "E_SPECIALIZATION",
                 f"{_sname(c.TABLES, key)['en']} needs a specialization.",
                 f"Для навыка «{_sname(c.TABLES, key)['ru']}» нужна специализация.",
@@ -319,7 +284,7 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
     if req and not c.has_feature(req):
         if req == "shapeshifter":
             out.append(
-                _p(
+                problem(
                     "E_TRANSFORMATION_NO_SHAPESHIFTER",
                     "Transformation requires the Shapeshifter feature.",
                     "Трансформация доступна только с особенностью «оборотень».",
@@ -328,17 +293,17 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
             )
         else:
             out.append(
-                _p(
+                problem(
                     "E_SKILL_REQUIRES_FEATURE",
-                    f"{_sname(c.TABLES, key)['en']} requires the feature {_fname(c.TABLES, req)['en']}.",
-                    f"Для навыка «{_sname(c.TABLES, key)['ru']}» нужна особенность «{_fname(c.TABLES, req)['ru']}».",
+                    f"{_sname(c.TABLES, key)['en']} requires the feature {feature_name(c.TABLES, req)['en']}.",
+                    f"Для навыка «{_sname(c.TABLES, key)['ru']}» нужна особенность «{feature_name(c.TABLES, req)['ru']}».",
                     "skills",
                 )
             )
     en = (d or {}).get("energetics") or {}
     if en.get("direction") and c.direction and en["direction"] != c.direction:
         out.append(
-            _p(
+            problem(
                 "E_ENERGETICS_DIRECTION",
                 f"{_sname(c.TABLES, key)['en']} is {en['direction']}; this character's energetics is {c.direction}.",
                 f"{_sname(c.TABLES, key)['ru']} — {en['direction']}, а энергетика персонажа — {c.direction}.",
@@ -365,7 +330,7 @@ def _skill_budget_problems(c) -> list[Problem]:
             over_total += used[p] - budget
             if over_total > extra_pool:
                 out.append(
-                    _p(
+                    problem(
                         "E_SKILL_BUDGET",
                         f"Skills under {plab[p]['en']} use {used[p]} points; only {budget} available.",
                         f"Навыки от параметра «{plab[p]['ru']}»: потрачено очков {used[p]}, доступно {budget}.",
@@ -379,118 +344,17 @@ def _skill_budget_problems(c) -> list[Problem]:
     return out
 
 
-def _feature_problems(c, f: Mapping) -> list[Problem]:
-    """One feature: its level, its note, its conflicts (L92-L109)."""
-    out: list[Problem] = []
-    d = feature_def(c.TABLES, str(f.get("id"))) or {}
-    lvl = int(f.get("level", 1))
-    lo, hi = int(d.get("min_level", 1)), int(d.get("max_level", 99))
-    if not (lo <= lvl <= hi) and f.get("origin") != "racial":
-        out.append(
-            _p(
-                "E_FEATURE_LEVEL",
-                f"{_fname(c.TABLES, str(f['id']))['en']}: the level must be {lo}-{hi}.",
-                f"Уровень особенности «{_fname(c.TABLES, str(f['id']))['ru']}» — от {lo} до {hi}.",
-                "features",
-            )
-        )
-    need = d.get("needs_text")
-    if need and not str(f.get("note", "")).strip():
-        what = {
-            "partner": T("partner", "партнёр"),
-            "container": T("container", "вместилище"),
-            "source": T("source", "исток"),
-            "armour_type": T("armour type", "тип брони"),
-        }[need]
-        out.append(
-            _p(
-                "E_FEATURE_NOTE",
-                f"{_fname(c.TABLES, f['id'])['en']} needs: {what['en']}.",
-                f"Для особенности {_fname(c.TABLES, f['id'])['ru']} нужно указать: {what['ru']}.",
-                "features",
-            )
-        )
-    for other in d.get("conflicts", ()):
-        if c.has_feature(other):
-            out.append(
-                _p(
-                    "E_FEATURE_CONFLICT",
-                    f"{_fname(c.TABLES, str(f['id']))['en']} is annulled by {_fname(c.TABLES, other)['en']}.",
-                    f"«{_fname(c.TABLES, str(f['id']))['ru']}» аннулируется особенностью «{_fname(c.TABLES, other)['ru']}».",
-                    "features",
-                )
-            )
-    return out
-
-
-def _feature_total_problems(c, a: Mapping | None) -> list[Problem]:
-    """Negative levels, the feature points (``a``: the age row while creating) and the affinity."""
-    out: list[Problem] = []
-    neg = sum(
-        int(f.get("level", 1))
-        for f in c.features
-        if f.get("origin") != "racial"
-        and (f.get("origin") == "negative" or _kind(c.TABLES, f) == "negative")
-        and f.get("origin") not in ("levelup", "surprise")
-    )
-    if neg > 2:
-        out.append(
-            _p(
-                "E_NEGATIVE_LIMIT",
-                "At most two negative feature levels may be taken.",
-                "Можно взять не более 2 уровней отрицательных особенностей.",
-                "features",
-            )
-        )
-    if a:
-        b = feature_budget(c)
-        if b["cost"] > b["available"]:
-            out.append(
-                _p(
-                    "E_FEATURE_POINTS",
-                    f"Features cost {b['cost']} points; only {b['available']} available ({b['age']} + {b['negative']} from negative features).",
-                    f"Цена особенностей в очках: {b['cost']}, доступно {b['available']}.",
-                    "features",
-                    **b,
-                )
-            )
-        elif b["cost"] < b["available"]:
-            out.append(
-                _p(
-                    "W_UNSPENT_FEATURE_POINTS",
-                    f"{b['available'] - b['cost']} feature point(s) unspent.",
-                    f"Не потрачено очков особенностей: {b['available'] - b['cost']}.",
-                    "features",
-                    "warning",
-                )
-            )
-    sources = {r["id"] for r in c.TABLES.rows("sources")}
-    if c.has_feature("source_affinity"):
-        src = c.affinity or c.feature_note("source_affinity")
-        if src and src not in sources:
-            out.append(_p("E_AFFINITY_SOURCE", f"Unknown source {src}.", f"Неизвестный исток {src}.", "affinity"))
-    elif c.affinity:
-        out.append(
-            _p(
-                "E_AFFINITY_SOURCE",
-                "Affinity needs the Source affinity feature.",
-                "Сродство требует особенности «сродство с истоком».",
-                "affinity",
-            )
-        )
-
-    return out
-
-
 def _form_problems(c, creation: bool, *, options: Mapping[str, Any]) -> list[Problem]:
     """A shapeshifter's forms (L84, L109-L117, L55)."""
     out: list[Problem] = []
     if not c.has_feature("shapeshifter"):
-        out.append(_p("E_FORMS_COUNT", "Only a Shapeshifter has forms.", "Ипостаси есть только у оборотня.", "forms"))
+        out.append(
+            problem("E_FORMS_COUNT", "Only a Shapeshifter has forms.", "Ипостаси есть только у оборотня.", "forms")
+        )
     elif len(c.forms) > c.max_forms:
         t = c.skill_level("transformation")
         out.append(
-            _p(
+            problem(
                 "E_FORMS_COUNT",
                 f"Max {c.max_forms} forms with Transformation {t}.",
                 f"Максимум форм: {c.max_forms}.",
@@ -502,7 +366,7 @@ def _form_problems(c, creation: bool, *, options: Mapping[str, Any]) -> list[Pro
     ]
     if creation and sum(tiers) > 10:
         out.append(
-            _p(
+            problem(
                 "E_FORMS_TIER_SUM",
                 f"Form tiers sum to {sum(tiers)}; max 10.",
                 f"Сумма уровней ипостасей {sum(tiers)} > 10.",
@@ -520,7 +384,7 @@ def _one_form_problems(c, f: Mapping, guardians: set, *, options: Mapping[str, A
     name = f.get("creature", "?")
     if int(f.get("tier", 0)) > c.luck:
         out.append(
-            _p(
+            problem(
                 "E_FORM_TIER_LUCK",
                 f"{name} (tier {f.get('tier')}) exceeds Luck {c.luck}.",
                 f"Уровень формы {name} ({f.get('tier')}) выше Удачи ({c.luck}).",
@@ -530,7 +394,7 @@ def _one_form_problems(c, f: Mapping, guardians: set, *, options: Mapping[str, A
     req = f.get("requires_affinity")
     if req and req != c.affinity:
         out.append(
-            _p(
+            problem(
                 "E_FORM_AFFINITY",
                 f"{name} requires affinity with {req}.",
                 f"Форма {name} требует сродства с истоком {req}.",
@@ -539,7 +403,7 @@ def _one_form_problems(c, f: Mapping, guardians: set, *, options: Mapping[str, A
         )
     if (f.get("guardian") or name in guardians) and not options.gm_allows_guardians and not f.get("gm_allowed"):
         out.append(
-            _p(
+            problem(
                 "E_FORM_GUARDIAN",
                 f"{name} is a Guardian form (GM permission required).",
                 f"{name} — форма Хранителей (нужно разрешение Мастера).",
@@ -550,7 +414,7 @@ def _one_form_problems(c, f: Mapping, guardians: set, *, options: Mapping[str, A
         st = f.get(f"start_{p}")
         if st is not None and f.get(p) is not None and int(f[p]) > 2 * int(st):
             out.append(
-                _p(
+                problem(
                     "E_FORM_PARAM_DOUBLE",
                     f"{name} {p} cannot exceed {2 * int(st)}.",
                     f"{p} формы {name} не может превышать {2 * int(st)}.",
@@ -566,7 +430,7 @@ def _story_problems(c) -> list[Problem]:
     out: list[Problem] = []
     if c.name and not name_ok(c.name):
         out.append(
-            _p(
+            problem(
                 "E_NAME_FORMAT",
                 "Name: given name + optional nickname, no hyphens or apostrophes.",
                 "Имя: имя и прозвище, без дефисов и апострофов.",
@@ -575,7 +439,9 @@ def _story_problems(c) -> list[Problem]:
         )
     if c.faith and c.faith not in {r["id"] for r in c.TABLES.rows("deities")}:
         out.append(
-            _p("W_FAITH_UNKNOWN", f"Unknown deity {c.faith}.", f"Неизвестное божество {c.faith}.", "faith", "warning")
+            problem(
+                "W_FAITH_UNKNOWN", f"Unknown deity {c.faith}.", f"Неизвестное божество {c.faith}.", "faith", "warning"
+            )
         )
 
     return out
@@ -588,7 +454,7 @@ def _inventory_problems(c, creation: bool) -> list[Problem]:
         spent = c.inv_points_spent
         spent_s = str(int(spent)) if spent == int(spent) else str(spent)
         out.append(
-            _p(
+            problem(
                 "E_INVENTORY_BUDGET",
                 f"Inventory costs {spent_s} points; budget {c.inv_points}.",
                 f"Инвентарь стоит {spent_s} ОИ; доступно {c.inv_points}.",
@@ -599,7 +465,7 @@ def _inventory_problems(c, creation: bool) -> list[Problem]:
         mm = it.get("min_might")
         if it.get("category") in ("weapon", "armour") and mm is not None and mm > c.might:
             out.append(
-                _p(
+                problem(
                     "E_MIN_MIGHT",
                     f"{it.get('name', it['category'])} requires Might {mm}.",
                     f"{it.get('name', it['category'])}: нужна Сила {mm}.",
@@ -608,7 +474,7 @@ def _inventory_problems(c, creation: bool) -> list[Problem]:
             )
         if "mental_trigger" in it.get("effects", ()) and it.get("category") != "artifact":
             out.append(
-                _p(
+                problem(
                     "E_MENTAL_TRIGGER",
                     "Mental triggers are for artifacts only.",
                     "Ментальный триггер — только для артефактов.",
@@ -618,11 +484,11 @@ def _inventory_problems(c, creation: bool) -> list[Problem]:
         for e in it.get("effects", ()):
             if e not in EFFECT_COST:
                 out.append(
-                    _p("E_UNKNOWN_EFFECT", f"Unknown special effect {e}.", f"Неизвестный эффект {e}.", "inventory")
+                    problem("E_UNKNOWN_EFFECT", f"Unknown special effect {e}.", f"Неизвестный эффект {e}.", "inventory")
                 )
     if c.carried_weight_kg > c.carry_capacity_kg:
         out.append(
-            _p(
+            problem(
                 "W_OVERWEIGHT",
                 f"Carrying {c.carried_weight_kg:g} kg; comfortable max {c.carry_capacity_kg} kg.",
                 f"Вес {c.carried_weight_kg:g} кг превышает комфортный {c.carry_capacity_kg} кг.",
@@ -640,7 +506,7 @@ def _reputation_problems(c) -> list[Problem]:
     if c.mode == "campaign":
         if c.reputation == 0 and not c.has_feature("inconspicuous"):
             out.append(
-                _p(
+                problem(
                     "E_REPUTATION_ZERO",
                     "Reputation can be 0 only with Inconspicuous.",
                     "Репутация 0 возможна только с «неприметностью».",
@@ -649,7 +515,7 @@ def _reputation_problems(c) -> list[Problem]:
             )
         if c.epic_dice > abs(c.reputation):
             out.append(
-                _p(
+                problem(
                     "E_EPIC_DICE_CAP",
                     f"Epic dice max is {abs(c.reputation)}.",
                     f"Максимум эпик-дайсов: {abs(c.reputation)}.",
@@ -684,7 +550,7 @@ def validate_party(characters: Mapping[str, Any], *, options: Mapping[str, Any])
                 partner = by_name[f["note"]]
                 if not partner.has_feature("bound_pattern"):
                     out.append(
-                        _p(
+                        problem(
                             "E_BOUND_PATTERN_RECIPROCAL",
                             f"{f['note']} must also have Bound pattern.",
                             f"У {f['note']} тоже должна быть особенность «связанный узор».",
@@ -696,3 +562,7 @@ def validate_party(characters: Mapping[str, Any], *, options: Mapping[str, Any])
 
 def errors(problems: Iterable[Problem]) -> list[Problem]:
     return [p for p in problems if p.severity == "error"]
+
+
+#: ``feature_budget`` lives in ``feature_rules`` and is still read from here
+__all__ = ["c_mod", "errors", "feature_budget", "name_ok", "validate", "validate_party"]

@@ -23,7 +23,7 @@ from tabletop_widgets.dice import Distribution
 
 from .attacks import called_shot_rider, defence_riders, free_steps_after, plan_attack, resolve_attack
 from .checks import Divider, apply_divider, roll_effects
-from .contest import score_distribution
+from .contest import score_distribution, win_given
 from .damage import compute_hit, is_defeated, raw_damage
 from .level import LevelRoll, level_roll, roll_outcomes, roll_result_for
 from .model import ability_divider
@@ -180,23 +180,6 @@ def _label(arm: Arm, called: bool, part: str | None) -> dict[str, str]:
 # ----------------------------------------------------------------------------------------------
 # Exact odds
 # ----------------------------------------------------------------------------------------------
-def _win_given(ka: tuple, d: Mapping[tuple, Fraction] | None, *, can_hit: bool) -> Fraction:
-    """P(the attack wins | its score ``ka``) against the defence scores ``d`` (None: no defence
-    roll, only a fail misses, L1046). Scores: (0, d4) for a fail, (1, total) otherwise; ties
-    to the defender (L1047); two fails: the higher d4 attack may hit (A9)."""
-    if d is None:
-        return Fraction(1) if ka[0] == 1 else Fraction(0)
-    win = Fraction(0)
-    for kd, pd in d.items():
-        if ka[0] == 0 and kd[0] == 0:
-            ok = can_hit and ka[1] > kd[1]
-        else:
-            ok = ka > kd
-        if ok:
-            win += pd
-    return win
-
-
 def odds(system, attacker, target, s: Setup, *, options: GmOptions) -> AttackOdds:
     """Exact ``p_hit``, the distribution of the Health the target loses (0 on a miss) and the
     chance the hit takes it out of the fight."""
@@ -205,7 +188,7 @@ def odds(system, attacker, target, s: Setup, *, options: GmOptions) -> AttackOdd
     by_raw: dict[int, Fraction] = {}
     p_hit = Fraction(0)
     for ka, pa in score_distribution(a_out).items():
-        win = _win_given(ka, d, can_hit=bool(options.double_fail_attack_can_hit))
+        win = win_given(ka, d, can_hit=bool(options.double_fail_attack_can_hit))
         if not win:
             continue
         p_hit += pa * win

@@ -28,6 +28,11 @@ from .plan import (
 _ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
+def luck_option(option_id: str, label: dict[str, str], holder, help: dict[str, str]) -> OptionSpec:
+    """Luck declared before a roll: from 0 up to the Luck ``holder`` has now."""
+    return OptionSpec(option_id, label, "int", 0, min=0, max=max(0, int(holder.luck or 0)), help=help)
+
+
 def _common_options(c, *, difficulty=True, luck=True) -> list[OptionSpec]:
     opts = []
     if difficulty:
@@ -48,14 +53,11 @@ def _common_options(c, *, difficulty=True, luck=True) -> list[OptionSpec]:
         )
     if luck:
         opts.append(
-            OptionSpec(
+            luck_option(
                 "luck",
                 T("Luck (declared before the roll)", "Удача (заявляется до броска)"),
-                "int",
-                0,
-                0,
-                max(0, c.luck or 0),
-                help=T("burnt on a fail", "сгорает при провале"),
+                c,
+                T("burnt on a fail", "сгорает при провале"),
             )
         )
     opts.append(OptionSpec("bonus", T("Situational bonus", "Ситуативный бонус"), "int", 0, -20, 50))

@@ -36,6 +36,23 @@ def score_distribution(outcomes: Mapping[tuple, Fraction]) -> dict[tuple, Fracti
     return out
 
 
+def win_given(ka: tuple, d: Mapping[tuple, Fraction] | None, *, can_hit: bool) -> Fraction:
+    """P(the attack wins | its score ``ka``) against the defence scores ``d`` (None: no defence
+    roll, only a fail misses, L1046). Scores: (0, d4) for a fail, (1, total) otherwise; ties
+    to the defender (L1047); two fails: the higher d4 attack may hit (A9)."""
+    if d is None:
+        return Fraction(1) if ka[0] == 1 else Fraction(0)
+    win = Fraction(0)
+    for kd, pd in d.items():
+        if ka[0] == 0 and kd[0] == 0:
+            ok = can_hit and ka[1] > kd[1]
+        else:
+            ok = ka > kd
+        if ok:
+            win += pd
+    return win
+
+
 def contest_chance(att: Mapping[str, Any], dfn: Mapping[str, Any] | None, *, options: GmOptions) -> Fraction:
     """Exact P(attacker wins); ``att``/``dfn`` are ``level_roll`` keyword dicts (``dfn`` None:
     defence refused)."""
@@ -46,13 +63,4 @@ def contest_chance(att: Mapping[str, Any], dfn: Mapping[str, Any] | None, *, opt
     d_out, _ = roll_outcomes(options=options, **dfn)
     d = score_distribution(d_out)
     can_hit = options.double_fail_attack_can_hit
-    win = Fraction(0)
-    for ka, pa in a.items():
-        for kd, pd in d.items():
-            if ka[0] == 0 and kd[0] == 0:
-                ok = can_hit and ka[1] > kd[1]
-            else:
-                ok = ka > kd
-            if ok:
-                win += pa * pd
-    return win
+    return sum((pa * win_given(ka, d, can_hit=can_hit) for ka, pa in a.items()), Fraction(0))

@@ -9,12 +9,12 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 
+from tabletop_widgets.core.system_template import TemplateSystem
 from tabletop_widgets.core import (
     CheckResult,
     ConditionSpec,
     DamageOutcome,
     Effect,
-    GameSystem,
     InitiativeOrder,
     OptionSpec,
     Problem,
@@ -34,23 +34,19 @@ from . import data as _data
 from . import validation as _validation
 from .checks import apply_divider, contest
 from .level import LevelRoll, level_roll
-from .model import Character
-from .options import DEFAULTS
-from .sheet import SHEET
 from .check_word import make_check_word
 from .prob_word import make_prob_word
 from .words import make_word
 
 
-class RetSystem(GameSystem):
+class RetSystem(
+    TemplateSystem,
+    package=__package__,
+    slug="ret",
+    title=T("R.E.T. — Mind, Emotions, Body", "Р.Э.Т. — Разум, Эмоции, Тело"),
+):
     """The R.E.T. rules as a GameSystem (spec ``rules/ret.md``)."""
 
-    slug = "ret"
-    title = T("R.E.T. — Mind, Emotions, Body", "Р.Э.Т. — Разум, Эмоции, Тело")
-    Character = Character
-    sheet = SHEET
-    default_rules = DEFAULTS
-    tables = _data.TABLES
     #: a tray starts at Medium (8), the middle of the book's difficulty ladder (L505-515); the
     #: option's default stays None ("no difficulty": totals compared with an opponent's roll)
     usual_options = {"difficulty": 8}

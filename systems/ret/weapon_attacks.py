@@ -17,6 +17,7 @@ from tabletop_widgets.core.options import GmOptions
 
 from . import data
 from .attacks import BODY_PARTS
+from .catalogue import luck_option
 from .damage import armour_at
 from .modifiers import auto_modifiers
 from .params import PARAMS, label as param_label
@@ -350,17 +351,11 @@ def _attacker_options(attacker, arm: Arm, rolls: list | None = None) -> list[Opt
                 "Параметр или способность, которыми бросается атака (первым — параметр оружия).",
             ),
         ),
-        OptionSpec(
+        luck_option(
             "luck",
             T("Luck declared", "Заявленная Удача"),
-            "int",
-            0,
-            min=0,
-            max=max(0, int(attacker.luck or 0)),
-            help=T(
-                "Added to the attack roll; burnt on a fail.",
-                "Прибавляется к броску атаки; сгорает при провале.",
-            ),
+            attacker,
+            T("Added to the attack roll; burnt on a fail.", "Прибавляется к броску атаки; сгорает при провале."),
         ),
         OptionSpec(
             "modifier",
@@ -454,14 +449,11 @@ def _defender_options(target, defences: list[str]) -> list[OptionSpec]:
                 " (Боевой Раж).",
             ),
         ),
-        OptionSpec(
+        luck_option(
             "defence_luck",
             T("Target's Luck", "Удача цели"),
-            "int",
-            0,
-            min=0,
-            max=max(0, int(target.luck or 0)),
-            help=T("Luck the target adds to its defence roll.", "Удача, которую цель добавляет к броску защиты."),
+            target,
+            T("Luck the target adds to its defence roll.", "Удача, которую цель добавляет к броску защиты."),
         ),
     ]
 

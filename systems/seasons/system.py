@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+from tabletop_widgets.core.system_template import TemplateSystem
 from tabletop_widgets.core import (
     AttackOdds,
     AttackOutcome,
@@ -13,7 +14,6 @@ from tabletop_widgets.core import (
     CheckResult,
     CheckSpec,
     DamageOutcome,
-    GameSystem,
     OptionSpec,
     Problem,
     T,
@@ -33,21 +33,13 @@ from . import (
     recovery,
     validation,
 )
-from .data import TABLES
-from .model import Character
-from .options import DEFAULTS, check_choices
+from .options import check_choices
 from .pool_plan import build_pool
 from .presets import resolve_preset
-from .sheet import SHEET
 from .words import POOL_WORD, ROLLOFF_WORD
 
 
-class SeasonsSystem(GameSystem):
-    slug = "seasons"
-    title = T("Seasons", "Времена Года")
-    Character = Character
-    sheet = SHEET
-    default_rules = DEFAULTS
+class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=T("Seasons", "Времена Года")):
     #: the book's words: «Рассказчик» (L18), «дайсы» (L15)
     terms = {
         "gm": T("Storyteller", "Рассказчик"),
@@ -56,7 +48,6 @@ class SeasonsSystem(GameSystem):
         "dice": T("Dice", "Дайсы"),
         "dice_tray": T("Dice tray", "Лоток для дайсов"),
     }
-    tables = TABLES
     HEALING_SOURCES = recovery.HEALING_SOURCES
 
     def __init__(self, **rules: Any):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Mapping, Sequence
 
+from tabletop_widgets.core.system_template import TemplateSystem
 from tabletop_widgets.core.attacks import AttackOdds, AttackOutcome, AttackSpec, checked_options
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
@@ -14,7 +15,6 @@ from tabletop_widgets.core.system import (
     ConditionSpec,
     DamageOutcome,
     Effect,
-    GameSystem,
     InitiativeOrder,
     OptionSpec,
 )
@@ -35,20 +35,18 @@ from . import (
     wizard,
 )
 from .model import Character
-from .sheet import SHEET
 from .words import t20_word, trouble_word
 from .checks import check_options
 from .fate import set_traits
 from .options import DEFAULTS, option_problems
 
 
-class ThreadsOfFateSystem(GameSystem):
-    slug = "threads_of_fate"
-    title = T("Threads of Fate: Post-Apocalypse", "Нити судьбы. Постапокалипсис")
-    Character = Character
-    sheet = SHEET
-    default_rules = DEFAULTS
-    tables = data.TABLES
+class ThreadsOfFateSystem(
+    TemplateSystem,
+    package=__package__,
+    slug="threads_of_fate",
+    title=T("Threads of Fate: Post-Apocalypse", "Нити судьбы. Постапокалипсис"),
+):
     #: «Очередь» is a combatant's turn (L441); «Ход» is a Move of Fate
     terms = {"turn": T("Turn", "Очередь"), "turns": T("Turns", "Очередей")}
 

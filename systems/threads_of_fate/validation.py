@@ -5,15 +5,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable, Mapping, Sequence
 
-from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem
+from tabletop_widgets.core.rule_problems import problem
 from tabletop_widgets.core.wording import ru_n
 from .fate import THREADS_CAP
 from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS, skill_label
-
-
-def _p(code, en, ru, field=None, severity="error", **data) -> Problem:
-    return Problem(code, T(en, ru), field=field, severity=severity, data=data)
 
 
 def validate(ch, party: Iterable = (), *, options) -> list[Problem]:
@@ -53,7 +49,7 @@ def _characteristic_problems(ch, *, options) -> list[Problem]:
     if creation:
         if spent > budget:
             out.append(
-                _p(
+                problem(
                     "V01",
                     f"You have spent {spent} characteristic points; the budget is {budget}. Remove {spent - budget}.",
                     f"Очков характеристик распределено {spent}, а можно {budget}. Уберите {spent - budget}.",
@@ -65,7 +61,7 @@ def _characteristic_problems(ch, *, options) -> list[Problem]:
             )
         elif spent < budget and hero:
             out.append(
-                _p(
+                problem(
                     "V02",
                     f"{budget - spent} characteristic points are still unspent.",
                     f"Осталось нераспределённых очков характеристик: {budget - spent}.",
@@ -79,7 +75,7 @@ def _characteristic_problems(ch, *, options) -> list[Problem]:
             if v > CREATION_MAX:
                 lab = CHAR_LABELS[c]
                 out.append(
-                    _p(
+                    problem(
                         "V03",
                         f"{lab['en']} is {v}; at creation no characteristic may exceed 18.",
                         f"{lab['ru']} = {v}; при создании героя ни одна характеристика не может превышать 18.",
@@ -92,11 +88,11 @@ def _characteristic_problems(ch, *, options) -> list[Problem]:
         capped = getattr(ch, c) + getattr(ch, c + "_bonus")
         if capped < 1 and hero:
             out.append(
-                _p("V04", f"{lab['en']} must be at least 1.", f"{lab['ru']} не может быть меньше 1.", c, npc_sev)
+                problem("V04", f"{lab['en']} must be at least 1.", f"{lab['ru']} не может быть меньше 1.", c, npc_sev)
             )
         if capped > HERO_MAX and hero:
             out.append(
-                _p(
+                problem(
                     "V05",
                     f"{lab['en']} cannot exceed 20 (bonuses are capped too, except stimulants and implants).",
                     f"{lab['ru']} не может превышать 20 (кроме бонусов стимуляторов и имплантатов).",
@@ -106,7 +102,7 @@ def _characteristic_problems(ch, *, options) -> list[Problem]:
             )
     if budget < 60:
         out.append(
-            _p(
+            problem(
                 "V06",
                 "Heroes built on fewer than 60 points are poorly suited for adventuring.",
                 "Герои, собранные меньше чем на 60 очков, плохо приспособлены к приключениям.",
@@ -125,12 +121,14 @@ def _creation_problems(ch) -> list[Problem]:
     if ch.phase == "creation":
         if n_attr > 2:
             out.append(
-                _p("V07", "A new hero has at most 2 Attributes.", "У нового героя не больше 2 Атрибутов.", "attributes")
+                problem(
+                    "V07", "A new hero has at most 2 Attributes.", "У нового героя не больше 2 Атрибутов.", "attributes"
+                )
             )
         k = max(0, 2 - n_attr)
         if ch.bonus_xp is not None and ch.bonus_xp != 5 * k:
             out.append(
-                _p(
+                problem(
                     "V08",
                     f"Refusing {k} Attribute(s) gives exactly {5 * k} extra XP.",
                     f"Отказ от Атрибутов (их {k}) даёт ровно столько дополнительных Очков опыта: {5 * k}.",
@@ -140,7 +138,7 @@ def _creation_problems(ch) -> list[Problem]:
         nt = len(ch.tricks)
         if nt != 2 and hero:
             out.append(
-                _p(
+                problem(
                     "V09",
                     "Choose exactly 2 Tricks.",
                     "Выберите 2 Трюка.",
@@ -150,10 +148,10 @@ def _creation_problems(ch) -> list[Problem]:
                 )
             )
         if len(ch.flaws) > 2:
-            out.append(_p("V10", "At most 2 Flaws at creation.", "Не больше 2 Недостатков при создании.", "flaws"))
+            out.append(problem("V10", "At most 2 Flaws at creation.", "Не больше 2 Недостатков при создании.", "flaws"))
         if len(ch.facets) != n_attr and hero:
             out.append(
-                _p(
+                problem(
                     "V11",
                     f"Choose {n_attr} Facet(s) — one per Attribute.",
                     f"Выберите Граней столько же, сколько Атрибутов: {n_attr}.",
@@ -161,10 +159,10 @@ def _creation_problems(ch) -> list[Problem]:
                 )
             )
         if len(ch.bonds) > 2:
-            out.append(_p("V12", "At most 2 Bonds at creation.", "Не больше 2 Уз при создании.", "bonds"))
+            out.append(problem("V12", "At most 2 Bonds at creation.", "Не больше 2 Уз при создании.", "bonds"))
         if ch.skill_xp_spent > ch.creation_xp and hero:
             out.append(
-                _p(
+                problem(
                     "V13",
                     f"You have spent {ch.skill_xp_spent} XP on skills; {ch.creation_xp} are available.",
                     f"Очков опыта на Навыки потрачено {ch.skill_xp_spent}, доступно {ch.creation_xp}.",
@@ -183,7 +181,7 @@ def _skill_problems(ch) -> list[Problem]:
         lab = skill_label(s)
         if v > ch.skill_cap:
             out.append(
-                _p(
+                problem(
                     "V14",
                     f"{lab['en']} {v} exceeds Intelligence {ch.skill_cap}; a skill cannot exceed Intelligence.",
                     f"{lab['ru']} {v} больше Интеллекта {ch.skill_cap}: Навык не может превышать Интеллект.",
@@ -193,7 +191,7 @@ def _skill_problems(ch) -> list[Problem]:
             )
         if s in EXPERT_SKILLS and v > 0 and not ch.has_access(s):
             out.append(
-                _p(
+                problem(
                     "V15",
                     f"{lab['en']} is an Expert skill; you need an Attribute or Trick that grants access.",
                     f"{lab['ru']} — Экспертный навык; нужен Атрибут или Трюк, дающий к нему доступ.",
@@ -204,7 +202,7 @@ def _skill_problems(ch) -> list[Problem]:
         v = int(cs.get("value", 0))
         if v > ch.skill_cap:
             out.append(
-                _p(
+                problem(
                     "V14",
                     f"{cs.get('en') or cs['code']} {v} exceeds Intelligence {ch.skill_cap}.",
                     f"{cs.get('ru') or cs['code']} {v} больше Интеллекта {ch.skill_cap}.",
@@ -222,7 +220,7 @@ def _body_problems(ch) -> list[Problem]:
     robot = ch.has_attribute("combat_robot")
     if hero and ch.size != "medium" and not ch.gm_approved_size:
         out.append(
-            _p(
+            problem(
                 "V16",
                 "Tiny, Small or Large heroes need the GM's approval.",
                 "Крошечный, Маленький или Большой герой — только по договорённости с мастером.",
@@ -231,7 +229,7 @@ def _body_problems(ch) -> list[Problem]:
         )
     if hero and ch.size in ("huge", "gargantuan"):
         out.append(
-            _p(
+            problem(
                 "V17",
                 "Huge and Gargantuan heroes are not recommended.",
                 "Огромные и Громадные герои не рекомендуются.",
@@ -242,7 +240,7 @@ def _body_problems(ch) -> list[Problem]:
     if robot:
         if ch.armour_name or ch.armour_bonus or ch.armour_max_dex is not None:
             out.append(
-                _p(
+                problem(
                     "V18",
                     "A Combat robot cannot wear armour (a shield is allowed).",
                     "Боевой робот не может носить доспех (щит — может).",
@@ -253,7 +251,7 @@ def _body_problems(ch) -> list[Problem]:
         if built > ch.robot_max_weapons:
             n = ch.robot_max_weapons
             out.append(
-                _p(
+                problem(
                     "V19",
                     f"A Combat robot can have at most {n} built-in weapons.",
                     f"В Боевого робота можно встроить не больше {ru_n(n, 'орудия', 'орудий', 'орудий')}.",
@@ -263,7 +261,7 @@ def _body_problems(ch) -> list[Problem]:
     if ch.has_attribute("augmented") and len(ch.changes) > ch.augmented_max_changes:
         n = ch.augmented_max_changes
         out.append(
-            _p(
+            problem(
                 "V20",
                 f"Augmented heroes may have at most {n} Changes (CON modifier, minimum 1).",
                 f"Не больше {ru_n(n, 'Изменения', 'Изменений', 'Изменений')} (модификатор Выносливости, минимум 1).",
@@ -278,7 +276,7 @@ def _body_problems(ch) -> list[Problem]:
             bad.append(ch.shield_name or "shield")
         for item in bad:
             out.append(
-                _p(
+                problem(
                     "V21",
                     f"Martial arts benefits are suspended while using this item ({item}).",
                     f"Преимущества Боевых искусств теряются при использовании этого предмета ({item}).",
@@ -294,9 +292,9 @@ def _threads_problems(ch) -> list[Problem]:
     """V22: 0-5 Threads; extras hold none (L64)."""
     out: list[Problem] = []
     if not 0 <= ch.threads <= THREADS_CAP:
-        out.append(_p("V22", "Threads must be between 0 and 5.", "Нитей может быть от 0 до 5.", "threads"))
+        out.append(problem("V22", "Threads must be between 0 and 5.", "Нитей может быть от 0 до 5.", "threads"))
     elif ch.entity_type == "extra" and ch.threads:
-        out.append(_p("V22", "Extras cannot hold Threads.", "У статистов не бывает Нитей.", "threads"))  # L64
+        out.append(problem("V22", "Extras cannot hold Threads.", "У статистов не бывает Нитей.", "threads"))  # L64
     return out
 
 
@@ -313,7 +311,7 @@ def party_duplicates(ch, party: Iterable) -> list[Problem]:
                 if nm and nm in mine:
                     x = mine[nm]
                     out.append(
-                        _p(
+                        problem(
                             "V23",
                             f"Another hero already has {x}; duplicates are not recommended at start.",
                             f"{x} уже есть у другого героя; на старте повторять не рекомендуется.",

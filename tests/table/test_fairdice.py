@@ -21,6 +21,7 @@ from tabletop_widgets.table import (
     verify_table,
 )
 from tabletop_widgets.table.__main__ import main as cli
+from helpers import one_die_changed
 
 #: tests that read or edit the SQLite file itself (PostgreSQL has its own versions)
 SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -94,12 +95,7 @@ def test_verify_cli_detects_tampering(played, store, store_url, backend, capsys)
 
     # change one die of bob's roll, and its total to match: still caught
     e = rolls[1]
-    res = dict(e.payload["result"])
-    res["dice"] = [dict(d) for d in res["dice"]]
-    kept = [d for d in res["dice"] if d["counted"]]
-    kept[0]["value"] = 6 if kept[0]["value"] != 6 else 5
-    res["total"] = sum(d["value"] for d in kept)
-    payload = {**e.payload, "result": res}
+    payload = one_die_changed(e)
     _tamper(store_url, "UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(payload), e.seq))
     assert cli(["verify", store_url, tid]) == 1
     err = capsys.readouterr().err

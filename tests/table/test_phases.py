@@ -16,18 +16,13 @@ from tabletop_widgets.table.backup import backup_campaign, restore_campaign
 from tabletop_widgets.table.rules import PlayDenied
 from tabletop_widgets.table.session import rebuild
 
-RET = get_system("ret")
+from characters import legal_ret
 
-ABILITIES = [
-    {"name": "Lockpicking", "kind": "skill", "level": 3, "base_param": "fine_motor"},
-    {"name": "Shooting", "kind": "skill", "level": 3, "base_param": "attention"},
-    {"name": "Running", "kind": "skill", "level": 3, "base_param": "endurance"},
-    {"name": "Lucky", "kind": "talent", "level": 3, "base_param": "intuition"},
-]
+RET = get_system("ret")
 
 
 def ret_sheet(**kw) -> dict:
-    return RET.Character(**{"name": "Vera", "abilities": ABILITIES, **kw}).to_dict()
+    return legal_ret(**kw).to_dict()
 
 
 def table(store, characters=None, slug="ret", hidden=()):

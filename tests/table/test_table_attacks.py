@@ -18,8 +18,6 @@ from tabletop_widgets.core import (
     DamageOutcome,
     OptionSpec,
     T,
-    register_system,
-    unregister_system,
 )
 from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, rng_for, verify_table
 from tabletop_widgets.table.attacks import (
@@ -32,6 +30,7 @@ from tabletop_widgets.table.attacks import (
 )
 from tabletop_widgets.table.combat_sync import CombatSync
 from tabletop_widgets.table.rules import PlayError
+from helpers import registered
 
 SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
@@ -78,12 +77,8 @@ def bleeding_lantern():
 
 @pytest.fixture
 def lantern():
-    system = bleeding_lantern()
-    register_system(system)
-    try:
+    with registered(bleeding_lantern()) as system:
         yield system
-    finally:
-        unregister_system("lantern")
 
 
 @pytest.fixture

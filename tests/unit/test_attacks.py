@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from helpers import assert_attack_odds_match_sample
+from helpers import assert_attack_odds_match_sample, assert_refused_unchanged
 
 from tabletop_widgets.core import AttackCondition, Combat, ConditionSpec, RuleError, T
 from tabletop_widgets.core.combat.records import persisted
@@ -128,12 +128,7 @@ class _NoDice(random.Random):
 )
 def test_bad_attacks_are_refused_with_nothing_written(lantern, call, code):
     combat = fight(lantern)
-    before = (len(combat.events), {cid: persisted(combat.character(cid)) for cid in combat.ids})
-    with pytest.raises(RuleError) as err:
-        call(combat)
-    assert err.value.code == code
-    assert err.value.message["en"] and err.value.message["ru"]
-    assert (len(combat.events), {cid: persisted(combat.character(cid)) for cid in combat.ids}) == before
+    assert_refused_unchanged(combat, call, code)
 
 
 def test_a_defeated_attacker_cannot_attack(lantern):

@@ -17,6 +17,7 @@ import tabletop_widgets
 from tabletop_widgets import cli
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.table.__main__ import main as table_main
+from helpers import one_die_changed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -256,13 +257,8 @@ def test_verify_matches_the_table_cli(closed_table, capsys):
 
     # a changed die is caught the same way
     e = rolls[1]
-    res = dict(e.payload["result"])
-    res["dice"] = [dict(d) for d in res["dice"]]
-    kept = [d for d in res["dice"] if d["counted"]]
-    kept[0]["value"] = 6 if kept[0]["value"] != 6 else 5
-    res["total"] = sum(d["value"] for d in kept)
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps({**e.payload, "result": res}), e.seq))
+    conn.execute("UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(one_die_changed(e)), e.seq))
     conn.commit()
     conn.close()
     ours, theirs = _both([db, table_id], capsys)

@@ -4,10 +4,10 @@ effects at turn starts and ends (``on_turn``), catalogue conditions reflected on
 rounds (``skip_rounds``), tie-break notes naming combatants by id, and the players' view
 (the table's audience projection, ``tabletop_widgets.table.audience.project_combat``).
 
-The rules come from ``Skirmish``, a small system registered at run time (so these tests do not
-depend on what the four real systems do with the hooks); the real systems are checked through
-the hooks' behaviour whatever it is (outcomes recorded, replay never calls a hook, undo exact).
-``Skirmish`` is imported by the state-machine test and the tracker widget tests as well.
+The rules come from ``Skirmish`` (``tests/fixtures/skirmish.py``, the ``skirmish`` fixture of
+``tests/conftest.py``), a small system registered at run time (so these tests do not depend on
+what the four real systems do with the hooks); the real systems are checked through the hooks'
+behaviour whatever it is (outcomes recorded, replay never calls a hook, undo exact).
 """
 
 from __future__ import annotations
@@ -16,185 +16,13 @@ import json
 import random
 
 import pytest
-from traitlets import Bool, Int, Unicode
 
 from tabletop_widgets import available_systems, get_system
-from tabletop_widgets.core import CharacterModel, GameSystem, RuleError, T, register_system, unregister_system
+from tabletop_widgets.core import GameSystem, RuleError
 from tabletop_widgets.core.combat import Combat
-from tabletop_widgets.core.system import (
-    ConditionSpec,
-    DamageOutcome,
-    Effect,
-    InitiativeOrder,
-    InitiativeRoll,
-    OptionSpec,
-)
 from tabletop_widgets.table.audience import GM, PLAYERS, project_combat, secret_combatants
 
-
-# ------------------------------------------------------------------------------------------------
-# A small system with every hook
-# ------------------------------------------------------------------------------------------------
-class Fighter(CharacterModel):
-    SYSTEM = "skirmish"
-    name = Unicode("").tag(persist=True)
-    hp = Int(10).tag(persist=True)
-    hp_max = Int(10).tag(persist=True)
-    luck = Int(2).tag(persist=True)
-    quick = Int(0).tag(persist=True)  # initiative bonus
-    fumbles = Int(0).tag(persist=True)  # rounds lost on the initiative roll
-    knocked_out = Bool(False).tag(persist=True)
-    penalty = Int(0).tag(persist=True)
-
-    def _derive(self):
-        pass
-
-
-class Skirmish(GameSystem):
-    """Initiative: quick + d6 (spending a Luck with ``spend_luck`` adds 3), ties by quick then a
-    d6 roll-off (notes with ``"pair"``); ``fumbles`` rounds sat out. Bleeding: 1 damage (or its
-    ``data["amount"]``) at the end of each of the bearer's turns; regeneration: +1 at the start;
-    knocked out: the character is out while it lasts; weakened: ``penalty`` -2 while it lasts."""
-
-    slug = "skirmish"
-    title = T("Skirmish", "Стычка")
-    Character = Fighter
-    calls: list = []  # every hook call, to check replay never calls one
-
-    def validate(self, character):
-        return []
-
-    def checks(self, character):
-        return []
-
-    def health(self, character):
-        return character.hp, character.hp_max
-
-    def is_defeated(self, character):
-        return character.hp <= 0 or character.knocked_out
-
-    def conditions(self):
-        return [
-            ConditionSpec(
-                "bleeding",
-                T("Bleeding", "Кровотечение"),
-                T("1 damage at the end of each turn", "1 урона в конце каждого хода"),
-                duration=3,
-                unit="turns",
-                ticks_at="end",
-            ),
-            ConditionSpec(
-                "regen", T("Regeneration", "Регенерация"), T("+1 at the start of each turn", "+1 в начале каждого хода")
-            ),
-            ConditionSpec("knocked_out", T("Knocked out", "Без сознания"), T("out of the fight", "выбыл")),
-            ConditionSpec(
-                "weakened",
-                T("Weakened", "Ослаблен"),
-                T("-2 to everything", "-2 ко всему"),
-                duration=2,
-                unit="turns",
-                ticks_at="start",
-            ),
-        ]
-
-    def damage_options(self, character):
-        return [OptionSpec("armour", T("Armour", "Броня"), "int", 0, min=0, max=5)]
-
-    def healing_options(self, character):
-        return [
-            OptionSpec(
-                "resource",
-                T("Restore", "Восстановить"),
-                "choice",
-                "hp",
-                choices=(("hp", T("Hit points", "Хиты")), ("luck", T("Luck", "Удача"))),
-            ),
-            OptionSpec("first_aid", T("First aid", "Первая помощь"), "bool", False),
-        ]
-
-    def apply_damage(self, character, amount, *, armour=0):
-        old = character.hp
-        character.hp = old - max(0, amount - armour)
-        return DamageOutcome({"hp": (old, character.hp)}, defeated=self.is_defeated(character))
-
-    def apply_healing(self, character, amount, *, resource="hp", first_aid=False):
-        if resource not in ("hp", "luck"):
-            raise RuleError("bad_resource", T("hp or luck", "хиты или удача"))
-        if resource == "luck":
-            old = character.luck
-            character.luck = old + amount
-            return DamageOutcome({"luck": (old, character.luck)}, notes=[T(f"Luck +{amount}", f"Удача +{amount}")])
-        old = character.hp
-        character.hp = min(character.hp_max, old + amount + (1 if first_aid else 0))
-        notes = [T("first aid", "первая помощь")] if first_aid else []
-        return DamageOutcome({"hp": (old, character.hp)}, notes=notes)
-
-    def on_turn(self, character, when, *, rng=None, conditions=()):
-        self.calls.append(("on_turn", character.name, when, tuple(c["id"] for c in conditions)))
-        old = character.hp
-        notes = []
-        for c in conditions:
-            if c["id"] == "bleeding" and when == "end":
-                character.hp -= int((c.get("data") or {}).get("amount", 1))
-                notes.append(T("bleeds", "кровоточит"))
-            if c["id"] == "regen" and when == "start":
-                character.hp = min(character.hp_max, character.hp + 1)
-                notes.append(T("regenerates", "восстанавливается"))
-        if not notes:
-            return None
-        return DamageOutcome({"hp": (old, character.hp)}, notes=notes, defeated=self.is_defeated(character))
-
-    def condition_changed(self, character, condition_id, active, **data):
-        self.calls.append(("condition_changed", character.name, condition_id, active, dict(data)))
-        if condition_id == "knocked_out":
-            character.knocked_out = active
-            return DamageOutcome(
-                {"knocked_out": (not active, active)},
-                defeated=self.is_defeated(character),
-                state=T("knocked out", "без сознания") if active else None,
-            )
-        if condition_id == "weakened":
-            old = character.penalty
-            character.penalty = int(data.get("penalty", -2)) if active else 0
-            return DamageOutcome({"penalty": (old, character.penalty)})
-        return None
-
-    def roll_initiative(self, combatants, *, rng=None, spend_luck=False):
-        if rng is None:
-            raise AssertionError("the combat must inject its rng: a roll without one could not be replayed")
-        rolls = {}
-        for cid, ch in combatants.items():
-            die = rng.randint(1, 6)
-            spend = bool(spend_luck) and ch.luck > 0
-            score = ch.quick + die + (3 if spend else 0)
-            rolls[cid] = InitiativeRoll(
-                cid,
-                (score, ch.quick, rng.randint(1, 6), -list(combatants).index(cid)),
-                T(f"{cid}: {score}", f"{cid}: {score}"),
-                roll=die,
-                skip_rounds=ch.fumbles,
-                effects=(Effect("luck", -1, T("Luck spent on initiative", "Удача на инициативу")),) if spend else (),
-            )
-        order = sorted(rolls, key=lambda c: rolls[c].key, reverse=True)
-        notes = [
-            {
-                "en": f"{a} before {b}: tie on {rolls[a].key[0]}",
-                "ru": f"{a} раньше {b}: ничья {rolls[a].key[0]}",
-                "pair": (a, b),
-            }
-            for a, b in zip(order, order[1:])
-            if rolls[a].key[0] == rolls[b].key[0]
-        ]
-        return InitiativeOrder(order, rolls, notes)
-
-
-@pytest.fixture
-def skirmish():
-    system = Skirmish()
-    Skirmish.calls = []
-    register_system(system)
-    yield system
-    unregister_system("skirmish")
+from fixtures.skirmish import Skirmish
 
 
 def fight(system, names=("Ann", "Bob", "Cid"), seed=1, **values) -> Combat:

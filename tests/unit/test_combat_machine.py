@@ -12,7 +12,7 @@ damage / heal / defeat / hide / conditions / undo keep the issue's invariants:
 * a refused action changes nothing and logs nothing;
 * the system's hooks (turn effects, conditions, initiative effects) are recorded, never re-run.
 
-Run for every installed system and for ``Skirmish`` (tests/unit/test_combat_hooks.py), a small
+Run for every installed system and for ``Skirmish`` (tests/fixtures/skirmish.py), a small
 system registered at run time whose hooks do something (bleeding, regeneration, knock-outs,
 lost rounds, Luck spent on initiative), so the machine covers them whatever the real systems do.
 """
@@ -32,7 +32,7 @@ from tabletop_widgets.core import RuleError
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 
-from test_combat_hooks import Skirmish
+from fixtures.skirmish import Skirmish
 
 NAMES = ("Ann", "Bob", "Cid", "Goblin", "Orc")
 

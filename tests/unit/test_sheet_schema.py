@@ -19,9 +19,9 @@ from tabletop_widgets.core import (
     SheetError,
     T,
     register_system,
-    unregister_system,
 )
 from tabletop_widgets.core.sheet import sheet_problems
+from helpers import registered
 
 
 class Hero(CharacterModel):
@@ -80,11 +80,8 @@ GOOD = Section(
 def test_a_good_sheet_has_no_problems_and_registers():
     system = probe(GOOD)
     assert sheet_problems(system) == []
-    register_system(system)
-    try:
+    with registered(system):
         assert get_system("schema_probe") is system
-    finally:
-        unregister_system("schema_probe")
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from tabletop_widgets import get_system
-from tabletop_widgets.core import GameSystem, Problem, register_system, unregister_system
+from tabletop_widgets.core import GameSystem, Problem
 from tabletop_widgets.core.options import GmOptions
+
+from helpers import registered
 
 ROOT = Path(__file__).resolve().parents[2]
 FIFTH = ROOT / "tests" / "fixtures" / "fifth_system"
@@ -333,11 +335,8 @@ def test_the_checks_catch_a_bad_system(tmp_path):
 def lantern():
     from fixtures.fifth_system import SYSTEM
 
-    register_system(SYSTEM)
-    try:
+    with registered(SYSTEM):
         yield get_system("lantern")
-    finally:
-        unregister_system("lantern")
 
 
 def test_the_fifth_system_plays(lantern):

@@ -4,6 +4,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from helpers import registered
 
 from tabletop_widgets.dice import (
     DiceError,
@@ -198,8 +199,7 @@ def test_a_bound_character_brings_its_systems_words():
 
 
 def test_a_system_registered_after_the_first_lookup_gets_its_words():
-    from tabletop_widgets.core import GameSystem, register_system
-    from tabletop_widgets.core.registry import unregister_system
+    from tabletop_widgets.core import GameSystem
 
     roll("1d6", seed=1)  # the first lookup has happened
     with pytest.raises(DiceError, match="unknown word"):
@@ -212,11 +212,8 @@ def test_a_system_registered_after_the_first_lookup_gets_its_words():
         def dice_words(self):
             return [DiceWord("coins", re.compile(r"coins\b"), parse_coins, system="coin_game")]
 
-    register_system(Coins())
-    try:
+    with registered(Coins()):
         assert 0 <= roll("coins 2", seed=1).total <= 2
-    finally:
-        unregister_system("coin_game")
     with pytest.raises(DiceError, match="unknown word"):
         roll("coins 2")
 

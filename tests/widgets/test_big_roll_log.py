@@ -8,20 +8,12 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
 
 from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.widgets.log import RollLog
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_table_view import Table, synced_text, tree  # noqa: E402
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
+from test_table_view import synced_text, tree  # noqa: E402
 
 
 def _state_bytes(widget) -> int:

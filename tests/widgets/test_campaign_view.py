@@ -5,19 +5,11 @@ player's page change nothing."""
 
 from __future__ import annotations
 
-import pytest
 
 from tabletop_widgets.widgets.table_view import TableView
 from helpers import frontend_click
 
-from test_table_view import Table, classes, synced_text
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
+from test_table_view import classes, synced_text
 
 
 def test_the_gm_ends_and_starts_sessions_after_a_confirm_step(table):

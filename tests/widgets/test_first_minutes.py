@@ -10,11 +10,12 @@ import ipywidgets as widgets
 import pytest
 
 from tabletop_widgets import get_system
-from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table import PermissionDenied, SeatSpec
 from tabletop_widgets.table.seats import set_table_option, table_option
 from tabletop_widgets.widgets import CombatTracker, CreationWizard, DiceTray
 from tabletop_widgets.widgets.table_view import TableView
 
+from helpers import SeatPages
 from test_table_view import frontend_update, synced_text
 
 RET = get_system("ret")
@@ -26,34 +27,18 @@ SKILLS = [
 ]
 
 
-class NewTable:
+class NewTable(SeatPages):
     """A RET table made the way the lobby makes one: Pavel's seat gets a blank character."""
 
     def __init__(self, tmp_path, **options):
-        self.path = str(tmp_path / "t.db")
-        store = open_store(self.path)
-        self.made = create_table(
-            store,
+        super().__init__(
+            str(tmp_path / "t.db"),
             "ret",
             [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pavel", "c1")],
-            characters={"c1": RET.Character().to_dict()},
+            {"c1": RET.Character().to_dict()},
             options=options or None,
             validate_characters=False,
         )
-        store.close()
-        self.stores = []
-
-    def session(self, seat):
-        store = open_store(self.path)
-        self.stores.append(store)
-        return TableSession.join(store, self.made.table_id, self.made.tokens[seat])
-
-    def view(self, seat, **kw):
-        return TableView(self.session(seat), follow=False, animate=False, **kw)
-
-    def close(self):
-        for s in self.stores:
-            s.close()
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from tabletop_widgets.widgets import (
 from tabletop_widgets.widgets.language import prose_style
 from tabletop_widgets.widgets.lobby import sample_character
 
-from test_table_view import Table, frontend_update
+from test_table_view import frontend_update
 
 RET = get_system("ret")
 
@@ -102,13 +102,6 @@ def test_log_entries_the_screen_reader_text_and_tags_follow_the_language():
 # ---------------------------------------------------------------------------------------------
 # at a table: one switch per screen, remembered for the seat
 # ---------------------------------------------------------------------------------------------
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
-
-
 def test_the_seat_remembers_its_language(table):
     p1 = table.view("p1")
     assert p1.locale == "en"

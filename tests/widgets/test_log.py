@@ -10,7 +10,7 @@ import re
 from tabletop_widgets import get_system
 from tabletop_widgets.dice import roll
 from tabletop_widgets.widgets.log import RollLog
-from helpers import frontend_update
+from helpers import frontend_update, spy_on_comms
 
 
 def shown(log) -> str:
@@ -84,48 +84,8 @@ def test_html_is_escaped():
     assert "<script>" not in shown(log)
 
 
-class CommSpy:
-    """Stands in for the kernel's comms: counts the messages and bytes widgets send."""
-
-    def __init__(self):
-        self.messages = 0
-        self.bytes = 0
-
-    def record(self, data) -> None:
-        import json
-
-        self.messages += 1
-        self.bytes += len(json.dumps(data, default=str))
-
-    def create_comm(self, **args):
-        spy = self
-
-        class Comm:
-            kernel = True
-
-            def __init__(self, data=None, comm_id=None, **_kw):
-                import uuid
-
-                self.comm_id = comm_id or uuid.uuid4().hex
-                spy.record(data)
-
-            def send(self, data=None, buffers=None, **_kw):
-                spy.record(data)
-
-            def on_msg(self, callback):
-                pass
-
-            def close(self, *args, **kwargs):
-                spy.record({"close": True})
-
-        return Comm(**args)
-
-
 def test_a_new_entry_sends_a_bounded_amount(monkeypatch):
-    from ipywidgets.widgets import widget as widget_module
-
-    spy = CommSpy()
-    monkeypatch.setattr(widget_module.comm, "create_comm", spy.create_comm)
+    spy = spy_on_comms(monkeypatch)
     log = RollLog()
     big = "N" * 20_000  # a long name in the log's oldest entries
 

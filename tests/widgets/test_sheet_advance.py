@@ -12,10 +12,9 @@ import pytest
 from helpers import frontend_click, frontend_update
 from tabletop_widgets.core import GameSystem
 from tabletop_widgets.core.i18n import LOCALES
-from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table import SeatSpec
 from tabletop_widgets.widgets.sheet import CharacterSheet
 from tabletop_widgets.widgets.sheet_advance import TEXTS
-from tabletop_widgets.widgets.table_view import TableView
 
 
 @pytest.fixture
@@ -208,26 +207,12 @@ def test_the_seam_runs_buying_and_awarding_elsewhere(lantern):
 
 # -- at a shared table ----------------------------------------------------------------------------
 @pytest.fixture
-def table(lantern, tmp_path):
-    path = str(tmp_path / "table.db")
-    store = open_store(path)
-    made = create_table(
-        store,
+def table(lantern, seat_views):
+    return seat_views(
         "lantern",
         [SeatSpec("gm", "gm", "Gail"), SeatSpec("ann", "player", "Ann", "ada"), SeatSpec("ben", "player", "Ben", "bo")],
-        characters={"ada": played(lantern).to_dict(), "bo": played(lantern).to_dict()},
+        {"ada": played(lantern).to_dict(), "bo": played(lantern).to_dict()},
     )
-    store.close()
-    opened = []
-
-    def view(seat):
-        s = open_store(path)
-        opened.append(s)
-        return TableView(TableSession.join(s, made.table_id, made.tokens[seat]), follow=False, animate=False)
-
-    yield view
-    for s in opened:
-        s.close()
 
 
 def test_at_a_table_buying_is_the_seats_action_and_is_recorded(table):

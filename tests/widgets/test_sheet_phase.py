@@ -15,20 +15,10 @@ from tabletop_widgets import get_system
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.widgets.sheet import CharacterSheet
 from tabletop_widgets.widgets.table_view import TableView
-from helpers import frontend_click, frontend_update
+from helpers import SeatPages, frontend_click, frontend_update
+from characters import legal_ret
 
 RET = get_system("ret")
-
-ABILITIES = [
-    {"name": "Lockpicking", "kind": "skill", "level": 3, "base_param": "fine_motor"},
-    {"name": "Shooting", "kind": "skill", "level": 3, "base_param": "attention"},
-    {"name": "Running", "kind": "skill", "level": 3, "base_param": "endurance"},
-    {"name": "Lucky", "kind": "talent", "level": 3, "base_param": "intuition"},
-]
-
-
-def legal_ret(**kw):
-    return RET.Character(**{"name": "Vera", "abilities": ABILITIES, **kw})
 
 
 def spend_luck(c):
@@ -127,35 +117,16 @@ def test_the_sheets_json_keeps_the_phase():
 # ---------------------------------------------------------------------------------------------
 # at a shared table
 # ---------------------------------------------------------------------------------------------
-class Table:
+class Table(SeatPages):
     def __init__(self, tmp_path, characters):
-        self.path = str(tmp_path / "table.db")
-        store = open_store(self.path)
-        self.made = create_table(
-            store,
-            "ret",
-            [
-                SeatSpec("gm", "gm", "Gail"),
-                SeatSpec("p1", "player", "Pat", "c1"),
-                SeatSpec("p2", "player", "Quinn", "c2"),
-            ],
-            characters=characters,
-            title="Phase table",
-            validate_characters=False,
+        seats = [
+            SeatSpec("gm", "gm", "Gail"),
+            SeatSpec("p1", "player", "Pat", "c1"),
+            SeatSpec("p2", "player", "Quinn", "c2"),
+        ]
+        super().__init__(
+            str(tmp_path / "table.db"), "ret", seats, characters, title="Phase table", validate_characters=False
         )
-        store.close()
-        self.stores = []
-
-    def view(self, seat):
-        store = open_store(self.path)
-        self.stores.append(store)
-        return TableView(
-            TableSession.join(store, self.made.table_id, self.made.tokens[seat]), follow=False, animate=False
-        )
-
-    def close(self):
-        for s in self.stores:
-            s.close()
 
 
 @pytest.fixture

@@ -8,35 +8,18 @@ import pytest
 from helpers import frontend_custom
 
 from tabletop_systems.life_and_death import SYSTEM
-from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
-from tabletop_widgets.widgets.table_view import TableView
+from tabletop_widgets.table import SeatSpec
 
 RACE = dict(might=2, dexterity=3, alertness=2, complexity=3, power=2, luck=2)
 
 
 @pytest.fixture
-def table(tmp_path):
-    path = str(tmp_path / "table.db")
+def table(seat_views):
     c = SYSTEM.Character(name="Ayra", race_params=RACE, age="young", reputation=3, epic_dice=3)
     c.phase = "play"
-    store = open_store(path)
-    made = create_table(
-        store,
-        SYSTEM.slug,
-        [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")],
-        characters={"c1": c.to_dict()},
+    return seat_views(
+        SYSTEM.slug, [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")], {"c1": c.to_dict()}
     )
-    store.close()
-    stores = []
-
-    def view(seat):
-        s = open_store(path)
-        stores.append(s)
-        return TableView(TableSession.join(s, made.table_id, made.tokens[seat]), follow=False, animate=False)
-
-    yield view
-    for s in stores:
-        s.close()
 
 
 def test_a_player_spends_an_epic_die_after_the_roll_at_the_table(table):

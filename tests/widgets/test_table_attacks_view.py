@@ -9,21 +9,18 @@ from __future__ import annotations
 import pytest
 from helpers import frontend_click, frontend_update
 
-from tabletop_widgets.core import register_system, unregister_system
 from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_store
 from tabletop_widgets.table.attacks import book, offer_for, questions
 from tabletop_widgets.widgets.table_view import TableView
+from helpers import registered
 
 
 @pytest.fixture
 def lantern():
     from fixtures.fifth_system import SYSTEM
 
-    register_system(SYSTEM)
-    try:
+    with registered(SYSTEM):
         yield SYSTEM
-    finally:
-        unregister_system("lantern")
 
 
 @pytest.fixture

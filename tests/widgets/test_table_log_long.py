@@ -7,7 +7,6 @@ written straight into the store (one transaction), as other seats' kernels would
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -19,65 +18,12 @@ from tabletop_widgets.widgets.table_view import TableView
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_table_view import Table  # noqa: E402
-
-
-class CommSpy:
-    """Stands in for the kernel's comms: counts the messages and bytes widgets send."""
-
-    def __init__(self):
-        self.opened = 0
-        self.messages = 0
-        self.bytes = 0
-
-    def record(self, data) -> None:
-        self.messages += 1
-        self.bytes += len(json.dumps(data, default=str))
-
-    def create_comm(self, **args):
-        spy = self
-
-        class Comm:
-            kernel = True
-
-            def __init__(self, data=None, comm_id=None, **_kw):
-                import uuid
-
-                self.comm_id = comm_id or uuid.uuid4().hex
-                spy.opened += 1
-                spy.record(data)
-
-            def send(self, data=None, buffers=None, **_kw):
-                spy.record(data)
-
-            def on_msg(self, callback):
-                pass
-
-            def close(self, *args, **kwargs):
-                spy.record({"close": True})
-
-        return Comm(**args)
-
-    def cost(self, action) -> tuple[int, int, int]:
-        """(widgets opened, messages, bytes) that ``action()`` sends."""
-        before = (self.opened, self.messages, self.bytes)
-        action()
-        return self.opened - before[0], self.messages - before[1], self.bytes - before[2]
+from helpers import spy_on_comms  # noqa: E402
 
 
 @pytest.fixture
 def spy(monkeypatch):
-    from ipywidgets.widgets import widget as widget_module
-
-    spy = CommSpy()
-    monkeypatch.setattr(widget_module.comm, "create_comm", spy.create_comm)
-    return spy
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
+    return spy_on_comms(monkeypatch)
 
 
 def _write_log(table: Table, n: int) -> None:

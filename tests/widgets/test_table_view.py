@@ -11,12 +11,12 @@ import ipywidgets as widgets
 import pytest
 
 from tabletop_widgets import available_systems, get_system
-from tabletop_widgets.table import SeatError, SeatSpec, TableSession, create_table, open_store
+from tabletop_widgets.table import SeatError, SeatSpec, TableSession, open_store
 from tabletop_widgets.table.lobbykey import prepare_lobby_key
 from tabletop_widgets.widgets.lobby import Lobby, sample_character
 from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 from tabletop_widgets.widgets.table_view import TableView, seat_error_page
-from helpers import frontend_click, frontend_update
+from helpers import SeatPages, frontend_click, frontend_update
 
 SYSTEMS = available_systems()
 SECRET_EXPR = "1d1+918273640"  # total 918273641: a number that appears nowhere else
@@ -50,48 +50,20 @@ def classes(widget) -> set[str]:
     return {c for w in tree(widget) if isinstance(w, widgets.DOMWidget) for c in w._dom_classes}
 
 
-class Table:
+class Table(SeatPages):
     def __init__(self, tmp_path, slug="ret"):
-        self.path = str(tmp_path / "table.db")
         self.system = get_system(slug)
-        store = open_store(self.path)
         chars = {
             "c1": sample_character(self.system, "Aria").to_dict(),
             "c2": sample_character(self.system, "Boris").to_dict(),
         }
-        self.made = create_table(
-            store,
-            slug,
-            [
-                SeatSpec("gm", "gm", "Gail"),
-                SeatSpec("p1", "player", "Pat", "c1"),
-                SeatSpec("p2", "player", "Quinn", "c2"),
-                SeatSpec("o1", "observer", "Olga"),
-            ],
-            characters=chars,
-            title="Test table",
-        )
-        store.close()
-        self.stores = []
-
-    def session(self, seat):
-        store = open_store(self.path)  # one connection per "kernel"
-        self.stores.append(store)
-        return TableSession.join(store, self.made.table_id, self.made.tokens[seat])
-
-    def view(self, seat, **kw):
-        return TableView(self.session(seat), follow=False, animate=False, **kw)
-
-    def close(self):
-        for s in self.stores:
-            s.close()
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
+        seats = [
+            SeatSpec("gm", "gm", "Gail"),
+            SeatSpec("p1", "player", "Pat", "c1"),
+            SeatSpec("p2", "player", "Quinn", "c2"),
+            SeatSpec("o1", "observer", "Olga"),
+        ]
+        super().__init__(str(tmp_path / "table.db"), slug, seats, chars, title="Test table")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,19 +9,11 @@ import sqlite3
 import sys
 from pathlib import Path
 
-import pytest
 
 from tabletop_widgets.table import rng_for, verify_table
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_table_view import SECRET_NPC, Table, frontend_click  # noqa: E402
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
+from test_table_view import SECRET_NPC, frontend_click  # noqa: E402
 
 
 def _fight(gm):

@@ -9,17 +9,10 @@ picked; what the browser sends is checked (an index out of range builds nothing)
 from __future__ import annotations
 
 import pytest
-from test_table_view import Table, classes, frontend_update
+from test_table_view import classes, frontend_update
 
 from tabletop_widgets.table.seats import set_table_option
 from tabletop_widgets.widgets.sheet import CharacterSheet
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path)
-    yield t
-    t.close()
 
 
 def test_the_gm_page_opens_without_building_any_sheet(table):

@@ -1,33 +1,19 @@
 """The combat tracker widget with the GameSystem hooks, generically (no browser): healing
 options as controls, turn effects and condition changes shown, rounds sat out shown in the list,
 tie-break notes with names from their ids, the players' view. Rules from ``Skirmish``, a small
-system registered at run time (tests/unit/test_combat_hooks.py); the real systems through
+system registered at run time (tests/fixtures/skirmish.py); the real systems through
 whatever their hooks do."""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from tabletop_widgets import available_systems, get_system
-from tabletop_widgets.core import register_system, unregister_system
 from tabletop_widgets.widgets.tracker import CombatTracker, show_combat
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
-from test_combat_hooks import Skirmish  # noqa: E402
 from helpers import frontend_click, frontend_update
-
-
-@pytest.fixture
-def skirmish():
-    system = Skirmish()
-    Skirmish.calls = []
-    register_system(system)
-    yield system
-    unregister_system("skirmish")
 
 
 def tracker(system, names=("Ann", "Bob", "Cid"), values=None, **kw) -> CombatTracker:

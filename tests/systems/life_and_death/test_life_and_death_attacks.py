@@ -9,7 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from helpers import assert_attack_odds_match_sample
+from helpers import assert_attack_odds_match_sample, assert_refused_unchanged
 
 from tabletop_widgets.core import Combat, RuleError
 from tabletop_widgets.core.combat.records import persisted
@@ -370,12 +370,7 @@ def test_bad_attacks_are_refused_with_nothing_changed(call, code):
     combat.add("brann", fighter(inventory=fighter().inventory + [heavy]))
     combat.add("ulf", armoured())
     combat.add("lirien", Character(name="Lirien", complexity=3, power=3, skills={"life": 2}, ep=1))
-    before = (len(combat.events), {cid: persisted(combat.character(cid)) for cid in combat.ids})
-    with pytest.raises(RuleError) as err:
-        call(combat)
-    assert err.value.code == code
-    assert err.value.message["en"] and err.value.message["ru"]
-    assert (len(combat.events), {cid: persisted(combat.character(cid)) for cid in combat.ids}) == before
+    assert_refused_unchanged(combat, call, code)
 
 
 def test_a_too_heavy_weapon_is_not_offered_and_its_refusal_says_why():

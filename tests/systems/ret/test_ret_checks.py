@@ -17,7 +17,7 @@ from tabletop_systems.ret.checks import (
 )
 from tabletop_widgets.core import RuleError
 
-from ret_testkit import Scripted
+from ret_testkit import healer, Scripted
 
 STRICT, NORMAL, GENEROUS = Divider(5, 1), Divider(4, 2), Divider(3, 3)
 
@@ -108,19 +108,7 @@ def test_TV_B28_ranges(div, bonus, faces, lo, hi):
 
 
 def test_TV_B38_boost():
-    c = Character(
-        abilities=[
-            {
-                "name": "Heal",
-                "kind": "talent",
-                "base_param": "empathy",
-                "level": 3,
-                "is_superpower": True,
-                "sanity_cost": 1,
-                "divider": [4, 2],
-            }
-        ]
-    )
+    c = healer()
     r = SYSTEM.roll_check(c, "talent:Heal", extra_sanity=2, rng=Scripted(3))  # 3 Sanity instead of 1
     assert r.details["divider"] == Divider(4, 4)
     assert any(e.trait == "sanity" and e.delta == -3 for e in r.effects)

@@ -7,17 +7,11 @@ from tabletop_systems.ret import combat
 from tabletop_systems.ret.checks import Divider
 from tabletop_widgets.core import RuleError
 
-from ret_testkit import Scripted
+from ret_testkit import d50_fighters, healer, Scripted
 
 
 def test_TV_D50_initiative():
-    cs = {
-        "A": Character(attention=5, intuition=5),
-        "B": Character(attention=7, intuition=7),
-        "C": Character(),
-        "D": Character(),
-        "E": Character(),
-    }
+    cs = d50_fighters()
     order = SYSTEM.roll_initiative(cs, rng=Scripted(7, 12, 1, 3, 1, 1, 1, 4))
     assert list(order.order) == ["B", "A", "E", "C", "D"]
     assert combat.skips_round_1(order, "D") and not combat.skips_round_1(order, "C")
@@ -540,19 +534,7 @@ def test_A20_survival_timing_reported():
 def test_sheet_text_forms_of_lists():
     t = Character(armour=[{"name": "helm", "defence": 2, "durability": 3, "locations": "head, arms"}])
     assert SYSTEM.apply_damage(t, 5, location="head").details["health_loss"] == 6
-    c = Character(
-        abilities=[
-            {
-                "name": "Heal",
-                "kind": "talent",
-                "base_param": "empathy",
-                "level": 3,
-                "is_superpower": True,
-                "sanity_cost": 1,
-                "divider": "4+2",
-            }
-        ]
-    )
+    c = healer("4+2")
     assert SYSTEM.roll_check(c, "talent:Heal", rng=Scripted(3)).details["magnitude"] == 6 // 4 + 2
     from tabletop_widgets.core import ValidationError
 

@@ -9,6 +9,8 @@ from tabletop_systems.ret import SYSTEM, Character, RetSystem
 from tabletop_widgets.core import GameSystem
 from tabletop_widgets.core.sheet import Sheet
 
+from ret_testkit import B65_WEAPONS
+
 PKG = pathlib.Path(__file__).resolve().parents[3] / "systems" / "ret"
 
 
@@ -75,20 +77,7 @@ def test_TV_B65_weapon_presets():
     from tabletop_systems.ret.combat import raw_damage
 
     w = {r["id"]: r for r in SYSTEM.data("weapons")}
-    got = {
-        k: raw_damage(2, w[k])
-        for k in (
-            "unarmed",
-            "reinforced_unarmed",
-            "blunt",
-            "short_blade",
-            "blade",
-            "heavy_blade",
-            "thrown_blunt",
-            "thrown_sharp",
-            "light_nonfirearm",
-        )
-    }
+    got = {k: raw_damage(2, w[k]) for k in B65_WEAPONS}
     assert got == {
         "unarmed": 2,
         "reinforced_unarmed": 3,

@@ -9,7 +9,7 @@ from tabletop_systems.ret import SYSTEM, Character, chance_at_least, die_label, 
 from tabletop_systems.ret.level import LADDER, LEVEL_DIE, explosion_dice, max_total
 from tabletop_widgets.core import RuleError
 
-from ret_testkit import Scripted
+from ret_testkit import PYROMANCER, Scripted
 
 
 @pytest.mark.parametrize(
@@ -87,14 +87,7 @@ def test_TV_B22_talent_and_tie():
 
 
 def test_TV_B39_ultimate():
-    c = Character(
-        composure=7,
-        leadership=7,
-        abilities=[
-            {"name": "Pyromancer", "kind": "talent", "base_param": "will", "level": 6},
-            {"name": "Firestorm", "kind": "ultimate", "parent_talent": "Pyromancer", "level": 5},
-        ],
-    )
+    c = Character(**PYROMANCER)
     r = SYSTEM.roll_check(c, "ultimate:Firestorm", rng=Scripted(9))
     assert r.details["die"] == "d12" and r.total == 21
     SYSTEM.apply_result(c, r)

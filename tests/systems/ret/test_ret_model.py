@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from tabletop_systems.ret import Character
 from tabletop_widgets.core import ValidationError
 
-from ret_testkit import CHARS, ORDER, build
+from ret_testkit import DERIVED_VECTORS, ORDER, build
 
 
 def test_public_names_from_the_issue():
@@ -23,117 +23,7 @@ DERIVED = [
     ("TV-B10", {}, {"level": 3}),
     ("TV-B11", {"physique": 4, "endurance": 4}, {"strength": 4, "strike_power": 2}),
     ("TV-B59", {"fine_motor": 4, "body_control": 4}, {"agility": 4, "speed": 4}),
-    (
-        "TV-D1",
-        CHARS["A"],
-        {
-            "intellect": 3,
-            "perception": 3,
-            "empathy": 3,
-            "will": 3,
-            "strength": 3,
-            "agility": 3,
-            "mind": 3,
-            "emotions": 3,
-            "body": 3,
-            "level": 3,
-            "health_max": 6,
-            "sanity_max": 6,
-            "luck_max": 6,
-            "strike_power": 1,
-            "speed": 3,
-        },
-    ),
-    (
-        "TV-D2",
-        CHARS["B"],
-        {
-            "intellect": 4,
-            "perception": 4,
-            "empathy": 4,
-            "will": 4,
-            "strength": 6,
-            "agility": 3,
-            "mind": 4,
-            "emotions": 4,
-            "body": 4,
-            "level": 4,
-            "health_max": 8,
-            "sanity_max": 8,
-            "luck_max": 8,
-            "strike_power": 3,
-            "speed": 3,
-        },
-    ),
-    (
-        "TV-D3",
-        CHARS["C"],
-        {
-            "intellect": 3,
-            "perception": 4,
-            "strength": 4,
-            "agility": 3,
-            "mind": 3,
-            "body": 3,
-            "level": 3,
-            "strike_power": 2,
-            "health_max": 6,
-        },
-    ),
-    (
-        "TV-D4",
-        CHARS["E"],
-        {
-            "intellect": 4,
-            "perception": 4,
-            "empathy": 4,
-            "will": 4,
-            "strength": 3,
-            "agility": 3,
-            "mind": 4,
-            "emotions": 4,
-            "body": 3,
-            "level": 3,
-            "health_max": 6,
-            "sanity_max": 8,
-            "luck_max": 6,
-        },
-    ),
-    (
-        "TV-D5",
-        CHARS["D"],
-        {
-            "mind": 7,
-            "emotions": 7,
-            "body": 6,
-            "level": 6,
-            "health_max": 12,
-            "sanity_max": 14,
-            "luck_max": 12,
-            "strike_power": 3,
-            "speed": 6,
-        },
-    ),
-    (
-        "TV-D6",
-        build([0] * 12),
-        {
-            "mind": 0,
-            "body": 0,
-            "level": 0,
-            "health_max": 0,
-            "sanity_max": 0,
-            "luck_max": 0,
-            "strike_power": 0,
-            "speed": 0,
-        },
-    ),
-    (
-        "TV-D7",
-        build([7] * 12),
-        {"level": 7, "health_max": 14, "sanity_max": 14, "luck_max": 14, "strike_power": 3, "speed": 7},
-    ),
-]
+] + [(vid, values, expected) for vid, (values, expected) in DERIVED_VECTORS.items()]
 
 
 @pytest.mark.parametrize("vid,values,expected", DERIVED, ids=[d[0] for d in DERIVED])

@@ -11,7 +11,7 @@ from tabletop_systems.ret.checks import Divider, apply_divider, flaw_difficulty,
 from tabletop_systems.ret.advancement import cost, new_skill_level_from_d6, talent_level_from_d6
 from tabletop_widgets.core import RuleError
 
-from ret_testkit import CHARS, Scripted, build
+from ret_testkit import B65_WEAPONS, build, d50_fighters, DERIVED_VECTORS, healer, PYROMANCER, Scripted
 
 V = {}
 STRICT, NORMAL, GENEROUS = Divider(5, 1), Divider(4, 2), Divider(3, 3)
@@ -311,32 +311,13 @@ def _():
 
 @vector("TV-B38")
 def _():
-    c = Character(
-        abilities=[
-            {
-                "name": "Heal",
-                "kind": "talent",
-                "base_param": "empathy",
-                "level": 3,
-                "is_superpower": True,
-                "sanity_cost": 1,
-                "divider": [4, 2],
-            }
-        ]
-    )
+    c = healer()
     assert SYSTEM.roll_check(c, "talent:Heal", extra_sanity=2, rng=Scripted(3)).details["divider"] == Divider(4, 4)
 
 
 @vector("TV-B39")
 def _():
-    c = Character(
-        composure=7,
-        leadership=7,
-        abilities=[
-            {"name": "Pyromancer", "kind": "talent", "base_param": "will", "level": 6},
-            {"name": "Firestorm", "kind": "ultimate", "parent_talent": "Pyromancer", "level": 5},
-        ],
-    )
+    c = Character(**PYROMANCER)
     r = SYSTEM.roll_check(c, "ultimate:Firestorm", rng=Scripted(9))
     assert (r.details["die"], r.total) == ("d12", 21)
 
@@ -535,20 +516,7 @@ def _():
 @vector("TV-B65")
 def _():
     w = {r["id"]: r for r in SYSTEM.data("weapons")}
-    assert [
-        combat.raw_damage(2, w[k])
-        for k in (
-            "unarmed",
-            "reinforced_unarmed",
-            "blunt",
-            "short_blade",
-            "blade",
-            "heavy_blade",
-            "thrown_blunt",
-            "thrown_sharp",
-            "light_nonfirearm",
-        )
-    ] == [2, 3, 4, 4, 5, 6, 3, 4, 3]
+    assert [combat.raw_damage(2, w[k]) for k in B65_WEAPONS] == [2, 3, 4, 4, 5, 6, 3, 4, 3]
     assert (w["light_firearm"]["damage_range"], w["heavy_weapon"]["damage_range"]) == ([3, 4], [5, 6])
 
 
@@ -577,102 +545,38 @@ def _derived(values, expected):
 
 @vector("TV-D1")
 def _():
-    _derived(
-        CHARS["A"],
-        {
-            "mind": 3,
-            "emotions": 3,
-            "body": 3,
-            "level": 3,
-            "health_max": 6,
-            "sanity_max": 6,
-            "luck_max": 6,
-            "strike_power": 1,
-            "speed": 3,
-        },
-    )
+    _derived(*DERIVED_VECTORS["TV-D1"])
 
 
 @vector("TV-D2")
 def _():
-    _derived(
-        CHARS["B"],
-        {
-            "intellect": 4,
-            "perception": 4,
-            "empathy": 4,
-            "will": 4,
-            "strength": 6,
-            "agility": 3,
-            "mind": 4,
-            "emotions": 4,
-            "body": 4,
-            "level": 4,
-            "health_max": 8,
-            "sanity_max": 8,
-            "luck_max": 8,
-            "strike_power": 3,
-            "speed": 3,
-        },
-    )
+    _derived(*DERIVED_VECTORS["TV-D2"])
 
 
 @vector("TV-D3")
 def _():
-    _derived(
-        CHARS["C"],
-        {
-            "intellect": 3,
-            "perception": 4,
-            "strength": 4,
-            "agility": 3,
-            "mind": 3,
-            "body": 3,
-            "level": 3,
-            "strike_power": 2,
-            "health_max": 6,
-        },
-    )
+    _derived(*DERIVED_VECTORS["TV-D3"])
 
 
 @vector("TV-D4")
 def _():
-    _derived(
-        CHARS["E"], {"mind": 4, "emotions": 4, "body": 3, "level": 3, "health_max": 6, "sanity_max": 8, "luck_max": 6}
-    )
+    _derived(*DERIVED_VECTORS["TV-D4"])
 
 
 @vector("TV-D5")
 def _():
-    _derived(
-        CHARS["D"],
-        {
-            "mind": 7,
-            "emotions": 7,
-            "body": 6,
-            "level": 6,
-            "health_max": 12,
-            "sanity_max": 14,
-            "luck_max": 12,
-            "strike_power": 3,
-            "speed": 6,
-        },
-    )
+    _derived(*DERIVED_VECTORS["TV-D5"])
 
 
 @vector("TV-D6")
 def _():
-    _derived(
-        build([0] * 12), {"level": 0, "health_max": 0, "sanity_max": 0, "luck_max": 0, "strike_power": 0, "speed": 0}
-    )
+    _derived(*DERIVED_VECTORS["TV-D6"])
     assert SYSTEM.roll_check(Character(**build([0] * 12)), "mind", rng=Scripted(3)).details["die"] == "d6-3"
 
 
 @vector("TV-D7")
 def _():
-    _derived(
-        build([7] * 12), {"level": 7, "health_max": 14, "sanity_max": 14, "luck_max": 14, "strike_power": 3, "speed": 7}
-    )
+    _derived(*DERIVED_VECTORS["TV-D7"])
 
 
 @vector("TV-D8")
@@ -999,13 +903,7 @@ def _():
 
 @vector("TV-D50")
 def _():
-    cs = {
-        "A": Character(attention=5, intuition=5),
-        "B": Character(attention=7, intuition=7),
-        "C": Character(),
-        "D": Character(),
-        "E": Character(),
-    }
+    cs = d50_fighters()
     order = SYSTEM.roll_initiative(cs, rng=Scripted(7, 12, 1, 3, 1, 1, 1, 4))
     assert list(order.order) == ["B", "A", "E", "C", "D"] and combat.skips_round_1(order, "D")
 

@@ -14,21 +14,11 @@ from tabletop_systems.threads_of_fate import SYSTEM, Character, checks
 from tabletop_systems.threads_of_fate.entry_limits import WEAPON_KINDS
 from tabletop_widgets.core import Combat, RuleError
 from tabletop_widgets.core.combat.records import persisted
+from helpers import DiceInOrder
 
 ROBOT = {"code": "combat_robot", "name": "Combat robot"}
 MARTIAL = {"code": "martial_arts", "name": "Martial arts"}
 VETERAN = {"code": "veteran", "name": "Veteran"}
-
-
-class Seq(random.Random):
-    """Dice in a given order (each ``randint`` takes the next value)."""
-
-    def __init__(self, values):
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a, b):
-        return self.values.pop(0)
 
 
 def fresh():
@@ -249,7 +239,7 @@ def test_the_book_example_by_hand():
     hero = Character(name="Hero", weapons=8, strength=12, weapons_list=[{"name": "Sabre", "kind": "melee", "dmb": 1}])
     target = Character(name="Extra", armour_bonus=8)  # Defense 10 + 0 + 8 = 18
     assert SYSTEM.attacks(hero, target)[1].id == "melee:sabre"
-    out = SYSTEM.resolve_attack(hero, target, "melee:sabre", rng=Seq([14]))
+    out = SYSTEM.resolve_attack(hero, target, "melee:sabre", rng=DiceInOrder([14]))
     assert out.hit and out.damage == 6
     assert out.text["en"] == "d20 [14] → 14 +10 = 24 vs Defense 18: hit: 6 Damage"
     assert out.text["ru"] == "К20 [14] → 14 +10 = 24 против Защиты 18: попадание: Повреждения 6"
@@ -284,12 +274,12 @@ def test_natural_20_and_durability_by_hand():
     wall = Character(name="Wall", armour_bonus=20, durability_gm=5)  # Defense 30
     odds = SYSTEM.attack_odds(ada, wall, "unarmed")
     assert odds.p_hit == Fraction(1, 400) and odds.damage[1] == Fraction(1, 400)
-    out = SYSTEM.resolve_attack(ada, wall, "unarmed", rng=Seq([20, 20]))
+    out = SYSTEM.resolve_attack(ada, wall, "unarmed", rng=DiceInOrder([20, 20]))
     assert out.hit and out.damage == 1
     assert "a 20 on the die: at least 1" in out.text["en"] and "20 на кубике: не меньше 1" in out.text["ru"]
-    out = SYSTEM.resolve_attack(fighter(), wall, "melee:machete", rng=Seq([20]))  # 20 + 10 - 30 - 5 < 1
+    out = SYSTEM.resolve_attack(fighter(), wall, "melee:machete", rng=DiceInOrder([20]))  # 20 + 10 - 30 - 5 < 1
     assert out.damage == 1 and "at least 1" in out.text["en"]
-    out = SYSTEM.resolve_attack(fighter(), Character(name="Bo"), "melee:machete", rng=Seq([20]))
+    out = SYSTEM.resolve_attack(fighter(), Character(name="Bo"), "melee:machete", rng=DiceInOrder([20]))
     assert out.damage == 20 and "at least 1" not in out.text["en"]  # the margin gave more: no note
 
 
@@ -301,7 +291,7 @@ def test_contest_by_hand():
     vera, bo = fighter(), Character(name="Bo")
     odds = SYSTEM.attack_odds(vera, bo, "melee:machete", contest=True)
     assert odds.p_hit == Fraction(345, 400)
-    out = SYSTEM.resolve_attack(vera, bo, "melee:machete", contest=True, rng=Seq([5, 15]))
+    out = SYSTEM.resolve_attack(vera, bo, "melee:machete", contest=True, rng=DiceInOrder([5, 15]))
     assert not out.hit and out.damage == 0
     assert out.text["en"].endswith("vs Defense d20 [15] +0 = 15 (Contest): a tie: nothing changes")
     assert out.text["ru"].endswith("против Защиты К20 [15] +0 = 15 (Состязание): равенство: ничего не меняется")
@@ -311,7 +301,7 @@ def test_a_natural_20_lands_even_in_a_lost_contest():
     """L114 over L151: a 20 on the die costs at least 1 HP even when the defender rolls higher."""
     ada = Character(name="Ada", unarmed=1)
     wall = Character(name="Wall", armour_bonus=15)  # d20 + 15 in a Contest
-    out = SYSTEM.resolve_attack(ada, wall, "unarmed", contest=True, rng=Seq([20, 10]))
+    out = SYSTEM.resolve_attack(ada, wall, "unarmed", contest=True, rng=DiceInOrder([20, 10]))
     assert out.hit and out.damage == 1 and out.details["winner"] == "b"
 
 
@@ -321,9 +311,9 @@ def test_secrets_of_mastery_without_threads_by_hand():
     4 + 0 + 2 + 1 = 7 (DMB +1, L527), i.e. 18 on the die: 3/20; on a failure Lin falls."""
     vera, lin = fighter(), martial()
     assert lin.defense == 14 and lin.valor_unarmed == 7
-    out = SYSTEM.resolve_attack(vera, lin, "melee:machete", mastery="roll", rng=Seq([19, 17]))
+    out = SYSTEM.resolve_attack(vera, lin, "melee:machete", mastery="roll", rng=DiceInOrder([19, 17]))
     assert out.hit and out.damage == 15 and [c.condition for c in out.conditions] == ["prone"]
-    out = SYSTEM.resolve_attack(vera, lin, "melee:machete", mastery="roll", rng=Seq([19, 18]))
+    out = SYSTEM.resolve_attack(vera, lin, "melee:machete", mastery="roll", rng=DiceInOrder([19, 18]))
     assert out.hit and out.damage == 0 and out.conditions == []
     odds = SYSTEM.attack_odds(vera, lin, "melee:machete", mastery="roll")
     # a die x >= 4 hits for x - 4 Damage d; Lin keeps it off with 7 + a d20 >= 10 + d, i.e. a die of
@@ -340,7 +330,7 @@ def test_lucky_a_bought_success_deals_the_minimal_damage():
     ada, bo = fresh()
     odds = SYSTEM.attack_odds(ada, bo, "unarmed", bought="success")
     assert odds.p_hit == 1 and odds.damage[1] == 1
-    out = SYSTEM.resolve_attack(ada, bo, "unarmed", bought="success", rng=Seq([]))
+    out = SYSTEM.resolve_attack(ada, bo, "unarmed", bought="success", rng=DiceInOrder([]))
     assert out.hit and out.damage == 1 and [(e.trait, e.delta) for e in out.attacker_effects] == [("threads", -2)]
     assert SYSTEM.attack_odds(ada, Character(durability_gm=1), "unarmed", bought="success").damage[0] == 1
 
@@ -373,13 +363,13 @@ def test_combat_attack_applies_damage_threads_and_the_fall_and_undoes_exactly():
     assert theirs["changes"]["hp"] == [30, 14]  # CON 10 x 3 = 30 HP (L314)
     assert any("Dangerous wound" in n["en"] for n in theirs["notes"])  # the GM's threshold (apply_damage)
     # Lin answers the next blow (a 15: 11 Damage) with Secrets of mastery for 1 Thread: no HP lost
-    combat.rng = Seq([15])
+    combat.rng = DiceInOrder([15])
     event = combat.attack("a", "t", "melee:machete", mastery="thread")
     assert event["hit"] and event["damage"] == 0
     theirs = next(e for e in event["effects"] if e["id"] == "t")
     assert theirs["changes"] == {"threads": [3, 2]} and combat.character("t").hp == 14
     # without Threads: a 19 deals 15, Lin's Valor check against 25 fails (a 1) and Lin falls
-    combat.rng = Seq([19, 1])
+    combat.rng = DiceInOrder([19, 1])
     event = combat.attack("a", "t", "melee:machete", mastery="roll")
     assert event["damage"] == 15 and [c["id"] for c in combat.conditions("t")] == ["prone"]
     assert combat.character("t").hp == -1 and SYSTEM.is_defeated(combat.character("t"))
@@ -411,7 +401,7 @@ def test_a_defeating_blow_is_reported():
     # Defense 10 - 1 (mDEX of DEX... 10 -> 0) = 10; Valor 10: a die x deals x; 9 HP fall to x >= 9: 12/20
     assert weak.defense == 10 and odds.p_defeat == Fraction(12, 20)
     combat = _fight(vera, weak)
-    combat.rng = Seq([15])
+    combat.rng = DiceInOrder([15])
     event = combat.attack("a", "t", "melee:machete")
     assert event["damage"] == 15 and SYSTEM.is_defeated(combat.character("t"))
     assert next(e for e in event["effects"] if e["id"] == "t")["defeated"]
@@ -490,10 +480,10 @@ def test_a_natural_1_never_deals_damage_when_it_fails():
     the total reaches the Defense (the Damage is the margin of a successful attack, L351)."""
     strict = SYSTEM.with_rules(nat1_auto_fail=True)
     vera, bo = strict.Character(**fighter().to_dict()), strict.Character(name="Bo")
-    out = strict.resolve_attack(vera, bo, "melee:machete", rng=Seq([1]))
+    out = strict.resolve_attack(vera, bo, "melee:machete", rng=DiceInOrder([1]))
     assert not out.hit and out.damage == 0
     assert strict.attack_odds(vera, bo, "melee:machete").p_hit == Fraction(19, 20)
-    assert SYSTEM.resolve_attack(vera, bo, "melee:machete", rng=Seq([1])).damage == 1  # 1 + 10 - 10
+    assert SYSTEM.resolve_attack(vera, bo, "melee:machete", rng=DiceInOrder([1])).damage == 1  # 1 + 10 - 10
 
 
 def test_the_attack_word_agrees_a_failed_natural_1_deals_nothing():
@@ -502,7 +492,7 @@ def test_the_attack_word_agrees_a_failed_natural_1_deals_nothing():
 
     strict = SYSTEM.rules.replace(nat1_auto_fail=True)
     form = forms.parse_attack("attack 12 vs 10", options=strict)
-    assert form.roll(Seq([1])).tree.details["damage"] == 0
+    assert form.roll(DiceInOrder([1])).tree.details["damage"] == 0
     assert form.damage_distribution()[0] == Fraction(1, 20)  # only the 1 (13 >= 10 otherwise hits)
     loose = forms.parse_attack("attack 12 vs 10", options=SYSTEM.rules)
-    assert loose.roll(Seq([1])).tree.details["damage"] == 3
+    assert loose.roll(DiceInOrder([1])).tree.details["damage"] == 3

@@ -5,7 +5,6 @@ familiar places, L424); the sheet's Valor and Marksmanship show the Veteran's +1
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -13,17 +12,9 @@ from tabletop_systems.threads_of_fate import SYSTEM, Character
 from tabletop_widgets.core import RuleError
 from tabletop_widgets.core.combat.records import persisted
 from tabletop_widgets.widgets import CharacterSheet
+from helpers import DiceInOrder
 
 VETERAN = {"code": "veteran", "name": "Veteran", "expert_access": ["warfare", "medicine"]}
-
-
-class Seq(random.Random):
-    def __init__(self, values):
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a, b):
-        return self.values.pop(0)
 
 
 def bought(c, check_id, what, **options):
@@ -91,13 +82,13 @@ def test_the_sheet_shows_the_veterans_plus_one_in_valor_and_marksmanship_L537():
     )
     # the roll adds the shown value, once
     for check_id, shown in (("valor", vet.valor), ("marksmanship", vet.marksmanship)):
-        assert SYSTEM.roll_check(vet, check_id, difficulty=10, rng=Seq([10])).total == 10 + shown
+        assert SYSTEM.roll_check(vet, check_id, difficulty=10, rng=DiceInOrder([10])).total == 10 + shown
     # every weapon row of the sheet too, and an attack with it rolls that rating
     vet.weapons_list = [{"name": "Machete", "kind": "melee", "dmb": 1}, {"name": "Rifle", "kind": "ranged", "dmb": 2}]
     rows = {r["name"]: r["rating"] for r in vet.attacks}
     assert rows == {"unarmed": vet.valor_unarmed, "Machete": 3 + 0 + 2 + 1 + 1, "Rifle": 4 + 2 + 2 + 1}
     target = Character()
-    out = SYSTEM.resolve_attack(vet, target, "melee:machete", rng=Seq([12]))
+    out = SYSTEM.resolve_attack(vet, target, "melee:machete", rng=DiceInOrder([12]))
     assert out.dice[0].total == 12 + rows["Machete"]
     # the sheet's help names the bonus, and the sheet shows the value with it
     for name in ("valor", "valor_unarmed", "marksmanship"):

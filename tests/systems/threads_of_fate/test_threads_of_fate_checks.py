@@ -10,6 +10,7 @@ import pytest
 from tabletop_systems.threads_of_fate import SYSTEM, Character, checks
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckResult
+from helpers import DiceInOrder
 
 
 def brute_p(bonus, dc, net, nat20=True, nat1=False):
@@ -175,15 +176,6 @@ def test_D10_nat20_off_makes_it_impossible():
     assert checks.p_success(2, 22, 0, options=rules) == Fraction(1, 20)
 
 
-class Seq(random.Random):
-    def __init__(self, values):
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a, b):
-        return self.values.pop(0)
-
-
 @pytest.mark.parametrize(
     "adv,hin,dice,kept,crit",
     [
@@ -194,7 +186,7 @@ class Seq(random.Random):
 )
 def test_D11(adv, hin, dice, kept, crit):
     c = Character(dexterity=10, stealth=1)
-    r = SYSTEM.roll_check(c, "dexterity+stealth", difficulty=10, advantages=adv, hindrances=hin, rng=Seq(dice))
+    r = SYSTEM.roll_check(c, "dexterity+stealth", difficulty=10, advantages=adv, hindrances=hin, rng=DiceInOrder(dice))
     assert r.details["dice"] == dice and r.details["kept"] == kept and r.critical == crit
     kept_flags = [d.kept for d in r.roll.dice]
     assert kept_flags.count(True) == 1
@@ -434,7 +426,7 @@ def test_D38_reroll_odds():
         for face in range(1, 21):
             hero = Character(dexterity=14, threads=threads)
             try:
-                again = SYSTEM.reroll(hero, previous, rng=Seq([face]))
+                again = SYSTEM.reroll(hero, previous, rng=DiceInOrder([face]))
             except RuleError as e:
                 refused.append(e.code)
                 return Fraction(0)  # no re-roll left: the failure stands
@@ -444,7 +436,7 @@ def test_D38_reroll_odds():
 
     p = sum(
         Fraction(1, 20)
-        * p_ends_in_success(SYSTEM.roll_check(hero, "dexterity", difficulty=12, rng=Seq([face])), hero.threads)
+        * p_ends_in_success(SYSTEM.roll_check(hero, "dexterity", difficulty=12, rng=DiceInOrder([face])), hero.threads)
         for face in range(1, 21)
     )
     assert p == 1 - (1 - Fraction(11, 20)) ** 3 == Fraction(7271, 8000)
@@ -471,7 +463,7 @@ def test_D18_bands(value, band):
     ],
 )
 def test_trouble_with_control(die, margin, forced, band):
-    r = SYSTEM.roll_trouble(rng=Seq([die]), margin=margin, forced=forced)
+    r = SYSTEM.roll_trouble(rng=DiceInOrder([die]), margin=margin, forced=forced)
     assert r.degree == band
 
 
@@ -521,12 +513,12 @@ def test_trouble_adv_reading_A11():
 )
 def test_attribute_trouble_tables(table, names):
     for die, name in zip((20, 15, 9, 3), names):
-        assert SYSTEM.roll_trouble(rng=Seq([die]), table=table).degree_label["en"] == name
+        assert SYSTEM.roll_trouble(rng=DiceInOrder([die]), table=table).degree_label["en"] == name
 
 
 def test_trouble_band_names_gm_option():
     s = SYSTEM.with_rules(trouble_band_names={"A": {"en": "All clear", "ru": "Всё чисто"}})
-    assert s.roll_trouble(rng=Seq([20])).degree_label == {"en": "All clear", "ru": "Всё чисто"}
+    assert s.roll_trouble(rng=DiceInOrder([20])).degree_label == {"en": "All clear", "ru": "Всё чисто"}
 
 
 # --- Contest, mutual aid, SwT, group stealth, grapple ------------------------------------------------------
@@ -561,7 +553,7 @@ def test_D33_D34_aid():
     assert checks.aid_counts([True, True, True]) == (3, 0)  # counted; the roll caps the net at 2 (L109)
     assert checks.net_dice(*checks.aid_counts([True, True, True])) == 2
     helpers = [(Character(dexterity=16, athletics=1), "dexterity+athletics", {}), (Character(), "strength", {})]
-    res = SYSTEM.mutual_aid(15, helpers, rng=Seq([7, 8]))
+    res = SYSTEM.mutual_aid(15, helpers, rng=DiceInOrder([7, 8]))
     assert res["difficulty"] == 10 and res["advantages"] == 1 and res["hindrances"] == 1
 
 
@@ -571,20 +563,20 @@ def test_mutual_aid_cancels_before_the_cap():
     count: three helpers who succeed and one who fails leave a net of +2 (3 dice), not the +1 of
     capping each count first."""
     helpers = [(Character(dexterity=16, athletics=3), "dexterity+athletics", {})] * 3 + [(Character(), "strength", {})]
-    res = SYSTEM.mutual_aid(15, helpers, rng=Seq([10, 10, 10, 2]))
+    res = SYSTEM.mutual_aid(15, helpers, rng=DiceInOrder([10, 10, 10, 2]))
     assert (res["advantages"], res["hindrances"], res["net"]) == (3, 1, 2)
     main = Character(dexterity=16, athletics=3)
     roll = SYSTEM.roll_check(
         main,
         "dexterity+athletics",
-        rng=Seq([4, 9, 17]),
+        rng=DiceInOrder([4, 9, 17]),
         difficulty=15,
         advantages=res["advantages"],
         hindrances=res["hindrances"],
     )
     assert roll.details["dice"] == [4, 9, 17] and roll.details["kept"] == 17
     capped_first = SYSTEM.with_rules(adv_order="cap_then_cancel")  # the A2 reading a GM may choose
-    assert capped_first.mutual_aid(15, helpers, rng=Seq([10, 10, 10, 2]))["net"] == 1
+    assert capped_first.mutual_aid(15, helpers, rng=DiceInOrder([10, 10, 10, 2]))["net"] == 1
 
 
 def _failed(skill_xp, only20):

@@ -8,15 +8,7 @@ import pytest
 from tabletop_systems.threads_of_fate import SYSTEM, Character, attributes, checks, combat
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import ConditionSpec, DamageOutcome, InitiativeOrder
-
-
-class Seq(random.Random):
-    def __init__(self, values):
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a, b):
-        return self.values.pop(0)
+from helpers import DiceInOrder
 
 
 @pytest.mark.parametrize(
@@ -36,23 +28,23 @@ def test_attack_damage_vectors(val, defense, dur, die, dmg):
 def test_D14_equality_is_a_success():
     attacker = Character(weapons=5)  # STR 10, DEX 10 -> Valor 5
     target = Character(armour_bonus=5)  # DEF 15
-    r = SYSTEM.attack(attacker, target, rng=Seq([10]))
+    r = SYSTEM.attack(attacker, target, rng=DiceInOrder([10]))
     assert r.success and r.margin == 0 and r.details["damage"] == 0
 
 
 def test_S23_through_the_system():
     attacker = Character(weapons=10)
     target = Character(armour_bonus=8)  # DEF 18
-    r = SYSTEM.attack(attacker, target, rng=Seq([14]))
+    r = SYSTEM.attack(attacker, target, rng=DiceInOrder([14]))
     assert r.total == 24 and r.details["damage"] == 6
 
 
 def test_attack_zero_xp_hindrance_and_veteran():
     a = Character()
-    r = SYSTEM.attack(a, Character(), rng=Seq([15, 3]))
+    r = SYSTEM.attack(a, Character(), rng=DiceInOrder([15, 3]))
     assert r.details["dice"] == [15, 3] and r.details["kept"] == 3  # L380
     vet = Character(weapons=6, attributes=[{"code": "veteran", "name": "Veteran"}])
-    r2 = SYSTEM.attack(vet, Character(), rng=Seq([10]))
+    r2 = SYSTEM.attack(vet, Character(), rng=DiceInOrder([10]))
     assert r2.total == 10 + 6 + 1  # S34
 
 
@@ -66,7 +58,7 @@ def test_S34_veteran_valor_checks():
 
 def test_immunity_beats_natural_20_A21():
     robot = Character(attributes=[{"code": "combat_robot", "name": "Combat robot"}])
-    r = SYSTEM.attack(Character(weapons=1), robot, rng=Seq([20]), damage_kind="poison")
+    r = SYSTEM.attack(Character(weapons=1), robot, rng=DiceInOrder([20]), damage_kind="poison")
     assert r.details["damage"] == 0 and r.details["immune"]
 
 
@@ -83,21 +75,21 @@ def test_damage_distribution_exact():
 def test_D15_defense_check(die, dmg):
     c = Character(dexterity=14, armour_bonus=0)  # DEF 12, BDEF 10
     assert c.defense == 12
-    r = SYSTEM.defense_check(c, 15, rng=Seq([die]))
+    r = SYSTEM.defense_check(c, 15, rng=DiceInOrder([die]))
     assert r.details["damage"] == dmg
 
 
 def test_S24_defense_check():
     c = Character(dexterity=14, armour_bonus=4)  # DEF 16
-    r = SYSTEM.defense_check(c, 20, rng=Seq([12]))
+    r = SYSTEM.defense_check(c, 20, rng=DiceInOrder([12]))
     assert r.total == 18 and r.details["damage"] == 2
 
 
 def test_defense_check_durability_reading_A20():
     c = Character(dexterity=14, durability_gm=1)
-    assert SYSTEM.defense_check(c, 15, rng=Seq([3])).details["damage"] == 9
+    assert SYSTEM.defense_check(c, 15, rng=DiceInOrder([3])).details["damage"] == 9
     s = SYSTEM.with_rules(durability_vs_defense_check=False)
-    assert s.defense_check(c, 15, rng=Seq([3])).details["damage"] == 10
+    assert s.defense_check(c, 15, rng=DiceInOrder([3])).details["damage"] == 10
 
 
 def test_apply_damage_and_gm_prompt():
@@ -191,12 +183,12 @@ def test_initiative_static_ties_reported():
 
 def test_initiative_rolloff_and_rolled_mode():
     twins = {"x": Character(), "y": Character()}
-    o = SYSTEM.roll_initiative(twins, rng=Seq([5, 17]))
+    o = SYSTEM.roll_initiative(twins, rng=DiceInOrder([5, 17]))
     assert list(o.order) == ["y", "x"] and "roll-off" in o.tiebreaks[0]["en"]
-    o2 = SYSTEM.roll_initiative(twins, rng=Seq([3, 3]))
+    o2 = SYSTEM.roll_initiative(twins, rng=DiceInOrder([3, 3]))
     assert list(o2.order) == ["x", "y"] and o2.tiebreaks[0]["by"] == "listed order"
     rolled = SYSTEM.with_rules(initiative_mode="rolled")
-    o3 = rolled.roll_initiative(twins, rng=Seq([2, 1, 19, 1]))
+    o3 = rolled.roll_initiative(twins, rng=DiceInOrder([2, 1, 19, 1]))
     assert list(o3.order) == ["y", "x"] and o3.rolls["y"].key[0] == 19 + 5
 
 
@@ -321,14 +313,14 @@ def test_D26_martial_arts():
 @pytest.mark.parametrize("die,ok", [pytest.param(9, True, id="D27-9"), pytest.param(8, False, id="D27-8")])
 def test_D27_veteran_scrounge(die, ok):
     v = Character(wisdom=12, attributes=[{"code": "veteran", "name": "Veteran"}])
-    out = attributes.veteran_scrounge(v, rng=Seq([die, 12]), options=SYSTEM.rules)
+    out = attributes.veteran_scrounge(v, rng=DiceInOrder([die, 12]), options=SYSTEM.rules)
     assert out["check"].success is ok
     if ok:
         assert out["trouble"] is None
     else:
         assert out["trouble"].details["table"] == "veteran" and out["trouble"].total == 12  # A34: no margin
         m = attributes.veteran_scrounge(
-            v, rng=Seq([die, 12]), options=SYSTEM.rules.replace(veteran_trouble_margin=True)
+            v, rng=DiceInOrder([die, 12]), options=SYSTEM.rules.replace(veteran_trouble_margin=True)
         )
         assert m["trouble"].total == 11
 
@@ -372,9 +364,9 @@ def test_contest_attack_A9():
     t = Character(size="small", gm_approved_size=True, dexterity=14)  # BDEF 11, DEF 13
     assert combat.contest_defense_bonus(t, options=SYSTEM.rules) == 2
     assert combat.contest_defense_bonus(t, options=SYSTEM.rules.replace(contest_keep_sbp=True)) == 3
-    out = SYSTEM.contest_attack(a, t, rng=Seq([15, 10]))
+    out = SYSTEM.contest_attack(a, t, rng=DiceInOrder([15, 10]))
     assert out["defense_total"] == 12 and out["attack"].total == 19 and out["winner"] == "a" and out["damage"] == 7
-    tie = SYSTEM.contest_attack(a, t, rng=Seq([8, 10]))
+    tie = SYSTEM.contest_attack(a, t, rng=DiceInOrder([8, 10]))
     assert tie["winner"] == "tie" and tie["damage"] == 0
 
 
@@ -382,7 +374,9 @@ def test_unique_moves():
     aug = Character(intelligence=14, threads=1, attributes=[{"code": "augmented", "name": "Augmented"}])
     out = attributes.steel_and_flesh(aug, options=SYSTEM.rules)
     assert out["die"] == 20 and out["effects"][0].delta == -1
-    out = attributes.steel_and_flesh(aug, with_threads=False, difficulty=15, rng=Seq([10, 16]), options=SYSTEM.rules)
+    out = attributes.steel_and_flesh(
+        aug, with_threads=False, difficulty=15, rng=DiceInOrder([10, 16]), options=SYSTEM.rules
+    )
     # INT check 10 + 2 = 12 vs 15: failed by 3 -> Trouble 16 - 3 = 13 -> Decompensation
     assert out["trouble"].total == 13 and out["works"] and out["swt"] == 1
     robot = Character(
@@ -390,32 +384,34 @@ def test_unique_moves():
     )
     with pytest.raises(RuleError):
         attributes.automatic_repair(robot, options=SYSTEM.rules)
-    rep = attributes.automatic_repair(robot, with_threads=False, rng=Seq([3]), options=SYSTEM.rules)
+    rep = attributes.automatic_repair(robot, with_threads=False, rng=DiceInOrder([3]), options=SYSTEM.rules)
     assert rep["heal"] == 0 and rep["radius"] == 6 and rep["area_damage"] == 3
     m = Character(
         dexterity=16, wisdom=14, strength=12, unarmed=4, attributes=[{"code": "martial_arts", "name": "Martial arts"}]
     )
-    assert attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([8]), options=SYSTEM.rules)["ignored"]
-    fail = attributes.secrets_of_mastery(m, 7, with_threads=False, rng=Seq([7]), options=SYSTEM.rules)
+    assert attributes.secrets_of_mastery(m, 7, with_threads=False, rng=DiceInOrder([8]), options=SYSTEM.rules)[
+        "ignored"
+    ]
+    fail = attributes.secrets_of_mastery(m, 7, with_threads=False, rng=DiceInOrder([7]), options=SYSTEM.rules)
     assert fail["prone"] and fail["hp_lost"] == 7
 
 
 def test_medicine_procedure():
     medic = Character(intelligence=14, wisdom=16, medicine=4, expert_access=["medicine", "repair"], repair=2)
     patient = Character(hp=5)
-    out = SYSTEM.medicine(medic, patient, rng=Seq([12]))  # 12 + 4 + 2 = 18 -> 1 + 1 = 2 HP
+    out = SYSTEM.medicine(medic, patient, rng=DiceInOrder([12]))  # 12 + 4 + 2 = 18 -> 1 + 1 = 2 HP
     assert out["heal"] == 2 and out["source"] == "medicine" and out["combat_turns"] == 4
     SYSTEM.apply_healing(patient, out["heal"], source="medicine")
     assert patient.hp == 7
     with pytest.raises(RuleError):
-        SYSTEM.medicine(medic, patient, rng=Seq([12]))
+        SYSTEM.medicine(medic, patient, rng=DiceInOrder([12]))
     SYSTEM.new_day(patient)
-    revive = SYSTEM.medicine(medic, patient, mode="revive", rng=Seq([9]))
+    revive = SYSTEM.medicine(medic, patient, mode="revive", rng=DiceInOrder([9]))
     assert revive["revived"] and revive["heal"] == 0
-    first = SYSTEM.medicine(medic, patient, mode="first_aid", rng=Seq([5]))
+    first = SYSTEM.medicine(medic, patient, mode="first_aid", rng=DiceInOrder([5]))
     assert first["check"].details["characteristic"] == "wisdom"
     bot = Character(attributes=[{"code": "combat_robot", "name": "Combat robot"}], hp=3)
-    assert SYSTEM.medicine(medic, bot, rng=Seq([10]))["source"] == "repair"
+    assert SYSTEM.medicine(medic, bot, rng=DiceInOrder([10]))["source"] == "repair"
     with pytest.raises(RuleError):
         SYSTEM.medicine(bot, bot)
 
@@ -439,8 +435,8 @@ def test_robot_durability_reading_A26_in_combat():
 def test_medicine_per_medic_reading_A28():
     s = SYSTEM.with_rules(medicine_once_per="medic")
     medic = Character(intelligence=14, medicine=4, expert_access=["medicine"])
-    s.medicine(medic, Character(hp=1), rng=Seq([12]))
+    s.medicine(medic, Character(hp=1), rng=DiceInOrder([12]))
     assert medic.medicine_given_today
     with pytest.raises(RuleError):
-        s.medicine(medic, Character(hp=1), rng=Seq([12]))
-    SYSTEM.medicine(medic, Character(hp=1), rng=Seq([12]))  # default: per patient
+        s.medicine(medic, Character(hp=1), rng=DiceInOrder([12]))
+    SYSTEM.medicine(medic, Character(hp=1), rng=DiceInOrder([12]))  # default: per patient

@@ -6,13 +6,13 @@ a fight), a new meeting started, XP awarded by the GM and spent once, and no pro
 from __future__ import annotations
 
 import json
-import random
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.combat.records import persisted
 from tabletop_widgets.core.wizard import Wizard
 from tabletop_widgets.widgets import CharacterSheet
+from helpers import DiceInOrder
 
 #: what the player sets on each step, in the book's order (L249-268)
 CHOICES = {
@@ -37,17 +37,6 @@ CHOICES = {
     "bonds": {"bonds": [{"name": "Never leave your own"}]},
     "skills": {"stealth": 4, "unarmed": 3, "warfare": 2},
 }
-
-
-class Seq(random.Random):
-    """Dice in a given order."""
-
-    def __init__(self, values):
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a, b):
-        return self.values.pop(0)
 
 
 def made_by_the_wizard() -> Character:
@@ -99,7 +88,7 @@ def test_a_hero_made_played_and_advanced_shows_no_problem():
     # a raider's blade finds him: a natural 20 always costs at least 1 HP (L114)
     raider = Character(name="Raider", entity_type="extra", strength=14, weapons=3)
     raider.weapons_list = [{"name": "Machete", "kind": "melee", "dmb": 2}]
-    fight = Combat(SYSTEM, rng=Seq([20]))
+    fight = Combat(SYSTEM, rng=DiceInOrder([20]))
     fight.add("rook", c)
     fight.add("raider", raider)
     event = fight.attack("raider", "rook", "melee:machete")

@@ -4,6 +4,7 @@ import pytest
 
 from tabletop_systems.threads_of_fate import SYSTEM, Character
 from tabletop_systems.threads_of_fate.traits import mod
+from characters import THREADS_CHARACTERISTICS
 from tabletop_widgets.core.problems import ValidationError
 
 
@@ -29,12 +30,7 @@ def test_D01_through_the_model_for_an_npc():
 
 def test_D02():
     c = Character(
-        strength=10,
-        dexterity=14,
-        constitution=14,
-        intelligence=12,
-        wisdom=12,
-        charm=8,
+        **THREADS_CHARACTERISTICS,
         weapons=3,
         shooting=2,
         weapons_list=[{"name": "machete", "kind": "melee", "dmb": 1}, {"name": "pistol", "kind": "ranged", "dmb": 2}],

@@ -12,17 +12,10 @@ import pytest
 from tabletop_systems.threads_of_fate import SYSTEM, Character, attributes, checks, combat, fate
 from tabletop_systems.threads_of_fate.sizes import SIZE_MEDIUM_COUNT
 from tabletop_systems.threads_of_fate.traits import mod
+from characters import THREADS_CHARACTERISTICS
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import CheckResult
-
-
-class Seq(random.Random):
-    def __init__(self, values):
-        super().__init__(0)
-        self.values = list(values)
-
-    def randint(self, a, b):
-        return self.values.pop(0)
+from helpers import DiceInOrder
 
 
 def raises(code, fn, *a, **kw):
@@ -136,11 +129,11 @@ def S14():
 
 
 def S15():
-    assert SYSTEM.roll_trouble(rng=Seq([16]), margin=3).degree == "A"
+    assert SYSTEM.roll_trouble(rng=DiceInOrder([16]), margin=3).degree == "A"
 
 
 def S16():
-    r = SYSTEM.roll_trouble(rng=Seq([16]), margin=-2)
+    r = SYSTEM.roll_trouble(rng=DiceInOrder([16]), margin=-2)
     assert (r.total, r.degree) == (14, "B")
 
 
@@ -174,12 +167,12 @@ def S22():
 
 
 def S23():
-    r = SYSTEM.attack(Character(weapons=10), Character(armour_bonus=8), rng=Seq([14]))
+    r = SYSTEM.attack(Character(weapons=10), Character(armour_bonus=8), rng=DiceInOrder([14]))
     assert r.details["damage"] == 6
 
 
 def S24():
-    r = SYSTEM.defense_check(Character(dexterity=14, armour_bonus=4), 20, rng=Seq([12]))
+    r = SYSTEM.defense_check(Character(dexterity=14, armour_bonus=4), 20, rng=DiceInOrder([12]))
     assert (r.total, r.details["damage"]) == (18, 2)
 
 
@@ -190,8 +183,8 @@ def _guard():
 def S25():
     hero, dc = _guard()
     assert (hero.dexterity_mod, dc) == (2, 16)
-    assert SYSTEM.roll_check(hero, "dexterity+stealth", difficulty=dc, rng=Seq([8])).success
-    assert not SYSTEM.roll_check(hero, "dexterity+stealth", difficulty=dc, rng=Seq([7])).success
+    assert SYSTEM.roll_check(hero, "dexterity+stealth", difficulty=dc, rng=DiceInOrder([8])).success
+    assert not SYSTEM.roll_check(hero, "dexterity+stealth", difficulty=dc, rng=DiceInOrder([7])).success
     assert SYSTEM.chance(hero, "dexterity+stealth", difficulty=dc) == Fraction(13, 20)
 
 
@@ -248,7 +241,9 @@ def S33():
 
 def S34():
     v = Character(weapons=6, attributes=[{"code": "veteran", "name": "Veteran"}])
-    assert v.valor == 7 and SYSTEM.roll_check(v, "valor", rng=Seq([10])).total == 17  # L537: +1 shown on the sheet
+    assert (
+        v.valor == 7 and SYSTEM.roll_check(v, "valor", rng=DiceInOrder([10])).total == 17
+    )  # L537: +1 shown on the sheet
 
 
 def D01():
@@ -257,12 +252,7 @@ def D01():
 
 def D02():
     c = Character(
-        strength=10,
-        dexterity=14,
-        constitution=14,
-        intelligence=12,
-        wisdom=12,
-        charm=8,
+        **THREADS_CHARACTERISTICS,
         weapons=3,
         shooting=2,
         weapons_list=[{"name": "axe", "kind": "melee", "dmb": 1}, {"name": "gun", "kind": "ranged", "dmb": 2}],
@@ -335,9 +325,9 @@ def D10():
 
 def D11():
     c = Character(stealth=1)
-    assert SYSTEM.roll_check(c, "dexterity+stealth", hindrances=1, rng=Seq([17, 4])).details["kept"] == 4
-    assert SYSTEM.roll_check(c, "dexterity+stealth", advantages=1, rng=Seq([17, 4])).details["kept"] == 17
-    assert SYSTEM.roll_check(c, "dexterity+stealth", advantages=2, rng=Seq([3, 20, 9])).critical == "success"
+    assert SYSTEM.roll_check(c, "dexterity+stealth", hindrances=1, rng=DiceInOrder([17, 4])).details["kept"] == 4
+    assert SYSTEM.roll_check(c, "dexterity+stealth", advantages=1, rng=DiceInOrder([17, 4])).details["kept"] == 17
+    assert SYSTEM.roll_check(c, "dexterity+stealth", advantages=2, rng=DiceInOrder([3, 20, 9])).critical == "success"
 
 
 def D12():
@@ -349,13 +339,13 @@ def D13():
 
 
 def D14():
-    r = SYSTEM.attack(Character(weapons=5), Character(armour_bonus=5), rng=Seq([10]))
+    r = SYSTEM.attack(Character(weapons=5), Character(armour_bonus=5), rng=DiceInOrder([10]))
     assert (r.success, r.margin, r.details["damage"]) == (True, 0, 0)
 
 
 def D15():
     c = Character(dexterity=14)
-    assert [SYSTEM.defense_check(c, 15, rng=Seq([d])).details["damage"] for d in (18, 3)] == [0, 10]
+    assert [SYSTEM.defense_check(c, 15, rng=DiceInOrder([d])).details["damage"] for d in (18, 3)] == [0, 10]
 
 
 def D16():
@@ -437,8 +427,8 @@ def D26():
 
 def D27():
     v = Character(wisdom=12, attributes=[{"code": "veteran", "name": "Veteran"}])
-    assert attributes.veteran_scrounge(v, rng=Seq([9]), options=SYSTEM.rules)["check"].success
-    out = attributes.veteran_scrounge(v, rng=Seq([8, 15]), options=SYSTEM.rules)
+    assert attributes.veteran_scrounge(v, rng=DiceInOrder([9]), options=SYSTEM.rules)["check"].success
+    out = attributes.veteran_scrounge(v, rng=DiceInOrder([8, 15]), options=SYSTEM.rules)
     assert not out["check"].success and out["trouble"].details["table"] == "veteran"
 
 
@@ -478,7 +468,7 @@ def D33():
     res = SYSTEM.mutual_aid(
         15,
         [(Character(dexterity=16, athletics=1), "dexterity+athletics", {}), (Character(dexterity=12), "dexterity", {})],
-        rng=Seq([7, 8]),
+        rng=DiceInOrder([7, 8]),
     )
     assert (res["advantages"], res["hindrances"]) == (1, 1) and checks.net_dice(1, 1) == 0
 
