@@ -48,6 +48,7 @@ from tabletop_widgets.table.store import StoreError
 from .base import text_lookup
 from .copy import CopyButton
 from .lobby_campaigns import CampaignList
+from .table_texts import gm_words
 
 MAX_PLAYERS = 8
 MAX_OBSERVERS = 4
@@ -187,62 +188,10 @@ class Lobby(widgets.VBox):
         self.can = can or (lambda action: True)
         self.created = None
         self._error: dict[str, str] | None = None
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-lobby-title")
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
-        header = widgets.HBox([self.title, self.locale_toggle])
-        header.add_class("tt-lobby-header")
-        style = {"description_width": "initial"}
-        self.table_title = widgets.Text(value=_t("default_title", locale), style=style)
-        self.table_title.add_class("tt-lobby-table-title")
-        systems = available_systems()
-        self.system = widgets.Dropdown(
-            options=[(tr(get_system(s).title, locale), s) for s in systems],
-            value="ret" if "ret" in systems else systems[0],
-            style=style,
-        )
-        self.system.add_class("tt-lobby-system")
-        self.gm_name = widgets.Text(value=self._default_gm(locale), style=style)
-        self.gm_name.add_class("tt-lobby-gm-name")
-        self.players = widgets.BoundedIntText(value=2, min=1, max=MAX_PLAYERS, style=style)
-        self.players.add_class("tt-lobby-players")
-        self.observers = widgets.BoundedIntText(value=0, min=0, max=MAX_OBSERVERS, style=style)
-        self.observers.add_class("tt-lobby-observers")
-        grid = widgets.GridBox(
-            [self.table_title, self.system, self.gm_name, self.players, self.observers],
-            layout=widgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"),
-        )
-        grid.add_class("tt-lobby-grid")
-        self.seat_rows: list[tuple[widgets.Text, widgets.Text]] = []
-        #: per seat row: the saved-character upload and what it says about the file
-        self.seat_files: list[tuple[widgets.FileUpload, widgets.HTML]] = []
-        self._upload_handlers: list[Callable[[Any], None]] = []
-        #: row index -> (file name, the file's bytes) of a character file that read well
-        self._imported: dict[int, tuple[str, bytes]] = {}
-        self._file_notes: dict[int, tuple[str, dict[str, str]]] = {}
-        self._made_labels: dict[str, tuple[str, str]] = {}
-        self.seats_box = widgets.VBox()
-        self.seats_box.add_class("tt-lobby-seats")
-        self.create_button = widgets.Button(button_style="primary")
-        self.create_button.add_class("tt-lobby-create")
-        self.key = widgets.Password(style=style)
-        self.key.add_class("tt-lobby-key")
-        self.key_note = widgets.HTML()
-        self.key_note.add_class("tt-lobby-key-note")
-        self.error = widgets.HTML()
-        self.error.add_class("tt-lobby-error")
-        self.links = widgets.HTML()
-        self.links.add_class("tt-lobby-links")
-        self.copy_all = CopyButton()
-        self.copy_all.add_class("tt-copy-all")
-        self.copy_buttons: dict[str, CopyButton] = {}
-        self.copy_box = widgets.HBox(layout=widgets.Layout(display="none"))
-        self.copy_box.add_class("tt-lobby-copy")
+        header = self._build_header(locale)
+        grid = self._build_form(locale)
+        self._build_seats()
+        self._build_results()
         super().__init__(
             [
                 self.style_block,
@@ -267,13 +216,89 @@ class Lobby(widgets.VBox):
         self.system.observe(self._on_system, names="value")
         self.create_button.on_click(lambda _b: self.create())
         self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
+        self._read_key_mode()
+        self._render()
+
+    # -- building -------------------------------------------------------------------------------
+    def _build_header(self, locale: str) -> widgets.HBox:
+        """The style, the title and the language switch; returns the header."""
+        self.style_block = widgets.HTML(_CSS)
+        self.style_block.add_class("tt-style")
+        self.title = widgets.HTML()
+        self.title.add_class("tt-lobby-title")
+        self.locale_toggle = widgets.ToggleButtons(
+            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
+        )
+        self.locale_toggle.add_class("tt-locale")
+        header = widgets.HBox([self.title, self.locale_toggle])
+        header.add_class("tt-lobby-header")
+        return header
+
+    def _build_form(self, locale: str) -> widgets.GridBox:
+        """The table's name and game, the GM's name, how many players and observers."""
+        style = {"description_width": "initial"}
+        self.table_title = widgets.Text(value=_t("default_title", locale), style=style)
+        self.table_title.add_class("tt-lobby-table-title")
+        systems = available_systems()
+        self.system = widgets.Dropdown(
+            options=[(tr(get_system(s).title, locale), s) for s in systems],
+            value="ret" if "ret" in systems else systems[0],
+            style=style,
+        )
+        self.system.add_class("tt-lobby-system")
+        self.gm_name = widgets.Text(value=self._default_gm(locale), style=style)
+        self.gm_name.add_class("tt-lobby-gm-name")
+        self.players = widgets.BoundedIntText(value=2, min=1, max=MAX_PLAYERS, style=style)
+        self.players.add_class("tt-lobby-players")
+        self.observers = widgets.BoundedIntText(value=0, min=0, max=MAX_OBSERVERS, style=style)
+        self.observers.add_class("tt-lobby-observers")
+        grid = widgets.GridBox(
+            [self.table_title, self.system, self.gm_name, self.players, self.observers],
+            layout=widgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"),
+        )
+        grid.add_class("tt-lobby-grid")
+        return grid
+
+    def _build_seats(self) -> None:
+        """The seat rows' box (:meth:`_sync_rows` fills it), and what the rows hold."""
+        self.seat_rows: list[tuple[widgets.Text, widgets.Text]] = []
+        #: per seat row: the saved-character upload and what it says about the file
+        self.seat_files: list[tuple[widgets.FileUpload, widgets.HTML]] = []
+        self._upload_handlers: list[Callable[[Any], None]] = []
+        #: row index -> (file name, the file's bytes) of a character file that read well
+        self._imported: dict[int, tuple[str, bytes]] = {}
+        self._file_notes: dict[int, tuple[str, dict[str, str]]] = {}
+        self._made_labels: dict[str, tuple[str, str]] = {}
+        self.seats_box = widgets.VBox()
+        self.seats_box.add_class("tt-lobby-seats")
+
+    def _build_results(self) -> None:
+        """The lobby key, *Create table*, the error line, and the links with their copy
+        buttons (shown once the table is made)."""
+        self.create_button = widgets.Button(button_style="primary")
+        self.create_button.add_class("tt-lobby-create")
+        self.key = widgets.Password(style={"description_width": "initial"})
+        self.key.add_class("tt-lobby-key")
+        self.key_note = widgets.HTML()
+        self.key_note.add_class("tt-lobby-key-note")
+        self.error = widgets.HTML()
+        self.error.add_class("tt-lobby-error")
+        self.links = widgets.HTML()
+        self.links.add_class("tt-lobby-links")
+        self.copy_all = CopyButton()
+        self.copy_all.add_class("tt-copy-all")
+        self.copy_buttons: dict[str, CopyButton] = {}
+        self.copy_box = widgets.HBox(layout=widgets.Layout(display="none"))
+        self.copy_box.add_class("tt-lobby-copy")
+
+    def _read_key_mode(self) -> None:
+        """Whether this server's lobby asks for a key (the key field hidden when it does not)."""
         try:
             self.key_mode = lobby_mode(self.store)
         except StoreError as exc:
             self.key_mode = "unset"
             self._error = getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES}
         self.key.layout.display = "none" if self.key_mode == "open" else None
-        self._render()
 
     @property
     def store(self):
@@ -507,7 +532,7 @@ class Lobby(widgets.VBox):
             system = get_system(self.system.value)
         except KeyError:
             system = None
-        return {key: term_of(system, key, loc) for key in ("gm", "gm_title", "gm_gen")}
+        return gm_words(system, loc)
 
     def _default_gm(self, loc: str) -> str:
         system = getattr(self, "system", None)
