@@ -31,6 +31,24 @@ def _texts(entry: Mapping[str, Any]) -> dict[str, str] | None:
     return None
 
 
+def _roll_item(e: Mapping[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """A roll of dice notation; a big one as a summary, its dice built when the reader opens
+    the entry."""
+    r = e.get("result") or {}
+    label = e.get("label") or e.get("expr") or r.get("expression", "")
+    passed = (r.get("check") or {}).get("passed")
+    if is_big(r):
+        return dict(
+            what=label,
+            breakdown=lambda loc: summary_text(r, loc),
+            success=passed,
+            breakdown_html=lambda loc: summary_html(r, loc),
+            details=lambda loc: dice_html(r, loc),
+        )
+    text = dict(texts) or r.get("text") or e.get("text", "")  # every reader's language
+    return dict(what=label, breakdown=text, success=passed)
+
+
 class TableLogArea:
     """``log_column`` of :class:`~.table_view.TableView`: the table's log (``roll_log``) and the
     transcripts of ended sessions (``transcripts``)."""
@@ -79,66 +97,57 @@ class TableLogArea:
         return str(info.get("name") or seat)
 
     def _log_item(self, e: Mapping[str, Any]) -> dict[str, Any] | None:
-        """What the log shows for one state log entry (``RollLog.add``'s keywords), or None."""
-        who = self._who(e.get("actor", ""))
-        hidden = bool(e.get("hidden"))
-
-        def mark(what: Mapping[str, str] | str) -> dict[str, str]:
-            base = {loc: tr(what, loc) for loc in LOCALES}
-            if hidden:
-                return {loc: f"[{_t('hidden_mark', loc)}] {base[loc]}" for loc in LOCALES}
-            return base
-
+        """What the log shows for one state log entry (``RollLog.add``'s keywords), or None.
+        A roll, a check, an attack or an initiative the GM rolled hidden says so."""
         kind = e.get("kind")
         texts = _texts(e) or {}  # every language, when the table recorded it so
         if kind == "roll":
-            r = e.get("result") or {}
-            label = e.get("label") or e.get("expr") or r.get("expression", "")
-            text = dict(texts) or r.get("text") or e.get("text", "")  # every reader's language
-            passed = (r.get("check") or {}).get("passed")
-            if is_big(r):  # a summary; the dice are built when the reader opens the entry
-                return dict(
-                    who=who,
-                    what=mark(label),
-                    breakdown=lambda loc: summary_text(r, loc),
-                    success=passed,
-                    breakdown_html=lambda loc: summary_html(r, loc),
-                    details=lambda loc: dice_html(r, loc),
-                )
-            else:
-                return dict(who=who, what=mark(label), breakdown=text, success=passed)
+            item = _roll_item(e, texts)
         elif kind in ("check", "check.after"):
-            r = e.get("result") or {}
-            roll = r.get("roll") or {}
-            name = self.character_name(e.get("character_id") or "")
-            what = {loc: f"{tr(r.get('label') or {}, loc)} · {name}" for loc in LOCALES}
-            if kind == "check.after":  # the latest check, changed after the roll (epic dice)
-                what = {loc: f"{what[loc]} · {_t('after_roll_mark', loc)}" for loc in LOCALES}
-            effects = {
-                loc: "; ".join(
-                    f"{self._trait_label(x, loc)} {x.get('delta'):+}"
-                    for x in r.get("effects") or ()
-                    if isinstance(x.get("delta"), int)
-                )
-                for loc in LOCALES
-            }
-            return dict(
-                who=who,
-                what=mark(what),
-                breakdown=dict(texts) or roll.get("text", ""),
-                outcome=r.get("outcome") or "",
-                success=r.get("success"),
-                effects=effects,
-            )
+            item = self._check_item(e, texts)
         elif kind == "attack":  # rolled with the table's dice: the line in every language
-            what = T("Attack", "Атака")
-            return dict(who=who, what=mark(what), breakdown=dict(texts) or e.get("text", ""), success=e.get("success"))
+            item = dict(what=T("Attack", "Атака"), breakdown=dict(texts) or e.get("text", ""), success=e.get("success"))
         elif kind == "initiative":
-            what = T("Initiative", "Инициатива")
-            return dict(who=who, what=mark(what), breakdown=e.get("text", ""))
-        elif kind == "message":
-            return dict(who=who, what=e.get("text", ""))
-        elif kind in ("session.ended", "session.started"):
+            item = dict(what=T("Initiative", "Инициатива"), breakdown=e.get("text", ""))
+        else:
+            item = self._table_item(e)
+            return None if item is None else dict(item, who=self._who(e.get("actor", "")))
+        what = {loc: tr(item["what"], loc) for loc in LOCALES}
+        if e.get("hidden"):
+            what = {loc: f"[{_t('hidden_mark', loc)}] {what[loc]}" for loc in LOCALES}
+        return dict(item, who=self._who(e.get("actor", "")), what=what)
+
+    def _check_item(self, e: Mapping[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+        """A named check of a character (``check.after``: changed after the roll, epic dice),
+        with the changes it made as the sheet names them."""
+        r = e.get("result") or {}
+        roll = r.get("roll") or {}
+        name = self.character_name(e.get("character_id") or "")
+        what = {loc: f"{tr(r.get('label') or {}, loc)} · {name}" for loc in LOCALES}
+        if e.get("kind") == "check.after":  # the latest check, changed after the roll (epic dice)
+            what = {loc: f"{what[loc]} · {_t('after_roll_mark', loc)}" for loc in LOCALES}
+        effects = {
+            loc: "; ".join(
+                f"{self._trait_label(x, loc)} {x.get('delta'):+}"
+                for x in r.get("effects") or ()
+                if isinstance(x.get("delta"), int)
+            )
+            for loc in LOCALES
+        }
+        return dict(
+            what=what,
+            breakdown=dict(texts) or roll.get("text", ""),
+            outcome=r.get("outcome") or "",
+            success=r.get("success"),
+            effects=effects,
+        )
+
+    def _table_item(self, e: Mapping[str, Any]) -> dict[str, Any] | None:
+        """A chat message, a session ended or started, the table closed (never hidden)."""
+        kind = e.get("kind")
+        if kind == "message":
+            return dict(what=e.get("text", ""))
+        if kind in ("session.ended", "session.started"):
             n = e.get("session")
             if kind == "session.ended":
                 what = {loc: _t("log_session_ended", loc, n=n) for loc in LOCALES}
@@ -146,10 +155,10 @@ class TableLogArea:
             else:
                 what = {loc: _t("log_session_started", loc, n=n) for loc in LOCALES}
                 detail = {loc: f"{_t('session_commitment', loc, n=n)}: {e.get('seed_hash', '')}" for loc in LOCALES}
-            return dict(who=who, what=what, breakdown=detail)
-        elif kind == "table.closed":
+            return dict(what=what, breakdown=detail)
+        if kind == "table.closed":
             seed = self.session.state.seed or ""
-            return dict(who=who, what=TEXTS["closed"], breakdown={loc: f"{_t('seed', loc)}: {seed}" for loc in LOCALES})
+            return dict(what=TEXTS["closed"], breakdown={loc: f"{_t('seed', loc)}: {seed}" for loc in LOCALES})
         return None
 
     def render_transcripts(self) -> None:
