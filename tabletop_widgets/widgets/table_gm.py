@@ -162,11 +162,7 @@ class GmDesk:
                 self.say("error", TEXTS["not_allowed"])
             else:
                 self.refused(exc)
-            self._setting_options += 1
-            try:  # the box springs back to what the table holds
-                self.players_build.value = table_option(self.session, "players_build")
-            finally:
-                self._setting_options -= 1
+            self.render_players_build()  # the box springs back to what the table holds
 
     # -- drawing -----------------------------------------------------------------------------------
     def render_players_build(self) -> None:
