@@ -12,8 +12,8 @@ GM's own link; :func:`tabletop_widgets.table.invite.invite_message`). Copying is
 field where the browser refuses it.
 
 A seat row may take a saved character (what a sheet's Save produced): the file is read for the
-chosen game by :func:`tabletop_widgets.table.invite.read_character_file`; a bad file, or one
-made for another game, says why and the table is not created while it is attached.
+chosen game; a bad file, or one made for another game, says why and the table is not created
+while it is attached (the rows: :class:`~.lobby_seats.SeatRows`).
 
 Creating a table asks for the server's lobby key (class ``tt-lobby-key``; see
 :mod:`tabletop_widgets.table.lobbykey`): checked in Python, wrong keys rate-limited in the store,
@@ -37,23 +37,20 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
-from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.core.registry import available_systems, get_system
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
-from tabletop_widgets.table.invite import CharacterFileError, invite_message, read_character_file
+from tabletop_widgets.table.invite import CharacterFileError, invite_message
 from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
 from tabletop_widgets.table.store import StoreError
 
 from .base import text_lookup
 from .copy import CopyButton
 from .lobby_campaigns import CampaignList
+from .lobby_seats import MAX_PLAYERS, SAMPLE_NAMES, SAMPLE_NAMES_RU, SeatRows, sample_character
+from .table_texts import gm_words
 
-MAX_PLAYERS = 8
 MAX_OBSERVERS = 4
-SAMPLE_NAMES = ["Aria", "Boris", "Chen", "Dana", "Emil", "Fay", "Gleb", "Hana"]
-#: the sample characters' names a Russian lobby offers (any name may be typed over them)
-SAMPLE_NAMES_RU = ["Аня", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя", "Зоя"]
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": T("New table", "Новый стол"),
@@ -66,8 +63,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "players": T("Players", "Игроков"),
     "observers": T("Observers", "Зрителей"),
     "gm_name": T("{gm_title}'s name", "Имя {gm_gen}"),
-    "player_name": T("Player {n}", "Игрок {n}"),
-    "character_name": T("Character", "Персонаж"),
     "create": T("Create table", "Создать стол"),
     "create_tip": T("Create the table and show the seat links", "Создать стол и показать ссылки мест"),
     "links": T("Seat links (shown once: copy them now)", "Ссылки мест (показаны один раз: скопируйте их)"),
@@ -99,12 +94,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "The browser did not allow copying: the text is selected, press Ctrl+C (⌘C on a Mac)",
         "Браузер не дал скопировать: текст выделен, нажмите Ctrl+C (⌘C на Mac)",
     ),
-    "character_file": T("From a file", "Из файла"),
-    "character_file_tip": T(
-        "A character saved from a sheet (its Save button): this player plays it",
-        "Персонаж, сохранённый с листа (кнопкой сохранения): игрок будет играть им",
-    ),
-    "imported": T("Loaded: {file}", "Загружен: {file}"),
     "seat_file_bad": T("{player}: {why}", "{player}: {why}"),
     "need_names": T("Every player and character needs a name.", "У каждого игрока и персонажа должно быть имя."),
     "failed": T("The table was not created: {why}", "Стол не создан: {why}"),
@@ -131,32 +120,6 @@ _t = text_lookup(TEXTS)
 _CSS = stylesheet("lobby")  # tabletop_widgets/front/lobby.css
 
 
-def sample_character(system, name: str = ""):
-    """A mid-range character of ``system`` built only from what its sheet declares (inputs on a
-    rules' scale, at most 20 wide, at the middle of the range a player may enter), named
-    ``name``; no system-specific code."""
-    values: dict[str, Any] = {}
-    model = system.Character
-    defaults = model().to_dict()
-    for field in system.sheet.fields():
-        if field.kind == "input" and field.min is not None and field.max is not None:
-            lo, hi = (
-                model.input_range(field.name, defaults) if hasattr(model, "input_range") else (field.min, field.max)
-            )
-            if lo is not None and hi is not None and hi - lo <= 20:
-                values[field.name] = lo + (hi - lo) // 2
-    extra = {"name": name} if name and "name" in system.Character.class_trait_names() else {}
-    try:
-        return system.Character(**extra, **values)
-    except (ValidationError, ValueError):
-        return system.Character(**extra)
-
-
-def _sample_name(i: int, locale: str) -> str:
-    names = SAMPLE_NAMES_RU if locale == "ru" else SAMPLE_NAMES
-    return names[i % len(names)]
-
-
 def default_base() -> str:
     """The table page's URL next to this page (from Voila's request), or a relative one."""
     url = os.environ.get("VOILA_REQUEST_URL") or ""
@@ -167,7 +130,7 @@ def default_base() -> str:
     return "table.ipynb"
 
 
-class Lobby(widgets.VBox):
+class Lobby(SeatRows, widgets.VBox):
     """The table creation form (class ``tt-lobby``). ``create()`` makes the table in ``store``
     and shows the links; ``created`` holds the :class:`CreatedTable`."""
 
@@ -187,6 +150,40 @@ class Lobby(widgets.VBox):
         self.can = can or (lambda action: True)
         self.created = None
         self._error: dict[str, str] | None = None
+        header = self._build_header(locale)
+        grid = self._build_form(locale)
+        self.build_seat_rows()
+        self._build_results()
+        super().__init__(
+            [
+                self.style_block,
+                header,
+                grid,
+                self.seats_box,
+                self.key,
+                self.key_note,
+                self.create_button,
+                self.error,
+                self.links,
+                self.copy_box,
+            ],
+            **kwargs,
+        )
+        self.campaign_list = CampaignList(self)
+        self.children = [*self.children, self.campaign_list]
+        self.add_class("tt-lobby")
+        self.locale = locale
+        self.sync_rows()
+        self.players.observe(lambda _c: self.sync_rows(), names="value")
+        self.system.observe(self._on_system, names="value")
+        self.create_button.on_click(lambda _b: self.create())
+        self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
+        self._read_key_mode()
+        self._render()
+
+    # -- building -------------------------------------------------------------------------------
+    def _build_header(self, locale: str) -> widgets.HBox:
+        """The style, the title and the language switch; returns the header."""
         self.style_block = widgets.HTML(_CSS)
         self.style_block.add_class("tt-style")
         self.title = widgets.HTML()
@@ -197,6 +194,10 @@ class Lobby(widgets.VBox):
         self.locale_toggle.add_class("tt-locale")
         header = widgets.HBox([self.title, self.locale_toggle])
         header.add_class("tt-lobby-header")
+        return header
+
+    def _build_form(self, locale: str) -> widgets.GridBox:
+        """The table's name and game, the GM's name, how many players and observers."""
         style = {"description_width": "initial"}
         self.table_title = widgets.Text(value=_t("default_title", locale), style=style)
         self.table_title.add_class("tt-lobby-table-title")
@@ -218,19 +219,14 @@ class Lobby(widgets.VBox):
             layout=widgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"),
         )
         grid.add_class("tt-lobby-grid")
-        self.seat_rows: list[tuple[widgets.Text, widgets.Text]] = []
-        #: per seat row: the saved-character upload and what it says about the file
-        self.seat_files: list[tuple[widgets.FileUpload, widgets.HTML]] = []
-        self._upload_handlers: list[Callable[[Any], None]] = []
-        #: row index -> (file name, the file's bytes) of a character file that read well
-        self._imported: dict[int, tuple[str, bytes]] = {}
-        self._file_notes: dict[int, tuple[str, dict[str, str]]] = {}
-        self._made_labels: dict[str, tuple[str, str]] = {}
-        self.seats_box = widgets.VBox()
-        self.seats_box.add_class("tt-lobby-seats")
+        return grid
+
+    def _build_results(self) -> None:
+        """The lobby key, *Create table*, the error line, and the links with their copy
+        buttons (shown once the table is made)."""
         self.create_button = widgets.Button(button_style="primary")
         self.create_button.add_class("tt-lobby-create")
-        self.key = widgets.Password(style=style)
+        self.key = widgets.Password(style={"description_width": "initial"})
         self.key.add_class("tt-lobby-key")
         self.key_note = widgets.HTML()
         self.key_note.add_class("tt-lobby-key-note")
@@ -241,39 +237,18 @@ class Lobby(widgets.VBox):
         self.copy_all = CopyButton()
         self.copy_all.add_class("tt-copy-all")
         self.copy_buttons: dict[str, CopyButton] = {}
+        self._made_labels: dict[str, tuple[str, str]] = {}
         self.copy_box = widgets.HBox(layout=widgets.Layout(display="none"))
         self.copy_box.add_class("tt-lobby-copy")
-        super().__init__(
-            [
-                self.style_block,
-                header,
-                grid,
-                self.seats_box,
-                self.key,
-                self.key_note,
-                self.create_button,
-                self.error,
-                self.links,
-                self.copy_box,
-            ],
-            **kwargs,
-        )
-        self.campaign_list = CampaignList(self)
-        self.children = [*self.children, self.campaign_list]
-        self.add_class("tt-lobby")
-        self.locale = locale
-        self._sync_rows()
-        self.players.observe(lambda _c: self._sync_rows(), names="value")
-        self.system.observe(self._on_system, names="value")
-        self.create_button.on_click(lambda _b: self.create())
-        self.locale_toggle.observe(lambda ch: setattr(self, "locale", ch["new"]), names="value")
+
+    def _read_key_mode(self) -> None:
+        """Whether this server's lobby asks for a key (the key field hidden when it does not)."""
         try:
             self.key_mode = lobby_mode(self.store)
         except StoreError as exc:
             self.key_mode = "unset"
             self._error = getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES}
         self.key.layout.display = "none" if self.key_mode == "open" else None
-        self._render()
 
     @property
     def store(self):
@@ -314,7 +289,7 @@ class Lobby(widgets.VBox):
         for i, (player, character) in enumerate(rows, 1):
             cid = f"c{i}"
             try:
-                characters[cid] = self._seat_character(system, i - 1, character)
+                characters[cid] = self.seat_character(system, i - 1, character)
             except CharacterFileError as exc:
                 # the file was read for another game, or is bad: nothing is created
                 self._error = {loc: _t("seat_file_bad", loc, player=player, why=exc.text(loc)) for loc in LOCALES}
@@ -339,70 +314,6 @@ class Lobby(widgets.VBox):
         self._build_copy_buttons()
         self._render()
         return self.created
-
-    def _seat_character(self, system, row: int, name: str) -> dict:
-        """Row ``row``'s character: the saved file attached to it (read again for the game
-        chosen now, named as the form says), else a sample character of that game."""
-        if row not in self._imported:
-            return sample_character(system, name).to_dict()
-        filename, raw = self._imported[row]
-        data = read_character_file(system, raw, filename)
-        if name and "name" in data and data["name"] != name:
-            import json
-
-            data = read_character_file(system, json.dumps({**data, "name": name}, ensure_ascii=False), filename)
-        return data
-
-    def attach_character(self, row: int, raw: bytes | str, filename: str = "character.json") -> bool:
-        """Attach a saved character file to seat row ``row`` (what the row's upload does): read
-        for the chosen game; a bad file is refused with its reason and attaches nothing."""
-        if not self.can("create") or not 0 <= row < len(self.seat_rows):
-            return False
-        filename = str(filename or "character.json")[:80]
-        try:
-            data = read_character_file(get_system(self.system.value), raw, filename)
-        except CharacterFileError as exc:
-            self._imported.pop(row, None)
-            self._file_notes[row] = ("bad", dict(exc.message))
-            self._render_files()
-            return False
-        self._imported[row] = (filename, bytes(raw, "utf-8") if isinstance(raw, str) else bytes(raw))
-        if data.get("name"):
-            self.seat_rows[row][1].value = str(data["name"])
-        self._file_notes[row] = ("ok", {loc: _t("imported", loc, file=filename) for loc in LOCALES})
-        self._render_files()
-        return True
-
-    def _on_upload(self, row: int, change) -> None:
-        files = change["new"]
-        if not files:
-            return
-        upload = self.seat_files[row][0] if row < len(self.seat_files) else None
-        try:
-            f = files[0] if isinstance(files, (list, tuple)) else None
-            if isinstance(f, dict):
-                self.attach_character(row, f.get("content", b"") or b"", str(f.get("name", "character.json")))
-        finally:
-            if upload is not None:  # the same file may be chosen again after a fix
-                handler = self._upload_handlers[row]
-                upload.unobserve(handler, names="value")
-                try:
-                    upload.value = ()
-                finally:
-                    upload.observe(handler, names="value")
-
-    def _render_files(self) -> None:
-        loc = self.locale
-        for i, (upload, note) in enumerate(self.seat_files):
-            upload.description = _t("character_file", loc)
-            upload.tooltip = _t("character_file_tip", loc)
-            kind, text = self._file_notes.get(i, (None, None))
-            if text is None:
-                note.value = ""
-            elif kind == "ok":
-                note.value = f'<span class="tt-ok" role="status">✓ {html.escape(tr(text, loc))}</span>'
-            else:
-                note.value = f'<span class="tt-bad" role="alert">✖ {html.escape(tr(text, loc))}</span>'
 
     def _build_copy_buttons(self) -> None:
         for b in self.copy_buttons.values():
@@ -453,53 +364,6 @@ class Lobby(widgets.VBox):
         self.copy_all.copied, self.copy_all.select_hint = _t("copied", loc), _t("select_hint", loc)
 
     # -- drawing --------------------------------------------------------------------------------
-    def _sync_rows(self) -> None:
-        # a forged message may raise the widget's max: never build more rows than the lobby offers
-        n = max(0, min(int(self.players.value), MAX_PLAYERS))
-        while len(self.seat_rows) < n:
-            i = len(self.seat_rows)
-            p = widgets.Text(value=_t("player_name", self.locale, n=i + 1), style={"description_width": "initial"})
-            p.add_class("tt-lobby-player-name")
-            c = widgets.Text(value=_sample_name(i, self.locale), style={"description_width": "initial"})
-            c.add_class("tt-lobby-character-name")
-            self.seat_rows.append((p, c))
-            upload = widgets.FileUpload(accept=".json,application/json", multiple=False)
-            upload.add_class("tt-lobby-character-file")
-            handler = lambda ch, r=i: self._on_upload(r, ch)  # noqa: E731 - kept to unobserve it
-            upload.observe(handler, names="value")
-            self._upload_handlers.append(handler)
-            note = widgets.HTML()
-            note.add_class("tt-lobby-character-status")
-            self.seat_files.append((upload, note))
-        for p, c in self.seat_rows[n:]:
-            p.close()
-            c.close()
-        for upload, note in self.seat_files[n:]:
-            upload.close()
-            note.close()
-        del self.seat_rows[n:]
-        del self.seat_files[n:]
-        del self._upload_handlers[n:]
-        for i in [i for i in self._imported if i >= n]:
-            del self._imported[i]
-        for i in [i for i in self._file_notes if i >= n]:
-            del self._file_notes[i]
-        rows = []
-        for (p, c), (upload, note) in zip(self.seat_rows, self.seat_files):
-            row = widgets.HBox([p, c, upload, note])
-            row.add_class("tt-lobby-seat")
-            rows.append(row)
-        self.seats_box.children = rows
-        self._label_rows()
-
-    def _label_rows(self) -> None:
-        loc = self.locale
-        for i, (p, c) in enumerate(self.seat_rows, 1):
-            p.description = _t("player_name", loc, n=i)
-            p.tooltip = p.description
-            c.description = _t("character_name", loc)
-            c.tooltip = c.description
-
     # -- the words of the chosen game, and the sample values in the lobby's language -------------
     def words(self, loc: str) -> dict[str, str]:
         """The chosen game's words for the GM (RET «мастер», Seasons «Рассказчик»)."""
@@ -507,7 +371,7 @@ class Lobby(widgets.VBox):
             system = get_system(self.system.value)
         except KeyError:
             system = None
-        return {key: term_of(system, key, loc) for key in ("gm", "gm_title", "gm_gen")}
+        return gm_words(system, loc)
 
     def _default_gm(self, loc: str) -> str:
         system = getattr(self, "system", None)
@@ -523,31 +387,15 @@ class Lobby(widgets.VBox):
         gms = {term_of(get_system(s), "gm_title", x) for s in available_systems() for x in LOCALES} | {"GM"}
         if self.gm_name.value in gms:
             self.gm_name.value = self._default_gm(loc)
-        for i, (p, c) in enumerate(self.seat_rows):
-            if p.value in {_t("player_name", x, n=i + 1) for x in LOCALES}:
-                p.value = _t("player_name", loc, n=i + 1)
-            if c.value in {_sample_name(i, x) for x in LOCALES}:
-                c.value = _sample_name(i, loc)
+        self.sample_row_defaults(loc)
         if self.table_title.value in {_t("default_title", x) for x in LOCALES}:
             self.table_title.value = _t("default_title", loc)
 
     def _on_system(self, _change) -> None:
         if hasattr(self, "links"):
             self._sample_defaults()
-            self._recheck_files()
+            self.recheck_files()
             self._render()
-
-    def _recheck_files(self) -> None:
-        """Attached files read again for the game picked now: one made for another game says
-        so at once (and the table is not created while it is attached)."""
-        system = get_system(self.system.value)
-        for row, (filename, raw) in self._imported.items():
-            try:
-                read_character_file(system, raw, filename)
-            except CharacterFileError as exc:
-                self._file_notes[row] = ("bad", dict(exc.message))
-            else:
-                self._file_notes[row] = ("ok", {loc: _t("imported", loc, file=filename) for loc in LOCALES})
 
     @t.observe("locale")
     def _on_locale(self, change) -> None:
@@ -577,7 +425,7 @@ class Lobby(widgets.VBox):
         value = self.system.value
         self.system.options = [(tr(get_system(s).title, loc), s) for s in available_systems()]
         self.system.value = value
-        self._label_rows()
+        self.label_rows()
         self.key.description = _t("lobby_key", loc)
         self.key.tooltip = _t("lobby_key_tip", loc)
         self.key_note.value = (
@@ -587,7 +435,7 @@ class Lobby(widgets.VBox):
         self.create_button.tooltip = _t("create_tip", loc)
         self.error.value = f'<div role="alert">{html.escape(tr(self._error, loc))}</div>' if self._error else ""
         self.links.value = self._links_html(loc) if self.created else ""
-        self._render_files()
+        self.render_files()
         self._render_copy(loc)
         if hasattr(self, "campaign_list"):
             self.campaign_list.render()
@@ -615,4 +463,14 @@ def show_lobby(store=None, locale: str = "en", **kwargs: Any) -> Lobby:
     return Lobby(store, locale=locale, **kwargs)
 
 
-__all__ = ["CampaignList", "Lobby", "sample_character", "show_lobby", "default_base"]
+__all__ = [
+    "MAX_OBSERVERS",
+    "MAX_PLAYERS",
+    "SAMPLE_NAMES",
+    "SAMPLE_NAMES_RU",
+    "CampaignList",
+    "Lobby",
+    "sample_character",
+    "show_lobby",
+    "default_base",
+]

@@ -224,34 +224,13 @@ class RollLog(widgets.VBox):
             self._render_all()
 
     # -- adding -----------------------------------------------------------------------------
-    def add(
-        self,
-        *,
-        who: str = "",
-        what: Any = "",
-        breakdown: Any = "",
-        outcome: Any = "",
-        success: bool | None = None,
-        effects: Any = "",
-        breakdown_html: Any = None,
-        details: Callable[[str], str] | None = None,
-    ) -> LogEntry | None:
-        """Append one roll (texts: a string, ``{"en":..,"ru":..}`` or ``locale -> str``). Only
-        the new entry goes to the browser. ``details``: ``locale -> HTML`` of a big roll's dice,
-        built only when the reader presses the entry's "Show the dice" (the breakdown is then a
-        summary)."""
+    def add(self, **item: Any) -> LogEntry | None:
+        """Append one roll, given by the keywords of :meth:`_new_entry` (``who``, ``what``,
+        ``breakdown``, ``outcome``, ``success``, ``effects``, ``breakdown_html``, ``details``).
+        Only the new entry goes to the browser."""
         if not self.can("add"):
             return None
-        entry = self._new_entry(
-            who=who,
-            what=what,
-            breakdown=breakdown,
-            outcome=outcome,
-            success=success,
-            effects=effects,
-            breakdown_html=breakdown_html,
-            details=details,
-        )
+        entry = self._new_entry(**item)
         if self._append(entry):
             self._render_whos()
         if self._passes(entry):
@@ -292,6 +271,10 @@ class RollLog(widgets.VBox):
         breakdown_html: Any = None,
         details: Callable[[str], str] | None = None,
     ) -> LogEntry:
+        """The next entry (numbered; not kept yet). Texts are a string, ``{"en":..,"ru":..}``
+        or ``locale -> str``; ``success`` is True/False/None (no verdict); ``details``:
+        ``locale -> HTML`` of a big roll's dice, built only when the reader presses the entry's
+        "Show the dice" (the breakdown is then a summary)."""
         self._n += 1
         return LogEntry(
             n=self._n,

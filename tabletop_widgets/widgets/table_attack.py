@@ -24,6 +24,7 @@ import ipywidgets as widgets
 
 from tabletop_widgets.core.i18n import T, tr
 from tabletop_widgets.core.problems import RuleError
+from tabletop_widgets.core.system import OptionSpec
 from tabletop_widgets.table.attacks import (
     asked,
     book,
@@ -321,29 +322,7 @@ class TableAttacks:
             )
             + "</div>"
         )
-        controls = {}
-        for d in q.get("options") or ():
-            o = option_from_json(d)
-            label = tr(o.label, loc)
-            if o.kind == "bool":
-                w = widgets.Checkbox(value=bool(o.default), description=label, indent=False)
-            elif o.kind == "choice":
-                w = widgets.Dropdown(options=[(tr(lab, loc), v) for v, lab in o.choices], description=label)
-                values = [v for v, _ in o.choices]
-                if o.default in values:
-                    w.value = o.default
-            elif o.kind == "int":
-                w = widgets.BoundedIntText(
-                    value=int(o.default or 0),
-                    min=o.min if o.min is not None else -999,
-                    max=o.max if o.max is not None else 999,
-                    description=label,
-                )
-            else:
-                w = widgets.Text(value=str(o.default or ""), description=label)
-            w.style = {"description_width": "initial"}
-            w.add_class("tt-attack-defence")
-            controls[o.name] = w
+        controls = {o.name: _defence_control(o, loc) for o in map(option_from_json, q.get("options") or ())}
         seat = q.get("seat")
         if self.is_gm and seat not in (None, "gm"):
             who = (self.session.state.seats.get(seat) or {}).get("name") or seat
@@ -390,6 +369,30 @@ class TableAttacks:
         """The screen's language changed."""
         self.render_status()
         self.render_questions(force=True)
+
+
+def _defence_control(o: OptionSpec, loc: str) -> widgets.Widget:
+    """The control of one of the defender's options, at its default."""
+    label = tr(o.label, loc)
+    if o.kind == "bool":
+        w = widgets.Checkbox(value=bool(o.default), description=label, indent=False)
+    elif o.kind == "choice":
+        w = widgets.Dropdown(options=[(tr(lab, loc), v) for v, lab in o.choices], description=label)
+        values = [v for v, _ in o.choices]
+        if o.default in values:
+            w.value = o.default
+    elif o.kind == "int":
+        w = widgets.BoundedIntText(
+            value=int(o.default or 0),
+            min=o.min if o.min is not None else -999,
+            max=o.max if o.max is not None else 999,
+            description=label,
+        )
+    else:
+        w = widgets.Text(value=str(o.default or ""), description=label)
+    w.style = {"description_width": "initial"}
+    w.add_class("tt-attack-defence")
+    return w
 
 
 def _message(exc: BaseException) -> dict[str, str]:

@@ -1,0 +1,227 @@
+"""The GM's desk on the table page: :class:`GmDesk`, the parts of :class:`~.table_view.TableView`
+only a GM's kernel builds: the GM's notes, the seat links (a new link for a seat whose link got
+out; whether players build their own characters) and *Bring into combat*. Each action checks the
+seat again (a forged widget message reaches the handler even when the widget is not shown)."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from tabletop_widgets.table import EventError
+from tabletop_widgets.table.seats import set_table_option, table_option
+
+from .base import text_lookup
+from .table_texts import TEXTS, esc, gm_words
+
+_t = text_lookup(TEXTS)
+
+
+class GmDesk:
+    """The GM's notes (``notes_box``), seat links (``seats_box``) and *Bring into combat*
+    (``combat_add``) of a :class:`~.table_view.TableView`; None on other seats' pages."""
+
+    notes_box: widgets.VBox | None = None
+    seats_box: widgets.VBox | None = None
+    combat_add: widgets.HBox | None = None
+    _setting_options = 0  # > 0 while the options' boxes are set from the table (nothing to write)
+
+    def build_gm_desk(self) -> None:
+        """The GM's notes, *Bring into combat* and the seat links."""
+        self._build_notes()
+        self._build_combat_add()
+        self._build_seats()
+
+    def _build_notes(self) -> None:
+        self.note_title = widgets.Text(style={"description_width": "initial"}, layout=widgets.Layout(width="100%"))
+        self.note_title.add_class("tt-note-title-input")
+        self.note_text = widgets.Textarea(layout=widgets.Layout(width="100%"))
+        self.note_text.add_class("tt-note-text")
+        self.note_button = widgets.Button(button_style="warning")
+        self.note_button.add_class("tt-note-add")
+        self.note_button.on_click(lambda _b: self.add_note())
+        self.notes_head = widgets.HTML()
+        self.notes_list = widgets.HTML()
+        self.notes_list.add_class("tt-note-list")
+        self.notes_box = widgets.VBox(
+            [self.notes_head, self.notes_list, self.note_title, self.note_text, self.note_button]
+        )
+        self.notes_box.add_class("tt-gm-notes")
+
+    def _build_seats(self) -> None:
+        """GM: give a seat a new link (the old one stops working at once); whether players
+        build their own characters."""
+        others = [s for s in self.session.store.seats(self.session.table_id) if s.seat != self.session.seat]
+        self._other_seats = others
+        self.seat_pick = widgets.Dropdown(
+            options=self._seat_options(self.locale), style={"description_width": "initial"}
+        )
+        self.seat_pick.add_class("tt-seat-pick")
+        self.reissue_button = widgets.Button(button_style="danger", disabled=not others)
+        self.reissue_button.add_class("tt-seat-reissue")
+        self.reissue_button.on_click(lambda _b: self.reissue_link())
+        self.seats_help = widgets.HTML()
+        self.new_link = widgets.HTML()
+        self.new_link.add_class("tt-seat-new-link")
+        self.players_build = widgets.Checkbox(
+            value=table_option(self.session, "players_build"), indent=False, layout=widgets.Layout(width="auto")
+        )
+        self.players_build.add_class("tt-players-build")
+        self.players_build.observe(self._on_players_build, names="value")
+        self.seats_box = widgets.VBox(
+            [self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]), self.new_link, self.players_build]
+        )
+        self.seats_box.add_class("tt-gm-seats")
+
+    def _seat_options(self, loc: str) -> list[tuple[str, str]]:
+        """A seat as the GM knows it: its name and its role («Пётр — игрок»), never its id."""
+        words = gm_words(self.system, loc)
+        role = {"gm": words["gm"], "player": _t("player", loc).lower(), "observer": _t("observer", loc).lower()}
+        return [(f"{s.name or s.seat} — {role.get(s.role, s.role)}", s.seat) for s in self._other_seats]
+
+    def _build_combat_add(self) -> None:
+        self.combat_pick = widgets.Dropdown(
+            options=[(self.character_name(c), c) for c in self.models], style={"description_width": "initial"}
+        )
+        self.combat_pick.add_class("tt-combat-pick")
+        self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
+        self.combat_pick_hidden.add_class("tt-combat-pick-hidden")
+        self.combat_add_button = widgets.Button(button_style="info")
+        self.combat_add_button.add_class("tt-combat-add-button")
+        self.combat_add_button.on_click(lambda _b: self.bring_into_combat())
+        self.combat_add = widgets.HBox([self.combat_pick, self.combat_pick_hidden, self.combat_add_button])
+        self.combat_add.add_class("tt-combat-add")
+
+    # -- actions (each checks the seat first) ----------------------------------------------------
+    def add_note(self, text: str | None = None, title: str | None = None):
+        if not self.session.can("note"):
+            return self.say("error", TEXTS["not_allowed"])
+        text = (self.note_text.value if text is None else text).strip()
+        title = (self.note_title.value if title is None else title).strip() or None
+        if not text:
+            return self.say("error", TEXTS["note_need_text"])
+        try:
+            event = self.session.note(text, title)
+        except (PermissionError, EventError) as exc:
+            return self.refused(exc)
+        self.note_text.value = ""
+        self.note_title.value = ""
+        self.say(None, None)
+        return event
+
+    def reissue_link(self, seat: str | None = None, base: str | None = None) -> str | None:
+        """GM: a new link for ``seat`` (the old one stops working at once); shown once."""
+        from tabletop_widgets.table.seats import link
+        from .lobby import default_base
+
+        if not self.session.can("seat.manage"):
+            return self.say("error", TEXTS["not_allowed"])
+        seat = seat or self.seat_pick.value
+        if not seat:
+            return None
+        try:
+            token = self.session.reissue_seat(seat)
+        except (PermissionError, EventError) as exc:
+            return self.refused(exc)
+        url = link(self.session.table_id, token, default_base() if base is None else base)
+        who = {v: k for k, v in self.seat_pick.options}.get(seat, seat) if self.seats_box is not None else seat
+        self._new_link = (who, url)
+        self._render_new_link()
+        self.say(None, None)
+        return url
+
+    def _render_new_link(self) -> None:
+        made = getattr(self, "_new_link", None)
+        if self.seats_box is None or made is None:
+            return
+        who, url = made
+        self.new_link.value = (
+            f'<p>{esc(_t("reissued", self.locale, who=who))}</p><code class="tt-hash tt-link">{esc(url)}</code>'
+        )
+
+    def bring_into_combat(self, cid: str | None = None, hidden: bool | None = None):
+        """GM: put a table character into the combat tracker (as combatant ``cid``)."""
+        if not self.session.can("combat"):
+            return self.say("error", TEXTS["not_allowed"])
+        cid = cid or self.combat_pick.value
+        hidden = self.combat_pick_hidden.value if hidden is None else hidden
+        if cid not in self.session.state.characters:
+            return None
+        character, name = self.sync.table_character(cid)
+        return self.tracker.add_combatant(character, name=name, cid=cid, hidden=bool(hidden))
+
+    def _on_players_build(self, change) -> None:
+        """GM: players build their own characters (or not): for every seat, at once."""
+        if self._setting_options:
+            return
+        try:
+            if not self.session.can("table.configure"):
+                raise PermissionError("table.configure")
+            set_table_option(self.session, "players_build", bool(change["new"]))
+        except (PermissionError, EventError, ValueError, TypeError) as exc:
+            if isinstance(exc, PermissionError) and not getattr(exc, "message", None):
+                self.say("error", TEXTS["not_allowed"])
+            else:
+                self.refused(exc)
+            self.render_players_build()  # the box springs back to what the table holds
+
+    # -- drawing -----------------------------------------------------------------------------------
+    def render_players_build(self) -> None:
+        """The *players build* box as the table holds it."""
+        box = getattr(self, "players_build", None)
+        if box is not None:
+            self._setting_options += 1
+            try:
+                box.value = table_option(self.session, "players_build")
+            finally:
+                self._setting_options -= 1
+
+    def render_notes(self) -> None:
+        """The GM's notes as the table holds them."""
+        if self.notes_box is None:
+            return
+        loc = self.locale
+        words = gm_words(self.system, loc)
+        self.notes_head.value = (
+            f'<h3 title="{esc(_t("notes_tip", loc, **words))}">{esc(_t("notes", loc, **words))}</h3>'
+        )
+        notes = self.session.state.notes
+        if not notes:
+            self.notes_list.value = f"<i>{esc(_t('note_empty', loc))}</i>"
+            return
+        items = "".join(
+            "<li>"
+            + (f'<span class="tt-note-title">{esc(n.get("title"))}</span>' if n.get("title") else "")
+            + f"{esc((n.get('texts') or {}).get(loc) or n.get('text', ''))}</li>"
+            for n in notes
+        )
+        self.notes_list.value = f"<ul>{items}</ul>"
+
+    def relabel_gm_desk(self, loc: str) -> None:
+        """The desk's labels in ``loc`` (the notes and the new link redrawn)."""
+        if self.combat_add is not None:
+            self.combat_pick.description = _t("combat_who", loc)
+            self.combat_pick.tooltip = _t("combat_add_tip", loc)
+            self.combat_pick_hidden.description = _t("combat_hidden", loc)
+            self.combat_add_button.description = _t("combat_add", loc)
+            self.combat_add_button.tooltip = _t("combat_add_tip", loc)
+        if self.notes_box is not None:
+            self.note_title.description = _t("note_title", loc)
+            self.note_text.placeholder = _t("note_text", loc)
+            self.note_text.tooltip = _t("note_text", loc)
+            self.note_button.description = _t("note_add", loc)
+            self.note_button.tooltip = _t("notes_tip", loc, **gm_words(self.system, loc))
+            self.render_notes()
+        if self.seats_box is not None:
+            self.seats_help.value = f'<p class="tt-hint-text">{esc(_t("seats_help", loc))}</p>'
+            self.players_build.description = _t("players_build", loc)
+            self.players_build.tooltip = _t("players_build_tip", loc)
+            self.seat_pick.description = _t("seat_pick", loc)
+            value = self.seat_pick.value
+            self.seat_pick.options = self._seat_options(loc)
+            self.seat_pick.value = value
+            self.reissue_button.description = _t("reissue", loc)
+            self.reissue_button.tooltip = _t("reissue_tip", loc)
+            self._render_new_link()
+
+
+__all__ = ["GmDesk"]

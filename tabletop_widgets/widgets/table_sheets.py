@@ -1,0 +1,308 @@
+"""The characters on a seat's table page: :class:`SheetsArea`, the part of
+:class:`~.table_view.TableView` that holds the models of the characters the seat may see, their
+sheets (built when first shown), and a player's creation guide (:func:`creation_wizard`).
+
+Every edit of a model takes the seat's path: the table checks and records it, or the model is
+put back (:meth:`SheetsArea.push_model`); events from the table are pushed into the models the
+same way."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Callable
+
+import ipywidgets as widgets
+import traitlets as t
+
+from tabletop_widgets.table import EventError
+from tabletop_widgets.table.combat_sync import character_changes, record_sheet
+from tabletop_widgets.table.events import jsonable
+from tabletop_widgets.table.seats import table_option
+
+from .base import text_lookup
+from .sheet import CharacterSheet
+from .table_texts import TEXTS, esc, gm_words
+from .wizard import CreationWizard
+
+if TYPE_CHECKING:
+    from .table_view import TableView
+
+log = logging.getLogger(__name__)
+
+_t = text_lookup(TEXTS)
+
+
+def creation_wizard(view: TableView, character_id: str) -> CreationWizard:
+    """The wizard a player's seat shows for their character in creation
+    (``TableView.creation_guide``): it edits the view's model of the character, so every edit
+    takes the sheet's seat path (the table checks and records it, or puts it back); Finish is
+    ``TableSession.finish_character``. ``refresh()`` follows the view's language."""
+    wizard = CreationWizard(
+        view.models[character_id],
+        view.system,
+        locale=view.locale,
+        can=view._sheet_can(character_id),
+        start_play=lambda _c: view.session.finish_character(character_id),
+    )
+    wizard.locale_toggle.layout.display = "none"  # the screen's one switch rules
+    shown = wizard.refresh
+
+    def refresh() -> None:
+        if wizard.locale != view.locale:
+            wizard.locale = view.locale
+        shown()
+
+    wizard.refresh = refresh  # type: ignore[method-assign]
+    return wizard
+
+
+class SheetsArea:
+    """The characters of :class:`~.table_view.TableView`: ``models`` (id -> the system's
+    ``Character``) of the characters the seat may see, ``sheet_area`` (a GM's tab per character,
+    a player's own sheet under their creation guide), and ``sheets`` built so far."""
+
+    creation_box: widgets.VBox | None = None  # a player's: the creation steps or a note
+    _building: bool | None = None
+    _guide_kind: str | None = None
+    _syncing = 0  # > 0 while the table's values are pushed into a model (nothing to record)
+
+    #: What a player making their character is shown: ``make(view, character_id) -> widget``
+    #: (refreshed through its ``refresh()`` when the character or the language changes); the
+    #: creation wizard (:func:`creation_wizard`), whose steps and checks are the rules'
+    #: (:class:`~tabletop_widgets.core.wizard.Wizard`).
+    creation_guide: Callable[[Any, str], widgets.Widget] = creation_wizard
+
+    def _visible_character_ids(self) -> list[str]:
+        st = self.session.state
+        if self.is_gm:
+            return list(st.characters)
+        if self.role == "player":
+            cid = self.session.character_id
+            return [cid] if cid in st.characters else []
+        return []
+
+    def build_models(self) -> None:
+        """The models of the characters this seat may see (its sheets are built when shown)."""
+        self.models: dict[str, Any] = {}
+        self.sheets: dict[str, CharacterSheet] = {}
+        for cid in self._visible_character_ids():
+            self._make_model(cid)
+
+    def _make_model(self, cid: str):
+        data = self.session.state.characters[cid]
+        try:
+            model = self.system.Character.from_dict(data)
+        except ValueError:
+            log.exception("character %s does not load", cid)
+            model = self.system.Character()
+        model.observe(lambda change, c=cid: self._on_model_change(c), names=t.All)
+        self.models[cid] = model
+        return model
+
+    def character_name(self, cid: str) -> str:
+        """Character ``cid``'s name as the table holds it (its id when it has none)."""
+        data = self.session.state.characters.get(cid) or {}
+        return str(data.get("name") or cid)
+
+    def _sheet_can(self, cid: str) -> Callable[[str], bool]:
+        s = self.session
+
+        def can(action: str) -> bool:
+            if action in ("edit", "load", "act"):
+                return s.can("character.edit", cid)
+            if action == "edit_gm":
+                return s.role == "gm" and s.can("character.edit", cid)
+            if action == "save":
+                return s.can("read")
+            return False
+
+        return can
+
+    def _sheet_perform(self, cid: str) -> Callable[[Any, list], Any]:
+        """How the sheet's rules actions run at the table: Finish character is the table's own
+        seat action (``TableSession.finish_character``, checked and recorded there; the model
+        follows the event); any other action runs on the model and is recorded as its changes."""
+
+        def perform(action, args: list) -> Any:
+            if action.method_name == "start_play":
+                return self.session.finish_character(cid)
+            return action.bound(self.system)(*args)
+
+        return perform
+
+    def _new_sheet(self, cid: str, locale: str) -> CharacterSheet:
+        s = self.session
+        sheet = CharacterSheet(
+            self.models[cid],
+            self.system,
+            locale=locale,
+            can=self._sheet_can(cid),
+            perform=self._sheet_perform(cid),
+            # the Advancement part: the table's seat actions (checked and recorded there)
+            advance=lambda advance_id, **options: s.advance(cid, advance_id, **options),
+            award=lambda resource, amount: s.award(cid, resource, amount),
+        )
+        self.sheets[cid] = sheet
+        return sheet
+
+    def build_sheet_area(self, locale: str) -> None:
+        """``sheet_area``: a GM's tab per character, a player's creation box over their sheet's
+        slot, or the note of a seat without a character."""
+        ids = list(self.models)
+        self.sheet_title = widgets.HTML()
+        self.sheet_title.add_class("tt-table-section-title")
+        # one empty slot per character; :meth:`sheet` fills a slot when its tab is shown
+        self._sheet_slots: dict[str, widgets.VBox] = {cid: self._sheet_slot() for cid in ids}
+        if self.is_gm:
+            self.sheet_tabs = widgets.Tab(children=[self._sheet_slots[c] for c in ids])
+            for i, cid in enumerate(ids):
+                self.sheet_tabs.set_title(i, self.character_name(cid))
+            self.sheet_tabs.add_class("tt-table-sheets")
+            self.sheet_tabs.observe(lambda _ch: self.show_sheet(), names="selected_index")
+            body: widgets.Widget = self.sheet_tabs
+        elif ids:
+            self.creation_box = widgets.VBox(layout=widgets.Layout(display="none"))
+            self.creation_box.add_class("tt-creation")
+            body = widgets.VBox([self.creation_box, self._sheet_slots[ids[0]]])
+        else:
+            body = widgets.HTML()
+            body.add_class("tt-no-character")
+            self._no_character = body
+        self.sheet_area = widgets.VBox([body])
+        self.sheet_area.add_class("tt-table-sheet-area")
+
+    @staticmethod
+    def _sheet_slot() -> widgets.VBox:
+        slot = widgets.VBox()
+        slot.add_class("tt-table-sheet-slot")
+        return slot
+
+    def sheet(self, cid: str) -> CharacterSheet:
+        """The sheet of character ``cid`` that this seat may see, built on first use (the page
+        builds it when its tab is first shown). ``KeyError`` for any other id."""
+        if cid not in self.models:
+            raise KeyError(cid)
+        sheet = self.sheets.get(cid)
+        if sheet is None:
+            sheet = self._new_sheet(cid, self.locale)
+            sheet.locale_toggle.layout.display = "none"
+            self._sheet_slots[cid].children = [sheet]
+        return sheet
+
+    def show_sheet(self) -> None:
+        """Build the sheet the seat is looking at: a player's with the "Your character" tab
+        open; a GM's with the Characters tab open and that character's tab selected. Indexes
+        come from the browser: anything out of range shows nothing."""
+        if not self.showing("sheets" if self.is_gm else "your_sheet"):
+            return
+        ids = list(self._sheet_slots)
+        index = self.sheet_tabs.selected_index if self.is_gm else 0
+        if isinstance(index, int) and 0 <= index < len(ids):
+            self.sheet(ids[index])
+
+    def _on_model_change(self, cid: str) -> None:
+        """A sheet edit (or a rules action) changed the character: record it, or put it back."""
+        if cid == self.session.character_id:
+            self.render_creation()
+        if self._syncing:
+            return
+        stored = self.session.state.characters.get(cid, {})
+        if not character_changes(stored, self.models[cid].to_dict()):
+            return
+        if not self.session.can("character.edit", cid):
+            self.say("error", TEXTS["closed"] if self.session.state.closed else TEXTS["not_allowed"])
+            self.push_model(cid)
+            return
+        try:
+            record_sheet(self.session, cid, self.models[cid].to_dict(), reason="sheet")
+        except (PermissionError, EventError, ValueError) as exc:
+            self.refused(exc)
+            self.push_model(cid)
+
+    def push_model(self, cid: str) -> None:
+        """Put the table's values of character ``cid`` into its model (recording nothing)."""
+        data = self.session.state.characters.get(cid)
+        model = self.models.get(cid)
+        if data is None or model is None:
+            return
+        self._syncing += 1
+        try:
+            if jsonable(model.to_dict()) != data:
+                model.load_dict(data)
+        except ValueError:
+            log.exception("character %s does not load", cid)
+        finally:
+            self._syncing -= 1
+
+    def add_character(self, cid: str) -> None:
+        """GM: a character new at the table gets its model, its tab and a place in the pickers."""
+        self._make_model(cid)
+        self._sheet_slots[cid] = self._sheet_slot()
+        self.sheet_tabs.children = list(self.sheet_tabs.children) + [self._sheet_slots[cid]]
+        self.sheet_tabs.set_title(len(self.sheet_tabs.children) - 1, self.character_name(cid))
+        self.show_sheet()
+        opts = [(self.character_name(c), c) for c in self.models]
+        self.roll_for.options = opts
+        self.combat_pick.options = opts
+
+    def render_creation(self) -> bool:
+        """A player's character in creation: the creation wizard above the sheet (when the GM
+        lets players make their characters), or a note that the GM prepares it. Returns whether
+        the player makes it now."""
+        box = getattr(self, "creation_box", None)
+        cid = self.session.character_id
+        if box is None or cid not in self.models:
+            return False
+        loc = self.locale
+        unfinished = getattr(self.models[cid], "phase", "play") == "creation"
+        builds = unfinished and table_option(self.session, "players_build")
+        if not unfinished:
+            kind = None
+        else:
+            kind = "build" if builds else "wait"
+        if kind is None:
+            box.layout.display = "none"
+            for old in box.children:
+                old.close()
+            box.children = []
+            self._guide_kind = None
+        elif kind == "wait":
+            note = widgets.HTML(
+                f'<p class="tt-hint-text tt-gm-prepares" role="status">{esc(_t("gm_prepares", loc, **gm_words(self.system, loc)))}</p>'
+            )
+            self._set_creation(box, [note], kind)
+        else:
+            guide = self._guide if self._guide_kind == "build" else type(self).creation_guide(self, cid)
+            refresh = getattr(guide, "refresh", None)
+            if callable(refresh):
+                refresh()
+            self._guide = guide
+            self._set_creation(box, [guide], kind)
+        self._building = builds
+        return builds
+
+    def _set_creation(self, box, children, kind) -> None:
+        for old in box.children:
+            if old not in children:
+                old.close()
+        box.children = children
+        box.layout.display = None
+        self._guide_kind = kind
+
+    def open_creation_if_allowed(self) -> None:
+        """The table's options changed: a player's creation guide follows them, and opens
+        when the GM just allowed players to build their characters."""
+        was = self._building
+        if self.render_creation() and was is False:
+            self.show_tab("your_sheet")
+
+    def relabel_sheets(self, loc: str) -> None:
+        """The section's title and the note of a seat without a character, in ``loc``."""
+        if hasattr(self, "sheet_title"):
+            key = "sheets" if self.is_gm else "your_sheet"
+            self.sheet_title.value = f"<h2>{esc(_t(key, loc))}</h2>"
+            if getattr(self, "_no_character", None) is not None:
+                self._no_character.value = f"<p><i>{esc(_t('no_character', loc, **gm_words(self.system, loc)))}</i></p>"
+
+
+__all__ = ["SheetsArea", "creation_wizard"]
