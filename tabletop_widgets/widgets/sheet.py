@@ -20,17 +20,17 @@ from typing import Any, Callable
 import ipywidgets as widgets
 import traitlets
 
-from tabletop_widgets.core.i18n import check_locale, tr
+from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.phases import FINISH_ACTION, phase_words
 from tabletop_widgets.core.problems import Problem
-from tabletop_widgets.core.registry import get_system
 from tabletop_widgets.front import stylesheet
 
 from . import language
 from .base import locale_validator, text_lookup
+from .character_view import CharacterView
 from .sheet_advance import AdvancePanel
 from .sheet_context import esc
-from .sheet_fields import ActionBar, DerivedView, SheetContext, close_tree, hbox, html_widget, own_layout
+from .sheet_fields import ActionBar, DerivedView, close_tree, hbox, html_widget, own_layout
 from .sheet_file import MAX_UPLOAD_BYTES, SheetFile
 from .sheet_problems import SheetProblems
 from .sheet_sections import REFERENCE_KINDS, SheetSections, SheetViews, starts_open
@@ -55,7 +55,7 @@ _CSS = stylesheet("sheet")  # tabletop_widgets/front/sheet.css
 _t = text_lookup(TEXTS)
 
 
-class CharacterSheet(SheetSections, SheetProblems, SheetFile, widgets.VBox):
+class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, widgets.VBox):
     """A live character sheet for ``character`` laid out from its system's ``sheet``.
 
     Parameters
@@ -113,12 +113,7 @@ class CharacterSheet(SheetSections, SheetProblems, SheetFile, widgets.VBox):
         award: Callable[..., Any] | None = None,
         **kwargs: Any,
     ):
-        given, locale = locale, language.start_locale(locale)  # None: the page's language
-        check_locale(locale)
-        self.character = character
-        self.system = system if system is not None else get_system(character.SYSTEM)
-        self.can = can or (lambda action: True)
-        self.ctx = SheetContext(character, self.system, locale=locale, can=self.can, perform=perform)
+        given, locale = self.view_character(character, system, locale=locale, can=can, perform=perform)
         self.ctx.problems_changed = self.on_field_problems
         self.problems: list[Problem] = []
         self.views = SheetViews(self)
@@ -141,10 +136,7 @@ class CharacterSheet(SheetSections, SheetProblems, SheetFile, widgets.VBox):
     def _build_header(self, locale: str) -> widgets.HBox:
         """The title, and the tools: Save, Load and the EN/RU toggle."""
         self.title = html_widget(classes=["tt-sheet-title"])
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
+        self.locale_toggle = language.locale_toggle(locale)
         tools = hbox([*self.build_file_tools(), self.locale_toggle], classes=["tt-sheet-tools"])
         return hbox([self.title, tools], classes=["tt-sheet-header"])
 
@@ -174,12 +166,7 @@ class CharacterSheet(SheetSections, SheetProblems, SheetFile, widgets.VBox):
 
     @traitlets.observe("locale")
     def _on_locale(self, change) -> None:
-        if not hasattr(self, "ctx"):
-            return
-        self.ctx.locale = change["new"]
-        if self.locale_toggle.value != change["new"]:
-            self.locale_toggle.value = change["new"]
-        if not getattr(self, "_constructing", False):
+        if self.follow_locale(change["new"]) and not getattr(self, "_constructing", False):
             self._relabel()
 
     def _relabel(self, views: bool = True) -> None:
@@ -248,10 +235,7 @@ class CharacterSheet(SheetSections, SheetProblems, SheetFile, widgets.VBox):
             super().close()
             return
         self._sheet_closed = True
-        try:
-            self.character.unobserve(self._on_character, names=traitlets.All)
-        except ValueError:
-            pass
+        self.stop_following(self._on_character)
         for view in self.all_views():
             binding = getattr(view, "binding", None)
             if binding is not None:

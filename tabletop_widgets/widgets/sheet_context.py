@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 import ipywidgets as widgets
 import traitlets
 
-from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem
 
 from .base import close_tree, text_lookup
@@ -63,6 +63,15 @@ def esc(text: Any) -> str:
 # ------------------------------------------------------------------------------------------
 # The context a view needs (given by the CharacterSheet)
 # ------------------------------------------------------------------------------------------
+def refusal_text(exc: BaseException) -> dict[str, str]:
+    """A refusal in both languages: the rules' and the table's errors carry both (their
+    ``message``); any other error says what it says in each."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, Mapping) and message:
+        return {loc: tr(message, loc) for loc in LOCALES}
+    return {loc: str(exc) for loc in LOCALES}
+
+
 class SheetContext:
     """What field views share: the character, its system, the language, the role check, and
     lookups of data tables and labels (cached)."""
