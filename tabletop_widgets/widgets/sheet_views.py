@@ -4,7 +4,7 @@ problems, the GM's marks), numbers/texts/choices/flags (:class:`ScalarView`), de
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 import traitlets
@@ -223,6 +223,11 @@ class FieldView:
 # ------------------------------------------------------------------------------------------
 # Scalars: input / text / longtext / choice / flag
 # ------------------------------------------------------------------------------------------
+def text_to_widget(value: Any) -> str:
+    """A text trait's value as a text box shows it (None: empty)."""
+    return value or ""
+
+
 def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extra: Any):
     """A control for one scalar value, and its (to_widget, to_model) converters. ``extra``
     (``tooltip``, ``classes``) goes with the control's first message."""
@@ -234,7 +239,6 @@ def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extr
         return cls(**{**kwargs, **extra})  # what the caller gives wins (a layout, a value)
 
     kind = field.kind
-    loc = lambda: ctx.locale  # noqa: E731 - converters read the language at edit time
     if kind == "flag":
         ctl = make(
             widgets.Checkbox,
@@ -244,67 +248,74 @@ def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extr
         )
         return ctl, None, None
     if kind == "longtext":
-        return (
-            make(
-                widgets.Textarea,
-                continuous_update=False,
-                rows=3,
-                layout=fixed_layout(width="100%"),
-                style=shared_style(widget_string.TextStyle),
-            ),
-            (lambda v: v or ""),
-            None,
-        )
-    if kind == "choice":
-        if field.multiple:
-            ctl = make(
-                widgets.SelectMultiple,
-                options=choice_options(ctx, field),
-                rows=4,
-                layout=fixed_layout(width="auto"),
-                style=shared_style(widget_description.DescriptionStyle),
-            )
-            return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
-        if field.free_text:
-            ctl = make(
-                widgets.Combobox,
-                options=[label for label, _ in choice_options(ctx, field)],
-                ensure_option=False,
-                continuous_update=False,
-                layout=fixed_layout(width="auto", flex="1 1 auto"),
-                style=shared_style(widget_string.TextStyle),
-            )
-            return ctl, (lambda v: v or ""), None
         ctl = make(
-            widgets.Dropdown,
-            options=choice_options(ctx, field, current),
-            layout=fixed_layout(width="auto", flex="1 1 auto"),
-            style=shared_style(widget_description.DescriptionStyle),
-        )
-        return ctl, None, None
-    if kind == "text" and not is_int_trait(trait):
-        ctl = make(
-            widgets.Text,
+            widgets.Textarea,
             continuous_update=False,
-            layout=fixed_layout(width="auto", flex="1 1 auto"),
+            rows=3,
+            layout=fixed_layout(width="100%"),
             style=shared_style(widget_string.TextStyle),
         )
-        return ctl, (lambda v: v or ""), None
-    # numbers
-    optional = optional_trait(trait) or current is None
+        return ctl, text_to_widget, None
+    if kind == "choice":
+        return choice_control(make, ctx, field, current)
+    if kind == "text" and not is_int_trait(trait):
+        return line_control(make, widgets.Text), text_to_widget, None
+    return number_control(make, ctx, trait, current)
+
+
+def line_control(make: Callable[..., Any], cls: type, **kwargs: Any):
+    """A one-line text control (``widgets.Text`` or ``widgets.Combobox``) that sends its value
+    when the player is done typing, and grows to the row's width."""
+    return make(
+        cls,
+        continuous_update=False,
+        layout=fixed_layout(width="auto", flex="1 1 auto"),
+        style=shared_style(widget_string.TextStyle),
+        **kwargs,
+    )
+
+
+def choice_control(make: Callable[..., Any], ctx: SheetContext, field, current: Any):
+    """A choice: several picks (``SelectMultiple``), a pick or the player's own words
+    (``Combobox``, ``Field.free_text``), or one pick (``Dropdown``); and its converters."""
+    if field.multiple:
+        ctl = make(
+            widgets.SelectMultiple,
+            options=choice_options(ctx, field),
+            rows=4,
+            layout=fixed_layout(width="auto"),
+            style=shared_style(widget_description.DescriptionStyle),
+        )
+        return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
+    if field.free_text:
+        options = [label for label, _ in choice_options(ctx, field)]
+        return line_control(make, widgets.Combobox, options=options, ensure_option=False), text_to_widget, None
+    ctl = make(
+        widgets.Dropdown,
+        options=choice_options(ctx, field, current),
+        layout=fixed_layout(width="auto", flex="1 1 auto"),
+        style=shared_style(widget_description.DescriptionStyle),
+    )
+    return ctl, None, None
+
+
+def number_control(make: Callable[..., Any], ctx: SheetContext, trait, current: Any):
+    """A number: a float box, a whole number box, or, where the value may be empty, a text box
+    that reads a whole number or nothing (in the sheet's language at edit time)."""
     number = dict(layout=fixed_layout(width="80px"), style=shared_style(widget_description.DescriptionStyle))
     if isinstance(trait, traitlets.Float):
         return make(widgets.FloatText, **number), None, None
-    if optional:
-        ctl = make(
-            widgets.Text,
-            continuous_update=False,
-            placeholder="—",
-            layout=number["layout"],
-            style=shared_style(widget_string.TextStyle),
-        )
-        return ctl, (lambda v: "" if v is None else str(v)), (lambda s: parse_int(s, optional=True, locale=loc()))
-    return make(widgets.IntText, **number), None, None
+    optional = optional_trait(trait) or current is None
+    if not optional:
+        return make(widgets.IntText, **number), None, None
+    ctl = make(
+        widgets.Text,
+        continuous_update=False,
+        placeholder="—",
+        layout=number["layout"],
+        style=shared_style(widget_string.TextStyle),
+    )
+    return ctl, (lambda v: "" if v is None else str(v)), (lambda s: parse_int(s, optional=True, locale=ctx.locale))
 
 
 class ScalarView(FieldView):
