@@ -151,16 +151,6 @@ def language_switch(locale: str | None = None) -> widgets.Box:
     return page.switch()
 
 
-def locale_toggle(locale: str, button_width: str = "44px") -> widgets.ToggleButtons:
-    """A widget's own EN/RU toggle (class ``tt-locale``) showing ``locale``; the widget observes
-    it (:func:`toggled`) and hands it to :func:`adopt`."""
-    toggle = widgets.ToggleButtons(
-        options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": button_width}
-    )
-    toggle.add_class("tt-locale")
-    return toggle
-
-
 def start_locale(locale: str | None) -> str:
     """For a widget's ``__init__``: the language it starts in (``None``: the page's; a given
     one as it is: the widget's own ``locale`` trait says what it accepts)."""
@@ -198,7 +188,6 @@ __all__ = [
     "adopt",
     "follows_page",
     "language_switch",
-    "locale_toggle",
     "page_language",
     "prose_style",
     "reset_page_language",

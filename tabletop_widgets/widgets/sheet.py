@@ -26,7 +26,7 @@ from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.front import stylesheet
 
 from . import language
-from .base import locale_validator, text_lookup
+from .base import locale_toggle, locale_validator, text_lookup
 from .character_view import CharacterView
 from .sheet_advance import AdvancePanel
 from .sheet_context import esc
@@ -136,7 +136,7 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
     def _build_header(self, locale: str) -> widgets.HBox:
         """The title, and the tools: Save, Load and the EN/RU toggle."""
         self.title = html_widget(classes=["tt-sheet-title"])
-        self.locale_toggle = language.locale_toggle(locale)
+        self.locale_toggle = locale_toggle(locale)
         tools = hbox([*self.build_file_tools(), self.locale_toggle], classes=["tt-sheet-tools"])
         return hbox([self.title, tools], classes=["tt-sheet-header"])
 

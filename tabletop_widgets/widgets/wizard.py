@@ -30,7 +30,7 @@ from tabletop_widgets.core.wizard import Wizard
 from tabletop_widgets.front import stylesheet
 
 from . import language
-from .base import close_tree, locale_validator, text_lookup
+from .base import close_tree, locale_toggle, locale_validator, text_lookup
 from .character_view import CharacterView
 from .sheet_context import button_widget, esc, hbox, html_widget, refusal_text, vbox
 from .sheet_fields import FieldView, make_view, problems_html
@@ -80,6 +80,13 @@ TEXTS: dict[str, dict[str, str]] = {
 
 _t = text_lookup(TEXTS)
 _CSS = stylesheet("sheet", "wizard")  # tabletop_widgets/front/wizard.css
+
+
+def rule_refusal(exc: RuleError) -> tuple[str, dict, list]:
+    """The wizard's message for a refused Next or Finish: "fix these first" and the problems
+    the rules list, or the rules' own words when they list none."""
+    problems = list((exc.data or {}).get("problems") or [])
+    return ("error", dict(TEXTS["refused"]) if problems else exc.message, problems)
 
 
 class FinishCallbacks:
@@ -170,7 +177,7 @@ class CreationWizard(CharacterView, FinishCallbacks, widgets.VBox):
         budgets, the fields, what is left to fix and the message line."""
         self.style_block = html_widget(_CSS, classes=["tt-style"])
         self.heading = html_widget(classes=["tt-wizard-heading"])
-        self.locale_toggle = language.locale_toggle(locale)
+        self.locale_toggle = locale_toggle(locale)
         head = hbox([self.heading, self.locale_toggle], classes=["tt-wizard-head"])
         self.progress = html_widget(classes=["tt-wizard-progress"])
         self.explain = html_widget(classes=["tt-wizard-explain"])
@@ -224,8 +231,7 @@ class CreationWizard(CharacterView, FinishCallbacks, widgets.VBox):
         try:
             self.model.next()
         except RuleError as exc:
-            problems = list((exc.data or {}).get("problems") or [])
-            self._message = ("error", dict(TEXTS["refused"]) if problems else exc.message, problems)
+            self._message = rule_refusal(exc)
         else:
             self._message = None
         self.render()
@@ -243,8 +249,7 @@ class CreationWizard(CharacterView, FinishCallbacks, widgets.VBox):
         try:
             self.model.finish()
         except RuleError as exc:
-            problems = list((exc.data or {}).get("problems") or [])
-            self._message = ("error", dict(TEXTS["refused"]) if problems else exc.message, problems)
+            self._message = rule_refusal(exc)
         except (ValidationError, ValueError, TypeError, KeyError, PermissionError) as exc:
             self._message = ("error", refusal_text(exc), [])
         else:
