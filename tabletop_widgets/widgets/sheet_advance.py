@@ -24,6 +24,7 @@ check and record them and return the event. The rules live there: this is a view
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
@@ -127,6 +128,7 @@ class AdvancePanel:
         self.controls: dict[str, OptionControl] = {}
         self.message: tuple[str, Mapping[str, str]] | None = None
         self._shape: tuple = ()
+        self._seen: dict[str, Any] | None = None  # the values the lists were worked out for
         self.rows: dict[str, dict[str, widgets.Widget]] = {}
 
         # made with their classes: one message each (the sheet's own parts are made so too)
@@ -216,16 +218,31 @@ class AdvancePanel:
     # -- following the character -------------------------------------------------------------------
     def on_character(self, name: str) -> None:
         """A trait of the character changed: the part shows or hides (the phase), and, open,
-        its lists and the plan follow."""
+        its lists and the plan follow, worked out once per batch of changes
+        (:meth:`values_changed`)."""
         if name == "phase":
             self.render_visibility()
-        if self.opened:
+        if self.opened and self.values_changed():
             self.refresh()
+
+    def values_changed(self) -> bool:
+        """Whether the character's stored values differ from those the lists were last worked
+        out for. One change notifies once per trait it touches (an edit and the values derived
+        from it, ``update`` of several values, a loaded file, a table's event), and each
+        notification comes after all of them are set: the first one of a batch recomputes,
+        the others find the same values."""
+        return self._stored_values() != self._seen
+
+    def _stored_values(self) -> dict[str, Any]:
+        model = type(self.character)
+        names = model.persisted_traits() if hasattr(model, "persisted_traits") else list(model.class_traits())
+        return {n: getattr(self.character, n, None) for n in names}
 
     def refresh(self) -> None:
         """Read what the character has and can buy now, and draw it."""
         if not self.built:
             return
+        self._seen = copy.deepcopy(self._stored_values())
         try:
             self.specs = list(self.system.advancements(self.character)) if self.offered else []
         except Exception as exc:  # a rules bug must not break the sheet; say so

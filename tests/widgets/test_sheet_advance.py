@@ -114,6 +114,33 @@ def test_the_plan_shows_before_buying_and_the_lists_follow(lantern):
     assert "Куплено: Нервы 3 → 4 за 8 опыта" in part.status.value
 
 
+def test_the_lists_are_worked_out_once_per_batch_of_changes(lantern, monkeypatch):
+    c = played(lantern)
+    sheet = CharacterSheet(c, lantern, locale="en")
+    part = sheet.advancement
+    calls = []
+    original = type(lantern).advancements
+    monkeypatch.setattr(type(lantern), "advancements", lambda self, ch: calls.append(1) or original(self, ch))
+    part.open()
+    assert len(calls) == 1
+    notified = []
+    c.observe(lambda ch: notified.append(ch["name"]), names=["nerve", "health_max", "xp"])
+    c.nerve = 4  # an edit, and the maximum derived from it: two notifications, one batch
+    assert notified == ["health_max", "nerve"] and len(calls) == 2
+    assert rows(part)["raise:nerve"][0] == "Nerve 4 → 5", "the lists follow"
+    c.update(nerve=5, xp=30)  # several values at once: one batch
+    assert len(calls) == 3 and "<b>30 XP</b>" in part.resources.value
+    c.load_dict(c.to_dict())  # nothing changed: nothing to work out again
+    assert len(calls) == 3
+    c.wits = 4
+    assert len(calls) == 4 and rows(part)["raise:wits"][0] == "Wits 4 → 5"
+    part.close_part()
+    c.wits = 5  # folded: nothing worked out until it is opened again
+    assert len(calls) == 4
+    part.open()
+    assert len(calls) == 5 and rows(part)["raise:wits"][0] == "Wits 5 → 6"
+
+
 def test_a_refusal_shows_in_the_sheets_language_and_changes_nothing(lantern):
     c = played(lantern, xp=9)
     sheet = CharacterSheet(c, lantern, locale="ru")
