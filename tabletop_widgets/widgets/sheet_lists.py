@@ -243,17 +243,7 @@ class ListView(FieldView):
 
     def open_form(self, index: int | None) -> None:
         if not self.allowed():
-            self.show_edit_error(
-                ValidationError(
-                    [
-                        Problem(
-                            "not_allowed",
-                            {"en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]},
-                            field=self.field.name,
-                        )
-                    ]
-                )
-            )
+            self.show_edit_error(self.ctx.not_allowed(self.field.name))
             return
         items = self.items()
         if index is None:

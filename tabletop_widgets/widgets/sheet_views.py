@@ -16,7 +16,6 @@ from tabletop_widgets.core.system import term_of
 
 from ._bind import apply_edit, bind
 from .sheet_context import (
-    TEXTS,
     SheetContext,
     bounds_text,
     button_widget,
@@ -72,6 +71,7 @@ class FieldView:
     def relabel(self) -> None:
         self.label.value = self.label_html()
         self.render_problems()
+        self.render_access()
 
     # -- shared -----------------------------------------------------------------------------
     def frame_classes(self) -> list[str]:
@@ -125,8 +125,30 @@ class FieldView:
         """A field only creation sets, on a character in play: only the GM changes it now."""
         return bool(self.field.creation_only and self.ctx.in_play)
 
+    @property
+    def awarded_in_play(self) -> bool:
+        """An advancement resource (experience) on a character in play: it changes by the GM's
+        awards and by advances (the Advancement part), not by a player's edit."""
+        return self.ctx.in_play and self.field.name in self.ctx.awarded_traits
+
     def allowed(self) -> bool:
-        return self.ctx.can("edit_gm" if self.gm_field or self.locked_by_play else "edit")
+        """Whether this viewer may edit the field now: the GM's fields, and in play what only
+        creation sets and what only awards and advances change, take ``can("edit_gm")``."""
+        gm_only = self.gm_field or self.locked_by_play or self.awarded_in_play
+        return self.ctx.can("edit_gm" if gm_only else "edit")
+
+    def editors(self) -> list[widgets.Widget]:
+        """The widgets a viewer edits the field with: disabled while they may not
+        (:meth:`render_access`). A forged message still reaches the handlers, which check."""
+        return []
+
+    def render_access(self) -> None:
+        """The editors disabled for a viewer who may not edit the field now (the phase or the
+        language changed: the views relabel)."""
+        locked = not self.allowed()
+        for widget in self.editors():
+            if widget.disabled != locked:
+                widget.disabled = locked
 
     def badges_html(self) -> str:
         out = ""
@@ -140,9 +162,13 @@ class FieldView:
                 f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
                 f"{esc(term_of(system, 'gm_title', self.loc))}</span>"
             )
-        if self.locked_by_play:
-            tip = t("creation_tip", self.loc, gm=term_of(self.ctx.system, "gm", self.loc))
-            out += f' <span class="tt-badge tt-badge-creation" title="{esc(tip)}">{esc(t("creation_badge", self.loc))}</span>'
+        for shown, kind in (
+            (self.locked_by_play, "creation"),
+            (self.awarded_in_play and not self.locked_by_play, "awards"),
+        ):
+            if shown:
+                tip = t(f"{kind}_tip", self.loc, gm=term_of(self.ctx.system, "gm", self.loc))
+                out += f' <span class="tt-badge tt-badge-{kind}" title="{esc(tip)}">{esc(t(f"{kind}_badge", self.loc))}</span>'
         return out
 
     def label_html(self) -> str:
@@ -190,15 +216,7 @@ class FieldView:
         """Apply an edit (not through a bound widget); shows a refusal inline. True if kept."""
         try:
             if not self.allowed():
-                raise ValidationError(
-                    [
-                        Problem(
-                            "not_allowed",
-                            {"en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]},
-                            field=self.field.name,
-                        )
-                    ]
-                )
+                raise self.ctx.not_allowed(self.field.name)
             apply_edit(self.ctx.character, name or self.field.name, value)
         except ValidationError as exc:
             self.show_edit_error(exc)
@@ -319,11 +337,16 @@ def number_control(make: Callable[..., Any], ctx: SheetContext, trait, current: 
 
 
 class ScalarView(FieldView):
+    def editors(self) -> list[widgets.Widget]:
+        return [self.control]
+
     def build(self) -> None:
         f = self.field
         trait = self.ctx.trait(f.name)
         current = getattr(self.ctx.character, f.name)
         extra: dict[str, Any] = {"classes": ["tt-control"], "tooltip": self.tip}
+        if not self.allowed():
+            extra["disabled"] = True  # made read-only for this viewer (one message)
         if f.dots:
             extra["layout"] = fixed_layout(width="56px")
         if (
@@ -426,13 +449,19 @@ class DerivedView(FieldView):
 # Resources: current / max with quick - and + buttons
 # ------------------------------------------------------------------------------------------
 class ResourceView(FieldView):
+    def editors(self) -> list[widgets.Widget]:
+        return [self.control, self.minus, self.plus]
+
     def build(self) -> None:
         f = self.field
         if f.max_trait:
             self.names.add(f.max_trait)
         trait = self.ctx.trait(f.name)
-        self.minus = button_widget(description="−", layout=fixed_layout(width="34px"), classes=["tt-res-minus"])
-        self.plus = button_widget(description="+", layout=fixed_layout(width="34px"), classes=["tt-res-plus"])
+        locked = {"disabled": True} if not self.allowed() else {}  # read-only for this viewer
+        self.minus = button_widget(
+            description="−", layout=fixed_layout(width="34px"), classes=["tt-res-minus"], **locked
+        )
+        self.plus = button_widget(description="+", layout=fixed_layout(width="34px"), classes=["tt-res-plus"], **locked)
         self.control, to_w, to_m = make_control(
             self.ctx,
             f.__class__(f.name, f.label, "input"),
@@ -440,6 +469,7 @@ class ResourceView(FieldView):
             current=getattr(self.ctx.character, f.name),
             layout=fixed_layout(width="64px"),
             classes=["tt-res-current"],
+            **locked,
         )
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
         self.max_html = html_widget(classes=["tt-res-max"])

@@ -284,5 +284,24 @@ def test_at_a_table_the_gm_awards_and_a_player_cannot_type_experience(table):
     assert "Awarded: Ada gets 10 XP." in part.status.value
     ann = table("ann")
     assert ann.models["ada"].xp == 30
-    ann.sheet("ada").views["xp"].commit(999)  # a sheet edit of experience in play: refused, put back
+    xp = ann.sheet("ada").views["xp"]
+    assert xp.control.disabled, "a player's sheet shows experience read-only"
+    before = len(ann.session.events())
+    assert not xp.commit(999)  # a forged edit of experience in play: refused on the sheet, put back
     assert ann.session.state.characters["ada"]["xp"] == 30 and ann.models["ada"].xp == 30
+    assert len(ann.session.events()) == before
+
+
+def test_experience_in_play_is_read_only_on_a_players_sheet(lantern):
+    c = played(lantern)
+    player = CharacterSheet(c, lantern, locale="en", can=lambda action: action != "edit_gm")
+    xp = player.views["xp"]
+    assert xp.control.disabled and "tt-badge-awards" in xp.label.value
+    assert ">awards<" in xp.label.value and "awards and by advances (the Advancement part)" in xp.label.value
+    assert not xp.commit(99) and c.xp == 20 and "you may not change this" in xp.problem.value
+    player.locale = "ru"
+    assert "награды" in xp.label.value and "раздел «Развитие»" in xp.label.value
+    gm = CharacterSheet(c, lantern, locale="en")
+    assert not gm.views["xp"].control.disabled and gm.views["xp"].commit(25) and c.xp == 25
+    builder = CharacterSheet(played(lantern, phase="creation"), lantern, can=lambda action: action != "edit_gm")
+    assert not builder.views["xp"].control.disabled and "tt-badge-awards" not in builder.views["xp"].label.value

@@ -109,6 +109,22 @@ def test_in_play_only_the_gm_changes_what_creation_sets():
     assert builder.views["attention"].commit(4) and fresh.attention == 4
 
 
+def test_what_a_player_may_no_longer_edit_is_read_only_on_their_sheet():
+    c = legal_ret()
+    player = CharacterSheet(c, locale="en", can=lambda action: action != "edit_gm")
+    attention, name = player.views["attention"], player.views["name"]
+    assert not attention.control.disabled, "in creation the player builds"
+    player.finish_character()
+    assert c.phase == "play"
+    assert attention.control.disabled and not name.control.disabled
+    frontend_update(attention.control, value=5)  # a forged message to the disabled box
+    assert c.attention == 3 and "you may not change this" in attention.problem.value
+    luck = player.views["luck"]  # a resource of play: the player spends it
+    assert not any(w.disabled for w in (luck.control, luck.minus, luck.plus))
+    gm = CharacterSheet(c, locale="en")
+    assert not gm.views["attention"].control.disabled
+
+
 def test_the_sheets_json_keeps_the_phase():
     c = legal_ret()
     sheet = CharacterSheet(c, locale="en")
