@@ -142,6 +142,11 @@ class FieldView:
         (:meth:`render_access`). A forged message still reaches the handlers, which check."""
         return []
 
+    def locked(self) -> dict[str, Any]:
+        """``{"disabled": True}`` to make an editor with while this viewer may not edit the
+        field (it goes with the widget's first message), else nothing."""
+        return {} if self.allowed() else {"disabled": True}
+
     def render_access(self) -> None:
         """The editors disabled for a viewer who may not edit the field now (the phase or the
         language changed: the views relabel)."""
@@ -345,8 +350,7 @@ class ScalarView(FieldView):
         trait = self.ctx.trait(f.name)
         current = getattr(self.ctx.character, f.name)
         extra: dict[str, Any] = {"classes": ["tt-control"], "tooltip": self.tip}
-        if not self.allowed():
-            extra["disabled"] = True  # made read-only for this viewer (one message)
+        extra.update(self.locked())  # read-only for this viewer: made so (one message)
         if f.dots:
             extra["layout"] = fixed_layout(width="56px")
         if (
@@ -457,7 +461,7 @@ class ResourceView(FieldView):
         if f.max_trait:
             self.names.add(f.max_trait)
         trait = self.ctx.trait(f.name)
-        locked = {"disabled": True} if not self.allowed() else {}  # read-only for this viewer
+        locked = self.locked()  # read-only for this viewer: made so (one message)
         self.minus = button_widget(
             description="−", layout=fixed_layout(width="34px"), classes=["tt-res-minus"], **locked
         )
