@@ -1,4 +1,5 @@
-"""What the widgets share: their text lookup, their locale check and closing a tree of widgets.
+"""What the widgets share: their text lookup, their locale check, their EN/RU toggle and closing a
+tree of widgets.
 
 Each widget module keeps its own ``TEXTS`` table (``key -> {"en": ..., "ru": ...}``) and makes
 its lookup from it; each widget class with a ``locale`` trait takes the one validator::
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+import ipywidgets as widgets
 import traitlets
 
 from tabletop_widgets.i18n import DEFAULT_LOCALE, LOCALES
@@ -50,6 +52,16 @@ def locale_validator() -> Any:
     return traitlets.validate("locale")(check)
 
 
+def locale_toggle(locale: str, button_width: str = "44px") -> widgets.ToggleButtons:
+    """A widget's own EN/RU toggle (class ``tt-locale``) showing ``locale``; the widget observes
+    it (``language.toggled``) and hands it to ``language.adopt``."""
+    toggle = widgets.ToggleButtons(
+        options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": button_width}
+    )
+    toggle.add_class("tt-locale")
+    return toggle
+
+
 def close_tree(widget: Any) -> None:
     """Close ``widget`` and every widget below it (its ``children``, recursively), so that no
     model is left alive in the kernel or the front end."""
@@ -58,4 +70,4 @@ def close_tree(widget: Any) -> None:
     widget.close()
 
 
-__all__ = ["close_tree", "locale_validator", "text_lookup", "valid_locale"]
+__all__ = ["close_tree", "locale_toggle", "locale_validator", "text_lookup", "valid_locale"]

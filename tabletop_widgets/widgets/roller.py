@@ -19,7 +19,7 @@ from tabletop_widgets.dice import DiceError, roll
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.i18n import check_locale
 
-from .base import text_lookup
+from .base import locale_toggle, text_lookup
 
 #: How many past rolls the history keeps (newest first).
 HISTORY_LIMIT = 50
@@ -94,10 +94,7 @@ class RollerPage(widgets.VBox):
         self.style_block.add_class("tt-style")
         self.title = widgets.HTML()
         self.title.add_class("tt-title")
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "48px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
+        self.locale_toggle = locale_toggle(locale, button_width="48px")
         self.notation = widgets.Text(
             layout=widgets.Layout(flex="1 1 auto", width="auto"), style={"description_width": "initial"}
         )

@@ -24,7 +24,7 @@ check and record them and return the event. The rules live there: this is a view
 
 from __future__ import annotations
 
-import html
+import copy
 from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
@@ -36,7 +36,17 @@ from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import compact, css
 
 from .base import text_lookup
-from .sheet_context import SheetContext, button_widget, close_tree, hbox, html_widget, own_layout, vbox
+from .sheet_context import (
+    SheetContext,
+    button_widget,
+    close_tree,
+    esc,
+    hbox,
+    html_widget,
+    own_layout,
+    refusal_text,
+    vbox,
+)
 from .tray_controls import OptionControl, label_control, option_rows, option_widget, relabel_dropdown
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -72,10 +82,6 @@ _t = text_lookup(TEXTS)
 _CSS = "<style>" + compact(css("advance")) + "</style>"
 
 
-def _esc(text: Any) -> str:
-    return html.escape(str(text), quote=True)
-
-
 def has_advancement(system) -> bool:
     """Whether ``system`` names something advancement spends (the part is offered at all)."""
     try:
@@ -95,14 +101,6 @@ def outcome_text(result: Any) -> Mapping[str, str] | None:
         if isinstance(reason, Mapping) and isinstance(reason.get("text"), Mapping):
             return dict(reason["text"])
     return None
-
-
-def refusal_text(exc: BaseException) -> dict[str, str]:
-    """A refusal in both languages: the rules' and the table's errors carry both."""
-    message = getattr(exc, "message", None)
-    if isinstance(message, Mapping) and message:
-        return {loc: tr(message, loc) for loc in LOCALES}
-    return {loc: str(exc) for loc in LOCALES}
 
 
 class AdvancePanel:
@@ -130,6 +128,7 @@ class AdvancePanel:
         self.controls: dict[str, OptionControl] = {}
         self.message: tuple[str, Mapping[str, str]] | None = None
         self._shape: tuple = ()
+        self._seen: dict[str, Any] | None = None  # the values the lists were worked out for
         self.rows: dict[str, dict[str, widgets.Widget]] = {}
 
         # made with their classes: one message each (the sheet's own parts are made so too)
@@ -219,16 +218,31 @@ class AdvancePanel:
     # -- following the character -------------------------------------------------------------------
     def on_character(self, name: str) -> None:
         """A trait of the character changed: the part shows or hides (the phase), and, open,
-        its lists and the plan follow."""
+        its lists and the plan follow, worked out once per batch of changes
+        (:meth:`values_changed`)."""
         if name == "phase":
             self.render_visibility()
-        if self.opened:
+        if self.opened and self.values_changed():
             self.refresh()
+
+    def values_changed(self) -> bool:
+        """Whether the character's stored values differ from those the lists were last worked
+        out for. One change notifies once per trait it touches (an edit and the values derived
+        from it, ``update`` of several values, a loaded file, a table's event), and each
+        notification comes after all of them are set: the first one of a batch recomputes,
+        the others find the same values."""
+        return self._stored_values() != self._seen
+
+    def _stored_values(self) -> dict[str, Any]:
+        model = type(self.character)
+        names = model.persisted_traits() if hasattr(model, "persisted_traits") else list(model.class_traits())
+        return {n: getattr(self.character, n, None) for n in names}
 
     def refresh(self) -> None:
         """Read what the character has and can buy now, and draw it."""
         if not self.built:
             return
+        self._seen = copy.deepcopy(self._stored_values())
         try:
             self.specs = list(self.system.advancements(self.character)) if self.offered else []
         except Exception as exc:  # a rules bug must not break the sheet; say so
@@ -372,8 +386,8 @@ class AdvancePanel:
             button.description = label
             button.tooltip = _t("choose_tip", loc, label=label) + (f"\n{tr(s.help, loc)}" if s.help else "")
             cost = price_text(self.system, s.cost, loc)
-            why = f' <span class="tt-advance-why">{_esc(tr(s.blocked, loc))}</span>' if s.blocked else ""
-            price.value = f'<span class="tt-advance-cost">{_esc(cost)}</span>{why}'
+            why = f' <span class="tt-advance-why">{esc(tr(s.blocked, loc))}</span>' if s.blocked else ""
+            price.value = f'<span class="tt-advance-cost">{esc(cost)}</span>{why}'
             for box_cls, on in (
                 ("tt-advance-blocked", bool(s.blocked)),
                 ("tt-advance-selected", s.id == self.selected),
@@ -386,7 +400,7 @@ class AdvancePanel:
             self.list_box.children = [self._nothing(loc)]
             self._shape = ()
         for head, label in getattr(self, "group_heads", []):
-            head.value = f"<b>{_esc(tr(label, loc) if label else _t('other', loc))}</b>"
+            head.value = f"<b>{esc(tr(label, loc) if label else _t('other', loc))}</b>"
         self._render_plan(loc)
         self._render_status(loc)
         if self.award_box is not None:
@@ -396,7 +410,7 @@ class AdvancePanel:
         if getattr(self, "_nothing_html", None) is None:
             self._nothing_html = html_widget()
             self._nothing_html.add_class("tt-advance-nothing")
-        self._nothing_html.value = f"<i>{_esc(_t('nothing', loc))}</i>"
+        self._nothing_html.value = f"<i>{esc(_t('nothing', loc))}</i>"
         return self._nothing_html
 
     def _render_resources(self, loc: str) -> None:
@@ -404,15 +418,15 @@ class AdvancePanel:
         for r in self.system.advancement_resources():
             have = getattr(self.character, r.trait, 0)
             parts.append(
-                f'<span class="tt-advance-resource" data-trait="{_esc(r.trait)}">'
-                f"{_esc(tr(r.label, loc))}: <b>{_esc(r.price_text(int(have or 0), loc))}</b></span>"
+                f'<span class="tt-advance-resource" data-trait="{esc(r.trait)}">'
+                f"{esc(tr(r.label, loc))}: <b>{esc(r.price_text(int(have or 0), loc))}</b></span>"
             )
-        self.resources.value = f'<span class="tt-advance-has">{_esc(_t("has", loc))}:</span> ' + " · ".join(parts)
+        self.resources.value = f'<span class="tt-advance-has">{esc(_t("has", loc))}:</span> ' + " · ".join(parts)
 
     def _render_plan(self, loc: str) -> None:
         spec = self.spec(self.selected)
         if spec is None:
-            self.plan.value = f'<span class="tt-advance-hint">{_esc(_t("choose", loc))}</span>'
+            self.plan.value = f'<span class="tt-advance-hint">{esc(_t("choose", loc))}</span>'
             own_layout(self.buy_button).display = "none"
             return
         own_layout(self.buy_button).display = None
@@ -425,18 +439,18 @@ class AdvancePanel:
             plan = self.system.plan_advance(self.character, spec.id, **{**spec.defaults(), **opts})
         except (BilingualError, ValueError, TypeError, KeyError) as exc:
             text = getattr(exc, "bilingual", None) or refusal_text(exc)
-            lines.append(f'<div class="tt-advance-plan-text tt-error">✖ {_esc(tr(text, loc))}</div>')
+            lines.append(f'<div class="tt-advance-plan-text tt-error">✖ {esc(tr(text, loc))}</div>')
             ok = False
             price = price_text(self.system, spec.cost, loc)
         else:
             price = price_text(self.system, plan.cost, loc)
-            lines.append(f'<div class="tt-advance-plan-text"><b>{_esc(tr(plan.text, loc))}</b></div>')
-            lines += [f'<div class="tt-advance-note">{_esc(tr(n, loc))}</div>' for n in plan.notes]
+            lines.append(f'<div class="tt-advance-plan-text"><b>{esc(tr(plan.text, loc))}</b></div>')
+            lines += [f'<div class="tt-advance-note">{esc(tr(n, loc))}</div>' for n in plan.notes]
         if spec.help:
-            lines.append(f'<div class="tt-advance-help">{_esc(tr(spec.help, loc))}</div>')
+            lines.append(f'<div class="tt-advance-help">{esc(tr(spec.help, loc))}</div>')
         if spec.blocked:
             lines.append(
-                f'<div class="tt-advance-why"><b>{_esc(_t("blocked", loc))}:</b> {_esc(tr(spec.blocked, loc))}</div>'
+                f'<div class="tt-advance-why"><b>{esc(_t("blocked", loc))}:</b> {esc(tr(spec.blocked, loc))}</div>'
             )
         self.plan.value = "".join(lines)
         self.buy_button.description = f"{_t('buy', loc)} · {price}"
@@ -452,16 +466,16 @@ class AdvancePanel:
         if kind == "error":
             self.status.value = (
                 f'<div class="tt-field-problem" role="alert"><b class="tt-error">✖</b> '
-                f"{_esc(_t('refused', loc, text=tr(text, loc)))}</div>"
+                f"{esc(_t('refused', loc, text=tr(text, loc)))}</div>"
             )
         else:
             key = "awarded" if kind == "award" else "bought"
-            self.status.value = f'<div class="tt-ok" role="status">✓ {_esc(_t(key, loc, text=tr(text, loc)))}</div>'
+            self.status.value = f'<div class="tt-ok" role="status">✓ {esc(_t(key, loc, text=tr(text, loc)))}</div>'
         own_layout(self.status).display = None
 
     def _render_award(self, loc: str) -> None:
         gm = term_of(self.system, "gm", loc)
-        self.award_title.value = f"<b>{_esc(_t('award_title', loc, gm=gm))}</b>"
+        self.award_title.value = f"<b>{esc(_t('award_title', loc, gm=gm))}</b>"
         value = self.award_resource.value
         options = [(tr(r.label, loc), r.trait) for r in self.system.advancement_resources()]
         if list(self.award_resource.options) != options:
@@ -495,7 +509,7 @@ class AdvancePanel:
     def relabel(self) -> None:
         """Every word in the sheet's language (``ctx.locale``)."""
         loc = self.ctx.locale
-        self.title.value = f"<h3>{_esc(_t('title', loc))}</h3>"
+        self.title.value = f"<h3>{esc(_t('title', loc))}</h3>"
         self._label_toggle()
         if self.built:
             self._label_controls()

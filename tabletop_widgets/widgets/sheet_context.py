@@ -10,8 +10,8 @@ from typing import Any, Callable, Mapping, Sequence
 import ipywidgets as widgets
 import traitlets
 
-from tabletop_widgets.core.i18n import tr
-from tabletop_widgets.core.problems import Problem
+from tabletop_widgets.core.i18n import LOCALES, tr
+from tabletop_widgets.core.problems import Problem, ValidationError
 
 from .base import close_tree, text_lookup
 
@@ -50,6 +50,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Задаётся при создании персонажа; в игре это меняют только правила или {gm}",
     },
     "creation_badge": {"en": "creation", "ru": "создание"},
+    "awards_tip": {
+        "en": "In play this changes only by the {gm}'s awards and by advances (the Advancement part)",
+        "ru": "В игре это меняют только награды, которые выдаёт {gm}, и развитие (раздел «Развитие»)",
+    },
+    "awards_badge": {"en": "awards", "ru": "награды"},
 }
 
 
@@ -58,6 +63,15 @@ t = text_lookup(TEXTS)
 
 def esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
+
+
+def refusal_text(exc: BaseException) -> dict[str, str]:
+    """A refusal in both languages: the rules' and the table's errors carry both (their
+    ``message``); any other error says what it says in each."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, Mapping) and message:
+        return {loc: tr(message, loc) for loc in LOCALES}
+    return {loc: str(exc) for loc in LOCALES}
 
 
 # ------------------------------------------------------------------------------------------
@@ -86,6 +100,7 @@ class SheetContext:
         self._rows: dict[str, list[dict]] = {}
         self._labels: dict[str, Mapping[str, str]] = {}
         self._checks: dict[str, Any] | None = None
+        self._awarded: frozenset[str] | None = None
         #: called when a field's shown problems change (the sheet recounts its sheet check)
         self.problems_changed: Callable[[], None] | None = None
         for f in system.sheet.fields():
@@ -120,6 +135,21 @@ class SheetContext:
         """Whether the character is in play (``phase``): fields only creation sets are then
         the GM's to change (``Field.creation_only``)."""
         return getattr(self.character, "phase", "creation") == "play"
+
+    @property
+    def awarded_traits(self) -> frozenset[str]:
+        """The traits of the system's advancement resources (experience and the like): in play
+        they change only by the GM's awards and by advances, as the shared table checks it."""
+        if self._awarded is None:
+            try:
+                self._awarded = frozenset(r.trait for r in self.system.advancement_resources())
+            except Exception:  # a system without the contract
+                self._awarded = frozenset()
+        return self._awarded
+
+    def not_allowed(self, field: str | None) -> ValidationError:
+        """The refusal of an edit this viewer may not make, next to ``field``."""
+        return ValidationError([Problem("not_allowed", dict(TEXTS["not_allowed"]), field=field)])
 
     def trait(self, name: str):
         return type(self.character).class_traits().get(name)

@@ -196,10 +196,12 @@ class ListView(FieldView):
         f = self.field
         self.columns = [i for i in f.item_fields if i.kind != "longtext"][: self.MAX_COLUMNS]
         self.rows_box = vbox(classes=["tt-list-rows"])
-        self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 auto"))
+        self.row_editors: list[widgets.Widget] = []  # each row's edit and remove buttons
+        locked = self.locked()
+        self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 auto"), **locked)
         self.picker.add_class("tt-list-picker")
-        self.add_button = button_widget(icon="", layout=widgets.Layout(width="auto"), classes=["tt-list-add"])
-        self.new_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-list-new"])
+        self.add_button = button_widget(icon="", layout=widgets.Layout(width="auto"), classes=["tt-list-add"], **locked)
+        self.new_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-list-new"], **locked)
         self.add_button.on_click(lambda _b: self.add_from_table(self.picker.value))
         self.new_button.on_click(lambda _b: self.open_form(None))
         bar = [self.picker, self.add_button] if self.ctx.rows(f.source) else []
@@ -208,6 +210,9 @@ class ListView(FieldView):
         self.form_box = vbox()
         head = hbox([self.label], classes=["tt-list-head"])
         self.widget = vbox([head, self.rows_box, self.form_box, self.add_bar], classes=["tt-list"])
+
+    def editors(self) -> list[widgets.Widget]:
+        return [self.picker, self.add_button, self.new_button, *self.row_editors]
 
     @property
     def form(self) -> ItemForm:
@@ -243,17 +248,7 @@ class ListView(FieldView):
 
     def open_form(self, index: int | None) -> None:
         if not self.allowed():
-            self.show_edit_error(
-                ValidationError(
-                    [
-                        Problem(
-                            "not_allowed",
-                            {"en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]},
-                            field=self.field.name,
-                        )
-                    ]
-                )
-            )
+            self.show_edit_error(self.ctx.not_allowed(self.field.name))
             return
         items = self.items()
         if index is None:
@@ -303,6 +298,8 @@ class ListView(FieldView):
         loc = self.loc
         grid = f"grid-template-columns: repeat({max(len(self.columns), 1)}, minmax(0, 1fr))"
         children = []
+        self.row_editors = []
+        locked = self.locked()
         if items and self.columns:
             head = "".join(f"<div>{esc(tr(c.label, loc))}</div>" for c in self.columns)
             header = html_widget(
@@ -327,13 +324,17 @@ class ListView(FieldView):
                 body = f'<div class="tt-list-cells tt-chip-text">{pretty(self.ctx, item)}</div>'
             cell = html_widget(body, classes=["tt-list-row-html"])
             edit = button_widget(
-                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=widgets.Layout(width="92px")
+                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=widgets.Layout(width="92px"), **locked
             )
             edit.add_class("tt-list-edit")
             rm = button_widget(
-                description=t("remove", loc), tooltip=t("remove_tip", loc), layout=widgets.Layout(width="36px")
+                description=t("remove", loc),
+                tooltip=t("remove_tip", loc),
+                layout=widgets.Layout(width="36px"),
+                **locked,
             )
             rm.add_class("tt-list-remove")
+            self.row_editors += [edit, rm]
             edit.on_click(lambda _b, i=i: self.open_form(i))
             rm.on_click(lambda _b, i=i: self.remove(i))
             row = hbox([cell, edit, rm], classes=["tt-list-row"])
@@ -371,12 +372,16 @@ class TagsView(FieldView):
 
     def build(self) -> None:
         self.chips = hbox(classes=["tt-chips"])
-        self.picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"))
+        locked = self.locked()
+        self.picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"), **locked)
         self.picker.add_class("tt-tags-picker")
-        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-tags-add"])
+        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-tags-add"], **locked)
         self.add_button.on_click(lambda _b: self.add(self.picker.value))
         row = hbox([self.label, self.chips, self.picker, self.add_button], classes=["tt-row", "tt-tags-row"])
         self.widget = vbox([row], classes=["tt-tags"])
+
+    def editors(self) -> list[widgets.Widget]:
+        return [self.picker, self.add_button, *self.chips.children]
 
     def options(self) -> list[tuple[str, Any]]:
         return choice_options(self.ctx, self.field)
@@ -406,6 +411,7 @@ class TagsView(FieldView):
                 description=f"{self.ctx.label_for(v)} ✕",
                 tooltip=f"{t('remove_tip', self.loc)}: {self.ctx.label_for(v)}",
                 layout=widgets.Layout(width="auto"),
+                **self.locked(),
             )
             b.add_class("tt-chip")
             b.on_click(lambda _b, v=v: self.remove(v))
@@ -438,17 +444,22 @@ class MappingView(FieldView):
             layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(230px, 1fr))", width="100%")
         )
         self.entries.add_class("tt-map-entries")
-        self.key_picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"))
+        self.entry_editors: list[widgets.Widget] = []  # each entry's value box and remove button
+        locked = self.locked()
+        self.key_picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"), **locked)
         self.key_picker.add_class("tt-map-key")
-        self.value_box = widgets.Text(layout=widgets.Layout(width="90px"))
+        self.value_box = widgets.Text(layout=widgets.Layout(width="90px"), **locked)
         self.value_box.add_class("tt-map-value")
-        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-map-add"])
+        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-map-add"], **locked)
         self.add_button.on_click(lambda _b: self.add(self.key_picker.value, self.value_box.value))
         self.add_bar = hbox([self.key_picker, self.value_box, self.add_button], classes=["tt-list-addbar"])
         if self.fixed_keys:
             own_layout(self.add_bar).display = "none"
         head = hbox([self.label], classes=["tt-list-head"])
         self.widget = vbox([head, self.entries, self.add_bar], classes=["tt-mapping"])
+
+    def editors(self) -> list[widgets.Widget]:
+        return [self.key_picker, self.value_box, self.add_button, *self.entry_editors]
 
     def mapping(self) -> dict:
         return dict(getattr(self.ctx.character, self.field.name) or {})
@@ -518,6 +529,8 @@ class MappingView(FieldView):
         m = self.mapping()
         keys = list(self.fixed_keys) + [k for k in m if k not in self.fixed_keys]
         cells = []
+        self.entry_editors = []
+        locked = self.locked()
         for k in keys:
             v = m.get(k, 0 if self.fixed_keys else None)
             lab = html_widget(
@@ -531,7 +544,9 @@ class MappingView(FieldView):
                     tooltip=self.key_label(k),
                     layout=widgets.Layout(width="80px"),
                     _dom_classes=("tt-map-entry-value",),
+                    **locked,
                 )
+                self.entry_editors.append(box)
                 box.observe(lambda ch, k=k: self.set_entry(k, ch["new"]), names="value")
                 parts.append(box)
             else:
@@ -543,7 +558,9 @@ class MappingView(FieldView):
                     tooltip=t("remove_tip", self.loc),
                     layout=widgets.Layout(width="32px"),
                     classes=["tt-list-remove"],
+                    **locked,
                 )
+                self.entry_editors.append(rm)
                 rm.on_click(lambda _b, k=k: self.remove(k))
                 parts.append(rm)
             cell = hbox(parts, classes=["tt-row", "tt-map-entry"])

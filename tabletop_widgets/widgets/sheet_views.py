@@ -4,7 +4,7 @@ problems, the GM's marks), numbers/texts/choices/flags (:class:`ScalarView`), de
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 import traitlets
@@ -16,7 +16,6 @@ from tabletop_widgets.core.system import term_of
 
 from ._bind import apply_edit, bind
 from .sheet_context import (
-    TEXTS,
     SheetContext,
     bounds_text,
     button_widget,
@@ -72,6 +71,7 @@ class FieldView:
     def relabel(self) -> None:
         self.label.value = self.label_html()
         self.render_problems()
+        self.render_access()
 
     # -- shared -----------------------------------------------------------------------------
     def frame_classes(self) -> list[str]:
@@ -125,8 +125,35 @@ class FieldView:
         """A field only creation sets, on a character in play: only the GM changes it now."""
         return bool(self.field.creation_only and self.ctx.in_play)
 
+    @property
+    def awarded_in_play(self) -> bool:
+        """An advancement resource (experience) on a character in play: it changes by the GM's
+        awards and by advances (the Advancement part), not by a player's edit."""
+        return self.ctx.in_play and self.field.name in self.ctx.awarded_traits
+
     def allowed(self) -> bool:
-        return self.ctx.can("edit_gm" if self.gm_field or self.locked_by_play else "edit")
+        """Whether this viewer may edit the field now: the GM's fields, and in play what only
+        creation sets and what only awards and advances change, take ``can("edit_gm")``."""
+        gm_only = self.gm_field or self.locked_by_play or self.awarded_in_play
+        return self.ctx.can("edit_gm" if gm_only else "edit")
+
+    def editors(self) -> list[widgets.Widget]:
+        """The widgets a viewer edits the field with: disabled while they may not
+        (:meth:`render_access`). A forged message still reaches the handlers, which check."""
+        return []
+
+    def locked(self) -> dict[str, Any]:
+        """``{"disabled": True}`` to make an editor with while this viewer may not edit the
+        field (it goes with the widget's first message), else nothing."""
+        return {} if self.allowed() else {"disabled": True}
+
+    def render_access(self) -> None:
+        """The editors disabled for a viewer who may not edit the field now (the phase or the
+        language changed: the views relabel)."""
+        locked = not self.allowed()
+        for widget in self.editors():
+            if widget.disabled != locked:
+                widget.disabled = locked
 
     def badges_html(self) -> str:
         out = ""
@@ -140,9 +167,13 @@ class FieldView:
                 f' <span class="tt-badge tt-badge-gm" title="{esc(tip)}">'
                 f"{esc(term_of(system, 'gm_title', self.loc))}</span>"
             )
-        if self.locked_by_play:
-            tip = t("creation_tip", self.loc, gm=term_of(self.ctx.system, "gm", self.loc))
-            out += f' <span class="tt-badge tt-badge-creation" title="{esc(tip)}">{esc(t("creation_badge", self.loc))}</span>'
+        for shown, kind in (
+            (self.locked_by_play, "creation"),
+            (self.awarded_in_play and not self.locked_by_play, "awards"),
+        ):
+            if shown:
+                tip = t(f"{kind}_tip", self.loc, gm=term_of(self.ctx.system, "gm", self.loc))
+                out += f' <span class="tt-badge tt-badge-{kind}" title="{esc(tip)}">{esc(t(f"{kind}_badge", self.loc))}</span>'
         return out
 
     def label_html(self) -> str:
@@ -190,15 +221,7 @@ class FieldView:
         """Apply an edit (not through a bound widget); shows a refusal inline. True if kept."""
         try:
             if not self.allowed():
-                raise ValidationError(
-                    [
-                        Problem(
-                            "not_allowed",
-                            {"en": TEXTS["not_allowed"]["en"], "ru": TEXTS["not_allowed"]["ru"]},
-                            field=self.field.name,
-                        )
-                    ]
-                )
+                raise self.ctx.not_allowed(self.field.name)
             apply_edit(self.ctx.character, name or self.field.name, value)
         except ValidationError as exc:
             self.show_edit_error(exc)
@@ -223,6 +246,11 @@ class FieldView:
 # ------------------------------------------------------------------------------------------
 # Scalars: input / text / longtext / choice / flag
 # ------------------------------------------------------------------------------------------
+def text_to_widget(value: Any) -> str:
+    """A text trait's value as a text box shows it (None: empty)."""
+    return value or ""
+
+
 def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extra: Any):
     """A control for one scalar value, and its (to_widget, to_model) converters. ``extra``
     (``tooltip``, ``classes``) goes with the control's first message."""
@@ -234,7 +262,6 @@ def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extr
         return cls(**{**kwargs, **extra})  # what the caller gives wins (a layout, a value)
 
     kind = field.kind
-    loc = lambda: ctx.locale  # noqa: E731 - converters read the language at edit time
     if kind == "flag":
         ctl = make(
             widgets.Checkbox,
@@ -244,75 +271,86 @@ def make_control(ctx: SheetContext, field, trait, *, current: Any = None, **extr
         )
         return ctl, None, None
     if kind == "longtext":
-        return (
-            make(
-                widgets.Textarea,
-                continuous_update=False,
-                rows=3,
-                layout=fixed_layout(width="100%"),
-                style=shared_style(widget_string.TextStyle),
-            ),
-            (lambda v: v or ""),
-            None,
-        )
-    if kind == "choice":
-        if field.multiple:
-            ctl = make(
-                widgets.SelectMultiple,
-                options=choice_options(ctx, field),
-                rows=4,
-                layout=fixed_layout(width="auto"),
-                style=shared_style(widget_description.DescriptionStyle),
-            )
-            return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
-        if field.free_text:
-            ctl = make(
-                widgets.Combobox,
-                options=[label for label, _ in choice_options(ctx, field)],
-                ensure_option=False,
-                continuous_update=False,
-                layout=fixed_layout(width="auto", flex="1 1 auto"),
-                style=shared_style(widget_string.TextStyle),
-            )
-            return ctl, (lambda v: v or ""), None
         ctl = make(
-            widgets.Dropdown,
-            options=choice_options(ctx, field, current),
-            layout=fixed_layout(width="auto", flex="1 1 auto"),
-            style=shared_style(widget_description.DescriptionStyle),
-        )
-        return ctl, None, None
-    if kind == "text" and not is_int_trait(trait):
-        ctl = make(
-            widgets.Text,
+            widgets.Textarea,
             continuous_update=False,
-            layout=fixed_layout(width="auto", flex="1 1 auto"),
+            rows=3,
+            layout=fixed_layout(width="100%"),
             style=shared_style(widget_string.TextStyle),
         )
-        return ctl, (lambda v: v or ""), None
-    # numbers
-    optional = optional_trait(trait) or current is None
+        return ctl, text_to_widget, None
+    if kind == "choice":
+        return choice_control(make, ctx, field, current)
+    if kind == "text" and not is_int_trait(trait):
+        return line_control(make, widgets.Text), text_to_widget, None
+    return number_control(make, ctx, trait, current)
+
+
+def line_control(make: Callable[..., Any], cls: type, **kwargs: Any):
+    """A one-line text control (``widgets.Text`` or ``widgets.Combobox``) that sends its value
+    when the player is done typing, and grows to the row's width."""
+    return make(
+        cls,
+        continuous_update=False,
+        layout=fixed_layout(width="auto", flex="1 1 auto"),
+        style=shared_style(widget_string.TextStyle),
+        **kwargs,
+    )
+
+
+def choice_control(make: Callable[..., Any], ctx: SheetContext, field, current: Any):
+    """A choice: several picks (``SelectMultiple``), a pick or the player's own words
+    (``Combobox``, ``Field.free_text``), or one pick (``Dropdown``); and its converters."""
+    if field.multiple:
+        ctl = make(
+            widgets.SelectMultiple,
+            options=choice_options(ctx, field),
+            rows=4,
+            layout=fixed_layout(width="auto"),
+            style=shared_style(widget_description.DescriptionStyle),
+        )
+        return ctl, (lambda v: tuple(v or ())), (lambda v: list(v))
+    if field.free_text:
+        options = [label for label, _ in choice_options(ctx, field)]
+        return line_control(make, widgets.Combobox, options=options, ensure_option=False), text_to_widget, None
+    ctl = make(
+        widgets.Dropdown,
+        options=choice_options(ctx, field, current),
+        layout=fixed_layout(width="auto", flex="1 1 auto"),
+        style=shared_style(widget_description.DescriptionStyle),
+    )
+    return ctl, None, None
+
+
+def number_control(make: Callable[..., Any], ctx: SheetContext, trait, current: Any):
+    """A number: a float box, a whole number box, or, where the value may be empty, a text box
+    that reads a whole number or nothing (in the sheet's language at edit time)."""
     number = dict(layout=fixed_layout(width="80px"), style=shared_style(widget_description.DescriptionStyle))
     if isinstance(trait, traitlets.Float):
         return make(widgets.FloatText, **number), None, None
-    if optional:
-        ctl = make(
-            widgets.Text,
-            continuous_update=False,
-            placeholder="—",
-            layout=number["layout"],
-            style=shared_style(widget_string.TextStyle),
-        )
-        return ctl, (lambda v: "" if v is None else str(v)), (lambda s: parse_int(s, optional=True, locale=loc()))
-    return make(widgets.IntText, **number), None, None
+    optional = optional_trait(trait) or current is None
+    if not optional:
+        return make(widgets.IntText, **number), None, None
+    ctl = make(
+        widgets.Text,
+        continuous_update=False,
+        placeholder="—",
+        layout=number["layout"],
+        style=shared_style(widget_string.TextStyle),
+    )
+    return ctl, (lambda v: "" if v is None else str(v)), (lambda s: parse_int(s, optional=True, locale=ctx.locale))
 
 
 class ScalarView(FieldView):
+    def editors(self) -> list[widgets.Widget]:
+        return [self.control]
+
     def build(self) -> None:
         f = self.field
         trait = self.ctx.trait(f.name)
         current = getattr(self.ctx.character, f.name)
         extra: dict[str, Any] = {"classes": ["tt-control"], "tooltip": self.tip}
+        extra.update(self.locked())  # read-only for this viewer: made so (one message)
         if f.dots:
             extra["layout"] = fixed_layout(width="56px")
         if (
@@ -415,13 +453,19 @@ class DerivedView(FieldView):
 # Resources: current / max with quick - and + buttons
 # ------------------------------------------------------------------------------------------
 class ResourceView(FieldView):
+    def editors(self) -> list[widgets.Widget]:
+        return [self.control, self.minus, self.plus]
+
     def build(self) -> None:
         f = self.field
         if f.max_trait:
             self.names.add(f.max_trait)
         trait = self.ctx.trait(f.name)
-        self.minus = button_widget(description="−", layout=fixed_layout(width="34px"), classes=["tt-res-minus"])
-        self.plus = button_widget(description="+", layout=fixed_layout(width="34px"), classes=["tt-res-plus"])
+        locked = self.locked()  # read-only for this viewer: made so (one message)
+        self.minus = button_widget(
+            description="−", layout=fixed_layout(width="34px"), classes=["tt-res-minus"], **locked
+        )
+        self.plus = button_widget(description="+", layout=fixed_layout(width="34px"), classes=["tt-res-plus"], **locked)
         self.control, to_w, to_m = make_control(
             self.ctx,
             f.__class__(f.name, f.label, "input"),
@@ -429,6 +473,7 @@ class ResourceView(FieldView):
             current=getattr(self.ctx.character, f.name),
             layout=fixed_layout(width="64px"),
             classes=["tt-res-current"],
+            **locked,
         )
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
         self.max_html = html_widget(classes=["tt-res-max"])

@@ -18,7 +18,6 @@ the wizard on a blank character, and once it is finished, hands it to the page.
 
 from __future__ import annotations
 
-import html
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -27,13 +26,14 @@ import traitlets
 from tabletop_widgets.core.i18n import T, check_locale, tr
 from tabletop_widgets.core.phases import FINISH_ACTION
 from tabletop_widgets.core.problems import Problem, RuleError, ValidationError
-from tabletop_widgets.core.registry import get_system
 from tabletop_widgets.core.wizard import Wizard
 from tabletop_widgets.front import stylesheet
 
 from . import language
-from .base import close_tree, locale_validator, text_lookup
-from .sheet_fields import FieldView, SheetContext, make_view, problems_html
+from .base import close_tree, locale_toggle, locale_validator, text_lookup
+from .character_view import CharacterView
+from .sheet_context import button_widget, esc, hbox, html_widget, refusal_text, vbox
+from .sheet_fields import FieldView, make_view, problems_html
 
 #: User-facing text of the wizard, in English and Russian.
 TEXTS: dict[str, dict[str, str]] = {
@@ -82,18 +82,34 @@ _t = text_lookup(TEXTS)
 _CSS = stylesheet("sheet", "wizard")  # tabletop_widgets/front/wizard.css
 
 
-def _esc(text: Any) -> str:
-    return html.escape(str(text), quote=True)
+def rule_refusal(exc: RuleError) -> tuple[str, dict, list]:
+    """The wizard's message for a refused Next or Finish: "fix these first" and the problems
+    the rules list, or the rules' own words when they list none."""
+    problems = list((exc.data or {}).get("problems") or [])
+    return ("error", dict(TEXTS["refused"]) if problems else exc.message, problems)
 
 
-def _message_of(exc: Exception) -> dict[str, str]:
-    message = getattr(exc, "message", None)
-    if isinstance(message, dict):
-        return dict(message)
-    return {"en": str(exc), "ru": str(exc)}
+class FinishCallbacks:
+    """What the page does with a finished character: the callbacks given to :meth:`on_finish`
+    (``finish_callbacks``, a list the subclass makes first)."""
+
+    finish_callbacks: list[Callable[[Any], None]]
+
+    def on_finish(self, callback: Callable[[Any], None], remove: bool = False) -> None:
+        """Call ``callback(character)`` once a character is finished here (``remove``: no
+        longer)."""
+        if remove:
+            self.finish_callbacks.remove(callback)
+        else:
+            self.finish_callbacks.append(callback)
+
+    def announce(self, character) -> None:
+        """Give the finished ``character`` to every callback."""
+        for callback in list(self.finish_callbacks):
+            callback(character)
 
 
-class CreationWizard(widgets.VBox):
+class CreationWizard(CharacterView, FinishCallbacks, widgets.VBox):
     """The creation wizard over ``character`` (class ``tt-wizard``).
 
     Parameters
@@ -138,86 +154,62 @@ class CreationWizard(widgets.VBox):
         perform: Callable[[Any, list], Any] | None = None,
         **kwargs: Any,
     ):
-        given, locale = locale, language.start_locale(locale)
-        check_locale(locale)
-        self.character = character
-        self.system = system if system is not None else get_system(character.SYSTEM)
-        self.can = can or (lambda action: True)
+        given, locale = self.view_character(character, system, locale=locale, can=can, perform=perform)
         if start_play is None and perform is not None:
             start_play = lambda c: perform(FINISH_ACTION, [c])  # noqa: E731
         self.model = Wizard(self.system, character, start_play=start_play)
-        self.ctx = SheetContext(character, self.system, locale=locale, can=self.can, perform=perform)
         self.views: dict[str, FieldView] = {}
         self._built_for: tuple[int, tuple[str, ...]] | None = None
         self._message: tuple[str, dict, list] | None = None
-        self._callbacks: list[Callable[[Any], None]] = []
+        self.finish_callbacks = []
         self._closed = False
-
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.heading = widgets.HTML()
-        self.heading.add_class("tt-wizard-heading")
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
-        head = widgets.HBox([self.heading, self.locale_toggle])
-        head.add_class("tt-wizard-head")
-        self.progress = widgets.HTML()
-        self.progress.add_class("tt-wizard-progress")
-        self.explain = widgets.HTML()
-        self.explain.add_class("tt-wizard-explain")
-        self.budget_box = widgets.HTML()
-        self.budget_box.add_class("tt-wizard-budgets")
-        self.fields = widgets.VBox()
-        self.fields.add_class("tt-wizard-fields")
-        self.no_fields = widgets.HTML()  # shown on a step with nothing to fill in
-        self.problem_box = widgets.HTML()
-        self.problem_box.add_class("tt-wizard-problems")
-        self.message = widgets.HTML(layout=widgets.Layout(display="none"))
-        self.message.add_class("tt-wizard-message")
-        self.back_button = widgets.Button(layout=widgets.Layout(width="auto"))
-        self.back_button.add_class("tt-wizard-back")
-        self.next_button = widgets.Button(button_style="primary", layout=widgets.Layout(width="auto"))
-        self.next_button.add_class("tt-wizard-next")
-        self.finish_button = widgets.Button(button_style="success", layout=widgets.Layout(width="auto"))
-        self.finish_button.add_class("tt-wizard-finish")
-        nav = widgets.HBox([self.back_button, self.next_button, self.finish_button])
-        nav.add_class("tt-wizard-nav")
-
-        super().__init__(
-            [
-                self.style_block,
-                head,
-                self.progress,
-                self.explain,
-                self.budget_box,
-                self.fields,
-                self.problem_box,
-                self.message,
-                nav,
-            ],
-            **kwargs,
-        )
+        super().__init__([*self._build_parts(locale), self._build_nav()], **kwargs)
         self.add_class("tt-wizard")
         self.add_class(f"tt-wizard-{self.system.slug}")
         self.locale = locale
-
-        self.back_button.on_click(lambda _b: self.back())
-        self.next_button.on_click(lambda _b: self.next())
-        self.finish_button.on_click(lambda _b: self.finish())
         self.locale_toggle.observe(lambda ch: language.toggled(self, ch["new"]), names="value")
         language.adopt(self, given, self.locale_toggle)
         character.observe(self._on_character, names=traitlets.All)
         self.render()
 
-    # -- what the page does with a finished character -------------------------------------------
-    def on_finish(self, callback: Callable[[Any], None], remove: bool = False) -> None:
-        """Call ``callback(character)`` once the character is finished here."""
-        if remove:
-            self._callbacks.remove(callback)
-        else:
-            self._callbacks.append(callback)
+    def _build_parts(self, locale: str) -> list[widgets.Widget]:
+        """The heading with the EN/RU toggle, where the player is, the step's words, the
+        budgets, the fields, what is left to fix and the message line."""
+        self.style_block = html_widget(_CSS, classes=["tt-style"])
+        self.heading = html_widget(classes=["tt-wizard-heading"])
+        self.locale_toggle = locale_toggle(locale)
+        head = hbox([self.heading, self.locale_toggle], classes=["tt-wizard-head"])
+        self.progress = html_widget(classes=["tt-wizard-progress"])
+        self.explain = html_widget(classes=["tt-wizard-explain"])
+        self.budget_box = html_widget(layout=widgets.Layout(), classes=["tt-wizard-budgets"])
+        self.fields = vbox(classes=["tt-wizard-fields"])
+        self.no_fields = html_widget()  # shown on a step with nothing to fill in
+        self.problem_box = html_widget(classes=["tt-wizard-problems"])
+        self.message = html_widget(layout=widgets.Layout(display="none"), classes=["tt-wizard-message"])
+        return [
+            self.style_block,
+            head,
+            self.progress,
+            self.explain,
+            self.budget_box,
+            self.fields,
+            self.problem_box,
+            self.message,
+        ]
+
+    def _build_nav(self) -> widgets.HBox:
+        """Back, Next and Finish (each checks the seat in its handler)."""
+        self.back_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-wizard-back"])
+        self.next_button = button_widget(
+            button_style="primary", layout=widgets.Layout(width="auto"), classes=["tt-wizard-next"]
+        )
+        self.finish_button = button_widget(
+            button_style="success", layout=widgets.Layout(width="auto"), classes=["tt-wizard-finish"]
+        )
+        self.back_button.on_click(lambda _b: self.back())
+        self.next_button.on_click(lambda _b: self.next())
+        self.finish_button.on_click(lambda _b: self.finish())
+        return hbox([self.back_button, self.next_button, self.finish_button], classes=["tt-wizard-nav"])
 
     # -- the buttons (each checks the seat first: a forged click still fires) ------------------------
     def _may_edit(self) -> bool:
@@ -239,8 +231,7 @@ class CreationWizard(widgets.VBox):
         try:
             self.model.next()
         except RuleError as exc:
-            problems = list((exc.data or {}).get("problems") or [])
-            self._message = ("error", dict(TEXTS["refused"]) if problems else exc.message, problems)
+            self._message = rule_refusal(exc)
         else:
             self._message = None
         self.render()
@@ -258,18 +249,16 @@ class CreationWizard(widgets.VBox):
         try:
             self.model.finish()
         except RuleError as exc:
-            problems = list((exc.data or {}).get("problems") or [])
-            self._message = ("error", dict(TEXTS["refused"]) if problems else exc.message, problems)
+            self._message = rule_refusal(exc)
         except (ValidationError, ValueError, TypeError, KeyError, PermissionError) as exc:
-            self._message = ("error", _message_of(exc), [])
+            self._message = ("error", refusal_text(exc), [])
         else:
             if getattr(self.character, "phase", "play") == "play":
                 self.finished = True
                 name = str(getattr(self.character, "name", "") or "")
                 self._message = ("ok", {k: _t("finished", k, name=name) for k in ("en", "ru")}, [])
                 self.render()
-                for callback in list(self._callbacks):
-                    callback(self.character)
+                self.announce(self.character)
                 return True
             self._message = None
         self.render()
@@ -289,11 +278,8 @@ class CreationWizard(widgets.VBox):
 
     @traitlets.observe("locale")
     def _on_locale(self, change) -> None:
-        if not hasattr(self, "ctx"):
+        if not self.follow_locale(change["new"]):
             return
-        self.ctx.locale = change["new"]
-        if self.locale_toggle.value != change["new"]:
-            self.locale_toggle.value = change["new"]
         for view in self.views.values():
             view.relabel()
         self.render()
@@ -339,25 +325,25 @@ class CreationWizard(widgets.VBox):
         n, total = self.model.index + 1, len(steps)
         self._build_fields(tuple(self.model.fields()))
         self.heading.value = (
-            f'<h2>{_esc(_t("heading", loc))}</h2><span class="tt-system">{_esc(tr(self.system.title, loc))}</span>'
+            f'<h2>{esc(_t("heading", loc))}</h2><span class="tt-system">{esc(tr(self.system.title, loc))}</span>'
         )
         dots = []
         for i, s in enumerate(steps):
             state = " tt-current" if i == self.model.index else (" tt-done" if i < self.model.index else "")
             current = ' aria-current="step"' if i == self.model.index else ""
-            dots.append(f'<li class="tt-wizard-dot{state}"{current}>{i + 1}. {_esc(tr(s.title, loc))}</li>')
+            dots.append(f'<li class="tt-wizard-dot{state}"{current}>{i + 1}. {esc(tr(s.title, loc))}</li>')
         self.progress.value = (
-            f'<div class="tt-wizard-where" data-step="{_esc(step.id)}" data-index="{n}" data-total="{total}">'
-            f"<b>{_esc(_t('step_of', loc, n=n, total=total))}</b>"
-            f'<ol class="tt-wizard-steps" aria-label="{_esc(_t("steps_label", loc))}">{"".join(dots)}</ol></div>'
+            f'<div class="tt-wizard-where" data-step="{esc(step.id)}" data-index="{n}" data-total="{total}">'
+            f"<b>{esc(_t('step_of', loc, n=n, total=total))}</b>"
+            f'<ol class="tt-wizard-steps" aria-label="{esc(_t("steps_label", loc))}">{"".join(dots)}</ol></div>'
         )
-        self.explain.value = f"<h3>{_esc(tr(step.title, loc))}</h3><p>{_esc(tr(step.explain, loc))}</p>"
+        self.explain.value = f"<h3>{esc(tr(step.title, loc))}</h3><p>{esc(tr(step.explain, loc))}</p>"
         self._render_budgets()
         problems = self.model.problems()
         for name, view in self.views.items():
             view.set_problems([p for p in problems if p.field == name])
         if not self.views:
-            self.no_fields.value = f'<p class="tt-hint-text">{_esc(_t("no_fields", loc))}</p>'
+            self.no_fields.value = f'<p class="tt-hint-text">{esc(_t("no_fields", loc))}</p>'
             self.fields.children = [self.no_fields]
         self._render_problems(problems)
         self._render_message()
@@ -382,7 +368,7 @@ class CreationWizard(widgets.VBox):
             cls = "tt-over" if b.left < 0 else ("tt-full" if b.left == 0 else "tt-open")
             rows.append(
                 f'<div class="tt-wizard-budget {cls}" role="status">'
-                f'<span class="tt-wizard-budget-text">{_esc(b.text(loc))}</span>'
+                f'<span class="tt-wizard-budget-text">{esc(b.text(loc))}</span>'
                 f'<span class="tt-wizard-bar" aria-hidden="true"><span style="width:{share}%"></span></span></div>'
             )
         self.budget_box.value = "".join(rows)
@@ -394,13 +380,13 @@ class CreationWizard(widgets.VBox):
         others = [p for p in problems if p.severity != "error"]
         if not problems:
             key = "last_ok" if self.model.is_last else "step_ok"
-            self.problem_box.value = f'<p class="tt-wizard-ok" role="status">{_esc(_t(key, loc))}</p>'
+            self.problem_box.value = f'<p class="tt-wizard-ok" role="status">{esc(_t(key, loc))}</p>'
             return
         parts = []
         if errors:
-            parts.append(f"<b>{_esc(_t('to_fix', loc))}</b>{problems_html(errors, loc, labelled=True)}")
+            parts.append(f"<b>{esc(_t('to_fix', loc))}</b>{problems_html(errors, loc, labelled=True)}")
         if others:
-            parts.append(f"<b>{_esc(_t('to_check', loc))}</b>{problems_html(others, loc, labelled=True)}")
+            parts.append(f"<b>{esc(_t('to_check', loc))}</b>{problems_html(others, loc, labelled=True)}")
         self.problem_box.value = f'<div class="tt-wizard-todo" role="status">{"".join(parts)}</div>'
 
     def _render_message(self) -> None:
@@ -412,7 +398,7 @@ class CreationWizard(widgets.VBox):
         loc = self.locale
         listed = problems_html(problems, loc, labelled=True) if problems else ""
         cls, role = ("tt-ok", "status") if kind == "ok" else ("tt-error", "alert")
-        self.message.value = f'<div class="{cls}" role="{role}">{_esc(tr(text, loc))}{listed}</div>'
+        self.message.value = f'<div class="{cls}" role="{role}">{esc(tr(text, loc))}{listed}</div>'
         self.message.layout.display = None
 
     def close(self) -> None:
@@ -421,10 +407,7 @@ class CreationWizard(widgets.VBox):
             super().close()
             return
         self._closed = True
-        try:
-            self.character.unobserve(self._on_character, names=traitlets.All)
-        except ValueError:
-            pass
+        self.stop_following(self._on_character)
         self._drop_views()
         self.no_fields.close()
         for child in list(self.children):
@@ -432,7 +415,7 @@ class CreationWizard(widgets.VBox):
         super().close()
 
 
-class NewCharacter(widgets.VBox):
+class NewCharacter(FinishCallbacks, widgets.VBox):
     """The "Make a new character" start (class ``tt-new-character``): a button that opens the creation
     wizard on a blank character of ``system``; once finished, the callbacks given to
     :meth:`on_finish` get the character (a play page shows it on its sheet), and the button
@@ -447,19 +430,17 @@ class NewCharacter(widgets.VBox):
         self.system = system
         self.wizard: CreationWizard | None = None
         self.characters: list[Any] = []
-        self._callbacks: list[Callable[[Any], None]] = []
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.intro = widgets.HTML()
-        self.intro.add_class("tt-new-intro")
-        self.start_button = widgets.Button(button_style="primary", layout=widgets.Layout(width="auto"))
-        self.start_button.add_class("tt-new-start")
-        self.cancel_button = widgets.Button(layout=widgets.Layout(width="auto", display="none"))
-        self.cancel_button.add_class("tt-new-cancel")
-        bar = widgets.HBox([self.start_button, self.cancel_button])
-        bar.add_class("tt-new-bar")
-        self.slot = widgets.VBox()
-        self.slot.add_class("tt-new-slot")
+        self.finish_callbacks = []
+        self.style_block = html_widget(_CSS, classes=["tt-style"])
+        self.intro = html_widget(classes=["tt-new-intro"])
+        self.start_button = button_widget(
+            button_style="primary", layout=widgets.Layout(width="auto"), classes=["tt-new-start"]
+        )
+        self.cancel_button = button_widget(
+            layout=widgets.Layout(width="auto", display="none"), classes=["tt-new-cancel"]
+        )
+        bar = hbox([self.start_button, self.cancel_button], classes=["tt-new-bar"])
+        self.slot = vbox(classes=["tt-new-slot"])
         super().__init__([self.style_block, self.intro, bar, self.slot], **kwargs)
         self.add_class("tt-new-character")
         self.locale = locale
@@ -467,13 +448,6 @@ class NewCharacter(widgets.VBox):
         self.cancel_button.on_click(lambda _b: self.cancel())
         language.adopt(self, given)
         self._render()
-
-    def on_finish(self, callback: Callable[[Any], None], remove: bool = False) -> None:
-        """Call ``callback(character)`` when a character made here is finished."""
-        if remove:
-            self._callbacks.remove(callback)
-        else:
-            self._callbacks.append(callback)
 
     def start(self) -> CreationWizard:
         """Open the wizard on a blank character (a wizard already open is put aside)."""
@@ -504,8 +478,7 @@ class NewCharacter(widgets.VBox):
         self._done = str(getattr(character, "name", "") or "")
         self._drop_wizard()
         self._render()
-        for callback in list(self._callbacks):
-            callback(character)
+        self.announce(character)
 
     @traitlets.observe("locale")
     def _on_locale(self, change) -> None:
@@ -518,9 +491,9 @@ class NewCharacter(widgets.VBox):
         loc = self.locale
         done = getattr(self, "_done", None)
         if done is not None and self.wizard is None:
-            text = f'<p class="tt-new-done" role="status">{_esc(_t("made", loc, name=done))}</p>'
+            text = f'<p class="tt-new-done" role="status">{esc(_t("made", loc, name=done))}</p>'
         else:
-            text = f"<p>{_esc(_t('new_intro', loc))}</p>"
+            text = f"<p>{esc(_t('new_intro', loc))}</p>"
         self.intro.value = text
         open_ = self.wizard is not None
         self.start_button.description = _t("another" if self.characters else "new", loc)

@@ -84,8 +84,10 @@ def test_advancement_between_two_sessions(browser, voila_url, voila_db, watch_pa
         contexts.append(c)
         pat_watch = watch_page(pat)
 
-        # the GM awards on the GM page
+        # the GM awards on the GM page (and may still correct the resource on the sheet)
         _tab(gm, "Characters")
+        gm_box = gm.locator(f".tt-table-sheet-area .tt-field-{resource.trait} input").first
+        expect(gm_box).to_be_enabled(timeout=STEP_TIMEOUT)
         gm_part = _open_part(gm)
         award = gm_part.locator(".tt-advance-award")
         award.locator(".tt-advance-award-resource select").select_option(label=tr(resource.label, "en"))
@@ -105,6 +107,10 @@ def test_advancement_between_two_sessions(browser, voila_url, voila_db, watch_pa
         spec = next(s for s in system.advancements(model) if not s.blocked)
         plan = system.plan_advance(model, spec.id)
         _tab(pat, "Your character")
+        # on the player's sheet the resource is read-only: only awards and advances change it
+        field = pat.locator(f".tt-table-sheet-area .tt-field-{resource.trait}").first
+        expect(field.locator("input")).to_be_disabled(timeout=STEP_TIMEOUT)
+        field.screenshot(path=str(screenshot_dir / "sheet_resource_read_only.png"))
         part = _open_part(pat)
         expect(part.locator(".tt-advance-resources")).to_contain_text(resource.price_text(have), timeout=STEP_TIMEOUT)
         label = tr(spec.label, "en")

@@ -113,6 +113,33 @@ def test_the_plan_shows_before_buying_and_the_lists_follow(lantern):
     assert "Куплено: Нервы 3 → 4 за 8 опыта" in part.status.value
 
 
+def test_the_lists_are_worked_out_once_per_batch_of_changes(lantern, monkeypatch):
+    c = played(lantern)
+    sheet = CharacterSheet(c, lantern, locale="en")
+    part = sheet.advancement
+    calls = []
+    original = type(lantern).advancements
+    monkeypatch.setattr(type(lantern), "advancements", lambda self, ch: calls.append(1) or original(self, ch))
+    part.open()
+    assert len(calls) == 1
+    notified = []
+    c.observe(lambda ch: notified.append(ch["name"]), names=["nerve", "health_max", "xp"])
+    c.nerve = 4  # an edit, and the maximum derived from it: two notifications, one batch
+    assert notified == ["health_max", "nerve"] and len(calls) == 2
+    assert rows(part)["raise:nerve"][0] == "Nerve 4 → 5", "the lists follow"
+    c.update(nerve=5, xp=30)  # several values at once: one batch
+    assert len(calls) == 3 and "<b>30 XP</b>" in part.resources.value
+    c.load_dict(c.to_dict())  # nothing changed: nothing to work out again
+    assert len(calls) == 3
+    c.wits = 4
+    assert len(calls) == 4 and rows(part)["raise:wits"][0] == "Wits 4 → 5"
+    part.close_part()
+    c.wits = 5  # folded: nothing worked out until it is opened again
+    assert len(calls) == 4
+    part.open()
+    assert len(calls) == 5 and rows(part)["raise:wits"][0] == "Wits 5 → 6"
+
+
 def test_a_refusal_shows_in_the_sheets_language_and_changes_nothing(lantern):
     c = played(lantern, xp=9)
     sheet = CharacterSheet(c, lantern, locale="ru")
@@ -242,5 +269,24 @@ def test_at_a_table_the_gm_awards_and_a_player_cannot_type_experience(table):
     assert "Awarded: Ada gets 10 XP." in part.status.value
     ann = table("ann")
     assert ann.models["ada"].xp == 30
-    ann.sheet("ada").views["xp"].commit(999)  # a sheet edit of experience in play: refused, put back
+    xp = ann.sheet("ada").views["xp"]
+    assert xp.control.disabled, "a player's sheet shows experience read-only"
+    before = len(ann.session.events())
+    assert not xp.commit(999)  # a forged edit of experience in play: refused on the sheet, put back
     assert ann.session.state.characters["ada"]["xp"] == 30 and ann.models["ada"].xp == 30
+    assert len(ann.session.events()) == before
+
+
+def test_experience_in_play_is_read_only_on_a_players_sheet(lantern):
+    c = played(lantern)
+    player = CharacterSheet(c, lantern, locale="en", can=lambda action: action != "edit_gm")
+    xp = player.views["xp"]
+    assert xp.control.disabled and "tt-badge-awards" in xp.label.value
+    assert ">awards<" in xp.label.value and "awards and by advances (the Advancement part)" in xp.label.value
+    assert not xp.commit(99) and c.xp == 20 and "you may not change this" in xp.problem.value
+    player.locale = "ru"
+    assert "награды" in xp.label.value and "раздел «Развитие»" in xp.label.value
+    gm = CharacterSheet(c, lantern, locale="en")
+    assert not gm.views["xp"].control.disabled and gm.views["xp"].commit(25) and c.xp == 25
+    builder = CharacterSheet(played(lantern, phase="creation"), lantern, can=lambda action: action != "edit_gm")
+    assert not builder.views["xp"].control.disabled and "tt-badge-awards" not in builder.views["xp"].label.value

@@ -99,6 +99,44 @@ def test_in_play_only_the_gm_changes_what_creation_sets():
     assert builder.views["attention"].commit(4) and fresh.attention == 4
 
 
+def test_what_a_player_may_no_longer_edit_is_read_only_on_their_sheet():
+    c = legal_ret()
+    player = CharacterSheet(c, locale="en", can=lambda action: action != "edit_gm")
+    attention, name = player.views["attention"], player.views["name"]
+    assert not attention.control.disabled, "in creation the player builds"
+    player.finish_character()
+    assert c.phase == "play"
+    assert attention.control.disabled and not name.control.disabled
+    frontend_update(attention.control, value=5)  # a forged message to the disabled box
+    assert c.attention == 3 and "you may not change this" in attention.problem.value
+    luck = player.views["luck"]  # a resource of play: the player spends it
+    assert not any(w.disabled for w in (luck.control, luck.minus, luck.plus))
+    abilities = player.views["abilities"]  # a list only creation sets: no add, edit or remove
+    assert abilities.row_editors and all(w.disabled for w in abilities.editors())
+    assert not abilities.remove(0) and len(c.abilities) == len(ABILITIES)
+    gm = CharacterSheet(c, locale="en")
+    assert not gm.views["attention"].control.disabled
+    assert not any(w.disabled for w in gm.views["abilities"].editors())
+
+
+def test_a_mapping_only_creation_sets_is_read_only_for_a_player_in_play():
+    from tabletop_widgets.widgets.lobby import sample_character
+
+    ld = get_system("life_and_death")
+    c = sample_character(ld, "Mira")
+    builder = CharacterSheet(c, locale="en", open_sections="all")
+    label, _key = builder.views["skills"].key_options()[0]
+    assert builder.views["skills"].add(label, "1"), "in creation the player builds"
+    c.phase = "play"
+    player = CharacterSheet(c, locale="ru", can=lambda action: action != "edit_gm", open_sections="all")
+    skills = player.views["skills"]
+    assert skills.entry_editors and all(w.disabled for w in skills.editors())
+    assert "создание" in skills.label.value
+    before = dict(c.skills)
+    key = next(iter(before))
+    assert not skills.set_entry(key, "5") and dict(c.skills) == before
+
+
 def test_the_sheets_json_keeps_the_phase():
     c = legal_ret()
     sheet = CharacterSheet(c, locale="en")
