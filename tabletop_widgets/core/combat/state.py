@@ -24,15 +24,8 @@ def combat_error(code: str, en: str, ru: str, **data: Any) -> RuleError:
 
 
 class CombatState:
-    """The state of an event-sourced combat: combatants keyed by id, turn order, rounds, turns.
-
-    Parameters
-    ----------
-    system : GameSystem
-        The rules. Every rule-ish decision goes through it.
-    rng : random.Random, optional
-        Where initiative dice come from (only when rolling live; replay never rolls).
-    """
+    """The state of an event-sourced combat: combatants keyed by id, turn order, rounds, turns
+    (the parameters are :class:`.machine.Combat`'s)."""
 
     def __init__(self, system, *, rng: random.Random | None = None):
         self.system = system
