@@ -87,6 +87,7 @@ from .diceast import (
     compare_fn,
 )
 from .diceast import OPS
+from .die_mods import term_clamps
 from .distribution import Distribution
 from .errors import DiceError, DiceLimitError, variable_value
 from .errors import fractional_exponent, power_overflows, too_large, zero_to_negative_power
@@ -275,12 +276,7 @@ def _cp_param(ctx: _Ctx, cp: Compare | None):
 
 
 def _faces(faces: Faces, sides: int | None, mods) -> tuple:
-    lo_clamp = hi_clamp = None
-    for m in mods:
-        if m.kind == "min":
-            lo_clamp = m.n if lo_clamp is None else max(lo_clamp, m.n)
-        elif m.kind == "max":
-            hi_clamp = m.n if hi_clamp is None else min(hi_clamp, m.n)
+    lo_clamp, hi_clamp = term_clamps(mods)
     if faces.values is not None:
         vals = faces.values
     else:
