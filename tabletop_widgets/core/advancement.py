@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from .i18n import T, tr
 from .problems import Problem, RuleError
-from .system import OptionSpec, checked_spec_options
+from .option_specs import OptionSpec, SpecOptions, checked_spec_options
 
 #: Kinds of advance a sheet groups and labels (a system may use others; they show as "other").
 ADVANCE_KINDS = ("raise", "learn", "level", "other")
@@ -43,7 +43,7 @@ class Resource:
 
 
 @dataclass(frozen=True)
-class AdvanceSpec:
+class AdvanceSpec(SpecOptions):
     """One thing a character in play can buy now.
 
     id          stable within the character's advances (``"raise:strength"``, ``"skill:stealth"``)
@@ -68,16 +68,6 @@ class AdvanceSpec:
     help: Mapping[str, str] | None = None
     blocked: Mapping[str, str] | None = None
     group: Mapping[str, str] | None = None
-
-    def option(self, name: str) -> OptionSpec:
-        for o in self.options:
-            if o.name == name:
-                return o
-        raise KeyError(name)
-
-    def defaults(self) -> dict[str, Any]:
-        """Every option at its default."""
-        return {o.name: o.default for o in self.options}
 
 
 @dataclass(frozen=True)

@@ -20,14 +20,15 @@ from typing import Any, Mapping, Sequence
 from .combat.records import clone_character
 from .i18n import T, tr
 from .problems import RuleError
-from .system import Effect, OptionSpec, checked_spec_options
+from .option_specs import OptionSpec, SpecOptions, checked_spec_options
+from .system import Effect
 
 #: Kinds of attack the tracker groups and labels (a system may use others; they show as "attack").
 ATTACK_KINDS = ("melee", "ranged", "called", "spell", "unarmed", "other")
 
 
 @dataclass(frozen=True)
-class AttackSpec:
+class AttackSpec(SpecOptions):
     """One attack an attacker can make on a target now: a weapon x an attack kind the rules allow.
 
     id               stable within the attacker's attacks (``"melee:sabre"``, ``"spell:bolt"``)
@@ -45,16 +46,6 @@ class AttackSpec:
     options: Sequence[OptionSpec] = ()
     defender_options: Sequence[str] = ()
     help: Mapping[str, str] | None = None
-
-    def option(self, name: str) -> OptionSpec:
-        for o in self.options:
-            if o.name == name:
-                return o
-        raise KeyError(name)
-
-    def defaults(self) -> dict[str, Any]:
-        """Every option at its default."""
-        return {o.name: o.default for o in self.options}
 
 
 @dataclass(frozen=True)

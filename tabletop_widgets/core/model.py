@@ -125,6 +125,24 @@ class CharacterModel(HasTraits):
                 )
             ]
         data = cls.renamed(data)
+        problems = cls.header_problems(data, require_header=require_header)
+        merged, value_problems = cls.validated_values(data)
+        problems += value_problems
+        flagged = {p.field for p in problems}
+        for p in cls.check_values(merged):
+            if p.field in flagged:
+                continue
+            if p.label is None and p.field is not None:
+                p = dataclasses.replace(p, label=cls.field_label(p.field))
+            problems.append(p)
+        flagged = {p.field for p in problems}
+        problems.extend(p for p in cls.check_bounds(merged) if p.field not in flagged)
+        return problems
+
+    @classmethod
+    def header_problems(cls, data: Mapping[str, Any], *, require_header: bool = True) -> list[Problem]:
+        """What is wrong with the ``system`` and ``schema`` of ``data`` (checked when
+        ``require_header`` or when given)."""
         problems: list[Problem] = []
         if require_header or "system" in data:
             system = data.get("system")
@@ -152,11 +170,19 @@ class CharacterModel(HasTraits):
                         data={"schema": schema},
                     )
                 )
+        return problems
+
+    @classmethod
+    def validated_values(cls, data: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+        """Each value of ``data`` through its trait's validator: the persisted values as they
+        would be (defaults for the ones not given), and the problems of derived, unknown and
+        refused values."""
         persisted = set(cls.persisted_traits())
         derived = set(cls.derived_traits())
         probe = HasTraits.__new__(cls)  # an instance to run trait validators against, no __init__
         HasTraits.__init__(probe)
         merged: dict[str, Any] = {n: getattr(probe, n) for n in persisted}
+        problems: list[Problem] = []
         unknown = []
         for name, value in data.items():
             if name in ("system", "schema"):
@@ -198,16 +224,7 @@ class CharacterModel(HasTraits):
                     field=name,
                 )
             )
-        flagged = {p.field for p in problems}
-        for p in cls.check_values(merged):
-            if p.field in flagged:
-                continue
-            if p.label is None and p.field is not None:
-                p = dataclasses.replace(p, label=cls.field_label(p.field))
-            problems.append(p)
-        flagged = {p.field for p in problems}
-        problems.extend(p for p in cls.check_bounds(merged) if p.field not in flagged)
-        return problems
+        return merged, problems
 
     # -- the sheet's words and bounds ----------------------------------------------------------
     @classmethod

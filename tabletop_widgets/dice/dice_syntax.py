@@ -21,100 +21,118 @@ class DiceSyntax:
     # -- dice ------------------------------------------------------------------------------------
     def parse_dice(self, start: int, count) -> Node:
         self.i += 1  # the 'd'
-        faces: Faces
-        c = self.text[self.i : self.i + 1]
-        if c == "%":
-            self.i += 1
-            faces = Faces(sides=100, text="%")
-        elif c in ("F", "f") and not self.text[self.i : self.i + 2] == "fl":
-            self.i += 1
-            kind = "F"
-            if self.text.startswith(".1", self.i) or self.text.startswith(".2", self.i):
-                kind = "F" + self.text[self.i : self.i + 2]
-                self.i += 2
-            # dF / dF.2: -1, 0, +1 equally likely; dF.1 (rpg-dice-roller): one -1, four 0, one +1
-            values = (-1, 0, 0, 0, 0, 1) if kind == "F.1" else (-1, 0, 1)
-            faces = Faces(values=values, text=kind)
-        elif c == "{":
-            fstart = self.i
-            j = self.text.find("}", self.i)
-            if j < 0:
-                raise self.err("unclosed face list: expected '}'", ru="список граней не закрыт: ожидалась '}'")
-            body = self.text[self.i + 1 : j]
-            vals = []
-            pos = self.i + 1
-            for part in body.split(","):
-                p = part.strip()
-                if not re.fullmatch(r"-?\d+", p):
-                    raise self.err(
-                        f"custom faces must be whole numbers separated by commas, got {p!r}",
-                        pos + (len(part) - len(part.lstrip())),
-                        ru=f"грани должны быть целыми числами через запятую, получено {p!r}",
-                    )
-                if len(p.lstrip("-")) > limits.MAX_DIGITS:
-                    raise self.err("face value too large", pos, cls=DiceLimitError)
-                vals.append(int(p))
-                pos += len(part) + 1
-            if len(vals) > limits.MAX_FACES:
-                raise self.err(f"too many faces (limit {limits.MAX_FACES})", fstart, cls=DiceLimitError)
-            self.i = j + 1
-            faces = Faces(values=tuple(vals), text=self.src[fstart : self.i])
-        elif c == "(":
-            fstart = self.i
-            self.i += 1
-            self.enter()
-            inner = self.parse_sum()
-            self.ws()
-            if not self.peek(")"):
-                raise self.err(
-                    "missing ')' after the computed number of faces",
-                    ru="не хватает ')' после вычисляемого числа граней",
-                )
-            self.i += 1
-            self.leave()
-            faces = Faces(computed=inner, text=self.src[fstart : self.i])
-        elif c.isdigit():
-            fpos = self.i
-            sides = self.int_here("the number of faces")
-            if sides < 1:
-                raise self.err(
-                    "a die needs at least one face (d0 is not a die)",
-                    fpos,
-                    ru="у кубика должна быть хотя бы одна грань (d0 — не кубик)",
-                )
-            if sides > limits.MAX_FACES:
-                raise self.err(
-                    f"too many faces: d{sides} (the limit is {limits.MAX_FACES:,})",
-                    fpos,
-                    ru=f"слишком много граней: d{sides} (предел {limits.MAX_FACES:,})",
-                    cls=DiceLimitError,
-                )
-            faces = Faces(sides=sides, text=str(sides))
-        else:
-            raise self.err(
-                "expected the number of faces after 'd' (d6, d%, dF, d{1,2,4})",
-                ru="после 'd' ожидалось число граней (d6, d%, dF, d{1,2,4})",
-            )
+        faces = self.parse_faces()
         if isinstance(count, int):
-            if count > limits.MAX_DICE:
-                raise self.err(
-                    f"too many dice: {count} (the limit is {limits.MAX_DICE:,} per roll)",
-                    start,
-                    ru=f"слишком много кубиков: {count} (предел {limits.MAX_DICE:,} за бросок)",
-                    cls=DiceLimitError,
-                )
-            self.dice_literal += count
-            if self.dice_literal > limits.MAX_DICE:
-                raise self.err(
-                    f"too many dice in one expression (the limit is {limits.MAX_DICE:,})",
-                    start,
-                    cls=DiceLimitError,
-                    ru=f"слишком много кубиков в одном выражении (предел {limits.MAX_DICE:,})",
-                )
+            self.count_dice(start, count)
         mods = self.parse_mods(group=False)
         node = Dice(start, self.i, count, faces, mods, self.src[start : self.i])
         check_dice_mods(self, node)
         return node
+
+    def parse_faces(self) -> Faces:
+        """The faces after the 'd': ``%``, ``F``/``F.1``/``F.2``, ``{1,2,4}``, ``(expr)`` or a number."""
+        c = self.text[self.i : self.i + 1]
+        if c == "%":
+            self.i += 1
+            return Faces(sides=100, text="%")
+        if c in ("F", "f") and not self.text[self.i : self.i + 2] == "fl":
+            return self.fudge_faces()
+        if c == "{":
+            return self.listed_faces()
+        if c == "(":
+            return self.computed_faces()
+        if c.isdigit():
+            return self.numbered_faces()
+        raise self.err(
+            "expected the number of faces after 'd' (d6, d%, dF, d{1,2,4})",
+            ru="после 'd' ожидалось число граней (d6, d%, dF, d{1,2,4})",
+        )
+
+    def fudge_faces(self) -> Faces:
+        self.i += 1
+        kind = "F"
+        if self.text.startswith(".1", self.i) or self.text.startswith(".2", self.i):
+            kind = "F" + self.text[self.i : self.i + 2]
+            self.i += 2
+        # dF / dF.2: -1, 0, +1 equally likely; dF.1 (rpg-dice-roller): one -1, four 0, one +1
+        values = (-1, 0, 0, 0, 0, 1) if kind == "F.1" else (-1, 0, 1)
+        return Faces(values=values, text=kind)
+
+    def listed_faces(self) -> Faces:
+        fstart = self.i
+        j = self.text.find("}", self.i)
+        if j < 0:
+            raise self.err("unclosed face list: expected '}'", ru="список граней не закрыт: ожидалась '}'")
+        body = self.text[self.i + 1 : j]
+        vals = []
+        pos = self.i + 1
+        for part in body.split(","):
+            p = part.strip()
+            if not re.fullmatch(r"-?\d+", p):
+                raise self.err(
+                    f"custom faces must be whole numbers separated by commas, got {p!r}",
+                    pos + (len(part) - len(part.lstrip())),
+                    ru=f"грани должны быть целыми числами через запятую, получено {p!r}",
+                )
+            if len(p.lstrip("-")) > limits.MAX_DIGITS:
+                raise self.err("face value too large", pos, cls=DiceLimitError)
+            vals.append(int(p))
+            pos += len(part) + 1
+        if len(vals) > limits.MAX_FACES:
+            raise self.err(f"too many faces (limit {limits.MAX_FACES})", fstart, cls=DiceLimitError)
+        self.i = j + 1
+        return Faces(values=tuple(vals), text=self.src[fstart : self.i])
+
+    def computed_faces(self) -> Faces:
+        fstart = self.i
+        self.i += 1
+        self.enter()
+        inner = self.parse_sum()
+        self.ws()
+        if not self.peek(")"):
+            raise self.err(
+                "missing ')' after the computed number of faces",
+                ru="не хватает ')' после вычисляемого числа граней",
+            )
+        self.i += 1
+        self.leave()
+        return Faces(computed=inner, text=self.src[fstart : self.i])
+
+    def numbered_faces(self) -> Faces:
+        fpos = self.i
+        sides = self.int_here("the number of faces")
+        if sides < 1:
+            raise self.err(
+                "a die needs at least one face (d0 is not a die)",
+                fpos,
+                ru="у кубика должна быть хотя бы одна грань (d0 — не кубик)",
+            )
+        if sides > limits.MAX_FACES:
+            raise self.err(
+                f"too many faces: d{sides} (the limit is {limits.MAX_FACES:,})",
+                fpos,
+                ru=f"слишком много граней: d{sides} (предел {limits.MAX_FACES:,})",
+                cls=DiceLimitError,
+            )
+        return Faces(sides=sides, text=str(sides))
+
+    def count_dice(self, start: int, count: int) -> None:
+        """Refuse a literal count past the per-roll limit, and past it for the whole expression."""
+        if count > limits.MAX_DICE:
+            raise self.err(
+                f"too many dice: {count} (the limit is {limits.MAX_DICE:,} per roll)",
+                start,
+                ru=f"слишком много кубиков: {count} (предел {limits.MAX_DICE:,} за бросок)",
+                cls=DiceLimitError,
+            )
+        self.dice_literal += count
+        if self.dice_literal > limits.MAX_DICE:
+            raise self.err(
+                f"too many dice in one expression (the limit is {limits.MAX_DICE:,})",
+                start,
+                cls=DiceLimitError,
+                ru=f"слишком много кубиков в одном выражении (предел {limits.MAX_DICE:,})",
+            )
 
     def parse_cp(self, default_op: str | None = "=", required=False) -> Compare | None:
         """A compare point: ``>=5``, ``<3``, ``=6``, ``<>1``, or a bare number (``default_op``)."""
@@ -151,143 +169,146 @@ class DiceSyntax:
 
     def parse_mods(self, group: bool) -> list[Mod]:
         mods: list[Mod] = []
-        t = self.text
-        while self.i < len(t):
-            pos = self.i
-            c = t[self.i]
-            s = t[self.i : self.i + 3]
-            if c == "!":
-                if s.startswith("!!p"):
-                    variant, self.i = "compound_penetrate", self.i + 3
-                elif s.startswith("!!"):
-                    variant, self.i = "compound", self.i + 2
-                elif s.startswith("!p"):
-                    variant, self.i = "penetrate", self.i + 2
-                else:
-                    variant, self.i = "explode", self.i + 1
-                cp = self.parse_cp("=")
-                mods.append(Mod("explode", variant, None, cp, pos, t[pos : self.i]))
-            elif s.startswith("min") or s.startswith("mi"):
-                self.i += 3 if s.startswith("min") else 2
-                mods.append(Mod("min", n=self.int_here("the minimum face"), pos=pos, text=t[pos : self.i]))
-            elif s.startswith("max") or s.startswith("ma"):
-                self.i += 3 if s.startswith("max") else 2
-                mods.append(Mod("max", n=self.int_here("the maximum face"), pos=pos, text=t[pos : self.i]))
-            elif (
-                c == "e"
-                and t[self.i + 1 : self.i + 2] in ("<", ">", "=", "!")
-                or (c == "e" and t[self.i + 1 : self.i + 2].isdigit())
-            ):
-                self.i += 1  # d20: e6, e>5
-                cp = self.parse_cp("=", required=True)
-                mods.append(Mod("explode", "explode", None, cp, pos, t[pos : self.i]))
-            elif c == "x":
-                # Foundry: x (on max), xo (once), x5 (on 5), x>=5, x3<5 (at most 3 explosions, on <5)
-                self.i += 1
-                once = False
-                cap = None
-                if self.peek("o"):
-                    once = True
-                    self.i += 1
-                m = INT_RE.match(t, self.i)
-                cp = None
-                variant = "explode"
-                if m and CMP_RE.match(t, m.end()):
-                    # Foundry's x3<5: at most 3 explosions for the whole term, not per die
-                    cap = int(m.group()) if len(m.group()) <= limits.MAX_DIGITS else limits.MAX_EXPLOSIONS + 1
-                    variant = "explode_term"
-                    self.i = m.end()
-                    cp = self.parse_cp(None, required=True)
-                else:
-                    cp = self.parse_cp("=")
-                if once:
-                    cap, variant = 1, "explode"  # xo: each die explodes at most once
-                mods.append(Mod("explode", variant, cap, cp, pos, t[pos : self.i]))
-            elif c == "r":
-                if s.startswith("ro"):
-                    variant, self.i = "once", self.i + 2
-                elif s.startswith("ra"):
-                    variant, self.i = "add", self.i + 2
-                elif s.startswith("rr"):
-                    variant, self.i = "until", self.i + 2
-                else:
-                    variant, self.i = "until", self.i + 1
-                cp = self.parse_cp("=")
-                mods.append(Mod("reroll", variant, None, cp, pos, t[pos : self.i]))
-            elif c == "u":
-                self.i += 1
-                variant = "until"
-                if self.peek("o"):
-                    variant = "once"
-                    self.i += 1
-                # rpg-dice-roller: u<=4 rerolls only the duplicates that match (the sum stays a sum)
-                cp = self.parse_cp(None)
-                mods.append(Mod("unique", variant, cp=cp, pos=pos, text=t[pos : self.i]))
-            elif s.startswith("dbl"):
-                self.i += 3
-                cp = self.parse_cp("=", required=True)
-                mods.append(Mod("double", cp=cp, pos=pos, text=t[pos : self.i]))
-            elif (
-                c == "d"
-                and t[self.i + 1 : self.i + 2] == "f"
-                and (CMP_RE.match(t, self.i + 2) or t[self.i + 2 : self.i + 3].isdigit())
-            ):
-                raise self.err(
-                    f"'{t[self.i : self.i + 2]}' is Foundry's deduct/subtract-failures "
-                    "modifier: here failures are written f after the success compare "
-                    "point (10d6>=5f1 counts successes minus ones)",
-                    ru=f"'{t[self.i : self.i + 2]}' — модификатор Foundry (вычесть провалы): "
-                    "здесь провалы пишутся f после условия успеха (10d6>=5f1)",
-                )
-            elif c in ("k", "p") or (c == "d" and t[self.i + 1 : self.i + 2] not in ("%", "F", "{", "(")):
-                nxt = t[self.i + 1 : self.i + 2]
-                if c == "k":
-                    base = "k"
-                else:
-                    base = "d"
-                if nxt in ("h", "l"):
-                    self.i += 2
-                    n = self.int_here("how many dice") if t[self.i : self.i + 1].isdigit() else 1
-                    variant = base + nxt
-                    mods.append(Mod("keep", variant, n, None, pos, t[pos : self.i]))
-                elif nxt.isdigit():
-                    self.i += 1
-                    n = self.int_here("how many dice")
-                    variant = "kh" if base == "k" else "dl"
-                    mods.append(Mod("keep", variant, n, None, pos, t[pos : self.i]))
-                elif CMP_RE.match(t, self.i + 1):
-                    self.i += 1
-                    cp = self.parse_cp(None, required=True)
-                    mods.append(Mod("select", "keep" if base == "k" else "drop", None, cp, pos, t[pos : self.i]))
-                elif nxt == "" or not nxt.isalpha():
-                    self.i += 1
-                    variant = "kh" if base == "k" else "dl"
-                    mods.append(Mod("keep", variant, 1, None, pos, t[pos : self.i]))
-                else:
-                    break
-            elif c == "f" and not s.startswith("flo"):
-                self.i += 1
-                cp = self.parse_cp("=", required=True)
-                mods.append(Mod("failure", cp=cp, pos=pos, text=t[pos : self.i]))
-            elif s.startswith("cs") or s.startswith("cf"):
-                self.i += 2
-                cp = self.parse_cp("=")
-                mods.append(Mod("crit", "cs" if s.startswith("cs") else "cf", None, cp, pos, t[pos : self.i]))
-            elif c == "s" and not t[self.i + 1 : self.i + 2].isalpha() or s.startswith("sa") or s.startswith("sd"):
-                if s.startswith("sd"):
-                    variant, self.i = "desc", self.i + 2
-                elif s.startswith("sa"):
-                    variant, self.i = "asc", self.i + 2
-                else:
-                    variant, self.i = "asc", self.i + 1
-                mods.append(Mod("sort", variant, pos=pos, text=t[pos : self.i]))
-            elif CMP_RE.match(t, self.i):
-                # glued compare point: count successes
-                cp = self.parse_cp(None, required=True)
-                mods.append(Mod("success", cp=cp, pos=pos, text=t[pos : self.i]))
-            else:
+        while self.i < len(self.text):
+            mod = self.parse_mod()
+            if mod is None:
                 break
+            mods.append(mod)
         return mods
+
+    def parse_mod(self) -> Mod | None:
+        """The modifier at the cursor, or None when none starts there."""
+        t = self.text
+        pos = self.i
+        c = t[self.i]
+        s = t[self.i : self.i + 3]
+        nxt = t[self.i + 1 : self.i + 2]
+        if c == "!":
+            return self.bang_mod(pos, s)
+        if s.startswith("min") or s.startswith("mi"):
+            return self.clamp_mod(pos, "min", "the minimum face")
+        if s.startswith("max") or s.startswith("ma"):
+            return self.clamp_mod(pos, "max", "the maximum face")
+        if c == "e" and (nxt in ("<", ">", "=", "!") or nxt.isdigit()):
+            self.i += 1  # d20: e6, e>5
+            cp = self.parse_cp("=", required=True)
+            return Mod("explode", "explode", None, cp, pos, t[pos : self.i])
+        if c == "x":
+            return self.foundry_explode_mod(pos)
+        if c == "r":
+            return self.reroll_mod(pos, s)
+        if c == "u":
+            return self.unique_mod(pos)
+        if s.startswith("dbl"):
+            self.i += 3
+            cp = self.parse_cp("=", required=True)
+            return Mod("double", cp=cp, pos=pos, text=t[pos : self.i])
+        if c == "d" and nxt == "f" and (CMP_RE.match(t, self.i + 2) or t[self.i + 2 : self.i + 3].isdigit()):
+            raise self.err(
+                f"'{t[self.i : self.i + 2]}' is Foundry's deduct/subtract-failures "
+                "modifier: here failures are written f after the success compare "
+                "point (10d6>=5f1 counts successes minus ones)",
+                ru=f"'{t[self.i : self.i + 2]}' — модификатор Foundry (вычесть провалы): "
+                "здесь провалы пишутся f после условия успеха (10d6>=5f1)",
+            )
+        if c in ("k", "p") or (c == "d" and nxt not in ("%", "F", "{", "(")):
+            return self.keep_mod(pos, "k" if c == "k" else "d", nxt)
+        if c == "f" and not s.startswith("flo"):
+            self.i += 1
+            cp = self.parse_cp("=", required=True)
+            return Mod("failure", cp=cp, pos=pos, text=t[pos : self.i])
+        if s.startswith("cs") or s.startswith("cf"):
+            self.i += 2
+            cp = self.parse_cp("=")
+            return Mod("crit", "cs" if s.startswith("cs") else "cf", None, cp, pos, t[pos : self.i])
+        if c == "s" and not nxt.isalpha() or s.startswith("sa") or s.startswith("sd"):
+            variant, width = {"sd": ("desc", 2), "sa": ("asc", 2)}.get(s[:2], ("asc", 1))
+            self.i += width
+            return Mod("sort", variant, pos=pos, text=t[pos : self.i])
+        if CMP_RE.match(t, self.i):
+            # glued compare point: count successes
+            cp = self.parse_cp(None, required=True)
+            return Mod("success", cp=cp, pos=pos, text=t[pos : self.i])
+        return None
+
+    def bang_mod(self, pos: int, s: str) -> Mod:
+        """``!``, ``!!``, ``!p``, ``!!p``: explode, compound, penetrate, both."""
+        if s.startswith("!!p"):
+            variant, self.i = "compound_penetrate", self.i + 3
+        elif s.startswith("!!"):
+            variant, self.i = "compound", self.i + 2
+        elif s.startswith("!p"):
+            variant, self.i = "penetrate", self.i + 2
+        else:
+            variant, self.i = "explode", self.i + 1
+        cp = self.parse_cp("=")
+        return Mod("explode", variant, None, cp, pos, self.text[pos : self.i])
+
+    def clamp_mod(self, pos: int, kind: str, what: str) -> Mod:
+        """``min3``/``mi3``, ``max5``/``ma5``: the lowest or highest face a die shows."""
+        self.i += 3 if self.text.startswith(kind, self.i) else 2
+        return Mod(kind, n=self.int_here(what), pos=pos, text=self.text[pos : self.i])
+
+    def foundry_explode_mod(self, pos: int) -> Mod:
+        """Foundry: x (on max), xo (once), x5 (on 5), x>=5, x3<5 (at most 3 explosions, on <5)."""
+        t = self.text
+        self.i += 1
+        once = False
+        cap = None
+        if self.peek("o"):
+            once = True
+            self.i += 1
+        m = INT_RE.match(t, self.i)
+        variant = "explode"
+        if m and CMP_RE.match(t, m.end()):
+            # Foundry's x3<5: at most 3 explosions for the whole term, not per die
+            cap = int(m.group()) if len(m.group()) <= limits.MAX_DIGITS else limits.MAX_EXPLOSIONS + 1
+            variant = "explode_term"
+            self.i = m.end()
+            cp = self.parse_cp(None, required=True)
+        else:
+            cp = self.parse_cp("=")
+        if once:
+            cap, variant = 1, "explode"  # xo: each die explodes at most once
+        return Mod("explode", variant, cap, cp, pos, t[pos : self.i])
+
+    def reroll_mod(self, pos: int, s: str) -> Mod:
+        """``r``/``rr`` (until), ``ro`` (once), ``ra`` (add)."""
+        variant, width = {"ro": ("once", 2), "ra": ("add", 2), "rr": ("until", 2)}.get(s[:2], ("until", 1))
+        self.i += width
+        cp = self.parse_cp("=")
+        return Mod("reroll", variant, None, cp, pos, self.text[pos : self.i])
+
+    def unique_mod(self, pos: int) -> Mod:
+        """``u``/``uo``: reroll duplicates (until unique, or once)."""
+        self.i += 1
+        variant = "until"
+        if self.peek("o"):
+            variant = "once"
+            self.i += 1
+        # rpg-dice-roller: u<=4 rerolls only the duplicates that match (the sum stays a sum)
+        cp = self.parse_cp(None)
+        return Mod("unique", variant, cp=cp, pos=pos, text=self.text[pos : self.i])
+
+    def keep_mod(self, pos: int, base: str, nxt: str) -> Mod | None:
+        """``kh3``/``kl``/``k3`` keep, ``dl``/``dh``/``d1``/``p`` drop, ``k>5``/``d<3`` select."""
+        t = self.text
+        if nxt in ("h", "l"):
+            self.i += 2
+            n = self.int_here("how many dice") if t[self.i : self.i + 1].isdigit() else 1
+            return Mod("keep", base + nxt, n, None, pos, t[pos : self.i])
+        if nxt.isdigit():
+            self.i += 1
+            n = self.int_here("how many dice")
+            return Mod("keep", "kh" if base == "k" else "dl", n, None, pos, t[pos : self.i])
+        if CMP_RE.match(t, self.i + 1):
+            self.i += 1
+            cp = self.parse_cp(None, required=True)
+            return Mod("select", "keep" if base == "k" else "drop", None, cp, pos, t[pos : self.i])
+        if nxt == "" or not nxt.isalpha():
+            self.i += 1
+            return Mod("keep", "kh" if base == "k" else "dl", 1, None, pos, t[pos : self.i])
+        return None
 
 
 def check_counting(p: "DiceSyntax", mods: list[Mod]) -> None:

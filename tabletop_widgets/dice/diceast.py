@@ -7,6 +7,7 @@ fixed order of NOTATION.md (``MOD_ORDER``).
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -27,6 +28,21 @@ MOD_ORDER = {
     "double": 6,
     "crit": 7,
     "sort": 8,
+}
+
+#: the operators that are the same on whole numbers and fractions (both engines and the fast path)
+ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+#: ``v op t`` for every compare operator the notation writes (``==`` and ``<>`` as spelled)
+OPS = {
+    ">=": lambda v, t: v >= t,
+    ">": lambda v, t: v > t,
+    "<=": lambda v, t: v <= t,
+    "<": lambda v, t: v < t,
+    "=": lambda v, t: v == t,
+    "==": lambda v, t: v == t,
+    "!=": lambda v, t: v != t,
+    "<>": lambda v, t: v != t,
 }
 
 
@@ -55,19 +71,7 @@ class Compare:
     pos: int = 0
 
     def test(self, v, target=None) -> bool:
-        t = self.value if target is None else target
-        op = self.op
-        if op == "=":
-            return v == t
-        if op == "!=":
-            return v != t
-        if op == ">":
-            return v > t
-        if op == ">=":
-            return v >= t
-        if op == "<":
-            return v < t
-        return v <= t
+        return OPS[self.op](v, self.value if target is None else target)
 
     def __str__(self):
         v = self.value if isinstance(self.value, int) else "(…)"

@@ -10,6 +10,17 @@ from .diceast import Compare, Dice, Faces, Mod
 from .results import Die
 
 
+def term_clamps(mods) -> tuple[int | None, int | None]:
+    """The lowest and highest face the ``min``/``max`` modifiers leave (None: no clamp)."""
+    lo_clamp = hi_clamp = None
+    for m in mods:
+        if m.kind == "min":
+            lo_clamp = m.n if lo_clamp is None else max(lo_clamp, m.n)
+        elif m.kind == "max":
+            hi_clamp = m.n if hi_clamp is None else min(hi_clamp, m.n)
+    return lo_clamp, hi_clamp
+
+
 class Roller:
     """Rolls one kind of die for a term, with the term's clamps."""
 

@@ -6,18 +6,8 @@ import math
 from fractions import Fraction
 from typing import Iterable, Iterator, Mapping
 
+from .diceast import OPS
 from .errors import DiceError
-
-OPS = {
-    ">=": lambda v, t: v >= t,
-    ">": lambda v, t: v > t,
-    "<=": lambda v, t: v <= t,
-    "<": lambda v, t: v < t,
-    "=": lambda v, t: v == t,
-    "==": lambda v, t: v == t,
-    "!=": lambda v, t: v != t,
-    "<>": lambda v, t: v != t,
-}
 
 
 class Distribution(Mapping[int, Fraction]):

@@ -13,9 +13,12 @@ import random
 from fractions import Fraction
 
 from . import limits
+from .diceast import ARITH
 from .diceast import MOD_ORDER, BinOp, left_spine, Compare, Dice, Expression, Func, Group, Node, Num, Paren, Unary, Var
 from .die_mods import Roller, all_faces, auto_crits, explode, kept_indexes, reroll, select_dice, tally, unique
+from .die_mods import term_clamps
 from .errors import DiceError, DiceLimitError, variable_value
+from .errors import fractional_exponent, power_overflows, too_large, zero_to_negative_power
 from .fast import Fallback, ReplayRNG, compile_expression, compile_text
 from .parser import parse
 from .render import render_text
@@ -53,12 +56,7 @@ class Context:
 
 def _check_size(ctx: Context, v, pos: int):
     if abs(v) > limits.MAX_ABS:
-        raise ctx.err(
-            "number too large (beyond ±10^30) at this operation",
-            pos,
-            ru="слишком большое число (больше ±10^30) в этой операции",
-            cls=DiceLimitError,
-        )
+        raise too_large(ctx.err, pos)
     return v
 
 
@@ -118,12 +116,9 @@ def eval_power(node: BinOp, ctx: Context):
 
 
 def _arith(ctx: Context, op: str, a, b, pos: int):
-    if op == "+":
-        v = a + b
-    elif op == "-":
-        v = a - b
-    elif op == "*":
-        v = a * b
+    ring = ARITH.get(op)
+    if ring is not None:
+        v = ring(a, b)
     elif op in ("/", "//", "%"):
         if b == 0:
             raise ctx.err("division by zero", pos, ru="деление на ноль")
@@ -135,19 +130,12 @@ def _arith(ctx: Context, op: str, a, b, pos: int):
             v = Fraction(a) - Fraction(b) * math.floor(Fraction(a) / Fraction(b))
     elif op == "^":
         if isinstance(b, Fraction) and b.denominator != 1:
-            raise ctx.err("the exponent must be a whole number", pos, ru="показатель степени должен быть целым")
+            raise fractional_exponent(ctx.err, pos)
         b = int(b)
         if a == 0 and b < 0:
-            raise ctx.err(
-                "division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)"
-            )
-        if abs(a) > 1 and abs(b) * math.log2(abs(float(a))) > 110:
-            raise ctx.err(
-                "number too large (beyond ±10^30) at this power",
-                pos,
-                ru="слишком большое число (больше ±10^30) в этой степени",
-                cls=DiceLimitError,
-            )
+            raise zero_to_negative_power(ctx.err, pos)
+        if power_overflows(a, b):
+            raise too_large(ctx.err, pos, power=True)
         v = Fraction(a) ** b if b < 0 or isinstance(a, Fraction) else a**b
     else:  # pragma: no cover
         raise ctx.err(f"unknown operator {op}", pos)
@@ -205,27 +193,14 @@ def _cp_value(ctx: Context, cp: Compare | None) -> Compare | None:
 # dice
 # --------------------------------------------------------------------------------------------
 def eval_dice(node: Dice, ctx: Context) -> DiceNode:
-    if isinstance(node.count, int):
-        count = node.count
-    else:
-        count, _ = _int_value(ctx, node.count, "the number of dice", 0, limits.MAX_DICE, DiceLimitError)
-    faces = node.faces
-    sides = faces.sides
-    if faces.computed is not None:
-        sides, _ = _int_value(ctx, faces.computed, "the number of faces", 1, limits.MAX_FACES)
-    lo_clamp = hi_clamp = None
-    for m in node.mods if node.mods else ():
-        if m.kind == "min":
-            lo_clamp = m.n if lo_clamp is None else max(lo_clamp, m.n)
-        elif m.kind == "max":
-            hi_clamp = m.n if hi_clamp is None else min(hi_clamp, m.n)
+    count, sides = _dice_size(node, ctx)
     ctx.dice += count
     if ctx.dice > limits.MAX_DICE:
         ctx.count_dice(0, node.pos)
-    mods = node.mods
-    if not mods:
+    if not node.mods:
         # the common case: no per-die flags, so keep only the faces (Die objects come lazily)
         randrange = ctx.rng.randrange
+        faces = node.faces
         if faces.values is None:
             vals = [randrange(sides) + 1 for _ in range(count)]
             return DiceNode(node.text, None, sum(vals), label=node.label, faces=vals, label_faces=sides)
@@ -233,34 +208,56 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
         n = len(fv)
         vals = [fv[randrange(n)] for _ in range(count)]
         return DiceNode(node.text, None, sum(vals), label=node.label, faces=vals, label_faces=faces.text)
-    roller = Roller(ctx.rng, faces, sides, lo_clamp, hi_clamp)
+    return _modified_dice(node, ctx, count, sides)
+
+
+def _dice_size(node: Dice, ctx: Context) -> tuple[int, int | None]:
+    """How many dice and how many faces (computed ones evaluated, in that order)."""
+    if isinstance(node.count, int):
+        count = node.count
+    else:
+        count, _ = _int_value(ctx, node.count, "the number of dice", 0, limits.MAX_DICE, DiceLimitError)
+    sides = node.faces.sides
+    if node.faces.computed is not None:
+        sides, _ = _int_value(ctx, node.faces.computed, "the number of faces", 1, limits.MAX_FACES)
+    return count, sides
+
+
+def _refuse_endless(ctx: Context, roller: Roller, m, default: str) -> None:
+    """Computed faces: refuse an explosion (``default="hi"``) or a reroll until (``"lo"``) that
+    every face triggers."""
+    if all_faces(roller, _cp_value(ctx, m.cp), default=default):
+        if default == "hi":
+            raise ctx.err(
+                f"'{m.text}' explodes on every face: it would never stop",
+                m.pos,
+                ru=f"'{m.text}' взрывается на каждой грани: взрывы не закончатся",
+            )
+        raise ctx.err(
+            f"'{m.text}' rerolls every face: it would never stop",
+            m.pos,
+            ru=f"'{m.text}' перебрасывает каждую грань: переброс не закончится",
+        )
+
+
+def _modified_dice(node: Dice, ctx: Context, count: int, sides: int | None) -> DiceNode:
+    """Dice with modifiers, applied stage by stage (``MOD_ORDER``; written order within a stage)."""
+    faces = node.faces
+    roller = Roller(ctx.rng, faces, sides, *term_clamps(node.mods))
     dice = [roller.die() for _ in range(count)]
-    notes: list[str] = []
-    staged = sorted(mods, key=lambda m: MOD_ORDER[m.kind])  # stable: written order within a stage
+    staged = sorted(node.mods, key=lambda m: MOD_ORDER[m.kind])  # stable: written order within a stage
     stage5 = [m for m in staged if m.kind in ("keep", "select")]
     success = failure = double = None
     crit_marks = []
     for m in staged:
         k = m.kind
         if k == "explode":
-            if faces.computed is not None and m.n is None and all_faces(roller, _cp_value(ctx, m.cp), default="hi"):
-                raise ctx.err(
-                    f"'{m.text}' explodes on every face: it would never stop",
-                    m.pos,
-                    ru=f"'{m.text}' взрывается на каждой грани: взрывы не закончатся",
-                )
+            if faces.computed is not None and m.n is None:
+                _refuse_endless(ctx, roller, m, "hi")
             dice = explode(ctx, roller, dice, m, node, _cp_value(ctx, m.cp))
         elif k == "reroll":
-            if (
-                faces.computed is not None
-                and m.variant == "until"
-                and all_faces(roller, _cp_value(ctx, m.cp), default="lo")
-            ):
-                raise ctx.err(
-                    f"'{m.text}' rerolls every face: it would never stop",
-                    m.pos,
-                    ru=f"'{m.text}' перебрасывает каждую грань: переброс не закончится",
-                )
+            if faces.computed is not None and m.variant == "until":
+                _refuse_endless(ctx, roller, m, "lo")
             dice = reroll(ctx, roller, dice, m, node, _cp_value(ctx, m.cp))
         elif k == "unique":
             dice = unique(ctx, roller, dice, m, node, _cp_value(ctx, m.cp))
@@ -279,21 +276,26 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
             dice = sorted(dice, key=lambda d: d.value, reverse=(m.variant == "desc"))
     value, succ, fails = tally(dice, success, failure, double)
     if crit_marks:
-        if count > 1 and any(m.variant == "cs" and m.cp is not None for m in crit_marks):
-            # Foundry's cs>=5 counts successes; here cs only marks critical successes
-            ctx.note(
-                "cs marks critical successes only (Roll20); to count successes write the compare point alone: 10d6>=5",
-                "cs только отмечает критические успехи (как в Roll20); чтобы считать "
-                "успехи, пишите условие без cs: 10d6>=5",
-            )
-        for m in crit_marks:
-            cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi if m.variant == "cs" else roller.lo)
-            for d in dice:
-                if d.counted and cp.test(d.value):
-                    d.crit = "success" if m.variant == "cs" else "failure"
+        _mark_crits(ctx, roller, dice, crit_marks, count)
     elif sides == 20 and faces.values is None:
         auto_crits(dice, 20)
-    return DiceNode(node.text, dice, value, successes=succ, failures=fails, label=node.label, notes=notes)
+    return DiceNode(node.text, dice, value, successes=succ, failures=fails, label=node.label, notes=[])
+
+
+def _mark_crits(ctx: Context, roller: Roller, dice: list, crit_marks: list, count: int) -> None:
+    """Mark the dice that ``cs``/``cf`` name (default: the highest or lowest face)."""
+    if count > 1 and any(m.variant == "cs" and m.cp is not None for m in crit_marks):
+        # Foundry's cs>=5 counts successes; here cs only marks critical successes
+        ctx.note(
+            "cs marks critical successes only (Roll20); to count successes write the compare point alone: 10d6>=5",
+            "cs только отмечает критические успехи (как в Roll20); чтобы считать "
+            "успехи, пишите условие без cs: 10d6>=5",
+        )
+    for m in crit_marks:
+        cp = _cp_value(ctx, m.cp) or Compare("=", roller.hi if m.variant == "cs" else roller.lo)
+        for d in dice:
+            if d.counted and cp.test(d.value):
+                d.crit = "success" if m.variant == "cs" else "failure"
 
 
 # --------------------------------------------------------------------------------------------
@@ -301,50 +303,21 @@ def eval_dice(node: Dice, ctx: Context) -> DiceNode:
 # --------------------------------------------------------------------------------------------
 def eval_group(node: Group, ctx: Context) -> GroupNode:
     members = [evaluate(m, ctx) for m in node.members]
-    mods = node.mods
-    inner = members[0] if len(members) == 1 and mods else None
+    inner = members[0] if len(members) == 1 and node.mods else None
     while isinstance(inner, ParenNode):
         inner = inner.inner
     if isinstance(inner, DiceNode):
         # a one-member group of one dice term: its modifiers act on the dice ({4d6}kh3);
         # any other member ({1d20+5}>15, Roll20's sheet idiom) is one total, like a member of
         # a larger group
-        dice = inner.rolled
-        success = failure = None
-        gstage5 = [m for m in mods if m.kind in ("keep", "select")]
-        if gstage5:
-            select_dice(dice, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
-        for m in sorted(mods, key=lambda m: MOD_ORDER[m.kind]):
-            if m.kind in ("keep", "select"):
-                continue
-            elif m.kind == "success":
-                success = _cp_value(ctx, m.cp)
-            elif m.kind == "failure":
-                failure = _cp_value(ctx, m.cp)
-            elif m.kind == "sort":
-                inner.rolled = dice = sorted(dice, key=lambda d: d.value, reverse=m.variant == "desc")
-            elif m.kind == "crit":
-                cp = _cp_value(ctx, m.cp)
-                for d in dice:
-                    if d.counted and cp is not None and cp.test(d.value):
-                        d.crit = "success" if m.variant == "cs" else "failure"
-        if success is not None and inner.successes is not None:
-            raise ctx.err("the member already counts successes", node.pos, ru="элемент уже считает успехи")
-        value, succ, fails = tally(dice, success, failure, None)
-        if success is None and inner.successes is not None:
-            value, succ, fails = inner.value, inner.successes, inner.failures
-        inner.value = value
-        inner.successes = succ
-        inner.failures = fails
-        return GroupNode(_suffix(node), members, [True], value, successes=succ, label=node.label)
-    values = [m.value for m in members]
-    kept = [True] * len(members)
+        return _group_of_dice(node, ctx, members, inner)
+    return _group_of_totals(node, ctx, members)
+
+
+def _group_mods(ctx: Context, mods, sort, crit) -> tuple[Compare | None, Compare | None]:
+    """Go through a group's modifiers but keep/select in stage order: ``sort(m)`` and
+    ``crit(m)`` act on what the group holds; returns the success and failure compare points."""
     success = failure = None
-    order = list(range(len(members)))
-    gstage5 = [m for m in mods if m.kind in ("keep", "select")]
-    if gstage5:
-        chosen = kept_indexes(values, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
-        kept = [i in chosen for i in range(len(members))]
     for m in sorted(mods, key=lambda m: MOD_ORDER[m.kind]):
         if m.kind in ("keep", "select"):
             continue
@@ -353,9 +326,57 @@ def eval_group(node: Group, ctx: Context) -> GroupNode:
         elif m.kind == "failure":
             failure = _cp_value(ctx, m.cp)
         elif m.kind == "sort":
-            order = sorted(order, key=lambda i: values[i], reverse=m.variant == "desc")
+            sort(m)
         elif m.kind == "crit":
-            pass  # crit marks on groups are display-only and have no die to mark
+            crit(m)
+    return success, failure
+
+
+def _group_of_dice(node: Group, ctx: Context, members: list, inner: DiceNode) -> GroupNode:
+    """``{4d6}kh3``: the group's modifiers act on the member's dice."""
+    mods = node.mods
+    gstage5 = [m for m in mods if m.kind in ("keep", "select")]
+    if gstage5:
+        select_dice(inner.rolled, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
+
+    def sort(m) -> None:
+        inner.rolled = sorted(inner.rolled, key=lambda d: d.value, reverse=m.variant == "desc")
+
+    def crit(m) -> None:
+        cp = _cp_value(ctx, m.cp)
+        for d in inner.rolled:
+            if d.counted and cp is not None and cp.test(d.value):
+                d.crit = "success" if m.variant == "cs" else "failure"
+
+    success, failure = _group_mods(ctx, mods, sort, crit)
+    if success is not None and inner.successes is not None:
+        raise ctx.err("the member already counts successes", node.pos, ru="элемент уже считает успехи")
+    value, succ, fails = tally(inner.rolled, success, failure, None)
+    if success is None and inner.successes is not None:
+        value, succ, fails = inner.value, inner.successes, inner.failures
+    inner.value = value
+    inner.successes = succ
+    inner.failures = fails
+    return GroupNode(_suffix(node), members, [True], value, successes=succ, label=node.label)
+
+
+def _group_of_totals(node: Group, ctx: Context, members: list) -> GroupNode:
+    """``{4d6, 3d8}kh1``: each member is one total; the modifiers keep, count and sort them."""
+    values = [m.value for m in members]
+    kept = [True] * len(members)
+    order = list(range(len(members)))
+    gstage5 = [m for m in node.mods if m.kind in ("keep", "select")]
+    if gstage5:
+        chosen = kept_indexes(values, gstage5, [_cp_value(ctx, m.cp) for m in gstage5])
+        kept = [i in chosen for i in range(len(members))]
+
+    def sort(m) -> None:
+        order[:] = sorted(order, key=lambda i: values[i], reverse=m.variant == "desc")
+
+    def crit(m) -> None:
+        pass  # crit marks on groups are display-only and have no die to mark
+
+    success, failure = _group_mods(ctx, node.mods, sort, crit)
     succ_flags = [False] * len(members)
     fail_flags = [False] * len(members)
     if success is None:

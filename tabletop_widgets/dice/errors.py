@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 
@@ -67,3 +68,36 @@ def unknown_variable(name: str, variables) -> tuple[str, str]:
         f"unknown variable @{name} (known: {', '.join(known) or 'none'})",
         f"неизвестная переменная @{name} ({'известны: ' + ', '.join(known) if known else 'переменных нет'})",
     )
+
+
+def too_large(err, pos: int, *, power: bool = False) -> DiceError:
+    """The refusal of a number beyond ±10^30 at an operation (or a power), as ``err(en, pos,
+    ru=..., cls=...)`` makes it. Both engines, rolled and exact, refuse through it."""
+    if power:
+        return err(
+            "number too large (beyond ±10^30) at this power",
+            pos,
+            ru="слишком большое число (больше ±10^30) в этой степени",
+            cls=DiceLimitError,
+        )
+    return err(
+        "number too large (beyond ±10^30) at this operation",
+        pos,
+        ru="слишком большое число (больше ±10^30) в этой операции",
+        cls=DiceLimitError,
+    )
+
+
+def fractional_exponent(err, pos: int) -> DiceError:
+    """The refusal of an exponent that is not a whole number."""
+    return err("the exponent must be a whole number", pos, ru="показатель степени должен быть целым")
+
+
+def zero_to_negative_power(err, pos: int) -> DiceError:
+    """The refusal of 0 to a negative power."""
+    return err("division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)")
+
+
+def power_overflows(base, exponent: int) -> bool:
+    """Whether ``base ** exponent`` would be far beyond ±10^30 (checked before computing it)."""
+    return abs(base) > 1 and abs(exponent) * math.log2(abs(float(base))) > 110

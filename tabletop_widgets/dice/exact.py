@@ -86,8 +86,11 @@ from .diceast import (
     Var,
     compare_fn,
 )
+from .diceast import OPS
+from .die_mods import term_clamps
 from .distribution import Distribution
 from .errors import DiceError, DiceLimitError, variable_value
+from .errors import fractional_exponent, power_overflows, too_large, zero_to_negative_power
 from .exact_core import W, add, combine, mixture, point
 
 #: explosions / rerolls are followed until the mass still going is below this (per term)
@@ -127,12 +130,7 @@ from .engine import norm_number, round_half_away  # noqa: E402  (one rule for bo
 def _check_abs(ctx, d: W, pos):
     for v in d.pmf:
         if abs(v) > limits.MAX_ABS:
-            raise ctx.err(
-                "number too large (beyond ±10^30) at this operation",
-                pos,
-                ru="слишком большое число (больше ±10^30) в этой операции",
-                cls=DiceLimitError,
-            )
+            raise too_large(ctx.err, pos)
     return d
 
 
@@ -164,7 +162,7 @@ def _eval(node: Node, ctx: _Ctx) -> W:
 def _var(node: Var, ctx: _Ctx):
     v = variable_value(node.name, ctx.variables, node.pos, ctx.err)
     if abs(v) > limits.MAX_ABS:
-        raise ctx.err("number too large (beyond ±10^30) at this operation", node.pos, cls=DiceLimitError)
+        raise too_large(ctx.err, node.pos)
     return v
 
 
@@ -209,19 +207,12 @@ def _arith(ctx: _Ctx, op: str, a: W, b: W, pos: int) -> W:
     # power
     for e in b.pmf:
         if isinstance(e, Fraction):
-            raise ctx.err("the exponent must be a whole number", pos, ru="показатель степени должен быть целым")
+            raise fractional_exponent(ctx.err, pos)
         if e < 0 and 0 in a.pmf:
-            raise ctx.err(
-                "division by zero (0 to a negative power)", pos, ru="деление на ноль (0 в отрицательной степени)"
-            )
+            raise zero_to_negative_power(ctx.err, pos)
         for x in a.pmf:
-            if abs(x) > 1 and abs(e) * math.log2(abs(float(x))) > 110:
-                raise ctx.err(
-                    "number too large (beyond ±10^30) at this power",
-                    pos,
-                    ru="слишком большое число (больше ±10^30) в этой степени",
-                    cls=DiceLimitError,
-                )
+            if power_overflows(x, e):
+                raise too_large(ctx.err, pos, power=True)
 
     def pw(x, e):
         v = Fraction(x) ** e if e < 0 or isinstance(x, Fraction) else x**e
@@ -285,12 +276,7 @@ def _cp_param(ctx: _Ctx, cp: Compare | None):
 
 
 def _faces(faces: Faces, sides: int | None, mods) -> tuple:
-    lo_clamp = hi_clamp = None
-    for m in mods:
-        if m.kind == "min":
-            lo_clamp = m.n if lo_clamp is None else max(lo_clamp, m.n)
-        elif m.kind == "max":
-            hi_clamp = m.n if hi_clamp is None else min(hi_clamp, m.n)
+    lo_clamp, hi_clamp = term_clamps(mods)
     if faces.values is not None:
         vals = faces.values
     else:
@@ -490,18 +476,10 @@ def _cp_group(ctx, cp: Compare):
 # ---------------------------------------------------------------------------------------------
 # the public entry point
 # ---------------------------------------------------------------------------------------------
-_OPS = {
-    ">=": lambda v, t: v >= t,
-    ">": lambda v, t: v > t,
-    "<=": lambda v, t: v <= t,
-    "<": lambda v, t: v < t,
-    "=": lambda v, t: v == t,
-    "!=": lambda v, t: v != t,
-}
 
 
 def _p_pass(total: W, target: W, op: str) -> Fraction:
-    test = _OPS[op]
+    test = OPS[op]
     num = 0
     if len(target.pmf) == 1:
         ((t, wt),) = target.pmf.items()

@@ -30,8 +30,10 @@ Keep/drop over a pool (order statistics, pool states) is in :mod:`.exact_pool`.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections import OrderedDict, namedtuple
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
 from . import exact_core as core
 from .diceast import MOD_ORDER, compare_fn
@@ -240,51 +242,67 @@ def term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction, bu
     return TERMS.get((count, faces, mods, max_expl, thr), lambda: _term(count, faces, mods, max_expl, thr, budget))
 
 
-def _term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction, budget: Budget | None) -> W:
-    base = dict(faces)
-    btot = sum(base.values())
-    hi_face = max(base)
-    lo_face = min(base)
-    n_dice = max(1, count)
-    thr_die = thr / n_dice
-    explode = None
-    passes_before, ra, passes_after = [], None, []
-    unique = None
-    stage5 = []
-    success = failure = double = None
+@dataclass
+class TermMods:
+    """A term's modifiers as the exact kernels read them: the explosion ``(variant, test, cap)``,
+    the per-die rerolls before and after ``ra`` (``(test, cap)``), ``ra``'s test, unique dice
+    ``(variant, test)``, the keep/select/sep stage and the counting compare points."""
+
+    explode: tuple | None = None
+    passes_before: list = field(default_factory=list)
+    ra: Any = None
+    passes_after: list = field(default_factory=list)
+    unique: tuple | None = None
+    stage5: list = field(default_factory=list)
+    success: tuple | None = None
+    failure: tuple | None = None
+    double: tuple | None = None
+
+    @property
+    def chain_explode(self) -> bool:
+        """``!``/``!p``: an explosion followed die by die (not folded into one value)."""
+        return self.explode is not None and self.explode[0] in ("explode", "penetrate")
+
+    def selects(self) -> list:
+        """The stage-5 modifiers as ``score_fn`` reads value selectors."""
+        return [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in self.stage5]
+
+
+def term_mods(mods: tuple, hi_face: int, lo_face: int, max_expl: int) -> TermMods:
+    """Read a term's canonical modifiers (``(kind, variant, n, op, val)`` in stage order)."""
+    t = TermMods()
     for kind, variant, n, op, val in mods:
         if kind == "explode":
             op, val = (op, val) if op else ("=", hi_face)
             cap = max_expl if n is None else min(n, max_expl)
-            explode = (variant, _test(op, val), cap)
+            t.explode = (variant, _test(op, val), cap)
         elif kind == "reroll":
             op, val = (op, val) if op else ("=", lo_face)
             if variant == "add":
-                if ra is not None:
+                if t.ra is not None:
                     raise DiceError("exact odds support one 'ra' per term")
-                ra = _test(op, val)
+                t.ra = _test(op, val)
             else:
                 # ro: once; r/rr: until the die stops matching, an unbounded reroll, so exactly the
                 # die conditioned on not matching (cap None), with no truncated mass
                 cap = 1 if variant == "once" else None
-                (passes_after if ra is not None else passes_before).append((_test(op, val), cap))
+                (t.passes_after if t.ra is not None else t.passes_before).append((_test(op, val), cap))
         elif kind == "unique":
-            unique = (variant, _test(op, val) if op else None)
+            t.unique = (variant, _test(op, val) if op else None)
         elif kind in ("keep", "select", "sep"):
-            stage5.append((kind, variant, n, op, val))
+            t.stage5.append((kind, variant, n, op, val))
         elif kind == "success":
-            success = (op, val)
+            t.success = (op, val)
         elif kind == "failure":
-            failure = (op, val)
+            t.failure = (op, val)
         elif kind == "double":
-            double = (op, val)
-    if count == 0:
-        return point(0)
-    T1 = ElementMap(base, btot, passes_before, thr_die, budget)
-    T2 = ElementMap(base, btot, passes_after, thr_die, budget)
-    keeps = [m for m in stage5 if m[0] == "keep"]
-    chain_explode = explode is not None and explode[0] in ("explode", "penetrate")
-    if unique is not None and (chain_explode or ra is not None):
+            t.double = (op, val)
+    return t
+
+
+def _refuse_unsupported(t: TermMods, keeps: list) -> None:
+    """Combinations the exact kernels do not do (``roll()`` still rolls them)."""
+    if t.unique is not None and (t.chain_explode or t.ra is not None):
         raise DiceError(
             "exact odds are not available for unique dice ('u', 'uo') together with "
             "'!'/'!p' or 'ra' (each die depends on all the dice before it); "
@@ -292,78 +310,96 @@ def _term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction, b
             message_ru="точные вероятности для уникальных кубиков ('u', 'uo') вместе "
             "с '!'/'!p' или 'ra' не считаются: бросок работает",
         )
+    if t.explode is not None and t.explode[0] == "explode_term" and (keeps or t.ra is not None or t.unique is not None):
+        raise DiceError(
+            "exact odds are not available for Foundry's term-wide explosion "
+            "budget (x3<5) together with keep/drop, 'ra' or unique dice; "
+            "roll() still works",
+            message_ru="точные вероятности для общего лимита взрывов Foundry "
+            "(x3<5) вместе с keep/drop, 'ra' или уникальными кубиками "
+            "не считаются: бросок работает",
+        )
+
+
+def _term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction, budget: Budget | None) -> W:
+    base = dict(faces)
+    btot = sum(base.values())
+    t = term_mods(mods, max(base), min(base), max_expl)
+    if count == 0:
+        return point(0)
+    thr_die = thr / max(1, count)
+    T1 = ElementMap(base, btot, t.passes_before, thr_die, budget)
+    T2 = ElementMap(base, btot, t.passes_after, thr_die, budget)
+    keeps = [m for m in t.stage5 if m[0] == "keep"]
+    _refuse_unsupported(t, keeps)
 
     # the single value of one die (no chain of separate dice): compound or no explosion
     def die_value() -> W:
-        if explode is None:
+        if t.explode is None:
             return T1.map_dist(W(dict(base), btot, 0))
-        return T1.map_dist(compound(base, btot, explode, thr_die, budget))
+        return T1.map_dist(compound(base, btot, t.explode, thr_die, budget))
 
-    if explode is not None and explode[0] == "explode_term":
-        if keeps or ra is not None or unique is not None:
-            raise DiceError(
-                "exact odds are not available for Foundry's term-wide explosion "
-                "budget (x3<5) together with keep/drop, 'ra' or unique dice; "
-                "roll() still works",
-                message_ru="точные вероятности для общего лимита взрывов Foundry "
-                "(x3<5) вместе с keep/drop, 'ra' или уникальными кубиками "
-                "не считаются: бросок работает",
-            )
-        selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
-        return _explode_term(
-            count, base, btot, explode[1], explode[2], T1, score_fn(success, failure, double, selects), budget
+    if t.explode is not None and t.explode[0] == "explode_term":
+        score = score_fn(t.success, t.failure, t.double, t.selects())
+        return _explode_term(count, base, btot, t.explode[1], t.explode[2], T1, score, budget)
+    if t.unique is not None:
+        cap = 1 if t.unique[0] == "once" else max_expl
+        pool = _unique_pool(die_value(), count, base, btot, cap, thr_die, t.unique[1], budget)
+        score_all = score_fn(t.success, t.failure, t.double, [])
+        return pool.map(lambda vals: multiset_value(vals, t.stage5, score_all)).reduced()
+    if not keeps and t.ra is None:
+        return _additive_term(count, base, btot, t, T1, die_value, thr_die, budget)
+    if t.ra is not None and not keeps:
+        return _with_ra(
+            count, base, btot, t.explode, T1, T2, t.ra, t.stage5, t.success, t.failure, t.double, thr_die, budget
         )
-
-    if unique is not None:
-        pool = _unique_pool(
-            die_value(), count, base, btot, 1 if unique[0] == "once" else max_expl, thr_die, unique[1], budget
-        )
-        score_all = score_fn(success, failure, double, [])
-        return pool.map(lambda vals: multiset_value(vals, stage5, score_all)).reduced()
-
-    if not keeps and ra is None:
-        # additive: N-fold convolution of one die's contribution
-        selects = [("sep" if kind == "sep" else variant, op, val) for kind, variant, n, op, val in stage5]
-        f = score_fn(success, failure, double, selects)
-        if chain_explode:
-            variant, test, cap = explode
-            pen = variant == "penetrate"
-            first = lambda v: T1(v).map(f)  # noqa: E731
-            added = (lambda v: T1(v - 1).map(f)) if pen else first
-            one = chain(base, btot, test, cap, thr_die, first, added, lambda a, b: add(a, b, budget), budget)
-        else:
-            one = die_value().map(f)
-        return nfold(one.reduced(), count, budget).reduced()
-
-    if ra is not None and not keeps:
-        return _with_ra(count, base, btot, explode, T1, T2, ra, stage5, success, failure, double, thr_die, budget)
-
-    # keep/drop present
-    if not chain_explode and ra is None:
-        D = die_value()
-        if all(type(v) is int for v in D.pmf):
-            r = keep_iid(D, count, stage5, success, failure, double, budget)
-            if r is not None:
-                if D.cut:
-                    # r is conditional on no die being cut off: P(none cut) = (live/den)^count
-                    lp, dp = D.live**count, D.den**count
-                    pmf = {v: w * lp for v, w in r.pmf.items()}
-                    tot = r.den * dp
-                    r = W(pmf, tot, tot - sum(pmf.values())).reduced()
-                return r
-        spec = PoolSpec(stage5, success, failure, double, None, budget)
-        return nfold_join(spec.elements(D).reduced(), count, spec.join).map(spec.value).reduced()
-    if passes_after:
+    if not t.chain_explode and t.ra is None:
+        return _kept_term(count, t, die_value(), budget)
+    if t.passes_after:
         raise DiceError("exact odds: rerolls after 'ra' combined with keep/drop are not supported; roll() still works")
-    # chain explosions (or ra) with keep/drop: the pool as states that keep only what the
-    # keep/drop needs (the top k values for kh k, the bottom n and the total for dl n, ...)
-    spec = PoolSpec(stage5, success, failure, double, ra, budget)
+    return _pooled_term(count, base, btot, t, T1, die_value, thr_die, budget)
+
+
+def _additive_term(count: int, base: dict, btot: int, t: TermMods, T1, die_value, thr_die, budget) -> W:
+    """Sums and counts: the N-fold convolution of one die's contribution."""
+    f = score_fn(t.success, t.failure, t.double, t.selects())
+    if t.chain_explode:
+        variant, test, cap = t.explode
+        pen = variant == "penetrate"
+        first = lambda v: T1(v).map(f)  # noqa: E731
+        added = (lambda v: T1(v - 1).map(f)) if pen else first
+        one = chain(base, btot, test, cap, thr_die, first, added, lambda a, b: add(a, b, budget), budget)
+    else:
+        one = die_value().map(f)
+    return nfold(one.reduced(), count, budget).reduced()
+
+
+def _kept_term(count: int, t: TermMods, D: W, budget) -> W:
+    """Keep/drop on identical single-value dice: order statistics, else pool states."""
+    if all(type(v) is int for v in D.pmf):
+        r = keep_iid(D, count, t.stage5, t.success, t.failure, t.double, budget)
+        if r is not None:
+            if D.cut:
+                # r is conditional on no die being cut off: P(none cut) = (live/den)^count
+                lp, dp = D.live**count, D.den**count
+                pmf = {v: w * lp for v, w in r.pmf.items()}
+                tot = r.den * dp
+                r = W(pmf, tot, tot - sum(pmf.values())).reduced()
+            return r
+    spec = PoolSpec(t.stage5, t.success, t.failure, t.double, None, budget)
+    return nfold_join(spec.elements(D).reduced(), count, spec.join).map(spec.value).reduced()
+
+
+def _pooled_term(count: int, base: dict, btot: int, t: TermMods, T1, die_value, thr_die, budget) -> W:
+    """Chain explosions (or ``ra``) with keep/drop: the pool as states that keep only what the
+    keep/drop needs (the top k values for kh k, the bottom n and the total for dl n, ...)."""
+    spec = PoolSpec(t.stage5, t.success, t.failure, t.double, t.ra, budget)
 
     def elem(d: W) -> W:
         return spec.elements(d)
 
-    if chain_explode:
-        variant, test, cap = explode
+    if t.chain_explode:
+        variant, test, cap = t.explode
         pen = variant == "penetrate"
         first = lambda v: elem(T1(v))  # noqa: E731
         added = (lambda v: elem(T1(v - 1))) if pen else first
@@ -371,7 +407,7 @@ def _term(count: int, faces: tuple, mods: tuple, max_expl: int, thr: Fraction, b
     else:
         one = elem(die_value())
     pool = nfold_join(one.reduced(), count, spec.join)
-    if ra is not None:
+    if t.ra is not None:
         extra = spec.elements(W(dict(base), btot, 0), flag=False)
         parts = []
         for st, w in pool.pmf.items():

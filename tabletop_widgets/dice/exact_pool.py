@@ -94,30 +94,9 @@ def order_stat_dp(
         faces = sorted(faces, reverse=True)
     scores = [score(v) for v, _ in faces]
     if lo == 0 and hi == 1:
-        # a single extreme die: P(top = v) = P(all at or past v)^N - P(all past v)^N
-        pmf: dict = {}
-        rest = tot
-        for (v, w), s in zip(faces, scores):
-            nxt = rest - w
-            x = rest**N - nxt**N
-            if x:
-                pmf[s] = pmf.get(s, 0) + x
-            rest = nxt
-        return W(pmf, den, 0)
-    smin = min(0, min(scores))
-    smax = max(0, max(scores))
-    cnt = hi - lo
-    off = cnt * -smin
-    nslots = cnt * (smax - smin) + 1
-    if budget is not None:
-        budget.support(nslots)
-    nb = core.slot_bytes(den)
+        return _one_extreme(faces, scores, N, tot, den)
+    off, nb = _packing(scores, hi - lo, den, len(faces) * hi * (hi + 1) // 2, budget)
     bits = nb * 8
-    if budget is not None:
-        size = nslots * nb
-        if size > core.MAX_PACKED:
-            raise budget.too_large(f"keep/drop needs more than {core.MAX_PACKED // 1_000_000} MB")
-        budget.spend(len(faces) * hi * (hi + 1) // 2 * max(1, size // 4096), "keep/drop")
     states = {0: 1 << (off * bits)}
     finished = 0
     below = tot
@@ -150,12 +129,7 @@ def order_stat_dp(
                     new[nj] = new.get(nj, 0) + p
             if need <= rem:
                 # c >= need dice at v: the kept ranks fill up here, the rest lie below v
-                tail = (w + below) ** rem
-                wc = 1
-                for c in range(need):
-                    if c:
-                        wc *= w
-                    tail -= comb(rem, c) * wc * below ** (rem - c)
+                tail = _tail_weight(w, below, rem, need)
                 if tail:
                     counted = hi - first
                     p = poly
@@ -168,6 +142,49 @@ def order_stat_dp(
             break
     pmf = core.unpack(finished, -off, nb)
     return W(pmf, den, 0)
+
+
+def _one_extreme(faces: list[tuple[int, int]], scores: list, N: int, tot: int, den: int) -> W:
+    """A single extreme die: P(top = v) = P(all at or past v)^N - P(all past v)^N."""
+    pmf: dict = {}
+    rest = tot
+    for (v, w), s in zip(faces, scores):
+        nxt = rest - w
+        x = rest**N - nxt**N
+        if x:
+            pmf[s] = pmf.get(s, 0) + x
+        rest = nxt
+    return W(pmf, den, 0)
+
+
+def _packing(scores: list, cnt: int, den: int, steps: int, budget: core.Budget | None) -> tuple[int, int]:
+    """The packed polynomial of ``cnt`` kept scores: its offset (slots below 0) and the bytes per
+    slot; the budget is charged for its size and ``steps`` DP steps."""
+    smin = min(0, min(scores))
+    smax = max(0, max(scores))
+    off = cnt * -smin
+    nslots = cnt * (smax - smin) + 1
+    if budget is not None:
+        budget.support(nslots)
+    nb = core.slot_bytes(den)
+    if budget is not None:
+        size = nslots * nb
+        if size > core.MAX_PACKED:
+            raise budget.too_large(f"keep/drop needs more than {core.MAX_PACKED // 1_000_000} MB")
+        budget.spend(steps * max(1, size // 4096), "keep/drop")
+    return off, nb
+
+
+def _tail_weight(w: int, below: int, rem: int, need: int) -> int:
+    """The weight of ``need`` or more of ``rem`` dice at a face of weight ``w``, the rest below
+    it (total weight ``below``)."""
+    tail = (w + below) ** rem
+    wc = 1
+    for c in range(need):
+        if c:
+            wc *= w
+        tail -= comb(rem, c) * wc * below ** (rem - c)
+    return tail
 
 
 class PoolSpec:

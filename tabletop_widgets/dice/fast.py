@@ -12,8 +12,10 @@ and errors are exactly the ordinary ones.
 
 from __future__ import annotations
 
+import operator
+
 from . import limits
-from .diceast import BinOp, Dice, Expression, Group, Num, Paren, Unary, compare_fn
+from .diceast import ARITH, BinOp, Dice, Expression, Group, Num, Paren, Unary, compare_fn
 
 
 class Fallback(Exception):
@@ -121,24 +123,33 @@ def _compile_dice(node: Dice):
 
         return custom
     if not mods:
-        if n == 1:
-
-            def one(rr, rec):
-                v = rr(sides)
-                rec.append(v)
-                return v + 1
-
-            return one
-
-        def plain(rr, rec):
-            idx = [rr(sides) for _ in range(n)]
-            rec.extend(idx)
-            return sum(idx) + n
-
-        return plain
+        return _compile_plain(n, sides)
     if len(mods) != 1:
         return None
-    m = mods[0]
+    return _compile_one_mod(mods[0], n, sides)
+
+
+def _compile_plain(n: int, sides: int):
+    """``NdX`` without modifiers."""
+    if n == 1:
+
+        def one(rr, rec):
+            v = rr(sides)
+            rec.append(v)
+            return v + 1
+
+        return one
+
+    def plain(rr, rec):
+        idx = [rr(sides) for _ in range(n)]
+        rec.extend(idx)
+        return sum(idx) + n
+
+    return plain
+
+
+def _compile_one_mod(m, n: int, sides: int):
+    """``NdX`` with one modifier the fast path does: keep/drop, counting successes, explode."""
     if m.kind == "keep":
         lo, hi = _kept_slice(m, n)
         count = hi - lo
@@ -160,28 +171,33 @@ def _compile_dice(node: Dice):
 
         return counting
     if m.kind == "explode" and m.variant == "explode" and (m.cp is None or isinstance(m.cp.value, int)):
-        test = _tester("=", sides - 1) if m.cp is None else _tester(m.cp.op, m.cp.value - 1)
-        cap = min(m.n if m.n is not None else limits.MAX_EXPLOSIONS, limits.MAX_EXPLOSIONS)
-
-        def explode(rr, rec):
-            idx = [rr(sides) for _ in range(n)]
-            rec.extend(idx)
-            total = sum(idx) + n
-            for i in idx:
-                k = 0
-                while test(i) and k < cap:
-                    i = rr(sides)
-                    rec.append(i)
-                    total += i + 1
-                    k += 1
-                if k == limits.MAX_EXPLOSIONS:
-                    raise Fallback  # the ordinary path adds the note about the limit
-            if len(rec) > limits.MAX_DICE:
-                raise Fallback
-            return total
-
-        return explode
+        return _compile_explode(m, n, sides)
     return None
+
+
+def _compile_explode(m, n: int, sides: int):
+    """``NdX!`` (on the highest face or a compare point), at most ``MAX_EXPLOSIONS`` per die."""
+    test = _tester("=", sides - 1) if m.cp is None else _tester(m.cp.op, m.cp.value - 1)
+    cap = min(m.n if m.n is not None else limits.MAX_EXPLOSIONS, limits.MAX_EXPLOSIONS)
+
+    def explode(rr, rec):
+        idx = [rr(sides) for _ in range(n)]
+        rec.extend(idx)
+        total = sum(idx) + n
+        for i in idx:
+            k = 0
+            while test(i) and k < cap:
+                i = rr(sides)
+                rec.append(i)
+                total += i + 1
+                k += 1
+            if k == limits.MAX_EXPLOSIONS:
+                raise Fallback  # the ordinary path adds the note about the limit
+        if len(rec) > limits.MAX_DICE:
+            raise Fallback
+        return total
+
+    return explode
 
 
 def _compile_group(node: Group):
@@ -270,18 +286,12 @@ def _text(node):
         a, b, op = _text(node.left), _text(node.right), node.op
         sep = f" {op} "
 
+        fn = ARITH.get(op, operator.floordiv)  # the compiled path allows + - * //
+
         def binop(it):
             sa, x = a(it)
             sb, y = b(it)
-            if op == "+":
-                v = x + y
-            elif op == "-":
-                v = x - y
-            elif op == "*":
-                v = x * y
-            else:
-                v = x // y
-            return sa + sep + sb, v
+            return sa + sep + sb, fn(x, y)
 
         return _labelled(binop, node.label)
     if t is Dice:
@@ -315,42 +325,56 @@ def _text_dice(node: Dice):
         return plain
     m = node.mods[0]
     if m.kind == "keep":
-        keep, variant = max(0, m.n or 0), m.variant
-
-        def keepdrop(it):
-            vals = [next(it) + 1 for _ in range(n)]
-            order = sorted(range(n), key=lambda j: (vals[j], j))  # the engine's tie order
-            k = min(keep, n)
-            chosen = order[n - k :] if variant in ("kh", "dh") else order[:k]
-            losers = set(range(n)) - set(chosen) if variant in ("kh", "kl") else set(chosen)
-            parts = []
-            total = 0
-            for j, v in enumerate(vals):
-                if j in losers:
-                    parts.append(f"~~{v}~~")
-                else:
-                    total += v
-                    parts.append(f"{v}{_crit20(v)}" if d20 else str(v))
-            return head + ", ".join(parts) + "]", total
-
-        return keepdrop
+        return _text_keep(m, n, head, d20)
     if m.kind == "success":
-        test = compare_fn(m.cp.op, m.cp.value)
+        return _text_counting(m, n, head, d20)
+    return _text_explode(m, n, head, d20, sides)
 
-        def counting(it):
-            vals = [next(it) + 1 for _ in range(n)]
-            parts = []
-            count = 0
-            for v in vals:
-                s = str(v)
-                if test(v):
-                    count += 1
-                    s += "✓"
-                parts.append(s + _crit20(v) if d20 else s)
-            return head + ", ".join(parts) + "]", count
 
-        return counting
-    # a plain explosion (the only other modifier the fast path compiles)
+def _text_keep(m, n: int, head: str, d20: bool):
+    """The text of ``NdXkh``/``kl``/``dh``/``dl``: the dropped dice struck through."""
+    keep, variant = max(0, m.n or 0), m.variant
+
+    def keepdrop(it):
+        vals = [next(it) + 1 for _ in range(n)]
+        order = sorted(range(n), key=lambda j: (vals[j], j))  # the engine's tie order
+        k = min(keep, n)
+        chosen = order[n - k :] if variant in ("kh", "dh") else order[:k]
+        losers = set(range(n)) - set(chosen) if variant in ("kh", "kl") else set(chosen)
+        parts = []
+        total = 0
+        for j, v in enumerate(vals):
+            if j in losers:
+                parts.append(f"~~{v}~~")
+            else:
+                total += v
+                parts.append(f"{v}{_crit20(v)}" if d20 else str(v))
+        return head + ", ".join(parts) + "]", total
+
+    return keepdrop
+
+
+def _text_counting(m, n: int, head: str, d20: bool):
+    """The text of ``NdX>=t``: each success marked."""
+    test = compare_fn(m.cp.op, m.cp.value)
+
+    def counting(it):
+        vals = [next(it) + 1 for _ in range(n)]
+        parts = []
+        count = 0
+        for v in vals:
+            s = str(v)
+            if test(v):
+                count += 1
+                s += "✓"
+            parts.append(s + _crit20(v) if d20 else s)
+        return head + ", ".join(parts) + "]", count
+
+    return counting
+
+
+def _text_explode(m, n: int, head: str, d20: bool, sides: int):
+    """The text of a plain explosion (the only other modifier the fast path compiles)."""
     test = compare_fn("=", sides) if m.cp is None else compare_fn(m.cp.op, m.cp.value)
     cap = min(m.n if m.n is not None else limits.MAX_EXPLOSIONS, limits.MAX_EXPLOSIONS)
 

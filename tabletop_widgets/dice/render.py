@@ -92,24 +92,31 @@ def _spine(node):
     return n, parts
 
 
+def operation_text(node, locale: str, render, escape) -> str:
+    """A binary operation, a sign or parentheses around what ``render`` makes of the operands
+    (:func:`node_text` or :func:`node_html`; ``escape`` the operator for it)."""
+    t = type(node)
+    if t is UnaryNode:
+        return f"{escape(node.op)}{render(node.operand, locale)}"
+    if t is ParenNode:
+        return f"({render(node.inner, locale)})"
+    if node.op == "^":
+        return f"{render(node.left, locale)} ^ {render(node.right, locale)}"
+    base, parts = _spine(node)
+    s = render(base, locale)
+    for b in parts:
+        s = f"{s} {escape(b.op)} {render(b.right, locale)}"
+    return s
+
+
 def node_text(node, locale: str) -> str:
     t = type(node)
     if t is LiteralNode:
         s = f"{node.text}={fmt_num(node.value)}" if node.text.startswith("@") else (node.text or fmt_num(node.value))
     elif t is DiceNode:
         s = f"{node.text} [{', '.join(die_text(d) for d in node.rolled)}]"
-    elif t is BinOpNode:
-        if node.op == "^":
-            s = f"{node_text(node.left, locale)} ^ {node_text(node.right, locale)}"
-        else:
-            base, parts = _spine(node)
-            s = node_text(base, locale)
-            for b in parts:
-                s = f"{s} {b.op} {node_text(b.right, locale)}"
-    elif t is UnaryNode:
-        s = f"{node.op}{node_text(node.operand, locale)}"
-    elif t is ParenNode:
-        s = f"({node_text(node.inner, locale)})"
+    elif t is BinOpNode or t is UnaryNode or t is ParenNode:
+        s = operation_text(node, locale, node_text, str)
     elif t is FuncNode:
         s = f"{node.name}({', '.join(node_text(a, locale) for a in node.args)}) → {fmt_num(node.value)}"
     elif t is GroupNode:
@@ -297,18 +304,8 @@ def node_html(node, locale: str) -> str:
         )
     elif t is LiteralNode:
         s = html.escape(node_text(node, locale))
-    elif t is BinOpNode:
-        if node.op == "^":
-            s = f"{node_html(node.left, locale)} ^ {node_html(node.right, locale)}"
-        else:
-            base, parts = _spine(node)
-            s = node_html(base, locale)
-            for b in parts:
-                s = f"{s} {html.escape(b.op)} {node_html(b.right, locale)}"
-    elif t is UnaryNode:
-        s = f"{html.escape(node.op)}{node_html(node.operand, locale)}"
-    elif t is ParenNode:
-        s = f"({node_html(node.inner, locale)})"
+    elif t is BinOpNode or t is UnaryNode or t is ParenNode:
+        s = operation_text(node, locale, node_html, html.escape)
     elif t is FuncNode:
         s = f"{node.name}({', '.join(node_html(a, locale) for a in node.args)})"
     elif t is GroupNode:

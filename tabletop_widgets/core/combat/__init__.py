@@ -47,7 +47,10 @@ count was ``b`` has ``duration - (count - b)`` left and is active while that is 
 (``ConditionSpec.ticks_at`` says whether starts or ends count). Going back a turn uncounts the
 turn, so previous/next are exact inverses for durations too.
 
-The package: :mod:`.machine` (the state machine, :class:`Combat`), :mod:`.projection` (what a seat
+The package: :mod:`.machine` (:class:`Combat`: the actions that build the events),
+:mod:`.state` (what a combat holds, reading it, applying an event, undo, a view),
+:mod:`.initiative`, :mod:`.harm` (damage, healing, attacks), :mod:`.conditions` and
+:mod:`.effects` (the system's hooks as events record them), :mod:`.projection` (what a seat
 sees: :class:`Combatant` rows in turn order), :mod:`.text` (events in words for the log) and
 :mod:`.records` (the JSON of events and characters). Every public name is importable from
 ``tabletop_widgets.core.combat``.

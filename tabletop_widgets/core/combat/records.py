@@ -9,6 +9,35 @@ import json
 from typing import Any, Mapping
 
 
+#: Version of the event format (stored in every event as ``"v"``).
+EVENT_VERSION = 1
+
+#: Event types :meth:`.machine.Combat.apply` understands.
+EVENT_TYPES = (
+    "add",
+    "remove",
+    "rename",
+    "move",
+    "initiative",
+    "next",
+    "prev",
+    "delay",
+    "act_now",
+    "end",
+    "damage",
+    "heal",
+    "add_condition",
+    "remove_condition",
+    "set_defeated",
+    "set_hidden",
+    "undo",
+    "attack",
+)
+
+#: Units whose duration counts down with turns.
+COUNTED_UNITS = ("rounds", "turns")
+
+
 def jsonable(value: Any) -> Any:
     """``value`` as plain JSON data (tuples become lists, dataclasses dicts, sets sorted lists)."""
     if isinstance(value, Mapping):
@@ -98,3 +127,49 @@ def clone_character(character):
 
 def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list]:
     return {k: [before.get(k), v] for k, v in after.items() if before.get(k) != v}
+
+
+#: A combatant's record as a view loads it: what a projection may leave out.
+VIEW_DEFAULTS = (
+    ("skip_until", None),
+    ("conditions", []),
+    ("initiative", None),
+    ("delayed", False),
+    ("hidden", False),
+    ("defeated", None),
+)
+
+
+def view_snapshot(system, state: Mapping[str, Any] | None) -> tuple[dict | None, dict[str, Any]]:
+    """A combat's state (or a projection of one) as a snapshot the combat restores (None when
+    empty), and a fresh ``system.Character`` per combatant with its ``"character"`` values set
+    as far as they load (an anonymous "?" or a partial character keeps what loads)."""
+    state = jcopy(jsonable(dict(state or {})))
+    objects: dict[str, Any] = {}
+    if not state:
+        return None, objects
+    turns = {k: list(v) for k, v in (state.get("turns") or {}).items()}
+    combatants = {}
+    for cid, data in (state.get("combatants") or {}).items():
+        values = data.pop("character", None) or {}
+        ch = system.Character()
+        try:
+            set_traits(ch, values)
+        except Exception:  # noqa: BLE001 - keep what loads
+            pass
+        for key, default in VIEW_DEFAULTS:
+            data.setdefault(key, copy.copy(default))
+        objects[cid] = ch
+        combatants[cid] = data
+    snap = {
+        "round": int(state.get("round", 0)),
+        "current": state.get("current"),
+        "order": list(state.get("order", [])),
+        "tiebreaks": list(state.get("tiebreaks", [])),
+        "next_uid": int(state.get("next_uid", 1)),
+        "turns": turns,
+        "hooked": {k: list(v) for k, v in (state.get("hooked") or turns).items()},
+        "combatants": combatants,
+        "characters": {},
+    }
+    return snap, objects
