@@ -112,23 +112,19 @@ class DiceTray(TrayChecks):
         self._suspend = 0
         self.after_options: list = []  # what the latest check still offers (system.after_roll_options)
 
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-tray-title")
+        self.style_block = widgets.HTML(_CSS, _dom_classes=("tt-style",))
+        self.title = widgets.HTML(_dom_classes=("tt-tray-title",))
         self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "46px"}
+            options=[("EN", "en"), ("RU", "ru")],
+            value=locale,
+            style={"button_width": "46px"},
+            _dom_classes=("tt-locale",),
         )
-        self.locale_toggle.add_class("tt-locale")
-        header = widgets.HBox([self.title, self.locale_toggle])
-        header.add_class("tt-tray-header")
+        header = widgets.HBox([self.title, self.locale_toggle], _dom_classes=("tt-tray-header",))
 
-        self.situation = widgets.VBox()
-        self.situation.add_class("tt-tray-situation")
-        self.options_error = widgets.HTML()
-        self.options_error.add_class("tt-options-error")
-        self.checks_box = widgets.VBox()
-        self.checks_box.add_class("tt-tray-checks")
+        self.situation = widgets.VBox(_dom_classes=("tt-tray-situation",))
+        self.options_error = widgets.HTML(_dom_classes=("tt-options-error",))
+        self.checks_box = widgets.VBox(_dom_classes=("tt-tray-checks",))
         self.accordion: widgets.Accordion | None = None
         self.situation_title: widgets.HTML | None = None
         self.more_options: widgets.Accordion | None = None
@@ -136,30 +132,22 @@ class DiceTray(TrayChecks):
         self._built = False  # labels are drawn once every part exists (any locale at start)
 
         self.notation = widgets.Text(
-            layout=widgets.Layout(flex="1 1 auto", width="auto"), style={"description_width": "initial"}
+            layout=widgets.Layout(flex="1 1 auto", width="auto"),
+            style={"description_width": "initial"},
+            _dom_classes=("tt-tray-notation",),
         )
-        self.notation.add_class("tt-tray-notation")
-        self.roll_button = widgets.Button(button_style="primary")
-        self.roll_button.add_class("tt-tray-roll")
-        roll_row = widgets.HBox([self.notation, self.roll_button])
-        roll_row.add_class("tt-tray-roll-row")
+        self.roll_button = widgets.Button(button_style="primary", _dom_classes=("tt-tray-roll",))
+        roll_row = widgets.HBox([self.notation, self.roll_button], _dom_classes=("tt-tray-roll-row",))
 
-        self.error = widgets.HTML()
-        self.error.add_class("tt-tray-error")
-        self.dice = DiceAnim(animate=animate)
-        self.dice.add_class("tt-tray-dice")
-        self.result_view = widgets.HTML()
-        self.result_view.add_class("tt-result-body")
-        self.after_box = widgets.VBox()  # under the result: what may still be done to it
-        self.after_box.add_class("tt-after-roll")
-        self.after_title = widgets.HTML()
-        self.after_title.add_class("tt-after-title")
+        self.error = widgets.HTML(_dom_classes=("tt-tray-error",))
+        self.dice = DiceAnim(animate=animate, _dom_classes=("tt-tray-dice",))
+        self.result_view = widgets.HTML(_dom_classes=("tt-result-body",))
+        self.after_box = widgets.VBox(_dom_classes=("tt-after-roll",))  # under the result: what may still be done to it
+        self.after_title = widgets.HTML(_dom_classes=("tt-after-title",))
         self.after_controls: dict[str, widgets.Widget] = {}
-        self.after_button = widgets.Button(button_style="warning")
-        self.after_button.add_class("tt-after-button")
+        self.after_button = widgets.Button(button_style="warning", _dom_classes=("tt-after-button",))
         self.after_button.on_click(lambda _b: self._on_after_click())
-        self.result = widgets.VBox([self.dice, self.result_view, self.after_box])
-        self.result.add_class("tt-tray-result")
+        self.result = widgets.VBox([self.dice, self.result_view, self.after_box], _dom_classes=("tt-tray-result",))
 
         self.roll_button.on_click(lambda _b: self._on_roll_click())
         self.notation.on_msg(self._on_notation_msg)

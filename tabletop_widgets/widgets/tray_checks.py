@@ -173,16 +173,16 @@ class TrayChecks(widgets.VBox):
         main, rare = situation_controls(list(self._controls.values()), self._checks)
         for ctrl in main:
             ctrl.widget = self._make_control(ctrl)
-        self.situation_title = widgets.HTML()
-        self.situation_title.add_class("tt-section-title")
+        self.situation_title = widgets.HTML(_dom_classes=("tt-section-title",))
         children = [self.situation_title, *option_rows(main)]
         self.more_options = None
         self._rare_controls = rare
         if rare:
             # folded: its controls are made when it is first opened (their values live in the
             # OptionControls meanwhile, so the chances follow them either way)
-            self.more_options = widgets.Accordion([widgets.VBox()], selected_index=None)
-            self.more_options.add_class("tt-more-options")
+            self.more_options = widgets.Accordion(
+                [widgets.VBox()], selected_index=None, _dom_classes=("tt-more-options",)
+            )
             self.more_options.observe(self._on_more_options, names="selected_index")
             children.append(self.more_options)
         children.append(self.options_error)
@@ -190,11 +190,9 @@ class TrayChecks(widgets.VBox):
         self.situation.layout.display = None if main or rare else "none"
 
     def _build_checks(self) -> None:
-        self.checks_title = widgets.HTML()
-        self.checks_title.add_class("tt-tray-checks-title")
+        self.checks_title = widgets.HTML(_dom_classes=("tt-tray-checks-title",))
         placeholders = [widgets.VBox() for _ in self._groups]
-        self.accordion = widgets.Accordion(placeholders)
-        self.accordion.add_class("tt-check-groups")
+        self.accordion = widgets.Accordion(placeholders, _dom_classes=("tt-check-groups",))
         self.accordion.observe(self._on_accordion, names="selected_index")
         self.checks_box.children = [self.checks_title, self.accordion]
         self.checks_box.layout.display = None if self._groups else "none"
@@ -216,8 +214,7 @@ class TrayChecks(widgets.VBox):
         self._built_groups.add(index)
         _, checks = self._groups[index]
         cards = [self._make_card(c) for c in checks]
-        grid = widgets.GridBox(cards, layout=grid_layout(250, "8px 12px"))
-        grid.add_class("tt-check-grid")
+        grid = widgets.GridBox(cards, layout=grid_layout(250, "8px 12px"), _dom_classes=("tt-check-grid",))
         self.accordion.children[index].children = [grid]
 
     def _make_card(self, spec: CheckSpec) -> widgets.Widget:
