@@ -196,7 +196,7 @@ def find_chromium() -> str | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -213,7 +213,7 @@ def serve_folder(tmp: Path) -> Path:
 def start_voila(
     folder: Path, db: Path, log_path: Path, voila_args=(), timeout: float = 120.0, config: Path | None = None
 ):
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TT_BENCH_CONFIG")}
     env.update(TABLETOP_DB=str(db), PYTHONUNBUFFERED="1")
     if config is not None:
@@ -221,7 +221,13 @@ def start_voila(
     log = open(log_path, "wb")
     cmd = [sys.executable, "-c", LAUNCHER, str(folder), "127.0.0.1", str(port), *voila_args]
     proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    return wait_for_voila(proc, log, f"http://127.0.0.1:{port}", log_path, timeout)
+
+
+def wait_for_voila(proc, log, base: str, log_path: Path, timeout: float = 120.0):
+    """``(proc, log, base)`` once the Voila server ``proc`` serves its static files (a GET of a
+    notebook would start a kernel); it is stopped, and the run ends with its log, if it dies or
+    takes longer than ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         try:

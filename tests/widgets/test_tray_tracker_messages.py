@@ -11,42 +11,20 @@ after them (31, 58, 33 and 34 of them classes); the tracker of four made 175 mod
 from __future__ import annotations
 
 import random
-from collections import Counter
 
-import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets import widget as widget_module
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets.lobby import sample_character
 from tabletop_widgets.widgets.tracker import show_combat
 from tabletop_widgets.widgets.tray import DiceTray
 
+from message_count import counted
+
 #: models a tray of each system's sample character makes at most (its updates: half that)
 TRAY_BUDGET = {"ret": 90, "seasons": 165, "life_and_death": 86, "threads_of_fate": 95}
 #: models and updates a tracker of four makes and sends at most
 TRACKER_BUDGET = (185, 125)
-
-
-def counted(make, monkeypatch):
-    """Call ``make()``; return what it made, the models it made and the updates sent meanwhile."""
-    updates: Counter = Counter()
-    original = widgets.Widget.send_state
-
-    def counting(self, key=None):
-        keys = key if isinstance(key, (list, tuple, set)) else [key]
-        for k in keys:
-            updates[k] += 1
-        return original(self, key)
-
-    before = set(widget_module._instances)
-    monkeypatch.setattr(widgets.Widget, "send_state", counting)
-    try:
-        made = make()
-    finally:
-        monkeypatch.setattr(widgets.Widget, "send_state", original)
-    models = [w for k, w in widget_module._instances.items() if k not in before]
-    return made, models, updates
 
 
 @pytest.mark.parametrize("slug", available_systems())
