@@ -6,8 +6,8 @@ sheet, a dice tray and a combat tracker spends most of its load there. :class:`P
 such a page show its frame first: each heavy part's cell shows a light frame (the part's
 container, saying "Loading…" in the page's language), and the last cell calls
 :meth:`PageParts.start`, which builds the parts on the kernel's event loop once the notebook has
-run, one part at a time with a short pause between two, each put into its frame as it is built. Voila sends the
-page's end as soon as the cells have run, so the parts are built while the browser loads the
+run, one part at a time with a short pause between two, each put into its frame once it is
+built and the browser has drawn the frame (below). Voila sends the page's end as soon as the cells have run, so the parts are built while the browser loads the
 page's scripts (about a second); between two parts the kernel answers the browser (its request
 for the widgets' states, a click), so a browser that is quicker than the kernel shows the frame
 and its "Loading…" and then the parts as they come. (Waiting for the browser before building
@@ -15,17 +15,14 @@ was measured too: the frame showed no sooner and the parts came seconds later; s
 docs/deploy.md, section 7.)
 
 Why nothing is lost when the browser connects mid-build (ipywidgets 8 in Voila 0.5): the
-browser's widget manager asks the kernel for every widget's state once (``request_states`` on
-the ``jupyter.widget.control`` comm); the kernel answers between two parts, with every widget
-made so far. A part built later reaches the browser as ``comm_open`` messages for its widgets,
-which the manager takes at any time. A frame, though, is a widget the browser only knows once it
-has that answer: an update of a frame sent after the browser connected but before the answer
-reaches a browser that has no such widget yet (it logs "Comm not found" and drops it). So in a
-Voila kernel a built part waits to go into its frame until the kernel has answered the browser's
-request (:func:`watch_state_requests`; the answer goes first, the frames' updates after it) or
-until ``HOLD_LIMIT`` seconds have passed with no browser asking (then nobody can be confused).
-Elsewhere (JupyterLab, where the browser is connected before the cell runs) a part goes into its
-frame at once.
+browser's widget manager asks the kernel for every widget's state once, and the kernel answers
+between two parts with every widget made so far; a widget made later reaches the browser as a
+``comm_open``, which it takes at any time. A frame, though, is a widget the browser makes from
+that answer, and an update of it that arrives before the browser has made it (the kernel cannot
+know when the browser connects) is dropped. So a built part goes into its frame only once the
+browser has drawn the frame: each frame holds a marker (:class:`PartShown`, drawing nothing) that
+tells the kernel so. A page no browser draws (a script run, a closed tab) gets its parts into
+their frames after ``HOLD_LIMIT`` seconds.
 
 A frame carries the CSS classes ``tt-part`` and ``tt-part-<name>``, and ``tt-part-loading``
 until its part is in (``bench/pages.py`` counts a page complete when no frame is loading). A
@@ -41,11 +38,13 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-import os
 from typing import Any, Callable
 
-import comm
+import anywidget
 import ipywidgets as widgets
+import traitlets
+
+from tabletop_widgets.front import asset
 
 from .base import close_tree, valid_locale
 
@@ -53,11 +52,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two parts' builds, for the kernel to answer the browser meanwhile.
 STEP_PAUSE = 0.02
-#: Seconds a Voila kernel keeps built parts out of their frames waiting for the browser's request
-#: for the widgets' states (a page whose browser never comes, a script): then they go in anyway.
+#: Seconds a built part waits for the browser to draw its frame (a page no browser draws, a
+#: script run with a loop): then it goes in anyway.
 HOLD_LIMIT = 30.0
-#: ipywidgets' comm for the browser's requests about every widget at once
-CONTROL_TARGET = "jupyter.widget.control"
 
 #: What a frame says while its part is being built, and when the build failed.
 TEXTS = {
@@ -89,70 +86,13 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def in_voila() -> bool:
-    """Whether this kernel serves a Voila page (Voila sets these in its kernels' environment)."""
-    return "VOILA_BASE_URL" in os.environ or os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
+class PartShown(anywidget.AnyWidget):
+    """Held by a frame until its part is in; ``shown`` turns True once the browser has drawn it
+    (class ``tt-part-shown``; draws nothing). A forged message may set it early: that only puts
+    the parts into their frames early in the forger's own page."""
 
-
-class _StateRequests:
-    """Whether a browser has asked this kernel for every widget's state, and who waits for it."""
-
-    def __init__(self) -> None:
-        self.answered = False
-        self.asking = False  # a browser has opened the control comm: its request comes next
-        self.watching = False
-        self.waiters: list[Callable[[], None]] = []
-
-    def answer(self) -> None:
-        self.answered, self.asking = True, False
-        waiters, self.waiters = self.waiters, []
-        for waiter in waiters:
-            waiter()
-
-
-STATE_REQUESTS = _StateRequests()
-
-
-class _AfterEachMessage:
-    """A comm whose message handler is followed by ``after()`` (ipywidgets sets the handler)."""
-
-    def __init__(self, inner: Any, after: Callable[[], None]):
-        self.inner, self.after = inner, after
-
-    def on_msg(self, callback: Callable[[dict], Any] | None) -> None:
-        if callback is None:
-            self.inner.on_msg(None)
-            return
-
-        def then(msg: dict) -> None:
-            callback(msg)
-            self.after()  # ipywidgets has sent its answer: what we send now comes after it
-
-        self.inner.on_msg(then)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-
-def watch_state_requests() -> bool:
-    """Have :data:`STATE_REQUESTS` told when a browser's request for the widgets' states has been
-    answered: ipywidgets' handler of the control comm gets a comm that calls
-    ``STATE_REQUESTS.answer()`` after each message it handled. False when ipywidgets has no such
-    handler here (no kernel): nobody will ask."""
-    if STATE_REQUESTS.watching:
-        return True
-    manager = comm.get_comm_manager()
-    original = manager.targets.get(CONTROL_TARGET)
-    if original is None:
-        return False
-
-    def opened(control: Any, msg: dict) -> None:
-        STATE_REQUESTS.asking = True
-        original(_AfterEachMessage(control, STATE_REQUESTS.answer), msg)
-
-    manager.register_target(CONTROL_TARGET, opened)
-    STATE_REQUESTS.watching = True
-    return True
+    _esm = asset("shown.js")
+    shown = traitlets.Bool(False, help="Whether the browser has drawn the frame").tag(sync=True)
 
 
 class PageParts:
@@ -160,7 +100,7 @@ class PageParts:
 
     ``frame(name, build)`` returns the part's frame (a ``VBox``); ``start()`` builds the
     parts in the order their frames were made. ``part(name)`` is a built part;
-    ``on_done(callback)`` runs once every part is built (or failed)."""
+    ``on_done(callback)`` runs once every part is built (or failed) and in its frame."""
 
     def __init__(self, locale: str | None = None):
         self.locale = valid_locale(locale) if locale is not None else None
@@ -170,8 +110,10 @@ class PageParts:
         self.errors: dict[str, BaseException] = {}
         self._done_callbacks: list[Callable[[], None]] = []
         self._started = False
-        self._holding = False  # built parts wait for the browser's request (see the module)
-        self._held: list[tuple[widgets.Box, Any, bool]] = []
+        self._holding = False  # built parts wait for the browser to draw their frames (see the module)
+        self._drawn: set[str] = set()  # frames the browser has drawn
+        self._held: dict[str, tuple[widgets.Box, Any, bool]] = {}
+        self._marker_layout = widgets.Layout(display="none")  # one model for every marker
 
     # -- the frames ---------------------------------------------------------------------------
     def frame(self, name: str, build: Callable[[], Any], *, css_class: str | None = None) -> widgets.Box:
@@ -182,8 +124,10 @@ class PageParts:
             raise RuntimeError("the page's parts are already being built: make every frame before start()")
         self._names.add(name)
         status = widgets.HTML(_both("loading", self.locale), _dom_classes=("tt-part-status",))
+        marker = PartShown(layout=self._marker_layout)
+        marker.observe(lambda change, name=name: self._on_drawn(name, change), names="shown")
         classes = ("tt-part", f"tt-part-{name}", "tt-part-loading", *((css_class,) if css_class else ()))
-        box = widgets.VBox([status], _dom_classes=classes)
+        box = widgets.VBox([status, marker], _dom_classes=classes)
         self._pending.append((name, box, build))
         return box
 
@@ -198,15 +142,16 @@ class PageParts:
         return self._built[name]
 
     def on_done(self, callback: Callable[[], None]) -> None:
-        """Call ``callback()`` once every part is built (at once if that is already so)."""
+        """Call ``callback()`` once every part is in its frame (at once if that is already so)."""
         if self.done:
             callback()
         else:
             self._done_callbacks.append(callback)
 
     def start(self) -> None:
-        """Build the parts after the running cell, one at a time on the kernel's event loop; with
-        no loop running, build them all now."""
+        """Build the parts after the running cell, one at a time on the kernel's event loop, each
+        going into its frame once the browser has drawn the frame; with no loop running, build
+        them all now, straight into their frames."""
         if self._started:
             return
         self._started = True
@@ -214,18 +159,15 @@ class PageParts:
         if loop is None:
             self.build_all()
             return
-        if in_voila() and not STATE_REQUESTS.answered and watch_state_requests():
-            self._holding = True
-            STATE_REQUESTS.waiters.append(self.release)
-            loop.call_later(HOLD_LIMIT, self.release)
+        self._holding = True
+        loop.call_later(HOLD_LIMIT, self.release)
         loop.call_soon(self._step, loop)
 
     def release(self) -> None:
         """Put the parts built so far into their frames, and every later one at once."""
         self._holding = False
-        held, self._held = self._held, []
-        for box, part, failed in held:
-            self._fill(box, part, failed=failed)
+        for name in list(self._held):
+            self._place(name)
         self._finish()
 
     def build_all(self) -> None:
@@ -235,7 +177,8 @@ class PageParts:
             pass
 
     def build_next(self) -> bool:
-        """Build the next pending part into its frame; False when none was left."""
+        """Build the next pending part (into its frame, or held until the frame is drawn); False
+        when none was left."""
         if not self._pending:
             return False
         name, box, build = self._pending.pop(0)
@@ -247,12 +190,22 @@ class PageParts:
             part, failed = self._failure(exc), True
         else:
             self._built[name] = part
-        if self._holding:
-            self._held.append((box, part, failed))
-        else:
-            self._fill(box, part, failed=failed)
+        self._held[name] = (box, part, failed)
+        if not self._holding or name in self._drawn:
+            self._place(name)
         self._finish()
         return True
+
+    def _on_drawn(self, name: str, change: dict) -> None:
+        if change["new"]:
+            self._drawn.add(name)
+            if name in self._held:
+                self._place(name)
+                self._finish()
+
+    def _place(self, name: str) -> None:
+        box, part, failed = self._held.pop(name)
+        self._fill(box, part, failed=failed)
 
     def _finish(self) -> None:
         if self.done:
@@ -261,9 +214,6 @@ class PageParts:
                 callback()
 
     def _step(self, loop: asyncio.AbstractEventLoop) -> None:
-        if STATE_REQUESTS.asking:  # the browser's request first (it gives up after 4 s)
-            loop.call_later(STEP_PAUSE, self._step, loop)
-            return
         if self.build_next() and self._pending:
             # not call_soon: a message from the browser takes the kernel a few turns of the loop
             # (read, dispatch, the comm's handler, the reply); a short pause lets them all run

@@ -8,12 +8,10 @@ is still building: it sees frames saying "Loading…" first, then every part."""
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import pytest
 from playwright.sync_api import expect
-from conftest import ROOT, Server, free_port, open_context, running
+from conftest import open_context, running, start_voila
 
 pytestmark = pytest.mark.ui
 
@@ -60,26 +58,7 @@ def _notebook(folder):
 def test_parts_built_after_the_page_connected_all_arrive(browser, chromium_path, tmp_path, watch_page):
     folder = tmp_path / "pages"
     _notebook(folder)
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(folder),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--Voila.port_retries=0",
-        "--VoilaExecutor.timeout=120",
-        "--show_tracebacks=True",
-    ]
-    server = Server(
-        cmd,
-        env={**os.environ},
-        cwd=ROOT,  # its voila.json applies, as for the other pages
-        log_path=tmp_path / "voila.log",
-        base=f"http://127.0.0.1:{port}",
-    )
+    server = start_voila(tmp_path, tmp_path / "table.db", folder=folder)
     with running(server):
         context = open_context(browser, viewport={"width": 900, "height": 900})
         page = context.new_page()

@@ -47,8 +47,8 @@ def test_a_frame_says_loading_in_both_languages_until_its_part_is_built():
     box = parts.frame("sheet", _label("the sheet"))
     assert "tt-part" in box._dom_classes and "tt-part-sheet" in box._dom_classes
     assert "tt-part-loading" in box._dom_classes
-    (status,) = box.children
-    assert "Loading…" in status.value and "Загрузка…" in status.value
+    status, marker = box.children
+    assert "Loading…" in status.value and not marker.shown and "Загрузка…" in status.value
     assert 'class="tt-lang-en"' in status.value and 'class="tt-lang-ru"' in status.value
     assert not parts.done
     with pytest.raises(KeyError):
@@ -64,7 +64,7 @@ def test_start_without_a_running_loop_builds_every_part_at_once():
     parts = PageParts()
     a = parts.frame("a", _label("A"))
     b = parts.frame("b", _label("B"))
-    status = a.children[0]
+    status, marker = a.children
     done = []
     parts.on_done(lambda: done.append(True))
     alone(parts.start)
@@ -72,7 +72,7 @@ def test_start_without_a_running_loop_builds_every_part_at_once():
     assert [w.value for w in a.children + b.children] == ["A", "B"]
     assert parts.part("a") is a.children[0]
     assert "tt-part-loading" not in a._dom_classes and "tt-part-a" in a._dom_classes
-    assert status.comm is None  # the loading text's model is closed, not left behind
+    assert status.comm is None and marker.comm is None  # their models are closed, not left behind
 
 
 def test_on_a_running_loop_one_part_is_built_at_a_time_and_others_run_between():
@@ -88,6 +88,8 @@ def test_on_a_running_loop_one_part_is_built_at_a_time_and_others_run_between():
     async def page():
         parts = PageParts()
         boxes = [parts.frame(name, build(name)) for name in ("sheet", "tray", "tracker")]
+        for box in boxes:
+            drawn(box)
         loop = asyncio.get_running_loop()
         parts.start()  # the last cell: nothing is built while it runs
         order.append("cell ends")
@@ -155,39 +157,17 @@ def test_a_real_sheet_built_later_is_the_same_sheet():
     assert box.children == (sheet,) and "tt-sheet" in sheet._dom_classes
 
 
-class FakeControlComm:
-    """The kernel's end of ipywidgets' control comm: records what is sent, delivers a message."""
-
-    def __init__(self, events):
-        self.events, self.handler = events, None
-
-    def on_msg(self, callback):
-        self.handler = callback
-
-    def send(self, data):
-        self.events.append(f"sent {data['method']}")
-
-    def deliver(self, msg):
-        self.handler(msg)
+def drawn(box):
+    """What the browser sends once it has drawn ``box`` (a frame): its marker says so (the same
+    message a forged one would be)."""
+    marker = box.children[-1]
+    marker._handle_msg({"content": {"data": {"method": "update", "state": {"shown": True}}}, "buffers": []})
 
 
-def test_in_voila_parts_wait_for_the_browsers_request_and_go_in_after_the_answer(monkeypatch):
-    """The frames' updates go out only after the kernel has answered the browser's request for the
-    widgets' states: sent before, they would reach a browser that does not know the frames yet."""
-    import comm
-
-    from tabletop_widgets.widgets import page_parts
-
+def test_on_a_loop_a_built_part_waits_for_the_browser_to_draw_its_frame():
+    """An update of a frame the browser has not made yet is dropped: a part goes into its frame
+    only once the frame's marker says the browser drew it."""
     events: list[str] = []
-    manager = comm.get_comm_manager()
-    monkeypatch.setitem(manager.targets, page_parts.CONTROL_TARGET, None)
-
-    def ipywidgets_opened(control, msg):  # what ipywidgets does with the control comm
-        control.on_msg(lambda m: control.send({"method": "update_states"}))
-
-    manager.targets[page_parts.CONTROL_TARGET] = ipywidgets_opened
-    monkeypatch.setattr(page_parts, "STATE_REQUESTS", page_parts._StateRequests())
-    monkeypatch.setenv("VOILA_BASE_URL", "/")
 
     async def page():
         parts = PageParts()
@@ -195,41 +175,43 @@ def test_in_voila_parts_wait_for_the_browsers_request_and_go_in_after_the_answer
         for box in boxes:
             box.observe(lambda ch, box=box: events.append(f"filled {box._dom_classes[1]}"), names="children")
         parts.start()
-        await asyncio.sleep(0.3)  # every part is built by now
+        await asyncio.sleep(0.3)  # both are built by now
         assert parts.part("sheet").value == "sheet" and parts.part("tray").value == "tray"
-        assert not parts.done and events == []  # held: the browser has not asked yet
-        control = FakeControlComm(events)
-        manager.targets[page_parts.CONTROL_TARGET](control, {"content": {"data": {}}})
-        control.deliver({"content": {"data": {"method": "request_states"}}})
-        assert parts.done
-        # a page part made after the answer goes in at once
-        late = PageParts()
-        box = late.frame("late", _label("late"))
-        late.start()
-        await asyncio.sleep(0.1)
-        assert late.done and box.children[0].value == "late"
+        assert events == [] and not parts.done  # nothing drawn yet: held
+        drawn(boxes[1])
+        assert events == ["filled tt-part-tray"]
+        drawn(boxes[0])
+        assert events == ["filled tt-part-tray", "filled tt-part-sheet"] and parts.done
         return boxes
 
     boxes = alone(lambda: asyncio.run(page()))
-    assert events == ["sent update_states", "filled tt-part-sheet", "filled tt-part-tray"]
     assert [b.children[0].value for b in boxes] == ["sheet", "tray"]
 
 
-def test_in_voila_with_no_browser_the_parts_go_in_after_the_hold_limit(monkeypatch):
-    import comm
+def test_a_frame_drawn_before_its_part_is_built_takes_the_part_at_once():
+    async def page():
+        parts = PageParts()
+        box = parts.frame("sheet", _label("sheet"))
+        drawn(box)  # a quick browser
+        parts.start()
+        finished = asyncio.get_running_loop().create_future()
+        parts.on_done(lambda: finished.set_result(True))
+        await asyncio.wait_for(finished, 10)
+        return box
 
+    assert alone(lambda: asyncio.run(page())).children[0].value == "sheet"
+
+
+def test_with_no_browser_the_parts_go_in_after_the_hold_limit(monkeypatch):
     from tabletop_widgets.widgets import page_parts
 
-    monkeypatch.setitem(comm.get_comm_manager().targets, page_parts.CONTROL_TARGET, lambda control, msg: None)
-    monkeypatch.setattr(page_parts, "STATE_REQUESTS", page_parts._StateRequests())
-    monkeypatch.setattr(page_parts, "HOLD_LIMIT", 0.2)
-    monkeypatch.setenv("VOILA_BASE_URL", "/")
+    monkeypatch.setattr(page_parts, "HOLD_LIMIT", 0.3)
 
     async def page():
         parts = PageParts()
         box = parts.frame("sheet", _label("sheet"))
         parts.start()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
         held = box.children[0].value
         finished = asyncio.get_running_loop().create_future()
         parts.on_done(lambda: finished.set_result(True))
