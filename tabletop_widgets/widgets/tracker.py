@@ -206,9 +206,8 @@ class CombatTracker(widgets.VBox):
         self.panel = widgets.VBox([self.panel_head, self.panel_body], _dom_classes=("tt-tracker-panel",))
 
     def _make_footer(self) -> None:
-        self.add_box = (
-            widgets.HBox()
-        )  # its row is made for a seat that may add (see _make_part, _dom_classes=("tt-add-row",))
+        # its row is made for a seat that may add (see _make_part)
+        self.add_box = widgets.HBox(_dom_classes=("tt-add-row",))
         self.status = widgets.HTML(_dom_classes=("tt-tracker-status", "tt-live"))
         self.log_view = widgets.HTML(_dom_classes=("tt-tracker-log",))
 

@@ -57,5 +57,6 @@ def test_a_tracker_makes_few_models_and_sends_its_classes_with_them(slug, monkey
         assert updates["_dom_classes"] <= 3, (slug, updates["_dom_classes"])  # before: 74
         rows = [w for w in models if "tt-combatant" in getattr(w, "_dom_classes", ())]
         assert len(rows) == 4 and all(any(c.startswith("tt-id-") for c in r._dom_classes) for r in rows)
+        assert "tt-add-row" in tracker.add_box._dom_classes  # the browser tests find the add row by it
     finally:
         tracker.close()
