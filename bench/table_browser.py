@@ -36,7 +36,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -45,7 +44,7 @@ import time
 from pathlib import Path
 
 # the page bench's Voila and Chromium helpers (bench/ is this script's folder: first on sys.path)
-from pages import CHROMIUM_ARGS, free_port, stop_voila, wait_for_voila
+from pages import CHROMIUM_ARGS, find_chromium, free_port, stop_voila, wait_for_voila
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -69,14 +68,6 @@ OBSERVER_JS = """
   scan();
 }
 """
-
-
-def find_chromium() -> str | None:
-    explicit = os.environ.get("CHROMIUM_PATH")
-    for path in [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium") or ""]:
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-    return None
 
 
 def pct(values, q):
