@@ -14,6 +14,13 @@ times; each page's median is divided by the blank notebook's median of the same 
 ratio is what the page adds over Voila's own start (kernel start, front-end boot), on this
 machine, now. The goal is 1.3x for every page.
 
+A second column times navigation to the page **complete**: every part filled in (no
+``.tt-part-loading`` frame left: a page that shows its frame first and builds its parts after the
+notebook has run marks each part's frame so until the part is in) and the count of rendered
+widget views unchanged for ``SETTLE_MS``; the time is that of the count's last change (the wait
+itself is not counted). Its ratio is to the blank notebook's complete time, so a frame that shows
+early but fills slowly is visible.
+
 After each load the page's kernel is shut down through Voila's API (as the page's unload does),
 so that kernels do not pile up and slow the later loads. The server runs without
 ``PYTHONDONTWRITEBYTECODE`` (an installed package has its bytecode compiled; without it every
@@ -120,10 +127,18 @@ def preheat_config(folder: Path) -> Path:
     return folder
 
 
-#: Installed in every page before its own scripts: note when the first widget shows text.
+#: How long the page's widget views must stay unchanged (and no part still loading) for the
+#: page to count as complete; the time reported is that of the last change, not of this wait.
+SETTLE_MS = 2000
+
+#: Installed in every page before its own scripts: note when the first widget shows text, and
+#: when the page is complete: every part filled in (no ``.tt-part-loading`` frame left) and the
+#: count of widget views settled (the time of its last change).
 FIRST_WIDGET_JS = """
 (() => {
   window.__ttFirstWidget = null;
+  window.__ttComplete = null;
+  let lastCount = -1, lastChange = 0;
   const look = () => {
     for (const el of document.querySelectorAll('.jupyter-widgets')) {
       if (el.offsetParent !== null && (el.innerText || '').trim()) {
@@ -133,9 +148,23 @@ FIRST_WIDGET_JS = """
     }
     return false;
   };
-  const timer = setInterval(() => { if (look()) clearInterval(timer); }, 10);
+  const settle = () => {
+    const now = performance.now();
+    const count = document.querySelectorAll('.jupyter-widgets').length;
+    if (count !== lastCount || document.querySelector('.tt-part-loading')) {
+      if (count !== lastCount) { lastCount = count; lastChange = now; }
+      return false;
+    }
+    if (window.__ttFirstWidget === null || now - lastChange < SETTLE_MS) return false;
+    window.__ttComplete = Math.max(lastChange, window.__ttFirstWidget);
+    return true;
+  };
+  const timer = setInterval(() => {
+    if (window.__ttFirstWidget === null) look();
+    if (settle()) clearInterval(timer);
+  }, 10);
 })();
-"""
+""".replace("SETTLE_MS", str(SETTLE_MS))
 
 #: Shut the page's kernel down the way Voila's own page does on unload (with the XSRF cookie).
 SHUTDOWN_JS = """
@@ -167,7 +196,7 @@ def find_chromium() -> str | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -184,7 +213,7 @@ def serve_folder(tmp: Path) -> Path:
 def start_voila(
     folder: Path, db: Path, log_path: Path, voila_args=(), timeout: float = 120.0, config: Path | None = None
 ):
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TT_BENCH_CONFIG")}
     env.update(TABLETOP_DB=str(db), PYTHONUNBUFFERED="1")
     if config is not None:
@@ -192,7 +221,13 @@ def start_voila(
     log = open(log_path, "wb")
     cmd = [sys.executable, "-c", LAUNCHER, str(folder), "127.0.0.1", str(port), *voila_args]
     proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
+    return wait_for_voila(proc, log, f"http://127.0.0.1:{port}", log_path, timeout)
+
+
+def wait_for_voila(proc, log, base: str, log_path: Path, timeout: float = 120.0):
+    """``(proc, log, base)`` once the Voila server ``proc`` serves its static files (a GET of a
+    notebook would start a kernel); it is stopped, and the run ends with its log, if it dies or
+    takes longer than ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -259,13 +294,16 @@ PHASES_JS = """
 }
 """
 
-#: the phases of each load (``load_once`` fills it): page -> [(html_s, front_s, views)]
+#: the phases of each load (``load_once`` fills it): page -> [(html_s, front_s, views once complete)]
 PHASES: dict[str, list[tuple[float, float, int | None]]] = {}
+#: seconds from navigation to the page complete, per load (``load_once`` fills it)
+COMPLETE: dict[str, list[float]] = {}
 
 
 def load_once(browser, url: str, name: str | None = None) -> float | None:
     """Seconds from navigation start to the first widget with text, in a fresh context (None:
-    nothing within LOAD_TIMEOUT_MS). With ``name``, the load's phases go to ``PHASES``."""
+    nothing within LOAD_TIMEOUT_MS, or the page never completed). With ``name``, the load's
+    phases go to ``PHASES`` and its time to the page complete to ``COMPLETE``."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -276,11 +314,19 @@ def load_once(browser, url: str, name: str | None = None) -> float | None:
             page.goto(url, timeout=LOAD_TIMEOUT_MS, wait_until="commit")
             page.wait_for_function("() => window.__ttFirstWidget !== null", polling=50, timeout=LOAD_TIMEOUT_MS)
             seconds = page.evaluate("() => window.__ttFirstWidget") / 1000.0
+            phases = page.evaluate(PHASES_JS) if name is not None else {}
+            try:
+                page.wait_for_function("() => window.__ttComplete !== null", polling=100, timeout=LOAD_TIMEOUT_MS)
+            except PlaywrightTimeout:  # shown, never complete: the headline keeps its time
+                print(f"  {name or url}: never complete", file=sys.stderr, flush=True)
+            else:
+                if name is not None:
+                    COMPLETE.setdefault(name, []).append(page.evaluate("() => window.__ttComplete") / 1000.0)
             if name is not None:
-                phases = page.evaluate(PHASES_JS)
                 if phases.get("html") is not None:
                     html_s = phases["html"] / 1000.0
-                    PHASES.setdefault(name, []).append((html_s, seconds - html_s, phases.get("views")))
+                    views = page.evaluate(PHASES_JS).get("views")
+                    PHASES.setdefault(name, []).append((html_s, seconds - html_s, views))
         except PlaywrightTimeout:
             seconds = None
         try:
@@ -358,6 +404,11 @@ def run(
     blank = statistics.median(out["times"]["blank"])
     out["median_s"] = {name: statistics.median(ts) for name, ts in out["times"].items() if ts}
     out["ratio"] = {name: m / blank for name, m in out["median_s"].items()}
+    out["complete_s"] = {name: statistics.median(ts) for name, ts in COMPLETE.items() if ts}
+    blank_complete = out["complete_s"].get("blank")
+    out["complete_ratio"] = (
+        {name: m / blank_complete for name, m in out["complete_s"].items()} if blank_complete else {}
+    )
     out["phases"] = {
         name: {
             "html_s": statistics.median(h for h, _, _ in rows),
@@ -384,15 +435,20 @@ def print_table(res: dict) -> None:
             f"'{HIT}' = the first visitor, '{EXHAUSTED}' = a second visitor right after"
         )
     print(f"  load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print(f"{'page':<36} | {'median':>8} | {'ratio to blank':>14} | {'goal':>5} | {'all loads (s)'}")
-    print("-" * 104)
+    print("  complete = every part filled in (no frame still loading) and the widget views settled")
+    head = f"{'page':<36} | {'median':>8} | {'ratio to blank':>14} | {'goal':>5} | {'complete':>8} | {'ratio':>6}"
+    print(f"{head} | all loads (s)")
+    print("-" * 124)
+    complete, complete_ratio = res.get("complete_s", {}), res.get("complete_ratio", {})
     for name, median in res["median_s"].items():
         ratio = res["ratio"][name]
         mark = "ok" if ratio <= GOAL else "SLOW"
         loads = ", ".join(f"{x:.2f}" for x in res["times"][name])
         if res["timeouts"].get(name):
             loads += f" (+{res['timeouts'][name]} timed out)"
-        print(f"{name:<36} | {median:>6.2f} s | {ratio:>13.2f}x | {mark:>5} | {loads}")
+        done = f"{complete[name]:>6.2f} s" if name in complete else f"{'never':>8}"
+        done_ratio = f"{complete_ratio[name]:>5.2f}x" if name in complete_ratio else f"{'-':>6}"
+        print(f"{name:<36} | {median:>6.2f} s | {ratio:>13.2f}x | {mark:>5} | {done} | {done_ratio} | {loads}")
     for name, n in res["timeouts"].items():
         if name not in res["median_s"]:
             print(f"{name:<36} | every load ({n}) timed out after {LOAD_TIMEOUT_MS // 1000} s")

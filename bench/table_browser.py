@@ -36,28 +36,18 @@ import argparse
 import json
 import os
 import random
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+# the page bench's Voila and Chromium helpers (bench/ is this script's folder: first on sys.path)
+from pages import CHROMIUM_ARGS, find_chromium, free_port, stop_voila, wait_for_voila
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-#: the flags of tests/ui/conftest.py (CHROMIUM_ARGS)
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 LOAD_TIMEOUT_MS = 180_000
 ARRIVE_TIMEOUT_MS = 30_000
 
@@ -80,28 +70,14 @@ OBSERVER_JS = """
 """
 
 
-def find_chromium() -> str | None:
-    explicit = os.environ.get("CHROMIUM_PATH")
-    for path in [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium") or ""]:
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-    return None
-
-
 def pct(values, q):
     values = sorted(values)
     k = max(0, min(len(values) - 1, round(q * (len(values) - 1))))
     return values[k]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_voila(db: Path, log_path: Path, timeout: float = 120.0):
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "TABLETOP_DB": str(db), "PYTHONUNBUFFERED": "1"}
     cmd = [
         sys.executable,
@@ -117,29 +93,7 @@ def start_voila(db: Path, log_path: Path, timeout: float = 120.0):
     ]
     log = open(log_path, "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as r:
-                if r.status == 200:
-                    return proc, log, base
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            stop_voila(proc, log)
-            raise SystemExit(f"voila did not start; log:\n{log_path.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.25)
-
-
-def stop_voila(proc, log) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
-    log.close()
+    return wait_for_voila(proc, log, f"http://127.0.0.1:{port}", log_path, timeout)
 
 
 def make_table(db: Path, n: int):

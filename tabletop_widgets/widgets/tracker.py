@@ -174,19 +174,15 @@ class CombatTracker(widgets.VBox):
     # The parts, in the order they appear
     # ------------------------------------------------------------------------------------------
     def _make_header(self, locale: str) -> widgets.Widget:
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-tracker-title")
-        self.round_label = widgets.HTML()
-        self.round_label.add_class("tt-round")
+        self.style_block = widgets.HTML(_CSS, _dom_classes=("tt-style",))
+        self.title = widgets.HTML(_dom_classes=("tt-tracker-title",))
+        self.round_label = widgets.HTML(_dom_classes=("tt-round",))
         self.locale_toggle = widgets.ToggleButtons(
             options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
         )
         self.locale_toggle.add_class("tt-locale")
         self.locale_toggle.observe(self._on_locale_toggle, names="value")
-        header = widgets.HBox([self.title, self.round_label, self.locale_toggle])
-        header.add_class("tt-tracker-header")
+        header = widgets.HBox([self.title, self.round_label, self.locale_toggle], _dom_classes=("tt-tracker-header",))
         return header
 
     def _make_toolbar(self) -> widgets.Widget:
@@ -205,20 +201,15 @@ class CombatTracker(widgets.VBox):
     def _make_panel(self) -> None:
         """The selected combatant's panel: its head now, its body when a combatant is first
         selected (see :meth:`_make_part`)."""
-        self.panel_head = widgets.HTML()
-        self.panel_head.add_class("tt-panel-head")
+        self.panel_head = widgets.HTML(_dom_classes=("tt-panel-head",))
         self.panel_body = widgets.VBox()
-        self.panel = widgets.VBox([self.panel_head, self.panel_body])
-        self.panel.add_class("tt-tracker-panel")
+        self.panel = widgets.VBox([self.panel_head, self.panel_body], _dom_classes=("tt-tracker-panel",))
 
     def _make_footer(self) -> None:
-        self.add_box = widgets.HBox()  # its row is made for a seat that may add (see _make_part)
-        self.add_box.add_class("tt-add-row")
-        self.status = widgets.HTML()
-        self.status.add_class("tt-tracker-status")
-        self.status.add_class("tt-live")
-        self.log_view = widgets.HTML()
-        self.log_view.add_class("tt-tracker-log")
+        # its row is made for a seat that may add (see _make_part)
+        self.add_box = widgets.HBox(_dom_classes=("tt-add-row",))
+        self.status = widgets.HTML(_dom_classes=("tt-tracker-status", "tt-live"))
+        self.log_view = widgets.HTML(_dom_classes=("tt-tracker-log",))
 
     def _follow_changes(self) -> None:
         self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])

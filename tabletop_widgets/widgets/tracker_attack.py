@@ -272,28 +272,24 @@ class AttackPanel:
     def __init__(self, tracker: Any):
         self.tracker = tracker
         initial = {"description_width": "initial"}
-        self.target = widgets.Dropdown(style=initial, layout=widgets.Layout(width="auto", min_width="200px"))
-        self.target.add_class("tt-attack-target")
-        self.choice = widgets.Dropdown(style=initial, layout=widgets.Layout(width="auto", min_width="240px"))
-        self.choice.add_class("tt-attack-choice")
-        picks = widgets.HBox([self.target, self.choice])
-        picks.add_class("tt-attack-picks")
-        self.options_box = widgets.VBox()
-        self.options_box.add_class("tt-attack-options")
-        self.note = widgets.HTML()
-        self.note.add_class("tt-attack-note")
-        self.odds = widgets.HTML()
-        self.odds.add_class("tt-attack-odds")
-        self.chart = widgets.HTML()
-        self.chart.add_class("tt-attack-chart")
-        self.go = widgets.Button(button_style="danger")
-        self.go.add_class("tt-attack-go")
+        self.target = widgets.Dropdown(
+            style=initial, layout=widgets.Layout(width="auto", min_width="200px"), _dom_classes=("tt-attack-target",)
+        )
+        self.choice = widgets.Dropdown(
+            style=initial, layout=widgets.Layout(width="auto", min_width="240px"), _dom_classes=("tt-attack-choice",)
+        )
+        picks = widgets.HBox([self.target, self.choice], _dom_classes=("tt-attack-picks",))
+        self.options_box = widgets.VBox(_dom_classes=("tt-attack-options",))
+        self.note = widgets.HTML(_dom_classes=("tt-attack-note",))
+        self.odds = widgets.HTML(_dom_classes=("tt-attack-odds",))
+        self.chart = widgets.HTML(_dom_classes=("tt-attack-chart",))
+        self.go = widgets.Button(button_style="danger", _dom_classes=("tt-attack-go",))
         self.go.on_click(lambda _b: tracker.attack_selected())
-        figures = widgets.HBox([self.odds, self.chart])
-        figures.add_class("tt-attack-figures")
+        figures = widgets.HBox([self.odds, self.chart], _dom_classes=("tt-attack-figures",))
         self.figures = figures
-        self.box = widgets.VBox([picks, self.options_box, self.note, figures, self.go])
-        self.box.add_class("tt-attack-panel")
+        self.box = widgets.VBox(
+            [picks, self.options_box, self.note, figures, self.go], _dom_classes=("tt-attack-panel",)
+        )
         self.controls: dict[str, OptionControl] = {}
         self.values: dict[tuple, Any] = {}  # each option's value, kept across attacks and targets
         self.controls_for: tuple | None = None

@@ -36,29 +36,18 @@ class CombatantRow:
 
     def __init__(self, tracker: Any, cid: str):
         self.cid = cid
-        self.marker = widgets.HTML()
-        self.marker.add_class("tt-turn-marker")
-        self.select = widgets.Button()
-        self.select.add_class("tt-select")
-        self.init = widgets.HTML()
-        self.init.add_class("tt-init")
-        self.hp = widgets.HTML()
-        self.hp.add_class("tt-hp")
-        self.tags = widgets.HTML()
-        self.tags.add_class("tt-row-conditions")
-        self.act_now = widgets.Button()
-        self.act_now.add_class("tt-act-now")
-        self.defeated = widgets.ToggleButton()
-        self.defeated.add_class("tt-row-toggle")
-        self.defeated.add_class("tt-defeated-toggle")
-        self.hidden = widgets.ToggleButton()
-        self.hidden.add_class("tt-row-toggle")
-        self.hidden.add_class("tt-hidden-toggle")
+        self.marker = widgets.HTML(_dom_classes=("tt-turn-marker",))
+        self.select = widgets.Button(_dom_classes=("tt-select",))
+        self.init = widgets.HTML(_dom_classes=("tt-init",))
+        self.hp = widgets.HTML(_dom_classes=("tt-hp",))
+        self.tags = widgets.HTML(_dom_classes=("tt-row-conditions",))
+        self.act_now = widgets.Button(_dom_classes=("tt-act-now",))
+        self.defeated = widgets.ToggleButton(_dom_classes=("tt-row-toggle", "tt-defeated-toggle"))
+        self.hidden = widgets.ToggleButton(_dom_classes=("tt-row-toggle", "tt-hidden-toggle"))
         self.box = widgets.HBox(
-            [self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden]
+            [self.marker, self.select, self.init, self.hp, self.tags, self.act_now, self.defeated, self.hidden],
+            _dom_classes=("tt-combatant", f"tt-id-{re.sub(r'[^A-Za-z0-9_-]', '_', cid)}"),
         )
-        self.box.add_class("tt-combatant")
-        self.box.add_class(f"tt-id-{re.sub(r'[^A-Za-z0-9_-]', '_', cid)}")
         self._updating = False
         self.select.on_click(lambda _b: tracker.select(cid))
         self.act_now.on_click(lambda _b: tracker.act_now(cid))
@@ -147,12 +136,9 @@ class CombatantList:
     def __init__(self, tracker: Any):
         self.tracker = tracker
         self.rows: dict[str, CombatantRow] = {}
-        self.tiebreak_view = widgets.HTML()
-        self.tiebreak_view.add_class("tt-tiebreaks")
-        self.list_box = widgets.VBox()
-        self.list_box.add_class("tt-combatants")
-        self.empty_note = widgets.HTML()
-        self.empty_note.add_class("tt-empty")
+        self.tiebreak_view = widgets.HTML(_dom_classes=("tt-tiebreaks",))
+        self.list_box = widgets.VBox(_dom_classes=("tt-combatants",))
+        self.empty_note = widgets.HTML(_dom_classes=("tt-empty",))
 
     def render_rows(self) -> None:
         t = self.tracker

@@ -24,8 +24,7 @@ _t = text_lookup(TEXTS)
 
 def button(cls: str, action: Callable[[], Any], style: str = "") -> widgets.Button:
     """A button with the CSS class ``cls`` that calls ``action()`` when clicked."""
-    b = widgets.Button(button_style=style)
-    b.add_class(cls)
+    b = widgets.Button(button_style=style, _dom_classes=(cls,))
     b.on_click(lambda _b: action())
     return b
 
@@ -100,8 +99,7 @@ class Toolbar:
         self.initiative_button = button("tt-initiative", lambda: tracker.roll_initiative(), "info")
         self.undo_button = button("tt-undo", lambda: tracker.undo())
         self.end_button = button("tt-end", lambda: tracker.end())
-        self.box = widgets.HBox([getattr(self, name) for name in TOOLBAR_BUTTONS])
-        self.box.add_class("tt-tracker-toolbar")
+        self.box = widgets.HBox([getattr(self, name) for name in TOOLBAR_BUTTONS], _dom_classes=("tt-tracker-toolbar",))
 
     def render(self) -> None:
         loc = self.tracker.locale
@@ -144,12 +142,11 @@ class HarmPart:
         self.amount.add_class("tt-amount")
         self.damage_button = button("tt-damage", lambda: tracker.damage_selected(), "danger")
         self.heal_button = button("tt-heal", lambda: tracker.heal_selected(), "success")
-        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button])
-        harm_row.add_class("tt-panel-row")
-        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None)
-        self.attack_fold.add_class("tt-attack-fold")
-        self.details = widgets.Accordion([widgets.VBox() for _ in DETAILS], selected_index=None)
-        self.details.add_class("tt-panel-details")
+        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button], _dom_classes=("tt-panel-row",))
+        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None, _dom_classes=("tt-attack-fold",))
+        self.details = widgets.Accordion(
+            [widgets.VBox() for _ in DETAILS], selected_index=None, _dom_classes=("tt-panel-details",)
+        )
         body.children = [harm_row, self.attack_fold, self.details]
 
     def render(self) -> None:
@@ -176,22 +173,17 @@ class OptionsPart:
 
     def __init__(self, tracker: Any, pane: widgets.Box):
         self.tracker = tracker
-        self.options_box = widgets.HBox()
-        self.options_box.add_class("tt-damage-options")
-        self.heal_options_box = widgets.HBox()
-        self.heal_options_box.add_class("tt-heal-options")
-        self.damage_caption = widgets.HTML()
-        self.damage_caption.add_class("tt-option-caption")
-        self.heal_caption = widgets.HTML()
-        self.heal_caption.add_class("tt-option-caption")
-        self.damage_options_row = widgets.HBox([self.damage_caption, self.options_box])
-        self.damage_options_row.add_class("tt-option-group")
-        self.damage_options_row.add_class("tt-damage-option-group")
-        self.heal_options_row = widgets.HBox([self.heal_caption, self.heal_options_box])
-        self.heal_options_row.add_class("tt-option-group")
-        self.heal_options_row.add_class("tt-heal-option-group")
-        self.no_options_note = widgets.HTML()
-        self.no_options_note.add_class("tt-no-options")
+        self.options_box = widgets.HBox(_dom_classes=("tt-damage-options",))
+        self.heal_options_box = widgets.HBox(_dom_classes=("tt-heal-options",))
+        self.damage_caption = widgets.HTML(_dom_classes=("tt-option-caption",))
+        self.heal_caption = widgets.HTML(_dom_classes=("tt-option-caption",))
+        self.damage_options_row = widgets.HBox(
+            [self.damage_caption, self.options_box], _dom_classes=("tt-option-group", "tt-damage-option-group")
+        )
+        self.heal_options_row = widgets.HBox(
+            [self.heal_caption, self.heal_options_box], _dom_classes=("tt-option-group", "tt-heal-option-group")
+        )
+        self.no_options_note = widgets.HTML(_dom_classes=("tt-no-options",))
         self.option_widgets: dict[str, widgets.Widget] = {}
         self.heal_option_widgets: dict[str, widgets.Widget] = {}
         self._options_for: tuple | None = None
@@ -246,8 +238,7 @@ class ConditionsPart:
         )
         self.condition_duration.add_class("tt-condition-duration")
         self.add_condition_button = button("tt-add-condition", lambda: tracker.add_condition_selected())
-        self.conditions_box = widgets.HBox()
-        self.conditions_box.add_class("tt-panel-conditions")
+        self.conditions_box = widgets.HBox(_dom_classes=("tt-panel-conditions",))
         cond_row = widgets.HBox(
             [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box]
         )
@@ -297,8 +288,7 @@ class EditPart:
 
     def __init__(self, tracker: Any, pane: widgets.Box):
         self.tracker = tracker
-        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"))
-        self.rename_text.add_class("tt-rename")
+        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"), _dom_classes=("tt-rename",))
         self.rename_button = button(
             "tt-rename-button", lambda: tracker.rename(tracker.selected, self.rename_text.value)
         )
@@ -333,15 +323,17 @@ class AddPart:
 
     def __init__(self, tracker: Any, box: widgets.Box):
         self.tracker = tracker
-        self.new_name = widgets.Text(layout=widgets.Layout(width="230px"), style={"description_width": "initial"})
-        self.new_name.add_class("tt-new-name")
+        self.new_name = widgets.Text(
+            layout=widgets.Layout(width="230px"), style={"description_width": "initial"}, _dom_classes=("tt-new-name",)
+        )
         self.new_name.on_msg(self._on_new_name_msg)
         self.new_template = widgets.Dropdown(
             layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
         )
         self.new_template.add_class("tt-new-template")
-        self.new_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="90px"))
-        self.new_hidden.add_class("tt-new-hidden")
+        self.new_hidden = widgets.Checkbox(
+            value=False, indent=False, layout=widgets.Layout(width="90px"), _dom_classes=("tt-new-hidden",)
+        )
         self.add_button = button("tt-add", lambda: tracker.add_from_form())
         box.children = [self.new_name, self.new_template, self.new_hidden, self.add_button]
 

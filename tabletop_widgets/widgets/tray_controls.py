@@ -154,25 +154,27 @@ def option_widget(ctrl: OptionControl, locale: str) -> widgets.Widget:
     first, a number is clamped)."""
     o = ctrl.spec
     style = {"description_width": "initial"}
+    classes = ("tt-option", f"tt-option-{css_id(o.name)}")  # made with the widget: no later message
     if o.kind == "bool":
-        w = widgets.Checkbox(value=bool(ctrl.value), indent=False)
+        w = widgets.Checkbox(value=bool(ctrl.value), indent=False, _dom_classes=classes)
     elif o.kind == "choice":
-        w = widgets.Dropdown(options=[(tr(lbl, locale), v) for v, lbl in o.choices], style=style)
         values = [v for v, _ in o.choices]
-        w.value = ctrl.value if ctrl.value in values else values[0]
+        value = ctrl.value if ctrl.value in values else values[0]
+        options = [(tr(lbl, locale), v) for v, lbl in o.choices]
+        w = widgets.Dropdown(options=options, value=value, style=style, _dom_classes=classes)
         ctrl.value = w.value
     elif o.kind == "int" and o.choices:
-        w = widgets.Dropdown(options=int_choice_options(ctrl, locale), style=style)
-        w.value = ctrl.value
+        w = widgets.Dropdown(
+            options=int_choice_options(ctrl, locale), value=ctrl.value, style=style, _dom_classes=classes
+        )
     elif ctrl.nullable_int or o.kind == "text":
-        w = widgets.Text(value="" if ctrl.value is None else str(ctrl.value), style=style, continuous_update=False)
+        value = "" if ctrl.value is None else str(ctrl.value)
+        w = widgets.Text(value=value, style=style, continuous_update=False, _dom_classes=classes)
     else:  # int
         lo = o.min if o.min is not None else -(10**6)
         hi = o.max if o.max is not None else 10**6
-        w = widgets.BoundedIntText(value=int(ctrl.value or 0), min=lo, max=hi, style=style)
+        w = widgets.BoundedIntText(value=int(ctrl.value or 0), min=lo, max=hi, style=style, _dom_classes=classes)
         ctrl.value = w.value
-    w.add_class("tt-option")
-    w.add_class(f"tt-option-{css_id(o.name)}")
     return w
 
 
@@ -225,12 +227,12 @@ def option_rows(ctrls: list[OptionControl]) -> list[widgets.Widget]:
     flags = [c.widget for c in ctrls if c.spec.kind == "bool"]
     rows: list[widgets.Widget] = []
     if fields:
-        grid = widgets.GridBox(fields, layout=grid_layout(200, "6px 14px", "flex-end"))
-        grid.add_class("tt-option-grid")
+        grid = widgets.GridBox(
+            fields, layout=grid_layout(200, "6px 14px", "flex-end"), _dom_classes=("tt-option-grid",)
+        )
         rows.append(grid)
     if flags:
-        row = widgets.HBox(flags)
-        row.add_class("tt-option-flags")
+        row = widgets.HBox(flags, _dom_classes=("tt-option-flags",))
         rows.append(row)
     return rows
 
@@ -254,21 +256,15 @@ def cached_chance(
 def check_card(spec: CheckSpec, own: list[widgets.Widget], on_click: Callable[[], None]) -> dict[str, Any]:
     """A check's card: its button, its chance pill and the controls of its own options
     (``own``); ``{"box", "button", "pill"}``."""
-    button = widgets.Button(layout=widgets.Layout(width="auto"))
-    button.add_class("tt-check-button")
+    button = widgets.Button(layout=widgets.Layout(width="auto"), _dom_classes=("tt-check-button",))
     button.on_click(lambda _b: on_click())
-    pill = widgets.HTML()
-    pill.add_class("tt-chance")
-    row = widgets.HBox([button, pill])
-    row.add_class("tt-check-row")
+    pill = widgets.HTML(_dom_classes=("tt-chance",))
+    row = widgets.HBox([button, pill], _dom_classes=("tt-check-row",))
     children = [row]
     if own:
-        opts = widgets.HBox(own)
-        opts.add_class("tt-check-options")
+        opts = widgets.HBox(own, _dom_classes=("tt-check-options",))
         children.append(opts)
-    box = widgets.VBox(children)
-    box.add_class("tt-check")
-    box.add_class(f"tt-check-{css_id(spec.id)}")
+    box = widgets.VBox(children, _dom_classes=("tt-check", f"tt-check-{css_id(spec.id)}"))
     return {"box": box, "button": button, "pill": pill}
 
 

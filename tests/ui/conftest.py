@@ -169,16 +169,23 @@ class Server:
         self.log.close()
 
 
-def start_voila(tmp: Path, db, *, name: str = "voila", args: tuple[str, ...] = ("--show_tracebacks=True",)) -> Server:
-    """A Voila server serving notebooks/ with ``TABLETOP_DB=db`` on a free port, its log in
-    ``tmp/<name>.log`` (``args``: more command-line options). Started from the repository root, so
-    its ``voila.json`` applies as it does for ``make play``. Use it in :func:`running`."""
+def start_voila(
+    tmp: Path,
+    db,
+    *,
+    name: str = "voila",
+    args: tuple[str, ...] = ("--show_tracebacks=True",),
+    folder: Path = NOTEBOOKS,
+) -> Server:
+    """A Voila server serving ``folder`` (notebooks/) with ``TABLETOP_DB=db`` on a free port, its
+    log in ``tmp/<name>.log`` (``args``: more command-line options). Started from the repository
+    root, so its ``voila.json`` applies as it does for ``make play``. Use it in :func:`running`."""
     port = free_port()
     cmd = [
         sys.executable,
         "-m",
         "voila",
-        str(NOTEBOOKS),
+        str(folder),
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",

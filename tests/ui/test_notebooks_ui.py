@@ -85,6 +85,9 @@ def test_notebook_renders_in_voila(browser, voila_url, watch_page, screenshot_di
             expect(page.locator(".jp-RenderedMarkdown h1").first).to_be_visible()
             for part in PLAY_PARTS:
                 expect(page.locator(part).first).to_be_visible(timeout=RENDER_TIMEOUT)
+            # the parts built after the notebook ran are all in their frames, none failed
+            expect(page.locator(".tt-part-loading")).to_have_count(0)
+            expect(page.locator(".tt-part-failed")).to_have_count(0)
 
         errors = page.locator(ERROR_OUTPUTS)
         assert errors.count() == 0, f"{rel}: error output: {errors.first.inner_text()[:2000]}"

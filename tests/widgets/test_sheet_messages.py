@@ -6,17 +6,16 @@ style."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import ipywidgets as widgets
 import pytest
 import traitlets
-from ipywidgets.widgets import widget as widget_module
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets.lobby import sample_character
 from tabletop_widgets.widgets.sheet import CharacterSheet
 from tabletop_widgets.widgets.sheet_fields import ScalarView, SharedLayout, fixed_layout, html_widget, own_layout
+
+from message_count import counted
 
 #: Models a sheet of each system's sample character makes with its default open sections (the
 #: play pages' sheets). Before issue 21's work: RET 493, Seasons 601, L&D 436, Threads 948.
@@ -26,21 +25,7 @@ MODEL_BUDGET = {"ret": 400, "seasons": 510, "life_and_death": 395, "threads_of_f
 
 def build_counted(system, monkeypatch):
     """Build a sheet; return it, the models it made and the updates sent while it was built."""
-    updates: Counter = Counter()
-    original = widgets.Widget.send_state
-
-    def counting(self, key=None):
-        keys = key if isinstance(key, (list, tuple, set)) else [key]
-        for k in keys:
-            updates[k] += 1
-        return original(self, key)
-
-    before = set(widget_module._instances)
-    monkeypatch.setattr(widgets.Widget, "send_state", counting)
-    sheet = CharacterSheet(sample_character(system, "Hero"))
-    monkeypatch.setattr(widgets.Widget, "send_state", original)
-    made = [w for k, w in widget_module._instances.items() if k not in before]
-    return sheet, made, updates
+    return counted(lambda: CharacterSheet(sample_character(system, "Hero")), monkeypatch)
 
 
 @pytest.mark.parametrize("slug", available_systems())

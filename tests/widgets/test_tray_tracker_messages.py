@@ -1,0 +1,62 @@
+"""A dice tray and a combat tracker cost few models and messages (issue 21), as the sheet does
+(``test_sheet_messages.py``): a play page's kernel sends every widget model they make and every
+update after a model is made. Their widgets are made with their CSS classes (one message each,
+not one more per class), and their folded parts are made when opened.
+
+Before this treatment (each system's sample character; the tracker with three more): the tray
+(RET, Seasons, L&D, Threads) made 82, 153, 79 and 87 models and sent 67, 119, 69 and 71 updates
+after them (31, 58, 33 and 34 of them classes); the tracker of four made 175 models and sent
+191 updates (74 classes)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tabletop_widgets import available_systems, get_system
+from tabletop_widgets.widgets.lobby import sample_character
+from tabletop_widgets.widgets.tracker import show_combat
+from tabletop_widgets.widgets.tray import DiceTray
+
+from message_count import counted
+
+#: models a tray of each system's sample character makes at most (its updates: half that)
+TRAY_BUDGET = {"ret": 90, "seasons": 165, "life_and_death": 86, "threads_of_fate": 95}
+#: models and updates a tracker of four makes and sends at most
+TRACKER_BUDGET = (185, 125)
+
+
+@pytest.mark.parametrize("slug", available_systems())
+def test_a_tray_makes_few_models_and_sends_its_classes_with_them(slug, monkeypatch):
+    if slug not in TRAY_BUDGET:
+        pytest.skip(f"no budget for the system {slug}")
+    system = get_system(slug)
+    tray, models, updates = counted(lambda: DiceTray(sample_character(system, "Hero"), seed=3), monkeypatch)
+    try:
+        assert len(models) <= TRAY_BUDGET[slug], f"{slug}: {len(models)} models"
+        assert sum(updates.values()) <= 0.5 * len(models), (slug, updates.most_common(6))
+        assert updates["_dom_classes"] <= 1, (slug, updates["_dom_classes"])  # classes go with the model
+        assert tray.accordion is not None and len(tray._built_groups) <= 1  # folded groups: no cards yet
+    finally:
+        tray.close()
+
+
+@pytest.mark.parametrize("slug", available_systems())
+def test_a_tracker_makes_few_models_and_sends_its_classes_with_them(slug, monkeypatch):
+    system = get_system(slug)
+    people = {"hero": sample_character(system, "Hero")}
+    people.update({f"foe{k}": sample_character(system, f"Foe {k}") for k in range(3)})
+    tracker, models, updates = counted(
+        lambda: show_combat(system, characters=people, rng=random.Random(5)), monkeypatch
+    )
+    try:
+        most_models, most_updates = TRACKER_BUDGET
+        assert len(models) <= most_models, f"{slug}: {len(models)} models"
+        assert sum(updates.values()) <= most_updates, (slug, updates.most_common(6))
+        assert updates["_dom_classes"] <= 3, (slug, updates["_dom_classes"])  # before: 74
+        rows = [w for w in models if "tt-combatant" in getattr(w, "_dom_classes", ())]
+        assert len(rows) == 4 and all(any(c.startswith("tt-id-") for c in r._dom_classes) for r in rows)
+        assert "tt-add-row" in tracker.add_box._dom_classes  # the browser tests find the add row by it
+    finally:
+        tracker.close()
