@@ -16,7 +16,7 @@ from tabletop_widgets.table import SeatSpec, TableSession, create_table, open_st
 from tabletop_widgets.widgets.sheet import CharacterSheet
 from tabletop_widgets.widgets.table_view import TableView
 from helpers import SeatPages, frontend_click, frontend_update
-from characters import legal_ret
+from characters import RET_ABILITIES, legal_ret
 
 RET = get_system("ret")
 
@@ -113,7 +113,7 @@ def test_what_a_player_may_no_longer_edit_is_read_only_on_their_sheet():
     assert not any(w.disabled for w in (luck.control, luck.minus, luck.plus))
     abilities = player.views["abilities"]  # a list only creation sets: no add, edit or remove
     assert abilities.row_editors and all(w.disabled for w in abilities.editors())
-    assert not abilities.remove(0) and len(c.abilities) == len(ABILITIES)
+    assert not abilities.remove(0) and len(c.abilities) == len(RET_ABILITIES)
     gm = CharacterSheet(c, locale="en")
     assert not gm.views["attention"].control.disabled
     assert not any(w.disabled for w in gm.views["abilities"].editors())
