@@ -55,11 +55,12 @@ def locale_validator() -> Any:
 def locale_toggle(locale: str, button_width: str = "44px") -> widgets.ToggleButtons:
     """A widget's own EN/RU toggle (class ``tt-locale``) showing ``locale``; the widget observes
     it (``language.toggled``) and hands it to ``language.adopt``."""
-    toggle = widgets.ToggleButtons(
-        options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": button_width}
+    return widgets.ToggleButtons(
+        options=[("EN", "en"), ("RU", "ru")],
+        value=locale,
+        style={"button_width": button_width},
+        _dom_classes=("tt-locale",),  # made with its class: one message, not two
     )
-    toggle.add_class("tt-locale")
-    return toggle
 
 
 def close_tree(widget: Any) -> None:

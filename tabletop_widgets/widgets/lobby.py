@@ -44,7 +44,7 @@ from tabletop_widgets.table.invite import CharacterFileError, invite_message
 from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
 from tabletop_widgets.table.store import StoreError
 
-from .base import text_lookup
+from .base import locale_toggle, text_lookup
 from .copy import CopyButton
 from .lobby_campaigns import CampaignList
 from .lobby_seats import MAX_PLAYERS, SAMPLE_NAMES, SAMPLE_NAMES_RU, SeatRows, sample_character
@@ -188,10 +188,7 @@ class Lobby(SeatRows, widgets.VBox):
         self.style_block.add_class("tt-style")
         self.title = widgets.HTML()
         self.title.add_class("tt-lobby-title")
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
+        self.locale_toggle = locale_toggle(locale)
         header = widgets.HBox([self.title, self.locale_toggle])
         header.add_class("tt-lobby-header")
         return header

@@ -59,7 +59,7 @@ from tabletop_widgets.table.combat_sync import CombatSync, push_characters
 from tabletop_widgets.table.seats import remember_locale, seat_locale
 
 from . import language
-from .base import locale_validator, text_lookup
+from .base import locale_toggle, locale_validator, text_lookup
 from .table_attack import TableAttacks
 from .table_gm import GmDesk
 from .table_log import TableLogArea
@@ -160,10 +160,7 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self.title.add_class("tt-table-title")
         self.commit = widgets.HTML()
         self.commit.add_class("tt-table-commit")
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
+        self.locale_toggle = locale_toggle(locale)
         header = widgets.HBox([widgets.VBox([self.title, self.commit]), self.locale_toggle])
         header.add_class("tt-table-header")
         self.status = widgets.HTML(layout=widgets.Layout(display="none"))

@@ -34,7 +34,7 @@ from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 
 from . import language
-from .base import locale_validator, text_lookup
+from .base import locale_toggle, locale_validator, text_lookup
 from .tracker_attack import TEXTS as ATTACK_TEXTS
 from .tracker_attack import AttackPanel, check_attack
 from .tracker_list import CombatantList
@@ -177,10 +177,7 @@ class CombatTracker(widgets.VBox):
         self.style_block = widgets.HTML(_CSS, _dom_classes=("tt-style",))
         self.title = widgets.HTML(_dom_classes=("tt-tracker-title",))
         self.round_label = widgets.HTML(_dom_classes=("tt-round",))
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")], value=locale, style={"button_width": "44px"}
-        )
-        self.locale_toggle.add_class("tt-locale")
+        self.locale_toggle = locale_toggle(locale)
         self.locale_toggle.observe(self._on_locale_toggle, names="value")
         header = widgets.HBox([self.title, self.round_label, self.locale_toggle], _dom_classes=("tt-tracker-header",))
         return header

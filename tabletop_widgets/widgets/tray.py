@@ -26,7 +26,7 @@ from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
 
 from . import language
-from .base import locale_validator
+from .base import locale_toggle, locale_validator
 from .dice_anim import DiceAnim
 from .log import RollLog
 from .tray_checks import TrayChecks
@@ -114,12 +114,7 @@ class DiceTray(TrayChecks):
 
         self.style_block = widgets.HTML(_CSS, _dom_classes=("tt-style",))
         self.title = widgets.HTML(_dom_classes=("tt-tray-title",))
-        self.locale_toggle = widgets.ToggleButtons(
-            options=[("EN", "en"), ("RU", "ru")],
-            value=locale,
-            style={"button_width": "46px"},
-            _dom_classes=("tt-locale",),
-        )
+        self.locale_toggle = locale_toggle(locale, button_width="46px")
         header = widgets.HBox([self.title, self.locale_toggle], _dom_classes=("tt-tray-header",))
 
         self.situation = widgets.VBox(_dom_classes=("tt-tray-situation",))
