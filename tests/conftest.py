@@ -65,3 +65,12 @@ def skirmish():
     Skirmish.calls = []
     with registered(system):
         yield system
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Close the widgets the tests left open while ipywidgets is still whole: at interpreter
+    exit its module state is gone first, and each open widget's ``__del__`` then prints an
+    ignored ``AttributeError`` (hundreds of lines after the summary)."""
+    ipywidgets = sys.modules.get("ipywidgets")
+    if ipywidgets is not None:
+        ipywidgets.Widget.close_all()
