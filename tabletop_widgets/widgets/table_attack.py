@@ -135,6 +135,12 @@ class TableAttacks:
             self.your_turn()  # a page opened during the player's turn
             self.mark_turn()
 
+    def catch_up(self) -> None:
+        """A GM's page that opens answers what the players asked while no GM's page followed
+        the table (or before this one did): their asks and attacks wait for a GM's kernel."""
+        if self.is_gm:
+            self.serve()
+
     def may_attack(self) -> bool:
         """A player's tracker shows Attack on their own turn, for their own character."""
         t, s = self.tracker, self.session

@@ -247,6 +247,7 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self.tracker.add_class("tt-table-tracker")
         self.table_attacks.install(self.tracker)
         self._push_into_combat()
+        self.table_attacks.catch_up()
 
     def _push_into_combat(self) -> None:
         """Table characters in the combat take their values from the table (sheet edits)."""

@@ -235,3 +235,24 @@ def test_the_gm_attacks_a_player_s_character_from_the_tracker(pages):
     frontend_click(box.children[2])
     sync(pages)
     assert [e.kind for e in gm.session.events() if e.kind == "attack"] == ["attack"]
+
+
+def test_a_gm_page_that_opens_answers_what_players_asked_meanwhile(pages):
+    """Asks wait for a GM's kernel: a GM's page opened after them answers them at once."""
+    gm, ann = pages["gm"], pages["ann"]
+    while gm.tracker.combat.current != "ada":
+        gm.tracker.next_turn()
+    gm.close()  # the GM's page is closed; Ann's turn comes and her page asks
+    ann.session.poll()
+    ogre = _ogre(gm)
+    ask = ann.session.ask_attack("ada", ogre).payload["ask"]
+    ann.session.poll()
+    assert book(ann.session.state)["asks"][ask].get("offer") is None  # nobody answers yet
+    made = pages.made
+    again = TableView(
+        TableSession.join(open_store(pages.path), made.table_id, made.tokens["gm"]), follow=False, animate=False
+    )
+    pages["gm"] = again  # closed with the others
+    ann.session.poll()
+    offer = book(ann.session.state)["asks"][ask].get("offer")
+    assert offer is not None and [a["id"] for a in offer["attacks"]] == ["strike"]
