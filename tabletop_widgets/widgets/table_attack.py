@@ -38,6 +38,9 @@ from tabletop_widgets.table.attacks import (
 from .base import close_tree, text_lookup
 
 log = logging.getLogger(__name__)
+#: how many rounds one serve() runs while events keep arriving during it (each round is safe
+#: to repeat: the desk re-checks every step under the table's lock); the next event serves again
+_SERVE_ROUNDS = 5
 
 TEXTS: dict[str, dict[str, str]] = {
     "asking_attacks": {
@@ -113,6 +116,7 @@ class TableAttacks:
         self._seen_results = {r.get("seq") for r in book(self.session.state)["results"]}
         self._turns_seen: set = set()
         self._serving = False
+        self._serve_again = False
 
     @property
     def tracker(self):
@@ -252,12 +256,19 @@ class TableAttacks:
 
     def serve(self) -> None:
         """The GM's page answers asks and moves attacks on (once at a time: its own writes
-        come back here)."""
+        come back here). A write catches up with the log first, so events another kernel
+        wrote meanwhile (a player's new ask) arrive while this runs: they are served in one
+        more round (the desk took its list of open asks before they came)."""
         if self._serving:
+            self._serve_again = True
             return
         self._serving = True
         try:
-            self.view.sync.attacks.serve()
+            for _ in range(_SERVE_ROUNDS):
+                self._serve_again = False
+                self.view.sync.attacks.serve()
+                if not self._serve_again:
+                    break
         except Exception as exc:  # noqa: BLE001 - a failed write is shown, the page goes on
             log.exception("serving attacks failed")
             self.say(_message(exc), error=True)

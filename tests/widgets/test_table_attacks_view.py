@@ -256,3 +256,33 @@ def test_a_gm_page_that_opens_answers_what_players_asked_meanwhile(pages):
     ann.session.poll()
     offer = book(ann.session.state)["asks"][ask].get("offer")
     assert offer is not None and [a["id"] for a in offer["attacks"]] == ["strike"]
+
+
+def test_an_ask_that_arrives_while_the_gm_page_serves_is_answered(pages):
+    """A player's ask written by another kernel while the GM's page is answering an earlier one
+    reaches the GM's page inside that answer's write (a write catches up with the log first);
+    it is answered then too, not left waiting for the next event (a flaky browser test hung
+    on this: the player's Attack part said 'Asking the GM's page…' for ever)."""
+    gm, ann, ben = pages["gm"], pages["ann"], pages["ben"]
+    while gm.tracker.combat.current != "ada":
+        gm.tracker.next_turn()
+    sync(pages)
+    ogre = _ogre(gm)
+    desk = gm.sync.attacks
+    plain_serve = desk.serve
+    late: list[str] = []
+
+    def serve_while_another_kernel_asks():
+        if not late:  # while the GM's page answers Ann's ask, Ben's kernel asks too
+            late.append(ben.session.ask_attack("bo", ogre).payload["ask"])
+        return plain_serve()
+
+    desk.serve = serve_while_another_kernel_asks
+    first = ann.session.ask_attack("ada", ogre).payload["ask"]
+    gm.session.poll()  # the GM's page sees Ann's ask and serves; its write brings Ben's ask
+    assert late, "the GM's page did not serve"
+    ann.session.poll()
+    ben.session.poll()
+    assert book(ann.session.state)["asks"][first].get("offer") is not None
+    offer = book(ben.session.state)["asks"][late[0]].get("offer")
+    assert offer is not None and [a["id"] for a in offer["attacks"]] == ["strike"]
