@@ -196,6 +196,9 @@ class PlaySettings:
         env = dict(environ)
         if self.db is not None:
             env["TABLETOP_DB"] = normalise_db(self.db, locale)
+        # where a preheated table kernel asks Voila for its page's request (voila.utils'
+        # wait_for_request; it assumes 127.0.0.1, which a server on another address does not hear)
+        env["VOILA_APP_IP"] = local_address(self.host)
         return env
 
     def voila_argv(self, notebooks: Path) -> list[str]:
@@ -207,6 +210,14 @@ class PlaySettings:
             "--Voila.port_retries=0",
             *self.voila_args,
         ]
+
+
+def local_address(host: str) -> str:
+    """The address this machine reaches a server listening on ``host`` at (a URL's host part)."""
+    host = host.strip().strip("[]")
+    if host in ("", "0.0.0.0", "::"):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
 
 
 def is_postgres(db: str) -> bool:

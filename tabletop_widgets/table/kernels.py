@@ -32,6 +32,13 @@ Both are wired in the repository's ``voila.json`` (the settings ``make play`` us
     "VoilaConfiguration": {"multi_kernel_manager_class": "tabletop_widgets.table.kernels.PageKernelManager"},
     "Voila": {"identity_provider_class": "tabletop_widgets.table.kernels.XsrfCookieIdentityProvider"}
 
+**Preheated kernels.** ``make play`` keeps one kernel per play page and one for the table page
+ready (Voila's ``preheat_kernel`` with ``kernel_pools_config`` in ``voila.json``): a play page's
+kernel has run its notebook, a table page's has imported what it needs and waits in
+``TableSession.from_voila`` for the request that brings the seat's token. Voila's pool manager is
+a subclass of :class:`PageKernelManager` and never culls a kernel still in its pool; one that a
+page takes is culled like any other, its clock restarted while it waited (:meth:`cull_kernels`).
+
 This module needs jupyter_server (the ``voila`` extra); nothing else of the package imports it.
 """
 
@@ -77,6 +84,28 @@ class PageKernelManager(AsyncMappingKernelManager):
         self.pages.pop(kernel_id, None)
         self.alone_since.pop(kernel_id, None)
         return super().remove_kernel(kernel_id)
+
+    def pooled_kernels(self) -> set[str]:
+        """The preheated kernels waiting in Voila's pools (``preheat_kernel``: Voila's pool
+        manager is made on top of this class and keeps them in ``_pools``), none otherwise."""
+        ready: set[str] = set()
+        for pool in (getattr(self, "_pools", None) or {}).values():
+            for task in pool:
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    ready.add(task.result().get("kernel_id"))
+        ready.discard(None)
+        return ready
+
+    async def cull_kernels(self):
+        """One pass of the culler. A kernel waiting in a preheat pool has had no page since it
+        started, yet must not count as idle once a page takes it: its clock restarts at every
+        pass while it waits (Voila's pool manager skips pooled kernels itself), so a page that
+        takes it has at least ``cull_idle_timeout - cull_interval`` seconds to connect."""
+        now = _now()
+        for kernel_id in self.pooled_kernels():
+            if self.pages.get(kernel_id, 0) == 0:
+                self.alone_since[kernel_id] = now
+        return await super().cull_kernels()
 
     def idle_for(self, kernel_id: str) -> timedelta | None:
         """How long the kernel has had no page (``None``: a page is connected)."""

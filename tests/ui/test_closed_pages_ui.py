@@ -63,16 +63,28 @@ def _table(db):
 
 def _open_table_page(browser, base, made, pid):
     """The GM's table page, loaded and connected: ``(context, page, kernel id, kernel pid)``."""
-    before = set(child_pids(pid))
     context = open_context(browser, viewport={"width": 1200, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/voila/render/table.ipynb?table={made.table_id}&seat={made.tokens['gm']}", timeout=LOAD_TIMEOUT)
     expect(page.locator(".tt-table-view.tt-table-gm")).to_be_visible(timeout=LOAD_TIMEOUT)
     config = json.loads(page.locator("#jupyter-config-data").text_content())
     kernel_id = config["kernelId"]
-    new = set(child_pids(pid)) - before
-    assert len(new) == 1, f"expected one new kernel process, got {new}"
-    return context, page, kernel_id, new.pop()
+    return context, page, kernel_id, kernel_pid(pid, kernel_id)
+
+
+def kernel_pid(server_pid: int, kernel_id: str) -> int:
+    """The process of the server's kernel ``kernel_id`` (its connection file is named after it):
+    a page may take a preheated kernel, started before the page was asked for."""
+    found = []
+    for kid in child_pids(server_pid):
+        try:
+            with open(f"/proc/{kid}/cmdline", "rb") as f:
+                if f"kernel-{kernel_id}.json".encode() in f.read():
+                    found.append(kid)
+        except OSError:
+            pass
+    assert len(found) == 1, f"expected one process for kernel {kernel_id}, got {found}"
+    return found[0]
 
 
 def _wait_gone(kernel_pid: int, seconds: float) -> bool:
@@ -143,3 +155,39 @@ def test_the_unload_request_is_not_refused(culling_server, browser):
     # shut down by the page's own request, not by the culler
     assert f"Kernel shutdown: {kernel_id}" in log
     assert f"Culling kernel 'python3' ({kernel_id})" not in log
+
+
+def _wait_for_log(log_path, text: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in log_path.read_text(errors="replace"):
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def test_a_preheated_kernel_that_waited_past_the_cull_window_serves_its_page(culling_server, browser):
+    """``make play`` keeps each play page's kernel ready, its notebook run (Voila's preheat pool).
+    One that waited in the pool longer than the cull window has had no page all that time; taken
+    by a page, it must not be culled in the second before the browser connects (the page would
+    stay without its widgets), nor while the page stays open."""
+    base, pid, db, log_path = culling_server
+    assert _wait_for_log(log_path, "Kernel pool of play_ret.ipynb is filled", 120), "no preheated play kernel"
+    time.sleep(CULL_IDLE + 3 * CULL_INTERVAL)  # the pooled kernel is now older than the window
+    context = open_context(browser, viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/voila/render/play_ret.ipynb", timeout=LOAD_TIMEOUT)
+        kernel_id = json.loads(page.locator("#jupyter-config-data").text_content())["kernelId"]
+        assert f"Using pre-heated kernel: {kernel_id} for play_ret.ipynb" in log_path.read_text(errors="replace")
+        expect(page.locator(".tt-sheet")).to_be_visible(timeout=LOAD_TIMEOUT)
+        time.sleep(CULL_IDLE + 3 * CULL_INTERVAL)  # open longer than the window: still served
+        expect(page.locator(".tt-roll-log li")).to_have_count(1)  # the check the notebook rolled
+        box = page.locator(".tt-dice-tray .tt-tray-notation input")
+        box.fill("2d6+1")
+        box.press("Enter")  # the kernel answers: a second line in the tray's log
+        expect(page.locator(".tt-roll-log li")).to_have_count(2, timeout=LOAD_TIMEOUT)
+        log = log_path.read_text(errors="replace")
+        assert f"Culling kernel 'python3' ({kernel_id})" not in log, log[-3000:]
+    finally:
+        context.close()

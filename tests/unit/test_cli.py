@@ -128,8 +128,8 @@ def test_db_paths_are_made_absolute_and_urls_kept(tmp_path, monkeypatch):
     url = "postgresql://u:p@db.example:5432/tabletop"
     assert cli.normalise_db(url) == url
     env = cli.PlaySettings(db="t/table.db").environment({"KEEP": "1"})
-    assert env == {"KEEP": "1", "TABLETOP_DB": str(tmp_path / "t" / "table.db")}
-    assert cli.PlaySettings().environment({"TABLETOP_DB": "/x.db"}) == {"TABLETOP_DB": "/x.db"}
+    assert env == {"KEEP": "1", "TABLETOP_DB": str(tmp_path / "t" / "table.db"), "VOILA_APP_IP": "127.0.0.1"}
+    assert cli.PlaySettings().environment({"TABLETOP_DB": "/x.db"})["TABLETOP_DB"] == "/x.db"
     with pytest.raises(cli.CommandError, match="--db is empty"):
         cli.normalise_db("  ")
 
@@ -282,3 +282,21 @@ def test_play_without_voila_says_how_to_get_it(monkeypatch, tmp_path, capsys):
     assert code == 2
     assert "serving the pages needs Voila: pip install 'tabletop-widgets[voila]'" in capsys.readouterr().err
     assert not (tmp_path / "t.db").exists()
+
+
+@pytest.mark.parametrize(
+    "host, reached_at",
+    [
+        ("127.0.0.1", "127.0.0.1"),
+        ("0.0.0.0", "127.0.0.1"),
+        ("::", "127.0.0.1"),
+        ("192.168.1.20", "192.168.1.20"),
+        ("::1", "[::1]"),
+        ("[::1]", "[::1]"),
+        ("table.local", "table.local"),
+    ],
+)
+def test_preheated_table_kernels_reach_the_server_where_it_listens(host, reached_at):
+    """A preheated table kernel asks Voila for its page's request at ``VOILA_APP_IP`` (Voila
+    assumes 127.0.0.1): a server listening on one address only is reached there."""
+    assert cli.PlaySettings(host=host).environment({})["VOILA_APP_IP"] == reached_at
