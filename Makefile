@@ -36,7 +36,7 @@ $(VENV)/.stamp-test: pyproject.toml | $(PY)
 # `make play NO_LOBBY_KEY=1` lets anyone who reaches the server create tables, and says so.
 # Opening the store creates its directory (0700) and file (0600) private.
 play: $(VENV)/.stamp-voila
-	$(PY) -m tabletop_widgets play --host "$(HOST)" --port "$(PORT)" --db "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,)
+	$(PY) -m tabletop_widgets play --host "$(HOST)" --port "$(PORT)" --db "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,) $(if $(NO_PREHEAT),--no-preheat,)
 
 # Debian's chromium for the browser tests: installed when missing and we are root (as in CI).
 # Elsewhere the browser tests skip with the reason (and fail when CI is set).

@@ -34,15 +34,17 @@ that mode (reproduced with a plain ``VBox`` of 1,500 ``Label``s); pass
 Pages: ``blank``, ``index``, ``play_<slug>`` for the four systems, ``lobby``, ``table_gm`` (the
 GM's table page), ``table_player`` (a player's table page); ``--pages`` picks some.
 
-``--preheat`` measures the play pages served from preheated kernels (Voila's
-``preheat_kernel`` with a pool of one kernel per play page, ``kernel_pools_config``; the other
-pages are not pooled): each play page is loaded once when its pool has had ``--preheat-wait``
-seconds to refill since its last load ("pool hit": the first visitor), then at once again
-("pool exhausted": a second visitor of the same page, who waits for the refill). Both are
-reported; ``make play`` does not preheat (see docs/deploy.md).
+Preheated kernels: ``make play`` keeps one kernel ready per play page (its notebook already
+run) and one for the table page (its imports done, waiting for the seat's request): Voila's
+``preheat_kernel`` with the pools of the shipped ``voila.json``; the blank notebook, the index and
+the lobby have no pool (Voila's default). A page with a pool is loaded twice per round: the
+**first visitor** (its pool has had ``--refill-wait`` seconds since that notebook's last load)
+and a **second visitor** right after, who finds the pool empty and gets the kernel its refill is
+starting. Both rows count for the goal. ``--no-preheat`` serves every page without pools, as
+Voila does by default (what the pages cost before they had pools).
 
 Run: .venv/bin/python bench/pages.py [--reps 5] [--pages index,table_gm] [--voila-arg=...] [--json]
-     .venv/bin/python bench/pages.py --preheat [--preheat-wait 40]
+     .venv/bin/python bench/pages.py --no-preheat [--reps 3]
 """
 
 from __future__ import annotations
@@ -96,35 +98,52 @@ BLANK_NOTEBOOK = {
 }
 
 #: Voila served as ``tabletop-widgets play`` serves it, but from the bench's folder of notebooks
-#: (argv: folder, host, port, extra Voila arguments). Same settings: ``PlaySettings.voila_argv`` and the shipped
-#: ``voila.json`` (the packaged notebooks' folder) first on the config path; with ``--preheat``, the
-#: folder in ``TT_BENCH_CONFIG`` (a voila.json adding the pools) before it.
+#: (argv: folder, host, port, extra Voila arguments). Same settings: ``PlaySettings.voila_argv`` and
+#: its environment, the shipped ``voila.json`` (the packaged notebooks' folder) first on the config
+#: path; with ``--no-preheat``, the folder in ``TT_BENCH_CONFIG`` (a voila.json turning the pools
+#: off) before it.
 LAUNCHER = """
 import os, sys
 from jupyter_core.paths import jupyter_config_path
 from voila.app import Voila
 from tabletop_widgets.cli import PlaySettings, notebooks_dir
 folder, host, port, extra = sys.argv[1], sys.argv[2], int(sys.argv[3]), tuple(sys.argv[4:])
+settings = PlaySettings(host=host, port=port, voila_args=extra)
+os.environ.update(settings.environment(os.environ))
 more = [os.environ["TT_BENCH_CONFIG"]] if os.environ.get("TT_BENCH_CONFIG") else []
 Voila.launch_instance(
-    argv=PlaySettings(host=host, port=port, voila_args=extra).voila_argv(folder),
+    argv=settings.voila_argv(folder),
     config_file_paths=[*more, str(notebooks_dir()), *jupyter_config_path()],
 )
 """
 
+#: the notebook behind each page that ``make play`` keeps a kernel ready for
+POOLED = {
+    **{f"play_{slug}": f"play_{slug}.ipynb" for slug in SYSTEMS},
+    "table_gm": "table.ipynb",
+    "table_player": "table.ipynb",
+}
 
-def preheat_config(folder: Path) -> Path:
-    """A config folder whose voila.json preheats one kernel per play page, and none for the
-    others (their query strings, e.g. a seat's token, must reach the kernel)."""
-    pools = {"default": {"pool_size": 0}}
-    pools.update({f"play_{slug}.ipynb": {"pool_size": 1} for slug in SYSTEMS})
-    config = {
-        "VoilaConfiguration": {"preheat_kernel": True},
-        "VoilaKernelManager": {"kernel_pools_config": pools, "fill_delay": 0},
-    }
+
+def no_preheat_config(folder: Path) -> Path:
+    """A config folder whose voila.json turns the shipped pools off (every page starts its kernel
+    when asked for, as Voila does by default)."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "voila.json").write_text(json.dumps(config), encoding="utf-8")
+    (folder / "voila.json").write_text(json.dumps({"VoilaConfiguration": {"preheat_kernel": False}}), encoding="utf-8")
     return folder
+
+
+def wait_for_pools(log_path: Path, notebooks: set[str], timeout: float = 240.0) -> None:
+    """Until Voila's log says every pool in ``notebooks`` was filled at start (then a little more:
+    the log line comes when the kernel started, its notebook still running)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = log_path.read_text(errors="replace")
+        if all(f"Kernel pool of {nb} is filled" in text for nb in notebooks):
+            time.sleep(10.0)
+            return
+        time.sleep(0.5)
+    raise SystemExit(f"the kernel pools did not fill within {timeout:.0f} s; log:\n{text[-3000:]}")
 
 
 #: How long the page's widget views must stay unchanged (and no part still loading) for the
@@ -338,24 +357,24 @@ def load_once(browser, url: str, name: str | None = None) -> float | None:
         context.close()
 
 
-#: the two loads of a preheated play page: the first visitor, and a second one right after
-HIT, EXHAUSTED = "pool hit", "pool exhausted"
+#: the two loads of a page with a kernel pool: the first visitor, and a second one right after
+FIRST, SECOND = "first visitor", "second visitor"
 
 
 def rounds(pages: list[str], preheat: bool) -> list[tuple[str, str]]:
-    """One round's loads as (row name, page): every page once; with ``preheat``, a play page
-    twice in a row (the pool's kernel, then the second visitor who finds the pool empty)."""
+    """One round's loads as (row name, page): every page once; with ``preheat``, a page with a
+    pool twice in a row (the pool's kernel, then the second visitor who finds the pool empty)."""
     out = []
     for name in ["blank", *pages]:
-        if preheat and name.startswith("play_"):
-            out += [(f"{name} ({HIT})", name), (f"{name} ({EXHAUSTED})", name)]
+        if preheat and name in POOLED:
+            out += [(f"{name} ({FIRST})", name), (f"{name} ({SECOND})", name)]
         else:
             out.append((name, name))
     return out
 
 
 def run(
-    pages: list[str], reps: int, voila_args: tuple[str, ...] = (), preheat: bool = False, preheat_wait: float = 40.0
+    pages: list[str], reps: int, voila_args: tuple[str, ...] = (), preheat: bool = True, refill_wait: float = 30.0
 ) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -370,7 +389,7 @@ def run(
         db = tmp / "table.db"
         links = prepare_store(db)
         folder = serve_folder(tmp)
-        config = preheat_config(tmp / "config") if preheat else None
+        config = None if preheat else no_preheat_config(tmp / "config")
         proc, log, base = start_voila(folder, db, tmp / "voila.log", voila_args, config=config)
         urls = page_urls(base, links)
         try:
@@ -378,15 +397,17 @@ def run(
                 browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
                 out["browser_version"] = browser.version
                 try:
+                    if preheat:  # the pools fill when the server starts
+                        wait_for_pools(tmp / "voila.log", set(POOLED.values()))
                     load_once(browser, urls["blank"])  # warm-up: first kernel start, disk caches
-                    if preheat:  # the pools fill at start: give them the same time as a refill
-                        time.sleep(preheat_wait)
                     for rep in range(reps):
                         for name, page in plan:
-                            if name.endswith(f"({HIT})"):  # the pool has had its time to refill
-                                time.sleep(max(0.0, last_load.get(page, 0.0) + preheat_wait - time.monotonic()))
+                            if name.endswith(f"({FIRST})"):  # the pool has had its time to refill
+                                since = last_load.get(POOLED[page], 0.0) + refill_wait - time.monotonic()
+                                time.sleep(max(0.0, since))
                             seconds = load_once(browser, urls[page], name)
-                            last_load[page] = time.monotonic()
+                            if page in POOLED:
+                                last_load[POOLED[page]] = time.monotonic()
                             if seconds is None:
                                 out["timeouts"][name] = out["timeouts"].get(name, 0) + 1
                                 print(f"  round {rep + 1}/{reps} {name:<22} timed out", file=sys.stderr, flush=True)
@@ -431,9 +452,11 @@ def print_table(res: dict) -> None:
     print(f"  Chromium {res.get('browser_version', '?')} headless; one Voila server as `make play` runs it")
     if res.get("preheat"):
         print(
-            "  PREHEATED play pages (not what `make play` does): one pooled kernel per play page; "
-            f"'{HIT}' = the first visitor, '{EXHAUSTED}' = a second visitor right after"
+            "  kernels kept ready as `make play` does (play pages, table page): "
+            f"'{FIRST}' = its pool's kernel, '{SECOND}' = right after, the pool empty"
         )
+    else:
+        print("  --no-preheat: every page starts its kernel when asked for (Voila's default)")
     print(f"  load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("  complete = every part filled in (no frame still loading) and the widget views settled")
     head = f"{'page':<36} | {'median':>8} | {'ratio to blank':>14} | {'goal':>5} | {'complete':>8} | {'ratio':>6}"
@@ -470,10 +493,10 @@ def main(argv=None) -> int:
     ap.add_argument("--pages", default=",".join(all_pages), help="comma-separated: " + ",".join(all_pages))
     ap.add_argument("--voila-arg", action="append", default=[], help="an extra Voila argument (repeatable)")
     ap.add_argument(
-        "--preheat", action="store_true", help="serve the play pages from preheated kernels (one pooled per page)"
+        "--no-preheat", action="store_true", help="no kernels kept ready: every page starts its kernel when asked for"
     )
     ap.add_argument(
-        "--preheat-wait", type=float, default=40.0, help="seconds a pool gets to refill before a pool-hit load"
+        "--refill-wait", type=float, default=30.0, help="seconds a pool gets to refill before a first visitor's load"
     )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -486,7 +509,7 @@ def main(argv=None) -> int:
     except ImportError:
         res = {"skipped": "playwright is not installed (pip install -e '.[test]')"}
     else:
-        res = run(pages, max(1, args.reps), tuple(args.voila_arg), args.preheat, args.preheat_wait)
+        res = run(pages, max(1, args.reps), tuple(args.voila_arg), not args.no_preheat, args.refill_wait)
     if args.json:
         print(json.dumps(res, indent=2))
     else:

@@ -76,7 +76,12 @@ def test_play_settings_default_and_voila_arguments():
     args = cli.build_parser().parse_args(["play"])
     settings = cli.PlaySettings.from_args(args)
     assert settings == cli.PlaySettings(host="127.0.0.1", port=8866, db=None, voila_args=())
-    assert (settings.lobby_key, settings.no_lobby_key, settings.new_lobby_key) == (None, False, False)
+    assert (settings.lobby_key, settings.no_lobby_key, settings.new_lobby_key, settings.no_preheat) == (
+        None,
+        False,
+        False,
+        False,
+    )
     argv = settings.voila_argv(Path("/pages"))
     assert argv[0] == "/pages" and "--no-browser" in argv and "--port=8866" in argv
     assert "--Voila.ip=127.0.0.1" in argv and "--Voila.port_retries=0" in argv
@@ -300,3 +305,24 @@ def test_preheated_table_kernels_reach_the_server_where_it_listens(host, reached
     """A preheated table kernel asks Voila for its page's request at ``VOILA_APP_IP`` (Voila
     assumes 127.0.0.1): a server listening on one address only is reached there."""
     assert cli.PlaySettings(host=host).environment({})["VOILA_APP_IP"] == reached_at
+
+
+def test_kernels_are_kept_ready_for_the_play_pages_and_the_table_page_only():
+    """``make play`` preheats: a kernel per play page (its notebook run) and one for the table page
+    (waiting for the seat's request); no other notebook gets one (Voila's default would give every
+    notebook of the folder a pool, the lobby's and the tutorial's included)."""
+    config = json.loads((ROOT / "voila.json").read_text())
+    assert config["VoilaConfiguration"]["preheat_kernel"] is True
+    pools = config["VoilaKernelManager"]["kernel_pools_config"]
+    assert pools.pop("default") == {"pool_size": 0}
+    expected = {f"play_{slug}.ipynb" for slug in ("ret", "seasons", "life_and_death", "threads_of_fate")}
+    assert set(pools) == expected | {"table.ipynb"}
+    assert all(pool == {"pool_size": 1} for pool in pools.values())
+    assert all((cli.notebooks_dir() / name).is_file() for name in pools)
+
+
+def test_no_preheat_turns_the_ready_kernels_off():
+    settings = cli.PlaySettings.from_args(cli.build_parser().parse_args(["play", "--no-preheat"]))
+    assert settings.no_preheat is True
+    assert "--VoilaConfiguration.preheat_kernel=False" in settings.voila_argv(Path("/p"))
+    assert not any("preheat" in a for a in cli.PlaySettings().voila_argv(Path("/p")))
