@@ -161,21 +161,12 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
     @classmethod
     def from_voila(cls, store: Store | None = None, **kw: Any) -> "TableSession":
         """Join from the Voila request that opened this kernel: waits for the request when the
-        kernel was preheated (``voila.utils.wait_for_request``; a no-op otherwise), then reads
-        ``QUERY_STRING``. Raises :class:`SeatError` (show its bilingual ``message``) for a
-        missing or wrong token, before anything of the table is read.
+        kernel was preheated (:func:`.voila_request.wait_for_request`; at once otherwise), then
+        reads ``QUERY_STRING``. Raises :class:`SeatError` (show its bilingual ``message``) for a
+        missing or wrong token, before anything of the table is read."""
+        from .voila_request import wait_for_request
 
-        ``voila.utils`` is imported only in a preheated kernel (Voila sets ``VOILA_PREHEAT`` to
-        ``"False"`` in every other kernel, and ``wait_for_request`` returns at once then): the
-        import pulls in jupyter_server and jsonschema, seconds of a page's start."""
-        if os.environ.get("VOILA_PREHEAT", "False") == "False":
-            return cls.from_query(os.environ.get("QUERY_STRING") or "", store=store, **kw)
-        try:
-            from voila.utils import wait_for_request
-        except ImportError:
-            pass
-        else:
-            wait_for_request()
+        wait_for_request()
         return cls.from_query(os.environ.get("QUERY_STRING") or "", store=store, **kw)
 
     # -- who am I -----------------------------------------------------------------------------

@@ -41,7 +41,8 @@ print(json.dumps({"modules": sorted(sys.modules)}))
 
 
 def loaded_by(notebook: Path, env: dict[str, str] | None = None) -> set[str]:
-    """The modules loaded after running ``notebook``'s code cells in a fresh process."""
+    """The modules loaded after running ``notebook``'s code cells in a fresh process (not a
+    preheated kernel unless ``env`` says ``VOILA_PREHEAT=True``)."""
     run_env = {**os.environ, "VOILA_PREHEAT": "False", **(env or {})}
     proc = subprocess.run(
         [sys.executable, "-c", RUNNER, str(notebook)],
@@ -115,32 +116,92 @@ def test_a_table_page_loads_only_the_tables_system(seats, seat):
     assert offenders(modules, "seasons") == []
 
 
-def test_a_preheated_kernel_still_waits_for_its_request(monkeypatch):
-    """Voila sets VOILA_PREHEAT=True in a pool kernel: ``from_voila`` then asks Voila for the
-    request (``wait_for_request``) before it reads the query; in every other kernel it reads the
-    query at once, without importing Voila."""
+class VoilaQuery:
+    """Voila's side of a preheated kernel's wait: a websocket at ``/voila/query/<kernel id>``
+    that sends the request's variables (tornado, as in Voila), on a free port of 127.0.0.1."""
+
+    def __init__(self, info: dict[str, str], delay: float = 0.0):
+        import asyncio
+        import threading
+
+        self.info, self.delay, self.asked = info, delay, []
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        self.thread = threading.Thread(target=self._serve, args=(ready,), daemon=True)
+        self.thread.start()
+        assert ready.wait(10)
+
+    def _serve(self, ready):
+        import asyncio
+
+        import tornado.web
+        import tornado.websocket
+
+        query = self
+
+        class Handler(tornado.websocket.WebSocketHandler):
+            async def open(self, kernel_id):
+                query.asked.append(kernel_id)
+                await asyncio.sleep(query.delay)  # the page's request comes later
+                self.write_message(query.info)
+
+        asyncio.set_event_loop(self.loop)
+        app = tornado.web.Application([(r"/voila/query/(.*)", Handler)])
+        server = app.listen(0, "127.0.0.1")
+        self.port = next(iter(server._sockets.values())).getsockname()[1]
+        ready.set()
+        self.loop.run_forever()
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def test_a_preheated_table_kernel_waits_for_its_request_without_voila(seats):
+    """A kernel Voila keeps ready (``VOILA_PREHEAT=True``) runs the table notebook up to
+    ``from_voila``, waits there for the page's request from Voila's websocket, then joins the seat
+    of the token it brings; it never imports Voila or jupyter_server (about 45 MB a seat)."""
+    db, made = seats
+    query = VoilaQuery({"QUERY_STRING": made.links("")["anna"].lstrip("?")}, delay=1.0)
+    try:
+        env = {
+            "TABLETOP_DB": str(db),
+            "VOILA_PREHEAT": "True",
+            "VOILA_APP_PORT": str(query.port),
+            "VOILA_KERNEL_ID": "k-123",
+            "QUERY_STRING": "",
+        }
+        modules = loaded_by(NOTEBOOKS / "table.ipynb", env)
+    finally:
+        query.close()
+    assert query.asked == ["k-123"]
+    assert "tabletop_systems.seasons" in modules  # the seat joined: its table's system loaded
+    assert offenders(modules, "seasons") == []
+    assert not [m for m in modules if m.split(".")[0] in ("voila", "jupyter_server", "jupyterlab_server")]
+
+
+def test_only_a_preheated_kernel_waits(monkeypatch):
+    """Any other kernel was started for its request: ``from_voila`` reads the query at once."""
     from tabletop_widgets.table import SeatError, TableSession
+    from tabletop_widgets.table.voila_request import wait_for_request
 
-    calls = []
-    fake_voila, fake_utils = type(sys)("voila"), type(sys)("voila.utils")
-
-    def wait_for_request():
-        calls.append(os.environ.get("QUERY_STRING"))
-        os.environ["QUERY_STRING"] = "table=t1"  # no seat token: refused before any store opens
-
-    fake_utils.wait_for_request = wait_for_request
-    fake_voila.utils = fake_utils
-    monkeypatch.setitem(sys.modules, "voila", fake_voila)
-    monkeypatch.setitem(sys.modules, "voila.utils", fake_utils)
-
+    env = {"VOILA_PREHEAT": "False", "VOILA_APP_PORT": "1"}  # nothing listens there: never asked
+    assert wait_for_request(env) is False
     monkeypatch.setenv("QUERY_STRING", "table=t1")
     monkeypatch.setenv("VOILA_PREHEAT", "False")
-    with pytest.raises(SeatError):
+    with pytest.raises(SeatError):  # no seat token: refused before any store opens
         TableSession.from_voila()
-    assert calls == []
 
-    monkeypatch.delenv("QUERY_STRING")
-    monkeypatch.setenv("VOILA_PREHEAT", "True")
-    with pytest.raises(SeatError):
-        TableSession.from_voila()
-    assert calls == [None]  # it waited before reading the query
+
+def test_a_preheated_kernel_that_cannot_reach_voila_says_so_and_finds_no_token(caplog):
+    from tabletop_widgets.table.voila_request import wait_for_request
+
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"VOILA_PREHEAT": "True", "VOILA_APP_PORT": str(port), "VOILA_KERNEL_ID": "k"}
+    assert wait_for_request(env) is False
+    assert "QUERY_STRING" not in env
+    assert f"ws://127.0.0.1:{port}/voila/query/k" in caplog.text
