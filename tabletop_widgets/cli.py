@@ -79,10 +79,10 @@ TEXTS = {
         "~/.local/share/tabletop-widgets/table.db)",
     ),
     "no_preheat": T(
-        "keep no kernels ready: each page starts its kernel when opened (slower pages, about 0.4 GB "
+        "keep no kernels ready: each page starts its kernel when opened (slower pages, about 0.35 GB "
         "less memory; by default one kernel per play page and one for the table page wait ready)",
         "не держать готовых ядер: каждая страница запускает ядро при открытии (страницы медленнее, "
-        "памяти примерно на 0,4 ГБ меньше; по умолчанию готово по ядру на каждую страницу игры и одно "
+        "памяти примерно на 0,35 ГБ меньше; по умолчанию готово по ядру на каждую страницу игры и одно "
         "для страницы стола)",
     ),
     "voila_args": T(
