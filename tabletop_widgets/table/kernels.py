@@ -38,6 +38,7 @@ kernel has run its notebook, a table page's has imported what it needs and waits
 ``TableSession.from_voila`` for the request that brings the seat's token. Voila's pool manager is
 a subclass of :class:`PageKernelManager` and never culls a kernel still in its pool; one that a
 page takes is culled like any other, its clock restarted while it waited (:meth:`cull_kernels`).
+The table notebook's cell that waits has no cell timeout (:class:`CellTimeout`).
 
 This module needs jupyter_server (the ``voila`` extra); nothing else of the package imports it.
 """
@@ -55,13 +56,37 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+#: the metadata of a notebook cell that waits for its page's request (``{"tabletop":
+#: {"waits_for_request": true}}``): the executor's cell timeout does not apply to it
+WAITS_FOR_REQUEST = "waits_for_request"
+
+
+class CellTimeout:
+    """``VoilaExecutor.timeout_func``: every cell gets the configured ``VoilaExecutor.timeout``
+    but the one that waits for its page's request, which has no limit. In a kernel Voila keeps
+    ready that cell waits until a page takes the kernel, minutes or hours later; with the
+    timeout it failed with "Cell execution timed out" and the pool kept a broken page. In any
+    other kernel the wait returns at once, and the cells that do the page's work keep the limit."""
+
+    def __init__(self, timeout: int | None):
+        self.timeout = timeout
+
+    def __call__(self, cell) -> int | None:
+        meta = (cell.get("metadata") or {}).get("tabletop") or {}
+        return None if meta.get(WAITS_FOR_REQUEST) else self.timeout
+
+
 class PageKernelManager(AsyncMappingKernelManager):
-    """Culls a kernel ``cull_idle_timeout`` seconds after its last page left (see the module)."""
+    """Culls a kernel ``cull_idle_timeout`` seconds after its last page left (see the module);
+    gives Voila's executor :class:`CellTimeout` unless a ``timeout_func`` is configured."""
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.pages: dict[str, int] = {}  # kernel id -> open page connections
         self.alone_since: dict[str, datetime] = {}  # kernel id -> when its last page left
+        config = getattr(self.parent, "config", None)  # the Voila app's: its executors read it
+        if config is not None and config.VoilaExecutor.get("timeout_func") is None:
+            config.VoilaExecutor.timeout_func = CellTimeout(config.VoilaExecutor.get("timeout"))
 
     async def start_kernel(self, *args, **kwargs):
         kernel_id = await super().start_kernel(*args, **kwargs)
@@ -160,4 +185,4 @@ class XsrfCookieIdentityProvider(PasswordIdentityProvider):
         return user
 
 
-__all__ = ["PageKernelManager", "XsrfCookieIdentityProvider"]
+__all__ = ["WAITS_FOR_REQUEST", "CellTimeout", "PageKernelManager", "XsrfCookieIdentityProvider"]

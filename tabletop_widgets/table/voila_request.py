@@ -24,6 +24,8 @@ from collections.abc import MutableMapping
 
 log = logging.getLogger(__name__)
 
+#: set in the environment once the request's variables are there
+RECEIVED = "TABLETOP_VOILA_REQUEST"
 #: seconds to reach the server; the request itself may come much later (a kernel waits in the pool)
 CONNECT_TIMEOUT = 5.0
 
@@ -54,7 +56,7 @@ def wait_for_request(environ: MutableMapping[str, str] | None = None) -> bool:
     returns False at once (it was started for its request and has them already). A server that
     cannot be reached is logged and False is returned: the page then finds no token."""
     environ = os.environ if environ is None else environ
-    if environ.get("VOILA_PREHEAT", "False") == "False":
+    if environ.get("VOILA_PREHEAT", "False") == "False" or environ.get(RECEIVED) == "1":
         return False
     url = request_url(environ)
     got: dict = {}
@@ -76,7 +78,8 @@ def wait_for_request(environ: MutableMapping[str, str] | None = None) -> bool:
         log.warning("no request reached this preheated kernel from %s: %s", url, got.get("error", "closed"))
         return False
     environ.update({str(k): str(v) for k, v in json.loads(info).items()})
+    environ[RECEIVED] = "1"  # a second call (the notebook's next cell) does not wait again
     return True
 
 
-__all__ = ["request_url", "wait_for_request"]
+__all__ = ["RECEIVED", "request_url", "wait_for_request"]

@@ -113,3 +113,66 @@ def test_never_connected_kernels_go_too(manager):
     clock.advance(301)  # a page whose browser never connected (a crashed tab while loading)
     cull(km)
     assert shut == ["k1"]
+
+
+def test_a_pooled_kernel_is_not_idle_while_it_waits_and_is_culled_after_its_page_leaves(manager):
+    """A kernel waiting in Voila's preheat pool (``_pools``: done tasks with ``kernel_id``) had
+    no page since it started; its clock restarts at every culler pass, so a page that takes it
+    long after is not culled before it connects; after the page leaves, it is culled as usual."""
+    km, kernel, clock, shut = manager
+
+    async def twenty_minutes_in_the_pool():
+        async def ready():
+            return {"kernel_id": "k1"}
+
+        task = asyncio.ensure_future(ready())
+        await task
+        km._pools = {"play_ret.ipynb": [task]}  # what Voila's pool manager keeps
+        assert km.pooled_kernels() == {"k1"}
+        for _ in range(20):
+            clock.advance(60)
+            await km.cull_kernels()
+
+    asyncio.run(twenty_minutes_in_the_pool())
+    km._pools = {}  # a page took it; the browser has not connected yet
+    clock.advance(5)
+    cull(km)
+    assert shut == []
+    km.notify_connect("k1")
+    km.notify_disconnect("k1")
+    clock.advance(301)
+    cull(km)
+    assert shut == ["k1"]
+
+
+def test_only_the_cell_that_waits_for_the_request_has_no_time_limit():
+    """The executor's cell timeout applies to every cell but the table notebook's wait (a kernel
+    Voila keeps ready waits there until a page takes it: minutes, hours)."""
+    import json
+    from pathlib import Path
+
+    from nbformat import from_dict
+
+    timeout = kernels.CellTimeout(60)
+    cells = json.loads((Path(__file__).resolve().parents[2] / "notebooks" / "table.ipynb").read_text())["cells"]
+    code = [from_dict(c) for c in cells if c["cell_type"] == "code"]
+    assert [timeout(c) for c in code] == [None, 60]
+    assert "wait_for_request()" in "".join(code[0].source) and "TableView(" not in "".join(code[0].source)
+    assert timeout(from_dict({"cell_type": "code", "metadata": {}, "source": ""})) == 60
+    assert kernels.CellTimeout(None)(code[1]) is None  # Voila's default: no limit at all
+
+
+def test_the_kernel_manager_gives_voila_s_executor_the_cell_timeout():
+    """Wired through the kernel manager ``voila.json`` names: the Voila app's config (which its
+    executors read) gets :class:`CellTimeout` with the configured timeout, unless it has one."""
+    from traitlets.config import Config, Configurable
+
+    app = Configurable(config=Config({"VoilaExecutor": {"timeout": 120}}))
+    PageKernelManager(parent=app)
+    func = app.config.VoilaExecutor.timeout_func
+    assert isinstance(func, kernels.CellTimeout) and func.timeout == 120
+
+    mine = object()
+    app = Configurable(config=Config({"VoilaExecutor": {"timeout_func": mine}}))
+    PageKernelManager(parent=app)
+    assert app.config.VoilaExecutor.timeout_func is mine

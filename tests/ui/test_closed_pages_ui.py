@@ -28,6 +28,8 @@ from conftest import child_pids, open_context, running, start_voila
 LOAD_TIMEOUT = 120_000
 CULL_IDLE = 20  # seconds without a page before the culler may shut a kernel down
 CULL_INTERVAL = 2
+#: the executor's cell timeout on this server (make play: 60 s), shorter than a pooled kernel waits
+CELL_TIMEOUT = 15
 #: How long a test waits for a kernel to go (the window plus a loaded CI machine's slack).
 GONE_WITHIN = CULL_IDLE + CULL_INTERVAL + 60
 
@@ -42,6 +44,7 @@ def culling_server(tmp_path_factory, chromium_path):
     culling = (
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
+        f"--VoilaExecutor.timeout={CELL_TIMEOUT}",
     )
     with running(start_voila(tmp, db, args=culling)) as (server,):
         yield server.base, server.pid, db, server.log_path
@@ -189,5 +192,22 @@ def test_a_preheated_kernel_that_waited_past_the_cull_window_serves_its_page(cul
         expect(page.locator(".tt-roll-log li")).to_have_count(2, timeout=LOAD_TIMEOUT)
         log = log_path.read_text(errors="replace")
         assert f"Culling kernel 'python3' ({kernel_id})" not in log, log[-3000:]
+    finally:
+        context.close()
+
+
+def test_a_table_kernel_kept_ready_longer_than_the_cell_timeout_serves_its_seat(culling_server, browser):
+    """The table page's kernel kept ready waits in its first cell for the request that brings
+    the seat's token; a page that comes after longer than the executor's cell timeout gets its
+    seat (that cell has no limit; it used to fail with "Cell execution timed out")."""
+    base, pid, db, log_path = culling_server
+    assert _wait_for_log(log_path, "Kernel pool of table.ipynb is filled", 120), "no preheated table kernel"
+    time.sleep(CELL_TIMEOUT + 10)
+    made = _table(db)
+    context, page, kernel_id, _ = _open_table_page(browser, base, made, pid)
+    try:
+        assert f"Using pre-heated kernel: {kernel_id} for table.ipynb" in log_path.read_text(errors="replace")
+        expect(page.locator(".tt-table-view.tt-table-gm")).to_contain_text("Gail")
+        assert "timed out" not in page.locator("body").inner_text()
     finally:
         context.close()
