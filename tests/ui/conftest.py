@@ -176,9 +176,11 @@ def start_voila(
     name: str = "voila",
     args: tuple[str, ...] = ("--show_tracebacks=True",),
     folder: Path = NOTEBOOKS,
+    cell_timeout: int = 120,
 ) -> Server:
     """A Voila server serving ``folder`` (notebooks/) with ``TABLETOP_DB=db`` on a free port, its
-    log in ``tmp/<name>.log`` (``args``: more command-line options). Started from the repository
+    log in ``tmp/<name>.log`` (``args``: more command-line options; ``cell_timeout``: the
+    executor's, patient for a loaded CI machine). Started from the repository
     root, so its ``voila.json`` applies as it does for ``make play``. Use it in :func:`running`."""
     port = free_port()
     cmd = [
@@ -190,7 +192,7 @@ def start_voila(
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
-        "--VoilaExecutor.timeout=120",
+        f"--VoilaExecutor.timeout={cell_timeout}",
         *args,
     ]
     env = {**os.environ, "TABLETOP_DB": str(db), "PYTHONUNBUFFERED": "1"}

@@ -44,9 +44,8 @@ def culling_server(tmp_path_factory, chromium_path):
     culling = (
         f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
         f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
-        f"--VoilaExecutor.timeout={CELL_TIMEOUT}",
     )
-    with running(start_voila(tmp, db, args=culling)) as (server,):
+    with running(start_voila(tmp, db, args=culling, cell_timeout=CELL_TIMEOUT)) as (server,):
         yield server.base, server.pid, db, server.log_path
 
 
