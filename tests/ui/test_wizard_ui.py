@@ -208,7 +208,11 @@ def test_the_wizard_in_the_dark_theme_and_on_a_phone(browser, voila_url, watch_p
         assert width <= 392, f"the page is {width} px wide on a 390 px phone"
         box = wizard.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 391
+        # (both buttons are enabled by the step's update, which a loaded machine may deliver late)
+        expect(wizard.locator(".tt-wizard-back")).to_be_enabled(timeout=STEP_TIMEOUT)
+        expect(wizard.locator(".tt-wizard-next")).to_be_enabled(timeout=STEP_TIMEOUT)
         wizard.locator(".tt-wizard-back").focus()
+        assert page.evaluate("document.activeElement.closest('.tt-wizard-back') !== null"), "Back takes focus"
         page.keyboard.press("Tab")
         focused = page.evaluate("document.activeElement.closest('.tt-wizard-next') !== null")
         assert focused, "Tab from Back reaches Next"
