@@ -58,6 +58,20 @@ class OptionControl:
         return raw
 
 
+def label_style(widget_class: type) -> widgets.Widget:
+    """The one style of ``widget_class``'s kind (a DescriptionStyle, a TextStyle...) whose
+    description is as wide as its words (``description_width="initial"``), shared by every
+    control that wants it instead of one model each. Never changed after it is made."""
+    klass = widget_class.class_traits()["style"].klass
+    style = _LABEL_STYLES.get(klass)
+    if style is None or getattr(style, "comm", None) is None:
+        style = _LABEL_STYLES[klass] = klass(description_width="initial")
+    return style
+
+
+_LABEL_STYLES: dict[type, widgets.Widget] = {}
+
+
 def option_key(o: OptionSpec) -> tuple:
     """What makes two checks' options one control: name, kind, English label, choices."""
     choices = tuple(repr(v) for v, _ in o.choices) if o.kind == "choice" else ()
@@ -314,6 +328,7 @@ def grid_layout(min_px: int, gap: str, align: str = "flex-start") -> widgets.Lay
 
 __all__ = [
     "OptionControl",
+    "label_style",
     "option_key",
     "plan_controls",
     "checks_shape",
