@@ -23,6 +23,7 @@ import traitlets
 
 from tabletop_widgets import available_systems, get_system
 from tabletop_widgets.widgets.lobby import sample_character
+from tabletop_widgets.widgets.log import RollLog
 from tabletop_widgets.widgets.tracker import show_combat
 from tabletop_widgets.widgets.tray import DiceTray
 
@@ -95,3 +96,17 @@ def test_a_combatant_who_joins_costs_its_row_and_the_rest_redraws_only_what_chan
         assert sum(updates.values()) <= 10, updates.most_common(6)
     finally:
         tracker.close()
+
+
+def test_a_roll_log_and_each_new_entry_cost_few_models(monkeypatch):
+    """A roll log (before issue 21's models work: 40 models and 31 updates; an entry 3 models)."""
+    log, models, updates = counted(RollLog, monkeypatch)
+    try:
+        assert len(models) <= 26 and sum(updates.values()) <= 5, (len(models), updates.most_common(6))
+        log.add(who="Ann", what="1d20", breakdown="1d20: 7")
+        entry, models, updates = counted(lambda: log.add(who="Ann", what="2d6", breakdown="2d6: 3 4"), monkeypatch)
+        assert entry is not None and len(models) == 1 and "tt-log-item" in models[0]._dom_classes
+        assert sum(updates.values()) <= 4, updates.most_common(6)
+        assert "2d6: 3 4" in models[0].value
+    finally:
+        log.close()
