@@ -585,6 +585,14 @@ class CombatTracker(widgets.VBox):
         """A log line for ``event`` in the tracker's locale, without what this audience must not see."""
         return describe(self.combat, event, self.locale, self._secret_ids())
 
+    def announce(self, event: dict) -> None:
+        """Show ``event`` (one of the combat's events) in the status line, as the tracker's own
+        actions do: a step made on the Combat itself (a page's scripted fight, played before its
+        tracker is drawn) then reads as if it had been made here."""
+        if not isinstance(event, dict) or not any(event is e for e in self.combat.events):
+            raise ValueError("announce() takes one of this combat's events")
+        self._say(self.describe(event))
+
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = text
         cls = "tt-msg tt-error" if error else "tt-msg"

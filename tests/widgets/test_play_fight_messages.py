@@ -51,6 +51,7 @@ print(json.dumps({
     "log": t.log_view.value,
     "selected": t.selected,
     "panel": t.panel_head.value,
+    "status": t.status.value,
 }))
 """
 
@@ -71,4 +72,6 @@ def test_the_fight_cell_plays_the_fight_then_draws_it_once(slug):
     # what the page's text says stands: round 1 under way, blows traded, every step in the log
     assert report["round"] == 1 and report["events"].count("attack") >= 2, report["events"]
     assert report["log"].count("<li>") >= 5 and report["selected"] and "tt-selected-name" in report["panel"]
+    if slug != "threads_of_fate":  # the hero's blow in the status line, as the Attack button shows it
+        assert 'class="tt-msg"' in report["status"] and "→" in report["status"], report["status"]
     assert report["updates"] <= BUDGET[slug], report["updates"]
