@@ -146,6 +146,7 @@ class CombatTracker(widgets.VBox):
         self.can = can or _allow_all
         self._parts: set[str] = set()
         self._made: dict[str, Any] = {}  # the parts of PARTS made so far, by name
+        kwargs.setdefault("_dom_classes", ("tt-tracker",))  # with its first message
         super().__init__(**kwargs)
         self.locale = locale
         self.audience = audience

@@ -424,12 +424,21 @@ class AddPart:
 
     def __init__(self, tracker: Any, box: widgets.Box):
         self.tracker = tracker
+        w = self.words()  # each made with its words and choices: no update after it is made
         self.new_name = widgets.Text(
-            layout=fixed_layout(width="230px"), style=label_style(widgets.Text), _dom_classes=("tt-new-name",)
+            layout=fixed_layout(width="230px"),
+            style=label_style(widgets.Text),
+            _dom_classes=("tt-new-name",),
+            **w["new_name"],
         )
         self.new_name.on_msg(self._on_new_name_msg)
         self.new_template = widgets.Dropdown(
-            layout=fixed_layout(width="260px"), style=label_style(widgets.Dropdown), _dom_classes=("tt-new-template",)
+            layout=fixed_layout(width="260px"),
+            style=label_style(widgets.Dropdown),
+            _dom_classes=("tt-new-template",),
+            options=self.template_options(),
+            value="",
+            **w["new_template"],
         )
         self.new_hidden = widgets.Checkbox(
             value=False,
@@ -437,31 +446,43 @@ class AddPart:
             layout=fixed_layout(width="90px"),
             style=shared_style(widgets.widget_bool.CheckboxStyle),
             _dom_classes=("tt-new-hidden",),
+            **w["new_hidden"],
         )
-        self.add_button = button("tt-add", lambda: tracker.add_from_form())
+        self.add_button = button("tt-add", lambda: tracker.add_from_form(), **w["add_button"])
         box.children = [self.new_name, self.new_template, self.new_hidden, self.add_button]
+
+    def words(self) -> dict[str, dict[str, str]]:
+        """Each control's words in the tracker's language, by its name."""
+        loc = self.tracker.locale
+        return {
+            "new_name": {
+                "description": _t("new_name", loc),
+                "tooltip": _t("new_name_tip", loc),
+                "placeholder": _t("new_name_tip", loc),
+            },
+            "new_template": {"description": _t("template", loc), "tooltip": _t("template_tip", loc)},
+            "new_hidden": {"description": _t("add_hidden", loc), "tooltip": _t("hidden_tip", loc)},
+            "add_button": {"description": _t("add", loc), "tooltip": _t("add_tip", loc)},
+        }
+
+    def template_options(self) -> list[tuple[str, str]]:
+        """What a new combatant may be based on: a fresh character or a copy of a combatant."""
+        loc = self.tracker.locale
+        combat = self.tracker.combat
+        return [(_t("blank", loc), "")] + [(f"{_t('copy_of', loc)} {combat.name(i)}", i) for i in combat.ids]
 
     def _on_new_name_msg(self, _widget, content, _buffers):
         if isinstance(content, dict) and content.get("event") == "submit":
             self.tracker.add_from_form()
 
     def render(self) -> None:
-        loc = self.tracker.locale
-        combat = self.tracker.combat
-        self.new_name.description = _t("new_name", loc)
-        self.new_name.tooltip = _t("new_name_tip", loc)
-        self.new_name.placeholder = _t("new_name_tip", loc)
-        opts = [(_t("blank", loc), "")] + [(f"{_t('copy_of', loc)} {combat.name(i)}", i) for i in combat.ids]
+        opts = self.template_options()
         if list(self.new_template.options) != opts:
             keep = self.new_template.value
             self.new_template.options = opts
             self.new_template.value = keep if keep in [v for _, v in opts] else ""
-        self.new_template.description = _t("template", loc)
-        self.new_template.tooltip = _t("template_tip", loc)
-        self.new_hidden.description = _t("add_hidden", loc)
-        self.new_hidden.tooltip = _t("hidden_tip", loc)
-        self.add_button.description = _t("add", loc)
-        self.add_button.tooltip = _t("add_tip", loc)
+        for name, traits in self.words().items():
+            assign(getattr(self, name), traits)
 
 
 #: the classes of the parts, by their name in ``LAZY_PARTS``
