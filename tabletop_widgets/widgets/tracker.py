@@ -30,7 +30,6 @@ from tabletop_widgets.core.combat import Combat, clone_character
 from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.problems import RuleError, ValidationError
-from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 
 from . import language
@@ -40,7 +39,7 @@ from .tracker_attack import AttackPanel, check_attack
 from .tracker_list import CombatantList
 from .sheet_context import hbox, vbox
 from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, html_view, without_initiative
-from .tracker_text import TEXTS, describe, names_in, tiebreak_text
+from .tracker_text import TEXTS, describe, names_in, round_html, tiebreak_text, title_html
 
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
@@ -631,22 +630,10 @@ class CombatTracker(widgets.VBox):
         self.log_view.value = self._log_html()
 
     def _title_html(self) -> str:
-        loc = self.locale
-        return f'<h2>{_t("title", loc)} <span class="tt-system">· {html.escape(tr(self.system.title, loc))}</span></h2>'
+        return title_html(self.system, self.locale)
 
     def _round_html(self) -> str:
-        loc = self.locale
-        combat = self.combat
-        if not combat.started:
-            return f'<span class="tt-round-box tt-idle">{_t("not_started", loc)}</span>'
-        cur = combat.name(combat.current) if combat.current else "—"
-        if combat.current and self.audience != "gm" and combat.combatant(combat.current).hidden:
-            cur = "?"
-        return (
-            f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
-            f'<b class="tt-round-number">{combat.round}</b> · {term_of(self.system, "turn", loc)}: '
-            f'<span class="tt-current-name">{html.escape(cur)}</span></span>'
-        )
+        return round_html(self.combat, self.locale, show_hidden=self.audience == "gm")
 
     def _log_html(self) -> str:
         lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(self.visible_events()[-LOG_LINES:])]

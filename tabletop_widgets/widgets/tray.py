@@ -147,27 +147,7 @@ class DiceTray(TrayChecks):
         )
         roll_row = hbox([self.notation, self.roll_button], classes=("tt-tray-roll-row",))
 
-        self.error = html_widget(
-            layout=widgets.Layout(display="none"), classes=("tt-tray-error",), tooltip=_t("error_tip", locale)
-        )
-        self.dice = DiceAnim(animate=animate, layout=shared_layout(), _dom_classes=("tt-tray-dice",))
-        self.result_view = html_widget(classes=("tt-result-body",), tooltip=_t("result_tip", locale))
-        # under the result: what may still be done to it
-        self.after_box = widgets.VBox(layout=widgets.Layout(display="none"), _dom_classes=("tt-after-roll",))
-        self.after_title = html_widget(classes=("tt-after-title",))
-        self.after_controls: dict[str, widgets.Widget] = {}
-        self.after_button = button_widget(
-            button_style="warning",
-            classes=("tt-after-button",),
-            description=_t("after_button", locale),
-            tooltip=_t("after_tip", locale),
-        )
-        self.after_button.on_click(lambda _b: self._on_after_click())
-        self.result = widgets.VBox(
-            [self.dice, self.result_view, self.after_box],
-            layout=widgets.Layout(display="none"),
-            _dom_classes=("tt-tray-result",),
-        )
+        self._make_result(locale, animate)
 
         self.roll_button.on_click(lambda _b: self._on_roll_click())
         self.notation.on_msg(self._on_notation_msg)
@@ -190,6 +170,31 @@ class DiceTray(TrayChecks):
         self._render_result()
         self._render_error()
         self._offer_after(None)
+
+    def _make_result(self, locale: str, animate: bool) -> None:
+        """The error line and the result (the dice, the breakdown, what may still be done to
+        it); both hidden until there is something to show."""
+        self.error = html_widget(
+            layout=widgets.Layout(display="none"), classes=("tt-tray-error",), tooltip=_t("error_tip", locale)
+        )
+        self.dice = DiceAnim(animate=animate, layout=shared_layout(), _dom_classes=("tt-tray-dice",))
+        self.result_view = html_widget(classes=("tt-result-body",), tooltip=_t("result_tip", locale))
+        # under the result: what may still be done to it
+        self.after_box = widgets.VBox(layout=widgets.Layout(display="none"), _dom_classes=("tt-after-roll",))
+        self.after_title = html_widget(classes=("tt-after-title",))
+        self.after_controls: dict[str, widgets.Widget] = {}
+        self.after_button = button_widget(
+            button_style="warning",
+            classes=("tt-after-button",),
+            description=_t("after_button", locale),
+            tooltip=_t("after_tip", locale),
+        )
+        self.after_button.on_click(lambda _b: self._on_after_click())
+        self.result = widgets.VBox(
+            [self.dice, self.result_view, self.after_box],
+            layout=widgets.Layout(display="none"),
+            _dom_classes=("tt-tray-result",),
+        )
 
     # ========================================================================================
     # public API
