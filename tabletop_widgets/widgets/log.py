@@ -28,6 +28,8 @@ from tabletop_widgets.dice.render import ROLL_CSS
 from tabletop_widgets.front import stylesheet
 
 from .base import locale_validator, text_lookup
+from .sheet_context import button_widget, fixed_layout, hbox, html_widget, shared_layout, vbox
+from .tray_controls import label_style
 
 #: How many entries the log keeps (the oldest are dropped beyond this).
 LOG_LIMIT = 1000
@@ -170,39 +172,58 @@ class RollLog(widgets.VBox):
         self._entry_views: dict[int, widgets.Widget] = {}  # entry number -> its widget, while shown
         self._visible = 0  # how many entries the filters let through (kept as entries come)
         self._whos: list[str] = []
-        self.style_block = widgets.HTML(_CSS + ROLL_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-log-title")
-        self.clear_button = widgets.Button(icon="", layout=widgets.Layout(width="auto"))
-        self.clear_button.add_class("tt-log-clear")
+        # made with their classes and words (no update after them); the pieces that never hide or
+        # resize share one frozen layout and one style per kind, those that do have their own
+        self.style_block = html_widget(_CSS + ROLL_CSS, classes=("tt-style",))
+        self.title = html_widget(classes=("tt-log-title",))
+        self.clear_button = button_widget(
+            icon="",
+            layout=widgets.Layout(width="auto"),  # its own: a table's log hides it
+            classes=("tt-log-clear",),
+            description=_t("clear", locale),
+            tooltip=_t("clear_tip", locale),
+        )
         self.filter_box = widgets.Text(
             continuous_update=True,
-            style={"description_width": "initial"},
-            layout=widgets.Layout(flex="1 1 200px", width="auto"),
+            style=label_style(widgets.Text),
+            layout=fixed_layout(flex="1 1 200px", width="auto"),
+            _dom_classes=("tt-log-filter",),
+            description=_t("filter", locale),
+            placeholder=_t("filter_placeholder", locale),
+            tooltip=_t("filter_tip", locale),
         )
-        self.filter_box.add_class("tt-log-filter")
-        self.who_box = widgets.Dropdown(options=[("everyone", "")], value="", style={"description_width": "initial"})
-        self.who_box.add_class("tt-log-who")
-        self.export_button = widgets.Button(layout=widgets.Layout(width="auto"))
-        self.export_button.add_class("tt-log-export-button")
-        self.count_view = widgets.HTML()
-        self.count_view.add_class("tt-log-count")
-        self.export_link = widgets.HTML()
-        self.export_link.add_class("tt-log-export")
-        self.earlier_button = widgets.Button(layout=widgets.Layout(width="auto", display="none"))
-        self.earlier_button.add_class("tt-log-earlier")
-        self.empty_note = widgets.HTML()
-        self.empty_note.add_class("tt-log-empty")
-        self.scroll = widgets.VBox()  # (no tooltip: the front-end's Box view has none)
-        self.scroll.add_class("tt-log-scroll")
-        self.list_view = widgets.VBox([self.earlier_button, self.empty_note, self.scroll])
-        self.list_view.add_class("tt-log-list")
+        self.who_box = widgets.Dropdown(
+            options=[(_t("everyone", locale), "")],
+            value="",
+            style=label_style(widgets.Dropdown),
+            layout=shared_layout(),
+            _dom_classes=("tt-log-who",),
+            description=_t("who", locale),
+            tooltip=_t("who_tip", locale),
+        )
+        self.export_button = button_widget(
+            layout=fixed_layout(width="auto"),
+            classes=("tt-log-export-button",),
+            description=_t("export", locale),
+            tooltip=_t("export_tip", locale),
+        )
+        self.count_view = html_widget(classes=("tt-log-count",))
+        self.export_link = html_widget(classes=("tt-log-export",))
+        self.earlier_button = button_widget(
+            layout=widgets.Layout(width="auto", display="none"),
+            classes=("tt-log-earlier",),
+            description=_t("earlier", locale),
+            tooltip=_t("earlier_tip", locale),
+        )
+        self.empty_note = html_widget(layout=widgets.Layout(), classes=("tt-log-empty",), tooltip=_t("log_tip", locale))
+        self.scroll = vbox(classes=("tt-log-scroll",))  # (no tooltip: the front-end's Box view has none)
+        self.list_view = vbox([self.earlier_button, self.empty_note, self.scroll], classes=("tt-log-list",))
 
-        header = widgets.HBox([self.title, self.clear_button])
-        header.add_class("tt-log-header")
-        controls = widgets.HBox([self.filter_box, self.who_box, self.export_button, self.count_view, self.export_link])
-        controls.add_class("tt-log-controls")
+        header = hbox([self.title, self.clear_button], classes=("tt-log-header",))
+        controls = hbox(
+            [self.filter_box, self.who_box, self.export_button, self.count_view, self.export_link],
+            classes=("tt-log-controls",),
+        )
         super().__init__([self.style_block, header, controls, self.list_view], **kwargs)
         self.add_class("tt-roll-log")
         self.locale = locale
@@ -425,8 +446,7 @@ class RollLog(widgets.VBox):
             self.who_box.value = current if current in dict(options).values() else ""
 
     def _entry_view(self, e: LogEntry) -> widgets.Widget:
-        view: widgets.Widget = widgets.HTML(_entry_html(e, self.locale))
-        view.add_class("tt-log-item")
+        view: widgets.Widget = html_widget(_entry_html(e, self.locale), classes=("tt-log-item",))
         if e.details is not None:
             view = self._big_entry_view(e, view)
         self._entry_views[e.n] = view
@@ -435,14 +455,14 @@ class RollLog(widgets.VBox):
     def _big_entry_view(self, e: LogEntry, head: widgets.HTML) -> widgets.VBox:
         """A big roll's entry: its summary, a button, and the dice once the reader opens them."""
         loc = self.locale
-        toggle = widgets.Button(description=_t("open_dice", loc), tooltip=_t("dice_tip", loc))
-        toggle.layout.width = "auto"
-        toggle.add_class("tt-log-dice-toggle")
-        dice = widgets.HTML(layout=widgets.Layout(display="none"))
-        dice.add_class("tt-log-dice")
-        box = widgets.VBox([head, toggle, dice])
-        box.add_class("tt-log-item")
-        box.add_class("tt-log-big")
+        toggle = button_widget(
+            layout=fixed_layout(width="auto"),
+            classes=("tt-log-dice-toggle",),
+            description=_t("open_dice", loc),
+            tooltip=_t("dice_tip", loc),
+        )
+        dice = html_widget(layout=widgets.Layout(display="none"), classes=("tt-log-dice",))
+        box = vbox([head, toggle, dice], classes=("tt-log-item", "tt-log-big"))
 
         def flip(_b=None) -> None:
             opening = dice.layout.display == "none"

@@ -30,7 +30,6 @@ from tabletop_widgets.core.combat import Combat, clone_character
 from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.problems import RuleError, ValidationError
-from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 
 from . import language
@@ -38,8 +37,9 @@ from .base import locale_toggle, locale_validator, text_lookup
 from .tracker_attack import TEXTS as ATTACK_TEXTS
 from .tracker_attack import AttackPanel, check_attack
 from .tracker_list import CombatantList
-from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, without_initiative
-from .tracker_text import TEXTS, describe, names_in, tiebreak_text
+from .sheet_context import hbox, vbox
+from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, html_view, without_initiative
+from .tracker_text import TEXTS, describe, names_in, round_html, tiebreak_text, title_html
 
 #: How many recent events the tracker's log shows (newest first).
 LOG_LINES = 8
@@ -145,6 +145,7 @@ class CombatTracker(widgets.VBox):
         self.can = can or _allow_all
         self._parts: set[str] = set()
         self._made: dict[str, Any] = {}  # the parts of PARTS made so far, by name
+        kwargs.setdefault("_dom_classes", ("tt-tracker",))  # with its first message
         super().__init__(**kwargs)
         self.locale = locale
         self.audience = audience
@@ -174,13 +175,13 @@ class CombatTracker(widgets.VBox):
     # The parts, in the order they appear
     # ------------------------------------------------------------------------------------------
     def _make_header(self, locale: str) -> widgets.Widget:
-        self.style_block = widgets.HTML(_CSS, _dom_classes=("tt-style",))
-        self.title = widgets.HTML(_dom_classes=("tt-tracker-title",))
-        self.round_label = widgets.HTML(_dom_classes=("tt-round",))
+        self.style_block = html_view("tt-style", value=_CSS)
+        self.title = html_view("tt-tracker-title", value=self._title_html())
+        self.round_label = html_view("tt-round", value=self._round_html())
         self.locale_toggle = locale_toggle(locale)
+        self.locale_toggle.tooltip = _t("locale_tip", locale)
         self.locale_toggle.observe(self._on_locale_toggle, names="value")
-        header = widgets.HBox([self.title, self.round_label, self.locale_toggle], _dom_classes=("tt-tracker-header",))
-        return header
+        return hbox([self.title, self.round_label, self.locale_toggle], classes=("tt-tracker-header",))
 
     def _make_toolbar(self) -> widgets.Widget:
         self.toolbar = Toolbar(self)
@@ -198,15 +199,15 @@ class CombatTracker(widgets.VBox):
     def _make_panel(self) -> None:
         """The selected combatant's panel: its head now, its body when a combatant is first
         selected (see :meth:`_make_part`)."""
-        self.panel_head = widgets.HTML(_dom_classes=("tt-panel-head",))
-        self.panel_body = widgets.VBox()
-        self.panel = widgets.VBox([self.panel_head, self.panel_body], _dom_classes=("tt-tracker-panel",))
+        self.panel_head = html_view("tt-panel-head")
+        self.panel_body = widgets.VBox(layout=widgets.Layout(display="none"))  # its own: it hides
+        self.panel = vbox([self.panel_head, self.panel_body], classes=("tt-tracker-panel",))
 
     def _make_footer(self) -> None:
         # its row is made for a seat that may add (see _make_part)
-        self.add_box = widgets.HBox(_dom_classes=("tt-add-row",))
-        self.status = widgets.HTML(_dom_classes=("tt-tracker-status", "tt-live"))
-        self.log_view = widgets.HTML(_dom_classes=("tt-tracker-log",))
+        self.add_box = widgets.HBox(_dom_classes=("tt-add-row",))  # its own layout: it hides
+        self.status = html_view("tt-tracker-status", "tt-live")
+        self.log_view = html_view("tt-tracker-log", value=self._log_html())
 
     def _follow_changes(self) -> None:
         self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])
@@ -584,6 +585,14 @@ class CombatTracker(widgets.VBox):
         """A log line for ``event`` in the tracker's locale, without what this audience must not see."""
         return describe(self.combat, event, self.locale, self._secret_ids())
 
+    def announce(self, event: dict) -> None:
+        """Show ``event`` (one of the combat's events) in the status line, as the tracker's own
+        actions do: a step made on the Combat itself (a page's scripted fight, played before its
+        tracker is drawn) then reads as if it had been made here."""
+        if not isinstance(event, dict) or not any(event is e for e in self.combat.events):
+            raise ValueError("announce() takes one of this combat's events")
+        self._say(self.describe(event))
+
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = text
         cls = "tt-msg tt-error" if error else "tt-msg"
@@ -608,31 +617,27 @@ class CombatTracker(widgets.VBox):
 
     def _render(self) -> None:
         loc = self.locale
-        combat = self.combat
         if self.locale_toggle.value != loc:
             self.locale_toggle.value = loc
         self.locale_toggle.tooltip = _t("locale_tip", loc)
-        self.title.value = (
-            f'<h2>{_t("title", loc)} <span class="tt-system">· {html.escape(tr(self.system.title, loc))}</span></h2>'
-        )
-        if combat.started:
-            cur = combat.name(combat.current) if combat.current else "—"
-            if combat.current and self.audience != "gm" and combat.combatant(combat.current).hidden:
-                cur = "?"
-            self.round_label.value = (
-                f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
-                f'<b class="tt-round-number">{combat.round}</b> · {term_of(self.system, "turn", loc)}: '
-                f'<span class="tt-current-name">{html.escape(cur)}</span></span>'
-            )
-        else:
-            self.round_label.value = f'<span class="tt-round-box tt-idle">{_t("not_started", loc)}</span>'
+        self.title.value = self._title_html()
+        self.round_label.value = self._round_html()
         self.toolbar.render()
         self.combatant_list.render_tiebreaks()
         self.combatant_list.render_rows()
         self._render_panel()
         self._render_add()
+        self.log_view.value = self._log_html()
+
+    def _title_html(self) -> str:
+        return title_html(self.system, self.locale)
+
+    def _round_html(self) -> str:
+        return round_html(self.combat, self.locale, show_hidden=self.audience == "gm")
+
+    def _log_html(self) -> str:
         lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(self.visible_events()[-LOG_LINES:])]
-        self.log_view.value = f"<b>{_t('log', loc)}</b><ol reversed>{''.join(lines)}</ol>" if lines else ""
+        return f"<b>{_t('log', self.locale)}</b><ol reversed>{''.join(lines)}</ol>" if lines else ""
 
     def _render_panel(self) -> None:
         loc = self.locale
@@ -679,9 +684,9 @@ class CombatTracker(widgets.VBox):
 def show_combat(system, locale: str | None = None, *, characters=None, **kwargs: Any) -> CombatTracker:
     """A combat tracker for ``system`` (a GameSystem or its slug); ``characters`` (a list of the
     system's Characters or ``{id: Character}``) are added in that order."""
-    tracker = CombatTracker(system, locale=locale, **kwargs)
-    if characters:
+    combat = _combat_for(system, kwargs.pop("combat", None), kwargs.pop("rng", None))
+    if characters:  # added before the view is made: it is drawn once, with them
         items = characters.items() if hasattr(characters, "items") else [(None, c) for c in characters]
         for cid, ch in items:
-            tracker.combat.add(cid, ch)
-    return tracker
+            combat.add(cid, ch)
+    return CombatTracker(combat=combat, locale=locale, **kwargs)

@@ -17,16 +17,62 @@ from tabletop_widgets.core.i18n import count, tr
 from tabletop_widgets.core.system import term_of
 
 from .base import text_lookup
+from .sheet_context import fixed_layout, hbox, shared_layout, shared_style, vbox
+from .tray_controls import label_style
 from .tracker_text import TEXTS
 
 _t = text_lookup(TEXTS)
 
 
-def button(cls: str, action: Callable[[], Any], style: str = "") -> widgets.Button:
-    """A button with the CSS class ``cls`` that calls ``action()`` when clicked."""
-    b = widgets.Button(button_style=style, _dom_classes=(cls,))
+def button(
+    cls: str | tuple[str, ...],
+    action: Callable[[], Any],
+    style: str = "",
+    *,
+    layout: widgets.Layout | None = None,
+    **traits: Any,
+) -> widgets.Button:
+    """A button with the CSS class(es) ``cls`` that calls ``action()`` when clicked, made with
+    ``traits`` (its words: no update after it is made). It shares the frozen layout and the one
+    ButtonStyle unless given its own ``layout`` (a button that hides itself needs one)."""
+    classes = (cls,) if isinstance(cls, str) else tuple(cls)
+    b = widgets.Button(
+        button_style=style,
+        layout=layout if layout is not None else shared_layout(),
+        style=shared_style(widgets.ButtonStyle),
+        _dom_classes=classes,
+        **traits,
+    )
     b.on_click(lambda _b: action())
     return b
+
+
+def toggle_button(classes: tuple[str, ...], *, layout: widgets.Layout | None = None, **traits: Any):
+    """A ToggleButton with ``classes`` and ``traits``, sharing the frozen layout (unless given its
+    own) and the one ToggleButtonStyle."""
+    return widgets.ToggleButton(
+        layout=layout if layout is not None else shared_layout(),
+        style=shared_style(widgets.widget_bool.ToggleButtonStyle),
+        _dom_classes=classes,
+        **traits,
+    )
+
+
+def html_view(*classes: str, layout: widgets.Layout | None = None, **traits: Any) -> widgets.HTML:
+    """An HTML widget with ``classes`` and ``traits`` (its ``value``...), sharing the frozen
+    layout (unless given its own: one that hides itself needs one) and the one HTMLStyle."""
+    return widgets.HTML(
+        layout=layout if layout is not None else shared_layout(),
+        style=shared_style(widgets.widget_string.HTMLStyle),
+        _dom_classes=classes,
+        **traits,
+    )
+
+
+def assign(widget: widgets.Widget, traits: dict[str, Any]) -> None:
+    """Set ``traits`` on ``widget``: only the values that change go to the browser."""
+    for name, value in traits.items():
+        setattr(widget, name, value)
 
 
 @contextlib.contextmanager
@@ -45,6 +91,7 @@ def option_controls(specs, old: dict, cls: str, loc: str) -> dict:
         label = tr(s.label, loc)
         tip = tr(s.help, loc) if s.help else label
         value = old.get(s.name, s.default)
+        classes = (cls, f"tt-option-{s.name}")  # made with the widget: no later message
         if s.kind == "choice":
             choices = [(tr(lab, loc), v) for v, lab in s.choices]
             values = [v for _, v in choices]
@@ -52,12 +99,20 @@ def option_controls(specs, old: dict, cls: str, loc: str) -> dict:
                 options=choices,
                 value=value if value in values else s.default,
                 description=label,
-                style={"description_width": "initial"},
-                layout=widgets.Layout(width="auto", min_width="220px"),
+                style=label_style(widgets.Dropdown),
+                layout=fixed_layout(width="auto", min_width="220px"),
+                tooltip=tip,
+                _dom_classes=classes,
             )
         elif s.kind == "bool":
             w = widgets.Checkbox(
-                value=bool(value), description=label, indent=False, layout=widgets.Layout(width="auto")
+                value=bool(value),
+                description=label,
+                indent=False,
+                layout=fixed_layout(width="auto"),
+                style=shared_style(widgets.widget_bool.CheckboxStyle),
+                tooltip=tip,
+                _dom_classes=classes,
             )
         elif s.kind == "int":
             lo = s.min if s.min is not None else -9999
@@ -67,14 +122,20 @@ def option_controls(specs, old: dict, cls: str, loc: str) -> dict:
                 min=lo,
                 max=hi,
                 description=label,
-                style={"description_width": "initial"},
-                layout=widgets.Layout(width="150px"),
+                style=label_style(widgets.BoundedIntText),
+                layout=fixed_layout(width="150px"),
+                tooltip=tip,
+                _dom_classes=classes,
             )
         else:
-            w = widgets.Text(value=str(value or ""), description=label, style={"description_width": "initial"})
-        w.tooltip = tip
-        w.add_class(cls)
-        w.add_class(f"tt-option-{s.name}")
+            w = widgets.Text(
+                value=str(value or ""),
+                description=label,
+                style=label_style(widgets.Text),
+                layout=shared_layout(),
+                tooltip=tip,
+                _dom_classes=classes,
+            )
         made[s.name] = w
     return made
 
@@ -89,41 +150,47 @@ TOOLBAR_BUTTONS = ("prev_button", "next_button", "delay_button", "initiative_but
 
 
 class Toolbar:
-    """The turn buttons: back, next (start), delay, initiative, undo, end."""
+    """The turn buttons: back, next (start), delay, initiative, undo, end; each made with its
+    words and state (:meth:`state`), so a new toolbar sends no update."""
 
     def __init__(self, tracker: Any):
         self.tracker = tracker
-        self.prev_button = button("tt-prev", lambda: tracker.previous_turn())
-        self.next_button = button("tt-next", lambda: tracker.next_turn(), "primary")
-        self.delay_button = button("tt-delay", lambda: tracker.delay())
-        self.initiative_button = button("tt-initiative", lambda: tracker.roll_initiative(), "info")
-        self.undo_button = button("tt-undo", lambda: tracker.undo())
-        self.end_button = button("tt-end", lambda: tracker.end())
-        self.box = widgets.HBox([getattr(self, name) for name in TOOLBAR_BUTTONS], _dom_classes=("tt-tracker-toolbar",))
+        s = self.state()
+        self.prev_button = button("tt-prev", lambda: tracker.previous_turn(), **s["prev_button"])
+        self.next_button = button("tt-next", lambda: tracker.next_turn(), "primary", **s["next_button"])
+        self.delay_button = button("tt-delay", lambda: tracker.delay(), **s["delay_button"])
+        self.initiative_button = button(
+            "tt-initiative", lambda: tracker.roll_initiative(), "info", **s["initiative_button"]
+        )
+        self.undo_button = button("tt-undo", lambda: tracker.undo(), **s["undo_button"])
+        self.end_button = button("tt-end", lambda: tracker.end(), **s["end_button"])
+        self.box = hbox([getattr(self, name) for name in TOOLBAR_BUTTONS], classes=("tt-tracker-toolbar",))
 
-    def render(self) -> None:
+    def state(self) -> dict[str, dict[str, Any]]:
+        """Each button's description, tooltip and ``disabled`` now, by its name."""
         loc = self.tracker.locale
         combat = self.tracker.combat
-        for key, b in (
-            ("prev", self.prev_button),
-            ("delay", self.delay_button),
-            ("initiative", self.initiative_button),
-            ("undo", self.undo_button),
-            ("end", self.end_button),
-        ):
-            b.description = _t(key, loc)
-            b.tooltip = _t(f"{key}_tip", loc)
+        s = {
+            f"{key}_button": {"description": _t(key, loc), "tooltip": _t(f"{key}_tip", loc)}
+            for key in ("prev", "delay", "initiative", "undo", "end")
+        }
         missing = without_initiative(combat)
         if missing and len(missing) < len(combat.ids):
-            self.initiative_button.tooltip = _t("initiative_late_tip", loc)
-        self.next_button.description = _t("next" if combat.started else "start", loc)
-        self.next_button.tooltip = _t("next_tip", loc)
-        self.prev_button.disabled = not combat.started
-        self.delay_button.disabled = not combat.started
-        self.end_button.disabled = not combat.started
-        self.undo_button.disabled = not combat.can_undo
-        self.next_button.disabled = not combat.ids
-        self.initiative_button.disabled = not combat.ids
+            s["initiative_button"]["tooltip"] = _t("initiative_late_tip", loc)
+        s["next_button"] = {
+            "description": _t("next" if combat.started else "start", loc),
+            "tooltip": _t("next_tip", loc),
+        }
+        for name in ("prev_button", "delay_button", "end_button"):
+            s[name]["disabled"] = not combat.started
+        s["undo_button"]["disabled"] = not combat.can_undo
+        s["next_button"]["disabled"] = not combat.ids
+        s["initiative_button"]["disabled"] = not combat.ids
+        return s
+
+    def render(self) -> None:
+        for name, traits in self.state().items():
+            assign(getattr(self, name), traits)
 
 
 #: The folded parts of the selected combatant's panel, in their order (each made when first opened).
@@ -136,23 +203,48 @@ class HarmPart:
 
     def __init__(self, tracker: Any, body: widgets.Box):
         self.tracker = tracker
+        loc = tracker.locale
         self.amount = widgets.BoundedIntText(
-            value=1, min=0, max=9999, layout=widgets.Layout(width="150px"), style={"description_width": "initial"}
+            value=1,
+            min=0,
+            max=9999,
+            layout=fixed_layout(width="150px"),
+            style=label_style(widgets.BoundedIntText),
+            description=_t("amount", loc),
+            tooltip=_t("amount_tip", loc),
+            _dom_classes=("tt-amount",),
         )
-        self.amount.add_class("tt-amount")
-        self.damage_button = button("tt-damage", lambda: tracker.damage_selected(), "danger")
-        self.heal_button = button("tt-heal", lambda: tracker.heal_selected(), "success")
-        harm_row = widgets.HBox([self.amount, self.damage_button, self.heal_button], _dom_classes=("tt-panel-row",))
-        self.attack_fold = widgets.Accordion([widgets.VBox()], selected_index=None, _dom_classes=("tt-attack-fold",))
+        self.damage_button = button(
+            "tt-damage",
+            lambda: tracker.damage_selected(),
+            "danger",
+            description=_t("damage", loc),
+            tooltip=_t("damage_tip", loc),
+        )
+        self.heal_button = button(
+            "tt-heal",
+            lambda: tracker.heal_selected(),
+            "success",
+            description=_t("heal", loc),
+            tooltip=_t("heal_tip", loc),
+        )
+        harm_row = hbox([self.amount, self.damage_button, self.heal_button], classes=("tt-panel-row",))
+        # its own layout: it hides from a seat that may not attack
+        self.attack_fold = widgets.Accordion([vbox()], selected_index=None, _dom_classes=("tt-attack-fold",))
         self.details = widgets.Accordion(
-            [widgets.VBox() for _ in DETAILS], selected_index=None, _dom_classes=("tt-panel-details",)
+            [vbox() for _ in DETAILS],
+            selected_index=None,
+            titles=tuple(_t(f"{part}_section", loc) for part in DETAILS),
+            layout=shared_layout(),
+            _dom_classes=("tt-panel-details",),
         )
         body.children = [harm_row, self.attack_fold, self.details]
 
     def render(self) -> None:
         loc = self.tracker.locale
-        for i, part in enumerate(DETAILS):
-            self.details.set_title(i, _t(f"{part}_section", loc))
+        titles = tuple(_t(f"{part}_section", loc) for part in DETAILS)
+        if tuple(self.details.titles) != titles:
+            self.details.titles = titles  # all at once: one message
         self.amount.description = _t("amount", loc)
         self.amount.tooltip = _t("amount_tip", loc)
         self.damage_button.description = _t("damage", loc)
@@ -173,17 +265,18 @@ class OptionsPart:
 
     def __init__(self, tracker: Any, pane: widgets.Box):
         self.tracker = tracker
+        # the boxes that hide have their own layouts; the rest share the frozen one
         self.options_box = widgets.HBox(_dom_classes=("tt-damage-options",))
-        self.heal_options_box = widgets.HBox(_dom_classes=("tt-heal-options",))
-        self.damage_caption = widgets.HTML(_dom_classes=("tt-option-caption",))
-        self.heal_caption = widgets.HTML(_dom_classes=("tt-option-caption",))
+        self.heal_options_box = hbox(classes=("tt-heal-options",))
+        self.damage_caption = html_view("tt-option-caption")
+        self.heal_caption = html_view("tt-option-caption")
         self.damage_options_row = widgets.HBox(
             [self.damage_caption, self.options_box], _dom_classes=("tt-option-group", "tt-damage-option-group")
         )
         self.heal_options_row = widgets.HBox(
             [self.heal_caption, self.heal_options_box], _dom_classes=("tt-option-group", "tt-heal-option-group")
         )
-        self.no_options_note = widgets.HTML(_dom_classes=("tt-no-options",))
+        self.no_options_note = html_view("tt-no-options", layout=widgets.Layout())
         self.option_widgets: dict[str, widgets.Widget] = {}
         self.heal_option_widgets: dict[str, widgets.Widget] = {}
         self._options_for: tuple | None = None
@@ -230,19 +323,24 @@ class ConditionsPart:
     def __init__(self, tracker: Any, pane: widgets.Box):
         self.tracker = tracker
         self.condition_picker = widgets.Dropdown(
-            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+            layout=fixed_layout(width="260px"),
+            style=label_style(widgets.Dropdown),
+            _dom_classes=("tt-condition-picker",),
         )
-        self.condition_picker.add_class("tt-condition-picker")
         self.condition_duration = widgets.BoundedIntText(
-            value=0, min=0, max=999, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
+            value=0,
+            min=0,
+            max=999,
+            layout=fixed_layout(width="110px"),
+            style=label_style(widgets.BoundedIntText),
+            _dom_classes=("tt-condition-duration",),
         )
-        self.condition_duration.add_class("tt-condition-duration")
         self.add_condition_button = button("tt-add-condition", lambda: tracker.add_condition_selected())
-        self.conditions_box = widgets.HBox(_dom_classes=("tt-panel-conditions",))
-        cond_row = widgets.HBox(
-            [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box]
+        self.conditions_box = hbox(classes=("tt-panel-conditions",))
+        cond_row = hbox(
+            [self.condition_picker, self.condition_duration, self.add_condition_button, self.conditions_box],
+            classes=("tt-panel-row",),
         )
-        cond_row.add_class("tt-panel-row")
         self._chips_for: tuple | None = None
         pane.children = [cond_row]
 
@@ -269,13 +367,13 @@ class ConditionsPart:
             chips = []
             for inst in c.conditions:
                 left = f" · {count(inst['remaining'], 'turn', loc)}" if inst["remaining"] is not None else ""
-                b = widgets.Button(
+                b = button(
+                    "tt-condition-remove",
+                    lambda uid=inst["uid"], who=cid: t.remove_condition(who, uid),
+                    layout=fixed_layout(width="auto"),
                     description=f"✕ {t.condition_label(inst['id'])}{left}",
                     tooltip=f"{_t('remove_condition_tip', loc)}: {t.condition_effect(inst['id'])}",
-                    layout=widgets.Layout(width="auto"),
                 )
-                b.add_class("tt-condition-remove")
-                b.on_click(lambda _b, uid=inst["uid"], who=cid: t.remove_condition(who, uid))
                 chips.append(b)
             for old in self.conditions_box.children:
                 old.close()
@@ -288,19 +386,22 @@ class EditPart:
 
     def __init__(self, tracker: Any, pane: widgets.Box):
         self.tracker = tracker
-        self.rename_text = widgets.Text(layout=widgets.Layout(width="180px"), _dom_classes=("tt-rename",))
+        self.rename_text = widgets.Text(
+            layout=fixed_layout(width="180px"),
+            style=shared_style(widgets.widget_string.TextStyle),
+            _dom_classes=("tt-rename",),
+        )
         self.rename_button = button(
             "tt-rename-button", lambda: tracker.rename(tracker.selected, self.rename_text.value)
         )
-        self.up_button = button("tt-move-up", lambda: tracker.move_by(tracker.selected, -1))
-        self.down_button = button("tt-move-down", lambda: tracker.move_by(tracker.selected, +1))
+        narrow = fixed_layout(width="40px")
+        self.up_button = button("tt-move-up", lambda: tracker.move_by(tracker.selected, -1), layout=narrow)
+        self.down_button = button("tt-move-down", lambda: tracker.move_by(tracker.selected, +1), layout=narrow)
         self.remove_button = button("tt-remove", lambda: tracker.remove(tracker.selected), "warning")
-        for b in (self.up_button, self.down_button):
-            b.layout.width = "40px"
-        edit_row = widgets.HBox(
-            [self.rename_text, self.rename_button, self.up_button, self.down_button, self.remove_button]
+        edit_row = hbox(
+            [self.rename_text, self.rename_button, self.up_button, self.down_button, self.remove_button],
+            classes=("tt-panel-row",),
         )
-        edit_row.add_class("tt-panel-row")
         self._rename_for: str | None = None
         pane.children = [edit_row]
 
@@ -323,41 +424,65 @@ class AddPart:
 
     def __init__(self, tracker: Any, box: widgets.Box):
         self.tracker = tracker
+        w = self.words()  # each made with its words and choices: no update after it is made
         self.new_name = widgets.Text(
-            layout=widgets.Layout(width="230px"), style={"description_width": "initial"}, _dom_classes=("tt-new-name",)
+            layout=fixed_layout(width="230px"),
+            style=label_style(widgets.Text),
+            _dom_classes=("tt-new-name",),
+            **w["new_name"],
         )
         self.new_name.on_msg(self._on_new_name_msg)
         self.new_template = widgets.Dropdown(
-            layout=widgets.Layout(width="260px"), style={"description_width": "initial"}
+            layout=fixed_layout(width="260px"),
+            style=label_style(widgets.Dropdown),
+            _dom_classes=("tt-new-template",),
+            options=self.template_options(),
+            value="",
+            **w["new_template"],
         )
-        self.new_template.add_class("tt-new-template")
         self.new_hidden = widgets.Checkbox(
-            value=False, indent=False, layout=widgets.Layout(width="90px"), _dom_classes=("tt-new-hidden",)
+            value=False,
+            indent=False,
+            layout=fixed_layout(width="90px"),
+            style=shared_style(widgets.widget_bool.CheckboxStyle),
+            _dom_classes=("tt-new-hidden",),
+            **w["new_hidden"],
         )
-        self.add_button = button("tt-add", lambda: tracker.add_from_form())
+        self.add_button = button("tt-add", lambda: tracker.add_from_form(), **w["add_button"])
         box.children = [self.new_name, self.new_template, self.new_hidden, self.add_button]
+
+    def words(self) -> dict[str, dict[str, str]]:
+        """Each control's words in the tracker's language, by its name."""
+        loc = self.tracker.locale
+        return {
+            "new_name": {
+                "description": _t("new_name", loc),
+                "tooltip": _t("new_name_tip", loc),
+                "placeholder": _t("new_name_tip", loc),
+            },
+            "new_template": {"description": _t("template", loc), "tooltip": _t("template_tip", loc)},
+            "new_hidden": {"description": _t("add_hidden", loc), "tooltip": _t("hidden_tip", loc)},
+            "add_button": {"description": _t("add", loc), "tooltip": _t("add_tip", loc)},
+        }
+
+    def template_options(self) -> list[tuple[str, str]]:
+        """What a new combatant may be based on: a fresh character or a copy of a combatant."""
+        loc = self.tracker.locale
+        combat = self.tracker.combat
+        return [(_t("blank", loc), "")] + [(f"{_t('copy_of', loc)} {combat.name(i)}", i) for i in combat.ids]
 
     def _on_new_name_msg(self, _widget, content, _buffers):
         if isinstance(content, dict) and content.get("event") == "submit":
             self.tracker.add_from_form()
 
     def render(self) -> None:
-        loc = self.tracker.locale
-        combat = self.tracker.combat
-        self.new_name.description = _t("new_name", loc)
-        self.new_name.tooltip = _t("new_name_tip", loc)
-        self.new_name.placeholder = _t("new_name_tip", loc)
-        opts = [(_t("blank", loc), "")] + [(f"{_t('copy_of', loc)} {combat.name(i)}", i) for i in combat.ids]
+        opts = self.template_options()
         if list(self.new_template.options) != opts:
             keep = self.new_template.value
             self.new_template.options = opts
             self.new_template.value = keep if keep in [v for _, v in opts] else ""
-        self.new_template.description = _t("template", loc)
-        self.new_template.tooltip = _t("template_tip", loc)
-        self.new_hidden.description = _t("add_hidden", loc)
-        self.new_hidden.tooltip = _t("hidden_tip", loc)
-        self.add_button.description = _t("add", loc)
-        self.add_button.tooltip = _t("add_tip", loc)
+        for name, traits in self.words().items():
+            assign(getattr(self, name), traits)
 
 
 #: the classes of the parts, by their name in ``LAZY_PARTS``

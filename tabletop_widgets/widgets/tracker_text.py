@@ -3,10 +3,14 @@ the texts it writes from a combat: combatant ids shown as names, tie-break notes
 
 from __future__ import annotations
 
+import html
 import re
 
 from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.system import term_of
+
+from .base import text_lookup
 
 #: Every user-facing string of the tracker, in English and Russian.
 TEXTS: dict[str, dict[str, str]] = {
@@ -132,6 +136,29 @@ TEXTS: dict[str, dict[str, str]] = {
     "conditions_section": {"en": "Conditions", "ru": "Состояния"},
     "edit_section": {"en": "Name and place in the order", "ru": "Имя и место в очереди"},
 }
+
+
+_t = text_lookup(TEXTS)
+
+
+def title_html(system, loc: str) -> str:
+    """The tracker's title: "Combat" and the system's name."""
+    return f'<h2>{_t("title", loc)} <span class="tt-system">· {html.escape(tr(system.title, loc))}</span></h2>'
+
+
+def round_html(combat: Combat, loc: str, *, show_hidden: bool) -> str:
+    """The round counter and whose turn it is ("?" for a hidden combatant unless
+    ``show_hidden``), or that the combat has not started."""
+    if not combat.started:
+        return f'<span class="tt-round-box tt-idle">{_t("not_started", loc)}</span>'
+    cur = combat.name(combat.current) if combat.current else "—"
+    if combat.current and not show_hidden and combat.combatant(combat.current).hidden:
+        cur = "?"
+    return (
+        f'<span class="tt-round-box" aria-live="polite">{_t("round", loc)} '
+        f'<b class="tt-round-number">{combat.round}</b> · {term_of(combat.system, "turn", loc)}: '
+        f'<span class="tt-current-name">{html.escape(cur)}</span></span>'
+    )
 
 
 def id_pattern(ids) -> str:

@@ -29,9 +29,11 @@ from . import language
 from .base import locale_toggle, locale_validator
 from .dice_anim import DiceAnim
 from .log import RollLog
+from .sheet_context import button_widget, fixed_layout, hbox, html_widget, shared_layout
 from .tray_checks import TrayChecks
 from .tray_controls import (
     OptionControl,
+    label_style,
     resolve_system,
 )
 from .tray_text import (
@@ -112,13 +114,15 @@ class DiceTray(TrayChecks):
         self._suspend = 0
         self.after_options: list = []  # what the latest check still offers (system.after_roll_options)
 
-        self.style_block = widgets.HTML(_CSS, _dom_classes=("tt-style",))
-        self.title = widgets.HTML(_dom_classes=("tt-tray-title",))
+        # the parts that never hide or resize share one frozen layout and one style per kind
+        # (sheet_context.shared_layout); those that hide have their own
+        self.style_block = html_widget(_CSS, classes=("tt-style",))
+        self.title = html_widget(classes=("tt-tray-title",))
         self.locale_toggle = locale_toggle(locale, button_width="46px")
-        header = widgets.HBox([self.title, self.locale_toggle], _dom_classes=("tt-tray-header",))
+        header = hbox([self.title, self.locale_toggle], classes=("tt-tray-header",))
 
         self.situation = widgets.VBox(_dom_classes=("tt-tray-situation",))
-        self.options_error = widgets.HTML(_dom_classes=("tt-options-error",))
+        self.options_error = html_widget(layout=widgets.Layout(display="none"), classes=("tt-options-error",))
         self.checks_box = widgets.VBox(_dom_classes=("tt-tray-checks",))
         self.accordion: widgets.Accordion | None = None
         self.situation_title: widgets.HTML | None = None
@@ -126,23 +130,24 @@ class DiceTray(TrayChecks):
         self.checks_title: widgets.HTML | None = None
         self._built = False  # labels are drawn once every part exists (any locale at start)
 
+        # each made with its words (_render_labels): no update after it is made
         self.notation = widgets.Text(
-            layout=widgets.Layout(flex="1 1 auto", width="auto"),
-            style={"description_width": "initial"},
+            layout=fixed_layout(flex="1 1 auto", width="auto"),
+            style=label_style(widgets.Text),
             _dom_classes=("tt-tray-notation",),
+            description=term_of(self.system, "dice", locale) if self.system is not None else _t("notation", locale),
+            placeholder=_t("placeholder", locale),
+            tooltip=_t("notation_tip", locale),
         )
-        self.roll_button = widgets.Button(button_style="primary", _dom_classes=("tt-tray-roll",))
-        roll_row = widgets.HBox([self.notation, self.roll_button], _dom_classes=("tt-tray-roll-row",))
+        self.roll_button = button_widget(
+            button_style="primary",
+            classes=("tt-tray-roll",),
+            description=_t("roll", locale),
+            tooltip=_t("roll_tip", locale),
+        )
+        roll_row = hbox([self.notation, self.roll_button], classes=("tt-tray-roll-row",))
 
-        self.error = widgets.HTML(_dom_classes=("tt-tray-error",))
-        self.dice = DiceAnim(animate=animate, _dom_classes=("tt-tray-dice",))
-        self.result_view = widgets.HTML(_dom_classes=("tt-result-body",))
-        self.after_box = widgets.VBox(_dom_classes=("tt-after-roll",))  # under the result: what may still be done to it
-        self.after_title = widgets.HTML(_dom_classes=("tt-after-title",))
-        self.after_controls: dict[str, widgets.Widget] = {}
-        self.after_button = widgets.Button(button_style="warning", _dom_classes=("tt-after-button",))
-        self.after_button.on_click(lambda _b: self._on_after_click())
-        self.result = widgets.VBox([self.dice, self.result_view, self.after_box], _dom_classes=("tt-tray-result",))
+        self._make_result(locale, animate)
 
         self.roll_button.on_click(lambda _b: self._on_roll_click())
         self.notation.on_msg(self._on_notation_msg)
@@ -165,6 +170,31 @@ class DiceTray(TrayChecks):
         self._render_result()
         self._render_error()
         self._offer_after(None)
+
+    def _make_result(self, locale: str, animate: bool) -> None:
+        """The error line and the result (the dice, the breakdown, what may still be done to
+        it); both hidden until there is something to show."""
+        self.error = html_widget(
+            layout=widgets.Layout(display="none"), classes=("tt-tray-error",), tooltip=_t("error_tip", locale)
+        )
+        self.dice = DiceAnim(animate=animate, layout=shared_layout(), _dom_classes=("tt-tray-dice",))
+        self.result_view = html_widget(classes=("tt-result-body",), tooltip=_t("result_tip", locale))
+        # under the result: what may still be done to it
+        self.after_box = widgets.VBox(layout=widgets.Layout(display="none"), _dom_classes=("tt-after-roll",))
+        self.after_title = html_widget(classes=("tt-after-title",))
+        self.after_controls: dict[str, widgets.Widget] = {}
+        self.after_button = button_widget(
+            button_style="warning",
+            classes=("tt-after-button",),
+            description=_t("after_button", locale),
+            tooltip=_t("after_tip", locale),
+        )
+        self.after_button.on_click(lambda _b: self._on_after_click())
+        self.result = widgets.VBox(
+            [self.dice, self.result_view, self.after_box],
+            layout=widgets.Layout(display="none"),
+            _dom_classes=("tt-tray-result",),
+        )
 
     # ========================================================================================
     # public API
@@ -463,20 +493,19 @@ class DiceTray(TrayChecks):
 def after_widget(spec: Any):
     """A control for one after-roll option (a whole number, yes/no, a choice or text); the
     tray reads its value and the system checks it, as if the browser were hostile."""
-    style = {"description_width": "initial"}
+    shared = {"layout": shared_layout(), "_dom_classes": ("tt-after-option",)}
     if spec.kind == "bool":
-        w = widgets.Checkbox(value=bool(spec.default), indent=False)
-    elif spec.kind == "choice":
-        w = widgets.Dropdown(options=[(tr(label), v) for v, label in spec.choices], value=spec.default, style=style)
-    elif spec.kind == "text":
-        w = widgets.Text(value=str(spec.default or ""), style=style)
-    else:
-        lo = spec.min if spec.min is not None else -(10**6)
-        hi = spec.max if spec.max is not None else 10**6
-        w = widgets.BoundedIntText(value=min(max(int(spec.default or 0), lo), hi), min=lo, max=hi, style=style)
-        w.layout.width = "12em"
-    w.add_class("tt-after-option")
-    return w
+        return widgets.Checkbox(value=bool(spec.default), indent=False, style=label_style(widgets.Checkbox), **shared)
+    if spec.kind == "choice":
+        options = [(tr(label), v) for v, label in spec.choices]
+        return widgets.Dropdown(options=options, value=spec.default, style=label_style(widgets.Dropdown), **shared)
+    if spec.kind == "text":
+        return widgets.Text(value=str(spec.default or ""), style=label_style(widgets.Text), **shared)
+    lo = spec.min if spec.min is not None else -(10**6)
+    hi = spec.max if spec.max is not None else 10**6
+    shared["layout"] = fixed_layout(width="12em")
+    value = min(max(int(spec.default or 0), lo), hi)
+    return widgets.BoundedIntText(value=value, min=lo, max=hi, style=label_style(widgets.BoundedIntText), **shared)
 
 
 def show_tray(

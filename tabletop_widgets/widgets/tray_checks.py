@@ -26,6 +26,7 @@ from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.system import CheckSpec
 
 from .base import close_tree
+from .sheet_context import html_widget, shared_layout, vbox
 from .tray_controls import (
     OptionControl,
     cached_chance,
@@ -33,7 +34,7 @@ from .tray_controls import (
     checks_shape,
     grid_layout,
     group_checks,
-    label_control,
+    control_labels,
     option_rows,
     option_widget,
     plan_controls,
@@ -173,7 +174,7 @@ class TrayChecks(widgets.VBox):
         main, rare = situation_controls(list(self._controls.values()), self._checks)
         for ctrl in main:
             ctrl.widget = self._make_control(ctrl)
-        self.situation_title = widgets.HTML(_dom_classes=("tt-section-title",))
+        self.situation_title = html_widget(classes=("tt-section-title",))
         children = [self.situation_title, *option_rows(main)]
         self.more_options = None
         self._rare_controls = rare
@@ -181,7 +182,7 @@ class TrayChecks(widgets.VBox):
             # folded: its controls are made when it is first opened (their values live in the
             # OptionControls meanwhile, so the chances follow them either way)
             self.more_options = widgets.Accordion(
-                [widgets.VBox()], selected_index=None, _dom_classes=("tt-more-options",)
+                [vbox()], selected_index=None, layout=shared_layout(), _dom_classes=("tt-more-options",)
             )
             self.more_options.observe(self._on_more_options, names="selected_index")
             children.append(self.more_options)
@@ -190,9 +191,9 @@ class TrayChecks(widgets.VBox):
         self.situation.layout.display = None if main or rare else "none"
 
     def _build_checks(self) -> None:
-        self.checks_title = widgets.HTML(_dom_classes=("tt-tray-checks-title",))
-        placeholders = [widgets.VBox() for _ in self._groups]
-        self.accordion = widgets.Accordion(placeholders, _dom_classes=("tt-check-groups",))
+        self.checks_title = html_widget(classes=("tt-tray-checks-title",))
+        placeholders = [vbox() for _ in self._groups]
+        self.accordion = widgets.Accordion(placeholders, layout=shared_layout(), _dom_classes=("tt-check-groups",))
         self.accordion.observe(self._on_accordion, names="selected_index")
         self.checks_box.children = [self.checks_title, self.accordion]
         self.checks_box.layout.display = None if self._groups else "none"
@@ -226,11 +227,9 @@ class TrayChecks(widgets.VBox):
         return card["box"]
 
     def _make_control(self, ctrl: OptionControl) -> widgets.Widget:
-        w = option_widget(ctrl, self.locale)
+        w = option_widget(ctrl, self.locale, self._control_labels(ctrl))  # made with its words
         w.observe(lambda change, c=ctrl: self._on_control(c, change), names="value")
         ctrl.widget = w
-        with w.hold_sync():  # its words go with its first update, one message
-            self._label_control(ctrl)
         return w
 
     def _set_control(self, ctrl: OptionControl, raw: Any, from_widget: bool = False) -> None:
@@ -303,9 +302,15 @@ class TrayChecks(widgets.VBox):
         # every title at once: one message (set_title sends the whole list each time)
         self.accordion.titles = tuple(f"{tr(label, self.locale)} ({len(checks)})" for label, checks in self._groups)
 
-    def _label_control(self, ctrl: OptionControl) -> None:
+    def _control_labels(self, ctrl: OptionControl) -> dict[str, Any]:
         labels = [tr(self.check_spec(cid).label, self.locale) for cid in ctrl.checks[:4]]
-        label_control(ctrl, self.locale, labels, len(self._checks))
+        return control_labels(ctrl, self.locale, labels, len(self._checks))
+
+    def _label_control(self, ctrl: OptionControl) -> None:
+        with ctrl.widget.hold_sync():  # one message
+            for name, value in self._control_labels(ctrl).items():
+                if name != "placeholder" or isinstance(ctrl.widget, widgets.Text):
+                    setattr(ctrl.widget, name, value)
 
     def _render_options_error(self) -> None:
         errs = [c.error for c in self._controls.values() if c.error is not None]

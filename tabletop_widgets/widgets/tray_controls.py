@@ -15,6 +15,7 @@ from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.system import CheckSpec, GameSystem, OptionSpec
 from tabletop_widgets.core.wording import join_en, join_ru
 
+from .sheet_context import button_widget, fixed_layout, hbox, html_widget, shared_layout, vbox
 from .tray_text import chance_pill, css_id, text
 
 
@@ -56,6 +57,20 @@ class OptionControl:
                 return None
             return int(raw_text)  # ValueError on junk
         return raw
+
+
+def label_style(widget_class: type) -> widgets.Widget:
+    """The one style of ``widget_class``'s kind (a DescriptionStyle, a TextStyle...) whose
+    description is as wide as its words (``description_width="initial"``), shared by every
+    control that wants it instead of one model each. Never changed after it is made."""
+    klass = widget_class.class_traits()["style"].klass
+    style = _LABEL_STYLES.get(klass)
+    if style is None or getattr(style, "comm", None) is None:
+        style = _LABEL_STYLES[klass] = klass(description_width="initial")
+    return style
+
+
+_LABEL_STYLES: dict[type, widgets.Widget] = {}
 
 
 def option_key(o: OptionSpec) -> tuple:
@@ -149,40 +164,48 @@ def int_choice_options(ctrl: OptionControl, locale: str) -> list[tuple[str, Any]
     return opts
 
 
-def option_widget(ctrl: OptionControl, locale: str) -> widgets.Widget:
+def option_widget(ctrl: OptionControl, locale: str, labels: Mapping[str, Any] | None = None) -> widgets.Widget:
     """The widget for ``ctrl`` at its value (which it may settle: a choice not offered becomes the
-    first, a number is clamped)."""
+    first, a number is clamped), made with ``labels`` (:func:`control_labels`: no update after)."""
     o = ctrl.spec
-    style = {"description_width": "initial"}
     classes = ("tt-option", f"tt-option-{css_id(o.name)}")  # made with the widget: no later message
+    # one frozen layout and one style for all of them: a control never resizes or restyles itself
+    shared = {"layout": shared_layout(), "_dom_classes": classes}
+    labels = dict(labels or {})
+    placeholder = labels.pop("placeholder", None)
+    shared.update(labels)
+    if placeholder is not None and (ctrl.nullable_int or o.kind == "text"):
+        shared["placeholder"] = placeholder
     if o.kind == "bool":
-        w = widgets.Checkbox(value=bool(ctrl.value), indent=False, _dom_classes=classes)
+        w = widgets.Checkbox(value=bool(ctrl.value), indent=False, style=label_style(widgets.Checkbox), **shared)
     elif o.kind == "choice":
         values = [v for v, _ in o.choices]
         value = ctrl.value if ctrl.value in values else values[0]
         options = [(tr(lbl, locale), v) for v, lbl in o.choices]
-        w = widgets.Dropdown(options=options, value=value, style=style, _dom_classes=classes)
+        w = widgets.Dropdown(options=options, value=value, style=label_style(widgets.Dropdown), **shared)
         ctrl.value = w.value
     elif o.kind == "int" and o.choices:
         w = widgets.Dropdown(
-            options=int_choice_options(ctrl, locale), value=ctrl.value, style=style, _dom_classes=classes
+            options=int_choice_options(ctrl, locale), value=ctrl.value, style=label_style(widgets.Dropdown), **shared
         )
     elif ctrl.nullable_int or o.kind == "text":
         value = "" if ctrl.value is None else str(ctrl.value)
-        w = widgets.Text(value=value, style=style, continuous_update=False, _dom_classes=classes)
+        w = widgets.Text(value=value, style=label_style(widgets.Text), continuous_update=False, **shared)
     else:  # int
         lo = o.min if o.min is not None else -(10**6)
         hi = o.max if o.max is not None else 10**6
-        w = widgets.BoundedIntText(value=int(ctrl.value or 0), min=lo, max=hi, style=style, _dom_classes=classes)
+        w = widgets.BoundedIntText(
+            value=int(ctrl.value or 0), min=lo, max=hi, style=label_style(widgets.BoundedIntText), **shared
+        )
         ctrl.value = w.value
     return w
 
 
-def label_control(ctrl: OptionControl, locale: str, check_labels: list[str], all_checks: int) -> None:
-    """Write ``ctrl``'s label and tooltip in ``locale``; a shared control that not every check
-    uses names the checks it feeds (``check_labels``, in ``ctrl.checks`` order)."""
+def control_labels(ctrl: OptionControl, locale: str, check_labels: list[str], all_checks: int) -> dict[str, Any]:
+    """``ctrl``'s words in ``locale`` as widget traits (``description``, ``tooltip``, and a text
+    box's ``placeholder``); a shared control that not every check uses names the checks it
+    feeds (``check_labels``, in ``ctrl.checks`` order)."""
     o = ctrl.spec
-    ctrl.widget.description = tr(o.label, locale)
     tip = tr(o.help, locale) if o.help else tr(o.label, locale)
     if ctrl.shared and len(ctrl.checks) < all_checks:
         names = check_labels[:4]
@@ -191,9 +214,17 @@ def label_control(ctrl: OptionControl, locale: str, check_labels: list[str], all
         # «Бег, Спорт и ещё 235»: no comma before the last «и»
         joined = join_ru(names) if locale == "ru" else join_en(names)
         tip += "\n" + text("applies_to", locale, checks=joined)
-    ctrl.widget.tooltip = tip
-    if isinstance(ctrl.widget, widgets.Text):
-        ctrl.widget.placeholder = text("none", locale) if ctrl.nullable_int else ""
+    traits: dict[str, Any] = {"description": tr(o.label, locale), "tooltip": tip}
+    if ctrl.nullable_int or o.kind == "text":  # the controls drawn as text boxes
+        traits["placeholder"] = text("none", locale) if ctrl.nullable_int else ""
+    return traits
+
+
+def label_control(ctrl: OptionControl, locale: str, check_labels: list[str], all_checks: int) -> None:
+    """Write ``ctrl``'s label and tooltip in ``locale`` (:func:`control_labels`) on its widget."""
+    for name, value in control_labels(ctrl, locale, check_labels, all_checks).items():
+        if name != "placeholder" or isinstance(ctrl.widget, widgets.Text):
+            setattr(ctrl.widget, name, value)
 
 
 def relabel_dropdown(ctrl: OptionControl, locale: str) -> None:
@@ -232,7 +263,7 @@ def option_rows(ctrls: list[OptionControl]) -> list[widgets.Widget]:
         )
         rows.append(grid)
     if flags:
-        row = widgets.HBox(flags, _dom_classes=("tt-option-flags",))
+        row = hbox(flags, classes=("tt-option-flags",))
         rows.append(row)
     return rows
 
@@ -256,15 +287,15 @@ def cached_chance(
 def check_card(spec: CheckSpec, own: list[widgets.Widget], on_click: Callable[[], None]) -> dict[str, Any]:
     """A check's card: its button, its chance pill and the controls of its own options
     (``own``); ``{"box", "button", "pill"}``."""
-    button = widgets.Button(layout=widgets.Layout(width="auto"), _dom_classes=("tt-check-button",))
+    button = button_widget(layout=fixed_layout(width="auto"), classes=("tt-check-button",))
     button.on_click(lambda _b: on_click())
-    pill = widgets.HTML(_dom_classes=("tt-chance",))
-    row = widgets.HBox([button, pill], _dom_classes=("tt-check-row",))
+    pill = html_widget(classes=("tt-chance",))
+    row = hbox([button, pill], classes=("tt-check-row",))
     children = [row]
     if own:
-        opts = widgets.HBox(own, _dom_classes=("tt-check-options",))
+        opts = hbox(own, classes=("tt-check-options",))
         children.append(opts)
-    box = widgets.VBox(children, _dom_classes=("tt-check", f"tt-check-{css_id(spec.id)}"))
+    box = vbox(children, classes=("tt-check", f"tt-check-{css_id(spec.id)}"))
     return {"box": box, "button": button, "pill": pill}
 
 
@@ -304,7 +335,9 @@ def resolve_system(system: GameSystem | str | None, character: Any) -> GameSyste
 
 
 def grid_layout(min_px: int, gap: str, align: str = "flex-start") -> widgets.Layout:
-    return widgets.Layout(
+    """The one frozen layout of a grid of columns at least ``min_px`` wide (shared by every
+    grid of that shape)."""
+    return fixed_layout(
         grid_template_columns=f"repeat(auto-fill, minmax({min_px}px, 1fr))",
         grid_gap=gap,
         width="100%",
@@ -314,6 +347,7 @@ def grid_layout(min_px: int, gap: str, align: str = "flex-start") -> widgets.Lay
 
 __all__ = [
     "OptionControl",
+    "label_style",
     "option_key",
     "plan_controls",
     "checks_shape",
@@ -321,6 +355,7 @@ __all__ = [
     "group_checks",
     "int_choice_options",
     "option_widget",
+    "control_labels",
     "label_control",
     "relabel_dropdown",
     "show_value",

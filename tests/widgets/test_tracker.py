@@ -340,3 +340,23 @@ def test_end_button_and_disabled_states(slug):
     empty = CombatTracker(t.system)
     assert empty.next_button.disabled and empty.empty_note.layout.display == ""
     assert TEXTS["empty"]["en"] in empty.empty_note.value
+
+
+def test_a_step_made_on_the_combat_is_announced_as_the_trackers_own():
+    """A page may play a fight on the Combat, then draw its tracker once (issue 21):
+    ``announce`` shows a step in the status line as the tracker's own action would."""
+    system = get_system("ret")
+    combat = Combat(system, rng=random.Random(5))
+    for name in ("Ann", "Bob"):
+        combat.add(None, system.Character(name=name))
+    combat.roll_initiative()
+    combat.next_turn()
+    blow = combat.attack(combat.current, next(i for i in combat.ids if i != combat.current), "melee:unarmed")
+    t = CombatTracker(combat=combat)
+    assert t.status.value == ""
+    t.announce(blow)
+    assert 'class="tt-msg"' in t.status.value and html.escape(t.describe(blow)) in t.status.value
+    assert t.message == t.describe(blow)
+    with pytest.raises(ValueError, match="this combat's events"):
+        t.announce({"type": "attack", "forged": True})  # not one of its events: nothing shown
+    assert t.message == t.describe(blow)
