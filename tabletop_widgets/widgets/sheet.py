@@ -30,7 +30,7 @@ from .base import locale_toggle, locale_validator, text_lookup
 from .character_view import CharacterView
 from .sheet_advance import AdvancePanel
 from .sheet_context import esc
-from .sheet_fields import ActionBar, DerivedView, close_tree, hbox, html_widget, own_layout
+from .sheet_fields import ActionBar, DerivedView, close_tree, hbox, html_widget, set_display
 from .sheet_file import MAX_UPLOAD_BYTES, SheetFile
 from .sheet_problems import SheetProblems
 from .sheet_sections import REFERENCE_KINDS, SheetSections, SheetViews, starts_open
@@ -143,8 +143,7 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
     def _build_phase_bar(self) -> None:
         """The phase, and in creation the one step into play (Finish character)."""
         self.phase_badge = html_widget(classes=["tt-sheet-phase"])
-        self.finish = ActionBar(self.ctx, FINISH_ACTION)
-        self.finish.widget.add_class("tt-sheet-finish")
+        self.finish = ActionBar(self.ctx, FINISH_ACTION, classes=["tt-sheet-finish"])
         self.phase_bar = hbox([self.phase_badge, self.finish.widget], classes=["tt-sheet-phase-bar"])
 
     def _start(self, locale: str, given: str | None) -> None:
@@ -199,7 +198,7 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
             f'<span class="tt-phase tt-phase-{esc(phase)}" title="{esc(_t("phase_tip", loc))}">'
             f"{esc(phase_words(phase, loc))}</span>"
         )
-        own_layout(self.finish.widget).display = None if phase == "creation" else "none"
+        set_display(self.finish.widget, None if phase == "creation" else "none")
 
     def finish_character(self) -> bool:
         """The Finish character action (as its button does): the character enters play, or the

@@ -41,10 +41,11 @@ from .sheet_context import (
     button_widget,
     close_tree,
     esc,
+    fixed_layout,
     hbox,
     html_widget,
-    own_layout,
     refusal_text,
+    set_display,
     vbox,
 )
 from .tray_controls import OptionControl, label_control, option_rows, option_widget, relabel_dropdown
@@ -134,12 +135,16 @@ class AdvancePanel:
         # made with their classes: one message each (the sheet's own parts are made so too)
         self.title = html_widget(classes=["tt-section-title"])
         self.toggle = button_widget(
-            layout=widgets.Layout(width="auto"), classes=["tt-section-toggle", "tt-advance-toggle"]
+            layout=fixed_layout(width="auto"), classes=["tt-section-toggle", "tt-advance-toggle"]
         )
         self.toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
-        head = hbox([self.title, self.toggle], classes=["tt-section-head"])
-        self.content = vbox(layout=widgets.Layout(display="none"), classes=["tt-section-content"])
-        self.widget = vbox([head, self.content], classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"])
+        # a card like the sheet's sections: title, button and content are its own children
+        self.content = vbox(layout=fixed_layout(display="none"), classes=["tt-section-content"])
+        self.widget = vbox(
+            [self.title, self.toggle, self.content],
+            classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"],
+            layout=fixed_layout() if self.offered else fixed_layout(display="none"),
+        )
         self.render_visibility()
         self.relabel()
 
@@ -149,7 +154,7 @@ class AdvancePanel:
         return self.ctx.in_play and has_advancement(self.system)
 
     def render_visibility(self) -> None:
-        own_layout(self.widget).display = None if self.offered else "none"
+        set_display(self.widget, None if self.offered else "none")
         if not self.offered and self.opened:
             self.close_part()
 
@@ -168,10 +173,10 @@ class AdvancePanel:
         self.plan.add_class("tt-advance-plan")
         self.options_box = vbox()
         self.options_box.add_class("tt-advance-options")
-        self.buy_button = button_widget(layout=widgets.Layout(width="auto"))
+        self.buy_button = button_widget(layout=fixed_layout(width="auto"))
         self.buy_button.add_class("tt-advance-buy")
         self.buy_button.on_click(lambda _b: self.buy())
-        self.status = html_widget(layout=widgets.Layout(display="none"))
+        self.status = html_widget(layout=fixed_layout(display="none"))
         self.status.add_class("tt-advance-status")
         self.detail = vbox([self.options_box, self.plan, self.buy_button])
         self.detail.add_class("tt-advance-detail")
@@ -184,13 +189,13 @@ class AdvancePanel:
     def _build_award(self) -> widgets.VBox:
         self.award_title = html_widget()
         self.award_title.add_class("tt-advance-award-title")
-        self.award_resource = widgets.Dropdown(layout=widgets.Layout(width="auto", min_width="0"))
+        self.award_resource = widgets.Dropdown(layout=fixed_layout(width="auto", min_width="0"))
         self.award_resource.add_class("tt-advance-award-resource")
         self.award_amount = widgets.BoundedIntText(
-            value=1, min=1, max=MAX_AWARD, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
+            value=1, min=1, max=MAX_AWARD, layout=fixed_layout(width="110px"), style={"description_width": "initial"}
         )
         self.award_amount.add_class("tt-advance-award-amount")
-        self.award_button = button_widget(layout=widgets.Layout(width="auto"))
+        self.award_button = button_widget(layout=fixed_layout(width="auto"))
         self.award_button.add_class("tt-advance-award-button")
         self.award_button.on_click(lambda _b: self.give())
         row = hbox([self.award_resource, self.award_amount, self.award_button])
@@ -204,14 +209,14 @@ class AdvancePanel:
         """Unfold the part, building it the first time (only what this viewer sees changes)."""
         self._build()
         self.opened = True
-        own_layout(self.content).display = None
+        set_display(self.content, None)
         self.widget.remove_class("tt-folded")
         self.refresh()
         self.relabel()
 
     def close_part(self) -> None:
         self.opened = False
-        own_layout(self.content).display = "none"
+        set_display(self.content, "none")
         self.widget.add_class("tt-folded")
         self._label_toggle()
 
@@ -276,7 +281,7 @@ class AdvancePanel:
                 self.group_heads.append((head, label))
                 children.append(head)
             for s in members:
-                button = button_widget(layout=widgets.Layout(width="auto", max_width="100%"))
+                button = button_widget(layout=fixed_layout(width="auto", max_width="100%"))
                 button.add_class("tt-advance-choose")
                 button.on_click(lambda _b, aid=s.id: self.choose(aid))
                 price = html_widget()
@@ -427,9 +432,9 @@ class AdvancePanel:
         spec = self.spec(self.selected)
         if spec is None:
             self.plan.value = f'<span class="tt-advance-hint">{esc(_t("choose", loc))}</span>'
-            own_layout(self.buy_button).display = "none"
+            set_display(self.buy_button, "none")
             return
-        own_layout(self.buy_button).display = None
+        set_display(self.buy_button, None)
         opts = self.options()
         bad = [c for c in self.controls.values() if c.error is not None]
         lines, ok = [], not spec.blocked and not bad
@@ -459,7 +464,7 @@ class AdvancePanel:
 
     def _render_status(self, loc: str) -> None:
         if self.message is None:
-            own_layout(self.status).display = "none"
+            set_display(self.status, "none")
             self.status.value = ""
             return
         kind, text = self.message
@@ -471,7 +476,7 @@ class AdvancePanel:
         else:
             key = "awarded" if kind == "award" else "bought"
             self.status.value = f'<div class="tt-ok" role="status">✓ {esc(_t(key, loc, text=tr(text, loc)))}</div>'
-        own_layout(self.status).display = None
+        set_display(self.status, None)
 
     def _render_award(self, loc: str) -> None:
         gm = term_of(self.system, "gm", loc)

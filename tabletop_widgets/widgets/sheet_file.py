@@ -18,7 +18,7 @@ from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, html_widget, own_layout, problems_html
+from .sheet_context import button_widget, esc, fixed_layout, html_widget, problems_html, set_display, shared_style
 
 #: The largest character file the sheet accepts (bytes).
 MAX_UPLOAD_BYTES = 1_000_000
@@ -70,15 +70,16 @@ class SheetFile:
         the status line under the header (``status``)."""
         self.load_error: ValidationError | None = None
         self._load_message: tuple[str, dict] | None = None
-        self.save_button = button_widget(
-            icon="download", layout=widgets.Layout(width="auto"), classes=["tt-sheet-save"]
-        )
-        self.download = html_widget(layout=widgets.Layout(display="none"), classes=["tt-sheet-download"])
+        self.save_button = button_widget(icon="download", layout=fixed_layout(width="auto"), classes=["tt-sheet-save"])
+        self.download = html_widget(layout=fixed_layout(display="none"), classes=["tt-sheet-download"])
         self.upload = widgets.FileUpload(
-            accept=".json,application/json", multiple=False, layout=widgets.Layout(width="auto")
+            accept=".json,application/json",
+            multiple=False,
+            layout=fixed_layout(width="auto"),
+            style=shared_style(widgets.ButtonStyle),
+            _dom_classes=("tt-sheet-load",),
         )
-        self.upload.add_class("tt-sheet-load")
-        self.status = html_widget(layout=widgets.Layout(display="none"), classes=["tt-sheet-status"])
+        self.status = html_widget(layout=fixed_layout(display="none"), classes=["tt-sheet-status"])
         self.save_button.on_click(lambda _b: self.prepare_download())
         self.upload.observe(self._on_upload, names="value")
         return [self.save_button, self.download, self.upload]
@@ -112,7 +113,7 @@ class SheetFile:
             f'title="{esc(_t("download", self.locale, name=name))}">⬇ '
             f"{esc(_t('download', self.locale, name=name))}</a>"
         )
-        own_layout(self.download).display = None
+        set_display(self.download, None)
         return True
 
     def load_json(self, raw: bytes | str, filename: str = "character.json") -> bool:
@@ -180,7 +181,7 @@ class SheetFile:
 
     def render_status(self) -> None:
         if self._load_message is None:
-            own_layout(self.status).display = "none"
+            set_display(self.status, "none")
             self.status.value = ""
             return
         kind, message = self._load_message
@@ -193,7 +194,7 @@ class SheetFile:
                 f'<div class="tt-field-problem tt-load-error" role="alert">'
                 f'<b class="tt-error">✖ {esc(tr(message, loc))}</b>{details}</div>'
             )
-        own_layout(self.status).display = None
+        set_display(self.status, None)
 
 
 class _LoadProblem(Exception):

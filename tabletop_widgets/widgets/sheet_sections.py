@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from tabletop_widgets.core.i18n import tr
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, own_layout, vbox
+from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, set_display, shared_layout, vbox
 from .sheet_fields import DerivedView, FieldView, ResourceView, make_view, section_actions
 
 #: User-facing text of the sections' fold buttons, in English and Russian.
@@ -106,14 +106,13 @@ class SheetSections:
         self._relabelled = False  # True once the whole sheet has been labelled
         self._folds: dict[str, tuple[widgets.VBox, widgets.Button]] = {}
         opened = self._opened_at_start(open_sections)
-        body = widgets.GridBox(
+        return widgets.GridBox(
             [self._build_section(s, s.id in opened) for s in self.system.sheet.sections],
-            layout=widgets.Layout(
+            layout=fixed_layout(
                 grid_template_columns="repeat(2, minmax(0, 1fr))", grid_auto_flow="row dense", width="100%"
             ),
+            _dom_classes=("tt-sheet-body",),
         )
-        body.add_class("tt-sheet-body")
-        return body
 
     def _opened_at_start(self, open_sections: str | Iterable[str] | None) -> set[str]:
         if open_sections is None:
@@ -129,30 +128,32 @@ class SheetSections:
         return opened
 
     # -- layout ----------------------------------------------------------------------------
-    def _view(self, field, classes: Iterable[str] = ()) -> FieldView:
-        view = make_view(self.ctx, field, classes=classes)
+    def _view(self, field, classes: Iterable[str] = (), label: bool = True) -> FieldView:
+        view = make_view(self.ctx, field, classes=classes, label=label)
         self.views.built.setdefault(field.name, view)
         for name in view.names:
             self._watchers.setdefault(name, []).append(view)
         return view
 
     def _build_section(self, section, opened: bool) -> widgets.Widget:
-        """The section's card: its title and fold button now, its fields when first opened."""
+        """The section's card: its title and fold button now, its fields when first opened. The
+        title, the button and the content are the card's own children (its CSS grid puts the
+        title and the button side by side): no box for the head."""
         # each widget made with its classes: one message each, not one more per class
         title = html_widget(self._section_title_html(section.id), classes=["tt-section-title"])
         toggle = button_widget(
             layout=fixed_layout(width="auto"), classes=["tt-section-toggle"], **self._fold_words(section.id, opened)
         )
         toggle.on_click(lambda _b, sid=section.id: self.toggle_section(sid))
-        head = hbox([title, toggle], classes=["tt-section-head"])
         # folded or not from the start: open_section / fold_section below then change nothing
-        content = vbox(classes=["tt-section-content"], layout=widgets.Layout(display=None if opened else "none"))
+        shown = shared_layout() if opened else fixed_layout(display="none")
+        content = vbox(classes=["tt-section-content"], layout=shown)
         classes = ["tt-section", f"tt-section-{section.id}", f"tt-layout-{section.layout}"]
         if section.layout in ("tree", "table", "text") or section.columns >= 3:
             classes.append("tt-wide")
         if not opened:
             classes.append("tt-folded")
-        box = vbox([head, content], classes=classes)
+        box = vbox([title, toggle, content], classes=classes)
         self.sections[section.id] = box
         self.section_titles[section.id] = (title, section.label)
         self._folds[section.id] = (content, toggle)
@@ -174,7 +175,7 @@ class SheetSections:
             raise KeyError(f"no section {section_id!r} on this sheet")
         self.build_section(section_id)
         content, _toggle = self._folds[section_id]
-        own_layout(content).display = None
+        set_display(content, None)
         self.sections[section_id].remove_class("tt-folded")
         self._label_fold(section_id)
 
@@ -183,7 +184,7 @@ class SheetSections:
         if section_id not in self._folds:
             raise KeyError(f"no section {section_id!r} on this sheet")
         content, _toggle = self._folds[section_id]
-        own_layout(content).display = "none"
+        set_display(content, "none")
         self.sections[section_id].add_class("tt-folded")
         self._label_fold(section_id)
 
@@ -270,9 +271,9 @@ class SheetSections:
             cols = max(1, min(section.columns, 4))
             grid = widgets.GridBox(
                 [v.widget for v in narrow],
-                layout=widgets.Layout(grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"),
+                layout=fixed_layout(grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"),
+                _dom_classes=("tt-grid",),
             )
-            grid.add_class("tt-grid")
             parts.append(grid)
         parts += [v.widget for v in wide_views]
         actions = section_actions(self.ctx, section)
@@ -299,7 +300,7 @@ class SheetSections:
         self._apply_visibility(widget, trait)
 
     def _apply_visibility(self, widget: widgets.Widget, trait: str) -> None:
-        own_layout(widget).display = None if getattr(self.character, trait) else "none"
+        set_display(widget, None if getattr(self.character, trait) else "none")
 
     def _tree(self, section, fields) -> widgets.Widget:
         """A parameter tree as columns: each root on top, its children below, their leaves under
@@ -344,16 +345,16 @@ class SheetSections:
             children.append(lab)
             for c in cols:
                 f = cell.get((r, c))
-                children.append(self._view(f).widget if f else html_widget())
-        grid = widgets.GridBox(
+                # a cell without its label: the row's and the column's heads say what it is
+                children.append(self._view(f, label=False).widget if f else html_widget())
+        return widgets.GridBox(
             children,
-            layout=widgets.Layout(
+            layout=fixed_layout(
                 grid_template_columns=f"minmax(var(--tt-matrix-label, 110px), 1.4fr) repeat({len(cols)}, minmax(0, 1fr))",
                 width="100%",
             ),
+            _dom_classes=("tt-matrix",),
         )
-        grid.add_class("tt-matrix")
-        return grid
 
     def _groups(self, fields) -> widgets.Widget:
         """Fields with ``group_label``: one column per group, with the group's total

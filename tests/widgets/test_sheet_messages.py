@@ -57,7 +57,10 @@ def test_views_are_made_with_their_classes_label_and_tooltip():
     assert "tt-field-label" in view.label._dom_classes and "Внимание" in view.label.value
     assert view.dots is None  # RET's parameters have no dots: no widget for them
     derived = sheet.views["perception"]
-    assert "tt-derived-value" in derived.value._dom_classes and 'class="tt-value"' in derived.value.value
+    # a derived value is ONE widget: its markup holds the row, the label and the value
+    assert derived.widget is derived.value is derived.label and "tt-kind-derived" in derived.widget._dom_classes
+    for part in ('class="tt-row"', 'class="tt-field-label"', 'class="tt-derived-value"', 'class="tt-value"', "Восприятие"):
+        assert part in derived.widget.value, part
     sheet.locale = "en"  # relabelled in place
     assert "Attention" in view.label.value and view.control.tooltip == view.tip
     sheet.close()
