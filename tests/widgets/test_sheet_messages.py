@@ -59,7 +59,13 @@ def test_views_are_made_with_their_classes_label_and_tooltip():
     derived = sheet.views["perception"]
     # a derived value is ONE widget: its markup holds the row, the label and the value
     assert derived.widget is derived.value is derived.label and "tt-kind-derived" in derived.widget._dom_classes
-    for part in ('class="tt-row"', 'class="tt-field-label"', 'class="tt-derived-value"', 'class="tt-value"', "Восприятие"):
+    for part in (
+        'class="tt-row"',
+        'class="tt-field-label"',
+        'class="tt-derived-value"',
+        'class="tt-value"',
+        "Восприятие",
+    ):
         assert part in derived.widget.value, part
     sheet.locale = "en"  # relabelled in place
     assert "Attention" in view.label.value and view.control.tooltip == view.tip
