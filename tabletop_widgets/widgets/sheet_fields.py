@@ -68,9 +68,9 @@ class ActionBar:
         self._message: widgets.HTML | None = None
         self.button = button_widget(layout=fixed_layout(width="auto", flex="0 0 auto"), classes=["tt-action-button"])
         self.button.on_click(lambda _b: self.run())
-        parts = ([self.picker] if self.source else []) + [self.button]
-        row = hbox(parts, classes=["tt-action-row"])
-        self.widget = vbox([row], classes=["tt-action", *classes])
+        # with a source: the picker and the button in a row; without: the button alone
+        top = hbox([self.picker, self.button], classes=["tt-action-row"]) if self.source else self.button
+        self.widget = vbox([top], classes=["tt-action", *classes])
         self._last: tuple[str, Any] | None = None
         self._problems: list = []
         self.relabel()

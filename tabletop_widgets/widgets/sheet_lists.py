@@ -222,9 +222,11 @@ class ListView(FieldView):
         bar = [self.picker, self.add_button] if self.ctx.rows(f.source) else []
         self.add_bar = hbox(bar + [self.new_button], classes=["tt-list-addbar"])
         self._form: ItemForm | None = None  # built on first use (it has many widgets)
-        self.form_box = vbox()
-        head = hbox([self.label], classes=["tt-list-head"])
-        self.widget = vbox([head, self.rows_box, self.form_box, self.add_bar], classes=["tt-list"])
+        # the label heads the list itself (no box); the form goes under the rows when first used
+        self.widget = vbox([self.label, self.rows_box, self.add_bar], classes=["tt-list"])
+
+    def make_label(self) -> widgets.HTML:
+        return html_widget(self.label_html(), classes=["tt-field-label", "tt-list-head"])
 
     def editors(self) -> list[widgets.Widget]:
         return [self.picker, self.add_button, self.new_button, *self.row_editors]
@@ -237,7 +239,9 @@ class ListView(FieldView):
             self._form.save.on_click(lambda _b: self.save_form())
             self._form.cancel.on_click(lambda _b: self.close_form())
             set_display(self._form.widget, "none")
-            self.form_box.children = [self._form.widget]
+            children = list(self.widget.children)
+            children.insert(children.index(self.add_bar), self._form.widget)  # between the rows and the add bar
+            self.widget.children = children
         return self._form
 
     # -- actions (each checks the role: a forged click reaches them even when disabled) -----
@@ -454,6 +458,9 @@ class TagsView(FieldView):
 class MappingView(FieldView):
     wide = True
 
+    def make_label(self) -> widgets.HTML:
+        return html_widget(self.label_html(), classes=["tt-field-label", "tt-list-head"])
+
     def build(self) -> None:
         f = self.field
         self.key_field = next((i for i in f.item_fields if i.kind == "choice"), None)
@@ -482,8 +489,7 @@ class MappingView(FieldView):
         self.add_bar = hbox([self.key_picker, self.value_box, self.add_button], classes=["tt-list-addbar"])
         if self.fixed_keys:
             set_display(self.add_bar, "none")
-        head = hbox([self.label], classes=["tt-list-head"])
-        self.widget = vbox([head, self.entries, self.add_bar], classes=["tt-mapping"])
+        self.widget = vbox([self.label, self.entries, self.add_bar], classes=["tt-mapping"])
 
     def editors(self) -> list[widgets.Widget]:
         return [self.key_picker, self.value_box, self.add_button, *self.entry_editors]

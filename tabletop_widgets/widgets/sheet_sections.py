@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from tabletop_widgets.core.i18n import tr
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, set_display, shared_layout, vbox
+from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, set_display, vbox
 from .sheet_fields import DerivedView, FieldView, ResourceView, make_view, section_actions
 
 #: User-facing text of the sections' fold buttons, in English and Russian.
@@ -104,7 +104,7 @@ class SheetSections:
                 self.section_of.setdefault(f.name, s.id)
         self.built_sections: set[str] = set()
         self._relabelled = False  # True once the whole sheet has been labelled
-        self._folds: dict[str, tuple[widgets.VBox, widgets.Button]] = {}
+        self._folds: dict[str, widgets.Button] = {}  # the sections' fold buttons
         opened = self._opened_at_start(open_sections)
         return widgets.GridBox(
             [self._build_section(s, s.id in opened) for s in self.system.sheet.sections],
@@ -137,8 +137,9 @@ class SheetSections:
 
     def _build_section(self, section, opened: bool) -> widgets.Widget:
         """The section's card: its title and fold button now, its fields when first opened. The
-        title, the button and the content are the card's own children (its CSS grid puts the
-        title and the button side by side): no box for the head."""
+        title, the button and the fields' parts are the card's own children (its CSS grid puts
+        the title and the button side by side, the parts under them): no box for the head or
+        the content. Folded, the card has the class ``tt-folded`` and shows its head only."""
         # each widget made with its classes: one message each, not one more per class
         title = html_widget(self._section_title_html(section.id), classes=["tt-section-title"])
         toggle = button_widget(
@@ -146,17 +147,15 @@ class SheetSections:
         )
         toggle.on_click(lambda _b, sid=section.id: self.toggle_section(sid))
         # folded or not from the start: open_section / fold_section below then change nothing
-        shown = shared_layout() if opened else fixed_layout(display="none")
-        content = vbox(classes=["tt-section-content"], layout=shown)
         classes = ["tt-section", f"tt-section-{section.id}", f"tt-layout-{section.layout}"]
         if section.layout in ("tree", "table", "text") or section.columns >= 3:
             classes.append("tt-wide")
         if not opened:
             classes.append("tt-folded")
-        box = vbox([title, toggle, content], classes=classes)
+        box = vbox([title, toggle], classes=classes)
         self.sections[section.id] = box
         self.section_titles[section.id] = (title, section.label)
-        self._folds[section.id] = (content, toggle)
+        self._folds[section.id] = toggle
         self._conditional(box, section.visible_if)
         if opened:
             self.open_section(section.id)
@@ -166,16 +165,13 @@ class SheetSections:
 
     # -- folding -------------------------------------------------------------------------------
     def is_open(self, section_id: str) -> bool:
-        content, _toggle = self._folds[section_id]
-        return content.layout.display != "none"
+        return "tt-folded" not in self.sections[section_id]._dom_classes
 
     def open_section(self, section_id: str) -> None:
         """Unfold a section, building its fields the first time."""
         if section_id not in self._folds:
             raise KeyError(f"no section {section_id!r} on this sheet")
         self.build_section(section_id)
-        content, _toggle = self._folds[section_id]
-        set_display(content, None)
         self.sections[section_id].remove_class("tt-folded")
         self._label_fold(section_id)
 
@@ -183,8 +179,6 @@ class SheetSections:
         """Fold a section away (its widgets, once built, are kept)."""
         if section_id not in self._folds:
             raise KeyError(f"no section {section_id!r} on this sheet")
-        content, _toggle = self._folds[section_id]
-        set_display(content, "none")
         self.sections[section_id].add_class("tt-folded")
         self._label_fold(section_id)
 
@@ -197,7 +191,7 @@ class SheetSections:
             self.open_section(section_id)
 
     def _label_fold(self, section_id: str) -> None:
-        _content, toggle = self._folds[section_id]
+        toggle = self._folds[section_id]
         words = self._fold_words(section_id, self.is_open(section_id))
         with toggle.hold_sync():  # one message
             toggle.description = words["description"]
@@ -227,11 +221,11 @@ class SheetSections:
         self.built_sections.add(section_id)
         section = self.section_specs[section_id]
         before = {id(v) for v in self.all_views()}
-        content, _toggle = self._folds[section_id]
+        box = self.sections[section_id]
         parts, wide = self._section_parts(section)
-        content.children = parts
+        box.children = (*box.children[:2], *parts)  # after the title and the fold button
         if wide:
-            self.sections[section_id].add_class("tt-wide")
+            box.add_class("tt-wide")
         new = [v for v in self.all_views() if id(v) not in before]
         by_home = self.by_home(self.problems)
         for view in new:
@@ -266,7 +260,7 @@ class SheetSections:
         narrow = [v for v in views if not v.wide and not isinstance(v, ResourceView)]
         wide_views = [v for v in views if v.wide]
         if resources:
-            parts.append(vbox([v.widget for v in resources], classes=["tt-resources"]))
+            parts += [v.widget for v in resources]  # one under the other, in the card itself
         if narrow:
             cols = max(1, min(section.columns, 4))
             grid = widgets.GridBox(
@@ -309,18 +303,28 @@ class SheetSections:
         for f in fields:
             by_parent.setdefault(f.parent, []).append(f)
 
-        def branch(f, depth: int) -> widgets.Widget:
+        def flat(f) -> list[widgets.Widget]:
+            """A branch whose children are all leaves: its head and leaves go straight into the
+            column (no box), each marked as in the branch (the CSS draws the branch's rule)."""
+            head = self._view(f, ["tt-tree-branch-head", "tt-tree-in-branch"])
+            leaves = [self._view(k, ["tt-tree-leaf", "tt-tree-in-branch"]) for k in by_parent[f.name]]
+            return [head.widget] + [v.widget for v in leaves]
+
+        def branch(f, depth: int) -> list[widgets.Widget]:
             kids = by_parent.get(f.name, [])
+            if depth > 0 and kids and not any(by_parent.get(k.name) for k in kids):
+                return flat(f)
             place = "tt-tree-root" if depth == 0 else "tt-tree-leaf" if not kids else None
             view = self._view(f, [place] if place else [])  # made with its place in the tree
+            below = [w for k in kids for w in branch(k, depth + 1)]
             if depth == 0:
-                return vbox([view.widget] + [branch(k, 1) for k in kids], classes=["tt-tree-col"])
+                return [vbox([view.widget, *below], classes=["tt-tree-col", "tt-flat"])]
             if not kids:
-                return view.widget
-            return vbox([view.widget] + [branch(k, depth + 1) for k in kids], classes=["tt-tree-branch"])
+                return [view.widget]
+            return [vbox([view.widget, *below], classes=["tt-tree-branch"])]
 
         roots = by_parent.get(None, [])
-        return hbox([branch(r, 0) for r in roots], classes=["tt-tree"])
+        return hbox([w for r in roots for w in branch(r, 0)], classes=["tt-tree"])
 
     def _matrix(self, fields) -> widgets.Widget:
         """Fields with ``row`` / ``column``: a table, one row per ``row``."""

@@ -538,8 +538,11 @@ class ResourceView(FieldView):
         self.minus.on_click(lambda _b: self.step(-1))
         self.plus.on_click(lambda _b: self.step(+1))
         label = [self._label] if self._label is not None else []
-        top = hbox([*label, self.minus, self.control, self.max_html, self.plus], classes=["tt-row", "tt-res-row"])
-        self.widget = self.frame([top, self.bar], "tt-resource")
+        # one box: the row (label, -, value, of max, +), then the bar and the problems wrap under it
+        self.widget = hbox(
+            [*label, self.minus, self.control, self.max_html, self.plus, self.bar],
+            classes=["tt-row", "tt-res-row", "tt-resource", *self.frame_classes()],
+        )
 
     def maximum(self):
         f = self.field
