@@ -128,7 +128,8 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
         self.advancement = AdvancePanel(self.ctx, advance=advance, award=award)
         self.body.children = (*self.body.children, self.advancement.widget)
 
-        super().__init__([self.style_block, header, self.status, self.phase_bar, self.summary, self.body], **kwargs)
+        # the status line (``status``) goes after the header when first needed
+        super().__init__([self.style_block, header, self.phase_bar, self.summary, self.body], **kwargs)
         self.add_class("tt-sheet")
         self.add_class(f"tt-sheet-{self.system.slug}")
         self._start(locale, given)
@@ -137,8 +138,9 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
         """The title, and the tools: Save, Load and the EN/RU toggle."""
         self.title = html_widget(classes=["tt-sheet-title"])
         self.locale_toggle = locale_toggle(locale)
-        tools = hbox([*self.build_file_tools(), self.locale_toggle], classes=["tt-sheet-tools"])
-        return hbox([self.title, tools], classes=["tt-sheet-header"])
+        self.tools = hbox([*self.build_file_tools(), self.locale_toggle], classes=["tt-sheet-tools"])
+        self.header = hbox([self.title, self.tools], classes=["tt-sheet-header"])
+        return self.header
 
     def _build_phase_bar(self) -> None:
         """The phase, and in creation the one step into play (Finish character)."""

@@ -132,21 +132,49 @@ class AdvancePanel:
         self._seen: dict[str, Any] | None = None  # the values the lists were worked out for
         self.rows: dict[str, dict[str, widgets.Widget]] = {}
 
-        # made with their classes: one message each (the sheet's own parts are made so too)
-        self.title = html_widget(classes=["tt-section-title"])
-        self.toggle = button_widget(
-            layout=fixed_layout(width="auto"), classes=["tt-section-toggle", "tt-advance-toggle"]
-        )
-        self.toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
-        # a card like the sheet's sections: title, button and content are its own children
-        self.content = vbox(layout=fixed_layout(display="none"), classes=["tt-section-content"])
+        # the card; its head and content are made when it is first offered (a character in
+        # creation is offered nothing: no widgets for it)
+        self._title: widgets.HTML | None = None
+        self._toggle: widgets.Button | None = None
+        self._content: widgets.VBox | None = None
         self.widget = vbox(
-            [self.title, self.toggle, self.content],
             classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"],
             layout=fixed_layout() if self.offered else fixed_layout(display="none"),
         )
         self.render_visibility()
         self.relabel()
+
+    def _make_head(self) -> None:
+        """The card's title, fold button and (empty) content, made with their words and classes:
+        one message each (the sheet's own parts are made so too)."""
+        if self._title is not None:
+            return
+        loc = self.ctx.locale
+        self._title = html_widget(f"<h3>{esc(_t('title', loc))}</h3>", classes=["tt-section-title"])
+        self._toggle = button_widget(
+            layout=fixed_layout(width="auto"),
+            classes=["tt-section-toggle", "tt-advance-toggle"],
+            **self._toggle_words(),
+        )
+        self._toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
+        self._content = vbox(layout=fixed_layout(display="none"), classes=["tt-section-content"])
+        # a card like the sheet's sections: title, button and content are its own children
+        self.widget.children = [self._title, self._toggle, self._content]
+
+    @property
+    def title(self) -> widgets.HTML:
+        self._make_head()
+        return self._title
+
+    @property
+    def toggle(self) -> widgets.Button:
+        self._make_head()
+        return self._toggle
+
+    @property
+    def content(self) -> widgets.VBox:
+        self._make_head()
+        return self._content
 
     # -- when it is offered ------------------------------------------------------------------------
     @property
@@ -154,6 +182,8 @@ class AdvancePanel:
         return self.ctx.in_play and has_advancement(self.system)
 
     def render_visibility(self) -> None:
+        if self.offered:
+            self._make_head()
         set_display(self.widget, None if self.offered else "none")
         if not self.offered and self.opened:
             self.close_part()
@@ -495,11 +525,18 @@ class AdvancePanel:
         self.award_button.tooltip = _t("award_tip", loc)
 
     # -- language ----------------------------------------------------------------------------------
-    def _label_toggle(self) -> None:
+    def _toggle_words(self) -> dict[str, str]:
         loc = self.ctx.locale
         key = "hide" if self.opened else "show"
-        self.toggle.description = _t(key, loc)
-        self.toggle.tooltip = _t(f"{key}_tip", loc)
+        return {"description": _t(key, loc), "tooltip": _t(f"{key}_tip", loc)}
+
+    def _label_toggle(self) -> None:
+        if self._toggle is None:
+            return
+        words = self._toggle_words()
+        with self._toggle.hold_sync():  # one message
+            self._toggle.description = words["description"]
+            self._toggle.tooltip = words["tooltip"]
 
     def _label_controls(self) -> None:
         loc = self.ctx.locale
@@ -514,7 +551,8 @@ class AdvancePanel:
     def relabel(self) -> None:
         """Every word in the sheet's language (``ctx.locale``)."""
         loc = self.ctx.locale
-        self.title.value = f"<h3>{esc(_t('title', loc))}</h3>"
+        if self._title is not None:
+            self._title.value = f"<h3>{esc(_t('title', loc))}</h3>"
         self._label_toggle()
         if self.built:
             self._label_controls()
