@@ -145,8 +145,22 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
     def _build_phase_bar(self) -> None:
         """The phase, and in creation the one step into play (Finish character)."""
         self.phase_badge = html_widget(classes=["tt-sheet-phase"])
-        self.finish = ActionBar(self.ctx, FINISH_ACTION, classes=["tt-sheet-finish"])
-        self.phase_bar = hbox([self.phase_badge, self.finish.widget], classes=["tt-sheet-phase-bar"])
+        self._finish: ActionBar | None = None  # made while the character is created (finish)
+        if getattr(self.character, "phase", "creation") == "creation":  # made with the bar: one message
+            self._finish = ActionBar(self.ctx, FINISH_ACTION, classes=["tt-sheet-finish"])
+        parts = [self.phase_badge] + ([self._finish.widget] if self._finish is not None else [])
+        self.phase_bar = hbox(parts, classes=["tt-sheet-phase-bar"])
+
+    @property
+    def finish(self) -> ActionBar:
+        """The Finish character action (``.tt-sheet-finish``), after the phase badge: shown
+        only while the character is created, made when first needed."""
+        if self._finish is None:
+            self._finish = ActionBar(self.ctx, FINISH_ACTION, classes=["tt-sheet-finish"])
+            if getattr(self.character, "phase", "creation") != "creation":
+                set_display(self._finish.widget, "none")
+            self.phase_bar.children = (*self.phase_bar.children, self._finish.widget)
+        return self._finish
 
     def _start(self, locale: str, given: str | None) -> None:
         """Speak ``locale`` (or follow the page's language when none was ``given``), follow the
@@ -180,7 +194,8 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
             for bars in self.actions.values():
                 for bar in bars:
                     bar.relabel()
-            self.finish.relabel()
+            if self._finish is not None:
+                self._finish.relabel()
         self.advancement.relabel()
         self._render_phase()
         self.relabel_sections()
@@ -200,7 +215,10 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
             f'<span class="tt-phase tt-phase-{esc(phase)}" title="{esc(_t("phase_tip", loc))}">'
             f"{esc(phase_words(phase, loc))}</span>"
         )
-        set_display(self.finish.widget, None if phase == "creation" else "none")
+        if phase == "creation":
+            set_display(self.finish.widget, None)
+        elif self._finish is not None:
+            set_display(self._finish.widget, "none")
 
     def finish_character(self) -> bool:
         """The Finish character action (as its button does): the character enters play, or the

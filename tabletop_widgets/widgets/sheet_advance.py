@@ -132,11 +132,10 @@ class AdvancePanel:
         self._seen: dict[str, Any] | None = None  # the values the lists were worked out for
         self.rows: dict[str, dict[str, widgets.Widget]] = {}
 
-        # the card; its head and content are made when it is first offered (a character in
-        # creation is offered nothing: no widgets for it)
+        # the card; its head is made when it is first offered (a character in creation is
+        # offered nothing: no widgets for it), its parts when first opened
         self._title: widgets.HTML | None = None
         self._toggle: widgets.Button | None = None
-        self._content: widgets.VBox | None = None
         self.widget = vbox(
             classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"],
             layout=fixed_layout() if self.offered else fixed_layout(display="none"),
@@ -145,8 +144,8 @@ class AdvancePanel:
         self.relabel()
 
     def _make_head(self) -> None:
-        """The card's title, fold button and (empty) content, made with their words and classes:
-        one message each (the sheet's own parts are made so too)."""
+        """The card's title and fold button, made with their words and classes: one message each
+        (the sheet's own parts are made so too)."""
         if self._title is not None:
             return
         loc = self.ctx.locale
@@ -157,9 +156,9 @@ class AdvancePanel:
             **self._toggle_words(),
         )
         self._toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
-        self._content = vbox(layout=fixed_layout(display="none"), classes=["tt-section-content"])
-        # a card like the sheet's sections: title, button and content are its own children
-        self.widget.children = [self._title, self._toggle, self._content]
+        # a card like the sheet's sections: the title, the button and (once opened) the parts
+        # are its own children; folded (tt-folded), the CSS shows the head only
+        self.widget.children = [self._title, self._toggle]
 
     @property
     def title(self) -> widgets.HTML:
@@ -170,11 +169,6 @@ class AdvancePanel:
     def toggle(self) -> widgets.Button:
         self._make_head()
         return self._toggle
-
-    @property
-    def content(self) -> widgets.VBox:
-        self._make_head()
-        return self._content
 
     # -- when it is offered ------------------------------------------------------------------------
     @property
@@ -214,7 +208,7 @@ class AdvancePanel:
         self.award_box: widgets.VBox | None = None
         if self.ctx.can("edit_gm"):
             parts.append(self._build_award())
-        self.content.children = parts
+        self.widget.children = (self.title, self.toggle, *parts)
 
     def _build_award(self) -> widgets.VBox:
         self.award_title = html_widget()
@@ -239,14 +233,12 @@ class AdvancePanel:
         """Unfold the part, building it the first time (only what this viewer sees changes)."""
         self._build()
         self.opened = True
-        set_display(self.content, None)
         self.widget.remove_class("tt-folded")
         self.refresh()
         self.relabel()
 
     def close_part(self) -> None:
         self.opened = False
-        set_display(self.content, "none")
         self.widget.add_class("tt-folded")
         self._label_toggle()
 

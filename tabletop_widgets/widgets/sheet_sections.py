@@ -31,6 +31,9 @@ TEXTS: dict[str, dict[str, str]] = {
 
 _t = text_lookup(TEXTS)
 
+#: Roots a parameter tree lays out as one grid (the CSS has a column class for each).
+TREE_COLUMNS = 6
+
 #: Field kinds that are reference material rather than numbers in play: a section made only of
 #: these (or laid out as a table or free text) starts folded, unless it holds a resource.
 REFERENCE_KINDS = frozenset({"list", "tags", "mapping", "longtext", "text"})
@@ -298,33 +301,43 @@ class SheetSections:
 
     def _tree(self, section, fields) -> widgets.Widget:
         """A parameter tree as columns: each root on top, its children below, their leaves under
-        them (``Field.tier`` and ``Field.parent``)."""
+        them (``Field.tier`` and ``Field.parent``). Up to :data:`TREE_COLUMNS` roots, the tree is
+        ONE grid: each item has its column's class (``tt-tree-c1``...), the CSS puts it there,
+        in order, so no box per column is needed; more roots get a box each."""
         by_parent: dict[Any, list] = {}
         for f in fields:
             by_parent.setdefault(f.parent, []).append(f)
 
-        def flat(f) -> list[widgets.Widget]:
+        def flat(f, more: list[str]) -> list[widgets.Widget]:
             """A branch whose children are all leaves: its head and leaves go straight into the
             column (no box), each marked as in the branch (the CSS draws the branch's rule)."""
-            head = self._view(f, ["tt-tree-branch-head", "tt-tree-in-branch"])
-            leaves = [self._view(k, ["tt-tree-leaf", "tt-tree-in-branch"]) for k in by_parent[f.name]]
+            head = self._view(f, ["tt-tree-branch-head", "tt-tree-in-branch", *more])
+            leaves = [self._view(k, ["tt-tree-leaf", "tt-tree-in-branch", *more]) for k in by_parent[f.name]]
             return [head.widget] + [v.widget for v in leaves]
 
-        def branch(f, depth: int) -> list[widgets.Widget]:
+        def branch(f, depth: int, more: list[str]) -> list[widgets.Widget]:
             kids = by_parent.get(f.name, [])
             if depth > 0 and kids and not any(by_parent.get(k.name) for k in kids):
-                return flat(f)
+                return flat(f, more)
             place = "tt-tree-root" if depth == 0 else "tt-tree-leaf" if not kids else None
-            view = self._view(f, [place] if place else [])  # made with its place in the tree
-            below = [w for k in kids for w in branch(k, depth + 1)]
-            if depth == 0:
-                return [vbox([view.widget, *below], classes=["tt-tree-col", "tt-flat"])]
+            view = self._view(f, [*([place] if place else []), *more])  # made with its place in the tree
+            below = [w for k in kids for w in branch(k, depth + 1, [] if depth else more)]
             if not kids:
                 return [view.widget]
-            return [vbox([view.widget, *below], classes=["tt-tree-branch"])]
+            if depth == 0:
+                return [view.widget, *below]
+            return [vbox([view.widget, *below], classes=["tt-tree-branch", *more])]
 
         roots = by_parent.get(None, [])
-        return hbox([w for r in roots for w in branch(r, 0)], classes=["tt-tree"])
+        if len(roots) <= TREE_COLUMNS:
+            items = [w for i, r in enumerate(roots, 1) for w in branch(r, 0, [f"tt-tree-c{i}"])]
+            return widgets.GridBox(
+                items,
+                layout=fixed_layout(grid_template_columns=f"repeat({len(roots)}, minmax(0, 1fr))", width="100%"),
+                _dom_classes=("tt-tree", "tt-tree-grid"),
+            )
+        cols = [vbox(branch(r, 0, []), classes=["tt-tree-col", "tt-flat"]) for r in roots]
+        return hbox(cols, classes=["tt-tree"])
 
     def _matrix(self, fields) -> widgets.Widget:
         """Fields with ``row`` / ``column``: a table, one row per ``row``."""
