@@ -30,7 +30,7 @@ from .base import locale_toggle, locale_validator, text_lookup
 from .character_view import CharacterView
 from .sheet_advance import AdvancePanel
 from .sheet_context import esc
-from .sheet_fields import ActionBar, DerivedView, close_tree, hbox, html_widget, own_layout
+from .sheet_fields import ActionBar, DerivedView, close_tree, hbox, html_widget, set_display
 from .sheet_file import MAX_UPLOAD_BYTES, SheetFile
 from .sheet_problems import SheetProblems
 from .sheet_sections import REFERENCE_KINDS, SheetSections, SheetViews, starts_open
@@ -128,7 +128,8 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
         self.advancement = AdvancePanel(self.ctx, advance=advance, award=award)
         self.body.children = (*self.body.children, self.advancement.widget)
 
-        super().__init__([self.style_block, header, self.status, self.phase_bar, self.summary, self.body], **kwargs)
+        # the status line (``status``) goes after the header when first needed
+        super().__init__([self.style_block, header, self.phase_bar, self.summary, self.body], **kwargs)
         self.add_class("tt-sheet")
         self.add_class(f"tt-sheet-{self.system.slug}")
         self._start(locale, given)
@@ -137,15 +138,29 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
         """The title, and the tools: Save, Load and the EN/RU toggle."""
         self.title = html_widget(classes=["tt-sheet-title"])
         self.locale_toggle = locale_toggle(locale)
-        tools = hbox([*self.build_file_tools(), self.locale_toggle], classes=["tt-sheet-tools"])
-        return hbox([self.title, tools], classes=["tt-sheet-header"])
+        self.tools = hbox([*self.build_file_tools(), self.locale_toggle], classes=["tt-sheet-tools"])
+        self.header = hbox([self.title, self.tools], classes=["tt-sheet-header"])
+        return self.header
 
     def _build_phase_bar(self) -> None:
         """The phase, and in creation the one step into play (Finish character)."""
         self.phase_badge = html_widget(classes=["tt-sheet-phase"])
-        self.finish = ActionBar(self.ctx, FINISH_ACTION)
-        self.finish.widget.add_class("tt-sheet-finish")
-        self.phase_bar = hbox([self.phase_badge, self.finish.widget], classes=["tt-sheet-phase-bar"])
+        self._finish: ActionBar | None = None  # made while the character is created (finish)
+        if getattr(self.character, "phase", "creation") == "creation":  # made with the bar: one message
+            self._finish = ActionBar(self.ctx, FINISH_ACTION, classes=["tt-sheet-finish"])
+        parts = [self.phase_badge] + ([self._finish.widget] if self._finish is not None else [])
+        self.phase_bar = hbox(parts, classes=["tt-sheet-phase-bar"])
+
+    @property
+    def finish(self) -> ActionBar:
+        """The Finish character action (``.tt-sheet-finish``), after the phase badge: shown
+        only while the character is created, made when first needed."""
+        if self._finish is None:
+            self._finish = ActionBar(self.ctx, FINISH_ACTION, classes=["tt-sheet-finish"])
+            if getattr(self.character, "phase", "creation") != "creation":
+                set_display(self._finish.widget, "none")
+            self.phase_bar.children = (*self.phase_bar.children, self._finish.widget)
+        return self._finish
 
     def _start(self, locale: str, given: str | None) -> None:
         """Speak ``locale`` (or follow the page's language when none was ``given``), follow the
@@ -179,7 +194,8 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
             for bars in self.actions.values():
                 for bar in bars:
                     bar.relabel()
-            self.finish.relabel()
+            if self._finish is not None:
+                self._finish.relabel()
         self.advancement.relabel()
         self._render_phase()
         self.relabel_sections()
@@ -199,7 +215,10 @@ class CharacterSheet(CharacterView, SheetSections, SheetProblems, SheetFile, wid
             f'<span class="tt-phase tt-phase-{esc(phase)}" title="{esc(_t("phase_tip", loc))}">'
             f"{esc(phase_words(phase, loc))}</span>"
         )
-        own_layout(self.finish.widget).display = None if phase == "creation" else "none"
+        if phase == "creation":
+            set_display(self.finish.widget, None)
+        elif self._finish is not None:
+            set_display(self._finish.widget, "none")
 
     def finish_character(self) -> bool:
         """The Finish character action (as its button does): the character enters play, or the

@@ -41,10 +41,11 @@ from .sheet_context import (
     button_widget,
     close_tree,
     esc,
+    fixed_layout,
     hbox,
     html_widget,
-    own_layout,
     refusal_text,
+    set_display,
     vbox,
 )
 from .tray_controls import OptionControl, label_control, option_rows, option_widget, relabel_dropdown
@@ -131,17 +132,43 @@ class AdvancePanel:
         self._seen: dict[str, Any] | None = None  # the values the lists were worked out for
         self.rows: dict[str, dict[str, widgets.Widget]] = {}
 
-        # made with their classes: one message each (the sheet's own parts are made so too)
-        self.title = html_widget(classes=["tt-section-title"])
-        self.toggle = button_widget(
-            layout=widgets.Layout(width="auto"), classes=["tt-section-toggle", "tt-advance-toggle"]
+        # the card; its head is made when it is first offered (a character in creation is
+        # offered nothing: no widgets for it), its parts when first opened
+        self._title: widgets.HTML | None = None
+        self._toggle: widgets.Button | None = None
+        self.widget = vbox(
+            classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"],
+            layout=fixed_layout() if self.offered else fixed_layout(display="none"),
         )
-        self.toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
-        head = hbox([self.title, self.toggle], classes=["tt-section-head"])
-        self.content = vbox(layout=widgets.Layout(display="none"), classes=["tt-section-content"])
-        self.widget = vbox([head, self.content], classes=["tt-section", "tt-wide", "tt-advance", "tt-folded"])
         self.render_visibility()
         self.relabel()
+
+    def _make_head(self) -> None:
+        """The card's title and fold button, made with their words and classes: one message each
+        (the sheet's own parts are made so too)."""
+        if self._title is not None:
+            return
+        loc = self.ctx.locale
+        self._title = html_widget(f"<h3>{esc(_t('title', loc))}</h3>", classes=["tt-section-title"])
+        self._toggle = button_widget(
+            layout=fixed_layout(width="auto"),
+            classes=["tt-section-toggle", "tt-advance-toggle"],
+            **self._toggle_words(),
+        )
+        self._toggle.on_click(lambda _b: self.close_part() if self.opened else self.open())
+        # a card like the sheet's sections: the title, the button and (once opened) the parts
+        # are its own children; folded (tt-folded), the CSS shows the head only
+        self.widget.children = [self._title, self._toggle]
+
+    @property
+    def title(self) -> widgets.HTML:
+        self._make_head()
+        return self._title
+
+    @property
+    def toggle(self) -> widgets.Button:
+        self._make_head()
+        return self._toggle
 
     # -- when it is offered ------------------------------------------------------------------------
     @property
@@ -149,7 +176,9 @@ class AdvancePanel:
         return self.ctx.in_play and has_advancement(self.system)
 
     def render_visibility(self) -> None:
-        own_layout(self.widget).display = None if self.offered else "none"
+        if self.offered:
+            self._make_head()
+        set_display(self.widget, None if self.offered else "none")
         if not self.offered and self.opened:
             self.close_part()
 
@@ -168,10 +197,10 @@ class AdvancePanel:
         self.plan.add_class("tt-advance-plan")
         self.options_box = vbox()
         self.options_box.add_class("tt-advance-options")
-        self.buy_button = button_widget(layout=widgets.Layout(width="auto"))
+        self.buy_button = button_widget(layout=fixed_layout(width="auto"))
         self.buy_button.add_class("tt-advance-buy")
         self.buy_button.on_click(lambda _b: self.buy())
-        self.status = html_widget(layout=widgets.Layout(display="none"))
+        self.status = html_widget(layout=fixed_layout(display="none"))
         self.status.add_class("tt-advance-status")
         self.detail = vbox([self.options_box, self.plan, self.buy_button])
         self.detail.add_class("tt-advance-detail")
@@ -179,18 +208,18 @@ class AdvancePanel:
         self.award_box: widgets.VBox | None = None
         if self.ctx.can("edit_gm"):
             parts.append(self._build_award())
-        self.content.children = parts
+        self.widget.children = (self.title, self.toggle, *parts)
 
     def _build_award(self) -> widgets.VBox:
         self.award_title = html_widget()
         self.award_title.add_class("tt-advance-award-title")
-        self.award_resource = widgets.Dropdown(layout=widgets.Layout(width="auto", min_width="0"))
+        self.award_resource = widgets.Dropdown(layout=fixed_layout(width="auto", min_width="0"))
         self.award_resource.add_class("tt-advance-award-resource")
         self.award_amount = widgets.BoundedIntText(
-            value=1, min=1, max=MAX_AWARD, layout=widgets.Layout(width="110px"), style={"description_width": "initial"}
+            value=1, min=1, max=MAX_AWARD, layout=fixed_layout(width="110px"), style={"description_width": "initial"}
         )
         self.award_amount.add_class("tt-advance-award-amount")
-        self.award_button = button_widget(layout=widgets.Layout(width="auto"))
+        self.award_button = button_widget(layout=fixed_layout(width="auto"))
         self.award_button.add_class("tt-advance-award-button")
         self.award_button.on_click(lambda _b: self.give())
         row = hbox([self.award_resource, self.award_amount, self.award_button])
@@ -204,14 +233,12 @@ class AdvancePanel:
         """Unfold the part, building it the first time (only what this viewer sees changes)."""
         self._build()
         self.opened = True
-        own_layout(self.content).display = None
         self.widget.remove_class("tt-folded")
         self.refresh()
         self.relabel()
 
     def close_part(self) -> None:
         self.opened = False
-        own_layout(self.content).display = "none"
         self.widget.add_class("tt-folded")
         self._label_toggle()
 
@@ -276,7 +303,7 @@ class AdvancePanel:
                 self.group_heads.append((head, label))
                 children.append(head)
             for s in members:
-                button = button_widget(layout=widgets.Layout(width="auto", max_width="100%"))
+                button = button_widget(layout=fixed_layout(width="auto", max_width="100%"))
                 button.add_class("tt-advance-choose")
                 button.on_click(lambda _b, aid=s.id: self.choose(aid))
                 price = html_widget()
@@ -427,9 +454,9 @@ class AdvancePanel:
         spec = self.spec(self.selected)
         if spec is None:
             self.plan.value = f'<span class="tt-advance-hint">{esc(_t("choose", loc))}</span>'
-            own_layout(self.buy_button).display = "none"
+            set_display(self.buy_button, "none")
             return
-        own_layout(self.buy_button).display = None
+        set_display(self.buy_button, None)
         opts = self.options()
         bad = [c for c in self.controls.values() if c.error is not None]
         lines, ok = [], not spec.blocked and not bad
@@ -459,7 +486,7 @@ class AdvancePanel:
 
     def _render_status(self, loc: str) -> None:
         if self.message is None:
-            own_layout(self.status).display = "none"
+            set_display(self.status, "none")
             self.status.value = ""
             return
         kind, text = self.message
@@ -471,7 +498,7 @@ class AdvancePanel:
         else:
             key = "awarded" if kind == "award" else "bought"
             self.status.value = f'<div class="tt-ok" role="status">✓ {esc(_t(key, loc, text=tr(text, loc)))}</div>'
-        own_layout(self.status).display = None
+        set_display(self.status, None)
 
     def _render_award(self, loc: str) -> None:
         gm = term_of(self.system, "gm", loc)
@@ -490,11 +517,18 @@ class AdvancePanel:
         self.award_button.tooltip = _t("award_tip", loc)
 
     # -- language ----------------------------------------------------------------------------------
-    def _label_toggle(self) -> None:
+    def _toggle_words(self) -> dict[str, str]:
         loc = self.ctx.locale
         key = "hide" if self.opened else "show"
-        self.toggle.description = _t(key, loc)
-        self.toggle.tooltip = _t(f"{key}_tip", loc)
+        return {"description": _t(key, loc), "tooltip": _t(f"{key}_tip", loc)}
+
+    def _label_toggle(self) -> None:
+        if self._toggle is None:
+            return
+        words = self._toggle_words()
+        with self._toggle.hold_sync():  # one message
+            self._toggle.description = words["description"]
+            self._toggle.tooltip = words["tooltip"]
 
     def _label_controls(self) -> None:
         loc = self.ctx.locale
@@ -509,7 +543,8 @@ class AdvancePanel:
     def relabel(self) -> None:
         """Every word in the sheet's language (``ctx.locale``)."""
         loc = self.ctx.locale
-        self.title.value = f"<h3>{esc(_t('title', loc))}</h3>"
+        if self._title is not None:
+            self._title.value = f"<h3>{esc(_t('title', loc))}</h3>"
         self._label_toggle()
         if self.built:
             self._label_controls()

@@ -372,6 +372,23 @@ def own_layout(widget: widgets.DOMWidget) -> widgets.Layout:
     return widget.layout
 
 
+def set_display(widget: widgets.DOMWidget, display: str | None) -> None:
+    """Show (``None``) or hide (``"none"``) ``widget``. A widget on a shared layout moves to the
+    shared layout with the same values and this ``display`` (one update, and no new model once
+    that layout exists); a widget with a layout of its own changes it."""
+    layout = widget.layout
+    if isinstance(layout, SharedLayout):
+        values = {n: getattr(layout, n) for n in _LAYOUT_TRAITS if getattr(layout, n) is not None}
+        values.pop("display", None)
+        if display is not None:
+            values["display"] = display
+        target = fixed_layout(**values)
+        if target is not layout:
+            widget.layout = target
+    elif layout.display != display:
+        layout.display = display
+
+
 def _with_classes(kwargs: dict, classes: Sequence[str]) -> dict:
     """``kwargs`` for a widget made with its CSS classes: they go with the widget's first
     message instead of one update per ``add_class`` (a sheet makes hundreds of widgets)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 import ipywidgets as widgets
+from ipywidgets.widgets import widget_description
 import traitlets
 
 from tabletop_widgets.core.i18n import LOCALES, tr
@@ -39,7 +40,9 @@ from .sheet_context import (
     replace_children,
     row_id,
     row_label,
+    set_display,
     shared_layout,
+    shared_style,
     vbox,
 )
 from .sheet_lists import ItemForm, ListView, MappingView, TagsView, item_from_row
@@ -57,21 +60,41 @@ class ActionBar:
     Where the sheet was given ``perform`` (a shared table), the action runs through it instead:
     ``perform(action, args)`` records it as the table's event."""
 
-    def __init__(self, ctx: SheetContext, action):
+    def __init__(self, ctx: SheetContext, action, *, classes: Iterable[str] = ()):
         self.ctx, self.action = ctx, action
         self.method = action.bound(ctx.system)
         self.source = action.source
-        self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 0", min_width="0"))
-        self.picker.add_class("tt-action-picker")
-        self.button = button_widget(layout=widgets.Layout(width="auto", flex="0 0 auto"), classes=["tt-action-button"])
-        self.message = html_widget(layout=widgets.Layout(display="none"), classes=["tt-field-problem"])
+        self._picker: widgets.Dropdown | None = None
+        self._message: widgets.HTML | None = None
+        self.button = button_widget(layout=fixed_layout(width="auto", flex="0 0 auto"), classes=["tt-action-button"])
         self.button.on_click(lambda _b: self.run())
-        parts = ([self.picker] if self.source else []) + [self.button]
-        row = hbox(parts, classes=["tt-action-row"])
-        self.widget = vbox([row, self.message], classes=["tt-action"])
+        # with a source: the picker and the button in a row; without: the button alone
+        top = hbox([self.picker, self.button], classes=["tt-action-row"]) if self.source else self.button
+        self.widget = vbox([top], classes=["tt-action", *classes])
         self._last: tuple[str, Any] | None = None
         self._problems: list = []
         self.relabel()
+
+    @property
+    def picker(self) -> widgets.Dropdown:
+        """The picker of the ``source`` table's rows (shown only for an action with a source:
+        made on first use)."""
+        if self._picker is None:
+            self._picker = widgets.Dropdown(
+                style=shared_style(widget_description.DescriptionStyle),
+                layout=fixed_layout(width="auto", flex="1 1 0", min_width="0"),
+                _dom_classes=("tt-action-picker",),
+            )
+        return self._picker
+
+    @property
+    def message(self) -> widgets.HTML:
+        """The outcome under the button (``.tt-field-problem``): made, and put under the button,
+        on first use (most actions are never run on a page)."""
+        if self._message is None:
+            self._message = html_widget(layout=fixed_layout(display="none"), classes=["tt-field-problem"])
+            self.widget.children = (*self.widget.children, self._message)
+        return self._message
 
     def options(self) -> list[tuple[str, Any]]:
         loc, cost = self.ctx.locale, self.action.cost_field
@@ -121,14 +144,20 @@ class ActionBar:
 
     def render(self) -> None:
         if self._last is None:
-            own_layout(self.message).display = "none"
+            if self._message is not None:
+                set_display(self._message, "none")
             return
         kind, text = self._last
         cls = "tt-ok" if kind == "ok" else "tt-error"
         role = "status" if kind == "ok" else "alert"
         listed = problems_html(self._problems, self.ctx.locale, labelled=True) if self._problems else ""
-        self.message.value = f'<div class="{cls}" role="{role}">{esc(tr(text, self.ctx.locale))}{listed}</div>'
-        own_layout(self.message).display = None
+        value = f'<div class="{cls}" role="{role}">{esc(tr(text, self.ctx.locale))}{listed}</div>'
+        if self._message is None:  # the first outcome: made shown, with its text (one message)
+            self._message = html_widget(value, classes=["tt-field-problem"])
+            self.widget.children = (*self.widget.children, self._message)
+            return
+        self._message.value = value
+        set_display(self._message, None)
 
     def relabel(self) -> None:
         loc = self.ctx.locale
@@ -150,9 +179,10 @@ def section_actions(ctx: SheetContext, section) -> list[ActionBar]:
     return [ActionBar(ctx, action) for action in section.actions]
 
 
-def make_view(ctx: SheetContext, field, *, classes: Iterable[str] = ()) -> FieldView:
+def make_view(ctx: SheetContext, field, *, classes: Iterable[str] = (), label: bool = True) -> FieldView:
     """The view for ``field`` (by its kind, and by its trait when they disagree); ``classes``
-    are more CSS classes of its outer widget."""
+    are more CSS classes of its outer widget; ``label=False``: without its label (a matrix's
+    cell, whose heads say what it is)."""
     trait = ctx.trait(field.name)
     if field.kind == "derived" or (trait is not None and trait.metadata.get("derived")):
         cls = DerivedView
@@ -166,7 +196,7 @@ def make_view(ctx: SheetContext, field, *, classes: Iterable[str] = ()) -> Field
         cls = ResourceView
     else:
         cls = ScalarView
-    return cls(ctx, field, classes=list(classes))
+    return cls(ctx, field, classes=list(classes), label=label)
 
 
 #: the names the sheet, the tests and notebooks import from here (the views live in
@@ -197,6 +227,7 @@ __all__ = [
     "shared_layout",
     "fixed_layout",
     "own_layout",
+    "set_display",
     "hbox",
     "vbox",
     "html_widget",

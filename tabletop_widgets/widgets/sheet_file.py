@@ -18,7 +18,7 @@ from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, html_widget, own_layout, problems_html
+from .sheet_context import button_widget, esc, fixed_layout, html_widget, problems_html, set_display, shared_style
 
 #: The largest character file the sheet accepts (bytes).
 MAX_UPLOAD_BYTES = 1_000_000
@@ -66,22 +66,46 @@ class SheetFile:
     ``ValidationError`` (None after a good one)."""
 
     def build_file_tools(self) -> list[widgets.Widget]:
-        """The Save button, its download link and the Load button (the header's tools), and
-        the status line under the header (``status``)."""
+        """The Save button and the Load button (the header's tools). The download link (after
+        Save, ``download``) and the status line under the header (``status``) are made when
+        first needed: the sheet puts them in ``tools`` and in its own children."""
         self.load_error: ValidationError | None = None
         self._load_message: tuple[str, dict] | None = None
-        self.save_button = button_widget(
-            icon="download", layout=widgets.Layout(width="auto"), classes=["tt-sheet-save"]
-        )
-        self.download = html_widget(layout=widgets.Layout(display="none"), classes=["tt-sheet-download"])
+        self.save_button = button_widget(icon="download", layout=fixed_layout(width="auto"), classes=["tt-sheet-save"])
+        self._download: widgets.HTML | None = None
         self.upload = widgets.FileUpload(
-            accept=".json,application/json", multiple=False, layout=widgets.Layout(width="auto")
+            accept=".json,application/json",
+            multiple=False,
+            layout=fixed_layout(width="auto"),
+            style=shared_style(widgets.ButtonStyle),
+            _dom_classes=("tt-sheet-load",),
         )
-        self.upload.add_class("tt-sheet-load")
-        self.status = html_widget(layout=widgets.Layout(display="none"), classes=["tt-sheet-status"])
+        self._status: widgets.HTML | None = None
         self.save_button.on_click(lambda _b: self.prepare_download())
         self.upload.observe(self._on_upload, names="value")
-        return [self.save_button, self.download, self.upload]
+        return [self.save_button, self.upload]
+
+    @property
+    def download(self) -> widgets.HTML:
+        """The download link Save shows (``.tt-sheet-download``), after the Save button."""
+        if self._download is None:
+            self._download = html_widget(layout=fixed_layout(display="none"), classes=["tt-sheet-download"])
+            self._place(self._download, self.tools, after=self.save_button)
+        return self._download
+
+    @property
+    def status(self) -> widgets.HTML:
+        """The status line under the header (``.tt-sheet-status``): a load's or save's outcome."""
+        if self._status is None:
+            self._status = html_widget(layout=fixed_layout(display="none"), classes=["tt-sheet-status"])
+            self._place(self._status, self, after=self.header)
+        return self._status
+
+    @staticmethod
+    def _place(widget: widgets.Widget, box: widgets.Box, *, after: widgets.Widget) -> None:
+        children = list(box.children)
+        children.insert(children.index(after) + 1 if after in children else len(children), widget)
+        box.children = children
 
     def relabel_file_tools(self) -> None:
         """The buttons, the link and the status line in the sheet's language."""
@@ -90,7 +114,7 @@ class SheetFile:
         self.save_button.tooltip = _t("save_tip", loc)
         self.upload.description = _t("load", loc)
         self.upload.tooltip = _t("load_tip", loc)
-        if self.download.layout.display != "none":
+        if self._download is not None and self._download.layout.display != "none":
             self.prepare_download(check=False)
 
     def to_json(self) -> str:
@@ -107,12 +131,17 @@ class SheetFile:
             return False
         data = base64.b64encode(self.to_json().encode("utf-8")).decode("ascii")
         name = self.filename()
-        self.download.value = (
+        value = (
             f'<a download="{esc(name)}" href="data:application/json;base64,{data}" '
             f'title="{esc(_t("download", self.locale, name=name))}">⬇ '
             f"{esc(_t('download', self.locale, name=name))}</a>"
         )
-        own_layout(self.download).display = None
+        if self._download is None:  # the first link: made shown, with its value (one message)
+            self._download = html_widget(value, classes=["tt-sheet-download"])
+            self._place(self._download, self.tools, after=self.save_button)
+        else:
+            self._download.value = value
+            set_display(self._download, None)
         return True
 
     def load_json(self, raw: bytes | str, filename: str = "character.json") -> bool:
@@ -180,8 +209,9 @@ class SheetFile:
 
     def render_status(self) -> None:
         if self._load_message is None:
-            own_layout(self.status).display = "none"
-            self.status.value = ""
+            if self._status is not None:
+                set_display(self._status, "none")
+                self._status.value = ""
             return
         kind, message = self._load_message
         loc = self.locale
@@ -193,7 +223,7 @@ class SheetFile:
                 f'<div class="tt-field-problem tt-load-error" role="alert">'
                 f'<b class="tt-error">✖ {esc(tr(message, loc))}</b>{details}</div>'
             )
-        own_layout(self.status).display = None
+        set_display(self.status, None)
 
 
 class _LoadProblem(Exception):

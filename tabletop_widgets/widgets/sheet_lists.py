@@ -8,6 +8,7 @@ import copy
 from typing import Any, Mapping
 
 import ipywidgets as widgets
+from ipywidgets.widgets import widget_description, widget_string
 import traitlets
 
 from tabletop_widgets.core.i18n import tr
@@ -19,15 +20,17 @@ from .sheet_context import (
     button_widget,
     choice_options,
     esc,
+    fixed_layout,
     hbox,
     html_widget,
-    own_layout,
     parse_int,
     pretty,
     problems_html,
     replace_children,
     row_id,
     row_label,
+    set_display,
+    shared_style,
     t,
     vbox,
 )
@@ -94,7 +97,10 @@ class ItemForm:
             ctl, _, _ = make_control(ctx, f, traitlets.Int() if f.kind == "input" else None)
             if f.kind == "input":
                 ctl = widgets.Text(
-                    continuous_update=True, placeholder=bounds_text(f.min, f.max), layout=widgets.Layout(width="90px")
+                    style=shared_style(widget_string.TextStyle),
+                    continuous_update=True,
+                    placeholder=bounds_text(f.min, f.max),
+                    layout=fixed_layout(width="90px"),
                 )
             ctl.add_class(f"tt-item-{f.name}")
             lab = html_widget(classes=["tt-field-label"])
@@ -107,13 +113,18 @@ class ItemForm:
             self.controls[f.name] = (f, ctl, lab)
         if not view.field.item_fields:  # a list of plain strings
             opts = [tr(row_label(r), ctx.locale) for r in ctx.rows(view.field.source)]
-            ctl = widgets.Combobox(options=opts, ensure_option=False, layout=widgets.Layout(width="100%"))
+            ctl = widgets.Combobox(
+                style=shared_style(widget_string.TextStyle),
+                options=opts,
+                ensure_option=False,
+                layout=fixed_layout(width="100%"),
+            )
             ctl.add_class("tt-item-text")
             lab = html_widget()
             cells.append(vbox([lab, ctl]))
             self.controls[""] = (None, ctl, lab)
         self.grid = widgets.GridBox(
-            cells, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", width="100%")
+            cells, layout=fixed_layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", width="100%")
         )
         self.error = html_widget(classes=["tt-field-problem"])
         self.save = button_widget(button_style="primary", classes=["tt-item-save"])
@@ -198,18 +209,24 @@ class ListView(FieldView):
         self.rows_box = vbox(classes=["tt-list-rows"])
         self.row_editors: list[widgets.Widget] = []  # each row's edit and remove buttons
         locked = self.locked()
-        self.picker = widgets.Dropdown(layout=widgets.Layout(width="auto", flex="1 1 auto"), **locked)
+        self.picker = widgets.Dropdown(
+            style=shared_style(widget_description.DescriptionStyle),
+            layout=fixed_layout(width="auto", flex="1 1 auto"),
+            **locked,
+        )
         self.picker.add_class("tt-list-picker")
-        self.add_button = button_widget(icon="", layout=widgets.Layout(width="auto"), classes=["tt-list-add"], **locked)
-        self.new_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-list-new"], **locked)
+        self.add_button = button_widget(icon="", layout=fixed_layout(width="auto"), classes=["tt-list-add"], **locked)
+        self.new_button = button_widget(layout=fixed_layout(width="auto"), classes=["tt-list-new"], **locked)
         self.add_button.on_click(lambda _b: self.add_from_table(self.picker.value))
         self.new_button.on_click(lambda _b: self.open_form(None))
         bar = [self.picker, self.add_button] if self.ctx.rows(f.source) else []
         self.add_bar = hbox(bar + [self.new_button], classes=["tt-list-addbar"])
         self._form: ItemForm | None = None  # built on first use (it has many widgets)
-        self.form_box = vbox()
-        head = hbox([self.label], classes=["tt-list-head"])
-        self.widget = vbox([head, self.rows_box, self.form_box, self.add_bar], classes=["tt-list"])
+        # the label heads the list itself (no box); the form goes under the rows when first used
+        self.widget = vbox([self.label, self.rows_box, self.add_bar], classes=["tt-list"])
+
+    def make_label(self) -> widgets.HTML:
+        return html_widget(self.label_html(), classes=["tt-field-label", "tt-list-head"])
 
     def editors(self) -> list[widgets.Widget]:
         return [self.picker, self.add_button, self.new_button, *self.row_editors]
@@ -221,8 +238,10 @@ class ListView(FieldView):
             self._form = ItemForm(self)
             self._form.save.on_click(lambda _b: self.save_form())
             self._form.cancel.on_click(lambda _b: self.close_form())
-            own_layout(self._form.widget).display = "none"
-            self.form_box.children = [self._form.widget]
+            set_display(self._form.widget, "none")
+            children = list(self.widget.children)
+            children.insert(children.index(self.add_bar), self._form.widget)  # between the rows and the add bar
+            self.widget.children = children
         return self._form
 
     # -- actions (each checks the role: a forged click reaches them even when disabled) -----
@@ -256,10 +275,10 @@ class ListView(FieldView):
         else:
             item = items[index]
         self.form.load(index, item)
-        own_layout(self.form.widget).display = None
+        set_display(self.form.widget, None)
 
     def close_form(self) -> None:
-        own_layout(self.form.widget).display = "none"
+        set_display(self.form.widget, "none")
         self.form.index = None
         self.form.error.value = ""
 
@@ -305,7 +324,7 @@ class ListView(FieldView):
             header = html_widget(
                 f'<div class="tt-list-cells tt-list-header" style="{grid}">{head}</div>', classes=["tt-list-row-html"]
             )
-            spacer = html_widget(layout=widgets.Layout(width="136px"))
+            spacer = html_widget(layout=fixed_layout(width="136px"))
             hb = hbox([header, spacer], classes=["tt-list-headrow"])
             children.append(hb)
         for i, item in enumerate(items):
@@ -324,13 +343,13 @@ class ListView(FieldView):
                 body = f'<div class="tt-list-cells tt-chip-text">{pretty(self.ctx, item)}</div>'
             cell = html_widget(body, classes=["tt-list-row-html"])
             edit = button_widget(
-                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=widgets.Layout(width="92px"), **locked
+                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=fixed_layout(width="92px"), **locked
             )
             edit.add_class("tt-list-edit")
             rm = button_widget(
                 description=t("remove", loc),
                 tooltip=t("remove_tip", loc),
-                layout=widgets.Layout(width="36px"),
+                layout=fixed_layout(width="36px"),
                 **locked,
             )
             rm.add_class("tt-list-remove")
@@ -373,9 +392,14 @@ class TagsView(FieldView):
     def build(self) -> None:
         self.chips = hbox(classes=["tt-chips"])
         locked = self.locked()
-        self.picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"), **locked)
+        self.picker = widgets.Combobox(
+            style=shared_style(widget_string.TextStyle),
+            ensure_option=False,
+            layout=fixed_layout(width="220px"),
+            **locked,
+        )
         self.picker.add_class("tt-tags-picker")
-        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-tags-add"], **locked)
+        self.add_button = button_widget(layout=fixed_layout(width="auto"), classes=["tt-tags-add"], **locked)
         self.add_button.on_click(lambda _b: self.add(self.picker.value))
         row = hbox([self.label, self.chips, self.picker, self.add_button], classes=["tt-row", "tt-tags-row"])
         self.widget = vbox([row], classes=["tt-tags"])
@@ -410,7 +434,7 @@ class TagsView(FieldView):
             b = button_widget(
                 description=f"{self.ctx.label_for(v)} ✕",
                 tooltip=f"{t('remove_tip', self.loc)}: {self.ctx.label_for(v)}",
-                layout=widgets.Layout(width="auto"),
+                layout=fixed_layout(width="auto"),
                 **self.locked(),
             )
             b.add_class("tt-chip")
@@ -434,6 +458,9 @@ class TagsView(FieldView):
 class MappingView(FieldView):
     wide = True
 
+    def make_label(self) -> widgets.HTML:
+        return html_widget(self.label_html(), classes=["tt-field-label", "tt-list-head"])
+
     def build(self) -> None:
         f = self.field
         self.key_field = next((i for i in f.item_fields if i.kind == "choice"), None)
@@ -441,22 +468,28 @@ class MappingView(FieldView):
         self.fixed_keys = list(f.keys or ())
         self.key_labels = self.ctx.labels_covering(self.fixed_keys)
         self.entries = widgets.GridBox(
-            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(230px, 1fr))", width="100%")
+            layout=fixed_layout(grid_template_columns="repeat(auto-fill, minmax(230px, 1fr))", width="100%")
         )
         self.entries.add_class("tt-map-entries")
         self.entry_editors: list[widgets.Widget] = []  # each entry's value box and remove button
         locked = self.locked()
-        self.key_picker = widgets.Combobox(ensure_option=False, layout=widgets.Layout(width="220px"), **locked)
+        self.key_picker = widgets.Combobox(
+            style=shared_style(widget_string.TextStyle),
+            ensure_option=False,
+            layout=fixed_layout(width="220px"),
+            **locked,
+        )
         self.key_picker.add_class("tt-map-key")
-        self.value_box = widgets.Text(layout=widgets.Layout(width="90px"), **locked)
+        self.value_box = widgets.Text(
+            style=shared_style(widget_string.TextStyle), layout=fixed_layout(width="90px"), **locked
+        )
         self.value_box.add_class("tt-map-value")
-        self.add_button = button_widget(layout=widgets.Layout(width="auto"), classes=["tt-map-add"], **locked)
+        self.add_button = button_widget(layout=fixed_layout(width="auto"), classes=["tt-map-add"], **locked)
         self.add_button.on_click(lambda _b: self.add(self.key_picker.value, self.value_box.value))
         self.add_bar = hbox([self.key_picker, self.value_box, self.add_button], classes=["tt-list-addbar"])
         if self.fixed_keys:
-            own_layout(self.add_bar).display = "none"
-        head = hbox([self.label], classes=["tt-list-head"])
-        self.widget = vbox([head, self.entries, self.add_bar], classes=["tt-mapping"])
+            set_display(self.add_bar, "none")
+        self.widget = vbox([self.label, self.entries, self.add_bar], classes=["tt-mapping"])
 
     def editors(self) -> list[widgets.Widget]:
         return [self.key_picker, self.value_box, self.add_button, *self.entry_editors]
@@ -539,10 +572,11 @@ class MappingView(FieldView):
             parts = [lab]
             if isinstance(v, (int, str)) and not isinstance(v, bool):
                 box = widgets.Text(
+                    style=shared_style(widget_string.TextStyle),
                     value=str(v),
                     continuous_update=False,
                     tooltip=self.key_label(k),
-                    layout=widgets.Layout(width="80px"),
+                    layout=fixed_layout(width="80px"),
                     _dom_classes=("tt-map-entry-value",),
                     **locked,
                 )
@@ -556,7 +590,7 @@ class MappingView(FieldView):
                 rm = button_widget(
                     description=t("remove", self.loc),
                     tooltip=t("remove_tip", self.loc),
-                    layout=widgets.Layout(width="32px"),
+                    layout=fixed_layout(width="32px"),
                     classes=["tt-list-remove"],
                     **locked,
                 )

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from tabletop_widgets.core.i18n import tr
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, own_layout, vbox
+from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, set_display, vbox
 from .sheet_fields import DerivedView, FieldView, ResourceView, make_view, section_actions
 
 #: User-facing text of the sections' fold buttons, in English and Russian.
@@ -30,6 +30,9 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 _t = text_lookup(TEXTS)
+
+#: Roots a parameter tree lays out as one grid (the CSS has a column class for each).
+TREE_COLUMNS = 6
 
 #: Field kinds that are reference material rather than numbers in play: a section made only of
 #: these (or laid out as a table or free text) starts folded, unless it holds a resource.
@@ -104,16 +107,15 @@ class SheetSections:
                 self.section_of.setdefault(f.name, s.id)
         self.built_sections: set[str] = set()
         self._relabelled = False  # True once the whole sheet has been labelled
-        self._folds: dict[str, tuple[widgets.VBox, widgets.Button]] = {}
+        self._folds: dict[str, widgets.Button] = {}  # the sections' fold buttons
         opened = self._opened_at_start(open_sections)
-        body = widgets.GridBox(
+        return widgets.GridBox(
             [self._build_section(s, s.id in opened) for s in self.system.sheet.sections],
-            layout=widgets.Layout(
+            layout=fixed_layout(
                 grid_template_columns="repeat(2, minmax(0, 1fr))", grid_auto_flow="row dense", width="100%"
             ),
+            _dom_classes=("tt-sheet-body",),
         )
-        body.add_class("tt-sheet-body")
-        return body
 
     def _opened_at_start(self, open_sections: str | Iterable[str] | None) -> set[str]:
         if open_sections is None:
@@ -129,33 +131,34 @@ class SheetSections:
         return opened
 
     # -- layout ----------------------------------------------------------------------------
-    def _view(self, field, classes: Iterable[str] = ()) -> FieldView:
-        view = make_view(self.ctx, field, classes=classes)
+    def _view(self, field, classes: Iterable[str] = (), label: bool = True) -> FieldView:
+        view = make_view(self.ctx, field, classes=classes, label=label)
         self.views.built.setdefault(field.name, view)
         for name in view.names:
             self._watchers.setdefault(name, []).append(view)
         return view
 
     def _build_section(self, section, opened: bool) -> widgets.Widget:
-        """The section's card: its title and fold button now, its fields when first opened."""
+        """The section's card: its title and fold button now, its fields when first opened. The
+        title, the button and the fields' parts are the card's own children (its CSS grid puts
+        the title and the button side by side, the parts under them): no box for the head or
+        the content. Folded, the card has the class ``tt-folded`` and shows its head only."""
         # each widget made with its classes: one message each, not one more per class
         title = html_widget(self._section_title_html(section.id), classes=["tt-section-title"])
         toggle = button_widget(
             layout=fixed_layout(width="auto"), classes=["tt-section-toggle"], **self._fold_words(section.id, opened)
         )
         toggle.on_click(lambda _b, sid=section.id: self.toggle_section(sid))
-        head = hbox([title, toggle], classes=["tt-section-head"])
         # folded or not from the start: open_section / fold_section below then change nothing
-        content = vbox(classes=["tt-section-content"], layout=widgets.Layout(display=None if opened else "none"))
         classes = ["tt-section", f"tt-section-{section.id}", f"tt-layout-{section.layout}"]
         if section.layout in ("tree", "table", "text") or section.columns >= 3:
             classes.append("tt-wide")
         if not opened:
             classes.append("tt-folded")
-        box = vbox([head, content], classes=classes)
+        box = vbox([title, toggle], classes=classes)
         self.sections[section.id] = box
         self.section_titles[section.id] = (title, section.label)
-        self._folds[section.id] = (content, toggle)
+        self._folds[section.id] = toggle
         self._conditional(box, section.visible_if)
         if opened:
             self.open_section(section.id)
@@ -165,16 +168,13 @@ class SheetSections:
 
     # -- folding -------------------------------------------------------------------------------
     def is_open(self, section_id: str) -> bool:
-        content, _toggle = self._folds[section_id]
-        return content.layout.display != "none"
+        return "tt-folded" not in self.sections[section_id]._dom_classes
 
     def open_section(self, section_id: str) -> None:
         """Unfold a section, building its fields the first time."""
         if section_id not in self._folds:
             raise KeyError(f"no section {section_id!r} on this sheet")
         self.build_section(section_id)
-        content, _toggle = self._folds[section_id]
-        own_layout(content).display = None
         self.sections[section_id].remove_class("tt-folded")
         self._label_fold(section_id)
 
@@ -182,8 +182,6 @@ class SheetSections:
         """Fold a section away (its widgets, once built, are kept)."""
         if section_id not in self._folds:
             raise KeyError(f"no section {section_id!r} on this sheet")
-        content, _toggle = self._folds[section_id]
-        own_layout(content).display = "none"
         self.sections[section_id].add_class("tt-folded")
         self._label_fold(section_id)
 
@@ -196,7 +194,7 @@ class SheetSections:
             self.open_section(section_id)
 
     def _label_fold(self, section_id: str) -> None:
-        _content, toggle = self._folds[section_id]
+        toggle = self._folds[section_id]
         words = self._fold_words(section_id, self.is_open(section_id))
         with toggle.hold_sync():  # one message
             toggle.description = words["description"]
@@ -226,11 +224,11 @@ class SheetSections:
         self.built_sections.add(section_id)
         section = self.section_specs[section_id]
         before = {id(v) for v in self.all_views()}
-        content, _toggle = self._folds[section_id]
+        box = self.sections[section_id]
         parts, wide = self._section_parts(section)
-        content.children = parts
+        box.children = (*box.children[:2], *parts)  # after the title and the fold button
         if wide:
-            self.sections[section_id].add_class("tt-wide")
+            box.add_class("tt-wide")
         new = [v for v in self.all_views() if id(v) not in before]
         by_home = self.by_home(self.problems)
         for view in new:
@@ -265,14 +263,14 @@ class SheetSections:
         narrow = [v for v in views if not v.wide and not isinstance(v, ResourceView)]
         wide_views = [v for v in views if v.wide]
         if resources:
-            parts.append(vbox([v.widget for v in resources], classes=["tt-resources"]))
+            parts += [v.widget for v in resources]  # one under the other, in the card itself
         if narrow:
             cols = max(1, min(section.columns, 4))
             grid = widgets.GridBox(
                 [v.widget for v in narrow],
-                layout=widgets.Layout(grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"),
+                layout=fixed_layout(grid_template_columns=f"repeat({cols}, minmax(0, 1fr))", width="100%"),
+                _dom_classes=("tt-grid",),
             )
-            grid.add_class("tt-grid")
             parts.append(grid)
         parts += [v.widget for v in wide_views]
         actions = section_actions(self.ctx, section)
@@ -299,27 +297,47 @@ class SheetSections:
         self._apply_visibility(widget, trait)
 
     def _apply_visibility(self, widget: widgets.Widget, trait: str) -> None:
-        own_layout(widget).display = None if getattr(self.character, trait) else "none"
+        set_display(widget, None if getattr(self.character, trait) else "none")
 
     def _tree(self, section, fields) -> widgets.Widget:
         """A parameter tree as columns: each root on top, its children below, their leaves under
-        them (``Field.tier`` and ``Field.parent``)."""
+        them (``Field.tier`` and ``Field.parent``). Up to :data:`TREE_COLUMNS` roots, the tree is
+        ONE grid: each item has its column's class (``tt-tree-c1``...), the CSS puts it there,
+        in order, so no box per column is needed; more roots get a box each."""
         by_parent: dict[Any, list] = {}
         for f in fields:
             by_parent.setdefault(f.parent, []).append(f)
 
-        def branch(f, depth: int) -> widgets.Widget:
+        def flat(f, more: list[str]) -> list[widgets.Widget]:
+            """A branch whose children are all leaves: its head and leaves go straight into the
+            column (no box), each marked as in the branch (the CSS draws the branch's rule)."""
+            head = self._view(f, ["tt-tree-branch-head", "tt-tree-in-branch", *more])
+            leaves = [self._view(k, ["tt-tree-leaf", "tt-tree-in-branch", *more]) for k in by_parent[f.name]]
+            return [head.widget] + [v.widget for v in leaves]
+
+        def branch(f, depth: int, more: list[str]) -> list[widgets.Widget]:
             kids = by_parent.get(f.name, [])
+            if depth > 0 and kids and not any(by_parent.get(k.name) for k in kids):
+                return flat(f, more)
             place = "tt-tree-root" if depth == 0 else "tt-tree-leaf" if not kids else None
-            view = self._view(f, [place] if place else [])  # made with its place in the tree
-            if depth == 0:
-                return vbox([view.widget] + [branch(k, 1) for k in kids], classes=["tt-tree-col"])
+            view = self._view(f, [*([place] if place else []), *more])  # made with its place in the tree
+            below = [w for k in kids for w in branch(k, depth + 1, [] if depth else more)]
             if not kids:
-                return view.widget
-            return vbox([view.widget] + [branch(k, depth + 1) for k in kids], classes=["tt-tree-branch"])
+                return [view.widget]
+            if depth == 0:
+                return [view.widget, *below]
+            return [vbox([view.widget, *below], classes=["tt-tree-branch", *more])]
 
         roots = by_parent.get(None, [])
-        return hbox([branch(r, 0) for r in roots], classes=["tt-tree"])
+        if len(roots) <= TREE_COLUMNS:
+            items = [w for i, r in enumerate(roots, 1) for w in branch(r, 0, [f"tt-tree-c{i}"])]
+            return widgets.GridBox(
+                items,
+                layout=fixed_layout(grid_template_columns=f"repeat({len(roots)}, minmax(0, 1fr))", width="100%"),
+                _dom_classes=("tt-tree", "tt-tree-grid"),
+            )
+        cols = [vbox(branch(r, 0, []), classes=["tt-tree-col", "tt-flat"]) for r in roots]
+        return hbox(cols, classes=["tt-tree"])
 
     def _matrix(self, fields) -> widgets.Widget:
         """Fields with ``row`` / ``column``: a table, one row per ``row``."""
@@ -344,16 +362,16 @@ class SheetSections:
             children.append(lab)
             for c in cols:
                 f = cell.get((r, c))
-                children.append(self._view(f).widget if f else html_widget())
-        grid = widgets.GridBox(
+                # a cell without its label: the row's and the column's heads say what it is
+                children.append(self._view(f, label=False).widget if f else html_widget())
+        return widgets.GridBox(
             children,
-            layout=widgets.Layout(
+            layout=fixed_layout(
                 grid_template_columns=f"minmax(var(--tt-matrix-label, 110px), 1.4fr) repeat({len(cols)}, minmax(0, 1fr))",
                 width="100%",
             ),
+            _dom_classes=("tt-matrix",),
         )
-        grid.add_class("tt-matrix")
-        return grid
 
     def _groups(self, fields) -> widgets.Widget:
         """Fields with ``group_label``: one column per group, with the group's total

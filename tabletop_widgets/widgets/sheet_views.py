@@ -26,7 +26,7 @@ from .sheet_context import (
     html_widget,
     is_int_trait,
     optional_trait,
-    own_layout,
+    set_display,
     parse_int,
     pretty,
     problems_html,
@@ -44,15 +44,17 @@ class FieldView:
 
     wide = False
 
-    def __init__(self, ctx: SheetContext, field, *, classes: Sequence[str] = ()):
+    def __init__(self, ctx: SheetContext, field, *, classes: Sequence[str] = (), label: bool = True):
         self.ctx = ctx
         self.field = field
         self.extra_classes = list(classes)  # where the view sits (a tree's root or leaf)
         self.names: set[str] = {field.name}
         self.problems: list[Problem] = []
         self.edit_error: ValidationError | None = None
+        #: whether the view shows its label (a matrix's cells do not: the matrix's heads say it)
+        self.label_shown = label
         # made with its text: the first message carries it (relabel() then changes nothing)
-        self.label = html_widget(self.label_html(), classes=["tt-field-label"])
+        self._label: widgets.HTML | None = self.make_label() if label else None
         self._problem: widgets.HTML | None = None  # built when there is first a problem to show
         self.build()
         frame = self.frame_classes()
@@ -62,6 +64,10 @@ class FieldView:
         self.refresh()
 
     # -- to override --------------------------------------------------------------------------
+    def make_label(self) -> widgets.HTML:
+        """The field's label (``.tt-field-label``), made before :meth:`build`."""
+        return html_widget(self.label_html(), classes=["tt-field-label"])
+
     def build(self) -> None:
         raise NotImplementedError
 
@@ -69,9 +75,18 @@ class FieldView:
         """Show the character's current values (bindings do most of this themselves)."""
 
     def relabel(self) -> None:
-        self.label.value = self.label_html()
+        if self._label is not None:
+            self._label.value = self.label_html()
         self.render_problems()
         self.render_access()
+
+    @property
+    def label(self) -> widgets.HTML:
+        """The field's label (``.tt-field-label``); a view that does not show it makes it on
+        first use (it is then kept in the sheet's language, though not shown)."""
+        if self._label is None:
+            self._label = self.make_label()
+        return self._label
 
     # -- shared -----------------------------------------------------------------------------
     def frame_classes(self) -> list[str]:
@@ -186,7 +201,7 @@ class FieldView:
         one, so it is made, and put last in ``widget``, on first use: a saved notebook then
         holds no empty problem box per field."""
         if self._problem is None:
-            self._problem = html_widget(layout=widgets.Layout(display="none"), classes=["tt-field-problem"])
+            self._problem = html_widget(layout=fixed_layout(display="none"), classes=["tt-field-problem"])
             self.widget.children = (*self.widget.children, self._problem)
         return self._problem
 
@@ -205,17 +220,21 @@ class FieldView:
         shown = list(self.edit_error.problems) if self.edit_error else []
         shown += [p for p in self.problems if p not in shown]
         text = problems_html(shown, self.loc, alert=self.edit_error is not None, home=self.field.name) if shown else ""
-        if self._problem is None and shown:  # the first problem: made shown, with its text (one message)
-            self._problem = html_widget(text, layout=widgets.Layout(), classes=["tt-field-problem"])
-            self.widget.children = (*self.widget.children, self._problem)
-        elif self._problem is not None:
-            own_layout(self._problem).display = None if shown else "none"
-            self._problem.value = text
+        self.place_problems(text)
         # the field's marks, changed together (one message)
         marks = {"tt-has-problem": bool(shown), "tt-has-error": any(p.severity == "error" for p in shown)}
         classes = [c for c in self.widget._dom_classes if c not in marks] + [c for c, on in marks.items() if on]
         if classes != list(self.widget._dom_classes):
             self.widget._dom_classes = classes
+
+    def place_problems(self, text: str) -> None:
+        """Show the problems' HTML ``text`` under the field (empty: none)."""
+        if self._problem is None and text:  # the first problem: made shown, with its text (one message)
+            self._problem = html_widget(text, classes=["tt-field-problem"])
+            self.widget.children = (*self.widget.children, self._problem)
+        elif self._problem is not None:
+            set_display(self._problem, None if text else "none")
+            self._problem.value = text
 
     def commit(self, value: Any, name: str | None = None) -> bool:
         """Apply an edit (not through a bound widget); shows a refusal inline. True if kept."""
@@ -364,12 +383,15 @@ class ScalarView(FieldView):
         if f.choices_from:
             self.names.add(f.choices_from)  # new items in that list become options
         self.binding = self._bind(self.control, to_widget=to_w, to_model=to_m)
-        # only where the field has dots, made with them
-        self.dots = html_widget(self.dots_html(), classes=["tt-dots"]) if f.dots else None
+        # dots go at the end of the label's markup; a view without its label shows them alone
+        self.dots = html_widget(self.dots_html(), classes=["tt-dots"]) if f.dots and not self.label_shown else None
         self.wide = f.kind == "longtext"
-        parts = [self.label] + ([self.dots] if self.dots is not None else []) + [self.control]
-        row = vbox(parts, classes=["tt-row-wide"]) if self.wide else hbox(parts, classes=["tt-row"])
-        self.widget = self.frame([row])
+        label = [self._label] if self._label is not None else []
+        parts = label + ([self.dots] if self.dots is not None else []) + [self.control]
+        # the field's box is its row (label, control; the problems wrap under them): one box
+        self.widget = (vbox if self.wide else hbox)(
+            parts, classes=["tt-row-wide" if self.wide else "tt-row", *self.frame_classes()]
+        )
 
     def dots_html(self) -> str:
         """The value as dots (``Field.dots``: the usual range; a number beyond it stays a number)."""
@@ -388,6 +410,14 @@ class ScalarView(FieldView):
             self.control.tooltip = self.tip  # the range may follow other values (an NPC's cap)
         if self.dots is not None:
             self.dots.value = self.dots_html()
+        elif self.field.dots and self._label is not None:
+            self._label.value = self.label_html()
+
+    def label_html(self) -> str:
+        html = super().label_html()
+        if self.field.dots and self.label_shown:  # the value as dots, at the label's right end
+            html += f'<span class="tt-dots">{self.dots_html()}</span>'
+        return html
 
     def relabel(self) -> None:
         self.control.tooltip = self.tip
@@ -405,6 +435,16 @@ class ScalarView(FieldView):
 
 
 class DerivedView(FieldView):
+    """A value the rules work out: ONE HTML widget whose markup holds the row (``.tt-row`` or
+    ``.tt-row-wide``), the label (``.tt-field-label``), the value (``.tt-derived-value``) and its
+    problems (``.tt-field-problem``): a change is one update of it. ``label`` and ``value`` are
+    that widget."""
+
+    _problems_html = ""
+
+    def make_label(self) -> widgets.HTML | None:
+        return None  # the label is part of the one widget (build)
+
     def build(self) -> None:
         budget = self.field.budget
         if isinstance(budget, str):
@@ -415,15 +455,31 @@ class DerivedView(FieldView):
             and bool(value)
             and not (isinstance(value, Mapping) and set(value) <= {"en", "ru"})
         )
-        # made with its value: the first message carries it (refresh() then changes nothing)
-        self.value = html_widget(self.value_html(), classes=["tt-derived-value"])
-        row = (vbox if self.wide else hbox)(
-            [self.label, self.value], classes=["tt-row-wide" if self.wide else "tt-row"]
+        # made with its label and value: the first message carries them (refresh() then changes nothing)
+        self.widget = html_widget(self.row_html(), classes=["tt-derived", *self.frame_classes()])
+        self._label = self.value = self.widget
+
+    def row_html(self) -> str:
+        """The widget's markup: the row with the label and the value, then the problems."""
+        row = "tt-row-wide" if self.wide else "tt-row"
+        problems = f'<div class="tt-field-problem">{self._problems_html}</div>' if self._problems_html else ""
+        return (
+            f'<div class="{row}"><div class="tt-field-label">{self.label_html()}</div>'
+            f'<div class="tt-derived-value">{self.value_html()}</div></div>{problems}'
         )
-        self.widget = self.frame([row])
 
     def refresh(self) -> None:
-        self.value.value = self.value_html()
+        self.widget.value = self.row_html()
+
+    @property
+    def problem(self) -> widgets.HTML:
+        """The one widget: its markup holds the problems (``.tt-field-problem``)."""
+        return self.widget
+
+    def place_problems(self, text: str) -> None:
+        self._problems_html = text
+        if hasattr(self, "widget"):
+            self.widget.value = self.row_html()
 
     def value_html(self) -> str:
         """The value as shown (with its budget and die label)."""
@@ -445,7 +501,8 @@ class DerivedView(FieldView):
         return f'{die}<span class="tt-value" title="{esc(self.tip)}">{text}</span>'
 
     def relabel(self) -> None:
-        super().relabel()
+        self.render_problems()  # the label, the value and the problems: one update
+        self.render_access()
         self.refresh()
 
 
@@ -480,8 +537,12 @@ class ResourceView(FieldView):
         self.bar = html_widget(classes=["tt-res-bar"])
         self.minus.on_click(lambda _b: self.step(-1))
         self.plus.on_click(lambda _b: self.step(+1))
-        top = hbox([self.label, self.minus, self.control, self.max_html, self.plus], classes=["tt-row", "tt-res-row"])
-        self.widget = self.frame([top, self.bar], "tt-resource")
+        label = [self._label] if self._label is not None else []
+        # one box: the row (label, -, value, of max, +), then the bar and the problems wrap under it
+        self.widget = hbox(
+            [*label, self.minus, self.control, self.max_html, self.plus, self.bar],
+            classes=["tt-row", "tt-res-row", "tt-resource", *self.frame_classes()],
+        )
 
     def maximum(self):
         f = self.field

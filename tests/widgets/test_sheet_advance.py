@@ -48,13 +48,14 @@ def test_the_part_is_folded_and_not_built_until_opened(lantern):
     sheet = CharacterSheet(played(lantern), lantern, locale="en")
     part = sheet.advancement
     assert part.widget in sheet.body.children and part.widget.layout.display is None
-    assert not part.built and part.content.children == ()
+    assert not part.built and part.widget.children == (part.title, part.toggle)  # the head only
     assert "tt-folded" in part.widget._dom_classes and part.toggle.description == "Show"
     frontend_click(part.toggle)
-    assert part.built and part.opened and part.content.layout.display is None
+    assert part.built and part.opened and len(part.widget.children) > 2  # its parts, in the card
+    assert "tt-folded" not in part.widget._dom_classes
     assert "Experience: <b>20 XP</b>" in part.resources.value
     frontend_click(part.toggle)
-    assert not part.opened and part.content.layout.display == "none"
+    assert not part.opened and "tt-folded" in part.widget._dom_classes
 
 
 def test_a_character_in_creation_has_no_advancement_until_finished(lantern):

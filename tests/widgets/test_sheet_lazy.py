@@ -44,21 +44,18 @@ def test_reference_sections_start_folded_and_unbuilt(ret_sheet):
     assert sheet.is_open("parameters") and sheet.is_open("resources")
     assert not sheet.is_open("abilities") and not sheet.is_open("notes")
     box = sheet.sections["abilities"]
-    head, content = box.children
-    assert "tt-folded" in classes(box) and content.layout.display == "none"
-    assert content.children == ()  # nothing built while folded
+    title, toggle = box.children  # the card's own children: no box for the head, nothing built
+    assert "tt-section-title" in classes(title) and "tt-folded" in classes(box)
     assert "abilities" not in sheet.views.built and "abilities" not in sheet.built_sections
-    toggle = head.children[1]
     assert "tt-section-toggle" in classes(toggle) and toggle.description == "Show"
 
 
 def test_opening_builds_once_and_folding_keeps_the_widgets(ret_sheet):
     sheet, hero = ret_sheet
     box = sheet.sections["abilities"]
-    head, content = box.children
-    toggle = head.children[1]
+    _title, toggle = box.children
     frontend_click(toggle)  # the user opens the section
-    assert sheet.is_open("abilities") and content.layout.display is None
+    assert sheet.is_open("abilities") and len(box.children) > 2  # its parts, after the head
     assert "tt-folded" not in classes(box) and toggle.description == "Hide"
     view = sheet.views.built["abilities"]
     assert view.widget in tree(box)
@@ -66,7 +63,7 @@ def test_opening_builds_once_and_folding_keeps_the_widgets(ret_sheet):
     assert any(p.field == "abilities" for p in sheet.problems)
     assert "tt-field-problem" in classes(view.problem) and view.problem.layout.display is None
     frontend_click(toggle)  # fold again: same widgets, hidden
-    assert not sheet.is_open("abilities") and content.layout.display == "none"
+    assert not sheet.is_open("abilities") and "tt-folded" in classes(box) and view.widget in tree(box)
     frontend_click(toggle)
     assert sheet.views.built["abilities"] is view
     hero.abilities = [dict(name="Medicine", kind="skill", base_param="education", level=3)]
@@ -117,10 +114,10 @@ def test_a_section_opened_after_a_language_switch_speaks_it():
     ret = get_system("ret")
     sheet = CharacterSheet(ret.Character(name="Vera"))
     sheet.locale = "ru"
-    head, _content = sheet.sections["abilities"].children
-    assert head.children[1].description == "Показать"
+    _title, toggle = sheet.sections["abilities"].children
+    assert toggle.description == "Показать"
     sheet.open_section("abilities")
-    assert head.children[1].description == "Скрыть"
+    assert toggle.description == "Скрыть"
     label = sheet.views["abilities"].label.value
     assert "Способности" in label or "Навыки" in label or any("а" <= ch <= "я" for ch in label)
     sheet.close()
