@@ -14,6 +14,7 @@ from tabletop_widgets.table.after_roll import may_amend
 from tabletop_widgets.table.records import StoredCheck, StoredRoll, check_changes
 
 from .base import text_lookup
+from .sheet_context import fixed_layout, hbox, shared_layout, vbox
 from .table_texts import TEXTS
 from .tray import DiceTray
 
@@ -128,10 +129,10 @@ class TrayArea:
             )
             self.roll_for.observe(self._on_roll_for, names="value")
             bar = [self.roll_for, self.hidden_toggle]
-        self.tray_bar = widgets.HBox(
-            bar, layout=widgets.Layout(display=None if bar else "none"), _dom_classes=("tt-table-tray-bar",)
-        )
-        self.tray_box = widgets.VBox([self.tray_bar], _dom_classes=("tt-table-tray-area",))
+        # a player's bar is empty and stays hidden: one shared layout says so
+        layout = shared_layout() if bar else fixed_layout(display="none")
+        self.tray_bar = hbox(bar, classes=("tt-table-tray-bar",), layout=layout)
+        self.tray_box = vbox([self.tray_bar], classes=("tt-table-tray-area",))
         self._tray_for = self.roll_for.value if self.roll_for is not None else self.session.character_id
         self._tray_wanted = True
 

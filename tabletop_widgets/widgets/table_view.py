@@ -60,7 +60,7 @@ from tabletop_widgets.table.seats import remember_locale, seat_locale
 
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
-from .sheet_context import hbox, vbox
+from .sheet_context import hbox, html_widget, shared_layout, vbox
 from .table_attack import TableAttacks
 from .table_fight import IdleTracker
 from .table_gm import GmDesk
@@ -164,17 +164,14 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
     def _build_header(self, locale: str) -> widgets.HBox:
         """The style, the title with the seat's badge, the fair-dice proof, the language switch
         and the status line (hidden while there is nothing to say); returns the header."""
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-table-title")
-        self.commit = widgets.HTML()
-        self.commit.add_class("tt-table-commit")
+        # made with their classes, sharing one style and (unless they hide) one layout: a
+        # model each, sent once
+        self.style_block = html_widget(_CSS, classes=("tt-style",))
+        self.title = html_widget(classes=("tt-table-title",))
+        self.commit = html_widget(classes=("tt-table-commit",))
         self.locale_toggle = locale_toggle(locale)
-        header = widgets.HBox([widgets.VBox([self.title, self.commit]), self.locale_toggle])
-        header.add_class("tt-table-header")
-        self.status = widgets.HTML(layout=widgets.Layout(display="none"))
-        self.status.add_class("tt-table-status")
+        header = hbox([vbox([self.title, self.commit]), self.locale_toggle], classes=("tt-table-header",))
+        self.status = html_widget(classes=("tt-table-status",), layout=widgets.Layout(display="none"))
         return header
 
     def _build_tabs(self, locale: str) -> None:
@@ -192,7 +189,9 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             self.build_sessions_tab()
         self._tab_keys = [key for key, _part in TABS[self.role]]
         self.tabs = widgets.Tab(
-            children=[getattr(self, part) for _key, part in TABS[self.role]], _dom_classes=("tt-table-tabs",)
+            children=[getattr(self, part) for _key, part in TABS[self.role]],
+            layout=shared_layout(),
+            _dom_classes=("tt-table-tabs",),
         )
         self.tabs.observe(lambda _ch: self.show_parts(), names="selected_index")
 

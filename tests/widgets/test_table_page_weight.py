@@ -31,11 +31,11 @@ from message_count import counted
 from test_table_view import classes
 
 #: what the page itself makes around a player's sheet and creation guide, at most (was 236)
-PLAYER_OWN_MODELS = 110
+PLAYER_OWN_MODELS = 90
 #: updates a player's page sends after making its models, at most (was 234; 446 in Russian)
-PLAYER_UPDATES = 175
+PLAYER_UPDATES = 150
 #: models and updates of the GM's page, at most (was 333 / 210)
-GM_BUDGET = (340, 205)
+GM_BUDGET = (310, 185)
 
 
 class BenchTable(SeatPages):
