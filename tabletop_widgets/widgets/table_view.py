@@ -63,10 +63,10 @@ from .base import locale_toggle, locale_validator, text_lookup
 from .sheet_context import hbox, html_widget, shared_layout, vbox
 from .table_attack import TableAttacks
 from .table_fight import IdleTracker
-from .table_gm import GmDesk
+from .table_gm import GM_DESK_PARTS, GmDesk
 from .table_log import TableLogArea
 from .table_seat_error import seat_error_page
-from .table_sessions import SessionsTab
+from .table_sessions import SESSIONS_PARTS, SessionsTab
 from .table_sheets import SheetsArea, creation_wizard
 from .table_texts import TEXTS, esc, gm_words
 from .table_tray import TableTray, TrayArea
@@ -94,6 +94,11 @@ TABS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "player": (("tab_dice", "tray_box"), ("your_sheet", "sheet_area")),
 }
+
+#: A GM's widgets that are made with their tab (when it is first shown, or when one of them is
+#: asked for): the widget's attribute -> the tab's key.
+TAB_WIDGETS: dict[str, str] = {name: key for key, names in GM_DESK_PARTS.items() for name in names}
+TAB_WIDGETS.update({name: "tab_sessions" for name in SESSIONS_PARTS})
 
 
 class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets.VBox):
@@ -213,9 +218,25 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
 
     def show_parts(self) -> None:
         """Build what the shown tab holds and is not built yet: the Dice tab's tray, the sheet
-        the seat is looking at."""
+        the seat is looking at, a GM's notes, seat links and sessions."""
         self.show_tray()
         self.show_sheet()
+        for key in GM_DESK_PARTS:
+            if self.showing(key):
+                self.build_gm_tab(key)
+        if self.showing("tab_sessions"):
+            self.build_sessions()
+
+    def __getattr__(self, name: str) -> Any:
+        # only for a GM's widgets not made yet (TAB_WIDGETS): make their tab, then answer
+        key = TAB_WIDGETS.get(name)
+        if key is None or not self.__dict__.get("is_gm") or self.__dict__.get("notes_box") is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if key == "tab_sessions":
+            self.build_sessions()
+        else:
+            self.build_gm_tab(key)
+        return self.__dict__[name]
 
     def showing(self, key: str) -> bool:
         """Whether the tab titled ``key`` (a key of :data:`TABS`) is the one shown."""
