@@ -15,6 +15,13 @@ first as well (a viewer can forge widget messages; a disabled button still fires
 widgets are only built in a GM's kernel, and a player's kernel never holds hidden information
 (the session's store query filters it), so it cannot reach a synced trait.
 
+What the seat does not see when the page opens is built when it is first shown (issue 21: a
+page's every widget model costs the kernel a message and the browser a model, a view and DOM):
+a character's sheet, the Dice tab's tray (a player's page that opens on their character's
+creation), a GM's Notes, Seat links and Sessions tabs, and, on a player's or an observer's page,
+the combat tracker, whose empty face (:mod:`.table_fight`) shows until the table's first fight.
+Each is drawn as the table is when it is built, and follows it from then on.
+
 The view follows the table: ``session.follow()`` runs an asyncio task in the kernel that applies
 other seats' events, and :meth:`TableView._on_events` redraws what they changed (sheets, log,
 tracker, notes). A reload is a fresh kernel that rebuilds the same state from the store.
@@ -34,6 +41,7 @@ Its parts live next to it, each a mixin of :class:`TableView` with its own widge
 * :mod:`.table_sessions`: the GM's Sessions tab;
 * :mod:`.table_log`: the table's log and the sessions' transcripts;
 * :mod:`.table_attack`: the Attack part at the table (a part the view holds, not a mixin);
+* :mod:`.table_fight`: the tracker's empty face on a player's page before the first fight;
 * :mod:`.table_seat_error`: the page a link without a valid seat gets (:func:`seat_error_page`).
 
 The parts call the screen through its public names (:meth:`TableView.say`,
