@@ -36,6 +36,7 @@ from tabletop_widgets.table.attacks import (
 )
 
 from .base import close_tree, text_lookup
+from .sheet_context import html_widget, vbox
 
 log = logging.getLogger(__name__)
 #: how many rounds one serve() runs while events keep arriving during it (each round is safe
@@ -103,13 +104,9 @@ class TableAttacks:
         self.view = view
         self.session = view.session
         self.is_gm = self.session.role == "gm"
-        self.status = widgets.HTML()
-        self.status.add_class("tt-attack-status")
-        self.status.layout.display = "none"
-        self.questions_box = widgets.VBox()
-        self.questions_box.add_class("tt-attack-questions")
-        self.box = widgets.VBox([self.status, self.questions_box])
-        self.box.add_class("tt-table-attacks")
+        self.status = html_widget(classes=("tt-attack-status",), layout=widgets.Layout(display="none"))
+        self.questions_box = vbox(classes=("tt-attack-questions",))
+        self.box = vbox([self.status, self.questions_box], classes=("tt-table-attacks",))
         self.message: dict[str, str] | None = None
         self.message_error = False
         self._shown_questions: tuple = ()

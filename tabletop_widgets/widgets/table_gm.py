@@ -11,25 +11,53 @@ from tabletop_widgets.table import EventError
 from tabletop_widgets.table.seats import set_table_option, table_option
 
 from .base import text_lookup
+from .sheet_context import vbox
 from .table_texts import TEXTS, esc, gm_words
 
 _t = text_lookup(TEXTS)
 
 
+#: The widgets of the GM's Notes and Seat links tabs, by the tab (a key of ``TABS``) that builds
+#: them: a tab is built when it is first shown, or when one of its widgets is asked for.
+GM_DESK_PARTS: dict[str, tuple[str, ...]] = {
+    "notes": ("note_title", "note_text", "note_button", "notes_head", "notes_list"),
+    "tab_seats": ("seat_pick", "reissue_button", "seats_help", "new_link", "players_build"),
+}
+
+
 class GmDesk:
     """The GM's notes (``notes_box``), seat links (``seats_box``) and *Bring into combat*
-    (``combat_add``) of a :class:`~.table_view.TableView`; None on other seats' pages."""
+    (``combat_add``) of a :class:`~.table_view.TableView`; None on other seats' pages. The
+    notes' and the seat links' tabs are filled when first shown (:meth:`build_gm_tab`)."""
 
     notes_box: widgets.VBox | None = None
     seats_box: widgets.VBox | None = None
     combat_add: widgets.HBox | None = None
     _setting_options = 0  # > 0 while the options' boxes are set from the table (nothing to write)
+    _desk_built: frozenset[str] = frozenset()  # the tabs of GM_DESK_PARTS built so far
 
     def build_gm_desk(self) -> None:
-        """The GM's notes, *Bring into combat* and the seat links."""
-        self._build_notes()
+        """*Bring into combat* (shown with the fight), and the boxes of the GM's notes and seat
+        links, filled when their tab is first shown."""
         self._build_combat_add()
-        self._build_seats()
+        self.notes_box = vbox(classes=("tt-gm-notes",))
+        self.seats_box = vbox(classes=("tt-gm-seats",))
+
+    def gm_tab_built(self, key: str) -> bool:
+        """Whether the GM's tab ``key`` (of :data:`GM_DESK_PARTS`) is built."""
+        return key in self._desk_built
+
+    def build_gm_tab(self, key: str) -> None:
+        """Fill the GM's tab ``key`` (of :data:`GM_DESK_PARTS`), drawn as the table is now;
+        nothing on other seats' pages or when it is built already."""
+        if key not in GM_DESK_PARTS or self.gm_tab_built(key) or self.notes_box is None:
+            return
+        self._desk_built = self._desk_built | {key}
+        if key == "notes":
+            self._build_notes()
+        else:
+            self._build_seats()
+        self.relabel_gm_desk(self.locale)
 
     def _build_notes(self) -> None:
         self.note_title = widgets.Text(style={"description_width": "initial"}, layout=widgets.Layout(width="100%"))
@@ -42,10 +70,7 @@ class GmDesk:
         self.notes_head = widgets.HTML()
         self.notes_list = widgets.HTML()
         self.notes_list.add_class("tt-note-list")
-        self.notes_box = widgets.VBox(
-            [self.notes_head, self.notes_list, self.note_title, self.note_text, self.note_button]
-        )
-        self.notes_box.add_class("tt-gm-notes")
+        self.notes_box.children = [self.notes_head, self.notes_list, self.note_title, self.note_text, self.note_button]
 
     def _build_seats(self) -> None:
         """GM: give a seat a new link (the old one stops working at once); whether players
@@ -67,10 +92,12 @@ class GmDesk:
         )
         self.players_build.add_class("tt-players-build")
         self.players_build.observe(self._on_players_build, names="value")
-        self.seats_box = widgets.VBox(
-            [self.seats_help, widgets.HBox([self.seat_pick, self.reissue_button]), self.new_link, self.players_build]
-        )
-        self.seats_box.add_class("tt-gm-seats")
+        self.seats_box.children = [
+            self.seats_help,
+            widgets.HBox([self.seat_pick, self.reissue_button]),
+            self.new_link,
+            self.players_build,
+        ]
 
     def _seat_options(self, loc: str) -> list[tuple[str, str]]:
         """A seat as the GM knows it: its name and its role («Пётр — игрок»), never its id."""
@@ -103,8 +130,9 @@ class GmDesk:
             event = self.session.note(text, title)
         except (PermissionError, EventError) as exc:
             return self.refused(exc)
-        self.note_text.value = ""
-        self.note_title.value = ""
+        if self.gm_tab_built("notes"):
+            self.note_text.value = ""
+            self.note_title.value = ""
         self.say(None, None)
         return event
 
@@ -131,7 +159,7 @@ class GmDesk:
 
     def _render_new_link(self) -> None:
         made = getattr(self, "_new_link", None)
-        if self.seats_box is None or made is None:
+        if not self.gm_tab_built("tab_seats") or made is None:
             return
         who, url = made
         self.new_link.value = (
@@ -167,8 +195,8 @@ class GmDesk:
     # -- drawing -----------------------------------------------------------------------------------
     def render_players_build(self) -> None:
         """The *players build* box as the table holds it."""
-        box = getattr(self, "players_build", None)
-        if box is not None:
+        if self.gm_tab_built("tab_seats"):
+            box = self.players_build
             self._setting_options += 1
             try:
                 box.value = table_option(self.session, "players_build")
@@ -177,7 +205,7 @@ class GmDesk:
 
     def render_notes(self) -> None:
         """The GM's notes as the table holds them."""
-        if self.notes_box is None:
+        if not self.gm_tab_built("notes"):
             return
         loc = self.locale
         words = gm_words(self.system, loc)
@@ -204,14 +232,15 @@ class GmDesk:
             self.combat_pick_hidden.description = _t("combat_hidden", loc)
             self.combat_add_button.description = _t("combat_add", loc)
             self.combat_add_button.tooltip = _t("combat_add_tip", loc)
-        if self.notes_box is not None:
+        if self.gm_tab_built("notes"):
             self.note_title.description = _t("note_title", loc)
             self.note_text.placeholder = _t("note_text", loc)
             self.note_text.tooltip = _t("note_text", loc)
             self.note_button.description = _t("note_add", loc)
             self.note_button.tooltip = _t("notes_tip", loc, **gm_words(self.system, loc))
             self.render_notes()
-        if self.seats_box is not None:
+        if self.gm_tab_built("tab_seats"):
+            self.render_players_build()
             self.seats_help.value = f'<p class="tt-hint-text">{esc(_t("seats_help", loc))}</p>'
             self.players_build.description = _t("players_build", loc)
             self.players_build.tooltip = _t("players_build_tip", loc)
@@ -224,4 +253,4 @@ class GmDesk:
             self._render_new_link()
 
 
-__all__ = ["GmDesk"]
+__all__ = ["GM_DESK_PARTS", "GmDesk"]

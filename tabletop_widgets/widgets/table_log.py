@@ -9,13 +9,13 @@ import base64
 import logging
 from typing import Any, Mapping
 
-import ipywidgets as widgets
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.table.records import dice_html, is_big, summary_html, summary_text
 
 from .base import text_lookup
 from .log import RollLog
+from .sheet_context import html_widget, vbox
 from .table_texts import TEXTS, esc
 
 log = logging.getLogger(__name__)
@@ -63,11 +63,9 @@ class TableLogArea:
             locale=locale, title=TEXTS["log_title"], can=lambda a: a in ("add", "filter") and session.can("read")
         )
         self.roll_log.add_class("tt-table-log")
-        self.transcripts = widgets.HTML()
-        self.transcripts.add_class("tt-transcripts")
+        self.transcripts = html_widget(classes=("tt-transcripts",))
         self._transcript_cache: dict[tuple[int, str, str], str] = {}
-        self.log_column = widgets.VBox([self.roll_log, self.transcripts])
-        self.log_column.add_class("tt-table-log-column")
+        self.log_column = vbox([self.roll_log, self.transcripts], classes=("tt-table-log-column",))
         self.roll_log.clear_button.layout.display = "none"
 
     def add_log_entries(self) -> None:

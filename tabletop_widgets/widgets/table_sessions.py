@@ -14,6 +14,7 @@ import ipywidgets as widgets
 from tabletop_widgets.table import EventError
 
 from .base import text_lookup
+from .sheet_context import vbox
 from .table_texts import TEXTS, esc, gm_words
 
 log = logging.getLogger(__name__)
@@ -30,16 +31,39 @@ SESSION_COLUMNS = (
 )
 
 
+#: The widgets of the GM's Sessions tab: it is built when first shown (verifying every session of
+#: the campaign takes the kernel a while), or when one of them is asked for.
+SESSIONS_PARTS = (
+    "session_status",
+    "session_end_button",
+    "session_start_button",
+    "session_confirm_text",
+    "session_yes",
+    "session_no",
+    "session_confirm",
+    "session_list",
+)
+
+
 class SessionsTab:
-    """The GM's sessions tab (``sessions_box``; None on other seats' pages)."""
+    """The GM's sessions tab (``sessions_box``; None on other seats' pages), filled when first
+    shown (:meth:`build_sessions`)."""
 
     sessions_box: widgets.VBox | None = None
+    sessions_built = False  # whether the tab's widgets are made
     _confirming: str | None = None  # "end" / "start": the GM's session step awaiting a yes
     _session_reports: list | None = None  # the campaign's verified sessions, once computed
 
     def build_sessions_tab(self) -> None:
+        """GM: the Sessions tab's box, filled when the tab is first shown."""
+        self.sessions_box = vbox(classes=("tt-gm-sessions",))
+
+    def build_sessions(self) -> None:
         """GM: end tonight's session, start the next one (each after a confirm step), and the
-        campaign's sessions with their verification."""
+        campaign's sessions with their verification; drawn as the table is now."""
+        if self.sessions_box is None or self.sessions_built:
+            return
+        self.sessions_built = True
         self.session_status = widgets.HTML()
         self.session_status.add_class("tt-session-status")
         self.session_end_button = widgets.Button(button_style="warning")
@@ -63,15 +87,13 @@ class SessionsTab:
         self.session_confirm.add_class("tt-session-confirm-box")
         self.session_list = widgets.HTML()
         self.session_list.add_class("tt-session-list")
-        self.sessions_box = widgets.VBox(
-            [
-                self.session_status,
-                widgets.HBox([self.session_end_button, self.session_start_button]),
-                self.session_confirm,
-                self.session_list,
-            ]
-        )
-        self.sessions_box.add_class("tt-gm-sessions")
+        self.sessions_box.children = [
+            self.session_status,
+            widgets.HBox([self.session_end_button, self.session_start_button]),
+            self.session_confirm,
+            self.session_list,
+        ]
+        self.render_sessions()
 
     def ask_session(self, step: str) -> None:
         """GM: the first press of *End tonight's session* / *Start the next session*: shows
@@ -108,7 +130,7 @@ class SessionsTab:
         the list verifies them anew)."""
         if reverify:
             self._session_reports = None
-        if self.sessions_box is None:
+        if not self.sessions_built:
             return
         loc = self.locale
         self._render_session_steps(loc)
@@ -188,4 +210,4 @@ def _when(stamp: Any, loc: str) -> str:
     return when.strftime("%Y-%m-%d %H:%M") + " UTC"
 
 
-__all__ = ["SessionsTab"]
+__all__ = ["SESSIONS_PARTS", "SessionsTab"]

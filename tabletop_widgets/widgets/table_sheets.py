@@ -21,6 +21,7 @@ from tabletop_widgets.table.seats import table_option
 
 from .base import text_lookup
 from .sheet import CharacterSheet
+from .sheet_context import html_widget, vbox
 from .table_texts import TEXTS, esc, gm_words
 from .wizard import CreationWizard
 
@@ -149,8 +150,6 @@ class SheetsArea:
         """``sheet_area``: a GM's tab per character, a player's creation box over their sheet's
         slot, or the note of a seat without a character."""
         ids = list(self.models)
-        self.sheet_title = widgets.HTML()
-        self.sheet_title.add_class("tt-table-section-title")
         # one empty slot per character; :meth:`sheet` fills a slot when its tab is shown
         self._sheet_slots: dict[str, widgets.VBox] = {cid: self._sheet_slot() for cid in ids}
         if self.is_gm:
@@ -161,21 +160,16 @@ class SheetsArea:
             self.sheet_tabs.observe(lambda _ch: self.show_sheet(), names="selected_index")
             body: widgets.Widget = self.sheet_tabs
         elif ids:
-            self.creation_box = widgets.VBox(layout=widgets.Layout(display="none"))
-            self.creation_box.add_class("tt-creation")
-            body = widgets.VBox([self.creation_box, self._sheet_slots[ids[0]]])
+            self.creation_box = widgets.VBox(layout=widgets.Layout(display="none"), _dom_classes=("tt-creation",))
+            body = vbox([self.creation_box, self._sheet_slots[ids[0]]])
         else:
-            body = widgets.HTML()
-            body.add_class("tt-no-character")
+            body = html_widget(classes=("tt-no-character",))
             self._no_character = body
-        self.sheet_area = widgets.VBox([body])
-        self.sheet_area.add_class("tt-table-sheet-area")
+        self.sheet_area = vbox([body], classes=("tt-table-sheet-area",))
 
     @staticmethod
     def _sheet_slot() -> widgets.VBox:
-        slot = widgets.VBox()
-        slot.add_class("tt-table-sheet-slot")
-        return slot
+        return vbox(classes=("tt-table-sheet-slot",))
 
     def sheet(self, cid: str) -> CharacterSheet:
         """The sheet of character ``cid`` that this seat may see, built on first use (the page
@@ -297,12 +291,9 @@ class SheetsArea:
             self.show_tab("your_sheet")
 
     def relabel_sheets(self, loc: str) -> None:
-        """The section's title and the note of a seat without a character, in ``loc``."""
-        if hasattr(self, "sheet_title"):
-            key = "sheets" if self.is_gm else "your_sheet"
-            self.sheet_title.value = f"<h2>{esc(_t(key, loc))}</h2>"
-            if getattr(self, "_no_character", None) is not None:
-                self._no_character.value = f"<p><i>{esc(_t('no_character', loc, **gm_words(self.system, loc)))}</i></p>"
+        """The note of a seat without a character, in ``loc``."""
+        if getattr(self, "_no_character", None) is not None:
+            self._no_character.value = f"<p><i>{esc(_t('no_character', loc, **gm_words(self.system, loc)))}</i></p>"
 
 
 __all__ = ["SheetsArea", "creation_wizard"]

@@ -14,6 +14,7 @@ from tabletop_widgets.table.after_roll import may_amend
 from tabletop_widgets.table.records import StoredCheck, StoredRoll, check_changes
 
 from .base import text_lookup
+from .sheet_context import fixed_layout, hbox, shared_layout, vbox
 from .table_texts import TEXTS
 from .tray import DiceTray
 
@@ -94,40 +95,70 @@ class TableTray(DiceTray):
 class TrayArea:
     """The Dice tab of :class:`~.table_view.TableView`: ``tray_box`` holds the GM's bar (whose
     character the tray rolls for, and whether the roll is hidden) and the :class:`TableTray`.
-    A player's tray rolls for their own character; an observer has none."""
+    A player's tray rolls for their own character; an observer has none. The tray is built
+    when the Dice tab is first shown (a player's page that opens on their character's creation
+    builds it only if they look at their dice), or when something asks for :attr:`tray`."""
 
-    tray: TableTray | None = None
+    _tray: TableTray | None = None
+    _tray_wanted = False  # the seat has a tray, built on first use
+    _tray_for: str | None = None  # the character it rolls for
     hidden_toggle: widgets.Checkbox | None = None
     roll_for: widgets.Dropdown | None = None
 
     def build_tray_area(self, locale: str) -> None:
-        """Build ``tray_box``: the GM's bar, and the tray for the first character (a GM's) or
-        the seat's own."""
+        """Build ``tray_box``: the GM's bar, and the place of the tray for the first character
+        (a GM's) or the seat's own."""
         bar: list[widgets.Widget] = []
         if self.is_gm:
-            self.hidden_toggle = widgets.Checkbox(value=False, indent=False)
-            self.hidden_toggle.add_class("tt-hidden-roll")
+            self.hidden_toggle = widgets.Checkbox(
+                value=False,
+                indent=False,
+                description=_t("hidden_roll", locale),
+                tooltip=_t("hidden_roll_tip", locale),
+                _dom_classes=("tt-hidden-roll",),
+            )
             self.hidden_toggle.observe(self._on_hidden_toggle, names="value")
             opts = [(self.character_name(c), c) for c in self.models]
             self.roll_for = widgets.Dropdown(
-                options=opts, value=opts[0][1] if opts else None, style={"description_width": "initial"}
+                options=opts,
+                value=opts[0][1] if opts else None,
+                description=_t("roll_for", locale),
+                tooltip=_t("roll_for_tip", locale),
+                style={"description_width": "initial"},
+                _dom_classes=("tt-roll-for",),
             )
-            self.roll_for.add_class("tt-roll-for")
             self.roll_for.observe(self._on_roll_for, names="value")
             bar = [self.roll_for, self.hidden_toggle]
-        self.tray_bar = widgets.HBox(bar)
-        self.tray_bar.add_class("tt-table-tray-bar")
-        self.tray_bar.layout.display = None if bar else "none"
-        self.tray_box = widgets.VBox([self.tray_bar])
-        self.tray_box.add_class("tt-table-tray-area")
-        cid = self.roll_for.value if self.roll_for is not None else self.session.character_id
-        self._set_tray(cid, locale)
+        # a player's bar is empty and stays hidden: one shared layout says so
+        layout = shared_layout() if bar else fixed_layout(display="none")
+        self.tray_bar = hbox(bar, classes=("tt-table-tray-bar",), layout=layout)
+        self.tray_box = vbox([self.tray_bar], classes=("tt-table-tray-area",))
+        self._tray_for = self.roll_for.value if self.roll_for is not None else self.session.character_id
+        self._tray_wanted = True
+
+    @property
+    def tray(self) -> TableTray | None:
+        """The seat's tray (None on an observer's page), built on first use."""
+        if self._tray is None and self._tray_wanted:
+            self._set_tray(self._tray_for, self.locale)
+        return self._tray
+
+    @property
+    def built_tray(self) -> TableTray | None:
+        """The tray if it is built (None before the Dice tab is first shown)."""
+        return self._tray
+
+    def show_tray(self) -> None:
+        """Build the tray when the Dice tab is the one shown."""
+        if self.showing("tab_dice"):
+            self.tray  # noqa: B018 - built on first use
 
     def _set_tray(self, cid: str | None, locale: str) -> None:
-        if self.tray is not None:
-            self.tray.close()
+        if self._tray is not None:
+            self._tray.close()
+        self._tray_for = cid
         character = self.models.get(cid) if cid else None
-        self.tray = TableTray(
+        self._tray = TableTray(
             self.session,
             cid if character is not None else None,
             character,
@@ -136,8 +167,8 @@ class TrayArea:
             animate=self.animate,
             who=self.session.name or self.session.seat,
         )
-        self.tray_box.children = [self.tray_bar, self.tray]
-        self.tray.locale_toggle.layout.display = "none"
+        self._tray.locale_toggle.layout.display = "none"  # the screen's one switch rules
+        self.tray_box.children = [self.tray_bar, self._tray]
 
     def _hidden_wanted(self) -> bool:
         return bool(self.hidden_toggle is not None and self.hidden_toggle.value and self.session.role == "gm")
@@ -149,6 +180,9 @@ class TrayArea:
     def _on_roll_for(self, change) -> None:
         cid = change["new"]
         if cid is None or cid not in self.models or not self.session.can("check", cid):
+            return
+        if self._tray is None:  # not shown yet: built for this character when shown
+            self._tray_for = cid
             return
         self._set_tray(cid, self.locale)
 

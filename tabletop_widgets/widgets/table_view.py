@@ -15,6 +15,13 @@ first as well (a viewer can forge widget messages; a disabled button still fires
 widgets are only built in a GM's kernel, and a player's kernel never holds hidden information
 (the session's store query filters it), so it cannot reach a synced trait.
 
+What the seat does not see when the page opens is built when it is first shown (issue 21: a
+page's every widget model costs the kernel a message and the browser a model, a view and DOM):
+a character's sheet, the Dice tab's tray (a player's page that opens on their character's
+creation), a GM's Notes, Seat links and Sessions tabs, and, on a player's or an observer's page,
+the combat tracker, whose empty face (:mod:`.table_fight`) shows until the table's first fight.
+Each is drawn as the table is when it is built, and follows it from then on.
+
 The view follows the table: ``session.follow()`` runs an asyncio task in the kernel that applies
 other seats' events, and :meth:`TableView._on_events` redraws what they changed (sheets, log,
 tracker, notes). A reload is a fresh kernel that rebuilds the same state from the store.
@@ -34,6 +41,7 @@ Its parts live next to it, each a mixin of :class:`TableView` with its own widge
 * :mod:`.table_sessions`: the GM's Sessions tab;
 * :mod:`.table_log`: the table's log and the sessions' transcripts;
 * :mod:`.table_attack`: the Attack part at the table (a part the view holds, not a mixin);
+* :mod:`.table_fight`: the tracker's empty face on a player's page before the first fight;
 * :mod:`.table_seat_error`: the page a link without a valid seat gets (:func:`seat_error_page`).
 
 The parts call the screen through its public names (:meth:`TableView.say`,
@@ -60,11 +68,13 @@ from tabletop_widgets.table.seats import remember_locale, seat_locale
 
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
+from .sheet_context import hbox, html_widget, shared_layout, vbox
 from .table_attack import TableAttacks
-from .table_gm import GmDesk
+from .table_fight import IdleTracker
+from .table_gm import GM_DESK_PARTS, GmDesk
 from .table_log import TableLogArea
 from .table_seat_error import seat_error_page
-from .table_sessions import SessionsTab
+from .table_sessions import SESSIONS_PARTS, SessionsTab
 from .table_sheets import SheetsArea, creation_wizard
 from .table_texts import TEXTS, esc, gm_words
 from .table_tray import TableTray, TrayArea
@@ -93,6 +103,11 @@ TABS: dict[str, tuple[tuple[str, str], ...]] = {
     "player": (("tab_dice", "tray_box"), ("your_sheet", "sheet_area")),
 }
 
+#: A GM's widgets that are made with their tab (when it is first shown, or when one of them is
+#: asked for): the widget's attribute -> the tab's key.
+TAB_WIDGETS: dict[str, str] = {name: key for key, names in GM_DESK_PARTS.items() for name in names}
+TAB_WIDGETS.update({name: "tab_sessions" for name in SESSIONS_PARTS})
+
 
 class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets.VBox):
     """One seat's screen at a shared table (class ``tt-table-view``).
@@ -112,6 +127,11 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         Tumble the tray's dice.
     """
 
+    _tracker: CombatTracker | None = None
+    _tracker_building = True  # nothing asks for the tracker before the screen builds it
+    #: a player's or an observer's empty tracker before the table's first fight (then None)
+    idle_tracker: IdleTracker | None = None
+
     locale = t.Unicode("en", help="Language of the whole screen: 'en' or 'ru'")
 
     def __init__(self, session, *, locale: str | None = None, follow: bool = True, animate: bool = True, **kwargs: Any):
@@ -120,9 +140,10 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         check_locale(locale)
         self._take_seat(session, animate=animate)
         header = self._build_header(locale)
-        super().__init__(**kwargs)
-        self.add_class("tt-table-view")
-        self.add_class(f"tt-table-{self.role}")
+        # the screen's language first: every part is built in it (not built in English and
+        # relabelled, which sends every label twice); :meth:`_on_locale` waits for the parts
+        kwargs.setdefault("_dom_classes", ("tt-table-view", f"tt-table-{self.role}"))
+        super().__init__(locale=locale, **kwargs)
         # what this seat shows: the table at a glance (the fight, the log) on top; the seat's
         # tools in tabs below
         self.build_models()
@@ -134,7 +155,8 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self.children = [self.style_block, header, self.status, self._build_top(), *tabs]
         if self.render_creation():  # an unfinished character to build
             self.show_tab("your_sheet")
-        self._hide_inner_toggles()  # one language switch for the whole screen
+        self.show_parts()  # the shown tab's part (the other tabs' parts are built when shown)
+        self._built = True
         self._start(locale, follow=follow)
 
     # ==========================================================================================
@@ -150,21 +172,19 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self._message: tuple[str, dict] | None = None
         self._session_seen = (session.state.session, session.state.session_open)
         self.replaced = False
+        self._built = False  # True once every part of the screen is there (see _on_locale)
 
     def _build_header(self, locale: str) -> widgets.HBox:
         """The style, the title with the seat's badge, the fair-dice proof, the language switch
         and the status line (hidden while there is nothing to say); returns the header."""
-        self.style_block = widgets.HTML(_CSS)
-        self.style_block.add_class("tt-style")
-        self.title = widgets.HTML()
-        self.title.add_class("tt-table-title")
-        self.commit = widgets.HTML()
-        self.commit.add_class("tt-table-commit")
+        # made with their classes, sharing one style and (unless they hide) one layout: a
+        # model each, sent once
+        self.style_block = html_widget(_CSS, classes=("tt-style",))
+        self.title = html_widget(classes=("tt-table-title",))
+        self.commit = html_widget(classes=("tt-table-commit",))
         self.locale_toggle = locale_toggle(locale)
-        header = widgets.HBox([widgets.VBox([self.title, self.commit]), self.locale_toggle])
-        header.add_class("tt-table-header")
-        self.status = widgets.HTML(layout=widgets.Layout(display="none"))
-        self.status.add_class("tt-table-status")
+        header = hbox([vbox([self.title, self.commit]), self.locale_toggle], classes=("tt-table-header",))
+        self.status = html_widget(classes=("tt-table-status",), layout=widgets.Layout(display="none"))
         return header
 
     def _build_tabs(self, locale: str) -> None:
@@ -181,18 +201,19 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             self.build_gm_desk()
             self.build_sessions_tab()
         self._tab_keys = [key for key, _part in TABS[self.role]]
-        self.tabs = widgets.Tab(children=[getattr(self, part) for _key, part in TABS[self.role]])
-        self.tabs.observe(lambda _ch: self.show_sheet(), names="selected_index")
-        self.tabs.add_class("tt-table-tabs")
+        self.tabs = widgets.Tab(
+            children=[getattr(self, part) for _key, part in TABS[self.role]],
+            layout=shared_layout(),
+            _dom_classes=("tt-table-tabs",),
+        )
+        self.tabs.observe(lambda _ch: self.show_parts(), names="selected_index")
 
     def _build_top(self) -> widgets.HBox:
         """The table at a glance: the fight (with a GM's *Bring into combat*) and the log."""
         combat_add = [self.combat_add] if self.combat_add is not None else []
-        self.combat_column = widgets.VBox([self.tracker, self.table_attacks.box, *combat_add])
-        self.combat_column.add_class("tt-table-combat")
-        top = widgets.HBox([self.combat_column, self.log_column])
-        top.add_class("tt-table-top")
-        return top
+        fight = self._tracker if self._tracker is not None else self.idle_tracker.box
+        self.combat_column = vbox([fight, self.table_attacks.box, *combat_add], classes=("tt-table-combat",))
+        return hbox([self.combat_column, self.log_column], classes=("tt-table-top",))
 
     def _start(self, locale: str, *, follow: bool) -> None:
         """Draw the screen in ``locale`` with the log so far, and follow the table."""
@@ -203,6 +224,28 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self._unsubscribe = self.session.on_events(self._on_events)
         self.task = self.session.follow() if follow else None
 
+    def show_parts(self) -> None:
+        """Build what the shown tab holds and is not built yet: the Dice tab's tray, the sheet
+        the seat is looking at, a GM's notes, seat links and sessions."""
+        self.show_tray()
+        self.show_sheet()
+        for key in GM_DESK_PARTS:
+            if self.showing(key):
+                self.build_gm_tab(key)
+        if self.showing("tab_sessions"):
+            self.build_sessions()
+
+    def __getattr__(self, name: str) -> Any:
+        # only for a GM's widgets not made yet (TAB_WIDGETS): make their tab, then answer
+        key = TAB_WIDGETS.get(name)
+        if key is None or not self.__dict__.get("is_gm") or self.__dict__.get("notes_box") is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if key == "tab_sessions":
+            self.build_sessions()
+        else:
+            self.build_gm_tab(key)
+        return self.__dict__[name]
+
     def showing(self, key: str) -> bool:
         """Whether the tab titled ``key`` (a key of :data:`TABS`) is the one shown."""
         return self.tabs is not None and key in self._tab_keys and self.tabs.selected_index == self._tab_keys.index(key)
@@ -212,59 +255,104 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         if self.tabs is not None and key in self._tab_keys:
             self.tabs.selected_index = self._tab_keys.index(key)
 
-    def _hide_inner_toggles(self) -> None:
-        """The parts' own language switches are hidden: the screen's one switch rules."""
-        for w in [*self.sheets.values(), self.tray, self.tracker]:
-            toggle = getattr(w, "locale_toggle", None)
-            if toggle is not None:
-                toggle.layout.display = "none"
-
     def _build_tracker(self, locale: str) -> None:
         """The combat tracker: a GM's drives the table's combat (:class:`CombatSync`); a
-        player's or an observer's shows the players' view of it."""
+        player's or an observer's shows the players' view of it. Before the table's first
+        fight, a player's or an observer's page shows the tracker's empty face
+        (:class:`~.table_fight.IdleTracker`, a dozen models instead of sixty) and the tracker
+        is built when a fight starts (or when something asks for :attr:`tracker`)."""
         s = self.session
+        self._tracker_building = False  # from now on, asking for the tracker builds it
         if self.is_gm:
             self.sync = CombatSync(s, on_reload=self._on_combat_reloaded, on_refused=self.refused)
             self.sync.locale = locale
-            self.tracker = CombatTracker(
-                combat=self.sync.combat, locale=locale, audience="gm", can=lambda action: s.can("combat")
-            )
+            self._make_tracker()
         else:
             self.sync = None
-            combat = Combat(self.system)
             if s.state.combat:
-                try:
-                    combat_from_view(self.system, s.state.combat, into=combat)
-                except Exception:  # a bad payload must not take the page down
-                    log.exception("combat state does not load")
-            # players act on the combat only by attacking with their own character on its turn
-            # (through the table: the GM's page rolls it); every other action is refused in Python
-            may = self.table_attacks.may_attack
-            self.tracker = CombatTracker(
-                combat=combat, locale=locale, audience="player", can=lambda action: action == "attack" and may()
-            )
-            self.tracker.add_class("tt-player-tracker")
-        self.tracker.add_class("tt-table-tracker")
-        self.table_attacks.install(self.tracker)
-        self._push_into_combat()
+                self._make_tracker()
+            else:
+                self.idle_tracker = IdleTracker(self.system, locale)
         self.table_attacks.catch_up()
+
+    @property
+    def tracker(self) -> CombatTracker | None:
+        """The combat tracker (a player's is built on first use: see :meth:`_build_tracker`);
+        None while it is being built."""
+        if self._tracker is None and not self._tracker_building:
+            self._make_tracker()
+            self._show_tracker()
+        return self._tracker
+
+    @property
+    def built_tracker(self) -> CombatTracker | None:
+        """The combat tracker if it is built (None on a player's page before the first fight)."""
+        return self._tracker
+
+    def _make_tracker(self) -> None:
+        s = self.session
+        self._tracker_building = True
+        try:
+            if self.is_gm:
+                tracker = CombatTracker(
+                    combat=self.sync.combat,
+                    locale=self.locale,
+                    audience="gm",
+                    can=lambda action: s.can("combat"),
+                    _dom_classes=("tt-table-tracker",),
+                )
+            else:
+                combat = Combat(self.system)
+                if s.state.combat:
+                    try:
+                        combat_from_view(self.system, s.state.combat, into=combat)
+                    except Exception:  # a bad payload must not take the page down
+                        log.exception("combat state does not load")
+                # players act on the combat only by attacking with their own character on its
+                # turn (through the table: the GM's page rolls it); every other action is
+                # refused in Python
+                may = self.table_attacks.may_attack
+                tracker = CombatTracker(
+                    combat=combat,
+                    locale=self.locale,
+                    audience="player",
+                    can=lambda action: action == "attack" and may(),
+                    _dom_classes=("tt-player-tracker", "tt-table-tracker"),
+                )
+            tracker.locale_toggle.layout.display = "none"  # the screen's one switch rules
+        finally:
+            self._tracker_building = False
+        self._tracker = tracker
+        self.table_attacks.install(tracker)
+        self._push_into_combat()
+
+    def _show_tracker(self) -> None:
+        """The tracker, built after the screen, takes the empty face's place."""
+        idle, self.idle_tracker = self.idle_tracker, None
+        column = getattr(self, "combat_column", None)
+        if idle is not None and column is not None:
+            column.children = [self._tracker if c is idle.box else c for c in column.children]
+            idle.close()
 
     def _push_into_combat(self) -> None:
         """Table characters in the combat take their values from the table (sheet edits)."""
-        if push_characters(self.session, self.tracker.combat):
-            self.tracker.render()
+        if self._tracker is not None and push_characters(self.session, self._tracker.combat):
+            self._tracker.render()
 
     def _on_combat_reloaded(self, combat) -> None:
         """The GM's combat was rebuilt from the log: a new tracker shows it."""
-        old = self.tracker
-        self.tracker = CombatTracker(
-            combat=combat, locale=self.locale, audience="gm", can=lambda action: self.session.can("combat")
+        old = self._tracker
+        self._tracker = CombatTracker(
+            combat=combat,
+            locale=self.locale,
+            audience="gm",
+            can=lambda action: self.session.can("combat"),
+            _dom_classes=("tt-table-tracker",),
         )
-        self.tracker.add_class("tt-table-tracker")
-        self.table_attacks.install(self.tracker)
-        self.combat_column.children = [self.tracker if c is old else c for c in self.combat_column.children]
+        self.table_attacks.install(self._tracker)
+        self.combat_column.children = [self._tracker if c is old else c for c in self.combat_column.children]
         old.close()
-        self.tracker.locale_toggle.layout.display = "none"
+        self._tracker.locale_toggle.layout.display = "none"
         self._push_into_combat()
 
     # ==========================================================================================
@@ -331,9 +419,12 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             self.sync.reload()
             self.say("info", TEXTS["combat_reloaded"])
         elif not self.is_gm and "combat.public" in touched and st.combat:
-            combat_from_view(self.system, st.combat, into=self.tracker.combat)
-            push_characters(self.session, self.tracker.combat)
-            self.tracker.render()
+            if self._tracker is None:  # the table's first fight: the tracker shows it
+                self.tracker  # noqa: B018 - built from the table's state, in the empty face's place
+                return
+            combat_from_view(self.system, st.combat, into=self._tracker.combat)
+            push_characters(self.session, self._tracker.combat)
+            self._tracker.render()
 
     def _on_session_changed(self) -> None:
         """A session ended or started: every seat is told (the status line), the GM's sessions
@@ -351,8 +442,8 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self._message = ("info", {loc: _t(key, loc, n=st.session, **gm_words(self.system, loc)) for loc in LOCALES})
         self._render_status()
         self.render_sessions(reverify=True)
-        if self.tray is not None:
-            render = getattr(self.tray, "render", None)
+        if self.built_tray is not None:  # a tray built later is drawn as the table is then
+            render = getattr(self.built_tray, "render", None)
             if callable(render):
                 render()
 
@@ -385,10 +476,12 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
 
     @t.observe("locale")
     def _on_locale(self, change) -> None:
+        if not self._built:  # the parts are being built in this language
+            return
         loc = change["new"]
         if self.locale_toggle.value != loc:
             self.locale_toggle.value = loc
-        for w in [*self.sheets.values(), self.tray, self.roll_log, self.tracker]:
+        for w in [*self.sheets.values(), self.built_tray, self.roll_log, self.built_tracker]:
             if w is not None and getattr(w, "locale", loc) != loc:
                 w.locale = loc
         self._render_labels()
@@ -409,6 +502,8 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
                 )
                 self.tabs.set_title(i, title)
         self.relabel_tray(loc)
+        if self.idle_tracker is not None:
+            self.idle_tracker.relabel(loc)
         self.relabel_gm_desk(loc)
         self.render_sessions()
         self.render_transcripts()

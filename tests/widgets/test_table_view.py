@@ -98,6 +98,8 @@ def test_gm_only_widgets_are_not_built_for_players(table):
         "tt-gm-seats",
         "tt-seat-reissue",
     }
+    for key in ("notes", "tab_seats", "tab_sessions"):  # each built when its tab is first shown
+        frontend_update(gm.tabs, selected_index=gm._tab_keys.index(key))
     assert gm_only <= classes(gm)
     assert not gm_only & classes(p1)
     assert not gm_only & classes(obs)

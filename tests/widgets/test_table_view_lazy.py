@@ -88,3 +88,53 @@ def test_a_players_sheet_is_built_when_their_tab_is_opened(table):
     assert p1.sheets["c1"].character is p1.models["c1"]
     with pytest.raises(KeyError):
         p1.sheet("c2")  # not this seat's character
+
+
+# ---------------------------------------------------------------------------------------------
+# a GM's Notes, Seat links and Sessions tabs: built when first shown
+# ---------------------------------------------------------------------------------------------
+def test_the_gm_page_opens_without_its_notes_seats_and_sessions(table, monkeypatch):
+    import tabletop_widgets.table.campaign as campaign
+
+    verified = []
+    real = campaign.session_reports
+    monkeypatch.setattr(campaign, "session_reports", lambda *a, **k: verified.append(1) or real(*a, **k))
+    gm = table.view("gm")
+    assert not gm.gm_tab_built("notes") and not gm.gm_tab_built("tab_seats") and not gm.sessions_built
+    assert gm.notes_box.children == () and gm.seats_box.children == () and gm.sessions_box.children == ()
+    assert {"tt-note-list", "tt-seat-reissue", "tt-session-list"}.isdisjoint(classes(gm))
+    assert verified == []  # no session verified before the tab is shown
+    frontend_update(gm.tabs, selected_index=gm._tab_keys.index("tab_sessions"))
+    assert gm.sessions_built and verified == [1] and "Session 1" in gm.session_list.value
+    assert not gm.gm_tab_built("notes")  # the others still wait
+
+
+def test_a_tab_built_later_shows_the_table_as_it_is_then_and_follows_it(table):
+    gm, other = table.view("gm", locale="ru"), table.view("gm")
+    other.add_note("The goblin has the key", "Secret")
+    other.players_build.value = False  # (the other GM page's box: built when asked for)
+    other.session.end_session()
+    gm.session.poll()
+    frontend_update(gm.tabs, selected_index=gm._tab_keys.index("notes"))
+    assert "The goblin has the key" in gm.notes_list.value and gm.note_button.description == "Добавить заметку"
+    frontend_update(gm.tabs, selected_index=gm._tab_keys.index("tab_seats"))
+    assert gm.players_build.value is False and "Pat" in str(gm.seat_pick.options)
+    frontend_update(gm.tabs, selected_index=gm._tab_keys.index("tab_sessions"))
+    assert gm.session_end_button.disabled and not gm.session_start_button.disabled  # ended elsewhere
+    # and they follow the table from then on
+    other.add_note("The door is trapped")
+    set_table_option(other.session, "players_build", True)
+    gm.session.poll()
+    assert "The door is trapped" in gm.notes_list.value and gm.players_build.value is True
+    gm.locale = "en"
+    assert gm.note_button.description == "Add note"
+
+
+def test_a_gm_widget_asked_for_builds_its_tab_and_a_player_has_none(table):
+    gm, p1 = table.view("gm"), table.view("p1")
+    assert gm.reissue_button.description  # asked for: the Seat links tab is built, labelled
+    assert gm.gm_tab_built("tab_seats") and not gm.gm_tab_built("notes")
+    for name in ("notes_list", "seat_pick", "session_list", "players_build"):
+        assert not hasattr(p1, name), name
+    with pytest.raises(AttributeError):
+        gm.no_such_widget  # noqa: B018
