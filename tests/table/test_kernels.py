@@ -4,6 +4,7 @@ server and browser)."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from datetime import timedelta
 from types import SimpleNamespace
@@ -158,6 +159,8 @@ def test_only_the_cell_that_waits_for_the_request_has_no_time_limit():
     code = [from_dict(c) for c in cells if c["cell_type"] == "code"]
     assert [timeout(c) for c in code] == [None, 60]
     assert "wait_for_request()" in "".join(code[0].source) and "TableView(" not in "".join(code[0].source)
+    last = ast.parse("".join(code[0].source)).body[-1]
+    assert not isinstance(last, ast.Expr), "the waiting cell would show its value (True) above the page"
     assert timeout(from_dict({"cell_type": "code", "metadata": {}, "source": ""})) == 60
     assert kernels.CellTimeout(None)(code[1]) is None  # Voila's default: no limit at all
 
