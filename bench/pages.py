@@ -34,14 +34,19 @@ that mode (reproduced with a plain ``VBox`` of 1,500 ``Label``s); pass
 Pages: ``blank``, ``index``, ``play_<slug>`` for the four systems, ``lobby``, ``table_gm`` (the
 GM's table page), ``table_player`` (a player's table page); ``--pages`` picks some.
 
-Preheated kernels: ``make play`` keeps one kernel ready per play page (its notebook already
-run) and one for the table page (its imports done, waiting for the seat's request): Voila's
-``preheat_kernel`` with the pools of the shipped ``voila.json``; the blank notebook, the index and
-the lobby have no pool (Voila's default). A page with a pool is loaded twice per round: the
-**first visitor** (its pool has had ``--refill-wait`` seconds since that notebook's last load)
-and a **second visitor** right after, who finds the pool empty and gets the kernel its refill is
-starting. Both rows count for the goal. ``--no-preheat`` serves every page without pools, as
-Voila does by default (what the pages cost before they had pools).
+Preheated kernels: ``make play`` keeps two kernels ready per play page (their notebook already
+run; a taken one is replaced once the server is quiet) and one for the table page (its imports
+done, waiting for the seat's request; replaced at once): Voila's ``preheat_kernel`` with the
+pools of the shipped ``voila.json``; the blank notebook, the index and the lobby have no pool
+(Voila's default). A page with a pool is loaded twice per round: the **first visitor** and a
+**second visitor** right after (the play page's second ready kernel; the table page's kernel its
+refill is making). Both rows count for the goal. A third visitor of a play page within seconds
+gets a kernel made at once, as without pools: ``--no-preheat`` serves every page so, as Voila
+does by default.
+
+Every load but a second visitor's starts on a settled machine: every pool full again (Voila's
+log says so once per kernel made) and the CPUs idle (the server, its kernels, the browser), so
+that no page pays for the kernel the page before it left to make.
 
 Run: .venv/bin/python bench/pages.py [--reps 5] [--pages index,table_gm] [--voila-arg=...] [--json]
      .venv/bin/python bench/pages.py --no-preheat [--reps 3]
@@ -131,6 +136,39 @@ def no_preheat_config(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "voila.json").write_text(json.dumps({"VoilaConfiguration": {"preheat_kernel": False}}), encoding="utf-8")
     return folder
+
+
+def _busy_cpu_seconds() -> float:
+    """CPU seconds this machine has spent busy so far, over all CPUs (Linux ``/proc/stat``)."""
+    with open("/proc/stat", encoding="ascii") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+#: the machine counts as idle when it was busy less than this share of one CPU over IDLE_WINDOW
+#: seconds; SETTLE_TIMEOUT: the longest a load waits for that (then it goes anyway)
+IDLE_SHARE, IDLE_WINDOW, SETTLE_TIMEOUT = 0.10, 0.5, 60.0
+
+
+def settle(log_path: Path, takes: dict[str, int]) -> float:
+    """Wait until every pool is full again (``takes``: kernels taken from each pooled notebook
+    so far; Voila logs "Kernel pool of <nb> is filled" once at start and once per kernel made
+    since) and the machine is idle (the server, its kernels, the browser closing the last
+    context). Returns the seconds waited."""
+    start = time.monotonic()
+    deadline = start + SETTLE_TIMEOUT
+    while time.monotonic() < deadline:
+        text = log_path.read_text(errors="replace")
+        if all(text.count(f"Kernel pool of {nb} is filled") >= 1 + n for nb, n in takes.items()):
+            break
+        time.sleep(0.2)
+    while time.monotonic() < deadline:
+        before = _busy_cpu_seconds()
+        time.sleep(IDLE_WINDOW)
+        if _busy_cpu_seconds() - before < IDLE_SHARE * IDLE_WINDOW:
+            break
+    return time.monotonic() - start
 
 
 def wait_for_pools(log_path: Path, notebooks: set[str], timeout: float = 240.0) -> None:
@@ -373,9 +411,7 @@ def rounds(pages: list[str], preheat: bool) -> list[tuple[str, str]]:
     return out
 
 
-def run(
-    pages: list[str], reps: int, voila_args: tuple[str, ...] = (), preheat: bool = True, refill_wait: float = 30.0
-) -> dict:
+def run(pages: list[str], reps: int, voila_args: tuple[str, ...] = (), preheat: bool = True) -> dict:
     from playwright.sync_api import sync_playwright
 
     chromium = find_chromium()
@@ -383,7 +419,7 @@ def run(
         return {"skipped": "Debian's chromium is not installed (/usr/bin/chromium; set CHROMIUM_PATH)"}
     plan = rounds(pages, preheat)
     out: dict = {"reps": reps, "times": {row: [] for row, _ in plan}, "timeouts": {}, "preheat": preheat}
-    last_load: dict[str, float] = {}
+    takes: dict[str, int] = {nb: 0 for nb in set(POOLED.values())} if preheat else {}
     with tempfile.TemporaryDirectory(prefix="tt-bench-pages-") as tmp_name:
         tmp = Path(tmp_name)
         db = tmp / "table.db"
@@ -402,12 +438,11 @@ def run(
                     load_once(browser, urls["blank"])  # warm-up: first kernel start, disk caches
                     for rep in range(reps):
                         for name, page in plan:
-                            if name.endswith(f"({FIRST})"):  # the pool has had its time to refill
-                                since = last_load.get(POOLED[page], 0.0) + refill_wait - time.monotonic()
-                                time.sleep(max(0.0, since))
+                            if not name.endswith(f"({SECOND})"):
+                                settle(tmp / "voila.log", takes)
                             seconds = load_once(browser, urls[page], name)
-                            if page in POOLED:
-                                last_load[POOLED[page]] = time.monotonic()
+                            if preheat and page in POOLED:
+                                takes[POOLED[page]] += 1
                             if seconds is None:
                                 out["timeouts"][name] = out["timeouts"].get(name, 0) + 1
                                 print(f"  round {rep + 1}/{reps} {name:<22} timed out", file=sys.stderr, flush=True)
@@ -453,7 +488,7 @@ def print_table(res: dict) -> None:
     if res.get("preheat"):
         print(
             "  kernels kept ready as `make play` does (play pages, table page): "
-            f"'{FIRST}' = its pool's kernel, '{SECOND}' = right after, the pool empty"
+            f"'{FIRST}' = a kernel of its pool, '{SECOND}' = right after; every other load on a settled server"
         )
     else:
         print("  --no-preheat: every page starts its kernel when asked for (Voila's default)")
@@ -495,9 +530,6 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--no-preheat", action="store_true", help="no kernels kept ready: every page starts its kernel when asked for"
     )
-    ap.add_argument(
-        "--refill-wait", type=float, default=30.0, help="seconds a pool gets to refill before a first visitor's load"
-    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     pages = [p for p in args.pages.split(",") if p]
@@ -509,7 +541,7 @@ def main(argv=None) -> int:
     except ImportError:
         res = {"skipped": "playwright is not installed (pip install -e '.[test]')"}
     else:
-        res = run(pages, max(1, args.reps), tuple(args.voila_arg), not args.no_preheat, args.refill_wait)
+        res = run(pages, max(1, args.reps), tuple(args.voila_arg), not args.no_preheat)
     if args.json:
         print(json.dumps(res, indent=2))
     else:

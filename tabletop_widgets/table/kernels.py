@@ -32,7 +32,7 @@ Both are wired in the repository's ``voila.json`` (the settings ``make play`` us
     "VoilaConfiguration": {"multi_kernel_manager_class": "tabletop_widgets.table.kernels.PageKernelManager"},
     "Voila": {"identity_provider_class": "tabletop_widgets.table.kernels.XsrfCookieIdentityProvider"}
 
-**Preheated kernels.** ``make play`` keeps one kernel per play page and one for the table page
+**Preheated kernels.** ``make play`` keeps two kernels per play page and two for the table page
 ready (Voila's ``preheat_kernel`` with ``kernel_pools_config`` in ``voila.json``): a play page's
 kernel has run its notebook, a table page's has imported what it needs and waits in
 ``TableSession.from_voila`` for the request that brings the seat's token. Voila's pool manager is
@@ -40,16 +40,32 @@ a subclass of :class:`PageKernelManager` and never culls a kernel still in its p
 page takes is culled like any other, its clock restarted while it waited (:meth:`cull_kernels`).
 The table notebook's cell that waits has no cell timeout (:class:`CellTimeout`).
 
+**Refills wait for a quiet server.** Making a play page's kernel takes a CPU core for about a
+second (the kernel's start and its notebook's run) and some of the server's own time (it renders
+the page). Made while a page loads, it slows that page: on two cores, measured in
+``bench/pages.py``, a play page took 0.4-0.6 s longer when the refill of the kernel it took ran
+beside it. A pool whose entry in ``kernel_pools_config`` says ``"refill_when_quiet": true``
+(``voila.json`` gives the play pages and the table page two kernels each and says so) makes its
+new kernel when no page has been asked for and no page's browser has connected for
+:attr:`PageKernelManager.refill_quiet` seconds, and at the latest
+:attr:`PageKernelManager.refill_wait_max` seconds after the kernel was taken. A page that takes a
+refill still waiting (a third visitor within seconds) does not wait for the quiet: that refill
+starts at once. A pool not so marked is refilled at once, as Voila
+does.
+
 This module needs jupyter_server (the ``voila`` extra); nothing else of the package imports it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import time
 from datetime import datetime, timedelta, timezone
 
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Float
 
 
 def _now() -> datetime:
@@ -59,6 +75,13 @@ def _now() -> datetime:
 #: the metadata of a notebook cell that waits for its page's request (``{"tabletop":
 #: {"waits_for_request": true}}``): the executor's cell timeout does not apply to it
 WAITS_FOR_REQUEST = "waits_for_request"
+
+#: a pool's key in ``VoilaKernelManager.kernel_pools_config``: its refills wait for a quiet server
+REFILL_WHEN_QUIET = "refill_when_quiet"
+
+
+class ServerStopping(RuntimeError):
+    """A refill that waited for a quiet server is dropped: the server is stopping."""
 
 
 class CellTimeout:
@@ -78,23 +101,124 @@ class CellTimeout:
 
 class PageKernelManager(AsyncMappingKernelManager):
     """Culls a kernel ``cull_idle_timeout`` seconds after its last page left (see the module);
-    gives Voila's executor :class:`CellTimeout` unless a ``timeout_func`` is configured."""
+    gives Voila's executor :class:`CellTimeout` unless a ``timeout_func`` is configured; with
+    Voila's pools, refills the pools that ask for it when the server is quiet."""
+
+    refill_quiet = Float(
+        3.0,
+        config=True,
+        help="Seconds with no page asked for and no page's browser connecting before a pool marked "
+        "refill_when_quiet makes its new kernel (a page's load takes about two seconds).",
+    )
+    refill_wait_max = Float(
+        20.0,
+        config=True,
+        help="Seconds after its kernel was taken that a pool marked refill_when_quiet makes the new "
+        "one even if the server never went quiet.",
+    )
+
+    def __init_subclass__(cls, **kwargs):
+        """Voila's pool manager (``preheat_kernel``) is made on top of this class, its pool
+        methods in the subclass: a page taking a pooled kernel and a pool's new kernel pass
+        through :meth:`_page_takes` and :meth:`_refill_turn` (see the module)."""
+        super().__init_subclass__(**kwargs)
+        take, make = cls.__dict__.get("get_rendered_notebook"), cls.__dict__.get("_initialize")
+        if take is None or make is None:
+            return
+
+        async def get_rendered_notebook(self, notebook_name, *args, **kw):
+            self._page_takes(notebook_name)
+            return await take(self, notebook_name, *args, **kw)
+
+        async def _initialize(self, notebook_path, kernel_id=None, **kw):
+            if kernel_id is None:  # a new kernel for the pool (a restart passes its kernel)
+                await self._refill_turn(notebook_path)
+            return await make(self, notebook_path, kernel_id, **kw)
+
+        cls.get_rendered_notebook = get_rendered_notebook
+        cls._initialize = _initialize
 
     def __init__(self, **kwargs):
-        super().__init__(**kwargs)
         self.pages: dict[str, int] = {}  # kernel id -> open page connections
         self.alone_since: dict[str, datetime] = {}  # kernel id -> when its last page left
+        self._last_page = float("-inf")  # time.monotonic() of the last page asked for or connected
+        self._taken: set[str] = set()  # notebooks a page has taken a pooled kernel of
+        self._waiting: dict[asyncio.Task, asyncio.Future] = {}  # a pool's waiting refill -> its turn
+        self._stopping = False
+        super().__init__(**kwargs)
         config = getattr(self.parent, "config", None)  # the Voila app's: its executors read it
         if config is not None and config.VoilaExecutor.get("timeout_func") is None:
             config.VoilaExecutor.timeout_func = CellTimeout(config.VoilaExecutor.get("timeout"))
 
     async def start_kernel(self, *args, **kwargs):
+        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") != "True":
+            self.page_activity()  # a page asked for a kernel made at once (no pool)
         kernel_id = await super().start_kernel(*args, **kwargs)
         self.alone_since.setdefault(kernel_id, _now())
         return kernel_id
 
+    # -- refills when quiet -------------------------------------------------------------------
+    def page_activity(self) -> None:
+        """A page was asked for or its browser connected: the server is busy for a while."""
+        self._last_page = time.monotonic()
+
+    def refills_when_quiet(self, notebook: str) -> bool:
+        """Whether ``notebook``'s pool is marked ``refill_when_quiet`` in ``kernel_pools_config``."""
+        pools = getattr(self, "kernel_pools_config", None) or {}
+        entry = pools.get(notebook, pools.get("default", {}))
+        return bool(entry.get(REFILL_WHEN_QUIET, False))
+
+    def _page_takes(self, notebook: str) -> None:
+        """A page asks for ``notebook``'s pooled kernel: from now on its refills wait for a quiet
+        server; if the kernel it takes is a refill still waiting, that one starts at once."""
+        self.page_activity()
+        self._taken.add(notebook)
+        pool = (getattr(self, "_pools", None) or {}).get(notebook) or []
+        turn = self._waiting.get(pool[0]) if pool else None
+        if turn is not None and not turn.done():
+            turn.set_result(None)
+
+    def _in_pool(self, notebook: str, task) -> bool:
+        return any(item is task for item in (getattr(self, "_pools", None) or {}).get(notebook) or [])
+
+    async def _refill_turn(self, notebook: str) -> None:
+        """Returns when a new kernel for ``notebook``'s pool may be made: at once at start, or
+        for a pool not marked ``refill_when_quiet``; otherwise when the server has been quiet for
+        ``refill_quiet`` seconds, a page has taken this refill from the pool, or
+        ``refill_wait_max`` seconds have passed. Raises :class:`ServerStopping` when the server
+        stops meanwhile. Runs in the pool's task (Voila keeps the task in its pool)."""
+        if notebook not in self._taken or not self.refills_when_quiet(notebook):
+            return
+        task = asyncio.current_task()
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting[task] = turn
+        deadline = time.monotonic() + self.refill_wait_max
+        try:
+            while not turn.done() and not self._stopping and self._in_pool(notebook, task):
+                now = time.monotonic()
+                quiet_at = self._last_page + self.refill_quiet
+                if now >= quiet_at or now >= deadline:
+                    break
+                try:
+                    await asyncio.wait_for(asyncio.shield(turn), min(quiet_at, deadline) - now)
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            self._waiting.pop(task, None)
+        if self._stopping:
+            raise ServerStopping(f"the server is stopping: no new kernel for {notebook}")
+
+    async def shutdown_all(self, *args, **kwargs):
+        """Waiting refills are dropped (they would start a kernel only to stop it)."""
+        self._stopping = True
+        for turn in list(self._waiting.values()):
+            if not turn.done():
+                turn.set_result(None)
+        return await super().shutdown_all(*args, **kwargs)
+
     def notify_connect(self, kernel_id):
         super().notify_connect(kernel_id)
+        self.page_activity()
         self.pages[kernel_id] = self.pages.get(kernel_id, 0) + 1
         self.alone_since.pop(kernel_id, None)
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import time
 from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
+from traitlets.config import Configurable
 
 from tabletop_widgets.table import kernels
 from tabletop_widgets.table.kernels import PageKernelManager
@@ -179,3 +181,173 @@ def test_the_kernel_manager_gives_voila_s_executor_the_cell_timeout():
     app = Configurable(config=Config({"VoilaExecutor": {"timeout_func": mine}}))
     PageKernelManager(parent=app)
     assert app.config.VoilaExecutor.timeout_func is mine
+
+
+# -- refills when quiet: Voila's own pool manager made on top of PageKernelManager ----------------
+class _Voila(Configurable):
+    """What Voila's pool manager reads of its parent (the Voila app)."""
+
+    def __init__(self, root_dir, **kwargs):
+        super().__init__(**kwargs)
+        self.root_dir, self.notebook_path = str(root_dir), None
+        self.base_url = self.server_url = "/"
+        self.port = 0
+
+
+class _Renderer:
+    """Voila's NotebookRenderer as the pool uses it: the notebook's run is instant here."""
+
+    def __init__(self, notebook_path):
+        self.notebook_path = notebook_path
+        self.notebook = SimpleNamespace(metadata=SimpleNamespace(kernelspec=SimpleNamespace(name="python3")))
+        self.template_name, self.theme = "lab", "light"
+        self.rendered_cache: list[str] = []
+        self.stop_generator = False
+
+    async def initialize(self):
+        return None
+
+    async def generate_content_hybrid(self, kernel_id, kernel_future):
+        return [], None
+
+
+POOLS = {
+    "default": {"pool_size": 0},
+    "play_ret.ipynb": {"pool_size": 2, "refill_when_quiet": True},
+    "table.ipynb": {"pool_size": 1},
+}
+
+
+@pytest.fixture
+def pools(tmp_path, monkeypatch):
+    """Voila's pool manager (``voila_kernel_manager_factory``, as ``preheat_kernel`` makes it) on
+    top of PageKernelManager, with the pools of ``POOLS``; starting a kernel records its time
+    and whether it was for a pool. Yields a function that runs a coroutine with the manager."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    started: list[tuple[str, float, bool]] = []
+
+    async def start_kernel(self, *args, **kwargs):
+        kernel_id = f"k{len(started) + 1}"
+        started.append((kernel_id, time.monotonic(), (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"))
+        return kernel_id
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    manager_class = voila_kernel_manager_factory(PageKernelManager, True, 0)
+
+    def play(scenario, **traits):
+        async def main():
+            km = manager_class(parent=_Voila(tmp_path), kernel_pools_config=POOLS, fill_delay=0, **traits)
+            km._notebook_renderer_factory = _Renderer
+            km.get_kernel = lambda kernel_id: SimpleNamespace(kernel_id=kernel_id)
+            for name in ("play_ret.ipynb", "table.ipynb"):
+                km.fill_if_needed(delay=0, notebook_name=name)
+            await asyncio.gather(*(task for pool in km._pools.values() for task in pool))
+            try:
+                return await scenario(km, started)
+            finally:
+                await km.shutdown_all()
+
+        return asyncio.run(main())
+
+    return play
+
+
+async def _take(km, notebook="play_ret.ipynb") -> str:
+    """What Voila's page handler does with a pooled notebook: take its kernel."""
+    _task, _cache, kernel_id = await km.get_rendered_notebook(notebook_name=notebook)
+    return kernel_id
+
+
+async def _until(predicate, timeout=30.0) -> float:
+    start = time.monotonic()
+    while not predicate():
+        assert time.monotonic() - start < timeout, "timed out"
+        await asyncio.sleep(0.01)
+    return time.monotonic() - start
+
+
+def test_the_pools_fill_at_once_when_the_server_starts(pools):
+    async def scenario(km, started):
+        return list(started)
+
+    started = pools(scenario, refill_quiet=60.0)
+    assert len(started) == 3 and all(preheat for _, _, preheat in started)  # two play kernels, one table's
+
+
+def test_a_taken_play_kernel_is_replaced_only_when_the_server_is_quiet(pools):
+    """Making a kernel takes a CPU core for a second: not while a page loads (its browser
+    connecting counts as loading too)."""
+
+    async def scenario(km, started):
+        taken = await _take(km)
+        assert taken == "k1"
+        for _ in range(10):  # the page's browser connects and loads: 1 s of activity
+            await asyncio.sleep(0.1)
+            km.notify_connect(taken)
+            assert len(started) == 3, "a new kernel was made while the page loaded"
+        waited = await _until(lambda: len(started) == 4)
+        assert started[-1][2] is True  # for the pool
+        return waited
+
+    assert pools(scenario, refill_quiet=2.0) >= 1.0
+
+
+def test_a_server_that_never_goes_quiet_replaces_the_kernel_after_refill_wait_max(pools):
+    async def scenario(km, started):
+        await _take(km)
+        return await _until(lambda: len(started) == 4)
+
+    assert pools(scenario, refill_quiet=600.0, refill_wait_max=0.5) >= 0.5
+
+
+def test_a_third_visitor_within_seconds_gets_a_kernel_made_at_once(pools):
+    """Two ready kernels serve two visitors at once; the third takes a refill still waiting for the
+    quiet, which then starts at once (it does not wait for the quiet the pages keep away)."""
+
+    async def scenario(km, started):
+        first, second = await _take(km), await _take(km)
+        assert {first, second} == {"k1", "k2"} and len(started) == 3  # both refills wait
+        third = await asyncio.wait_for(_take(km), 30.0)
+        assert third == "k4" and len(started) == 4  # only the one it took was made
+        return True
+
+    assert pools(scenario, refill_quiet=600.0, refill_wait_max=600.0)
+
+
+def test_a_pool_not_marked_refill_when_quiet_is_refilled_at_once_as_voila_does(pools):
+
+    async def scenario(km, started):
+        assert await _take(km, "table.ipynb") == "k3"
+        await _until(lambda: len(started) == 4)
+        return True
+
+    assert pools(scenario, refill_quiet=600.0, refill_wait_max=600.0)
+
+
+def test_a_stopping_server_drops_the_waiting_refills(pools):
+    async def scenario(km, started):
+        await _take(km)
+        await _take(km)
+        await asyncio.sleep(0.05)
+        stopping = asyncio.ensure_future(km.shutdown_all())
+        await asyncio.wait_for(stopping, 30.0)  # at once: no 600 s wait for a quiet server
+        return len(started)
+
+    assert pools(scenario, refill_quiet=600.0, refill_wait_max=600.0) == 3  # no kernel made to be stopped
+
+
+def test_a_page_s_kernel_made_at_once_counts_as_page_activity_a_pool_s_does_not(monkeypatch):
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    async def start_kernel(self, *args, **kwargs):
+        return "k"
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    km = PageKernelManager()
+    asyncio.run(km.start_kernel(env={"VOILA_PREHEAT": "True"}))  # a pool's kernel
+    assert km._last_page == float("-inf")
+    asyncio.run(km.start_kernel(env={}))  # the lobby's, asked for by a page
+    assert km._last_page > 0
+    assert km.refills_when_quiet("play_ret.ipynb") is False  # no pools configured: Voila's default

@@ -308,16 +308,17 @@ def test_preheated_table_kernels_reach_the_server_where_it_listens(host, reached
 
 
 def test_kernels_are_kept_ready_for_the_play_pages_and_the_table_page_only():
-    """``make play`` preheats: a kernel per play page (its notebook run) and one for the table page
-    (waiting for the seat's request); no other notebook gets one (Voila's default would give every
-    notebook of the folder a pool, the lobby's and the tutorial's included)."""
+    """``make play`` preheats: two kernels per play page (their notebook run) and two for the table
+    page (waiting for the seat's request), a taken one replaced when the server is quiet; no other
+    notebook gets one (Voila's default would give every notebook of the folder a pool, the lobby's
+    and the tutorial's included)."""
     config = json.loads((ROOT / "voila.json").read_text())
     assert config["VoilaConfiguration"]["preheat_kernel"] is True
     pools = config["VoilaKernelManager"]["kernel_pools_config"]
     assert pools.pop("default") == {"pool_size": 0}
     expected = {f"play_{slug}.ipynb" for slug in ("ret", "seasons", "life_and_death", "threads_of_fate")}
     assert set(pools) == expected | {"table.ipynb"}
-    assert all(pool == {"pool_size": 1} for pool in pools.values())
+    assert all(pool == {"pool_size": 2, "refill_when_quiet": True} for pool in pools.values())
     assert all((cli.notebooks_dir() / name).is_file() for name in pools)
 
 
