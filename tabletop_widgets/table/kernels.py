@@ -192,12 +192,22 @@ class PageKernelManager(AsyncMappingKernelManager):
         task = asyncio.current_task()
         turn = asyncio.get_running_loop().create_future()
         self._waiting[task] = turn
-        deadline = time.monotonic() + self.refill_wait_max
+        start = time.monotonic()
+        deadline = start + self.refill_wait_max
+        why = "the server is quiet"
         try:
-            while not turn.done() and not self._stopping and self._in_pool(notebook, task):
+            while True:
                 now = time.monotonic()
                 quiet_at = self._last_page + self.refill_quiet
-                if now >= quiet_at or now >= deadline:
+                if self._stopping:
+                    raise ServerStopping(f"the server is stopping: no new kernel for {notebook}")
+                if turn.done() or not self._in_pool(notebook, task):
+                    why = "a page takes it"
+                    break
+                if now >= quiet_at:
+                    break
+                if now >= deadline:
+                    why = f"no quiet for {self.refill_wait_max:g} s"
                     break
                 try:
                     await asyncio.wait_for(asyncio.shield(turn), min(quiet_at, deadline) - now)
@@ -205,8 +215,7 @@ class PageKernelManager(AsyncMappingKernelManager):
                     pass
         finally:
             self._waiting.pop(task, None)
-        if self._stopping:
-            raise ServerStopping(f"the server is stopping: no new kernel for {notebook}")
+        self.log.info("A new kernel for the pool of %s after %.1f s: %s", notebook, time.monotonic() - start, why)
 
     async def shutdown_all(self, *args, **kwargs):
         """Waiting refills are dropped (they would start a kernel only to stop it)."""

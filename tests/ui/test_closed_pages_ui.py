@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 
@@ -212,3 +213,41 @@ def test_a_table_kernel_kept_ready_longer_than_the_cell_timeout_serves_its_seat(
         assert not text.strip().startswith(("True", "False")), "the waiting cell showed its value"
     finally:
         context.close()
+
+
+def test_a_taken_play_kernel_is_replaced_when_the_server_is_quiet_and_a_third_visitor_is_served(culling_server):
+    """The shipped pools with Voila's real pool manager: two play kernels ready, a taken one
+    replaced only once no page has been asked for for ``refill_quiet`` (3 s), not while the page
+    loads; a third visitor within seconds takes a refill still waiting, which starts at once."""
+    import urllib.request
+
+    base, pid, db, log_path = culling_server
+    notebook = "play_seasons.ipynb"
+    assert _wait_for_log(log_path, f"Kernel pool of {notebook} is filled", 120), "no preheated play kernels"
+    time.sleep(15)  # the line comes when the kernels started: their notebooks run meanwhile
+
+    def visit() -> str:
+        with urllib.request.urlopen(f"{base}/voila/render/{notebook}", timeout=120) as reply:
+            page = reply.read().decode()
+        found = re.search(r'"kernelId":\s*"([0-9a-f-]+)"', page)
+        assert found, page[:2000]
+        return found.group(1)
+
+    def refills() -> list[tuple[float, str]]:
+        said = re.findall(
+            rf"A new kernel for the pool of {re.escape(notebook)} after ([0-9.]+) s: (.*)",
+            log_path.read_text(errors="replace"),
+        )
+        return [(float(seconds), why.strip()) for seconds, why in said]
+
+    first = visit()
+    assert _wait_for_log(log_path, f"A new kernel for the pool of {notebook}", 90)
+    ((waited, why),) = refills()
+    assert why == "the server is quiet" and waited >= 2.9, (waited, why)
+    time.sleep(15)  # the new kernel runs its notebook: two ready again
+    second, third = visit(), visit()
+    fourth = visit()  # the third in a row takes a refill still waiting for the quiet: made at once
+    assert len({first, second, third, fourth}) == 4
+    assert "a page takes it" in [why for _, why in refills()], refills()
+    log = log_path.read_text(errors="replace")
+    assert all(f"Using pre-heated kernel: {k} for {notebook}" in log for k in (first, second, third, fourth))
