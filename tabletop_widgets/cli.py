@@ -79,11 +79,11 @@ TEXTS = {
         "~/.local/share/tabletop-widgets/table.db)",
     ),
     "no_preheat": T(
-        "keep no kernels ready: each page starts its kernel when opened (slower pages, about 0.35 GB "
-        "less memory; by default one kernel per play page and one for the table page wait ready)",
+        "keep no kernels ready: each page starts its kernel when opened (slower pages, about 0.65 GB "
+        "less memory; by default two kernels per play page and two for the table page wait ready)",
         "не держать готовых ядер: каждая страница запускает ядро при открытии (страницы медленнее, "
-        "памяти примерно на 0,35 ГБ меньше; по умолчанию готово по ядру на каждую страницу игры и одно "
-        "для страницы стола)",
+        "памяти примерно на 0,65 ГБ меньше; по умолчанию готово по два ядра на каждую страницу игры и "
+        "два для страницы стола)",
     ),
     "voila_args": T(
         "after --: more Voila options, passed on unchanged", "после --: другие параметры Voila, передаются как есть"

@@ -43,15 +43,14 @@ The table notebook's cell that waits has no cell timeout (:class:`CellTimeout`).
 **Refills wait for a quiet server.** Making a play page's kernel takes a CPU core for about a
 second (the kernel's start and its notebook's run) and some of the server's own time (it renders
 the page). Made while a page loads, it slows that page: on two cores, measured in
-``bench/pages.py``, a play page took 0.4-0.6 s longer when the refill of the kernel it took ran
-beside it. A pool whose entry in ``kernel_pools_config`` says ``"refill_when_quiet": true``
+``bench/pages.py``, a play page took about 0.6 s longer when the refill of the kernel it took
+ran beside it. A pool whose entry in ``kernel_pools_config`` says ``"refill_when_quiet": true``
 (``voila.json`` gives the play pages and the table page two kernels each and says so) makes its
 new kernel when no page has been asked for and no page's browser has connected for
 :attr:`PageKernelManager.refill_quiet` seconds, and at the latest
 :attr:`PageKernelManager.refill_wait_max` seconds after the kernel was taken. A page that takes a
 refill still waiting (a third visitor within seconds) does not wait for the quiet: that refill
-starts at once. A pool not so marked is refilled at once, as Voila
-does.
+starts at once. A pool not so marked is refilled at once, as Voila does.
 
 This module needs jupyter_server (the ``voila`` extra); nothing else of the package imports it.
 """
