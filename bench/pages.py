@@ -35,14 +35,13 @@ Pages: ``blank``, ``index``, ``play_<slug>`` for the four systems, ``lobby``, ``
 GM's table page), ``table_player`` (a player's table page); ``--pages`` picks some.
 
 Preheated kernels: ``make play`` keeps two kernels ready per play page (their notebook already
-run; a taken one is replaced once the server is quiet) and one for the table page (its imports
-done, waiting for the seat's request; replaced at once): Voila's ``preheat_kernel`` with the
-pools of the shipped ``voila.json``; the blank notebook, the index and the lobby have no pool
-(Voila's default). A page with a pool is loaded twice per round: the **first visitor** and a
-**second visitor** right after (the play page's second ready kernel; the table page's kernel its
-refill is making). Both rows count for the goal. A third visitor of a play page within seconds
-gets a kernel made at once, as without pools: ``--no-preheat`` serves every page so, as Voila
-does by default.
+run) and two for the table page (their imports done, waiting for the seat's request), a taken
+one replaced once the server is quiet: Voila's ``preheat_kernel`` with the pools of the shipped
+``voila.json``; the blank notebook, the index and the lobby have no pool (Voila's default). A
+page with a pool is loaded twice per round: the **first visitor** and a **second visitor** right
+after (the pool's other ready kernel). Both rows count for the goal. A third visitor within
+seconds gets a kernel made at once, as without pools: ``--no-preheat`` serves every page so, as
+Voila does by default.
 
 Every load but a second visitor's starts on a settled machine: every pool full again (Voila's
 log says so once per kernel made) and the CPUs idle (the server, its kernels, the browser), so
@@ -488,7 +487,7 @@ def print_table(res: dict) -> None:
     if res.get("preheat"):
         print(
             "  kernels kept ready as `make play` does (play pages, table page): "
-            f"'{FIRST}' = a kernel of its pool, '{SECOND}' = right after; every other load on a settled server"
+            f"'{FIRST}' = a kernel of its pool, '{SECOND}' = right after; every other load on a settled machine"
         )
     else:
         print("  --no-preheat: every page starts its kernel when asked for (Voila's default)")
