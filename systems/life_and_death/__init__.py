@@ -4,10 +4,13 @@ Spec: ``shared/rules/life_and_death.md``. d10 success pools (6+ succeeds, 10 is 
 success are a critical failure), six parameters with skills, four health pools, energetics.
 """
 
-from . import combat, data, inventory, magic, progression
-from .model import PARAMS, Character
-from .options import DEFAULT_RULES
-from .system import SYSTEM, LifeAndDeathSystem
+from __future__ import annotations
+
+from tabletop_widgets.core.system_template import exported_on_first_use
+
+#: the system's name, read without loading its rules (the lobby lists every game by it); the
+#: names of ``__all__`` load on first use, from ``_api.py``
+TITLE = {"en": "Life & Death's Game", "ru": "Life&Death’s Game"}
 
 __all__ = [
     "Character",
@@ -21,3 +24,5 @@ __all__ = [
     "progression",
     "data",
 ]
+
+__getattr__ = exported_on_first_use(__name__, __all__)

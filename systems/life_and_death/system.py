@@ -22,6 +22,7 @@ from tabletop_widgets.core import (
     T,
 )
 
+from . import TITLE
 from . import checks as _checks
 from . import advancement, attack_rolls, combat, creation, data, epic_dice, fight, magic, progression
 from .model import Character
@@ -38,7 +39,7 @@ class LifeAndDeathSystem(
     TemplateSystem,
     package=__package__,
     slug="life_and_death",
-    title={"en": "Life & Death's Game", "ru": "Life&Death’s Game"},
+    title=TITLE,
 ):
     def __init__(self, **options: Any):
         super().__init__(**options)

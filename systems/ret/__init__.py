@@ -7,10 +7,11 @@ SYSTEM.chance(c, "attention", difficulty=8, luck=2)
 
 from __future__ import annotations
 
-from .checks import Divider, apply_divider, contest
-from .level import LevelRoll, chance_at_least, die_label, level_die, level_roll, roll_outcomes
-from .model import Character
-from .system import SYSTEM, RetSystem
+from tabletop_widgets.core.system_template import exported_on_first_use
+
+#: the system's name, read without loading its rules (the lobby lists every game by it); the
+#: names of ``__all__`` load on first use, from ``_api.py``
+TITLE = {"en": "R.E.T. — Mind, Emotions, Body", "ru": "Р.Э.Т. — Разум, Эмоции, Тело"}
 
 __all__ = [
     "Character",
@@ -26,3 +27,5 @@ __all__ = [
     "apply_divider",
     "contest",
 ]
+
+__getattr__ = exported_on_first_use(__name__, __all__)

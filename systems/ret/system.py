@@ -23,6 +23,7 @@ from tabletop_widgets.core import (
 
 from tabletop_widgets.core.attacks import checked_options
 
+from . import TITLE
 from . import advance_menu as _advance_menu
 from . import advancement as _advancement
 from . import attack_outcomes as _attack_outcomes
@@ -43,7 +44,7 @@ class RetSystem(
     TemplateSystem,
     package=__package__,
     slug="ret",
-    title=T("R.E.T. — Mind, Emotions, Body", "Р.Э.Т. — Разум, Эмоции, Тело"),
+    title=TITLE,
 ):
     """The R.E.T. rules as a GameSystem (spec ``rules/ret.md``)."""
 

@@ -19,6 +19,7 @@ from tabletop_widgets.core import (
     T,
 )
 
+from . import TITLE
 from . import (
     advancement,
     attacks,
@@ -39,7 +40,7 @@ from .presets import resolve_preset
 from .words import POOL_WORD, ROLLOFF_WORD
 
 
-class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=T("Seasons", "Времена Года")):
+class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=TITLE):
     #: the book's words: «Рассказчик» (L18), «дайсы» (L15)
     terms = {
         "gm": T("Storyteller", "Рассказчик"),

@@ -5,11 +5,13 @@ manoeuvres, wounds, equipment) the GM enters values; ``Character.gm_missing`` an
 ``extra["gm_entered"]`` say which.
 """
 
-from . import attributes, checks, combat, data, fate, forms, validation
-from .fate import Scene
-from .model import Character
-from .system import SYSTEM, ThreadsOfFateSystem
-from .words import parse_t20, parse_trouble, t20_word, trouble_word
+from __future__ import annotations
+
+from tabletop_widgets.core.system_template import exported_on_first_use
+
+#: the system's name, read without loading its rules (the lobby lists every game by it); the
+#: names of ``__all__`` load on first use, from ``_api.py``
+TITLE = {"en": "Threads of Fate: Post-Apocalypse", "ru": "Нити судьбы. Постапокалипсис"}
 
 __all__ = [
     "Character",
@@ -28,3 +30,5 @@ __all__ = [
     "forms",
     "validation",
 ]
+
+__getattr__ = exported_on_first_use(__name__, __all__)

@@ -19,6 +19,7 @@ from tabletop_widgets.core.system import (
     OptionSpec,
 )
 
+from . import TITLE
 from . import (
     advancement,
     attacks,
@@ -45,7 +46,7 @@ class ThreadsOfFateSystem(
     TemplateSystem,
     package=__package__,
     slug="threads_of_fate",
-    title=T("Threads of Fate: Post-Apocalypse", "Нити судьбы. Постапокалипсис"),
+    title=TITLE,
 ):
     #: «Очередь» is a combatant's turn (L441); «Ход» is a Move of Fate
     terms = {"turn": T("Turn", "Очередь"), "turns": T("Turns", "Очередей")}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import entry_points
+from typing import Mapping
 
 from ..dice import words as _dice_words
 from .sheet import validate_sheet
@@ -20,6 +22,22 @@ def _entry_points() -> dict:
 def available_systems() -> list[str]:
     """Slugs of every installed system (entry points plus ones registered at run time)."""
     return sorted(set(_entry_points()) | set(_extra))
+
+
+def system_title(slug: str) -> Mapping[str, str]:
+    """The title of the system registered as ``slug`` ({"en": ..., "ru": ...}), without loading
+    the system when its package declares ``TITLE`` (the built-in ones do: their packages load the
+    rules on first use); otherwise the loaded system's ``title``."""
+    if slug in _extra:
+        return _extra[slug].title
+    if slug in _cache:
+        return _cache[slug].title
+    eps = _entry_points()
+    if slug in eps:
+        title = getattr(importlib.import_module(eps[slug].module), "TITLE", None)
+        if isinstance(title, Mapping):
+            return title
+    return get_system(slug).title
 
 
 def _with_words(slug: str, system: GameSystem) -> GameSystem:

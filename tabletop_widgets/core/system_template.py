@@ -11,8 +11,9 @@ template modules::
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from .system import GameSystem
 
@@ -23,6 +24,27 @@ TEMPLATE_PARTS: dict[str, tuple[str, str]] = {
     "default_rules": ("options", "DEFAULTS"),
     "tables": ("data", "TABLES"),
 }
+
+
+def exported_on_first_use(package: str, names: Sequence[str], module: str = "_api") -> Callable[[str], Any]:
+    """A system package's ``__getattr__`` (PEP 562): the names it exports (``names``, its
+    ``__all__``) come from ``<package>.<module>``, which is imported on the first use of any of
+    them, so that importing the package to read its ``TITLE`` loads none of its rules::
+
+        TITLE = {"en": "Lantern", "ru": "Фонарь"}
+        __all__ = ["Character", "SYSTEM"]
+        __getattr__ = exported_on_first_use(__name__, __all__)
+    """
+    exported = frozenset(names)
+
+    def __getattr__(name: str) -> Any:
+        if name not in exported:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(import_module(f"{package}.{module}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
 
 
 def template_parts(package: str) -> dict[str, Any]:

@@ -37,7 +37,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
-from tabletop_widgets.core.registry import available_systems, get_system
+from tabletop_widgets.core.registry import available_systems, get_system, system_title
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table.invite import CharacterFileError, invite_message
@@ -200,7 +200,7 @@ class Lobby(SeatRows, widgets.VBox):
         self.table_title.add_class("tt-lobby-table-title")
         systems = available_systems()
         self.system = widgets.Dropdown(
-            options=[(tr(get_system(s).title, locale), s) for s in systems],
+            options=[(tr(system_title(s), locale), s) for s in systems],
             value="ret" if "ret" in systems else systems[0],
             style=style,
         )
@@ -420,7 +420,7 @@ class Lobby(SeatRows, widgets.VBox):
             w.description = _t(key, loc, **words)
             w.tooltip = _t(key, loc, **words)
         value = self.system.value
-        self.system.options = [(tr(get_system(s).title, loc), s) for s in available_systems()]
+        self.system.options = [(tr(system_title(s), loc), s) for s in available_systems()]
         self.system.value = value
         self.label_rows()
         self.key.description = _t("lobby_key", loc)

@@ -58,6 +58,34 @@ def test_registry_lists_and_gets(dummy):
     assert tabletop_widgets.get_system("dummy").slug == "dummy"
 
 
+def test_a_system_s_title_is_read_without_loading_its_rules(dummy):
+    """``system_title`` gives what ``get_system(slug).title`` gives; a built-in system's package
+    declares it (``TITLE``) and loads its rules on first use, so the lobby can list every game by
+    name and load only the one it starts on (checked in a fresh process)."""
+    from tabletop_widgets.core.registry import system_title
+
+    for slug in ("ret", "seasons", "life_and_death", "threads_of_fate"):
+        assert system_title(slug) == tabletop_widgets.get_system(slug).title
+    assert system_title("dummy") == {"en": "Dummy", "ru": "Пустышка"}
+    with pytest.raises(KeyError, match="no game system 'nope'"):
+        system_title("nope")
+    code = (
+        "import sys\n"
+        "from tabletop_widgets.core.registry import system_title\n"
+        "titles = [system_title(s)['en'] for s in ('ret', 'seasons', 'life_and_death', 'threads_of_fate')]\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tabletop_systems.') and m.count('.') >= 2))\n"
+        "from tabletop_systems.seasons import SYSTEM, Character\n"  # the package still gives its rules
+        "print(SYSTEM.slug, Character.__name__)\n"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    loaded, seasons = out.stdout.strip().splitlines()
+    assert loaded == "[]", loaded
+    assert seasons == "seasons Character"
+
+
 def test_registry_unknown_system_message():
     with pytest.raises(KeyError, match="no game system 'nope'"):
         tabletop_widgets.get_system("nope")
