@@ -38,6 +38,9 @@ class AttackSpec(SpecOptions):
     defender_options names of the ``options`` that are the defender's to choose (RET dodge/parry,
                      L&D defence check): at a table they are asked of the target's seat
     help             a sentence on what the attack does, or None
+    unavailable      ``{"en", "ru"}``: why the attack cannot be made now (an empty gun: "empty:
+                     reload"), or None. Listed so the player sees it and why; making it is
+                     refused with that reason (:meth:`GameSystem.attack_spec`)
     """
 
     id: str
@@ -46,6 +49,7 @@ class AttackSpec(SpecOptions):
     options: Sequence[OptionSpec] = ()
     defender_options: Sequence[str] = ()
     help: Mapping[str, str] | None = None
+    unavailable: Mapping[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -162,10 +162,14 @@ class CombatRules:
     def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] | None = None):
         """``(AttackSpec, options with defaults)`` for ``attack_id``, refusing (``RuleError``) an
         attack not offered now and options it does not declare or whose values it does not allow
-        (what a forged widget message could send)."""
+        (what a forged widget message could send), and an attack listed as ``unavailable`` (an
+        empty gun) with its reason."""
         from .attacks import checked_options, find_attack
+        from .problems import RuleError
 
         spec = find_attack(self.attacks(attacker, target), attack_id)
+        if spec.unavailable:
+            raise RuleError("attack_unavailable", dict(spec.unavailable), attack=spec.id)
         return spec, checked_options(spec, options or {})
 
     def attack_odds(self, attacker, target, attack_id: str, **options: Any):

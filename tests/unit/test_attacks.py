@@ -163,3 +163,31 @@ def test_an_attack_puts_its_conditions_on_and_undo_takes_them_off(lantern):
     assert combat.conditions("ada") == []
     combat.undo()
     assert combat.conditions("bo") == []
+
+
+def test_an_unavailable_attack_is_listed_and_refused_with_its_reason(lantern):
+    """An attack the rules list but cannot make now (an empty gun) says why, and making it, or
+    asking its odds through ``attack_spec``, is refused with that reason; nothing changes."""
+    import dataclasses
+
+    ada, bo = pair(lantern)
+    (strike,) = lantern.attacks(ada, bo)
+    why = T("Empty: reload first.", "Пусто: сначала перезарядите.")
+
+    class Jammed(type(lantern)):
+        def attacks(self, attacker, target):
+            return [dataclasses.replace(s, unavailable=why) for s in super().attacks(attacker, target)]
+
+    jammed = Jammed()
+    (listed,) = jammed.attacks(ada, bo)
+    assert listed.unavailable == why and strike.unavailable is None
+    with pytest.raises(RuleError) as refused:
+        jammed.attack_spec(ada, bo, "strike", {})
+    assert refused.value.code == "attack_unavailable" and refused.value.message == why
+    combat = Combat(jammed, rng=random.Random(3))
+    combat.add("a", ada)
+    combat.add("b", bo)
+    before = combat.state()
+    with pytest.raises(RuleError):
+        combat.attack("a", "b", "strike")
+    assert combat.state() == before
