@@ -17,7 +17,7 @@ from tabletop_widgets.dice import Distribution
 from . import checks, data, magic
 from .attacks import EFFECT_LABELS, ZONE_PENALTY, damage_distribution, resolve_attack, zone_armour, zone_effect
 from .dice import net_law, read_faces, roll_faces
-from .fight import NON_STACKING_WOUNDS, WOUND_CONDITION, Plan, damage_options, design, hp_pool, plan, target_cx
+from .fight import NON_STACKING_WOUNDS, WOUND_CONDITION, Plan, damage_options, design, hp_pool, plan, target_cx, weapons
 
 
 # -- exact odds -----------------------------------------------------------------------------------------
@@ -30,6 +30,7 @@ def _spell_law(target, p: Plan, chosen: Mapping[str, Any], *, options: Mapping[s
         else {0: Fraction(1)}
     )
     p_hit = sum((pa * pd for a, pa in la.items() for d, pd in ld.items() if a >= p.level and a > d), Fraction(0))
+    p_hit *= p.p_boost  # a boosted spell works only when its boost does (L314)
     eff = zone_armour(p.armour, chosen["zone"], target.helmet, options=options) if options.armour_vs_spells else 0
     dmg = max(0, p.base_damage - eff) * (2 if target.transforming else 1)  # L276, L119
     law = {0: 1 - p_hit}
@@ -162,6 +163,7 @@ def resolve(
     the target takes, the effects on both sides, the wound as a condition, a line of text."""
     p = plan(attacker, target, spec.id, chosen, options=options)
     a, a_shown, a_effects = _attack_roll(attacker, target, spec.id, p, chosen, rng, options=options)
+    boost = _boost_roll(attacker, p, a, rng)
     d, d_shown, d_effects = _defence_roll(p, chosen, rng, options=options)
     dmg_opts = damage_options(target, p, chosen)
     out = resolve_attack(
@@ -178,7 +180,7 @@ def resolve(
         spell=p.spell,
         options=options,
     )
-    hit = out.hit and a.net >= p.level
+    hit = out.hit and a.net >= p.level and (boost is None or boost[0])
     taken = max(0, out.damage) if hit else 0
     wound = out.zone_effect if hit and hp_pool(p, options=options) else None
     conditions = []
@@ -199,8 +201,8 @@ def resolve(
         hit,
         taken,
         spec.label,
-        _text(target, p, a, d, hit, taken, out, wound, chosen),
-        [x for x in (a_shown, d_shown) if x is not None],
+        _with_boost(_text(target, p, a, d, hit, taken, out, wound, chosen), boost),
+        [x for x in (a_shown, boost[2] if boost else None, d_shown) if x is not None],
         attacker_effects=a_effects,
         target_effects=d_effects,
         damage_options=dmg_opts,
@@ -213,8 +215,48 @@ def resolve(
             "armour_pierced": bool(hit and out.armour_pierced),
             "wound": wound.kind if wound else None,
             "doubled": bool(target.transforming),
+            "boost": None if boost is None else {"ok": boost[0], "brightness": p.base_damage if boost[0] else None},
+            "shot_from": _shot_from(attacker, spec.id),
         },
     )
+
+
+def _shot_from(attacker, attack_id: str) -> int | None:
+    """The inventory index of a weapon the attack spends a shot of (L237), else None."""
+    for w in weapons(attacker):
+        if w.attack_id == attack_id and w.capacity is not None:
+            return w.item
+    return None
+
+
+def _boost_roll(attacker, p: Plan, a, rng):
+    """A boosted spell cast as designed is boosted the round after (L314): (works, the roll or
+    None, the roll as shown or None); None when there is nothing to boost."""
+    if not p.boosted or a.net < p.level:
+        return None
+    roll = magic.boost_roll(p.boost_pool, rng)
+    ok = roll is None or bool(roll.passed)
+    shown = None
+    if roll is not None:
+        label = T("Boost: Complexity", "Усиление: Сложность")
+        shown = checks.make_result(
+            "complexity", checks.PoolSpec("complexity", p.boost_pool, 0, label, "boost"), roll, 1, 0
+        )
+    return ok, roll, shown
+
+
+def _with_boost(text: dict[str, str], boost) -> dict[str, str]:
+    if boost is None:
+        return text
+    ok, roll, _shown = boost
+    words = magic.boost_words(roll, ok, 0)
+    if ok:  # the brightness is in the damage already; say only that the boost worked
+        words = (
+            T("boosted", "усилено")
+            if roll is None
+            else T(f"boosted ({roll.text('en')})", f"усилено ({roll.text('ru')})")
+        )
+    return T(f"{text['en']}; {words['en']}", f"{text['ru']}; {words['ru']}")
 
 
 def _text(target, p: Plan, a, d, hit: bool, taken: int, out, wound, chosen) -> dict[str, str]:

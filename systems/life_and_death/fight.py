@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Mapping
 
 from tabletop_widgets.core import (
@@ -38,6 +39,7 @@ from tabletop_widgets.core import (
 from tabletop_widgets.core.wording import en_n, ru_n
 
 from . import checks, data, magic
+from .casting import boost_option_specs, boost_plan
 from .actions import block_pool, can_dodge_spell
 from .combat import health_state
 from .attacks import ZONE_PENALTY
@@ -76,6 +78,8 @@ class Weapon:
     skill: str | None = None
     min_might: int = 0
     item: int | None = None  # its index in the inventory
+    capacity: int | None = None  # shots before it must be reloaded (None: never: a sword, a sling)
+    ammo: int | None = None  # shots loaded now (a weapon with a capacity starts loaded: absent = full)
 
     @property
     def attack_id(self) -> str:
@@ -107,6 +111,7 @@ def weapons(character) -> list[Weapon]:
             wid, n = f"{_slug(str(it.get('id') or name), i)}_{n}", n + 1
         seen.add(wid)
         skill = it.get("skill")
+        capacity = _int(it.get("capacity"), 0) or None
         out.append(
             Weapon(
                 wid,
@@ -116,9 +121,65 @@ def weapons(character) -> list[Weapon]:
                 skill if isinstance(skill, str) and SKILL_KEY_RE.match(skill) else None,
                 _int(it.get("min_might")),
                 i,
+                capacity,
+                None if capacity is None else _int(it.get("ammo"), capacity),
             )
         )
     return out
+
+
+def spend_shot(attacker, item: int | None) -> dict:
+    """One shot less in the weapon at inventory index ``item`` (an attack made with it, L237);
+    ``{"inventory": (old, new)}``, or nothing for a weapon that is never reloaded."""
+    if item is None:
+        return {}
+    old = [dict(it) for it in attacker.inventory]
+    new = [dict(it) for it in old]
+    w = new[item]
+    capacity = _int(w.get("capacity"), 0)
+    if not capacity:
+        return {}
+    w["ammo"] = max(0, _int(w.get("ammo"), capacity) - 1)
+    attacker.inventory = new
+    return {"inventory": (old, new)}
+
+
+def reload(character) -> dict:
+    """Every weapon with a capacity refilled (L237); refused with the reason when none needs it."""
+    old = [dict(it) for it in character.inventory]
+    new = [dict(it) for it in old]
+    done = False
+    for it in new:
+        capacity = _int(it.get("capacity"), 0)
+        if it.get("category") == "weapon" and capacity and _int(it.get("ammo"), capacity) < capacity:
+            it["ammo"] = capacity
+            done = True
+    if not done:
+        raise RuleError(
+            "nothing_to_reload",
+            T(
+                "Nothing to reload: every weapon is loaded (or never needs it).",
+                "Перезаряжать нечего: всё оружие заряжено (или перезарядка ему не нужна).",
+            ),
+        )
+    character.inventory = new
+    return {"inventory": (old, new)}
+
+
+def unavailable(attacker, weapon: Weapon) -> dict[str, str] | None:
+    """Why ``weapon`` cannot attack now, or None: too heavy for the attacker's Might (L155), or
+    empty, to be reloaded first (L237: reloading is an ordinary action)."""
+    if weapon.min_might > attacker.might:
+        return T(
+            f"Needs Might {weapon.min_might} (you have {attacker.might}).",
+            f"Нужна Сила {weapon.min_might} (у вас {attacker.might}).",
+        )  # L155
+    if weapon.capacity is not None and (weapon.ammo or 0) <= 0:
+        return T(
+            "Empty: reload (an ordinary action; Reload on the sheet).",
+            "Не заряжено: перезарядите (обычное действие; «Перезарядить» в листе).",
+        )  # L237
+    return None
 
 
 def weapon_check(character, weapon: Weapon, *, options: Mapping[str, Any]) -> str:
@@ -149,22 +210,43 @@ def _check_choices(character, weapon: Weapon, *, options: Mapping[str, Any]) -> 
     return tuple(out)
 
 
+def _skill_check(target, skill: str, *, options: Mapping[str, Any]) -> str:
+    """``<parameter>+<skill>``: the skill's own physical parameter, else Dexterity (L16, L236)."""
+    param = target.skill_param_under(skill, options=options)
+    return f"{param if param in ATTACK_PARAMS else 'dexterity'}+{skill}"
+
+
+def _defence_skill(name: str, *, options: Mapping[str, Any]) -> str:
+    """The skill the GM option ``defence_pools`` names for a block or a dodge (A-11), or its default."""
+    pools = options.defence_pools or {}
+    value = pools.get(name)
+    return value if isinstance(value, str) and SKILL_KEY_RE.match(value) else DEFENCE_POOLS_DEFAULT[name]
+
+
+#: A-11 [DEFAULT]: a block rolls the defender's own weapon check, a dodge Dexterity + Dodge
+DEFENCE_POOLS_DEFAULT = {"block": "weapon", "dodge": DODGE_SKILL}
+
+
 def _block_check(target, *, options: Mapping[str, Any]) -> str:
-    """A block uses the check of the defender's equipped weapon (unarmed: theirs), spec §6.6."""
+    """A block uses the check of the defender's equipped weapon (unarmed: theirs), spec §6.6; or the
+    skill the GM's ``defence_pools["block"]`` names (A-11: the book says which pool nowhere)."""
+    skill = _defence_skill("block", options=options)
+    if skill != "weapon":
+        return _skill_check(target, skill, options=options)
     mine = weapons(target)
     equipped = [w for w in mine[1:] if target.inventory[w.item].get("equipped")]
     return weapon_check(target, (equipped or mine)[0], options=options)
 
 
 def _dodge_check(target, *, options: Mapping[str, Any]) -> str:
-    param = target.skill_param_under(DODGE_SKILL, options=options)
-    return f"{param if param in ATTACK_PARAMS else 'dexterity'}+{DODGE_SKILL}"
+    """Dexterity + Dodge (spec §6.6), or the skill of the GM's ``defence_pools["dodge"]`` (A-11)."""
+    return _skill_check(target, _defence_skill("dodge", options=options), options=options)
 
 
 def _dodge_pool(target, *, options: Mapping[str, Any]) -> checks.PoolSpec:
     """The dodge's pool, named in the book's word (уворот, L236) when the GM has no Dodge skill row."""
     s = checks.resolve(target, _dodge_check(target, options=options), options=options)
-    if data.row(target.TABLES, "skills", DODGE_SKILL) is None:
+    if s.check_id.endswith(f"+{DODGE_SKILL}") and data.row(target.TABLES, "skills", DODGE_SKILL) is None:
         param = s.check_id.split("+", 1)[0]
         label = T(f"{PARAM_LABELS[param]['en']} + Dodge", f"{PARAM_LABELS[param]['ru']} + уворот")
         return checks.PoolSpec(s.check_id, s.pool, s.penalty, label, s.kind, s.notes)
@@ -268,6 +350,8 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
     ]
     kind = "unarmed" if weapon.id == UNARMED else ("ranged" if weapon.ranged else "melee")
     verb = {"unarmed": ("", ""), "melee": ("", ""), "ranged": (" (ranged)", " (дальний бой)")}[kind]
+    if weapon.capacity is not None:  # shots loaded of its capacity: "Crossbow (ranged) 1/1"
+        verb = (f"{verb[0]} {weapon.ammo}/{weapon.capacity}", f"{verb[1]} {weapon.ammo}/{weapon.capacity}")
     return AttackSpec(
         weapon.attack_id,
         T(f"{weapon.label['en']}{verb[0]}", f"{weapon.label['ru']}{verb[1]}"),
@@ -279,6 +363,7 @@ def _weapon_spec(attacker, target, weapon: Weapon, *, options: Mapping[str, Any]
             "Урон = оружие + ваши успехи − успехи защиты − броня; больше десяток, чем у защиты, — "
             "броня не учитывается.",
         ),
+        unavailable=unavailable(attacker, weapon),
     )
 
 
@@ -309,6 +394,7 @@ def _spell_spec(attacker, target, key: str, *, options: Mapping[str, Any]) -> At
             max(1, attacker.power),
             help=T("At most your Power.", "Не выше вашей Яркости."),
         ),
+        *boost_option_specs(),  # L314
         _zone_option(
             target,
             "The zone's dice come off the casting roll; a spell needs twice the damage to wound.",
@@ -390,12 +476,11 @@ def refusal(attacker, target, attack_id: Any, *, options: Mapping[str, Any]) -> 
 
 
 def attack_list(attacker, target, *, options: Mapping[str, Any]) -> list[AttackSpec]:
-    """Every attack ``attacker`` can make on ``target`` now (none when one of them is out)."""
+    """Every attack ``attacker`` has on ``target`` (none when one of them is out): a weapon too heavy
+    or empty is listed ``unavailable`` with the reason, never dropped."""
     if refusal(attacker, target, None, options=options) is not None:
         return []
-    out = [
-        _weapon_spec(attacker, target, w, options=options) for w in weapons(attacker) if w.min_might <= attacker.might
-    ]
+    out = [_weapon_spec(attacker, target, w, options=options) for w in weapons(attacker)]
     out += [_spell_spec(attacker, target, k, options=options) for k in _spell_skills(attacker, options=options)]
     return out
 
@@ -411,7 +496,7 @@ def one_attack(attacker, target, attack_id: Any, *, options: Mapping[str, Any]) 
             return _spell_spec(attacker, target, key, options=options)
         return None
     for w in weapons(attacker):
-        if w.attack_id == attack_id and w.min_might <= attacker.might:
+        if w.attack_id == attack_id:
             return _weapon_spec(attacker, target, w, options=options)
     return None
 
@@ -434,6 +519,9 @@ class Plan:
     armour: int
     level: int = 1  # successes a spell needs
     damage_type: str = "physical"
+    boosted: bool = False  # a spell's brightness boost (L314): +1 brightness the round after
+    boost_pool: int | None = None  # the boost's Complexity roll (None: an idle round, no roll)
+    p_boost: Fraction = Fraction(1)  # the chance the boost works
 
 
 def _defence(target, how: str, direction: str, *, options: Mapping[str, Any]):
@@ -461,6 +549,7 @@ def plan(attacker, target, attack_id: str, chosen: Mapping[str, Any], *, options
         cx = magic.spell_complexity(spell, skill, options=options)
         level = magic.spell_level(cx, None, options=options)
         pool = magic.casting_pool(attacker.complexity, skill, target_cx(target, chosen), cx, spell.zone)
+        boosted, boost_pool, p_boost = boost_plan(attacker, spell, chosen, options=options)  # L314
         label = T(f"casting, {en_n(pool, 'die', 'dice')}", f"создание, {ru_n(pool, 'кубик', 'кубика', 'кубиков')}")
         armour = target.armour_level if options.armour_vs_spells else 0
         return Plan(
@@ -473,10 +562,13 @@ def plan(attacker, target, attack_id: str, chosen: Mapping[str, Any], *, options
             d_pool,
             d_pen,
             d_label,
-            spell.brightness,
+            spell.brightness + (1 if boosted else 0),
             armour,
             level,
             chosen["damage_type"],
+            boosted,
+            boost_pool,
+            p_boost,
         )
     s = checks.resolve(attacker, chosen["check"], dice_mod=int(chosen.get("dice_mod", 0)), options=options)
     if s.pool - ZONE_PENALTY[chosen["zone"]] <= 0 and options.pool_nonpositive == "forbid":

@@ -308,6 +308,79 @@ def boost_pool(complexity: int, ordinary_actions: int, free_actions: int) -> int
     return complexity - 2 * ordinary_actions - free_actions  # L314
 
 
+#: the most actions of each kind a round holds besides the boost (two ordinary, two free: L226)
+BOOST_ACTIONS_MAX = 2
+
+
+def check_boost(brightness: int, power: int) -> None:
+    """L314: a boosted spell is never brighter than its creator's Power."""
+    if brightness + 1 > power:
+        raise RuleError(
+            "boost_power",
+            T(
+                f"A boost would make brightness {brightness + 1}, above your Power {power}: choose "
+                f"brightness {power - 1} or less to boost it.",  # L314
+                f"Усиление дало бы яркость {brightness + 1}, выше вашей Яркости {power}: чтобы усилить, "
+                f"выберите яркость не выше {power - 1}.",
+            ),
+        )
+
+
+def boost_check_pool(complexity: int, ordinary_actions: int, free_actions: int, *, options) -> int | None:
+    """The dice of the boost's Complexity roll (L314: -2 per ordinary, -1 per free action taken in
+    the round), or None when the round is idle (the boost then works without a roll). A pool of 0 or
+    less succeeds never (A-09), or is refused with ``pool_nonpositive="forbid"``."""
+    for n in (ordinary_actions, free_actions):
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= BOOST_ACTIONS_MAX:
+            raise RuleError(
+                "bad_option",
+                T(
+                    f"Actions in the boost's round: 0 to {BOOST_ACTIONS_MAX} of each kind.",
+                    f"Действий в раунде усиления: от 0 до {BOOST_ACTIONS_MAX} каждого вида.",
+                ),
+            )
+    if ordinary_actions == 0 and free_actions == 0:
+        return None
+    pool = boost_pool(complexity, ordinary_actions, free_actions)
+    if pool <= 0 and options.pool_nonpositive == "forbid":
+        raise RuleError(
+            "empty_pool",
+            T(
+                "The boost's Complexity roll has no dice left: act less in that round.",  # A-09
+                "В броске Сложности для усиления не осталось кубиков: действуйте в этом раунде меньше.",
+            ),
+        )
+    return pool
+
+
+def boost_chance(pool: int | None) -> Fraction:
+    """P(the boost works): certain in an idle round, else at least one success on ``pool`` dice."""
+    return Fraction(1) if pool is None else p_net_at_least(max(0, pool), 1)
+
+
+def boost_roll(pool: int | None, rng: random.Random) -> PoolResult | None:
+    """The boost's Complexity roll (no untrained penalty: a bare parameter roll, A-55), or None
+    when the round is idle."""
+    if pool is None:
+        return None
+    return read_faces(roll_faces(pool, rng), difficulty=1, pool=pool)
+
+
+def boost_words(roll: PoolResult | None, ok: bool, brightness: int) -> dict:
+    """What the boost did, as the player reads it (L314)."""
+    how = (
+        T("an idle round", "раунд без действий")
+        if roll is None
+        else T(f"Complexity roll {roll.text('en')}", f"бросок Сложности {roll.text('ru')}")
+    )
+    if ok:
+        return T(f"boosted to brightness {brightness} ({how['en']})", f"усилено до яркости {brightness} ({how['ru']})")
+    return T(
+        f"the boost failed ({how['en']}): the spell dissipates",
+        f"усиление не удалось ({how['ru']}): заклинание рассеивается",
+    )
+
+
 def boost(
     spell: Spell,
     caster,

@@ -26,6 +26,8 @@ AGES = data.ids("ages")
 HELMETS = data.ids("helmets")
 ITEM_CATEGORIES = ("weapon", "armour", "simple", "money", "potion", "amulet", "artifact", "pet")
 RARITY_MULT = data.column("rarities", "multiplier")  # L150
+#: a weapon's kind (L155, L237): "" or "melee" a hand weapon; the others attack at range
+WEAPON_KINDS = ("", "melee", "bow", "crossbow", "firearm", "thrown")
 FEATURE_ORIGINS = ("racial", "bought", "negative", "levelup", "surprise")
 COINS = data.ids("coins")
 STATUSES = ("", "incapacitated", "dead")  # §6.12 (GM / tracker states)

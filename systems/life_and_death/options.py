@@ -49,6 +49,12 @@ DEFAULTS: dict[str, Any] = {
     "transform_tier_includes_humanoid": False,  # A-34
     "luck_targeting": "lowest_roll",  # A-40; or "gm"
     "gm_allows_guardians": False,  # L117
+    # L373-L376: a character may start above level 1 (the GM's decision); then it records 20 x
+    # (level - 1) XP. While creating, more XP (or XP off that ladder) is an error (audit 3).
+    "start_level": 1,
+    # A-11: which check a block and a dodge roll is never stated (L235-L236): "weapon" = the
+    # defender's own weapon check; any other value is a skill key rolled with its parameter
+    "defence_pools": {"block": "weapon", "dodge": "dodge"},
     # -- readings added when closing the gaps (not in the spec's §11.1 list; see README) --------------
     # A-02 / §3.3: the seed gives no base HP and the race list is absent. A character whose base HP
     # was never entered (``base_hp=None``) and whose race row has none uses this house default;
@@ -241,6 +247,14 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     "gm_allows_guardians": {
         "en": "A shapeshifter may not take one of the nine Guardian forms unless the GM allows it (also per form).",
         "ru": "Оборотень не может взять одну из девяти форм Хранителей без разрешения Мастера (можно разрешить и для одной формы).",
+    },
+    "defence_pools": {
+        "en": 'A block rolls the defender\'s own weapon check and a dodge Dexterity + Dodge (the book says neither). A skill key in place of "weapon" or "dodge": that skill, with its parameter.',
+        "ru": "Блок бросается проверкой оружия защищающегося, уворот — Ловкость + уворот (книга не говорит ни того, ни другого). Ключ навыка вместо «weapon» или «dodge»: этот навык с его параметром.",
+    },
+    "start_level": {
+        "en": "New characters start at level 1 with 0 XP. A higher number: the GM lets them start up to that level, with 20 XP per level above the first.",
+        "ru": "Новые персонажи начинают на 1-м уровне с 0 опыта. Число больше: Мастер разрешает начать до этого уровня, с 20 опыта за каждый уровень после первого.",
     },
     "default_base_hp": {
         "en": "House rule, not the book's: base HP 10 when neither the character nor its race row gives one (the book has no number). None: the GM must enter it.",

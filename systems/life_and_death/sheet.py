@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop_widgets.core import Field, Section, Sheet, T
+from tabletop_widgets.core import Field, Section, Sheet, SheetAction, T
 from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL
 from tabletop_widgets.core.sheet_helpers import (
     NAME,
@@ -45,6 +45,15 @@ CATEGORY_CHOICES = labelled(
     ("amulet", "amulet", "амулет"),
     ("artifact", "artifact", "артефакт"),
     ("pet", "pet", "питомец"),
+)
+#: what a weapon is, for the attack (L155, L237): a bow, a crossbow, a firearm or a thrown weapon
+#: attacks at range; "" = a hand weapon
+WEAPON_KIND_CHOICES = labelled(
+    ("", "hand weapon", "ручное"),
+    ("bow", "bow", "лук"),
+    ("crossbow", "crossbow", "арбалет"),
+    ("firearm", "firearm", "огнестрельное"),
+    ("thrown", "thrown", "метательное"),
 )
 ORIGIN_CHOICES = labelled(
     ("racial", "racial", "расовая"),
@@ -398,6 +407,26 @@ SHEET = Sheet(
                             ("protection", T("Protection", "Защита")),
                         ),
                         number("min_might", T("Min Might", "Мин. Сила"), 1, 10),
+                        choice("kind", T("Weapon kind", "Вид оружия"), WEAPON_KIND_CHOICES),
+                        number(
+                            "capacity",
+                            T("Shots before reloading", "Выстрелов до перезарядки"),
+                            0,
+                            OPEN_SMALL,
+                            help=T(
+                                "A crossbow 1, a quiver its arrows, a firearm its cartridges; 0: never reloaded",
+                                "Арбалет 1, колчан — его стрелы, огнестрельное — патроны; 0: не перезаряжается",
+                            ),
+                        ),  # L237
+                        number(
+                            "ammo",
+                            T("Loaded", "Заряжено"),
+                            0,
+                            OPEN_SMALL,
+                            help=T(
+                                "empty: full (a new weapon starts loaded)", "пусто: полностью (новое оружие заряжено)"
+                            ),
+                        ),
                         *numbers(
                             0,
                             OPEN_LARGE,
@@ -435,6 +464,8 @@ SHEET = Sheet(
                 ),  # L146
             ),
             layout="table",
+            # L237: changing cartridges or the quiver, reloading a crossbow (an ordinary action in a fight)
+            actions=(SheetAction(T("Reload", "Перезарядить"), "reload"),),
         ),
         Section(
             "forms",

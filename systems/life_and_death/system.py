@@ -19,12 +19,13 @@ from tabletop_widgets.core import (
     InitiativeOrder,
     OptionSpec,
     Problem,
+    RuleError,
     T,
 )
 
 from . import TITLE
 from . import checks as _checks
-from . import advancement, attack_rolls, combat, creation, data, epic_dice, fight, magic, progression
+from . import advancement, attack_rolls, combat, creation, data, epic_dice, fight, magic, progression, starting
 from .model import Character
 from .options import DEFAULTS
 from .validation import validate, validate_party
@@ -43,6 +44,7 @@ class LifeAndDeathSystem(
 ):
     def __init__(self, **options: Any):
         super().__init__(**options)
+        starting.check_start_level(self.rules.start_level)
         # the GM's house rows make this system's own tables (the shared ones never change)
         self.tables = data.with_house_rows(data.TABLES, self.rules.house_rows)
         # Options that change derived values or hard limits, and the house rows, travel with the
@@ -244,6 +246,8 @@ class LifeAndDeathSystem(
         spec = fight.one_attack(attacker, target, attack_id, options=self.rules)
         if spec is None:  # not offered: the base class says so and lists the attacks that are
             return super().attack_spec(attacker, target, attack_id, options)
+        if spec.unavailable:  # listed to say why (an empty crossbow), never made
+            raise RuleError("attack_unavailable", dict(spec.unavailable), attack=spec.id)
         return spec, checked_options(spec, options or {})
 
     def attack_odds(self, attacker, target, attack_id: str, **options: Any) -> AttackOdds:
@@ -253,6 +257,26 @@ class LifeAndDeathSystem(
     def resolve_attack(self, attacker, target, attack_id: str, *, rng: random.Random, **options: Any) -> AttackOutcome:
         spec, chosen = self.attack_spec(attacker, target, attack_id, options)
         return attack_rolls.resolve(attacker, target, spec, chosen, rng=rng, options=self.rules)
+
+    def apply_attack(self, attacker, target, outcome: AttackOutcome) -> tuple[DamageOutcome, DamageOutcome]:
+        """As the base class, and a weapon that must be reloaded spends the shot (L237)."""
+        mine, theirs = super().apply_attack(attacker, target, outcome)
+        mine.changes.update(fight.spend_shot(attacker, outcome.details.get("shot_from")))
+        return mine, theirs
+
+    def attacks_per_turn(self, character, round: int = 1) -> int | None:
+        """One ordinary action in round 1, two from round 2, and Speed II's extra action (L226,
+        L250; an attack is an ordinary action): what a table holds a player's attacks to."""
+        from .actions import start_turn
+
+        turn = start_turn(character, round, options=self.rules)
+        return turn.ordinary_left + turn.extra_left
+
+    def reload(self, character) -> dict:
+        """Reload (L237 "перезарядка – смена патронов/колчана со стрелами/перезарядка арбалета", an
+        ordinary action in a fight): every weapon with shots to load is full again. Refused when none
+        needs it; returns ``{trait: (old, new)}``."""
+        return fight.reload(character)
 
     def resolve_hit(self, att, dfn, weapon_damage: int, armour: int = 0, **kw):
         """One attack from rolled pools (``attacks.resolve_attack``): the damage before it is applied."""

@@ -14,6 +14,7 @@ from .feature_rules import feature_budget, feature_name, feature_problems, featu
 from .inventory import EFFECT_COST
 from .model import PARAM_LABELS, PARAMS, SKILL_PARAMS, feature_def, skill_def, skill_id_of
 from .progression import skill_cap
+from .starting import starting_problems
 
 
 def _sname(tables: DataTables, key: str) -> dict:
@@ -39,7 +40,7 @@ def validate(c, *, options: Mapping[str, Any]) -> list[Problem]:
         if lvl:
             out += _skill_problems(c, key, lvl)
     if creation:
-        out += _skill_budget_problems(c)
+        out += _skill_budget_problems(c) + starting_problems(c, options=options)
     for f in c.features:
         out += feature_problems(c, f)
     out += feature_total_problems(c, a if creation else None)
@@ -246,12 +247,15 @@ def _skill_problems(c, key: str, lvl: int) -> list[Problem]:
     plab = PARAM_LABELS
     sid = skill_id_of(key)
     d = skill_def(c.TABLES, sid)
-    if d is None:
+    if d is None and not (c.custom_skills.get(sid) or c.custom_skills.get(key)):
+        # a skill of the sheet's own (its parameter under "Own skills") is known: no warning then
         out.append(
             problem(
                 "W_UNKNOWN_SKILL",
-                f"Skill {_sname(c.TABLES, key)['en']} is not in the skill list; add it with its parameter.",
-                f"Навыка «{_sname(c.TABLES, key)['ru']}» нет в списке навыков; добавьте его с параметром.",
+                f"Skill {_sname(c.TABLES, key)['en']} is not in the skill list; give it its parameter "
+                "under Own skills.",
+                f"Навыка «{_sname(c.TABLES, key)['ru']}» нет в списке навыков; укажите его параметр в "
+                "разделе «Свои навыки».",
                 "skills",
                 "warning",
                 skill=key,

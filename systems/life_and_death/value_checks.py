@@ -20,6 +20,7 @@ from .model import (
     SKILL_KEY_RE,
     SKILL_PARAMS,
     STATUSES,
+    WEAPON_KINDS,
     WOUND_ZONES,
     int_map,
     is_int,
@@ -101,6 +102,21 @@ def skill_value_problems(cls, values: Mapping[str, Any], col: ValueProblems) -> 
             )
 
 
+def _weapon_load_problems(it: Mapping[str, Any], i: int, col: ValueProblems) -> None:
+    """A weapon's kind (L155, L237) and its shots loaded: 0 up to its capacity."""
+    if it.get("kind", "") not in WEAPON_KINDS:
+        col.bad(
+            "inventory",
+            "Choose the weapon's kind from the list.",
+            "Выберите вид оружия из списка.",
+            label=col.entry("inventory", it, i, "kind"),
+        )
+    if "ammo" in it and it["ammo"] is not None:
+        top = it.get("capacity") if is_int(it.get("capacity")) else None
+        if not is_int(it["ammo"]) or it["ammo"] < 0 or (top is not None and it["ammo"] > top):
+            col.add(out_of_range("inventory", it["ammo"], 0, top, label=col.entry("inventory", it, i, "ammo")))
+
+
 def feature_value_problems(cls, values: Mapping[str, Any], col: ValueProblems) -> None:
     """Feature entries and the single values (base HP, status, XP, pools, choices)."""
     for i, f in enumerate(values.get("features", [])):
@@ -168,9 +184,10 @@ def inventory_value_problems(cls, values: Mapping[str, Any], col: ValueProblems)
         for num in ("cost", "weight_kg", "damage", "protection", "min_might", "intent_radius_m"):
             if num in it and (not isinstance(it[num], (int, float)) or isinstance(it[num], bool) or it[num] < 0):
                 col.add(out_of_range("inventory", it[num], 0, None, label=col.entry("inventory", it, i, num)))
-        for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0)):
+        for num, lo in (("qty", 1), ("brightness", 0), ("spell_level", 0), ("friends", 0), ("capacity", 0)):
             if num in it and (not is_int(it[num]) or it[num] < lo):
                 col.add(out_of_range("inventory", it[num], lo, None, label=col.entry("inventory", it, i, num)))
+        _weapon_load_problems(it, i, col)
         if not isinstance(it.get("name", ""), str):
             col.bad("inventory", "Enter a name.", "Введите название.", label=col.entry("inventory", it, i, "name"))
         if "container" in it and it["container"] not in ("pendant", "ring", "vial", "unbreakable_vial", "object"):

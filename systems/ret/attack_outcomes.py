@@ -21,21 +21,22 @@ from tabletop_widgets.core.combat.records import clone_character
 from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.dice import Distribution
 
-from .attacks import called_shot_rider, defence_riders, free_steps_after, plan_attack, resolve_attack
+from .attacks import called_shot_rider, defence_riders, free_steps_after, hidden_attack, plan_attack, resolve_attack
 from .checks import Divider, apply_divider, roll_effects
 from .contest import score_distribution, win_given
 from .damage import compute_hit, is_defeated, raw_damage
 from .level import LevelRoll, level_roll, roll_outcomes, roll_result_for
 from .model import ability_divider
+from .plan import plan
 from .turns import TurnState, extra_turn
+from .defences import DefencePlan, defence_plan
 from .weapon_attacks import (
     BODY_PART_WORDS,
-    DEFENCE_WORDS,
     IMMOBILISE,
     Arm,
     LevelPlan,
+    attack_cost,
     attack_plan,
-    defence_plan,
     resistance_plan,
 )
 
@@ -54,8 +55,8 @@ class Setup:
     label: Mapping[str, str]
     arm: Arm
     attack: LevelPlan
-    defence: LevelPlan | None
-    defence_kind: str
+    #: the target's defence: its kind, words, level roll (None: no roll) and Sanity price
+    guard: DefencePlan
     body_part: str | None
     location: str
     head: bool
@@ -67,6 +68,22 @@ class Setup:
     extra_turn: Mapping[str, Any] | None = None
     #: an immobilising attack: who holds the target after a hit (``"person"``/``"object"``)
     hold: str | None = None
+    #: an attack from hiding (L1127): the target's roll to notice it and the hiding roll to beat
+    detection: LevelPlan | None = None
+    hide_roll: int = 0
+
+    @property
+    def defence(self) -> LevelPlan | None:
+        return self.guard.roll
+
+    @property
+    def defence_kind(self) -> str:
+        return self.guard.kind
+
+    @property
+    def mind(self) -> bool:
+        """A mind attack: its harm is to Sanity, through no armour (L908, L915)."""
+        return self.arm.kind == "power" and self.arm.delivery == "mind"
 
     def raw(self, attacker, total: int | None, fail: bool, *, options: GmOptions) -> int:
         """Raw damage of a hit: Strike Power + Weapon Damage for melee (and thrown weapons that
@@ -83,7 +100,10 @@ class Setup:
     def taken(self, target, raw: int, *, options: GmOptions) -> dict:
         """The hit pipeline on ``target`` (not changed): Health and Sanity lost. Two weapons
         double the damage after armour (A15), or hit twice, the second through the armour the
-        first wore (``dual_wield_mode="two_hits"``), as ``damage.apply_damage`` does."""
+        first wore (``dual_wield_mode="two_hits"``), as ``damage.apply_damage`` does. A mind
+        attack harms Sanity alone, by its roll through its divider (L915, L1097)."""
+        if self.mind:
+            return {"health_loss": 0, "sanity_loss": max(0, int(raw))}
         mult = 2 if self.head else 1
         hits = 1
         if self.two_weapons:
@@ -118,20 +138,22 @@ def setup(
     part = opts.get("body_part") if called else None
     two = bool(opts.get("two_weapons"))
     hold = str(opts["hold"]) if attack_id.startswith(f"{IMMOBILISE}:") else None
+    cost = attack_cost(attacker, arm)
     mods = plan_attack(
-        body_part=part, two_weapons=two, superpower=arm.ability is not None, base_cost=_cost(arm), options=options
+        body_part=part, two_weapons=two, superpower=arm.ability is not None, base_cost=cost, options=options
     )
     att = attack_plan(
         attacker, arm, opts["roll"], luck=int(opts["luck"]), modifier=int(opts["modifier"]), shift=mods.shift
     )
-    dfn = defence_plan(target, opts["defence"], luck=int(opts["defence_luck"]), options=options)
+    guard = defence_plan(
+        target, opts["defence"], luck=int(opts["defence_luck"]), options=options, attack_cost=mods.sanity_cost
+    )
     return Setup(
         attack_id=attack_id,
         label=_label(arm, called, part) if hold is None else _hold_label(arm),
         arm=arm,
         attack=att,
-        defence=dfn,
-        defence_kind=opts["defence"],
+        guard=guard,
         body_part=part,
         location=LOCATIONS.get(part or "", "body"),
         head=part == "head",
@@ -140,7 +162,27 @@ def setup(
         two_weapons=two,
         extra_turn=_extra_turn(attacker, int(opts.get("extra_turn") or 0), options=options),
         hold=hold,
+        detection=_detection(target, opts, options=options),
+        hide_roll=int(opts.get("hide_roll") or 0),
     )
+
+
+def _detection(target, opts: Mapping[str, Any], *, options: GmOptions) -> LevelPlan | None:
+    """The target's roll to notice an attacker in hiding (L1127: «бросок Восприятия или подходящей
+    способности»), or None when the attack is not from hiding."""
+    if not opts.get("from_hiding"):
+        return None
+    roll = str(opts.get("detection") or "perception")
+    p = LevelPlan.of(plan(target, roll, {}, options=options))
+    p.label = T(f"Notice: {p.label['en']}", f"Заметить: {p.label['ru']}")
+    return p
+
+
+def unnoticed(res: LevelRoll | None, hide_roll: int) -> bool:
+    """Whether the target failed to notice the hidden attacker: its roll failed or fell short of
+    the hiding roll (the hider's roll is the one to beat; a tie notices, as ties go to the
+    defending side, L1047)."""
+    return res is None or res.fail or (res.total or 0) < hide_roll
 
 
 def _hold_label(arm: Arm) -> dict[str, str]:
@@ -158,13 +200,6 @@ def _extra_turn(attacker, number: int, *, options: GmOptions) -> Mapping[str, An
     state = TurnState(speed_left=0, extra_turns_taken=number - 1)
     late = max(2, int(options.sanity_extra_turn_from_round), int(options.refusal_extra_turn_from_round))
     return extra_turn(attacker, state, late, options=options)
-
-
-def _cost(arm: Arm) -> int:
-    """A superpower's Sanity per use, at least 1 (L1158)."""
-    if arm.ability is None:
-        return 0
-    return max(1, int(arm.ability.get("sanity_cost") or 1))
 
 
 def _label(arm: Arm, called: bool, part: str | None) -> dict[str, str]:
@@ -185,10 +220,14 @@ def odds(system, attacker, target, s: Setup, *, options: GmOptions) -> AttackOdd
     chance the hit takes it out of the fight."""
     a_out, a_cut = roll_outcomes(options=options, **s.attack.kwargs())
     d = score_distribution(roll_outcomes(options=options, **s.defence.kwargs())[0]) if s.defence else None
+    missed = _p_unnoticed(s, options=options)
     by_raw: dict[int, Fraction] = {}
     p_hit = Fraction(0)
     for ka, pa in score_distribution(a_out).items():
-        win = win_given(ka, d, can_hit=bool(options.double_fail_attack_can_hit))
+        # unnoticed, the defence counts as failed (L1127): any attack but a fail hits
+        win = missed * (1 if ka[0] == 1 else 0) + (1 - missed) * win_given(
+            ka, d, can_hit=bool(options.double_fail_attack_can_hit)
+        )
         if not win:
             continue
         p_hit += pa * win
@@ -196,23 +235,44 @@ def odds(system, attacker, target, s: Setup, *, options: GmOptions) -> AttackOdd
         by_raw[raw] = by_raw.get(raw, Fraction(0)) + pa * win
     pmf: dict[int, Fraction] = {0: 1 - a_cut - p_hit}
     p_defeat = Fraction(0)
+    lost = "sanity_loss" if s.mind else "health_loss"
     for raw, p in by_raw.items():
-        loss = s.taken(target, raw, options=options)["health_loss"] if s.deals_damage else 0
+        loss = s.taken(target, raw, options=options)[lost] if s.deals_damage else 0
         pmf[loss] = pmf.get(loss, Fraction(0)) + p
         if _defeats(system, target, s, raw):
             p_defeat += p
     if is_defeated(target):
         p_defeat = 1 - a_cut
+    word = s.guard.label
     notes = [
         T(
-            f"{s.attack.label['en']} {s.attack.notation} against {DEFENCE_WORDS[s.defence_kind]['en']}; "
-            "ties go to the defender",
-            f"{s.attack.label['ru']} {s.attack.notation} против: {DEFENCE_WORDS[s.defence_kind]['ru']}; "
-            "при равенстве побеждает защита",
+            f"{s.attack.label['en']} {s.attack.notation} against {word['en']}; ties go to the defender",
+            f"{s.attack.label['ru']} {s.attack.notation} против: {word['ru']}; при равенстве побеждает защита",
         )
     ]
-    damage = Distribution({k: v for k, v in pmf.items() if v}, truncated_mass=a_cut, outcome="damage")
+    if s.mind:
+        notes.append(T("the damage is to Sanity, through no armour", "урон — Рассудку, броня не защищает"))
+    if s.detection is not None:
+        notes.append(
+            T(
+                f"from hiding: the target fails to notice it with probability {float(missed):.0%}"
+                f" ({s.detection.label['en']} against {s.hide_roll})",
+                f"из скрытности: цель не заметит атаку с вероятностью {float(missed):.0%}"
+                f" ({s.detection.label['ru']} против {s.hide_roll})",
+            )
+        )
+    outcome = "sanity_loss" if s.mind else "damage"
+    damage = Distribution({k: v for k, v in pmf.items() if v}, truncated_mass=a_cut, outcome=outcome)
     return AttackOdds(s.attack_id, p_hit, damage, p_defeat, notes)
+
+
+def _p_unnoticed(s: Setup, *, options: GmOptions) -> Fraction:
+    """P(the target fails to notice the hidden attacker): a fail, or a total below the hiding
+    roll (0 when the attack is not from hiding)."""
+    if s.detection is None:
+        return Fraction(0)
+    outcomes, _cut = roll_outcomes(options=options, **s.detection.kwargs())
+    return sum((p for o, p in outcomes.items() if o[0] == "fail" or o[1] < s.hide_roll), Fraction(0))
 
 
 def _defeats(system, target, s: Setup, raw: int) -> bool:
@@ -224,6 +284,8 @@ def _defeats(system, target, s: Setup, raw: int) -> bool:
 
 def hit_options(s: Setup) -> dict[str, Any]:
     """What ``GameSystem.apply_damage`` takes with a hit's raw damage."""
+    if s.mind:  # Sanity harm through no armour (L915)
+        return {"sanity": True, "attack": True}
     return {
         "location": s.location,
         "head": s.head,
@@ -244,27 +306,73 @@ def _shown(p: LevelPlan, res: LevelRoll):
     return roll_result_for(res, p.notation)
 
 
+@dataclass
+class _Rolled:
+    """The dice of one attack: noticing it (from hiding), the attack, the defence."""
+
+    seen: LevelRoll | None
+    hidden: bool
+    attack: LevelRoll
+    defence: LevelRoll | None
+    won: bool
+
+
+def _roll_all(s: Setup, rng: random.Random, *, options: GmOptions) -> _Rolled:
+    """Noticing a hidden attacker first (L1127), the attack, then the defence, which an unnoticed
+    attack skips: the target «даже не защищался» (L1131), its defence counts as failed."""
+    seen = _roll(s.detection, rng, options=options) if s.detection else None
+    hidden = s.detection is not None and unnoticed(seen, s.hide_roll)
+    ares = _roll(s.attack, rng, options=options)
+    dres = _roll(s.defence, rng, options=options) if s.defence and not hidden else None
+    if s.detection is not None:
+        won = hidden_attack(ares, None if hidden else seen, dres, s.hide_roll, options=options)
+    else:
+        won = resolve_attack(ares, [dres], options=options)[0]
+    return _Rolled(seen, hidden, ares, dres, bool(won))
+
+
+def _defender_notes(s: Setup, r: _Rolled, theirs: list, notes: list) -> None:
+    """What the defence earns or costs: noticing a hidden attacker or not, a power defence's or
+    dispel's Sanity (spent even on a failed roll, L1077, L1087), Battle Rage (L1065), the dodge's
+    free step (L1056)."""
+    if s.detection is not None:
+        notes.append(
+            T(
+                "the target did not notice the attack: its defence counts as failed",
+                "цель не заметила атаку: её защита считается проваленной",
+            )
+            if r.hidden
+            else T("the target noticed the attack and defends", "цель заметила атаку и защищается")
+        )
+    dres = r.defence
+    if dres is None:
+        return
+    if s.guard.sanity_cost:
+        theirs.append(Effect("sanity", -s.guard.sanity_cost, T(s.guard.label["en"], s.guard.label["ru"])))
+    rage = defence_riders(s.defence_kind, dres, not r.won)
+    if rage:
+        theirs += rage
+        notes.append(
+            T("Battle Rage: the parry restores 1 Sanity", "Боевой Раж: парирование восстанавливает 1 Рассудка")
+        )
+    if free_steps_after(s.defence_kind, dres, not r.won):
+        notes.append(T("the dodge allows 1 free step", "уклонение даёт 1 свободный шаг"))
+
+
 def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: GmOptions) -> AttackOutcome:
     """Roll the attack and the defence once; neither character changes."""
-    ares = _roll(s.attack, rng, options=options)
-    dres = _roll(s.defence, rng, options=options) if s.defence else None
-    won = resolve_attack(ares, [dres], options=options)[0]
-    dice = [_shown(s.attack, ares)] + ([_shown(s.defence, dres)] if dres else [])
+    r = _roll_all(s, rng, options=options)
+    seen, hidden, ares, dres, won = r.seen, r.hidden, r.attack, r.defence, r.won
+    dice = ([_shown(s.detection, seen)] if seen else []) + [_shown(s.attack, ares)]
+    dice += [_shown(s.defence, dres)] if dres else []
     mine = list(roll_effects(ares, ""))
     if s.power_cost and (not ares.fail or options.power_sanity_spent_on_fail):  # L1158, A44
         mine.append(Effect("sanity", -s.power_cost, T("superpower cost", "цена сверхспособности")))
-    theirs = list(roll_effects(dres, "")) if dres else []
+    theirs = list(roll_effects(seen, "")) if seen else []
+    theirs += list(roll_effects(dres, "")) if dres else []
     notes: list[dict[str, str]] = []
+    _defender_notes(s, r, theirs, notes)
     paid = _pay_extra_turn(s, mine, notes)
-    if dres is not None:
-        rage = defence_riders(s.defence_kind, dres, not won)  # Battle Rage, L1065
-        if rage:
-            theirs += rage
-            notes.append(
-                T("Battle Rage: the parry restores 1 Sanity", "Боевой Раж: парирование восстанавливает 1 Рассудка")
-            )
-        if free_steps_after(s.defence_kind, dres, not won):
-            notes.append(T("the dodge allows 1 free step", "уклонение даёт 1 свободный шаг"))
     raw, hit, conditions = None, None, []
     if won:
         raw = s.raw(attacker, ares.total, ares.fail, options=options)
@@ -280,19 +388,19 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
                 "критический провал: мастер может повредить или выбить оружие",
             )
         )
-    damage = int(hit["health_loss"]) if hit else 0
+    damage = int(hit["sanity_loss" if s.mind else "health_loss"]) if hit else 0
     return AttackOutcome(
         attack_id=s.attack_id,
         hit=bool(won),
         damage=damage,
         label=s.label,
-        text=_text(s, ares, dres, won, hit),
+        text=_text(s, ares, dres, won, hit, hidden),
         dice=dice,
         attacker_effects=mine,
         target_effects=theirs,
         # ``damage`` is already past the armour: a caller of the generic ``apply_damage`` path
         # must not take the armour off again (``apply`` here runs the raw hit instead)
-        damage_options={"location": "body", "armour_applies": False, "attack": True},
+        damage_options={"sanity": True} if s.mind else {"location": "body", "armour_applies": False, "attack": True},
         conditions=conditions,
         notes=notes,
         details={
@@ -304,7 +412,10 @@ def resolve(system, attacker, target, s: Setup, *, rng: random.Random, options: 
             "weapon_index": s.arm.index,
             "spends_ammo": s.arm.kind == "ranged" and isinstance((s.arm.weapon or {}).get("ammo"), int),
             "aim_used": int(attacker.aim_bonus or 0),
+            # an ultimate is used up for the game session (L1217)
+            "ultimate": s.arm.ability["name"] if (s.arm.ability or {}).get("kind") == "ultimate" else None,
             "attack_total": ares.total,
+            "unnoticed": hidden if s.detection is not None else None,
             "defence_total": dres.total if dres else None,
         },
     )
@@ -374,15 +485,19 @@ def _held(hold: str, ares: LevelRoll, notes: list) -> AttackCondition:
     return AttackCondition("restrained", on="target", data={"held_by": hold, "roll": roll})
 
 
-def _text(s: Setup, ares: LevelRoll, dres: LevelRoll | None, won: bool, hit: dict | None) -> dict[str, str]:
+def _text(
+    s: Setup, ares: LevelRoll, dres: LevelRoll | None, won: bool, hit: dict | None, unseen: bool = False
+) -> dict[str, str]:
     """One line for the log after the attack's name (which the log shows): the body part, the
     attack roll, the defence roll, the verdict."""
     att = ares.breakdown()
-    if dres is None:
+    if unseen:
+        vs = T("unnoticed: defence failed", "не замечена: защита провалена")
+    elif dres is None:
         vs = T("no defence roll", "без броска защиты")
     else:
         dfn = dres.breakdown()
-        word = DEFENCE_WORDS[s.defence_kind]
+        word = s.guard.label
         vs = T(f"{word['en']}: {dfn['en']}", f"{word['ru']}: {dfn['ru']}")
     if not won:
         verdict = T("miss", "промах")
@@ -426,6 +541,15 @@ def apply(system, attacker, target, outcome: AttackOutcome) -> tuple[DamageOutco
         w["ammo"] = max(0, int(w.get("ammo") or 0) - 1)
         attacker.weapons = new
         mine.changes["weapons"] = (old, new)
+    if attacker.has_condition("hidden"):  # an attack reveals the hider's position (L1129)
+        old = [dict(x) for x in attacker.conditions]
+        attacker.conditions = [x for x in old if x.get("id") != "hidden"]
+        mine.changes["conditions"] = (old, list(attacker.conditions))
+        mine.notes.append(T("the attack reveals the position", "атака раскрывает позицию"))
+    if det.get("ultimate"):
+        old = copy.deepcopy(list(attacker.abilities))
+        attacker.abilities = [dict(a, used=True) if a.get("name") == det["ultimate"] else a for a in old]
+        mine.changes["abilities"] = (old, list(attacker.abilities))
     if outcome.hit and det.get("deals_damage") and det.get("raw") is not None:
         hurt = system.apply_damage(target, int(det["raw"]), **dict(det["hit"]))
         theirs.changes.update(hurt.changes)

@@ -135,6 +135,8 @@ def _magazine(p: AttackPlan, mode: str, kind: str, weapon: Mapping[str, Any] | N
         p.area_diameter = 2 if mode == "half" else 3  # L878-879
     else:
         p.defences_per_target = 2 if mode == "half" else 3  # L903-904
+        if options.burst_costs_action:  # A28: the book names no action for a burst at one target
+            p.action_cost = True
 
 
 def resolve_attack(attack: LevelRoll, defences: Sequence[LevelRoll | None], *, options: GmOptions) -> list[bool]:
@@ -186,8 +188,11 @@ def in_reach(weapon: Mapping[str, Any], distance: int) -> bool:
 
 def movement_block(blocker: LevelRoll, mover: LevelRoll, *, options: GmOptions) -> bool:
     """Movement block (L1010-1014): blocker's Physique/Body Control vs the mover's Strength/
-    Agility; the mover is the defending side, so ties let the mover through (A26). True = the
+    Agility; the mover is the defending side, so ties let the mover through (A26; the GM option
+    ``movement_block_ties="blocker"`` stops the mover on a tie instead). True = the
     move stops."""
+    if options.movement_block_ties == "blocker":
+        return contest(mover, blocker, options=options) == "defender"
     return contest(blocker, mover, options=options) == "attacker"
 
 

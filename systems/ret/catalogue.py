@@ -19,9 +19,11 @@ from .plan import (
     MIND_CONTROL_ROLLS,
     RESIST,
     RESIST_CONDITION,
+    SANITY_TEST_ROLLS,
     ability_label,
     plan,
 )
+from .fitting import fitting_choices
 
 
 #: The tree's tiers as the book numbers them: «I уровень вложенности» (L49).
@@ -188,7 +190,8 @@ def _combat_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[C
     g_combat = T("Combat", "Бой")
     for cid, (param, lab) in {**DEFENCES, **ATTACKS}.items():
         notation, shifted = shown(c, cid, options=options)
-        out.append(CheckSpec(cid, lab, common, group=g_combat, notation=notation or f"L{c.value(param)}", help=shifted))
+        opts = common + (_defence_roll_option(c, param) if cid in DEFENCES else [])
+        out.append(CheckSpec(cid, lab, opts, group=g_combat, notation=notation or f"L{c.value(param)}", help=shifted))
     for cid, params in MENTAL.items():
         lab = (
             T("Mental defence", "Ментальная защита")
@@ -202,7 +205,11 @@ def _combat_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[C
                 common
                 + [
                     OptionSpec(
-                        "param", T("Roll", "Бросок"), "choice", params[0], choices=tuple((x, label(x)) for x in params)
+                        "param",
+                        T("Roll", "Бросок"),
+                        "choice",
+                        params[0],
+                        choices=tuple((x, label(x)) for x in params) + tuple(fitting_choices(c, params, "defence")),
                     )
                 ],
                 group=g_combat,
@@ -222,6 +229,24 @@ def _combat_checks(c, common: list[OptionSpec], *, options: GmOptions) -> list[C
         )
     )
     return out
+
+
+def _defence_roll_option(c, param: str) -> list[OptionSpec]:
+    """A dodge or parry rolls the parameter or a fitting ability (L1054, L1063): the choice, when
+    the character has such an ability."""
+    fitting = fitting_choices(c, (param,), "defence")
+    if not fitting:
+        return []
+    return [
+        OptionSpec(
+            "roll",
+            T("Roll", "Бросок"),
+            "choice",
+            param,
+            choices=((param, label(param)), *fitting),
+            help=T("The parameter or a fitting ability.", "Параметр или подходящая способность."),
+        )
+    ]
 
 
 def _survival_checks(c, *, options: GmOptions) -> list[CheckSpec]:
@@ -259,8 +284,13 @@ def _survival_checks(c, *, options: GmOptions) -> list[CheckSpec]:
                     "param",
                     T("Roll", "Бросок"),
                     "choice",
-                    "composure",
-                    choices=tuple((x, label(x)) for x in ("composure", "will")),
+                    SANITY_TEST_ROLLS[0],
+                    choices=tuple((x, label(x)) for x in SANITY_TEST_ROLLS)
+                    + tuple(fitting_choices(c, SANITY_TEST_ROLLS, "sanity")),
+                    help=T(
+                        "Composure, Will or a fitting ability (the GM may call for another parameter).",
+                        "Самообладание, Воля или подходящая способность (мастер может назвать другой параметр).",
+                    ),
                 ),
                 OptionSpec(
                     "divider",

@@ -24,6 +24,7 @@ from .level import LevelRoll, chance_at_least, die_label, level_dice, level_roll
 from .model import ability_divider
 from .modifiers import auto_modifiers
 from .plan import RollPlan, flaw_difficulty, int_option, plan
+from .powers import is_power, power_cost
 
 
 def _check_of(res: LevelRoll, op: str, target: int | None) -> Check | None:
@@ -182,10 +183,10 @@ def _special(c, p: RollPlan, res: LevelRoll, result: CheckResult, rng, *, option
     if p.extra.get("token"):
         det["use_token"] = p.extra["token"]  # one-shot (L1474)
     a = p.extra.get("ability")
-    if a and a.get("is_superpower"):  # L1158; spent even on a fail (A44)
+    if a and is_power(c, a):  # L1158 (an ultimate of a superpower talent too, L1213); spent even on a fail (A44)
         extra = int_option(result.options, "extra_sanity")
         # analysing, understanding, theorising with a power costs no Sanity (L1159)
-        cost = (0 if p.extra.get("analysis") else int(a.get("sanity_cost") or 1)) + extra
+        cost = (0 if p.extra.get("analysis") else power_cost(c, a)) + extra
         if cost and (not res.fail or options.power_sanity_spent_on_fail):
             result.effects.append(Effect("sanity", -cost, T("superpower cost", "цена сверхспособности")))
         fixed = ability_divider(a)

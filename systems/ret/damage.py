@@ -68,8 +68,8 @@ def compute_hit(
     """The hit pipeline of spec §6.11.2 without touching the character: returns the new armour
     list, temp armour, Health and Sanity losses. ``attack``: the hit of a successful attack,
     which deals at least 1 Health whatever its raw damage and the armour (L1381: «при любой
-    успешной атаке наносится 1 урона Здоровью»); otherwise the minimum needs raw damage above 0
-    (damage the GM types, an effect that may do nothing)."""
+    успешной атаке наносится 1 урона Здоровью»); other damage (burning, which the armour may stop
+    entirely while it wears, L1492) has no minimum."""
     armour = copy.deepcopy(list(c.armour))
     temp, kind = int(c.temp_armour), c.temp_armour_kind
     dmg = max(0, int(raw))
@@ -95,8 +95,8 @@ def compute_hit(
                 f"{piece.get('name', 'броня')}: −{incoming - dmg}, {before} → ({piece['defence']}, {piece['durability']})",
             )
         )
-    if dmg < 1 and not temp_used and (raw > 0 or attack):
-        dmg = 1  # minimum 1 (L1381); temporary armour is the exception
+    if dmg < 1 and not temp_used and attack:
+        dmg = 1  # minimum 1 on a successful attack (L1381); temporary armour is the exception
     if temp and kind == "skin" and dmg > 0:  # skin: after armour (L1426)
         a = min(temp, dmg)
         temp -= a
@@ -280,8 +280,8 @@ def blast(
 ) -> DamageOutcome:
     """An explosion (L1340-1372): armour applies; a successful dodge that cannot leave the area
     halves the final damage, floor (A32); Sanity loss = Health damage − the Composure roll through
-    a divider (A31)."""
-    r = compute_hit(c, raw, options=options)
+    a divider (A31). An explosion is an area attack (L860): at least 1 Health on a hit (L1381)."""
+    r = compute_hit(c, raw, attack=True, options=options)
     health_loss = r["health_loss"]
     if dodged:
         num, den = options.blast_dodge_fraction
@@ -315,7 +315,8 @@ def is_defeated(c) -> bool:
 
 
 def damage_options(c) -> list[OptionSpec]:
-    """What the tracker asks with damage: hit location, two weapons, armour, Sanity harm."""
+    """What the tracker asks with damage: hit location, two weapons, armour, Sanity harm, and
+    whether it is the hit of an attack (the minimum of 1, L1381)."""
     return [
         OptionSpec(
             "location",
@@ -338,6 +339,18 @@ def damage_options(c) -> list[OptionSpec]:
             help=T("off for powers that ignore armour", "выкл. для сил, игнорирующих броню"),
         ),
         OptionSpec("sanity", T("Sanity harm (mental)", "Урон Рассудку"), "bool", False),
+        OptionSpec(
+            "attack",
+            T("Hit of an attack (at least 1)", "Попадание атаки (не меньше 1)"),
+            "bool",
+            True,
+            help=T(
+                "A successful attack always costs at least 1 Health, whatever the armour. Untick it for"
+                " ongoing harm such as burning, which the armour may stop entirely.",
+                "Успешная атака всегда снимает хотя бы 1 Здоровья, какой бы ни была броня. Снимите отметку"
+                " для длящегося вреда вроде горения: его броня может остановить полностью.",
+            ),
+        ),
     ]
 
 

@@ -232,10 +232,13 @@ def _usable_item(c, name: str, *, in_combat: bool, expect: str | None) -> tuple[
 
 
 def _item_roll(c, target, it: Mapping[str, Any], spec: Mapping[str, Any], rng, *, options: GmOptions):
-    """The item's own roll: the user's named parameter, or the patient's Endurance for a medkit
-    when the GM reads A30 that way; ``(check result, who rolled)``."""
+    """The item's own roll, ``(check result, who rolled)``: the patient's for an item whose row
+    says ``"roller": "patient"`` (adrenaline: «бросок Выносливости, чтобы понять сколько очков
+    Рассудка ему сможет восстановить инъекция адреналина, сделанная союзником», L1120, L1459; a
+    berserk potion's Endurance, L1462), else the user's (a medkit's Fine Motor, L1461), or the
+    patient's Endurance for a medkit when the GM reads A30 that way."""
     param = spec["roll"]
-    roller = c
+    roller = target if spec.get("roller") == "patient" else c
     if spec.get("id", it.get("preset")) == "medkit" and options.medkit_roll == "patient_endurance":
         roller, param = target, "endurance"  # A30
     return roll_check(roller, param, {}, options=options, rng=rng if rng is not None else random.Random()), roller

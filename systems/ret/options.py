@@ -29,6 +29,8 @@ DEFAULTS: dict[str, Any] = {
     "creation_cap": 7,  # L285, L465 (example GM value 5)
     "allow_below_start": False,  # A8
     "starting_extra_items": 3,  # L461, V15
+    "keep_unspent_creation_dp": False,  # L278, L462: DP come after sessions; leftover creation points?
+    "pillar_base": "superpowers",  # L397-400, L1726: a pillar base only for the mightiest superpowers
     "dp_spend_only_between_games": True,  # L280
     # contests and checks
     "double_fail_attack_can_hit": True,  # A9
@@ -52,6 +54,10 @@ DEFAULTS: dict[str, Any] = {
     "blast_dodge_fraction": (1, 2),  # A32: half, floor
     "leg_injury_speed": "once",  # A33: or "per_leg"
     "burst_requires_rounds": True,  # A28
+    "burst_costs_action": False,  # A28: the book names no action for a burst at one target
+    "movement_block_ties": "mover",  # A26: or "blocker"
+    "tokens_reach_level_8": True,  # A46
+    "armour_penalty_speed": False,  # A52
     "cover_bonus_scope": "physical_defences",  # A55: or "dodge_only"
     "resist_on_first_turn": True,  # A49
     "power_sanity_spent_on_fail": True,  # A44
@@ -64,6 +70,10 @@ DEFAULTS: dict[str, Any] = {
     "initiative_speed": None,  # L729: None (off), "tiebreak" or "bonus" (Speed added)
     "extra_turns": "allowed",  # L712: or "forbidden" (fast cinematic fights)
     #   or "not_round_1" (restricted in round 1 only)
+    "power_defence": True,  # L1073: a superpower may defend against a physical attack «если мастер считает это уместным»
+    "dispel": True,  # L1082: powers may dispel each other «если мастер позволяет это в своей игре»
+    "tense_extra_turns": False,  # L700: «обычно ... недоступны» in a tense situation
+    "tense_actions": 2,  # L698, L701: the GM may leave one action a turn
     "loot_actions": 1,  # L1141: the GM may allow 2 (one to help, one for loot)
 }
 
@@ -127,12 +137,24 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "Наибольший уровень параметра или способности при создании (в примере книги мастер ставит 5).",
     ),
     "allow_below_start": _d(
-        "Parameters may not be lowered below the starting level to gain points. True: they may.",
-        "Параметры нельзя понижать ниже стартового уровня ради очков. True: можно.",
+        "Parameters, skills and talents may not start below their starting level. True: they may.",
+        "Параметры, навыки и таланты не могут начинать ниже стартового уровня. True: могут.",
     ),
     "starting_extra_items": _d(
         "Items besides the weapon in the starting kit (more is a warning).",
         "Предметов в стартовом наборе помимо оружия (больше — предупреждение).",
+    ),
+    "keep_unspent_creation_dp": _d(
+        "Creation points left unspent are lost: a new character starts play with no development points. True: "
+        "they become its development points when it enters play.",
+        "Неистраченные очки создания пропадают: новый персонаж начинает игру без очков развития. True: они "
+        "становятся его очками развития при входе в игру.",
+    ),
+    "pillar_base": _d(
+        "A skill or talent on a pillar (Mind, Emotions, Body) is a creation error; for a superpower only a warning. "
+        '"allowed": a warning for any ability (the GM\'s call).',
+        "Навык или талант на вершине дерева (Разум, Эмоции, Тело) — ошибка создания; для сверхспособности только "
+        "предупреждение. «allowed»: предупреждение для любой способности (решает мастер).",
     ),
     "dp_spend_only_between_games": _d(
         "Development points are spent between sessions, not during play.",
@@ -215,6 +237,27 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "A burst needs the rounds in the magazine (half or all of it).",
         "Очереди нужны патроны в магазине (половина или весь).",
     ),
+    "burst_costs_action": _d(
+        "A burst at one target costs no action (the book names none). True: it costs the turn's action, as a spray "
+        "does.",
+        "Очередь в одну цель не тратит действие (книга его не называет). True: тратит действие хода, как очередь "
+        "по области.",
+    ),
+    "movement_block_ties": _d(
+        'On a tie of a movement block the mover gets through (it is the defending side). "blocker": the move stops.',
+        "При равенстве в блокировании движения двигающийся проходит (он защищающаяся сторона). «blocker»: движение "
+        "останавливается.",
+    ),
+    "tokens_reach_level_8": _d(
+        "A token's die levels may lift a player character's roll to level 8 (d100): the limit of 7 is for "
+        "development. False: a token stops at level 7.",
+        "Уровни куба от токена могут поднять бросок персонажа игрока до 8-го уровня (d100): предел 7 — для "
+        "развития. False: токен останавливается на 7-м уровне.",
+    ),
+    "armour_penalty_speed": _d(
+        "The armour's penalty is on the Agility branch's rolls, not on Speed. True: it lowers Speed too.",
+        "Штраф брони — к броскам ветки Ловкости, а не к Скорости. True: он снижает и Скорость.",
+    ),
     "cover_bonus_scope": _d(
         'Cover adds its bonus to dodge, parry and power defence. "dodge_only": to dodge alone.',
         "Укрытие добавляет бонус к уклонению, парированию и защите силой. «dodge_only»: только к уклонению.",
@@ -262,6 +305,26 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     "extra_turns": _d(
         'Extra turns may be bought. "forbidden" (fast, cinematic fights) or "not_round_1".',
         "Доп. ходы можно покупать. «forbidden» (быстрые кинематографичные бои) или «not_round_1» (не в 1-м раунде).",
+    ),
+    "power_defence": _d(
+        "A target may defend against a physical attack with one of its superpowers (paying its Sanity even if it "
+        "fails). False: the GM does not allow it.",
+        "Цель может защититься от физической атаки своей сверхспособностью (Рассудок тратится и при неудаче). "
+        "False: мастер этого не разрешает.",
+    ),
+    "dispel": _d(
+        "A target may dispel a superpower attack with its own power, paying the Sanity the attacker paid. "
+        "False: the GM does not allow it.",
+        "Цель может рассеять атаку сверхспособностью своей силой, заплатив столько Рассудка, сколько атакующий. "
+        "False: мастер этого не разрешает.",
+    ),
+    "tense_extra_turns": _d(
+        "No extra turns in a tense situation (the book: usually not available). True: they may be bought.",
+        "В острой ситуации дополнительных ходов нет (в книге: обычно недоступны). True: их можно покупать.",
+    ),
+    "tense_actions": _d(
+        "Actions a turn has in a tense situation, one of which may be the attack (the GM may leave 1).",
+        "Действий за ход в острой ситуации, одно из них может быть атакой (мастер может оставить 1).",
     ),
     "loot_actions": _d(
         "Actions each participant gets in the loot phase after a fight (the GM may allow 2: one to help, one to "

@@ -12,6 +12,7 @@ from tabletop_widgets.core.options import GmOptions
 from . import data
 from .difficulty import resolve_difficulty
 from .dividers import resolve_divider
+from .fitting import fits
 from .shapes import FLAW_SEVERITIES
 from .modifiers import auto_modifiers
 from .params import PARAMS, in_branch, label
@@ -44,6 +45,49 @@ def ability_label(a: Mapping[str, Any]) -> dict:
         a["kind"]
     ]
     return T(f"{kind['en']}: {a['name']}", f"{kind['ru']}: {a['name']}")
+
+
+def ability_roll(c, a: Mapping[str, Any]) -> tuple[str, int, int, list[tuple[str, int]]]:
+    """What rolling ability ``a`` is: ``(base parameter, die level, flat bonus, named parts)``. A
+    skill rolls its parameter's die + its level (L560-565); a talent its own level's die + its
+    parameter's level (L567-572); an ultimate its parent talent's die + its own level + the
+    talent's parameter (L1215)."""
+    kind = a.get("kind")
+    if kind == "ultimate":
+        parent = c.ability(a.get("parent_talent") or "")
+        if parent is None:
+            raise RuleError(
+                "ultimate_parent", T("the ultimate's parent talent is missing", "нет родительского таланта")
+            )
+        base = str(parent["base_param"])
+        return (
+            base,
+            int(parent["level"]),
+            int(a["level"]) + c.value(base),
+            [("ultimate", int(a["level"])), (base, c.value(base))],
+        )
+    base = str(a["base_param"])
+    if kind == "skill":
+        return base, c.value(base), int(a["level"]), [("skill", int(a["level"]))]
+    return base, int(a["level"]), c.value(base), [(base, c.value(base))]
+
+
+def fitting_ability(c, roll: str, params: tuple[str, ...], role: str) -> Mapping[str, Any]:
+    """The ability a roll choice ``"skill:Name"`` names, refused unless it fits a ``role`` roll of
+    ``params`` (``fitting.fits``)."""
+    kind, _, name = roll.partition(":")
+    a = c.ability(name)
+    if a is None or a.get("kind") != kind or not fits(c, roll, params, role):
+        names = ", ".join(label(p)["en"] for p in params)
+        names_ru = ", ".join(label(p)["ru"] for p in params)
+        raise RuleError(
+            "bad_roll",
+            T(
+                f"{name or roll} is not an ability of this character that fits a roll of {names}.",
+                f"«{name or roll}» — не способность этого персонажа, подходящая для броска: {names_ru}.",
+            ),
+        )
+    return a
 
 
 RESIST = {  # condition -> (roll, threshold node) (spec §5.11)
@@ -127,6 +171,10 @@ def plan(c, check_id: str, request: Mapping[str, Any], *, options: GmOptions) ->
         amount = int(tok.get("amount", 1))
         if tok.get("kind", "flat") == "die_level":
             p.shift += amount
+            # level 8 is closed to player characters only for development (L285): a token may
+            # reach it (A46) unless the GM says otherwise
+            if not options.tokens_reach_level_8 and not c.is_npc and amount > 0:
+                p.shift = min(p.shift, max(0, 7 - p.level))
         else:
             p.bonus += amount
             p.bonuses.append(("token", amount))
@@ -242,7 +290,12 @@ def _plan_choice(rq: _Request) -> RollPlan:
 def _plan_mental(rq: _Request) -> RollPlan:
     allowed = MENTAL[rq.check_id]
     param = rq.request.get("param") or allowed[0]
-    if param not in allowed:
+    if ":" in str(param):  # a fitting ability (L1094-1096, L1105-1106)
+        a = fitting_ability(rq.c, str(param), allowed, "defence")
+        param = str(a["base_param"])
+    else:
+        a = None
+    if param not in allowed and a is None:
         raise RuleError(
             "bad_param",
             T(
@@ -260,13 +313,25 @@ def _plan_mental(rq: _Request) -> RollPlan:
         )  # L913
     # a mental defence or psychological resistance is not a defence roll of the body: a limb
     # injury's "-1 die level to defence" does not reach it (L1599-1600)
-    s, f = rq.auto(param, "mental")
     lab = (
         T("Mental defence", "Ментальная защита")
         if rq.check_id == "mental_defence"
         else T("Psychological resistance", "Сопротивление психологическим воздействиям")
     )
+    if a is not None:
+        return _ability_defence(rq, a, lab, "mental")
+    s, f = rq.auto(param, "mental")
     return rq.level_plan(lab, rq.c.value(param), rq.bonus + f, s, extra={"param": param})
+
+
+def _ability_defence(rq: _Request, a: Mapping[str, Any], lab: dict, role: str, bonus: int = 0) -> RollPlan:
+    """A defence rolled with a fitting ability instead of the parameter (L1043): the ability's
+    die and bonus, the sheet's modifiers on its parameter, ``bonus`` (cover) added."""
+    base, level, flat, head = ability_roll(rq.c, a)
+    s, f = rq.auto(base, role)
+    rq.named[:0] = head
+    name = T(f"{lab['en']}: {a['name']}", f"{lab['ru']}: {a['name']}")
+    return rq.level_plan(name, level, flat + rq.bonus + f + bonus, s, extra={"param": base, "ability": dict(a)})
 
 
 def _plan_parameter(rq: _Request) -> RollPlan:
@@ -283,9 +348,13 @@ def _plan_parameter(rq: _Request) -> RollPlan:
     if check_id == "parry" and c.has_condition("panic"):
         raise RuleError("panic_dodge_only", T("In panic only Dodge is allowed.", "В панике доступно только уклонение."))
     role = "roll"
+    roll = rq.request.get("roll") if check_id in DEFENCES else None
     if check_id in DEFENCES:
         param, lab = DEFENCES[check_id]
         role = "defence"
+        if roll and roll != param:  # a fitting ability instead of Agility / Strength (L1054, L1063)
+            a = fitting_ability(c, str(roll), (param,), "defence")
+            return _ability_defence(rq, a, lab, "defence", _cover(rq, check_id))
     elif check_id in ATTACKS:
         param, lab = ATTACKS[check_id]
         role = "attack"
@@ -297,16 +366,29 @@ def _plan_parameter(rq: _Request) -> RollPlan:
     if role == "attack" and rq.use_auto and c.aim_bonus:
         f += c.aim_bonus
         rq.named.append(("aim", c.aim_bonus))
-    if (
-        role == "defence"
-        and rq.use_auto
-        and c.cover_bonus
-        and (check_id == "parry" or not c.cover_shield_only)
-        and (check_id == "dodge" or rq.options.cover_bonus_scope != "dodge_only" or c.cover_shield_only)
-    ):
-        f += c.cover_bonus
-        rq.named.append(("cover", c.cover_bonus))
+    if role == "defence":
+        f += _cover(rq, check_id)
     return rq.level_plan(lab, c.value(param), rq.bonus + f, s, extra={"param": param})
+
+
+def cover_bonus_on(c, defence: str, *, options: GmOptions) -> int:
+    """The cover bonus a ``defence`` roll (``dodge``, ``parry``, ``power``: a power defence) gets
+    (L992, L1644; a shield only for a parry, L1002; A55: ``cover_bonus_scope``)."""
+    if (
+        c.cover_bonus
+        and (defence == "parry" or not c.cover_shield_only)
+        and (defence == "dodge" or options.cover_bonus_scope != "dodge_only" or c.cover_shield_only)
+    ):
+        return int(c.cover_bonus)
+    return 0
+
+
+def _cover(rq: _Request, defence: str) -> int:
+    """:func:`cover_bonus_on`, named in the roll's parts."""
+    bonus = cover_bonus_on(rq.c, defence, options=rq.options) if rq.use_auto else 0
+    if bonus:
+        rq.named.append(("cover", bonus))
+    return bonus
 
 
 def _plan_ability(rq: _Request, kind: str, name: str) -> RollPlan:
@@ -403,22 +485,40 @@ def _plan_harm_roll(rq: _Request) -> RollPlan:
     return rq.level_plan(lab, c.value(param), rq.bonus + f, s, difficulty=d, special=rq.check_id, extra=extra)
 
 
+#: what the GM names for a Sanity test first (L590: «броски Воли, Самообладания»; L178, L592:
+#: Composure); any other parameter may be asked, and a fitting ability of these two
+SANITY_TEST_ROLLS = ("composure", "will")
+
+
 def _plan_sanity_test(rq: _Request) -> RollPlan:
-    """A Sanity test (L588-592): the harm less the roll through a divider."""
-    param = rq.request.get("param") or "composure"
-    if param not in PARAMS:
-        raise RuleError("bad_param", T(f"unknown parameter {param!r}", f"неизвестный параметр {param!r}"))
-    s, f = rq.auto(param)
+    """A Sanity test (L588-592): the harm less the roll through a divider. Composure by default
+    (L178, L592), Will, another parameter the GM calls for, or an ability fitting Composure or
+    Will (L590: «и иных параметров или подходящих способностей»; L183: mental fortitude)."""
+    param = str(rq.request.get("param") or SANITY_TEST_ROLLS[0])
     harm = int_option(rq.request, "harm")
     div = resolve_divider(rq.request.get("divider", "normal"))
+    extra: dict[str, Any] = {"harm": harm, "divider": div}
+    if ":" in param:
+        a = fitting_ability(rq.c, param, SANITY_TEST_ROLLS, "sanity")
+        base, level, flat, head = ability_roll(rq.c, a)
+        s, f = rq.auto(base)
+        rq.named[:0] = head
+        flat += f
+        extra.update(param=base, ability=dict(a))
+    elif param in PARAMS:
+        s, f = rq.auto(param)
+        level, flat = rq.c.value(param), f
+        extra["param"] = param
+    else:
+        raise RuleError("bad_param", T(f"unknown parameter {param!r}", f"неизвестный параметр {param!r}"))
     return rq.level_plan(
         T("Sanity test", "Испытание рассудка"),
-        rq.c.value(param),
-        rq.bonus + f,
+        level,
+        rq.bonus + flat,
         s,
         difficulty=None,
         special="sanity_test",
-        extra={"harm": harm, "divider": div, "param": param},
+        extra=extra,
     )
 
 

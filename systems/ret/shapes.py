@@ -11,6 +11,7 @@ from tabletop_widgets.core import Problem, T
 from tabletop_widgets.core.problems import entry_label, out_of_range, wrong_kind
 
 from .params import PARAMS, TIER3, label
+from .powers import DELIVERIES
 
 ABILITY_KINDS = ("skill", "talent", "ultimate")
 FLAW_SEVERITIES = {"light": 12, "moderate": 15, "severe": 20}  # L1668-1670
@@ -191,6 +192,16 @@ def _check_abilities(model, abilities: list) -> list[Problem]:
             p = out_of_range("abilities", sc, 0, None, label=_where(model, "abilities", a, i, "sanity_cost"))
             out.append(dataclasses.replace(p, code="ability_sanity_cost"))
         out += _ability_divider(model, a, i)
+        if a.get("delivery") not in (None, "", *DELIVERIES):
+            out.append(
+                _bad(
+                    "abilities",
+                    "ability_delivery",
+                    "Choose how the superpower reaches its target: a projectile, a touch or the mind.",
+                    "Выберите, как действует сверхспособность: снаряд, касание или на сознание.",
+                    _where(model, "abilities", a, i, "delivery"),
+                )
+            )
     return out
 
 

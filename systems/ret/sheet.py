@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop_widgets.core import T
-from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL, Field, Section, Sheet
+from tabletop_widgets.core.sheet import OPEN_LARGE, OPEN_MONEY, OPEN_SMALL, Field, Section, Sheet, SheetAction
 from tabletop_widgets.core.sheet_helpers import (
     NAME,
     NOTES,
@@ -22,7 +22,9 @@ from tabletop_widgets.core.sheet_helpers import (
     text,
 )
 
-from .params import LABELS, PARENT, TREE, TREE_ORDER, tier
+from .options import DEFAULTS
+from .params import LABELS, PARENT, TIER3, TREE, TREE_ORDER, tier
+from .powers import DELIVERY_WORDS
 
 _FORMULA = {
     node: T(
@@ -73,7 +75,7 @@ SHEET = Sheet(
                 text("avatar", T("Avatar (image)", "Аватар (изображение)")),
                 text("theme_music", T("Theme music", "Музыкальная тема")),
                 longtext("backstory", T("Backstory", "Квента")),
-                flag("is_npc", T("NPC", "Противник")),  # the book's word, L1731
+                flag("is_npc", T("NPC", "Противник"), gm_only=True),  # the book's word, L1731; the GM's to say
                 choice(
                     "npc_tier",
                     T("NPC tier", "Категория противника"),
@@ -83,6 +85,7 @@ SHEET = Sheet(
                         ("important", "Important", "Важный"),
                         ("boss", "Boss", "Босс"),
                     ),
+                    gm_only=True,
                 ),
             ),
             layout="grid",
@@ -181,7 +184,7 @@ SHEET = Sheet(
                 text("temp_armour_expiry", T("Expires", "Истекает")),
                 flag("stabilised_health", T("Stabilised (Health)", "Стабилизирован (Здоровье)")),
                 flag("stabilised_sanity", T("Stabilised (Sanity)", "Стабилизирован (Рассудок)")),
-                flag("dead", T("Dead", "Смерть")),
+                flag("dead", T("Dead", "Смерть"), gm_only=True),  # the GM says a character died
             ),
             layout="resources",
         ),
@@ -203,12 +206,25 @@ SHEET = Sheet(
                                 ("ultimate", "Ultimate", "Ультимативная"),
                             ),
                         ),
-                        choice("base_param", T("Base parameter", "Основа"), _ABILITY_CHOICES),
-                        number("level", T("Level", "Уровень"), 1, 7),
+                        # a new ability starts as the book starts one at creation: level 3 (L407,
+                        # L419), on a parameter of the tree's third tier, not a pillar (L397-400,
+                        # L1726); the GM sets its real base (L396, L458)
+                        choice("base_param", T("Base parameter", "Основа"), _ABILITY_CHOICES, default=TIER3[0]),
+                        number("level", T("Level", "Уровень"), 1, 7, default=DEFAULTS["start_level_skill"]),
                         text("parent_talent", T("Parent talent (ultimate)", "Родительский талант")),
                         choice("category", T("Category", "Категория"), source="ability_categories"),
                         flag("is_superpower", T("Superpower", "Сверхспособность")),
                         number("sanity_cost", T("Sanity cost", "Цена в Рассудке"), 0, OPEN_SMALL),
+                        choice(
+                            "delivery",
+                            T("Superpower reaches by", "Как действует сверхспособность"),
+                            tuple(DELIVERY_WORDS.items()),
+                            help=T(
+                                "A projectile is dodged, a touch dodged or parried, a mind attack met by mental defence.",
+                                "От снаряда уклоняются, касание парируют или от него уклоняются, от атаки на сознание"
+                                " защищаются ментально.",
+                            ),
+                        ),
                         text("divider", T("Divider", "Делитель"), gm_only=True),
                         flag("used", T("Used this session", "Применена в этой игре")),
                         text("restrictions", T("Restrictions", "Ограничения")),
@@ -321,6 +337,8 @@ SHEET = Sheet(
             ),
             layout="grid",
             columns=1,
+            # reloading one weapon takes an action in a fight (L1287): one press, one weapon
+            actions=(SheetAction(T("Reload", "Перезарядить"), "reload"),),
         ),
         Section(
             "conditions",

@@ -33,6 +33,7 @@ from . import creation as _creation
 from . import combat as _combat
 from . import data as _data
 from . import validation as _validation
+from . import weapons as _weapons
 from .checks import apply_divider, contest
 from .level import LevelRoll, level_roll
 from .check_word import make_check_word
@@ -130,6 +131,17 @@ class RetSystem(
 
     def gain_ability(self, character, name: str, kind: str, base_param: str, **kw) -> dict:
         return _advancement.gain_ability(character, name, kind, base_param, **kw)
+
+    def play_changes(self, character) -> Mapping[str, Any]:
+        """Entering play: the creation points left unspent become development points only when the
+        GM keeps them (``keep_unspent_creation_dp``; the book gives DP after sessions, L278)."""
+        if not self.rules.keep_unspent_creation_dp:
+            return {}
+        budgets = _creation.budgets(character, options=self.rules)
+        left_p, left_a = (max(0, budgets[k].left) for k in ("param_dp", "ability_dp"))
+        if self.rules.costing == "simplified":
+            return {"dp_params": left_p, "dp_abilities": left_a}
+        return {"dp": left_p + left_a}
 
     def creation_wizard(self, character) -> list:
         """The book's creation steps (L450-470): idea, backstory, skills and a talent, kit,
@@ -232,9 +244,18 @@ class RetSystem(
         return _combat.damage_options(character)
 
     def apply_damage(self, character, amount: int, **options: Any) -> DamageOutcome:
+        """Damage entered by hand (above 0) is the hit of an attack (at least 1 Health, L1381)
+        unless ``attack=False`` (ongoing harm: burning, L1492)."""
         loc = options.pop("location", "body")
+        attack = options.pop("attack", None)
         return _combat.apply_damage(
-            character, amount, options=self.rules, location=loc, head=options.pop("head", loc == "head"), **options
+            character,
+            amount,
+            options=self.rules,
+            location=loc,
+            head=options.pop("head", loc == "head"),
+            attack=amount > 0 if attack is None else bool(attack),
+            **options,
         )
 
     def apply_healing(self, character, amount: int, **options: Any) -> DamageOutcome:
@@ -330,6 +351,11 @@ class RetSystem(
 
     def loot_dispute(self, rolls: Mapping[str, LevelRoll | None]) -> tuple[str | None, list[str]]:
         return _combat.loot_dispute(rolls)
+
+    def reload(self, character, weapon: str | int | None = None) -> dict:
+        """Reload one weapon: its magazine full (L1287; in a fight it takes the turn's action).
+        Without ``weapon`` the first that is not full, an empty one first. The sheet's Reload."""
+        return _weapons.reload(character, weapon)
 
     def use_item(self, character, name: str, *, rng: random.Random | None = None, **kw) -> DamageOutcome:
         """Use an item (a charge, its effect); without a ``total`` it rolls itself with ``rng``."""

@@ -38,10 +38,10 @@ class TurnState:
         """A fresh turn: Speed steps, an attack, an action, a social gesture (L742). In a tense
         situation the turn has two actions, and the player may make one of them the attack
         instead (L698: «заменив по своему желанию одну атаку на действие»): attack + action or
-        action + action, in any order."""
+        action + action, in any order; the GM may leave only one (L701, ``tense_actions``)."""
         st = cls(speed_left=effective_speed(c, options=options), tense=tense)
         if tense:
-            st.actions_left = 2
+            st.actions_left = int(options.tense_actions)
         return st
 
     def use(self, slot: str) -> None:
@@ -87,8 +87,17 @@ class TurnState:
 def buy_extra_turn(c, state: TurnState, round_no: int, *, options: GmOptions) -> list[Effect]:
     """Up to two extra turns (L757-771): the first costs 3 Sanity (may go below 0, L762; a
     self-control roll then follows at the end of that extra turn), the second costs refusing all
-    defence and needs a stabilised (or non-negative) Sanity. Speed is not refreshed (L760)."""
+    defence and needs a stabilised (or non-negative) Sanity. Speed is not refreshed (L760). None
+    in a tense situation unless the GM allows them (L700, ``tense_extra_turns``)."""
     effects: list[Effect] = []
+    if state.tense and not options.tense_extra_turns:  # L700: «обычно ... недоступны»
+        raise RuleError(
+            "tense_no_extra_turns",
+            T(
+                "No extra turns in a tense situation (the GM may allow them).",
+                "В острой ситуации дополнительных ходов нет (мастер может их разрешить).",
+            ),
+        )
     mode = options.extra_turns
     if mode == "forbidden" or (mode == "not_round_1" and round_no <= 1):
         raise RuleError(
@@ -151,9 +160,13 @@ def buy_extra_turn(c, state: TurnState, round_no: int, *, options: GmOptions) ->
 
 
 def effective_speed(c, *, options: GmOptions) -> int:
-    """Speed = Agility (L387); a leg injury halves it, floor (L1600, A33: once, or per leg)."""
+    """Speed = Agility (L387); a leg injury halves it, floor (L1600, A33: once, or per leg). The
+    armour's penalty is on the Agility branch's rolls (L1383, L1409), not on Speed, unless the GM
+    reads it so (A52, ``armour_penalty_speed``)."""
     legs = sum(1 for x in c.conditions if x.get("id") == "injury_leg")
     speed = c.speed
+    if options.armour_penalty_speed:
+        speed = max(0, speed + min((int(p.get("penalty", 0)) for p in c.armour if p.get("worn", True)), default=0))
     if legs:
         times = legs if options.leg_injury_speed == "per_leg" else 1
         for _ in range(times):

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from tabletop_widgets.core import Problem, T
+from tabletop_widgets.core.wording import en_n
 from tabletop_widgets.core.options import GmOptions
 
 from .advancement import cost
 from .shapes import ABILITY_MAX_LEVEL, PC_MAX_LEVEL
-from .params import PARAMS, TIER3, label, tier
+from .params import PARAMS, TIER1, TIER3, label, tier
 
 
 def validate(c, *, options: GmOptions) -> list[Problem]:
@@ -28,11 +29,13 @@ def validate(c, *, options: GmOptions) -> list[Problem]:
     return [
         *_parameter_levels(c, options=options),
         *_parameter_budget(c, options=options),
+        *_ability_starts(c, options=options),
         *_ability_budget(c, options=options),
         *_ability_counts(c, options=options),
         *_starting_luck(c),
         *always,
         *_starting_kit(c, options=options),
+        *_creation_dp(c),
     ]
 
 
@@ -135,6 +138,85 @@ def _parameter_budget(c, *, options: GmOptions) -> list[Problem]:
     return out
 
 
+def _ability_starts(c, *, options: GmOptions) -> list[Problem]:
+    """A skill or talent taken at creation starts at its starting level (L407: «Стартовый уровень
+    навыков при создании персонажей: 3», L419 for talents) and stands on a parameter of the second
+    or third tier: the first tier is only for the mightiest superpowers (L397-399, L1726), a
+    warning for a superpower, the GM's call (L400)."""
+    out: list[Problem] = []
+    for a in c.abilities:
+        kind, lv = a.get("kind"), a.get("level")
+        if kind not in ("skill", "talent") or not isinstance(lv, int):
+            continue
+        start = int(options.start_level_talent if kind == "talent" else options.start_level_skill)
+        if lv < start and not options.allow_below_start:
+            out.append(
+                Problem(
+                    "ability_below_start",
+                    T(
+                        f"{a['name']} = {lv} is below the starting level {start} of a new "
+                        f"{'talent' if kind == 'talent' else 'skill'}; the rules only let you raise it.",
+                        f"{a['name']} = {lv} ниже стартового уровня {start} для нового "
+                        f"{'таланта' if kind == 'talent' else 'навыка'}; правила позволяют только повышать.",
+                    ),
+                    field="abilities",
+                    data={"ability": a.get("name"), "value": lv, "start": start},
+                )
+            )
+        base = a.get("base_param")
+        if base in TIER1:
+            power = bool(a.get("is_superpower"))
+            pillar = label(base)
+            out.append(
+                Problem(
+                    "ability_on_pillar",
+                    T(
+                        f"{a['name']} is based on {pillar['en']}, a pillar of the tree: abilities stand on the second or "
+                        "third tier; the first is only for the mightiest superpowers, if the GM allows.",
+                        f"«{a['name']}» основана на {pillar['ru']} — вершине дерева: основой способностей служат "
+                        "параметры второго или третьего уровня; первый — только для самых могущественных "
+                        "сверхспособностей, если позволит мастер.",
+                    ),
+                    field="abilities",
+                    severity="warning" if power or options.pillar_base == "allowed" else "error",
+                    data={"ability": a.get("name"), "base": base},
+                )
+            )
+    return out
+
+
+def _creation_dp(c) -> list[Problem]:
+    """A new character starts play with no development points: they are awarded by the GM after a
+    session or an arc (L278, L284); at creation the GM's creation points (``param_dp``,
+    ``ability_dp``) are spent on the tree and the abilities (L462). DP typed into the pools are
+    a creation problem (unspent creation points carry into play only by the GM option
+    ``keep_unspent_creation_dp``, on entering play)."""
+    out: list[Problem] = []
+    for pool, name in (
+        ("dp", T("DP", "ОР")),
+        ("dp_params", T("Parameter DP", "ОР параметров")),
+        ("dp_abilities", T("Ability DP", "ОР способностей")),
+    ):
+        v = int(getattr(c, pool) or 0)
+        if v:
+            out.append(
+                Problem(
+                    "creation_dp",
+                    T(
+                        f"{name['en']} = {v}: a new character starts play with no development points (the GM awards "
+                        "them after a session); at creation spend the GM's creation points on the tree and the "
+                        "abilities instead. Set it to 0.",
+                        f"{name['ru']} = {v}: новый персонаж начинает игру без очков развития (их выдаёт мастер "
+                        "после сессии); при создании распределяются очки создания мастера по дереву и способностям. "
+                        "Поставьте 0.",
+                    ),
+                    field=pool,
+                    data={"value": v},
+                )
+            )
+    return out
+
+
 def _ability_budget(c, *, options: GmOptions) -> list[Problem]:
     """V4, V6: abilities within the cap and their development points within the budget."""
     out: list[Problem] = []
@@ -183,7 +265,8 @@ def _ability_counts(c, *, options: GmOptions) -> list[Problem]:
             Problem(
                 "ability_count",
                 T(
-                    f"You have {k} skills and {t} talents; this game starts with {ns} skills and {nt} talent(s).",
+                    f"You have {en_n(k, 'skill', 'skills')} and {en_n(t, 'talent', 'talents')}; this game starts"
+                    f" with {en_n(ns, 'skill', 'skills')} and {en_n(nt, 'talent', 'talents')}.",
                     f"У вас навыков: {k}, талантов: {t}; в этой игре на старте навыков {ns}, талантов {nt}.",
                 ),
                 field="abilities",

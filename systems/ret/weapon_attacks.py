@@ -1,14 +1,15 @@
 """The attacks an R.E.T. character can make on a target now (spec §6.6-§6.7, §6.10, §8.7-§8.8):
 each weapon on the sheet (and the bare hands every character has) as a plain attack and as a
-called shot at a body part, and each superpower; with their options (the roll, Luck, the GM's
-modifier, the defender's defence and Luck, the body part) and the level rolls they make.
+called shot at a body part, and each superpower (an ultimate of a superpower talent too); with
+their options (the roll: the weapon's parameter or a fitting ability, Luck, the GM's modifier,
+the defender's defence and Luck, the body part) and the level rolls they make.
 
 Plain rules: no dice are thrown here (``attack_outcomes`` rolls and computes the odds)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from tabletop_widgets.core import AttackSpec, OptionSpec, RuleError, T
@@ -16,22 +17,22 @@ from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.options import GmOptions
 
 from . import data
+from .attack_rolls import LevelPlan
 from .attacks import BODY_PARTS
 from .catalogue import luck_option
-from .damage import armour_at
+from .defences import defence_choices
+from .fitting import choice_id, fitting_choices
 from .modifiers import auto_modifiers
 from .params import PARAMS, label as param_label
-from .plan import plan
+from .plan import ability_roll, plan
+from .powers import DEFAULT_DELIVERY, delivery, is_power, power_cost
 from .turns import turn_limits
+from .weapons import EMPTY, KIND_PARAM, UNARMED, empty, weapon_stats
 
-#: the bare-hands attack every character has (weapon table row ``unarmed``, L1270)
-UNARMED = "unarmed"
-#: attack roll by weapon kind when neither the weapon nor its category names one (L802-806)
-KIND_PARAM = {"melee": "physique", "ranged": "fine_motor", "thrown": "fine_motor"}
+__all__ = ["LevelPlan", "UNARMED", "KIND_PARAM", "weapon_stats"]  # re-exported for the attack modules
+
 #: the contract's kind of attack (``core.attacks.ATTACK_KINDS``) by the kind of arm
 SPEC_KINDS = {"melee": "melee", "ranged": "ranged", "thrown": "ranged", "power": "spell"}
-#: weapon categories a bare hand may parry (L1064: only unarmed attacks or blunt weapons)
-BARE_HAND_PARRIES = ("unarmed", "reinforced_unarmed", "blunt")
 #: the GM's modifier on an attack roll: a flat bonus or penalty within these bounds
 MODIFIER_LIMIT = 20
 #: an immobilising attack's id prefix (grab, arm lock, binding, L843-854)
@@ -60,11 +61,6 @@ BODY_PART_WORDS = {
     "weapon": T("Weapon: no damage, may break it", "По оружию: без урона, может повредить оружие"),
     "special": T("Special point (strap, switch...)", "По особой точке (лямка, кнопка...)"),
 }
-DEFENCE_WORDS = {
-    "dodge": T("Dodge (Agility)", "Уклонение (Ловкость)"),
-    "parry": T("Parry (Strength)", "Парирование (Сила)"),
-    "none": T("No defence roll", "Без броска защиты"),
-}
 KIND_WORDS = {
     "melee": T("melee", "ближний бой"),
     "ranged": T("ranged", "дистанционная"),
@@ -76,8 +72,9 @@ KIND_WORDS = {
 @dataclass(frozen=True)
 class Arm:
     """One way to attack: a weapon (``index`` into the sheet's weapons; None for bare hands) or
-    a superpower (``ability``). ``weapon`` is the sheet's weapon with its category's values
-    filled in (kind, damage, attack parameter)."""
+    a superpower (``ability``: a superpower skill or talent, or an ultimate of a superpower
+    talent; ``delivery``: how it reaches the target, ``powers.DELIVERIES``). ``weapon`` is the
+    sheet's weapon with its category's values filled in (kind, damage, attack parameter)."""
 
     key: str
     kind: str
@@ -85,6 +82,7 @@ class Arm:
     weapon: Mapping[str, Any] | None = None
     index: int | None = None
     ability: Mapping[str, Any] | None = None
+    delivery: str = DEFAULT_DELIVERY
 
     @property
     def param(self) -> str:
@@ -92,46 +90,6 @@ class Arm:
         if self.ability is not None:
             return str(self.ability.get("base_param") or "physique")
         return str(self.weapon["attack_param"])
-
-
-@dataclass
-class LevelPlan:
-    """A level roll before the dice: what ``level.level_roll``/``roll_outcomes`` take, and the
-    roll's name and named bonuses for the breakdown."""
-
-    label: Mapping[str, str]
-    level: int
-    bonus: int = 0
-    luck: int = 0
-    shift: int = 0
-    named: list = field(default_factory=list)
-
-    def kwargs(self) -> dict[str, int]:
-        return {"level": self.level, "bonus": self.bonus, "luck": self.luck, "shift": self.shift}
-
-    @property
-    def notation(self) -> str:
-        """The roll as made, die-level shifts included (``L3 dl-1`` rolls d6-1)."""
-        return (
-            f"L{self.level}"
-            + (f"{self.bonus:+d}" if self.bonus else "")
-            + (f" dl{self.shift:+d}" if self.shift else "")
-        )
-
-
-def weapon_stats(w: Mapping[str, Any]) -> dict[str, Any]:
-    """A sheet weapon with what it leaves blank taken from its category's row (§8.7-§8.8): kind,
-    Weapon Damage, the attack parameter (a heavy melee weapon rolls Strength, L1231, L1275)."""
-    row: Mapping[str, Any] = data.by_id("weapons").get(w.get("category") or "", {})
-    out = {k: v for k, v in row.items() if k not in ("id", "en", "ru", "damage_range")}
-    out.update({k: v for k, v in w.items() if v is not None and v != ""})
-    out.setdefault("kind", "melee")
-    out.setdefault("damage", 0)
-    if out.get("attack_param") not in PARAMS:  # blank (or not a parameter): by kind
-        heavy_melee = out["kind"] == "melee" and out.get("heavy")
-        out["attack_param"] = "strength" if heavy_melee else KIND_PARAM.get(out["kind"], "physique")
-    out.setdefault("alt_params", [])
-    return out
 
 
 def _slug(text: str) -> str:
@@ -160,58 +118,54 @@ def arms_of(c) -> list[Arm]:
         key = unique(_slug(w.get("id") or name) or f"weapon-{i + 1}")
         arms.append(Arm(key, stats["kind"], T(name, name), stats, index=i))
     for a in c.abilities:
-        if a.get("is_superpower") and a.get("kind") in ("skill", "talent"):
+        if a.get("kind") in ("skill", "talent", "ultimate") and a.get("name") and is_power(c, a):
             name = str(a["name"])
             key = unique(_slug(name) or "power")
-            arms.append(Arm(key, "power", T(f"Superpower: {name}", f"Сверхспособность: {name}"), ability=a))
+            lab = T(f"Superpower: {name}", f"Сверхспособность: {name}")
+            arms.append(Arm(key, "power", lab, ability=a, delivery=delivery(c, a)))
     return arms
 
 
 def out_of_ammo(arm: Arm) -> bool:
-    """A ranged weapon whose ammunition is written on the sheet and spent (L1284)."""
-    ammo = (arm.weapon or {}).get("ammo")
-    return arm.kind == "ranged" and isinstance(ammo, int) and ammo <= 0
+    """A ranged weapon whose ammunition is counted on the sheet and spent (L1284, ``weapons``)."""
+    return arm.weapon is not None and arm.kind == "ranged" and empty(arm.weapon)
+
+
+def unavailable(arm: Arm) -> dict[str, str] | None:
+    """Why ``arm`` is listed but cannot attack now, for the player: an empty gun ("empty:
+    reload", L1287), an ultimate already used this game session (L1217); or None."""
+    if out_of_ammo(arm):
+        return dict(EMPTY)
+    if (arm.ability or {}).get("kind") == "ultimate" and arm.ability.get("used"):
+        return T("used this game session", "уже применена в этой игровой сессии")
+    return None
 
 
 def roll_choices(c, arm: Arm) -> list[tuple[str, Mapping[str, str]]]:
     """What the attack may roll: the weapon's parameter, the alternatives the book names for it
     (Body Control for light blades, Agility for large bows, L804, L1286), and the attacker's
-    skills and talents based on one of those (L794: «если не применяются подходящие способности»).
+    fitting abilities (L794: «если не применяются подходящие способности»; ``fitting``): on one
+    of those parameters or on one the book's table gives the example ability of the weapon's row
+    (Swordmaster on Strength with a sword, Martial arts on Body Control bare-handed, L1270-1275).
     A superpower rolls itself."""
     if arm.ability is not None:
         a = arm.ability
-        return [(f"{a['kind']}:{a['name']}", T(str(a["name"]), str(a["name"])))]
+        return [(choice_id(a), T(str(a["name"]), str(a["name"])))]
     params = [arm.param] + [p for p in arm.weapon.get("alt_params") or () if p in PARAMS and p != arm.param]
-    out = [(p, param_label(p)) for p in params]
-    for a in c.abilities:
-        if a.get("kind") in ("skill", "talent") and not a.get("is_superpower") and a.get("base_param") in params:
-            out.append((f"{a['kind']}:{a['name']}", T(str(a["name"]), str(a["name"]))))
-    return out
+    fitting = params + [p for p in arm.weapon.get("ability_params") or () if p in PARAMS and p not in params]
+    return [(p, param_label(p)) for p in params] + fitting_choices(c, fitting, "attack")
 
 
-def defence_choices(arm: Arm, target, allowed: str | None = None) -> list[str]:
-    """The defences the target may choose (L1050-1069): dodge against anything here; parry
-    against melee and thrown attacks (a bare hand only against unarmed or blunt ones, unless
-    the target holds a melee weapon or one that can parry, or wears arm armour, L1064, L1414);
-    no roll at all. A target that may not defend (defence refused, unconscious, doom, coma)
-    has only "none"; one in panic only dodges (L1548)."""
-    allowed = allowed or turn_limits(target)["defence"]
-    if allowed == "none" or target.has_condition("defence_refused"):
-        return ["none"]
-    out = ["dodge"]
-    if allowed != "dodge_only" and arm.kind in ("melee", "thrown") and _can_parry(arm, target):
-        out.append("parry")
-    return out + ["none"]
+def _defences(attacker, arm: Arm, target, *, options: GmOptions, allowed: str | None = None) -> list:
+    """The target's defence choices against ``arm`` (``defences.defence_choices``; a dispel costs
+    what the attacker pays for the power)."""
+    cost = power_cost(attacker, arm.ability) if arm.ability is not None else 0
+    return defence_choices(arm, target, options=options, attack_cost=cost, allowed=allowed)
 
 
-def _can_parry(arm: Arm, target) -> bool:
-    if arm.weapon is not None and arm.weapon.get("category") in BARE_HAND_PARRIES:
-        return True
-    for w in target.weapons:
-        stats = weapon_stats(w)
-        if stats["kind"] == "melee" or stats.get("can_parry"):
-            return True
-    return armour_at(target, "arms") is not None
+def attack_cost(attacker, arm: Arm) -> int:
+    """The Sanity a use of ``arm`` costs: a superpower's, at least 1 (L1158, ``powers``)."""
+    return power_cost(attacker, arm.ability) if arm.ability is not None else 0
 
 
 def attack_specs(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
@@ -222,9 +176,7 @@ def attack_specs(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
     specs = []
     allowed = turn_limits(target)["defence"]
     for arm in arms_of(attacker):
-        if out_of_ammo(arm):
-            continue
-        defences = defence_choices(arm, target, allowed)
+        defences = _defences(attacker, arm, target, options=options, allowed=allowed)
         specs.append(_spec(attacker, target, arm, called=False, defences=defences, options=options))
         if arm.kind != "power":
             specs.append(_spec(attacker, target, arm, called=True, defences=defences, options=options))
@@ -255,7 +207,8 @@ def _hold_spec(attacker, target, arm: Arm, *, defences: list[str], options: GmOp
             ),
         )
     )
-    specs += _extra_turn_option(attacker, options=options) + _defender_options(target, defences)
+    specs += _extra_turn_option(attacker, options=options) + hiding_options(attacker)
+    specs += _defender_options(target, defences)
     power = arm.kind == "power"
     return AttackSpec(
         f"{IMMOBILISE}:{arm.key}",
@@ -264,7 +217,8 @@ def _hold_spec(attacker, target, arm: Arm, *, defences: list[str], options: GmOp
         else T("Immobilise (grab, bind)", "Обездвиживание (захват, связывание)"),
         kind="other",
         options=tuple(specs),
-        defender_options=("defence", "defence_luck"),
+        defender_options=DEFENDER_OPTIONS,
+        unavailable=unavailable(arm),
         help=T(
             "A grab, an arm lock, binding: no damage; on a hit the target is Restrained (the GM says what it "
             "can no longer do)."
@@ -285,11 +239,7 @@ def _hold_rolls(attacker, arm: Arm) -> list[tuple[str, Mapping[str, str]]]:
     on them (L847, L849, L854); a superpower rolls itself."""
     if arm.ability is not None:
         return roll_choices(attacker, arm)
-    out = [(p, param_label(p)) for p in HOLD_ROLLS]
-    for a in attacker.abilities:
-        if a.get("kind") in ("skill", "talent") and not a.get("is_superpower") and a.get("base_param") in HOLD_ROLLS:
-            out.append((f"{a['kind']}:{a['name']}", T(str(a["name"]), str(a["name"]))))
-    return out
+    return [(p, param_label(p)) for p in HOLD_ROLLS] + fitting_choices(attacker, HOLD_ROLLS, "attack")
 
 
 def spec_for(attacker, target, attack_id_: str, *, options: GmOptions) -> tuple[AttackSpec, Arm, bool] | None:
@@ -299,9 +249,10 @@ def spec_for(attacker, target, attack_id_: str, *, options: GmOptions) -> tuple[
     if found is None or refusal(attacker, target, attack_id_, found=found) is not None:
         return None
     arm, called = found
+    defences = _defences(attacker, arm, target, options=options)
     if attack_id_.startswith(f"{IMMOBILISE}:"):
-        return _hold_spec(attacker, target, arm, defences=defence_choices(arm, target), options=options), arm, False
-    spec = _spec(attacker, target, arm, called=called, defences=defence_choices(arm, target), options=options)
+        return _hold_spec(attacker, target, arm, defences=defences, options=options), arm, False
+    spec = _spec(attacker, target, arm, called=called, defences=defences, options=options)
     return spec, arm, called
 
 
@@ -326,14 +277,15 @@ def _spec(attacker, target, arm: Arm, *, called: bool, defences: list[str], opti
                 ),
             )
         )
-    specs += _defender_options(target, defences)
+    specs += hiding_options(attacker) + _defender_options(target, defences)
     return AttackSpec(
         attack_id(arm, called=called),
         _label(arm, called),
         kind="called" if called else ("unarmed" if arm.key == UNARMED else SPEC_KINDS[arm.kind]),
         options=tuple(specs),
-        defender_options=("defence", "defence_luck"),
+        defender_options=DEFENDER_OPTIONS,
         help=_help(arm, called),
+        unavailable=unavailable(arm),
     )
 
 
@@ -435,18 +387,74 @@ def _extra_turn_option(attacker, *, options: GmOptions) -> list[OptionSpec]:
     ]
 
 
-def _defender_options(target, defences: list[str]) -> list[OptionSpec]:
+#: the options the target chooses (asked of the target's seat at a shared table)
+DEFENDER_OPTIONS = ("defence", "defence_luck", "detection")
+#: the parameter a target notices a hidden attacker with (L1127)
+DETECTION_PARAM = "perception"
+
+
+def hide_roll_of(attacker) -> int:
+    """The roll the attacker hid with (L1127: Body Control or an ability), as its Hidden
+    condition records it (``roll``, or the sheet's ``magnitude``); 0 when none is written."""
+    inst = next((x for x in attacker.conditions if x.get("id") == "hidden"), None) or {}
+    for key in ("roll", "magnitude"):
+        v = inst.get(key)
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+            return v
+    return 0
+
+
+def hiding_options(attacker) -> list[OptionSpec]:
+    """An attack from hiding (L1127, L1652): on by default while the attacker is Hidden (a
+    tracker passes it for a combatant it keeps hidden), with the roll it hid with."""
+    return [
+        OptionSpec(
+            "from_hiding",
+            T("From hiding", "Из скрытности"),
+            "bool",
+            bool(attacker.has_condition("hidden")),
+            help=T(
+                "The target must notice you first (Perception against your hiding roll); if it does not, its"
+                " defence counts as failed. The attack reveals you.",
+                "Цель сначала должна заметить вас (Восприятие против вашего броска скрытности); если не заметит,"
+                " её защита считается проваленной. Атака раскрывает вас.",
+            ),
+        ),
+        OptionSpec(
+            "hide_roll",
+            T("Hiding roll", "Бросок скрытности"),
+            "int",
+            hide_roll_of(attacker),
+            min=0,
+            max=200,
+            help=T(
+                "The total of the Body Control (or ability) roll you hid with; 0: only a failed Perception roll"
+                " misses you.",
+                "Итог броска Контроля тела (или способности), которым вы скрылись; 0: вас не заметит только"
+                " проваленный бросок Восприятия.",
+            ),
+        ),
+    ]
+
+
+def _defender_options(target, defences: list) -> list[OptionSpec]:
+    detect = [(DETECTION_PARAM, param_label(DETECTION_PARAM))] + fitting_choices(
+        target, (DETECTION_PARAM,), "detection"
+    )
     return [
         OptionSpec(
             "defence",
             T("Target's defence", "Защита цели"),
             "choice",
-            defences[0],
-            choices=tuple((d, DEFENCE_WORDS[d]) for d in defences),
+            defences[0][0],
+            choices=tuple(defences),
             help=T(
-                "The target's choice; a tie goes to the defender. A won parry restores 1 Sanity (Battle Rage).",
-                "Выбор цели; при равенстве побеждает защита. Успешное парирование восстанавливает 1 Рассудка"
-                " (Боевой Раж).",
+                "The target's choice: the parameter or a fitting ability; a power defence or a dispel costs"
+                " the Sanity shown even if it fails. A tie goes to the defender. A won parry restores 1 Sanity"
+                " (Battle Rage).",
+                "Выбор цели: параметр или подходящая способность; защита сверхспособностью или рассеивание"
+                " стоят указанного Рассудка даже при неудаче. При равенстве побеждает защита. Успешное"
+                " парирование восстанавливает 1 Рассудка (Боевой Раж).",
             ),
         ),
         luck_option(
@@ -454,6 +462,17 @@ def _defender_options(target, defences: list[str]) -> list[OptionSpec]:
             T("Target's Luck", "Удача цели"),
             target,
             T("Luck the target adds to its defence roll.", "Удача, которую цель добавляет к броску защиты."),
+        ),
+        OptionSpec(
+            "detection",
+            T("Target notices with", "Цель замечает"),
+            "choice",
+            DETECTION_PARAM,
+            choices=tuple(detect),
+            help=T(
+                "Against an attack from hiding: Perception or a fitting ability.",
+                "Против атаки из скрытности: Восприятие или подходящая способность.",
+            ),
         ),
     ]
 
@@ -507,33 +526,30 @@ def refusal(attacker, target, attack_id_: str, *, found: tuple[Arm, bool] | None
             T(f"No attacks are possible now ({why}).", f"Атаковать сейчас нельзя ({why_ru})."),
         )
     found = found or find_arm(attacker, attack_id_)
-    if found and out_of_ammo(found[0]):
+    why = unavailable(found[0]) if found else None
+    if why is not None:  # the reason the attack list shows (``AttackSpec.unavailable``)
         name = found[0].label
         return RuleError(
-            "no_ammo",
-            T(
-                f"{name['en']} is out of ammunition: reloading takes an action.",
-                f"У оружия «{name['ru']}» кончились патроны: перезарядка тратит действие.",
-            ),
+            "no_ammo" if out_of_ammo(found[0]) else "attack_unavailable",
+            T(f"{name['en']}: {why['en']}.", f"{name['ru']}: {why['ru']}."),
+            attack=attack_id_,
         )
     return None
 
 
 def attack_plan(c, arm: Arm, roll: str, *, luck: int, modifier: int, shift: int) -> LevelPlan:
     """The attack's level roll: a parameter (the sheet's attack-scoped conditions and armour
-    penalties apply, L1599, L1383), a skill (its parameter's die + its level) or a talent (its
-    level's die + its parameter); the aim bonus (L936) and the GM's modifier added."""
+    penalties apply, L1599, L1383), a skill (its parameter's die + its level), a talent (its
+    level's die + its parameter) or an ultimate (its talent's die + both, L1215); the aim bonus
+    (L936) and the GM's modifier added."""
     kind, _, name = roll.partition(":")
     if name:
         a = c.ability(name)
         if a is None or a.get("kind") != kind:
             raise RuleError("unknown_check", T(f"No ability {name!r}.", f"Нет способности «{name}»."))
-        base = str(a.get("base_param") or arm.param)
+        base, level, flat, head = ability_roll(c, a)
         s, f, named = auto_modifiers(c, base, "attack")
-        if kind == "skill":
-            level, flat, named = c.value(base), int(a["level"]) + f, [("skill", int(a["level"]))] + named
-        else:
-            level, flat, named = int(a["level"]), c.value(base) + f, [(base, c.value(base))] + named
+        flat, named = flat + f, head + named
         lab = T(str(a["name"]), str(a["name"]))
     else:
         s, f, named = auto_modifiers(c, roll, "attack")
@@ -547,17 +563,7 @@ def attack_plan(c, arm: Arm, roll: str, *, luck: int, modifier: int, shift: int)
     return LevelPlan(lab, level, flat, luck, s + shift, named)
 
 
-def defence_plan(target, defence: str, *, luck: int, options: GmOptions) -> LevelPlan | None:
-    """The target's dodge or parry roll (the tray's own check, with cover and conditions), or
-    None for no defence roll."""
-    if defence == "none":
-        return None
-    p = plan(target, defence, {"luck": luck}, options=options)
-    return LevelPlan(p.label, p.level, p.bonus, p.luck, p.shift, list(p.bonuses))
-
-
 def resistance_plan(target, param: str, *, options: GmOptions) -> LevelPlan:
     """The target's roll against a called shot's rider (Body Control for the legs, Fine Motor
     for the arms, L827, L833)."""
-    p = plan(target, param, {}, options=options)
-    return LevelPlan(p.label, p.level, p.bonus, p.luck, p.shift, list(p.bonuses))
+    return LevelPlan.of(plan(target, param, {}, options=options))

@@ -26,8 +26,9 @@ from tabletop_widgets.dice import Distribution
 from .checks import plan_distribution, roll_plan
 from .combat import attack_preset
 from .data import label
-from .drama import check_can_spend_drama
+from .drama import DRAMA_AGAINST, check_can_spend_drama
 from .modifiers import sheet_defaults
+from .objects import BROKEN, all_weapons, as_weapon
 from .pending import consume_pending
 from .pool_plan import HELP_CAP, PoolPlan, build_pool
 from .presets import Preset
@@ -55,16 +56,29 @@ def weapon_slug(name: str) -> str:
 def attack_plans(attacker) -> dict[str, tuple[Preset, Mapping | None]]:
     """Attack id -> (the check it rolls, the sheet weapon or None), in the sheet's order: the
     unarmed attack, then one per weapon with the weapon's own skill and attribute (``melee:<id>``,
-    ``thrown:<id>``, ``shooting:<id>``; a second weapon of the same name gets ``_2``)."""
+    ``thrown:<id>``, ``shooting:<id>``; a second weapon of the same name gets ``_2``), then two
+    per object with an attack bonus, an improvised weapon fought with or thrown (L794-795:
+    ``melee:<id>`` Strength + Melee, ``thrown:<id>`` Strength + Ranged)."""
     out: dict[str, tuple[Preset, Mapping | None]] = {UNARMED: (attack_preset(UNARMED), None)}
     seen: dict[str, int] = {}
-    for weapon in attacker.weapons:
-        slug = weapon_slug(weapon.get("name", ""))
+
+    def slug_of(name: str) -> str:
+        slug = weapon_slug(name)
         seen[slug] = seen.get(slug, 0) + 1
-        if seen[slug] > 1:
-            slug = f"{slug}_{seen[slug]}"
+        return slug if seen[slug] == 1 else f"{slug}_{seen[slug]}"
+
+    for weapon in attacker.weapons:
+        slug = slug_of(weapon.get("name", ""))
         preset = attack_preset("melee", weapon)
         out[f"{ATTACK_KINDS[preset.id][0]}:{slug}"] = (preset, weapon)
+    for obj in attacker.objects:
+        if not isinstance(obj, Mapping) or "attack_bonus" not in obj:
+            continue
+        slug = slug_of(obj.get("name", ""))
+        for skill in ("melee", "ranged"):
+            weapon = as_weapon(obj, skill)
+            preset = attack_preset("melee", weapon)
+            out[f"{ATTACK_KINDS[preset.id][0]}:{slug}"] = (preset, weapon)
     return out
 
 
@@ -75,6 +89,7 @@ def attack_list(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
     out = []
     for attack_id, (preset, weapon) in attack_plans(attacker).items():
         specs = option_specs(preset, attacker, target, options=options)
+        broken = bool(weapon and weapon.get("broken"))  # listed with why and what mends it (L792)
         out.append(
             AttackSpec(
                 attack_id,
@@ -83,6 +98,9 @@ def attack_list(attacker, target, *, options: GmOptions) -> list[AttackSpec]:
                 options=tuple(specs),
                 defender_options=tuple(o.name for o in specs if o.name == "defender_drama"),
                 help=attack_help(preset, weapon),
+                unavailable=T(f"{weapon['name']}: {BROKEN['en']}", f"{weapon['name']}: {BROKEN['ru']}")
+                if broken
+                else None,
             )
         )
     return out
@@ -93,6 +111,8 @@ def attack_label(preset: Preset, weapon: Mapping | None) -> dict[str, str]:
     if weapon is None:
         return dict(words)
     name = weapon.get("name", "")
+    if weapon.get("improvised"):
+        return T(f"{name} (improvised weapon, {words['en']})", f"{name} (импровизированное оружие, {words['ru']})")
     return T(f"{name} ({words['en']})", f"{name} ({words['ru']})")
 
 
@@ -105,11 +125,26 @@ def attack_help(preset: Preset, weapon: Mapping | None) -> dict[str, str]:
     gear_ru = f" + бонус оружия {bonus}" if weapon else ""
     ap_en = f" (armour piercing {ap} lowers the armour)" if ap else ""
     ap_ru = f" (бронебойность {ap} снижает броню)" if ap else ""
+    feint_en = feint_ru = ""
+    if weapon and preset.skill == "melee" and weapon.get("attribute") == "dexterity":
+        # L505-506: damage is Strength + Melee; Dexterity + Melee is the feint, with no damage
+        feint_en = (
+            " The sheet marks this weapon Dexterity, but a blow that deals damage is Strength + Melee;"
+            " Dexterity + Melee is a feint (the dice tray's Touch attack / feint), which deals none."
+        )
+        feint_ru = (
+            " На листе у оружия указана Ловкость, но урон наносит удар Силой + Ближним Боем;"
+            " Ловкость + Ближний Бой — это финт (в лотке: «Касательная атака/финт»), он урона не наносит."
+        )
+    if weapon and weapon.get("improvised"):
+        # L794: an object not made for fighting may need repair after the fight
+        feint_en = " An object not made for fighting may need repairing after the fight."
+        feint_ru = " Предмет, не предназначенный для боя, после схватки может понадобиться чинить."
     return T(
         f"{attr['en']} + {skill['en']}{gear_en} − the target's Physical Defence − the target's armour{ap_en}; "
-        "each success takes one health level.",
+        f"each success takes one health level.{feint_en}",
         f"{attr['ru']} + {skill['ru']}{gear_ru} − ФЗ цели − броня цели{ap_ru}; "
-        "каждый успех отнимает у цели уровень здоровья.",
+        f"каждый успех отнимает у цели уровень здоровья.{feint_ru}",
     )
 
 
@@ -286,7 +321,7 @@ def _pool_options(
     if chosen.get("specialization"):
         opts["specialization"] = chosen["specialization"]
     if weapon is not None:
-        same_name = [w for w in attacker.weapons if w.get("name") == weapon.get("name")]
+        same_name = [w for w in all_weapons(attacker) if w.get("name") == weapon.get("name")]
         if len(same_name) == 1:
             opts["weapon"] = weapon["name"]  # the pool shows «Weapon: knife»
         else:
@@ -300,6 +335,15 @@ def _plan_of(attacker, target, attack_id: str, chosen: Mapping[str, Any], *, opt
     check_can_attack(attacker)
     preset, weapon = attack_plans(attacker)[attack_id]
     if chosen.get("defender_drama"):
+        by = str(target.name or "")
+        if any(p.get("source") == DRAMA_AGAINST and p.get("by", "") == by for p in attacker.pending_penalties):
+            raise RuleError(
+                "drama_twice",
+                T(
+                    f"{target.name or 'The target'} has already spent a Drama point against this attack.",  # L742
+                    f"{target.name or 'Цель'} уже потратил пункт Драмы против этой атаки.",
+                ),
+            )
         try:
             check_can_spend_drama(target)
         except RuleError as err:
@@ -315,13 +359,15 @@ def _plan_of(attacker, target, attack_id: str, chosen: Mapping[str, Any], *, opt
 
 
 def _damage(successes: int, target, quick_fight: bool) -> int:
-    """The health levels the target loses: one per success (L93); in a quick fight one success
-    takes a rank-and-file enemy out (L100)."""
+    """The health levels the target loses: one per success (L93), never more than it has left
+    (at 0 it is out, L93, L722); in a quick fight one success takes a rank-and-file enemy out
+    (L100)."""
+    left = max(0, target.health_max - target.damage)
     if successes < 1:
         return 0
     if quick_fight:
-        return max(0, target.health_max - target.damage)
-    return successes
+        return left
+    return min(successes, left)
 
 
 def pool_text(plan: PoolPlan, locale: str) -> str:

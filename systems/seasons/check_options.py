@@ -8,7 +8,8 @@ from tabletop_widgets.core import OptionSpec, T
 
 from .data import label
 from .modifiers import sheet_defaults
-from .pool_plan import OPTION_MAX, default_difficulty
+from .objects import all_weapons
+from .pool_plan import OPTION_MAX, PATIENT_CHECKS, default_difficulty
 from .presets import Preset
 
 OPPOSITION_LABELS = {
@@ -78,7 +79,21 @@ def _pool_specs(preset: Preset) -> list[OptionSpec]:
 def _opposition_specs(preset: Preset, character) -> list[OptionSpec]:
     """Difficulty or defences, Durability, armour piercing, armour and a contest's other side."""
     opts: list[OptionSpec] = []
-    if (
+    if preset.id in PATIENT_CHECKS:
+        opts.append(
+            _o(
+                "patient_damage",
+                "Patient's damaged health levels",
+                "Уровни урона пациента",
+                default=None,
+                min=0,
+                help=T(
+                    "the difficulty: the patient's damaged health levels; empty: your own (you tend yourself)",  # L723
+                    "сложность: уровни урона пациента; пусто — ваши собственные (помощь себе)",
+                ),
+            )
+        )
+    elif (
         preset.opposition in ("difficulty", "physical_defence", "social_defence", "mental_defence", "damage", "contest")
         and preset.special != "explosion"
     ):
@@ -162,7 +177,8 @@ def _gear_specs(preset: Preset, character) -> list[OptionSpec]:
                 "Оружие",
                 kind="choice",
                 default="",
-                choices=[("", T("none", "нет"))] + [(w["name"], T(w["name"], w["name"])) for w in character.weapons],
+                choices=[("", T("none", "нет"))]
+                + [(w["name"], T(w["name"], w["name"])) for w in all_weapons(character) if not w.get("broken")],
             )
         )
     return opts

@@ -17,6 +17,7 @@ from tabletop_widgets.dice import Die, Distribution, check_from, word_result
 
 from .check_options import option_specs
 from .data import ATTRIBUTES, SKILLS, label
+from .modifiers import uses_its_successes
 from .pending import consume_pending
 from .pool import PoolRoll, contest_distribution, contest_winner, pool_distribution, roll_pool
 from .pool_plan import PoolPlan, build_pool
@@ -129,7 +130,8 @@ def roll_plan(preset: Preset, plan: PoolPlan, rng: random.Random, opts: Mapping[
         "rolled": r.rolled,
         "auto": r.auto,
         "successes": r.successes,
-        "previous_success_bonus": r.previous_success_bonus,
+        # every success but the first carries over (L771), unless the check uses its successes
+        "previous_success_bonus": 0 if uses_its_successes(preset, opts) else r.previous_success_bonus,
         "warnings": list(plan.warnings),
         "duration": preset.duration,
         **plan.notes,

@@ -15,7 +15,7 @@ from tabletop_widgets.core.system import record_changes
 from tabletop_widgets.core.wording import ru_n
 
 from .checks import roll_check, roll_preset
-from .conditions import condition_entry
+from .conditions import condition_entry, hold_off, holds_off, is_held_off
 from .health import (
     OUT_STATE_LABELS,
     TRACKED,
@@ -25,6 +25,8 @@ from .health import (
     finish,
 )
 from .modifiers import condition_option, fitting_conditions
+from .objects import weapon_named
+from .pool_plan import targets_of
 from .presets import Preset, presets, resolve_preset
 
 #: attack kind -> the named check it rolls (L504-515)
@@ -47,7 +49,8 @@ def attack_preset(kind: str, weapon: Mapping | None = None) -> Preset:
     """The check an attack of ``kind`` rolls (L92, L504-515). A weapon's own ``skill`` and
     ``attribute`` (the sheet's) decide it when given: a pistol (Ranged, Dexterity) shoots and a
     throwing knife (Ranged, Strength) is thrown whatever ``kind`` says; what the weapon leaves
-    out comes from ``kind``. Unarmed attacks are Strength + Melee (L504)."""
+    out comes from ``kind``. Unarmed attacks are Strength + Melee (L504), and so are melee
+    weapons, even one marked Dexterity (L505; Dexterity + Melee is the feint, L506)."""
     check_id = ATTACK_CHECKS.get(kind)
     if check_id is None:
         raise ValueError(f"attack kind must be unarmed, melee, thrown or shooting, not {kind!r}")
@@ -57,7 +60,9 @@ def attack_preset(kind: str, weapon: Mapping | None = None) -> Preset:
     skill = weapon.get("skill") or base.skill
     attribute = weapon.get("attribute") or (base.attribute if skill == base.skill else DEFAULT_ATTRIBUTE[skill])
     if skill == "melee":
-        check_id = "armed_attack"
+        # A blow that deals damage is Strength + Melee (L92, L505) whatever the sheet says;
+        # Dexterity + Melee is the feint (L506), a check against a difficulty with no damage.
+        check_id, attribute = "armed_attack", "strength"
     else:
         check_id = "thrown_attack" if attribute == "strength" else "shooting"
     preset = presets()[check_id]
@@ -65,11 +70,9 @@ def attack_preset(kind: str, weapon: Mapping | None = None) -> Preset:
 
 
 def sheet_weapon(attacker, name: str) -> Mapping:
-    """The weapon called ``name`` on the attacker's sheet, or a RuleError a player reads."""
-    weapon = next((w for w in attacker.weapons if w.get("name") == name), None)
-    if weapon is None:
-        raise RuleError("no_weapon", T(f"no weapon named {name!r} on the sheet", f"на листе нет оружия {name!r}"))
-    return weapon
+    """The weapon (or object used as one, L795) called ``name`` on the attacker's sheet, or a
+    RuleError a player reads."""
+    return weapon_named(attacker, name)
 
 
 def attack(
@@ -80,11 +83,13 @@ def attack(
     options: GmOptions,
     weapon: str | Mapping | None = None,
     rng: random.Random | None = None,
+    targets_pd: Sequence[int] | None = None,
     **opts: Any,
 ) -> CheckResult:
     """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP),
     with the weapon's own attribute and skill when the sheet gives them (``attack_preset``).
-    The result's ``details["damage"]`` is the damage to apply (successes); nothing is applied."""
+    ``targets_pd``: the Physical Defences of further targets; the highest of all is subtracted
+    (L51). The result's ``details["damage"]`` is the damage to apply (successes); nothing is applied."""
     opts = dict(opts)
     stats: Mapping | None = None
     if isinstance(weapon, Mapping):
@@ -102,6 +107,11 @@ def attack(
         if isinstance(weapon, str):
             ap = max(ap, stats.get("armour_piercing", 0))
         defence = max(0, defence - ap)  # GM option §11 #11: AP also lowers PD
+    if targets_pd:
+        others = targets_of(list(targets_pd))  # whole numbers >= 0, or a ValueError
+        if options.ap_reduces_pd:
+            others = [max(0, pd - ap) for pd in others]
+        opts.setdefault("targets", [defence, *others])  # several targets: the highest defence (L51)
     opts.setdefault("difficulty", defence)
     opts.setdefault("armour", target.armour_penalty)
     return roll_preset(attacker, preset, options=options, rng=rng, **opts)
@@ -269,26 +279,42 @@ def resist_condition(
     difficulty: int = 3,
     rng: random.Random | None = None,
     category: str = "",
+    cause: str = "",
     **opts: Any,
 ) -> CheckResult:
-    """Resist a condition as it strikes (L687-690): success -> no effect; failure -> it is added."""
-    entry = condition_entry(condition_id, removal_difficulty=difficulty, category=category)
+    """Resist a condition as it strikes (L687-690): success -> no effect; failure -> it is added.
+    Hunger, thirst and fatigue are only held off by a success: added, held off for the hour (L716).
+    ``cause``: a sickness's (substance or illness, L711)."""
+    entry = condition_entry(condition_id, removal_difficulty=difficulty, category=category, cause=cause)
     result = roll_check(
         character, f"resist_{entry['kind']}_condition", options=options, rng=rng, difficulty=difficulty, **opts
     )
     if not result.success:
         character.update(conditions=[*character.conditions, entry])
         result.details["condition_added"] = entry
+    elif holds_off(entry):
+        character.update(conditions=[*character.conditions, entry])
+        result.details["condition_held_off"] = hold_off(character, len(character.conditions) - 1)
     return result
 
 
 def shake_off_condition(
     character, index: int, *, options: GmOptions, rng: random.Random | None = None, **opts: Any
 ) -> CheckResult:
-    """Retry after the condition's interval (L690): success removes it."""
+    """Retry after the condition's interval (L690): success removes it, except hunger, thirst and
+    fatigue, which a success only holds off for an hour (L716: they last until the character
+    eats, drinks or rests; ``hour_passes`` brings them back)."""
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(character.conditions):
         raise RuleError("no_condition", T(f"no condition number {index!r}", f"нет Состояния номер {index!r}"))
     cond = character.conditions[index]
+    if is_held_off(cond):
+        raise RuleError(
+            "condition_held_off",
+            T(
+                f"{cond.get('name', '?')} is held off for this hour: there is nothing to shake off yet.",
+                f"{cond.get('name', '?')}: отступило на этот час — снимать пока нечего.",
+            ),
+        )
     opts.setdefault("difficulty", cond.get("removal_difficulty", 3))
     check_id = f"resist_{cond['kind']}_condition"
     preset = resolve_preset(check_id)
@@ -296,7 +322,9 @@ def shake_off_condition(
     for k, _name in fitting_conditions(preset, character, opts.get("attribute", preset.attribute)):
         opts.setdefault(condition_option(k), k != index)
     result = roll_check(character, check_id, options=options, rng=rng, **opts)
-    if result.success:
+    if result.success and holds_off(cond):
+        result.details["condition_held_off"] = hold_off(character, index)
+    elif result.success:
         character.update(conditions=[c for k, c in enumerate(character.conditions) if k != index])
         result.details["condition_removed"] = cond
     return result

@@ -65,6 +65,10 @@ def condition_catalogue() -> list[ConditionSpec]:
                     "kind": r["kind"],
                     "penalty": STANDARD_MODIFIER,
                     "retry_interval": r["retry_interval"],
+                    # sickness: an hour for substances, a day for illness (L711)
+                    "retry_intervals": dict(r.get("retry_intervals") or {}),
+                    # what a successful check does: removes it (L690), or holds it off an hour (L716)
+                    "on_success": r.get("on_success", "removed"),
                     "removal_check": f"{attr}+{skill}",
                     "ends": T(r["ends_en"], r["ends_ru"]),
                     "line": r["line"],
@@ -126,6 +130,7 @@ _ENTRY_DATA = {
     ),
     "category": (lambda v: isinstance(v, str), "text", "текст"),
     "applies_to": (lambda v: isinstance(v, str), "text", "текст"),
+    "cause": (lambda v: isinstance(v, str), "text", "текст"),
 }
 
 
@@ -135,7 +140,8 @@ def condition_changed(c, condition_id: str, active: bool, *, options: GmOptions,
     Sheet conditions (the -3 ones) are added to / removed from ``c.conditions`` — checks then
     count them automatically (-3 each, stacking, L687, L775); ``data`` may carry
     ``removal_difficulty``, ``category`` (physical / mental / social / all / a skill; sickness:
-    the Storyteller's pick, §11 #39) and ``applies_to``; other keys are the tracker's own and
+    the Storyteller's pick, §11 #39), ``applies_to`` and, for sickness, ``cause`` (``substance``:
+    retry after an hour, ``illness``: after a day, L711); other keys are the tracker's own and
     ignored. "fled" / "surrendered" set ``out_state`` (defeated, L90, L93). Pain follows damage
     by itself and "exposed" acts in ``on_turn``: neither changes the character here."""
     spec = condition_spec(condition_id)
@@ -163,6 +169,7 @@ def condition_changed(c, condition_id: str, active: bool, *, options: GmOptions,
             removal_difficulty=data.get("removal_difficulty", 3),
             category=data.get("category", ""),
             applies_to=data.get("applies_to", ""),
+            cause=data.get("cause", ""),
         )
         with record_changes(c, ("conditions",)) as out:
             c.update(conditions=[*c.conditions, entry])
@@ -178,12 +185,23 @@ def condition_changed(c, condition_id: str, active: bool, *, options: GmOptions,
 
 
 def condition_entry(
-    condition_id: str, *, removal_difficulty: int = 3, category: str = "", applies_to: str = ""
+    condition_id: str, *, removal_difficulty: int = 3, category: str = "", applies_to: str = "", cause: str = ""
 ) -> dict[str, Any]:
-    """The ``conditions`` list item for a catalogue condition."""
+    """The ``conditions`` list item for a catalogue condition. ``cause`` (sickness only): its
+    retry interval, an hour for a substance (the default), a day for an illness (L711)."""
     spec = next((s for s in condition_catalogue() if s.id == condition_id), None)
     if spec is None:
         raise RuleError("unknown_condition", T(f"no condition {condition_id!r}", f"нет Состояния {condition_id!r}"))
+    intervals = spec.data["retry_intervals"]
+    if cause and cause not in intervals:
+        causes = ", ".join(intervals) or "—"
+        raise RuleError(
+            "bad_condition_cause",
+            T(
+                f"{spec.label['en']}: the cause is one of: {causes}.",
+                f"{spec.label['ru']}: причина — одно из: {causes}.",
+            ),
+        )
     item = {
         "id": spec.id,
         "name": spec.label["en"],
@@ -194,9 +212,41 @@ def condition_entry(
         "retry_interval": spec.data["retry_interval"],
         "expires": spec.data["ends"]["en"],
     }
+    if intervals:
+        item["cause"] = cause or next(iter(intervals))
+        item["retry_interval"] = intervals[item["cause"]]
     if category:
         item["category"] = category
     return item
+
+
+def holds_off(cond: Mapping[str, Any]) -> bool:
+    """Whether a success only holds this condition off for an hour (hunger, thirst, fatigue:
+    L716) instead of ending it (L690)."""
+    spec = next((s for s in condition_catalogue() if s.id == cond.get("id")), None)
+    return spec is not None and spec.data.get("on_success") == "held_off"
+
+
+def is_held_off(cond: Mapping[str, Any]) -> bool:
+    """A condition held off for the hour gives no -3 until the hour is over (L716)."""
+    return bool(cond.get("held_off"))
+
+
+def hold_off(c, index: int) -> dict[str, Any]:
+    """Mark the condition at ``index`` held off for an hour (L716); returns the new item."""
+    held = {**c.conditions[index], "held_off": True}
+    c.update(conditions=[held if k == index else cond for k, cond in enumerate(c.conditions)])
+    return held
+
+
+def hour_passes(c) -> dict[str, tuple[Any, Any]]:
+    """An hour passes: hunger, thirst and fatigue held off by a success come back (-3 again, a new
+    check allowed, L716). Returns the change of ``conditions`` (none when nothing was held off)."""
+    if not any(is_held_off(cond) for cond in c.conditions):
+        return {}
+    old = list(c.conditions)
+    c.update(conditions=[{k: v for k, v in cond.items() if k != "held_off"} for cond in c.conditions])
+    return {"conditions": (old, list(c.conditions))}
 
 
 def condition_penalty(c, category: str | None = None, *, include_pain: bool = True) -> int:
@@ -207,7 +257,7 @@ def condition_penalty(c, category: str | None = None, *, include_pain: bool = Tr
     by themselves (``modifiers.sheet_defaults``), also by skill or check id."""
     n = 0
     for cond in c.conditions:
-        if cond.get("id") == "pain":
+        if cond.get("id") == "pain" or is_held_off(cond):
             continue
         scope = condition_scope(cond)
         if category is None or scope in ("all", category):
@@ -228,4 +278,8 @@ __all__ = [
     "condition_penalty",
     "condition_scope",
     "condition_spec",
+    "hold_off",
+    "holds_off",
+    "hour_passes",
+    "is_held_off",
 ]

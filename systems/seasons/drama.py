@@ -63,6 +63,45 @@ class DramaLedger:
         return sum(STANDARD_MODIFIER if m == "boost_own" else -STANDARD_MODIFIER for m in self.spenders.values())
 
 
+#: The ``source`` of a Drama point an opponent spent against a character's next check (L773).
+DRAMA_AGAINST = "drama"
+
+
+def spend_drama_against(spender, opponent, applies_to: str = "", *, options: GmOptions) -> dict[str, dict]:
+    """L773: «персонаж может потратить 1 пункт Драмы во время действия противника или соперника,
+    чтобы тот получил штраф -3» — any player character, not only the one the action aims at.
+    One Drama point comes off ``spender`` and -3 is queued on ``opponent`` for the action being
+    made (their next check that fits ``applies_to``; "" any), which uses it up (spec §7.10).
+
+    Refused, with nothing changed: a non-player character or one with no Drama left (L739),
+    oneself (that is the +3 on one's own check), a second point of the same spender on that
+    action (L742) and, under ``drama_limit = "per_check"``, any second point on it (§11 #3). Returns
+    ``{"spender": {trait: (old, new)}, "opponent": {trait: (old, new)}}``."""
+    check_can_spend_drama(spender)
+    if spender is opponent:
+        raise RuleError(
+            "drama_against_self",
+            T(
+                "Against one's own check Drama is the +3 of that check.",
+                "На собственную проверку Драма тратится как +3 к ней.",
+            ),
+        )
+    by = str(spender.name or "")
+    queued = [p for p in opponent.pending_penalties if p.get("source") == DRAMA_AGAINST]
+    if any(p.get("by", "") == by for p in queued):
+        raise RuleError("drama_twice", T("only 1 Drama point per check", "только 1 пункт Драмы на проверку"))  # L742
+    if options.drama_limit == "per_check" and queued:
+        raise RuleError("drama_per_check", ONE_DRAMA_PER_CHECK)  # L742, §11 #3
+    old_drama, old_queue = spender.drama, list(opponent.pending_penalties)
+    item = {"source": DRAMA_AGAINST, "dice": STANDARD_MODIFIER, "applies_to": applies_to, "by": by}
+    opponent.update(pending_penalties=[*old_queue, item])
+    spender.update(drama=old_drama - 1)
+    return {
+        "spender": {"drama": (old_drama, spender.drama)},
+        "opponent": {"pending_penalties": (old_queue, list(opponent.pending_penalties))},
+    }
+
+
 def chapter_award(c, *, archetype: int = 0, goal: int = 0, problem: int = 0, extras: int = 0) -> Effect:
     """End-of-chapter Drama (L742): 0-5 each for Archetype, Goal and Problem (0 when it did not come
     up, spec §7.1 default), plus +1 per memorable moment (unlimited)."""

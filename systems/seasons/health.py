@@ -112,7 +112,8 @@ def zero_health_state(outcome: str = "", *, options: GmOptions) -> str:
 
 def apply_damage(c, amount: int, outcome: str = "", *, options: GmOptions) -> DamageOutcome:
     """Fill ``amount`` health levels (L93). Clamped at Health (§11 #27); new damage ends Pain
-    suppression and allows a new attempt (L708, §11 #7); it opens first aid for this scene but
+    suppression and allows a new attempt, also after a failed one unless the GM option
+    ``pain_retry_after_new_damage`` is off (L708, §11 #7); it opens first aid for this scene but
     never re-opens it after an attempt (L723-724, §11 #9)."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
         raise ValueError(f"damage must be a whole number >= 0, not {amount!r}")
@@ -126,7 +127,9 @@ def apply_damage(c, amount: int, outcome: str = "", *, options: GmOptions) -> Da
     new = min(c.health_max, c.damage + amount)
     if c.damage + amount > c.health_max:
         notes.append(T("damage beyond Health is lost (clamped)", "урон сверх здоровья не учитывается"))
-    values = dict(damage=new, pain_suppressed=False, pain_failed_this_scene=False, damaged_this_scene=True)
+    values = dict(damage=new, pain_suppressed=False, damaged_this_scene=True)
+    if options.pain_retry_after_new_damage:  # §11 #7: a new try at the new difficulty (L708)
+        values["pain_failed_this_scene"] = False
     if new >= c.health_max and c.out_state not in ZERO_HEALTH_STATES:
         values["out_state"] = state  # 0 health: out of the story, as the genre says (L93, L722)
     with record_changes(c, TRACKED) as out:
@@ -167,6 +170,56 @@ def apply_healing(c, amount: int, source: str = "other", *, options: GmOptions) 
     if old_damage * 2 >= c.health_max and not c.in_pain:
         notes.append(T("Pain ends", "Боль проходит"))
     return finish(out, c, notes, options=options, amount=amount, source=source)
+
+
+#: The checks a healer rolls (first aid L575, L723; treatment L576, L725): a healer out of the
+#: story rolls none of them (L722, L724-725).
+HEALER_CHECKS = {
+    "first_aid": "first_aid",
+    "first_aid_skill": "first_aid",
+    "treatment": "treatment",
+    "treat_illness": "treatment",
+}
+
+_HEAL_VERBS = {
+    # what -> (en: "cannot ... anyone", ru: "не может ...")
+    "first_aid": ("give anyone first aid", "никому оказать первую помощь"),
+    "treatment": ("treat anyone", "никого лечить"),
+}
+
+
+def out_of_the_story(c) -> bool:
+    """No health left (L722), or dead (the Storyteller's mark, L722)."""
+    return bool(c.is_out or c.out_state == "dead")
+
+
+def check_can_heal(healer, patient=None, what: str = "first_aid") -> None:
+    """A character out of the story (no health left, or dead) tends no one (L722): a healer is
+    «в сознании и не лишен всех уровней здоровья» (L724-725). Tending oneself then is refused
+    with ``cannot_treat_self`` (someone else must), tending another with ``healer_out``."""
+    if not out_of_the_story(healer):
+        return
+    if healer is patient:
+        en, ru = {
+            "first_aid": ("first aid", "оказать себе первую помощь"),
+            "treatment": ("treatment", "лечить себя самостоятельно"),
+        }[what]
+        raise RuleError(
+            "cannot_treat_self",
+            T(
+                f"{healer.name or 'The character'} has no health left: {en} must come from someone else.",
+                f"{healer.name or 'Персонаж'}: уровней здоровья не осталось — {ru} нельзя, "
+                "это может сделать только кто-то другой.",
+            ),
+        )
+    en, ru = _HEAL_VERBS[what]
+    raise RuleError(
+        "healer_out",
+        T(
+            f"{healer.name or 'The character'} is out of the story (no health left, or dead) and cannot {en}.",
+            f"{healer.name or 'Персонаж'} выбывает из сюжета (здоровья не осталось или погиб) и не может {ru}.",
+        ),
+    )
 
 
 def is_defeated(c) -> bool:

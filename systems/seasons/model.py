@@ -68,6 +68,8 @@ ITEM_SHAPES: dict[str, _ItemShape] = {
         retry_interval=(False, _STR),
         expires=(False, _STR),
         category=(False, _STR),
+        cause=(False, _STR),  # sickness: substance (retry after an hour) or illness (a day), L711
+        held_off=(False, _BOOL),  # hunger / thirst / fatigue held off for the hour (L716)
     ),
     "weapons": _shape(
         name=(True, _STR),
@@ -96,9 +98,11 @@ ITEM_SHAPES: dict[str, _ItemShape] = {
         structure_damage=(False, _INT0),
         durability=(False, _INT0),
         structure_max=(False, _INT0),
+        attack_bonus=(False, _INT0),  # used as a weapon (L794-795, the table L797-814)
     ),
     "pending_bonus_dice": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR)),
-    "pending_penalties": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR)),
+    # by: who spent the Drama point behind a queued -3 (L773)
+    "pending_penalties": _shape(source=(True, _STR), dice=(True, _INT), applies_to=(False, _STR), by=(False, _STR)),
 }
 
 
@@ -126,11 +130,16 @@ class Character(CharacterModel):
     problems = List(Unicode(), help="Problems: -3 when relevant").tag(persist=True)  # L114-118
     advantages = List(Unicode(), help="Advantages: +3 when relevant").tag(persist=True)  # L120-123
     # The "active" markers of spec §10.1: which Problem / Advantage is relevant now (this scene or
-    # this check). Checks apply them by default (-3 / +3, L316, L390); the options still override.
-    # An empty string means none; a marker not in its list is ignored (warning, not an error, so
-    # removing the item from the list never fails).
-    active_problem = Unicode("", help="The Problem relevant now: -3 on checks by default").tag(persist=True)  # L316
-    active_advantage = Unicode("", help="The Advantage relevant now: +3 on checks by default").tag(persist=True)  # L390
+    # this check). The dice tray offers them on the checks they can fit, unticked (-3 / +3 where
+    # they apply, L316, L390; only Pain applies by itself, §11 #43); the GM option
+    # auto_sheet_modifiers ticks them beforehand. An empty string means none; a marker not in its
+    # list is ignored (warning, not an error, so removing the item from the list never fails).
+    active_problem = Unicode(
+        "", help="The Problem relevant now: offered as -3 in the dice tray (ticked under auto_sheet_modifiers)"
+    ).tag(persist=True)  # L316
+    active_advantage = Unicode(
+        "", help="The Advantage relevant now: offered as +3 in the dice tray (ticked under auto_sheet_modifiers)"
+    ).tag(persist=True)  # L390
     tier = Enum(TIERS, default_value="novice", help="Experience tier").tag(persist=True)  # L178-185
     storyteller_approved = Bool(False, help="Storyteller approved a tier above Novice / odd Size").tag(persist=True)
     is_player_character = Bool(True, help="NPCs have no Drama").tag(persist=True)  # L739
@@ -196,7 +205,9 @@ class Character(CharacterModel):
     weapons = List(Dict(), help="[{name, attack_bonus, armour_piercing, skill, attribute}]").tag(persist=True)
     armour = List(Dict(), help="[{name, penalty, worn}]").tag(persist=True)  # L774
     tools = List(Dict(), help="[{name, bonus, applies_to, penalty_to_opponents}]").tag(persist=True)  # L765, L830
-    objects = List(Dict(), help="[{name, size, structure_damage, durability}]").tag(persist=True)  # L792-793
+    objects = List(Dict(), help="[{name, size, structure_damage, durability, attack_bonus}]").tag(
+        persist=True
+    )  # L792-795
 
     # -- derived (§3.5) -----------------------------------------------------------------------
     physical_defence = _derived("PD = Stamina")  # L45, L174

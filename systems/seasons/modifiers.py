@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from tabletop_widgets.core.options import GmOptions
 
-from .conditions import condition_scope
+from .conditions import condition_scope, is_held_off
 from .data import ATTRIBUTE_GROUPS
 from .presets import Preset
 
@@ -45,12 +45,13 @@ def condition_option(index: int) -> str:
 
 def fitting_conditions(preset: Preset, character, attribute: str | None) -> list[tuple[int, str]]:
     """``(index, name)`` of the sheet's conditions a check can fit (-3 each when ticked, L687,
-    L775), Pain left out (it follows damage, L708). None for hazards and roll-offs."""
+    L775), Pain left out (it follows damage, L708) and so is a condition held off for the hour
+    (L716). None for hazards and roll-offs."""
     if preset.special in _NO_SHEET:
         return []
     out = []
     for i, cond in enumerate(character.conditions):
-        if cond.get("id") == "pain":
+        if cond.get("id") == "pain" or is_held_off(cond):
             continue
         if scope_fits(condition_scope(cond), preset, attribute):
             out.append((i, str(cond.get("name", cond.get("id", "?")))))
@@ -102,16 +103,34 @@ def sheet_defaults(preset: Preset, character, opts: Mapping[str, Any], *, option
     if names:
         out["notes"]["conditions_applied"] = names
     if opts.get("pending", True):
-        out["pending"] = pending_items(preset, character, opts, attribute)
+        out["pending"] = pending_items(preset, character, opts, attribute, options=options)
     return out
 
 
-def pending_items(preset: Preset, character, opts: Mapping[str, Any], attribute: str | None) -> list[dict[str, Any]]:
-    """The queued bonuses and penalties (spec §7.10) that fit this check, with their list index."""
-    # §11 #36: the previous-success carry-over only helps checks that need a single success
-    # (not attacks, damage, treatment or contests).
+def uses_its_successes(preset: Preset, opts: Mapping[str, Any]) -> bool:
+    """Whether a check's successes count for themselves (damage, levels healed, a contest's
+    comparison, Structure) rather than one success being enough (L771): such a check carries
+    nothing over, and under the narrow reading it receives nothing either (§11 #36)."""
     contest = preset.opposition == "contest" or opts.get("opponent_pool") is not None
-    no_previous = bool(preset.attack) or contest or preset.id in ("treatment", "first_aid")
+    return bool(
+        preset.attack
+        or contest
+        or preset.special in ("threat", "explosion")
+        or preset.opposition == "durability"
+        or preset.id == "treatment"
+    )
+
+
+def pending_items(
+    preset: Preset, character, opts: Mapping[str, Any], attribute: str | None, *, options: GmOptions
+) -> list[dict[str, Any]]:
+    """The queued bonuses and penalties (spec §7.10) that fit this check, with their list index."""
+    # L771: the carried-over successes go «к следующему подходящему действию», whatever it is;
+    # the GM option previous_successes_reach = single_success_checks keeps them for checks that
+    # need a single success (§11 #36: not attacks, damage, treatment or contests, nor first aid).
+    no_previous = options.previous_successes_reach == "single_success_checks" and (
+        uses_its_successes(preset, opts) or preset.id in ("first_aid", "first_aid_skill")
+    )
     aim_given = bool(opts.get("aim"))
     out = []
     for kind, items, sign in (
@@ -125,15 +144,16 @@ def pending_items(preset: Preset, character, opts: Mapping[str, Any], attribute:
                 continue
             if kind == "bonus" and aim_given and str(item.get("source", "")).lower() == "aim":
                 continue  # aim is at most +2 per check (§11 #33): the option already gives it
-            out.append(
-                {
-                    "kind": kind,
-                    "index": i,
-                    "source": item["source"],
-                    "dice": sign * item["dice"],
-                    "applies_to": item.get("applies_to", ""),
-                }
-            )
+            entry = {
+                "kind": kind,
+                "index": i,
+                "source": item["source"],
+                "dice": sign * item["dice"],
+                "applies_to": item.get("applies_to", ""),
+            }
+            if item.get("by"):
+                entry["by"] = item["by"]  # an opponent's Drama (L773)
+            out.append(entry)
     return out
 
 
@@ -144,4 +164,5 @@ __all__ = [
     "pending_items",
     "scope_fits",
     "sheet_defaults",
+    "uses_its_successes",
 ]

@@ -37,6 +37,13 @@ DEFAULTS: dict[str, Any] = {
     "warn_mundane_over_5": True,  # L769, L774, L777 (§11 #34)
     "ambush_mode": "sneaker_rolls",  # L83 vs L525 (§11 #41)
     "auto_pain": True,  # L708 (§11 #43)
+    # Which checks the carried-over successes of L771 reach: the next fitting action of any kind
+    # (the book limits which checks PRODUCE them, not which receive them; audit 3), or only checks
+    # that need a single success (spec §11 #36, the second reading)
+    "previous_successes_reach": "next_fitting",
+    # After a FAILED Pain suppression, new damage allows a new try (L708 says so after a success;
+    # spec §11 #7 reads it for a failure too); False: the -3 stays to the end of the scene
+    "pain_retry_after_new_damage": True,
     # The active Problem / Advantage markers and the sheet's conditions a check can fit come
     # pre-ticked in the tray (spec §10.1 "the active ones pre-fill the dice tray"); False: §11 #43
     # literally, the tray offers them unticked. The queue is always used.
@@ -137,6 +144,17 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "en": "Pain's -3 applies to every check by itself while it is active.",
         "ru": "Штраф боли -3 сам применяется ко всем проверкам, пока боль не подавлена.",
     },
+    "previous_successes_reach": {
+        "en": "The bonus dice carried over from a check's extra successes go to the next fitting action of any "
+        "kind (an attack, first aid, a contest too), or only to checks that need a single success.",
+        "ru": "Бонусные дайсы от лишних успехов прошлой проверки идут к следующему подходящему действию любого "
+        "рода (и к атаке, первой помощи, соревнованию) или только к проверкам, где нужен один успех.",
+    },
+    "pain_retry_after_new_damage": {
+        "en": "After a failed try to suppress Pain, new damage allows a new try (otherwise the -3 stays to the "
+        "end of the scene).",
+        "ru": "После неудачной попытки подавить боль новый урон даёт новую попытку (иначе -3 до конца сцены).",
+    },
     "auto_sheet_modifiers": {
         "en": "The dice tray ticks the active Problem, the active Advantage and the conditions a check "
         "can fit beforehand (by the book they count only when ticked; Pain always counts).",
@@ -153,6 +171,7 @@ CHOICES: dict[str, tuple] = {
     "repair_restores": ("all", "successes"),
     "zero_health_outcome": ("storyteller_choice", "death", "incapacitated", "captured"),
     "ambush_mode": ("sneaker_rolls", "observer_rolls"),
+    "previous_successes_reach": ("next_fitting", "single_success_checks"),
 }
 
 

@@ -8,8 +8,9 @@ from typing import Any, Iterable, Mapping, Sequence
 from tabletop_widgets.core.options import GmOptions
 
 
-def add_pending(character, source: str, dice: int, applies_to: str = "") -> None:
-    """Queue a bonus (dice > 0) or penalty (dice < 0) for a later relevant check (L766-771, L615, L624)."""
+def add_pending(character, source: str, dice: int, applies_to: str = "", by: str = "") -> None:
+    """Queue a bonus (dice > 0) or penalty (dice < 0) for a later relevant check (L766-771, L615,
+    L624); ``by``: who caused a penalty (an opponent's Drama, L773)."""
     if not isinstance(dice, int) or isinstance(dice, bool) or dice == 0:
         raise ValueError("dice must be a non-zero whole number")
     if dice > 0:
@@ -20,12 +21,10 @@ def add_pending(character, source: str, dice: int, applies_to: str = "") -> None
             ]
         )
     else:
-        character.update(
-            pending_penalties=[
-                *character.pending_penalties,
-                {"source": source, "dice": -dice, "applies_to": applies_to},
-            ]
-        )
+        item = {"source": source, "dice": -dice, "applies_to": applies_to}
+        if by:
+            item["by"] = by
+        character.update(pending_penalties=[*character.pending_penalties, item])
 
 
 def take_pending(character, applies_to: str = "") -> int:
@@ -58,7 +57,7 @@ def consume_pending(character, used: Sequence[Mapping[str, Any]]) -> list[dict[s
 def restore_pending(character, consumed: Iterable[Mapping[str, Any]]) -> None:
     """Put back what a roll consumed (``result.details["pending_consumed"]``), e.g. on undo."""
     for item in consumed:
-        add_pending(character, item["source"], int(item["dice"]), item.get("applies_to", ""))
+        add_pending(character, item["source"], int(item["dice"]), item.get("applies_to", ""), item.get("by", ""))
 
 
 def inspire(allies, applies_to: str = "", *, options: GmOptions) -> None:

@@ -12,8 +12,10 @@ from tabletop_widgets.core import RuleError, T
 from tabletop_widgets.core.wording import ru_n
 
 from .data import label
-from .drama import ONE_DRAMA_PER_CHECK, check_can_spend_drama
+from .drama import DRAMA_AGAINST, ONE_DRAMA_PER_CHECK, check_can_spend_drama
+from .health import HEALER_CHECKS, check_can_heal
 from .modifiers import sheet_defaults
+from .objects import weapon_named
 from .pool import STANDARD_MODIFIER
 from .presets import Preset
 
@@ -24,6 +26,9 @@ DEFAULT_DIFFICULTY = 3  # L33
 #: numbers stay far below it (help +5, tools ±5, L767-L777), and a pool of a million dice from a
 #: slip of the keyboard or a forged message would stall the odds (issue #19).
 OPTION_MAX = 30
+#: Checks whose difficulty is the PATIENT's damaged health levels (L723, L725), given by the
+#: option ``patient_damage`` (the roller's own when he tends himself).
+PATIENT_CHECKS = ("first_aid", "first_aid_skill", "treatment")
 
 
 @dataclass
@@ -106,6 +111,7 @@ KNOWN_OPTIONS = {
     "dice",
     "armour_applies",
     "pending",
+    "patient_damage",
 }
 
 
@@ -126,7 +132,14 @@ def int_option(opts: Mapping[str, Any], name: str, default: int | None = 0, low:
     return int(v)
 
 
+_BAD_TARGETS = T(
+    "Enter the targets' defences as whole numbers of 0 or more, separated by commas (e.g. 2, 3, 1).",
+    "Укажите защиты целей целыми числами от 0, через запятую (например: 2, 3, 1).",
+)
+
+
 def targets_of(value) -> list[int]:
+    """The defences of several targets (L51): ``"2, 3, 1"`` or a list of whole numbers >= 0."""
     if value in (None, "", ()):
         return []
     if isinstance(value, str):
@@ -134,11 +147,13 @@ def targets_of(value) -> list[int]:
         try:
             vals = [int(x) for x in items]
         except ValueError:
-            raise ValueError(f"targets must be whole numbers separated by commas, not {value!r}") from None
-    else:
+            raise RuleError("bad_option", _BAD_TARGETS, option="targets") from None
+    elif isinstance(value, (list, tuple)):
         vals = list(value)
-    if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vals):
-        raise ValueError(f"target defences must be whole numbers >= 0, not {value!r}")
+    else:
+        raise RuleError("bad_option", _BAD_TARGETS, option="targets")
+    if any(not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= OPTION_MAX for v in vals):
+        raise RuleError("bad_option", _BAD_TARGETS, option="targets")
     return vals
 
 
@@ -147,6 +162,8 @@ def build_pool(preset: Preset, character, opts: Mapping[str, Any], *, options: G
     unknown = {k for k in set(opts) - KNOWN_OPTIONS if not CONDITION_OPTION.fullmatch(str(k))}
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)} for check {preset.id!r}")
+    if preset.id in HEALER_CHECKS:
+        check_can_heal(character, None, HEALER_CHECKS[preset.id])  # out of the story: tends no one (L722)
     plan = PoolPlan(
         rule_of_10=bool(opts.get("rule_of_10", options.rule_of_10)), threshold=int(options.success_threshold)
     )
@@ -211,11 +228,7 @@ def _gear_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[str, An
     ap = int_option(opts, "armour_piercing", 0)
     weapon_name = opts.get("weapon") or ""
     if weapon_name:
-        weapon = next((w for w in character.weapons if w["name"] == weapon_name), None)
-        if weapon is None:
-            raise RuleError(
-                "no_weapon", T(f"no weapon named {weapon_name!r} on the sheet", f"на листе нет оружия {weapon_name!r}")
-            )
+        weapon = weapon_named(character, weapon_name)  # a weapon, or an object used as one (L795)
         if preset.attack != "unarmed":
             plan.add("weapon", T(f"Weapon: {weapon_name}", f"Оружие: {weapon_name}"), weapon.get("attack_bonus", 0))
             ap = max(ap, weapon.get("armour_piercing", 0))
@@ -274,9 +287,7 @@ def _pending_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[str, A
         if src in caps and item["dice"] > 0:
             capped[src] = capped.get(src, 0) + item["dice"]
             continue
-        plan.add(
-            f"pending:{item['source']}", T(f"Queued: {item['source']}", f"Отложено: {item['source']}"), item["dice"]
-        )
+        plan.add(f"pending:{item['source']}", _pending_label(item), item["dice"])
     for src, total in capped.items():
         cap, already = caps[src]
         value = max(0, min(cap - already, total))
@@ -285,6 +296,14 @@ def _pending_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[str, A
         plan.add(f"pending:{src}", T(f"Queued: {src}", f"Отложено: {src}"), value)
     if auto["pending"]:
         plan.notes["pending_used"] = auto["pending"]
+
+
+def _pending_label(item: Mapping[str, Any]) -> dict[str, str]:
+    """How a queued item reads in the pool: an opponent's Drama names who spent it (L773)."""
+    if item["source"] == DRAMA_AGAINST:
+        by = item.get("by") or "?"
+        return T(f"Drama spent against it: {by}", f"Драма против: {by}")
+    return T(f"Queued: {item['source']}", f"Отложено: {item['source']}")
 
 
 def _sheet_penalty_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[str, Any]) -> None:
@@ -325,7 +344,8 @@ def _sheet_penalty_terms(plan: PoolPlan, opts: Mapping[str, Any], auto: Mapping[
 def _penalty_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[str, Any], *, options: GmOptions) -> None:
     """The other penalties of L773-777: opponents' Drama, other penalties, Pain."""
     opp_drama = int_option(opts, "opponent_drama", 0)
-    if options.drama_limit == "per_check" and opp_drama + plan.drama_spent > 1:
+    queued = sum(1 for item in plan.notes.get("pending_used", ()) if item["source"] == DRAMA_AGAINST)
+    if options.drama_limit == "per_check" and opp_drama + plan.drama_spent + queued > 1:
         raise RuleError("drama_per_check", ONE_DRAMA_PER_CHECK)  # L742
     plan.add("opponent_drama", T("Opponent's Drama", "Драма противника"), -STANDARD_MODIFIER * opp_drama)
     plan.add("penalty", T("Penalty", "Штраф"), -int_option(opts, "penalty", 0))
@@ -350,12 +370,42 @@ def default_difficulty(preset: Preset, character) -> int:
     return DEFAULT_DIFFICULTY
 
 
+def patient_difficulty(preset: Preset, character, opts: Mapping[str, Any]) -> int:
+    """First aid and treatment subtract the patient's damaged health levels (L723, L725): the
+    option ``patient_damage``, the roller's own damage when empty (tending oneself, L724).
+    With nothing damaged there is nothing to heal (spec §7.2)."""
+    if "difficulty" in opts:
+        raise RuleError(
+            "patient_difficulty",
+            T(
+                "The difficulty of first aid and treatment is the patient's damaged health levels: enter those.",
+                "Сложность первой помощи и лечения — уровни урона пациента: укажите их.",
+            ),
+            option="difficulty",
+        )
+    damage = int_option(opts, "patient_damage", None)
+    if damage is None:
+        damage = character.damage
+    if damage == 0:
+        raise RuleError(
+            "nothing_to_heal",
+            T(
+                "Nothing to heal: enter the patient's damaged health levels.",
+                "Лечить нечего: укажите уровни урона пациента.",
+            ),
+            option="patient_damage",
+        )
+    return damage
+
+
 def _opposition_terms(plan: PoolPlan, preset: Preset, character, opts: Mapping[str, Any], ap: int) -> None:
     """Difficulty, defences, Durability and armour (L33-51, L793, L819, L825-826); a contest's other side."""
     if preset.opposition == "durability" or preset.special == "explosion":
         durability = int_option(opts, "durability", 3)
         plan.opposition = max(0, durability - ap)  # AP never makes Durability negative (§11 #12)
         plan.notes["durability"] = durability
+    elif preset.id in PATIENT_CHECKS:
+        plan.opposition = patient_difficulty(preset, character, opts)
     else:
         difficulty = int_option(opts, "difficulty", default_difficulty(preset, character))
         if difficulty is None or difficulty < 0:
@@ -383,9 +433,11 @@ __all__ = [
     "CONDITION_OPTION",
     "KNOWN_OPTIONS",
     "OPTION_MAX",
+    "PATIENT_CHECKS",
     "PoolPlan",
     "build_pool",
     "default_difficulty",
     "int_option",
+    "patient_difficulty",
     "targets_of",
 ]

@@ -10,7 +10,8 @@ from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core import CheckResult, DamageOutcome, OptionSpec, RuleError, T
 
 from .checks import roll_check
-from .health import apply_healing
+from .conditions import hour_passes
+from .health import apply_healing, check_can_heal
 
 HEALING_SOURCES = {
     "other": T("other / Storyteller", "другое / Рассказчик"),
@@ -56,24 +57,6 @@ def check_first_aid_window(patient) -> None:
         )
 
 
-def check_can_treat_self(healer, patient, what: str) -> None:
-    """A character may give himself first aid or treatment only while conscious and with health
-    left (L724, L725); someone else may always try."""
-    if healer is patient and patient.is_out:
-        en, ru = {
-            "first_aid": ("first aid", "оказать себе первую помощь"),
-            "treatment": ("treatment", "лечить себя самостоятельно"),
-        }[what]
-        raise RuleError(
-            "cannot_treat_self",
-            T(
-                f"{patient.name or 'The character'} has no health left: {en} must come from someone else.",
-                f"{patient.name or 'Персонаж'}: уровней здоровья не осталось — {ru} нельзя, "
-                "это может сделать только кто-то другой.",
-            ),
-        )
-
-
 def _check_treatment_day(patient) -> None:
     if patient.treated_today:
         raise RuleError("treated_today", T("treatment already rolled today", "лечение сегодня уже было"))  # L725
@@ -107,19 +90,21 @@ def heal(character, amount: int, source: str = "other", *, options: GmOptions) -
 
 def suppress_pain(character, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
     """Instant STA + Athletics - damage (L708). One attempt per damage event: refused while not in
-    Pain, already suppressed, or after a failure this scene until new damage (§11 #7)."""
+    Pain, already suppressed, or after a failure this scene until new damage (§11 #7; with
+    ``pain_retry_after_new_damage`` off, until the scene ends)."""
     if not character.in_pain:
         raise RuleError("no_pain", T("not in Pain", "боли нет"))
     if character.pain_suppressed:
         raise RuleError("pain_already_suppressed", T("Pain is already suppressed", "боль уже подавлена"))
     if character.pain_failed_this_scene:
-        raise RuleError(
-            "pain_failed",
-            T(
+        if options.pain_retry_after_new_damage:
+            why = T(
                 "suppression failed: the -3 stays until the scene ends or new damage",
                 "подавление не удалось: -3 до конца сцены или нового урона",
-            ),
-        )
+            )
+        else:
+            why = T("suppression failed: the -3 stays until the scene ends", "подавление не удалось: -3 до конца сцены")
+        raise RuleError("pain_failed", why)
     opts.setdefault("difficulty", character.damage)
     result = roll_check(character, "suppress_pain", options=options, rng=rng, **opts)
     if result.success:
@@ -130,13 +115,14 @@ def suppress_pain(character, *, options: GmOptions, rng: random.Random | None = 
 
 
 def first_aid(healer, patient, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
-    """WIT + Medicine - damaged levels (L723-724): one attempt per patient per scene in which
-    they took damage; success heals 1 level."""
+    """WIT + Medicine - the patient's damaged levels (L723-724): one attempt per patient per scene
+    in which they took damage; success heals 1 level. The check is the tray's ``first_aid`` with
+    ``patient_damage``; a healer out of the story gives none (L722)."""
     if patient.damage == 0:
         raise RuleError("no_fresh_damage", _NO_FRESH_DAMAGE)
     check_first_aid_window(patient)
-    check_can_treat_self(healer, patient, "first_aid")  # L724
-    opts.setdefault("difficulty", patient.damage)
+    check_can_heal(healer, patient, "first_aid")  # L722, L724
+    opts["patient_damage"] = patient.damage  # the difficulty is the patient's damaged levels (L723)
     result = roll_check(healer, "first_aid", options=options, rng=rng, **opts)
     patient.update(first_aid_used_this_scene=True)
     if result.success:
@@ -145,13 +131,13 @@ def first_aid(healer, patient, *, options: GmOptions, rng: random.Random | None 
 
 
 def treatment(doctor, patient, *, options: GmOptions, rng: random.Random | None = None, **opts: Any) -> CheckResult:
-    """A day of care: INT + Medicine - damaged levels; success heals one level per success (L725).
-    Once per day, success or not."""
+    """A day of care: INT + Medicine - the patient's damaged levels; success heals one level per
+    success (L725). Once per day, success or not; a doctor out of the story treats no one (L722)."""
     _check_treatment_day(patient)
     if patient.damage == 0:
         raise RuleError("no_damage", T("nothing to treat", "нечего лечить"))
-    check_can_treat_self(doctor, patient, "treatment")  # L725
-    opts.setdefault("difficulty", patient.damage)
+    check_can_heal(doctor, patient, "treatment")  # L722, L725
+    opts["patient_damage"] = patient.damage  # the difficulty is the patient's damaged levels (L725)
     result = roll_check(doctor, "treatment", options=options, rng=rng, **opts)
     patient.update(treated_today=True)
     if result.success:
@@ -176,17 +162,20 @@ def end_scene(character) -> None:
 
 def new_day(character, *, treated_yesterday: bool = False, options: GmOptions) -> DamageOutcome:
     """A new day: treatment is possible again. The night's +1 comes with it, also after a day of
-    treatment unless ``treatment_stacks_with_rest`` is off (§11 #10)."""
+    treatment unless ``treatment_stacks_with_rest`` is off (§11 #10). Hunger, thirst and fatigue
+    held off for an hour are back (L716)."""
     rest = 1 if character.damage else 0
     if treated_yesterday and not options.treatment_stacks_with_rest:
         rest = 0
     character.update(treated_today=False)
-    return apply_healing(character, rest, "rest", options=options)
+    returned = hour_passes(character)
+    outcome = apply_healing(character, rest, "rest", options=options)
+    outcome.changes.update(returned)
+    return outcome
 
 
 __all__ = [
     "HEALING_SOURCES",
-    "check_can_treat_self",
     "check_first_aid_window",
     "end_scene",
     "first_aid",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop_widgets.core import Section, Sheet, T
+from tabletop_widgets.core import Section, Sheet, SheetAction, T
 from tabletop_widgets.core.sheet import OPEN_SMALL
 from tabletop_widgets.core.sheet_helpers import (
     NAME,
@@ -115,8 +115,18 @@ SHEET = Sheet(
                     help=T("adult 5, teenager 4, child 3", "взрослый 5, подросток 4, ребёнок 3"),
                     creation_only=True,
                 ),  # L148
-                flag("is_player_character", T("Player character", "Персонаж игрока")),
-                flag("storyteller_approved", T("Storyteller approved", "Одобрено Рассказчиком")),
+                flag(
+                    "is_player_character", T("Player character", "Персонаж игрока"), gm_only=True
+                ),  # the Storyteller's
+                flag(
+                    "storyteller_approved",
+                    T("Storyteller approved", "Одобрено Рассказчиком"),
+                    gm_only=True,  # the tier above Novice and an odd Size are the Storyteller's to allow (L185)
+                    help=T(
+                        "a tier above Novice or an unusual Size, with the Storyteller's leave",
+                        "уровень выше новичка или необычный Размер — с согласия Рассказчика",
+                    ),
+                ),
             ),
             columns=2,
         ),
@@ -380,8 +390,32 @@ SHEET = Sheet(
                         text("applies_to", T("Applies to", "Действует на")),
                         text("category", T("Category", "Категория")),
                         number("removal_difficulty", T("Removal difficulty", "Сложность снятия"), 0, OPEN_SMALL),
+                        choice(
+                            "cause",
+                            T("Sickness from", "Причина болезни"),
+                            labelled(
+                                ("", "—", "—"),
+                                ("substance", "a substance (retry after an hour)", "вещество (повтор через час)"),
+                                ("illness", "an illness (retry after a day)", "болезнь (повтор через день)"),
+                            ),
+                            default="",
+                            help=T(
+                                "sickness only: alcohol, a light poison or a drug may be shaken off after an hour,"
+                                " an illness after a day",  # L711
+                                "только для болезни: алкоголь, лёгкий яд или наркотик можно сбросить через час,"
+                                " болезнь — через день",
+                            ),
+                        ),
                         text("retry_interval", T("Retry every", "Повтор через")),
                         text("expires", T("Ends when", "Проходит")),
+                        flag(
+                            "held_off",
+                            T("Held off for the hour", "Отступило на час"),
+                            help=T(
+                                "hunger, thirst, fatigue: a success holds it off for an hour (no -3)",  # L716
+                                "голод, жажда, усталость: успех отодвигает Состояние на час (без -3)",
+                            ),
+                        ),
                     ),
                     source="conditions",
                     help=T(
@@ -397,6 +431,8 @@ SHEET = Sheet(
                 ),
             ),
             columns=2,
+            # L716: hunger, thirst and fatigue held off by a success come back when the hour is up
+            actions=(SheetAction(T("An hour passes", "Прошёл час"), "hour_passes", who="gm"),),
         ),
         Section(
             "recovery",
@@ -470,6 +506,16 @@ SHEET = Sheet(
                             help=T("Structure = Size × 2", "Структура = Размер × 2"),
                         ),  # L792
                         number("durability", T("Durability", "Прочность"), 0, OPEN_SMALL),
+                        number(
+                            "attack_bonus",
+                            T("Attack bonus as a weapon", "Бонус атаки как оружия"),
+                            0,
+                            OPEN_SMALL,
+                            help=T(
+                                "fought with or thrown, an object gives its bonus to the attack",  # L795
+                                "если им дерутся или его бросают, предмет даёт бонус к атаке",
+                            ),
+                        ),
                     ),
                     source="improvised_weapons",
                 ),

@@ -136,6 +136,11 @@ class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=T
     def drama_ledger(self) -> drama.DramaLedger:
         return drama.DramaLedger(self.rules)
 
+    def spend_drama_against(self, spender, opponent, applies_to: str = "") -> dict[str, dict]:
+        """Any player character spends a Drama point during an opponent's action: -3 on it
+        (L773), queued on the opponent's next fitting check (``drama.spend_drama_against``)."""
+        return drama.spend_drama_against(spender, opponent, applies_to, options=self.rules)
+
     def chapter_award(self, character, **awards: int) -> dict[str, tuple[Any, Any]]:
         return self.apply_effects(character, [drama.chapter_award(character, **awards)])
 
@@ -225,9 +230,12 @@ class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=T
         targets_pd: Sequence[int] | None = None,
         **opts: Any,
     ) -> CheckResult:
-        """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP).
+        """One attack (L90-93, L504-515): attribute + skill + weapon - target PD - armour (- AP);
+        ``targets_pd``: the Physical Defences of further targets, the highest one subtracted (L51).
         The result's ``details["damage"]`` is the damage to apply (successes); nothing is applied."""
-        return combat.attack(attacker, target, kind, options=self.rules, weapon=weapon, rng=rng, **opts)
+        return combat.attack(
+            attacker, target, kind, options=self.rules, weapon=weapon, rng=rng, targets_pd=targets_pd, **opts
+        )
 
     # -- the attack contract (issue #16): attacks, exact odds, one roll, applying it ---------------
     def attacks(self, attacker, target) -> list[AttackSpec]:
@@ -298,10 +306,26 @@ class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=T
 
     # -- conditions (spec §7.3) --------------------------------------------------------------------
     def resist_condition(
-        self, character, condition_id: str, *, difficulty: int = 3, rng=None, category: str = "", **opts: Any
+        self,
+        character,
+        condition_id: str,
+        *,
+        difficulty: int = 3,
+        rng=None,
+        category: str = "",
+        cause: str = "",
+        **opts: Any,
     ) -> CheckResult:
+        """Resist a condition as it strikes (L687-690); ``cause``: a sickness's (L711)."""
         return combat.resist_condition(
-            character, condition_id, options=self.rules, difficulty=difficulty, rng=rng, category=category, **opts
+            character,
+            condition_id,
+            options=self.rules,
+            difficulty=difficulty,
+            rng=rng,
+            category=category,
+            cause=cause,
+            **opts,
         )
 
     def shake_off_condition(self, character, index: int, *, rng: random.Random | None = None, **opts: Any):
@@ -309,6 +333,10 @@ class SeasonsSystem(TemplateSystem, package=__package__, slug="seasons", title=T
 
     def condition_penalty(self, character, category: str | None = None) -> int:
         return conditions.condition_penalty(character, category)
+
+    def hour_passes(self, character) -> dict[str, tuple[Any, Any]]:
+        """An hour passes: hunger, thirst and fatigue a success held off come back (L716)."""
+        return conditions.hour_passes(character)
 
 
 SYSTEM = SeasonsSystem()

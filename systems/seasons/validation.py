@@ -54,10 +54,13 @@ def validate(c, *, options: GmOptions, at_creation: bool | None = None) -> list[
     """Every problem of the sheet (spec §4.3) by the character's phase. Errors make the sheet
     illegal; warnings are worth a look (unspent points block "finalize" unless ``allow_unspent``).
 
-    Always: the ranges (V1, V3, V5), a specialization's skill and its name (V6, V8). Only in
+    Always: the ranges (V1, V3, V5), a specialization's skill and its name (V6, V8), a melee
+    weapon marked Dexterity (a warning: it strikes with Strength, L505-506). Only in
     creation (``at_creation``; None: the character's ``phase`` says): the point budgets of the
     tier (V2, V4, V7, L129, L135, L141), the required picks of steps 1-3 (V9-V12, L108-123) and
-    the Storyteller's approvals and the child's Problem (V14, V15, §11 #40, L178-186). In play
+    the Storyteller's approvals and the child's Problem (V14, V15, §11 #40, L178-186; an
+    unapproved tier above Novice blocks play, L185), and the unspent advancement pools, which
+    are 0 at creation (errors; they fill in play, L752). In play
     the points a new tier gives (L752) are the character's unspent pools, spent through
     ``SYSTEM.advance`` (``advancement.py``); Drama is spent, Goals, Problems and Advantages change
     (L112, L116, L121). The starting Drama (L147) is not the player's to type: ``start_play``
@@ -66,7 +69,9 @@ def validate(c, *, options: GmOptions, at_creation: bool | None = None) -> list[
         at_creation = getattr(c, "phase", "creation") == "creation"
     out = _trait_problems(c, options=options, budgets_too=at_creation)
     out += _specialization_problems(c, options=options, budget_too=at_creation)
+    out += _weapon_problems(c)
     if at_creation:
+        out += _pool_problems(c)
         out += _story_problems(c)
         out += _approval_problems(c)
     values = {n: getattr(c, n) for n in c.persisted_traits()}
@@ -191,6 +196,65 @@ def _specialization_problems(c, *, options: GmOptions, budget_too: bool = True) 
     return out
 
 
+def _weapon_problems(c) -> list[Problem]:
+    """A melee weapon marked Dexterity: its blows are Strength + Melee (L92, L505); Dexterity +
+    Melee is the feint, which deals no damage (L506). The attack uses Strength; this says so."""
+    out: list[Problem] = []
+    for i, w in enumerate(c.weapons):
+        if not isinstance(w, dict) or w.get("skill", "melee") != "melee" or w.get("attribute") != "dexterity":
+            continue
+        name = str(w.get("name", "")).strip() or "?"
+        out.append(
+            Problem(
+                "melee_weapon_dexterity",
+                T(
+                    f"{name}: a melee weapon strikes with Strength (Strength + Melee + its bonus); Dexterity + "
+                    "Melee is a feint, which deals no damage. Set its attribute to Strength.",
+                    f"{name}: оружие ближнего боя бьёт Силой (Сила + Ближний Бой + бонус оружия); Ловкость + "
+                    "Ближний Бой — это финт, он урона не наносит. Укажите атрибут Сила.",
+                ),
+                field="weapons",
+                severity="warning",
+                data={"index": i},
+            )
+        )
+    return out
+
+
+#: The unspent advancement pools (L752) and their words.
+_POOLS = (
+    ("attribute_points", "attribute", "атрибутов"),
+    ("skill_points", "skill", "навыков"),
+    ("specialization_points", "specialization", "специализаций"),
+)
+
+
+def _pool_problems(c) -> list[Problem]:
+    """At creation the unspent advancement points are 0 (the book's start): they come in play
+    from a new tier the Storyteller grants (L752), or from creation points the Storyteller let
+    stay unspent, which ``start_play`` moves there (§11 #19). A number typed in creation would
+    start play with points the book never gave (errors: they block start_play)."""
+    out: list[Problem] = []
+    for pool, en, ru in _POOLS:
+        n = getattr(c, pool)
+        if n:
+            out.append(
+                Problem(
+                    "advancement_points_at_creation",
+                    T(
+                        f"Unspent {en} points: {n}. They come in play, with a new tier the Storyteller grants "
+                        f"(+5 / +10 / +6); at creation spend the tier's {en} points on the sheet and leave this at 0.",
+                        f"Не потрачено пунктов {ru}: {n}. Они появляются в игре, с новым уровнем опыта от "
+                        "Рассказчика (+5 / +10 / +6); при создании распределите пункты уровня на листе, а здесь "
+                        "оставьте 0.",
+                    ),
+                    field=pool,
+                    data={"value": n},
+                )
+            )
+    return out
+
+
 def _story_problems(c) -> list[Problem]:
     """V9-V12: Archetype, Goal, Problem and Advantage (warnings)."""
     rows = (
@@ -247,7 +311,12 @@ def _approval_problems(c) -> list[Problem]:
             "tier",
         ),
     )
-    return [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
+    out = [_warning(code, en, ru, field) for failed, code, en, ru, field in rows if failed]
+    for p in out:
+        if p.code == "tier_needs_approval":
+            # L185: the higher tier is the Storyteller's to allow; without it play does not start
+            p.data["blocks_finalize"] = True
+    return out
 
 
 def can_finalize(problems, *, options: GmOptions) -> bool:
@@ -256,6 +325,8 @@ def can_finalize(problems, *, options: GmOptions) -> bool:
         if p.severity == "error":
             return False
         if p.code.endswith("_unspent") and not options.allow_unspent:
+            return False
+        if p.code == "tier_needs_approval":
             return False
     return True
 

@@ -67,6 +67,20 @@ class AttackForm:
             "difficulty": self.defense,
         }
 
+    def _drained(self) -> bool:
+        """A bound character's Strength or Dexterity at 0 fails the attack by itself (L363)."""
+        if self.character is None:
+            return False
+        return checks.plan_check(self.character, self.check_id, options=self.rules).drained
+
+    def _damage(self, total: int, kept: int, success: bool) -> int:
+        """The Damage of one roll (L351, L114; A13 the minimal hit's; L363 none when drained)."""
+        if self._drained() or not (success or kept == 20):
+            return 0
+        return checks.attack_damage(
+            total, self.defense, self.durability, kept, min_success=self.rules.min_success_damage
+        )
+
     def _bonus_net(self) -> tuple[int, int]:
         if self.character is None:
             return self.rating + self.bonus, checks.net_dice(self.advantages, self.hindrances, self.rules.adv_order)
@@ -88,9 +102,9 @@ class AttackForm:
                 dice_rr = None
         except RuleError as exc:
             raise rule_dice_error(exc, 0, self.text) from None
-        success = checks.die_succeeds(kept, total - kept, self.defense, options=self.rules)
+        success = checks.die_succeeds(kept, total - kept, self.defense, options=self.rules) and not self._drained()
         # Damage is the margin of a successful attack (L351); a 20 on the die always costs 1 (L114)
-        dmg = checks.attack_damage(total, self.defense, self.durability, kept) if success or kept == 20 else 0
+        dmg = self._damage(total, kept, success)
         margin = total - self.defense
         if dice_rr is not None:
             dice_objs = list(dice_rr.tree.rolled) if dice_rr.tree is not None else []
@@ -127,6 +141,8 @@ class AttackForm:
         p = sum(
             (q for x, q in pmf.items() if checks.die_succeeds(x, bonus, self.defense, options=self.rules)), Fraction(0)
         )
+        if self._drained():
+            p = Fraction(0)  # L363
         return Distribution({x + bonus: q for x, q in pmf.items()}, p_pass=p, expression=self.text, outcome="total")
 
     def damage_distribution(self) -> Distribution:
@@ -137,9 +153,10 @@ class AttackForm:
             raise rule_dice_error(exc, 0, self.text) from None
         pmf: dict[int, Fraction] = {}
         p = Fraction(0)
+        drained = self._drained()
         for x, q in checks.kept_die_pmf(net).items():
-            success = checks.die_succeeds(x, bonus, self.defense, options=self.rules)
-            d = checks.attack_damage(x + bonus, self.defense, self.durability, x) if success or x == 20 else 0
+            success = checks.die_succeeds(x, bonus, self.defense, options=self.rules) and not drained
+            d = self._damage(x + bonus, x, success)
             pmf[d] = pmf.get(d, Fraction(0)) + q
             if success:
                 p += q

@@ -31,7 +31,7 @@ from tabletop_widgets.core.system import OptionSpec
 from tabletop_widgets.dice.distribution import Distribution
 
 from . import attributes, checks, combat
-from .plan import net_of, parse_options, plan_check
+from .plan import combat_characteristics, drained_characteristic, net_of, parse_options, plan_check
 from .traits import signed
 
 #: the basic attack every character has, a fresh one too (L336, L399-400)
@@ -102,6 +102,12 @@ class Weapon:
     check_id: str
     rating: int
     offset: int
+    at_hand: bool = True  # In use on the sheet, or built in (L512: built-in weapons take no hands)
+
+    @property
+    def characteristics(self) -> tuple[str, ...]:
+        """The characteristics the check adds (L336, L338); one of them at 0 fails it (L363)."""
+        return combat_characteristics(self.check_id)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -125,21 +131,27 @@ def _check_rating(attacker, check_id: str) -> int:
 
 
 def weapons_of(attacker) -> list[Weapon]:
-    """The unarmed strike, then every equipped weapon of the sheet (``weapons_list``), each with the
-    rating the model derives for it (``Character.attacks``: skill + modifiers + its Damage bonus)."""
+    """The unarmed strike, then every weapon of the sheet (``weapons_list``), each with the rating the
+    model derives for it (``Character.attacks``: skill + modifiers + its Damage bonus); one not at
+    hand (Equipped unticked, and not built in) is listed too, to say why it cannot attack."""
     rows = list(attacker.attacks)
     out = [Weapon(UNARMED, "", "unarmed", "valor_unarmed", attacker.valor_unarmed, 0)]
     taken: set[str] = set()
     for i, (w, row) in enumerate(zip(attacker.weapons_list, rows[1:]), start=1):
-        if not w.get("equipped", True):
-            continue
+        at_hand = bool(w.get("equipped", True)) or bool(w.get("built_in"))
         kind, check_id = WEAPON_CHECKS.get(w.get("kind", "melee"), ("melee", "valor"))
         wid = f"{kind}:{_key(str(w.get('name') or ''), i, taken)}"
         rating = int(row["rating"])
-        out.append(
-            Weapon(wid, str(w.get("name") or wid), kind, check_id, rating, rating - _check_rating(attacker, check_id))
-        )
+        offset = rating - _check_rating(attacker, check_id)
+        out.append(Weapon(wid, str(w.get("name") or wid), kind, check_id, rating, offset, at_hand))
     return out
+
+
+#: why a weapon put away cannot attack
+NOT_AT_HAND = T(
+    "Put away: tick In use on the sheet to attack with it.",
+    "Убрано: отметьте «Используется» в листе, чтобы атаковать этим оружием.",
+)
 
 
 def find_weapon(attacker, attack_id: Any) -> Weapon | None:
@@ -172,6 +184,9 @@ def _help(attacker, target, w: Weapon, *, options) -> dict:
         if plan.auto_hindrance
         else T("", "")
     )
+    if plan.drained:
+        why = checks.drained_words(plan.drained_by)
+        zero = T(f" {why['en']}: no hit, even on a 20.", f" {why['ru']}: попадания нет, даже на 20.")  # L363
     return T(
         f"d20 {signed(bonus)} ({check['en']}) against the target's Defense {defense}: each point over it "
         f"is 1 Damage, minus Durability {dur}; a 20 on the die always costs at least 1 HP."
@@ -302,12 +317,14 @@ def attack_spec(attacker, target, weapon: Weapon, *, options) -> AttackSpec:
         options=tuple(opts),
         defender_options=defender,
         help=_help(attacker, target, weapon, options=options),
+        unavailable=None if weapon.at_hand else dict(NOT_AT_HAND),
     )
 
 
 def attack_list(attacker, target, *, options) -> list[AttackSpec]:
     """Every attack ``attacker`` can make on ``target``: the unarmed strike (every character has it,
-    L336) and one per equipped weapon (melee: Valor; ranged, bows and thrown: Marksmanship)."""
+    L336) and one per weapon on the sheet (melee: Valor; ranged, bows and thrown: Marksmanship); a
+    weapon put away is listed ``unavailable`` with the reason, never dropped."""
     return [attack_spec(attacker, target, w, options=options) for w in weapons_of(attacker)]
 
 
@@ -322,13 +339,14 @@ class Plan:
     contest: bool
     bought: str | None
     mastery: str
+    drained_by: str | None = None  # a characteristic of the rating at 0: the attack fails by itself (L363)
 
 
 def plan_attack(attacker, target, weapon: Weapon, chosen: Mapping[str, Any], *, options) -> Plan:
     """The attack with ``chosen`` options (checked against its ``OptionSpec``s already), refused with a
     ``RuleError`` when the rules forbid it now: the target's Defense not known yet, too few Threads
-    for Lucky! (or a bought success when only a 20 succeeds), a Secrets of mastery the defender
-    cannot pay. Nothing is rolled or changed."""
+    for Lucky! (or a bought success when only a 20 succeeds, or when a characteristic at 0 fails the
+    attack, L363), a Secrets of mastery the defender cannot pay. Nothing is rolled or changed."""
     bought = chosen.get("bought") or None
     check_options = {
         "advantages": chosen.get("advantages", 0),
@@ -339,6 +357,7 @@ def plan_attack(attacker, target, weapon: Weapon, chosen: Mapping[str, Any], *, 
         check_options["bought"] = bought
     contest = bool(chosen.get("contest", False))
     combat.need_defense(target)
+    drained = drained_characteristic(attacker, weapon.characteristics)  # L363
     if bought:
         # refuses as the roll would: extras, too few Threads, a bought success only a 20 reaches (L189-191)
         difficulty = 0 if contest else target.defense
@@ -347,7 +366,7 @@ def plan_attack(attacker, target, weapon: Weapon, chosen: Mapping[str, Any], *, 
     if mastery == "thread":
         attributes.secrets_of_mastery(target, 0, options=options, with_threads=True)  # refuses without a Thread
     kind = chosen.get("damage_kind") or None
-    return Plan(weapon, check_options, kind, contest, bought, mastery)
+    return Plan(weapon, check_options, kind, contest, bought, mastery, drained)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -371,14 +390,16 @@ def _landings(target, plan: Plan, kept: int | None, total: int | None, *, option
     the defender may roll in a Contest (L150-151)."""
     if plan.bought == "success":  # the minimal success's Damage before Durability (A13)
         return [(Fraction(1), True, options.min_success_damage)]
+    if plan.drained_by:
+        return [(Fraction(1), False, 0)]  # L363: the check fails by itself, whatever the die
     if not plan.contest:
         hit = combat.attack_lands(kept, total, target.defense, options=options)
-        return [(Fraction(1), hit, max(0, total - target.defense))]
+        return [(Fraction(1), hit, combat.minimal_hit(max(0, total - target.defense), options=options))]
     d_bonus = combat.contest_defense_bonus(target, options=options)
     out = []
     for d, q in checks.kept_die_pmf(0).items():
         hit = combat.contest_lands(kept, total, d + d_bonus, options=options)
-        out.append((q, hit, max(0, total - d - d_bonus)))
+        out.append((q, hit, combat.minimal_hit(max(0, total - d - d_bonus), options=options)))
     return out
 
 
@@ -456,6 +477,9 @@ def _against_words(target, plan: Plan, contest: dict | None) -> dict:
 
 def _verdict_words(target, plan: Plan, res, hit: bool, dmg: int, contest: dict | None, *, options) -> dict:
     if not hit:
+        if plan.drained_by:
+            why = checks.drained_words(plan.drained_by)
+            return T(f"miss ({why['en']})", f"промах ({why['ru']})")  # L363
         if contest is not None and contest["winner"] == "tie":
             return T("a tie: nothing changes", "равенство: ничего не меняется")  # L151
         return T("miss", "промах")

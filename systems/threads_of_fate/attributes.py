@@ -70,8 +70,9 @@ def robot_durability(size_mult: int, con: int, sbp: int = 0, *, options) -> int:
     return base + mod(con)
 
 
-def robot_max_weapons(con: int) -> int:
-    return max(0, 1 + mod(con))  # L512, A25
+def robot_max_weapons(con: int, *, options) -> int:
+    """L512 "|1 + МВн| орудий", no minimum stated: at least the GM's ``robot_min_weapons`` (A25, 0)."""
+    return max(options.robot_min_weapons, 1 + mod(con))
 
 
 def robot_repair_outcome(ch, band: str, pick: str = "constitution", *, options) -> dict[str, Any]:
@@ -80,15 +81,29 @@ def robot_repair_outcome(ch, band: str, pick: str = "constitution", *, options) 
     if band == "A":
         return {"heal": robot_repair_full(con, intl, options=options), "area_damage": 0, "radius": 0}
     if band == "B":
+        if options.energy_saving_pick == "higher":  # A27: the larger of the two, not the player's pick
+            pick = "constitution" if mod(con) >= mod(intl) else "intelligence"
         return {"heal": robot_repair_half(con, intl, pick), "area_damage": 0, "radius": 0}
+    dmg = robot_contamination_damage(con)
     if band == "C":
-        return {"heal": 1, "area_damage": robot_contamination_damage(con), "radius": 1, "kind": "contaminating"}
-    return {
-        "heal": 0,
-        "area_damage": robot_contamination_damage(con),
-        "radius": robot_leak_radius(con, intl, options=options),
-        "kind": "contaminating",
-    }
+        out = {"heal": 1, "area_damage": dmg, "radius": 1, "kind": "contaminating"}
+    else:
+        out = {
+            "heal": 0,
+            "area_damage": dmg,
+            "radius": robot_leak_radius(con, intl, options=options),
+            "kind": "contaminating",
+        }
+    # A40: "все в N метрах от него" leaves the robot out by default; the GM's reading hits it too,
+    # through its resistance to Contaminating Damage (L514)
+    out["self_damage"] = _self_contamination(dmg, options=options) if options.robot_discharge_self else 0
+    return out
+
+
+def _self_contamination(dmg: int, *, options) -> int:
+    from .combat import resist
+
+    return resist(dmg, options=options)
 
 
 # -- Martial arts (L524-531) ---------------------------------------------------------------------

@@ -103,6 +103,8 @@ def _bought(ch, plan: Plan, o: Opts, *, options) -> dict:
     bonus = plan.bonus + o.bonus
     if plan.kind == "expert_static" and o.bought in ("success", "critical_success"):
         raise _no_bought_success(plan, o)
+    if plan.drained and o.bought in ("success", "critical_success"):
+        raise drained_refusal(plan)
     if o.bought == "success":
         if succeeds_only_on_20(bonus, o.difficulty, options=options) or (o.difficulty - bonus > 20):
             raise RuleError(
@@ -145,6 +147,29 @@ def _bought(ch, plan: Plan, o: Opts, *, options) -> dict:
             "Повезло!: критический провал, кубик = 1 (4 Нити)",
         ),
     }
+
+
+def drained_words(characteristic: str | None) -> dict:
+    """Why a check built on a characteristic at 0 fails (L363): «Strength 0: the check fails by itself»."""
+    name = {**CHAR_LABELS, **SECONDARY_LABELS}.get(characteristic or "", T("a characteristic", "характеристика"))
+    return T(
+        f"{name['en']} 0: the check fails by itself",
+        f"{name['ru']} 0: проверка проваливается сама собой",
+    )
+
+
+def drained_refusal(plan: Plan) -> RuleError:
+    """No success bought with Threads on a check that fails by itself (L363), as none is on Survival
+    outside familiar places (L424); a bought failure stays allowed (L190, L192)."""
+    why = drained_words(plan.drained_by)
+    return RuleError(
+        "drained",
+        T(
+            f"{why['en']} (a characteristic at 0 fails every check built on it): Threads cannot buy a success.",
+            f"{why['ru']} (характеристика на нуле проваливает все проверки с ней): успех за Нити не купить.",
+        ),
+        characteristic=plan.drained_by,
+    )
 
 
 def _no_bought_success(plan: Plan, o: Opts) -> RuleError:
@@ -234,7 +259,7 @@ def _bought_result(ch, check_id: str, plan: Plan, o: Opts, choices, common: dict
     }
     if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
         details["damage_before_durability"] = (
-            attack_damage(total, o.difficulty, 0, b.get("die") or 0)
+            attack_damage(total, o.difficulty, 0, b.get("die") or 0, min_success=options.min_success_damage)
             if o.bought.startswith("critical")
             else options.min_success_damage
             if b["success"]
@@ -311,11 +336,14 @@ def _rolled_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, rn
         "only_on_20": succeeds_only_on_20(bonus, o.difficulty, options=options),
         "need": o.difficulty - bonus,
         "drained": plan.drained,
+        "drained_by": plan.drained_by,
         "bonus": bonus,
         "rerolls": 0,
     }
     if plan.kind in ("valor", "valor_unarmed", "marksmanship"):
-        details["damage_before_durability"] = attack_damage(total, o.difficulty, 0, kept)
+        details["damage_before_durability"] = (
+            0 if plan.drained else attack_damage(total, o.difficulty, 0, kept, min_success=options.min_success_damage)
+        )  # L351, A13; L363
     if plan.kind == "defense_check":
         details["damage"] = max(0, o.difficulty - total)  # L356
     return CheckResult(
@@ -328,10 +356,18 @@ def _rolled_result(check_id: str, plan: Plan, o: Opts, choices, common: dict, rn
         degree=margin,
         degree_label=T(f"margin {signed(margin)}", f"величина {signed(margin)}"),
         critical=crit,
-        outcome=_outcome(success, crit, margin),
+        outcome=_drained_outcome(plan, _outcome(success, crit, margin)),
         options=dict(choices),
         details=details,
     )
+
+
+def _drained_outcome(plan: Plan, outcome: dict) -> dict:
+    """The verdict, saying why when a characteristic at 0 failed the check (L363)."""
+    if not plan.drained:
+        return outcome
+    why = drained_words(plan.drained_by)
+    return T(f"{outcome['en']} ({why['en']})", f"{outcome['ru']} ({why['ru']})")
 
 
 def _degree_label(degree: str):

@@ -132,8 +132,9 @@ def resolve_attack(
     if res.details.get("bought") in ("success", "failure"):
         raw = res.details["damage_before_durability"]  # A13: a bought minimal success's Damage
     else:
-        raw = max(0, res.total - target.defense)
-    hit = bool(res.success) or kept == 20  # L114: a natural 20 always costs at least 1 HP
+        raw = minimal_hit(max(0, res.total - target.defense), options=options)  # L351, A13
+    # L114: a natural 20 always costs at least 1 HP; L363: not when a characteristic at 0 fails the check
+    hit = (bool(res.success) or kept == 20) and not res.details.get("drained")
     dmg = damage_taken(target, raw, kept, damage_kind, options=options) if hit else 0
     res.details.update(
         {
@@ -147,6 +148,13 @@ def resolve_attack(
     )
     res.outcome = T(f"{res.outcome['en']}; Damage {dmg}", f"{res.outcome['ru']}; Повреждения {dmg}")
     return res
+
+
+def minimal_hit(raw: int, *, options) -> int:
+    """The Damage of a hit before Durability: its margin over the Defense (L351), at least the GM
+    option ``min_success_damage`` (A13: 0 by default, as the book reads a total equal to the Defense;
+    the same number for a bought minimal success, L189, so both readings are one)."""
+    return max(raw, options.min_success_damage)
 
 
 def need_defense(target) -> None:
@@ -202,8 +210,10 @@ def contest_attack(
         d_kept, d_dice, _ = roll_kept(0, rng)
         d_total = d_kept + d_bonus
         winner, margin = contest_verdict(res.total, d_total)
-        hit = contest_lands(kept, res.total, d_total, options=options)
-        raw = max(0, res.total - d_total)
+        hit = contest_lands(kept, res.total, d_total, options=options) and not res.details.get("drained")
+        if res.details.get("drained"):
+            winner, margin = "b", max(1, d_total - res.total)  # L363: the attacker's check fails by itself
+        raw = minimal_hit(max(0, res.total - d_total), options=options)
     dmg = damage_taken(target, raw, kept, damage_kind, options=options) if hit else 0
     return {
         "attack": res,

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from tabletop_widgets.core.i18n import T
 from tabletop_widgets.core.problems import Problem, entry_label, out_of_range, wrong_kind
 
+from .options import hero_caps
 from .sizes import SIZES
 from .traits import CHAR_LABELS, CHARACTERISTICS, ENTITY_TYPES, EXPERT_SKILLS, HERO_MAX, SKILLS
 
@@ -31,7 +32,7 @@ def value_problems(cls, values: Mapping[str, Any]) -> list[Problem]:
         if not ok:
             problems.append(Problem(code, choose, field=name, label=cls.field_label(name)))
     # §3.2 / §3.9: a hero's score is 1-20; NPCs (and personas, A46) have no cap but cannot be negative.
-    lo, hi = (1, HERO_MAX) if et == "hero" else (0, 999)
+    lo, hi = (1, HERO_MAX) if hero_caps(et, options=cls.RULES) else (0, 999)
     for c in CHARACTERISTICS:
         v = values.get(c)
         if v is not None and not lo <= v <= hi:

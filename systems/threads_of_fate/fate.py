@@ -240,6 +240,37 @@ def move_cost(move_id: str, threads: int | None = None) -> int:
     return cost
 
 
+def critical_after_roll_options(ch, result, *, options) -> list:
+    """The 4-Thread critical Move after the roll (L191-192), offered only under the GM's reading
+    ``critical_move_timing="any_time"`` (A17) and for a rolled check of a hero or persona with the
+    Threads to pay (or unspent XP in ``xp_as_threads`` mode)."""
+    from tabletop_widgets.core.system import OptionSpec
+
+    d = result.details
+    if options.critical_move_timing != "any_time" or ch.entity_type == "extra":
+        return []
+    if d.get("static") or d.get("bought") or not d.get("dice") or result.check_id == "trouble":
+        return []
+    if ch.threads < 4 and options.xp_threads_mode != "xp_as_threads":
+        return []
+    return [
+        OptionSpec(
+            "critical",
+            T("Lucky! after the roll (4 Threads)", "Повезло! после броска (4 Нити)"),
+            "choice",
+            "success",
+            choices=(
+                ("success", T("critical success: the die counts as 20", "критический успех: кубик = 20")),
+                ("failure", T("critical failure: the die counts as 1", "критический провал: кубик = 1")),
+            ),
+            help=T(
+                "Break 4 Threads: the check becomes a critical success or failure, as if the die showed 20 or 1.",
+                "Оборвите 4 Нити: проверка становится критическим успехом или провалом, как будто выпало 20 или 1.",
+            ),
+        )
+    ]
+
+
 def make_move(
     ch,
     move_id: str,

@@ -79,11 +79,18 @@ def dice_objects(dice: list[int], idx: int) -> list[Die]:
     return out
 
 
-def attack_damage(total: int, defense: int, durability: int, kept: int, immune: bool = False) -> int:
-    """Damage = margin over Defense minus Durability; a natural 20 always costs >= 1 HP (L114, L347, L351; A21)."""
+def attack_damage(
+    total: int, defense: int, durability: int, kept: int, immune: bool = False, *, min_success: int = 0
+) -> int:
+    """Damage = margin over Defense minus Durability; a natural 20 always costs >= 1 HP (L114, L347, L351; A21).
+    A hit (the total reaches the Defense, or a natural 20) deals at least ``min_success`` before
+    Durability: the GM option ``min_success_damage`` (A13; the book's 0 by default, L351)."""
     if immune:
         return 0
-    dmg = max(0, max(0, total - defense) - durability)
+    raw = max(0, total - defense)
+    if total >= defense or kept == 20:
+        raw = max(raw, min_success)
+    dmg = max(0, raw - durability)
     if kept == 20:
         dmg = max(dmg, 1)
     return dmg

@@ -17,13 +17,17 @@ from .entry_limits import check_treatment
 from .traits import CHARACTERISTICS
 
 
-def medicine_heal_amount(total: int) -> int:
-    """Medicine vs 10: 1 HP + 1 per full 5 points of margin (L439)."""
-    return 1 + (total - 10) // 5 if total >= 10 else 0
-
-
 MEDICINE_HEAL_DC = 10  # L439
 MEDICINE_REVIVE_DC = 15  # L440
+
+
+def medicine_heal_amount(total: int, success: bool | None = None) -> int:
+    """Medicine vs 10: 1 HP + 1 per full 5 points of margin (L439). ``success``: whether the check
+    succeeded (by default: the total reached 10); a success heals at least 1 HP whatever its total
+    (L439 "в случае успеха ... 1 ЕЗ": a natural 20 succeeds below 10 too, L114)."""
+    if success is None:
+        success = total >= MEDICINE_HEAL_DC
+    return max(1, 1 + (total - MEDICINE_HEAL_DC) // 5) if success else 0
 
 
 def medicine_turns(skill: int, modifier: int) -> int:
@@ -194,7 +198,7 @@ def medicine(
             characteristic = "intelligence"
     dc = MEDICINE_REVIVE_DC if mode == "revive" else MEDICINE_HEAL_DC
     res = roll_check(medic, f"{characteristic}+{skill}", rng=rng, options=options, difficulty=dc, **choices)
-    heal = medicine_heal_amount(res.total) if (mode == "heal" and res.success) else 0
+    heal = medicine_heal_amount(res.total, bool(res.success)) if mode == "heal" else 0
     if mode == "heal" and once == "medic":
         medic.medicine_given_today = True
     return {

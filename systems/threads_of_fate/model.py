@@ -13,7 +13,7 @@ from tabletop_widgets.core.options import GmOptions
 from tabletop_widgets.core.phases import old_name
 from tabletop_widgets.core.problems import Problem
 from .entry_limits import entry_problems
-from .options import DEFAULTS
+from .options import DEFAULTS, hero_caps
 from .sizes import size_values
 from .traits import CHARACTERISTICS, EXPERT_SKILLS, HERO_MAX, SKILLS, mod
 
@@ -247,7 +247,7 @@ class Character(CharacterModel):
         return self.effective.get(char, getattr(self, char))
 
     def _derive(self) -> None:
-        hero = self.entity_type == "hero"
+        hero = hero_caps(self.entity_type, options=self.rules)  # A46: a persona built as a hero too
         eff = {}
         for c in CHARACTERISTICS:
             # §3.2: effective = max(0, min(20 if hero, base + bonus) + implant - drain)  (L274, L362)
@@ -333,7 +333,8 @@ class Character(CharacterModel):
         mcon = mod(con)
         self.augmented_pool = max(1, 1 + mcon) if "augmented" in codes else 0
         self.augmented_max_changes = max(1, mcon) if "augmented" in codes else 0
-        self.robot_max_weapons = max(0, 1 + mcon) if "combat_robot" in codes else 0
+        # L512, A25: 1 + mCON, at least the GM option robot_min_weapons (0)
+        self.robot_max_weapons = max(self.rules.robot_min_weapons, 1 + mcon) if "combat_robot" in codes else 0
         robot = "combat_robot" in codes
 
         # Combat (§3.4)
@@ -443,7 +444,7 @@ class Character(CharacterModel):
     def input_range(cls, name: str, values: Mapping[str, Any]) -> tuple[int | None, int | None]:
         """A hero's characteristic is entered between 1 and 20 (L271-276)."""
         lo, hi = super().input_range(name, values)
-        if name in CHARACTERISTICS and values.get("entity_type", "hero") == "hero":
+        if name in CHARACTERISTICS and hero_caps(values.get("entity_type", "hero"), options=cls.RULES):
             return 1, HERO_MAX
         if name in SKILLS and values.get("entity_type", "hero") == "hero":
             return 0, HERO_MAX  # a hero's skill never exceeds Intelligence, at most 20 (V14)

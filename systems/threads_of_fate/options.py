@@ -24,7 +24,11 @@ DEFAULTS: dict[str, Any] = {
     # "refused" (L164 "no more than 5 at one moment": a gain past 5 is refused)
     "trouble_allow_adv": False,  # A11
     "catastrophe_controllable": False,  # A12
-    "min_success_damage": 1,  # A13
+    # A13, audit 3: one reading for every minimal hit, a rolled total equal to the Defense and a
+    # bought minimal success alike (L189 "минимально необходимый успех"): the book's 0 (L351 "1
+    # Повреждение за каждую 1, на которую ... преодолел Защиту"; L359 a hit without Damage); 1 is the
+    # house reading that every hit costs at least 1 before Durability
+    "min_success_damage": 0,
     "durability_vs_defense_check": True,  # A20
     "initiative_mode": "static",  # A38 ("rolled")
     "robot_dur_base": "hp_multiplier",  # A26 ("sbp")
@@ -39,7 +43,20 @@ DEFAULTS: dict[str, Any] = {
     "dex_cap_scope": "all_checks",  # A31 ("defense_only")
     "trouble_band_names": None,  # A33: {"A": {"en","ru"}, ...} overrides
     "difficulty_ladder": None,  # A50: list of {"en","ru","dc"}; None = placeholder ladder
+    # -- the readings the audit found without an option (spec §11 "GM option? Yes") ---------------
+    "critical_move_timing": "before_roll",  # A17 ("any_time": the 4-Thread critical after the roll too)
+    "robot_min_weapons": 0,  # A25: built-in weapons max(this, 1 + mCON)
+    "energy_saving_pick": "player",  # A27 ("higher": the larger of 1 + mCON and 1 + mINT)
+    "robot_discharge_self": False,  # A40: the robot's own Discharge / Leak hits the robot too
+    "persona_caps": "npc",  # A46 ("hero": a persona built as a hero has a hero's caps and budget)
 }
+
+
+def hero_caps(entity_type: str, *, options) -> bool:
+    """Whether a character of ``entity_type`` has a hero's characteristic caps and budget (L274-L279):
+    heroes always; personas only when the GM builds them as heroes (A46, ``persona_caps``)."""
+    return entity_type == "hero" or (entity_type == "persona" and options.persona_caps == "hero")
+
 
 #: option -> what it means, in both languages
 DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -100,8 +117,10 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "ru": "Величина контроля сдвигает и результат «Катастрофы!».",
     },
     "min_success_damage": {
-        "en": "Damage of a bought minimal success before Durability.",
-        "ru": "Повреждения купленного минимального успеха до вычета Прочности.",
+        "en": "Damage before Durability of a hit that just reaches the Defense, rolled or bought "
+        "with Threads (0: the book's 1 per point over the Defense).",
+        "ru": "Повреждения до вычета Прочности от попадания, которое ровно достигло Защиты, "
+        "выброшенного или купленного за Нити (0: по книге 1 за каждую единицу сверх Защиты).",
     },
     "durability_vs_defense_check": {
         "en": "Durability reduces the Damage of a failed Defense check.",
@@ -159,6 +178,26 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "en": "The GM's difficulty ladder (the book's table is missing).",
         "ru": "Лестница сложностей мастера (таблицы в книге нет).",
     },
+    "critical_move_timing": {
+        "en": "The 4-Thread critical success or failure is declared before the roll (before_roll) or also after it (any_time).",
+        "ru": "Критический успех или провал за 4 Нити объявляют до броска (before_roll) или и после него (any_time).",
+    },
+    "robot_min_weapons": {
+        "en": "A Combat robot's built-in weapons: 1 + CON modifier, at least this many.",
+        "ru": "Встроенное оружие Боевого робота: 1 + модификатор Выносливости, но не меньше этого числа.",
+    },
+    "energy_saving_pick": {
+        "en": "Energy-saving mode restores 1 + CON or 1 + INT modifier: the player picks (player) or the higher (higher).",
+        "ru": "Энергосберегающий режим восстанавливает 1 + МВн или 1 + МИн: выбирает игрок (player) или большее (higher).",
+    },
+    "robot_discharge_self": {
+        "en": "A robot's own Discharge or Leak also hits the robot (after its resistance).",
+        "ru": "Выброс или Утечка робота задевают и самого робота (с учётом Сопротивления).",
+    },
+    "persona_caps": {
+        "en": "Personas follow the NPC rule, no characteristic caps (npc), or a hero's caps and budget (hero).",
+        "ru": "Персоны следуют правилу для существ мастера, без пределов характеристик (npc), или пределам и очкам характеристик героя (hero).",
+    },
 }
 
 _CHOICES = {
@@ -172,6 +211,9 @@ _CHOICES = {
     "medicine_once_per": ("patient", "medic"),
     "medicine_interrupt": ("cumulative", "single_hit"),
     "dex_cap_scope": ("all_checks", "defense_only"),
+    "critical_move_timing": ("before_roll", "any_time"),
+    "energy_saving_pick": ("player", "higher"),
+    "persona_caps": ("npc", "hero"),
 }
 
 
@@ -188,7 +230,12 @@ def option_problems(values: Mapping[str, Any]) -> list[str]:
                 f"{name} must be one of {', '.join(allowed)} (got {values[name]!r}) / "
                 f"{name}: допустимо {', '.join(allowed)} (указано {values[name]!r})"
             )
-    for name, lo in (("resistance_flat", 0), ("speed_min_after_sbp", 0)):
+    for name, lo in (
+        ("resistance_flat", 0),
+        ("speed_min_after_sbp", 0),
+        ("min_success_damage", 0),
+        ("robot_min_weapons", 0),
+    ):
         v = values.get(name)
         if v is not None and (not _whole(v) or v < lo):
             out.append(

@@ -25,6 +25,7 @@ class Plan:
     skill: str | None = None
     skill_xp: int | None = None
     drained: bool = False  # characteristic at 0: every check fails (L363)
+    drained_by: str | None = None  # the characteristic at 0 that fails it (L363)
     parts: list = field(default_factory=list)  # (label, value) for the breakdown
     substitute: bool = False  # A53: a characteristic not listed for the skill
 
@@ -94,7 +95,14 @@ def plan_check(ch, check_id: str, *, options) -> Plan:
     if not plus:
         kind = "characteristic" if char in CHARACTERISTICS else "secondary"
         return Plan(
-            check_id, dict(clabel), kind, bonus=value, characteristic=char, drained=drained, parts=[(clabel, value)]
+            check_id,
+            dict(clabel),
+            kind,
+            bonus=value,
+            characteristic=char,
+            drained=drained,
+            drained_by=char if drained else None,
+            parts=[(clabel, value)],
         )
     slabel, skind, usual, xp, accessible = _skill_info(ch, skill)
     label = T(f"{clabel['en']} + {slabel['en']}", f"{clabel['ru']} + {slabel['ru']}")
@@ -109,6 +117,7 @@ def plan_check(ch, check_id: str, *, options) -> Plan:
             skill=skill,
             skill_xp=0,
             drained=drained,
+            drained_by=char if drained else None,
             parts=[(clabel, value)],
             substitute=char not in usual,
         )
@@ -122,14 +131,30 @@ def plan_check(ch, check_id: str, *, options) -> Plan:
         skill=skill,
         skill_xp=xp,
         drained=drained,
+        drained_by=char if drained else None,
         parts=[(slabel, xp), (clabel, value)],
         substitute=bool(usual) and char not in usual,
     )
 
 
+def drained_characteristic(ch, names) -> str | None:
+    """The first of ``names`` (characteristics) whose effective score is 0, else None: a check built
+    on it fails by itself (L363)."""
+    return next((c for c in names if ch.effective_score(c) == 0), None)
+
+
+def combat_characteristics(check_id: str) -> tuple[str, ...]:
+    """The characteristics whose modifiers a combat check adds: Valor Strength and Dexterity (L336),
+    Marksmanship Dexterity (L338: a bow's or a thrown weapon's Strength is in its Damage bonus, not
+    in the check), the Defense check Dexterity (L340, L355)."""
+    return ("strength", "dexterity") if check_id in ("valor", "valor_unarmed") else ("dexterity",)
+
+
 def _plan_combat(ch, check_id: str) -> Plan:
     label = COMBAT_CHECKS[check_id]
     veteran = 1 if ch.has_attribute("veteran") else 0  # L537: +1 to Valor and Marksmanship checks
+    # L363: a Strength or Dexterity at 0 fails every Valor, Marksmanship and Defense check built on it
+    drained_by = drained_characteristic(ch, combat_characteristics(check_id))
     if check_id == "defense_check":
         if ch.defense is None:
             raise RuleError(
@@ -137,7 +162,15 @@ def _plan_combat(ch, check_id: str) -> Plan:
                 T("Defense needs GM-entered size values", "для Защиты мастер должен ввести значения размера"),
             )
         v = ch.defense - ch.base_defense  # L355: d20 + (DEF - BDEF)
-        return Plan(check_id, label, "defense_check", bonus=v, parts=[(T("DEF - BDEF", "Зщ - БАЗщ"), v)])
+        return Plan(
+            check_id,
+            label,
+            "defense_check",
+            bonus=v,
+            parts=[(T("DEF - BDEF", "Зщ - БАЗщ"), v)],
+            drained=drained_by is not None,
+            drained_by=drained_by,
+        )
     if check_id == "marksmanship":
         rating, skill = ch.marksmanship, "shooting"
     elif check_id == "valor_unarmed":
@@ -156,7 +189,8 @@ def _plan_combat(ch, check_id: str) -> Plan:
         skill=skill,
         skill_xp=xp,
         parts=parts,
-        drained=False,
+        drained=drained_by is not None,
+        drained_by=drained_by,
     )
 
 

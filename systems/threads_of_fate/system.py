@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from tabletop_widgets.core.system_template import TemplateSystem
 from tabletop_widgets.core.attacks import AttackOdds, AttackOutcome, AttackSpec, checked_options
 from tabletop_widgets.core.i18n import T
-from tabletop_widgets.core.problems import Problem
+from tabletop_widgets.core.problems import Problem, RuleError
 from tabletop_widgets.core.system import (
     CheckResult,
     CheckSpec,
@@ -131,6 +131,20 @@ class ThreadsOfFateSystem(
         if not res.details.get("static"):
             character.remember_check(res)  # %roll reroll re-rolls the last check (M3)
         return res
+
+    def after_roll_options(self, character, result: CheckResult) -> list[OptionSpec]:
+        """A17 with ``critical_move_timing="any_time"``: after a rolled check a hero or persona may
+        still break 4 Threads for a critical success or failure (L191-192); by default (the book's
+        timing read as the 2-Thread Move's, L189) nothing is offered after the roll."""
+        return fate.critical_after_roll_options(character, result, options=self.rules)
+
+    def after_roll(self, character, result: CheckResult, **options) -> CheckResult:
+        """``result`` made a critical success (the die counts as 20) or failure (1) for 4 Threads (the
+        Threads as an Effect, not applied); nothing is rolled again."""
+        chosen = self.checked_after_roll_options(character, result, options)
+        bought = {"success": "critical_success", "failure": "critical_failure"}[chosen["critical"]]
+        again = {k: v for k, v in dict(result.options).items() if k != "bought"}
+        return checks.roll_check(character, result.check_id, options=self.rules, bought=bought, **again)
 
     def check_distribution(self, character, check_id: str, **options):
         if check_id == "trouble":
@@ -345,6 +359,8 @@ class ThreadsOfFateSystem(
         if weapon is None:
             return super().attack_spec(attacker, target, attack_id, dict(options or {}))
         spec = attacks.attack_spec(attacker, target, weapon, options=self.rules)
+        if spec.unavailable:  # listed to say why, never made (a weapon put away)
+            raise RuleError("attack_unavailable", dict(spec.unavailable), attack=spec.id)
         return spec, checked_options(spec, dict(options or {}))
 
     def _attack_plan(self, attacker, target, attack_id: str, asked: Mapping[str, Any]):

@@ -9,6 +9,7 @@ from tabletop_widgets.core.problems import Problem
 from tabletop_widgets.core.rule_problems import problem
 from tabletop_widgets.core.wording import ru_n
 from .fate import THREADS_CAP
+from .options import hero_caps
 from .traits import CHARACTERISTICS, CHAR_LABELS, CREATION_MAX, EXPERT_SKILLS, HERO_MAX, SKILLS, skill_label
 
 
@@ -39,8 +40,8 @@ _CREATION_ONLY = frozenset({"V06", "V16", "V17"})
 
 
 def _characteristic_problems(ch, *, options) -> list[Problem]:
-    """V01-V06: the point budget and the characteristics' ranges."""
-    hero = ch.entity_type == "hero"
+    """V01-V06: the point budget and the characteristics' ranges (a persona built as a hero, A46, too)."""
+    hero = hero_caps(ch.entity_type, options=options)
     creation = ch.phase == "creation"
     npc_sev = "error" if hero else "warning"  # NPC builder: V01-V06 become warnings (L279)
     out: list[Problem] = []
@@ -137,13 +138,14 @@ def _creation_problems(ch) -> list[Problem]:
             )
         nt = len(ch.tricks)
         if nt != 2 and hero:
+            # L264 "Выберите для героя 2 Трюка": fewer is not a lighter build (the book offers XP for
+            # refused Attributes, L263, and nothing for Tricks), so play cannot start without both
             out.append(
                 problem(
                     "V09",
-                    "Choose exactly 2 Tricks.",
-                    "Выберите 2 Трюка.",
+                    f"Choose exactly 2 Tricks (the hero has {nt}).",
+                    f"Выберите 2 Трюка (сейчас {ru_n(nt, 'Трюк', 'Трюка', 'Трюков')}).",
                     "tricks",
-                    "error" if nt > 2 else "warning",
                     count=nt,
                 )
             )
@@ -169,6 +171,43 @@ def _creation_problems(ch) -> list[Problem]:
                     "skill_xp_spent",
                 )
             )
+        if hero:
+            out += _creation_xp_problems(ch)
+    return out
+
+
+def _creation_xp_problems(ch) -> list[Problem]:
+    """V24, V25: a new hero's XP are the creation XP alone (10 for skills, +5 per refused Attribute,
+    L263, L268); what is left of them becomes unspent XP when play starts (``play_changes``). More
+    unspent XP, or XP already earned, can only be the GM's award in play (audit 3: typed in while
+    creating, they were kept)."""
+    out: list[Problem] = []
+    if ch.xp_free:
+        n = ch.xp_free
+        out.append(
+            problem(
+                "V24",
+                f"A new hero has no unspent XP besides the creation XP ({ch.creation_xp} for skills; what is "
+                f"left of them becomes unspent XP when play starts). The {n} entered can only be the GM's "
+                "award, in play.",
+                f"У нового героя нет свободных Очков опыта, кроме ОО создания ({ch.creation_xp} на Навыки; их "
+                f"остаток станет свободными ОО, когда начнётся игра). Указано {n}: такое даёт только мастер — "
+                "наградой в игре.",
+                "xp_free",
+                entered=n,
+            )
+        )
+    if ch.xp_total:
+        n = ch.xp_total
+        out.append(
+            problem(
+                "V25",
+                f"A new hero has earned no XP yet ({n} entered): XP are earned in play, by the GM's awards.",
+                f"Новый герой ещё не заработал Очков опыта (указано {n}): их зарабатывают в игре, награды даёт мастер.",
+                "xp_total",
+                entered=n,
+            )
+        )
     return out
 
 

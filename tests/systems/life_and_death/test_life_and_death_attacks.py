@@ -95,6 +95,8 @@ def variants(attacker, target, *, every_option: bool = True) -> list[tuple[str, 
         for o in spec.options if every_option else ():
             if o.kind == "choice" and len(o.choices) < 2:
                 continue
+            if o.name == "boost":  # needs a brightness below the caster's Power (L314): see CASES
+                continue
             out.append((spec.id, {o.name: non_default(o)}))
     return out
 
@@ -111,6 +113,10 @@ CASES += [
     ("armed-vs-armoured", "melee:sword", {"zone": "head_face", "defence": "dodge"}),
     ("armed-vs-armoured", "melee:sword", {"zone": "tail", "direction": "back", "epic": 1, "defence_epic": 1}),
     ("caster-vs-armoured", "spell:life", {"zone": "limb", "damage_type": "pattern"}),
+    # the brightness boost (L314): in an idle round, and with actions costing the Complexity roll dice
+    ("caster-vs-seer", "spell:life", {"brightness": 2, "boost": True}),
+    ("caster-vs-seer", "spell:life", {"brightness": 2, "boost": True, "boost_actions": 1}),
+    ("caster-vs-armoured", "spell:life", {"brightness": 1, "boost": True, "boost_free_actions": 2}),
 ]
 
 
@@ -373,9 +379,11 @@ def test_bad_attacks_are_refused_with_nothing_changed(call, code):
     assert_refused_unchanged(combat, call, code)
 
 
-def test_a_too_heavy_weapon_is_not_offered_and_its_refusal_says_why():
+def test_a_too_heavy_weapon_is_listed_unavailable_and_its_refusal_says_why():
+    """Audit 3: listed with why, never dropped (L155: Might 2 needed)."""
     weak = fighter(might=1)
-    assert "melee:sword" not in [a.id for a in SYSTEM.attacks(weak, armoured())]  # L155: Might 2 needed
+    sword = next(a for a in SYSTEM.attacks(weak, armoured()) if a.id == "melee:sword")
+    assert sword.unavailable == {"en": "Needs Might 2 (you have 1).", "ru": "Нужна Сила 2 (у вас 1)."}
     with pytest.raises(RuleError) as err:
         SYSTEM.attack_odds(weak, armoured(), "melee:sword")
     assert "Might 2" in err.value.message["en"] and "Сила 2" in err.value.message["ru"]

@@ -100,10 +100,12 @@ def caster() -> Character:
 
 
 def _other_values(o) -> list:
-    """The values of option ``o`` other than its default: every other choice; for a number, one
-    step up (or down when up is out of bounds)."""
+    """The values of option ``o`` other than its default: every other choice; the other truth
+    value; for a number, one step up (or down when up is out of bounds)."""
     if o.kind == "choice":
         return [v for v, _label in o.choices if v != o.default]
+    if o.kind == "bool":
+        return [not o.default]
     if o.kind == "int":
         for v in (o.default + 1, o.default - 1):
             if (o.min is None or v >= o.min) and (o.max is None or v <= o.max):
@@ -141,17 +143,19 @@ def test_fresh_characters_have_bare_hands_plain_and_called():
     plain, called, _hold = specs
     assert plain.kind == "unarmed" and called.kind == "called"
     assert plain.label == {"en": "Unarmed (fists, kicks)", "ru": "Безоружная атака (кулаки, ноги)"}
-    assert [o.name for o in plain.options] == ["roll", "luck", "modifier", "extra_turn", "defence", "defence_luck"]
+    hiding = ["from_hiding", "hide_roll"]  # L1127 (audit 3 finding 3)
+    defender = ["defence", "defence_luck", "detection"]
+    assert [o.name for o in plain.options] == ["roll", "luck", "modifier", "extra_turn", *hiding, *defender]
     assert [o.name for o in called.options] == [
         "roll",
         "luck",
         "modifier",
         "extra_turn",
         "body_part",
-        "defence",
-        "defence_luck",
+        *hiding,
+        *defender,
     ]
-    assert plain.defender_options == ("defence", "defence_luck")
+    assert plain.defender_options == tuple(defender)
     assert plain.option("modifier").gm_only and not plain.option("defence").gm_only
     # a bare hand parries bare hands (L1064), so all three defences are the target's to choose
     assert [v for v, _ in plain.option("defence").choices] == ["dodge", "parry", "none"]
@@ -236,7 +240,8 @@ def test_the_variants_cover_every_option():
         for spec in SYSTEM.attacks(attacker, target):
             changed = {k for attack_id, opts in cases if attack_id == spec.id for k in opts}
             assert changed == {o.name for o in spec.options if _other_values(o)}, spec.id
-            assert {o.name for o in spec.options if not _other_values(o)} <= {"roll"}  # one choice only
+            # one choice only: the roll, and noticing a hidden attacker with Perception alone
+            assert {o.name for o in spec.options if not _other_values(o)} <= {"roll", "detection"}
 
 
 # ------------------------------------------------------------------------------------------
@@ -591,15 +596,17 @@ def test_bad_attacks_are_refused_with_nothing_changed(attack_id, options, code):
     assert (len(fight.events), {cid: persisted(fight.character(cid)) for cid in fight.ids}) == before
 
 
-def test_an_empty_magazine_is_refused_and_the_weapon_not_offered():
+def test_an_empty_magazine_is_refused_and_the_weapon_listed_with_why():
+    """L1287: an empty gun is listed ("empty: reload"), never dropped, and refused with that reason."""
     vera = fighter()
     vera.weapons = [dict(w, ammo=0) if w["name"] == "Pistol" else w for w in vera.weapons]
     gleb = knight()
-    assert "ranged:pistol" not in [s.id for s in SYSTEM.attacks(vera, gleb)]
+    pistol = next(s for s in SYSTEM.attacks(vera, gleb) if s.id == "ranged:pistol")
+    assert pistol.unavailable["en"] == "empty: reload (an action)"
     with pytest.raises(RuleError) as err:
         SYSTEM.attack_odds(vera, gleb, "ranged:pistol")
     assert err.value.code == "no_ammo"
-    assert "Pistol" in err.value.message["en"] and "перезарядка" in err.value.message["ru"]
+    assert "Pistol" in err.value.message["en"] and "перезарядите" in err.value.message["ru"]
 
 
 def test_no_attack_in_panic_or_doom():

@@ -77,7 +77,7 @@ def test_a_grab_is_an_attack_that_restrains_instead_of_harming():
     ann, bob = Character(name="Ann", physique=5), Character(name="Bob")
     spec = next(s for s in SYSTEM.attacks(ann, bob) if s.id == "immobilise:unarmed")
     assert [v for v, _ in spec.option("roll").choices] == ["physique", "fine_motor"]
-    assert spec.option("hold").default == "person" and spec.defender_options == ("defence", "defence_luck")
+    assert spec.option("hold").default == "person" and spec.defender_options == ("defence", "defence_luck", "detection")
     odds = SYSTEM.attack_odds(ann, bob, "immobilise:unarmed")
     assert odds.damage == {0: 1} and 0 < odds.p_hit < 1 and odds.p_defeat == 0
     combat = Combat(SYSTEM, rng=Scripted(5, 2))  # Physique d10: 5; Bob's dodge d6: 2

@@ -60,7 +60,7 @@ def test_a_player_walks_from_a_blank_character_to_play():
     with pytest.raises(RuleError) as err:
         w.next()
     assert err.value.code == "step_problems" and codes(err.value.data["problems"]) == ["ability_count"]
-    assert "this game starts with 3 skills and 1 talent(s)" in str(err.value)
+    assert "this game starts with 3 skills and 1 talent." in str(err.value)
     c.abilities = SKILLS + [TALENT]
     assert texts(w.budgets(), "ru") == [
         "Навыки: потрачено 3 из 3, осталось 0",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from math import comb
 
 import pytest
 from helpers import FixedRng, assert_attack_odds_match_sample
@@ -221,10 +222,12 @@ def test_armour_and_armour_piercing_by_hand():
     rifle = SYSTEM.attack_odds(vera, target, "shooting:винтовка_с_бронебойными_патронами")
     assert rifle.p_hit == Fraction(63, 64) and max(rifle.damage) == 6
     # With 18 dice (10 + 5 + knife 1 + Advantage 3 + help 1 - PD 2) 8 are rolled and 5 count
-    # as successes (L55): a sure hit, 5-13 damage
+    # as successes (L55): a sure hit, 5-13 successes, but the guard has 10 health levels to lose
+    # (L93, L722; audit 3): 5-10 damage, 10 whenever 10 or more successes come up
     strong = fighter(strength=10, melee=5)
     odds = SYSTEM.attack_odds(strong, guard(), "melee:нож", help=1, advantage=True)
-    assert odds.p_hit == 1 and min(odds.damage) == 5 and max(odds.damage) == 13
+    assert odds.p_hit == 1 and min(odds.damage) == 5 and max(odds.damage) == 10
+    assert odds.damage[10] == sum(Fraction(comb(8, k), 2**8) for k in range(5, 9))
 
 
 def test_quick_fight_by_hand():
@@ -384,14 +387,15 @@ def test_one_drama_point_per_check_when_the_rules_say_so():
 # -- the audit's findings -----------------------------------------------------------------------
 def test_the_sheets_weapon_attribute_and_skill_are_what_the_attack_rolls():
     """L92, L504-515: Strength + Melee or Dexterity + Ranged (thrown: Strength + Ranged), as the
-    sheet's weapon says; a rapier the sheet gives Dexterity rolls Dexterity + Melee."""
+    sheet's weapon says. A melee blow is always Strength + Melee (L505): a rapier the sheet marks
+    Dexterity still strikes with Strength, Dexterity + Melee being the feint (L506; audit 3)."""
     rapier = {"name": "Рапира", "attack_bonus": 2, "skill": "melee", "attribute": "dexterity"}
     duelist = Character(name="Дуэлянт", strength=1, dexterity=4, melee=3, ranged=0, weapons=[rapier])
     odds = SYSTEM.attack_odds(duelist, guard(), "melee:рапира")
-    assert "Ловкость 4 + Ближний Бой 3" in odds.notes[0]["ru"] and odds.p_hit == 1 - Fraction(1, 2**7)
+    assert "Сила 1 + Ближний Бой 3" in odds.notes[0]["ru"] and odds.p_hit == 1 - Fraction(1, 2**4)
     # the older SYSTEM.attack rolls the weapon's own attribute and skill too, whatever kind is asked
-    r = SYSTEM.attack(duelist, guard(), "melee", weapon="Рапира", rng=FixedRng(*[1] * 7))
-    assert r.details["pool"] == 4 + 3 + 2 - 2 and r.details["terms"][0] == ("dexterity", 4)
+    r = SYSTEM.attack(duelist, guard(), "melee", weapon="Рапира", rng=FixedRng(*[1] * 4))
+    assert r.details["pool"] == 1 + 3 + 2 - 2 and r.details["terms"][0] == ("strength", 1)
     pc, criminal = book_pc_and_criminal()
     shot = SYSTEM.attack(pc, criminal, "melee", weapon="pistol", rng=FixedRng(*[1] * 4))
     assert shot.check_id == "shooting" and shot.details["terms"][:2] == [("dexterity", 3), ("ranged", 2)]

@@ -28,7 +28,8 @@ def test_check_spec_options_and_notation():
     assert spec.notation == "pool 3[wits]+2[investigation] diff 3"
     assert SYSTEM.check(c, "armed_attack").option("armour").default == 0
     assert SYSTEM.check(c, "haggle").option("opponent_pool").default == 0
-    assert SYSTEM.check(Character(damage=4), "first_aid").option("difficulty").default == 4
+    assert SYSTEM.check(Character(damage=4), "first_aid").option("patient_damage").default is None  # own: L724
+    assert SYSTEM.pool_plan(Character(damage=4), "first_aid").opposition == 4  # L723
     assert SYSTEM.check(Character(damage=5), "wits+investigation").option("pain").default is True
 
 

@@ -113,10 +113,13 @@ def test_pending_false_keeps_the_queue():
     assert "pending_consumed" not in r.details and len(c.pending_bonus_dice) == 1
 
 
-def test_previous_successes_skip_attacks_and_contests_and_aim_option_wins():
+def test_previous_successes_reach_attacks_unless_the_narrow_reading_and_aim_option_wins():
     c = Character(strength=3, melee=2)
     SYSTEM.add_pending(c, "previous successes", 2)
-    assert "pending:previous successes" not in keys(c, "armed_attack", difficulty=2)  # §11 #36
+    assert "pending:previous successes" in keys(c, "armed_attack", difficulty=2)  # L771 (audit 3)
+    narrow = SYSTEM.with_rules(previous_successes_reach="single_success_checks")
+    plan = narrow.pool_plan(c, "armed_attack", difficulty=2)
+    assert "pending:previous successes" not in [k for k, _, _ in plan.terms]  # §11 #36
     assert "pending:previous successes" in keys(c, "strength+athletics")
     d = Character(dexterity=3, ranged=2)
     SYSTEM.add_pending(d, "aim", 2)

@@ -103,7 +103,10 @@ def test_every_equipped_weapon_is_an_attack_with_its_own_rating():
     assert SYSTEM.attack_odds(vera, target, "ranged:bow").p_hit == Fraction(19, 20)  # needs 2
     assert SYSTEM.attack_odds(vera, target, "ranged:throwing_knife").p_hit == Fraction(18, 20)  # needs 3
     unequipped = fighter(weapons_list=[{"name": "Machete", "kind": "melee", "dmb": 2, "equipped": False}])
-    assert [a.id for a in SYSTEM.attacks(unequipped, target)] == ["unarmed"]
+    # audit 3: a weapon put away is listed with why, never dropped (and making it is refused)
+    listed = SYSTEM.attacks(unequipped, target)
+    assert [a.id for a in listed] == ["unarmed", "melee:machete"]
+    assert listed[0].unavailable is None and listed[1].unavailable["en"].startswith("Put away")
 
 
 def test_weapon_ids_stay_readable_in_russian_and_unique():
@@ -326,13 +329,17 @@ def test_secrets_of_mastery_without_threads_by_hand():
 
 def test_lucky_a_bought_success_deals_the_minimal_damage():
     """L189: 2 Threads before the roll buy the minimal success; its Damage before Durability is the
-    GM option ``min_success_damage`` (A13, default 1), so against Durability 1 nothing."""
+    GM option ``min_success_damage``: the book's 0 by default, as a rolled total equal to the Defense
+    (L351, audit 3); the house reading 1 costs 1, so against Durability 1 nothing."""
     ada, bo = fresh()
     odds = SYSTEM.attack_odds(ada, bo, "unarmed", bought="success")
-    assert odds.p_hit == 1 and odds.damage[1] == 1
+    assert odds.p_hit == 1 and odds.damage[0] == 1
     out = SYSTEM.resolve_attack(ada, bo, "unarmed", bought="success", rng=DiceInOrder([]))
-    assert out.hit and out.damage == 1 and [(e.trait, e.delta) for e in out.attacker_effects] == [("threads", -2)]
-    assert SYSTEM.attack_odds(ada, Character(durability_gm=1), "unarmed", bought="success").damage[0] == 1
+    assert out.hit and out.damage == 0 and [(e.trait, e.delta) for e in out.attacker_effects] == [("threads", -2)]
+    house = SYSTEM.with_rules(min_success_damage=1)
+    assert house.attack_odds(ada, bo, "unarmed", bought="success").damage[1] == 1
+    assert house.resolve_attack(ada, bo, "unarmed", bought="success", rng=DiceInOrder([])).damage == 1
+    assert house.attack_odds(ada, Character(durability_gm=1), "unarmed", bought="success").damage[0] == 1
 
 
 # ------------------------------------------------------------------------------------------------

@@ -296,6 +296,7 @@ def test_robot_repair_outcome_bands():
         "area_damage": 3,
         "radius": 1,
         "kind": "contaminating",
+        "self_damage": 0,  # A40: the robot itself is not in "everyone within 1 m" by default
     }
     assert attributes.robot_repair_outcome(r, "D", options=SYSTEM.rules)["radius"] == 6
 
@@ -333,15 +334,17 @@ def test_S20_area_count():
 
 # --- bought outcomes, contests, Unique moves ------------------------------------------------------------
 def test_bought_minimal_success_on_attack_A13():
+    """A13 (audit 3): a bought minimal success deals what a rolled total equal to the Defense does,
+    the book's 0 (L351) by default, 1 under the house reading."""
     a = Character(weapons=3, threads=2)
     t = Character(armour_bonus=8, durability_gm=0)  # DEF 18
     r = SYSTEM.attack(a, t, bought="success")
-    assert r.success and r.margin == 0 and r.details["damage"] == 1
+    assert r.success and r.margin == 0 and r.details["damage"] == 0
     assert [(e.trait, e.delta) for e in r.effects] == [("threads", -2)]
-    s = SYSTEM.with_rules(min_success_damage=0)
-    assert s.attack(a, t, bought="success").details["damage"] == 0
+    s = SYSTEM.with_rules(min_success_damage=1)
+    assert s.attack(a, t, bought="success").details["damage"] == 1
     tough = Character(armour_bonus=8, durability_gm=2)
-    assert SYSTEM.attack(a, tough, bought="success").details["damage"] == 0
+    assert s.attack(a, tough, bought="success").details["damage"] == 0
 
 
 def test_bought_results_and_chance():

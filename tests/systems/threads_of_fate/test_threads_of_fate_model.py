@@ -42,7 +42,8 @@ def test_D02():
 
 
 def test_D03():
-    c = Character(strength=18, dexterity=18, constitution=18, intelligence=8, wisdom=7, charm=1)
+    tricks = [{"name": "Quick draw"}, {"name": "Scavenger"}]  # L264: every hero takes two (V09)
+    c = Character(strength=18, dexterity=18, constitution=18, intelligence=8, wisdom=7, charm=1, tricks=tricks)
     assert [
         getattr(c, f + "_mod") for f in ("strength", "dexterity", "constitution", "intelligence", "wisdom", "charm")
     ] == [4, 4, 4, -1, -2, -5]

@@ -103,8 +103,10 @@ def test_S17_bonus_xp(n_attr, bonus):
 
 
 def test_V09_tricks():
-    assert only(legal(tricks=[{"name": "a"}]), "V09")[0].severity == "warning"
-    assert only(legal(tricks=[{"name": "a"}, {"name": "b"}, {"name": "c"}]), "V09")[0].severity == "error"
+    """L264 "Выберите для героя 2 Трюка": one, none or three are errors (audit 3: fewer was a warning)."""
+    for tricks in ([], [{"name": "a"}], [{"name": "a"}, {"name": "b"}, {"name": "c"}]):
+        assert only(legal(tricks=tricks), "V09")[0].severity == "error"
+    assert not only(legal(tricks=[{"name": "a"}, {"name": "b"}]), "V09")
 
 
 def test_V10_flaws():
