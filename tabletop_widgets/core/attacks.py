@@ -13,7 +13,7 @@ Plain data only: no ipywidgets, no I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
@@ -25,6 +25,10 @@ from .system import Effect
 
 #: Kinds of attack the tracker groups and labels (a system may use others; they show as "attack").
 ATTACK_KINDS = ("melee", "ranged", "called", "spell", "unarmed", "other")
+
+#: The bool option of an attack made from hiding (RET L1127): a tracker turns it on by default
+#: when the attacker is a combatant it keeps hidden from the players (:func:`from_hiding`).
+FROM_HIDING = "from_hiding"
 
 
 @dataclass(frozen=True)
@@ -167,3 +171,12 @@ def defeat_chance(system, target, damage, **damage_options: Any) -> Fraction:
         if system.is_defeated(twin):
             total += p
     return total
+
+
+def from_hiding(spec: "AttackSpec") -> "AttackSpec":
+    """``spec`` as a combatant kept hidden makes it: its :data:`FROM_HIDING` option (when it has
+    one) on by default. The attacker may still turn it off."""
+    if not any(o.name == FROM_HIDING and o.kind == "bool" for o in spec.options):
+        return spec
+    options = tuple(replace(o, default=True) if o.name == FROM_HIDING else o for o in spec.options)
+    return replace(spec, options=options)

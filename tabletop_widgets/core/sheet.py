@@ -130,6 +130,9 @@ class Field:
     group          (str) for grouped columns: the group's id
     group_label    (``{"en","ru"}``) the group's heading
     row_total      (str) a trait shown as the group's total
+    default        for an item field of a ``list``: the value a new item starts with (the
+                   book's starting level, a usual choice); None: the kind's own blank (see
+                   :func:`new_item`)
 
     extra        system-specific data the generic widgets never read (a system's own notes)
     """
@@ -171,6 +174,7 @@ class Field:
     group: str | None = None
     group_label: Mapping[str, str] | None = None
     row_total: str | None = None
+    default: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self):
@@ -264,6 +268,7 @@ _FIELD_HINTS = frozenset(
         "group",
         "group_label",
         "row_total",
+        "default",
     }
 )
 
@@ -320,6 +325,9 @@ def sheet_problems(system: Any) -> list[str]:
             out.append(f"system {slug!r}, {where}: parent={f.parent!r} is not a field of the sheet")
         if f.allow_empty and not f.choices_from:
             out.append(f"system {slug!r}, {where}: allow_empty needs choices_from")
+        offered = [v for v, _ in f.choices]
+        if f.default is not None and f.kind == "choice" and offered and not f.free_text and f.default not in offered:
+            out.append(f"system {slug!r}, {where}: default={f.default!r} is not one of its choices")
         for item in f.item_fields:
             check_field(item, f"{where}, item {item.name!r}", False)
 
@@ -333,6 +341,30 @@ def sheet_problems(system: Any) -> list[str]:
                 out.append(f"system {slug!r}, {where}: not a method of the system")
             table(where, a.source)
     return out
+
+
+def blank_value(item_field: Field) -> Any:
+    """The value a new list item gives ``item_field`` when nothing else does: its ``default``,
+    else its kind's blank (a flag off, a number its lowest bound above 0 or 0, a choice its first
+    choice, several choices none, a text empty)."""
+    if item_field.default is not None:
+        return item_field.default
+    kind = item_field.kind
+    if kind == "flag":
+        return False
+    if kind == "input":
+        return item_field.min if item_field.min is not None and item_field.min > 0 else 0
+    if kind == "choice":
+        if item_field.multiple:
+            return []
+        return item_field.choices[0][0] if item_field.choices else ""
+    return ""
+
+
+def new_item(list_field: Field) -> dict[str, Any]:
+    """A new item of the list field ``list_field`` as the sheet's New form starts it: each item
+    field's :func:`blank_value` (the system's declared defaults first)."""
+    return {f.name: blank_value(f) for f in list_field.item_fields}
 
 
 def validate_sheet(system: Any) -> None:

@@ -159,6 +159,13 @@ class CombatRules:
         between two freshly made characters (unarmed, or its basic attack)."""
         return []
 
+    def attacks_per_turn(self, character, round: int = 1) -> int | None:
+        """How many attacks ``character`` may make in one of its turns in ``round`` (None: no
+        limit). One by default: one attack a turn (Р.Э.Т.'s turn has a move, an attack and an
+        action; a Season's round one normal action; a Thread's turn one Manoeuvre). A table
+        checks it where a player's attack is resolved."""
+        return 1
+
     def attack_spec(self, attacker, target, attack_id: str, options: Mapping[str, Any] | None = None):
         """``(AttackSpec, options with defaults)`` for ``attack_id``, refusing (``RuleError``) an
         attack not offered now and options it does not declare or whose values it does not allow

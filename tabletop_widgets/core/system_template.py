@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Any, Callable, Mapping, Sequence
 
 from .system import GameSystem
@@ -40,7 +41,13 @@ def exported_on_first_use(package: str, names: Sequence[str], module: str = "_ap
     def __getattr__(name: str) -> Any:
         if name not in exported:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(import_module(f"{package}.{module}"), name)
+        # A submodule named in ``names`` is imported as itself: ``from . import fate`` inside the
+        # package asks for it here first, while ``<module>`` may be the very import under way
+        value = (
+            import_module(f"{package}.{name}")
+            if find_spec(f"{package}.{name}") is not None
+            else getattr(import_module(f"{package}.{module}"), name)
+        )
         setattr(sys.modules[package], name, value)
         return value
 

@@ -6,14 +6,23 @@
     python -m tabletop_widgets.table verify DB TABLE [--session N] [--commitment HEX] [--head HEX] [--seed HEX]
     python -m tabletop_widgets.table lobby-key DB [--no-lobby-key | --new]
     python -m tabletop_widgets.table backup DB TABLE FILE
-    python -m tabletop_widgets.table restore DB FILE
+    python -m tabletop_widgets.table restore DB FILE [--replace]
+    python -m tabletop_widgets.table resolve DB [--once] [--parent PID]
 
 ``DB`` is a SQLite path or a ``postgresql://`` URL (or ``-`` for ``$TABLETOP_DB`` / the default).
 Tokens are stored only as hashes, so ``links`` issues *new* tokens (the seats' old links stop
 working). ``verify --commitment/--head`` take what a player copied from their seat. ``lobby-key``
 makes sure the lobby has a key (generated and printed once when there is none; ``$TABLETOP_LOBBY_KEY``
 sets a chosen one) or, with ``--no-lobby-key``, records that the lobby runs without one.
+``resolve`` answers the seats' requests (an attack's odds, an attack, a defence) until stopped
+(``--once``: what waits now; ``--parent``: stop when that process is gone): the resolver
+``tabletop-widgets play`` runs beside Voila (:mod:`.resolver`).
 Exit status: 0 fine, 1 verification failed, 2 usage, lookup or I/O error (never a traceback).
+
+Everything printed passes through :func:`terminal_safe`: a store or a backup file is data from
+whoever could write it, and a terminal obeys control characters (``ESC[8m`` conceals the lines
+that follow, ``ESC]0;`` sets the window title, ``\r`` overwrites a line). ``verify`` prints its
+verdict last, after the report, on its own line.
 """
 
 from __future__ import annotations
@@ -22,9 +31,33 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 
 from .seats import SeatSpec, create_table, link, reissue_token
 from .store import StoreError, open_store
+
+
+#: characters that reorder the text a terminal shows (bidi embeddings, overrides, isolates)
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def terminal_safe(text: object) -> str:
+    """``text`` with every control character but the newline (C0, DEL, C1) and every bidi control
+    shown as its escape (``\\x1b``, ``\\u202e``): harmless on a terminal, visible to whoever
+    looks into the store."""
+    out = []
+    for c in str(text):
+        if c != "\n" and (unicodedata.category(c) == "Cc" or c in _BIDI):
+            out.append(f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def say(text: object = "", *, err: bool = False) -> None:
+    """Print one message, terminal-safe (see :func:`terminal_safe`)."""
+    stream = sys.stderr if err else sys.stdout
+    print(terminal_safe(text), file=stream, flush=True)
 
 
 def _store(db: str, *, create: bool = False):
@@ -131,6 +164,19 @@ def _add_backup_restore(sub) -> None:
     rs = sub.add_parser("restore", help="restore a campaign from a backup file (checked first)")
     rs.add_argument("db")
     rs.add_argument("file")
+    rs.add_argument(
+        "--replace",
+        action="store_true",
+        help="put the backup in the place of the table if the store has it (only a backup of that "
+        "table's own log, earlier or later; its seats keep the store's links; stop its pages first)",
+    )
+
+
+def _add_resolve(sub) -> None:
+    rv = sub.add_parser("resolve", help="answer the seats' requests on the server (what `play` runs beside Voila)")
+    rv.add_argument("db")
+    rv.add_argument("--once", action="store_true", help="answer what waits now, then stop")
+    rv.add_argument("--parent", type=int, default=None, help="stop when the process with this id is gone")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -138,7 +184,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tabletop_widgets.table", description="Shared tables: create, links, verify."
     )
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for add in (_add_create, _add_links, _add_verify, _add_lobby_key, _add_backup_restore):
+    for add in (_add_create, _add_links, _add_verify, _add_lobby_key, _add_backup_restore, _add_resolve):
         add(sub)
     return ap
 
@@ -149,10 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args)
     except (StoreError, KeyError, ValueError, OSError) as exc:
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"error: {msg}", file=sys.stderr)
+        say(f"error: {msg}", err=True)
         return 2
     except Exception as exc:  # a driver's own error (sqlite3, psycopg...): still no traceback
-        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        say(f"error: {type(exc).__name__}: {exc}", err=True)
         return 2
 
 
@@ -169,7 +215,7 @@ def _create(args) -> int:
         )
     links = made.links(args.base)
     if args.json:
-        print(
+        say(
             json.dumps(
                 {
                     "table": made.table_id,
@@ -181,10 +227,10 @@ def _create(args) -> int:
             )
         )
     else:
-        print(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
+        say(f"table {made.table_id} ({args.system}); dice commitment {made.seed_hash}")
         for s in made.seats:
-            print(f"  {s.seat:12} {s.role:8} {links[s.seat]}")
-        print("Keep these links: only their hashes are stored.")
+            say(f"  {s.seat:12} {s.role:8} {links[s.seat]}")
+        say("Keep these links: only their hashes are stored.")
     return 0
 
 
@@ -194,18 +240,18 @@ def _links(args) -> int:
         wanted = set(args.seat) if args.seat else {s.seat for s in seats}
         unknown = wanted - {s.seat for s in seats}
         if unknown:
-            print(f"error: table {args.table} has no seat(s) {sorted(unknown)}", file=sys.stderr)
+            say(f"error: table {args.table} has no seat(s) {sorted(unknown)}", err=True)
             return 2
         out = {}
         for s in seats:
             if s.seat in wanted:
                 out[s.seat] = (s.role, link(args.table, reissue_token(store, args.table, s.seat), args.base))
     if args.json:
-        print(json.dumps({k: {"role": r, "link": u} for k, (r, u) in out.items()}, indent=2))
+        say(json.dumps({k: {"role": r, "link": u} for k, (r, u) in out.items()}, indent=2))
     else:
         for seat, (role, url) in out.items():
-            print(f"  {seat:12} {role:8} {url}")
-        print("New tokens issued: the previous links of these seats no longer work.")
+            say(f"  {seat:12} {role:8} {url}")
+        say("New tokens issued: the previous links of these seats no longer work.")
     return 0
 
 
@@ -216,11 +262,11 @@ def _verify(args) -> int:
         rep = verify_table(
             store, args.table, args.session, seed_hex=args.seed, commitment=args.commitment, head=args.head
         )
-    print(rep.text(), file=sys.stdout if rep.ok else sys.stderr)
-    if not rep.ok:
-        print(
+    say(rep.text(), err=not rep.ok)
+    if not rep.ok:  # last, on a line of its own; nothing before it can hide it (terminal_safe)
+        say(
             "VERIFY FAILED: the log was changed, or does not match the table's fair-dice seed or what you saved",
-            file=sys.stderr,
+            err=True,
         )
     return 0 if rep.ok else 1
 
@@ -230,7 +276,7 @@ def _backup(args) -> int:
 
     with _store(args.db) as store:
         info = backup_campaign(store, args.table, args.file)
-    print(
+    say(
         f"campaign {info.table_id} ({info.title or info.system}): {info.events} events, "
         f"{info.sessions} session(s) written to {args.file} (keep it private: it holds the dice seeds)"
     )
@@ -241,8 +287,9 @@ def _restore(args) -> int:
     from .backup import restore_campaign
 
     with _store(args.db, create=True) as store:
-        info = restore_campaign(store, args.file)
-    print(f"campaign {info.table_id} ({info.title or info.system}): {info.events} events restored; head {info.head}")
+        info = restore_campaign(store, args.file, replace=args.replace)
+    done = "restored, replacing the table the store had" if info.replaced else "restored"
+    say(f"campaign {info.table_id} ({info.title or info.system}): {info.events} events {done}; head {info.head}")
     return 0
 
 
@@ -255,18 +302,41 @@ def _lobby_key(args) -> int:
     with _store(args.db, create=True) as store:
         made = prepare_lobby_key(store, key=key, disabled=args.no_lobby_key, renew=args.new)
     if args.no_lobby_key:
-        print("  Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.")
+        say("  Lobby: NO KEY (--no-lobby-key): anyone who reaches this server can create tables.")
     elif made:
-        print(f"  Lobby key (shown once, stored only hashed): {made}")
+        say(f"  Lobby key (shown once, stored only hashed): {made}")
     elif key:
-        print("  Lobby key: set from TABLETOP_LOBBY_KEY.")
+        say("  Lobby key: set from TABLETOP_LOBBY_KEY.")
     else:
-        print("  Lobby key: already set (stored hashed; `lobby-key --new` replaces it).")
+        say("  Lobby key: already set (stored hashed; `lobby-key --new` replaces it).")
+    return 0
+
+
+def _resolve(args) -> int:
+    import logging
+    import signal
+    import threading
+
+    from .resolver import Resolver
+
+    logging.basicConfig(level=logging.INFO, format="[resolver %(levelname)s] %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with _store(args.db, create=True) as store:
+        resolver = Resolver(store)
+        if args.once:
+            print(f"{resolver.run_once()} request(s) answered")
+            return 0
+        try:
+            resolver.run(stop, parent=args.parent)
+        except KeyboardInterrupt:
+            pass
     return 0
 
 
 #: each subcommand's step
 COMMANDS = {
+    "resolve": _resolve,
     "create": _create,
     "links": _links,
     "verify": _verify,

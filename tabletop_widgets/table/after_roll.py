@@ -12,9 +12,10 @@ Life&Death's epic dice spent after the roll), checked in Python whatever the bro
   ``after_roll_options``: unknown names and values out of range are refused) on the character
   as the table holds it now; its effects are applied all or nothing.
 
-It writes a ``check.after`` event (the new outcome, seen by every seat that saw the check) and
-a ``character.update`` (the effects: the epic dice spent), in one transaction. No die is drawn:
-``verify_table`` has nothing new to replay.
+It writes a ``check.after`` event (the new outcome, seen by every seat that saw the check, with
+the character as it was worked out on) and a ``character.update`` (the effects: the epic dice
+spent), in one transaction. No die is drawn; ``verify_table`` works the change out again from the
+check's own stream and that character, and checks that the update spent what it cost.
 """
 
 from __future__ import annotations
@@ -24,36 +25,13 @@ from typing import Any, Mapping
 
 from ..core.i18n import LOCALES, T
 from ..core.problems import RuleError
-from .events import jsonable, register_kind, validate
+from .events import jsonable
+from .kinds import CHARACTER_UPDATE, CHECK, CHECK_AFTER, is_kind
+from .kinds.dice import check_json
 from .rolling import DrawWatch
 from .rules import PlayError
-from .state import TableState, log_check, reducer
-from .store import Event, NewEvent
-
-KIND = "check.after"
-
-register_kind(
-    KIND,
-    action="check",
-    fields={
-        "index": ((int,), True),
-        "system": ((str,), True),
-        "check_id": ((str,), True),
-        "character_id": ((str,), True),
-        "options": ((dict,), True),
-        "hidden": ((bool,), True),
-        "result": ((dict,), True),
-        "text": ((str,), True),
-        "texts": ((dict,), False),
-    },
-    doc="A player's latest check read again after the roll (Life&Death: epic dice spent after it): "
-    "the check's roll index, the options, the new outcome. No dice are drawn.",
-)
-
-
-@reducer(KIND)
-def _after(state: TableState, e: Event) -> None:
-    log_check(state, e, options=e.payload["options"])
+from .state import TableState
+from .store import NewEvent
 
 
 def refused(code: str, en: str, ru: str) -> PlayError:
@@ -63,20 +41,20 @@ def refused(code: str, en: str, ru: str) -> PlayError:
 def latest_check(state: TableState, character_id: str) -> Mapping[str, Any] | None:
     """The log entry of ``character_id``'s latest check this view saw (None: none)."""
     for entry in reversed(state.log):
-        if entry.get("kind") == "check" and entry.get("character_id") == character_id:
+        if is_kind(entry, CHECK) and entry.get("character_id") == character_id:
             return entry
     return None
 
 
 def amended(state: TableState, index: int) -> bool:
-    return any(e.get("kind") == KIND and e.get("index") == index for e in state.log)
+    return any(is_kind(e, CHECK_AFTER) and e.get("index") == index for e in state.log)
 
 
 def find_check(state: TableState, seat: str, index: Any) -> Mapping[str, Any]:
     """The log entry of the check ``index`` this seat may amend, or the refusal."""
     if isinstance(index, bool) or not isinstance(index, int):
         raise refused("bad_roll", "Which roll? Its number is needed.", "Какой бросок? Нужен его номер.")
-    entry = next((e for e in reversed(state.log) if e.get("kind") == "check" and e.get("index") == index), None)
+    entry = next((e for e in reversed(state.log) if is_kind(e, CHECK) and e.get("index") == index), None)
     if entry is None:
         raise refused("no_such_check", f"There is no check number {index}.", f"Проверки № {index} нет.")
     if entry.get("actor") != seat:
@@ -120,61 +98,58 @@ def may_amend(session, index: int) -> bool:
 def after_roll_events(session, tx, index: Any, options: Mapping[str, Any], locale: str = "en") -> list[NewEvent]:
     """The events of an after-roll change to check ``index`` (see the module's text), or the
     refusal (:class:`PlayError` or the rules' :class:`RuleError`); nothing is written then."""
-    from .session_dice import check_json  # the one JSON form of a check result
-
     state, system = session.state, session.system
     entry = find_check(state, session.seat, index)
     cid = str(entry["character_id"])
     recorded = next((e for e in tx.events_after(int(entry["seq"]) - 1) if e.seq == entry["seq"]), None)
-    if recorded is None or recorded.kind != "check":
+    if recorded is None or not is_kind(recorded, CHECK):
         raise refused("no_such_check", f"There is no check number {index}.", f"Проверки № {index} нет.")
     p = recorded.payload
-    rolled_as = system.Character.from_dict(p["character"])
-    again = system.roll_check(rolled_as, p["check_id"], rng=DrawWatch(tx.secret_seed(), index), **p["options"])
+    data = state.characters.get(cid)
+    if data is None:
+        raise refused("no_character", "That character is not at this table.", "Этого персонажа нет за столом.")
+    opts = jsonable(dict(options))
+    try:
+        again, result = CHECK_AFTER.worked_out(system, p, data, opts, DrawWatch(tx.secret_seed(), index))
+    except NotImplementedError:
+        raise RuleError(
+            "no_after_roll", T("Nothing more can be done to this roll.", "С этим броском больше ничего сделать нельзя.")
+        ) from None
     if json.loads(json.dumps(check_json(again), sort_keys=True)) != p["result"]:
         raise refused(
             "check_not_replayed",
             "This check cannot be read again as it was rolled, so it cannot be changed.",
             "Эту проверку не удаётся прочитать заново так, как она выпала, поэтому изменить её нельзя.",
         )
-    data = state.characters.get(cid)
-    if data is None:
-        raise refused("no_character", "That character is not at this table.", "Этого персонажа нет за столом.")
     model = system.Character.from_dict(data)
-    opts = jsonable(dict(options))
-    try:
-        result = system.after_roll(model, again, **opts)
-        changes = system.apply_effects(model, result.effects) if result.effects else {}
-    except NotImplementedError:
-        raise RuleError(
-            "no_after_roll", T("Nothing more can be done to this roll.", "С этим броском больше ничего сделать нельзя.")
-        ) from None
-    payload = validate(
-        KIND,
-        {
-            "index": index,
-            "system": system.slug,
-            "check_id": p["check_id"],
-            "character_id": cid,
-            "options": opts,
-            "hidden": bool(p.get("hidden")),
-            "result": check_json(result),
-            "text": result.text(locale),
-            "texts": {loc: result.breakdown(loc) for loc in LOCALES},
-        },
-    )
-    out = [NewEvent(KIND, session.seat, payload, recorded.audience)]
-    if changes:
-        upd = validate(
-            "character.update",
-            {
-                "character_id": cid,
-                "changes": jsonable({k: v[1] for k, v in changes.items()}),
-                "reason": {"check": p["check_id"], "index": index, "after_roll": True},
-            },
+    changes = system.apply_effects(model, result.effects) if result.effects else {}
+    out = [
+        CHECK_AFTER.new(
+            session.actor,
+            recorded.audience,
+            index=index,
+            system=system.slug,
+            check_id=p["check_id"],
+            character_id=cid,
+            options=opts,
+            hidden=bool(p.get("hidden")),
+            result=check_json(result),
+            text=result.text(locale),
+            texts={loc: result.breakdown(loc) for loc in LOCALES},
+            character=jsonable(data),
         )
-        out.append(NewEvent("character.update", session.seat, upd, recorded.audience))
+    ]
+    if changes:
+        out.append(
+            CHARACTER_UPDATE.new(
+                session.actor,
+                recorded.audience,
+                character_id=cid,
+                changes=jsonable({k: v[1] for k, v in changes.items()}),
+                reason={"check": p["check_id"], "index": index, "after_roll": True},
+            )
+        )
     return out
 
 
-__all__ = ["KIND", "after_roll_events", "find_check", "latest_check", "may_amend"]
+__all__ = ["after_roll_events", "find_check", "latest_check", "may_amend"]

@@ -1,41 +1,31 @@
 """Attacks at a shared table: who may attack whom, the odds before the roll, the defender's
-choices, and the roll with the table's fair dice (no widgets).
+choices, and what a seat asks (no widgets).
 
-Where an attack is resolved: in the GM's kernel, by the combat sync (:class:`~.attack_desk.AttackDesk` on
-:class:`~.combat_sync.CombatSync`). A player's kernel never holds an NPC's sheet (the audience
-projection forbids it), and the attacks offered, their odds and their roll all need both sheets,
-so a player's page only *asks*, through the log:
+A player's kernel never holds an NPC's sheet (the audience projection forbids it), and the attacks
+offered, their odds and their roll all need both sheets, so a player's page *asks*: its requests
+wait in the store's request table (:mod:`.requests`, never in the log) and are answered on the
+server by the resolver (:mod:`.resolver`), which holds every sheet:
 
-* ``attack.ask`` (the player's seat): "what can my character do to this target, and with these
-  options, what are the odds?" The GM's kernel answers with ``attack.offer`` to that seat: the
-  attacks offered (without the defender's options, which are not the attacker's to set) and the
-  exact odds, the defender's choices taken at their defaults.
-* ``attack.declared`` (the player's seat, on their own turn, their own character): the GM's
-  kernel checks it again (whose character, whose turn, a target the seat may see, an attack
-  offered, options the attack declares with values it allows, none of the defender's) and then
-  either asks the defender or resolves it.
-* ``attack.question`` (the GM's kernel) to the seat whose character is attacked when the attack
-  has defender options (RET dodge/parry/block, L&D defence check; an NPC's defence is the GM's to
-  choose, so the GM's page gets that question); ``attack.answer`` from that seat, or from the GM
-  answering for an absent player.
-* ``attack`` (the GM's kernel): the outcome rolled with the fair-dice stream of the next roll
-  index, with both sheets as rolled (``verify`` rolls ``system.resolve_attack`` again with that
-  stream and compares), and in the same transaction the tracker's ``combat.state`` (the Combat's
-  ``attack`` event) and ``attack.done`` to the seats involved.
+* an ``odds`` request (:func:`ask_request`): "what can my character do to this target, and with
+  these options, what are the odds?" Its answer: the attacks offered (without the defender's
+  options, which are not the attacker's to set) and the exact odds, the defender's choices taken
+  at their defaults (:func:`offer_for` finds it).
+* an ``attack`` request (:func:`declare_request`; the player's own character, on its turn): the
+  resolver checks it again (whose character, whose turn, the system's attacks a turn, a target
+  the seat may see, an attack offered, options the attack declares with values it allows, none of
+  the defender's) and either asks the defender or rolls it.
+* a ``defence`` request (the resolver's) to the seat whose character is attacked, when the attack
+  has defender options (RET dodge/parry/block, L&D defence check); an NPC's defence is the GM's to
+  choose unless the GM lets NPCs defend by their default choice. :func:`answer_request` is the
+  defender's (or the GM's, for an absent player) answer.
+* the outcome is an ``attack`` *event* in the log (:mod:`.kinds.combat`), rolled with the
+  fair-dice stream of the next roll index, with both sheets as rolled (``verify`` rolls it again),
+  and in the same transaction the tracker's ``combat.state`` and the requests removed.
 
-The GM attacks with anyone from the tracker the same way (:meth:`~.attack_desk.AttackDesk.attack`): at once
-when nobody else chooses, else after the defender's seat answers.
-
-Start/end-of-turn effects (``system.on_turn``: bleeding, burning, regeneration) also roll with the
-fair dice: :meth:`~.attack_desk.AttackDesk.next_turn` runs the tracker's ``next_turn`` with the next roll
-index's stream and records every ``on_turn`` call (the sheet before, the conditions, what it did)
-in a ``turn`` event when dice were drawn; ``verify`` replays them in order.
-
-What a seat sees: ``attack.ask``/``attack.offer``/``attack.declared`` go to the asking seat (and
-the GM); a question to the defender's seat names a hidden attacker only as "someone unseen"; the
-``attack`` event carries sheets, so it goes to the GM only unless both sides are table characters
-every seat sees and neither is hidden; everyone else learns the result from the tracker's public
-projection (:func:`~.audience.project_combat`), which drops any line naming a hidden combatant.
+What a seat sees: its own requests and the questions asked of it (the request table's audience
+filter, as for events); a question names a hidden attacker only as "someone unseen"; the ``attack``
+event carries sheets, so it goes to the GM only unless both sides are table characters every seat
+knows as they are (:meth:`.kinds.combat.Attack.audience_for`).
 """
 
 from __future__ import annotations
@@ -47,128 +37,18 @@ from typing import Any, Mapping, Sequence
 from ..core.attacks import AttackOdds, AttackSpec
 from ..core.i18n import T
 from ..core.system import OptionSpec, option_problem
-from .events import jsonable, norm, register_kind
+from .events import jsonable, norm
+from .requests import ANSWERED, ASKED, ATTACK, DEFENCE, ODDS, REFUSED, new_request
 from .rules import PlayDenied, PlayError
 from .seats import register_action
-from .state import TableState, reducer
-from .store import AUDIENCE_GM, SEAT_AUDIENCE_PREFIX
+from .store import AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Request
 
 register_action("attack", ["gm", "player"])
 
-#: what the table remembers per seat view (older asks and results are dropped)
-KEEP_ASKS = 24
-KEEP_RESULTS = 12
 MAX_OPTIONS = 24
 MAX_ID = 100
-
-_S, _D, _L, _N, _B, _I = (str,), (dict,), (list,), (type(None),), (bool,), (int,)
-
-register_kind(
-    "attack.ask",
-    action="attack",
-    fields={
-        "ask": (_S, True),
-        "attacker": (_S, True),
-        "target": (_S, True),
-        "attack": (_S + _N, True),
-        "options": (_D, True),
-    },
-    doc="A seat asks the GM's kernel which attacks its character can make on a target and their odds.",
-)
-register_kind(
-    "attack.offer",
-    action="combat",
-    fields={
-        "ask": (_S, True),
-        "attacker": (_S, True),
-        "target": (_S, True),
-        "attacks": (_L, True),
-        "attack": (_S + _N, True),
-        "options": (_D, True),
-        "odds": (_D + _N, True),
-        "error": (_D + _N, True),
-    },
-    doc="The GM's kernel answers an attack.ask: the attacks offered and the exact odds (to the asking seat).",
-)
-register_kind(
-    "attack.declared",
-    action="attack",
-    fields={
-        "request": (_S, True),
-        "attacker": (_S, True),
-        "target": (_S, True),
-        "attack": (_S, True),
-        "options": (_D, True),
-    },
-    doc="A seat makes an attack (checked again and resolved by the GM's kernel).",
-)
-register_kind(
-    "attack.question",
-    action="combat",
-    fields={
-        "request": (_S, True),
-        "seat": (_S, True),
-        "attacker_name": (_D, True),
-        "target": (_S, True),
-        "target_name": (_S, True),
-        "label": (_D, True),
-        "options": (_L, True),
-    },
-    doc="The defender's choices of an attack, asked of the seat whose character is attacked (or the GM).",
-)
-register_kind(
-    "attack.answer",
-    action="attack",
-    fields={"request": (_S, True), "options": (_D, True)},
-    doc="The defender's choices (from the defender's seat, or the GM answering for them).",
-)
-register_kind(
-    "attack.done",
-    action="combat",
-    fields={"request": (_S, True), "status": (_S, True), "message": (_D + _N, True), "text": (_D + _N, True)},
-    doc="An attack request is over: resolved (its line) or refused (why), told to each seat involved.",
-)
-register_kind(
-    "attack",
-    action="combat",
-    fields={
-        "index": (_I, True),
-        "system": (_S, True),
-        "request": (_S + _N, True),
-        "attacker": (_S, True),
-        "target": (_S, True),
-        "attack": (_S, True),
-        "options": (_D, True),
-        "characters": (_D, True),
-        "hidden": (_B, True),
-        "result": (_D, True),
-        "text": (_S, True),
-        "texts": (_D, False),
-    },
-    doc="An attack rolled with the fair-dice stream of roll number `index`: both sheets as rolled, "
-    "the options, the outcome (verify rolls it again).",
-)
-register_kind(
-    "turn",
-    action="combat",
-    fields={"index": (_I, True), "system": (_S, True), "calls": (_L, True), "hidden": (_B, True)},
-    doc="A turn's start/end effects (system.on_turn) that drew dice, rolled with the fair-dice "
-    "stream of roll number `index`: each call's sheet before, conditions and outcome, in order.",
-)
-
-#: event kinds only this module's session methods write
-ATTACK_KINDS = frozenset(
-    {
-        "attack.ask",
-        "attack.offer",
-        "attack.declared",
-        "attack.question",
-        "attack.answer",
-        "attack.done",
-        "attack",
-        "turn",
-    }
-)
+#: odds requests a seat keeps at most (its oldest go first)
+KEEP_ASKS = 24
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,33 +138,6 @@ def odds_from_json(d: Mapping[str, Any]) -> AttackOdds:
     )
 
 
-def outcome_json(outcome) -> dict[str, Any]:
-    """An ``AttackOutcome`` as JSON (deterministic: ``verify`` recomputes and compares it)."""
-
-    def effects(items) -> list:
-        return [{"trait": e.trait, "delta": e.delta, "reason": jsonable(getattr(e, "reason", None))} for e in items]
-
-    return jsonable(
-        {
-            "attack_id": outcome.attack_id,
-            "hit": bool(outcome.hit),
-            "damage": int(outcome.damage),
-            "label": dict(outcome.label),
-            "text": dict(outcome.text),
-            "rolled": {loc: outcome.dice_text(loc) for loc in ("en", "ru")},  # "dice" would read as packed
-            "attacker_effects": effects(outcome.attacker_effects),
-            "target_effects": effects(outcome.target_effects),
-            "damage_options": dict(outcome.damage_options),
-            "conditions": [
-                {"condition": c.condition, "on": c.on, "duration": c.duration, "data": dict(c.data)}
-                for c in outcome.conditions
-            ],
-            "notes": [dict(n) for n in outcome.notes],
-            "details": outcome.details,
-        }
-    )
-
-
 DEFENDER_NOTE = T(
     "The odds take the defender's choices at their defaults: the defender chooses when you attack.",
     "Шансы посчитаны для выбора защищающегося по умолчанию: он выбирает, когда вы атакуете.",
@@ -292,148 +145,72 @@ DEFENDER_NOTE = T(
 
 
 # --------------------------------------------------------------------------------------------
-# the state: pending asks, requests and questions, per seat view
+# what a seat has asked, and what it is asked
 # --------------------------------------------------------------------------------------------
-def book(state: TableState) -> dict[str, Any]:
-    """The attack part of a seat's folded state: ``{"asks": {ask: {...}}, "requests": {request:
-    {...}}, "results": [...]}``, built only from the events this seat reads."""
-    got = state.extra.get("attacks")
-    if not isinstance(got, dict):
-        got = state.extra["attacks"] = {"asks": {}, "requests": {}, "results": []}
-    return got
-
-
-def _trim(mapping: dict, keep: int) -> None:
-    while len(mapping) > keep:
-        mapping.pop(next(iter(mapping)))
-
-
-@reducer("attack.ask")
-def _ask(state: TableState, e) -> None:
-    p = e.payload
-    asks = book(state)["asks"]
-    asks[p["ask"]] = {**p, "seat": e.actor, "offer": None}
-    _trim(asks, KEEP_ASKS)
-
-
-@reducer("attack.offer")
-def _offer(state: TableState, e) -> None:
-    p = e.payload
-    asks = book(state)["asks"]
-    entry = asks.setdefault(p["ask"], {k: p[k] for k in ("ask", "attacker", "target", "attack", "options")})
-    entry["offer"] = dict(p)
-    _trim(asks, KEEP_ASKS)
-
-
-@reducer("attack.declared")
-def _declared(state: TableState, e) -> None:
-    p = e.payload
-    book(state)["requests"][p["request"]] = {**p, "seat": e.actor, "status": "declared", "question": None}
-
-
-@reducer("attack.question")
-def _question(state: TableState, e) -> None:
-    p = e.payload
-    req = book(state)["requests"].setdefault(p["request"], {"request": p["request"], "target": p["target"]})
-    req.update(status="asked", question=dict(p))
-
-
-@reducer("attack.answer")
-def _answer(state: TableState, e) -> None:
-    p = e.payload
-    req = book(state)["requests"].get(p["request"])
-    if req is not None:
-        req.update(status="answered", answer=dict(p["options"]), answered_by=e.actor)
-
-
-@reducer("attack.done")
-def _done(state: TableState, e) -> None:
-    p = e.payload
-    b = book(state)
-    req = b["requests"].pop(p["request"], None) or {}
-    defender = (req.get("question") or {}).get("seat")
-    b["results"].append(
-        {**dict(p), "attacker": req.get("attacker"), "seat": req.get("seat"), "defender": defender, "seq": e.seq}
-    )
-    del b["results"][:-KEEP_RESULTS]
-
-
-@reducer("attack")
-def _attack(state: TableState, e) -> None:
-    p = e.payload
-    state.rolls += 1
-    state.log_event(
-        e,
-        index=p["index"],
-        attack=p["attack"],
-        character_id=p["attacker"],
-        target=p["target"],
-        hidden=p["hidden"],
-        success=p["result"].get("hit"),
-        total=p["result"].get("damage"),
-        text=p["text"],
-        texts=p.get("texts"),
-    )
-
-
-@reducer("turn")
-def _turn(state: TableState, e) -> None:
-    p = e.payload
-    state.rolls += 1
-    state.log_event(e, index=p["index"], hidden=p["hidden"], text="")
-
-
-def pending(state: TableState) -> dict[str, dict]:
-    return book(state)["requests"]
-
-
-def questions(session) -> list[dict[str, Any]]:
-    """The defender's questions this seat may answer now (a GM: every open one, its own and those
-    of players who may be away)."""
-    out = []
-    for req in book(session.state)["requests"].values():
-        q = req.get("question")
-        if req.get("status") != "asked" or not q:
-            continue
-        if session.role == "gm" or q.get("seat") == session.seat:
-            out.append(q)
-    return out
-
-
-def offer_for(state: TableState, attacker: str, target: str, attack: str | None, options: Mapping[str, Any]):
-    """The latest answered offer for this attack with these options (options left out count at
-    their defaults), or None. ``attack`` None: any offer for the pair (its list of attacks)."""
-    for entry in reversed(list(book(state)["asks"].values())):
-        offer = entry.get("offer")
-        if offer is None or entry.get("attacker") != attacker or entry.get("target") != target:
-            continue
-        if attack is None:
-            if entry.get("attack") is None and not entry.get("options"):
-                return offer
-            continue
-        if offer.get("attack") != attack and entry.get("attack") != attack:
-            continue
-        if _filled(offer, attack, entry.get("options") or {}) == _filled(offer, attack, options or {}):
-            return offer
-    return None
-
-
 def _filled(offer: Mapping[str, Any], attack: str, options: Mapping[str, Any]) -> Any:
     spec = next((s for s in offer.get("attacks") or () if s.get("id") == attack), None)
     defaults = {o["name"]: o.get("default") for o in (spec or {}).get("options") or ()}
     return norm({**defaults, **dict(options)})
 
 
-def asked(state: TableState, attacker: str, target: str, attack: str | None, options: Mapping[str, Any]) -> bool:
+def offer_for(
+    requests: Sequence[Request], attacker: str, target: str, attack: str | None, options: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The latest answered ``odds`` request for this attack with these options (options left out
+    count at their defaults), its answer (the offer), or None. ``attack`` None: any offer for the
+    pair (its list of attacks)."""
+    for r in reversed(list(requests)):
+        if r.kind != ODDS or r.state != ANSWERED or not r.answer:
+            continue
+        asked_, offer = r.payload, dict(r.answer)
+        if asked_.get("attacker") != attacker or asked_.get("target") != target:
+            continue
+        if attack is None:
+            if asked_.get("attack") is None and not asked_.get("options"):
+                return offer
+            continue
+        if offer.get("attack") != attack and asked_.get("attack") != attack:
+            continue
+        if _filled(offer, attack, asked_.get("options") or {}) == _filled(offer, attack, options or {}):
+            return offer
+    return None
+
+
+def asked(
+    requests: Sequence[Request], attacker: str, target: str, attack: str | None, options: Mapping[str, Any]
+) -> bool:
     """Whether this seat has asked for exactly this (answered or not)."""
     want = norm(options or {})
     return any(
-        e.get("attacker") == attacker
-        and e.get("target") == target
-        and e.get("attack") == attack
-        and norm(e.get("options") or {}) == want
-        for e in book(state)["asks"].values()
+        r.kind == ODDS
+        and r.payload.get("attacker") == attacker
+        and r.payload.get("target") == target
+        and r.payload.get("attack") == attack
+        and norm(r.payload.get("options") or {}) == want
+        for r in requests
     )
+
+
+def questions(requests: Sequence[Request], role: str, seat: str) -> list[dict[str, Any]]:
+    """The defender's questions a seat may answer now, each a dict with its ``"request"`` (what
+    :func:`answer_request` takes), ``"seat"`` (who is asked: a seat, or ``"gm"``) and the
+    question (the attacker's name as the defender may know it, the target, the attack's label,
+    the ``options`` to choose): a GM every open one (its own, and those of players who may be
+    away), a player those asked of their seat."""
+    out = []
+    for r in requests:
+        if r.kind != DEFENCE or r.state != ASKED:
+            continue
+        if role == "gm" or r.seat == seat:
+            out.append({**dict(r.payload), "request": r.id, "seat": r.seat, "attack_request": r.parent})
+    return out
+
+
+def my_attack(requests: Sequence[Request], seat: str) -> Request | None:
+    """The seat's attack still in the works (sent, waiting for a defence, or refused and not yet
+    read), or None."""
+    mine = [r for r in requests if r.kind == ATTACK and r.seat == seat]
+    return mine[-1] if mine else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -470,7 +247,7 @@ def plain_options(options: Any) -> dict[str, Any]:
     return out
 
 
-def public_combat(state: TableState) -> dict[str, Any]:
+def public_combat(state) -> dict[str, Any]:
     """The combat as this seat's state shows it (a player's: the public projection)."""
     combat = state.combat or {}
     return combat.get("state") if isinstance(combat.get("state"), Mapping) else {}
@@ -513,49 +290,40 @@ def check_player_attack(session, attacker: Any, target: Any, *, declare: bool) -
     return attacker, target
 
 
-def ask_events(session, attacker: Any, target: Any, attack: Any, options: Any) -> list[tuple[str, dict, str]]:
+def ask_request(session, attacker: Any, target: Any, attack: Any, options: Any) -> Request:
+    """A seat's ``odds`` request (checked as far as its own kernel can tell)."""
     attacker, target = check_player_attack(session, attacker, target, declare=False)
     if attack is not None:
         attack = _ident(attack, "an attack", "атаку")
-    payload = {
-        "ask": new_id("k"),
-        "attacker": attacker,
-        "target": target,
-        "attack": attack,
-        "options": plain_options(options),
-    }
-    return [("attack.ask", payload, seat_audience(session))]
+    payload = {"attacker": attacker, "target": target, "attack": attack, "options": plain_options(options)}
+    return new_request(ODDS, session.table_id, session.seat, seat_audience(session), payload)
 
 
-def declare_events(session, attacker: Any, target: Any, attack: Any, options: Any) -> list[tuple[str, dict, str]]:
+def declare_request(session, attacker: Any, target: Any, attack: Any, options: Any) -> Request:
+    """A seat's ``attack`` request: its own character, on its turn, one attack in the works at a
+    time (pressing Attack twice sends one)."""
     attacker, target = check_player_attack(session, attacker, target, declare=True)
     attack = _ident(attack, "an attack", "атаку")
-    if session.role != "gm":
-        for req in pending(session.state).values():
-            if req.get("seat") == session.seat:
-                raise PlayError(
-                    "attack_pending",
-                    T(
-                        "Your last attack is still being resolved: wait for it.",
-                        "Ваша прошлая атака ещё не разрешена: дождитесь её.",
-                    ),
-                )
-    payload = {
-        "request": new_id("a"),
-        "attacker": attacker,
-        "target": target,
-        "attack": attack,
-        "options": plain_options(options),
-    }
-    return [("attack.declared", payload, seat_audience(session))]
+    mine = my_attack(session.requests, session.seat)
+    if mine is not None and mine.state != REFUSED:
+        raise PlayError(
+            "attack_pending",
+            T(
+                "Your last attack is still being resolved: wait for it.",
+                "Ваша прошлая атака ещё не разрешена: дождитесь её.",
+            ),
+        )
+    payload = {"attacker": attacker, "target": target, "attack": attack, "options": plain_options(options)}
+    return new_request(ATTACK, session.table_id, session.seat, seat_audience(session), payload)
 
 
-def answer_events(session, request: Any, options: Any) -> list[tuple[str, dict, str]]:
-    """The defender's answer: only from the seat asked (or the GM), only the options asked, with
-    values those options allow."""
-    req = pending(session.state).get(request) if isinstance(request, str) else None
-    q = (req or {}).get("question")
-    if not q or req.get("status") != "asked":
+def answer_request(session, request: Request | None, options: Any) -> Request:
+    """The defender's answer to ``request`` (a ``defence`` request this seat reads): only from the
+    seat asked (or the GM), only the options asked, with values those options allow; the request,
+    answered."""
+    from .requests import moved
+
+    if request is None or request.kind != DEFENCE or request.state != ASKED:
         raise PlayError(
             "no_question",
             T(
@@ -563,7 +331,7 @@ def answer_events(session, request: Any, options: Any) -> list[tuple[str, dict, 
                 "Этот вопрос для вас не открыт: на него уже ответили, или он задан не вашему месту.",
             ),
         )
-    if session.role != "gm" and q.get("seat") != session.seat:
+    if session.role != "gm" and request.seat != session.seat:
         raise _deny(
             "not_your_question",
             session,
@@ -571,7 +339,7 @@ def answer_events(session, request: Any, options: Any) -> list[tuple[str, dict, 
             "На этот вопрос отвечает место защищающегося (или ведущий).",
         )
     opts = plain_options(options)
-    specs = {o["name"]: option_from_json(o) for o in q.get("options") or ()}
+    specs = {o["name"]: option_from_json(o) for o in request.payload.get("options") or ()}
     for name, value in opts.items():
         if name not in specs:
             raise PlayError(
@@ -582,8 +350,7 @@ def answer_events(session, request: Any, options: Any) -> list[tuple[str, dict, 
         problem = option_problem(specs[name], value, text_limit=200)
         if problem is not None:
             raise PlayError("bad_option", problem, option=name)
-    audience = AUDIENCE_GM if session.role == "gm" else SEAT_AUDIENCE_PREFIX + session.seat
-    return [("attack.answer", {"request": request, "options": opts}, audience)]
+    return moved(request, ANSWERED, answer={"options": opts, "by": session.seat})
 
 
 def seat_audience(session) -> str:
@@ -592,3 +359,24 @@ def seat_audience(session) -> str:
 
 def new_id(prefix: str) -> str:
     return prefix + secrets.token_hex(6)
+
+
+__all__ = [
+    "DEFENDER_NOTE",
+    "answer_request",
+    "ask_request",
+    "asked",
+    "check_player_attack",
+    "declare_request",
+    "my_attack",
+    "odds_from_json",
+    "odds_json",
+    "offer_for",
+    "option_from_json",
+    "option_json",
+    "plain_options",
+    "questions",
+    "seat_audience",
+    "spec_from_json",
+    "spec_json",
+]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .seats import audiences_for, view_for
-from .state import COMBAT_FORMAT
+from .kinds.combat import COMBAT_FORMAT
 from .store import AUDIENCE_ALL, AUDIENCE_GM, Event
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,10 @@ def visible_events(events: Iterable[Event], audience: Audience) -> list[Event]:
 def project_state(state, audience: Audience):
     """A copy of a :class:`~tabletop_widgets.table.state.TableState` with only what ``audience``
     may know (what it would hold from the events it may read). Used on snapshots, both ways."""
-    out = type(state)(**state.to_json())  # to_json is a deep copy already: one copy, not two
+    data = state.to_json()  # a deep copy already: one copy, not two
+    data.pop("format", None)
+    out = type(state)(**data)
+    out.view = audience.view
     if audience.is_gm:
         return out
     out.log = [x for x in out.log if audience.sees(x.get("audience", AUDIENCE_ALL))]
@@ -94,41 +97,14 @@ def project_state(state, audience: Audience):
         out.combat = None
     if out.combat_events:  # the GM's combat log: never
         out.combat_events = []
-    if isinstance(out.extra.get("attacks"), Mapping):  # attacks: this seat's asks and questions only
-        out.extra["attacks"] = project_attack_book(out.extra["attacks"], audience)
+    locales = out.extra.get("seat_locales")
+    if isinstance(locales, Mapping):  # a seat's language is that seat's (and the GM's)
+        out.extra["seat_locales"] = {s: v for s, v in locales.items() if s == audience.seat}
+    names = out.extra.get("combat_names")
+    if isinstance(names, Mapping):  # the combatants the players' tracker shows, no other
+        public = ((out.combat_public or {}).get("state") or {}).get("combatants") or {}
+        out.extra["combat_names"] = {c: n for c, n in names.items() if c in public}
     return out
-
-
-def project_attack_book(book: Mapping[str, Any], audience: Audience) -> dict[str, Any]:
-    """The attack book (:func:`~tabletop_widgets.table.attacks.book`) as ``audience`` may hold
-    it: a player's seat keeps its own asks, its own attacks and the questions asked of it (what
-    the events addressed to it built); an observer nothing."""
-    seat = audience.seat if audience.role == "player" else None
-
-    def mine(entry: Any) -> bool:
-        if seat is None or not isinstance(entry, Mapping):
-            return False
-        q = entry.get("question") if isinstance(entry.get("question"), Mapping) else {}
-        return seat in (entry.get("seat"), entry.get("defender"), q.get("seat"))
-
-    def told(entry: Mapping[str, Any]) -> dict[str, Any]:
-        """A request as the seat was told of it: its own attack without a question asked of
-        another seat, or the question asked of it without the attack's other details."""
-        e = dict(entry)
-        q = e.get("question") if isinstance(e.get("question"), Mapping) else {}
-        if e.get("seat") != seat:
-            e = {k: v for k, v in e.items() if k in ("request", "target", "status", "question", "answer")}
-        elif q and q.get("seat") != seat:
-            e.update(question=None, status="declared")
-            e.pop("answer", None)
-            e.pop("answered_by", None)
-        return e
-
-    return {
-        "asks": {k: v for k, v in (book.get("asks") or {}).items() if mine(v)},
-        "requests": {k: told(v) for k, v in (book.get("requests") or {}).items() if mine(v)},
-        "results": [r for r in book.get("results") or () if mine(r)],
-    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -255,6 +231,7 @@ def _public_combatant(combat, cid: str, d: Mapping[str, Any], alias, pattern, ui
     c = combat.combatant(cid)
     out = {
         "name": d["name"],
+        "follows": bool(d.get("follows")),
         "hidden": False,
         "delayed": bool(d.get("delayed")),
         "defeated": bool(c.defeated),
@@ -355,7 +332,6 @@ def same_view(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> bool:
 __all__ = [
     "Audience",
     "attack_names_secret",
-    "project_attack_book",
     "COMBAT_FORMAT",
     "GM",
     "PLAYERS",

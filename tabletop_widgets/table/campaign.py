@@ -31,11 +31,20 @@ from typing import Any, Mapping, TYPE_CHECKING
 
 from ..core.i18n import T
 from ..core.system import term_of
-from .events import jsonable, register_kind, validate
+from .events import jsonable
+from .kinds import sheets_secret
+from .kinds import (
+    CHARACTER_SET,
+    CHARACTER_UPDATE,
+    SEAT_ADDED,
+    SEAT_RETIRED,
+    SESSION_ENDED,
+    SESSION_REMINDER,
+    SESSION_STARTED,
+)
 from .fairdice import FairDice
 from .rules import PlayDenied, PlayError
 from .seats import register_action
-from .state import reducer
 from .store import AUDIENCE_ALL, AUDIENCE_GM, NewEvent, SeatRecord, SessionInfo, Store, WriteTx
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -125,17 +134,16 @@ def end_session_events(session: "TableSession", tx: WriteTx) -> list[NewEvent]:
         raise no_open_session(tx.session.n)
     first = int(session.state.session_list()[-1].get("first_roll") or 0)
     seed = tx.end_session()
-    payload = validate(
-        "session.ended",
-        {
-            "session": tx.session.n,
-            "seed": seed,
-            "seed_hash": tx.session.seed_hash,
-            "first_roll": first,
-            "rolls": tx.next_roll - first,
-        },
-    )
-    return [NewEvent("session.ended", session.seat, payload, AUDIENCE_ALL)]
+    return [
+        SESSION_ENDED.new(
+            session.actor,
+            session=tx.session.n,
+            seed=seed,
+            seed_hash=tx.session.seed_hash,
+            first_roll=first,
+            rolls=tx.next_roll - first,
+        )
+    ]
 
 
 def start_session_events(
@@ -146,8 +154,7 @@ def start_session_events(
     if tx.session.is_open:
         raise still_open(tx.session.n)
     info = tx.start_session(dice.seed, dice.seed_hash)
-    payload = validate("session.started", {"session": info.n, "seed_hash": info.seed_hash, "first_roll": tx.next_roll})
-    out = [NewEvent("session.started", session.seat, payload, AUDIENCE_ALL)]
+    out = [SESSION_STARTED.new(session.actor, session=info.n, seed_hash=info.seed_hash, first_roll=tx.next_roll)]
     out += session_rules_events(session, info.n, jsonable(dict(options)))
     return out
 
@@ -155,7 +162,7 @@ def start_session_events(
 def session_rules_events(session: "TableSession", n: int, options: Mapping[str, Any]) -> list[NewEvent]:
     """The system's rules at the start of session ``n`` for every character a seat's state
     holds (the GM's: all of them), as ``character.update`` events."""
-    return rules_events(session.system, session.state, n, options, session.seat)
+    return rules_events(session.system, session.state, n, options, session.actor)
 
 
 def rules_events(system, state, n: int, options: Mapping[str, Any], actor: str) -> list[NewEvent]:
@@ -177,30 +184,19 @@ def rules_events(system, state, n: int, options: Mapping[str, Any], actor: str) 
             continue
         if not outcome.changes:
             if outcome.notes:  # something owed this session: a reminder for the GM
-                payload = validate(
-                    "session.reminder",
-                    {"character_id": cid, "session": n, "notes": jsonable([dict(x) for x in outcome.notes])},
-                )
-                out.append(NewEvent("session.reminder", actor, payload, AUDIENCE_GM))
+                notes = jsonable([dict(x) for x in outcome.notes])
+                out.append(SESSION_REMINDER.new(actor, AUDIENCE_GM, character_id=cid, session=n, notes=notes))
             continue
         changes = {trait: new for trait, (_old, new) in outcome.changes.items()}
-        audience = state.character_audience.get(cid, AUDIENCE_ALL)
-        public = state.public_characters.get(cid)
-        if public is not None and public != data:
-            audience = AUDIENCE_GM
-        payload = validate(
-            "character.update",
-            {
-                "character_id": cid,
-                "changes": jsonable(changes),
-                "reason": {
-                    "session_rules": n,
-                    "before": jsonable({trait: old for trait, (old, _new) in outcome.changes.items()}),
-                    "notes": jsonable(list(outcome.notes)),
-                },
-            },
-        )
-        out.append(NewEvent("character.update", actor, payload, audience))
+        # whoever sees the character; the GM alone when this view knows values of it not every
+        # seat knows (the one rule: kinds.sheets_secret)
+        audience = AUDIENCE_GM if sheets_secret(state, [cid]) else AUDIENCE_ALL
+        reason = {
+            "session_rules": n,
+            "before": jsonable({trait: old for trait, (old, _new) in outcome.changes.items()}),
+            "notes": jsonable(list(outcome.notes)),
+        }
+        out.append(CHARACTER_UPDATE.new(actor, audience, character_id=cid, changes=jsonable(changes), reason=reason))
     return out
 
 
@@ -321,12 +317,8 @@ def start_next_session(
         state = _gm_state(store, table_id)  # the whole log, under the table's write lock
         info = tx.start_session(dice.seed, dice.seed_hash)
         started.append(info)
-        payload = validate(
-            "session.started", {"session": info.n, "seed_hash": info.seed_hash, "first_roll": tx.next_roll}
-        )
-        return [NewEvent("session.started", actor, payload, AUDIENCE_ALL)] + rules_events(
-            system, state, info.n, opts, actor
-        )
+        started_event = SESSION_STARTED.new(actor, session=info.n, seed_hash=info.seed_hash, first_roll=tx.next_roll)
+        return [started_event] + rules_events(system, state, info.n, opts, actor)
 
     store.write(table_id, build)
     return started[0]
@@ -384,18 +376,8 @@ def add_player(
     def build(tx: WriteTx) -> list[NewEvent]:
         tx.add_seat(record)
         return [
-            NewEvent(
-                "character.set",
-                actor,
-                validate("character.set", {"character_id": cid, "data": data, "owner": seat}),
-                AUDIENCE_ALL,
-            ),
-            NewEvent(
-                "seat.added",
-                actor,
-                validate("seat.added", {"seat": seat, "role": "player", "name": name, "character_id": cid}),
-                AUDIENCE_ALL,
-            ),
+            CHARACTER_SET.new(actor, character_id=cid, data=data, owner=seat),
+            SEAT_ADDED.new(actor, seat=seat, role="player", name=name, character_id=cid),
         ]
 
     store.write(table_id, build)
@@ -423,7 +405,7 @@ def retire_seat(store: Store, table_id: str, seat: str, *, actor: str = LOBBY_AC
 
     def build(tx: WriteTx) -> list[NewEvent]:
         tx.set_token_hash(seat, dead)
-        return [NewEvent("seat.retired", actor, validate("seat.retired", {"seat": seat}), AUDIENCE_ALL)]
+        return [SEAT_RETIRED.new(actor, seat=seat)]
 
     store.write(table_id, build)
 
@@ -437,57 +419,6 @@ def reissue_gm_link(store: Store, table_id: str, *, actor: str = LOBBY_ACTOR) ->
     if gm is None:
         raise PlayError("no_gm", T("This campaign has no GM seat.", "В этой кампании нет места мастера."))
     return reissue_token(store, table_id, gm.seat, actor=actor)
-
-
-register_kind(
-    "seat.added",
-    action=None,
-    fields={
-        "seat": ((str,), True),
-        "role": ((str,), True),
-        "name": ((str,), True),
-        "character_id": ((str, type(None)), False),
-    },
-    doc="A seat joined the campaign (never its token).",
-)
-register_kind(
-    "session.reminder",
-    action=None,
-    fields={"character_id": ((str,), True), "session": ((int,), True), "notes": ((list,), True)},
-    doc="What the system's rules owe a character this session (e.g. L&D's surprises): the GM's.",
-)
-register_kind(
-    "seat.retired", action=None, fields={"seat": ((str,), True)}, doc="A player left: their link stops working."
-)
-
-
-@reducer("seat.added")
-def _seat_added(state, e) -> None:
-    p = e.payload
-    state.seats[p["seat"]] = {"role": p["role"], "name": p["name"], "character_id": p.get("character_id")}
-
-
-@reducer("session.reminder")
-def _session_reminder(state, e) -> None:
-    notes = [x for x in e.payload["notes"] if isinstance(x, dict)]
-    state.notes.append(
-        {
-            "seq": e.seq,
-            "actor": e.actor,
-            "text": "; ".join(str(x.get("en", "")) for x in notes),
-            "texts": {loc: "; ".join(str(x.get(loc) or x.get("en", "")) for x in notes) for loc in ("en", "ru")},
-            "title": None,
-            "audience": e.audience,
-            "session": e.payload["session"],
-        }
-    )
-
-
-@reducer("seat.retired")
-def _seat_retired(state, e) -> None:
-    seat = state.seats.get(e.payload["seat"])
-    if seat is not None:
-        seat["retired"] = True
 
 
 __all__ = [

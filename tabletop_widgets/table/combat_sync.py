@@ -16,6 +16,14 @@ checked to give the same outcome; its ``combat.state`` events go out in that tra
 Characters: table characters in the combat take their values from the table
 (:func:`push_characters`: sheet edits reach the tracker), and values the combat changed
 (damage, healing, undo) are recorded as character updates (:meth:`CombatSync.pull_characters`).
+
+Building the combat writes nothing: a GM page (or the resolver) that opens while the log holds
+changes no page of the GM's has seen (a player renamed their character) rebuilds the same combat
+as any other, and a write refused while it builds cannot send it round again.
+
+Another writer's action (the resolver rolled a player's attack, another GM window moved the turn)
+reaches this combat as the next event of its log when it is one (:meth:`CombatSync.follow`),
+else the combat is rebuilt from the log.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from ..core.problems import RuleError
 from .attack_desk import AttackDesk
 from .audience import COMBAT_FORMAT, PLAYERS, project_combat, same_view, secret_combatants
 from .events import EventError, jsonable, norm
+from .kinds import COMBAT_STATE
 from .rules import check_text
 from .seats import PermissionDenied
 from .store import AUDIENCE_ALL, AUDIENCE_GM
@@ -37,30 +46,23 @@ log = logging.getLogger(__name__)
 
 
 class TableCombat(Combat):
-    """The GM's Combat at a shared table: ``roll_initiative`` (the tracker's "Roll initiative"
-    button, or a call) is handed to ``roller(ids, options)``, which rolls through the table
-    session with the fair dice; without a roller it rolls as a plain Combat. Replaying events
-    never rolls, so replay is unchanged."""
+    """The GM's Combat at a shared table: the actions that roll dice (``roll_initiative``, the
+    actions that start or end a turn, ``attack``) go through its table (a :class:`CombatSync`:
+    the table's fair dice, the defender's seat asked). Without a table it is a plain Combat.
+    Replaying events never rolls, so replay is unchanged."""
 
-    roller: Callable[[Any, dict], dict] | None = None
-    #: the table's turn actions (their start/end effects rolled with the fair dice) and attack
-    turner: Callable[..., dict | None] | None = None
-    striker: Callable[[str, str, str, dict], dict | None] | None = None
+    def __init__(self, system, *, table: "CombatSync | None" = None, rng=None):
+        super().__init__(system, rng=rng)
+        self.table = table
 
     def next_turn(self) -> dict:
-        if self.turner is None:
-            return super().next_turn()
-        return self.turner("next")
+        return super().next_turn() if self.table is None else self.table.turn("next")
 
     def delay(self) -> dict:
-        if self.turner is None:
-            return super().delay()
-        return self.turner("delay")
+        return super().delay() if self.table is None else self.table.turn("delay")
 
     def act_now(self, cid: str) -> dict:
-        if self.turner is None:
-            return super().act_now(cid)
-        return self.turner("act_now", cid)
+        return super().act_now(cid) if self.table is None else self.table.turn("act_now", cid)
 
     def turn_plain(self, action: str, *args: Any) -> dict:
         """The Combat's own ``next_turn``, ``delay`` or ``act_now`` (the actions that start or
@@ -71,14 +73,14 @@ class TableCombat(Combat):
 
     def attack(self, attacker_id: str, target_id: str, attack_id: str, **options: Any) -> dict | None:
         """At a table: rolled with the fair dice, or None while the defender's seat is asked."""
-        if self.striker is None:
+        if self.table is None:
             return super().attack(attacker_id, target_id, attack_id, **options)
-        return self.striker(attacker_id, target_id, attack_id, options)
+        return self.table.attacks.attack(attacker_id, target_id, attack_id, options)
 
     def roll_initiative(self, ids=None, **options: Any) -> dict:
-        if self.roller is None:
+        if self.table is None:
             return super().roll_initiative(ids, **options)
-        return self.roller(ids, options)
+        return self.table.tracker_initiative(ids, options)
 
     def roll_initiative_with(self, rng, ids=None, **options: Any) -> dict:
         """Roll with ``rng`` (the table's stream for this roll index) instead of ``self.rng``."""
@@ -143,9 +145,10 @@ class CombatSync:
         self.on_refused = on_refused
         self.locale = "en"  # of the texts written (the initiative line)
         self.writing = False
+        self._reloading = False
         self.last_public: dict | None = None
-        self.combat = self.replay()
         self.attacks = AttackDesk(self)
+        self.combat = self.replay()
 
     # -- the log -------------------------------------------------------------------------------
     def replay(self) -> TableCombat:
@@ -163,42 +166,88 @@ class CombatSync:
                 events.append(dict(st["event"]))
             elif e.audience == AUDIENCE_ALL:
                 last_public = dict(st)
-        self.writing = True
+        self.writing = True  # nothing here is recorded: the log already holds it
         try:
-            combat = TableCombat(self.system)
+            combat = TableCombat(self.system, table=self)
             for ev in events:
                 try:
                     combat.apply(ev)
                 except Exception:
                     log.exception("combat event %s does not apply", ev.get("seq"))
+            combat.observe(self._on_event)
+            push_characters(self.session, combat)
         finally:
             self.writing = False
-        combat.roller = self._tracker_initiative
-        combat.turner = self._tracker_turn
-        combat.striker = self._tracker_attack
-        combat.observe(self._on_event)
         self.last_public = last_public
-        push_characters(self.session, combat)
         return combat
 
     def reload(self) -> TableCombat:
-        self.combat = self.replay()
+        """The combat rebuilt from the log (a refused write, another writer's action)."""
+        if self._reloading:  # a reload's own trouble never starts another
+            return self.combat
+        self._reloading = True
+        try:
+            self.combat = self.replay()
+        finally:
+            self._reloading = False
         if self.on_reload is not None:
             self.on_reload(self.combat)
         return self.combat
 
+    def follow(self, events) -> bool:
+        """Another writer's GM ``combat.state`` events (the resolver rolled a player's attack,
+        another GM window acted): each that is the next event of this combat's log is applied
+        (the tracker redraws, nothing is rebuilt); anything else rebuilds the combat from the
+        log. Returns whether the combat changed."""
+        changed = False
+        for e in events:
+            if not (COMBAT_STATE.name == e.kind and e.audience == AUDIENCE_GM) or self.is_own(e):
+                continue
+            st = COMBAT_STATE.read(e.payload).state or {}
+            ev = st.get("event")
+            if st.get("format") == COMBAT_FORMAT and isinstance(ev, dict) and ev.get("seq") == len(self.combat.events):
+                self.writing = True
+                try:
+                    self.combat.apply(ev)
+                except Exception:
+                    log.exception("a followed combat event does not apply: rebuilding")
+                    self.writing = False
+                    self.reload()
+                    return True
+                finally:
+                    self.writing = False
+                self.last_public = dict(self.session.state.combat_public) if self.session.state.combat_public else None
+            else:
+                self.reload()
+                return True
+            changed = True
+        if changed:
+            with self.quietly():
+                push_characters(self.session, self.combat)
+        return changed
+
+    def quietly(self):
+        """A context in which what the combat applies is not recorded (it came from the log)."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def quiet():
+            was, self.writing = self.writing, True
+            try:
+                yield
+            finally:
+                self.writing = was
+
+        return quiet()
+
     def is_own(self, e) -> bool:
-        """Whether a GM ``combat.state`` event is this combat's own latest action."""
-        st = e.payload.get("state") or {}
-        ev = st.get("event") or {}
+        """Whether a GM ``combat.state`` event is one this combat has applied already (its own
+        action, written through this page, whoever it acted for)."""
+        st = COMBAT_STATE.read(e.payload).state or {}
+        ev = st.get("event") if isinstance(st.get("event"), dict) else {}
         mine = self.combat.events
-        return (
-            e.actor == self.session.seat
-            and bool(mine)
-            and ev.get("seq") is not None
-            and ev.get("seq") < len(mine)
-            and mine[ev["seq"]] == ev
-        )
+        seq = ev.get("seq")
+        return isinstance(seq, int) and 0 <= seq < len(mine) and mine[seq] == ev
 
     # -- what players get ----------------------------------------------------------------------
     def shared_ids(self) -> set[str]:
@@ -224,7 +273,9 @@ class CombatSync:
                 raise
             self.on_refused(exc)
 
-    def _tracker_initiative(self, ids, options: dict) -> dict | None:
+    def tracker_initiative(self, ids, options: dict) -> dict | None:
+        """The combat's ``roll_initiative`` at the table: :meth:`roll_initiative`, a refusal
+        shown (``on_refused``) rather than raised when the page says how."""
         try:
             return self.roll_initiative(ids, options)
         except REFUSALS as exc:
@@ -233,7 +284,9 @@ class CombatSync:
             self.on_refused(exc)
             return None
 
-    def _tracker_turn(self, action: str = "next", *args: Any) -> dict | None:
+    def turn(self, action: str = "next", *args: Any) -> dict | None:
+        """The combat's actions that start or end a turn, at the table (their effects rolled with
+        the fair dice: :meth:`.attack_desk.AttackDesk.next_turn`)."""
         try:
             return self.attacks.next_turn(action, *args)
         except REFUSALS as exc:
@@ -242,12 +295,11 @@ class CombatSync:
             self.on_refused(exc)
             return None
 
-    def _tracker_attack(self, attacker_id: str, target_id: str, attack_id: str, options: dict) -> dict | None:
-        return self.attacks.attack(attacker_id, target_id, attack_id, options)
-
     def record(self, event: dict) -> None:
         """Record an action the Combat applied (with the players' projection when it changed).
         A refusal rebuilds the Combat from the log (``on_reload``) and raises."""
+        if self._reloading:
+            return
         try:
             for key in ("name",):
                 check_text("name", event.get(key))

@@ -27,7 +27,7 @@ import threading
 import time
 from typing import Callable, Sequence
 
-from .store import Event, Store
+from .store import Event, SeatRevoked, Store
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,9 @@ class Follower:
         audiences: Sequence[str] | None = None,
         after_seq: int = 0,
         callback: Callable[[list[Event]], None] | None = None,
+        on_change: Callable[[], None] | None = None,
+        seat: tuple[str, str] | None = None,
+        on_revoked: Callable[[], None] | None = None,
         interval: float = DEFAULT_INTERVAL,
         max_interval: float = DEFAULT_MAX_INTERVAL,
         idle_after: float = DEFAULT_IDLE_AFTER,
@@ -56,6 +59,14 @@ class Follower:
         self.audiences = None if audiences is None else list(audiences)
         self.last_seq = after_seq
         self.callback = callback
+        #: called after every poll that found the store changed (events or not): what else the
+        #: reader follows (its requests) is read again then
+        self.on_change = on_change
+        #: the reader's seat, ``(seat id, token hash)``, checked in every read: once the GM retires
+        #: it or gives it a new link, nothing more is read (``revoked``) and ``on_revoked`` is told
+        self.seat = seat
+        self.on_revoked = on_revoked
+        self.revoked = False
         self.interval, self.max_interval = interval, max_interval
         self.idle_after, self.backoff = idle_after, backoff
         self.current_interval = interval
@@ -74,17 +85,29 @@ class Follower:
             self.polls += 1
             if changed is None:
                 changed = self._watch.changed()
-            if not (changed or force or self.must_read):
+            if self.revoked or not (changed or force or self.must_read):
                 return []
             self.must_read = False
-            events = self.store.events(self.table_id, after_seq=self.last_seq, audiences=self.audiences)
-            if events:
-                self.last_seq = events[-1].seq
+            try:
+                events = self.store.events(
+                    self.table_id, after_seq=self.last_seq, audiences=self.audiences, seat=self.seat
+                )
+            except SeatRevoked:
+                self.revoked = True
+            else:
+                if events:
+                    self.last_seq = events[-1].seq
+        if self.revoked:
+            if self.on_revoked is not None:
+                self.on_revoked()
+            return []
         if events:
             self.last_change = time.monotonic()
             self.current_interval = self.interval
             if self.callback is not None:
                 self.callback(events)
+        if self.on_change is not None:
+            self.on_change()
         return events
 
     def advance(self, events: Sequence[Event]) -> None:
@@ -102,7 +125,7 @@ class Follower:
         return self.current_interval
 
     async def run(self) -> None:
-        while True:
+        while not self.revoked:
             try:
                 changed = await self._watch.wait(self._next_interval())
                 self.poll(changed=changed)

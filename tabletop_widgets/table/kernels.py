@@ -58,13 +58,38 @@ This module needs jupyter_server (the ``voila`` extra); nothing else of the pack
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import inspect
+import json
+import os
 import time
+import uuid
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
 
+import tornado.web
 from jupyter_server.auth.identity import PasswordIdentityProvider
+from jupyter_server.base.call_context import CallContext
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Float
+from traitlets import Bool, Float, Int
+
+from .admission import (
+    SEAT_BUSY,
+    SERVER_FULL,
+    UNREACHABLE,
+    KernelBudget,
+    Refusal,
+    check_seat_link,
+    default_max_kernels,
+    default_seat_reserve,
+    machine_memory,
+    notebook_needs_seat,
+    notebook_of_request,
+    page_locale,
+    refusal_page,
+)
 
 
 def _now() -> datetime:
@@ -77,6 +102,9 @@ WAITS_FOR_REQUEST = "waits_for_request"
 
 #: a pool's key in ``VoilaKernelManager.kernel_pools_config``: its refills wait for a quiet server
 REFILL_WHEN_QUIET = "refill_when_quiet"
+
+#: inside a pool's start: the slot it holds in the cap until its kernel id is counted instead
+_POOL_HOLD: contextvars.ContextVar[list | None] = contextvars.ContextVar("tabletop_pool_hold", default=None)
 
 
 class ServerStopping(RuntimeError):
@@ -115,6 +143,34 @@ class PageKernelManager(AsyncMappingKernelManager):
         help="Seconds after its kernel was taken that a pool marked refill_when_quiet makes the new "
         "one even if the server never went quiet.",
     )
+    max_kernels = Int(
+        0,
+        config=True,
+        help="At most this many kernels on this server, the pools' ready ones included (0: sized from "
+        "the machine's memory, 128 MB a kernel in three quarters of it). Past it a page that needs a "
+        "new kernel gets 'this table's server is full, try again in a minute' (HTTP 503).",
+    )
+    pages_per_seat = Int(
+        4,
+        config=True,
+        help="At most this many pages (kernels) open at once with one seat link (a reload, a second "
+        "tab): a player looping requests of their own link cannot fill the seats' reserve.",
+    )
+    seat_reserve = Int(
+        -1,
+        config=True,
+        help="How many of max_kernels only the pages of real seats may use (-1: a quarter, at least "
+        "one): a flood of pages anyone may open cannot keep a seat from opening.",
+    )
+
+    resolver = Bool(
+        True,
+        config=True,
+        help="Run the table's resolver beside this server (python -m tabletop_widgets.table resolve on "
+        "the server's TABLETOP_DB, watched and started again if it stops): it answers the seats' requests "
+        "(an attack's odds, the defender's question) whether a GM's page is open or not. Several servers "
+        "on one PostgreSQL table may each run one: one serves a table at a time, another takes over.",
+    )
 
     def __init_subclass__(cls, **kwargs):
         """Voila's pool manager (``preheat_kernel``) is made on top of this class, its pool
@@ -126,12 +182,22 @@ class PageKernelManager(AsyncMappingKernelManager):
             return
 
         async def get_rendered_notebook(self, notebook_name, *args, **kw):
+            seat = await self._admit_to_pool(notebook_name, kw.get("extra_kernel_env_variables") or {})
             self._page_takes(notebook_name)
-            return await take(self, notebook_name, *args, **kw)
+            self._seat_pending[seat] = self._seat_pending.get(seat, 0) + 1
+            try:
+                taken = await take(self, notebook_name, *args, **kw)
+                if seat is not None:
+                    self._seat_pages[taken[2]] = seat
+                return taken
+            finally:
+                self._seat_pending[seat] -= 1
 
         async def _initialize(self, notebook_path, kernel_id=None, **kw):
             if kernel_id is None:  # a new kernel for the pool (a restart passes its kernel)
                 await self._refill_turn(notebook_path)
+                async with self._pool_slot():
+                    return await make(self, notebook_path, kernel_id, **kw)
             return await make(self, notebook_path, kernel_id, **kw)
 
         cls.get_rendered_notebook = get_rendered_notebook
@@ -144,17 +210,198 @@ class PageKernelManager(AsyncMappingKernelManager):
         self._taken: set[str] = set()  # notebooks a page has taken a pooled kernel of
         self._waiting: dict[asyncio.Task, asyncio.Future] = {}  # a pool's waiting refill -> its turn
         self._stopping = False
+        self._grants: dict[asyncio.Task, str] = {}  # a pool's start a page took -> that page's kind
+        self._past_room: set[asyncio.Task] = set()  # pool starts that hold their room in the cap
+        self._room_waiting: set[asyncio.Task] = set()  # pool starts waiting for room in the cap
+        self._needs_seat: dict[str, tuple[int, bool]] = {}  # notebook -> (mtime, needs a seat)
+        self._seat_store = None
+        self._seat_pages: dict[str, str] = {}  # kernel id -> the seat ("table/seat") whose page it is
+        self._seat_pending: dict[str | None, int] = {}  # seat -> its pages taking a pooled kernel now
         super().__init__(**kwargs)
+        limit = self.max_kernels if self.max_kernels > 0 else default_max_kernels(machine_memory())
+        reserve = self.seat_reserve if self.seat_reserve >= 0 else default_seat_reserve(limit)
+        self.budget = KernelBudget(limit, reserve, self._kernels_running)
+        self.log.info(
+            "At most %d kernels on this server, %d of them kept for seats' pages",
+            limit,
+            self.budget.reserve_for_seats,
+        )
+        self._resolver = self._start_resolver() if self.resolver else None
         config = getattr(self.parent, "config", None)  # the Voila app's: its executors read it
         if config is not None and config.VoilaExecutor.get("timeout_func") is None:
             config.VoilaExecutor.timeout_func = CellTimeout(config.VoilaExecutor.get("timeout"))
 
+    def _start_resolver(self):
+        """The resolver of the server's store (:class:`~.resolver.ResolverProcess`, stopped with
+        the server; it also stops by itself when this process is gone)."""
+        import atexit
+
+        from .resolver import ResolverProcess
+        from .store import default_db_path
+
+        db = os.environ.get("TABLETOP_DB") or str(default_db_path())
+        process = ResolverProcess(db).start()
+        atexit.register(process.stop)
+        self.log.info("The table's resolver runs beside this server (process %s)", process.process.pid)
+        return process
+
+    def _kernels_running(self) -> set[str]:
+        """Every kernel of the server, those still starting included."""
+        return set(self.list_kernel_ids()) | set(getattr(self, "_pending_kernels", None) or ())
+
     async def start_kernel(self, *args, **kwargs):
-        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") != "True":
+        """Starts a kernel counted in the cap: a page's (no pool) only once its request passed
+        the forged-page rule and the cap (:meth:`_admit_start`); a pool's in the slot it holds."""
+        env = kwargs.get("env") or {}
+        kernel_id = kwargs.pop("kernel_id", None) or str(uuid.uuid4())
+        if env.get("VOILA_PREHEAT") != "True":
             self.page_activity()  # a page asked for a kernel made at once (no pool)
-        kernel_id = await super().start_kernel(*args, **kwargs)
-        self.alone_since.setdefault(kernel_id, _now())
-        return kernel_id
+            seat = await self._admit_start(env)
+            if seat is not None:  # counted for its seat from now (no wait since the check)
+                self._seat_pages[kernel_id] = seat
+        hold = _POOL_HOLD.get()
+        if hold:  # the pool's slot becomes this kernel's count, with no gap between
+            hold.clear()
+            self.budget.unhold()
+        self.budget.reserve(kernel_id)
+        try:
+            started = await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        except BaseException:
+            self._seat_pages.pop(kernel_id, None)
+            raise
+        finally:
+            self.budget.release(kernel_id)
+        self.alone_since.setdefault(started, _now())
+        return started
+
+    # -- who may start a kernel: the forged-page rule and the cap (see admission.py) ----------
+    def needs_seat(self, notebook: str | None) -> bool:
+        """Whether ``notebook`` (relative to the server's folder) declares that its page needs a
+        valid seat token (read from the file, again when it changes)."""
+        if not notebook:
+            return False
+        # a path Voila serves, as the file system finds it: never absolute, "a/../" collapsed
+        path = Path(self.root_dir) / os.path.normpath(notebook.lstrip("/"))
+        try:
+            mtime = path.stat().st_mtime_ns
+            cached = self._needs_seat.get(notebook)
+            if cached is None or cached[0] != mtime:
+                cached = (mtime, notebook_needs_seat(json.loads(path.read_text(encoding="utf-8"))))
+                self._needs_seat[notebook] = cached
+        except (OSError, ValueError):
+            return False  # no such notebook: Voila answers 404 itself
+        return cached[1]
+
+    def _store(self):
+        if self._seat_store is None:
+            from .store import open_store
+
+            self._seat_store = open_store()  # TABLETOP_DB, as the pages' kernels open it
+        return self._seat_store
+
+    def seat_pages(self, seat: str) -> int:
+        """The pages (kernels) open or opening with the link of ``seat``."""
+        running = self._kernels_running() | self.budget.reserved()
+        return sum(1 for kid, s in self._seat_pages.items() if s == seat and kid in running) + self._seat_pending.get(
+            seat, 0
+        )
+
+    async def _page_kind(self, notebook: str | None, query: str) -> tuple[str, str | None]:
+        """``("seat", its seat)`` for the page of a valid seat, ``("public", None)`` for a page
+        that needs none; a page that needs a seat and has no valid one, or whose seat has all the
+        pages it may have (:attr:`pages_per_seat`), is refused here (:meth:`refuse`)."""
+        if not self.needs_seat(notebook):
+            return "public", None
+        try:
+            refusal, seat = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: check_seat_link(self._store(), query)
+            )
+        except Exception as exc:  # noqa: BLE001 - any store or driver error: the page says so
+            self.log.warning("Cannot check a seat link against the table store: %s", exc)
+            refusal, seat = UNREACHABLE, None
+        if refusal is not None:
+            self.refuse(refusal, query)
+        if self.seat_pages(seat) >= self.pages_per_seat:
+            self.refuse(SEAT_BUSY, query)
+        return "seat", seat
+
+    async def _admit_start(self, env) -> str | None:
+        """A page asks for a kernel made at once (no pool): refused (:meth:`refuse`) unless it
+        passes the forged-page rule and the cap has room for it. Returns its seat, if any."""
+        single = getattr(self.parent, "notebook_path", None)
+        notebook = notebook_of_request(env.get("SCRIPT_NAME") or "", str(self.root_dir), single)
+        query = env.get("QUERY_STRING") or ""
+        kind, seat = await self._page_kind(notebook, query)
+        if not self.budget.has_room(kind):
+            self.refuse(SERVER_FULL, query)
+        return seat
+
+    async def _admit_to_pool(self, notebook: str, extra_env) -> str | None:
+        """A page asks for ``notebook``'s pooled kernel: refused unless it passes the forged-page
+        rule; a kernel the pool has not started yet starts for it if the cap has room for this
+        page (a seat's page may use the seats' reserve), else the page hears the server is full.
+        Returns its seat, if any."""
+        query = urlsplit(extra_env.get("VOILA_REQUEST_URL") or "").query
+        kind, seat = await self._page_kind(notebook, query)
+        pool = (getattr(self, "_pools", None) or {}).get(notebook) or []
+        if not pool or pool[0].done() or pool[0] in self._past_room:
+            return seat  # a ready kernel, or one already starting: no new room needed
+        if not self.budget.has_room(kind):
+            self.refuse(SERVER_FULL, query)
+        self._grants[pool[0]] = kind
+        self.budget.changed()
+        return seat
+
+    @contextlib.asynccontextmanager
+    async def _pool_slot(self):
+        """Inside a pool's start: wait for room in the cap (a page that took this start lends it
+        its kind), then hold the room until the kernel's id counts (:meth:`start_kernel`)."""
+        task = asyncio.current_task()
+        self._room_waiting.add(task)
+        try:
+            ok = await self.budget.wait_for_room(lambda: self._grants.get(task, "public"), lambda: self._stopping)
+        finally:
+            self._room_waiting.discard(task)
+        self._grants.pop(task, None)
+        if not ok:
+            raise ServerStopping("the server is stopping: no new kernel for the pool")
+        self.budget.hold()
+        self._past_room.add(task)
+        hold = [True]
+        token = _POOL_HOLD.set(hold)
+        try:
+            yield
+        finally:
+            _POOL_HOLD.reset(token)
+            self._past_room.discard(task)
+            if hold:  # the kernel never started: the room goes back
+                self.budget.unhold()
+
+    def refuse(self, refusal: Refusal, query: str = "") -> None:
+        """End the page's request with ``refusal``'s page (no kernel started or taken): written
+        to the request's handler (jupyter_server's ``CallContext``) with its status, then
+        ``tornado.web.Finish``; without a handler, an ``HTTPError`` of that status."""
+        self.log.info("A page gets no kernel: %s", refusal.code)
+        handler = CallContext.get(CallContext.JUPYTER_HANDLER)
+        if handler is None:
+            raise tornado.web.HTTPError(refusal.status)
+        handler.set_status(refusal.status)
+        handler.set_header("Content-Type", "text/html; charset=UTF-8")
+        handler.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+        if refusal.retry_after:
+            handler.set_header("Retry-After", str(refusal.retry_after))
+        raise tornado.web.Finish(refusal_page(refusal, page_locale(query)))
+
+    async def settled(self, timeout: float) -> bool:
+        """Wait until every pool is filled, or waits for room in the cap (True), at most
+        ``timeout`` seconds (False)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pools = (getattr(self, "_pools", None) or {}).values()
+            if all(task.done() or task in self._room_waiting for pool in pools for task in pool):
+                return True
+            await asyncio.sleep(0.2)
+        return False
 
     # -- refills when quiet -------------------------------------------------------------------
     def page_activity(self) -> None:
@@ -222,6 +469,9 @@ class PageKernelManager(AsyncMappingKernelManager):
         for turn in list(self._waiting.values()):
             if not turn.done():
                 turn.set_result(None)
+        self.budget.changed()
+        if self._resolver is not None:
+            self._resolver.stop()
         return await super().shutdown_all(*args, **kwargs)
 
     def notify_connect(self, kernel_id):
@@ -239,8 +489,11 @@ class PageKernelManager(AsyncMappingKernelManager):
 
     def remove_kernel(self, kernel_id):
         self.pages.pop(kernel_id, None)
+        self._seat_pages.pop(kernel_id, None)
         self.alone_since.pop(kernel_id, None)
-        return super().remove_kernel(kernel_id)
+        removed = super().remove_kernel(kernel_id)
+        self.budget.changed()  # room in the cap: a pool waiting for it looks again
+        return removed
 
     def pooled_kernels(self) -> set[str]:
         """The preheated kernels waiting in Voila's pools (``preheat_kernel``: Voila's pool

@@ -9,7 +9,14 @@ a key nor that choice refuses to create tables from the lobby.
 
 Wrong keys are rate-limited for the whole store (every kernel of every server sharing it): after
 :data:`FREE_ATTEMPTS` wrong keys in a row each further attempt must wait, doubling up to
-:data:`MAX_WAIT` seconds; the right key resets the count. The clock is injected (``now=``).
+:data:`MAX_WAIT` seconds; the right key resets the count. An attempt is counted in the store
+(atomically, ``Store.update_meta``) *before* its key is checked, so guesses started together are
+counted one after another and only the first free ones are tried. The clock is injected (``now=``).
+
+A page unlocked with the key keeps what :func:`check_lobby_key` returned, the key's *stamp* (a
+hash of the stored setting: each setting has its own salt or time, so setting a key, even the same
+text again, or the no-key mode makes a new stamp); before every privileged step the page calls
+:func:`require_same_key`, so rotating the key locks the pages unlocked with the old one.
 
 Who holds the database file bypasses all this (``python -m tabletop_widgets.table create``):
 the key protects the lobby page, not the file.
@@ -39,7 +46,8 @@ MAX_KEY_LENGTH = 200
 class LobbyKeyError(PermissionError):
     """The lobby refused to create a table. ``code``: ``no_key`` (none typed), ``wrong_key``,
     ``rate_limited`` (``retry_after`` seconds), ``not_set`` (the server has no key and was not
-    started with ``--no-lobby-key``). ``message`` is bilingual."""
+    started with ``--no-lobby-key``), ``key_changed`` (the key a page was unlocked with was
+    replaced since). ``message`` is bilingual."""
 
     def __init__(self, code: str, en: str, ru: str, retry_after: float = 0.0):
         super().__init__(en)
@@ -138,10 +146,27 @@ def _wait_after(count: int) -> float:
     return min(FIRST_WAIT * 2 ** (count - FREE_ATTEMPTS), MAX_WAIT)
 
 
-def check_lobby_key(store: Store, key: Any, *, now: float | None = None) -> None:
+def key_stamp(raw: str | None) -> str:
+    """The stamp of a stored lobby-key setting (its raw value; ``""`` for none)."""
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest() if raw else ""
+
+
+def require_same_key(store: Store, stamp: str) -> None:
+    """Raise :class:`LobbyKeyError` (``key_changed``) unless the store's lobby key is still the one
+    whose ``stamp`` a page was unlocked with (:func:`check_lobby_key` returned it)."""
+    if not stamp or not hmac.compare_digest(key_stamp(store.get_meta(META_KEY)), stamp):
+        raise LobbyKeyError(
+            "key_changed",
+            "The lobby key was changed since this page was unlocked: type the new key to go on.",
+            "Ключ лобби сменился с тех пор, как эта страница была открыта: введите новый ключ, чтобы продолжить.",
+        )
+
+
+def check_lobby_key(store: Store, key: Any, *, now: float | None = None) -> str:
     """Raise :class:`LobbyKeyError` unless ``key`` opens this store's lobby (or the lobby was
-    explicitly opened). Every wrong key is counted in the store; while a wait is due every
-    attempt is refused, the right key included, without checking it."""
+    explicitly opened). Every attempt is counted in the store before its key is checked (the
+    right key then clears the count); while a wait is due every attempt is refused, the right
+    key included, without checking it. Returns the key's stamp (see :func:`require_same_key`)."""
     now = time.time() if now is None else now
     raw = store.get_meta(META_KEY)
     info: dict = {}
@@ -152,7 +177,7 @@ def check_lobby_key(store: Store, key: Any, *, now: float | None = None) -> None
             info = {}
     mode = info.get("mode")
     if mode == "open":
-        return
+        return key_stamp(raw)
     if mode != "key" or not isinstance(info.get("hash"), str):
         raise LobbyKeyError(
             "not_set",
@@ -162,36 +187,50 @@ def check_lobby_key(store: Store, key: Any, *, now: float | None = None) -> None
             "нельзя. Тот, кто запускает сервер, запускает его командой `make play`, "
             "которая задаёт ключ.",
         )
-    failures = _failures(store.get_meta(META_FAILURES), now)
-    wait = failures["until"] - now
-    if wait > 0:
-        raise _rate_limited(wait)
     if not isinstance(key, str) or not key.strip():
         raise LobbyKeyError(
             "no_key",
             "Type the lobby key to create a table (whoever runs the server has it).",
             "Введите ключ лобби, чтобы создать стол (он есть у того, кто запускает сервер).",
         )
+    claim = _claim_attempt(store, now)
+    if claim is None:
+        raise _rate_limited(_failures(store.get_meta(META_FAILURES), now)["until"] - now)
     if len(key) <= MAX_KEY_LENGTH and key_matches(key.strip(), info["hash"]):
-        if failures["count"]:
-            store.update_meta(META_FAILURES, lambda _old: None)
-        return
-
-    def bump(old: str | None) -> str:
-        f = _failures(old, now)
-        f["count"] += 1
-        f["last"] = now
-        f["until"] = now + _wait_after(f["count"])
-        return json.dumps(f)
-
-    updated = json.loads(store.update_meta(META_FAILURES, bump))
-    wait = updated["until"] - now
+        store.update_meta(META_FAILURES, lambda _old: None)  # the right key: the count starts afresh
+        return key_stamp(raw)
+    wait = claim["until"] - now
     en = "That lobby key is wrong: no table was created."
     ru = "Неверный ключ лобби: стол не создан."
     if wait > 0:
         en += f" Too many wrong keys: try again in {_seconds(wait)} s."
         ru += f" Слишком много неверных ключей: попробуйте снова через {_seconds(wait)} с."
     raise LobbyKeyError("wrong_key", en, ru, retry_after=max(wait, 0.0))
+
+
+def _claim_attempt(store: Store, now: float) -> dict | None:
+    """Count one attempt in the store, atomically (``update_meta``), before its key is checked:
+    as a wrong key, so that guesses started together (one per lobby page, or per process) are
+    counted one after another and those past :data:`FREE_ATTEMPTS` are refused unchecked; the
+    right key clears the count afterwards. ``None`` while a wait is due (nothing counted); else
+    the count with this attempt in it."""
+    claimed: list[dict] = []
+
+    def bump(old: str | None) -> str | None:
+        claimed.clear()
+        f = _failures(old, now)
+        if f["until"] > now:
+            return old  # waiting: refused without a check, the wait not lengthened
+        f["count"] += 1
+        f["last"] = now
+        wait = _wait_after(f["count"])
+        if wait:  # (no wait yet: another page's clock, a millisecond behind, is not made to wait)
+            f["until"] = now + wait
+        claimed.append(f)
+        return json.dumps(f)
+
+    store.update_meta(META_FAILURES, bump)
+    return claimed[0] if claimed else None
 
 
 def _failures(raw: str | None, now: float) -> dict:

@@ -84,7 +84,8 @@ class Listener:
         return self.maxseq.get(channel, 0)
 
     def deliver(self, notes) -> None:
-        """``notes``: (channel, payload) pairs; the payload is the writer's last seq."""
+        """``notes``: (channel, payload) pairs; the payload is the writer's last seq, or a word
+        for a write without events (requests changed: a change for every watch of the channel)."""
         with self._lock:
             wake = []
             for ch, payload in notes:
@@ -93,7 +94,9 @@ class Listener:
                 try:
                     seq = int(payload)
                 except ValueError:
-                    continue  # a write without events: nothing to read
+                    self.counts[ch] += 1  # no event to read, but the channel's requests changed
+                    wake.extend(self.waiters.get(ch, ()))
+                    continue
                 if seq > self.maxseq.get(ch, 0):
                     self.maxseq[ch] = seq
                 wake.extend(self.waiters.get(ch, ()))

@@ -49,8 +49,9 @@ from .store import SchemaError, StoreError, Watch
 log = logging.getLogger(__name__)
 
 #: 2: events carry the chain hash (see chain.py); settings live in tabletop_meta.
-#: 3: game sessions (the sessions table: one dice seed per session of a campaign)
-SCHEMA_VERSION = 3
+#: 3: game sessions (the sessions table: one dice seed per session of a campaign).
+#: 4: the request table (requests left the log), the seats' shared rate-limit columns
+SCHEMA_VERSION = 4
 DEFAULT_SAFETY_POLL = 2.0
 READ_RECONNECT_WAIT = 2.0  # seconds a read waits for the server to come back (writes: reconnect_timeout)
 SCHEMA_PARAM = "tabletop_schema"
@@ -189,7 +190,7 @@ class PostgresStore(SQLStore):
             if has_meta:
                 row = conn.execute("SELECT value FROM tabletop_meta WHERE key = 'schema_version'").fetchone()
                 version = int(row[0]) if row else 0
-            if version in (1, 2):
+            if 1 <= version < SCHEMA_VERSION:
                 # one transaction (this one) for the whole upgrade
                 upgrade_schema(
                     conn,
@@ -197,6 +198,7 @@ class PostgresStore(SQLStore):
                     SCHEMA,
                     add_hash="ALTER TABLE events ADD COLUMN IF NOT EXISTS hash TEXT",
                     sessions_from_tables=SESSIONS_FROM_TABLES,
+                    add_column="ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {type}",
                     placeholder="%s",
                 )
                 conn.execute("UPDATE tabletop_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
@@ -295,6 +297,10 @@ class PostgresStore(SQLStore):
         with self._lock:
             listener, conn, ours = self._listener, self._conn, (self._listener_pid, self._pid)
             self._listener = self._conn = None
+            lock_conn, self._lock_conn = getattr(self, "_lock_conn", None), None
+            if lock_conn is not None and getattr(self, "_lock_pid", None) == os.getpid():
+                with contextlib.suppress(Exception):
+                    lock_conn.close()  # the resolver locks go with it
         # after fork, the parent's listener and socket are never touched
         if listener is not None and ours[0] == os.getpid():
             listener.close()
@@ -318,8 +324,9 @@ class PostgresStore(SQLStore):
         return conn.execute(_pyformat(query + " RETURNING seq"), args).fetchone()[0]
 
     def _notify(self, conn: psycopg.Connection, table_id: str, stored: list) -> None:
-        """Delivered at COMMIT, and only if it commits. Payload: the last seq (< 8000 bytes)."""
-        last = str(stored[-1].seq) if stored else ""
+        """Delivered at COMMIT, and only if it commits. Payload: the last seq (< 8000 bytes), or
+        ``"r"`` for a write that changed only requests (followers read their requests again)."""
+        last = str(stored[-1].seq) if stored else "r"
         conn.execute(
             "SELECT pg_notify(%s, %s), pg_notify(%s, %s)",
             (channel_name(self.schema_name, table_id), last, channel_name(self.schema_name, None), last),
@@ -328,6 +335,35 @@ class PostgresStore(SQLStore):
     def _lock_meta(self, conn: psycopg.Connection, key: str) -> None:
         # the row may not exist yet: lock its name
         conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"tabletop-meta:{key}",))
+
+    # -- the resolver's lock ---------------------------------------------------------------------
+    def hold_resolver(self, table_id: str) -> bool:
+        """The table's resolver lock: a PostgreSQL advisory lock (per schema and table) held on a
+        connection of this store's own, so several servers share the tables and each table is
+        served by one; the server lets it go when the connection (its process) dies."""
+        with self._lock:
+            conn = getattr(self, "_lock_conn", None)
+            held: set = getattr(self, "_held", set())
+            if conn is None or self._lock_pid != os.getpid() or conn.closed or conn.broken:
+                # named, so an operator sees in pg_stat_activity which process serves which table
+                named = {**self._connect_kwargs, "application_name": f"tabletop-resolver {os.getpid()}"}
+                try:
+                    conn = psycopg.connect(self.conninfo, autocommit=True, **named)
+                except psycopg.OperationalError:
+                    return False
+                self._lock_conn, self._lock_pid, held = conn, os.getpid(), set()
+                self._held = held
+            if table_id in held:
+                return True
+            key = f"tabletop-resolver:{self.schema_name}:{table_id}"
+            try:
+                got = conn.execute("SELECT pg_try_advisory_lock(hashtext(%s))", (key,)).fetchone()[0]
+            except psycopg.Error:
+                self._lock_conn = None
+                return False
+            if got:
+                held.add(table_id)
+            return bool(got)
 
     # -- following -----------------------------------------------------------------------------
     def watch(self, table_id: str | None = None) -> Watch:

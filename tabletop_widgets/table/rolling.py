@@ -22,7 +22,7 @@ from ..core.i18n import LOCALES, T
 from ..core.wording import ru_n
 from ..dice.errors import DiceLimitError
 from ..dice.limits import MAX_DICE
-from .events import MAX_PAYLOAD_BYTES, jsonable, register_kind, validate
+from .events import MAX_PAYLOAD_BYTES, jsonable
 from .fairdice import stream_key
 from .records import is_big, pack_result, summary_text
 from .rules import PlayError
@@ -135,7 +135,9 @@ def roll_payload(
         payload["texts"] = dict(texts)
     if len(dumps(payload).encode("utf-8")) > MAX_PAYLOAD_BYTES:
         raise too_big_error(expr)
-    return validate("roll", payload)
+    from .kinds import ROLL
+
+    return ROLL.check(payload)
 
 
 def roll_guarded(rng: DrawWatch, fn: Callable[[random.Random], Any]) -> tuple[Any, BaseException | None]:
@@ -153,40 +155,3 @@ def failed_payload(index: int, *, what: str, hidden: bool, error: BaseException,
     """The ``roll.failed`` payload: what was rolled and the error's kind (never its text, which
     may quote a drawn value)."""
     return {"index": index, "what": what, "hidden": bool(hidden), "error": type(error).__name__, **fields}
-
-
-def replay_failed(payload: Mapping[str, Any], rng: random.Random, system_for_check: Callable[[], Any]) -> str | None:
-    """``verify``: a ``roll.failed`` must fail again with its roll index's stream. Returns a
-    problem, or None when it does fail as recorded."""
-    from ..dice import roll as dice_roll
-
-    try:
-        if payload.get("what") == "check":
-            system = system_for_check()
-            model = system.Character.from_dict(payload["character"])
-            system.roll_check(model, payload["check_id"], rng=rng, **payload.get("options", {}))
-        else:
-            dice_roll(payload["expr"], rng=rng, variables=payload.get("variables"))
-    except (ValueError, KeyError, TypeError, ArithmeticError):
-        return None
-    return f"roll {payload.get('index')} is recorded as failed but succeeds when replayed"
-
-
-register_kind(
-    "roll.failed",
-    action="roll",
-    fields={
-        "index": ((int,), True),
-        "what": ((str,), True),
-        "hidden": ((bool,), True),
-        "error": ((str,), True),
-        "expr": ((str,), False),
-        "variables": ((dict, type(None)), False),
-        "label": ((str, type(None)), False),
-        "check_id": ((str,), False),
-        "character_id": ((str,), False),
-        "character": ((dict,), False),
-        "options": ((dict,), False),
-    },
-    doc="A roll (or check) that failed after its dice were drawn: its roll index is spent.",
-)

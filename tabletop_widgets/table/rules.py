@@ -215,16 +215,37 @@ class RateLimit:
         self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.per_second)
         self.last = now
         if self.tokens < 1:
-            wait = max(1, int((1 - self.tokens) / self.per_second + 0.999))
-            raise PlayError(
-                "rate_limited",
-                T(
-                    f"Too many actions at once: wait {wait} s and try again.",
-                    f"Слишком много действий подряд: подождите {wait} с и повторите.",
-                ),
-                wait=wait,
-            )
+            raise rate_limited(self.tokens, self.per_second)
         self.tokens -= 1
+
+
+def rate_limited(tokens: float, per_second: float) -> PlayError:
+    """The refusal of an action past a bucket holding ``tokens``, with the wait."""
+    wait = max(1, int((1 - tokens) / per_second + 0.999))
+    return PlayError(
+        "rate_limited",
+        T(
+            f"Too many actions at once: wait {wait} s and try again.",
+            f"Слишком много действий подряд: подождите {wait} с и повторите.",
+        ),
+        wait=wait,
+    )
+
+
+def take_seat_rate(tx, seat: str, role: str, now: float) -> None:
+    """Inside a write: use one action of ``seat``'s own bucket, kept in the store's seat row
+    (``rate_tokens``, ``rate_at``), or raise :class:`PlayError` (``rate_limited``) and write
+    nothing. Every page of a seat, in any kernel or server, draws on the one bucket (a page's own
+    :class:`RateLimit` only refuses early)."""
+    burst, per_second = RATE_LIMITS.get(role, RATE_LIMITS["observer"])
+    tokens, at = tx.rate(seat)
+    if tokens is None or at is None:
+        tokens = float(burst)
+    else:
+        tokens = min(float(burst), float(tokens) + max(0.0, now - float(at)) * per_second)
+    if tokens < 1:
+        raise rate_limited(tokens, per_second)
+    tx.set_rate(seat, tokens - 1, now)
 
 
 #: role -> (burst, per second)

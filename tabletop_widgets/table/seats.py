@@ -23,9 +23,9 @@ from tabletop_widgets.core.i18n import LOCALES
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.core.wording import ru_n
 
-from .events import jsonable, register_kind
+from .events import jsonable
 from .fairdice import FairDice
-from .state import reducer
+from .kinds.table import TABLE_OPTIONS  # the GM's table options, declared with their kind
 from .store import AUDIENCE_ALL, AUDIENCE_GM, NewEvent, ROLES, SEAT_AUDIENCE_PREFIX, SeatRecord, Store, TableInfo
 
 TOKEN_BYTES = 16  # 128 bits
@@ -264,29 +264,25 @@ def _first_events(
     """``table.opened`` (the seats, the options, the commitment and the software that rolls),
     then a ``character.set`` per character, all written by the first GM seat."""
     from .. import __version__
-    from .events import validate as validate_payload
+    from .kinds import CHARACTER_SET, TABLE_OPENED
 
     gm = next(s.seat for s in specs if s.role == "gm")
-    opened = validate_payload(
-        "table.opened",
-        {
-            "system": info.system,
-            "title": info.title,
-            "seed_hash": info.seed_hash,
-            "seats": [{"seat": s.seat, "role": s.role, "name": s.name, "character_id": s.character_id} for s in specs],
-            "options": jsonable(dict(info.options)),
-            # verify replays checks with the system's code: record which version rolled them
-            "software": {"tabletop_widgets": __version__},
-        },
+    opened = TABLE_OPENED.new(
+        gm,
+        system=info.system,
+        title=info.title,
+        seed_hash=info.seed_hash,
+        seats=[{"seat": s.seat, "role": s.role, "name": s.name, "character_id": s.character_id} for s in specs],
+        options=jsonable(dict(info.options)),
+        # verify replays checks with the system's code: record which version rolled them
+        software={"tabletop_widgets": __version__},
     )
-    events = [NewEvent("table.opened", gm, opened)]
+    events = [opened]
     owners = {s.character_id: s.seat for s in specs if s.character_id}
     for cid, data in characters.items():
-        payload = validate_payload(
-            "character.set", {"character_id": cid, "data": jsonable(dict(data)), "owner": owners.get(cid)}
-        )
+        audience = AUDIENCE_GM if cid in hidden_characters else AUDIENCE_ALL
         events.append(
-            NewEvent("character.set", gm, payload, audience=AUDIENCE_GM if cid in hidden_characters else AUDIENCE_ALL)
+            CHARACTER_SET.new(gm, audience, character_id=cid, data=jsonable(dict(data)), owner=owners.get(cid))
         )
     return events
 
@@ -347,7 +343,7 @@ def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "opera
     with it); returns the new token. On an open table the change is recorded as a
     ``seat.reissued`` event (never the token). A GM at the table uses
     ``TableSession.reissue_seat``."""
-    from .events import validate
+    from .kinds import SEAT_REISSUED
     from .store import TableClosed
 
     known = {s.seat: s for s in store.seats(table_id)}
@@ -359,11 +355,7 @@ def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "opera
 
     def build(tx):
         tx.set_token_hash(seat, new_hash)
-        return [
-            NewEvent(
-                "seat.reissued", actor, validate("seat.reissued", {"seat": seat, "role": known[seat].role}), audience
-            )
-        ]
+        return [SEAT_REISSUED.new(actor, audience, seat=seat, role=known[seat].role)]
 
     try:
         store.write(table_id, build)
@@ -375,42 +367,7 @@ def reissue_token(store: Store, table_id: str, seat: str, *, actor: str = "opera
 # --------------------------------------------------------------------------------------------
 # what a seat keeps: its language; what the GM decides for the players: whether they build
 # --------------------------------------------------------------------------------------------
-#: The GM's table options (``create_table(options=...)`` sets them at the start, the GM's
-#: ``table.option`` events later): name -> default.
-TABLE_OPTIONS: dict[str, bool] = {
-    # players make their characters in creation themselves (their seat opens on the creation
-    # wizard); off: the GM prepares them, the player's sheet says so, and the table refuses a
-    # player's edit of a character in creation
-    "players_build": True,
-}
-
 register_action("table.configure", ["gm"])
-register_kind(
-    "seat.locale",
-    action="read",
-    fields={"locale": ((str,), True)},
-    doc="The language a seat chose (its pages open in it); the seat is the event's actor.",
-)
-register_kind(
-    "table.option",
-    action="table.configure",
-    fields={"name": ((str,), True), "value": ((bool,), True)},
-    doc="The GM changed a table option (see seats.TABLE_OPTIONS).",
-)
-
-
-@reducer("seat.locale")
-def _seat_locale(state, e) -> None:
-    locale = e.payload.get("locale")
-    if locale in LOCALES:  # the actor is the seat: nobody sets another seat's language
-        state.extra.setdefault("seat_locales", {})[e.actor] = locale
-
-
-@reducer("table.option")
-def _table_option(state, e) -> None:
-    name, value = e.payload.get("name"), e.payload.get("value")
-    if name in TABLE_OPTIONS and isinstance(value, bool):
-        state.extra.setdefault("table_options", {})[name] = value
 
 
 def seat_locale(session) -> str | None:
@@ -428,9 +385,11 @@ def remember_locale(session, locale: str):
         raise ValueError(f"unknown locale {locale!r}: expected one of {', '.join(LOCALES)}")
     if seat_locale(session) == locale or session.state.closed:
         return None
+    from .kinds import SEAT_LOCALE
+
     audience = {"gm": AUDIENCE_GM, "player": SEAT_AUDIENCE_PREFIX + session.seat}.get(session.role, AUDIENCE_ALL)
     try:
-        return session.record("seat.locale", {"locale": locale}, audience=audience)
+        return session.record(SEAT_LOCALE, {"locale": locale}, audience=audience)
     except (PermissionError, EventError):
         return None
 
@@ -452,4 +411,6 @@ def set_table_option(session, name: str, value: bool):
         raise KeyError(f"no table option {name!r} (known: {', '.join(TABLE_OPTIONS)})")
     if not isinstance(value, bool):
         raise TypeError(f"table option {name!r} is true or false, not {value!r}")
-    return session.record("table.option", {"name": name, "value": value}, audience=AUDIENCE_ALL)
+    from .kinds import TABLE_OPTION
+
+    return session.record(TABLE_OPTION, {"name": name, "value": value}, audience=AUDIENCE_ALL)

@@ -24,6 +24,7 @@ system's ``roll_initiative`` with that stream, an ``initiative`` outcome event),
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -33,22 +34,24 @@ from typing import Any, Callable, Sequence
 from ..core.system import term_of
 from .audience import Audience, project_state, visible_events
 from .campaign import DICE_ACTIONS, session_ended_denial
-from .events import EventError, validate
+from .events import EventError
 from .follow import DEFAULT_INTERVAL, DEFAULT_MAX_INTERVAL, DEFAULT_IDLE_AFTER, Follower
-from .rules import rate_limit_for
+from .kinds import SEAT_REISSUED, own_audience
+from .rules import rate_limit_for, take_seat_rate
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .session_campaign import CampaignActions
 from .session_combat import CombatActions, initiative_json, initiative_text
 from .session_dice import CheckRequest, DiceActions, check, check_json
-from .session_records import RESERVED_KINDS, RecordActions
-from .state import TableState, reducer
+from .session_records import RecordActions
+from .state import TableState
 from .store import (
-    AUDIENCE_ALL,
     AUDIENCE_GM,
     SEAT_AUDIENCE_PREFIX,
     Event,
     NewEvent,
+    Request,
     SeatRecord,
+    SeatRevoked,
     Snapshot,
     Store,
     TableInfo,
@@ -56,9 +59,12 @@ from .store import (
     open_store,
 )
 
+#: the actor of what the table's own desk writes (the resolver: no seat, no token)
+OPERATOR = "@table"
+
 #: defined in the action modules; importable from here as before
 __all__ = [
-    "RESERVED_KINDS",
+    "OPERATOR",
     "CheckRequest",
     "TableSession",
     "check",
@@ -98,33 +104,56 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
         *,
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
         clock: Callable[[], float] | None = None,
+        wall_clock: Callable[[], float] | None = None,
         _token_checked: bool = False,
+        _operator: bool = False,
     ):
         if not _token_checked:
             raise TypeError("use TableSession.join(store, table_id, token)")
         self.store = store
         self.table = table
         self._seat = seat
+        #: the table's own desk (the resolver on the server): the GM's view, no token to hold
+        self.operator = _operator
+        self._acting_for: str | None = None
+        #: this seat's requests (its own, and the questions asked of it; a GM: every one)
+        self.requests: list[Request] = []
+        self._request_listeners: list[Callable[[list[Request]], None]] = []
+        self._revoked_listeners: list[Callable[[], None]] = []
+        self._reissuing = False
         #: who reads through this session: every query, the follower and snapshots use it
         self.reader = Audience(seat.role, seat.seat)
         self.view = self.reader.view
         self.audiences = self.reader.tags
         self.snapshot_every = snapshot_every
         self.rate_limit = rate_limit_for(seat.role, clock)
+        #: the time of the seat's bucket in the store, shared by every process (``time.time``)
+        self.wall_clock = wall_clock or time.time
         self._listeners: list[Callable[[list[Event]], None]] = []
         self._lock = threading.RLock()  # widget handlers and the follower may run on different threads
         self._system = None
         snap = store.latest_snapshot(table.table_id, self.view)
         self.state = (
-            project_state(TableState.from_json(dict(snap.state)), self.reader) if snap else TableState(table.table_id)
+            project_state(TableState.from_json(dict(snap.state)), self.reader)
+            if snap and TableState.readable(snap.state)
+            else TableState(table.table_id)
         )
+        self.state.view = self.view
         self._snap_events = self.state.events
         self._follower = Follower(
-            store, table.table_id, audiences=self.audiences, after_seq=self.state.seq, callback=self._on_followed
+            store,
+            table.table_id,
+            audiences=self.audiences,
+            after_seq=self.state.seq,
+            callback=self._on_followed,
+            on_change=self.refresh_requests,
+            seat=self._read_seat(),
+            on_revoked=self._on_revoked,
         )
         self._apply(store.events(table.table_id, after_seq=self.state.seq, audiences=self.audiences))
         self._follower.last_seq = self.state.seq
         self._follower.must_read = False
+        self.refresh_requests(notify=False)
         self._maybe_snapshot()
 
     # -- joining -----------------------------------------------------------------------------
@@ -146,6 +175,16 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
                 "Попросите новую ссылку у того, кто ведёт игру.",
             )
         return cls(store, store.get_table(seat.table_id), seat, _token_checked=True, **kw)
+
+    @classmethod
+    def as_operator(cls, store: Store, table_id: str, **kw: Any) -> "TableSession":
+        """The table's own desk: the GM's view of the table for the resolver on the server
+        (:mod:`.resolver`), which answers the seats' requests. It holds no token and is no seat:
+        only a process that holds the store itself makes one. Nothing a page sends reaches it."""
+        table = store.get_table(table_id)
+        seat = SeatRecord(table.table_id, OPERATOR, "gm", "", None, "")
+        kw.setdefault("snapshot_every", 0)
+        return cls(store, table, seat, _token_checked=True, _operator=True, **kw)
 
     @classmethod
     def from_query(cls, query: str | None = None, store: Store | None = None, **kw: Any) -> "TableSession":
@@ -181,6 +220,27 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
     @property
     def name(self) -> str:
         return self._seat.name
+
+    @property
+    def actor(self) -> str:
+        """Who the events this session writes are by: the seat, or (a GM's page, the table's
+        desk) the seat it acts for now (:meth:`acting_for`: a player's attack it rolls)."""
+        return self._acting_for or self._seat.seat
+
+    @contextlib.contextmanager
+    def acting_for(self, seat: str | None):
+        """GM or the table's desk: what is written inside is by ``seat`` (whose request it
+        answers); ``None`` changes nothing. A player's or an observer's page acts for itself only."""
+        if seat is None:
+            yield
+            return
+        if self.role != "gm":
+            raise PermissionDenied("act for another seat", self.role)
+        was, self._acting_for = self._acting_for, seat
+        try:
+            yield
+        finally:
+            self._acting_for = was
 
     @property
     def character_id(self) -> str | None:
@@ -229,13 +289,12 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
         """Every action a seat takes starts here: the role (and for players, whose character),
         then the seat's rate limit. The write re-checks the role under the table's lock."""
         self.require(action, character_id)
-        self.rate_limit.take()
+        if not self.operator:
+            self.rate_limit.take()
 
     def own_audience(self, hidden: bool) -> str:
         """Who sees what this seat writes: everyone, or (``hidden``) the GM and this seat."""
-        if not hidden:
-            return AUDIENCE_ALL
-        return AUDIENCE_GM if self.role == "gm" else SEAT_AUDIENCE_PREFIX + self.seat
+        return own_audience(self.role, self.seat, hidden)
 
     # -- applying events -----------------------------------------------------------------------
     def _apply(self, events: Sequence[Event]) -> list[Event]:
@@ -261,6 +320,61 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
             applied = self._apply(events)
         self._notify(applied)
 
+    def refresh_requests(self, *, notify: bool = True) -> bool:
+        """Read this seat's requests again (the store's query filters them by audience); tell the
+        request listeners when they changed. Returns whether they did."""
+        if self._follower.revoked or self._reissuing:
+            return False
+        try:
+            got = self.store.requests(self.table_id, audiences=self.audiences, seat=self._read_seat())
+        except SeatRevoked:
+            self._follower.revoked = True
+            self._on_revoked()
+            return False
+        if [r.to_json() for r in got] == [r.to_json() for r in self.requests]:
+            return False
+        self.requests = got
+        if notify:
+            for fn in list(self._request_listeners):
+                try:
+                    fn(got)
+                except Exception:
+                    log.exception("table request listener failed")
+        return True
+
+    def _read_seat(self) -> tuple[str, str] | None:
+        """What this session's reads check: its seat and the token hash it joined with (none for
+        the table's own desk)."""
+        return None if self.operator else (self._seat.seat, self._seat.token_hash)
+
+    @property
+    def revoked(self) -> bool:
+        """Whether the GM retired this seat or gave it a new link since it joined: this session
+        reads nothing more of the table and writes nothing (see :meth:`on_revoked`)."""
+        return self._follower.revoked
+
+    def on_revoked(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` once when this seat's link stops working (its page then says so);
+        returns a function that stops it."""
+        self._revoked_listeners.append(callback)
+        return lambda: self._revoked_listeners.remove(callback) if callback in self._revoked_listeners else None
+
+    def _on_revoked(self) -> None:
+        listeners, self._revoked_listeners = self._revoked_listeners, []
+        self._follower.stop()
+        self.requests = []
+        for fn in listeners:
+            try:
+                fn()
+            except Exception:
+                log.exception("table revoked listener failed")
+
+    def on_requests(self, callback: Callable[[list[Request]], None]) -> Callable[[], None]:
+        """Call ``callback(requests)`` whenever this seat's requests change (its attack answered,
+        a question asked of it). Returns a function that unsubscribes."""
+        self._request_listeners.append(callback)
+        return lambda: self._request_listeners.remove(callback) if callback in self._request_listeners else None
+
     def on_events(self, callback: Callable[[list[Event]], None]) -> Callable[[], None]:
         """Call ``callback(events)`` with every batch of newly applied events (followed or
         written here). Returns a function that unsubscribes."""
@@ -268,8 +382,12 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
         return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
     def poll(self) -> list[Event]:
-        """Apply events other processes wrote since the last poll; returns them."""
-        return self._follower.poll()
+        """Apply events other processes wrote since the last poll (and read this seat's requests
+        again: a poll is definitive, whatever the store's change detector heard yet); returns the
+        events."""
+        events = self._follower.poll()
+        self.refresh_requests()
+        return events
 
     def follow(
         self,
@@ -319,6 +437,8 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
             # catch up under the lock: validation sees the state the new events follow
             pending.extend(self._apply(tx.events_after(self.state.seq, self.audiences)))
             self._check_token(tx)  # a reissued link stops working at once, open pages too
+            if not self.operator:  # one bucket a seat, however many pages it has open
+                take_seat_rate(tx, self.seat, self.role, self.wall_clock())
             return make(tx)
 
         try:
@@ -331,12 +451,14 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
                 self._follower.advance(pending)
         finally:
             self._notify(pending)
+        self.refresh_requests()
         return stored
 
     # -- views ---------------------------------------------------------------------------------
     def events(self, after_seq: int = 0) -> list[Event]:
-        """This seat's visible log from the store (filtered in the query)."""
-        return self.store.events(self.table_id, after_seq=after_seq, audiences=self.audiences)
+        """This seat's visible log from the store (filtered in the query; :class:`SeatRevoked`
+        once the seat's link stopped working)."""
+        return self.store.events(self.table_id, after_seq=after_seq, audiences=self.audiences, seat=self._read_seat())
 
     def character(self, character_id: str | None = None):
         """The character as the system's model (a fresh object built from the state)."""
@@ -361,6 +483,8 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
 
     def _check_token(self, tx: WriteTx) -> None:
         """Inside a write: the seat's token must still be the one this session joined with."""
+        if self.operator:
+            return
         if tx.token_hash(self.seat) != self._seat.token_hash:
             raise SeatError(
                 "link_replaced",
@@ -394,25 +518,27 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("seat.manage")
             tx.set_token_hash(seat, new_hash)
-            payload = validate("seat.reissued", {"seat": seat, "role": known[seat].role})
-            return [NewEvent("seat.reissued", self.seat, payload, audience)]
+            return [SEAT_REISSUED.new(self.actor, audience, seat=seat, role=known[seat].role)]
 
-        self.transact(make)
-        if seat == self.seat:
+        own = seat == self.seat
+        self._reissuing = own  # this page's own reads wait for the new hash
+        try:
+            self.transact(make)
+        finally:
+            self._reissuing = False
+        if own:
             self._seat = dataclasses.replace(self._seat, token_hash=new_hash)
+            self._follower.seat = self._read_seat()
+            self.refresh_requests()
         return token
 
 
-@reducer("initiative")
-def _initiative(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.rolls += 1
-    state.log_event(e, index=p["index"], ids=list(p["ids"]), hidden=p["hidden"], text=p["text"], result=p["result"])
-
-
 def rebuild(store: Store, table_id: str, audiences: Sequence[str] | None = None) -> TableState:
-    """The state of ``table_id`` folded from its whole log (no snapshot), for checks and tools."""
-    state = TableState(table_id)
+    """The state of ``table_id`` folded from its whole log (no snapshot), for checks and tools:
+    every event (``audiences`` None), or the view of those audiences (a seat's, an observer's)."""
+    seats = [a for a in audiences or () if a.startswith(SEAT_AUDIENCE_PREFIX)]
+    view = "gm" if audiences is None or AUDIENCE_GM in audiences else (seats[0] if seats else "observer")
+    state = TableState(table_id, view=view)
     for e in store.events(table_id, audiences=audiences):
         state.apply(e)
     return state

@@ -1,5 +1,6 @@
 """The combat seat actions of a shared table: the tracker's state, initiative rolled with the
-table's fair dice, and attacks (asked, declared, answered, rolled; see :mod:`.attacks`).
+table's fair dice, attacks rolled with them, and a seat's attack requests (asked, declared,
+answered: see :mod:`.attacks` and :mod:`.requests`).
 
 A mixin of :class:`~.session.TableSession`: every method starts with the session's
 ``begin_action`` and writes through its ``transact`` (see :mod:`.session`).
@@ -9,45 +10,16 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from .attacks import answer_events, ask_events, declare_events
+from .attacks import answer_request, ask_request, declare_request, questions
 from .campaign import session_ended_denial
-from .events import EventError, jsonable, validate
+from .events import EventError, jsonable
 from .fairdice import rng_for
+from .kinds import COMBAT_STATE, INITIATIVE, Kind, kind as event_kind
+from .kinds.combat import initiative_json, initiative_text
 from .rolling import DrawWatch
-from .store import AUDIENCE_ALL, AUDIENCE_GM, Event, NewEvent, WriteTx, audience_ok
+from .store import AUDIENCE_ALL, AUDIENCE_GM, Event, NewEvent, Request, WriteTx, audience_ok
 
-
-def initiative_json(result) -> dict[str, Any]:
-    """A system's ``InitiativeOrder`` as JSON (deterministic: ``verify`` re-rolls and compares):
-    the system's order, each combatant's key, text, roll, rounds sat out and effects, and the
-    tie-break notes."""
-    rolls = {}
-    for cid, r in result.rolls.items():
-        rolls[str(cid)] = {
-            "key": jsonable(r.key),
-            "text": jsonable(dict(r.text) if isinstance(r.text, Mapping) else r.text),
-            "roll": jsonable(r.roll),
-            "skip_rounds": int(getattr(r, "skip_rounds", 0) or 0),
-            "effects": [
-                {"trait": e.trait, "delta": e.delta, "reason": jsonable(getattr(e, "reason", None))}
-                for e in (getattr(r, "effects", ()) or ())
-            ],
-        }
-    return jsonable({"order": [str(c) for c in result.order], "rolls": rolls, "tiebreaks": list(result.tiebreaks)})
-
-
-def initiative_text(outcome: Mapping[str, Any], names: Mapping[str, str] | None = None, locale: str = "en") -> str:
-    """One line for the log: ``Initiative: Aria 14, Goblin 9``."""
-    names = names or {}
-    parts = []
-    for cid in outcome.get("order", []):
-        r = (outcome.get("rolls") or {}).get(cid) or {}
-        text = r.get("text")
-        if isinstance(text, Mapping):
-            text = text.get(locale) or text.get("en") or ""
-        parts.append(f"{names.get(cid, cid)} {text}".strip())
-    head = "Инициатива" if locale == "ru" else "Initiative"
-    return f"{head}: " + ", ".join(parts)
+__all__ = ["CombatActions", "initiative_json", "initiative_text"]
 
 
 class CombatActions:
@@ -108,10 +80,8 @@ class CombatActions:
         system = self.system
         values = {str(cid): jsonable(dict(v)) for cid, v in characters.items()}
         opts = jsonable(dict(options or {}))
-        secret = hidden or any(
-            self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid) for cid in values
-        )
-        audience = AUDIENCE_GM if secret else AUDIENCE_ALL
+        audience = INITIATIVE.audience_for(self.state, list(values), hidden)
+        secret = audience == AUDIENCE_GM
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("combat")
@@ -123,20 +93,21 @@ class CombatActions:
             outcome = initiative_json(result)
             if sorted(outcome["order"]) != sorted(values):
                 raise EventError("the system's initiative order does not match the combatants")
-            payload = validate(
-                "initiative",
-                {
-                    "index": index,
-                    "system": system.slug,
-                    "ids": list(values),
-                    "characters": values,
-                    "options": opts,
-                    "hidden": bool(secret),
-                    "result": outcome,
-                    "text": initiative_text(outcome, names, locale),
-                },
-            )
-            out = [NewEvent("initiative", self.seat, payload, audience, roll=index)]
+            out = [
+                INITIATIVE.new(
+                    self.actor,
+                    audience,
+                    index=index,
+                    system=system.slug,
+                    ids=list(values),
+                    characters=values,
+                    options=opts,
+                    hidden=bool(secret),
+                    result=outcome,
+                    text=initiative_text(outcome, names, locale),
+                    texts={loc: initiative_text(outcome, names, loc) for loc in ("en", "ru")},
+                )
+            ]
             if combat is not None:
                 states = combat(rng_for(tx.secret_seed(), index), outcome)
                 if states is not None:
@@ -146,94 +117,141 @@ class CombatActions:
 
         return self.transact(make)
 
-    # -- attacks (see :mod:`.attacks`) ----------------------------------------------------------
-    def ask_attack(self, attacker_id: str, target_id: str, attack_id: str | None = None, options=None) -> Event:
-        """Ask the GM's kernel which attacks ``attacker_id`` can make on ``target_id`` and, for
-        ``attack_id`` with ``options``, the exact odds (answered by an ``attack.offer`` to this
-        seat: :func:`.attacks.offer_for`). A player asks for their own character only, about a
-        target their seat sees."""
-        return self._attack_write("attack", lambda: ask_events(self, attacker_id, target_id, attack_id, options))[0]
+    # -- attacks (see :mod:`.attacks`): requests, answered on the server --------------------------
+    def ask_attack(self, attacker_id: str, target_id: str, attack_id: str | None = None, options=None) -> Request:
+        """Ask the table which attacks ``attacker_id`` can make on ``target_id`` and, for
+        ``attack_id`` with ``options``, the exact odds: an ``odds`` request, answered by the
+        resolver (:meth:`offer`). A player asks for their own character only, about a target their
+        seat sees."""
+        return self._request("attack", lambda: ask_request(self, attacker_id, target_id, attack_id, options))
 
-    def declare_attack(self, attacker_id: str, target_id: str, attack_id: str, options=None) -> Event:
+    def declare_attack(self, attacker_id: str, target_id: str, attack_id: str, options=None) -> Request:
         """Make an attack: a player with their own character on its turn, on a target their seat
-        sees (the GM's kernel checks it again, asks the defender when the attack has defender
-        options, and rolls it with the table's fair dice)."""
-        return self._attack_write("attack", lambda: declare_events(self, attacker_id, target_id, attack_id, options))[0]
+        sees; one at a time (an ``attack`` request: the resolver checks it again, asks the
+        defender when the attack has defender options, and rolls it with the table's fair dice)."""
+        return self._request("attack", lambda: declare_request(self, attacker_id, target_id, attack_id, options))
 
-    def answer_attack(self, request: str, options=None) -> Event:
-        """The defender's choices for a pending attack: from the seat asked, or the GM (for an
-        absent player or an NPC)."""
-        return self._attack_write("attack", lambda: answer_events(self, request, options))[0]
+    def answer_attack(self, request: str, options=None) -> Request:
+        """The defender's choices for a pending attack (``request``: a question's, from
+        :meth:`questions`): from the seat asked, or the GM (for an absent player or an NPC)."""
 
-    def write_attack_events(self, make: Callable[[], Sequence[tuple[str, Mapping[str, Any], str]]]) -> list[Event]:
-        """GM: the attack desk's events without dice (offers, questions, refusals): ``make()``
-        runs under the table's lock on the caught-up state and returns ``(kind, payload,
-        audience)`` triples (none: nothing is written)."""
-        return self._attack_write("combat", make)
+        def make():
+            found = [r for r in self.requests if r.id == request] if isinstance(request, str) else []
+            return answer_request(self, found[0] if found else None, options)
 
-    def _attack_write(self, action: str, make: Callable[[], Sequence[tuple]]) -> list[Event]:
+        return self._request(
+            "attack", make, again=lambda tx: answer_request(self, self._request_in(tx, request), options)
+        )
+
+    def questions(self) -> list[dict[str, Any]]:
+        """The defender's questions this seat may answer now, each a dict with a ``"request"`` key
+        to pass to :meth:`answer_attack` (a GM: every open one; a player: those asked of it)."""
+        return questions(self.requests, self.role, self.seat)
+
+    def offer(self, attacker_id: str, target_id: str, attack_id: str | None = None, options=None) -> dict | None:
+        """The table's answer to this seat's ``odds`` request for this (the attacks offered and
+        the odds), or None while none is answered (:meth:`ask_attack` asks)."""
+        from .attacks import offer_for
+
+        return offer_for(self.requests, attacker_id, target_id, attack_id, options or {})
+
+    def dismiss(self, request: str) -> None:
+        """This seat has read a refusal (or an answer): the request goes."""
+        from .requests import ANSWERED, REFUSED
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            for r in tx.requests(ids=[request]):
+                if r.seat == self.seat and r.state in (ANSWERED, REFUSED):
+                    tx.delete_request(r.id)
+            return []
+
+        if any(r.id == request for r in self.requests):
+            self.transact(make)
+
+    def _request_in(self, tx: WriteTx, request: Any) -> Request | None:
+        found = tx.requests(ids=[request]) if isinstance(request, str) else []
+        return found[0] if found and self.reader.sees(found[0].audience) else None
+
+    def _request(self, action: str, make: Callable[[], Request], *, again=None) -> Request:
+        """A seat's request: checked on the state as this seat has it (refused before the lock),
+        then again under the table's lock, and put in the request table."""
         self.begin_action(action)
-        if action == "attack" and not self.state.session_open:
+        if not self.state.session_open:
             raise session_ended_denial(self, action)
-        make()  # the checks on the state as this seat has it: refuse before taking the lock
+        made: list[Request] = [make()]
 
         def build(tx: WriteTx) -> list[NewEvent]:
             self.require(action)
-            out = []
-            for kind, payload, audience in make():
-                if not audience_ok(audience):
-                    raise EventError(f"bad audience {audience!r}")
-                out.append(NewEvent(kind, self.seat, validate(kind, payload), audience))
-            return out
+            if again is not None:
+                made[0] = again(tx)
+            tx.put_request(made[0])
+            return []
+
+        self.transact(build)
+        return made[0]
+
+    def write_requests(self, make: Callable[[WriteTx], Sequence[NewEvent]]) -> list[Event]:
+        """GM (the resolver's desk): request changes without dice (offers, questions, refusals):
+        ``make(tx)`` runs under the table's lock on the caught-up state, changes the requests it
+        finds still as it expects, and returns the events to append (none, mostly)."""
+        self.begin_action("combat")
+
+        def build(tx: WriteTx) -> list[NewEvent]:
+            self.require("combat")
+            return list(make(tx))
 
         return self.transact(build)
 
     def roll_attack(
-        self, roll: Callable[[Callable[[], Any], int], "tuple | None"], *, kind: str = "attack"
+        self,
+        roll: Callable[[Callable[[], Any], int], "tuple | None"],
+        *,
+        kind: "Kind | str" = "attack",
+        in_tx: Callable[[WriteTx], bool] | None = None,
     ) -> list[Event]:
         """GM: a tracker action rolled with the table's fair dice (an ``attack``, or a ``turn``'s
         start/end effects). Inside the write transaction ``roll(stream, index)`` gets the next
         roll index and ``stream()``, a fresh stream of it each call (``rng_for(seed, index)``
         noting whether anything was drawn), and returns None (nothing to write) or ``(payload,
-        hidden, full_state, public_state, public_changed, more)``: the ``kind`` event (None:
-        no dice were drawn, no index used), the tracker's ``combat.state`` events as
-        :meth:`set_combat` writes them, and further ``(kind, payload, audience)`` triples. An
-        exception aborts the whole write."""
-        if kind not in ("attack", "turn"):
-            raise ValueError(f"roll_attack writes attack or turn events, not {kind!r}")
+        audience, full_state, public_state, public_changed)``: the ``kind`` event (None: no dice
+        were drawn, no index used) and who reads it, and the tracker's ``combat.state`` events as
+        :meth:`set_combat` writes them. ``in_tx(tx)``, when given, runs first under the lock: it
+        removes the requests the roll answers, and returns False when they were answered
+        elsewhere meanwhile (nothing is written). An exception aborts the whole write."""
+        spec = kind if isinstance(kind, Kind) else event_kind(kind)
+        if spec.tracker not in ("attack", "turn"):
+            raise ValueError(f"roll_attack writes attack or turn events, not {spec.name!r}")
         self.begin_action("combat")
         if not self.state.session_open:
             raise session_ended_denial(self, "combat")
 
         def make(tx: WriteTx) -> list[NewEvent]:
             self.require("combat")
+            if in_tx is not None and not in_tx(tx):
+                return []
             index = tx.next_roll
             seed = tx.secret_seed()
             got = roll(lambda: DrawWatch(seed, index), index)
             if got is None:
                 return []
-            payload, hidden, full, public, changed, more = got
+            payload, audience, full, public, changed = got
             out = []
             if payload is not None:
-                data = validate(kind, payload)
-                out.append(NewEvent(kind, self.seat, data, AUDIENCE_GM if hidden else AUDIENCE_ALL, roll=index))
-            events = self._combat_events(full, public)
-            out += events if changed else [e for e in events if e.audience == AUDIENCE_GM]
-            for k, p, audience in more:
                 if not audience_ok(audience):
                     raise EventError(f"bad audience {audience!r}")
-                out.append(NewEvent(k, self.seat, validate(k, p), audience))
+                out.append(spec.new_json(self.actor, payload, audience))
+            events = self._combat_events(full, public)
+            out += events if changed else [e for e in events if e.audience == AUDIENCE_GM]
             return out
 
         return self.transact(make)
 
     def _combat_events(self, state: Mapping[str, Any], public: Mapping[str, Any] | None) -> list[NewEvent]:
-        full = validate("combat.state", {"state": jsonable(dict(state))})
+        full = COMBAT_STATE.new(self.actor, AUDIENCE_ALL, state=jsonable(dict(state)))
         if public is None:
-            return [NewEvent("combat.state", self.seat, full, AUDIENCE_ALL)]
-        pub = validate("combat.state", {"state": jsonable(dict(public))})
+            return [full]
         # public first: GM's view applies both and ends on the full state
         return [
-            NewEvent("combat.state", self.seat, pub, AUDIENCE_ALL),
-            NewEvent("combat.state", self.seat, full, AUDIENCE_GM),
+            COMBAT_STATE.new(self.actor, AUDIENCE_ALL, state=jsonable(dict(public))),
+            COMBAT_STATE.new(self.actor, AUDIENCE_GM, state=jsonable(dict(state))),
         ]

@@ -12,10 +12,12 @@ from typing import Any, Mapping
 
 from ..core.i18n import LOCALES
 from .after_roll import after_roll_events
-from .events import EventError, jsonable, validate
+from .events import EventError, jsonable
+from .kinds import CHARACTER_UPDATE, CHECK, ROLL, ROLL_FAILED, is_kind
+from .kinds.dice import check_json
 from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
 from .rules import PlayError, check_options, check_text
-from .store import AUDIENCE_GM, Event, NewEvent, WriteTx
+from .store import Event, NewEvent, WriteTx
 
 
 @dataclass(frozen=True)
@@ -29,27 +31,6 @@ class CheckRequest:
 
 def check(check_id: str, character_id: str | None = None, **options: Any) -> CheckRequest:
     return CheckRequest(check_id, character_id, options)
-
-
-def check_json(result) -> dict[str, Any]:
-    """A ``CheckResult`` as JSON (deterministic: ``verify`` recomputes and compares it)."""
-    roll = result.roll
-    return jsonable(
-        {
-            "check_id": result.check_id,
-            "label": dict(result.label),
-            "success": result.success,
-            "total": result.total,
-            "margin": result.margin,
-            "degree": result.degree,
-            "degree_label": dict(result.degree_label) if result.degree_label else None,
-            "critical": result.critical,
-            "outcome": dict(result.outcome),
-            "effects": [{"trait": e.trait, "delta": e.delta, "reason": dict(e.reason)} for e in result.effects],
-            "roll": roll.to_json() if hasattr(roll, "to_json") else jsonable(roll),
-            "details": result.details,
-        }
-    )
 
 
 class DiceActions:
@@ -81,7 +62,7 @@ class DiceActions:
         check_text("expression", what)
         check_text("label", label)
         self.begin_action("roll.hidden" if hidden else "roll")
-        audience = self.own_audience(hidden)
+        audience = ROLL.audience_for(self.role, self.seat, hidden)
         from ..dice import roll as dice_roll
 
         variables = dict(variables) if variables else None
@@ -96,13 +77,10 @@ class DiceActions:
             if error is not None:  # the dice are drawn: the index is spent, and recorded
                 failed.append(index)
                 errors.append(error)
-                payload = validate(
-                    "roll.failed",
-                    failed_payload(
-                        index, what="roll", hidden=hidden, error=error, expr=what, variables=variables, label=label
-                    ),
+                payload = failed_payload(
+                    index, what="roll", hidden=hidden, error=error, expr=what, variables=variables, label=label
                 )
-                return [NewEvent("roll.failed", self.seat, payload, audience, roll=index)]
+                return [ROLL_FAILED.new_json(self.actor, payload, audience)]
             # a big roll is stored packed, with a bounded summary text (issue 21)
             payload = roll_payload(
                 index,
@@ -113,7 +91,7 @@ class DiceActions:
                 result=result,
                 locale=locale,
             )
-            return [NewEvent("roll", self.seat, payload, audience, roll=index)]
+            return [ROLL.new_json(self.actor, payload, audience)]
 
         stored = self.transact(make)
         if failed:
@@ -126,7 +104,7 @@ class DiceActions:
             raise EventError("which character? pass check(check_id, character_id)")
         self.require("roll.hidden" if hidden else "roll")
         self.begin_action("check", cid)
-        audience = self._audience_of_check(cid, hidden)
+        audience = CHECK.audience_for(self.state, self.role, self.seat, cid, hidden)
         options = jsonable(dict(req.options))
         failed: list[int] = []
 
@@ -145,11 +123,6 @@ class DiceActions:
         if failed:
             raise failed_roll_error(failed[0])
         return stored[0]
-
-    def _audience_of_check(self, cid: str, hidden: bool) -> str:
-        """A check carries the sheet it was rolled with (for verify): a GM-only character's
-        checks, or one whose sheet has hidden changes, are hidden whatever ``hidden`` says."""
-        return self.own_audience(hidden or self.character_audience(cid) == AUDIENCE_GM or self.has_hidden_changes(cid))
 
     def _checked_model(self, req: CheckRequest, cid: str, options: Mapping[str, Any]):
         """The character as the table holds it (its values and model), with ``options`` checked
@@ -174,7 +147,7 @@ class DiceActions:
             character=jsonable(data),
             options=options,
         )
-        return NewEvent("roll.failed", self.seat, validate("roll.failed", payload), audience, roll=index)
+        return ROLL_FAILED.new_json(self.actor, payload, audience)
 
     def _check_events(self, req, cid, data, model, options, index, hidden, result, locale, audience) -> list[NewEvent]:
         """The ``check`` event, and a ``character.update`` with the check's effects applied."""
@@ -191,15 +164,18 @@ class DiceActions:
             "text": result.text(locale),
             "texts": {loc: result.breakdown(loc) for loc in LOCALES},
         }
-        out = [NewEvent("check", self.seat, validate("check", payload), audience, roll=index)]
+        out = [CHECK.new_json(self.actor, payload, audience)]
         changes = system.apply_effects(model, result.effects) if result.effects else None
         if changes:
-            update = {
-                "character_id": cid,
-                "changes": jsonable({k: v[1] for k, v in changes.items()}),
-                "reason": {"check": req.check_id, "index": index},
-            }
-            out.append(NewEvent("character.update", self.seat, validate("character.update", update), audience))
+            out.append(
+                CHARACTER_UPDATE.new(
+                    self.actor,
+                    audience,
+                    character_id=cid,
+                    changes=jsonable({k: v[1] for k, v in changes.items()}),
+                    reason={"check": req.check_id, "index": index},
+                )
+            )
         return out
 
     def after_roll(self, index: int, *, locale: str = "en", **options: Any) -> Event:
@@ -209,9 +185,7 @@ class DiceActions:
         seat that saw the check sees, with the effects as a ``character.update``. A refusal
         (someone else's roll, an old one, nothing offered, bad options) writes nothing
         (:mod:`.after_roll`). Returns the ``check.after`` event."""
-        entry = next(
-            (e for e in reversed(self.state.log) if e.get("kind") == "check" and e.get("index") == index), None
-        )
+        entry = next((e for e in reversed(self.state.log) if is_kind(e, CHECK) and e.get("index") == index), None)
         cid = (entry or {}).get("character_id") or self.character_id
         self.begin_action("check", cid)
 

@@ -10,47 +10,54 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .advancement import advance_update, award_update, check_award_role, check_character_write
-from .after_roll import KIND as AFTER_ROLL_KIND
-from .attacks import ATTACK_KINDS
-from .events import EventError, jsonable, kind as event_kind, validate
+from .events import EventError, jsonable
+from .kinds import CHARACTER_KINDS, CHARACTER_SET, CHARACTER_UPDATE, MESSAGE, NOTE, Kind, own_audience
+from .kinds import kind as event_kind
+from .kinds.talk import MODES
 from .phases import check_phase_edit, check_players_make, finish_changes
-from .rules import check_character_texts, check_gm_fields, check_text
+from .rules import PlayError, check_character_texts, check_gm_fields
 from .seats import PermissionDenied, table_option
 from .store import AUDIENCE_ALL, AUDIENCE_GM, SEAT_AUDIENCE_PREFIX, Event, NewEvent, WriteTx, audience_ok
+from ..core.i18n import T
 from ..core.problems import RuleError
-
-#: kinds that only dedicated methods write (their content must come from the fair dice or the table)
-RESERVED_KINDS = frozenset(
-    {"roll", "roll.failed", "check", "initiative", "table.opened", "table.closed", "session.started", "session.ended"}
-    | ATTACK_KINDS
-    | {AFTER_ROLL_KIND}
-)
 
 
 class RecordActions:
     """:meth:`record` and the writes built on it: characters, notes, messages."""
 
-    def record(self, kind: str, payload: Mapping[str, Any], *, audience: str = AUDIENCE_ALL) -> Event:
-        """Append an outcome of kind ``kind`` (role-checked, payload validated). Rolls, checks
-        and opening/closing have their own methods."""
-        if kind in RESERVED_KINDS:
-            raise PermissionDenied(kind, self.role, f"use the session's own method for {kind!r}")
-        spec = event_kind(kind)
-        if spec.action is None:
-            raise PermissionDenied(kind, self.role, "written by the table itself")
-        data = validate(kind, payload)
-        character_id = data.get("character_id") if kind.startswith("character.") else None
+    def record(
+        self, kind: "Kind | str", payload: Mapping[str, Any], *, audience: str = AUDIENCE_ALL, split: bool = False
+    ) -> Event:
+        """Append an outcome of ``kind`` (a kind or its name) that has no method of its own
+        (role-checked, payload checked with its limits). Rolls, checks, attacks and opening or
+        closing have their own methods: their content must come from the fair dice or the table.
+        ``split`` (a public ``character.update``): the traits this view knows otherwise than the
+        players go to the GM alone, in the same transaction (:meth:`CharacterUpdate.split`)."""
+        spec = kind if isinstance(kind, Kind) else event_kind(kind)
+        if not spec.recordable:
+            why = (
+                "written by the table itself"
+                if spec.action is None
+                else f"use the session's own method for {spec.name!r}"
+            )
+            raise PermissionDenied(spec.name, self.role, why)
+        data = spec.check(payload)
+        is_character = spec in CHARACTER_KINDS
+        character_id = data.get("character_id") if is_character else None
         self.require(spec.action, character_id)
         self._check_audience(audience)
-        self._check_texts(kind, data)
+        if spec is CHARACTER_SET:
+            check_character_texts(data["data"])
+        elif spec is CHARACTER_UPDATE:
+            check_character_texts(data["changes"])
         self.rate_limit.take()
 
         def make(tx: WriteTx) -> list[NewEvent]:
-            if kind.startswith("character.") and character_id not in self.state.characters:
+            if is_character and character_id not in self.state.characters:
                 self.require("character.create")
             self.require(spec.action, character_id)
             if (
-                kind == "character.update"
+                spec is CHARACTER_UPDATE
                 and audience != AUDIENCE_GM
                 and self.character_audience(character_id) == AUDIENCE_GM
             ):
@@ -58,23 +65,15 @@ class RecordActions:
                     f"character {character_id!r} is GM-only: reveal it with "
                     "set_character(..., hidden=False) before public updates"
                 )
-            if kind.startswith("character."):
+            if is_character:
                 self._validate_character(character_id, data)
-            return [NewEvent(kind, self.seat, data, audience)]
+            if split and spec is CHARACTER_UPDATE and audience == AUDIENCE_ALL:
+                secret = own_audience(self.role, self.seat, True)
+                parts = CHARACTER_UPDATE.split(self.state, character_id, data["changes"], secret)
+                return [spec.new_json(self.actor, {**data, "changes": part}, aud) for aud, part in parts]
+            return [spec.new_json(self.actor, data, audience)]
 
         return self.transact(make)[-1]
-
-    @staticmethod
-    def _check_texts(kind: str, data: Mapping[str, Any]) -> None:
-        if kind == "message":
-            check_text("message", data.get("text"))
-        elif kind == "note":
-            check_text("note", data.get("text"))
-            check_text("title", data.get("title"))
-        elif kind == "character.set":
-            check_character_texts(data["data"])
-        elif kind == "character.update":
-            check_character_texts(data["changes"])
 
     def _check_audience(self, audience: str) -> None:
         if not audience_ok(audience):
@@ -111,7 +110,7 @@ class RecordActions:
         payload: dict[str, Any] = {"character_id": character_id, "data": jsonable(dict(data))}
         if owner is not None or character_id not in self.state.characters:
             payload["owner"] = owner
-        return self.record("character.set", payload, audience=AUDIENCE_GM if hidden else AUDIENCE_ALL)
+        return self.record(CHARACTER_SET, payload, audience=AUDIENCE_GM if hidden else AUDIENCE_ALL)
 
     def character_audience(self, character_id: str) -> str:
         """Who may see this character: ``"all"``, or ``"gm"`` for a GM-only one (an NPC)."""
@@ -127,15 +126,14 @@ class RecordActions:
         self, character_id: str, changes: Mapping[str, Any], *, reason=None, hidden: bool | None = None
     ) -> Event:
         """Record trait values after a change. By default the update is seen by whoever sees
-        the character (a GM-only NPC's damage stays GM-only)."""
-        if hidden is None:
-            audience = self.character_audience(character_id)
-        else:
-            audience = AUDIENCE_GM if hidden else AUDIENCE_ALL
+        the character (a GM-only NPC's damage stays GM-only), and a trait this seat knows
+        otherwise than the players (a hidden check's effect) changes for the GM alone."""
+        audience = CHARACTER_UPDATE.audience_for(self.state, character_id, hidden)
         return self.record(
-            "character.update",
+            CHARACTER_UPDATE,
             {"character_id": character_id, "changes": jsonable(dict(changes)), "reason": reason},
             audience=audience,
+            split=hidden is None,
         )
 
     def finish_character(self, character_id: str) -> Event:
@@ -153,10 +151,12 @@ class RecordActions:
                 raise EventError(f"no character {character_id!r} at this table (or not visible to this seat)")
             check_players_make(self.system, self.role, data, table_option(self, "players_build"))
             changes = finish_changes(self.system, data)
-            payload = validate(
-                "character.update", {"character_id": character_id, "changes": jsonable(changes), "reason": "finish"}
-            )
-            return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
+            audience = self.character_audience(character_id)
+            return [
+                CHARACTER_UPDATE.new(
+                    self.actor, audience, character_id=character_id, changes=jsonable(changes), reason="finish"
+                )
+            ]
 
         return self.transact(make)[-1]
 
@@ -177,7 +177,7 @@ class RecordActions:
                 raise RuleError("advance_after_session", dict(waits))
             data = self.state.characters.get(character_id)
             payload = advance_update(self.system, self.role, character_id, data, advance_id, options)
-            return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
+            return [CHARACTER_UPDATE.new_json(self.actor, payload, self.character_audience(character_id))]
 
         return self.transact(make)[-1]
 
@@ -192,13 +192,37 @@ class RecordActions:
             self.require("character.award", character_id)
             data = self.state.characters.get(character_id)
             payload = award_update(self.system, self.role, character_id, data, resource, amount)
-            return [NewEvent("character.update", self.seat, payload, self.character_audience(character_id))]
+            return [CHARACTER_UPDATE.new_json(self.actor, payload, self.character_audience(character_id))]
 
         return self.transact(make)[-1]
 
     def note(self, text: str, title: str | None = None) -> Event:
         """A GM note: only GM seats ever load it."""
-        return self.record("note", {"text": text, "title": title}, audience=AUDIENCE_GM)
+        return self.record(NOTE, {"text": text, "title": title}, audience=NOTE.audience_for())
 
-    def say(self, text: str) -> Event:
-        return self.record("message", {"text": text})
+    def say(self, text: str, *, mode: str = "ic", to: str | None = None) -> Event:
+        """A chat line: to the whole table, in character (``mode="ic"``) or out of character
+        (``"ooc"``); or a whisper (``to``): a player's goes to the GM (``to="gm"``), the GM's
+        to one seat. A whisper is read by the GM and that seat only."""
+        if mode not in MODES:
+            raise PlayError("bad_mode", T("A chat line is in or out of character.", "Реплика — в игре или вне игры."))
+        payload: dict[str, Any] = {"text": text, "mode": mode}
+        if to is not None:
+            self._check_whisper(to)
+            payload["to"] = to
+        return self.record(MESSAGE, payload, audience=MESSAGE.audience_for(self.role, self.seat, to))
+
+    def _check_whisper(self, to: Any) -> None:
+        """A player whispers to the GM only; the GM to a player's seat at this table."""
+        from .kinds.talk import WHISPER_TO_GM
+
+        if self.role != "gm":
+            if to != WHISPER_TO_GM:
+                raise PermissionDenied("message", self.role, "a player whispers to the GM only")
+            return
+        seat = self.state.seats.get(to) if isinstance(to, str) else None
+        if not seat or seat.get("role") != "player":
+            raise PlayError(
+                "no_such_seat",
+                T("Whisper to whom? Choose a player at this table.", "Кому шепнуть? Выберите игрока за этим столом."),
+            )

@@ -7,6 +7,11 @@ for it; followers poll ``PRAGMA data_version``, which changes when *another* con
 One connection per store object, guarded by a lock; a store object used after ``fork()``
 reconnects in the child. The tables' logic is shared with PostgreSQL (:mod:`.sqlstore`); this
 module holds the file (what it is, its set-up and upgrade), the connection and SQLite's dialect.
+
+The file holds the tables' secret dice seeds: it is created private (0600, its folder 0700), and a
+file of ours that is not (``touch table.db``, a copy, WAL files left 0644) is made 0600 with its
+companions when the store opens it (:func:`make_private`); another user's file is left as it is,
+and refused when every local user may read or write it (:class:`StoreFileExposed`).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import threading
 import time
 from pathlib import Path
@@ -25,12 +31,15 @@ from .sqlstore import SQLStore
 from .store import NotAStore, SchemaError, StoreError, Watch
 
 #: 2: events carry the chain hash; the tabletop_meta table; the file is marked (application_id).
-#: 3: game sessions (the sessions table: one dice seed per session of a campaign)
-SCHEMA_VERSION = 3
+#: 3: game sessions (the sessions table: one dice seed per session of a campaign).
+#: 4: the request table (requests left the log), the seats' shared rate-limit columns
+SCHEMA_VERSION = 4
 #: ``PRAGMA application_id`` of our files ("TTW1"): a file without it is never written to,
 #: unless it is empty or an unmarked store of schema 1 (then it is upgraded)
 APPLICATION_ID = 0x54545731
-OUR_TABLES = frozenset({"tables", "seats", "events", "snapshots", "tabletop_meta", "sessions", "sqlite_sequence"})
+OUR_TABLES = frozenset(
+    {"tables", "seats", "events", "snapshots", "tabletop_meta", "sessions", "requests", "sqlite_sequence"}
+)
 SCHEMA = schema_sql(seq_key="INTEGER PRIMARY KEY AUTOINCREMENT", integer="INTEGER", real="REAL")
 
 _UMASK_LOCK = threading.Lock()
@@ -47,6 +56,57 @@ def private_files():
             yield
         finally:
             os.umask(old)
+
+
+class StoreFileExposed(StoreError):
+    """A store file of another user that every local user may read or write: refused, left as
+    it is (we cannot change another user's file). ``message`` is bilingual."""
+
+    def __init__(self, path: Path, mode: int, owner: int):
+        en = (
+            f"{path} holds the tables' secret dice seeds, but every local user may read or change it "
+            f"(mode {mode:04o}) and it belongs to another user (uid {owner}), so it cannot be made "
+            "private from here. Its owner runs `chmod 600` on it (and on its -wal and -shm files), "
+            "or choose a file of your own for TABLETOP_DB."
+        )
+        ru = (
+            f"В {path} хранятся секретные ключи кубиков столов, но его может прочитать или изменить "
+            f"любой пользователь этой машины (права {mode:04o}), а принадлежит он другому пользователю "
+            f"(uid {owner}), так что закрыть его отсюда нельзя. Пусть владелец выполнит для него (и для "
+            "файлов -wal и -shm) `chmod 600`, или укажите в TABLETOP_DB свой файл."
+        )
+        super().__init__(en)
+        self.path, self.mode, self.owner = str(path), mode, owner
+        self.message = {"en": en, "ru": ru}
+
+
+#: the files SQLite keeps beside a database in WAL mode (and a rollback journal, from before)
+COMPANION_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
+def make_private(path: Path) -> None:
+    """The store's file and its companions (:data:`COMPANION_SUFFIXES`) that exist now: a file
+    of ours loses every group and other permission (0600); a file of another user is left as
+    it is, unless every local user may read or write it, which raises :class:`StoreFileExposed`
+    (its owner shares it with a group deliberately: 0640 and 0660 are opened as they are)."""
+    for suffix in COMPANION_SUFFIXES:
+        p = path.with_name(path.name + suffix)
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StoreError(f"{p}: cannot read the table store: {exc.strerror or exc}") from exc
+        mode = stat.S_IMODE(st.st_mode)
+        if not mode & 0o077:
+            continue
+        if st.st_uid == os.geteuid():
+            try:
+                os.chmod(p, mode & 0o700)
+            except OSError as exc:
+                raise StoreError(f"{p}: cannot make the table store private: {exc.strerror or exc}") from exc
+        elif mode & 0o006:
+            raise StoreFileExposed(p, mode, st.st_uid)
 
 
 class _DataVersionWatch(Watch):
@@ -124,6 +184,8 @@ class SQLiteStore(SQLStore):
 
     def _connect(self) -> sqlite3.Connection:
         kind = self._classify()  # before anything that writes (journal_mode, schema)
+        if str(self.path) != ":memory:":
+            make_private(self.path)  # a file that existed before (``touch``, a copy) was 0644
         try:
             with private_files():  # the main file, -wal and -shm: 0600 from the start
                 conn = sqlite3.connect(
@@ -168,13 +230,14 @@ class SQLiteStore(SQLStore):
                     raise NotAStore(str(self.path), foreign=True, detail=f"tables {sorted(names)[:6]}")
                 for stmt in SCHEMA:
                     conn.execute(stmt)
-            elif version <= 2:
+            elif version < SCHEMA_VERSION:
                 upgrade_schema(
                     conn,
                     version,
                     SCHEMA,
                     add_hash="ALTER TABLE events ADD COLUMN hash TEXT",
                     sessions_from_tables=SESSIONS_FROM_TABLES,
+                    add_column="ALTER TABLE {table} ADD COLUMN {column} {type}",
                 )
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -195,6 +258,10 @@ class SQLiteStore(SQLStore):
             if self._conn is not None and self._pid == os.getpid():
                 self._conn.close()
             self._conn = None
+            fd = getattr(self, "_resolver_fd", None)
+            if fd is not None and getattr(self, "_resolver_pid", None) == os.getpid():
+                os.close(fd)  # the resolver's lock goes with it
+            self._resolver_fd = None
 
     def data_version(self) -> int:
         """``PRAGMA data_version``: changes when another connection commits."""
@@ -247,6 +314,30 @@ class SQLiteStore(SQLStore):
     # -- following -----------------------------------------------------------------------------
     def watch(self, table_id: str | None = None) -> Watch:
         return _DataVersionWatch(self)
+
+    # -- the resolver's lock ---------------------------------------------------------------------
+    def hold_resolver(self, table_id: str) -> bool:
+        """One resolver serves every table of a SQLite store (one machine): the one that holds
+        ``<store>.resolver.lock`` (an exclusive ``flock``, let go by the system when its process
+        dies)."""
+        import fcntl
+
+        if str(self.path) == ":memory:":
+            return True
+        with self._lock:
+            fd = getattr(self, "_resolver_fd", None)
+            if fd is not None and getattr(self, "_resolver_pid", None) == os.getpid():
+                return True
+            lock_path = self.path.with_name(self.path.name + ".resolver.lock")
+            with private_files():
+                fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                return False
+            self._resolver_fd, self._resolver_pid = fd, os.getpid()
+            return True
 
     def integrity_check(self) -> str:
         """``PRAGMA integrity_check`` (``"ok"`` when the file is consistent)."""

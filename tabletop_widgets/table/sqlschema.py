@@ -10,13 +10,14 @@ import json
 from typing import Any, Sequence
 
 from . import chain
-from .store import ROLES, Event, SeatRecord, SessionInfo, TableInfo
+from .store import ROLES, Event, Request, SeatRecord, SessionInfo, TableInfo
 
 TABLE_COLS = "table_id, system, title, created, seed_hash, seed, closed, options"
 SEAT_COLS = "table_id, seat, role, token_hash, character_id, name"
 EVENT_COLS = "seq, table_id, version, kind, actor, audience, payload, created, roll, hash"
 SNAPSHOT_COLS = "table_id, view, version, seq, state, created"
 SESSION_COLS = "table_id, n, seed_hash, seed, started, ended"
+REQUEST_COLS = "id, table_id, kind, seat, audience, state, payload, answer, waiting, parent, created, updated"
 
 #: a table's head in one query; no row when the table does not exist
 HEAD_SQL = (
@@ -44,6 +45,8 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash   TEXT NOT NULL UNIQUE,   -- hex sha256 of the seat's secret token
     character_id TEXT,
     name         TEXT NOT NULL DEFAULT '',{seat_order}
+    rate_tokens  {real},                 -- the seat's rate-limit bucket, shared by its pages
+    rate_at      {real},
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -82,7 +85,22 @@ CREATE TABLE IF NOT EXISTS sessions (
     started    {real} NOT NULL,
     ended      {real},
     PRIMARY KEY (table_id, n)
-)
+);
+CREATE TABLE IF NOT EXISTS requests (
+    id        TEXT PRIMARY KEY,
+    table_id  TEXT NOT NULL REFERENCES tables(table_id),
+    kind      TEXT NOT NULL,               -- 'odds' | 'attack' | 'defence'
+    seat      TEXT NOT NULL,               -- who asked (a defence: who answers)
+    audience  TEXT NOT NULL,               -- 'gm' | 'seat:<id>': who may read it
+    state     TEXT NOT NULL,               -- 'open' | 'waiting' | 'asked' | 'answered' | 'refused'
+    payload   TEXT NOT NULL,
+    answer    TEXT,
+    waiting   TEXT,
+    parent    TEXT,
+    created   {real} NOT NULL,
+    updated   {real} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS requests_by_table ON requests (table_id, state)
 """
 
 #: schema 2 -> 3 (game sessions): every table so far is one session, open unless the table closed
@@ -99,21 +117,72 @@ def upgrade_schema(
     *,
     add_hash: str,
     sessions_from_tables: str,
+    add_column: str,
     placeholder: str = "?",
 ) -> None:
-    """Bring a store of schema 1 or 2 to this one, inside the caller's write transaction
-    (``conn.execute`` runs a statement). Schema 1 -> 2: the chain hash column (``add_hash``, the
-    dialect's ``ALTER TABLE``), the settings table, and hashes for the events stored before.
-    Schema 2 -> 3: game sessions; ``CREATE ... IF NOT EXISTS`` (``schema``) makes only what is
-    missing (the sessions table), and each table so far is its session 1, open unless the table
-    was closed, with the table's seed and commitment (``sessions_from_tables``)."""
+    """Bring a store of schema 1, 2 or 3 to this one, inside the caller's write transaction
+    (``conn.execute`` runs a statement): a failed upgrade changes nothing. Schema 1 -> 2: the
+    chain hash column (``add_hash``, the dialect's ``ALTER TABLE``), the settings table, and
+    hashes for the events stored before. Schema 2 -> 3: game sessions; ``CREATE ... IF NOT
+    EXISTS`` (``schema``) makes only what is missing (the sessions table), and each table so far
+    is its session 1, open unless the table was closed, with the table's seed and commitment
+    (``sessions_from_tables``). Schema 3 -> 4: the request table (requests left the log: the old
+    request events still open become its rows, :func:`.kinds.legacy.open_requests`) and the
+    seats' shared rate-limit columns (``add_column``: the dialect's ``ALTER TABLE ... ADD COLUMN``
+    with ``{table}``, ``{column}`` and ``{type}``)."""
     if version == 1:
         conn.execute(add_hash)
         conn.execute("CREATE TABLE IF NOT EXISTS tabletop_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         chain.backfill(conn, placeholder)
+    if version <= 3:
+        real = "DOUBLE PRECISION" if placeholder == "%s" else "REAL"
+        have = set() if placeholder == "%s" else {r[1] for r in conn.execute("PRAGMA table_info(seats)").fetchall()}
+        for column in ("rate_tokens", "rate_at"):
+            if column not in have:  # (PostgreSQL's ADD COLUMN says IF NOT EXISTS itself)
+                conn.execute(add_column.format(table="seats", column=column, type=real))
     for stmt in schema:
         conn.execute(stmt)
-    conn.execute(sessions_from_tables)
+    if version <= 2:
+        conn.execute(sessions_from_tables)
+    if version <= 3:
+        requests_from_log(conn, placeholder)
+
+
+def requests_from_log(conn: Any, placeholder: str = "?") -> None:
+    """Schema 3 -> 4: every table's old request events (:mod:`.kinds.legacy`) read once; the
+    requests they leave open become rows of the request table, for the resolver to answer."""
+    from .kinds import KINDS
+    from .kinds.legacy import open_requests
+
+    p = placeholder
+    names = [name for name, k in KINDS.items() if k.legacy]
+    rows = conn.execute(
+        f"SELECT {EVENT_COLS} FROM events WHERE kind IN ({','.join(p for _ in names)}) ORDER BY seq", names
+    ).fetchall()
+    by_table: dict[str, list[Event]] = {}
+    for r in rows:
+        e = event_from_row(r)
+        by_table.setdefault(e.table_id, []).append(e)
+    insert = f"INSERT INTO requests ({REQUEST_COLS}) VALUES ({','.join(p for _ in REQUEST_COLS.split(', '))})"
+    for table_id, events in by_table.items():
+        for row in open_requests(events):
+            conn.execute(
+                insert,
+                (
+                    row["id"],
+                    table_id,
+                    row["kind"],
+                    row["seat"],
+                    row["audience"],
+                    row["state"],
+                    json.dumps(row["payload"], sort_keys=True),
+                    None if row["answer"] is None else json.dumps(row["answer"], sort_keys=True),
+                    None,
+                    row["parent"],
+                    row["created"],
+                    row["created"],
+                ),
+            )
 
 
 def schema_sql(*, seq_key: str, integer: str, real: str, seat_order: str = "") -> list[str]:
@@ -164,6 +233,70 @@ def session_from_row(r) -> SessionInfo:
         started=started,
         ended=ended,
         seed=seed if ended is not None else None,
+    )
+
+
+def request_from_row(r) -> Request:
+    """A :data:`REQUEST_COLS` row as a :class:`Request`."""
+    rid, table_id, kind, seat, audience, state, payload, answer, waiting, parent, created, updated = r
+    return Request(
+        id=rid,
+        table_id=table_id,
+        kind=kind,
+        seat=seat,
+        audience=audience,
+        state=state,
+        payload=json.loads(payload),
+        answer=None if answer is None else json.loads(answer),
+        waiting=None if waiting is None else json.loads(waiting),
+        parent=parent,
+        created=created,
+        updated=updated,
+    )
+
+
+def requests_query(
+    table_id: str, audiences: Sequence[str] | None, states: Sequence[str] | None, ids: Sequence[str] | None = None
+) -> tuple[str, list[Any]] | None:
+    """The one request query, with its audience filter in the SQL (as :func:`events_query`)."""
+    query = f"SELECT {REQUEST_COLS} FROM requests WHERE table_id = ?"
+    args: list[Any] = [table_id]
+    for column, values in (("audience", audiences), ("state", states), ("id", ids)):
+        if values is None:
+            continue
+        values = [str(v) for v in values]
+        if not values:
+            return None
+        query += f" AND {column} IN ({','.join('?' * len(values))})"
+        args += values
+    return query + " ORDER BY created, id", args
+
+
+REQUEST_UPSERT = (
+    f"INSERT INTO requests ({REQUEST_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+    "ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, seat = excluded.seat, audience = excluded.audience, "
+    "state = excluded.state, payload = excluded.payload, answer = excluded.answer, waiting = excluded.waiting, "
+    "parent = excluded.parent, updated = excluded.updated"
+)
+
+
+def request_row(r: Request) -> tuple:
+    def dumped(value):
+        return None if value is None else json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    return (
+        r.id,
+        r.table_id,
+        r.kind,
+        r.seat,
+        r.audience,
+        r.state,
+        dumped(dict(r.payload)),
+        dumped(None if r.answer is None else dict(r.answer)),
+        dumped(None if r.waiting is None else dict(r.waiting)),
+        r.parent,
+        float(r.created),
+        float(r.updated),
     )
 
 

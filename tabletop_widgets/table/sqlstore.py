@@ -37,6 +37,7 @@ from . import chain
 from .sqlschema import (
     EVENT_INSERT,
     HEAD_SQL,
+    REQUEST_UPSERT,
     SEAT_COLS,
     SESSION_COLS,
     SESSION_INSERT,
@@ -46,6 +47,9 @@ from .sqlschema import (
     check_seat,
     event_from_row,
     events_query,
+    request_from_row,
+    request_row,
+    requests_query,
     session_from_row,
     table_from_row,
 )
@@ -53,7 +57,9 @@ from .store import (
     Event,
     Head,
     NewEvent,
+    Request,
     SeatRecord,
+    SeatRevoked,
     SessionEnded,
     SessionInfo,
     Snapshot,
@@ -77,6 +83,7 @@ class SQLWriteTx(WriteTx):
         self._store, self._conn, self.table_id, self.head, self._seed = store, conn, table_id, head, seed_hex
         self.session = session
         self.live = True
+        self.changed_requests = False  # followers are told of a write that changed only requests
 
     def _check_live(self) -> None:
         if not self.live:
@@ -134,6 +141,41 @@ class SQLWriteTx(WriteTx):
         check_seat(seat, self.table_id)
         with self._store._savepoint(self._conn):  # a clash leaves the write usable
             self._store._insert_seat(self._conn, seat)
+
+    # -- requests --------------------------------------------------------------------------------
+    def requests(self, *, states: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[Request]:
+        self._check_live()
+        return self._store._select_requests(self._conn, self.table_id, None, states, ids)
+
+    def put_request(self, request: Request) -> None:
+        self._check_live()
+        if request.table_id != self.table_id:
+            raise ValueError(f"request {request.id!r} is for table {request.table_id!r}, not {self.table_id!r}")
+        self._store._execute(self._conn, REQUEST_UPSERT, request_row(request))
+        self.changed_requests = True
+
+    def delete_request(self, request_id: str) -> None:
+        self._check_live()
+        self._store._execute(
+            self._conn, "DELETE FROM requests WHERE table_id = ? AND id = ?", (self.table_id, request_id)
+        )
+        self.changed_requests = True
+
+    # -- the seat's rate -------------------------------------------------------------------------
+    def rate(self, seat: str) -> tuple[float | None, float | None]:
+        self._check_live()
+        row = self._store._execute(
+            self._conn, "SELECT rate_tokens, rate_at FROM seats WHERE table_id = ? AND seat = ?", (self.table_id, seat)
+        ).fetchone()
+        return (row[0], row[1]) if row else (None, None)
+
+    def set_rate(self, seat: str, tokens: float, at: float) -> None:
+        self._check_live()
+        self._store._execute(
+            self._conn,
+            "UPDATE seats SET rate_tokens = ?, rate_at = ? WHERE table_id = ? AND seat = ?",
+            (float(tokens), float(at), self.table_id, seat),
+        )
 
 
 class SQLStore(Store):
@@ -301,6 +343,19 @@ class SQLStore(Store):
             stored.append(dataclasses.replace(row, seq=int(seq), hash=prev))
         return stored
 
+    def _select_requests(
+        self,
+        conn: Any,
+        table_id: str,
+        audiences: Sequence[str] | None,
+        states: Sequence[str] | None,
+        ids: Sequence[str] | None = None,
+    ) -> list[Request]:
+        sql = requests_query(table_id, audiences, states, ids)
+        if sql is None:
+            return []
+        return [request_from_row(r) for r in self._execute(conn, *sql).fetchall()]
+
     def _select_events(
         self, conn: Any, table_id: str, after_seq: int, audiences: Sequence[str] | None, limit: int | None
     ) -> list[Event]:
@@ -323,12 +378,16 @@ class SQLStore(Store):
             finally:
                 tx.live = False
             stored = self._insert(conn, table_id, tx.head, events)
+            if not stored and not tx.changed_requests and not close:
+                return stored  # nothing written: no one to tell
             if close:
                 now = time.time()
                 self._execute(conn, "UPDATE tables SET closed = ? WHERE table_id = ?", (now, table_id))
                 self._execute(
                     conn, "UPDATE sessions SET ended = ? WHERE table_id = ? AND ended IS NULL", (now, table_id)
                 )
+                # a closed table answers nothing more: what waited is gone with it
+                self._execute(conn, "DELETE FROM requests WHERE table_id = ?", (table_id,))
             self._notify(conn, table_id, stored)
             return stored
 
@@ -424,15 +483,71 @@ class SQLStore(Store):
         return self._write(table_id, build, close=False)
 
     def events(
-        self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None, limit: int | None = None
+        self,
+        table_id: str,
+        *,
+        after_seq: int = 0,
+        audiences: Sequence[str] | None = None,
+        limit: int | None = None,
+        seat: tuple[str, str] | None = None,
     ) -> list[Event]:
-        return self._reading(lambda conn: self._select_events(conn, table_id, after_seq, audiences, limit))
+        def body(conn):
+            self._check_seat(conn, table_id, seat)
+            return self._select_events(conn, table_id, after_seq, audiences, limit)
+
+        return self._reading(body)
+
+    def _check_seat(self, conn: Any, table_id: str, seat: tuple[str, str] | None) -> None:
+        """A seat-checked read: the seat must still hold the token it joined with."""
+        if seat is None:
+            return
+        row = self._execute(
+            conn, "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat[0])
+        ).fetchone()
+        if row is None or row[0] != seat[1]:
+            raise SeatRevoked(table_id, seat[0])
 
     def head(self, table_id: str) -> Head:
         head = self._reading(lambda conn: self._head(conn, table_id))
         if head is None:
             raise TableNotFound(table_id)
         return head
+
+    # -- requests ----------------------------------------------------------------------------------
+    def requests(
+        self,
+        table_id: str,
+        *,
+        audiences: Sequence[str] | None = None,
+        states: Sequence[str] | None = None,
+        seat: tuple[str, str] | None = None,
+    ) -> list[Request]:
+        def body(conn):
+            self._check_seat(conn, table_id, seat)
+            return self._select_requests(conn, table_id, audiences, states)
+
+        return self._reading(body)
+
+    def pending_tables(self) -> list[str]:
+        rows = self._read(
+            "SELECT DISTINCT table_id FROM requests WHERE state = 'open' OR (kind = 'defence' AND state = 'answered') "
+            "ORDER BY table_id"
+        )
+        return [r[0] for r in rows]
+
+    def purge_requests(self, before: float) -> int:
+        def body(conn):
+            cur = self._execute(
+                conn,
+                "DELETE FROM requests WHERE state IN ('refused', 'answered') AND kind <> 'defence' AND updated < ?",
+                (float(before),),
+            )
+            return cur.rowcount or 0
+
+        gone = self._transaction(body)
+        if gone:
+            self.commits += 1
+        return gone
 
     def max_seq(self, table_id: str | None = None) -> int:
         """The last ``seq`` of ``table_id`` (``None``: of the whole store); 0 when empty."""
@@ -495,13 +610,17 @@ class SQLStore(Store):
 
         return self._transaction(body)
 
-    def restore_rows(self, rows: dict[str, Any]) -> None:
+    def restore_rows(self, rows: dict[str, Any], *, replace_head: str | None = None) -> None:
         """Write a table exported by :meth:`export_rows` (checked by the caller) in one
         transaction: its row, seats, sessions and events as they were (versions, roll indices,
-        times, chain hashes); ``seq`` is this store's. Raises :class:`TableExists`."""
+        times, chain hashes); ``seq`` is this store's. Raises :class:`TableExists`. With
+        ``replace_head`` (the hash of its last event, ``""`` for none), the table's rows are
+        deleted first in the same transaction, provided its head is still that one."""
         t = rows["table"]
 
         def body(conn):
+            if replace_head is not None:
+                self._delete_table(conn, t["table_id"], replace_head)
             cur = self._execute(
                 conn,
                 TABLE_INSERT,
@@ -539,6 +658,16 @@ class SQLStore(Store):
 
         self._transaction(body)
         self.commits += 1
+
+    def _delete_table(self, conn, table_id: str, head: str) -> None:
+        """Inside a restore's transaction: every row of ``table_id``, if its head is ``head``."""
+        row = self._execute(
+            conn, "SELECT hash FROM events WHERE table_id = ? ORDER BY version DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        if (row[0] if row else "") != head:
+            raise StoreError(f"table {table_id!r} changed while it was being replaced: nothing was written")
+        for name in ("snapshots", "events", "sessions", "seats", "tables"):
+            self._execute(conn, f"DELETE FROM {name} WHERE table_id = ?", (table_id,))
 
     # -- store-wide settings ------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:

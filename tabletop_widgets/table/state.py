@@ -1,33 +1,23 @@
 """The folded state of one view of a table: plain JSON data rebuilt from snapshot + events.
 
-``TableState.apply(event)`` is the reducer; it never rolls or runs rules (events are outcomes).
-Widgets bind to this (or to models built from ``characters``); other packages add reducers for
-their own kinds with :func:`reducer`.
+``TableState.apply(event)`` folds one event in: its kind's reducer (:meth:`.kinds.base.Kind.reduce`)
+and, for a kind the log keeps, its entry in :attr:`TableState.log`. It never rolls or runs rules
+(events are outcomes). Widgets bind to this (or to models built from ``characters``).
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
+from .kinds import KINDS
+from .kinds.combat import COMBAT_FORMAT
 from .store import Event
 
-#: Version of the combat payloads the table writes in ``combat.state`` events.
-COMBAT_FORMAT = 1
-
 LOG_LIMIT = 500  # entries of the shared log kept in the state (older ones stay in the store)
-_REDUCERS: dict[str, Callable[["TableState", Event], None]] = {}
-
-
-def reducer(kind: str):
-    """Decorator: ``@reducer("combat.turn") def _(state, event): ...``."""
-
-    def deco(fn):
-        _REDUCERS[kind] = fn
-        return fn
-
-    return deco
+#: the layout of a folded state: a snapshot of another layout is folded again from the log
+STATE_FORMAT = 2
 
 
 @dataclass
@@ -62,6 +52,12 @@ class TableState:
     #: "ended", "seed", "rolls"}`` (``ended``/``seed``/``rolls`` are ``None`` while it is open).
     #: Empty in a state folded before sessions existed: see :meth:`session_list`
     sessions: list[dict[str, Any]] = field(default_factory=list)
+    #: whose view this is (``"gm"``, ``"seat:<id>"``, ``"observer"``; ``""``: every event, as
+    #: ``verify`` and the tools fold it): the fight's lines come from the GM's copy of the
+    #: tracker in a GM's view, from the players' projection in any other
+    view: str = ""
+    #: keep every field of a logged payload (the transcript: a check's sheet gives its odds)
+    full_log: bool = False
 
     def session_list(self) -> list[dict[str, Any]]:
         """The game sessions (at least session 1: a table from before sessions, or a snapshot
@@ -100,196 +96,47 @@ class TableState:
     def apply(self, event: Event) -> None:
         if event.seq <= self.seq:
             return  # already applied (a writer's own event arriving again)
-        fn = _REDUCERS.get(event.kind)
-        if fn is not None:
-            fn(self, event)
+        kind = KINDS.get(event.kind)
+        if kind is not None and not kind.legacy:
+            p = kind.read(event.payload)
+            kind.reduce(self, event, p)
+            if kind.rolls:
+                self.rolls += 1
+            if kind.logs(p):
+                payload = p.to_json()
+                self.log_event(event, **(payload if self.full_log else kind.log_entry(payload)))
         self.version, self.seq = event.version, event.seq
         self.events += 1
 
     def to_json(self) -> dict[str, Any]:
-        return copy.deepcopy({k: getattr(self, k) for k in self.__dataclass_fields__})
+        data = copy.deepcopy({k: getattr(self, k) for k in self.__dataclass_fields__})
+        data["format"] = STATE_FORMAT
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "TableState":
         known = {k: copy.deepcopy(v) for k, v in data.items() if k in cls.__dataclass_fields__}
         return cls(**known)
 
+    @staticmethod
+    def readable(data: Any) -> bool:
+        """Whether a snapshot's state is of this layout (an older one is folded again from the log)."""
+        return isinstance(data, dict) and data.get("format") == STATE_FORMAT
+
     def log_event(self, event: Event, **entry: Any) -> None:
         self.log.append(
             {
+                **entry,
                 "seq": event.seq,
                 "version": event.version,
                 "kind": event.kind,
                 "actor": event.actor,
                 "audience": event.audience,
                 "created": event.created,
-                **entry,
             }
         )
-        if len(self.log) > LOG_LIMIT:
+        if len(self.log) > LOG_LIMIT and not self.full_log:
             del self.log[: len(self.log) - LOG_LIMIT]
 
 
-@reducer("table.opened")
-def _opened(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.system, state.title, state.seed_hash = p["system"], p["title"], p["seed_hash"]
-    state.combat_events = []  # tracked from the table's first event
-    state.seats = {s["seat"]: {k: v for k, v in s.items() if k != "seat"} for s in p["seats"]}
-    state.sessions = [
-        {
-            "n": 1,
-            "seed_hash": p["seed_hash"],
-            "first_roll": 0,
-            "started": e.created,
-            "ended": None,
-            "seed": None,
-            "rolls": None,
-        }
-    ]
-
-
-@reducer("table.closed")
-def _closed(state: TableState, e: Event) -> None:
-    current = state.session_list()[-1]
-    if current["ended"] is None:  # closing the campaign ends its open session
-        current.update(ended=e.created, seed=e.payload["seed"])
-    state.closed, state.seed = True, e.payload["seed"]
-    state.log_event(e, text=f"table closed; seed {e.payload['seed']}")
-
-
-@reducer("session.ended")
-def _session_ended(state: TableState, e: Event) -> None:
-    p = e.payload
-    current = state.session_list()[-1]
-    if current["n"] == p["session"]:
-        current.update(ended=e.created, seed=p["seed"], rolls=p["rolls"], first_roll=p["first_roll"])
-    state.log_event(e, session=p["session"], seed=p["seed"], seed_hash=p["seed_hash"], rolls=p["rolls"], text="")
-
-
-@reducer("session.started")
-def _session_started(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.session_list().append(
-        {
-            "n": p["session"],
-            "seed_hash": p["seed_hash"],
-            "first_roll": p["first_roll"],
-            "started": e.created,
-            "ended": None,
-            "seed": None,
-            "rolls": None,
-        }
-    )
-    state.log_event(e, session=p["session"], seed_hash=p["seed_hash"], text="")
-
-
-@reducer("roll")
-def _roll(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.rolls += 1
-    state.log_event(
-        e,
-        index=p["index"],
-        expr=p["expr"],
-        label=p.get("label"),
-        hidden=p["hidden"],
-        total=p["result"].get("total"),
-        text=p["text"],
-        texts=p.get("texts"),
-        result=p["result"],
-    )
-
-
-@reducer("roll.failed")
-def _roll_failed(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.rolls += 1
-    state.log_event(
-        e,
-        index=p["index"],
-        failed=True,
-        what=p["what"],
-        expr=p.get("expr"),
-        check_id=p.get("check_id"),
-        character_id=p.get("character_id"),
-        label=p.get("label"),
-        hidden=p["hidden"],
-        text="",
-    )
-
-
-def log_check(state: TableState, e: Event, **extra: Any) -> None:
-    """Log a check's outcome: a ``check`` event, or one read again after the roll (``extra``:
-    what that event adds)."""
-    p = e.payload
-    state.log_event(
-        e,
-        index=p["index"],
-        check_id=p["check_id"],
-        character_id=p["character_id"],
-        hidden=p["hidden"],
-        total=p["result"].get("total"),
-        success=p["result"].get("success"),
-        text=p["text"],
-        texts=p.get("texts"),
-        result=p["result"],
-        **extra,
-    )
-
-
-@reducer("check")
-def _check(state: TableState, e: Event) -> None:
-    state.rolls += 1
-    log_check(state, e)
-
-
-@reducer("character.set")
-def _char_set(state: TableState, e: Event) -> None:
-    p = e.payload
-    state.characters[p["character_id"]] = copy.deepcopy(p["data"])
-    state.character_audience[p["character_id"]] = e.audience
-    if e.audience == "all":
-        state.public_characters[p["character_id"]] = copy.deepcopy(p["data"])
-    else:
-        state.public_characters.pop(p["character_id"], None)
-    if "owner" in p:
-        state.owners[p["character_id"]] = p["owner"]
-
-
-@reducer("character.update")
-def _char_update(state: TableState, e: Event) -> None:
-    p = e.payload
-    ch = state.characters.setdefault(p["character_id"], {})
-    ch.update(copy.deepcopy(p["changes"]))
-    if e.audience == "all" and p["character_id"] in state.public_characters:
-        state.public_characters[p["character_id"]].update(copy.deepcopy(p["changes"]))
-
-
-@reducer("combat.state")
-def _combat(state: TableState, e: Event) -> None:
-    st = e.payload["state"]
-    state.combat = copy.deepcopy(st)
-    if e.audience == "all":
-        state.combat_public = copy.deepcopy(st)
-    elif e.audience == "gm" and state.combat_events is not None and isinstance(st.get("event"), dict):
-        if st.get("format") == COMBAT_FORMAT:
-            state.combat_events.append(copy.deepcopy(st["event"]))
-
-
-@reducer("note")
-def _note(state: TableState, e: Event) -> None:
-    state.notes.append(
-        {
-            "seq": e.seq,
-            "actor": e.actor,
-            "text": e.payload["text"],
-            "title": e.payload.get("title"),
-            "audience": e.audience,
-        }
-    )
-
-
-@reducer("message")
-def _message(state: TableState, e: Event) -> None:
-    state.log_event(e, text=e.payload["text"])
+__all__ = ["COMBAT_FORMAT", "LOG_LIMIT", "STATE_FORMAT", "TableState"]

@@ -69,6 +69,15 @@ class TableClosed(StoreError):
     """The table was closed (its seed revealed): no more events may be appended."""
 
 
+class SeatRevoked(StoreError):
+    """A read asked for a seat (``seat=(seat id, token hash)``) that no longer holds that token:
+    the GM retired the seat or gave it a new link. Nothing was read."""
+
+    def __init__(self, table_id: str, seat: str):
+        super().__init__(f"table {table_id!r}: seat {seat!r} no longer holds this link")
+        self.table_id, self.seat = table_id, seat
+
+
 class VersionConflict(StoreError):
     """Another writer appended first (``expected_version`` was not the head, or a UNIQUE
     constraint on ``(table_id, version)`` / ``(table_id, roll)`` fired). Catch up and retry."""
@@ -214,6 +223,46 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Request:
+    """A request waiting in the store's request table (:mod:`.requests`): not an event, never in
+    the log, removed once answered. ``kind`` is ``"odds"`` (a seat asks which attacks it has and
+    their odds), ``"attack"`` (a seat makes an attack) or ``"defence"`` (the defender's choices,
+    asked of ``seat``); ``audience`` is who may read it (``"seat:<id>"``: that seat and the GM;
+    ``"gm"``); ``state`` is ``"open"`` (for the resolver), ``"waiting"`` (an attack waits for its
+    defence: ``waiting`` says for whom), ``"asked"`` (a defence waits for its answer),
+    ``"answered"`` (a defence answered, an odds request answered: ``answer``) or ``"refused"``
+    (``answer["message"]`` says why). ``parent``: a defence's attack."""
+
+    id: str
+    table_id: str
+    kind: str
+    seat: str
+    audience: str
+    state: str
+    payload: Mapping[str, Any]
+    answer: Mapping[str, Any] | None = None
+    waiting: Mapping[str, Any] | None = None
+    parent: str | None = None
+    created: float = 0.0
+    updated: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "request": self.id,
+            "kind": self.kind,
+            "seat": self.seat,
+            "audience": self.audience,
+            "state": self.state,
+            "payload": dict(self.payload),
+            "answer": None if self.answer is None else dict(self.answer),
+            "waiting": None if self.waiting is None else dict(self.waiting),
+            "parent": self.parent,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """A folded state of one *view* of a table (``"gm"``, ``"observer"``, ``"seat:<id>"``) at
     ``version`` / ``seq``: the state of exactly the events that view may see."""
@@ -289,6 +338,28 @@ class WriteTx(abc.ABC):
     @abc.abstractmethod
     def add_seat(self, seat: SeatRecord) -> None:
         """Add a seat to the table in this transaction (with the event that records it)."""
+
+    # -- requests (see :mod:`.requests`) -------------------------------------------------------
+    @abc.abstractmethod
+    def requests(self, *, states: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[Request]:
+        """This table's requests (every audience: the writer filters), oldest first."""
+
+    @abc.abstractmethod
+    def put_request(self, request: Request) -> None:
+        """Add a request, or replace the one with its id, in this transaction."""
+
+    @abc.abstractmethod
+    def delete_request(self, request_id: str) -> None:
+        """Remove a request (answered, or given up) in this transaction."""
+
+    # -- a seat's rate of actions, shared by all its pages ---------------------------------------
+    @abc.abstractmethod
+    def rate(self, seat: str) -> tuple[float | None, float | None]:
+        """The seat's rate-limit bucket as stored: ``(tokens, at)`` (None, None: never used)."""
+
+    @abc.abstractmethod
+    def set_rate(self, seat: str, tokens: float, at: float) -> None:
+        """Store the seat's bucket in this transaction."""
 
 
 Build = Callable[[WriteTx], Sequence[NewEvent]]
@@ -386,13 +457,50 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def events(
-        self, table_id: str, *, after_seq: int = 0, audiences: Sequence[str] | None = None, limit: int | None = None
+        self,
+        table_id: str,
+        *,
+        after_seq: int = 0,
+        audiences: Sequence[str] | None = None,
+        limit: int | None = None,
+        seat: tuple[str, str] | None = None,
     ) -> list[Event]:
         """Events of ``table_id`` with ``seq > after_seq`` in ``seq`` order; ``audiences``
-        (e.g. ``["all", "seat:alice"]``) filters in the query; ``None`` means every event."""
+        (e.g. ``["all", "seat:alice"]``) filters in the query; ``None`` means every event.
+        ``seat`` (``(seat id, token hash)``): the reader's seat, checked in the same read; one
+        that no longer holds that token (retired, reissued) gets :class:`SeatRevoked`."""
 
     @abc.abstractmethod
     def head(self, table_id: str) -> Head: ...
+
+    # -- requests (see :mod:`.requests`) -------------------------------------------------------
+    @abc.abstractmethod
+    def requests(
+        self,
+        table_id: str,
+        *,
+        audiences: Sequence[str] | None = None,
+        states: Sequence[str] | None = None,
+        seat: tuple[str, str] | None = None,
+    ) -> list[Request]:
+        """The table's requests that ``audiences`` may read (``None``: all), oldest first; the
+        audience filter is in the query, as for events, and ``seat`` is checked as for them."""
+
+    @abc.abstractmethod
+    def pending_tables(self) -> list[str]:
+        """The tables with a request for the resolver (an open one, or an answered defence)."""
+
+    @abc.abstractmethod
+    def purge_requests(self, before: float) -> int:
+        """Remove the requests answered or refused before ``before`` (their seat never came back
+        to read them); returns how many."""
+
+    def hold_resolver(self, table_id: str) -> bool:
+        """Whether this store object holds (or takes now) the resolver lock of ``table_id``: the
+        one resolver that serves the table (:mod:`.resolver`). The lock goes with the process
+        (or its connection): another resolver takes the table over when it dies. A backend
+        with a single writer holds every lock."""
+        return True
 
     # -- snapshots -----------------------------------------------------------------------------
     @abc.abstractmethod
@@ -408,9 +516,10 @@ class Store(abc.ABC):
         """A table's rows as stored, secrets included (see :mod:`.backup`)."""
 
     @abc.abstractmethod
-    def restore_rows(self, rows: dict[str, Any]) -> None:
+    def restore_rows(self, rows: dict[str, Any], *, replace_head: str | None = None) -> None:
         """Write a table exported by :meth:`export_rows`, in one transaction (see :mod:`.backup`).
-        Raises :class:`TableExists`."""
+        Raises :class:`TableExists`; with ``replace_head``, replaces the table's rows if its head
+        is still that hash."""
 
     # -- store-wide settings ------------------------------------------------------------------
     @abc.abstractmethod

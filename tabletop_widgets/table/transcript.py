@@ -2,48 +2,48 @@
 
 ``session_transcript(seat, n, fmt="md" | "html", locale=...)`` tells what session ``n`` of the
 campaign was, as the reader's seat knows it: when it started and ended and its dice commitment
-(and its key, once revealed), every roll with its dice, every check with its odds (the exact
-chance of success the system gives for the sheet and options it was rolled with), the combat
-rounds, the chat, and (for the GM) the GM's notes. Nothing the seat may not see goes in: the
-events come from the seat's own query and pass the one audience projection
-(:func:`.audience.visible_events`) again, and the combat rounds are read from the players'
-projection of the tracker (hidden combatants are not in it).
+(and its key, once revealed), then every line the seat's roll log told, in the same words (each
+kind's one renderer, :meth:`.kinds.base.Kind.line`): every roll with its dice, every check with its
+odds (the exact chance of success the system gives for the sheet and options it was rolled with),
+the fight (each attack, turn and effect as the seat's copy of the tracker told it, under a heading
+per round), the chat with its registers and whispers, and (for the GM) the GM's notes. Nothing the
+seat may not see goes in: the events come from the seat's own query and pass the one audience
+projection (:func:`.audience.visible_events`) again.
+
+Text from the table (a chat line, a name) is written so that it cannot be read as the
+transcript's own: in Markdown each line is one line (newlines folded) with Markdown's marks
+escaped, so nobody's chat line makes a heading, a note or a roll of its own; in HTML it is escaped.
 """
 
 from __future__ import annotations
 
 import datetime
 import html
+import re
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.i18n import T, tr
-from .advancement import advancement_line
 from .audience import visible_events
-from .store import AUDIENCE_ALL
+from .kinds import KINDS, SESSION_ENDED, SESSION_STARTED, Line, LineContext, is_kind
+from .state import TableState
 
 WORDS = {
     "title": T("{title}: session {n}", "{title}: сессия {n}"),
-    "campaign": T("Campaign", "Кампания"),
     "started": T("Started", "Начало"),
     "ended": T("Ended", "Конец"),
     "open": T("still open", "ещё идёт"),
     "commitment": T("Dice commitment", "Печать кубиков"),
     "seed": T("Dice key (revealed)", "Ключ кубиков (раскрыт)"),
     "reader": T("As seen by {who}", "Глазами: {who}"),
-    "roll": T("rolls", "бросает"),
-    "check": T("checks", "проверка"),
     "odds": T("chance {p}", "шанс {p}"),
-    "hidden": T("hidden", "скрыто"),
-    "round": T("Round {n}", "Раунд {n}"),
-    "says": T("says", "говорит"),
-    "note": T("GM note", "Заметка ведущего"),
-    "initiative": T("Initiative", "Инициатива"),
-    "failed": T("roll failed (its dice are spent)", "бросок не удался (кубики потрачены)"),
-    "changed_after": T("changed after the roll", "изменено после броска"),
     "nothing": T("Nothing happened in this session.", "В эту сессию ничего не произошло."),
     "after": T("After the session", "После сессии"),
 }
+
+#: the line styles told between two sessions (what the GM awards after a session, what a
+#: player buys before the next)
+BETWEEN = ("advance",)
 
 
 def _w(key: str, loc: str, **fmt: Any) -> str:
@@ -61,15 +61,57 @@ def _percent(p: Fraction, loc: str) -> str:
     return text.replace(".", ",") if loc == "ru" else text
 
 
-def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, str, str]]]:
-    """The session's facts and its lines ``(kind, who, text)`` as the seat knows them."""
+_MD_MARKS = re.compile(r"([\\`*_\[\]|<>~])")
+
+
+def md(text: Any) -> str:
+    """Table text as one Markdown line that reads as itself: whitespace (newlines too) folded to
+    single spaces (no line of its own: no heading, list item or quote can start in it), and the
+    marks of emphasis, code, links, tables and HTML escaped."""
+    return _MD_MARKS.sub(r"\\\1", " ".join(str(text or "").split()))
+
+
+def session_lines(seat, n: int) -> list[tuple[str, Line, dict]]:
+    """Session ``n``'s lines as the seat's log tells them, ``(where, line, entry)``: ``where`` is
+    ``"in"`` (during the session) or ``"after"`` (between it and the next session: advances and
+    awards only)."""
+    events = visible_events(seat.events(), seat.reader)  # the seat's query, projected again
+    state = TableState(seat.table_id, view=seat.view, full_log=True)
+    ctx = LineContext(state, seat.system)
+    out: list[tuple[str, Line, dict]] = []
+    current, ended, logged = 1, 0, 0
+    for e in events:
+        state.apply(e)
+        new_entries, logged = state.log[logged:], len(state.log)
+        if is_kind(e, SESSION_STARTED):
+            current = e.payload.get("session")
+        if is_kind(e, SESSION_ENDED):
+            if current == n:
+                current = -1
+            number = e.payload.get("session")
+            ended = number if isinstance(number, int) else ended
+        between = current == -1 and ended == n
+        for entry in new_entries:
+            kind = KINDS.get(entry.get("kind"))
+            if kind is None or kind in (SESSION_STARTED, SESSION_ENDED):
+                continue
+            if current != n and not between:
+                continue
+            line = kind.line(entry, kind.read(entry), ctx)
+            if line is None or (between and line.style not in BETWEEN):
+                continue
+            out.append(("after" if between else "in", line, entry))
+    return out
+
+
+def _facts(seat, n: int, loc: str) -> dict[str, Any]:
     from .campaign import sessions
 
     known = {s.n: s for s in sessions(seat.state)}
     if n not in known:
         raise ValueError(f"this campaign has no session {n} (sessions 1 to {max(known)})")
     info = known[n]
-    facts = {
+    return {
         "title": seat.state.title or seat.table_id,
         "n": n,
         "started": _when(info.started),
@@ -78,146 +120,71 @@ def _entries(seat, n: int, loc: str) -> tuple[dict[str, Any], list[tuple[str, st
         "seed": info.seed or "",
         "reader": seat.name or seat.seat,
     }
-    return facts, _session_lines(seat, n, loc)
 
 
-def _session_lines(seat, n: int, loc: str) -> list[tuple[str, str, str]]:
-    """The lines of session ``n``, then (after a heading) the advancement told between it and
-    the next session."""
-    events = visible_events(seat.events(), seat.reader)  # the seat's query, projected again
-    names = {sid: (d.get("name") or sid) for sid, d in seat.state.seats.items()}
-    current = 1
-    ended = 0  # the session that ended last: what happens before the next one is told after it
-    lines: list[tuple[str, str, str]] = []
-    rounds: list[int] = []  # the combat rounds told so far
-    after_heading = False
-    for e in events:
-        if e.kind == "session.started":
-            current = e.payload["session"]
-            continue
-        inside = current == n
-        if e.kind in ("session.ended",):
-            if inside:
-                current = -1
-            number = e.payload.get("session")
-            ended = number if isinstance(number, int) else ended
-            continue
-        between = current == -1 and ended == n
-        if (not inside or current == -1) and not between:
-            continue
-        who = names.get(e.actor, e.actor)
-        advanced = advancement_line(e.payload, loc) if e.kind == "character.update" else None
-        if advanced is not None:
-            if between and not after_heading:
-                after_heading = True
-                lines.append(("round", "", _w("after", loc)))
-            lines.append(("advance", who, _advance_text(seat, e.payload, advanced)))
-        elif not between:  # between sessions only advancement is told (awards after, advances before the next)
-            line = _event_line(seat, e, who, loc, rounds)
-            if line is not None:
-                lines.append(line)
-    return lines
+def _parts(line: Line, loc: str) -> dict[str, str]:
+    """A line's words in ``loc``: who, what, the body, the verdict, the effects, the odds."""
+    odds = _w("odds", loc, p=_percent(line.odds, loc)) if line.odds is not None else ""
+    return {
+        "who": line.who,
+        "what": tr(line.what, loc),
+        "text": tr(line.text, loc),
+        "outcome": tr(line.outcome, loc),
+        "effects": tr(line.effects, loc),
+        "odds": odds,
+    }
 
 
-def _event_line(seat, e, who: str, loc: str, rounds: list[int]) -> tuple[str, str, str] | None:
-    """An event of the session as one line, or None (nothing the transcript tells)."""
-    if e.kind == "combat.state":
-        return _round_line(e, loc, rounds)
-    if e.kind == "note" and not seat.reader.sees(e.audience):
-        return None
-    line = _LINES.get(e.kind)
-    return line(seat, e.payload, who, loc) if line is not None else None
+def _md_line(line: Line, loc: str) -> str:
+    p = {k: md(v) for k, v in _parts(line, loc).items()}
+    if line.style == "note":
+        return f"> **{p['what']}** ({p['who']}): {p['text']}"
+    if line.style == "message":
+        return f"- **{p['who']}** {p['what']}: {p['text']}"
+    body = f"{p['what']}: {p['text']}" if p["what"] and p["text"] else p["what"] or p["text"]
+    tail = "".join(
+        [f" → {p['outcome']}" if p["outcome"] else "", f" ({p['effects']})" if p["effects"] else ""]
+        + ([f" \\[{p['odds']}\\]"] if p["odds"] else [])
+    )
+    who = f"**{p['who']}**: " if p["who"] else ""
+    return f"- {who}{body}{tail}"
 
 
-def _hidden_mark(p: Mapping[str, Any], loc: str) -> str:
-    return f" ({_w('hidden', loc)})" if p.get("hidden") else ""
-
-
-def _roll_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
-    texts = p.get("texts") or {}
-    text = texts.get(loc) or p.get("text", "")
-    label = p.get("label")
-    expr = p.get("expr", "")
-    return ("roll", who, (f"{label} ({expr})" if label else expr) + f": {text}{_hidden_mark(p, loc)}")
-
-
-def _check_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
-    r = p.get("result") or {}
-    label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
-    texts = p.get("texts") or {}
-    outcome = tr(r.get("outcome") or {}, loc)
-    odds = _odds(seat, p)
-    character = (p.get("character") or {}).get("name") or p.get("character_id", "")
-    text = f"{label} · {character}: {texts.get(loc) or p.get('text', '')}"
-    if outcome:
-        text += f" — {outcome}"
-    if odds is not None:
-        text += f" [{_w('odds', loc, p=_percent(odds, loc))}]"
-    return ("check", who, text + _hidden_mark(p, loc))
-
-
-def _check_after_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
-    """The latest check read again (epic dice after the roll)."""
-    r = p.get("result") or {}
-    label = tr(r.get("label") or {}, loc) or p.get("check_id", "")
-    texts = p.get("texts") or {}
-    text = f"{label}, {_w('changed_after', loc)}: {texts.get(loc) or p.get('text', '')}"
-    outcome = tr(r.get("outcome") or {}, loc)
-    return ("check", who, text + (f" — {outcome}" if outcome else "") + _hidden_mark(p, loc))
-
-
-def _failed_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
-    return ("roll", who, f"{p.get('expr') or p.get('check_id') or ''}: {_w('failed', loc)}")
-
-
-def _note_line(seat, p: Mapping[str, Any], who: str, loc: str) -> tuple[str, str, str]:
-    title = p.get("title")
-    return ("note", who, (f"{title}: " if title else "") + p.get("text", ""))
-
-
-#: event kind -> its line (``combat.state`` and advancement are told apart)
-_LINES = {
-    "roll": _roll_line,
-    "check": _check_line,
-    "check.after": _check_after_line,
-    "roll.failed": _failed_line,
-    "initiative": lambda seat, p, who, loc: ("initiative", who, p.get("text", "")),
-    "message": lambda seat, p, who, loc: ("message", who, p.get("text", "")),
-    "note": _note_line,
-}
-
-
-def _round_line(e, loc: str, rounds: list[int]) -> tuple[str, str, str] | None:
-    """A new combat round as the players' tracker shows it (no hidden combatants), once."""
-    if e.audience != AUDIENCE_ALL:
-        return None
-    st = (e.payload.get("state") or {}).get("state") or {}
-    rnd = st.get("round")
-    if not isinstance(rnd, int) or rnd < 1 or (rounds and rounds[-1] == rnd):
-        return None
-    rounds.append(rnd)
-    combatants = st.get("combatants") or {}
-    shown = [
-        combatants.get(c, {}).get("name", "") for c in st.get("order") or [] if not combatants.get(c, {}).get("hidden")
+def _html_line(line: Line, loc: str) -> str:
+    p = {k: html.escape(v) for k, v in _parts(line, loc).items()}
+    bits = [
+        f'<b class="who">{p["who"]}</b>' if p["who"] else "",
+        f'<i class="what">{p["what"]}</i>' if p["what"] else "",
     ]
-    return ("round", "", _w("round", loc, n=rnd) + (": " + ", ".join(shown) if shown else ""))
+    body = f'<span class="text">{p["text"]}</span>' if p["text"] else ""
+    tail = "".join(
+        [
+            f' → <span class="outcome">{p["outcome"]}</span>' if p["outcome"] else "",
+            f' <span class="effects">({p["effects"]})</span>' if p["effects"] else "",
+            f' <span class="odds">[{p["odds"]}]</span>' if p["odds"] else "",
+        ]
+    )
+    head = " ".join(b for b in bits if b)
+    return f'<p class="{html.escape(line.style)} {html.escape(line.mode)}">{head}{": " if head and body else ""}{body}{tail}</p>'
 
 
-def _advance_text(seat, payload: Mapping[str, Any], line: str) -> str:
-    """An advance or award as a player reads it: whose character, then what it was."""
-    cid = payload.get("character_id")
-    name = (seat.state.characters.get(cid) or {}).get("name") or cid
-    return line if line.startswith(str(name)) else f"{name}: {line}"
+def _headed(lines: list[tuple[str, Line, dict]], loc: str) -> list[tuple[str, Any]]:
+    """The lines with the transcript's headings: a round's when the fight reaches it (each once),
+    "After the session" before the lines told between two sessions."""
+    out: list[tuple[str, Any]] = []
+    rnd, after = None, False
+    for where, line, _entry in lines:
+        if where == "after" and not after:
+            after = True
+            out.append(("heading", _w("after", loc)))
+        if line.round is not None and line.round != rnd and line.round > 0:
+            rnd = line.round
+            from .kinds.combat import WORDS as FIGHT_WORDS
 
-
-def _odds(seat, payload: Mapping[str, Any]) -> Fraction | None:
-    """The exact chance of success of a recorded check (its sheet and options as rolled)."""
-    try:
-        system = seat.system
-        model = system.Character.from_dict(payload["character"])
-        return system.chance(model, payload["check_id"], **(payload.get("options") or {}))
-    except Exception:  # a check without pass/fail, or one a newer system reads differently
-        return None
+            out.append(("heading", tr(FIGHT_WORDS["round"], loc).format(n=rnd)))
+        if line.style != "round":  # a round line is its heading only
+            out.append(("line", line))
+    return out
 
 
 def session_transcript(seat, n: int | None = None, *, fmt: str = "md", locale: str = "en") -> str:
@@ -226,7 +193,9 @@ def session_transcript(seat, n: int | None = None, *, fmt: str = "md", locale: s
     if fmt not in ("md", "html"):
         raise ValueError(f"fmt must be 'md' or 'html', not {fmt!r}")
     loc = locale if locale in ("en", "ru") else "en"
-    facts, lines = _entries(seat, seat.state.session if n is None else int(n), loc)
+    number = seat.state.session if n is None else int(n)
+    facts = _facts(seat, number, loc)
+    items = _headed(session_lines(seat, number), loc)
     head = [
         (_w("started", loc), facts["started"]),
         (_w("ended", loc), facts["ended"]),
@@ -237,36 +206,23 @@ def session_transcript(seat, n: int | None = None, *, fmt: str = "md", locale: s
     title = _w("title", loc, title=facts["title"], n=facts["n"])
     reader = _w("reader", loc, who=facts["reader"])
     if fmt == "md":
-        out = [f"# {title}", "", f"*{reader}*", ""]
-        out += [
-            f"- **{k}:** `{v}`" if k in (_w("commitment", loc), _w("seed", loc)) else f"- **{k}:** {v}" for k, v in head
-        ]
+        out = [f"# {md(title)}", "", f"*{md(reader)}*", ""]
+        codes = (_w("commitment", loc), _w("seed", loc))
+        out += [f"- **{k}:** `{v}`" if k in codes else f"- **{k}:** {md(v)}" for k, v in head]
         out.append("")
-        if not lines:
+        if not items:
             out.append(_w("nothing", loc))
-        for kind, who, text in lines:
-            if kind == "round":
-                out += ["", f"## {text}", ""]
-            elif kind == "note":
-                out.append(f"> **{_w('note', loc)}** ({who}): {text}")
-            elif kind == "message":
-                out.append(f"- **{who}** {_w('says', loc)}: {text}")
-            else:
-                out.append(f"- **{who}**: {text}")
+        for what, item in items:
+            out += ["", f"## {md(item)}", ""] if what == "heading" else [_md_line(item, loc)]
         return "\n".join(out) + "\n"
     esc = html.escape
-    items = []
-    for kind, who, text in lines:
-        if kind == "round":
-            items.append(f'<h2 class="round">{esc(text)}</h2>')
-        else:
-            label = {"note": _w("note", loc), "message": _w("says", loc)}.get(kind, "")
-            items.append(
-                f'<p class="{kind}"><b>{esc(who)}</b>'
-                + (f" <i>{esc(label)}</i>" if label else "")
-                + f": <span>{esc(text)}</span></p>"
-            )
-    body = "".join(items) or f"<p>{esc(_w('nothing', loc))}</p>"
+    body = (
+        "".join(
+            f'<h2 class="round">{esc(item)}</h2>' if what == "heading" else _html_line(item, loc)
+            for what, item in items
+        )
+        or f"<p>{esc(_w('nothing', loc))}</p>"
+    )
     facts_html = "".join(f"<dt>{esc(k)}</dt><dd><code>{esc(v)}</code></dd>" for k, v in head)
     return (
         f'<!DOCTYPE html><html lang="{loc}"><head><meta charset="utf-8"><title>{esc(title)}</title>'
@@ -274,9 +230,10 @@ def session_transcript(seat, n: int | None = None, *, fmt: str = "md", locale: s
         "padding:0 16px;color:#24243a;line-height:1.45}dt{font-weight:700;margin-top:6px}dd{margin:0}"
         "code{font-family:'DejaVu Sans Mono',monospace;font-size:.85em;word-break:break-all}"
         "h2.round{font-size:1.05em;border-top:1px solid #d3d3df;padding-top:8px}"
-        ".note{background:#fff7e0;padding:4px 8px}.message span{font-style:italic}</style></head>"
+        ".note{background:#fff7e0;padding:4px 8px}.message .text{font-style:italic}"
+        ".whisper{color:#5a4a7a}.what{color:#55556a}</style></head>"
         f"<body><h1>{esc(title)}</h1><p><i>{esc(reader)}</i></p><dl>{facts_html}</dl>{body}</body></html>"
     )
 
 
-__all__ = ["session_transcript"]
+__all__ = ["md", "session_lines", "session_transcript"]

@@ -26,11 +26,13 @@ from typing import Any
 
 from . import chain
 from .events import norm
-from .verify_combat import attack_matches, combat_event, combat_matches
-from .attack_desk import replay_attack, replay_turn_calls
 from .fairdice import FairDice
-from .records import PackError, stored_form, unpack_result
+from .kinds import CHARACTER_UPDATE, CHECK, CHECK_AFTER, COMBAT_STATE, KINDS, TABLE_OPENED
+from .kinds.dice import Replayed, check_json
+from .records import PackError, unpack_result
+from .state import TableState
 from .store import Store
+from .verify_combat import attack_matches, combat_event, combat_matches
 
 
 @dataclass
@@ -203,12 +205,6 @@ def _saved_hashes(session, seat, commitment: str | None, head: str | None) -> tu
     return number, _saved_hash(commitment, "dice commitment"), _saved_hash(head, "head")
 
 
-#: the kinds whose events carry a roll index and are replayed with the table's fair dice
-ROLL_KINDS = ("roll", "check", "initiative", "roll.failed", "attack", "turn")
-#: what a replay step returns when it has reported the event itself (nothing to compare)
-_DONE = object()
-
-
 class _Verification:
     """One run of :func:`verify_table`: the table's log and sessions, and the report it fills,
     step by step."""
@@ -229,12 +225,19 @@ class _Verification:
         }
         self.targets: list[_Session] = []
         self.dice: dict[int, FairDice] = {}
-        self.system = None
+        self._system = None
         # the walk over the events: the next roll index, each session's rolls, and the last
         # fair roll whose transaction may hold tracker states (see _check_combat_state)
         self.expected_roll = 0
         self.rolls_in: dict[int, list[int]] = {}
         self.last_initiative: dict | None = None
+        # the GM's view folded as the walk goes (a change after the roll is worked out on the
+        # character as it was then), each check by its roll index, and what an event owes the
+        # next one (a change after the roll's spending)
+        self.state = TableState(table.table_id)
+        self.checks: dict[int, dict] = {}
+        self.owed: tuple[str, dict, str] | None = None
+        self._where = ""
 
     def ended(self, s: _Session) -> bool:
         return s.end is not None or s.n in self.cut
@@ -374,35 +377,108 @@ class _Verification:
 
     def _check_event(self, n: int, e, sess: _Session | None, wanted: set[int]) -> None:
         rep = self.rep
-        where = f"event seq={e.seq} version={e.version} ({e.kind})"
+        where = self._where = f"event seq={e.seq} version={e.version} ({_plain(e.kind)})"
         if e.version != n:
             rep.problems.append(f"{where}: expected version {n}: an event is missing or out of order")
-        if n == 1 and e.kind != "table.opened":
+        if n == 1 and e.kind != TABLE_OPENED.name:
             rep.problems.append(f"{where}: the log does not start with table.opened")
-        if e.kind == "table.opened" and e.payload.get("seed_hash") != self.table.seed_hash:
+        if e.kind == TABLE_OPENED.name and e.payload.get("seed_hash") != self.table.seed_hash:
             rep.problems.append(f"{where}: published commitment differs from the table's")
-        if e.kind == "combat.state":
+        self._check_owed(e, where)
+        try:
+            self._check_kind(e, where, sess, wanted)
+        finally:
+            self.state.apply(e)
+
+    def _check_kind(self, e, where: str, sess: _Session | None, wanted: set[int]) -> None:
+        rep = self.rep
+        kind = KINDS.get(e.kind)
+        if kind is None:
+            rep.problems.append(f"{where}: an event of a kind this software does not know")
+            return
+        if kind is COMBAT_STATE:
             self._check_combat_state(e, where)
             return
-        if e.kind not in ROLL_KINDS:
+        if kind is CHECK_AFTER:
+            self._check_after(e, where, sess, wanted)
+            return
+        if not kind.rolls:
             if e.roll is not None:
                 rep.problems.append(f"{where}: carries roll index {e.roll} but is not a roll")
             return
         index = e.payload.get("index")
         if e.roll != self.expected_roll or index != e.roll:
-            rep.problems.append(f"{where}: roll index {e.roll} (payload {index}), expected {self.expected_roll}")
+            rep.problems.append(
+                f"{where}: roll index {e.roll} (payload {_plain(index)}), expected {self.expected_roll}"
+            )
         self.expected_roll = (e.roll if isinstance(e.roll, int) else self.expected_roll) + 1
         if sess is None:
             rep.problems.append(f"{where}: rolled between game sessions (no session was open)")
             return
         self.rolls_in.setdefault(sess.n, []).append(e.roll if isinstance(e.roll, int) else -1)
+        if kind is CHECK and isinstance(index, int):
+            self.checks[index] = dict(e.payload)
         if sess.n not in wanted:
-            if e.kind in ("initiative", "attack", "turn"):  # its tracker states: a session not checked now
+            if getattr(kind, "tracker", None):  # its tracker states: a session not checked now
                 self.last_initiative = {"next_version": e.version + 1, "outcome": None}
             return
         rep.rolls += 1
         if isinstance(index, int):
-            self._check_roll(e, where, index, self.dice[sess.n].rng_for(index))
+            self._check_roll(kind, e, where, index, self.dice[sess.n].rng_for(index))
+
+    # -- a check changed after the roll ---------------------------------------------------------
+    def _check_after(self, e, where: str, sess: _Session | None, wanted: set[int]) -> None:
+        """A ``check.after`` is worked out again: the check it changes (by its roll index) rolled
+        again with that index's stream, read again by the system's ``after_roll`` with the
+        recorded options on the character as it was then; the result must be the recorded one,
+        and the event right after it must spend what it cost (its ``character.update``)."""
+        rep = self.rep
+        p = CHECK_AFTER.read(e.payload)
+        check = self.checks.get(p.index) if isinstance(p.index, int) else None
+        if check is None or check.get("character_id") != p.character_id:
+            rep.problems.append(
+                f"{where}: changes check {_plain(p.index)}, which is not a check of that character here"
+            )
+            return
+        if sess is None or sess.n not in wanted or sess.n not in self.dice:
+            return
+        character = p.character if isinstance(p.character, dict) else self.state.characters.get(p.character_id)
+        if not isinstance(character, dict):
+            rep.problems.append(f"{where}: the character it changes is not in the log")
+            return
+        system = self._system_of(e, where)
+        if system is None:
+            return
+        try:
+            rng = self.dice[sess.n].rng_for(p.index)
+            _again, result = CHECK_AFTER.worked_out(system, check, character, p.options or {}, rng)
+        except Exception as exc:  # a tampered payload may not even parse
+            rep.problems.append(f"{where}: cannot work out the change after check {p.index}: {_plain(exc)}")
+            return
+        want = norm(check_json(result))
+        if want != norm(p.result):
+            diff = _first_diff(want, norm(p.result))
+            rep.problems.append(
+                f"{where}: the change after check {p.index} is not what the rules give ({_plain(diff)})"
+            )
+            return
+        rep.checked += 1
+        if result.effects:
+            model = system.Character.from_dict(character)
+            changes = system.apply_effects(model, result.effects)
+            owed = {k: norm(v[1]) for k, v in changes.items()}
+            self.owed = (p.character_id, owed, f"the change after check {p.index}")
+
+    def _check_owed(self, e, where: str) -> None:
+        """What the event before this one owed (a change after the roll's spending) must be this
+        event: a ``character.update`` of that character with those values."""
+        if self.owed is None:
+            return
+        cid, owed, what = self.owed
+        self.owed = None
+        got = CHARACTER_UPDATE.read(e.payload) if e.kind == CHARACTER_UPDATE.name else None
+        if got is None or got.character_id != cid or {k: norm(v) for k, v in (got.changes or {}).items()} != owed:
+            self.rep.problems.append(f"{where}: {what} spends {_plain(owed)} but the log does not record it")
 
     def _check_combat_state(self, e, where: str) -> None:
         """A tracker state written in an initiative's (attack's) transaction must show that
@@ -437,85 +513,58 @@ class _Verification:
             problems = []
         self.rep.problems.extend(f"{where}: {problem}" for problem in problems)
 
-    def _check_roll(self, e, where: str, index: int, rng) -> None:
-        """Replay one roll with its stream and compare it with what the log holds."""
-        from .rolling import replay_failed
-        from .session import system_for
-
+    def _check_roll(self, kind, e, where: str, index: int, rng) -> None:
+        """Replay one roll with its stream (its kind's ``replay``) and compare it with what the
+        log holds."""
         rep = self.rep
-        if e.kind == "roll.failed":  # spent its index: it must fail again with that stream
-            problem = replay_failed(e.payload, rng, lambda: system_for(self.table))
-            if problem:
-                rep.problems.append(f"{where}: {problem}")
-            else:
-                rep.checked += 1
-            return
+        if "system" in kind.Payload.fields() and self._system_of(e, where) is None:
+            return  # rolled with the rules of another system: said so
         try:
-            want = self._replayed(e, where, index, rng)
+            want = kind.replay(kind.read(e.payload), rng, self)
         except Exception as exc:  # a tampered payload may not even parse
-            rep.problems.append(f"{where}: cannot replay roll {index}: {type(exc).__name__}: {exc}")
+            rep.problems.append(f"{where}: cannot replay roll {index}: {_plain(exc)}")
             return
-        if want is _DONE:
+        tracker = getattr(kind, "tracker", None)
+        if tracker is not None:
+            self.last_initiative = {"next_version": e.version + 1, "outcome": None}
+            if tracker == "initiative":
+                self.last_initiative["outcome"] = want
+            elif tracker == "attack":
+                self.last_initiative.update(attack=want, left=2)
+        if isinstance(want, Replayed):
+            rep.problems.extend(f"{where}: roll {index}: {_plain(p)}" for p in want.problems)
+            rep.checked += 0 if want.problems else 1
             return
         try:
             got = norm(unpack_result(e.payload.get("result")))
         except PackError as exc:
-            rep.problems.append(f"{where}: the dice of roll {index} cannot be read (edited or damaged): {exc}")
+            rep.problems.append(f"{where}: the dice of roll {index} cannot be read (edited or damaged): {_plain(exc)}")
             return
         if got != want:
-            diff = _first_diff(want, got)
-            rep.problems.append(f"{where}: roll {index} does not match the seed ({diff})")
+            rep.problems.append(f"{where}: roll {index} does not match the seed ({_plain(_first_diff(want, got))})")
         else:
             rep.checked += 1
 
-    def _system_of(self, e, where: str):
-        """The table's system, or None (reported) when the event was rolled with another."""
+    # -- what a kind's replay asks of the verification --------------------------------------------
+    @property
+    def system(self):
+        """The table's system with its rule options (the checks, attacks and turns rolled with it)."""
         from .session import system_for
 
-        if self.system is None:
-            self.system = system_for(self.table)
+        if self._system is None:
+            self._system = system_for(self.table)
+        return self._system
+
+    def problem(self, text: str) -> None:
+        """A problem a replay found on the way (reported at the event it replays)."""
+        self.rep.problems.append(f"{self._where}: {_plain(text)}")
+
+    def _system_of(self, e, where: str):
+        """The table's system, or None (reported) when the event was rolled with another."""
         if e.payload.get("system") != self.system.slug:
-            self.rep.problems.append(f"{where}: rolled with system {e.payload.get('system')!r}")
+            self.rep.problems.append(f"{where}: rolled with system {_plain(repr(e.payload.get('system')))}")
             return None
         return self.system
-
-    def _replayed(self, e, where: str, index: int, rng) -> Any:
-        """The roll's result as the seed gives it (normalised JSON), or ``_DONE`` when the event
-        was reported here (another system, a turn's calls)."""
-        from ..dice import roll as dice_roll
-        from .session_combat import initiative_json
-        from .session_dice import check_json
-
-        if e.kind == "roll":
-            again = dice_roll(e.payload["expr"], rng=rng, variables=e.payload.get("variables"))
-            # a big roll is stored packed: compare die by die, as the table stores it
-            return norm(stored_form(again.to_json(), like=e.payload.get("result")))
-        system = self._system_of(e, where)
-        if system is None:
-            return _DONE
-        if e.kind == "initiative":
-            chars = e.payload["characters"]
-            if list(e.payload.get("ids") or []) != list(chars):
-                self.rep.problems.append(
-                    f"{where}: ids {e.payload.get('ids')!r} differ from the characters rolled {list(chars)!r}"
-                )
-            models = {cid: system.Character.from_dict(v) for cid, v in chars.items()}
-            want = norm(initiative_json(system.roll_initiative(models, rng=rng, **e.payload["options"])))
-            self.last_initiative = {"next_version": e.version + 1, "outcome": want}
-            return want
-        if e.kind == "turn":
-            self.last_initiative = {"next_version": e.version + 1, "outcome": None}
-            problems = replay_turn_calls(system, e.payload["calls"], rng)
-            self.rep.problems.extend(f"{where}: roll {index}: {p}" for p in problems)
-            self.rep.checked += 0 if problems else 1
-            return _DONE
-        if e.kind == "attack":
-            want = replay_attack(system, e.payload, rng)
-            self.last_initiative = {"next_version": e.version + 1, "outcome": None, "attack": want, "left": 2}
-            return want
-        model = system.Character.from_dict(e.payload["character"])
-        again = system.roll_check(model, e.payload["check_id"], rng=rng, **e.payload["options"])
-        return norm(check_json(again))
 
     def check_claimed_rolls(self) -> None:
         """What each ended session said of its rolls: the indices it used, no more, no fewer."""
@@ -565,3 +614,12 @@ def _first_diff(want: Any, got: Any, path: str = "result") -> str:
             if a != b:
                 return _first_diff(a, b, f"{path}[{i}]")
     return f"{path}: seed gives {want!r}, log has {got!r}"
+
+
+def _plain(value) -> str:
+    """A value from the log as a problem may quote it: no control characters (a hostile store's
+    terminal escapes never reach the reader), at most 200 characters."""
+    if isinstance(value, Exception):
+        value = f"{type(value).__name__}: {value}"
+    text = "".join(ch if ch.isprintable() else "?" for ch in str(value))
+    return text if len(text) <= 200 else text[:199] + "…"

@@ -48,12 +48,16 @@ def scrub(text: str) -> str:
 
 def voila_logging_config() -> dict:
     """Voila's ``logging_config`` that applies :class:`ScrubSecrets` to Voila's own log and to
-    tornado's (the same as in the repository's ``voila.json``; for a launcher that starts Voila
-    elsewhere: ``--Voila.logging_config=<this as JSON>`` or ``Voila(logging_config=...)``)."""
+    tornado's, and :class:`QuietNoise` to Voila's (the same as in the repository's ``voila.json``;
+    for a launcher that starts Voila elsewhere: ``--Voila.logging_config=<this as JSON>`` or
+    ``Voila(logging_config=...)``)."""
     return {
-        "filters": {"tabletop_scrub": {"()": f"{__name__}.ScrubSecrets"}},
+        "filters": {
+            "tabletop_scrub": {"()": f"{__name__}.ScrubSecrets"},
+            "tabletop_quiet": {"()": f"{__name__}.QuietNoise"},
+        },
         "handlers": {
-            "console": {"filters": ["tabletop_scrub"]},
+            "console": {"filters": ["tabletop_scrub", "tabletop_quiet"]},
             "tabletop_tornado": {
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
@@ -82,3 +86,16 @@ class ScrubSecrets(logging.Filter):
         if record.exc_text:
             record.exc_text = scrub(record.exc_text)
         return True
+
+
+class QuietNoise(logging.Filter):
+    """Drops the server's log lines that say nothing to whoever runs a table: jupyter_server's
+    "Notebook %s is not trusted", logged each time Voila reads a page's notebook (ten at
+    ``make play``'s start, one more per page). Trust decides whether a notebook's *stored*
+    outputs are shown; Voila shows only the outputs it makes by running the notebook, and the
+    pages are committed without outputs, so for them the line is noise."""
+
+    NOISE = frozenset({"Notebook %s is not trusted"})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in self.NOISE

@@ -298,7 +298,7 @@ def test_the_store_of_the_previous_release_opens_as_campaigns(tmp_path):
         assert verify_table(s, "oldoneshot").ok and verify_table(s, "oldoneshot", session=1).ok
         assert not s.sessions("oldoneshot")[0].is_open
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 4  # schema 4: the request table
     conn.close()
 
 

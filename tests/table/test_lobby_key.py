@@ -16,7 +16,7 @@ from tabletop_widgets.table import (
     lobby_mode,
     prepare_lobby_key,
 )
-from tabletop_widgets.table import lobbykey
+from tabletop_widgets.table import lobbykey, open_store
 from tabletop_widgets.table.__main__ import main as cli
 from tabletop_widgets.table.seats import MAX_NAME, MAX_SEATS
 
@@ -151,3 +151,98 @@ def test_names_and_title_bounded(store, bad, code):
         create_table(store, "ret", **bad)
     assert exc.value.code == code and exc.value.message["en"] and exc.value.message["ru"]
     assert store.list_tables() == []
+
+
+# --------------------------------------------------------------------------------------------
+# trust round 3, item 6: parallel guesses are counted before any is checked
+# --------------------------------------------------------------------------------------------
+GUESSERS = 16
+
+
+def _guess_at_once(store_url, guess, count: int) -> list[str]:
+    """``count`` guesses started together, one store connection each (one lobby page's kernel
+    each): the codes they got."""
+    import threading
+
+    barrier = threading.Barrier(count)
+    codes: list[str] = []
+    lock = threading.Lock()
+
+    def one(i: int) -> None:
+        store = open_store(store_url)
+        try:
+            barrier.wait()
+            try:
+                guess(store, i)
+                code = "opened"
+            except LobbyKeyError as exc:
+                code = exc.code
+        finally:
+            store.close()
+        with lock:
+            codes.append(code)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return codes
+
+
+def test_sixteen_guesses_at_once_try_only_five_keys(store, store_url, monkeypatch):
+    """The wait was read, PBKDF2 ran, and only then was the failure counted: sixteen guesses
+    started together (a lobby page each) were all tried. An attempt is now counted in the store
+    (``update_meta``) before its key is checked."""
+    prepare_lobby_key(store)
+    checked = []
+    real = lobbykey.key_matches
+
+    def counting(key, stored):
+        checked.append(key)
+        return real(key, stored)
+
+    monkeypatch.setattr(lobbykey, "key_matches", counting)
+    codes = _guess_at_once(store_url, lambda s, i: check_lobby_key(s, f"guess-{i}"), GUESSERS)
+    assert len(checked) == lobbykey.FREE_ATTEMPTS, checked
+    assert sorted(codes) == sorted(["wrong_key"] * lobbykey.FREE_ATTEMPTS + ["rate_limited"] * 11)
+
+
+@SQLITE_ONLY
+def test_sixteen_guessing_processes_try_only_five_keys(store, store_url, backend, tmp_path):
+    """The same with a process per guess (kernels are processes)."""
+    import subprocess
+    import sys
+
+    prepare_lobby_key(store)
+    code = (
+        "import sys, time\n"
+        "from tabletop_widgets.table import open_store, check_lobby_key, LobbyKeyError\n"
+        "s = open_store(sys.argv[1])\n"
+        "while time.time() < float(sys.argv[2]): time.sleep(0.001)\n"
+        "try:\n    check_lobby_key(s, 'guess-' + sys.argv[3]); print('opened')\n"
+        "except LobbyKeyError as e:\n    print(e.code)\n"
+    )
+    import time
+
+    start = time.time() + 8  # every process has started and opened its store by then
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, store_url, str(start), str(i)], stdout=subprocess.PIPE, text=True)
+        for i in range(GUESSERS)
+    ]
+    codes = [p.communicate(timeout=120)[0].strip() for p in procs]
+    assert codes.count("wrong_key") == lobbykey.FREE_ATTEMPTS, codes
+    assert codes.count("rate_limited") == GUESSERS - lobbykey.FREE_ATTEMPTS, codes
+
+
+def test_the_right_key_among_the_first_five_still_opens_and_resets(store):
+    key = prepare_lobby_key(store)
+    t = 2_000_000.0
+    for i in range(lobbykey.FREE_ATTEMPTS - 1):
+        with pytest.raises(LobbyKeyError):
+            check_lobby_key(store, f"guess{i}", now=t)
+    check_lobby_key(store, key, now=t)  # the fifth attempt: counted, checked, right: the count goes
+    for i in range(lobbykey.FREE_ATTEMPTS - 1):
+        with pytest.raises(LobbyKeyError) as exc:
+            check_lobby_key(store, f"again{i}", now=t + 1)
+        assert exc.value.retry_after == 0

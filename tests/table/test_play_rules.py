@@ -71,14 +71,16 @@ def test_verify_catches_a_failed_roll_that_would_have_succeeded(store):
     with pytest.raises(PlayError):
         bob.roll("(1d20 - 100)d6")
     gm.close_table()
-    # a log whose failed roll is of an expression that cannot fail does not verify
-    from tabletop_widgets.table.rolling import replay_failed
+    # a log whose failed roll is of an expression that cannot fail does not verify (the kind's
+    # replay: it must fail again with its stream)
     from tabletop_widgets.table.fairdice import FairDice
+    from tabletop_widgets.table.kinds import ROLL_FAILED
 
     dice = FairDice.revealed(gm.table.seed, gm.table.seed_hash)
     (e,) = [e for e in store.events(made.table_id) if e.kind == "roll.failed"]
-    assert replay_failed(e.payload, dice.rng_for(0), lambda: None) is None
-    assert replay_failed({**e.payload, "expr": "1d20"}, dice.rng_for(0), lambda: None)
+    assert ROLL_FAILED.replay(ROLL_FAILED.read(e.payload), dice.rng_for(0), None).problems == []
+    forged = ROLL_FAILED.read({**e.payload, "expr": "1d20"})
+    assert ROLL_FAILED.replay(forged, dice.rng_for(0), None).problems
 
 
 # -- hole 2: check options bounded in Python ---------------------------------------------------------
@@ -165,6 +167,28 @@ def test_players_cannot_change_gm_only_fields_on_any_path(store):
         bob.set_character("c1", without)  # leaving the GM's value out would reset it
 
 
+@pytest.mark.parametrize(
+    "slug,field,value",
+    [
+        ("ret", "is_npc", True),
+        ("ret", "dead", True),
+        ("ret", "npc_tier", "boss"),
+        ("seasons", "is_player_character", False),
+    ],
+)
+def test_a_player_cannot_make_their_own_character_an_npc_or_dead(store, slug, field, value):
+    """Issue 32 item 11: a player's own sheet let them tick "NPC" and "Dead" (Seasons: untick
+    "Player character", which takes away their Drama); those are the GM's to say."""
+    made = table_for(store, slug)
+    bob = join(store, made, "bob")
+    assert field in gm_only_fields(bob.system)
+    before = store.head(made.table_id)
+    with pytest.raises(PlayDenied):
+        bob.update_character("c1", {field: value})
+    assert store.head(made.table_id) == before
+    join(store, made, "gm").update_character("c1", {field: value})
+
+
 # -- hole 7: text limits and the rate limit ---------------------------------------------------------
 def test_text_limits_by_field(store):
     made = table_for(store)
@@ -189,7 +213,7 @@ def test_text_limits_by_field(store):
 def test_rate_limit_allows_a_burst_and_stops_a_script(store):
     now = [1000.0]
     made = table_for(store)
-    bob = join(store, made, "bob", clock=lambda: now[0])
+    bob = join(store, made, "bob", clock=lambda: now[0], wall_clock=lambda: now[0])
     burst = bob.rate_limit.burst
     for i in range(burst):
         bob.say(f"burst {i}")

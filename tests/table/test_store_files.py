@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from tabletop_widgets.table import NotAStore, SeatSpec, TableSession, create_table, open_store, verify_table
+from tabletop_widgets.table.store import StoreError
 from tabletop_widgets.table.__main__ import main as cli
 from tabletop_widgets.table.sqlite import APPLICATION_ID, SCHEMA_VERSION
 
@@ -252,3 +253,94 @@ def test_a_store_opened_twice_at_once_is_set_up_once(store_url, backend):
             assert p.returncode == 0, err
     with open_store(store_url) as s:
         assert s.list_tables() == []
+
+
+# --------------------------------------------------------------------------------------------
+# trust round 3, item 14: a store file that existed before is made private
+# --------------------------------------------------------------------------------------------
+def test_a_file_that_existed_before_is_made_private(tmp_path, loose_umask, ret_sheet):
+    """``touch table.db`` (0644) made a store readable by every local user, dice seeds and all:
+    the store makes its file, and the -wal and -shm files already there, 0600 when it opens one
+    that is ours."""
+    db = tmp_path / "table.db"
+    db.touch()
+    os.chmod(db, 0o644)
+    with open_store(db) as store:
+        create_table(store, "ret", [SeatSpec("gm", "gm")], characters={"c": ret_sheet})
+        for p in (db, db.with_name("table.db-wal"), db.with_name("table.db-shm")):
+            assert mode(p) == 0o600, (p, oct(mode(p)))
+    # a store of ours whose files were loosened later (a copy, a chmod), its WAL files left behind
+    for p in (db, db.with_name("table.db-wal"), db.with_name("table.db-shm")):
+        p.touch()
+        os.chmod(p, 0o664)
+    with open_store(db) as store:
+        assert len(store.list_tables()) == 1
+        for p in (db, db.with_name("table.db-wal"), db.with_name("table.db-shm")):
+            assert mode(p) == 0o600, (p, oct(mode(p)))
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+
+
+@needs_root
+def test_a_file_of_another_user_is_left_as_it_is_and_refused_when_everyone_reads_it(tmp_path):
+    """A store file we do not own cannot be made private by us: a file its owner shares with a
+    group (0640, 0660) is opened and left as it is; one that every local user may read or write
+    is refused, untouched, with what to do."""
+    nobody = 65534
+    shared = tmp_path / "shared.db"
+    with open_store(shared) as store:
+        store.list_tables()
+    for p in tmp_path.iterdir():
+        os.chown(p, nobody, nobody)
+        os.chmod(p, 0o640)
+    with open_store(shared) as store:
+        assert store.list_tables() == []
+    assert mode(shared) == 0o640 and os.stat(shared).st_uid == nobody
+    os.chmod(shared, 0o644)
+    before = digest(shared)
+    with pytest.raises(StoreError) as exc:
+        open_store(shared)
+    message = exc.value.message
+    assert "every local user" in message["en"] and "chmod 600" in message["en"]
+    assert "любой пользователь" in message["ru"] and str(shared) in str(exc.value)
+    assert mode(shared) == 0o644 and digest(shared) == before
+
+
+# --------------------------------------------------------------------------------------------
+# trust round 3, item 12: a hostile store's terminal escapes never reach the terminal
+# --------------------------------------------------------------------------------------------
+#: what a hostile store writes: conceal the rest, set the window title, clear the screen, return
+#: to the line's start, reorder the text (a bidi override), and C1's single-byte CSI
+ESCAPES = ("\x1b[8m", "\x1b]0;all good\x07", "\x1b[2J", "\r", "\u202e", "\x9b8m")
+
+
+def _control_chars(text: str) -> list[str]:
+    import unicodedata
+
+    return [c for c in text if c != "\n" and (unicodedata.category(c) == "Cc" or c in "\u202a\u202b\u202c\u202d\u202e")]
+
+
+def test_verify_of_a_hostile_store_prints_no_escapes_and_its_verdict_last(tmp_path, ret_sheet, capfd):
+    """A store whose events carry terminal escapes in their kind, actor and payload: ``ESC[8m``
+    in a problem line hid the "VERIFY FAILED" line that followed. Nothing of the store reaches
+    the terminal as a control character, and the verdict is the last line."""
+    db = tmp_path / "table.db"
+    with open_store(db) as store:
+        made = create_table(store, "ret", [SeatSpec("gm", "gm", "Gina")], characters={"c": ret_sheet})
+        gm = TableSession.join(store, made.table_id, made.tokens["gm"])
+        gm.say("hello")
+        gm.close_table()
+    conn = sqlite3.connect(db)
+    evil = "".join(ESCAPES)
+    conn.execute(
+        "UPDATE events SET kind = ?, actor = ?, payload = ? WHERE table_id = ? AND version = 2",
+        ("character.set" + evil, "gm" + evil, json.dumps({"text": evil}), made.table_id),
+    )
+    conn.commit()
+    conn.close()
+    assert cli(["verify", str(db), made.table_id]) == 1
+    out, err = capfd.readouterr()
+    assert _control_chars(out + err) == []
+    assert "\\x1b[8m" in out + err  # shown, harmless, for whoever looks into it
+    assert err.rstrip("\n").split("\n")[-1].startswith("VERIFY FAILED")

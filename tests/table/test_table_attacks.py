@@ -1,8 +1,10 @@
-"""Attacks at a shared table (issue 16), played with the fifth-system example (Lantern's strike,
-whose defender may dodge): a player asks for the odds and attacks on their own turn with their
-own character; the GM's kernel (the combat sync) checks it again, asks the defender's seat, and
-rolls with the table's fair dice, so ``verify`` covers every attack; start/end-of-turn effects
-roll with the fair dice too; nothing of a hidden combatant reaches a player through an attack."""
+"""Attacks at a shared table (issues 16 and 30), played with the fifth-system example (Lantern's
+strike, whose defender may dodge): a player asks for the odds and attacks on their own turn with
+their own character; the requests wait in the store's request table and the resolver
+(``resolve_pending``, on the server: no GM page needed) checks them again, asks the defender's
+seat, and rolls with the table's fair dice, so ``verify`` covers every attack; start/end-of-turn
+effects roll with the fair dice too; nothing of a hidden combatant reaches a player through an
+attack."""
 
 from __future__ import annotations
 
@@ -19,16 +21,18 @@ from tabletop_widgets.core import (
     OptionSpec,
     T,
 )
-from tabletop_widgets.table import PermissionDenied, SeatSpec, TableSession, create_table, rng_for, verify_table
-from tabletop_widgets.table.attacks import (
-    book,
-    odds_from_json,
-    offer_for,
-    outcome_json,
-    pending,
-    questions,
+from tabletop_widgets.table import (
+    CombatSync,
+    PermissionDenied,
+    SeatSpec,
+    TableSession,
+    create_table,
+    resolve_pending,
+    rng_for,
+    verify_table,
 )
-from tabletop_widgets.table.combat_sync import CombatSync
+from tabletop_widgets.table.attacks import odds_from_json
+from tabletop_widgets.table.kinds.combat import outcome_json
 from tabletop_widgets.table.rules import PlayError
 from helpers import registered
 
@@ -114,9 +118,14 @@ def table(lantern, store, store_url, open_store_at):
     return made, gm, ann, ben, sync
 
 
+def attacks_of(session):
+    return [r for r in session.requests if r.kind == "attack"]
+
+
 def answer_offer(gm, sync, seat):
+    """The server's resolver answers what was asked; the seat's page follows."""
+    resolve_pending(gm.store, gm.table_id)
     gm.poll()
-    sync.attacks.serve()
     seat.poll()
 
 
@@ -124,9 +133,9 @@ def test_a_player_asks_the_odds_and_gets_them_from_the_gm_kernel(table):
     made, gm, ann, ben, sync = table
     assert "ogre" not in ann.state.characters  # the player's kernel never holds the NPC's sheet
     ann.ask_attack("ada", "ogre", "strike", {"aim": True})
-    assert offer_for(ann.state, "ada", "ogre", "strike", {"aim": True}) is None  # not answered yet
+    assert ann.offer("ada", "ogre", "strike", {"aim": True}) is None  # not answered yet
     answer_offer(gm, sync, ann)
-    offer = offer_for(ann.state, "ada", "ogre", "strike", {"aim": True})
+    offer = ann.offer("ada", "ogre", "strike", {"aim": True})
     assert offer["error"] is None
     (strike,) = offer["attacks"]
     # the defender's choice (dodge) is not the attacker's to set, nor the GM's edge: not offered
@@ -135,9 +144,10 @@ def test_a_player_asks_the_odds_and_gets_them_from_the_gm_kernel(table):
     exact = gm.system.attack_odds(sync.combat.character("ada"), sync.combat.character("ogre"), "strike", aim=True)
     assert odds.p_hit == exact.p_hit == Fraction(21, 36) and dict(odds.damage) == dict(exact.damage)
     assert any("defender" in n["en"] for n in odds.notes)
-    # the other player never sees Ann's question or its answer
+    # the other player never sees Ann's question or its answer, nor does the log carry them
     ben.poll()
-    assert not book(ben.state)["asks"]
+    assert ben.requests == []
+    assert not [e for e in gm.events() if e.kind.startswith("attack.")]
 
 
 def test_asking_for_the_defender_s_choice_or_a_bad_option_gets_an_error_not_odds(table):
@@ -146,22 +156,25 @@ def test_asking_for_the_defender_s_choice_or_a_bad_option_gets_an_error_not_odds
     ann.ask_attack("ada", "ogre", "strike", {"aim": 3})
     ann.ask_attack("ada", "ogre", "kick", {})
     answer_offer(gm, sync, ann)
-    dodge = offer_for(ann.state, "ada", "ogre", "strike", {"dodge": True})
+    dodge = ann.offer("ada", "ogre", "strike", {"dodge": True})
     assert dodge["odds"] is None and "defender chooses" in dodge["error"]["en"] and dodge["error"]["ru"]
-    assert "yes or no" in offer_for(ann.state, "ada", "ogre", "strike", {"aim": 3})["error"]["en"]
-    assert "kick" in offer_for(ann.state, "ada", "ogre", "kick", {})["error"]["en"]
+    assert "yes or no" in ann.offer("ada", "ogre", "strike", {"aim": 3})["error"]["en"]
+    assert "kick" in ann.offer("ada", "ogre", "kick", {})["error"]["en"]
 
 
 def test_a_player_attacks_an_npc_the_gm_answers_the_dodge_and_verify_covers_it(table, store):
     made, gm, ann, ben, sync = table
     ada_before = sync.combat.character("ada").health
     ann.declare_attack("ada", "ogre", "strike", {"aim": True, "might": True})
-    assert pending(ann.state)
-    gm.poll()
+    assert attacks_of(ann)
     assert sync.attacks.serve() == {}  # the NPC's defence is the GM's to choose: asked first
-    (q,) = questions(gm)
+    gm.poll()
+    (q,) = gm.questions()
     assert q["seat"] == "gm" and q["target"] == "ogre" and [o["name"] for o in q["options"]] == ["dodge"]
     assert q["attacker_name"]["en"] == "Ada"
+    ann.poll()
+    (waiting,) = attacks_of(ann)
+    assert waiting.state == "waiting" and waiting.waiting["for"] == "gm"  # what Ann's page says it waits for
     ogre_before = sync.combat.character("ogre").health
     event = sync.attacks.answer(q["request"], {"dodge": True})
     assert event["type"] == "attack" and event["options"] == {"aim": True, "might": True, "dodge": True, "edge": 0}
@@ -173,11 +186,10 @@ def test_a_player_attacks_an_npc_the_gm_answers_the_dodge_and_verify_covers_it(t
     assert sync.combat.character("ada").health == ada_before - 1  # all one's might costs 1 Health
     # Ann's page: the request is over, her character's sheet shows the cost, the tracker the line
     ann.poll()
-    assert not pending(ann.state)
-    (done,) = book(ann.state)["results"]
-    assert done["status"] == "resolved" and done["text"]["en"].startswith("Ada → Ogre, Strike:")
+    assert attacks_of(ann) == []
     assert ann.state.characters["ada"]["health"] == ada_before - 1
-    assert any(e.get("type") == "attack" for e in ann.state.combat["events"])
+    (told,) = [e for e in ann.state.combat["events"] if e.get("type") == "attack"]
+    assert told["id"] == "ada" and told["target"] == "ogre" and told["damage"] == event["damage"]
     # Ben's page shows the result in the tracker, and never the attack's sheets
     ben.poll()
     assert [e.get("damage") for e in ben.state.combat["events"] if e.get("type") == "attack"] == [event["damage"]]
@@ -195,6 +207,27 @@ def test_a_player_attacks_an_npc_the_gm_answers_the_dodge_and_verify_covers_it(t
         **rolled.payload["options"],
     )
     assert json.dumps(outcome_json(again), sort_keys=True) == json.dumps(rolled.payload["result"], sort_keys=True)
+
+
+def test_with_npcs_defending_by_default_an_attack_on_an_npc_never_waits_for_the_gm(table, store):
+    """The GM's table option "NPCs defend by their default choice": a player's attack on the
+    Ogre is rolled by the resolver at once with the Ogre's default dodge (no question on the GM's
+    page, no waiting); a player may not set the option."""
+    from tabletop_widgets.table import PermissionDenied
+    from tabletop_widgets.table.seats import set_table_option
+
+    made, gm, ann, ben, sync = table
+    with pytest.raises(PermissionDenied):
+        set_table_option(ann, "npcs_defend_by_default", True)
+    set_table_option(gm, "npcs_defend_by_default", True)
+    ann.declare_attack("ada", "ogre", "strike", {})
+    resolve_pending(store, made.table_id)
+    gm.poll()
+    assert gm.questions() == []
+    (rolled,) = [e for e in gm.events() if e.kind == "attack"]
+    assert rolled.actor == "ann" and rolled.payload["options"]["dodge"] is False  # the default
+    ann.poll()
+    assert attacks_of(ann) == []
 
 
 @SQLITE_ONLY
@@ -229,7 +262,7 @@ def test_a_player_may_not_attack_with_another_character_off_turn_or_a_hidden_tar
     with pytest.raises(PlayError):
         ann.declare_attack("ada", "ogre", "strike", {"aim": [1, 2]})
     with pytest.raises(PermissionDenied):  # an observer-like forged call for the GM's desk
-        ann.write_attack_events(lambda: [])
+        ann.write_requests(lambda tx: [])
     assert not [e for e in gm.events() if e.kind.startswith("attack")]
 
 
@@ -237,24 +270,31 @@ def test_the_gm_kernel_refuses_what_the_page_could_not_check(table):
     """A forged declaration reaching the log (an attack not offered, the defender's option) is
     refused by the GM's kernel with a message for the player; nothing is rolled."""
     made, gm, ann, ben, sync = table
+
+    def refusal():
+        (refused,) = attacks_of(ann)
+        assert refused.state == "refused"
+        ann.dismiss(refused.id)  # the page has said so: the request goes
+        assert attacks_of(ann) == []
+        return refused.answer["message"]
+
     ann.declare_attack("ada", "ogre", "kick")
     answer_offer(gm, sync, ann)
-    (done,) = book(ann.state)["results"]
-    assert done["status"] == "refused" and "kick" in done["message"]["en"] and done["message"]["ru"]
+    message = refusal()
+    assert "kick" in message["en"] and message["ru"]
     ann.declare_attack("ada", "ogre", "strike", {"dodge": False})
     answer_offer(gm, sync, ann)
-    assert "defender chooses" in book(ann.state)["results"][-1]["message"]["en"]
+    assert "defender chooses" in refusal()["en"]
     ann.declare_attack("ada", "ogre", "strike", {"edge": 2})  # what only the GM sets
     answer_offer(gm, sync, ann)
-    assert "only the GM sets" in book(ann.state)["results"][-1]["message"]["en"]
-    assert "задаёт только" in book(ann.state)["results"][-1]["message"]["ru"]
-    # the turn moved on before the GM's kernel saw the declaration: refused, not rolled
+    message = refusal()
+    assert "only the GM sets" in message["en"] and "задаёт только" in message["ru"]
+    # the turn moved on before the resolver saw the declaration: refused, not rolled
     ann.declare_attack("ada", "ogre", "strike")
     gm.poll()
     sync.combat.next_turn()
-    sync.attacks.serve()
-    ann.poll()
-    assert "own turn" in book(ann.state)["results"][-1]["message"]["en"]
+    answer_offer(gm, sync, ann)
+    assert "own turn" in refusal()["en"]
     assert not [e for e in gm.events() if e.kind == "attack"]
 
 
@@ -262,9 +302,10 @@ def test_an_npc_attacks_a_player_who_answers_their_own_dodge(table):
     made, gm, ann, ben, sync = table
     assert sync.attacks.attack("ogre", "bo", "strike", {"aim": True}) is None  # Ben's seat is asked
     ben.poll()
-    (q,) = questions(ben)
+    (q,) = ben.questions()
     assert q["seat"] == "ben" and q["attacker_name"]["en"] == "Ogre"
-    assert questions(ann) == []  # not Ann's question: her kernel never even sees it
+    ann.poll()
+    assert ann.questions() == [] and ann.requests == []  # not Ann's question: her kernel never even sees it
     with pytest.raises(PlayError) as not_hers:
         ann.answer_attack(q["request"], {"dodge": True})
     assert "not asked of your seat" in not_hers.value.message["en"]
@@ -277,17 +318,18 @@ def test_an_npc_attacks_a_player_who_answers_their_own_dodge(table):
     (event,) = sync.attacks.serve().values()
     assert event["options"] == {"aim": True, "might": False, "dodge": True, "edge": 0}
     ben.poll()
-    assert questions(ben) == [] and book(ben.state)["results"][-1]["status"] == "resolved"
+    assert ben.questions() == [] and ben.requests == []
 
 
 def test_the_gm_answers_for_an_absent_player(table):
     made, gm, ann, ben, sync = table
     sync.attacks.attack("ogre", "bo", "strike")
-    (q,) = questions(gm)
+    gm.poll()
+    (q,) = gm.questions()
     event = sync.attacks.answer(q["request"], {"dodge": False})
     assert event["type"] == "attack"
     ben.poll()
-    assert questions(ben) == []
+    assert ben.questions() == []
     with pytest.raises(PlayError):  # answered already
         ben.answer_attack(q["request"], {"dodge": True})
 
@@ -296,17 +338,16 @@ def test_a_hidden_attacker_is_never_named_to_a_player(table):
     made, gm, ann, ben, sync = table
     sync.attacks.attack("spy", "bo", "strike")
     ben.poll()
-    (q,) = questions(ben)
+    (q,) = ben.questions()
     assert q["attacker_name"] == {"en": "Someone unseen", "ru": "Кто-то невидимый"}
     ben.answer_attack(q["request"], {"dodge": True})
-    gm.poll()
-    sync.attacks.serve()
+    resolve_pending(gm.store, gm.table_id)
     for s in (ann, ben):
         s.poll()
         seen = json.dumps([e.payload for e in s.events()], ensure_ascii=False)
         assert "Spy" not in seen and '"spy"' not in seen
         assert "Spy" not in json.dumps(s.state.to_json(), ensure_ascii=False)
-    assert book(ben.state)["results"][-1]["text"] is None
+        assert "Spy" not in json.dumps([r.to_json() for r in s.requests], ensure_ascii=False)
 
 
 def test_turn_effects_roll_with_the_fair_dice_and_verify(table, store):
@@ -343,7 +384,7 @@ def test_the_tracker_s_attack_button_goes_through_the_table(table):
     ][-2:] == ["attack", "combat.state"]
     assert sync.combat.attack("ogre", "ada", "strike") is None  # Ann is asked for Ada's dodge
     ann.poll()
-    assert questions(ann)
+    assert ann.questions()
 
 
 def test_a_hidden_combatant_s_bleeding_stays_with_the_gm(table, store):
@@ -366,7 +407,7 @@ def test_attack_events_are_written_only_by_the_table_s_own_methods(table):
     payload = {"request": "a1", "attacker": "ada", "target": "ogre", "attack": "strike", "options": {}}
     for seat in (gm, ann):
         with pytest.raises(PermissionDenied):
-            seat.record("attack.declared", payload)
+            seat.record("attack.declared", payload)  # an old log's request kind: no one writes it
     with pytest.raises(PermissionDenied):
         gm.record("attack", {"index": 0})
 
@@ -406,28 +447,23 @@ def test_a_whole_fight_with_hidden_attacks_verifies(table, store):
     assert rep.checked == rep.rolls and len([e for e in gm.events() if e.kind == "attack"]) == 6
 
 
-def test_a_gm_state_projected_for_a_player_keeps_only_that_seat_s_attacks(table):
-    """Defence in depth: the GM's attack book (every seat's asks, the GM's own questions about
-    NPCs) projected for a player's seat (as snapshots are) keeps only what that seat was told."""
-    from tabletop_widgets.table.audience import Audience, project_state
-
+def test_a_seat_reads_only_its_own_requests_and_the_questions_asked_of_it(table):
+    """The request table's audience filter is in the store's query, as for events: a player's
+    seat reads its own requests and the questions asked of it; an observer-like seat none."""
     made, gm, ann, ben, sync = table
     ann.ask_attack("ada", "ogre")
     ann.declare_attack("ada", "ogre", "strike")
     sync.attacks.attack("ogre", "bo", "strike")  # Ben is asked
-    gm.poll()
     sync.attacks.serve()  # Ann's attack on the Ogre: the GM is asked for the Ogre's dodge
-    assert len(questions(gm)) == 2
-    for seat, session in (("ann", ann), ("ben", ben)):
-        session.poll()
-        projected = book(project_state(gm.state, Audience("player", seat)))
-        own = book(session.state)
-        assert projected["asks"].keys() == own["asks"].keys()
-        assert projected["requests"].keys() == own["requests"].keys()
-        for rid, req in projected["requests"].items():
-            assert req["status"] == own["requests"][rid]["status"]
-            assert req.get("question") == own["requests"][rid].get("question")  # none asked of another
-    assert book(project_state(gm.state, Audience("observer"))) == {"asks": {}, "requests": {}, "results": []}
+    gm.poll()
+    assert len(gm.questions()) == 2
+    for s in (ann, ben):
+        s.poll()
+    assert {r.seat for r in ann.requests} == {"ann"}
+    assert [r.kind for r in ben.requests] == ["defence"] and ben.requests[0].seat == "ben"
+    assert all(r.audience in ("seat:ann",) for r in ann.requests)
+    raw = gm.store.requests(made.table_id, audiences=["all"])
+    assert raw == []  # nothing is for everyone
 
 
 def test_delaying_rolls_the_next_turn_s_effects_with_the_fair_dice(table, store):

@@ -5,6 +5,7 @@ served pages themselves are tested from an installed wheel in ``tests/ui/test_wh
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sqlite3
 import subprocess
@@ -99,6 +100,30 @@ def test_play_settings_default_and_voila_arguments():
     assert settings.voila_argv(Path("/p"))[-1] == "--theme=dark"
 
 
+def test_max_kernels_reaches_the_kernel_manager_and_is_checked(capsys):
+    """``play --max-kernels N``: the server-wide cap on kernels (trust round 3, item 15)."""
+    settings = cli.PlaySettings.from_args(cli.build_parser().parse_args(["play", "--max-kernels", "12"]))
+    assert "--PageKernelManager.max_kernels=12" in settings.voila_argv(Path("/p"))
+    default = cli.PlaySettings.from_args(cli.build_parser().parse_args(["play"]))
+    assert not any("max_kernels" in a for a in default.voila_argv(Path("/p")))  # sized from memory
+    for bad in ("0", "-3", "many"):
+        with pytest.raises(SystemExit):
+            cli.build_parser().parse_args(["play", "--max-kernels", bad])
+        assert "number of kernels" in capsys.readouterr().err
+
+
+def test_play_serves_the_pages_with_the_template_that_asks_no_cdn():
+    """The first evening, item 15: every page asked a CDN for Font Awesome (a console error
+    offline). ``play`` serves them with the ``tabletop`` template, shipped in the package."""
+    argv = cli.PlaySettings().voila_argv(Path("/p"))
+    assert "--VoilaConfiguration.template=tabletop" in argv
+    template = cli.templates_dir() / "voila" / "templates" / "tabletop"
+    assert json.loads((template / "conf.json").read_text())["base_template"] == "lab"
+    for name in ("index.html.j2", "page.html"):
+        text = (template / name).read_text()
+        assert "cdn." not in text and "https://" not in text
+
+
 @pytest.mark.parametrize("port", ["0", "65536", "-1", "http", "80.5", ""])
 def test_a_bad_port_is_refused_with_the_reason(port, capsys):
     with pytest.raises(SystemExit) as exit_:
@@ -133,7 +158,13 @@ def test_db_paths_are_made_absolute_and_urls_kept(tmp_path, monkeypatch):
     url = "postgresql://u:p@db.example:5432/tabletop"
     assert cli.normalise_db(url) == url
     env = cli.PlaySettings(db="t/table.db").environment({"KEEP": "1"})
-    assert env == {"KEEP": "1", "TABLETOP_DB": str(tmp_path / "t" / "table.db"), "VOILA_APP_IP": "127.0.0.1"}
+    assert env == {
+        "KEEP": "1",
+        "TABLETOP_DB": str(tmp_path / "t" / "table.db"),
+        "VOILA_APP_IP": "127.0.0.1",
+        "JUPYTER_PATH": str(cli.templates_dir()),  # the pages' Voila template
+    }
+    assert cli.PlaySettings().environment({"JUPYTER_PATH": "/mine"})["JUPYTER_PATH"].endswith(os.pathsep + "/mine")
     assert cli.PlaySettings().environment({"TABLETOP_DB": "/x.db"})["TABLETOP_DB"] == "/x.db"
     with pytest.raises(cli.CommandError, match="--db is empty"):
         cli.normalise_db("  ")
@@ -206,6 +237,20 @@ def test_play_refuses_a_store_that_is_not_ours(tmp_path):
     with pytest.raises(cli.CommandError, match="cannot open the table store"):
         cli.prepare_lobby(_play(), str(other), {})
     assert other.read_bytes() == before
+
+
+def test_play_s_errors_print_no_terminal_escapes(tmp_path, capsys):
+    """A foreign database's table names are quoted in the refusal: they reached the terminal raw
+    (trust round 3, item 12)."""
+    import unicodedata
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute('CREATE TABLE "notes\x1b[8m\x1b]0;ok\x07" (t TEXT)')
+    assert cli.main(["play", "--port", "1", "--db", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "another program" in err and "\\x1b[8m" in err
+    assert [c for c in err if c != "\n" and unicodedata.category(c) == "Cc"] == []
 
 
 def test_a_busy_port_is_refused_before_voila_starts(tmp_path, capsys):
@@ -327,3 +372,54 @@ def test_no_preheat_turns_the_ready_kernels_off():
     assert settings.no_preheat is True
     assert "--VoilaConfiguration.preheat_kernel=False" in settings.voila_argv(Path("/p"))
     assert not any("preheat" in a for a in cli.PlaySettings().voila_argv(Path("/p")))
+
+
+# -- the first evening, item 15: a quieter `make play` ------------------------------------------
+FAKE_PYTHON = """#!/bin/sh
+# pip: what a machine's pip config makes it print (a hundred warnings); else: say how it was run
+if [ "$1 $2" = "-m pip" ]; then
+  i=0
+  while [ $i -lt 100 ]; do
+    echo "WARNING: Location 'file:///opt/pypi-more/simple' is ignored: it is neither a file nor a directory." >&2
+    i=$((i + 1))
+  done
+  exit "${FAKE_PIP_EXIT:-0}"
+fi
+echo "RAN $*"
+"""
+
+
+def _make_play(tmp_path, **env):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True, exist_ok=True)
+    python = venv / "bin" / "python"
+    python.write_text(FAKE_PYTHON)
+    python.chmod(0o755)
+    for stamp in venv.glob(".stamp-*"):
+        stamp.unlink()
+    return subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), "play", f"VENV={venv}", f"TABLETOP_DB={tmp_path / 't.db'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
+
+
+def test_make_play_prints_none_of_pip_s_output(tmp_path):
+    """``make play`` printed about a hundred pip warnings before the server's lines. pip's output
+    now goes to a log; one line says where; the server's command is not echoed either."""
+    run = _make_play(tmp_path)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "WARNING" not in out and out.count("\n") <= 3, out
+    assert "pip-voila.log" in out and "RAN -m tabletop_widgets play --host" in out
+    assert (tmp_path / "venv" / "pip-voila.log").read_text().count("WARNING") == 100
+    assert "python -m tabletop_widgets" not in out.replace("RAN -m tabletop_widgets", "")
+
+
+def test_make_play_shows_pip_s_output_when_it_fails(tmp_path):
+    run = _make_play(tmp_path, FAKE_PIP_EXIT="1")
+    out = run.stdout + run.stderr
+    assert run.returncode != 0 and "pip failed" in out and "pip-voila.log" in out
+    assert "WARNING" in out and "RAN" not in out  # the end of pip's log; the server is not started

@@ -5,7 +5,7 @@ from IPython.core.error import UsageError
 from IPython.terminal.interactiveshell import TerminalInteractiveShell
 from IPython.testing.globalipapp import start_ipython
 
-from tabletop_widgets.dice import RollResult
+from tabletop_widgets.dice import RollResult, roll
 
 
 @pytest.fixture(scope="module")
@@ -187,3 +187,56 @@ def test_cell_labels_need_a_space_after_the_colon(ip):
     assert [label for label, _ in c.rows] == ["hit"]
     res = ip.run_cell("%%roll\nx:1d6")
     assert not res.success  # "x:1d6" is one expression (and not valid notation)
+
+
+# -- commands shown where a page hides code (first-evening issue, item 6) --------------------
+
+
+def _outputs(ip, source):
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as cap:
+        ip.run_cell(source)
+    return [o.data for o in cap.outputs]
+
+
+def test_show_commands_shows_each_cell_above_its_output(ip):
+    """A Voila page strips the cells' code: the tutorial showed results without the ``%roll``
+    lines. ``show_commands`` puts each cell's command above its output."""
+    from tabletop_widgets.magics import show_commands
+
+    hook = show_commands(ip, always=True)
+    try:
+        assert show_commands(ip, always=True) is hook  # one hook, however often it is called
+        (first,) = _outputs(ip, "# NBVAL_IGNORE_OUTPUT\n%roll --seed 1 1d20+5")
+        assert first["text/plain"] == "%roll --seed 1 1d20+5"
+        assert '<pre class="tt-command"' in first["text/html"] and "%roll --seed 1 1d20+5" in first["text/html"]
+        assert "NBVAL" not in first["text/html"]
+        assert ip.run_cell("%roll --seed 1 1d20+5").result.total == roll("1d20+5", seed=1).total  # the roll still runs
+        shown = _outputs(ip, "x = '<b>'\nprint(len(x))")[0]
+        assert "&lt;b&gt;" in shown["text/html"] and "<b>" not in shown["text/html"]
+        assert _outputs(ip, "# NBVAL_IGNORE_OUTPUT\n") == []
+    finally:
+        ip.events.unregister("pre_run_cell", hook)
+        del ip._tt_show_commands
+    assert _outputs(ip, "y = 1") == []
+
+
+def test_show_commands_only_where_code_is_hidden(ip, monkeypatch):
+    from tabletop_widgets.magics import show_commands, sources_hidden
+
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    monkeypatch.delenv("SERVER_SOFTWARE", raising=False)
+    assert not sources_hidden() and show_commands(ip) is None  # a notebook shows its code itself
+    monkeypatch.setenv("VOILA_KERNEL_ID", "k1")
+    assert sources_hidden()
+    hook = show_commands(ip, magics_only=True)
+    try:
+        assert hook is not None
+        assert _outputs(ip, "z = 2") == []  # a cell that builds the page shows nothing more
+        assert _outputs(ip, "%load_ext tabletop_widgets\nimport html") == []  # nor one that starts with a magic
+        shown = _outputs(ip, "# a comment first\n%roll --seed 3 1d6")[0]
+        assert shown["text/plain"].endswith("%roll --seed 3 1d6")
+    finally:
+        ip.events.unregister("pre_run_cell", hook)
+        del ip._tt_show_commands

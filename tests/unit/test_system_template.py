@@ -371,3 +371,20 @@ def test_the_fifth_system_plays(lantern):
     assert set(order.order) == {"a", "b"} and list(order.order) == sorted(
         order.order, key=lambda c: order.rolls[c].key, reverse=True
     )
+
+
+@pytest.mark.parametrize("slug", ["ret", "seasons", "life_and_death", "threads_of_fate"])
+def test_a_systems_rules_module_imports_first_in_a_fresh_process(slug):
+    """``import tabletop_systems.<slug>.system`` before anything else of the package: a submodule
+    named in the package's lazy exports (``from . import fate``) is imported as itself, not through
+    ``_api`` (which imports ``system``, the import under way: a circular import)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", f"import tabletop_systems.{slug}.system as m; print(m.SYSTEM.slug)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == slug, done.stderr[-2000:]

@@ -18,6 +18,10 @@ from .projection import Combatant, combatant_of, combatants_of
 from .records import COUNTED_UNITS, EVENT_TYPES, EVENT_VERSION, jcopy, jsonable, persisted, set_traits, view_snapshot
 
 
+#: the events that begin a turn (an attack made before one of them is in an earlier turn)
+TURN_EVENTS = frozenset({"next", "prev", "delay", "act_now", "end"})
+
+
 def combat_error(code: str, en: str, ru: str, **data: Any) -> RuleError:
     """A refusal of the combat, in both languages."""
     return RuleError(code, T(en, ru), **data)
@@ -168,6 +172,23 @@ class CombatState:
         self.require(cid)
         return self._c[cid].get("skip_until") or None
 
+    def attacks_this_turn(self, cid: str) -> int:
+        """The attacks ``cid`` has made since the current turn started (one undone not counted):
+        what a system's ``attacks_per_turn`` is held against."""
+        undone: set = set()
+        made = 0
+        for event in reversed(self.events):
+            if event.get("type") == "undo":
+                undone.add(event.get("undoes"))
+                continue
+            if event.get("seq") in undone:
+                continue
+            if event.get("type") in TURN_EVENTS or (event.get("type") == "remove" and "current" in event):
+                break
+            if event.get("type") == "attack" and event.get("id") == cid:
+                made += 1
+        return made
+
     def conditions(self, cid: str, *, include_expired: bool = False) -> list[dict]:
         """Condition instances on ``cid`` with ``remaining`` (None: no countdown) and ``active``."""
         self.require(cid)
@@ -277,9 +298,14 @@ class CombatState:
 
     def _character_changed(self, obj: Any, change: Mapping[str, Any]) -> None:
         """One character, one state: a combatant named after its character follows the
-        character's renames (a ``rename`` event, ``"follow": true``: a table records it like
-        any other), and the views are told to redraw. Changes the combat makes itself (events,
-        undo, replay) are not outside changes."""
+        character's renames, and the views are told to redraw. Changes the combat makes itself
+        (events, undo, replay) are not outside changes.
+
+        The rename is no event: whoever holds the character's values (every page of a table
+        pushes them in from the log) gets the same name, so nothing needs writing, and a page
+        that opens after a player renamed their character writes nothing as it rebuilds the
+        combat (it once recorded the rename there, and a GM page failing to record it could not
+        open). A ``rename`` event with ``"follow": true`` in an older log still applies."""
         if self._applying:
             return
         for cid, o in list(self._objects.items()):
@@ -288,10 +314,20 @@ class CombatState:
             if change.get("name") == "name":
                 old, new = change.get("old"), change.get("new")
                 new = new.strip() if isinstance(new, str) else ""
-                if new and old == self._c[cid]["name"] and new != old:
-                    self.apply({"type": "rename", "id": cid, "name": new, "follow": True})
+                now = self._c[cid]["name"]
+                if new and new != now and (self._c[cid].get("follows") or old == now):
+                    self._follow_name(cid, now, new)
             for callback in list(self._character_listeners):
                 callback(cid)
+
+    def _follow_name(self, cid: str, old: str, new: str) -> None:
+        """The combatant ``cid``, named after its character, takes the character's new name; an
+        undo of an earlier action keeps it."""
+        self._c[cid]["name"] = new
+        for _seq, snap in self._undo:
+            for data in (snap["combatants"].get(cid), snap["characters"].get(cid)):
+                if data is not None and data.get("name") == old:
+                    data["name"] = new
 
     # ---------------------------------------------------------------------------------------
     # What the actions read to build an event
@@ -400,6 +436,8 @@ class CombatState:
         self._watch(cid)
         self._c[cid] = {
             "name": e["name"],
+            # named after its character: it takes the character's renames (see _character_changed)
+            "follows": bool(e["name"]) and (e.get("character") or {}).get("name") == e["name"],
             "hidden": bool(e.get("hidden")),
             "delayed": False,
             "defeated": None,
@@ -429,12 +467,12 @@ class CombatState:
     def _on_rename(self, e: dict) -> None:
         self.require(e["id"])
         old = self._c[e["id"]]["name"]
-        self._c[e["id"]]["name"] = e["name"]
-        if e.get("follow"):  # the character was renamed: undoing an earlier action keeps it
-            for _seq, snap in self._undo:
-                for data in (snap["combatants"].get(e["id"]), snap["characters"].get(e["id"])):
-                    if data is not None and data.get("name") == old:
-                        data["name"] = e["name"]
+        if e.get("follow"):  # an older log's record of a character's rename
+            self._follow_name(e["id"], old, e["name"])
+        else:
+            self._c[e["id"]]["name"] = e["name"]
+            # a name of its own, unless the character takes it too (``changes``)
+            self._c[e["id"]]["follows"] = bool(e.get("changes"))
         if e.get("changes"):
             set_traits(self._objects[e["id"]], {k: v[1] for k, v in e["changes"].items()})
 
