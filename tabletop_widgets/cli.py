@@ -85,6 +85,17 @@ TEXTS = {
         "памяти примерно на 0,65 ГБ меньше; по умолчанию готово по два ядра на каждую страницу игры и "
         "два для страницы стола)",
     ),
+    "max_kernels": T(
+        "at most N kernels on this server (each open page has one, about 60-130 MB; default: sized "
+        "from the machine's memory); past it a new page says the server is full, try again in a minute",
+        "не больше N ядер на этом сервере (у каждой открытой страницы своё, около 60–130 МБ; по "
+        "умолчанию — по памяти машины); сверх этого новая страница сообщит, что сервер заполнен, и "
+        "попросит зайти через минуту",
+    ),
+    "bad_count": T(
+        "the number of kernels must be a whole number from 1 up, not {value!r}",
+        "число ядер — целое число от 1, а не {value!r}",
+    ),
     "voila_args": T(
         "after --: more Voila options, passed on unchanged", "после --: другие параметры Voila, передаются как есть"
     ),
@@ -186,6 +197,7 @@ class PlaySettings:
     no_lobby_key: bool = False
     new_lobby_key: bool = False
     no_preheat: bool = False
+    max_kernels: int | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> PlaySettings:
@@ -198,6 +210,7 @@ class PlaySettings:
             no_lobby_key=args.no_lobby_key,
             new_lobby_key=args.new_lobby_key,
             no_preheat=args.no_preheat,
+            max_kernels=args.max_kernels,
         )
 
     def environment(self, environ: Mapping[str, str], locale: str = DEFAULT_LOCALE) -> dict[str, str]:
@@ -208,6 +221,8 @@ class PlaySettings:
         # where a preheated table kernel asks Voila for its page's request (voila.utils'
         # wait_for_request; it assumes 127.0.0.1, which a server on another address does not hear)
         env["VOILA_APP_IP"] = local_address(self.host)
+        # the pages' Voila template (templates_dir()): Jupyter's data path, ahead of the others
+        env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(templates_dir()), environ.get("JUPYTER_PATH")) if p)
         return env
 
     def voila_argv(self, notebooks: Path) -> list[str]:
@@ -217,9 +232,22 @@ class PlaySettings:
             f"--Voila.ip={self.host}",
             f"--port={self.port}",
             "--Voila.port_retries=0",
+            f"--VoilaConfiguration.template={TEMPLATE}",
             *(["--VoilaConfiguration.preheat_kernel=False"] if self.no_preheat else []),
+            *([f"--PageKernelManager.max_kernels={self.max_kernels}"] if self.max_kernels else []),
             *self.voila_args,
         ]
+
+
+#: the pages' Voila template: Voila's "lab" without the stylesheets it fetches from a CDN
+TEMPLATE = "tabletop"
+
+
+def templates_dir() -> Path:
+    """The Jupyter data folder inside the package that holds the ``tabletop`` Voila template
+    (``voila/templates/tabletop``)."""
+    module = importlib.import_module("tabletop_widgets.front")
+    return Path(module.__file__).resolve().parent / "jupyter"
 
 
 def local_address(host: str) -> str:
@@ -311,6 +339,40 @@ def banner(settings: PlaySettings, db: str, locale: str = DEFAULT_LOCALE) -> str
     return "\n".join(lines)
 
 
+def announcement(settings: PlaySettings, db: str, lobby_line: str, locale: str = DEFAULT_LOCALE) -> str:
+    """What ``play`` prints once the server is up: the pages, then the lobby's line (the key
+    when one was made) last, framed."""
+    bar = "  " + "=" * min(max(len(lobby_line) + 4, 40), 100)
+    return "\n".join([banner(settings, db, locale), bar, f"    {lobby_line}", bar, ""])
+
+
+#: seconds ``play`` waits for the kernels kept ready before it prints the pages and the key
+ANNOUNCE_WAIT = 120.0
+
+
+def announcing(voila_class, text: str, wait: float = ANNOUNCE_WAIT):
+    """``voila_class`` that prints ``text`` once it listens and its pools of ready kernels are
+    filled (at most ``wait`` seconds): after the server's start-up lines, so that the lobby key is
+    the last thing on the screen, not lost among them."""
+    import asyncio
+
+    import tornado.ioloop
+
+    class PlayVoila(voila_class):
+        def start(self):
+            tornado.ioloop.IOLoop.current().add_callback(self._announce)
+            super().start()
+
+        async def _announce(self):
+            settled = getattr(self.kernel_manager, "settled", None)
+            if settled is not None:
+                await settled(wait)
+            await asyncio.sleep(0.5)  # the last kernel's own start-up lines
+            print(text, flush=True)
+
+    return PlayVoila
+
+
 def play(settings: PlaySettings, locale: str = DEFAULT_LOCALE) -> int:
     """Serve the packaged dashboards with Voila until Ctrl-C (or SIGTERM)."""
     from .table.store import default_db_path
@@ -329,13 +391,12 @@ def play(settings: PlaySettings, locale: str = DEFAULT_LOCALE) -> int:
     check_port_free(settings.host, settings.port, locale)
     lobby_line = prepare_lobby(settings, db, env, locale)
     os.environ.update(env)  # Voila's kernels inherit this process's environment
-    print(banner(settings, db, locale), flush=True)
-    print("  " + lobby_line + "\n", flush=True)
+    app = announcing(Voila, announcement(settings, db, lobby_line, locale))
     # The shipped voila.json first: the project's settings win over the user's Jupyter config,
-    # and the current directory is not searched (Voila's default would read ./voila.json).
-    Voila.launch_instance(
-        argv=settings.voila_argv(notebooks), config_file_paths=[str(notebooks), *jupyter_config_path()]
-    )
+    # and the current directory is not searched (Voila's default would read ./voila.json). Its
+    # kernel manager starts the table's resolver beside the server (PageKernelManager.resolver):
+    # the seats' requests are answered whether a GM's page is open or not.
+    app.launch_instance(argv=settings.voila_argv(notebooks), config_file_paths=[str(notebooks), *jupyter_config_path()])
     return 0
 
 
@@ -352,6 +413,19 @@ def _port(locale: str):
     return parse
 
 
+def _count(locale: str):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(tr(TEXTS["bad_count"], locale).format(value=text))
+        return value
+
+    return parse
+
+
 def add_play_arguments(parser: argparse.ArgumentParser, locale: str = DEFAULT_LOCALE) -> None:
     parser.add_argument("--host", default=DEFAULT_HOST, help=tr(TEXTS["host"], locale))
     parser.add_argument("--port", type=_port(locale), default=DEFAULT_PORT, help=tr(TEXTS["port"], locale))
@@ -361,6 +435,9 @@ def add_play_arguments(parser: argparse.ArgumentParser, locale: str = DEFAULT_LO
     keys.add_argument("--no-lobby-key", action="store_true", help=tr(TEXTS["no_lobby_key"], locale))
     keys.add_argument("--new-lobby-key", action="store_true", help=tr(TEXTS["new_lobby_key"], locale))
     parser.add_argument("--no-preheat", action="store_true", help=tr(TEXTS["no_preheat"], locale))
+    parser.add_argument(
+        "--max-kernels", type=_count(locale), default=None, metavar="N", help=tr(TEXTS["max_kernels"], locale)
+    )
     parser.add_argument("voila_args", nargs="*", metavar="VOILA_ARG", help=tr(TEXTS["voila_args"], locale))
 
 
@@ -388,7 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cmd == "play":
             return play(PlaySettings.from_args(args), locale)
     except CommandError as exc:
-        print(f"{PROG}: {tr(TEXTS['error'], locale)}: {exc}", file=sys.stderr)
+        from .table.__main__ import terminal_safe  # a store's or a file's words: no escapes
+
+        print(terminal_safe(f"{PROG}: {tr(TEXTS['error'], locale)}: {exc}"), file=sys.stderr)
         return 2
     return 2  # pragma: no cover - argparse requires a known command
 

@@ -7,6 +7,7 @@ are registered with ``@no_var_expand`` so ``{3,5}kh1`` arrives intact.
 from __future__ import annotations
 
 import html
+import os
 import random
 import re
 
@@ -14,7 +15,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 
 from .dice import DiceError, distribution, roll
-from .dice import limits
+from .dice.command import check_highlight, read_command
 
 USAGE = """%roll [-n N] [--seed S] [--prob] [--locale en|ru] [--] EXPR
 %%roll [flags]   (one expression per line; 'label: EXPR' names a line)
@@ -49,53 +50,19 @@ def error_text(exc: DiceError, locale: str = "en") -> str:
     return f"{message}\n{CARET_INDENT}{shown}\n{CARET_INDENT}{caret}"
 
 
-_FLAG = re.compile(r"\s*(--[a-z]+|-n)\b")
-
-
 def split_flags(line: str) -> tuple[dict, str]:
-    """Take the leading flags off ``line``; the rest is dice text, untouched.
+    """Take the leading flags off ``line`` (:func:`tabletop_widgets.dice.command.read_command`,
+    which the dice page reads its lines with too); the rest is dice text, untouched.
 
     ``-n N``, ``--seed S``, ``--prob``, ``--locale L``; ``--`` ends the flags. A leading ``-``
     followed by a digit or ``d`` is dice (``%roll -1d4``), not a flag."""
-    opts = {"n": 1, "seed": None, "prob": False, "locale": "en"}
-    i = 0
-    while True:
-        m = _FLAG.match(line, i)
-        if not m:
-            break
-        flag = m.group(1)
-        i = m.end()
-        if flag == "--":
-            break
-        if flag == "--prob":
-            opts["prob"] = True
-            continue
-        if flag in ("-n", "--seed", "--locale", "--repeat"):
-            m2 = re.compile(r"\s+(\S+)").match(line, i)
-            if not m2:
-                raise RollMagicError(f"{flag} needs a value\n\n{USAGE}")
-            value = m2.group(1)
-            i = m2.end()
-            if flag in ("-n", "--repeat", "--seed"):
-                if not re.fullmatch(r"-?\d{1,18}", value):
-                    raise RollMagicError(f"{flag} takes a whole number, got {value!r}")
-                v = int(value)
-                if flag == "--seed":
-                    opts["seed"] = v
-                else:
-                    if not 1 <= v <= limits.MAX_REPEAT:
-                        raise RollMagicError(f"-n must be 1..{limits.MAX_REPEAT}, got {v}")
-                    opts["n"] = v
-            else:
-                if value not in ("en", "ru"):
-                    raise RollMagicError(f"--locale takes en or ru, got {value!r}")
-                opts["locale"] = value
-            continue
-        raise RollMagicError(f"unknown flag {flag}\n\n{USAGE}")
-    rest = line[i:]
-    if rest.lstrip().startswith("-- "):
-        rest = rest.lstrip()[3:]
-    return opts, rest.strip()
+    try:
+        command = read_command(line)
+    except DiceError as exc:
+        locale = "ru" if re.search(r"--locale\s+ru\b", line) else "en"
+        raise RollMagicError(f"{error_text(exc, locale)}\n\n{USAGE}", exc) from None
+    opts = {"n": command.repeat, "seed": command.seed, "prob": command.prob, "locale": command.locale or "en"}
+    return opts, command.expression
 
 
 def _strip_quotes(text: str) -> str:
@@ -171,7 +138,7 @@ class TabletopMagics(Magics):
         try:
             if opts["prob"]:
                 dist = distribution(text, variables=self._variables())
-                return _ProbView(dist, opts["locale"], _highlight_for(text))
+                return _ProbView(dist, opts["locale"], check_highlight(text))
             if opts["n"] > 1:
                 text = f"{opts['n']}#{text}"
             return roll(text, rng=rng, variables=self._variables(), locale=opts["locale"])
@@ -288,23 +255,80 @@ class _ProbView:
         return {"text/plain": repr(self), "text/html": self._repr_html_()}
 
 
-def _highlight_for(text: str):
-    """(op, target) when ``text`` is a check against a fixed number, for the --prob picture."""
-    from .dice.diceast import Num, Unary
-    from .dice.parser import parse
+# -- commands shown where code is hidden -----------------------------------------------------
 
-    try:
-        expr = parse(text)
-    except DiceError:
+#: Lines a shown command leaves out: nbval's markers, which say nothing to a reader.
+_MARKER = re.compile(r"^\s*#\s*NBVAL_\w+\s*$")
+
+#: How a shown command looks: the notebook's own code colours, so it reads in light and dark themes.
+COMMAND_STYLE = (
+    "margin:4px 0 6px;padding:6px 10px;border-left:3px solid var(--jp-brand-color1,#1976d2);"
+    "border-radius:4px;background:var(--jp-cell-editor-background,#f5f5f5);"
+    "color:var(--jp-content-font-color1,#222);font-family:var(--jp-code-font-family,monospace);"
+    "font-size:var(--jp-code-font-size,13px);line-height:1.45;white-space:pre-wrap;overflow-wrap:anywhere"
+)
+COMMAND_LABEL = {"en": "The command", "ru": "Команда"}
+
+
+def sources_hidden() -> bool:
+    """Whether this kernel runs a Voila page (Voila sets ``VOILA_KERNEL_ID`` in the kernel before
+    the first cell; the project's ``voila.json`` strips the cells' code from its pages)."""
+    return bool(os.environ.get("VOILA_KERNEL_ID")) or os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
+
+
+def command_bundle(source: str) -> dict | None:
+    """The display of one cell's command (``text/html`` and ``text/plain``), or None when the
+    cell has nothing to show (empty, or only nbval markers)."""
+    lines = [line for line in source.splitlines() if not _MARKER.match(line)]
+    code = "\n".join(lines).strip("\n")
+    if not code.strip():
         return None
-    target = expr.check_target
-    if expr.check_op is None or target is None:
+    label = " / ".join(COMMAND_LABEL.values())
+    shown = (
+        f'<pre class="tt-command" aria-label="{html.escape(label)}" style="{COMMAND_STYLE}">'
+        f"<code>{html.escape(code)}</code></pre>"
+    )
+    return {"text/html": shown, "text/plain": code}
+
+
+def _all_magic(code: str) -> bool:
+    """Whether every line of ``code`` (comments aside) is a line magic, or the cell is a cell magic."""
+    lines = [ln.strip() for ln in code.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    return bool(lines) and (lines[0].startswith("%%") or all(ln.startswith("%") for ln in lines))
+
+
+def show_commands(shell=None, *, magics_only: bool = False, always: bool = False):
+    """Show each cell's code above its output from the next cell on, where the page hides code:
+    a Voila page strips the cells' sources, so a tutorial's reader would see results without the
+    ``%roll`` lines that made them. In a notebook (where the code is in view) nothing changes,
+    unless ``always``. ``magics_only`` shows only the cells made of magics (``%roll`` lines, a
+    ``%%roll`` cell), for a page whose other cells only build its widgets.
+
+    Returns the ``pre_run_cell`` hook registered (``shell.events.unregister`` removes it), or
+    None when nothing was registered. Calling it again does not register a second one."""
+    from IPython import get_ipython
+    from IPython.display import display
+
+    shell = shell if shell is not None else get_ipython()
+    if shell is None or not (always or sources_hidden()):
         return None
-    if isinstance(target, Num):
-        return expr.check_op, target.value
-    if isinstance(target, Unary) and target.op == "-" and isinstance(target.operand, Num):
-        return expr.check_op, -target.operand.value
-    return None
+    old = getattr(shell, "_tt_show_commands", None)
+    if old is not None:
+        return old
+
+    def hook(info):
+        if getattr(info, "silent", False) or info.raw_cell is None:
+            return
+        bundle = command_bundle(info.raw_cell)
+        if bundle is None:
+            return
+        if magics_only and not _all_magic(bundle["text/plain"]):
+            return
+        display(bundle, raw=True)
+
+    shell.events.register("pre_run_cell", hook)
+    shell._tt_show_commands = hook
+    return hook
 
 
 def load_ipython_extension(ipython):

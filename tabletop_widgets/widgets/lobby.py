@@ -40,9 +40,14 @@ from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.registry import available_systems, get_system, system_title
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
-from tabletop_widgets.table.invite import CharacterFileError, invite_message
-from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key, lobby_mode
-from tabletop_widgets.table.store import StoreError
+from tabletop_widgets.table import (
+    CharacterFileError,
+    LobbyKeyError,
+    StoreError,
+    check_lobby_key,
+    invite_message,
+    lobby_mode,
+)
 
 from .base import locale_toggle, text_lookup
 from .copy import CopyButton
@@ -379,7 +384,10 @@ class Lobby(SeatRows, widgets.VBox):
 
     def _sample_defaults(self) -> None:
         """Fields still holding a sample value take the sample of the lobby's language and game
-        (what someone typed stays as it is)."""
+        (what someone typed stays as it is). Once a table is made, its links shown, the form
+        keeps the values it was made with, in any language (its links are out with those names)."""
+        if self.created is not None:
+            return
         loc = self.locale
         gms = {term_of(get_system(s), "gm_title", x) for s in available_systems() for x in LOCALES} | {"GM"}
         if self.gm_name.value in gms:

@@ -4,7 +4,8 @@ With the lobby key, *Show my campaigns* lists the store's campaigns; for the one
 sessions with their verification and its players, and the GM's steps between game nights: open
 tonight's session, a new GM link, add a player (a new seat and its link, shown once), retire a
 player. Each step is the table layer's (:mod:`tabletop_widgets.table.campaign`) and checks, in
-Python, that this page was unlocked with the key.
+Python, that this page was unlocked with the key, and that the key is still the store's (rotated
+since, the page locks itself and says so: :func:`~tabletop_widgets.table.lobbykey.require_same_key`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,7 @@ import ipywidgets as widgets
 
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.registry import get_system
-from tabletop_widgets.table.events import EventError
-from tabletop_widgets.table.lobbykey import LobbyKeyError, check_lobby_key
-from tabletop_widgets.table.store import StoreError
+from tabletop_widgets.table import EventError, LobbyKeyError, StoreError, check_lobby_key, require_same_key
 
 from .base import text_lookup
 
@@ -96,6 +95,8 @@ class CampaignList(widgets.VBox):
     def __init__(self, lobby: Lobby, **kwargs: Any):
         self.lobby = lobby
         self.unlocked = False
+        self._stamp = ""  # the lobby key this page was unlocked with (its stamp)
+        self._locked_why: Mapping[str, str] | None = None  # why the page locked itself
         self._campaigns: list = []
         self._reports: dict[str, list] = {}
         self._message: tuple[str, dict[str, str]] | None = None
@@ -147,22 +148,40 @@ class CampaignList(widgets.VBox):
         """The lobby key (the lobby's key field) opens the list; wrong keys are counted."""
         lobby = self.lobby
         try:
-            check_lobby_key(lobby.store, lobby.key.value)
+            self._stamp = check_lobby_key(lobby.store, lobby.key.value)
         except LobbyKeyError as exc:
             lobby.key.value = ""
             return self._say("error", exc.message)
         except StoreError as exc:
             return self._say("error", getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES})
         lobby.key.value = ""  # the key does not stay in the page
-        self.unlocked = True
+        self.unlocked, self._locked_why = True, None
         self._message = None
         self.reload()
         return True
 
-    def reload(self) -> None:
-        from tabletop_widgets.table.campaign import campaigns
-
+    def still_unlocked(self) -> bool:
+        """Whether this page was unlocked and the lobby key it was unlocked with is still the
+        store's; when it was rotated since, the page locks itself and says so."""
         if not self.unlocked:
+            return False
+        try:
+            require_same_key(self.lobby.store, self._stamp)
+        except LobbyKeyError as exc:
+            self.unlocked, self._stamp, self._locked_why = False, "", exc.message
+            self._campaigns, self._reports, self._new_link = [], {}, None
+            self.pick.options, self.retire_pick.options, self.detail.value = [], [], ""  # nothing stays shown
+            self._say("error", exc.message)
+            return False
+        except StoreError as exc:
+            self._say("error", getattr(exc, "message", None) or {loc: str(exc) for loc in LOCALES})
+            return False
+        return True
+
+    def reload(self) -> None:
+        from tabletop_widgets.table import campaigns
+
+        if not self.still_unlocked():
             return
         keep = self.pick.value
         self._campaigns = campaigns(self.lobby.store)
@@ -172,15 +191,17 @@ class CampaignList(widgets.VBox):
 
     def _chosen(self):
         if not self.unlocked:
-            self._say("error", TEXTS["not_unlocked"])
+            self._say("error", self._locked_why or TEXTS["not_unlocked"])
+            return None
+        if not self.still_unlocked():
             return None
         tid = self.pick.value
         return next((c for c in self._campaigns if c.table_id == tid), None)
 
     def open_tonight(self):
         """Start the next session of the campaign picked (when its last one ended)."""
-        from tabletop_widgets.table.campaign import start_next_session
-        from tabletop_widgets.table.rules import PlayError
+        from tabletop_widgets.table import start_next_session
+        from tabletop_widgets.table import PlayError
 
         c = self._chosen()
         if c is None:
@@ -196,8 +217,8 @@ class CampaignList(widgets.VBox):
         return info
 
     def new_gm_link(self) -> str | None:
-        from tabletop_widgets.table.campaign import reissue_gm_link
-        from tabletop_widgets.table.seats import link
+        from tabletop_widgets.table import reissue_gm_link
+        from tabletop_widgets.table import link
 
         c = self._chosen()
         if c is None:
@@ -215,8 +236,8 @@ class CampaignList(widgets.VBox):
         return url
 
     def add_player(self, name: str | None = None) -> str | None:
-        from tabletop_widgets.table.campaign import add_player
-        from tabletop_widgets.table.seats import link
+        from tabletop_widgets.table import add_player
+        from tabletop_widgets.table import link
 
         c = self._chosen()
         if c is None:
@@ -234,7 +255,7 @@ class CampaignList(widgets.VBox):
         return url
 
     def retire(self, seat: str | None = None) -> bool:
-        from tabletop_widgets.table.campaign import retire_seat
+        from tabletop_widgets.table import retire_seat
 
         c = self._chosen()
         if c is None:
@@ -329,7 +350,7 @@ class CampaignList(widgets.VBox):
         self.detail.value = self._detail_html(c, loc)
 
     def _detail_html(self, c, loc: str) -> str:
-        from tabletop_widgets.table.campaign import session_reports
+        from tabletop_widgets.table import session_reports
 
         if c.table_id not in self._reports:
             self._reports[c.table_id] = session_reports(self.lobby.store, c.table_id)

@@ -17,7 +17,7 @@ import ipywidgets as widgets
 from tabletop_widgets.core.i18n import LOCALES, T, tr
 from tabletop_widgets.core.problems import ValidationError
 from tabletop_widgets.core.registry import get_system
-from tabletop_widgets.table.invite import CharacterFileError, read_character_file
+from tabletop_widgets.table import CharacterFileError, read_character_file
 
 from .base import text_lookup
 

@@ -328,7 +328,7 @@ class RollLog(widgets.VBox):
         """Append a ``RollResult`` (a notation roll); a big one (more than ``BIG_ROLL_DICE``
         dice) as its summary, with its dice on demand."""
         passed = getattr(result, "passed", None)
-        from tabletop_widgets.table.records import BIG_ROLL_DICE, dice_html, summary_html, summary_text
+        from tabletop_widgets.table import BIG_ROLL_DICE, dice_html, summary_html, summary_text
 
         if len(getattr(result, "dice", ())) > BIG_ROLL_DICE:
             data = result.to_json()

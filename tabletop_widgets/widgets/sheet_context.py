@@ -436,6 +436,14 @@ def replace_children(box, children: list) -> None:
             close_tree(widget)
 
 
+def insert_after(box, widget: widgets.Widget, after: widgets.Widget) -> None:
+    """Put ``widget`` among ``box``'s children right after ``after`` (at the end when ``after``
+    is not there)."""
+    children = list(box.children)
+    children.insert(children.index(after) + 1 if after in children else len(children), widget)
+    box.children = children
+
+
 def bounds_text(lo: int | None, hi: int | None) -> str:
     """``0–8``, ``≥ 1``, ``≤ 0`` (empty when unbounded)."""
     if lo is not None and hi is not None:

@@ -2,7 +2,7 @@
 makes a download link (a ``data:`` URL), the Load button replaces the character with an uploaded
 file, all or nothing (a bad file leaves the character and the sheet unchanged and says why).
 
-:class:`SheetFile` is that part of the sheet (a base class of ``CharacterSheet``).
+:class:`SheetFile` is that part of the sheet.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
@@ -18,7 +18,16 @@ from tabletop_widgets.core.i18n import LOCALES, tr
 from tabletop_widgets.core.problems import Problem, ValidationError
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, fixed_layout, html_widget, problems_html, set_display, shared_style
+from .sheet_context import (
+    SheetContext,
+    button_widget,
+    esc,
+    fixed_layout,
+    html_widget,
+    problems_html,
+    set_display,
+    shared_style,
+)
 
 #: The largest character file the sheet accepts (bytes).
 MAX_UPLOAD_BYTES = 1_000_000
@@ -61,14 +70,28 @@ def slug_filename(name: str, system: str) -> str:
 
 
 class SheetFile:
-    """Save and Load of the sheet (its base class: ``self`` is the sheet, with ``character``,
-    ``system``, ``can`` and ``locale``). ``load_error`` is the last refused file's
-    ``ValidationError`` (None after a good one)."""
+    """Save and Load of a sheet's character: the Save button (``save_button``), the Load button
+    (``upload``), and, made when first needed, the download link (``download``) and the status
+    line saying how a load or save went (``status``).
 
-    def build_file_tools(self) -> list[widgets.Widget]:
-        """The Save button and the Load button (the header's tools). The download link (after
-        Save, ``download``) and the status line under the header (``status``) are made when
-        first needed: the sheet puts them in ``tools`` and in its own children."""
+    Inputs: ``ctx`` (the character, its system and the language), ``can`` (the viewer's role
+    check: ``"save"`` and ``"load"``), and where its widgets made later go: ``place_link(widget)``
+    puts the download link by the buttons, ``place_status(widget)`` the status line under the
+    sheet's header. ``tools`` are the buttons, for the header.
+
+    ``load_error`` is the last refused file's ``ValidationError`` (None after a good one).
+    """
+
+    def __init__(
+        self,
+        ctx: SheetContext,
+        *,
+        can: Callable[[str], bool],
+        place_link: Callable[[widgets.Widget], None],
+        place_status: Callable[[widgets.Widget], None],
+    ):
+        self.ctx, self.character, self.can = ctx, ctx.character, can
+        self.place_link, self.place_status = place_link, place_status
         self.load_error: ValidationError | None = None
         self._load_message: tuple[str, dict] | None = None
         self.save_button = button_widget(icon="download", layout=fixed_layout(width="auto"), classes=["tt-sheet-save"])
@@ -83,14 +106,14 @@ class SheetFile:
         self._status: widgets.HTML | None = None
         self.save_button.on_click(lambda _b: self.prepare_download())
         self.upload.observe(self._on_upload, names="value")
-        return [self.save_button, self.upload]
+        self.tools: list[widgets.Widget] = [self.save_button, self.upload]
 
     @property
     def download(self) -> widgets.HTML:
         """The download link Save shows (``.tt-sheet-download``), after the Save button."""
         if self._download is None:
             self._download = html_widget(layout=fixed_layout(display="none"), classes=["tt-sheet-download"])
-            self._place(self._download, self.tools, after=self.save_button)
+            self.place_link(self._download)
         return self._download
 
     @property
@@ -98,18 +121,12 @@ class SheetFile:
         """The status line under the header (``.tt-sheet-status``): a load's or save's outcome."""
         if self._status is None:
             self._status = html_widget(layout=fixed_layout(display="none"), classes=["tt-sheet-status"])
-            self._place(self._status, self, after=self.header)
+            self.place_status(self._status)
         return self._status
 
-    @staticmethod
-    def _place(widget: widgets.Widget, box: widgets.Box, *, after: widgets.Widget) -> None:
-        children = list(box.children)
-        children.insert(children.index(after) + 1 if after in children else len(children), widget)
-        box.children = children
-
-    def relabel_file_tools(self) -> None:
-        """The buttons, the link and the status line in the sheet's language."""
-        loc = self.locale
+    def relabel(self) -> None:
+        """The buttons and the link in the sheet's language (the status line: :meth:`render_status`)."""
+        loc = self.ctx.locale
         self.save_button.description = _t("save", loc)
         self.save_button.tooltip = _t("save_tip", loc)
         self.upload.description = _t("load", loc)
@@ -122,7 +139,7 @@ class SheetFile:
         return json.dumps(self.character.to_dict(), ensure_ascii=False, indent=2)
 
     def filename(self) -> str:
-        return slug_filename(getattr(self.character, "name", "") or "", self.system.slug)
+        return slug_filename(getattr(self.character, "name", "") or "", self.ctx.system.slug)
 
     def prepare_download(self, check: bool = True) -> bool:
         """Show a download link (a ``data:`` URL) holding the character's JSON."""
@@ -133,12 +150,12 @@ class SheetFile:
         name = self.filename()
         value = (
             f'<a download="{esc(name)}" href="data:application/json;base64,{data}" '
-            f'title="{esc(_t("download", self.locale, name=name))}">⬇ '
-            f"{esc(_t('download', self.locale, name=name))}</a>"
+            f'title="{esc(_t("download", self.ctx.locale, name=name))}">⬇ '
+            f"{esc(_t('download', self.ctx.locale, name=name))}</a>"
         )
         if self._download is None:  # the first link: made shown, with its value (one message)
             self._download = html_widget(value, classes=["tt-sheet-download"])
-            self._place(self._download, self.tools, after=self.save_button)
+            self.place_link(self._download)
         else:
             self._download.value = value
             set_display(self._download, None)
@@ -208,13 +225,14 @@ class SheetFile:
         self.render_status()
 
     def render_status(self) -> None:
+        """The status line in the sheet's language (hidden while there is nothing to say)."""
         if self._load_message is None:
             if self._status is not None:
                 set_display(self._status, "none")
                 self._status.value = ""
             return
         kind, message = self._load_message
-        loc = self.locale
+        loc = self.ctx.locale
         if kind == "ok":
             self.status.value = f'<div class="tt-ok" role="status">✓ {esc(tr(message, loc))}</div>'
         else:

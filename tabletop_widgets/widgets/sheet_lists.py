@@ -13,6 +13,7 @@ import traitlets
 
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.problems import Problem, ValidationError
+from tabletop_widgets.core.sheet import blank_value, new_item
 
 from .sheet_context import (
     TEXTS,
@@ -40,19 +41,6 @@ from .sheet_views import FieldView, make_control
 # ------------------------------------------------------------------------------------------
 # Lists of items (a table with add / edit / remove; rows picked from a data table)
 # ------------------------------------------------------------------------------------------
-def item_default(item_field) -> Any:
-    k = item_field.kind
-    if k == "flag":
-        return False
-    if k == "input":
-        return item_field.min if item_field.min is not None and item_field.min > 0 else 0
-    if k == "choice":
-        if item_field.multiple:
-            return []
-        return item_field.choices[0][0] if item_field.choices else ""
-    return ""
-
-
 def _fits(item_field, value: Any) -> bool:
     k = item_field.kind
     if k == "flag":
@@ -71,7 +59,7 @@ def item_from_row(field, row: Mapping[str, Any], locale: str) -> dict[str, Any]:
     item: dict[str, Any] = {}
     named = False
     for f in field.item_fields:
-        value = item_default(f)
+        value = blank_value(f)
         if f.kind == "choice" and f.source and f.source == field.source and not f.multiple:
             value = row_id(row)
         elif f.name in row and _fits(f, row[f.name]):
@@ -162,7 +150,7 @@ class ItemForm:
             if f is None:
                 ctl.value = item if isinstance(item, str) else ""
                 continue
-            v = item.get(name, item_default(f)) if isinstance(item, Mapping) else item_default(f)
+            v = item.get(name, blank_value(f)) if isinstance(item, Mapping) else blank_value(f)
             if f.kind == "input":
                 ctl.value = "" if v is None else str(v)
             elif f.kind == "flag":
@@ -271,7 +259,7 @@ class ListView(FieldView):
             return
         items = self.items()
         if index is None:
-            item = {f.name: item_default(f) for f in self.field.item_fields} if self.field.item_fields else ""
+            item = new_item(self.field) if self.field.item_fields else ""
         else:
             item = items[index]
         self.form.load(index, item)

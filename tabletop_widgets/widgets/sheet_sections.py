@@ -3,23 +3,26 @@ fold button now, fields when first opened), folding, the layouts a section may a
 parameter tree as columns, a matrix of rows and columns, groups with their totals, a grid), and
 ``visible_if``.
 
-:class:`SheetSections` is the part of the sheet that does this (a base class of
-``CharacterSheet``: the attributes it sets are the sheet's). :class:`SheetViews` is the sheet's
-``views`` mapping, and :func:`starts_open` decides which sections start unfolded.
+:class:`SectionCards` is the part of the sheet that does this, built from the field views'
+:class:`~.sheet_context.SheetContext` and the layout's :class:`~.sheet_index.SheetIndex`.
+:class:`SheetViews` is its (and the sheet's) ``views`` mapping, and :func:`starts_open` decides
+which sections start unfolded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 
 from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.problems import Problem
 
 from .base import text_lookup
-from .sheet_context import button_widget, esc, fixed_layout, hbox, html_widget, set_display, vbox
-from .sheet_fields import DerivedView, FieldView, ResourceView, make_view, section_actions
+from .sheet_context import SheetContext, button_widget, esc, fixed_layout, hbox, html_widget, set_display, vbox
+from .sheet_fields import ActionBar, DerivedView, FieldView, ResourceView, make_view, section_actions
+from .sheet_index import SheetIndex
 
 #: User-facing text of the sections' fold buttons, in English and Russian.
 TEXTS: dict[str, dict[str, str]] = {
@@ -56,9 +59,9 @@ class SheetViews(Mapping):
     """``{trait name: FieldView}`` of every field on the sheet. A field whose section is folded
     and not built yet is built on first access (the section stays folded)."""
 
-    def __init__(self, sheet: "SheetSections"):
-        self._sheet = sheet
-        self.built: dict[str, FieldView] = {}
+    def __init__(self, cards: "SectionCards", built: dict[str, FieldView] | None = None):
+        self._sheet = cards
+        self.built: dict[str, FieldView] = {} if built is None else built
 
     def __getitem__(self, name: str) -> FieldView:
         if name not in self.built:
@@ -83,28 +86,48 @@ class SheetViews(Mapping):
         return len(self.built)
 
 
-class SheetSections:
-    """The sections of a :class:`~.sheet.CharacterSheet` (its base class: ``self`` is the sheet,
-    with ``character``, ``system``, ``ctx``, ``views``, ``actions`` and ``problems`` set first).
+class SectionCards:
+    """The section cards of a character sheet: one card per section of the system's layout,
+    folded or open, its fields' views built when it is first opened (or looked up in
+    ``views``), following the character.
 
-    Attributes it sets: ``sections`` (``{section id: VBox}``), ``section_titles``,
-    ``section_specs`` (``{section id: Section}``), ``section_of`` (``{trait name: section id}``
-    of every field, built or not) and ``built_sections``.
+    Inputs: ``ctx`` (the :class:`SheetContext` the views share: the character, its system, the
+    language, the role check), ``index`` (the layout's :class:`SheetIndex`), ``built`` (the dict
+    the views go into as they are built, ``{trait name: FieldView}``: the sheet check reads it
+    too), ``problems_by_home()`` (the problems to show, by the field they show next to: a view
+    shows its own when it is built) and ``open_sections`` (see :class:`~.sheet.CharacterSheet`).
+
+    Attributes: ``body`` (the cards in the sheet's two-column grid), ``views`` (a
+    :class:`SheetViews`), ``actions`` (``{section id: [ActionBar]}`` of built sections),
+    ``sections`` (``{section id: VBox}``), ``section_titles`` and ``built_sections``.
     """
 
-    def build_body(self, open_sections: str | Iterable[str] | None) -> widgets.GridBox:
-        """Every section's card, folded or open as ``open_sections`` says (see
-        :class:`~.sheet.CharacterSheet`), in the sheet's two-column grid."""
+    def __init__(
+        self,
+        ctx: SheetContext,
+        index: SheetIndex,
+        *,
+        built: dict[str, FieldView] | None = None,
+        problems_by_home: Callable[[], Mapping[str | None, list[Problem]]] = dict,
+        open_sections: str | Iterable[str] | None = None,
+    ):
+        self.ctx, self.index = ctx, index
+        self.character, self.system = ctx.character, ctx.system
+        self.problems_by_home = problems_by_home
+        self.views = SheetViews(self, built)
+        self.actions: dict[str, list[ActionBar]] = {}
+        self.section_specs = index.section_specs
+        self.section_of = index.section_of
+        self.body = self._build_body(open_sections)
+
+    def _build_body(self, open_sections: str | Iterable[str] | None) -> widgets.GridBox:
+        """Every section's card, folded or open as ``open_sections`` says, in the sheet's
+        two-column grid."""
         self.sections: dict[str, widgets.Widget] = {}
         self.section_titles: dict[str, tuple[widgets.HTML, Any]] = {}
         self._visibility: list[tuple[widgets.Widget, str]] = []
         self._watchers: dict[str, list[FieldView]] = {}
         self._extra_views: list[FieldView] = []
-        self.section_specs = {s.id: s for s in self.system.sheet.sections}
-        self.section_of: dict[str, str] = {}
-        for s in self.system.sheet.sections:
-            for f in s.fields:
-                self.section_of.setdefault(f.name, s.id)
         self.built_sections: set[str] = set()
         self._relabelled = False  # True once the whole sheet has been labelled
         self._folds: dict[str, widgets.Button] = {}  # the sections' fold buttons
@@ -230,7 +253,7 @@ class SheetSections:
         if wide:
             box.add_class("tt-wide")
         new = [v for v in self.all_views() if id(v) not in before]
-        by_home = self.by_home(self.problems)
+        by_home = self.problems_by_home()
         for view in new:
             if self.views.built.get(view.field.name) is view:
                 view.set_problems(by_home.get(view.field.name, []))
@@ -432,14 +455,14 @@ class SheetSections:
         self._relabelled = True
 
     def relabel_heads(self) -> None:
-        loc = self.locale
+        loc = self.ctx.locale
         for head, column, members in getattr(self, "_matrix_heads", []):
             head.value = self._matrix_head_html(column, members)
         for head, label in getattr(self, "_group_heads", []):
             head.value = esc(tr(label, loc))
 
     def _matrix_head_html(self, column: str, members: list) -> str:
-        loc = self.locale
+        loc = self.ctx.locale
         if column == "":  # a row label: the row's first field
             f = members[0] if members else None
             if f is None:
@@ -450,12 +473,37 @@ class SheetSections:
         text = labels.pop() if len(labels) == 1 else self.ctx.label_for(column)
         return esc(text)
 
-    def sheet_field(self, name: str | None):
-        """The sheet's field ``name`` (built or not), or None."""
-        section_id = self.section_of.get(name) if name else None
-        if section_id is None:
-            return None
-        return next(f for f in self.section_specs[section_id].fields if f.name == name)
+    def relabel_views(self) -> None:
+        """The built views and the sections' actions in the sheet's language."""
+        for v in self.all_views():
+            v.relabel()
+        for bars in self.actions.values():
+            for bar in bars:
+                bar.relabel()
+
+    def refresh_tree_derived(self, name: str) -> None:
+        """The character's trait ``name`` changed: the derived values of a parameter tree that
+        do not show it refresh too (their dice labels read the tree around them)."""
+        tree_derived = [v for v in self.all_views() if isinstance(v, DerivedView) and v.field.die_label]
+        for v in tree_derived:
+            if name not in v.names:
+                v.refresh()
+
+    def mark_problems(self, homes: set[str]) -> None:
+        """The cards holding a field of ``homes`` (the fields showing a problem) say so, folded
+        or not (``tt-section-has-problem``); the others do not."""
+        for section_id, box in self.sections.items():
+            if any(self.section_of.get(name) == section_id for name in homes):
+                box.add_class("tt-section-has-problem")
+            else:
+                box.remove_class("tt-section-has-problem")
+
+    def unbind(self) -> None:
+        """The built views stop writing to and following the character (the sheet closes)."""
+        for view in self.all_views():
+            binding = getattr(view, "binding", None)
+            if binding is not None:
+                binding.unbind()
 
 
-__all__ = ["REFERENCE_KINDS", "SheetSections", "SheetViews", "starts_open"]
+__all__ = ["REFERENCE_KINDS", "SectionCards", "SheetViews", "starts_open"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from tabletop_widgets.table import EventError
-from tabletop_widgets.table.seats import set_table_option, table_option
+from tabletop_widgets.table import EventError, set_table_option, table_option
 
 from .base import text_lookup
 from .sheet_context import vbox
@@ -21,7 +20,7 @@ _t = text_lookup(TEXTS)
 #: them: a tab is built when it is first shown, or when one of its widgets is asked for.
 GM_DESK_PARTS: dict[str, tuple[str, ...]] = {
     "notes": ("note_title", "note_text", "note_button", "notes_head", "notes_list"),
-    "tab_seats": ("seat_pick", "reissue_button", "seats_help", "new_link", "players_build"),
+    "tab_seats": ("seat_pick", "reissue_button", "seats_help", "new_link", "players_build", "npcs_defend"),
 }
 
 
@@ -87,17 +86,24 @@ class GmDesk:
         self.seats_help = widgets.HTML()
         self.new_link = widgets.HTML()
         self.new_link.add_class("tt-seat-new-link")
-        self.players_build = widgets.Checkbox(
-            value=table_option(self.session, "players_build"), indent=False, layout=widgets.Layout(width="auto")
-        )
-        self.players_build.add_class("tt-players-build")
-        self.players_build.observe(self._on_players_build, names="value")
+        self.players_build = self._option_box("players_build", "tt-players-build")
+        self.npcs_defend = self._option_box("npcs_defend_by_default", "tt-npcs-defend")
         self.seats_box.children = [
             self.seats_help,
             widgets.HBox([self.seat_pick, self.reissue_button]),
             self.new_link,
             self.players_build,
+            self.npcs_defend,
         ]
+
+    def _option_box(self, name: str, css: str) -> widgets.Checkbox:
+        """The box of the table option ``name`` (every seat at once), as the table holds it."""
+        box = widgets.Checkbox(
+            value=table_option(self.session, name), indent=False, layout=widgets.Layout(width="auto")
+        )
+        box.add_class(css)
+        box.observe(lambda change: self._on_option(name, change), names="value")
+        return box
 
     def _seat_options(self, loc: str) -> list[tuple[str, str]]:
         """A seat as the GM knows it: its name and its role («Пётр — игрок»), never its id."""
@@ -138,7 +144,7 @@ class GmDesk:
 
     def reissue_link(self, seat: str | None = None, base: str | None = None) -> str | None:
         """GM: a new link for ``seat`` (the old one stops working at once); shown once."""
-        from tabletop_widgets.table.seats import link
+        from tabletop_widgets.table import link
         from .lobby import default_base
 
         if not self.session.can("seat.manage"):
@@ -177,14 +183,15 @@ class GmDesk:
         character, name = self.sync.table_character(cid)
         return self.tracker.add_combatant(character, name=name, cid=cid, hidden=bool(hidden))
 
-    def _on_players_build(self, change) -> None:
-        """GM: players build their own characters (or not): for every seat, at once."""
+    def _on_option(self, name: str, change) -> None:
+        """GM: a table option (players build their own characters; NPCs defend by their default
+        choice) on or off, for every seat at once."""
         if self._setting_options:
             return
         try:
             if not self.session.can("table.configure"):
                 raise PermissionError("table.configure")
-            set_table_option(self.session, "players_build", bool(change["new"]))
+            set_table_option(self.session, name, bool(change["new"]))
         except (PermissionError, EventError, ValueError, TypeError) as exc:
             if isinstance(exc, PermissionError) and not getattr(exc, "message", None):
                 self.say("error", TEXTS["not_allowed"])
@@ -194,12 +201,13 @@ class GmDesk:
 
     # -- drawing -----------------------------------------------------------------------------------
     def render_players_build(self) -> None:
-        """The *players build* box as the table holds it."""
+        """The table options' boxes (*players build*, *NPCs defend by default*) as the table
+        holds them."""
         if self.gm_tab_built("tab_seats"):
-            box = self.players_build
             self._setting_options += 1
             try:
-                box.value = table_option(self.session, "players_build")
+                self.players_build.value = table_option(self.session, "players_build")
+                self.npcs_defend.value = table_option(self.session, "npcs_defend_by_default")
             finally:
                 self._setting_options -= 1
 
@@ -244,6 +252,8 @@ class GmDesk:
             self.seats_help.value = f'<p class="tt-hint-text">{esc(_t("seats_help", loc))}</p>'
             self.players_build.description = _t("players_build", loc)
             self.players_build.tooltip = _t("players_build_tip", loc)
+            self.npcs_defend.description = _t("npcs_defend", loc)
+            self.npcs_defend.tooltip = _t("npcs_defend_tip", loc)
             self.seat_pick.description = _t("seat_pick", loc)
             value = self.seat_pick.value
             self.seat_pick.options = self._seat_options(loc)

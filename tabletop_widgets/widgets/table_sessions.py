@@ -171,7 +171,7 @@ class SessionsTab:
 
     def _render_session_list(self, loc: str) -> None:
         """Every session of the campaign, the latest first, with its verification."""
-        from tabletop_widgets.table.campaign import session_reports
+        from tabletop_widgets.table import session_reports
 
         if self._session_reports is None:
             try:

@@ -14,10 +14,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import ipywidgets as widgets
 import traitlets as t
 
-from tabletop_widgets.table import EventError
-from tabletop_widgets.table.combat_sync import character_changes, record_sheet
-from tabletop_widgets.table.events import jsonable
-from tabletop_widgets.table.seats import table_option
+from tabletop_widgets.core.phases import FINISH_ACTION
+from tabletop_widgets.table import table_option
 
 from .base import text_lookup
 from .sheet import CharacterSheet
@@ -38,12 +36,13 @@ def creation_wizard(view: TableView, character_id: str) -> CreationWizard:
     (``TableView.creation_guide``): it edits the view's model of the character, so every edit
     takes the sheet's seat path (the table checks and records it, or puts it back); Finish is
     ``TableSession.finish_character``. ``refresh()`` follows the view's language."""
+    play = view.play
     wizard = CreationWizard(
         view.models[character_id],
         view.system,
         locale=view.locale,
-        can=view._sheet_can(character_id),
-        start_play=lambda _c: view.session.finish_character(character_id),
+        can=lambda action: play.can(action, character_id),
+        start_play=lambda c: play.sheet_action(character_id, c, FINISH_ACTION, [c]),
     )
     wizard.locale_toggle.layout.display = "none"  # the screen's one switch rules
     shown = wizard.refresh
@@ -97,52 +96,24 @@ class SheetsArea:
             log.exception("character %s does not load", cid)
             model = self.system.Character()
         model.observe(lambda change, c=cid: self._on_model_change(c), names=t.All)
+        self.play.follow_model(cid, model, refused=self._edit_refused)  # the seat's edits, recorded
         self.models[cid] = model
         return model
+
+    def _edit_refused(self, exc: BaseException) -> None:
+        """The table refused an edit (the model was put back): the screen says why."""
+        if isinstance(exc, PermissionError) and not getattr(exc, "message", None):
+            self.say("error", TEXTS["closed"] if self.session.state.closed else TEXTS["not_allowed"])
+        else:
+            self.refused(exc)
 
     def character_name(self, cid: str) -> str:
         """Character ``cid``'s name as the table holds it (its id when it has none)."""
         data = self.session.state.characters.get(cid) or {}
         return str(data.get("name") or cid)
 
-    def _sheet_can(self, cid: str) -> Callable[[str], bool]:
-        s = self.session
-
-        def can(action: str) -> bool:
-            if action in ("edit", "load", "act"):
-                return s.can("character.edit", cid)
-            if action == "edit_gm":
-                return s.role == "gm" and s.can("character.edit", cid)
-            if action == "save":
-                return s.can("read")
-            return False
-
-        return can
-
-    def _sheet_perform(self, cid: str) -> Callable[[Any, list], Any]:
-        """How the sheet's rules actions run at the table: Finish character is the table's own
-        seat action (``TableSession.finish_character``, checked and recorded there; the model
-        follows the event); any other action runs on the model and is recorded as its changes."""
-
-        def perform(action, args: list) -> Any:
-            if action.method_name == "start_play":
-                return self.session.finish_character(cid)
-            return action.bound(self.system)(*args)
-
-        return perform
-
     def _new_sheet(self, cid: str, locale: str) -> CharacterSheet:
-        s = self.session
-        sheet = CharacterSheet(
-            self.models[cid],
-            self.system,
-            locale=locale,
-            can=self._sheet_can(cid),
-            perform=self._sheet_perform(cid),
-            # the Advancement part: the table's seat actions (checked and recorded there)
-            advance=lambda advance_id, **options: s.advance(cid, advance_id, **options),
-            award=lambda resource, amount: s.award(cid, resource, amount),
-        )
+        sheet = CharacterSheet(self.models[cid], self.system, locale=locale, play=self.play, character_id=cid)
         self.sheets[cid] = sheet
         return sheet
 
@@ -195,38 +166,14 @@ class SheetsArea:
             self.sheet(ids[index])
 
     def _on_model_change(self, cid: str) -> None:
-        """A sheet edit (or a rules action) changed the character: record it, or put it back."""
+        """The character changed (an edit, or the table's values pushed in): a player's
+        creation guide follows (the play records or puts back the edit: ``follow_model``)."""
         if cid == self.session.character_id:
             self.render_creation()
-        if self._syncing:
-            return
-        stored = self.session.state.characters.get(cid, {})
-        if not character_changes(stored, self.models[cid].to_dict()):
-            return
-        if not self.session.can("character.edit", cid):
-            self.say("error", TEXTS["closed"] if self.session.state.closed else TEXTS["not_allowed"])
-            self.push_model(cid)
-            return
-        try:
-            record_sheet(self.session, cid, self.models[cid].to_dict(), reason="sheet")
-        except (PermissionError, EventError, ValueError) as exc:
-            self.refused(exc)
-            self.push_model(cid)
 
     def push_model(self, cid: str) -> None:
         """Put the table's values of character ``cid`` into its model (recording nothing)."""
-        data = self.session.state.characters.get(cid)
-        model = self.models.get(cid)
-        if data is None or model is None:
-            return
-        self._syncing += 1
-        try:
-            if jsonable(model.to_dict()) != data:
-                model.load_dict(data)
-        except ValueError:
-            log.exception("character %s does not load", cid)
-        finally:
-            self._syncing -= 1
+        self.play.push(cid, self.models.get(cid))
 
     def add_character(self, cid: str) -> None:
         """GM: a character new at the table gets its model, its tab and a place in the pickers."""

@@ -55,6 +55,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "New link for {who} (shown once; the old link no longer works):",
         "Новая ссылка для места «{who}» (показана один раз; старая больше не работает):",
     ),
+    "link_revoked": T(
+        "Your seat link no longer works (the {gm} retired the seat or gave it a new link): this page "
+        "no longer follows or acts at the table. Ask your {gm} if you should still be playing.",
+        "Ссылка вашего места больше не действует ({gm_title} убрал место или выдал новую ссылку): "
+        "эта страница больше не следит за столом и не действует за ним. Спросите у {gm_gen}, "
+        "продолжаете ли вы игру.",
+    ),
     "link_replaced": T(
         "The {gm} gave your seat a new link: this page no longer follows or acts at the "
         "table. Ask your {gm} for the new link.",
@@ -106,6 +113,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "players_build_tip": T(
         "Off: you prepare the characters, and players see that you do.",
         "Выключено: персонажей готовите вы. Игроки видят об этом сообщение.",
+    ),
+    "npcs_defend": T(
+        "NPCs defend by their default choice (an attack on an NPC never waits for you)",
+        "Неигровые персонажи защищаются выбором по умолчанию (атака на них не ждёт вашего ответа)",
+    ),
+    "npcs_defend_tip": T(
+        "Off: when a player attacks an NPC whose defence has a choice, your page asks you for it.",
+        "Выключено: когда игрок атакует неигрового персонажа, у которого есть выбор защиты, ваша страница спросит вас.",
     ),
     "tab_sessions": T("Sessions", "Сессии"),
     "session_label": T("Session {n}", "Сессия {n}"),

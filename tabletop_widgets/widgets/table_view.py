@@ -62,14 +62,25 @@ from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import LOCALES, check_locale, tr
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
-from tabletop_widgets.table.audience import combat_from_view
-from tabletop_widgets.table.combat_sync import CombatSync, push_characters
-from tabletop_widgets.table.seats import remember_locale, seat_locale
+from tabletop_widgets.table import (
+    CHARACTER_KINDS,
+    COMBAT_STATE,
+    NOTE,
+    SEAT_REISSUED,
+    SESSION_KINDS,
+    TABLE_OPTION,
+    CombatSync,
+    TablePlay,
+    combat_from_view,
+    is_kind,
+    push_characters,
+    remember_locale,
+    seat_locale,
+)
 
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
 from .sheet_context import hbox, html_widget, shared_layout, vbox
-from .table_attack import TableAttacks
 from .table_fight import IdleTracker
 from .table_gm import GM_DESK_PARTS, GmDesk
 from .table_log import TableLogArea
@@ -77,7 +88,7 @@ from .table_seat_error import seat_error_page
 from .table_sessions import SESSIONS_PARTS, SessionsTab
 from .table_sheets import SheetsArea, creation_wizard
 from .table_texts import TEXTS, esc, gm_words
-from .table_tray import TableTray, TrayArea
+from .table_tray import TrayArea
 from .tracker import CombatTracker
 from .tray import error_text
 
@@ -86,9 +97,6 @@ log = logging.getLogger(__name__)
 _t = text_lookup(TEXTS)
 
 _CSS = stylesheet("table")  # tabletop_widgets/front/table.css
-
-#: the events that change a character at the table
-CHARACTER_EVENTS = ("character.set", "character.update")
 
 #: The tabs of a seat's screen, by role: each tab's title (a key of ``TEXTS``) and the view's
 #: attribute holding what it shows. An observer's screen has no tabs.
@@ -148,7 +156,6 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         # tools in tabs below
         self.build_models()
         self.build_log_column(locale)
-        self.table_attacks = TableAttacks(self)  # the Attack part at the table, the defender's questions
         self._build_tracker(locale)
         self._build_tabs(locale)
         tabs = [self.tabs] if self.tabs is not None else []
@@ -173,6 +180,12 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self._session_seen = (session.state.session, session.state.session_open)
         self.replaced = False
         self._built = False  # True once every part of the screen is there (see _on_locale)
+        self._turns_seen: set = set()
+        # the GM's combat (the table's fair dice), and what every part of the screen acts through
+        self.sync = (
+            CombatSync(session, on_reload=self._on_combat_reloaded, on_refused=self.refused) if self.is_gm else None
+        )
+        self.play = TablePlay(session, sync=self.sync, hidden=self.hidden_wanted)
 
     def _build_header(self, locale: str) -> widgets.HBox:
         """The style, the title with the seat's badge, the fair-dice proof, the language switch
@@ -212,7 +225,7 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         """The table at a glance: the fight (with a GM's *Bring into combat*) and the log."""
         combat_add = [self.combat_add] if self.combat_add is not None else []
         fight = self._tracker if self._tracker is not None else self.idle_tracker.box
-        self.combat_column = vbox([fight, self.table_attacks.box, *combat_add], classes=("tt-table-combat",))
+        self.combat_column = vbox([fight, *combat_add], classes=("tt-table-combat",))
         return hbox([self.combat_column, self.log_column], classes=("tt-table-top",))
 
     def _start(self, locale: str, *, follow: bool) -> None:
@@ -222,6 +235,7 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self.add_log_entries()
         self._render_labels()
         self._unsubscribe = self.session.on_events(self._on_events)
+        self.session.on_revoked(lambda: self.link_was_replaced("link_revoked"))
         self.task = self.session.follow() if follow else None
 
     def show_parts(self) -> None:
@@ -264,16 +278,12 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         s = self.session
         self._tracker_building = False  # from now on, asking for the tracker builds it
         if self.is_gm:
-            self.sync = CombatSync(s, on_reload=self._on_combat_reloaded, on_refused=self.refused)
             self.sync.locale = locale
             self._make_tracker()
+        elif s.state.combat:
+            self._make_tracker()
         else:
-            self.sync = None
-            if s.state.combat:
-                self._make_tracker()
-            else:
-                self.idle_tracker = IdleTracker(self.system, locale)
-        self.table_attacks.catch_up()
+            self.idle_tracker = IdleTracker(self.system, locale)
 
     @property
     def tracker(self) -> CombatTracker | None:
@@ -298,7 +308,7 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
                     combat=self.sync.combat,
                     locale=self.locale,
                     audience="gm",
-                    can=lambda action: s.can("combat"),
+                    play=self.play,
                     _dom_classes=("tt-table-tracker",),
                 )
             else:
@@ -309,22 +319,22 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
                     except Exception:  # a bad payload must not take the page down
                         log.exception("combat state does not load")
                 # players act on the combat only by attacking with their own character on its
-                # turn (through the table: the GM's page rolls it); every other action is
-                # refused in Python
-                may = self.table_attacks.may_attack
+                # turn (sent to the table, which rolls it); the play refuses every other action
                 tracker = CombatTracker(
                     combat=combat,
                     locale=self.locale,
                     audience="player",
-                    can=lambda action: action == "attack" and may(),
+                    play=self.play,
                     _dom_classes=("tt-player-tracker", "tt-table-tracker"),
                 )
             tracker.locale_toggle.layout.display = "none"  # the screen's one switch rules
         finally:
             self._tracker_building = False
         self._tracker = tracker
-        self.table_attacks.install(tracker)
+        if not self.is_gm:
+            tracker.observe(lambda _change: self._mark_turn(), names="selected")
         self._push_into_combat()
+        self._on_turn()
 
     def _show_tracker(self) -> None:
         """The tracker, built after the screen, takes the empty face's place."""
@@ -346,10 +356,9 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             combat=combat,
             locale=self.locale,
             audience="gm",
-            can=lambda action: self.session.can("combat"),
+            play=self.play,
             _dom_classes=("tt-table-tracker",),
         )
-        self.table_attacks.install(self._tracker)
         self.combat_column.children = [self._tracker if c is old else c for c in self.combat_column.children]
         old.close()
         self._tracker.locale_toggle.layout.display = "none"
@@ -369,39 +378,37 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         """Redraw what ``events`` touched: sessions, characters, the combat, notes, options,
         attacks, the log, a replaced link, the header."""
         touched = self._touched(events)
-        if touched & {"session.ended", "session.started", "table.closed"}:
+        if any(is_kind(e, *SESSION_KINDS) for e in events):
             self._on_session_changed()
-        characters = {e.payload.get("character_id") for e in events if e.kind in CHARACTER_EVENTS}
+        characters = {e.payload.get("character_id") for e in events if is_kind(e, *CHARACTER_KINDS)}
         self._apply_characters(characters)
-        self._apply_combat(touched)
+        self._apply_combat(touched, events)
         if characters:
             self._push_into_combat()
-        if "note" in touched:
+        if any(is_kind(e, NOTE) for e in events):
             self.render_notes()
-        if "table.option" in touched or characters:
+        if any(is_kind(e, TABLE_OPTION) for e in events) or characters:
             self.render_players_build()
             self.open_creation_if_allowed()
-        self.table_attacks.on_events(events)
         self.add_log_entries()
-        if (
-            any(e.kind == "seat.reissued" and e.payload.get("seat") == self.session.seat for e in events)
-            and self.session.link_replaced()
-        ):
+        reissued = [e for e in events if is_kind(e, SEAT_REISSUED) and e.payload.get("seat") == self.session.seat]
+        if reissued and self.session.link_replaced():
             self.link_was_replaced()
         self._render_header()
 
     def _touched(self, events) -> set[str]:
-        """The kinds of ``events``; a combat state is ``combat.remote`` when the GM's combat was
-        changed by another page of the GM's (``combat.public`` when it is the players' view)."""
-        kinds = set()
+        """What ``events`` did to the fight: ``"remote"`` when another writer changed the GM's
+        combat (the resolver rolled a player's attack, another GM window acted), ``"public"``
+        when the players' view of it changed."""
+        touched = set()
         for e in events:
-            if e.kind != "combat.state":
-                kinds.add(e.kind)
-            elif e.audience != "gm":
-                kinds.add("combat.public")
+            if not is_kind(e, COMBAT_STATE):
+                continue
+            if e.audience != "gm":
+                touched.add("public")
             elif not self.sync.is_own(e):
-                kinds.add("combat.remote")
-        return kinds
+                touched.add("remote")
+        return touched
 
     def _apply_characters(self, cids: set[str]) -> None:
         """Characters changed at the table: their models follow; a GM gets the new ones."""
@@ -411,20 +418,50 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             elif cid in self.session.state.characters and self.is_gm:
                 self.add_character(cid)
 
-    def _apply_combat(self, touched: set[str]) -> None:
-        """The combat changed at the table: a GM's tracker reloads when another page of the GM's
-        changed it; a player's follows the players' view of it."""
+    def _apply_combat(self, touched: set[str], events) -> None:
+        """The combat changed at the table: a GM's tracker follows another writer's actions (the
+        resolver's roll of a player's attack: the next event of its log, applied; anything else
+        rebuilds it); a player's follows the players' view of it."""
         st = self.session.state
-        if self.is_gm and "combat.remote" in touched:
-            self.sync.reload()
-            self.say("info", TEXTS["combat_reloaded"])
-        elif not self.is_gm and "combat.public" in touched and st.combat:
+        if self.is_gm and "remote" in touched:
+            current = self.sync.combat
+            self.sync.follow(events)
+            if self.sync.combat is current and self._tracker is not None:
+                self._tracker.render()
+        elif not self.is_gm and "public" in touched and st.combat:
             if self._tracker is None:  # the table's first fight: the tracker shows it
                 self.tracker  # noqa: B018 - built from the table's state, in the empty face's place
                 return
             combat_from_view(self.system, st.combat, into=self._tracker.combat)
             push_characters(self.session, self._tracker.combat)
             self._tracker.render()
+            self._on_turn()
+
+    def _on_turn(self) -> None:
+        """A player's turn came: their character is selected (its panel shows the Attack part)
+        and the table is asked for its attacks on every target it can see."""
+        tracker, me = self._tracker, self.session.character_id
+        if self.is_gm or tracker is None or me is None:
+            return
+        view = (self.session.state.combat or {}).get("state") or {}
+        key = (view.get("round"), view.get("current"))
+        if self.play.my_turn() and key not in self._turns_seen:
+            self._turns_seen.add(key)
+            if me in tracker.combat:
+                tracker.selected = me
+            self.play.ask_for_targets(tracker.combat)
+        self._mark_turn()
+
+    def _mark_turn(self) -> None:
+        """A player's tracker shows its panel (only the Attack part) while they may attack: the
+        class ``tt-your-attack`` says so to the page's style."""
+        t = self._tracker
+        if t is None or self.is_gm:
+            return
+        if self.play.my_turn() and t.selected == self.session.character_id:
+            t.add_class("tt-your-attack")
+        else:
+            t.remove_class("tt-your-attack")
 
     def _on_session_changed(self) -> None:
         """A session ended or started: every seat is told (the status line), the GM's sessions
@@ -447,11 +484,14 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             if callable(render):
                 render()
 
-    def link_was_replaced(self) -> None:
-        """The GM gave this seat a new link: stop following the table and say so."""
+    def link_was_replaced(self, key: str = "link_replaced") -> None:
+        """The GM gave this seat a new link (or retired it: ``key="link_revoked"``): stop
+        following the table and say so."""
+        if self.replaced:
+            return
         self.replaced = True
         self.session.stop()
-        self._message = ("error", self._text("link_replaced"))
+        self._message = ("error", self._text(key))
         self._render_status()
 
     # ==========================================================================================
@@ -489,7 +529,6 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
     def _render_labels(self) -> None:
         """Every label of the screen in its language, and what is drawn from the table."""
         loc = self.locale
-        self.table_attacks.relabel()
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = ["English", "Русский"]
         self.relabel_sheets(loc)
@@ -502,6 +541,8 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
                 )
                 self.tabs.set_title(i, title)
         self.relabel_tray(loc)
+        if self.chat is not None:
+            self.chat.relabel(loc)
         if self.idle_tracker is not None:
             self.idle_tracker.relabel(loc)
         self.relabel_gm_desk(loc)
@@ -592,4 +633,4 @@ def show_table(session, locale: str | None = None, **kwargs: Any) -> TableView:
     return TableView(session, locale=locale, **kwargs)
 
 
-__all__ = ["TableView", "TableTray", "creation_wizard", "seat_error_page", "show_table"]
+__all__ = ["TableView", "creation_wizard", "seat_error_page", "show_table"]

@@ -27,15 +27,16 @@ import ipywidgets as widgets
 import traitlets
 
 from tabletop_widgets.core.combat import Combat, clone_character
-from tabletop_widgets.table.audience import PLAYERS, project_combat, secret_combatants
 from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.play import LocalPlay, Play
 from tabletop_widgets.core.problems import RuleError, ValidationError
 from tabletop_widgets.front import stylesheet
+from tabletop_widgets.table import PLAYERS, project_combat, secret_combatants
 
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
 from .tracker_attack import TEXTS as ATTACK_TEXTS
-from .tracker_attack import AttackPanel, check_attack
+from .tracker_attack import AttackDesk, AttackPanel
 from .tracker_list import CombatantList
 from .sheet_context import hbox, vbox
 from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, html_view, without_initiative
@@ -76,10 +77,6 @@ _CSS = stylesheet("tracker")  # tabletop_widgets/front/tracker.css
 _t = text_lookup(TEXTS)
 
 
-def _allow_all(action: str) -> bool:
-    return True
-
-
 def _combat_for(system, combat: Combat | None, rng: random.Random | None) -> Combat:
     """The Combat a tracker shows: ``combat``, or a new one for ``system`` (a GameSystem or slug)."""
     if combat is not None:
@@ -105,10 +102,14 @@ class CombatTracker(widgets.VBox):
     locale : {"en", "ru"}, optional
         Not given: the page's language, followed live (:mod:`~tabletop_widgets.widgets.language`).
     can : callable, optional
-        ``can(action) -> bool``, asked in every handler before acting (default: allow all).
-        Actions: add, remove, rename, move, initiative, next, prev, delay, act_now, end, damage,
-        heal, condition, defeated, hidden, undo, attack (the Attack part is shown only while
-        ``can("attack")``).
+        ``can(action) -> bool``, asked in every handler before acting (default: what ``play``
+        allows). Actions: add, remove, rename, move, initiative, next, prev, delay, act_now, end,
+        damage, heal, condition, defeated, hidden, undo, attack (the Attack part is shown only
+        while ``can("attack")``).
+    play : Play, optional
+        What every action goes through (:mod:`tabletop_widgets.core.play`): by default the
+        notebook's own (the rules applied to ``combat`` here); a shared table's seat gives its
+        ``TablePlay`` (the table's fair dice; a player's attack sent to the table).
     audience : {"gm", "player"}
         ``"player"`` leaves hidden combatants out of the list.
     rng : random.Random, optional
@@ -137,12 +138,14 @@ class CombatTracker(widgets.VBox):
         can: Callable[[str], bool] | None = None,
         audience: str = "gm",
         rng: random.Random | None = None,
+        play: Play | None = None,
         **kwargs: Any,
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
         self.combat = _combat_for(system, combat, rng)
         self.system = self.combat.system
-        self.can = can or _allow_all
+        self.play = play if play is not None else LocalPlay(self.system, audience=audience)
+        self.can = can or self.play.can
         self._parts: set[str] = set()
         self._made: dict[str, Any] = {}  # the parts of PARTS made so far, by name
         kwargs.setdefault("_dom_classes", ("tt-tracker",))  # with its first message
@@ -162,6 +165,7 @@ class CombatTracker(widgets.VBox):
             self.empty_note,
             self.list_box,
             self.status,
+            self.attack_desk.box,
             self.panel,
             self.add_box,
             self.log_view,
@@ -207,13 +211,22 @@ class CombatTracker(widgets.VBox):
         # its row is made for a seat that may add (see _make_part)
         self.add_box = widgets.HBox(_dom_classes=("tt-add-row",))  # its own layout: it hides
         self.status = html_view("tt-tracker-status", "tt-live")
+        self.attack_desk = AttackDesk(self)  # what this seat's attack waits for, its questions
         self.log_view = html_view("tt-tracker-log", value=self._log_html())
 
     def _follow_changes(self) -> None:
         self.observe(lambda _c: self.render(), names=["locale", "audience", "selected"])
         self._unsubscribe = self.combat.observe(lambda _e: self.render())
+        self._unwatch_play = self.play.watch(self._play_changed)  # a table's answers and questions
         # a sheet edit changes what the rows show (health, defeat) without a combat event
         self._unwatch = self.combat.observe_characters(lambda _cid: self._character_changed())
+
+    def _play_changed(self) -> None:
+        """What waits on others changed (the table answered an odds request, asked a question,
+        rolled this seat's attack): the Attack part and the desk follow."""
+        self.attack_desk.render()
+        if ATTACK in self._parts:
+            self.attack_panel.changed()
 
     def _character_changed(self) -> None:
         self.combatant_list.render_rows()
@@ -296,7 +309,8 @@ class CombatTracker(widgets.VBox):
     # ------------------------------------------------------------------------------------------
     def _run(self, action: str, fn: Callable[[], Any]) -> Any:
         if not self.can(action):
-            self._say(_t("not_allowed", self.locale), error=True)
+            why = "not_your_attack" if action == "attack" and self.audience != "gm" else "not_allowed"
+            self._say(_t(why, self.locale), error=True)
             return None
         try:
             event = fn()
@@ -314,22 +328,26 @@ class CombatTracker(widgets.VBox):
             return None
         if isinstance(event, dict):
             self._say(self.describe(event))
+        elif isinstance(getattr(event, "event", None), dict):  # an attack the play rolled now
+            self._say(self.describe(event.event))
+        elif event is not None and getattr(event, "text", None):  # an attack's news (the play's)
+            self._say(tr(event.text, self.locale), error=bool(getattr(event, "error", False)))
         return event
 
     def next_turn(self):
-        return self._run("next", self.combat.next_turn)
+        return self._run("next", lambda: self._act("next"))
 
     def previous_turn(self):
-        return self._run("prev", self.combat.previous_turn)
+        return self._run("prev", lambda: self._act("prev"))
 
     def delay(self):
-        return self._run("delay", self.combat.delay)
+        return self._run("delay", lambda: self._act("delay"))
 
     def act_now(self, cid: str):
-        return self._run("act_now", lambda: self.combat.act_now(cid))
+        return self._run("act_now", lambda: self._act("act_now", cid))
 
     def end(self):
-        return self._run("end", self.combat.end)
+        return self._run("end", lambda: self._act("end"))
 
     def roll_initiative(self, ids=None, **options):
         """Roll for ``ids``; by default for those still without initiative when some have it
@@ -338,13 +356,13 @@ class CombatTracker(widgets.VBox):
             missing = self._without_initiative()
             if missing and len(missing) < len(self.combat.ids):
                 ids = missing
-        return self._run("initiative", lambda: self.combat.roll_initiative(ids, **options))
+        return self._run("initiative", lambda: self._act("initiative", ids, **options))
 
     def _without_initiative(self) -> list[str]:
         return without_initiative(self.combat)
 
     def undo(self):
-        return self._run("undo", self.combat.undo)
+        return self._run("undo", lambda: self._act("undo"))
 
     def add_combatant(self, character=None, *, name: str | None = None, cid: str | None = None, hidden: bool = False):
         """Add a character (default: a fresh ``system.Character()``) under ``name``."""
@@ -354,7 +372,7 @@ class CombatTracker(widgets.VBox):
             nm = (name or getattr(ch, "name", "") or "").strip()
             if not nm and not cid:
                 raise RuleError("need_name", TEXTS["need_name"])
-            return self.combat.add(cid, ch, name=nm or None, hidden=hidden)
+            return self._act("add", cid, ch, name=nm or None, hidden=hidden)
 
         return self._run("add", act)
 
@@ -381,95 +399,83 @@ class CombatTracker(widgets.VBox):
         return event
 
     def remove(self, cid):
-        event = self._run("remove", lambda: self.combat.remove(self._need_selected(cid)))
+        event = self._run("remove", lambda: self._act("remove", self._need_selected(cid)))
         if event and self.selected == cid:
             self.selected = None
         return event
 
     def rename(self, cid, name: str):
-        return self._run("rename", lambda: self.combat.rename(self._need_selected(cid), name))
+        return self._run("rename", lambda: self._act("rename", self._need_selected(cid), name))
 
     def move_by(self, cid, step: int):
         def act():
             cid_ = self._need_selected(cid)
-            return self.combat.move(cid_, self.combat.order.index(cid_) + step)
+            return self._act("move", cid_, self.combat.order.index(cid_) + step)
 
         return self._run("move", act)
 
     def set_defeated(self, cid: str, value):
-        event = self._run("defeated", lambda: self.combat.set_defeated(cid, value))
+        event = self._run("defeated", lambda: self._act("defeated", cid, value))
         if event is None:
             self.render()  # a refused toggle springs back
         return event
 
     def set_hidden(self, cid: str, value: bool):
-        event = self._run("hidden", lambda: self.combat.set_hidden(cid, value))
+        event = self._run("hidden", lambda: self._act("hidden", cid, value))
         if event is None:
             self.render()
         return event
 
     def damage(self, cid: str, amount: int, **options):
-        return self._run("damage", lambda: self.combat.damage(cid, amount, **options))
+        return self._run("damage", lambda: self._act("damage", cid, amount, **options))
 
     def heal(self, cid: str, amount: int, **options):
-        return self._run("heal", lambda: self.combat.heal(cid, amount, **options))
+        return self._run("heal", lambda: self._act("heal", cid, amount, **options))
 
     def damage_selected(self):
         return self._run(
             "damage",
-            lambda: self.combat.damage(
-                self._need_selected(self.selected), int(self.amount.value), **self.damage_option_values()
+            lambda: self._act(
+                "damage", self._need_selected(self.selected), int(self.amount.value), **self.damage_option_values()
             ),
         )
 
     def heal_selected(self):
         return self._run(
             "heal",
-            lambda: self.combat.heal(
-                self._need_selected(self.selected), int(self.amount.value), **self.heal_option_values()
+            lambda: self._act(
+                "heal", self._need_selected(self.selected), int(self.amount.value), **self.heal_option_values()
             ),
         )
 
-    # -- attacks (the Attack part, :mod:`.tracker_attack`) -----------------------------------------
-    def attack_targets(self, attacker_id: str | None) -> list[str]:
-        """The combatants ``attacker_id`` may be shown as targets: the others this audience sees."""
-        return [c.id for c in self.combat.combatants(audience=self.audience) if c.id != attacker_id]
+    def _act(self, action: str, *args: Any, **kwargs: Any) -> dict | None:
+        """A tracker action, through the play (:mod:`tabletop_widgets.core.play`)."""
+        return self.play.act(self.combat, action, *args, **kwargs)
 
-    def attacks_on(self, attacker_id: str, target_id: str) -> list:
-        """The attacks (``AttackSpec``) the system offers ``attacker_id`` on ``target_id`` now."""
-        return list(self.system.attacks(self.combat.character(attacker_id), self.combat.character(target_id)))
-
-    def attack_option_specs(self, spec, attacker_id: str, target_id: str) -> list:
-        """The options (``OptionSpec``) of the attack ``spec`` that this tracker lets its seat
-        choose: all of ``spec.options`` here. A table overrides it to leave out
-        ``spec.defender_options`` when the target's seat chooses them; an option left out takes
-        its default, and a request naming it is refused."""
-        return list(spec.options)
-
+    # -- attacks (the Attack part, :mod:`.tracker_attack`, asks the play for targets and attacks) --
     def attack_odds(self, attacker_id: str, target_id: str, attack_id: str, options: dict):
-        """The exact odds (``AttackOdds``) the panel shows before the roll: the system's
-        ``attack_odds`` on the combat's characters. A table may override it."""
-        return self.system.attack_odds(
-            self.combat.character(attacker_id), self.combat.character(target_id), attack_id, **options
-        )
+        """The exact odds (``AttackOdds``) the panel shows before the roll."""
+        return self.play.attack_odds(self.combat, attacker_id, target_id, attack_id, options)
 
     def check_attack(self, attacker_id, target_id, attack_id, options) -> tuple:
-        """``(attacker_id, target_id, attack_id, options)`` when this seat may ask for the attack
-        (both combatants ones it sees, an attack the system offers, only options
-        :meth:`attack_option_specs` offers), else a bilingual ``RuleError``."""
-        return check_attack(self, attacker_id, target_id, attack_id, options)
+        """``(attacker_id, target_id, attack_id, options)`` when this seat may ask for the attack,
+        else a bilingual ``RuleError`` (checked by the play as if the browser were hostile)."""
+        return self.play.check_attack(self.combat, attacker_id, target_id, attack_id, options)
 
     def perform_attack(self, attacker_id: str, target_id: str, attack_id: str, options: dict) -> dict | None:
-        """Make the attack: ``Combat.attack`` (rolled with the combat's dice, applied by the
-        rules, one undoable event), after ``can("attack")`` and :meth:`check_attack`; the
-        event, or None when refused (the refusal shown, nothing changed). A table overrides it
-        to roll with its fair dice and record the event in its log."""
+        """Make the attack through the play: rolled and applied here (one undoable event), or at
+        a table with its fair dice or sent to the table to be rolled (the Attack part says what
+        it waits for). The Combat's event when rolled now, else None (a refusal is shown)."""
 
         def act():
-            a, t, aid, opts = self.check_attack(attacker_id, target_id, attack_id, options)
-            return self.combat.attack(a, t, aid, **opts)
+            return self.play.attack(self.combat, attacker_id, target_id, attack_id, options)
 
-        return self._run("attack", act)
+        news = self._run("attack", act)
+        if news is None:
+            return None
+        if news.event is None:  # sent, or waiting for a defence: the desk says so until it is over
+            self.attack_desk.show(news)
+        return news.event
 
     def attack_selected(self):
         """The Attack button: the selected combatant attacks as the panel's controls say
@@ -484,17 +490,17 @@ class CombatTracker(widgets.VBox):
         return self.perform_attack(*request)
 
     def add_condition(self, cid: str, condition: str, duration: int | None = None):
-        return self._run("condition", lambda: self.combat.add_condition(cid, condition, duration=duration))
+        return self._run("condition", lambda: self._act("condition", cid, condition, duration=duration))
 
     def remove_condition(self, cid: str, uid: int):
-        return self._run("condition", lambda: self.combat.remove_condition(cid, uid))
+        return self._run("condition", lambda: self._act("uncondition", cid, uid))
 
     def add_condition_selected(self):
         dur = int(self.condition_duration.value) or None
         return self._run(
             "condition",
-            lambda: self.combat.add_condition(
-                self._need_selected(self.selected), self.condition_picker.value, duration=dur
+            lambda: self._act(
+                "condition", self._need_selected(self.selected), self.condition_picker.value, duration=dur
             ),
         )
 
@@ -540,15 +546,12 @@ class CombatTracker(widgets.VBox):
     # ------------------------------------------------------------------------------------------
     # Text
     # ------------------------------------------------------------------------------------------
-    def _condition_spec(self, cond_id: str):
-        return next((c for c in self.system.conditions() if c.id == cond_id), None)
-
     def condition_label(self, cond_id: str) -> str:
-        spec = self._condition_spec(cond_id)
+        spec = self.combat.condition_spec(cond_id)
         return tr(spec.label, self.locale) if spec else cond_id
 
     def condition_effect(self, cond_id: str) -> str:
-        spec = self._condition_spec(cond_id)
+        spec = self.combat.condition_spec(cond_id)
         return tr(spec.effect, self.locale) if spec else ""
 
     def _secret_ids(self) -> set:
@@ -627,6 +630,7 @@ class CombatTracker(widgets.VBox):
         self.combatant_list.render_rows()
         self._render_panel()
         self._render_add()
+        self.attack_desk.render()
         self.log_view.value = self._log_html()
 
     def _title_html(self) -> str:

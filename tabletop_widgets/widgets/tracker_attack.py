@@ -1,16 +1,21 @@
-"""The tracker's Attack panel: the selected combatant attacks another by the system's rules.
+"""The tracker's Attack part, the one panel for attacks alone in a notebook and at a table.
 
-Pick the target (the other combatants this audience sees), the attack (``system.attacks``) and
-its options (the dice tray's option controls, :mod:`.tray_controls`); BEFORE anything is rolled
-the panel shows the exact chance to hit, a small chart of the damage the target takes (one bar
-per amount) and the chance to take the target out of the fight, all from
-``CombatTracker.attack_odds``, redrawn as the target, the attack or an option changes. The
-**Attack** button asks the tracker (``CombatTracker.attack_selected``), which checks the request
-as if the browser were hostile (:func:`check_attack`) and hands it to
-``CombatTracker.perform_attack``: the Combat rolls, applies and logs it.
+:class:`AttackPanel`: the selected combatant attacks another by the system's rules. Pick the
+target (the other combatants this seat sees), the attack and its options (the dice tray's option
+controls, :mod:`.tray_controls`); BEFORE anything is rolled the panel shows the exact chance to
+hit, a small chart of the damage the target takes (one bar per amount) and the chance to take the
+target out of the fight, all from the tracker's play (:mod:`tabletop_widgets.core.play`), redrawn
+as the target, the attack or an option changes. An attack the rules list but cannot make now (an
+empty gun) is listed with why. The **Attack** button asks the tracker
+(``CombatTracker.attack_selected``), which has the play check the request as if the browser were
+hostile and make it.
 
-The panel is a view: the odds and the outcome are the system's, who may attack whom is the
-tracker's ``can("attack")``, what this audience sees is the combat's audience projection.
+:class:`AttackDesk`: what waits on others, under the tracker's status line: what this seat's
+attack waits for ("Waiting for Boris to choose a defence") or what came of it, and the defender's
+questions this seat may answer (the defender's choices, each with the attacker's chance to hit
+against it, and an **Answer** button; a GM's page answers for an absent player or an NPC).
+
+Both are views: the odds and the outcome are the system's, who may attack whom is the play's.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any, Mapping
 
 import ipywidgets as widgets
 
-from tabletop_widgets.core.attacks import AttackOdds, AttackSpec, find_attack
+from tabletop_widgets.core.attacks import AttackOdds, AttackSpec
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.problems import RuleError
 
@@ -46,6 +51,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Чем и как атаковать: оружие и виды атак, которые сейчас позволяют правила",
     },
     "go": {"en": "Attack", "ru": "Атаковать"},
+    "go_waiting": {"en": "Attack sent…", "ru": "Атака отправлена…"},
+    "go_waiting_tip": {
+        "en": "Your attack is on its way: the button works again once it is rolled",
+        "ru": "Ваша атака в пути: кнопка снова заработает, когда её бросят",
+    },
     "go_tip": {
         "en": "Roll the attack, apply it by the rules and write it in the log",
         "ru": "Бросить атаку, применить по правилам и записать в журнал",
@@ -85,22 +95,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "these rules do not give the odds of this attack.",
         "ru": "эти правила не дают шансов для этой атаки.",
     },
-    "unknown_attacker": {
-        "en": "Select a combatant you can see to attack with.",
-        "ru": "Выберите участника, которого вы видите, — он и будет атаковать.",
-    },
-    "unknown_target": {
-        "en": "There is no such target among the combatants you can see.",
-        "ru": "Такой цели нет среди участников, которых вы видите.",
-    },
-    "bad_options": {
-        "en": "An attack's options are names with values.",
-        "ru": "Параметры атаки — это названия со значениями.",
-    },
-    "not_your_option": {
-        "en": "{attack}: {option} is not yours to choose here.",
-        "ru": "«{attack}»: параметр «{option}» здесь выбираете не вы.",
-    },
 }
 
 _t = text_lookup(TEXTS)
@@ -111,40 +105,6 @@ def _both(key: str, **fmt: Any) -> dict[str, str]:
         loc: _t(key, loc, **{k: (tr(v, loc) if isinstance(v, Mapping) else v) for k, v in fmt.items()})
         for loc in ("en", "ru")
     }
-
-
-# ----------------------------------------------------------------------------------------------
-# The check of an attack request (what a forged widget message or a table message could send)
-# ----------------------------------------------------------------------------------------------
-def check_attack(
-    tracker: Any, attacker_id: Any, target_id: Any, attack_id: Any, options: Any
-) -> tuple[str, str, str, dict[str, Any]]:
-    """``(attacker_id, target_id, attack_id, options)`` when ``tracker``'s audience may ask for
-    this attack: both combatants are ones it sees, the attack is one the system offers now, and
-    every option is one the panel offers (``tracker.attack_option_specs``: at a table a
-    defender's choice is not the attacker's). Otherwise a ``RuleError`` a player can read. The
-    option VALUES are checked by the system (``GameSystem.attack_spec``) when the attack is made."""
-    combat = tracker.combat
-    seen = {c.id for c in combat.combatants(audience=tracker.audience)}
-    if not isinstance(attacker_id, str) or attacker_id not in seen:
-        raise RuleError("unknown_attacker", _both("unknown_attacker"))
-    if not isinstance(target_id, str) or target_id not in seen:
-        raise RuleError("unknown_target", _both("unknown_target"))
-    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise RuleError("bad_options", _both("bad_options"))
-    attacker, target = combat.character(attacker_id), combat.character(target_id)
-    spec = find_attack(
-        tracker.system.attacks(attacker, target),
-        attack_id,
-        attacker=combat.name(attacker_id),
-        target=combat.name(target_id),
-    )
-    offered = {o.name: o for o in tracker.attack_option_specs(spec, attacker_id, target_id)}
-    for name in options:
-        if name not in offered:
-            label = spec.option(name).label if name in {o.name for o in spec.options} else {"en": name, "ru": name}
-            raise RuleError("not_your_option", _both("not_your_option", attack=spec.label, option=label), option=name)
-    return attacker_id, target_id, spec.id, dict(options)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -337,32 +297,65 @@ class AttackPanel:
             self.target.tooltip = _t("target_tip", loc)
             self.choice.description = _t("attack", loc)
             self.choice.tooltip = _t("attack_tip", loc)
-            self.go.description = _t("go", loc)
-            self.go.tooltip = _t("go_tip", loc)
+            waiting = self.waiting()
+            self.go.description = _t("go_waiting" if waiting else "go", loc)
+            self.go.tooltip = _t("go_waiting_tip" if waiting else "go_tip", loc)
             attacker = t.selected
-            targets = t.attack_targets(attacker) if attacker else []
-            self._set_options(self.target, [(t.combat.name(c), c) for c in targets], self._first_target(targets))
-            spec = None
+            targets = t.play.attack_targets(t.combat, attacker) if attacker else []
+            self._set_options(self.target, self._target_options(targets), self._first_target(targets))
+            spec, waiting = None, None
             if targets:
-                specs = t.attacks_on(attacker, self.target.value)
-                self._set_options(self.choice, [(tr(s.label, loc), s.id) for s in specs], None)
-                spec = next((s for s in specs if s.id == self.choice.value), None)
+                try:
+                    specs = t.play.attacks_on(t.combat, attacker, self.target.value)
+                except RuleError as exc:  # a table still working them out: it says so
+                    specs, waiting = [], exc
+                usable = next((x.id for x in specs if not x.unavailable), None)
+                self._set_options(self.choice, [(self._attack_label(x, loc), x.id) for x in specs], usable)
+                spec = next((x for x in specs if x.id == self.choice.value), None)
             else:
                 self._set_options(self.choice, [], None)
-        self._render_controls(spec)
+        self._render_controls(spec if spec is None or not spec.unavailable else None)
         if not targets:
             return self._show(note=_t("no_targets", loc))
+        if waiting is not None:
+            return self._show(note=waiting.text(loc))
         if spec is None:
             return self._show(note=_t("no_attacks", loc, name=t.combat.name(attacker)))
+        if spec.unavailable:  # listed, with why, never dropped: the player sees what to do
+            why = tr(spec.unavailable, loc)
+            self.odds.value = f'<div class="tt-odds tt-odds-unavailable">{html.escape(why)}</div>'  # no stale odds
+            return self._show(note=why)
         out = t.combat.is_defeated(attacker)
         self._show(note=_t("out", loc, name=t.combat.name(attacker)) if out else "", figures=True)
-        self.go.disabled = out
+        self.go.disabled = out or self.waiting()  # one attack at a time: a second press sends nothing
         self.render_odds()
 
+    def waiting(self) -> bool:
+        """Whether this seat's attack is sent and not rolled yet (the desk says what it waits
+        for): the Attack button waits too."""
+        news = getattr(self.tracker.attack_desk, "news", None)
+        return bool(news is not None and news.pending)
+
+    def _target_options(self, targets: list[str]) -> list[tuple[str, str]]:
+        """The targets, each named as the play marks them (at a table: who plays each)."""
+        t = self.tracker
+        return [(t.play.target_label(t.combat, c, t.locale), c) for c in targets]
+
+    @staticmethod
+    def _attack_label(spec: AttackSpec, loc: str) -> str:
+        label = tr(spec.label, loc)
+        return f"{label} — {tr(spec.unavailable, loc)}" if spec.unavailable else label
+
     def _first_target(self, targets: list[str]) -> str | None:
-        """The target a fresh pick starts at: the first one still in the fight."""
-        combat = self.tracker.combat
-        return next((c for c in targets if not combat.is_defeated(c)), targets[0] if targets else None)
+        """The target a fresh pick starts at: the first one of the other side (a player's
+        character starts on the GM's, the GM's on a player's) still in the fight, else the first
+        one still in it."""
+        t = self.tracker
+        combat = t.combat
+        standing = [c for c in targets if not combat.is_defeated(c)]
+        mine = t.play.side(combat, t.selected) if t.selected else None
+        foes = [c for c in standing if mine is not None and t.play.side(combat, c) not in (None, mine)]
+        return (foes or standing or targets or [None])[0]
 
     def _set_options(self, dropdown: widgets.Dropdown, options: list[tuple[str, Any]], start: Any) -> None:
         """Give ``dropdown`` these options, keeping its value when still offered."""
@@ -396,7 +389,7 @@ class AttackPanel:
         if spec is not None:
             specs = [
                 o
-                for o in t.attack_option_specs(spec, t.selected, self.target.value)
+                for o in t.play.attack_option_specs(t.combat, spec, t.selected, self.target.value)
                 if not (o.kind == "choice" and len(o.choices) <= 1)  # a single choice is no choice
             ]
         sig = (loc, spec.id if spec else None, tuple(option_key(o) + (o.min, o.max, o.default) for o in specs))
@@ -458,4 +451,187 @@ class AttackPanel:
         return f'<div class="tt-odds tt-odds-none" role="status">{html.escape(_t("no_odds", loc, why=why))}</div>'
 
 
-__all__ = ["AttackPanel", "MAX_BARS", "TEXTS", "chart_bars", "chart_html", "check_attack", "odds_html"]
+# ----------------------------------------------------------------------------------------------
+# What waits on others: this seat's attack, and the defender's questions
+# ----------------------------------------------------------------------------------------------
+DESK_TEXTS: dict[str, dict[str, str]] = {
+    "question": {
+        "en": "{attacker} attacks {target}: {attack}. How does {target} defend?",
+        "ru": "{attacker} атакует цель {target}: {attack}. Как защищается {target}?",
+    },
+    "answer": {"en": "Answer", "ru": "Ответить"},
+    "answer_for": {"en": "Answer for {seat}", "ru": "Ответить за игрока {seat}"},
+    "answer_tip": {
+        "en": "Send this choice: the attack is rolled with the table's dice",
+        "ru": "Отправить выбор: атака будет брошена кубиками стола",
+    },
+    "chance": {"en": "{choice}: hit {percent}", "ru": "{choice}: попадание {percent}"},
+    "chances": {"en": "The attacker's chance to hit you", "ru": "Шанс атакующего попасть по вам"},
+    "yes": {"en": "yes", "ru": "да"},
+    "no": {"en": "no", "ru": "нет"},
+}
+
+_d = text_lookup(DESK_TEXTS)
+
+
+class AttackDesk:
+    """What waits on others, under the tracker's status line (class ``tt-table-attacks``):
+    ``status`` (``tt-attack-status``) says what this seat's attack waits for or what came of it,
+    ``questions_box`` (``tt-attack-questions``) holds the defender's questions this seat may
+    answer (each ``tt-attack-question``: the choices, each one's chance, and **Answer**). It is
+    drawn from the tracker's play (:meth:`render`), and hidden while it has nothing to say."""
+
+    def __init__(self, tracker: Any):
+        self.tracker = tracker
+        self.status = widgets.HTML(layout=widgets.Layout(display="none"), _dom_classes=("tt-attack-status",))
+        self.questions_box = widgets.VBox(_dom_classes=("tt-attack-questions",))
+        self.box = widgets.VBox([self.status, self.questions_box], _dom_classes=("tt-table-attacks",))
+        self.news = None
+        self._shown_questions: tuple = ()
+        self._told: set = set()
+        self._waiting = False
+
+    @property
+    def play(self):
+        return self.tracker.play
+
+    def show(self, news) -> None:
+        """Say ``news`` (what the play says of this seat's attack) in the status line."""
+        self.news = news
+        self.render_status()
+
+    def render(self, force: bool = False) -> None:
+        """Follow the play: the seat's attack as it stands, the questions open to it."""
+        news = self.play.attack_news(self.tracker.combat)
+        if news is not None and news.key not in self._told:
+            self.news = news
+            if not news.pending:
+                self._told.add(news.key)
+                self.play.seen(news)  # a refusal read: it goes
+        elif news is None and self.news is not None and self.news.pending:
+            self.news = None  # the wait is over and nothing to say of it here
+        self.render_status()
+        self.render_questions(force)
+
+    def render_status(self) -> None:
+        news = self.news
+        waiting = bool(news is not None and news.pending)
+        if waiting != self._waiting:  # the Attack button follows: waiting, or free again
+            self._waiting = waiting
+            if "attack" in self.tracker.built_parts():
+                self.tracker.attack_panel.render()
+        if news is None:
+            self.status.value = ""
+            self.status.layout.display = "none"
+            return
+        cls = "tt-msg tt-error" if news.error else ("tt-msg tt-pending" if news.pending else "tt-msg")
+        role = "alert" if news.error else "status"
+        text = html.escape(tr(news.text, self.tracker.locale))
+        busy = '<span class="tt-spinner" aria-hidden="true"></span>' if news.pending else ""
+        self.status.value = f'<div class="{cls}" role="{role}" aria-live="polite">{busy}{text}</div>'
+        self.status.layout.display = ""
+
+    def render_questions(self, force: bool = False) -> None:
+        qs = self.play.questions()
+        key = (self.tracker.locale, tuple(q["request"] for q in qs))
+        if key == self._shown_questions and not force:
+            return
+        self._shown_questions = key
+        for old in self.questions_box.children:
+            close_tree(old)
+        self.questions_box.children = [self._question_widget(q) for q in qs]
+
+    def _question_widget(self, q: Mapping[str, Any]) -> widgets.Widget:
+        from tabletop_widgets.table import option_from_json
+
+        loc = self.tracker.locale
+        head = widgets.HTML(
+            '<div class="tt-attack-asks">'
+            + html.escape(
+                _d(
+                    "question",
+                    loc,
+                    attacker=tr(q.get("attacker_name") or {}, loc),
+                    target=q.get("target_name", ""),
+                    attack=tr(q.get("label") or {}, loc),
+                )
+            )
+            + "</div>"
+        )
+        options = [option_from_json(o) for o in q.get("options") or ()]
+        controls = {o.name: _defence_control(o, loc) for o in options}
+        chances = widgets.HTML(_chances_html(q, options, loc), _dom_classes=("tt-attack-chances",))
+        seat = q.get("seat")
+        if self.play.audience == "gm" and seat not in (None, "gm"):
+            text = _d("answer_for", loc, seat=q.get("seat_name") or seat)
+        else:
+            text = _d("answer", loc)
+        button = widgets.Button(description=text, tooltip=_d("answer_tip", loc), button_style="primary")
+        button.add_class("tt-attack-answer")
+        button.on_click(lambda _b, r=q["request"], c=controls: self.answer(r, {k: w.value for k, w in c.items()}))
+        box = widgets.VBox([head, widgets.HBox(list(controls.values())), chances, button])
+        box.add_class("tt-attack-question")
+        return box
+
+    def answer(self, request: str, options: Mapping[str, Any]) -> None:
+        """The **Answer** button (checked by the play: the seat asked, or the GM)."""
+        try:
+            news = self.play.answer(request, dict(options))
+        except (ValueError, KeyError, PermissionError) as exc:
+            from tabletop_widgets.core.play import AttackNews
+
+            news = AttackNews({loc: error_text(exc, loc) for loc in ("en", "ru")}, error=True)
+        if news is not None:
+            self.show(news)
+        self.render_questions(force=True)
+
+    def relabel(self) -> None:
+        self.render_status()
+        self.render_questions(force=True)
+
+
+def _chances_html(q: Mapping[str, Any], options, loc: str) -> str:
+    """Each defender's choice with the attacker's chance to hit against it (the table worked them
+    out with both sheets), when the question carries them."""
+    chances = q.get("chances") or {}
+    rows = []
+    for o in options:
+        for value, p in chances.get(o.name) or ():
+            if o.kind == "choice":
+                label = next((tr(lab, loc) for v, lab in o.choices if v == value), str(value))
+                choice = f"{tr(o.label, loc)}: {label}"
+            elif o.kind == "bool":
+                choice = f"{tr(o.label, loc)}: {_d('yes' if value else 'no', loc)}"
+            else:
+                choice = f"{tr(o.label, loc)} {value}"
+            rows.append(f"<li>{html.escape(_d('chance', loc, choice=choice, percent=percent_text(Fraction(p))))}</li>")
+    if not rows:
+        return ""
+    return f'<div class="tt-attack-chances-title">{html.escape(_d("chances", loc))}</div><ul>{"".join(rows)}</ul>'
+
+
+def _defence_control(o, loc: str) -> widgets.Widget:
+    """The control of one of the defender's options, at its default."""
+    label = tr(o.label, loc)
+    if o.kind == "bool":
+        w = widgets.Checkbox(value=bool(o.default), description=label, indent=False)
+    elif o.kind == "choice":
+        w = widgets.Dropdown(options=[(tr(lab, loc), v) for v, lab in o.choices], description=label)
+        values = [v for v, _ in o.choices]
+        if o.default in values:
+            w.value = o.default
+    elif o.kind == "int":
+        w = widgets.BoundedIntText(
+            value=int(o.default or 0),
+            min=o.min if o.min is not None else -999,
+            max=o.max if o.max is not None else 999,
+            description=label,
+        )
+    else:
+        w = widgets.Text(value=str(o.default or ""), description=label)
+    w.style = {"description_width": "initial"}
+    w.add_class("tt-attack-defence")
+    return w
+
+
+__all__ = ["AttackDesk", "AttackPanel", "DESK_TEXTS", "MAX_BARS", "TEXTS", "chart_bars", "chart_html", "odds_html"]

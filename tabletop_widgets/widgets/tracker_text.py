@@ -123,6 +123,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "add_tip": {"en": "Add the combatant to the end of the order", "ru": "Добавить участника в конец очереди"},
     "log": {"en": "Log", "ru": "Журнал"},
     "not_allowed": {"en": "You are not allowed to do that.", "ru": "Вам это делать нельзя."},
+    "not_your_attack": {
+        "en": "You attack with your own character only, on its turn.",
+        "ru": "Атаковать можно только своим персонажем и в его ход.",
+    },
     "need_name": {"en": "Type a name first.", "ru": "Сначала введите имя."},
     "locale_tip": {"en": "Language", "ru": "Язык"},
     "init_none": {"en": "—", "ru": "—"},

@@ -20,9 +20,9 @@ import ipywidgets as widgets
 import traitlets as t
 
 from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.play import LocalPlay, Play
 from tabletop_widgets.core.problems import RuleError
 from tabletop_widgets.core.system import GameSystem, term_of
-from tabletop_widgets.dice import roll as dice_roll
 from tabletop_widgets.front import stylesheet
 
 from . import language
@@ -77,7 +77,13 @@ class DiceTray(TrayChecks):
         ``can(action) -> bool`` checked in every handler: ``"roll_check"``, ``"roll_notation"``,
         ``"set_option"``, ``"gm_options"`` (showing GM-only options), ``"after_roll"`` (what
         the rules still let a player do to a rolled check, e.g. Life&Death's epic dice spent
-        after the roll). Default: allow all.
+        after the roll). Default: what ``play`` allows.
+    play : Play, optional
+        What the tray's rolls go through (:mod:`tabletop_widgets.core.play`): by default the
+        notebook's own (:class:`~tabletop_widgets.core.play.LocalPlay`, with the tray's dice); a
+        shared table's seat gives its ``TablePlay`` (the table's fair dice, the outcome recorded).
+    character_id : str, optional
+        The character's id where ``play`` keeps several (a table's).
     animate : bool
         Tumble the dice (readers who prefer reduced motion always get still dice).
     """
@@ -96,14 +102,18 @@ class DiceTray(TrayChecks):
         who: str | None = None,
         can: Callable[[str], bool] | None = None,
         animate: bool = True,
+        play: Play | None = None,
+        character_id: str | None = None,
         **kwargs: Any,
     ):
         given, locale = locale, language.start_locale(locale)  # None: the page's language
         self.character = character
-        self.system = resolve_system(system, character)
+        self.character_id = character_id
+        self.system = resolve_system(system, character) if play is None else play.system
         self.rng = rng if rng is not None else random.Random(seed)
+        self.play = play if play is not None else LocalPlay(self.system, rng=self.rng)
         self.roll_log = log
-        self.can = can or (lambda action: True)
+        self.can = can or (lambda action: self.play.can(action, self.character_id))
         self._who = who
         self.last_result: Any = None  # CheckResult or RollResult
         self.last_kind: str | None = None  # "check" or "notation"
@@ -292,41 +302,30 @@ class DiceTray(TrayChecks):
             self.roll_log.add_roll(result, who=self.who)
         return result
 
-    # -- the hooks a tray rolling elsewhere overrides (a shared table's tray rolls through its
-    # session); they raise ValueError, KeyError or PermissionError, which the tray shows --------
+    # -- what the tray asks its play (:mod:`tabletop_widgets.core.play`); a refusal is a
+    # ValueError, KeyError or PermissionError, which the tray shows --------------------------------
     def perform_check(self, check_id: str, options: Mapping[str, Any]):
-        """Roll ``check_id`` with ``options`` for the tray's character and apply its effects.
-        Returns ``(result, {trait: (old, new)}, effects_error or None)``."""
-        result = self.system.roll_check(self.character, check_id, rng=self.rng, **options)
-        changes: dict[str, tuple[Any, Any]] = {}
-        effects_error = None
-        if result.effects:
-            self._suspend += 1
-            try:
-                changes = dict(self.system.apply_effects(self.character, result.effects) or {})
-            except ValueError as exc:
-                effects_error = exc
-            finally:
-                self._suspend -= 1
-        return result, changes, effects_error
+        """Roll ``check_id`` with ``options`` for the tray's character and apply its effects
+        (``play.check``). Returns ``(result, {trait: (old, new)}, effects_error or None)``."""
+        self._suspend += 1
+        try:
+            return self.play.check(self.character, self.character_id, check_id, options, locale=self.locale)
+        finally:
+            self._suspend -= 1
 
     def perform_after_roll(self, previous, options: Mapping[str, Any]):
-        """``previous`` (the latest check) read again by ``system.after_roll`` with ``options``
-        and the new result's effects applied, all or nothing. Returns ``(result, {trait: (old,
-        new)}, None)``; raises the rules' refusal (a ValueError) with nothing changed."""
-        result = self.system.after_roll(self.character, previous, **dict(options))
-        changes: dict[str, tuple[Any, Any]] = {}
-        if result.effects:
-            self._suspend += 1
-            try:
-                changes = dict(self.system.apply_effects(self.character, result.effects) or {})
-            finally:
-                self._suspend -= 1
-        return result, changes, None
+        """``previous`` (the latest check) read again as the rules allow after the roll with
+        ``options`` and the new result's effects applied, all or nothing (``play.after_roll``).
+        Returns ``(result, {trait: (old, new)}, None)``; raises the refusal with nothing changed."""
+        self._suspend += 1
+        try:
+            return self.play.after_roll(self.character, self.character_id, previous, options, locale=self.locale)
+        finally:
+            self._suspend -= 1
 
     def perform_roll(self, text: str):
         """Roll the notation ``text`` (with the character's ``@variables``); returns the result."""
-        return dice_roll(text, rng=self.rng, variables=self.variables(), locale=self.locale)
+        return self.play.roll(text, variables=self.variables(), locale=self.locale)
 
     def show_notation_result(self, result) -> None:
         """Show a notation roll's result (rolled here, or by a shared table for this tray)."""

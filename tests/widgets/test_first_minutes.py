@@ -160,3 +160,17 @@ def test_players_are_not_told_to_use_controls_they_do_not_have(new_table):
     assert "damage" in next(iter(gm.tracker._rows.values())).select.tooltip
     # the same tracker on a play page, where everything is allowed, keeps the GM's words
     assert "add some below" in CombatTracker(RET).empty_note.value
+
+
+def test_the_gm_lets_npcs_defend_by_their_default_choice(new_table):
+    """The Seat links tab's second table option (issue 30): off at first, the GM's box sets it for
+    the table (every GM page's box follows), in both languages; a player's page has no such box."""
+    gm = new_table.view("gm")
+    assert gm.npcs_defend.value is False and table_option(gm.session, "npcs_defend_by_default") is False
+    assert "NPCs defend by their default choice" in gm.npcs_defend.description
+    frontend_update(gm.npcs_defend, value=True)
+    assert table_option(gm.session, "npcs_defend_by_default") is True
+    gm.locale = "ru"
+    assert "Неигровые персонажи" in gm.npcs_defend.description and "NPC" not in gm.npcs_defend.description
+    p1 = new_table.view("p1")
+    assert getattr(p1, "npcs_defend", None) is None

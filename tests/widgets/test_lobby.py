@@ -180,3 +180,31 @@ def test_forged_character_files_attach_nothing(store):
     assert locked.attach_character(0, b"{}", "x.json") is False
     made = lobby.create()
     assert made is not None  # the refused files left the sample characters in place
+
+
+def test_switching_to_russian_after_the_links_keeps_the_characters_names(store):
+    """The first evening, item 15: the GM created the table with the English sample names, then
+    switched the lobby to Russian; the prefilled characters were renamed (Aria became Аня) under
+    links already sent with the old names. Once the links are shown, the form shows the table
+    as it was made, in any language."""
+    import html
+
+    key = prepare_lobby_key(store)
+    lobby = Lobby(store, base="http://x/t.ipynb")
+    frontend_update(lobby.key, value=key)
+    frontend_click(lobby.create_button)
+    made = lobby.created
+    assert made is not None
+    names = [c.value for _p, c in lobby.seat_rows]
+    players = [p.value for p, _c in lobby.seat_rows]
+    title, gm = lobby.table_title.value, lobby.gm_name.value
+    assert names == ["Aria", "Boris"]
+    lobby.locale = "ru"
+    assert [c.value for _p, c in lobby.seat_rows] == names
+    assert [p.value for p, _c in lobby.seat_rows] == players
+    assert (lobby.table_title.value, lobby.gm_name.value) == (title, gm)
+    links = html.unescape(lobby.links.value)
+    assert "персонаж: Aria" in links and "Аня" not in links
+    # a new table made from the form again starts from the samples of the language it is in now
+    lobby.players.value = 3
+    assert lobby.seat_rows[2][1].value == "Вера"

@@ -88,3 +88,47 @@ def test_the_gm_runs_the_campaign_from_the_lobby(setup):
     assert new_gm.role == "gm"
     lobby.locale = "ru"
     assert "сессия 2 (идёт)" in cl.pick.options[0][0] and "Открыть сегодняшнюю сессию" == cl.start_button.description
+
+
+# trust round 3, item 7: a page unlocked with a key that was rotated since is locked again
+@pytest.mark.parametrize("rotate", ["new key", "chosen key", "no key mode"])
+def test_rotating_the_lobby_key_locks_pages_unlocked_with_the_old_one(setup, rotate):
+    """An open lobby page unlocked before the key was rotated still issued GM links: every
+    privileged step now checks that the key it was unlocked with is still the store's, and the
+    page says so and locks itself."""
+    store, key, made, lobby = setup
+    cl = lobby.campaign_list
+    lobby.key.value = key
+    frontend_click(cl.show_button)
+    assert cl.unlocked
+    if rotate == "new key":
+        prepare_lobby_key(store, renew=True)
+    elif rotate == "chosen key":
+        prepare_lobby_key(store, key=key)  # the same text set again is a new key all the same
+    else:
+        prepare_lobby_key(store, disabled=True)
+    tokens = {s.seat: s.token_hash for s in store.seats(made.table_id)}
+    assert cl.new_gm_link() is None
+    assert cl.add_player("Mallory") is None and cl.retire("bob") is False and cl.open_tonight() is None
+    assert {s.seat: s.token_hash for s in store.seats(made.table_id)} == tokens  # nothing issued
+    assert not cl.unlocked and cl.tools.layout.display == "none"
+    assert "lobby key was changed" in cl.message.value
+    lobby.locale = "ru"
+    assert "Ключ лобби сменился" in html.unescape(cl.message.value)
+    cl.reload()  # a forged reload shows nothing either
+    assert "Crypt" not in str(cl.pick.options)
+
+
+def test_a_page_unlocked_with_the_current_key_goes_on(setup):
+    store, key, made, lobby = setup
+    cl = lobby.campaign_list
+    lobby.key.value = key
+    frontend_click(cl.show_button)
+    other = open_store(store.path)  # another kernel checks the key meanwhile: the same key
+    try:
+        from tabletop_widgets.table import check_lobby_key
+
+        check_lobby_key(other, key)
+    finally:
+        other.close()
+    assert cl.new_gm_link() is not None and cl.unlocked

@@ -3,13 +3,16 @@ text and messages from a "front end" are simulated in plain pytest."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pytest
 
-from tabletop_widgets.dice import DiceError
+from tabletop_widgets.dice import DiceError, chance, roll
+from tabletop_widgets.dice.render import pct
 from tabletop_widgets.widgets import RollerPage, dice_page
 from tabletop_widgets.widgets import roller as roller_mod
 from helpers import frontend_update as _frontend_update
@@ -144,10 +147,9 @@ def test_bad_input_shows_caret_and_changes_nothing_else(roller):
     roller.roll_button.click()
     assert roller.last_error is not None
     err = roller.error.value
-    assert err.startswith("<pre") and err.endswith("</pre>")
-    assert "^" in err
-    caret_line = roller.last_error.caret("en").splitlines()[1]
-    assert caret_line.strip() == "^"
+    assert 'role="alert"' in err and "tt-roll-error-msg" in err
+    # the bad character is marked (the caret is drawn under it), the rest of the line around it
+    assert '4d6kh3 +<span class="tt-caret" title="here">*</span> 2</code>' in err
     assert (roller.result.value, roller.history.value, roller.results, roller.last_result) == before
 
     # a good roll afterwards clears the error
@@ -161,7 +163,7 @@ def test_error_text_is_escaped(roller):
     roller.notation.value = "<b>1d6"
     roller.roll_button.click()
     assert "<b>" not in roller.error.value
-    assert "&lt;b&gt;" in roller.error.value
+    assert "&lt;</span>b&gt;1d6" in roller.error.value
 
 
 def test_history_is_newest_first_and_capped(roller):
@@ -226,3 +228,115 @@ def test_empty_history_message_and_unknown_locale(roller):
     assert "No rolls yet" in roller.history.value
     with pytest.raises(ValueError):
         RollerPage(locale="de")
+
+
+# -- the page takes what %roll takes (issue "The first evening", item 7) ---------------------
+
+
+def test_prob_shows_the_exact_odds_instead_of_unknown_word_prob(roller):
+    """``--prob 2d6+1 >= 8`` failed with "unknown word 'prob'": the page read the whole line as
+    dice. Now it reads the flags as ``%roll`` does and shows the exact odds, rolling nothing."""
+    out = roller.roll("--prob 2d6+1 >= 8")
+    assert roller.last_error is None, roller.last_error
+    assert out is roller.last_distribution and out.p_pass == Fraction(7, 12)
+    assert roller.results == [] and roller.last_result is None
+    assert "58.33%" in roller.result.value and "tt-dist" in roller.result.value
+    assert "the exact odds: nothing is rolled" in roller.result.value
+    assert "--prob 2d6+1 &gt;= 8: chance to pass 58.33%" in roller.history.value
+
+
+def test_the_echo_shows_what_was_typed_and_what_it_means(roller):
+    """``1d20+5 adv vs 15`` was echoed as ``2d20kh1`` only: now the typed line comes first, then
+    what it means (advantage, the check), then the dice."""
+    roller.roll("1d20+5 adv vs 15")
+    shown = roller.result.value
+    assert '<code class="tt-roll-typed">1d20+5 adv vs 15</code>' in shown
+    assert "adv: two d20, the higher counts (2d20kh1)" in shown
+    assert "a check: it passes when the total is ≥ 15" in shown
+    assert shown.index("tt-roll-typed") < shown.index("tt-roll-means") < shown.index('class="tt-roll"')
+    assert re.search(r"<li>1d20\+5 adv vs 15 → 2d20kh1 ", roller.history.value)
+    assert "<code>%roll 1d20+5 adv vs 15</code>" in shown  # the same line in a notebook
+    roller.set_locale("ru")
+    assert "adv: два d20, в зачёт больший (2d20kh1)" in roller.result.value
+    assert "проверка: пройдена, когда итог ≥ 15" in roller.result.value
+
+
+def test_every_roll_shows_its_exact_odds(roller):
+    roller.roll("2d6+3 >= 8")
+    assert roller.last_distribution.p_pass == chance("2d6+3", ">=", 8)
+    assert f"chance to pass {pct(chance('2d6+3', '>=', 8))}" in roller.result.value
+    result = roller.roll("3d6")
+    expected = pct(chance("3d6", ">=", result.total))
+    assert f"average 10.5 · from 3 to 18 · {result.total} or more: {expected}" in roller.result.value
+    roller.set_locale("ru")
+    assert f"в среднем 10.5 · от 3 до 18 · {result.total} или больше: {expected}" in roller.result.value
+
+
+def test_a_roll_too_large_for_exact_odds_still_rolls_and_says_why(roller):
+    result = roller.roll("1000d6")
+    assert result is not None and roller.last_error is None
+    assert "tt-roll-no-odds" in roller.result.value and "too large for exact odds" in roller.result.value
+
+
+def test_repeat_seed_and_locale_flags_work_as_in_the_magic(roller):
+    rep = roller.roll("-n 6 4d6kh3")
+    assert len(rep.results) == 6 and "rolled 6 times" in roller.result.value
+    assert "each roll · average" in roller.result.value
+    line = re.search(r"<li>(.*?)</li>", roller.history.value).group(1)
+    assert line == f"-n 6 4d6kh3: {', '.join(str(t) for t in rep.totals)} (total {rep.total})"
+    a, b = roller.roll("--seed 7 3d6"), roller.roll("--seed 7 3d6")
+    assert [d.value for d in a.dice] == [d.value for d in b.dice] == [d.value for d in roll("3d6", seed=7).dice]
+    ru = roller.roll("--locale ru 5d10>=6")
+    assert ru.text("ru") in roller.result.value or "успех" in roller.result.value
+
+
+@pytest.mark.parametrize(
+    "line, at, en, ru",
+    [
+        ("--nope 3d6", 0, "unknown flag --nope", "неизвестный флаг --nope"),
+        ("-n 0 4d6kh3", 3, "-n must be 1..100, got 0", "-n — от 1 до 100, а не 0"),
+        ("-n 6 4d6kh3 +* 2", 13, "unexpected '*'", "неожиданный"),
+        ("--prob 2d6 >= ", 13, "expected a target after the comparison", "после сравнения ожидалась цель"),
+        ("--seed 4", 8, "nothing to roll", "нечего бросать"),
+    ],
+)
+def test_a_bad_line_marks_the_spot_in_what_was_typed(roller, line, at, en, ru):
+    """The caret points into the whole line, flags included (a dice error's position is into
+    the dice text: the page adds where that text starts); the message is in both languages."""
+    before = roller.history.value
+    assert roller.roll(line) is None
+    err = roller.error.value
+    assert html.escape(en) in err
+    mark = re.search(r'<code class="tt-roll-error-line">(.*?)<span class="tt-caret"', err).group(1)
+    assert len(html.unescape(mark)) == at, (mark, at)
+    assert roller.history.value == before
+    roller.set_locale("ru")
+    assert html.escape(ru) in roller.error.value
+    roller.set_locale("en")
+
+
+def test_the_examples_roll_what_they_show(roller):
+    for button in roller.example_buttons:
+        button.click()
+        assert roller.notation.value == button.description
+        assert roller.last_error is None, (button.description, roller.last_error)
+        assert button.tooltip == f"Roll {button.description}"
+    assert roller.roll_count == len(roller.example_buttons)
+    assert "tt-roll-examples" in roller.examples._dom_classes
+
+
+@pytest.mark.parametrize(
+    "line", ["--prob 2d6+1 >= 8", "-n 6 4d6kh3", "--seed 7 --locale ru 3d6", "-- -1d4+10", "1d20 -1d4"]
+)
+def test_the_page_and_the_magic_read_a_line_alike(line):
+    from tabletop_widgets.dice.command import read_command
+    from tabletop_widgets.magics import split_flags
+
+    opts, rest = split_flags(line)
+    command = read_command(line)
+    assert (opts["n"], opts["seed"], opts["prob"], rest) == (
+        command.repeat,
+        command.seed,
+        command.prob,
+        command.expression,
+    )

@@ -148,3 +148,19 @@ def test_a_rule_problem_of_a_field_not_on_the_sheet_shows_beside_the_field_that_
                 names = {n for s in system.sheet.sections for f in s.fields for n in (f.name, f.max_trait) if n}
                 assert p.field not in names, (slug, p.field)
         assert_agrees(sheet)
+
+
+def test_the_new_form_starts_an_item_at_the_systems_declared_defaults():
+    """A new R.E.T. ability in the sheet's New form starts as the book starts one (level 3 on a
+    third-tier parameter, not a pillar: L407, L1726), the core's ``new_item``, not the widget's
+    own blanks (level 1 on the first parameter)."""
+    from tabletop_widgets.core.sheet import new_item
+
+    system = get_system("ret")
+    sheet = CharacterSheet(system.Character(name="Мирон"), system, open_sections="all")
+    view = sheet.views["abilities"]
+    view.open_form(None)
+    shown = {name: ctl.value for name, (f, ctl, _lab) in view.form.controls.items() if f is not None}
+    expected = new_item(view.field)
+    assert expected["level"] == 3 and expected["base_param"] not in ("body", "mind", "spirit")
+    assert str(shown["level"]) == "3" and shown["base_param"] == expected["base_param"]

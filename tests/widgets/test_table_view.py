@@ -336,8 +336,11 @@ def test_roll_damage_and_turn_reach_the_others(table):
     gm.tracker.next_turn()
     for view in (gm, p2, p1):
         view.session.poll()
-    assert p2.roll_log.entries[-1].who == "Pat" and "2d6+1" in p2.roll_log.entries[-1].text()
-    assert gm.roll_log.entries[-1].who == "Pat"
+    rolled = [x for x in p2.roll_log.entries if "2d6+1" in x.text()]
+    assert [x.who for x in rolled] == ["Pat"] and [x.who for x in gm.roll_log.entries if "2d6+1" in x.text()] == ["Pat"]
+    # the fight is in every seat's log too, in the tracker's words (issue 30): the damage, the turn
+    fight = [x.text() for x in p2.roll_log.entries if x.who == "Gail"]
+    assert any("damage 2" in line for line in fight) and any("turn:" in line for line in fight)
     assert table.system.health(p1.models["c1"])[0] < hp_before  # Pat's own sheet
     assert table.system.health(gm.models["c1"])[0] < hp_before  # the GM's sheet
     for view in (p1, p2):

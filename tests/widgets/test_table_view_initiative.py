@@ -37,11 +37,13 @@ def test_the_button_rolls_with_the_next_fair_index(table):
     tid = table.made.table_id
     everything = store.events(tid, after_seq=head)
     # the initiative and both tracker states are one transaction; a roll whose result costs
-    # Luck or Sanity (RET) is followed by the sheets' updates, which depend on the fair dice
+    # Luck or Sanity (RET) is followed by the sheets' updates, which depend on the fair dice.
+    # The initiative carries the Goblin's sheet (the GM's: an NPC of the tracker), so it is the
+    # GM's; players read the order from the tracker's own projection
     written = [e for e in everything if e.kind != "character.update"]
     updates = [e for e in everything if e.kind == "character.update"]
     assert [(e.kind, e.audience) for e in written] == [
-        ("initiative", "all"),
+        ("initiative", "gm"),
         ("combat.state", "all"),
         ("combat.state", "gm"),
     ]
@@ -61,7 +63,7 @@ def test_the_button_rolls_with_the_next_fair_index(table):
     # the players' screens follow
     p1.session.poll()
     assert p1.tracker.combat.order == combat.order
-    assert "Initiative" in json.dumps([e.what for e in p1.roll_log.entries], ensure_ascii=False)
+    assert "initiative" in json.dumps([e.breakdown for e in p1.roll_log.entries], ensure_ascii=False)
     # a reload rebuilds the same tracker (replay never rolls)
     gm2 = table.view("gm")
     assert gm2.tracker.combat.state() == combat.state()

@@ -94,11 +94,11 @@ def test_a_players_sheet_is_built_when_their_tab_is_opened(table):
 # a GM's Notes, Seat links and Sessions tabs: built when first shown
 # ---------------------------------------------------------------------------------------------
 def test_the_gm_page_opens_without_its_notes_seats_and_sessions(table, monkeypatch):
-    import tabletop_widgets.table.campaign as campaign
+    import tabletop_widgets.table as table_layer
 
     verified = []
-    real = campaign.session_reports
-    monkeypatch.setattr(campaign, "session_reports", lambda *a, **k: verified.append(1) or real(*a, **k))
+    real = table_layer.session_reports
+    monkeypatch.setattr(table_layer, "session_reports", lambda *a, **k: verified.append(1) or real(*a, **k))
     gm = table.view("gm")
     assert not gm.gm_tab_built("notes") and not gm.gm_tab_built("tab_seats") and not gm.sessions_built
     assert gm.notes_box.children == () and gm.seats_box.children == () and gm.sessions_box.children == ()

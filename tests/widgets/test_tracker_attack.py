@@ -218,7 +218,7 @@ def test_a_target_hidden_from_players_is_neither_offered_nor_attackable(lantern)
     assert [v for _, v in panel.target.options] == ["bo"]
     before = state(gm)
     assert player.perform_attack("ada", "cy", "strike", {}) is None
-    assert player.message == ATTACK_TEXTS["unknown_target"]["en"]
+    assert player.message == "There is no such target among the combatants you can see."
     assert "Cy" not in player.message
     # nor may a hidden combatant attack from a player's tracker
     assert player.perform_attack("cy", "bo", "strike", {}) is None
@@ -262,22 +262,28 @@ def test_a_seat_that_may_not_attack_gets_no_attack_part(lantern):
     assert t.attack_fold.layout.display == "none" and t.attack_fold.selected_index is None
 
 
-def test_the_seam_a_table_overrides(lantern):
+def test_the_seam_a_table_uses_is_the_play(lantern):
+    """The tracker acts through its play (``core.play``): a table's play leaves out the options a
+    defender's seat chooses, gives the odds and makes the attack; the tracker only draws them, and
+    the play's check refuses a request naming an option it does not offer."""
+    from tabletop_widgets.core.play import AttackNews, LocalPlay
+
     calls = []
 
-    class TableTracker(CombatTracker):
-        def attack_option_specs(self, spec, attacker_id, target_id):
+    class TableLike(LocalPlay):
+        def attack_option_specs(self, combat, spec, attacker_id, target_id):
             return [o for o in spec.options if o.name not in spec.defender_options]
 
-        def attack_odds(self, attacker_id, target_id, attack_id, options):
+        def attack_odds(self, combat, attacker_id, target_id, attack_id, options):
             calls.append(("odds", attacker_id, target_id, attack_id, dict(options)))
-            return super().attack_odds(attacker_id, target_id, attack_id, options)
+            return super().attack_odds(combat, attacker_id, target_id, attack_id, options)
 
-        def perform_attack(self, attacker_id, target_id, attack_id, options):
+        def attack(self, combat, attacker_id, target_id, attack_id, options):
+            self.check_attack(combat, attacker_id, target_id, attack_id, options)
             calls.append(("perform", attacker_id, target_id, attack_id, dict(options)))
-            return None
+            return AttackNews({"en": "sent", "ru": "отправлено"}, pending=True)
 
-    t = tracker(lantern, cls=TableTracker)
+    t = tracker(lantern, play=TableLike(lantern))
     panel = opened(t)
     assert list(panel.controls) == ["aim", "might"]  # the dodge is Bo's to choose
     assert ("odds", "ada", "bo", "strike", {"aim": False, "might": False}) in calls
