@@ -1,42 +1,62 @@
-# tabletop-widgets: `make play` (serve the dashboards), `make test` (all tests), `make bench`.
+# tabletop-widgets: `make play` (serve the dashboards), `make test` (all tests), `make bench`,
+# `make lab` (JupyterLab for your own notebooks).
 #
 # Everything installs into ./.venv; a stamp file per extra means pip runs again only when
-# pyproject.toml changes (or the venv is new). pip may warn about missing local index
-# directories from the machine's pip config: harmless.
+# pyproject.toml changes (or the venv is new). pip's own output (a hundred lines, warnings about
+# a machine's pip config among them) goes to $(VENV)/pip-<extra>.log: one line says so, and the
+# log's end is shown only when pip fails.
 
 PYTHON3     ?= python3
 VENV        ?= .venv
 PY          := $(VENV)/bin/python
 PORT        ?= 8866
+LAB_PORT    ?= 8888
 HOST        ?= 127.0.0.1
 TABLETOP_DB ?= $(HOME)/.local/share/tabletop-widgets/table.db
 PYTEST_ARGS ?=
 CHROMIUM    ?= /usr/bin/chromium
 PG_TEST_DIR ?= /tmp/tabletop-pg-$(shell id -u)
 NO_LOBBY_KEY ?=
+MAX_KERNELS ?=
 
 export TABLETOP_DB
 
-.PHONY: play test bench chromium postgres postgres-stop screenshots clean-venv
+.PHONY: play lab test bench chromium postgres postgres-stop screenshots clean-venv
 
 $(PY):
 	$(PYTHON3) -m venv $(VENV)
 
 # one stamp per extra, rebuilt when pyproject.toml (or the venv itself) is newer
+PIP_QUIETLY = @echo "installing tabletop-widgets[$(1)] into $(VENV) (pip's output: $(VENV)/pip-$(1).log)"; \
+	$(PY) -m pip install -e '.[$(1)]' > $(VENV)/pip-$(1).log 2>&1 || \
+	{ tail -n 30 $(VENV)/pip-$(1).log; echo "pip failed: its whole output is in $(VENV)/pip-$(1).log"; exit 1; }
+
 $(VENV)/.stamp-voila: pyproject.toml | $(PY)
-	$(PY) -m pip install -e '.[voila]'
+	$(call PIP_QUIETLY,voila)
+	@touch $@
+
+$(VENV)/.stamp-lab: pyproject.toml | $(PY)
+	$(PY) -m pip install -e '.[lab]'
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml | $(PY)
-	$(PY) -m pip install -e '.[test]'
-	touch $@
+	$(call PIP_QUIETLY,test)
+	@touch $@
 
 # The lobby asks for a key before it creates a table: `make play` sets one in the store (generated
 # and printed once when there is none; TABLETOP_LOBBY_KEY=... sets a chosen one, stored hashed).
 # `make play NO_LOBBY_KEY=1` lets anyone who reaches the server create tables, and says so.
-# Opening the store creates its directory (0700) and file (0600) private.
+# Opening the store creates its directory (0700) and file (0600) private. The pages and the lobby
+# key are printed once the server is up and its ready kernels made, last on the screen.
+# `make play MAX_KERNELS=N` caps the server's kernels (default: sized from the machine's memory).
 play: $(VENV)/.stamp-voila
-	$(PY) -m tabletop_widgets play --host "$(HOST)" --port "$(PORT)" --db "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,) $(if $(NO_PREHEAT),--no-preheat,)
+	@$(PY) -m tabletop_widgets play --host "$(HOST)" --port "$(PORT)" --db "$(TABLETOP_DB)" $(if $(NO_LOBBY_KEY),--no-lobby-key,) $(if $(NO_PREHEAT),--no-preheat,) $(if $(MAX_KERNELS),--max-kernels "$(MAX_KERNELS)",)
+
+# JupyterLab in the same venv, opened on notebooks/ (the tutorial runs as it is): in a notebook of
+# your own, `%load_ext tabletop_widgets` and `from tabletop_systems.ret import Character`. As root
+# (a container) JupyterLab needs --allow-root: given then.
+lab: $(VENV)/.stamp-lab
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ServerApp.ip="$(HOST)" --ServerApp.port="$(LAB_PORT)" $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # Debian's chromium for the browser tests: installed when missing and we are root (as in CI).
 # Elsewhere the browser tests skip with the reason (and fail when CI is set).

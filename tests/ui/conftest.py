@@ -117,6 +117,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def kernel_pids(pid: int) -> list[int]:
+    """The kernels among a Voila server's children (not the table's resolver beside them)."""
+    out = []
+    for kid in child_pids(pid):
+        try:
+            with open(f"/proc/{kid}/cmdline", "rb") as f:
+                if b"tabletop_widgets.table\x00resolve" in f.read():
+                    continue
+        except OSError:
+            continue
+        out.append(kid)
+    return out
+
+
 def child_pids(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (a Voila server's kernels), read from ``/proc``."""
     kids = []

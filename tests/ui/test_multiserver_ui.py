@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 from playwright.sync_api import expect
-from conftest import child_pids, in_ci, open_context, running, start_voila
+from conftest import child_pids, in_ci, kernel_pids, open_context, running, start_voila
 
 
 pytestmark = pytest.mark.ui
@@ -131,9 +131,117 @@ def test_roll_on_one_server_reaches_player_on_the_other(two_servers, browser, wa
         expect(gm.locator(".tt-table-log li").filter(has_text="2d4+50")).to_have_count(1, timeout=ARRIVE_TIMEOUT)
         # memory of a table seat: each server runs one kernel here (deploy.md quotes this)
         for name, pid in zip("AB", pids):
-            kernels = [f"{_rss_mb(k):.0f}" for k in child_pids(pid)]
+            kernels = [f"{_rss_mb(k):.0f}" for k in kernel_pids(pid)]
             print(f"server {name}: voila {_rss_mb(pid):.0f} MB RSS, kernels {kernels} MB RSS")
         assert gm_watch.problems() == [] and bob_watch.problems() == []
     finally:
         gm_ctx.close()
         bob_ctx.close()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a killed one not yet reaped is a zombie: not running)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _resolver_server(db: str, table_id: str, servers) -> object:
+    """The server whose resolver holds ``table_id``'s resolver lock (PostgreSQL's advisory lock;
+    the lock's connection is named ``tabletop-resolver <pid>``), or None while nobody holds it."""
+    import psycopg
+
+    from tabletop_widgets.table import open_store
+
+    with open_store(db) as store:
+        key = f"tabletop-resolver:{store.schema_name}:{table_id}"
+    base = os.environ["TABLETOP_TEST_POSTGRES"]
+    query = """
+        WITH k AS (SELECT hashtext(%s)::bigint AS key)
+        SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid, k
+        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+          AND l.classid::bigint = ((k.key >> 32) & 4294967295) AND l.objid::bigint = (k.key & 4294967295)
+    """
+    with psycopg.connect(base, autocommit=True) as conn:
+        rows = conn.execute(query, (key,)).fetchall()
+    for (name,) in rows:
+        assert str(name).startswith("tabletop-resolver "), f"the lock is held by {name!r}, not a resolver"
+        pid = int(str(name).rsplit(" ", 1)[1])
+        with open(f"/proc/{pid}/stat") as f:
+            parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        for server in servers:
+            if server.pid == parent:
+                return server
+    return None
+
+
+def test_the_resolvers_server_dies_mid_fight_and_the_other_takes_over(tmp_path, browser, chromium_path, shared_db):
+    """Issue 30: two servers on one PostgreSQL table each run a resolver, one serves the table.
+    Pat (on server A) attacks Boris; Quinn (on server B) is asked how Boris defends; then the
+    server whose resolver holds the table is killed (SIGKILL, its kernels and resolver with it).
+    The defender answers on the server left (opening the link again there if it was the one
+    killed); its resolver takes the table over and rolls the attack; verify passes."""
+    import signal
+
+    from conftest import start_voila
+    from tables import fight_table
+
+    from tabletop_widgets.table import CombatSync, TableSession, open_store, verify_table
+
+    store, made = fight_table(shared_db, title="Two resolvers", players=2)
+    sync = CombatSync(TableSession.join(store, made.table_id, made.tokens["gm"]))
+    for _ in range(6):
+        if sync.combat.current == "c1":
+            break
+        sync.combat.next_turn()
+    store.close()
+    a_server, b_server = (start_voila(tmp_path, shared_db, name=f"voila-{n}") for n in ("a", "b"))
+    contexts = []
+    with running(a_server, b_server):
+
+        def page_on(server, seat):
+            context = open_context(browser, viewport={"width": 1280, "height": 1100})
+            contexts.append(context)
+            page = context.new_page()
+            page.goto(made.links(f"{server.base}/voila/render/table.ipynb")[seat], timeout=LOAD_TIMEOUT)
+            expect(page.locator(".tt-table-tracker .tt-combatant")).to_have_count(2, timeout=LOAD_TIMEOUT)
+            return page
+
+        try:
+            pat, quinn = page_on(a_server, "p1"), page_on(b_server, "p2")
+            mine = pat.locator(".tt-table-tracker")
+            expect(mine.locator(".tt-selected-name")).to_have_text("Aria", timeout=LOAD_TIMEOUT)
+            mine.locator(".tt-attack-fold .jupyter-widget-Collapse-header").click()
+            mine.locator(".tt-attack-target select").select_option(label="Boris · Quinn")
+            expect(mine.locator(".tt-attack-odds")).to_contain_text("Chance to hit", timeout=LOAD_TIMEOUT)
+            mine.locator(".tt-attack-go").click()
+            question = quinn.locator(".tt-attack-question")
+            expect(question).to_contain_text("How does Boris defend?", timeout=LOAD_TIMEOUT)
+            holder = _resolver_server(shared_db, made.table_id, (a_server, b_server))
+            assert holder is not None, "no resolver holds the table while it has a request"
+            survivor = b_server if holder is a_server else a_server
+            gone = [*child_pids(holder.pid), holder.pid]
+            for pid in gone:  # the machine goes: all at once
+                os.kill(pid, signal.SIGKILL)
+            holder.proc.wait(timeout=10)
+            if holder is b_server:  # Quinn's page died with it: Quinn opens the link on the other
+                quinn = page_on(survivor, "p2")
+                question = quinn.locator(".tt-attack-question")
+                expect(question).to_contain_text("How does Boris defend?", timeout=LOAD_TIMEOUT)
+            question.locator(".tt-attack-answer").click()
+            expect(quinn.locator(".tt-table-tracker .tt-tracker-log")).to_contain_text(
+                "Aria → Boris", timeout=LOAD_TIMEOUT
+            )
+            # only the survivor's resolver was alive to roll it: the dead server's went with it
+            assert not [pid for pid in gone if _alive(pid)]
+        finally:
+            for c in contexts:
+                c.close()
+    with open_store(shared_db) as store:
+        TableSession.join(store, made.table_id, made.tokens["gm"]).close_table()
+        rep = verify_table(store, made.table_id)
+        assert rep.ok, rep.text()
+        (rolled,) = [e for e in store.events(made.table_id) if e.kind == "attack"]
+        assert rolled.actor == "p1"

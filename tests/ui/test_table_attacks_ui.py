@@ -83,7 +83,9 @@ def test_a_player_attacks_an_npc_at_a_shared_table(browser, voila_url, voila_db,
         expect(mine.locator(".tt-selected-name")).to_have_text("Aria", timeout=STEP_TIMEOUT)
         _open_attack(mine)
         expect(theirs.locator(".tt-attack-fold")).to_have_count(0)
-        mine.locator(".tt-attack-target select").select_option(label="Goblin")
+        # the first target is a foe, the GM's Goblin, and the list says who plays each
+        expect(mine.locator(".tt-attack-target select")).to_have_value("Goblin · GM", timeout=STEP_TIMEOUT)
+        mine.locator(".tt-attack-target select").select_option(label="Goblin · GM")
         expect(mine.locator(".tt-attack-choice select option").first).to_be_attached(timeout=STEP_TIMEOUT)
         # the odds before the roll, worked out by the GM's page from the Goblin's real sheet
         odds = mine.locator(".tt-attack-odds")
@@ -112,7 +114,7 @@ def test_a_player_attacks_an_npc_at_a_shared_table(browser, voila_url, voila_db,
         gms.locator(f".tt-id-{goblin} .tt-select").click()
         expect(gms.locator(".tt-selected-name")).to_have_text("Goblin", timeout=STEP_TIMEOUT)
         _open_attack(gms)
-        gms.locator(".tt-attack-target select").select_option(label="Boris")
+        gms.locator(".tt-attack-target select").select_option(label="Boris · Quinn")
         expect(gms.locator(".tt-attack-odds")).to_contain_text("Chance to hit", timeout=STEP_TIMEOUT)
         gms.locator(".tt-attack-go").click()
         asked = quinn.locator(".tt-attack-question")
