@@ -542,6 +542,7 @@ class AttackDesk:
                 "options": jsonable(opts),
                 "characters": chars,
                 "hidden": audience == AUDIENCE_GM,
+                "secret": bool({attacker, target} & set(self._secret_ids())),
                 "result": result,
                 "text": texts[sync.locale if sync.locale in texts else "en"],
                 "texts": texts,

@@ -27,6 +27,7 @@ import ipywidgets as widgets
 import traitlets
 
 from tabletop_widgets.core.combat import Combat, clone_character
+from tabletop_widgets.core.combat.text import attack_dice
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.play import LocalPlay, Play
 from tabletop_widgets.core.problems import RuleError, ValidationError
@@ -640,8 +641,17 @@ class CombatTracker(widgets.VBox):
         return round_html(self.combat, self.locale, show_hidden=self.audience == "gm")
 
     def _log_html(self) -> str:
-        lines = [f"<li>{html.escape(self.describe(e))}</li>" for e in reversed(self.visible_events()[-LOG_LINES:])]
+        lines = [self._log_line(e) for e in reversed(self.visible_events()[-LOG_LINES:])]
         return f"<b>{_t('log', self.locale)}</b><ol reversed>{''.join(lines)}</ol>" if lines else ""
+
+    def _log_line(self, event: dict) -> str:
+        """One event of the log; an attack's dice folded under its sentence."""
+        said = html.escape(self.describe(event))
+        dice = attack_dice(event, self.locale) if event.get("type") == "attack" else []
+        if dice:
+            rows = "".join(f"<div>{html.escape(d)}</div>" for d in dice)
+            said += f'<details class="tt-attack-dice"><summary>{_t("dice", self.locale)}</summary>{rows}</details>'
+        return f"<li>{said}</li>"
 
     def _render_panel(self) -> None:
         loc = self.locale

@@ -122,6 +122,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "add": {"en": "Add", "ru": "Добавить"},
     "add_tip": {"en": "Add the combatant to the end of the order", "ru": "Добавить участника в конец очереди"},
     "log": {"en": "Log", "ru": "Журнал"},
+    "dice": {"en": "Dice", "ru": "Кубики"},
     "not_allowed": {"en": "You are not allowed to do that.", "ru": "Вам это делать нельзя."},
     "not_your_attack": {
         "en": "You attack with your own character only, on its turn.",

@@ -10,6 +10,7 @@ with the reason, and fails when ``CI`` is set. Each run uses a fresh schema, dro
 from __future__ import annotations
 
 import os
+import re
 import time
 import uuid
 
@@ -232,7 +233,7 @@ def test_the_resolvers_server_dies_mid_fight_and_the_other_takes_over(tmp_path, 
                 expect(question).to_contain_text("How does Boris defend?", timeout=LOAD_TIMEOUT)
             question.locator(".tt-attack-answer").click()
             expect(quinn.locator(".tt-table-tracker .tt-tracker-log")).to_contain_text(
-                "Aria → Boris", timeout=LOAD_TIMEOUT
+                re.compile(r"Aria (→|hits|misses) Boris"), timeout=LOAD_TIMEOUT
             )
             # only the survivor's resolver was alive to roll it: the dead server's went with it
             assert not [pid for pid in gone if _alive(pid)]

@@ -107,8 +107,18 @@ def test_combat_attack_resolves_applies_records_and_undoes(lantern):
 def test_the_log_says_what_the_attack_did(lantern):
     combat = fight(lantern)
     event = combat.attack("ada", "bo", "strike")
-    assert combat.describe(event, "en").startswith("Ada → Bo: Strike — 2d6 [")
-    assert combat.describe(event, "ru").startswith("Ada → Bo: Удар — 2d6 [")
+    """Who attacked whom with what, hit or miss, the damage after armour and what it did to the
+    target's Health; the dice are the event's own (the log's fold), not the sentence."""
+    en, ru = combat.describe(event, "en"), combat.describe(event, "ru")
+    if event["hit"]:
+        assert en.startswith(f"Ada hits Bo with Strike: {event['damage']} damage after armour; Bo: ")
+        assert ru.startswith(f"Ada → Bo, Удар: попадание; урон {event['damage']} после брони; Bo: ")
+    else:
+        assert en == "Ada misses Bo with Strike" and ru == "Ada → Bo, Удар: промах"
+    assert "2d6 [" not in en and "2d6 [" not in ru
+    from tabletop_widgets.core.combat.text import attack_dice
+
+    assert attack_dice(event, "en")[0].startswith("2d6 [") and attack_dice(event, "ru")[0].startswith("2d6 [")
 
 
 class _NoDice(random.Random):
@@ -191,3 +201,32 @@ def test_an_unavailable_attack_is_listed_and_refused_with_its_reason(lantern):
     with pytest.raises(RuleError):
         combat.attack("a", "b", "strike")
     assert combat.state() == before
+
+
+def test_an_attack_is_told_the_way_a_gm_says_it():
+    """The sentence of every attack line (the tracker's, the table's, the transcript's): the
+    score from the details a built-in system records, the damage after armour, no declined
+    names in Russian."""
+    from tabletop_widgets.core.combat.text import attack_score, attack_sentence
+
+    sword = {"en": "Sword", "ru": "Меч"}
+    assert attack_score({"attack_total": 12, "defence_total": 9}) == "12 against 9"
+    assert attack_score({"total": 7, "defense_total": None}, "ru") == "выпало 7"
+    assert attack_score({"attacker_successes": 3, "defender_successes": 1}, "ru") == "3 успехов против 1"
+    assert attack_score({"successes": 2}) == ""  # no pair the sentence knows
+    assert attack_score({"attack_total": True, "defence_total": 9}) == ""  # a flag is no total
+    assert attack_score(None) == ""
+    hit = attack_sentence("Aria", "Goblin", sword, True, 3, "en", "12 against 9")
+    assert hit == "Aria hits Goblin with Sword, 12 against 9: 3 damage after armour"
+    assert (
+        attack_sentence("Aria", "Goblin", sword, True, 0, "en")
+        == "Aria hits Goblin with Sword, but no damage gets through"
+    )
+    assert (
+        attack_sentence("Aria", "Goblin", sword, False, 0, "en", "5 against 9")
+        == "Aria misses Goblin with Sword, 5 against 9"
+    )
+    ru = attack_sentence("Ария", "Гоблин", sword, True, 3, "ru", "12 против 9")
+    assert ru == "Ария → Гоблин, Меч: попадание, 12 против 9; урон 3 после брони"
+    assert attack_sentence("Ария", "Гоблин", sword, True, 0, "ru").endswith("попадание; урон не прошёл")
+    assert attack_sentence("Ария", "Гоблин", None, False, None, "ru") == "Ария → Гоблин: промах"

@@ -137,9 +137,12 @@ def test_attack_rolls_applies_logs_and_undo_restores(lantern):
     assert (event["type"], event["id"], event["target"], event["attack"]) == ("attack", "ada", "bo", "strike")
     assert event["options"] == {"aim": False, "might": True, "dodge": False}
     line = t.describe(event)
-    assert line.startswith("Ada → Bo: Strike — 2d6 [")
+    assert line.startswith("Ada hits Bo with Strike" if event["hit"] else "Ada misses Bo with Strike")
     assert t.message == line
     assert html.escape(line) in t.log_view.value
+    # the dice on demand: folded under the sentence in the log, not in it
+    assert "2d6 [" not in line
+    assert re.search(r'<details class="tt-attack-dice"><summary>Dice</summary><div>2d6 \[', t.log_view.value)
     assert state(t) != before
     ada = persisted(t.combat.character("ada"))
     assert ada["health"] == before[1]["ada"]["health"] - 1
@@ -177,7 +180,8 @@ def test_the_panel_speaks_russian(lantern):
     assert panel.go.description == "Attack" and panel.controls["aim"].widget.description == "Aimed"
     event = t.attack_selected()
     t.locale = "ru"
-    assert t.describe(event).startswith("Ada → Bo: Удар — 2d6 [")
+    assert t.describe(event).startswith("Ada → Bo, Удар: ")
+    assert "<summary>Кубики</summary>" in t.log_view.value
 
 
 def test_every_text_exists_in_both_languages():

@@ -89,8 +89,9 @@ def describe_effect(combat, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str
             what = f"{'+' if entry.get('active') else '−'} {label}"
     elif hook == "initiative":
         what = "инициатива" if ru else "initiative"
-    elif hook == "attack":
-        what = "атака" if ru else "attack"
+    elif hook == "attack":  # part of the attack's sentence: "…: 3 damage after armour; Brann: 6→3 / 6"
+        change = changes_text(combat.system, entry, locale)
+        return f"{who}: {change}" if change else ""
     else:
         what = "правила" if ru else "rules"
     change = changes_text(combat.system, entry, locale)
@@ -143,14 +144,68 @@ def event_text(combat, event: Mapping, locale: str, skip: set) -> str:
         return f"{who} — {('выбывает из боя' if ru else 'defeated') if event['value'] else ('снова в бою' if ru else 'back in')}"
     if k == "set_hidden":
         return f"{who}: {('скрыто от игроков' if ru else 'hidden') if event['value'] else ('видно игрокам' if ru else 'shown')}"
-    if k == "attack":
-        line = f"{who} → {nm(event.get('target'))}: {tr(event.get('label') or {}, locale)}"
-        said = tr(event.get("text") or {}, locale)
-        if said:
-            return f"{line} — {said}"
-        if not event.get("hit"):
-            return f"{line} — {'промах' if ru else 'miss'}"
-        return f"{line} — {'урон' if ru else 'damage'} {event.get('damage', 0)}"
+    if k == "attack":  # the dice stay in the event ("dice", "text"): shown on demand
+        return attack_sentence(
+            who, nm(event.get("target")), event.get("label"), bool(event.get("hit")), event.get("damage"), locale
+        )
     if k == "undo":
         return f"отмена действия №{event['undoes']}" if ru else f"undo #{event['undoes']}"
     return "действие" if ru else "action"
+
+
+#: the details an attack outcome of a built-in system records its two totals under (attacker's,
+#: defender's) and the word after them: the sentence's "12 against 9"
+_SCORES = (
+    ("attack_total", "defence_total", None),
+    ("total", "defense_total", None),
+    ("attacker_successes", "defender_successes", ("successes", "успехов")),
+)
+
+
+def attack_score(details: Any, locale: str = DEFAULT_LOCALE) -> str:
+    """How the attack's roll stood against the defence, from an outcome's ``details``:
+    ``"12 against 9"``, ``"3 successes against 1"``; "" when the details hold no such pair."""
+    if not isinstance(details, Mapping):
+        return ""
+    ru = locale == "ru"
+    for mine, theirs, unit in _SCORES:
+        a, b = details.get(mine), details.get(theirs)
+        if isinstance(a, int) and not isinstance(a, bool):
+            word = f" {unit[1] if ru else unit[0]}" if unit else ""
+            if isinstance(b, int) and not isinstance(b, bool):
+                return f"{a}{word} {'против' if ru else 'against'} {b}"
+            return f"{'выпало' if ru else 'rolled'} {a}{word}"
+    return ""
+
+
+def attack_sentence(
+    attacker: str, target: str, label: Any, hit: bool, damage: Any, locale: str = DEFAULT_LOCALE, score: str = ""
+) -> str:
+    """An attack the way a GM says it: who attacked whom with what, hit or miss, how the roll
+    stood against the defence (``score``, when known), the damage after armour.
+    ``"Aria hits the Goblin with Sword, 12 against 9: 3 damage after armour"``; in Russian
+    without declining a name: ``"Ария → Гоблин, Меч: попадание, 12 против 9; урон 3 после брони"``."""
+    what = tr(label, locale) if isinstance(label, Mapping) and label else ""
+    dmg = damage if isinstance(damage, int) and not isinstance(damage, bool) else 0
+    by = f", {score}" if score else ""
+    if locale == "ru":
+        head = f"{attacker} → {target}" + (f", {what}" if what else "")
+        if not hit:
+            return f"{head}: промах{by}"
+        return f"{head}: попадание{by}; " + (f"урон {dmg} после брони" if dmg else "урон не прошёл")
+    with_ = f" with {what}" if what else ""
+    if not hit:
+        return f"{attacker} misses {target}{with_}{by}"
+    if dmg:
+        return f"{attacker} hits {target}{with_}{by}: {dmg} damage after armour"
+    return f"{attacker} hits {target}{with_}{by}, but no damage gets through"
+
+
+def attack_dice(event: Mapping, locale: str = DEFAULT_LOCALE) -> list[str]:
+    """An attack event's dice as the system told them (its own line, then each roll): what a
+    reader opens under the attack's sentence."""
+    said = event.get("text") if isinstance(event.get("text"), Mapping) else {}
+    dice = event.get("dice") if isinstance(event.get("dice"), Mapping) else {}
+    rows = [tr(said, locale)] if said else []
+    rows += [str(x) for x in dice.get(locale) or () if isinstance(x, str)]
+    return [r for r in rows if r]

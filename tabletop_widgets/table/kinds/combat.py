@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import copy
+import html
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from ...core.combat.text import attack_dice, attack_score, attack_sentence
 from ...core.i18n import LOCALES, T, tr
 from ..events import jsonable, norm
 from ..payload import Payload, optional
@@ -23,9 +25,6 @@ WORDS = {
     "initiative": T("Initiative", "Инициатива"),
     "attack": T("Attack", "Атака"),
     "turn": T("Turn effects", "Эффекты хода"),
-    "hit": T("hit, {n} damage", "попадание, урон {n}"),
-    "hit_none": T("hit, no damage", "попадание без урона"),
-    "miss": T("miss", "промах"),
 }
 
 
@@ -139,7 +138,19 @@ class CombatState(Kind):
         what = {
             loc: _w("round", loc, n=rnd) if isinstance(rnd, int) and rnd > 0 else _w("fight", loc) for loc in LOCALES
         }
-        return Line("combat", ctx.who(entry.get("actor", "")), what, text, round=rnd if isinstance(rnd, int) else None)
+        attacks = [e for e in events if e.get("type") == "attack"]
+
+        def dice(loc: str) -> str:  # the attacks' dice, opened on demand
+            return "".join(f"<div>{html.escape(r)}</div>" for e in attacks for r in attack_dice(e, loc))
+
+        return Line(
+            "combat",
+            ctx.who(entry.get("actor", "")),
+            what,
+            text,
+            round=rnd if isinstance(rnd, int) else None,
+            details=dice if any(attack_dice(e) for e in attacks) else None,
+        )
 
 
 def combat_event(payload: Mapping[str, Any], kind: str) -> dict | None:
@@ -265,15 +276,23 @@ def outcome_json(outcome) -> dict[str, Any]:
 def attack_line(
     names: Mapping[str, str], attacker: str, target: str, label, result: Mapping[str, Any], loc: str
 ) -> str:
-    """One line for the log: ``Aria → Goblin, Strike: hit, 3 damage``."""
-    what = tr(label, loc) if label else ""
-    if result.get("hit"):
-        dmg = int(result.get("damage") or 0)
-        verdict = _w("hit", loc, n=dmg) if dmg else _w("hit_none", loc)
-    else:
-        verdict = _w("miss", loc)
-    head = f"{names.get(attacker, attacker)} → {names.get(target, target)}"
-    return f"{head}, {what}: {verdict}" if what else f"{head}: {verdict}"
+    """One line for the log, the way a GM says it: ``Aria hits Goblin with Strike, 12 against 9:
+    3 damage after armour`` (the dice are the line's details, shown on demand)."""
+    return attack_sentence(
+        names.get(attacker, attacker),
+        names.get(target, target),
+        label,
+        bool(result.get("hit")),
+        result.get("damage"),
+        loc,
+        attack_score(result.get("details"), loc),
+    )
+
+
+def attack_dice_html(result: Mapping[str, Any], loc: str) -> str:
+    """An attack's dice as the system told them, for the log's dice fold."""
+    rows = attack_dice({"text": result.get("text"), "dice": result.get("rolled")}, loc)
+    return "".join(f"<div>{html.escape(r)}</div>" for r in rows)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -287,6 +306,10 @@ class AttackPayload(Payload):
     options: dict
     characters: dict
     hidden: bool
+    #: the attacker or the target was hidden in the fight, so the players were told nothing of
+    #: it (``hidden`` alone: they saw the fight's public line without the sheets); None in logs
+    #: written before it was recorded
+    secret: bool | None = optional()
     result: dict
     text: str
     texts: dict | None = optional()
@@ -319,14 +342,22 @@ class Attack(Kind):
         return out
 
     def line(self, entry, p: AttackPayload, ctx) -> Line:
+        """Told by the attacker's name (not the seat that pressed the button); marked hidden
+        only when the players heard nothing of it; the dice in the fold."""
         r = p.result or {}
+        hidden = bool(p.hidden if p.secret is None else p.secret)
+        sheet = (p.characters or {}).get(p.attacker)
+        who = ctx.combatant(p.attacker) if p.attacker else "?"
+        if who == "?":
+            who = str(sheet.get("name") or "") if isinstance(sheet, Mapping) else ""
         return Line(
             "attack",
-            ctx.who(entry.get("actor", "")),
-            hidden_what(both(WORDS["attack"]), bool(p.hidden)),
+            who or ctx.who(entry.get("actor", "")),
+            hidden_what(both(WORDS["attack"]), hidden),
             texts_of(p),
             success=r.get("hit") if isinstance(r.get("hit"), bool) else None,
-            hidden=bool(p.hidden),
+            hidden=hidden,
+            details=(lambda loc: attack_dice_html(r, loc)) if r.get("text") or r.get("rolled") else None,
         )
 
     def replay(self, p: AttackPayload, rng, ctx) -> Any:
