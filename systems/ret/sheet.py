@@ -170,7 +170,7 @@ SHEET = Sheet(
                         "Declared before a roll; may exceed the maximum; refilled each game session",
                         "Заявляется до броска; может превышать максимум; восполняется каждую игру",
                     ),
-                    extra={"may_exceed_max": True},
+                    over_max=True,
                 ),
                 number("temp_armour", T("Temporary armour", "Временная броня"), 0, OPEN_SMALL),
                 choice(

@@ -118,6 +118,8 @@ class Field:
     budget         (str or int) a trait (or a fixed number) the field's points are counted against
     labels         (``{key: {"en","ru"}}``) names of the keys a derived value or mapping shows
     keys           (sequence of str) for ``mapping``: the fixed keys, in order
+    over_max       (bool) for a ``resource``: the rules let the value go past its maximum
+                   (Р.Э.Т.'s Luck); the sheet says "+1 over max" rather than a bare "7 / 6"
     gm_only        (bool) only the GM changes it (RET's notes)
     gm_entered     (bool) a value the GM enters for the table (Threads' campaign numbers)
     creation_only  (bool) a value the player sets while creating the character (RET's tier-III
@@ -157,6 +159,7 @@ class Field:
     pips: bool = False
     track: bool = False
     signed: bool = False
+    over_max: bool = False
     badge: str | Mapping[str, str] | None = None
     die_label: bool = False
     budget: str | int | None = None
@@ -251,6 +254,7 @@ _FIELD_HINTS = frozenset(
         "pips",
         "track",
         "signed",
+        "over_max",
         "badge",
         "die_label",
         "budget",

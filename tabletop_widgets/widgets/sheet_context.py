@@ -32,6 +32,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "cancel_tip": {"en": "Close without changes", "ru": "Закрыть без изменений"},
     "empty": {"en": "Nothing yet.", "ru": "Пока пусто."},
     "minus_tip": {"en": "Decrease {label} by 1", "ru": "Уменьшить «{label}» на 1"},
+    # a resource the rules let go past its maximum (Р.Э.Т.'s Luck): said, so "7 / 6" is no bug
+    "over_max": {"en": "+{n} over max", "ru": "+{n} сверх максимума"},
+    "over_max_tip": {
+        "en": "{label} may go over its maximum by the rules",
+        "ru": "«{label}» по правилам может превышать максимум",
+    },
     "plus_tip": {"en": "Increase {label} by 1", "ru": "Увеличить «{label}» на 1"},
     "none": {"en": "—", "ru": "—"},
     "yes": {"en": "yes", "ru": "да"},

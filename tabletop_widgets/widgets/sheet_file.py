@@ -34,13 +34,15 @@ MAX_UPLOAD_BYTES = 1_000_000
 
 #: User-facing text of saving and loading, in English and Russian.
 TEXTS: dict[str, dict[str, str]] = {
-    "save": {"en": "Save JSON", "ru": "Сохранить JSON"},
+    "save": {"en": "Save to a file", "ru": "Сохранить в файл"},
     "save_tip": {
         "en": "Prepare a download of this character as a JSON file",
         "ru": "Подготовить файл JSON с этим персонажем для скачивания",
     },
     "download": {"en": "Download {name}", "ru": "Скачать {name}"},
-    "load": {"en": "Load JSON", "ru": "Загрузить JSON"},
+    #: shown by sheet.css (``.tt-load-<locale>``): the upload button's own text always ends in a
+    #: file count, "(0)"; tests/widgets/test_sheet_file_words.py keeps the two the same
+    "load": {"en": "Load from a file", "ru": "Загрузить из файла"},
     "load_tip": {
         "en": "Replace this character with one from a JSON file saved by the sheet",
         "ru": "Заменить персонажа данными из файла JSON, сохранённого листом",
@@ -129,8 +131,11 @@ class SheetFile:
         loc = self.ctx.locale
         self.save_button.description = _t("save", loc)
         self.save_button.tooltip = _t("save_tip", loc)
-        self.upload.description = _t("load", loc)
+        self.upload.description = _t("load", loc)  # read by screen readers; the eye reads sheet.css's
         self.upload.tooltip = _t("load_tip", loc)
+        for other in LOCALES:
+            self.upload.remove_class(f"tt-load-{other}")
+        self.upload.add_class(f"tt-load-{loc if loc in LOCALES else 'en'}")
         if self._download is not None and self._download.layout.display != "none":
             self.prepare_download(check=False)
 

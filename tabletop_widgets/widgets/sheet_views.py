@@ -565,7 +565,7 @@ class ResourceView(FieldView):
             f'<span class="tt-res-of">/ {esc(mx)}</span>'
             if mx is not None
             else '<span class="tt-res-of tt-muted">/ ∞</span>'
-        )
+        ) + self._over_html(cur, mx)
         if self.field.pips and isinstance(mx, int) and 0 < mx <= 12:
             n = max(0, min(cur or 0, mx))
             self.bar.value = (
@@ -587,6 +587,13 @@ class ResourceView(FieldView):
             )
         else:
             self.bar.value = ""
+
+    def _over_html(self, cur: Any, mx: Any) -> str:
+        """"+1 over max" after the maximum of a resource the rules let exceed it, when it does."""
+        if not self.field.over_max or not isinstance(cur, int) or not isinstance(mx, int) or cur <= mx:
+            return ""
+        tip = esc(t("over_max_tip", self.loc, label=self.text))
+        return f' <span class="tt-res-over" title="{tip}">{esc(t("over_max", self.loc, n=cur - mx))}</span>'
 
     def relabel(self) -> None:
         self.control.tooltip = self.tip

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -103,7 +105,15 @@ def test_one_switch_switches_every_widget_and_the_prose(browser, voila_url, watc
         expect(page.locator(".tt-dice-tray .tt-tray-title")).to_contain_text("Лоток")
         expect(page.locator(".tt-tracker .tt-tracker-title")).to_contain_text("Бой")
         expect(page.locator(".tt-roll-log .tt-log-title")).to_contain_text("Журнал")
-        expect(page.locator(".tt-sheet .tt-sheet-save")).to_contain_text("Сохранить")
+        expect(page.locator(".tt-sheet .tt-sheet-save")).to_contain_text("Сохранить в файл")
+        # the upload button reads as words, without the widget's file count "(0)" (issue 32 item 11)
+        load = page.locator(".tt-sheet .tt-sheet-load").first
+        expect(load).to_have_class(re.compile("tt-load-ru"))
+        drawn = load.evaluate("el => getComputedStyle(el, '::after').content")
+        assert drawn == '"Загрузить из файла"', drawn
+        assert load.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") == 0  # "(0)" not drawn
+        box = load.bounding_box()
+        assert box and box["width"] > 60, f"the load button shows no words: {box}"
         expect(page.locator(".tt-play-checks .tt-lang-ru", has_text="Черновик")).to_be_visible()
         expect(page.locator(".tt-play-checks .tt-lang-en", has_text="First draft")).to_be_hidden()
         log = page.locator(".tt-roll-log .tt-log-list")
