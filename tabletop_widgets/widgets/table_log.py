@@ -42,7 +42,9 @@ class TableLogArea:
         self.transcripts = html_widget(classes=("tt-transcripts",))
         self._transcript_cache: dict[tuple[int, str, str], str] = {}
         # the table's chat, for the seats that speak at it (an observer only reads)
-        self.chat = ChatBox(self, locale) if session.role in ("gm", "player") else None
+        self.chat = (
+            ChatBox(session, locale, say=self.say, refused=self.refused) if session.role in ("gm", "player") else None
+        )
         chat = [self.chat.box] if self.chat is not None else []
         self.log_column = vbox([*chat, self.roll_log, self.transcripts], classes=("tt-table-log-column",))
         self.roll_log.clear_button.layout.display = "none"
