@@ -9,7 +9,7 @@ may read it. An observer's page has no chat: observers read the table, they do n
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
@@ -39,11 +39,21 @@ _t = text_lookup(TEXTS)
 
 class ChatBox:
     """A seat's chat (see the module): ``text`` (``tt-chat-text``), ``mode`` (``tt-chat-mode``)
-    and ``send`` (``tt-chat-send``) in ``box``. ``view`` is the seat's screen: its session, its
-    language, its status line."""
+    and ``send`` (``tt-chat-send``) in ``box``. It speaks through ``session`` (the seat's
+    ``TableSession``) and tells the seat's status line through ``say(kind, text)`` (``say(None,
+    None)`` clears it) and ``refused(exc)`` (why the table refused a line)."""
 
-    def __init__(self, view: Any, locale: str):
-        self.view = view
+    def __init__(
+        self,
+        session: Any,
+        locale: str,
+        *,
+        say: Callable[[str | None, Any], Any],
+        refused: Callable[[BaseException], Any],
+    ):
+        self.session = session
+        self._status = say
+        self._refused = refused
         self.text = widgets.Text(
             layout=widgets.Layout(flex="1 1 180px", width="auto"),
             _dom_classes=("tt-chat-text",),
@@ -64,14 +74,14 @@ class ChatBox:
     def _modes(self, loc: str) -> list[tuple[str, str]]:
         from .table_texts import gm_words
 
-        s = self.view.session
+        s = self.session
         modes = [(_t("ic", loc), "ic"), (_t("ooc", loc), "ooc")]
         if s.role == "gm":
             for seat, info in sorted(s.state.seats.items()):
                 if info.get("role") == "player" and not info.get("retired"):
                     modes.append((_t("to_seat", loc, name=info.get("name") or seat), "to:" + seat))
         else:
-            modes.append((_t("to_gm", loc, gm=gm_words(self.view.system, loc)["gm"]), "to:gm"))
+            modes.append((_t("to_gm", loc, gm=gm_words(s.system, loc)["gm"]), "to:gm"))
         return modes
 
     def _on_text_msg(self, _widget, content, _buffers) -> None:
@@ -84,15 +94,15 @@ class ChatBox:
         text = (self.text.value if text is None else text).strip()
         mode = self.mode.value if mode is None else mode
         if not text:
-            return self.view.say("error", TEXTS["empty"])
+            return self._status("error", TEXTS["empty"])
         to = mode[3:] if isinstance(mode, str) and mode.startswith("to:") else None
         register = mode if mode in ("ic", "ooc") else "ic"
         try:
-            event = self.view.session.say(text, mode=register, to=to)
+            event = self.session.say(text, mode=register, to=to)
         except (PermissionError, EventError, ValueError) as exc:
-            return self.view.refused(exc)
+            return self._refused(exc)
         self.text.value = ""
-        self.view.say(None, None)
+        self._status(None, None)
         return event
 
     def relabel(self, loc: str) -> None:

@@ -1,9 +1,18 @@
 """The GM's desk on the table page: :class:`GmDesk`, the parts of :class:`~.table_view.TableView`
 only a GM's kernel builds: the GM's notes, the seat links (a new link for a seat whose link got
 out; whether players build their own characters) and *Bring into combat*. Each action checks the
-seat again (a forged widget message reaches the handler even when the widget is not shown)."""
+seat again (a forged widget message reaches the handler even when the widget is not shown).
+
+It is built from the GM's session, the screen's language, the characters *Bring into combat*
+offers, and the callbacks it raises: the status line's (``say``, ``refused``) and
+``add_to_combat(cid, hidden)``, which puts a table character into the screen's fight. The screen
+tells it when the table's notes or options changed (:meth:`GmDesk.render_notes`,
+:meth:`GmDesk.render_players_build`), when a character came (:meth:`GmDesk.set_characters`) and
+when the language changed (:meth:`GmDesk.relabel`)."""
 
 from __future__ import annotations
+
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
@@ -24,23 +33,60 @@ GM_DESK_PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: every widget of :data:`GM_DESK_PARTS` -> the tab that builds it
+_PART_TAB: dict[str, str] = {name: key for key, names in GM_DESK_PARTS.items() for name in names}
+
+
 class GmDesk:
     """The GM's notes (``notes_box``), seat links (``seats_box``) and *Bring into combat*
-    (``combat_add``) of a :class:`~.table_view.TableView`; None on other seats' pages. The
-    notes' and the seat links' tabs are filled when first shown (:meth:`build_gm_tab`)."""
+    (``combat_add``, shown with the fight). The notes' and the seat links' tabs are filled when
+    first shown (:meth:`build_gm_tab`) or when one of their widgets is asked for.
 
-    notes_box: widgets.VBox | None = None
-    seats_box: widgets.VBox | None = None
-    combat_add: widgets.HBox | None = None
-    _setting_options = 0  # > 0 while the options' boxes are set from the table (nothing to write)
-    _desk_built: frozenset[str] = frozenset()  # the tabs of GM_DESK_PARTS built so far
+    Parameters
+    ----------
+    session : TableSession
+        The GM's seat (every action checks it again).
+    locale : str
+        The language it is drawn in (:meth:`relabel` switches it).
+    characters : list of (name, id)
+        The table's characters, for *Bring into combat* (:meth:`set_characters` updates them).
+    say, refused : callable
+        The screen's status line: ``say(kind, text)`` and ``refused(exc)``.
+    add_to_combat : callable
+        ``add_to_combat(cid, hidden)``: put table character ``cid`` into the fight; returns
+        what :meth:`bring_into_combat` returns.
+    """
 
-    def build_gm_desk(self) -> None:
-        """*Bring into combat* (shown with the fight), and the boxes of the GM's notes and seat
-        links, filled when their tab is first shown."""
-        self._build_combat_add()
+    def __init__(
+        self,
+        session: Any,
+        locale: str,
+        *,
+        characters: list[tuple[str, str]],
+        say: Callable[[str | None, Any], Any],
+        refused: Callable[[BaseException], Any],
+        add_to_combat: Callable[[str, bool], Any],
+    ):
+        self.session = session
+        self.system = session.system
+        self.locale = locale
+        self.say = say
+        self.refused = refused
+        self._add_to_combat = add_to_combat
+        self._setting_options = 0  # > 0 while the options' boxes are set from the table
+        self._desk_built: frozenset[str] = frozenset()  # the tabs of GM_DESK_PARTS built so far
+        self._new_link: tuple[str, str] | None = None  # the last link made: (who, url)
+        self._build_combat_add(characters)
         self.notes_box = vbox(classes=("tt-gm-notes",))
         self.seats_box = vbox(classes=("tt-gm-seats",))
+
+    def __getattr__(self, name: str) -> Any:
+        # only for the widgets of a tab not made yet: make the tab, then answer
+        key = _PART_TAB.get(name)
+        if key is None or "seats_box" not in self.__dict__ or key in self.__dict__["_desk_built"]:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.build_gm_tab(key)
+        return self.__dict__[name]
 
     def gm_tab_built(self, key: str) -> bool:
         """Whether the GM's tab ``key`` (of :data:`GM_DESK_PARTS`) is built."""
@@ -49,14 +95,14 @@ class GmDesk:
     def build_gm_tab(self, key: str) -> None:
         """Fill the GM's tab ``key`` (of :data:`GM_DESK_PARTS`), drawn as the table is now;
         nothing on other seats' pages or when it is built already."""
-        if key not in GM_DESK_PARTS or self.gm_tab_built(key) or self.notes_box is None:
+        if key not in GM_DESK_PARTS or self.gm_tab_built(key):
             return
         self._desk_built = self._desk_built | {key}
         if key == "notes":
             self._build_notes()
         else:
             self._build_seats()
-        self.relabel_gm_desk(self.locale)
+        self.relabel(self.locale)
 
     def _build_notes(self) -> None:
         self.note_title = widgets.Text(style={"description_width": "initial"}, layout=widgets.Layout(width="100%"))
@@ -111,10 +157,8 @@ class GmDesk:
         role = {"gm": words["gm"], "player": _t("player", loc).lower(), "observer": _t("observer", loc).lower()}
         return [(f"{s.name or s.seat} — {role.get(s.role, s.role)}", s.seat) for s in self._other_seats]
 
-    def _build_combat_add(self) -> None:
-        self.combat_pick = widgets.Dropdown(
-            options=[(self.character_name(c), c) for c in self.models], style={"description_width": "initial"}
-        )
+    def _build_combat_add(self, characters: list[tuple[str, str]]) -> None:
+        self.combat_pick = widgets.Dropdown(options=characters, style={"description_width": "initial"})
         self.combat_pick.add_class("tt-combat-pick")
         self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
         self.combat_pick_hidden.add_class("tt-combat-pick-hidden")
@@ -123,6 +167,10 @@ class GmDesk:
         self.combat_add_button.on_click(lambda _b: self.bring_into_combat())
         self.combat_add = widgets.HBox([self.combat_pick, self.combat_pick_hidden, self.combat_add_button])
         self.combat_add.add_class("tt-combat-add")
+
+    def set_characters(self, characters: list[tuple[str, str]]) -> None:
+        """The table's characters (a new one came): *Bring into combat* offers them."""
+        self.combat_pick.options = characters
 
     # -- actions (each checks the seat first) ----------------------------------------------------
     def add_note(self, text: str | None = None, title: str | None = None):
@@ -157,14 +205,14 @@ class GmDesk:
         except (PermissionError, EventError) as exc:
             return self.refused(exc)
         url = link(self.session.table_id, token, default_base() if base is None else base)
-        who = {v: k for k, v in self.seat_pick.options}.get(seat, seat) if self.seats_box is not None else seat
+        who = {v: k for k, v in self.seat_pick.options}.get(seat, seat)
         self._new_link = (who, url)
         self._render_new_link()
         self.say(None, None)
         return url
 
     def _render_new_link(self) -> None:
-        made = getattr(self, "_new_link", None)
+        made = self._new_link
         if not self.gm_tab_built("tab_seats") or made is None:
             return
         who, url = made
@@ -180,8 +228,7 @@ class GmDesk:
         hidden = self.combat_pick_hidden.value if hidden is None else hidden
         if cid not in self.session.state.characters:
             return None
-        character, name = self.sync.table_character(cid)
-        return self.tracker.add_combatant(character, name=name, cid=cid, hidden=bool(hidden))
+        return self._add_to_combat(cid, bool(hidden))
 
     def _on_option(self, name: str, change) -> None:
         """GM: a table option (players build their own characters; NPCs defend by their default
@@ -232,14 +279,14 @@ class GmDesk:
         )
         self.notes_list.value = f"<ul>{items}</ul>"
 
-    def relabel_gm_desk(self, loc: str) -> None:
+    def relabel(self, loc: str) -> None:
         """The desk's labels in ``loc`` (the notes and the new link redrawn)."""
-        if self.combat_add is not None:
-            self.combat_pick.description = _t("combat_who", loc)
-            self.combat_pick.tooltip = _t("combat_add_tip", loc)
-            self.combat_pick_hidden.description = _t("combat_hidden", loc)
-            self.combat_add_button.description = _t("combat_add", loc)
-            self.combat_add_button.tooltip = _t("combat_add_tip", loc)
+        self.locale = loc
+        self.combat_pick.description = _t("combat_who", loc)
+        self.combat_pick.tooltip = _t("combat_add_tip", loc)
+        self.combat_pick_hidden.description = _t("combat_hidden", loc)
+        self.combat_add_button.description = _t("combat_add", loc)
+        self.combat_add_button.tooltip = _t("combat_add_tip", loc)
         if self.gm_tab_built("notes"):
             self.note_title.description = _t("note_title", loc)
             self.note_text.placeholder = _t("note_text", loc)

@@ -1,14 +1,18 @@
-"""The table's log on a seat's page: :class:`TableLogArea`, the part of
+"""The table's log on a seat's page: :class:`TableLog`, the part of
 :class:`~.table_view.TableView` that shows the table's log as this seat may read it (a
-:class:`~.log.RollLog` filled from the session's state, in every language the table recorded)
-and the links to download each ended session's transcript."""
+:class:`~.log.RollLog` filled from the session's state, in every language the table recorded),
+the table's chat above it, and the links to download each ended session's transcript.
+
+It is built from the seat's session, the screen's language and the two callbacks of the
+screen's status line (``say``, ``refused``) that the chat raises; the screen tells it when new
+events came (:meth:`TableLog.add_entries`) and when the language changed
+(:meth:`TableLog.relabel`)."""
 
 from __future__ import annotations
 
 import base64
 import logging
-from typing import Any, Mapping
-
+from typing import Any, Callable, Mapping
 
 from tabletop_widgets.table import LineContext, line_of
 
@@ -23,17 +27,33 @@ log = logging.getLogger(__name__)
 _t = text_lookup(TEXTS)
 
 
-class TableLogArea:
-    """``log_column`` of :class:`~.table_view.TableView`: the table's chat (``chat``, a
+class TableLog:
+    """``box`` (class ``tt-table-log-column``): the table's chat (``chat``, a
     :class:`~.table_chat.ChatBox`; None on an observer's page), the table's log (``roll_log``)
-    and the transcripts of ended sessions (``transcripts``)."""
+    and the transcripts of ended sessions (``transcripts``).
 
-    _log_seq = 0  # the last log entry shown
+    Parameters
+    ----------
+    session : TableSession
+        The seat: what its log shows, what its chat says.
+    locale : str
+        The language it is built in (:meth:`relabel` switches it).
+    say, refused : callable
+        The screen's status line: ``say(kind, text)`` and ``refused(exc)``, raised by the chat.
+    """
 
-    def build_log_column(self, locale: str) -> None:
-        """``roll_log`` (which only adds and filters: the log is the table's, nothing to clear)
-        and ``transcripts``, in ``log_column``."""
-        session = self.session
+    def __init__(
+        self,
+        session: Any,
+        locale: str,
+        *,
+        say: Callable[[str | None, Any], Any],
+        refused: Callable[[BaseException], Any],
+    ):
+        self.session = session
+        self.locale = locale
+        self._log_seq = 0  # the last log entry shown
+        # ``roll_log`` only adds and filters: the log is the table's, nothing to clear
         self.roll_log = RollLog(
             locale=locale, title=TEXTS["log_title"], can=lambda a: a in ("add", "filter") and session.can("read")
         )
@@ -42,12 +62,20 @@ class TableLogArea:
         self.transcripts = html_widget(classes=("tt-transcripts",))
         self._transcript_cache: dict[tuple[int, str, str], str] = {}
         # the table's chat, for the seats that speak at it (an observer only reads)
-        self.chat = ChatBox(self, locale) if session.role in ("gm", "player") else None
+        self.chat = ChatBox(session, locale, say=say, refused=refused) if session.role in ("gm", "player") else None
         chat = [self.chat.box] if self.chat is not None else []
-        self.log_column = vbox([*chat, self.roll_log, self.transcripts], classes=("tt-table-log-column",))
+        self.box = vbox([*chat, self.roll_log, self.transcripts], classes=("tt-table-log-column",))
         self.roll_log.clear_button.layout.display = "none"
 
-    def add_log_entries(self) -> None:
+    def relabel(self, loc: str) -> None:
+        """The chat and the transcripts' links in ``loc`` (the log follows its own ``locale``,
+        which the screen sets)."""
+        self.locale = loc
+        if self.chat is not None:
+            self.chat.relabel(loc)
+        self.render_transcripts()
+
+    def add_entries(self) -> None:
         """The log entries of events not shown yet, added at once (a page opening on a long
         session draws its log once, not once per old entry)."""
         st = self.session.state
@@ -106,4 +134,4 @@ class TableLogArea:
         )
 
 
-__all__ = ["TableLogArea"]
+__all__ = ["TableLog"]

@@ -1,13 +1,18 @@
 """The GM's Sessions tab on the table page: :class:`SessionsTab`, the part of
 :class:`~.table_view.TableView` where the GM ends tonight's session and starts the next (each
 after a confirm step), and sees every session of the campaign with its verification (the table
-layer verifies, :func:`~tabletop_widgets.table.campaign.session_reports`; this draws)."""
+layer verifies, :func:`~tabletop_widgets.table.campaign.session_reports`; this draws).
+
+It is built from the GM's session, the screen's language and the status line's callbacks
+(``say``, ``refused``); the screen tells it when the table's sessions changed
+(:meth:`SessionsTab.render_sessions` with ``reverify``) and when the language changed
+(:meth:`SessionsTab.relabel`)."""
 
 from __future__ import annotations
 
 import datetime
 import logging
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
@@ -46,24 +51,56 @@ SESSIONS_PARTS = (
 
 
 class SessionsTab:
-    """The GM's sessions tab (``sessions_box``; None on other seats' pages), filled when first
-    shown (:meth:`build_sessions`)."""
+    """The GM's sessions tab (``box``), filled when first shown (:meth:`build_sessions`) or
+    when one of its widgets (:data:`SESSIONS_PARTS`) is asked for.
 
-    sessions_box: widgets.VBox | None = None
-    sessions_built = False  # whether the tab's widgets are made
-    _confirming: str | None = None  # "end" / "start": the GM's session step awaiting a yes
-    _session_reports: list | None = None  # the campaign's verified sessions, once computed
+    Parameters
+    ----------
+    session : TableSession
+        The GM's seat (every action checks it again: a forged message reaches the handlers).
+    locale : str
+        The language it is drawn in (:meth:`relabel` switches it).
+    say, refused : callable
+        The screen's status line: ``say(kind, text)`` and ``refused(exc)``.
+    """
 
-    def build_sessions_tab(self) -> None:
-        """GM: the Sessions tab's box, filled when the tab is first shown."""
-        self.sessions_box = vbox(classes=("tt-gm-sessions",))
+    built = False  # whether the tab's widgets are made
+
+    def __init__(
+        self,
+        session: Any,
+        locale: str,
+        *,
+        say: Callable[[str | None, Any], Any],
+        refused: Callable[[BaseException], Any],
+    ):
+        self.session = session
+        self.system = session.system
+        self.locale = locale
+        self.say = say
+        self.refused = refused
+        self._confirming: str | None = None  # "end" / "start": the GM's step awaiting a yes
+        self._session_reports: list | None = None  # the campaign's verified sessions, once computed
+        self.box = vbox(classes=("tt-gm-sessions",))
+
+    def __getattr__(self, name: str) -> Any:
+        # only for the tab's widgets not made yet: make the tab, then answer
+        if name not in SESSIONS_PARTS or "box" not in self.__dict__ or self.__dict__.get("built"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.build_sessions()
+        return self.__dict__[name]
+
+    def relabel(self, loc: str) -> None:
+        """The tab in ``loc`` (when it is built)."""
+        self.locale = loc
+        self.render_sessions()
 
     def build_sessions(self) -> None:
         """GM: end tonight's session, start the next one (each after a confirm step), and the
         campaign's sessions with their verification; drawn as the table is now."""
-        if self.sessions_box is None or self.sessions_built:
+        if self.built:
             return
-        self.sessions_built = True
+        self.built = True
         self.session_status = widgets.HTML()
         self.session_status.add_class("tt-session-status")
         self.session_end_button = widgets.Button(button_style="warning")
@@ -87,7 +124,7 @@ class SessionsTab:
         self.session_confirm.add_class("tt-session-confirm-box")
         self.session_list = widgets.HTML()
         self.session_list.add_class("tt-session-list")
-        self.sessions_box.children = [
+        self.box.children = [
             self.session_status,
             widgets.HBox([self.session_end_button, self.session_start_button]),
             self.session_confirm,
@@ -130,7 +167,7 @@ class SessionsTab:
         the list verifies them anew)."""
         if reverify:
             self._session_reports = None
-        if not self.sessions_built:
+        if not self.built:
             return
         loc = self.locale
         self._render_session_steps(loc)

@@ -4,7 +4,13 @@ sheets (built when first shown), and a player's creation guide (:func:`creation_
 
 Every edit of a model takes the seat's path: the table checks and records it, or the model is
 put back (:meth:`SheetsArea.push_model`); events from the table are pushed into the models the
-same way."""
+same way.
+
+The area is built from the seat's session and play, the screen's language, and the callbacks
+it raises: the status line's (``say``, ``refused``), ``shown()`` (whether the tab of the seat's
+sheets is the one shown), ``show_tab()`` (open that tab), ``guide(cid)`` (the widget a player
+making their character is shown) and ``on_added(cid)`` (a GM's new character). The screen tells
+it when the table's characters or options changed and when the language changed."""
 
 from __future__ import annotations
 
@@ -59,34 +65,75 @@ def creation_wizard(view: TableView, character_id: str) -> CreationWizard:
 class SheetsArea:
     """The characters of :class:`~.table_view.TableView`: ``models`` (id -> the system's
     ``Character``) of the characters the seat may see, ``sheet_area`` (a GM's tab per character,
-    a player's own sheet under their creation guide), and ``sheets`` built so far."""
+    a player's own sheet under their creation guide; built by :meth:`build_area` on the pages
+    with tabs), and ``sheets`` built so far.
+
+    Parameters
+    ----------
+    session, play :
+        The seat's ``TableSession`` and the play every edit goes through.
+    locale : str
+        The language it is built in (:meth:`relabel` switches it).
+    say, refused : callable
+        The screen's status line: ``say(kind, text)`` and ``refused(exc)``.
+    shown : callable
+        ``shown() -> bool``: whether the tab of the seat's sheets is the one shown.
+    show_tab : callable
+        ``show_tab()``: show that tab (a player's creation guide opened).
+    guide : callable
+        ``guide(cid) -> widget``: what a player making character ``cid`` is shown (refreshed
+        through its ``refresh()`` when the character or the language changes).
+    on_added : callable
+        ``on_added(cid)``: a character new at the table got its model and its tab (a GM's).
+    """
 
     creation_box: widgets.VBox | None = None  # a player's: the creation steps or a note
-    _building: bool | None = None
-    _guide_kind: str | None = None
-    _syncing = 0  # > 0 while the table's values are pushed into a model (nothing to record)
 
-    #: What a player making their character is shown: ``make(view, character_id) -> widget``
-    #: (refreshed through its ``refresh()`` when the character or the language changes); the
-    #: creation wizard (:func:`creation_wizard`), whose steps and checks are the rules'
-    #: (:class:`~tabletop_widgets.core.wizard.Wizard`).
-    creation_guide: Callable[[Any, str], widgets.Widget] = creation_wizard
+    def __init__(
+        self,
+        session: Any,
+        play: Any,
+        *,
+        locale: str,
+        say: Callable[[str | None, Any], Any],
+        refused: Callable[[BaseException], Any],
+        shown: Callable[[], bool],
+        show_tab: Callable[[], None],
+        guide: Callable[[str], widgets.Widget],
+        on_added: Callable[[str], None],
+    ):
+        self.session = session
+        self.system = session.system
+        self.play = play
+        self.is_gm = session.role == "gm"
+        self.locale = locale
+        self.say = say
+        self.refused = refused
+        self._shown = shown
+        self._show_tab = show_tab
+        self._make_guide = guide
+        self._on_added = on_added
+        self._building: bool | None = None
+        self._guide_kind: str | None = None
+        self._no_character: widgets.HTML | None = None
+        # the models of the characters this seat may see (its sheets are built when shown)
+        self.models: dict[str, Any] = {}
+        self.sheets: dict[str, CharacterSheet] = {}
+        for cid in self._visible_character_ids():
+            self._make_model(cid)
 
     def _visible_character_ids(self) -> list[str]:
         st = self.session.state
         if self.is_gm:
             return list(st.characters)
-        if self.role == "player":
+        if self.session.role == "player":
             cid = self.session.character_id
             return [cid] if cid in st.characters else []
         return []
 
-    def build_models(self) -> None:
-        """The models of the characters this seat may see (its sheets are built when shown)."""
-        self.models: dict[str, Any] = {}
-        self.sheets: dict[str, CharacterSheet] = {}
-        for cid in self._visible_character_ids():
-            self._make_model(cid)
+    def characters(self) -> list[tuple[str, str]]:
+        """The characters this seat may see, as a picker's options: (name, id)."""
+        return [(self.character_name(c), c) for c in self.models]
 
     def _make_model(self, cid: str):
         data = self.session.state.characters[cid]
@@ -117,7 +164,7 @@ class SheetsArea:
         self.sheets[cid] = sheet
         return sheet
 
-    def build_sheet_area(self, locale: str) -> None:
+    def build_area(self) -> None:
         """``sheet_area``: a GM's tab per character, a player's creation box over their sheet's
         slot, or the note of a seat without a character."""
         ids = list(self.models)
@@ -158,7 +205,7 @@ class SheetsArea:
         """Build the sheet the seat is looking at: a player's with the "Your character" tab
         open; a GM's with the Characters tab open and that character's tab selected. Indexes
         come from the browser: anything out of range shows nothing."""
-        if not self.showing("sheets" if self.is_gm else "your_sheet"):
+        if not self._shown():
             return
         ids = list(self._sheet_slots)
         index = self.sheet_tabs.selected_index if self.is_gm else 0
@@ -171,6 +218,14 @@ class SheetsArea:
         if cid == self.session.character_id:
             self.render_creation()
 
+    def follow(self, cids: set[str]) -> None:
+        """Characters changed at the table: their models follow; a GM gets the new ones."""
+        for cid in cids:
+            if cid in self.models:
+                self.push_model(cid)
+            elif cid in self.session.state.characters and self.is_gm:
+                self.add_character(cid)
+
     def push_model(self, cid: str) -> None:
         """Put the table's values of character ``cid`` into its model (recording nothing)."""
         self.play.push(cid, self.models.get(cid))
@@ -182,15 +237,13 @@ class SheetsArea:
         self.sheet_tabs.children = list(self.sheet_tabs.children) + [self._sheet_slots[cid]]
         self.sheet_tabs.set_title(len(self.sheet_tabs.children) - 1, self.character_name(cid))
         self.show_sheet()
-        opts = [(self.character_name(c), c) for c in self.models]
-        self.roll_for.options = opts
-        self.combat_pick.options = opts
+        self._on_added(cid)
 
     def render_creation(self) -> bool:
         """A player's character in creation: the creation wizard above the sheet (when the GM
         lets players make their characters), or a note that the GM prepares it. Returns whether
         the player makes it now."""
-        box = getattr(self, "creation_box", None)
+        box = self.creation_box
         cid = self.session.character_id
         if box is None or cid not in self.models:
             return False
@@ -213,7 +266,7 @@ class SheetsArea:
             )
             self._set_creation(box, [note], kind)
         else:
-            guide = self._guide if self._guide_kind == "build" else type(self).creation_guide(self, cid)
+            guide = self._guide if self._guide_kind == "build" else self._make_guide(cid)
             refresh = getattr(guide, "refresh", None)
             if callable(refresh):
                 refresh()
@@ -235,11 +288,14 @@ class SheetsArea:
         when the GM just allowed players to build their characters."""
         was = self._building
         if self.render_creation() and was is False:
-            self.show_tab("your_sheet")
+            self._show_tab()
 
-    def relabel_sheets(self, loc: str) -> None:
-        """The note of a seat without a character, in ``loc``."""
-        if getattr(self, "_no_character", None) is not None:
+    def relabel(self, loc: str) -> None:
+        """The note of a seat without a character, in ``loc`` (the sheets follow their own
+        ``locale``, which the screen sets; the creation guide is redrawn by
+        :meth:`render_creation`)."""
+        self.locale = loc
+        if self._no_character is not None:
             self._no_character.value = f"<p><i>{esc(_t('no_character', loc, **gm_words(self.system, loc)))}</i></p>"
 
 

@@ -1,9 +1,16 @@
 """A seat's dice on its table page: :class:`TrayArea`, the part of :class:`~.table_view.TableView`
 that shows the seat's :class:`~.tray.DiceTray` acting through the table's play (the table's fair
 dice, the role and option checks, the outcome in the log), with the GM's *Roll for* picker and
-*hidden roll* toggle above it."""
+*hidden roll* toggle above it.
+
+It is built from the seat's session and play, the characters' models it rolls for, the
+screen's language and whether the Dice tab is the one shown (``shown()``, asked before the tray
+is built); the screen tells it when a character came (:meth:`TrayArea.set_characters`) and when
+the language changed (:meth:`TrayArea.relabel`)."""
 
 from __future__ import annotations
+
+from typing import Any, Callable, Mapping
 
 import ipywidgets as widgets
 
@@ -17,22 +24,51 @@ _t = text_lookup(TEXTS)
 
 class TrayArea:
     """The Dice tab of :class:`~.table_view.TableView`: ``tray_box`` holds the GM's bar (whose
-    character the tray rolls for, and whether the roll is hidden) and the :class:`TableTray`.
-    A player's tray rolls for their own character; an observer has none. The tray is built
-    when the Dice tab is first shown (a player's page that opens on their character's creation
-    builds it only if they look at their dice), or when something asks for :attr:`tray`."""
+    character the tray rolls for, and whether the roll is hidden) and the seat's
+    :class:`~.tray.DiceTray`. A player's tray rolls for their own character; an observer's page
+    has no tray area. The tray is built when the Dice tab is first shown (a player's page that
+    opens on their character's creation builds it only if they look at their dice), or when
+    something asks for :attr:`tray`.
 
-    _tray: DiceTray | None = None
-    _tray_wanted = False  # the seat has a tray, built on first use
-    _tray_for: str | None = None  # the character it rolls for
+    Parameters
+    ----------
+    session, play :
+        The seat's ``TableSession`` and the play the tray rolls through.
+    models : mapping
+        Character id -> model, the characters the seat may see (the screen's, kept up to date).
+    characters : list of (name, id)
+        A GM's *Roll for* choices (:meth:`set_characters` updates them).
+    locale : str
+        The language it is built in (:meth:`relabel` switches it).
+    animate : bool
+        Tumble the tray's dice.
+    shown : callable
+        ``shown() -> bool``: whether the Dice tab is the one shown (:meth:`show_tray`).
+    """
+
     hidden_toggle: widgets.Checkbox | None = None
     roll_for: widgets.Dropdown | None = None
 
-    def build_tray_area(self, locale: str) -> None:
-        """Build ``tray_box``: the GM's bar, and the place of the tray for the first character
-        (a GM's) or the seat's own."""
+    def __init__(
+        self,
+        session: Any,
+        play: Any,
+        *,
+        models: Mapping[str, Any],
+        characters: list[tuple[str, str]],
+        locale: str,
+        animate: bool,
+        shown: Callable[[], bool],
+    ):
+        self.session = session
+        self.play = play
+        self.models = models
+        self.locale = locale
+        self.animate = animate
+        self._shown = shown
+        self._tray: DiceTray | None = None
         bar: list[widgets.Widget] = []
-        if self.is_gm:
+        if session.role == "gm":
             self.hidden_toggle = widgets.Checkbox(
                 value=False,
                 indent=False,
@@ -41,10 +77,9 @@ class TrayArea:
                 _dom_classes=("tt-hidden-roll",),
             )
             self.hidden_toggle.observe(self._on_hidden_toggle, names="value")
-            opts = [(self.character_name(c), c) for c in self.models]
             self.roll_for = widgets.Dropdown(
-                options=opts,
-                value=opts[0][1] if opts else None,
+                options=characters,
+                value=characters[0][1] if characters else None,
                 description=_t("roll_for", locale),
                 tooltip=_t("roll_for_tip", locale),
                 style={"description_width": "initial"},
@@ -56,13 +91,18 @@ class TrayArea:
         layout = shared_layout() if bar else fixed_layout(display="none")
         self.tray_bar = hbox(bar, classes=("tt-table-tray-bar",), layout=layout)
         self.tray_box = vbox([self.tray_bar], classes=("tt-table-tray-area",))
-        self._tray_for = self.roll_for.value if self.roll_for is not None else self.session.character_id
-        self._tray_wanted = True
+        # the character the tray rolls for
+        self._tray_for: str | None = self.roll_for.value if self.roll_for is not None else session.character_id
+
+    def set_characters(self, characters: list[tuple[str, str]]) -> None:
+        """The table's characters (a new one came): a GM's *Roll for* offers them."""
+        if self.roll_for is not None:
+            self.roll_for.options = characters
 
     @property
     def tray(self) -> DiceTray | None:
         """The seat's tray (None on an observer's page), built on first use."""
-        if self._tray is None and self._tray_wanted:
+        if self._tray is None:
             self._set_tray(self._tray_for, self.locale)
         return self._tray
 
@@ -73,7 +113,7 @@ class TrayArea:
 
     def show_tray(self) -> None:
         """Build the tray when the Dice tab is the one shown."""
-        if self.showing("tab_dice"):
+        if self._shown():
             self.tray  # noqa: B018 - built on first use
 
     def _set_tray(self, cid: str | None, locale: str) -> None:
@@ -109,8 +149,9 @@ class TrayArea:
             return
         self._set_tray(cid, self.locale)
 
-    def relabel_tray(self, loc: str) -> None:
-        """The GM's bar in ``loc`` (the tray follows the view's ``locale`` itself)."""
+    def relabel(self, loc: str) -> None:
+        """The GM's bar in ``loc`` (the tray follows its own ``locale``, which the screen sets)."""
+        self.locale = loc
         if self.hidden_toggle is not None:
             self.hidden_toggle.description = _t("hidden_roll", loc)
             self.hidden_toggle.tooltip = _t("hidden_roll_tip", loc)

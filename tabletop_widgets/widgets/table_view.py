@@ -32,22 +32,25 @@ push/pull live in :mod:`tabletop_widgets.table` (``session``, ``records``, ``com
 ``audience``); the widgets here call them and render the answer.
 
 This module is the screen itself: its header (the seat, the fair-dice proof, the language), its
-status line, its tabs, the combat tracker, and the follower that redraws what new events touched.
-Its parts live next to it, each a mixin of :class:`TableView` with its own widgets:
+status line and its tabs, and the follower that hands what new events touched to the parts. The
+screen is a composition root: each part is a plain object built with what it needs (the seat's
+session or play, the language, the callbacks it raises) and exposing its widgets, and the screen
+puts those widgets in place and passes the table's changes and the language on. The parts never
+read each other; what one needs from another goes through the screen's callbacks.
 
-* :mod:`.table_sheets`: the characters' models and sheets, a player's creation guide;
-* :mod:`.table_tray`: the dice (:class:`TableTray`, and the GM's *Roll for* and hidden rolls);
-* :mod:`.table_gm`: the GM's notes, seat links and *Bring into combat*;
-* :mod:`.table_sessions`: the GM's Sessions tab;
-* :mod:`.table_log`: the table's log and the sessions' transcripts;
-* :mod:`.table_attack`: the Attack part at the table (a part the view holds, not a mixin);
-* :mod:`.table_fight`: the tracker's empty face on a player's page before the first fight;
+* :class:`~.table_sheets.SheetsArea` (``sheets_area``): the characters' models and sheets, a
+  player's creation guide (:func:`creation_wizard`);
+* :class:`~.table_tray.TrayArea` (``tray_area``): the dice, the GM's *Roll for* and hidden rolls;
+* :class:`~.table_gm.GmDesk` (``gm_desk``): the GM's notes, seat links and *Bring into combat*;
+* :class:`~.table_sessions.SessionsTab` (``sessions_tab``): the GM's Sessions tab;
+* :class:`~.table_log.TableLog` (``log_area``): the table's chat, log and sessions' transcripts;
+* :class:`~.table_fight.TableFight` (``fight``): the combat tracker, or its empty face on a
+  player's page before the first fight;
 * :mod:`.table_seat_error`: the page a link without a valid seat gets (:func:`seat_error_page`).
 
-The parts call the screen through its public names (:meth:`TableView.say`,
-:meth:`TableView.refused`, :meth:`TableView.showing`, :meth:`TableView.show_tab`,
-:meth:`TableView.character_name`), and the screen calls theirs (``build_*``, ``render_*``,
-``relabel_*``).
+A part a seat's page does not have is None (an observer has no tray, only a GM has a desk and a
+Sessions tab). The screen keeps the names it had before it was composed (``view.tray``,
+``view.roll_log``, ``view.notes_box``...): each is the part's, listed in :data:`PART_NAMES`.
 """
 
 from __future__ import annotations
@@ -58,22 +61,18 @@ from typing import Any, Mapping
 import ipywidgets as widgets
 import traitlets as t
 
-from tabletop_widgets.core.combat import Combat
 from tabletop_widgets.core.i18n import LOCALES, check_locale, tr
 from tabletop_widgets.core.system import term_of
 from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import (
     CHARACTER_KINDS,
-    COMBAT_STATE,
     NOTE,
     SEAT_REISSUED,
     SESSION_KINDS,
     TABLE_OPTION,
     CombatSync,
     TablePlay,
-    combat_from_view,
     is_kind,
-    push_characters,
     remember_locale,
     seat_locale,
 )
@@ -81,11 +80,12 @@ from tabletop_widgets.table import (
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
 from .sheet_context import hbox, html_widget, shared_layout, vbox
-from .table_fight import IdleTracker
+from .table_fight import TableFight
 from .table_gm import GM_DESK_PARTS, GmDesk
-from .table_log import TableLogArea
+from .table_log import TableLog
+from .table_parts import PART_NAMES, TAB_WIDGETS, keep_part_names  # noqa: F401 - the screen's names
 from .table_seat_error import seat_error_page
-from .table_sessions import SESSIONS_PARTS, SessionsTab
+from .table_sessions import SessionsTab
 from .table_sheets import SheetsArea, creation_wizard
 from .table_texts import TEXTS, esc, gm_words
 from .table_tray import TrayArea
@@ -111,13 +111,8 @@ TABS: dict[str, tuple[tuple[str, str], ...]] = {
     "player": (("tab_dice", "tray_box"), ("your_sheet", "sheet_area")),
 }
 
-#: A GM's widgets that are made with their tab (when it is first shown, or when one of them is
-#: asked for): the widget's attribute -> the tab's key.
-TAB_WIDGETS: dict[str, str] = {name: key for key, names in GM_DESK_PARTS.items() for name in names}
-TAB_WIDGETS.update({name: "tab_sessions" for name in SESSIONS_PARTS})
 
-
-class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets.VBox):
+class TableView(widgets.VBox):
     """One seat's screen at a shared table (class ``tt-table-view``).
 
     Parameters
@@ -135,12 +130,13 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         Tumble the tray's dice.
     """
 
-    _tracker: CombatTracker | None = None
-    _tracker_building = True  # nothing asks for the tracker before the screen builds it
-    #: a player's or an observer's empty tracker before the table's first fight (then None)
-    idle_tracker: IdleTracker | None = None
-
     locale = t.Unicode("en", help="Language of the whole screen: 'en' or 'ru'")
+
+    #: What a player making their character is shown: ``make(view, character_id) -> widget``
+    #: (refreshed through its ``refresh()`` when the character or the language changes); the
+    #: creation wizard (:func:`creation_wizard`), whose steps and checks are the rules'
+    #: (:class:`~tabletop_widgets.core.wizard.Wizard`).
+    creation_guide = creation_wizard
 
     def __init__(self, session, *, locale: str | None = None, follow: bool = True, animate: bool = True, **kwargs: Any):
         if locale is None:
@@ -154,13 +150,23 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         super().__init__(locale=locale, **kwargs)
         # what this seat shows: the table at a glance (the fight, the log) on top; the seat's
         # tools in tabs below
-        self.build_models()
-        self.build_log_column(locale)
-        self._build_tracker(locale)
+        status = {"say": self.say, "refused": self.refused}
+        self.sheets_area = SheetsArea(
+            session,
+            self.play,
+            locale=locale,
+            shown=lambda: self.showing("sheets" if self.is_gm else "your_sheet"),
+            show_tab=lambda: self.show_tab("your_sheet"),
+            guide=lambda cid: type(self).creation_guide(self, cid),
+            on_added=self._on_character_added,
+            **status,
+        )
+        self.log_area = TableLog(session, locale, **status)
+        self.fight = TableFight(session, self.play, sync=self.sync, locale=locale)
         self._build_tabs(locale)
         tabs = [self.tabs] if self.tabs is not None else []
         self.children = [self.style_block, header, self.status, self._build_top(), *tabs]
-        if self.render_creation():  # an unfinished character to build
+        if self.sheets_area.render_creation():  # an unfinished character to build
             self.show_tab("your_sheet")
         self.show_parts()  # the shown tab's part (the other tabs' parts are built when shown)
         self._built = True
@@ -180,7 +186,10 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self._session_seen = (session.state.session, session.state.session_open)
         self.replaced = False
         self._built = False  # True once every part of the screen is there (see _on_locale)
-        self._turns_seen: set = set()
+        # the parts a seat's page may not have (built with the tabs)
+        self.tray_area: TrayArea | None = None
+        self.gm_desk: GmDesk | None = None
+        self.sessions_tab: SessionsTab | None = None
         # the GM's combat (the table's fair dice), and what every part of the screen acts through
         self.sync = (
             CombatSync(session, on_reload=self._on_combat_reloaded, on_refused=self.refused) if self.is_gm else None
@@ -208,11 +217,21 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         self._tab_keys: list[str] = []
         if self.role not in TABS:
             return
-        self.build_sheet_area(locale)
-        self.build_tray_area(locale)
+        s, status = self.session, {"say": self.say, "refused": self.refused}
+        self.sheets_area.build_area()
+        characters = self.sheets_area.characters()
+        self.tray_area = TrayArea(
+            s,
+            self.play,
+            models=self.sheets_area.models,
+            characters=characters,
+            locale=locale,
+            animate=self.animate,
+            shown=lambda: self.showing("tab_dice"),
+        )
         if self.is_gm:
-            self.build_gm_desk()
-            self.build_sessions_tab()
+            self.gm_desk = GmDesk(s, locale, characters=characters, add_to_combat=self.fight.add, **status)
+            self.sessions_tab = SessionsTab(s, locale, **status)
         self._tab_keys = [key for key, _part in TABS[self.role]]
         self.tabs = widgets.Tab(
             children=[getattr(self, part) for _key, part in TABS[self.role]],
@@ -223,16 +242,14 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
 
     def _build_top(self) -> widgets.HBox:
         """The table at a glance: the fight (with a GM's *Bring into combat*) and the log."""
-        combat_add = [self.combat_add] if self.combat_add is not None else []
-        fight = self._tracker if self._tracker is not None else self.idle_tracker.box
-        self.combat_column = vbox([fight, *combat_add], classes=("tt-table-combat",))
-        return hbox([self.combat_column, self.log_column], classes=("tt-table-top",))
+        combat_add = [self.gm_desk.combat_add] if self.gm_desk is not None else []
+        return hbox([self.fight.build_column(combat_add), self.log_area.box], classes=("tt-table-top",))
 
     def _start(self, locale: str, *, follow: bool) -> None:
         """Draw the screen in ``locale`` with the log so far, and follow the table."""
         self.locale = locale
         self.locale_toggle.observe(lambda ch: self.choose_locale(ch["new"]), names="value")
-        self.add_log_entries()
+        self.log_area.add_entries()
         self._render_labels()
         self._unsubscribe = self.session.on_events(self._on_events)
         self.session.on_revoked(lambda: self.link_was_replaced("link_revoked"))
@@ -241,24 +258,15 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
     def show_parts(self) -> None:
         """Build what the shown tab holds and is not built yet: the Dice tab's tray, the sheet
         the seat is looking at, a GM's notes, seat links and sessions."""
-        self.show_tray()
-        self.show_sheet()
-        for key in GM_DESK_PARTS:
-            if self.showing(key):
-                self.build_gm_tab(key)
-        if self.showing("tab_sessions"):
-            self.build_sessions()
-
-    def __getattr__(self, name: str) -> Any:
-        # only for a GM's widgets not made yet (TAB_WIDGETS): make their tab, then answer
-        key = TAB_WIDGETS.get(name)
-        if key is None or not self.__dict__.get("is_gm") or self.__dict__.get("notes_box") is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        if key == "tab_sessions":
-            self.build_sessions()
-        else:
-            self.build_gm_tab(key)
-        return self.__dict__[name]
+        if self.tray_area is not None:
+            self.tray_area.show_tray()
+        self.sheets_area.show_sheet()
+        if self.gm_desk is not None:
+            for key in GM_DESK_PARTS:
+                if self.showing(key):
+                    self.gm_desk.build_gm_tab(key)
+        if self.sessions_tab is not None and self.showing("tab_sessions"):
+            self.sessions_tab.build_sessions()
 
     def showing(self, key: str) -> bool:
         """Whether the tab titled ``key`` (a key of :data:`TABS`) is the one shown."""
@@ -269,100 +277,59 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         if self.tabs is not None and key in self._tab_keys:
             self.tabs.selected_index = self._tab_keys.index(key)
 
-    def _build_tracker(self, locale: str) -> None:
-        """The combat tracker: a GM's drives the table's combat (:class:`CombatSync`); a
-        player's or an observer's shows the players' view of it. Before the table's first
-        fight, a player's or an observer's page shows the tracker's empty face
-        (:class:`~.table_fight.IdleTracker`, a dozen models instead of sixty) and the tracker
-        is built when a fight starts (or when something asks for :attr:`tracker`)."""
-        s = self.session
-        self._tracker_building = False  # from now on, asking for the tracker builds it
-        if self.is_gm:
-            self.sync.locale = locale
-            self._make_tracker()
-        elif s.state.combat:
-            self._make_tracker()
-        else:
-            self.idle_tracker = IdleTracker(self.system, locale)
-
     @property
     def tracker(self) -> CombatTracker | None:
-        """The combat tracker (a player's is built on first use: see :meth:`_build_tracker`);
-        None while it is being built."""
-        if self._tracker is None and not self._tracker_building:
-            self._make_tracker()
-            self._show_tracker()
-        return self._tracker
+        """The combat tracker (a player's is built on first use: see
+        :class:`~.table_fight.TableFight`); None while the screen is being built."""
+        fight = self.__dict__.get("fight")
+        return fight.tracker if fight is not None else None
 
-    @property
-    def built_tracker(self) -> CombatTracker | None:
-        """The combat tracker if it is built (None on a player's page before the first fight)."""
-        return self._tracker
-
-    def _make_tracker(self) -> None:
-        s = self.session
-        self._tracker_building = True
-        try:
-            if self.is_gm:
-                tracker = CombatTracker(
-                    combat=self.sync.combat,
-                    locale=self.locale,
-                    audience="gm",
-                    play=self.play,
-                    _dom_classes=("tt-table-tracker",),
-                )
-            else:
-                combat = Combat(self.system)
-                if s.state.combat:
-                    try:
-                        combat_from_view(self.system, s.state.combat, into=combat)
-                    except Exception:  # a bad payload must not take the page down
-                        log.exception("combat state does not load")
-                # players act on the combat only by attacking with their own character on its
-                # turn (sent to the table, which rolls it); the play refuses every other action
-                tracker = CombatTracker(
-                    combat=combat,
-                    locale=self.locale,
-                    audience="player",
-                    play=self.play,
-                    _dom_classes=("tt-player-tracker", "tt-table-tracker"),
-                )
-            tracker.locale_toggle.layout.display = "none"  # the screen's one switch rules
-        finally:
-            self._tracker_building = False
-        self._tracker = tracker
-        if not self.is_gm:
-            tracker.observe(lambda _change: self._mark_turn(), names="selected")
-        self._push_into_combat()
-        self._on_turn()
-
-    def _show_tracker(self) -> None:
-        """The tracker, built after the screen, takes the empty face's place."""
-        idle, self.idle_tracker = self.idle_tracker, None
-        column = getattr(self, "combat_column", None)
-        if idle is not None and column is not None:
-            column.children = [self._tracker if c is idle.box else c for c in column.children]
-            idle.close()
-
-    def _push_into_combat(self) -> None:
-        """Table characters in the combat take their values from the table (sheet edits)."""
-        if self._tracker is not None and push_characters(self.session, self._tracker.combat):
-            self._tracker.render()
+    def hidden_wanted(self) -> bool:
+        """Whether the GM's next roll is hidden (the tray's *hidden roll* toggle)."""
+        tray_area = self.__dict__.get("tray_area")
+        return tray_area is not None and tray_area.hidden_wanted()
 
     def _on_combat_reloaded(self, combat) -> None:
         """The GM's combat was rebuilt from the log: a new tracker shows it."""
-        old = self._tracker
-        self._tracker = CombatTracker(
-            combat=combat,
-            locale=self.locale,
-            audience="gm",
-            play=self.play,
-            _dom_classes=("tt-table-tracker",),
-        )
-        self.combat_column.children = [self._tracker if c is old else c for c in self.combat_column.children]
-        old.close()
-        self._tracker.locale_toggle.layout.display = "none"
-        self._push_into_combat()
+        self.fight.reloaded(combat)
+
+    def _on_character_added(self, _cid: str) -> None:
+        """GM: a character new at the table: the pickers offer it."""
+        characters = self.sheets_area.characters()
+        self.tray_area.set_characters(characters)
+        self.gm_desk.set_characters(characters)
+
+    # -- a GM's actions (a forged call on another seat's page is refused) ----------------------
+    def _not_allowed(self) -> None:
+        return self.say("error", TEXTS["not_allowed"])
+
+    def gm_tab_built(self, key: str) -> bool:
+        """Whether the GM's tab ``key`` (of :data:`GM_DESK_PARTS`) is built."""
+        return self.gm_desk is not None and self.gm_desk.gm_tab_built(key)
+
+    def add_note(self, text: str | None = None, title: str | None = None):
+        """GM: a note to the table's GM notes (:meth:`~.table_gm.GmDesk.add_note`)."""
+        return self.gm_desk.add_note(text, title) if self.gm_desk is not None else self._not_allowed()
+
+    def reissue_link(self, seat: str | None = None, base: str | None = None) -> str | None:
+        """GM: a new link for ``seat`` (:meth:`~.table_gm.GmDesk.reissue_link`)."""
+        return self.gm_desk.reissue_link(seat, base) if self.gm_desk is not None else self._not_allowed()
+
+    def bring_into_combat(self, cid: str | None = None, hidden: bool | None = None):
+        """GM: a table character into the fight (:meth:`~.table_gm.GmDesk.bring_into_combat`)."""
+        return self.gm_desk.bring_into_combat(cid, hidden) if self.gm_desk is not None else self._not_allowed()
+
+    def ask_session(self, step: str) -> None:
+        """GM: *End tonight's session* / *Start the next session* pressed (a confirm step)."""
+        return self.sessions_tab.ask_session(step) if self.sessions_tab is not None else self._not_allowed()
+
+    def cancel_session(self) -> None:
+        if self.sessions_tab is not None:
+            self.sessions_tab.cancel_session()
+
+    def confirm_session(self):
+        """GM: the confirm step's yes (:meth:`~.table_sessions.SessionsTab.confirm_session`)."""
+        return self.sessions_tab.confirm_session() if self.sessions_tab is not None else self._not_allowed()
 
     # ==========================================================================================
     # following the table
@@ -375,110 +342,47 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
             log.exception("table view: redraw failed")
 
     def _apply_events(self, events) -> None:
-        """Redraw what ``events`` touched: sessions, characters, the combat, notes, options,
-        attacks, the log, a replaced link, the header."""
-        touched = self._touched(events)
+        """Hand what ``events`` touched to the parts: sessions, characters, the combat, notes,
+        options, the log; then a replaced link and the header."""
+        touched = self.fight.touched(events)
         if any(is_kind(e, *SESSION_KINDS) for e in events):
             self._on_session_changed()
         characters = {e.payload.get("character_id") for e in events if is_kind(e, *CHARACTER_KINDS)}
-        self._apply_characters(characters)
-        self._apply_combat(touched, events)
+        self.sheets_area.follow(characters)
+        self.fight.follow(touched, events)
         if characters:
-            self._push_into_combat()
-        if any(is_kind(e, NOTE) for e in events):
-            self.render_notes()
+            self.fight.push_characters()
+        if self.gm_desk is not None and any(is_kind(e, NOTE) for e in events):
+            self.gm_desk.render_notes()
         if any(is_kind(e, TABLE_OPTION) for e in events) or characters:
-            self.render_players_build()
-            self.open_creation_if_allowed()
-        self.add_log_entries()
+            if self.gm_desk is not None:
+                self.gm_desk.render_players_build()
+            self.sheets_area.open_creation_if_allowed()
+        self.log_area.add_entries()
         reissued = [e for e in events if is_kind(e, SEAT_REISSUED) and e.payload.get("seat") == self.session.seat]
         if reissued and self.session.link_replaced():
             self.link_was_replaced()
         self._render_header()
-
-    def _touched(self, events) -> set[str]:
-        """What ``events`` did to the fight: ``"remote"`` when another writer changed the GM's
-        combat (the resolver rolled a player's attack, another GM window acted), ``"public"``
-        when the players' view of it changed."""
-        touched = set()
-        for e in events:
-            if not is_kind(e, COMBAT_STATE):
-                continue
-            if e.audience != "gm":
-                touched.add("public")
-            elif not self.sync.is_own(e):
-                touched.add("remote")
-        return touched
-
-    def _apply_characters(self, cids: set[str]) -> None:
-        """Characters changed at the table: their models follow; a GM gets the new ones."""
-        for cid in cids:
-            if cid in self.models:
-                self.push_model(cid)
-            elif cid in self.session.state.characters and self.is_gm:
-                self.add_character(cid)
-
-    def _apply_combat(self, touched: set[str], events) -> None:
-        """The combat changed at the table: a GM's tracker follows another writer's actions (the
-        resolver's roll of a player's attack: the next event of its log, applied; anything else
-        rebuilds it); a player's follows the players' view of it."""
-        st = self.session.state
-        if self.is_gm and "remote" in touched:
-            current = self.sync.combat
-            self.sync.follow(events)
-            if self.sync.combat is current and self._tracker is not None:
-                self._tracker.render()
-        elif not self.is_gm and "public" in touched and st.combat:
-            if self._tracker is None:  # the table's first fight: the tracker shows it
-                self.tracker  # noqa: B018 - built from the table's state, in the empty face's place
-                return
-            combat_from_view(self.system, st.combat, into=self._tracker.combat)
-            push_characters(self.session, self._tracker.combat)
-            self._tracker.render()
-            self._on_turn()
-
-    def _on_turn(self) -> None:
-        """A player's turn came: their character is selected (its panel shows the Attack part)
-        and the table is asked for its attacks on every target it can see."""
-        tracker, me = self._tracker, self.session.character_id
-        if self.is_gm or tracker is None or me is None:
-            return
-        view = (self.session.state.combat or {}).get("state") or {}
-        key = (view.get("round"), view.get("current"))
-        if self.play.my_turn() and key not in self._turns_seen:
-            self._turns_seen.add(key)
-            if me in tracker.combat:
-                tracker.selected = me
-            self.play.ask_for_targets(tracker.combat)
-        self._mark_turn()
-
-    def _mark_turn(self) -> None:
-        """A player's tracker shows its panel (only the Attack part) while they may attack: the
-        class ``tt-your-attack`` says so to the page's style."""
-        t = self._tracker
-        if t is None or self.is_gm:
-            return
-        if self.play.my_turn() and t.selected == self.session.character_id:
-            t.add_class("tt-your-attack")
-        else:
-            t.remove_class("tt-your-attack")
 
     def _on_session_changed(self) -> None:
         """A session ended or started: every seat is told (the status line), the GM's sessions
         tab is redrawn, and the tray's buttons follow."""
         st = self.session.state
         now = (st.session, st.session_open)
+        sessions = self.sessions_tab
         if now == self._session_seen or st.closed:
             self._session_seen = now
-            self.render_sessions(reverify=True)
-            self.render_transcripts()
+            if sessions is not None:
+                sessions.render_sessions(reverify=True)
+            self.log_area.render_transcripts()
             return
         self._session_seen = now
-        self.render_transcripts()
+        self.log_area.render_transcripts()
         key = "session_ended_status" if not st.session_open else "session_started_status"
         self._message = ("info", {loc: _t(key, loc, n=st.session, **gm_words(self.system, loc)) for loc in LOCALES})
         self._render_status()
-        self.render_sessions(reverify=True)
+        if sessions is not None:
+            sessions.render_sessions(reverify=True)
         if self.built_tray is not None:  # a tray built later is drawn as the table is then
             render = getattr(self.built_tray, "render", None)
             if callable(render):
@@ -531,7 +435,7 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
         loc = self.locale
         self.locale_toggle.tooltip = _t("locale_tip", loc)
         self.locale_toggle.tooltips = ["English", "Русский"]
-        self.relabel_sheets(loc)
+        self.sheets_area.relabel(loc)
         if self.tabs is not None:
             for i, key in enumerate(self._tab_keys):
                 title = (
@@ -540,15 +444,10 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
                     else _t(key, loc, **gm_words(self.system, loc))
                 )
                 self.tabs.set_title(i, title)
-        self.relabel_tray(loc)
-        if self.chat is not None:
-            self.chat.relabel(loc)
-        if self.idle_tracker is not None:
-            self.idle_tracker.relabel(loc)
-        self.relabel_gm_desk(loc)
-        self.render_sessions()
-        self.render_transcripts()
-        self.render_creation()
+        for part in (self.tray_area, self.log_area, self.fight, self.gm_desk, self.sessions_tab):
+            if part is not None:
+                part.relabel(loc)
+        self.sheets_area.render_creation()
         self._render_header()
         self._render_status()
 
@@ -626,6 +525,9 @@ class TableView(SheetsArea, TrayArea, GmDesk, SessionsTab, TableLogArea, widgets
                 unsubscribe()
         finally:
             super().close()
+
+
+keep_part_names(TableView)
 
 
 def show_table(session, locale: str | None = None, **kwargs: Any) -> TableView:
