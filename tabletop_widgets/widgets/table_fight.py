@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
@@ -97,8 +97,11 @@ class TableFight:
         The language it is built in (:meth:`relabel` switches it).
     """
 
-    def __init__(self, session: Any, play: Any, *, sync: Any, locale: str):
+    def __init__(self, session: Any, play: Any, *, sync: Any, locale: str, on_changed: Callable[[], Any] | None = None):
         self.session = session
+        #: called after every change of a GM's combat (who is in it: *Bring into combat*)
+        self.on_changed = on_changed
+        self._unobserve: Callable[[], Any] | None = None
         self.system = session.system
         self.play = play
         self.sync = sync
@@ -164,6 +167,8 @@ class TableFight:
             )
         tracker.locale_toggle.layout.display = "none"  # the screen's one switch rules
         self._tracker = tracker
+        if self.is_gm:
+            self._observe(tracker.combat)
         if not self.is_gm:
             tracker.observe(lambda _change: self._mark_turn(), names="selected")
         self.push_characters()
@@ -187,9 +192,24 @@ class TableFight:
         character, name = self.sync.table_character(cid)
         return self.tracker.add_combatant(character, name=name, cid=cid, hidden=hidden)
 
+    def _observe(self, combat) -> None:
+        """Follow the GM's ``combat`` (one at a time): each change is told to ``on_changed``."""
+        if self._unobserve is not None:
+            self._unobserve()
+        self._unobserve = combat.observe(lambda _event: self._changed())
+
+    def _changed(self) -> None:
+        if self.on_changed is not None:
+            self.on_changed()
+
+    def in_combat(self) -> frozenset[str]:
+        """The ids in the GM's fight (none before one is built, or on another seat's page)."""
+        return frozenset(self._tracker.combat.ids) if self.is_gm and self._tracker is not None else frozenset()
+
     def reloaded(self, combat) -> None:
         """The GM's combat was rebuilt from the log: a new tracker shows it."""
         old = self._tracker
+        self._observe(combat)
         self._tracker = CombatTracker(
             combat=combat,
             locale=self.locale,
@@ -201,6 +221,7 @@ class TableFight:
         old.close()
         self._tracker.locale_toggle.layout.display = "none"
         self.push_characters()
+        self._changed()
 
     def follow(self, touched: set[str], events) -> None:
         """The combat changed at the table (``touched``: what :meth:`touched` found in

@@ -12,7 +12,7 @@ when the language changed (:meth:`GmDesk.relabel`)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import ipywidgets as widgets
 
@@ -66,6 +66,7 @@ class GmDesk:
         say: Callable[[str | None, Any], Any],
         refused: Callable[[BaseException], Any],
         add_to_combat: Callable[[str, bool], Any],
+        in_combat: Callable[[], Collection[str]] = frozenset,
     ):
         self.session = session
         self.system = session.system
@@ -73,6 +74,8 @@ class GmDesk:
         self.say = say
         self.refused = refused
         self._add_to_combat = add_to_combat
+        self._in_combat = in_combat  # the ids in the GM's fight: *Bring into combat* leaves them out
+        self._characters = list(characters)
         self._setting_options = 0  # > 0 while the options' boxes are set from the table
         self._desk_built: frozenset[str] = frozenset()  # the tabs of GM_DESK_PARTS built so far
         self._new_link: tuple[str, str] | None = None  # the last link made: (who, url)
@@ -158,7 +161,7 @@ class GmDesk:
         return [(f"{s.name or s.seat} — {role.get(s.role, s.role)}", s.seat) for s in self._other_seats]
 
     def _build_combat_add(self, characters: list[tuple[str, str]]) -> None:
-        self.combat_pick = widgets.Dropdown(options=characters, style={"description_width": "initial"})
+        self.combat_pick = widgets.Dropdown(options=self._outside(), style={"description_width": "initial"})
         self.combat_pick.add_class("tt-combat-pick")
         self.combat_pick_hidden = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
         self.combat_pick_hidden.add_class("tt-combat-pick-hidden")
@@ -167,10 +170,27 @@ class GmDesk:
         self.combat_add_button.on_click(lambda _b: self.bring_into_combat())
         self.combat_add = widgets.HBox([self.combat_pick, self.combat_pick_hidden, self.combat_add_button])
         self.combat_add.add_class("tt-combat-add")
+        self.render_pick()
 
     def set_characters(self, characters: list[tuple[str, str]]) -> None:
         """The table's characters (a new one came): *Bring into combat* offers them."""
-        self.combat_pick.options = characters
+        self._characters = list(characters)
+        self.render_pick()
+
+    def _outside(self) -> list[tuple[str, str]]:
+        """The table's characters not in the fight yet: the ones *Bring into combat* can add."""
+        inside = set(self._in_combat())
+        return [(label, cid) for label, cid in self._characters if cid not in inside]
+
+    def render_pick(self) -> None:
+        """*Bring into combat* offers only who is not in the fight (called when the fight
+        changes); with everyone in, its button says so and does nothing."""
+        options = self._outside()
+        if list(self.combat_pick.options) != options:
+            self.combat_pick.options = options
+        everyone = not options
+        self.combat_add_button.disabled = everyone
+        self.combat_add_button.tooltip = _t("combat_all_in" if everyone else "combat_add_tip", self.locale)
 
     # -- actions (each checks the seat first) ----------------------------------------------------
     def add_note(self, text: str | None = None, title: str | None = None):
@@ -228,7 +248,11 @@ class GmDesk:
         hidden = self.combat_pick_hidden.value if hidden is None else hidden
         if cid not in self.session.state.characters:
             return None
-        return self._add_to_combat(cid, bool(hidden))
+        if cid in set(self._in_combat()):  # a forged or stale pick: already fighting
+            return self.say("error", TEXTS["combat_already_in"])
+        added = self._add_to_combat(cid, bool(hidden))
+        self.render_pick()
+        return added
 
     def _on_option(self, name: str, change) -> None:
         """GM: a table option (players build their own characters; NPCs defend by their default

@@ -15,6 +15,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "player": T("Player", "Игрок"),
     "observer": T("Observer", "Зритель"),
     "seat_tip": T("Your seat at this table", "Ваше место за этим столом"),
+    "proof": T("Fair dice", "Честные кубики"),
+    "proof_tip": T(
+        "The dice commitment and the log checkpoint: what anyone can use after the session to "
+        "check that no roll was changed",
+        "Печать кубиков и отметка журнала: по ним после сессии любой может проверить, что ни один бросок не подменён",
+    ),
     "commitment": T("Dice commitment", "Печать кубиков"),
     "commitment_tip": T(
         "Published when this session started: the fingerprint (SHA-256) of the session's "
@@ -95,6 +101,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "note_need_text": T("Write the note first.", "Сначала напишите заметку."),
     "combat_add": T("Bring into combat", "Ввести в бой"),
     "combat_add_tip": T("Add a table character to the combat tracker", "Добавить персонажа стола в трекер боя"),
+    "combat_all_in": T("Every table character is in the fight already", "Все персонажи стола уже в бою"),
+    "combat_already_in": T("That character is in the fight already.", "Этот персонаж уже в бою."),
     "combat_who": T("Character", "Персонаж"),
     "combat_hidden": T("hide from players", "скрыть от игроков"),
     "not_allowed": T("Your seat may not do that.", "Вашему месту это нельзя."),
@@ -127,18 +135,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "session_commitment": T("Session {n} dice commitment", "Печать кубиков сессии {n}"),
     "session_seed": T("Session {n} dice key revealed", "Ключ кубиков сессии {n} раскрыт"),
     "session_open_status": T(
-        "Session {n} is open: the dice commitment above is this session's.",
-        "Идёт сессия {n}: печать кубиков выше — печать этой сессии.",
+        "Session {n} is open: the dice commitment under Fair dice is this session's.",
+        "Идёт сессия {n}: печать кубиков в «Честных кубиках» — печать этой сессии.",
     ),
     "session_ended_status": T(
-        "Session {n} has ended: its dice key is revealed above, so anyone can check its rolls. "
+        "Session {n} has ended: its dice key is revealed under Fair dice, so anyone can check its rolls. "
         "Nothing is rolled until the {gm} starts the next session.",
-        "Сессия {n} окончена: её ключ кубиков раскрыт выше — любой может проверить её броски. "
+        "Сессия {n} окончена: её ключ кубиков раскрыт в «Честных кубиках» — любой может проверить её броски. "
         "Бросков нет, пока {gm} не начнёт следующую сессию.",
     ),
     "session_started_status": T(
-        "Session {n} has started: a new dice commitment is shown above. Copy it.",
-        "Началась сессия {n}: выше новая печать кубиков. Скопируйте её.",
+        "Session {n} has started: a new dice commitment is shown under Fair dice. Copy it.",
+        "Началась сессия {n}: в «Честных кубиках» новая печать кубиков. Скопируйте её.",
     ),
     "session_end": T("End tonight's session", "Закончить сегодняшнюю сессию"),
     "session_end_tip": T(

@@ -79,7 +79,7 @@ from tabletop_widgets.table import (
 
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
-from .sheet_context import hbox, html_widget, shared_layout, vbox
+from .sheet_context import hbox, html_widget, set_display, shared_layout, vbox
 from .table_fight import TableFight
 from .table_gm import GM_DESK_PARTS, GmDesk
 from .table_log import TableLog
@@ -162,7 +162,7 @@ class TableView(widgets.VBox):
             **status,
         )
         self.log_area = TableLog(session, locale, **status)
-        self.fight = TableFight(session, self.play, sync=self.sync, locale=locale)
+        self.fight = TableFight(session, self.play, sync=self.sync, locale=locale, on_changed=self._on_fight_changed)
         self._build_tabs(locale)
         tabs = [self.tabs] if self.tabs is not None else []
         self.children = [self.style_block, header, self.status, self._build_top(), *tabs]
@@ -203,9 +203,17 @@ class TableView(widgets.VBox):
         # model each, sent once
         self.style_block = html_widget(_CSS, classes=("tt-style",))
         self.title = html_widget(classes=("tt-table-title",))
-        self.commit = html_widget(classes=("tt-table-commit",))
+        # the fair-dice proof (commitment, checkpoint, a revealed key) is for checking later:
+        # folded under "Fair dice", opened when a session starts or ends (the status line
+        # points at it then)
+        self.proof_toggle = widgets.ToggleButton(value=False, layout=widgets.Layout(width="auto"))
+        self.proof_toggle.add_class("tt-proof-toggle")
+        self.commit = html_widget(classes=("tt-table-commit",), layout=widgets.Layout(display="none"))
+        self.proof_toggle.observe(lambda ch: set_display(self.commit, None if ch["new"] else "none"), names="value")
         self.locale_toggle = locale_toggle(locale)
-        header = hbox([vbox([self.title, self.commit]), self.locale_toggle], classes=("tt-table-header",))
+        header = hbox(
+            [vbox([self.title, self.proof_toggle, self.commit]), self.locale_toggle], classes=("tt-table-header",)
+        )
         self.status = html_widget(classes=("tt-table-status",), layout=widgets.Layout(display="none"))
         return header
 
@@ -230,7 +238,9 @@ class TableView(widgets.VBox):
             shown=lambda: self.showing("tab_dice"),
         )
         if self.is_gm:
-            self.gm_desk = GmDesk(s, locale, characters=characters, add_to_combat=self.fight.add, **status)
+            self.gm_desk = GmDesk(
+                s, locale, characters=characters, add_to_combat=self.fight.add, in_combat=self.fight.in_combat, **status
+            )
             self.sessions_tab = SessionsTab(s, locale, **status)
         self._tab_keys = [key for key, _part in TABS[self.role]]
         self.tabs = widgets.Tab(
@@ -292,6 +302,12 @@ class TableView(widgets.VBox):
     def _on_combat_reloaded(self, combat) -> None:
         """The GM's combat was rebuilt from the log: a new tracker shows it."""
         self.fight.reloaded(combat)
+
+    def _on_fight_changed(self) -> None:
+        """GM: someone came into the fight or left it: *Bring into combat* offers the others."""
+        desk = self.__dict__.get("gm_desk")
+        if desk is not None:
+            desk.render_pick()
 
     def _on_character_added(self, _cid: str) -> None:
         """GM: a character new at the table: the pickers offer it."""
@@ -379,6 +395,7 @@ class TableView(widgets.VBox):
         self._session_seen = now
         self.log_area.render_transcripts()
         key = "session_ended_status" if not st.session_open else "session_started_status"
+        self.proof_toggle.value = True  # the message points at the new commitment, or the key
         self._message = ("info", {loc: _t(key, loc, n=st.session, **gm_words(self.system, loc)) for loc in LOCALES})
         self._render_status()
         if sessions is not None:
@@ -475,6 +492,8 @@ class TableView(widgets.VBox):
             for key, value, cls in rows
         )
         self.commit.value = f'<div class="tt-proof" title="{esc(_t("proof_help", loc))}">{commit}</div>'
+        self.proof_toggle.description = _t("proof", loc)
+        self.proof_toggle.tooltip = self._tip("proof_tip", loc)
         if self.replaced:
             self._message = ("error", self._text("link_replaced"))
             self._render_status()

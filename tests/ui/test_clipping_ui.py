@@ -2,8 +2,9 @@
 page on a desktop (1280 px) in English, then in Russian (one click on the page's RU), then the
 same page narrowed to a phone (390 px) in Russian. Nothing of ours may be clipped (an element
 inside our widgets whose content is wider than its box: a button cut to «Показать мои кам…», a
-label cut to "Skin hardening (afte", an input too narrow for its value) and nothing may stand
-past the screen's edge. The phone in English is ``test_phone_ui.py``'s."""
+label cut to "Skin hardening (afte", a name cut in its button; an editable text field's own
+value may scroll under the caret, as every editor's does) and nothing may stand past the
+screen's edge. The phone in English is ``test_phone_ui.py``'s."""
 
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def _clipped(page, where: str, width: int) -> None:
 
 def _to_russian(page) -> None:
     button = page.locator(".tt-language-switch button", has_text="RU")
-    if not button.count():  # a table page: its header's own switch
-        button = page.locator(".tt-table-header .tt-locale button", has_text="RU")
+    if not button.count():  # a table page or the lobby: its header's own switch
+        button = page.locator(".tt-locale button", has_text="RU")
     button.first.click()
     expect(button.first).to_have_class(re.compile("mod-active"), timeout=STEP_TIMEOUT)
     page.wait_for_timeout(1500)  # every widget redrawn in Russian

@@ -186,7 +186,6 @@ def test_the_resolvers_server_dies_mid_fight_and_the_other_takes_over(tmp_path, 
     killed); its resolver takes the table over and rolls the attack; verify passes."""
     import signal
 
-    from conftest import start_voila
     from tables import fight_table
 
     from tabletop_widgets.table import CombatSync, TableSession, open_store, verify_table

@@ -64,7 +64,9 @@ FIT_JS = r"""
     if (r.right > W + 0.5 || r.left < -0.5) {
       out.wide.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} px: "${text(el)}"`);
     }
-    if (el.closest("[class*='tt-']") && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+    // an editable field's own value scrolls under the caret: not clipping (its box is checked)
+    const editable = el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && ["text", "search", ""].includes(el.type));
+    if (!editable && el.closest("[class*='tt-']") && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
       out.clipped.push(`${name(el)} needs ${el.scrollWidth} px, has ${el.clientWidth}: "${text(el)}"`);
     }
   }

@@ -148,6 +148,27 @@ def test_every_seat_shows_the_full_commitment_and_its_head(table):
         assert not verify_table(store, table.made.table_id, commitment=commitment, head="0" * 64).ok
 
 
+def test_the_proof_is_folded_under_fair_dice_and_opens_when_a_session_turns(table):
+    """Issue 32 item 11: "Dice commitment: 019ec…" and "Log checkpoint:" led every seat's
+    header; they are for checking later, so they sit under a "Fair dice" fold, which opens by
+    itself when a session ends or starts (the status line points at the key, or the new
+    commitment)."""
+    gm, p1 = table.view("gm"), table.view("p1")
+    for view in (gm, p1):
+        assert view.proof_toggle.description == "Fair dice" and not view.proof_toggle.value
+        assert view.commit.layout.display == "none" and "Dice commitment" in view.commit.value
+        assert "tt-proof-toggle" in view.proof_toggle._dom_classes
+    frontend_update(p1.proof_toggle, value=True)
+    assert p1.commit.layout.display is None
+    p1.choose_locale("ru")
+    assert p1.proof_toggle.description == "Честные кубики" and p1.commit.layout.display is None
+    frontend_update(p1.proof_toggle, value=False)
+    gm.session.end_session()
+    p1.session.poll()
+    assert p1.proof_toggle.value and p1.commit.layout.display is None  # the revealed key, in view
+    assert "«Честных кубиках»" in p1.status.value
+
+
 def test_a_hidden_roll_moves_the_gms_head_but_not_the_players(table):
     gm, p1 = table.view("gm"), table.view("p1")
     frontend_update(gm.hidden_toggle, value=True)
@@ -209,6 +230,27 @@ def test_a_player_cannot_reissue_links(table):
     assert "may not" in p1.status.value
     with pytest.raises(PermissionError):
         p1.session.reissue_seat("p2")
+
+
+def test_bring_into_combat_offers_only_who_is_not_fighting(table):
+    """Issue 32 item 9: the GM's picker left those already in the fight in its list (a second
+    Aria in the tracker was one click away); it follows the fight, also when a combatant leaves
+    it, and a forged pick of a fighter is refused with a reason."""
+    gm = table.view("gm")
+    pick, button = gm.gm_desk.combat_pick, gm.gm_desk.combat_add_button
+    assert [cid for _label, cid in pick.options] == ["c1", "c2"] and not button.disabled
+    gm.bring_into_combat("c1")
+    assert [cid for _label, cid in pick.options] == ["c2"]
+    frontend_click(button)  # Boris, the one left
+    assert sorted(gm.tracker.combat.ids) == ["c1", "c2"]
+    assert pick.options == () and button.disabled and "already" in button.tooltip
+    before = list(gm.tracker.combat.ids)
+    assert gm.bring_into_combat("c1") is None  # forged: Aria fights already
+    assert gm.tracker.combat.ids == before and "in the fight already" in gm.status.value
+    gm.tracker.combat.remove("c2")  # Boris leaves: he can be brought back
+    assert [cid for _label, cid in pick.options] == ["c2"] and not button.disabled
+    gm.choose_locale("ru")
+    assert button.tooltip == "Добавить персонажа стола в трекер боя"
 
 
 # ---------------------------------------------------------------------------------------------
