@@ -119,7 +119,7 @@ class Field:
     labels         (``{key: {"en","ru"}}``) names of the keys a derived value or mapping shows
     keys           (sequence of str) for ``mapping``: the fixed keys, in order
     over_max       (bool) for a ``resource``: the rules let the value go past its maximum
-                   (Р.Э.Т.'s Luck); the sheet says "+1 over max" rather than a bare "7 / 6"
+                   (Р.Э.Т.'s Luck); the sheet says "+1 over" (with why in its tooltip) rather than a bare "7 / 6"
     gm_only        (bool) only the GM changes it (RET's notes)
     gm_entered     (bool) a value the GM enters for the table (Threads' campaign numbers)
     creation_only  (bool) a value the player sets while creating the character (RET's tier-III

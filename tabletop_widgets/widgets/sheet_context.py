@@ -33,10 +33,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "empty": {"en": "Nothing yet.", "ru": "Пока пусто."},
     "minus_tip": {"en": "Decrease {label} by 1", "ru": "Уменьшить «{label}» на 1"},
     # a resource the rules let go past its maximum (Р.Э.Т.'s Luck): said, so "7 / 6" is no bug
-    "over_max": {"en": "+{n} over max", "ru": "+{n} сверх максимума"},
+    "over_max": {"en": "+{n} over", "ru": "+{n} сверх"},
     "over_max_tip": {
-        "en": "{label} may go over its maximum by the rules",
-        "ru": "«{label}» по правилам может превышать максимум",
+        "en": "{label} is {n} over its maximum, as the rules allow",
+        "ru": "«{label}» на {n} выше максимума: правила это позволяют",
     },
     "plus_tip": {"en": "Increase {label} by 1", "ru": "Увеличить «{label}» на 1"},
     "none": {"en": "—", "ru": "—"},

@@ -331,7 +331,7 @@ class ListView(FieldView):
                 body = f'<div class="tt-list-cells tt-chip-text">{pretty(self.ctx, item)}</div>'
             cell = html_widget(body, classes=["tt-list-row-html"])
             edit = button_widget(
-                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=fixed_layout(width="92px"), **locked
+                description=t("edit", loc), tooltip=t("edit_tip", loc), layout=fixed_layout(width="auto"), **locked
             )
             edit.add_class("tt-list-edit")
             rm = button_widget(

@@ -589,10 +589,10 @@ class ResourceView(FieldView):
             self.bar.value = ""
 
     def _over_html(self, cur: Any, mx: Any) -> str:
-        """ "+1 over max" after the maximum of a resource the rules let exceed it, when it does."""
+        """The "+1 over" after the maximum of a resource the rules let exceed it, when it does."""
         if not self.field.over_max or not isinstance(cur, int) or not isinstance(mx, int) or cur <= mx:
             return ""
-        tip = esc(t("over_max_tip", self.loc, label=self.text))
+        tip = esc(t("over_max_tip", self.loc, label=self.text, n=cur - mx))
         return f' <span class="tt-res-over" title="{tip}">{esc(t("over_max", self.loc, n=cur - mx))}</span>'
 
     def relabel(self) -> None:

@@ -443,7 +443,7 @@ class AddPart:
         self.new_hidden = widgets.Checkbox(
             value=False,
             indent=False,
-            layout=fixed_layout(width="90px"),
+            layout=fixed_layout(width="auto"),  # «скрыть от игроков» whole, not cut at 90 px
             style=shared_style(widgets.widget_bool.CheckboxStyle),
             _dom_classes=("tt-new-hidden",),
             **w["new_hidden"],

@@ -38,15 +38,16 @@ def test_the_file_buttons_speak_to_a_player(locale):
 
 def test_luck_over_its_maximum_says_so():
     """Р.Э.Т.'s Luck may exceed its maximum (the book: declared before a roll, refilled each
-    session): "7 / 6" alone reads as a bug, so the sheet adds "+1 over max"; other resources at
+    session): "7 / 6" alone reads as a bug, so the sheet adds "+1 over" (its tooltip says why); other resources at
     or under their maximum say nothing more."""
     ch = get_system("ret").Character(name="Aria")
     sheet = CharacterSheet(ch)
     luck = sheet.views["luck"]
     ch.luck = ch.luck_max + 1
-    assert "+1 over max" in luck.max_html.value and "tt-res-over" in luck.max_html.value
+    assert "+1 over<" in luck.max_html.value and "tt-res-over" in luck.max_html.value
+    assert "1 over its maximum, as the rules allow" in luck.max_html.value  # its tooltip
     sheet.locale = "ru"
-    assert "+1 сверх максимума" in luck.max_html.value
+    assert "+1 сверх<" in luck.max_html.value and "выше максимума" in luck.max_html.value
     ch.luck = ch.luck_max
     assert "tt-res-over" not in luck.max_html.value
     health = sheet.views["health"]
