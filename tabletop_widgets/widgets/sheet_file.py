@@ -65,6 +65,11 @@ TEXTS: dict[str, dict[str, str]] = {
 _t = text_lookup(TEXTS)
 
 
+def _load_class(locale: str) -> str:
+    """The class sheet.css draws the upload button's words by (``.tt-load-en``, ``.tt-load-ru``)."""
+    return f"tt-load-{locale if locale in LOCALES else 'en'}"
+
+
 def slug_filename(name: str, system: str) -> str:
     """The file name a character saves under: ``<name>.<system slug>.json``."""
     base = re.sub(r"[^\w\-]+", "_", name.strip(), flags=re.UNICODE).strip("_") or "character"
@@ -103,7 +108,7 @@ class SheetFile:
             multiple=False,
             layout=fixed_layout(width="auto"),
             style=shared_style(widgets.ButtonStyle),
-            _dom_classes=("tt-sheet-load",),
+            _dom_classes=("tt-sheet-load", _load_class(ctx.locale)),
         )
         self._status: widgets.HTML | None = None
         self.save_button.on_click(lambda _b: self.prepare_download())
@@ -133,9 +138,10 @@ class SheetFile:
         self.save_button.tooltip = _t("save_tip", loc)
         self.upload.description = _t("load", loc)  # read by screen readers; the eye reads sheet.css's
         self.upload.tooltip = _t("load_tip", loc)
-        for other in LOCALES:
-            self.upload.remove_class(f"tt-load-{other}")
-        self.upload.add_class(f"tt-load-{loc if loc in LOCALES else 'en'}")
+        # one update, and none when the language is the one the button was made in
+        classes = tuple(c for c in self.upload._dom_classes if not c.startswith("tt-load-")) + (_load_class(loc),)
+        if classes != tuple(self.upload._dom_classes):
+            self.upload._dom_classes = classes
         if self._download is not None and self._download.layout.display != "none":
             self.prepare_download(check=False)
 

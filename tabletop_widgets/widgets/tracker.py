@@ -27,7 +27,6 @@ import ipywidgets as widgets
 import traitlets
 
 from tabletop_widgets.core.combat import Combat, clone_character
-from tabletop_widgets.core.combat.text import attack_dice
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.play import LocalPlay, Play
 from tabletop_widgets.core.problems import RuleError, ValidationError
@@ -41,11 +40,7 @@ from .tracker_attack import AttackDesk, AttackPanel
 from .tracker_list import CombatantList
 from .sheet_context import hbox, vbox
 from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, html_view, without_initiative
-from .tracker_text import TEXTS, describe, names_in, round_html, tiebreak_text, title_html
-
-#: How many recent events the tracker's log shows (newest first).
-LOG_LINES = 8
-
+from .tracker_text import TEXTS, describe, log_html, names_in, round_html, tiebreak_text, title_html
 
 #: The panel's Attack part: folded above the DETAILS, shown to a seat that ``can("attack")``.
 ATTACK = "attack"
@@ -641,17 +636,7 @@ class CombatTracker(widgets.VBox):
         return round_html(self.combat, self.locale, show_hidden=self.audience == "gm")
 
     def _log_html(self) -> str:
-        lines = [self._log_line(e) for e in reversed(self.visible_events()[-LOG_LINES:])]
-        return f"<b>{_t('log', self.locale)}</b><ol reversed>{''.join(lines)}</ol>" if lines else ""
-
-    def _log_line(self, event: dict) -> str:
-        """One event of the log; an attack's dice folded under its sentence."""
-        said = html.escape(self.describe(event))
-        dice = attack_dice(event, self.locale) if event.get("type") == "attack" else []
-        if dice:
-            rows = "".join(f"<div>{html.escape(d)}</div>" for d in dice)
-            said += f'<details class="tt-attack-dice"><summary>{_t("dice", self.locale)}</summary>{rows}</details>'
-        return f"<li>{said}</li>"
+        return log_html(self.combat, self.visible_events(), self.locale, self._secret_ids())
 
     def _render_panel(self) -> None:
         loc = self.locale

@@ -7,6 +7,7 @@ import html
 import re
 
 from tabletop_widgets.core.combat import Combat
+from tabletop_widgets.core.combat.text import attack_dice
 from tabletop_widgets.core.i18n import tr
 from tabletop_widgets.core.system import term_of
 
@@ -203,7 +204,26 @@ def describe(combat: Combat, event: dict, loc: str, secret: set) -> str:
     for entry in event.get("effects") or ():
         if not isinstance(entry, dict) or entry.get("id") in secret:
             continue
-        notes += [tr(n, loc) for n in entry.get("notes", []) if isinstance(n, dict)]
+        if entry.get("hook") != "attack":  # an attack's sentence tells its notes (a wound) itself
+            notes += [tr(n, loc) for n in entry.get("notes", []) if isinstance(n, dict)]
         if entry.get("state"):
             notes.append(tr(entry["state"], loc))
     return text + (" — " + "; ".join(notes) if notes else "")
+
+
+#: How many recent events the tracker's log shows (newest first).
+LOG_LINES = 8
+
+
+def log_html(combat: Combat, events: list, loc: str, secret: set) -> str:
+    """The tracker's log: the last :data:`LOG_LINES` of ``events`` (those this reader may read),
+    newest first, each attack's dice folded under its sentence."""
+    lines = []
+    for event in reversed(events[-LOG_LINES:]):
+        said = html.escape(describe(combat, event, loc, secret))
+        dice = attack_dice(event, loc) if event.get("type") == "attack" else []
+        if dice:
+            rows = "".join(f"<div>{html.escape(d)}</div>" for d in dice)
+            said += f'<details class="tt-attack-dice"><summary>{_t("dice", loc)}</summary>{rows}</details>'
+        lines.append(f"<li>{said}</li>")
+    return f"<b>{_t('log', loc)}</b><ol reversed>{''.join(lines)}</ol>" if lines else ""

@@ -67,6 +67,25 @@ def changes_text(system, entry: Mapping, locale: str) -> str:
     return ", ".join(p for p in parts if p)
 
 
+def attack_changes_text(system, entry: Mapping, locale: str) -> str:
+    """What an attack did to one side, all of it: the health bar, every other trait the sheet
+    names (an epic die or a Luck point spent) and the rules' notes (a wound): ``"10→5 / 10, Epic
+    dice 1→0, limb severed"``. The health trait itself is told once, by the bar."""
+    parts, bar = [], None
+    health = entry.get("health")
+    if health and health[0] != health[1]:
+        parts.append(f"{health[0][0]}→{health[1][0]} / {health[1][1]}")
+        bar = (health[0][0], health[1][0])
+    for trait, change in (entry.get("changes") or {}).items():
+        if not isinstance(change, (list, tuple)) or len(change) != 2 or tuple(change) == bar:
+            continue
+        text = trait_text(system, trait, change[0], change[1], locale)
+        if text:
+            parts.append(text)
+    parts += [tr(n, locale) for n in entry.get("notes") or () if isinstance(n, (Mapping, str)) and n]
+    return ", ".join(p for p in parts if p)
+
+
 def describe_effect(combat, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str:
     """One recorded hook outcome (an ``effects`` entry) in words."""
     ru = locale == "ru"
@@ -90,7 +109,7 @@ def describe_effect(combat, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str
     elif hook == "initiative":
         what = "инициатива" if ru else "initiative"
     elif hook == "attack":  # part of the attack's sentence: "…: 3 damage after armour; Brann: 6→3 / 6"
-        change = changes_text(combat.system, entry, locale)
+        change = attack_changes_text(combat.system, entry, locale)
         return f"{who}: {change}" if change else ""
     else:
         what = "правила" if ru else "rules"

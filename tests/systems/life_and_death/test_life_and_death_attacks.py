@@ -13,6 +13,7 @@ from helpers import assert_attack_odds_match_sample, assert_refused_unchanged
 
 from tabletop_widgets.core import Combat, RuleError
 from tabletop_widgets.core.combat.records import persisted
+from tabletop_widgets.core.combat.text import attack_dice
 from tabletop_systems.life_and_death import SYSTEM, Character
 from tabletop_systems.life_and_death import actions, magic
 
@@ -247,7 +248,13 @@ def test_combat_attack_applies_damage_wounds_effects_and_undoes():
     assert [c["id"] for c in combat.conditions("ulf")] == [kind]
     assert event["text"]["en"].startswith("zone: leg / arm / wing;") and event["text"]["ru"].startswith("зона:")
     line = combat.describe(event, "ru")
-    assert line.startswith("Brann → Ulf: Greataxe — зона: ноги / руки / крылья;") and "урон" in line
+    # the sentence, then everything each side lost: the epic dice, the Hit Points and the wound
+    assert line.startswith(
+        f"Brann → Ulf, Greataxe: попадание; урон {event['damage']} после брони; Brann: Эпик-дайсы 1→0; "
+    )
+    assert f"Ulf: {ulf.hp_max}→{ulf.hp} / {ulf.hp_max}, Эпик-дайсы 1→0, " in line
+    assert line.endswith("конечность отрублена" if kind == "limb_severed" else "конечность сломана"), line
+    assert attack_dice(event, "ru")[0].startswith("зона: ноги / руки / крылья;")
     # the log replays to the same characters without rolling
     again = Combat.replay(SYSTEM, None, combat.events, rng=_NoDice())
     assert {c: persisted(again.character(c)) for c in again.ids} == {

@@ -14,6 +14,7 @@ from tabletop_systems.ret import SYSTEM, Character
 from tabletop_systems.ret.plan import plan
 from tabletop_widgets.core import Combat, RuleError
 from tabletop_widgets.core.combat.records import persisted
+from tabletop_widgets.core.combat.text import attack_dice
 
 from ret_testkit import Scripted
 
@@ -508,7 +509,11 @@ def test_combat_attack_applies_by_the_rules_undoes_and_replays():
     assert event["text"]["en"].startswith(
         "Head: L4 d8: 7 +2 [luck] = 9; Dodge (Agility): L3 d6: 3 -2 [armour] = 1 — hit"
     )
-    assert fight.describe(event, "ru").startswith("Vera → Gleb: Sword: атака в часть тела — В голову: L4 d8: 7")
+    # the log's sentence, what was spent, then the dice (the body part with them) in the fold
+    assert fight.describe(event, "ru") == (
+        "Vera → Gleb, Sword: атака в часть тела: попадание; урон 6 после брони; Vera: Удача 6→4; Gleb: 6→0 / 6"
+    )
+    assert attack_dice(event, "ru")[0].startswith("В голову: L4 d8: 7")
     assert "попадание: −6 Здоровья, −3 Рассудка" in event["text"]["ru"]
     # a pistol shot spends a round (L1284) and a leg hit puts Off-balance on (L827)
     # Fine Motor 4, −1 level: d6 5 vs dodge 2: hit; Body Control d6 1: a fail (d4 2)

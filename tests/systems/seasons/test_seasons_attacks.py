@@ -14,6 +14,7 @@ from helpers import FixedRng, assert_attack_odds_match_sample
 from tabletop_systems.seasons import SYSTEM, Character
 from tabletop_widgets.core import Combat, RuleError
 from tabletop_widgets.core.combat.records import persisted
+from tabletop_widgets.core.combat.text import attack_dice
 
 #: rolls per option variant (the default options get the full 3,000)
 VARIANT_ROLLS = 500
@@ -296,7 +297,9 @@ def test_combat_attack_applies_damage_effects_and_undoes_exactly():
     # 4 + 3 + 1 + 3 (Drama) + 2 (aim) - 3 (Drama) - 1 (leather) - 3 (PD) = 6 dice
     assert "= 6" in event["text"]["en"]
     line = combat.describe(event, "ru")
-    assert line.startswith("Вера → Глеб: Нож (ближний бой) — 4 + 3 + 1 + 3 + 2 - 3 - 1 - 3 = 6: 6 дайсов [")
+    # the log's sentence: who, whom, with what, the outcome; what each side spent; the dice fold under it
+    assert line == "Вера → Глеб, Нож (ближний бой): попадание; урон 4 после брони; Вера: Драма 3→2; Глеб: 10→6 / 10"
+    assert attack_dice(event, "ru")[0].startswith("4 + 3 + 1 + 3 + 2 - 3 - 1 - 3 = 6: 6 дайсов [")
     assert g.damage == event["damage"] and (event["damage"] > 0) == event["hit"]
     effects = {e["id"]: e for e in event["effects"]}
     assert effects["vera"]["changes"]["drama"] == [before["vera"]["drama"], v.drama]

@@ -14,6 +14,7 @@ from tabletop_systems.threads_of_fate import SYSTEM, Character, checks
 from tabletop_systems.threads_of_fate.entry_limits import WEAPON_KINDS
 from tabletop_widgets.core import Combat, RuleError
 from tabletop_widgets.core.combat.records import persisted
+from tabletop_widgets.core.combat.text import attack_dice
 from helpers import DiceInOrder
 
 ROBOT = {"code": "combat_robot", "name": "Combat robot"}
@@ -397,8 +398,11 @@ def test_combat_attack_applies_damage_threads_and_the_fall_and_undoes_exactly():
 def test_the_log_line_reads_in_both_languages():
     combat = _fight(fighter(), Character(name="Bo"), seed=2)
     event = combat.attack("a", "t", "ranged:rifle")
-    assert combat.describe(event, "en").startswith("Vera → Bo: Ranged: Rifle (Marksmanship) — d20 [")
-    assert combat.describe(event, "ru").startswith("Vera → Bo: Дистанционный бой: Rifle (Меткость) — К20 [")
+    # a hit that Bo's Defense just meets, without Damage: the sentence says so; the dice are folded
+    assert combat.describe(event, "en") == "Vera hits Bo with Ranged: Rifle (Marksmanship), but no damage gets through"
+    assert combat.describe(event, "ru") == "Vera → Bo, Дистанционный бой: Rifle (Меткость): попадание; урон не прошёл"
+    assert attack_dice(event, "en")[0].startswith("d20 [2] → 2 +8 = 10 vs Defense 10: hit")
+    assert attack_dice(event, "ru")[0].startswith("К20 [2] → 2 +8 = 10 против Защиты 10: попадание")
 
 
 def test_a_defeating_blow_is_reported():
