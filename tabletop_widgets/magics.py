@@ -16,8 +16,9 @@ from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 
 from .dice import DiceError, distribution, roll
 from .dice.command import check_highlight, read_command
+from .notebook_table import roll_at_table, table_magic, take_table_flag
 
-USAGE = """%roll [-n N] [--seed S] [--prob] [--locale en|ru] [--] EXPR
+USAGE = """%roll [-n N] [--seed S] [--prob] [--locale en|ru] [--table] [--] EXPR
 %%roll [flags]   (one expression per line; 'label: EXPR' names a line)
 
 Examples:  %roll 4d6kh3    %roll 1d20+5 >= 15    %roll -n 6 4d6kh3    %roll --prob 3d6
@@ -150,7 +151,12 @@ class TabletopMagics(Magics):
     def roll(self, line: str, cell: str | None = None):
         """Roll dice. ``%roll 4d6kh3``, ``%roll 1d20+5 >= 15``, ``%roll -n 6 4d6kh3``,
         ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each."""
+        at_table, line = take_table_flag(line)
         opts, rest = split_flags(line)
+        if at_table:
+            if cell is not None:
+                raise RollMagicError("%%roll --table: roll at the table one line at a time (%roll --table EXPR)")
+            return roll_at_table(self.shell, opts, _strip_quotes(rest))
         rng = self._rng(opts["seed"])
         if cell is None:
             return self._one(rest, opts, rng)
@@ -192,6 +198,14 @@ class TabletopMagics(Magics):
             )
         self.shell.user_ns["_tt_character"] = character
         return show_sheet(character)
+
+    @no_var_expand
+    @line_magic
+    def table(self, line: str):
+        """``%table open <seat link>``: join the live table as that seat (``table`` in the notebook,
+        the seat's page shown); ``%table page``, ``%table close``; ``%roll --table EXPR`` rolls
+        there (:mod:`tabletop_widgets.notebook_table`)."""
+        return table_magic(self.shell, line)
 
     @no_var_expand
     @line_magic

@@ -55,6 +55,14 @@ class TableCombat(Combat):
         super().__init__(system, rng=rng)
         self.table = table
 
+    def add_table_character(self, character_id: str, *, hidden: bool = False) -> dict:
+        """Bring the table's character ``character_id`` into the fight (as the GM page's "Bring
+        into combat" does): its sheet as the table holds it, under its name."""
+        if self.table is None:
+            raise RuleError("no_table", T("This fight is not at a table.", "Этот бой идёт не за столом."))
+        character, name = self.table.table_character(character_id)
+        return self.add(character_id, character, name=name, hidden=hidden)
+
     def next_turn(self) -> dict:
         return super().next_turn() if self.table is None else self.table.turn("next")
 

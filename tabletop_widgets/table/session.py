@@ -404,6 +404,13 @@ class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
     def stop(self) -> None:
         self._follower.stop()
 
+    def close(self) -> None:
+        """Stop following, and close the store when this session opened it (:func:`~.connect.connect`)."""
+        self.stop()
+        store = self.__dict__.pop("_own_store", None)
+        if store is not None:
+            store.close()
+
     @property
     def follower(self) -> Follower:
         return self._follower

@@ -25,6 +25,23 @@ __all__ = ["CombatActions", "initiative_json", "initiative_text"]
 class CombatActions:
     """The tracker's ``combat.state``, initiative and attacks."""
 
+    @property
+    def combat(self):
+        """The GM's fight as the tracker runs it, for a notebook (``table.combat.next_turn()``,
+        ``.attack(...)``, ``.damage(...)``): a :class:`~.combat_sync.TableCombat` whose actions
+        write to the table as the tracker's do (the table's fair dice, the defender's seat
+        asked). Kept in step with the log: each read takes in what other writers did (the
+        GM's Voila page, the resolver). GM only: a player's page shows the fight."""
+        self.require("combat")
+        sync = self.__dict__.get("_desk_sync")
+        if sync is None:
+            from .combat_sync import CombatSync
+
+            sync = self._desk_sync = CombatSync(self)
+            self.on_events(sync.follow)
+        self.poll()
+        return sync.combat
+
     def set_combat(
         self, state: Mapping[str, Any], public: Mapping[str, Any] | None = None, *, public_changed: bool = True
     ) -> list[Event]:

@@ -98,6 +98,20 @@ class DiceActions:
             raise failed_roll_error(failed[0], errors[0])
         return stored[0]
 
+    def check(
+        self,
+        check_id: str,
+        character_id: str | None = None,
+        hidden: bool = False,
+        *,
+        locale: str = "en",
+        **options: Any,
+    ) -> Event:
+        """Roll the named check ``check_id`` of ``character_id`` (default: this seat's
+        character) with the table's fair dice: ``table.check("attention")`` is
+        ``table.roll(check("attention"))``. ``options`` are the system's check options."""
+        return self.roll(check(check_id, character_id, **options), hidden, locale=locale)
+
     def _roll_check(self, req: CheckRequest, hidden: bool, locale: str) -> Event:
         cid = req.character_id or self.character_id
         if cid is None:
