@@ -67,17 +67,46 @@ def changes_text(system, entry: Mapping, locale: str) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def attack_changes_text(system, entry: Mapping, locale: str) -> str:
+def health_traits(combat, cid: Any, traits: Iterable[str]) -> set[str]:
+    """Which of ``traits`` make up combatant ``cid``'s health bar (the system's ``health``):
+    each is tried on a scratch twin of the character (Р.Э.Т.'s Health, Seasons' damage taken,
+    a Hit Point count), so the bar is not told twice. Empty when the character is gone."""
+    from .records import clone_character
+
+    try:
+        twin = clone_character(combat.character(cid))
+        health = combat.system.health
+        bar = health(twin)
+    except Exception:  # a combatant since removed, a system without a health bar
+        return set()
+    found = set()
+    for trait in traits:
+        try:
+            value = getattr(twin, trait)
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            setattr(twin, trait, value + 1 if value < 1 else value - 1)
+            if health(twin) != bar:
+                found.add(trait)
+            setattr(twin, trait, value)
+        except Exception:  # a value the trait refuses: not the bar's
+            continue
+    return found
+
+
+def attack_changes_text(system, entry: Mapping, locale: str, bar_traits: Iterable[str] = ()) -> str:
     """What an attack did to one side, all of it: the health bar, every other trait the sheet
     names (an epic die or a Luck point spent) and the rules' notes (a wound): ``"10→5 / 10, Epic
-    dice 1→0, limb severed"``. The health trait itself is told once, by the bar."""
+    dice 1→0, limb severed"``. The traits in ``bar_traits`` (:func:`health_traits`) are told
+    once, by the bar."""
     parts, bar = [], None
+    skip = set(bar_traits)
     health = entry.get("health")
     if health and health[0] != health[1]:
         parts.append(f"{health[0][0]}→{health[1][0]} / {health[1][1]}")
         bar = (health[0][0], health[1][0])
     for trait, change in (entry.get("changes") or {}).items():
-        if not isinstance(change, (list, tuple)) or len(change) != 2 or tuple(change) == bar:
+        if not isinstance(change, (list, tuple)) or len(change) != 2 or tuple(change) == bar or trait in skip:
             continue
         text = trait_text(system, trait, change[0], change[1], locale)
         if text:
@@ -109,7 +138,8 @@ def describe_effect(combat, entry: Mapping, locale: str = DEFAULT_LOCALE) -> str
     elif hook == "initiative":
         what = "инициатива" if ru else "initiative"
     elif hook == "attack":  # part of the attack's sentence: "…: 3 damage after armour; Brann: 6→3 / 6"
-        change = attack_changes_text(combat.system, entry, locale)
+        bar = health_traits(combat, cid, (entry.get("changes") or {}).keys()) if entry.get("health") else ()
+        change = attack_changes_text(combat.system, entry, locale, bar)
         return f"{who}: {change}" if change else ""
     else:
         what = "правила" if ru else "rules"

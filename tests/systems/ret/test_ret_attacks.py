@@ -510,8 +510,9 @@ def test_combat_attack_applies_by_the_rules_undoes_and_replays():
         "Head: L4 d8: 7 +2 [luck] = 9; Dodge (Agility): L3 d6: 3 -2 [armour] = 1 — hit"
     )
     # the log's sentence, what was spent, then the dice (the body part with them) in the fold
-    assert fight.describe(event, "ru") == (
-        "Vera → Gleb, Sword: атака в часть тела: попадание; урон 6 после брони; Vera: Удача 6→4; Gleb: 6→0 / 6"
+    assert fight.describe(event, "ru").startswith(
+        "Vera → Gleb, Sword: атака в часть тела: попадание; урон 6 после брони; Vera: Удача 6→4; "
+        "Gleb: 6→0 / 6, Рассудок 6→3, Helmet"  # the head shot's Sanity, then the helmet's wear
     )
     assert attack_dice(event, "ru")[0].startswith("В голову: L4 d8: 7")
     assert "попадание: −6 Здоровья, −3 Рассудка" in event["text"]["ru"]

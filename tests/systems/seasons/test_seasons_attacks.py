@@ -298,7 +298,10 @@ def test_combat_attack_applies_damage_effects_and_undoes_exactly():
     assert "= 6" in event["text"]["en"]
     line = combat.describe(event, "ru")
     # the log's sentence: who, whom, with what, the outcome; what each side spent; the dice fold under it
-    assert line == "Вера → Глеб, Нож (ближний бой): попадание; урон 4 после брони; Вера: Драма 3→2; Глеб: 10→6 / 10"
+    assert (
+        line
+        == "Вера → Глеб, Нож (ближний бой): попадание; урон 4 после брони; Вера: Драма 3→2; Глеб: 10→6 / 10, Драма 3→2"
+    )
     assert attack_dice(event, "ru")[0].startswith("4 + 3 + 1 + 3 + 2 - 3 - 1 - 3 = 6: 6 дайсов [")
     assert g.damage == event["damage"] and (event["damage"] > 0) == event["hit"]
     effects = {e["id"]: e for e in event["effects"]}
