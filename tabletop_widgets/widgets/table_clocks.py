@@ -79,7 +79,11 @@ def clock_svg(segments: int, filled: int | None, *, label: str, size: int = 64) 
             f'<path class="tt-clock-seg{on}" d="M{c:g},{c:g} L{x0:.2f},{y0:.2f} '
             f'A{r:g},{r:g} 0 {large} 1 {x1:.2f},{y1:.2f} Z"/>'
         )
-    mark = '<text class="tt-clock-mark" x="50" y="50">?</text>' if filled is None else ""
+    mark = (
+        '<circle class="tt-clock-hub" cx="50" cy="50" r="19"/><text class="tt-clock-mark" x="50" y="51">?</text>'
+        if filled is None
+        else ""
+    )
     return (
         f'<svg class="tt-clock-svg" viewBox="0 0 100 100" width="{size}" height="{size}" role="img" '
         f'aria-label="{esc(label)}"><circle class="tt-clock-rim" cx="50" cy="50" r="46"/>'
