@@ -278,7 +278,7 @@ def test_transcript_lines_per_seat(seats):
         assert "A hidden clock: new: 8 segments, name and fill hidden" in md
         assert KNOWN not in md and SECRET not in md and "3 of 8" not in md
         ru = session_transcript(reader, 1, locale="ru")
-        assert "Скрытые часы: новые: 8 сегментов, название и заполнение скрыты" in ru
+        assert "Скрытые часы: новые: 8 сегментов, название и заполнение не видны" in ru
         assert "Часы «Zqopenalarm»: заполнено 6 из 6 (+4) → заполнены" in ru
 
 
@@ -286,3 +286,26 @@ def test_a_session_with_clocks_verifies(seats):
     gm = seats[0]
     gm.end_session()
     assert verify_table(gm.store, gm.table_id, session=1).ok
+
+
+def test_a_hostile_store_s_clock_is_not_drawn():
+    """The reducer reads leniently: a clock of 99 segments, or filled past its segments, or a
+    GM copy arriving in a player's view, changes nothing."""
+    from tabletop_widgets.table import Event, TableState
+
+    state = TableState("t", view="seat:p1")
+    base = {"clock_id": "clock-1", "visibility": "open", "change": "added", "name": "X"}
+    bad = [
+        (AUDIENCE_ALL_TAG, {**base, "segments": 99, "filled": 0}),
+        (AUDIENCE_ALL_TAG, {**base, "segments": 4, "filled": 5}),
+        (AUDIENCE_ALL_TAG, {**base, "segments": "4", "filled": 0}),
+        ("gm", {**base, "segments": 4, "filled": 1}),
+    ]
+    for seq, (audience, payload) in enumerate(bad, 1):
+        state.apply(Event(seq, "t", seq, CLOCK.name, "gm", audience, payload, 0.0))
+    assert state.extra.get("clocks", {}) == {}
+    state.apply(Event(9, "t", 9, CLOCK.name, "gm", AUDIENCE_ALL_TAG, {**base, "segments": 4, "filled": 1}, 0.0))
+    assert list(state.extra["clocks"]) == ["clock-1"]
+
+
+AUDIENCE_ALL_TAG = "all"

@@ -43,11 +43,11 @@ WORDS = {
     "gm_known": T(" (players see only the circle)", " (игроки видят только круг)"),
     "gm_secret": T(" (secret)", " (тайные)"),
     "added": T("new, {filled} of {segments}", "новые, заполнено {filled} из {segments}"),
-    "added_known": T("new: {count}, name and fill hidden", "новые: {count}, название и заполнение скрыты"),
+    "added_known": T("new: {count}, name and fill hidden", "новые: {count}, название и заполнение не видны"),
     "ticked": T("{filled} of {segments} ({by})", "заполнено {filled} из {segments} ({by})"),
     "full": T("full", "заполнены"),
     "open": T("revealed: {filled} of {segments}", "открыты: заполнено {filled} из {segments}"),
-    "known": T("{count}: name and fill hidden now", "{count}: название и заполнение теперь скрыты"),
+    "known": T("{count}: name and fill hidden now", "{count}: название и заполнение теперь не видны"),
     "gm_known_now": T(
         "players now see only the circle: {filled} of {segments}",
         "игроки теперь видят только круг: заполнено {filled} из {segments}",
@@ -151,6 +151,10 @@ class Clock(Kind):
 
     def reduce(self, state, event, p: ClockPayload) -> None:
         if not _folds(state, event) or not isinstance(p.clock_id, str) or p.visibility not in VISIBILITIES:
+            return
+        if not isinstance(p.segments, int) or not MIN_SEGMENTS <= p.segments <= MAX_SEGMENTS:
+            return  # a hostile store's clock: not drawn
+        if p.filled is not None and not 0 <= p.filled <= p.segments:
             return
         entry = clock_entry(p.clock_id, p.segments, p.visibility, p.name, p.filled)
         state.extra.setdefault("clocks", {})[p.clock_id] = entry
