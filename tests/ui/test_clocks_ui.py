@@ -1,7 +1,9 @@
 """Progress clocks in the browser (issue 34, part 2), on a real Voila server: the GM's page (light
 theme) adds an open clock and a known one in its Clocks tab and ticks both; the player's page
 (dark theme) sees the open clock fill and the known one as a blank circle, whose name is nowhere
-on the page. Screenshots of both pages on a desktop and on a 390 px phone."""
+on the page. On a 390 px phone both pages fit (the phone test's check: nothing wider than the screen, nothing of
+ours clipped, every character in the default fonts). Screenshots of both pages on a desktop and on
+a phone."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 from conftest import open_context
 from playwright.sync_api import expect
 from tables import _in_play
+from test_phone_ui import _fits
 
 from tabletop_widgets import get_system
 from tabletop_widgets.table import SeatSpec, create_table, open_store
@@ -99,6 +102,7 @@ def test_the_gm_ticks_clocks_and_the_player_sees_the_open_one_fill(
         box = clocks.nth(0).locator("svg").bounding_box()
         assert box and box["width"] > 40 and box["x"] + box["width"] <= 390
         assert pat.evaluate("document.documentElement.scrollWidth") <= 390
+        _fits(pat, "the player's page with clocks")  # nothing wider than the phone, nothing clipped
 
         pat.wait_for_timeout(300)
         pat.locator(".tt-clocks").screenshot(path=str(screenshot_dir / "table_clocks_player_phone_dark.png"))
@@ -111,7 +115,7 @@ def test_the_gm_ticks_clocks_and_the_player_sees_the_open_one_fill(
         gm.wait_for_timeout(300)
         gm.locator(".tt-clocks").screenshot(path=str(screenshot_dir / "table_clocks_gm_phone.png"))
         gm.locator(".tt-gm-clocks").screenshot(path=str(screenshot_dir / "table_clocks_gm_tab_phone.png"))
-        assert gm.evaluate("document.documentElement.scrollWidth") <= 390
+        _fits(gm, "the GM's page with its Clocks tab")
         assert not watch.problems(), watch.problems()
     finally:
         for c in contexts:
