@@ -46,6 +46,8 @@ read each other; what one needs from another goes through the screen's callbacks
 * :class:`~.table_log.TableLog` (``log_area``): the table's chat, log and sessions' transcripts;
 * :class:`~.table_fight.TableFight` (``fight``): the combat tracker, or its empty face on a
   player's page before the first fight;
+* :class:`~.table_clocks.TableClocks` (``clocks``): the progress clocks under the header, and the
+  GM's Clocks tab;
 * :mod:`.table_seat_error`: the page a link without a valid seat gets (:func:`seat_error_page`).
 
 A part a seat's page does not have is None (an observer has no tray, only a GM has a desk and a
