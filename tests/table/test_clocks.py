@@ -27,7 +27,7 @@ OPEN, KNOWN, SECRET = "Zqopenalarm", "Zqknowndoom", "Zqsecretplot"
 
 
 class Table(SeatPages):
-    def __init__(self, tmp_path):
+    def __init__(self, where: str):
         system = get_system("ret")
         seats = [
             SeatSpec("gm", "gm", "Gail"),
@@ -35,12 +35,12 @@ class Table(SeatPages):
             SeatSpec("o1", "observer", "Olga"),
         ]
         chars = {"c1": sample_character(system, "Aria").to_dict()}
-        super().__init__(str(tmp_path / "table.db"), "ret", seats, chars, title="Clocks")
+        super().__init__(where, "ret", seats, chars, title="Clocks")
 
 
 @pytest.fixture
 def table(tmp_path):
-    t = Table(tmp_path)
+    t = Table(str(tmp_path / "table.db"))
     yield t
     t.close()
 
@@ -259,6 +259,28 @@ def test_live_across_two_sessions_on_one_sqlite_file(table):
     gm.tick_clock(clock, 3)
     p1.poll()
     assert p1.clocks()[0]["filled"] == 3
+
+
+def test_live_on_each_backend_and_nothing_hidden_in_the_player_s_events(store_url):
+    """The same on SQLite and PostgreSQL: another kernel follows the GM's clocks, and the store's
+    query gives the player no copy that names the known or the secret clock."""
+    t = Table(store_url)
+    try:
+        gm, p1 = t.session("gm"), t.session("p1")
+        shown = gm.add_clock(OPEN, 4)
+        known = gm.add_clock(KNOWN, 6, visibility="known")
+        gm.add_clock(SECRET, 8, visibility="secret")
+        gm.tick_clock(shown, 2)
+        gm.tick_clock(known, 5)
+        p1.poll()
+        assert p1.clocks() == [
+            {"id": shown, "segments": 4, "visibility": "open", "name": OPEN, "filled": 2},
+            {"id": known, "segments": 6, "visibility": "known"},
+        ]
+        text = json.dumps([e.payload for e in p1.events()], ensure_ascii=False)
+        assert OPEN in text and KNOWN not in text and SECRET not in text
+    finally:
+        t.close()
 
 
 def test_transcript_lines_per_seat(seats):
