@@ -3,7 +3,7 @@ theme) adds an open clock and a known one in its Clocks tab and ticks both; the 
 (dark theme) sees the open clock fill and the known one as a blank circle, whose name is nowhere
 on the page. On a 390 px phone both pages fit (the phone test's check: nothing wider than the screen, nothing of
 ours clipped, every character in the default fonts). Screenshots of both pages on a desktop and on
-a phone."""
+a phone, and in Russian."""
 
 from __future__ import annotations
 
@@ -116,6 +116,16 @@ def test_the_gm_ticks_clocks_and_the_player_sees_the_open_one_fill(
         gm.locator(".tt-clocks").screenshot(path=str(screenshot_dir / "table_clocks_gm_phone.png"))
         gm.locator(".tt-gm-clocks").screenshot(path=str(screenshot_dir / "table_clocks_gm_tab_phone.png"))
         _fits(gm, "the GM's page with its Clocks tab")
+        # in Russian too: the longer words fit on the phone
+        for page in (gm, pat):
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.locator(".tt-table-header .tt-locale").get_by_role("button", name="RU").click()
+        expect(pat.locator(".tt-clocks")).to_contain_text("Скрытые часы", timeout=STEP_TIMEOUT)
+        expect(pat.locator(".tt-clocks")).to_contain_text("2 из 6", timeout=STEP_TIMEOUT)
+        expect(gm.locator(".tt-gm-clocks .tt-clock-add")).to_have_text("Добавить часы", timeout=STEP_TIMEOUT)
+        _fits(pat, "the player's page with clocks, in Russian")
+        _fits(gm, "the GM's page with its Clocks tab, in Russian")
+        gm.locator(".tt-gm-clocks").screenshot(path=str(screenshot_dir / "table_clocks_gm_tab_phone_ru.png"))
         assert not watch.problems(), watch.problems()
     finally:
         for c in contexts:
