@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .seats import audiences_for, view_for
+from .kinds.clocks import project_clocks
 from .kinds.combat import COMBAT_FORMAT
 from .store import AUDIENCE_ALL, AUDIENCE_GM, Event
 
@@ -104,6 +105,8 @@ def project_state(state, audience: Audience):
     if isinstance(names, Mapping):  # the combatants the players' tracker shows, no other
         public = ((out.combat_public or {}).get("state") or {}).get("combatants") or {}
         out.extra["combat_names"] = {c: n for c, n in names.items() if c in public}
+    if "clocks" in out.extra:  # a known clock's name and fill, a secret clock: the GM's
+        out.extra["clocks"] = project_clocks(out.extra["clocks"], is_gm=False)
     return out
 
 

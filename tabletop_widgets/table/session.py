@@ -40,6 +40,7 @@ from .kinds import SEAT_REISSUED, own_audience
 from .rules import rate_limit_for, take_seat_rate
 from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_can, OWN_CHARACTER_ACTIONS
 from .session_campaign import CampaignActions
+from .session_clocks import ClockActions
 from .session_combat import CombatActions, initiative_json, initiative_text
 from .session_dice import CheckRequest, DiceActions, check, check_json
 from .session_records import RecordActions
@@ -89,7 +90,7 @@ def system_for(table: TableInfo):
     return system.with_rules(**rules) if rules else system
 
 
-class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
+class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions, ClockActions):
     """Use :meth:`join` (or :meth:`from_query`), not the constructor.
 
     The seat actions come from one mixin per job (:mod:`.session_records`, :mod:`.session_dice`,

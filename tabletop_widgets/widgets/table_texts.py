@@ -131,6 +131,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "Выключено: когда игрок атакует неигрового персонажа, у которого есть выбор защиты, ваша страница спросит вас.",
     ),
     "tab_sessions": T("Sessions", "Сессии"),
+    "tab_clocks": T("Clocks", "Часы"),
     "session_label": T("Session {n}", "Сессия {n}"),
     "session_commitment": T("Session {n} dice commitment", "Печать кубиков сессии {n}"),
     "session_seed": T("Session {n} dice key revealed", "Ключ кубиков сессии {n} раскрыт"),

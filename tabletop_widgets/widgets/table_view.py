@@ -46,6 +46,8 @@ read each other; what one needs from another goes through the screen's callbacks
 * :class:`~.table_log.TableLog` (``log_area``): the table's chat, log and sessions' transcripts;
 * :class:`~.table_fight.TableFight` (``fight``): the combat tracker, or its empty face on a
   player's page before the first fight;
+* :class:`~.table_clocks.TableClocks` (``clocks``): the progress clocks under the header, and the
+  GM's Clocks tab;
 * :mod:`.table_seat_error`: the page a link without a valid seat gets (:func:`seat_error_page`).
 
 A part a seat's page does not have is None (an observer has no tray, only a GM has a desk and a
@@ -80,6 +82,7 @@ from tabletop_widgets.table import (
 from . import language
 from .base import locale_toggle, locale_validator, text_lookup
 from .sheet_context import hbox, html_widget, set_display, shared_layout, vbox
+from .table_clocks import TableClocks
 from .table_fight import TableFight
 from .table_gm import GM_DESK_PARTS, GmDesk
 from .table_log import TableLog
@@ -96,7 +99,7 @@ log = logging.getLogger(__name__)
 
 _t = text_lookup(TEXTS)
 
-_CSS = stylesheet("table")  # tabletop_widgets/front/table.css
+_CSS = stylesheet("table", "clocks")  # tabletop_widgets/front/table.css, clocks.css
 
 #: The tabs of a seat's screen, by role: each tab's title (a key of ``TEXTS``) and the view's
 #: attribute holding what it shows. An observer's screen has no tabs.
@@ -107,6 +110,7 @@ TABS: dict[str, tuple[tuple[str, str], ...]] = {
         ("notes", "notes_box"),
         ("tab_seats", "seats_box"),
         ("tab_sessions", "sessions_box"),
+        ("tab_clocks", "clocks_box"),
     ),
     "player": (("tab_dice", "tray_box"), ("your_sheet", "sheet_area")),
 }
@@ -162,10 +166,11 @@ class TableView(widgets.VBox):
             **status,
         )
         self.log_area = TableLog(session, locale, **status)
+        self.clocks = TableClocks(session, locale, **status)
         self.fight = TableFight(session, self.play, sync=self.sync, locale=locale, on_changed=self._on_fight_changed)
         self._build_tabs(locale)
         tabs = [self.tabs] if self.tabs is not None else []
-        self.children = [self.style_block, header, self.status, self._build_top(), *tabs]
+        self.children = [self.style_block, header, self.status, self.clocks.faces, self._build_top(), *tabs]
         if self.sheets_area.render_creation():  # an unfinished character to build
             self.show_tab("your_sheet")
         self.show_parts()  # the shown tab's part (the other tabs' parts are built when shown)
@@ -277,6 +282,8 @@ class TableView(widgets.VBox):
                     self.gm_desk.build_gm_tab(key)
         if self.sessions_tab is not None and self.showing("tab_sessions"):
             self.sessions_tab.build_sessions()
+        if self.showing("tab_clocks"):
+            self.clocks.build_tab()
 
     def showing(self, key: str) -> bool:
         """Whether the tab titled ``key`` (a key of :data:`TABS`) is the one shown."""
@@ -293,6 +300,11 @@ class TableView(widgets.VBox):
         :class:`~.table_fight.TableFight`); None while the screen is being built."""
         fight = self.__dict__.get("fight")
         return fight.tracker if fight is not None else None
+
+    @property
+    def clocks_box(self):
+        """The GM's Clocks tab (:class:`~.table_clocks.TableClocks`; built when first shown)."""
+        return self.clocks.tab_box
 
     def hidden_wanted(self) -> bool:
         """Whether the GM's next roll is hidden (the tray's *hidden roll* toggle)."""
@@ -374,6 +386,7 @@ class TableView(widgets.VBox):
             if self.gm_desk is not None:
                 self.gm_desk.render_players_build()
             self.sheets_area.open_creation_if_allowed()
+        self.clocks.follow(events)
         self.log_area.add_entries()
         reissued = [e for e in events if is_kind(e, SEAT_REISSUED) and e.payload.get("seat") == self.session.seat]
         if reissued and self.session.link_replaced():
@@ -461,7 +474,7 @@ class TableView(widgets.VBox):
                     else _t(key, loc, **gm_words(self.system, loc))
                 )
                 self.tabs.set_title(i, title)
-        for part in (self.tray_area, self.log_area, self.fight, self.gm_desk, self.sessions_tab):
+        for part in (self.tray_area, self.log_area, self.fight, self.gm_desk, self.sessions_tab, self.clocks):
             if part is not None:
                 part.relabel(loc)
         self.sheets_area.render_creation()

@@ -20,10 +20,12 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import characters, combat, dice, legacy, table, talk
+from . import characters, clocks, combat, dice, legacy, table, talk
 
 #: name -> kind: every kind the table knows
-KINDS: dict[str, Kind] = {k.name: k for module in (table, dice, characters, combat, talk, legacy) for k in module.KINDS}
+KINDS: dict[str, Kind] = {
+    k.name: k for module in (table, dice, characters, combat, talk, clocks, legacy) for k in module.KINDS
+}
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
 SESSION_STARTED, SESSION_ENDED, SESSION_REMINDER = table.KINDS[7:]
@@ -31,11 +33,14 @@ ROLL, ROLL_FAILED, CHECK, CHECK_AFTER = dice.KINDS
 CHARACTER_SET, CHARACTER_UPDATE = characters.KINDS
 COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
+CLOCK, CLOCK_REMOVED = clocks.KINDS
 
 #: the kinds that change a character at the table
 CHARACTER_KINDS = (CHARACTER_SET, CHARACTER_UPDATE)
 #: the kinds that begin or end a game session (or the campaign)
 SESSION_KINDS = (SESSION_STARTED, SESSION_ENDED, TABLE_CLOSED)
+#: the kinds that change the table's progress clocks
+CLOCK_KINDS = (CLOCK, CLOCK_REMOVED)
 
 
 def kind(name: Any) -> Kind:
@@ -80,6 +85,9 @@ __all__ = [
     "CHARACTER_UPDATE",
     "CHECK",
     "CHECK_AFTER",
+    "CLOCK",
+    "CLOCK_KINDS",
+    "CLOCK_REMOVED",
     "COMBAT_STATE",
     "INITIATIVE",
     "KINDS",
