@@ -20,14 +20,17 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import characters, combat, dice, legacy, table, talk
+from . import blind, characters, combat, dice, legacy, table, talk
 
 #: name -> kind: every kind the table knows
-KINDS: dict[str, Kind] = {k.name: k for module in (table, dice, characters, combat, talk, legacy) for k in module.KINDS}
+KINDS: dict[str, Kind] = {
+    k.name: k for module in (table, dice, blind, characters, combat, talk, legacy) for k in module.KINDS
+}
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
 SESSION_STARTED, SESSION_ENDED, SESSION_REMINDER = table.KINDS[7:]
 ROLL, ROLL_FAILED, CHECK, CHECK_AFTER = dice.KINDS
+BLIND_DICE, BLIND_ROLL, ROLL_REVEAL = blind.KINDS
 CHARACTER_SET, CHARACTER_UPDATE = characters.KINDS
 COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
@@ -75,6 +78,8 @@ def register(new: Kind, *, replace: bool = False) -> Kind:
 
 __all__ = [
     "ATTACK",
+    "BLIND_DICE",
+    "BLIND_ROLL",
     "CHARACTER_KINDS",
     "CHARACTER_SET",
     "CHARACTER_UPDATE",
@@ -90,6 +95,7 @@ __all__ = [
     "NOTE",
     "ROLL",
     "ROLL_FAILED",
+    "ROLL_REVEAL",
     "SEAT_ADDED",
     "SEAT_LOCALE",
     "SEAT_REISSUED",
