@@ -231,3 +231,104 @@ def test_transcripts_tell_each_seat_what_it_saw(seats):
     gm = session_transcript(s["gm"], 1, locale="ru")
     assert "бросает 1d1+5550 вслепую (результат ещё не раскрыт)" in gm and "5551" in gm
     assert later.payload["index"] == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# the seat pages: a player's widgets never hold the result
+# ---------------------------------------------------------------------------------------------
+def _tree(widget) -> list:
+    import ipywidgets as widgets
+
+    seen: dict = {}
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or not isinstance(w, widgets.Widget):
+            continue
+        seen[id(w)] = w
+        for name in w.keys:
+            value = getattr(w, name, None)
+            if isinstance(value, widgets.Widget):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in value if isinstance(v, widgets.Widget))
+    return list(seen.values())
+
+
+def _synced(view) -> str:
+    return json.dumps([w.get_state() for w in _tree(view)], default=str, ensure_ascii=False)
+
+
+def _reveal_buttons(view) -> list:
+    import ipywidgets as widgets
+
+    return [w for w in _tree(view) if isinstance(w, widgets.Button) and "tt-log-reveal" in w._dom_classes]
+
+
+def test_the_pages_show_a_face_down_die_until_the_gm_reveals_it(seat_views):
+    from tabletop_widgets import get_system
+    from tabletop_widgets.widgets.lobby import sample_character
+    from helpers import frontend_click, frontend_update
+
+    system = get_system("ret")
+    aria = {**sample_character(system, "Aria").to_dict(), "phase": "play"}
+    view = seat_views("ret", [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")], {"c1": aria})
+    gm, pat = view("gm"), view("p1")
+    assert pat.tray_area.blind_toggle.description == "Roll blind" and pat.tray_area.hide_notation_toggle is None
+    frontend_update(pat.tray_area.blind_toggle, value=True)
+    frontend_update(pat.tray.notation, value=SECRET)
+    frontend_click(pat.tray.roll_button)
+    assert pat.tray.last_error is None and pat.tray.last_result.blind
+    # the roller's page: the die face down in the tray and in the log, the result nowhere
+    assert pat.tray.dice.dice == [{"faces": "", "sides": 0, "value": "?", "classes": ["facedown"]}]
+    assert "tt-facedown-die" in pat.tray.result_view.value
+    assert SECRET_TOTAL not in _synced(pat)
+    (entry,) = pat.roll_log.entries
+    assert entry.text("en").startswith(f"#1 Pat — rolled {SECRET} blind: [?] face down")
+    assert "tt-log-face-down" in entry.classes and not _reveal_buttons(pat)
+    # the GM's page: the result, marked blind, with a Reveal button
+    gm.session.poll()
+    (gm_entry,) = gm.roll_log.entries
+    assert "(not revealed yet)" in gm_entry.text("en") and SECRET_TOTAL in gm_entry.text("en")
+    (button,) = _reveal_buttons(gm)
+    assert button.description == "Reveal"
+    gm.locale = "ru"
+    (button,) = _reveal_buttons(gm)
+    assert button.description == "Раскрыть"
+    frontend_click(button)
+    assert not _reveal_buttons(gm) and "(результат раскрыт)" in gm.roll_log.entries[0].text("ru")
+    pat.session.poll()
+    assert SECRET_TOTAL in _synced(pat)
+    first, reveal = pat.roll_log.entries
+    assert "(revealed)" in first.text("en") and SECRET_TOTAL in first.text("en")
+    assert reveal.text("en").startswith("#2 Gail — revealed the blind roll of Pat")
+    # a forged reveal from the player's page is refused, with nothing written
+    before = len(pat.session.events())
+    pat.log_area.reveal(reveal.n)
+    assert "not" in pat.status.value.lower() and len(pat.session.events()) == before
+
+
+def test_a_gm_page_hides_what_it_rolls_blind_when_asked(seat_views):
+    from tabletop_widgets import get_system
+    from tabletop_widgets.widgets.lobby import sample_character
+    from helpers import frontend_click, frontend_update
+
+    system = get_system("ret")
+    aria = {**sample_character(system, "Aria").to_dict(), "phase": "play"}
+    view = seat_views("ret", [SeatSpec("gm", "gm", "Gail"), SeatSpec("p1", "player", "Pat", "c1")], {"c1": aria})
+    gm, pat = view("gm"), view("p1")
+    area = gm.tray_area
+    assert area.hide_notation_toggle.layout.display == "none"
+    frontend_update(area.blind_toggle, value=True)
+    assert area.hide_notation_toggle.layout.display is None
+    frontend_update(area.hide_notation_toggle, value=True)
+    frontend_update(gm.tray.notation, value="1d1+77123")
+    frontend_click(gm.tray.roll_button)
+    assert gm.tray.last_error is None
+    pat.session.poll()
+    (entry,) = pat.roll_log.entries
+    assert entry.text("en").startswith("#1 Gail — rolled blind: [?]") and "77123" not in _synced(pat)
+    # a named check is never blind: the tray says why, and nothing is rolled
+    assert gm.tray.roll_check("mind") is None
+    assert getattr(gm.tray.last_error, "code", None) == "blind_check"
+    assert "blind" in gm.tray.error.value and len(gm.session.state.log) == 2  # the blind roll only
