@@ -124,10 +124,10 @@ class DiceActions:
         Returns the ``roll.reveal`` event."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise EventError(f"reveal takes the blind roll's seq (a number), not {seq!r}")
-        self.begin_action("roll.reveal")
+        self.begin_action(ROLL_REVEAL.action)
 
         def make(tx: WriteTx) -> list[NewEvent]:
-            self.require("roll.reveal")
+            self.require(ROLL_REVEAL.action)
             entry = blind_entry(self.state, seq)
             if entry is None:
                 raise _not_blind(seq, any(e.get("seq") == seq for e in self.state.log))

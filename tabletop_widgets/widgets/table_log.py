@@ -14,7 +14,7 @@ import base64
 import logging
 from typing import Any, Callable, Mapping
 
-from tabletop_widgets.table import ROLL_REVEAL, LineContext, line_of
+from tabletop_widgets.table import ROLL_REVEAL, LineContext, blind_entry, line_of
 
 from .base import text_lookup
 from .log import RollLog
@@ -102,8 +102,6 @@ class TableLog:
 
     def redraw_blind(self, seq) -> None:
         """Draw the blind roll ``seq`` again as the state tells it now (revealed)."""
-        from tabletop_widgets.table.kinds.blind import blind_entry
-
         n = self._blind_items.get(seq) if isinstance(seq, int) else None
         entry = blind_entry(self.session.state, seq) if n is not None else None
         item = self._log_item(entry) if entry is not None else None
@@ -125,7 +123,7 @@ class TableLog:
         if line is None or line.style in ("note", "round"):
             return None
         item = line.log_item()
-        if line.reveal is not None and self.session.can("roll.reveal"):
+        if line.reveal is not None and self.session.can(ROLL_REVEAL.action):
             seq = line.reveal
             item["action"] = {
                 "label": TEXTS["reveal"],
