@@ -424,7 +424,7 @@ class FaceDownRoll:
         loc = locale if locale in ("en", "ru") else "en"
         words = T(
             f"{self.expression} rolled blind: face down, only the {self.gm.get('en', 'GM')} sees the result",
-            f"{self.expression} брошено вслепую: лицом вниз, результат видит только {self.gm.get('ru', 'ведущий')}",
+            f"Бросок {self.expression} вслепую: кубик лицом вниз, результат видит только {self.gm.get('ru', 'ведущий')}",
         )
         return tr(words, loc)
 

@@ -85,6 +85,15 @@ def test_a_player_rolls_blind_and_the_gm_reveals_it(browser, voila_url, voila_db
         expect(pat.locator(".tt-table-log li.tt-log-face-down")).to_have_count(0)
         expect(pat.locator(".tt-table-log")).to_contain_text("revealed the blind roll of Pat")
         pat.locator(".tt-table-log").screenshot(path=str(screenshot_dir / "blind_roll_revealed.png"))
+
+        # on a 390 px phone the toggle and the log's lines fit the screen (nothing sticks out)
+        pat.set_viewport_size({"width": 390, "height": 900})
+        bar = pat.locator(".tt-table-tray-bar")
+        expect(bar.locator(".tt-blind-roll")).to_be_visible()
+        for part in (bar, pat.locator(".tt-table-log")):
+            box = part.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, box
+        pat.locator(".tt-table-log").screenshot(path=str(screenshot_dir / "blind_roll_phone.png"))
         assert not [p for p in watch.problems() if "/voila/api/shutdown/" not in p]
     finally:
         for context in contexts:
