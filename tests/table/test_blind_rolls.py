@@ -95,7 +95,8 @@ def test_what_each_seat_sees_before_and_after_the_reveal(seats):
         assert reveal.who == "Gail" and reveal.what["en"].startswith("revealed the blind roll of Pat")
         assert SECRET_TOTAL in reveal.text["ru"] and reveal.what["ru"].startswith("раскрывает бросок вслепую (Pat)")
         entry = next(e for e in s[seat].state.log if e["kind"] == "roll.blind")
-        assert entry["revealed"]["total"] == int(SECRET_TOTAL)
+        assert entry["revealed"]["total"] == entry["total"] == int(SECRET_TOTAL)
+        assert next(e for e in s[seat].state.log if e["kind"] == "roll.reveal")["total"] == int(SECRET_TOTAL)
 
 
 def test_a_gm_blind_roll_may_hide_its_notation(seats):
@@ -302,6 +303,9 @@ def test_the_pages_show_a_face_down_die_until_the_gm_reveals_it(seat_views):
     first, reveal = pat.roll_log.entries
     assert "(revealed)" in first.text("en") and SECRET_TOTAL in first.text("en")
     assert reveal.text("en").startswith("#2 Gail — revealed the blind roll of Pat")
+    # a page opened after the reveal draws the line turned over at once
+    fresh = view("p1")
+    assert [e.text("en") for e in fresh.roll_log.entries] == [e.text("en") for e in pat.roll_log.entries]
     # a forged reveal from the player's page is refused, with nothing written
     before = len(pat.session.events())
     pat.log_area.reveal(reveal.n)

@@ -177,6 +177,10 @@ class Reveal(Kind):
     action = "roll.reveal"
     logged = True
 
+    def log_entry(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        r = payload.get("result") if isinstance(payload.get("result"), Mapping) else {}
+        return {**payload, "total": r.get("total")}
+
     def reduce(self, state, event, p: RevealPayload) -> None:
         shown = {
             "seq": event.seq,
@@ -188,8 +192,8 @@ class Reveal(Kind):
             "total": (p.result or {}).get("total") if isinstance(p.result, Mapping) else None,
         }
         entry = blind_entry(state, p.blind_seq)
-        if entry is not None:
-            entry["revealed"] = shown
+        if entry is not None:  # the seat's copy of the blind roll now holds its result
+            entry.update(revealed=shown, result=p.result, total=shown["total"])
         dice = dice_entry(state, p.index)
         if dice is not None:
             dice["revealed"] = event.seq
