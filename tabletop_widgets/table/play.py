@@ -25,7 +25,7 @@ from .after_roll import may_amend
 from .attacks import asked, offer_for, odds_from_json, spec_from_json
 from .combat_sync import character_changes, record_sheet
 from .events import EventError, jsonable
-from .records import StoredCheck, StoredRoll, check_changes
+from .records import FaceDownRoll, StoredCheck, StoredRoll, check_changes
 from .requests import ATTACK, REFUSED, status_text
 from .seats import PermissionDenied
 from .session_dice import check as check_request
@@ -62,14 +62,25 @@ def _w(key: str, **fmt: Any) -> dict[str, str]:
 class TablePlay(Play):
     """A seat's play at a shared table (see the module). ``sync``: the GM's
     :class:`~.combat_sync.CombatSync` (a GM's page); ``hidden()``: whether the GM's next roll is
-    hidden (the Dice tab's toggle)."""
+    hidden (the Dice tab's toggle); ``blind()``: whether the seat's next roll is blind, and
+    ``hide_notation()`` whether a GM's blind roll hides what it rolls (the Dice tab's toggles)."""
 
-    def __init__(self, session, *, sync=None, hidden: Callable[[], bool] | None = None):
+    def __init__(
+        self,
+        session,
+        *,
+        sync=None,
+        hidden: Callable[[], bool] | None = None,
+        blind: Callable[[], bool] | None = None,
+        hide_notation: Callable[[], bool] | None = None,
+    ):
         self.session = session
         self.system = session.system
         self.audience = "gm" if session.role == "gm" else "player"
         self.sync = sync
         self.hidden = hidden or (lambda: False)
+        self.blind = blind or (lambda: False)
+        self.hide_notation = hide_notation or (lambda: False)
         #: the roll index of each character's latest check rolled through this page
         self.check_index: dict[str, int] = {}
         self._syncing = 0  # > 0 while the table's values are pushed into a model
@@ -120,13 +131,20 @@ class TablePlay(Play):
         # that roll its named checks; the session records plain JSON)
         numbers = {k: v for k, v in dict(variables or {}).items() if isinstance(v, int) and not isinstance(v, bool)}
         hide = self.hidden() if hidden is None else bool(hidden)
+        if self.blind():  # the roller's tray shows the die face down (its page never holds the dice)
+            veil = bool(self.hide_notation()) and self.session.role == "gm"
+            event = self.session.roll(
+                text, hidden=hide, blind=True, hide_notation=veil, variables=numbers, locale=locale
+            )
+            return FaceDownRoll(text, event.seq, {loc: term_of(self.system, "gm", loc) for loc in ("en", "ru")})
         event = self.session.roll(text, hidden=hide, variables=numbers, locale=locale)
         p = event.payload
         return StoredRoll(p["result"], p.get("texts") or {locale: p.get("text", "")})
 
     def check(self, character, character_id, check_id: str, options: Mapping[str, Any], *, hidden=None, locale="en"):
         hide = self.hidden() if hidden is None else bool(hidden)
-        event = self.session.roll(check_request(check_id, character_id, **dict(options)), hidden=hide, locale=locale)
+        request = check_request(check_id, character_id, **dict(options))
+        event = self.session.roll(request, hidden=hide, blind=bool(self.blind()), locale=locale)
         self.check_index[character_id] = event.payload["index"]
         result = StoredCheck(event.payload)
         after = self.session.state.characters.get(character_id, {})

@@ -405,6 +405,33 @@ def _group_html(faces: Any, values: list[str]) -> str:
     return f'<p><span class="tt-face-kind">{_esc(label)}</span> {" ".join(values)}</p>'
 
 
+class FaceDownRoll:
+    """A blind roll as its roller's tray shows it (:mod:`.kinds.blind`): what was rolled, face
+    down: no total, no dice (the roller's page never holds them)."""
+
+    blind = True
+    total = None
+    passed = None
+    dice: list = []
+    big = False
+
+    def __init__(self, expression: str, seq: int | None = None, gm: Mapping[str, str] | None = None):
+        self.expression = str(expression or "")
+        self.seq = seq
+        self.gm = dict(gm or {"en": "GM", "ru": "ведущий"})
+
+    def text(self, locale: str | None = None) -> str:
+        loc = locale if locale in ("en", "ru") else "en"
+        words = T(
+            f"{self.expression} rolled blind: face down, only the {self.gm.get('en', 'GM')} sees the result",
+            f"Бросок {self.expression} вслепую: кубик лицом вниз, результат видит только {self.gm.get('ru', 'ведущий')}",
+        )
+        return tr(words, loc)
+
+    def html(self, locale: str | None = None, *, css: bool = True, live: bool = True) -> str:
+        return f'<div class="tt-roll tt-facedown"><span class="tt-facedown-die" aria-hidden="true">?</span> {_esc(self.text(locale))}</div>'
+
+
 class StoredRoll:
     """A roll as the table recorded it (``RollResult.to_json()`` plus its texts): what the tray,
     the log and the dice animation need, without rolling again."""

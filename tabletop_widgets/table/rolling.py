@@ -155,3 +155,34 @@ def failed_payload(index: int, *, what: str, hidden: bool, error: BaseException,
     """The ``roll.failed`` payload: what was rolled and the error's kind (never its text, which
     may quote a drawn value)."""
     return {"index": index, "what": what, "hidden": bool(hidden), "error": type(error).__name__, **fields}
+
+
+def used_variables(expr: str, variables: Mapping[str, Any] | None) -> dict | None:
+    """The ``variables`` that ``expr`` names (``@name``), no others: what a blind roll records, so
+    that its reveal publishes only the numbers the roll used (not every trait of an NPC's sheet).
+    None when it names none (or cannot be read: the roll then fails on its own)."""
+    if not variables:
+        return None
+    from ..dice.diceast import Var
+    from ..dice.parser import parse
+
+    try:
+        tree = parse(expr, variables)
+    except (ValueError, TypeError):
+        return dict(variables)
+    names: set[str] = set()
+    stack: list[Any] = [tree]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, Var):
+            names.add(node.name)
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f, None) for f in node.__dataclass_fields__)
+    used = {k: v for k, v in variables.items() if k in names}
+    return used or None

@@ -42,6 +42,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     "read": frozenset({"gm", "player", "observer"}),
     "roll": frozenset({"gm", "player"}),
     "roll.hidden": frozenset({"gm", "player"}),  # a player's hidden roll: that player and the GM
+    "roll.reveal": frozenset({"gm"}),  # show a blind roll's result to the seats that saw it made
     "check": frozenset({"gm", "player"}),
     "character.edit": frozenset({"gm", "player"}),
     "character.create": frozenset({"gm"}),

@@ -13,11 +13,12 @@ from typing import Any, Mapping
 from ..core.i18n import LOCALES
 from .after_roll import after_roll_events
 from .events import EventError, jsonable
-from .kinds import CHARACTER_UPDATE, CHECK, ROLL, ROLL_FAILED, is_kind
+from .kinds import BLIND_DICE, BLIND_ROLL, CHARACTER_UPDATE, CHECK, ROLL, ROLL_FAILED, ROLL_REVEAL, is_kind
+from .kinds.blind import blind_entry, dice_entry
 from .kinds.dice import check_json
-from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload
+from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload, used_variables
 from .rules import PlayError, check_options, check_text
-from .store import Event, NewEvent, WriteTx
+from .store import AUDIENCE_GM, Event, NewEvent, WriteTx
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,22 @@ class DiceActions:
         what: "str | CheckRequest",
         hidden: bool = False,
         *,
+        blind: bool = False,
+        hide_notation: bool = False,
         variables=None,
         label: str | None = None,
         locale: str = "en",
     ) -> Event:
         """Roll a dice expression or a named check (:func:`check`) with the table's fair dice
         (stream = the next roll index) and append the outcome. ``hidden``: only the GM (and the
-        roller) see it. Returns the stored event (``event.payload["result"]``)."""
+        roller) see it. Returns the stored event (``event.payload["result"]``).
+
+        ``blind`` (an expression only): every seat that would see the roll sees that it was made,
+        by whom and of what, and only the GM sees its result (:mod:`.kinds.blind`), until
+        :meth:`reveal`; the event returned is the ``roll.blind`` one (no result: its ``seq`` is
+        what :meth:`reveal` takes). ``hide_notation`` (the GM's blind rolls only): the other seats
+        do not see what was rolled either, only that the GM rolled blind."""
+        _check_blind(self.role, isinstance(what, CheckRequest), blind, hide_notation)
         if isinstance(what, CheckRequest):
             return self._roll_check(what, hidden, locale)
         if not isinstance(what, str) or not what.strip():
@@ -66,6 +76,8 @@ class DiceActions:
         from ..dice import roll as dice_roll
 
         variables = dict(variables) if variables else None
+        if blind:  # its reveal publishes the numbers it used, no other trait
+            variables = used_variables(what, variables)
         failed: list[int] = []
         errors: list[BaseException] = []
 
@@ -80,7 +92,7 @@ class DiceActions:
                 payload = failed_payload(
                     index, what="roll", hidden=hidden, error=error, expr=what, variables=variables, label=label
                 )
-                return [ROLL_FAILED.new_json(self.actor, payload, audience)]
+                return [ROLL_FAILED.new_json(self.actor, payload, AUDIENCE_GM if hide_notation else audience)]
             # a big roll is stored packed, with a bounded summary text (issue 21)
             payload = roll_payload(
                 index,
@@ -91,12 +103,63 @@ class DiceActions:
                 result=result,
                 locale=locale,
             )
+            if blind:  # the dice for the GM first (a page folding in order finds them), then the fact
+                seen = {"expr": None, "label": None} if hide_notation else {"expr": what, "label": label}
+                public = BLIND_ROLL.new(
+                    self.actor, audience, index=index, notation_hidden=hide_notation, hidden=hidden, **seen
+                )
+                return [BLIND_DICE.new_json(self.actor, payload, BLIND_DICE.audience_for()), public]
             return [ROLL.new_json(self.actor, payload, audience)]
 
         stored = self.transact(make)
         if failed:
             raise failed_roll_error(failed[0], errors[0])
-        return stored[0]
+        return stored[-1]  # a blind roll's: the public event (the dice are the GM's)
+
+    def reveal(self, seq: int) -> Event:
+        """GM: show the result of the blind roll whose ``roll.blind`` event is ``seq`` to every seat
+        that saw it made (a ``roll.reveal`` event with its roll index, expression, variables and
+        dice, so that any seat checks it once the session's dice key is revealed). Refused (and
+        nothing written) for a player, a seq that is not a blind roll, or one revealed already.
+        Returns the ``roll.reveal`` event."""
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise EventError(f"reveal takes the blind roll's seq (a number), not {seq!r}")
+        self.begin_action(ROLL_REVEAL.action)
+
+        def make(tx: WriteTx) -> list[NewEvent]:
+            self.require(ROLL_REVEAL.action)
+            entry = blind_entry(self.state, seq)
+            if entry is None:
+                raise _not_blind(seq, any(e.get("seq") == seq for e in self.state.log))
+            if entry.get("revealed"):
+                raise PlayError(
+                    "reveal_again",
+                    {
+                        "en": f"Blind roll {seq} is already revealed.",
+                        "ru": f"Бросок вслепую {seq} уже раскрыт.",
+                    },
+                )
+            dice = dice_entry(self.state, entry.get("index"))
+            if dice is None:
+                raise _not_blind(seq, True)
+            p = BLIND_DICE.read(dice)
+            return [
+                ROLL_REVEAL.new(
+                    self.actor,
+                    entry.get("audience") or "all",
+                    blind_seq=seq,
+                    index=p.index,
+                    expr=p.expr,
+                    variables=p.variables,
+                    label=p.label,
+                    result=p.result,
+                    text=p.text,
+                    texts=p.texts,
+                    roller=str(entry.get("actor") or ""),
+                )
+            ]
+
+        return self.transact(make)[0]
 
     def check(
         self,
@@ -208,3 +271,55 @@ class DiceActions:
             return after_roll_events(self, tx, index, options, locale)
 
         return self.transact(make)[0]
+
+
+def _not_blind(seq: int, known: bool) -> PlayError:
+    """The refusal of :meth:`DiceActions.reveal` for a seq that is not a blind roll here."""
+    if known:
+        return PlayError(
+            "reveal_not_blind",
+            {
+                "en": f"Event {seq} is not a blind roll: only a blind roll's result can be revealed.",
+                "ru": f"Событие {seq} — не бросок вслепую: раскрыть можно только бросок вслепую.",
+            },
+        )
+    return PlayError(
+        "reveal_unknown",
+        {
+            "en": f"There is no blind roll {seq} at this table (or it is too old for the table's log).",
+            "ru": f"Броска вслепую {seq} за этим столом нет (или он слишком давний для журнала стола).",
+        },
+    )
+
+
+def _check_blind(role: str, is_check: bool, blind: Any, hide_notation: Any) -> None:
+    """:meth:`DiceActions.roll`'s refusals of a blind roll asked for wrongly (nothing written)."""
+    if not isinstance(blind, bool) or not isinstance(hide_notation, bool):
+        raise EventError("blind and hide_notation are True or False")
+    if is_check:
+        if blind:
+            raise PlayError(
+                "blind_check",
+                {
+                    "en": "A named check cannot be rolled blind (what it changes would tell its result): "
+                    "type its dice in the box and roll those blind.",
+                    "ru": "Проверку нельзя бросить вслепую (её последствия выдали бы результат): "
+                    "наберите её кубики в поле броска и бросьте их вслепую.",
+                },
+            )
+    if hide_notation and not blind:
+        raise PlayError(
+            "hide_notation_not_blind",
+            {
+                "en": "Only a blind roll can hide what was rolled.",
+                "ru": "Скрыть, что брошено, можно только при броске вслепую.",
+            },
+        )
+    if hide_notation and role != "gm":
+        raise PlayError(
+            "hide_notation_gm_only",
+            {
+                "en": "Only the GM hides what a blind roll rolls: everyone sees what you rolled blind.",
+                "ru": "Скрыть, что брошено вслепую, может только ведущий: все видят, что вы бросили.",
+            },
+        )

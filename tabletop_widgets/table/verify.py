@@ -27,11 +27,13 @@ from typing import Any
 from . import chain
 from .events import norm
 from .fairdice import FairDice
-from .kinds import CHARACTER_UPDATE, CHECK, CHECK_AFTER, COMBAT_STATE, KINDS, TABLE_OPENED
+from .kinds import BLIND_DICE, BLIND_ROLL, CHARACTER_UPDATE, CHECK, CHECK_AFTER, COMBAT_STATE, KINDS, ROLL_REVEAL
+from .kinds import TABLE_OPENED
 from .kinds.dice import Replayed, check_json
 from .records import PackError, unpack_result
 from .state import TableState
 from .store import Store
+from .verify_blind import BlindChecks
 from .verify_combat import attack_matches, combat_event, combat_matches
 
 
@@ -41,6 +43,8 @@ class Report:
     events: int = 0
     rolls: int = 0
     checked: int = 0
+    #: blind rolls' reveals checked against the seed (:mod:`.verify_blind`)
+    reveals: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: the dice commitment (the session's when one session was verified, else session 1's, which
@@ -62,7 +66,7 @@ class Report:
         head = (
             f"table {self.table_id}{which}: {self.events} events, {self.rolls} rolls, "
             f"{self.checked} checked against the seed"
-        )
+        ) + (f", {self.reveals} revealed blind roll(s) checked" if self.reveals else "")
         notes = "".join("\n  note: " + n for n in self.notes)
         hashes = (f"\n  dice commitment: {self.commitment}" if self.commitment else "") + (
             f"\n  head of the log: {self.head}" if self.head else ""
@@ -237,6 +241,7 @@ class _Verification:
         self.state = TableState(table.table_id)
         self.checks: dict[int, dict] = {}
         self.owed: tuple[str, dict, str] | None = None
+        self.blind = BlindChecks()
         self._where = ""
 
     def ended(self, s: _Session) -> bool:
@@ -402,6 +407,14 @@ class _Verification:
         if kind is CHECK_AFTER:
             self._check_after(e, where, sess, wanted)
             return
+        if kind in (BLIND_ROLL, ROLL_REVEAL) and e.roll is None:
+            if kind is BLIND_ROLL:
+                problems, checked = self.blind.blind(e), False
+            else:
+                problems, checked = self.blind.reveal(e, lambda n: self.dice.get(n) if n in wanted else None)
+            rep.problems.extend(f"{where}: {_plain(p)}" for p in problems)
+            rep.reveals += int(checked)
+            return
         if not kind.rolls:
             if e.roll is not None:
                 rep.problems.append(f"{where}: carries roll index {e.roll} but is not a roll")
@@ -418,6 +431,8 @@ class _Verification:
         self.rolls_in.setdefault(sess.n, []).append(e.roll if isinstance(e.roll, int) else -1)
         if kind is CHECK and isinstance(index, int):
             self.checks[index] = dict(e.payload)
+        if kind is BLIND_DICE:
+            self.blind.rolled(e, sess.n)
         if sess.n not in wanted:
             if getattr(kind, "tracker", None):  # its tracker states: a session not checked now
                 self.last_initiative = {"next_version": e.version + 1, "outcome": None}

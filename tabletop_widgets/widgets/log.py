@@ -110,6 +110,10 @@ class LogEntry:
     breakdown_html: dict[str, str] = field(default_factory=dict)
     #: for a big roll: ``locale -> HTML`` of every die, built when the reader opens the entry
     details: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
+    #: the entry's own CSS classes (a blind roll's face-down die)
+    classes: tuple[str, ...] = ()
+    #: a button under the entry: ``{"label", "tip"}`` (bilingual), ``"classes"``, ``"on_click"``
+    action: dict | None = field(default=None, repr=False, compare=False)
 
     def text(self, locale: str = "en") -> str:
         """One plain-text line: ``#3 Alice — Attention: L3 d6: 5 = 5 → passed (Luck −1)``."""
@@ -291,14 +295,20 @@ class RollLog(widgets.VBox):
         effects: Any = "",
         breakdown_html: Any = None,
         details: Callable[[str], str] | None = None,
+        classes: tuple[str, ...] = (),
+        action: dict | None = None,
+        n: int | None = None,
     ) -> LogEntry:
         """The next entry (numbered; not kept yet). Texts are a string, ``{"en":..,"ru":..}``
         or ``locale -> str``; ``success`` is True/False/None (no verdict); ``details``:
         ``locale -> HTML`` of a big roll's dice, built only when the reader presses the entry's
-        "Show the dice" (the breakdown is then a summary)."""
-        self._n += 1
+        "Show the dice" (the breakdown is then a summary); ``classes``, ``action``: see
+        :class:`LogEntry`; ``n``: the number of an entry drawn again (:meth:`update`)."""
+        if n is None:
+            self._n += 1
+            n = self._n
         return LogEntry(
-            n=self._n,
+            n=n,
             who=str(who or ""),
             what=_both(what),
             breakdown=_both(breakdown),
@@ -307,6 +317,8 @@ class RollLog(widgets.VBox):
             effects=_both(effects),
             breakdown_html=_both(breakdown_html) if breakdown_html is not None else {},
             details=details,
+            classes=tuple(str(c) for c in classes),
+            action=action,
         )
 
     def _append(self, entry: LogEntry) -> bool:
@@ -362,6 +374,20 @@ class RollLog(widgets.VBox):
             effects=effects,
             breakdown_html=html_of,
         )
+
+    def update(self, n: int, **item: Any) -> LogEntry | None:
+        """Draw entry number ``n`` again as ``item`` (:meth:`add`'s keywords): a blind roll's
+        face-down die turned into its dice. None when the log no longer holds it."""
+        if not self.can("add"):
+            return None
+        at = next((i for i, e in enumerate(self.entries) if e.n == n), None)
+        if at is None:
+            return None
+        entry = self._new_entry(n=n, **item)
+        self.entries[at] = entry
+        if n in self._entry_views:
+            self._render_list()
+        return entry
 
     def clear(self) -> None:
         if not self.can("clear"):
@@ -446,11 +472,27 @@ class RollLog(widgets.VBox):
             self.who_box.value = current if current in dict(options).values() else ""
 
     def _entry_view(self, e: LogEntry) -> widgets.Widget:
-        view: widgets.Widget = html_widget(_entry_html(e, self.locale), classes=("tt-log-item",))
+        view: widgets.Widget = html_widget(_entry_html(e, self.locale), classes=("tt-log-item", *e.classes))
         if e.details is not None:
             view = self._big_entry_view(e, view)
+        if e.action is not None:
+            view = self._action_view(e, view)
         self._entry_views[e.n] = view
         return view
+
+    def _action_view(self, e: LogEntry, head: widgets.Widget) -> widgets.VBox:
+        """An entry with its button under it (the GM's *Reveal* of a blind roll)."""
+        action = e.action or {}
+        button = button_widget(
+            layout=fixed_layout(width="auto"),
+            classes=tuple(action.get("classes") or ("tt-log-action",)),
+            description=tr(action.get("label") or "", self.locale),
+            tooltip=tr(action.get("tip") or "", self.locale),
+        )
+        click = action.get("on_click")
+        if callable(click):
+            button.on_click(lambda _b: click())
+        return vbox([head, button], classes=("tt-log-item", "tt-log-with-action", *e.classes))
 
     def _big_entry_view(self, e: LogEntry, head: widgets.HTML) -> widgets.VBox:
         """A big roll's entry: its summary, a button, and the dice once the reader opens them."""
@@ -519,7 +561,7 @@ class RollLog(widgets.VBox):
 
 def _close_view(view: widgets.Widget) -> None:
     for child in getattr(view, "children", ()) or ():
-        child.close()
+        _close_view(child)
     view.close()
 
 
@@ -530,7 +572,7 @@ def _inline(roll, loc: str) -> str:
 
 
 def _entry_html(e: LogEntry, loc: str) -> str:
-    cls = {True: "tt-pass", False: "tt-fail", None: ""}[e.success]
+    cls = {True: "tt-pass", False: "tt-fail", None: ""}[e.success] + "".join(f" {c}" for c in e.classes)
     who = f'<span class="tt-log-who">{html.escape(e.who)}</span>' if e.who else ""
     what = tr(e.what, loc)
     what_html = f'<span class="tt-log-what">{html.escape(what)}</span>' if what else ""

@@ -14,7 +14,7 @@ import base64
 import logging
 from typing import Any, Callable, Mapping
 
-from tabletop_widgets.table import LineContext, line_of
+from tabletop_widgets.table import ROLL_REVEAL, LineContext, blind_entry, line_of
 
 from .base import text_lookup
 from .log import RollLog
@@ -52,7 +52,9 @@ class TableLog:
     ):
         self.session = session
         self.locale = locale
+        self._refused = refused
         self._log_seq = 0  # the last log entry shown
+        self._blind_items: dict[int, int] = {}  # a blind roll's seq -> its entry's number in the log
         # ``roll_log`` only adds and filters: the log is the table's, nothing to clear
         self.roll_log = RollLog(
             locale=locale, title=TEXTS["log_title"], can=lambda a: a in ("add", "filter") and session.can("read")
@@ -79,15 +81,39 @@ class TableLog:
         """The log entries of events not shown yet, added at once (a page opening on a long
         session draws its log once, not once per old entry)."""
         st = self.session.state
-        items = []
+        items, blind, revealed = [], [], []
         for entry in st.log:
             if entry["seq"] <= self._log_seq:
                 continue
             self._log_seq = entry["seq"]
             item = self._log_item(entry)
+            if entry.get("kind") == ROLL_REVEAL.name:
+                revealed.append(entry.get("blind_seq"))
             if item is not None:
+                if item.get("classes"):
+                    blind.append((entry["seq"], len(items)))
                 items.append(item)
-        self.roll_log.add_many(items)
+        added = self.roll_log.add_many(items)
+        for seq, at in blind:
+            if at < len(added):
+                self._blind_items[seq] = added[at].n
+        for seq in revealed:  # a blind roll shown face down (or, to the GM, not revealed) turns over
+            self.redraw_blind(seq)
+
+    def redraw_blind(self, seq) -> None:
+        """Draw the blind roll ``seq`` again as the state tells it now (revealed)."""
+        n = self._blind_items.get(seq) if isinstance(seq, int) else None
+        entry = blind_entry(self.session.state, seq) if n is not None else None
+        item = self._log_item(entry) if entry is not None else None
+        if item is not None:
+            self.roll_log.update(n, **item)
+
+    def reveal(self, seq: int):
+        """GM: the *Reveal* under a blind roll (the session refuses anyone else, and says why)."""
+        try:
+            return self.session.reveal(seq)
+        except (PermissionError, ValueError) as exc:
+            return self._refused(exc)
 
     def _log_item(self, entry: Mapping[str, Any]) -> dict[str, Any] | None:
         """What the log shows for one state log entry (``RollLog.add``'s keywords), or None: the
@@ -96,7 +122,16 @@ class TableLog:
         line = line_of(entry, self._line_context)
         if line is None or line.style in ("note", "round"):
             return None
-        return line.log_item()
+        item = line.log_item()
+        if line.reveal is not None and self.session.can(ROLL_REVEAL.action):
+            seq = line.reveal
+            item["action"] = {
+                "label": TEXTS["reveal"],
+                "tip": TEXTS["reveal_tip"],
+                "classes": ("tt-log-reveal",),
+                "on_click": lambda: self.reveal(seq),
+            }
+        return item
 
     def render_transcripts(self) -> None:
         """Links to download each ended session's transcript as this seat saw it (Markdown, or

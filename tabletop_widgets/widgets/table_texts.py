@@ -88,6 +88,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "Players never receive hidden rolls: not on their screen, not even in the data their page loads",
         "Скрытые броски не доходят до игроков: их нет ни на экране игрока, ни в данных, которые получает его страница",
     ),
+    "blind_roll": T("Roll blind", "Бросок вслепую"),
+    "blind_roll_tip": T(
+        "Everyone sees that you rolled and what; only the {gm} sees the result, until they reveal it",
+        "Все видят, что и когда вы бросили; результат видит только {gm}, пока не раскроет его",
+    ),
+    "hide_notation": T("Hide what is rolled", "Скрыть, что брошено"),
+    "hide_notation_tip": T(
+        "With a blind roll: the players see only that you rolled blind, not the dice or the label",
+        "При броске вслепую: игроки видят только, что вы бросили вслепую, без кубиков и подписи",
+    ),
+    "reveal": T("Reveal", "Раскрыть"),
+    "reveal_tip": T(
+        "Show this blind roll's result to everyone who saw it rolled",
+        "Показать результат этого броска вслепую всем, кто видел бросок",
+    ),
     "log_title": T("Table log", "Журнал стола"),
     "hidden_mark": T("hidden", "скрыто"),
     "after_roll_mark": T("changed after the roll", "изменено после броска"),

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from .base import text_lookup
 from .sheet_context import fixed_layout, hbox, shared_layout, vbox
-from .table_texts import TEXTS
+from .table_texts import TEXTS, gm_words
 from .tray import DiceTray
 
 _t = text_lookup(TEXTS)
@@ -48,6 +48,9 @@ class TrayArea:
 
     hidden_toggle: widgets.Checkbox | None = None
     roll_for: widgets.Dropdown | None = None
+    #: *Roll blind* (a GM's and a player's), and a GM's *Hide what is rolled* (shown while blind)
+    blind_toggle: widgets.Checkbox | None = None
+    hide_notation_toggle: widgets.Checkbox | None = None
 
     def __init__(
         self,
@@ -87,12 +90,52 @@ class TrayArea:
             )
             self.roll_for.observe(self._on_roll_for, names="value")
             bar = [self.roll_for, self.hidden_toggle]
-        # a player's bar is empty and stays hidden: one shared layout says so
+        if session.role in ("gm", "player"):
+            bar += self._blind_toggles(locale)
+        # a bar without toggles is empty and stays hidden: one shared layout says so
         layout = shared_layout() if bar else fixed_layout(display="none")
         self.tray_bar = hbox(bar, classes=("tt-table-tray-bar",), layout=layout)
         self.tray_box = vbox([self.tray_bar], classes=("tt-table-tray-area",))
         # the character the tray rolls for
         self._tray_for: str | None = self.roll_for.value if self.roll_for is not None else session.character_id
+
+    def _blind_toggles(self, locale: str) -> list[widgets.Widget]:
+        """*Roll blind*, and on a GM's page *Hide what is rolled* (shown while blind is on)."""
+        words = gm_words(self.session.system, locale)
+        self.blind_toggle = widgets.Checkbox(
+            value=False,
+            indent=False,
+            description=_t("blind_roll", locale),
+            tooltip=_t("blind_roll_tip", locale, **words),
+            _dom_classes=("tt-blind-roll",),
+        )
+        self.blind_toggle.observe(self._on_blind_toggle, names="value")
+        if self.session.role != "gm":
+            return [self.blind_toggle]
+        self.hide_notation_toggle = widgets.Checkbox(
+            value=False,
+            indent=False,
+            description=_t("hide_notation", locale),
+            tooltip=_t("hide_notation_tip", locale),
+            layout=widgets.Layout(display="none"),
+            _dom_classes=("tt-hide-notation",),
+        )
+        return [self.blind_toggle, self.hide_notation_toggle]
+
+    def blind_wanted(self) -> bool:
+        """Whether the seat's next roll is blind (the session checks what it may do)."""
+        return bool(self.blind_toggle is not None and self.blind_toggle.value is True)
+
+    def hide_notation_wanted(self) -> bool:
+        toggle = self.hide_notation_toggle
+        return bool(self.blind_wanted() and toggle is not None and toggle.value is True and self.session.role == "gm")
+
+    def _on_blind_toggle(self, change) -> None:
+        if change["new"] and not self.session.can("roll"):
+            self.blind_toggle.value = False
+            return
+        if self.hide_notation_toggle is not None:
+            self.hide_notation_toggle.layout.display = None if change["new"] else "none"
 
     def set_characters(self, characters: list[tuple[str, str]]) -> None:
         """The table's characters (a new one came): a GM's *Roll for* offers them."""
@@ -152,6 +195,12 @@ class TrayArea:
     def relabel(self, loc: str) -> None:
         """The GM's bar in ``loc`` (the tray follows its own ``locale``, which the screen sets)."""
         self.locale = loc
+        if self.blind_toggle is not None:
+            self.blind_toggle.description = _t("blind_roll", loc)
+            self.blind_toggle.tooltip = _t("blind_roll_tip", loc, **gm_words(self.session.system, loc))
+        if self.hide_notation_toggle is not None:
+            self.hide_notation_toggle.description = _t("hide_notation", loc)
+            self.hide_notation_toggle.tooltip = _t("hide_notation_tip", loc)
         if self.hidden_toggle is not None:
             self.hidden_toggle.description = _t("hidden_roll", loc)
             self.hidden_toggle.tooltip = _t("hidden_roll_tip", loc)

@@ -199,7 +199,13 @@ class TableView(widgets.VBox):
         self.sync = (
             CombatSync(session, on_reload=self._on_combat_reloaded, on_refused=self.refused) if self.is_gm else None
         )
-        self.play = TablePlay(session, sync=self.sync, hidden=self.hidden_wanted)
+        self.play = TablePlay(
+            session,
+            sync=self.sync,
+            hidden=self.hidden_wanted,
+            blind=self.blind_wanted,
+            hide_notation=self.hide_notation_wanted,
+        )
 
     def _build_header(self, locale: str) -> widgets.HBox:
         """The style, the title with the seat's badge, the fair-dice proof, the language switch
@@ -310,6 +316,16 @@ class TableView(widgets.VBox):
         """Whether the GM's next roll is hidden (the tray's *hidden roll* toggle)."""
         tray_area = self.__dict__.get("tray_area")
         return tray_area is not None and tray_area.hidden_wanted()
+
+    def blind_wanted(self) -> bool:
+        """Whether the seat's next roll is blind (the tray's *Roll blind* toggle)."""
+        tray_area = self.__dict__.get("tray_area")
+        return tray_area is not None and tray_area.blind_wanted()
+
+    def hide_notation_wanted(self) -> bool:
+        """Whether the GM's next blind roll hides what it rolls (*Hide what is rolled*)."""
+        tray_area = self.__dict__.get("tray_area")
+        return tray_area is not None and tray_area.hide_notation_wanted()
 
     def _on_combat_reloaded(self, combat) -> None:
         """The GM's combat was rebuilt from the log: a new tracker shows it."""

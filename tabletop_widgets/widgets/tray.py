@@ -46,6 +46,7 @@ from .tray_text import (
     check_result_html,
     error_message,
     error_text,
+    facedown_result_html,
     notation_result_html,
     percent_text,
     trait_label,
@@ -53,6 +54,8 @@ from .tray_text import (
 from .tray_text import text as _t
 
 _CSS = stylesheet("tray")  # tabletop_widgets/front/tray.css
+#: a blind roll's die as the tray draws it: face down, no value
+FACE_DOWN_DIE = {"faces": "", "sides": 0, "value": "?", "classes": ["facedown"]}
 
 
 class DiceTray(TrayChecks):
@@ -450,6 +453,8 @@ class DiceTray(TrayChecks):
             if self.last_effects_error is not None:
                 why = _t("effects_failed", loc, error=error_text(self.last_effects_error, loc))
             self.result_view.value = check_result_html(r, self.who, lines, why, loc)
+        elif getattr(r, "blind", False):
+            self.result_view.value = facedown_result_html(r, self.who, loc)
         else:
             self.result_view.value = notation_result_html(r, self.who, loc)
         self.announcement = announcement(r, self.last_kind, self.who, self._effects_text(loc), loc)
@@ -484,6 +489,10 @@ class DiceTray(TrayChecks):
                 w.tooltip = tr(o.help, loc) if o.help else None
 
     def _animate(self, roll: Any) -> None:
+        if getattr(roll, "blind", False):  # a blind roll: one die, face down (no value to draw)
+            label = _t("facedown_label", self.locale)
+            self.dice.show([FACE_DOWN_DIE], announcement=self.announcement, label=label)
+            return
         dice = list(getattr(roll, "dice", []) or []) if roll is not None else []
         faces = ", ".join(str(getattr(d, "value", "")) for d in dice) or _t("no_dice", self.locale)
         self.dice.show(dice, announcement=self.announcement, label=_t("dice_label", self.locale, faces=faces))

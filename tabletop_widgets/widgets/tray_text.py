@@ -40,6 +40,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "error_tip": T("What went wrong", "Что пошло не так"),
     "dice_label": T("Dice rolled: {faces}", "Выпало: {faces}"),
     "no_dice": T("no dice", "без кубиков"),
+    "facedown_verdict": T("blind", "вслепую"),
+    "facedown_label": T("one die, face down: a blind roll", "кубик лицом вниз: бросок вслепую"),
     "effects_failed": T("Effects not applied: {error}", "Последствия не применены: {error}"),
     "not_an_integer": T("{label}: a whole number, or empty for none", "{label}: целое число или пусто"),
     "not_allowed": T("Not allowed.", "Нет прав на это действие."),
@@ -247,6 +249,16 @@ def notation_result_html(result: Any, who: str, loc: str) -> str:
         f"{mark}{result.total}</span></div>"
     )
     return _result(cls, head, breakdown_html(result, loc), "")
+
+
+def facedown_result_html(result: Any, who: str, loc: str) -> str:
+    """A blind roll as its roller's tray shows it: who, the expression, a face-down die."""
+    head = (
+        f'<div class="tt-result-head">{_who(who)}<span class="tt-what">'
+        f'{html.escape(result.expression)}</span><span class="tt-verdict tt-facedown-verdict">'
+        f"{html.escape(text('facedown_verdict', loc))}</span></div>"
+    )
+    return _result("tt-blind", head, result.html(loc), "")
 
 
 def _who(who: str) -> str:

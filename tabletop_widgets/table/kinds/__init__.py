@@ -20,16 +20,18 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import characters, clocks, combat, dice, legacy, table, talk
+from . import blind, characters, clocks, combat, dice, legacy, table, talk
 
 #: name -> kind: every kind the table knows
 KINDS: dict[str, Kind] = {
-    k.name: k for module in (table, dice, characters, combat, talk, clocks, legacy) for k in module.KINDS
+    k.name: k for module in (table, dice, blind, characters, combat, talk, clocks, legacy) for k in module.KINDS
 }
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
 SESSION_STARTED, SESSION_ENDED, SESSION_REMINDER = table.KINDS[7:]
 ROLL, ROLL_FAILED, CHECK, CHECK_AFTER = dice.KINDS
+BLIND_DICE, BLIND_ROLL, ROLL_REVEAL = blind.KINDS
+blind_entry = blind.blind_entry
 CHARACTER_SET, CHARACTER_UPDATE = characters.KINDS
 COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
@@ -80,6 +82,8 @@ def register(new: Kind, *, replace: bool = False) -> Kind:
 
 __all__ = [
     "ATTACK",
+    "BLIND_DICE",
+    "BLIND_ROLL",
     "CHARACTER_KINDS",
     "CHARACTER_SET",
     "CHARACTER_UPDATE",
@@ -98,6 +102,7 @@ __all__ = [
     "NOTE",
     "ROLL",
     "ROLL_FAILED",
+    "ROLL_REVEAL",
     "SEAT_ADDED",
     "SEAT_LOCALE",
     "SEAT_REISSUED",
@@ -110,6 +115,7 @@ __all__ = [
     "TABLE_OPENED",
     "TABLE_OPTION",
     "TURN",
+    "blind_entry",
     "both",
     "is_kind",
     "kind",

@@ -68,6 +68,8 @@ class Line:
     mode: str = ""
     odds: Any = None
     round: int | None = None
+    blind: str = ""
+    reveal: int | None = None
 
     def log_item(self) -> dict[str, Any]:
         """The keywords of :meth:`~tabletop_widgets.widgets.log.RollLog.add` for this line (a
@@ -87,6 +89,8 @@ class Line:
             item["breakdown_html"] = self.html
         if self.details is not None:
             item["details"] = self.details
+        if self.blind:
+            item["classes"] = ("tt-log-blind", f"tt-log-{self.blind.replace('_', '-')}")
         return item
 
 
