@@ -157,29 +157,41 @@ class RollTable:
         return row.entry
 
     def row_for(self, total: int) -> Row:
-        i = bisect.bisect_right(self._starts, total) - 1
-        if i < 0 or self._rows[i].hi < total:
+        row = self._find(total)
+        if row is None:
             raise _err(
                 f"{self.name}: no row for the result {total}",
                 f"{self.name}: нет строки для результата {total}",
             )
-        return self._rows[i]
+        return row
+
+    def _find(self, total: int) -> Row | None:
+        i = bisect.bisect_right(self._starts, total) - 1
+        return None if i < 0 or self._rows[i].hi < total else self._rows[i]
 
     def depth(self) -> int:
         """1 for a table of texts; one more for each level of nested tables."""
         return 1 + max((r.entry.depth() for r in self._rows if isinstance(r.entry, RollTable)), default=0)
 
     # -- rolling ------------------------------------------------------------------------------
-    def roll(self, rng: random.Random | None = None, *, seed=None, locale: str = "en") -> "TableRoll":
+    def roll(
+        self, rng: random.Random | None = None, *, seed=None, locale: str = "en", strict: bool = True
+    ) -> "TableRoll":
         """Roll the dice (``rng``, a ``random.Random``, or ``seed`` make it reproducible) and
-        read the entry; a nested table is rolled at once with the same stream."""
+        read the entry; a nested table is rolled at once with the same stream.
+
+        The exact odds follow a reroll to the end (``1d20r<20`` is always 20), while ``roll()``
+        stops after 100 rerolls of one die: then the total may have no row. ``strict`` (the
+        default) raises DiceError then; otherwise the roll comes back with ``row`` None (the
+        table records such a roll as it came out, its dice spent)."""
         from . import roll as dice_roll
 
         if rng is None:
             rng = random.Random(seed)
         result = dice_roll(self.expr, rng=rng, locale=locale)
-        row = self.row_for(result.total)
-        nested = row.entry.roll(rng, locale=locale) if isinstance(row.entry, RollTable) else None
+        row = self.row_for(result.total) if strict else self._find(result.total)
+        entry = row.entry if row is not None else None
+        nested = entry.roll(rng, locale=locale, strict=strict) if isinstance(entry, RollTable) else None
         return TableRoll(self, result, row, nested)
 
     # -- storage ------------------------------------------------------------------------------
@@ -285,7 +297,7 @@ class TableRoll:
 
     table: RollTable
     roll: Any
-    row: Row
+    row: Row | None
     nested: "TableRoll | None" = None
 
     @property
@@ -294,7 +306,8 @@ class TableRoll:
 
     @property
     def entry(self) -> Any:
-        return self.row.entry
+        """The entry this table's dice picked (None: no row, see :meth:`RollTable.roll`)."""
+        return self.row.entry if self.row is not None else None
 
     @property
     def chain(self) -> list["TableRoll"]:
@@ -305,12 +318,15 @@ class TableRoll:
         return out
 
     @property
-    def final(self) -> str:
+    def final(self) -> str | None:
+        """The last text of the chain (None when a total had no row)."""
         return self.chain[-1].entry
 
     def text(self, locale: str = "en") -> str:
         """``Random encounter (1d6): 4 — Nothing``; a nested step follows in brackets."""
         head = f"{self.table.title} ({self.table.expr})" if self.table.title else self.table.expr
+        if self.row is None:
+            return f"{head}: {self.total} — {'нет строки' if locale == 'ru' else 'no row'}"
         if self.nested is None:
             return f"{head}: {self.total} — {self.entry}"
         return f"{head}: {self.total} → {self.nested.text(locale)}"
@@ -326,8 +342,8 @@ class TableRoll:
                 "table": s.table.title,
                 "expr": s.table.expr,
                 "total": s.total,
-                "from": s.row.lo,
-                "to": s.row.hi,
+                "from": s.row.lo if s.row is not None else None,
+                "to": s.row.hi if s.row is not None else None,
                 "entry": s.entry if s.nested is None else None,
                 "roll": s.roll.to_json(),
             }

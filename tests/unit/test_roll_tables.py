@@ -341,3 +341,14 @@ def test_a_title_is_checked():
     assert RollTable("1d2", {(1, 2): "a"}, title="  Two   words ").title == "Two words"
     refused(lambda: RollTable("1d2", {(1, 2): "a"}, title=3), "title")
     refused(lambda: RollTable("1d2", {(1, 2): "a"}, title="x" * 201), "at most 200")
+
+
+def test_a_reroll_stopped_at_its_limit_has_no_row():
+    # the exact odds follow r<20 to the end (always 20); roll() stops after 100 rerolls
+    table = RollTable("1d20r<20", {20: "Twenty"})
+    assert table.chances() == {"Twenty": Fraction(1)}
+    assert table.roll(Scripted([3, 20])).final == "Twenty"
+    refused(lambda: table.roll(Scripted([1] * 101)), "no row for the result 1")
+    got = table.roll(Scripted([1] * 101), strict=False)
+    assert got.row is None and got.entry is None and got.final is None
+    assert got.to_json()["entry"] is None and str(got) == "1d20r<20: 1 — no row"

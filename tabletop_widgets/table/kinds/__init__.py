@@ -20,10 +20,12 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import characters, combat, dice, legacy, table, talk
+from . import characters, combat, dice, legacy, table, tables, talk
 
 #: name -> kind: every kind the table knows
-KINDS: dict[str, Kind] = {k.name: k for module in (table, dice, characters, combat, talk, legacy) for k in module.KINDS}
+KINDS: dict[str, Kind] = {
+    k.name: k for module in (table, dice, characters, combat, talk, tables, legacy) for k in module.KINDS
+}
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
 SESSION_STARTED, SESSION_ENDED, SESSION_REMINDER = table.KINDS[7:]
@@ -31,6 +33,7 @@ ROLL, ROLL_FAILED, CHECK, CHECK_AFTER = dice.KINDS
 CHARACTER_SET, CHARACTER_UPDATE = characters.KINDS
 COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
+TABLE_ROLL, ROLL_TABLE_SAVED = tables.KINDS
 
 #: the kinds that change a character at the table
 CHARACTER_KINDS = (CHARACTER_SET, CHARACTER_UPDATE)
@@ -90,6 +93,7 @@ __all__ = [
     "NOTE",
     "ROLL",
     "ROLL_FAILED",
+    "ROLL_TABLE_SAVED",
     "SEAT_ADDED",
     "SEAT_LOCALE",
     "SEAT_REISSUED",
@@ -101,6 +105,7 @@ __all__ = [
     "TABLE_CLOSED",
     "TABLE_OPENED",
     "TABLE_OPTION",
+    "TABLE_ROLL",
     "TURN",
     "both",
     "is_kind",
