@@ -18,6 +18,7 @@ from .dice import DiceError, distribution, roll
 from .dice.command import check_highlight, read_command
 
 USAGE = """%roll [-n N] [--seed S] [--prob] [--locale en|ru] [--] EXPR
+%roll [-n N] [--seed S] [--prob] [--locale en|ru] --table NAME   (a RollTable variable)
 %%roll [flags]   (one expression per line; 'label: EXPR' names a line)
 
 Examples:  %roll 4d6kh3    %roll 1d20+5 >= 15    %roll -n 6 4d6kh3    %roll --prob 3d6
@@ -150,6 +151,9 @@ class TabletopMagics(Magics):
     def roll(self, line: str, cell: str | None = None):
         """Roll dice. ``%roll 4d6kh3``, ``%roll 1d20+5 >= 15``, ``%roll -n 6 4d6kh3``,
         ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each."""
+        table = re.match(r"^(.*?)(?:^|\s)--table(?:\s+(\S*))?\s*$", line, re.DOTALL)
+        if table and cell is None:
+            return self._table(*table.groups())
         opts, rest = split_flags(line)
         rng = self._rng(opts["seed"])
         if cell is None:
@@ -175,6 +179,25 @@ class TabletopMagics(Magics):
             except UsageError as exc:
                 raise RollMagicError(f"line {lineno}: {exc.message}", exc.dice_error) from None
         return CellRolls(rows, opts["locale"])
+
+    def _table(self, flags: str, name: str | None):
+        """``%roll --table NAME``: roll the RollTable ``NAME`` of the notebook (``-n``: that many
+        rolls; ``--prob``: the table with each row's exact chance)."""
+        from .dice import RollTable
+
+        opts, rest = split_flags(flags)
+        if rest or not name:
+            raise RollMagicError(
+                "%roll --table takes the name of a RollTable variable last, e.g. %roll --table encounters"
+            )
+        table = _lookup(self.shell, name, "roll --table")
+        if not isinstance(table, RollTable):
+            raise RollMagicError(f"%roll --table: {name!r} is a {type(table).__name__}, not a RollTable")
+        if opts["prob"]:
+            return table
+        rng = self._rng(opts["seed"])
+        rolls = [table.roll(rng, locale=opts["locale"]) for _ in range(opts["n"])]
+        return rolls[0] if len(rolls) == 1 else CellRolls([(str(i), r) for i, r in enumerate(rolls, 1)], opts["locale"])
 
     @no_var_expand
     @line_magic

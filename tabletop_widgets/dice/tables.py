@@ -334,6 +334,18 @@ class TableRoll:
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"<TableRoll {self.text()!r}>"
+
+    def html(self, locale: str = "en") -> str:
+        """The roll as HTML: the line, and under it each step's dice (no colours of its own)."""
+        from .tables_text import roll_html
+
+        return roll_html(self, locale)
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
     def to_json(self) -> dict[str, Any]:
         """The steps as JSON: ``{"steps": [{"table", "expr", "total", "from", "to", "entry",
         "roll"}], "entry": final text}`` (deterministic: ``verify`` compares it)."""

@@ -226,4 +226,13 @@ def table_html(table: "RollTable", locale: str = "en") -> str:
     )
 
 
-__all__ = ["Read", "read_csv", "read_markdown", "table_html", "table_text"]
+def roll_html(rolled, locale: str = "en") -> str:
+    """A :class:`~.tables.TableRoll` as HTML: its line in bold, each step's dice below it."""
+    esc = html.escape
+    dice = "".join(f"<div>{esc(step.roll.text(locale))}</div>" for step in rolled.chain)
+    return (
+        f'<div class="tt-rolltable-roll"><b>{esc(rolled.text(locale))}</b><div style="opacity:.75">{dice}</div></div>'
+    )
+
+
+__all__ = ["Read", "read_csv", "read_markdown", "roll_html", "table_html", "table_text"]

@@ -352,3 +352,47 @@ def test_a_reroll_stopped_at_its_limit_has_no_row():
     got = table.roll(Scripted([1] * 101), strict=False)
     assert got.row is None and got.entry is None and got.final is None
     assert got.to_json()["entry"] is None and str(got) == "1d20r<20: 1 — no row"
+
+
+# -- %roll --table ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ip():
+    from IPython.terminal.interactiveshell import TerminalInteractiveShell
+    from IPython.testing.globalipapp import start_ipython
+
+    start_ipython()  # the process-wide test shell; returns None when another test started it
+    shell = TerminalInteractiveShell.instance()
+    shell.run_line_magic("load_ext", "tabletop_widgets")
+    return shell
+
+
+def test_roll_magic_rolls_a_table_of_the_notebook(ip):
+    table = RollTable("1d6", ENCOUNTER, title="Random encounter")
+    ip.user_ns["encounters"] = table
+    got = ip.run_line_magic("roll", "--seed 4 --table encounters")
+    assert isinstance(got, TableRoll) and got.to_json() == table.roll(seed=4).to_json()
+    data, _ = ip.display_formatter.format(got)
+    assert data["text/plain"].startswith("<TableRoll 'Random encounter (1d6): ")
+    assert "Random encounter (1d6): " in got._repr_html_() and "1d6 [" in got._repr_html_()
+    many = ip.run_line_magic("roll", "-n 3 --seed 4 --table encounters")
+    assert len(many) == 3 and all(isinstance(r, TableRoll) for r in many)
+    assert ip.run_line_magic("roll", "--prob --table encounters") is table
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("--table", "name of a RollTable"),
+        ("--table nowhere_at_all", "no variable named 'nowhere_at_all'"),
+        ("--table not_a_table", "is a str, not a RollTable"),
+        ("1d6 --table encounters", "name of a RollTable"),
+    ],
+)
+def test_roll_magic_table_errors_say_what_is_wrong(ip, line, words):
+    from IPython.core.error import UsageError
+
+    ip.user_ns["not_a_table"] = "1d6"
+    ip.user_ns["encounters"] = RollTable("1d6", ENCOUNTER)
+    with pytest.raises(UsageError) as err:
+        ip.run_line_magic("roll", line)
+    assert words in str(err.value)
