@@ -200,3 +200,15 @@ def test_saving_needs_a_table_and_a_name(seats):
     with pytest.raises(PlayError) as err:
         gm.roll_table({1: "a"})
     assert err.value.code == "not_a_roll_table" and "rolled as a table" in err.value.message["en"]
+
+
+def test_a_gm_state_projected_for_a_player_keeps_the_shared_tables_only(seats):
+    from tabletop_widgets.table.audience import Audience, project_state
+
+    made, gm, bob, eve = seats
+    gm.save_roll_table(RollTable("1d4", {(1, 4): "Open"}), name="Open", shared=True)
+    gm.save_roll_table(RollTable("1d4", {(1, 4): "Secret"}), name="Secret")
+    assert set(gm.state.extra["roll_tables"]) == {"Open", "Secret"}
+    player_view = project_state(gm.state, Audience("player", "bob"))
+    assert set(player_view.extra["roll_tables"]) == {"Open"}
+    assert set(project_state(gm.state, Audience("gm", "gm")).extra["roll_tables"]) == {"Open", "Secret"}

@@ -396,3 +396,18 @@ def test_roll_magic_table_errors_say_what_is_wrong(ip, line, words):
     with pytest.raises(UsageError) as err:
         ip.run_line_magic("roll", line)
     assert words in str(err.value)
+
+
+def test_the_documented_examples_work():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text(encoding="utf-8")
+    part = doc.split("## Roll tables", 1)[1].split("\n## ", 1)[0]
+    code = part.split("```python\n", 1)[1].split("```", 1)[0]
+    names: dict = {}
+    exec(compile(code.replace("print(", "str("), "notation.md", "exec"), names)  # noqa: S102 - our own docs
+    assert names["encounters"].chances() == RollTable("1d6", ENCOUNTER).chances()
+    markdown = part.split("```markdown\n", 1)[1].split("```", 1)[0]
+    table = RollTable.from_markdown(markdown)
+    assert (table.title, table.expr) == ("Random encounter", "d6")
+    assert table.chances() == names["encounters"].chances()
