@@ -150,7 +150,8 @@ class TabletopMagics(Magics):
     @line_cell_magic
     def roll(self, line: str, cell: str | None = None):
         """Roll dice. ``%roll 4d6kh3``, ``%roll 1d20+5 >= 15``, ``%roll -n 6 4d6kh3``,
-        ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each."""
+        ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each;
+        ``%roll --table encounters`` rolls the notebook's RollTable ``encounters``."""
         table = re.match(r"^(.*?)(?:^|\s)--table(?:\s+(\S*))?\s*$", line, re.DOTALL)
         if table and cell is None:
             return self._table(*table.groups())

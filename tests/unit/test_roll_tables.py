@@ -411,3 +411,10 @@ def test_the_documented_examples_work():
     table = RollTable.from_markdown(markdown)
     assert (table.title, table.expr) == ("Random encounter", "d6")
     assert table.chances() == names["encounters"].chances()
+
+
+def test_a_d66_table_of_tens_and_units_needs_no_rows_for_its_gaps():
+    rows = {f"{t}1-{t}6": f"row {t}" for t in range(1, 7)}
+    table = RollTable("1d6*10+1d6", rows)
+    assert table.chances() == {f"row {t}": Fraction(1, 6) for t in range(1, 7)}
+    refused(lambda: RollTable("1d6*10+1d6", {**rows, "17-20": "never"}), "never rolls", "17–20")
