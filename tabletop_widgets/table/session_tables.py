@@ -105,6 +105,8 @@ class RollTableActions:
             }
             if saved is not None:
                 payload["saved"] = saved
+            if len(dumps(payload).encode("utf-8")) > MAX_PAYLOAD_BYTES:  # huge dice: shown no value
+                raise _too_big(table.name)
             return [TABLE_ROLL.new_json(self.actor, payload, audience)]
 
         event = self.transact(make)[0]

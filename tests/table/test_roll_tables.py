@@ -212,3 +212,16 @@ def test_a_gm_state_projected_for_a_player_keeps_the_shared_tables_only(seats):
     player_view = project_state(gm.state, Audience("player", "bob"))
     assert set(player_view.extra["roll_tables"]) == {"Open"}
     assert set(project_state(gm.state, Audience("gm", "gm")).extra["roll_tables"]) == {"Open", "Secret"}
+
+
+def test_a_table_too_large_to_record_is_refused_in_words(seats):
+    made, gm, bob, eve = seats
+    long_rows = {i: f"{i} " + "x" * 1990 for i in range(1, 101)}
+    with pytest.raises(PlayError) as err:
+        gm.roll(RollTable("1d100", long_rows, title="Long"))
+    assert err.value.code == "roll_table_too_big" and err.value.message["ru"]
+    big_dice = RollTable("2500d1", {2500: "All ones"}, title="Many dice")  # each die in the record
+    with pytest.raises(PlayError) as err:
+        gm.roll(big_dice)
+    assert err.value.code == "roll_table_too_big"
+    assert lines(gm) == [] and gm.state.rolls == 0
