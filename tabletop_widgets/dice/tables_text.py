@@ -46,15 +46,16 @@ class Read:
     entries: dict[str, str]
 
 
-def _check_text(text: Any, what: str) -> str:
+def _check_text(text: Any, what: str, what_ru: str) -> str:
     if not isinstance(text, str):
         raise _err(
-            f"{what} must be text, not {type(text).__name__}", f"{what}: нужен текст, а не {type(text).__name__}"
+            f"{what} must be text, not {type(text).__name__}",
+            f"{what_ru}: нужен текст, а не {type(text).__name__}",
         )
     if len(text) > MAX_TEXT:
         raise _err(
             f"{what} is too long ({len(text):,} characters; at most {MAX_TEXT:,})",
-            f"{what}: слишком длинный текст ({len(text)} символов; не больше {MAX_TEXT})",
+            f"{what_ru}: слишком длинный текст ({len(text)} символов; не больше {MAX_TEXT})",
         )
     return text
 
@@ -95,7 +96,7 @@ def _cells(line: str) -> list[str]:
 
 def read_markdown(text: str) -> Read:
     """A two-column Markdown table (see :meth:`~.tables.RollTable.from_markdown`)."""
-    text = _check_text(text, "the Markdown table")
+    text = _check_text(text, "the Markdown table", "таблица Markdown")
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if line.strip().startswith("|")), None)
     if start is None:
@@ -143,7 +144,7 @@ def read_markdown(text: str) -> Read:
 
 def read_csv(text: str) -> Read:
     """Two-column CSV (see :meth:`~.tables.RollTable.from_csv`)."""
-    text = _check_text(text, "the CSV table")
+    text = _check_text(text, "the CSV table", "таблица CSV")
     sample = text[:4096]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")

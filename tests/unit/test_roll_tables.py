@@ -418,3 +418,9 @@ def test_a_d66_table_of_tens_and_units_needs_no_rows_for_its_gaps():
     table = RollTable("1d6*10+1d6", rows)
     assert table.chances() == {f"row {t}": Fraction(1, 6) for t in range(1, 7)}
     refused(lambda: RollTable("1d6*10+1d6", {**rows, "17-20": "never"}), "never rolls", "17–20")
+
+
+def test_text_too_long_or_not_text_is_refused_in_both_languages():
+    err = refused(lambda: RollTable.from_csv(b"d6,Result"), "must be text", "bytes")
+    assert "таблица CSV" in err.text("ru") and "CSV table" not in err.text("ru")
+    refused(lambda: RollTable.from_markdown("|" * 200_001), "too long")
