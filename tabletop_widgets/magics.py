@@ -19,6 +19,7 @@ from .dice.command import check_highlight, read_command
 from .notebook_table import roll_at_table, table_magic, take_table_flag
 
 USAGE = """%roll [-n N] [--seed S] [--prob] [--locale en|ru] [--table] [--] EXPR
+%roll [-n N] [--seed S] [--prob] [--table] NAME   (NAME: a RollTable variable of the notebook)
 %%roll [flags]   (one expression per line; 'label: EXPR' names a line)
 
 Examples:  %roll 4d6kh3    %roll 1d20+5 >= 15    %roll -n 6 4d6kh3    %roll --prob 3d6
@@ -150,13 +151,18 @@ class TabletopMagics(Magics):
     @line_cell_magic
     def roll(self, line: str, cell: str | None = None):
         """Roll dice. ``%roll 4d6kh3``, ``%roll 1d20+5 >= 15``, ``%roll -n 6 4d6kh3``,
-        ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each."""
+        ``%roll --seed 7 3d6``, ``%roll --prob 2d6+1 >= 8``; ``%%roll`` rolls one line each;
+        ``%roll encounters`` rolls the notebook's RollTable ``encounters``; ``--table`` rolls
+        at the live table ``%table open`` joined."""
         at_table, line = take_table_flag(line)
         opts, rest = split_flags(line)
+        named = self._named_table(rest) if cell is None else None
         if at_table:
             if cell is not None:
                 raise RollMagicError("%%roll --table: roll at the table one line at a time (%roll --table EXPR)")
-            return roll_at_table(self.shell, opts, _strip_quotes(rest))
+            return roll_at_table(self.shell, opts, named if named is not None else _strip_quotes(rest))
+        if named is not None:
+            return self._roll_named_table(named, opts)
         rng = self._rng(opts["seed"])
         if cell is None:
             return self._one(rest, opts, rng)
@@ -181,6 +187,25 @@ class TabletopMagics(Magics):
             except UsageError as exc:
                 raise RollMagicError(f"line {lineno}: {exc.message}", exc.dice_error) from None
         return CellRolls(rows, opts["locale"])
+
+    def _named_table(self, text: str):
+        """The notebook's RollTable named ``text`` (``%roll encounters``), or None: a name bound
+        to anything else is dice text, and says so when it does not parse."""
+        from .dice import RollTable
+
+        name = text.strip()
+        ns = self.shell.user_ns if self.shell is not None else {}
+        found = ns.get(name) if name.isidentifier() else None
+        return found if isinstance(found, RollTable) else None
+
+    def _roll_named_table(self, table, opts: dict):
+        """``%roll encounters``: roll the notebook's RollTable (``-n``: that many rolls;
+        ``--prob``: the table with each row's exact chance; ``--seed``: the same roll again)."""
+        if opts["prob"]:
+            return table
+        rng = self._rng(opts["seed"])
+        rolls = [table.roll(rng, locale=opts["locale"]) for _ in range(opts["n"])]
+        return rolls[0] if len(rolls) == 1 else CellRolls([(str(i), r) for i, r in enumerate(rolls, 1)], opts["locale"])
 
     @no_var_expand
     @line_magic

@@ -181,8 +181,9 @@ def take_table_flag(line: str) -> tuple[bool, str]:
     return True, m.group(1) + line[m.end() :]
 
 
-def roll_at_table(shell, opts: dict, expression: str) -> "TableRoll":
-    """``%roll --table``: the expression rolled with the joined table's fair dice."""
+def roll_at_table(shell, opts: dict, expression: Any) -> "LiveRoll":
+    """``%roll --table``: the expression (or the notebook's RollTable) rolled with the joined
+    table's fair dice."""
     from .table import PlayError, SeatError
     from .table.events import EventError
 
@@ -193,11 +194,16 @@ def roll_at_table(shell, opts: dict, expression: str) -> "TableRoll":
         raise UsageError("%roll --table rolls at the table: --prob (the odds) rolls nothing; drop one of them")
     if opts.get("seed") is not None:
         raise UsageError("%roll --table rolls the table's fair dice: a --seed cannot choose them")
-    text = expression.strip()
-    if not text:
-        raise UsageError("%roll --table: nothing to roll: give an expression such as 2d6+1")
-    if opts.get("n", 1) > 1:
-        text = f"{opts['n']}#{text}"
+    if isinstance(expression, str):
+        text = expression.strip()
+        if not text:
+            raise UsageError("%roll --table: nothing to roll: give an expression such as 2d6+1")
+        if opts.get("n", 1) > 1:
+            text = f"{opts['n']}#{text}"
+    else:  # a RollTable: one roll of it at a time, each its own line of the log
+        if opts.get("n", 1) > 1:
+            raise UsageError("%roll --table: a roll table is rolled at the table once at a time (drop -n)")
+        text = expression
     locale = opts.get("locale") or "en"
     try:
         event = session.roll(text, locale=locale)
@@ -205,10 +211,10 @@ def roll_at_table(shell, opts: dict, expression: str) -> "TableRoll":
         raise UsageError(f"%roll --table: {_message(exc, locale)}") from None
     except ValueError as exc:  # a dice error, in the roller's words
         raise UsageError(f"%roll --table: {_message(exc, locale)}") from None
-    return TableRoll(event, locale)
+    return LiveRoll(event, locale)
 
 
-class TableRoll:
+class LiveRoll:
     """What ``%roll --table`` shows: the roll as the table's log tells it, with its roll number
     (the fair dice's index: ``verify`` checks it once the session's key is revealed)."""
 
@@ -224,7 +230,11 @@ class TableRoll:
     def text(self) -> str:
         p = self.event.payload
         texts = p.get("texts") if isinstance(p.get("texts"), dict) else {}
-        return texts.get(self.locale) or p.get("text") or ""
+        said = texts.get(self.locale) or p.get("text") or ""
+        name = p.get("name")  # a roll table's: "Weather (1d6): 3 — Rain"
+        if isinstance(name, str) and name and not said.startswith(name):
+            said = f"{name} ({p.get('expr')}): {said}"
+        return said
 
     def __repr__(self) -> str:
         word = "за столом, бросок №" if self.locale == "ru" else "at the table, roll #"
@@ -234,4 +244,4 @@ class TableRoll:
         return f'<div class="tt-table-roll">{html.escape(repr(self))}</div>'
 
 
-__all__ = ["TableRoll", "TableSeat", "USAGE", "joined", "roll_at_table", "table_magic", "take_table_flag"]
+__all__ = ["LiveRoll", "TableSeat", "USAGE", "joined", "roll_at_table", "table_magic", "take_table_flag"]

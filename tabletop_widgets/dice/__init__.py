@@ -1,12 +1,14 @@
 """Dice: notation parser, roller (injected RNG), exact distributions, results.
 
 Public names: ``roll``, ``distribution``, ``chance``, ``DiceError``, ``RollResult``,
-``Distribution``, and the system-word registry (``DiceWord``, ``register_word``).
+``Distribution``, roll tables (``RollTable``, ``TableRoll``) and the system-word registry
+(``DiceWord``, ``register_word``).
 """
 
 from .distribution import Distribution
 from .errors import DiceError, DiceLimitError
 from .results import Check, Die, RollResult
+from .tables import RollTable, TableRoll
 from .words import DiceWord, check_from, register_word, registered_words, unregister_word, word_result
 
 
@@ -42,6 +44,8 @@ __all__ = [
     "Die",
     "Check",
     "Distribution",
+    "RollTable",
+    "TableRoll",
     "DiceWord",
     "register_word",
     "unregister_word",

@@ -101,6 +101,9 @@ def project_state(state, audience: Audience):
     locales = out.extra.get("seat_locales")
     if isinstance(locales, Mapping):  # a seat's language is that seat's (and the GM's)
         out.extra["seat_locales"] = {s: v for s, v in locales.items() if s == audience.seat}
+    tables = out.extra.get("roll_tables")
+    if isinstance(tables, Mapping):  # the campaign's roll tables: the shared ones only
+        out.extra["roll_tables"] = {n: t for n, t in tables.items() if isinstance(t, Mapping) and t.get("shared")}
     names = out.extra.get("combat_names")
     if isinstance(names, Mapping):  # the combatants the players' tracker shows, no other
         public = ((out.combat_public or {}).get("state") or {}).get("combatants") or {}

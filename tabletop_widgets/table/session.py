@@ -44,6 +44,7 @@ from .session_clocks import ClockActions
 from .session_combat import CombatActions, initiative_json, initiative_text
 from .session_dice import CheckRequest, DiceActions, check, check_json
 from .session_records import RecordActions
+from .session_tables import RollTableActions
 from .state import TableState
 from .store import (
     AUDIENCE_GM,
@@ -90,7 +91,7 @@ def system_for(table: TableInfo):
     return system.with_rules(**rules) if rules else system
 
 
-class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions, ClockActions):
+class TableSession(RecordActions, DiceActions, RollTableActions, CombatActions, CampaignActions, ClockActions):
     """Use :meth:`join` (or :meth:`from_query`), not the constructor.
 
     The seat actions come from one mixin per job (:mod:`.session_records`, :mod:`.session_dice`,

@@ -8,7 +8,7 @@ A mixin of :class:`~.session.TableSession`: every method starts with the session
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..core.i18n import LOCALES
 from .after_roll import after_roll_events
@@ -19,6 +19,9 @@ from .kinds.dice import check_json
 from .rolling import DrawWatch, failed_payload, failed_roll_error, roll_guarded, roll_payload, used_variables
 from .rules import PlayError, check_options, check_text
 from .store import AUDIENCE_GM, Event, NewEvent, WriteTx
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..dice.tables import RollTable
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class DiceActions:
     # -- dice ----------------------------------------------------------------------------------
     def roll(
         self,
-        what: "str | CheckRequest",
+        what: "str | CheckRequest | RollTable",
         hidden: bool = False,
         *,
         blind: bool = False,
@@ -49,7 +52,7 @@ class DiceActions:
         label: str | None = None,
         locale: str = "en",
     ) -> Event:
-        """Roll a dice expression or a named check (:func:`check`) with the table's fair dice
+        """Roll a dice expression, a named check (:func:`check`) or a roll table with the table's fair dice
         (stream = the next roll index) and append the outcome. ``hidden``: only the GM (and the
         roller) see it. Returns the stored event (``event.payload["result"]``).
 
@@ -61,6 +64,10 @@ class DiceActions:
         _check_blind(self.role, isinstance(what, CheckRequest), blind, hide_notation)
         if isinstance(what, CheckRequest):
             return self._roll_check(what, hidden, locale)
+        from ..dice.tables import RollTable
+
+        if isinstance(what, RollTable):  # a roll table (:mod:`.session_tables`)
+            return self.roll_table(what, hidden, locale)
         if not isinstance(what, str) or not what.strip():
             raise PlayError(
                 "no_expression",

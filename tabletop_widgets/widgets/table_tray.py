@@ -1,7 +1,8 @@
 """A seat's dice on its table page: :class:`TrayArea`, the part of :class:`~.table_view.TableView`
 that shows the seat's :class:`~.tray.DiceTray` acting through the table's play (the table's fair
 dice, the role and option checks, the outcome in the log), with the GM's *Roll for* picker and
-*hidden roll* toggle above it.
+*hidden roll* toggle above it, and the campaign's roll tables this seat may roll
+(:mod:`.table_rolltables`).
 
 It is built from the seat's session and play, the characters' models it rolls for, the
 screen's language and whether the Dice tab is the one shown (``shown()``, asked before the tray
@@ -16,6 +17,7 @@ import ipywidgets as widgets
 
 from .base import text_lookup
 from .sheet_context import fixed_layout, hbox, shared_layout, vbox
+from .table_rolltables import RollTablesBar
 from .table_texts import TEXTS, gm_words
 from .tray import DiceTray
 
@@ -95,7 +97,9 @@ class TrayArea:
         # a bar without toggles is empty and stays hidden: one shared layout says so
         layout = shared_layout() if bar else fixed_layout(display="none")
         self.tray_bar = hbox(bar, classes=("tt-table-tray-bar",), layout=layout)
-        self.tray_box = vbox([self.tray_bar], classes=("tt-table-tray-area",))
+        #: the campaign's roll tables this seat may roll (hidden while there are none)
+        self.roll_tables = RollTablesBar(session, locale, hidden_wanted=self.hidden_wanted)
+        self.tray_box = vbox([self.tray_bar, self.roll_tables.box], classes=("tt-table-tray-area",))
         # the character the tray rolls for
         self._tray_for: str | None = self.roll_for.value if self.roll_for is not None else session.character_id
 
@@ -174,7 +178,7 @@ class TrayArea:
         )
         self._tray.add_class("tt-table-tray")
         self._tray.locale_toggle.layout.display = "none"  # the screen's one switch rules
-        self.tray_box.children = [self.tray_bar, self._tray]
+        self.tray_box.children = [self.tray_bar, self.roll_tables.box, self._tray]
 
     def hidden_wanted(self) -> bool:
         return bool(self.hidden_toggle is not None and self.hidden_toggle.value and self.session.role == "gm")
@@ -201,6 +205,7 @@ class TrayArea:
         if self.hide_notation_toggle is not None:
             self.hide_notation_toggle.description = _t("hide_notation", loc)
             self.hide_notation_toggle.tooltip = _t("hide_notation_tip", loc)
+        self.roll_tables.relabel(loc)
         if self.hidden_toggle is not None:
             self.hidden_toggle.description = _t("hidden_roll", loc)
             self.hidden_toggle.tooltip = _t("hidden_roll_tip", loc)

@@ -69,6 +69,7 @@ from tabletop_widgets.front import stylesheet
 from tabletop_widgets.table import (
     CHARACTER_KINDS,
     NOTE,
+    ROLL_TABLE_SAVED,
     SEAT_REISSUED,
     SESSION_KINDS,
     TABLE_OPTION,
@@ -403,6 +404,8 @@ class TableView(widgets.VBox):
                 self.gm_desk.render_players_build()
             self.sheets_area.open_creation_if_allowed()
         self.clocks.follow(events)
+        if self.tray_area is not None and any(is_kind(e, ROLL_TABLE_SAVED) for e in events):
+            self.tray_area.roll_tables.render()
         self.log_area.add_entries()
         reissued = [e for e in events if is_kind(e, SEAT_REISSUED) and e.payload.get("seat") == self.session.seat]
         if reissued and self.session.link_replaced():

@@ -11,7 +11,7 @@ from IPython.terminal.interactiveshell import TerminalInteractiveShell
 from IPython.testing.globalipapp import start_ipython
 
 from tabletop_widgets import get_system
-from tabletop_widgets.notebook_table import TableRoll, take_table_flag
+from tabletop_widgets.notebook_table import LiveRoll, take_table_flag
 from tabletop_widgets.table import SeatError, SeatSpec, TableSession, connect, create_table, open_store
 from tabletop_widgets.table.connect import link_query
 from tabletop_widgets.table.seats import PermissionDenied, link
@@ -160,7 +160,7 @@ def test_table_open_gives_table_and_its_page_and_roll_table_writes_to_the_log(ip
     assert ip.user_ns["table"].seat == "ann"
     assert "ann (player)" in repr(ip.run_line_magic("table", ""))
     shown = ip.run_line_magic("roll", "--table 2d6+1")
-    assert isinstance(shown, TableRoll) and 3 <= shown.total <= 13
+    assert isinstance(shown, LiveRoll) and 3 <= shown.total <= 13
     assert "roll #" in repr(shown)
     # the GM's kernel reads it in the log, as a tray roll
     gm = opened.join(made, "gm")
@@ -170,6 +170,15 @@ def test_table_open_gives_table_and_its_page_and_roll_table_writes_to_the_log(ip
     # six at once, in Russian
     six = ip.run_line_magic("roll", "--table -n 2 --locale ru 1d6")
     assert "бросок №" in repr(six)
+    # the notebook's roll table, rolled at the table: every seat reads the entry
+    from tabletop_widgets.dice import RollTable
+
+    ip.user_ns["weather"] = RollTable("1d6", {(1, 3): "Rain", (4, 6): "Sun"}, title="Weather")
+    told = ip.run_line_magic("roll", "--table weather")
+    assert isinstance(told, LiveRoll) and "Weather" in repr(told) and ("Rain" in repr(told) or "Sun" in repr(told))
+    assert [e for e in gm.events() if e.kind == "roll.table"][-1].actor == "ann"
+    with pytest.raises(UsageError, match="once at a time"):
+        ip.run_line_magic("roll", "--table -n 2 weather")
     ip.run_line_magic("table", "close")
     assert "table" not in ip.user_ns
 

@@ -159,7 +159,7 @@ def test_the_tray_area_builds_its_tray_when_shown(table):
     shown[0] = True
     area.show_tray()
     assert area.built_tray is not None and area.tray.character is model
-    assert area.tray_box.children == (area.tray_bar, area.tray)
+    assert area.tray_box.children == (area.tray_bar, area.roll_tables.box, area.tray)
 
 
 # -- SheetsArea --------------------------------------------------------------------------------

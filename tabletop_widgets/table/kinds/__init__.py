@@ -20,11 +20,11 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import blind, characters, clocks, combat, dice, legacy, table, talk
+from . import blind, characters, clocks, combat, dice, legacy, table, tables, talk
 
 #: name -> kind: every kind the table knows
 KINDS: dict[str, Kind] = {
-    k.name: k for module in (table, dice, blind, characters, combat, talk, clocks, legacy) for k in module.KINDS
+    k.name: k for module in (table, dice, blind, characters, combat, talk, clocks, tables, legacy) for k in module.KINDS
 }
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
@@ -36,6 +36,7 @@ CHARACTER_SET, CHARACTER_UPDATE = characters.KINDS
 COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
 CLOCK, CLOCK_REMOVED = clocks.KINDS
+TABLE_ROLL, ROLL_TABLE_SAVED = tables.KINDS
 
 #: the kinds that change a character at the table
 CHARACTER_KINDS = (CHARACTER_SET, CHARACTER_UPDATE)
@@ -103,6 +104,7 @@ __all__ = [
     "ROLL",
     "ROLL_FAILED",
     "ROLL_REVEAL",
+    "ROLL_TABLE_SAVED",
     "SEAT_ADDED",
     "SEAT_LOCALE",
     "SEAT_REISSUED",
@@ -114,6 +116,7 @@ __all__ = [
     "TABLE_CLOSED",
     "TABLE_OPENED",
     "TABLE_OPTION",
+    "TABLE_ROLL",
     "TURN",
     "blind_entry",
     "both",
