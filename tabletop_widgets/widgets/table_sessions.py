@@ -20,6 +20,7 @@ from tabletop_widgets.table import EventError
 
 from .base import text_lookup
 from .sheet_context import vbox
+from .table_luck import LuckPart
 from .table_texts import TEXTS, esc, gm_words
 
 log = logging.getLogger(__name__)
@@ -84,10 +85,13 @@ class SessionsTab:
         self.box = vbox(classes=("tt-gm-sessions",))
 
     def __getattr__(self, name: str) -> Any:
-        # only for the tab's widgets not made yet: make the tab, then answer
+        # only for the tab's widgets not made yet: make the tab, then answer (a player's tab
+        # holds the Luck part only)
         if name not in SESSIONS_PARTS or "box" not in self.__dict__ or self.__dict__.get("built"):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         self.build_sessions()
+        if name not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return self.__dict__[name]
 
     def relabel(self, loc: str) -> None:
@@ -101,6 +105,11 @@ class SessionsTab:
         if self.built:
             return
         self.built = True
+        self.luck = LuckPart(self.session, self.locale, say=self.say, refused=self.refused)
+        if self.session.role != "gm":  # a player's (an observer's) tab: their luck only
+            self.box.children = [self.luck.box]
+            self.luck.render()
+            return
         self.session_status = widgets.HTML()
         self.session_status.add_class("tt-session-status")
         self.session_end_button = widgets.Button(button_style="warning")
@@ -129,6 +138,7 @@ class SessionsTab:
             widgets.HBox([self.session_end_button, self.session_start_button]),
             self.session_confirm,
             self.session_list,
+            self.luck.box,
         ]
         self.render_sessions()
 
@@ -168,6 +178,10 @@ class SessionsTab:
         if reverify:
             self._session_reports = None
         if not self.built:
+            return
+        self.luck.locale = self.locale
+        self.luck.render(recompute=reverify)
+        if self.session.role != "gm":
             return
         loc = self.locale
         self._render_session_steps(loc)
