@@ -42,8 +42,8 @@ WORDS = {
 }
 
 #: the line styles told between two sessions (what the GM awards after a session, what a
-#: player buys before the next)
-BETWEEN = ("advance",)
+#: player buys before the next, a player's luck report shared)
+BETWEEN = ("advance", "luck")
 
 
 def _w(key: str, loc: str, **fmt: Any) -> str:

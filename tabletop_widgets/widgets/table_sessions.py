@@ -1,7 +1,9 @@
 """The GM's Sessions tab on the table page: :class:`SessionsTab`, the part of
 :class:`~.table_view.TableView` where the GM ends tonight's session and starts the next (each
 after a confirm step), and sees every session of the campaign with its verification (the table
-layer verifies, :func:`~tabletop_widgets.table.campaign.session_reports`; this draws).
+layer verifies, :func:`~tabletop_widgets.table.campaign.session_reports`; this draws). Under them, and
+alone on a player's Sessions tab, the Luck part (:class:`~.table_luck.LuckPart`): how lucky the last
+ended session was.
 
 It is built from the GM's session, the screen's language and the status line's callbacks
 (``say``, ``refused``); the screen tells it when the table's sessions changed

@@ -233,3 +233,30 @@ def test_a_forged_share_is_refused(table):
             seat.share_luck()
     amy.poll()
     assert amy.shared_luck() == {}
+
+
+def test_too_big_for_exact_odds_is_skipped_and_an_explosion_counts(table):
+    _made, join = table
+    gm, bob = join("gm"), join("bob")
+    bob.roll("1000d6")
+    boom = bob.roll("1d6!")
+    gm.end_session()
+    report = bob.luck_report()
+    assert [s.reason for s in report.skipped] == ["too_big"]
+    (r,) = report.rolls
+    assert r.index == boom.roll and 0 < r.cut < Fraction(1, 10**11)
+    assert report.evening.error == pytest.approx(float(r.cut))
+
+
+def test_a_shared_report_is_told_in_the_transcript(table):
+    from tabletop_widgets.table import session_transcript
+
+    _made, join = table
+    gm, bob, amy = join("gm"), join("bob"), join("amy")
+    bob.roll("1d20")
+    gm.end_session()
+    bob.share_luck()
+    amy.poll()
+    for seat in (gm, amy):
+        assert "luck of session 1" in session_transcript(seat, 1, fmt="md", locale="en")
+    assert "удача сессии 1" in session_transcript(amy, 1, fmt="md", locale="ru")

@@ -71,7 +71,7 @@ class LuckShared(Kind):
     def line(self, entry, p: LuckPayload, ctx) -> Line:
         what = {loc: tr(WORDS["what"], loc).format(n=p.session) for loc in LOCALES}
         body = {loc: luck_sentence(p, loc) for loc in LOCALES}
-        return Line("table", ctx.who(entry.get("actor", "")), what, body)
+        return Line("luck", ctx.who(entry.get("actor", "")), what, body)
 
 
 KINDS = (LuckShared(),)
