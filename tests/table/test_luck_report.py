@@ -186,6 +186,9 @@ def test_a_tampered_stored_total_is_flagged(table, store, store_url, backend):
     forged["result"]["total"] = forged["result"]["dice"][0]["value"] = true_total % 20 + 1
     sql(store_url, backend, "UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(forged), target.seq))
     rewrite_chain(store_url, backend, made.table_id)
+    for entry in bob.state.log:  # the kernel's memory is not read either
+        if entry.get("kind") == "roll":
+            entry["total"] = entry["result"]["total"] = 99
     report = bob.luck_report()
     (r,) = report.rolls
     assert not r.matches and r.total == true_total and r.stored_total == true_total % 20 + 1
@@ -231,6 +234,9 @@ def test_a_forged_share_is_refused(table):
     for seat in (gm, eve):  # only a player shares their own
         with pytest.raises(PermissionDenied):
             seat.share_luck()
+    forged = {"session": 1, "rolls": 9, "skipped": 0, "flagged": 0, "mean": 1.0, "evening": 1.0}
+    with pytest.raises(PermissionDenied):  # numbers a page made up: only share_luck writes them
+        amy.record(LUCK_SHARED.name, {**forged, "ties": 0.0, "method": "exact", "error": 0.0})
     amy.poll()
     assert amy.shared_luck() == {}
 
