@@ -14,9 +14,7 @@ import ipywidgets as widgets
 
 from tabletop_widgets.core.i18n import T, tr
 from tabletop_widgets.front import compact, css
-from tabletop_widgets.table.kinds import LUCK_SHARED, is_kind
-from tabletop_widgets.table.kinds.luck import luck_sentence
-from tabletop_widgets.table.rules import PlayError
+from tabletop_widgets.table import LUCK_SHARED, PlayError, is_kind, luck_sentence
 
 from .base import text_lookup
 from .table_texts import esc, gm_words
