@@ -409,7 +409,7 @@ def _one_roll(kind, e, rng, ctx: _Replay):
     if isinstance(law, str):
         return law
     dist, key = law
-    total = want.get(key) if key != "total" else want.get("total")
+    total = want.get(key)
     if total is None and len(dist.special) == 1:
         total = next(iter(dist.special))  # a fail with no total (RET): its own outcome
     pmf = dict(dist.items())

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from tabletop_widgets.core.i18n import T, tr
 from tabletop_widgets.front import compact, css
-from tabletop_widgets.table import LUCK_SHARED, PlayError, is_kind, luck_sentence
+from tabletop_widgets.table import LUCK_SHARED, EventError, PlayError, is_kind, luck_sentence
 
 from .base import text_lookup
 from .table_texts import esc, gm_words
@@ -186,7 +186,7 @@ class LuckPart:
             return None
         try:
             event = self.session.share_luck()
-        except (PermissionError, PlayError) as exc:
+        except (PermissionError, EventError) as exc:
             self.refused(exc)
             return None
         self.say("info", TEXTS["luck_shared_done"])

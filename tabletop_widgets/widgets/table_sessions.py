@@ -84,7 +84,7 @@ class SessionsTab:
         self.refused = refused
         self._confirming: str | None = None  # "end" / "start": the GM's step awaiting a yes
         self._session_reports: list | None = None  # the campaign's verified sessions, once computed
-        self.box = vbox(classes=("tt-gm-sessions",))
+        self.box = vbox(classes=("tt-gm-sessions" if session.role == "gm" else "tt-seat-sessions",))
 
     def __getattr__(self, name: str) -> Any:
         # only for the tab's widgets not made yet: make the tab, then answer (a player's tab

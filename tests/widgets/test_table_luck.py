@@ -57,6 +57,8 @@ def test_the_luck_part_before_and_after_the_session_ends(table):
         view.session.poll()
         assert "Shared with the table" in _text(part) and "Pat" in _text(part)
     assert p1.session.shared_luck()["p1"]["rolls"] == 2
+    frontend_click(luck.share_button)  # a forged second click on the hidden button: refused
+    assert "already shared" in html.unescape(p1.status.value)
 
 
 def test_the_luck_part_in_russian_and_a_forged_share(table):
