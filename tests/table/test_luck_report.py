@@ -266,3 +266,16 @@ def test_a_shared_report_is_told_in_the_transcript(table):
     for seat in (gm, amy):
         assert "luck of session 1" in session_transcript(seat, 1, fmt="md", locale="en")
     assert "удача сессии 1" in session_transcript(amy, 1, fmt="md", locale="ru")
+
+
+def test_a_revealed_key_that_is_not_the_sessions_is_refused(table, store_url, backend):
+    made, join = table
+    gm, bob = join("gm"), join("bob")
+    bob.roll("1d6")
+    ended = gm.end_session()
+    forged = {**ended.payload, "seed": "00" * 32}
+    sql(store_url, backend, "UPDATE events SET payload = ? WHERE seq = ?", (json.dumps(forged), ended.seq))
+    rewrite_chain(store_url, backend, made.table_id)
+    with pytest.raises(PlayError) as err:
+        bob.luck_report()
+    assert err.value.code == "luck_bad_seed" and "не совпадает" in err.value.message["ru"]
