@@ -352,8 +352,8 @@ def luck_of(table, events, system, *, seat: str, everyone: bool, session: Any = 
         raise PlayError(
             "luck_bad_seed",
             T(
-                f"Session {s.n}'s revealed key does not match its commitment: see verify.",
-                f"Раскрытый ключ сессии {s.n} не совпадает с обязательством: проверьте сессию (verify).",
+                f"Session {s.n}'s revealed dice key does not match its dice commitment: check it with verify.",
+                f"Раскрытый ключ кубиков сессии {s.n} не совпадает с её печатью кубиков: проверьте сессию (verify).",
             ),
             session=s.n,
         ) from None

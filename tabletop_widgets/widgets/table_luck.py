@@ -17,7 +17,7 @@ from tabletop_widgets.front import compact, css
 from tabletop_widgets.table import LUCK_SHARED, EventError, PlayError, is_kind, luck_sentence
 
 from .base import text_lookup
-from .table_texts import esc, gm_words
+from .table_texts import TEXTS as TABLE_TEXTS, esc, gm_words
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ class LuckPart:
         """Player: the Share button (the table checks the seat and computes the summary again).
         Returns the event, or None."""
         if self.is_gm or not self.session.can("luck.share"):
-            self.say("error", {"en": "Not allowed.", "ru": "Нельзя."})
+            self.say("error", TABLE_TEXTS["not_allowed"])
             return None
         try:
             event = self.session.share_luck()
