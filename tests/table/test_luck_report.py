@@ -169,7 +169,7 @@ def test_checks_count_and_what_has_no_single_total_is_skipped(table):
     model = system.Character.from_dict(ev.payload["character"])
     law = dict(system.check_distribution(model, "attention", **ev.payload["options"]))
     (counted,) = report.rolls
-    assert counted.kind == "check" and counted.what["en"] and counted.what["ru"]
+    assert counted.kind == "check" and counted.matches and counted.what["en"] and counted.what["ru"]
     key = counted.total
     assert key in law and counted.percentile == percentile(law, key)
     assert sorted(s.reason for s in report.skipped) == ["fixed", "repeated"]
