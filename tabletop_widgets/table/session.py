@@ -43,6 +43,7 @@ from .session_campaign import CampaignActions
 from .session_clocks import ClockActions
 from .session_combat import CombatActions, initiative_json, initiative_text
 from .session_dice import CheckRequest, DiceActions, check, check_json
+from .session_luck import LuckActions
 from .session_records import RecordActions
 from .session_tables import RollTableActions
 from .state import TableState
@@ -91,7 +92,9 @@ def system_for(table: TableInfo):
     return system.with_rules(**rules) if rules else system
 
 
-class TableSession(RecordActions, DiceActions, RollTableActions, CombatActions, CampaignActions, ClockActions):
+class TableSession(
+    RecordActions, DiceActions, RollTableActions, CombatActions, CampaignActions, ClockActions, LuckActions
+):
     """Use :meth:`join` (or :meth:`from_query`), not the constructor.
 
     The seat actions come from one mixin per job (:mod:`.session_records`, :mod:`.session_dice`,

@@ -42,8 +42,9 @@ WORDS = {
 }
 
 #: the line styles told between two sessions (what the GM awards after a session, what a
-#: player buys before the next, a blind roll the GM reveals after its session ended)
-BETWEEN = ("advance", "reveal")
+#: player buys before the next, a blind roll the GM reveals after its session ended, a player's
+#: luck report shared)
+BETWEEN = ("advance", "reveal", "luck")
 
 
 def _w(key: str, loc: str, **fmt: Any) -> str:

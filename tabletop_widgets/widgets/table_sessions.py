@@ -1,7 +1,9 @@
 """The GM's Sessions tab on the table page: :class:`SessionsTab`, the part of
 :class:`~.table_view.TableView` where the GM ends tonight's session and starts the next (each
 after a confirm step), and sees every session of the campaign with its verification (the table
-layer verifies, :func:`~tabletop_widgets.table.campaign.session_reports`; this draws).
+layer verifies, :func:`~tabletop_widgets.table.campaign.session_reports`; this draws). Under them, and
+alone on a player's Sessions tab, the Luck part (:class:`~.table_luck.LuckPart`): how lucky the last
+ended session was.
 
 It is built from the GM's session, the screen's language and the status line's callbacks
 (``say``, ``refused``); the screen tells it when the table's sessions changed
@@ -20,6 +22,7 @@ from tabletop_widgets.table import EventError
 
 from .base import text_lookup
 from .sheet_context import vbox
+from .table_luck import LuckPart
 from .table_texts import TEXTS, esc, gm_words
 
 log = logging.getLogger(__name__)
@@ -81,13 +84,16 @@ class SessionsTab:
         self.refused = refused
         self._confirming: str | None = None  # "end" / "start": the GM's step awaiting a yes
         self._session_reports: list | None = None  # the campaign's verified sessions, once computed
-        self.box = vbox(classes=("tt-gm-sessions",))
+        self.box = vbox(classes=("tt-gm-sessions" if session.role == "gm" else "tt-seat-sessions",))
 
     def __getattr__(self, name: str) -> Any:
-        # only for the tab's widgets not made yet: make the tab, then answer
+        # only for the tab's widgets not made yet: make the tab, then answer (a player's tab
+        # holds the Luck part only)
         if name not in SESSIONS_PARTS or "box" not in self.__dict__ or self.__dict__.get("built"):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         self.build_sessions()
+        if name not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return self.__dict__[name]
 
     def relabel(self, loc: str) -> None:
@@ -101,6 +107,11 @@ class SessionsTab:
         if self.built:
             return
         self.built = True
+        self.luck = LuckPart(self.session, self.locale, say=self.say, refused=self.refused)
+        if self.session.role != "gm":  # a player's (an observer's) tab: their luck only
+            self.box.children = [self.luck.box]
+            self.luck.render()
+            return
         self.session_status = widgets.HTML()
         self.session_status.add_class("tt-session-status")
         self.session_end_button = widgets.Button(button_style="warning")
@@ -129,6 +140,7 @@ class SessionsTab:
             widgets.HBox([self.session_end_button, self.session_start_button]),
             self.session_confirm,
             self.session_list,
+            self.luck.box,
         ]
         self.render_sessions()
 
@@ -168,6 +180,10 @@ class SessionsTab:
         if reverify:
             self._session_reports = None
         if not self.built:
+            return
+        self.luck.locale = self.locale
+        self.luck.render(recompute=reverify)
+        if self.session.role != "gm":
             return
         loc = self.locale
         self._render_session_steps(loc)

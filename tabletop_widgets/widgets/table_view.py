@@ -50,8 +50,8 @@ read each other; what one needs from another goes through the screen's callbacks
   GM's Clocks tab;
 * :mod:`.table_seat_error`: the page a link without a valid seat gets (:func:`seat_error_page`).
 
-A part a seat's page does not have is None (an observer has no tray, only a GM has a desk and a
-Sessions tab). The screen keeps the names it had before it was composed (``view.tray``,
+A part a seat's page does not have is None (an observer has no tray nor Sessions tab, only a GM has a
+desk; a player's Sessions tab holds their Luck only). The screen keeps the names it had before it was composed (``view.tray``,
 ``view.roll_log``, ``view.notes_box``...): each is the part's, listed in :data:`PART_NAMES`.
 """
 
@@ -113,7 +113,7 @@ TABS: dict[str, tuple[tuple[str, str], ...]] = {
         ("tab_sessions", "sessions_box"),
         ("tab_clocks", "clocks_box"),
     ),
-    "player": (("tab_dice", "tray_box"), ("your_sheet", "sheet_area")),
+    "player": (("tab_dice", "tray_box"), ("your_sheet", "sheet_area"), ("tab_sessions", "sessions_box")),
 }
 
 
@@ -253,7 +253,7 @@ class TableView(widgets.VBox):
             self.gm_desk = GmDesk(
                 s, locale, characters=characters, add_to_combat=self.fight.add, in_combat=self.fight.in_combat, **status
             )
-            self.sessions_tab = SessionsTab(s, locale, **status)
+        self.sessions_tab = SessionsTab(s, locale, **status)  # a player's: the Luck part only
         self._tab_keys = [key for key, _part in TABS[self.role]]
         self.tabs = widgets.Tab(
             children=[getattr(self, part) for _key, part in TABS[self.role]],

@@ -53,7 +53,8 @@ def test_the_views_names_are_its_parts(table):
     assert gm.notes_box is gm.gm_desk.notes_box and gm.sessions_box is gm.sessions_tab.box
     assert gm.combat_column is gm.fight.column and gm.tracker is gm.fight.built_tracker
     assert gm.session_end_button is gm.sessions_tab.session_end_button  # built when asked for
-    assert p1.gm_desk is None and p1.sessions_tab is None and p1.notes_box is None
+    assert p1.gm_desk is None and p1.notes_box is None
+    assert p1.sessions_box is p1.sessions_tab.box and obs.sessions_tab is None  # a player's: their Luck only
     assert not hasattr(p1, "players_build") and not hasattr(p1, "session_end_button")
     assert obs.tray_area is None and obs.tray is None and obs.hidden_toggle is None
     assert all(name in dir(TableView) for names in PART_NAMES.values() for name in names)

@@ -20,11 +20,13 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import blind, characters, clocks, combat, dice, legacy, table, tables, talk
+from . import blind, characters, clocks, combat, dice, legacy, luck, table, tables, talk
 
 #: name -> kind: every kind the table knows
 KINDS: dict[str, Kind] = {
-    k.name: k for module in (table, dice, blind, characters, combat, talk, clocks, tables, legacy) for k in module.KINDS
+    k.name: k
+    for module in (table, dice, blind, characters, combat, talk, clocks, tables, luck, legacy)
+    for k in module.KINDS
 }
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
@@ -37,6 +39,7 @@ COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
 CLOCK, CLOCK_REMOVED = clocks.KINDS
 TABLE_ROLL, ROLL_TABLE_SAVED = tables.KINDS
+(LUCK_SHARED,) = luck.KINDS
 
 #: the kinds that change a character at the table
 CHARACTER_KINDS = (CHARACTER_SET, CHARACTER_UPDATE)
@@ -99,6 +102,7 @@ __all__ = [
     "Kind",
     "Line",
     "LineContext",
+    "LUCK_SHARED",
     "MESSAGE",
     "NOTE",
     "ROLL",
