@@ -28,7 +28,7 @@ rest of the fight forward by these rules:
 
 It is **exact** (a dynamic programme over the joint health states, in floating point) while the
 joint state space stays small (``max_states`` states at any turn and ``max_work`` transitions in
-all); otherwise a seeded Monte Carlo of ``samples`` fights over the same distributions, whose
+all; a fight whose health alone promises more, :func:`_estimate`, is not tried); otherwise a seeded Monte Carlo of ``samples`` fights over the same distributions, whose
 stated error is the largest 95% half-width ``1.96·sqrt(p(1-p)/n)`` of its figures.
 
 Hidden combatants are included: a forecast is for the GM only (a player's tracker never makes
@@ -136,7 +136,7 @@ def _memo(system, name: str) -> dict:
 class _States:
     """The health states met in a forecast, numbered: each one's values and whether it is out,
     and what an amount of damage makes of each (``system.apply_damage`` on a scratch twin, one
-    per character class, so a combat's characters are never touched)."""
+    starting state, so a combat's characters are never touched)."""
 
     def __init__(self, system):
         self.system = system
@@ -144,16 +144,17 @@ class _States:
         self.values: list[dict] = []
         self.out: list[bool] = []
         self.kind: list[type] = []
-        self.scratch: dict[type, tuple[Any, dict]] = {}  # class -> (twin, the values it holds)
+        self.origin: list[int] = []  # the starting state each state comes from
+        self.scratch: dict[int, tuple[Any, dict]] = {}  # starting state -> (twin, the values it holds)
         self.moves: dict[tuple[int, int], int] = {}
         self.keys: list[str] = []
         self.memo = _memo(system, "moves")
 
     def add(self, character) -> int:
         values = persisted(character)
-        return self._number(type(character), values, bool(self.system.is_defeated(character)))
+        return self._number(type(character), values, bool(self.system.is_defeated(character)), None)
 
-    def _number(self, kind: type, values: dict, out: bool) -> int:
+    def _number(self, kind: type, values: dict, out: bool, origin: int | None) -> int:
         key = _key(values)
         sid = self.ids.get(key)
         if sid is None:
@@ -162,6 +163,7 @@ class _States:
             self.values.append(values)
             self.out.append(out)
             self.kind.append(kind)
+            self.origin.append(sid if origin is None else origin)
         return sid
 
     def after(self, sid: int, amount: int) -> int:
@@ -175,7 +177,7 @@ class _States:
         kind = self.kind[sid]
         known = self.memo.get((kind, self.keys[sid], amount))
         if known is not None:
-            nxt = sid if known is _REFUSED else self._number(kind, *known)
+            nxt = sid if known is _REFUSED else self._number(kind, *known, self.origin[sid])
             self.moves[(sid, amount)] = nxt
             return nxt
         twin = self._twin_at(sid)
@@ -183,12 +185,12 @@ class _States:
             self.system.apply_damage(twin, int(amount))
         except RuleError:
             nxt, known = sid, _REFUSED
-            self.scratch.pop(kind, None)  # a refusal may have left it half changed
+            self.scratch.pop(self.origin[sid], None)  # a refusal may have left it half changed
         else:
             values = persisted(twin)
             known = (values, bool(self.system.is_defeated(twin)))
-            nxt = self._number(kind, *known)
-            self.scratch[kind] = (twin, values)
+            nxt = self._number(kind, *known, self.origin[sid])
+            self.scratch[self.origin[sid]] = (twin, values)
         if len(self.memo) >= MEMO_SIZE:
             self.memo.clear()
         self.memo[(kind, self.keys[sid], amount)] = known
@@ -196,10 +198,10 @@ class _States:
         return nxt
 
     def _twin_at(self, sid: int):
-        """The scratch twin of ``sid``'s class set to ``sid``'s values (only the values that
-        differ from what it holds are set: a forecast meets many states a few traits apart)."""
-        kind = self.kind[sid]
-        twin, held = self.scratch.get(kind) or (kind(), None)
+        """A scratch twin set to ``sid``'s values: one per starting state, so only the few values
+        a state's damage changed differ from what it holds and are set (setting a value runs
+        the model's rules, the slow part of a forecast)."""
+        twin, held = self.scratch.get(self.origin[sid]) or (self.kind[sid](), None)
         want = self.values[sid]
         if held is None:
             set_traits(twin, want)
@@ -407,7 +409,7 @@ def _simulate(plan: _Plan, samples: int, seed: int | None) -> tuple[list[list[fl
     n, rounds = len(plan.ids), len(plan.schedule)
     out_counts = [[0] * rounds for _ in range(n)]
     over_counts = [0] * rounds
-    tables: dict[tuple[int, int, int], tuple[list[float], list[int]]] = {}
+    tables: dict[tuple[int, int], tuple[list[float], list[int]]] = {}
     start_outs = list(plan.outs(plan.start))
     for _ in range(samples):
         state = list(plan.start)
@@ -436,18 +438,17 @@ def _sim_round(plan: _Plan, turns, state: list[int], outs: list[bool], rng: rand
             j = plan.target(i, outs)
             if j is None:
                 return plan.over(outs)
-            key = (i, j, state[j])
-            table = tables.get(key)
-            if table is None:
-                moves = plan.moves(i, j, state[j])
+            table = tables.get((i, j))
+            if table is None:  # the amounts of i's attack on j, drawn as they come
+                amounts = plan.damage(i, j) or [(0, 1.0)]
                 cum, acc = [], 0.0
-                for _nxt, q in moves:
+                for _amount, q in amounts:
                     acc += q
                     cum.append(acc)
-                table = tables[key] = (cum, [m[0] for m in moves])
-            cum, nexts = table
-            k = min(bisect.bisect_right(cum, rng.random() * cum[-1]), len(nexts) - 1)
-            state[j] = nexts[k]
+                table = tables[(i, j)] = (cum, [a for a, _q in amounts])
+            cum, amounts = table
+            k = min(bisect.bisect_right(cum, rng.random() * cum[-1]), len(amounts) - 1)
+            state[j] = plan.states.after(state[j], amounts[k])  # only the outcomes drawn are worked out
             outs[j] = plan.is_out(j, state[j])
             if outs[j] and plan.over(outs):
                 return True
@@ -476,6 +477,8 @@ def forecast(
     plan = _Plan(combat, rounds, sides)
     start_outs = plan.outs(plan.start)
     result = None
+    if exact is None and _estimate(plan) > max_states:
+        exact = False  # too many states to try: simulated at once
     if exact is not False:
         bound = (math.inf, math.inf) if exact else (max_states, max_work)
         try:
@@ -522,6 +525,20 @@ def forecast(
         sides=len(set(plan.side)),
         notes=tuple(notes),
     )
+
+
+def _estimate(plan: _Plan) -> int:
+    """A guess at the joint states the exact computation meets, from the health each combatant
+    shows: attacks go to the first foe standing, so a side is mostly one hurt member at a time,
+    about the sum over its members of (health + 1) states; the sides multiply."""
+    per_side: dict[str, int] = {}
+    for i, ch in enumerate(plan.chars):
+        try:
+            current = max(0, int(plan.system.health(ch)[0]))
+        except (NotImplementedError, TypeError, ValueError, IndexError):
+            current = 0
+        per_side[plan.side[i]] = per_side.get(plan.side[i], 0) + current + 1
+    return math.prod(per_side.values())
 
 
 def _foes(plan: _Plan, i: int) -> list[int]:
