@@ -107,3 +107,16 @@ def test_a_tracker_turned_to_a_player_drops_its_forecast():
     assert t.forecast_part.fold is None and t.forecast_part.last is None and t.forecast_part.box.children == ()
     assert fold.comm is None  # closed: the front end forgets it
     assert "tt-forecast-table" not in widget_state(t)
+
+
+def test_its_stylesheet_has_dark_values_and_a_phone_layout():
+    import re
+
+    from tabletop_widgets.front import css
+
+    text = css("forecast")
+    used = set(re.findall(r"var\(--tt-([a-z0-9-]+),", text))
+    block = re.search(r'body\[data-jp-theme-light="false"\]\s*\{(.*?)\}', css("theme"), re.S).group(1)
+    assert used and used <= set(re.findall(r"--tt-([a-z0-9-]+)\s*:", block))
+    assert not re.search(r"(?:^|;|\{)\s*(?:color|background)\s*:\s*#", text)  # every colour a role
+    assert "@media (max-width: 480px)" in text
