@@ -120,3 +120,26 @@ def test_its_stylesheet_has_dark_values_and_a_phone_layout():
     assert used and used <= set(re.findall(r"--tt-([a-z0-9-]+)\s*:", block))
     assert not re.search(r"(?:^|;|\{)\s*(?:color|background)\s*:\s*#", text)  # every colour a role
     assert "@media (max-width: 480px)" in text
+
+
+def test_at_a_table_the_gm_sees_the_forecast_and_a_player_nothing_of_it(tmp_path):
+    from test_table_view import Table, synced_text
+
+    table = Table(tmp_path)
+    try:
+        gm, p1 = table.view("gm"), table.view("p1")
+        gm.bring_into_combat("c1")
+        gm.tracker.add_combatant(name="Zzyzxmook", hidden=True)
+        gm.tracker.roll_initiative()
+        gm.tracker.next_turn()
+        part = gm.tracker.forecast_part
+        part.fold.selected_index = 0
+        assert part.last is not None and part.last.sides == 2  # the party against the GM's
+        assert {r.side for r in part.last.rows} == {"party", "other"}
+        assert "Zzyzxmook" in part.view.value
+        p1.session.poll()
+        assert p1.tracker.forecast_part.fold is None and p1.tracker.forecast_part.last is None
+        text = synced_text(p1)
+        assert "tt-forecast" not in text.replace("tt-forecast-box", "") and "Zzyzxmook" not in text
+    finally:
+        table.close()
