@@ -71,6 +71,12 @@ def _t(key: str, locale: str, **kw: Any) -> str:
     return text.format(**kw) if kw else text
 
 
+def _num(x: float, locale: str) -> str:
+    """A number with one decimal, with a decimal comma in Russian."""
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if locale == "ru" else text
+
+
 def _pct(p: float) -> str:
     """A chance as a whole percent, with "<1%" and ">99%" for the ones that round away."""
     if 0 < p < 0.005:
@@ -92,7 +98,7 @@ def forecast_html(f: Forecast, locale: str) -> str:
         if row.p_out_now:
             cells = f'<td colspan="{shown}" class="tt-forecast-out">{html.escape(_t("out_now", locale))}</td>'
         else:
-            cells = "".join(f'<td class="{_band(p)}">{_pct(p)}</td>' for p in row.p_out[:shown])
+            cells = "".join(f'<td class="{_band(p)}">{html.escape(_pct(p))}</td>' for p in row.p_out[:shown])
         rows.append(f'<tr><th scope="row">{name}</th>{cells}</tr>')
     table = (
         '<table class="tt-forecast-table"><thead>'
@@ -111,14 +117,14 @@ def _summary(f: Forecast, locale: str) -> str:
     if f.expected_length == 0 and f.beyond == 0:
         length = html.escape(_t("over", locale))
     else:
-        length = html.escape(_t("length", locale, length=f"{f.expected_length:.1f}"))
+        length = html.escape(_t("length", locale, length=_num(f.expected_length, locale)))
         if f.beyond >= 0.005:
             length += " " + html.escape(_t("beyond", locale, beyond=_pct(f.beyond), rounds=f.rounds))
     if f.exact:
         how = f'<span class="tt-forecast-how">{html.escape(_t("exact", locale))}</span>'
     else:
         tip = html.escape(_t("simulated_tip", locale, samples=f.samples, seed=f.seed))
-        error = f"{f.error * 100:.1f}%"
+        error = _num(f.error * 100, locale) + "%"
         how = f'<span class="tt-forecast-how" title="{tip}">{html.escape(_t("simulated", locale, error=error))}</span>'
     notes = "".join(f"<li>{html.escape(tr(n, locale))}</li>" for n in f.notes)
     notes = f'<ul class="tt-forecast-notes">{notes}</ul>' if notes else ""
@@ -148,6 +154,8 @@ class ForecastPart:
         """The fold for the GM; nothing (and no figure kept) for anyone else."""
         if self.tracker.audience != "gm":
             if self.fold is not None:
+                for pane in self.fold.children:
+                    pane.close()
                 self.fold.close()
             if self.view is not None:
                 self.view.close()

@@ -143,3 +143,24 @@ def test_at_a_table_the_gm_sees_the_forecast_and_a_player_nothing_of_it(tmp_path
         assert "tt-forecast" not in text.replace("tt-forecast-box", "") and "Zzyzxmook" not in text
     finally:
         table.close()
+
+
+def test_the_table_in_both_languages():
+    from tabletop_widgets.core.combat.forecast import Forecast, ForecastRow
+
+    rows = (
+        ForecastRow("a", "Ann", "party", False, 0.0, (0.1, 0.5, 0.999, 1.0)),
+        ForecastRow("b", "Bob <b>", "other", True, 0.0, (0.004, 0.2, 0.7, 0.8)),
+        ForecastRow("c", "Cid", "other", False, 1.0, (1.0, 1.0, 1.0, 1.0)),
+    )
+    f = Forecast(rows, 4, (0.1, 0.5, 0.9, 0.95), 2.45, 0.05, False, samples=2000, seed=0, error=0.0219, sides=2)
+    en, ru = forecast_html(f, "en"), forecast_html(f, "ru")
+    assert "Expected length: 2.5 rounds" in en and "(5% chance it lasts beyond 4)" in en
+    assert "simulated: ±2.2%" in en and "2000 simulated fights (seed 0)" in en
+    assert "Ожидаемая длина боя: 2,5 раунда" in ru and "моделирование: ±2,2%" in ru
+    # three rounds shown; the rare and the near-certain do not round to 0% and 100%
+    assert ">10%<" in en and ">50%<" in en and ">&gt;99%<" in en and "&lt;1%" in en and ">80%<" not in en
+    assert "Bob &lt;b&gt;" in en and "hidden" in en and "скрыт" in ru  # names escaped
+    assert ">out<" in en and ">выбыл<" in ru
+    exact = Forecast(rows, 4, (1.0,) * 4, 0.0, 0.0, True, sides=2)
+    assert "The fight is over" in forecast_html(exact, "en") and ">exact<" in forecast_html(exact, "en")
