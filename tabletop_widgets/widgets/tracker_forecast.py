@@ -8,6 +8,7 @@ GM only: a tracker whose ``audience`` is not ``"gm"`` gets an empty box and neve
 forecast, so no figure (nor anything of a hidden combatant) reaches a player's widget state. The
 table is made when the part is first opened and redrawn on every change of the fight (a turn, an
 attack, damage, undo) and of the language while it is open; folded, it waits until opened again.
+A sheet edit outside the fight (no event) is taken in at the next change or opening.
 """
 
 from __future__ import annotations
@@ -146,6 +147,8 @@ class ForecastPart:
         self.last: Forecast | None = None
         self._stale = True
         tracker.combat.observe(self._changed)
+        # a sheet edit (no event): worked out again at the next step of the fight or opening
+        tracker.combat.observe_characters(self._character_changed)
         tracker.observe(self._on_tracker, names=["locale", "audience"])
         self._follow_audience()
 
@@ -189,6 +192,9 @@ class ForecastPart:
         self._stale = True
         if self.is_open:
             self.render()
+
+    def _character_changed(self, _cid: str) -> None:
+        self._stale = True
 
     def render(self) -> None:
         """Work the forecast out again (when the fight changed since) and draw it, while open."""

@@ -164,3 +164,17 @@ def test_the_table_in_both_languages():
     assert ">out<" in en and ">выбыл<" in ru
     exact = Forecast(rows, 4, (1.0,) * 4, 0.0, 0.0, True, sides=2)
     assert "The fight is over" in forecast_html(exact, "en") and ">exact<" in forecast_html(exact, "en")
+
+
+def test_a_sheet_edit_is_taken_in_at_the_next_opening():
+    t = gm_tracker()
+    part = t.forecast_part
+    part.fold.selected_index = 0
+    before = part.last.row("bob")
+    part.fold.selected_index = None
+    bob = t.combat.character("bob")
+    hp, _ = t.system.health(bob)
+    t.system.apply_damage(bob, hp)  # the sheet, not the fight: no event
+    assert t.combat.is_defeated("bob")
+    part.fold.selected_index = 0
+    assert part.last.row("bob").p_out_now == 1.0 != before.p_out_now
