@@ -66,7 +66,7 @@ def measure(slug: str) -> dict:
     cold, cold_cpu, warm, warm_cpu = [], [], [], []
     for _ in range(REPEATS):
         combat, sides = fight(slug)
-        fc._MEMOS.clear()
+        fc.clear_memo()
         w, c, f = timed(lambda: fc.forecast(combat, sides=sides))
         cold.append(w)
         cold_cpu.append(c)

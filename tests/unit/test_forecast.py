@@ -222,3 +222,14 @@ def test_every_system_forecasts_a_sample_fight(slug):
     assert 0.0 < f.expected_length <= 4.0 and 0.0 <= f.beyond <= 1.0
     assert f.exact or f.error > 0
     assert combat.state() == before
+
+
+def test_what_earlier_forecasts_learned_changes_no_answer():
+    from tabletop_widgets.core.combat.forecast import clear_memo
+
+    clear_memo()
+    for exact in (None, False):
+        fresh = forecast(two_sided(), samples=300, sides=SIDES, exact=exact)
+        again = forecast(two_sided(), samples=300, sides=SIDES, exact=exact)  # from the memo
+        clear_memo()
+        assert fresh == again == forecast(two_sided(), samples=300, sides=SIDES, exact=exact)

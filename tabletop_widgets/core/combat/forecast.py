@@ -133,6 +133,11 @@ def _memo(system, name: str) -> dict:
     return memos.setdefault(name, {})
 
 
+def clear_memo() -> None:
+    """Forget what earlier forecasts learned of every system's rules (a benchmark's cold start)."""
+    _MEMOS.clear()
+
+
 class _States:
     """The health states met in a forecast, numbered: each one's values and whether it is out,
     and what an amount of damage makes of each (``system.apply_damage`` on a scratch twin, one
