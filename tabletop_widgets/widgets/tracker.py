@@ -37,6 +37,7 @@ from . import language
 from .base import locale_toggle, locale_validator, text_lookup
 from .tracker_attack import TEXTS as ATTACK_TEXTS
 from .tracker_attack import AttackDesk, AttackPanel
+from .tracker_forecast import ForecastPart
 from .tracker_list import CombatantList
 from .sheet_context import hbox, vbox
 from .tracker_parts import DETAILS, PARTS, TOOLBAR_BUTTONS, Toolbar, batched, html_view, without_initiative
@@ -153,6 +154,7 @@ class CombatTracker(widgets.VBox):
         self._make_list()
         self._make_panel()
         self._make_footer()
+        self.forecast_part = ForecastPart(self)  # the GM's folded forecast (a player's: empty)
         self.children = [
             self.style_block,
             header,
@@ -164,6 +166,7 @@ class CombatTracker(widgets.VBox):
             self.attack_desk.box,
             self.panel,
             self.add_box,
+            self.forecast_part.box,
             self.log_view,
         ]
         self.add_class("tt-tracker")
