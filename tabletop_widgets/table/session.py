@@ -42,7 +42,9 @@ from .seats import PermissionDenied, SeatError, hash_token, parse_query, role_ca
 from .session_campaign import CampaignActions
 from .session_combat import CombatActions, initiative_json, initiative_text
 from .session_dice import CheckRequest, DiceActions, check, check_json
+from .session_handouts import HandoutActions
 from .session_records import RecordActions
+from .session_safety import SafetyActions
 from .state import TableState
 from .store import (
     AUDIENCE_GM,
@@ -89,7 +91,7 @@ def system_for(table: TableInfo):
     return system.with_rules(**rules) if rules else system
 
 
-class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions):
+class TableSession(RecordActions, DiceActions, CombatActions, CampaignActions, SafetyActions, HandoutActions):
     """Use :meth:`join` (or :meth:`from_query`), not the constructor.
 
     The seat actions come from one mixin per job (:mod:`.session_records`, :mod:`.session_dice`,

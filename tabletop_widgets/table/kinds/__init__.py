@@ -20,10 +20,12 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import characters, combat, dice, legacy, table, talk
+from . import characters, combat, dice, handouts, legacy, safety, table, talk
 
 #: name -> kind: every kind the table knows
-KINDS: dict[str, Kind] = {k.name: k for module in (table, dice, characters, combat, talk, legacy) for k in module.KINDS}
+KINDS: dict[str, Kind] = {
+    k.name: k for module in (table, dice, characters, combat, talk, safety, handouts, legacy) for k in module.KINDS
+}
 
 TABLE_OPENED, TABLE_CLOSED, TABLE_OPTION, SEAT_LOCALE, SEAT_ADDED, SEAT_RETIRED, SEAT_REISSUED = table.KINDS[:7]
 SESSION_STARTED, SESSION_ENDED, SESSION_REMINDER = table.KINDS[7:]
@@ -31,6 +33,8 @@ ROLL, ROLL_FAILED, CHECK, CHECK_AFTER = dice.KINDS
 CHARACTER_SET, CHARACTER_UPDATE = characters.KINDS
 COMBAT_STATE, INITIATIVE, ATTACK, TURN = combat.KINDS
 MESSAGE, NOTE = talk.KINDS
+X_CARD, SAFETY_LINES = safety.KINDS
+(HANDOUT,) = handouts.KINDS
 
 #: the kinds that change a character at the table
 CHARACTER_KINDS = (CHARACTER_SET, CHARACTER_UPDATE)
@@ -81,6 +85,7 @@ __all__ = [
     "CHECK",
     "CHECK_AFTER",
     "COMBAT_STATE",
+    "HANDOUT",
     "INITIATIVE",
     "KINDS",
     "Kind",
@@ -90,6 +95,7 @@ __all__ = [
     "NOTE",
     "ROLL",
     "ROLL_FAILED",
+    "SAFETY_LINES",
     "SEAT_ADDED",
     "SEAT_LOCALE",
     "SEAT_REISSUED",
@@ -102,6 +108,7 @@ __all__ = [
     "TABLE_OPENED",
     "TABLE_OPTION",
     "TURN",
+    "X_CARD",
     "both",
     "is_kind",
     "kind",
