@@ -38,7 +38,7 @@ MAX_SAFETY_ITEMS, MAX_SAFETY_TEXT = 40, 200
 WORDS = {
     "rate": T(
         "The X-card was tapped just now: the table has heard it. Wait a moment before tapping again.",
-        "X-карту только что коснулись: стол это уже услышал. Подождите немного, прежде чем касаться снова.",
+        "Х-карту только что коснулись: стол это уже услышал. Подождите немного, прежде чем касаться снова.",
     ),
     "gm_only": T(
         "Only the GM sets the lines and veils; tell the GM what to add.",

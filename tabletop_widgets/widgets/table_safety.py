@@ -20,18 +20,18 @@ from .sheet_context import hbox, html_widget, set_display, vbox
 from .table_texts import esc, gm_words
 
 TEXTS: dict[str, dict[str, str]] = {
-    "xcard": {"en": "X-card", "ru": "X-карта"},
+    "xcard": {"en": "X-card", "ru": "Х-карта"},
     "xcard_tip": {
         "en": "Tap it when something in the game is not OK for you: the table stops it. Nobody learns who tapped.",
         "ru": "Коснитесь, если что-то в игре вам не подходит: стол это уберёт. Никто не узнает, кто коснулся.",
     },
     "tapped_you": {
         "en": "The table has your X-card. Nobody is told who tapped it.",
-        "ru": "Стол получил вашу X-карту. Никому не сообщается, кто её коснулся.",
+        "ru": "Стол получил вашу Х-карту. Никому не сообщается, кто её коснулся.",
     },
     "alert": {
         "en": "Someone tapped the X-card. Stop, take out what was just in play, and go on without it.",
-        "ru": "Кто-то коснулся X-карты. Остановитесь, уберите то, что сейчас было в игре, и продолжайте без этого.",
+        "ru": "Кто-то коснулся Х-карты. Остановитесь, уберите то, что сейчас было в игре, и продолжайте без этого.",
     },
     "alert_n": {"en": "(taps: {n})", "ru": "(касаний: {n})"},
     "seen": {"en": "Got it", "ru": "Понятно"},
@@ -43,7 +43,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "edit_veils": {"en": "Veils, one a line", "ru": "Завесы, по одной в строке"},
     "save": {"en": "Save lines and veils", "ru": "Сохранить границы и завесы"},
     "saved": {"en": "Lines and veils saved for every seat.", "ru": "Границы и завесы сохранены для всех мест."},
-    "public": {"en": "Show an X-card tap on every page", "ru": "Показывать касание X-карты на всех страницах"},
+    "public": {"en": "Show an X-card tap on every page", "ru": "Показывать касание Х-карты на всех страницах"},
     "who_sees": {
         "en": "A tap shows on the {gm}'s page only.",
         "ru": "Касание видно только на странице: {gm}.",

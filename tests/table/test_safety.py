@@ -121,7 +121,7 @@ def test_the_gm_may_show_a_tap_on_every_page(table):
     gm.end_session()
     text = session_transcript(p2, 1)
     assert "Someone tapped the X-card" in text and "Olga" not in text.split("X-card")[0][-200:]
-    assert "Кто-то коснулся X-карты" in session_transcript(p2, 1, locale="ru")
+    assert "Кто-то коснулся Х-карты" in session_transcript(p2, 1, locale="ru")
 
 
 def test_taps_are_bounded_for_the_whole_table_and_per_page(table):

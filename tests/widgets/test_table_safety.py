@@ -45,7 +45,7 @@ def test_every_seat_has_the_x_card_and_the_gm_sees_a_tap_without_a_name(table):
     frontend_click(gm.safety.seen_button)
     assert gm.safety.alert.layout.display == "none"
     gm.locale = "ru"
-    assert gm.safety.x_button.description == "X-карта"
+    assert gm.safety.x_button.description == "Х-карта"
 
 
 def test_the_gm_shows_taps_on_every_page_and_edits_the_lines(table):

@@ -20,7 +20,7 @@ from .base import Kind, Line, both
 XCARD_ACTOR = "table"
 
 WORDS = {
-    "xcard": T("Someone tapped the X-card", "Кто-то коснулся X-карты"),
+    "xcard": T("Someone tapped the X-card", "Кто-то коснулся Х-карты"),
     "xcard_text": T(
         "Stop, take out what was just in play, and go on without it. Nobody asks who.",
         "Остановитесь, уберите из игры то, что было сейчас, и продолжайте без этого. Никто не спрашивает, кто это был.",
