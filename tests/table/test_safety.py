@@ -90,6 +90,7 @@ def test_a_tap_reaches_the_gm_without_a_name_and_no_other_seat(table):
 def test_nothing_in_the_store_ties_a_tap_to_the_seat(table):
     path, made, join, clock = table
     gm, p1 = join("gm"), join("p1")
+    p1.say("hello")  # the seat's bucket holds something
     seats_before, requests_before, snaps_before = rows(path, "seats"), rows(path, "requests"), rows(path, "snapshots")
     before = set(every_value(path))
     clock.now += 7.25
@@ -196,3 +197,34 @@ def test_a_tap_is_not_recordable_by_hand(table):
     p1 = join("p1")
     with pytest.raises(PermissionDenied):
         p1.record(X_CARD, {})
+
+
+def seat_rate(store, table_id: str, seat: str) -> tuple:
+    """The seat's rate bucket as the store keeps it (its row of the seats table)."""
+    sql = "SELECT rate_tokens, rate_at FROM seats WHERE table_id = ? AND seat = ?"
+    return tuple(store._transaction(lambda conn: store._execute(conn, sql, (table_id, seat)).fetchone()))
+
+
+def test_a_tap_on_either_store_is_anonymous_and_bounded(store_url, open_store_at):
+    """SQLite and PostgreSQL alike: the tap's actor is the table, the seat's rate bucket does not
+    move, and the table-wide bound holds across pages (one store connection each)."""
+    made = create_table(open_store_at(store_url), "ret", SEATS, title="Both stores")
+    clock = Clock()
+
+    def join(seat):
+        return TableSession.join(open_store_at(store_url), made.table_id, made.tokens[seat], wall_clock=clock)
+
+    gm, pages = join("gm"), [join(s) for s in ("p1", "p2", "o1", "p1")]
+    pages[0].say("hello")  # the players' buckets hold something to compare
+    pages[1].say("hi")
+    rates = {s: seat_rate(gm.store, made.table_id, s) for s in ("p1", "p2", "o1")}
+    assert rates["p1"][0] is not None
+    clock.now += 3.5
+    for page in pages[:3]:
+        page.x_card()
+    with pytest.raises(PlayError):
+        pages[3].x_card()  # another page of p1: its own cooldown is fresh, the table's bound is not
+    gm.poll()
+    assert gm.x_cards() == 3
+    assert {e.actor for e in gm.events() if e.kind == X_CARD.name} == {"table"}
+    assert {s: seat_rate(gm.store, made.table_id, s) for s in rates} == rates
