@@ -165,9 +165,7 @@ class HandoutActions:
             if h.get("image_type"):
                 seq = h.get("seq")
                 if seq not in cache:
-                    got = self.store.events(
-                        self.table_id, after_seq=int(seq) - 1, audiences=self.audiences, limit=1, seat=self._read_seat()
-                    )
+                    got = self.events(after_seq=int(seq) - 1, limit=1)
                     payload = got[0].payload if got and got[0].seq == seq else {}
                     cache[seq] = data_url(payload.get("image_type"), payload.get("image"))
                 image = cache[seq]

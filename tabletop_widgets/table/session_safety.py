@@ -10,10 +10,10 @@ records the seat:
   table-wide bucket (the store's setting ``x_card_rate:<table id>``: at most
   :data:`XCARD_BURST` taps, then one every :data:`XCARD_REFILL` seconds, for the whole table)
   and by a short cooldown in this kernel's memory;
-* no request row and no snapshot is made for it (the seat's page applies the event like any
-  other event it reads, without saving its state at that moment).
+* no request row and no snapshot is made for it (``transact(..., anonymous=True)``: the seat's
+  page applies the event like any other event it reads, without saving its state at that moment).
 
-The seat's link is still checked (a replaced link taps nothing).
+The seat's link is still checked, as for every write (a replaced link taps nothing).
 """
 
 from __future__ import annotations
@@ -107,21 +107,11 @@ class SafetyActions:
         self.store.update_meta(f"x_card_rate:{self.table_id}", lambda value: table_bucket(value, now))
         audience = X_CARD.audience_for(table_option(self, "x_card_public"))
 
-        def build(tx: WriteTx) -> Sequence[NewEvent]:
-            self._check_token(tx)  # read only: the seat's row is not written
+        def make(tx: WriteTx) -> Sequence[NewEvent]:
             self.require(X_CARD.action)
             return [X_CARD.new(XCARD_ACTOR, audience)]
 
-        with self._lock:
-            stored = self.store.write(self.table_id, build)
-            applied = self._apply(stored)
-            self._follower.advance(applied)
-        for fn in list(self._listeners):  # as _notify, without a snapshot at this moment
-            try:
-                fn(applied)
-            except Exception:  # pragma: no cover - a listener's bug
-                pass
-        return stored[-1]
+        return self.transact(make, anonymous=True)[-1]
 
     def x_cards(self) -> int:
         """How many X-card taps this seat has seen (the GM: every one)."""
