@@ -117,8 +117,12 @@ class SafetyPart:
         self.listing = html_widget(classes=("tt-safety-list",))
         children: list[widgets.Widget] = [self.listing]
         if self.is_gm:
-            self.lines_text = widgets.Textarea(layout=widgets.Layout(width="100%"), _dom_classes=("tt-safety-lines",))
-            self.veils_text = widgets.Textarea(layout=widgets.Layout(width="100%"), _dom_classes=("tt-safety-veils",))
+            self.lines_text = widgets.Textarea(
+                layout=widgets.Layout(width="100%"), _dom_classes=("tt-safety-edit-lines",)
+            )
+            self.veils_text = widgets.Textarea(
+                layout=widgets.Layout(width="100%"), _dom_classes=("tt-safety-edit-veils",)
+            )
             self.public_box = widgets.Checkbox(indent=False, _dom_classes=("tt-safety-public",))
             self.public_box.observe(self._on_public, names="value")
             self.save = widgets.Button(button_style="primary", _dom_classes=("tt-safety-save",))

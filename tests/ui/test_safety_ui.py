@@ -5,6 +5,7 @@ a GM's page and two players' pages, each its own kernel.
   the image; Quinn's page holds nothing of it (not shown, not in its DOM).
 * Quinn taps the X-card: the GM's page says that someone tapped it, naming nobody; Pat's page
   (the option is off) shows nothing.
+* The GM writes the lines and veils; Quinn's page reads them (and has nothing to edit them with).
 
 Screenshots: Pat's page (light) on a desktop and a 390 px phone, the GM's page with the alert in
 Voila's dark theme on a desktop and a phone."""
@@ -116,6 +117,20 @@ def test_a_handout_to_one_player_and_an_anonymous_x_card(browser, voila_url, voi
         gm.screenshot(path=str(screenshot_dir / "table_xcard_gm_dark.png"))
         gm.set_viewport_size({"width": 390, "height": 844})
         gm.screenshot(path=str(screenshot_dir / "table_xcard_gm_phone_dark.png"), full_page=True)
+
+        # the GM writes the lines and veils; a player reads them
+        gm.set_viewport_size({"width": 1280, "height": 1000})
+        gm.locator(".tt-safety-toggle").click()
+        gm.locator(".tt-safety-edit-lines textarea").fill("harm to children\nspiders")
+        gm.locator(".tt-safety-edit-veils textarea").fill("romance")
+        gm.locator(".tt-safety-save").click()
+        expect(gm.locator(".tt-safety-list")).to_contain_text("spiders", timeout=STEP_TIMEOUT)
+        gm.locator(".tt-safety").screenshot(path=str(screenshot_dir / "table_lines_veils_gm_dark.png"))
+        p2.locator(".tt-safety-toggle").click()
+        expect(p2.locator(".tt-safety-list")).to_contain_text("harm to children", timeout=STEP_TIMEOUT)
+        expect(p2.locator(".tt-safety-list")).to_contain_text("romance")
+        expect(p2.locator(".tt-safety-edit-lines")).to_have_count(0)  # a player reads, does not edit
+        p2.locator(".tt-safety").screenshot(path=str(screenshot_dir / "table_lines_veils_player.png"))
 
         # Quinn's page never got the handout; Pat's page shows no tap (the GM's alone)
         expect(p2.locator(".tt-handouts")).to_be_hidden()
