@@ -4,7 +4,9 @@ every seat reads."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 from helpers import frontend_click, frontend_update
 
@@ -81,3 +83,36 @@ def test_too_many_taps_are_refused_on_the_page(table):
     frontend_click(p1.safety.x_button)
     frontend_click(p1.safety.x_button)
     assert "Wait a moment" in p1.status.value
+
+
+def test_the_safety_and_handout_parts_read_russian(table):
+    """Every label of both parts, their panels open and an alert and a handout shown, is Russian
+    on a Russian page (the GM's, with its forms; a player's)."""
+    from russian_screens import ALLOWED_LATIN, latin_words
+    from test_table_handouts import give
+
+    gm, p1 = table.view("gm", locale="ru"), table.view("p1", locale="ru")
+    give(gm, "Письмо", "Приходи **один**", whom=("p1",))
+    frontend_click(p1.safety.x_button)
+    for view in (gm, p1):
+        view.session.poll()
+        frontend_update(view.safety.lines_toggle, value=True)
+        frontend_update(view.handouts.toggle, value=True)
+    texts = []
+    for view in (gm, p1):
+        for part in (view.safety, view.handouts):
+            stack = [part.box]
+            while stack:
+                w = stack.pop()
+                stack.extend(getattr(w, "children", ()))
+                for name in ("description", "placeholder", "tooltip", "value"):
+                    value = getattr(w, name, None)
+                    if isinstance(value, str) and not value.startswith("<style"):
+                        texts.append(html.unescape(re.sub(r"<[^>]+>", " ", value)))  # what is read
+            if hasattr(part, "whom"):
+                texts.extend(label for label, _v in part.whom.options)
+    texts.append(re.sub(r"<[^>]+>", " ", p1.status.value))
+    assert "Кто-то коснулся Х-карты" in gm.safety.alert.value
+    assert "Раздаточные материалы (1)" in texts and "Сохранить границы и завесы" in texts
+    assert latin_words(["Save lines and veils"])  # the check finds English
+    assert not latin_words(texts, ALLOWED_LATIN | {"Markdown", "Gail", "Pat", "Quinn", "Olga"})
