@@ -3,7 +3,8 @@ lists those it got (:meth:`HandoutActions.handouts`).
 
 A mixin of :class:`~.session.TableSession`. Everything a page may send is checked here: the
 title (1 to :data:`MAX_HANDOUT_TITLE` characters), the text (Markdown, at most
-:data:`MAX_HANDOUT_TEXT`), the seats (players or observers of this table, not retired), the
+:data:`MAX_HANDOUT_TEXT`), the seats (players of this table, not retired: an observer reads only
+what every seat reads, in a view all observers share, so it gets the handouts given to all), the
 image (at most :data:`MAX_IMAGE_BYTES`, a PNG, JPEG, GIF or WebP by its first bytes, whatever
 its name says). One handout is one event per audience (see :mod:`.kinds.handouts`), written in
 one transaction: all of them or none.
@@ -40,8 +41,8 @@ WORDS = {
         f"Текст раздаточного материала — не длиннее {MAX_HANDOUT_TEXT} символов.",
     ),
     "seats": T(
-        "Give it to whom? Choose players or observers of this table.",
-        "Кому выдать? Выберите игроков или зрителей этого стола.",
+        "Give it to whom? Choose players of this table (observers get what is given to everyone).",
+        "Кому выдать? Выберите игроков этого стола (зрители получают то, что выдано всем).",
     ),
     "image_big": T(
         f"The image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB: make it smaller.",
@@ -125,7 +126,7 @@ class HandoutActions:
         out: list[str] = []
         for seat in seats:
             info = self.state.seats.get(seat) if isinstance(seat, str) else None
-            if not info or info.get("role") not in ("player", "observer") or info.get("retired"):
+            if not info or info.get("role") != "player" or info.get("retired"):
                 raise PlayError("handout_seats", WORDS["seats"])
             if seat not in out:
                 out.append(seat)

@@ -86,7 +86,7 @@ class HandoutsPart:
     def _whom_options(self, loc: str) -> list[tuple[str, str]]:
         out = [(_t("everyone", loc), EVERYONE)]
         for seat, info in sorted(self.session.state.seats.items()):
-            if info.get("role") in ("player", "observer") and not info.get("retired"):
+            if info.get("role") == "player" and not info.get("retired"):
                 out.append((str(info.get("name") or seat), seat))
         return out
 

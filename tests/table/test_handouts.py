@@ -77,13 +77,15 @@ def test_a_handout_reaches_the_chosen_seats_only(table):
 def test_a_handout_to_several_seats_is_one_event_each_and_the_gm_sees_one(table):
     made, join = table
     gm, p1, p2, o1 = (join(s) for s in ("gm", "p1", "p2", "o1"))
-    events = gm.give_handout("Map", "The old road", seats=["o1", "p2", "p2"])
-    assert sorted(e.audience for e in events) == ["seat:o1", "seat:p2"]
+    events = gm.give_handout("Map", "The old road", seats=["p2", "p1", "p2"])
+    assert sorted(e.audience for e in events) == ["seat:p1", "seat:p2"]
     assert len({e.payload["handout_id"] for e in events}) == 1
     [mine] = gm.handouts()
-    assert mine["to"] == ["o1", "p2"] and not mine["all"] and mine["image"] is None
-    p2.poll(), p1.poll()
-    assert [h["title"] for h in p2.handouts()] == ["Map"] and p1.handouts() == []
+    assert mine["to"] == ["p1", "p2"] and not mine["all"] and mine["image"] is None
+    gm.give_handout("Note", "For Quinn", seats="p2")
+    p2.poll(), p1.poll(), o1.poll()
+    assert [h["title"] for h in p2.handouts()] == ["Map", "Note"] and [h["title"] for h in p1.handouts()] == ["Map"]
+    assert o1.handouts() == []
     assert p2.handouts()[0]["to"] == ["p2"]  # a seat learns of no other recipient
 
 
@@ -118,6 +120,7 @@ def test_the_text_is_rendered_without_html(table):
         ("T", 42, None, None, "handout_text"),
         ("T", "t", ["nobody"], None, "handout_seats"),
         ("T", "t", ["gm"], None, "handout_seats"),
+        ("T", "t", ["o1"], None, "handout_seats"),  # an observer gets what is given to all
         ("T", "t", [], None, "handout_seats"),
         ("T", "t", [["p1"]], None, "handout_seats"),
         ("T", "t", {"p1": 1}, None, "handout_seats"),
@@ -193,3 +196,25 @@ def test_a_large_image_round_trips_on_either_store(store_url, open_store_at):
     p1.poll()
     [got] = p1.handouts()
     assert base64.b64decode(got["image"].split(",", 1)[1]) == big
+
+
+def test_a_campaign_with_handouts_and_taps_verifies_and_restores(table, tmp_path):
+    """The new kinds chain like every other: the session verifies, and a backup (a handout's
+    large event included) restores into another store as it was."""
+    from tabletop_widgets.table import backup_campaign, restore_campaign, verify_table
+
+    made, join = table
+    gm, p1 = join("gm"), join("p1")
+    gm.give_handout("Map", "The road", seats=["p1", "p2"], image=PNG)
+    p1.x_card()
+    gm.set_lines_and_veils(["spiders"], [])
+    gm.end_session()
+    assert verify_table(gm.store, made.table_id, session=1).ok
+    backup_campaign(gm.store, made.table_id, tmp_path / "campaign.jsonl")
+    other = open_store(str(tmp_path / "other.db"))
+    try:
+        restore_campaign(other, tmp_path / "campaign.jsonl")
+        assert [e.hash for e in other.events(made.table_id)] == [e.hash for e in gm.store.events(made.table_id)]
+        assert verify_table(other, made.table_id, session=1).ok
+    finally:
+        other.close()
