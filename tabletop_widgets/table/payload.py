@@ -89,6 +89,8 @@ class Payload:
 
     #: the event kind's name (set by :class:`~.kinds.base.Kind`)
     kind: ClassVar[str] = ""
+    #: the most bytes this kind's payload may have as JSON
+    max_bytes: ClassVar[int] = MAX_PAYLOAD_BYTES
     #: the keys the payload was read with (None: made in code)
     _keys: tuple[str, ...] | None = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -124,8 +126,8 @@ class Payload:
         except (TypeError, ValueError) as exc:
             raise EventError(f"{name}: payload is not plain JSON: {exc}") from None
         size = len(text_.encode())
-        if size > MAX_PAYLOAD_BYTES:
-            raise EventError(f"{name}: payload is {size} bytes (limit {MAX_PAYLOAD_BYTES})")
+        if size > cls.max_bytes:
+            raise EventError(f"{name}: payload is {size} bytes (limit {cls.max_bytes})")
         plain = json.loads(text_)
         spec = cls.fields()
         for fname, (allowed, required, meta) in spec.items():

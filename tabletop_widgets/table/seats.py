@@ -52,6 +52,9 @@ ACTIONS: dict[str, frozenset[str]] = {
     "view.hidden": frozenset({"gm"}),
     "seat.manage": frozenset({"gm"}),
     "table.close": frozenset({"gm"}),
+    "safety.tap": frozenset({"gm", "player", "observer"}),  # the X-card: anyone, anonymously
+    "safety.edit": frozenset({"gm"}),  # the campaign's lines and veils
+    "handout": frozenset({"gm"}),
 }
 #: actions a player may take only on the character their seat owns
 OWN_CHARACTER_ACTIONS = frozenset({"check", "character.edit"})

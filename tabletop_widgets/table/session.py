@@ -43,8 +43,10 @@ from .session_campaign import CampaignActions
 from .session_clocks import ClockActions
 from .session_combat import CombatActions, initiative_json, initiative_text
 from .session_dice import CheckRequest, DiceActions, check, check_json
+from .session_handouts import HandoutActions
 from .session_luck import LuckActions
 from .session_records import RecordActions
+from .session_safety import SafetyActions
 from .session_tables import RollTableActions
 from .state import TableState
 from .store import (
@@ -93,7 +95,15 @@ def system_for(table: TableInfo):
 
 
 class TableSession(
-    RecordActions, DiceActions, RollTableActions, CombatActions, CampaignActions, ClockActions, LuckActions
+    RecordActions,
+    DiceActions,
+    RollTableActions,
+    CombatActions,
+    CampaignActions,
+    ClockActions,
+    LuckActions,
+    SafetyActions,
+    HandoutActions,
 ):
     """Use :meth:`join` (or :meth:`from_query`), not the constructor.
 
@@ -310,7 +320,7 @@ class TableSession(
                 applied.append(e)
         return applied
 
-    def _notify(self, events: list[Event]) -> None:
+    def _notify(self, events: list[Event], *, snapshot: bool = True) -> None:
         if not events:
             return
         for fn in list(self._listeners):
@@ -318,7 +328,8 @@ class TableSession(
                 fn(events)
             except Exception:
                 log.exception("table listener failed")
-        self._maybe_snapshot()
+        if snapshot:
+            self._maybe_snapshot()
 
     def _on_followed(self, events: list[Event]) -> None:
         with self._lock:
@@ -438,18 +449,21 @@ class TableSession(
         return snap
 
     # -- writing -------------------------------------------------------------------------------
-    def transact(self, make: Callable[[WriteTx], Sequence[NewEvent]], *, close: bool = False) -> list[Event]:
+    def transact(
+        self, make: Callable[[WriteTx], Sequence[NewEvent]], *, close: bool = False, anonymous: bool = False
+    ) -> list[Event]:
         """The one write path of the seat actions: under the table's write lock, apply the events
         this seat had not seen yet, check that the seat's link still holds, then append what
         ``make(tx)`` returns (``close``: and close the table). The stored events are applied here
-        at once and passed to the listeners. Call :meth:`begin_action` first."""
+        at once and passed to the listeners. Call :meth:`begin_action` first. ``anonymous`` (an
+        X-card tap): the seat's rate bucket is not drawn on, and no snapshot is saved for it."""
         pending: list[Event] = []
 
         def build(tx: WriteTx) -> Sequence[NewEvent]:
             # catch up under the lock: validation sees the state the new events follow
             pending.extend(self._apply(tx.events_after(self.state.seq, self.audiences)))
             self._check_token(tx)  # a reissued link stops working at once, open pages too
-            if not self.operator:  # one bucket a seat, however many pages it has open
+            if not self.operator and not anonymous:  # one bucket a seat, however many pages it has open
                 take_seat_rate(tx, self.seat, self.role, self.wall_clock())
             return make(tx)
 
@@ -462,15 +476,17 @@ class TableSession(
                 pending.extend(self._apply(stored))
                 self._follower.advance(pending)
         finally:
-            self._notify(pending)
+            self._notify(pending, snapshot=not anonymous)
         self.refresh_requests()
         return stored
 
     # -- views ---------------------------------------------------------------------------------
-    def events(self, after_seq: int = 0) -> list[Event]:
+    def events(self, after_seq: int = 0, limit: int | None = None) -> list[Event]:
         """This seat's visible log from the store (filtered in the query; :class:`SeatRevoked`
-        once the seat's link stopped working)."""
-        return self.store.events(self.table_id, after_seq=after_seq, audiences=self.audiences, seat=self._read_seat())
+        once the seat's link stopped working); ``limit``: at most that many."""
+        return self.store.events(
+            self.table_id, after_seq=after_seq, audiences=self.audiences, limit=limit, seat=self._read_seat()
+        )
 
     def character(self, character_id: str | None = None):
         """The character as the system's model (a fresh object built from the state)."""

@@ -86,7 +86,9 @@ from .sheet_context import hbox, html_widget, set_display, shared_layout, vbox
 from .table_clocks import TableClocks
 from .table_fight import TableFight
 from .table_gm import GM_DESK_PARTS, GmDesk
+from .table_handouts import HandoutsPart
 from .table_log import TableLog
+from .table_safety import SafetyPart
 from .table_parts import PART_NAMES, TAB_WIDGETS, keep_part_names  # noqa: F401 - the screen's names
 from .table_seat_error import seat_error_page
 from .table_sessions import SessionsTab
@@ -100,7 +102,7 @@ log = logging.getLogger(__name__)
 
 _t = text_lookup(TEXTS)
 
-_CSS = stylesheet("table", "clocks")  # tabletop_widgets/front/table.css, clocks.css
+_CSS = stylesheet("table", "clocks", "safety")  # tabletop_widgets/front/table.css, clocks.css, safety.css
 
 #: The tabs of a seat's screen, by role: each tab's title (a key of ``TEXTS``) and the view's
 #: attribute holding what it shows. An observer's screen has no tabs.
@@ -168,10 +170,21 @@ class TableView(widgets.VBox):
         )
         self.log_area = TableLog(session, locale, **status)
         self.clocks = TableClocks(session, locale, **status)
+        self.safety, self.handouts = SafetyPart(session, locale, **status), HandoutsPart(session, locale, **status)
         self.fight = TableFight(session, self.play, sync=self.sync, locale=locale, on_changed=self._on_fight_changed)
         self._build_tabs(locale)
         tabs = [self.tabs] if self.tabs is not None else []
-        self.children = [self.style_block, header, self.status, self.clocks.faces, self._build_top(), *tabs]
+        top = self._build_top()
+        self.children = [
+            self.style_block,
+            header,
+            self.status,
+            self.clocks.faces,
+            self.safety.box,
+            top,
+            self.handouts.box,
+            *tabs,
+        ]
         if self.sheets_area.render_creation():  # an unfinished character to build
             self.show_tab("your_sheet")
         self.show_parts()  # the shown tab's part (the other tabs' parts are built when shown)
@@ -407,6 +420,7 @@ class TableView(widgets.VBox):
         if self.tray_area is not None and any(is_kind(e, ROLL_TABLE_SAVED) for e in events):
             self.tray_area.roll_tables.render()
         self.log_area.add_entries()
+        self.safety.follow(events), self.handouts.follow(events)
         reissued = [e for e in events if is_kind(e, SEAT_REISSUED) and e.payload.get("seat") == self.session.seat]
         if reissued and self.session.link_replaced():
             self.link_was_replaced()
@@ -493,7 +507,16 @@ class TableView(widgets.VBox):
                     else _t(key, loc, **gm_words(self.system, loc))
                 )
                 self.tabs.set_title(i, title)
-        for part in (self.tray_area, self.log_area, self.fight, self.gm_desk, self.sessions_tab, self.clocks):
+        for part in (
+            self.tray_area,
+            self.log_area,
+            self.fight,
+            self.gm_desk,
+            self.sessions_tab,
+            self.clocks,
+            self.safety,
+            self.handouts,
+        ):
             if part is not None:
                 part.relabel(loc)
         self.sheets_area.render_creation()

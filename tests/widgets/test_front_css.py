@@ -12,7 +12,7 @@ from tabletop_widgets.dice.render import ROLL_CSS
 from tabletop_widgets.front import HERE, compact, css, stylesheet
 from tabletop_widgets.widgets import CombatTracker, DiceTray, Lobby, RollLog, RollerPage, show_sheet
 
-SHEETS = ["sheet", "tray", "tracker", "log", "roller", "table", "lobby"]
+SHEETS = ["sheet", "tray", "tracker", "log", "roller", "table", "lobby", "safety"]
 
 
 def roles_used(text: str) -> set[str]:

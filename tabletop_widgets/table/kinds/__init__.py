@@ -20,12 +20,12 @@ from typing import Any
 
 from ..events import EventError
 from .base import Kind, Line, LineContext, both, own_audience, sheets_secret
-from . import blind, characters, clocks, combat, dice, legacy, luck, table, tables, talk
+from . import blind, characters, clocks, combat, dice, handouts, legacy, luck, safety, table, tables, talk
 
 #: name -> kind: every kind the table knows
 KINDS: dict[str, Kind] = {
     k.name: k
-    for module in (table, dice, blind, characters, combat, talk, clocks, tables, luck, legacy)
+    for module in (table, dice, blind, characters, combat, talk, clocks, tables, luck, safety, handouts, legacy)
     for k in module.KINDS
 }
 
@@ -40,6 +40,8 @@ MESSAGE, NOTE = talk.KINDS
 CLOCK, CLOCK_REMOVED = clocks.KINDS
 TABLE_ROLL, ROLL_TABLE_SAVED = tables.KINDS
 (LUCK_SHARED,) = luck.KINDS
+X_CARD, SAFETY_LINES = safety.KINDS
+(HANDOUT,) = handouts.KINDS
 
 #: the kinds that change a character at the table
 CHARACTER_KINDS = (CHARACTER_SET, CHARACTER_UPDATE)
@@ -97,6 +99,7 @@ __all__ = [
     "CLOCK_KINDS",
     "CLOCK_REMOVED",
     "COMBAT_STATE",
+    "HANDOUT",
     "INITIATIVE",
     "KINDS",
     "Kind",
@@ -109,6 +112,7 @@ __all__ = [
     "ROLL_FAILED",
     "ROLL_REVEAL",
     "ROLL_TABLE_SAVED",
+    "SAFETY_LINES",
     "SEAT_ADDED",
     "SEAT_LOCALE",
     "SEAT_REISSUED",
@@ -123,6 +127,7 @@ __all__ = [
     "TABLE_ROLL",
     "TURN",
     "blind_entry",
+    "X_CARD",
     "both",
     "is_kind",
     "kind",

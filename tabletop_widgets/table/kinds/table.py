@@ -20,6 +20,8 @@ TABLE_OPTIONS: dict[str, bool] = {
     # an NPC attacked with a choice of defence (a dodge, a parry) defends by its default choice
     # at once; off: the GM is asked, and the attacker's page says it waits for the GM
     "npcs_defend_by_default": False,
+    # an X-card tap is shown on every seat's page, not only the GM's
+    "x_card_public": False,
 }
 
 WORDS = {
