@@ -104,6 +104,151 @@ class Forecast:
     def row(self, cid: str) -> ForecastRow:
         return next(r for r in self.rows if r.id == cid)
 
+    # -- showing (a notebook's ``forecast(fight)``; the tracker draws its own part) -----------------
+    def html(self, locale: str = "en", shown_rounds: int = 3) -> str:
+        """The forecast as a small HTML table (each combatant's chance to be out within 1, 2, 3
+        rounds), its expected length and how it was worked out, in ``locale`` ("en" or "ru").
+        Its colours are the theme's roles (``var(--tt-ROLE, light)``), so it reads in light and
+        dark notebooks alike."""
+        from tabletop_widgets.front import stylesheet
+
+        return (
+            stylesheet("forecast")
+            + _NOTEBOOK_CSS
+            + _forecast_html(self, locale if locale in _WORDS["round"] else "en", shown_rounds)
+        )
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+    def text(self, locale: str = "en", shown_rounds: int = 3) -> str:
+        """The same as plain lines (a terminal's ``print(forecast(fight).text())``)."""
+        loc = locale if locale in _WORDS["round"] else "en"
+        shown = min(shown_rounds, self.rounds)
+        lines = []
+        for row in self.rows:
+            hidden = f" ({_WORDS['hidden'][loc]})" if row.hidden else ""
+            figures = _WORDS["out_now"][loc] if row.p_out_now else "  ".join(_pct(p) for p in row.p_out[:shown])
+            lines.append(f"{row.name}{hidden}: {figures}")
+        return "\n".join(lines + [_length_text(self, loc)])
+
+
+#: the words of :meth:`Forecast.html` (the tracker's forecast part says the same)
+_WORDS: dict[str, dict[str, str]] = {
+    "combatant": {"en": "Combatant", "ru": "Участник"},
+    "out_within": {"en": "Out within", "ru": "Выбудет за"},
+    "round": {"en": "{n} round", "ru": "{n} раунд"},
+    "rounds": {"en": "{n} rounds", "ru": "{n} раунда"},
+    "rounds_many": {"en": "{n} rounds", "ru": "{n} раундов"},
+    "out_now": {"en": "out", "ru": "выбыл"},
+    "hidden": {"en": "hidden", "ru": "скрыт"},
+    "length": {"en": "Expected length: {length} rounds", "ru": "Ожидаемая длина боя: {length} раунда"},
+    "beyond": {"en": "({beyond} chance it lasts beyond {rounds})", "ru": "(с вероятностью {beyond} дольше {rounds})"},
+    "over": {
+        "en": "The fight is over: at most one side is still in it.",
+        "ru": "Бой окончен: в нём осталось не больше одной стороны.",
+    },
+    "exact": {"en": "exact", "ru": "точно"},
+    "simulated": {"en": "simulated: ±{error}", "ru": "моделирование: ±{error}"},
+    "simulated_tip": {
+        "en": "{samples} simulated fights (seed {seed}); ± is the 95% margin of the least certain figure",
+        "ru": "{samples} смоделированных боёв (зерно {seed}); ± — 95% погрешность наименее точного числа",
+    },
+    "assumes": {
+        "en": "Everyone attacks the first foe in turn order still standing, with the first attack offered and its"
+        " default options; no resources spent. For the GM only: players never see it.",
+        "ru": "Каждый атакует первого в порядке ходов противника, который ещё в бою, первой предложенной атакой"
+        " с настройками по умолчанию, не тратя ресурсов. Только для ведущего: игроки его не видят.",
+    },
+}
+
+
+#: a notebook's own table rules (JupyterLab's rendered HTML right-aligns every cell, fixes the
+#: layout and centres the table, with more specific selectors than forecast.css's)
+_NOTEBOOK_CSS = (
+    "<style>.tt-forecast.tt-forecast-notebook{align-items:flex-start}"
+    ".tt-forecast.tt-forecast-notebook .tt-forecast-table{table-layout:auto;width:auto;margin:0}"
+    ".tt-forecast.tt-forecast-notebook .tt-forecast-table td{text-align:right}"
+    ".tt-forecast.tt-forecast-notebook .tt-forecast-table thead th{text-align:center}"
+    ".tt-forecast.tt-forecast-notebook .tt-forecast-table tbody th{text-align:left}</style>"
+)
+
+
+def _pct(p: float) -> str:
+    """A chance as a whole percent, with "<1%" and ">99%" for the ones that round away."""
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{p:.0%}"
+
+
+def _num(x: float, locale: str) -> str:
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if locale == "ru" else text
+
+
+def _rounds_word(n: int, locale: str) -> str:
+    if locale == "ru":
+        key = (
+            "round"
+            if n % 10 == 1 and n % 100 != 11
+            else "rounds"
+            if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
+            else "rounds_many"
+        )
+    else:
+        key = "round" if n == 1 else "rounds"
+    return _WORDS[key][locale].format(n=n)
+
+
+def _length_text(f: "Forecast", locale: str) -> str:
+    if f.expected_length == 0 and f.beyond == 0:
+        return _WORDS["over"][locale]
+    text = _WORDS["length"][locale].format(length=_num(f.expected_length, locale))
+    if f.beyond >= 0.005:
+        text += " " + _WORDS["beyond"][locale].format(beyond=_pct(f.beyond), rounds=f.rounds)
+    return text
+
+
+def _forecast_html(f: "Forecast", locale: str, shown_rounds: int) -> str:
+    import html
+
+    esc = html.escape
+    shown = max(1, min(int(shown_rounds), f.rounds))
+    heads = "".join(f"<th>{esc(_rounds_word(r, locale))}</th>" for r in range(1, shown + 1))
+    rows = []
+    for row in f.rows:
+        name = esc(row.name)
+        if row.hidden:
+            name += f' <span class="tt-forecast-hidden">{esc(_WORDS["hidden"][locale])}</span>'
+        if row.p_out_now:
+            cells = f'<td colspan="{shown}" class="tt-forecast-out">{esc(_WORDS["out_now"][locale])}</td>'
+        else:
+            cells = "".join(f'<td class="{_band(p)}">{esc(_pct(p))}</td>' for p in row.p_out[:shown])
+        rows.append(f'<tr><th scope="row">{name}</th>{cells}</tr>')
+    table = (
+        '<table class="tt-forecast-table"><thead>'
+        f'<tr><th rowspan="2">{esc(_WORDS["combatant"][locale])}</th>'
+        f'<th colspan="{shown}">{esc(_WORDS["out_within"][locale])}</th></tr>'
+        f"<tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    if f.exact:
+        how = f'<span class="tt-forecast-how">{esc(_WORDS["exact"][locale])}</span>'
+    else:
+        tip = esc(_WORDS["simulated_tip"][locale].format(samples=f.samples, seed=f.seed))
+        error = esc(_WORDS["simulated"][locale].format(error=_num(f.error * 100, locale) + "%"))
+        how = f'<span class="tt-forecast-how" title="{tip}">{error}</span>'
+    notes = "".join(f"<li>{esc(n.get(locale) or n.get('en', ''))}</li>" for n in f.notes)
+    notes = f'<ul class="tt-forecast-notes">{notes}</ul>' if notes else ""
+    summary = f'<div class="tt-forecast-summary">{esc(_length_text(f, locale))} · {how}</div>'
+    assumes = f'<div class="tt-forecast-assumes">{esc(_WORDS["assumes"][locale])}</div>'
+    return f'<div class="tt-forecast tt-forecast-notebook" lang="{locale}">{table}{summary}{notes}{assumes}</div>'
+
+
+def _band(p: float) -> str:
+    return "tt-forecast-hi" if p >= 0.67 else "tt-forecast-mid" if p >= 0.33 else "tt-forecast-lo"
+
 
 # -----------------------------------------------------------------------------------------------
 # Health states
