@@ -237,7 +237,8 @@ class LiveRoll:
         return said
 
     def __repr__(self) -> str:
-        word = "за столом, бросок №" if self.locale == "ru" else "at the table, roll #"
+        # the fair dice's roll index, as `verify` names it (not the log's entry number)
+        word = "за столом, честные кубики: бросок " if self.locale == "ru" else "at the table, fair dice: roll "
         return f"{self.text()}  ({word}{self.event.payload.get('index')})"
 
     def _repr_html_(self) -> str:

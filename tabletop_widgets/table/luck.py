@@ -3,7 +3,7 @@ session's revealed seed, with where its total fell in its exact distribution (is
 
 :func:`luck_of` reads the events a seat may read **from the store** (a player's kernel gets no
 hidden roll of another seat, nor the GM's), finds the session as ``verify`` does
-(:func:`.verify._sessions_of`), checks the revealed seed against the session's commitment
+(:func:`.verify.sessions_of`), checks the revealed seed against the session's commitment
 (:meth:`.fairdice.FairDice.revealed`), and re-rolls every ``roll`` and ``check`` of the seat with
 its index's stream through the kind's own ``replay`` (what ``verify`` runs). The total counted is
 the re-roll's, never the stored one; a roll whose stored result differs from the re-roll is
@@ -342,9 +342,9 @@ def luck_of(table, events, system, *, seat: str, everyone: bool, session: Any = 
     """The luck report of ``session`` from ``events`` (what the seat may read, from the store):
     ``seat``'s rolls, or (``everyone``: the GM) every seat's. Raises :class:`PlayError` before
     the session's key is revealed, and when the revealed seed is not the session's."""
-    from .verify import Report, _sessions_of
+    from .verify import Report, sessions_of
 
-    told = _sessions_of(table, events, Report(table.table_id))  # the problems are verify's to tell
+    told = sessions_of(table, events, Report(table.table_id))  # the problems are verify's to tell
     s = pick_session(told, session)
     try:
         dice = FairDice.revealed(str(s.seed), s.commitment)

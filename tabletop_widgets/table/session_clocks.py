@@ -20,6 +20,7 @@ from typing import Any
 
 from ..core.i18n import LOCALES, T
 from ..core.system import term_of
+from ..core.wording import ru_n
 from .kinds import CLOCK_KINDS
 from .kinds.clocks import MAX_SEGMENTS, MIN_SEGMENTS, VISIBILITIES, clock_copies, clock_entry
 from .kinds import kind as event_kind
@@ -183,7 +184,7 @@ class ClockActions:
                 raise _error(
                     "clock_too_many",
                     f"A table keeps at most {MAX_CLOCKS} clocks: remove one first.",
-                    f"За столом не больше {MAX_CLOCKS} часов: сначала уберите ненужные.",
+                    f"За столом не больше {ru_n(MAX_CLOCKS, 'часов', 'часов', 'часов')}: сначала уберите ненужные.",
                 )
             return clock_entry(clock_id, segments, visibility, name, 0)
 

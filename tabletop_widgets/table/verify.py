@@ -110,7 +110,7 @@ class _Session:
     claimed_first: int | None = None
 
 
-def _sessions_of(table, events, rep: Report) -> list[_Session]:
+def sessions_of(table, events, rep: Report) -> list[_Session]:
     """The sessions the log tells of, with the problems of its session events."""
     first = events[0].payload.get("seed_hash") if events and events[0].kind == "table.opened" else None
     out = [_Session(1, str(first or table.seed_hash), 0, 0)]
@@ -215,7 +215,7 @@ class _Verification:
 
     def __init__(self, store: Store, table, events, rep: Report, seed_hex: str | None):
         self.table, self.events, self.rep, self.seed_hex = table, events, rep, seed_hex
-        self.told = _sessions_of(table, events, rep)
+        self.told = sessions_of(table, events, rep)
         rep.commitments = {s.n: s.commitment for s in self.told}
         self.by_n = {s.n: s for s in self.told}
         self.stored = {s.n: s for s in store.sessions(table.table_id)}

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 from tabletop_widgets.table import EventError, set_table_option, table_option
 
 from .base import text_lookup
-from .sheet_context import hbox, html_widget, set_display, vbox
+from .sheet_context import button_widget, hbox, html_widget, set_display, shared_layout, shared_style, vbox
 from .table_texts import esc, gm_words
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -64,18 +64,22 @@ class SafetyPart:
         self._say, self._refused = say, refused
         self.is_gm = session.role == "gm"
         self.seen = session.x_cards()  # a page opened later is not alarmed by old taps
-        self.x_button = widgets.Button(button_style="danger", _dom_classes=("tt-xcard",), icon="")
+        # the page's shared styles and layouts: the part costs the page few models
+        self.x_button = button_widget(button_style="danger", classes=("tt-xcard",), icon="")
         self.x_button.on_click(lambda _b: self.tap())
-        self.lines_toggle = widgets.ToggleButton(value=False, _dom_classes=("tt-safety-toggle",))
-        self.lines_toggle.observe(lambda ch: self.show_panel(ch["new"]), names="value")
-        self.alert = html_widget(classes=("tt-xcard-alert",), layout=widgets.Layout(display="none"))
-        self.seen_button = widgets.Button(_dom_classes=("tt-xcard-seen",), layout=widgets.Layout(display="none"))
-        self.seen_button.on_click(lambda _b: self.dismiss())
-        self.panel: widgets.VBox | None = None
-        self.box = vbox(
-            [hbox([self.x_button, self.lines_toggle, self.alert, self.seen_button], classes=("tt-safety-row",))],
-            classes=("tt-safety",),
+        self.lines_toggle = widgets.ToggleButton(
+            value=False,
+            style=shared_style(widgets.widget_bool.ToggleButtonStyle),
+            layout=shared_layout(),
+            _dom_classes=("tt-safety-toggle",),
         )
+        self.lines_toggle.observe(lambda ch: self.show_panel(ch["new"]), names="value")
+        # the alert and its "Got it" are made when a tap is first to be told (most evenings: never)
+        self.alert: widgets.HTML | None = None
+        self.seen_button: widgets.Button | None = None
+        self.panel: widgets.VBox | None = None
+        self.row = hbox([self.x_button, self.lines_toggle], classes=("tt-safety-row",))
+        self.box = vbox([self.row], classes=("tt-safety",))
         self.relabel(locale)
 
     # -- the X-card ------------------------------------------------------------------------------
@@ -94,17 +98,27 @@ class SafetyPart:
         self.seen = self.session.x_cards()
         self.render_alert()
 
+    def _make_alert(self) -> None:
+        self.alert = html_widget(classes=("tt-xcard-alert",))
+        self.seen_button = button_widget(classes=("tt-xcard-seen",))
+        self.seen_button.description = _t("seen", self.locale)
+        self.seen_button.on_click(lambda _b: self.dismiss())
+        self.row.children = (*self.row.children, self.alert, self.seen_button)
+
     def render_alert(self) -> None:
         new = self.session.x_cards() - self.seen
         if new <= 0:
-            set_display(self.alert, "none")
-            self.seen_button.layout.display = "none"
+            if self.alert is not None:
+                set_display(self.alert, "none")
+                set_display(self.seen_button, "none")
             return
+        if self.alert is None:
+            self._make_alert()
         loc = self.locale
         count = f" {esc(_t('alert_n', loc, n=new))}" if new > 1 else ""
         self.alert.value = f'<div class="tt-xcard-msg" role="alert">{esc(_t("alert", loc))}{count}</div>'
         set_display(self.alert, None)
-        self.seen_button.layout.display = None
+        set_display(self.seen_button, None)
 
     # -- lines and veils -------------------------------------------------------------------------
     def show_panel(self, shown: bool) -> None:
@@ -190,7 +204,8 @@ class SafetyPart:
         self.x_button.description = _t("xcard", loc)
         self.x_button.tooltip = _t("xcard_tip", loc)
         self.lines_toggle.description = _t("lines_toggle", loc)
-        self.seen_button.description = _t("seen", loc)
+        if self.seen_button is not None:
+            self.seen_button.description = _t("seen", loc)
         if self.panel is not None and self.is_gm:
             self.lines_text.placeholder = _t("edit_lines", loc)
             self.lines_text.description = ""

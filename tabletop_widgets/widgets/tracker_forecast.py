@@ -19,9 +19,10 @@ from typing import Any
 import ipywidgets as widgets
 
 from tabletop_widgets.core.combat.forecast import Forecast, forecast
-from tabletop_widgets.core.i18n import tr
+from tabletop_widgets.core.combat.forecast import forecast_html as core_forecast_html
 from tabletop_widgets.front import compact, css
 
+from .base import text_lookup
 from .tracker_parts import html_view
 
 #: the rounds shown as columns (the forecast itself looks further, for the expected length)
@@ -29,108 +30,19 @@ SHOWN_ROUNDS = 3
 
 TEXTS = {
     "section": {"en": "Forecast", "ru": "Прогноз боя"},
-    "combatant": {"en": "Combatant", "ru": "Участник"},
-    "out_within": {"en": "Out within", "ru": "Выбудет за"},
-    "round_1": {"en": "1 round", "ru": "1 раунд"},
-    "round_2": {"en": "2 rounds", "ru": "2 раунда"},
-    "round_3": {"en": "3 rounds", "ru": "3 раунда"},
-    "out_now": {"en": "out", "ru": "выбыл"},
-    "hidden": {"en": "hidden", "ru": "скрыт"},
-    "length": {
-        "en": "Expected length: {length} rounds",
-        "ru": "Ожидаемая длина боя: {length} раунда",
-    },
-    "beyond": {
-        "en": "({beyond} chance it lasts beyond {rounds})",
-        "ru": "(с вероятностью {beyond} дольше {rounds})",
-    },
-    "over": {
-        "en": "The fight is over: at most one side is still in it.",
-        "ru": "Бой окончен: в нём осталось не больше одной стороны.",
-    },
-    "exact": {"en": "exact", "ru": "точно"},
-    "simulated": {"en": "simulated: ±{error}", "ru": "моделирование: ±{error}"},
-    "simulated_tip": {
-        "en": "{samples} simulated fights (seed {seed}); ± is the 95% margin of the least certain figure",
-        "ru": "{samples} смоделированных боёв (зерно {seed}); ± — 95% погрешность наименее точного числа",
-    },
-    "assumes": {
-        "en": "Everyone attacks the first foe in turn order still standing, with the first attack offered and its"
-        " default options; no resources spent. Only you see this.",
-        "ru": "Каждый атакует первого в порядке ходов противника, который ещё в бою, первой предложенной атакой"
-        " с настройками по умолчанию, не тратя ресурсов. Это видите только вы.",
-    },
     "nobody": {"en": "Nobody is in the fight.", "ru": "В бою никого нет."},
     "failed": {"en": "No forecast: {why}", "ru": "Прогноза нет: {why}"},
 }
 
 _CSS = "<style>" + compact(css("forecast")) + "</style>"
 
-
-def _t(key: str, locale: str, **kw: Any) -> str:
-    text = TEXTS[key].get(locale) or TEXTS[key]["en"]
-    return text.format(**kw) if kw else text
-
-
-def _num(x: float, locale: str) -> str:
-    """A number with one decimal, with a decimal comma in Russian."""
-    text = f"{x:.1f}"
-    return text.replace(".", ",") if locale == "ru" else text
-
-
-def _pct(p: float) -> str:
-    """A chance as a whole percent, with "<1%" and ">99%" for the ones that round away."""
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 <= p < 1:
-        return ">99%"
-    return f"{p:.0%}"
+_t = text_lookup(TEXTS)
 
 
 def forecast_html(f: Forecast, locale: str) -> str:
-    """The forecast as a small table with its length and how it was computed, in ``locale``."""
-    shown = min(SHOWN_ROUNDS, f.rounds)
-    heads = "".join(f"<th>{html.escape(_t(f'round_{r}', locale))}</th>" for r in range(1, shown + 1))
-    rows = []
-    for row in f.rows:
-        name = html.escape(row.name)
-        if row.hidden:
-            name += f' <span class="tt-forecast-hidden">{html.escape(_t("hidden", locale))}</span>'
-        if row.p_out_now:
-            cells = f'<td colspan="{shown}" class="tt-forecast-out">{html.escape(_t("out_now", locale))}</td>'
-        else:
-            cells = "".join(f'<td class="{_band(p)}">{html.escape(_pct(p))}</td>' for p in row.p_out[:shown])
-        rows.append(f'<tr><th scope="row">{name}</th>{cells}</tr>')
-    table = (
-        '<table class="tt-forecast-table"><thead>'
-        f'<tr><th rowspan="2">{html.escape(_t("combatant", locale))}</th>'
-        f'<th colspan="{shown}">{html.escape(_t("out_within", locale))}</th></tr>'
-        f"<tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
-    return f'<div class="tt-forecast">{table}{_summary(f, locale)}</div>'
-
-
-def _band(p: float) -> str:
-    return "tt-forecast-hi" if p >= 0.67 else "tt-forecast-mid" if p >= 0.33 else "tt-forecast-lo"
-
-
-def _summary(f: Forecast, locale: str) -> str:
-    if f.expected_length == 0 and f.beyond == 0:
-        length = html.escape(_t("over", locale))
-    else:
-        length = html.escape(_t("length", locale, length=_num(f.expected_length, locale)))
-        if f.beyond >= 0.005:
-            length += " " + html.escape(_t("beyond", locale, beyond=_pct(f.beyond), rounds=f.rounds))
-    if f.exact:
-        how = f'<span class="tt-forecast-how">{html.escape(_t("exact", locale))}</span>'
-    else:
-        tip = html.escape(_t("simulated_tip", locale, samples=f.samples, seed=f.seed))
-        error = _num(f.error * 100, locale) + "%"
-        how = f'<span class="tt-forecast-how" title="{tip}">{html.escape(_t("simulated", locale, error=error))}</span>'
-    notes = "".join(f"<li>{html.escape(tr(n, locale))}</li>" for n in f.notes)
-    notes = f'<ul class="tt-forecast-notes">{notes}</ul>' if notes else ""
-    assumes = f'<div class="tt-forecast-assumes">{html.escape(_t("assumes", locale))}</div>'
-    return f'<div class="tt-forecast-summary">{length} · {how}</div>{notes}{assumes}'
+    """The forecast's table with its length and how it was computed, in ``locale`` (drawn by
+    :func:`tabletop_widgets.core.combat.forecast.forecast_html`, as a notebook's is)."""
+    return core_forecast_html(f, locale, SHOWN_ROUNDS)
 
 
 class ForecastPart:
@@ -141,8 +53,9 @@ class ForecastPart:
     def __init__(self, tracker, **options: Any):
         self.tracker = tracker
         self.options = options  # given to forecast() (rounds, samples, seed...)
-        self.box = widgets.VBox(_dom_classes=("tt-forecast-box",))
-        self.fold: widgets.Accordion | None = None
+        self.fold: widgets.Accordion | None = self._make_fold() if tracker.audience == "gm" else None
+        # made with its fold and the fold's title: no update after the models (the page's budget)
+        self.box = widgets.VBox([self.fold] if self.fold is not None else [], _dom_classes=("tt-forecast-box",))
         self.view: widgets.HTML | None = None
         self.last: Forecast | None = None
         self._stale = True
@@ -166,16 +79,27 @@ class ForecastPart:
             self.box.children = ()
             return
         if self.fold is None:
-            self.fold = widgets.Accordion([widgets.VBox()], selected_index=None, _dom_classes=("tt-forecast-fold",))
-            self.fold.observe(self._on_fold, names="selected_index")
+            self.fold = self._make_fold()
             self.box.children = (self.fold,)
-        self.fold.set_title(0, _t("section", self.tracker.locale))
+        title = _t("section", self.tracker.locale)
+        if self.fold.get_title(0) != title:
+            self.fold.set_title(0, title)
+
+    def _make_fold(self) -> widgets.Accordion:
+        fold = widgets.Accordion(
+            [widgets.VBox()],
+            titles=(_t("section", self.tracker.locale),),
+            selected_index=None,
+            _dom_classes=("tt-forecast-fold",),
+        )
+        fold.observe(self._on_fold, names="selected_index")
+        return fold
 
     def _on_tracker(self, change) -> None:
         if change["name"] == "audience":
             self._follow_audience()
             self._stale = True
-        elif self.fold is not None:
+        elif self.fold is not None and self.fold.get_title(0) != _t("section", self.tracker.locale):
             self.fold.set_title(0, _t("section", self.tracker.locale))
         self.render()
 

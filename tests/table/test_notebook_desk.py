@@ -161,7 +161,7 @@ def test_table_open_gives_table_and_its_page_and_roll_table_writes_to_the_log(ip
     assert "ann (player)" in repr(ip.run_line_magic("table", ""))
     shown = ip.run_line_magic("roll", "--table 2d6+1")
     assert isinstance(shown, LiveRoll) and 3 <= shown.total <= 13
-    assert "roll #" in repr(shown)
+    assert "fair dice: roll " in repr(shown)
     # the GM's kernel reads it in the log, as a tray roll
     gm = opened.join(made, "gm")
     rolls = [e for e in gm.events() if e.kind == "roll"]
@@ -169,7 +169,7 @@ def test_table_open_gives_table_and_its_page_and_roll_table_writes_to_the_log(ip
     assert rolls[-1].payload["result"]["total"] == shown.total
     # six at once, in Russian
     six = ip.run_line_magic("roll", "--table -n 2 --locale ru 1d6")
-    assert "бросок №" in repr(six)
+    assert "честные кубики: бросок " in repr(six)
     # the notebook's roll table, rolled at the table: every seat reads the entry
     from tabletop_widgets.dice import RollTable
 

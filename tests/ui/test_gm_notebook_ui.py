@@ -165,7 +165,7 @@ def test_gm_runs_a_fight_from_jupyterlab_beside_two_players_on_voila(
             weather = re.search(r"Weather\b.*?\b(Rain|Sun)\b", told.inner_text())
             assert weather, told.inner_text()
             rolled = code.nth(3).locator(".tt-table-roll")
-            expect(rolled).to_contain_text("roll #", timeout=RUN_TIMEOUT)
+            expect(rolled).to_contain_text("fair dice: roll ", timeout=RUN_TIMEOUT)
             total = re.search(r"(\d+)\s+\(at the table", rolled.inner_text())
             assert total and 3 <= int(total.group(1)) <= 13, rolled.inner_text()
             expect(code.nth(4).locator(".jp-OutputArea")).to_contain_text(NPC, timeout=RUN_TIMEOUT)

@@ -157,7 +157,7 @@ def test_the_table_in_both_languages():
     en, ru = forecast_html(f, "en"), forecast_html(f, "ru")
     assert "Expected length: 2.5 rounds" in en and "(5% chance it lasts beyond 4)" in en
     assert "simulated: ±2.2%" in en and "2000 simulated fights (seed 0)" in en
-    assert "Ожидаемая длина боя: 2,5 раунда" in ru and "моделирование: ±2,2%" in ru
+    assert "Ожидаемая длина боя, в раундах: 2,5" in ru and "моделирование: ±2,2%" in ru
     # three rounds shown; the rare and the near-certain do not round to 0% and 100%
     assert ">10%<" in en and ">50%<" in en and ">&gt;99%<" in en and "&lt;1%" in en and ">80%<" not in en
     assert "Bob &lt;b&gt;" in en and "hidden" in en and "скрыт" in ru  # names escaped

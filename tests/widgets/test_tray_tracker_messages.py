@@ -34,8 +34,9 @@ from message_count import counted
 TRAY_BUDGET = {"ret": 49, "seasons": 79, "life_and_death": 48, "threads_of_fate": 52}
 #: updates a tray sends after its models at most (before: 36 to 62)
 TRAY_UPDATES = 15
-#: models and updates a tracker of four makes and sends at most (before: 175 and 119)
-TRACKER_BUDGET = (87, 7)
+#: models and updates a tracker of four makes and sends at most (before: 175 and 119; 87 before
+#: the GM's Forecast fold of issue 35: its box, the fold and the fold's pane, its table made when opened)
+TRACKER_BUDGET = (90, 7)
 
 
 @pytest.mark.parametrize("slug", available_systems())

@@ -115,7 +115,7 @@ class Forecast:
         return (
             stylesheet("forecast")
             + _NOTEBOOK_CSS
-            + _forecast_html(self, locale if locale in _WORDS["round"] else "en", shown_rounds)
+            + forecast_html(self, locale if locale in _WORDS["combatant"] else "en", shown_rounds)
         )
 
     def _repr_html_(self) -> str:
@@ -123,7 +123,7 @@ class Forecast:
 
     def text(self, locale: str = "en", shown_rounds: int = 3) -> str:
         """The same as plain lines (a terminal's ``print(forecast(fight).text())``)."""
-        loc = locale if locale in _WORDS["round"] else "en"
+        loc = locale if locale in _WORDS["combatant"] else "en"
         shown = min(shown_rounds, self.rounds)
         lines = []
         for row in self.rows:
@@ -137,12 +137,9 @@ class Forecast:
 _WORDS: dict[str, dict[str, str]] = {
     "combatant": {"en": "Combatant", "ru": "Участник"},
     "out_within": {"en": "Out within", "ru": "Выбудет за"},
-    "round": {"en": "{n} round", "ru": "{n} раунд"},
-    "rounds": {"en": "{n} rounds", "ru": "{n} раунда"},
-    "rounds_many": {"en": "{n} rounds", "ru": "{n} раундов"},
     "out_now": {"en": "out", "ru": "выбыл"},
     "hidden": {"en": "hidden", "ru": "скрыт"},
-    "length": {"en": "Expected length: {length} rounds", "ru": "Ожидаемая длина боя: {length} раунда"},
+    "length": {"en": "Expected length: {length} rounds", "ru": "Ожидаемая длина боя, в раундах: {length}"},
     "beyond": {"en": "({beyond} chance it lasts beyond {rounds})", "ru": "(с вероятностью {beyond} дольше {rounds})"},
     "over": {
         "en": "The fight is over: at most one side is still in it.",
@@ -189,17 +186,10 @@ def _num(x: float, locale: str) -> str:
 
 
 def _rounds_word(n: int, locale: str) -> str:
-    if locale == "ru":
-        key = (
-            "round"
-            if n % 10 == 1 and n % 100 != 11
-            else "rounds"
-            if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
-            else "rounds_many"
-        )
-    else:
-        key = "round" if n == 1 else "rounds"
-    return _WORDS[key][locale].format(n=n)
+    """ "2 rounds", «2 раунда» (:func:`~tabletop_widgets.core.wording.ru_n`)."""
+    from ..wording import en_n, ru_n
+
+    return ru_n(n, "раунд", "раунда", "раундов") if locale == "ru" else en_n(n, "round", "rounds")
 
 
 def _length_text(f: "Forecast", locale: str) -> str:
@@ -211,7 +201,9 @@ def _length_text(f: "Forecast", locale: str) -> str:
     return text
 
 
-def _forecast_html(f: "Forecast", locale: str, shown_rounds: int) -> str:
+def forecast_html(f: "Forecast", locale: str, shown_rounds: int = 3) -> str:
+    """The forecast's table, length and method as HTML in ``locale`` (the tracker's part and
+    :meth:`Forecast.html` draw it; its styles are ``forecast.css``)."""
     import html
 
     esc = html.escape

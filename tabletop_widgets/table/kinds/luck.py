@@ -17,7 +17,7 @@ WORDS = {
     "what": T("luck of session {n}", "удача сессии {n}"),
     "evening": T(
         "luckier than {pct}% of evenings (mean percentile {mean}% over {rolls} rolls)",
-        "удачливее {pct}% вечеров (средний процентиль {mean}% по {rolls} броскам)",
+        "удачливее {pct}% вечеров (средний процентиль {mean}%, бросков учтено: {rolls})",
     ),
     "simulated": T(" (estimated, ±{err} points)", " (оценка, ±{err} п.)"),
     "none": T("no roll of the session counted", "ни один бросок сессии не учтён"),
