@@ -74,3 +74,24 @@ def markdown_html(text: str) -> str:
 
 
 __all__ = ["markdown_html"]
+
+
+_PLAIN_INLINE = tuple((pattern, r"\1") for pattern, _html in _INLINE)
+
+
+def markdown_plain(text: str) -> str:
+    """``text`` (Markdown) as one plain line for a log: the marks taken off (``**V.**`` reads
+    V.), headings, list marks and quote marks dropped, the lines joined with spaces."""
+    lines = []
+    for raw in str(text or "").splitlines():
+        line = raw.strip()
+        for prefix in (_HEADING, _BULLET, _NUMBER):
+            m = prefix.match(line)
+            if m:
+                line = m.group(m.lastindex)
+        line = re.sub(r"^>\s?", "", line)
+        for pattern, repl in _PLAIN_INLINE:
+            line = pattern.sub(repl, line)
+        if line:
+            lines.append(line)
+    return " ".join(lines)

@@ -161,9 +161,7 @@ class TableClocks:
         self.pick.observe(lambda _ch: self._picked(), names="value")
         self.down_button = widgets.Button(_dom_classes=("tt-clock-down",), layout=widgets.Layout(width="auto"))
         self.down_button.on_click(lambda _b: self.tick(-1))
-        self.up_button = widgets.Button(
-            button_style="warning", _dom_classes=("tt-clock-up",), layout=widgets.Layout(width="auto")
-        )
+        self.up_button = widgets.Button(_dom_classes=("tt-clock-up",), layout=widgets.Layout(width="auto"))  # as −1
         self.up_button.on_click(lambda _b: self.tick(1))
         self.pick_shows = widgets.Dropdown(layout=widgets.Layout(width="auto"), _dom_classes=("tt-clock-pick-shows",))
         self.pick_shows.observe(lambda ch: self._shows_changed(ch["new"]), names="value")

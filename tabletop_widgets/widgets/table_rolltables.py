@@ -22,12 +22,12 @@ from .base import text_lookup
 from .sheet_context import fixed_layout, hbox, html_widget, set_display
 
 TEXTS = {
-    "pick": T("Roll table", "Таблица"),
+    "pick": T("Table", "Таблица"),
     "pick_tip": T(
         "A roll table the campaign keeps: its dice pick one of its rows",
         "Таблица бросков кампании: её кубики выбирают одну из строк",
     ),
-    "roll": T("Roll table", "Бросить таблицу"),
+    "roll": T("Roll it", "Бросить таблицу"),
     "roll_tip": T(
         "Roll the chosen table with the table's fair dice: the entry goes to the log",
         "Бросить выбранную таблицу честными кубиками стола: результат попадёт в журнал",

@@ -181,8 +181,8 @@ class TableView(widgets.VBox):
             self.status,
             self.clocks.faces,
             self.safety.box,
+            self.handouts.box,  # beside the safety tools: found at once on a desktop as on a phone
             top,
-            self.handouts.box,
             *tabs,
         ]
         if self.sheets_area.render_creation():  # an unfinished character to build

@@ -218,3 +218,15 @@ def test_a_campaign_with_handouts_and_taps_verifies_and_restores(table, tmp_path
         assert verify_table(other, made.table_id, session=1).ok
     finally:
         other.close()
+
+
+def test_the_log_tells_a_handout_in_plain_words():
+    from tabletop_widgets.core.safe_markdown import markdown_plain
+
+    assert (
+        markdown_plain("*Meet me at the old mill at midnight.* — **V.**") == "Meet me at the old mill at midnight. — V."
+    )
+    assert (
+        markdown_plain("# The letter\n\n- one\n- two\n> a quote with `code`") == "The letter one two a quote with code"
+    )
+    assert markdown_plain("") == "" and markdown_plain("<b>x</b>") == "<b>x</b>"  # the log escapes it

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.i18n import LOCALES, T, tr
+from ...core.safe_markdown import markdown_plain
 from ..payload import Payload, optional
 from .base import Kind, Line, both
 
@@ -72,7 +73,8 @@ class Handout(Kind):
         title = p.title or ""
         what = {loc: tr(WORDS["handout"], loc).format(title=title) for loc in LOCALES}
         image = entry.get("image_type") or p.image_type
-        text = {loc: (p.text or "") + (f" {tr(WORDS['image'], loc)}" if image else "") for loc in LOCALES}
+        said = markdown_plain(p.text or "")  # the log's one line: the Markdown's marks off
+        text = {loc: said + (f" {tr(WORDS['image'], loc)}" if image else "") for loc in LOCALES}
         who = ctx.who(entry.get("actor", ""))
         return Line("table", who=who, what=what, text=both(text), hidden=p.to is not None)
 
