@@ -152,17 +152,20 @@ class SystemSwitch(widgets.VBox):
 
     def _draw(self) -> None:
         loc = self.locale
-        self.label.value = html.escape(_t("label", loc))
         options = self._options()
-        if list(self.choice.options) != options:  # relabelled: the value stays the shown system
-            self._relabelling = True
-            try:
-                self.choice.options = options
-                self.choice.value = self.slug
-            finally:
-                self._relabelling = False
-        self.choice.tooltips = [_t("tip", loc, title=short_title(s, loc)) for s in self.systems]
-        self.choice.tooltip = _t("label", loc)
+        # the buttons' new words, their value and tips in one message, before the label: a
+        # click on a button that reads the new words never meets the old buttons
+        with self.choice.hold_sync():
+            if list(self.choice.options) != options:  # relabelled: the value stays the shown system
+                self._relabelling = True
+                try:
+                    self.choice.options = options
+                    self.choice.value = self.slug
+                finally:
+                    self._relabelling = False
+            self.choice.tooltips = [_t("tip", loc, title=short_title(s, loc)) for s in self.systems]
+            self.choice.tooltip = _t("label", loc)
+        self.label.value = html.escape(_t("label", loc))
         text = tr(self.caption_text, loc) if self.caption_text else ""
         self.caption.value = html.escape(text)
         self.caption.layout.display = None if text else "none"
