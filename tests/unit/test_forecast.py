@@ -233,3 +233,23 @@ def test_what_earlier_forecasts_learned_changes_no_answer():
         again = forecast(two_sided(), samples=300, sides=SIDES, exact=exact)  # from the memo
         clear_memo()
         assert fresh == again == forecast(two_sided(), samples=300, sides=SIDES, exact=exact)
+
+
+def test_a_fight_nobody_can_be_taken_out_of_says_so():
+    from tabletop_widgets.core.combat.forecast import Forecast, ForecastRow, forecast_html
+
+    rows = tuple(
+        ForecastRow(id=c, name=c.title(), side="x", hidden=False, p_out_now=0.0, p_out=(0.0,) * 10) for c in ("a", "b")
+    )
+    f = Forecast(rows=rows, rounds=10, p_over=(0.0,) * 10, expected_length=10.0, beyond=1.0, exact=True)
+    assert "nobody is out within 10 rounds" in forecast_html(f, "en")
+    assert "никто не выбудет и за 10 раундов" in forecast_html(f, "ru")
+    one = Forecast(
+        rows=(rows[0], ForecastRow(id="c", name="C", side="y", hidden=False, p_out_now=0.0, p_out=(0.5,) * 10)),
+        rounds=10,
+        p_over=(0.5,) * 10,
+        expected_length=2.0,
+        beyond=0.0,
+        exact=True,
+    )
+    assert "nobody is out" not in forecast_html(one, "en")

@@ -145,6 +145,10 @@ _WORDS: dict[str, dict[str, str]] = {
         "en": "The fight is over: at most one side is still in it.",
         "ru": "Бой окончен: в нём осталось не больше одной стороны.",
     },
+    "stalemate": {
+        "en": "By these attacks nobody is out within {n}: what ends this fight is not its damage.",
+        "ru": "Этими атаками никто не выбудет и за {n}: бой решит не урон.",
+    },
     "exact": {"en": "exact", "ru": "точно"},
     "simulated": {"en": "simulated: ±{error}", "ru": "моделирование: ±{error}"},
     "simulated_tip": {
@@ -234,6 +238,8 @@ def forecast_html(f: "Forecast", locale: str, shown_rounds: int = 3) -> str:
     notes = "".join(f"<li>{esc(n.get(locale) or n.get('en', ''))}</li>" for n in f.notes)
     notes = f'<ul class="tt-forecast-notes">{notes}</ul>' if notes else ""
     summary = f'<div class="tt-forecast-summary">{esc(_length_text(f, locale))} · {how}</div>'
+    if f.rows and not any(p for r in f.rows if not r.p_out_now for p in r.p_out):  # a table of zeros, said
+        summary += f'<div class="tt-forecast-stalemate">{esc(_WORDS["stalemate"][locale].format(n=_rounds_word(f.rounds, locale)))}</div>'
     assumes = f'<div class="tt-forecast-assumes">{esc(_WORDS["assumes"][locale])}</div>'
     return f'<div class="tt-forecast tt-forecast-notebook" lang="{locale}">{table}{summary}{notes}{assumes}</div>'
 
