@@ -23,6 +23,21 @@ PARTS = {
 }
 
 
+def _choose(page, buttons, title_selector: str, words: str) -> None:
+    """Click the system ``words`` in the switch and wait for the part to show it. The buttons
+    are clicked once the switch shows the system now shown as chosen (the browser has the
+    kernel's last word); a click the page lost under a loaded CI machine (twice in CI, never
+    here: not understood yet) is made once more after 20 s, and the part must then follow."""
+    expect(page.locator(".tt-system-choice button.mod-active")).to_have_count(1, timeout=STEP_TIMEOUT)
+    title = page.locator(title_selector).first
+    buttons.filter(has_text=words).click()
+    try:
+        expect(title).to_contain_text(words, timeout=20_000)
+    except AssertionError:
+        buttons.filter(has_text=words).click()
+        expect(title).to_contain_text(words, timeout=STEP_TIMEOUT)
+
+
 @pytest.mark.parametrize("name", sorted(PARTS))
 def test_the_switch_shows_the_part_for_each_system(browser, voila_url, watch_page, screenshot_dir, name):
     root, title = PARTS[name]
@@ -39,14 +54,12 @@ def test_the_switch_shows_the_part_for_each_system(browser, voila_url, watch_pag
         expect(page.locator(f"{root} {title}").first).to_contain_text("R.E.T.", timeout=LOAD_TIMEOUT)
         expect(switch.locator(".tt-system-caption")).to_be_visible()
         for slug in ORDER[1:]:
-            buttons.filter(has_text=short_title(slug, "en")).click()
-            expect(page.locator(f"{root} {title}").first).to_contain_text(short_title(slug, "en"), timeout=STEP_TIMEOUT)
+            _choose(page, buttons, f"{root} {title}", short_title(slug, "en"))
             expect(page.locator(root)).to_have_count(1)  # the old part is gone, not hidden
         # the part's own RU: the switch speaks Russian, and the next system opens in Russian
         page.locator(f"{root} .tt-locale button", has_text="RU").first.click()
         expect(switch.locator(".tt-system-label")).to_have_text("Игровая система", timeout=STEP_TIMEOUT)
-        buttons.filter(has_text="Р.Э.Т.").click()
-        expect(page.locator(f"{root} {title}").first).to_contain_text("Р.Э.Т.", timeout=STEP_TIMEOUT)
+        _choose(page, buttons, f"{root} {title}", "Р.Э.Т.")
         if name == "tracker":
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(300)
